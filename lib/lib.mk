@@ -1,0 +1,2 @@
+# libgpuprof build rules (owned by the lib/ work; included from the Makefile).
+lib:

@@ -1,0 +1,95 @@
+/*
+** Helpers shared by the commands: loading with progress, usage errors,
+** duration formatting.
+*/
+#include <stdarg.h>
+#include <stdio.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cmds/cmds.h"
+#include "core/correlate.h"
+#include "readers/reader.h"
+
+const char gp_exit_help[] =
+	"Exit codes:\n"
+	"  0  success (also for a valid trace that has no kernels)\n"
+	"  1  internal error or out of memory\n"
+	"  2  bad command line\n"
+	"  3  cannot read the input or write the output\n"
+	"  4  input not recognised, truncated or corrupt\n";
+
+struct progress {
+	struct timespec t0;
+	int shown;
+	int tty;
+};
+
+static double elapsed(const struct timespec *t0)
+{
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - t0->tv_sec) + (double)(now.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+static void show_progress(void *ctx, uint64_t done, uint64_t total)
+{
+	struct progress *p = ctx;
+
+	if (!p->tty || elapsed(&p->t0) < 1.0)
+		return;
+	if (total)
+		fprintf(stderr, "\rgpuprof: reading... %3.0f%%", 100.0 * (double)done / (double)total);
+	else
+		fprintf(stderr, "\rgpuprof: reading... %llu", (unsigned long long)done);
+	p->shown = 1;
+}
+
+int gp_cli_load(const char *path, gp_trace *t)
+{
+	struct progress p = {.tty = isatty(2)};
+	struct gp_load_opts o = {.progress = show_progress, .progress_ctx = &p};
+	struct gp_correlate_opts co = {0};
+	gp_error err = {0};
+	int rc;
+
+	clock_gettime(CLOCK_MONOTONIC, &p.t0);
+	rc = gp_trace_load(path, t, &o, &err);
+	if (p.shown)
+		fprintf(stderr, "\r%40s\r", "");
+	if (rc) {
+		gp_err_print(&err);
+		return gp_exit_code(err.status);
+	}
+	rc = gp_correlate(t, &co, &err);
+	if (rc) {
+		gp_err_print(&err);
+		return gp_exit_code(err.status);
+	}
+	return GP_EXIT_OK;
+}
+
+int gp_cli_usage(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "gpuprof %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n(see 'gpuprof %s --help')\n", cmd);
+	return GP_EXIT_USAGE;
+}
+
+const char *gp_fmt_duration(double ns, char *buf, size_t size)
+{
+	if (ns < 1e3)
+		snprintf(buf, size, "%.0f ns", ns);
+	else if (ns < 1e6)
+		snprintf(buf, size, "%.3f us", ns / 1e3);
+	else if (ns < 1e9)
+		snprintf(buf, size, "%.3f ms", ns / 1e6);
+	else
+		snprintf(buf, size, "%.3f s", ns / 1e9);
+	return buf;
+}

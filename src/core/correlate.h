@@ -1,0 +1,23 @@
+/*
+** Correlation: from each kernel to the API call that launched it and to the
+** ranges (NVTX, framework ops, annotations) open around that call, then what
+** those ranges say: layer path, module/op, direction, sequence numbers.
+** One sorted pass, no per-kernel search (docs/correlation.md).
+**
+** Ownership: gp_correlate() allocates t->attrs (freed with the trace).
+*/
+#ifndef GP_CORRELATE_H
+#define GP_CORRELATE_H
+
+#include "core/error.h"
+#include "core/trace.h"
+
+struct gp_correlate_opts {
+	int unused;
+};
+
+/* Fills t->attrs[0..kernels.n).  Never fails on odd data: what cannot be
+** attributed stays empty (api = -1, dir = GP_DIR_NA). */
+int gp_correlate(gp_trace *t, const struct gp_correlate_opts *o, gp_error *err);
+
+#endif

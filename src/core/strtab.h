@@ -1,0 +1,39 @@
+/*
+** String interning: each distinct string is stored once and named by a
+** small integer (gp_str).  Id 0 is the empty string, which also stands for
+** "absent".
+**
+** Ownership: the table owns every string; gp_strtab_get() returns a pointer
+** that stays valid until gp_strtab_free().
+*/
+#ifndef GP_STRTAB_H
+#define GP_STRTAB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/arena.h"
+
+typedef uint32_t gp_str;
+
+typedef struct gp_strtab {
+	gp_arena arena;
+	const char **strs;  /* id -> string */
+	uint32_t *lens;     /* id -> length */
+	uint32_t n, cap;
+	uint32_t *slots;    /* open addressing, id+1 (0 = empty) */
+	uint32_t nslots;
+} gp_strtab;
+
+void gp_strtab_init(gp_strtab *st);
+void gp_strtab_free(gp_strtab *st);
+
+/* Interns s[0..len) (need not be NUL-terminated) and returns its id. */
+gp_str gp_strtab_intern_n(gp_strtab *st, const char *s, size_t len);
+gp_str gp_strtab_intern(gp_strtab *st, const char *s);  /* NULL -> 0 */
+
+/* The string for id (never NULL; "" for 0 or an id out of range). */
+const char *gp_strtab_get(const gp_strtab *st, gp_str id);
+size_t gp_strtab_len(const gp_strtab *st, gp_str id);
+
+#endif

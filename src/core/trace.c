@@ -1,0 +1,258 @@
+/*
+** Trace model housekeeping: init/free, warnings, metadata, final sort and
+** nesting.  See trace.h.
+*/
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/trace.h"
+
+void gp_trace_init(gp_trace *t)
+{
+	memset(t, 0, sizeof(*t));
+	gp_strtab_init(&t->strs);
+}
+
+void gp_trace_free(gp_trace *t)
+{
+	gp_vec_free(t->devices);
+	gp_vec_free(t->processes);
+	gp_vec_free(t->threads);
+	gp_vec_free(t->kernels);
+	gp_vec_free(t->apis);
+	gp_vec_free(t->memcpys);
+	gp_vec_free(t->memsets);
+	gp_vec_free(t->syncs);
+	gp_vec_free(t->ranges);
+	gp_vec_free(t->op_exts);
+	gp_vec_free(t->args);
+	gp_vec_free(t->meta);
+	gp_vec_free(t->warnings);
+	free(t->attrs);
+	gp_arena_free(&t->arena);
+	gp_strtab_free(&t->strs);
+	memset(t, 0, sizeof(*t));
+}
+
+void gp_trace_warn(gp_trace *t, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+	gp_str id;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	id = gp_intern(t, buf);
+	for (size_t i = 0; i < t->warnings.n; i++)
+		if (t->warnings.v[i] == id)
+			return;
+	*gp_vec_push(t->warnings) = id;
+}
+
+void gp_trace_meta_set(gp_trace *t, const char *key, const char *value)
+{
+	gp_str k = gp_intern(t, key);
+
+	for (size_t i = 0; i < t->meta.n; i++)
+		if (t->meta.v[i].key == k) {
+			t->meta.v[i].value = gp_intern(t, value);
+			return;
+		}
+	struct gp_meta *m = gp_vec_push(t->meta);
+	m->key = k;
+	m->value = gp_intern(t, value);
+}
+
+const char *gp_trace_meta_get(const gp_trace *t, const char *key)
+{
+	for (size_t i = 0; i < t->meta.n; i++)
+		if (strcmp(gp_s(t, t->meta.v[i].key), key) == 0)
+			return gp_s(t, t->meta.v[i].value);
+	return NULL;
+}
+
+const struct gp_device *gp_trace_device(const gp_trace *t, int32_t id)
+{
+	for (size_t i = 0; i < t->devices.n; i++)
+		if (t->devices.v[i].id == id)
+			return &t->devices.v[i];
+	return NULL;
+}
+
+/* Comparators: by start, then longer first, then original order is lost
+** (qsort is not stable) so add a tie-break on a stable key where it
+** matters. */
+#define CMP_START_END(T)                                                  \
+	static int cmp_##T(const void *pa, const void *pb)                \
+	{                                                                 \
+		const struct gp_##T *a = pa, *b = pb;                     \
+		if (a->start != b->start)                                 \
+			return a->start < b->start ? -1 : 1;              \
+		if (a->end != b->end)                                     \
+			return a->end > b->end ? -1 : 1;                  \
+		return 0;                                                 \
+	}
+CMP_START_END(api)
+CMP_START_END(memcpy)
+CMP_START_END(memset)
+CMP_START_END(sync)
+
+static int cmp_kernel(const void *pa, const void *pb)
+{
+	const struct gp_kernel *a = pa, *b = pb;
+
+	if (a->start != b->start)
+		return a->start < b->start ? -1 : 1;
+	if (a->end != b->end)
+		return a->end < b->end ? -1 : 1;
+	if (a->corr != b->corr)
+		return a->corr < b->corr ? -1 : 1;
+	return 0;
+}
+
+/* Ranges sort by thread first so nesting is one linear pass per thread. */
+static int cmp_range(const void *pa, const void *pb)
+{
+	const struct gp_range *a = pa, *b = pb;
+
+	if (a->pid != b->pid)
+		return a->pid < b->pid ? -1 : 1;
+	if (a->tid != b->tid)
+		return a->tid < b->tid ? -1 : 1;
+	if (a->start != b->start)
+		return a->start < b->start ? -1 : 1;
+	if (a->end != b->end)
+		return a->end > b->end ? -1 : 1;
+	return a->kind < b->kind ? -1 : a->kind > b->kind;
+}
+
+/* Sets depth/parent with a stack per thread.  A range that is not inside
+** the top of the stack pops it; partial overlap (start/end ranges) simply
+** nests under the last range still open. */
+static void nest_ranges(gp_trace *t)
+{
+	GP_VEC(int32_t) stack = {0};
+	uint32_t pid = 0, tid = 0;
+
+	for (size_t i = 0; i < t->ranges.n; i++) {
+		struct gp_range *r = &t->ranges.v[i];
+
+		if (i == 0 || r->pid != pid || r->tid != tid) {
+			stack.n = 0;
+			pid = r->pid;
+			tid = r->tid;
+		}
+		while (stack.n && t->ranges.v[stack.v[stack.n - 1]].end <= r->start &&
+		       !(t->ranges.v[stack.v[stack.n - 1]].end == r->start &&
+			 r->end == r->start && t->ranges.v[stack.v[stack.n - 1]].start == r->start))
+			stack.n--;
+		r->parent = stack.n ? stack.v[stack.n - 1] : -1;
+		r->depth = (uint16_t)(stack.n > 0xffff ? 0xffff : stack.n);
+		if (r->kind != GP_RANGE_MARK)
+			*gp_vec_push(stack) = (int32_t)i;
+	}
+	gp_vec_free(stack);
+}
+
+void gp_trace_finish(gp_trace *t)
+{
+	qsort(t->kernels.v, t->kernels.n, sizeof(*t->kernels.v), cmp_kernel);
+	qsort(t->apis.v, t->apis.n, sizeof(*t->apis.v), cmp_api);
+	qsort(t->memcpys.v, t->memcpys.n, sizeof(*t->memcpys.v), cmp_memcpy);
+	qsort(t->memsets.v, t->memsets.n, sizeof(*t->memsets.v), cmp_memset);
+	qsort(t->syncs.v, t->syncs.n, sizeof(*t->syncs.v), cmp_sync);
+	qsort(t->ranges.v, t->ranges.n, sizeof(*t->ranges.v), cmp_range);
+	nest_ranges(t);
+}
+
+bool gp_trace_span(const gp_trace *t, gp_ns *first, gp_ns *last)
+{
+	gp_ns lo = INT64_MAX, hi = INT64_MIN;
+
+#define SPAN(vec)                                               \
+	for (size_t i = 0; i < t->vec.n; i++) {                 \
+		if (t->vec.v[i].start < lo) lo = t->vec.v[i].start; \
+		if (t->vec.v[i].end > hi) hi = t->vec.v[i].end;     \
+	}
+	SPAN(kernels)
+	SPAN(apis)
+	SPAN(memcpys)
+	SPAN(memsets)
+	SPAN(syncs)
+	if (lo == INT64_MAX)
+		SPAN(ranges)
+#undef SPAN
+	if (lo == INT64_MAX)
+		return false;
+	*first = lo;
+	*last = hi;
+	return true;
+}
+
+const char *gp_api_strip_version(const char *name, char *buf, size_t size)
+{
+	size_t n = strlen(name), i = n;
+
+	while (i > 0 && name[i - 1] >= '0' && name[i - 1] <= '9')
+		i--;
+	if (i < n && i >= 2 && name[i - 1] == 'v' && name[i - 2] == '_') {
+		n = i - 2;
+		if (n >= size)
+			n = size - 1;
+		memcpy(buf, name, n);
+		buf[n] = '\0';
+		return buf;
+	}
+	return name;
+}
+
+const char *gp_copy_kind_name(int kind)
+{
+	static const char *names[GP_COPY__COUNT] = {
+		"Unknown", "HtoD", "DtoH", "HtoA", "AtoH", "AtoA", "AtoD",
+		"DtoA", "DtoD", "HtoH", "PtoP", "Unified HtoD", "Unified DtoH",
+		"Unified DtoD",
+	};
+	return kind >= 0 && kind < GP_COPY__COUNT ? names[kind] : "Unknown";
+}
+
+const char *gp_mem_kind_name(int kind)
+{
+	static const char *names[GP_MEM__COUNT] = {
+		"Unknown", "Pageable", "Pinned", "Device", "Array", "Managed",
+		"Device Static", "Managed Static",
+	};
+	return kind >= 0 && kind < GP_MEM__COUNT ? names[kind] : "Unknown";
+}
+
+const char *gp_sync_kind_name(int kind)
+{
+	static const char *names[GP_SYNC__COUNT] = {
+		"Unknown sync", "Event sync", "Stream wait event", "Stream sync",
+		"Context sync",
+	};
+	return kind >= 0 && kind < GP_SYNC__COUNT ? names[kind] : "Unknown sync";
+}
+
+const char *gp_range_kind_name(int kind)
+{
+	switch (kind) {
+	case GP_RANGE_PUSHPOP: return "PushPop";
+	case GP_RANGE_STARTEND: return "StartEnd";
+	case GP_RANGE_MARK: return "Mark";
+	case GP_RANGE_CPU_OP: return "CpuOp";
+	case GP_RANGE_USER_ANNOTATION: return "Annotation";
+	case GP_RANGE_PYTHON: return "Python";
+	case GP_RANGE_GPU_ANNOTATION: return "GpuAnnotation";
+	case GP_RANGE_TIMER: return "Timer";
+	}
+	return "Other";
+}
+
+const char *gp_dir_name(int dir)
+{
+	return dir == GP_DIR_FPROP ? "fprop" : dir == GP_DIR_BPROP ? "bprop" : "na";
+}

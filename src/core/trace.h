@@ -1,0 +1,296 @@
+/*
+** The trace model: one in-memory representation for every input format.
+**
+** Readers (src/readers/) fill a gp_trace; analysis passes (src/core/
+** correlate.c, src/ops/) add derived tables (attrs, opres); commands and
+** writers only read it.  docs/trace-model.md describes every field.
+**
+** Ownership: a gp_trace owns all its records, strings and arrays; everything
+** is released at once by gp_trace_free().  Records refer to each other by
+** index into the owning array (int32, -1 = none) and to strings by gp_str.
+**
+** Times are int64 nanoseconds on the trace's own clock (nsys: from capture
+** start, may be negative; nvprof: epoch; Kineto: base + ts).  An instant has
+** end == start.
+*/
+#ifndef GP_TRACE_H
+#define GP_TRACE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/alloc.h"
+#include "core/arena.h"
+#include "core/strtab.h"
+
+typedef int64_t gp_ns;
+
+#define GP_MAX_DIMS 8
+
+enum gp_api_kind { GP_API_RUNTIME, GP_API_DRIVER, GP_API_OTHER };
+
+/* CUPTI's memcpy kinds (nvprof numbering, which nsys shares). */
+enum gp_copy_kind {
+	GP_COPY_UNKNOWN, GP_COPY_HTOD, GP_COPY_DTOH, GP_COPY_HTOA, GP_COPY_ATOH,
+	GP_COPY_ATOA, GP_COPY_ATOD, GP_COPY_DTOA, GP_COPY_DTOD, GP_COPY_HTOH,
+	GP_COPY_PTOP, GP_COPY_UVM_HTOD, GP_COPY_UVM_DTOH, GP_COPY_UVM_DTOD,
+	GP_COPY__COUNT
+};
+
+/* Memory kinds in our own numbering; readers translate (nsys and CUPTI
+** number them differently, see formats.md 1.7 and 2). */
+enum gp_mem_kind {
+	GP_MEM_UNKNOWN, GP_MEM_PAGEABLE, GP_MEM_PINNED, GP_MEM_DEVICE,
+	GP_MEM_ARRAY, GP_MEM_MANAGED, GP_MEM_DEVICE_STATIC, GP_MEM_MANAGED_STATIC,
+	GP_MEM__COUNT
+};
+
+enum gp_sync_kind {
+	GP_SYNC_UNKNOWN, GP_SYNC_EVENT, GP_SYNC_STREAM_WAIT, GP_SYNC_STREAM,
+	GP_SYNC_CONTEXT, GP_SYNC__COUNT
+};
+
+/* What a time range on a CPU thread (or GPU stream) is. */
+enum gp_range_kind {
+	GP_RANGE_PUSHPOP,          /* NVTX push/pop */
+	GP_RANGE_STARTEND,         /* NVTX start/end (may cross threads) */
+	GP_RANGE_MARK,             /* NVTX mark: an instant */
+	GP_RANGE_CPU_OP,           /* framework op (Kineto cpu_op / Operator) */
+	GP_RANGE_USER_ANNOTATION,  /* record_function, ProfilerStep#N */
+	GP_RANGE_PYTHON,           /* Kineto python_function frame */
+	GP_RANGE_GPU_ANNOTATION,   /* gpu_user_annotation: on a stream */
+	GP_RANGE_TIMER,            /* libgpuprof scoped timer */
+	GP_RANGE_OTHER,
+};
+
+enum gp_dir { GP_DIR_NA, GP_DIR_FPROP, GP_DIR_BPROP };
+
+enum gp_dtype {
+	GP_DT_UNKNOWN, GP_DT_FP64, GP_DT_FP32, GP_DT_TF32, GP_DT_FP16,
+	GP_DT_BF16, GP_DT_FP8_E4M3, GP_DT_FP8_E5M2, GP_DT_INT64, GP_DT_INT32,
+	GP_DT_INT16, GP_DT_INT8, GP_DT_UINT8, GP_DT_BOOL, GP_DT_COMPLEX64,
+	GP_DT_COMPLEX128, GP_DT__COUNT
+};
+
+struct gp_device {
+	int32_t id;            /* as used in the activity records */
+	gp_str name;           /* "NVIDIA A100-SXM4-40GB" */
+	int32_t sm_count;      /* 0 = unknown */
+	int16_t cc_major, cc_minor;
+	uint64_t mem_bytes;
+	double mem_bw;         /* bytes/s as the file states it, 0 = unknown */
+	double clock_hz;       /* SM clock, 0 = unknown */
+	uint64_t l2_bytes;
+};
+
+struct gp_process {
+	uint32_t pid;
+	gp_str name;
+};
+
+struct gp_thread {
+	uint32_t pid, tid;
+	gp_str name;
+};
+
+struct gp_kernel {
+	gp_ns start, end;
+	uint64_t corr;          /* correlation id, unique within pid */
+	uint64_t ext_id;        /* Kineto External id, 0 = none */
+	uint32_t pid;           /* process that launched it, 0 = unknown */
+	int32_t device;
+	uint32_t context, stream;
+	uint32_t grid[3], block[3];
+	uint32_t regs;          /* registers per thread */
+	uint32_t static_smem, dynamic_smem;  /* bytes */
+	gp_str name;            /* short/base name as the file gives it */
+	gp_str demangled;       /* full demangled name with templates/args */
+	gp_str mangled;         /* raw _Z... name, 0 if unknown */
+	uint64_t graph_node;    /* CUDA graph node id, 0 = eager launch */
+	uint32_t graph_id;
+};
+
+struct gp_api {
+	gp_ns start, end;
+	uint64_t corr;
+	uint64_t ext_id;        /* Kineto External id, 0 = none */
+	uint32_t pid, tid;
+	gp_str name;            /* without the _vNNNN suffix */
+	int32_t cbid;           /* CUPTI callback id, -1 = unknown */
+	int32_t ret;            /* return value */
+	uint8_t kind;           /* enum gp_api_kind */
+};
+
+struct gp_memcpy {
+	gp_ns start, end;
+	uint64_t corr, ext_id;
+	uint64_t bytes;
+	uint32_t pid;
+	int32_t device, src_device, dst_device;
+	uint32_t context, stream;
+	uint8_t copy_kind, src_kind, dst_kind;  /* gp_copy_kind, gp_mem_kind */
+	bool async;
+};
+
+struct gp_memset {
+	gp_ns start, end;
+	uint64_t corr, ext_id;
+	uint64_t bytes;
+	uint32_t pid;
+	int32_t device;
+	uint32_t context, stream;
+	uint32_t value;
+	uint8_t mem_kind;
+};
+
+struct gp_sync {
+	gp_ns start, end;
+	uint64_t corr;
+	uint32_t pid;
+	int32_t device;
+	uint32_t context, stream;
+	uint8_t kind;          /* enum gp_sync_kind */
+	uint64_t event_id;
+};
+
+/* A range: NVTX range or mark, framework op, annotation, timer.  CPU ranges
+** are keyed by (pid, tid); GPU annotations by (device as pid, stream as tid). */
+struct gp_range {
+	gp_ns start, end;
+	uint32_t pid, tid;
+	uint32_t end_tid;       /* thread that ended a start/end range, 0 = same */
+	gp_str text;
+	gp_str domain;          /* NVTX domain name, 0 = default */
+	uint32_t color;         /* ARGB, 0 = none */
+	int32_t category;
+	uint8_t kind;           /* enum gp_range_kind */
+	uint16_t depth;         /* nesting depth on its thread, set by gp_trace_nest */
+	int32_t parent;         /* enclosing range on the same thread, -1 = none */
+	uint32_t ext;           /* 1 + index into trace->op_exts, 0 = none */
+};
+
+/* Framework-op details (Kineto cpu_op args); referenced from gp_range.ext. */
+struct gp_op_ext {
+	uint64_t ext_id;        /* External id */
+	int64_t seq;            /* autograd Sequence number, -1 = none */
+	uint32_t fwd_tid;       /* Fwd thread id, 0 = none */
+	gp_str input_dims;      /* raw JSON text, e.g. "[[32,3,224,224],[]]" */
+	gp_str input_types;     /* raw JSON text, e.g. "[\"float\",\"\"]" */
+	gp_str concrete_inputs; /* raw JSON text */
+	gp_str call_stack;
+};
+
+enum gp_arg_type {
+	GP_ARG_NONE, GP_ARG_TENSOR, GP_ARG_INT, GP_ARG_FLOAT, GP_ARG_BOOL,
+	GP_ARG_STR, GP_ARG_LIST, GP_ARG_NULL
+};
+
+/* One argument of a framework op, from PyProf dict markers, emit_nvtx
+** `sizes = [...]` or Kineto Input Dims/types.  A tensor or a list of ints
+** keeps its dims/values in shape[0..ndim). */
+struct gp_arg {
+	gp_str name;            /* keyword name, 0 = positional */
+	uint8_t type;           /* enum gp_arg_type */
+	uint8_t dtype;          /* enum gp_dtype, tensors only */
+	uint8_t ndim;
+	int64_t shape[GP_MAX_DIMS];
+	double value;           /* INT, FLOAT, BOOL */
+	gp_str sval;            /* STR */
+};
+
+/* What the correlation pass says about a kernel (or memcpy/memset): one
+** entry per kernel, same index as trace->kernels. */
+struct gp_attr {
+	int32_t api;            /* launching API call, -1 = not found */
+	gp_str layer;           /* "Conv2_x:Bottleneck_1" (layer: ranges) */
+	gp_str trace;           /* innermost call-site, "file.py:12" */
+	gp_str mod, op;         /* module and op, PyProf's meaning */
+	gp_str marker;          /* raw innermost framework op name ("aten::mm") */
+	gp_str seq_list;        /* "12,13"; 0 = none */
+	gp_str altseq_list;
+	int64_t seq;            /* first sequence number, -1 = none */
+	int32_t sub;            /* kernel index within its op, from 0 */
+	uint8_t dir;            /* enum gp_dir */
+	uint32_t args_first, args_count;  /* into trace->args */
+	int32_t iter;           /* iteration number, -1 = unknown */
+	int32_t fwd;            /* forward kernel it inherited from, -1 = none */
+};
+
+struct gp_meta {
+	gp_str key, value;
+};
+
+typedef struct gp_trace {
+	gp_strtab strs;
+	gp_arena arena;
+	gp_str path;
+	gp_str format;          /* reader name: "nsys", "nvprof", "kineto", "gpuprof-rec" */
+	gp_str tool_version;    /* "nsys 2024.2.1.106", "nvprof (Version 12)" */
+
+	GP_VEC(struct gp_device) devices;
+	GP_VEC(struct gp_process) processes;
+	GP_VEC(struct gp_thread) threads;
+	GP_VEC(struct gp_kernel) kernels;
+	GP_VEC(struct gp_api) apis;
+	GP_VEC(struct gp_memcpy) memcpys;
+	GP_VEC(struct gp_memset) memsets;
+	GP_VEC(struct gp_sync) syncs;
+	GP_VEC(struct gp_range) ranges;
+	GP_VEC(struct gp_op_ext) op_exts;
+	GP_VEC(struct gp_arg) args;
+	GP_VEC(struct gp_meta) meta;
+	GP_VEC(gp_str) warnings;  /* non-fatal reader findings, for `info` */
+
+	/* Derived, filled by gp_correlate(); NULL before. */
+	struct gp_attr *attrs;   /* [kernels.n] */
+} gp_trace;
+
+void gp_trace_init(gp_trace *t);
+void gp_trace_free(gp_trace *t);
+
+static inline const char *gp_s(const gp_trace *t, gp_str id)
+{
+	return gp_strtab_get(&t->strs, id);
+}
+
+static inline gp_str gp_intern(gp_trace *t, const char *s)
+{
+	return gp_strtab_intern(&t->strs, s);
+}
+
+/* Records a non-fatal finding ("12 NVTX ranges have no end").  Repeated
+** identical messages are stored once. */
+void gp_trace_warn(gp_trace *t, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Sets (or replaces) a metadata key. */
+void gp_trace_meta_set(gp_trace *t, const char *key, const char *value);
+const char *gp_trace_meta_get(const gp_trace *t, const char *key);
+
+/* The device with this id, or NULL. */
+const struct gp_device *gp_trace_device(const gp_trace *t, int32_t id);
+
+/* Sorts every record array by start time (ties: longer first, so that an
+** enclosing range precedes what it encloses), then sets gp_range.depth and
+** .parent per thread.  Called by the loader after a reader finishes. */
+void gp_trace_finish(gp_trace *t);
+
+/* Earliest start and latest end over GPU activities and API calls (and
+** ranges when there is nothing else).  Returns false for an empty trace. */
+bool gp_trace_span(const gp_trace *t, gp_ns *first, gp_ns *last);
+
+/* The API name without a trailing "_vNNNN" version suffix (into buf). */
+const char *gp_api_strip_version(const char *name, char *buf, size_t size);
+
+const char *gp_copy_kind_name(int kind);   /* "HtoD" */
+const char *gp_mem_kind_name(int kind);    /* "Pageable" */
+const char *gp_sync_kind_name(int kind);   /* "Stream sync" */
+const char *gp_range_kind_name(int kind);  /* "PushPop" */
+const char *gp_dir_name(int dir);          /* "fprop", "bprop", "na" */
+
+/* dtype helpers (dtype.c). */
+enum gp_dtype gp_dtype_parse(const char *s);   /* "float16", "c10::Half", "torch.bfloat16", "fp16"... */
+int gp_dtype_size(enum gp_dtype dt);           /* bytes per element, 0 = unknown */
+const char *gp_dtype_short(enum gp_dtype dt);  /* "fp16", "fp32", "int64", "na" */
+
+#endif

@@ -1,0 +1,63 @@
+/*
+** gpuprof: where deep-learning programs lose time on NVIDIA GPUs.
+** Dispatches to one command per file in src/cmds/.
+*/
+#include <stdio.h>
+#include <string.h>
+
+#include "cmds/cmds.h"
+
+#ifndef GP_VERSION
+#define GP_VERSION "0.1.0"
+#endif
+
+const struct gp_command gp_commands[] = {
+	{"info", cmd_info, "what a trace holds: format, GPUs, counts, time span", 0},
+	{"report", cmd_report, "one row per kernel: layer, op, direction, shapes, time (PyProf's view)", 0},
+	{"summary", cmd_summary, "time per kernel, memcpy/memset and API call (nvprof's summary)", 0},
+	{"advise", cmd_advise, "ranked findings with the change to make", 0},
+	{"gen", cmd_gen, "write a synthetic trace (tests, demo, benchmarks)", 1},
+	{NULL, NULL, NULL, 0},
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out, "usage: gpuprof COMMAND [OPTIONS] FILE\n\n"
+		     "Reads Nsight Systems and nvprof SQLite exports, PyTorch profiler (Kineto)\n"
+		     "JSON traces and gpuprof recordings, and tells which layer and op launched\n"
+		     "each kernel and where the GPU time goes.\n\nCommands:\n");
+	for (int i = 0; gp_commands[i].name; i++)
+		if (!gp_commands[i].hidden)
+			fprintf(out, "  %-9s %s\n", gp_commands[i].name, gp_commands[i].summary);
+	fprintf(out, "\n'gpuprof COMMAND --help' describes a command's options.\n\n%s", gp_exit_help);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return GP_EXIT_USAGE;
+	}
+	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "help") == 0) {
+		usage(stdout);
+		return GP_EXIT_OK;
+	}
+	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
+		printf("gpuprof %s\n", GP_VERSION);
+		return GP_EXIT_OK;
+	}
+	for (int i = 0; gp_commands[i].name; i++)
+		if (strcmp(argv[1], gp_commands[i].name) == 0) {
+			int rc = gp_commands[i].fn(argc - 1, argv + 1);
+			/* as perf does: a full disk or closed pipe must not look like success */
+			if (fflush(stdout) != 0 || ferror(stdout)) {
+				if (rc == GP_EXIT_OK)
+					fprintf(stderr, "gpuprof: write failure on standard output\n");
+				return rc ? rc : GP_EXIT_IO;
+			}
+			return rc;
+		}
+	fprintf(stderr, "gpuprof: unknown command '%s'\n\n", argv[1]);
+	usage(stderr);
+	return GP_EXIT_USAGE;
+}

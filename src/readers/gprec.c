@@ -1,0 +1,21 @@
+/*
+** Reader: gpuprof recording (libgpuprof, gpuprof record).  (Stub: not implemented yet.)
+*/
+#include "readers/reader.h"
+
+static double probe(const struct gp_probe_input *in)
+{
+	return 0;
+}
+
+static int load(const char *path, gp_trace *t, const struct gp_load_opts *o, gp_error *err)
+{
+	return gp_err(err, GP_ERR_INTERNAL, "%s: the gpuprof-rec reader is not implemented", path);
+}
+
+const struct gp_reader gp_reader_gprec = {
+	.name = "gpuprof-rec",
+	.description = "gpuprof recording (libgpuprof, gpuprof record)",
+	.probe = probe,
+	.load = load,
+};

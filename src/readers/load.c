@@ -1,0 +1,69 @@
+/*
+** Choosing a reader by content and running it.  See reader.h.
+*/
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "readers/reader.h"
+
+#define HEAD_BYTES 4096
+
+/* Reads up to HEAD_BYTES of the (possibly gzipped) file into head. */
+static int read_head(const char *path, unsigned char *head, size_t *len, int *gz, gp_error *err)
+{
+	FILE *f = fopen(path, "rb");
+	unsigned char magic[2] = {0, 0};
+	size_t n;
+
+	if (!f)
+		return gp_err(err, GP_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+	n = fread(magic, 1, 2, f);
+	fclose(f);
+	*gz = n == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
+
+	gzFile z = gzopen(path, "rb");   /* reads plain files transparently */
+	if (!z)
+		return gp_err(err, GP_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+	int r = gzread(z, head, HEAD_BYTES);
+	gzclose(z);
+	if (r < 0)
+		r = 0;  /* a damaged gzip stream: let the readers see nothing */
+	*len = (size_t)r;
+	return GP_OK;
+}
+
+int gp_trace_load(const char *path, gp_trace *t, const struct gp_load_opts *o, gp_error *err)
+{
+	unsigned char head[HEAD_BYTES];
+	struct gp_probe_input in = {.path = path, .head = head};
+	const struct gp_reader *best = NULL;
+	double best_w = 0;
+	int rc;
+
+	rc = read_head(path, head, &in.head_len, &in.gzip, err);
+	if (rc)
+		return rc;
+	if (in.head_len == 0 && !in.gzip)
+		return gp_err(err, GP_ERR_FORMAT, "%s: empty file, not a trace", path);
+	for (size_t i = 0; gp_readers[i]; i++) {
+		double w = gp_readers[i]->probe(&in);
+		if (w > best_w) {
+			best_w = w;
+			best = gp_readers[i];
+		}
+	}
+	if (!best)
+		return gp_err(err, GP_ERR_FORMAT,
+			      "%s: not a recognised trace (expected an Nsight Systems or nvprof "
+			      "SQLite export, a PyTorch profiler JSON trace or a gpuprof recording)",
+			      path);
+	t->path = gp_intern(t, path);
+	t->format = gp_intern(t, best->name);
+	rc = best->load(path, t, o, err);
+	if (rc)
+		return rc;
+	gp_trace_finish(t);
+	return GP_OK;
+}

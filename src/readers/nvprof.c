@@ -1,0 +1,21 @@
+/*
+** Reader: nvprof SQLite database.  (Stub: not implemented yet.)
+*/
+#include "readers/reader.h"
+
+static double probe(const struct gp_probe_input *in)
+{
+	return 0;
+}
+
+static int load(const char *path, gp_trace *t, const struct gp_load_opts *o, gp_error *err)
+{
+	return gp_err(err, GP_ERR_INTERNAL, "%s: the nvprof reader is not implemented", path);
+}
+
+const struct gp_reader gp_reader_nvprof = {
+	.name = "nvprof",
+	.description = "nvprof SQLite database",
+	.probe = probe,
+	.load = load,
+};

@@ -1,0 +1,53 @@
+/*
+** Input readers.  Each input format is one file in src/readers/ exporting
+** one `const struct gp_reader`, listed in registry.c.  The loader asks every
+** reader how well it fits a file (a weight from 0 to 1, as Babeltrace's
+** support-info query does), by content, never by file name, and runs the
+** best one.
+**
+** Ownership: a reader fills the caller's gp_trace; on failure it may leave
+** partial records there, which the caller frees with the trace.
+*/
+#ifndef GP_READER_H
+#define GP_READER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/error.h"
+#include "core/trace.h"
+
+/* Progress callback: done/total in any unit (bytes, rows); total 0 when
+** unknown.  May be NULL. */
+typedef void (*gp_progress_fn)(void *ctx, uint64_t done, uint64_t total);
+
+struct gp_load_opts {
+	gp_progress_fn progress;
+	void *progress_ctx;
+};
+
+/* What the loader knows about a file when asking readers to rate it. */
+struct gp_probe_input {
+	const char *path;
+	const unsigned char *head;   /* first bytes of the file (gunzipped if gzip) */
+	size_t head_len;
+	int gzip;                    /* the file itself is gzip-compressed */
+};
+
+struct gp_reader {
+	const char *name;            /* "nsys", "nvprof", "kineto", "gpuprof-rec" */
+	const char *description;
+	/* 0 = cannot read this, 1 = certainly mine.  Must not fail loudly. */
+	double (*probe)(const struct gp_probe_input *in);
+	/* Fills t; returns GP_OK or a status with err set ("file: what: where"). */
+	int (*load)(const char *path, gp_trace *t, const struct gp_load_opts *o, gp_error *err);
+};
+
+extern const struct gp_reader *const gp_readers[];   /* NULL-terminated */
+
+/* Reads path with the best-fitting reader, then gp_trace_finish().
+** Fails with GP_ERR_IO when the file cannot be read, GP_ERR_FORMAT when
+** no reader recognises it. */
+int gp_trace_load(const char *path, gp_trace *t, const struct gp_load_opts *o, gp_error *err);
+
+#endif

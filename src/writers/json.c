@@ -1,0 +1,71 @@
+/*
+** JSON Lines: one object per row, keyed by column key.  Numeric columns
+** are written as JSON numbers when the value is one; "na" and "" become
+** null, so jq and pandas.read_json(lines=True) get typed data.
+*/
+#include <stdlib.h>
+#include <string.h>
+
+#include "writers/writer.h"
+
+static int is_json_number(const char *s)
+{
+	char *end;
+
+	if (!*s || *s == '+' || *s == '.' || (s[0] == '0' && s[1] >= '0' && s[1] <= '9'))
+		return 0;
+	if (s[0] == '-' && (s[1] == '.' || !s[1] || (s[1] == '0' && s[2] >= '0' && s[2] <= '9')))
+		return 0;
+	strtod(s, &end);
+	if (*end)
+		return 0;
+	/* strtod accepts inf, nan and hex, which JSON does not */
+	for (; *s; s++)
+		if (!strchr("0123456789-+.eE", *s))
+			return 0;
+	return 1;
+}
+
+static void json_string(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			fprintf(out, "\\%c", c);
+		else if (c == '\n')
+			fputs("\\n", out);
+		else if (c == '\t')
+			fputs("\\t", out);
+		else if (c < 0x20)
+			fprintf(out, "\\u%04x", c);
+		else
+			fputc(c, out);
+	}
+	fputc('"', out);
+}
+
+static void json_row(gp_writer *w, const char *const *vals)
+{
+	fputc('{', w->out);
+	for (int i = 0; i < w->ncols; i++) {
+		const char *v = vals[i];
+		if (i)
+			fputc(',', w->out);
+		json_string(w->out, w->cols[i].key);
+		fputc(':', w->out);
+		if (!*v || strcmp(v, "na") == 0)
+			fputs("null", w->out);
+		else if (w->cols[i].numeric && is_json_number(v))
+			fputs(v, w->out);
+		else
+			json_string(w->out, v);
+	}
+	fputs("}\n", w->out);
+}
+
+static void nothing(gp_writer *w)
+{
+}
+
+const struct gp_writer_ops gp_writer_json = {"json", nothing, json_row, nothing};

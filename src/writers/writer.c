@@ -1,0 +1,82 @@
+/*
+** Writer dispatch and column selection; see writer.h.
+*/
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "writers/writer.h"
+
+extern const struct gp_writer_ops gp_writer_table, gp_writer_csv, gp_writer_tsv, gp_writer_json;
+
+static const struct gp_writer_ops *const writer_ops[] = {
+	&gp_writer_table, &gp_writer_csv, &gp_writer_tsv, &gp_writer_json, NULL,
+};
+
+const char gp_writer_formats[] = "table, csv, tsv, json";
+
+int gp_writer_open(gp_writer *w, const char *format, FILE *out, const struct gp_column *cols,
+		   int ncols, const struct gp_writer_opts *o, gp_error *err)
+{
+	memset(w, 0, sizeof(*w));
+	for (int i = 0; writer_ops[i]; i++)
+		if (strcmp(writer_ops[i]->name, format) == 0)
+			w->ops = writer_ops[i];
+	if (!w->ops)
+		return gp_err(err, GP_ERR_USAGE, "unknown output format '%s' (valid: %s)", format,
+			      gp_writer_formats);
+	w->out = out;
+	w->cols = cols;
+	w->ncols = ncols;
+	if (o)
+		w->opts = *o;
+	w->ops->begin(w);
+	return GP_OK;
+}
+
+void gp_writer_row(gp_writer *w, const char *const *vals)
+{
+	w->ops->row(w, vals);
+}
+
+int gp_writer_close(gp_writer *w, gp_error *err)
+{
+	w->ops->end(w);
+	if (fflush(w->out) != 0 || ferror(w->out))
+		return gp_err(err, GP_ERR_IO, "write failure on output");
+	return GP_OK;
+}
+
+int gp_columns_select(const struct gp_column *cols, int ncols, const char *list, int *idx,
+		      int max, gp_error *err)
+{
+	char *copy = gp_xstrdup(list), *save = NULL, *tok;
+	int n = 0;
+
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		int found = -1;
+		while (*tok == ' ')
+			tok++;
+		for (int i = 0; i < ncols; i++)
+			if (strcmp(cols[i].key, tok) == 0)
+				found = i;
+		if (found < 0 || n == max) {
+			char valid[2048] = "";
+			for (int i = 0; i < ncols; i++) {
+				strncat(valid, cols[i].key, sizeof(valid) - strlen(valid) - 3);
+				if (i + 1 < ncols)
+					strcat(valid, ",");
+			}
+			gp_err(err, GP_ERR_USAGE,
+			       found < 0 ? "unknown column '%s' (valid: %s)" : "too many columns at '%s'%.0s",
+			       tok, valid);
+			free(copy);
+			return -1;
+		}
+		idx[n++] = found;
+	}
+	free(copy);
+	if (n == 0)
+		return gp_err(err, GP_ERR_USAGE, "empty column list"), -1;
+	return n;
+}

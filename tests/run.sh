@@ -1,0 +1,47 @@
+#!/bin/sh
+# Runs every test: unit binaries (cmocka), CLI tests (tests/cli/t*.sh) and
+# the fuzz targets replayed over their corpus.  Prints one line per test
+# and ends with "N passed, N failed, N skipped".
+GPUPROF=${GPUPROF:-build/gpuprof}
+BUILD=${BUILD:-build}
+top=$(cd "$(dirname "$0")/.." && pwd)
+GPUPROF=$(cd "$(dirname "$GPUPROF")" && pwd)/$(basename "$GPUPROF")
+TESTDATA=${TESTDATA:-$top/../shared/testdata}
+[ -d "$TESTDATA" ] || TESTDATA=""
+export GPUPROF BUILD TESTDATA
+pass=0 failn=0 skipn=0 failed=""
+outdir=$top/build/test-out
+rm -rf "$outdir"; mkdir -p "$outdir"
+
+record() { # name status(0/77/other) log
+	case $2 in
+	0) pass=$((pass+1)); echo "PASS  $1" ;;
+	77) skipn=$((skipn+1)); echo "SKIP  $1: $(grep -h '^SKIP' "$3" | head -1 | sed 's/^SKIP: //')" ;;
+	*) failn=$((failn+1)); failed="$failed $1"; echo "FAIL  $1"; sed 's/^/      /' "$3" | tail -30 ;;
+	esac
+}
+
+for t in "$top/$BUILD"/tests/test_*; do
+	[ -x "$t" ] || continue
+	n=$(basename "$t"); log=$outdir/$n.log
+	(cd "$top" && "$t") >"$log" 2>&1; record "unit/$n" $? "$log"
+done
+
+for t in "$top"/tests/cli/t*.sh; do
+	[ -f "$t" ] || continue
+	n=$(basename "$t" .sh); log=$outdir/$n.log
+	TMP=$outdir/$n.tmp; rm -rf "$TMP"; mkdir -p "$TMP"; export TMP
+	(cd "$top" && . tests/lib.sh && . "$t") >"$log" 2>&1; record "cli/$n" $? "$log"
+done
+
+for t in "$top/$BUILD"/tests/fuzz_*_replay; do
+	[ -x "$t" ] || continue
+	n=$(basename "$t" _replay); log=$outdir/$n.log
+	corpus=$top/tests/fuzz/corpus/${n#fuzz_}
+	(cd "$top" && "$t" "$corpus") >"$log" 2>&1; record "fuzz/$n" $? "$log"
+done
+
+echo
+[ -n "$failed" ] && echo "failed:$failed"
+echo "$pass passed, $failn failed, $skipn skipped"
+[ "$failn" = 0 ]

@@ -1,0 +1,124 @@
+/*
+** Unit tests: string table, arena, trace housekeeping, dtype names.
+*/
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/trace.h"
+
+static void strtab_interns_once(void **state)
+{
+	gp_strtab st;
+	char buf[32];
+
+	gp_strtab_init(&st);
+	assert_int_equal(gp_strtab_intern(&st, NULL), 0);
+	assert_int_equal(gp_strtab_intern(&st, ""), 0);
+	gp_str a = gp_strtab_intern(&st, "volta_sgemm_128x64_tn");
+	gp_str b = gp_strtab_intern_n(&st, "volta_sgemm_128x64_tn_extra", 21);
+	assert_int_equal(a, b);
+	assert_string_equal(gp_strtab_get(&st, a), "volta_sgemm_128x64_tn");
+	/* many strings force rehashing; ids stay stable */
+	for (int i = 0; i < 10000; i++) {
+		snprintf(buf, sizeof(buf), "k%d", i);
+		gp_strtab_intern(&st, buf);
+	}
+	assert_int_equal(st.n, 10002);
+	assert_int_equal(gp_strtab_intern(&st, "k4242"), gp_strtab_intern(&st, "k4242"));
+	assert_string_equal(gp_strtab_get(&st, a), "volta_sgemm_128x64_tn");
+	assert_string_equal(gp_strtab_get(&st, 999999), "");
+	gp_strtab_free(&st);
+}
+
+static void arena_aligns_and_zeroes(void **state)
+{
+	gp_arena a = {0};
+
+	for (int i = 1; i < 3000; i++) {
+		unsigned char *p = gp_arena_alloc(&a, (size_t)i);
+		assert_int_equal((uintptr_t)p % 8, 0);
+		assert_int_equal(p[i - 1], 0);
+		memset(p, 0xab, (size_t)i);
+	}
+	void *big = gp_arena_alloc(&a, 3u << 20);   /* larger than a block */
+	assert_non_null(big);
+	gp_arena_free(&a);
+}
+
+static void api_version_suffix_is_stripped(void **state)
+{
+	char buf[64];
+
+	assert_string_equal(gp_api_strip_version("cudaLaunchKernel_v7000", buf, sizeof(buf)), "cudaLaunchKernel");
+	assert_string_equal(gp_api_strip_version("cudaLaunchKernelExC_v11060", buf, sizeof(buf)), "cudaLaunchKernelExC");
+	assert_string_equal(gp_api_strip_version("cuLaunchKernel", buf, sizeof(buf)), "cuLaunchKernel");
+	assert_string_equal(gp_api_strip_version("cuda_v", buf, sizeof(buf)), "cuda_v");
+	assert_string_equal(gp_api_strip_version("x_v12", buf, sizeof(buf)), "x");
+}
+
+static void dtypes_parse_every_spelling(void **state)
+{
+	assert_int_equal(gp_dtype_parse("float16"), GP_DT_FP16);
+	assert_int_equal(gp_dtype_parse("c10::Half"), GP_DT_FP16);
+	assert_int_equal(gp_dtype_parse("torch.bfloat16"), GP_DT_BF16);
+	assert_int_equal(gp_dtype_parse("float"), GP_DT_FP32);
+	assert_int_equal(gp_dtype_parse("long int"), GP_DT_INT64);
+	assert_int_equal(gp_dtype_parse("nonsense"), GP_DT_UNKNOWN);
+	assert_int_equal(gp_dtype_size(GP_DT_BF16), 2);
+	assert_int_equal(gp_dtype_size(GP_DT_INT64), 8);
+	assert_string_equal(gp_dtype_short(GP_DT_FP32), "fp32");
+}
+
+static void finish_sorts_and_nests(void **state)
+{
+	gp_trace t;
+
+	gp_trace_init(&t);
+	/* thread 1: outer [0,100] with inner [10,20] and [30,40]; mark at 35 */
+	struct { gp_ns s, e; int kind; } rs[] = {
+		{30, 40, GP_RANGE_PUSHPOP}, {0, 100, GP_RANGE_PUSHPOP}, {10, 20, GP_RANGE_PUSHPOP},
+		{35, 35, GP_RANGE_MARK}, {200, 300, GP_RANGE_PUSHPOP},
+	};
+	for (size_t i = 0; i < 5; i++) {
+		struct gp_range *r = gp_vec_push(t.ranges);
+		r->start = rs[i].s;
+		r->end = rs[i].e;
+		r->kind = (uint8_t)rs[i].kind;
+		r->pid = 1;
+		r->tid = 1;
+	}
+	gp_trace_finish(&t);
+	assert_int_equal(t.ranges.v[0].start, 0);
+	assert_int_equal(t.ranges.v[0].depth, 0);
+	assert_int_equal(t.ranges.v[1].start, 10);
+	assert_int_equal(t.ranges.v[1].parent, 0);
+	assert_int_equal(t.ranges.v[2].start, 30);
+	assert_int_equal(t.ranges.v[2].depth, 1);
+	assert_int_equal(t.ranges.v[3].start, 35);      /* the mark */
+	assert_int_equal(t.ranges.v[3].parent, 2);
+	assert_int_equal(t.ranges.v[4].parent, -1);
+	gp_trace_warn(&t, "x %d", 1);
+	gp_trace_warn(&t, "x %d", 1);
+	assert_int_equal(t.warnings.n, 1);
+	gp_trace_meta_set(&t, "rank", "0");
+	gp_trace_meta_set(&t, "rank", "3");
+	assert_string_equal(gp_trace_meta_get(&t, "rank"), "3");
+	gp_trace_free(&t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(strtab_interns_once),
+		cmocka_unit_test(arena_aligns_and_zeroes),
+		cmocka_unit_test(api_version_suffix_is_stripped),
+		cmocka_unit_test(dtypes_parse_every_spelling),
+		cmocka_unit_test(finish_sorts_and_nests),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
