@@ -20,6 +20,7 @@
 
 #include "core/attr_ops.h"
 #include "core/correlate.h"
+#include "core/markers.h"
 
 /* ------------------------------------------------------------------ */
 /* 1. kernel -> launching API call                                     */
@@ -180,193 +181,67 @@ static void sweep(gp_trace *t, struct stacks *s)
 /* ------------------------------------------------------------------ */
 /* 3a. NVTX ranges with PyProf's rules                                 */
 
-/* PyProf's marker bins (parse/nvvp.py), decided by substring, first
-** match wins. */
-enum bin { BIN_NONE, BIN_SKIP, BIN_PYPROF, BIN_LAYER, BIN_TRACE, BIN_REPR, BIN_SEQ, BIN_OTHER };
-
-/* What one NVTX range says, computed once per range. */
+/* What one NVTX range says to PyProf's parse, computed once per range
+** from gp_marker_parse() (markers.h). */
 struct nvinfo {
-	uint8_t bin;
+	uint8_t filled;
+	uint8_t bin;        /* enum gp_marker_kind as PyProf bins it */
 	uint8_t bwd;        /* SEQ: a backward op ("XBackward0, seq = N") */
-	uint8_t legacy;     /* contains ", seq=" (PyTorch 1.0, altseq) */
-	int64_t seq;        /* SEQ: the number, -1 = none */
-	int64_t legacy_seq;
-	gp_str name;        /* SEQ: text before the first ',' */
-	gp_str mod, op;     /* PYPROF: its mod/op; SEQ: op PyProf derives */
-	gp_str layer;       /* LAYER: text after "layer:" */
-	gp_str trace;       /* TRACE: filtered frames joined with ',' */
+	uint8_t legacy;     /* ", seq=N" (PyTorch 1.0): PyProf's altseq */
+	int64_t seq;        /* SEQ or legacy: the number, -1 = none */
+	gp_str name;        /* SEQ: op name before ", seq" */
+	gp_str fwd_op;      /* SEQ with bwd: PyProf's sanitized op ("Addmm") */
+	gp_str mod, op;     /* PYPROF */
+	gp_str layer;       /* LAYER */
+	gp_str trace;       /* TRACE: kept frames joined with ',' */
+	uint32_t args_first, args_count;  /* PYPROF: into t->args */
 };
-
-/* Copies the Python string literal starting at p (quote ' or ") into out;
-** returns the position after it, or NULL. */
-static const char *py_string(const char *p, char *out, size_t size)
-{
-	char q = *p;
-	size_t n = 0;
-
-	if (q != '\'' && q != '"')
-		return NULL;
-	for (p++; *p && *p != q; p++) {
-		if (*p == '\\' && p[1])
-			p++;
-		if (n + 1 < size)
-			out[n++] = *p;
-	}
-	out[n] = '\0';
-	return *p == q ? p + 1 : NULL;
-}
-
-/* The string value of key in a Python dict repr ("{'mod': 'Tensor', ...}"). */
-static gp_str dict_str(gp_trace *t, const char *s, const char *key)
-{
-	char pat[32], buf[256];
-	const char *p;
-
-	snprintf(pat, sizeof(pat), "'%s': ", key);
-	p = strstr(s, pat);
-	if (!p || !py_string(p + strlen(pat), buf, sizeof(buf)))
-		return 0;
-	return gp_intern(t, buf);
-}
-
-/* The number after "seq" + sep in s, or -1. */
-static int64_t seq_number(const char *s, const char *sep)
-{
-	const char *p = strstr(s, sep);
-	int64_t v = 0;
-
-	if (!p)
-		return -1;
-	p += strlen(sep);
-	if (*p < '0' || *p > '9')
-		return -1;
-	for (; *p >= '0' && *p <= '9' && v < INT64_MAX / 10 - 10; p++)
-		v = v * 10 + (*p - '0');
-	return v;
-}
-
-/* True for "<X>Backward<digits>, seq = " or "<x>backward<digits>, seq = "
-** (PyProf knew Backward, backward and Backward0; PyTorch now numbers
-** them Backward0, Backward1, ...). */
-static bool is_backward(const char *s)
-{
-	for (const char *p = strstr(s, "ackward"); p; p = strstr(p + 1, "ackward")) {
-		const char *q = p + 7;
-		if (p == s || (p[-1] != 'B' && p[-1] != 'b'))
-			continue;
-		while (*q >= '0' && *q <= '9')
-			q++;
-		if (strncmp(q, ", seq = ", 8) == 0)
-			return true;
-	}
-	return false;
-}
-
-/* PyProf's sanitize() for a backward op name: drop torch, autograd,
-** _backward, ::, jit and (anonymous namespace), cut at "Backward". */
-static gp_str backward_op(gp_trace *t, const char *name, size_t len)
-{
-	static const char *const drop[] = {
-		"torch", "autograd", "_backward", "::", "jit", "(anonymous namespace)",
-	};
-	char buf[256];
-	char *hit;
-
-	if (len >= sizeof(buf))
-		len = sizeof(buf) - 1;
-	memcpy(buf, name, len);
-	buf[len] = '\0';
-	for (size_t i = 0; i < sizeof(drop) / sizeof(drop[0]); i++) {
-		size_t dl = strlen(drop[i]);
-		while ((hit = strstr(buf, drop[i])) != NULL)
-			memmove(hit, hit + dl, strlen(hit + dl) + 1);
-	}
-	if ((hit = strstr(buf, "Backward")) != NULL)
-		*hit = '\0';
-	return gp_intern(t, buf);
-}
-
-/* PyProf's filterTrace(): frames in these files are dropped. */
-static bool trace_frame_kept(const char *f)
-{
-	static const char *const skip[] = {
-		"/torch/nn/modules/", "/torch/nn/functional.py", "/torch/tensor.py",
-		"/torch/autograd/__init__.py", "/torch/_jit_internal.py", "/pyprof/nvtx/nvmarker.py",
-		"/apex/optimizers/", "/torch/_utils.py", "/torch/optim/",
-	};
-	for (size_t i = 0; i < sizeof(skip) / sizeof(skip[0]); i++)
-		if (strstr(f, skip[i]))
-			return false;
-	return true;
-}
-
-/* The kept frames of a {'traceMarker': [...]} string, joined with ','. */
-static gp_str trace_frames(gp_trace *t, const char *s)
-{
-	const char *p = strchr(s, '[');
-	char frame[1024], *out = NULL;
-	size_t n = 0, cap = 0;
-
-	while (p && *p && *p != ']') {
-		p++;
-		while (*p == ' ' || *p == ',')
-			p++;
-		if (*p != '\'' && *p != '"')
-			break;
-		p = py_string(p, frame, sizeof(frame));
-		if (!p)
-			break;
-		if (!trace_frame_kept(frame))
-			continue;
-		size_t fl = strlen(frame);
-		if (n + fl + 2 > cap) {
-			cap = (n + fl + 2) * 2;
-			out = gp_xrealloc(out, cap);
-		}
-		if (n)
-			out[n++] = ',';
-		memcpy(out + n, frame, fl);
-		n += fl;
-		out[n] = '\0';
-	}
-	gp_str id = out ? gp_intern(t, out) : 0;
-	free(out);
-	return id;
-}
 
 static void nvinfo_fill(gp_trace *t, const struct gp_range *r, struct nvinfo *in)
 {
 	const char *s = gp_s(t, r->text);
+	struct gp_marker m;
 
-	in->seq = in->legacy_seq = -1;
-	if (strstr(s, "CheckpointFunctionBackward")) {
-		in->bin = BIN_SKIP;
-	} else if (strstr(s, "mod") && strstr(s, "op") && strstr(s, "args") && strstr(s, "type")) {
-		in->bin = BIN_PYPROF;
-		in->mod = dict_str(t, s, "mod");
-		in->op = dict_str(t, s, "op");
-	} else if (strstr(s, "layer:")) {
-		const char *p = strchr(s, ':') + 1;   /* split(":")[1] */
-		in->bin = BIN_LAYER;
-		in->layer = gp_strtab_intern_n(&t->strs, p, strcspn(p, ":"));
-	} else if (strstr(s, "traceMarker")) {
-		in->bin = BIN_TRACE;
-		in->trace = trace_frames(t, s);
-	} else if (strstr(s, "strRepr")) {
-		in->bin = BIN_REPR;
-	} else if (strstr(s, ", seq = ")) {
-		size_t nl = strcspn(s, ",");
-		in->bin = BIN_SEQ;
-		in->seq = seq_number(s, ", seq = ");
-		in->name = gp_strtab_intern_n(&t->strs, s, nl);
-		in->bwd = is_backward(s);
-		in->op = in->bwd ? backward_op(t, s, nl) : in->name;
-	} else {
-		in->bin = BIN_OTHER;
+	gp_marker_parse(t, s, gp_strtab_len(&t->strs, r->text), &m);
+	in->filled = 1;
+	in->bin = m.pyprof_kind;
+	in->seq = -1;
+	switch (in->bin) {
+	case GP_MK_PYPROF:
+		in->mod = m.mod;
+		in->op = m.op;
+		in->args_first = m.args_first;
+		in->args_count = m.args_count;
+		break;
+	case GP_MK_LAYER:
+		in->layer = m.layer;
+		break;
+	case GP_MK_TRACE:
+		/* PyProf prints the frame list joined with ','. */
+		if (m.trace_list) {
+			char *l = gp_xstrdup(gp_s(t, m.trace_list));
+			for (char *p = l; (p = strchr(p, '\n')) != NULL; p++)
+				*p = ',';
+			in->trace = gp_intern(t, l);
+			free(l);
+		}
+		break;
+	case GP_MK_SEQ:
+		in->seq = m.seq;
+		in->name = m.name;
+		/* PyProf's own test plus later spellings (Backward1, ...);
+		** ATen "_backward" kernels run inside their autograd node's
+		** range, which already says bprop. */
+		in->bwd = m.pyprof_bwd || (m.bwd && strstr(gp_s(t, m.name), "ackward") &&
+					   !strstr(gp_s(t, m.name), "_backward"));
+		in->fwd_op = m.fwd_op;
+		break;
+	default:
+		break;
 	}
-	if (strstr(s, ", seq=")) {
+	if (m.seq_form == GP_SEQ_LEGACY) {
 		in->legacy = 1;
-		in->legacy_seq = seq_number(s, ", seq=");
+		in->seq = m.seq;
 	}
 }
 
@@ -417,32 +292,18 @@ static int32_t seqmap_get(const struct seqmap *m, int64_t key)
 /* State PyProf carries from kernel to kernel (parse.py), plus what the
 ** backward->forward copy needs. */
 struct nvstate {
-	struct nvinfo *info;      /* per range; bin == BIN_NONE until filled */
+	struct nvinfo *info;      /* per range; filled on first use */
 	int64_t prev_seq;
 	int32_t prev_sub;
 	gp_str prev_op;
 	gp_ns prev_hi;            /* start of the previous kernel's innermost marker */
 	bool any_legacy;
 	struct seqmap by_seq, by_altseq;   /* seq -> last fprop kernel */
-	GP_VEC(int32_t) seqm;     /* scratch: seq markers of one kernel */
+	GP_VEC(struct gp_marker) seqm;  /* scratch: seq markers of one kernel */
 	GP_VEC(int64_t) ids;      /* scratch */
 	char *buf;                /* scratch for joined strings */
 	size_t bufcap;
 };
-
-static gp_trace *sort_trace;  /* for cmp_seqm (qsort has no context) */
-static const struct nvinfo *sort_info;
-
-/* Seq markers sort by number, then name (PyProf). */
-static int cmp_seqm(const void *pa, const void *pb)
-{
-	const struct nvinfo *a = &sort_info[*(const int32_t *)pa], *b = &sort_info[*(const int32_t *)pb];
-
-	if (a->seq != b->seq)
-		return a->seq < b->seq ? -1 : 1;
-	return strcmp(gp_s(sort_trace, sort_trace->ranges.v[*(const int32_t *)pa].text),
-		      gp_s(sort_trace, sort_trace->ranges.v[*(const int32_t *)pb].text));
-}
 
 static int cmp_i64(const void *pa, const void *pb)
 {
@@ -503,10 +364,10 @@ static size_t legacy_altseq(gp_trace *t, struct nvstate *st, const struct gp_api
 		const struct gp_range *r = &t->ranges.v[i];
 		if (r->pid != a->pid || r->tid != a->tid || r->start >= hi)
 			break;
-		if (!st->info[i].bin)
+		if (!st->info[i].filled)
 			nvinfo_fill(t, r, &st->info[i]);
-		if (st->info[i].legacy && st->info[i].legacy_seq >= 0)
-			*gp_vec_push(st->ids) = st->info[i].legacy_seq;
+		if (st->info[i].legacy && st->info[i].seq >= 0)
+			*gp_vec_push(st->ids) = st->info[i].seq;
 	}
 	return st->ids.n - before;
 }
@@ -542,67 +403,65 @@ static void nvtx_kernel(gp_trace *t, struct nvstate *st, size_t k, const int32_t
 		uint8_t kind = t->ranges.v[r].kind;
 		if (kind != GP_RANGE_PUSHPOP && kind != GP_RANGE_STARTEND)
 			continue;
-		if (!st->info[r].bin)
+		const struct nvinfo *in = &st->info[r];
+		if (!in->filled)
 			nvinfo_fill(t, &t->ranges.v[r], &st->info[r]);
-		switch (st->info[r].bin) {
-		case BIN_PYPROF: if (first_pyprof < 0) first_pyprof = r; break;
-		case BIN_LAYER: len = buf_add(st, len, ':', gp_s(t, st->info[r].layer)); break;
-		case BIN_TRACE: last_trace = r; break;
-		case BIN_SEQ: *gp_vec_push(st->seqm) = r; break;
-		case BIN_OTHER: if (first_other < 0) first_other = r; break;
+		switch (in->bin) {
+		case GP_MK_PYPROF: if (first_pyprof < 0) first_pyprof = r; break;
+		case GP_MK_LAYER: len = buf_add(st, len, ':', gp_s(t, in->layer)); break;
+		case GP_MK_TRACE: last_trace = r; break;
+		case GP_MK_SEQ: {
+			struct gp_marker *m = gp_vec_push(st->seqm);
+			m->kind = GP_MK_SEQ;
+			m->name = in->name;
+			m->seq = in->seq;
+			m->bwd = in->bwd;
+			m->fwd_op = in->fwd_op;
+			break;
+		}
+		case GP_MK_OTHER: if (first_other < 0) first_other = r; break;
 		default: break;
 		}
 	}
 	a->layer = len ? gp_intern(t, st->buf) : 0;
 	a->trace = last_trace >= 0 ? st->info[last_trace].trace : 0;
 
-	/* Seq markers: unique texts, sorted by (seq, text), pruned of
-	** neighbours with the same seq whose names contain one another. */
-	sort_trace = t;
-	sort_info = st->info;
-	qsort(st->seqm.v, st->seqm.n, sizeof(*st->seqm.v), cmp_seqm);
-	size_t w = 0;
-	int32_t p = -1;   /* the previous marker in sorted order, kept or not */
+	/* Seq markers: unique, sorted by PyProf's key, pruned (markers.h);
+	** their numbers sorted and unique, 0 dropped if others exist. */
+	st->seqm.n = gp_marker_seq_sort(t, st->seqm.v, st->seqm.n);
+	st->seqm.n = gp_marker_seq_prune(t, st->seqm.v, st->seqm.n);
 	for (size_t i = 0; i < st->seqm.n; i++) {
-		int32_t r = st->seqm.v[i], prev = p;
-		p = r;
-		if (prev >= 0) {
-			const char *nm = gp_s(t, st->info[r].name), *pn = gp_s(t, st->info[prev].name);
-			if (t->ranges.v[prev].text == t->ranges.v[r].text)
-				continue;   /* duplicate text: set() */
-			if (st->info[prev].seq == st->info[r].seq && (strstr(pn, nm) || strstr(nm, pn)))
-				continue;
-		}
-		st->seqm.v[w++] = r;
+		bprop |= st->seqm.v[i].bwd;
+		if (st->seqm.v[i].seq >= 0)
+			*gp_vec_push(st->ids) = st->seqm.v[i].seq;
 	}
-	st->seqm.n = w;
-	for (size_t i = 0; i < st->seqm.n; i++) {
-		const struct nvinfo *in = &st->info[st->seqm.v[i]];
-		bprop |= in->bwd;
-		if (in->seq >= 0)
-			*gp_vec_push(st->ids) = in->seq;
-	}
-	nids = st->ids.n;   /* already sorted: markers are sorted by seq */
-	nids = uniq_ids(st->ids.v, nids);
-	if (nids > 1 && st->ids.v[0] == 0) {   /* 0 is dropped if others exist */
+	qsort(st->ids.v, st->ids.n, sizeof(*st->ids.v), cmp_i64);
+	nids = uniq_ids(st->ids.v, st->ids.n);
+	if (nids > 1 && st->ids.v[0] == 0) {
 		memmove(st->ids.v, st->ids.v + 1, (nids - 1) * sizeof(*st->ids.v));
 		nids--;
 	}
 	st->ids.n = nids;
 	a->dir = bprop ? GP_DIR_BPROP : GP_DIR_FPROP;
 
-	/* mod and op, in PyProf's order of preference. */
+	/* mod and op, in PyProf's order of preference: the outermost
+	** argument marker (whose args feed the op model), a backward seq
+	** marker's sanitized op, the first seq marker's name, the first
+	** other marker. */
 	a->mod = a->op = 0;
 	if (first_pyprof >= 0) {
-		a->mod = st->info[first_pyprof].mod;
-		a->op = st->info[first_pyprof].op;
+		const struct nvinfo *in = &st->info[first_pyprof];
+		a->mod = in->mod;
+		a->op = in->op;
 		a->marker = t->ranges.v[first_pyprof].text;
+		a->args_first = in->args_first;
+		a->args_count = in->args_count;
 	} else {
 		for (size_t i = 0; i < st->seqm.n && !a->op; i++)
-			if (st->info[st->seqm.v[i]].bwd)
-				a->op = st->info[st->seqm.v[i]].op;
+			if (st->seqm.v[i].bwd)
+				a->op = st->seqm.v[i].fwd_op;
 		if (!a->op && st->seqm.n)
-			a->op = st->info[st->seqm.v[0]].name;
+			a->op = st->seqm.v[0].name;
 		if (!a->op && first_other >= 0)
 			a->op = t->ranges.v[first_other].text;
 		a->mod = gp_intern(t, "na");
