@@ -259,16 +259,16 @@ int cmd_report(int argc, char **argv)
 	for (int i = 0; i < nsel; i++)
 		sel_cols[i] = columns[sel[i]];
 
-	/* Check the format before loading a large trace. */
-	rc = gp_writer_open(&w, format, stdout, sel_cols, nsel, &wo, &err);
-	if (rc)
-		return gp_cli_usage("report", "%s", err.msg);
 	gp_trace_init(&t);
 	rc = gp_cli_load(argv[optind], &t);
 	if (rc) {
-		gp_writer_close(&w, &err);
 		gp_trace_free(&t);
 		return rc;
+	}
+	rc = gp_writer_open(&w, format, stdout, sel_cols, nsel, &wo, &err);
+	if (rc) {
+		gp_trace_free(&t);
+		return gp_cli_usage("report", "%s", err.msg);
 	}
 
 	struct gp_opres *res = needs_ops(sel, nsel) ? gp_ops_run(&t) : NULL;

@@ -602,6 +602,22 @@ static void collect_threads(struct ctx *c)
 
 /* ---- probe / load ---- */
 
+/* Reads the whole schema: fails with GP_ERR_CORRUPT when SQLite cannot
+** (truncated or damaged file), where has_table() would only say "no". */
+static int schema_check(sqlite3 *db, const char *path, gp_error *err)
+{
+	sqlite3_stmt *st;
+	int rc = gp_sql_prepare(db, path, "the schema", "SELECT name, sql FROM sqlite_master", &st, err);
+
+	if (rc)
+		return err->status = GP_ERR_CORRUPT;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		;
+	rc = gp_sql_done(db, rc, path, "the schema", err);
+	sqlite3_finalize(st);
+	return rc;
+}
+
 static double probe(const struct gp_probe_input *in)
 {
 	sqlite3 *db;
@@ -612,7 +628,11 @@ static double probe(const struct gp_probe_input *in)
 		return 0;
 	if (gp_sql_open(in->path, &db, &err))
 		return 0;
-	if (gp_sql_has_table(db, "StringTable")) {
+	if (schema_check(db, in->path, &err)) {
+		/* A damaged SQLite file: claim it weakly, so that the user
+		** hears what is wrong with it rather than "not a trace". */
+		w = 0.05;
+	} else if (gp_sql_has_table(db, "StringTable")) {
 		if (gp_sql_has_table(db, T_CKERNEL) || gp_sql_has_table(db, "Version"))
 			w = 0.95;
 		else
@@ -627,6 +647,8 @@ static int load_tables(struct ctx *c, gp_error *err)
 	gp_trace *t = c->t;
 	int rc;
 
+	if ((rc = schema_check(c->db, c->path, err)))
+		return rc;
 	if (!gp_sql_has_table(c->db, "StringTable"))
 		return gp_err(err, GP_ERR_FORMAT, "%s: not an nvprof database: no StringTable", c->path);
 	if (gp_sql_has_table(c->db, "Version")) {
