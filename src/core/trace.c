@@ -157,21 +157,16 @@ static void nest_ranges(gp_trace *t)
 	gp_vec_free(stack);
 }
 
-/* qsort with a NULL base is undefined even for zero elements. */
-#define SORT(vec, cmp) \
-	do { if (t->vec.n > 1) qsort(t->vec.v, t->vec.n, sizeof(*t->vec.v), cmp); } while (0)
-
 void gp_trace_finish(gp_trace *t)
 {
-	SORT(kernels, cmp_kernel);
-	SORT(apis, cmp_api);
-	SORT(memcpys, cmp_memcpy);
-	SORT(memsets, cmp_memset);
-	SORT(syncs, cmp_sync);
-	SORT(ranges, cmp_range);
+	gp_vec_sort(t->kernels, cmp_kernel);
+	gp_vec_sort(t->apis, cmp_api);
+	gp_vec_sort(t->memcpys, cmp_memcpy);
+	gp_vec_sort(t->memsets, cmp_memset);
+	gp_vec_sort(t->syncs, cmp_sync);
+	gp_vec_sort(t->ranges, cmp_range);
 	nest_ranges(t);
 }
-#undef SORT
 
 bool gp_trace_span(const gp_trace *t, gp_ns *first, gp_ns *last)
 {
