@@ -54,7 +54,8 @@ struct gp_marker {
 	gp_str op;            /* PYPROF: 'op' ("linear") */
 	gp_str name;          /* SEQ: op name as written ("aten::mm",
 	                         "AddmmBackward0"); LAYER: all text after the
-	                         first "layer:" */
+	                         first "layer:"; OTHER: the whole text (PyProf
+	                         falls back to otherMarkers[0] as op) */
 	gp_str layer;         /* LAYER: PyProf's m.split(":")[1], the text
 	                         between the first and second ':' */
 	gp_str fwd_op;        /* SEQ with bwd: PyProf's sanitized forward op
