@@ -545,8 +545,8 @@ static void marker_truncated(void **state)
 		"{'mod': 'torch.nn.functional', 'op': 'dropout', 'args': [{'name': '', 'type': 'tensor', "
 		"'shape': (35, 20, 200), 'dtype': 'float32'}, {'name': '', 'type': 'float', 'value': 0.2}, "
 		"{'name': '', 'type': 'bool', 'value': True}, {'name': '', 'type': 'bool', 'value': False}]}",
-		"{'traceMarker': ['dummy_network.py:41', '/home/m/.local/lib/python3.6/site-packages/torch/nn/"
-		"modules/module.py:1102', 'dummy_network.py:27'], 'funcStack': '/<module>/dummy_network::_call_impl'}",
+		("{'traceMarker': ['dummy_network.py:41', '/home/m/.local/lib/python3.6/site-packages/torch/nn/"
+		 "modules/module.py:1102', 'dummy_network.py:27'], 'funcStack': '/<module>/dummy_network::_call_impl'}"),
 		"aten::conv2d, seq = 12, op_id = 55, sizes = [[32, 3, 224, 224], [], [2]], input_op_ids = [(3,0)]",
 		"{'mod': 'x', 'op': 'y', 'args': [{'name': 'k', 'type': 'str', 'value': 'a\\'b\\x41\\u00e9'}]}",
 	};
