@@ -589,6 +589,7 @@ int gp_marker_parse(gp_trace *t, const char *text, size_t len, struct gp_marker 
 	if (f < len)
 		return parse_seq(t, text, len, f, m);
 	m->kind = GP_MK_OTHER;
+	m->name = gp_strtab_intern_n(&t->strs, text, len);
 	return 0;
 }
 

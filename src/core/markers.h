@@ -54,7 +54,8 @@ struct gp_marker {
 	gp_str op;            /* PYPROF: 'op' ("linear") */
 	gp_str name;          /* SEQ: op name as written ("aten::mm",
 	                         "AddmmBackward0"); LAYER: all text after the
-	                         first "layer:" */
+	                         first "layer:"; OTHER: the whole text (PyProf
+	                         falls back to otherMarkers[0] as op) */
 	gp_str layer;         /* LAYER: PyProf's m.split(":")[1], the text
 	                         between the first and second ':' */
 	gp_str fwd_op;        /* SEQ with bwd: PyProf's sanitized forward op
@@ -86,8 +87,8 @@ struct gp_marker {
 ** name): then m->err/err_off say what and where, and m->kind is the best
 ** classification that remains (OTHER for a broken dict; SEQ with what
 ** could be read for a broken seq range).  Never reads outside the text;
-** allocates only through t (args, interning) and, for markers with
-** thousands of values, a temporary node array.
+** allocates only through t (args, interning) and, for markers of more
+** than 512 values or kilobytes of trace, a temporary buffer.
 */
 int gp_marker_parse(gp_trace *t, const char *text, size_t len, struct gp_marker *m);
 
