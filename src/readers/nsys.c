@@ -815,22 +815,48 @@ static void fix_ranges(struct nsys *r)
 
 /* ---- reader entry points --------------------------------------------- */
 
+/* The size the SQLite header declares (page size x page count), or 0 when
+** the header does not vouch for it (its change counter and
+** version-valid-for differ, as after an old SQLite wrote it). */
+static uint64_t sqlite_declared_size(const unsigned char *h, size_t len)
+{
+#define BE32(p) ((uint32_t)(p)[0] << 24 | (uint32_t)(p)[1] << 16 | (uint32_t)(p)[2] << 8 | (p)[3])
+	uint32_t page;
+
+	if (len < 100 || BE32(h + 24) != BE32(h + 92))
+		return 0;
+	page = (uint32_t)h[16] << 8 | h[17];
+	return (uint64_t)(page == 1 ? 65536 : page) * BE32(h + 28);
+#undef BE32
+}
+
+static uint64_t file_size(const char *path)
+{
+	struct stat sb;
+	return stat(path, &sb) == 0 && sb.st_size > 0 ? (uint64_t)sb.st_size : 0;
+}
+
 static double probe(const struct gp_probe_input *in)
 {
 	sqlite3 *db;
 	sqlite3_stmt *st;
 	gp_error err;
 	bool strings = false, nsys_tables = false;
+	int rc = SQLITE_ERROR;
 
 	if (in->gzip || !gp_sql_is_sqlite(in->head, in->head_len))
 		return 0;
+	/* A truncated or damaged database cannot show its schema; claim it
+	** weakly so the user hears what is wrong rather than "not a trace". */
+	if (sqlite_declared_size(in->head, in->head_len) > file_size(in->path))
+		return 0.1;
 	if (gp_sql_open(in->path, &db, &err))
 		return 0;
 	if (sqlite3_prepare_v2(db, "SELECT name FROM sqlite_master WHERE type = 'table' AND "
 			       "(name = 'StringIds' OR name = 'NVTX_EVENTS' OR "
 			       "name GLOB 'CUPTI_ACTIVITY_KIND_*' OR name GLOB 'TARGET_INFO_*')",
 			       -1, &st, NULL) == SQLITE_OK) {
-		while (sqlite3_step(st) == SQLITE_ROW) {
+		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 			if (strcmp(gp_sql_text(st, 0), "StringIds") == 0)
 				strings = true;
 			else
@@ -839,7 +865,23 @@ static double probe(const struct gp_probe_input *in)
 		sqlite3_finalize(st);
 	}
 	sqlite3_close(db);
+	if (rc != SQLITE_DONE)
+		return 0.1;
 	return !strings ? 0 : nsys_tables ? 0.95 : 0.6;
+}
+
+/* Reads the whole table list once, so that a damaged schema is reported as
+** such instead of as missing tables. */
+static int check_schema(struct nsys *r)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if ((rc = gp_sql_prepare(r->db, r->path, "the table list", "SELECT name FROM sqlite_master", &st, r->err)))
+		return rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		;
+	return finish(r, st, rc, "the table list");
 }
 
 static int load(const char *path, gp_trace *t, const struct gp_load_opts *o, gp_error *err)
@@ -848,13 +890,25 @@ static int load(const char *path, gp_trace *t, const struct gp_load_opts *o, gp_
 		"StringIds", T_KERNEL, T_GRAPH, T_RUNTIME, T_MEMCPY, T_MEMSET, T_SYNC, T_NVTX,
 	};
 	struct nsys r = {.path = path, .t = t, .o = o, .err = err};
-	struct stat sb;
+	unsigned char head[100];
+	uint64_t declared = 0;
+	FILE *f;
 	int rc;
 
-	if (stat(path, &sb) == 0 && sb.st_size > 0)
-		r.file_size = (uint64_t)sb.st_size;
+	r.file_size = file_size(path);
+	if ((f = fopen(path, "rb"))) {
+		declared = sqlite_declared_size(head, fread(head, 1, sizeof(head), f));
+		fclose(f);
+	}
+	if (declared > r.file_size)
+		return gp_err(err, GP_ERR_CORRUPT, "%s: truncated SQLite database: its header says %" PRIu64
+			      " bytes, the file has %" PRIu64 " (copy incomplete?)", path, declared, r.file_size);
 	if ((rc = gp_sql_open(path, &r.db, err)))
 		return rc;
+	if ((rc = check_schema(&r))) {
+		sqlite3_close(r.db);
+		return rc;
+	}
 	load_enums(&r);
 	for (size_t i = 0; i < sizeof(big) / sizeof(big[0]); i++)
 		r.total += estimate_rows(&r, big[i]);
