@@ -192,13 +192,17 @@ bool gp_trace_span(const gp_trace *t, gp_ns *first, gp_ns *last)
 	return true;
 }
 
+/* Runtime entry points carry the CUDA version that introduced them
+** (cudaLaunchKernel_v7000, cudaLaunchKernelExC_v11060); driver entry points
+** such as cuMemAlloc_v2 are distinct functions whose suffix is part of the
+** name (nsys keeps it too), so only 4 or more digits count as a version. */
 const char *gp_api_strip_version(const char *name, char *buf, size_t size)
 {
 	size_t n = strlen(name), i = n;
 
 	while (i > 0 && name[i - 1] >= '0' && name[i - 1] <= '9')
 		i--;
-	if (i < n && i >= 2 && name[i - 1] == 'v' && name[i - 2] == '_') {
+	if (n - i >= 4 && i >= 2 && name[i - 1] == 'v' && name[i - 2] == '_') {
 		n = i - 2;
 		if (n >= size)
 			n = size - 1;

@@ -58,7 +58,9 @@ static void api_version_suffix_is_stripped(void **state)
 	assert_string_equal(gp_api_strip_version("cudaLaunchKernelExC_v11060", buf, sizeof(buf)), "cudaLaunchKernelExC");
 	assert_string_equal(gp_api_strip_version("cuLaunchKernel", buf, sizeof(buf)), "cuLaunchKernel");
 	assert_string_equal(gp_api_strip_version("cuda_v", buf, sizeof(buf)), "cuda_v");
-	assert_string_equal(gp_api_strip_version("x_v12", buf, sizeof(buf)), "x");
+	assert_string_equal(gp_api_strip_version("cuMemAlloc_v2", buf, sizeof(buf)), "cuMemAlloc_v2");
+	assert_string_equal(gp_api_strip_version("cuMemcpyHtoDAsync_v2", buf, sizeof(buf)), "cuMemcpyHtoDAsync_v2");
+	assert_string_equal(gp_api_strip_version("cudaMemcpyAsync_v3020", buf, sizeof(buf)), "cudaMemcpyAsync");
 }
 
 static void dtypes_parse_every_spelling(void **state)
