@@ -36,22 +36,28 @@ static int sync_threshold(uint8_t kind)
 	}
 }
 
-/* Synchronizes the device (or calls the program's hook) when the current
-** level asks for it for this kind.  Returns 1 if it synchronized. */
-static int maybe_sync(uint8_t kind)
+/* Synchronizes the device, or calls the program's sync hook instead. */
+static void do_sync(void)
 {
-	int level = atomic_load_explicit(&gpi.sync_level, memory_order_relaxed);
+	gp_sync_fn fn = gpi.sync_fn;
 	const struct gpi_cuda *c;
 
-	if (level < sync_threshold(kind))
-		return 0;
-	if (gpi.sync_fn) {
-		gpi.sync_fn(gpi.sync_ctx);
-		return 1;
+	if (fn) {
+		fn(gpi.sync_ctx);
+		return;
 	}
 	c = gpi_cuda();
 	if (c && c->device_synchronize)
 		c->device_synchronize();
+}
+
+/* Synchronizes when the current level asks for it for this kind of range.
+** Returns 1 if it did. */
+static int maybe_sync(uint8_t kind)
+{
+	if (atomic_load_explicit(&gpi.sync_level, memory_order_relaxed) < sync_threshold(kind))
+		return 0;
+	do_sync();
 	return 1;
 }
 
@@ -125,7 +131,7 @@ static void pop_kind(int want_kind)
 		gpi_log(1, "end of %s closes '%s' (ranges are not properly nested)",
 			phase_names[want_kind - GPREC_ITERATION], th->names + f->name_off);
 	if (f->synced)
-		maybe_sync(f->kind);
+		do_sync();   /* pairs with the push's, even if the level changed since */
 	if (f->start && atomic_load_explicit(&gpi.recording, memory_order_relaxed))
 		gpi_record(th, f->kind, th->names + f->name_off, f->name_len, f->dom, f->color,
 			   f->start, gpi_now(), f->arg, 0, 0);

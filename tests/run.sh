@@ -27,6 +27,13 @@ for t in "$top/$BUILD"/tests/test_*; do
 	(cd "$top" && "$t") >"$log" 2>&1; record "unit/$n" $? "$log"
 done
 
+# libgpuprof's unit tests (linked with the library, not the analyzer core)
+for t in "$top/$BUILD"/tests/lib/test_*; do
+	[ -x "$t" ] || continue
+	n=$(basename "$t"); log=$outdir/lib-$n.log
+	(cd "$top" && "$t") >"$log" 2>&1; record "lib/$n" $? "$log"
+done
+
 for t in "$top"/tests/cli/t*.sh; do
 	[ -f "$t" ] || continue
 	n=$(basename "$t" .sh); log=$outdir/$n.log
