@@ -92,7 +92,9 @@ GPI_EXPORT gp_timer *gp_timer_cached(gp_timer **slot, const char *name, int gpu)
 {
 	gp_timer *t = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
 
-	if (!t) {
+	/* the name is checked, so a call site whose name varies stays right
+	** (it only loses the cache) */
+	if (!t || t->gpu != (gpu != 0) || strcmp(t->name, name ? name : "") != 0) {
 		t = timer_get(name, gpu != 0);
 		__atomic_store_n(slot, t, __ATOMIC_RELEASE);
 	}

@@ -172,7 +172,8 @@ struct gp_timer_scope gp_gpu_timer_begin(gp_timer *t, void *stream);
 ** timer's statistics.  Ending a scope twice adds it once. */
 void gp_timer_end(struct gp_timer_scope *s);
 
-/* For the scope macros: the timer in *slot, looked up by name once. */
+/* For the scope macros: the timer in *slot if it is called name, else the
+** one called name (then kept in *slot). */
 gp_timer *gp_timer_cached(gp_timer **slot, const char *name, int gpu);
 
 struct gp_timer_stats {
@@ -222,7 +223,8 @@ static inline void gp__profiler_scope_end(int *unused) { (void)unused; gp_profil
 #define GP_LAYER_SCOPE(name) \
 	int GP__UNIQ(gp__ls_) __attribute__((cleanup(gp__scope_pop), unused)) = (gp_layer_push(name), 0)
 /* A scoped CPU timer: one line at the top of a block (PaddlePaddle's
-** REGISTER_TIMER_INFO).  name is looked up once per call site. */
+** REGISTER_TIMER_INFO).  The timer is cached per call site, so a constant
+** name costs one string comparison. */
 #define GP_TIMER_SCOPE(name) \
 	static gp_timer *GP__UNIQ(gp__tslot_); \
 	struct gp_timer_scope GP__UNIQ(gp__ts_) __attribute__((cleanup(gp__timer_scope_end), unused)) = \
