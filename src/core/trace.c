@@ -157,16 +157,21 @@ static void nest_ranges(gp_trace *t)
 	gp_vec_free(stack);
 }
 
+/* qsort with a NULL base is undefined even for zero elements. */
+#define SORT(vec, cmp) \
+	do { if (t->vec.n > 1) qsort(t->vec.v, t->vec.n, sizeof(*t->vec.v), cmp); } while (0)
+
 void gp_trace_finish(gp_trace *t)
 {
-	qsort(t->kernels.v, t->kernels.n, sizeof(*t->kernels.v), cmp_kernel);
-	qsort(t->apis.v, t->apis.n, sizeof(*t->apis.v), cmp_api);
-	qsort(t->memcpys.v, t->memcpys.n, sizeof(*t->memcpys.v), cmp_memcpy);
-	qsort(t->memsets.v, t->memsets.n, sizeof(*t->memsets.v), cmp_memset);
-	qsort(t->syncs.v, t->syncs.n, sizeof(*t->syncs.v), cmp_sync);
-	qsort(t->ranges.v, t->ranges.n, sizeof(*t->ranges.v), cmp_range);
+	SORT(kernels, cmp_kernel);
+	SORT(apis, cmp_api);
+	SORT(memcpys, cmp_memcpy);
+	SORT(memsets, cmp_memset);
+	SORT(syncs, cmp_sync);
+	SORT(ranges, cmp_range);
 	nest_ranges(t);
 }
+#undef SORT
 
 bool gp_trace_span(const gp_trace *t, gp_ns *first, gp_ns *last)
 {
