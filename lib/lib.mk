@@ -48,7 +48,17 @@ $(BUILD)/tests/lib/test_%: tests/lib/test_%.c $(LIB_A)
 	@[ "$(V)" = 1 ] || echo "  TEST    $@"
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -Ilib $(LDFLAGS) -o $@ $< $(LIB_A) -lcmocka $(LIB_LIBS)
 
-check: $(LIB_TEST_BINS)
+# A minimal NVTX tool the CLI test injects to see the ranges reach NVTX.
+ifeq ($(LIB_NVTX_FLAGS),-DGP_NO_NVTX)
+LIB_NVTX_TOOL :=
+else
+LIB_NVTX_TOOL := $(BUILD)/tests/lib/nvtx_inject.so
+endif
+$(BUILD)/tests/lib/nvtx_inject.so: tests/lib/nvtx_inject.c
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(CPPFLAGS) $(LIB_NVTX_FLAGS) $(CFLAGS) $(LDFLAGS) -shared -o $@ $<
+
+check: $(LIB_TEST_BINS) $(LIB_NVTX_TOOL)
 
 $(BUILD)/bench/lib_overhead: bench/lib_overhead.c $(LIB_A)
 	@mkdir -p $(dir $@)

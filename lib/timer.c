@@ -226,8 +226,7 @@ GPI_EXPORT void gp_timer_end(struct gp_timer_scope *s)
 	}
 }
 
-/* A copy of every timer's statistics, sorted by total time (descending);
-** *n set.  NULL when there are none or out of memory. */
+/* One timer's statistics, copied under its lock. */
 struct snap {
 	const char *name;
 	int gpu;
@@ -243,6 +242,9 @@ static int by_total(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
+/* A copy of every timer's statistics after collecting the pending GPU
+** measurements, sorted by total time (descending); *n set.  NULL when there
+** are none or out of memory.  The caller frees it. */
 static struct snap *snapshot(size_t *n)
 {
 	struct snap *v = NULL;

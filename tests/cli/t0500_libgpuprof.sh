@@ -61,6 +61,12 @@ assert_grep '"kind":"push","name":"iteration"' "$TMP/out"
 expect_exit 2 "$GPUPROF" ranges --format xml "$rec"
 run_ok "$GPUPROF" ranges --help
 
+# the same annotations reach an NVTX tool (as nsys would get them)
+if [ -f "$BUILD/tests/lib/nvtx_inject.so" ]; then
+	NVTX_INJECTION64_PATH=$PWD/$BUILD/tests/lib/nvtx_inject.so run_ok "$TMP/simple"
+	assert_grep '^nvtx: pushes=22 pops=22 marks=3 payloads=3 names=iteration,forward,layer:Block1,layer:Conv1,' "$TMP/err"
+fi
+
 # --- the CUDA example (no GPU here: it must say so and exit 0) ---
 if [ -x "$TMP/cuda_example" ]; then
 	GPUPROF_RECORD="$TMP/cuda.gprec" "$TMP/cuda_example" > "$TMP/cuda.out" 2>&1 ||
