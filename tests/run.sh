@@ -27,6 +27,25 @@ for t in "$top/$BUILD"/tests/test_*; do
 	(cd "$top" && "$t") >"$log" 2>&1; record "unit/$n" $? "$log"
 done
 
+# libgpuprof's unit tests (linked with the library, not the analyzer core)
+for t in "$top/$BUILD"/tests/lib/test_*; do
+	[ -x "$t" ] || continue
+	n=$(basename "$t"); log=$outdir/lib-$n.log
+	(cd "$top" && "$t") >"$log" 2>&1; record "lib/$n" $? "$log"
+done
+
+# Python binding tests over $BUILD/libgpuprof.so (exit 77 = skip); an
+# ASan-built library needs the ASan runtime preloaded into python3.
+pypre=""
+case $BUILD in *asan*) pypre=$(${CC:-cc} -print-file-name=libasan.so) ;; esac
+for t in "$top"/tests/python/test_*.py; do
+	[ -f "$t" ] || continue
+	n=$(basename "$t" .py); log=$outdir/py-$n.log
+	(cd "$top" && GPUPROF_LIB=$top/$BUILD/libgpuprof.so PYTHONPATH=$top/python \
+		LD_PRELOAD=$pypre ASAN_OPTIONS=detect_leaks=0 python3 "$t") >"$log" 2>&1
+	record "python/$n" $? "$log"
+done
+
 for t in "$top"/tests/cli/t*.sh; do
 	[ -f "$t" ] || continue
 	n=$(basename "$t" .sh); log=$outdir/$n.log

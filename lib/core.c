@@ -1,0 +1,202 @@
+/*
+** libgpuprof setup: lazy initialization from the environment, per-thread
+** state, diagnostics, the exit-time recording, fork handling.
+*/
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+struct gpi_state gpi = {
+	.lock = PTHREAD_MUTEX_INITIALIZER,
+};
+
+static pthread_once_t init_once = PTHREAD_ONCE_INIT;
+static _Atomic int initialized;
+static _Atomic int shut_down;
+static __thread struct gpi_thread *self;
+
+static void on_exit_write(void)
+{
+	gp_shutdown();
+}
+
+/* In a forked child the parent's other threads are gone and their locks
+** may be held: start over with this thread only.  Without %p in the path
+** the child would overwrite the parent's recording, so it stops recording. */
+static void after_fork_child(void)
+{
+	pthread_mutex_init(&gpi.lock, NULL);
+	gpi_record_reset(self);
+	gpi_timers_reset_after_fork();
+	if (gpi.record_path && !strstr(gpi.record_path, "%p"))
+		atomic_store(&gpi.recording, 0);
+}
+
+static void log_stderr(int level, const char *msg, void *ctx)
+{
+	static const char *const names[] = {"error", "warning", "info"};
+	fprintf(stderr, "libgpuprof: %s: %s\n", names[level < 0 || level > 2 ? 2 : level], msg);
+}
+
+static void init_from_env(void)
+{
+	struct timespec ts;
+	const char *s;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	gpi.t0_real = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+	gpi.t0_mono = gpi_now();
+	s = getenv("GPUPROF_LOG");
+	if (s && strcmp(s, "stderr") == 0)
+		gpi.log_fn = log_stderr;
+	s = getenv("GPUPROF_SYNC");
+	if (s && *s) {
+		char *end;
+		long v = strtol(s, &end, 10);
+		if (*end || v < 0 || v > 3)
+			gpi_log(1, "GPUPROF_SYNC=%s ignored (expected 0, 1, 2 or 3)", s);
+		else
+			atomic_store(&gpi.sync_level, (int)v);
+	}
+	s = getenv("GPUPROF_RECORD");
+	if (s && *s) {
+		gpi.record_path = strdup(s);
+		atomic_store(&gpi.recording, gpi.record_path != NULL);
+	}
+	atexit(on_exit_write);
+	pthread_atfork(NULL, NULL, after_fork_child);
+	atomic_store_explicit(&initialized, 1, memory_order_release);
+}
+
+void gpi_init(void)
+{
+	if (!atomic_load_explicit(&initialized, memory_order_acquire))
+		pthread_once(&init_once, init_from_env);
+}
+
+/* Creates this thread's state and links it into gpi.threads. */
+static struct gpi_thread *thread_new(void)
+{
+	struct gpi_thread *th = calloc(1, sizeof(*th));
+
+	if (!th)
+		return NULL;
+	th->tid = (uint32_t)gettid();
+	pthread_getname_np(pthread_self(), th->name, sizeof(th->name));
+	pthread_mutex_lock(&gpi.lock);
+	th->next = gpi.threads;
+	gpi.threads = th;
+	pthread_mutex_unlock(&gpi.lock);
+	return th;
+}
+
+struct gpi_thread *gpi_self(void)
+{
+	if (__builtin_expect(self != NULL, 1))
+		return self;
+	gpi_init();
+	self = thread_new();
+	if (!self)
+		gpi_log(0, "out of memory: annotations of thread %d are ignored", (int)gettid());
+	return self;
+}
+
+void gpi_log(int level, const char *fmt, ...)
+{
+	gp_log_fn fn = gpi.log_fn;
+	char msg[512];
+	va_list ap;
+
+	if (!fn)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	fn(level, msg, gpi.log_ctx);
+}
+
+GPI_EXPORT int gp_init(const struct gp_options *o)
+{
+	gpi_init();
+	if (!o)
+		return 0;
+	if (o->sz < sizeof(struct gp_options) || o->sync_level < -1 || o->sync_level > 3)
+		return -1;
+	pthread_mutex_lock(&gpi.lock);
+	if (o->log) {
+		gpi.log_fn = o->log;
+		gpi.log_ctx = o->log_ctx;
+	}
+	if (o->record_path) {
+		char *p = *o->record_path ? strdup(o->record_path) : NULL;
+		free(gpi.record_path);
+		gpi.record_path = p;
+		atomic_store(&gpi.recording, p != NULL && !atomic_load(&shut_down));
+	}
+	pthread_mutex_unlock(&gpi.lock);
+	if (o->sync_level >= 0)
+		atomic_store(&gpi.sync_level, o->sync_level);
+	return 0;
+}
+
+GPI_EXPORT void gp_shutdown(void)
+{
+	char *path;
+
+	gpi_init();
+	if (atomic_exchange(&shut_down, 1))
+		return;
+	pthread_mutex_lock(&gpi.lock);
+	path = atomic_load(&gpi.recording) ? gpi.record_path : NULL;
+	pthread_mutex_unlock(&gpi.lock);
+	atomic_store(&gpi.recording, 0);
+	gpi_gpu_timers_collect(1);
+	if (path)
+		gpi_record_write(path);
+}
+
+GPI_EXPORT void gp_set_log(gp_log_fn fn, void *ctx)
+{
+	gpi_init();
+	pthread_mutex_lock(&gpi.lock);
+	gpi.log_fn = fn;
+	gpi.log_ctx = ctx;
+	pthread_mutex_unlock(&gpi.lock);
+}
+
+GPI_EXPORT const char *gp_version(void)
+{
+	return GPUPROF_VERSION_STRING;
+}
+
+GPI_EXPORT int gp_cuda_available(void)
+{
+	gpi_init();
+	return gpi_cuda() != NULL;
+}
+
+GPI_EXPORT int gp_profiler_start(void)
+{
+	const struct gpi_cuda *c;
+
+	gpi_init();
+	c = gpi_cuda();
+	if (!c || !c->profiler_start)
+		return -1;
+	return c->profiler_start() == 0 ? 0 : -1;
+}
+
+GPI_EXPORT int gp_profiler_stop(void)
+{
+	const struct gpi_cuda *c;
+
+	gpi_init();
+	c = gpi_cuda();
+	if (!c || !c->profiler_stop)
+		return -1;
+	return c->profiler_stop() == 0 ? 0 : -1;
+}

@@ -1,0 +1,231 @@
+/*
+** gpuprof ranges: statistics per range, keyed by its nesting path
+** ("iteration/forward/layer:Conv1"), so that annotated CPU-only recordings
+** (libgpuprof) are useful as well as NVTX ranges of any trace.  GPU timer
+** statistics of a libgpuprof recording (metadata "gpu-timer NAME") follow
+** as rows of kind gpu-timer.
+*/
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmds/cmds.h"
+#include "writers/writer.h"
+
+static const char ranges_help[] =
+	"usage: gpuprof ranges [OPTIONS] FILE\n\n"
+	"One row per distinct range path (a range's name preceded by the names of\n"
+	"the ranges enclosing it on its thread, joined with '/'): NVTX push/pop and\n"
+	"start/end ranges, marks, framework ops and annotations, libgpuprof timers\n"
+	"and training markers.  Times in nanoseconds; sorted by total time.\n\n"
+	"  -f, --format F   table (default), csv, tsv or json\n"
+	"  -n, --name-only  group by range name, not by nesting path\n"
+	"  -h, --help       this text\n\n";
+
+static const struct gp_column cols[] = {
+	{"calls", "Calls", 5, true, false},
+	{"total_ns", "Total (ns)", 10, true, false},
+	{"avg_ns", "Avg (ns)", 8, true, false},
+	{"min_ns", "Min (ns)", 8, true, false},
+	{"max_ns", "Max (ns)", 8, true, false},
+	{"stddev_ns", "StdDev (ns)", 8, true, false},
+	{"kind", "Kind", 4, false, false},
+	{"name", "Name", 10, false, true},
+};
+#define NCOLS ((int)(sizeof(cols) / sizeof(cols[0])))
+
+struct stat_row {
+	gp_str name;
+	uint8_t kind;           /* enum gp_range_kind */
+	int gpu_timer;
+	uint64_t calls;
+	double total, min, max, sumsq;
+};
+typedef GP_VEC(struct stat_row) row_vec;
+
+static int by_total(const void *a, const void *b)
+{
+	const struct stat_row *x = a, *y = b;
+	if (x->total != y->total)
+		return x->total < y->total ? 1 : -1;
+	return x->name < y->name ? -1 : x->name > y->name;
+}
+
+static const char *kind_label(const struct stat_row *s)
+{
+	if (s->gpu_timer)
+		return "gpu-timer";
+	switch (s->kind) {
+	case GP_RANGE_PUSHPOP: return "push";
+	case GP_RANGE_STARTEND: return "startend";
+	case GP_RANGE_MARK: return "mark";
+	case GP_RANGE_CPU_OP: return "op";
+	case GP_RANGE_TIMER: return "timer";
+	default: return "annotation";
+	}
+}
+
+/* The path of every range, parents first (gp_trace_finish orders ranges so
+** that a parent precedes what it encloses).  Returns a new array. */
+static gp_str *range_paths(gp_trace *t, int name_only)
+{
+	gp_str *path = gp_xcalloc(t->ranges.n ? t->ranges.n : 1, sizeof(*path));
+	char *buf = NULL;
+	size_t cap = 0;
+
+	for (size_t i = 0; i < t->ranges.n; i++) {
+		const struct gp_range *r = &t->ranges.v[i];
+		if (name_only || r->parent < 0 || (size_t)r->parent >= i) {
+			path[i] = r->text;
+			continue;
+		}
+		const char *pp = gp_s(t, path[r->parent]), *tx = gp_s(t, r->text);
+		size_t need = strlen(pp) + strlen(tx) + 2;
+		if (need > cap) {
+			cap = need * 2;
+			buf = gp_xrealloc(buf, cap);
+		}
+		snprintf(buf, cap, "%s/%s", pp, tx);
+		path[i] = gp_intern(t, buf);
+	}
+	free(buf);
+	return path;
+}
+
+/* Adds the gpu-timer metadata of a libgpuprof recording as rows. */
+static void add_gpu_timers(gp_trace *t, row_vec *rows)
+{
+	const char *prefix = "gpu-timer ";
+	size_t plen = strlen(prefix);
+
+	for (size_t i = 0; i < t->meta.n; i++) {
+		const char *k = gp_s(t, t->meta.v[i].key);
+		unsigned long long calls;
+		double total, min, max, sumsq;
+		if (strncmp(k, prefix, plen) != 0 ||
+		    sscanf(gp_s(t, t->meta.v[i].value), "calls=%llu total_ns=%lf min_ns=%lf max_ns=%lf sumsq_ns2=%lf",
+			   &calls, &total, &min, &max, &sumsq) != 5)
+			continue;
+		struct stat_row *s = gp_vec_push(*rows);
+		s->name = gp_intern(t, k + plen);
+		s->gpu_timer = 1;
+		s->calls = calls;
+		s->total = total;
+		s->min = min;
+		s->max = max;
+		s->sumsq = sumsq;
+	}
+}
+
+static int print_rows(gp_trace *t, struct stat_row *rows, size_t n, const char *format)
+{
+	gp_writer w;
+	gp_error err = {0};
+	struct gp_writer_opts wo = {0};
+	char v[6][32];
+	const char *vals[NCOLS];
+
+	if (gp_writer_open(&w, format, stdout, cols, NCOLS, &wo, &err)) {
+		gp_err_print(&err);
+		return gp_exit_code(err.status);
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct stat_row *s = &rows[i];
+		double avg = s->calls ? s->total / (double)s->calls : 0, sd = 0;
+		if (s->calls > 1) {
+			double var = (s->sumsq - (double)s->calls * avg * avg) / (double)(s->calls - 1);
+			sd = var > 0 ? sqrt(var) : 0;
+		}
+		snprintf(v[0], sizeof(v[0]), "%" PRIu64, s->calls);
+		snprintf(v[1], sizeof(v[1]), "%.0f", s->total);
+		snprintf(v[2], sizeof(v[2]), "%.1f", avg);
+		snprintf(v[3], sizeof(v[3]), "%.0f", s->min);
+		snprintf(v[4], sizeof(v[4]), "%.0f", s->max);
+		snprintf(v[5], sizeof(v[5]), "%.1f", sd);
+		for (int c = 0; c < 6; c++)
+			vals[c] = v[c];
+		vals[6] = kind_label(s);
+		vals[7] = gp_s(t, s->name);
+		gp_writer_row(&w, vals);
+	}
+	if (gp_writer_close(&w, &err)) {
+		gp_err_print(&err);
+		return gp_exit_code(err.status);
+	}
+	return GP_EXIT_OK;
+}
+
+int cmd_ranges(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{"format", required_argument, NULL, 'f'},
+		{"name-only", no_argument, NULL, 'n'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	const char *format = "table";
+	int c, rc, name_only = 0;
+	row_vec rows = {0};
+	gp_trace t;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "f:nh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'f': format = optarg; break;
+		case 'n': name_only = 1; break;
+		case 'h': printf("%s%s", ranges_help, gp_exit_help); return GP_EXIT_OK;
+		default: return gp_cli_usage("ranges", "bad option");
+		}
+	}
+	if (strcmp(format, "table") && strcmp(format, "csv") && strcmp(format, "tsv") &&
+	    strcmp(format, "json"))
+		return gp_cli_usage("ranges", "unknown format '%s' (valid: %s)", format, gp_writer_formats);
+	if (optind != argc - 1)
+		return gp_cli_usage("ranges", "expected exactly one trace file");
+
+	gp_trace_init(&t);
+	rc = gp_cli_load(argv[optind], &t);
+	if (rc) {
+		gp_trace_free(&t);
+		return rc;
+	}
+	gp_str *path = range_paths(&t, name_only);
+	/* row index per (path, kind): the string table's ids are dense */
+	size_t nids = t.strs.n;
+	size_t nslots = (nids ? nids : 1) * (GP_RANGE_OTHER + 1);
+	int32_t *slot = gp_xmalloc(nslots * sizeof(int32_t));
+	memset(slot, 0xff, nslots * sizeof(int32_t));   /* -1: no row yet */
+	for (size_t i = 0; i < t.ranges.n; i++) {
+		const struct gp_range *r = &t.ranges.v[i];
+		uint8_t kind = r->kind > GP_RANGE_OTHER ? GP_RANGE_OTHER : r->kind;
+		int32_t *sl = &slot[(size_t)path[i] * (GP_RANGE_OTHER + 1) + kind];
+		double d = (double)(r->end - r->start);
+		if (*sl < 0) {
+			struct stat_row *s = gp_vec_push(rows);
+			s->name = path[i];
+			s->kind = kind;
+			s->min = d;
+			s->max = d;
+			*sl = (int32_t)(rows.n - 1);
+		}
+		struct stat_row *s = &rows.v[*sl];
+		s->calls++;
+		s->total += d;
+		s->sumsq += d * d;
+		if (d < s->min)
+			s->min = d;
+		if (d > s->max)
+			s->max = d;
+	}
+	free(slot);
+	free(path);
+	add_gpu_timers(&t, &rows);
+	if (rows.n)
+		qsort(rows.v, rows.n, sizeof(*rows.v), by_total);
+	rc = print_rows(&t, rows.v, rows.n, format);
+	gp_vec_free(rows);
+	gp_trace_free(&t);
+	return rc;
+}
