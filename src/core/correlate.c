@@ -157,7 +157,8 @@ static void sweep(gp_trace *t, struct stacks *s)
 		/* Open every range of this thread that starts before the call. */
 		while (r < t->ranges.n && t->ranges.v[r].pid == q->pid && t->ranges.v[r].tid == q->tid &&
 		       t->ranges.v[r].start < q->start) {
-			if (t->ranges.v[r].kind != GP_RANGE_MARK)
+			if (t->ranges.v[r].kind != GP_RANGE_MARK &&
+			    !(t->ranges.v[r].flags & GP_RANGE_F_UNCLOSED))
 				*gp_vec_push(open) = (int32_t)r;
 			r++;
 		}

@@ -157,6 +157,44 @@ static void nest_ranges(gp_trace *t)
 	gp_vec_free(stack);
 }
 
+/* Push/pop ranges a program never popped are ended by the profiler at
+** exit, all at one timestamp: the latest on their thread.  Real pops take
+** time, so two or more push/pop ranges of one thread ending at exactly
+** that instant are such leftovers (PyProf's own wrapper leaks one whenever
+** a wrapped call raises).  Ranges must be sorted by thread. */
+static void mark_unclosed(gp_trace *t)
+{
+	size_t flagged = 0;
+
+	for (size_t i = 0, j; i < t->ranges.n; i = j) {
+		gp_ns last = INT64_MIN;
+		size_t at_last = 0;
+
+		for (j = i; j < t->ranges.n && t->ranges.v[j].pid == t->ranges.v[i].pid &&
+			    t->ranges.v[j].tid == t->ranges.v[i].tid; j++) {
+			const struct gp_range *r = &t->ranges.v[j];
+			if (r->kind != GP_RANGE_PUSHPOP)
+				continue;
+			if (r->end > last) {
+				last = r->end;
+				at_last = 0;
+			}
+			at_last += r->end == last;
+		}
+		if (at_last < 2)
+			continue;
+		for (size_t k = i; k < j; k++)
+			if (t->ranges.v[k].kind == GP_RANGE_PUSHPOP && t->ranges.v[k].end == last &&
+			    !(t->ranges.v[k].flags & GP_RANGE_F_UNCLOSED)) {
+				t->ranges.v[k].flags |= GP_RANGE_F_UNCLOSED;
+				flagged++;
+			}
+	}
+	if (flagged)
+		gp_trace_warn(t, "%zu NVTX push/pop ranges were never popped (the profiler ended them "
+			      "at exit); kernels are not attributed to them", flagged);
+}
+
 void gp_trace_finish(gp_trace *t)
 {
 	gp_vec_sort(t->kernels, cmp_kernel);
@@ -166,6 +204,7 @@ void gp_trace_finish(gp_trace *t)
 	gp_vec_sort(t->syncs, cmp_sync);
 	gp_vec_sort(t->ranges, cmp_range);
 	nest_ranges(t);
+	mark_unclosed(t);
 }
 
 bool gp_trace_span(const gp_trace *t, gp_ns *first, gp_ns *last)

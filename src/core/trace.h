@@ -167,7 +167,13 @@ struct gp_range {
 	uint16_t depth;         /* nesting depth on its thread, set by gp_trace_nest */
 	int32_t parent;         /* enclosing range on the same thread, -1 = none */
 	uint32_t ext;           /* 1 + index into trace->op_exts, 0 = none */
+	uint8_t flags;          /* GP_RANGE_F_* */
 };
+
+/* The range was never closed by the program: the profiler ended it when
+** the process or capture ended.  It brackets no particular work, so the
+** correlation pass does not attribute kernels to it. */
+#define GP_RANGE_F_UNCLOSED 0x01
 
 /* Framework-op details (Kineto cpu_op args); referenced from gp_range.ext. */
 struct gp_op_ext {

@@ -807,6 +807,7 @@ static void fix_ranges(struct nsys *r)
 			      "(shown in the default domain)", unknown);
 	for (size_t i = 0; i < r->unended.n; i++) {
 		struct gp_range *rg = &r->t->ranges.v[r->unended.v[i]];
+		rg->flags |= GP_RANGE_F_UNCLOSED;
 		if (r->any_time && r->last > rg->start)
 			rg->end = r->last;
 	}

@@ -113,6 +113,35 @@ static void finish_sorts_and_nests(void **state)
 	gp_trace_free(&t);
 }
 
+/* Two push/pop ranges of one thread ending at the same, latest instant were
+** ended by the profiler; a single outermost range ending last was not. */
+static void unpopped_ranges_are_flagged(void **state)
+{
+	gp_trace t;
+	struct { uint32_t tid; gp_ns s, e; } rs[] = {
+		{1, 0, 1000}, {1, 10, 1000}, {1, 20, 30},   /* two leftovers on thread 1 */
+		{2, 0, 1000}, {2, 10, 20},                  /* thread 2: one outer range */
+	};
+
+	gp_trace_init(&t);
+	for (size_t i = 0; i < 5; i++) {
+		struct gp_range *r = gp_vec_push(t.ranges);
+		r->pid = 1;
+		r->tid = rs[i].tid;
+		r->start = rs[i].s;
+		r->end = rs[i].e;
+		r->kind = GP_RANGE_PUSHPOP;
+	}
+	gp_trace_finish(&t);
+	assert_true(t.ranges.v[0].flags & GP_RANGE_F_UNCLOSED);
+	assert_true(t.ranges.v[1].flags & GP_RANGE_F_UNCLOSED);
+	assert_false(t.ranges.v[2].flags & GP_RANGE_F_UNCLOSED);
+	assert_false(t.ranges.v[3].flags & GP_RANGE_F_UNCLOSED);
+	assert_false(t.ranges.v[4].flags & GP_RANGE_F_UNCLOSED);
+	assert_int_equal(t.warnings.n, 1);
+	gp_trace_free(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -121,6 +150,7 @@ int main(void)
 		cmocka_unit_test(api_version_suffix_is_stripped),
 		cmocka_unit_test(dtypes_parse_every_spelling),
 		cmocka_unit_test(finish_sorts_and_nests),
+		cmocka_unit_test(unpopped_ranges_are_flagged),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
