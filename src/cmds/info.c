@@ -183,7 +183,7 @@ int cmd_info(int argc, char **argv)
 		snprintf(key, sizeof(key), "note %zu", i + 1);
 		kv_str(&kv, key, gp_s(&t, t.warnings.v[i]));
 	}
-	if (!t.kernels.n)
+	if (!t.kernels.n && !t.warnings.n)
 		kv_str(&kv, "note", "this trace has no kernels");
 	kv_end(&kv);
 	gp_trace_free(&t);
