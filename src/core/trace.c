@@ -157,14 +157,18 @@ static void nest_ranges(gp_trace *t)
 	gp_vec_free(stack);
 }
 
+/* qsort() of an empty GP_VEC: its NULL array is undefined behaviour. */
+#define SORT_VEC(vec, cmp) \
+	do { if ((vec).n > 1) qsort((vec).v, (vec).n, sizeof(*(vec).v), cmp); } while (0)
+
 void gp_trace_finish(gp_trace *t)
 {
-	qsort(t->kernels.v, t->kernels.n, sizeof(*t->kernels.v), cmp_kernel);
-	qsort(t->apis.v, t->apis.n, sizeof(*t->apis.v), cmp_api);
-	qsort(t->memcpys.v, t->memcpys.n, sizeof(*t->memcpys.v), cmp_memcpy);
-	qsort(t->memsets.v, t->memsets.n, sizeof(*t->memsets.v), cmp_memset);
-	qsort(t->syncs.v, t->syncs.n, sizeof(*t->syncs.v), cmp_sync);
-	qsort(t->ranges.v, t->ranges.n, sizeof(*t->ranges.v), cmp_range);
+	SORT_VEC(t->kernels, cmp_kernel);
+	SORT_VEC(t->apis, cmp_api);
+	SORT_VEC(t->memcpys, cmp_memcpy);
+	SORT_VEC(t->memsets, cmp_memset);
+	SORT_VEC(t->syncs, cmp_sync);
+	SORT_VEC(t->ranges, cmp_range);
 	nest_ranges(t);
 }
 

@@ -379,7 +379,7 @@ static int read_strings(struct nsys *r)
 	}
 	if ((rc = finish(r, st, rc, "strings")))
 		return rc;
-	if (!sorted)
+	if (!sorted)   /* implies n > 1 */
 		qsort(r->sm.v.v, r->sm.v.n, sizeof(*r->sm.v.v), cmp_str_entry);
 	r->api_names = gp_xcalloc(r->sm.v.n ? r->sm.v.n : 1, sizeof(*r->api_names));
 	return GP_OK;
@@ -460,7 +460,8 @@ static int read_devices(struct nsys *r)
 		d->clock_hz = (double)col_i64(st, 7);
 		d->l2_bytes = (uint64_t)col_i64(st, 8);
 	}
-	qsort(r->t->devices.v, r->t->devices.n, sizeof(*r->t->devices.v), cmp_device);
+	if (r->t->devices.n > 1)
+		qsort(r->t->devices.v, r->t->devices.n, sizeof(*r->t->devices.v), cmp_device);
 	return finish(r, st, rc, "GPUs");
 }
 
@@ -790,7 +791,8 @@ static void fix_ranges(struct nsys *r)
 {
 	size_t unknown = 0;
 
-	qsort(r->domains.v, r->domains.n, sizeof(*r->domains.v), cmp_domain);
+	if (r->domains.n > 1)
+		qsort(r->domains.v, r->domains.n, sizeof(*r->domains.v), cmp_domain);
 	for (size_t i = 0; i < r->domain_refs.n; i++) {
 		struct domain_def key = {.pid = r->domain_refs.v[i].pid, .domain = r->domain_refs.v[i].domain};
 		const struct domain_def *d = r->domains.n ?
