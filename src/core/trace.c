@@ -157,18 +157,14 @@ static void nest_ranges(gp_trace *t)
 	gp_vec_free(stack);
 }
 
-/* qsort() of an empty GP_VEC: its NULL array is undefined behaviour. */
-#define SORT_VEC(vec, cmp) \
-	do { if ((vec).n > 1) qsort((vec).v, (vec).n, sizeof(*(vec).v), cmp); } while (0)
-
 void gp_trace_finish(gp_trace *t)
 {
-	SORT_VEC(t->kernels, cmp_kernel);
-	SORT_VEC(t->apis, cmp_api);
-	SORT_VEC(t->memcpys, cmp_memcpy);
-	SORT_VEC(t->memsets, cmp_memset);
-	SORT_VEC(t->syncs, cmp_sync);
-	SORT_VEC(t->ranges, cmp_range);
+	gp_vec_sort(t->kernels, cmp_kernel);
+	gp_vec_sort(t->apis, cmp_api);
+	gp_vec_sort(t->memcpys, cmp_memcpy);
+	gp_vec_sort(t->memsets, cmp_memset);
+	gp_vec_sort(t->syncs, cmp_sync);
+	gp_vec_sort(t->ranges, cmp_range);
 	nest_ranges(t);
 }
 
