@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "core/attr_ops.h"
 #include "core/correlate.h"
@@ -197,7 +198,7 @@ struct nvinfo {
 	gp_str mod, op;     /* PYPROF */
 	gp_str layer;       /* LAYER */
 	gp_str trace;       /* TRACE: kept frames joined with ',' */
-	uint32_t args_first, args_count;  /* PYPROF: into t->args */
+	uint32_t args_first, args_count;  /* PYPROF, SEQ sizes: into t->args */
 };
 
 static void nvinfo_fill(gp_trace *t, const struct gp_range *r, struct nvinfo *in)
@@ -232,6 +233,8 @@ static void nvinfo_fill(gp_trace *t, const struct gp_range *r, struct nvinfo *in
 	case GP_MK_SEQ:
 		in->seq = m.seq;
 		in->name = m.name;
+		in->args_first = m.args_first;   /* `sizes = [[...]]`: shapes, no dtype */
+		in->args_count = m.args_count;
 		/* PyProf's own test plus later spellings (Backward1, ...);
 		** ATen "_backward" kernels run inside their autograd node's
 		** range, which already says bprop. */
@@ -240,6 +243,15 @@ static void nvinfo_fill(gp_trace *t, const struct gp_range *r, struct nvinfo *in
 		in->fwd_op = m.fwd_op;
 		break;
 	default:
+		/* PyProf bins a modern emit_nvtx range without a sequence
+		** number ("nccl:all_reduce, op_id = 7, sizes = [[..]]") as
+		** "other" and would show its whole text as the op; keep its
+		** name and shapes instead. */
+		if (m.kind == GP_MK_SEQ) {
+			in->name = m.name;
+			in->args_first = m.args_first;
+			in->args_count = m.args_count;
+		}
 		break;
 	}
 	if (m.seq_form == GP_SEQ_LEGACY) {
@@ -306,6 +318,7 @@ struct nvstate {
 	GP_VEC(int64_t) ids;      /* scratch */
 	char *buf;                /* scratch for joined strings */
 	size_t bufcap;
+	int32_t *iter_of;         /* per range: iteration number, -1 = not an iteration range */
 };
 
 static int cmp_i64(const void *pa, const void *pb)
@@ -406,6 +419,11 @@ static void nvtx_kernel(gp_trace *t, struct nvstate *st, size_t k, const int32_t
 		uint8_t kind = t->ranges.v[r].kind;
 		if (kind != GP_RANGE_PUSHPOP && kind != GP_RANGE_STARTEND)
 			continue;
+		if (st->iter_of[r] >= 0) {   /* iteration ranges name no op */
+			if (a->iter < 0)
+				a->iter = st->iter_of[r];
+			continue;
+		}
 		const struct nvinfo *in = &st->info[r];
 		if (!in->filled)
 			nvinfo_fill(t, &t->ranges.v[r], &st->info[r]);
@@ -420,6 +438,8 @@ static void nvtx_kernel(gp_trace *t, struct nvstate *st, size_t k, const int32_t
 			m->seq = in->seq;
 			m->bwd = in->bwd;
 			m->fwd_op = in->fwd_op;
+			m->args_first = in->args_first;
+			m->args_count = in->args_count;
 			break;
 		}
 		case GP_MK_OTHER: if (first_other < 0) first_other = r; break;
@@ -460,13 +480,26 @@ static void nvtx_kernel(gp_trace *t, struct nvstate *st, size_t k, const int32_t
 		a->args_first = in->args_first;
 		a->args_count = in->args_count;
 	} else {
-		for (size_t i = 0; i < st->seqm.n && !a->op; i++)
-			if (st->seqm.v[i].bwd)
-				a->op = st->seqm.v[i].fwd_op;
-		if (!a->op && st->seqm.n)
-			a->op = st->seqm.v[0].name;
-		if (!a->op && first_other >= 0)
-			a->op = t->ranges.v[first_other].text;
+		const struct gp_marker *from = NULL;
+		for (size_t i = 0; i < st->seqm.n && !from; i++)
+			if (st->seqm.v[i].bwd && st->seqm.v[i].fwd_op)
+				from = &st->seqm.v[i];
+		if (from)
+			a->op = from->fwd_op;
+		else if (st->seqm.n)
+			a->op = (from = &st->seqm.v[0])->name;
+		if (from) {   /* emit_nvtx `sizes`: shapes for the op model */
+			a->args_first = from->args_first;
+			a->args_count = from->args_count;
+		}
+		if (!a->op && first_other >= 0) {
+			const struct nvinfo *in = &st->info[first_other];
+			a->op = in->name ? in->name : t->ranges.v[first_other].text;
+			if (in->name) {
+				a->args_first = in->args_first;
+				a->args_count = in->args_count;
+			}
+		}
 		a->mod = gp_intern(t, "na");
 	}
 
@@ -535,6 +568,57 @@ static void nvtx_kernel(gp_trace *t, struct nvstate *st, size_t k, const int32_t
 	}
 }
 
+/* True when text names a training iteration: "iteration 12", "Iteration:3",
+** "iter 5", "step 7", "ProfilerStep#2", or the bare word (libgpuprof puts
+** the number in the NVTX payload).  *num is the number, -1 when absent. */
+static bool iteration_text(const char *text, int64_t *num)
+{
+	static const char *const words[] = {"iteration", "iter", "profilerstep", "step"};
+	size_t n = 0;
+
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]) && !n; i++)
+		if (!strncasecmp(text, words[i], strlen(words[i])))
+			n = strlen(words[i]);
+	if (!n)
+		return false;
+	text += n;
+	while (*text == ' ' || *text == '#' || *text == ':' || *text == '_' || *text == '=')
+		text++;
+	*num = -1;
+	if (*text >= '0' && *text <= '9') {
+		char *end;
+		long long v = strtoll(text, &end, 10);
+		if (*end || v > INT32_MAX)
+			return false;
+		*num = v;
+		return true;
+	}
+	return *text == '\0';
+}
+
+/* Numbers the iteration ranges: by their text, else by their order on
+** their thread (0, 1, ...).  Ranges are sorted by thread then start. */
+static int32_t *number_iterations(const gp_trace *t)
+{
+	int32_t *iter_of = gp_xmalloc((t->ranges.n ? t->ranges.n : 1) * sizeof(*iter_of));
+	int32_t next = 0;
+
+	for (size_t i = 0; i < t->ranges.n; i++) {
+		const struct gp_range *r = &t->ranges.v[i];
+		int64_t num;
+
+		if (i == 0 || cmp_thread(r->pid, r->tid, t->ranges.v[i - 1].pid, t->ranges.v[i - 1].tid))
+			next = 0;
+		iter_of[i] = -1;
+		if ((r->kind == GP_RANGE_PUSHPOP || r->kind == GP_RANGE_STARTEND) &&
+		    iteration_text(gp_s(t, r->text), &num)) {
+			iter_of[i] = num >= 0 ? (int32_t)num : next;
+			next = iter_of[i] + 1;
+		}
+	}
+	return iter_of;
+}
+
 /* ------------------------------------------------------------------ */
 
 static void attrs_init(gp_trace *t)
@@ -588,9 +672,11 @@ int gp_correlate(gp_trace *t, const struct gp_correlate_opts *o, gp_error *err)
 	if (nvtx) {
 		struct nvstate st = {.prev_seq = -1, .prev_sub = -1, .any_legacy = legacy};
 		st.info = gp_xcalloc(t->ranges.n, sizeof(*st.info));
+		st.iter_of = number_iterations(t);
 		for (size_t k = 0; k < t->kernels.n; k++)
 			nvtx_kernel(t, &st, k, kernel_stack(&s, k), (int)s.count[k], &t->attrs[k]);
 		free(st.info);
+		free(st.iter_of);
 		free(st.by_seq.keys);
 		free(st.by_seq.vals);
 		free(st.by_altseq.keys);

@@ -225,6 +225,47 @@ static void short_names(void **state)
 	assert_string_equal(gp_kernel_short_name("void cuda::native::f(int)", buf, 8), "cu");
 }
 
+/* Iteration ranges give attr.iter (by number, else by order on the thread)
+** and never become the op; emit_nvtx `sizes` become op args; a range with
+** op_id but no seq shows its name, not its whole text. */
+static void iterations_and_sizes(void **state)
+{
+	gp_trace t;
+
+	gp_trace_init(&t);
+	range(&t, 1, 1, 0, 100, "iteration 7");
+	range(&t, 1, 1, 10, 50, "aten::gelu, seq = 3, op_id = 9, sizes = [[2048, 4096]]");
+	api(&t, 1, 1, 20, 30, 1);
+	kernel(&t, 40, 1, 1);
+	range(&t, 1, 1, 200, 300, "Iteration:9");
+	range(&t, 1, 1, 210, 250, "nccl:all_reduce, op_id = 12, sizes = [[8392704]]");
+	api(&t, 1, 1, 220, 230, 2);
+	kernel(&t, 240, 2, 1);
+	/* thread 2: bare "iteration" ranges (libgpuprof) are numbered 0, 1 */
+	range(&t, 1, 2, 0, 100, "iteration");
+	range(&t, 1, 2, 200, 300, "iteration");
+	api(&t, 1, 2, 220, 230, 3);
+	kernel(&t, 260, 3, 1);
+	range(&t, 1, 3, 0, 100, "stepping stone");   /* not an iteration */
+	api(&t, 1, 3, 20, 30, 4);
+	kernel(&t, 280, 4, 1);
+	correlate(&t);
+
+	assert_int_equal(t.attrs[0].iter, 7);
+	assert_string_equal(gp_s(&t, t.attrs[0].op), "aten::gelu");
+	assert_int_equal(t.attrs[0].args_count, 1);
+	assert_int_equal(t.args.v[t.attrs[0].args_first].ndim, 2);
+	assert_int_equal(t.args.v[t.attrs[0].args_first].shape[1], 4096);
+	assert_int_equal(t.attrs[1].iter, 9);
+	assert_string_equal(gp_s(&t, t.attrs[1].op), "nccl:all_reduce");
+	assert_int_equal(t.attrs[1].args_count, 1);
+	assert_int_equal(t.args.v[t.attrs[1].args_first].shape[0], 8392704);
+	assert_int_equal(t.attrs[2].iter, 1);
+	assert_int_equal(t.attrs[3].iter, -1);
+	assert_string_equal(gp_s(&t, t.attrs[3].op), "stepping stone");
+	gp_trace_free(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -233,6 +274,7 @@ int main(void)
 		cmocka_unit_test(pyprof_rules),
 		cmocka_unit_test(no_ranges),
 		cmocka_unit_test(short_names),
+		cmocka_unit_test(iterations_and_sizes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
