@@ -262,6 +262,12 @@ struct gp_opres *gp_ops_run(gp_trace *t)
 			continue;
 		}
 		c.op = op_base(gp_s(t, opid));
+		/* PyProf marks RNN cells as mod "LSTMCell", op "forward": the
+		** module names the op. */
+		if (strcmp(c.op, "forward") == 0 && t->attrs[i].mod) {
+			c.op = op_base(gp_s(t, t->attrs[i].mod));
+			opid = t->attrs[i].mod;
+		}
 		int ri = -1;
 		if (opid < ncache) {
 			if (!cache[opid])

@@ -49,9 +49,10 @@ static const char *const tc_no[] = {
 
 /* GEMM/convolution kernel names (with or without tensor cores). */
 static const char *const gemm_like[] = {
-	"gemm", "gemv", "Gemm", "GEMM", "cutlass", "nvjet", "xmma", "cudnn", "convolve", "conv2d",
-	"conv1x1", "conv_", "dgrad", "wgrad", "fprop", "winograd", "dot_kernel", "splitKreduce",
-	"reduce_1Block_kernel", "fmha", "flash_fwd", "flash_bwd", "sdpa", NULL
+	"gemm", "gemv", "Gemm", "GEMM", "cutlass", "nvjet", "xmma", "scudnn", "hcudnn", "884cudnn",
+	"1688cudnn", "convolve", "conv2d", "conv3d", "conv1x1", "dgrad", "wgrad", "_fprop_", "winograd",
+	"dot_kernel", "splitKreduce", "reduce_1Block_kernel", "fmha", "flash_fwd", "flash_bwd", "sdpa",
+	NULL
 };
 
 static bool has_any(const char *s, const char *const *needles)
