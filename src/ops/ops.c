@@ -287,6 +287,9 @@ struct gp_opres *gp_ops_run(gp_trace *t)
 			generic_params(&c);
 			c.flops = c.bytes = -1;
 			c.tc = tc_from_name(&c);
+			/* PyProf: a row without argument markers has TC "na". */
+			if (!c.nargs && c.tc == GP_TC_NOT_APPLICABLE)
+				c.tc = GP_TC_NA;
 			c.op_override = NULL;
 			c.dtype = gp_opdtype(&c, gp_optensor(&c, 0));
 		}
