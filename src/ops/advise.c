@@ -655,8 +655,7 @@ void gp_advise(const gp_trace *t, const struct gp_opres *r, const struct gp_peak
 	rule_gaps(t, r, first, f);
 	rule_memcpy(t, f);
 	rule_small_grid(t, r, f);
-	if (f->v.n > 1)
-		qsort(f->v.v, f->v.n, sizeof(*f->v.v), cmp_finding);
+	gp_vec_sort(f->v, cmp_finding);
 }
 
 void gp_findings_free(struct gp_findings *f)
