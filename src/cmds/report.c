@@ -240,7 +240,7 @@ static bool needs_ops(const int *sel, int n)
 {
 	for (int i = 0; i < n; i++)
 		if (sel[i] == C_OP || sel[i] == C_PARAMS || sel[i] == C_TC || sel[i] == C_FLOPS ||
-		    sel[i] == C_BYTES || sel[i] >= C_GFLOPS)
+		    sel[i] == C_BYTES || (sel[i] >= C_GFLOPS && sel[i] <= C_TCELIG))
 			return true;
 	return false;
 }
