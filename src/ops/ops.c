@@ -196,8 +196,8 @@ static void generic_params(struct gp_opctx *c)
 			tn += (size_t)snprintf(types + tn, sizeof(types) - tn, "%s%s", tn ? ";" : "",
 					       gp_dtype_short(a->dtype));
 	}
-	if (sn >= sizeof(shapes) || tn >= sizeof(types))
-		return;   /* too long to be useful; params stay na */
+	if (!sn || sn >= sizeof(shapes) || tn >= sizeof(types))
+		return;   /* no tensors, or too long to be useful: params stay na */
 	gp_pp(c, "T", "[%s]", shapes);
 	gp_pp(c, "type", "[%s]", types);
 }

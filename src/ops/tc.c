@@ -76,9 +76,24 @@ int gp_tc_kernel(const char *name)
 	return GP_TC_NOT_APPLICABLE;
 }
 
+/* Whether s contains needle other than as part of "fbgemm" (FBGEMM's
+** embedding, permute and quantize kernels are not GEMMs). */
+static bool has_not_fbgemm(const char *s, const char *needle)
+{
+	for (const char *p = strstr(s, needle); p; p = strstr(p + 1, needle))
+		if (p - s < 2 || strncmp(p - 2, "fb", 2) != 0)
+			return true;
+	return false;
+}
+
 bool gp_kernel_is_gemm_like(const char *name)
 {
-	return name && has_any(name, gemm_like);
+	if (!name)
+		return false;
+	for (const char *const *n = gemm_like; *n; n++)
+		if (has_not_fbgemm(name, *n))
+			return true;
+	return false;
 }
 
 /* Element-type tokens in kernel names, most specific first: fp8 before

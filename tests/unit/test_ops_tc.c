@@ -48,7 +48,9 @@ static void tensor_core_names(void **state)
 	static const char *const na[] = {
 		"void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>, at::detail::Array<char*, 1> >(int, at::native::FillFunctor<float>, at::detail::Array<char*, 1>)",
 		"ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm*, unsigned long, ncclWork*)",
-		"cunn_SoftMaxForward", "", NULL
+		"cunn_SoftMaxForward", "",
+		"void fbgemm_gpu::permute_2D_lengths_kernel<int>(int, int, int const*, int const*, int*)",
+		NULL
 	};
 	for (int i = 0; yes[i]; i++) {
 		print_message("yes: %s\n", yes[i]);
