@@ -467,7 +467,12 @@ static void rule_gaps(const gp_trace *t, const struct gp_opres *r, gp_ns first, 
 			len += (size_t)snprintf(x->evidence + len, sizeof(x->evidence) - len, "%s %s %s (%u gaps)",
 						i ? ";" : "", top[i] ? gp_s(t, top[i]) : "no CUDA call (Python, data loading)",
 						fmt_ms(cause.ns[top[i]], d1, sizeof(d1)), cause.cnt[top[i]]);
-		snprintf(x->change, sizeof(x->change),
+		const char *top0 = n && top[0] ? gp_s(t, top[0]) : "";
+		bool alloc = strstr(top0, "Malloc") || strstr(top0, "Free");
+		snprintf(x->change, sizeof(x->change), "%s%s",
+			 alloc ? "Most idle time is spent in cudaMalloc/cudaFree: let PyTorch's caching "
+				 "allocator reuse memory (no torch.cuda.empty_cache() in the loop, fixed shapes, "
+				 "warm-up steps before profiling). " : "",
 			 "Keep the GPU fed: overlap data loading (DataLoader num_workers > 0, pin_memory=True, "
 			 "prefetch), move CPU-side work out of the training step, and remove host "
 			 "synchronizations; for gaps inside a step, CUDA graphs or torch.compile.");

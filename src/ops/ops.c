@@ -293,6 +293,9 @@ struct gp_opres *gp_ops_run(gp_trace *t)
 			c.op_override = NULL;
 			c.dtype = gp_opdtype(&c, gp_optensor(&c, 0));
 		}
+		/* fp32 inputs on tensor cores means TF32 math (Ampere+). */
+		if (c.tc == GP_TC_YES && c.dtype == GP_DT_FP32)
+			c.dtype = GP_DT_TF32;
 		o->family = ok ? c.rule->family : "unknown";
 		o->known = ok && c.flops >= 0;
 		o->flops = c.flops;
