@@ -5,9 +5,11 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cmds/cmds.h"
+#include "ops/ops.h"
 #include "writers/writer.h"
 
 static const char info_help[] =
@@ -179,6 +181,19 @@ int cmd_info(int argc, char **argv)
 		attributed += t.attrs[i].api >= 0;
 	if (t.kernels.n)
 		kv_num(&kv, "kernels with launch", attributed);
+	if (t.kernels.n) {
+		/* Op model coverage (ops branch): how much GPU time has known FLOPs. */
+		struct gp_opres *res = gp_ops_run(&t);
+		struct gp_ops_summary os;
+		char pct[32];
+		gp_ops_summarize(&t, res, &os);
+		snprintf(pct, sizeof(pct), "%.1f%%", os.gpu_ns > 0 ? 100 * os.known_ns / os.gpu_ns : 0.0);
+		kv_str(&kv, "gpu time with flops", pct);
+		kv_num(&kv, "kernels with flops", os.known);
+		kv_num(&kv, "unknown ops", os.unknown_ops);
+		kv_num(&kv, "kernels of unknown ops", os.unknown_kernels);
+		free(res);
+	}
 	for (size_t i = 0; i < t.warnings.n; i++) {
 		snprintf(key, sizeof(key), "note %zu", i + 1);
 		kv_str(&kv, key, gp_s(&t, t.warnings.v[i]));

@@ -19,6 +19,8 @@ enum col {
 	C_PARAMS, C_SIL, C_TC, C_DEVICE, C_STREAM, C_GRID, C_BLOCK, C_FLOPS, C_BYTES,
 	/* beyond PyProf */
 	C_START, C_END, C_PID, C_CORR, C_LONGNAME, C_REGS, C_SMEM, C_LATENCY, C_API,
+	/* roofline (op model) */
+	C_GFLOPS, C_GBPS, C_INTENSITY, C_IDEAL, C_EFF, C_BOUND, C_TCELIG,
 	C__COUNT
 };
 
@@ -52,6 +54,13 @@ static const struct gp_column columns[C__COUNT] = {
 	[C_SMEM] = {"smem", "SMem", 6, true, false},
 	[C_LATENCY] = {"latency", "Latency(ns)", 10, true, false},
 	[C_API] = {"api", "API", 16, false, false},
+	[C_GFLOPS] = {"gflops", "GFLOP/s", 8, true, false},
+	[C_GBPS] = {"gbps", "GB/s", 8, true, false},
+	[C_INTENSITY] = {"intensity", "FLOP/B", 7, true, false},
+	[C_IDEAL] = {"ideal", "Ideal(ns)", 10, true, false},
+	[C_EFF] = {"eff", "Eff", 5, true, false},
+	[C_BOUND] = {"bound", "Bound", 7, false, false},
+	[C_TCELIG] = {"tceligible", "TCElig", 2, false, false},
 };
 
 static const char report_help[] =
@@ -67,12 +76,20 @@ static const char report_help[] =
 	"  -w, --width N       table: fit lines into N columns, truncating kernel\n"
 	"                      and params first (and trace shows the innermost file)\n"
 	"      --no-header     omit the header line (table, csv, tsv)\n"
+	"      --gpu NAME      peaks of this GPU for the roofline columns (default:\n"
+	"                      the trace's device; 'list' shows the table)\n"
+	"      --peak-flops F  peak FLOP/s for every kernel (e.g. 312e12)\n"
+	"      --peak-bw B     peak memory bandwidth in bytes/s (e.g. 1.555e12)\n"
 	"  -h, --help          this text\n\n"
 	"Columns (PyProf's): idx seq altseq tid layer trace dir sub mod op kernel\n"
 	"  params sil tc device stream grid block flops bytes\n"
 	"Columns (added): start end pid corr longname (demangled name) regs\n"
 	"  smem (static+dynamic bytes) latency (kernel start - API start, ns)\n"
-	"  api (launching API call)\n\n";
+	"  api (launching API call)\n"
+	"Columns (roofline, docs/op-model.md): gflops gbps (achieved), intensity\n"
+	"  (FLOP/byte), ideal (max(FLOPs/peak, bytes/bandwidth), ns), eff\n"
+	"  (ideal/measured), bound (compute or memory), tceligible (1: a GEMM,\n"
+	"  conv or attention op in fp16/bf16/tf32/fp8)\n\n";
 
 /* Per-column cell buffers, reused for every row. */
 struct cells {
@@ -128,7 +145,7 @@ static const char *tc_name(int tc)
 
 /* Formats one cell of kernel k. */
 static const char *cell(const gp_trace *t, const struct gp_opres *res, size_t k, int col,
-			bool short_trace, struct cells *c)
+			bool short_trace, const struct gp_peak_opts *po, struct cells *c)
 {
 	const struct gp_kernel *kr = &t->kernels.v[k];
 	const struct gp_attr *a = &t->attrs[k];
@@ -193,6 +210,27 @@ static const char *cell(const gp_trace *t, const struct gp_opres *res, size_t k,
 		snprintf(buf, sz, "%" PRId64, kr->start - api->start);
 		return buf;
 	case C_API: return api ? or_na(gp_s(t, api->name)) : "na";
+	case C_GFLOPS: case C_GBPS: case C_INTENSITY: case C_IDEAL: case C_EFF: case C_BOUND: {
+		struct gp_roofline rl;
+		double pf = 0, pbw = 0, v;
+		if (!res)
+			return "na";
+		if (!res[k].family || strcmp(res[k].family, "comm") != 0)
+			gp_kernel_peaks(t, k, &res[k], po, &pf, &pbw);
+		gp_roofline(res[k].flops, res[k].bytes, (double)(kr->end - kr->start), pf, pbw, &rl);
+		if (col == C_BOUND)
+			return rl.bound < 0 ? "na" : rl.bound ? "compute" : "memory";
+		v = col == C_GFLOPS ? rl.gflops : col == C_GBPS ? rl.gbps : col == C_INTENSITY ? rl.intensity
+		    : col == C_IDEAL ? rl.ideal_ns : rl.eff;
+		if (v < 0)
+			return "na";
+		snprintf(buf, sz, col == C_IDEAL ? "%.0f" : col == C_EFF ? "%.3f" : "%.2f", v);
+		return buf;
+	}
+	case C_TCELIG:
+		if (!res || !res[k].family)
+			return "na";
+		return res[k].tc_eligible ? "1" : "0";
 	}
 	return "na";
 }
@@ -202,7 +240,7 @@ static bool needs_ops(const int *sel, int n)
 {
 	for (int i = 0; i < n; i++)
 		if (sel[i] == C_OP || sel[i] == C_PARAMS || sel[i] == C_TC || sel[i] == C_FLOPS ||
-		    sel[i] == C_BYTES)
+		    sel[i] == C_BYTES || (sel[i] >= C_GFLOPS && sel[i] <= C_TCELIG))
 			return true;
 	return false;
 }
@@ -214,13 +252,17 @@ int cmd_report(int argc, char **argv)
 		{"format", required_argument, NULL, 'f'},
 		{"width", required_argument, NULL, 'w'},
 		{"no-header", no_argument, NULL, 'H'},
+		{"gpu", required_argument, NULL, 'G'},
+		{"peak-flops", required_argument, NULL, 'F'},
+		{"peak-bw", required_argument, NULL, 'B'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
 	const char *list = "idx,dir,sub,mod,op,kernel,params,sil", *format = "table";
 	struct gp_writer_opts wo = {0};
+	struct gp_peak_opts po = {0};
 	struct gp_column sel_cols[C__COUNT];
-	int sel[C__COUNT], nsel, c, rc;
+	int sel[C__COUNT], nsel, c, rc = 0;
 	gp_error err = {0};
 	gp_writer w;
 	gp_trace t;
@@ -239,6 +281,12 @@ int cmd_report(int argc, char **argv)
 			break;
 		}
 		case 'H': wo.no_header = true; break;
+		case 'G': case 'F': case 'B':
+			rc = gp_peak_option("report", c == 'G' ? "gpu" : c == 'F' ? "peak-flops" : "peak-bw",
+					    optarg, &po);
+			if (rc)
+				return rc < 0 ? GP_EXIT_OK : rc;
+			break;
 		case 'h': printf("%s%s", report_help, gp_exit_help); return GP_EXIT_OK;
 		default: return gp_cli_usage("report", "bad option");
 		}
@@ -278,7 +326,7 @@ int cmd_report(int argc, char **argv)
 
 	for (size_t k = 0; k < t.kernels.n; k++) {
 		for (int i = 0; i < nsel; i++)
-			vals[i] = cell(&t, res, k, sel[i], short_trace, &cells);
+			vals[i] = cell(&t, res, k, sel[i], short_trace, &po, &cells);
 		gp_writer_row(&w, vals);
 	}
 	rc = gp_writer_close(&w, &err);

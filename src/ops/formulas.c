@@ -124,6 +124,973 @@ static bool f_linear(struct gp_opctx *c)
 	return true;
 }
 
+/* ---- shared helpers ---- */
+
+/* Element count of the numpy broadcast of every tensor argument. */
+static double broadcast_numel(const struct gp_opctx *c)
+{
+	int64_t out[GP_MAX_DIMS] = {0};
+	int nd = 0;
+	double n = 1;
+
+	for (uint32_t j = 0; j < c->nargs; j++) {
+		const struct gp_arg *a = &c->args[j];
+		if (a->type != GP_ARG_TENSOR)
+			continue;
+		int ad = a->ndim > GP_MAX_DIMS ? GP_MAX_DIMS : a->ndim;
+		if (ad > nd) {
+			/* shift what we have right-aligned into the wider shape */
+			int sh = ad - nd;
+			for (int i = nd - 1; i >= 0; i--)
+				out[i + sh] = out[i];
+			for (int i = 0; i < sh; i++)
+				out[i] = 1;
+			nd = ad;
+		}
+		for (int i = 0; i < ad; i++) {
+			int64_t d = a->shape[i];
+			int64_t *o = &out[nd - ad + i];
+			if (*o == 1 || (d != 1 && d > *o))
+				*o = d;
+		}
+	}
+	for (int i = 0; i < nd; i++)
+		n *= out[i] > 0 ? (double)out[i] : 0;
+	return n;
+}
+
+/* Bytes of every tensor argument. */
+static double tensor_bytes(const struct gp_opctx *c)
+{
+	double b = 0;
+
+	for (uint32_t j = 0; j < c->nargs; j++)
+		if (c->args[j].type == GP_ARG_TENSOR)
+			b += gp_numel(&c->args[j]) * gp_opsize(gp_opdtype(c, &c->args[j]));
+	return b;
+}
+
+static double tensor_elems(const struct gp_opctx *c)
+{
+	double n = 0;
+
+	for (uint32_t j = 0; j < c->nargs; j++)
+		n += gp_numel(&c->args[j]);
+	return n;
+}
+
+/* Value i of an int-or-list argument (a single int applies to every dim);
+** def when the argument is missing. */
+static int64_t ival(const struct gp_arg *a, int i, int64_t def)
+{
+	if (!a)
+		return def;
+	if (a->type == GP_ARG_INT || a->type == GP_ARG_FLOAT)
+		return (int64_t)a->value;
+	if (a->type == GP_ARG_LIST && a->ndim > 0)
+		return a->shape[i < a->ndim ? i : a->ndim - 1];
+	return def;
+}
+
+/* The argument named name, else positional argument pos (-1: none). */
+static const struct gp_arg *arg_or(const struct gp_opctx *c, const char *name, int pos)
+{
+	const struct gp_arg *a = gp_opnamed(c, name);
+
+	if (!a && pos >= 0) {
+		a = gp_oparg(c, (uint32_t)pos);
+		if (a && a->name)
+			a = NULL;    /* positional slot taken by a keyword argument */
+	}
+	return a;
+}
+
+static void pp_tensors(struct gp_opctx *c, const char *key)
+{
+	char buf[300];
+	size_t n = 0;
+
+	buf[0] = 0;
+	for (uint32_t j = 0; j < c->nargs && n < sizeof(buf); j++) {
+		const struct gp_arg *a = &c->args[j];
+		char sb[160];
+		if (a->type != GP_ARG_TENSOR)
+			continue;
+		size_t k = 0;
+		k += (size_t)snprintf(sb, sizeof(sb), "(");
+		for (int i = 0; i < a->ndim && i < GP_MAX_DIMS && k < sizeof(sb); i++)
+			k += (size_t)snprintf(sb + k, sizeof(sb) - k, "%s%lld", i ? "," : "", (long long)a->shape[i]);
+		if (k < sizeof(sb))
+			snprintf(sb + k, sizeof(sb) - k, a->ndim == 1 ? ",)" : ")");
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s", n ? ";" : "", sb);
+	}
+	if (n < sizeof(buf))
+		gp_pp(c, key, "%s", buf);
+}
+
+/* A non-GEMM kernel inside a GEMM op: the bias add / bias gradient over an
+** MN output (PyProf's "bias" op). */
+static bool gemm_side_kernel(struct gp_opctx *c, double m, double n, enum gp_dtype dt)
+{
+	double s = gp_opsize(dt);
+
+	c->op_override = "bias";
+	gp_pp(c, "M", "%.0f", m);
+	gp_pp(c, "N", "%.0f", n);
+	gp_pp_type(c, dt);
+	c->flops = m * n;
+	c->bytes = c->dir == GP_DIR_BPROP ? s * (m * n + m) : 2 * m * n * s;
+	c->tc = GP_TC_NOT_APPLICABLE;
+	return true;
+}
+
+static bool gemm_result(struct gp_opctx *c, double b, double m, double n, double k, enum gp_dtype dt)
+{
+	double s = gp_opsize(dt);
+
+	if (b != 1)
+		gp_pp(c, "B", "%.0f", b);
+	gp_pp(c, "M", "%.0f", m);
+	gp_pp(c, "N", "%.0f", n);
+	gp_pp(c, "K", "%.0f", k);
+	gp_pp_type(c, dt);
+	c->dtype = dt;
+	c->tc = tc_gemm(c);
+	if (has_any(c->kshort, gemm_reduce_kernels)) {
+		c->flops = 0;
+		c->bytes = 0;
+		return true;
+	}
+	c->flops = 2 * b * m * n * k;
+	c->bytes = s * b * (m * n + m * k + n * k);
+	return true;
+}
+
+/* ---- GEMMs: mm, addmm, bmm, baddbmm, matmul ---- */
+
+/*
+** mm(A[n,k], B[k,m]), addmm(C, A, B), bmm(A[b,n,k], B[b,k,m]),
+** baddbmm(C, A, B), addbmm, _scaled_mm.  k1 = index of the first matrix
+** argument among the tensors (1 when a bias/input C comes first).  Params
+** print M = columns of B and N = rows of A, as PyProf does.
+*/
+static bool f_mm(struct gp_opctx *c)
+{
+	const struct gp_arg *a = gp_optensor(c, (uint32_t)c->rule->k1);
+	const struct gp_arg *b = gp_optensor(c, (uint32_t)c->rule->k1 + 1);
+
+	if (!a || !b || a->ndim < 2 || b->ndim < 2 || a->ndim != b->ndim || a->ndim > 3)
+		return false;
+	double bt = a->ndim == 3 ? (double)a->shape[0] : 1;
+	double n = (double)a->shape[a->ndim - 2], k = (double)a->shape[a->ndim - 1];
+	double m = (double)b->shape[b->ndim - 1];
+	enum gp_dtype dt = gp_opdtype(c, a);
+
+	if (!gp_kernel_is_gemm_like(c->kfull) && gp_tc_kernel(c->kfull) != GP_TC_YES) {
+		c->dtype = dt;
+		return gemm_side_kernel(c, m, bt * n, dt);
+	}
+	return gemm_result(c, bt, m, n, k, dt);
+}
+
+/* matmul / __matmul__ / einsum-free broadcasting matmul: 1-D.1-D (dot),
+** mat.vec, vec.mat, N-D.2-D (batch folded into N), batched with broadcast
+** batch dims.  Non-GEMM kernels are copies to contiguous (PyProf: 0 FLOPs,
+** 2 s n(A) bytes). */
+static bool f_matmul(struct gp_opctx *c)
+{
+	const struct gp_arg *a = gp_optensor(c, 0), *b = gp_optensor(c, 1);
+
+	if (!a || !b || a->ndim < 1 || b->ndim < 1)
+		return false;
+	enum gp_dtype dt = gp_opdtype(c, a);
+	c->dtype = dt;
+	if (!gp_kernel_is_gemm_like(c->kfull) && gp_tc_kernel(c->kfull) != GP_TC_YES) {
+		pp_tensors(c, "T");
+		gp_pp_type(c, dt);
+		c->flops = 0;
+		c->bytes = 2.0 * gp_opsize(dt) * gp_numel(a);
+		c->tc = GP_TC_NOT_APPLICABLE;
+		return true;
+	}
+	double k = (double)a->shape[a->ndim - 1];
+	double n = a->ndim >= 2 ? (double)a->shape[a->ndim - 2] : 1;
+	double m = b->ndim >= 2 ? (double)b->shape[b->ndim - 1] : 1;
+	double batch = 1;
+	if (b->ndim <= 2) {
+		/* fold a's batch dims into N: one GEMM */
+		for (int i = 0; i < a->ndim - 2; i++)
+			n *= (double)a->shape[i];
+	} else {
+		int nb = (a->ndim > b->ndim ? a->ndim : b->ndim) - 2;
+		for (int i = 0; i < nb; i++) {
+			int ia = a->ndim - 3 - i, ib = b->ndim - 3 - i;
+			double da = ia >= 0 ? (double)a->shape[ia] : 1, db = ib >= 0 ? (double)b->shape[ib] : 1;
+			batch *= da > db ? da : db;
+		}
+	}
+	return gemm_result(c, batch, m, n, k, dt);
+}
+
+/* ---- convolution ---- */
+
+/*
+** conv1d/2d/3d, conv_transpose1d/2d/3d and aten::convolution and friends,
+** forward and backward.  k1: 0 = F.convN layout (input, weight, bias,
+** stride, padding, dilation, groups); 1 = aten::convolution (..., dilation,
+** transposed, output_padding, groups); 2 = F.conv_transposeN (input,
+** weight, bias, stride, padding, output_padding, groups, dilation);
+** 3 = convolution_backward (grad_out, input, weight, bias_sizes, stride,
+** padding, dilation, transposed, output_padding, groups).
+** FLOPs 2 N K prod(out) (C/g) prod(R) for each of fprop, dgrad and wgrad;
+** bytes s (input + weight + output).  Non-GEMM kernels: bias add/gradient
+** (name with "bias" or an elementwise/reduce kernel) N K prod(out) FLOPs;
+** layout and helper kernels 0 (as PyProf).
+*/
+static bool f_conv(struct gp_opctx *c)
+{
+	int lay = (int)c->rule->k1;
+	int t0 = lay == 3 ? 1 : 0;
+	const struct gp_arg *x = gp_optensor(c, (uint32_t)t0), *w = gp_optensor(c, (uint32_t)t0 + 1);
+
+	if (!x || !w || x->ndim < 3 || x->ndim > 5 || w->ndim != x->ndim)
+		return false;
+	int sd = x->ndim - 2;
+	/* positional index of the first argument after the tensors */
+	int base = lay == 3 ? 4 : 3;
+	const struct gp_arg *st = arg_or(c, "stride", base);
+	const struct gp_arg *pd = arg_or(c, "padding", base + 1);
+	const struct gp_arg *dl = NULL, *gr = NULL, *tr = NULL, *op = NULL;
+	bool transposed = strstr(c->op, "transpose") != NULL;
+	switch (lay) {
+	case 0:
+		dl = arg_or(c, "dilation", base + 2);
+		gr = arg_or(c, "groups", base + 3);
+		break;
+	case 2:
+		op = arg_or(c, "output_padding", base + 2);
+		gr = arg_or(c, "groups", base + 3);
+		dl = arg_or(c, "dilation", base + 4);
+		transposed = true;
+		break;
+	default:
+		dl = arg_or(c, "dilation", base + 2);
+		tr = arg_or(c, "transposed", base + 3);
+		op = arg_or(c, "output_padding", base + 4);
+		gr = arg_or(c, "groups", base + 5);
+		if (tr && tr->type == GP_ARG_BOOL)
+			transposed = tr->value != 0;
+		break;
+	}
+	double N = (double)x->shape[0], C = (double)x->shape[1], g = (double)ival(gr, 0, 1);
+	double K = transposed ? (double)w->shape[1] * g : (double)w->shape[0];
+	double in = 1, out = 1, rs = 1;
+	int64_t O[3], I[3], R[3], S[3], P[3], Dl[3];
+	bool same = pd && pd->type == GP_ARG_STR && strcmp(gp_s(c->t, pd->sval), "same") == 0;
+	if (g < 1)
+		g = 1;
+	for (int i = 0; i < sd; i++) {
+		I[i] = x->shape[2 + i];
+		R[i] = w->shape[2 + i];
+		S[i] = ival(st, i, 1);
+		P[i] = pd && pd->type == GP_ARG_STR ? 0 : ival(pd, i, 0);
+		Dl[i] = ival(dl, i, 1);
+		if (S[i] < 1)
+			S[i] = 1;
+		if (transposed)
+			O[i] = (I[i] - 1) * S[i] - 2 * P[i] + Dl[i] * (R[i] - 1) + ival(op, i, 0) + 1;
+		else if (same)
+			O[i] = I[i];
+		else
+			O[i] = (I[i] + 2 * P[i] - Dl[i] * (R[i] - 1) - 1) / S[i] + 1;
+		if (O[i] < 0)
+			O[i] = 0;
+		in *= (double)I[i];
+		out *= (double)O[i];
+		rs *= (double)R[i];
+	}
+	enum gp_dtype dt = gp_opdtype(c, x);
+	double s = gp_opsize(dt);
+	c->dtype = dt;
+
+	/* params: PyProf's N,C,H,W,K,P,Q,R,S,ph,pw,U,V,dh,dw,g,type (1-D: H=P=R=1) */
+	static const char *const in_k[] = {"D", "H", "W"}, *const out_k[] = {"Z", "P", "Q"},
+			 *const f_k[] = {"T", "R", "S"}, *const p_k[] = {"pd", "ph", "pw"},
+			 *const s_k[] = {"sd", "U", "V"}, *const d_k[] = {"dd", "dh", "dw"};
+	int off = 3 - (sd < 2 ? 2 : sd);    /* 1-D prints H=1..., 2-D from H, 3-D from D */
+	gp_pp(c, "N", "%.0f", N);
+	gp_pp(c, "C", "%.0f", C);
+#define CONV_PP(keys, arr, one) \
+	for (int i = off; i < 3; i++) { \
+		int j = i - (3 - sd); \
+		if (j < 0) gp_pp(c, keys[i], "%d", one); else gp_pp(c, keys[i], "%lld", (long long)arr[j]); \
+	}
+	CONV_PP(in_k, I, 1)
+	gp_pp(c, "K", "%.0f", K);
+	CONV_PP(out_k, O, 1)
+	CONV_PP(f_k, R, 1)
+	CONV_PP(p_k, P, 0)
+	CONV_PP(s_k, S, 1)
+	CONV_PP(d_k, Dl, 1)
+#undef CONV_PP
+	gp_pp(c, "g", "%.0f", g);
+	if (transposed)
+		gp_pp(c, "transposed", "1");
+	gp_pp_type(c, dt);
+
+	/* the direct (non-transposed) problem: transposed conv is the dgrad of
+	** a conv from its output to its input */
+	double xin = N * C * in, yout = N * K * out;
+	double macs = transposed ? N * C * in * (K / g) * rs : N * K * out * (C / g) * rs;
+	double wsz = K * (C / g) * rs;
+	bool gemm = gp_kernel_is_gemm_like(c->kfull) || gp_tc_kernel(c->kfull) == GP_TC_YES ||
+		    strstr(c->kfull, "depthwise") || strstr(c->kfull, "Depthwise");
+	if (gemm && !strstr(c->kshort, "bias")) {
+		c->tc = tc_gemm(c);
+		c->flops = 2 * macs;
+		c->bytes = s * (xin + wsz + yout);
+		return true;
+	}
+	c->tc = GP_TC_NOT_APPLICABLE;
+	if (strstr(c->kshort, "bias") || strstr(c->kshort, "elementwise") || strstr(c->kshort, "reduce") ||
+	    strstr(c->kshort, "Reduce")) {
+		c->op_override = "bias";
+		c->flops = yout;
+		c->bytes = 2 * yout * s;
+		return true;
+	}
+	c->flops = 0;      /* layout, winograd or FFT helper kernels */
+	c->bytes = 0;
+	return true;
+}
+
+/* ---- pooling ---- */
+
+/*
+** max/avg pool 1-3d: (input, kernel_size, stride = kernel_size, padding,
+** dilation, ceil_mode); adaptive: (input, output_size).  k1 = number of
+** spatial dims (0: from the input rank), k2 = 1 for adaptive.  FLOPs one
+** compare/add per window element per output; bytes s (in + out); bprop
+** reads grad out, writes grad in.
+*/
+static bool f_pool(struct gp_opctx *c)
+{
+	const struct gp_arg *x = gp_optensor(c, c->dir == GP_DIR_BPROP && strstr(c->op, "backward") ? 1 : 0);
+	int sd = (int)c->rule->k1;
+
+	if (!x || x->ndim < 2)
+		return false;
+	if (sd == 0 || sd > x->ndim - 1)
+		sd = x->ndim - 2 > 0 ? x->ndim - 2 : 1;
+	double lead = 1, in = 1, out = 1, win = 1;
+	for (int i = 0; i < x->ndim - sd; i++)
+		lead *= (double)x->shape[i];
+	if (c->rule->k2) {
+		const struct gp_arg *os = arg_or(c, "output_size", 1);
+		for (int i = 0; i < sd; i++) {
+			int64_t I = x->shape[x->ndim - sd + i], O = ival(os, i, 1);
+			if (O < 1)
+				O = 1;
+			in *= (double)I;
+			out *= (double)O;
+			win *= (double)((I + O - 1) / O);
+		}
+	} else {
+		const struct gp_arg *ks = arg_or(c, "kernel_size", 1), *st = arg_or(c, "stride", 2);
+		const struct gp_arg *pd = arg_or(c, "padding", 3), *dl = arg_or(c, "dilation", 4);
+		const struct gp_arg *cm = arg_or(c, "ceil_mode", 5);
+		if (!ks)
+			return false;
+		for (int i = 0; i < sd; i++) {
+			int64_t I = x->shape[x->ndim - sd + i], R = ival(ks, i, 1);
+			int64_t S = st && (st->type != GP_ARG_LIST || st->ndim) ? ival(st, i, R) : R;
+			int64_t P = ival(pd, i, 0), Dl = ival(dl, i, 1);
+			if (S < 1)
+				S = 1;
+			int64_t span = I + 2 * P - Dl * (R - 1) - 1;
+			int64_t O = (cm && cm->type == GP_ARG_BOOL && cm->value ? span + S - 1 : span) / S + 1;
+			if (O < 0)
+				O = 0;
+			in *= (double)I;
+			out *= (double)O;
+			win *= (double)R;
+		}
+	}
+	enum gp_dtype dt = gp_opdtype(c, x);
+	double s = gp_opsize(dt);
+	c->dtype = dt;
+	gp_pp_shape(c, "T", x);
+	gp_pp(c, "win", "%.0f", win);
+	gp_pp_type(c, dt);
+	c->flops = lead * out * win;
+	c->bytes = s * lead * (in + out);
+	return true;
+}
+
+/* ---- elementwise ---- */
+
+/* Arithmetic binary ops whose backward has no FLOPs (the gradient is a copy). */
+static bool is_addsub(const char *op)
+{
+	return strncmp(op, "add", 3) == 0 || strncmp(op, "sub", 3) == 0 || strncmp(op, "__add", 5) == 0 ||
+	       strncmp(op, "__sub", 5) == 0 || strncmp(op, "__iadd", 6) == 0 || strncmp(op, "__isub", 6) == 0 ||
+	       strncmp(op, "__radd", 6) == 0 || strncmp(op, "__rsub", 6) == 0 || strcmp(op, "rsub") == 0;
+}
+
+/*
+** Unary and activation ops: k1 FLOPs per element, fprop k2 x B, bprop
+** k3 x B (B = bytes of the first tensor).  PyProf pointwise.py /
+** activation.py.
+*/
+static bool f_unary(struct gp_opctx *c)
+{
+	const struct gp_arg *x = gp_optensor(c, 0);
+
+	if (!x)
+		return false;
+	enum gp_dtype dt = gp_opdtype(c, x);
+	double n = gp_numel(x), B = n * gp_opsize(dt);
+	c->dtype = dt;
+	gp_pp_shape(c, "T", x);
+	gp_pp_type(c, dt);
+	c->flops = c->rule->k1 * n;
+	c->bytes = (c->dir == GP_DIR_BPROP ? c->rule->k3 : c->rule->k2) * B;
+	return true;
+}
+
+/*
+** Binary, comparison and n-ary pointwise ops with numpy broadcasting.
+** fprop: k1 FLOPs per output element (x2 for add/sub with a scalar alpha:
+** an axpy), bytes = every tensor input + the output (k2 = 1: the output is
+** bool, 1 byte).  bprop: add/sub 0 FLOPs and 2 B(out); others k1 n(out)
+** and (tensors + 1) B(out).
+*/
+static bool f_binary(struct gp_opctx *c)
+{
+	const struct gp_arg *x = gp_optensor(c, 0);
+
+	if (!x)
+		return false;
+	enum gp_dtype dt = gp_opdtype(c, x);
+	double s = gp_opsize(dt);
+	double n = broadcast_numel(c);
+	uint32_t nt = gp_opntensors(c);
+	c->dtype = dt;
+	pp_tensors(c, "T");
+	gp_pp_type(c, dt);
+	if (c->dir == GP_DIR_BPROP) {
+		if (is_addsub(c->op)) {
+			c->flops = 0;
+			c->bytes = 2 * n * s;
+		} else {
+			c->flops = c->rule->k1 * n;
+			c->bytes = (nt + 1) * n * s;
+		}
+		return true;
+	}
+	double per = c->rule->k1;
+	if (is_addsub(c->op) && nt >= 2) {
+		const struct gp_arg *al = gp_opnamed(c, "alpha");
+		for (uint32_t j = 1; !al && j < c->nargs; j++)
+			if (c->args[j].type == GP_ARG_INT || c->args[j].type == GP_ARG_FLOAT)
+				al = &c->args[j];
+		if (al && al->value != 1)
+			per *= 2;
+	}
+	c->flops = per * n;
+	c->bytes = tensor_bytes(c) + n * (c->rule->k2 ? 1 : s);
+	return true;
+}
+
+/* ---- softmax, normalization, dropout, reductions ---- */
+
+/* softmax / log_softmax: k1 FLOPs per element, fprop k2 B, bprop k3 B. */
+#define f_softmax f_unary
+
+/*
+** batch_norm (PyProf normalization.py): 8n FLOPs, fprop 4B, bprop 5B, and
+** 0 for the op's later kernels (sub > 0).
+*/
+static bool f_batchnorm(struct gp_opctx *c)
+{
+	if (!f_unary(c))
+		return false;
+	if (c->sub > 0)
+		c->flops = c->bytes = 0;
+	return true;
+}
+
+/* Normalization helper kernels that only compute statistics. */
+static const char *const norm_stat_kernels[] = {
+	"oments", "Stats", "stats", "elford", "Internal", "FusedParams", "GammaBeta", "gamma_beta",
+	"RowwiseMoments", NULL
+};
+
+/*
+** layer_norm, group_norm, instance_norm, rms_norm (fprop and bprop): the
+** main pass reads x and writes y (fprop 5n FLOPs, 2B) or reads dy, x and
+** writes dx (bprop 8n, 3B); statistics / gamma-beta kernels read their
+** inputs once (3n FLOPs, B; bprop 2B).  k1 = 1 for RMS norm (no mean).
+*/
+static bool f_layernorm(struct gp_opctx *c)
+{
+	const struct gp_arg *x = gp_optensor(c, c->dir == GP_DIR_BPROP && strstr(c->op, "backward") ? 1 : 0);
+
+	if (!x)
+		return false;
+	enum gp_dtype dt = gp_opdtype(c, x);
+	double n = gp_numel(x), B = n * gp_opsize(dt);
+	bool bp = c->dir == GP_DIR_BPROP;
+	c->dtype = dt;
+	gp_pp_shape(c, "T", x);
+	gp_pp_type(c, dt);
+	if (has_any(c->kshort, norm_stat_kernels)) {
+		c->flops = (c->rule->k1 ? 2 : 3) * n;
+		c->bytes = bp ? 2 * B : B;
+	} else {
+		c->flops = (bp ? 8 : 5) * n;
+		c->bytes = bp ? 3 * B : 2 * B;
+	}
+	return true;
+}
+
+/*
+** Reductions (PyProf reduction.py): k1 FLOPs per element plus k2, bytes n s
+** (+ s when k3 > 0: the mean's division writes one value).  NVIDIA
+** PyProf zeroes mean/norm kernels with sub > 0; apex PyProf (whose output
+** we check against) does not, and such kernels are separate calls (grad
+** clipping norms share one seq), so every kernel counts.  max/min with two
+** tensors are pointwise.
+*/
+static bool f_reduce(struct gp_opctx *c)
+{
+	const struct gp_arg *x = gp_optensor(c, 0);
+
+	if (!x)
+		return false;
+	if (gp_opntensors(c) >= 2 && (strcmp(c->op, "max") == 0 || strcmp(c->op, "min") == 0))
+		return f_binary(c);
+	enum gp_dtype dt = gp_opdtype(c, x);
+	double n = gp_numel(x), s = gp_opsize(dt);
+	c->dtype = dt;
+	gp_pp_shape(c, "T", x);
+	gp_pp_type(c, dt);
+	c->flops = c->rule->k1 * n + c->rule->k2;
+	c->bytes = n * s + (c->rule->k3 ? s : 0);
+	return true;
+}
+
+/* ---- embedding, losses ---- */
+
+/* The integer-typed (index) tensor and the floating one among the first two. */
+static void idx_and_weight(const struct gp_opctx *c, const struct gp_arg **idx, const struct gp_arg **w)
+{
+	const struct gp_arg *a = gp_optensor(c, 0), *b = gp_optensor(c, 1);
+	bool a_int = a && (a->dtype == GP_DT_INT64 || a->dtype == GP_DT_INT32);
+
+	*idx = a_int ? a : b;
+	*w = a_int ? b : a;
+}
+
+/*
+** embedding (PyProf): 0 FLOPs; fprop B(idx) + 2 n(idx) D s; bprop
+** 3 n(idx) D s on the first kernel, 0 after.  embedding_bag (k1 = 1): sums
+** n(idx) rows of D into bags: n(idx) D FLOPs, B(idx) + n(idx) D s + bags D s.
+*/
+static bool f_embedding(struct gp_opctx *c)
+{
+	const struct gp_arg *idx, *w;
+
+	idx_and_weight(c, &idx, &w);
+	if (!idx || !w || w->ndim != 2)
+		return false;
+	enum gp_dtype dt = gp_opdtype(c, w);
+	double s = gp_opsize(dt), ni = gp_numel(idx), D = (double)w->shape[1];
+	double bi = ni * gp_opsize(idx->dtype ? (enum gp_dtype)idx->dtype : GP_DT_INT64);
+	c->dtype = dt;
+	gp_pp_shape(c, "I", idx);
+	gp_pp_shape(c, "W", w);
+	gp_pp_type(c, dt);
+	if (c->rule->k1) {
+		const struct gp_arg *off = gp_optensor(c, 2);
+		double bags = off ? gp_numel(off) : 1;
+		c->flops = ni * D;
+		c->bytes = bi + ni * D * s + bags * D * s;
+		return true;
+	}
+	c->flops = 0;
+	if (c->dir == GP_DIR_BPROP)
+		c->bytes = c->sub > 0 ? 0 : 3 * ni * D * s;
+	else
+		c->bytes = bi + 2 * ni * D * s;
+	return true;
+}
+
+/*
+** mse_loss (PyProf loss.py): 2e + 1 FLOPs, e s bytes with e = n x (fprop:
+** 3 for reduction none, else 2; bprop 4 or 3).  Other elementwise losses
+** (l1, smooth_l1, huber, bce, kl_div...) use the same shape with k1 e + 1
+** FLOPs (k1 = 2 for mse).
+*/
+static bool f_mse(struct gp_opctx *c)
+{
+	const struct gp_arg *x = gp_optensor(c, 0);
+
+	if (!x)
+		return false;
+	const struct gp_arg *red = arg_or(c, "reduction", -1);
+	bool none = false;
+	for (uint32_t j = 0; !red && j < c->nargs; j++)
+		if (c->args[j].type == GP_ARG_STR)
+			red = &c->args[j];
+	if (red && red->type == GP_ARG_STR)
+		none = strcmp(gp_s(c->t, red->sval), "none") == 0;
+	else if (red && red->type == GP_ARG_INT)
+		none = red->value == 0;      /* aten: Reduction::None = 0 */
+	enum gp_dtype dt = gp_opdtype(c, x);
+	double n = gp_numel(x), s = gp_opsize(dt);
+	double e = n * (c->dir == GP_DIR_BPROP ? (none ? 4 : 3) : (none ? 3 : 2));
+	c->dtype = dt;
+	gp_pp_shape(c, "T", x);
+	gp_pp_type(c, dt);
+	gp_pp(c, "red", "%s", none ? "none" : red && red->type == GP_ARG_STR ? gp_s(c->t, red->sval) : "mean");
+	c->flops = c->rule->k1 * e + 1;
+	c->bytes = e * s;
+	return true;
+}
+
+/*
+** cross_entropy / nll_loss over logits [N, C] (or [N, C, d...]) with class
+** targets: softmax kernels get log_softmax's cost over the logits; NLL
+** kernels gather one value per row: fprop N FLOPs, 8N (targets) + N s + s
+** bytes; bprop writes the dense gradient: N C s + 8N.
+*/
+static bool f_xent(struct gp_opctx *c)
+{
+	const struct gp_arg *x = gp_optensor(c, 0);
+
+	if (!x || x->ndim < 1)
+		return false;
+	enum gp_dtype dt = gp_opdtype(c, x);
+	double n = gp_numel(x), s = gp_opsize(dt);
+	double rows = x->ndim >= 2 ? n / (double)(x->shape[1] > 0 ? x->shape[1] : 1) : 1;
+	bool bp = c->dir == GP_DIR_BPROP;
+	c->dtype = dt;
+	gp_pp_shape(c, "T", x);
+	gp_pp_type(c, dt);
+	if (strcmp(c->op, "cross_entropy") == 0 && (strstr(c->kfull, "oftMax") || strstr(c->kfull, "oftmax"))) {
+		c->flops = 21 * n;
+		c->bytes = (bp ? 5 : 3) * n * s;
+		return true;
+	}
+	c->flops = bp ? n : rows;
+	c->bytes = bp ? n * s + 8 * rows : 8 * rows + rows * s + s;
+	return true;
+}
+
+/* ---- dropout, attention ---- */
+
+/* dropout (PyProf): 5n FLOPs, 2B both ways. */
+#define f_dropout f_unary
+
+/*
+** Scaled-dot-product / flash / memory-efficient attention, fprop and
+** bprop.  q [B,H,L,E], k [B,H,S,E], v [B,H,S,Ev] (k1 = 1: flash layout
+** [B,L,H,E]; k2 = 1: a backward op whose first tensor is grad_out).
+** fprop FLOPs 2BHLS(E + Ev) (QK^T and PV), halved when causal; bytes
+** s (Q + K + V + O).  bprop: 2.5x the FLOPs (five matmuls instead of two),
+** bytes s (2Q + 2K + 2V + 2O).  In the unfused (math) path a GEMM kernel
+** does one of the two matmuls (half the FLOPs) and other kernels are the
+** softmax over BHLS scores.
+*/
+static bool f_attention(struct gp_opctx *c)
+{
+	uint32_t t0 = c->rule->k2 ? 1 : 0;
+	const struct gp_arg *q = gp_optensor(c, t0), *k = gp_optensor(c, t0 + 1), *v = gp_optensor(c, t0 + 2);
+
+	if (!q || !k || !v || q->ndim < 3 || k->ndim != q->ndim || v->ndim != q->ndim)
+		return false;
+	int nd = q->ndim;
+	double E = (double)q->shape[nd - 1], Ev = (double)v->shape[nd - 1];
+	double L = (double)q->shape[c->rule->k1 ? nd - 3 : nd - 2];
+	double S = (double)k->shape[c->rule->k1 ? nd - 3 : nd - 2];
+	double BH = gp_numel(q) / (L * E > 0 ? L * E : 1);
+	const struct gp_arg *causal = gp_opnamed(c, "is_causal");
+	if (!causal && strcmp(c->op, "scaled_dot_product_attention") == 0)
+		causal = gp_oparg(c, 5);
+	bool is_causal = causal && causal->type == GP_ARG_BOOL && causal->value;
+	enum gp_dtype dt = gp_opdtype(c, q);
+	double s = gp_opsize(dt);
+	bool bp = c->dir == GP_DIR_BPROP || c->rule->k2;
+	double f = 2 * BH * L * S * (E + Ev) * (is_causal ? 0.5 : 1);
+	double io = s * (gp_numel(q) + gp_numel(k) + gp_numel(v) + BH * L * Ev);
+
+	c->dtype = dt;
+	gp_pp(c, "BH", "%.0f", BH);
+	gp_pp(c, "L", "%.0f", L);
+	gp_pp(c, "S", "%.0f", S);
+	gp_pp(c, "E", "%.0f", E);
+	if (Ev != E)
+		gp_pp(c, "Ev", "%.0f", Ev);
+	if (is_causal)
+		gp_pp(c, "causal", "1");
+	gp_pp_type(c, dt);
+	int tc = gp_tc_kernel(c->kfull);
+	bool fused = strstr(c->kfull, "flash") || strstr(c->kfull, "fmha") || strstr(c->kfull, "attention") ||
+		     strstr(c->kfull, "sdpa") || strstr(c->kfull, "Attention");
+	if (fused) {
+		c->tc = tc == GP_TC_YES ? GP_TC_YES : GP_TC_NO;
+		c->flops = bp ? 2.5 * f : f;
+		c->bytes = bp ? 2 * io : io;
+	} else if (gp_kernel_is_gemm_like(c->kfull)) {
+		c->tc = tc == GP_TC_YES ? GP_TC_YES : GP_TC_NO;
+		c->flops = f / 2;
+		c->bytes = s * (gp_numel(q) + gp_numel(k) + BH * L * S);
+	} else {
+		c->tc = GP_TC_NOT_APPLICABLE;
+		c->flops = 5 * BH * L * S;
+		c->bytes = 2 * s * BH * L * S;
+	}
+	return true;
+}
+
+/* ---- RNN cells ---- */
+
+/*
+** LSTM/GRU/RNN cells: k1 = gates (4 LSTM, 3 GRU, 1 RNN).  x [B,X], h [B,H]
+** (the first other 2-D tensor with B rows).  PyProf recurrentCell.py:
+** GEMM kernels alternate layer (K = X) and recurrent (K = H) GEMMs of
+** M = gates H, N = B; elementwise kernels 0 FLOPs and s (2 gates H B +
+** 3 H B) bytes.
+*/
+static bool f_rnncell(struct gp_opctx *c)
+{
+	const struct gp_arg *x = gp_optensor(c, 0), *h = NULL;
+
+	if (!x || x->ndim != 2)
+		return false;
+	for (uint32_t i = 1; (h = gp_optensor(c, i)); i++)
+		if (h->ndim == 2 && h->shape[0] == x->shape[0])
+			break;
+	if (!h)
+		return false;
+	double m = c->rule->k1, B = (double)x->shape[0], X = (double)x->shape[1], H = (double)h->shape[1];
+	enum gp_dtype dt = gp_opdtype(c, x);
+	double s = gp_opsize(dt);
+	c->dtype = dt;
+	if (gp_kernel_is_gemm_like(c->kfull)) {
+		double K = c->sub % 2 == 0 ? X : H;
+		gp_pp(c, "cell", "%s", m == 4 ? "LSTM" : m == 3 ? "GRU" : "RNN");
+		return gemm_result(c, 1, m * H, B, K, dt);
+	}
+	gp_pp(c, "cell", "%s", m == 4 ? "LSTM" : m == 3 ? "GRU" : "RNN");
+	gp_pp(c, "X", "%.0f", X);
+	gp_pp(c, "H", "%.0f", H);
+	gp_pp(c, "B", "%.0f", B);
+	gp_pp_type(c, dt);
+	c->flops = 0;
+	c->bytes = s * (2 * m * H * B + 3 * H * B);
+	return true;
+}
+
+/* ---- optimizers ---- */
+
+/*
+** PyProf's apex fused adam: 0 FLOPs, 6 n s_w + n s_g (+ n s_g more with
+** mixed precision), 0 for sub > 0.
+*/
+static bool f_adam(struct gp_opctx *c)
+{
+	const struct gp_arg *w = gp_optensor(c, 0), *g = gp_optensor(c, 1);
+
+	if (!w)
+		return false;
+	enum gp_dtype wt = gp_opdtype(c, w), gt = g ? gp_opdtype(c, g) : wt;
+	double n = gp_numel(w);
+	c->dtype = wt;
+	gp_pp_shape(c, "T", w);
+	gp_pp(c, "wtype", "%s", gp_dtype_short(wt));
+	gp_pp(c, "gtype", "%s", gp_dtype_short(gt));
+	c->flops = 0;
+	c->bytes = c->sub > 0 ? 0 : 6 * n * gp_opsize(wt) + n * gp_opsize(gt) * (wt != gt ? 2 : 1);
+	return true;
+}
+
+/*
+** Fused and foreach optimizers and multi-tensor ops: every tensor argument
+** is read once and k2 of them written back; k1 FLOPs per element read.
+** (_fused_adam_: p, g, m, v read, p, m, v written: k2 = 0.75, 12 FLOPs
+** per parameter = 3 per element read.)
+*/
+static bool f_multi(struct gp_opctx *c)
+{
+	double b = tensor_bytes(c), n = tensor_elems(c);
+
+	if (n <= 0)
+		return false;
+	const struct gp_arg *x = gp_optensor(c, 0);
+	enum gp_dtype dt = gp_opdtype(c, x);
+	c->dtype = dt;
+	gp_pp(c, "tensors", "%u", gp_opntensors(c));
+	gp_pp(c, "elems", "%.0f", n);
+	gp_pp_type(c, dt);
+	c->flops = c->rule->k1 * n;
+	c->bytes = b * (1 + c->rule->k2);
+	return true;
+}
+
+/* ---- conversions and data movement ---- */
+
+/* The dtype a conversion op produces: from its name (half, float...),
+** else a dtype argument ("torch.float16"), else the input's. */
+static enum gp_dtype convert_to(const struct gp_opctx *c, enum gp_dtype in)
+{
+	static const struct {
+		const char *op;
+		enum gp_dtype dt;
+	} names[] = {
+		{"half", GP_DT_FP16}, {"float", GP_DT_FP32}, {"double", GP_DT_FP64}, {"bfloat16", GP_DT_BF16},
+		{"int", GP_DT_INT32}, {"long", GP_DT_INT64}, {"short", GP_DT_INT16}, {"char", GP_DT_INT8},
+		{"byte", GP_DT_UINT8}, {"bool", GP_DT_BOOL},
+	};
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcmp(c->op, names[i].op) == 0)
+			return names[i].dt;
+	for (uint32_t j = 0; j < c->nargs; j++)
+		if (c->args[j].type == GP_ARG_STR) {
+			enum gp_dtype dt = gp_dtype_parse(gp_s(c->t, c->args[j].sval));
+			if (dt != GP_DT_UNKNOWN)
+				return dt;
+		}
+	return in;
+}
+
+/* Conversions (PyProf convert.py): 0 FLOPs, B(in) + n s(out). */
+static bool f_convert(struct gp_opctx *c)
+{
+	const struct gp_arg *x = gp_optensor(c, 0);
+
+	if (!x)
+		return false;
+	enum gp_dtype in = gp_opdtype(c, x), out = convert_to(c, in);
+	double n = gp_numel(x);
+	c->dtype = in;
+	gp_pp_shape(c, "T", x);
+	gp_pp(c, "stype", "%s", gp_dtype_short(in));
+	gp_pp(c, "dtype", "%s", gp_dtype_short(out));
+	c->flops = 0;
+	c->bytes = n * (gp_opsize(in) + gp_opsize(out));
+	return true;
+}
+
+/* copy_(dst, src): n (s_src + s_dst). */
+static bool f_copy(struct gp_opctx *c)
+{
+	const struct gp_arg *d = gp_optensor(c, 0), *sr = gp_optensor(c, 1);
+
+	if (!d)
+		return false;
+	if (!sr)
+		sr = d;
+	enum gp_dtype dd = gp_opdtype(c, d), sd = gp_opdtype(c, sr);
+	c->dtype = dd;
+	pp_tensors(c, "T");
+	gp_pp(c, "dtype", "%s", gp_dtype_short(dd));
+	gp_pp(c, "stype", "%s", gp_dtype_short(sd));
+	c->flops = 0;
+	c->bytes = gp_numel(d) * (gp_opsize(dd) + gp_opsize(sd));
+	return true;
+}
+
+/*
+** Data movement: 0 FLOPs (k1 > 0: k1 per element, e.g. randperm),
+** bytes = k2 x the bytes of the tensor arguments (first tensor only when
+** k3 = 1) + a fixed 8 n per element for index outputs (k3 = 2, nonzero).
+** clone, contiguous, cat, stack, gather, flip...: read + write = 2B;
+** fill/zero: B (write only); view/reshape: no kernel of their own (0).
+*/
+static bool f_move(struct gp_opctx *c)
+{
+	const struct gp_arg *x = gp_optensor(c, 0);
+	double b, n;
+
+	if (!x) {
+		/* zeros/ones/full/randperm from a size list */
+		const struct gp_arg *sz = gp_oparg(c, 0);
+		if (!sz || (sz->type != GP_ARG_LIST && sz->type != GP_ARG_INT))
+			return false;
+		n = 1;
+		if (sz->type == GP_ARG_INT)
+			n = sz->value;
+		for (int i = 0; sz->type == GP_ARG_LIST && i < sz->ndim; i++)
+			n *= (double)sz->shape[i];
+		b = n * 4;
+		gp_pp(c, "N", "%.0f", n);
+		c->dtype = GP_DT_UNKNOWN;
+	} else {
+		enum gp_dtype dt = gp_opdtype(c, x);
+		c->dtype = dt;
+		n = c->rule->k3 >= 1 ? gp_numel(x) : tensor_elems(c);
+		b = c->rule->k3 >= 1 ? gp_numel(x) * gp_opsize(dt) : tensor_bytes(c);
+		pp_tensors(c, "T");
+		gp_pp_type(c, dt);
+	}
+	c->flops = c->rule->k1 * n;
+	c->bytes = c->rule->k2 * b + (c->rule->k3 == 2 ? 8 * n * (x ? x->ndim : 1) : 0);
+	return true;
+}
+
+/* ---- collectives ---- */
+
+/*
+** NCCL collectives: bytes moved per rank for a message of S bytes (the
+** first tensor): all-reduce 2S (ring: 2(n-1)/n S, ranks unknown), all-gather
+** and reduce-scatter S (the larger side), broadcast/send/recv/all-to-all S.
+** The collective comes from the kernel name when the op is generic
+** (record_param_comms).  All-reduce and reduce-scatter count one add per
+** element.  Family "comm": no compute/memory roofline.
+*/
+static bool f_comm(struct gp_opctx *c)
+{
+	const struct gp_arg *x = gp_optensor(c, 0);
+
+	if (!x)
+		return false;
+	enum gp_dtype dt = gp_opdtype(c, x);
+	double s = gp_opsize(dt), n = gp_numel(x);
+	const char *k = c->kfull, *op = c->op;
+	const char *coll = "other";
+	double factor = 1, fl = 0;
+
+	for (uint32_t j = 1; (x = gp_optensor(c, j)); j++)
+		if (gp_numel(x) > n)
+			n = gp_numel(x);     /* all-gather output / reduce-scatter input */
+	if (strstr(k, "AllReduce") || strstr(op, "all_reduce") || strstr(op, "allreduce")) {
+		coll = "all_reduce";
+		factor = 2;
+		fl = n;
+	} else if (strstr(k, "AllGather") || strstr(op, "all_gather") || strstr(op, "allgather")) {
+		coll = "all_gather";
+	} else if (strstr(k, "ReduceScatter") || strstr(op, "reduce_scatter")) {
+		coll = "reduce_scatter";
+		fl = n;
+	} else if (strstr(k, "Broadcast") || strstr(op, "broadcast")) {
+		coll = "broadcast";
+	} else if (strstr(k, "SendRecv") || strstr(k, "AllToAll") || strstr(op, "all_to_all") ||
+		   strstr(op, "alltoall")) {
+		coll = "all_to_all";
+	} else if (strstr(k, "Send") || strstr(k, "Recv") || strstr(op, "send") || strstr(op, "recv")) {
+		coll = "send_recv";
+	}
+	c->dtype = dt;
+	gp_pp(c, "coll", "%s", coll);
+	gp_pp(c, "S", "%.0f", n * s);
+	gp_pp_type(c, dt);
+	c->flops = fl;
+	c->bytes = factor * n * s;
+	return true;
+}
+
 /* ---- the table ---- */
 
 #define GP_OP(names, family, fn, k1, k2, k3, ref) {names, family, fn, k1, k2, k3, ref},

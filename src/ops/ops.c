@@ -196,8 +196,8 @@ static void generic_params(struct gp_opctx *c)
 			tn += (size_t)snprintf(types + tn, sizeof(types) - tn, "%s%s", tn ? ";" : "",
 					       gp_dtype_short(a->dtype));
 	}
-	if (sn >= sizeof(shapes) || tn >= sizeof(types))
-		return;   /* too long to be useful; params stay na */
+	if (!sn || sn >= sizeof(shapes) || tn >= sizeof(types))
+		return;   /* no tensors, or too long to be useful: params stay na */
 	gp_pp(c, "T", "[%s]", shapes);
 	gp_pp(c, "type", "[%s]", types);
 }
@@ -262,6 +262,12 @@ struct gp_opres *gp_ops_run(gp_trace *t)
 			continue;
 		}
 		c.op = op_base(gp_s(t, opid));
+		/* PyProf marks RNN cells as mod "LSTMCell", op "forward": the
+		** module names the op. */
+		if (strcmp(c.op, "forward") == 0 && t->attrs[i].mod) {
+			c.op = op_base(gp_s(t, t->attrs[i].mod));
+			opid = t->attrs[i].mod;
+		}
 		int ri = -1;
 		if (opid < ncache) {
 			if (!cache[opid])
@@ -281,9 +287,15 @@ struct gp_opres *gp_ops_run(gp_trace *t)
 			generic_params(&c);
 			c.flops = c.bytes = -1;
 			c.tc = tc_from_name(&c);
+			/* PyProf: a row without argument markers has TC "na". */
+			if (!c.nargs && c.tc == GP_TC_NOT_APPLICABLE)
+				c.tc = GP_TC_NA;
 			c.op_override = NULL;
 			c.dtype = gp_opdtype(&c, gp_optensor(&c, 0));
 		}
+		/* fp32 inputs on tensor cores means TF32 math (Ampere+). */
+		if (c.tc == GP_TC_YES && c.dtype == GP_DT_FP32)
+			c.dtype = GP_DT_TF32;
 		o->family = ok ? c.rule->family : "unknown";
 		o->known = ok && c.flops >= 0;
 		o->flops = c.flops;

@@ -49,9 +49,10 @@ static const char *const tc_no[] = {
 
 /* GEMM/convolution kernel names (with or without tensor cores). */
 static const char *const gemm_like[] = {
-	"gemm", "gemv", "Gemm", "GEMM", "cutlass", "nvjet", "xmma", "cudnn", "convolve", "conv2d",
-	"conv1x1", "conv_", "dgrad", "wgrad", "fprop", "winograd", "dot_kernel", "splitKreduce",
-	"reduce_1Block_kernel", "fmha", "flash_fwd", "flash_bwd", "sdpa", NULL
+	"gemm", "gemv", "Gemm", "GEMM", "cutlass", "nvjet", "xmma", "scudnn", "hcudnn", "884cudnn",
+	"1688cudnn", "convolve", "conv2d", "conv3d", "conv1x1", "dgrad", "wgrad", "_fprop_", "winograd",
+	"dot_kernel", "splitKreduce", "reduce_1Block_kernel", "fmha", "flash_fwd", "flash_bwd", "sdpa",
+	NULL
 };
 
 static bool has_any(const char *s, const char *const *needles)
@@ -75,9 +76,24 @@ int gp_tc_kernel(const char *name)
 	return GP_TC_NOT_APPLICABLE;
 }
 
+/* Whether s contains needle other than as part of "fbgemm" (FBGEMM's
+** embedding, permute and quantize kernels are not GEMMs). */
+static bool has_not_fbgemm(const char *s, const char *needle)
+{
+	for (const char *p = strstr(s, needle); p; p = strstr(p + 1, needle))
+		if (p - s < 2 || strncmp(p - 2, "fb", 2) != 0)
+			return true;
+	return false;
+}
+
 bool gp_kernel_is_gemm_like(const char *name)
 {
-	return name && has_any(name, gemm_like);
+	if (!name)
+		return false;
+	for (const char *const *n = gemm_like; *n; n++)
+		if (has_not_fbgemm(name, *n))
+			return true;
+	return false;
 }
 
 /* Element-type tokens in kernel names, most specific first: fp8 before

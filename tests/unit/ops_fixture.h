@@ -45,7 +45,8 @@ static inline size_t fx_kernel_at(struct fx *f, const char *name, gp_ns gap, gp_
 	k->demangled = k->name;
 	k->device = 0;
 	k->stream = 7;
-	k->grid[0] = k->grid[1] = k->grid[2] = 1;
+	k->grid[0] = 1024;
+	k->grid[1] = k->grid[2] = 1;
 	k->block[0] = 128;
 	k->block[1] = k->block[2] = 1;
 	a->api = -1;
@@ -123,8 +124,11 @@ static inline void fx_device(struct fx *f, const char *name, int sms)
 	d->sm_count = sms;
 }
 
+/* Hands the attrs built so far to the trace (once; later calls keep them). */
 static inline void fx_done(struct fx *f)
 {
+	if (!f->attrs.v)
+		return;
 	free(f->t.attrs);
 	f->t.attrs = f->attrs.v;
 	f->attrs.v = NULL;

@@ -1,0 +1,40 @@
+/*
+** gpuprof advise's analysis: findings about a trace, ranked by the GPU (or
+** CPU) time at stake, each with evidence and the concrete change to make.
+** Rules and thresholds are documented in docs/op-model.md ("advise").
+**
+** Ownership: gp_advise() fills a caller-owned gp_findings; free its array
+** with gp_findings_free().  Strings are inside the findings.
+*/
+#ifndef GP_ADVISE_H
+#define GP_ADVISE_H
+
+#include "core/alloc.h"
+#include "core/trace.h"
+#include "ops/ops.h"
+
+struct gp_finding {
+	const char *kind;       /* stable id: "tc-not-used", "fp32-gemm", ... */
+	double ns;              /* time at stake (ns) */
+	double total_ns;        /* time of the kernels/calls involved */
+	size_t count;           /* kernels, calls or gaps involved */
+	char title[160];
+	char evidence[640];
+	char change[640];
+};
+
+struct gp_findings {
+	GP_VEC(struct gp_finding) v;
+	double gpu_ns;          /* total kernel time */
+	double span_ns;         /* first to last GPU activity */
+	const char *gpu;        /* peak table name used, NULL = unknown */
+	int sm_count;           /* 0 = unknown */
+};
+
+/* Runs every rule over t (attrs filled) and r (gp_ops_run(t)); findings
+** are sorted by ns, largest first.  Never fails. */
+void gp_advise(const gp_trace *t, const struct gp_opres *r, const struct gp_peak_opts *po,
+	       struct gp_findings *out);
+void gp_findings_free(struct gp_findings *f);
+
+#endif

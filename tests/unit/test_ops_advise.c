@@ -1,0 +1,220 @@
+/*
+** Unit tests of gpuprof advise: one synthetic trace per problem (built in
+** C), each must raise its finding; a clean trace must raise none.
+*/
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ops_fixture.h"
+#include "ops/advise.h"
+
+/* linear x[n,k] @ w[m,k]^T in dt on kernel name, dur ns after gap ns. */
+static size_t gemm(struct fx *f, const char *kname, enum gp_dtype dt, int64_t n, int64_t m, int64_t k,
+		   gp_ns gap, gp_ns dur)
+{
+	size_t i = fx_kernel_at(f, kname, gap, dur, "torch.nn.functional", "linear", GP_DIR_FPROP, 0);
+	fx_tensor(f, dt, 2, n, k);
+	fx_tensor(f, dt, 2, m, k);
+	return i;
+}
+
+static const struct gp_finding *find(const struct gp_findings *out, const char *kind)
+{
+	for (size_t i = 0; i < out->v.n; i++)
+		if (strcmp(out->v.v[i].kind, kind) == 0)
+			return &out->v.v[i];
+	return NULL;
+}
+
+/* Runs the op model and advise on f; returns the finding of kind (NULL if
+** absent), which lives in *out. */
+static const struct gp_finding *advise(struct fx *f, struct gp_findings *out, const char *kind)
+{
+	fx_done(f);
+	struct gp_opres *r = gp_ops_run(&f->t);
+	gp_advise(&f->t, r, NULL, out);
+	free(r);
+	return find(out, kind);
+}
+
+/* 20 large fp16 GEMMs on tensor cores at 88% of the A100 peak, back to
+** back, full grids: nothing to say. */
+static void clean_trace_has_no_findings(void **state)
+{
+	struct fx f;
+	struct gp_findings out;
+	fx_init(&f);
+	fx_device(&f, "NVIDIA A100-SXM4-40GB", 108);
+	for (int i = 0; i < 20; i++)   /* 2*8192^3 = 1.1e12 FLOP: 3.52 ms at 312 TFLOP/s */
+		gemm(&f, "ampere_fp16_s16816gemm_fp16_256x128_ldg8_f2f_stages_64x3_nn", GP_DT_FP16, 8192, 8192, 8192,
+		     2000, 4000000);
+	advise(&f, &out, "none");
+	for (size_t i = 0; i < out.v.n; i++)
+		print_message("unexpected: %s: %s\n", out.v.v[i].kind, out.v.v[i].title);
+	assert_int_equal(out.v.n, 0);
+	assert_string_equal(out.gpu, "A100-SXM4-40GB");
+	gp_findings_free(&out);
+	fx_free(&f);
+}
+
+/* fp16 GEMMs on a SIMT kernel with M = 1001: pad to 1008. */
+static void tc_eligible_not_on_tc(void **state)
+{
+	struct fx f;
+	struct gp_findings out;
+	fx_init(&f);
+	fx_device(&f, "NVIDIA A100-SXM4-40GB", 108);
+	for (int i = 0; i < 10; i++)
+		gemm(&f, "maxwell_hgemm_128x64_nn", GP_DT_FP16, 4096, 1001, 4096, 2000, 1000000);
+	const struct gp_finding *x = advise(&f, &out, "tc-not-used");
+	assert_non_null(x);
+	assert_int_equal(x->count, 10);
+	assert_true(x->ns == 5e6);     /* half of 10 x 1 ms */
+	assert_non_null(strstr(x->change, "M=1001 to 1008"));
+	assert_non_null(strstr(x->evidence, "linear 10.00 ms in 10 kernels"));
+	assert_string_equal(out.v.v[0].kind, "tc-not-used");   /* ranked first */
+	gp_findings_free(&out);
+	fx_free(&f);
+}
+
+/* fp32 GEMMs on an A100: TF32 advice; on a V100: AMP advice. */
+static void fp32_gemms(void **state)
+{
+	const char *gpus[] = {"NVIDIA A100-SXM4-40GB", "Tesla V100-SXM2-16GB"};
+	const char *want[] = {"allow_tf32", "torch.float16"};
+	for (int g = 0; g < 2; g++) {
+		struct fx f;
+		struct gp_findings out;
+		fx_init(&f);
+		fx_device(&f, gpus[g], g ? 80 : 108);
+		for (int i = 0; i < 10; i++)
+			gemm(&f, "ampere_sgemm_128x64_tn", GP_DT_FP32, 4096, 4096, 4096, 2000, 10000000);
+		const struct gp_finding *x = advise(&f, &out, "fp32-gemm");
+		assert_non_null(x);
+		assert_non_null(strstr(x->change, want[g]));
+		assert_null(find(&out, "tc-not-used"));     /* fp32 is not eligible */
+		gp_findings_free(&out);
+		fx_free(&f);
+	}
+}
+
+/* A tensor-core GEMM at 9% of its roofline. */
+static void far_below_roofline(void **state)
+{
+	struct fx f;
+	struct gp_findings out;
+	fx_init(&f);
+	fx_device(&f, "NVIDIA A100-SXM4-40GB", 108);
+	for (int i = 0; i < 5; i++)
+		gemm(&f, "ampere_fp16_s16816gemm_fp16_256x128_ldg8_f2f_stages_64x3_nn", GP_DT_FP16, 8192, 8192, 8192,
+		     2000, 40000000);
+	const struct gp_finding *x = advise(&f, &out, "below-roofline");
+	assert_non_null(x);
+	assert_int_equal(x->count, 5);
+	assert_non_null(strstr(x->evidence, "compute-bound"));
+	gp_findings_free(&out);
+	fx_free(&f);
+}
+
+/* 500 kernels of 3 us with 20 us launch gaps between them. */
+static void launch_bound_tiny_kernels(void **state)
+{
+	struct fx f;
+	struct gp_findings out;
+	fx_init(&f);
+	fx_device(&f, "NVIDIA A100-SXM4-40GB", 108);
+	for (int i = 0; i < 500; i++) {
+		fx_kernel_at(&f, "vectorized_elementwise_kernel", 20000, 3000, "torch.nn.functional", "relu", GP_DIR_FPROP, 0);
+		fx_tensor(&f, GP_DT_FP32, 1, D(1024));
+	}
+	const struct gp_finding *x = advise(&f, &out, "tiny-kernels");
+	assert_non_null(x);
+	assert_int_equal(x->count, 500);
+	assert_true(x->ns == 499 * 20000.0);
+	assert_null(find(&out, "idle-gaps"));           /* 20 us gaps are launch gaps */
+	gp_findings_free(&out);
+	fx_free(&f);
+}
+
+/* 5 ms idle gaps, each inside a cudaStreamSynchronize; pageable and
+** synchronous copies; a long kernel on 4 blocks. */
+static void gaps_syncs_copies_small_grid(void **state)
+{
+	struct fx f;
+	struct gp_findings out;
+	fx_init(&f);
+	fx_device(&f, "NVIDIA A100-SXM4-40GB", 108);
+	for (int i = 0; i < 10; i++) {
+		size_t k = gemm(&f, "ampere_fp16_s16816gemm_fp16_256x128_ldg8_f2f_stages_64x3_nn", GP_DT_FP16, 8192,
+				8192, 8192, 5000000, 4000000);
+		struct gp_api *a = gp_vec_push(f.t.apis);
+		a->start = f.t.kernels.v[k].start - 4990000;
+		a->end = f.t.kernels.v[k].start - 1000;
+		a->name = gp_intern(&f.t, "cudaStreamSynchronize");
+		a->cbid = -1;
+	}
+	size_t k = fx_kernel_at(&f, "reduce_kernel", 1000, 30000000, "Tensor", "sum", GP_DIR_FPROP, 0);
+	f.t.kernels.v[k].grid[0] = 4;
+	fx_tensor(&f, GP_DT_FP32, 1, D(1000));
+	for (int i = 0; i < 3; i++) {
+		struct gp_memcpy *m = gp_vec_push(f.t.memcpys);
+		m->start = f.now + 1000 + i * 2000000;
+		m->end = m->start + 1000000;
+		m->bytes = 1 << 20;
+		m->copy_kind = GP_COPY_HTOD;
+		m->src_kind = i < 2 ? GP_MEM_PAGEABLE : GP_MEM_PINNED;
+		m->dst_kind = GP_MEM_DEVICE;
+		m->async = false;
+	}
+	const struct gp_finding *x = advise(&f, &out, "idle-gaps");
+	assert_non_null(x);
+	assert_int_equal(x->count, 11);    /* 9 between the GEMMs, 2 between the copies */
+	assert_true(x->ns == 9 * 5e6 + 2 * 1e6);
+	x = find(&out, "sync-calls");
+	assert_non_null(x);
+	assert_int_equal(x->count, 9);
+	assert_non_null(strstr(x->evidence, "cudaStreamSynchronize"));
+	x = find(&out, "pageable-memcpy");
+	assert_non_null(x);
+	assert_int_equal(x->count, 2);
+	x = find(&out, "sync-memcpy");
+	assert_non_null(x);
+	assert_int_equal(x->count, 1);
+	x = find(&out, "small-grid");
+	assert_non_null(x);
+	assert_non_null(strstr(x->evidence, "4 blocks"));
+	assert_non_null(strstr(x->title, "108 SMs"));
+	gp_findings_free(&out);
+	fx_free(&f);
+}
+
+/* No kernels, no attrs: no findings, no crash. */
+static void empty_trace(void **state)
+{
+	struct fx f;
+	struct gp_findings out;
+	fx_init(&f);
+	advise(&f, &out, "none");
+	assert_int_equal(out.v.n, 0);
+	gp_findings_free(&out);
+	fx_free(&f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(clean_trace_has_no_findings),
+		cmocka_unit_test(tc_eligible_not_on_tc),
+		cmocka_unit_test(fp32_gemms),
+		cmocka_unit_test(far_below_roofline),
+		cmocka_unit_test(launch_bound_tiny_kernels),
+		cmocka_unit_test(gaps_syncs_copies_small_grid),
+		cmocka_unit_test(empty_trace),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
