@@ -26,28 +26,13 @@ struct kv {
 	int json, n;
 };
 
-static void json_str(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(out, "\\u%04x", c);
-		else
-			fputc(c, out);
-	}
-	fputc('"', out);
-}
-
 static void kv_str(struct kv *kv, const char *key, const char *val)
 {
 	if (kv->json) {
 		fputs(kv->n++ ? ",\n  " : "{\n  ", kv->out);
-		json_str(kv->out, key);
+		gp_json_string(kv->out, key);
 		fputs(": ", kv->out);
-		json_str(kv->out, val);
+		gp_json_string(kv->out, val);
 	} else {
 		fprintf(kv->out, "%-22s %s\n", key, val);
 	}
@@ -57,7 +42,7 @@ static void kv_num(struct kv *kv, const char *key, uint64_t val)
 {
 	if (kv->json) {
 		fputs(kv->n++ ? ",\n  " : "{\n  ", kv->out);
-		json_str(kv->out, key);
+		gp_json_string(kv->out, key);
 		fprintf(kv->out, ": %" PRIu64, val);
 	} else {
 		fprintf(kv->out, "%-22s %" PRIu64 "\n", key, val);
@@ -69,7 +54,7 @@ static void kv_int(struct kv *kv, const char *key, int64_t val)
 {
 	if (kv->json) {
 		fputs(kv->n++ ? ",\n  " : "{\n  ", kv->out);
-		json_str(kv->out, key);
+		gp_json_string(kv->out, key);
 		fprintf(kv->out, ": %" PRId64, val);
 	} else {
 		fprintf(kv->out, "%-22s %" PRId64 "\n", key, val);

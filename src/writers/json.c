@@ -26,7 +26,7 @@ static int is_json_number(const char *s)
 	return 1;
 }
 
-static void json_string(FILE *out, const char *s)
+void gp_json_string(FILE *out, const char *s)
 {
 	fputc('"', out);
 	for (; *s; s++) {
@@ -52,14 +52,14 @@ static void json_row(gp_writer *w, const char *const *vals)
 		const char *v = vals[i];
 		if (i)
 			fputc(',', w->out);
-		json_string(w->out, w->cols[i].key);
+		gp_json_string(w->out, w->cols[i].key);
 		fputc(':', w->out);
 		if (!*v || strcmp(v, "na") == 0)
 			fputs("null", w->out);
 		else if (w->cols[i].numeric && is_json_number(v))
 			fputs(v, w->out);
 		else
-			json_string(w->out, v);
+			gp_json_string(w->out, v);
 	}
 	fputs("}\n", w->out);
 }

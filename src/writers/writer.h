@@ -54,6 +54,10 @@ void gp_writer_row(gp_writer *w, const char *const *vals);
 /* Finishes and flushes; GP_ERR_IO if any write to out failed. */
 int gp_writer_close(gp_writer *w, gp_error *err);
 
+/* Writes s as a quoted JSON string (escapes quotes, backslashes and
+** control characters). */
+void gp_json_string(FILE *out, const char *s);
+
 /* Comma list of the format names, for --help. */
 extern const char gp_writer_formats[];
 
