@@ -1,12 +1,295 @@
 /*
-** gpuprof report.  (Stub: not implemented yet.)
+** gpuprof report: one row per kernel in start order with PyProf's columns
+** (prof -c ...), their names and meanings, plus columns PyProf lacked
+** (docs/report.md).  Cells are formatted into per-column buffers reused for
+** every row: no allocation per row.
 */
+#include <getopt.h>
+#include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "cmds/cmds.h"
+#include "ops/ops.h"
+#include "writers/writer.h"
+
+enum col {
+	C_IDX, C_SEQ, C_ALTSEQ, C_TID, C_LAYER, C_TRACE, C_DIR, C_SUB, C_MOD, C_OP, C_KERNEL,
+	C_PARAMS, C_SIL, C_TC, C_DEVICE, C_STREAM, C_GRID, C_BLOCK, C_FLOPS, C_BYTES,
+	/* beyond PyProf */
+	C_START, C_END, C_PID, C_CORR, C_LONGNAME, C_REGS, C_SMEM, C_LATENCY, C_API,
+	C__COUNT
+};
+
+static const struct gp_column columns[C__COUNT] = {
+	[C_IDX] = {"idx", "Idx", 7, true, false},
+	[C_SEQ] = {"seq", "SeqId", 7, false, false},
+	[C_ALTSEQ] = {"altseq", "AltSeqId", 7, false, false},
+	[C_TID] = {"tid", "TId", 12, true, false},
+	[C_LAYER] = {"layer", "Layer", 10, false, false},
+	[C_TRACE] = {"trace", "Trace", 25, false, false},
+	[C_DIR] = {"dir", "Direction", 5, false, false},
+	[C_SUB] = {"sub", "Sub", 3, true, false},
+	[C_MOD] = {"mod", "Module", 15, false, false},
+	[C_OP] = {"op", "Op", 15, false, false},
+	[C_KERNEL] = {"kernel", "Kernel", 10, false, true},
+	[C_PARAMS] = {"params", "Params", 10, false, true},
+	[C_SIL] = {"sil", "Sil(ns)", 10, true, false},
+	[C_TC] = {"tc", "TC", 2, false, false},
+	[C_DEVICE] = {"device", "Device", 3, true, false},
+	[C_STREAM] = {"stream", "Stream", 3, true, false},
+	[C_GRID] = {"grid", "Grid", 12, false, false},
+	[C_BLOCK] = {"block", "Block", 12, false, false},
+	[C_FLOPS] = {"flops", "FLOPs", 12, true, false},
+	[C_BYTES] = {"bytes", "Bytes", 12, true, false},
+	[C_START] = {"start", "Start(ns)", 12, true, false},
+	[C_END] = {"end", "End(ns)", 12, true, false},
+	[C_PID] = {"pid", "PId", 6, true, false},
+	[C_CORR] = {"corr", "CorrId", 6, true, false},
+	[C_LONGNAME] = {"longname", "LongName", 20, false, true},
+	[C_REGS] = {"regs", "Regs", 4, true, false},
+	[C_SMEM] = {"smem", "SMem", 6, true, false},
+	[C_LATENCY] = {"latency", "Latency(ns)", 10, true, false},
+	[C_API] = {"api", "API", 16, false, false},
+};
+
+static const char report_help[] =
+	"usage: gpuprof report [-c COLS] [-f FORMAT] [-w WIDTH] [--no-header] FILE\n\n"
+	"One row per kernel in start order, with PyProf's columns and meanings: the\n"
+	"launching op (module, op, direction, sequence number, sub-index), the\n"
+	"kernel, its duration and launch shape, and the op model's params, FLOPs,\n"
+	"bytes and tensor-core use.  Empty fields print as 'na' ('-' for seq,\n"
+	"altseq, layer and trace, as PyProf).  See docs/report.md.\n\n"
+	"  -c, --columns LIST  comma-separated columns (default\n"
+	"                      idx,dir,sub,mod,op,kernel,params,sil)\n"
+	"  -f, --format F      table (default), csv, tsv or json\n"
+	"  -w, --width N       table: fit lines into N columns, truncating kernel\n"
+	"                      and params first (and trace shows the innermost file)\n"
+	"      --no-header     omit the header line (table, csv, tsv)\n"
+	"  -h, --help          this text\n\n"
+	"Columns (PyProf's): idx seq altseq tid layer trace dir sub mod op kernel\n"
+	"  params sil tc device stream grid block flops bytes\n"
+	"Columns (added): start end pid corr longname (demangled name) regs\n"
+	"  smem (static+dynamic bytes) latency (kernel start - API start, ns)\n"
+	"  api (launching API call)\n\n";
+
+/* Per-column cell buffers, reused for every row. */
+struct cells {
+	char num[C__COUNT][48];
+	char *kernel;           /* kernel name with spaces -> '_' */
+	size_t kernel_cap;
+};
+
+static const char *or_na(const char *s)
+{
+	return s && *s ? s : "na";
+}
+
+static const char *or_dash(const char *s)
+{
+	return s && *s ? s : "-";
+}
+
+/* The innermost frame's file name ("model.py:12") of a comma-joined
+** frame list, as PyProf's -w mode shows it. */
+static const char *innermost_frame(const char *trace)
+{
+	const char *last = strrchr(trace, ',');
+	const char *p = last ? last + 1 : trace;
+	const char *slash = strrchr(p, '/');
+	return slash ? slash + 1 : p;
+}
+
+static const char *kernel_cell(struct cells *c, const char *name)
+{
+	size_t n = strlen(name);
+
+	if (!strchr(name, ' '))
+		return name;
+	if (n + 1 > c->kernel_cap) {
+		c->kernel_cap = 2 * (n + 1);
+		c->kernel = gp_xrealloc(c->kernel, c->kernel_cap);
+	}
+	for (size_t i = 0; i <= n; i++)
+		c->kernel[i] = name[i] == ' ' ? '_' : name[i];
+	return c->kernel;
+}
+
+static const char *tc_name(int tc)
+{
+	switch (tc) {
+	case GP_TC_YES: return "1";
+	case GP_TC_NO: return "0";
+	case GP_TC_NOT_APPLICABLE: return "-";
+	default: return "na";
+	}
+}
+
+/* Formats one cell of kernel k. */
+static const char *cell(const gp_trace *t, const struct gp_opres *res, size_t k, int col,
+			bool short_trace, struct cells *c)
+{
+	const struct gp_kernel *kr = &t->kernels.v[k];
+	const struct gp_attr *a = &t->attrs[k];
+	const struct gp_api *api = a->api >= 0 ? &t->apis.v[a->api] : NULL;
+	char *buf = c->num[col];
+	const size_t sz = sizeof(c->num[col]);
+
+	switch (col) {
+	case C_IDX: snprintf(buf, sz, "%zu", k); return buf;
+	case C_SEQ: return or_dash(gp_s(t, a->seq_list));
+	case C_ALTSEQ: return or_dash(gp_s(t, a->altseq_list));
+	case C_TID:
+		if (!api)
+			return "na";
+		snprintf(buf, sz, "%" PRIu32, api->tid);
+		return buf;
+	case C_LAYER: return or_dash(gp_s(t, a->layer));
+	case C_TRACE:
+		if (!a->trace)
+			return "-";
+		return short_trace ? innermost_frame(gp_s(t, a->trace)) : gp_s(t, a->trace);
+	case C_DIR: return gp_dir_name(a->dir);
+	case C_SUB: snprintf(buf, sz, "%" PRId32, a->sub); return buf;
+	case C_MOD: return or_na(gp_s(t, a->mod));
+	case C_OP: return or_na(gp_s(t, res && res[k].op ? res[k].op : a->op));
+	case C_KERNEL: return kernel_cell(c, or_na(gp_s(t, kr->name)));
+	case C_PARAMS: return or_na(res ? gp_s(t, res[k].params) : NULL);
+	case C_SIL: snprintf(buf, sz, "%" PRId64, kr->end - kr->start); return buf;
+	case C_TC: return tc_name(res ? res[k].tc : GP_TC_NA);
+	case C_DEVICE: snprintf(buf, sz, "%" PRId32, kr->device); return buf;
+	case C_STREAM: snprintf(buf, sz, "%" PRIu32, kr->stream); return buf;
+	case C_GRID:
+		snprintf(buf, sz, "%" PRIu32 ",%" PRIu32 ",%" PRIu32, kr->grid[0], kr->grid[1], kr->grid[2]);
+		return buf;
+	case C_BLOCK:
+		snprintf(buf, sz, "%" PRIu32 ",%" PRIu32 ",%" PRIu32, kr->block[0], kr->block[1], kr->block[2]);
+		return buf;
+	case C_FLOPS:
+	case C_BYTES: {
+		double v = !res ? -1 : col == C_FLOPS ? res[k].flops : res[k].bytes;
+		if (v < 0)
+			return "na";
+		snprintf(buf, sz, "%.0f", v);
+		return buf;
+	}
+	case C_START: snprintf(buf, sz, "%" PRId64, kr->start); return buf;
+	case C_END: snprintf(buf, sz, "%" PRId64, kr->end); return buf;
+	case C_PID:
+		if (!kr->pid)
+			return "na";
+		snprintf(buf, sz, "%" PRIu32, kr->pid);
+		return buf;
+	case C_CORR: snprintf(buf, sz, "%" PRIu64, kr->corr); return buf;
+	case C_LONGNAME: return or_na(gp_s(t, kr->demangled ? kr->demangled : kr->name));
+	case C_REGS: snprintf(buf, sz, "%" PRIu32, kr->regs); return buf;
+	case C_SMEM:
+		snprintf(buf, sz, "%" PRIu64, (uint64_t)kr->static_smem + kr->dynamic_smem);
+		return buf;
+	case C_LATENCY:
+		if (!api)
+			return "na";
+		snprintf(buf, sz, "%" PRId64, kr->start - api->start);
+		return buf;
+	case C_API: return api ? or_na(gp_s(t, api->name)) : "na";
+	}
+	return "na";
+}
+
+/* True if a selected column needs the op model. */
+static bool needs_ops(const int *sel, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (sel[i] == C_OP || sel[i] == C_PARAMS || sel[i] == C_TC || sel[i] == C_FLOPS ||
+		    sel[i] == C_BYTES)
+			return true;
+	return false;
+}
 
 int cmd_report(int argc, char **argv)
 {
-	fprintf(stderr, "gpuprof report: not implemented yet\n");
-	return GP_EXIT_FAIL;
+	static const struct option longopts[] = {
+		{"columns", required_argument, NULL, 'c'},
+		{"format", required_argument, NULL, 'f'},
+		{"width", required_argument, NULL, 'w'},
+		{"no-header", no_argument, NULL, 'H'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	const char *list = "idx,dir,sub,mod,op,kernel,params,sil", *format = "table";
+	struct gp_writer_opts wo = {0};
+	struct gp_column sel_cols[C__COUNT];
+	int sel[C__COUNT], nsel, c, rc;
+	gp_error err = {0};
+	gp_writer w;
+	gp_trace t;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "c:f:w:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'c': list = optarg; break;
+		case 'f': format = optarg; break;
+		case 'w': {
+			char *end;
+			long v = strtol(optarg, &end, 10);
+			if (*end || v <= 0 || v > 100000)
+				return gp_cli_usage("report", "bad width '%s' (a positive number)", optarg);
+			wo.width = (int)v;
+			break;
+		}
+		case 'H': wo.no_header = true; break;
+		case 'h': printf("%s%s", report_help, gp_exit_help); return GP_EXIT_OK;
+		default: return gp_cli_usage("report", "bad option");
+		}
+	}
+	if (optind != argc - 1)
+		return gp_cli_usage("report", "expected exactly one trace file");
+	nsel = gp_columns_select(columns, C__COUNT, list, sel, C__COUNT, &err);
+	if (nsel < 0)
+		return gp_cli_usage("report", "%s", err.msg);
+	if (wo.width) {
+		int minw = 0;
+		for (int i = 0; i < nsel; i++)
+			minw += columns[sel[i]].min_width + (i ? 1 : 0);
+		if (wo.width < minw)
+			return gp_cli_usage("report", "width %d is below the %d the selected columns need",
+					    wo.width, minw);
+	}
+	for (int i = 0; i < nsel; i++)
+		sel_cols[i] = columns[sel[i]];
+
+	gp_trace_init(&t);
+	rc = gp_cli_load(argv[optind], &t);
+	if (rc) {
+		gp_trace_free(&t);
+		return rc;
+	}
+	rc = gp_writer_open(&w, format, stdout, sel_cols, nsel, &wo, &err);
+	if (rc) {
+		gp_trace_free(&t);
+		return gp_cli_usage("report", "%s", err.msg);
+	}
+
+	struct gp_opres *res = needs_ops(sel, nsel) ? gp_ops_run(&t) : NULL;
+	bool short_trace = wo.width > 0;
+	struct cells cells = {0};
+	const char *vals[C__COUNT];
+
+	for (size_t k = 0; k < t.kernels.n; k++) {
+		for (int i = 0; i < nsel; i++)
+			vals[i] = cell(&t, res, k, sel[i], short_trace, &cells);
+		gp_writer_row(&w, vals);
+	}
+	rc = gp_writer_close(&w, &err);
+	if (!t.kernels.n)
+		fprintf(stderr, "gpuprof report: %s has no kernels\n", argv[optind]);
+	free(cells.kernel);
+	free(res);
+	gp_trace_free(&t);
+	if (rc) {
+		gp_err_print(&err);
+		return gp_exit_code(err.status);
+	}
+	return GP_EXIT_OK;
 }

@@ -1,11 +1,540 @@
 /*
-** Correlation pass.  (Stub: fills empty attributions.)
+** Correlation pass (docs/correlation.md).
+**
+** 1. Launch: each kernel -> the API call with the same correlation id in the
+**    same process (one sort of the API calls by (corr, pid), one binary
+**    search per kernel).  nvprof kernels carry no pid: they take the pid of
+**    the call they match.
+** 2. Sweep: kernels ordered by (pid, tid, API start) walk the ranges of
+**    that thread (sorted by start by gp_trace_finish) once, keeping a stack
+**    of open ranges; a kernel's enclosing ranges are those on the stack that
+**    strictly enclose its API call (start < api.start, end > api.end, as
+**    PyProf's SQL), outermost first.
+** 3. Interpretation, in kernel (start) order because PyProf's seq/sub state
+**    depends on it: NVTX ranges with PyProf's rules (below), framework-op
+**    ranges through gp_opattr_* (attr_ops.h).
 */
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "core/attr_ops.h"
 #include "core/correlate.h"
+#include "core/markers.h"
 
-int gp_correlate(gp_trace *t, const struct gp_correlate_opts *o, gp_error *err)
+/* ------------------------------------------------------------------ */
+/* 1. kernel -> launching API call                                     */
+
+struct api_key {
+	uint64_t corr;
+	uint32_t pid;
+	int32_t idx;
+};
+
+static int cmp_api_key(const void *pa, const void *pb)
+{
+	const struct api_key *a = pa, *b = pb;
+
+	if (a->corr != b->corr)
+		return a->corr < b->corr ? -1 : 1;
+	if (a->pid != b->pid)
+		return a->pid < b->pid ? -1 : 1;
+	return a->idx < b->idx ? -1 : a->idx > b->idx;
+}
+
+/* Sets attrs[k].api for every kernel; returns how many found none. */
+static size_t link_launches(gp_trace *t)
+{
+	struct api_key *keys = gp_xmalloc((t->apis.n ? t->apis.n : 1) * sizeof(*keys));
+	size_t n = t->apis.n, missing = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		keys[i].corr = t->apis.v[i].corr;
+		keys[i].pid = t->apis.v[i].pid;
+		keys[i].idx = (int32_t)i;
+	}
+	qsort(keys, n, sizeof(*keys), cmp_api_key);
+	for (size_t k = 0; k < t->kernels.n; k++) {
+		struct gp_kernel *kr = &t->kernels.v[k];
+		size_t lo = 0, hi = n;
+
+		/* First key with corr >= kernel corr (and pid >= kernel pid). */
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (keys[mid].corr < kr->corr ||
+			    (keys[mid].corr == kr->corr && keys[mid].pid < kr->pid))
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		int32_t api = -1;
+		if (lo < n && keys[lo].corr == kr->corr && kr->corr != 0 &&
+		    (kr->pid == 0 || keys[lo].pid == kr->pid))
+			api = keys[lo].idx;
+		/* A graph launch hangs many kernels on one call; a plain call
+		** hangs one.  Either way the match is by id, never by time. */
+		t->attrs[k].api = api;
+		if (api < 0)
+			missing++;
+		else if (kr->pid == 0)
+			kr->pid = t->apis.v[api].pid;
+	}
+	free(keys);
+	return missing;
+}
+
+/* ------------------------------------------------------------------ */
+/* 2. the sweep                                                        */
+
+struct launch {
+	uint32_t pid, tid;
+	gp_ns start, end;
+	int32_t k;
+};
+
+static int cmp_launch(const void *pa, const void *pb)
+{
+	const struct launch *a = pa, *b = pb;
+
+	if (a->pid != b->pid)
+		return a->pid < b->pid ? -1 : 1;
+	if (a->tid != b->tid)
+		return a->tid < b->tid ? -1 : 1;
+	if (a->start != b->start)
+		return a->start < b->start ? -1 : 1;
+	return a->k < b->k ? -1 : a->k > b->k;
+}
+
+/* Compares thread (pid, tid) keys. */
+static int cmp_thread(uint32_t pa, uint32_t ta, uint32_t pb, uint32_t tb)
+{
+	if (pa != pb)
+		return pa < pb ? -1 : 1;
+	return ta < tb ? -1 : ta > tb;
+}
+
+/* The enclosing ranges of every kernel: stack entries of kernel k are
+** all.v[first[k] .. first[k] + count[k]), outermost first. */
+struct stacks {
+	GP_VEC(int32_t) all;
+	uint32_t *first, *count;
+};
+
+/* Kernel k's enclosing ranges (NULL when it has none). */
+static const int32_t *kernel_stack(const struct stacks *s, size_t k)
+{
+	return s->count[k] ? s->all.v + s->first[k] : NULL;
+}
+
+static void sweep(gp_trace *t, struct stacks *s)
+{
+	struct launch *l = gp_xmalloc((t->kernels.n ? t->kernels.n : 1) * sizeof(*l));
+	GP_VEC(int32_t) open = {0};
+	size_t nl = 0, r = 0;
+
+	s->first = gp_xcalloc(t->kernels.n ? t->kernels.n : 1, sizeof(*s->first));
+	s->count = gp_xcalloc(t->kernels.n ? t->kernels.n : 1, sizeof(*s->count));
+	for (size_t k = 0; k < t->kernels.n; k++) {
+		const struct gp_api *a;
+		if (t->attrs[k].api < 0)
+			continue;
+		a = &t->apis.v[t->attrs[k].api];
+		l[nl++] = (struct launch){a->pid, a->tid, a->start, a->end, (int32_t)k};
+	}
+	qsort(l, nl, sizeof(*l), cmp_launch);
+
+	for (size_t i = 0; i < nl; i++) {
+		const struct launch *q = &l[i];
+
+		if (i == 0 || cmp_thread(q->pid, q->tid, l[i - 1].pid, l[i - 1].tid) != 0) {
+			open.n = 0;
+			while (r < t->ranges.n &&
+			       cmp_thread(t->ranges.v[r].pid, t->ranges.v[r].tid, q->pid, q->tid) < 0)
+				r++;
+		}
+		/* Open every range of this thread that starts before the call. */
+		while (r < t->ranges.n && t->ranges.v[r].pid == q->pid && t->ranges.v[r].tid == q->tid &&
+		       t->ranges.v[r].start < q->start) {
+			if (t->ranges.v[r].kind != GP_RANGE_MARK)
+				*gp_vec_push(open) = (int32_t)r;
+			r++;
+		}
+		/* Drop ranges that ended before this call started: later calls
+		** start later, so they cannot enclose those either.  Ranges that
+		** only fail the end test stay (a nested call may fit them). */
+		size_t w = 0;
+		for (size_t j = 0; j < open.n; j++)
+			if (t->ranges.v[open.v[j]].end > q->start)
+				open.v[w++] = open.v[j];
+		open.n = w;
+
+		s->first[q->k] = (uint32_t)s->all.n;
+		for (size_t j = 0; j < open.n; j++)
+			if (t->ranges.v[open.v[j]].end > q->end)
+				*gp_vec_push(s->all) = open.v[j];
+		s->count[q->k] = (uint32_t)(s->all.n - s->first[q->k]);
+	}
+	gp_vec_free(open);
+	free(l);
+}
+
+/* ------------------------------------------------------------------ */
+/* 3a. NVTX ranges with PyProf's rules                                 */
+
+/* What one NVTX range says to PyProf's parse, computed once per range
+** from gp_marker_parse() (markers.h). */
+struct nvinfo {
+	uint8_t filled;
+	uint8_t bin;        /* enum gp_marker_kind as PyProf bins it */
+	uint8_t bwd;        /* SEQ: a backward op ("XBackward0, seq = N") */
+	uint8_t legacy;     /* ", seq=N" (PyTorch 1.0): PyProf's altseq */
+	int64_t seq;        /* SEQ or legacy: the number, -1 = none */
+	gp_str name;        /* SEQ: op name before ", seq" */
+	gp_str fwd_op;      /* SEQ with bwd: PyProf's sanitized op ("Addmm") */
+	gp_str mod, op;     /* PYPROF */
+	gp_str layer;       /* LAYER */
+	gp_str trace;       /* TRACE: kept frames joined with ',' */
+	uint32_t args_first, args_count;  /* PYPROF: into t->args */
+};
+
+static void nvinfo_fill(gp_trace *t, const struct gp_range *r, struct nvinfo *in)
+{
+	const char *s = gp_s(t, r->text);
+	struct gp_marker m;
+
+	gp_marker_parse(t, s, gp_strtab_len(&t->strs, r->text), &m);
+	in->filled = 1;
+	in->bin = m.pyprof_kind;
+	in->seq = -1;
+	switch (in->bin) {
+	case GP_MK_PYPROF:
+		in->mod = m.mod;
+		in->op = m.op;
+		in->args_first = m.args_first;
+		in->args_count = m.args_count;
+		break;
+	case GP_MK_LAYER:
+		in->layer = m.layer;
+		break;
+	case GP_MK_TRACE:
+		/* PyProf prints the frame list joined with ','. */
+		if (m.trace_list) {
+			char *l = gp_xstrdup(gp_s(t, m.trace_list));
+			for (char *p = l; (p = strchr(p, '\n')) != NULL; p++)
+				*p = ',';
+			in->trace = gp_intern(t, l);
+			free(l);
+		}
+		break;
+	case GP_MK_SEQ:
+		in->seq = m.seq;
+		in->name = m.name;
+		/* PyProf's own test plus later spellings (Backward1, ...);
+		** ATen "_backward" kernels run inside their autograd node's
+		** range, which already says bprop. */
+		in->bwd = m.pyprof_bwd || (m.bwd && strstr(gp_s(t, m.name), "ackward") &&
+					   !strstr(gp_s(t, m.name), "_backward"));
+		in->fwd_op = m.fwd_op;
+		break;
+	default:
+		break;
+	}
+	if (m.seq_form == GP_SEQ_LEGACY) {
+		in->legacy = 1;
+		in->seq = m.seq;
+	}
+}
+
+/* A map from sequence number to kernel index (open addressing). */
+struct seqmap {
+	int64_t *keys;
+	int32_t *vals;
+	size_t cap, n;
+};
+
+static void seqmap_put(struct seqmap *m, int64_t key, int32_t val)
+{
+	if (2 * (m->n + 1) > m->cap) {
+		struct seqmap old = *m;
+		m->cap = old.cap ? old.cap * 2 : 64;
+		m->keys = gp_xmalloc(m->cap * sizeof(*m->keys));
+		m->vals = gp_xmalloc(m->cap * sizeof(*m->vals));
+		memset(m->keys, 0xff, m->cap * sizeof(*m->keys));   /* -1 = empty */
+		m->n = 0;
+		for (size_t i = 0; i < old.cap; i++)
+			if (old.keys[i] >= 0)
+				seqmap_put(m, old.keys[i], old.vals[i]);
+		free(old.keys);
+		free(old.vals);
+	}
+	size_t i = (size_t)((uint64_t)key * 0x9E3779B97F4A7C15ull >> 20) & (m->cap - 1);
+	while (m->keys[i] >= 0 && m->keys[i] != key)
+		i = (i + 1) & (m->cap - 1);
+	if (m->keys[i] < 0)
+		m->n++;
+	m->keys[i] = key;
+	m->vals[i] = val;
+}
+
+static int32_t seqmap_get(const struct seqmap *m, int64_t key)
+{
+	if (!m->cap || key < 0)
+		return -1;
+	size_t i = (size_t)((uint64_t)key * 0x9E3779B97F4A7C15ull >> 20) & (m->cap - 1);
+	while (m->keys[i] >= 0) {
+		if (m->keys[i] == key)
+			return m->vals[i];
+		i = (i + 1) & (m->cap - 1);
+	}
+	return -1;
+}
+
+/* State PyProf carries from kernel to kernel (parse.py), plus what the
+** backward->forward copy needs. */
+struct nvstate {
+	struct nvinfo *info;      /* per range; filled on first use */
+	int64_t prev_seq;
+	int32_t prev_sub;
+	gp_str prev_op;
+	gp_ns prev_hi;            /* start of the previous kernel's innermost marker */
+	bool any_legacy;
+	struct seqmap by_seq, by_altseq;   /* seq -> last fprop kernel */
+	GP_VEC(struct gp_marker) seqm;  /* scratch: seq markers of one kernel */
+	GP_VEC(int64_t) ids;      /* scratch */
+	char *buf;                /* scratch for joined strings */
+	size_t bufcap;
+};
+
+static int cmp_i64(const void *pa, const void *pb)
+{
+	int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
+	return a < b ? -1 : a > b;
+}
+
+/* Appends s to the scratch buffer with a separator; returns the new length. */
+static size_t buf_add(struct nvstate *st, size_t n, char sep, const char *s)
+{
+	size_t sl = strlen(s);
+
+	if (n + sl + 2 > st->bufcap) {
+		st->bufcap = (n + sl + 2) * 2;
+		st->buf = gp_xrealloc(st->buf, st->bufcap);
+	}
+	if (n && sep)
+		st->buf[n++] = sep;
+	memcpy(st->buf + n, s, sl);
+	n += sl;
+	st->buf[n] = '\0';
+	return n;
+}
+
+/* Interns a sorted list of ids as "1,2,3" (0 when empty). */
+static gp_str id_list(gp_trace *t, struct nvstate *st, const int64_t *v, size_t n)
+{
+	char num[24];
+	size_t len = 0;
+
+	if (!n)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		snprintf(num, sizeof(num), "%lld", (long long)v[i]);
+		len = buf_add(st, len, ',', num);
+	}
+	return gp_intern(t, st->buf);
+}
+
+/* Legacy altseq ids: ", seq=" markers on the kernel's thread that started
+** after the previous kernel's innermost marker and before this one's
+** (PyProf selects them by marker id; ids grow with time on a thread). */
+static size_t legacy_altseq(gp_trace *t, struct nvstate *st, const struct gp_api *a, gp_ns hi)
+{
+	size_t lo = 0, h = t->ranges.n;
+
+	while (lo < h) {   /* first range of the thread starting after prev_hi */
+		size_t mid = lo + (h - lo) / 2;
+		const struct gp_range *r = &t->ranges.v[mid];
+		int c = cmp_thread(r->pid, r->tid, a->pid, a->tid);
+		if (c < 0 || (c == 0 && r->start <= st->prev_hi))
+			lo = mid + 1;
+		else
+			h = mid;
+	}
+	size_t before = st->ids.n;
+	for (size_t i = lo; i < t->ranges.n; i++) {
+		const struct gp_range *r = &t->ranges.v[i];
+		if (r->pid != a->pid || r->tid != a->tid || r->start >= hi)
+			break;
+		if (!st->info[i].filled)
+			nvinfo_fill(t, r, &st->info[i]);
+		if (st->info[i].legacy && st->info[i].seq >= 0)
+			*gp_vec_push(st->ids) = st->info[i].seq;
+	}
+	return st->ids.n - before;
+}
+
+/* Removes duplicates from a sorted id array; returns the new length. */
+static size_t uniq_ids(int64_t *v, size_t n)
+{
+	size_t w = 0;
+	for (size_t i = 0; i < n; i++)
+		if (w == 0 || v[w - 1] != v[i])
+			v[w++] = v[i];
+	return w;
+}
+
+static bool is_rnn_cell(const char *mod)
+{
+	return !strcmp(mod, "LSTMCell") || !strcmp(mod, "GRUCell") || !strcmp(mod, "RNNCell");
+}
+
+/* PyProf's parse of one kernel (parse/nvvp.py + kernel.py), then prof's
+** backward->forward copy. */
+static void nvtx_kernel(gp_trace *t, struct nvstate *st, size_t k, const int32_t *stack, int n,
+			struct gp_attr *a)
+{
+	int32_t first_pyprof = -1, last_trace = -1, first_other = -1;
+	size_t len = 0, nids;
+	bool bprop = false;
+
+	st->seqm.n = 0;
+	st->ids.n = 0;
+	for (int i = 0; i < n; i++) {
+		int32_t r = stack[i];
+		uint8_t kind = t->ranges.v[r].kind;
+		if (kind != GP_RANGE_PUSHPOP && kind != GP_RANGE_STARTEND)
+			continue;
+		const struct nvinfo *in = &st->info[r];
+		if (!in->filled)
+			nvinfo_fill(t, &t->ranges.v[r], &st->info[r]);
+		switch (in->bin) {
+		case GP_MK_PYPROF: if (first_pyprof < 0) first_pyprof = r; break;
+		case GP_MK_LAYER: len = buf_add(st, len, ':', gp_s(t, in->layer)); break;
+		case GP_MK_TRACE: last_trace = r; break;
+		case GP_MK_SEQ: {
+			struct gp_marker *m = gp_vec_push(st->seqm);
+			m->kind = GP_MK_SEQ;
+			m->name = in->name;
+			m->seq = in->seq;
+			m->bwd = in->bwd;
+			m->fwd_op = in->fwd_op;
+			break;
+		}
+		case GP_MK_OTHER: if (first_other < 0) first_other = r; break;
+		default: break;
+		}
+	}
+	a->layer = len ? gp_intern(t, st->buf) : 0;
+	a->trace = last_trace >= 0 ? st->info[last_trace].trace : 0;
+
+	/* Seq markers: unique, sorted by PyProf's key, pruned (markers.h);
+	** their numbers sorted and unique, 0 dropped if others exist. */
+	st->seqm.n = gp_marker_seq_sort(t, st->seqm.v, st->seqm.n);
+	st->seqm.n = gp_marker_seq_prune(t, st->seqm.v, st->seqm.n);
+	for (size_t i = 0; i < st->seqm.n; i++) {
+		bprop |= st->seqm.v[i].bwd;
+		if (st->seqm.v[i].seq >= 0)
+			*gp_vec_push(st->ids) = st->seqm.v[i].seq;
+	}
+	qsort(st->ids.v, st->ids.n, sizeof(*st->ids.v), cmp_i64);
+	nids = uniq_ids(st->ids.v, st->ids.n);
+	if (nids > 1 && st->ids.v[0] == 0) {
+		memmove(st->ids.v, st->ids.v + 1, (nids - 1) * sizeof(*st->ids.v));
+		nids--;
+	}
+	st->ids.n = nids;
+	a->dir = bprop ? GP_DIR_BPROP : GP_DIR_FPROP;
+
+	/* mod and op, in PyProf's order of preference: the outermost
+	** argument marker (whose args feed the op model), a backward seq
+	** marker's sanitized op, the first seq marker's name, the first
+	** other marker. */
+	a->mod = a->op = 0;
+	if (first_pyprof >= 0) {
+		const struct nvinfo *in = &st->info[first_pyprof];
+		a->mod = in->mod;
+		a->op = in->op;
+		a->marker = t->ranges.v[first_pyprof].text;
+		a->args_first = in->args_first;
+		a->args_count = in->args_count;
+	} else {
+		for (size_t i = 0; i < st->seqm.n && !a->op; i++)
+			if (st->seqm.v[i].bwd)
+				a->op = st->seqm.v[i].fwd_op;
+		if (!a->op && st->seqm.n)
+			a->op = st->seqm.v[0].name;
+		if (!a->op && first_other >= 0)
+			a->op = t->ranges.v[first_other].text;
+		a->mod = gp_intern(t, "na");
+	}
+
+	/* seq, sub, altseq. */
+	int64_t curr = st->prev_seq;
+	if (nids) {
+		if (bprop) {
+			curr = st->ids.v[0];
+		} else {
+			for (size_t i = 0; i < nids; i++)
+				if (st->ids.v[i] > st->prev_seq) {
+					curr = st->ids.v[i];
+					break;
+				}
+		}
+	}
+	bool same_op = a->op == st->prev_op;
+	bool rnn = same_op && !strcmp(gp_s(t, a->op), "forward") && is_rnn_cell(gp_s(t, a->mod));
+	a->sub = (curr == st->prev_seq && same_op) || rnn ? st->prev_sub + 1 : 0;
+	st->prev_seq = curr;
+	st->prev_sub = a->sub;
+	st->prev_op = a->op;
+
+	size_t nalt = 0;
+	a->seq = -1;
+	for (size_t i = 0; i < nids; i++) {
+		if (st->ids.v[i] == curr && a->seq < 0)
+			a->seq = curr;
+		else
+			st->ids.v[nalt++] = st->ids.v[i];
+	}
+	if (!bprop && n > 0 && st->any_legacy && a->api >= 0) {
+		st->ids.n = nalt;
+		gp_ns hi = t->ranges.v[stack[n - 1]].start;
+		legacy_altseq(t, st, &t->apis.v[a->api], hi);
+		qsort(st->ids.v, st->ids.n, sizeof(*st->ids.v), cmp_i64);
+		nalt = uniq_ids(st->ids.v, st->ids.n);
+		st->prev_hi = hi;
+	}
+	a->seq_list = a->seq >= 0 ? id_list(t, st, &a->seq, 1) : 0;
+	a->altseq_list = id_list(t, st, st->ids.v, nalt);
+
+	/* Backward kernels without an argument marker take the forward
+	** kernel's op, module, layer and trace (prof.py findFpropKernel). */
+	if (bprop && first_pyprof < 0 && a->seq >= 0) {
+		int32_t f = seqmap_get(&st->by_seq, a->seq);
+		if (f < 0)
+			f = seqmap_get(&st->by_altseq, a->seq);
+		if (f >= 0) {
+			const struct gp_attr *fa = &t->attrs[f];
+			a->fwd = f;
+			a->mod = fa->mod;
+			a->op = fa->op;
+			a->marker = fa->marker;
+			a->layer = fa->layer;
+			a->trace = fa->trace;
+			a->args_first = fa->args_first;
+			a->args_count = fa->args_count;
+		}
+	}
+	if (!bprop) {
+		if (a->seq >= 0)
+			seqmap_put(&st->by_seq, a->seq, (int32_t)k);
+		for (size_t i = 0; i < nalt; i++)
+			seqmap_put(&st->by_altseq, st->ids.v[i], (int32_t)k);
+	}
+}
+
+/* ------------------------------------------------------------------ */
+
+static void attrs_init(gp_trace *t)
 {
 	free(t->attrs);
 	t->attrs = gp_xcalloc(t->kernels.n ? t->kernels.n : 1, sizeof(*t->attrs));
@@ -15,5 +544,66 @@ int gp_correlate(gp_trace *t, const struct gp_correlate_opts *o, gp_error *err)
 		t->attrs[i].iter = -1;
 		t->attrs[i].fwd = -1;
 	}
+}
+
+int gp_correlate(gp_trace *t, const struct gp_correlate_opts *o, gp_error *err)
+{
+	struct stacks s = {0};
+	bool nvtx = false, ops = false, legacy = false;
+	size_t missing;
+
+	attrs_init(t);
+	if (!t->kernels.n)
+		return GP_OK;
+	missing = link_launches(t);
+	if (missing && t->apis.n)
+		gp_trace_warn(t, "%zu of %zu kernels have no launching API call in the trace", missing,
+			      t->kernels.n);
+
+	for (size_t i = 0; i < t->ranges.n; i++) {
+		switch (t->ranges.v[i].kind) {
+		case GP_RANGE_PUSHPOP:
+		case GP_RANGE_STARTEND:
+			nvtx = true;
+			if (!legacy && strstr(gp_s(t, t->ranges.v[i].text), ", seq="))
+				legacy = true;
+			break;
+		case GP_RANGE_CPU_OP:
+		case GP_RANGE_USER_ANNOTATION:
+		case GP_RANGE_PYTHON:
+		case GP_RANGE_GPU_ANNOTATION:
+			ops = true;
+			break;
+		default:
+			break;
+		}
+	}
+	if (!nvtx && !ops)
+		return GP_OK;
+	sweep(t, &s);
+
+	if (nvtx) {
+		struct nvstate st = {.prev_seq = -1, .prev_sub = -1, .any_legacy = legacy};
+		st.info = gp_xcalloc(t->ranges.n, sizeof(*st.info));
+		for (size_t k = 0; k < t->kernels.n; k++)
+			nvtx_kernel(t, &st, k, kernel_stack(&s, k), (int)s.count[k], &t->attrs[k]);
+		free(st.info);
+		free(st.by_seq.keys);
+		free(st.by_seq.vals);
+		free(st.by_altseq.keys);
+		free(st.by_altseq.vals);
+		gp_vec_free(st.seqm);
+		gp_vec_free(st.ids);
+		free(st.buf);
+	}
+	if (ops) {
+		gp_opattr *ctx = gp_opattr_begin(t);
+		for (size_t k = 0; k < t->kernels.n; k++)
+			gp_opattr_kernel(ctx, t, k, kernel_stack(&s, k), (int)s.count[k], &t->attrs[k]);
+		gp_opattr_end(ctx, t);
+	}
+	gp_vec_free(s.all);
+	free(s.first);
+	free(s.count);
 	return GP_OK;
 }

@@ -1,17 +1,331 @@
 /*
-** Op model entry point.  (Stub: everything unknown.)
+** Op model driver: for each kernel, find the rule of ops.def that matches
+** its attributed op, build the context (arguments, direction, kernel names)
+** and run the rule's formula.  An op no rule knows, or whose arguments do
+** not fit, gets the generic row (PyProf's Foo: params T=[shapes],type=...,
+** FLOPs and bytes unknown).  Nothing here can fail on odd data.
 */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "core/alloc.h"
-#include "ops/ops.h"
+#include "ops/opsint.h"
+
+/* ---- argument helpers (shared with formulas.c) ---- */
+
+const struct gp_arg *gp_oparg(const struct gp_opctx *c, uint32_t i)
+{
+	return i < c->nargs ? &c->args[i] : NULL;
+}
+
+const struct gp_arg *gp_optensor(const struct gp_opctx *c, uint32_t i)
+{
+	for (uint32_t j = 0; j < c->nargs; j++)
+		if (c->args[j].type == GP_ARG_TENSOR && i-- == 0)
+			return &c->args[j];
+	return NULL;
+}
+
+uint32_t gp_opntensors(const struct gp_opctx *c)
+{
+	uint32_t n = 0;
+
+	for (uint32_t j = 0; j < c->nargs; j++)
+		n += c->args[j].type == GP_ARG_TENSOR;
+	return n;
+}
+
+const struct gp_arg *gp_opnamed(const struct gp_opctx *c, const char *name)
+{
+	for (uint32_t j = 0; j < c->nargs; j++)
+		if (c->args[j].name && strcmp(gp_s(c->t, c->args[j].name), name) == 0)
+			return &c->args[j];
+	return NULL;
+}
+
+double gp_numel(const struct gp_arg *a)
+{
+	double n = 1;
+
+	if (!a || a->type != GP_ARG_TENSOR)
+		return 0;
+	for (int i = 0; i < a->ndim && i < GP_MAX_DIMS; i++)
+		n *= a->shape[i] > 0 ? (double)a->shape[i] : 0;
+	return n;
+}
+
+enum gp_dtype gp_opdtype(const struct gp_opctx *c, const struct gp_arg *a)
+{
+	if (a && a->type == GP_ARG_TENSOR && a->dtype != GP_DT_UNKNOWN && a->dtype < GP_DT__COUNT)
+		return a->dtype;
+	return gp_kernel_dtype(c->kfull);
+}
+
+int gp_opsize(enum gp_dtype dt)
+{
+	int s = gp_dtype_size(dt);
+
+	return s ? s : 4;
+}
+
+void gp_pp(struct gp_opctx *c, const char *key, const char *fmt, ...)
+{
+	size_t cap = sizeof(c->params);
+	va_list ap;
+	int n;
+
+	if (c->plen + 2 >= cap)
+		return;
+	n = snprintf(c->params + c->plen, cap - c->plen, "%s%s=", c->plen ? "," : "", key);
+	if (n < 0 || (size_t)n >= cap - c->plen) {
+		c->plen = cap - 1;
+		return;
+	}
+	c->plen += (size_t)n;
+	va_start(ap, fmt);
+	n = vsnprintf(c->params + c->plen, cap - c->plen, fmt, ap);
+	va_end(ap);
+	c->plen = n < 0 || (size_t)n >= cap - c->plen ? cap - 1 : c->plen + (size_t)n;
+}
+
+/* Writes "(d0,d1,...)" into buf (a 1-element tuple as "(d0,)", as Python
+** prints it). */
+static const char *fmt_shape(const struct gp_arg *a, char *buf, size_t size)
+{
+	size_t n = 0;
+
+	if (!a || a->type != GP_ARG_TENSOR) {
+		snprintf(buf, size, "na");
+		return buf;
+	}
+	n += (size_t)snprintf(buf, size, "(");
+	for (int i = 0; i < a->ndim && i < GP_MAX_DIMS && n < size; i++)
+		n += (size_t)snprintf(buf + n, size - n, "%s%lld", i ? "," : "", (long long)a->shape[i]);
+	if (n < size)
+		snprintf(buf + n, size - n, a->ndim == 1 ? ",)" : ")");
+	return buf;
+}
+
+void gp_pp_shape(struct gp_opctx *c, const char *key, const struct gp_arg *a)
+{
+	char buf[160];
+
+	gp_pp(c, key, "%s", fmt_shape(a, buf, sizeof(buf)));
+}
+
+void gp_pp_type(struct gp_opctx *c, enum gp_dtype dt)
+{
+	gp_pp(c, "type", "%s", gp_dtype_short(dt));
+}
+
+/* ---- rule lookup ---- */
+
+/* The op name without its namespace: "aten::linear" -> "linear",
+** "torch.nn.functional.linear" stays as markers give the op separately. */
+static const char *op_base(const char *s)
+{
+	static const char *const ns[] = {
+		"aten::", "prim::", "torch::", "c10d::", "_c10d_functional::", "c10d_functional::",
+		"torch.ops.aten.", "nccl:", "ncclx::",
+	};
+	for (size_t i = 0; i < sizeof(ns) / sizeof(ns[0]); i++) {
+		size_t n = strlen(ns[i]);
+		if (strncmp(s, ns[i], n) == 0)
+			return s + n;
+	}
+	return s;
+}
+
+/* Whether op is one of the '|'-separated names (a trailing '*' matches a
+** prefix). */
+static bool names_match(const char *names, const char *op)
+{
+	size_t oplen = strlen(op);
+	const char *p = names;
+
+	while (*p) {
+		const char *e = strchr(p, '|');
+		size_t n = e ? (size_t)(e - p) : strlen(p);
+		if (n && p[n - 1] == '*') {
+			if (oplen >= n - 1 && strncmp(op, p, n - 1) == 0)
+				return true;
+		} else if (n == oplen && strncmp(op, p, n) == 0) {
+			return true;
+		}
+		if (!e)
+			break;
+		p = e + 1;
+	}
+	return false;
+}
+
+static int rule_find(const char *op)
+{
+	for (size_t i = 0; i < gp_noprules; i++)
+		if (names_match(gp_oprules[i].names, op))
+			return (int)i;
+	return -1;
+}
+
+/* ---- generic rows ---- */
+
+static bool is_gemm_family(const char *f)
+{
+	return f && (strcmp(f, "gemm") == 0 || strcmp(f, "conv") == 0 || strcmp(f, "attention") == 0 ||
+		     strcmp(f, "rnn") == 0);
+}
+
+/* PyProf's Foo params: T=[(shape);(shape)],type=[fp32;fp32]. */
+static void generic_params(struct gp_opctx *c)
+{
+	char buf[160], types[96] = "";
+	size_t tn = 0;
+	char shapes[256] = "";
+	size_t sn = 0;
+
+	for (uint32_t j = 0; j < c->nargs; j++) {
+		const struct gp_arg *a = &c->args[j];
+		if (a->type != GP_ARG_TENSOR)
+			continue;
+		if (sn < sizeof(shapes))
+			sn += (size_t)snprintf(shapes + sn, sizeof(shapes) - sn, "%s%s", sn ? ";" : "",
+					       fmt_shape(a, buf, sizeof(buf)));
+		if (tn < sizeof(types))
+			tn += (size_t)snprintf(types + tn, sizeof(types) - tn, "%s%s", tn ? ";" : "",
+					       gp_dtype_short(a->dtype));
+	}
+	if (sn >= sizeof(shapes) || tn >= sizeof(types))
+		return;   /* too long to be useful; params stay na */
+	gp_pp(c, "T", "[%s]", shapes);
+	gp_pp(c, "type", "[%s]", types);
+}
+
+/* TC for a kernel whose op gives no TC answer: 1/0 if its name is a GEMM or
+** convolution, "-" otherwise. */
+static int tc_from_name(const struct gp_opctx *c)
+{
+	if (gp_kernel_is_gemm_like(c->kfull) || gp_tc_kernel(c->kfull) == GP_TC_YES)
+		return gp_tc_kernel(c->kfull) == GP_TC_YES ? GP_TC_YES : GP_TC_NO;
+	return GP_TC_NOT_APPLICABLE;
+}
+
+static void ctx_init(struct gp_opctx *c, const gp_trace *t, size_t i)
+{
+	const struct gp_attr *a = &t->attrs[i];
+	const struct gp_kernel *k = &t->kernels.v[i];
+
+	memset(c, 0, sizeof(*c));
+	c->t = t;
+	c->idx = i;
+	c->k = k;
+	c->a = a;
+	c->kshort = gp_s(t, k->name ? k->name : k->demangled);
+	c->kfull = gp_s(t, k->demangled ? k->demangled : k->name);
+	c->dir = a->dir;
+	c->sub = a->sub;
+	if ((uint64_t)a->args_first + a->args_count <= t->args.n) {
+		c->args = t->args.v + a->args_first;
+		c->nargs = a->args_count;
+	}
+	c->flops = -1;
+	c->bytes = -1;
+	c->tc = GP_TC_NOT_APPLICABLE;
+}
 
 struct gp_opres *gp_ops_run(gp_trace *t)
 {
 	struct gp_opres *r = gp_xcalloc(t->kernels.n ? t->kernels.n : 1, sizeof(*r));
+	/* op string id -> rule index + 1 (0 = not looked up yet, -1 = none):
+	** distinct op names are few, kernels many. */
+	size_t ncache = t->strs.n + 1;
+	int32_t *cache = gp_xcalloc(ncache, sizeof(*cache));
+	struct gp_opctx c;
 
 	for (size_t i = 0; i < t->kernels.n; i++) {
-		r[i].flops = -1;
-		r[i].bytes = -1;
-		r[i].tc = GP_TC_NA;
+		struct gp_opres *o = &r[i];
+
+		o->flops = -1;
+		o->bytes = -1;
+		o->tc = GP_TC_NA;
+		if (!t->attrs)
+			continue;
+		ctx_init(&c, t, i);
+		gp_str opid = t->attrs[i].op;
+		if (!opid) {
+			/* No op: PyProf's "na" row, but a GEMM kernel still says
+			** whether it used tensor cores. */
+			int tc = tc_from_name(&c);
+			o->tc = tc == GP_TC_NOT_APPLICABLE ? GP_TC_NA : (int8_t)tc;
+			o->dtype = gp_kernel_dtype(c.kfull);
+			continue;
+		}
+		c.op = op_base(gp_s(t, opid));
+		int ri = -1;
+		if (opid < ncache) {
+			if (!cache[opid])
+				cache[opid] = rule_find(c.op) + 1;
+			ri = cache[opid] - 1;
+		} else {
+			ri = rule_find(c.op);
+		}
+		bool ok = false;
+		if (ri >= 0) {
+			c.rule = &gp_oprules[ri];
+			ok = c.rule->fn(&c);
+		}
+		if (!ok) {
+			c.plen = 0;
+			c.params[0] = 0;
+			generic_params(&c);
+			c.flops = c.bytes = -1;
+			c.tc = tc_from_name(&c);
+			c.op_override = NULL;
+			c.dtype = gp_opdtype(&c, gp_optensor(&c, 0));
+		}
+		o->family = ok ? c.rule->family : "unknown";
+		o->known = ok && c.flops >= 0;
+		o->flops = c.flops;
+		o->bytes = c.bytes;
+		o->tc = (int8_t)c.tc;
+		o->dtype = (uint8_t)c.dtype;
+		if (c.op_override)
+			o->op = gp_intern(t, c.op_override);
+		if (c.plen)
+			o->params = gp_intern(t, c.params);
+		o->tc_eligible = is_gemm_family(o->family) && gp_dtype_tc_capable(c.dtype);
 	}
+	free(cache);
 	return r;
+}
+
+void gp_ops_summarize(const gp_trace *t, const struct gp_opres *r, struct gp_ops_summary *s)
+{
+	memset(s, 0, sizeof(*s));
+	if (!r)
+		return;
+	size_t ncache = t->strs.n + 1;
+	uint8_t *seen = gp_xcalloc(ncache, 1);
+
+	for (size_t i = 0; i < t->kernels.n; i++) {
+		const struct gp_kernel *k = &t->kernels.v[i];
+		double d = k->end > k->start ? (double)(k->end - k->start) : 0;
+
+		s->kernels++;
+		s->gpu_ns += d;
+		if (r[i].flops >= 0 && r[i].known) {
+			s->known++;
+			s->known_ns += d;
+		}
+		if (r[i].family && strcmp(r[i].family, "unknown") == 0) {
+			s->unknown_kernels++;
+			gp_str op = t->attrs ? t->attrs[i].op : 0;
+			if (op < ncache && !seen[op]) {
+				seen[op] = 1;
+				s->unknown_ops++;
+			}
+		}
+	}
+	free(seen);
 }

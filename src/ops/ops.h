@@ -1,12 +1,17 @@
 /*
 ** The op model: for each kernel, the params string, FLOPs, bytes and
 ** tensor-core use of the op that launched it (PyProf's prof stage, fixed
-** and extended).  Formulas live as data in src/ops/ (docs/op-model.md).
+** and extended).  Formulas live as data in src/ops/ops.def
+** (docs/op-model.md); tensor-core name patterns in tc.c; GPU peaks in
+** gpus.c.
 **
 ** Ownership: gp_ops_run() returns an array the caller frees with free().
+** Strings in it are interned in the trace (gp_str) or static (family).
 */
 #ifndef GP_OPS_H
 #define GP_OPS_H
+
+#include <stdbool.h>
 
 #include "core/trace.h"
 
@@ -18,9 +23,87 @@ struct gp_opres {
 	double flops;       /* < 0 = unknown */
 	double bytes;       /* < 0 = unknown */
 	int8_t tc;          /* enum gp_tc */
+	/* Added by the op model (ops branch). */
+	int8_t tc_eligible; /* 1: a GEMM/conv/attention op in fp16/bf16/tf32/fp8; 0: not */
+	uint8_t known;      /* 1: a formula row computed flops/bytes for this kernel */
+	uint8_t dtype;      /* enum gp_dtype the op computes in, GP_DT_UNKNOWN if unknown */
+	const char *family; /* "gemm", "conv", "pointwise"...; NULL = no op attributed */
 };
 
-/* Computes one gp_opres per kernel; t->attrs must be filled. */
+/* Computes one gp_opres per kernel; t->attrs must be filled.  Never fails:
+** an op the model does not know gets family "unknown", flops/bytes -1. */
 struct gp_opres *gp_ops_run(gp_trace *t);
+
+/* Totals over a gp_ops_run() result, for `info`. */
+struct gp_ops_summary {
+	double gpu_ns;          /* total kernel time */
+	double known_ns;        /* kernel time with known FLOPs */
+	size_t kernels, known;  /* kernel counts */
+	size_t unknown_ops;     /* distinct op names the model does not know */
+	size_t unknown_kernels; /* kernels of those ops */
+};
+void gp_ops_summarize(const gp_trace *t, const struct gp_opres *r, struct gp_ops_summary *s);
+
+/* Tensor cores (tc.c). */
+
+/* Whether a kernel name (full demangled name preferred) shows tensor-core
+** use: GP_TC_YES for TC patterns (Volta..Blackwell), GP_TC_NO for known
+** CUDA-core GEMM/conv kernels (sgemm, simt, scudnn...), GP_TC_NOT_APPLICABLE
+** when the name says nothing either way. */
+int gp_tc_kernel(const char *name);
+
+/* Whether the name looks like a GEMM or convolution kernel (for ops the
+** model does not know, so their GEMMs still get a 1/0 TC value). */
+bool gp_kernel_is_gemm_like(const char *name);
+
+/* The element type a kernel name shows ("bf16", "c10::Half", "h884", "sgemm"),
+** GP_DT_UNKNOWN if none. */
+enum gp_dtype gp_kernel_dtype(const char *name);
+
+/* Whether a GEMM-like op in dt is tensor-core eligible (fp16, bf16, tf32, fp8). */
+bool gp_dtype_tc_capable(enum gp_dtype dt);
+
+/* GPU peaks (gpus.c). */
+
+struct gp_gpu {
+	const char *name;       /* "A100-SXM4-80GB" */
+	const char *match;      /* '|'-separated substrings of the device name */
+	int sm_count;
+	double fp64, fp64_tc, fp32, tf32, fp16, bf16, fp8, int8;  /* TFLOP/s (TOP/s), 0 = none */
+	double bw;              /* GB/s */
+};
+
+/* The table entry whose match occurs in the device name (case-insensitive,
+** longest match wins), or NULL. */
+const struct gp_gpu *gp_gpu_lookup(const char *device_name);
+
+/* The table, for --help and docs (terminated by name == NULL). */
+extern const struct gp_gpu gp_gpus[];
+
+/* Peak FLOP/s for work in dtype dt, on tensor cores or not (tc), on g;
+** 0 when unknown.  Unknown dtype counts as fp32. */
+double gp_gpu_peak_flops(const struct gp_gpu *g, enum gp_dtype dt, bool tc);
+
+/* Roofline for one kernel.  peak_flops/peak_bw in FLOP/s and bytes/s
+** (0 = unknown); any unknown input gives the derived value -1. */
+struct gp_roofline {
+	double gflops, gbps;    /* achieved */
+	double intensity;       /* FLOP per byte */
+	double ideal_ns;        /* max(F / peak F, B / peak BW) */
+	double eff;             /* ideal / measured, 0..1 (can exceed 1 if the model overcounts) */
+	int bound;              /* 1 compute, 0 memory, -1 unknown */
+};
+void gp_roofline(double flops, double bytes, double dur_ns, double peak_flops, double peak_bw,
+		 struct gp_roofline *out);
+
+/* Peaks for one kernel: from opts overrides, else the device table entry
+** (g may be NULL).  Fills *pf and *pbw (0 = unknown). */
+struct gp_peak_opts {
+	const struct gp_gpu *gpu;   /* --gpu NAME, NULL = from the trace's device */
+	double peak_flops;          /* --peak-flops (FLOP/s), 0 = table */
+	double peak_bw;             /* --peak-bw (bytes/s), 0 = table */
+};
+void gp_kernel_peaks(const gp_trace *t, size_t k, const struct gp_opres *r,
+		     const struct gp_peak_opts *o, double *pf, double *pbw);
 
 #endif

@@ -1,0 +1,151 @@
+/*
+** GPU peak table (dense datasheet figures, no 2:4 sparsity) and roofline
+** arithmetic.  Sources: research/cupti.md section 5 (NVIDIA datasheets and
+** architecture whitepapers); rows not there are marked.  Values are
+** datasheet roofs at boost clock, not "achievable" ones (about 0.8x tensor,
+** 0.9x DRAM on H100/H200 by this workplace's measurements).
+*/
+#include <stddef.h>
+#include <string.h>
+#include <strings.h>
+
+#include "ops/ops.h"
+
+/* name, match, SMs, fp64, fp64 TC, fp32, tf32, fp16 TC, bf16 TC, fp8, int8 (TFLOP/s, TOP/s), GB/s.
+** fp16/bf16 TC are FP32-accumulate rates (what PyTorch uses). */
+const struct gp_gpu gp_gpus[] = {
+	{"V100-SXM2", "V100-SXM2|V100-SXM3|V100-DGXS|V100 SXM|V100", 80, 7.8, 0, 15.7, 0, 125, 0, 0, 0, 900},
+	{"V100-PCIE", "V100-PCIE|V100 PCIe", 80, 7.0, 0, 14.0, 0, 112, 0, 0, 0, 900},
+	{"V100S-PCIE", "V100S", 80, 8.2, 0, 16.4, 0, 130, 0, 0, 0, 1134},  /* datasheet, not in cupti.md */
+	{"TITAN V", "TITAN V", 80, 7.45, 0, 14.9, 0, 110, 0, 0, 0, 653},   /* whitepaper, not in cupti.md */
+	{"Quadro GP100", "GP100", 56, 5.2, 0, 10.3, 0, 0, 0, 0, 0, 717},   /* Pascal: no tensor cores */
+	{"T4", "Tesla T4|NVIDIA T4", 40, 0.25, 0, 8.1, 0, 65, 0, 0, 130, 320},
+	{"RTX 2070 SUPER", "RTX 2070 SUPER", 40, 0.28, 0, 9.1, 0, 36.3, 0, 0, 145, 448},  /* TU104 whitepaper arithmetic */
+	{"RTX 2080 Ti", "RTX 2080 Ti", 68, 0.42, 0, 13.4, 0, 53.8, 0, 0, 215, 616},      /* TU102 whitepaper */
+	{"A100-SXM4-40GB", "A100-SXM4-40GB|A100-SXM-40GB|A100-PG509-200|A100-PCIE-40GB|A100", 108, 9.7, 19.5, 19.5, 156, 312, 312, 0, 624, 1555},
+	{"A100-SXM4-80GB", "A100-SXM4-80GB|A100-SXM-80GB|A100 80GB", 108, 9.7, 19.5, 19.5, 156, 312, 312, 0, 624, 2039},
+	{"A100-PCIE-80GB", "A100-PCIE-80GB|A100 80GB PCIe", 108, 9.7, 19.5, 19.5, 156, 312, 312, 0, 624, 1935},
+	{"A10", "A10", 72, 0.49, 0, 31.2, 62.5, 125, 125, 0, 250, 600},
+	{"A30", "A30", 56, 5.2, 10.3, 10.3, 82, 165, 165, 0, 330, 933},
+	{"RTX A5000", "RTX A5000", 64, 0.43, 0, 27.8, 27.8, 55.6, 55.6, 0, 222, 768},    /* GA102 pro datasheet */
+	{"RTX 3090", "RTX 3090", 82, 0.56, 0, 35.6, 35.6, 71, 71, 0, 284, 936},
+	{"L4", "L4", 58, 0.49, 0, 30.3, 60, 121, 121, 242.5, 242.5, 300},
+	{"L40S", "L40S", 142, 1.4, 0, 91.6, 183, 362, 362, 733, 733, 864},
+	{"RTX 4090", "RTX 4090", 128, 1.3, 0, 82.6, 82.6, 165.2, 165.2, 330.3, 660.6, 1008},
+	{"H100-SXM", "H100 80GB HBM3|H100-SXM|H100 SXM|H100", 132, 34, 67, 67, 494.7, 989.5, 989.5, 1979, 1979, 3350},
+	{"H100-PCIE", "H100 PCIe|H100-PCIE", 114, 26, 51, 51, 378, 756, 756, 1513, 1513, 2000},
+	{"H200", "H200", 132, 34, 67, 67, 494.7, 989.5, 989.5, 1979, 1979, 4800},
+	{"B200", "B200", 148, 37, 37, 75, 1100, 2250, 2250, 4500, 4500, 7700},
+	{NULL, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+};
+
+/* Length of the longest '|'-separated alternative of match found in s
+** (case-insensitive), 0 if none. */
+static size_t best_match(const char *s, const char *match)
+{
+	size_t best = 0;
+	const char *p = match;
+
+	while (*p) {
+		const char *e = strchr(p, '|');
+		size_t n = e ? (size_t)(e - p) : strlen(p);
+		for (const char *q = s; n && *q; q++)
+			if (strncasecmp(q, p, n) == 0) {
+				if (n > best)
+					best = n;
+				break;
+			}
+		if (!e)
+			break;
+		p = e + 1;
+	}
+	return best;
+}
+
+const struct gp_gpu *gp_gpu_lookup(const char *device_name)
+{
+	const struct gp_gpu *found = NULL;
+	size_t best = 0;
+
+	if (!device_name || !*device_name)
+		return NULL;
+	for (const struct gp_gpu *g = gp_gpus; g->name; g++) {
+		size_t n = best_match(device_name, g->match);
+		if (n > best) {
+			best = n;
+			found = g;
+		}
+	}
+	return found;
+}
+
+double gp_gpu_peak_flops(const struct gp_gpu *g, enum gp_dtype dt, bool tc)
+{
+	double v;
+
+	if (!g)
+		return 0;
+	switch (dt) {
+	case GP_DT_FP64: case GP_DT_COMPLEX128:
+		v = tc && g->fp64_tc ? g->fp64_tc : g->fp64;
+		break;
+	case GP_DT_FP16:
+		v = tc && g->fp16 ? g->fp16 : 2 * g->fp32;
+		break;
+	case GP_DT_BF16:
+		v = tc && g->bf16 ? g->bf16 : 2 * g->fp32;
+		break;
+	case GP_DT_FP8_E4M3: case GP_DT_FP8_E5M2:
+		v = tc && g->fp8 ? g->fp8 : tc && g->fp16 ? g->fp16 : g->fp32;
+		break;
+	case GP_DT_INT8: case GP_DT_UINT8:
+		v = tc && g->int8 ? g->int8 : g->fp32;
+		break;
+	default:
+		/* fp32 on tensor cores means TF32 (or, on Volta/Turing, a
+		** kernel whose inputs were half: the fp16 rate). */
+		v = tc && g->tf32 ? g->tf32 : tc && g->fp16 ? g->fp16 : g->fp32;
+		break;
+	}
+	return v * 1e12;
+}
+
+void gp_roofline(double flops, double bytes, double dur_ns, double peak_flops, double peak_bw,
+		 struct gp_roofline *o)
+{
+	o->gflops = flops >= 0 && dur_ns > 0 ? flops / dur_ns : -1;
+	o->gbps = bytes >= 0 && dur_ns > 0 ? bytes / dur_ns : -1;
+	o->intensity = flops >= 0 && bytes > 0 ? flops / bytes : -1;
+	o->ideal_ns = -1;
+	o->eff = -1;
+	o->bound = -1;
+	if (flops < 0 || bytes < 0 || peak_flops <= 0 || peak_bw <= 0)
+		return;
+	double tf = flops / peak_flops * 1e9, tb = bytes / peak_bw * 1e9;
+	o->ideal_ns = tf > tb ? tf : tb;
+	o->bound = tf > tb;
+	if (dur_ns > 0)
+		o->eff = o->ideal_ns / dur_ns;
+}
+
+void gp_kernel_peaks(const gp_trace *t, size_t k, const struct gp_opres *r,
+		     const struct gp_peak_opts *o, double *pf, double *pbw)
+{
+	const struct gp_gpu *g = o ? o->gpu : NULL;
+	const struct gp_device *d = NULL;
+
+	if (k < t->kernels.n)
+		d = gp_trace_device(t, t->kernels.v[k].device);
+	if (!g && d)
+		g = gp_gpu_lookup(gp_s(t, d->name));
+	if (!g && t->devices.n == 1)
+		g = gp_gpu_lookup(gp_s(t, t->devices.v[0].name));
+	*pf = o && o->peak_flops > 0 ? o->peak_flops
+	      : gp_gpu_peak_flops(g, r ? (enum gp_dtype)r->dtype : GP_DT_UNKNOWN, r && r->tc == GP_TC_YES);
+	if (o && o->peak_bw > 0)
+		*pbw = o->peak_bw;
+	else if (g)
+		*pbw = g->bw * 1e9;
+	else
+		*pbw = d && d->mem_bw > 0 ? d->mem_bw : 0;
+}

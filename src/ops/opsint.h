@@ -1,0 +1,76 @@
+/*
+** Op model internals shared by ops.c (dispatch) and formulas.c (the
+** formula functions named in ops.def).  Not for use outside src/ops/.
+**
+** Ownership: a gp_opctx lives on gp_ops_run()'s stack; its pointers borrow
+** from the trace.
+*/
+#ifndef GP_OPSINT_H
+#define GP_OPSINT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "ops/ops.h"
+
+struct gp_opctx;
+
+/* A formula: fills c->flops, c->bytes, the params and may set tc and
+** op_override.  Returns false when the arguments do not fit (the row then
+** falls back to the generic unknown row). */
+typedef bool (*gp_opfn)(struct gp_opctx *c);
+
+/* One row of ops.def. */
+struct gp_oprule {
+	const char *names;      /* '|'-separated op names; "x*" matches a prefix */
+	const char *family;
+	gp_opfn fn;
+	double k1, k2, k3;      /* constants the formula takes (FLOPs/element, byte factors) */
+	const char *ref;
+};
+
+struct gp_opctx {
+	const gp_trace *t;
+	size_t idx;                     /* kernel index */
+	const struct gp_kernel *k;
+	const struct gp_attr *a;
+	const char *op;                 /* op name, namespace ("aten::") stripped */
+	const char *kshort;             /* kernel base name (PyProf matches on it) */
+	const char *kfull;              /* full demangled name (TC, dtype) */
+	const struct gp_arg *args;
+	uint32_t nargs;
+	int dir, sub;
+	const struct gp_oprule *rule;
+
+	/* Output. */
+	char params[384];
+	size_t plen;
+	double flops, bytes;
+	int tc;                         /* enum gp_tc */
+	enum gp_dtype dtype;
+	const char *op_override;        /* static string or NULL */
+};
+
+/* The rule table (formulas.c, from ops.def) and its size. */
+extern const struct gp_oprule gp_oprules[];
+extern const size_t gp_noprules;
+
+/* Argument access.  NULL when absent. */
+const struct gp_arg *gp_oparg(const struct gp_opctx *c, uint32_t i);           /* i-th argument */
+const struct gp_arg *gp_optensor(const struct gp_opctx *c, uint32_t i);        /* i-th tensor argument */
+const struct gp_arg *gp_opnamed(const struct gp_opctx *c, const char *name);   /* keyword argument */
+uint32_t gp_opntensors(const struct gp_opctx *c);
+double gp_numel(const struct gp_arg *a);   /* elements of a tensor (1 for a 0-d tensor), 0 if NULL */
+
+/* The dtype of a tensor argument, else the kernel name's, else unknown. */
+enum gp_dtype gp_opdtype(const struct gp_opctx *c, const struct gp_arg *a);
+/* Element size for a dtype; unknown counts as 4 bytes (fp32). */
+int gp_opsize(enum gp_dtype dt);
+
+/* Params string builders: "key=value" joined with ','. */
+void gp_pp(struct gp_opctx *c, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void gp_pp_shape(struct gp_opctx *c, const char *key, const struct gp_arg *a);  /* "(35,20,200)" */
+void gp_pp_type(struct gp_opctx *c, enum gp_dtype dt);                          /* "type=fp32" */
+
+#endif

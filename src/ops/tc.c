@@ -1,0 +1,114 @@
+/*
+** Tensor-core use and element type from kernel names.  Substring patterns
+** on the full demangled name (template arguments included, which PyProf's
+** short-name test could not see), Volta through Blackwell.  The lists are
+** data: add a pattern here and a case to tests/unit/test_ops_tc.c.
+*/
+#include <stdbool.h>
+#include <string.h>
+
+#include "ops/ops.h"
+
+/* Names that show tensor-core instructions (HMMA/IMMA/DMMA/GMMA/UMMA). */
+static const char *const tc_yes[] = {
+	/* PyProf tc.py TC_Whitelist (Volta/Turing cuBLAS and cuDNN, early xmma) */
+	"h884", "s884", "h1688", "s1688", "hmma", "i8816", "16816", "dgrad_1x1_stride_2x2",
+	"first_layer_wgrad_kernel", "conv1x1", "conv2d_c1_k1", "direct_group", "xmma_implicit_gemm",
+	"xmma_sparse_conv", "xmma_warp_specialized_implicit_gemm", "xmma_gemm", "xmma_sparse_gemm",
+	"c1688",
+	/* apex-era spellings and other mma shapes */
+	"884gemm", "1688gemm", "884cudnn", "1688cudnn", "i16832", "16832", "s161616", "h161616",
+	"i8832", "imma", "dmma", "wmma",
+	/* cuBLAS/cuDNN xmma generations (sm80_xmma_*, sm90_xmma_*_gmma) */
+	"_xmma_", "gmma", "GMMA", "tcgen05", "umma", "UMMA",
+	/* cuBLAS 12.8+ JIT kernels (Hopper/Blackwell) */
+	"nvjet",
+	/* CUTLASS 2.x/3.x: cutlass_80_tensorop_*, OpClassTensorOp, Sm90/Sm100 collectives */
+	"tensorop", "TensorOp", "MainloopSm90", "MainloopSm100", "Sm90TmaGmma", "KernelTmaWarpSpecialized",
+	/* attention */
+	"flash_fwd", "flash_bwd", "flash::", "pytorch_flash::", "fmha_cutlass", "fmha_", "_fmha",
+	"cudnn_generated_fort_native_sdpa", "sdpa_", "flash_attn", "FlashAttn",
+	NULL
+};
+
+/* Names that say CUDA-core (SIMT) math even though they also contain a
+** tensor-core-looking token (xmma with all-fp32 types, fp32 memory-efficient
+** attention); checked before tc_yes. */
+static const char *const tc_simt[] = {
+	"simt", "Simt", "fmha_cutlassF_f32", "fmha_cutlassB_f32", "f32f32_f32f32_f32",
+	"f64f64_f64f64_f64", NULL
+};
+
+/* Other GEMM/conv names that use CUDA cores; checked after tc_yes. */
+static const char *const tc_no[] = {
+	"sgemm", "dgemm", "hgemm", "cgemm", "zgemm", "gemv", "gemmk1", "gemmSN", "scudnn", "hcudnn",
+	"dcudnn", "implicit_convolve_sgemm", "implicit_convolve_hgemm", "explicit_convolve", "fft",
+	"winograd", "wgrad_alg0", "wgrad_alg1", "dgrad_engine", "dgrad2d_grouped_direct",
+	"conv2d_grouped_direct", "conv_depthwise", "dot_kernel", NULL
+};
+
+/* GEMM/convolution kernel names (with or without tensor cores). */
+static const char *const gemm_like[] = {
+	"gemm", "gemv", "Gemm", "GEMM", "cutlass", "nvjet", "xmma", "cudnn", "convolve", "conv2d",
+	"conv1x1", "conv_", "dgrad", "wgrad", "fprop", "winograd", "dot_kernel", "splitKreduce",
+	"reduce_1Block_kernel", "fmha", "flash_fwd", "flash_bwd", "sdpa", NULL
+};
+
+static bool has_any(const char *s, const char *const *needles)
+{
+	for (; *needles; needles++)
+		if (strstr(s, *needles))
+			return true;
+	return false;
+}
+
+int gp_tc_kernel(const char *name)
+{
+	if (!name || !*name)
+		return GP_TC_NOT_APPLICABLE;
+	if (has_any(name, tc_simt))
+		return GP_TC_NO;
+	if (has_any(name, tc_yes))
+		return GP_TC_YES;
+	if (has_any(name, tc_no))
+		return GP_TC_NO;
+	return GP_TC_NOT_APPLICABLE;
+}
+
+bool gp_kernel_is_gemm_like(const char *name)
+{
+	return name && has_any(name, gemm_like);
+}
+
+/* Element-type tokens in kernel names, most specific first: fp8 before
+** fp16 ("e4m3"), bf16 before fp16 ("bf16" contains "f16"), reduced
+** precision before "float" (softmax<c10::Half, float> computes in half). */
+static const struct {
+	const char *pat;
+	enum gp_dtype dt;
+} dtype_pats[] = {
+	{"e4m3", GP_DT_FP8_E4M3}, {"E4M3", GP_DT_FP8_E4M3}, {"e5m2", GP_DT_FP8_E5M2}, {"E5M2", GP_DT_FP8_E5M2},
+	{"BFloat16", GP_DT_BF16}, {"bfloat16", GP_DT_BF16}, {"bf16", GP_DT_BF16}, {"__nv_bfloat", GP_DT_BF16},
+	{"c10::Half", GP_DT_FP16}, {"__half", GP_DT_FP16}, {"fp16", GP_DT_FP16}, {"f16", GP_DT_FP16},
+	{"h884", GP_DT_FP16}, {"h1688", GP_DT_FP16}, {"h16816", GP_DT_FP16}, {"hgemm", GP_DT_FP16},
+	{"hmma", GP_DT_FP16}, {"half", GP_DT_FP16}, {"Half", GP_DT_FP16},
+	{"tf32", GP_DT_TF32}, {"s1688gemm", GP_DT_TF32},
+	{"sgemm", GP_DT_FP32}, {"scudnn", GP_DT_FP32}, {"float", GP_DT_FP32}, {"f32", GP_DT_FP32},
+	{"dgemm", GP_DT_FP64}, {"double", GP_DT_FP64}, {"f64", GP_DT_FP64},
+};
+
+enum gp_dtype gp_kernel_dtype(const char *name)
+{
+	if (!name)
+		return GP_DT_UNKNOWN;
+	for (size_t i = 0; i < sizeof(dtype_pats) / sizeof(dtype_pats[0]); i++)
+		if (strstr(name, dtype_pats[i].pat))
+			return dtype_pats[i].dt;
+	return GP_DT_UNKNOWN;
+}
+
+bool gp_dtype_tc_capable(enum gp_dtype dt)
+{
+	return dt == GP_DT_FP16 || dt == GP_DT_BF16 || dt == GP_DT_TF32 || dt == GP_DT_FP8_E4M3 ||
+	       dt == GP_DT_FP8_E5M2;
+}

@@ -1,0 +1,142 @@
+/*
+** Test fixture for the op model and advise: builds a gp_trace in C (kernels
+** with attributed ops and arguments) without any reader.  Header-only, used
+** by tests/unit/test_ops*.c.
+**
+** Ownership: fx_done() hands attrs to the trace; gp_trace_free() frees all.
+*/
+#ifndef GP_OPS_FIXTURE_H
+#define GP_OPS_FIXTURE_H
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "core/trace.h"
+#include "ops/ops.h"
+
+struct fx {
+	gp_trace t;
+	GP_VEC(struct gp_attr) attrs;
+	gp_ns now;
+};
+
+static inline void fx_init(struct fx *f)
+{
+	memset(f, 0, sizeof(*f));
+	gp_trace_init(&f->t);
+	f->now = 1000000;
+}
+
+/* Adds a kernel of dur ns (starting after the previous one plus gap ns)
+** attributed to mod/op (NULL = none); returns its index. */
+static inline size_t fx_kernel_at(struct fx *f, const char *name, gp_ns gap, gp_ns dur,
+				  const char *mod, const char *op, int dir, int sub)
+{
+	struct gp_kernel *k = gp_vec_push(f->t.kernels);
+	struct gp_attr *a = gp_vec_push(f->attrs);
+
+	f->now += gap;
+	k->start = f->now;
+	k->end = f->now + dur;
+	f->now = k->end;
+	k->name = gp_intern(&f->t, name);
+	k->demangled = k->name;
+	k->device = 0;
+	k->stream = 7;
+	k->grid[0] = k->grid[1] = k->grid[2] = 1;
+	k->block[0] = 128;
+	k->block[1] = k->block[2] = 1;
+	a->api = -1;
+	a->seq = -1;
+	a->iter = -1;
+	a->fwd = -1;
+	a->mod = gp_intern(&f->t, mod);
+	a->op = gp_intern(&f->t, op);
+	a->dir = (uint8_t)dir;
+	a->sub = sub;
+	a->args_first = (uint32_t)f->t.args.n;
+	return f->t.kernels.n - 1;
+}
+
+static inline size_t fx_kernel(struct fx *f, const char *name, const char *mod, const char *op,
+			       int dir, int sub)
+{
+	return fx_kernel_at(f, name, 1000, 10000, mod, op, dir, sub);
+}
+
+static inline struct gp_arg *fx_arg(struct fx *f, int type, const char *name)
+{
+	struct gp_arg *g = gp_vec_push(f->t.args);
+
+	g->type = (uint8_t)type;
+	g->name = gp_intern(&f->t, name);
+	f->attrs.v[f->attrs.n - 1].args_count++;
+	return g;
+}
+
+/* Tensor argument of the last kernel: ndim dims follow. */
+static inline void fx_tensor(struct fx *f, enum gp_dtype dt, int ndim, ...)
+{
+	struct gp_arg *g = fx_arg(f, GP_ARG_TENSOR, NULL);
+	va_list ap;
+
+	g->dtype = (uint8_t)dt;
+	g->ndim = (uint8_t)ndim;
+	va_start(ap, ndim);
+	for (int i = 0; i < ndim; i++)
+		g->shape[i] = va_arg(ap, int64_t);
+	va_end(ap);
+}
+
+/* Scalar (INT, FLOAT, BOOL) argument, optionally named. */
+static inline void fx_scalar(struct fx *f, int type, const char *name, double v)
+{
+	fx_arg(f, type, name)->value = v;
+}
+
+static inline void fx_str(struct fx *f, const char *name, const char *v)
+{
+	fx_arg(f, GP_ARG_STR, name)->sval = gp_intern(&f->t, v);
+}
+
+/* List of ints (tuple) argument: n values follow. */
+static inline void fx_list(struct fx *f, const char *name, int n, ...)
+{
+	struct gp_arg *g = fx_arg(f, GP_ARG_LIST, name);
+	va_list ap;
+
+	g->ndim = (uint8_t)n;
+	va_start(ap, n);
+	for (int i = 0; i < n; i++)
+		g->shape[i] = va_arg(ap, int64_t);
+	va_end(ap);
+}
+
+static inline void fx_device(struct fx *f, const char *name, int sms)
+{
+	struct gp_device *d = gp_vec_push(f->t.devices);
+
+	d->id = 0;
+	d->name = gp_intern(&f->t, name);
+	d->sm_count = sms;
+}
+
+static inline void fx_done(struct fx *f)
+{
+	free(f->t.attrs);
+	f->t.attrs = f->attrs.v;
+	f->attrs.v = NULL;
+	f->attrs.n = f->attrs.cap = 0;
+}
+
+static inline void fx_free(struct fx *f)
+{
+	gp_vec_free(f->attrs);
+	gp_trace_free(&f->t);
+}
+
+#define D(x) ((int64_t)(x))
+
+#endif

@@ -1,0 +1,238 @@
+/*
+** Unit tests: the correlation sweep and PyProf's NVTX rules on synthetic
+** traces built in C (expected values worked out by hand from pyprof.md).
+*/
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/correlate.h"
+#include "core/demangle.h"
+
+static void api(gp_trace *t, uint32_t pid, uint32_t tid, gp_ns s, gp_ns e, uint64_t corr)
+{
+	struct gp_api *a = gp_vec_push(t->apis);
+	a->pid = pid;
+	a->tid = tid;
+	a->start = s;
+	a->end = e;
+	a->corr = corr;
+	a->name = gp_intern(t, "cudaLaunchKernel");
+	a->cbid = 211;
+}
+
+static void kernel(gp_trace *t, gp_ns s, uint64_t corr, uint32_t pid)
+{
+	struct gp_kernel *k = gp_vec_push(t->kernels);
+	k->start = s;
+	k->end = s + 5;
+	k->corr = corr;
+	k->pid = pid;
+	k->name = gp_intern(t, "k");
+}
+
+static void range(gp_trace *t, uint32_t pid, uint32_t tid, gp_ns s, gp_ns e, const char *text)
+{
+	struct gp_range *r = gp_vec_push(t->ranges);
+	r->pid = pid;
+	r->tid = tid;
+	r->start = s;
+	r->end = e;
+	r->text = gp_intern(t, text);
+	r->kind = s == e ? GP_RANGE_MARK : GP_RANGE_PUSHPOP;
+	r->parent = -1;
+}
+
+static void correlate(gp_trace *t)
+{
+	struct gp_correlate_opts o = {0};
+	gp_error err = {0};
+
+	gp_trace_finish(t);
+	assert_int_equal(gp_correlate(t, &o, &err), GP_OK);
+}
+
+static bool has_warning(const gp_trace *t, const char *needle)
+{
+	for (size_t i = 0; i < t->warnings.n; i++)
+		if (strstr(gp_s(t, t->warnings.v[i]), needle))
+			return true;
+	return false;
+}
+
+/* Nested ranges, other threads, strict enclosure at both ends. */
+static void sweep_strict_nesting(void **state)
+{
+	gp_trace t;
+
+	gp_trace_init(&t);
+	range(&t, 1, 1, 0, 1000, "layer:Outer");
+	range(&t, 1, 1, 10, 900, "layer:Inner");
+	range(&t, 1, 1, 15, 30, "layer:EndsAtApiEnd");     /* end == api.end: not enclosing */
+	range(&t, 1, 1, 20, 500, "layer:StartsAtApiStart"); /* start == api.start: not enclosing */
+	range(&t, 1, 1, 12, 12, "layer:Mark");               /* an instant */
+	range(&t, 1, 2, 0, 1000, "layer:OtherThread");
+	range(&t, 2, 1, 0, 1000, "layer:OtherProcess");
+	range(&t, 1, 1, 40, 60, "layer:Later");
+	api(&t, 1, 1, 20, 30, 1);
+	kernel(&t, 100, 1, 1);
+	api(&t, 1, 1, 45, 50, 2);    /* inside Later as well */
+	kernel(&t, 200, 2, 1);
+	api(&t, 1, 1, 950, 960, 3);  /* after Inner closed */
+	kernel(&t, 1100, 3, 1);
+	correlate(&t);
+
+	assert_int_equal(t.attrs[0].api >= 0, 1);
+	assert_string_equal(gp_s(&t, t.attrs[0].layer), "Outer:Inner");
+	assert_string_equal(gp_s(&t, t.attrs[1].layer), "Outer:Inner:StartsAtApiStart:Later");
+	assert_string_equal(gp_s(&t, t.attrs[2].layer), "Outer");
+	assert_int_equal(t.attrs[0].dir, GP_DIR_FPROP);
+	gp_trace_free(&t);
+}
+
+/* Launch lookup: by (pid, corr); nvprof kernels (pid 0) take the call's
+** pid; a kernel whose call is missing keeps api = -1 and is counted. */
+static void launch_lookup(void **state)
+{
+	gp_trace t;
+
+	gp_trace_init(&t);
+	api(&t, 10, 1, 0, 10, 5);
+	api(&t, 20, 2, 20, 30, 5);
+	api(&t, 30, 3, 40, 50, 6);
+	kernel(&t, 100, 5, 20);   /* same corr in two processes: pid 20's */
+	kernel(&t, 110, 5, 10);
+	kernel(&t, 120, 6, 0);    /* nvprof: no pid */
+	kernel(&t, 130, 99, 0);   /* no call */
+	correlate(&t);
+
+	assert_int_equal(t.apis.v[t.attrs[0].api].pid, 20);
+	assert_int_equal(t.apis.v[t.attrs[1].api].pid, 10);
+	assert_int_equal(t.apis.v[t.attrs[2].api].pid, 30);
+	assert_int_equal(t.kernels.v[2].pid, 30);
+	assert_int_equal(t.attrs[3].api, -1);
+	assert_true(has_warning(&t, "1 of 4 kernels have no launching API call"));
+	gp_trace_free(&t);
+}
+
+#define LINEAR "{'mod': 'torch.nn.functional', 'op': 'linear', 'args': [{'name': '', 'type': " \
+	"'tensor', 'shape': (4, 8), 'dtype': 'float32'}, {'name': '', 'type': 'tensor', " \
+	"'shape': (16, 8), 'dtype': 'float32'}]}"
+
+/* PyProf's op/mod choice, seq, sub and the backward -> forward copy. */
+static void pyprof_rules(void **state)
+{
+	gp_trace t;
+
+	gp_trace_init(&t);
+	/* forward linear: two kernels in one op -> sub 0, 1 */
+	range(&t, 1, 1, 0, 100, "{'traceMarker': ['/x/train.py:12', '/usr/lib/torch/nn/modules/module.py:5']}");
+	range(&t, 1, 1, 1, 99, LINEAR);
+	range(&t, 1, 1, 2, 98, "addmm, seq = 7");
+	api(&t, 1, 1, 10, 20, 1);
+	kernel(&t, 1000, 1, 1);
+	api(&t, 1, 1, 30, 40, 2);
+	kernel(&t, 1010, 2, 1);
+	/* a seq-only op: mod na, op = its name */
+	range(&t, 1, 1, 200, 300, "add_, seq = 9");
+	api(&t, 1, 1, 210, 220, 3);
+	kernel(&t, 1020, 3, 1);
+	/* backward of seq 7 on another thread: bprop, inherits linear */
+	range(&t, 1, 2, 400, 500, "AddmmBackward0, seq = 7");
+	api(&t, 1, 2, 410, 420, 4);
+	kernel(&t, 1030, 4, 1);
+	api(&t, 1, 2, 430, 440, 5);
+	kernel(&t, 1040, 5, 1);
+	/* backward without a forward kernel: sanitized name, mod na */
+	range(&t, 1, 2, 600, 700, "torch::autograd::MulBackward1, seq = 42");
+	api(&t, 1, 2, 610, 620, 6);
+	kernel(&t, 1050, 6, 1);
+	/* no marker at all */
+	api(&t, 1, 2, 800, 810, 7);
+	kernel(&t, 1060, 7, 1);
+	correlate(&t);
+
+	struct gp_attr *a = t.attrs;
+	assert_string_equal(gp_s(&t, a[0].mod), "torch.nn.functional");
+	assert_string_equal(gp_s(&t, a[0].op), "linear");
+	assert_int_equal(a[0].dir, GP_DIR_FPROP);
+	assert_int_equal(a[0].seq, 7);
+	assert_string_equal(gp_s(&t, a[0].seq_list), "7");
+	assert_int_equal(a[0].sub, 0);
+	assert_int_equal(a[1].sub, 1);
+	assert_int_equal(a[0].args_count, 2);
+	assert_string_equal(gp_s(&t, a[0].trace), "/x/train.py:12");
+
+	assert_string_equal(gp_s(&t, a[2].mod), "na");
+	assert_string_equal(gp_s(&t, a[2].op), "add_");
+	assert_int_equal(a[2].seq, 9);
+	assert_int_equal(a[2].sub, 0);
+
+	assert_int_equal(a[3].dir, GP_DIR_BPROP);
+	assert_int_equal(a[3].fwd, 1);   /* the last forward kernel with seq 7 */
+	assert_string_equal(gp_s(&t, a[3].op), "linear");
+	assert_string_equal(gp_s(&t, a[3].mod), "torch.nn.functional");
+	assert_string_equal(gp_s(&t, a[3].trace), "/x/train.py:12");
+	assert_int_equal(a[3].args_count, 2);
+	assert_int_equal(a[3].sub, 0);
+	assert_int_equal(a[4].sub, 1);
+
+	assert_int_equal(a[5].dir, GP_DIR_BPROP);
+	assert_int_equal(a[5].fwd, -1);
+	assert_string_equal(gp_s(&t, a[5].op), "Mul");
+	assert_string_equal(gp_s(&t, a[5].mod), "na");
+
+	assert_int_equal(a[6].dir, GP_DIR_FPROP);
+	assert_int_equal(a[6].op, 0);
+	assert_int_equal(a[6].seq, -1);
+	gp_trace_free(&t);
+}
+
+/* A trace without ranges: launches found, nothing interpreted. */
+static void no_ranges(void **state)
+{
+	gp_trace t;
+
+	gp_trace_init(&t);
+	api(&t, 1, 1, 0, 10, 1);
+	kernel(&t, 20, 1, 1);
+	correlate(&t);
+	assert_int_equal(t.attrs[0].api, 0);
+	assert_int_equal(t.attrs[0].dir, GP_DIR_NA);
+	assert_int_equal(t.attrs[0].seq, -1);
+	gp_trace_free(&t);
+}
+
+static void short_names(void **state)
+{
+	char buf[256];
+	char *d = gp_demangle("_ZN2at6native18elementwise_kernelEv");
+
+	assert_non_null(d);
+	assert_string_equal(gp_kernel_short_name(d, buf, sizeof(buf)), "elementwise_kernel");
+	free(d);
+	assert_null(gp_demangle("volta_sgemm_128x64_tn"));
+	assert_string_equal(gp_kernel_short_name("volta_sgemm_128x64_tn", buf, sizeof(buf)),
+			    "volta_sgemm_128x64_tn");
+	assert_string_equal(gp_kernel_short_name("void at::native::(anonymous namespace)::"
+						 "fused_dropout_kernel<float>(int)", buf, sizeof(buf)),
+			    "fused_dropout_kernel");
+	/* a small buffer truncates before the rule applies, never overflows */
+	assert_string_equal(gp_kernel_short_name("void cuda::native::f(int)", buf, 8), "cu");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(sweep_strict_nesting),
+		cmocka_unit_test(launch_lookup),
+		cmocka_unit_test(pyprof_rules),
+		cmocka_unit_test(no_ranges),
+		cmocka_unit_test(short_names),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
