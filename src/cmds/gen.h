@@ -1,0 +1,191 @@
+/*
+** `gpuprof gen`: a synthetic training run (gen_model.c) told as a stream of
+** events to one sink per output format (gen_nsys.c, gen_nvprof.c,
+** gen_kineto.c).  Private to src/cmds/gen*.c.
+**
+** Ownership: every pointer inside an event is only valid during the sink
+** call; sinks copy what they keep.  A sink owns its output and reports the
+** first failure from its finish function (the model never checks).
+*/
+#ifndef GP_GEN_H
+#define GP_GEN_H
+
+#include <stdbool.h>
+#include <sqlite3.h>
+#include <stdint.h>
+
+#include "core/error.h"
+
+#define GEN_MAX_STREAMS 16
+
+/* The simulated process: one python process with a main thread and the
+** autograd engine's backward thread, one GPU. */
+#define GEN_PID 24242u
+#define GEN_TID_MAIN GEN_PID
+#define GEN_TID_AUTOGRAD (GEN_PID + 37u)
+
+enum gen_thread { GEN_THR_MAIN, GEN_THR_AUTOGRAD, GEN_THR__COUNT };
+
+/* A kernel the model can launch.  mangled is the symbol (nvprof's name;
+** NULL for the few kernels without C++ mangling, whose short name is the
+** full name); demangled is written the way nsys demangles. */
+struct gen_kdef {
+	const char *mangled;
+	const char *demangled;
+	const char *short_name;
+	uint16_t regs;
+	uint32_t static_smem, dynamic_smem;
+};
+
+extern const struct gen_kdef gen_kdefs[];
+extern const int gen_nkdefs;
+
+/* The CUDA API calls the model makes (index into gen_apis). */
+enum gen_api_id {
+	GEN_API_LAUNCH, GEN_API_MEMCPY_ASYNC, GEN_API_MEMSET_ASYNC, GEN_API_STREAM_SYNC,
+	GEN_API_EVENT_RECORD, GEN_API_STREAM_WAIT_EVENT, GEN_API__COUNT
+};
+
+struct gen_api_def {
+	const char *name;       /* runtime name with version: "cudaLaunchKernel_v7000" */
+	int cbid;               /* CUPTI runtime callback id */
+};
+
+extern const struct gen_api_def gen_apis[GEN_API__COUNT];
+
+/* What a range is; sinks that cannot express a kind (Kineto has no PyProf
+** dict markers) skip it. */
+enum gen_range_kind {
+	GEN_R_ITER,      /* "iteration 12" / ProfilerStep#12 */
+	GEN_R_LAYER,     /* "layer:Block_3" */
+	GEN_R_PYPROF,    /* "{'mod': 'torch.nn.functional', 'op': 'linear', ...}" */
+	GEN_R_OP,        /* emit_nvtx op marker, forward or backward */
+	GEN_R_ANNOT,     /* record_function: "Optimizer.step#AdamW.step" */
+};
+
+struct gen_range {
+	int64_t start, end;
+	enum gen_thread thr;
+	enum gen_range_kind kind;
+	const char *text;       /* the NVTX string as emit_nvtx/PyProf/the user writes it */
+	const char *name;       /* op or annotation name: "aten::addmm", "ProfilerStep#3" */
+	int64_t seq;            /* autograd sequence number, -1 = none */
+	uint64_t op_id;         /* emit_nvtx op_id, also Kineto's External id; 0 = none */
+	bool backward;          /* a backward op (on the autograd thread) */
+	const char *dims;       /* Kineto Input Dims JSON "[[64,1024],[1024,4096]]", NULL = none */
+	const char *types;      /* Kineto Input type JSON "[\"c10::Half\",\"c10::Half\"]" */
+};
+
+struct gen_api {
+	int64_t start, end;
+	enum gen_thread thr;
+	enum gen_api_id api;
+	uint64_t corr;
+	uint64_t ext;           /* op_id of the innermost open op, 0 = none */
+};
+
+struct gen_kernel {
+	int64_t start, end;
+	int kdef;               /* index into gen_kdefs */
+	uint32_t stream;
+	uint64_t corr, ext;
+	uint32_t grid[3], block[3];
+};
+
+/* CUPTI numbering (nvprof's) for copy and memory kinds. */
+struct gen_memcpy {
+	int64_t start, end;
+	uint32_t stream;
+	uint64_t corr, ext, bytes;
+	int copy_kind;          /* 1 HtoD, 2 DtoH, 8 DtoD */
+	int src_kind, dst_kind; /* 1 pageable, 2 pinned, 3 device */
+};
+
+struct gen_memset {
+	int64_t start, end;
+	uint32_t stream;
+	uint64_t corr, ext, bytes;
+	uint32_t value;
+};
+
+struct gen_sync {
+	int64_t start, end;
+	uint32_t stream;
+	uint64_t corr;
+	int type;               /* CUPTI: 1 event, 2 stream wait event, 3 stream, 4 context */
+	uint32_t event_id;      /* 0xffffffff when not an event sync */
+};
+
+struct gen_sink {
+	void *ctx;
+	void (*range)(void *ctx, const struct gen_range *r);
+	void (*api)(void *ctx, const struct gen_api *a);
+	void (*kernel)(void *ctx, const struct gen_kernel *k);
+	void (*memcpy)(void *ctx, const struct gen_memcpy *m);
+	void (*memset)(void *ctx, const struct gen_memset *m);
+	void (*sync)(void *ctx, const struct gen_sync *s);
+};
+
+struct gen_opts {
+	uint64_t kernels;       /* exactly this many kernels */
+	uint64_t seed;
+	int streams;            /* 1..GEN_MAX_STREAMS */
+	bool sm70;              /* Volta kernel names (nvprof cannot profile sm80+) */
+};
+
+/* Stream ids the model uses: stream i of opts.streams. */
+uint32_t gen_stream_id(int i);
+
+/* Runs the model: tells sink every event, in time order per thread.  Times
+** are ns from an arbitrary origin (>= 1 s); sinks add their own base. */
+void gen_model_run(const struct gen_opts *o, const struct gen_sink *sink);
+
+/* The sinks.  open() creates path (which must not exist unless force, in
+** which case it is replaced), fills *sink and returns 0, or fills err.
+** finish() writes what comes after the events, closes and frees, and
+** returns the first error (then the partial file is removed). */
+struct gen_writer {
+	const char *name;
+	int (*open)(const char *path, bool force, const struct gen_opts *o, struct gen_sink *sink,
+		    gp_error *err);
+	int (*finish)(struct gen_sink *sink, gp_error *err);
+};
+
+extern const struct gen_writer gen_writer_nsys, gen_writer_nvprof, gen_writer_kineto;
+
+/* Creates path for writing and returns its descriptor: fails (GP_ERR_IO)
+** when it exists, unless force, which replaces it.  -1 on failure. */
+int gen_create(const char *path, bool force, gp_error *err);
+
+/* A SQLite file being written in one transaction (gen_sql.c).  Statements
+** are finalized by gen_db_close(); the first failure is kept in err/failed
+** and later calls do nothing. */
+#define GEN_DB_MAX_STMTS 16
+struct gen_db {
+	sqlite3 *db;
+	const char *path;
+	sqlite3_stmt *stmts[GEN_DB_MAX_STMTS];
+	int nstmts;
+	bool failed;
+	gp_error err;
+};
+
+/* Creates path (see gen_create), sets the fast-write pragmas, begins the
+** transaction and runs ddl. */
+int gen_db_open(struct gen_db *g, const char *path, bool force, const char *ddl, gp_error *err);
+sqlite3_stmt *gen_db_prepare(struct gen_db *g, const char *sql);
+/* Binds one row and inserts it.  types has one letter per column: 'i'
+** int64, 'n' NULL (no argument), 't' text (NULL = NULL), 'b' blob (pointer,
+** int length). */
+void gen_db_row(struct gen_db *g, sqlite3_stmt *st, const char *types, ...);
+void gen_db_exec(struct gen_db *g, const char *sql);
+/* Runs post (may be NULL) after the rows, commits and closes; on any
+** failure removes the file and returns the first error. */
+int gen_db_close(struct gen_db *g, const char *post, gp_error *err);
+
+/* The DDL the SQLite sinks execute (gen_schema.c, copied from real files). */
+extern const char gen_nsys_ddl[];
+extern const char gen_nvprof_ddl[];
+extern const char gen_nvprof_index_ddl[];
+
+#endif
