@@ -19,6 +19,7 @@ enum col {
 	C_PARAMS, C_SIL, C_TC, C_DEVICE, C_STREAM, C_GRID, C_BLOCK, C_FLOPS, C_BYTES,
 	/* beyond PyProf */
 	C_START, C_END, C_PID, C_CORR, C_LONGNAME, C_REGS, C_SMEM, C_LATENCY, C_API,
+	C_ITER,   /* iteration (Kineto ProfilerStep#N) */
 	C__COUNT
 };
 
@@ -52,6 +53,7 @@ static const struct gp_column columns[C__COUNT] = {
 	[C_SMEM] = {"smem", "SMem", 6, true, false},
 	[C_LATENCY] = {"latency", "Latency(ns)", 10, true, false},
 	[C_API] = {"api", "API", 16, false, false},
+	[C_ITER] = {"iter", "Iter", 4, true, false},
 };
 
 static const char report_help[] =
@@ -72,7 +74,7 @@ static const char report_help[] =
 	"  params sil tc device stream grid block flops bytes\n"
 	"Columns (added): start end pid corr longname (demangled name) regs\n"
 	"  smem (static+dynamic bytes) latency (kernel start - API start, ns)\n"
-	"  api (launching API call)\n\n";
+	"  api (launching API call) iter (iteration, from ProfilerStep#N)\n\n";
 
 /* Per-column cell buffers, reused for every row. */
 struct cells {
@@ -193,6 +195,11 @@ static const char *cell(const gp_trace *t, const struct gp_opres *res, size_t k,
 		snprintf(buf, sz, "%" PRId64, kr->start - api->start);
 		return buf;
 	case C_API: return api ? or_na(gp_s(t, api->name)) : "na";
+	case C_ITER:
+		if (a->iter < 0)
+			return "na";
+		snprintf(buf, sz, "%" PRId32, a->iter);
+		return buf;
 	}
 	return "na";
 }

@@ -745,7 +745,7 @@ static int event_finish(struct kp *p)
 			struct gp_op_ext *x = gp_vec_push(t->op_exts);
 			x->ext_id = e->ext_id;
 			x->seq = (e->have & H_SEQ) ? e->seq : -1;
-			x->fwd_tid = (e->have & H_FWD_TID) ? (uint32_t)(e->fwd_tid ? e->fwd_tid : 1) : 0;
+			x->fwd_tid = (uint32_t)e->fwd_tid;   /* forward ops say 0 */
 			x->input_dims = e->input_dims;
 			x->input_types = e->input_types;
 			x->concrete_inputs = e->concrete;
