@@ -1387,6 +1387,9 @@ static int parse_stream(struct kp *p, read_fn rd, void *src, const struct gp_loa
 		const char *errmsg = NULL;
 		long n = rd(src, chunk, CHUNK, &errmsg);
 		if (n < 0) {
+			size_t pl = strlen(p->path);
+			if (errmsg && strncmp(errmsg, p->path, pl) == 0 && strncmp(errmsg + pl, ": ", 2) == 0)
+				errmsg += pl + 2;   /* zlib prefixes the path */
 			rc = gp_err(p->err, GP_ERR_CORRUPT,
 				    "%s: truncated or damaged gzip stream (%s): after %" PRIu64
 				    " uncompressed bytes, %" PRIu64 " events",
