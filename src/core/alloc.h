@@ -13,6 +13,7 @@
 #define GP_ALLOC_H
 
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 void *gp_xmalloc(size_t n);
@@ -31,6 +32,11 @@ void gp_vec_grow_(void **v, size_t *cap, size_t elem, size_t need);
 
 #define gp_vec_reserve(vec, count) \
 	gp_vec_grow_((void **)&(vec).v, &(vec).cap, sizeof(*(vec).v), (count))
+
+/* Sorts a GP_VEC with qsort; an empty vector (v == NULL) is left alone,
+** since qsort(NULL, 0, ...) is undefined behaviour. */
+#define gp_vec_sort(vec, cmp) \
+	do { if ((vec).n > 1) qsort((vec).v, (vec).n, sizeof(*(vec).v), (cmp)); } while (0)
 
 #define gp_vec_free(vec) \
 	do { free((vec).v); (vec).v = NULL; (vec).n = (vec).cap = 0; } while (0)

@@ -53,7 +53,8 @@ static size_t link_launches(gp_trace *t)
 		keys[i].pid = t->apis.v[i].pid;
 		keys[i].idx = (int32_t)i;
 	}
-	qsort(keys, n, sizeof(*keys), cmp_api_key);
+	if (n > 1)
+		qsort(keys, n, sizeof(*keys), cmp_api_key);
 	for (size_t k = 0; k < t->kernels.n; k++) {
 		struct gp_kernel *kr = &t->kernels.v[k];
 		size_t lo = 0, hi = n;
@@ -141,7 +142,8 @@ static void sweep(gp_trace *t, struct stacks *s)
 		a = &t->apis.v[t->attrs[k].api];
 		l[nl++] = (struct launch){a->pid, a->tid, a->start, a->end, (int32_t)k};
 	}
-	qsort(l, nl, sizeof(*l), cmp_launch);
+	if (nl > 1)
+		qsort(l, nl, sizeof(*l), cmp_launch);
 
 	for (size_t i = 0; i < nl; i++) {
 		const struct launch *q = &l[i];
@@ -435,7 +437,7 @@ static void nvtx_kernel(gp_trace *t, struct nvstate *st, size_t k, const int32_t
 		if (st->seqm.v[i].seq >= 0)
 			*gp_vec_push(st->ids) = st->seqm.v[i].seq;
 	}
-	qsort(st->ids.v, st->ids.n, sizeof(*st->ids.v), cmp_i64);
+	gp_vec_sort(st->ids, cmp_i64);
 	nids = uniq_ids(st->ids.v, st->ids.n);
 	if (nids > 1 && st->ids.v[0] == 0) {
 		memmove(st->ids.v, st->ids.v + 1, (nids - 1) * sizeof(*st->ids.v));
@@ -499,7 +501,7 @@ static void nvtx_kernel(gp_trace *t, struct nvstate *st, size_t k, const int32_t
 		st->ids.n = nalt;
 		gp_ns hi = t->ranges.v[stack[n - 1]].start;
 		legacy_altseq(t, st, &t->apis.v[a->api], hi);
-		qsort(st->ids.v, st->ids.n, sizeof(*st->ids.v), cmp_i64);
+		gp_vec_sort(st->ids, cmp_i64);
 		nalt = uniq_ids(st->ids.v, st->ids.n);
 		st->prev_hi = hi;
 	}

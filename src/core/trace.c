@@ -159,12 +159,12 @@ static void nest_ranges(gp_trace *t)
 
 void gp_trace_finish(gp_trace *t)
 {
-	qsort(t->kernels.v, t->kernels.n, sizeof(*t->kernels.v), cmp_kernel);
-	qsort(t->apis.v, t->apis.n, sizeof(*t->apis.v), cmp_api);
-	qsort(t->memcpys.v, t->memcpys.n, sizeof(*t->memcpys.v), cmp_memcpy);
-	qsort(t->memsets.v, t->memsets.n, sizeof(*t->memsets.v), cmp_memset);
-	qsort(t->syncs.v, t->syncs.n, sizeof(*t->syncs.v), cmp_sync);
-	qsort(t->ranges.v, t->ranges.n, sizeof(*t->ranges.v), cmp_range);
+	gp_vec_sort(t->kernels, cmp_kernel);
+	gp_vec_sort(t->apis, cmp_api);
+	gp_vec_sort(t->memcpys, cmp_memcpy);
+	gp_vec_sort(t->memsets, cmp_memset);
+	gp_vec_sort(t->syncs, cmp_sync);
+	gp_vec_sort(t->ranges, cmp_range);
 	nest_ranges(t);
 }
 

@@ -434,8 +434,8 @@ static void pair_markers(struct ctx *c)
 {
 	size_t i = 0, j = 0, lone_start = 0, lone_end = 0;
 
-	qsort(c->starts.v, c->starts.n, sizeof(*c->starts.v), cmp_nvmark);
-	qsort(c->ends.v, c->ends.n, sizeof(*c->ends.v), cmp_nvmark);
+	gp_vec_sort(c->starts, cmp_nvmark);
+	gp_vec_sort(c->ends, cmp_nvmark);
 	gp_vec_reserve(c->t->ranges, c->t->ranges.n + c->starts.n);
 	while (i < c->starts.n || j < c->ends.n) {
 		if (j == c->ends.n || (i < c->starts.n && c->starts.v[i].id < c->ends.v[j].id)) {
@@ -581,7 +581,7 @@ static void collect_threads(struct ctx *c)
 		th->pid = t->ranges.v[i].pid;
 		th->tid = t->ranges.v[i].tid;
 	}
-	qsort(t->threads.v, t->threads.n, sizeof(*t->threads.v), cmp_thread);
+	gp_vec_sort(t->threads, cmp_thread);
 	for (size_t i = 0; i < t->threads.n; i++)
 		if (w == 0 || cmp_thread(&t->threads.v[w - 1], &t->threads.v[i]) != 0)
 			t->threads.v[w++] = t->threads.v[i];
@@ -669,7 +669,7 @@ static int load_tables(struct ctx *c, gp_error *err)
 	rc = each_row(c, "StringTable", "StringTable", "SELECT _id_, value FROM StringTable", str_row, err);
 	if (rc)
 		return rc;
-	qsort(c->strs.v, c->strs.n, sizeof(*c->strs.v), cmp_nvstr);
+	gp_vec_sort(c->strs, cmp_nvstr);
 
 	if ((rc = each_row(c, T_DEVICE, "devices (" T_DEVICE ")",
 			   "SELECT id, name, computeCapabilityMajor, computeCapabilityMinor, "
