@@ -1239,7 +1239,8 @@ static void resolve_flows(struct kp *p)
 	for (size_t i = 0; i < t->ranges.n; i++)
 		if (t->ranges.v[i].kind == GP_RANGE_CPU_OP)
 			*gp_vec_push(ops) = (int32_t)i;
-	qsort_r(ops.v, ops.n, sizeof(*ops.v), cmp_op_by_thread, t->ranges.v);
+	if (ops.n > 1)
+		qsort_r(ops.v, ops.n, sizeof(*ops.v), cmp_op_by_thread, t->ranges.v);
 	int32_t *par = gp_xmalloc((ops.n ? ops.n : 1) * sizeof(*par));
 	GP_VEC(int32_t) stack = {0};
 	for (size_t i = 0; i < ops.n; i++) {
