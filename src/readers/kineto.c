@@ -65,81 +65,100 @@ enum key {
 
 struct keydef {
 	const char *s;
+	uint8_t len;
 	uint8_t key;
 	const char *meta;   /* K_META: the gp_meta key it becomes */
 };
 
+#define KD(s, key, meta) {s, sizeof(s) - 1, key, meta}
+
 static const struct keydef top_keys[] = {
-	{"traceEvents", K_TRACE_EVENTS, NULL},
-	{"baseTimeNanoseconds", K_BASE_TIME, NULL},
-	{"deviceProperties", K_DEVPROPS, NULL},
-	{"distributedInfo", K_DIST, NULL},
-	{"schemaVersion", K_META, "schema_version"},
-	{"cupti_version", K_META, "cupti_version"},
-	{"cuda_runtime_version", K_META, "cuda_runtime_version"},
-	{"cuda_driver_version", K_META, "cuda_driver_version"},
-	{"hip_runtime_version", K_META, "hip_runtime_version"},
-	{"roctracer_version", K_META, "roctracer_version"},
-	{"pytorch_version", K_META, "pytorch_version"},
-	{"torch_version", K_META, "pytorch_version"},
-	{"trace_id", K_META, "trace_id"},
-	{"traceName", K_META, "trace_name"},
-	{"displayTimeUnit", K_META, "display_time_unit"},
-	{"record_shapes", K_META, "record_shapes"},
-	{"profile_memory", K_META, "profile_memory"},
-	{"with_stack", K_META, "with_stack"},
-	{"with_flops", K_META, "with_flops"},
-	{"with_modules", K_META, "with_modules"},
-	{"host_name", K_META, "host_name"},
-	{NULL, 0, NULL},
+	KD("traceEvents", K_TRACE_EVENTS, NULL),
+	KD("baseTimeNanoseconds", K_BASE_TIME, NULL),
+	KD("deviceProperties", K_DEVPROPS, NULL),
+	KD("distributedInfo", K_DIST, NULL),
+	KD("schemaVersion", K_META, "schema_version"),
+	KD("cupti_version", K_META, "cupti_version"),
+	KD("cuda_runtime_version", K_META, "cuda_runtime_version"),
+	KD("cuda_driver_version", K_META, "cuda_driver_version"),
+	KD("hip_runtime_version", K_META, "hip_runtime_version"),
+	KD("roctracer_version", K_META, "roctracer_version"),
+	KD("pytorch_version", K_META, "pytorch_version"),
+	KD("torch_version", K_META, "pytorch_version"),
+	KD("trace_id", K_META, "trace_id"),
+	KD("traceName", K_META, "trace_name"),
+	KD("displayTimeUnit", K_META, "display_time_unit"),
+	KD("record_shapes", K_META, "record_shapes"),
+	KD("profile_memory", K_META, "profile_memory"),
+	KD("with_stack", K_META, "with_stack"),
+	KD("with_flops", K_META, "with_flops"),
+	KD("with_modules", K_META, "with_modules"),
+	KD("host_name", K_META, "host_name"),
+	{NULL, 0, 0, NULL},
 };
 
-static const struct keydef event_keys[] = {
-	{"ph", K_PH, NULL}, {"cat", K_CAT, NULL}, {"name", K_NAME, NULL},
-	{"ts", K_TS, NULL}, {"dur", K_DUR, NULL}, {"pid", K_PID, NULL},
-	{"tid", K_TID, NULL}, {"id", K_ID, NULL}, {"args", K_ARGS, NULL},
-	{NULL, 0, NULL},
-};
+/* The event keys, by hand: they are looked up a dozen times per event. */
+static uint8_t event_key(const char *s, size_t n)
+{
+	switch (n) {
+	case 2:
+		if (s[0] == 'p' && s[1] == 'h') return K_PH;
+		if (s[0] == 't' && s[1] == 's') return K_TS;
+		if (s[0] == 'i' && s[1] == 'd') return K_ID;
+		return K_NONE;
+	case 3:
+		if (memcmp(s, "cat", 3) == 0) return K_CAT;
+		if (memcmp(s, "dur", 3) == 0) return K_DUR;
+		if (memcmp(s, "pid", 3) == 0) return K_PID;
+		if (memcmp(s, "tid", 3) == 0) return K_TID;
+		return K_NONE;
+	case 4:
+		if (memcmp(s, "name", 4) == 0) return K_NAME;
+		if (memcmp(s, "args", 4) == 0) return K_ARGS;
+		return K_NONE;
+	}
+	return K_NONE;
+}
 
 static const struct keydef arg_keys[] = {
-	{"device", K_DEVICE, NULL},
-	{"context", K_CONTEXT, NULL},
-	{"stream", K_STREAM, NULL},
-	{"correlation", K_CORR, NULL},
-	{"External id", K_EXT_ID, NULL},
-	{"external id", K_EXT_ID, NULL},
-	{"registers per thread", K_REGS, NULL},
-	{"shared memory", K_SMEM, NULL},
-	{"grid", K_GRID, NULL},
-	{"block", K_BLOCK, NULL},
-	{"bytes", K_BYTES, NULL},
-	{"cbid", K_CBID, NULL},
-	{"Sequence number", K_SEQ, NULL},
-	{"Fwd thread id", K_FWD_TID, NULL},
-	{"Input Dims", K_INPUT_DIMS, NULL},
-	{"Input dims", K_INPUT_DIMS, NULL},
-	{"Input type", K_INPUT_TYPES, NULL},
-	{"Concrete Inputs", K_CONCRETE, NULL},
-	{"Call stack", K_CALL_STACK, NULL},
-	{"graph id", K_GRAPH_ID, NULL},
-	{"graph node id", K_GRAPH_NODE, NULL},
-	{"name", K_ARG_NAME, NULL},
-	{"wait_on_cuda_event_id", K_WAIT_EVENT, NULL},
-	{NULL, 0, NULL},
+	KD("device", K_DEVICE, NULL),
+	KD("context", K_CONTEXT, NULL),
+	KD("stream", K_STREAM, NULL),
+	KD("correlation", K_CORR, NULL),
+	KD("External id", K_EXT_ID, NULL),
+	KD("external id", K_EXT_ID, NULL),
+	KD("registers per thread", K_REGS, NULL),
+	KD("shared memory", K_SMEM, NULL),
+	KD("grid", K_GRID, NULL),
+	KD("block", K_BLOCK, NULL),
+	KD("bytes", K_BYTES, NULL),
+	KD("cbid", K_CBID, NULL),
+	KD("Sequence number", K_SEQ, NULL),
+	KD("Fwd thread id", K_FWD_TID, NULL),
+	KD("Input Dims", K_INPUT_DIMS, NULL),
+	KD("Input dims", K_INPUT_DIMS, NULL),
+	KD("Input type", K_INPUT_TYPES, NULL),
+	KD("Concrete Inputs", K_CONCRETE, NULL),
+	KD("Call stack", K_CALL_STACK, NULL),
+	KD("graph id", K_GRAPH_ID, NULL),
+	KD("graph node id", K_GRAPH_NODE, NULL),
+	KD("name", K_ARG_NAME, NULL),
+	KD("wait_on_cuda_event_id", K_WAIT_EVENT, NULL),
+	{NULL, 0, 0, NULL},
 };
 
 static const struct keydef device_keys[] = {
-	{"id", K_DEV_ID, NULL}, {"name", K_DEV_NAME, NULL},
-	{"totalGlobalMem", K_DEV_MEM, NULL}, {"computeMajor", K_DEV_MAJOR, NULL},
-	{"computeMinor", K_DEV_MINOR, NULL}, {"numSms", K_DEV_SMS, NULL},
-	{NULL, 0, NULL},
+	KD("id", K_DEV_ID, NULL), KD("name", K_DEV_NAME, NULL),
+	KD("totalGlobalMem", K_DEV_MEM, NULL), KD("computeMajor", K_DEV_MAJOR, NULL),
+	KD("computeMinor", K_DEV_MINOR, NULL), KD("numSms", K_DEV_SMS, NULL),
+	{NULL, 0, 0, NULL},
 };
 
 static const struct keydef dist_keys[] = {
-	{"rank", K_RANK, "rank"}, {"world_size", K_WORLD, "world_size"},
-	{"backend", K_BACKEND, "dist_backend"}, {"nccl_version", K_NCCL, "nccl_version"},
-	{"pg_count", K_PG_COUNT, "pg_count"},
-	{NULL, 0, NULL},
+	KD("rank", K_RANK, "rank"), KD("world_size", K_WORLD, "world_size"),
+	KD("backend", K_BACKEND, "dist_backend"), KD("nccl_version", K_NCCL, "nccl_version"),
+	KD("pg_count", K_PG_COUNT, "pg_count"),
+	{NULL, 0, 0, NULL},
 };
 
 /* Event categories, old and new spellings folded together. */
@@ -152,23 +171,24 @@ enum cat {
 static const struct {
 	const char *s;
 	uint8_t cat;
+	uint8_t len;
 } cat_names[] = {
-	{"kernel", CAT_KERNEL}, {"Kernel", CAT_KERNEL},
-	{"gpu_memcpy", CAT_MEMCPY}, {"Memcpy", CAT_MEMCPY},
-	{"gpu_memset", CAT_MEMSET}, {"Memset", CAT_MEMSET},
-	{"cuda_runtime", CAT_RUNTIME}, {"cuda_driver", CAT_DRIVER},
-	{"Runtime", CAT_OLD_RUNTIME},
-	{"cpu_op", CAT_CPU_OP}, {"Operator", CAT_CPU_OP},
-	{"user_annotation", CAT_USER_ANNOT}, {"gpu_user_annotation", CAT_GPU_ANNOT},
-	{"python_function", CAT_PYTHON}, {"cuda_sync", CAT_SYNC},
-	{"mtia_runtime", CAT_MTIA_RUNTIME}, {"fwdbwd", CAT_FWDBWD},
+	{"kernel", CAT_KERNEL, 6}, {"Kernel", CAT_KERNEL, 6},
+	{"gpu_memcpy", CAT_MEMCPY, 10}, {"Memcpy", CAT_MEMCPY, 6},
+	{"gpu_memset", CAT_MEMSET, 10}, {"Memset", CAT_MEMSET, 6},
+	{"cuda_runtime", CAT_RUNTIME, 12}, {"cuda_driver", CAT_DRIVER, 11},
+	{"Runtime", CAT_OLD_RUNTIME, 7},
+	{"cpu_op", CAT_CPU_OP, 6}, {"Operator", CAT_CPU_OP, 8},
+	{"user_annotation", CAT_USER_ANNOT, 15}, {"gpu_user_annotation", CAT_GPU_ANNOT, 19},
+	{"python_function", CAT_PYTHON, 15}, {"cuda_sync", CAT_SYNC, 9},
+	{"mtia_runtime", CAT_MTIA_RUNTIME, 12}, {"fwdbwd", CAT_FWDBWD, 6},
 	/* read and deliberately not kept: flows duplicating args.correlation,
 	** the profiler's own span, memory instants, HTA overlays */
-	{"ac2g", CAT_IGNORED}, {"async", CAT_IGNORED}, {"async_gpu", CAT_IGNORED},
-	{"async_cpu_to_gpu", CAT_IGNORED}, {"Trace", CAT_IGNORED},
-	{"cpu_instant_event", CAT_IGNORED}, {"[memory]", CAT_IGNORED},
-	{"overhead", CAT_IGNORED},
-	{NULL, 0},
+	{"ac2g", CAT_IGNORED, 4}, {"async", CAT_IGNORED, 5}, {"async_gpu", CAT_IGNORED, 9},
+	{"async_cpu_to_gpu", CAT_IGNORED, 16}, {"Trace", CAT_IGNORED, 5},
+	{"cpu_instant_event", CAT_IGNORED, 17}, {"[memory]", CAT_IGNORED, 8},
+	{"overhead", CAT_IGNORED, 8},
+	{NULL, 0, 0},
 };
 
 /* Which args fields the current event had. */
@@ -239,6 +259,8 @@ struct kp {
 	bool top_is_array;
 	int64_t base_ns;
 
+	gp_u64map short_names;    /* kernel name -> its short name (gp_str) */
+	gp_str name_cache[256];   /* recent names, by a cheap hash: skips FNV */
 	GP_VEC(struct flow_end) flows;
 	GP_VEC(struct skipped_cat) skipped;
 	char synth[MAX_SYNTH_IDS][40];  /* string pid/tid -> synthetic id */
@@ -283,7 +305,7 @@ static void buf_add_json_string(struct buf *b, const char *s, size_t n)
 static uint8_t lookup_key(const struct keydef *tab, const char *s, size_t n, const char **meta)
 {
 	for (int i = 0; tab[i].s; i++)
-		if (strlen(tab[i].s) == n && memcmp(tab[i].s, s, n) == 0) {
+		if (tab[i].len == n && tab[i].s[0] == s[0] && memcmp(tab[i].s, s, n) == 0) {
 			if (meta)
 				*meta = tab[i].meta;
 			return tab[i].key;
@@ -469,6 +491,26 @@ static uint32_t parse_thread_id(struct kp *p, const char *s, size_t n, bool is_s
 	return synth_id(p, s, n);
 }
 
+/* Interns s[0..n) through a small direct-mapped cache: event names repeat
+** (cudaLaunchKernel, aten::mm, the same kernels), and comparing against the
+** cached string is cheaper than hashing a 300-byte kernel name. */
+static gp_str intern_cached(struct kp *p, const char *s, size_t n)
+{
+	unsigned h = (unsigned)n;
+	gp_strtab *st = &p->t->strs;
+
+	if (n) {
+		h = h * 31 + (unsigned char)s[0];
+		h = h * 31 + (unsigned char)s[n / 2];
+		h = h * 31 + (unsigned char)s[n - 1];
+	}
+	gp_str *slot = &p->name_cache[h & 255];
+	if (*slot && gp_strtab_len(st, *slot) == n && memcmp(gp_strtab_get(st, *slot), s, n) == 0)
+		return *slot;
+	*slot = gp_strtab_intern_n(st, s, n);
+	return *slot;
+}
+
 /* ---- the state machine ---- */
 
 static void event_reset(struct event *e)
@@ -502,7 +544,7 @@ static void event_set_name(struct event *e, const char *s, size_t n)
 static uint8_t category(const char *s, size_t n)
 {
 	for (int i = 0; cat_names[i].s; i++)
-		if (strlen(cat_names[i].s) == n && memcmp(cat_names[i].s, s, n) == 0)
+		if (cat_names[i].len == n && cat_names[i].s[0] == s[0] && memcmp(cat_names[i].s, s, n) == 0)
 			return cat_names[i].cat;
 	return CAT_OTHER;
 }
@@ -644,8 +686,13 @@ static int event_finish(struct kp *p)
 		memcpy(k->block, e->block, sizeof(k->block));
 		k->regs = (uint32_t)e->regs;
 		k->static_smem = (uint32_t)e->smem;  /* Kineto gives the total only */
-		k->demangled = gp_strtab_intern_n(&t->strs, e->name, e->name_len);
-		k->name = gp_intern(t, gp_kineto_short_name(e->name, shortbuf, sizeof(shortbuf)));
+		k->demangled = intern_cached(p, e->name, e->name_len);
+		int32_t sn = gp_u64map_get(&p->short_names, k->demangled);
+		if (sn < 0) {
+			sn = (int32_t)gp_intern(t, gp_kineto_short_name(e->name, shortbuf, sizeof(shortbuf)));
+			gp_u64map_put(&p->short_names, k->demangled, sn);
+		}
+		k->name = (gp_str)sn;
 		k->graph_id = (uint32_t)e->graph_id;
 		k->graph_node = e->graph_node;
 		if (!(e->have & H_GRID))
@@ -705,7 +752,8 @@ static int event_finish(struct kp *p)
 		a->ext_id = e->ext_id;
 		a->pid = e->pid;
 		a->tid = e->tid;
-		a->name = gp_intern(t, gp_api_strip_version(e->name, nbuf, sizeof(nbuf)));
+		const char *an = gp_api_strip_version(e->name, nbuf, sizeof(nbuf));
+		a->name = intern_cached(p, an, strlen(an));
 		a->cbid = e->cbid ? (int32_t)e->cbid : -1;
 		if (e->cat == CAT_DRIVER ||
 		    (e->cat == CAT_OLD_RUNTIME && strncmp(e->name, "cu", 2) == 0 &&
@@ -723,7 +771,7 @@ static int event_finish(struct kp *p)
 		struct gp_range *r = gp_vec_push(t->ranges);
 		r->start = start;
 		r->end = end;
-		r->text = gp_strtab_intern_n(&t->strs, e->name, e->name_len);
+		r->text = intern_cached(p, e->name, e->name_len);
 		r->parent = -1;
 		if (e->cat == CAT_GPU_ANNOT) {
 			r->kind = GP_RANGE_GPU_ANNOTATION;
@@ -1108,7 +1156,7 @@ static int cb_map_key(void *ctx, const unsigned char *key, size_t n)
 		buf_add(&p->cap, ":", 1);
 		return 1;
 	case C_TOP: k = lookup_key(top_keys, s, n, &meta); break;
-	case C_EVENT: k = lookup_key(event_keys, s, n, NULL); break;
+	case C_EVENT: k = event_key(s, n); break;
 	case C_ARGS: k = lookup_key(arg_keys, s, n, NULL); break;
 	case C_DEVICE: k = lookup_key(device_keys, s, n, NULL); break;
 	case C_DIST: k = lookup_key(dist_keys, s, n, &meta); break;
@@ -1365,6 +1413,7 @@ static void kp_free(struct kp *p)
 	free(p->cap.s);
 	gp_vec_free(p->flows);
 	gp_vec_free(p->skipped);
+	gp_u64map_free(&p->short_names);
 }
 
 /* ---- driving yajl ---- */
