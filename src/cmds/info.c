@@ -62,6 +62,18 @@ static void kv_num(struct kv *kv, const char *key, uint64_t val)
 	}
 }
 
+/* Signed: nsys times count from the capture start and can be negative. */
+static void kv_int(struct kv *kv, const char *key, int64_t val)
+{
+	if (kv->json) {
+		fputs(kv->n++ ? ",\n  " : "{\n  ", kv->out);
+		json_str(kv->out, key);
+		fprintf(kv->out, ": %" PRId64, val);
+	} else {
+		fprintf(kv->out, "%-22s %" PRId64 "\n", key, val);
+	}
+}
+
 static void kv_end(struct kv *kv)
 {
 	if (kv->json)
@@ -158,8 +170,8 @@ int cmd_info(int argc, char **argv)
 	gp_ns first, last;
 	if (gp_trace_span(&t, &first, &last)) {
 		char d[64];
-		kv_num(&kv, "start (ns)", (uint64_t)first);
-		kv_num(&kv, "end (ns)", (uint64_t)last);
+		kv_int(&kv, "start (ns)", first);
+		kv_int(&kv, "end (ns)", last);
 		kv_str(&kv, "duration", gp_fmt_duration((double)(last - first), d, sizeof(d)));
 	}
 	size_t attributed = 0;

@@ -1,12 +1,463 @@
 /*
-** gpuprof summary.  (Stub: not implemented yet.)
+** gpuprof summary: nvprof's summary view with nsys stats' numbers.  Two
+** sections: "GPU activities" (kernels grouped by name, memcpy by kind,
+** memset; or GPU time grouped by op, layer, iteration, stream or device)
+** and "API calls" (grouped by name without its _vNNNN suffix).  Each row:
+** Time(%), Total, Calls, Avg, Med, Min, Max, StdDev, Name, with the math
+** of cuda_gpu_kern_sum/cuda_api_sum (formats.md 1.9; src/core/stats.h).
+**
+** One pass collects (group key, duration) pairs, one sort makes groups
+** contiguous with their durations ascending, one pass computes each group.
 */
+#include <getopt.h>
+#include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "cmds/cmds.h"
+#include "core/stats.h"
+#include "writers/writer.h"
+
+static const char summary_help[] =
+	"usage: gpuprof summary [OPTIONS] FILE\n\n"
+	"Total, count, average, median, minimum, maximum and standard deviation of\n"
+	"the time of each kernel, memory operation and CUDA API call, largest total\n"
+	"first (nvprof's summary; the numbers of nsys stats' cuda_gpu_kern_sum and\n"
+	"cuda_api_sum).  Time(%) is the share of the section's total.\n\n"
+	"  -f, --format F    table (default), csv, tsv or json; times are in ns\n"
+	"                    except in the table\n"
+	"  -s, --section S   gpu, api or all (default)\n"
+	"  -b, --by G        group GPU time by: kernel (default: kernel name, plus\n"
+	"                    memcpy by kind and memset), op, layer, iter (from the\n"
+	"                    correlation pass; kernels only, '(none)' when unknown),\n"
+	"                    stream or device (all GPU activities)\n"
+	"      --base        kernel base names (shortName) instead of full\n"
+	"                    demangled names\n"
+	"  -n, --top N       at most N rows per section\n"
+	"  -w, --width W     table: fit lines into W columns\n"
+	"      --no-header   omit the header line\n"
+	"  -h, --help        this text\n\n";
+
+enum by { BY_KERNEL, BY_OP, BY_LAYER, BY_ITER, BY_STREAM, BY_DEVICE };
+
+/* One duration and the group it belongs to.  key's meaning depends on the
+** grouping: a gp_str for names, a number for iteration/stream/device. */
+struct item {
+	uint64_t key;
+	int64_t dur;
+};
+
+typedef GP_VEC(struct item) item_vec;
+
+struct group {
+	uint64_t key;
+	struct gp_stats st;
+	const char *name;      /* points into the trace's strings or names[] */
+};
+
+struct opts {
+	enum by by;
+	bool base;
+	long top;
+	const char *format;
+	int sections;          /* bit 0 gpu, bit 1 api */
+	struct gp_writer_opts wo;
+};
+
+static int cmp_item(const void *a, const void *b)
+{
+	const struct item *x = a, *y = b;
+
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return (x->dur > y->dur) - (x->dur < y->dur);
+}
+
+/* nsys' order: total descending, then count, then name. */
+static int cmp_group(const void *a, const void *b)
+{
+	const struct group *x = a, *y = b;
+
+	if (x->st.total != y->st.total)
+		return x->st.total > y->st.total ? -1 : 1;
+	if (x->st.n != y->st.n)
+		return x->st.n < y->st.n ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+static void add(item_vec *v, uint64_t key, int64_t start, int64_t end)
+{
+	struct item *it = gp_vec_push(*v);
+	it->key = key;
+	/* a record ending before it starts is damaged; count it as 0, not as a
+	** huge negative that would poison every total */
+	it->dur = end > start ? end - start : 0;
+}
+
+static const char *kernel_name(const gp_trace *t, const struct gp_kernel *k, bool base)
+{
+	gp_str a = base ? k->name : k->demangled, b = base ? k->demangled : k->name;
+	return a ? gp_s(t, a) : b ? gp_s(t, b) : "(unnamed kernel)";
+}
+
+/* Group key of kernel i; names are interned so the key is a gp_str. */
+static uint64_t kernel_key(gp_trace *t, size_t i, const struct opts *o)
+{
+	const struct gp_kernel *k = &t->kernels.v[i];
+	const struct gp_attr *a = t->attrs ? &t->attrs[i] : NULL;
+
+	switch (o->by) {
+	case BY_KERNEL:
+		return gp_intern(t, kernel_name(t, k, o->base));
+	case BY_OP:
+		return a && a->op ? a->op : a && a->marker ? a->marker : 0;
+	case BY_LAYER:
+		return a ? a->layer : 0;
+	case BY_ITER:
+		return a && a->iter >= 0 ? (uint64_t)a->iter + 1 : 0;
+	case BY_STREAM:
+		return (uint64_t)(uint32_t)k->device << 32 | k->stream;
+	case BY_DEVICE:
+		return (uint32_t)k->device;
+	}
+	return 0;
+}
+
+/* The row name of a group's key. */
+static const char *key_label(const gp_trace *t, uint64_t key, const struct opts *o, char *buf,
+			     size_t size)
+{
+	const struct gp_device *d;
+
+	switch (o->by) {
+	case BY_KERNEL:
+	case BY_OP:
+	case BY_LAYER:
+		return key ? gp_s(t, (gp_str)key) : "(none)";
+	case BY_ITER:
+		if (!key)
+			return "(none)";
+		snprintf(buf, size, "iteration %" PRIu64, key - 1);
+		return buf;
+	case BY_STREAM:
+		snprintf(buf, size, "GPU %d stream %u", (int32_t)(key >> 32), (uint32_t)key);
+		return buf;
+	case BY_DEVICE:
+		d = gp_trace_device(t, (int32_t)key);
+		if (d && d->name)
+			snprintf(buf, size, "GPU %d (%s)", (int32_t)key, gp_s(t, d->name));
+		else
+			snprintf(buf, size, "GPU %d", (int32_t)key);
+		return buf;
+	}
+	return "";
+}
+
+/* Sorts items, computes one group per key, sorts the groups.  Labels of
+** numeric keys are kept in *labels (freed by the caller). */
+static struct group *make_groups(const gp_trace *t, struct item *items, size_t n, const struct opts *o,
+				 bool named_keys, size_t *ngroups, char ***labels)
+{
+	struct group *g = NULL;
+	int64_t *scratch;
+	size_t ng = 0, cap = 0;
+
+	*labels = NULL;
+	if (n > 1)
+		qsort(items, n, sizeof(*items), cmp_item);
+	scratch = gp_xmalloc((n ? n : 1) * sizeof(*scratch));
+	for (size_t i = 0; i < n;) {
+		size_t j = i;
+		char buf[512];
+		while (j < n && items[j].key == items[i].key) {
+			scratch[j - i] = items[j].dur;
+			j++;
+		}
+		if (ng == cap) {
+			cap = cap ? 2 * cap : 64;
+			g = gp_xrealloc(g, cap * sizeof(*g));
+			*labels = gp_xrealloc(*labels, cap * sizeof(**labels));
+		}
+		g[ng].key = items[i].key;
+		gp_stats_sorted(scratch, j - i, &g[ng].st);
+		if (named_keys) {
+			g[ng].name = items[i].key ? gp_s(t, (gp_str)items[i].key) : "(none)";
+			(*labels)[ng] = NULL;
+		} else {
+			(*labels)[ng] = gp_xstrdup(key_label(t, items[i].key, o, buf, sizeof(buf)));
+			g[ng].name = (*labels)[ng];
+		}
+		ng++;
+		i = j;
+	}
+	free(scratch);
+	if (ng > 1)
+		qsort(g, ng, sizeof(*g), cmp_group);
+	*ngroups = ng;
+	return g;
+}
+
+static const struct gp_column cols_raw[] = {
+	{"type", "Type", 4, false, false},
+	{"time_pct", "Time (%)", 5, true, false},
+	{"total_ns", "Total Time (ns)", 8, true, false},
+	{"calls", "Calls", 5, true, false},
+	{"avg_ns", "Avg (ns)", 8, true, false},
+	{"med_ns", "Med (ns)", 8, true, false},
+	{"min_ns", "Min (ns)", 8, true, false},
+	{"max_ns", "Max (ns)", 8, true, false},
+	{"stddev_ns", "StdDev (ns)", 8, true, false},
+	{"name", "Name", 20, false, true},
+};
+
+static const struct gp_column cols_table[] = {
+	{"type", "Type", 4, false, false},
+	{"time_pct", "Time(%)", 5, true, false},
+	{"total", "Total", 8, true, false},
+	{"calls", "Calls", 5, true, false},
+	{"avg", "Avg", 8, true, false},
+	{"med", "Med", 8, true, false},
+	{"min", "Min", 8, true, false},
+	{"max", "Max", 8, true, false},
+	{"stddev", "StdDev", 8, true, false},
+	{"name", "Name", 20, false, true},
+};
+
+#define NCOLS ((int)(sizeof(cols_raw) / sizeof(cols_raw[0])))
+
+/* Writes one section's rows; Time(%) is relative to the section's sum over
+** all groups, also those cut by --top. */
+static void write_section(gp_writer *w, const char *type, const struct group *g, size_t ng,
+			  const struct opts *o, bool table)
+{
+	char v[NCOLS - 2][64];
+	const char *row[NCOLS];
+	int64_t sum = 0;
+	size_t shown = o->top >= 0 && (size_t)o->top < ng ? (size_t)o->top : ng;
+
+	for (size_t i = 0; i < ng; i++)
+		sum += g[i].st.total;
+	for (size_t i = 0; i < shown; i++) {
+		const struct gp_stats *s = &g[i].st;
+		row[0] = table && i ? "" : type;
+		snprintf(v[0], sizeof(v[0]), "%.1f", gp_percent(s->total, sum));
+		snprintf(v[2], sizeof(v[2]), "%" PRIu64, s->n);
+		if (table) {
+			gp_fmt_duration((double)s->total, v[1], sizeof(v[1]));
+			gp_fmt_duration(s->avg, v[3], sizeof(v[3]));
+			gp_fmt_duration(s->med, v[4], sizeof(v[4]));
+			gp_fmt_duration((double)s->min, v[5], sizeof(v[5]));
+			gp_fmt_duration((double)s->max, v[6], sizeof(v[6]));
+			gp_fmt_duration(s->stddev, v[7], sizeof(v[7]));
+		} else {
+			snprintf(v[1], sizeof(v[1]), "%" PRId64, s->total);
+			snprintf(v[3], sizeof(v[3]), "%.1f", s->avg);
+			snprintf(v[4], sizeof(v[4]), "%.1f", s->med);
+			snprintf(v[5], sizeof(v[5]), "%" PRId64, s->min);
+			snprintf(v[6], sizeof(v[6]), "%" PRId64, s->max);
+			snprintf(v[7], sizeof(v[7]), "%.1f", s->stddev);
+		}
+		for (int c = 0; c < NCOLS - 2; c++)
+			row[c + 1] = v[c];
+		row[NCOLS - 1] = g[i].name;
+		gp_writer_row(w, row);
+	}
+}
+
+static void free_groups(struct group *g, char **labels, size_t ng)
+{
+	if (labels)
+		for (size_t i = 0; i < ng; i++)
+			free(labels[i]);
+	free(labels);
+	free(g);
+}
+
+/* GPU activities: kernels, then (by kernel/stream/device) memcpy and memset. */
+static void gpu_section(gp_writer *w, gp_trace *t, const struct opts *o, bool table)
+{
+	item_vec items = {0};
+	bool named = o->by == BY_KERNEL || o->by == BY_OP || o->by == BY_LAYER;
+	bool mem = o->by == BY_KERNEL || o->by == BY_STREAM || o->by == BY_DEVICE;
+	struct group *g;
+	char **labels;
+	size_t ng;
+
+	gp_vec_reserve(items, t->kernels.n + (mem ? t->memcpys.n + t->memsets.n : 0));
+	for (size_t i = 0; i < t->kernels.n; i++)
+		add(&items, kernel_key(t, i, o), t->kernels.v[i].start, t->kernels.v[i].end);
+	if (mem) {
+		gp_str copy_key[GP_COPY__COUNT] = {0}, set_key = gp_intern(t, "[CUDA memset]");
+		for (size_t i = 0; i < t->memcpys.n; i++) {
+			const struct gp_memcpy *c = &t->memcpys.v[i];
+			unsigned kind = c->copy_kind < GP_COPY__COUNT ? c->copy_kind : GP_COPY_UNKNOWN;
+			uint64_t key;
+			if (o->by == BY_KERNEL) {
+				if (!copy_key[kind]) {
+					char buf[64];
+					snprintf(buf, sizeof(buf), "[CUDA memcpy %s]", gp_copy_kind_name((int)kind));
+					copy_key[kind] = gp_intern(t, buf);
+				}
+				key = copy_key[kind];
+			} else {
+				key = o->by == BY_STREAM ? (uint64_t)(uint32_t)c->device << 32 | c->stream
+							 : (uint32_t)c->device;
+			}
+			add(&items, key, c->start, c->end);
+		}
+		for (size_t i = 0; i < t->memsets.n; i++) {
+			const struct gp_memset *s = &t->memsets.v[i];
+			uint64_t key = o->by == BY_KERNEL ? set_key
+				     : o->by == BY_STREAM ? (uint64_t)(uint32_t)s->device << 32 | s->stream
+							  : (uint32_t)s->device;
+			add(&items, key, s->start, s->end);
+		}
+	}
+	g = make_groups(t, items.v, items.n, o, named, &ng, &labels);
+	write_section(w, "GPU activities", g, ng, o, table);
+	free_groups(g, labels, ng);
+	gp_vec_free(items);
+}
+
+/* API calls, by name without the version suffix.  The stripped name of each
+** distinct name id is computed once. */
+static void api_section(gp_writer *w, gp_trace *t, const struct opts *o, bool table)
+{
+	item_vec items = {0};
+	gp_str *stripped = gp_xcalloc(t->strs.n + 1, sizeof(*stripped));
+	size_t nstripped = t->strs.n + 1, ng;
+	struct group *g;
+	char **labels;
+
+	gp_vec_reserve(items, t->apis.n);
+	for (size_t i = 0; i < t->apis.n; i++) {
+		const struct gp_api *a = &t->apis.v[i];
+		gp_str key = 0;
+		if (a->name < nstripped) {
+			if (!stripped[a->name]) {
+				char buf[256];
+				const char *s = gp_s(t, a->name);
+				stripped[a->name] = gp_intern(t, *s ? gp_api_strip_version(s, buf, sizeof(buf))
+								  : "(unnamed API call)");
+			}
+			key = stripped[a->name];
+		}
+		add(&items, key, a->start, a->end);
+	}
+	g = make_groups(t, items.v, items.n, o, true, &ng, &labels);
+	write_section(w, "API calls", g, ng, o, table);
+	free_groups(g, labels, ng);
+	gp_vec_free(items);
+	free(stripped);
+}
+
+/* True if name is one of gp_writer_formats ("table, csv, tsv, json"). */
+static bool known_format(const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *p = gp_writer_formats; n && (p = strstr(p, name)); p += n)
+		if ((p == gp_writer_formats || p[-1] == ' ') && (p[n] == ',' || p[n] == '\0'))
+			return true;
+	return false;
+}
 
 int cmd_summary(int argc, char **argv)
 {
-	fprintf(stderr, "gpuprof summary: not implemented yet\n");
-	return GP_EXIT_FAIL;
+	enum { OPT_BASE = 256, OPT_NO_HEADER };
+	static const struct option longopts[] = {
+		{"format", required_argument, NULL, 'f'},
+		{"section", required_argument, NULL, 's'},
+		{"by", required_argument, NULL, 'b'},
+		{"base", no_argument, NULL, OPT_BASE},
+		{"top", required_argument, NULL, 'n'},
+		{"width", required_argument, NULL, 'w'},
+		{"no-header", no_argument, NULL, OPT_NO_HEADER},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	static const char *const by_names[] = {"kernel", "op", "layer", "iter", "stream", "device"};
+	struct opts o = {.by = BY_KERNEL, .top = -1, .format = "table", .sections = 3};
+	gp_writer w;
+	gp_error err = {0};
+	gp_trace t;
+	bool table;
+	char *end;
+	int c, rc;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "f:s:b:n:w:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'f':
+			o.format = optarg;
+			break;
+		case 's':
+			if (strcmp(optarg, "gpu") == 0)
+				o.sections = 1;
+			else if (strcmp(optarg, "api") == 0)
+				o.sections = 2;
+			else if (strcmp(optarg, "all") == 0)
+				o.sections = 3;
+			else
+				return gp_cli_usage("summary", "--section wants gpu, api or all, not '%s'", optarg);
+			break;
+		case 'b': {
+			int found = -1;
+			for (int i = 0; i < (int)(sizeof(by_names) / sizeof(by_names[0])); i++)
+				if (strcmp(optarg, by_names[i]) == 0)
+					found = i;
+			if (found < 0)
+				return gp_cli_usage("summary", "--by wants kernel, op, layer, iter, stream or "
+							       "device, not '%s'", optarg);
+			o.by = (enum by)found;
+			break;
+		}
+		case OPT_BASE:
+			o.base = true;
+			break;
+		case 'n':
+			o.top = strtol(optarg, &end, 10);
+			if (!*optarg || *end || o.top < 0)
+				return gp_cli_usage("summary", "--top wants a non-negative number, not '%s'", optarg);
+			break;
+		case 'w':
+			o.wo.width = (int)strtol(optarg, &end, 10);
+			if (!*optarg || *end || o.wo.width < 20 || o.wo.width > 100000)
+				return gp_cli_usage("summary", "--width wants a number from 20 to 100000, not '%s'",
+						    optarg);
+			break;
+		case OPT_NO_HEADER:
+			o.wo.no_header = true;
+			break;
+		case 'h':
+			printf("%s%s", summary_help, gp_exit_help);
+			return GP_EXIT_OK;
+		default:
+			return gp_cli_usage("summary", "unknown option");
+		}
+	}
+	if (optind + 1 != argc)
+		return gp_cli_usage("summary", optind == argc ? "FILE is missing" : "one FILE only");
+	table = strcmp(o.format, "table") == 0;
+	/* check the format before reading a multi-GB trace */
+	if (!known_format(o.format))
+		return gp_cli_usage("summary", "unknown output format '%s' (valid: %s)", o.format,
+				    gp_writer_formats);
+	gp_trace_init(&t);
+	rc = gp_cli_load(argv[optind], &t);
+	if (rc == GP_EXIT_OK &&
+	    gp_writer_open(&w, o.format, stdout, table ? cols_table : cols_raw, NCOLS, &o.wo, &err) == GP_OK) {
+		if (o.sections & 1)
+			gpu_section(&w, &t, &o, table);
+		if (o.sections & 2)
+			api_section(&w, &t, &o, table);
+		gp_writer_close(&w, &err);
+	}
+	if (rc == GP_EXIT_OK && err.status != GP_OK) {
+		gp_err_print(&err);
+		rc = gp_exit_code(err.status);
+	}
+	gp_trace_free(&t);
+	return rc;
 }

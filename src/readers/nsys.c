@@ -1,16 +1,950 @@
 /*
-** Reader: Nsight Systems SQLite export.  (Stub: not implemented yet.)
+** Reader: Nsight Systems SQLite export (`nsys export --type sqlite`),
+** schemas of nsys 2022.1 to 2025.5.  formats.md section 1 describes the
+** tables, docs/trace-model.md the mapping into the trace model.
+**
+** The export is lazy (a table exists only when it has rows) and other tools
+** add columns, so every table is looked up first and an optional column the
+** table lacks is selected as NULL.  Each table is read with one SELECT,
+** streamed row by row.  Names are integer keys into StringIds, which is
+** loaded once into an id -> gp_str map; a key with no row there reads as ""
+** and is counted in a warning rather than failing the load.
 */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
 #include "readers/reader.h"
+#include "readers/sqlutil.h"
+
+#define T_KERNEL "CUPTI_ACTIVITY_KIND_KERNEL"
+#define T_RUNTIME "CUPTI_ACTIVITY_KIND_RUNTIME"
+#define T_MEMCPY "CUPTI_ACTIVITY_KIND_MEMCPY"
+#define T_MEMSET "CUPTI_ACTIVITY_KIND_MEMSET"
+#define T_SYNC "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION"
+#define T_GRAPH "CUPTI_ACTIVITY_KIND_GRAPH_TRACE"
+#define T_NVTX "NVTX_EVENTS"
+
+#define PROGRESS_EVERY 0x10000   /* rows between progress callbacks */
+#define MAX_COLS 32
+
+/* An nsys enum (ENUM_* table: id, name) translated into one of ours.  The
+** table, when the export has it, is authoritative for the ids it lists;
+** the built-in numbering (formats.md 1.7) covers the rest and the 2022.1
+** exports, which have no ENUM_* tables. */
+#define ENUM_IDS 256
+struct enum_map {
+	int8_t v[ENUM_IDS];     /* nsys id -> our value */
+	int8_t fallback;        /* for ids outside 0..ENUM_IDS-1 or unknown names */
+};
+
+struct enum_name {
+	int id;                 /* nsys' id, used when the ENUM table is absent */
+	const char *name;       /* its name in the ENUM table */
+	int8_t value;           /* ours */
+};
+
+/* How NVTX_EVENTS.eventType values are handled. */
+enum nvtx_class { NV_IGNORE, NV_PUSHPOP, NV_STARTEND, NV_MARK, NV_DOMAIN };
+
+/* StringIds as (id, string) pairs sorted by id.  Real exports number them
+** 0..n-1, so the index is the id (dense); otherwise lookups binary-search. */
+struct str_entry {
+	int64_t id;
+	gp_str s;
+};
+
+struct strmap {
+	GP_VEC(struct str_entry) v;
+	bool dense;
+};
+
+/* A range whose NVTX domain is resolved after the whole table is read
+** (a DomainCreate row may come after its first use). */
+struct domain_ref {
+	size_t range;
+	uint32_t pid;
+	int64_t domain;
+};
+
+struct domain_def {
+	uint32_t pid;
+	int64_t domain;
+	gp_str name;
+};
+
+struct nsys {
+	sqlite3 *db;
+	const char *path;
+	gp_trace *t;
+	const struct gp_load_opts *o;
+	gp_error *err;
+	uint64_t file_size;
+	struct strmap sm;
+	gp_str *api_names;       /* [sm.v.n]: StringIds index -> stripped API name, 0 = not yet */
+	uint64_t dangling;       /* keys into StringIds with no row */
+	uint64_t backwards;      /* records whose end precedes their start */
+	gp_ns last;              /* latest timestamp seen, ends unended ranges */
+	bool any_time;
+	uint64_t done, total;    /* rows read / expected, for progress */
+	struct enum_map copy_kind, mem_kind, sync_kind, api_kind, nvtx;
+	GP_VEC(struct domain_ref) domain_refs;
+	GP_VEC(struct domain_def) domains;
+	GP_VEC(size_t) unended;  /* indices of NVTX ranges with a NULL end */
+};
+
+/* ---- small helpers ---------------------------------------------------- */
+
+/* PID and TID from a serialized globalTid/globalPid (formats.md 1.1). */
+static uint32_t gid_pid(int64_t g)
+{
+	return (uint32_t)(((uint64_t)g >> 24) & 0xFFFFFF);
+}
+
+static uint32_t gid_tid(int64_t g)
+{
+	return (uint32_t)((uint64_t)g & 0xFFFFFF);
+}
+
+static bool is_null(sqlite3_stmt *st, int col)
+{
+	return sqlite3_column_type(st, col) == SQLITE_NULL;
+}
+
+static int64_t col_i64(sqlite3_stmt *st, int col)
+{
+	return sqlite3_column_int64(st, col);
+}
+
+/* Reads start/end from columns col and col+1, repairs an end before the
+** start (counted) and tracks the latest time seen. */
+static void read_times(struct nsys *r, sqlite3_stmt *st, int col, gp_ns *start, gp_ns *end)
+{
+	*start = col_i64(st, col);
+	*end = col_i64(st, col + 1);
+	if (*end < *start) {
+		r->backwards++;
+		*end = *start;
+	}
+	if (!r->any_time || *end > r->last)
+		r->last = *end;
+	r->any_time = true;
+}
+
+static void tick(struct nsys *r)
+{
+	if ((++r->done % PROGRESS_EVERY) == 0 && r->o && r->o->progress)
+		r->o->progress(r->o->progress_ctx, r->done, r->total > r->done ? r->total : r->done);
+}
+
+/* The StringIds index of id, or -1 (counted as dangling) when absent. */
+static int64_t str_index(struct nsys *r, int64_t id)
+{
+	const struct strmap *m = &r->sm;
+	size_t lo = 0, hi = m->v.n;
+
+	if (m->dense) {
+		if (id >= 0 && (uint64_t)id < m->v.n)
+			return id;
+	} else {
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (m->v.v[mid].id == id)
+				return (int64_t)mid;
+			if (m->v.v[mid].id < id)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+	}
+	r->dangling++;
+	return -1;
+}
+
+/* The string a StringIds key column names; 0 for NULL (no name) or a key
+** with no row (counted). */
+static gp_str str_col(struct nsys *r, sqlite3_stmt *st, int col)
+{
+	if (is_null(st, col))
+		return 0;
+	int64_t i = str_index(r, col_i64(st, col));
+	return i < 0 ? 0 : r->sm.v.v[i].s;
+}
+
+/* Interns a TEXT column (NULL -> 0). */
+static gp_str text_col(struct nsys *r, sqlite3_stmt *st, int col)
+{
+	const char *s = (const char *)sqlite3_column_text(st, col);
+	return s ? gp_strtab_intern_n(&r->t->strs, s, (size_t)sqlite3_column_bytes(st, col)) : 0;
+}
+
+/* Builds map from the ENUM table when present, else from the built-in ids. */
+static void enum_load(struct nsys *r, struct enum_map *map, const char *table,
+		      const struct enum_name *names, size_t n, int8_t fallback)
+{
+	sqlite3_stmt *st;
+	char sql[160];
+
+	map->fallback = fallback;
+	memset(map->v, fallback, sizeof(map->v));
+	for (size_t i = 0; i < n; i++)
+		map->v[names[i].id] = names[i].value;
+	if (!gp_sql_has_table(r->db, table))
+		return;
+	snprintf(sql, sizeof(sql), "SELECT id, name FROM \"%s\"", table);
+	/* An unreadable ENUM table leaves the built-in numbering: the activity
+	** tables will report the damage if there is any. */
+	if (sqlite3_prepare_v2(r->db, sql, -1, &st, NULL) != SQLITE_OK)
+		return;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		int64_t id = col_i64(st, 0);
+		const char *name = gp_sql_text(st, 1);
+		if (id < 0 || id >= ENUM_IDS)
+			continue;
+		map->v[id] = fallback;
+		for (size_t i = 0; i < n; i++)
+			if (strcmp(names[i].name, name) == 0)
+				map->v[id] = names[i].value;
+	}
+	sqlite3_finalize(st);
+}
+
+static int enum_get(const struct enum_map *map, int64_t id)
+{
+	return id >= 0 && id < ENUM_IDS ? map->v[id] : map->fallback;
+}
+
+static void load_enums(struct nsys *r)
+{
+	static const struct enum_name copy[] = {
+		{0, "CUDA_MEMCPY_KIND_UNKNOWN", GP_COPY_UNKNOWN},
+		{1, "CUDA_MEMCPY_KIND_HTOD", GP_COPY_HTOD},
+		{2, "CUDA_MEMCPY_KIND_DTOH", GP_COPY_DTOH},
+		{3, "CUDA_MEMCPY_KIND_HTOA", GP_COPY_HTOA},
+		{4, "CUDA_MEMCPY_KIND_ATOH", GP_COPY_ATOH},
+		{5, "CUDA_MEMCPY_KIND_ATOA", GP_COPY_ATOA},
+		{6, "CUDA_MEMCPY_KIND_ATOD", GP_COPY_ATOD},
+		{7, "CUDA_MEMCPY_KIND_DTOA", GP_COPY_DTOA},
+		{8, "CUDA_MEMCPY_KIND_DTOD", GP_COPY_DTOD},
+		{9, "CUDA_MEMCPY_KIND_HTOH", GP_COPY_HTOH},
+		{10, "CUDA_MEMCPY_KIND_PTOP", GP_COPY_PTOP},
+		{11, "CUDA_MEMCPY_KIND_UVM_HTOD", GP_COPY_UVM_HTOD},
+		{12, "CUDA_MEMCPY_KIND_UVM_DTOH", GP_COPY_UVM_DTOH},
+		{13, "CUDA_MEMCPY_KIND_UVM_DTOD", GP_COPY_UVM_DTOD},
+	};
+	/* nsys numbers memory kinds from Pageable = 0 (CUPTI from Unknown = 0) */
+	static const struct enum_name mem[] = {
+		{0, "CUDA_MEMOPR_MEMORY_KIND_PAGEABLE", GP_MEM_PAGEABLE},
+		{1, "CUDA_MEMOPR_MEMORY_KIND_PINNED", GP_MEM_PINNED},
+		{2, "CUDA_MEMOPR_MEMORY_KIND_DEVICE", GP_MEM_DEVICE},
+		{3, "CUDA_MEMOPR_MEMORY_KIND_ARRAY", GP_MEM_ARRAY},
+		{4, "CUDA_MEMOPR_MEMORY_KIND_MANAGED", GP_MEM_MANAGED},
+		{5, "CUDA_MEMOPR_MEMORY_KIND_DEVICE_STATIC", GP_MEM_DEVICE_STATIC},
+		{6, "CUDA_MEMOPR_MEMORY_KIND_MANAGED_STATIC", GP_MEM_MANAGED_STATIC},
+		{7, "CUDA_MEMOPR_MEMORY_KIND_UNKNOWN", GP_MEM_UNKNOWN},
+	};
+	static const struct enum_name sync[] = {
+		{0, "CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_UNKNOWN", GP_SYNC_UNKNOWN},
+		{1, "CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_EVENT_SYNCHRONIZE", GP_SYNC_EVENT},
+		{2, "CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_WAIT_EVENT", GP_SYNC_STREAM_WAIT},
+		{3, "CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_SYNCHRONIZE", GP_SYNC_STREAM},
+		{4, "CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_CONTEXT_SYNCHRONIZE", GP_SYNC_CONTEXT},
+	};
+	static const struct enum_name api[] = {
+		{0, "TRACE_PROCESS_EVENT_CUDA_RUNTIME", GP_API_RUNTIME},
+		{1, "TRACE_PROCESS_EVENT_CUDA_DRIVER", GP_API_DRIVER},
+	};
+	static const struct enum_name nvtx[] = {
+		{34, "NvtxMark", NV_MARK},
+		{59, "NvtxPushPopRange", NV_PUSHPOP},
+		{60, "NvtxStartEndRange", NV_STARTEND},
+		{65, "NvtxtMark", NV_MARK},
+		{70, "NvtxtPushPopRange", NV_PUSHPOP},
+		{71, "NvtxtStartEndRange", NV_STARTEND},
+		{75, "NvtxDomainCreate", NV_DOMAIN},
+	};
+#define LOAD(map, table, names, fb) enum_load(r, map, table, names, sizeof(names) / sizeof(names[0]), fb)
+	LOAD(&r->copy_kind, "ENUM_CUDA_MEMCPY_OPER", copy, GP_COPY_UNKNOWN);
+	LOAD(&r->mem_kind, "ENUM_CUDA_MEM_KIND", mem, GP_MEM_UNKNOWN);
+	LOAD(&r->sync_kind, "ENUM_CUPTI_SYNC_TYPE", sync, GP_SYNC_UNKNOWN);
+	LOAD(&r->api_kind, "ENUM_NSYS_EVENT_CLASS", api, GP_API_OTHER);
+	LOAD(&r->nvtx, "ENUM_NSYS_EVENT_TYPE", nvtx, NV_IGNORE);
+#undef LOAD
+}
+
+/* Rows a table is expected to hold, for progress and reservations: its
+** largest rowid (cheap: one B-tree descent; nsys only appends), bounded by
+** what the file could hold so a damaged rowid cannot ask for gigabytes. */
+static uint64_t estimate_rows(struct nsys *r, const char *table)
+{
+	sqlite3_stmt *st;
+	char sql[160];
+	uint64_t n = 0;
+
+	if (!gp_sql_has_table(r->db, table))
+		return 0;
+	snprintf(sql, sizeof(sql), "SELECT max(rowid) FROM \"%s\"", table);
+	if (sqlite3_prepare_v2(r->db, sql, -1, &st, NULL) != SQLITE_OK)
+		return 0;
+	if (sqlite3_step(st) == SQLITE_ROW && col_i64(st, 0) > 0)
+		n = (uint64_t)col_i64(st, 0);
+	sqlite3_finalize(st);
+	/* a row takes at least 16 bytes of file */
+	return n <= r->file_size / 16 ? n : 0;
+}
+
+/* Prepares `SELECT cols FROM table`.  The first nreq columns are required
+** (their absence is an error); a missing optional column is selected as
+** NULL, so the result always has ncols columns in the given order.  Sets
+** *st to NULL (and returns GP_OK) when the table does not exist. */
+static int select_cols(struct nsys *r, const char *table, const char *purpose,
+		       const char *const *cols, int ncols, int nreq, sqlite3_stmt **st)
+{
+	bool have[MAX_COLS] = {false};
+	sqlite3_stmt *ti;
+	char sql[2048];
+	size_t n;
+	int rc;
+
+	*st = NULL;
+	if (!gp_sql_has_table(r->db, table))
+		return GP_OK;
+	snprintf(sql, sizeof(sql), "PRAGMA table_info(\"%s\")", table);
+	if ((rc = gp_sql_prepare(r->db, r->path, purpose, sql, &ti, r->err)))
+		return rc;
+	while ((rc = sqlite3_step(ti)) == SQLITE_ROW) {
+		const char *name = gp_sql_text(ti, 1);
+		for (int i = 0; i < ncols; i++)
+			if (strcmp(cols[i], name) == 0)
+				have[i] = true;
+	}
+	sqlite3_finalize(ti);
+	if ((rc = gp_sql_done(r->db, rc, r->path, purpose, r->err)))
+		return rc;
+
+	n = (size_t)snprintf(sql, sizeof(sql), "SELECT ");
+	for (int i = 0; i < ncols; i++) {
+		if (!have[i] && i < nreq)
+			return gp_err(r->err, GP_ERR_CORRUPT, "%s: cannot read %s: table %s has no column '%s'",
+				      r->path, purpose, table, cols[i]);
+		n += (size_t)snprintf(sql + n, sizeof(sql) - n, "%s%s%s%s", i ? ", " : "",
+				      have[i] ? "\"" : "", have[i] ? cols[i] : "NULL", have[i] ? "\"" : "");
+	}
+	snprintf(sql + n, sizeof(sql) - n, " FROM \"%s\"", table);
+	return gp_sql_prepare(r->db, r->path, purpose, sql, st, r->err);
+}
+
+/* Ends a row loop: finalizes st and turns a step error into GP_ERR_CORRUPT. */
+static int finish(struct nsys *r, sqlite3_stmt *st, int rc, const char *purpose)
+{
+	sqlite3_finalize(st);
+	return gp_sql_done(r->db, rc, r->path, purpose, r->err);
+}
+
+#define NCOLS(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+/* ---- tables ------------------------------------------------------------ */
+
+static int cmp_str_entry(const void *pa, const void *pb)
+{
+	const struct str_entry *a = pa, *b = pb;
+	return a->id < b->id ? -1 : a->id > b->id;
+}
+
+static int read_strings(struct nsys *r)
+{
+	static const char *const cols[] = {"id", "value"};
+	sqlite3_stmt *st;
+	bool sorted = true;
+	int rc;
+
+	if ((rc = select_cols(r, "StringIds", "strings", cols, 2, 2, &st)))
+		return rc;
+	if (!st)
+		return gp_err(r->err, GP_ERR_FORMAT, "%s: not an Nsight Systems export (no StringIds table)", r->path);
+	gp_vec_reserve(r->sm.v, estimate_rows(r, "StringIds"));
+	r->sm.dense = true;
+	/* rowid order, which is id order for nsys' INTEGER PRIMARY KEY */
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t id = col_i64(st, 0);
+		if (r->sm.v.n && id <= r->sm.v.v[r->sm.v.n - 1].id)
+			sorted = false;
+		r->sm.dense = r->sm.dense && id == (int64_t)r->sm.v.n;
+		struct str_entry *e = gp_vec_push(r->sm.v);
+		e->id = id;
+		e->s = text_col(r, st, 1);
+		tick(r);
+	}
+	if ((rc = finish(r, st, rc, "strings")))
+		return rc;
+	if (!sorted)   /* implies n > 1 */
+		qsort(r->sm.v.v, r->sm.v.n, sizeof(*r->sm.v.v), cmp_str_entry);
+	r->api_names = gp_xcalloc(r->sm.v.n ? r->sm.v.n : 1, sizeof(*r->api_names));
+	return GP_OK;
+}
+
+static int read_meta(struct nsys *r)
+{
+	static const char *const cols[] = {"name", "value"};
+	const char *table = gp_sql_has_table(r->db, "META_DATA_EXPORT") ? "META_DATA_EXPORT" : "EXPORT_META_DATA";
+	sqlite3_stmt *st;
+	char buf[256];
+	int rc;
+
+	if ((rc = select_cols(r, table, "export metadata", cols, 2, 2, &st)) || !st)
+		return rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *name = gp_sql_text(st, 0), *value = gp_sql_text(st, 1);
+		if (strcmp(name, "EXPORT_PRODUCT_VERSION") == 0) {
+			snprintf(buf, sizeof(buf), "nsys %s", value);
+			r->t->tool_version = gp_intern(r->t, buf);
+		} else if (strcmp(name, "EXPORT_SCHEMA_VERSION") == 0) {
+			gp_trace_meta_set(r->t, "schema version", value);
+		}
+	}
+	return finish(r, st, rc, "export metadata");
+}
+
+static int read_session_start(struct nsys *r)
+{
+	static const char *const cols[] = {"utcEpochNs", "utcTime"};
+	sqlite3_stmt *st;
+	char buf[64];
+	int rc;
+
+	if ((rc = select_cols(r, "TARGET_INFO_SESSION_START_TIME", "session start", cols, 2, 0, &st)) || !st)
+		return rc;
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (!is_null(st, 0)) {
+			snprintf(buf, sizeof(buf), "%" PRId64, col_i64(st, 0));
+			gp_trace_meta_set(r->t, "session epoch (ns)", buf);
+		}
+		if (!is_null(st, 1))
+			gp_trace_meta_set(r->t, "session start (UTC)", gp_sql_text(st, 1));
+		rc = SQLITE_DONE;
+	}
+	return finish(r, st, rc, "session start");
+}
+
+static int cmp_device(const void *pa, const void *pb)
+{
+	const struct gp_device *a = pa, *b = pb;
+	return a->id < b->id ? -1 : a->id > b->id;
+}
+
+static int read_devices(struct nsys *r)
+{
+	static const char *const cols[] = {
+		"id", "name", "smCount", "computeMajor", "computeMinor", "totalMemory",
+		"memoryBandwidth", "clockRate", "l2CacheSize",
+	};
+	sqlite3_stmt *st;
+	int rc;
+
+	if ((rc = select_cols(r, "TARGET_INFO_GPU", "GPUs", cols, NCOLS(cols), 1, &st)) || !st)
+		return rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int32_t id = (int32_t)col_i64(st, 0);
+		if (gp_trace_device(r->t, id))
+			continue;   /* the same GPU seen from another VM */
+		struct gp_device *d = gp_vec_push(r->t->devices);
+		d->id = id;
+		d->name = text_col(r, st, 1);
+		d->sm_count = (int32_t)col_i64(st, 2);
+		d->cc_major = (int16_t)col_i64(st, 3);
+		d->cc_minor = (int16_t)col_i64(st, 4);
+		d->mem_bytes = (uint64_t)col_i64(st, 5);
+		d->mem_bw = (double)col_i64(st, 6);
+		d->clock_hz = (double)col_i64(st, 7);
+		d->l2_bytes = (uint64_t)col_i64(st, 8);
+	}
+	if (r->t->devices.n > 1)
+		qsort(r->t->devices.v, r->t->devices.n, sizeof(*r->t->devices.v), cmp_device);
+	return finish(r, st, rc, "GPUs");
+}
+
+static int read_processes(struct nsys *r)
+{
+	static const char *const cols[] = {"globalPid", "pid", "name"};
+	sqlite3_stmt *st;
+	int rc;
+
+	if ((rc = select_cols(r, "PROCESSES", "processes", cols, NCOLS(cols), 0, &st)) || !st)
+		return rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct gp_process *p = gp_vec_push(r->t->processes);
+		p->pid = is_null(st, 1) ? gid_pid(col_i64(st, 0)) : (uint32_t)col_i64(st, 1);
+		p->name = text_col(r, st, 2);
+	}
+	return finish(r, st, rc, "processes");
+}
+
+static int read_threads(struct nsys *r)
+{
+	static const char *const cols[] = {"globalTid", "nameId"};
+	sqlite3_stmt *st;
+	int rc;
+
+	if ((rc = select_cols(r, "ThreadNames", "thread names", cols, NCOLS(cols), 2, &st)) || !st)
+		return rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct gp_thread *th = gp_vec_push(r->t->threads);
+		int64_t g = col_i64(st, 0);
+		th->pid = gid_pid(g);
+		th->tid = gid_tid(g);
+		th->name = str_col(r, st, 1);
+	}
+	return finish(r, st, rc, "thread names");
+}
+
+static int read_kernels(struct nsys *r)
+{
+	static const char *const cols[] = {
+		"start", "end", "deviceId", "contextId", "streamId", "correlationId",
+		"globalPid", "shortName", "demangledName", "mangledName",
+		"gridX", "gridY", "gridZ", "blockX", "blockY", "blockZ",
+		"registersPerThread", "staticSharedMemory", "dynamicSharedMemory",
+		"graphNodeId", "graphId",
+	};
+	enum { START, END, DEV, CTX, STRM, CORR, GPID, SHORT, DEMANGLED, MANGLED,
+	       GRID, BLOCK = GRID + 3, REGS = BLOCK + 3, SSMEM, DSMEM, NODE, GRAPH };
+	sqlite3_stmt *st;
+	int rc;
+
+	if ((rc = select_cols(r, T_KERNEL, "kernels", cols, NCOLS(cols), 2, &st)))
+		return rc;
+	if (!st) {
+		gp_trace_warn(r->t, "no CUDA kernels were captured (the export has no "
+			      T_KERNEL " table)");
+		return GP_OK;
+	}
+	gp_vec_reserve(r->t->kernels, r->t->kernels.n + estimate_rows(r, T_KERNEL));
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct gp_kernel *k = gp_vec_push(r->t->kernels);
+		read_times(r, st, START, &k->start, &k->end);
+		k->device = (int32_t)col_i64(st, DEV);
+		k->context = (uint32_t)col_i64(st, CTX);
+		k->stream = (uint32_t)col_i64(st, STRM);
+		k->corr = (uint64_t)col_i64(st, CORR);
+		k->pid = gid_pid(col_i64(st, GPID));
+		k->name = str_col(r, st, SHORT);
+		k->demangled = str_col(r, st, DEMANGLED);
+		k->mangled = str_col(r, st, MANGLED);
+		if (!k->name)
+			k->name = k->demangled;
+		for (int i = 0; i < 3; i++) {
+			k->grid[i] = (uint32_t)col_i64(st, GRID + i);
+			k->block[i] = (uint32_t)col_i64(st, BLOCK + i);
+		}
+		k->regs = (uint32_t)col_i64(st, REGS);
+		k->static_smem = (uint32_t)col_i64(st, SSMEM);
+		k->dynamic_smem = (uint32_t)col_i64(st, DSMEM);
+		k->graph_node = (uint64_t)col_i64(st, NODE);
+		k->graph_id = (uint32_t)col_i64(st, GRAPH);
+		tick(r);
+	}
+	return finish(r, st, rc, "kernels");
+}
+
+/* --cuda-graph-trace=graph records one row per graph launch and no row for
+** its kernels: each becomes one pseudo-kernel "[CUDA graph N]" so the GPU
+** time is not lost. */
+static int read_graphs(struct nsys *r)
+{
+	static const char *const cols[] = {
+		"start", "end", "deviceId", "contextId", "streamId", "correlationId",
+		"globalPid", "graphId",
+	};
+	sqlite3_stmt *st;
+	size_t n0 = r->t->kernels.n;
+	char name[64];
+	int rc;
+
+	if ((rc = select_cols(r, T_GRAPH, "CUDA graph launches", cols, NCOLS(cols), 2, &st)) || !st)
+		return rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct gp_kernel *k = gp_vec_push(r->t->kernels);
+		read_times(r, st, 0, &k->start, &k->end);
+		k->device = (int32_t)col_i64(st, 2);
+		k->context = (uint32_t)col_i64(st, 3);
+		k->stream = (uint32_t)col_i64(st, 4);
+		k->corr = (uint64_t)col_i64(st, 5);
+		k->pid = gid_pid(col_i64(st, 6));
+		k->graph_id = (uint32_t)col_i64(st, 7);
+		snprintf(name, sizeof(name), "[CUDA graph %" PRIu32 "]", k->graph_id);
+		k->name = k->demangled = gp_intern(r->t, name);
+		tick(r);
+	}
+	if ((rc = finish(r, st, rc, "CUDA graph launches")))
+		return rc;
+	if (r->t->kernels.n > n0)
+		gp_trace_warn(r->t, "%zu CUDA graph launches were traced as whole graphs "
+			      "(nsys --cuda-graph-trace=graph): each is one \"[CUDA graph N]\" kernel; "
+			      "profile with --cuda-graph-trace=node to see their kernels",
+			      r->t->kernels.n - n0);
+	return GP_OK;
+}
+
+/* The API name for a StringIds key, "_vNNNN" stripped once per name. */
+static gp_str api_name(struct nsys *r, sqlite3_stmt *st, int col)
+{
+	char buf[512];
+
+	if (is_null(st, col))
+		return 0;
+	int64_t i = str_index(r, col_i64(st, col));
+	if (i < 0)
+		return 0;
+	if (!r->api_names[i]) {
+		const char *s = gp_s(r->t, r->sm.v.v[i].s);
+		r->api_names[i] = gp_intern(r->t, gp_api_strip_version(s, buf, sizeof(buf)));
+	}
+	return r->api_names[i];
+}
+
+static int read_apis(struct nsys *r)
+{
+	static const char *const cols[] = {
+		"start", "end", "eventClass", "globalTid", "correlationId", "nameId", "returnValue",
+	};
+	sqlite3_stmt *st;
+	int rc;
+
+	if ((rc = select_cols(r, T_RUNTIME, "CUDA API calls", cols, NCOLS(cols), 2, &st)) || !st)
+		return rc;
+	gp_vec_reserve(r->t->apis, r->t->apis.n + estimate_rows(r, T_RUNTIME));
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct gp_api *a = gp_vec_push(r->t->apis);
+		int64_t g = col_i64(st, 3);
+		read_times(r, st, 0, &a->start, &a->end);
+		/* no eventClass column: the table's historical content, runtime */
+		a->kind = (uint8_t)(is_null(st, 2) ? GP_API_RUNTIME : enum_get(&r->api_kind, col_i64(st, 2)));
+		a->pid = gid_pid(g);
+		a->tid = gid_tid(g);
+		a->corr = (uint64_t)col_i64(st, 4);
+		a->name = api_name(r, st, 5);
+		a->ret = (int32_t)col_i64(st, 6);
+		a->cbid = -1;
+		tick(r);
+	}
+	return finish(r, st, rc, "CUDA API calls");
+}
+
+static int read_memcpys(struct nsys *r)
+{
+	static const char *const cols[] = {
+		"start", "end", "deviceId", "contextId", "streamId", "correlationId", "globalPid",
+		"bytes", "copyKind", "srcKind", "dstKind", "srcDeviceId", "dstDeviceId",
+	};
+	sqlite3_stmt *st;
+	int rc;
+
+	if ((rc = select_cols(r, T_MEMCPY, "memory copies", cols, NCOLS(cols), 2, &st)) || !st)
+		return rc;
+	gp_vec_reserve(r->t->memcpys, r->t->memcpys.n + estimate_rows(r, T_MEMCPY));
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct gp_memcpy *m = gp_vec_push(r->t->memcpys);
+		read_times(r, st, 0, &m->start, &m->end);
+		m->device = (int32_t)col_i64(st, 2);
+		m->context = (uint32_t)col_i64(st, 3);
+		m->stream = (uint32_t)col_i64(st, 4);
+		m->corr = (uint64_t)col_i64(st, 5);
+		m->pid = gid_pid(col_i64(st, 6));
+		m->bytes = (uint64_t)col_i64(st, 7);
+		m->copy_kind = (uint8_t)enum_get(&r->copy_kind, col_i64(st, 8));
+		m->src_kind = (uint8_t)(is_null(st, 9) ? GP_MEM_UNKNOWN : enum_get(&r->mem_kind, col_i64(st, 9)));
+		m->dst_kind = (uint8_t)(is_null(st, 10) ? GP_MEM_UNKNOWN : enum_get(&r->mem_kind, col_i64(st, 10)));
+		m->src_device = is_null(st, 11) ? -1 : (int32_t)col_i64(st, 11);
+		m->dst_device = is_null(st, 12) ? -1 : (int32_t)col_i64(st, 12);
+		tick(r);
+	}
+	return finish(r, st, rc, "memory copies");
+}
+
+static int read_memsets(struct nsys *r)
+{
+	static const char *const cols[] = {
+		"start", "end", "deviceId", "contextId", "streamId", "correlationId", "globalPid",
+		"bytes", "value", "memKind",
+	};
+	sqlite3_stmt *st;
+	int rc;
+
+	if ((rc = select_cols(r, T_MEMSET, "memsets", cols, NCOLS(cols), 2, &st)) || !st)
+		return rc;
+	gp_vec_reserve(r->t->memsets, r->t->memsets.n + estimate_rows(r, T_MEMSET));
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct gp_memset *m = gp_vec_push(r->t->memsets);
+		read_times(r, st, 0, &m->start, &m->end);
+		m->device = (int32_t)col_i64(st, 2);
+		m->context = (uint32_t)col_i64(st, 3);
+		m->stream = (uint32_t)col_i64(st, 4);
+		m->corr = (uint64_t)col_i64(st, 5);
+		m->pid = gid_pid(col_i64(st, 6));
+		m->bytes = (uint64_t)col_i64(st, 7);
+		m->value = (uint32_t)col_i64(st, 8);
+		m->mem_kind = (uint8_t)(is_null(st, 9) ? GP_MEM_UNKNOWN : enum_get(&r->mem_kind, col_i64(st, 9)));
+		tick(r);
+	}
+	return finish(r, st, rc, "memsets");
+}
+
+static int read_syncs(struct nsys *r)
+{
+	static const char *const cols[] = {
+		"start", "end", "deviceId", "contextId", "streamId", "correlationId", "globalPid",
+		"syncType", "eventId",
+	};
+	sqlite3_stmt *st;
+	int rc;
+
+	if ((rc = select_cols(r, T_SYNC, "synchronizations", cols, NCOLS(cols), 2, &st)) || !st)
+		return rc;
+	gp_vec_reserve(r->t->syncs, r->t->syncs.n + estimate_rows(r, T_SYNC));
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct gp_sync *s = gp_vec_push(r->t->syncs);
+		read_times(r, st, 0, &s->start, &s->end);
+		s->device = (int32_t)col_i64(st, 2);
+		s->context = (uint32_t)col_i64(st, 3);
+		s->stream = (uint32_t)col_i64(st, 4);
+		s->corr = (uint64_t)col_i64(st, 5);
+		s->pid = gid_pid(col_i64(st, 6));
+		s->kind = (uint8_t)enum_get(&r->sync_kind, col_i64(st, 7));
+		s->event_id = (uint64_t)col_i64(st, 8);
+		tick(r);
+	}
+	return finish(r, st, rc, "synchronizations");
+}
+
+static int read_nvtx(struct nsys *r)
+{
+	static const char *const cols[] = {
+		"start", "end", "eventType", "text", "textId", "globalTid", "endGlobalTid",
+		"domainId", "color", "category",
+	};
+	enum { START, END, TYPE, TEXT, TEXTID, GTID, ENDGTID, DOMAIN, COLOR, CATEGORY };
+	sqlite3_stmt *st;
+	int rc;
+
+	if ((rc = select_cols(r, T_NVTX, "NVTX events", cols, NCOLS(cols), 3, &st)) || !st)
+		return rc;
+	gp_vec_reserve(r->t->ranges, r->t->ranges.n + estimate_rows(r, T_NVTX));
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int cls = enum_get(&r->nvtx, col_i64(st, TYPE));
+		int64_t g = col_i64(st, GTID);
+		gp_str text;
+
+		tick(r);
+		if (cls == NV_IGNORE)
+			continue;
+		text = is_null(st, TEXT) ? str_col(r, st, TEXTID) : text_col(r, st, TEXT);
+		if (cls == NV_DOMAIN) {
+			struct domain_def *d = gp_vec_push(r->domains);
+			d->pid = gid_pid(g);
+			d->domain = col_i64(st, DOMAIN);
+			d->name = text;
+			continue;
+		}
+		struct gp_range *rg = gp_vec_push(r->t->ranges);
+		rg->start = col_i64(st, START);
+		rg->end = rg->start;
+		if (cls != NV_MARK) {
+			if (is_null(st, END))
+				*gp_vec_push(r->unended) = r->t->ranges.n - 1;
+			else
+				read_times(r, st, START, &rg->start, &rg->end);
+		}
+		rg->pid = gid_pid(g);
+		rg->tid = gid_tid(g);
+		if (!is_null(st, ENDGTID) && col_i64(st, ENDGTID) != g)
+			rg->end_tid = gid_tid(col_i64(st, ENDGTID));
+		rg->text = text;
+		rg->color = (uint32_t)col_i64(st, COLOR);
+		rg->category = (int32_t)col_i64(st, CATEGORY);
+		rg->kind = (uint8_t)(cls == NV_PUSHPOP ? GP_RANGE_PUSHPOP :
+				     cls == NV_STARTEND ? GP_RANGE_STARTEND : GP_RANGE_MARK);
+		rg->parent = -1;
+		if (col_i64(st, DOMAIN) != 0) {
+			struct domain_ref *d = gp_vec_push(r->domain_refs);
+			d->range = r->t->ranges.n - 1;
+			d->pid = rg->pid;
+			d->domain = col_i64(st, DOMAIN);
+		}
+	}
+	return finish(r, st, rc, "NVTX events");
+}
+
+static int cmp_domain(const void *pa, const void *pb)
+{
+	const struct domain_def *a = pa, *b = pb;
+
+	if (a->pid != b->pid)
+		return a->pid < b->pid ? -1 : 1;
+	return a->domain < b->domain ? -1 : a->domain > b->domain;
+}
+
+/* Names ranges' NVTX domains (domain ids are per process) and ends ranges
+** that never ended at the end of the trace. */
+static void fix_ranges(struct nsys *r)
+{
+	size_t unknown = 0;
+
+	if (r->domains.n > 1)
+		qsort(r->domains.v, r->domains.n, sizeof(*r->domains.v), cmp_domain);
+	for (size_t i = 0; i < r->domain_refs.n; i++) {
+		struct domain_def key = {.pid = r->domain_refs.v[i].pid, .domain = r->domain_refs.v[i].domain};
+		const struct domain_def *d = r->domains.n ?
+			bsearch(&key, r->domains.v, r->domains.n, sizeof(key), cmp_domain) : NULL;
+		if (d)
+			r->t->ranges.v[r->domain_refs.v[i].range].domain = d->name;
+		else
+			unknown++;
+	}
+	if (unknown)
+		gp_trace_warn(r->t, "%zu NVTX events name a domain that was never created "
+			      "(shown in the default domain)", unknown);
+	for (size_t i = 0; i < r->unended.n; i++) {
+		struct gp_range *rg = &r->t->ranges.v[r->unended.v[i]];
+		if (r->any_time && r->last > rg->start)
+			rg->end = r->last;
+	}
+	if (r->unended.n)
+		gp_trace_warn(r->t, "%zu NVTX ranges have no end (ended at the end of the trace)",
+			      r->unended.n);
+}
+
+/* ---- reader entry points --------------------------------------------- */
+
+/* The size the SQLite header declares (page size x page count), or 0 when
+** the header does not vouch for it (its change counter and
+** version-valid-for differ, as after an old SQLite wrote it). */
+static uint64_t sqlite_declared_size(const unsigned char *h, size_t len)
+{
+#define BE32(p) ((uint32_t)(p)[0] << 24 | (uint32_t)(p)[1] << 16 | (uint32_t)(p)[2] << 8 | (p)[3])
+	uint32_t page;
+
+	if (len < 100 || BE32(h + 24) != BE32(h + 92))
+		return 0;
+	page = (uint32_t)h[16] << 8 | h[17];
+	return (uint64_t)(page == 1 ? 65536 : page) * BE32(h + 28);
+#undef BE32
+}
+
+static uint64_t file_size(const char *path)
+{
+	struct stat sb;
+	return stat(path, &sb) == 0 && sb.st_size > 0 ? (uint64_t)sb.st_size : 0;
+}
 
 static double probe(const struct gp_probe_input *in)
 {
-	return 0;
+	sqlite3 *db;
+	sqlite3_stmt *st;
+	gp_error err;
+	bool strings = false, nsys_tables = false;
+	int rc = SQLITE_ERROR;
+
+	if (in->gzip || !gp_sql_is_sqlite(in->head, in->head_len))
+		return 0;
+	/* A truncated or damaged database cannot show its schema; claim it
+	** weakly so the user hears what is wrong rather than "not a trace". */
+	if (sqlite_declared_size(in->head, in->head_len) > file_size(in->path))
+		return 0.1;
+	if (gp_sql_open(in->path, &db, &err))
+		return 0;
+	if (sqlite3_prepare_v2(db, "SELECT name FROM sqlite_master WHERE type = 'table' AND "
+			       "(name = 'StringIds' OR name = 'NVTX_EVENTS' OR "
+			       "name GLOB 'CUPTI_ACTIVITY_KIND_*' OR name GLOB 'TARGET_INFO_*')",
+			       -1, &st, NULL) == SQLITE_OK) {
+		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+			if (strcmp(gp_sql_text(st, 0), "StringIds") == 0)
+				strings = true;
+			else
+				nsys_tables = true;
+		}
+		sqlite3_finalize(st);
+	}
+	sqlite3_close(db);
+	if (rc != SQLITE_DONE)
+		return 0.1;
+	return !strings ? 0 : nsys_tables ? 0.95 : 0.6;
+}
+
+/* Reads the whole table list once, so that a damaged schema is reported as
+** such instead of as missing tables. */
+static int check_schema(struct nsys *r)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if ((rc = gp_sql_prepare(r->db, r->path, "the table list", "SELECT name FROM sqlite_master", &st, r->err)))
+		return rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		;
+	return finish(r, st, rc, "the table list");
 }
 
 static int load(const char *path, gp_trace *t, const struct gp_load_opts *o, gp_error *err)
 {
-	return gp_err(err, GP_ERR_INTERNAL, "%s: the nsys reader is not implemented", path);
+	static const char *const big[] = {
+		"StringIds", T_KERNEL, T_GRAPH, T_RUNTIME, T_MEMCPY, T_MEMSET, T_SYNC, T_NVTX,
+	};
+	struct nsys r = {.path = path, .t = t, .o = o, .err = err};
+	unsigned char head[100];
+	uint64_t declared = 0;
+	FILE *f;
+	int rc;
+
+	r.file_size = file_size(path);
+	if ((f = fopen(path, "rb"))) {
+		declared = sqlite_declared_size(head, fread(head, 1, sizeof(head), f));
+		fclose(f);
+	}
+	if (declared > r.file_size)
+		return gp_err(err, GP_ERR_CORRUPT, "%s: truncated SQLite database: its header says %" PRIu64
+			      " bytes, the file has %" PRIu64 " (copy incomplete?)", path, declared, r.file_size);
+	if ((rc = gp_sql_open(path, &r.db, err)))
+		return rc;
+	if ((rc = check_schema(&r))) {
+		sqlite3_close(r.db);
+		return rc;
+	}
+	load_enums(&r);
+	for (size_t i = 0; i < sizeof(big) / sizeof(big[0]); i++)
+		r.total += estimate_rows(&r, big[i]);
+
+	if (!(rc = read_strings(&r)) &&
+	    !(rc = read_meta(&r)) &&
+	    !(rc = read_session_start(&r)) &&
+	    !(rc = read_devices(&r)) &&
+	    !(rc = read_processes(&r)) &&
+	    !(rc = read_threads(&r)) &&
+	    !(rc = read_kernels(&r)) &&
+	    !(rc = read_graphs(&r)) &&
+	    !(rc = read_apis(&r)) &&
+	    !(rc = read_memcpys(&r)) &&
+	    !(rc = read_memsets(&r)) &&
+	    !(rc = read_syncs(&r)) &&
+	    !(rc = read_nvtx(&r))) {
+		fix_ranges(&r);
+		if (r.dangling)
+			gp_trace_warn(t, "%" PRIu64 " references to missing StringIds rows "
+				      "(their names are empty)", r.dangling);
+		if (r.backwards)
+			gp_trace_warn(t, "%" PRIu64 " records end before they start "
+				      "(read as zero-length)", r.backwards);
+		if (o && o->progress)
+			o->progress(o->progress_ctx, r.done, r.done);
+	}
+	sqlite3_close(r.db);
+	gp_vec_free(r.sm.v);
+	free(r.api_names);
+	gp_vec_free(r.domain_refs);
+	gp_vec_free(r.domains);
+	gp_vec_free(r.unended);
+	return rc;
 }
 
 const struct gp_reader gp_reader_nsys = {

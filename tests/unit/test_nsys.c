@@ -1,0 +1,521 @@
+/*
+** Unit tests for the Nsight Systems reader on small databases built here
+** with the sqlite3 C API (schema subsets of real exports, formats.md 1),
+** plus the trixi anchor when $TESTDATA is available.
+*/
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "readers/reader.h"
+
+/* globalTid = <hw/vm: 1><pid:24><tid:24> as nsys serializes it */
+#define GTID(pid, tid) ((1LL << 48) + ((long long)(pid) << 24) + (tid))
+
+static char dbpath[64];
+
+/* Creates a fresh database at dbpath from a SQL script. */
+static void make_db(const char *sql)
+{
+	sqlite3 *db;
+	char *msg = NULL;
+
+	unlink(dbpath);
+	assert_int_equal(sqlite3_open(dbpath, &db), SQLITE_OK);
+	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK)
+		fail_msg("SQL: %s", msg);
+	sqlite3_close(db);
+}
+
+/* Executes printf-formatted SQL on dbpath (values computed in C). */
+static void exec_db(const char *fmt, ...)
+{
+	char sql[4096];
+	va_list ap;
+	sqlite3 *db;
+	char *msg = NULL;
+
+	va_start(ap, fmt);
+	vsnprintf(sql, sizeof(sql), fmt, ap);
+	va_end(ap);
+	assert_int_equal(sqlite3_open(dbpath, &db), SQLITE_OK);
+	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK)
+		fail_msg("SQL: %s", msg);
+	sqlite3_close(db);
+}
+
+static int load(gp_trace *t, gp_error *err)
+{
+	gp_trace_init(t);
+	memset(err, 0, sizeof(*err));
+	return gp_trace_load(dbpath, t, NULL, err);
+}
+
+static bool has_warning(const gp_trace *t, const char *needle)
+{
+	for (size_t i = 0; i < t->warnings.n; i++)
+		if (strstr(gp_s(t, t->warnings.v[i]), needle))
+			return true;
+	return false;
+}
+
+static const struct gp_range *range_named(const gp_trace *t, const char *text)
+{
+	for (size_t i = 0; i < t->ranges.n; i++)
+		if (strcmp(gp_s(t, t->ranges.v[i].text), text) == 0)
+			return &t->ranges.v[i];
+	return NULL;
+}
+
+static const struct gp_api *api_named(const gp_trace *t, const char *name)
+{
+	for (size_t i = 0; i < t->apis.n; i++)
+		if (strcmp(gp_s(t, t->apis.v[i].name), name) == 0)
+			return &t->apis.v[i];
+	return NULL;
+}
+
+static const char base_schema[] =
+	"CREATE TABLE StringIds (id INTEGER NOT NULL PRIMARY KEY, value TEXT NOT NULL);"
+	"CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INTEGER NOT NULL, end INTEGER NOT NULL,"
+	" deviceId INTEGER NOT NULL, contextId INTEGER NOT NULL, streamId INTEGER NOT NULL,"
+	" correlationId INTEGER, globalPid INTEGER, demangledName INTEGER NOT NULL,"
+	" shortName INTEGER NOT NULL, mangledName INTEGER, registersPerThread INTEGER NOT NULL,"
+	" gridX INTEGER NOT NULL, gridY INTEGER NOT NULL, gridZ INTEGER NOT NULL,"
+	" blockX INTEGER NOT NULL, blockY INTEGER NOT NULL, blockZ INTEGER NOT NULL,"
+	" staticSharedMemory INTEGER NOT NULL, dynamicSharedMemory INTEGER NOT NULL,"
+	" graphNodeId INTEGER);"
+	"CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (start INTEGER NOT NULL, end INTEGER NOT NULL,"
+	" eventClass INTEGER NOT NULL, globalTid INTEGER, correlationId INTEGER,"
+	" nameId INTEGER NOT NULL, returnValue INTEGER NOT NULL, callchainId INTEGER);";
+
+static const char nvtx_schema[] =
+	"CREATE TABLE NVTX_EVENTS (start INTEGER NOT NULL, end INTEGER, eventType INTEGER NOT NULL,"
+	" rangeId INTEGER, category INTEGER, color INTEGER, text TEXT, globalTid INTEGER,"
+	" endGlobalTid INTEGER, textId INTEGER, domainId INTEGER);";
+
+/* Kernels: names by key, NULL mangledName/correlationId/graphNodeId,
+** negative timestamps, pid from globalPid, extra DLProf columns. */
+static void kernels_are_read(void **state)
+{
+	gp_trace t;
+	gp_error err;
+
+	make_db(base_schema);
+	exec_db("INSERT INTO StringIds VALUES (0,'[Unknown]'),(1,'void gemm<float>(float*)'),(2,'gemm'),"
+		"(3,'_Z4gemmIfEvPT_'),(4,'cudaLaunchKernel_v7000'),(5,'cuLaunchKernel');"
+		"ALTER TABLE CUPTI_ACTIVITY_KIND_KERNEL ADD COLUMN kernel_name TEXT;"
+		"INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES"
+		" (-5000,-3000,0,1,7,42,%lld,1,2,3,32,10,2,1,128,1,1,1024,2048,NULL,'dlprof'),"
+		" (100,300,1,1,13,NULL,%lld,1,2,NULL,16,1,1,1,32,1,1,0,0,77,NULL);",
+		GTID(100, 0), GTID(200, 0));
+	assert_int_equal(load(&t, &err), GP_OK);
+	assert_string_equal(gp_s(&t, t.format), "nsys");
+	assert_int_equal(t.kernels.n, 2);
+	const struct gp_kernel *k = &t.kernels.v[0];   /* sorted by start */
+	assert_int_equal(k->start, -5000);
+	assert_int_equal(k->end, -3000);
+	assert_int_equal(k->corr, 42);
+	assert_int_equal(k->pid, 100);
+	assert_int_equal(k->stream, 7);
+	assert_string_equal(gp_s(&t, k->name), "gemm");
+	assert_string_equal(gp_s(&t, k->demangled), "void gemm<float>(float*)");
+	assert_string_equal(gp_s(&t, k->mangled), "_Z4gemmIfEvPT_");
+	assert_int_equal(k->grid[0], 10);
+	assert_int_equal(k->grid[1], 2);
+	assert_int_equal(k->block[0], 128);
+	assert_int_equal(k->regs, 32);
+	assert_int_equal(k->static_smem, 1024);
+	assert_int_equal(k->dynamic_smem, 2048);
+	assert_int_equal(k->graph_node, 0);
+	k = &t.kernels.v[1];
+	assert_int_equal(k->corr, 0);           /* NULL correlationId */
+	assert_int_equal(k->mangled, 0);        /* NULL mangledName */
+	assert_int_equal(k->graph_node, 77);
+	assert_int_equal(k->device, 1);
+	assert_int_equal(k->pid, 200);
+	assert_int_equal(t.warnings.n, 0);
+	gp_trace_free(&t);
+}
+
+/* Runtime vs driver from eventClass, with and without ENUM_NSYS_EVENT_CLASS;
+** version suffix stripped; pid/tid from globalTid; NULL correlationId. */
+static void api_calls_are_read(void **state)
+{
+	gp_trace t;
+	gp_error err;
+
+	make_db(base_schema);
+	exec_db("INSERT INTO StringIds VALUES (4,'cudaLaunchKernel_v7000'),(5,'cuLaunchKernel'),"
+		"(6,'cudaLaunchKernelExC_v11060'),(7,'cudaGetLastError_v3020');"
+		"INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES"
+		" (10,20,0,%lld,42,4,0,NULL),(30,40,1,%lld,43,5,1,NULL),"
+		" (50,60,0,%lld,44,6,0,NULL),(70,80,0,%lld,NULL,7,0,NULL);",
+		GTID(100, 101), GTID(100, 102), GTID(100, 101), GTID(100, 101));
+	/* no ENUM tables (nsys 2022.1): 0 = runtime, 1 = driver */
+	assert_int_equal(load(&t, &err), GP_OK);
+	assert_int_equal(t.apis.n, 4);
+	const struct gp_api *a = api_named(&t, "cudaLaunchKernel");
+	assert_non_null(a);
+	assert_int_equal(a->kind, GP_API_RUNTIME);
+	assert_int_equal(a->pid, 100);
+	assert_int_equal(a->tid, 101);
+	assert_int_equal(a->corr, 42);
+	assert_int_equal(a->cbid, -1);
+	a = api_named(&t, "cuLaunchKernel");
+	assert_non_null(a);
+	assert_int_equal(a->kind, GP_API_DRIVER);
+	assert_int_equal(a->tid, 102);
+	assert_int_equal(a->ret, 1);
+	assert_non_null(api_named(&t, "cudaLaunchKernelExC"));
+	a = api_named(&t, "cudaGetLastError");
+	assert_non_null(a);
+	assert_int_equal(a->corr, 0);
+	gp_trace_free(&t);
+
+	/* an ENUM table, when present, decides (here with made-up ids) */
+	exec_db("CREATE TABLE ENUM_NSYS_EVENT_CLASS (id INTEGER PRIMARY KEY, name TEXT, label TEXT);"
+		"INSERT INTO ENUM_NSYS_EVENT_CLASS VALUES (0,'TRACE_PROCESS_EVENT_CUDA_DRIVER','CUDA driver'),"
+		"(1,'TRACE_PROCESS_EVENT_CUDA_RUNTIME','CUDA runtime');");
+	assert_int_equal(load(&t, &err), GP_OK);
+	assert_int_equal(api_named(&t, "cudaLaunchKernel")->kind, GP_API_DRIVER);
+	assert_int_equal(api_named(&t, "cuLaunchKernel")->kind, GP_API_RUNTIME);
+	gp_trace_free(&t);
+}
+
+/* NVTX: text vs textId, push/pop, start/end across threads, marks,
+** domains created after use, unended ranges, ignored event types. */
+static void nvtx_is_read(void **state)
+{
+	gp_trace t;
+	gp_error err;
+
+	make_db(base_schema);
+	exec_db("%s"
+		"INSERT INTO StringIds VALUES (0,'[Unknown]'),(1,'registered'),(2,'k'),(3,'cudaLaunchKernel_v7000');"
+		"INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (500,600,0,1,7,1,%lld,2,2,NULL,8,1,1,1,1,1,1,0,0,NULL);"
+		"INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (0,1000,0,%lld,1,3,0,NULL);"
+		"INSERT INTO NVTX_EVENTS (start,end,eventType,text,textId,globalTid,endGlobalTid,domainId,color,category) VALUES"
+		" (100,900,59,'inline',NULL,%lld,NULL,0,4278190335,3),"
+		" (200,800,59,NULL,1,%lld,NULL,5,NULL,NULL),"
+		" (300,NULL,34,'mark',NULL,%lld,NULL,0,NULL,NULL),"
+		" (-40,700,60,'crossing',NULL,%lld,%lld,0,NULL,NULL),"
+		" (400,NULL,59,'open',NULL,%lld,NULL,0,NULL,NULL),"
+		" (0,NULL,75,'MyDomain',NULL,%lld,NULL,5,NULL,NULL),"
+		" (0,NULL,75,'OtherProcessDomain',NULL,%lld,NULL,5,NULL,NULL),"
+		" (0,NULL,33,'category name',NULL,%lld,NULL,0,NULL,NULL),"
+		" (0,NULL,39,'thread name',NULL,%lld,NULL,0,NULL,NULL);",
+		nvtx_schema, GTID(100, 0), GTID(100, 101),
+		GTID(100, 101), GTID(100, 101), GTID(100, 101), GTID(100, 101), GTID(100, 102),
+		GTID(100, 101), GTID(100, 101), GTID(200, 201), GTID(100, 101), GTID(100, 101));
+	assert_int_equal(load(&t, &err), GP_OK);
+	assert_int_equal(t.ranges.n, 5);
+	const struct gp_range *r = range_named(&t, "inline");
+	assert_non_null(r);
+	assert_int_equal(r->kind, GP_RANGE_PUSHPOP);
+	assert_int_equal(r->pid, 100);
+	assert_int_equal(r->tid, 101);
+	assert_int_equal(r->color, 4278190335u);
+	assert_int_equal(r->category, 3);
+	assert_int_equal(r->domain, 0);
+	r = range_named(&t, "registered");
+	assert_non_null(r);
+	assert_string_equal(gp_s(&t, r->domain), "MyDomain");
+	assert_int_equal(r->depth, 2);   /* inside "crossing" and "inline" */
+	r = range_named(&t, "mark");
+	assert_non_null(r);
+	assert_int_equal(r->kind, GP_RANGE_MARK);
+	assert_int_equal(r->end, 300);
+	r = range_named(&t, "crossing");
+	assert_non_null(r);
+	assert_int_equal(r->kind, GP_RANGE_STARTEND);
+	assert_int_equal(r->start, -40);
+	assert_int_equal(r->end_tid, 102);
+	r = range_named(&t, "open");
+	assert_non_null(r);
+	assert_int_equal(r->end, 1000);   /* the end of the trace */
+	assert_true(has_warning(&t, "1 NVTX ranges have no end"));
+	assert_null(range_named(&t, "category name"));
+	assert_null(range_named(&t, "thread name"));
+	gp_trace_free(&t);
+}
+
+/* Memory and sync tables without ENUM tables (2022.1): nsys memory kinds
+** (Pageable = 0) translated to ours; with a renumbering ENUM table. */
+static void memory_and_sync_are_read(void **state)
+{
+	gp_trace t;
+	gp_error err;
+
+	make_db(base_schema);
+	exec_db("CREATE TABLE CUPTI_ACTIVITY_KIND_MEMCPY (start INTEGER NOT NULL, end INTEGER NOT NULL,"
+		" deviceId INTEGER NOT NULL, contextId INTEGER NOT NULL, greenContextId INTEGER,"
+		" streamId INTEGER NOT NULL, correlationId INTEGER, globalPid INTEGER, bytes INTEGER NOT NULL,"
+		" copyKind INTEGER NOT NULL, deprecatedSrcId INTEGER, srcKind INTEGER, dstKind INTEGER,"
+		" srcDeviceId INTEGER, srcContextId INTEGER, dstDeviceId INTEGER, dstContextId INTEGER);"
+		"CREATE TABLE CUPTI_ACTIVITY_KIND_MEMSET (start INTEGER NOT NULL, end INTEGER NOT NULL,"
+		" deviceId INTEGER NOT NULL, contextId INTEGER NOT NULL, streamId INTEGER NOT NULL,"
+		" correlationId INTEGER, globalPid INTEGER, value INTEGER NOT NULL, bytes INTEGER NOT NULL,"
+		" graphNodeId INTEGER, memKind INTEGER);"
+		"CREATE TABLE CUPTI_ACTIVITY_KIND_SYNCHRONIZATION (start INTEGER NOT NULL, end INTEGER NOT NULL,"
+		" deviceId INTEGER NOT NULL, contextId INTEGER NOT NULL, streamId INTEGER NOT NULL,"
+		" correlationId INTEGER, globalPid INTEGER, syncType INTEGER NOT NULL, eventId INTEGER NOT NULL);"
+		"INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES"
+		" (10,20,0,1,NULL,7,5,%lld,4096,1,NULL,0,2,NULL,NULL,0,1),"
+		" (30,40,0,1,NULL,7,6,%lld,8,2,NULL,2,1,0,1,NULL,NULL);"
+		"INSERT INTO CUPTI_ACTIVITY_KIND_MEMSET VALUES (50,60,0,1,7,8,%lld,255,64,NULL,2);"
+		"INSERT INTO CUPTI_ACTIVITY_KIND_SYNCHRONIZATION VALUES"
+		" (70,80,0,1,4294967295,9,%lld,3,4294967295),(90,95,0,1,7,10,%lld,4,1);",
+		GTID(100, 0), GTID(100, 0), GTID(100, 0), GTID(100, 0), GTID(100, 0));
+	assert_int_equal(load(&t, &err), GP_OK);
+	assert_int_equal(t.memcpys.n, 2);
+	const struct gp_memcpy *m = &t.memcpys.v[0];
+	assert_int_equal(m->copy_kind, GP_COPY_HTOD);
+	assert_int_equal(m->src_kind, GP_MEM_PAGEABLE);
+	assert_int_equal(m->dst_kind, GP_MEM_DEVICE);
+	assert_int_equal(m->bytes, 4096);
+	assert_int_equal(m->corr, 5);
+	assert_int_equal(m->pid, 100);
+	assert_int_equal(m->src_device, -1);
+	assert_int_equal(m->dst_device, 0);
+	m = &t.memcpys.v[1];
+	assert_int_equal(m->copy_kind, GP_COPY_DTOH);
+	assert_int_equal(m->src_kind, GP_MEM_DEVICE);
+	assert_int_equal(m->dst_kind, GP_MEM_PINNED);
+	assert_int_equal(t.memsets.n, 1);
+	assert_int_equal(t.memsets.v[0].mem_kind, GP_MEM_DEVICE);
+	assert_int_equal(t.memsets.v[0].value, 255);
+	assert_int_equal(t.memsets.v[0].bytes, 64);
+	assert_int_equal(t.syncs.n, 2);
+	assert_int_equal(t.syncs.v[0].kind, GP_SYNC_STREAM);
+	assert_int_equal(t.syncs.v[0].stream, 4294967295u);
+	assert_int_equal(t.syncs.v[0].event_id, 4294967295u);
+	assert_int_equal(t.syncs.v[1].kind, GP_SYNC_CONTEXT);
+	gp_trace_free(&t);
+
+	exec_db("CREATE TABLE ENUM_CUDA_MEM_KIND (id INTEGER PRIMARY KEY, name TEXT, label TEXT);"
+		"INSERT INTO ENUM_CUDA_MEM_KIND VALUES (0,'CUDA_MEMOPR_MEMORY_KIND_UNKNOWN','Unknown'),"
+		"(2,'CUDA_MEMOPR_MEMORY_KIND_MANAGED','Managed');");
+	assert_int_equal(load(&t, &err), GP_OK);
+	assert_int_equal(t.memcpys.v[0].src_kind, GP_MEM_UNKNOWN);
+	assert_int_equal(t.memcpys.v[0].dst_kind, GP_MEM_MANAGED);
+	assert_int_equal(t.memsets.v[0].mem_kind, GP_MEM_MANAGED);
+	gp_trace_free(&t);
+}
+
+/* A key into StringIds without a row reads as "" and is counted; sparse,
+** huge ids work. */
+static void string_keys_are_checked(void **state)
+{
+	gp_trace t;
+	gp_error err;
+
+	make_db(base_schema);
+	exec_db("INSERT INTO StringIds VALUES (7,'seven'),(1000000000000,'big');"
+		"INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES"
+		" (0,10,0,1,7,1,%lld,1000000000000,7,-3,8,1,1,1,1,1,1,0,0,NULL),"
+		" (20,30,0,1,7,2,%lld,999,4611686018427387904,NULL,8,1,1,1,1,1,1,0,0,NULL);",
+		GTID(1, 0), GTID(1, 0));
+	assert_int_equal(load(&t, &err), GP_OK);
+	assert_int_equal(t.kernels.n, 2);
+	assert_string_equal(gp_s(&t, t.kernels.v[0].demangled), "big");
+	assert_string_equal(gp_s(&t, t.kernels.v[0].name), "seven");
+	assert_string_equal(gp_s(&t, t.kernels.v[0].mangled), "");
+	assert_string_equal(gp_s(&t, t.kernels.v[1].name), "");
+	assert_true(has_warning(&t, "3 references to missing StringIds rows"));
+	gp_trace_free(&t);
+}
+
+/* Metadata, GPUs, processes, threads, and whole-graph launches. */
+static void metadata_and_graphs(void **state)
+{
+	gp_trace t;
+	gp_error err;
+
+	make_db(base_schema);
+	/* a lazy export has no kernel table when no kernel ran */
+	exec_db("DROP TABLE CUPTI_ACTIVITY_KIND_KERNEL;"
+		"CREATE TABLE META_DATA_EXPORT (name TEXT NOT NULL, value TEXT);"
+		"INSERT INTO META_DATA_EXPORT VALUES ('EXPORT_PRODUCT_VERSION','2024.2.1.106'),"
+		"('EXPORT_SCHEMA_VERSION','3.11.1');"
+		"CREATE TABLE TARGET_INFO_SESSION_START_TIME (utcEpochNs INTEGER, utcTime TEXT, localTime TEXT);"
+		"INSERT INTO TARGET_INFO_SESSION_START_TIME VALUES (1713889498851521398,'2024-04-23T16:24:58','x');"
+		"CREATE TABLE TARGET_INFO_GPU (vmId INTEGER NOT NULL, id INTEGER NOT NULL, name TEXT,"
+		" l2CacheSize INTEGER, totalMemory INTEGER, memoryBandwidth INTEGER, clockRate INTEGER,"
+		" smCount INTEGER, computeMajor INTEGER, computeMinor INTEGER);"
+		"INSERT INTO TARGET_INFO_GPU VALUES (0,1,'B',1,2,3,4,5,8,0),(0,0,'A',41943040,42297786368,"
+		" 1555200000000,1410000000,108,8,0),(1,0,'A again',0,0,0,0,0,0,0);"
+		"CREATE TABLE PROCESSES (globalPid INTEGER, pid INTEGER, name TEXT);"
+		"INSERT INTO PROCESSES VALUES (%lld,100,'python3');"
+		"CREATE TABLE ThreadNames (nameId INTEGER NOT NULL, priority INTEGER, globalTid INTEGER);"
+		"INSERT INTO StringIds VALUES (1,'pt_main_thread'),(2,'cudaGraphLaunch_v10000');"
+		"INSERT INTO ThreadNames VALUES (1,0,%lld);"
+		"CREATE TABLE CUPTI_ACTIVITY_KIND_GRAPH_TRACE (start INTEGER NOT NULL, end INTEGER NOT NULL,"
+		" deviceId INTEGER NOT NULL, contextId INTEGER, greenContextId INTEGER, streamId INTEGER,"
+		" correlationId INTEGER, globalPid INTEGER, graphId INTEGER, graphExecId INTEGER);"
+		"INSERT INTO CUPTI_ACTIVITY_KIND_GRAPH_TRACE VALUES (100,900,0,1,NULL,7,12,%lld,5,6);"
+		"INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (50,90,0,%lld,12,2,0,NULL);",
+		GTID(100, 0), GTID(100, 101), GTID(100, 0), GTID(100, 101));
+	assert_int_equal(load(&t, &err), GP_OK);
+	assert_string_equal(gp_s(&t, t.tool_version), "nsys 2024.2.1.106");
+	assert_string_equal(gp_trace_meta_get(&t, "schema version"), "3.11.1");
+	assert_string_equal(gp_trace_meta_get(&t, "session epoch (ns)"), "1713889498851521398");
+	assert_int_equal(t.devices.n, 2);
+	const struct gp_device *d = gp_trace_device(&t, 0);
+	assert_non_null(d);
+	assert_string_equal(gp_s(&t, d->name), "A");
+	assert_int_equal(d->sm_count, 108);
+	assert_int_equal(d->cc_major, 8);
+	assert_int_equal(d->mem_bytes, 42297786368ULL);
+	assert_true(d->mem_bw == 1555200000000.0);
+	assert_true(d->clock_hz == 1410000000.0);
+	assert_int_equal(d->l2_bytes, 41943040);
+	assert_int_equal(t.processes.n, 1);
+	assert_int_equal(t.processes.v[0].pid, 100);
+	assert_string_equal(gp_s(&t, t.processes.v[0].name), "python3");
+	assert_int_equal(t.threads.n, 1);
+	assert_int_equal(t.threads.v[0].tid, 101);
+	assert_string_equal(gp_s(&t, t.threads.v[0].name), "pt_main_thread");
+	assert_int_equal(t.kernels.n, 1);
+	assert_string_equal(gp_s(&t, t.kernels.v[0].name), "[CUDA graph 5]");
+	assert_int_equal(t.kernels.v[0].graph_id, 5);
+	assert_int_equal(t.kernels.v[0].corr, 12);
+	assert_int_equal(t.kernels.v[0].pid, 100);
+	assert_true(has_warning(&t, "1 CUDA graph launches were traced as whole graphs"));
+	assert_true(has_warning(&t, "no CUDA kernels were captured"));
+	gp_trace_free(&t);
+}
+
+/* Damage: a table without a required column, a foreign SQLite file. */
+static void bad_databases_fail_cleanly(void **state)
+{
+	gp_trace t;
+	gp_error err;
+
+	make_db("CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT);"
+		"CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INTEGER, duration INTEGER);"
+		"INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (1,2);");
+	assert_int_equal(load(&t, &err), GP_ERR_CORRUPT);
+	assert_non_null(strstr(err.msg, "cannot read kernels: table CUPTI_ACTIVITY_KIND_KERNEL has no column 'end'"));
+	gp_trace_free(&t);
+
+	make_db("CREATE TABLE StringIds (a, b);");
+	assert_int_equal(load(&t, &err), GP_ERR_CORRUPT);
+	assert_non_null(strstr(err.msg, "no column 'id'"));
+	gp_trace_free(&t);
+
+	make_db("CREATE TABLE something (a, b);");
+	assert_int_equal(load(&t, &err), GP_ERR_FORMAT);
+	gp_trace_free(&t);
+}
+
+/* Splits one CSV line (RFC 4180 quotes) into at most n fields, in place. */
+static int csv_split(char *line, char **f, int n)
+{
+	int k = 0;
+	char *w = line, *p = line;
+
+	while (k < n) {
+		f[k++] = w;
+		if (*p == '"') {
+			for (p++; *p && !(*p == '"' && p[1] != '"'); p++)
+				*w++ = *p == '"' ? *++p : *p;
+			if (*p == '"')
+				p++;
+		} else {
+			while (*p && *p != ',' && *p != '\n' && *p != '\r')
+				*w++ = *p++;
+		}
+		int more = *p == ',';
+		*w++ = '\0';
+		if (!more)
+			break;
+		p++;
+	}
+	return k;
+}
+
+/* The trixi anchor: our kernel equals the row of nsys' own cuda_gpu_trace. */
+static void trixi_matches_nsys_stats(void **state)
+{
+	const char *td = getenv("TESTDATA");
+	char path[1024], line[2048];
+	char *f[32];
+	gp_trace t;
+	gp_error err = {0};
+	FILE *csv;
+
+	if (!td || !*td) {
+		skip();
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/nsys/trixi_v100_2023.1/expected_cuda_gpu_trace.csv", td);
+	csv = fopen(path, "r");
+	assert_non_null(csv);
+	assert_non_null(fgets(line, sizeof(line), csv));   /* header */
+	assert_non_null(fgets(line, sizeof(line), csv));
+	fclose(csv);
+	assert_int_equal(csv_split(line, f, 32), 20);
+
+	snprintf(path, sizeof(path), "%s/nsys/trixi_v100_2023.1/report1.sqlite", td);
+	gp_trace_init(&t);
+	assert_int_equal(gp_trace_load(path, &t, NULL, &err), GP_OK);
+	assert_int_equal(t.kernels.n, 1);
+	const struct gp_kernel *k = &t.kernels.v[0];
+	char dev[256];
+	snprintf(dev, sizeof(dev), "%s (%d)", gp_s(&t, gp_trace_device(&t, k->device)->name), k->device);
+	assert_int_equal(k->start, strtoll(f[0], NULL, 10));
+	assert_int_equal(k->end - k->start, strtoll(f[1], NULL, 10));
+	assert_int_equal(k->corr, strtoll(f[2], NULL, 10));
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(k->grid[i], strtoll(f[3 + i], NULL, 10));
+		assert_int_equal(k->block[i], strtoll(f[6 + i], NULL, 10));
+	}
+	assert_int_equal(k->regs, strtoll(f[9], NULL, 10));
+	assert_string_equal(dev, f[16]);
+	assert_int_equal(k->context, strtoll(f[17], NULL, 10));
+	assert_int_equal(k->stream, strtoll(f[18], NULL, 10));
+	assert_string_equal(gp_s(&t, k->demangled), f[19]);
+	assert_string_equal(gp_s(&t, t.tool_version), "nsys 2023.1.2.43");
+	/* only driver calls in this Julia run (expected_cuda_api_sum.csv) */
+	assert_int_equal(t.apis.n, 6);
+	for (size_t i = 0; i < t.apis.n; i++)
+		assert_int_equal(t.apis.v[i].kind, GP_API_DRIVER);
+	assert_non_null(api_named(&t, "cuLaunchKernel"));
+	assert_int_equal(api_named(&t, "cuLaunchKernel")->corr, 21);
+	gp_trace_free(&t);
+}
+
+static int setup(void **state)
+{
+	snprintf(dbpath, sizeof(dbpath), "/tmp/gp_test_nsys_%ld.sqlite", (long)getpid());
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	unlink(dbpath);
+	return 0;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(kernels_are_read),
+		cmocka_unit_test(api_calls_are_read),
+		cmocka_unit_test(nvtx_is_read),
+		cmocka_unit_test(memory_and_sync_are_read),
+		cmocka_unit_test(string_keys_are_checked),
+		cmocka_unit_test(metadata_and_graphs),
+		cmocka_unit_test(bad_databases_fail_cleanly),
+		cmocka_unit_test(trixi_matches_nsys_stats),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
