@@ -23,6 +23,14 @@
 #define MAX_OP_ARGS 64
 #define MAX_STACK 256
 
+/* One ProfilerStep#N range: every CPU activity of its process during it
+** (the autograd thread's backward too) belongs to iteration N. */
+struct step {
+	uint32_t pid;
+	int32_t iter;
+	gp_ns start, end;
+};
+
 struct gp_opattr {
 	gp_u64map ext;          /* External id -> op range */
 	int32_t *op_range;      /* per kernel: innermost cpu_op, -1 */
@@ -31,6 +39,8 @@ struct gp_opattr {
 	int32_t *gpu;           /* GPU annotation ranges, in t->ranges order */
 	int32_t *gpu_par;       /* enclosing GPU annotation (index into gpu), -1 */
 	size_t ngpu;
+	struct step *steps;     /* ProfilerStep#N ranges by (pid, start) */
+	size_t nsteps;
 };
 
 /* ---- names ---- */
@@ -315,6 +325,34 @@ done:
 
 /* ---- begin / kernel / end ---- */
 
+static int cmp_step(const void *pa, const void *pb)
+{
+	const struct step *a = pa, *b = pb;
+
+	if (a->pid != b->pid)
+		return a->pid < b->pid ? -1 : 1;
+	return a->start < b->start ? -1 : a->start > b->start;
+}
+
+/* The iteration whose step range in process pid contains ts, or -1. */
+static int32_t step_at(const gp_opattr *ctx, uint32_t pid, gp_ns ts)
+{
+	size_t lo = 0, hi = ctx->nsteps;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		const struct step *s = &ctx->steps[mid];
+		if (s->pid < pid || (s->pid == pid && s->start <= ts))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return -1;
+	const struct step *s = &ctx->steps[lo - 1];
+	return s->pid == pid && s->end >= ts ? s->iter : -1;
+}
+
 gp_opattr *gp_opattr_begin(gp_trace *t)
 {
 	gp_opattr *ctx = gp_xcalloc(1, sizeof(*ctx));
@@ -336,6 +374,18 @@ gp_opattr *gp_opattr_begin(gp_trace *t)
 			if (r->kind == want && r->ext && t->op_exts.v[r->ext - 1].ext_id)
 				gp_u64map_add(&ctx->ext, t->op_exts.v[r->ext - 1].ext_id, (int32_t)i);
 		}
+
+	for (size_t i = 0; i < t->ranges.n; i++) {
+		const struct gp_range *r = &t->ranges.v[i];
+		int32_t it;
+		if (r->kind == GP_RANGE_USER_ANNOTATION && is_step(gp_s(t, r->text), &it) && it >= 0) {
+			if (ctx->nsteps % 64 == 0)
+				ctx->steps = gp_xrealloc(ctx->steps, (ctx->nsteps + 64) * sizeof(*ctx->steps));
+			ctx->steps[ctx->nsteps++] = (struct step){r->pid, it, r->start, r->end};
+		}
+	}
+	if (ctx->nsteps > 1)
+		qsort(ctx->steps, ctx->nsteps, sizeof(*ctx->steps), cmp_step);
 
 	/* GPU annotations, with their own nesting (other ranges may share
 	** their pid/tid numbers, e.g. python frames on pid 0 tid 0) */
@@ -486,6 +536,10 @@ void gp_opattr_kernel(gp_opattr *ctx, gp_trace *t, size_t k, const int32_t *stac
 		}
 	}
 	a->layer = gp_intern(t, layer);
+	if (a->iter < 0 && a->api >= 0 && (size_t)a->api < t->apis.n)
+		a->iter = step_at(ctx, t->apis.v[a->api].pid, t->apis.v[a->api].start);
+	else if (a->iter < 0 && ns > 0)
+		a->iter = step_at(ctx, t->ranges.v[st[ns - 1]].pid, t->ranges.v[st[ns - 1]].start);
 
 	if (python >= 0) {
 		const char *f = gp_s(t, t->ranges.v[python].text);
@@ -599,5 +653,6 @@ void gp_opattr_end(gp_opattr *ctx, gp_trace *t)
 	free(ctx->args_count);
 	free(ctx->gpu);
 	free(ctx->gpu_par);
+	free(ctx->steps);
 	free(ctx);
 }

@@ -1,14 +1,16 @@
 # Kineto reader on every Kineto file in testdata (hta/, kineto_tb_plugin/,
-# param/, tracelens/): info, report (and summary once it exists) exit 0;
-# info's kernel/API/memcpy/memset counts, report's rows and the sum of the
-# kernels' Sil equal what python3 computes from the same JSON; where
+# param/, tracelens/): info, report and summary exit 0; info's
+# kernel/API/memcpy/memset counts, report's rows, summary's memcpy/memset/
+# kernel calls and the sum of the kernels' Sil equal what python3 computes
+# from the same JSON; where
 # launches were captured and the trace has ops, >= 95% of the captured
 # kernels are attributed to an op.
 need_testdata
 command -v python3 >/dev/null || skip "python3 not installed"
 cat > "$TMP/expect.py" <<'PY'
 import decimal, gzip, json, sys
-path, info_path, report_path = sys.argv[1:4]
+path, info_path, report_path, summary_path = sys.argv[1:5]
+import csv
 D = decimal.Decimal
 opener = gzip.open if path.endswith('.gz') else open
 with opener(path, 'rb') as f:
@@ -40,6 +42,17 @@ with_op = [r for r in captured if r[2] != 'na']
 has_ops = any(e.get('cat') in ('cpu_op', 'Operator') for e in events)
 if len(captured) >= 20 and has_ops and len(with_op) * 100 < len(captured) * 95:
     bad.append(f'only {len(with_op)} of {len(captured)} captured kernels attributed to an op')
+# summary: one GPU-activities call per kernel, memcpy and memset event
+calls = {'memcpy': 0, 'memset': 0, 'kernels': 0}
+for r in csv.DictReader(open(summary_path)):
+    if r['Type'] != 'GPU activities':
+        continue
+    kind = 'memcpy' if r['Name'].startswith('[CUDA memcpy') else \
+           'memset' if r['Name'].startswith('[CUDA memset') else 'kernels'
+    calls[kind] += int(r['Calls'])
+for k, v in calls.items():
+    if v != want[k]:
+        bad.append(f'summary {k} calls {v} != {want[k]} events')
 print(f'{path}: {len(kernels)} kernels, {len(with_op)}/{len(captured)} attributed')
 if bad:
     sys.exit('; '.join(bad))
@@ -51,7 +64,9 @@ for f in $(cd "$TESTDATA" && find hta kineto_tb_plugin param tracelens -name '*.
 	assert_grep '"format": "kineto"' "$TMP/info.json"
 	run_ok "$GPUPROF" report -f tsv -c sil,api,op "$TESTDATA/$f"
 	cp "$TMP/out" "$TMP/report.tsv"
-	python3 "$TMP/expect.py" "$TESTDATA/$f" "$TMP/info.json" "$TMP/report.tsv" || fail "$f"
+	run_ok "$GPUPROF" summary -f csv "$TESTDATA/$f"
+	cp "$TMP/out" "$TMP/summary.csv"
+	python3 "$TMP/expect.py" "$TESTDATA/$f" "$TMP/info.json" "$TMP/report.tsv" "$TMP/summary.csv" || fail "$f"
 	n=$((n + 1))
 done
 [ "$n" -ge 30 ] || fail "only $n Kineto files found"

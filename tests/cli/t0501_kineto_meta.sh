@@ -38,3 +38,9 @@ assert_eq "$(tail -n +2 "$TMP/out" | cut -d, -f1 | sort -u)" '"6"' "tracelens it
 run_ok "$GPUPROF" report -f csv -c iter,dir,mod,op "$TESTDATA/hta/nccl_parser_config/nccl_data.json.gz"
 assert_grep '^"4","bprop","linear","mm"$' "$TMP/out"
 assert_grep '^"4","fprop","linear","addmm"$' "$TMP/out"
+# summary --by iter: the three profiled steps, every kernel in one of them
+# (backward and gradient hooks on the autograd thread included)
+run_ok "$GPUPROF" summary --by iter -f csv "$TESTDATA/hta/nccl_parser_config/nccl_data.json.gz"
+assert_grep '^"GPU activities",.*,"900",.*"iteration 4"$' "$TMP/out"
+assert_grep '^"GPU activities",.*,"900",.*"iteration 6"$' "$TMP/out"
+assert_no_grep '"\(none\)"$' "$TMP/out"
