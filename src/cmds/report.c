@@ -21,6 +21,7 @@ enum col {
 	C_START, C_END, C_PID, C_CORR, C_LONGNAME, C_REGS, C_SMEM, C_LATENCY, C_API,
 	/* roofline (op model) */
 	C_GFLOPS, C_GBPS, C_INTENSITY, C_IDEAL, C_EFF, C_BOUND, C_TCELIG,
+	C_ITER,   /* iteration (Kineto ProfilerStep#N) */
 	C__COUNT
 };
 
@@ -61,6 +62,7 @@ static const struct gp_column columns[C__COUNT] = {
 	[C_EFF] = {"eff", "Eff", 5, true, false},
 	[C_BOUND] = {"bound", "Bound", 7, false, false},
 	[C_TCELIG] = {"tceligible", "TCElig", 2, false, false},
+	[C_ITER] = {"iter", "Iter", 4, true, false},
 };
 
 static const char report_help[] =
@@ -85,7 +87,7 @@ static const char report_help[] =
 	"  params sil tc device stream grid block flops bytes\n"
 	"Columns (added): start end pid corr longname (demangled name) regs\n"
 	"  smem (static+dynamic bytes) latency (kernel start - API start, ns)\n"
-	"  api (launching API call)\n"
+	"  api (launching API call) iter (iteration: ProfilerStep#N, \"iteration N\" ranges)\n"
 	"Columns (roofline, docs/op-model.md): gflops gbps (achieved), intensity\n"
 	"  (FLOP/byte), ideal (max(FLOPs/peak, bytes/bandwidth), ns), eff\n"
 	"  (ideal/measured), bound (compute or memory), tceligible (1: a GEMM,\n"
@@ -231,6 +233,11 @@ static const char *cell(const gp_trace *t, const struct gp_opres *res, size_t k,
 		if (!res || !res[k].family)
 			return "na";
 		return res[k].tc_eligible ? "1" : "0";
+	case C_ITER:
+		if (a->iter < 0)
+			return "na";
+		snprintf(buf, sz, "%" PRId32, a->iter);
+		return buf;
 	}
 	return "na";
 }

@@ -1,0 +1,89 @@
+/*
+** 64-bit key -> int32 value hash map; see u64map.h.
+*/
+#include <stdlib.h>
+
+#include "core/alloc.h"
+#include "core/u64map.h"
+
+static size_t slot_of(uint64_t key, size_t cap)
+{
+	key ^= key >> 33;
+	key *= 0xff51afd7ed558ccdULL;   /* murmur3 finaliser: ids are often sequential */
+	key ^= key >> 33;
+	return (size_t)key & (cap - 1);
+}
+
+static void grow(gp_u64map *m)
+{
+	size_t cap = m->cap ? m->cap * 2 : 64;
+	uint64_t *keys = gp_xmalloc(cap * sizeof(*keys));
+	int32_t *vals = gp_xmalloc(cap * sizeof(*vals));
+
+	for (size_t i = 0; i < cap; i++)
+		vals[i] = -1;
+	for (size_t i = 0; i < m->cap; i++) {
+		if (m->vals[i] < 0)
+			continue;
+		size_t s = slot_of(m->keys[i], cap);
+		while (vals[s] >= 0)
+			s = (s + 1) & (cap - 1);
+		keys[s] = m->keys[i];
+		vals[s] = m->vals[i];
+	}
+	free(m->keys);
+	free(m->vals);
+	m->keys = keys;
+	m->vals = vals;
+	m->cap = cap;
+}
+
+/* The slot holding key, or the empty slot where it would go. */
+static size_t find(const gp_u64map *m, uint64_t key)
+{
+	size_t s = slot_of(key, m->cap);
+
+	while (m->vals[s] >= 0 && m->keys[s] != key)
+		s = (s + 1) & (m->cap - 1);
+	return s;
+}
+
+int32_t gp_u64map_add(gp_u64map *m, uint64_t key, int32_t val)
+{
+	if ((m->n + 1) * 2 > m->cap)
+		grow(m);
+	size_t s = find(m, key);
+	if (m->vals[s] >= 0)
+		return m->vals[s];
+	m->keys[s] = key;
+	m->vals[s] = val;
+	m->n++;
+	return val;
+}
+
+void gp_u64map_put(gp_u64map *m, uint64_t key, int32_t val)
+{
+	if ((m->n + 1) * 2 > m->cap)
+		grow(m);
+	size_t s = find(m, key);
+	if (m->vals[s] < 0)
+		m->n++;
+	m->keys[s] = key;
+	m->vals[s] = val;
+}
+
+int32_t gp_u64map_get(const gp_u64map *m, uint64_t key)
+{
+	if (!m->cap)
+		return -1;
+	return m->vals[find(m, key)];
+}
+
+void gp_u64map_free(gp_u64map *m)
+{
+	free(m->keys);
+	free(m->vals);
+	m->keys = NULL;
+	m->vals = NULL;
+	m->n = m->cap = 0;
+}

@@ -1,0 +1,31 @@
+/*
+** A hash map from 64-bit keys to 32-bit values (indices into a record
+** array): correlation id -> API call, External id -> op range, sequence
+** number -> kernel.  Open addressing, linear probing, kept at most half full.
+**
+** Ownership: the map owns its slot array; gp_u64map_free() releases it.
+*/
+#ifndef GP_U64MAP_H
+#define GP_U64MAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct gp_u64map {
+	uint64_t *keys;
+	int32_t *vals;     /* -1 = empty slot */
+	size_t n, cap;     /* cap is 0 or a power of two */
+} gp_u64map;
+
+/* Sets key -> val (val >= 0), replacing an existing value. */
+void gp_u64map_put(gp_u64map *m, uint64_t key, int32_t val);
+
+/* Sets key -> val only when key is absent; returns the value now stored. */
+int32_t gp_u64map_add(gp_u64map *m, uint64_t key, int32_t val);
+
+/* The value for key, or -1 when absent. */
+int32_t gp_u64map_get(const gp_u64map *m, uint64_t key);
+
+void gp_u64map_free(gp_u64map *m);
+
+#endif

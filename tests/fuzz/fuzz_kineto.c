@@ -1,0 +1,27 @@
+/*
+** Fuzz target: the Kineto JSON reader and the framework-op attribution on
+** whatever it produced.  Any input must end in GP_OK or a clean error,
+** never a crash, leak or sanitizer report.
+*/
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/correlate.h"
+#include "readers/kineto.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	gp_trace t;
+	gp_error err = {0};
+	struct gp_correlate_opts o = {0};
+
+	gp_trace_init(&t);
+	if (gp_kineto_load_buffer("fuzz.json", data, size, &t, &err) == GP_OK) {
+		gp_trace_finish(&t);
+		gp_correlate(&t, &o, &err);
+	}
+	gp_trace_free(&t);
+	return 0;
+}

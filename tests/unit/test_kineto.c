@@ -1,0 +1,442 @@
+/*
+** Unit tests: the Kineto reader (exact times, ids, odd fields, bad input)
+** and the framework-op interpreter (attr_ops) on synthetic traces, plus
+** attribution rates on every Kineto file in $TESTDATA.
+**
+** correlate.c is written elsewhere; link_and_attribute() below is a small
+** stand-in with the same contract (kernel -> API call by correlation id and
+** pid, then the ranges enclosing the call on its thread, outermost first).
+*/
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "core/attr_ops.h"
+#include "core/trace.h"
+#include "core/u64map.h"
+#include "readers/kineto.h"
+#include "readers/reader.h"
+
+/* The ranges on (pid, tid) enclosing ts, outermost first. */
+static int enclosing(const gp_trace *t, uint32_t pid, uint32_t tid, gp_ns ts, int32_t *out, int max)
+{
+	size_t lo = 0, hi = t->ranges.n;
+	int32_t tmp[256];
+	int n = 0, m = 0;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		const struct gp_range *r = &t->ranges.v[mid];
+		if (r->pid < pid || (r->pid == pid && (r->tid < tid || (r->tid == tid && r->start <= ts))))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (int32_t i = (int32_t)lo - 1; i >= 0 && n < 256; i = t->ranges.v[i].parent) {
+		const struct gp_range *r = &t->ranges.v[i];
+		if (r->pid != pid || r->tid != tid)
+			break;
+		if (r->end >= ts)
+			tmp[n++] = i;
+	}
+	while (n && m < max)
+		out[m++] = tmp[--n];
+	return m;
+}
+
+static void link_and_attribute(gp_trace *t)
+{
+	gp_u64map corr = {0};
+	int32_t stack[256];
+
+	free(t->attrs);
+	t->attrs = calloc(t->kernels.n ? t->kernels.n : 1, sizeof(*t->attrs));
+	for (size_t i = 0; i < t->apis.n; i++)
+		gp_u64map_add(&corr, t->apis.v[i].corr, (int32_t)i);
+	gp_opattr *ctx = gp_opattr_begin(t);
+	for (size_t k = 0; k < t->kernels.n; k++) {
+		struct gp_attr *a = &t->attrs[k];
+		int32_t api = gp_u64map_get(&corr, t->kernels.v[k].corr);
+		int n = 0;
+		if (api >= 0 && t->apis.v[api].pid != t->kernels.v[k].pid)
+			api = -1;
+		a->api = api;
+		if (api >= 0)
+			n = enclosing(t, t->apis.v[api].pid, t->apis.v[api].tid, t->apis.v[api].start,
+				      stack, 256);
+		gp_opattr_kernel(ctx, t, k, stack, n, a);
+	}
+	gp_opattr_end(ctx, t);
+	gp_u64map_free(&corr);
+}
+
+static int load_json(const char *json, gp_trace *t, gp_error *err)
+{
+	gp_trace_init(t);
+	int rc = gp_kineto_load_buffer("test.json", json, strlen(json), t, err);
+	if (rc == GP_OK)
+		gp_trace_finish(t);
+	return rc;
+}
+
+/* Index of the kernel with this correlation id. */
+static size_t kernel_by_corr(const gp_trace *t, uint64_t corr)
+{
+	for (size_t k = 0; k < t->kernels.n; k++)
+		if (t->kernels.v[k].corr == corr)
+			return k;
+	fail_msg("no kernel with correlation %llu", (unsigned long long)corr);
+	return 0;
+}
+
+/* A training step: forward linear (addmm, seq 7) inside a user annotation,
+** backward on another thread (AddmmBackward0 seq 7 -> mm), a graph launch
+** with three kernels, a kernel without a captured launch but with an
+** External id, and one with neither. */
+static const char step_trace[] =
+	"{\"schemaVersion\": 1, \"deviceProperties\": [{\"id\": 0, \"name\": \"NVIDIA H100\", "
+	"\"totalGlobalMem\": 85018279936, \"computeMajor\": 9, \"computeMinor\": 0, \"numSms\": 132}],"
+	"\"distributedInfo\": {\"backend\": \"nccl\", \"rank\": 3, \"world_size\": 8, \"nccl_version\": \"2.21.5\"},"
+	"\"cuda_runtime_version\": 12040,"
+	"\"traceEvents\": ["
+	"{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#12\",\"pid\":10,\"tid\":10,\"ts\":1000.000,\"dur\":900},"
+	"{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"encoder\",\"pid\":10,\"tid\":10,\"ts\":1001,\"dur\":100},"
+	"{\"ph\":\"X\",\"cat\":\"python_function\",\"name\":\"train.py(42): forward\",\"pid\":10,\"tid\":10,\"ts\":1001.5,\"dur\":90},"
+	"{\"ph\":\"X\",\"cat\":\"python_function\",\"name\":\"torch/nn/modules/linear.py(116): forward\",\"pid\":10,\"tid\":10,\"ts\":1001.8,\"dur\":80},"
+	"{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::linear\",\"pid\":10,\"tid\":10,\"ts\":1002,\"dur\":50,"
+	" \"args\":{\"External id\":100,\"Sequence number\":6,\"Input Dims\":[[32,64],[128,64],[128]],"
+	" \"Input type\":[\"c10::Half\",\"c10::Half\",\"c10::Half\"]}},"
+	"{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::addmm\",\"pid\":10,\"tid\":10,\"ts\":1010,\"dur\":30,"
+	" \"args\":{\"External id\":101,\"Sequence number\":7,\"Input Dims\":[[128],[32,64],[64,128],[],[]],"
+	" \"Input type\":[\"c10::Half\",\"c10::Half\",\"c10::Half\",\"Scalar\",\"Scalar\"],"
+	" \"Concrete Inputs\":[\"\",\"\",\"\",\"1\",\"0.5\"]}},"
+	"{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":10,\"tid\":10,\"ts\":1020,\"dur\":5,"
+	" \"args\":{\"External id\":101,\"cbid\":211,\"correlation\":5000}},"
+	"{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"void cutlass::Kernel<cutlass_80_gemm>(Params)\",\"pid\":0,\"tid\":7,"
+	" \"ts\":1030.25,\"dur\":10.5,\"args\":{\"External id\":101,\"device\":0,\"stream\":7,\"correlation\":5000,"
+	" \"registers per thread\":128,\"shared memory\":4096,\"grid\":[4,2,1],\"block\":[128,1,1]}},"
+	"{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"autograd::engine::evaluate_function: AddmmBackward0\",\"pid\":10,\"tid\":11,"
+	" \"ts\":1200,\"dur\":60,\"args\":{\"External id\":200,\"Sequence number\":7,\"Fwd thread id\":1}},"
+	"{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::mm\",\"pid\":10,\"tid\":11,\"ts\":1205,\"dur\":40,"
+	" \"args\":{\"External id\":201,\"Input Dims\":[[32,128],[128,64]],\"Input type\":[\"c10::Half\",\"c10::Half\"]}},"
+	"{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":10,\"tid\":11,\"ts\":1210,\"dur\":5,"
+	" \"args\":{\"External id\":201,\"correlation\":5001}},"
+	"{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":10,\"tid\":11,\"ts\":1220,\"dur\":5,"
+	" \"args\":{\"External id\":201,\"correlation\":5002}},"
+	"{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"sm90_gemm_dgrad\",\"pid\":0,\"tid\":7,\"ts\":1300,\"dur\":20,"
+	" \"args\":{\"device\":0,\"stream\":7,\"correlation\":5001}},"
+	"{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"sm90_gemm_wgrad\",\"pid\":0,\"tid\":7,\"ts\":1330,\"dur\":20,"
+	" \"args\":{\"device\":0,\"stream\":7,\"correlation\":5002}},"
+	"{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::relu\",\"pid\":10,\"tid\":10,\"ts\":1500,\"dur\":50,"
+	" \"args\":{\"External id\":300,\"Sequence number\":9}},"
+	"{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaGraphLaunch\",\"pid\":10,\"tid\":10,\"ts\":1510,\"dur\":5,"
+	" \"args\":{\"External id\":300,\"correlation\":6000}},"
+	"{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"g1\",\"pid\":0,\"tid\":7,\"ts\":1600,\"dur\":1,\"args\":{\"stream\":7,\"correlation\":6000}},"
+	"{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"g2\",\"pid\":0,\"tid\":7,\"ts\":1602,\"dur\":1,\"args\":{\"stream\":7,\"correlation\":6000}},"
+	"{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"g3\",\"pid\":0,\"tid\":7,\"ts\":1604,\"dur\":1,\"args\":{\"stream\":7,\"correlation\":6000}},"
+	"{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"late\",\"pid\":0,\"tid\":7,\"ts\":1700,\"dur\":1,"
+	" \"args\":{\"External id\":300,\"stream\":7,\"correlation\":7000}},"
+	"{\"ph\":\"X\",\"cat\":\"gpu_user_annotation\",\"name\":\"ProfilerStep#12\",\"pid\":0,\"tid\":7,\"ts\":1750,\"dur\":100,\"args\":{\"External id\":1}},"
+	"{\"ph\":\"X\",\"cat\":\"gpu_user_annotation\",\"name\":\"decoder\",\"pid\":0,\"tid\":7,\"ts\":1790,\"dur\":20,\"args\":{\"External id\":2}},"
+	"{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"orphan\",\"pid\":0,\"tid\":7,\"ts\":1800,\"dur\":1,\"args\":{\"stream\":7,\"correlation\":8000}},"
+	"{\"ph\":\"X\",\"cat\":\"gpu_memcpy\",\"name\":\"Memcpy HtoD (Pageable -> Device)\",\"pid\":0,\"tid\":7,\"ts\":1900,\"dur\":3,"
+	" \"args\":{\"stream\":7,\"correlation\":9000,\"bytes\":4096}},"
+	"{\"ph\":\"X\",\"cat\":\"gpu_memset\",\"name\":\"Memset (Device)\",\"pid\":0,\"tid\":7,\"ts\":1910,\"dur\":1,"
+	" \"args\":{\"stream\":7,\"correlation\":9001,\"bytes\":64}},"
+	"{\"ph\":\"f\",\"id\":77,\"pid\":0,\"tid\":7,\"ts\":1910,\"cat\":\"ac2g\",\"name\":\"ac2g\",\"bp\":\"e\"},"
+	"{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":10,\"tid\":0,\"args\":{\"name\":\"python3\"}}"
+	"], \"baseTimeNanoseconds\": 1700000000000000000}";
+
+static void reads_step_trace(void **state)
+{
+	gp_trace t;
+	gp_error err = {0};
+
+	assert_int_equal(load_json(step_trace, &t, &err), GP_OK);
+	assert_int_equal(t.kernels.n, 8);
+	assert_int_equal(t.apis.n, 4);
+	assert_int_equal(t.memcpys.n, 1);
+	assert_int_equal(t.memsets.n, 1);
+	assert_int_equal(t.devices.n, 1);
+	assert_string_equal(gp_s(&t, t.devices.v[0].name), "NVIDIA H100");
+	assert_int_equal(t.devices.v[0].sm_count, 132);
+	assert_string_equal(gp_trace_meta_get(&t, "rank"), "3");
+	assert_string_equal(gp_trace_meta_get(&t, "world_size"), "8");
+	assert_string_equal(gp_trace_meta_get(&t, "nccl_version"), "2.21.5");
+	assert_string_equal(gp_trace_meta_get(&t, "cuda_runtime_version"), "12.4 (12040)");
+
+	/* base + ts exactly; kernel fields */
+	size_t k = kernel_by_corr(&t, 5000);
+	const struct gp_kernel *kr = &t.kernels.v[k];
+	assert_true(kr->start == INT64_C(1700000000001030250));
+	assert_true(kr->end - kr->start == 10500);
+	assert_string_equal(gp_s(&t, kr->name), "Kernel");
+	assert_string_equal(gp_s(&t, kr->demangled), "void cutlass::Kernel<cutlass_80_gemm>(Params)");
+	assert_int_equal(kr->grid[0], 4);
+	assert_int_equal(kr->grid[1], 2);
+	assert_int_equal(kr->block[0], 128);
+	assert_int_equal(kr->regs, 128);
+	assert_int_equal(kr->pid, 10);   /* from the runtime call */
+	assert_int_equal(kr->stream, 7);
+	assert_int_equal(t.memcpys.v[0].copy_kind, GP_COPY_HTOD);
+	assert_int_equal(t.memcpys.v[0].src_kind, GP_MEM_PAGEABLE);
+	assert_int_equal(t.memcpys.v[0].dst_kind, GP_MEM_DEVICE);
+	assert_int_equal(t.memsets.v[0].mem_kind, GP_MEM_DEVICE);
+
+	link_and_attribute(&t);
+	/* forward gemm: innermost op addmm, top-level linear, layer, step, site */
+	const struct gp_attr *a = &t.attrs[k];
+	assert_string_equal(gp_s(&t, a->op), "addmm");
+	assert_string_equal(gp_s(&t, a->mod), "linear");
+	assert_string_equal(gp_s(&t, a->marker), "aten::addmm");
+	assert_string_equal(gp_s(&t, a->layer), "encoder");
+	assert_string_equal(gp_s(&t, a->trace), "train.py:42");
+	assert_int_equal(a->iter, 12);
+	assert_int_equal(a->dir, GP_DIR_FPROP);
+	assert_int_equal(a->seq, 7);
+	assert_string_equal(gp_s(&t, a->seq_list), "6,7");
+	assert_int_equal(a->args_count, 5);
+	const struct gp_arg *g = &t.args.v[a->args_first];
+	assert_int_equal(g[1].type, GP_ARG_TENSOR);
+	assert_int_equal(g[1].dtype, GP_DT_FP16);
+	assert_int_equal(g[1].ndim, 2);
+	assert_int_equal(g[1].shape[0], 32);
+	assert_int_equal(g[1].shape[1], 64);
+	assert_int_equal(g[3].type, GP_ARG_INT);
+	assert_true(g[3].value == 1.0);
+	assert_int_equal(g[4].type, GP_ARG_FLOAT);
+	assert_true(g[4].value == 0.5);
+
+	/* backward: two kernels of one mm, bprop, inherit mod/layer from forward */
+	size_t d = kernel_by_corr(&t, 5001), w = kernel_by_corr(&t, 5002);
+	assert_int_equal(t.attrs[d].dir, GP_DIR_BPROP);
+	assert_int_equal(t.attrs[d].seq, 7);
+	assert_string_equal(gp_s(&t, t.attrs[d].op), "mm");
+	assert_string_equal(gp_s(&t, t.attrs[d].mod), "linear");
+	assert_string_equal(gp_s(&t, t.attrs[d].layer), "encoder");
+	assert_int_equal(t.attrs[d].fwd, (int)k);
+	assert_int_equal(t.attrs[d].sub, 0);
+	assert_int_equal(t.attrs[w].sub, 1);
+	assert_int_equal(t.attrs[w].iter, 12);
+
+	/* one graph launch, three kernels, numbered within the op */
+	for (int i = 0; i < 3; i++) {
+		size_t gk = k;
+		for (size_t j = 0; j < t.kernels.n; j++)
+			if (t.kernels.v[j].start == INT64_C(1700000000001600000) + 2000 * i)
+				gk = j;
+		assert_string_equal(gp_s(&t, t.attrs[gk].op), "relu");
+		assert_int_equal(t.attrs[gk].api >= 0, 1);
+		assert_int_equal(t.attrs[gk].sub, i);
+	}
+	/* launch not captured: External id finds the op */
+	size_t late = kernel_by_corr(&t, 7000);
+	assert_int_equal(t.attrs[late].api, -1);
+	assert_string_equal(gp_s(&t, t.attrs[late].op), "relu");
+	assert_int_equal(t.attrs[late].iter, 12);
+	/* neither: kept, unattributed, GPU annotations still give layer/step */
+	size_t orphan = kernel_by_corr(&t, 8000);
+	assert_int_equal(t.attrs[orphan].op, 0);
+	assert_int_equal(t.attrs[orphan].dir, GP_DIR_NA);
+	assert_string_equal(gp_s(&t, t.attrs[orphan].layer), "decoder");
+	assert_int_equal(t.attrs[orphan].iter, 12);
+	gp_trace_free(&t);
+}
+
+/* 2021 format: Operator/Runtime/Kernel, string tids, "external id",
+** absolute integer microseconds; fwdbwd flows standing in for sequence
+** numbers; ids above INT64_MAX. */
+static void reads_old_format_and_flows(void **state)
+{
+	static const char json[] =
+		"{\"traceEvents\": ["
+		"{\"ph\":\"X\",\"cat\":\"Operator\",\"name\":\"aten::conv2d\",\"pid\":5,\"tid\":\"1890023232\","
+		" \"ts\":1610366662254362,\"dur\":40,\"args\":{\"Input dims\":[[8,3,32,32],[16,3,3,3]],"
+		" \"Input type\":[\"float\",\"float\"],\"External id\":18446744073709551615}},"
+		"{\"ph\":\"X\",\"cat\":\"Runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":5,\"tid\":\"1890023232\","
+		" \"ts\":1610366662254370,\"dur\":4,\"args\":{\"cbid\":211,\"correlation\":31255,\"external id\":2}},"
+		"{\"ph\":\"X\",\"cat\":\"Kernel\",\"name\":\"implicit_convolve_sgemm\",\"pid\":0,\"tid\":\"stream 7\","
+		" \"ts\":1610366662254380,\"dur\":397,\"args\":{\"device\":0,\"stream\":7,\"correlation\":31255,\"external id\":0}},"
+		"{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"ConvBackward0\",\"pid\":5,\"tid\":9,"
+		" \"ts\":1610366662255000,\"dur\":40},"
+		"{\"ph\":\"X\",\"cat\":\"Runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":5,\"tid\":9,"
+		" \"ts\":1610366662255010,\"dur\":4,\"args\":{\"correlation\":31300}},"
+		"{\"ph\":\"X\",\"cat\":\"Kernel\",\"name\":\"wgrad\",\"pid\":0,\"tid\":\"stream 7\","
+		" \"ts\":1610366662255020,\"dur\":3,\"args\":{\"stream\":7,\"correlation\":31300}},"
+		"{\"ph\":\"s\",\"id\":1,\"pid\":5,\"tid\":1890023232,\"ts\":1610366662254362,\"cat\":\"fwdbwd\",\"name\":\"fwdbwd\"},"
+		"{\"ph\":\"f\",\"id\":1,\"pid\":5,\"tid\":9,\"ts\":1610366662255000,\"cat\":\"fwdbwd\",\"name\":\"fwdbwd\",\"bp\":\"e\"},"
+		"{\"ph\":\"f\",\"id\":99,\"pid\":5,\"tid\":9,\"ts\":1610366662255000,\"cat\":\"fwdbwd\",\"name\":\"fwdbwd\",\"bp\":\"e\"},"
+		"{\"ph\":\"X\",\"cat\":\"Memset\",\"name\":\"Memset (Device)\",\"pid\":0,\"tid\":\"stream 7\","
+		" \"ts\":1610366662254559,\"dur\":1,\"args\":{\"bytes\":262144}}"
+		"]}";
+	gp_trace t;
+	gp_error err = {0};
+
+	assert_int_equal(load_json(json, &t, &err), GP_OK);
+	assert_int_equal(t.kernels.n, 2);
+	assert_int_equal(t.memsets.n, 1);
+	assert_int_equal(t.apis.n, 2);
+	assert_true(t.kernels.v[0].start == INT64_C(1610366662254380000));
+	assert_int_equal(t.apis.v[0].tid, 1890023232u);
+	link_and_attribute(&t);
+	assert_string_equal(gp_s(&t, t.attrs[0].op), "conv2d");
+	assert_int_equal(t.attrs[0].args_count, 2);
+	assert_int_equal(t.args.v[t.attrs[0].args_first].dtype, GP_DT_FP32);
+	assert_int_equal(t.args.v[t.attrs[0].args_first].shape[3], 32);
+	/* the flow made ConvBackward0 the backward of conv2d */
+	assert_int_equal(t.attrs[1].dir, GP_DIR_BPROP);
+	assert_int_equal(t.attrs[1].fwd, 0);
+	assert_string_equal(gp_s(&t, t.attrs[1].mod), "conv2d");
+	/* the External id above INT64_MAX survived */
+	bool found = false;
+	for (size_t i = 0; i < t.op_exts.n; i++)
+		found |= t.op_exts.v[i].ext_id == UINT64_MAX;
+	assert_true(found);
+	gp_trace_free(&t);
+}
+
+static void exact_times(void **state)
+{
+	static const char json[] =
+		"[{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k\",\"pid\":0,\"tid\":7,"
+		"\"ts\":1712195495519689.0476,\"dur\":0.0004},"
+		"{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k\",\"pid\":\"0\",\"tid\":\"stream 9\",\"ts\":1.5e3,\"dur\":2}]";
+	gp_trace t;
+	gp_error err = {0};
+
+	assert_int_equal(load_json(json, &t, &err), GP_OK);   /* bare event array */
+	assert_int_equal(t.kernels.n, 2);
+	assert_true(t.kernels.v[0].start == 1500000);
+	assert_int_equal(t.kernels.v[0].stream, 9);
+	assert_true(t.kernels.v[1].start == INT64_C(1712195495519689048));
+	assert_true(t.kernels.v[1].end == t.kernels.v[1].start);
+	gp_trace_free(&t);
+}
+
+static void expect_error(const char *json, int status, const char *what)
+{
+	gp_trace t;
+	gp_error err = {0};
+	int rc = load_json(json, &t, &err);
+
+	if (rc != status || !strstr(err.msg, what))
+		fail_msg("%s: got status %d '%s', expected %d with '%s'", json, rc, err.msg, status, what);
+	assert_non_null(strstr(err.msg, "test.json: "));
+	gp_trace_free(&t);
+}
+
+static void bad_input(void **state)
+{
+	expect_error("{}", GP_ERR_FORMAT, "no traceEvents");
+	expect_error("{\"traceEvents\": 5}", GP_ERR_CORRUPT, "traceEvents is a number");
+	expect_error("{\"traceEvents\": {}}", GP_ERR_CORRUPT, "traceEvents is an object");
+	expect_error("{\"traceEvents\": [{\"ph\":\"X\",\"ts\":\"12\"}]}", GP_ERR_CORRUPT,
+		     "ts is a string, expected a number: in event 0 (byte offset");
+	expect_error("{\"traceEvents\": [{\"ph\":\"X\"},{\"ph\":\"X\",\"args\":[1]}]}", GP_ERR_CORRUPT,
+		     "args is an array, expected an object: in event 1");
+	expect_error("{\"traceEvents\": [{\"ph\":\"X\",\"ts\":1}, {\"ph\":\"X\",\"ts\":2", GP_ERR_CORRUPT,
+		     "truncated JSON: the file ends inside traceEvents after 2 events");
+	expect_error("{\"traceEvents\": [{\"ph\":\"X\",,}]}", GP_ERR_CORRUPT, "invalid JSON");
+	expect_error("[1]", GP_ERR_CORRUPT, "an event is a number");
+	expect_error("{\"traceEvents\": [{\"ts\": 99999999999999999999}]}", GP_ERR_CORRUPT,
+		     "out of range");
+}
+
+static void short_names(void **state)
+{
+	char b[128];
+
+	assert_string_equal(gp_kineto_short_name("void at::native::elementwise_kernel<128, 4>(int, float)", b,
+						 sizeof(b)), "elementwise_kernel");
+	assert_string_equal(gp_kineto_short_name("at::cuda::(anonymous namespace)::spin_kernel(long)", b,
+						 sizeof(b)), "spin_kernel");
+	assert_string_equal(gp_kineto_short_name("volta_sgemm_128x64_tn", b, sizeof(b)),
+			    "volta_sgemm_128x64_tn");
+	assert_string_equal(gp_kineto_short_name("Memcpy", b, sizeof(b)), "Memcpy");
+	assert_string_equal(gp_kineto_short_name("", b, sizeof(b)), "");
+}
+
+/* Every Kineto file in $TESTDATA: where launches were captured and the
+** trace has ops, at least 95% of the captured kernels get an op. */
+static void attribute_dir(const char *dir, int *files)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+
+	while (d && (e = readdir(d))) {
+		char path[4096];
+		struct stat st;
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		if (stat(path, &st) != 0)
+			continue;
+		if (S_ISDIR(st.st_mode)) {
+			attribute_dir(path, files);
+			continue;
+		}
+		if (!strstr(e->d_name, ".json"))
+			continue;
+		gp_trace t;
+		gp_error err = {0};
+		gp_trace_init(&t);
+		if (gp_trace_load(path, &t, NULL, &err) != GP_OK)
+			fail_msg("%s", err.msg);
+		link_and_attribute(&t);
+		size_t captured = 0, with_op = 0, ops = 0;
+		gp_ns ksum = 0;
+		for (size_t i = 0; i < t.ranges.n; i++)
+			ops += t.ranges.v[i].kind == GP_RANGE_CPU_OP;
+		for (size_t k = 0; k < t.kernels.n; k++) {
+			ksum += t.kernels.v[k].end - t.kernels.v[k].start;
+			if (t.attrs[k].api < 0)
+				continue;
+			captured++;
+			with_op += t.attrs[k].op != 0;
+		}
+		printf("# %-90s kernels %6zu captured %6zu with op %6zu\n", path, t.kernels.n, captured,
+		       with_op);
+		if (captured >= 20 && ops)
+			assert_true(with_op * 100 >= captured * 95);
+		(*files)++;
+		gp_trace_free(&t);
+	}
+	if (d)
+		closedir(d);
+}
+
+static void testdata_attribution(void **state)
+{
+	const char *td = getenv("TESTDATA");
+	static const char *dirs[] = {"hta", "kineto_tb_plugin", "param", "tracelens"};
+	char path[4096];
+	int files = 0;
+
+	if (!td || !*td)
+		skip();
+	for (size_t i = 0; i < 4; i++) {
+		snprintf(path, sizeof(path), "%s/%s", td, dirs[i]);
+		attribute_dir(path, &files);
+	}
+	assert_true(files >= 30);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(reads_step_trace),
+		cmocka_unit_test(reads_old_format_and_flows),
+		cmocka_unit_test(exact_times),
+		cmocka_unit_test(bad_input),
+		cmocka_unit_test(short_names),
+		cmocka_unit_test(testdata_attribution),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
