@@ -17,7 +17,9 @@ struct gp_correlate_opts {
 };
 
 /* Fills t->attrs[0..kernels.n).  Never fails on odd data: what cannot be
-** attributed stays empty (api = -1, dir = GP_DIR_NA). */
+** attributed stays empty (api = -1; op 0).  In a trace with NVTX ranges every
+** kernel gets a direction (fprop unless a backward marker encloses its
+** launch, as PyProf decides); without ranges dir stays GP_DIR_NA. */
 int gp_correlate(gp_trace *t, const struct gp_correlate_opts *o, gp_error *err);
 
 #endif

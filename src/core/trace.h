@@ -204,8 +204,8 @@ struct gp_arg {
 	gp_str sval;            /* STR */
 };
 
-/* What the correlation pass says about a kernel (or memcpy/memset): one
-** entry per kernel, same index as trace->kernels. */
+/* What the correlation pass says about a kernel: one entry per kernel,
+** same index as trace->kernels. */
 struct gp_attr {
 	int32_t api;            /* launching API call, -1 = not found */
 	gp_str layer;           /* "Conv2_x:Bottleneck_1" (layer: ranges) */
