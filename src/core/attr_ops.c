@@ -525,13 +525,14 @@ void gp_opattr_kernel(gp_opattr *ctx, gp_trace *t, size_t k, const int32_t *stac
 	/* on the GPU side, annotations give the layer and step when the CPU side
 	** did not */
 	ng = gpu_stack(ctx, t, kr, gst, MAX_STACK);
+	bool cpu_layer = layer[0] != '\0';   /* the whole GPU path, or none of it */
 	for (int i = 0; i < ng; i++) {
 		const char *text = gp_s(t, t->ranges.v[gst[i]].text);
 		int32_t it;
 		if (is_step(text, &it)) {
 			if (a->iter < 0)
 				a->iter = it;
-		} else if (!layer[0] || ns == 0) {
+		} else if (!cpu_layer) {
 			path_add(layer, sizeof(layer), text);
 		}
 	}
