@@ -55,13 +55,20 @@ int gp_cli_load(const char *path, gp_trace *t)
 
 	clock_gettime(CLOCK_MONOTONIC, &p.t0);
 	rc = gp_trace_load(path, t, &o, &err);
-	if (p.shown)
-		fprintf(stderr, "\r%40s\r", "");
 	if (rc) {
+		if (p.shown)
+			fprintf(stderr, "\r%40s\r", "");
 		gp_err_print(&err);
 		return gp_exit_code(err.status);
 	}
+	/* the correlation pass takes seconds on million-kernel traces too */
+	if (p.tty && elapsed(&p.t0) >= 1.0) {
+		fprintf(stderr, "\rgpuprof: correlating... ");
+		p.shown = 1;
+	}
 	rc = gp_correlate(t, &co, &err);
+	if (p.shown)
+		fprintf(stderr, "\r%40s\r", "");
 	if (rc) {
 		gp_err_print(&err);
 		return gp_exit_code(err.status);
