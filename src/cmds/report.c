@@ -338,7 +338,8 @@ int cmd_report(int argc, char **argv)
 	}
 	rc = gp_writer_close(&w, &err);
 	if (!t.kernels.n)
-		fprintf(stderr, "gpuprof report: %s has no kernels\n", argv[optind]);
+		fprintf(stderr, "gpuprof report: %s has no kernels%s\n", argv[optind],
+			t.ranges.n ? " (its ranges and timers: gpuprof ranges FILE)" : "");
 	free(cells.kernel);
 	free(res);
 	gp_trace_free(&t);
