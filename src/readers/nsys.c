@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/demangle.h"
 #include "readers/reader.h"
 #include "readers/sqlutil.h"
 
@@ -499,6 +500,24 @@ static int read_threads(struct nsys *r)
 	return finish(r, st, rc, "thread names");
 }
 
+/* Exports without a shortName column (older than 2022) get PyProf's short
+** name of the demangled name; a small cache keyed by the demangled name's
+** id keeps this off the per-row cost. */
+#define SHORT_CACHE 256
+static gp_str short_name(struct nsys *r, gp_str demangled, gp_str cache[][2])
+{
+	gp_str *slot = cache[demangled % SHORT_CACHE];
+	char buf[1024];
+
+	if (!demangled)
+		return 0;
+	if (slot[0] != demangled) {
+		slot[0] = demangled;
+		slot[1] = gp_intern(r->t, gp_kernel_short_name(gp_s(r->t, demangled), buf, sizeof(buf)));
+	}
+	return slot[1];
+}
+
 static int read_kernels(struct nsys *r)
 {
 	static const char *const cols[] = {
@@ -510,6 +529,7 @@ static int read_kernels(struct nsys *r)
 	};
 	enum { START, END, DEV, CTX, STRM, CORR, GPID, SHORT, DEMANGLED, MANGLED,
 	       GRID, BLOCK = GRID + 3, REGS = BLOCK + 3, SSMEM, DSMEM, NODE, GRAPH };
+	gp_str short_cache[SHORT_CACHE][2] = {{0}};
 	sqlite3_stmt *st;
 	int rc;
 
@@ -533,7 +553,7 @@ static int read_kernels(struct nsys *r)
 		k->demangled = str_col(r, st, DEMANGLED);
 		k->mangled = str_col(r, st, MANGLED);
 		if (!k->name)
-			k->name = k->demangled;
+			k->name = short_name(r, k->demangled, short_cache);
 		for (int i = 0; i < 3; i++) {
 			k->grid[i] = (uint32_t)col_i64(st, GRID + i);
 			k->block[i] = (uint32_t)col_i64(st, BLOCK + i);
@@ -728,11 +748,14 @@ static int read_nvtx(struct nsys *r)
 	sqlite3_stmt *st;
 	int rc;
 
-	if ((rc = select_cols(r, T_NVTX, "NVTX events", cols, NCOLS(cols), 3, &st)) || !st)
+	/* only start and end are required: exports older than the ones we have
+	** seen may lack eventType (PyProf read text, globalTid, start, end) */
+	if ((rc = select_cols(r, T_NVTX, "NVTX events", cols, NCOLS(cols), 2, &st)) || !st)
 		return rc;
 	gp_vec_reserve(r->t->ranges, r->t->ranges.n + estimate_rows(r, T_NVTX));
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int cls = enum_get(&r->nvtx, col_i64(st, TYPE));
+		int cls = !is_null(st, TYPE) ? enum_get(&r->nvtx, col_i64(st, TYPE))
+			  : is_null(st, END) ? NV_MARK : NV_PUSHPOP;
 		int64_t g = col_i64(st, GTID);
 		gp_str text;
 
