@@ -21,6 +21,7 @@
 
 #include "core/attr_ops.h"
 #include "core/correlate.h"
+#include "core/fmt.h"
 #include "core/markers.h"
 
 /* ------------------------------------------------------------------ */
@@ -370,15 +371,13 @@ static size_t buf_add(struct nvstate *st, size_t n, char sep, const char *s)
 /* Interns a sorted list of ids as "1,2,3" (0 when empty). */
 static gp_str id_list(gp_trace *t, struct nvstate *st, const int64_t *v, size_t n)
 {
-	char num[24];
+	char num[GP_FMT_INT_SIZE];
 	size_t len = 0;
 
 	if (!n)
 		return 0;
-	for (size_t i = 0; i < n; i++) {
-		snprintf(num, sizeof(num), "%lld", (long long)v[i]);
-		len = buf_add(st, len, ',', num);
-	}
+	for (size_t i = 0; i < n; i++)
+		len = buf_add(st, len, ',', gp_fmt_i64(num, v[i]));
 	return gp_intern(t, st->buf);
 }
 
