@@ -56,7 +56,7 @@ static size_t link_launches(gp_trace *t)
 		keys[i].idx = (int32_t)i;
 	}
 	if (n > 1)
-		qsort(keys, n, sizeof(*keys), cmp_api_key);
+		gp_sort(keys, n, sizeof(*keys), cmp_api_key);
 	for (size_t k = 0; k < t->kernels.n; k++) {
 		struct gp_kernel *kr = &t->kernels.v[k];
 		size_t lo = 0, hi = n;
@@ -145,7 +145,7 @@ static void sweep(gp_trace *t, struct stacks *s)
 		l[nl++] = (struct launch){a->pid, a->tid, a->start, a->end, (int32_t)k};
 	}
 	if (nl > 1)
-		qsort(l, nl, sizeof(*l), cmp_launch);
+		gp_sort(l, nl, sizeof(*l), cmp_launch);
 
 	for (size_t i = 0; i < nl; i++) {
 		const struct launch *q = &l[i];

@@ -195,35 +195,14 @@ static void mark_unclosed(gp_trace *t)
 			      "at exit); kernels are not attributed to them", flagged);
 }
 
-/* Whether n records of `size` bytes at v are already in cmp's order. */
-static bool in_order(const void *v, size_t n, size_t size, int (*cmp)(const void *, const void *))
-{
-	const char *p = v;
-
-	for (size_t i = 1; i < n; i++)
-		if (cmp(p + (i - 1) * size, p + i * size) > 0)
-			return false;
-	return true;
-}
-
-/* Readers usually deliver API calls, memcpy and syncs in start order:
-** checking costs one pass, while qsort would still do all its merge
-** passes (glibc's qsort is a stable merge sort, so skipping it on ordered
-** input changes nothing). */
-#define SORT_VEC(vec, cmp)                                                     \
-	do {                                                                   \
-		if (!in_order((vec).v, (vec).n, sizeof(*(vec).v), (cmp)))      \
-			gp_vec_sort(vec, cmp);                                 \
-	} while (0)
-
 void gp_trace_finish(gp_trace *t)
 {
-	SORT_VEC(t->kernels, cmp_kernel);
-	SORT_VEC(t->apis, cmp_api);
-	SORT_VEC(t->memcpys, cmp_memcpy);
-	SORT_VEC(t->memsets, cmp_memset);
-	SORT_VEC(t->syncs, cmp_sync);
-	SORT_VEC(t->ranges, cmp_range);
+	gp_vec_sort(t->kernels, cmp_kernel);
+	gp_vec_sort(t->apis, cmp_api);
+	gp_vec_sort(t->memcpys, cmp_memcpy);
+	gp_vec_sort(t->memsets, cmp_memset);
+	gp_vec_sort(t->syncs, cmp_sync);
+	gp_vec_sort(t->ranges, cmp_range);
 	nest_ranges(t);
 	mark_unclosed(t);
 }
