@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cmds/cmds.h"
+#include "core/fmt.h"
 #include "ops/ops.h"
 #include "writers/writer.h"
 
@@ -95,7 +96,7 @@ static const char report_help[] =
 
 /* Per-column cell buffers, reused for every row. */
 struct cells {
-	char num[C__COUNT][48];
+	char num[C__COUNT][48];   /* >= GP_FMT_INT_SIZE */
 	char *kernel;           /* kernel name with spaces -> '_' */
 	size_t kernel_cap;
 };
@@ -156,29 +157,28 @@ static const char *cell(const gp_trace *t, const struct gp_opres *res, size_t k,
 	const size_t sz = sizeof(c->num[col]);
 
 	switch (col) {
-	case C_IDX: snprintf(buf, sz, "%zu", k); return buf;
+	case C_IDX: return gp_fmt_u64(buf, k);
 	case C_SEQ: return or_dash(gp_s(t, a->seq_list));
 	case C_ALTSEQ: return or_dash(gp_s(t, a->altseq_list));
 	case C_TID:
 		if (!api)
 			return "na";
-		snprintf(buf, sz, "%" PRIu32, api->tid);
-		return buf;
+		return gp_fmt_u64(buf, api->tid);
 	case C_LAYER: return or_dash(gp_s(t, a->layer));
 	case C_TRACE:
 		if (!a->trace)
 			return "-";
 		return short_trace ? innermost_frame(gp_s(t, a->trace)) : gp_s(t, a->trace);
 	case C_DIR: return gp_dir_name(a->dir);
-	case C_SUB: snprintf(buf, sz, "%" PRId32, a->sub); return buf;
+	case C_SUB: return gp_fmt_i64(buf, a->sub);
 	case C_MOD: return or_na(gp_s(t, a->mod));
 	case C_OP: return or_na(gp_s(t, res && res[k].op ? res[k].op : a->op));
 	case C_KERNEL: return kernel_cell(c, or_na(gp_s(t, kr->name)));
 	case C_PARAMS: return or_na(res ? gp_s(t, res[k].params) : NULL);
-	case C_SIL: snprintf(buf, sz, "%" PRId64, kr->end - kr->start); return buf;
+	case C_SIL: return gp_fmt_i64(buf, kr->end - kr->start);
 	case C_TC: return tc_name(res ? res[k].tc : GP_TC_NA);
-	case C_DEVICE: snprintf(buf, sz, "%" PRId32, kr->device); return buf;
-	case C_STREAM: snprintf(buf, sz, "%" PRIu32, kr->stream); return buf;
+	case C_DEVICE: return gp_fmt_i64(buf, kr->device);
+	case C_STREAM: return gp_fmt_u64(buf, kr->stream);
 	case C_GRID:
 		snprintf(buf, sz, "%" PRIu32 ",%" PRIu32 ",%" PRIu32, kr->grid[0], kr->grid[1], kr->grid[2]);
 		return buf;
@@ -193,24 +193,21 @@ static const char *cell(const gp_trace *t, const struct gp_opres *res, size_t k,
 		snprintf(buf, sz, "%.0f", v);
 		return buf;
 	}
-	case C_START: snprintf(buf, sz, "%" PRId64, kr->start); return buf;
-	case C_END: snprintf(buf, sz, "%" PRId64, kr->end); return buf;
+	case C_START: return gp_fmt_i64(buf, kr->start);
+	case C_END: return gp_fmt_i64(buf, kr->end);
 	case C_PID:
 		if (!kr->pid)
 			return "na";
-		snprintf(buf, sz, "%" PRIu32, kr->pid);
-		return buf;
-	case C_CORR: snprintf(buf, sz, "%" PRIu64, kr->corr); return buf;
+		return gp_fmt_u64(buf, kr->pid);
+	case C_CORR: return gp_fmt_u64(buf, kr->corr);
 	case C_LONGNAME: return or_na(gp_s(t, kr->demangled ? kr->demangled : kr->name));
-	case C_REGS: snprintf(buf, sz, "%" PRIu32, kr->regs); return buf;
+	case C_REGS: return gp_fmt_u64(buf, kr->regs);
 	case C_SMEM:
-		snprintf(buf, sz, "%" PRIu64, (uint64_t)kr->static_smem + kr->dynamic_smem);
-		return buf;
+		return gp_fmt_u64(buf, (uint64_t)kr->static_smem + kr->dynamic_smem);
 	case C_LATENCY:
 		if (!api)
 			return "na";
-		snprintf(buf, sz, "%" PRId64, kr->start - api->start);
-		return buf;
+		return gp_fmt_i64(buf, kr->start - api->start);
 	case C_API: return api ? or_na(gp_s(t, api->name)) : "na";
 	case C_GFLOPS: case C_GBPS: case C_INTENSITY: case C_IDEAL: case C_EFF: case C_BOUND: {
 		struct gp_roofline rl;
@@ -236,8 +233,7 @@ static const char *cell(const gp_trace *t, const struct gp_opres *res, size_t k,
 	case C_ITER:
 		if (a->iter < 0)
 			return "na";
-		snprintf(buf, sz, "%" PRId32, a->iter);
-		return buf;
+		return gp_fmt_i64(buf, a->iter);
 	}
 	return "na";
 }

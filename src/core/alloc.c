@@ -55,3 +55,14 @@ void gp_vec_grow_(void **v, size_t *cap, size_t elem, size_t need)
 	*v = gp_xrealloc(*v, ncap * elem);
 	*cap = ncap;
 }
+
+void gp_sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
+	const char *p = base;
+	size_t i;
+
+	for (i = 1; i < n && cmp(p + (i - 1) * size, p + i * size) <= 0; i++)
+		;
+	if (i < n)
+		qsort(base, n, size, cmp);
+}

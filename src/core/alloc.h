@@ -33,10 +33,14 @@ void gp_vec_grow_(void **v, size_t *cap, size_t elem, size_t need);
 #define gp_vec_reserve(vec, count) \
 	gp_vec_grow_((void **)&(vec).v, &(vec).cap, sizeof(*(vec).v), (count))
 
-/* Sorts a GP_VEC with qsort; an empty vector (v == NULL) is left alone,
-** since qsort(NULL, 0, ...) is undefined behaviour. */
-#define gp_vec_sort(vec, cmp) \
-	do { if ((vec).n > 1) qsort((vec).v, (vec).n, sizeof(*(vec).v), (cmp)); } while (0)
+/* qsort(), but input already in cmp's order is left as it is after one
+** checking pass (records from a trace mostly arrive sorted).  glibc's qsort
+** is a stable merge sort, so the result is the same either way.  n == 0
+** with base == NULL is allowed. */
+void gp_sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));
+
+/* Sorts a GP_VEC with gp_sort(). */
+#define gp_vec_sort(vec, cmp) gp_sort((vec).v, (vec).n, sizeof(*(vec).v), (cmp))
 
 #define gp_vec_free(vec) \
 	do { free((vec).v); (vec).v = NULL; (vec).n = (vec).cap = 0; } while (0)

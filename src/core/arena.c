@@ -16,30 +16,40 @@ struct gp_arena_block {
 
 #define ARENA_BLOCK (1u << 20)
 
-void *gp_arena_alloc(gp_arena *a, size_t n)
+/* Returns n bytes from the current block at offset rounded up to align (a
+** power of two), starting a new block when they do not fit.  Not zeroed. */
+static void *take(gp_arena *a, size_t n, size_t align)
 {
 	gp_arena_block *b = a->head;
+	size_t off = b ? (b->off + align - 1) & ~(align - 1) : 0;
 	void *p;
 
-	n = (n + 7) & ~(size_t)7;
-	if (!b || b->size - b->off < n) {
+	if (!b || off > b->size || b->size - off < n) {
 		size_t size = n > ARENA_BLOCK ? n : ARENA_BLOCK;
 		b = gp_xmalloc(sizeof(*b) + size);
 		b->size = size;
 		b->off = 0;
 		b->next = a->head;
 		a->head = b;
+		off = 0;
 	}
-	p = b->data + b->off;
-	b->off += n;
+	p = b->data + off;
+	b->off = off + n;
 	a->used += n;
-	memset(p, 0, n);
 	return p;
 }
 
+void *gp_arena_alloc(gp_arena *a, size_t n)
+{
+	return memset(take(a, n, 8), 0, n);
+}
+
+/* Strings need no alignment: packing them saves ~4 bytes per string
+** (millions of NVTX texts), and the copy needs no zero-fill first. */
 char *gp_arena_strndup(gp_arena *a, const char *s, size_t n)
 {
-	char *p = gp_arena_alloc(a, n + 1);
+	char *p = take(a, n + 1, 1);
+
 	memcpy(p, s, n);
 	p[n] = '\0';
 	return p;

@@ -21,6 +21,7 @@
 
 #include "core/attr_ops.h"
 #include "core/correlate.h"
+#include "core/fmt.h"
 #include "core/markers.h"
 
 /* ------------------------------------------------------------------ */
@@ -55,7 +56,7 @@ static size_t link_launches(gp_trace *t)
 		keys[i].idx = (int32_t)i;
 	}
 	if (n > 1)
-		qsort(keys, n, sizeof(*keys), cmp_api_key);
+		gp_sort(keys, n, sizeof(*keys), cmp_api_key);
 	for (size_t k = 0; k < t->kernels.n; k++) {
 		struct gp_kernel *kr = &t->kernels.v[k];
 		size_t lo = 0, hi = n;
@@ -144,7 +145,7 @@ static void sweep(gp_trace *t, struct stacks *s)
 		l[nl++] = (struct launch){a->pid, a->tid, a->start, a->end, (int32_t)k};
 	}
 	if (nl > 1)
-		qsort(l, nl, sizeof(*l), cmp_launch);
+		gp_sort(l, nl, sizeof(*l), cmp_launch);
 
 	for (size_t i = 0; i < nl; i++) {
 		const struct launch *q = &l[i];
@@ -185,10 +186,9 @@ static void sweep(gp_trace *t, struct stacks *s)
 /* ------------------------------------------------------------------ */
 /* 3a. NVTX ranges with PyProf's rules                                 */
 
-/* What one NVTX range says to PyProf's parse, computed once per range
-** from gp_marker_parse() (markers.h). */
+/* What one NVTX text says to PyProf's parse, computed once per distinct
+** text from gp_marker_parse() (markers.h): it depends on the text only. */
 struct nvinfo {
-	uint8_t filled;
 	uint8_t bin;        /* enum gp_marker_kind as PyProf bins it */
 	uint8_t bwd;        /* SEQ: a backward op ("XBackward0, seq = N") */
 	uint8_t legacy;     /* ", seq=N" (PyTorch 1.0): PyProf's altseq */
@@ -201,13 +201,13 @@ struct nvinfo {
 	uint32_t args_first, args_count;  /* PYPROF, SEQ sizes: into t->args */
 };
 
-static void nvinfo_fill(gp_trace *t, const struct gp_range *r, struct nvinfo *in)
+static void nvinfo_fill(gp_trace *t, gp_str text, struct nvinfo *in)
 {
-	const char *s = gp_s(t, r->text);
+	const char *s = gp_s(t, text);
 	struct gp_marker m;
 
-	gp_marker_parse(t, s, gp_strtab_len(&t->strs, r->text), &m);
-	in->filled = 1;
+	memset(in, 0, sizeof(*in));
+	gp_marker_parse(t, s, gp_strtab_len(&t->strs, text), &m);
 	in->bin = m.pyprof_kind;
 	in->seq = -1;
 	switch (in->bin) {
@@ -307,7 +307,14 @@ static int32_t seqmap_get(const struct seqmap *m, int64_t key)
 /* State PyProf carries from kernel to kernel (parse.py), plus what the
 ** backward->forward copy needs. */
 struct nvstate {
-	struct nvinfo *info;      /* per range; filled on first use */
+	/* Parsed texts: a trace repeats the same marker texts (PyProf dict
+	** markers, layer: ranges) every iteration, and parsing is the costly
+	** part, so each distinct text is parsed once, on first use, and its
+	** args are shared by the kernels under it. */
+	uint32_t *info_of;        /* per text id < ntext: 1 + index into infos, 0 = not yet */
+	size_t ntext;
+	GP_VEC(struct nvinfo) infos;
+	struct nvinfo scratch;    /* for a text interned after the pass began */
 	int64_t prev_seq;
 	int32_t prev_sub;
 	gp_str prev_op;
@@ -320,6 +327,23 @@ struct nvstate {
 	size_t bufcap;
 	int32_t *iter_of;         /* per range: iteration number, -1 = not an iteration range */
 };
+
+/* The parse of range r's text, filled on first use.  The pointer is valid
+** until the next call. */
+static const struct nvinfo *range_info(gp_trace *t, struct nvstate *st, size_t r)
+{
+	gp_str text = t->ranges.v[r].text;
+
+	if (text >= st->ntext) {
+		nvinfo_fill(t, text, &st->scratch);
+		return &st->scratch;
+	}
+	if (!st->info_of[text]) {
+		nvinfo_fill(t, text, gp_vec_push(st->infos));
+		st->info_of[text] = (uint32_t)st->infos.n;
+	}
+	return &st->infos.v[st->info_of[text] - 1];
+}
 
 static int cmp_i64(const void *pa, const void *pb)
 {
@@ -347,15 +371,13 @@ static size_t buf_add(struct nvstate *st, size_t n, char sep, const char *s)
 /* Interns a sorted list of ids as "1,2,3" (0 when empty). */
 static gp_str id_list(gp_trace *t, struct nvstate *st, const int64_t *v, size_t n)
 {
-	char num[24];
+	char num[GP_FMT_INT_SIZE];
 	size_t len = 0;
 
 	if (!n)
 		return 0;
-	for (size_t i = 0; i < n; i++) {
-		snprintf(num, sizeof(num), "%lld", (long long)v[i]);
-		len = buf_add(st, len, ',', num);
-	}
+	for (size_t i = 0; i < n; i++)
+		len = buf_add(st, len, ',', gp_fmt_i64(num, v[i]));
 	return gp_intern(t, st->buf);
 }
 
@@ -380,10 +402,9 @@ static size_t legacy_altseq(gp_trace *t, struct nvstate *st, const struct gp_api
 		const struct gp_range *r = &t->ranges.v[i];
 		if (r->pid != a->pid || r->tid != a->tid || r->start >= hi)
 			break;
-		if (!st->info[i].filled)
-			nvinfo_fill(t, r, &st->info[i]);
-		if (st->info[i].legacy && st->info[i].seq >= 0)
-			*gp_vec_push(st->ids) = st->info[i].seq;
+		const struct nvinfo *in = range_info(t, st, i);
+		if (in->legacy && in->seq >= 0)
+			*gp_vec_push(st->ids) = in->seq;
 	}
 	return st->ids.n - before;
 }
@@ -424,9 +445,7 @@ static void nvtx_kernel(gp_trace *t, struct nvstate *st, size_t k, const int32_t
 				a->iter = st->iter_of[r];
 			continue;
 		}
-		const struct nvinfo *in = &st->info[r];
-		if (!in->filled)
-			nvinfo_fill(t, &t->ranges.v[r], &st->info[r]);
+		const struct nvinfo *in = range_info(t, st, (size_t)r);
 		switch (in->bin) {
 		case GP_MK_PYPROF: if (first_pyprof < 0) first_pyprof = r; break;
 		case GP_MK_LAYER: len = buf_add(st, len, ':', gp_s(t, in->layer)); break;
@@ -447,7 +466,7 @@ static void nvtx_kernel(gp_trace *t, struct nvstate *st, size_t k, const int32_t
 		}
 	}
 	a->layer = len ? gp_intern(t, st->buf) : 0;
-	a->trace = last_trace >= 0 ? st->info[last_trace].trace : 0;
+	a->trace = last_trace >= 0 ? range_info(t, st, (size_t)last_trace)->trace : 0;
 
 	/* Seq markers: unique, sorted by PyProf's key, pruned (markers.h);
 	** their numbers sorted and unique, 0 dropped if others exist. */
@@ -473,7 +492,7 @@ static void nvtx_kernel(gp_trace *t, struct nvstate *st, size_t k, const int32_t
 	** other marker. */
 	a->mod = a->op = 0;
 	if (first_pyprof >= 0) {
-		const struct nvinfo *in = &st->info[first_pyprof];
+		const struct nvinfo *in = range_info(t, st, (size_t)first_pyprof);
 		a->mod = in->mod;
 		a->op = in->op;
 		a->marker = t->ranges.v[first_pyprof].text;
@@ -493,7 +512,7 @@ static void nvtx_kernel(gp_trace *t, struct nvstate *st, size_t k, const int32_t
 			a->args_count = from->args_count;
 		}
 		if (!a->op && first_other >= 0) {
-			const struct nvinfo *in = &st->info[first_other];
+			const struct nvinfo *in = range_info(t, st, (size_t)first_other);
 			a->op = in->name ? in->name : t->ranges.v[first_other].text;
 			if (in->name) {
 				a->args_first = in->args_first;
@@ -671,11 +690,13 @@ int gp_correlate(gp_trace *t, const struct gp_correlate_opts *o, gp_error *err)
 
 	if (nvtx) {
 		struct nvstate st = {.prev_seq = -1, .prev_sub = -1, .any_legacy = legacy};
-		st.info = gp_xcalloc(t->ranges.n, sizeof(*st.info));
+		st.ntext = t->strs.n;
+		st.info_of = gp_xcalloc(st.ntext, sizeof(*st.info_of));
 		st.iter_of = number_iterations(t);
 		for (size_t k = 0; k < t->kernels.n; k++)
 			nvtx_kernel(t, &st, k, kernel_stack(&s, k), (int)s.count[k], &t->attrs[k]);
-		free(st.info);
+		free(st.info_of);
+		gp_vec_free(st.infos);
 		free(st.iter_of);
 		free(st.by_seq.keys);
 		free(st.by_seq.vals);

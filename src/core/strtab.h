@@ -16,12 +16,19 @@
 
 typedef uint32_t gp_str;
 
+/* A hash-table slot: the string's id + 1 (0 = empty slot) and its hash, so
+** that probing past other strings compares integers, not text. */
+struct gp_strslot {
+	uint32_t id1;
+	uint32_t hash;
+};
+
 typedef struct gp_strtab {
 	gp_arena arena;
 	const char **strs;  /* id -> string */
 	uint32_t *lens;     /* id -> length */
 	uint32_t n, cap;
-	uint32_t *slots;    /* open addressing, id+1 (0 = empty) */
+	struct gp_strslot *slots;  /* open addressing, see strtab.c */
 	uint32_t nslots;
 } gp_strtab;
 

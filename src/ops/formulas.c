@@ -27,7 +27,7 @@ static bool has_any(const char *s, const char *const *needles)
 /* TC value of a GEMM-like kernel: 1 or 0. */
 static int tc_gemm(const struct gp_opctx *c)
 {
-	return gp_tc_kernel(c->kfull) == GP_TC_YES ? GP_TC_YES : GP_TC_NO;
+	return c->kn->tc == GP_TC_YES ? GP_TC_YES : GP_TC_NO;
 }
 
 /* ---- linear ---- */
@@ -81,7 +81,7 @@ static bool f_linear(struct gp_opctx *c)
 	double s = gp_opsize(dt);
 
 	c->dtype = dt;
-	if (!has_any(c->kshort, linear_gemm_kernels) && !gp_kernel_is_gemm_like(c->kfull)) {
+	if (!has_any(c->kshort, linear_gemm_kernels) && !c->kn->gemm_like) {
 		c->op_override = "bias";
 		gp_pp(c, "M", "%.0f", m);
 		pp_lead(c, "N", x);
@@ -286,7 +286,7 @@ static bool f_mm(struct gp_opctx *c)
 	double m = (double)b->shape[b->ndim - 1];
 	enum gp_dtype dt = gp_opdtype(c, a);
 
-	if (!gp_kernel_is_gemm_like(c->kfull) && gp_tc_kernel(c->kfull) != GP_TC_YES) {
+	if (!c->kn->gemm_like && c->kn->tc != GP_TC_YES) {
 		c->dtype = dt;
 		return gemm_side_kernel(c, m, bt * n, dt);
 	}
@@ -305,7 +305,7 @@ static bool f_matmul(struct gp_opctx *c)
 		return false;
 	enum gp_dtype dt = gp_opdtype(c, a);
 	c->dtype = dt;
-	if (!gp_kernel_is_gemm_like(c->kfull) && gp_tc_kernel(c->kfull) != GP_TC_YES) {
+	if (!c->kn->gemm_like && c->kn->tc != GP_TC_YES) {
 		pp_tensors(c, "T");
 		gp_pp_type(c, dt);
 		c->flops = 0;
@@ -443,7 +443,7 @@ static bool f_conv(struct gp_opctx *c)
 	double xin = N * C * in, yout = N * K * out;
 	double macs = transposed ? N * C * in * (K / g) * rs : N * K * out * (C / g) * rs;
 	double wsz = K * (C / g) * rs;
-	bool gemm = gp_kernel_is_gemm_like(c->kfull) || gp_tc_kernel(c->kfull) == GP_TC_YES ||
+	bool gemm = c->kn->gemm_like || c->kn->tc == GP_TC_YES ||
 		    strstr(c->kfull, "depthwise") || strstr(c->kfull, "Depthwise");
 	if (gemm && !strstr(c->kshort, "bias")) {
 		c->tc = tc_gemm(c);
@@ -835,14 +835,14 @@ static bool f_attention(struct gp_opctx *c)
 	if (is_causal)
 		gp_pp(c, "causal", "1");
 	gp_pp_type(c, dt);
-	int tc = gp_tc_kernel(c->kfull);
+	int tc = c->kn->tc;
 	bool fused = strstr(c->kfull, "flash") || strstr(c->kfull, "fmha") || strstr(c->kfull, "attention") ||
 		     strstr(c->kfull, "sdpa") || strstr(c->kfull, "Attention");
 	if (fused) {
 		c->tc = tc == GP_TC_YES ? GP_TC_YES : GP_TC_NO;
 		c->flops = bp ? 2.5 * f : f;
 		c->bytes = bp ? 2 * io : io;
-	} else if (gp_kernel_is_gemm_like(c->kfull)) {
+	} else if (c->kn->gemm_like) {
 		c->tc = tc == GP_TC_YES ? GP_TC_YES : GP_TC_NO;
 		c->flops = f / 2;
 		c->bytes = s * (gp_numel(q) + gp_numel(k) + BH * L * S);
@@ -878,7 +878,7 @@ static bool f_rnncell(struct gp_opctx *c)
 	enum gp_dtype dt = gp_opdtype(c, x);
 	double s = gp_opsize(dt);
 	c->dtype = dt;
-	if (gp_kernel_is_gemm_like(c->kfull)) {
+	if (c->kn->gemm_like) {
 		double K = c->sub % 2 == 0 ? X : H;
 		gp_pp(c, "cell", "%s", m == 4 ? "LSTM" : m == 3 ? "GRU" : "RNN");
 		return gemm_result(c, 1, m * H, B, K, dt);

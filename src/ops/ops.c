@@ -60,7 +60,7 @@ enum gp_dtype gp_opdtype(const struct gp_opctx *c, const struct gp_arg *a)
 {
 	if (a && a->type == GP_ARG_TENSOR && a->dtype != GP_DT_UNKNOWN && a->dtype < GP_DT__COUNT)
 		return a->dtype;
-	return gp_kernel_dtype(c->kfull);
+	return (enum gp_dtype)c->kn->dtype;
 }
 
 int gp_opsize(enum gp_dtype dt)
@@ -206,12 +206,43 @@ static void generic_params(struct gp_opctx *c)
 ** convolution, "-" otherwise. */
 static int tc_from_name(const struct gp_opctx *c)
 {
-	if (gp_kernel_is_gemm_like(c->kfull) || gp_tc_kernel(c->kfull) == GP_TC_YES)
-		return gp_tc_kernel(c->kfull) == GP_TC_YES ? GP_TC_YES : GP_TC_NO;
+	if (c->kn->gemm_like || c->kn->tc == GP_TC_YES)
+		return c->kn->tc == GP_TC_YES ? GP_TC_YES : GP_TC_NO;
 	return GP_TC_NOT_APPLICABLE;
 }
 
-static void ctx_init(struct gp_opctx *c, const gp_trace *t, size_t i)
+static void kname_fill(struct gp_kname *kn, const char *kfull)
+{
+	kn->tc = (int8_t)gp_tc_kernel(kfull);
+	kn->gemm_like = gp_kernel_is_gemm_like(kfull);
+	kn->dtype = (uint8_t)gp_kernel_dtype(kfull);
+}
+
+/* Per-run caches, indexed by gp_str id (ids below n, the string count when
+** the run began: kernel and op names are all interned by then). */
+struct ops_cache {
+	size_t n;
+	int32_t *rule;          /* op id -> rule index + 1, -1 = no rule, 0 = not looked up */
+	struct gp_kname *kn;    /* kernel name id -> classification */
+	uint8_t *kn_done;       /* kernel name id -> 1 once kn[id] is filled */
+	struct gp_kname scratch;
+};
+
+/* Kernel name id's classification (computed on first use). */
+static const struct gp_kname *kname_get(struct ops_cache *oc, gp_str id, const char *kfull)
+{
+	if (id >= oc->n) {
+		kname_fill(&oc->scratch, kfull);
+		return &oc->scratch;
+	}
+	if (!oc->kn_done[id]) {
+		kname_fill(&oc->kn[id], kfull);
+		oc->kn_done[id] = 1;
+	}
+	return &oc->kn[id];
+}
+
+static void ctx_init(struct gp_opctx *c, const gp_trace *t, size_t i, struct ops_cache *oc)
 {
 	const struct gp_attr *a = &t->attrs[i];
 	const struct gp_kernel *k = &t->kernels.v[i];
@@ -223,6 +254,7 @@ static void ctx_init(struct gp_opctx *c, const gp_trace *t, size_t i)
 	c->a = a;
 	c->kshort = gp_s(t, k->name ? k->name : k->demangled);
 	c->kfull = gp_s(t, k->demangled ? k->demangled : k->name);
+	c->kn = kname_get(oc, k->demangled ? k->demangled : k->name, c->kfull);
 	c->dir = a->dir;
 	c->sub = a->sub;
 	if ((uint64_t)a->args_first + a->args_count <= t->args.n) {
@@ -237,11 +269,13 @@ static void ctx_init(struct gp_opctx *c, const gp_trace *t, size_t i)
 struct gp_opres *gp_ops_run(gp_trace *t)
 {
 	struct gp_opres *r = gp_xcalloc(t->kernels.n ? t->kernels.n : 1, sizeof(*r));
-	/* op string id -> rule index + 1 (0 = not looked up yet, -1 = none):
-	** distinct op names are few, kernels many. */
-	size_t ncache = t->strs.n + 1;
-	int32_t *cache = gp_xcalloc(ncache, sizeof(*cache));
+	/* Distinct op and kernel names are few, kernels many. */
+	struct ops_cache oc = {.n = t->strs.n};
 	struct gp_opctx c;
+
+	oc.rule = gp_xcalloc(oc.n, sizeof(*oc.rule));
+	oc.kn = gp_xmalloc(oc.n * sizeof(*oc.kn));
+	oc.kn_done = gp_xcalloc(oc.n, 1);
 
 	for (size_t i = 0; i < t->kernels.n; i++) {
 		struct gp_opres *o = &r[i];
@@ -251,14 +285,14 @@ struct gp_opres *gp_ops_run(gp_trace *t)
 		o->tc = GP_TC_NA;
 		if (!t->attrs)
 			continue;
-		ctx_init(&c, t, i);
+		ctx_init(&c, t, i, &oc);
 		gp_str opid = t->attrs[i].op;
 		if (!opid) {
 			/* No op: PyProf's "na" row, but a GEMM kernel still says
 			** whether it used tensor cores. */
 			int tc = tc_from_name(&c);
 			o->tc = tc == GP_TC_NOT_APPLICABLE ? GP_TC_NA : (int8_t)tc;
-			o->dtype = gp_kernel_dtype(c.kfull);
+			o->dtype = c.kn->dtype;
 			continue;
 		}
 		c.op = op_base(gp_s(t, opid));
@@ -269,10 +303,12 @@ struct gp_opres *gp_ops_run(gp_trace *t)
 			opid = t->attrs[i].mod;
 		}
 		int ri = -1;
-		if (opid < ncache) {
-			if (!cache[opid])
-				cache[opid] = rule_find(c.op) + 1;
-			ri = cache[opid] - 1;
+		if (opid < oc.n) {
+			if (!oc.rule[opid]) {
+				ri = rule_find(c.op);
+				oc.rule[opid] = ri >= 0 ? ri + 1 : -1;
+			}
+			ri = oc.rule[opid] > 0 ? oc.rule[opid] - 1 : -1;
 		} else {
 			ri = rule_find(c.op);
 		}
@@ -308,7 +344,9 @@ struct gp_opres *gp_ops_run(gp_trace *t)
 			o->params = gp_intern(t, c.params);
 		o->tc_eligible = is_gemm_family(o->family) && gp_dtype_tc_capable(c.dtype);
 	}
-	free(cache);
+	free(oc.rule);
+	free(oc.kn);
+	free(oc.kn_done);
 	return r;
 }
 

@@ -29,6 +29,15 @@ struct gp_oprule {
 	const char *ref;
 };
 
+/* What the op model reads from a kernel's full name, computed once per
+** distinct name by gp_ops_run() (the substring tests of tc.c cost more
+** than the formulas, and a trace has few distinct kernel names). */
+struct gp_kname {
+	int8_t tc;              /* gp_tc_kernel(kfull) */
+	bool gemm_like;         /* gp_kernel_is_gemm_like(kfull) */
+	uint8_t dtype;          /* gp_kernel_dtype(kfull) */
+};
+
 struct gp_opctx {
 	const gp_trace *t;
 	size_t idx;                     /* kernel index */
@@ -37,6 +46,7 @@ struct gp_opctx {
 	const char *op;                 /* op name, namespace ("aten::") stripped */
 	const char *kshort;             /* kernel base name (PyProf matches on it) */
 	const char *kfull;              /* full demangled name (TC, dtype) */
+	const struct gp_kname *kn;      /* kfull's classification: use it, not tc.c */
 	const struct gp_arg *args;
 	uint32_t nargs;
 	int dir, sub;

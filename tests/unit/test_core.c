@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/fmt.h"
 #include "core/trace.h"
 
 static void strtab_interns_once(void **state)
@@ -48,6 +49,59 @@ static void arena_aligns_and_zeroes(void **state)
 	void *big = gp_arena_alloc(&a, 3u << 20);   /* larger than a block */
 	assert_non_null(big);
 	gp_arena_free(&a);
+}
+
+/* Strings are packed unaligned; allocations after them are still aligned. */
+static void arena_mixes_strings_and_records(void **state)
+{
+	gp_arena a = {0};
+
+	for (int i = 0; i < 5000; i++) {
+		char *s = gp_arena_strndup(&a, "abcdefghij", (size_t)(i % 11));
+		assert_int_equal(strlen(s), (size_t)(i % 11));
+		unsigned char *p = gp_arena_alloc(&a, (size_t)(i % 13) + 1);
+		assert_int_equal((uintptr_t)p % 8, 0);
+		assert_int_equal(p[i % 13], 0);
+		memset(p, 0xab, (size_t)(i % 13) + 1);
+	}
+	gp_arena_free(&a);
+}
+
+/* Strings that differ only past a word boundary or by a trailing NUL
+** (interned with an explicit length) get distinct ids. */
+static void strtab_word_boundaries(void **state)
+{
+	gp_strtab st;
+	const char text[] = "0123456789abcdefghij\0\0";
+	gp_str ids[24];
+
+	gp_strtab_init(&st);
+	for (size_t n = 1; n < sizeof(ids) / sizeof(ids[0]); n++) {
+		ids[n] = gp_strtab_intern_n(&st, text, n);
+		assert_int_equal(gp_strtab_len(&st, ids[n]), n);
+		for (size_t m = 1; m < n; m++)
+			assert_int_not_equal(ids[m], ids[n]);
+	}
+	for (size_t n = 1; n < sizeof(ids) / sizeof(ids[0]); n++)
+		assert_int_equal(gp_strtab_intern_n(&st, text, n), ids[n]);
+	gp_strtab_free(&st);
+}
+
+/* gp_fmt_* print exactly what printf prints. */
+static void fmt_matches_printf(void **state)
+{
+	static const int64_t v[] = {
+		0, 1, -1, 9, 10, -10, 99, 100, 123456789, -987654321, INT32_MAX, INT32_MIN,
+		INT64_MAX, INT64_MIN, INT64_MIN + 1,
+	};
+	char got[GP_FMT_INT_SIZE], want[64];
+
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		snprintf(want, sizeof(want), "%lld", (long long)v[i]);
+		assert_string_equal(gp_fmt_i64(got, v[i]), want);
+		snprintf(want, sizeof(want), "%llu", (unsigned long long)(uint64_t)v[i]);
+		assert_string_equal(gp_fmt_u64(got, (uint64_t)v[i]), want);
+	}
 }
 
 static void api_version_suffix_is_stripped(void **state)
@@ -147,6 +201,9 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(strtab_interns_once),
 		cmocka_unit_test(arena_aligns_and_zeroes),
+		cmocka_unit_test(arena_mixes_strings_and_records),
+		cmocka_unit_test(strtab_word_boundaries),
+		cmocka_unit_test(fmt_matches_printf),
 		cmocka_unit_test(api_version_suffix_is_stripped),
 		cmocka_unit_test(dtypes_parse_every_spelling),
 		cmocka_unit_test(finish_sorts_and_nests),
