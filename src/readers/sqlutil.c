@@ -27,7 +27,8 @@ int gp_sql_open(const char *path, sqlite3 **db, gp_error *err)
 			uri[n++] = *p;
 	}
 	snprintf(uri + n, sizeof(uri) - n, "?immutable=1");
-	rc = sqlite3_open_v2(uri, db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
+	/* one connection, one thread: no need for SQLite's per-call mutex */
+	rc = sqlite3_open_v2(uri, db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, NULL);
 	if (rc != SQLITE_OK) {
 		gp_err(err, GP_ERR_IO, "%s: cannot open SQLite database: %s", path,
 		       *db ? sqlite3_errmsg(*db) : sqlite3_errstr(rc));
