@@ -2107,7 +2107,7 @@ static int load(const char *path, gp_trace *t, const struct gp_load_opts *o, gp_
 	if (threads > 1 && !gzip && S_ISREG(stbuf.st_mode) && size >= parallel_min_bytes())
 		rc = parse_parallel(p, fd, size, threads, o);
 	if (rc < 0) {
-		z = gzdopen(dup(fd), "rb");
+		z = gzopen(path, "rb");   /* not gzdopen: zlib's messages name the file */
 		if (!z) {
 			rc = gp_err(err, GP_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
 		} else {

@@ -81,6 +81,16 @@ for f in bad.json rawnl.json trunc.json; do
 	same_output "$TMP/$f"
 	assert_grep "^exit 4" "$TMP/par.err"
 done
+# a gzip stream cut in the middle and one with damaged bytes: the inflating
+# thread's error reaches the parser as in one thread
+size=$(wc -c <"$TMP/gen.json.gz")
+head -c $((size / 2)) "$TMP/gen.json.gz" >"$TMP/cut.json.gz"
+{ head -c $((size / 2)) "$TMP/gen.json.gz"; printf 'garbage'; tail -c +$((size / 2 + 8)) "$TMP/gen.json.gz"; } \
+	>"$TMP/damaged.json.gz"
+same_output "$TMP/cut.json.gz" 2
+assert_grep "cut.json.gz: truncated or damaged gzip stream \(unexpected end of file\)" "$TMP/par.err"
+same_output "$TMP/damaged.json.gz" 2
+assert_grep "^exit 4" "$TMP/par.err"
 # the variants read as the original: same records and metadata
 GPUPROF_THREADS=1 "$GPUPROF" report -c $cols --format csv "$TMP/gen.json" >"$TMP/gen.csv"
 for f in tail.json crlf.json indent.json; do
