@@ -124,32 +124,42 @@ static uint8_t event_key(const char *s, size_t n)
 	return K_NONE;
 }
 
-static const struct keydef arg_keys[] = {
-	KD("device", K_DEVICE, NULL),
-	KD("context", K_CONTEXT, NULL),
-	KD("stream", K_STREAM, NULL),
-	KD("correlation", K_CORR, NULL),
-	KD("External id", K_EXT_ID, NULL),
-	KD("external id", K_EXT_ID, NULL),
-	KD("registers per thread", K_REGS, NULL),
-	KD("shared memory", K_SMEM, NULL),
-	KD("grid", K_GRID, NULL),
-	KD("block", K_BLOCK, NULL),
-	KD("bytes", K_BYTES, NULL),
-	KD("cbid", K_CBID, NULL),
-	KD("Sequence number", K_SEQ, NULL),
-	KD("Fwd thread id", K_FWD_TID, NULL),
-	KD("Input Dims", K_INPUT_DIMS, NULL),
-	KD("Input dims", K_INPUT_DIMS, NULL),
-	KD("Input type", K_INPUT_TYPES, NULL),
-	KD("Concrete Inputs", K_CONCRETE, NULL),
-	KD("Call stack", K_CALL_STACK, NULL),
-	KD("graph id", K_GRAPH_ID, NULL),
-	KD("graph node id", K_GRAPH_NODE, NULL),
-	KD("name", K_ARG_NAME, NULL),
-	KD("wait_on_cuda_event_id", K_WAIT_EVENT, NULL),
-	{NULL, 0, 0, NULL},
-};
+/* The args keys, by hand too: every event has several, most of them keys
+** we do not read ("Record function id", occupancy figures), which a switch
+** on the length rejects at once. */
+static uint8_t arg_key(const char *s, size_t n)
+{
+#define IS(lit) (memcmp(s, lit, n) == 0)
+	switch (n) {
+	case 4:
+		return IS("grid") ? K_GRID : IS("cbid") ? K_CBID : IS("name") ? K_ARG_NAME : K_NONE;
+	case 5:
+		return IS("block") ? K_BLOCK : IS("bytes") ? K_BYTES : K_NONE;
+	case 6:
+		return IS("device") ? K_DEVICE : IS("stream") ? K_STREAM : K_NONE;
+	case 7:
+		return IS("context") ? K_CONTEXT : K_NONE;
+	case 8:
+		return IS("graph id") ? K_GRAPH_ID : K_NONE;
+	case 10:
+		return IS("Input Dims") || IS("Input dims") ? K_INPUT_DIMS
+		     : IS("Input type") ? K_INPUT_TYPES : IS("Call stack") ? K_CALL_STACK : K_NONE;
+	case 11:
+		return IS("correlation") ? K_CORR : IS("External id") || IS("external id") ? K_EXT_ID
+		     : K_NONE;
+	case 13:
+		return IS("shared memory") ? K_SMEM : IS("Fwd thread id") ? K_FWD_TID
+		     : IS("graph node id") ? K_GRAPH_NODE : K_NONE;
+	case 15:
+		return IS("Sequence number") ? K_SEQ : IS("Concrete Inputs") ? K_CONCRETE : K_NONE;
+	case 20:
+		return IS("registers per thread") ? K_REGS : K_NONE;
+	case 21:
+		return IS("wait_on_cuda_event_id") ? K_WAIT_EVENT : K_NONE;
+	}
+	return K_NONE;
+#undef IS
+}
 
 static const struct keydef device_keys[] = {
 	KD("id", K_DEV_ID, NULL), KD("name", K_DEV_NAME, NULL),
@@ -1163,7 +1173,7 @@ static int cb_map_key(void *ctx, const unsigned char *key, size_t n)
 		return 1;
 	case C_TOP: k = lookup_key(top_keys, s, n, &meta); break;
 	case C_EVENT: k = event_key(s, n); break;
-	case C_ARGS: k = lookup_key(arg_keys, s, n, NULL); break;
+	case C_ARGS: k = arg_key(s, n); break;
 	case C_DEVICE: k = lookup_key(device_keys, s, n, NULL); break;
 	case C_DIST: k = lookup_key(dist_keys, s, n, &meta); break;
 	}
