@@ -2,6 +2,7 @@
 ** gpuprof: where deep-learning programs lose time on NVIDIA GPUs.
 ** Dispatches to one command per file in src/cmds/.
 */
+#include <malloc.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -35,6 +36,14 @@ static void usage(FILE *out)
 
 int main(int argc, char **argv)
 {
+#ifdef __GLIBC__
+	/* Traces are a few huge arrays.  Freeing one (the Kineto reader's
+	** per-thread parts, hash tables that grew) would make glibc raise its
+	** mmap threshold to that size and serve later mid-size blocks from the
+	** heap, which stays resident: ~10 MiB more at report's peak on a
+	** 285 MB Kineto trace.  A fixed threshold keeps big blocks mmap'd. */
+	mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+#endif
 	if (argc < 2) {
 		usage(stderr);
 		return GP_EXIT_USAGE;
