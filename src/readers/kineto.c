@@ -4,8 +4,10 @@
 ** baseTimeNanoseconds) and the 2021 one (Operator, Runtime, Kernel...;
 ** absolute microseconds, string tids, "external id").
 **
-** One streaming pass with yajl over gzread chunks: no DOM, memory grows
-** with the records kept, not with the file.  A small state machine keyed on
+** One streaming pass with yajl over 256 KiB chunks: no DOM, memory grows
+** with the records kept, not with the file.  Large plain files are parsed
+** in parts on several threads and merged into the trace one pass would
+** give; gzip files are inflated on a second thread (see "threads" below).  A small state machine keyed on
 ** the container path (top level, traceEvents[], event, event.args, ...)
 ** fills one event at a time and turns it into a model record when its
 ** object closes.  Numbers arrive as raw text so ids above INT64_MAX and
