@@ -2102,7 +2102,7 @@ static int parse_parallel(struct kp *p, int fd, uint64_t size, int nparts,
 
 static int load(const char *path, gp_trace *t, const struct gp_load_opts *o, gp_error *err)
 {
-	struct stat stbuf;
+	struct stat stbuf = {0};
 	unsigned char magic[2] = {0, 0};
 	uint64_t size;
 	int threads = thread_count(), rc = -1, fd;
