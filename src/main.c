@@ -4,6 +4,7 @@
 */
 #include <malloc.h>
 #include <stdio.h>
+#include <stdio_ext.h>
 #include <string.h>
 
 #include "cmds/cmds.h"
@@ -43,6 +44,10 @@ int main(int argc, char **argv)
 	** heap, which stays resident: ~10 MiB more at report's peak on a
 	** 285 MB Kineto trace.  A fixed threshold keeps big blocks mmap'd. */
 	mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+	/* Only the main thread writes stdout; once a reader has started a
+	** thread, glibc would otherwise lock the stream on every fputc of the
+	** writers (+0.3 s for a 200,000-row CSV). */
+	__fsetlocking(stdout, FSETLOCKING_BYCALLER);
 #endif
 	if (argc < 2) {
 		usage(stderr);
