@@ -4,8 +4,10 @@
 ** baseTimeNanoseconds) and the 2021 one (Operator, Runtime, Kernel...;
 ** absolute microseconds, string tids, "external id").
 **
-** One streaming pass with yajl over gzread chunks: no DOM, memory grows
-** with the records kept, not with the file.  A small state machine keyed on
+** One streaming pass with yajl over 256 KiB chunks: no DOM, memory grows
+** with the records kept, not with the file.  Large plain files are parsed
+** in parts on several threads and merged into the trace one pass would
+** give; gzip files are inflated on a second thread (see "threads" below).  A small state machine keyed on
 ** the container path (top level, traceEvents[], event, event.args, ...)
 ** fills one event at a time and turns it into a model record when its
 ** object closes.  Numbers arrive as raw text so ids above INT64_MAX and
@@ -13,12 +15,15 @@
 ** without going through a double.  docs/kineto.md has the field mapping.
 */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <yajl/yajl_parse.h>
 #include <zlib.h>
 
@@ -29,6 +34,7 @@
 #define CHUNK (256 * 1024)
 #define MAX_DEPTH 128
 #define MAX_SYNTH_IDS 4096
+#define MAX_PARTS 16          /* most threads a plain file is parsed on */
 
 /* What the container at one depth is. */
 enum ctx {
@@ -120,32 +126,42 @@ static uint8_t event_key(const char *s, size_t n)
 	return K_NONE;
 }
 
-static const struct keydef arg_keys[] = {
-	KD("device", K_DEVICE, NULL),
-	KD("context", K_CONTEXT, NULL),
-	KD("stream", K_STREAM, NULL),
-	KD("correlation", K_CORR, NULL),
-	KD("External id", K_EXT_ID, NULL),
-	KD("external id", K_EXT_ID, NULL),
-	KD("registers per thread", K_REGS, NULL),
-	KD("shared memory", K_SMEM, NULL),
-	KD("grid", K_GRID, NULL),
-	KD("block", K_BLOCK, NULL),
-	KD("bytes", K_BYTES, NULL),
-	KD("cbid", K_CBID, NULL),
-	KD("Sequence number", K_SEQ, NULL),
-	KD("Fwd thread id", K_FWD_TID, NULL),
-	KD("Input Dims", K_INPUT_DIMS, NULL),
-	KD("Input dims", K_INPUT_DIMS, NULL),
-	KD("Input type", K_INPUT_TYPES, NULL),
-	KD("Concrete Inputs", K_CONCRETE, NULL),
-	KD("Call stack", K_CALL_STACK, NULL),
-	KD("graph id", K_GRAPH_ID, NULL),
-	KD("graph node id", K_GRAPH_NODE, NULL),
-	KD("name", K_ARG_NAME, NULL),
-	KD("wait_on_cuda_event_id", K_WAIT_EVENT, NULL),
-	{NULL, 0, 0, NULL},
-};
+/* The args keys, by hand too: every event has several, most of them keys
+** we do not read ("Record function id", occupancy figures), which a switch
+** on the length rejects at once. */
+static uint8_t arg_key(const char *s, size_t n)
+{
+#define IS(lit) (memcmp(s, lit, n) == 0)
+	switch (n) {
+	case 4:
+		return IS("grid") ? K_GRID : IS("cbid") ? K_CBID : IS("name") ? K_ARG_NAME : K_NONE;
+	case 5:
+		return IS("block") ? K_BLOCK : IS("bytes") ? K_BYTES : K_NONE;
+	case 6:
+		return IS("device") ? K_DEVICE : IS("stream") ? K_STREAM : K_NONE;
+	case 7:
+		return IS("context") ? K_CONTEXT : K_NONE;
+	case 8:
+		return IS("graph id") ? K_GRAPH_ID : K_NONE;
+	case 10:
+		return IS("Input Dims") || IS("Input dims") ? K_INPUT_DIMS
+		     : IS("Input type") ? K_INPUT_TYPES : IS("Call stack") ? K_CALL_STACK : K_NONE;
+	case 11:
+		return IS("correlation") ? K_CORR : IS("External id") || IS("external id") ? K_EXT_ID
+		     : K_NONE;
+	case 13:
+		return IS("shared memory") ? K_SMEM : IS("Fwd thread id") ? K_FWD_TID
+		     : IS("graph node id") ? K_GRAPH_NODE : K_NONE;
+	case 15:
+		return IS("Sequence number") ? K_SEQ : IS("Concrete Inputs") ? K_CONCRETE : K_NONE;
+	case 20:
+		return IS("registers per thread") ? K_REGS : K_NONE;
+	case 21:
+		return IS("wait_on_cuda_event_id") ? K_WAIT_EVENT : K_NONE;
+	}
+	return K_NONE;
+#undef IS
+}
 
 static const struct keydef device_keys[] = {
 	KD("id", K_DEV_ID, NULL), KD("name", K_DEV_NAME, NULL),
@@ -258,6 +274,7 @@ struct kp {
 	bool seen_events;         /* traceEvents found */
 	bool top_is_array;
 	int64_t base_ns;
+	bool base_set;            /* baseTimeNanoseconds was read */
 
 	gp_u64map short_names;    /* kernel name -> its short name (gp_str) */
 	gp_str name_cache[256];   /* recent names, by a cheap hash: skips FNV */
@@ -824,6 +841,7 @@ static int on_scalar(struct kp *p, char kind, const char *s, size_t n)
 		if (k == K_BASE_TIME) {
 			if (kind != 'n' || !parse_i64(s, n, &p->base_ns))
 				return fail(p, "baseTimeNanoseconds is not an integer");
+			p->base_set = true;
 		} else if (k == K_META && kind != 'z') {
 			char tmp[256];
 			size_t m = n < sizeof(tmp) - 1 ? n : sizeof(tmp) - 1;
@@ -1157,7 +1175,7 @@ static int cb_map_key(void *ctx, const unsigned char *key, size_t n)
 		return 1;
 	case C_TOP: k = lookup_key(top_keys, s, n, &meta); break;
 	case C_EVENT: k = event_key(s, n); break;
-	case C_ARGS: k = lookup_key(arg_keys, s, n, NULL); break;
+	case C_ARGS: k = arg_key(s, n); break;
 	case C_DEVICE: k = lookup_key(device_keys, s, n, NULL); break;
 	case C_DIST: k = lookup_key(dist_keys, s, n, &meta); break;
 	}
@@ -1418,24 +1436,33 @@ static void kp_free(struct kp *p)
 
 /* ---- driving yajl ---- */
 
-/* Reads chunks from read_fn until EOF, feeding yajl.  read_fn returns the
-** byte count, 0 at the end, -1 on error (with *errmsg). */
-typedef long (*read_fn)(void *src, char *buf, size_t size, const char **errmsg);
+/* A source of input chunks: returns the byte count with *data pointing at
+** them (valid until the next call), 0 at the end, -1 on error (with
+** *errmsg). */
+typedef long (*read_fn)(void *src, const char **data, const char **errmsg);
 
+static yajl_handle kp_yajl(struct kp *p)
+{
+	yajl_handle h = yajl_alloc(&callbacks, NULL, p);
+
+	yajl_config(h, yajl_dont_validate_strings, 1);
+	return h;
+}
+
+/* The sequential parse: every chunk of src through one yajl handle, then
+** finish().  Errors name the file, what and where (docs/kineto.md). */
 static int parse_stream(struct kp *p, read_fn rd, void *src, const struct gp_load_opts *o,
 			uint64_t total)
 {
-	yajl_handle h = yajl_alloc(&callbacks, NULL, p);
-	char *chunk = gp_xmalloc(CHUNK);
+	yajl_handle h = kp_yajl(p);
 	uint64_t offset = 0;
 	int rc = GP_OK;
 	yajl_status st = yajl_status_ok;
 	bool at_end = false;
 
-	yajl_config(h, yajl_dont_validate_strings, 1);
 	for (;;) {
-		const char *errmsg = NULL;
-		long n = rd(src, chunk, CHUNK, &errmsg);
+		const char *errmsg = NULL, *data;
+		long n = rd(src, &data, &errmsg);
 		if (n < 0) {
 			size_t pl = strlen(p->path);
 			if (errmsg && strncmp(errmsg, p->path, pl) == 0 && strncmp(errmsg + pl, ": ", 2) == 0)
@@ -1448,7 +1475,7 @@ static int parse_stream(struct kp *p, read_fn rd, void *src, const struct gp_loa
 		}
 		if (n == 0)
 			break;
-		st = yajl_parse(h, (const unsigned char *)chunk, (size_t)n);
+		st = yajl_parse(h, (const unsigned char *)data, (size_t)n);
 		if (st != yajl_status_ok) {
 			offset += yajl_get_bytes_consumed(h);
 			goto parse_error;
@@ -1499,21 +1526,26 @@ parse_error:
 	}
 out:
 	yajl_free(h);
-	free(chunk);
 	return rc;
 }
 
-static long read_gz(void *src, char *buf, size_t size, const char **errmsg)
+struct gzsrc {
+	gzFile z;
+	char *buf;   /* CHUNK bytes */
+};
+
+/* gzread into buf (size bytes); -1 with *errmsg (owned by z) on error. */
+static long gz_chunk(gzFile z, char *buf, size_t size, const char **errmsg)
 {
-	int n = gzread(src, buf, (unsigned)size);
+	int n = gzread(z, buf, (unsigned)size);
 	int code;
 
 	if (n < 0) {
-		*errmsg = gzerror(src, &code);
+		*errmsg = gzerror(z, &code);
 		return -1;
 	}
 	if (n == 0) {
-		const char *m = gzerror(src, &code);
+		const char *m = gzerror(z, &code);
 		if (code != Z_OK && code != Z_STREAM_END) {
 			*errmsg = m;
 			return -1;
@@ -1522,17 +1554,25 @@ static long read_gz(void *src, char *buf, size_t size, const char **errmsg)
 	return n;
 }
 
+static long read_gz(void *src, const char **data, const char **errmsg)
+{
+	struct gzsrc *g = src;
+
+	*data = g->buf;
+	return gz_chunk(g->z, g->buf, CHUNK, errmsg);
+}
+
 struct membuf {
 	const char *data;
 	size_t len, pos;
 };
 
-static long read_mem(void *src, char *buf, size_t size, const char **errmsg)
+static long read_mem(void *src, const char **data, const char **errmsg)
 {
 	struct membuf *m = src;
-	size_t n = m->len - m->pos < size ? m->len - m->pos : size;
+	size_t n = m->len - m->pos < CHUNK ? m->len - m->pos : CHUNK;
 
-	memcpy(buf, m->data + m->pos, n);
+	*data = m->data + m->pos;
 	m->pos += n;
 	return (long)n;
 }
@@ -1559,21 +1599,542 @@ int gp_kineto_load_buffer(const char *name, const void *data, size_t len, gp_tra
 	return rc;
 }
 
+/* ---- threads: how many, and from which size on ---- */
+
+/* GPUPROF_THREADS (>= 1; 1 = everything sequential, as before threads
+** were used), else the online CPUs; at most MAX_PARTS. */
+static int thread_count(void)
+{
+	const char *s = getenv("GPUPROF_THREADS");
+	char *end;
+	long n = s ? strtol(s, &end, 10) : 0;
+
+	if (!s || *end || n < 1)
+		n = sysconf(_SC_NPROCESSORS_ONLN);
+	if (n < 1)
+		n = 1;
+	return n > MAX_PARTS ? MAX_PARTS : (int)n;
+}
+
+/* Plain files below GPUPROF_PARALLEL_MIN_BYTES (default 32 MiB) are parsed
+** by one thread: splitting costs more than it saves there.  Tests set it
+** low to exercise the split on small files. */
+static uint64_t parallel_min_bytes(void)
+{
+	const char *s = getenv("GPUPROF_PARALLEL_MIN_BYTES");
+	char *end;
+	unsigned long long n = s ? strtoull(s, &end, 10) : 0;
+
+	return s && !*end ? n : 32u << 20;
+}
+
+/* ---- .json.gz: inflate in a second thread ---- */
+
+#define RING 4
+
+/* A ring of RING chunk buffers filled by the inflating thread and drained
+** by the parsing one, so that the wall time is about the slower of the two
+** instead of their sum. */
+struct gzpipe {
+	gzFile z;
+	pthread_t thread;
+	pthread_mutex_t mu;
+	pthread_cond_t filled, drained;
+	char *buf[RING];
+	long len[RING];           /* bytes in the slot; 0 = end, -1 = error */
+	char errmsg[RING][160];
+	unsigned head, count;     /* next slot to fill; slots filled */
+	unsigned tail;            /* next slot to hand to the parser */
+	bool held;                /* the parser still reads slot tail */
+	bool stop;                /* the parser is done: producer exits */
+};
+
+static void *gzpipe_producer(void *arg)
+{
+	struct gzpipe *g = arg;
+
+	for (;;) {
+		pthread_mutex_lock(&g->mu);
+		while (g->count == RING && !g->stop)
+			pthread_cond_wait(&g->drained, &g->mu);
+		unsigned slot = g->head;
+		bool stop = g->stop;
+		pthread_mutex_unlock(&g->mu);
+		if (stop)
+			return NULL;
+		const char *errmsg = NULL;
+		long n = gz_chunk(g->z, g->buf[slot], CHUNK, &errmsg);
+		if (n < 0)
+			snprintf(g->errmsg[slot], sizeof(g->errmsg[slot]), "%s", errmsg ? errmsg : "");
+		pthread_mutex_lock(&g->mu);
+		g->len[slot] = n;
+		g->head = (slot + 1) % RING;
+		g->count++;
+		pthread_cond_signal(&g->filled);
+		pthread_mutex_unlock(&g->mu);
+		if (n <= 0)
+			return NULL;
+	}
+}
+
+static long read_gzpipe(void *src, const char **data, const char **errmsg)
+{
+	struct gzpipe *g = src;
+	long n;
+
+	pthread_mutex_lock(&g->mu);
+	if (g->held) {   /* the parser is done with the previous chunk */
+		g->tail = (g->tail + 1) % RING;
+		g->count--;
+		g->held = false;
+		pthread_cond_signal(&g->drained);
+	}
+	while (g->count == 0)
+		pthread_cond_wait(&g->filled, &g->mu);
+	n = g->len[g->tail];
+	pthread_mutex_unlock(&g->mu);
+	if (n > 0) {
+		*data = g->buf[g->tail];
+		g->held = true;
+	} else if (n < 0) {
+		*errmsg = g->errmsg[g->tail];
+	}
+	return n;
+}
+
+/* Parses the gzip file z with the inflating on another thread.  Returns
+** -1 if that thread could not be started (nothing was read then), else
+** what parse_stream returns. */
+static int parse_gz_piped(struct kp *p, gzFile z, const struct gp_load_opts *o, uint64_t total)
+{
+	struct gzpipe *g = gp_xcalloc(1, sizeof(*g));
+	int rc = -1;
+
+	g->z = z;
+	for (int i = 0; i < RING; i++)
+		g->buf[i] = gp_xmalloc(CHUNK);
+	pthread_mutex_init(&g->mu, NULL);
+	pthread_cond_init(&g->filled, NULL);
+	pthread_cond_init(&g->drained, NULL);
+	if (pthread_create(&g->thread, NULL, gzpipe_producer, g) == 0) {
+		rc = parse_stream(p, read_gzpipe, g, o, total);
+		pthread_mutex_lock(&g->mu);   /* stop the producer, also on errors */
+		g->stop = true;
+		pthread_cond_signal(&g->drained);
+		pthread_mutex_unlock(&g->mu);
+		pthread_join(g->thread, NULL);
+	}
+	pthread_mutex_destroy(&g->mu);
+	pthread_cond_destroy(&g->filled);
+	pthread_cond_destroy(&g->drained);
+	for (int i = 0; i < RING; i++)
+		free(g->buf[i]);
+	free(g);
+	return rc;
+}
+
+/* ---- plain .json: parse parts of the file in parallel ----
+**
+** A raw newline cannot occur inside a JSON string, so a "}" "," "\n" "{"
+** sequence (libkineto writes "  },\n  {") found near a split point is
+** between tokens; when the "}" closes an event of traceEvents, the rest of
+** the file from the "{" parses exactly as it would in one pass if yajl
+** starts it inside a synthetic `{"traceEvents":[`.  Every part but the
+** first parses into a trace of its own; the parts are then merged in file
+** order into the caller's trace with the strings re-interned in order of
+** first use, so the result is identical to the sequential parse (same
+** records, order, string ids, metadata, notes).  Whether a split was right
+** is checked, not assumed: a part must end in traceEvents, between tokens
+** (the "}" was not inside a string), and each part must parse cleanly;
+** anything else (and any error) throws the parallel work away and the
+** file is parsed sequentially, so errors read exactly as before. */
+
+#define PART_PREFIX "{\"traceEvents\":["
+#define SPLIT_WINDOW 65536
+#define SPLIT_CONTEXT 256
+#define SPLIT_SEARCH (16u << 20)   /* no boundary this far after a split point: none */
+
+struct part {
+	struct kp p;              /* p.t: the caller's trace (part 0), else &t */
+	gp_trace t;
+	gp_error err;             /* parts > 0: messages are never shown */
+	int fd;
+	uint64_t start, end;      /* byte range [start, end) of the file */
+	int index;
+	bool last;
+	bool ok;                  /* parsed cleanly and ended where it should */
+	bool started;             /* runs on its own thread */
+	pthread_t thread;
+	_Atomic uint64_t done;    /* bytes parsed, for the progress callback */
+	_Atomic bool *stop;       /* another part failed: stop early */
+	const struct gp_load_opts *o;   /* part 0 reports progress */
+	struct part *all;
+	int nparts;
+	uint64_t total;
+};
+
+static bool is_json_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+/* Finds an event boundary at or after pos (before limit): sets *end to
+** just after the "}" and *start to the "{" of the next event.  Returns
+** false if there is none. */
+static bool find_split(int fd, uint64_t pos, uint64_t limit, uint64_t *end, uint64_t *start)
+{
+	char *w = gp_xmalloc(SPLIT_WINDOW);
+	uint64_t base = pos > SPLIT_CONTEXT ? pos - SPLIT_CONTEXT : 0;
+	bool found = false;
+
+	while (!found && pos < limit) {
+		ssize_t n = pread(fd, w, SPLIT_WINDOW, (off_t)base);
+		if (n <= (ssize_t)(pos - base))
+			break;
+		const char *nl = w + (pos - base);
+		while (!found && (nl = memchr(nl, '\n', (size_t)(w + n - nl)))) {
+			ssize_t i = nl++ - w, j = i - 1, l = i + 1;
+			while (j >= 0 && is_json_space(w[j]))
+				j--;
+			if (j < 1 || w[j] != ',')
+				continue;
+			for (j--; j >= 0 && is_json_space(w[j]); j--)
+				;
+			while (l < n && is_json_space(w[l]))
+				l++;
+			if (j < 0 || w[j] != '}' || l >= n || w[l] != '{' || base + (uint64_t)l >= limit)
+				continue;
+			*end = base + (uint64_t)j + 1;
+			*start = base + (uint64_t)l;
+			found = true;
+		}
+		if (n < SPLIT_WINDOW)
+			break;
+		pos = base + (uint64_t)n - SPLIT_CONTEXT;
+		base = pos - SPLIT_CONTEXT;
+	}
+	free(w);
+	return found;
+}
+
+static void report_progress(struct part *w)
+{
+	uint64_t sum = 0;
+
+	for (int i = 0; i < w->nparts; i++)
+		sum += w->all[i].done;
+	w->o->progress(w->o->progress_ctx, sum, w->total);
+}
+
+/* Parses one part (see above); sets w->ok. */
+static void *parse_part(void *arg)
+{
+	struct part *w = arg;
+	struct kp *p = &w->p;
+	yajl_handle h = kp_yajl(p);
+	char *buf = gp_xmalloc(CHUNK);
+	uint64_t pos = w->start;
+	bool ok = true;
+
+	if (w->index > 0)
+		ok = yajl_parse(h, (const unsigned char *)PART_PREFIX, strlen(PART_PREFIX)) == yajl_status_ok;
+	while (ok && pos < w->end && !*w->stop) {
+		size_t want = w->end - pos < CHUNK ? (size_t)(w->end - pos) : CHUNK;
+		ssize_t n = pread(w->fd, buf, want, (off_t)pos);
+		if (n <= 0) {
+			ok = false;
+			break;
+		}
+		ok = yajl_parse(h, (const unsigned char *)buf, (size_t)n) == yajl_status_ok;
+		pos += (uint64_t)n;
+		w->done += (uint64_t)n;
+		if (w->o && w->o->progress)
+			report_progress(w);
+	}
+	ok = ok && pos == w->end && !*w->stop;
+	/* all but the last end right after an event of traceEvents; closing
+	** the document there must then work (it would not inside a string) */
+	if (ok && !w->last)
+		ok = p->depth == 2 && p->ctx[1] == C_TOP && p->ctx[2] == C_EVENTS &&
+		     yajl_parse(h, (const unsigned char *)"]}", 2) == yajl_status_ok;
+	ok = ok && yajl_complete_parse(h) == yajl_status_ok && !p->failed;
+	yajl_free(h);
+	free(buf);
+	w->ok = ok;
+	if (!ok)
+		*w->stop = true;
+	return NULL;
+}
+
+/* Appends the sn elements at sv to a GP_VEC (dv, dn, dcap) of the same
+** type, growing it to the exact size; returns the first appended one. */
+static void *vec_append(void **dv, size_t *dn, size_t *dcap, const void *sv, size_t sn,
+			size_t elem)
+{
+	char *first;
+
+	if (*dn + sn > *dcap) {
+		*dcap = *dn + sn;
+		*dv = gp_xrealloc(*dv, *dcap * elem);
+	}
+	first = (char *)*dv + *dn * elem;
+	if (sn)
+		memcpy(first, sv, sn * elem);
+	*dn += sn;
+	return first;
+}
+
+#define VEC_APPEND(d, s) \
+	vec_append((void **)&(d).v, &(d).n, &(d).cap, (s).v, (s).n, sizeof(*(d).v))
+
+/* The synthetic pid/tid numbers of q (a later part) must be those the
+** sequential parse would give: q's table continues p's.  Extends p's. */
+static bool merge_synth(struct kp *p, const struct kp *q)
+{
+	for (int i = 0; i < q->nsynth; i++) {
+		if (i < p->nsynth) {
+			if (strcmp(p->synth[i], q->synth[i]) != 0)
+				return false;
+			continue;
+		}
+		for (int j = 0; j < p->nsynth; j++)
+			if (strcmp(p->synth[j], q->synth[i]) == 0)
+				return false;
+		memcpy(p->synth[p->nsynth++], q->synth[i], sizeof(q->synth[i]));
+	}
+	return true;
+}
+
+/* Moves the records, strings, metadata and counters of q (a later part)
+** into p (the first part, on the caller's trace), as if p had parsed q's
+** bytes itself.  q's trace is emptied.  Returns false where the merge
+** could not be exact (the caller then parses sequentially). */
+static bool merge_part(struct kp *p, struct kp *q)
+{
+	gp_trace *t = p->t, *u = q->t;
+
+	if (!merge_synth(p, q) || q->skipped.n >= 32 || (t->devices.n && u->devices.n))
+		return false;
+
+	/* strings, in order of first use in q: ids as one pass would give */
+	gp_str *map = gp_xmalloc(u->strs.n * sizeof(*map));
+	map[0] = 0;
+	for (uint32_t i = 1; i < u->strs.n; i++)
+		map[i] = gp_strtab_intern_n(&t->strs, gp_strtab_get(&u->strs, i),
+					    gp_strtab_len(&u->strs, i));
+
+	struct gp_device *d = VEC_APPEND(t->devices, u->devices);
+	for (size_t i = 0; i < u->devices.n; i++)
+		d[i].name = map[d[i].name];
+	struct gp_process *pr = VEC_APPEND(t->processes, u->processes);
+	for (size_t i = 0; i < u->processes.n; i++)
+		pr[i].name = map[pr[i].name];
+	struct gp_thread *th = VEC_APPEND(t->threads, u->threads);
+	for (size_t i = 0; i < u->threads.n; i++)
+		th[i].name = map[th[i].name];
+	struct gp_kernel *k = VEC_APPEND(t->kernels, u->kernels);
+	for (size_t i = 0; i < u->kernels.n; i++) {
+		k[i].name = map[k[i].name];
+		k[i].demangled = map[k[i].demangled];
+		k[i].mangled = map[k[i].mangled];
+	}
+	gp_vec_free(u->kernels);
+	struct gp_api *a = VEC_APPEND(t->apis, u->apis);
+	for (size_t i = 0; i < u->apis.n; i++)
+		a[i].name = map[a[i].name];
+	gp_vec_free(u->apis);
+	VEC_APPEND(t->memcpys, u->memcpys);
+	VEC_APPEND(t->memsets, u->memsets);
+	VEC_APPEND(t->syncs, u->syncs);
+	uint32_t ext0 = (uint32_t)t->op_exts.n;
+	struct gp_range *r = VEC_APPEND(t->ranges, u->ranges);
+	for (size_t i = 0; i < u->ranges.n; i++) {
+		r[i].text = map[r[i].text];
+		r[i].domain = map[r[i].domain];
+		if (r[i].ext)
+			r[i].ext += ext0;
+	}
+	gp_vec_free(u->ranges);
+	struct gp_op_ext *x = VEC_APPEND(t->op_exts, u->op_exts);
+	for (size_t i = 0; i < u->op_exts.n; i++) {
+		x[i].input_dims = map[x[i].input_dims];
+		x[i].input_types = map[x[i].input_types];
+		x[i].concrete_inputs = map[x[i].concrete_inputs];
+		x[i].call_stack = map[x[i].call_stack];
+	}
+	for (size_t i = 0; i < u->meta.n; i++)
+		gp_trace_meta_set(t, gp_s(u, u->meta.v[i].key), gp_s(u, u->meta.v[i].value));
+	for (size_t i = 0; i < u->warnings.n; i++)
+		gp_trace_warn(t, "%s", gp_s(u, u->warnings.v[i]));
+	free(map);
+
+	VEC_APPEND(p->flows, q->flows);
+	for (size_t i = 0; i < q->skipped.n; i++) {
+		size_t j = 0;
+		while (j < p->skipped.n && strcmp(p->skipped.v[j].name, q->skipped.v[i].name) != 0)
+			j++;
+		if (j < p->skipped.n)
+			p->skipped.v[j].count += q->skipped.v[i].count;
+		else if (p->skipped.n < 32)
+			*gp_vec_push(p->skipped) = q->skipped.v[i];
+	}
+	if (q->base_set) {
+		p->base_ns = q->base_ns;
+		p->base_set = true;
+	}
+	p->nevents += q->nevents;
+	p->no_ts += q->no_ts;
+	p->neg_dur += q->neg_dur;
+	p->no_launch_cfg += q->no_launch_cfg;
+	p->hip_apis += q->hip_apis;
+	return true;
+}
+
+/* Whether t holds nothing but interned strings (as load.c hands it over:
+** path and format), which is what the parallel parse can undo. */
+static bool trace_is_blank(const gp_trace *t)
+{
+	return !t->devices.n && !t->processes.n && !t->threads.n && !t->kernels.n && !t->apis.n &&
+	       !t->memcpys.n && !t->memsets.n && !t->syncs.n && !t->ranges.n && !t->op_exts.n &&
+	       !t->args.n && !t->meta.n && !t->warnings.n && !t->attrs;
+}
+
+/* Puts t back to its blank state with strings 1..nstrs-1 as saved. */
+static void trace_reset(gp_trace *t, char **saved, uint32_t nstrs)
+{
+	gp_str path = t->path, format = t->format, tool = t->tool_version;
+
+	gp_trace_free(t);
+	gp_trace_init(t);
+	for (uint32_t i = 1; i < nstrs; i++)
+		gp_strtab_intern(&t->strs, saved[i]);
+	t->path = path;
+	t->format = format;
+	t->tool_version = tool;
+}
+
+/* Parses the plain JSON file fd (size bytes) in nparts parts on as many
+** threads.  Returns GP_OK with p finished, or -1 when the sequential
+** parse must run instead (t is then as it was on entry). */
+static int parse_parallel(struct kp *p, int fd, uint64_t size, int nparts,
+			  const struct gp_load_opts *o)
+{
+	uint64_t bounds[MAX_PARTS + 1][2];   /* part i: [bounds[i][1], bounds[i+1][0]) */
+	int n = 0;
+
+	if (!trace_is_blank(p->t))
+		return -1;
+	bounds[0][1] = 0;
+	for (int i = 1; i < nparts; i++) {
+		uint64_t e, s, at = size / (uint64_t)nparts * (uint64_t)i;
+		if (at <= bounds[n][1])
+			continue;
+		uint64_t limit = size - at > SPLIT_SEARCH ? at + SPLIT_SEARCH : size;
+		if (find_split(fd, at, limit, &e, &s) && e > bounds[n][1]) {
+			n++;
+			bounds[n][0] = e;
+			bounds[n][1] = s;
+		}
+	}
+	n++;
+	bounds[n][0] = size;
+	if (n < 2)
+		return -1;
+
+	uint32_t nstrs = p->t->strs.n;
+	char **saved = gp_xmalloc(nstrs * sizeof(*saved));
+	for (uint32_t i = 1; i < nstrs; i++)
+		saved[i] = gp_xstrdup(gp_s(p->t, i));
+
+	struct part *w = gp_xcalloc((size_t)n, sizeof(*w));
+	_Atomic bool stop = false;
+	for (int i = 0; i < n; i++) {
+		w[i].fd = fd;
+		w[i].start = bounds[i][1];
+		w[i].end = bounds[i + 1][0];
+		w[i].index = i;
+		w[i].last = i == n - 1;
+		w[i].stop = &stop;
+		w[i].all = w;
+		w[i].nparts = n;
+		w[i].total = size;
+		if (i == 0) {
+			w[i].p = *p;
+			w[i].p.err = &w[i].err;
+			w[i].o = o;
+		} else {
+			gp_trace_init(&w[i].t);
+			kp_init(&w[i].p, p->path, &w[i].t, &w[i].err);
+		}
+	}
+	for (int i = 1; i < n; i++)
+		w[i].started = pthread_create(&w[i].thread, NULL, parse_part, &w[i]) == 0;
+	parse_part(&w[0]);
+	bool ok = w[0].ok;
+	for (int i = 1; i < n; i++) {
+		if (w[i].started)
+			pthread_join(w[i].thread, NULL);
+		else if (ok)
+			parse_part(&w[i]);
+		ok = ok && w[i].ok;
+	}
+	gp_error *err = p->err;
+	*p = w[0].p;
+	p->err = err;
+	for (int i = 1; i < n; i++) {
+		ok = ok && merge_part(p, &w[i].p);
+		kp_free(&w[i].p);
+		gp_trace_free(&w[i].t);
+	}
+	free(w);
+	if (ok) {
+		finish(p);
+	} else {
+		trace_reset(p->t, saved, nstrs);
+		kp_free(p);
+		kp_init(p, p->path, p->t, p->err);
+	}
+	for (uint32_t i = 1; i < nstrs; i++)
+		free(saved[i]);
+	free(saved);
+	return ok ? GP_OK : -1;
+}
+
 static int load(const char *path, gp_trace *t, const struct gp_load_opts *o, gp_error *err)
 {
-	struct stat stbuf;
+	struct stat stbuf = {0};
+	unsigned char magic[2] = {0, 0};
+	uint64_t size;
+	int threads = thread_count(), rc = -1, fd;
 	struct kp *p;
 	gzFile z;
-	int rc;
 
-	z = gzopen(path, "rb");
-	if (!z)
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
 		return gp_err(err, GP_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
-	gzbuffer(z, CHUNK);
+	size = fstat(fd, &stbuf) == 0 ? (uint64_t)stbuf.st_size : 0;
 	p = gp_xmalloc(sizeof(*p));
 	kp_init(p, path, t, err);
-	rc = parse_stream(p, read_gz, z, o, stat(path, &stbuf) == 0 ? (uint64_t)stbuf.st_size : 0);
-	gzclose(z);
+	bool gzip = pread(fd, magic, 2, 0) == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
+	if (threads > 1 && !gzip && S_ISREG(stbuf.st_mode) && size >= parallel_min_bytes())
+		rc = parse_parallel(p, fd, size, threads, o);
+	if (rc < 0) {
+		z = gzopen(path, "rb");   /* not gzdopen: zlib's messages name the file */
+		if (!z) {
+			rc = gp_err(err, GP_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+		} else {
+			gzbuffer(z, CHUNK);
+			if (threads > 1 && gzip)
+				rc = parse_gz_piped(p, z, o, size);
+			if (rc < 0) {
+				struct gzsrc g = {.z = z, .buf = gp_xmalloc(CHUNK)};
+				rc = parse_stream(p, read_gz, &g, o, size);
+				free(g.buf);
+			}
+			gzclose(z);
+		}
+	}
+	close(fd);
 	kp_free(p);
 	free(p);
 	return rc;

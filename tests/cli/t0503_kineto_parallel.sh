@@ -1,0 +1,111 @@
+# The Kineto reader's threads change nothing: a plain .json parsed in parts
+# on several threads (GPUPROF_PARALLEL_MIN_BYTES=0 splits even small files)
+# and a .json.gz inflated on a second thread give byte-identical `info` and
+# `report` (all columns) output, errors and exit codes to the one-thread
+# parse (GPUPROF_THREADS=1).  Files: generated traces rewritten with the
+# header keys after traceEvents (as libkineto writes them), pretty-printed
+# over many lines, with CRLF line ends, with split-point look-alikes inside
+# strings and nested lists, broken in the second half, truncated; and every
+# Kineto file of testdata, gunzipped.
+command -v python3 >/dev/null || skip "python3 not installed"
+cols=idx,seq,altseq,tid,layer,trace,dir,sub,mod,op,kernel,params,sil,tc,device,stream,grid,block,flops,bytes,start,end,pid,corr,longname,regs,smem,latency,api,iter,gflops,gbps,intensity,ideal,eff,bound,tceligible
+
+# same_output FILE [THREADS]: every command's stdout, stderr and exit code
+# with one thread and with THREADS (default 2, 3 and 4)
+same_output() {
+	for cmd in "info --format json" "report -c $cols --format csv"; do
+		GPUPROF_THREADS=1 "$GPUPROF" $cmd "$1" >"$TMP/seq.out" 2>"$TMP/seq.err"
+		echo "exit $?" >>"$TMP/seq.err"
+		for n in ${2:-2 3 4}; do
+			GPUPROF_THREADS=$n GPUPROF_PARALLEL_MIN_BYTES=0 "$GPUPROF" $cmd "$1" \
+				>"$TMP/par.out" 2>"$TMP/par.err"
+			echo "exit $?" >>"$TMP/par.err"
+			cmp -s "$TMP/seq.out" "$TMP/par.out" || fail "$1: '$cmd' output differs with $n threads"
+			cmp -s "$TMP/seq.err" "$TMP/par.err" ||
+				fail "$1: '$cmd' errors differ with $n threads: $(cat "$TMP/seq.err") / $(cat "$TMP/par.err")"
+		done
+	done
+}
+
+run_ok "$GPUPROF" gen --format kineto -n 1000 --streams 3 -o "$TMP/gen.json"
+run_ok "$GPUPROF" gen --format kineto -n 1000 --streams 3 -o "$TMP/gen.json.gz"
+python3 - "$TMP" <<'PY' || fail "writing the variants"
+import json, sys
+d = sys.argv[1]
+doc = json.load(open(d + "/gen.json"))
+ev = doc.pop("traceEvents")
+doc["distributedInfo"] = {"backend": "nccl", "rank": 0, "world_size": 2}
+def write(name, events, nl="\n", indent=None):
+    # libkineto's layout: one event per line, the other keys after traceEvents
+    if indent is not None:
+        text = json.dumps(dict(traceEvents=events, **doc), indent=indent)
+    else:
+        body = ("," + nl).join("  " + json.dumps(e) for e in events)
+        tail = "".join("," + nl + "  " + json.dumps(k) + ": " + json.dumps(v) for k, v in doc.items())
+        text = "{" + nl + '  "traceEvents": [' + nl + body + nl + "  ]" + tail + nl + "}" + nl
+    open(d + "/" + name, "w", newline="").write(text)
+mid = len(ev) // 2
+write("tail.json", ev)
+write("indent.json", ev, indent=1)
+write("crlf.json", ev, nl="\r\n")
+# look-alikes of a split point where 3 threads split (1/3: inside a long
+# string, escaped newlines) and where 2 and 4 do (1/2: between objects of a
+# nested list spanning lines)
+def insert_at(t, frac, line):
+    p = t.rindex("\n", 0, int((len(t) + len(line)) * frac - len(line) / 2)) + 1
+    return t[:p] + line + ",\n" + t[p:]
+trap = dict(ev[mid], name="},\n  {" * 4000 + ev[mid]["name"])
+lst = "[" + ",\n  ".join('{"a": %d}' % i for i in range(4000)) + "]"
+nested = json.dumps({"ph": "X", "cat": "cpu_op", "name": "aten::trap", "pid": 24242,
+                     "tid": 24242, "ts": 1.0, "dur": 1.0,
+                     "args": {"External id": 7, "list": "LIST"}}).replace('"LIST"', lst)
+write("tricky.json", ev)
+t = open(d + "/tricky.json").read()
+t = insert_at(insert_at(t, 1 / 3, "  " + json.dumps(trap)), 1 / 2, "  " + nested)
+open(d + "/tricky.json", "w").write(t)
+# broken in the second half: a string ts, a raw newline in a string
+bad = ev[:]
+bad[len(bad) * 3 // 4] = dict(bad[len(bad) * 3 // 4], ts="12")
+write("bad.json", bad)
+t = open(d + "/tail.json").read()
+pos = t.index('"name": "', len(t) * 3 // 4) + 9
+open(d + "/rawnl.json", "w").write(t[:pos] + "a\nb" + t[pos:])
+open(d + "/trunc.json", "w").write(t[:len(t) * 4 // 5])
+# the bare array form is read in one pass
+open(d + "/array.json", "w").write("[\n" + ",\n".join(json.dumps(e) for e in ev) + "\n]\n")
+PY
+for f in gen.json gen.json.gz tail.json indent.json crlf.json tricky.json array.json; do
+	same_output "$TMP/$f"
+done
+for f in bad.json rawnl.json trunc.json; do
+	same_output "$TMP/$f"
+	assert_grep "^exit 4" "$TMP/par.err"
+done
+# a gzip stream cut in the middle and one with damaged bytes: the inflating
+# thread's error reaches the parser as in one thread
+size=$(wc -c <"$TMP/gen.json.gz")
+head -c $((size / 2)) "$TMP/gen.json.gz" >"$TMP/cut.json.gz"
+{ head -c $((size / 2)) "$TMP/gen.json.gz"; printf 'garbage'; tail -c +$((size / 2 + 8)) "$TMP/gen.json.gz"; } \
+	>"$TMP/damaged.json.gz"
+same_output "$TMP/cut.json.gz" 2
+assert_grep "cut.json.gz: truncated or damaged gzip stream \(unexpected end of file\)" "$TMP/par.err"
+same_output "$TMP/damaged.json.gz" 2
+assert_grep "^exit 4" "$TMP/par.err"
+# the variants read as the original: same records and metadata
+GPUPROF_THREADS=1 "$GPUPROF" report -c $cols --format csv "$TMP/gen.json" >"$TMP/gen.csv"
+for f in tail.json crlf.json indent.json; do
+	GPUPROF_THREADS=2 GPUPROF_PARALLEL_MIN_BYTES=0 "$GPUPROF" report -c $cols --format csv "$TMP/$f" \
+		>"$TMP/v.csv" || fail "$f: report failed"
+	cmp -s "$TMP/gen.csv" "$TMP/v.csv" || fail "$f: report differs from the original layout's"
+done
+GPUPROF_THREADS=2 GPUPROF_PARALLEL_MIN_BYTES=0 "$GPUPROF" info "$TMP/tail.json" >"$TMP/info"
+assert_grep "dist_backend +nccl" "$TMP/info"
+assert_grep "base_time_ns +[1-9]" "$TMP/info"
+
+need_testdata
+find "$TESTDATA" -name '*.json.gz' -o -name '*.json' | sort | while read -r f; do
+	case $f in *.gz) gzip -dc "$f" >"$TMP/td.json" ;; *) cp "$f" "$TMP/td.json" ;; esac
+	"$GPUPROF" info "$TMP/td.json" >/dev/null 2>&1 || continue   # not a Kineto trace
+	same_output "$TMP/td.json" 3
+	case $f in *.gz) same_output "$f" 2 ;; esac
+done
