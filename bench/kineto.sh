@@ -1,5 +1,5 @@
 #!/bin/sh
-# Kineto reader benchmark (docs/PERFORMANCE-kineto.md): on a generated
+# Kineto reader benchmark (docs/PERFORMANCE.md, Kineto section): on a generated
 # Kineto trace, `gpuprof report --format csv` (read + correlate + op model +
 # CSV) against a bare streaming yajl parse of the same file with empty
 # callbacks, and gpuprof's peak RSS against the uncompressed file size.

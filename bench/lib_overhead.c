@@ -5,7 +5,7 @@
 ** operation, the median of 5 runs of 2M operations each (100k while
 ** recording, which keeps every event in memory until exit).
 **
-**   make bench-lib          (docs/PERFORMANCE-lib.md has the figures)
+**   make bench-lib          (docs/PERFORMANCE.md, libgpuprof section has the figures)
 */
 #include <stdio.h>
 #include <stdlib.h>
