@@ -81,7 +81,7 @@ $(BUILD)/tests/test_%: tests/unit/test_%.c $(CORE_OBJS)
 
 # Fuzz targets are also built with a small driver that replays files, so
 # `make check` runs them over the test corpus without needing libFuzzer.
-$(BUILD)/tests/fuzz_%_replay: tests/fuzz/fuzz_%.c tests/fuzz/replay_main.c $(CORE_OBJS)
+$(BUILD)/tests/fuzz_%_replay: tests/fuzz/fuzz_%.c tests/fuzz/replay_main.c tests/fuzz/fuzz_file.h $(CORE_OBJS)
 	@mkdir -p $(dir $@)
 	@[ "$(V)" = 1 ] || echo "  FUZZ    $@"
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< tests/fuzz/replay_main.c $(CORE_OBJS) $(LDLIBS)

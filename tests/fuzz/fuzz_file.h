@@ -1,0 +1,48 @@
+/*
+** Shared by the fuzz targets whose reader opens files by path (SQLite
+** databases, gpuprof recordings): the input goes to a temporary file, which
+** is loaded through the normal loader (so probing runs too), correlated and
+** given to the op model, as a command would.
+**
+** Ownership: everything is created and freed inside fuzz_load_file(); check
+** (may be NULL) sees the loaded trace before it is freed.
+*/
+#ifndef GP_FUZZ_FILE_H
+#define GP_FUZZ_FILE_H
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "core/correlate.h"
+#include "ops/ops.h"
+#include "readers/reader.h"
+
+static inline void fuzz_load_file(const uint8_t *data, size_t size, void (*check)(const gp_trace *))
+{
+	char path[] = "/tmp/gpuprof-fuzz-XXXXXX";
+	struct gp_correlate_opts co = {0};
+	gp_error err = {0};
+	gp_trace t;
+	int fd = mkstemp(path);
+
+	if (fd < 0)
+		return;
+	if (write(fd, data, size) != (ssize_t)size) {
+		close(fd);
+		unlink(path);
+		return;
+	}
+	close(fd);
+	gp_trace_init(&t);
+	if (gp_trace_load(path, &t, NULL, &err) == GP_OK) {
+		if (check)
+			check(&t);
+		if (gp_correlate(&t, &co, &err) == GP_OK)
+			free(gp_ops_run(&t));
+	}
+	gp_trace_free(&t);
+	unlink(path);
+}
+
+#endif
