@@ -8,8 +8,8 @@
 
 #include <stdio.h>
 
-#include "core/error.h"
-#include "core/trace.h"
+#include "util/error.h"
+#include "model/trace.h"
 
 typedef int (*gp_cmd_fn)(int argc, char **argv);
 

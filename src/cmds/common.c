@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "cmds/cmds.h"
-#include "core/correlate.h"
+#include "analysis/correlate.h"
 #include "readers/reader.h"
 
 const char gp_exit_help[] =

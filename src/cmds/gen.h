@@ -14,7 +14,7 @@
 #include <sqlite3.h>
 #include <stdint.h>
 
-#include "core/error.h"
+#include "util/error.h"
 
 #define GEN_MAX_STREAMS 16
 

@@ -19,8 +19,8 @@
 #include <zlib.h>
 
 #include "cmds/gen.h"
-#include "core/alloc.h"
-#include "core/trace.h"
+#include "util/alloc.h"
+#include "model/trace.h"
 
 /* Kineto's base: wall clock floored to a 3-month boundary (2024-06-29). */
 #define BASE_NS 1719619200000000000LL

@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "cmds/gen.h"
-#include "core/alloc.h"
-#include "core/strtab.h"
+#include "util/alloc.h"
+#include "util/strtab.h"
 
 /* <HwId:8><VmId:8><Pid:24><Tid:24>; nsys puts VmId 1 on Linux hosts. */
 #define VM (1ULL << 48)

@@ -11,8 +11,8 @@
 #include <string.h>
 
 #include "cmds/gen.h"
-#include "core/alloc.h"
-#include "core/strtab.h"
+#include "util/alloc.h"
+#include "util/strtab.h"
 
 /* epoch ns of the model's time 0 (March 2020, as in the reference file) */
 #define BASE 1583975498000000000LL

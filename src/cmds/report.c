@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "cmds/cmds.h"
-#include "core/fmt.h"
+#include "util/fmt.h"
 #include "ops/ops.h"
 #include "writers/writer.h"
 

@@ -4,7 +4,7 @@
 ** memset; or GPU time grouped by op, layer, iteration, stream or device)
 ** and "API calls" (grouped by name without its _vNNNN suffix).  Each row:
 ** Time(%), Total, Calls, Avg, Med, Min, Max, StdDev, Name, with the math
-** of cuda_gpu_kern_sum/cuda_api_sum (formats.md 1.9; src/core/stats.h).
+** of cuda_gpu_kern_sum/cuda_api_sum (formats.md 1.9; src/util/stats.h).
 **
 ** One pass collects (group key, duration) pairs, one sort makes groups
 ** contiguous with their durations ascending, one pass computes each group.
@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "cmds/cmds.h"
-#include "core/stats.h"
+#include "util/stats.h"
 #include "writers/writer.h"
 
 static const char summary_help[] =

@@ -9,8 +9,8 @@
 #ifndef GP_ADVISE_H
 #define GP_ADVISE_H
 
-#include "core/alloc.h"
-#include "core/trace.h"
+#include "util/alloc.h"
+#include "model/trace.h"
 #include "ops/ops.h"
 
 struct gp_finding {

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/alloc.h"
+#include "util/alloc.h"
 #include "ops/opsint.h"
 
 /* ---- argument helpers (shared with formulas.c) ---- */

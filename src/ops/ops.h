@@ -13,7 +13,7 @@
 
 #include <stdbool.h>
 
-#include "core/trace.h"
+#include "model/trace.h"
 
 enum gp_tc { GP_TC_NA = -2, GP_TC_NOT_APPLICABLE = -1, GP_TC_NO = 0, GP_TC_YES = 1 };
 

@@ -27,7 +27,7 @@
 #include <yajl/yajl_parse.h>
 #include <zlib.h>
 
-#include "core/u64map.h"
+#include "util/u64map.h"
 #include "readers/kineto.h"
 #include "readers/reader.h"
 
@@ -1232,7 +1232,7 @@ static void link_pids(gp_trace *t)
 
 	for (size_t i = 0; i < t->apis.n; i++) {
 		int32_t j = gp_u64map_add(&corr, t->apis.v[i].corr, (int32_t)i);
-		if (j != (int32_t)i && t->apis.v[j].pid != t->apis.v[i].pid)
+		if (j != (int32_t)i && j != INT32_MAX && t->apis.v[j].pid != t->apis.v[i].pid)
 			gp_u64map_put(&corr, t->apis.v[i].corr, INT32_MAX);  /* ambiguous */
 	}
 #define LINK(vec)                                                                 \

@@ -11,8 +11,8 @@
 
 #include <stddef.h>
 
-#include "core/error.h"
-#include "core/trace.h"
+#include "util/error.h"
+#include "model/trace.h"
 
 /* Parses an uncompressed Kineto JSON document held in data[0..len) into
 ** t (name is used in messages, as a path would be).  Returns GP_OK or

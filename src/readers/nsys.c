@@ -16,7 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "core/demangle.h"
+#include "util/demangle.h"
 #include "readers/reader.h"
 #include "readers/sqlutil.h"
 

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/demangle.h"
+#include "util/demangle.h"
 #include "readers/cupti_cbid.h"
 #include "readers/reader.h"
 #include "readers/sqlutil.h"

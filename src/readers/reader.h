@@ -14,8 +14,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/error.h"
-#include "core/trace.h"
+#include "util/error.h"
+#include "model/trace.h"
 
 /* Progress callback: done/total in any unit (bytes, rows); total 0 when
 ** unknown.  May be NULL. */

@@ -11,7 +11,7 @@
 #include <sqlite3.h>
 #include <stdbool.h>
 
-#include "core/error.h"
+#include "util/error.h"
 
 /* True when the first bytes are SQLite's file header. */
 bool gp_sql_is_sqlite(const unsigned char *head, unsigned long len);

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/alloc.h"
-#include "core/arena.h"
+#include "util/alloc.h"
+#include "util/arena.h"
 #include "writers/writer.h"
 
 struct table {

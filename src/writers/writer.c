@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/alloc.h"
+#include "util/alloc.h"
 #include "writers/writer.h"
 
 extern const struct gp_writer_ops gp_writer_table, gp_writer_csv, gp_writer_tsv, gp_writer_json;

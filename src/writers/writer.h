@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "core/error.h"
+#include "util/error.h"
 
 struct gp_column {
 	const char *key;      /* -c name and JSON key: "kernel" */

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "core/correlate.h"
+#include "analysis/correlate.h"
 #include "ops/ops.h"
 #include "readers/reader.h"
 

@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/correlate.h"
+#include "analysis/correlate.h"
 #include "readers/kineto.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

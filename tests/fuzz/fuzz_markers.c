@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/markers.h"
-#include "core/pylit.h"
+#include "analysis/markers.h"
+#include "analysis/pylit.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/alloc.h"
-#include "core/trace.h"
+#include "util/alloc.h"
+#include "model/trace.h"
 #include "ops/ops.h"
 
 struct fx {

@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/fmt.h"
-#include "core/trace.h"
+#include "util/fmt.h"
+#include "model/trace.h"
 
 static void strtab_interns_once(void **state)
 {

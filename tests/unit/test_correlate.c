@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/correlate.h"
-#include "core/demangle.h"
+#include "analysis/correlate.h"
+#include "util/demangle.h"
 
 static void api(gp_trace *t, uint32_t pid, uint32_t tid, gp_ns s, gp_ns e, uint64_t corr)
 {

@@ -18,9 +18,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "core/attr_ops.h"
-#include "core/trace.h"
-#include "core/u64map.h"
+#include "analysis/attr_ops.h"
+#include "model/trace.h"
+#include "util/u64map.h"
 #include "readers/kineto.h"
 #include "readers/reader.h"
 

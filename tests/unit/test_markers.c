@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/markers.h"
-#include "core/pylit.h"
+#include "analysis/markers.h"
+#include "analysis/pylit.h"
 
 /* ---- pylit ---- */
 

@@ -1,5 +1,5 @@
 /*
-** Unit tests: the statistics behind `gpuprof summary` (src/core/stats.c),
+** Unit tests: the statistics behind `gpuprof summary` (src/util/stats.c),
 ** checked against values nsys stats printed for the trixi report.
 */
 #include <stdarg.h>
@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/stats.h"
+#include "util/stats.h"
 
 static const char *fmt1(double v, char *buf)
 {

@@ -1,7 +1,7 @@
 /*
 ** Integer formatting; see fmt.h.
 */
-#include "core/fmt.h"
+#include "util/fmt.h"
 
 char *gp_fmt_u64(char *buf, uint64_t v)
 {

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/trace.h"
+#include "model/trace.h"
 
 void gp_trace_init(gp_trace *t)
 {

@@ -17,8 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/attr_ops.h"
-#include "core/u64map.h"
+#include "analysis/attr_ops.h"
+#include "util/u64map.h"
 
 #define MAX_OP_ARGS 64
 #define MAX_STACK 256

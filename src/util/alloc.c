@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/alloc.h"
+#include "util/alloc.h"
 
 static void oom(size_t n)
 {

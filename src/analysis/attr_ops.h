@@ -17,7 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/trace.h"
+#include "model/trace.h"
 
 typedef struct gp_opattr gp_opattr;
 

@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/trace.h"
+#include "model/trace.h"
 
 /* What a marker is.  The order of the tests follows PyProf (pyprof.md §2
 ** step 3): the first match wins. */

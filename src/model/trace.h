@@ -1,8 +1,8 @@
 /*
 ** The trace model: one in-memory representation for every input format.
 **
-** Readers (src/readers/) fill a gp_trace; analysis passes (src/core/
-** correlate.c, src/ops/) add derived tables (attrs, opres); commands and
+** Readers (src/readers/) fill a gp_trace; analysis passes (src/analysis/,
+** src/ops/) add derived tables (attrs, opres); commands and
 ** writers only read it.  docs/trace-model.md describes every field.
 **
 ** Ownership: a gp_trace owns all its records, strings and arrays; everything
@@ -19,9 +19,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "core/alloc.h"
-#include "core/arena.h"
-#include "core/strtab.h"
+#include "util/alloc.h"
+#include "util/arena.h"
+#include "util/strtab.h"
 
 typedef int64_t gp_ns;
 

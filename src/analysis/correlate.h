@@ -9,8 +9,8 @@
 #ifndef GP_CORRELATE_H
 #define GP_CORRELATE_H
 
-#include "core/error.h"
-#include "core/trace.h"
+#include "util/error.h"
+#include "model/trace.h"
 
 struct gp_correlate_opts {
 	int unused;

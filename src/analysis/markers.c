@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/markers.h"
-#include "core/pylit.h"
+#include "analysis/markers.h"
+#include "analysis/pylit.h"
 
 #define STACK_NODES 512
 

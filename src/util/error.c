@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/error.h"
+#include "util/error.h"
 
 int gp_err(gp_error *err, enum gp_status status, const char *fmt, ...)
 {

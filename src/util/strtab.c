@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/alloc.h"
-#include "core/strtab.h"
+#include "util/alloc.h"
+#include "util/strtab.h"
 
 /*
 ** Hashes s[0..n) eight bytes at a time (NVTX texts and kernel names are

@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/arena.h"
+#include "util/arena.h"
 
 typedef uint32_t gp_str;
 

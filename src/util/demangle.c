@@ -4,7 +4,7 @@
 #include <libiberty/demangle.h>
 #include <string.h>
 
-#include "core/demangle.h"
+#include "util/demangle.h"
 
 char *gp_demangle(const char *name)
 {

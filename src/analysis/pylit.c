@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/alloc.h"
-#include "core/pylit.h"
+#include "util/alloc.h"
+#include "analysis/pylit.h"
 
 struct ps {
 	gp_pyl_doc *d;

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "core/trace.h"
+#include "model/trace.h"
 
 static const struct {
 	const char *name;

@@ -19,10 +19,10 @@
 #include <string.h>
 #include <strings.h>
 
-#include "core/attr_ops.h"
-#include "core/correlate.h"
-#include "core/fmt.h"
-#include "core/markers.h"
+#include "analysis/attr_ops.h"
+#include "analysis/correlate.h"
+#include "util/fmt.h"
+#include "analysis/markers.h"
 
 /* ------------------------------------------------------------------ */
 /* 1. kernel -> launching API call                                     */

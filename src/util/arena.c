@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/alloc.h"
-#include "core/arena.h"
+#include "util/alloc.h"
+#include "util/arena.h"
 
 struct gp_arena_block {
 	gp_arena_block *next;

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/stats.h"
+#include "util/stats.h"
 
 int gp_cmp_i64(const void *a, const void *b)
 {

@@ -3,8 +3,8 @@
 */
 #include <stdlib.h>
 
-#include "core/alloc.h"
-#include "core/u64map.h"
+#include "util/alloc.h"
+#include "util/u64map.h"
 
 static size_t slot_of(uint64_t key, size_t cap)
 {

@@ -1,0 +1,38 @@
+#!/bin/sh
+# outputs.sh GPUPROF GEN OUTDIR: runs every command in several formats on
+# every trace in ../shared/testdata (and on fixed-seed generated traces) and
+# writes stdout, stderr and the exit code of each run to OUTDIR, one file per
+# run.  Two such directories, made before and after a change, are compared
+# with `diff -r`: a restructuring must leave them byte-identical apart from
+# the fixes it names.  GEN is the trace generator (build/gpuprof-gen).
+set -u
+gp=$1 gen=$2 out=$3
+top=$(cd "$(dirname "$0")/../.." && pwd)
+td=${TESTDATA:-$top/../shared/testdata}
+[ -d "$td" ] || { echo "outputs.sh: $td not found" >&2; exit 77; }
+mkdir -p "$out/gen"
+for f in nsys nvprof kineto; do
+	$gen --format $f -n 3000 --seed 11 --streams 3 -o "$out/gen/gen.$f" --force >/dev/null || exit 1
+done
+one() { # NAME ARGS...: run gpuprof ARGS, keep stdout, stderr and status
+	n=$1; shift
+	"$gp" "$@" >"$out/$n.out" 2>"$out/$n.err"
+	echo $? >"$out/$n.rc"
+}
+find "$td" -type f \( -name '*.sqlite' -o -name '*.sql' -o -name '*.nvvp' -o -name '*.json' -o -name '*.json.gz' \) \
+	-not -path '*/expected/*' | sort >"$out/files"
+ls "$out"/gen/gen.* >>"$out/files"
+while read -r f; do
+	id=$(echo "${f#"$td"/}" | sed 's|^.*/gen/|gen/|; s|[/ ]|_|g')
+	one "$id.info" info "$f"
+	one "$id.info-json" info -f json "$f"
+	one "$id.report" report "$f"
+	one "$id.report-csv" report -f csv -c kernel,op,mod,dir,seq,altseq,layer,trace,iter,params,sil,flops,bytes,tc,gflops,gbps,eff,bound "$f"
+	one "$id.report-json" report -f json "$f"
+	one "$id.summary" summary "$f"
+	for b in op layer iter stream device; do one "$id.summary-$b" summary -f csv --by $b "$f"; done
+	one "$id.summary-json" summary -f json "$f"
+	one "$id.advise" advise "$f"
+	one "$id.advise-json" advise -f json "$f"
+	one "$id.ranges" ranges "$f"
+done <"$out/files"
