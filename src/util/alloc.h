@@ -1,5 +1,5 @@
 /*
-** Allocation helpers for the analyzer (never used by lib/ or collector/,
+** Allocation helpers for the analyzer (never used by lib/, nor by the planned collector,
 ** which must not abort the host process).
 **
 ** Ownership: memory returned by gp_x*alloc belongs to the caller.  Running
