@@ -58,7 +58,7 @@ static void make_nsys_db(enum nsys_shape shape)
 	assert_int_equal(sqlite3_open(dbpath, &db), SQLITE_OK);
 	assert_int_equal(sqlite3_prepare_v2(db, "SELECT name FROM sqlite_master WHERE type = 'table' "
 					    "AND name LIKE 'ENUM\\_%' ESCAPE '\\'", -1, &st, NULL), SQLITE_OK);
-	while (sqlite3_step(st) == SQLITE_ROW)
+	while (n < sizeof(drops) && sqlite3_step(st) == SQLITE_ROW)
 		n += (size_t)snprintf(drops + n, sizeof(drops) - n, "DROP TABLE \"%s\";",
 				      (const char *)sqlite3_column_text(st, 0));
 	sqlite3_finalize(st);
