@@ -96,7 +96,7 @@ $(BUILD)/tools/gen/schema_%.c: tests/data/schema/%.sql
 $(BUILD)/obj/tools/gen/schema_%.o: $(BUILD)/tools/gen/schema_%.c
 	@mkdir -p $(dir $@)
 	@[ "$(V)" = 1 ] || echo "  CC      $<"
-	$(Q)$(CC) $(CPPFLAGS) -Itools/gen $(CFLAGS) -c -o $@ $<
+	$(Q)$(CC) $(CPPFLAGS) -Itools/gen $(CFLAGS) -MMD -MP -c -o $@ $<
 
 $(BUILD)/gpuprof-gen: $(GEN_OBJS) $(GEN_SCHEMA_OBJS) $(GEN_CORE_OBJS)
 	@[ "$(V)" = 1 ] || echo "  LINK    $@"
@@ -163,4 +163,4 @@ help:
 	@echo "  V=1            show full commands"
 	@echo "  CC=clang       another compiler"
 
--include $(CORE_OBJS:.o=.d) $(MAIN_OBJ:.o=.d) $(LIB_OBJS:.o=.d) $(GEN_OBJS:.o=.d)
+-include $(CORE_OBJS:.o=.d) $(MAIN_OBJ:.o=.d) $(LIB_OBJS:.o=.d) $(GEN_OBJS:.o=.d) $(GEN_SCHEMA_OBJS:.o=.d)
