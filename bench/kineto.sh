@@ -4,7 +4,7 @@
 # CSV) against a bare streaming yajl parse of the same file with empty
 # callbacks, and gpuprof's peak RSS against the uncompressed file size.
 #
-# usage: bench/kineto.sh [--large] [--gz] [GPUPROF]
+# usage: bench/kineto.sh [--large] [--gz] [GPUPROF [GEN]]
 #   default: 200,000 kernels (~285 MB JSON); --large: 700,000 (~1 GB);
 #   --gz: the same trace gzipped (both sides then pay for inflating)
 # gpuprof uses every core (GPUPROF_THREADS=N to choose; 1 = one thread);
@@ -21,10 +21,11 @@ while [ $# -gt 0 ]; do
 	shift
 done
 GPUPROF=${1:-build/gpuprof}
+GEN=${2:-build/gpuprof-gen}
 dir=build/bench
 mkdir -p "$dir"
 trace=$dir/kineto-$n.json$gz
-[ -f "$trace" ] || "$GPUPROF" gen --format kineto -n "$n" -o "$trace"
+[ -f "$trace" ] || "$GEN" --format kineto -n "$n" -o "$trace"
 ${CC:-cc} -O2 -o "$dir/json_parse_baseline" bench/json_parse_baseline.c -lyajl -lz
 if [ -n "$gz" ]; then raw=$(gzip -dc "$trace" | wc -c); else raw=$(wc -c < "$trace"); fi
 cat "$trace" > /dev/null   # warm the page cache

@@ -1,8 +1,9 @@
 #!/bin/sh
 # Benchmarks (make bench; docs/PERFORMANCE.md has the figures):
-#   bench/run.sh [GPUPROF]        env: N=kernels (default 1000000), RUNS=3,
+#   bench/run.sh [GPUPROF] [GEN]  env: N=kernels (default 1000000), RUNS=3,
 #                                 BENCH_DIR=build/bench
-# 1. generates an N-kernel nsys and nvprof trace with `gpuprof gen` (timed),
+# 1. generates an N-kernel nsys and nvprof trace with GEN (default
+#    build/gpuprof-gen; timed),
 # 2. times `gpuprof report --format csv` and `gpuprof summary` on each,
 # 3. times sqlite3 running the SELECTs the reader runs (bench/*_read.sql),
 #    the floor our "at most 2x sqlite3" target is measured against,
@@ -10,12 +11,14 @@
 # Uses hyperfine (mean of RUNS runs) when installed, else one timed run.
 set -eu
 GPUPROF=${1:-build/gpuprof}
+GEN=${2:-build/gpuprof-gen}
 N=${N:-1000000}
 RUNS=${RUNS:-3}
 DIR=${BENCH_DIR:-build/bench}
 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$DIR"
 [ -x "$GPUPROF" ] || { echo "bench: $GPUPROF not built (make)" >&2; exit 2; }
+[ -x "$GEN" ] || { echo "bench: $GEN not built (make)" >&2; exit 2; }
 command -v sqlite3 >/dev/null || { echo "bench: sqlite3 not installed" >&2; exit 2; }
 [ -x /usr/bin/time ] || { echo "bench: /usr/bin/time missing (apt-get install time)" >&2; exit 2; }
 
@@ -40,7 +43,7 @@ printf '%-8s %-28s %8s %10s %12s\n' format step seconds "peak MB" "B/kernel"
 for fmt in nsys nvprof; do
 	db=$DIR/bench_$N.$fmt
 	if [ ! -f "$db" ]; then
-		set -- $(secs_rss "$GPUPROF gen --format $fmt -n $N -o $db")
+		set -- $(secs_rss "$GEN --format $fmt -n $N -o $db")
 		printf '%-8s %-28s %8s %10s %12s\n' $fmt "gen -n $N" "$1" $(($2 / 1024)) -
 	fi
 	printf '%-8s %-28s %8s %10s %12s\n' $fmt "file size (MB)" - $(($(wc -c < "$db") / 1048576)) -

@@ -1,10 +1,12 @@
 #!/bin/sh
 # make demo: gpuprof on a bundled example.  The example is generated here
-# (gpuprof gen: a small transformer's training steps as Nsight Systems would
+# (gpuprof-gen: a small transformer's training steps as Nsight Systems would
 # export them, with `layer:` ranges, forward/backward ops and PyProf
 # markers), then read back with `report` and `summary`.
+#   usage: scripts/demo.sh [GPUPROF] [GEN]
 set -e
 GPUPROF=${1:-build/gpuprof}
+GEN=${2:-build/gpuprof-gen}
 out=build/demo
 trace=$out/example.nsys.sqlite
 mkdir -p "$out"
@@ -14,7 +16,7 @@ heading() { printf '\n=== %s\n%s\n\n' "$1" "$2"; }
 heading "1. The example trace" \
 "A synthetic Nsight Systems export (nsys 2024.2 schema): 300 kernels of a
 4-block encoder trained with AdamW, profiled with PyProf + emit_nvtx."
-"$GPUPROF" gen --format nsys -n 300 --seed 42 --streams 3 --force -o "$trace"
+"$GEN" --format nsys -n 300 --seed 42 --streams 3 --force -o "$trace"
 echo "written: $trace"
 "$GPUPROF" info "$trace"
 

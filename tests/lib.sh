@@ -1,7 +1,8 @@
 # Helpers for CLI tests (sourced by tests/run.sh for each tests/cli/t*.sh).
 # A test is a shell script that calls these; the first failing check ends
-# it.  Environment: GPUPROF (binary), TESTDATA (../shared/testdata or ""),
-# TMP (a fresh directory), BUILD.
+# it.  Environment: GPUPROF (binary), GEN (the trace generator,
+# gpuprof-gen), TESTDATA (../shared/testdata or ""), TMP (a fresh
+# directory), BUILD.
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 skip() { echo "SKIP: $*" >&2; exit 77; }

@@ -6,9 +6,10 @@ GPUPROF=${GPUPROF:-build/gpuprof}
 BUILD=${BUILD:-build}
 top=$(cd "$(dirname "$0")/.." && pwd)
 GPUPROF=$(cd "$(dirname "$GPUPROF")" && pwd)/$(basename "$GPUPROF")
+GEN=$top/$BUILD/gpuprof-gen
 TESTDATA=${TESTDATA:-$top/../shared/testdata}
 [ -d "$TESTDATA" ] || TESTDATA=""
-export GPUPROF BUILD TESTDATA
+export GPUPROF GEN BUILD TESTDATA
 pass=0 failn=0 skipn=0 failed=""
 outdir=$top/build/test-out
 rm -rf "$outdir"; mkdir -p "$outdir"

@@ -26,7 +26,6 @@ int cmd_info(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_summary(int argc, char **argv);
 int cmd_advise(int argc, char **argv);
-int cmd_gen(int argc, char **argv);
 int cmd_ranges(int argc, char **argv);
 
 /* Shared by the commands (common.c). */

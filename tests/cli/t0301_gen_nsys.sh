@@ -1,8 +1,9 @@
-# gpuprof gen --format nsys: exactly N kernels, every kernel's correlationId
+# gpuprof-gen --format nsys: exactly N kernels, every kernel's correlationId
 # has its cudaLaunchKernel row in the same process, globalTid/globalPid
-# encoding, determinism, refusing to overwrite, usage errors.
+# encoding, determinism, refusing to overwrite, usage errors; the generator
+# is not a gpuprof command.
 db=$TMP/gen.sqlite
-run_ok "$GPUPROF" gen --format nsys -n 1234 --seed 7 -o "$db"
+run_ok "$GEN" --format nsys -n 1234 --seed 7 -o "$db"
 assert_eq "$(sqlite3 "$db" 'select count(*) from CUPTI_ACTIVITY_KIND_KERNEL')" 1234 "kernel rows"
 # the join nsys stats uses: same correlationId and same process
 assert_eq "$(sqlite3 "$db" "select count(*) from CUPTI_ACTIVITY_KIND_KERNEL k where not exists
@@ -46,35 +47,38 @@ assert_eq "$(sqlite3 "$db" "select count(*) > 0 from NVTX_EVENTS b join NVTX_EVE
 	and b.globalTid != f.globalTid")" 1 "backward seq matches a forward op"
 
 # determinism: same seed, same bytes; another seed, another trace
-run_ok "$GPUPROF" gen --format nsys -n 1234 --seed 7 -o "$TMP/again.sqlite"
+run_ok "$GEN" --format nsys -n 1234 --seed 7 -o "$TMP/again.sqlite"
 cmp -s "$db" "$TMP/again.sqlite" || fail "same seed gave different files"
-run_ok "$GPUPROF" gen --format nsys -n 1234 --seed 8 -o "$TMP/other.sqlite"
+run_ok "$GEN" --format nsys -n 1234 --seed 8 -o "$TMP/other.sqlite"
 cmp -s "$db" "$TMP/other.sqlite" && fail "different seeds gave the same file"
 
 # --streams and the empty trace
-run_ok "$GPUPROF" gen --format nsys -n 3000 --streams 5 -o "$TMP/s5.sqlite"
+run_ok "$GEN" --format nsys -n 3000 --streams 5 -o "$TMP/s5.sqlite"
 assert_eq "$(sqlite3 "$TMP/s5.sqlite" 'select count(distinct streamId) from (select streamId from CUPTI_ACTIVITY_KIND_KERNEL
 	union select streamId from CUPTI_ACTIVITY_KIND_MEMCPY)')" 5 "--streams 5"
-run_ok "$GPUPROF" gen --format nsys -n 0 -o "$TMP/zero.sqlite"
+run_ok "$GEN" --format nsys -n 0 -o "$TMP/zero.sqlite"
 assert_eq "$(sqlite3 "$TMP/zero.sqlite" 'select count(*) from CUPTI_ACTIVITY_KIND_KERNEL')" 0 "-n 0"
 
 # never overwrites by accident
-expect_exit 3 "$GPUPROF" gen --format nsys -n 5 -o "$db"
+expect_exit 3 "$GEN" --format nsys -n 5 -o "$db"
 assert_grep 'already exists \(use --force' "$TMP/err"
-run_ok "$GPUPROF" gen --format nsys -n 5 --force -o "$db"
+run_ok "$GEN" --format nsys -n 5 --force -o "$db"
 assert_eq "$(sqlite3 "$db" 'select count(*) from CUPTI_ACTIVITY_KIND_KERNEL')" 5 "--force replaced the file"
-expect_exit 3 "$GPUPROF" gen --format nsys -n 5 -o "$TMP/no/such/dir/x.sqlite"
+expect_exit 3 "$GEN" --format nsys -n 5 -o "$TMP/no/such/dir/x.sqlite"
 
 # usage errors
-run_ok "$GPUPROF" gen --help
-assert_grep '^usage: gpuprof gen' "$TMP/out"
-expect_exit 2 "$GPUPROF" gen -n 5 -o "$TMP/x"
-expect_exit 2 "$GPUPROF" gen --format sqlite -n 5 -o "$TMP/x"
-expect_exit 2 "$GPUPROF" gen --format nsys -o "$TMP/x"
-expect_exit 2 "$GPUPROF" gen --format nsys -n -3 -o "$TMP/x"
-expect_exit 2 "$GPUPROF" gen --format nsys -n 12abc -o "$TMP/x"
-expect_exit 2 "$GPUPROF" gen --format nsys -n 5 --streams 0 -o "$TMP/x"
-expect_exit 2 "$GPUPROF" gen --format nsys -n 5 --streams 17 -o "$TMP/x"
-expect_exit 2 "$GPUPROF" gen --format nsys -n 5
+run_ok "$GEN" --help
+assert_grep '^usage: gpuprof-gen' "$TMP/out"
+expect_exit 2 "$GEN" -n 5 -o "$TMP/x"
+expect_exit 2 "$GEN" --format sqlite -n 5 -o "$TMP/x"
+expect_exit 2 "$GEN" --format nsys -o "$TMP/x"
+expect_exit 2 "$GEN" --format nsys -n -3 -o "$TMP/x"
+expect_exit 2 "$GEN" --format nsys -n 12abc -o "$TMP/x"
+expect_exit 2 "$GEN" --format nsys -n 5 --streams 0 -o "$TMP/x"
+expect_exit 2 "$GEN" --format nsys -n 5 --streams 17 -o "$TMP/x"
+expect_exit 2 "$GEN" --format nsys -n 5
+assert_grep "^gpuprof-gen: -o FILE is required" "$TMP/err"
 [ -e "$TMP/x" ] && fail "a usage error created a file"
+expect_exit 2 "$GPUPROF" gen --format nsys -n 5 -o "$TMP/x"
+assert_grep "unknown command 'gen'" "$TMP/err"
 :

@@ -1,8 +1,8 @@
-# gpuprof gen --format nvprof: exactly N kernels launched by cudaLaunchKernel
+# gpuprof-gen --format nvprof: exactly N kernels launched by cudaLaunchKernel
 # (cbid 211), MARKER start/end pairs with 12-byte objectId blobs naming the
 # threads of RUNTIME.threadId, mangled names that demangle, determinism.
 db=$TMP/gen.sql
-run_ok "$GPUPROF" gen --format nvprof -n 777 --seed 3 -o "$db"
+run_ok "$GEN" --format nvprof -n 777 --seed 3 -o "$db"
 assert_eq "$(sqlite3 "$db" 'select count(*) from CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL')" 777 "kernel rows"
 assert_eq "$(sqlite3 "$db" 'select count(*) from CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL k where not exists
 	(select 1 from CUPTI_ACTIVITY_KIND_RUNTIME r where r.correlationId = k.correlationId and r.cbid = 211)')" 0 "kernels without launch"
@@ -35,5 +35,5 @@ assert_grep '^NativeLayerNormBackward0, seq = [0-9]+, op_id = [0-9]+$' "$TMP/tex
 # the indexes nvprof creates exist (t0303 compares them with a real file)
 assert_eq "$(sqlite3 "$db" "select count(*) from sqlite_master where type = 'index' and
 	name = 'INDEX_CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL'")" 1 "kernel index"
-run_ok "$GPUPROF" gen --format nvprof -n 777 --seed 3 -o "$TMP/again.sql"
+run_ok "$GEN" --format nvprof -n 777 --seed 3 -o "$TMP/again.sql"
 cmp -s "$db" "$TMP/again.sql" || fail "same seed gave different files"

@@ -3,8 +3,10 @@
 need_testdata
 ref_nsys=$TESTDATA/nsys/mmagic_vsr_a100_2024.2/net.sqlite
 ref_nvprof=$TESTDATA/nvprof/pyprof_lm_v100/net_da6bcc3.sql
-run_ok "$GPUPROF" gen --format nsys -n 50 -o "$TMP/g.sqlite"
-run_ok "$GPUPROF" gen --format nvprof -n 50 -o "$TMP/g.sql"
+# the schemas (tests/data/schema/) are built into the binary: it runs from
+# any directory
+(cd / && "$GEN" --format nsys -n 50 -o "$TMP/g.sqlite") || fail "gpuprof-gen --format nsys from /"
+(cd / && "$GEN" --format nvprof -n 50 -o "$TMP/g.sql") || fail "gpuprof-gen --format nvprof from /"
 tables() { sqlite3 "$1" "select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name"; }
 for t in $(tables "$TMP/g.sqlite"); do
 	a=$(sqlite3 "$TMP/g.sqlite" "pragma table_info('$t')")

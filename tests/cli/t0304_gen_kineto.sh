@@ -1,9 +1,9 @@
-# gpuprof gen --format kineto: valid JSON (plain and gzip), N kernel events,
+# gpuprof-gen --format kineto: valid JSON (plain and gzip), N kernel events,
 # each with a cuda_runtime of the same correlation and an External id that a
 # cpu_op carries, ProfilerStep annotations, base time.
 command -v python3 >/dev/null || skip "python3 not installed"
-run_ok "$GPUPROF" gen --format kineto -n 400 --streams 3 -o "$TMP/t.json"
-run_ok "$GPUPROF" gen --format kineto -n 400 --streams 3 -o "$TMP/t.json.gz"
+run_ok "$GEN" --format kineto -n 400 --streams 3 -o "$TMP/t.json"
+run_ok "$GEN" --format kineto -n 400 --streams 3 -o "$TMP/t.json.gz"
 [ "$(head -c 2 "$TMP/t.json.gz" | od -An -tx1 | tr -d ' ')" = 1f8b ] || fail "no gzip magic"
 python3 - "$TMP/t.json" "$TMP/t.json.gz" <<'PY' || fail "Kineto invariants"
 import gzip, json, sys

@@ -4,7 +4,7 @@
 command -v python3 >/dev/null || skip "python3 not installed"
 for f in nsys nvprof; do
 	db=$TMP/g.$f
-	run_ok "$GPUPROF" gen --format $f -n 2500 --streams 3 -o "$db"
+	run_ok "$GEN" --format $f -n 2500 --streams 3 -o "$db"
 	run_ok "$GPUPROF" info --format json "$db"
 	if [ $f = nsys ]; then
 		api=$(sqlite3 "$db" 'select count(*) from CUPTI_ACTIVITY_KIND_RUNTIME')

@@ -54,9 +54,9 @@ PY
 	run_ok "$GPUPROF" summary --section api --format csv --no-header "$db"
 	assert_no_grep 'GPU activities' "$TMP/out"
 }
-run_ok "$GPUPROF" gen --format nsys -n 3000 --streams 3 --seed 11 -o "$TMP/g.sqlite"
+run_ok "$GEN" --format nsys -n 3000 --streams 3 --seed 11 -o "$TMP/g.sqlite"
 check "$TMP/g.sqlite" CUPTI_ACTIVITY_KIND_KERNEL CUPTI_ACTIVITY_KIND_MEMCPY CUPTI_ACTIVITY_KIND_MEMSET CUPTI_ACTIVITY_KIND_RUNTIME
-run_ok "$GPUPROF" gen --format nvprof -n 3000 --streams 3 --seed 12 -o "$TMP/g.sql"
+run_ok "$GEN" --format nvprof -n 3000 --streams 3 --seed 12 -o "$TMP/g.sql"
 check "$TMP/g.sql" CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL CUPTI_ACTIVITY_KIND_MEMCPY CUPTI_ACTIVITY_KIND_MEMSET CUPTI_ACTIVITY_KIND_RUNTIME
 
 # the per-kernel rows of one name agree with sqlite3's own aggregate
@@ -67,7 +67,7 @@ want=$(sqlite3 -separator '	' "$db" "select sum(end - start), count(*), min(end 
 assert_eq "$(awk -F'\t' '$10 == "fused_dropout_kernel_vec" {print $3 "\t" $4 "\t" $7 "\t" $8}' "$TMP/out")" "$want" "dropout row"
 
 # a trace without kernels is a valid, empty summary
-run_ok "$GPUPROF" gen --format nsys -n 0 -o "$TMP/zero.sqlite"
+run_ok "$GEN" --format nsys -n 0 -o "$TMP/zero.sqlite"
 run_ok "$GPUPROF" summary --format csv "$TMP/zero.sqlite"
 assert_eq "$(wc -l < "$TMP/out" | tr -d ' ')" 1 "header only"
 

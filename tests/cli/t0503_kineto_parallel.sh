@@ -27,8 +27,8 @@ same_output() {
 	done
 }
 
-run_ok "$GPUPROF" gen --format kineto -n 1000 --streams 3 -o "$TMP/gen.json"
-run_ok "$GPUPROF" gen --format kineto -n 1000 --streams 3 -o "$TMP/gen.json.gz"
+run_ok "$GEN" --format kineto -n 1000 --streams 3 -o "$TMP/gen.json"
+run_ok "$GEN" --format kineto -n 1000 --streams 3 -o "$TMP/gen.json.gz"
 python3 - "$TMP" <<'PY' || fail "writing the variants"
 import json, sys
 d = sys.argv[1]

@@ -1,37 +1,35 @@
 #!/bin/sh
-# Rebuilds the seed corpus of fuzz_nsys: tiny databases with the table
-# layout of real nsys exports (formats.md 1), a few rows each, one per
-# schema generation.  Usage: tests/fuzz/make-corpus-nsys.sh [OUTDIR]
+# Rebuilds the seed corpus of fuzz_nsys: tiny databases with the schema of a
+# real nsys 2024.2 export (tests/data/schema/nsys.sql, the one copy) or one
+# derived from it for an older schema generation (formats.md 1), a few rows
+# each.  Usage: tests/fuzz/make-corpus-nsys.sh [OUTDIR]
 set -e
-out=${1:-$(dirname "$0")/corpus/nsys}
+here=$(dirname "$0")
+out=${1:-$here/corpus/nsys}
+schema=$here/../data/schema/nsys.sql
 mkdir -p "$out"
 
-common="PRAGMA page_size = 512;"'
-CREATE TABLE StringIds (id INTEGER NOT NULL PRIMARY KEY, value TEXT NOT NULL);
+# mk NAME SQL...: a new database NAME of 512-byte pages (small seeds) with
+# the 2024.2 schema, then the given SQL.
+mk() {
+	name=$1; shift
+	rm -f "$out/$name"
+	{ echo 'PRAGMA page_size = 512;'; cat "$schema"; printf '%s\n' "$@"; } | sqlite3 "$out/$name"
+}
+
+common='
 INSERT INTO StringIds VALUES (0,"[Unknown]"),(1,"void gemm<float>(float*, int)"),(2,"gemm"),
  (3,"_Z4gemmIfEvPfi"),(4,"cudaLaunchKernel_v7000"),(5,"cuLaunchKernel"),(6,"registered"),
  (7,"python3"),(8,"cudaMemcpyAsync_v3020"),(9,"cudaStreamSynchronize_v3020");
-CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (start INTEGER NOT NULL, end INTEGER NOT NULL,
- eventClass INTEGER NOT NULL, globalTid INTEGER, correlationId INTEGER,
- nameId INTEGER NOT NULL REFERENCES StringIds(id), returnValue INTEGER NOT NULL, callchainId INTEGER);
 INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (100,200,0,281476654432357,1,4,0,NULL),
  (300,400,1,281476654432357,2,5,0,NULL),(500,900,0,281476654432357,3,8,0,NULL),
  (950,990,0,281476654432357,4,9,0,NULL);
-CREATE TABLE PROCESSES (globalPid INTEGER, pid INTEGER, name TEXT);
 INSERT INTO PROCESSES VALUES (281476654432256,100,"python3");
-CREATE TABLE ThreadNames (nameId INTEGER NOT NULL REFERENCES StringIds(id), priority INTEGER, globalTid INTEGER);
 INSERT INTO ThreadNames VALUES (7,0,281476654432357);
-CREATE TABLE TARGET_INFO_SESSION_START_TIME (utcEpochNs INTEGER, utcTime TEXT, localTime TEXT);
 INSERT INTO TARGET_INFO_SESSION_START_TIME VALUES (1713889498851521398,"2024-04-23T16:24:58","2024-04-23T17:24:58");
-CREATE TABLE TARGET_INFO_GPU (vmId INTEGER NOT NULL, id INTEGER NOT NULL, name TEXT, busLocation TEXT,
- isDiscrete INTEGER, l2CacheSize INTEGER, totalMemory INTEGER, memoryBandwidth INTEGER, clockRate INTEGER,
- smCount INTEGER, computeMajor INTEGER, computeMinor INTEGER);
-INSERT INTO TARGET_INFO_GPU VALUES (0,0,"NVIDIA A100-SXM4-40GB","0000:07:00.0",1,41943040,42297786368,
- 1555200000000,1410000000,108,8,0);
-CREATE TABLE NVTX_EVENTS (start INTEGER NOT NULL, end INTEGER, eventType INTEGER NOT NULL, rangeId INTEGER,
- category INTEGER, color INTEGER, text TEXT, globalTid INTEGER, endGlobalTid INTEGER,
- textId INTEGER REFERENCES StringIds(id), domainId INTEGER, uint64Value INTEGER, int64Value INTEGER,
- doubleValue REAL, uint32Value INTEGER, int32Value INTEGER, floatValue REAL, jsonTextId INTEGER, jsonText TEXT);
+INSERT INTO TARGET_INFO_GPU (vmId, id, name, busLocation, isDiscrete, l2CacheSize, totalMemory,
+ memoryBandwidth, clockRate, smCount, computeMajor, computeMinor)
+ VALUES (0,0,"NVIDIA A100-SXM4-40GB","0000:07:00.0",1,41943040,42297786368,1555200000000,1410000000,108,8,0);
 INSERT INTO NVTX_EVENTS (start,end,eventType,text,textId,globalTid,endGlobalTid,domainId,color) VALUES
  (-50,NULL,75,"MyDomain",NULL,281476654432357,NULL,1,NULL),
  (50,1000,59,"{''mod'': ''torch.nn.functional'', ''op'': ''linear''}",NULL,281476654432357,NULL,0,4278190335),
@@ -42,87 +40,43 @@ INSERT INTO NVTX_EVENTS (start,end,eventType,text,textId,globalTid,endGlobalTid,
 '
 
 sync_memset='
-INSERT INTO CUPTI_ACTIVITY_KIND_SYNCHRONIZATION VALUES (960,985,0,1,7,4,281476654432256,3,4294967295);
-INSERT INTO CUPTI_ACTIVITY_KIND_MEMSET (start,end,deviceId,contextId,streamId,correlationId,globalPid,value,bytes,memKind)
- VALUES (910,920,0,1,7,5,281476654432256,0,4096,2);
-'
-
-# nsys 2022.1: EXPORT_META_DATA, no ENUM tables, no greenContextId.
-rm -f "$out/v2022.sqlite"
-sqlite3 "$out/v2022.sqlite" "$common
-CREATE TABLE EXPORT_META_DATA (name TEXT NOT NULL, value TEXT);
-INSERT INTO EXPORT_META_DATA VALUES ('EXPORT_PRODUCT_VERSION','2022.1.3.3'),('EXPORT_SCHEMA_VERSION','2.9.1');
-CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INTEGER NOT NULL, end INTEGER NOT NULL, deviceId INTEGER NOT NULL,
- contextId INTEGER NOT NULL, streamId INTEGER NOT NULL, correlationId INTEGER, globalPid INTEGER,
- demangledName INTEGER NOT NULL, shortName INTEGER NOT NULL, mangledName INTEGER, launchType INTEGER,
- cacheConfig INTEGER, registersPerThread INTEGER NOT NULL, gridX INTEGER NOT NULL, gridY INTEGER NOT NULL,
- gridZ INTEGER NOT NULL, blockX INTEGER NOT NULL, blockY INTEGER NOT NULL, blockZ INTEGER NOT NULL,
- staticSharedMemory INTEGER NOT NULL, dynamicSharedMemory INTEGER NOT NULL, localMemoryPerThread INTEGER NOT NULL,
- localMemoryTotal INTEGER NOT NULL, gridId INTEGER NOT NULL, sharedMemoryExecuted INTEGER, graphNodeId INTEGER,
- sharedMemoryLimitConfig INTEGER);
-INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (210,290,0,1,7,1,281476654432256,1,2,3,1,0,32,10,1,1,128,1,1,0,0,0,0,1,0,NULL,0),
- (410,480,0,1,7,2,281476654432256,1,2,NULL,1,0,32,10,1,1,128,1,1,0,0,0,0,2,0,NULL,0);
-CREATE TABLE CUPTI_ACTIVITY_KIND_MEMCPY (start INTEGER NOT NULL, end INTEGER NOT NULL, deviceId INTEGER NOT NULL,
- contextId INTEGER NOT NULL, streamId INTEGER NOT NULL, correlationId INTEGER, globalPid INTEGER,
- bytes INTEGER NOT NULL, copyKind INTEGER NOT NULL, deprecatedSrcId INTEGER, srcKind INTEGER, dstKind INTEGER,
- srcDeviceId INTEGER, srcContextId INTEGER, dstDeviceId INTEGER, dstContextId INTEGER, migrationCause INTEGER,
- graphNodeId INTEGER, virtualAddress INTEGER);
-INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES (600,800,0,1,7,3,281476654432256,1048576,1,NULL,0,2,NULL,NULL,0,1,NULL,NULL,NULL);
-CREATE TABLE CUPTI_ACTIVITY_KIND_MEMSET (start INTEGER NOT NULL, end INTEGER NOT NULL, deviceId INTEGER NOT NULL,
- contextId INTEGER NOT NULL, streamId INTEGER NOT NULL, correlationId INTEGER, globalPid INTEGER,
- value INTEGER NOT NULL, bytes INTEGER NOT NULL, graphNodeId INTEGER, memKind INTEGER);
-CREATE TABLE CUPTI_ACTIVITY_KIND_SYNCHRONIZATION (start INTEGER NOT NULL, end INTEGER NOT NULL, deviceId INTEGER NOT NULL,
- contextId INTEGER NOT NULL, streamId INTEGER NOT NULL, correlationId INTEGER, globalPid INTEGER,
- syncType INTEGER NOT NULL, eventId INTEGER NOT NULL);
-$sync_memset
-VACUUM;"
-
-# nsys 2024.2+: META_DATA_EXPORT, ENUM tables, greenContextId, graph trace.
-rm -f "$out/v2024.sqlite"
-sqlite3 "$out/v2024.sqlite" "$common
-CREATE TABLE META_DATA_EXPORT (name TEXT NOT NULL, value TEXT);
-INSERT INTO META_DATA_EXPORT VALUES ('EXPORT_PRODUCT_VERSION','2024.2.1.106'),('EXPORT_SCHEMA_VERSION','3.11.1');
-CREATE TABLE ENUM_NSYS_EVENT_CLASS (id INTEGER PRIMARY KEY, name TEXT, label TEXT);
-INSERT INTO ENUM_NSYS_EVENT_CLASS VALUES (0,'TRACE_PROCESS_EVENT_CUDA_RUNTIME','CUDA runtime'),(1,'TRACE_PROCESS_EVENT_CUDA_DRIVER','CUDA driver');
-CREATE TABLE ENUM_NSYS_EVENT_TYPE (id INTEGER PRIMARY KEY, name TEXT, label TEXT);
-INSERT INTO ENUM_NSYS_EVENT_TYPE VALUES (34,'NvtxMark','NvtxMark'),(59,'NvtxPushPopRange','NvtxPushPopRange'),
- (60,'NvtxStartEndRange','NvtxStartEndRange'),(75,'NvtxDomainCreate','NvtxDomainCreate');
-CREATE TABLE ENUM_CUDA_MEMCPY_OPER (id INTEGER PRIMARY KEY, name TEXT, label TEXT);
-INSERT INTO ENUM_CUDA_MEMCPY_OPER VALUES (1,'CUDA_MEMCPY_KIND_HTOD','Host-to-Device'),(2,'CUDA_MEMCPY_KIND_DTOH','Device-to-Host');
-CREATE TABLE ENUM_CUDA_MEM_KIND (id INTEGER PRIMARY KEY, name TEXT, label TEXT);
-INSERT INTO ENUM_CUDA_MEM_KIND VALUES (0,'CUDA_MEMOPR_MEMORY_KIND_PAGEABLE','Pageable'),(2,'CUDA_MEMOPR_MEMORY_KIND_DEVICE','Device');
-CREATE TABLE ENUM_CUPTI_SYNC_TYPE (id INTEGER PRIMARY KEY, name TEXT, label TEXT);
-INSERT INTO ENUM_CUPTI_SYNC_TYPE VALUES (3,'CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_SYNCHRONIZE','Stream sync');
-CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INTEGER NOT NULL, end INTEGER NOT NULL, deviceId INTEGER NOT NULL,
- contextId INTEGER NOT NULL, greenContextId INTEGER, streamId INTEGER NOT NULL, correlationId INTEGER, globalPid INTEGER,
- demangledName INTEGER NOT NULL, shortName INTEGER NOT NULL, mangledName INTEGER, launchType INTEGER,
- cacheConfig INTEGER, registersPerThread INTEGER NOT NULL, gridX INTEGER NOT NULL, gridY INTEGER NOT NULL,
- gridZ INTEGER NOT NULL, blockX INTEGER NOT NULL, blockY INTEGER NOT NULL, blockZ INTEGER NOT NULL,
- staticSharedMemory INTEGER NOT NULL, dynamicSharedMemory INTEGER NOT NULL, localMemoryPerThread INTEGER NOT NULL,
- localMemoryTotal INTEGER NOT NULL, gridId INTEGER NOT NULL, sharedMemoryExecuted INTEGER, graphNodeId INTEGER,
- sharedMemoryLimitConfig INTEGER);
-INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (210,290,0,1,NULL,7,1,281476654432256,1,2,3,1,0,32,10,1,1,128,1,1,0,0,0,0,1,0,NULL,0),
- (410,480,0,1,NULL,7,2,281476654432256,1,2,NULL,1,0,32,10,1,1,128,1,1,0,0,0,0,2,0,5,0);
-CREATE TABLE CUPTI_ACTIVITY_KIND_MEMSET (start INTEGER NOT NULL, end INTEGER NOT NULL, deviceId INTEGER NOT NULL,
- contextId INTEGER NOT NULL, greenContextId INTEGER, streamId INTEGER NOT NULL, correlationId INTEGER, globalPid INTEGER,
- value INTEGER NOT NULL, bytes INTEGER NOT NULL, graphNodeId INTEGER, memKind INTEGER);
-CREATE TABLE CUPTI_ACTIVITY_KIND_SYNCHRONIZATION (start INTEGER NOT NULL, end INTEGER NOT NULL, deviceId INTEGER NOT NULL,
- contextId INTEGER NOT NULL, greenContextId INTEGER, streamId INTEGER NOT NULL, correlationId INTEGER, globalPid INTEGER,
- syncType INTEGER NOT NULL, eventId INTEGER NOT NULL);
-CREATE TABLE CUPTI_ACTIVITY_KIND_GRAPH_TRACE (start INTEGER NOT NULL, end INTEGER NOT NULL, deviceId INTEGER NOT NULL,
- contextId INTEGER NOT NULL, greenContextId INTEGER, streamId INTEGER NOT NULL, correlationId INTEGER, globalPid INTEGER,
- graphId INTEGER, graphExecId INTEGER);
-INSERT INTO CUPTI_ACTIVITY_KIND_GRAPH_TRACE VALUES (995,1200,0,1,NULL,7,6,281476654432256,3,4);
 INSERT INTO CUPTI_ACTIVITY_KIND_SYNCHRONIZATION (start,end,deviceId,contextId,streamId,correlationId,globalPid,syncType,eventId)
  VALUES (960,985,0,1,7,4,281476654432256,3,4294967295);
 INSERT INTO CUPTI_ACTIVITY_KIND_MEMSET (start,end,deviceId,contextId,streamId,correlationId,globalPid,value,bytes,memKind)
  VALUES (910,920,0,1,7,5,281476654432256,0,4096,2);
+'
+
+# nsys 2024.2+: META_DATA_EXPORT, ENUM tables, greenContextId, graph trace.
+mk v2024.sqlite "$common
+INSERT INTO META_DATA_EXPORT VALUES ('EXPORT_PRODUCT_VERSION','2024.2.1.106'),('EXPORT_SCHEMA_VERSION','3.11.1');
+INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (210,290,0,1,NULL,7,1,281476654432256,1,2,3,1,0,32,10,1,1,128,1,1,0,0,0,0,1,0,NULL,0),
+ (410,480,0,1,NULL,7,2,281476654432256,1,2,NULL,1,0,32,10,1,1,128,1,1,0,0,0,0,2,0,5,0);
+CREATE TABLE CUPTI_ACTIVITY_KIND_GRAPH_TRACE (start INTEGER NOT NULL, end INTEGER NOT NULL, deviceId INTEGER NOT NULL,
+ contextId INTEGER NOT NULL, greenContextId INTEGER, streamId INTEGER NOT NULL, correlationId INTEGER, globalPid INTEGER,
+ graphId INTEGER, graphExecId INTEGER);
+INSERT INTO CUPTI_ACTIVITY_KIND_GRAPH_TRACE VALUES (995,1200,0,1,NULL,7,6,281476654432256,3,4);
+$sync_memset
 VACUUM;"
 
-# A lazy export without kernels (uvmtorch/weatherbench2 shape).
-rm -f "$out/nokernels.sqlite"
-sqlite3 "$out/nokernels.sqlite" "$common
-CREATE TABLE META_DATA_EXPORT (name TEXT NOT NULL, value TEXT);
+# nsys 2022.1: EXPORT_META_DATA, no ENUM tables, no greenContextId.
+mk v2022.sqlite "$(sed -n 's/^CREATE TABLE \(ENUM_[A-Z_]*\) .*/DROP TABLE \1;/p' "$schema")" '
+ALTER TABLE META_DATA_EXPORT RENAME TO EXPORT_META_DATA;
+ALTER TABLE CUPTI_ACTIVITY_KIND_KERNEL DROP COLUMN greenContextId;
+ALTER TABLE CUPTI_ACTIVITY_KIND_MEMCPY DROP COLUMN greenContextId;
+ALTER TABLE CUPTI_ACTIVITY_KIND_MEMSET DROP COLUMN greenContextId;
+ALTER TABLE CUPTI_ACTIVITY_KIND_SYNCHRONIZATION DROP COLUMN greenContextId;' "$common" "
+INSERT INTO EXPORT_META_DATA VALUES ('EXPORT_PRODUCT_VERSION','2022.1.3.3'),('EXPORT_SCHEMA_VERSION','2.9.1');
+INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (210,290,0,1,7,1,281476654432256,1,2,3,1,0,32,10,1,1,128,1,1,0,0,0,0,1,0,NULL,0),
+ (410,480,0,1,7,2,281476654432256,1,2,NULL,1,0,32,10,1,1,128,1,1,0,0,0,0,2,0,NULL,0);
+INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES (600,800,0,1,7,3,281476654432256,1048576,1,NULL,0,2,NULL,NULL,0,1,NULL,NULL,NULL);
+$sync_memset
+VACUUM;"
+
+# A lazy export without kernels (uvmtorch/weatherbench2 shape): only the
+# tables that have rows.
+mk nokernels.sqlite "$common
+DROP TABLE CUPTI_ACTIVITY_KIND_KERNEL; DROP TABLE CUPTI_ACTIVITY_KIND_MEMCPY;
+DROP TABLE CUPTI_ACTIVITY_KIND_MEMSET; DROP TABLE CUPTI_ACTIVITY_KIND_SYNCHRONIZATION;
 INSERT INTO META_DATA_EXPORT VALUES ('EXPORT_PRODUCT_VERSION','2025.5.1.121');
 VACUUM;"
 # A truncated copy: the loader must report it, not read past the end.

@@ -1,5 +1,5 @@
 /*
-** Unit tests: the kernel catalog of `gpuprof gen` (src/cmds/gen_model.c).
+** Unit tests: the kernel catalog of gpuprof-gen (tools/gen/model.c).
 ** Every mangled name must demangle (nvprof readers demangle them) and carry
 ** its short name, as nsys' shortName does.
 */
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmds/gen.h"
+#include "gen.h"
 
 static void names_demangle(void **state)
 {

@@ -1,7 +1,10 @@
 /*
 ** Unit tests for the Nsight Systems reader on small databases built here
-** with the sqlite3 C API (schema subsets of real exports, formats.md 1),
-** plus the trixi anchor when $TESTDATA is available.
+** with the sqlite3 C API, plus the trixi anchor when $TESTDATA is available.
+** The databases start from the schema of a real nsys 2024.2 export,
+** tests/data/schema/nsys.sql (the copy gpuprof-gen writes too; the tests
+** run from the repository root); older exports are that schema without
+** its ENUM tables (formats.md 1).
 */
 #include <stdarg.h>
 #include <stddef.h>
@@ -20,6 +23,8 @@
 #define GTID(pid, tid) ((1LL << 48) + ((long long)(pid) << 24) + (tid))
 
 static char dbpath[64];
+#define NSYS_SCHEMA "tests/data/schema/nsys.sql"
+static char *nsys_schema;   /* NSYS_SCHEMA's text, read by setup() */
 
 /* Creates a fresh database at dbpath from a SQL script. */
 static void make_db(const char *sql)
@@ -30,6 +35,35 @@ static void make_db(const char *sql)
 	unlink(dbpath);
 	assert_int_equal(sqlite3_open(dbpath, &db), SQLITE_OK);
 	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK)
+		fail_msg("SQL: %s", msg);
+	sqlite3_close(db);
+}
+
+/* Which real export make_nsys_db() imitates: nsys 2024.2, or 2022.1, whose
+** exports have no ENUM tables (the reader then uses nsys' fixed ids). */
+enum nsys_shape { NSYS_2024, NSYS_2022 };
+
+/* Creates a fresh database at dbpath with the real export's schema, in the
+** given shape, and no rows but the ENUM tables'. */
+static void make_nsys_db(enum nsys_shape shape)
+{
+	sqlite3 *db;
+	sqlite3_stmt *st;
+	char drops[4096] = "", *msg = NULL;
+	size_t n = 0;
+
+	make_db(nsys_schema);
+	if (shape == NSYS_2024)
+		return;
+	assert_int_equal(sqlite3_open(dbpath, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, "SELECT name FROM sqlite_master WHERE type = 'table' "
+					    "AND name LIKE 'ENUM\\_%' ESCAPE '\\'", -1, &st, NULL), SQLITE_OK);
+	while (n < sizeof(drops) && sqlite3_step(st) == SQLITE_ROW)
+		n += (size_t)snprintf(drops + n, sizeof(drops) - n, "DROP TABLE \"%s\";",
+				      (const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	assert_true(n > 0 && n < sizeof(drops));
+	if (sqlite3_exec(db, drops, NULL, NULL, &msg) != SQLITE_OK)
 		fail_msg("SQL: %s", msg);
 	sqlite3_close(db);
 }
@@ -82,24 +116,13 @@ static const struct gp_api *api_named(const gp_trace *t, const char *name)
 	return NULL;
 }
 
-static const char base_schema[] =
-	"CREATE TABLE StringIds (id INTEGER NOT NULL PRIMARY KEY, value TEXT NOT NULL);"
-	"CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INTEGER NOT NULL, end INTEGER NOT NULL,"
-	" deviceId INTEGER NOT NULL, contextId INTEGER NOT NULL, streamId INTEGER NOT NULL,"
-	" correlationId INTEGER, globalPid INTEGER, demangledName INTEGER NOT NULL,"
-	" shortName INTEGER NOT NULL, mangledName INTEGER, registersPerThread INTEGER NOT NULL,"
-	" gridX INTEGER NOT NULL, gridY INTEGER NOT NULL, gridZ INTEGER NOT NULL,"
-	" blockX INTEGER NOT NULL, blockY INTEGER NOT NULL, blockZ INTEGER NOT NULL,"
-	" staticSharedMemory INTEGER NOT NULL, dynamicSharedMemory INTEGER NOT NULL,"
-	" graphNodeId INTEGER);"
-	"CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (start INTEGER NOT NULL, end INTEGER NOT NULL,"
-	" eventClass INTEGER NOT NULL, globalTid INTEGER, correlationId INTEGER,"
-	" nameId INTEGER NOT NULL, returnValue INTEGER NOT NULL, callchainId INTEGER);";
-
-static const char nvtx_schema[] =
-	"CREATE TABLE NVTX_EVENTS (start INTEGER NOT NULL, end INTEGER, eventType INTEGER NOT NULL,"
-	" rangeId INTEGER, category INTEGER, color INTEGER, text TEXT, globalTid INTEGER,"
-	" endGlobalTid INTEGER, textId INTEGER, domainId INTEGER);";
+/* The kernel columns the rows below give: those the reader reads, then the
+** ones it does not that are NOT NULL (gridId, local memory). */
+#define KERNEL_INSERT \
+	"INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL (start, end, deviceId, contextId, streamId," \
+	" correlationId, globalPid, demangledName, shortName, mangledName, registersPerThread," \
+	" gridX, gridY, gridZ, blockX, blockY, blockZ, staticSharedMemory, dynamicSharedMemory," \
+	" graphNodeId, gridId, localMemoryPerThread, localMemoryTotal"
 
 /* Kernels: names by key, NULL mangledName/correlationId/graphNodeId,
 ** negative timestamps, pid from globalPid, extra DLProf columns. */
@@ -108,13 +131,13 @@ static void kernels_are_read(void **state)
 	gp_trace t;
 	gp_error err;
 
-	make_db(base_schema);
+	make_nsys_db(NSYS_2024);
 	exec_db("INSERT INTO StringIds VALUES (0,'[Unknown]'),(1,'void gemm<float>(float*)'),(2,'gemm'),"
 		"(3,'_Z4gemmIfEvPT_'),(4,'cudaLaunchKernel_v7000'),(5,'cuLaunchKernel');"
 		"ALTER TABLE CUPTI_ACTIVITY_KIND_KERNEL ADD COLUMN kernel_name TEXT;"
-		"INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES"
-		" (-5000,-3000,0,1,7,42,%lld,1,2,3,32,10,2,1,128,1,1,1024,2048,NULL,'dlprof'),"
-		" (100,300,1,1,13,NULL,%lld,1,2,NULL,16,1,1,1,32,1,1,0,0,77,NULL);",
+		KERNEL_INSERT ", kernel_name) VALUES"
+		" (-5000,-3000,0,1,7,42,%lld,1,2,3,32,10,2,1,128,1,1,1024,2048,NULL,1,0,0,'dlprof'),"
+		" (100,300,1,1,13,NULL,%lld,1,2,NULL,16,1,1,1,32,1,1,0,0,77,2,0,0,NULL);",
 		GTID(100, 0), GTID(200, 0));
 	assert_int_equal(load(&t, &err), GP_OK);
 	assert_string_equal(gp_s(&t, t.format), "nsys");
@@ -152,7 +175,7 @@ static void api_calls_are_read(void **state)
 	gp_trace t;
 	gp_error err;
 
-	make_db(base_schema);
+	make_nsys_db(NSYS_2022);
 	exec_db("INSERT INTO StringIds VALUES (4,'cudaLaunchKernel_v7000'),(5,'cuLaunchKernel'),"
 		"(6,'cudaLaunchKernelExC_v11060'),(7,'cudaGetLastError_v3020');"
 		"INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES"
@@ -197,10 +220,9 @@ static void nvtx_is_read(void **state)
 	gp_trace t;
 	gp_error err;
 
-	make_db(base_schema);
-	exec_db("%s"
-		"INSERT INTO StringIds VALUES (0,'[Unknown]'),(1,'registered'),(2,'k'),(3,'cudaLaunchKernel_v7000');"
-		"INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (500,600,0,1,7,1,%lld,2,2,NULL,8,1,1,1,1,1,1,0,0,NULL);"
+	make_nsys_db(NSYS_2022);
+	exec_db("INSERT INTO StringIds VALUES (0,'[Unknown]'),(1,'registered'),(2,'k'),(3,'cudaLaunchKernel_v7000');"
+		KERNEL_INSERT ") VALUES (500,600,0,1,7,1,%lld,2,2,NULL,8,1,1,1,1,1,1,0,0,NULL,1,0,0);"
 		"INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (0,1000,0,%lld,1,3,0,NULL);"
 		"INSERT INTO NVTX_EVENTS (start,end,eventType,text,textId,globalTid,endGlobalTid,domainId,color,category) VALUES"
 		" (100,900,59,'inline',NULL,%lld,NULL,0,4278190335,3),"
@@ -212,7 +234,7 @@ static void nvtx_is_read(void **state)
 		" (0,NULL,75,'OtherProcessDomain',NULL,%lld,NULL,5,NULL,NULL),"
 		" (0,NULL,33,'category name',NULL,%lld,NULL,0,NULL,NULL),"
 		" (0,NULL,39,'thread name',NULL,%lld,NULL,0,NULL,NULL);",
-		nvtx_schema, GTID(100, 0), GTID(100, 101),
+		GTID(100, 0), GTID(100, 101),
 		GTID(100, 101), GTID(100, 101), GTID(100, 101), GTID(100, 101), GTID(100, 102),
 		GTID(100, 101), GTID(100, 101), GTID(200, 201), GTID(100, 101), GTID(100, 101));
 	assert_int_equal(load(&t, &err), GP_OK);
@@ -254,24 +276,17 @@ static void memory_and_sync_are_read(void **state)
 	gp_trace t;
 	gp_error err;
 
-	make_db(base_schema);
-	exec_db("CREATE TABLE CUPTI_ACTIVITY_KIND_MEMCPY (start INTEGER NOT NULL, end INTEGER NOT NULL,"
-		" deviceId INTEGER NOT NULL, contextId INTEGER NOT NULL, greenContextId INTEGER,"
-		" streamId INTEGER NOT NULL, correlationId INTEGER, globalPid INTEGER, bytes INTEGER NOT NULL,"
-		" copyKind INTEGER NOT NULL, deprecatedSrcId INTEGER, srcKind INTEGER, dstKind INTEGER,"
-		" srcDeviceId INTEGER, srcContextId INTEGER, dstDeviceId INTEGER, dstContextId INTEGER);"
-		"CREATE TABLE CUPTI_ACTIVITY_KIND_MEMSET (start INTEGER NOT NULL, end INTEGER NOT NULL,"
-		" deviceId INTEGER NOT NULL, contextId INTEGER NOT NULL, streamId INTEGER NOT NULL,"
-		" correlationId INTEGER, globalPid INTEGER, value INTEGER NOT NULL, bytes INTEGER NOT NULL,"
-		" graphNodeId INTEGER, memKind INTEGER);"
-		"CREATE TABLE CUPTI_ACTIVITY_KIND_SYNCHRONIZATION (start INTEGER NOT NULL, end INTEGER NOT NULL,"
-		" deviceId INTEGER NOT NULL, contextId INTEGER NOT NULL, streamId INTEGER NOT NULL,"
-		" correlationId INTEGER, globalPid INTEGER, syncType INTEGER NOT NULL, eventId INTEGER NOT NULL);"
-		"INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES"
+	make_nsys_db(NSYS_2022);
+	exec_db("INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY (start, end, deviceId, contextId, greenContextId,"
+		" streamId, correlationId, globalPid, bytes, copyKind, deprecatedSrcId, srcKind, dstKind,"
+		" srcDeviceId, srcContextId, dstDeviceId, dstContextId) VALUES"
 		" (10,20,0,1,NULL,7,5,%lld,4096,1,NULL,0,2,NULL,NULL,0,1),"
 		" (30,40,0,1,NULL,7,6,%lld,8,2,NULL,2,1,0,1,NULL,NULL);"
-		"INSERT INTO CUPTI_ACTIVITY_KIND_MEMSET VALUES (50,60,0,1,7,8,%lld,255,64,NULL,2);"
-		"INSERT INTO CUPTI_ACTIVITY_KIND_SYNCHRONIZATION VALUES"
+		"INSERT INTO CUPTI_ACTIVITY_KIND_MEMSET (start, end, deviceId, contextId, streamId,"
+		" correlationId, globalPid, value, bytes, graphNodeId, memKind)"
+		" VALUES (50,60,0,1,7,8,%lld,255,64,NULL,2);"
+		"INSERT INTO CUPTI_ACTIVITY_KIND_SYNCHRONIZATION (start, end, deviceId, contextId, streamId,"
+		" correlationId, globalPid, syncType, eventId) VALUES"
 		" (70,80,0,1,4294967295,9,%lld,3,4294967295),(90,95,0,1,7,10,%lld,4,1);",
 		GTID(100, 0), GTID(100, 0), GTID(100, 0), GTID(100, 0), GTID(100, 0));
 	assert_int_equal(load(&t, &err), GP_OK);
@@ -317,11 +332,11 @@ static void string_keys_are_checked(void **state)
 	gp_trace t;
 	gp_error err;
 
-	make_db(base_schema);
+	make_nsys_db(NSYS_2024);
 	exec_db("INSERT INTO StringIds VALUES (7,'seven'),(1000000000000,'big');"
-		"INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES"
-		" (0,10,0,1,7,1,%lld,1000000000000,7,-3,8,1,1,1,1,1,1,0,0,NULL),"
-		" (20,30,0,1,7,2,%lld,999,4611686018427387904,NULL,8,1,1,1,1,1,1,0,0,NULL);",
+		KERNEL_INSERT ") VALUES"
+		" (0,10,0,1,7,1,%lld,1000000000000,7,-3,8,1,1,1,1,1,1,0,0,NULL,1,0,0),"
+		" (20,30,0,1,7,2,%lld,999,4611686018427387904,NULL,8,1,1,1,1,1,1,0,0,NULL,2,0,0);",
 		GTID(1, 0), GTID(1, 0));
 	assert_int_equal(load(&t, &err), GP_OK);
 	assert_int_equal(t.kernels.n, 2);
@@ -339,22 +354,16 @@ static void metadata_and_graphs(void **state)
 	gp_trace t;
 	gp_error err;
 
-	make_db(base_schema);
+	make_nsys_db(NSYS_2024);
 	/* a lazy export has no kernel table when no kernel ran */
 	exec_db("DROP TABLE CUPTI_ACTIVITY_KIND_KERNEL;"
-		"CREATE TABLE META_DATA_EXPORT (name TEXT NOT NULL, value TEXT);"
 		"INSERT INTO META_DATA_EXPORT VALUES ('EXPORT_PRODUCT_VERSION','2024.2.1.106'),"
 		"('EXPORT_SCHEMA_VERSION','3.11.1');"
-		"CREATE TABLE TARGET_INFO_SESSION_START_TIME (utcEpochNs INTEGER, utcTime TEXT, localTime TEXT);"
 		"INSERT INTO TARGET_INFO_SESSION_START_TIME VALUES (1713889498851521398,'2024-04-23T16:24:58','x');"
-		"CREATE TABLE TARGET_INFO_GPU (vmId INTEGER NOT NULL, id INTEGER NOT NULL, name TEXT,"
-		" l2CacheSize INTEGER, totalMemory INTEGER, memoryBandwidth INTEGER, clockRate INTEGER,"
-		" smCount INTEGER, computeMajor INTEGER, computeMinor INTEGER);"
-		"INSERT INTO TARGET_INFO_GPU VALUES (0,1,'B',1,2,3,4,5,8,0),(0,0,'A',41943040,42297786368,"
-		" 1555200000000,1410000000,108,8,0),(1,0,'A again',0,0,0,0,0,0,0);"
-		"CREATE TABLE PROCESSES (globalPid INTEGER, pid INTEGER, name TEXT);"
+		"INSERT INTO TARGET_INFO_GPU (vmId, id, name, l2CacheSize, totalMemory, memoryBandwidth,"
+		" clockRate, smCount, computeMajor, computeMinor) VALUES (0,1,'B',1,2,3,4,5,8,0),"
+		" (0,0,'A',41943040,42297786368,1555200000000,1410000000,108,8,0),(1,0,'A again',0,0,0,0,0,0,0);"
 		"INSERT INTO PROCESSES VALUES (%lld,100,'python3');"
-		"CREATE TABLE ThreadNames (nameId INTEGER NOT NULL, priority INTEGER, globalTid INTEGER);"
 		"INSERT INTO StringIds VALUES (1,'pt_main_thread'),(2,'cudaGraphLaunch_v10000');"
 		"INSERT INTO ThreadNames VALUES (1,0,%lld);"
 		"CREATE TABLE CUPTI_ACTIVITY_KIND_GRAPH_TRACE (start INTEGER NOT NULL, end INTEGER NOT NULL,"
@@ -495,13 +504,29 @@ static void trixi_matches_nsys_stats(void **state)
 
 static int setup(void **state)
 {
+	FILE *f = fopen(NSYS_SCHEMA, "r");
+	long size;
+
 	snprintf(dbpath, sizeof(dbpath), "/tmp/gp_test_nsys_%ld.sqlite", (long)getpid());
+	if (!f) {
+		fprintf(stderr, "%s: cannot open (run from the repository root)\n", NSYS_SCHEMA);
+		return -1;
+	}
+	if (fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0 ||
+	    !(nsys_schema = calloc(1, (size_t)size + 1)) ||
+	    fread(nsys_schema, 1, (size_t)size, f) != (size_t)size) {
+		fprintf(stderr, "%s: cannot read\n", NSYS_SCHEMA);
+		fclose(f);
+		return -1;
+	}
+	fclose(f);
 	return 0;
 }
 
 static int teardown(void **state)
 {
 	unlink(dbpath);
+	free(nsys_schema);
 	return 0;
 }
 

@@ -1,5 +1,5 @@
 /*
-** `gpuprof gen --format kineto`: the model's events as a PyTorch profiler
+** `gpuprof-gen --format kineto`: the model's events as a PyTorch profiler
 ** (libkineto, 2024+) JSON trace: cpu_op events with Input Dims/Input type/
 ** Sequence number/External id, user_annotation for ProfilerStep#N, layers
 ** and optimizer phases, cuda_runtime with correlation, kernel/gpu_memcpy/
@@ -18,7 +18,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "cmds/gen.h"
+#include "gen.h"
 #include "util/alloc.h"
 #include "model/trace.h"
 

@@ -1,5 +1,5 @@
 /*
-** The synthetic workload behind `gpuprof gen`: a transformer-style encoder
+** The synthetic workload behind gpuprof-gen: a transformer-style encoder
 ** (4 blocks of Linear-GELU-Dropout-Linear-residual-LayerNorm) trained with
 ** AdamW, profiled with PyProf + emit_nvtx(record_shapes=True).  Per
 ** iteration: an "iteration N" range, the batch copied HtoD (on a copy stream
@@ -16,7 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cmds/gen.h"
+#include "gen.h"
 
 /* Kernel catalog.  Mangled names come from g++ on declarations that mirror
 ** PyTorch's; demangled names are written the way nsys prints them. */

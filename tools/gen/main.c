@@ -1,20 +1,20 @@
 /*
-** gpuprof gen (hidden): writes a synthetic but schema-faithful trace for
-** tests, the demo and benchmarks.  The workload is in gen_model.c, one sink
-** per format in gen_nsys.c, gen_nvprof.c and gen_kineto.c.
+** gpuprof-gen: writes a synthetic but schema-faithful trace for tests, the
+** demo and benchmarks.  A tool of its own, not part of gpuprof: the workload
+** is in model.c, one sink per format in nsys.c, nvprof.c and kineto.c.
 */
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmds/cmds.h"
-#include "cmds/gen.h"
+#include "gen.h"
 
 static const char gen_help[] =
-	"usage: gpuprof gen --format nsys|nvprof|kineto -n KERNELS [--seed S] [--streams K]\n"
+	"usage: gpuprof-gen --format nsys|nvprof|kineto -n KERNELS [--seed S] [--streams K]\n"
 	"                   [--force] -o FILE\n\n"
 	"Writes a synthetic trace of a small transformer's training loop, as the\n"
 	"named tool would have exported it: NVTX iterations and `layer:` ranges,\n"
@@ -31,7 +31,26 @@ static const char gen_help[] =
 	"                    stream, 3+ a copy stream, more spread bias-gradient kernels\n"
 	"  -o, --output FILE file to write; it must not exist\n"
 	"      --force       replace FILE if it exists\n"
-	"  -h, --help        this text\n\n";
+	"  -h, --help        this text\n\n"
+	"Exit codes:\n"
+	"  0  success\n"
+	"  1  internal error or out of memory\n"
+	"  2  bad command line\n"
+	"  3  cannot write the output\n";
+
+/* Prints "gpuprof-gen: msg" for a usage error; returns GP_EXIT_USAGE. */
+static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "gpuprof-gen: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n(see 'gpuprof-gen --help')\n");
+	return GP_EXIT_USAGE;
+}
 
 static int parse_u64(const char *s, uint64_t max, uint64_t *v)
 {
@@ -44,7 +63,7 @@ static int parse_u64(const char *s, uint64_t max, uint64_t *v)
 	return errno || *end || *v > max ? -1 : 0;
 }
 
-int cmd_gen(int argc, char **argv)
+int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{"format", required_argument, NULL, 'f'},
@@ -68,7 +87,6 @@ int cmd_gen(int argc, char **argv)
 	uint64_t v;
 	int c;
 
-	optind = 1;
 	while ((c = getopt_long(argc, argv, "f:n:s:k:o:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'f':
@@ -76,16 +94,16 @@ int cmd_gen(int argc, char **argv)
 			break;
 		case 'n':
 			if (parse_u64(optarg, 1000000000ULL, &o.kernels))
-				return gp_cli_usage("gen", "--kernels wants a number from 0 to 1000000000, not '%s'", optarg);
+				return usage_error("--kernels wants a number from 0 to 1000000000, not '%s'", optarg);
 			have_n = true;
 			break;
 		case 's':
 			if (parse_u64(optarg, UINT64_MAX, &o.seed))
-				return gp_cli_usage("gen", "--seed wants a non-negative integer, not '%s'", optarg);
+				return usage_error("--seed wants a non-negative integer, not '%s'", optarg);
 			break;
 		case 'k':
 			if (parse_u64(optarg, GEN_MAX_STREAMS, &v) || v < 1)
-				return gp_cli_usage("gen", "--streams wants 1 to %d, not '%s'", GEN_MAX_STREAMS, optarg);
+				return usage_error("--streams wants 1 to %d, not '%s'", GEN_MAX_STREAMS, optarg);
 			o.streams = (int)v;
 			break;
 		case 'o':
@@ -95,25 +113,25 @@ int cmd_gen(int argc, char **argv)
 			force = true;
 			break;
 		case 'h':
-			printf("%s%s", gen_help, gp_exit_help);
+			fputs(gen_help, stdout);
 			return GP_EXIT_OK;
 		default:
-			return gp_cli_usage("gen", "unknown option");
+			return usage_error("unknown option");
 		}
 	}
 	if (optind < argc)
-		return gp_cli_usage("gen", "unexpected argument '%s'", argv[optind]);
+		return usage_error("unexpected argument '%s'", argv[optind]);
 	if (!format)
-		return gp_cli_usage("gen", "--format is required (nsys, nvprof or kineto)");
+		return usage_error("--format is required (nsys, nvprof or kineto)");
 	for (int i = 0; writers[i]; i++)
 		if (strcmp(writers[i]->name, format) == 0)
 			w = writers[i];
 	if (!w)
-		return gp_cli_usage("gen", "unknown format '%s' (valid: nsys, nvprof, kineto)", format);
+		return usage_error("unknown format '%s' (valid: nsys, nvprof, kineto)", format);
 	if (!have_n)
-		return gp_cli_usage("gen", "-n KERNELS is required");
+		return usage_error("-n KERNELS is required");
 	if (!path || !*path)
-		return gp_cli_usage("gen", "-o FILE is required");
+		return usage_error("-o FILE is required");
 	/* nvprof cannot profile Ampere: its traces come from Volta */
 	o.sm70 = w == &gen_writer_nvprof;
 	if (w->open(path, force, &o, &sink, &err)) {

@@ -1,6 +1,6 @@
 /*
-** `gpuprof gen --format nsys`: the model's events as an Nsight Systems
-** 2024.2 SQLite export (schema 3.11.1; DDL in gen_schema.c).  Names are
+** `gpuprof-gen --format nsys`: the model's events as an Nsight Systems
+** 2024.2 SQLite export (schema 3.11.1; DDL in tests/data/schema/nsys.sql).  Names are
 ** interned into StringIds, threads are encoded as globalTid (formats.md
 ** 1.1), kernels and copies point at their CUDA runtime call through
 ** correlationId, NVTX ranges are push/pop rows (eventType 59) with inline
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmds/gen.h"
+#include "gen.h"
 #include "util/alloc.h"
 #include "util/strtab.h"
 

@@ -1,5 +1,5 @@
 /*
-** Writing a SQLite file fast for `gpuprof gen`: one transaction, no
+** Writing a SQLite file fast for gpuprof-gen: one transaction, no
 ** journal, no fsync, prepared statements reused for every row.  See gen.h.
 */
 #include <errno.h>
@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cmds/gen.h"
+#include "gen.h"
 
 int gen_create(const char *path, bool force, gp_error *err)
 {

@@ -1,7 +1,7 @@
 /*
-** `gpuprof gen`: a synthetic training run (gen_model.c) told as a stream of
-** events to one sink per output format (gen_nsys.c, gen_nvprof.c,
-** gen_kineto.c).  Private to src/cmds/gen*.c.
+** gpuprof-gen: a synthetic training run (model.c) told as a stream of
+** events to one sink per output format (nsys.c, nvprof.c, kineto.c).
+** Private to tools/gen/.
 **
 ** Ownership: every pointer inside an event is only valid during the sink
 ** call; sinks copy what they keep.  A sink owns its output and reports the
@@ -183,9 +183,9 @@ void gen_db_exec(struct gen_db *g, const char *sql);
 ** failure removes the file and returns the first error. */
 int gen_db_close(struct gen_db *g, const char *post, gp_error *err);
 
-/* The DDL the SQLite sinks execute (gen_schema.c, copied from real files). */
+/* The DDL the SQLite sinks execute: tests/data/schema/nsys.sql and
+** nvprof.sql (copied from real exports), embedded by the Makefile. */
 extern const char gen_nsys_ddl[];
 extern const char gen_nvprof_ddl[];
-extern const char gen_nvprof_index_ddl[];
 
 #endif
