@@ -4,7 +4,7 @@
 need_testdata
 command -v sqlite3 >/dev/null || skip "sqlite3 CLI not installed"
 src="$TESTDATA/nsys/mmagic_vsr_a100_2024.2/net.sqlite"
-[ -f "$src" ] || skip "$src missing"
+[ -f "$src" ] || fail "$src missing from testdata"
 size=$(wc -c < "$src")
 
 # expect_0_or_4 FILE: exit 0 or 4; with 4, a message naming FILE.

@@ -2,12 +2,27 @@
 # same files (kernels, API calls, NVTX ranges, memcpy, memset).
 need_testdata
 command -v sqlite3 >/dev/null || skip "sqlite3 CLI not installed"
-for f in nvprof/pyprof_lm_v100/net_da6bcc3.sql nvprof/pyprof_lm_v100/net_472e6c3_empty.sql \
-	 nvprof/mxnet_titanv/timeline.nvvp; do
+files="nvprof/pyprof_lm_v100/net_da6bcc3.sql nvprof/pyprof_lm_v100/net_472e6c3_empty.sql
+	nvprof/mxnet_titanv/timeline.nvvp"
+# info --format json of every file, parsed by one python3 into "i<TAB>key<TAB>value"
+i=0
+for f in $files; do
+	i=$((i + 1))
+	run_ok "$GPUPROF" info --format json "$TESTDATA/$f"
+	mv "$TMP/out" "$TMP/info$i.json"
+done
+python3 -c '
+import json, sys
+for i, path in enumerate(sys.argv[1:], 1):
+    for k, v in json.load(open(path)).items():
+        print(f"{i}\t{k}\t{v}")
+' "$TMP"/info[0-9]*.json >"$TMP/info.tsv" || fail "info --format json is not JSON"
+# get KEY: KEY's value in the info of file $i
+get() { awk -F'\t' -v i="$i" -v k="$1" '$1 == i && $2 == k { print $3 }' "$TMP/info.tsv"; }
+i=0
+for f in $files; do
+	i=$((i + 1))
 	db=$TESTDATA/$f
-	run_ok "$GPUPROF" info --format json "$db"
-	cp "$TMP/out" "$TMP/info.json"
-	get() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])" "$TMP/info.json" "$1"; }
 	assert_eq "$(get format)" nvprof "$f format"
 	assert_eq "$(get kernels)" "$(sqlite_count "$db" "select (select count(*) from CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL) + (select count(*) from CUPTI_ACTIVITY_KIND_KERNEL)")" "$f kernels"
 	assert_eq "$(get 'api calls (runtime)')" "$(sqlite_count "$db" "select count(*) from CUPTI_ACTIVITY_KIND_RUNTIME")" "$f runtime calls"

@@ -2,21 +2,22 @@
 # on several threads (GPUPROF_PARALLEL_MIN_BYTES=0 splits even small files)
 # and a .json.gz inflated on a second thread give byte-identical `info` and
 # `report` (all columns) output, errors and exit codes to the one-thread
-# parse (GPUPROF_THREADS=1).  Files: generated traces rewritten with the
-# header keys after traceEvents (as libkineto writes them), pretty-printed
-# over many lines, with CRLF line ends, with split-point look-alikes inside
-# strings and nested lists, broken in the second half, truncated; and every
-# Kineto file of testdata, gunzipped.
+# parse (GPUPROF_THREADS=1).  A part starts at a "}" "," newline "{" found
+# near a split point (1/n, 2/n... of the file for n threads); each file
+# below puts a different kind of text at those points (the comment over
+# each group says which), so one thread count per file is enough unless it
+# says otherwise: 3 threads, two split points, a middle part bounded by
+# splits on both sides.
 command -v python3 >/dev/null || skip "python3 not installed"
 cols=idx,seq,altseq,tid,layer,trace,dir,sub,mod,op,kernel,params,sil,tc,device,stream,grid,block,flops,bytes,start,end,pid,corr,longname,regs,smem,latency,api,iter,gflops,gbps,intensity,ideal,eff,bound,tceligible
 
 # same_output FILE [THREADS]: every command's stdout, stderr and exit code
-# with one thread and with THREADS (default 2, 3 and 4)
+# with one thread and with THREADS (default 3)
 same_output() {
 	for cmd in "info --format json" "report -c $cols --format csv"; do
 		GPUPROF_THREADS=1 "$GPUPROF" $cmd "$1" >"$TMP/seq.out" 2>"$TMP/seq.err"
 		echo "exit $?" >>"$TMP/seq.err"
-		for n in ${2:-2 3 4}; do
+		for n in ${2:-3}; do
 			GPUPROF_THREADS=$n GPUPROF_PARALLEL_MIN_BYTES=0 "$GPUPROF" $cmd "$1" \
 				>"$TMP/par.out" 2>"$TMP/par.err"
 			echo "exit $?" >>"$TMP/par.err"
@@ -74,9 +75,30 @@ open(d + "/trunc.json", "w").write(t[:len(t) * 4 // 5])
 # the bare array form is read in one pass
 open(d + "/array.json", "w").write("[\n" + ",\n".join(json.dumps(e) for e in ev) + "\n]\n")
 PY
-for f in gen.json gen.json.gz tail.json indent.json crlf.json tricky.json array.json; do
+# Generated variants (same events):
+#   gen.json     libkineto's layout, header keys first: the ordinary split
+#   tail.json    header keys after traceEvents: the last part carries the
+#                metadata that must be merged back
+#   indent.json  pretty-printed, one event over many lines, nested objects
+#                closing on their own lines ("}" lines that are not events)
+#   crlf.json    CRLF line ends: a "\r" between "," and the newline
+#   array.json   the bare array form: never split, parsed in one pass
+#   gen.json.gz  gzip: inflated on a second thread (2 threads is the case)
+#   tricky.json  look-alikes at the points 3 threads (1/3: "},\n  {" inside
+#                a long string, escaped) and 2 threads (1/2: a nested list
+#                of objects over many lines, a real "},\n  {" at depth 4)
+#                pick; both must be rejected as split points
+for f in gen.json tail.json indent.json crlf.json array.json; do
 	same_output "$TMP/$f"
 done
+same_output "$TMP/gen.json.gz" 2
+same_output "$TMP/tricky.json" "2 3"
+# Broken in the second half, so the error is met by a later part and the
+# file must be re-read in one pass to word it as one thread does:
+#   bad.json    a string ts (a type error the parser reports)
+#   rawnl.json  a raw newline inside a string (a newline that is no
+#               boundary, and invalid JSON)
+#   trunc.json  cut off at 4/5: the last part ends early
 for f in bad.json rawnl.json trunc.json; do
 	same_output "$TMP/$f"
 	assert_grep "^exit 4" "$TMP/par.err"
@@ -102,10 +124,19 @@ GPUPROF_THREADS=2 GPUPROF_PARALLEL_MIN_BYTES=0 "$GPUPROF" info "$TMP/tail.json" 
 assert_grep "dist_backend +nccl" "$TMP/info"
 assert_grep "base_time_ns +[1-9]" "$TMP/info"
 
+# Real traces (gunzipped to plain .json so they are split), one per layout
+# the generator does not write:
+#   backward_thread.json  4-space indents: "        },\n        {" boundaries
+#   base.json.gz          the whole trace on one line: no boundary at all
+#   gaunernst...json.gz   TraceLens: a "metadata" object before traceEvents
+#   alexnet ...json.gz    a real libkineto trace; also read as .json.gz with
+#                         the inflating thread
 need_testdata
-find "$TESTDATA" -name '*.json.gz' -o -name '*.json' | sort | while read -r f; do
-	case $f in *.gz) gzip -dc "$f" >"$TMP/td.json" ;; *) cp "$f" "$TMP/td.json" ;; esac
-	"$GPUPROF" info "$TMP/td.json" >/dev/null 2>&1 || continue   # not a Kineto trace
-	same_output "$TMP/td.json" 3
-	case $f in *.gz) same_output "$f" 2 ;; esac
+for f in hta/call_stack/backward_thread.json hta/trace_compare/base/base.json.gz \
+	tracelens/h100/gaunernst_bert-small-uncased__1016001.json.gz \
+	hta/critical_path/alexnet/benchmark_result_2869224_1695835535_trace.json.gz; do
+	[ -f "$TESTDATA/$f" ] || fail "$f not in testdata"
+	case $f in *.gz) gzip -dc "$TESTDATA/$f" >"$TMP/td.json" ;; *) cp "$TESTDATA/$f" "$TMP/td.json" ;; esac
+	same_output "$TMP/td.json"
 done
+same_output "$TESTDATA/hta/critical_path/alexnet/benchmark_result_2869224_1695835535_trace.json.gz" 2
