@@ -81,8 +81,11 @@ static void init_from_env(void)
 	gpi.t0_real = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 	gpi.t0_mono = gpi_now();
 	s = getenv("GPUPROF_LOG");
-	if (s && strcmp(s, "stderr") == 0)
+	if (s && strcmp(s, "stderr") == 0) {
+		pthread_mutex_lock(&gpi.lock);   /* gpi_log() may run on another thread */
 		gpi.log_fn = log_stderr;
+		pthread_mutex_unlock(&gpi.lock);
+	}
 	s = getenv("GPUPROF_SYNC");
 	if (s && *s) {
 		char *end;
@@ -137,16 +140,23 @@ struct gpi_thread *gpi_self(void)
 
 void gpi_log(int level, const char *fmt, ...)
 {
-	gp_log_fn fn = gpi.log_fn;
+	gp_log_fn fn;
+	void *ctx;
 	char msg[512];
 	va_list ap;
 
+	/* fn and ctx as one pair, as gp_set_log() sets them; the call itself
+	** is outside the lock, so the callback may call the library */
+	pthread_mutex_lock(&gpi.lock);
+	fn = gpi.log_fn;
+	ctx = gpi.log_ctx;
+	pthread_mutex_unlock(&gpi.lock);
 	if (!fn)
 		return;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	fn(level, msg, gpi.log_ctx);
+	fn(level, msg, ctx);
 }
 
 GPI_EXPORT int gp_init(const struct gp_options *o)

@@ -90,7 +90,9 @@ struct gpi_thread {
 };
 
 struct gpi_state {
-	pthread_mutex_t lock;      /* threads list, domains, start/end table */
+	/* threads list, domains, start/end table, record_path, and the log
+	** callback with its context (gpi_log reads them as a pair) */
+	pthread_mutex_t lock;
 	struct gpi_thread *threads;
 	struct gp_domain *domains;
 	_Atomic int sync_level;

@@ -141,6 +141,49 @@ static void test_unbalanced_pop_is_logged(void **state)
 	gp_set_log(NULL, NULL);
 }
 
+/* Two log callbacks, each set with its own context: a message that reaches
+** one with the other's context is a callback and context read apart. */
+static _Atomic int log_a_calls, log_b_calls, log_mismatches;
+static int ctx_a, ctx_b;
+static void log_a(int level, const char *msg, void *ctx)
+{
+	log_a_calls++;
+	log_mismatches += ctx != &ctx_a;
+}
+static void log_b(int level, const char *msg, void *ctx)
+{
+	log_b_calls++;
+	log_mismatches += ctx != &ctx_b;
+}
+
+#define LOG_SWITCHES 20000
+static void *switch_logs(void *arg)
+{
+	for (int i = 0; i < LOG_SWITCHES; i++) {
+		gp_set_log(log_b, &ctx_b);
+		gp_set_log(log_a, &ctx_a);
+	}
+	return NULL;
+}
+
+/* gp_set_log on one thread while another logs (run it under
+** ThreadSanitizer too: the pair is read under gp_set_log's lock). */
+static void test_log_callback_switched_while_logging(void **state)
+{
+	pthread_t th;
+
+	gp_set_log(log_a, &ctx_a);
+	assert_int_equal(pthread_create(&th, NULL, switch_logs, NULL), 0);
+	for (int i = 0; i < LOG_SWITCHES; i++)
+		gp_range_end(987654321);   /* an unknown id: one warning each */
+	pthread_join(th, NULL);
+	assert_int_equal(log_mismatches, 0);
+	assert_int_equal(log_a_calls + log_b_calls, LOG_SWITCHES);
+	gp_set_log(NULL, NULL);
+	gp_range_end(987654321);
+	assert_int_equal(log_a_calls + log_b_calls, LOG_SWITCHES);
+}
+
 /* Runs one of each range kind and returns the number of syncs. */
 static int syncs_for_one_of_each(int level)
 {
@@ -489,6 +532,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(test_nesting_and_layer_path, setup),
 		cmocka_unit_test_setup(test_unbalanced_pop_is_logged, setup),
+		cmocka_unit_test_setup(test_log_callback_switched_while_logging, setup),
 		cmocka_unit_test_setup(test_sync_levels, setup),
 		cmocka_unit_test_setup(test_sync_level_change_inside_a_range, setup),
 		cmocka_unit_test_setup(test_default_sync_uses_cuda, setup),
