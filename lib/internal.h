@@ -90,8 +90,8 @@ struct gpi_thread {
 };
 
 struct gpi_state {
-	/* threads list, domains, start/end table, record_path, and the log
-	** callback with its context (gpi_log reads them as a pair) */
+	/* threads list, domains, start/end table, record_path, and each
+	** callback with its context (log, sync: read as pairs) */
 	pthread_mutex_t lock;
 	struct gpi_thread *threads;
 	struct gp_domain *domains;

@@ -184,6 +184,38 @@ static void test_log_callback_switched_while_logging(void **state)
 	assert_int_equal(log_a_calls + log_b_calls, LOG_SWITCHES);
 }
 
+/* The same for the sync hook: two hooks, each counting into its own
+** context, switched while another thread synchronizes at level 3. */
+static _Atomic int hook_mismatches;
+static int hook_ctx_a, hook_ctx_b;
+static void sync_a(void *ctx) { hook_mismatches += ctx != &hook_ctx_a; }
+static void sync_b(void *ctx) { hook_mismatches += ctx != &hook_ctx_b; }
+
+static void *switch_sync_hooks(void *arg)
+{
+	for (int i = 0; i < LOG_SWITCHES; i++) {
+		gp_set_sync_hook(sync_b, &hook_ctx_b);
+		gp_set_sync_hook(sync_a, &hook_ctx_a);
+	}
+	return NULL;
+}
+
+static void test_sync_hook_switched_while_syncing(void **state)
+{
+	pthread_t th;
+
+	gp_set_sync_hook(sync_a, &hook_ctx_a);
+	gp_set_sync_level(3);
+	assert_int_equal(pthread_create(&th, NULL, switch_sync_hooks, NULL), 0);
+	for (int i = 0; i < LOG_SWITCHES / 2; i++) {
+		gp_push("synced");   /* a sync at the push and one at the pop */
+		gp_pop();
+	}
+	pthread_join(th, NULL);
+	gp_set_sync_level(0);
+	assert_int_equal(hook_mismatches, 0);
+}
+
 /* Runs one of each range kind and returns the number of syncs. */
 static int syncs_for_one_of_each(int level)
 {
@@ -533,6 +565,7 @@ int main(void)
 		cmocka_unit_test_setup(test_nesting_and_layer_path, setup),
 		cmocka_unit_test_setup(test_unbalanced_pop_is_logged, setup),
 		cmocka_unit_test_setup(test_log_callback_switched_while_logging, setup),
+		cmocka_unit_test_setup(test_sync_hook_switched_while_syncing, setup),
 		cmocka_unit_test_setup(test_sync_levels, setup),
 		cmocka_unit_test_setup(test_sync_level_change_inside_a_range, setup),
 		cmocka_unit_test_setup(test_default_sync_uses_cuda, setup),
