@@ -1,7 +1,7 @@
 /*
-** Ranges, markers and sync levels.  Every range goes to NVTX (seen by nsys,
-** our collector and any NVTX tool) and, when recording, into the calling
-** thread's event buffer when it closes.
+** Ranges, markers and sync levels.  Every range goes to NVTX (seen by nsys
+** and any NVTX tool) and, when recording, into the calling thread's event
+** buffer when it closes.
 */
 #include <stdlib.h>
 #include <string.h>
