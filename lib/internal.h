@@ -116,7 +116,10 @@ void gpi_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3
 
 /* Work the core has done by the files above it, in the order registered.
 ** The caller owns h (a static: the core links it in, never frees it) and
-** registers it from a constructor, before any thread can run the hooks. */
+** registers it from a constructor, before any thread can run the hooks.
+** Constructors of different files run in link order, so no hook may rely
+** on another's having run (the recorder's timer section collects the GPU
+** timers itself rather than count on timer.c's shutdown hook). */
 struct gpi_hook {
 	void (*fn)(void);
 	struct gpi_hook *next;     /* set by the core */
