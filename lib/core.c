@@ -1,6 +1,7 @@
 /*
 ** libgpuprof setup: lazy initialization from the environment, per-thread
-** state, diagnostics, the exit-time recording, fork handling.
+** state, diagnostics, and the hooks that the files above the core register
+** for gp_shutdown() (also at exit) and for a forked child.
 */
 #include <stdarg.h>
 #include <stdio.h>
@@ -19,19 +20,48 @@ static _Atomic int initialized;
 static _Atomic int shut_down;
 static __thread struct gpi_thread *self;
 
+/* Registered hooks, in registration order (tails: where the next goes). */
+static struct gpi_hook *shutdown_hooks, **shutdown_tail = &shutdown_hooks;
+static struct gpi_hook *fork_child_hooks, **fork_child_tail = &fork_child_hooks;
+
+void gpi_on_shutdown(struct gpi_hook *h)
+{
+	h->next = NULL;
+	*shutdown_tail = h;
+	shutdown_tail = &h->next;
+}
+
+void gpi_on_fork_child(struct gpi_hook *h)
+{
+	h->next = NULL;
+	*fork_child_tail = h;
+	fork_child_tail = &h->next;
+}
+
+static void run_hooks(const struct gpi_hook *h)
+{
+	for (; h; h = h->next)
+		h->fn();
+}
+
 static void on_exit_write(void)
 {
 	gp_shutdown();
 }
 
 /* In a forked child the parent's other threads are gone and their locks
-** may be held: start over with this thread only.  Without %p in the path
-** the child would overwrite the parent's recording, so it stops recording. */
+** may be held: start over with this thread only (self, NULL when it never
+** called the library).  Without %p in the path the child would overwrite
+** the parent's recording, so it stops recording. */
 static void after_fork_child(void)
 {
 	pthread_mutex_init(&gpi.lock, NULL);
-	gpi_record_reset(self);
-	gpi_timers_reset_after_fork();
+	if (self) {
+		self->tid = (uint32_t)gettid();
+		self->next = NULL;
+	}
+	gpi.threads = self;
+	run_hooks(fork_child_hooks);
 	if (gpi.record_path && !strstr(gpi.record_path, "%p"))
 		atomic_store(&gpi.recording, 0);
 }
@@ -51,8 +81,11 @@ static void init_from_env(void)
 	gpi.t0_real = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 	gpi.t0_mono = gpi_now();
 	s = getenv("GPUPROF_LOG");
-	if (s && strcmp(s, "stderr") == 0)
+	if (s && strcmp(s, "stderr") == 0) {
+		pthread_mutex_lock(&gpi.lock);   /* gpi_log() may run on another thread */
 		gpi.log_fn = log_stderr;
+		pthread_mutex_unlock(&gpi.lock);
+	}
 	s = getenv("GPUPROF_SYNC");
 	if (s && *s) {
 		char *end;
@@ -107,16 +140,23 @@ struct gpi_thread *gpi_self(void)
 
 void gpi_log(int level, const char *fmt, ...)
 {
-	gp_log_fn fn = gpi.log_fn;
+	gp_log_fn fn;
+	void *ctx;
 	char msg[512];
 	va_list ap;
 
+	/* fn and ctx as one pair, as gp_set_log() sets them; the call itself
+	** is outside the lock, so the callback may call the library */
+	pthread_mutex_lock(&gpi.lock);
+	fn = gpi.log_fn;
+	ctx = gpi.log_ctx;
+	pthread_mutex_unlock(&gpi.lock);
 	if (!fn)
 		return;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	fn(level, msg, gpi.log_ctx);
+	fn(level, msg, ctx);
 }
 
 GPI_EXPORT int gp_init(const struct gp_options *o)
@@ -145,18 +185,10 @@ GPI_EXPORT int gp_init(const struct gp_options *o)
 
 GPI_EXPORT void gp_shutdown(void)
 {
-	char *path;
-
 	gpi_init();
 	if (atomic_exchange(&shut_down, 1))
 		return;
-	pthread_mutex_lock(&gpi.lock);
-	path = atomic_load(&gpi.recording) ? gpi.record_path : NULL;
-	pthread_mutex_unlock(&gpi.lock);
-	atomic_store(&gpi.recording, 0);
-	gpi_gpu_timers_collect(1);
-	if (path)
-		gpi_record_write(path);
+	run_hooks(shutdown_hooks);
 }
 
 GPI_EXPORT void gp_set_log(gp_log_fn fn, void *ctx)
@@ -171,32 +203,4 @@ GPI_EXPORT void gp_set_log(gp_log_fn fn, void *ctx)
 GPI_EXPORT const char *gp_version(void)
 {
 	return GPUPROF_VERSION_STRING;
-}
-
-GPI_EXPORT int gp_cuda_available(void)
-{
-	gpi_init();
-	return gpi_cuda() != NULL;
-}
-
-GPI_EXPORT int gp_profiler_start(void)
-{
-	const struct gpi_cuda *c;
-
-	gpi_init();
-	c = gpi_cuda();
-	if (!c || !c->profiler_start)
-		return -1;
-	return c->profiler_start() == 0 ? 0 : -1;
-}
-
-GPI_EXPORT int gp_profiler_stop(void)
-{
-	const struct gpi_cuda *c;
-
-	gpi_init();
-	c = gpi_cuda();
-	if (!c || !c->profiler_stop)
-		return -1;
-	return c->profiler_stop() == 0 ? 0 : -1;
 }

@@ -5,7 +5,9 @@
 ** Search order: a runtime the program already loaded (its soname, found
 ** with RTLD_NOLOAD: PyTorch's copy, say), then $GPUPROF_CUDART, then the
 ** usual sonames on the loader path, then /usr/local/cuda/lib64.  A runtime
-** that reports no device (no driver, no GPU) counts as no CUDA.
+** that reports no device (no driver, no GPU) counts as no CUDA.  The
+** exported functions that only reach CUDA (gp_cuda_available, the profiler
+** capture range) are here too.
 */
 #include <dlfcn.h>
 #include <stdlib.h>
@@ -89,6 +91,34 @@ const struct gpi_cuda *gpi_cuda(void)
 	if (!atomic_load_explicit(&overridden, memory_order_relaxed))
 		pthread_once(&load_once, load_runtime);
 	return atomic_load_explicit(&active, memory_order_acquire);
+}
+
+GPI_EXPORT int gp_cuda_available(void)
+{
+	gpi_init();
+	return gpi_cuda() != NULL;
+}
+
+GPI_EXPORT int gp_profiler_start(void)
+{
+	const struct gpi_cuda *c;
+
+	gpi_init();
+	c = gpi_cuda();
+	if (!c || !c->profiler_start)
+		return -1;
+	return c->profiler_start() == 0 ? 0 : -1;
+}
+
+GPI_EXPORT int gp_profiler_stop(void)
+{
+	const struct gpi_cuda *c;
+
+	gpi_init();
+	c = gpi_cuda();
+	if (!c || !c->profiler_stop)
+		return -1;
+	return c->profiler_stop() == 0 ? 0 : -1;
 }
 
 void gpi_test_set_cuda(const struct gpi_cuda *api)

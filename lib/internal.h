@@ -6,6 +6,20 @@
 ** until the process exits, so the recording can be written at exit even for
 ** threads that have ended.  Functions here never exit or print; problems go
 ** to gpi_log(), which calls the program's log callback if it set one.
+**
+** Calls between the files point one way (a DAG; "a -> b": a calls b):
+**
+**     range.c  -> record.c, cuda.c, nvtx.c, core.c
+**     timer.c  -> record.c, cuda.c, core.c
+**     record.c -> core.c
+**     cuda.c   -> core.c
+**     core.c, nvtx.c -> no other file
+**
+** so core <- record <- timer.  Work that a lower file needs done by a higher
+** one goes through a callback the higher one registers at load time: the
+** core's shutdown and fork-child hooks (record.c, timer.c) and the
+** recorder's timer section (timer.c).  tests/cli/t0702_lib_call_graph.sh
+** derives the graph from the objects and fails on a cycle.
 */
 #ifndef GPI_INTERNAL_H
 #define GPI_INTERNAL_H
@@ -76,7 +90,9 @@ struct gpi_thread {
 };
 
 struct gpi_state {
-	pthread_mutex_t lock;      /* threads list, domains, start/end table */
+	/* threads list, domains, start/end table, record_path, and each
+	** callback with its context (log, sync: read as pairs) */
+	pthread_mutex_t lock;
 	struct gpi_thread *threads;
 	struct gp_domain *domains;
 	_Atomic int sync_level;
@@ -94,7 +110,25 @@ extern struct gpi_state gpi;
 
 void gpi_init(void);                   /* idempotent, cheap after the first call */
 struct gpi_thread *gpi_self(void);     /* NULL only when out of memory */
+/* Formats a message for the program's log callback, if it set one.  Takes
+** gpi.lock to read the callback: never call it with gpi.lock held. */
 void gpi_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Work the core has done by the files above it, in the order registered.
+** The caller owns h (a static: the core links it in, never frees it) and
+** registers it from a constructor, before any thread can run the hooks.
+** Constructors of different files run in link order, so no hook may rely
+** on another's having run (the recorder's timer section collects the GPU
+** timers itself rather than count on timer.c's shutdown hook). */
+struct gpi_hook {
+	void (*fn)(void);
+	struct gpi_hook *next;     /* set by the core */
+};
+/* Runs at the first gp_shutdown() (also at exit). */
+void gpi_on_shutdown(struct gpi_hook *h);
+/* Runs in a forked child once the core has reset its lock and left only
+** the forking thread in gpi.threads. */
+void gpi_on_fork_child(struct gpi_hook *h);
 
 static inline int64_t gpi_now(void)
 {
@@ -112,9 +146,16 @@ void gpi_record(struct gpi_thread *th, uint8_t kind, const char *name, size_t na
 		uint32_t tid, uint32_t end_tid);
 /* Writes the recording to path (%p = pid); 0 or -1 (logged). */
 int gpi_record_write(const char *path);
-/* Fork child: keeps only me (the surviving thread, may be NULL), with no
-** events. */
-void gpi_record_reset(struct gpi_thread *me);
+
+/* Writes the "timer" lines of the recording to f; returns how many (the
+** NTIMERS of the "end" trailer). */
+typedef int (*gpi_section_writer)(FILE *f);
+/* Has the recorder call write for the timer section of every recording
+** (none when no file registers one).  Call from a constructor. */
+void gpi_record_set_timer_section(gpi_section_writer write);
+
+/* Escapes s[0..len) for the recording (see record-format.h). */
+void gpi_write_escaped(FILE *f, const char *s, size_t len);
 
 /* ---- cuda.c ------------------------------------------------------------ */
 
@@ -150,16 +191,6 @@ uint64_t gpi_nvtx_start(gp_domain *d, const char *name, uint32_t color);
 void gpi_nvtx_end(gp_domain *d, uint64_t id);
 void gpi_nvtx_mark(gp_domain *d, const char *name, uint32_t color);
 
-/* ---- timer.c ----------------------------------------------------------- */
-
-/* Collects every pending GPU measurement, waiting for the GPU if wait. */
-void gpi_gpu_timers_collect(int wait);
-/* Writes one "timer" line per timer to f; returns how many. */
-int gpi_timers_write(FILE *f);
-/* Forgets every statistic and re-initializes the locks (fork child). */
-void gpi_timers_reset_after_fork(void);
-
-/* Escapes s[0..len) for the recording (see record-format.h). */
-void gpi_write_escaped(FILE *f, const char *s, size_t len);
+/* timer.c and range.c declare nothing here: no other file calls them. */
 
 #endif

@@ -1,8 +1,9 @@
 /*
 ** NVTX, header-only NVTX3 from the CUDA toolkit: each call goes through a
 ** function pointer that NVTX sets on first use, to the tool named by
-** NVTX_INJECTION64_PATH (nsys, our collector) or to a no-op.  Built
-** without the NVTX headers (GP_NO_NVTX), these do nothing.
+** NVTX_INJECTION64_PATH (nsys or any NVTX tool; gpuprof's own collector,
+** `gpuprof record`, is planned) or to a no-op.  Built without the NVTX
+** headers (GP_NO_NVTX), these do nothing.
 */
 #include "internal.h"
 

@@ -1,7 +1,7 @@
 /*
-** Ranges, markers and sync levels.  Every range goes to NVTX (seen by nsys,
-** our collector and any NVTX tool) and, when recording, into the calling
-** thread's event buffer when it closes.
+** Ranges, markers and sync levels.  Every range goes to NVTX (seen by nsys
+** and any NVTX tool) and, when recording, into the calling thread's event
+** buffer when it closes.
 */
 #include <stdlib.h>
 #include <string.h>
@@ -39,11 +39,18 @@ static int sync_threshold(uint8_t kind)
 /* Synchronizes the device, or calls the program's sync hook instead. */
 static void do_sync(void)
 {
-	gp_sync_fn fn = gpi.sync_fn;
+	gp_sync_fn fn;
+	void *ctx;
 	const struct gpi_cuda *c;
 
+	/* the hook and its context as one pair, as gp_set_sync_hook() sets
+	** them; called outside the lock (it may call the library) */
+	pthread_mutex_lock(&gpi.lock);
+	fn = gpi.sync_fn;
+	ctx = gpi.sync_ctx;
+	pthread_mutex_unlock(&gpi.lock);
 	if (fn) {
-		fn(gpi.sync_ctx);
+		fn(ctx);
 		return;
 	}
 	c = gpi_cuda();

@@ -1,7 +1,8 @@
 /*
 ** The library's own recording (GPUPROF_RECORD): every thread appends its
 ** finished ranges to its own chunks without locking; gp_shutdown() (at exit)
-** writes them all in the format of gpuprof/record-format.h.
+** writes them all in the format of gpuprof/record-format.h, with the timer
+** section that timer.c hands in, through the core's shutdown hook.
 */
 #include <errno.h>
 #include <stdio.h>
@@ -15,6 +16,14 @@
 ** later ones are counted in "dropped_events". */
 #define MAX_EVENTS_PER_THREAD (16u << 20)
 #define STRBLOCK_BYTES (64u << 10)
+
+/* The "timer" lines' writer, NULL when timer.c is not linked in. */
+static gpi_section_writer write_timer_section;
+
+void gpi_record_set_timer_section(gpi_section_writer write)
+{
+	write_timer_section = write;
+}
 
 /* Copies s[0..len) into th's string blocks; NULL when out of memory. */
 static const char *str_copy(struct gpi_thread *th, const char *s, size_t len)
@@ -148,7 +157,7 @@ static void write_body(FILE *f)
 	static const char *const kinds[] = GPREC_KIND_NAMES;
 	uint64_t nranges = 0, dropped = 0;
 	struct gpi_thread *th;
-	int ntimers;
+	int ntimers = 0;
 
 	pthread_mutex_lock(&gpi.lock);
 	for (th = gpi.threads; th; th = th->next)
@@ -188,7 +197,8 @@ static void write_body(FILE *f)
 		}
 	}
 	pthread_mutex_unlock(&gpi.lock);
-	ntimers = gpi_timers_write(f);
+	if (write_timer_section)
+		ntimers = write_timer_section(f);
 	fprintf(f, "end\t%llu\t%d\n", (unsigned long long)nranges, ntimers);
 }
 
@@ -232,16 +242,43 @@ out:
 	return rc;
 }
 
-void gpi_record_reset(struct gpi_thread *me)
+/* At gp_shutdown(): stops recording and writes what was recorded, once. */
+static void write_at_shutdown(void)
 {
-	/* the parent's memory is shared copy-on-write; leaking it is cheaper
-	** than walking it */
-	if (me) {
-		me->tid = (uint32_t)gettid();
-		me->head = me->tail = NULL;
-		me->strs = NULL;
-		me->nevents = me->dropped = 0;
-		me->next = NULL;
+	char *path = NULL;
+	bool was_recording;
+
+	pthread_mutex_lock(&gpi.lock);
+	was_recording = atomic_exchange(&gpi.recording, 0) && gpi.record_path;
+	if (was_recording)
+		path = strdup(gpi.record_path);   /* gp_init() may replace it meanwhile */
+	pthread_mutex_unlock(&gpi.lock);
+	if (!was_recording)
+		return;
+	if (path)
+		gpi_record_write(path);
+	else
+		gpi_log(0, "out of memory: recording not written");
+	free(path);
+}
+
+/* Fork child: the threads the core kept (the forking one) start with no
+** events.  The parent's memory is shared copy-on-write; leaking it is
+** cheaper than walking it. */
+static void forget_parent_events(void)
+{
+	for (struct gpi_thread *th = gpi.threads; th; th = th->next) {
+		th->head = th->tail = NULL;
+		th->strs = NULL;
+		th->nevents = th->dropped = 0;
 	}
-	gpi.threads = me;
+}
+
+__attribute__((constructor)) static void register_hooks(void)
+{
+	static struct gpi_hook at_shutdown = {.fn = write_at_shutdown};
+	static struct gpi_hook at_fork_child = {.fn = forget_parent_events};
+
+	gpi_on_shutdown(&at_shutdown);
+	gpi_on_fork_child(&at_fork_child);
 }

@@ -4,6 +4,8 @@
 ** any thread.  CPU timers read CLOCK_MONOTONIC; GPU timers record a pair of
 ** CUDA events on a stream and collect the elapsed time once the GPU has
 ** passed the second one, so they are right under asynchronous execution.
+** At load time the timers register with the core (collect at shutdown,
+** reset in a forked child) and hand the recorder their section's writer.
 */
 #include <math.h>
 #include <stdlib.h>
@@ -147,7 +149,8 @@ static void collect_locked(const struct gpi_cuda *c, int wait)
 	}
 }
 
-void gpi_gpu_timers_collect(int wait)
+/* Collects every pending GPU measurement, waiting for the GPU if wait. */
+static void gpu_timers_collect(int wait)
 {
 	const struct gpi_cuda *c = gpi_cuda();
 
@@ -250,7 +253,7 @@ static struct snap *snapshot(size_t *n)
 	struct snap *v = NULL;
 	size_t k = 0, cap = 0;
 
-	gpi_gpu_timers_collect(1);
+	gpu_timers_collect(1);
 	pthread_mutex_lock(&reg_lock);
 	for (gp_timer *t = all_timers; t; t = t->all)
 		cap++;
@@ -285,7 +288,7 @@ GPI_EXPORT int gp_timer_stats(const char *name, int gpu, struct gp_timer_stats *
 	if (!name || !out || out->sz < sizeof(*out))
 		return -1;
 	gpi_init();
-	gpi_gpu_timers_collect(1);
+	gpu_timers_collect(1);
 	pthread_mutex_lock(&reg_lock);
 	for (t = buckets[hash(name, gpu != 0)]; t; t = t->next)
 		if (t->gpu == (gpu != 0) && strcmp(t->name, name) == 0)
@@ -360,7 +363,7 @@ GPI_EXPORT int gp_timer_report(FILE *out, enum gp_report_format format)
 GPI_EXPORT void gp_timer_reset_all(void)
 {
 	gpi_init();
-	gpi_gpu_timers_collect(1);
+	gpu_timers_collect(1);
 	pthread_mutex_lock(&reg_lock);
 	for (gp_timer *t = all_timers; t; t = t->all) {
 		pthread_mutex_lock(&t->mu);
@@ -371,7 +374,9 @@ GPI_EXPORT void gp_timer_reset_all(void)
 	pthread_mutex_unlock(&reg_lock);
 }
 
-int gpi_timers_write(FILE *f)
+/* The recording's timer section: one "timer" line per timer to f;
+** returns how many. */
+static int write_timer_lines(FILE *f)
 {
 	size_t n;
 	struct snap *v = snapshot(&n);
@@ -386,7 +391,8 @@ int gpi_timers_write(FILE *f)
 	return (int)n;
 }
 
-void gpi_timers_reset_after_fork(void)
+/* Fork child: forgets every statistic and re-initializes the locks. */
+static void reset_after_fork(void)
 {
 	pthread_mutex_init(&reg_lock, NULL);
 	pthread_mutex_init(&gpu_lock, NULL);
@@ -397,4 +403,20 @@ void gpi_timers_reset_after_fork(void)
 		t->count = 0;
 		t->total = t->min = t->max = t->sumsq = 0;
 	}
+}
+
+/* At gp_shutdown(): the GPU measurements still pending are folded in. */
+static void collect_at_shutdown(void)
+{
+	gpu_timers_collect(1);
+}
+
+__attribute__((constructor)) static void register_hooks(void)
+{
+	static struct gpi_hook at_shutdown = {.fn = collect_at_shutdown};
+	static struct gpi_hook at_fork_child = {.fn = reset_after_fork};
+
+	gpi_on_shutdown(&at_shutdown);
+	gpi_on_fork_child(&at_fork_child);
+	gpi_record_set_timer_section(write_timer_lines);
 }

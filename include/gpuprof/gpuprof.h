@@ -19,6 +19,8 @@
 **                         `gpuprof ranges|info PATH`
 **   GPUPROF_SYNC=N        sync level 0..3 (default 0 = never synchronize)
 **   GPUPROF_LOG=stderr    send the library's diagnostics to stderr
+** and, when CUDA is first needed:
+**   GPUPROF_CUDART=PATH   a CUDA runtime to load when none is loaded yet
 */
 #ifndef GPUPROF_GPUPROF_H
 #define GPUPROF_GPUPROF_H
@@ -65,7 +67,10 @@ int gp_init(const struct gp_options *o);
 ** recording; also runs at exit.  Idempotent; later calls still annotate. */
 void gp_shutdown(void);
 
-/* Sets the diagnostics callback (NULL = silent, the default). */
+/* Sets the diagnostics callback (NULL = silent, the default).  The callback
+** runs outside the library's locks (it may call the library); a message
+** logged meanwhile on another thread goes to the old callback or the new
+** one, each with its own ctx. */
 void gp_set_log(gp_log_fn fn, void *ctx);
 
 /* 1 when a CUDA runtime and at least one device were found, else 0. */
@@ -108,7 +113,8 @@ void gp_layer_push(const char *name);
 ** NUL-terminated when size > 0).  Returns the full length, as snprintf. */
 size_t gp_layer_path(char *buf, size_t size);
 
-/* Depth of this thread's range stack (push ranges and markers). */
+/* Depth of this thread's range stack: push, layer and phase ranges (not
+** start/end ranges or marks). */
 int gp_depth(void);
 
 /* ---- Training-loop markers (chainer_profutil) ------------------------- */
@@ -183,15 +189,18 @@ struct gp_timer_stats {
 };
 
 /* Copies the statistics of timer name (CPU if gpu == 0, else GPU) into
-** *out.  Returns 0, or -1 when there is no such timer or out->sz is too
-** small. */
+** *out; stddev_ns is the sample standard deviation (0 below two
+** measurements).  Returns 0, or -1 when there is no such timer, name or
+** out is NULL, or out->sz is too small. */
 int gp_timer_stats(const char *name, int gpu, struct gp_timer_stats *out);
 
 enum gp_report_format { GP_REPORT_TABLE, GP_REPORT_CSV };
 
-/* Prints every timer's statistics (Name, Kind, Calls, Total, Avg, Min, Max;
-** times in ms) to out, sorted by total time.  Returns 0, -1 on a write
-** error or a NULL out. */
+/* Prints every timer's statistics to out, sorted by total time (largest
+** first, then by name).  Columns: Name, Kind ("cpu" or "gpu"), Calls,
+** Total (ms), Avg (ms), Min (ms), Max (ms), StdDev (ms); times with 3
+** decimals in the table, 6 in CSV (names with a comma, quote or line break
+** quoted).  Returns 0, -1 on a write error or a NULL out. */
 int gp_timer_report(FILE *out, enum gp_report_format format);
 
 /* Forgets every timer's statistics (timers stay valid). */
@@ -200,8 +209,8 @@ void gp_timer_reset_all(void);
 /* ---- Profiler capture range (PaddlePaddle's guarded start/stop) ------- */
 
 /* cudaProfilerStart/Stop, for `nsys --capture-range=cudaProfilerApi`.
-** Return 0 when the call reached CUDA, -1 when there is no CUDA (then they
-** do nothing). */
+** Return 0 when CUDA accepted the call, -1 when there is no CUDA (then they
+** do nothing) or it returned an error. */
 int gp_profiler_start(void);
 int gp_profiler_stop(void);
 

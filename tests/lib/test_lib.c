@@ -2,7 +2,8 @@
 ** Unit tests of libgpuprof (linked with the static archive): range nesting
 ** and layer paths, sync levels observed through the sync hook, timer
 ** statistics (GPU timers through a fake CUDA runtime with asynchronous
-** completion), threads, the recording, the profiler capture range.
+** completion), threads, the recording, a forked child's fresh start, the
+** profiler capture range.
 */
 #include <math.h>
 #include <setjmp.h>
@@ -11,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -137,6 +139,81 @@ static void test_unbalanced_pop_is_logged(void **state)
 	gp_range_end(987654321);
 	assert_non_null(strstr(last_log, "unknown range id"));
 	gp_set_log(NULL, NULL);
+}
+
+/* Two log callbacks, each set with its own context: a message that reaches
+** one with the other's context is a callback and context read apart. */
+static _Atomic int log_a_calls, log_b_calls, log_mismatches;
+static int ctx_a, ctx_b;
+static void log_a(int level, const char *msg, void *ctx)
+{
+	log_a_calls++;
+	log_mismatches += ctx != &ctx_a;
+}
+static void log_b(int level, const char *msg, void *ctx)
+{
+	log_b_calls++;
+	log_mismatches += ctx != &ctx_b;
+}
+
+#define LOG_SWITCHES 20000
+static void *switch_logs(void *arg)
+{
+	for (int i = 0; i < LOG_SWITCHES; i++) {
+		gp_set_log(log_b, &ctx_b);
+		gp_set_log(log_a, &ctx_a);
+	}
+	return NULL;
+}
+
+/* gp_set_log on one thread while another logs (run it under
+** ThreadSanitizer too: the pair is read under gp_set_log's lock). */
+static void test_log_callback_switched_while_logging(void **state)
+{
+	pthread_t th;
+
+	gp_set_log(log_a, &ctx_a);
+	assert_int_equal(pthread_create(&th, NULL, switch_logs, NULL), 0);
+	for (int i = 0; i < LOG_SWITCHES; i++)
+		gp_range_end(987654321);   /* an unknown id: one warning each */
+	pthread_join(th, NULL);
+	assert_int_equal(log_mismatches, 0);
+	assert_int_equal(log_a_calls + log_b_calls, LOG_SWITCHES);
+	gp_set_log(NULL, NULL);
+	gp_range_end(987654321);
+	assert_int_equal(log_a_calls + log_b_calls, LOG_SWITCHES);
+}
+
+/* The same for the sync hook: two hooks, each counting into its own
+** context, switched while another thread synchronizes at level 3. */
+static _Atomic int hook_mismatches;
+static int hook_ctx_a, hook_ctx_b;
+static void sync_a(void *ctx) { hook_mismatches += ctx != &hook_ctx_a; }
+static void sync_b(void *ctx) { hook_mismatches += ctx != &hook_ctx_b; }
+
+static void *switch_sync_hooks(void *arg)
+{
+	for (int i = 0; i < LOG_SWITCHES; i++) {
+		gp_set_sync_hook(sync_b, &hook_ctx_b);
+		gp_set_sync_hook(sync_a, &hook_ctx_a);
+	}
+	return NULL;
+}
+
+static void test_sync_hook_switched_while_syncing(void **state)
+{
+	pthread_t th;
+
+	gp_set_sync_hook(sync_a, &hook_ctx_a);
+	gp_set_sync_level(3);
+	assert_int_equal(pthread_create(&th, NULL, switch_sync_hooks, NULL), 0);
+	for (int i = 0; i < LOG_SWITCHES / 2; i++) {
+		gp_push("synced");   /* a sync at the push and one at the pop */
+		gp_pop();
+	}
+	pthread_join(th, NULL);
+	gp_set_sync_level(0);
+	assert_int_equal(hook_mismatches, 0);
 }
 
 /* Runs one of each range kind and returns the number of syncs. */
@@ -386,11 +463,99 @@ static void test_threads_and_recording(void **state)
 		 "grep -c 'dom\ttab\\\\there$' %s >/dev/null", path, path);
 	assert_int_equal(system(cmd), 0);
 	assert_int_equal(count_lines(path, "end\t"), 1);
+	/* the timer section, which timer.c hands the recorder, and the trailer
+	** that counts it */
+	int ntimers = count_lines(path, "timer\t");
+	assert_true(count_lines(path, "timer\tcpu\t") >= 1);
+	char trailer[64];
+	snprintf(trailer, sizeof(trailer), "end\t%d\t%d\n", count_lines(path, "range\t"), ntimers);
+	assert_int_equal(count_lines(path, trailer), 1);
 	unlink(path);
 	o.sz = sizeof(o);
 	o.record_path = "";
 	assert_int_equal(gp_init(&o), 0);
 	assert_int_equal(atomic_load(&gpi.recording), 0);
+}
+
+/* In a forked child (run by fork_and_wait): what the hooks of record.c
+** and timer.c must have reset.  Returns 0, or the number of the first
+** check that failed (the child cannot use cmocka's asserts). */
+static int child_after_fork(void)
+{
+	struct gp_timer_stats st = {.sz = sizeof(st)};
+
+	if (gp_depth() != 1)            /* the stack survives: "open" */
+		return 1;
+	if (gp_timer_stats("before fork", 0, &st) || st.count != 0)
+		return 2;
+	gp_push("child");
+	gp_pop();
+	gp_pop();
+	gp_shutdown();
+	return 0;
+}
+
+/* Forks; the child runs child_after_fork().  Returns the child's pid after
+** checking that it exited with 0. */
+static pid_t fork_and_wait(void)
+{
+	int status;
+	pid_t pid = fork();
+
+	assert_true(pid >= 0);
+	if (pid == 0)
+		_exit(child_after_fork());
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	return pid;
+}
+
+static void test_fork_child_starts_clean(void **state)
+{
+	char dir[] = "/tmp/gpuprof-fork-XXXXXX", path[128], file[160];
+	struct gp_options o = {.sz = sizeof(o), .sync_level = -1, .record_path = path};
+	gp_timer *t = gp_timer_get("before fork");
+	pid_t pid;
+
+	assert_non_null(mkdtemp(dir));
+	/* %p in the path: the child writes its own recording, without the
+	** parent's events, threads or timer statistics */
+	snprintf(path, sizeof(path), "%s/rec-%%p", dir);
+	assert_int_equal(gp_init(&o), 0);
+	gp_push("parent");
+	gp_pop();
+	struct gp_timer_scope s = gp_timer_begin(t);
+	gp_timer_end(&s);
+	gp_push("open");
+	pid = fork_and_wait();
+	gp_pop();
+	snprintf(file, sizeof(file), "%s/rec-%d", dir, (int)pid);
+	assert_int_equal(count_lines(file, "range\t"), 2);
+	assert_int_equal(count_lines(file, "range\tpush\t0\t0\t"), 0);   /* tids are set */
+	snprintf(path, sizeof(path), "thread\t%d\t", (int)pid);
+	assert_int_equal(count_lines(file, path), 1);
+	assert_int_equal(count_lines(file, "thread\t"), 1);
+	/* every timer of the earlier tests is there, with no measurement */
+	int ntimers = count_lines(file, "timer\t");
+	assert_true(ntimers >= 1);
+	assert_int_equal(count_lines(file, "timer\tcpu\t0\t") + count_lines(file, "timer\tgpu\t0\t"),
+			 ntimers);
+	snprintf(path, sizeof(path), "end\t2\t%d\n", ntimers);
+	assert_int_equal(count_lines(file, path), 1);
+	unlink(file);
+	/* without %p the child would overwrite the parent's file: it does not
+	** record */
+	snprintf(path, sizeof(path), "%s/rec", dir);
+	assert_int_equal(gp_init(&o), 0);
+	gp_push("open");
+	fork_and_wait();
+	gp_pop();
+	assert_int_equal(access(path, F_OK), -1);
+	assert_int_equal(rmdir(dir), 0);
+	o.record_path = "";
+	assert_int_equal(gp_init(&o), 0);
+	gp_timer_reset_all();
 }
 
 int main(void)
@@ -399,6 +564,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(test_nesting_and_layer_path, setup),
 		cmocka_unit_test_setup(test_unbalanced_pop_is_logged, setup),
+		cmocka_unit_test_setup(test_log_callback_switched_while_logging, setup),
+		cmocka_unit_test_setup(test_sync_hook_switched_while_syncing, setup),
 		cmocka_unit_test_setup(test_sync_levels, setup),
 		cmocka_unit_test_setup(test_sync_level_change_inside_a_range, setup),
 		cmocka_unit_test_setup(test_default_sync_uses_cuda, setup),
@@ -407,6 +574,7 @@ int main(void)
 		cmocka_unit_test_setup(test_report_formats, setup),
 		cmocka_unit_test_setup(test_profiler_range, setup),
 		cmocka_unit_test_setup(test_threads_and_recording, setup),
+		cmocka_unit_test_setup(test_fork_child_starts_clean, setup),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
