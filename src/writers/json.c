@@ -8,7 +8,7 @@
 
 #include "writers/writer.h"
 
-static int is_json_number(const char *s)
+bool gp_json_is_number(const char *s)
 {
 	char *end;
 
@@ -54,9 +54,9 @@ static void json_row(gp_writer *w, const char *const *vals)
 			fputc(',', w->out);
 		gp_json_string(w->out, w->cols[i].key);
 		fputc(':', w->out);
-		if (!*v || strcmp(v, "na") == 0)
+		if (!v)
 			fputs("null", w->out);
-		else if (w->cols[i].numeric && is_json_number(v))
+		else if (w->cols[i].numeric && gp_json_is_number(v))
 			fputs(v, w->out);
 		else
 			gp_json_string(w->out, v);
@@ -68,4 +68,6 @@ static void nothing(gp_writer *w)
 {
 }
 
-const struct gp_writer_ops gp_writer_json = {"json", nothing, json_row, nothing};
+const struct gp_writer_ops gp_writer_json = {
+	"json", "JSON Lines: one object per row, null when unknown", nothing, json_row, nothing,
+};
