@@ -25,7 +25,7 @@ want = {
     'kernels': len(kernels),
     'memcpy': len(cat('gpu_memcpy', 'Memcpy')),
     'memset': len(cat('gpu_memset', 'Memset')),
-    'api calls': len(cat('cuda_runtime', 'cuda_driver', 'Runtime', 'mtia_runtime')),
+    'api_calls': len(cat('cuda_runtime', 'cuda_driver', 'Runtime', 'mtia_runtime')),
     'synchronizations': len(cat('cuda_sync')),
 }
 info = json.load(open(info_path))
