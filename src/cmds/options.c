@@ -167,6 +167,7 @@ int gp_cli_parse(const struct gp_cmd_spec *spec, int argc, char **argv, struct g
 	struct option longopts[64];
 	char optstring[128] = "h";
 	const char *names[32];
+	char list[256];
 	int nlong = 0, c, rc;
 
 	memset(o, 0, sizeof(*o));
@@ -229,7 +230,7 @@ int gp_cli_parse(const struct gp_cmd_spec *spec, int argc, char **argv, struct g
 	o->file = argv[optind];
 	if (!format_known(spec, o->format))
 		return gp_cli_usage(spec->name, "unknown output format '%s' (valid: %s)", o->format,
-				    gp_name_list(names, (char[256]){0}, 256));
+				    gp_name_list(names, list, sizeof(list)));
 	return 0;
 }
 

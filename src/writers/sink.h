@@ -40,12 +40,12 @@ typedef struct gp_sink gp_sink;
 struct gp_sink_ops {
 	const char *name;
 	const char *help;       /* one line for --help */
-	/* Sets up state; writes nothing.  GP_OK or an error. */
+	/* Sets up state; writes nothing.  GP_OK or an error.  NULL: no state. */
 	int (*open)(gp_sink *s, gp_error *err);
 	/* Writes the whole output for a; GP_OK or an error (GP_ERR_USAGE when
 	** a member it needs is NULL). */
 	int (*write)(gp_sink *s, const struct gp_analysis *a, gp_error *err);
-	/* Frees the state (open succeeded). */
+	/* Frees the state (open succeeded).  NULL: no state. */
 	void (*close)(gp_sink *s);
 };
 
