@@ -80,9 +80,5 @@ static void nothing(gp_writer *w)
 {
 }
 
-const struct gp_writer_ops gp_writer_csv = {
-	"csv", "comma-separated, every field quoted", csv_begin, csv_line, nothing,
-};
-const struct gp_writer_ops gp_writer_tsv = {
-	"tsv", "tab-separated, unquoted", tsv_begin, tsv_line, nothing,
-};
+const struct gp_writer_ops gp_writer_csv = {"csv", csv_begin, csv_line, nothing};
+const struct gp_writer_ops gp_writer_tsv = {"tsv", tsv_begin, tsv_line, nothing};

@@ -8,7 +8,8 @@
 
 #include "writers/writer.h"
 
-bool gp_json_is_number(const char *s)
+/* True if s is a JSON number (no inf, nan, hex, leading zeros or '+'). */
+static bool is_json_number(const char *s)
 {
 	char *end;
 
@@ -56,7 +57,7 @@ static void json_row(gp_writer *w, const char *const *vals)
 		fputc(':', w->out);
 		if (!v)
 			fputs("null", w->out);
-		else if (w->cols[i].numeric && gp_json_is_number(v))
+		else if (w->cols[i].numeric && is_json_number(v))
 			fputs(v, w->out);
 		else
 			gp_json_string(w->out, v);
@@ -68,6 +69,4 @@ static void nothing(gp_writer *w)
 {
 }
 
-const struct gp_writer_ops gp_writer_json = {
-	"json", "JSON Lines: one object per row, null when unknown", nothing, json_row, nothing,
-};
+const struct gp_writer_ops gp_writer_json = {"json", nothing, json_row, nothing};

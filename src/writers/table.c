@@ -137,6 +137,4 @@ static void table_end(gp_writer *w)
 	w->priv = NULL;
 }
 
-const struct gp_writer_ops gp_writer_table = {
-	"table", "aligned columns", table_begin, table_row, table_end,
-};
+const struct gp_writer_ops gp_writer_table = {"table", table_begin, table_row, table_end};

@@ -36,7 +36,6 @@ typedef struct gp_writer gp_writer;
 
 struct gp_writer_ops {
 	const char *name;
-	const char *help;     /* one line for --help: "aligned text table" */
 	void (*begin)(gp_writer *w);
 	void (*row)(gp_writer *w, const char *const *vals);
 	void (*end)(gp_writer *w);
@@ -81,9 +80,6 @@ static inline const char *gp_cell_text(const struct gp_column *c, const char *v)
 /* Writes s as a quoted JSON string (escapes quotes, backslashes and
 ** control characters). */
 void gp_json_string(FILE *out, const char *s);
-
-/* True if s is a JSON number (no inf, nan, hex, leading zeros or '+'). */
-bool gp_json_is_number(const char *s);
 
 /* Writes "a, b, c or d" from a NULL-terminated list of names into buf
 ** (for --help and error messages); returns buf. */

@@ -53,7 +53,7 @@ static void registry_finds_formats(void **state)
 	assert_null(gp_writer_find(""));
 	assert_string_equal(gp_writer_names(names, sizeof(names)), "table, csv, tsv or json");
 	for (int i = 0; gp_writers[i]; i++)
-		assert_non_null(gp_writers[i]->help);
+		assert_ptr_equal(gp_writer_find(gp_writers[i]->name), gp_writers[i]);
 }
 
 static void open_writes_nothing(void **state)
@@ -193,6 +193,8 @@ static void advise_sink(void **state)
 	gp_sink s;
 
 	assert_null(gp_sink_find("nope"));
+	for (int i = 0; gp_sinks[i]; i++)
+		assert_non_null(gp_sinks[i]->help);
 	assert_int_equal(gp_sink_open(&s, "nope", stdout, &err), GP_ERR_USAGE);
 	for (int i = 0; i < 2; i++) {
 		x = gp_vec_push(f.v);
