@@ -1,7 +1,10 @@
 /*
 ** Subcommands: one file each in src/cmds/, all with the same signature.
-** A command parses its own options, prints its own errors and returns a
-** documented exit code (enum gp_exit).
+** A command parses its options through gp_cli_parse (options.h), prints
+** its own errors and returns a documented exit code (enum gp_exit).
+**
+** Ownership: the command table is static; a command owns the trace it
+** loads and frees it before returning.
 */
 #ifndef GP_CMDS_H
 #define GP_CMDS_H
@@ -41,14 +44,5 @@ int gp_cli_load(const char *path, gp_trace *t);
 
 /* Prints "gpuprof CMD: msg" for a usage error and returns GP_EXIT_USAGE. */
 int gp_cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-/* Parses --gpu NAME (or "list": prints the table, returns -1), --peak-flops
-** and --peak-bw (opt without dashes) into po.  Returns 0, -1 (done: exit 0)
-** or a usage exit code after printing the error (peakopt.c, ops branch). */
-struct gp_peak_opts;
-int gp_peak_option(const char *cmd, const char *opt, const char *arg, struct gp_peak_opts *po);
-
-/* Formats ns as a human duration ("1.234 ms") into buf. */
-const char *gp_fmt_duration(double ns, char *buf, size_t size);
 
 #endif

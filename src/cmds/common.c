@@ -1,6 +1,5 @@
 /*
-** Helpers shared by the commands: loading with progress, usage errors,
-** duration formatting.
+** Helpers shared by the commands: loading with progress, usage errors.
 */
 #include <stdarg.h>
 #include <stdio.h>
@@ -86,17 +85,4 @@ int gp_cli_usage(const char *cmd, const char *fmt, ...)
 	va_end(ap);
 	fprintf(stderr, "\n(see 'gpuprof %s --help')\n", cmd);
 	return GP_EXIT_USAGE;
-}
-
-const char *gp_fmt_duration(double ns, char *buf, size_t size)
-{
-	if (ns < 1e3)
-		snprintf(buf, size, "%.0f ns", ns);
-	else if (ns < 1e6)
-		snprintf(buf, size, "%.3f us", ns / 1e3);
-	else if (ns < 1e9)
-		snprintf(buf, size, "%.3f ms", ns / 1e6);
-	else
-		snprintf(buf, size, "%.3f s", ns / 1e9);
-	return buf;
 }

@@ -1,124 +1,100 @@
 /*
 ** gpuprof info: what a trace holds.  Format and tool version, GPUs,
-** metadata, record counts, time span, and what the reader had to say.
+** metadata, record counts, time span, and what the reader had to say,
+** through the kv writer (aligned text or one JSON object).
 */
-#include <getopt.h>
-#include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cmds/cmds.h"
+#include "cmds/options.h"
 #include "ops/ops.h"
+#include "writers/kv.h"
 #include "writers/writer.h"
 
-static const char info_help[] =
-	"usage: gpuprof info [--format text|json] FILE\n\n"
+static const struct gp_cmd_spec info_spec = {
+	.name = "info",
+	.about =
 	"Shows the detected format and tool version, the GPUs, metadata (rank,\n"
 	"versions), how many kernels, API calls, NVTX ranges, memcpy, memset and\n"
-	"synchronization records the trace holds, and its time span.\n\n"
-	"  -f, --format F   text (default) or json (one object)\n"
-	"  -h, --help       this text\n\n";
-
-/* Key/value output that is either aligned text or one JSON object. */
-struct kv {
-	FILE *out;
-	int json, n;
+	"synchronization records the trace holds, and its time span.",
+	.shared = GP_OPT_FORMAT,
+	.formats = gp_kv_formats,
+	.format_note = "(json: one object, keys in docs/report.md)",
 };
 
-static void kv_str(struct kv *kv, const char *key, const char *val)
+/* The GPUs: a text line "gpu N  name, SMs, cc, GiB" each; in JSON a "gpus"
+** list of objects whose unknown fields are null. */
+static void write_gpus(gp_kv *kv, const gp_trace *t)
 {
-	if (kv->json) {
-		fputs(kv->n++ ? ",\n  " : "{\n  ", kv->out);
-		gp_json_string(kv->out, key);
-		fputs(": ", kv->out);
-		gp_json_string(kv->out, val);
-	} else {
-		fprintf(kv->out, "%-22s %s\n", key, val);
-	}
-}
+	char buf[512], label[32];
 
-static void kv_num(struct kv *kv, const char *key, uint64_t val)
-{
-	if (kv->json) {
-		fputs(kv->n++ ? ",\n  " : "{\n  ", kv->out);
-		gp_json_string(kv->out, key);
-		fprintf(kv->out, ": %" PRIu64, val);
-	} else {
-		fprintf(kv->out, "%-22s %" PRIu64 "\n", key, val);
-	}
-}
-
-/* Signed: nsys times count from the capture start and can be negative. */
-static void kv_int(struct kv *kv, const char *key, int64_t val)
-{
-	if (kv->json) {
-		fputs(kv->n++ ? ",\n  " : "{\n  ", kv->out);
-		gp_json_string(kv->out, key);
-		fprintf(kv->out, ": %" PRId64, val);
-	} else {
-		fprintf(kv->out, "%-22s %" PRId64 "\n", key, val);
-	}
-}
-
-static void kv_end(struct kv *kv)
-{
-	if (kv->json)
-		fputs(kv->n ? "\n}\n" : "{}\n", kv->out);
-}
-
-int cmd_info(int argc, char **argv)
-{
-	static const struct option longopts[] = {
-		{"format", required_argument, NULL, 'f'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
-	const char *format = "text";
-	struct kv kv = {.out = stdout};
-	gp_trace t;
-	char buf[512], key[64];
-	int c, rc;
-
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "f:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'f': format = optarg; break;
-		case 'h': printf("%s%s", info_help, gp_exit_help); return GP_EXIT_OK;
-		default: return gp_cli_usage("info", "bad option");
-		}
-	}
-	if (strcmp(format, "text") && strcmp(format, "json"))
-		return gp_cli_usage("info", "unknown format '%s' (valid: text, json)", format);
-	if (optind != argc - 1)
-		return gp_cli_usage("info", "expected exactly one trace file");
-	kv.json = strcmp(format, "json") == 0;
-
-	gp_trace_init(&t);
-	rc = gp_cli_load(argv[optind], &t);
-	if (rc) {
-		gp_trace_free(&t);
-		return rc;
-	}
-
-	kv_str(&kv, "file", gp_s(&t, t.path));
-	kv_str(&kv, "format", gp_s(&t, t.format));
-	if (t.tool_version)
-		kv_str(&kv, "tool", gp_s(&t, t.tool_version));
-	for (size_t i = 0; i < t.devices.n; i++) {
-		const struct gp_device *d = &t.devices.v[i];
-		int n = snprintf(buf, sizeof(buf), "%s", gp_s(&t, d->name)[0] ? gp_s(&t, d->name) : "(unnamed)");
+	gp_kv_begin(kv, "gpus", true);
+	for (size_t i = 0; i < t->devices.n; i++) {
+		const struct gp_device *d = &t->devices.v[i];
+		const char *name = gp_s(t, d->name);
+		int n = snprintf(buf, sizeof(buf), "%s", name[0] ? name : "(unnamed)");
 		if (d->sm_count)
 			n += snprintf(buf + n, sizeof(buf) - (size_t)n, ", %d SMs", d->sm_count);
 		if (d->cc_major)
 			n += snprintf(buf + n, sizeof(buf) - (size_t)n, ", cc %d.%d", d->cc_major, d->cc_minor);
 		if (d->mem_bytes)
 			snprintf(buf + n, sizeof(buf) - (size_t)n, ", %.1f GiB", (double)d->mem_bytes / (1u << 30));
-		snprintf(key, sizeof(key), "gpu %d", d->id);
-		kv_str(&kv, key, buf);
+		snprintf(label, sizeof(label), "gpu %d", d->id);
+		gp_kv_str(kv, NULL, label, buf);
+
+		gp_kv_begin(kv, "gpu", false);
+		gp_kv_i64(kv, "id", NULL, d->id);
+		gp_kv_str(kv, "name", NULL, name[0] ? name : NULL);
+		if (d->sm_count)
+			gp_kv_i64(kv, "sm_count", NULL, d->sm_count);
+		else
+			gp_kv_str(kv, "sm_count", NULL, NULL);
+		snprintf(buf, sizeof(buf), "%d.%d", d->cc_major, d->cc_minor);
+		gp_kv_str(kv, "compute_capability", NULL, d->cc_major ? buf : NULL);
+		if (d->mem_bytes)
+			gp_kv_u64(kv, "memory_bytes", NULL, d->mem_bytes);
+		else
+			gp_kv_str(kv, "memory_bytes", NULL, NULL);
+		gp_kv_end(kv);
 	}
-	for (size_t i = 0; i < t.meta.n; i++)
-		kv_str(&kv, gp_s(&t, t.meta.v[i].key), gp_s(&t, t.meta.v[i].value));
+	gp_kv_end(kv);
+}
+
+int cmd_info(int argc, char **argv)
+{
+	struct gp_cli_opts o;
+	gp_error err = {0};
+	gp_kv kv;
+	gp_trace t;
+	char buf[64], label[32];
+	int rc;
+
+	rc = gp_cli_parse(&info_spec, argc, argv, &o, NULL, NULL);
+	if (rc)
+		return rc == GP_CLI_DONE ? GP_EXIT_OK : rc;
+	if (gp_kv_open(&kv, o.format, stdout, &err))
+		return gp_cli_usage("info", "%s", err.msg);
+
+	gp_trace_init(&t);
+	rc = gp_cli_load(o.file, &t);
+	if (rc) {
+		gp_trace_free(&t);
+		return rc;
+	}
+
+	gp_kv_str(&kv, "file", "file", gp_s(&t, t.path));
+	gp_kv_str(&kv, "format", "format", gp_s(&t, t.format));
+	gp_kv_str(&kv, "tool", "tool", t.tool_version ? gp_s(&t, t.tool_version) : NULL);
+	write_gpus(&kv, &t);
+	gp_kv_begin(&kv, "metadata", false);
+	for (size_t i = 0; i < t.meta.n; i++) {
+		const char *key = gp_s(&t, t.meta.v[i].key);
+		gp_kv_str(&kv, key, key, gp_s(&t, t.meta.v[i].value));
+	}
+	gp_kv_end(&kv);
 
 	size_t nrt = 0, ndrv = 0, nranges = 0, nmarks = 0, nops = 0, nannot = 0, nother = 0;
 	for (size_t i = 0; i < t.apis.n; i++)
@@ -135,57 +111,70 @@ int cmd_info(int argc, char **argv)
 	uint64_t copied = 0;
 	for (size_t i = 0; i < t.memcpys.n; i++)
 		copied += t.memcpys.v[i].bytes;
+	/* text shows the framework counts only for traces that have them */
+	bool framework = nops || nannot || nother;
 
-	kv_num(&kv, "processes", t.processes.n);
-	kv_num(&kv, "threads", t.threads.n);
-	kv_num(&kv, "kernels", t.kernels.n);
-	kv_num(&kv, "api calls", t.apis.n);
-	kv_num(&kv, "api calls (runtime)", nrt);
-	kv_num(&kv, "api calls (driver)", ndrv);
-	kv_num(&kv, "nvtx ranges", nranges);
-	kv_num(&kv, "nvtx marks", nmarks);
-	if (nops || nannot || nother) {
-		kv_num(&kv, "framework ops", nops);
-		kv_num(&kv, "annotations", nannot);
-		kv_num(&kv, "other ranges", nother);
-	}
-	kv_num(&kv, "memcpy", t.memcpys.n);
-	kv_num(&kv, "memcpy bytes", copied);
-	kv_num(&kv, "memset", t.memsets.n);
-	kv_num(&kv, "synchronizations", t.syncs.n);
+	gp_kv_u64(&kv, "processes", "processes", t.processes.n);
+	gp_kv_u64(&kv, "threads", "threads", t.threads.n);
+	gp_kv_u64(&kv, "kernels", "kernels", t.kernels.n);
+	gp_kv_u64(&kv, "api_calls", "api calls", t.apis.n);
+	gp_kv_u64(&kv, "api_calls_runtime", "api calls (runtime)", nrt);
+	gp_kv_u64(&kv, "api_calls_driver", "api calls (driver)", ndrv);
+	gp_kv_u64(&kv, "nvtx_ranges", "nvtx ranges", nranges);
+	gp_kv_u64(&kv, "nvtx_marks", "nvtx marks", nmarks);
+	gp_kv_u64(&kv, "framework_ops", framework ? "framework ops" : NULL, nops);
+	gp_kv_u64(&kv, "annotations", framework ? "annotations" : NULL, nannot);
+	gp_kv_u64(&kv, "other_ranges", framework ? "other ranges" : NULL, nother);
+	gp_kv_u64(&kv, "memcpy", "memcpy", t.memcpys.n);
+	gp_kv_u64(&kv, "memcpy_bytes", "memcpy bytes", copied);
+	gp_kv_u64(&kv, "memset", "memset", t.memsets.n);
+	gp_kv_u64(&kv, "synchronizations", "synchronizations", t.syncs.n);
 
 	gp_ns first, last;
 	if (gp_trace_span(&t, &first, &last)) {
-		char d[64];
-		kv_int(&kv, "start (ns)", first);
-		kv_int(&kv, "end (ns)", last);
-		kv_str(&kv, "duration", gp_fmt_duration((double)(last - first), d, sizeof(d)));
+		gp_kv_i64(&kv, "start_ns", "start (ns)", first);
+		gp_kv_i64(&kv, "end_ns", "end (ns)", last);
+		gp_kv_i64(&kv, "duration_ns", NULL, last - first);
+		gp_kv_str(&kv, NULL, "duration", gp_fmt_duration((double)(last - first), buf, sizeof(buf)));
+	} else {
+		gp_kv_str(&kv, "start_ns", NULL, NULL);
+		gp_kv_str(&kv, "end_ns", NULL, NULL);
+		gp_kv_str(&kv, "duration_ns", NULL, NULL);
 	}
 	size_t attributed = 0;
 	for (size_t i = 0; i < t.kernels.n; i++)
 		attributed += t.attrs[i].api >= 0;
-	if (t.kernels.n)
-		kv_num(&kv, "kernels with launch", attributed);
+	gp_kv_u64(&kv, "kernels_with_launch", t.kernels.n ? "kernels with launch" : NULL, attributed);
 	if (t.kernels.n) {
-		/* Op model coverage (ops branch): how much GPU time has known FLOPs. */
+		/* Op model coverage: how much GPU time has known FLOPs. */
 		struct gp_opres *res = gp_ops_run(&t);
 		struct gp_ops_summary os;
-		char pct[32];
 		gp_ops_summarize(&t, res, &os);
-		snprintf(pct, sizeof(pct), "%.1f%%", os.gpu_ns > 0 ? 100 * os.known_ns / os.gpu_ns : 0.0);
-		kv_str(&kv, "gpu time with flops", pct);
-		kv_num(&kv, "kernels with flops", os.known);
-		kv_num(&kv, "unknown ops", os.unknown_ops);
-		kv_num(&kv, "kernels of unknown ops", os.unknown_kernels);
+		gp_kv_pct(&kv, "gpu_time_with_flops_pct", "gpu time with flops",
+			  os.gpu_ns > 0 ? 100 * os.known_ns / os.gpu_ns : 0.0);
+		gp_kv_u64(&kv, "kernels_with_flops", "kernels with flops", os.known);
+		gp_kv_u64(&kv, "unknown_ops", "unknown ops", os.unknown_ops);
+		gp_kv_u64(&kv, "kernels_of_unknown_ops", "kernels of unknown ops", os.unknown_kernels);
 		free(res);
+	} else {
+		gp_kv_str(&kv, "gpu_time_with_flops_pct", NULL, NULL);
+		gp_kv_u64(&kv, "kernels_with_flops", NULL, 0);
+		gp_kv_u64(&kv, "unknown_ops", NULL, 0);
+		gp_kv_u64(&kv, "kernels_of_unknown_ops", NULL, 0);
 	}
+	gp_kv_begin(&kv, "notes", true);
 	for (size_t i = 0; i < t.warnings.n; i++) {
-		snprintf(key, sizeof(key), "note %zu", i + 1);
-		kv_str(&kv, key, gp_s(&t, t.warnings.v[i]));
+		snprintf(label, sizeof(label), "note %zu", i + 1);
+		gp_kv_str(&kv, "note", label, gp_s(&t, t.warnings.v[i]));
 	}
 	if (!t.kernels.n && !t.warnings.n)
-		kv_str(&kv, "note", "this trace has no kernels");
-	kv_end(&kv);
+		gp_kv_str(&kv, "note", "note", "this trace has no kernels");
+	gp_kv_end(&kv);
+	rc = gp_kv_close(&kv, &err);
 	gp_trace_free(&t);
+	if (rc) {
+		gp_err_print(&err);
+		return gp_exit_code(err.status);
+	}
 	return GP_EXIT_OK;
 }

@@ -5,34 +5,42 @@
 ** statistics of a libgpuprof recording (metadata "gpu-timer NAME") follow
 ** as rows of kind gpu-timer.
 */
-#include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cmds/cmds.h"
+#include "cmds/options.h"
 #include "writers/writer.h"
 
-static const char ranges_help[] =
-	"usage: gpuprof ranges [OPTIONS] FILE\n\n"
+static const struct gp_cmd_opt ranges_own[] = {
+	{"name-only", 0, NULL, "group by range name, not by nesting path (long\n"
+	 "option only: -n is --top, as in every command)"},
+	{NULL, 0, NULL, NULL},
+};
+
+static const struct gp_cmd_spec ranges_spec = {
+	.name = "ranges",
+	.about =
 	"One row per distinct range path (a range's name preceded by the names of\n"
 	"the ranges enclosing it on its thread, joined with '/'): NVTX push/pop and\n"
 	"start/end ranges, marks, framework ops and annotations, libgpuprof timers\n"
-	"and training markers.  Times in nanoseconds; sorted by total time.\n\n"
-	"  -f, --format F   table (default), csv, tsv or json\n"
-	"  -n, --name-only  group by range name, not by nesting path\n"
-	"  -h, --help       this text\n\n";
+	"and training markers.  Times in nanoseconds; sorted by total time.",
+	.shared = GP_OPT_FORMAT | GP_OPT_TOP | GP_OPT_WIDTH | GP_OPT_NO_HEADER,
+	.row_formats = true,
+	.own = ranges_own,
+};
 
 static const struct gp_column cols[] = {
-	{"calls", "Calls", 5, true, false},
-	{"total_ns", "Total (ns)", 10, true, false},
-	{"avg_ns", "Avg (ns)", 8, true, false},
-	{"min_ns", "Min (ns)", 8, true, false},
-	{"max_ns", "Max (ns)", 8, true, false},
-	{"stddev_ns", "StdDev (ns)", 8, true, false},
-	{"kind", "Kind", 4, false, false},
-	{"name", "Name", 10, false, true},
+	{"calls", "Calls", 5, true, false, NULL},
+	{"total_ns", "Total (ns)", 10, true, false, NULL},
+	{"avg_ns", "Avg (ns)", 8, true, false, NULL},
+	{"min_ns", "Min (ns)", 8, true, false, NULL},
+	{"max_ns", "Max (ns)", 8, true, false, NULL},
+	{"stddev_ns", "StdDev (ns)", 8, true, false, NULL},
+	{"kind", "Kind", 4, false, false, NULL},
+	{"name", "Name", 10, false, true, NULL},
 };
 #define NCOLS ((int)(sizeof(cols) / sizeof(cols[0])))
 
@@ -119,18 +127,13 @@ static void add_gpu_timers(gp_trace *t, row_vec *rows)
 	}
 }
 
-static int print_rows(gp_trace *t, struct stat_row *rows, size_t n, const char *format)
+/* Writes the first n rows to the open writer w and closes it. */
+static int print_rows(gp_writer *w, gp_trace *t, struct stat_row *rows, size_t n)
 {
-	gp_writer w;
 	gp_error err = {0};
-	struct gp_writer_opts wo = {0};
 	char v[6][32];
 	const char *vals[NCOLS];
 
-	if (gp_writer_open(&w, format, stdout, cols, NCOLS, &wo, &err)) {
-		gp_err_print(&err);
-		return gp_exit_code(err.status);
-	}
 	for (size_t i = 0; i < n; i++) {
 		const struct stat_row *s = &rows[i];
 		double avg = s->calls ? s->total / (double)s->calls : 0, sd = 0;
@@ -148,45 +151,39 @@ static int print_rows(gp_trace *t, struct stat_row *rows, size_t n, const char *
 			vals[c] = v[c];
 		vals[6] = kind_label(s);
 		vals[7] = gp_s(t, s->name);
-		gp_writer_row(&w, vals);
+		gp_writer_row(w, vals);
 	}
-	if (gp_writer_close(&w, &err)) {
+	if (gp_writer_close(w, &err)) {
 		gp_err_print(&err);
 		return gp_exit_code(err.status);
 	}
 	return GP_EXIT_OK;
 }
 
+/* The only own option is --name-only: sets the int at ctx. */
+static int ranges_option(void *ctx, int index, const char *arg)
+{
+	*(int *)ctx = 1;
+	return 0;
+}
+
 int cmd_ranges(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{"format", required_argument, NULL, 'f'},
-		{"name-only", no_argument, NULL, 'n'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
-	const char *format = "table";
-	int c, rc, name_only = 0;
+	struct gp_cli_opts o;
+	int rc, name_only = 0;
 	row_vec rows = {0};
+	gp_error err = {0};
+	gp_writer w;
 	gp_trace t;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "f:nh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'f': format = optarg; break;
-		case 'n': name_only = 1; break;
-		case 'h': printf("%s%s", ranges_help, gp_exit_help); return GP_EXIT_OK;
-		default: return gp_cli_usage("ranges", "bad option");
-		}
-	}
-	if (strcmp(format, "table") && strcmp(format, "csv") && strcmp(format, "tsv") &&
-	    strcmp(format, "json"))
-		return gp_cli_usage("ranges", "unknown format '%s' (valid: %s)", format, gp_writer_formats);
-	if (optind != argc - 1)
-		return gp_cli_usage("ranges", "expected exactly one trace file");
+	rc = gp_cli_parse(&ranges_spec, argc, argv, &o, ranges_option, &name_only);
+	if (rc)
+		return rc == GP_CLI_DONE ? GP_EXIT_OK : rc;
+	if (gp_writer_open(&w, o.format, stdout, cols, NCOLS, &o.wo, &err))
+		return gp_cli_usage("ranges", "%s", err.msg);
 
 	gp_trace_init(&t);
-	rc = gp_cli_load(argv[optind], &t);
+	rc = gp_cli_load(o.file, &t);
 	if (rc) {
 		gp_trace_free(&t);
 		return rc;
@@ -224,7 +221,7 @@ int cmd_ranges(int argc, char **argv)
 	add_gpu_timers(&t, &rows);
 	if (rows.n)
 		qsort(rows.v, rows.n, sizeof(*rows.v), by_total);
-	rc = print_rows(&t, rows.v, rows.n, format);
+	rc = print_rows(&w, &t, rows.v, rows.n < o.top ? rows.n : o.top);
 	gp_vec_free(rows);
 	gp_trace_free(&t);
 	return rc;

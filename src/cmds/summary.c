@@ -9,35 +9,40 @@
 ** One pass collects (group key, duration) pairs, one sort makes groups
 ** contiguous with their durations ascending, one pass computes each group.
 */
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cmds/cmds.h"
+#include "cmds/options.h"
 #include "util/stats.h"
 #include "writers/writer.h"
 
-static const char summary_help[] =
-	"usage: gpuprof summary [OPTIONS] FILE\n\n"
+static const struct gp_cmd_opt summary_own[] = {
+	{"section", 's', "S", "gpu, api or all (default)"},
+	{"by", 'b', "G", "group GPU time by: kernel (default: kernel name, plus\n"
+	 "memcpy by kind and memset), op, layer, iter (from the\n"
+	 "correlation pass; kernels only, '(none)' when unknown),\n"
+	 "stream or device (all GPU activities)"},
+	{"base", 0, NULL, "kernel base names (shortName) instead of full\ndemangled names"},
+	{NULL, 0, NULL, NULL},
+};
+enum { OWN_SECTION, OWN_BY, OWN_BASE };
+
+static const struct gp_cmd_spec summary_spec = {
+	.name = "summary",
+	.about =
 	"Total, count, average, median, minimum, maximum and standard deviation of\n"
 	"the time of each kernel, memory operation and CUDA API call, largest total\n"
 	"first (nvprof's summary; the numbers of nsys stats' cuda_gpu_kern_sum and\n"
-	"cuda_api_sum).  Time(%) is the share of the section's total.\n\n"
-	"  -f, --format F    table (default), csv, tsv or json; times are in ns\n"
-	"                    except in the table\n"
-	"  -s, --section S   gpu, api or all (default)\n"
-	"  -b, --by G        group GPU time by: kernel (default: kernel name, plus\n"
-	"                    memcpy by kind and memset), op, layer, iter (from the\n"
-	"                    correlation pass; kernels only, '(none)' when unknown),\n"
-	"                    stream or device (all GPU activities)\n"
-	"      --base        kernel base names (shortName) instead of full\n"
-	"                    demangled names\n"
-	"  -n, --top N       at most N rows per section\n"
-	"  -w, --width W     table: fit lines into W columns\n"
-	"      --no-header   omit the header line\n"
-	"  -h, --help        this text\n\n";
+	"cuda_api_sum).  Time(%) is the share of the section's total.  -n limits\n"
+	"each section.",
+	.shared = GP_OPT_FORMAT | GP_OPT_TOP | GP_OPT_WIDTH | GP_OPT_NO_HEADER,
+	.row_formats = true,
+	.format_note = "(times in ns except in the table)",
+	.own = summary_own,
+};
 
 enum by { BY_KERNEL, BY_OP, BY_LAYER, BY_ITER, BY_STREAM, BY_DEVICE };
 
@@ -59,10 +64,8 @@ struct group {
 struct opts {
 	enum by by;
 	bool base;
-	long top;
-	const char *format;
+	size_t top;            /* rows per section, SIZE_MAX = all */
 	int sections;          /* bit 0 gpu, bit 1 api */
-	struct gp_writer_opts wo;
 };
 
 static int cmp_item(const void *a, const void *b)
@@ -199,29 +202,29 @@ static struct group *make_groups(const gp_trace *t, struct item *items, size_t n
 }
 
 static const struct gp_column cols_raw[] = {
-	{"type", "Type", 4, false, false},
-	{"time_pct", "Time (%)", 5, true, false},
-	{"total_ns", "Total Time (ns)", 8, true, false},
-	{"calls", "Calls", 5, true, false},
-	{"avg_ns", "Avg (ns)", 8, true, false},
-	{"med_ns", "Med (ns)", 8, true, false},
-	{"min_ns", "Min (ns)", 8, true, false},
-	{"max_ns", "Max (ns)", 8, true, false},
-	{"stddev_ns", "StdDev (ns)", 8, true, false},
-	{"name", "Name", 20, false, true},
+	{"type", "Type", 4, false, false, NULL},
+	{"time_pct", "Time (%)", 5, true, false, NULL},
+	{"total_ns", "Total Time (ns)", 8, true, false, NULL},
+	{"calls", "Calls", 5, true, false, NULL},
+	{"avg_ns", "Avg (ns)", 8, true, false, NULL},
+	{"med_ns", "Med (ns)", 8, true, false, NULL},
+	{"min_ns", "Min (ns)", 8, true, false, NULL},
+	{"max_ns", "Max (ns)", 8, true, false, NULL},
+	{"stddev_ns", "StdDev (ns)", 8, true, false, NULL},
+	{"name", "Name", 20, false, true, NULL},
 };
 
 static const struct gp_column cols_table[] = {
-	{"type", "Type", 4, false, false},
-	{"time_pct", "Time(%)", 5, true, false},
-	{"total", "Total", 8, true, false},
-	{"calls", "Calls", 5, true, false},
-	{"avg", "Avg", 8, true, false},
-	{"med", "Med", 8, true, false},
-	{"min", "Min", 8, true, false},
-	{"max", "Max", 8, true, false},
-	{"stddev", "StdDev", 8, true, false},
-	{"name", "Name", 20, false, true},
+	{"type", "Type", 4, false, false, NULL},
+	{"time_pct", "Time(%)", 5, true, false, NULL},
+	{"total", "Total", 8, true, false, NULL},
+	{"calls", "Calls", 5, true, false, NULL},
+	{"avg", "Avg", 8, true, false, NULL},
+	{"med", "Med", 8, true, false, NULL},
+	{"min", "Min", 8, true, false, NULL},
+	{"max", "Max", 8, true, false, NULL},
+	{"stddev", "StdDev", 8, true, false, NULL},
+	{"name", "Name", 20, false, true, NULL},
 };
 
 #define NCOLS ((int)(sizeof(cols_raw) / sizeof(cols_raw[0])))
@@ -234,7 +237,7 @@ static void write_section(gp_writer *w, const char *type, const struct group *g,
 	char v[NCOLS - 2][64];
 	const char *row[NCOLS];
 	int64_t sum = 0;
-	size_t shown = o->top >= 0 && (size_t)o->top < ng ? (size_t)o->top : ng;
+	size_t shown = o->top < ng ? o->top : ng;
 
 	for (size_t i = 0; i < ng; i++)
 		sum += g[i].st.total;
@@ -352,111 +355,67 @@ static void api_section(gp_writer *w, gp_trace *t, const struct opts *o, bool ta
 	free(stripped);
 }
 
-/* True if name is one of gp_writer_formats ("table, csv, tsv, json"). */
-static bool known_format(const char *name)
-{
-	size_t n = strlen(name);
+static const char *const by_names[] = {"kernel", "op", "layer", "iter", "stream", "device"};
 
-	for (const char *p = gp_writer_formats; n && (p = strstr(p, name)); p += n)
-		if ((p == gp_writer_formats || p[-1] == ' ') && (p[n] == ',' || p[n] == '\0'))
-			return true;
-	return false;
+/* Parses summary's own options into the struct opts at ctx. */
+static int summary_option(void *ctx, int index, const char *arg)
+{
+	struct opts *o = ctx;
+
+	switch (index) {
+	case OWN_SECTION:
+		if (strcmp(arg, "gpu") == 0)
+			o->sections = 1;
+		else if (strcmp(arg, "api") == 0)
+			o->sections = 2;
+		else if (strcmp(arg, "all") == 0)
+			o->sections = 3;
+		else
+			return gp_cli_usage("summary", "--section wants gpu, api or all, not '%s'", arg);
+		return 0;
+	case OWN_BY:
+		for (int i = 0; i < (int)(sizeof(by_names) / sizeof(by_names[0])); i++)
+			if (strcmp(arg, by_names[i]) == 0) {
+				o->by = (enum by)i;
+				return 0;
+			}
+		return gp_cli_usage("summary", "--by wants kernel, op, layer, iter, stream or device, not '%s'",
+				    arg);
+	case OWN_BASE:
+		o->base = true;
+		return 0;
+	}
+	return 0;
 }
 
 int cmd_summary(int argc, char **argv)
 {
-	enum { OPT_BASE = 256, OPT_NO_HEADER };
-	static const struct option longopts[] = {
-		{"format", required_argument, NULL, 'f'},
-		{"section", required_argument, NULL, 's'},
-		{"by", required_argument, NULL, 'b'},
-		{"base", no_argument, NULL, OPT_BASE},
-		{"top", required_argument, NULL, 'n'},
-		{"width", required_argument, NULL, 'w'},
-		{"no-header", no_argument, NULL, OPT_NO_HEADER},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
-	static const char *const by_names[] = {"kernel", "op", "layer", "iter", "stream", "device"};
-	struct opts o = {.by = BY_KERNEL, .top = -1, .format = "table", .sections = 3};
+	struct opts o = {.by = BY_KERNEL, .sections = 3};
+	struct gp_cli_opts co;
 	gp_writer w;
 	gp_error err = {0};
 	gp_trace t;
 	bool table;
-	char *end;
-	int c, rc;
+	int rc;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "f:s:b:n:w:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'f':
-			o.format = optarg;
-			break;
-		case 's':
-			if (strcmp(optarg, "gpu") == 0)
-				o.sections = 1;
-			else if (strcmp(optarg, "api") == 0)
-				o.sections = 2;
-			else if (strcmp(optarg, "all") == 0)
-				o.sections = 3;
-			else
-				return gp_cli_usage("summary", "--section wants gpu, api or all, not '%s'", optarg);
-			break;
-		case 'b': {
-			int found = -1;
-			for (int i = 0; i < (int)(sizeof(by_names) / sizeof(by_names[0])); i++)
-				if (strcmp(optarg, by_names[i]) == 0)
-					found = i;
-			if (found < 0)
-				return gp_cli_usage("summary", "--by wants kernel, op, layer, iter, stream or "
-							       "device, not '%s'", optarg);
-			o.by = (enum by)found;
-			break;
-		}
-		case OPT_BASE:
-			o.base = true;
-			break;
-		case 'n':
-			o.top = strtol(optarg, &end, 10);
-			if (!*optarg || *end || o.top < 0)
-				return gp_cli_usage("summary", "--top wants a non-negative number, not '%s'", optarg);
-			break;
-		case 'w':
-			o.wo.width = (int)strtol(optarg, &end, 10);
-			if (!*optarg || *end || o.wo.width < 20 || o.wo.width > 100000)
-				return gp_cli_usage("summary", "--width wants a number from 20 to 100000, not '%s'",
-						    optarg);
-			break;
-		case OPT_NO_HEADER:
-			o.wo.no_header = true;
-			break;
-		case 'h':
-			printf("%s%s", summary_help, gp_exit_help);
-			return GP_EXIT_OK;
-		default:
-			return gp_cli_usage("summary", "unknown option");
-		}
-	}
-	if (optind + 1 != argc)
-		return gp_cli_usage("summary", optind == argc ? "FILE is missing" : "one FILE only");
-	table = strcmp(o.format, "table") == 0;
-	/* check the format before reading a multi-GB trace */
-	if (!known_format(o.format))
-		return gp_cli_usage("summary", "unknown output format '%s' (valid: %s)", o.format,
-				    gp_writer_formats);
+	rc = gp_cli_parse(&summary_spec, argc, argv, &co, summary_option, &o);
+	if (rc)
+		return rc == GP_CLI_DONE ? GP_EXIT_OK : rc;
+	o.top = co.top;
+	table = strcmp(co.format, "table") == 0;
+	if (gp_writer_open(&w, co.format, stdout, table ? cols_table : cols_raw, NCOLS, &co.wo, &err))
+		return gp_cli_usage("summary", "%s", err.msg);
 	gp_trace_init(&t);
-	rc = gp_cli_load(argv[optind], &t);
-	if (rc == GP_EXIT_OK &&
-	    gp_writer_open(&w, o.format, stdout, table ? cols_table : cols_raw, NCOLS, &o.wo, &err) == GP_OK) {
+	rc = gp_cli_load(co.file, &t);
+	if (rc == GP_EXIT_OK) {
 		if (o.sections & 1)
 			gpu_section(&w, &t, &o, table);
 		if (o.sections & 2)
 			api_section(&w, &t, &o, table);
-		gp_writer_close(&w, &err);
-	}
-	if (rc == GP_EXIT_OK && err.status != GP_OK) {
-		gp_err_print(&err);
-		rc = gp_exit_code(err.status);
+		if (gp_writer_close(&w, &err)) {
+			gp_err_print(&err);
+			rc = gp_exit_code(err.status);
+		}
 	}
 	gp_trace_free(&t);
 	return rc;

@@ -30,7 +30,7 @@ static void csv_line(gp_writer *w, const char *const *vals)
 	for (int i = 0; i < w->ncols; i++) {
 		if (i)
 			putc_unlocked(',', w->out);
-		csv_field(w->out, vals[i]);
+		csv_field(w->out, gp_cell_text(&w->cols[i], vals[i]));
 	}
 	putc_unlocked('\n', w->out);
 	funlockfile(w->out);
@@ -59,7 +59,7 @@ static void tsv_line(gp_writer *w, const char *const *vals)
 	for (int i = 0; i < w->ncols; i++) {
 		if (i)
 			putc_unlocked('\t', w->out);
-		tsv_field(w->out, vals[i]);
+		tsv_field(w->out, gp_cell_text(&w->cols[i], vals[i]));
 	}
 	putc_unlocked('\n', w->out);
 	funlockfile(w->out);

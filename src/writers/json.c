@@ -8,7 +8,8 @@
 
 #include "writers/writer.h"
 
-static int is_json_number(const char *s)
+/* True if s is a JSON number (no inf, nan, hex, leading zeros or '+'). */
+static bool is_json_number(const char *s)
 {
 	char *end;
 
@@ -54,7 +55,7 @@ static void json_row(gp_writer *w, const char *const *vals)
 			fputc(',', w->out);
 		gp_json_string(w->out, w->cols[i].key);
 		fputc(':', w->out);
-		if (!*v || strcmp(v, "na") == 0)
+		if (!v)
 			fputs("null", w->out);
 		else if (w->cols[i].numeric && is_json_number(v))
 			fputs(v, w->out);

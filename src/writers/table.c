@@ -58,7 +58,7 @@ static void print_row(gp_writer *w, const char *const *vals)
 	for (int i = 0; i < w->ncols; i++) {
 		if (i)
 			fputc(' ', w->out);
-		cell(w->out, vals[i], t->width[i], w->cols[i].numeric, i == w->ncols - 1);
+		cell(w->out, gp_cell_text(&w->cols[i], vals[i]), t->width[i], w->cols[i].numeric, i == w->ncols - 1);
 	}
 	fputc('\n', w->out);
 }
@@ -107,8 +107,9 @@ static void table_row(gp_writer *w, const char *const *vals)
 	}
 	const char **copy = gp_arena_alloc(&t->arena, sizeof(char *) * (size_t)w->ncols);
 	for (int i = 0; i < w->ncols; i++) {
-		int n = text_width(vals[i]);
-		copy[i] = gp_arena_strndup(&t->arena, vals[i], strlen(vals[i]));
+		const char *v = gp_cell_text(&w->cols[i], vals[i]);
+		int n = text_width(v);
+		copy[i] = gp_arena_strndup(&t->arena, v, strlen(v));
 		if (n > t->width[i])
 			t->width[i] = n;
 	}

@@ -1,5 +1,6 @@
 /*
-** Writer dispatch and column selection; see writer.h.
+** The row-writer registry, writer dispatch and column selection; see
+** writer.h.
 */
 #include <stdlib.h>
 #include <string.h>
@@ -9,38 +10,87 @@
 
 extern const struct gp_writer_ops gp_writer_table, gp_writer_csv, gp_writer_tsv, gp_writer_json;
 
-static const struct gp_writer_ops *const writer_ops[] = {
+const struct gp_writer_ops *const gp_writers[] = {
 	&gp_writer_table, &gp_writer_csv, &gp_writer_tsv, &gp_writer_json, NULL,
 };
 
-const char gp_writer_formats[] = "table, csv, tsv, json";
+const struct gp_writer_ops *gp_writer_find(const char *name)
+{
+	for (int i = 0; gp_writers[i]; i++)
+		if (strcmp(gp_writers[i]->name, name) == 0)
+			return gp_writers[i];
+	return NULL;
+}
+
+const char *gp_name_list(const char *const *names, char *buf, size_t size)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; names[i] && len < size; i++) {
+		const char *sep = i == 0 ? "" : names[i + 1] ? ", " : " or ";
+		int n = snprintf(buf + len, size - len, "%s%s", sep, names[i]);
+		if (n < 0)
+			break;
+		len += (size_t)n;
+	}
+	return buf;
+}
+
+const char *gp_writer_names(char *buf, size_t size)
+{
+	const char *names[16];
+	int n = 0;
+
+	for (int i = 0; gp_writers[i] && n < 15; i++)
+		names[n++] = gp_writers[i]->name;
+	names[n] = NULL;
+	return gp_name_list(names, buf, size);
+}
 
 int gp_writer_open(gp_writer *w, const char *format, FILE *out, const struct gp_column *cols,
 		   int ncols, const struct gp_writer_opts *o, gp_error *err)
 {
+	char names[256];
+
 	memset(w, 0, sizeof(*w));
-	for (int i = 0; writer_ops[i]; i++)
-		if (strcmp(writer_ops[i]->name, format) == 0)
-			w->ops = writer_ops[i];
+	w->ops = gp_writer_find(format);
 	if (!w->ops)
 		return gp_err(err, GP_ERR_USAGE, "unknown output format '%s' (valid: %s)", format,
-			      gp_writer_formats);
+			      gp_writer_names(names, sizeof(names)));
 	w->out = out;
 	w->cols = cols;
 	w->ncols = ncols;
 	if (o)
 		w->opts = *o;
-	w->ops->begin(w);
+	if (w->opts.width) {
+		int need = 0;
+		for (int i = 0; i < ncols; i++)
+			need += cols[i].min_width + (i ? 1 : 0);
+		if (w->opts.width < need)
+			return gp_err(err, GP_ERR_USAGE, "width %d is below the %d the selected columns need",
+				      w->opts.width, need);
+	}
 	return GP_OK;
+}
+
+void gp_writer_begin(gp_writer *w)
+{
+	if (w->begun)
+		return;
+	w->begun = true;
+	w->ops->begin(w);
 }
 
 void gp_writer_row(gp_writer *w, const char *const *vals)
 {
+	gp_writer_begin(w);
 	w->ops->row(w, vals);
 }
 
 int gp_writer_close(gp_writer *w, gp_error *err)
 {
+	gp_writer_begin(w);
 	w->ops->end(w);
 	if (fflush(w->out) != 0 || ferror(w->out))
 		return gp_err(err, GP_ERR_IO, "write failure on output");
@@ -79,4 +129,17 @@ int gp_columns_select(const struct gp_column *cols, int ncols, const char *list,
 	if (n == 0)
 		return gp_err(err, GP_ERR_USAGE, "empty column list"), -1;
 	return n;
+}
+
+const char *gp_fmt_duration(double ns, char *buf, size_t size)
+{
+	if (ns < 1e3)
+		snprintf(buf, size, "%.0f ns", ns);
+	else if (ns < 1e6)
+		snprintf(buf, size, "%.3f us", ns / 1e3);
+	else if (ns < 1e9)
+		snprintf(buf, size, "%.3f ms", ns / 1e6);
+	else
+		snprintf(buf, size, "%.3f s", ns / 1e9);
+	return buf;
 }

@@ -1,16 +1,18 @@
 /*
 ** Tabular output.  A command describes its columns once, then hands rows of
 ** already-formatted strings to a writer; each output format is one file in
-** src/writers/ providing a gp_writer_ops table (uftrace's dump ops).
+** src/writers/ providing a gp_writer_ops table (uftrace's dump ops), listed
+** in the registry of writer.c.
 **
 ** Ownership: the writer copies nothing it does not need: column specs must
 ** outlive the writer; row strings only need to live for the call (the table
-** format copies them when it buffers).
+** format copies them when it buffers).  A NULL cell means "unknown".
 */
 #ifndef GP_WRITER_H
 #define GP_WRITER_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 #include "util/error.h"
@@ -21,6 +23,8 @@ struct gp_column {
 	int min_width;        /* table: narrowest width with -w */
 	bool numeric;         /* right-aligned; JSON number when it parses */
 	bool flex;            /* table -w: shares the width left over */
+	const char *unknown;  /* table/csv/tsv text of a NULL cell; NULL = "na"
+			      ** (JSON writes null) */
 };
 
 struct gp_writer_opts {
@@ -43,23 +47,49 @@ struct gp_writer {
 	const struct gp_column *cols;
 	int ncols;
 	struct gp_writer_opts opts;
+	bool begun;           /* begin (header) written */
 	void *priv;           /* format state */
 };
 
-/* Opens a writer for format "table", "csv", "tsv" or "json".  Fails with
-** GP_ERR_USAGE naming the valid formats. */
+/* The row writer called name, or NULL. */
+const struct gp_writer_ops *gp_writer_find(const char *name);
+
+/* The registered row writers in order, NULL-terminated (for --help). */
+extern const struct gp_writer_ops *const gp_writers[];
+
+/* Validates and sets up a writer for format (a gp_writers name) over the
+** columns; writes nothing yet, so a command opens its writer before it
+** loads the input (and needs no close if that fails).  A width must leave each column its min_width.  Fails
+** with GP_ERR_USAGE naming the valid formats (or the width needed). */
 int gp_writer_open(gp_writer *w, const char *format, FILE *out, const struct gp_column *cols,
 		   int ncols, const struct gp_writer_opts *o, gp_error *err);
+
+/* Writes the format's start (the header) now if not yet written; the first
+** row or the close does it otherwise. */
+void gp_writer_begin(gp_writer *w);
 void gp_writer_row(gp_writer *w, const char *const *vals);
 /* Finishes and flushes; GP_ERR_IO if any write to out failed. */
 int gp_writer_close(gp_writer *w, gp_error *err);
+
+/* The text table/csv/tsv print for cell v of column c. */
+static inline const char *gp_cell_text(const struct gp_column *c, const char *v)
+{
+	return v ? v : c->unknown ? c->unknown : "na";
+}
 
 /* Writes s as a quoted JSON string (escapes quotes, backslashes and
 ** control characters). */
 void gp_json_string(FILE *out, const char *s);
 
-/* Comma list of the format names, for --help. */
-extern const char gp_writer_formats[];
+/* Writes "a, b, c or d" from a NULL-terminated list of names into buf
+** (for --help and error messages); returns buf. */
+const char *gp_name_list(const char *const *names, char *buf, size_t size);
+
+/* The row writers' names as gp_name_list writes them. */
+const char *gp_writer_names(char *buf, size_t size);
+
+/* Formats ns as a human duration ("1.234 ms") into buf; returns buf. */
+const char *gp_fmt_duration(double ns, char *buf, size_t size);
 
 /* Column selection shared by the commands: parses "a,b,c" against cols
 ** into idx[] (returns count) or fails with GP_ERR_USAGE listing the valid

@@ -16,3 +16,12 @@ assert_grep 'empty file' "$TMP/err"
 printf 'hello, I am not a trace\n' > "$TMP/foreign.txt"
 expect_exit 4 "$GPUPROF" info "$TMP/foreign.txt"
 assert_grep 'not a recognised trace' "$TMP/err"
+# every command's --help: usage line, the shared -h line, exit codes
+for cmd in info report summary advise ranges; do
+	run_ok "$GPUPROF" $cmd --help
+	assert_grep "^usage: gpuprof $cmd \[OPTIONS\] FILE" "$TMP/out"
+	assert_grep '^  -h, --help +this text' "$TMP/out"
+	assert_grep 'Exit codes' "$TMP/out"
+	expect_exit 2 "$GPUPROF" $cmd --frobnicate "$TMP/empty"
+	assert_grep "gpuprof $cmd: bad option" "$TMP/err"
+done

@@ -26,9 +26,9 @@ SQL
 run_ok "$GPUPROF" info --format json "$db"
 assert_grep '"format": "nsys"' "$TMP/out"
 assert_grep '"kernels": 2' "$TMP/out"
-assert_grep '"kernels with launch": 2' "$TMP/out"
-assert_grep '"nvtx ranges": 3' "$TMP/out"
-assert_grep '"nvtx marks": 1' "$TMP/out"
+assert_grep '"kernels_with_launch": 2' "$TMP/out"
+assert_grep '"nvtx_ranges": 3' "$TMP/out"
+assert_grep '"nvtx_marks": 1' "$TMP/out"
 run_ok "$GPUPROF" report -f csv -c idx,layer,dir,op,kernel,sil,grid,block,pid "$db"
 assert_eq "$(sed -n 2p "$TMP/out")" '"0","Encoder","fprop","abs","vectorized_elementwise_kernel","500","4,1,1","128,1,1","77"'
 assert_eq "$(sed -n 3p "$TMP/out")" '"1","-","fprop","mm","volta_sgemm_128x64_tn","900","8,2,1","256,1,1","77"'

@@ -25,19 +25,19 @@ for f in $files; do
 	db=$TESTDATA/$f
 	assert_eq "$(get format)" nvprof "$f format"
 	assert_eq "$(get kernels)" "$(sqlite_count "$db" "select (select count(*) from CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL) + (select count(*) from CUPTI_ACTIVITY_KIND_KERNEL)")" "$f kernels"
-	assert_eq "$(get 'api calls (runtime)')" "$(sqlite_count "$db" "select count(*) from CUPTI_ACTIVITY_KIND_RUNTIME")" "$f runtime calls"
-	assert_eq "$(get 'api calls (driver)')" "$(sqlite_count "$db" "select count(*) from CUPTI_ACTIVITY_KIND_DRIVER")" "$f driver calls"
-	assert_eq "$(get 'nvtx ranges')" "$(sqlite_count "$db" "select count(*) from CUPTI_ACTIVITY_KIND_MARKER where flags = 2")" "$f ranges"
-	assert_eq "$(get 'nvtx marks')" "$(sqlite_count "$db" "select count(*) from CUPTI_ACTIVITY_KIND_MARKER where flags = 1")" "$f marks"
+	assert_eq "$(get api_calls_runtime)" "$(sqlite_count "$db" "select count(*) from CUPTI_ACTIVITY_KIND_RUNTIME")" "$f runtime calls"
+	assert_eq "$(get api_calls_driver)" "$(sqlite_count "$db" "select count(*) from CUPTI_ACTIVITY_KIND_DRIVER")" "$f driver calls"
+	assert_eq "$(get nvtx_ranges)" "$(sqlite_count "$db" "select count(*) from CUPTI_ACTIVITY_KIND_MARKER where flags = 2")" "$f ranges"
+	assert_eq "$(get nvtx_marks)" "$(sqlite_count "$db" "select count(*) from CUPTI_ACTIVITY_KIND_MARKER where flags = 1")" "$f marks"
 	assert_eq "$(get memcpy)" "$(sqlite_count "$db" "select (select count(*) from CUPTI_ACTIVITY_KIND_MEMCPY) + (select count(*) from CUPTI_ACTIVITY_KIND_MEMCPY2)")" "$f memcpy"
-	assert_eq "$(get 'memcpy bytes')" "$(sqlite_count "$db" "select (select coalesce(sum(bytes),0) from CUPTI_ACTIVITY_KIND_MEMCPY) + (select coalesce(sum(bytes),0) from CUPTI_ACTIVITY_KIND_MEMCPY2)")" "$f memcpy bytes"
+	assert_eq "$(get memcpy_bytes)" "$(sqlite_count "$db" "select (select coalesce(sum(bytes),0) from CUPTI_ACTIVITY_KIND_MEMCPY) + (select coalesce(sum(bytes),0) from CUPTI_ACTIVITY_KIND_MEMCPY2)")" "$f memcpy bytes"
 	assert_eq "$(get memset)" "$(sqlite_count "$db" "select count(*) from CUPTI_ACTIVITY_KIND_MEMSET")" "$f memset"
 	assert_eq "$(get synchronizations)" "$(sqlite_count "$db" "select count(*) from CUPTI_ACTIVITY_KIND_SYNCHRONIZATION")" "$f syncs"
 done
 # Every kernel of both files with kernels finds its launch (runtime API).
 run_ok "$GPUPROF" info --format json "$TESTDATA/nvprof/mxnet_titanv/timeline.nvvp"
-assert_grep '"kernels with launch": 38' "$TMP/out"
-assert_grep '"gpu 0": "TITAN V, 80 SMs, cc 7.0' "$TMP/out"
+assert_grep '"kernels_with_launch": 38' "$TMP/out"
+python3 -c 'import json, sys; g = json.load(open(sys.argv[1]))["gpus"][0]; sys.exit(g["id"] != 0 or g["name"] != "TITAN V" or g["sm_count"] != 80 or g["compute_capability"] != "7.0")' "$TMP/out" || fail "gpus[0] of mxnet_titanv is not TITAN V, 80 SMs, cc 7.0"
 # The empty database is valid: no kernels, a note that says why.
 run_ok "$GPUPROF" info "$TESTDATA/nvprof/pyprof_lm_v100/net_472e6c3_empty.sql"
 assert_grep 'no activity was recorded' "$TMP/out"

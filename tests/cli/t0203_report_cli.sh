@@ -9,6 +9,7 @@ expect_exit 2 "$GPUPROF" report
 expect_exit 2 "$GPUPROF" report -c idx,bogus "$f"
 assert_grep "unknown column 'bogus'" "$TMP/err"
 expect_exit 2 "$GPUPROF" report -f xml "$f"
+expect_exit 2 "$GPUPROF" report -f xml "$TMP/missing.nvvp"   # checked before reading
 expect_exit 2 "$GPUPROF" report -w 20 "$f"
 expect_exit 2 "$GPUPROF" report -w abc "$f"
 # default columns are PyProf's
@@ -19,5 +20,7 @@ assert_eq "$(head -1 "$TMP/out")" "$(printf '0\t200')"
 # -w fits the width; trace shows the innermost file only
 run_ok "$GPUPROF" report -w 120 -c idx,trace,kernel,params "$f"
 awk 'length($0) > 120 { exit 1 }' "$TMP/out" || fail "line longer than 120"
+run_ok "$GPUPROF" report -f json -c idx,kernel,latency,altseq,trace "$f"
+assert_eq "$(head -1 "$TMP/out")" '{"idx":0,"kernel":"volta_sgemm_128x64_tn","latency":500,"altseq":null,"trace":null}'
 run_ok "$GPUPROF" report -f json -c idx,kernel,latency "$f"
 assert_eq "$(head -1 "$TMP/out")" '{"idx":0,"kernel":"volta_sgemm_128x64_tn","latency":500}'

@@ -17,7 +17,7 @@ for f in nsys nvprof; do
 import json, sys
 d = json.load(open(sys.argv[1]))
 want = dict(kernels=int(sys.argv[2]), api=int(sys.argv[3]), ranges=int(sys.argv[4]))
-got = dict(kernels=d["kernels"], api=d["api calls"], ranges=d["nvtx ranges"])
-assert got == want and d["kernels with launch"] == want["kernels"], (got, want, d)
+got = dict(kernels=d["kernels"], api=d["api_calls"], ranges=d["nvtx_ranges"])
+assert got == want and d["kernels_with_launch"] == want["kernels"], (got, want, d)
 PY
 done

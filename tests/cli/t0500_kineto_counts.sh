@@ -25,7 +25,7 @@ while IFS='	' read -r f kernels api memcpy memset sync kernel_ns ops; do
 	mv "$TMP/out" "$TMP/info.json"
 	assert_grep '"format": "kineto"' "$TMP/info.json"
 	assert_eq "$(json_num kernels)" "$kernels" "$f kernels"
-	assert_eq "$(json_num 'api calls')" "$api" "$f api calls"
+	assert_eq "$(json_num api_calls)" "$api" "$f api calls"
 	assert_eq "$(json_num memcpy)" "$memcpy" "$f memcpy"
 	assert_eq "$(json_num memset)" "$memset" "$f memset"
 	assert_eq "$(json_num synchronizations)" "$sync" "$f synchronizations"

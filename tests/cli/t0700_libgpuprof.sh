@@ -53,7 +53,7 @@ for row in "3	push	iteration" "3	push	iteration/forward" "3	push	iteration/backw
 done
 assert_eq "$(wc -l < "$TMP/paths")" 13 "rows (header + 12)"
 # --name-only groups the two conv timers
-run_ok "$GPUPROF" ranges -n --format csv "$rec"
+run_ok "$GPUPROF" ranges --name-only --format csv "$rec"
 assert_grep '^"6","[0-9]+".*"timer","conv"$' "$TMP/out"
 # json: one object per row
 run_ok "$GPUPROF" ranges --format json "$rec"

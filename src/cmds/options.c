@@ -1,0 +1,285 @@
+/*
+** The shared option table and the one parser of the commands; see
+** options.h.  Limits are the same for every command: -w and -n take a
+** positive number (the writer checks -w against the selected columns),
+** --peak-* a positive number of at most 1e20.
+*/
+#include <getopt.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmds/cmds.h"
+#include "cmds/options.h"
+
+/* Parses arg into o for the shared option; 0, GP_CLI_DONE or an exit code. */
+typedef int (*shared_parse_fn)(const char *cmd, const char *arg, struct gp_cli_opts *o);
+
+struct shared_opt {
+	unsigned bit;
+	const char *name;
+	int short_name;
+	const char *arg;
+	const char *help;       /* NULL: generated (the -f line) */
+	shared_parse_fn parse;
+};
+
+/* A positive integer up to max, or -1. */
+static long positive(const char *s, long max)
+{
+	char *end;
+	long v = strtol(s, &end, 10);
+
+	return *s && !*end && v > 0 && v <= max ? v : -1;
+}
+
+static int parse_columns(const char *cmd, const char *arg, struct gp_cli_opts *o)
+{
+	o->columns = arg;
+	return 0;
+}
+
+static int parse_format(const char *cmd, const char *arg, struct gp_cli_opts *o)
+{
+	o->format = arg;
+	return 0;
+}
+
+static int parse_width(const char *cmd, const char *arg, struct gp_cli_opts *o)
+{
+	long v = positive(arg, 100000);
+
+	if (v < 0)
+		return gp_cli_usage(cmd, "bad --width '%s' (a positive number)", arg);
+	o->wo.width = (int)v;
+	return 0;
+}
+
+static int parse_no_header(const char *cmd, const char *arg, struct gp_cli_opts *o)
+{
+	o->wo.no_header = true;
+	return 0;
+}
+
+static int parse_top(const char *cmd, const char *arg, struct gp_cli_opts *o)
+{
+	long v = positive(arg, LONG_MAX);
+
+	if (v < 0)
+		return gp_cli_usage(cmd, "bad --top '%s' (a positive number)", arg);
+	o->top = (size_t)v;
+	return 0;
+}
+
+static void list_gpus(void)
+{
+	printf("%-16s %4s %7s %7s %7s %7s %7s %7s %6s\n", "GPU", "SMs", "FP64", "FP32", "TF32",
+	       "FP16", "BF16", "FP8", "GB/s");
+	for (const struct gp_gpu *g = gp_gpus; g->name; g++)
+		printf("%-16s %4d %7.1f %7.1f %7.1f %7.1f %7.1f %7.1f %6.0f\n", g->name, g->sm_count,
+		       g->fp64_tc ? g->fp64_tc : g->fp64, g->fp32, g->tf32, g->fp16, g->bf16, g->fp8, g->bw);
+	printf("(dense TFLOP/s at boost clock, datasheet roofs; docs/op-model.md)\n");
+}
+
+static int parse_gpu(const char *cmd, const char *arg, struct gp_cli_opts *o)
+{
+	if (strcmp(arg, "list") == 0) {
+		list_gpus();
+		return GP_CLI_DONE;
+	}
+	o->peaks.gpu = gp_gpu_lookup(arg);
+	if (!o->peaks.gpu)
+		return gp_cli_usage(cmd, "unknown GPU '%s' (--gpu list shows the table)", arg);
+	return 0;
+}
+
+/* A peak: a positive number up to 1e20, or -1. */
+static double peak(const char *arg)
+{
+	char *end;
+	double v = strtod(arg, &end);
+
+	return end == arg || *end || !(v > 0) || v > 1e20 ? -1 : v;
+}
+
+static int parse_peak_flops(const char *cmd, const char *arg, struct gp_cli_opts *o)
+{
+	o->peaks.peak_flops = peak(arg);
+	if (o->peaks.peak_flops < 0)
+		return gp_cli_usage(cmd, "bad --peak-flops '%s' (a positive number, e.g. 312e12)", arg);
+	return 0;
+}
+
+static int parse_peak_bw(const char *cmd, const char *arg, struct gp_cli_opts *o)
+{
+	o->peaks.peak_bw = peak(arg);
+	if (o->peaks.peak_bw < 0)
+		return gp_cli_usage(cmd, "bad --peak-bw '%s' (a positive number, e.g. 1.555e12)", arg);
+	return 0;
+}
+
+static const struct shared_opt shared_opts[] = {
+	{GP_OPT_COLUMNS, "columns", 'c', "LIST", "comma-separated columns (see below)", parse_columns},
+	{GP_OPT_FORMAT, "format", 'f', "F", NULL, parse_format},
+	{GP_OPT_WIDTH, "width", 'w', "N", "table: fit lines into N columns (at least what the\n"
+	 "selected columns need), truncating the widest", parse_width},
+	{GP_OPT_NO_HEADER, "no-header", 0, NULL, "omit the header line (table, csv, tsv)", parse_no_header},
+	{GP_OPT_TOP, "top", 'n', "N", "at most N rows (a positive number; default all)", parse_top},
+	{GP_OPT_GPU, "gpu", 0, "NAME", "peaks of this GPU for the roofline (default: the\n"
+	 "trace's device; 'list' shows the table)", parse_gpu},
+	{GP_OPT_PEAK_FLOPS, "peak-flops", 0, "F", "peak FLOP/s for every kernel (e.g. 312e12)", parse_peak_flops},
+	{GP_OPT_PEAK_BW, "peak-bw", 0, "B", "peak memory bandwidth in bytes/s (e.g. 1.555e12)", parse_peak_bw},
+};
+#define NSHARED ((int)(sizeof(shared_opts) / sizeof(shared_opts[0])))
+
+/* getopt codes of options without a letter */
+enum { CODE_SHARED = 256, CODE_OWN = 512 };
+
+/* The command's formats: its own, then the row writers'; NULL-terminated. */
+static int format_names(const struct gp_cmd_spec *spec, const char **names, int max)
+{
+	int n = 0;
+
+	for (int i = 0; spec->formats && spec->formats[i] && n < max - 1; i++)
+		names[n++] = spec->formats[i];
+	for (int i = 0; spec->row_formats && gp_writers[i] && n < max - 1; i++)
+		names[n++] = gp_writers[i]->name;
+	names[n] = NULL;
+	return n;
+}
+
+static bool format_known(const struct gp_cmd_spec *spec, const char *name)
+{
+	const char *names[32];
+
+	format_names(spec, names, 32);
+	for (int i = 0; names[i]; i++)
+		if (strcmp(names[i], name) == 0)
+			return true;
+	return false;
+}
+
+int gp_cli_parse(const struct gp_cmd_spec *spec, int argc, char **argv, struct gp_cli_opts *o,
+		 gp_own_opt_fn own, void *ctx)
+{
+	struct option longopts[64];
+	char optstring[128] = "h";
+	const char *names[32];
+	char list[256];
+	int nlong = 0, c, rc;
+
+	memset(o, 0, sizeof(*o));
+	o->top = SIZE_MAX;
+	format_names(spec, names, 32);
+	o->format = names[0];
+	longopts[nlong++] = (struct option){"help", no_argument, NULL, 'h'};
+	for (int i = 0; i < NSHARED; i++) {
+		const struct shared_opt *s = &shared_opts[i];
+		if (!(spec->shared & s->bit))
+			continue;
+		longopts[nlong++] = (struct option){s->name, s->arg ? required_argument : no_argument, NULL,
+						    s->short_name ? s->short_name : CODE_SHARED + i};
+		if (s->short_name) {
+			size_t n = strlen(optstring);
+			optstring[n] = (char)s->short_name;
+			strcpy(optstring + n + 1, s->arg ? ":" : "");
+		}
+	}
+	for (int i = 0; spec->own && spec->own[i].name; i++) {
+		const struct gp_cmd_opt *x = &spec->own[i];
+		longopts[nlong++] = (struct option){x->name, x->arg ? required_argument : no_argument, NULL,
+						    x->short_name ? x->short_name : CODE_OWN + i};
+		if (x->short_name) {
+			size_t n = strlen(optstring);
+			optstring[n] = (char)x->short_name;
+			strcpy(optstring + n + 1, x->arg ? ":" : "");
+		}
+	}
+	longopts[nlong] = (struct option){NULL, 0, NULL, 0};
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, optstring, longopts, NULL)) != -1) {
+		int found = 0;
+		if (c == 'h') {
+			gp_cli_help(spec, stdout);
+			return GP_CLI_DONE;
+		}
+		for (int i = 0; i < NSHARED && !found; i++) {
+			const struct shared_opt *s = &shared_opts[i];
+			if ((spec->shared & s->bit) && (s->short_name ? c == s->short_name : c == CODE_SHARED + i)) {
+				found = 1;
+				if ((rc = s->parse(spec->name, optarg, o)) != 0)
+					return rc;
+			}
+		}
+		for (int i = 0; spec->own && spec->own[i].name && !found; i++) {
+			const struct gp_cmd_opt *x = &spec->own[i];
+			if (x->short_name ? c == x->short_name : c == CODE_OWN + i) {
+				found = 1;
+				if ((rc = own(ctx, i, optarg)) != 0)
+					return rc;
+			}
+		}
+		if (!found)
+			return gp_cli_usage(spec->name, "bad option");
+	}
+	if (optind != argc - 1)
+		return gp_cli_usage(spec->name, "expected exactly one trace file");
+	o->file = argv[optind];
+	if (!format_known(spec, o->format))
+		return gp_cli_usage(spec->name, "unknown output format '%s' (valid: %s)", o->format,
+				    gp_name_list(names, list, sizeof(list)));
+	return 0;
+}
+
+/* One option line: "  -f, --format F      help", continuation lines
+** indented under the help. */
+static void help_line(FILE *out, int short_name, const char *name, const char *arg, const char *help)
+{
+	char left[64];
+	int n;
+
+	if (short_name)
+		n = snprintf(left, sizeof(left), "-%c, --%s%s%s", short_name, name, arg ? " " : "", arg ? arg : "");
+	else
+		n = snprintf(left, sizeof(left), "    --%s%s%s", name, arg ? " " : "", arg ? arg : "");
+	if (n > 19)
+		fprintf(out, "  %s\n%22s", left, "");
+	else
+		fprintf(out, "  %-20s", left);
+	for (; *help; help++) {
+		fputc(*help, out);
+		if (*help == '\n')
+			fprintf(out, "%22s", "");
+	}
+	fputc('\n', out);
+}
+
+void gp_cli_help(const struct gp_cmd_spec *spec, FILE *out)
+{
+	const char *names[32];
+	char first[64], list[512], help[768];
+
+	fprintf(out, "usage: gpuprof %s [OPTIONS] FILE\n\n%s\n\n", spec->name, spec->about);
+	for (int i = 0; i < NSHARED; i++) {
+		const struct shared_opt *s = &shared_opts[i];
+		if (!(spec->shared & s->bit))
+			continue;
+		if (s->bit == GP_OPT_FORMAT) {
+			format_names(spec, names, 32);
+			snprintf(first, sizeof(first), "%s (default)", names[0]);
+			names[0] = first;
+			snprintf(help, sizeof(help), "%s%s%s", gp_name_list(names, list, sizeof(list)),
+				 spec->format_note ? "\n" : "", spec->format_note ? spec->format_note : "");
+			help_line(out, s->short_name, s->name, s->arg, help);
+		} else {
+			help_line(out, s->short_name, s->name, s->arg, s->help);
+		}
+	}
+	for (int i = 0; spec->own && spec->own[i].name; i++)
+		help_line(out, spec->own[i].short_name, spec->own[i].name, spec->own[i].arg, spec->own[i].help);
+	help_line(out, 'h', "help", NULL, "this text");
+	fprintf(out, "\n%s%s%s", spec->more ? spec->more : "", spec->more ? "\n\n" : "", gp_exit_help);
+}

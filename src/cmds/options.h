@@ -1,0 +1,82 @@
+/*
+** The options every command shares (-f, -w, -c, --no-header, --gpu,
+** --peak-flops, --peak-bw, -n, -h): one table in options.c gives each its
+** long and short name, argument, help text and parser, and a command says
+** by a mask which of them it takes, so they are spelt, limited and
+** documented the same way everywhere.  A command's own options ride along
+** in its gp_cmd_spec.
+**
+** Ownership: specs are static tables of the commands; gp_cli_opts holds
+** pointers into argv and into the specs, valid while they are.
+*/
+#ifndef GP_CMDS_OPTIONS_H
+#define GP_CMDS_OPTIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "ops/ops.h"
+#include "writers/writer.h"
+
+enum gp_shared_opt {
+	GP_OPT_COLUMNS = 1u << 0,
+	GP_OPT_FORMAT = 1u << 1,
+	GP_OPT_WIDTH = 1u << 2,
+	GP_OPT_NO_HEADER = 1u << 3,
+	GP_OPT_TOP = 1u << 4,
+	GP_OPT_GPU = 1u << 5,
+	GP_OPT_PEAK_FLOPS = 1u << 6,
+	GP_OPT_PEAK_BW = 1u << 7,
+};
+#define GP_OPT_PEAKS (GP_OPT_GPU | GP_OPT_PEAK_FLOPS | GP_OPT_PEAK_BW)
+
+/* An option of one command only. */
+struct gp_cmd_opt {
+	const char *name;       /* long name, without "--" */
+	int short_name;         /* letter, or 0 */
+	const char *arg;        /* argument's name in --help, NULL = takes none */
+	const char *help;       /* '\n' continues the text on the next line */
+};
+
+struct gp_cmd_spec {
+	const char *name;               /* "report" */
+	const char *about;              /* --help's paragraph after the usage line */
+	unsigned shared;                /* enum gp_shared_opt bits (-h always) */
+	const char *const *formats;     /* -f names before the row writers'
+					** (the first is the default), or NULL */
+	bool row_formats;               /* the row writers (gp_writers) too */
+	const char *format_note;        /* more -f help, or NULL */
+	const struct gp_cmd_opt *own;   /* ends with name == NULL; NULL = none */
+	const char *more;               /* --help text after the options, or NULL */
+};
+
+/* What the shared options and the one FILE argument say. */
+struct gp_cli_opts {
+	const char *file;
+	const char *format;             /* a valid format of the command */
+	const char *columns;            /* -c, NULL when not given */
+	struct gp_writer_opts wo;       /* -w, --no-header */
+	struct gp_peak_opts peaks;      /* --gpu, --peak-flops, --peak-bw */
+	size_t top;                     /* -n, SIZE_MAX when not given */
+};
+
+/* Called for each of the command's own options: index into spec->own and
+** the argument (NULL when it takes none).  Returns 0, or an exit code
+** after printing the error (gp_cli_usage). */
+typedef int (*gp_own_opt_fn)(void *ctx, int index, const char *arg);
+
+/* gp_cli_parse's answer when it has done the command's work (--help,
+** --gpu list): the command returns GP_EXIT_OK. */
+#define GP_CLI_DONE (-1)
+
+/* Parses argv (argv[0] is the command's name) by spec into o: the shared
+** options, the command's own through own(ctx, ...), and exactly one FILE.
+** Checks -f against the command's formats before any input is read.
+** Returns 0, GP_CLI_DONE, or an exit code after printing the error. */
+int gp_cli_parse(const struct gp_cmd_spec *spec, int argc, char **argv, struct gp_cli_opts *o,
+		 gp_own_opt_fn own, void *ctx);
+
+/* Writes the command's --help (usage, about, options, more, exit codes). */
+void gp_cli_help(const struct gp_cmd_spec *spec, FILE *out);
+
+#endif

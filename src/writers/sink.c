@@ -1,0 +1,49 @@
+/*
+** The sink registry and dispatch; see sink.h.
+*/
+#include <string.h>
+
+#include "writers/sink.h"
+
+extern const struct gp_sink_ops gp_sink_advise_text;
+
+const struct gp_sink_ops *const gp_sinks[] = {
+	&gp_sink_advise_text, NULL,
+};
+
+const struct gp_sink_ops *gp_sink_find(const char *name)
+{
+	for (int i = 0; gp_sinks[i]; i++)
+		if (strcmp(gp_sinks[i]->name, name) == 0)
+			return gp_sinks[i];
+	return NULL;
+}
+
+int gp_sink_open(gp_sink *s, const char *name, FILE *out, gp_error *err)
+{
+	memset(s, 0, sizeof(*s));
+	s->ops = gp_sink_find(name);
+	if (!s->ops)
+		return gp_err(err, GP_ERR_USAGE, "unknown output '%s'", name);
+	s->out = out;
+	return s->ops->open ? s->ops->open(s, err) : GP_OK;
+}
+
+int gp_sink_write_close(gp_sink *s, const struct gp_analysis *a, gp_error *err)
+{
+	int rc = s->ops->write(s, a, err);
+
+	gp_sink_discard(s);
+	if (rc)
+		return rc;
+	if (fflush(s->out) != 0 || ferror(s->out))
+		return gp_err(err, GP_ERR_IO, "write failure on output");
+	return GP_OK;
+}
+
+void gp_sink_discard(gp_sink *s)
+{
+	if (s->ops->close)
+		s->ops->close(s);
+	s->priv = NULL;
+}

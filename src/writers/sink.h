@@ -1,0 +1,75 @@
+/*
+** Whole-trace outputs.  A row writer (writer.h) gets one row at a time; a
+** sink gets the whole analysed trace at once, for outputs that need all of
+** it: the advise report today; the Chrome/Perfetto trace, flame graph and
+** HTML report next.  A new whole-trace output is one sink file in
+** src/writers/ listed in sink.c's registry, plus the subcommand that fills
+** a gp_analysis and hands it over.
+**
+** Ownership: a gp_analysis only points to what the command owns (the
+** trace, the op results, the findings); they outlive the sink's write.  The
+** sink owns its state (priv) until close.
+*/
+#ifndef GP_SINK_H
+#define GP_SINK_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "util/error.h"
+#include "model/trace.h"
+
+struct gp_opres;
+struct gp_peak_opts;
+struct gp_findings;
+
+/* Everything the analysis passes computed about one trace.  A pass that was
+** not run leaves its member NULL; a sink says which ones it needs. */
+struct gp_analysis {
+	const char *path;                   /* the input as named on the command line */
+	const gp_trace *trace;              /* loaded and correlated: attrs filled */
+	const struct gp_opres *opres;       /* gp_ops_run's, one per kernel */
+	const struct gp_peak_opts *peaks;   /* --gpu, --peak-flops, --peak-bw */
+	const struct gp_findings *findings; /* gp_advise's, ranked */
+	gp_ns window_start, window_end;     /* the time window to show; both 0 = all */
+	size_t top;                         /* at most this many items (-n); SIZE_MAX = all */
+};
+
+typedef struct gp_sink gp_sink;
+
+struct gp_sink_ops {
+	const char *name;
+	const char *help;       /* one line for --help */
+	/* Sets up state; writes nothing.  GP_OK or an error.  NULL: no state. */
+	int (*open)(gp_sink *s, gp_error *err);
+	/* Writes the whole output for a; GP_OK or an error (GP_ERR_USAGE when
+	** a member it needs is NULL). */
+	int (*write)(gp_sink *s, const struct gp_analysis *a, gp_error *err);
+	/* Frees the state (open succeeded).  NULL: no state. */
+	void (*close)(gp_sink *s);
+};
+
+struct gp_sink {
+	const struct gp_sink_ops *ops;
+	FILE *out;
+	void *priv;             /* the sink's state */
+};
+
+/* The sink called name, or NULL. */
+const struct gp_sink_ops *gp_sink_find(const char *name);
+
+/* The registered sinks, NULL-terminated. */
+extern const struct gp_sink_ops *const gp_sinks[];
+
+/* Opens sink name on out; writes nothing, so a command opens its sink
+** before it loads the input.  Fails with GP_ERR_USAGE for an unknown name. */
+int gp_sink_open(gp_sink *s, const char *name, FILE *out, gp_error *err);
+
+/* Writes a's output, then closes the sink and flushes out: GP_ERR_IO if a
+** write to out failed, or the sink's own error. */
+int gp_sink_write_close(gp_sink *s, const struct gp_analysis *a, gp_error *err);
+
+/* Closes an opened sink without writing (the input failed to load). */
+void gp_sink_discard(gp_sink *s);
+
+#endif

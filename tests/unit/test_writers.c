@@ -1,0 +1,243 @@
+/*
+** Unit tests: the output stage (src/writers/): the row-writer registry,
+** deferred headers, unknown cells in each format, the kv writer's two
+** formats, and the sink registry with the advise-text sink.
+*/
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ops/advise.h"
+#include "writers/kv.h"
+#include "writers/sink.h"
+#include "writers/writer.h"
+
+static const struct gp_column cols[] = {
+	{"name", "Name", 4, false, true, NULL},
+	{"seq", "Seq", 3, false, false, "-"},
+	{"n", "N", 1, true, false, NULL},
+};
+
+/* Runs fn on a memory stream and returns what it wrote (free it). */
+struct mem {
+	char *buf;
+	size_t size;
+	FILE *f;
+};
+
+static void mem_open(struct mem *m)
+{
+	m->buf = NULL;
+	m->f = open_memstream(&m->buf, &m->size);
+	assert_non_null(m->f);
+}
+
+static char *mem_close(struct mem *m)
+{
+	fclose(m->f);
+	return m->buf;
+}
+
+static void registry_finds_formats(void **state)
+{
+	char names[128];
+
+	assert_non_null(gp_writer_find("table"));
+	assert_non_null(gp_writer_find("json"));
+	assert_null(gp_writer_find("csv, tsv"));
+	assert_null(gp_writer_find(""));
+	assert_string_equal(gp_writer_names(names, sizeof(names)), "table, csv, tsv or json");
+	for (int i = 0; gp_writers[i]; i++)
+		assert_ptr_equal(gp_writer_find(gp_writers[i]->name), gp_writers[i]);
+}
+
+static void open_writes_nothing(void **state)
+{
+	struct gp_writer_opts wo = {.width = 0};
+	gp_error err = {0};
+	struct mem m;
+	gp_writer w;
+
+	mem_open(&m);
+	assert_int_equal(gp_writer_open(&w, "csv", m.f, cols, 3, &wo, &err), GP_OK);
+	fflush(m.f);
+	assert_int_equal(m.size, 0);   /* no header until a row or the close */
+	assert_int_equal(gp_writer_close(&w, &err), GP_OK);
+	char *s = mem_close(&m);
+	assert_string_equal(s, "\"Name\",\"Seq\",\"N\"\n");
+	free(s);
+}
+
+static void open_refuses_bad_format_and_width(void **state)
+{
+	struct gp_writer_opts wo = {.width = 9};
+	gp_error err = {0};
+	gp_writer w;
+
+	assert_int_equal(gp_writer_open(&w, "xml", stdout, cols, 3, NULL, &err), GP_ERR_USAGE);
+	assert_non_null(strstr(err.msg, "table, csv, tsv or json"));
+	/* 4 + 1 + 3 + 1 + 1 = 10 */
+	assert_int_equal(gp_writer_open(&w, "table", stdout, cols, 3, &wo, &err), GP_ERR_USAGE);
+	assert_non_null(strstr(err.msg, "the 10 the selected columns need"));
+	wo.width = 10;
+	assert_int_equal(gp_writer_open(&w, "table", stdout, cols, 3, &wo, &err), GP_OK);
+}
+
+/* Writes one row with an unknown seq and n in format; returns the text. */
+static char *unknown_row(const char *format)
+{
+	const char *row[] = {"k", NULL, NULL};
+	struct gp_writer_opts wo = {.no_header = true};
+	gp_error err = {0};
+	struct mem m;
+	gp_writer w;
+
+	mem_open(&m);
+	assert_int_equal(gp_writer_open(&w, format, m.f, cols, 3, &wo, &err), GP_OK);
+	gp_writer_row(&w, row);
+	assert_int_equal(gp_writer_close(&w, &err), GP_OK);
+	return mem_close(&m);
+}
+
+static void unknown_cells(void **state)
+{
+	char *s;
+
+	s = unknown_row("json");
+	assert_string_equal(s, "{\"name\":\"k\",\"seq\":null,\"n\":null}\n");
+	free(s);
+	s = unknown_row("csv");
+	assert_string_equal(s, "\"k\",\"-\",\"na\"\n");
+	free(s);
+	s = unknown_row("tsv");
+	assert_string_equal(s, "k\t-\tna\n");
+	free(s);
+	s = unknown_row("table");
+	assert_string_equal(s, "k    -   na\n");   /* widths 4, 3 and 2 */
+	free(s);
+}
+
+static void name_list(void **state)
+{
+	const char *one[] = {"text", NULL}, *two[] = {"text", "json", NULL}, *none[] = {NULL};
+	char buf[64];
+
+	assert_string_equal(gp_name_list(one, buf, sizeof(buf)), "text");
+	assert_string_equal(gp_name_list(two, buf, sizeof(buf)), "text or json");
+	assert_string_equal(gp_name_list(none, buf, sizeof(buf)), "");
+}
+
+/* The same calls, in both kv formats. */
+static char *kv_sample(const char *format)
+{
+	gp_error err = {0};
+	struct mem m;
+	gp_kv kv;
+
+	mem_open(&m);
+	assert_int_equal(gp_kv_open(&kv, format, m.f, &err), GP_OK);
+	gp_kv_str(&kv, "file", "file", "a \"b\"");
+	gp_kv_str(&kv, "tool", "tool", NULL);
+	gp_kv_begin(&kv, "notes", true);
+	gp_kv_str(&kv, "note", "note 1", "x");
+	gp_kv_end(&kv);
+	gp_kv_begin(&kv, "empty", false);
+	gp_kv_end(&kv);
+	gp_kv_i64(&kv, "start_ns", "start (ns)", -5);
+	gp_kv_pct(&kv, "pct", "pct", 12.34);
+	gp_kv_str(&kv, NULL, "duration", "5 ns");
+	assert_int_equal(gp_kv_close(&kv, &err), GP_OK);
+	return mem_close(&m);
+}
+
+static void kv_text_and_json(void **state)
+{
+	gp_error err = {0};
+	gp_kv kv;
+	char *s;
+
+	s = kv_sample("text");
+	assert_string_equal(s, "file                   a \"b\"\n"
+			       "note 1                 x\n"
+			       "start (ns)             -5\n"
+			       "pct                    12.3%\n"
+			       "duration               5 ns\n");
+	free(s);
+	s = kv_sample("json");
+	assert_string_equal(s, "{\n"
+			       "  \"file\": \"a \\\"b\\\"\",\n"
+			       "  \"tool\": null,\n"
+			       "  \"notes\": [\n"
+			       "    \"x\"\n"
+			       "  ],\n"
+			       "  \"empty\": {},\n"
+			       "  \"start_ns\": -5,\n"
+			       "  \"pct\": 12.3\n"
+			       "}\n");
+	free(s);
+	assert_int_equal(gp_kv_open(&kv, "table", stdout, &err), GP_ERR_USAGE);
+	assert_non_null(strstr(err.msg, "text or json"));
+}
+
+static void advise_sink(void **state)
+{
+	struct gp_findings f = {.gpu_ns = 2e6, .span_ns = 4e6, .gpu = "V100"};
+	struct gp_finding *x;
+	gp_error err = {0};
+	struct mem m;
+	gp_sink s;
+
+	assert_null(gp_sink_find("nope"));
+	for (int i = 0; gp_sinks[i]; i++)
+		assert_non_null(gp_sinks[i]->help);
+	assert_int_equal(gp_sink_open(&s, "nope", stdout, &err), GP_ERR_USAGE);
+	for (int i = 0; i < 2; i++) {
+		x = gp_vec_push(f.v);
+		memset(x, 0, sizeof(*x));
+		x->kind = i ? "gap" : "fp32-gemm";
+		x->ns = i ? 1e6 : 2e6;
+		snprintf(x->title, sizeof(x->title), "finding %d", i + 1);
+		snprintf(x->evidence, sizeof(x->evidence), "why");
+		snprintf(x->change, sizeof(x->change), "what");
+	}
+	struct gp_analysis a = {.path = "t.sqlite", .findings = &f, .top = 1};
+
+	mem_open(&m);
+	assert_int_equal(gp_sink_open(&s, "advise-text", m.f, &err), GP_OK);
+	assert_int_equal(gp_sink_write_close(&s, &a, &err), GP_OK);
+	char *out = mem_close(&m);
+	assert_string_equal(out, "gpuprof advise: t.sqlite\n"
+				 "GPU V100, 2.000 ms of kernel time over a 4.000 ms span\n"
+				 "\n 1. finding 1\n"
+				 "     at stake: about 2.000 ms (50.0% of the span)  [fp32-gemm]\n"
+				 "     evidence: why\n"
+				 "     change:   what\n");
+	free(out);
+
+	/* a sink refuses an analysis without what it needs */
+	a.findings = NULL;
+	mem_open(&m);
+	assert_int_equal(gp_sink_open(&s, "advise-text", m.f, &err), GP_OK);
+	assert_int_equal(gp_sink_write_close(&s, &a, &err), GP_ERR_USAGE);
+	free(mem_close(&m));
+	gp_findings_free(&f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(registry_finds_formats),
+		cmocka_unit_test(open_writes_nothing),
+		cmocka_unit_test(open_refuses_bad_format_and_width),
+		cmocka_unit_test(unknown_cells),
+		cmocka_unit_test(name_list),
+		cmocka_unit_test(kv_text_and_json),
+		cmocka_unit_test(advise_sink),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
