@@ -138,15 +138,21 @@ static int cmp_i64(const void *pa, const void *pb)
 	return a < b ? -1 : a > b;
 }
 
+/* Makes the scratch buffer hold at least need bytes. */
+static void buf_reserve(gp_nvtxattr *st, size_t need)
+{
+	if (need > st->bufcap) {
+		st->bufcap = need * 2;
+		st->buf = gp_xrealloc(st->buf, st->bufcap);
+	}
+}
+
 /* Appends s to the scratch buffer with a separator; returns the new length. */
 static size_t buf_add(gp_nvtxattr *st, size_t n, char sep, const char *s)
 {
 	size_t sl = strlen(s);
 
-	if (n + sl + 2 > st->bufcap) {
-		st->bufcap = (n + sl + 2) * 2;
-		st->buf = gp_xrealloc(st->buf, st->bufcap);
-	}
+	buf_reserve(st, n + sl + 2);
 	if (n && sep)
 		st->buf[n++] = sep;
 	memcpy(st->buf + n, s, sl);
@@ -158,13 +164,10 @@ static size_t buf_add(gp_nvtxattr *st, size_t n, char sep, const char *s)
 /* Interns a sorted list of ids as "1,2,3" (0 when empty). */
 static gp_str id_list(gp_trace *t, gp_nvtxattr *st, const int64_t *v, size_t n)
 {
-	char num[GP_FMT_INT_SIZE];
-	size_t len = 0;
-
 	if (!n)
 		return 0;
-	for (size_t i = 0; i < n; i++)
-		len = buf_add(st, len, ',', gp_fmt_i64(num, v[i]));
+	buf_reserve(st, gp_fmt_i64_list(NULL, 0, v, n) + 1);
+	gp_fmt_i64_list(st->buf, st->bufcap, v, n);
 	return gp_intern(t, st->buf);
 }
 

@@ -83,4 +83,9 @@ void gp_pp(struct gp_opctx *c, const char *key, const char *fmt, ...)
 void gp_pp_shape(struct gp_opctx *c, const char *key, const struct gp_arg *a);  /* "(35,20,200)" */
 void gp_pp_type(struct gp_opctx *c, enum gp_dtype dt);                          /* "type=fp32" */
 
+/* The shapes of c's tensor arguments joined with ';' ("(35,20);(20,)") into
+** buf, snprintf's contract: returns the whole length, size or more when
+** the text was cut. */
+size_t gp_opshapes(const struct gp_opctx *c, char *buf, size_t size);
+
 #endif
