@@ -297,7 +297,7 @@ static void rule_roofline(const gp_trace *t, const struct gp_opres *r, const str
 	for (size_t k = 0; k < t->kernels.n; k++) {
 		double pf, pbw, d = dur(&t->kernels.v[k]);
 		struct gp_roofline rl;
-		if (!r[k].known || d < TINY_NS || (r[k].family && strcmp(r[k].family, "comm") == 0))
+		if (!r[k].known || d < TINY_NS || gp_op_is_comm(&r[k]))
 			continue;     /* tiny kernels: the launch-bound rule */
 		gp_str name = t->kernels.v[k].name;
 		if (name >= all.n || all.ns[name] < 0.05 * f->gpu_ns)
@@ -601,10 +601,8 @@ static void rule_small_grid(const gp_trace *t, const struct gp_opres *r, struct 
 		double blocks = (double)kr->grid[0] * kr->grid[1] * kr->grid[2], d = dur(kr);
 		if (!blocks || blocks >= f->sm_count || d < 2 * TINY_NS)
 			continue;
-		if (r[k].family && strcmp(r[k].family, "comm") == 0)
+		if (gp_op_is_comm(&r[k]))
 			continue;      /* NCCL kernels use few blocks by design */
-		if (strstr(gp_s(t, kr->name), "nccl"))
-			continue;
 		stake += d * (1 - blocks / f->sm_count) / 2;
 		total += d;
 		n++;

@@ -217,11 +217,12 @@ static int tc_from_name(const struct gp_opctx *c)
 	return GP_TC_NOT_APPLICABLE;
 }
 
-static void kname_fill(struct gp_kname *kn, const char *kfull)
+static void kname_fill(struct gp_kname *kn, const char *kfull, const char *kshort)
 {
 	kn->tc = (int8_t)gp_tc_kernel(kfull);
 	kn->gemm_like = gp_kernel_is_gemm_like(kfull);
 	kn->dtype = (uint8_t)gp_kernel_dtype(kfull);
+	kn->comm = gp_kernel_is_comm(kshort);
 }
 
 /* Per-run caches, indexed by gp_str id (ids below n, the string count when
@@ -235,14 +236,15 @@ struct ops_cache {
 };
 
 /* Kernel name id's classification (computed on first use). */
-static const struct gp_kname *kname_get(struct ops_cache *oc, gp_str id, const char *kfull)
+static const struct gp_kname *kname_get(struct ops_cache *oc, gp_str id, const char *kfull,
+					const char *kshort)
 {
 	if (id >= oc->n) {
-		kname_fill(&oc->scratch, kfull);
+		kname_fill(&oc->scratch, kfull, kshort);
 		return &oc->scratch;
 	}
 	if (!oc->kn_done[id]) {
-		kname_fill(&oc->kn[id], kfull);
+		kname_fill(&oc->kn[id], kfull, kshort);
 		oc->kn_done[id] = 1;
 	}
 	return &oc->kn[id];
@@ -260,7 +262,7 @@ static void ctx_init(struct gp_opctx *c, const gp_trace *t, size_t i, struct ops
 	c->a = a;
 	c->kshort = gp_s(t, k->name ? k->name : k->demangled);
 	c->kfull = gp_s(t, k->demangled ? k->demangled : k->name);
-	c->kn = kname_get(oc, k->demangled ? k->demangled : k->name, c->kfull);
+	c->kn = kname_get(oc, k->demangled ? k->demangled : k->name, c->kfull, c->kshort);
 	c->dir = a->dir;
 	c->sub = a->sub;
 	if ((uint64_t)a->args_first + a->args_count <= t->args.n) {
@@ -299,6 +301,7 @@ struct gp_opres *gp_ops_run(gp_trace *t)
 			int tc = tc_from_name(&c);
 			o->tc = tc == GP_TC_NOT_APPLICABLE ? GP_TC_NA : (int8_t)tc;
 			o->dtype = c.kn->dtype;
+			o->comm = c.kn->comm;
 			continue;
 		}
 		c.op = op_base(gp_s(t, opid));
@@ -339,6 +342,9 @@ struct gp_opres *gp_ops_run(gp_trace *t)
 		if (c.tc == GP_TC_YES && c.dtype == GP_DT_FP32)
 			c.dtype = GP_DT_TF32;
 		o->family = ok ? c.rule->family : "unknown";
+		/* the op decides; a kernel of an op the model does not know is
+		** judged by its name */
+		o->comm = ok ? strcmp(o->family, "comm") == 0 : c.kn->comm;
 		o->known = ok && c.flops >= 0;
 		o->flops = c.flops;
 		o->bytes = c.bytes;

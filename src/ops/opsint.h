@@ -29,13 +29,15 @@ struct gp_oprule {
 	const char *ref;
 };
 
-/* What the op model reads from a kernel's full name, computed once per
-** distinct name by gp_ops_run() (the substring tests of tc.c cost more
-** than the formulas, and a trace has few distinct kernel names). */
+/* What the op model reads from a kernel's names, computed once per
+** distinct full name by gp_ops_run() (the substring tests of tc.c cost
+** more than the formulas, and a trace has few distinct kernel names; the
+** short name follows from the full one). */
 struct gp_kname {
 	int8_t tc;              /* gp_tc_kernel(kfull) */
 	bool gemm_like;         /* gp_kernel_is_gemm_like(kfull) */
 	uint8_t dtype;          /* gp_kernel_dtype(kfull) */
+	bool comm;              /* gp_kernel_is_comm(kshort) */
 };
 
 struct gp_opctx {
