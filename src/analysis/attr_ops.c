@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "analysis/attr_ops.h"
+#include "util/fmt.h"
 #include "util/u64map.h"
 
 #define MAX_OP_ARGS 64
@@ -466,7 +467,7 @@ void gp_opattr_kernel(gp_opattr *ctx, gp_trace *t, size_t k, const int32_t *stac
 	int32_t st[MAX_STACK], gst[MAX_STACK];
 	int ns = 0, ng;
 	uint64_t ext = kr->ext_id;
-	char layer[1024] = "", site[512], seqs[256] = "";
+	char layer[1024] = "", site[512], seqs[256];
 
 	a->seq = -1;
 	a->iter = -1;
@@ -603,10 +604,7 @@ void gp_opattr_kernel(gp_opattr *ctx, gp_trace *t, size_t k, const int32_t *stac
 		all[j] = s;
 		na++;
 	}
-	for (int i = 0; i < na; i++) {
-		size_t l = strlen(seqs);
-		snprintf(seqs + l, sizeof(seqs) - l, "%s%lld", i ? "," : "", (long long)all[i]);
-	}
+	gp_fmt_i64_list(seqs, sizeof(seqs), all, (size_t)na);
 	a->seq_list = gp_intern(t, seqs);
 
 	if (args_op >= 0)

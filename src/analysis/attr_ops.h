@@ -7,6 +7,8 @@
 ** ranges open on that thread around the call, outermost first; this module
 ** turns them into gp_attr fields (op, mod, layer, trace, dir, seq, iter,
 ** args).  It may also use other keys (External id) when the stack is empty.
+** Same begin / kernel / end interface as every attribution source
+** (attr_nvtx.h).
 **
 ** Ownership: the context returned by gp_opattr_begin() is freed by
 ** gp_opattr_end(); args it adds go to t->args.
@@ -18,6 +20,11 @@
 #include <stdint.h>
 
 #include "model/trace.h"
+
+/* The range kinds this source interprets (bit 1 << enum gp_range_kind). */
+#define GP_OPATTR_KINDS                                                              \
+	((1u << GP_RANGE_CPU_OP) | (1u << GP_RANGE_USER_ANNOTATION) | (1u << GP_RANGE_PYTHON) | \
+	 (1u << GP_RANGE_GPU_ANNOTATION))
 
 typedef struct gp_opattr gp_opattr;
 

@@ -210,7 +210,7 @@ static const char *cell(const gp_trace *t, const struct gp_opres *res, size_t k,
 		double pf = 0, pbw = 0, v;
 		if (!res)
 			return NULL;
-		if (!res[k].family || strcmp(res[k].family, "comm") != 0)
+		if (!gp_op_is_comm(&res[k]))
 			gp_kernel_peaks(t, k, &res[k], po, &pf, &pbw);
 		gp_roofline(res[k].flops, res[k].bytes, (double)(kr->end - kr->start), pf, pbw, &rl);
 		if (col == C_BOUND)

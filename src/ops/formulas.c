@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "ops/opsint.h"
+#include "util/fmt.h"
 
 /* Whether s contains any of the NULL-terminated needles. */
 static bool has_any(const char *s, const char *const *needles)
@@ -47,18 +48,13 @@ static const char *const gemm_reduce_kernels[] = {
 static void pp_lead(struct gp_opctx *c, const char *key, const struct gp_arg *x)
 {
 	char buf[160];
-	size_t n = 0;
 	int nd = x->ndim - 1;
 
 	if (nd == 1 || nd == 0) {
 		gp_pp(c, key, "%lld", nd ? (long long)x->shape[0] : 1LL);
 		return;
 	}
-	n += (size_t)snprintf(buf, sizeof(buf), "(");
-	for (int i = 0; i < nd && n < sizeof(buf); i++)
-		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%lld", i ? "," : "", (long long)x->shape[i]);
-	if (n < sizeof(buf))
-		snprintf(buf + n, sizeof(buf) - n, ")");
+	gp_fmt_shape(buf, sizeof(buf), x->shape, nd > 0 ? (size_t)nd : 0);
 	gp_pp(c, key, "%s", buf);
 }
 
@@ -208,23 +204,8 @@ static const struct gp_arg *arg_or(const struct gp_opctx *c, const char *name, i
 static void pp_tensors(struct gp_opctx *c, const char *key)
 {
 	char buf[300];
-	size_t n = 0;
 
-	buf[0] = 0;
-	for (uint32_t j = 0; j < c->nargs && n < sizeof(buf); j++) {
-		const struct gp_arg *a = &c->args[j];
-		char sb[160];
-		if (a->type != GP_ARG_TENSOR)
-			continue;
-		size_t k = 0;
-		k += (size_t)snprintf(sb, sizeof(sb), "(");
-		for (int i = 0; i < a->ndim && i < GP_MAX_DIMS && k < sizeof(sb); i++)
-			k += (size_t)snprintf(sb + k, sizeof(sb) - k, "%s%lld", i ? "," : "", (long long)a->shape[i]);
-		if (k < sizeof(sb))
-			snprintf(sb + k, sizeof(sb) - k, a->ndim == 1 ? ",)" : ")");
-		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s", n ? ";" : "", sb);
-	}
-	if (n < sizeof(buf))
+	if (gp_opshapes(c, buf, sizeof(buf)) < sizeof(buf))
 		gp_pp(c, key, "%s", buf);
 }
 

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "util/alloc.h"
+#include "util/fmt.h"
 #include "ops/opsint.h"
 
 /* ---- argument helpers (shared with formulas.c) ---- */
@@ -90,29 +91,41 @@ void gp_pp(struct gp_opctx *c, const char *key, const char *fmt, ...)
 	c->plen = n < 0 || (size_t)n >= cap - c->plen ? cap - 1 : c->plen + (size_t)n;
 }
 
-/* Writes "(d0,d1,...)" into buf (a 1-element tuple as "(d0,)", as Python
-** prints it). */
-static const char *fmt_shape(const struct gp_arg *a, char *buf, size_t size)
+/* a's shape as a Python tuple ("(35,20,200)", "(5,)") into buf, "na" when
+** a is not a tensor. */
+static const char *fmt_arg_shape(const struct gp_arg *a, char *buf, size_t size)
 {
-	size_t n = 0;
-
-	if (!a || a->type != GP_ARG_TENSOR) {
+	if (!a || a->type != GP_ARG_TENSOR)
 		snprintf(buf, size, "na");
-		return buf;
-	}
-	n += (size_t)snprintf(buf, size, "(");
-	for (int i = 0; i < a->ndim && i < GP_MAX_DIMS && n < size; i++)
-		n += (size_t)snprintf(buf + n, size - n, "%s%lld", i ? "," : "", (long long)a->shape[i]);
-	if (n < size)
-		snprintf(buf + n, size - n, a->ndim == 1 ? ",)" : ")");
+	else
+		gp_fmt_shape(buf, size, a->shape, a->ndim < GP_MAX_DIMS ? a->ndim : GP_MAX_DIMS);
 	return buf;
+}
+
+size_t gp_opshapes(const struct gp_opctx *c, char *buf, size_t size)
+{
+	char one[160];   /* a shape longer than this is cut (absurd dims only) */
+	size_t len = 0;
+
+	if (size)
+		buf[0] = '\0';
+	for (uint32_t j = 0; j < c->nargs; j++) {
+		const struct gp_arg *a = &c->args[j];
+		if (a->type != GP_ARG_TENSOR)
+			continue;
+		fmt_arg_shape(a, one, sizeof(one));
+		int n = snprintf(len < size ? buf + len : NULL, len < size ? size - len : 0, "%s%s",
+				 len ? ";" : "", one);
+		len += n > 0 ? (size_t)n : 0;
+	}
+	return len;
 }
 
 void gp_pp_shape(struct gp_opctx *c, const char *key, const struct gp_arg *a)
 {
 	char buf[160];
 
-	gp_pp(c, key, "%s", fmt_shape(a, buf, sizeof(buf)));
+	gp_pp(c, key, "%s", fmt_arg_shape(a, buf, sizeof(buf)));
 }
 
 void gp_pp_type(struct gp_opctx *c, enum gp_dtype dt)
@@ -180,19 +193,12 @@ static bool is_gemm_family(const char *f)
 /* PyProf's Foo params: T=[(shape);(shape)],type=[fp32;fp32]. */
 static void generic_params(struct gp_opctx *c)
 {
-	char buf[160], types[96] = "";
-	size_t tn = 0;
-	char shapes[256] = "";
-	size_t sn = 0;
+	char types[96] = "", shapes[256];
+	size_t tn = 0, sn = gp_opshapes(c, shapes, sizeof(shapes));
 
 	for (uint32_t j = 0; j < c->nargs; j++) {
 		const struct gp_arg *a = &c->args[j];
-		if (a->type != GP_ARG_TENSOR)
-			continue;
-		if (sn < sizeof(shapes))
-			sn += (size_t)snprintf(shapes + sn, sizeof(shapes) - sn, "%s%s", sn ? ";" : "",
-					       fmt_shape(a, buf, sizeof(buf)));
-		if (tn < sizeof(types))
+		if (a->type == GP_ARG_TENSOR && tn < sizeof(types))
 			tn += (size_t)snprintf(types + tn, sizeof(types) - tn, "%s%s", tn ? ";" : "",
 					       gp_dtype_short(a->dtype));
 	}
@@ -211,11 +217,12 @@ static int tc_from_name(const struct gp_opctx *c)
 	return GP_TC_NOT_APPLICABLE;
 }
 
-static void kname_fill(struct gp_kname *kn, const char *kfull)
+static void kname_fill(struct gp_kname *kn, const char *kfull, const char *kshort)
 {
 	kn->tc = (int8_t)gp_tc_kernel(kfull);
 	kn->gemm_like = gp_kernel_is_gemm_like(kfull);
 	kn->dtype = (uint8_t)gp_kernel_dtype(kfull);
+	kn->comm = gp_kernel_is_comm(kshort);
 }
 
 /* Per-run caches, indexed by gp_str id (ids below n, the string count when
@@ -229,14 +236,15 @@ struct ops_cache {
 };
 
 /* Kernel name id's classification (computed on first use). */
-static const struct gp_kname *kname_get(struct ops_cache *oc, gp_str id, const char *kfull)
+static const struct gp_kname *kname_get(struct ops_cache *oc, gp_str id, const char *kfull,
+					const char *kshort)
 {
 	if (id >= oc->n) {
-		kname_fill(&oc->scratch, kfull);
+		kname_fill(&oc->scratch, kfull, kshort);
 		return &oc->scratch;
 	}
 	if (!oc->kn_done[id]) {
-		kname_fill(&oc->kn[id], kfull);
+		kname_fill(&oc->kn[id], kfull, kshort);
 		oc->kn_done[id] = 1;
 	}
 	return &oc->kn[id];
@@ -254,7 +262,7 @@ static void ctx_init(struct gp_opctx *c, const gp_trace *t, size_t i, struct ops
 	c->a = a;
 	c->kshort = gp_s(t, k->name ? k->name : k->demangled);
 	c->kfull = gp_s(t, k->demangled ? k->demangled : k->name);
-	c->kn = kname_get(oc, k->demangled ? k->demangled : k->name, c->kfull);
+	c->kn = kname_get(oc, k->demangled ? k->demangled : k->name, c->kfull, c->kshort);
 	c->dir = a->dir;
 	c->sub = a->sub;
 	if ((uint64_t)a->args_first + a->args_count <= t->args.n) {
@@ -293,6 +301,7 @@ struct gp_opres *gp_ops_run(gp_trace *t)
 			int tc = tc_from_name(&c);
 			o->tc = tc == GP_TC_NOT_APPLICABLE ? GP_TC_NA : (int8_t)tc;
 			o->dtype = c.kn->dtype;
+			o->comm = c.kn->comm;
 			continue;
 		}
 		c.op = op_base(gp_s(t, opid));
@@ -333,6 +342,9 @@ struct gp_opres *gp_ops_run(gp_trace *t)
 		if (c.tc == GP_TC_YES && c.dtype == GP_DT_FP32)
 			c.dtype = GP_DT_TF32;
 		o->family = ok ? c.rule->family : "unknown";
+		/* the op decides; a kernel of an op the model does not know is
+		** judged by its name */
+		o->comm = ok ? strcmp(o->family, "comm") == 0 : c.kn->comm;
 		o->known = ok && c.flops >= 0;
 		o->flops = c.flops;
 		o->bytes = c.bytes;

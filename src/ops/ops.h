@@ -28,7 +28,19 @@ struct gp_opres {
 	uint8_t known;      /* 1: a formula row computed flops/bytes for this kernel */
 	uint8_t dtype;      /* enum gp_dtype the op computes in, GP_DT_UNKNOWN if unknown */
 	const char *family; /* "gemm", "conv", "pointwise"...; NULL = no op attributed */
+	uint8_t comm;       /* read it through gp_op_is_comm() */
 };
+
+/* Whether the kernel is communication (a collective or point-to-point
+** transfer): its op is in family "comm" (all_reduce, send,
+** record_param_comms...), or the model knows no op for it and its name is
+** an NCCL/RCCL kernel's (gp_kernel_is_comm()).  The one test of "is this
+** kernel communication" for advise, the roofline columns and time
+** breakdowns. */
+static inline bool gp_op_is_comm(const struct gp_opres *r)
+{
+	return r->comm;
+}
 
 /* Computes one gp_opres per kernel; t->attrs must be filled.  Never fails:
 ** an op the model does not know gets family "unknown", flops/bytes -1. */
@@ -44,7 +56,7 @@ struct gp_ops_summary {
 };
 void gp_ops_summarize(const gp_trace *t, const struct gp_opres *r, struct gp_ops_summary *s);
 
-/* Tensor cores (tc.c). */
+/* Kernel names: tensor cores, element type, communication (tc.c). */
 
 /* Whether a kernel name (full demangled name preferred) shows tensor-core
 ** use: GP_TC_YES for TC patterns (Volta..Blackwell), GP_TC_NO for known
@@ -62,6 +74,10 @@ enum gp_dtype gp_kernel_dtype(const char *name);
 
 /* Whether a GEMM-like op in dt is tensor-core eligible (fp16, bf16, tf32, fp8). */
 bool gp_dtype_tc_capable(enum gp_dtype dt);
+
+/* Whether a kernel's short name is an NCCL or RCCL communication kernel's
+** (ncclKernel_*, ncclDevKernel_*, rccl*). */
+bool gp_kernel_is_comm(const char *short_name);
 
 /* GPU peaks (gpus.c). */
 

@@ -29,13 +29,15 @@ struct gp_oprule {
 	const char *ref;
 };
 
-/* What the op model reads from a kernel's full name, computed once per
-** distinct name by gp_ops_run() (the substring tests of tc.c cost more
-** than the formulas, and a trace has few distinct kernel names). */
+/* What the op model reads from a kernel's names, computed once per
+** distinct full name by gp_ops_run() (the substring tests of tc.c cost
+** more than the formulas, and a trace has few distinct kernel names; the
+** short name follows from the full one). */
 struct gp_kname {
 	int8_t tc;              /* gp_tc_kernel(kfull) */
 	bool gemm_like;         /* gp_kernel_is_gemm_like(kfull) */
 	uint8_t dtype;          /* gp_kernel_dtype(kfull) */
+	bool comm;              /* gp_kernel_is_comm(kshort) */
 };
 
 struct gp_opctx {
@@ -82,5 +84,10 @@ void gp_pp(struct gp_opctx *c, const char *key, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void gp_pp_shape(struct gp_opctx *c, const char *key, const struct gp_arg *a);  /* "(35,20,200)" */
 void gp_pp_type(struct gp_opctx *c, enum gp_dtype dt);                          /* "type=fp32" */
+
+/* The shapes of c's tensor arguments joined with ';' ("(35,20);(20,)") into
+** buf, snprintf's contract: returns the whole length, size or more when
+** the text was cut. */
+size_t gp_opshapes(const struct gp_opctx *c, char *buf, size_t size);
 
 #endif

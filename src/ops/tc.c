@@ -1,8 +1,9 @@
 /*
 ** Tensor-core use and element type from kernel names.  Substring patterns
 ** on the full demangled name (template arguments included, which PyProf's
-** short-name test could not see), Volta through Blackwell.  The lists are
-** data: add a pattern here and a case to tests/unit/test_ops_tc.c.
+** short-name test could not see), Volta through Blackwell.  Also which
+** kernels are NCCL/RCCL communication, by short-name prefix.  The lists
+** are data: add a pattern here and a case to tests/unit/test_ops_tc.c.
 */
 #include <stdbool.h>
 #include <string.h>
@@ -127,4 +128,19 @@ bool gp_dtype_tc_capable(enum gp_dtype dt)
 {
 	return dt == GP_DT_FP16 || dt == GP_DT_BF16 || dt == GP_DT_TF32 || dt == GP_DT_FP8_E4M3 ||
 	       dt == GP_DT_FP8_E5M2;
+}
+
+/* Short-name prefixes of communication kernels: NCCL before 2.19
+** (ncclKernel_AllReduce_RING_LL_Sum_float), NCCL 2.19+
+** (ncclDevKernel_AllReduce_Sum_f16_RING_LL), RCCL's own kernels. */
+static const char *const comm_prefixes[] = {"ncclKernel_", "ncclDevKernel_", "rccl", NULL};
+
+bool gp_kernel_is_comm(const char *short_name)
+{
+	if (!short_name)
+		return false;
+	for (const char *const *p = comm_prefixes; *p; p++)
+		if (strncmp(short_name, *p, strlen(*p)) == 0)
+			return true;
+	return false;
 }

@@ -14,7 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "util/demangle.h"
 #include "readers/reader.h"
@@ -29,7 +28,6 @@
 #define T_NVTX "NVTX_EVENTS"
 
 #define PROGRESS_EVERY 0x10000   /* rows between progress callbacks */
-#define MAX_COLS 32
 
 /* An nsys enum (ENUM_* table: id, name) translated into one of ours.  The
 ** table, when the export has it, is authoritative for the ids it lists;
@@ -109,22 +107,12 @@ static uint32_t gid_tid(int64_t g)
 	return (uint32_t)((uint64_t)g & 0xFFFFFF);
 }
 
-static bool is_null(sqlite3_stmt *st, int col)
-{
-	return sqlite3_column_type(st, col) == SQLITE_NULL;
-}
-
-static int64_t col_i64(sqlite3_stmt *st, int col)
-{
-	return sqlite3_column_int64(st, col);
-}
-
 /* Reads start/end from columns col and col+1, repairs an end before the
 ** start (counted) and tracks the latest time seen. */
 static void read_times(struct nsys *r, sqlite3_stmt *st, int col, gp_ns *start, gp_ns *end)
 {
-	*start = col_i64(st, col);
-	*end = col_i64(st, col + 1);
+	*start = gp_sql_i64(st, col);
+	*end = gp_sql_i64(st, col + 1);
 	if (*end < *start) {
 		r->backwards++;
 		*end = *start;
@@ -168,9 +156,9 @@ static int64_t str_index(struct nsys *r, int64_t id)
 ** with no row (counted). */
 static gp_str str_col(struct nsys *r, sqlite3_stmt *st, int col)
 {
-	if (is_null(st, col))
+	if (gp_sql_is_null(st, col))
 		return 0;
-	int64_t i = str_index(r, col_i64(st, col));
+	int64_t i = str_index(r, gp_sql_i64(st, col));
 	return i < 0 ? 0 : r->sm.v.v[i].s;
 }
 
@@ -200,7 +188,7 @@ static void enum_load(struct nsys *r, struct enum_map *map, const char *table,
 	if (sqlite3_prepare_v2(r->db, sql, -1, &st, NULL) != SQLITE_OK)
 		return;
 	while (sqlite3_step(st) == SQLITE_ROW) {
-		int64_t id = col_i64(st, 0);
+		int64_t id = gp_sql_i64(st, 0);
 		const char *name = gp_sql_text(st, 1);
 		if (id < 0 || id >= ENUM_IDS)
 			continue;
@@ -289,62 +277,24 @@ static uint64_t estimate_rows(struct nsys *r, const char *table)
 	snprintf(sql, sizeof(sql), "SELECT max(rowid) FROM \"%s\"", table);
 	if (sqlite3_prepare_v2(r->db, sql, -1, &st, NULL) != SQLITE_OK)
 		return 0;
-	if (sqlite3_step(st) == SQLITE_ROW && col_i64(st, 0) > 0)
-		n = (uint64_t)col_i64(st, 0);
+	if (sqlite3_step(st) == SQLITE_ROW && gp_sql_i64(st, 0) > 0)
+		n = (uint64_t)gp_sql_i64(st, 0);
 	sqlite3_finalize(st);
 	/* a row takes at least 16 bytes of file */
 	return n <= r->file_size / 16 ? n : 0;
 }
 
-/* Prepares `SELECT cols FROM table`.  The first nreq columns are required
-** (their absence is an error); a missing optional column is selected as
-** NULL, so the result always has ncols columns in the given order.  Sets
-** *st to NULL (and returns GP_OK) when the table does not exist. */
+/* gp_sql_select() and gp_sql_finish() on the export being read. */
 static int select_cols(struct nsys *r, const char *table, const char *purpose,
 		       const char *const *cols, int ncols, int nreq, sqlite3_stmt **st)
 {
-	bool have[MAX_COLS] = {false};
-	sqlite3_stmt *ti;
-	char sql[2048];
-	size_t n;
-	int rc;
-
-	*st = NULL;
-	if (!gp_sql_has_table(r->db, table))
-		return GP_OK;
-	snprintf(sql, sizeof(sql), "PRAGMA table_info(\"%s\")", table);
-	if ((rc = gp_sql_prepare(r->db, r->path, purpose, sql, &ti, r->err)))
-		return rc;
-	while ((rc = sqlite3_step(ti)) == SQLITE_ROW) {
-		const char *name = gp_sql_text(ti, 1);
-		for (int i = 0; i < ncols; i++)
-			if (strcmp(cols[i], name) == 0)
-				have[i] = true;
-	}
-	sqlite3_finalize(ti);
-	if ((rc = gp_sql_done(r->db, rc, r->path, purpose, r->err)))
-		return rc;
-
-	n = (size_t)snprintf(sql, sizeof(sql), "SELECT ");
-	for (int i = 0; i < ncols; i++) {
-		if (!have[i] && i < nreq)
-			return gp_err(r->err, GP_ERR_CORRUPT, "%s: cannot read %s: table %s has no column '%s'",
-				      r->path, purpose, table, cols[i]);
-		n += (size_t)snprintf(sql + n, sizeof(sql) - n, "%s%s%s%s", i ? ", " : "",
-				      have[i] ? "\"" : "", have[i] ? cols[i] : "NULL", have[i] ? "\"" : "");
-	}
-	snprintf(sql + n, sizeof(sql) - n, " FROM \"%s\"", table);
-	return gp_sql_prepare(r->db, r->path, purpose, sql, st, r->err);
+	return gp_sql_select(r->db, r->path, table, purpose, cols, ncols, nreq, st, r->err);
 }
 
-/* Ends a row loop: finalizes st and turns a step error into GP_ERR_CORRUPT. */
 static int finish(struct nsys *r, sqlite3_stmt *st, int rc, const char *purpose)
 {
-	sqlite3_finalize(st);
-	return gp_sql_done(r->db, rc, r->path, purpose, r->err);
+	return gp_sql_finish(r->db, st, rc, r->path, purpose, r->err);
 }
-
-#define NCOLS(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
 /* ---- tables ------------------------------------------------------------ */
 
@@ -369,7 +319,7 @@ static int read_strings(struct nsys *r)
 	r->sm.dense = true;
 	/* rowid order, which is id order for nsys' INTEGER PRIMARY KEY */
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int64_t id = col_i64(st, 0);
+		int64_t id = gp_sql_i64(st, 0);
 		if (r->sm.v.n && id <= r->sm.v.v[r->sm.v.n - 1].id)
 			sorted = false;
 		r->sm.dense = r->sm.dense && id == (int64_t)r->sm.v.n;
@@ -418,11 +368,11 @@ static int read_session_start(struct nsys *r)
 	if ((rc = select_cols(r, "TARGET_INFO_SESSION_START_TIME", "session start", cols, 2, 0, &st)) || !st)
 		return rc;
 	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (!is_null(st, 0)) {
-			snprintf(buf, sizeof(buf), "%" PRId64, col_i64(st, 0));
+		if (!gp_sql_is_null(st, 0)) {
+			snprintf(buf, sizeof(buf), "%" PRId64, gp_sql_i64(st, 0));
 			gp_trace_meta_set(r->t, "session epoch (ns)", buf);
 		}
-		if (!is_null(st, 1))
+		if (!gp_sql_is_null(st, 1))
 			gp_trace_meta_set(r->t, "session start (UTC)", gp_sql_text(st, 1));
 		rc = SQLITE_DONE;
 	}
@@ -444,22 +394,22 @@ static int read_devices(struct nsys *r)
 	sqlite3_stmt *st;
 	int rc;
 
-	if ((rc = select_cols(r, "TARGET_INFO_GPU", "GPUs", cols, NCOLS(cols), 1, &st)) || !st)
+	if ((rc = select_cols(r, "TARGET_INFO_GPU", "GPUs", cols, GP_SQL_NCOLS(cols), 1, &st)) || !st)
 		return rc;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int32_t id = (int32_t)col_i64(st, 0);
+		int32_t id = (int32_t)gp_sql_i64(st, 0);
 		if (gp_trace_device(r->t, id))
 			continue;   /* the same GPU seen from another VM */
 		struct gp_device *d = gp_vec_push(r->t->devices);
 		d->id = id;
 		d->name = text_col(r, st, 1);
-		d->sm_count = (int32_t)col_i64(st, 2);
-		d->cc_major = (int16_t)col_i64(st, 3);
-		d->cc_minor = (int16_t)col_i64(st, 4);
-		d->mem_bytes = (uint64_t)col_i64(st, 5);
-		d->mem_bw = (double)col_i64(st, 6);
-		d->clock_hz = (double)col_i64(st, 7);
-		d->l2_bytes = (uint64_t)col_i64(st, 8);
+		d->sm_count = (int32_t)gp_sql_i64(st, 2);
+		d->cc_major = (int16_t)gp_sql_i64(st, 3);
+		d->cc_minor = (int16_t)gp_sql_i64(st, 4);
+		d->mem_bytes = (uint64_t)gp_sql_i64(st, 5);
+		d->mem_bw = (double)gp_sql_i64(st, 6);
+		d->clock_hz = (double)gp_sql_i64(st, 7);
+		d->l2_bytes = (uint64_t)gp_sql_i64(st, 8);
 	}
 	if (r->t->devices.n > 1)
 		qsort(r->t->devices.v, r->t->devices.n, sizeof(*r->t->devices.v), cmp_device);
@@ -472,11 +422,11 @@ static int read_processes(struct nsys *r)
 	sqlite3_stmt *st;
 	int rc;
 
-	if ((rc = select_cols(r, "PROCESSES", "processes", cols, NCOLS(cols), 0, &st)) || !st)
+	if ((rc = select_cols(r, "PROCESSES", "processes", cols, GP_SQL_NCOLS(cols), 0, &st)) || !st)
 		return rc;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct gp_process *p = gp_vec_push(r->t->processes);
-		p->pid = is_null(st, 1) ? gid_pid(col_i64(st, 0)) : (uint32_t)col_i64(st, 1);
+		p->pid = gp_sql_is_null(st, 1) ? gid_pid(gp_sql_i64(st, 0)) : (uint32_t)gp_sql_i64(st, 1);
 		p->name = text_col(r, st, 2);
 	}
 	return finish(r, st, rc, "processes");
@@ -488,11 +438,11 @@ static int read_threads(struct nsys *r)
 	sqlite3_stmt *st;
 	int rc;
 
-	if ((rc = select_cols(r, "ThreadNames", "thread names", cols, NCOLS(cols), 2, &st)) || !st)
+	if ((rc = select_cols(r, "ThreadNames", "thread names", cols, GP_SQL_NCOLS(cols), 2, &st)) || !st)
 		return rc;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct gp_thread *th = gp_vec_push(r->t->threads);
-		int64_t g = col_i64(st, 0);
+		int64_t g = gp_sql_i64(st, 0);
 		th->pid = gid_pid(g);
 		th->tid = gid_tid(g);
 		th->name = str_col(r, st, 1);
@@ -533,7 +483,7 @@ static int read_kernels(struct nsys *r)
 	sqlite3_stmt *st;
 	int rc;
 
-	if ((rc = select_cols(r, T_KERNEL, "kernels", cols, NCOLS(cols), 2, &st)))
+	if ((rc = select_cols(r, T_KERNEL, "kernels", cols, GP_SQL_NCOLS(cols), 2, &st)))
 		return rc;
 	if (!st) {
 		gp_trace_warn(r->t, "no CUDA kernels were captured (the export has no "
@@ -544,25 +494,25 @@ static int read_kernels(struct nsys *r)
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct gp_kernel *k = gp_vec_push(r->t->kernels);
 		read_times(r, st, START, &k->start, &k->end);
-		k->device = (int32_t)col_i64(st, DEV);
-		k->context = (uint32_t)col_i64(st, CTX);
-		k->stream = (uint32_t)col_i64(st, STRM);
-		k->corr = (uint64_t)col_i64(st, CORR);
-		k->pid = gid_pid(col_i64(st, GPID));
+		k->device = (int32_t)gp_sql_i64(st, DEV);
+		k->context = (uint32_t)gp_sql_i64(st, CTX);
+		k->stream = (uint32_t)gp_sql_i64(st, STRM);
+		k->corr = (uint64_t)gp_sql_i64(st, CORR);
+		k->pid = gid_pid(gp_sql_i64(st, GPID));
 		k->name = str_col(r, st, SHORT);
 		k->demangled = str_col(r, st, DEMANGLED);
 		k->mangled = str_col(r, st, MANGLED);
 		if (!k->name)
 			k->name = short_name(r, k->demangled, short_cache);
 		for (int i = 0; i < 3; i++) {
-			k->grid[i] = (uint32_t)col_i64(st, GRID + i);
-			k->block[i] = (uint32_t)col_i64(st, BLOCK + i);
+			k->grid[i] = (uint32_t)gp_sql_i64(st, GRID + i);
+			k->block[i] = (uint32_t)gp_sql_i64(st, BLOCK + i);
 		}
-		k->regs = (uint32_t)col_i64(st, REGS);
-		k->static_smem = (uint32_t)col_i64(st, SSMEM);
-		k->dynamic_smem = (uint32_t)col_i64(st, DSMEM);
-		k->graph_node = (uint64_t)col_i64(st, NODE);
-		k->graph_id = (uint32_t)col_i64(st, GRAPH);
+		k->regs = (uint32_t)gp_sql_i64(st, REGS);
+		k->static_smem = (uint32_t)gp_sql_i64(st, SSMEM);
+		k->dynamic_smem = (uint32_t)gp_sql_i64(st, DSMEM);
+		k->graph_node = (uint64_t)gp_sql_i64(st, NODE);
+		k->graph_id = (uint32_t)gp_sql_i64(st, GRAPH);
 		tick(r);
 	}
 	return finish(r, st, rc, "kernels");
@@ -582,17 +532,17 @@ static int read_graphs(struct nsys *r)
 	char name[64];
 	int rc;
 
-	if ((rc = select_cols(r, T_GRAPH, "CUDA graph launches", cols, NCOLS(cols), 2, &st)) || !st)
+	if ((rc = select_cols(r, T_GRAPH, "CUDA graph launches", cols, GP_SQL_NCOLS(cols), 2, &st)) || !st)
 		return rc;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct gp_kernel *k = gp_vec_push(r->t->kernels);
 		read_times(r, st, 0, &k->start, &k->end);
-		k->device = (int32_t)col_i64(st, 2);
-		k->context = (uint32_t)col_i64(st, 3);
-		k->stream = (uint32_t)col_i64(st, 4);
-		k->corr = (uint64_t)col_i64(st, 5);
-		k->pid = gid_pid(col_i64(st, 6));
-		k->graph_id = (uint32_t)col_i64(st, 7);
+		k->device = (int32_t)gp_sql_i64(st, 2);
+		k->context = (uint32_t)gp_sql_i64(st, 3);
+		k->stream = (uint32_t)gp_sql_i64(st, 4);
+		k->corr = (uint64_t)gp_sql_i64(st, 5);
+		k->pid = gid_pid(gp_sql_i64(st, 6));
+		k->graph_id = (uint32_t)gp_sql_i64(st, 7);
 		snprintf(name, sizeof(name), "[CUDA graph %" PRIu32 "]", k->graph_id);
 		k->name = k->demangled = gp_intern(r->t, name);
 		tick(r);
@@ -612,9 +562,9 @@ static gp_str api_name(struct nsys *r, sqlite3_stmt *st, int col)
 {
 	char buf[512];
 
-	if (is_null(st, col))
+	if (gp_sql_is_null(st, col))
 		return 0;
-	int64_t i = str_index(r, col_i64(st, col));
+	int64_t i = str_index(r, gp_sql_i64(st, col));
 	if (i < 0)
 		return 0;
 	if (!r->api_names[i]) {
@@ -632,20 +582,20 @@ static int read_apis(struct nsys *r)
 	sqlite3_stmt *st;
 	int rc;
 
-	if ((rc = select_cols(r, T_RUNTIME, "CUDA API calls", cols, NCOLS(cols), 2, &st)) || !st)
+	if ((rc = select_cols(r, T_RUNTIME, "CUDA API calls", cols, GP_SQL_NCOLS(cols), 2, &st)) || !st)
 		return rc;
 	gp_vec_reserve(r->t->apis, r->t->apis.n + estimate_rows(r, T_RUNTIME));
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct gp_api *a = gp_vec_push(r->t->apis);
-		int64_t g = col_i64(st, 3);
+		int64_t g = gp_sql_i64(st, 3);
 		read_times(r, st, 0, &a->start, &a->end);
 		/* no eventClass column: the table's historical content, runtime */
-		a->kind = (uint8_t)(is_null(st, 2) ? GP_API_RUNTIME : enum_get(&r->api_kind, col_i64(st, 2)));
+		a->kind = (uint8_t)(gp_sql_is_null(st, 2) ? GP_API_RUNTIME : enum_get(&r->api_kind, gp_sql_i64(st, 2)));
 		a->pid = gid_pid(g);
 		a->tid = gid_tid(g);
-		a->corr = (uint64_t)col_i64(st, 4);
+		a->corr = (uint64_t)gp_sql_i64(st, 4);
 		a->name = api_name(r, st, 5);
-		a->ret = (int32_t)col_i64(st, 6);
+		a->ret = (int32_t)gp_sql_i64(st, 6);
 		a->cbid = -1;
 		tick(r);
 	}
@@ -661,23 +611,23 @@ static int read_memcpys(struct nsys *r)
 	sqlite3_stmt *st;
 	int rc;
 
-	if ((rc = select_cols(r, T_MEMCPY, "memory copies", cols, NCOLS(cols), 2, &st)) || !st)
+	if ((rc = select_cols(r, T_MEMCPY, "memory copies", cols, GP_SQL_NCOLS(cols), 2, &st)) || !st)
 		return rc;
 	gp_vec_reserve(r->t->memcpys, r->t->memcpys.n + estimate_rows(r, T_MEMCPY));
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct gp_memcpy *m = gp_vec_push(r->t->memcpys);
 		read_times(r, st, 0, &m->start, &m->end);
-		m->device = (int32_t)col_i64(st, 2);
-		m->context = (uint32_t)col_i64(st, 3);
-		m->stream = (uint32_t)col_i64(st, 4);
-		m->corr = (uint64_t)col_i64(st, 5);
-		m->pid = gid_pid(col_i64(st, 6));
-		m->bytes = (uint64_t)col_i64(st, 7);
-		m->copy_kind = (uint8_t)enum_get(&r->copy_kind, col_i64(st, 8));
-		m->src_kind = (uint8_t)(is_null(st, 9) ? GP_MEM_UNKNOWN : enum_get(&r->mem_kind, col_i64(st, 9)));
-		m->dst_kind = (uint8_t)(is_null(st, 10) ? GP_MEM_UNKNOWN : enum_get(&r->mem_kind, col_i64(st, 10)));
-		m->src_device = is_null(st, 11) ? -1 : (int32_t)col_i64(st, 11);
-		m->dst_device = is_null(st, 12) ? -1 : (int32_t)col_i64(st, 12);
+		m->device = (int32_t)gp_sql_i64(st, 2);
+		m->context = (uint32_t)gp_sql_i64(st, 3);
+		m->stream = (uint32_t)gp_sql_i64(st, 4);
+		m->corr = (uint64_t)gp_sql_i64(st, 5);
+		m->pid = gid_pid(gp_sql_i64(st, 6));
+		m->bytes = (uint64_t)gp_sql_i64(st, 7);
+		m->copy_kind = (uint8_t)enum_get(&r->copy_kind, gp_sql_i64(st, 8));
+		m->src_kind = (uint8_t)(gp_sql_is_null(st, 9) ? GP_MEM_UNKNOWN : enum_get(&r->mem_kind, gp_sql_i64(st, 9)));
+		m->dst_kind = (uint8_t)(gp_sql_is_null(st, 10) ? GP_MEM_UNKNOWN : enum_get(&r->mem_kind, gp_sql_i64(st, 10)));
+		m->src_device = gp_sql_is_null(st, 11) ? -1 : (int32_t)gp_sql_i64(st, 11);
+		m->dst_device = gp_sql_is_null(st, 12) ? -1 : (int32_t)gp_sql_i64(st, 12);
 		tick(r);
 	}
 	return finish(r, st, rc, "memory copies");
@@ -692,20 +642,20 @@ static int read_memsets(struct nsys *r)
 	sqlite3_stmt *st;
 	int rc;
 
-	if ((rc = select_cols(r, T_MEMSET, "memsets", cols, NCOLS(cols), 2, &st)) || !st)
+	if ((rc = select_cols(r, T_MEMSET, "memsets", cols, GP_SQL_NCOLS(cols), 2, &st)) || !st)
 		return rc;
 	gp_vec_reserve(r->t->memsets, r->t->memsets.n + estimate_rows(r, T_MEMSET));
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct gp_memset *m = gp_vec_push(r->t->memsets);
 		read_times(r, st, 0, &m->start, &m->end);
-		m->device = (int32_t)col_i64(st, 2);
-		m->context = (uint32_t)col_i64(st, 3);
-		m->stream = (uint32_t)col_i64(st, 4);
-		m->corr = (uint64_t)col_i64(st, 5);
-		m->pid = gid_pid(col_i64(st, 6));
-		m->bytes = (uint64_t)col_i64(st, 7);
-		m->value = (uint32_t)col_i64(st, 8);
-		m->mem_kind = (uint8_t)(is_null(st, 9) ? GP_MEM_UNKNOWN : enum_get(&r->mem_kind, col_i64(st, 9)));
+		m->device = (int32_t)gp_sql_i64(st, 2);
+		m->context = (uint32_t)gp_sql_i64(st, 3);
+		m->stream = (uint32_t)gp_sql_i64(st, 4);
+		m->corr = (uint64_t)gp_sql_i64(st, 5);
+		m->pid = gid_pid(gp_sql_i64(st, 6));
+		m->bytes = (uint64_t)gp_sql_i64(st, 7);
+		m->value = (uint32_t)gp_sql_i64(st, 8);
+		m->mem_kind = (uint8_t)(gp_sql_is_null(st, 9) ? GP_MEM_UNKNOWN : enum_get(&r->mem_kind, gp_sql_i64(st, 9)));
 		tick(r);
 	}
 	return finish(r, st, rc, "memsets");
@@ -720,19 +670,19 @@ static int read_syncs(struct nsys *r)
 	sqlite3_stmt *st;
 	int rc;
 
-	if ((rc = select_cols(r, T_SYNC, "synchronizations", cols, NCOLS(cols), 2, &st)) || !st)
+	if ((rc = select_cols(r, T_SYNC, "synchronizations", cols, GP_SQL_NCOLS(cols), 2, &st)) || !st)
 		return rc;
 	gp_vec_reserve(r->t->syncs, r->t->syncs.n + estimate_rows(r, T_SYNC));
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct gp_sync *s = gp_vec_push(r->t->syncs);
 		read_times(r, st, 0, &s->start, &s->end);
-		s->device = (int32_t)col_i64(st, 2);
-		s->context = (uint32_t)col_i64(st, 3);
-		s->stream = (uint32_t)col_i64(st, 4);
-		s->corr = (uint64_t)col_i64(st, 5);
-		s->pid = gid_pid(col_i64(st, 6));
-		s->kind = (uint8_t)enum_get(&r->sync_kind, col_i64(st, 7));
-		s->event_id = (uint64_t)col_i64(st, 8);
+		s->device = (int32_t)gp_sql_i64(st, 2);
+		s->context = (uint32_t)gp_sql_i64(st, 3);
+		s->stream = (uint32_t)gp_sql_i64(st, 4);
+		s->corr = (uint64_t)gp_sql_i64(st, 5);
+		s->pid = gid_pid(gp_sql_i64(st, 6));
+		s->kind = (uint8_t)enum_get(&r->sync_kind, gp_sql_i64(st, 7));
+		s->event_id = (uint64_t)gp_sql_i64(st, 8);
 		tick(r);
 	}
 	return finish(r, st, rc, "synchronizations");
@@ -750,50 +700,50 @@ static int read_nvtx(struct nsys *r)
 
 	/* only start and end are required: exports older than the ones we have
 	** seen may lack eventType (PyProf read text, globalTid, start, end) */
-	if ((rc = select_cols(r, T_NVTX, "NVTX events", cols, NCOLS(cols), 2, &st)) || !st)
+	if ((rc = select_cols(r, T_NVTX, "NVTX events", cols, GP_SQL_NCOLS(cols), 2, &st)) || !st)
 		return rc;
 	gp_vec_reserve(r->t->ranges, r->t->ranges.n + estimate_rows(r, T_NVTX));
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int cls = !is_null(st, TYPE) ? enum_get(&r->nvtx, col_i64(st, TYPE))
-			  : is_null(st, END) ? NV_MARK : NV_PUSHPOP;
-		int64_t g = col_i64(st, GTID);
+		int cls = !gp_sql_is_null(st, TYPE) ? enum_get(&r->nvtx, gp_sql_i64(st, TYPE))
+			  : gp_sql_is_null(st, END) ? NV_MARK : NV_PUSHPOP;
+		int64_t g = gp_sql_i64(st, GTID);
 		gp_str text;
 
 		tick(r);
 		if (cls == NV_IGNORE)
 			continue;
-		text = is_null(st, TEXT) ? str_col(r, st, TEXTID) : text_col(r, st, TEXT);
+		text = gp_sql_is_null(st, TEXT) ? str_col(r, st, TEXTID) : text_col(r, st, TEXT);
 		if (cls == NV_DOMAIN) {
 			struct domain_def *d = gp_vec_push(r->domains);
 			d->pid = gid_pid(g);
-			d->domain = col_i64(st, DOMAIN);
+			d->domain = gp_sql_i64(st, DOMAIN);
 			d->name = text;
 			continue;
 		}
 		struct gp_range *rg = gp_vec_push(r->t->ranges);
-		rg->start = col_i64(st, START);
+		rg->start = gp_sql_i64(st, START);
 		rg->end = rg->start;
 		if (cls != NV_MARK) {
-			if (is_null(st, END))
+			if (gp_sql_is_null(st, END))
 				*gp_vec_push(r->unended) = r->t->ranges.n - 1;
 			else
 				read_times(r, st, START, &rg->start, &rg->end);
 		}
 		rg->pid = gid_pid(g);
 		rg->tid = gid_tid(g);
-		if (!is_null(st, ENDGTID) && col_i64(st, ENDGTID) != g)
-			rg->end_tid = gid_tid(col_i64(st, ENDGTID));
+		if (!gp_sql_is_null(st, ENDGTID) && gp_sql_i64(st, ENDGTID) != g)
+			rg->end_tid = gid_tid(gp_sql_i64(st, ENDGTID));
 		rg->text = text;
-		rg->color = (uint32_t)col_i64(st, COLOR);
-		rg->category = (int32_t)col_i64(st, CATEGORY);
+		rg->color = (uint32_t)gp_sql_i64(st, COLOR);
+		rg->category = (int32_t)gp_sql_i64(st, CATEGORY);
 		rg->kind = (uint8_t)(cls == NV_PUSHPOP ? GP_RANGE_PUSHPOP :
 				     cls == NV_STARTEND ? GP_RANGE_STARTEND : GP_RANGE_MARK);
 		rg->parent = -1;
-		if (col_i64(st, DOMAIN) != 0) {
+		if (gp_sql_i64(st, DOMAIN) != 0) {
 			struct domain_ref *d = gp_vec_push(r->domain_refs);
 			d->range = r->t->ranges.n - 1;
 			d->pid = rg->pid;
-			d->domain = col_i64(st, DOMAIN);
+			d->domain = gp_sql_i64(st, DOMAIN);
 		}
 	}
 	return finish(r, st, rc, "NVTX events");
@@ -841,43 +791,18 @@ static void fix_ranges(struct nsys *r)
 
 /* ---- reader entry points --------------------------------------------- */
 
-/* The size the SQLite header declares (page size x page count), or 0 when
-** the header does not vouch for it (its change counter and
-** version-valid-for differ, as after an old SQLite wrote it). */
-static uint64_t sqlite_declared_size(const unsigned char *h, size_t len)
-{
-#define BE32(p) ((uint32_t)(p)[0] << 24 | (uint32_t)(p)[1] << 16 | (uint32_t)(p)[2] << 8 | (p)[3])
-	uint32_t page;
-
-	if (len < 100 || BE32(h + 24) != BE32(h + 92))
-		return 0;
-	page = (uint32_t)h[16] << 8 | h[17];
-	return (uint64_t)(page == 1 ? 65536 : page) * BE32(h + 28);
-#undef BE32
-}
-
-static uint64_t file_size(const char *path)
-{
-	struct stat sb;
-	return stat(path, &sb) == 0 && sb.st_size > 0 ? (uint64_t)sb.st_size : 0;
-}
-
 static double probe(const struct gp_probe_input *in)
 {
 	sqlite3 *db;
 	sqlite3_stmt *st;
-	gp_error err;
 	bool strings = false, nsys_tables = false;
 	int rc = SQLITE_ERROR;
 
-	if (in->gzip || !gp_sql_is_sqlite(in->head, in->head_len))
-		return 0;
-	/* A truncated or damaged database cannot show its schema; claim it
-	** weakly so the user hears what is wrong rather than "not a trace". */
-	if (sqlite_declared_size(in->head, in->head_len) > file_size(in->path))
-		return 0.1;
-	if (gp_sql_open(in->path, &db, &err))
-		return 0;
+	switch (gp_sql_probe_open(in, &db)) {
+	case GP_SQL_UNREADABLE: return 0;
+	case GP_SQL_DAMAGED: return 0.1;   /* above nvprof's: either load says the same */
+	case GP_SQL_WHOLE: break;
+	}
 	if (sqlite3_prepare_v2(db, "SELECT name FROM sqlite_master WHERE type = 'table' AND "
 			       "(name = 'StringIds' OR name = 'NVTX_EVENTS' OR "
 			       "name GLOB 'CUPTI_ACTIVITY_KIND_*' OR name GLOB 'TARGET_INFO_*')",
@@ -896,45 +821,16 @@ static double probe(const struct gp_probe_input *in)
 	return !strings ? 0 : nsys_tables ? 0.95 : 0.6;
 }
 
-/* Reads the whole table list once, so that a damaged schema is reported as
-** such instead of as missing tables. */
-static int check_schema(struct nsys *r)
-{
-	sqlite3_stmt *st;
-	int rc;
-
-	if ((rc = gp_sql_prepare(r->db, r->path, "the table list", "SELECT name FROM sqlite_master", &st, r->err)))
-		return rc;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		;
-	return finish(r, st, rc, "the table list");
-}
-
 static int load(const char *path, gp_trace *t, const struct gp_load_opts *o, gp_error *err)
 {
 	static const char *const big[] = {
 		"StringIds", T_KERNEL, T_GRAPH, T_RUNTIME, T_MEMCPY, T_MEMSET, T_SYNC, T_NVTX,
 	};
 	struct nsys r = {.path = path, .t = t, .o = o, .err = err};
-	unsigned char head[100];
-	uint64_t declared = 0;
-	FILE *f;
 	int rc;
 
-	r.file_size = file_size(path);
-	if ((f = fopen(path, "rb"))) {
-		declared = sqlite_declared_size(head, fread(head, 1, sizeof(head), f));
-		fclose(f);
-	}
-	if (declared > r.file_size)
-		return gp_err(err, GP_ERR_CORRUPT, "%s: truncated SQLite database: its header says %" PRIu64
-			      " bytes, the file has %" PRIu64 " (copy incomplete?)", path, declared, r.file_size);
-	if ((rc = gp_sql_open(path, &r.db, err)))
+	if ((rc = gp_sql_open_whole(path, &r.db, &r.file_size, err)))
 		return rc;
-	if ((rc = check_schema(&r))) {
-		sqlite3_close(r.db);
-		return rc;
-	}
 	load_enums(&r);
 	for (size_t i = 0; i < sizeof(big) / sizeof(big[0]); i++)
 		r.total += estimate_rows(&r, big[i]);

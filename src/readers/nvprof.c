@@ -72,18 +72,16 @@ struct ctx {
 
 typedef int (*row_fn)(struct ctx *c, sqlite3_stmt *st);
 
-/* Runs sql over table and calls fn for each row.  A missing table is not an
-** error (nvprof writes ~50 tables but other tools may drop empty ones). */
-static int each_row(struct ctx *c, const char *table, const char *purpose, const char *sql,
-		    row_fn fn, gp_error *err)
+/* Selects cols from table (the first nreq required, gp_sql_select()) and
+** calls fn for each row.  A missing table is not an error (nvprof writes
+** ~50 tables but other tools may drop empty ones). */
+static int each_row(struct ctx *c, const char *table, const char *purpose, const char *const *cols,
+		    int ncols, int nreq, row_fn fn, gp_error *err)
 {
 	sqlite3_stmt *st;
 	int rc;
 
-	if (!gp_sql_has_table(c->db, table))
-		return GP_OK;
-	rc = gp_sql_prepare(c->db, c->path, purpose, sql, &st, err);
-	if (rc)
+	if ((rc = gp_sql_select(c->db, c->path, table, purpose, cols, ncols, nreq, &st, err)) || !st)
 		return rc;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int frc = fn(c, st);
@@ -94,20 +92,12 @@ static int each_row(struct ctx *c, const char *table, const char *purpose, const
 		if ((++c->rows & 0xffff) == 0 && c->o && c->o->progress)
 			c->o->progress(c->o->progress_ctx, c->rows, 0);
 	}
-	rc = gp_sql_done(c->db, rc, c->path, purpose, err);
-	sqlite3_finalize(st);
-	return rc;
+	return gp_sql_finish(c->db, st, rc, c->path, purpose, err);
 }
 
-static int64_t col64(sqlite3_stmt *st, int i)
-{
-	return sqlite3_column_int64(st, i);
-}
-
-static uint32_t colu32(sqlite3_stmt *st, int i)
-{
-	return (uint32_t)(sqlite3_column_int64(st, i) & 0xffffffff);
-}
+/* each_row() with every column required. */
+#define EACH_ROW(c, table, purpose, cols, fn, err) \
+	each_row(c, table, purpose, cols, GP_SQL_NCOLS(cols), GP_SQL_NCOLS(cols), fn, err)
 
 /* Clamps a reversed interval (end < start) to an instant and counts it. */
 static void fix_times(struct ctx *c, gp_ns *start, gp_ns *end)
@@ -125,7 +115,7 @@ static int str_row(struct ctx *c, sqlite3_stmt *st)
 	struct nvstr *s = gp_vec_push(c->strs);
 	const char *v = gp_sql_text(st, 1);
 
-	s->id = col64(st, 0);
+	s->id = gp_sql_i64(st, 0);
 	s->s = strcmp(v, "-- null --") == 0 ? 0 : gp_intern(c->t, v);
 	return GP_OK;
 }
@@ -192,27 +182,27 @@ static int device_row(struct ctx *c, sqlite3_stmt *st)
 {
 	struct gp_device *d = gp_vec_push(c->t->devices);
 
-	d->id = (int32_t)col64(st, 0);
-	d->name = str_get(c, col64(st, 1));
-	d->cc_major = (int16_t)col64(st, 2);
-	d->cc_minor = (int16_t)col64(st, 3);
-	d->sm_count = (int32_t)col64(st, 4);
-	d->mem_bw = (double)col64(st, 5) * 1000.0;      /* KB/s */
-	d->mem_bytes = (uint64_t)col64(st, 6);
-	d->clock_hz = (double)col64(st, 7) * 1000.0;    /* kHz */
-	d->l2_bytes = (uint64_t)col64(st, 8);
+	d->id = (int32_t)gp_sql_i64(st, 0);
+	d->name = str_get(c, gp_sql_i64(st, 1));
+	d->cc_major = (int16_t)gp_sql_i64(st, 2);
+	d->cc_minor = (int16_t)gp_sql_i64(st, 3);
+	d->sm_count = (int32_t)gp_sql_i64(st, 4);
+	d->mem_bw = (double)gp_sql_i64(st, 5) * 1000.0;      /* KB/s */
+	d->mem_bytes = (uint64_t)gp_sql_i64(st, 6);
+	d->clock_hz = (double)gp_sql_i64(st, 7) * 1000.0;    /* kHz */
+	d->l2_bytes = (uint64_t)gp_sql_i64(st, 8);
 	return GP_OK;
 }
 
 static int context_row(struct ctx *c, sqlite3_stmt *st)
 {
-	int64_t ctx = col64(st, 0);
+	int64_t ctx = gp_sql_i64(st, 0);
 
 	if (ctx < 0 || ctx > 1 << 20)   /* absurd id: leave its device unknown */
 		return GP_OK;
 	while (c->ctx_dev.n <= (size_t)ctx)
 		*gp_vec_push(c->ctx_dev) = -1;
-	c->ctx_dev.v[ctx] = (int32_t)col64(st, 1);
+	c->ctx_dev.v[ctx] = (int32_t)gp_sql_i64(st, 1);
 	return GP_OK;
 }
 
@@ -245,12 +235,12 @@ static int name_row(struct ctx *c, sqlite3_stmt *st)
 {
 	uint32_t pid, tid;
 
-	if (col64(st, 0) != OBJECT_PROCESS)
+	if (gp_sql_i64(st, 0) != OBJECT_PROCESS)
 		return GP_OK;
 	object_id(st, 1, &pid, &tid);
 	struct gp_process *p = gp_vec_push(c->t->processes);
 	p->pid = pid;
-	p->name = str_get(c, col64(st, 2));
+	p->name = str_get(c, gp_sql_i64(st, 2));
 	return GP_OK;
 }
 
@@ -260,36 +250,37 @@ static int kernel_row(struct ctx *c, sqlite3_stmt *st)
 {
 	struct gp_kernel *k = gp_vec_push(c->t->kernels);
 
-	k->start = col64(st, 0);
-	k->end = col64(st, 1);
+	k->start = gp_sql_i64(st, 0);
+	k->end = gp_sql_i64(st, 1);
 	fix_times(c, &k->start, &k->end);
-	k->device = (int32_t)col64(st, 2);
-	k->context = colu32(st, 3);
-	k->stream = colu32(st, 4);
+	k->device = (int32_t)gp_sql_i64(st, 2);
+	k->context = gp_sql_u32(st, 3);
+	k->stream = gp_sql_u32(st, 4);
 	for (int i = 0; i < 3; i++) {
-		k->grid[i] = colu32(st, 5 + i);
-		k->block[i] = colu32(st, 8 + i);
+		k->grid[i] = gp_sql_u32(st, 5 + i);
+		k->block[i] = gp_sql_u32(st, 8 + i);
 	}
-	k->regs = colu32(st, 11);
-	k->static_smem = colu32(st, 12);
-	k->dynamic_smem = colu32(st, 13);
-	k->corr = (uint64_t)col64(st, 14);
-	kernel_names(c, k, col64(st, 15));
+	k->regs = gp_sql_u32(st, 11);
+	k->static_smem = gp_sql_u32(st, 12);
+	k->dynamic_smem = gp_sql_u32(st, 13);
+	k->corr = (uint64_t)gp_sql_i64(st, 14);
+	kernel_names(c, k, gp_sql_i64(st, 15));
 	return GP_OK;
 }
 
 static int read_kernels(struct ctx *c, const char *table, gp_error *err)
 {
-	char sql[512], purpose[128];
+	static const char *const cols[] = {
+		"start", "end", "deviceId", "contextId", "streamId", "gridX", "gridY", "gridZ",
+		"blockX", "blockY", "blockZ", "registersPerThread", "staticSharedMemory",
+		"dynamicSharedMemory", "correlationId", "name",
+	};
+	char purpose[128];
 	size_t before = c->t->kernels.n;
 	int rc;
 
-	snprintf(sql, sizeof(sql),
-		 "SELECT start, end, deviceId, contextId, streamId, gridX, gridY, gridZ, "
-		 "blockX, blockY, blockZ, registersPerThread, staticSharedMemory, "
-		 "dynamicSharedMemory, correlationId, name FROM %s", table);
 	snprintf(purpose, sizeof(purpose), "kernels (%s)", table);
-	rc = each_row(c, table, purpose, sql, kernel_row, err);
+	rc = EACH_ROW(c, table, purpose, cols, kernel_row, err);
 	if (rc == GP_OK && c->t->kernels.n > before)
 		c->kernel_tables++;
 	return rc;
@@ -355,18 +346,18 @@ static gp_str api_name(struct ctx *c, int kind, int64_t cbid)
 static int api_row(struct ctx *c, sqlite3_stmt *st, int kind)
 {
 	struct gp_api *a = gp_vec_push(c->t->apis);
-	int64_t cbid = col64(st, 0);
+	int64_t cbid = gp_sql_i64(st, 0);
 
 	a->kind = (uint8_t)kind;
 	a->cbid = cbid >= INT32_MIN && cbid <= INT32_MAX ? (int32_t)cbid : -1;
 	a->name = api_name(c, kind, cbid);
-	a->start = col64(st, 1);
-	a->end = col64(st, 2);
+	a->start = gp_sql_i64(st, 1);
+	a->end = gp_sql_i64(st, 2);
 	fix_times(c, &a->start, &a->end);
-	a->pid = colu32(st, 3);
-	a->tid = colu32(st, 4);   /* stored as signed 32-bit */
-	a->corr = (uint64_t)col64(st, 5);
-	a->ret = (int32_t)col64(st, 6);
+	a->pid = gp_sql_u32(st, 3);
+	a->tid = gp_sql_u32(st, 4);   /* stored as signed 32-bit */
+	a->corr = (uint64_t)gp_sql_i64(st, 5);
+	a->ret = (int32_t)gp_sql_i64(st, 6);
 	return GP_OK;
 }
 
@@ -384,19 +375,19 @@ static int driver_row(struct ctx *c, sqlite3_stmt *st)
 
 static int marker_row(struct ctx *c, sqlite3_stmt *st)
 {
-	int64_t flags = col64(st, 0);
+	int64_t flags = gp_sql_i64(st, 0);
 	uint32_t pid, tid;
 
 	object_id(st, 4, &pid, &tid);
-	if (col64(st, 3) != OBJECT_THREAD)
+	if (gp_sql_i64(st, 3) != OBJECT_THREAD)
 		tid = 0;
 	if (flags == MARKER_INSTANT) {
 		struct gp_range *r = gp_vec_push(c->t->ranges);
-		r->start = r->end = col64(st, 1);
+		r->start = r->end = gp_sql_i64(st, 1);
 		r->pid = pid;
 		r->tid = tid;
-		r->text = str_get(c, col64(st, 5));
-		r->domain = str_get(c, col64(st, 6));
+		r->text = str_get(c, gp_sql_i64(st, 5));
+		r->domain = str_get(c, gp_sql_i64(st, 6));
 		r->kind = GP_RANGE_MARK;
 		r->parent = -1;
 		return GP_OK;
@@ -406,14 +397,14 @@ static int marker_row(struct ctx *c, sqlite3_stmt *st)
 		return GP_OK;
 	}
 	struct nvmark *m = flags == MARKER_START ? gp_vec_push(c->starts) : gp_vec_push(c->ends);
-	m->ts = col64(st, 1);
-	m->id = col64(st, 2);
+	m->ts = gp_sql_i64(st, 1);
+	m->id = gp_sql_i64(st, 2);
 	m->pid = pid;
 	m->tid = tid;
 	m->row = c->starts.n + c->ends.n;
 	if (flags == MARKER_START) {
-		m->name = str_get(c, col64(st, 5));
-		m->domain = str_get(c, col64(st, 6));
+		m->name = str_get(c, gp_sql_i64(st, 5));
+		m->domain = str_get(c, gp_sql_i64(st, 6));
 	}
 	return GP_OK;
 }
@@ -495,22 +486,22 @@ static int memcpy_row(struct ctx *c, sqlite3_stmt *st)
 {
 	struct gp_memcpy *m = gp_vec_push(c->t->memcpys);
 
-	m->copy_kind = copy_kind(col64(st, 0));
-	m->src_kind = mem_kind(col64(st, 1));
-	m->dst_kind = mem_kind(col64(st, 2));
-	m->async = (col64(st, 3) & MEMCPY_ASYNC) != 0;
-	m->bytes = (uint64_t)col64(st, 4);
-	m->start = col64(st, 5);
-	m->end = col64(st, 6);
+	m->copy_kind = copy_kind(gp_sql_i64(st, 0));
+	m->src_kind = mem_kind(gp_sql_i64(st, 1));
+	m->dst_kind = mem_kind(gp_sql_i64(st, 2));
+	m->async = (gp_sql_i64(st, 3) & MEMCPY_ASYNC) != 0;
+	m->bytes = (uint64_t)gp_sql_i64(st, 4);
+	m->start = gp_sql_i64(st, 5);
+	m->end = gp_sql_i64(st, 6);
 	fix_times(c, &m->start, &m->end);
-	m->device = (int32_t)col64(st, 7);
-	m->context = colu32(st, 8);
-	m->stream = colu32(st, 9);
-	m->corr = (uint64_t)col64(st, 10);
+	m->device = (int32_t)gp_sql_i64(st, 7);
+	m->context = gp_sql_u32(st, 8);
+	m->stream = gp_sql_u32(st, 9);
+	m->corr = (uint64_t)gp_sql_i64(st, 10);
 	/* MEMCPY2 (peer copies) adds the two devices. */
 	if (sqlite3_column_count(st) > 12) {
-		m->src_device = (int32_t)col64(st, 11);
-		m->dst_device = (int32_t)col64(st, 12);
+		m->src_device = (int32_t)gp_sql_i64(st, 11);
+		m->dst_device = (int32_t)gp_sql_i64(st, 12);
 	} else {
 		m->src_device = m->dst_device = m->device;
 	}
@@ -521,33 +512,33 @@ static int memset_row(struct ctx *c, sqlite3_stmt *st)
 {
 	struct gp_memset *m = gp_vec_push(c->t->memsets);
 
-	m->value = colu32(st, 0);
-	m->bytes = (uint64_t)col64(st, 1);
-	m->start = col64(st, 2);
-	m->end = col64(st, 3);
+	m->value = gp_sql_u32(st, 0);
+	m->bytes = (uint64_t)gp_sql_i64(st, 1);
+	m->start = gp_sql_i64(st, 2);
+	m->end = gp_sql_i64(st, 3);
 	fix_times(c, &m->start, &m->end);
-	m->device = (int32_t)col64(st, 4);
-	m->context = colu32(st, 5);
-	m->stream = colu32(st, 6);
-	m->corr = (uint64_t)col64(st, 7);
-	m->mem_kind = mem_kind(col64(st, 8));
+	m->device = (int32_t)gp_sql_i64(st, 4);
+	m->context = gp_sql_u32(st, 5);
+	m->stream = gp_sql_u32(st, 6);
+	m->corr = (uint64_t)gp_sql_i64(st, 7);
+	m->mem_kind = mem_kind(gp_sql_i64(st, 8));
 	return GP_OK;
 }
 
 static int sync_row(struct ctx *c, sqlite3_stmt *st)
 {
 	struct gp_sync *s = gp_vec_push(c->t->syncs);
-	int64_t type = col64(st, 0);
+	int64_t type = gp_sql_i64(st, 0);
 
 	s->kind = type >= 0 && type < GP_SYNC__COUNT ? (uint8_t)type : GP_SYNC_UNKNOWN;
-	s->start = col64(st, 1);
-	s->end = col64(st, 2);
+	s->start = gp_sql_i64(st, 1);
+	s->end = gp_sql_i64(st, 2);
 	fix_times(c, &s->start, &s->end);
-	s->corr = (uint64_t)col64(st, 3);
-	s->context = colu32(st, 4);
-	s->device = ctx_device(c, col64(st, 4));
-	s->stream = colu32(st, 5);
-	s->event_id = (uint64_t)col64(st, 6);
+	s->corr = (uint64_t)gp_sql_i64(st, 3);
+	s->context = gp_sql_u32(st, 4);
+	s->device = ctx_device(c, gp_sql_i64(st, 4));
+	s->stream = gp_sql_u32(st, 5);
+	s->event_id = (uint64_t)gp_sql_i64(st, 6);
 	return GP_OK;
 }
 
@@ -602,37 +593,17 @@ static void collect_threads(struct ctx *c)
 
 /* ---- probe / load ---- */
 
-/* Reads the whole schema: fails with GP_ERR_CORRUPT when SQLite cannot
-** (truncated or damaged file), where has_table() would only say "no". */
-static int schema_check(sqlite3 *db, const char *path, gp_error *err)
-{
-	sqlite3_stmt *st;
-	int rc = gp_sql_prepare(db, path, "the schema", "SELECT name, sql FROM sqlite_master", &st, err);
-
-	if (rc)
-		return err->status = GP_ERR_CORRUPT;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		;
-	rc = gp_sql_done(db, rc, path, "the schema", err);
-	sqlite3_finalize(st);
-	return rc;
-}
-
 static double probe(const struct gp_probe_input *in)
 {
 	sqlite3 *db;
-	gp_error err;
 	double w = 0;
 
-	if (in->gzip || !gp_sql_is_sqlite(in->head, in->head_len))
-		return 0;
-	if (gp_sql_open(in->path, &db, &err))
-		return 0;
-	if (schema_check(db, in->path, &err)) {
-		/* A damaged SQLite file: claim it weakly, so that the user
-		** hears what is wrong with it rather than "not a trace". */
-		w = 0.05;
-	} else if (gp_sql_has_table(db, "StringTable")) {
+	switch (gp_sql_probe_open(in, &db)) {
+	case GP_SQL_UNREADABLE: return 0;
+	case GP_SQL_DAMAGED: return 0.05;
+	case GP_SQL_WHOLE: break;
+	}
+	if (gp_sql_has_table(db, "StringTable")) {
 		if (gp_sql_has_table(db, T_CKERNEL) || gp_sql_has_table(db, "Version"))
 			w = 0.95;
 		else
@@ -644,11 +615,35 @@ static double probe(const struct gp_probe_input *in)
 
 static int load_tables(struct ctx *c, gp_error *err)
 {
+	static const char *const strings[] = {"_id_", "value"};
+	static const char *const devices[] = {
+		"id", "name", "computeCapabilityMajor", "computeCapabilityMinor", "numMultiprocessors",
+		"globalMemoryBandwidth", "globalMemorySize", "coreClockRate", "l2CacheSize",
+	};
+	static const char *const contexts[] = {"contextId", "deviceId"};
+	static const char *const names[] = {"objectKind", "objectId", "name"};
+	static const char *const apis[] = {
+		"cbid", "start", "end", "processId", "threadId", "correlationId", "returnValue",
+	};
+	static const char *const markers[] = {
+		"flags", "timestamp", "id", "objectKind", "objectId", "name", "domain",
+	};
+	/* MEMCPY has the first 11, MEMCPY2 (peer copies) all 13 */
+	static const char *const copies[] = {
+		"copyKind", "srcKind", "dstKind", "flags", "bytes", "start", "end", "deviceId",
+		"contextId", "streamId", "correlationId", "srcDeviceId", "dstDeviceId",
+	};
+	/* memoryKind is newer than the table: optional */
+	static const char *const memsets[] = {
+		"value", "bytes", "start", "end", "deviceId", "contextId", "streamId", "correlationId",
+		"memoryKind",
+	};
+	static const char *const syncs[] = {
+		"type", "start", "end", "correlationId", "contextId", "streamId", "cudaEventId",
+	};
 	gp_trace *t = c->t;
 	int rc;
 
-	if ((rc = schema_check(c->db, c->path, err)))
-		return rc;
 	if (!gp_sql_has_table(c->db, "StringTable"))
 		return gp_err(err, GP_ERR_FORMAT, "%s: not an nvprof database: no StringTable", c->path);
 	if (gp_sql_has_table(c->db, "Version")) {
@@ -666,50 +661,27 @@ static int load_tables(struct ctx *c, gp_error *err)
 	if (!t->tool_version)
 		t->tool_version = gp_intern(t, "nvprof");
 
-	rc = each_row(c, "StringTable", "StringTable", "SELECT _id_, value FROM StringTable", str_row, err);
+	rc = EACH_ROW(c, "StringTable", "StringTable", strings, str_row, err);
 	if (rc)
 		return rc;
 	gp_vec_sort(c->strs, cmp_nvstr);
 
-	if ((rc = each_row(c, T_DEVICE, "devices (" T_DEVICE ")",
-			   "SELECT id, name, computeCapabilityMajor, computeCapabilityMinor, "
-			   "numMultiprocessors, globalMemoryBandwidth, globalMemorySize, coreClockRate, "
-			   "l2CacheSize FROM " T_DEVICE, device_row, err)) ||
-	    (rc = each_row(c, T_CONTEXT, "contexts (" T_CONTEXT ")",
-			   "SELECT contextId, deviceId FROM " T_CONTEXT, context_row, err)) ||
-	    (rc = each_row(c, T_NAME, "process names (" T_NAME ")",
-			   "SELECT objectKind, objectId, name FROM " T_NAME, name_row, err)) ||
+	if ((rc = EACH_ROW(c, T_DEVICE, "devices (" T_DEVICE ")", devices, device_row, err)) ||
+	    (rc = EACH_ROW(c, T_CONTEXT, "contexts (" T_CONTEXT ")", contexts, context_row, err)) ||
+	    (rc = EACH_ROW(c, T_NAME, "process names (" T_NAME ")", names, name_row, err)) ||
 	    (rc = read_kernels(c, T_CKERNEL, err)) ||
 	    (rc = read_kernels(c, T_KERNEL, err)) ||
-	    (rc = each_row(c, T_RUNTIME, "runtime API calls (" T_RUNTIME ")",
-			   "SELECT cbid, start, end, processId, threadId, correlationId, returnValue "
-			   "FROM " T_RUNTIME, runtime_row, err)) ||
-	    (rc = each_row(c, T_DRIVER, "driver API calls (" T_DRIVER ")",
-			   "SELECT cbid, start, end, processId, threadId, correlationId, returnValue "
-			   "FROM " T_DRIVER, driver_row, err)) ||
-	    (rc = each_row(c, T_MARKER, "NVTX markers (" T_MARKER ")",
-			   "SELECT flags, timestamp, id, objectKind, objectId, name, domain FROM " T_MARKER,
-			   marker_row, err)) ||
-	    (rc = each_row(c, T_MEMCPY, "memcpy (" T_MEMCPY ")",
-			   "SELECT copyKind, srcKind, dstKind, flags, bytes, start, end, deviceId, "
-			   "contextId, streamId, correlationId FROM " T_MEMCPY, memcpy_row, err)))
+	    (rc = EACH_ROW(c, T_RUNTIME, "runtime API calls (" T_RUNTIME ")", apis, runtime_row, err)) ||
+	    (rc = EACH_ROW(c, T_DRIVER, "driver API calls (" T_DRIVER ")", apis, driver_row, err)) ||
+	    (rc = EACH_ROW(c, T_MARKER, "NVTX markers (" T_MARKER ")", markers, marker_row, err)) ||
+	    (rc = each_row(c, T_MEMCPY, "memcpy (" T_MEMCPY ")", copies, 11, 11, memcpy_row, err)))
 		return rc;
 	if (gp_sql_has_column(c->db, T_MEMCPY2, "srcDeviceId") &&
-	    (rc = each_row(c, T_MEMCPY2, "peer memcpy (" T_MEMCPY2 ")",
-			   "SELECT copyKind, srcKind, dstKind, flags, bytes, start, end, deviceId, "
-			   "contextId, streamId, correlationId, srcDeviceId, dstDeviceId FROM " T_MEMCPY2,
-			   memcpy_row, err)))
+	    (rc = EACH_ROW(c, T_MEMCPY2, "peer memcpy (" T_MEMCPY2 ")", copies, memcpy_row, err)))
 		return rc;
-	if ((rc = each_row(c, T_MEMSET, "memset (" T_MEMSET ")",
-			   gp_sql_has_column(c->db, T_MEMSET, "memoryKind")
-				   ? "SELECT value, bytes, start, end, deviceId, contextId, streamId, "
-				     "correlationId, memoryKind FROM " T_MEMSET
-				   : "SELECT value, bytes, start, end, deviceId, contextId, streamId, "
-				     "correlationId, 0 FROM " T_MEMSET,
-			   memset_row, err)) ||
-	    (rc = each_row(c, T_SYNC, "synchronizations (" T_SYNC ")",
-			   "SELECT type, start, end, correlationId, contextId, streamId, cudaEventId "
-			   "FROM " T_SYNC, sync_row, err)))
+	if ((rc = each_row(c, T_MEMSET, "memset (" T_MEMSET ")", memsets, GP_SQL_NCOLS(memsets),
+			   GP_SQL_NCOLS(memsets) - 1, memset_row, err)) ||
+	    (rc = EACH_ROW(c, T_SYNC, "synchronizations (" T_SYNC ")", syncs, sync_row, err)))
 		return rc;
 
 	dedup_kernels(c);
@@ -733,7 +705,7 @@ static int load(const char *path, gp_trace *t, const struct gp_load_opts *o, gp_
 	c->path = path;
 	c->t = t;
 	c->o = o;
-	rc = gp_sql_open(path, &c->db, err);
+	rc = gp_sql_open_whole(path, &c->db, NULL, err);
 	if (rc == GP_OK) {
 		rc = load_tables(c, err);
 		sqlite3_close(c->db);

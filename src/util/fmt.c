@@ -1,6 +1,8 @@
 /*
 ** Integer formatting; see fmt.h.
 */
+#include <string.h>
+
 #include "util/fmt.h"
 
 char *gp_fmt_u64(char *buf, uint64_t v)
@@ -26,4 +28,51 @@ char *gp_fmt_i64(char *buf, int64_t v)
 	/* 0 - (uint64_t)v is |v| also for INT64_MIN, whose negation overflows. */
 	gp_fmt_u64(buf + 1, 0 - (uint64_t)v);
 	return buf;
+}
+
+/* Appends s[0..n) at offset len of a buffer of size bytes, keeping room for
+** the NUL; returns the new length of the whole text. */
+static size_t put(char *buf, size_t size, size_t len, const char *s, size_t n)
+{
+	if (len + 1 < size)
+		memcpy(buf + len, s, len + n < size ? n : size - 1 - len);
+	return len + n;
+}
+
+static void terminate(char *buf, size_t size, size_t len)
+{
+	if (size)
+		buf[len < size ? len : size - 1] = '\0';
+}
+
+/* gp_fmt_i64_list() without the NUL. */
+static size_t put_list(char *buf, size_t size, size_t len, const int64_t *v, size_t n)
+{
+	char num[GP_FMT_INT_SIZE];
+
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			len = put(buf, size, len, ",", 1);
+		gp_fmt_i64(num, v[i]);
+		len = put(buf, size, len, num, strlen(num));
+	}
+	return len;
+}
+
+size_t gp_fmt_i64_list(char *buf, size_t size, const int64_t *v, size_t n)
+{
+	size_t len = put_list(buf, size, 0, v, n);
+
+	terminate(buf, size, len);
+	return len;
+}
+
+size_t gp_fmt_shape(char *buf, size_t size, const int64_t *dims, size_t ndim)
+{
+	size_t len = put(buf, size, 0, "(", 1);
+
+	len = put_list(buf, size, len, dims, ndim);
+	len = ndim == 1 ? put(buf, size, len, ",)", 2) : put(buf, size, len, ")", 1);
+	terminate(buf, size, len);
+	return len;
 }

@@ -2,12 +2,16 @@
 ** Integer to decimal text without snprintf: reports format several
 ** integers per kernel, millions of times, and printf's format parsing was
 ** a visible share of that.  Output is exactly printf's "%lld" / "%llu".
+** Integer lists ("1,2,3") and tensor shapes ("(8,3,32,32)") are written
+** here and nowhere else.
 **
-** Ownership: the caller owns buf; it needs GP_FMT_INT_SIZE bytes.
+** Ownership: the caller owns buf; gp_fmt_u64/i64 need GP_FMT_INT_SIZE
+** bytes, the list writers take the size and never write past it.
 */
 #ifndef GP_FMT_H
 #define GP_FMT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define GP_FMT_INT_SIZE 24   /* "-9223372036854775808" + NUL, rounded up */
@@ -15,5 +19,16 @@
 /* Writes v in decimal into buf, NUL-terminated; returns buf. */
 char *gp_fmt_u64(char *buf, uint64_t v);
 char *gp_fmt_i64(char *buf, int64_t v);
+
+/* Writes v[0..n) in decimal joined with ',' ("1,2,3"; "" when n is 0).
+** snprintf's contract: buf (NULL when size is 0) gets at most size - 1
+** characters of the text and a NUL; returns the length of the whole text,
+** so a caller can size a buffer with a first call of size 0. */
+size_t gp_fmt_i64_list(char *buf, size_t size, const int64_t *v, size_t n);
+
+/* A tensor shape as PyProf prints it, a Python tuple: "(8,3,32,32)",
+** "(5,)" for one dimension, "()" for none.  Same contract as
+** gp_fmt_i64_list. */
+size_t gp_fmt_shape(char *buf, size_t size, const int64_t *dims, size_t ndim);
 
 #endif

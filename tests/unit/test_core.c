@@ -104,6 +104,31 @@ static void fmt_matches_printf(void **state)
 	}
 }
 
+/* Lists and shapes: Python's tuple spelling, and snprintf's contract when
+** the buffer is short (the prefix that fits, the whole length returned). */
+static void fmt_lists_and_shapes(void **state)
+{
+	static const int64_t dims[] = {8, 3, -32, 1234567};
+	char buf[32];
+
+	assert_int_equal(gp_fmt_i64_list(buf, sizeof(buf), dims, 4), 15);
+	assert_string_equal(buf, "8,3,-32,1234567");
+	assert_int_equal(gp_fmt_i64_list(buf, sizeof(buf), dims, 0), 0);
+	assert_string_equal(buf, "");
+	assert_int_equal(gp_fmt_shape(buf, sizeof(buf), dims, 4), 17);
+	assert_string_equal(buf, "(8,3,-32,1234567)");
+	assert_int_equal(gp_fmt_shape(buf, sizeof(buf), dims, 1), 4);
+	assert_string_equal(buf, "(8,)");
+	assert_int_equal(gp_fmt_shape(buf, sizeof(buf), dims, 0), 2);
+	assert_string_equal(buf, "()");
+	assert_int_equal(gp_fmt_shape(buf, 7, dims, 4), 17);
+	assert_string_equal(buf, "(8,3,-");
+	assert_int_equal(gp_fmt_shape(NULL, 0, dims, 3), 9);
+	buf[0] = 'x';
+	assert_int_equal(gp_fmt_i64_list(buf, 1, dims, 2), 3);
+	assert_string_equal(buf, "");
+}
+
 static void api_version_suffix_is_stripped(void **state)
 {
 	char buf[64];
@@ -204,6 +229,7 @@ int main(void)
 		cmocka_unit_test(arena_mixes_strings_and_records),
 		cmocka_unit_test(strtab_word_boundaries),
 		cmocka_unit_test(fmt_matches_printf),
+		cmocka_unit_test(fmt_lists_and_shapes),
 		cmocka_unit_test(api_version_suffix_is_stripped),
 		cmocka_unit_test(dtypes_parse_every_spelling),
 		cmocka_unit_test(finish_sorts_and_nests),

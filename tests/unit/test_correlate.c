@@ -266,6 +266,46 @@ static void iterations_and_sizes(void **state)
 	gp_trace_free(&t);
 }
 
+/* PyTorch 1.0's ", seq=N" markers are not around the launch but before it:
+** a forward kernel's altseq lists those that started on its thread after
+** the previous kernel's innermost marker and before its own; a trace
+** without them never looks (the same layout with ", seq = N" does not). */
+static void legacy_seq_markers(void **state)
+{
+	static const char *const forms[] = {"mul, seq=4", "mul, seq = 4"};
+
+	for (int f = 0; f < 2; f++) {
+		gp_trace t;
+		gp_trace_init(&t);
+		range(&t, 1, 1, 10, 20, forms[f]);
+		range(&t, 1, 1, 30, 40, f ? "add, seq = 5" : "add, seq=5");
+		range(&t, 1, 1, 50, 300, "outer");
+		api(&t, 1, 1, 100, 110, 1);
+		kernel(&t, 115, 1, 1);
+		range(&t, 1, 1, 120, 130, f ? "sub, seq = 6" : "sub, seq=6");
+		api(&t, 1, 1, 150, 160, 2);
+		kernel(&t, 165, 2, 1);
+		range(&t, 1, 1, 400, 500, "inner");
+		api(&t, 1, 1, 450, 460, 3);
+		kernel(&t, 465, 3, 1);
+		correlate(&t);
+
+		if (f == 0) {
+			assert_string_equal(gp_s(&t, t.attrs[0].altseq_list), "4,5");
+			assert_int_equal(t.attrs[1].altseq_list, 0);   /* same innermost marker */
+			assert_string_equal(gp_s(&t, t.attrs[2].altseq_list), "6");
+		} else {
+			for (int k = 0; k < 3; k++)
+				assert_int_equal(t.attrs[k].altseq_list, 0);
+		}
+		for (int k = 0; k < 3; k++) {
+			assert_int_equal(t.attrs[k].seq, -1);
+			assert_int_equal(t.attrs[k].dir, GP_DIR_FPROP);
+		}
+		gp_trace_free(&t);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -275,6 +315,7 @@ int main(void)
 		cmocka_unit_test(no_ranges),
 		cmocka_unit_test(short_names),
 		cmocka_unit_test(iterations_and_sizes),
+		cmocka_unit_test(legacy_seq_markers),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "readers/reader.h"
+#include "readers/sqlutil.h"
 
 /* globalTid = <hw/vm: 1><pid:24><tid:24> as nsys serializes it */
 #define GTID(pid, tid) ((1LL << 48) + ((long long)(pid) << 24) + (tid))
@@ -425,6 +426,90 @@ static void bad_databases_fail_cleanly(void **state)
 	gp_trace_free(&t);
 }
 
+static const struct gp_reader *reader_named(const char *name)
+{
+	for (int i = 0; gp_readers[i]; i++)
+		if (strcmp(gp_readers[i]->name, name) == 0)
+			return gp_readers[i];
+	fail_msg("no reader %s", name);
+	return NULL;
+}
+
+/* sqlutil: one whole-file check for both SQLite readers.  A database cut
+** short is "truncated" whichever reader loads it (not only the one the
+** probe weights pick), and both probes claim it only weakly. */
+static void sqlutil_truncated_file_for_both_readers(void **state)
+{
+	static const char *const names[] = {"nsys", "nvprof"};
+	char cutpath[80], buf[65536];
+	unsigned char head[100];
+	gp_trace t;
+	gp_error err;
+	FILE *in, *out;
+	size_t n;
+
+	make_db("CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT);"
+		"CREATE TABLE StringTable (_id_ INTEGER PRIMARY KEY, value TEXT);"
+		"WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000)"
+		" INSERT INTO StringTable SELECT i, 'a longer string value number ' || i FROM n;");
+	snprintf(cutpath, sizeof(cutpath), "%s.cut", dbpath);
+	assert_non_null(in = fopen(dbpath, "rb"));
+	assert_non_null(out = fopen(cutpath, "wb"));
+	n = fread(buf, 1, sizeof(buf), in);
+	assert_true(n > 20000);                   /* many pages */
+	fwrite(buf, 1, n / 2, out);
+	fclose(in);
+	fclose(out);
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		gp_trace_init(&t);
+		memset(&err, 0, sizeof(err));
+		assert_int_equal(reader_named(names[i])->load(cutpath, &t, NULL, &err), GP_ERR_CORRUPT);
+		assert_non_null(strstr(err.msg, "truncated SQLite database: its header says"));
+		gp_trace_free(&t);
+	}
+
+	sqlite3 *db;
+	assert_non_null(in = fopen(cutpath, "rb"));
+	struct gp_probe_input probe = {.path = cutpath, .head = head, .head_len = fread(head, 1, sizeof(head), in)};
+	fclose(in);
+	assert_int_equal(gp_sql_probe_open(&probe, &db), GP_SQL_DAMAGED);
+	assert_null(db);
+	probe.path = dbpath;
+	assert_int_equal(gp_sql_probe_open(&probe, &db), GP_SQL_WHOLE);
+	sqlite3_close(db);
+	unlink(cutpath);
+}
+
+/* sqlutil: SELECTs with required and optional columns. */
+static void sqlutil_select_columns(void **state)
+{
+	static const char *const opt[] = {"id", "value", "nosuch"};
+	static const char *const req[] = {"id", "nosuch"};
+	sqlite3 *db;
+	sqlite3_stmt *st;
+	gp_error err;
+	uint64_t size = 0;
+
+	make_db("CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT); INSERT INTO StringIds VALUES (7, 'x');");
+	assert_int_equal(gp_sql_open_whole(dbpath, &db, &size, &err), GP_OK);
+	assert_true(size > 0);
+	assert_int_equal(gp_sql_select(db, dbpath, "StringIds", "strings", opt, 3, 2, &st, &err), GP_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	assert_int_equal(gp_sql_i64(st, 0), 7);
+	assert_string_equal(gp_sql_text(st, 1), "x");
+	assert_true(gp_sql_is_null(st, 2));
+	assert_int_equal(gp_sql_finish(db, st, sqlite3_step(st), dbpath, "strings", &err), GP_OK);
+
+	assert_int_equal(gp_sql_select(db, dbpath, "StringIds", "strings", req, 2, 2, &st, &err), GP_ERR_CORRUPT);
+	assert_null(st);
+	assert_non_null(strstr(err.msg, ": cannot read strings: table StringIds has no column 'nosuch'"));
+
+	assert_int_equal(gp_sql_select(db, dbpath, "Absent", "strings", req, 2, 2, &st, &err), GP_OK);
+	assert_null(st);
+	sqlite3_close(db);
+}
+
 /* Splits one CSV line (RFC 4180 quotes) into at most n fields, in place. */
 static int csv_split(char *line, char **f, int n)
 {
@@ -540,6 +625,8 @@ int main(void)
 		cmocka_unit_test(string_keys_are_checked),
 		cmocka_unit_test(metadata_and_graphs),
 		cmocka_unit_test(bad_databases_fail_cleanly),
+		cmocka_unit_test(sqlutil_truncated_file_for_both_readers),
+		cmocka_unit_test(sqlutil_select_columns),
 		cmocka_unit_test(trixi_matches_nsys_stats),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -490,6 +490,37 @@ static void rnn_optim_convert_comm(void **state)
 	fx_free(&f);
 }
 
+/* Communication: the op decides when the model knows it; an NCCL kernel
+** without a known op is communication by its name. */
+static void comm_by_op_or_kernel_name(void **state)
+{
+	struct fx f;
+	fx_init(&f);
+	fx_kernel(&f, "ncclDevKernel_AllReduce_Sum_f32_RING_LL", "c10d", "c10d::allreduce_", GP_DIR_NA, 0); /* 0 */
+	fx_tensor(&f, GP_DT_FP32, 1, D(1000));
+	fx_kernel(&f, "ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t", NULL, NULL, GP_DIR_NA, 0);    /* 1: no op */
+	fx_kernel(&f, "ncclKernel_Broadcast_RING_LL_Sum_int8_t", "x", "my_custom_op", GP_DIR_NA, 0); /* 2 */
+	fx_kernel(&f, "elementwise_kernel", "x", "my_custom_op", GP_DIR_NA, 0);                  /* 3 */
+	fx_kernel(&f, "elementwise_kernel", NULL, NULL, GP_DIR_NA, 0);                           /* 4 */
+	fx_kernel(&f, "ncclDevKernel_Reduce_Sum_f32_RING_LL", F, "add", GP_DIR_FPROP, 0);       /* 5 */
+	fx_tensor(&f, GP_DT_FP32, 1, D(1000));
+	fx_tensor(&f, GP_DT_FP32, 1, D(1000));
+	struct gp_opres *r = run(&f);
+
+	assert_true(gp_op_is_comm(&r[0]));
+	assert_string_equal(r[0].family, "comm");
+	assert_true(gp_op_is_comm(&r[1]));
+	assert_null(r[1].family);
+	assert_true(gp_op_is_comm(&r[2]));
+	assert_string_equal(r[2].family, "unknown");
+	assert_false(gp_op_is_comm(&r[3]));
+	assert_false(gp_op_is_comm(&r[4]));
+	assert_false(gp_op_is_comm(&r[5]));    /* the op says pointwise */
+	assert_string_equal(r[5].family, "pointwise");
+	free(r);
+	fx_free(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -500,6 +531,7 @@ int main(void)
 		cmocka_unit_test(pointwise_and_friends),
 		cmocka_unit_test(norm_pool_attention_loss),
 		cmocka_unit_test(rnn_optim_convert_comm),
+		cmocka_unit_test(comm_by_op_or_kernel_name),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

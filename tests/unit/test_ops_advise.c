@@ -193,6 +193,34 @@ static void gaps_syncs_copies_small_grid(void **state)
 	fx_free(&f);
 }
 
+/* NCCL kernels use few blocks by design: long 4-block all-reduce kernels,
+** with or without an op, are not in the small-grid finding that the same
+** grid on a compute kernel raises. */
+static void comm_kernels_are_not_small_grids(void **state)
+{
+	struct fx f;
+	struct gp_findings out;
+	fx_init(&f);
+	fx_device(&f, "NVIDIA A100-SXM4-40GB", 108);
+	size_t k = fx_kernel_at(&f, "ncclDevKernel_AllReduce_Sum_f32_RING_LL", 1000, 30000000, NULL, NULL,
+				GP_DIR_NA, 0);
+	f.t.kernels.v[k].grid[0] = 4;
+	k = fx_kernel_at(&f, "ncclKernel_AllReduce_RING_LL_Sum_float", 1000, 30000000, "c10d",
+			 "c10d::allreduce_", GP_DIR_NA, 0);
+	f.t.kernels.v[k].grid[0] = 4;
+	fx_tensor(&f, GP_DT_FP32, 1, D(1000));
+	k = fx_kernel_at(&f, "reduce_kernel", 1000, 30000000, "Tensor", "sum", GP_DIR_FPROP, 0);
+	f.t.kernels.v[k].grid[0] = 4;
+	fx_tensor(&f, GP_DT_FP32, 1, D(1000));
+	const struct gp_finding *x = advise(&f, &out, "small-grid");
+	assert_non_null(x);
+	assert_int_equal(x->count, 1);
+	assert_non_null(strstr(x->evidence, "reduce_kernel"));
+	assert_null(strstr(x->evidence, "nccl"));
+	gp_findings_free(&out);
+	fx_free(&f);
+}
+
 /* No kernels, no attrs: no findings, no crash. */
 static void empty_trace(void **state)
 {
@@ -214,6 +242,7 @@ int main(void)
 		cmocka_unit_test(far_below_roofline),
 		cmocka_unit_test(launch_bound_tiny_kernels),
 		cmocka_unit_test(gaps_syncs_copies_small_grid),
+		cmocka_unit_test(comm_kernels_are_not_small_grids),
 		cmocka_unit_test(empty_trace),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,469 @@
+/*
+** NVTX attribution with PyProf's rules (attr_nvtx.h, docs/correlation.md):
+** for each kernel, the NVTX ranges enclosing its launch give layer, trace,
+** mod/op (and the args the op model reads), direction, seq/sub/altseq and
+** the iteration; backward kernels then take their forward kernel's op.
+**
+** Interpretation runs in kernel (start) order because PyProf's seq/sub
+** state depends on it.  Each distinct range text is parsed once
+** (gp_marker_parse(), markers.h).
+*/
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "analysis/attr_nvtx.h"
+#include "analysis/markers.h"
+#include "util/fmt.h"
+#include "util/u64map.h"
+
+/* What one NVTX text says to PyProf's parse, computed once per distinct
+** text from gp_marker_parse() (markers.h): it depends on the text only. */
+struct nvinfo {
+	uint8_t bin;        /* enum gp_marker_kind as PyProf bins it */
+	uint8_t bwd;        /* SEQ: a backward op ("XBackward0, seq = N") */
+	uint8_t legacy;     /* ", seq=N" (PyTorch 1.0): PyProf's altseq */
+	int64_t seq;        /* SEQ or legacy: the number, -1 = none */
+	gp_str name;        /* SEQ: op name before ", seq" */
+	gp_str fwd_op;      /* SEQ with bwd: PyProf's sanitized op ("Addmm") */
+	gp_str mod, op;     /* PYPROF */
+	gp_str layer;       /* LAYER */
+	gp_str trace;       /* TRACE: kept frames joined with ',' */
+	uint32_t args_first, args_count;  /* PYPROF, SEQ sizes: into t->args */
+};
+
+static void nvinfo_fill(gp_trace *t, gp_str text, struct nvinfo *in)
+{
+	const char *s = gp_s(t, text);
+	struct gp_marker m;
+
+	memset(in, 0, sizeof(*in));
+	gp_marker_parse(t, s, gp_strtab_len(&t->strs, text), &m);
+	in->bin = m.pyprof_kind;
+	in->seq = -1;
+	switch (in->bin) {
+	case GP_MK_PYPROF:
+		in->mod = m.mod;
+		in->op = m.op;
+		in->args_first = m.args_first;
+		in->args_count = m.args_count;
+		break;
+	case GP_MK_LAYER:
+		in->layer = m.layer;
+		break;
+	case GP_MK_TRACE:
+		/* PyProf prints the frame list joined with ','. */
+		if (m.trace_list) {
+			char *l = gp_xstrdup(gp_s(t, m.trace_list));
+			for (char *p = l; (p = strchr(p, '\n')) != NULL; p++)
+				*p = ',';
+			in->trace = gp_intern(t, l);
+			free(l);
+		}
+		break;
+	case GP_MK_SEQ:
+		in->seq = m.seq;
+		in->name = m.name;
+		in->args_first = m.args_first;   /* `sizes = [[...]]`: shapes, no dtype */
+		in->args_count = m.args_count;
+		/* PyProf's own test plus later spellings (Backward1, ...);
+		** ATen "_backward" kernels run inside their autograd node's
+		** range, which already says bprop. */
+		in->bwd = m.pyprof_bwd || (m.bwd && strstr(gp_s(t, m.name), "ackward") &&
+					   !strstr(gp_s(t, m.name), "_backward"));
+		in->fwd_op = m.fwd_op;
+		break;
+	default:
+		/* PyProf bins a modern emit_nvtx range without a sequence
+		** number ("nccl:all_reduce, op_id = 7, sizes = [[..]]") as
+		** "other" and would show its whole text as the op; keep its
+		** name and shapes instead. */
+		if (m.kind == GP_MK_SEQ) {
+			in->name = m.name;
+			in->args_first = m.args_first;
+			in->args_count = m.args_count;
+		}
+		break;
+	}
+	if (m.seq_form == GP_SEQ_LEGACY) {
+		in->legacy = 1;
+		in->seq = m.seq;
+	}
+}
+
+/* State PyProf carries from kernel to kernel (parse.py), plus what the
+** backward->forward copy needs. */
+struct gp_nvtxattr {
+	/* Parsed texts: a trace repeats the same marker texts (PyProf dict
+	** markers, layer: ranges) every iteration, and parsing is the costly
+	** part, so each distinct text is parsed once, on first use, and its
+	** args are shared by the kernels under it. */
+	uint32_t *info_of;        /* per text id < ntext: 1 + index into infos, 0 = not yet */
+	size_t ntext;
+	GP_VEC(struct nvinfo) infos;
+	struct nvinfo scratch;    /* for a text interned after the pass began */
+	int64_t prev_seq;
+	int32_t prev_sub;
+	gp_str prev_op;
+	gp_ns prev_hi;            /* start of the previous kernel's innermost marker */
+	bool any_legacy;          /* the trace has PyTorch 1.0 ", seq=N" markers */
+	gp_u64map by_seq, by_altseq;   /* seq -> last fprop kernel */
+	GP_VEC(struct gp_marker) seqm;  /* scratch: seq markers of one kernel */
+	GP_VEC(int64_t) ids;      /* scratch */
+	char *buf;                /* scratch for joined strings */
+	size_t bufcap;
+	int32_t *iter_of;         /* per range: iteration number, -1 = not an iteration range */
+};
+
+/* The parse of range r's text, filled on first use.  The pointer is valid
+** until the next call. */
+static const struct nvinfo *range_info(gp_trace *t, gp_nvtxattr *st, size_t r)
+{
+	gp_str text = t->ranges.v[r].text;
+
+	if (text >= st->ntext) {
+		nvinfo_fill(t, text, &st->scratch);
+		return &st->scratch;
+	}
+	if (!st->info_of[text]) {
+		nvinfo_fill(t, text, gp_vec_push(st->infos));
+		st->info_of[text] = (uint32_t)st->infos.n;
+	}
+	return &st->infos.v[st->info_of[text] - 1];
+}
+
+static int cmp_i64(const void *pa, const void *pb)
+{
+	int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
+	return a < b ? -1 : a > b;
+}
+
+/* Makes the scratch buffer hold at least need bytes. */
+static void buf_reserve(gp_nvtxattr *st, size_t need)
+{
+	if (need > st->bufcap) {
+		st->bufcap = need * 2;
+		st->buf = gp_xrealloc(st->buf, st->bufcap);
+	}
+}
+
+/* Appends s to the scratch buffer with a separator; returns the new length. */
+static size_t buf_add(gp_nvtxattr *st, size_t n, char sep, const char *s)
+{
+	size_t sl = strlen(s);
+
+	buf_reserve(st, n + sl + 2);
+	if (n && sep)
+		st->buf[n++] = sep;
+	memcpy(st->buf + n, s, sl);
+	n += sl;
+	st->buf[n] = '\0';
+	return n;
+}
+
+/* Interns a sorted list of ids as "1,2,3" (0 when empty). */
+static gp_str id_list(gp_trace *t, gp_nvtxattr *st, const int64_t *v, size_t n)
+{
+	if (!n)
+		return 0;
+	buf_reserve(st, gp_fmt_i64_list(NULL, 0, v, n) + 1);
+	gp_fmt_i64_list(st->buf, st->bufcap, v, n);
+	return gp_intern(t, st->buf);
+}
+
+/* Orders threads as gp_trace_finish() sorts ranges: by pid, then tid.
+** (The same rule as correlate.c's sweep; one model-level comparator is
+** planned, issue 9.) */
+static int cmp_thread(uint32_t pa, uint32_t ta, uint32_t pb, uint32_t tb)
+{
+	if (pa != pb)
+		return pa < pb ? -1 : 1;
+	return ta < tb ? -1 : ta > tb;
+}
+
+/* Legacy altseq ids: ", seq=" markers on the kernel's thread that started
+** after the previous kernel's innermost marker and before this one's
+** (PyProf selects them by marker id; ids grow with time on a thread). */
+static void legacy_altseq(gp_trace *t, gp_nvtxattr *st, const struct gp_api *a, gp_ns hi)
+{
+	size_t lo = 0, h = t->ranges.n;
+
+	while (lo < h) {   /* first range of the thread starting after prev_hi */
+		size_t mid = lo + (h - lo) / 2;
+		const struct gp_range *r = &t->ranges.v[mid];
+		int c = cmp_thread(r->pid, r->tid, a->pid, a->tid);
+		if (c < 0 || (c == 0 && r->start <= st->prev_hi))
+			lo = mid + 1;
+		else
+			h = mid;
+	}
+	for (size_t i = lo; i < t->ranges.n; i++) {
+		const struct gp_range *r = &t->ranges.v[i];
+		if (r->pid != a->pid || r->tid != a->tid || r->start >= hi)
+			break;
+		const struct nvinfo *in = range_info(t, st, i);
+		if (in->legacy && in->seq >= 0)
+			*gp_vec_push(st->ids) = in->seq;
+	}
+}
+
+/* Removes duplicates from a sorted id array; returns the new length. */
+static size_t uniq_ids(int64_t *v, size_t n)
+{
+	size_t w = 0;
+	for (size_t i = 0; i < n; i++)
+		if (w == 0 || v[w - 1] != v[i])
+			v[w++] = v[i];
+	return w;
+}
+
+static bool is_rnn_cell(const char *mod)
+{
+	return !strcmp(mod, "LSTMCell") || !strcmp(mod, "GRUCell") || !strcmp(mod, "RNNCell");
+}
+
+/* PyProf's parse of one kernel (parse/nvvp.py + kernel.py), then prof's
+** backward->forward copy. */
+void gp_nvtxattr_kernel(gp_nvtxattr *st, gp_trace *t, size_t k, const int32_t *stack, int n,
+			struct gp_attr *a)
+{
+	int32_t first_pyprof = -1, last_trace = -1, first_other = -1;
+	size_t len = 0, nids;
+	bool bprop = false;
+
+	st->seqm.n = 0;
+	st->ids.n = 0;
+	for (int i = 0; i < n; i++) {
+		int32_t r = stack[i];
+		uint8_t kind = t->ranges.v[r].kind;
+		if (kind != GP_RANGE_PUSHPOP && kind != GP_RANGE_STARTEND)
+			continue;
+		if (st->iter_of[r] >= 0) {   /* iteration ranges name no op */
+			if (a->iter < 0)
+				a->iter = st->iter_of[r];
+			continue;
+		}
+		const struct nvinfo *in = range_info(t, st, (size_t)r);
+		switch (in->bin) {
+		case GP_MK_PYPROF: if (first_pyprof < 0) first_pyprof = r; break;
+		case GP_MK_LAYER: len = buf_add(st, len, ':', gp_s(t, in->layer)); break;
+		case GP_MK_TRACE: last_trace = r; break;
+		case GP_MK_SEQ: {
+			struct gp_marker *m = gp_vec_push(st->seqm);
+			m->kind = GP_MK_SEQ;
+			m->name = in->name;
+			m->seq = in->seq;
+			m->bwd = in->bwd;
+			m->fwd_op = in->fwd_op;
+			m->args_first = in->args_first;
+			m->args_count = in->args_count;
+			break;
+		}
+		case GP_MK_OTHER: if (first_other < 0) first_other = r; break;
+		default: break;
+		}
+	}
+	a->layer = len ? gp_intern(t, st->buf) : 0;
+	a->trace = last_trace >= 0 ? range_info(t, st, (size_t)last_trace)->trace : 0;
+
+	/* Seq markers: unique, sorted by PyProf's key, pruned (markers.h);
+	** their numbers sorted and unique, 0 dropped if others exist. */
+	st->seqm.n = gp_marker_seq_sort(t, st->seqm.v, st->seqm.n);
+	st->seqm.n = gp_marker_seq_prune(t, st->seqm.v, st->seqm.n);
+	for (size_t i = 0; i < st->seqm.n; i++) {
+		bprop |= st->seqm.v[i].bwd;
+		if (st->seqm.v[i].seq >= 0)
+			*gp_vec_push(st->ids) = st->seqm.v[i].seq;
+	}
+	gp_vec_sort(st->ids, cmp_i64);
+	nids = uniq_ids(st->ids.v, st->ids.n);
+	if (nids > 1 && st->ids.v[0] == 0) {
+		memmove(st->ids.v, st->ids.v + 1, (nids - 1) * sizeof(*st->ids.v));
+		nids--;
+	}
+	st->ids.n = nids;
+	a->dir = bprop ? GP_DIR_BPROP : GP_DIR_FPROP;
+
+	/* mod and op, in PyProf's order of preference: the outermost
+	** argument marker (whose args feed the op model), a backward seq
+	** marker's sanitized op, the first seq marker's name, the first
+	** other marker. */
+	a->mod = a->op = 0;
+	if (first_pyprof >= 0) {
+		const struct nvinfo *in = range_info(t, st, (size_t)first_pyprof);
+		a->mod = in->mod;
+		a->op = in->op;
+		a->marker = t->ranges.v[first_pyprof].text;
+		a->args_first = in->args_first;
+		a->args_count = in->args_count;
+	} else {
+		const struct gp_marker *from = NULL;
+		for (size_t i = 0; i < st->seqm.n && !from; i++)
+			if (st->seqm.v[i].bwd && st->seqm.v[i].fwd_op)
+				from = &st->seqm.v[i];
+		if (from)
+			a->op = from->fwd_op;
+		else if (st->seqm.n)
+			a->op = (from = &st->seqm.v[0])->name;
+		if (from) {   /* emit_nvtx `sizes`: shapes for the op model */
+			a->args_first = from->args_first;
+			a->args_count = from->args_count;
+		}
+		if (!a->op && first_other >= 0) {
+			const struct nvinfo *in = range_info(t, st, (size_t)first_other);
+			a->op = in->name ? in->name : t->ranges.v[first_other].text;
+			if (in->name) {
+				a->args_first = in->args_first;
+				a->args_count = in->args_count;
+			}
+		}
+		a->mod = gp_intern(t, "na");
+	}
+
+	/* seq, sub, altseq. */
+	int64_t curr = st->prev_seq;
+	if (nids) {
+		if (bprop) {
+			curr = st->ids.v[0];
+		} else {
+			for (size_t i = 0; i < nids; i++)
+				if (st->ids.v[i] > st->prev_seq) {
+					curr = st->ids.v[i];
+					break;
+				}
+		}
+	}
+	bool same_op = a->op == st->prev_op;
+	bool rnn = same_op && !strcmp(gp_s(t, a->op), "forward") && is_rnn_cell(gp_s(t, a->mod));
+	a->sub = (curr == st->prev_seq && same_op) || rnn ? st->prev_sub + 1 : 0;
+	st->prev_seq = curr;
+	st->prev_sub = a->sub;
+	st->prev_op = a->op;
+
+	size_t nalt = 0;
+	a->seq = -1;
+	for (size_t i = 0; i < nids; i++) {
+		if (st->ids.v[i] == curr && a->seq < 0)
+			a->seq = curr;
+		else
+			st->ids.v[nalt++] = st->ids.v[i];
+	}
+	if (!bprop && n > 0 && st->any_legacy && a->api >= 0) {
+		st->ids.n = nalt;
+		gp_ns hi = t->ranges.v[stack[n - 1]].start;
+		legacy_altseq(t, st, &t->apis.v[a->api], hi);
+		gp_vec_sort(st->ids, cmp_i64);
+		nalt = uniq_ids(st->ids.v, st->ids.n);
+		st->prev_hi = hi;
+	}
+	a->seq_list = a->seq >= 0 ? id_list(t, st, &a->seq, 1) : 0;
+	a->altseq_list = id_list(t, st, st->ids.v, nalt);
+
+	/* Backward kernels without an argument marker take the forward
+	** kernel's op, module, layer and trace (prof.py findFpropKernel). */
+	if (bprop && first_pyprof < 0 && a->seq >= 0) {
+		int32_t f = gp_u64map_get(&st->by_seq, (uint64_t)a->seq);
+		if (f < 0)
+			f = gp_u64map_get(&st->by_altseq, (uint64_t)a->seq);
+		if (f >= 0) {
+			const struct gp_attr *fa = &t->attrs[f];
+			a->fwd = f;
+			a->mod = fa->mod;
+			a->op = fa->op;
+			a->marker = fa->marker;
+			a->layer = fa->layer;
+			a->trace = fa->trace;
+			a->args_first = fa->args_first;
+			a->args_count = fa->args_count;
+		}
+	}
+	if (!bprop) {
+		if (a->seq >= 0)
+			gp_u64map_put(&st->by_seq, (uint64_t)a->seq, (int32_t)k);
+		for (size_t i = 0; i < nalt; i++)
+			gp_u64map_put(&st->by_altseq, (uint64_t)st->ids.v[i], (int32_t)k);
+	}
+}
+
+/* True when text names a training iteration: "iteration 12", "Iteration:3",
+** "iter 5", "step 7", "ProfilerStep#2", or the bare word (libgpuprof puts
+** the number in the NVTX payload).  *num is the number, -1 when absent. */
+static bool iteration_text(const char *text, int64_t *num)
+{
+	static const char *const words[] = {"iteration", "iter", "profilerstep", "step"};
+	size_t n = 0;
+
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]) && !n; i++)
+		if (!strncasecmp(text, words[i], strlen(words[i])))
+			n = strlen(words[i]);
+	if (!n)
+		return false;
+	text += n;
+	while (*text == ' ' || *text == '#' || *text == ':' || *text == '_' || *text == '=')
+		text++;
+	*num = -1;
+	if (*text >= '0' && *text <= '9') {
+		char *end;
+		long long v = strtoll(text, &end, 10);
+		if (*end || v > INT32_MAX)
+			return false;
+		*num = v;
+		return true;
+	}
+	return *text == '\0';
+}
+
+/* Numbers the iteration ranges: by their text, else by their order on
+** their thread (0, 1, ...).  Ranges are sorted by thread then start. */
+static int32_t *number_iterations(const gp_trace *t)
+{
+	int32_t *iter_of = gp_xmalloc((t->ranges.n ? t->ranges.n : 1) * sizeof(*iter_of));
+	int32_t next = 0;
+
+	for (size_t i = 0; i < t->ranges.n; i++) {
+		const struct gp_range *r = &t->ranges.v[i];
+		int64_t num;
+
+		if (i == 0 || cmp_thread(r->pid, r->tid, t->ranges.v[i - 1].pid, t->ranges.v[i - 1].tid))
+			next = 0;
+		iter_of[i] = -1;
+		if ((r->kind == GP_RANGE_PUSHPOP || r->kind == GP_RANGE_STARTEND) &&
+		    iteration_text(gp_s(t, r->text), &num)) {
+			iter_of[i] = num >= 0 ? (int32_t)num : next;
+			next = iter_of[i] + 1;
+		}
+	}
+	return iter_of;
+}
+
+gp_nvtxattr *gp_nvtxattr_begin(gp_trace *t)
+{
+	gp_nvtxattr *st = gp_xcalloc(1, sizeof(*st));
+
+	st->prev_seq = -1;
+	st->prev_sub = -1;
+	st->ntext = t->strs.n;
+	st->info_of = gp_xcalloc(st->ntext ? st->ntext : 1, sizeof(*st->info_of));
+	st->iter_of = number_iterations(t);
+	for (size_t i = 0; i < t->ranges.n && !st->any_legacy; i++) {
+		const struct gp_range *r = &t->ranges.v[i];
+		if ((GP_NVTXATTR_KINDS & (1u << r->kind)) && strstr(gp_s(t, r->text), ", seq="))
+			st->any_legacy = true;
+	}
+	return st;
+}
+
+void gp_nvtxattr_end(gp_nvtxattr *st, gp_trace *t)
+{
+	if (!st)
+		return;
+	free(st->info_of);
+	gp_vec_free(st->infos);
+	free(st->iter_of);
+	gp_u64map_free(&st->by_seq);
+	gp_u64map_free(&st->by_altseq);
+	gp_vec_free(st->seqm);
+	gp_vec_free(st->ids);
+	free(st->buf);
+	free(st);
+}
