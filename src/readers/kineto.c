@@ -1249,21 +1249,15 @@ static void link_pids(gp_trace *t)
 	gp_u64map_free(&corr);
 }
 
-static int cmp_op_by_thread(const void *pa, const void *pb, void *arg)
+static int cmp_op_index(const void *pa, const void *pb, void *ranges)
 {
-	const struct gp_range *r = arg, *a = &r[*(const int32_t *)pa], *b = &r[*(const int32_t *)pb];
+	const struct gp_range *r = ranges;
 
-	if (a->pid != b->pid)
-		return a->pid < b->pid ? -1 : 1;
-	if (a->tid != b->tid)
-		return a->tid < b->tid ? -1 : 1;
-	if (a->start != b->start)
-		return a->start < b->start ? -1 : 1;
-	return a->end > b->end ? -1 : a->end < b->end;
+	return gp_range_cmp(&r[*(const int32_t *)pa], &r[*(const int32_t *)pb]);
 }
 
-/* The innermost op in ops[0..n) (sorted by thread and start, with parent
-** links in par) on (pid, tid) that contains ts; -1 if none. */
+/* The innermost op in ops[0..n) (range indices in gp_range_cmp order, with
+** parent links in par) on (pid, tid) that contains ts; -1 if none. */
 static int32_t op_at(const gp_trace *t, const int32_t *ops, const int32_t *par, size_t n,
 		     uint32_t pid, uint32_t tid, gp_ns ts)
 {
@@ -1272,7 +1266,8 @@ static int32_t op_at(const gp_trace *t, const int32_t *ops, const int32_t *par, 
 	while (lo < hi) {   /* first op that starts after ts on this thread */
 		size_t mid = (lo + hi) / 2;
 		const struct gp_range *r = &t->ranges.v[ops[mid]];
-		if (r->pid < pid || (r->pid == pid && (r->tid < tid || (r->tid == tid && r->start <= ts))))
+		int c = gp_thread_cmp(r->pid, r->tid, pid, tid);
+		if (c < 0 || (c == 0 && r->start <= ts))
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -1306,7 +1301,7 @@ static void resolve_flows(struct kp *p)
 		if (t->ranges.v[i].kind == GP_RANGE_CPU_OP)
 			*gp_vec_push(ops) = (int32_t)i;
 	if (ops.n > 1)
-		qsort_r(ops.v, ops.n, sizeof(*ops.v), cmp_op_by_thread, t->ranges.v);
+		qsort_r(ops.v, ops.n, sizeof(*ops.v), cmp_op_index, t->ranges.v);
 	int32_t *par = gp_xmalloc((ops.n ? ops.n : 1) * sizeof(*par));
 	GP_VEC(int32_t) stack = {0};
 	for (size_t i = 0; i < ops.n; i++) {
