@@ -2169,7 +2169,6 @@ static double probe(const struct gp_probe_input *in)
 const char *gp_kineto_short_name(const char *name, char *buf, size_t size)
 {
 	const char *s = name, *end, *base;
-	int depth = 0;
 
 	/* the function name ends at the first '<' or '(' outside brackets;
 	** a leading return type ("void ") ends at the last space before it */
@@ -2184,7 +2183,7 @@ const char *gp_kineto_short_name(const char *name, char *buf, size_t size)
 			stop = c;
 			break;
 		}
-		if (*c == ' ' && depth == 0)
+		if (*c == ' ')
 			word = c + 1;
 	}
 	end = stop ? stop : s + strlen(s);
