@@ -7,7 +7,9 @@
 ** One streaming pass with yajl over 256 KiB chunks: no DOM, memory grows
 ** with the records kept, not with the file.  Large plain files are parsed
 ** in parts on several threads and merged into the trace one pass would
-** give; gzip files are inflated on a second thread (see "threads" below).  A small state machine keyed on
+** give; gzip files are inflated on a second thread (see "threads" below);
+** how many threads, and from which size on, are load options: the reader
+** never reads the environment.  A small state machine keyed on
 ** the container path (top level, traceEvents[], event, event.args, ...)
 ** fills one event at a time and turns it into a model record when its
 ** object closes.  Numbers arrive as raw text so ids above INT64_MAX and
@@ -1596,31 +1598,23 @@ int gp_kineto_load_buffer(const char *name, const void *data, size_t len, gp_tra
 
 /* ---- threads: how many, and from which size on ---- */
 
-/* GPUPROF_THREADS (>= 1; 1 = everything sequential, as before threads
-** were used), else the online CPUs; at most MAX_PARTS. */
-static int thread_count(void)
-{
-	const char *s = getenv("GPUPROF_THREADS");
-	char *end;
-	long n = s ? strtol(s, &end, 10) : 0;
+#define DEFAULT_PARALLEL_MIN_BYTES (32u << 20)
 
-	if (!s || *end || n < 1)
-		n = sysconf(_SC_NPROCESSORS_ONLN);
+/* The threads to use: o->threads, else the online CPUs; 1 to MAX_PARTS. */
+static int thread_count(const struct gp_load_opts *o)
+{
+	long n = o && o->threads > 0 ? o->threads : sysconf(_SC_NPROCESSORS_ONLN);
+
 	if (n < 1)
 		n = 1;
 	return n > MAX_PARTS ? MAX_PARTS : (int)n;
 }
 
-/* Plain files below GPUPROF_PARALLEL_MIN_BYTES (default 32 MiB) are parsed
-** by one thread: splitting costs more than it saves there.  Tests set it
-** low to exercise the split on small files. */
-static uint64_t parallel_min_bytes(void)
+/* Plain files below this are parsed by one thread: splitting costs more
+** than it saves there. */
+static uint64_t parallel_min_bytes(const struct gp_load_opts *o)
 {
-	const char *s = getenv("GPUPROF_PARALLEL_MIN_BYTES");
-	char *end;
-	unsigned long long n = s ? strtoull(s, &end, 10) : 0;
-
-	return s && !*end ? n : 32u << 20;
+	return o && o->parallel_min_bytes ? o->parallel_min_bytes : DEFAULT_PARALLEL_MIN_BYTES;
 }
 
 /* ---- .json.gz: inflate in a second thread ---- */
@@ -2100,7 +2094,7 @@ static int load(const char *path, gp_trace *t, const struct gp_load_opts *o, gp_
 	struct stat stbuf = {0};
 	unsigned char magic[2] = {0, 0};
 	uint64_t size;
-	int threads = thread_count(), rc = -1, fd;
+	int threads = thread_count(o), rc = -1, fd;
 	struct kp *p;
 	gzFile z;
 
@@ -2111,7 +2105,7 @@ static int load(const char *path, gp_trace *t, const struct gp_load_opts *o, gp_
 	p = gp_xmalloc(sizeof(*p));
 	kp_init(p, path, t, err);
 	bool gzip = pread(fd, magic, 2, 0) == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
-	if (threads > 1 && !gzip && S_ISREG(stbuf.st_mode) && size >= parallel_min_bytes())
+	if (threads > 1 && !gzip && S_ISREG(stbuf.st_mode) && size >= parallel_min_bytes(o))
 		rc = parse_parallel(p, fd, size, threads, o);
 	if (rc < 0) {
 		z = gzopen(path, "rb");   /* not gzdopen: zlib's messages name the file */
