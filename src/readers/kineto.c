@@ -7,7 +7,7 @@
 ** One streaming pass with yajl over 256 KiB chunks: no DOM, memory grows
 ** with the records kept, not with the file.  Large plain files are parsed
 ** in parts on several threads and merged into the trace one pass would
-** give; gzip files are inflated on a second thread (see "threads" below);
+** give; gzip files are inflated on a second thread (inflate.c);
 ** how many threads, and from which size on, are load options: the reader
 ** never reads the environment.  A small state machine keyed on
 ** the container path (top level, traceEvents[], event, event.args, ...)
@@ -27,9 +27,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <yajl/yajl_parse.h>
-#include <zlib.h>
 
 #include "util/u64map.h"
+#include "readers/inflate.h"
 #include "readers/kineto.h"
 #include "readers/reader.h"
 
@@ -1526,39 +1526,6 @@ out:
 	return rc;
 }
 
-struct gzsrc {
-	gzFile z;
-	char *buf;   /* CHUNK bytes */
-};
-
-/* gzread into buf (size bytes); -1 with *errmsg (owned by z) on error. */
-static long gz_chunk(gzFile z, char *buf, size_t size, const char **errmsg)
-{
-	int n = gzread(z, buf, (unsigned)size);
-	int code;
-
-	if (n < 0) {
-		*errmsg = gzerror(z, &code);
-		return -1;
-	}
-	if (n == 0) {
-		const char *m = gzerror(z, &code);
-		if (code != Z_OK && code != Z_STREAM_END) {
-			*errmsg = m;
-			return -1;
-		}
-	}
-	return n;
-}
-
-static long read_gz(void *src, const char **data, const char **errmsg)
-{
-	struct gzsrc *g = src;
-
-	*data = g->buf;
-	return gz_chunk(g->z, g->buf, CHUNK, errmsg);
-}
-
 struct membuf {
 	const char *data;
 	size_t len, pos;
@@ -1572,6 +1539,11 @@ static long read_mem(void *src, const char **data, const char **errmsg)
 	*data = m->data + m->pos;
 	m->pos += n;
 	return (long)n;
+}
+
+static long read_inflate(void *src, const char **data, const char **errmsg)
+{
+	return gp_inflate_read(src, data, errmsg);
 }
 
 static void kp_init(struct kp *p, const char *path, gp_trace *t, gp_error *err)
@@ -1615,111 +1587,6 @@ static int thread_count(const struct gp_load_opts *o)
 static uint64_t parallel_min_bytes(const struct gp_load_opts *o)
 {
 	return o && o->parallel_min_bytes ? o->parallel_min_bytes : DEFAULT_PARALLEL_MIN_BYTES;
-}
-
-/* ---- .json.gz: inflate in a second thread ---- */
-
-#define RING 4
-
-/* A ring of RING chunk buffers filled by the inflating thread and drained
-** by the parsing one, so that the wall time is about the slower of the two
-** instead of their sum. */
-struct gzpipe {
-	gzFile z;
-	pthread_t thread;
-	pthread_mutex_t mu;
-	pthread_cond_t filled, drained;
-	char *buf[RING];
-	long len[RING];           /* bytes in the slot; 0 = end, -1 = error */
-	char errmsg[RING][160];
-	unsigned head, count;     /* next slot to fill; slots filled */
-	unsigned tail;            /* next slot to hand to the parser */
-	bool held;                /* the parser still reads slot tail */
-	bool stop;                /* the parser is done: producer exits */
-};
-
-static void *gzpipe_producer(void *arg)
-{
-	struct gzpipe *g = arg;
-
-	for (;;) {
-		pthread_mutex_lock(&g->mu);
-		while (g->count == RING && !g->stop)
-			pthread_cond_wait(&g->drained, &g->mu);
-		unsigned slot = g->head;
-		bool stop = g->stop;
-		pthread_mutex_unlock(&g->mu);
-		if (stop)
-			return NULL;
-		const char *errmsg = NULL;
-		long n = gz_chunk(g->z, g->buf[slot], CHUNK, &errmsg);
-		if (n < 0)
-			snprintf(g->errmsg[slot], sizeof(g->errmsg[slot]), "%s", errmsg ? errmsg : "");
-		pthread_mutex_lock(&g->mu);
-		g->len[slot] = n;
-		g->head = (slot + 1) % RING;
-		g->count++;
-		pthread_cond_signal(&g->filled);
-		pthread_mutex_unlock(&g->mu);
-		if (n <= 0)
-			return NULL;
-	}
-}
-
-static long read_gzpipe(void *src, const char **data, const char **errmsg)
-{
-	struct gzpipe *g = src;
-	long n;
-
-	pthread_mutex_lock(&g->mu);
-	if (g->held) {   /* the parser is done with the previous chunk */
-		g->tail = (g->tail + 1) % RING;
-		g->count--;
-		g->held = false;
-		pthread_cond_signal(&g->drained);
-	}
-	while (g->count == 0)
-		pthread_cond_wait(&g->filled, &g->mu);
-	n = g->len[g->tail];
-	pthread_mutex_unlock(&g->mu);
-	if (n > 0) {
-		*data = g->buf[g->tail];
-		g->held = true;
-	} else if (n < 0) {
-		*errmsg = g->errmsg[g->tail];
-	}
-	return n;
-}
-
-/* Parses the gzip file z with the inflating on another thread.  Returns
-** -1 if that thread could not be started (nothing was read then), else
-** what parse_stream returns. */
-static int parse_gz_piped(struct kp *p, gzFile z, const struct gp_load_opts *o, uint64_t total)
-{
-	struct gzpipe *g = gp_xcalloc(1, sizeof(*g));
-	int rc = -1;
-
-	g->z = z;
-	for (int i = 0; i < RING; i++)
-		g->buf[i] = gp_xmalloc(CHUNK);
-	pthread_mutex_init(&g->mu, NULL);
-	pthread_cond_init(&g->filled, NULL);
-	pthread_cond_init(&g->drained, NULL);
-	if (pthread_create(&g->thread, NULL, gzpipe_producer, g) == 0) {
-		rc = parse_stream(p, read_gzpipe, g, o, total);
-		pthread_mutex_lock(&g->mu);   /* stop the producer, also on errors */
-		g->stop = true;
-		pthread_cond_signal(&g->drained);
-		pthread_mutex_unlock(&g->mu);
-		pthread_join(g->thread, NULL);
-	}
-	pthread_mutex_destroy(&g->mu);
-	pthread_cond_destroy(&g->filled);
-	pthread_cond_destroy(&g->drained);
-	for (int i = 0; i < RING; i++)
-		free(g->buf[i]);
-	free(g);
-	return rc;
 }
 
 /* ---- plain .json: parse parts of the file in parallel ----
@@ -2096,7 +1963,6 @@ static int load(const char *path, gp_trace *t, const struct gp_load_opts *o, gp_
 	uint64_t size;
 	int threads = thread_count(o), rc = -1, fd;
 	struct kp *p;
-	gzFile z;
 
 	fd = open(path, O_RDONLY);
 	if (fd < 0)
@@ -2108,19 +1974,12 @@ static int load(const char *path, gp_trace *t, const struct gp_load_opts *o, gp_
 	if (threads > 1 && !gzip && S_ISREG(stbuf.st_mode) && size >= parallel_min_bytes(o))
 		rc = parse_parallel(p, fd, size, threads, o);
 	if (rc < 0) {
-		z = gzopen(path, "rb");   /* not gzdopen: zlib's messages name the file */
-		if (!z) {
-			rc = gp_err(err, GP_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+		gp_inflate *in = gp_inflate_open(path, CHUNK, threads > 1 && gzip, err);
+		if (in) {
+			rc = parse_stream(p, read_inflate, in, o, size);
+			gp_inflate_close(in);
 		} else {
-			gzbuffer(z, CHUNK);
-			if (threads > 1 && gzip)
-				rc = parse_gz_piped(p, z, o, size);
-			if (rc < 0) {
-				struct gzsrc g = {.z = z, .buf = gp_xmalloc(CHUNK)};
-				rc = parse_stream(p, read_gz, &g, o, size);
-				free(g.buf);
-			}
-			gzclose(z);
+			rc = err->status;
 		}
 	}
 	close(fd);
