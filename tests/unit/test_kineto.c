@@ -607,11 +607,9 @@ static void attribute_dir(const char *dir, int *files)
 			fail_msg("%s", err.msg);
 		link_and_attribute(&t);
 		size_t captured = 0, with_op = 0, ops = 0;
-		gp_ns ksum = 0;
 		for (size_t i = 0; i < t.ranges.n; i++)
 			ops += t.ranges.v[i].kind == GP_RANGE_CPU_OP;
 		for (size_t k = 0; k < t.kernels.n; k++) {
-			ksum += t.kernels.v[k].end - t.kernels.v[k].start;
 			if (t.attrs[k].api < 0)
 				continue;
 			captured++;
