@@ -171,16 +171,6 @@ static gp_str id_list(gp_trace *t, gp_nvtxattr *st, const int64_t *v, size_t n)
 	return gp_intern(t, st->buf);
 }
 
-/* Orders threads as gp_trace_finish() sorts ranges: by pid, then tid.
-** (The same rule as correlate.c's sweep; one model-level comparator is
-** planned, issue 9.) */
-static int cmp_thread(uint32_t pa, uint32_t ta, uint32_t pb, uint32_t tb)
-{
-	if (pa != pb)
-		return pa < pb ? -1 : 1;
-	return ta < tb ? -1 : ta > tb;
-}
-
 /* Legacy altseq ids: ", seq=" markers on the kernel's thread that started
 ** after the previous kernel's innermost marker and before this one's
 ** (PyProf selects them by marker id; ids grow with time on a thread). */
@@ -191,7 +181,7 @@ static void legacy_altseq(gp_trace *t, gp_nvtxattr *st, const struct gp_api *a, 
 	while (lo < h) {   /* first range of the thread starting after prev_hi */
 		size_t mid = lo + (h - lo) / 2;
 		const struct gp_range *r = &t->ranges.v[mid];
-		int c = cmp_thread(r->pid, r->tid, a->pid, a->tid);
+		int c = gp_thread_cmp(r->pid, r->tid, a->pid, a->tid);
 		if (c < 0 || (c == 0 && r->start <= st->prev_hi))
 			lo = mid + 1;
 		else
@@ -424,7 +414,7 @@ static int32_t *number_iterations(const gp_trace *t)
 		const struct gp_range *r = &t->ranges.v[i];
 		int64_t num;
 
-		if (i == 0 || cmp_thread(r->pid, r->tid, t->ranges.v[i - 1].pid, t->ranges.v[i - 1].tid))
+		if (i == 0 || gp_thread_cmp(r->pid, r->tid, t->ranges.v[i - 1].pid, t->ranges.v[i - 1].tid))
 			next = 0;
 		iter_of[i] = -1;
 		if ((r->kind == GP_RANGE_PUSHPOP || r->kind == GP_RANGE_STARTEND) &&

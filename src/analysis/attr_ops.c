@@ -427,7 +427,8 @@ static int gpu_stack(const gp_opattr *ctx, const gp_trace *t, const struct gp_ke
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
 		const struct gp_range *r = &t->ranges.v[ctx->gpu[mid]];
-		if (r->pid < pid || (r->pid == pid && (r->tid < tid || (r->tid == tid && r->start <= k->start))))
+		int c = gp_thread_cmp(r->pid, r->tid, pid, tid);
+		if (c < 0 || (c == 0 && r->start <= k->start))
 			lo = mid + 1;
 		else
 			hi = mid;

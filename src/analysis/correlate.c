@@ -93,25 +93,18 @@ struct launch {
 	int32_t k;
 };
 
+/* Launches in the order of the ranges (gp_range_cmp): by thread, then
+** start, so the sweep walks both in step. */
 static int cmp_launch(const void *pa, const void *pb)
 {
 	const struct launch *a = pa, *b = pb;
+	int c = gp_thread_cmp(a->pid, a->tid, b->pid, b->tid);
 
-	if (a->pid != b->pid)
-		return a->pid < b->pid ? -1 : 1;
-	if (a->tid != b->tid)
-		return a->tid < b->tid ? -1 : 1;
+	if (c)
+		return c;
 	if (a->start != b->start)
 		return a->start < b->start ? -1 : 1;
 	return a->k < b->k ? -1 : a->k > b->k;
-}
-
-/* Compares thread (pid, tid) keys. */
-static int cmp_thread(uint32_t pa, uint32_t ta, uint32_t pb, uint32_t tb)
-{
-	if (pa != pb)
-		return pa < pb ? -1 : 1;
-	return ta < tb ? -1 : ta > tb;
 }
 
 /* The enclosing ranges of every kernel: stack entries of kernel k are
@@ -148,10 +141,10 @@ static void sweep(gp_trace *t, struct stacks *s)
 	for (size_t i = 0; i < nl; i++) {
 		const struct launch *q = &l[i];
 
-		if (i == 0 || cmp_thread(q->pid, q->tid, l[i - 1].pid, l[i - 1].tid) != 0) {
+		if (i == 0 || gp_thread_cmp(q->pid, q->tid, l[i - 1].pid, l[i - 1].tid) != 0) {
 			open.n = 0;
 			while (r < t->ranges.n &&
-			       cmp_thread(t->ranges.v[r].pid, t->ranges.v[r].tid, q->pid, q->tid) < 0)
+			       gp_thread_cmp(t->ranges.v[r].pid, t->ranges.v[r].tid, q->pid, q->tid) < 0)
 				r++;
 		}
 		/* Open every range of this thread that starts before the call. */

@@ -1,8 +1,10 @@
 /*
 ** Helpers shared by the commands: loading with progress, usage errors.
 */
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -44,6 +46,27 @@ static void show_progress(void *ctx, uint64_t done, uint64_t total)
 	p->shown = 1;
 }
 
+/* The load options the environment sets (docs/kineto.md): GPUPROF_THREADS
+** (a number >= 1, else every CPU) and GPUPROF_PARALLEL_MIN_BYTES (a byte
+** count; 0 splits every file, which is what 1 byte does too). */
+static void load_opts_from_env(struct gp_load_opts *o)
+{
+	const char *s = getenv("GPUPROF_THREADS");
+	char *end;
+
+	if (s) {
+		long n = strtol(s, &end, 10);
+		if (!*end && n >= 1)
+			o->threads = n > INT_MAX ? INT_MAX : (int)n;
+	}
+	s = getenv("GPUPROF_PARALLEL_MIN_BYTES");
+	if (s) {
+		unsigned long long n = strtoull(s, &end, 10);
+		if (!*end)
+			o->parallel_min_bytes = n ? n : 1;
+	}
+}
+
 int gp_cli_load(const char *path, gp_trace *t)
 {
 	struct progress p = {.tty = isatty(2)};
@@ -52,6 +75,7 @@ int gp_cli_load(const char *path, gp_trace *t)
 	gp_error err = {0};
 	int rc;
 
+	load_opts_from_env(&o);
 	clock_gettime(CLOCK_MONOTONIC, &p.t0);
 	rc = gp_trace_load(path, t, &o, &err);
 	if (rc) {

@@ -113,20 +113,22 @@ static int cmp_kernel(const void *pa, const void *pb)
 	return 0;
 }
 
-/* Ranges sort by thread first so nesting is one linear pass per thread. */
-static int cmp_range(const void *pa, const void *pb)
+int gp_range_cmp(const struct gp_range *a, const struct gp_range *b)
 {
-	const struct gp_range *a = pa, *b = pb;
+	int c = gp_thread_cmp(a->pid, a->tid, b->pid, b->tid);
 
-	if (a->pid != b->pid)
-		return a->pid < b->pid ? -1 : 1;
-	if (a->tid != b->tid)
-		return a->tid < b->tid ? -1 : 1;
+	if (c)
+		return c;
 	if (a->start != b->start)
 		return a->start < b->start ? -1 : 1;
 	if (a->end != b->end)
 		return a->end > b->end ? -1 : 1;
 	return a->kind < b->kind ? -1 : a->kind > b->kind;
+}
+
+static int cmp_range(const void *pa, const void *pb)
+{
+	return gp_range_cmp(pa, pb);
 }
 
 /* Sets depth/parent with a stack per thread.  A range that is not inside

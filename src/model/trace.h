@@ -277,9 +277,27 @@ const char *gp_trace_meta_get(const gp_trace *t, const char *key);
 const struct gp_device *gp_trace_device(const gp_trace *t, int32_t id);
 
 /* Sorts every record array by start time (ties: longer first, so that an
-** enclosing range precedes what it encloses), then sets gp_range.depth and
-** .parent per thread.  Called by the loader after a reader finishes. */
+** enclosing range precedes what it encloses; ranges by thread first, see
+** gp_range_cmp), then sets gp_range.depth and .parent per thread.  Called
+** by the loader after a reader finishes. */
 void gp_trace_finish(gp_trace *t);
+
+/* The order of threads, and of everything kept per thread (ranges, API
+** calls in the correlation sweep): by pid, then tid.  Returns <0, 0 or >0
+** as thread (pid_a, tid_a) comes before, is, or comes after (pid_b, tid_b). */
+static inline int gp_thread_cmp(uint32_t pid_a, uint32_t tid_a, uint32_t pid_b, uint32_t tid_b)
+{
+	if (pid_a != pid_b)
+		return pid_a < pid_b ? -1 : 1;
+	return tid_a < tid_b ? -1 : tid_a > tid_b;
+}
+
+/* The one order of ranges: by thread (gp_thread_cmp), then start, then the
+** longer first, so that an enclosing range comes before what it encloses
+** and nesting is one pass per thread; then by kind.  gp_trace_finish()
+** sorts t->ranges so, and every binary search over ranges assumes it.
+** Returns <0, 0 or >0 like a qsort comparator. */
+int gp_range_cmp(const struct gp_range *a, const struct gp_range *b);
 
 /* Earliest start and latest end over GPU activities and API calls (and
 ** ranges when there is nothing else).  Returns false for an empty trace. */

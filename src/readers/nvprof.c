@@ -548,9 +548,7 @@ static int cmp_thread(const void *pa, const void *pb)
 {
 	const struct gp_thread *a = pa, *b = pb;
 
-	if (a->pid != b->pid)
-		return a->pid < b->pid ? -1 : 1;
-	return a->tid < b->tid ? -1 : a->tid > b->tid;
+	return gp_thread_cmp(a->pid, a->tid, b->pid, b->tid);
 }
 
 /* Lists every (pid, tid) seen in API calls and ranges once, and every pid

@@ -21,9 +21,18 @@
 ** unknown.  May be NULL. */
 typedef void (*gp_progress_fn)(void *ctx, uint64_t done, uint64_t total);
 
+/* How to load.  All zero (or a NULL pointer) gives the defaults.  Readers
+** never read the environment; the CLI fills these from it. */
 struct gp_load_opts {
 	gp_progress_fn progress;
 	void *progress_ctx;
+	/* Threads a reader may use (Kineto: parts of a large plain JSON file
+	** parsed at once, a .gz inflated beside the parse); 1 = one thread,
+	** 0 = one per online CPU. */
+	int threads;
+	/* Plain Kineto files of at least this many bytes are parsed in parts;
+	** 0 = the default, 32 MiB. */
+	uint64_t parallel_min_bytes;
 };
 
 /* What the loader knows about a file when asking readers to rate it. */

@@ -17,10 +17,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
 
 #include "analysis/attr_ops.h"
 #include "model/trace.h"
 #include "util/u64map.h"
+#include "readers/inflate.h"
 #include "readers/kineto.h"
 #include "readers/reader.h"
 
@@ -363,6 +366,219 @@ static void short_names(void **state)
 	assert_string_equal(gp_kineto_short_name("", b, sizeof(b)), "");
 }
 
+/* Files of a test live in a fresh temporary directory, which
+** remove_temp_dir() deletes once they are gone. */
+static char temp_dir[64];
+
+static void remove_temp_dir(void)
+{
+	assert_int_equal(rmdir(temp_dir), 0);
+	temp_dir[0] = '\0';
+}
+
+static const char *temp_path(const char *name, char *buf, size_t size)
+{
+	if (!temp_dir[0]) {
+		snprintf(temp_dir, sizeof(temp_dir), "/tmp/gpuprof-test-kineto-XXXXXX");
+		assert_non_null(mkdtemp(temp_dir));
+	}
+	snprintf(buf, size, "%s/%s", temp_dir, name);
+	return buf;
+}
+
+static void write_file(const char *path, const char *data, size_t len)
+{
+	FILE *f = fopen(path, "wb");
+
+	assert_non_null(f);
+	assert_int_equal(fwrite(data, 1, len, f), len);
+	assert_int_equal(fclose(f), 0);
+}
+
+/* A libkineto-style file ("  },\n  {" between events) of n steps whose
+** later parts bring strings, synthetic tids, unknown categories and flow
+** ends the earlier ones have not seen. */
+static char *big_trace(int n, size_t *len)
+{
+	size_t cap = (size_t)n * 1400 + 1024, used = 0;
+	char *s = malloc(cap);
+
+	assert_non_null(s);
+#define ADD(...) (used += (size_t)snprintf(s + used, cap - used, __VA_ARGS__))
+	ADD("{\"schemaVersion\": 1, \"deviceProperties\": [{\"id\": 0, \"name\": \"GPU\", \"numSms\": 80}],\n"
+	    "  \"traceEvents\": [\n  {\"ph\":\"M\",\"name\":\"process_name\",\"pid\":10,\"args\":{\"name\":\"py\"}}");
+	for (int i = 0; i < n; i++) {
+		ADD(",\n  {\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::op%d\",\"pid\":10,\"tid\":\"%s\","
+		    "\"ts\":%d.5,\"dur\":40,\"args\":{\"External id\":%d,\"Sequence number\":%d,"
+		    "\"Input Dims\":[[%d,3]],\"Input type\":[\"float\"]}}",
+		    i % 97, i % 5 == 0 ? "Spans" : i > n / 2 ? "late thread" : "11", 100 * i, i, i, i % 13);
+		ADD(",\n  {\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":10,"
+		    "\"tid\":11,\"ts\":%d,\"dur\":5,\"args\":{\"External id\":%d,\"correlation\":%d}}",
+		    100 * i + 10, i, i);
+		ADD(",\n  {\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"void k%d<float>(int)\",\"pid\":0,\"tid\":7,"
+		    "\"ts\":%d,\"dur\":%d,\"args\":{\"device\":0,\"stream\":7,\"correlation\":%d,"
+		    "\"grid\":[%d,1,1],\"block\":[128,1,1]}}",
+		    i % 41, 100 * i + 20, i % 17 ? 30 : -1, i, i + 1);
+		if (i % 7 == 0)
+			ADD(",\n  {\"ph\":\"%c\",\"cat\":\"fwdbwd\",\"id\":%d,\"pid\":10,\"tid\":\"11\",\"ts\":%d.5}",
+			    i % 14 ? 'f' : 's', i / 14, 100 * i + 1);
+		if (i % 11 == 0)
+			ADD(",\n  {\"ph\":\"X\",\"cat\":\"%s\",\"name\":\"x\",\"pid\":1,\"tid\":1,\"ts\":%d}",
+			    i > n / 2 ? "mtia_ccp_events" : "critical_path", 100 * i);
+	}
+	ADD("\n  ],\n  \"baseTimeNanoseconds\": 1700000000000000000\n}\n");
+#undef ADD
+	*len = used;
+	return s;
+}
+
+static void assert_same_trace(const gp_trace *a, const gp_trace *b)
+{
+	assert_int_equal(a->strs.n, b->strs.n);   /* same strings, same ids */
+	for (uint32_t i = 1; i < a->strs.n; i++)
+		assert_string_equal(gp_s(a, i), gp_s(b, i));
+	assert_int_equal(a->kernels.n, b->kernels.n);
+	for (size_t i = 0; i < a->kernels.n; i++) {
+		const struct gp_kernel *x = &a->kernels.v[i], *y = &b->kernels.v[i];
+		assert_true(x->start == y->start && x->end == y->end && x->corr == y->corr &&
+			    x->pid == y->pid && x->name == y->name && x->demangled == y->demangled &&
+			    x->grid[0] == y->grid[0]);
+	}
+	assert_int_equal(a->apis.n, b->apis.n);
+	for (size_t i = 0; i < a->apis.n; i++)
+		assert_true(a->apis.v[i].start == b->apis.v[i].start &&
+			    a->apis.v[i].corr == b->apis.v[i].corr && a->apis.v[i].name == b->apis.v[i].name);
+	assert_int_equal(a->ranges.n, b->ranges.n);
+	for (size_t i = 0; i < a->ranges.n; i++) {
+		const struct gp_range *x = &a->ranges.v[i], *y = &b->ranges.v[i];
+		assert_true(x->start == y->start && x->end == y->end && x->pid == y->pid &&
+			    x->tid == y->tid && x->text == y->text && x->parent == y->parent &&
+			    x->ext == y->ext);
+	}
+	assert_int_equal(a->op_exts.n, b->op_exts.n);
+	for (size_t i = 0; i < a->op_exts.n; i++) {
+		const struct gp_op_ext *x = &a->op_exts.v[i], *y = &b->op_exts.v[i];
+		assert_true(x->ext_id == y->ext_id && x->seq == y->seq && x->fwd_tid == y->fwd_tid &&
+			    x->input_dims == y->input_dims);
+	}
+	assert_int_equal(a->devices.n, b->devices.n);
+	assert_int_equal(a->processes.n, b->processes.n);
+	assert_int_equal(a->meta.n, b->meta.n);
+	for (size_t i = 0; i < a->meta.n; i++)
+		assert_true(a->meta.v[i].key == b->meta.v[i].key &&
+			    a->meta.v[i].value == b->meta.v[i].value);
+	assert_int_equal(a->warnings.n, b->warnings.n);
+	for (size_t i = 0; i < a->warnings.n; i++)
+		assert_int_equal(a->warnings.v[i], b->warnings.v[i]);
+}
+
+/* The load options choose one thread or several (parts of the file at
+** once); the trace is the same either way. */
+static void load_options(void **state)
+{
+	char path[128];
+	size_t len;
+	char *json = big_trace(3000, &len);
+	struct gp_load_opts one = {.threads = 1};
+	struct gp_load_opts parts = {.threads = 4, .parallel_min_bytes = 1};
+	gp_trace seq, par;
+	gp_error err = {0};
+
+	write_file(temp_path("big.json", path, sizeof(path)), json, len);
+	free(json);
+	gp_trace_init(&seq);
+	gp_trace_init(&par);
+	assert_int_equal(gp_trace_load(path, &seq, &one, &err), GP_OK);
+	assert_int_equal(gp_trace_load(path, &par, &parts, &err), GP_OK);
+	assert_int_equal(seq.kernels.n, 3000);
+	assert_non_null(gp_trace_meta_get(&seq, "base_time_ns"));
+	assert_same_trace(&seq, &par);
+	gp_trace_free(&seq);
+	gp_trace_free(&par);
+	unlink(path);
+	remove_temp_dir();
+}
+
+/* Reads path through gp_inflate in chunks of chunk bytes into out (size
+** bytes); returns the byte count, or -1 with why set on a damaged stream. */
+static long inflate_all(const char *path, size_t chunk, bool threaded, char *out, size_t size,
+			char *why, size_t why_size)
+{
+	gp_error err = {0};
+	gp_inflate *in = gp_inflate_open(path, chunk, threaded, &err);
+	const char *data, *msg = NULL;
+	long n, total = 0;
+
+	assert_non_null(in);
+	while ((n = gp_inflate_read(in, &data, &msg)) > 0) {
+		assert_true(n <= (long)chunk && (size_t)(total + n) <= size);
+		memcpy(out + total, data, (size_t)n);
+		total += n;
+	}
+	if (n < 0) {
+		assert_non_null(msg);
+		snprintf(why, why_size, "%s", msg);
+		total = -1;
+	}
+	gp_inflate_close(in);
+	return total;
+}
+
+/* gzip and plain files come back byte for byte, on the caller's thread or
+** inflated on another; a truncated gzip stream is an error naming the
+** file, found either way; a missing file cannot be opened. */
+static void inflate_helper(void **state)
+{
+	enum { SIZE = 3 << 20 };
+	char gz[128], cut[128], plain[128], why[256];
+	char *data = malloc(SIZE), *back = malloc(SIZE + 1);
+	gp_error err = {0};
+
+	assert_true(data && back);
+	for (size_t i = 0; i < SIZE; i++)   /* compressible, not constant */
+		data[i] = (char)('a' + (i * 7 + i / 4096) % 26);
+	temp_path("data.gz", gz, sizeof(gz));
+	gzFile z = gzopen(gz, "wb");
+	assert_non_null(z);
+	assert_int_equal(gzwrite(z, data, SIZE), SIZE);
+	assert_int_equal(gzclose(z), Z_OK);
+	write_file(temp_path("plain", plain, sizeof(plain)), data, SIZE);
+
+	for (int threaded = 0; threaded < 2; threaded++) {
+		assert_int_equal(inflate_all(gz, 65536, threaded, back, SIZE + 1, why, sizeof(why)), SIZE);
+		assert_memory_equal(back, data, SIZE);
+		assert_int_equal(inflate_all(plain, 100000, threaded, back, SIZE + 1, why, sizeof(why)),
+				 SIZE);
+		assert_memory_equal(back, data, SIZE);
+	}
+
+	struct stat st;
+	assert_int_equal(stat(gz, &st), 0);
+	FILE *f = fopen(gz, "rb");
+	char *comp = malloc((size_t)st.st_size);
+	assert_true(f && comp);
+	assert_int_equal(fread(comp, 1, (size_t)st.st_size, f), (size_t)st.st_size);
+	fclose(f);
+	write_file(temp_path("cut.gz", cut, sizeof(cut)), comp, (size_t)st.st_size / 2);
+	free(comp);
+	for (int threaded = 0; threaded < 2; threaded++) {
+		why[0] = '\0';
+		assert_int_equal(inflate_all(cut, 65536, threaded, back, SIZE + 1, why, sizeof(why)), -1);
+		assert_non_null(strstr(why, cut));
+	}
+
+	temp_path("missing.gz", why, sizeof(why));
+	assert_null(gp_inflate_open(why, 65536, true, &err));
+	assert_int_equal(err.status, GP_ERR_IO);
+	assert_non_null(strstr(err.msg, "missing.gz: cannot open: "));
+	unlink(gz);
+	unlink(cut);
+	unlink(plain);
+	remove_temp_dir();
+	free(data);
+	free(back);
+}
+
 /* Every Kineto file in $TESTDATA: where launches were captured and the
 ** trace has ops, at least 95% of the captured kernels get an op. */
 static void attribute_dir(const char *dir, int *files)
@@ -391,11 +607,9 @@ static void attribute_dir(const char *dir, int *files)
 			fail_msg("%s", err.msg);
 		link_and_attribute(&t);
 		size_t captured = 0, with_op = 0, ops = 0;
-		gp_ns ksum = 0;
 		for (size_t i = 0; i < t.ranges.n; i++)
 			ops += t.ranges.v[i].kind == GP_RANGE_CPU_OP;
 		for (size_t k = 0; k < t.kernels.n; k++) {
-			ksum += t.kernels.v[k].end - t.kernels.v[k].start;
 			if (t.attrs[k].api < 0)
 				continue;
 			captured++;
@@ -436,6 +650,8 @@ int main(void)
 		cmocka_unit_test(exact_times),
 		cmocka_unit_test(bad_input),
 		cmocka_unit_test(short_names),
+		cmocka_unit_test(load_options),
+		cmocka_unit_test(inflate_helper),
 		cmocka_unit_test(testdata_attribution),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,448 @@
+/*
+** The Kineto reader's records: a finished event becomes a model record, one
+** function per kind (kernel, memcpy, memset, sync, API call, range), a
+** flow end, a process or thread name, or a count for the notes.  See
+** kineto_int.h; docs/kineto.md has the field mapping.
+*/
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "readers/kineto.h"
+#include "readers/kineto_int.h"
+
+void kineto_event_reset(struct kineto_event *e)
+{
+	char *name = e->name;
+	size_t cap = e->name_cap;
+
+	memset(e, 0, sizeof(*e));
+	e->name = name;
+	e->name_cap = cap;
+	e->seq = -1;
+	e->device = -1;
+	if (!e->name) {
+		e->name_cap = 256;
+		e->name = gp_xmalloc(e->name_cap);
+	}
+	e->name[0] = '\0';
+}
+
+void kineto_event_set_name(struct kineto_event *e, const char *s, size_t n)
+{
+	if (n + 1 > e->name_cap) {
+		e->name_cap = n + 64;
+		e->name = gp_xrealloc(e->name, e->name_cap);
+	}
+	memcpy(e->name, s, n);
+	e->name[n] = '\0';
+	e->name_len = n;
+}
+
+/* Interns s[0..n) through a small direct-mapped cache: event names repeat
+** (cudaLaunchKernel, aten::mm, the same kernels), and comparing against the
+** cached string is cheaper than hashing a 300-byte kernel name. */
+static gp_str intern_cached(struct kineto_parser *p, const char *s, size_t n)
+{
+	unsigned h = (unsigned)n;
+	gp_strtab *st = &p->t->strs;
+
+	if (n) {
+		h = h * 31 + (unsigned char)s[0];
+		h = h * 31 + (unsigned char)s[n / 2];
+		h = h * 31 + (unsigned char)s[n - 1];
+	}
+	gp_str *slot = &p->name_cache[h & 255];
+	if (*slot && gp_strtab_len(st, *slot) == n && memcmp(gp_strtab_get(st, *slot), s, n) == 0)
+		return *slot;
+	*slot = gp_strtab_intern_n(st, s, n);
+	return *slot;
+}
+
+/* Counts one event of an unknown category for the notes (the first
+** KINETO_MAX_SKIPPED categories by name). */
+static void count_skipped(struct kineto_parser *p, const char *name)
+{
+	for (size_t i = 0; i < p->skipped.n; i++)
+		if (strcmp(p->skipped.v[i].name, name) == 0) {
+			p->skipped.v[i].count++;
+			return;
+		}
+	if (p->skipped.n >= KINETO_MAX_SKIPPED)
+		return;
+	struct skipped_cat *c = gp_vec_push(p->skipped);
+	snprintf(c->name, sizeof(c->name), "%s", name);
+	c->count = 1;
+}
+
+/* "Pageable", "Device"...: the memory kind named by s[0..n). */
+static uint8_t mem_kind_of(const char *s, size_t n)
+{
+	static const struct { const char *s; uint8_t k; } kinds[] = {
+		{"Pageable", GP_MEM_PAGEABLE}, {"Pinned", GP_MEM_PINNED}, {"Device", GP_MEM_DEVICE},
+		{"Array", GP_MEM_ARRAY}, {"Managed", GP_MEM_MANAGED}, {NULL, 0},
+	};
+	for (int i = 0; kinds[i].s; i++)
+		if (strlen(kinds[i].s) == n && memcmp(kinds[i].s, s, n) == 0)
+			return kinds[i].k;
+	return GP_MEM_UNKNOWN;
+}
+
+/* "Memcpy HtoD (Pageable -> Device)": copy kind and memory kinds. */
+static void parse_memcpy_name(const char *name, struct gp_memcpy *m)
+{
+	static const struct { const char *s; uint8_t k; } kinds[] = {
+		{"HtoD", GP_COPY_HTOD}, {"DtoH", GP_COPY_DTOH}, {"DtoD", GP_COPY_DTOD},
+		{"HtoH", GP_COPY_HTOH}, {"PtoP", GP_COPY_PTOP}, {"HtoA", GP_COPY_HTOA},
+		{"AtoH", GP_COPY_ATOH}, {"AtoA", GP_COPY_ATOA}, {"AtoD", GP_COPY_ATOD},
+		{"DtoA", GP_COPY_DTOA}, {NULL, 0},
+	};
+	const char *sp = strchr(name, ' ');
+
+	if (sp)
+		for (int i = 0; kinds[i].s; i++)
+			if (strncmp(sp + 1, kinds[i].s, 4) == 0)
+				m->copy_kind = kinds[i].k;
+	const char *open = strchr(name, '('), *arrow = strstr(name, " -> ");
+	if (open && arrow && arrow > open) {
+		m->src_kind = mem_kind_of(open + 1, (size_t)(arrow - open - 1));
+		const char *dst = arrow + 4, *close = strchr(dst, ')');
+		if (close)
+			m->dst_kind = mem_kind_of(dst, (size_t)(close - dst));
+	}
+}
+
+static uint8_t sync_kind_of(const char *name)
+{
+	if (strstr(name, "Wait"))
+		return GP_SYNC_STREAM_WAIT;
+	if (strstr(name, "Event"))
+		return GP_SYNC_EVENT;
+	if (strstr(name, "Stream"))
+		return GP_SYNC_STREAM;
+	if (strstr(name, "Context") || strstr(name, "Device"))
+		return GP_SYNC_CONTEXT;
+	return GP_SYNC_UNKNOWN;
+}
+
+/* GPU events name their stream and device in args; old files only as
+** tid and pid. */
+static uint32_t gpu_stream(const struct kineto_event *e)
+{
+	return (e->have & H_STREAM) ? (uint32_t)e->stream : e->tid;
+}
+
+static int32_t gpu_device(const struct kineto_event *e)
+{
+	return (e->have & H_DEVICE) ? (int32_t)e->device : (int32_t)e->pid;
+}
+
+/* ---- one function per kind of complete ('X') event ---- */
+
+typedef void (*add_fn)(struct kineto_parser *p, const struct kineto_event *e, gp_ns start,
+		       gp_ns end);
+
+static void add_kernel(struct kineto_parser *p, const struct kineto_event *e, gp_ns start,
+		       gp_ns end)
+{
+	gp_trace *t = p->t;
+	struct gp_kernel *k = gp_vec_push(t->kernels);
+	char shortbuf[256];
+
+	k->start = start;
+	k->end = end;
+	k->corr = e->corr;
+	k->ext_id = e->ext_id;
+	k->device = gpu_device(e);
+	k->stream = gpu_stream(e);
+	k->context = (uint32_t)e->context;
+	memcpy(k->grid, e->grid, sizeof(k->grid));
+	memcpy(k->block, e->block, sizeof(k->block));
+	k->regs = (uint32_t)e->regs;
+	k->static_smem = (uint32_t)e->smem;  /* Kineto gives the total only */
+	k->demangled = intern_cached(p, e->name, e->name_len);
+	int32_t sn = gp_u64map_get(&p->short_names, k->demangled);
+	if (sn < 0) {
+		sn = (int32_t)gp_intern(t, gp_kineto_short_name(e->name, shortbuf, sizeof(shortbuf)));
+		gp_u64map_put(&p->short_names, k->demangled, sn);
+	}
+	k->name = (gp_str)sn;
+	k->graph_id = (uint32_t)e->graph_id;
+	k->graph_node = e->graph_node;
+	if (!(e->have & H_GRID))
+		p->no_launch_cfg++;
+}
+
+static void add_memcpy(struct kineto_parser *p, const struct kineto_event *e, gp_ns start,
+		       gp_ns end)
+{
+	struct gp_memcpy *m = gp_vec_push(p->t->memcpys);
+
+	m->start = start;
+	m->end = end;
+	m->corr = e->corr;
+	m->ext_id = e->ext_id;
+	m->bytes = e->bytes;
+	m->device = gpu_device(e);
+	m->src_device = m->dst_device = m->device;
+	m->context = (uint32_t)e->context;
+	m->stream = gpu_stream(e);
+	parse_memcpy_name(e->name, m);
+}
+
+/* "Memset (Device)": the memory kind in parentheses. */
+static void add_memset(struct kineto_parser *p, const struct kineto_event *e, gp_ns start,
+		       gp_ns end)
+{
+	struct gp_memset *m = gp_vec_push(p->t->memsets);
+	const char *open = strchr(e->name, '(');
+
+	m->start = start;
+	m->end = end;
+	m->corr = e->corr;
+	m->ext_id = e->ext_id;
+	m->bytes = e->bytes;
+	m->device = gpu_device(e);
+	m->context = (uint32_t)e->context;
+	m->stream = gpu_stream(e);
+	if (open) {
+		const char *close = strchr(open, ')');
+		if (close)
+			m->mem_kind = mem_kind_of(open + 1, (size_t)(close - open - 1));
+	}
+}
+
+static void add_sync(struct kineto_parser *p, const struct kineto_event *e, gp_ns start,
+		     gp_ns end)
+{
+	struct gp_sync *s = gp_vec_push(p->t->syncs);
+
+	s->start = start;
+	s->end = end;
+	s->corr = e->corr;
+	s->device = gpu_device(e);
+	s->context = (uint32_t)e->context;
+	s->stream = (uint32_t)e->stream;
+	s->kind = sync_kind_of(e->name);
+	s->event_id = e->wait_event;
+}
+
+/* cuda_runtime, cuda_driver, mtia_runtime and the 2021 Runtime, where
+** cu* names that are not cuda* are driver calls. */
+static void add_api(struct kineto_parser *p, const struct kineto_event *e, gp_ns start,
+		    gp_ns end)
+{
+	struct gp_api *a = gp_vec_push(p->t->apis);
+	char nbuf[256];
+
+	a->start = start;
+	a->end = end;
+	a->corr = e->corr;
+	a->ext_id = e->ext_id;
+	a->pid = e->pid;
+	a->tid = e->tid;
+	const char *an = gp_api_strip_version(e->name, nbuf, sizeof(nbuf));
+	a->name = intern_cached(p, an, strlen(an));
+	a->cbid = e->cbid ? (int32_t)e->cbid : -1;
+	if (e->cat == CAT_DRIVER ||
+	    (e->cat == CAT_OLD_RUNTIME && strncmp(e->name, "cu", 2) == 0 &&
+	     strncmp(e->name, "cuda", 4) != 0))
+		a->kind = GP_API_DRIVER;
+	else if (e->cat == CAT_MTIA_RUNTIME)
+		a->kind = GP_API_OTHER;
+	else
+		a->kind = GP_API_RUNTIME;
+	if (strncmp(e->name, "hip", 3) == 0)
+		p->hip_apis++;
+}
+
+/* The op fields of a cpu_op or annotation, when it has any, as its
+** gp_op_ext (r->ext, 1-based). */
+static void add_op_ext(gp_trace *t, struct gp_range *r, const struct kineto_event *e)
+{
+	if (!e->ext_id && !(e->have & (H_SEQ | H_FWD_TID)) && !e->input_dims && !e->input_types &&
+	    !e->concrete && !e->call_stack)
+		return;
+	struct gp_op_ext *x = gp_vec_push(t->op_exts);
+	x->ext_id = e->ext_id;
+	x->seq = (e->have & H_SEQ) ? e->seq : -1;
+	x->fwd_tid = (uint32_t)e->fwd_tid;   /* forward ops say 0 */
+	x->input_dims = e->input_dims;
+	x->input_types = e->input_types;
+	x->concrete_inputs = e->concrete;
+	x->call_stack = e->call_stack;
+	r->ext = (uint32_t)t->op_exts.n;
+}
+
+/* cpu_op, user_annotation, python_function: a range on the CPU thread. */
+static void add_cpu_range(struct kineto_parser *p, const struct kineto_event *e, gp_ns start,
+			  gp_ns end)
+{
+	struct gp_range *r = gp_vec_push(p->t->ranges);
+
+	r->start = start;
+	r->end = end;
+	r->text = intern_cached(p, e->name, e->name_len);
+	r->parent = -1;
+	r->pid = e->pid;
+	r->tid = e->tid;
+	r->kind = e->cat == CAT_PYTHON ? GP_RANGE_PYTHON
+		: e->cat == CAT_USER_ANNOT ? GP_RANGE_USER_ANNOTATION
+		: GP_RANGE_CPU_OP;
+	/* 2021 files log record_function ranges as Operator */
+	if (r->kind == GP_RANGE_CPU_OP && strncmp(e->name, "ProfilerStep#", 13) == 0)
+		r->kind = GP_RANGE_USER_ANNOTATION;
+	if (e->cat != CAT_PYTHON)
+		add_op_ext(p->t, r, e);
+}
+
+/* gpu_user_annotation: a range on the GPU stream (pid = device, tid = stream). */
+static void add_gpu_range(struct kineto_parser *p, const struct kineto_event *e, gp_ns start,
+			  gp_ns end)
+{
+	struct gp_range *r = gp_vec_push(p->t->ranges);
+
+	r->start = start;
+	r->end = end;
+	r->text = intern_cached(p, e->name, e->name_len);
+	r->parent = -1;
+	r->kind = GP_RANGE_GPU_ANNOTATION;
+	r->pid = e->pid;
+	r->tid = e->tid;
+	add_op_ext(p->t, r, e);
+}
+
+/* What each category of complete event becomes; NULL: nothing. */
+static const add_fn add_by_cat[CAT__COUNT] = {
+	[CAT_KERNEL] = add_kernel,
+	[CAT_MEMCPY] = add_memcpy,
+	[CAT_MEMSET] = add_memset,
+	[CAT_SYNC] = add_sync,
+	[CAT_RUNTIME] = add_api,
+	[CAT_DRIVER] = add_api,
+	[CAT_OLD_RUNTIME] = add_api,
+	[CAT_MTIA_RUNTIME] = add_api,
+	[CAT_CPU_OP] = add_cpu_range,
+	[CAT_USER_ANNOT] = add_cpu_range,
+	[CAT_PYTHON] = add_cpu_range,
+	[CAT_GPU_ANNOT] = add_gpu_range,
+};
+
+/* A complete event: its category's record, if it has one.  Events of a
+** category we read (fwdbwd included) count in the notes when they have no
+** ts or a negative dur; unknown categories are counted by name. */
+static void add_complete(struct kineto_parser *p, struct kineto_event *e)
+{
+	add_fn add = add_by_cat[e->cat];
+
+	if (e->cat == CAT_IGNORED || e->cat == CAT_NONE)
+		return;
+	if (e->cat == CAT_OTHER) {
+		count_skipped(p, e->cat_text);
+		return;
+	}
+	if (!(e->have & H_TS)) {
+		p->no_ts++;
+		return;
+	}
+	if (e->dur < 0) {
+		p->neg_dur++;
+		e->dur = 0;
+	}
+	if (add)
+		add(p, e, e->ts, e->ts + e->dur);
+}
+
+/* process_name and thread_name metadata events. */
+static void add_name(struct kineto_parser *p, const struct kineto_event *e)
+{
+	gp_trace *t = p->t;
+
+	if (!e->arg_name)
+		return;
+	if (strcmp(e->name, "process_name") == 0) {
+		struct gp_process *pr = gp_vec_push(t->processes);
+		pr->pid = e->pid;
+		pr->name = e->arg_name;
+	} else if (strcmp(e->name, "thread_name") == 0) {
+		struct gp_thread *th = gp_vec_push(t->threads);
+		th->pid = e->pid;
+		th->tid = e->tid;
+		th->name = e->arg_name;
+	}
+}
+
+/* A fwdbwd flow start ('s') or end ('f'), kept for kineto_resolve_flows(). */
+static void add_flow_end(struct kineto_parser *p, const struct kineto_event *e)
+{
+	struct flow_end *f = gp_vec_push(p->flows);
+
+	f->id = e->id;
+	f->ts = e->ts;
+	f->pid = e->pid;
+	f->tid = e->tid;
+	f->start = e->ph == 's';
+}
+
+int kineto_event_finish(struct kineto_parser *p)
+{
+	struct kineto_event *e = &p->ev;
+
+	switch (e->ph) {
+	case 'M':
+		add_name(p, e);
+		break;
+	case 's': case 'f':
+		if (e->cat == CAT_FWDBWD && (e->have & H_ID) && (e->have & H_TS))
+			add_flow_end(p, e);
+		break;
+	case 'X':
+		add_complete(p, e);
+		break;
+	}
+	return 1;
+}
+
+/* ---- kernel short names ---- */
+
+const char *gp_kineto_short_name(const char *name, char *buf, size_t size)
+{
+	const char *s = name, *end, *base;
+
+	/* the function name ends at the first '<' or '(' outside brackets;
+	** a leading return type ("void ") ends at the last space before it */
+	const char *stop = NULL, *word = s;
+	for (const char *c = s; *c; c++) {
+		if (*c == '<' || *c == '(') {
+			/* "(anonymous namespace)" is part of the qualified name */
+			if (*c == '(' && strncmp(c, "(anonymous namespace)", 21) == 0) {
+				c += 20;
+				continue;
+			}
+			stop = c;
+			break;
+		}
+		if (*c == ' ')
+			word = c + 1;
+	}
+	end = stop ? stop : s + strlen(s);
+	if (word > end)
+		word = s;
+	/* last "::" component */
+	base = word;
+	for (const char *c = word; c + 1 < end; c++)
+		if (c[0] == ':' && c[1] == ':')
+			base = c + 2;
+	if (base >= end)
+		base = word;
+	size_t n = (size_t)(end - base);
+	if (n == 0) {
+		base = name;
+		n = strlen(name);
+	}
+	if (n >= size)
+		n = size - 1;
+	memcpy(buf, base, n);
+	buf[n] = '\0';
+	return buf;
+}

@@ -1,0 +1,124 @@
+/*
+** The Kineto reader after a complete parse: what needs the whole file
+** (the base time comes after the events, flows and pids join records),
+** then the notes.  See kineto_int.h.
+*/
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "readers/kineto_int.h"
+
+/* Adds the base time to every record (libkineto writes ts relative to
+** baseTimeNanoseconds, and writes that key after the events). */
+static void apply_base(struct kineto_parser *p)
+{
+	gp_trace *t = p->t;
+	int64_t b = p->base_ns;
+
+	if (!b)
+		return;
+#define SHIFT(vec)                                            \
+	for (size_t i = 0; i < t->vec.n; i++) {               \
+		t->vec.v[i].start += b;                       \
+		t->vec.v[i].end += b;                         \
+	}
+	SHIFT(kernels)
+	SHIFT(apis)
+	SHIFT(memcpys)
+	SHIFT(memsets)
+	SHIFT(syncs)
+	SHIFT(ranges)
+#undef SHIFT
+	char tmp[32];
+	snprintf(tmp, sizeof(tmp), "%" PRId64, b);
+	gp_trace_meta_set(t, "base_time_ns", tmp);
+}
+
+/* GPU records carry the device as pid; the launching process is the one
+** whose runtime call has the same correlation id.  An id that calls of
+** different processes share names none of them. */
+static void link_pids(gp_trace *t)
+{
+	gp_u64map corr = {0};
+	const int32_t ambiguous = INT32_MAX;   /* never an index: apis.n < INT32_MAX */
+
+	for (size_t i = 0; i < t->apis.n; i++) {
+		int32_t j = gp_u64map_add(&corr, t->apis.v[i].corr, (int32_t)i);
+		if (j != (int32_t)i && j != ambiguous && t->apis.v[j].pid != t->apis.v[i].pid)
+			gp_u64map_put(&corr, t->apis.v[i].corr, ambiguous);
+	}
+#define LINK(vec)                                                                 \
+	for (size_t i = 0; i < t->vec.n; i++) {                                   \
+		int32_t j = gp_u64map_get(&corr, t->vec.v[i].corr);               \
+		if (j >= 0 && j != ambiguous)                                     \
+			t->vec.v[i].pid = t->apis.v[j].pid;                       \
+	}
+	LINK(kernels)
+	LINK(memcpys)
+	LINK(memsets)
+	LINK(syncs)
+#undef LINK
+	gp_u64map_free(&corr);
+}
+
+/* What the reader kept, what it skipped and what the file lacks. */
+static void add_notes(struct kineto_parser *p)
+{
+	gp_trace *t = p->t;
+	const char *rank = gp_trace_meta_get(t, "rank");
+
+	if (gp_trace_meta_get(t, "dist_backend") && !rank)
+		gp_trace_warn(t, "distributedInfo has no rank");
+	for (size_t i = 0; i < p->skipped.n; i++) {
+		const char *why = "not a category gpuprof reads";
+		if (strncmp(p->skipped.v[i].name, "mtia", 4) == 0)
+			why = "MTIA device activity, not CUDA kernels";
+		else if (strcmp(p->skipped.v[i].name, "cuda_profiler_range") == 0)
+			why = "CUPTI range-profiler counters: kernel records were not captured";
+		gp_trace_warn(t, "%" PRIu64 " events of category %s not read (%s)",
+			      p->skipped.v[i].count, p->skipped.v[i].name, why);
+	}
+	if (p->hip_apis)
+		gp_trace_warn(t, "AMD GPU trace (HIP API names under cuda_runtime); kernels have no "
+			      "registers or occupancy fields");
+	else if (p->no_launch_cfg)
+		gp_trace_warn(t, "%" PRIu64 " kernels have no grid/block/register fields",
+			      p->no_launch_cfg);
+	if (p->no_ts)
+		gp_trace_warn(t, "%" PRIu64 " complete events without ts skipped", p->no_ts);
+	if (p->neg_dur)
+		gp_trace_warn(t, "%" PRIu64 " events with negative dur set to 0", p->neg_dur);
+}
+
+/* CUDA versions as libkineto writes them (12040) also as "12.4". */
+static void format_versions(gp_trace *t)
+{
+	static const char *keys[] = {"cuda_runtime_version", "cuda_driver_version"};
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		const char *v = gp_trace_meta_get(t, keys[i]);
+		char *end, tmp[64];
+		long n = v ? strtol(v, &end, 10) : 0;
+		if (!v || *end || n < 1000)
+			continue;
+		snprintf(tmp, sizeof(tmp), "%ld.%ld (%ld)", n / 1000, (n % 1000) / 10, n);
+		gp_trace_meta_set(t, keys[i], tmp);
+	}
+}
+
+void kineto_finish(struct kineto_parser *p)
+{
+	const char *schema = gp_trace_meta_get(p->t, "schema_version");
+	char tool[64];
+
+	kineto_resolve_flows(p);   /* flow ts are still relative, like the ranges */
+	apply_base(p);
+	link_pids(p->t);
+	format_versions(p->t);
+	add_notes(p);
+	snprintf(tool, sizeof(tool), "PyTorch profiler (Kineto)%s%s", schema ? ", schema " : "",
+		 schema ? schema : "");
+	p->t->tool_version = gp_intern(p->t, tool);
+}

@@ -1,0 +1,231 @@
+/*
+** The Kineto reader's insides, shared by its files and private to them:
+**
+**   kineto.c           the gp_reader: probe, load, the sequential parse
+**   kineto_keys.c      which key is which (top level, event, args, ...)
+**   kineto_values.c    raw JSON number text to integers, ns, pid/tid
+**   kineto_parse.c     the state machine: yajl callbacks, one event at a time
+**   kineto_event.c     a finished event -> a model record, one function per kind
+**   kineto_finish.c    after the parse: base time, pids, versions, notes
+**   kineto_flows.c     fwdbwd flows tie backward ops to forward ones
+**   kineto_parallel.c  large plain files parsed in parts on several threads
+**
+** docs/kineto.md describes the format and the field mapping.
+**
+** Ownership: a kineto_parser fills the trace it points at (the caller's,
+** or a part's own in the parallel parse) and owns only its scratch state
+** (the event being read, the capture buffer, flows, counters), which
+** kineto_parser_free() releases.
+*/
+#ifndef GP_KINETO_INT_H
+#define GP_KINETO_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <yajl/yajl_parse.h>
+
+#include "util/error.h"
+#include "util/u64map.h"
+#include "model/trace.h"
+#include "readers/reader.h"
+
+#define KINETO_CHUNK (256 * 1024)   /* bytes handed to yajl at a time */
+#define KINETO_MAX_DEPTH 128
+#define KINETO_MAX_SYNTH_IDS 4096
+#define KINETO_MAX_PARTS 16         /* most threads a plain file is parsed on */
+#define KINETO_MAX_SKIPPED 32       /* unknown categories named in the notes */
+
+/* What the container at one depth is. */
+enum ctx {
+	C_NONE,      /* outside any container */
+	C_TOP,       /* the top-level object */
+	C_EVENTS,    /* traceEvents (or a bare top-level array) */
+	C_EVENT,     /* one event object */
+	C_ARGS,      /* event.args */
+	C_DIM3,      /* args.grid / args.block */
+	C_CAPTURE,   /* a value kept as raw JSON text (Input Dims ...) */
+	C_DEVPROPS,  /* deviceProperties */
+	C_DEVICE,    /* one deviceProperties entry */
+	C_DIST,      /* distributedInfo */
+	C_SKIP,      /* anything we do not read */
+};
+
+/* Keys we act on; K_NONE for every other key. */
+enum key {
+	K_NONE,
+	/* top level */
+	K_TRACE_EVENTS, K_BASE_TIME, K_DEVPROPS, K_DIST, K_META,
+	/* event */
+	K_NAME, K_CAT, K_PH, K_TS, K_DUR, K_PID, K_TID, K_ID, K_ARGS,
+	/* args */
+	K_DEVICE, K_CONTEXT, K_STREAM, K_CORR, K_EXT_ID, K_REGS, K_SMEM, K_GRID,
+	K_BLOCK, K_BYTES, K_CBID, K_SEQ, K_FWD_TID, K_INPUT_DIMS, K_INPUT_TYPES,
+	K_CONCRETE, K_CALL_STACK, K_GRAPH_ID, K_GRAPH_NODE, K_ARG_NAME,
+	K_WAIT_EVENT,
+	/* deviceProperties entry */
+	K_DEV_ID, K_DEV_NAME, K_DEV_MEM, K_DEV_MAJOR, K_DEV_MINOR, K_DEV_SMS,
+	/* distributedInfo */
+	K_RANK, K_WORLD, K_BACKEND, K_NCCL, K_PG_COUNT,
+};
+
+/* Event categories, old and new spellings folded together. */
+enum cat {
+	CAT_NONE, CAT_KERNEL, CAT_MEMCPY, CAT_MEMSET, CAT_RUNTIME, CAT_DRIVER,
+	CAT_OLD_RUNTIME, CAT_CPU_OP, CAT_USER_ANNOT, CAT_GPU_ANNOT, CAT_PYTHON,
+	CAT_SYNC, CAT_MTIA_RUNTIME, CAT_FWDBWD, CAT_IGNORED, CAT_OTHER,
+	CAT__COUNT
+};
+
+/* Which fields the current event had. */
+enum {
+	H_DEVICE = 1 << 0, H_CONTEXT = 1 << 1, H_STREAM = 1 << 2, H_CORR = 1 << 3,
+	H_SEQ = 1 << 4, H_FWD_TID = 1 << 5, H_GRID = 1 << 6, H_TS = 1 << 7,
+	H_DUR = 1 << 8, H_PID = 1 << 9, H_TID = 1 << 10, H_ID = 1 << 11,
+};
+
+/* The event being read. */
+struct kineto_event {
+	char ph;
+	uint8_t cat;
+	uint32_t have;
+	char *name;
+	size_t name_len, name_cap;
+	char cat_text[48];        /* for naming unknown categories */
+	int64_t ts, dur;          /* ns, relative to the base time */
+	uint32_t pid, tid;
+	uint64_t id;
+	int64_t device, context, stream, cbid, seq;
+	uint64_t corr, ext_id, regs, smem, bytes, graph_id, graph_node, fwd_tid, wait_event;
+	uint32_t grid[3], block[3];
+	gp_str input_dims, input_types, concrete, call_stack, arg_name;
+};
+
+/* A fwdbwd flow endpoint, resolved to op ranges after the parse. */
+struct flow_end {
+	uint64_t id;
+	int64_t ts;
+	uint32_t pid, tid;
+	bool start;
+};
+
+/* A growable byte buffer. */
+struct text_buf {
+	char *s;
+	size_t n, cap;
+};
+
+/* Counted categories we do not read, for the notes. */
+struct skipped_cat {
+	char name[48];
+	uint64_t count;
+};
+
+struct kineto_parser {
+	gp_trace *t;
+	const char *path;
+	gp_error *err;
+	bool failed;
+
+	/* where the parse is: the container and the last key at each depth */
+	int depth;
+	uint8_t ctx[KINETO_MAX_DEPTH + 1];
+	uint8_t key[KINETO_MAX_DEPTH + 1];
+	const char *meta_key[KINETO_MAX_DEPTH + 1];
+	int dim_idx;
+
+	/* raw capture of one args value */
+	struct text_buf cap;
+	int cap_depth;            /* depth of the captured container */
+	uint8_t cap_key;
+	bool cap_comma[KINETO_MAX_DEPTH + 1];
+
+	struct kineto_event ev;
+	uint64_t nevents;         /* events opened so far */
+	bool seen_events;         /* traceEvents found */
+	bool top_is_array;
+	int64_t base_ns;
+	bool base_set;            /* baseTimeNanoseconds was read */
+
+	gp_u64map short_names;    /* kernel name -> its short name (gp_str) */
+	gp_str name_cache[256];   /* recent names, by a cheap hash: skips FNV */
+	GP_VEC(struct flow_end) flows;
+	GP_VEC(struct skipped_cat) skipped;
+	char synth[KINETO_MAX_SYNTH_IDS][40];  /* string pid/tid -> synthetic id */
+	int nsynth;
+
+	uint64_t no_ts, neg_dur, no_launch_cfg, hip_apis;
+};
+
+/* ---- kineto_keys.c ---- */
+
+/* The key s[0..n) means in a container of kind ctx (enum ctx): an enum
+** key, K_NONE for keys not read.  For metadata keys *meta is set to the
+** gp_meta key it becomes (NULL otherwise). */
+uint8_t kineto_key(uint8_t ctx, const char *s, size_t n, const char **meta);
+
+/* The enum cat of the category name s[0..n); CAT_OTHER if unknown. */
+uint8_t kineto_category(const char *s, size_t n);
+
+/* ---- kineto_values.c ---- */
+
+/* Parse raw JSON number text s[0..n); false for text that is not one in
+** range (a fraction or exponent is truncated through strtod). */
+bool kineto_parse_u64(const char *s, size_t n, uint64_t *out);
+bool kineto_parse_i64(const char *s, size_t n, int64_t *out);
+
+/* Microseconds as written to integer nanoseconds; false when not a
+** number or out of range.  See kineto_values.c for the rounding. */
+bool kineto_parse_us_as_ns(const char *s, size_t n, int64_t *out);
+
+/* A pid or tid (is_string: it was a JSON string) as a uint32; strings
+** without a usable number get a synthetic id (kineto_synth_id). */
+uint32_t kineto_parse_thread_id(struct kineto_parser *p, const char *s, size_t n, bool is_string);
+
+/* The synthetic id of the string s[0..n): the same string always gets the
+** same id, counting down from UINT32_MAX in order of first use. */
+uint32_t kineto_synth_id(struct kineto_parser *p, const char *s, size_t n);
+
+/* ---- kineto_parse.c ---- */
+
+/* Sets p up to fill t (path names the input in messages; err receives
+** the first error).  Does not touch t. */
+void kineto_parser_init(struct kineto_parser *p, const char *path, gp_trace *t, gp_error *err);
+
+/* Releases p's scratch state (never the trace). */
+void kineto_parser_free(struct kineto_parser *p);
+
+/* A yajl handle that feeds p's state machine (free with yajl_free). */
+yajl_handle kineto_yajl(struct kineto_parser *p);
+
+/* ---- kineto_event.c ---- */
+
+/* Clears e for the next event, keeping its name buffer. */
+void kineto_event_reset(struct kineto_event *e);
+
+/* Copies the name s[0..n) into e. */
+void kineto_event_set_name(struct kineto_event *e, const char *s, size_t n);
+
+/* Turns p->ev, whose object just closed, into a record of p->t (or a flow
+** end, or a count for the notes).  Returns 1 (yajl's "go on"). */
+int kineto_event_finish(struct kineto_parser *p);
+
+/* ---- kineto_finish.c, kineto_flows.c ---- */
+
+/* After a complete parse: resolves flows, adds the base time, links GPU
+** records to their processes, formats versions, writes the notes and the
+** tool name into p->t. */
+void kineto_finish(struct kineto_parser *p);
+
+/* Ties fwdbwd flow ends to op ranges (timestamps still relative). */
+void kineto_resolve_flows(struct kineto_parser *p);
+
+/* ---- kineto_parallel.c ---- */
+
+/* Parses the plain JSON file fd (size bytes) in up to nparts parts on as
+** many threads.  Returns GP_OK with p finished, or -1 when the sequential
+** parse must run instead (p->t is then as it was on entry, p reset). */
+int kineto_parse_parallel(struct kineto_parser *p, int fd, uint64_t size, int nparts,
+			  const struct gp_load_opts *o);
+
+#endif

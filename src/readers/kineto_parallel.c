@@ -1,0 +1,376 @@
+/*
+** The Kineto reader on several threads: a large plain .json is parsed in
+** parts, one per thread, and the parts merged into the trace one pass would
+** give.  See kineto_int.h.
+**
+** A raw newline cannot occur inside a JSON string, so a "}" "," "\n" "{"
+** sequence (libkineto writes "  },\n  {") found near a split point is
+** between tokens; when the "}" closes an event of traceEvents, the rest of
+** the file from the "{" parses exactly as it would in one pass if yajl
+** starts it inside a synthetic `{"traceEvents":[`.  Every part but the
+** first parses into a trace of its own; the parts are then merged in file
+** order into the caller's trace with the strings re-interned in order of
+** first use, so the result is identical to the sequential parse (same
+** records, order, string ids, metadata, notes).  Whether a split was right
+** is checked, not assumed: a part must end in traceEvents, between tokens
+** (the "}" was not inside a string), and each part must parse cleanly;
+** anything else (and any error) throws the parallel work away and the
+** file is parsed sequentially, so errors read exactly as before.
+*/
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include "readers/kineto_int.h"
+
+#define PART_PREFIX "{\"traceEvents\":["
+#define SPLIT_WINDOW 65536
+#define SPLIT_CONTEXT 256
+#define SPLIT_SEARCH (16u << 20)   /* no boundary this far after a split point: none */
+
+struct part {
+	struct kineto_parser p;   /* p.t: the caller's trace (part 0), else &t */
+	gp_trace t;
+	gp_error err;             /* parts > 0: messages are never shown */
+	int fd;
+	uint64_t start, end;      /* byte range [start, end) of the file */
+	int index;
+	bool last;
+	bool ok;                  /* parsed cleanly and ended where it should */
+	bool started;             /* runs on its own thread */
+	pthread_t thread;
+	_Atomic uint64_t done;    /* bytes parsed, for the progress callback */
+	_Atomic bool *stop;       /* another part failed: stop early */
+	const struct gp_load_opts *o;   /* part 0 reports progress */
+	struct part *all;
+	int nparts;
+	uint64_t total;
+};
+
+static bool is_json_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+/* Finds an event boundary at or after pos (before limit): sets *end to
+** just after the "}" and *start to the "{" of the next event.  Returns
+** false if there is none. */
+static bool find_split(int fd, uint64_t pos, uint64_t limit, uint64_t *end, uint64_t *start)
+{
+	char *w = gp_xmalloc(SPLIT_WINDOW);
+	uint64_t base = pos > SPLIT_CONTEXT ? pos - SPLIT_CONTEXT : 0;
+	bool found = false;
+
+	while (!found && pos < limit) {
+		ssize_t n = pread(fd, w, SPLIT_WINDOW, (off_t)base);
+		if (n <= (ssize_t)(pos - base))
+			break;
+		const char *nl = w + (pos - base);
+		while (!found && (nl = memchr(nl, '\n', (size_t)(w + n - nl)))) {
+			ssize_t i = nl++ - w, j = i - 1, l = i + 1;
+			while (j >= 0 && is_json_space(w[j]))
+				j--;
+			if (j < 1 || w[j] != ',')
+				continue;
+			for (j--; j >= 0 && is_json_space(w[j]); j--)
+				;
+			while (l < n && is_json_space(w[l]))
+				l++;
+			if (j < 0 || w[j] != '}' || l >= n || w[l] != '{' || base + (uint64_t)l >= limit)
+				continue;
+			*end = base + (uint64_t)j + 1;
+			*start = base + (uint64_t)l;
+			found = true;
+		}
+		if (n < SPLIT_WINDOW)
+			break;
+		pos = base + (uint64_t)n - SPLIT_CONTEXT;
+		base = pos - SPLIT_CONTEXT;
+	}
+	free(w);
+	return found;
+}
+
+static void report_progress(struct part *w)
+{
+	uint64_t sum = 0;
+
+	for (int i = 0; i < w->nparts; i++)
+		sum += w->all[i].done;
+	w->o->progress(w->o->progress_ctx, sum, w->total);
+}
+
+/* Parses one part (see above); sets w->ok. */
+static void *parse_part(void *arg)
+{
+	struct part *w = arg;
+	struct kineto_parser *p = &w->p;
+	yajl_handle h = kineto_yajl(p);
+	char *buf = gp_xmalloc(KINETO_CHUNK);
+	uint64_t pos = w->start;
+	bool ok = true;
+
+	if (w->index > 0)
+		ok = yajl_parse(h, (const unsigned char *)PART_PREFIX, strlen(PART_PREFIX)) == yajl_status_ok;
+	while (ok && pos < w->end && !*w->stop) {
+		size_t want = w->end - pos < KINETO_CHUNK ? (size_t)(w->end - pos) : KINETO_CHUNK;
+		ssize_t n = pread(w->fd, buf, want, (off_t)pos);
+		if (n <= 0) {
+			ok = false;
+			break;
+		}
+		ok = yajl_parse(h, (const unsigned char *)buf, (size_t)n) == yajl_status_ok;
+		pos += (uint64_t)n;
+		w->done += (uint64_t)n;
+		if (w->o && w->o->progress)
+			report_progress(w);
+	}
+	ok = ok && pos == w->end && !*w->stop;
+	/* all but the last end right after an event of traceEvents; closing
+	** the document there must then work (it would not inside a string) */
+	if (ok && !w->last)
+		ok = p->depth == 2 && p->ctx[1] == C_TOP && p->ctx[2] == C_EVENTS &&
+		     yajl_parse(h, (const unsigned char *)"]}", 2) == yajl_status_ok;
+	ok = ok && yajl_complete_parse(h) == yajl_status_ok && !p->failed;
+	yajl_free(h);
+	free(buf);
+	w->ok = ok;
+	if (!ok)
+		*w->stop = true;
+	return NULL;
+}
+
+/* Appends the sn elements at sv to a GP_VEC (dv, dn, dcap) of the same
+** type, growing it to the exact size; returns the first appended one. */
+static void *vec_append(void **dv, size_t *dn, size_t *dcap, const void *sv, size_t sn,
+			size_t elem)
+{
+	char *first;
+
+	if (*dn + sn > *dcap) {
+		*dcap = *dn + sn;
+		*dv = gp_xrealloc(*dv, *dcap * elem);
+	}
+	first = (char *)*dv + *dn * elem;
+	if (sn)
+		memcpy(first, sv, sn * elem);
+	*dn += sn;
+	return first;
+}
+
+#define VEC_APPEND(d, s) \
+	vec_append((void **)&(d).v, &(d).n, &(d).cap, (s).v, (s).n, sizeof(*(d).v))
+
+/* The synthetic pid/tid numbers of q (a later part) must be those the
+** sequential parse would give: q's table continues p's.  Extends p's. */
+static bool merge_synth(struct kineto_parser *p, const struct kineto_parser *q)
+{
+	for (int i = 0; i < q->nsynth; i++) {
+		if (i < p->nsynth) {
+			if (strcmp(p->synth[i], q->synth[i]) != 0)
+				return false;
+			continue;
+		}
+		for (int j = 0; j < p->nsynth; j++)
+			if (strcmp(p->synth[j], q->synth[i]) == 0)
+				return false;
+		memcpy(p->synth[p->nsynth++], q->synth[i], sizeof(q->synth[i]));
+	}
+	return true;
+}
+
+/* Moves the records, strings, metadata and counters of q (a later part)
+** into p (the first part, on the caller's trace), as if p had parsed q's
+** bytes itself.  q's trace is emptied.  Returns false where the merge
+** could not be exact (the caller then parses sequentially). */
+static bool merge_part(struct kineto_parser *p, struct kineto_parser *q)
+{
+	gp_trace *t = p->t, *u = q->t;
+
+	if (!merge_synth(p, q) || q->skipped.n >= KINETO_MAX_SKIPPED || (t->devices.n && u->devices.n))
+		return false;
+
+	/* strings, in order of first use in q: ids as one pass would give */
+	gp_str *map = gp_xmalloc(u->strs.n * sizeof(*map));
+	map[0] = 0;
+	for (uint32_t i = 1; i < u->strs.n; i++)
+		map[i] = gp_strtab_intern_n(&t->strs, gp_strtab_get(&u->strs, i),
+					    gp_strtab_len(&u->strs, i));
+
+	struct gp_device *d = VEC_APPEND(t->devices, u->devices);
+	for (size_t i = 0; i < u->devices.n; i++)
+		d[i].name = map[d[i].name];
+	struct gp_process *pr = VEC_APPEND(t->processes, u->processes);
+	for (size_t i = 0; i < u->processes.n; i++)
+		pr[i].name = map[pr[i].name];
+	struct gp_thread *th = VEC_APPEND(t->threads, u->threads);
+	for (size_t i = 0; i < u->threads.n; i++)
+		th[i].name = map[th[i].name];
+	struct gp_kernel *k = VEC_APPEND(t->kernels, u->kernels);
+	for (size_t i = 0; i < u->kernels.n; i++) {
+		k[i].name = map[k[i].name];
+		k[i].demangled = map[k[i].demangled];
+		k[i].mangled = map[k[i].mangled];
+	}
+	gp_vec_free(u->kernels);
+	struct gp_api *a = VEC_APPEND(t->apis, u->apis);
+	for (size_t i = 0; i < u->apis.n; i++)
+		a[i].name = map[a[i].name];
+	gp_vec_free(u->apis);
+	VEC_APPEND(t->memcpys, u->memcpys);
+	VEC_APPEND(t->memsets, u->memsets);
+	VEC_APPEND(t->syncs, u->syncs);
+	uint32_t ext0 = (uint32_t)t->op_exts.n;
+	struct gp_range *r = VEC_APPEND(t->ranges, u->ranges);
+	for (size_t i = 0; i < u->ranges.n; i++) {
+		r[i].text = map[r[i].text];
+		r[i].domain = map[r[i].domain];
+		if (r[i].ext)
+			r[i].ext += ext0;
+	}
+	gp_vec_free(u->ranges);
+	struct gp_op_ext *x = VEC_APPEND(t->op_exts, u->op_exts);
+	for (size_t i = 0; i < u->op_exts.n; i++) {
+		x[i].input_dims = map[x[i].input_dims];
+		x[i].input_types = map[x[i].input_types];
+		x[i].concrete_inputs = map[x[i].concrete_inputs];
+		x[i].call_stack = map[x[i].call_stack];
+	}
+	for (size_t i = 0; i < u->meta.n; i++)
+		gp_trace_meta_set(t, gp_s(u, u->meta.v[i].key), gp_s(u, u->meta.v[i].value));
+	for (size_t i = 0; i < u->warnings.n; i++)
+		gp_trace_warn(t, "%s", gp_s(u, u->warnings.v[i]));
+	free(map);
+
+	VEC_APPEND(p->flows, q->flows);
+	for (size_t i = 0; i < q->skipped.n; i++) {
+		size_t j = 0;
+		while (j < p->skipped.n && strcmp(p->skipped.v[j].name, q->skipped.v[i].name) != 0)
+			j++;
+		if (j < p->skipped.n)
+			p->skipped.v[j].count += q->skipped.v[i].count;
+		else if (p->skipped.n < KINETO_MAX_SKIPPED)
+			*gp_vec_push(p->skipped) = q->skipped.v[i];
+	}
+	if (q->base_set) {
+		p->base_ns = q->base_ns;
+		p->base_set = true;
+	}
+	p->nevents += q->nevents;
+	p->no_ts += q->no_ts;
+	p->neg_dur += q->neg_dur;
+	p->no_launch_cfg += q->no_launch_cfg;
+	p->hip_apis += q->hip_apis;
+	return true;
+}
+
+/* Whether t holds nothing but interned strings (as load.c hands it over:
+** path and format), which is what the parallel parse can undo. */
+static bool trace_is_blank(const gp_trace *t)
+{
+	return !t->devices.n && !t->processes.n && !t->threads.n && !t->kernels.n && !t->apis.n &&
+	       !t->memcpys.n && !t->memsets.n && !t->syncs.n && !t->ranges.n && !t->op_exts.n &&
+	       !t->args.n && !t->meta.n && !t->warnings.n && !t->attrs;
+}
+
+/* Puts t back to its blank state with strings 1..nstrs-1 as saved. */
+static void trace_reset(gp_trace *t, char **saved, uint32_t nstrs)
+{
+	gp_str path = t->path, format = t->format, tool = t->tool_version;
+
+	gp_trace_free(t);
+	gp_trace_init(t);
+	for (uint32_t i = 1; i < nstrs; i++)
+		gp_strtab_intern(&t->strs, saved[i]);
+	t->path = path;
+	t->format = format;
+	t->tool_version = tool;
+}
+
+/* The split: cut points near size/nparts * i, one part per thread, part 0
+** on the caller's. */
+int kineto_parse_parallel(struct kineto_parser *p, int fd, uint64_t size, int nparts,
+			  const struct gp_load_opts *o)
+{
+	uint64_t bounds[KINETO_MAX_PARTS + 1][2];   /* part i: [bounds[i][1], bounds[i+1][0]) */
+	int n = 0;
+
+	if (!trace_is_blank(p->t))
+		return -1;
+	bounds[0][1] = 0;
+	for (int i = 1; i < nparts; i++) {
+		uint64_t e, s, at = size / (uint64_t)nparts * (uint64_t)i;
+		if (at <= bounds[n][1])
+			continue;
+		uint64_t limit = size - at > SPLIT_SEARCH ? at + SPLIT_SEARCH : size;
+		if (find_split(fd, at, limit, &e, &s) && e > bounds[n][1]) {
+			n++;
+			bounds[n][0] = e;
+			bounds[n][1] = s;
+		}
+	}
+	n++;
+	bounds[n][0] = size;
+	if (n < 2)
+		return -1;
+
+	uint32_t nstrs = p->t->strs.n;
+	char **saved = gp_xmalloc(nstrs * sizeof(*saved));
+	for (uint32_t i = 1; i < nstrs; i++)
+		saved[i] = gp_xstrdup(gp_s(p->t, i));
+
+	struct part *w = gp_xcalloc((size_t)n, sizeof(*w));
+	_Atomic bool stop = false;
+	for (int i = 0; i < n; i++) {
+		w[i].fd = fd;
+		w[i].start = bounds[i][1];
+		w[i].end = bounds[i + 1][0];
+		w[i].index = i;
+		w[i].last = i == n - 1;
+		w[i].stop = &stop;
+		w[i].all = w;
+		w[i].nparts = n;
+		w[i].total = size;
+		if (i == 0) {
+			w[i].p = *p;
+			w[i].p.err = &w[i].err;
+			w[i].o = o;
+		} else {
+			gp_trace_init(&w[i].t);
+			kineto_parser_init(&w[i].p, p->path, &w[i].t, &w[i].err);
+		}
+	}
+	for (int i = 1; i < n; i++)
+		w[i].started = pthread_create(&w[i].thread, NULL, parse_part, &w[i]) == 0;
+	parse_part(&w[0]);
+	bool ok = w[0].ok;
+	for (int i = 1; i < n; i++) {
+		if (w[i].started)
+			pthread_join(w[i].thread, NULL);
+		else if (ok)
+			parse_part(&w[i]);
+		ok = ok && w[i].ok;
+	}
+	gp_error *err = p->err;
+	*p = w[0].p;
+	p->err = err;
+	for (int i = 1; i < n; i++) {
+		ok = ok && merge_part(p, &w[i].p);
+		kineto_parser_free(&w[i].p);
+		gp_trace_free(&w[i].t);
+	}
+	free(w);
+	if (ok) {
+		kineto_finish(p);
+	} else {
+		trace_reset(p->t, saved, nstrs);
+		kineto_parser_free(p);
+		kineto_parser_init(p, p->path, p->t, p->err);
+	}
+	for (uint32_t i = 1; i < nstrs; i++)
+		free(saved[i]);
+	free(saved);
+	return ok ? GP_OK : -1;
+}
