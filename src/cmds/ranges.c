@@ -39,7 +39,7 @@ static const struct gp_column cols[] = {
 	{"min_ns", "Min (ns)", 8, true, false, NULL},
 	{"max_ns", "Max (ns)", 8, true, false, NULL},
 	{"stddev_ns", "StdDev (ns)", 8, true, false, NULL},
-	{"kind", "Kind", 4, false, false, NULL},
+	{"kind", "Kind", 10, false, false, NULL},
 	{"name", "Name", 10, false, true, NULL},
 };
 #define NCOLS ((int)(sizeof(cols) / sizeof(cols[0])))
