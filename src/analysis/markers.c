@@ -540,6 +540,48 @@ static int parse_seq(gp_trace *t, const char *s, size_t len, size_t name_end,
 	return ret;
 }
 
+/* The file name of a frame ("/a/b/train.py:12" -> "train.py:12"). */
+static const char *frame_basename(const char *frame)
+{
+	const char *slash = strrchr(frame, '/');
+	return slash ? slash + 1 : frame;
+}
+
+gp_str gp_marker_label(gp_trace *t, const char *text, size_t len, bool *per_op)
+{
+	enum { REPR_MAX = 80 };
+	struct gp_marker m;
+	char buf[REPR_MAX + 16];
+
+	gp_marker_parse(t, text, len, &m);
+	*per_op = m.kind == GP_MK_PYPROF || m.kind == GP_MK_TRACE || m.kind == GP_MK_REPR;
+	switch (m.kind) {
+	case GP_MK_PYPROF:
+		if (!m.mod)
+			return m.op;
+		snprintf(buf, sizeof(buf), "%s.%s", gp_s(t, m.mod), gp_s(t, m.op));
+		return gp_intern(t, buf);
+	case GP_MK_TRACE: {
+		gp_str frame = m.trace ? m.trace : m.trace_raw;
+		snprintf(buf, sizeof(buf), "trace%s%s", frame ? " " : "",
+			 frame ? frame_basename(gp_s(t, frame)) : "");
+		return gp_intern(t, buf);
+	}
+	case GP_MK_REPR: {
+		const char *mod = m.mod ? gp_s(t, m.mod) : "", *repr = m.repr ? gp_s(t, m.repr) : "";
+		if (strlen(mod) + strlen(repr) + 2 <= REPR_MAX)
+			snprintf(buf, sizeof(buf), "%s(%s)", mod, repr);
+		else
+			snprintf(buf, sizeof(buf), "%.*s(...)", REPR_MAX - 5, mod);
+		return gp_intern(t, buf);
+	}
+	case GP_MK_SEQ:
+		return m.name;
+	default:
+		return 0;
+	}
+}
+
 int gp_marker_parse(gp_trace *t, const char *text, size_t len, struct gp_marker *m)
 {
 	memset(m, 0, sizeof(*m));

@@ -92,6 +92,21 @@ struct gp_marker {
 */
 int gp_marker_parse(gp_trace *t, const char *text, size_t len, struct gp_marker *m);
 
+/*
+** A short readable name for a marker text, for listings that show markers
+** by name (gpuprof ranges): PYPROF -> "mod.op" ("torch.nn.functional.conv2d",
+** the args dropped); TRACE -> "trace FILE:LINE" (the basename of the
+** innermost frame PyProf keeps, else of the innermost frame); REPR ->
+** "mod(strRepr)", "mod(...)" when that exceeds 80 characters; SEQ -> the
+** op name ("aten::mm", seq, op_id and sizes dropped).  Other kinds (user
+** ranges, layer:, broken markers) return 0: their text is their name.
+** Sets *per_op to whether the text is one of PyProf's per-op markers
+** (PYPROF, TRACE, REPR), which mark one call rather than a scope.  Parses
+** the text with gp_marker_parse(), so it interns into t and may append to
+** t->args; callers cache the answer per distinct text.
+*/
+gp_str gp_marker_label(gp_trace *t, const char *text, size_t len, bool *per_op);
+
 /* "PYPROF", "LAYER", ... for messages and tests. */
 const char *gp_marker_kind_name(int kind);
 

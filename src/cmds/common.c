@@ -17,8 +17,10 @@ const char gp_exit_help[] =
 	"  0  success (also for a valid trace that has no kernels)\n"
 	"  1  internal error or out of memory\n"
 	"  2  bad command line\n"
-	"  3  cannot read the input or write the output\n"
-	"  4  input not recognised, truncated or corrupt\n";
+	"  3  cannot read the input (missing, no permission, a pipe) or write\n"
+	"     the output\n"
+	"  4  input not a trace: not recognised, truncated or corrupt, empty,\n"
+	"     a directory or a device\n";
 
 struct progress {
 	struct timespec t0;

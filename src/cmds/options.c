@@ -1,8 +1,9 @@
 /*
 ** The shared option table and the one parser of the commands; see
 ** options.h.  Limits are the same for every command: -w and -n take a
-** positive number (the writer checks -w against the selected columns),
-** --peak-* a positive number of at most 1e20.
+** positive number (-w is a limit the table writer fits the lines into,
+** cutting names before other text and never numbers or headers), --peak-*
+** a positive number of at most 1e20.
 */
 #include <getopt.h>
 #include <limits.h>
@@ -54,6 +55,13 @@ static int parse_width(const char *cmd, const char *arg, struct gp_cli_opts *o)
 	if (v < 0)
 		return gp_cli_usage(cmd, "bad --width '%s' (a positive number)", arg);
 	o->wo.width = (int)v;
+	return 0;
+}
+
+/* PyProf's --csv: the last of -f and --csv wins, as between two -f. */
+static int parse_csv(const char *cmd, const char *arg, struct gp_cli_opts *o)
+{
+	o->format = "csv";
 	return 0;
 }
 
@@ -123,8 +131,10 @@ static int parse_peak_bw(const char *cmd, const char *arg, struct gp_cli_opts *o
 static const struct shared_opt shared_opts[] = {
 	{GP_OPT_COLUMNS, "columns", 'c', "LIST", "comma-separated columns (see below)", parse_columns},
 	{GP_OPT_FORMAT, "format", 'f', "F", NULL, parse_format},
-	{GP_OPT_WIDTH, "width", 'w', "N", "table: fit lines into N columns (at least what the\n"
-	 "selected columns need), truncating the widest", parse_width},
+	{GP_OPT_CSV, "csv", 0, NULL, "the same as -f csv (PyProf's prof.py --csv)", parse_csv},
+	{GP_OPT_WIDTH, "width", 'w', "N", "table: lines of at most N characters: names are cut\n"
+	 "first, then other text; numbers and headers never\n"
+	 "(lines stay longer when they alone need more)", parse_width},
 	{GP_OPT_NO_HEADER, "no-header", 0, NULL, "omit the header line (table, csv, tsv)", parse_no_header},
 	{GP_OPT_TOP, "top", 'n', "N", "at most N rows (a positive number; default all)", parse_top},
 	{GP_OPT_GPU, "gpu", 0, "NAME", "peaks of this GPU for the roofline (default: the\n"

@@ -1,6 +1,6 @@
 /*
 ** The options every command shares (-f, -w, -c, --no-header, --gpu,
-** --peak-flops, --peak-bw, -n, -h): one table in options.c gives each its
+** --peak-flops, --peak-bw, -n, -h, and --csv, PyProf's spelling of -f csv): one table in options.c gives each its
 ** long and short name, argument, help text and parser, and a command says
 ** by a mask which of them it takes, so they are spelt, limited and
 ** documented the same way everywhere.  A command's own options ride along
@@ -27,6 +27,7 @@ enum gp_shared_opt {
 	GP_OPT_GPU = 1u << 5,
 	GP_OPT_PEAK_FLOPS = 1u << 6,
 	GP_OPT_PEAK_BW = 1u << 7,
+	GP_OPT_CSV = 1u << 8,           /* --csv = -f csv (PyProf's prof.py flag) */
 };
 #define GP_OPT_PEAKS (GP_OPT_GPU | GP_OPT_PEAK_FLOPS | GP_OPT_PEAK_BW)
 

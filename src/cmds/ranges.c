@@ -1,7 +1,9 @@
 /*
 ** gpuprof ranges: statistics per range, keyed by its nesting path
 ** ("iteration/forward/layer:Conv1"), so that annotated CPU-only recordings
-** (libgpuprof) are useful as well as NVTX ranges of any trace.  GPU timer
+** (libgpuprof) are useful as well as NVTX ranges of any trace.  Marker
+** texts are keyed by their short label (one parse per distinct text), so
+** PyProf's kilobyte dict markers group by op, not by their arguments.  GPU timer
 ** statistics of a libgpuprof recording (metadata "gpu-timer NAME") follow
 ** as rows of kind gpu-timer.
 */
@@ -10,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/markers.h"
 #include "cmds/cmds.h"
 #include "cmds/options.h"
 #include "writers/writer.h"
@@ -26,7 +29,12 @@ static const struct gp_cmd_spec ranges_spec = {
 	"One row per distinct range path (a range's name preceded by the names of\n"
 	"the ranges enclosing it on its thread, joined with '/'): NVTX push/pop and\n"
 	"start/end ranges, marks, framework ops and annotations, libgpuprof timers\n"
-	"and training markers.  Times in nanoseconds; sorted by total time.",
+	"and training markers.  Times in nanoseconds; sorted by total time.\n"
+	"Marker texts show a short name: a PyProf dict marker its module and op\n"
+	"(torch.nn.functional.conv2d) or call site (trace model.py:12), an\n"
+	"emit_nvtx range its op (aten::mm); PyProf's per-op markers are not path\n"
+	"components of what they enclose.  -f json adds \"text\": the full text of\n"
+	"the row's first range (docs/markers.md).",
 	.shared = GP_OPT_FORMAT | GP_OPT_TOP | GP_OPT_WIDTH | GP_OPT_NO_HEADER,
 	.row_formats = true,
 	.own = ranges_own,
@@ -39,13 +47,16 @@ static const struct gp_column cols[] = {
 	{"min_ns", "Min (ns)", 8, true, false, NULL},
 	{"max_ns", "Max (ns)", 8, true, false, NULL},
 	{"stddev_ns", "StdDev (ns)", 8, true, false, NULL},
-	{"kind", "Kind", 4, false, false, NULL},
+	{"kind", "Kind", 10, false, false, NULL},
 	{"name", "Name", 10, false, true, NULL},
+	/* json only: the full text behind a short name */
+	{"text", "Text", 10, false, true, NULL},
 };
-#define NCOLS ((int)(sizeof(cols) / sizeof(cols[0])))
+#define NCOLS ((int)(sizeof(cols) / sizeof(cols[0])) - 1)   /* without text */
 
 struct stat_row {
 	gp_str name;
+	gp_str text;            /* full text of the row's first range */
 	uint8_t kind;           /* enum gp_range_kind */
 	int gpu_timer;
 	uint64_t calls;
@@ -75,30 +86,78 @@ static const char *kind_label(const struct stat_row *s)
 	}
 }
 
-/* The path of every range, parents first (gp_trace_finish orders ranges so
-** that a parent precedes what it encloses).  Returns a new array. */
+/* Per distinct text: its label and whether it is one of PyProf's per-op
+** markers; computed once per text id (ids below n, the string count before
+** labelling began: every range text is interned by then). */
+struct labels {
+	size_t n;
+	gp_str *label;          /* 0 = not computed yet */
+	uint8_t *per_op;
+};
+
+/* The name range r shows: NVTX marker texts get their short label
+** (gp_marker_label(), docs/markers.md: "torch.nn.functional.conv2d" for a
+** PyProf dict marker, "aten::mm" for an emit_nvtx range), other ranges
+** their text.  Sets *per_op. */
+static gp_str range_label(gp_trace *t, struct labels *l, const struct gp_range *r, bool *per_op)
+{
+	bool nvtx = r->kind == GP_RANGE_PUSHPOP || r->kind == GP_RANGE_STARTEND || r->kind == GP_RANGE_MARK;
+
+	*per_op = false;
+	if (!nvtx || r->text >= l->n)
+		return r->text;
+	if (!l->label[r->text]) {
+		bool po;
+		gp_str lab = gp_marker_label(t, gp_s(t, r->text), gp_strtab_len(&t->strs, r->text), &po);
+		l->label[r->text] = lab ? lab : r->text;
+		l->per_op[r->text] = po;
+	}
+	*per_op = l->per_op[r->text];
+	return l->label[r->text];
+}
+
+/* The row key of every range: its label preceded by the path of the
+** ranges enclosing it, joined with '/' (parents first: gp_trace_finish
+** orders ranges so that a parent precedes what it encloses), or the label
+** alone with name_only.  PyProf's per-op markers name their own row but are
+** not path components of what they enclose: they mark one call (PyProf
+** nests its traceMarker and op markers into each other, hundreds deep), so
+** an op's row is grouped by the scopes around it (layer:, user ranges,
+** emit_nvtx ops), not by the call chain of markers.  Returns a new array. */
 static gp_str *range_paths(gp_trace *t, int name_only)
 {
-	gp_str *path = gp_xcalloc(t->ranges.n ? t->ranges.n : 1, sizeof(*path));
+	size_t n = t->ranges.n ? t->ranges.n : 1;
+	gp_str *path = gp_xcalloc(n, sizeof(*path));
+	gp_str *scope = gp_xcalloc(n, sizeof(*scope));   /* path its children extend */
+	struct labels l = {.n = t->strs.n};
 	char *buf = NULL;
 	size_t cap = 0;
 
+	l.label = gp_xcalloc(l.n ? l.n : 1, sizeof(*l.label));
+	l.per_op = gp_xcalloc(l.n ? l.n : 1, 1);
 	for (size_t i = 0; i < t->ranges.n; i++) {
 		const struct gp_range *r = &t->ranges.v[i];
-		if (name_only || r->parent < 0 || (size_t)r->parent >= i) {
-			path[i] = r->text;
-			continue;
+		bool per_op;
+		gp_str label = range_label(t, &l, r, &per_op);
+		gp_str outer = r->parent >= 0 && (size_t)r->parent < i ? scope[r->parent] : 0;
+		if (name_only || !outer) {
+			path[i] = label;
+		} else {
+			const char *pp = gp_s(t, outer), *tx = gp_s(t, label);
+			size_t need = strlen(pp) + strlen(tx) + 2;
+			if (need > cap) {
+				cap = need * 2;
+				buf = gp_xrealloc(buf, cap);
+			}
+			snprintf(buf, cap, "%s/%s", pp, tx);
+			path[i] = gp_intern(t, buf);
 		}
-		const char *pp = gp_s(t, path[r->parent]), *tx = gp_s(t, r->text);
-		size_t need = strlen(pp) + strlen(tx) + 2;
-		if (need > cap) {
-			cap = need * 2;
-			buf = gp_xrealloc(buf, cap);
-		}
-		snprintf(buf, cap, "%s/%s", pp, tx);
-		path[i] = gp_intern(t, buf);
+		scope[i] = per_op ? outer : path[i];
 	}
 	free(buf);
+	free(scope);
+	free(l.label);
+	free(l.per_op);
 	return path;
 }
 
@@ -118,6 +177,7 @@ static void add_gpu_timers(gp_trace *t, row_vec *rows)
 			continue;
 		struct stat_row *s = gp_vec_push(*rows);
 		s->name = gp_intern(t, k + plen);
+		s->text = s->name;
 		s->gpu_timer = 1;
 		s->calls = calls;
 		s->total = total;
@@ -132,7 +192,7 @@ static int print_rows(gp_writer *w, gp_trace *t, struct stat_row *rows, size_t n
 {
 	gp_error err = {0};
 	char v[6][32];
-	const char *vals[NCOLS];
+	const char *vals[NCOLS + 1];
 
 	for (size_t i = 0; i < n; i++) {
 		const struct stat_row *s = &rows[i];
@@ -151,6 +211,7 @@ static int print_rows(gp_writer *w, gp_trace *t, struct stat_row *rows, size_t n
 			vals[c] = v[c];
 		vals[6] = kind_label(s);
 		vals[7] = gp_s(t, s->name);
+		vals[8] = gp_s(t, s->text);
 		gp_writer_row(w, vals);
 	}
 	if (gp_writer_close(w, &err)) {
@@ -179,7 +240,8 @@ int cmd_ranges(int argc, char **argv)
 	rc = gp_cli_parse(&ranges_spec, argc, argv, &o, ranges_option, &name_only);
 	if (rc)
 		return rc == GP_CLI_DONE ? GP_EXIT_OK : rc;
-	if (gp_writer_open(&w, o.format, stdout, cols, NCOLS, &o.wo, &err))
+	if (gp_writer_open(&w, o.format, stdout, cols, strcmp(o.format, "json") == 0 ? NCOLS + 1 : NCOLS,
+			   &o.wo, &err))
 		return gp_cli_usage("ranges", "%s", err.msg);
 
 	gp_trace_init(&t);
@@ -202,6 +264,7 @@ int cmd_ranges(int argc, char **argv)
 		if (*sl < 0) {
 			struct stat_row *s = gp_vec_push(rows);
 			s->name = path[i];
+			s->text = r->text;
 			s->kind = kind;
 			s->min = d;
 			s->max = d;

@@ -74,11 +74,13 @@ static const struct gp_cmd_spec report_spec = {
 	"kernel, its duration and launch shape, and the op model's params, FLOPs,\n"
 	"bytes and tensor-core use.  Unknown fields print as 'na' ('-' for seq,\n"
 	"altseq, layer and trace, as PyProf), null in json.  See docs/report.md.",
-	.shared = GP_OPT_COLUMNS | GP_OPT_FORMAT | GP_OPT_WIDTH | GP_OPT_NO_HEADER | GP_OPT_PEAKS,
+	.shared = GP_OPT_COLUMNS | GP_OPT_FORMAT | GP_OPT_CSV | GP_OPT_WIDTH | GP_OPT_NO_HEADER | GP_OPT_PEAKS,
 	.row_formats = true,
 	.more =
-	"With -w, kernel and params are truncated first and trace shows the\n"
-	"innermost file.\n\n"
+	"With -w, kernel and params (and longname) are truncated first, then the\n"
+	"other text columns down to their minimum widths; trace shows the\n"
+	"innermost file.  PyProf's command line works as it is:\n"
+	"prof.py --csv -c idx,kernel,sil -w 150 FILE = gpuprof report --csv ...\n\n"
 	"Default columns: idx,dir,sub,mod,op,kernel,params,sil\n"
 	"Columns (PyProf's): idx seq altseq tid layer trace dir sub mod op kernel\n"
 	"  params sil tc device stream grid block flops bytes\n"

@@ -202,7 +202,7 @@ static struct group *make_groups(const gp_trace *t, struct item *items, size_t n
 }
 
 static const struct gp_column cols_raw[] = {
-	{"type", "Type", 4, false, false, NULL},
+	{"type", "Type", 14, false, false, NULL},
 	{"time_pct", "Time (%)", 5, true, false, NULL},
 	{"total_ns", "Total Time (ns)", 8, true, false, NULL},
 	{"calls", "Calls", 5, true, false, NULL},
@@ -215,7 +215,7 @@ static const struct gp_column cols_raw[] = {
 };
 
 static const struct gp_column cols_table[] = {
-	{"type", "Type", 4, false, false, NULL},
+	{"type", "Type", 14, false, false, NULL},
 	{"time_pct", "Time(%)", 5, true, false, NULL},
 	{"total", "Total", 8, true, false, NULL},
 	{"calls", "Calls", 5, true, false, NULL},

@@ -21,9 +21,4 @@
 int gp_kineto_load_buffer(const char *name, const void *data, size_t len, gp_trace *t,
 			  gp_error *err);
 
-/* The base name of a demangled kernel name, as nsys' shortName gives it:
-** "void at::native::elementwise_kernel<128, 4, ...>(int, ...)" ->
-** "elementwise_kernel".  Writes into buf (size > 0) and returns it. */
-const char *gp_kineto_short_name(const char *name, char *buf, size_t size);
-
 #endif

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/demangle.h"
 #include "readers/kineto.h"
 #include "readers/kineto_int.h"
 
@@ -163,7 +164,7 @@ static void add_kernel(struct kineto_parser *p, const struct kineto_event *e, gp
 	k->demangled = intern_cached(p, e->name, e->name_len);
 	int32_t sn = gp_u64map_get(&p->short_names, k->demangled);
 	if (sn < 0) {
-		sn = (int32_t)gp_intern(t, gp_kineto_short_name(e->name, shortbuf, sizeof(shortbuf)));
+		sn = (int32_t)gp_intern(t, gp_kernel_short_name(e->name, shortbuf, sizeof(shortbuf)));
 		gp_u64map_put(&p->short_names, k->demangled, sn);
 	}
 	k->name = (gp_str)sn;
@@ -401,48 +402,4 @@ int kineto_event_finish(struct kineto_parser *p)
 		break;
 	}
 	return 1;
-}
-
-/* ---- kernel short names ---- */
-
-const char *gp_kineto_short_name(const char *name, char *buf, size_t size)
-{
-	const char *s = name, *end, *base;
-
-	/* the function name ends at the first '<' or '(' outside brackets;
-	** a leading return type ("void ") ends at the last space before it */
-	const char *stop = NULL, *word = s;
-	for (const char *c = s; *c; c++) {
-		if (*c == '<' || *c == '(') {
-			/* "(anonymous namespace)" is part of the qualified name */
-			if (*c == '(' && strncmp(c, "(anonymous namespace)", 21) == 0) {
-				c += 20;
-				continue;
-			}
-			stop = c;
-			break;
-		}
-		if (*c == ' ')
-			word = c + 1;
-	}
-	end = stop ? stop : s + strlen(s);
-	if (word > end)
-		word = s;
-	/* last "::" component */
-	base = word;
-	for (const char *c = word; c + 1 < end; c++)
-		if (c[0] == ':' && c[1] == ':')
-			base = c + 2;
-	if (base >= end)
-		base = word;
-	size_t n = (size_t)(end - base);
-	if (n == 0) {
-		base = name;
-		n = strlen(name);
-	}
-	if (n >= size)
-		n = size - 1;
-	memcpy(buf, base, n);
-	buf[n] = '\0';
-	return buf;
 }

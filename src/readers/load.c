@@ -4,11 +4,36 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <zlib.h>
 
 #include "readers/reader.h"
 
 #define HEAD_BYTES 4096
+
+/* Checks that path names a regular file before anything opens it (opening
+** a FIFO would block, and zlib reads a directory as an empty file).
+** Returns GP_OK; GP_ERR_IO when it cannot be read: missing, no permission
+** to look, a pipe (the readers need to read by position); GP_ERR_FORMAT
+** when it is something else than a file: a directory, a device, a socket. */
+static int check_file(const char *path, gp_error *err)
+{
+	struct stat st;
+
+	if (stat(path, &st) != 0)
+		return gp_err(err, GP_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+	if (S_ISREG(st.st_mode))
+		return GP_OK;
+	if (S_ISDIR(st.st_mode))
+		return gp_err(err, GP_ERR_FORMAT, "%s: is a directory, not a trace file (give one trace file)",
+			      path);
+	if (S_ISFIFO(st.st_mode))
+		return gp_err(err, GP_ERR_IO, "%s: is a pipe; gpuprof reads traces from regular files "
+			      "(save it to a file first)", path);
+	return gp_err(err, GP_ERR_FORMAT, "%s: is a %s, not a trace file", path,
+		      S_ISCHR(st.st_mode) ? "character device" : S_ISBLK(st.st_mode) ? "block device"
+		      : S_ISSOCK(st.st_mode) ? "socket" : "special file");
+}
 
 /* Reads up to HEAD_BYTES of the (possibly gzipped) file into head. */
 static int read_head(const char *path, unsigned char *head, size_t *len, int *gz, gp_error *err)
@@ -42,7 +67,9 @@ int gp_trace_load(const char *path, gp_trace *t, const struct gp_load_opts *o, g
 	double best_w = 0;
 	int rc;
 
-	rc = read_head(path, head, &in.head_len, &in.gzip, err);
+	rc = check_file(path, err);
+	if (rc == GP_OK)
+		rc = read_head(path, head, &in.head_len, &in.gzip, err);
 	if (rc)
 		return rc;
 	if (in.head_len == 0 && !in.gzip)

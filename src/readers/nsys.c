@@ -450,7 +450,7 @@ static int read_threads(struct nsys *r)
 	return finish(r, st, rc, "thread names");
 }
 
-/* Exports without a shortName column (older than 2022) get PyProf's short
+/* Exports without a shortName column (older than 2022) get the short
 ** name of the demangled name; a small cache keyed by the demangled name's
 ** id keeps this off the per-row cost. */
 #define SHORT_CACHE 256

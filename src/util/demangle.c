@@ -2,6 +2,7 @@
 ** Demangling and short kernel names; see demangle.h.
 */
 #include <libiberty/demangle.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "util/demangle.h"
@@ -15,36 +16,110 @@ char *gp_demangle(const char *name)
 	return cplus_demangle(name, DMGL_PARAMS | DMGL_ANSI | DMGL_TYPES);
 }
 
-/* Removes every occurrence of pat from s, in place (Python's
-** str.replace(pat, "")). */
-static void remove_all(char *s, const char *pat)
-{
-	size_t plen = strlen(pat);
-	char *r = s, *w = s, *hit;
+/* Operator spellings after "operator", longest first, so that
+** "operator<<" is not read as "operator<" followed by a template list. */
+static const char *const operator_tokens[] = {
+	"()", "[]", "->*", "<<=", ">>=", "->", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||",
+	"++", "--", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "+", "-", "*", "/", "%",
+	"^", "&", "|", "~", "!", "=", "<", ">", ",",
+};
 
-	while ((hit = strstr(r, pat)) != NULL) {
-		memmove(w, r, (size_t)(hit - r));
-		w += hit - r;
-		r = hit + plen;
+/* Length of the operator spelling at s (after "operator"), 0 if none. */
+static size_t operator_token(const char *s)
+{
+	for (size_t i = 0; i < sizeof(operator_tokens) / sizeof(operator_tokens[0]); i++) {
+		size_t n = strlen(operator_tokens[i]);
+		if (strncmp(s, operator_tokens[i], n) == 0)
+			return n;
 	}
-	memmove(w, r, strlen(r) + 1);
+	return 0;
+}
+
+/* True if [start, end) is the word w. */
+static bool is_word(const char *start, const char *end, const char *w)
+{
+	size_t n = strlen(w);
+	return (size_t)(end - start) == n && memcmp(start, w, n) == 0;
 }
 
 char *gp_kernel_short_name(const char *demangled, char *buf, size_t size)
 {
-	static const char *const drop[] = {
-		"void ", "at::", "cuda::", "native::", "(anonymous namespace)::",
-	};
-	size_t n = strcspn(demangled, "<");
+	const char *comp = demangled, *comp_end = NULL, *s;
+	char open[64];          /* the open brackets, innermost last */
+	size_t depth = 0;
 
 	if (size == 0)
 		return buf;
+	/* One pass at bracket depth 0: a space ends a return type or
+	** qualifier ("void", "std::enable_if<...>::type"), "::" starts the
+	** next component of the qualified name, '<' opens its template
+	** arguments and '(' its parameter list, where the name is complete.
+	** Inside parentheses '<' and '>' are comparisons ("enable_if<((8)>(0))>"),
+	** not brackets.  A name the profiler cut mid-template just ends at a
+	** greater depth. */
+	for (s = demangled; *s; s++) {
+		char top = depth ? open[depth <= sizeof(open) ? depth - 1 : sizeof(open) - 1] : 0;
+		if (depth == 0 && s == comp && strncmp(s, "(anonymous namespace)", 21) == 0) {
+			s += 20;
+			continue;
+		}
+		if (depth == 0 && s == comp && strncmp(s, "<unnamed>", 9) == 0) {
+			s += 8;
+			continue;
+		}
+		if (depth == 0 && !comp_end && is_word(comp, s, "operator")) {
+			size_t n = operator_token(s);
+			if (n) {
+				s += n - 1;
+				continue;
+			}
+		}
+		if ((*s == '<' || *s == '>') && top == '(')
+			continue;
+		switch (*s) {
+		case '<': case '(': case '[': case '{':
+			if (depth == 0) {
+				if (!comp_end)
+					comp_end = s;
+				if (*s == '(' && comp_end != comp && !is_word(comp, comp_end, "decltype"))
+					goto done;
+			}
+			if (depth < sizeof(open))
+				open[depth] = *s;
+			depth++;
+			break;
+		case '>': case ')': case ']': case '}':
+			if (depth > 0)
+				depth--;
+			break;
+		case ' ':
+			if (depth == 0 && s[1] == '<' && !comp_end) {
+				comp_end = s;   /* "operator<< <int>" */
+			} else if (depth == 0 && s[1] && s[1] != '<') {
+				comp = s + 1;
+				comp_end = NULL;
+			}
+			break;
+		case ':':
+			if (depth == 0 && s[1] == ':') {
+				comp = s + 2;
+				comp_end = NULL;
+				s++;
+			}
+			break;
+		}
+	}
+done:
+	if (!comp_end)
+		comp_end = s;
+	size_t n = (size_t)(comp_end - comp);
+	if (n == 0) {             /* nothing name-like: keep the text */
+		comp = demangled;
+		n = strlen(demangled);
+	}
 	if (n >= size)
 		n = size - 1;
-	memcpy(buf, demangled, n);
+	memcpy(buf, comp, n);
 	buf[n] = '\0';
-	for (size_t i = 0; i < sizeof(drop) / sizeof(drop[0]); i++)
-		remove_all(buf, drop[i]);
-	buf[strcspn(buf, "(")] = '\0';
 	return buf;
 }

@@ -1,5 +1,6 @@
 /*
-** C++ kernel-name demangling (libiberty) and PyProf's short kernel name.
+** C++ kernel-name demangling (libiberty) and the short kernel name every
+** reader gives a kernel.
 **
 ** Ownership: gp_demangle() returns a malloc'd string the caller frees;
 ** gp_kernel_short_name() writes into the caller's buffer.
@@ -14,11 +15,15 @@
 ** kernels such as "volta_sgemm_128x64_tn" are plain C names). */
 char *gp_demangle(const char *name);
 
-/* PyProf's short name of a (demangled) kernel name: cut at the first '<',
-** remove every "void ", "at::", "cuda::", "native::" and
-** "(anonymous namespace)::" in that order, then cut at the first '('.
-** "void at::native::elementwise_kernel<128, 4, ...>(int, ...)" ->
-** "elementwise_kernel".  Writes at most size-1 bytes into buf; returns buf. */
+/* The short name of a (demangled) kernel name: the kernel function's own
+** name, i.e. the last component of its qualified name, without return type,
+** namespaces, template arguments and parameters, whatever the return type
+** spells ("void ns::k<..>(..)", "std::enable_if<.., void>::type ns::k<..>(..)",
+** "auto ..."), with "(anonymous namespace)" and "<unnamed>" components and
+** operator names ("operator()") kept whole.  A name the profiler cut
+** mid-template gives the name before the cut's template list; a plain C
+** name ("volta_sgemm_128x64_tn") is itself.  Writes at most size-1 bytes
+** into buf; returns buf. */
 char *gp_kernel_short_name(const char *demangled, char *buf, size_t size);
 
 #endif

@@ -1,8 +1,11 @@
 /*
-** Aligned text table.  Without a width, rows are buffered and each column
-** gets the width of its widest value, so nothing is cut.  With a width
-** (-w W, PyProf's mode), every column gets its minimum width and the flex
-** columns share what is left; longer values are truncated and rows stream.
+** Aligned text table.  Rows are buffered and each column gets the width of
+** its widest value or header, so nothing is cut.  A width (-w N) is a limit,
+** not a target: a table that fits is printed as it is; a wider one has its
+** cuttable columns truncated until the lines fit, the flex columns first
+** (kernel names, params, range names), then the other text columns down to
+** their min_width.  Numbers and headers are never cut, so when they alone
+** are wider than N the lines stay longer than N.
 */
 #include <stdlib.h>
 #include <string.h>
@@ -66,46 +69,18 @@ static void print_row(gp_writer *w, const char *const *vals)
 static void table_begin(gp_writer *w)
 {
 	struct table *t = gp_xcalloc(1, sizeof(*t));
-	int total = 0, nflex = 0;
 
 	t->width = gp_xcalloc((size_t)w->ncols, sizeof(int));
 	w->priv = t;
-	for (int i = 0; i < w->ncols; i++) {
-		int h = text_width(w->cols[i].header);
-		t->width[i] = w->opts.width ? (w->cols[i].min_width > 0 ? w->cols[i].min_width : h) : h;
-		total += t->width[i] + (i ? 1 : 0);
-		nflex += w->cols[i].flex;
-	}
-	if (!w->opts.width)
-		return;
-	/* Fixed mode: share the leftover among flex columns (or the last). */
-	int left = w->opts.width - total;
-	for (int i = 0; left > 0 && i < w->ncols; i++) {
-		if (nflex ? !w->cols[i].flex : i != w->ncols - 1)
-			continue;
-		int share = nflex ? left / nflex : left;
-		t->width[i] += share;
-		left -= share;
-		if (nflex)
-			nflex--;
-	}
-	if (!w->opts.no_header) {
-		const char *hdr[256];
-		for (int i = 0; i < w->ncols && i < 256; i++)
-			hdr[i] = w->cols[i].header;
-		print_row(w, hdr);
-	}
+	for (int i = 0; i < w->ncols; i++)
+		t->width[i] = text_width(w->cols[i].header);
 }
 
 static void table_row(gp_writer *w, const char *const *vals)
 {
 	struct table *t = w->priv;
-
-	if (w->opts.width) {
-		print_row(w, vals);
-		return;
-	}
 	const char **copy = gp_arena_alloc(&t->arena, sizeof(char *) * (size_t)w->ncols);
+
 	for (int i = 0; i < w->ncols; i++) {
 		const char *v = gp_cell_text(&w->cols[i], vals[i]);
 		int n = text_width(v);
@@ -116,20 +91,90 @@ static void table_row(gp_writer *w, const char *const *vals)
 	*gp_vec_push(t->rows) = copy;
 }
 
+/* The narrowest width column c may be cut to: its header's (headers are
+** never cut) or its min_width, whichever is wider, and never more than the
+** width its values need. */
+static int floor_width(const struct gp_column *c, int natural)
+{
+	int f = text_width(c->header);
+	if (c->min_width > f)
+		f = c->min_width;
+	return f < natural ? f : natural;
+}
+
+/* Caps the columns that tier selects (flex ones, or the other text ones)
+** at one common width, the largest that brings the line total down to
+** limit or each to its floor, and returns the new total.  The widest
+** columns give up width first, so a 300-character name is cut before a
+** 20-character one. */
+static long cut_tier(gp_writer *w, int *width, const int *natural, bool flex, long total, long limit)
+{
+	int lo = 0, hi = 0;
+
+	for (int i = 0; i < w->ncols; i++)
+		if (!w->cols[i].numeric && w->cols[i].flex == flex && natural[i] > hi)
+			hi = natural[i];
+	/* binary search for the largest cap whose total is <= limit; when
+	** none is, lo ends at 0: every column of the tier at its floor */
+	while (lo < hi) {
+		int cap = lo + (hi - lo + 1) / 2;
+		long sum = total;
+		for (int i = 0; i < w->ncols; i++) {
+			if (w->cols[i].numeric || w->cols[i].flex != flex)
+				continue;
+			int f = floor_width(&w->cols[i], natural[i]);
+			int cw = natural[i] < cap ? natural[i] : cap;
+			sum += (cw > f ? cw : f) - width[i];
+		}
+		if (sum <= limit)
+			lo = cap;
+		else
+			hi = cap - 1;
+	}
+	for (int i = 0; i < w->ncols; i++) {
+		if (w->cols[i].numeric || w->cols[i].flex != flex)
+			continue;
+		int f = floor_width(&w->cols[i], natural[i]);
+		int cw = natural[i] < lo ? natural[i] : lo;
+		cw = cw > f ? cw : f;
+		total += cw - width[i];
+		width[i] = cw;
+	}
+	return total;
+}
+
+/* Fits the buffered table into w->opts.width (see the file comment). */
+static void fit_width(gp_writer *w, struct table *t)
+{
+	long total = w->ncols - 1, limit = w->opts.width;
+	int *natural;
+
+	for (int i = 0; i < w->ncols; i++)
+		total += t->width[i];
+	if (total <= limit)
+		return;
+	natural = gp_xmalloc((size_t)w->ncols * sizeof(int));
+	memcpy(natural, t->width, (size_t)w->ncols * sizeof(int));
+	total = cut_tier(w, t->width, natural, true, total, limit);
+	if (total > limit)
+		cut_tier(w, t->width, natural, false, total, limit);
+	free(natural);
+}
+
 static void table_end(gp_writer *w)
 {
 	struct table *t = w->priv;
 
-	if (!w->opts.width) {
-		if (!w->opts.no_header) {
-			const char *hdr[256];
-			for (int i = 0; i < w->ncols && i < 256; i++)
-				hdr[i] = w->cols[i].header;
-			print_row(w, hdr);
-		}
-		for (size_t r = 0; r < t->rows.n; r++)
-			print_row(w, t->rows.v[r]);
+	if (w->opts.width)
+		fit_width(w, t);
+	if (!w->opts.no_header) {
+		const char *hdr[256];
+		for (int i = 0; i < w->ncols && i < 256; i++)
+			hdr[i] = w->cols[i].header;
+		print_row(w, hdr);
 	}
+	for (size_t r = 0; r < t->rows.n; r++)
+		print_row(w, t->rows.v[r]);
 	gp_vec_free(t->rows);
 	gp_arena_free(&t->arena);
 	free(t->width);

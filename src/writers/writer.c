@@ -63,14 +63,6 @@ int gp_writer_open(gp_writer *w, const char *format, FILE *out, const struct gp_
 	w->ncols = ncols;
 	if (o)
 		w->opts = *o;
-	if (w->opts.width) {
-		int need = 0;
-		for (int i = 0; i < ncols; i++)
-			need += cols[i].min_width + (i ? 1 : 0);
-		if (w->opts.width < need)
-			return gp_err(err, GP_ERR_USAGE, "width %d is below the %d the selected columns need",
-				      w->opts.width, need);
-	}
 	return GP_OK;
 }
 

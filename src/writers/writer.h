@@ -20,15 +20,17 @@
 struct gp_column {
 	const char *key;      /* -c name and JSON key: "kernel" */
 	const char *header;   /* table/CSV header: "Kernel" */
-	int min_width;        /* table: narrowest width with -w */
-	bool numeric;         /* right-aligned; JSON number when it parses */
-	bool flex;            /* table -w: shares the width left over */
+	int min_width;        /* table -w: narrowest width a text column is cut
+			      ** to (never below its header) */
+	bool numeric;         /* right-aligned; JSON number when it parses;
+			      ** never cut */
+	bool flex;            /* table -w: cut first (names, params) */
 	const char *unknown;  /* table/csv/tsv text of a NULL cell; NULL = "na"
 			      ** (JSON writes null) */
 };
 
 struct gp_writer_opts {
-	int width;            /* table: total line width (-w), 0 = fit the data */
+	int width;            /* table: line width limit (-w), 0 = none */
 	bool no_header;
 };
 
@@ -59,8 +61,8 @@ extern const struct gp_writer_ops *const gp_writers[];
 
 /* Validates and sets up a writer for format (a gp_writers name) over the
 ** columns; writes nothing yet, so a command opens its writer before it
-** loads the input (and needs no close if that fails).  A width must leave each column its min_width.  Fails
-** with GP_ERR_USAGE naming the valid formats (or the width needed). */
+** loads the input (and needs no close if that fails).  Fails with
+** GP_ERR_USAGE naming the valid formats. */
 int gp_writer_open(gp_writer *w, const char *format, FILE *out, const struct gp_column *cols,
 		   int ncols, const struct gp_writer_opts *o, gp_error *err);
 

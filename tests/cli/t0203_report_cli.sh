@@ -10,7 +10,6 @@ expect_exit 2 "$GPUPROF" report -c idx,bogus "$f"
 assert_grep "unknown column 'bogus'" "$TMP/err"
 expect_exit 2 "$GPUPROF" report -f xml "$f"
 expect_exit 2 "$GPUPROF" report -f xml "$TMP/missing.nvvp"   # checked before reading
-expect_exit 2 "$GPUPROF" report -w 20 "$f"
 expect_exit 2 "$GPUPROF" report -w abc "$f"
 # default columns are PyProf's
 run_ok "$GPUPROF" report "$f"

@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include "analysis/correlate.h"
-#include "util/demangle.h"
 
 static void api(gp_trace *t, uint32_t pid, uint32_t tid, gp_ns s, gp_ns e, uint64_t corr)
 {
@@ -207,24 +206,6 @@ static void no_ranges(void **state)
 	gp_trace_free(&t);
 }
 
-static void short_names(void **state)
-{
-	char buf[256];
-	char *d = gp_demangle("_ZN2at6native18elementwise_kernelEv");
-
-	assert_non_null(d);
-	assert_string_equal(gp_kernel_short_name(d, buf, sizeof(buf)), "elementwise_kernel");
-	free(d);
-	assert_null(gp_demangle("volta_sgemm_128x64_tn"));
-	assert_string_equal(gp_kernel_short_name("volta_sgemm_128x64_tn", buf, sizeof(buf)),
-			    "volta_sgemm_128x64_tn");
-	assert_string_equal(gp_kernel_short_name("void at::native::(anonymous namespace)::"
-						 "fused_dropout_kernel<float>(int)", buf, sizeof(buf)),
-			    "fused_dropout_kernel");
-	/* a small buffer truncates before the rule applies, never overflows */
-	assert_string_equal(gp_kernel_short_name("void cuda::native::f(int)", buf, 8), "cu");
-}
-
 /* Iteration ranges give attr.iter (by number, else by order on the thread)
 ** and never become the op; emit_nvtx `sizes` become op args; a range with
 ** op_id but no seq shows its name, not its whole text. */
@@ -313,7 +294,6 @@ int main(void)
 		cmocka_unit_test(launch_lookup),
 		cmocka_unit_test(pyprof_rules),
 		cmocka_unit_test(no_ranges),
-		cmocka_unit_test(short_names),
 		cmocka_unit_test(iterations_and_sizes),
 		cmocka_unit_test(legacy_seq_markers),
 	};

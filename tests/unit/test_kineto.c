@@ -352,20 +352,6 @@ static void bad_input(void **state)
 		     "out of range");
 }
 
-static void short_names(void **state)
-{
-	char b[128];
-
-	assert_string_equal(gp_kineto_short_name("void at::native::elementwise_kernel<128, 4>(int, float)", b,
-						 sizeof(b)), "elementwise_kernel");
-	assert_string_equal(gp_kineto_short_name("at::cuda::(anonymous namespace)::spin_kernel(long)", b,
-						 sizeof(b)), "spin_kernel");
-	assert_string_equal(gp_kineto_short_name("volta_sgemm_128x64_tn", b, sizeof(b)),
-			    "volta_sgemm_128x64_tn");
-	assert_string_equal(gp_kineto_short_name("Memcpy", b, sizeof(b)), "Memcpy");
-	assert_string_equal(gp_kineto_short_name("", b, sizeof(b)), "");
-}
-
 /* Files of a test live in a fresh temporary directory, which
 ** remove_temp_dir() deletes once they are gone. */
 static char temp_dir[64];
@@ -649,7 +635,6 @@ int main(void)
 		cmocka_unit_test(reads_old_format_and_flows),
 		cmocka_unit_test(exact_times),
 		cmocka_unit_test(bad_input),
-		cmocka_unit_test(short_names),
 		cmocka_unit_test(load_options),
 		cmocka_unit_test(inflate_helper),
 		cmocka_unit_test(testdata_attribution),

@@ -478,6 +478,43 @@ static void marker_seq(void **state)
 #define FWD(name, buf, size) gp_marker_fwd_op(name, strlen(name), buf, size)
 #define BWD(name) gp_marker_is_backward(name, strlen(name))
 
+/* Short names for listings (gpuprof ranges): one per kind, and whether the
+** marker is one of PyProf's per-op markers. */
+static void marker_labels(void **state)
+{
+	gp_trace *t = &((struct fx *)*state)->t;
+	static const struct {
+		const char *text, *label;   /* label NULL: the text is its own name */
+		bool per_op;
+	} cases[] = {
+		{"{'mod': 'torch.nn.functional', 'op': 'conv2d', 'args': [{'name': '', 'type': 'tensor', "
+		 "'shape': (1, 128, 16, 16), 'dtype': 'float32'}]}", "torch.nn.functional.conv2d", true},
+		{"{'mod': 'Tensor', 'op': 'cuda', 'args': []}", "Tensor.cuda", true},
+		{"{'traceMarker': ['/workspace/mmagic/editors/d2dunet/multiscale_arch.py:148', "
+		 "'/opt/conda/lib/python3.10/site-packages/pyprof/nvtx/nvmarker.py:405']}",
+		 "trace multiscale_arch.py:148", true},
+		{"{'traceMarker': ['/x/pyprof/nvtx/nvmarker.py:405']}", "trace nvmarker.py:405", true},
+		{"{'mod': 'LSTMCell', 'strRepr': '10, 20'}", "LSTMCell(10, 20)", true},
+		{"{'mod': 'Net', 'strRepr': 'in_features=1024, out_features=1024, bias=True, "
+		 "something_else=a_long_value, more=1'}", "Net(...)", true},
+		{"aten::conv2d, seq = 12, op_id = 3, sizes = [[1, 3, 224, 224], [64, 3, 7, 7]]", "aten::conv2d", false},
+		{"AddmmBackward0, seq = 7", "AddmmBackward0", false},
+		{"layer:Encoder", NULL, false},
+		{"forward", NULL, false},
+		{"{'mod': 'torch', 'op': ", NULL, false},   /* broken: OTHER */
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		bool per_op = !cases[i].per_op;
+		gp_str l = gp_marker_label(t, cases[i].text, strlen(cases[i].text), &per_op);
+		if (cases[i].label)
+			assert_string_equal(gp_s(t, l), cases[i].label);
+		else
+			assert_int_equal(l, 0);
+		assert_int_equal(per_op, cases[i].per_op);
+	}
+}
+
 static void marker_helpers(void **state)
 {
 	char buf[64];
@@ -713,6 +750,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(marker_pyprof, setup, teardown),
 		cmocka_unit_test_setup_teardown(marker_trace_repr_layer, setup, teardown),
 		cmocka_unit_test_setup_teardown(marker_seq, setup, teardown),
+		cmocka_unit_test_setup_teardown(marker_labels, setup, teardown),
 		cmocka_unit_test(marker_helpers),
 		cmocka_unit_test_setup_teardown(marker_seq_sort_prune, setup, teardown),
 		cmocka_unit_test_setup_teardown(marker_truncated, setup, teardown),

@@ -73,19 +73,64 @@ static void open_writes_nothing(void **state)
 	free(s);
 }
 
-static void open_refuses_bad_format_and_width(void **state)
+static void open_refuses_bad_format(void **state)
 {
-	struct gp_writer_opts wo = {.width = 9};
+	struct gp_writer_opts wo = {.width = 1};
 	gp_error err = {0};
 	gp_writer w;
 
 	assert_int_equal(gp_writer_open(&w, "xml", stdout, cols, 3, NULL, &err), GP_ERR_USAGE);
 	assert_non_null(strstr(err.msg, "table, csv, tsv or json"));
-	/* 4 + 1 + 3 + 1 + 1 = 10 */
-	assert_int_equal(gp_writer_open(&w, "table", stdout, cols, 3, &wo, &err), GP_ERR_USAGE);
-	assert_non_null(strstr(err.msg, "the 10 the selected columns need"));
-	wo.width = 10;
+	/* a width is a limit the table fits into, never refused */
 	assert_int_equal(gp_writer_open(&w, "table", stdout, cols, 3, &wo, &err), GP_OK);
+}
+
+/* The table of one row {name, seq, n} at width (0 = none); free it. */
+static char *table_at(int width, const char *name, const char *seq, const char *n)
+{
+	const char *row[] = {name, seq, n};
+	struct gp_writer_opts wo = {.width = width};
+	gp_error err = {0};
+	struct mem m;
+	gp_writer w;
+
+	mem_open(&m);
+	assert_int_equal(gp_writer_open(&w, "table", m.f, cols, 3, &wo, &err), GP_OK);
+	gp_writer_row(&w, row);
+	assert_int_equal(gp_writer_close(&w, &err), GP_OK);
+	return mem_close(&m);
+}
+
+/* -w is a limit: a table that fits is not padded; a wider one loses width
+** from the flex column first, then from the other text columns down to
+** their min_width; numbers and headers are never cut. */
+static void table_width_is_a_limit(void **state)
+{
+	static const struct {
+		int width;
+		const char *want;
+	} cases[] = {
+		{0, "Name       Seq         N\nabcdefghij 0123456 12345\n"},
+		{100000, "Name       Seq         N\nabcdefghij 0123456 12345\n"},
+		{24, "Name       Seq         N\nabcdefghij 0123456 12345\n"},
+		{20, "Name   Seq         N\nabcdef 0123456 12345\n"},
+		{15, "Name Seq      N\nabcd 0123 12345\n"},
+		{5, "Name Seq     N\nabcd 012 12345\n"},
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *s = table_at(cases[i].width, "abcdefghij", "0123456", "12345");
+		if (strcmp(s, cases[i].want) != 0)
+			fail_msg("width %d: got\n%s\nexpected\n%s", cases[i].width, s, cases[i].want);
+		free(s);
+	}
+	/* the widest flex value is cut first; UTF-8 counts code points */
+	char *s = table_at(12, "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9", "0", "1");
+	assert_string_equal(s, "Name   Seq N\n\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9 0   1\n");
+	free(s);
+	s = table_at(10, "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9", "0", "1");
+	assert_string_equal(s, "Name Seq N\n\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9 0   1\n");
+	free(s);
 }
 
 /* Writes one row with an unknown seq and n in format; returns the text. */
@@ -233,7 +278,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(registry_finds_formats),
 		cmocka_unit_test(open_writes_nothing),
-		cmocka_unit_test(open_refuses_bad_format_and_width),
+		cmocka_unit_test(open_refuses_bad_format),
+		cmocka_unit_test(table_width_is_a_limit),
 		cmocka_unit_test(unknown_cells),
 		cmocka_unit_test(name_list),
 		cmocka_unit_test(kv_text_and_json),
