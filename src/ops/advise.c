@@ -171,10 +171,8 @@ static const char *const no_tf32_gpus[] = {"V100", "T4", "TITAN V", "RTX 20", "G
 	"torch.autograd.profiler.emit_nvtx(record_shapes=True) under nsys) and gpuprof "    \
 	"gives their FLOPs, roofline and which dimensions to pad."
 
-#define FUSION_TITLE                                                                       \
-	"%zu elementwise, norm, RoPE and copy kernels run in rows of %zu or more small ops "\
-	"(%.1f%% of GPU time)"
-#define FUSION_EVIDENCE "; %zu rows, the longest %zu kernels in a row"
+#define FUSION_TITLE "%zu small elementwise/norm/RoPE/copy kernels in rows: %.1f%% of GPU time"
+#define FUSION_EVIDENCE "; %zu rows of %zu or more kernels under %.0f us back to back, the longest %zu"
 #define FUSION_CHANGE                                                                      \
 	"Fuse them: torch.compile(model) fuses chains of elementwise, norm, RoPE and copy "  \
 	"ops into one kernel each; or use fused kernels (fused RMSNorm/LayerNorm, fused RoPE, " \
@@ -1106,11 +1104,11 @@ static bool rule_fusion(const struct advise_in *in, struct gp_finding *x)
 	found = n && stake >= lim.fusion_min_share * in->f->gpu_ns;
 	if (found) {
 		at_stake(x, stake, total, n);
-		snprintf(x->title, sizeof(x->title), FUSION_TITLE, n, lim.fusion_min_run,
-			 100 * total / in->f->gpu_ns);
+		snprintf(x->title, sizeof(x->title), FUSION_TITLE, n, 100 * total / in->f->gpu_ns);
 		evidence(t, NULL, &a, x->evidence, sizeof(x->evidence), "kernels");
 		size_t l = strlen(x->evidence);
-		snprintf(x->evidence + l, sizeof(x->evidence) - l, FUSION_EVIDENCE, rows, longest_row);
+		snprintf(x->evidence + l, sizeof(x->evidence) - l, FUSION_EVIDENCE, rows, lim.fusion_min_run,
+			 lim.fusion_small_ns / 1e3, longest_row);
 		snprintf(x->change, sizeof(x->change), "%s", FUSION_CHANGE);
 	}
 	agg_free(&a);

@@ -339,8 +339,8 @@ static void rows_of_small_ops_fuse(void **state)
 			/* 4 rows of 20 kernels between the GEMMs; each but its
 			** longest (one of its five 9 us layer_norms): 15 x 8 us + 4 x 9 us */
 			assert_true(near(x->ns + x->overlap_ns, 4 * (15 * 8000.0 + 4 * 9000)));
-			assert_non_null(strstr(x->title, "rows of 3 or more small ops"));
-			assert_non_null(strstr(x->evidence, "4 rows, the longest 20 kernels"));
+			assert_non_null(strstr(x->title, "80 small elementwise/norm/RoPE/copy kernels in rows"));
+			assert_non_null(strstr(x->evidence, "4 rows of 3 or more kernels under 50 us back to back, the longest 20"));
 			assert_non_null(strstr(x->change, "torch.compile"));
 		}
 		gp_findings_free(&out);
