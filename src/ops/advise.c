@@ -1295,7 +1295,8 @@ static void settle(struct gp_findings *f, struct pending *p, size_t nunits, cons
 		name_overlaps(f, p[i].overlap, f->v.v[i].overlaps, sizeof(f->v.v[i].overlaps));
 	for (size_t round = 0; round < f->v.n; round++)
 		sorted[round] = f->v.v[order[round]];
-	memcpy(f->v.v, sorted, f->v.n * sizeof(*sorted));
+	if (f->v.n)
+		memcpy(f->v.v, sorted, f->v.n * sizeof(*sorted));
 	free(sorted);
 	free(order);
 	free(owner);
