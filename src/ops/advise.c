@@ -232,9 +232,11 @@ struct advise_in {
 /* A rule: fills x (all but kind) and returns true when it has a finding. */
 typedef bool (*advise_rule)(const struct advise_in *in, struct gp_finding *x);
 
-static void at_stake(struct gp_finding *x, double ns, double total_ns, size_t count)
+/* The facts of a finding: the time and number of kernels, calls or gaps
+** involved.  Its time at stake is what gp_advise() settles from the
+** rule's claims. */
+static void involved(struct gp_finding *x, double total_ns, size_t count)
 {
-	x->ns = ns;
 	x->total_ns = total_ns;
 	x->count = count;
 }
@@ -599,7 +601,7 @@ static bool rule_tc_not_used(const struct advise_in *in, struct gp_finding *x)
 	}
 	found = n && total >= lim.min_share * in->f->gpu_ns;
 	if (found) {
-		at_stake(x, total / 2, total, n);
+		involved(x, total, n);
 		gp_str top[1];
 		agg_top(&a, top, 1);
 		int32_t s = a.sample[top[0]];
@@ -651,7 +653,7 @@ static bool rule_fp32_gemm(const struct advise_in *in, struct gp_finding *x)
 	found = n && total >= lim.min_share * in->f->gpu_ns;
 	if (found) {
 		const char *gpu = in->f->gpu;
-		at_stake(x, total / 2, total, n);
+		involved(x, total, n);
 		snprintf(x->title, sizeof(x->title), FP32_TITLE, n);
 		evidence(t, r, &a, x->evidence, sizeof(x->evidence), "kernels");
 		if (gpu && has_tf32(gpu))
@@ -701,7 +703,7 @@ static bool rule_roofline(const struct advise_in *in, struct gp_finding *x)
 	}
 	found = n && stake >= lim.min_share * in->f->gpu_ns;
 	if (found) {
-		at_stake(x, stake, total, n);
+		involved(x, total, n);
 		gp_str top[1];
 		agg_top(&a, top, 1);
 		int32_t s = a.sample[top[0]];
@@ -750,7 +752,7 @@ static bool rule_idle_gaps(const struct advise_in *in, struct gp_finding *x)
 	found = n && idle >= lim.min_share * in->f->span_ns;
 	if (found) {
 		double cap = in->f->capacity_ns;
-		at_stake(x, idle, idle, n);
+		involved(x, idle, n);
 		snprintf(x->title, sizeof(x->title), IDLE_TITLE, fmt_ms(idle, d1, sizeof(d1)), n,
 			 lim.idle_gap_ns / 1e3, cap > 0 ? 100 * idle / cap : 0.0);
 		gp_str top[3];
@@ -786,7 +788,7 @@ static bool rule_sync_calls(const struct advise_in *in, struct gp_finding *x)
 		}
 	if (!nsync_gaps || sync_idle < lim.min_share * in->f->span_ns)
 		return false;
-	at_stake(x, sync_idle, sync_idle, nsync_gaps);
+	involved(x, sync_idle, nsync_gaps);
 	agg_init(&calls, t);
 	for (size_t i = 0; i < t->apis.n; i++)
 		if (is_sync_api(gp_s(t, t->apis.v[i].name))) {
@@ -837,7 +839,7 @@ static bool rule_tiny_kernels(const struct advise_in *in, struct gp_finding *x)
 	found = ntiny >= lim.tiny_min_count && ntiny * lim.tiny_min_part >= t->kernels.n &&
 		gap_ns >= lim.min_share * in->f->span_ns;
 	if (found) {
-		at_stake(x, gap_ns, tiny_ns, ntiny);
+		involved(x, tiny_ns, ntiny);
 		snprintf(x->title, sizeof(x->title), TINY_TITLE, ntiny, t->kernels.n, lim.tiny_ns / 1e3);
 		evidence(t, NULL, &tiny, x->evidence, sizeof(x->evidence), "kernels");
 		size_t len = strlen(x->evidence);
@@ -877,7 +879,7 @@ static bool rule_pageable_memcpy(const struct advise_in *in, struct gp_finding *
 		}
 	if (!n || ns < lim.min_share * in->f->gpu_ns / lim.copy_share_div)
 		return false;
-	at_stake(x, ns, ns, n);
+	involved(x, ns, n);
 	snprintf(x->title, sizeof(x->title), PAGEABLE_TITLE, n);
 	snprintf(x->evidence, sizeof(x->evidence), PAGEABLE_EVIDENCE, n, (double)bytes / 1e6,
 		 fmt_ms(ns, d1, sizeof(d1)));
@@ -903,7 +905,7 @@ static bool rule_sync_memcpy(const struct advise_in *in, struct gp_finding *x)
 		}
 	if (!n || ns < lim.min_share * in->f->gpu_ns / lim.copy_share_div)
 		return false;
-	at_stake(x, ns, ns, n);
+	involved(x, ns, n);
 	snprintf(x->title, sizeof(x->title), SYNCCOPY_TITLE, n);
 	snprintf(x->evidence, sizeof(x->evidence), SYNCCOPY_EVIDENCE, n, fmt_ms(ns, d1, sizeof(d1)));
 	snprintf(x->change, sizeof(x->change), "%s", SYNCCOPY_CHANGE);
@@ -939,7 +941,7 @@ static bool rule_small_grid(const struct advise_in *in, struct gp_finding *x)
 	}
 	found = n && stake >= lim.min_share * in->f->gpu_ns;
 	if (found) {
-		at_stake(x, stake, total, n);
+		involved(x, total, n);
 		gp_str top[1];
 		agg_top(&a, top, 1);
 		const struct gp_kernel *s = &t->kernels.v[a.sample[top[0]]];
@@ -1026,7 +1028,7 @@ static bool rule_fp32_unshaped(const struct advise_in *in, struct gp_finding *x)
 	found = n && total >= lim.min_share * in->f->gpu_ns;
 	if (found) {
 		char amp[400];      /* the precision advice, then why to record shapes */
-		at_stake(x, total / 2, total, n);
+		involved(x, total, n);
 		snprintf(x->title, sizeof(x->title), FP32NS_TITLE, n);
 		evidence(t, r, &a, x->evidence, sizeof(x->evidence), "kernels");
 		size_t len = strlen(x->evidence);
@@ -1103,7 +1105,7 @@ static bool rule_fusion(const struct advise_in *in, struct gp_finding *x)
 	}
 	found = n && stake >= lim.fusion_min_share * in->f->gpu_ns;
 	if (found) {
-		at_stake(x, stake, total, n);
+		involved(x, total, n);
 		snprintf(x->title, sizeof(x->title), FUSION_TITLE, n, 100 * total / in->f->gpu_ns);
 		evidence(t, NULL, &a, x->evidence, sizeof(x->evidence), "kernels");
 		size_t l = strlen(x->evidence);
@@ -1180,7 +1182,7 @@ static bool rule_unfused_attention(const struct advise_in *in, struct gp_finding
 	gp_u64map_free(&streams);
 	if (!paths || side + gemms < lim.min_share * in->f->gpu_ns)
 		return false;
-	at_stake(x, side, side + gemms, paths);
+	involved(x, side + gemms, paths);
 	snprintf(x->title, sizeof(x->title), ATTN_TITLE, paths, qk, pv);
 	snprintf(x->evidence, sizeof(x->evidence), ATTN_EVIDENCE, fmt_ms(side, d1, sizeof(d1)),
 		 fmt_ms(gemms, d2, sizeof(d2)));
