@@ -1127,12 +1127,13 @@ struct attn_state {
 	size_t between;         /* other kernels since the step began */
 	int32_t start;          /* the scores GEMM's first kernel */
 	int32_t iter;           /* its iteration */
+	gp_str layer;           /* its layer, 0 = none */
 };
 
 /* unfused-attention: scores GEMM (bmm, baddbmm, matmul), softmax, optional
 ** scaling, mask and dropout, output GEMM, in a row on one stream in one
-** iteration; their non-GEMM kernels are at stake (SDPA does not write
-** the score matrix). */
+** iteration and layer (where the trace has them); their non-GEMM kernels
+** are at stake (SDPA does not write the score matrix). */
 static bool rule_unfused_attention(const struct advise_in *in, struct gp_finding *x)
 {
 	const gp_trace *t = in->t;
@@ -1151,7 +1152,8 @@ static bool rule_unfused_attention(const struct advise_in *in, struct gp_finding
 		struct attn_state *s = &st.v[i];
 		const char *op = op_name(t, k);
 		bool gemm = is_any(op, attn_gemm_ops);
-		if (s->step && s->iter != t->attrs[k].iter)
+		gp_str layer = t->attrs[k].layer;
+		if (s->step && (s->iter != t->attrs[k].iter || (layer && s->layer && layer != s->layer)))
 			s->step = 0;
 		if (gemm && s->step == 2) {
 			for (size_t j = (size_t)s->start; j <= k; j++) {
@@ -1171,7 +1173,7 @@ static bool rule_unfused_attention(const struct advise_in *in, struct gp_finding
 			}
 			s->step = 0;
 		} else if (gemm) {
-			*s = (struct attn_state){1, 0, (int32_t)k, t->attrs[k].iter};
+			*s = (struct attn_state){1, 0, (int32_t)k, t->attrs[k].iter, layer};
 		} else if (s->step == 1 && is_any(op, attn_softmax_ops)) {
 			s->step = 2;
 		} else if (s->step && ++s->between > lim.attn_max_between) {

@@ -359,10 +359,11 @@ static void attn_op(struct fx *f, const char *kname, const char *op)
 
 /* Unfused attention: baddbmm + softmax + dropout + bmm, and bmm + div +
 ** softmax + bmm, per layer: SDPA, their softmax/scale/dropout kernels at
-** stake.  bmm + bmm without softmax, or with log_softmax, is none. */
+** stake.  bmm + bmm without softmax, or with log_softmax, is none; so is
+** a path whose output GEMM is in the next layer. */
 static void unfused_attention_paths(void **state)
 {
-	for (int variant = 0; variant < 3; variant++) {
+	for (int variant = 0; variant < 4; variant++) {
 		struct fx f;
 		struct gp_findings out;
 		fx_init(&f);
@@ -373,13 +374,18 @@ static void unfused_attention_paths(void **state)
 				layer % 2 ? "bmm" : "baddbmm");
 			if (layer % 2)
 				attn_op(&f, "vectorized_elementwise_kernel", "div");
-			if (variant == 0)
+			if (variant == 0 || variant == 3)
 				attn_op(&f, "softmax_warp_forward", "_softmax");
 			else if (variant == 2)
 				attn_op(&f, "softmax_warp_forward", "_log_softmax");
 			if (!(layer % 2))
 				attn_op(&f, "fused_dropout_kernel", "native_dropout");
 			attn_op(&f, "ampere_fp16_s16816gemm_fp16_128x128_ldg8_stages_32x5_nn", "bmm");
+		}
+		for (size_t k = 0; variant == 3 && k < f.attrs.n; k++) {
+			char layer[32];      /* each path's last GEMM in the next layer */
+			snprintf(layer, sizeof(layer), "layer%zu", (k + 1) / 5);
+			f.attrs.v[k].layer = gp_intern(&f.t, layer);
 		}
 		const struct gp_finding *x = advise(&f, &out, "unfused-attention");
 		if (variant) {
