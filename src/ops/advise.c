@@ -22,10 +22,11 @@
 ** devices, and each finding says how much it shared and with which kinds.
 **
 ** The file is data first: the limits every rule compares against, then the
-** texts findings print.  A rule is one function that fills a finding and
-** says whether it fired; the table at the end lists {kind, function} in
-** the order findings are collected.  Adding a rule = one function, one
-** table row (and its limits and texts here).
+** texts findings print.  A rule is one function that fills a finding,
+** claims its pieces of the timeline (claim()) and says whether it fired;
+** the table at the end lists {kind, function} in the order findings are
+** collected.  Adding a rule = one function, one table row (and its limits
+** and texts here).
 */
 #include <math.h>
 #include <stdio.h>
