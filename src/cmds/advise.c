@@ -24,9 +24,14 @@ static const struct gp_cmd_spec advise_spec = {
 	"with its evidence (which ops or calls, how much time) and the change to\n"
 	"make: tensor-core-eligible ops not on tensor cores (and which dimension\n"
 	"to pad), fp32 GEMMs/convolutions that TF32 or mixed precision would\n"
-	"speed up, kernels far below their roofline, launch-bound tiny kernels,\n"
-	"GPU idle gaps, host synchronization, pageable or synchronous copies, and\n"
-	"grids smaller than the number of SMs.  See docs/op-model.md.",
+	"speed up (and, without shapes, how to record them), rows of small\n"
+	"elementwise/norm/RoPE/copy ops to fuse, unfused attention (bmm +\n"
+	"softmax + bmm) to replace with SDPA, kernels far below their roofline,\n"
+	"launch-bound tiny kernels, GPU idle gaps, host synchronization, pageable\n"
+	"or synchronous copies, and grids smaller than the number of SMs.\n"
+	"Times at stake are disjoint: time two findings share is counted once,\n"
+	"in the larger, and the other says so (\"shared\"; overlap_ns and\n"
+	"overlaps in json/csv/tsv).  See docs/op-model.md.",
 	.shared = GP_OPT_FORMAT | GP_OPT_TOP | GP_OPT_PEAKS,
 	.formats = advise_formats,
 	.row_formats = true,
@@ -43,21 +48,25 @@ static const struct gp_column cols[] = {
 	{"title", "Finding", 20, false, true, NULL},
 	{"evidence", "Evidence", 20, false, true, NULL},
 	{"change", "Change", 20, false, true, NULL},
+	{"overlap_ns", "Shared(ns)", 10, true, false, NULL},
+	{"overlaps", "SharedWith", 10, false, true, NULL},
 };
 
 /* Writes the first top findings as rows to the open writer w and closes it. */
 static int write_rows(gp_writer *w, const struct gp_findings *f, size_t top, gp_error *err)
 {
-	char rank[24], ns[32], share[16], inv[32], cnt[24];
+	char rank[24], ns[32], share[16], inv[32], cnt[24], over[32];
 
 	for (size_t i = 0; i < f->v.n && i < top; i++) {
 		const struct gp_finding *x = &f->v.v[i];
 		snprintf(rank, sizeof(rank), "%zu", i + 1);
 		snprintf(ns, sizeof(ns), "%.0f", x->ns);
-		snprintf(share, sizeof(share), "%.4f", f->span_ns > 0 ? x->ns / f->span_ns : 0.0);
+		snprintf(share, sizeof(share), "%.4f", f->capacity_ns > 0 ? x->ns / f->capacity_ns : 0.0);
 		snprintf(inv, sizeof(inv), "%.0f", x->total_ns);
 		snprintf(cnt, sizeof(cnt), "%zu", x->count);
-		const char *vals[] = {rank, x->kind, ns, share, inv, cnt, x->title, x->evidence, x->change};
+		snprintf(over, sizeof(over), "%.0f", x->overlap_ns);
+		const char *vals[] = {rank, x->kind, ns, share, inv, cnt, x->title, x->evidence, x->change,
+				      over, x->overlaps};
 		gp_writer_row(w, vals);
 	}
 	return gp_writer_close(w, err);

@@ -7,13 +7,26 @@
 **   tensor cores / TF32 / AMP: half the time of the kernels involved;
 **   below roofline: measured - ideal / 0.8 (0.8: achievable fraction);
 **   launch-bound, idle gaps, synchronization: the GPU idle time involved;
-**   memcpy: the copy time; small grids: time x (1 - blocks / SMs) / 2.
+**   memcpy: the copy time; small grids: time x (1 - blocks / SMs) / 2;
+**   fusion: each row of small ops but its longest kernel;
+**   unfused attention: its softmax, scaling, mask and dropout kernels.
+**
+** Two rules can describe the same time (an idle gap before a tiny kernel
+** is both launch overhead and idle time; a slow fp32 GEMM is both fp32 and
+** below its roofline).  So a rule does not sum its time itself: it claims
+** pieces of the timeline (a kernel, a copy, an idle gap) with the time at
+** stake on each, measured in wall time (a kernel's own share of its
+** device's busy time: concurrent kernels split it).  gp_advise() then
+** settles the claims largest finding first: each piece gives what is left
+** of it, so the times at stake are disjoint and sum to at most the span x
+** devices, and each finding says how much it shared and with which kinds.
 **
 ** The file is data first: the limits every rule compares against, then the
-** texts findings print.  A rule is one function that fills a finding and
-** says whether it fired; the table at the end lists {kind, function} in
-** the order findings are collected.  Adding a rule = one function, one
-** table row (and its limits and texts here).
+** texts findings print.  A rule is one function that fills a finding,
+** claims its pieces of the timeline (claim()) and says whether it fired;
+** the table at the end lists {kind, function} in the order findings are
+** collected.  Adding a rule = one function, one table row (and its limits
+** and texts here).
 */
 #include <math.h>
 #include <stdio.h>
@@ -21,6 +34,7 @@
 #include <string.h>
 
 #include "ops/advise.h"
+#include "util/u64map.h"
 
 /* Every threshold of the rules (docs/op-model.md, "advise"). */
 struct advise_limits {
@@ -35,6 +49,10 @@ struct advise_limits {
 	double roofline_name_share; /* roofline: only kernel names with this share of GPU time */
 	double achievable;          /* the fraction of the roofline a kernel can reach */
 	double small_grid_min_ns;   /* small grids: only kernels this long */
+	double fusion_small_ns;     /* fusion: a "small" elementwise/norm/copy kernel runs shorter */
+	size_t fusion_min_run;      /* fusion: this many such kernels in a row on one stream */
+	double fusion_min_share;    /* fusion: their time at stake needs this share of GPU time */
+	size_t attn_max_between;    /* unfused attention: other kernels allowed between its steps */
 };
 
 static const struct advise_limits lim = {
@@ -49,7 +67,29 @@ static const struct advise_limits lim = {
 	.roofline_name_share = 0.05,
 	.achievable = 0.8,
 	.small_grid_min_ns = 20000.0,
+	.fusion_small_ns = 50000.0,
+	.fusion_min_run = 3,
+	.fusion_min_share = 0.05,
+	.attn_max_between = 8,
 };
+
+/* Fusion: op families of elementwise, norm and copy work, and for kernels
+** without a known op, kernel-name substrings of such work (RoPE kernels
+** have no op family of their own).  Names with one of fusion_done_names
+** are already fused or compiled. */
+static const char *const fusion_families[] = {
+	"pointwise", "activation", "norm", "copy", "convert", "dropout", NULL
+};
+static const char *const fusion_names[] = {
+	"elementwise_kernel", "layer_norm", "rms_norm", "RowwiseMoments", "LayerNorm", "batch_norm",
+	"rotary", "rope_", "_rope", "copy_kernel", "CatArrayBatchedCopy", NULL
+};
+static const char *const fusion_done_names[] = {"fused", "triton_", "Fused", NULL};
+
+/* Unfused attention: the op names (without "aten::") of each step of
+** scores = Q K^T, softmax, optional dropout, out = P V. */
+static const char *const attn_gemm_ops[] = {"bmm", "baddbmm", "matmul", "einsum", NULL};
+static const char *const attn_softmax_ops[] = {"softmax", "_softmax", "_safe_softmax", "safe_softmax", NULL};
 
 /* GPUs without TF32 (pre-Ampere), by substring of the peak table's name. */
 static const char *const no_tf32_gpus[] = {"V100", "T4", "TITAN V", "RTX 20", "GP100", NULL};
@@ -125,19 +165,51 @@ static const char *const no_tf32_gpus[] = {"V100", "T4", "TITAN V", "RTX 20", "G
 	"Use cudaMemcpyAsync / tensor.to(device, non_blocking=True) from pinned memory so copies " \
 	"overlap compute; avoid .cpu()/.item() inside the step."
 
+#define FP32NS_TITLE "%zu fp32 GEMM/convolution kernels run on CUDA cores of a GPU with tensor cores"
+#define FP32NS_EVIDENCE "; the trace has no shapes for them: their FLOPs are unknown"
+#define FP32NS_CHANGE                                                                      \
+	"%s  Record shapes (torch.profiler.profile(record_shapes=True), or "               \
+	"torch.autograd.profiler.emit_nvtx(record_shapes=True) under nsys) and gpuprof "    \
+	"gives their FLOPs, roofline and which dimensions to pad."
+
+#define FUSION_TITLE "%zu small elementwise/norm/RoPE/copy kernels in rows: %.1f%% of GPU time"
+#define FUSION_EVIDENCE "; %zu rows of %zu or more kernels under %.0f us back to back, the longest %zu"
+#define FUSION_CHANGE                                                                      \
+	"Fuse them: torch.compile(model) fuses chains of elementwise, norm, RoPE and copy "  \
+	"ops into one kernel each; or use fused kernels (fused RMSNorm/LayerNorm, fused RoPE, " \
+	"fused bias+activation, optimizers with fused=True or foreach=True)."
+
+#define ATTN_TITLE "%zu unfused attention paths (%s + softmax + %s)"
+#define ATTN_EVIDENCE                                                                      \
+	"their softmax, scaling, mask and dropout kernels take %s, the score and output GEMMs %s"
+#define ATTN_CHANGE                                                                        \
+	"Use torch.nn.functional.scaled_dot_product_attention (flash or memory-efficient "  \
+	"kernels; Hugging Face: attn_implementation=\"sdpa\" or \"flash_attention_2\"): it " \
+	"never writes the sequence x sequence score matrix to memory."
+
 #define GRID_TITLE "%zu kernels launch fewer blocks than the %d SMs"
 #define GRID_EVIDENCE "; e.g. grid %u,%u,%u = %u blocks"
 #define GRID_CHANGE                                                                        \
 	"Give these kernels more parallel work: a larger batch, fusing small ops, split-K " \
 	"for skinny GEMMs, or running independent work on other streams at the same time."
 
-/* A GPU idle gap of at least lim.idle_gap_ns on one device. */
+/* A GPU idle interval on one device, between two of its activities. */
 struct idle_gap {
 	gp_ns start;            /* end of the activity before it */
 	double ns;
-	int32_t api;            /* the API call the CPU was in at its middle, -1 = none */
+	int32_t next_kernel;    /* the kernel that ends it, -1 = a copy or memset */
+	int32_t api;            /* gaps >= lim.idle_gap_ns: the API call the CPU was in
+				   at its middle, -1 = none */
 	bool sync;              /* that call synchronizes the host with the GPU */
 };
+
+/* A piece of the timeline a rule claims: unit u (see struct advise_in),
+** ns of time at stake on it. */
+struct claim {
+	uint32_t unit;
+	double ns;
+};
+typedef GP_VEC(struct claim) claim_vec;
 
 /* What every rule reads.  Facts several rules share are computed once by
 ** gp_advise(). */
@@ -146,18 +218,39 @@ struct advise_in {
 	const struct gp_opres *r;
 	const struct gp_peak_opts *po;
 	const struct gp_findings *f;   /* gpu_ns, span_ns, gpu, sm_count */
+	const struct gp_gpu *gpu;      /* peak table entry, NULL = unknown */
 	gp_ns first;                   /* start of the span */
-	GP_VEC(struct idle_gap) gaps;  /* per device, in time order */
+	GP_VEC(struct idle_gap) gaps;  /* every idle interval, per device, in time order */
+	/* The units rules claim: kernel k is unit k, copy i unit copy0 + i,
+	** memset i unit set0 + i, gap i unit gap0 + i.  wall[u] is the time a
+	** unit has to give: a gap's length, or an activity's own share of its
+	** device's busy time. */
+	size_t copy0, set0, gap0, nunits;
+	double *wall;
+	claim_vec *claims;             /* where the running rule claims */
 };
 
 /* A rule: fills x (all but kind) and returns true when it has a finding. */
 typedef bool (*advise_rule)(const struct advise_in *in, struct gp_finding *x);
 
-static void at_stake(struct gp_finding *x, double ns, double total_ns, size_t count)
+/* The facts of a finding: the time and number of kernels, calls or gaps
+** involved.  Its time at stake is what gp_advise() settles from the
+** rule's claims. */
+static void involved(struct gp_finding *x, double total_ns, size_t count)
 {
-	x->ns = ns;
 	x->total_ns = total_ns;
 	x->count = count;
+}
+
+/* The running rule claims ns of time at stake on unit u (at most its wall
+** time). */
+static void claim(const struct advise_in *in, size_t u, double ns)
+{
+	if (ns <= 0 || u >= in->nunits)
+		return;
+	struct claim *c = gp_vec_push(*in->claims);
+	c->unit = (uint32_t)u;
+	c->ns = ns < in->wall[u] ? ns : in->wall[u];
 }
 
 /* Time and count per string id. */
@@ -330,10 +423,11 @@ static int tc_multiple(enum gp_dtype dt)
 	}
 }
 
-/* Busy intervals of one device (kernels, memcpy, memset), merged. */
+/* One GPU activity (kernel, memcpy, memset) as a unit of the timeline. */
 struct ival {
 	gp_ns s, e;
 	int32_t dev;
+	uint32_t unit;
 };
 
 static int cmp_ival(const void *pa, const void *pb)
@@ -345,29 +439,82 @@ static int cmp_ival(const void *pa, const void *pb)
 	return a->s < b->s ? -1 : a->s > b->s;
 }
 
-/* All GPU activity, merged per device: *n intervals (caller frees). */
-static struct ival *busy_intervals(const gp_trace *t, size_t *n)
+/* Every GPU activity of t as units (see struct advise_in), sorted by
+** device and start; *n of them (caller frees).  An end before the start
+** (bad input) is taken as the start. */
+static struct ival *activities(const gp_trace *t, size_t *n)
 {
-	size_t cap = t->kernels.n + t->memcpys.n + t->memsets.n, m = 0, w = 0;
+	size_t cap = t->kernels.n + t->memcpys.n + t->memsets.n, m = 0;
 	struct ival *v = gp_xmalloc((cap ? cap : 1) * sizeof(*v));
 
-	for (size_t i = 0; i < t->kernels.n; i++)
-		v[m++] = (struct ival){t->kernels.v[i].start, t->kernels.v[i].end, t->kernels.v[i].device};
-	for (size_t i = 0; i < t->memcpys.n; i++)
-		v[m++] = (struct ival){t->memcpys.v[i].start, t->memcpys.v[i].end, t->memcpys.v[i].device};
-	for (size_t i = 0; i < t->memsets.n; i++)
-		v[m++] = (struct ival){t->memsets.v[i].start, t->memsets.v[i].end, t->memsets.v[i].device};
+	for (size_t i = 0; i < t->kernels.n; i++, m++)
+		v[m] = (struct ival){t->kernels.v[i].start, t->kernels.v[i].end, t->kernels.v[i].device, (uint32_t)m};
+	for (size_t i = 0; i < t->memcpys.n; i++, m++)
+		v[m] = (struct ival){t->memcpys.v[i].start, t->memcpys.v[i].end, t->memcpys.v[i].device, (uint32_t)m};
+	for (size_t i = 0; i < t->memsets.n; i++, m++)
+		v[m] = (struct ival){t->memsets.v[i].start, t->memsets.v[i].end, t->memsets.v[i].device, (uint32_t)m};
+	for (size_t i = 0; i < m; i++)
+		if (v[i].e < v[i].s)
+			v[i].e = v[i].s;
 	qsort(v, m, sizeof(*v), cmp_ival);
-	for (size_t i = 0; i < m; i++) {
-		if (w && v[w - 1].dev == v[i].dev && v[i].s <= v[w - 1].e) {
-			if (v[i].e > v[w - 1].e)
-				v[w - 1].e = v[i].e;
+	*n = m;
+	return v;
+}
+
+/* A start or end of an activity, for the wall-time sweep. */
+struct edge {
+	gp_ns at;
+	int32_t dev;
+	uint32_t unit;
+	bool end;
+};
+
+static int cmp_edge(const void *pa, const void *pb)
+{
+	const struct edge *a = pa, *b = pb;
+
+	if (a->dev != b->dev)
+		return a->dev < b->dev ? -1 : 1;
+	if (a->at != b->at)
+		return a->at < b->at ? -1 : 1;
+	return (int)a->end - (int)b->end;      /* starts first: no negative count */
+}
+
+/* Fills wall[u] for the n activities a: each activity's own share of its
+** device's busy time, where k activities running at once get 1/k of it
+** each (so the walls of one device sum to its busy time).  One sorted
+** sweep: S(x) = integral of 1/active up to x, wall = S(end) - S(start).
+** Returns the number of devices with activity. */
+static int activity_walls(const struct ival *a, size_t n, double *wall)
+{
+	struct edge *e = gp_xmalloc((n ? 2 * n : 1) * sizeof(*e));
+	int devices = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		e[2 * i] = (struct edge){a[i].s, a[i].dev, a[i].unit, false};
+		e[2 * i + 1] = (struct edge){a[i].e, a[i].dev, a[i].unit, true};
+	}
+	qsort(e, 2 * n, sizeof(*e), cmp_edge);
+	double S = 0;
+	size_t active = 0;
+	for (size_t i = 0; i < 2 * n; i++) {
+		if (!i || e[i].dev != e[i - 1].dev) {
+			devices++;
+			S = 0;
+			active = 0;
+		} else if (active) {
+			S += (double)(e[i].at - e[i - 1].at) / (double)active;
+		}
+		if (e[i].end) {
+			wall[e[i].unit] += S;
+			active--;
 		} else {
-			v[w++] = v[i];
+			wall[e[i].unit] = -S;
+			active++;
 		}
 	}
-	*n = w;
-	return v;
+	free(e);
+	return devices;
 }
 
 /* Whether an API name synchronizes the host with the GPU. */
@@ -412,26 +559,26 @@ static int32_t api_at(const gp_trace *t, gp_ns x)
 	return best;
 }
 
-/* The idle gaps of every device, and the API call during each. */
-static void find_idle_gaps(struct advise_in *in)
+/* The idle intervals of every device between its activities a (n, sorted
+** by device and start), the kernel that ends each, and for the long ones
+** the API call during it. */
+static void find_idle_gaps(struct advise_in *in, const struct ival *a, size_t n)
 {
 	const gp_trace *t = in->t;
-	size_t nb;
-	struct ival *b = busy_intervals(t, &nb);
+	gp_ns busy_end = 0;
 
-	for (size_t i = 1; i < nb; i++) {
-		if (b[i].dev != b[i - 1].dev)
-			continue;
-		double g = (double)(b[i].s - b[i - 1].e);
-		if (g < lim.idle_gap_ns)
-			continue;
-		struct idle_gap *gap = gp_vec_push(in->gaps);
-		gap->start = b[i - 1].e;
-		gap->ns = g;
-		gap->api = api_at(t, b[i - 1].e + (gp_ns)(g / 2));
-		gap->sync = gap->api >= 0 && is_sync_api(gp_s(t, t->apis.v[gap->api].name));
+	for (size_t i = 0; i < n; i++) {
+		if (i && a[i].dev == a[i - 1].dev && a[i].s > busy_end) {
+			struct idle_gap *gap = gp_vec_push(in->gaps);
+			gap->start = busy_end;
+			gap->ns = (double)(a[i].s - busy_end);
+			gap->next_kernel = a[i].unit < t->kernels.n ? (int32_t)a[i].unit : -1;
+			gap->api = gap->ns >= lim.idle_gap_ns ? api_at(t, busy_end + (gp_ns)(gap->ns / 2)) : -1;
+			gap->sync = gap->api >= 0 && is_sync_api(gp_s(t, t->apis.v[gap->api].name));
+		}
+		if (!i || a[i].dev != a[i - 1].dev || a[i].e > busy_end)
+			busy_end = a[i].e;
 	}
-	free(b);
 }
 
 /* tc-not-used: tensor-core-eligible ops that did not run on tensor cores. */
@@ -450,11 +597,12 @@ static bool rule_tc_not_used(const struct advise_in *in, struct gp_finding *x)
 			continue;
 		total += dur(&t->kernels.v[k]);
 		n++;
+		claim(in, k, in->wall[k] / 2);
 		agg_add(&a, group_key(t, r, k), dur(&t->kernels.v[k]), k);
 	}
 	found = n && total >= lim.min_share * in->f->gpu_ns;
 	if (found) {
-		at_stake(x, total / 2, total, n);
+		involved(x, total, n);
 		gp_str top[1];
 		agg_top(&a, top, 1);
 		int32_t s = a.sample[top[0]];
@@ -500,12 +648,13 @@ static bool rule_fp32_gemm(const struct advise_in *in, struct gp_finding *x)
 			continue;
 		total += dur(&t->kernels.v[k]);
 		n++;
+		claim(in, k, in->wall[k] / 2);
 		agg_add(&a, group_key(t, r, k), dur(&t->kernels.v[k]), k);
 	}
 	found = n && total >= lim.min_share * in->f->gpu_ns;
 	if (found) {
 		const char *gpu = in->f->gpu;
-		at_stake(x, total / 2, total, n);
+		involved(x, total, n);
 		snprintf(x->title, sizeof(x->title), FP32_TITLE, n);
 		evidence(t, r, &a, x->evidence, sizeof(x->evidence), "kernels");
 		if (gpu && has_tf32(gpu))
@@ -550,11 +699,12 @@ static bool rule_roofline(const struct advise_in *in, struct gp_finding *x)
 		stake += save;
 		total += d;
 		n++;
+		claim(in, k, in->wall[k] * save / d);
 		agg_add(&a, name, d, k);
 	}
 	found = n && stake >= lim.min_share * in->f->gpu_ns;
 	if (found) {
-		at_stake(x, stake, total, n);
+		involved(x, total, n);
 		gp_str top[1];
 		agg_top(&a, top, 1);
 		int32_t s = a.sample[top[0]];
@@ -584,32 +734,37 @@ static bool rule_idle_gaps(const struct advise_in *in, struct gp_finding *x)
 	struct agg cause;
 	char d1[32], d2[32];
 	bool found;
+	size_t n = 0;
 
 	agg_init(&cause, t);
 	for (size_t i = 0; i < in->gaps.n; i++) {
 		const struct idle_gap *g = &in->gaps.v[i];
+		if (g->ns < lim.idle_gap_ns)
+			continue;
 		idle += g->ns;
+		n++;
+		claim(in, in->gap0 + i, g->ns);
 		if (g->ns > biggest) {
 			biggest = g->ns;
 			big_at = g->start;
 		}
 		agg_add(&cause, g->api >= 0 ? t->apis.v[g->api].name : 0, g->ns, 0);
 	}
-	found = in->gaps.n && idle >= lim.min_share * in->f->span_ns;
+	found = n && idle >= lim.min_share * in->f->span_ns;
 	if (found) {
-		double span = in->f->span_ns;
-		at_stake(x, idle, idle, in->gaps.n);
-		snprintf(x->title, sizeof(x->title), IDLE_TITLE, fmt_ms(idle, d1, sizeof(d1)), in->gaps.n,
-			 lim.idle_gap_ns / 1e3, span > 0 ? 100 * idle / span : 0.0);
+		double cap = in->f->capacity_ns;
+		involved(x, idle, n);
+		snprintf(x->title, sizeof(x->title), IDLE_TITLE, fmt_ms(idle, d1, sizeof(d1)), n,
+			 lim.idle_gap_ns / 1e3, cap > 0 ? 100 * idle / cap : 0.0);
 		gp_str top[3];
-		int n = agg_top(&cause, top, 3);
+		int ntop = agg_top(&cause, top, 3);
 		size_t len = (size_t)snprintf(x->evidence, sizeof(x->evidence), IDLE_EVIDENCE,
 					      fmt_ms(biggest, d2, sizeof(d2)), (double)(big_at - in->first) / 1e9);
-		for (int i = 0; i < n && len < sizeof(x->evidence); i++)
+		for (int i = 0; i < ntop && len < sizeof(x->evidence); i++)
 			len += (size_t)snprintf(x->evidence + len, sizeof(x->evidence) - len, IDLE_EVIDENCE_CAUSE,
 						i ? ";" : "", top[i] ? gp_s(t, top[i]) : IDLE_NO_CALL,
 						fmt_ms(cause.ns[top[i]], d1, sizeof(d1)), cause.cnt[top[i]]);
-		const char *top0 = n && top[0] ? gp_s(t, top[0]) : "";
+		const char *top0 = ntop && top[0] ? gp_s(t, top[0]) : "";
 		bool alloc = strstr(top0, "Malloc") || strstr(top0, "Free");
 		snprintf(x->change, sizeof(x->change), "%s%s", alloc ? IDLE_CHANGE_ALLOC : "", IDLE_CHANGE);
 	}
@@ -630,10 +785,11 @@ static bool rule_sync_calls(const struct advise_in *in, struct gp_finding *x)
 		if (in->gaps.v[i].sync) {
 			sync_idle += in->gaps.v[i].ns;
 			nsync_gaps++;
+			claim(in, in->gap0 + i, in->gaps.v[i].ns);
 		}
 	if (!nsync_gaps || sync_idle < lim.min_share * in->f->span_ns)
 		return false;
-	at_stake(x, sync_idle, sync_idle, nsync_gaps);
+	involved(x, sync_idle, nsync_gaps);
 	agg_init(&calls, t);
 	for (size_t i = 0; i < t->apis.n; i++)
 		if (is_sync_api(gp_s(t, t->apis.v[i].name))) {
@@ -652,8 +808,8 @@ static bool rule_sync_calls(const struct advise_in *in, struct gp_finding *x)
 	return true;
 }
 
-/* tiny-kernels: launch-bound tiny kernels separated by short gaps on their
-** device. */
+/* tiny-kernels: launch-bound tiny kernels: the idle gaps shorter than
+** lim.launch_gap_ns that end in a tiny kernel on its device. */
 static bool rule_tiny_kernels(const struct advise_in *in, struct gp_finding *x)
 {
 	const gp_trace *t = in->t;
@@ -672,21 +828,19 @@ static bool rule_tiny_kernels(const struct advise_in *in, struct gp_finding *x)
 		ntiny++;
 		tiny_ns += d;
 		agg_add(&tiny, kr->name, d, k);
-		/* the previous kernel on the same device */
-		for (size_t j = k, steps = 0; j > 0 && steps < 8; j--, steps++) {
-			const struct gp_kernel *p = &t->kernels.v[j - 1];
-			if (p->device != kr->device)
-				continue;
-			double g = (double)(kr->start - p->end);
-			if (g > 0 && g < lim.launch_gap_ns)
-				gap_ns += g;
-			break;
-		}
+	}
+	for (size_t i = 0; i < in->gaps.n; i++) {
+		const struct idle_gap *g = &in->gaps.v[i];
+		if (g->ns >= lim.launch_gap_ns || g->next_kernel < 0 ||
+		    dur(&t->kernels.v[g->next_kernel]) >= lim.tiny_ns)
+			continue;
+		gap_ns += g->ns;
+		claim(in, in->gap0 + i, g->ns);
 	}
 	found = ntiny >= lim.tiny_min_count && ntiny * lim.tiny_min_part >= t->kernels.n &&
 		gap_ns >= lim.min_share * in->f->span_ns;
 	if (found) {
-		at_stake(x, gap_ns, tiny_ns, ntiny);
+		involved(x, tiny_ns, ntiny);
 		snprintf(x->title, sizeof(x->title), TINY_TITLE, ntiny, t->kernels.n, lim.tiny_ns / 1e3);
 		evidence(t, NULL, &tiny, x->evidence, sizeof(x->evidence), "kernels");
 		size_t len = strlen(x->evidence);
@@ -721,11 +875,12 @@ static bool rule_pageable_memcpy(const struct advise_in *in, struct gp_finding *
 		if (copy_is_pageable(&t->memcpys.v[i])) {
 			ns += copy_ns(&t->memcpys.v[i]);
 			n++;
+			claim(in, in->copy0 + i, in->wall[in->copy0 + i]);
 			bytes += t->memcpys.v[i].bytes;
 		}
 	if (!n || ns < lim.min_share * in->f->gpu_ns / lim.copy_share_div)
 		return false;
-	at_stake(x, ns, ns, n);
+	involved(x, ns, n);
 	snprintf(x->title, sizeof(x->title), PAGEABLE_TITLE, n);
 	snprintf(x->evidence, sizeof(x->evidence), PAGEABLE_EVIDENCE, n, (double)bytes / 1e6,
 		 fmt_ms(ns, d1, sizeof(d1)));
@@ -733,7 +888,9 @@ static bool rule_pageable_memcpy(const struct advise_in *in, struct gp_finding *
 	return true;
 }
 
-/* sync-memcpy: copies between pinned or device memory issued without Async. */
+/* sync-memcpy: copies between pinned or device memory issued without
+** Async.  Reads only the copy's async flag (every reader sets it from the
+** launching call) and its memory kinds. */
 static bool rule_sync_memcpy(const struct advise_in *in, struct gp_finding *x)
 {
 	const gp_trace *t = in->t;
@@ -745,10 +902,11 @@ static bool rule_sync_memcpy(const struct advise_in *in, struct gp_finding *x)
 		if (!copy_is_pageable(&t->memcpys.v[i]) && !t->memcpys.v[i].async) {
 			ns += copy_ns(&t->memcpys.v[i]);
 			n++;
+			claim(in, in->copy0 + i, in->wall[in->copy0 + i]);
 		}
 	if (!n || ns < lim.min_share * in->f->gpu_ns / lim.copy_share_div)
 		return false;
-	at_stake(x, ns, ns, n);
+	involved(x, ns, n);
 	snprintf(x->title, sizeof(x->title), SYNCCOPY_TITLE, n);
 	snprintf(x->evidence, sizeof(x->evidence), SYNCCOPY_EVIDENCE, n, fmt_ms(ns, d1, sizeof(d1)));
 	snprintf(x->change, sizeof(x->change), "%s", SYNCCOPY_CHANGE);
@@ -779,11 +937,12 @@ static bool rule_small_grid(const struct advise_in *in, struct gp_finding *x)
 		stake += d * (1 - blocks / sms) / 2;
 		total += d;
 		n++;
+		claim(in, k, in->wall[k] * (1 - blocks / sms) / 2);
 		agg_add(&a, kr->name, d, k);
 	}
 	found = n && stake >= lim.min_share * in->f->gpu_ns;
 	if (found) {
-		at_stake(x, stake, total, n);
+		involved(x, total, n);
 		gp_str top[1];
 		agg_top(&a, top, 1);
 		const struct gp_kernel *s = &t->kernels.v[a.sample[top[0]]];
@@ -796,6 +955,242 @@ static bool rule_small_grid(const struct advise_in *in, struct gp_finding *x)
 	}
 	agg_free(&a);
 	return found;
+}
+
+/* Whether s contains one of the substrings in list (NULL-terminated). */
+static bool has_any(const char *s, const char *const *list)
+{
+	for (int i = 0; list[i]; i++)
+		if (strstr(s, list[i]))
+			return true;
+	return false;
+}
+
+/* Whether s is one of the strings in list (NULL-terminated). */
+static bool is_any(const char *s, const char *const *list)
+{
+	for (int i = 0; list[i]; i++)
+		if (strcmp(s, list[i]) == 0)
+			return true;
+	return false;
+}
+
+/* The op that launched kernel k without "aten::", or "" if none. */
+static const char *op_name(const gp_trace *t, size_t k)
+{
+	const char *op = t->attrs[k].op ? gp_s(t, t->attrs[k].op) : "";
+
+	return strncmp(op, "aten::", 6) == 0 ? op + 6 : op;
+}
+
+/* The key of kernel k's stream: device and stream. */
+static uint64_t stream_key(const struct gp_kernel *k)
+{
+	return (uint64_t)(uint32_t)k->device << 32 | k->stream;
+}
+
+/* Whether a GPU has tensor cores: the peak table gives it an fp16
+** tensor-core rate. */
+static bool has_tensor_cores(const struct gp_gpu *g)
+{
+	return g && g->fp16 > 0;
+}
+
+/* fp32-unshaped: fp32 GEMM/conv kernels on CUDA cores of a GPU with tensor
+** cores, whose op has no shapes in the trace (fp32-gemm takes those with
+** shapes and FLOPs). */
+static bool rule_fp32_unshaped(const struct advise_in *in, struct gp_finding *x)
+{
+	const gp_trace *t = in->t;
+	const struct gp_opres *r = in->r;
+	struct agg a;
+	double total = 0;
+	size_t n = 0;
+	bool found;
+
+	if (!has_tensor_cores(in->gpu))
+		return false;
+	agg_init(&a, t);
+	for (size_t k = 0; k < t->kernels.n; k++) {
+		const struct gp_kernel *kr = &t->kernels.v[k];
+		const char *name = gp_s(t, kr->demangled ? kr->demangled : kr->name);
+		const char *fam = r[k].family;
+		if (r[k].tc != GP_TC_NO || r[k].params || (r[k].known && r[k].flops > 0) || gp_op_is_comm(&r[k]))
+			continue;
+		enum gp_dtype dt = r[k].dtype != GP_DT_UNKNOWN ? (enum gp_dtype)r[k].dtype : gp_kernel_dtype(name);
+		bool gemm = fam && (!strcmp(fam, "gemm") || !strcmp(fam, "conv") || !strcmp(fam, "rnn"));
+		if (dt != GP_DT_FP32 || !(gemm || gp_kernel_is_gemm_like(name)))
+			continue;
+		total += dur(kr);
+		n++;
+		claim(in, k, in->wall[k] / 2);
+		agg_add(&a, group_key(t, r, k), dur(kr), k);
+	}
+	found = n && total >= lim.min_share * in->f->gpu_ns;
+	if (found) {
+		char amp[400];      /* the precision advice, then why to record shapes */
+		involved(x, total, n);
+		snprintf(x->title, sizeof(x->title), FP32NS_TITLE, n);
+		evidence(t, r, &a, x->evidence, sizeof(x->evidence), "kernels");
+		size_t len = strlen(x->evidence);
+		snprintf(x->evidence + len, sizeof(x->evidence) - len, "%s", FP32NS_EVIDENCE);
+		if (has_tf32(in->gpu->name))
+			snprintf(amp, sizeof(amp), "%s", FP32_CHANGE_TF32);
+		else
+			snprintf(amp, sizeof(amp), FP32_CHANGE_AMP, "");
+		snprintf(x->change, sizeof(x->change), FP32NS_CHANGE, amp);
+	}
+	agg_free(&a);
+	return found;
+}
+
+/* Whether kernel k is small elementwise, norm, RoPE or copy work: by its
+** op's family, or by its name when no op is known; not already fused. */
+static bool fusible(const struct advise_in *in, size_t k)
+{
+	const gp_trace *t = in->t;
+	const char *fam = in->r[k].family;
+	const char *name = gp_s(t, t->kernels.v[k].name);
+
+	if (dur(&t->kernels.v[k]) >= lim.fusion_small_ns || has_any(name, fusion_done_names) ||
+	    gp_op_is_comm(&in->r[k]))
+		return false;
+	if (fam && strcmp(fam, "unknown"))
+		return is_any(fam, fusion_families);
+	return has_any(name, fusion_names);
+}
+
+/* fusion: rows of lim.fusion_min_run or more small elementwise, norm,
+** RoPE or copy kernels back to back on one stream; all but the longest of
+** each row is at stake (a fused kernel costs about as much as it). */
+static bool rule_fusion(const struct advise_in *in, struct gp_finding *x)
+{
+	const gp_trace *t = in->t;
+	size_t nk = t->kernels.n, n = 0, rows = 0, longest_row = 0;
+	int32_t *row = gp_xmalloc(nk * sizeof(*row));         /* first kernel of k's row, -1 = none */
+	uint32_t *len = gp_xcalloc(nk, sizeof(*len));         /* by first kernel: row length */
+	int32_t *longest = gp_xcalloc(nk, sizeof(*longest));  /* by first kernel: its longest */
+	gp_u64map last = {0};                                 /* stream -> its last kernel */
+	double total = 0, stake = 0;
+	struct agg a;
+	bool found;
+
+	for (size_t k = 0; k < nk; k++) {
+		int32_t prev = gp_u64map_get(&last, stream_key(&t->kernels.v[k]));
+		gp_u64map_put(&last, stream_key(&t->kernels.v[k]), (int32_t)k);
+		row[k] = -1;
+		if (!fusible(in, k))
+			continue;
+		int32_t first = prev >= 0 && row[prev] >= 0 ? row[prev] : (int32_t)k;
+		row[k] = first;
+		if (!len[first]++ || dur(&t->kernels.v[k]) > dur(&t->kernels.v[longest[first]]))
+			longest[first] = (int32_t)k;
+	}
+	agg_init(&a, t);
+	for (size_t k = 0; k < nk; k++) {
+		if (row[k] < 0 || len[row[k]] < lim.fusion_min_run)
+			continue;
+		double d = dur(&t->kernels.v[k]);
+		if (row[k] == (int32_t)k) {
+			rows++;
+			if (len[k] > longest_row)
+				longest_row = len[k];
+		}
+		n++;
+		total += d;
+		agg_add(&a, group_key(t, in->r, k), d, k);
+		if (longest[row[k]] != (int32_t)k) {
+			stake += d;
+			claim(in, k, in->wall[k]);
+		}
+	}
+	found = n && stake >= lim.fusion_min_share * in->f->gpu_ns;
+	if (found) {
+		involved(x, total, n);
+		snprintf(x->title, sizeof(x->title), FUSION_TITLE, n, 100 * total / in->f->gpu_ns);
+		evidence(t, NULL, &a, x->evidence, sizeof(x->evidence), "kernels");
+		size_t l = strlen(x->evidence);
+		snprintf(x->evidence + l, sizeof(x->evidence) - l, FUSION_EVIDENCE, rows, lim.fusion_min_run,
+			 lim.fusion_small_ns / 1e3, longest_row);
+		snprintf(x->change, sizeof(x->change), "%s", FUSION_CHANGE);
+	}
+	agg_free(&a);
+	gp_u64map_free(&last);
+	free(row);
+	free(len);
+	free(longest);
+	return found;
+}
+
+/* Where one stream is in the unfused attention pattern. */
+struct attn_state {
+	int step;               /* 0: none, 1: after the scores GEMM, 2: after its softmax */
+	size_t between;         /* other kernels since the step began */
+	int32_t start;          /* the scores GEMM's first kernel */
+	int32_t iter;           /* its iteration */
+	gp_str layer;           /* its layer, 0 = none */
+};
+
+/* unfused-attention: scores GEMM (bmm, baddbmm, matmul), softmax, optional
+** scaling, mask and dropout, output GEMM, in a row on one stream in one
+** iteration and layer (where the trace has them); their non-GEMM kernels
+** are at stake (SDPA does not write the score matrix). */
+static bool rule_unfused_attention(const struct advise_in *in, struct gp_finding *x)
+{
+	const gp_trace *t = in->t;
+	GP_VEC(struct attn_state) st = {0};
+	gp_u64map streams = {0};
+	double side = 0, gemms = 0;
+	size_t paths = 0;
+	const char *qk = NULL, *pv = NULL;      /* the first path's GEMM ops */
+	char d1[32], d2[32];
+
+	for (size_t k = 0; k < t->kernels.n; k++) {
+		const struct gp_kernel *kr = &t->kernels.v[k];
+		int32_t i = gp_u64map_add(&streams, stream_key(kr), (int32_t)st.n);
+		if (i == (int32_t)st.n)
+			memset(gp_vec_push(st), 0, sizeof(*st.v));
+		struct attn_state *s = &st.v[i];
+		const char *op = op_name(t, k);
+		bool gemm = is_any(op, attn_gemm_ops);
+		gp_str layer = t->attrs[k].layer;
+		if (s->step && (s->iter != t->attrs[k].iter || (layer && s->layer && layer != s->layer)))
+			s->step = 0;
+		if (gemm && s->step == 2) {
+			for (size_t j = (size_t)s->start; j <= k; j++) {
+				if (stream_key(&t->kernels.v[j]) != stream_key(kr))
+					continue;
+				double d = dur(&t->kernels.v[j]);
+				if (is_any(op_name(t, j), attn_gemm_ops)) {
+					gemms += d;
+				} else {
+					side += d;
+					claim(in, j, in->wall[j]);
+				}
+			}
+			if (!paths++) {
+				qk = op_name(t, (size_t)s->start);
+				pv = op;
+			}
+			s->step = 0;
+		} else if (gemm) {
+			*s = (struct attn_state){1, 0, (int32_t)k, t->attrs[k].iter, layer};
+		} else if (s->step == 1 && is_any(op, attn_softmax_ops)) {
+			s->step = 2;
+		} else if (s->step && ++s->between > lim.attn_max_between) {
+			s->step = 0;
+		}
+	}
+	gp_vec_free(st);
+	gp_u64map_free(&streams);
+	if (!paths || side + gemms < lim.min_share * in->f->gpu_ns)
+		return false;
+	involved(x, side + gemms, paths);
+	snprintf(x->title, sizeof(x->title), ATTN_TITLE, paths, qk, pv);
+	snprintf(x->evidence, sizeof(x->evidence), ATTN_EVIDENCE, fmt_ms(side, d1, sizeof(d1)),
+		 fmt_ms(gemms, d2, sizeof(d2)));
+	snprintf(x->change, sizeof(x->change), "%s", ATTN_CHANGE);
+	return true;
 }
 
 /* The rules, in the order their findings are collected (then ranked by
@@ -813,23 +1208,116 @@ static const struct {
 	{"pageable-memcpy", rule_pageable_memcpy},
 	{"sync-memcpy", rule_sync_memcpy},
 	{"small-grid", rule_small_grid},
+	{"fp32-unshaped", rule_fp32_unshaped},
+	{"fusion", rule_fusion},
+	{"unfused-attention", rule_unfused_attention},
 };
 
-static int cmp_finding(const void *pa, const void *pb)
-{
-	const struct gp_finding *a = pa, *b = pb;
+#define NRULES (sizeof(rules) / sizeof(rules[0]))
 
-	return a->ns > b->ns ? -1 : a->ns < b->ns;
+/* What finding i of the settling claims: its claims and what it got. */
+struct pending {
+	claim_vec claims;
+	double overlap[NRULES];  /* by finding index: time it shared with that one */
+	bool settled;
+};
+
+/* The time at stake of claims c on what is left of each unit. */
+static double unclaimed(const claim_vec *c, const double *left)
+{
+	double ns = 0;
+
+	for (size_t i = 0; i < c->n; i++)
+		ns += c->v[i].ns < left[c->v[i].unit] ? c->v[i].ns : left[c->v[i].unit];
+	return ns;
+}
+
+/* Writes "kind, kind" of the findings x overlapped, largest overlap first. */
+static void name_overlaps(const struct gp_findings *f, const double *overlap, char *out, size_t size)
+{
+	bool used[NRULES] = {0};
+	size_t len = 0;
+
+	out[0] = 0;
+	for (;;) {
+		size_t best = NRULES;
+		for (size_t j = 0; j < f->v.n; j++)
+			if (!used[j] && overlap[j] > 0 && (best == NRULES || overlap[j] > overlap[best]))
+				best = j;
+		if (best == NRULES || len >= size)
+			return;
+		used[best] = true;
+		int w = snprintf(out + len, size - len, "%s%s", len ? ", " : "", f->v.v[best].kind);
+		if (w < 0)
+			return;
+		len += (size_t)w;
+	}
+}
+
+/* Settles the claims p of the findings f (one per finding): the finding
+** with the most unclaimed time at stake first, each taking what is left of
+** its units; sets each finding's ns, overlap_ns and overlaps, and orders
+** f by ns (largest first, the order they settled in). */
+static void settle(struct gp_findings *f, struct pending *p, size_t nunits, const double *wall)
+{
+	double *left = gp_xmalloc((nunits ? nunits : 1) * sizeof(*left));
+	int8_t *owner = gp_xmalloc(nunits ? nunits : 1);   /* last finding that took from a unit */
+	size_t *order = gp_xmalloc((f->v.n ? f->v.n : 1) * sizeof(*order));
+	struct gp_finding *sorted = gp_xmalloc((f->v.n ? f->v.n : 1) * sizeof(*sorted));
+
+	memcpy(left, wall, nunits * sizeof(*left));
+	memset(owner, -1, nunits);
+	for (size_t round = 0; round < f->v.n; round++) {
+		size_t best = f->v.n;
+		double best_ns = -1;
+		for (size_t i = 0; i < f->v.n; i++) {
+			if (p[i].settled)
+				continue;
+			double ns = unclaimed(&p[i].claims, left);
+			if (ns > best_ns) {
+				best = i;
+				best_ns = ns;
+			}
+		}
+		struct pending *b = &p[best];
+		struct gp_finding *x = &f->v.v[best];
+		x->ns = 0;
+		x->overlap_ns = 0;
+		for (size_t c = 0; c < b->claims.n; c++) {
+			uint32_t u = b->claims.v[c].unit;
+			double want = b->claims.v[c].ns, take = want < left[u] ? want : left[u];
+			if (want > take && owner[u] >= 0)
+				b->overlap[owner[u]] += want - take;
+			x->ns += take;
+			x->overlap_ns += want - take;
+			left[u] -= take;
+			owner[u] = (int8_t)best;
+		}
+		b->settled = true;
+		order[round] = best;
+	}
+	for (size_t i = 0; i < f->v.n; i++)
+		name_overlaps(f, p[i].overlap, f->v.v[i].overlaps, sizeof(f->v.v[i].overlaps));
+	for (size_t round = 0; round < f->v.n; round++)
+		sorted[round] = f->v.v[order[round]];
+	if (f->v.n)
+		memcpy(f->v.v, sorted, f->v.n * sizeof(*sorted));
+	free(sorted);
+	free(order);
+	free(owner);
+	free(left);
 }
 
 void gp_advise(const gp_trace *t, const struct gp_opres *r, const struct gp_peak_opts *po,
 	       struct gp_findings *f)
 {
 	struct advise_in in = {.t = t, .r = r, .po = po, .f = f};
+	struct pending p[NRULES];
 	gp_ns last = 0;
 	const struct gp_gpu *g = po ? po->gpu : NULL;
 
 	memset(f, 0, sizeof(*f));
+	memset(p, 0, sizeof(p));
 	for (size_t k = 0; k < t->kernels.n; k++)
 		f->gpu_ns += dur(&t->kernels.v[k]);
 	if (gp_trace_span(t, &in.first, &last))
@@ -841,19 +1329,40 @@ void gp_advise(const gp_trace *t, const struct gp_opres *r, const struct gp_peak
 	if (!f->sm_count && g)
 		f->sm_count = g->sm_count;
 	f->gpu = g ? g->name : NULL;
-	if (!t->kernels.n || !r || !t->attrs)
-		return;
-	find_idle_gaps(&in);
-	for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); i++) {
-		struct gp_finding x;
-		memset(&x, 0, sizeof(x));
-		if (rules[i].fn(&in, &x)) {
-			x.kind = rules[i].kind;
-			*gp_vec_push(f->v) = x;
+	in.gpu = g;
+
+	size_t na;
+	struct ival *acts = activities(t, &na);
+	in.copy0 = t->kernels.n;
+	in.set0 = in.copy0 + t->memcpys.n;
+	in.gap0 = in.set0 + t->memsets.n;
+	find_idle_gaps(&in, acts, na);
+	in.nunits = in.gap0 + in.gaps.n;
+	in.wall = gp_xcalloc(in.nunits ? in.nunits : 1, sizeof(*in.wall));
+	f->devices = activity_walls(acts, na, in.wall);
+	for (size_t i = 0; i < in.gaps.n; i++)
+		in.wall[in.gap0 + i] = in.gaps.v[i].ns;
+	f->capacity_ns = f->span_ns * (f->devices > 1 ? f->devices : 1);
+	free(acts);
+
+	if (t->kernels.n && r && t->attrs) {
+		for (size_t i = 0; i < NRULES; i++) {
+			struct gp_finding x;
+			memset(&x, 0, sizeof(x));
+			in.claims = &p[f->v.n].claims;
+			if (rules[i].fn(&in, &x)) {
+				x.kind = rules[i].kind;
+				*gp_vec_push(f->v) = x;
+			} else {
+				p[f->v.n].claims.n = 0;
+			}
 		}
+		settle(f, p, in.nunits, in.wall);
 	}
+	for (size_t i = 0; i < NRULES; i++)
+		gp_vec_free(p[i].claims);
+	free(in.wall);
 	gp_vec_free(in.gaps);
-	gp_vec_sort(f->v, cmp_finding);
 }
 
 void gp_findings_free(struct gp_findings *f)

@@ -2,6 +2,11 @@
 ** gpuprof advise's analysis: findings about a trace, ranked by the GPU (or
 ** CPU) time at stake, each with evidence and the concrete change to make.
 ** Rules and thresholds are documented in docs/op-model.md ("advise").
+** Times at stake are disjoint: each finding claims pieces of the GPU
+** timeline (kernels, copies, idle gaps), and a finding's time at stake is
+** what larger findings did not claim first; the rest is its overlap, with
+** the kinds it overlaps.  So the times at stake never sum above
+** capacity_ns.
 **
 ** Ownership: gp_advise() fills a caller-owned gp_findings; free its array
 ** with gp_findings_free().  Strings are inside the findings.
@@ -15,7 +20,9 @@
 
 struct gp_finding {
 	const char *kind;       /* stable id: "tc-not-used", "fp32-gemm", ... */
-	double ns;              /* time at stake (ns) */
+	double ns;              /* time at stake (ns) no larger finding claimed */
+	double overlap_ns;      /* time at stake that larger findings claimed first */
+	char overlaps[96];      /* their kinds, largest overlap first: "idle-gaps, fp32-gemm" */
 	double total_ns;        /* time of the kernels/calls involved */
 	size_t count;           /* kernels, calls or gaps involved */
 	char title[160];
@@ -27,6 +34,8 @@ struct gp_findings {
 	GP_VEC(struct gp_finding) v;
 	double gpu_ns;          /* total kernel time */
 	double span_ns;         /* first to last GPU activity */
+	int devices;            /* devices with GPU activity */
+	double capacity_ns;     /* span_ns x devices: what the times at stake share */
 	const char *gpu;        /* peak table name used, NULL = unknown */
 	int sm_count;           /* 0 = unknown */
 };

@@ -1,7 +1,8 @@
 /*
 ** The advise report for people: the GPU and time totals, then each
-** finding with its time at stake, evidence and change, wrapped at 78
-** columns.  A sink: it needs the findings (and the path) of the analysis.
+** finding with its time at stake (and the time it shares with larger
+** findings, counted there), evidence and change, wrapped at 78 columns.
+** A sink: it needs the findings (and the path) of the analysis.
 */
 #include <string.h>
 
@@ -37,7 +38,7 @@ static int advise_write(gp_sink *s, const struct gp_analysis *a, gp_error *err)
 {
 	const struct gp_findings *f = a->findings;
 	FILE *out = s->out;
-	char d[64], d2[64];
+	char d[64], d2[64], of[48];
 
 	if (!f)
 		return gp_err(err, GP_ERR_USAGE, "the advise output needs the findings");
@@ -48,12 +49,18 @@ static int advise_write(gp_sink *s, const struct gp_analysis *a, gp_error *err)
 		fprintf(out, "\nNo findings: nothing above the thresholds.\n");
 		return GP_OK;
 	}
+	if (f->devices > 1)
+		snprintf(of, sizeof(of), "of %d GPUs x the span", f->devices);
+	else
+		snprintf(of, sizeof(of), "of the span");
 	for (size_t i = 0; i < f->v.n && i < a->top; i++) {
 		const struct gp_finding *x = &f->v.v[i];
 		fprintf(out, "\n%2zu. %s\n", i + 1, x->title);
-		fprintf(out, "     at stake: about %s (%.1f%% of the span)  [%s]\n",
-			gp_fmt_duration(x->ns, d, sizeof(d)), f->span_ns > 0 ? 100 * x->ns / f->span_ns : 0.0,
-			x->kind);
+		fprintf(out, "     at stake: about %s (%.1f%% %s)  [%s]\n", gp_fmt_duration(x->ns, d, sizeof(d)),
+			f->capacity_ns > 0 ? 100 * x->ns / f->capacity_ns : 0.0, of, x->kind);
+		if (x->overlap_ns > 0)
+			fprintf(out, "     shared:   %s more, counted above under [%s]\n",
+				gp_fmt_duration(x->overlap_ns, d, sizeof(d)), x->overlaps);
 		wrap(out, "evidence: ", x->evidence);
 		wrap(out, "change:   ", x->change);
 	}

@@ -231,7 +231,7 @@ static void kv_text_and_json(void **state)
 
 static void advise_sink(void **state)
 {
-	struct gp_findings f = {.gpu_ns = 2e6, .span_ns = 4e6, .gpu = "V100"};
+	struct gp_findings f = {.gpu_ns = 2e6, .span_ns = 4e6, .devices = 1, .capacity_ns = 4e6, .gpu = "V100"};
 	struct gp_finding *x;
 	gp_error err = {0};
 	struct mem m;
@@ -262,6 +262,22 @@ static void advise_sink(void **state)
 				 "     at stake: about 2.000 ms (50.0% of the span)  [fp32-gemm]\n"
 				 "     evidence: why\n"
 				 "     change:   what\n");
+	free(out);
+
+	/* two GPUs: shares of 2 x the span; a finding that shares time says so */
+	f.devices = 2;
+	f.capacity_ns = 8e6;
+	f.v.v[1].overlap_ns = 5e5;
+	snprintf(f.v.v[1].overlaps, sizeof(f.v.v[1].overlaps), "fp32-gemm");
+	a.top = 2;
+	mem_open(&m);
+	assert_int_equal(gp_sink_open(&s, "advise-text", m.f, &err), GP_OK);
+	assert_int_equal(gp_sink_write_close(&s, &a, &err), GP_OK);
+	out = mem_close(&m);
+	assert_non_null(strstr(out, "at stake: about 2.000 ms (25.0% of 2 GPUs x the span)  [fp32-gemm]\n"));
+	assert_non_null(strstr(out, "\n 2. finding 2\n"
+				    "     at stake: about 1.000 ms (12.5% of 2 GPUs x the span)  [gap]\n"
+				    "     shared:   500.000 us more, counted above under [fp32-gemm]\n"));
 	free(out);
 
 	/* a sink refuses an analysis without what it needs */
