@@ -23,8 +23,8 @@ static const struct gp_cmd_opt summary_own[] = {
 	{"section", 's', "S", "gpu, api or all (default)"},
 	{"by", 'b', "G", "group GPU time by: kernel (default: kernel name, plus\n"
 	 "memcpy by kind and memset), op, layer, iter (from the\n"
-	 "correlation pass; kernels only, '(none)' when unknown),\n"
-	 "stream or device (all GPU activities)"},
+	 "correlation pass; kernels only, '(none)' when unknown,\n"
+	 "null in json), stream or device (all GPU activities)"},
 	{"base", 0, NULL, "kernel base names (shortName) instead of full\ndemangled names"},
 	{NULL, 0, NULL, NULL},
 };
@@ -59,6 +59,7 @@ struct group {
 	uint64_t key;
 	struct gp_stats st;
 	const char *name;      /* points into the trace's strings or names[] */
+	bool unknown;          /* no op, layer or iteration: "(none)", null in JSON */
 };
 
 struct opts {
@@ -183,6 +184,7 @@ static struct group *make_groups(const gp_trace *t, struct item *items, size_t n
 			*labels = gp_xrealloc(*labels, cap * sizeof(**labels));
 		}
 		g[ng].key = items[i].key;
+		g[ng].unknown = !items[i].key && (named_keys || o->by == BY_ITER);
 		gp_stats_sorted(scratch, j - i, &g[ng].st);
 		if (named_keys) {
 			g[ng].name = items[i].key ? gp_s(t, (gp_str)items[i].key) : "(none)";
@@ -211,7 +213,7 @@ static const struct gp_column cols_raw[] = {
 	{"min_ns", "Min (ns)", 8, true, false, NULL},
 	{"max_ns", "Max (ns)", 8, true, false, NULL},
 	{"stddev_ns", "StdDev (ns)", 8, true, false, NULL},
-	{"name", "Name", 20, false, true, NULL},
+	{"name", "Name", 20, false, true, "(none)"},
 };
 
 static const struct gp_column cols_table[] = {
@@ -224,7 +226,7 @@ static const struct gp_column cols_table[] = {
 	{"min", "Min", 8, true, false, NULL},
 	{"max", "Max", 8, true, false, NULL},
 	{"stddev", "StdDev", 8, true, false, NULL},
-	{"name", "Name", 20, false, true, NULL},
+	{"name", "Name", 20, false, true, "(none)"},
 };
 
 #define NCOLS ((int)(sizeof(cols_raw) / sizeof(cols_raw[0])))
@@ -263,7 +265,7 @@ static void write_section(gp_writer *w, const char *type, const struct group *g,
 		}
 		for (int c = 0; c < NCOLS - 2; c++)
 			row[c + 1] = v[c];
-		row[NCOLS - 1] = g[i].name;
+		row[NCOLS - 1] = g[i].unknown ? NULL : g[i].name;
 		gp_writer_row(w, row);
 	}
 }

@@ -35,3 +35,10 @@ d = json.load(open(sys.argv[1]))
 assert d["kernels"] == 0 and d["gpu_time_with_flops_pct"] is None, d
 assert d["notes"] and all(isinstance(n, str) for n in d["notes"]), d
 PY
+# summary: a group with no op, layer or iteration is "(none)" in tables
+# and null in JSON
+run_ok "$GPUPROF" summary --by iter -f json "$f"
+assert_grep '^\{"type":"GPU activities".*"name":null\}$' "$TMP/out"
+assert_no_grep '"\(none\)"' "$TMP/out"
+run_ok "$GPUPROF" summary --by iter -f csv "$f"
+assert_grep '"\(none\)"$' "$TMP/out"
