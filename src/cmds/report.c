@@ -272,7 +272,7 @@ int cmd_report(int argc, char **argv)
 		return rc;
 	}
 
-	struct gp_opres *res = needs_ops(sel, nsel) ? gp_ops_run(&t) : NULL;
+	struct gp_opres *res = needs_ops(sel, nsel) ? gp_ops_run(&t, &o.peaks) : NULL;
 	bool short_trace = o.wo.width > 0;
 	struct cells cells = {0};
 	const char *vals[C__COUNT];
