@@ -58,15 +58,18 @@ static const char *const gemm_like[] = {
 
 /* Helper kernels of GEMMs and convolutions: offset and pointer setup,
 ** Winograd and FFT transforms, layout conversions, split-K reductions.
-** Their names carry GEMM/conv tokens (cudnn::gemm::, winograd, cutlass)
-** but they do no matrix math.  Matched on the full name: the split-K
+** Their names carry GEMM/conv/attention tokens (cudnn::gemm::, winograd,
+** cutlass, flash_bwd) but they do no matrix math.  Matched on the full name: the split-K
 ** reduction of CUTLASS names itself only in a template argument. */
 static const char *const helper_kernels[] = {
 	"OffsetsKernel", "compute_gemm_pointers", "generateWinogradTilesKernel", "winogradForwardData",
 	"winogradForwardFilter", "winogradForwardOutput", "winogradWgradData", "winogradWgradDelta",
 	"winogradWgradOutput", "fft2d_r2c", "fft2d_c2r", "fft1d_r2c", "fft1d_c2r", "flip_filter",
 	"nchwToNhwc", "nhwcToNchw", "im2col", "col2im", "scalePackedTensor", "splitKreduce_kernel",
-	"reduce_1Block_kernel", "ReduceSplitK", "reduce_wgrad_nchw_helper", NULL
+	"reduce_1Block_kernel", "ReduceSplitK", "reduce_wgrad_nchw_helper",
+	/* FlashAttention's pre/post-processing around the fused kernels */
+	"flash_bwd_dot_do_o", "flash_bwd_convert_dq", "flash_bwd_convert_dkv", "flash_bwd_clear_dkvaccum",
+	"flash_fwd_splitkv_combine", NULL
 };
 
 /* Kernels that are not matrix math although their names start with an MMA
