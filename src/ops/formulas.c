@@ -1064,6 +1064,39 @@ static bool f_move(struct gp_opctx *c)
 	return true;
 }
 
+/*
+** index_select(self, dim, index), gather(self, dim, index), take(self,
+** index), take_along_dim(self, indices, dim): they read only what they
+** select, not the whole source (an embedding table of 30522 rows read for
+** 141 tokens).  out = n(index) elements (k1 = 1, index_select: n(index)
+** slices of self along dim); 0 FLOPs, bytes 2 s out + B(index).
+*/
+static bool f_gather(struct gp_opctx *c)
+{
+	const struct gp_arg *x = gp_optensor(c, 0), *idx = gp_optensor(c, 1);
+
+	if (!x || !idx)
+		return false;
+	double out = gp_numel(idx);
+	if (c->rule->k1) {
+		const struct gp_arg *dim = arg_or(c, "dim", 1);
+		int64_t d = dim && dim->type == GP_ARG_INT ? (int64_t)dim->value : 0;
+		if (d < 0)
+			d += x->ndim;
+		if (d < 0 || d >= x->ndim || x->shape[d] <= 0)
+			return false;
+		out *= gp_numel(x) / (double)x->shape[d];
+	}
+	enum gp_dtype dt = gp_opdtype(c, x);
+	enum gp_dtype it = idx->dtype ? (enum gp_dtype)idx->dtype : GP_DT_INT64;
+	c->dtype = dt;
+	pp_tensors(c, "T");
+	gp_pp_type(c, dt);
+	c->flops = 0;
+	c->bytes = 2 * out * gp_opsize(dt) + gp_numel(idx) * gp_opsize(it);
+	return true;
+}
+
 /* ---- collectives ---- */
 
 /*
