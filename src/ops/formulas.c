@@ -842,7 +842,8 @@ static bool f_attention(struct gp_opctx *c)
 	if (!causal)
 		causal = arg_or(c, "is_causal", (int)c->rule->k3);
 	/* custom_mask_type: 0 none, 1 causal from the top left, 2 from the bottom right */
-	bool is_causal = causal && (causal->type == GP_ARG_BOOL || causal->type == GP_ARG_INT) && causal->value != 0;
+	bool is_causal = causal && (causal->type == GP_ARG_BOOL || causal->type == GP_ARG_INT) &&
+			 causal->value != 0;
 	enum gp_dtype dt = gp_opdtype(c, q);
 	double s = gp_opsize(dt);
 	bool bp = c->dir == GP_DIR_BPROP || c->rule->k2;
