@@ -21,7 +21,8 @@ static const char *const tc_yes[] = {
 	"884gemm", "1688gemm", "884cudnn", "1688cudnn", "i16832", "16832", "s161616", "h161616",
 	"i8832", "imma", "dmma", "wmma",
 	/* cuBLAS/cuDNN xmma generations (sm80_xmma_*, sm90_xmma_*_gmma) */
-	"_xmma_", "gmma", "GMMA", "tcgen05", "umma", "UMMA",
+	/* ("umma" alone would match "summary": only its library spellings) */
+	"_xmma_", "gmma", "GMMA", "tcgen05", "_umma", "umma_", "UMMA",
 	/* cuBLAS 12.8+ JIT kernels (Hopper/Blackwell) */
 	"nvjet",
 	/* CUTLASS 2.x/3.x: cutlass_80_tensorop_*, OpClassTensorOp, Sm90/Sm100 collectives */

@@ -52,6 +52,9 @@ static void tensor_core_names(void **state)
 		"ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm*, unsigned long, ncclWork*)",
 		"cunn_SoftMaxForward", "",
 		"void fbgemm_gpu::permute_2D_lengths_kernel<int>(int, int, int const*, int const*, int*)",
+		"sm50_xmma_pooling_fw_4d_FP16FP32NHWC_Max",          /* MMA prefix, not matrix math */
+		"void cutlass::reduction::kernel::ReduceSplitK<cutlass::MatrixShape<4, 64>>(Params)",
+		"void at::native::compute_summary_kernel<float>(float const*, float*, long)",   /* "umma" */
 		NULL
 	};
 	for (int i = 0; yes[i]; i++) {
