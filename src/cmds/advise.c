@@ -97,7 +97,7 @@ int cmd_advise(int argc, char **argv)
 		gp_trace_free(&t);
 		return rc;
 	}
-	struct gp_opres *res = gp_ops_run(&t);
+	struct gp_opres *res = gp_ops_run(&t, &o.peaks);
 	struct gp_findings f;
 	gp_advise(&t, res, &o.peaks, &f);
 

@@ -147,7 +147,7 @@ int cmd_info(int argc, char **argv)
 	gp_kv_u64(&kv, "kernels_with_launch", t.kernels.n ? "kernels with launch" : NULL, attributed);
 	if (t.kernels.n) {
 		/* Op model coverage: how much GPU time has known FLOPs. */
-		struct gp_opres *res = gp_ops_run(&t);
+		struct gp_opres *res = gp_ops_run(&t, NULL);
 		struct gp_ops_summary os;
 		gp_ops_summarize(&t, res, &os);
 		gp_kv_pct(&kv, "gpu_time_with_flops_pct", "gpu time with flops",

@@ -89,8 +89,10 @@ static const struct gp_cmd_spec report_spec = {
 	"  api (launching API call) iter (iteration: ProfilerStep#N, \"iteration N\" ranges)\n"
 	"Columns (roofline, docs/op-model.md): gflops gbps (achieved), intensity\n"
 	"  (FLOP/byte), ideal (max(FLOPs/peak, bytes/bandwidth), ns), eff\n"
-	"  (ideal/measured), bound (compute or memory), tceligible (1: a GEMM,\n"
-	"  conv or attention op in fp16/bf16/tf32/fp8)",
+	"  (ideal/measured, at most 1: na, as flops and bytes, for a kernel whose\n"
+	"  modelled work exceeds the peaks; info names them), bound (compute or\n"
+	"  memory), tceligible (1: a GEMM, conv or attention op in\n"
+	"  fp16/bf16/tf32/fp8)",
 };
 
 /* Per-column cell buffers, reused for every row. */
@@ -274,7 +276,7 @@ int cmd_report(int argc, char **argv)
 		return rc;
 	}
 
-	struct gp_opres *res = needs_ops(sel, nsel) ? gp_ops_run(&t) : NULL;
+	struct gp_opres *res = needs_ops(sel, nsel) ? gp_ops_run(&t, &o.peaks) : NULL;
 	bool short_trace = o.wo.width > 0;
 	struct cells cells = {0};
 	const char *vals[C__COUNT];

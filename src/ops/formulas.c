@@ -38,10 +38,6 @@ static int tc_gemm(const struct gp_opctx *c)
 static const char *const linear_gemm_kernels[] = {
 	"gemm", "gemv", "dot_kernel", "splitKreduce_kernel", "reduce_1Block_kernel", "cutlass", NULL
 };
-/* Reduction helpers of a split-K GEMM: part of the GEMM, no FLOPs of their own. */
-static const char *const gemm_reduce_kernels[] = {
-	"splitKreduce_kernel", "reduce_1Block_kernel", NULL
-};
 
 /* Prints N as PyProf does: the leading dims of x, a tuple when there are
 ** several ("(35,20)"), the number when there is one. */
@@ -90,8 +86,9 @@ static bool f_linear(struct gp_opctx *c)
 		return true;
 	}
 	c->tc = tc_gemm(c);
-	if (has_any(c->kshort, gemm_reduce_kernels) || (c->dir == GP_DIR_BPROP && c->sub >= 2)) {
-		/* PyProf: "additional kernels for reduction". */
+	if (c->dir == GP_DIR_BPROP && c->sub >= 2) {
+		/* PyProf: "additional kernels for reduction" (split-K reduce
+		** kernels are helpers: ops.c gives them 0 FLOPs). */
 		gp_pp_shape(c, "X", x);
 		gp_pp_shape(c, "W", w);
 		gp_pp_type(c, dt);
@@ -237,11 +234,6 @@ static bool gemm_result(struct gp_opctx *c, double b, double m, double n, double
 	gp_pp_type(c, dt);
 	c->dtype = dt;
 	c->tc = tc_gemm(c);
-	if (has_any(c->kshort, gemm_reduce_kernels)) {
-		c->flops = 0;
-		c->bytes = 0;
-		return true;
-	}
 	c->flops = 2 * b * m * n * k;
 	c->bytes = s * b * (m * n + m * k + n * k);
 	return true;
@@ -251,7 +243,8 @@ static bool gemm_result(struct gp_opctx *c, double b, double m, double n, double
 
 /*
 ** mm(A[n,k], B[k,m]), addmm(C, A, B), bmm(A[b,n,k], B[b,k,m]),
-** baddbmm(C, A, B), addbmm, _scaled_mm.  k1 = index of the first matrix
+** baddbmm(C, A, B), addbmm, _scaled_mm; mv(A[n,k], x[k]) and addmv(y, A, x)
+** with M = 1.  k1 = index of the first matrix
 ** argument among the tensors (1 when a bias/input C comes first).  Params
 ** print M = columns of B and N = rows of A, as PyProf does.
 */
@@ -260,14 +253,17 @@ static bool f_mm(struct gp_opctx *c)
 	const struct gp_arg *a = gp_optensor(c, (uint32_t)c->rule->k1);
 	const struct gp_arg *b = gp_optensor(c, (uint32_t)c->rule->k1 + 1);
 
-	if (!a || !b || a->ndim < 2 || b->ndim < 2 || a->ndim != b->ndim || a->ndim > 3)
+	/* mv/addmv: the second operand is a vector, M = 1 */
+	bool vec = a && b && a->ndim == 2 && b->ndim == 1;
+	if (!a || !b || a->ndim < 2 || (b->ndim != a->ndim && !vec) || a->ndim > 3)
 		return false;
 	double bt = a->ndim == 3 ? (double)a->shape[0] : 1;
 	double n = (double)a->shape[a->ndim - 2], k = (double)a->shape[a->ndim - 1];
-	double m = (double)b->shape[b->ndim - 1];
+	double m = vec ? 1 : (double)b->shape[b->ndim - 1];
 	enum gp_dtype dt = gp_opdtype(c, a);
 
-	if (!c->kn->gemm_like && c->kn->tc != GP_TC_YES) {
+	/* helpers (split-K reduce) keep the GEMM's params; ops.c zeroes their FLOPs */
+	if (!c->kn->gemm_like && c->kn->tc != GP_TC_YES && !c->kn->helper) {
 		c->dtype = dt;
 		return gemm_side_kernel(c, m, bt * n, dt);
 	}
@@ -286,7 +282,7 @@ static bool f_matmul(struct gp_opctx *c)
 		return false;
 	enum gp_dtype dt = gp_opdtype(c, a);
 	c->dtype = dt;
-	if (!c->kn->gemm_like && c->kn->tc != GP_TC_YES) {
+	if (!c->kn->gemm_like && c->kn->tc != GP_TC_YES && !c->kn->helper) {
 		pp_tensors(c, "T");
 		gp_pp_type(c, dt);
 		c->flops = 0;
@@ -441,7 +437,8 @@ static bool f_conv(struct gp_opctx *c)
 		return true;
 	}
 	c->flops = 0;      /* layout, winograd or FFT helper kernels */
-	c->bytes = 0;
+	c->bytes = -1;
+	c->helper = true;
 	return true;
 }
 
@@ -449,14 +446,22 @@ static bool f_conv(struct gp_opctx *c)
 
 /*
 ** max/avg pool 1-3d: (input, kernel_size, stride = kernel_size, padding,
-** dilation, ceil_mode); adaptive: (input, output_size).  k1 = number of
+** dilation, ceil_mode); avg pools have no dilation (padding, ceil_mode,
+** count_include_pad); adaptive: (input, output_size).  Backward ops take
+** (grad_output, input, <the same>); adaptive backward ones only (grad_output,
+** input): the output size is grad_output's.  k1 = number of
 ** spatial dims (0: from the input rank), k2 = 1 for adaptive.  FLOPs one
 ** compare/add per window element per output; bytes s (in + out); bprop
 ** reads grad out, writes grad in.
 */
 static bool f_pool(struct gp_opctx *c)
 {
-	const struct gp_arg *x = gp_optensor(c, c->dir == GP_DIR_BPROP && strstr(c->op, "backward") ? 1 : 0);
+	/* backward ops: (grad_output, self, <the forward's arguments>) */
+	bool bw = strstr(c->op, "backward") != NULL;
+	const struct gp_arg *x = gp_optensor(c, bw ? 1 : 0), *gout = bw ? gp_optensor(c, 0) : NULL;
+	int at = bw ? 2 : 1;    /* position of the first argument after the input */
+	/* avg pools have no dilation: (..., padding, ceil_mode, count_include_pad, ...) */
+	bool avg = strstr(c->op, "avg") != NULL;
 	int sd = (int)c->rule->k1;
 
 	if (!x || x->ndim < 2)
@@ -467,9 +472,11 @@ static bool f_pool(struct gp_opctx *c)
 	for (int i = 0; i < x->ndim - sd; i++)
 		lead *= (double)x->shape[i];
 	if (c->rule->k2) {
-		const struct gp_arg *os = arg_or(c, "output_size", 1);
+		/* a backward op has no output_size: grad_output's spatial dims are it */
+		const struct gp_arg *os = bw ? NULL : arg_or(c, "output_size", 1);
 		for (int i = 0; i < sd; i++) {
-			int64_t I = x->shape[x->ndim - sd + i], O = ival(os, i, 1);
+			int64_t I = x->shape[x->ndim - sd + i];
+			int64_t O = gout && gout->ndim == x->ndim ? gout->shape[gout->ndim - sd + i] : ival(os, i, 1);
 			if (O < 1)
 				O = 1;
 			in *= (double)I;
@@ -477,9 +484,10 @@ static bool f_pool(struct gp_opctx *c)
 			win *= (double)((I + O - 1) / O);
 		}
 	} else {
-		const struct gp_arg *ks = arg_or(c, "kernel_size", 1), *st = arg_or(c, "stride", 2);
-		const struct gp_arg *pd = arg_or(c, "padding", 3), *dl = arg_or(c, "dilation", 4);
-		const struct gp_arg *cm = arg_or(c, "ceil_mode", 5);
+		const struct gp_arg *ks = arg_or(c, "kernel_size", at), *st = arg_or(c, "stride", at + 1);
+		const struct gp_arg *pd = arg_or(c, "padding", at + 2);
+		const struct gp_arg *dl = avg ? NULL : arg_or(c, "dilation", at + 3);
+		const struct gp_arg *cm = arg_or(c, "ceil_mode", avg ? at + 3 : at + 4);
 		if (!ks)
 			return false;
 		for (int i = 0; i < sd; i++) {
@@ -510,12 +518,18 @@ static bool f_pool(struct gp_opctx *c)
 
 /* ---- elementwise ---- */
 
-/* Arithmetic binary ops whose backward has no FLOPs (the gradient is a copy). */
+/* Arithmetic binary ops whose backward has no FLOPs (the gradient is a
+** copy).  Exact names: addcmul/addcdiv start with "add" but are not adds. */
 static bool is_addsub(const char *op)
 {
-	return strncmp(op, "add", 3) == 0 || strncmp(op, "sub", 3) == 0 || strncmp(op, "__add", 5) == 0 ||
-	       strncmp(op, "__sub", 5) == 0 || strncmp(op, "__iadd", 6) == 0 || strncmp(op, "__isub", 6) == 0 ||
-	       strncmp(op, "__radd", 6) == 0 || strncmp(op, "__rsub", 6) == 0 || strcmp(op, "rsub") == 0;
+	static const char *const names[] = {
+		"add", "add_", "__add__", "__iadd__", "__radd__", "sub", "sub_", "__sub__", "__isub__",
+		"__rsub__", "rsub", NULL
+	};
+	for (const char *const *n = names; *n; n++)
+		if (strcmp(op, *n) == 0)
+			return true;
+	return false;
 }
 
 /*
@@ -540,7 +554,8 @@ static bool f_unary(struct gp_opctx *c)
 }
 
 /*
-** Binary, comparison and n-ary pointwise ops with numpy broadcasting.
+** Binary, comparison and n-ary pointwise ops with numpy broadcasting; the
+** element size is the first non-bool tensor's (where's condition is bool).
 ** fprop: k1 FLOPs per output element (x2 for add/sub with a scalar alpha:
 ** an axpy), bytes = every tensor input + the output (k2 = 1: the output is
 ** bool, 1 byte).  bprop: add/sub 0 FLOPs and 2 B(out); others k1 n(out)
@@ -548,7 +563,13 @@ static bool f_unary(struct gp_opctx *c)
 */
 static bool f_binary(struct gp_opctx *c)
 {
+	/* the values' dtype, not a leading bool condition's (where(cond, x, y)) */
 	const struct gp_arg *x = gp_optensor(c, 0);
+	for (uint32_t i = 1; x && x->dtype == GP_DT_BOOL && gp_optensor(c, i); i++)
+		if (gp_optensor(c, i)->dtype != GP_DT_BOOL) {
+			x = gp_optensor(c, i);
+			break;
+		}
 
 	if (!x)
 		return false;
@@ -715,14 +736,21 @@ static bool f_embedding(struct gp_opctx *c)
 */
 static bool f_mse(struct gp_opctx *c)
 {
-	const struct gp_arg *x = gp_optensor(c, 0);
+	/* backward ops: (grad_output, self, target, ...); grad_output is 0-d
+	** when the loss was reduced */
+	const struct gp_arg *x = gp_optensor(c, strstr(c->op, "backward") ? 1 : 0);
 
 	if (!x)
 		return false;
+	/* reduction: named, else the string PyProf records, else aten's
+	** positional Reduction enum, the op's only int argument */
 	const struct gp_arg *red = arg_or(c, "reduction", -1);
 	bool none = false;
 	for (uint32_t j = 0; !red && j < c->nargs; j++)
 		if (c->args[j].type == GP_ARG_STR)
+			red = &c->args[j];
+	for (uint32_t j = 0; !red && j < c->nargs; j++)
+		if (c->args[j].type == GP_ARG_INT && !c->args[j].name)
 			red = &c->args[j];
 	if (red && red->type == GP_ARG_STR)
 		none = strcmp(gp_s(c->t, red->sval), "none") == 0;
@@ -734,7 +762,8 @@ static bool f_mse(struct gp_opctx *c)
 	c->dtype = dt;
 	gp_pp_shape(c, "T", x);
 	gp_pp_type(c, dt);
-	gp_pp(c, "red", "%s", none ? "none" : red && red->type == GP_ARG_STR ? gp_s(c->t, red->sval) : "mean");
+	gp_pp(c, "red", "%s", none ? "none" : red && red->type == GP_ARG_STR ? gp_s(c->t, red->sval)
+			      : red && red->type == GP_ARG_INT && red->value == 2 ? "sum" : "mean");
 	c->flops = c->rule->k1 * e + 1;
 	c->bytes = e * s;
 	return true;
@@ -742,13 +771,16 @@ static bool f_mse(struct gp_opctx *c)
 
 /*
 ** cross_entropy / nll_loss over logits [N, C] (or [N, C, d...]) with class
-** targets: softmax kernels get log_softmax's cost over the logits; NLL
-** kernels gather one value per row: fprop N FLOPs, 8N (targets) + N s + s
-** bytes; bprop writes the dense gradient: N C s + 8N.
+** targets (backward ops: grad_output first, then the logits): softmax
+** kernels get log_softmax's cost over the logits; NLL kernels touch one
+** element per row both ways: rows FLOPs, 8 rows (targets) + rows s + s
+** bytes (fprop reads one logit per row and writes the loss, bprop reads
+** grad_output and writes one gradient per row); the zero fill of the dense
+** gradient before it writes it: 0 FLOPs, n s.
 */
 static bool f_xent(struct gp_opctx *c)
 {
-	const struct gp_arg *x = gp_optensor(c, 0);
+	const struct gp_arg *x = gp_optensor(c, strstr(c->op, "backward") ? 1 : 0);
 
 	if (!x || x->ndim < 1)
 		return false;
@@ -764,8 +796,13 @@ static bool f_xent(struct gp_opctx *c)
 		c->bytes = (bp ? 5 : 3) * n * s;
 		return true;
 	}
-	c->flops = bp ? n : rows;
-	c->bytes = bp ? n * s + 8 * rows : 8 * rows + rows * s + s;
+	if (strstr(c->kfull, "Fill") || strstr(c->kfull, "fill") || strstr(c->kfull, "zero")) {
+		c->flops = 0;
+		c->bytes = n * s;
+		return true;
+	}
+	c->flops = rows;
+	c->bytes = 8 * rows + rows * s + s;
 	return true;
 }
 
@@ -777,8 +814,9 @@ static bool f_xent(struct gp_opctx *c)
 /*
 ** Scaled-dot-product / flash / memory-efficient attention, fprop and
 ** bprop.  q [B,H,L,E], k [B,H,S,E], v [B,H,S,Ev] (k1 = 1: flash layout
-** [B,L,H,E]; k2 = 1: a backward op whose first tensor is grad_out).
-** fprop FLOPs 2BHLS(E + Ev) (QK^T and PV), halved when causal; bytes
+** [B,L,H,E]; k2 = 1: a backward op whose first tensor is grad_out; k3:
+** position of is_causal).  fprop FLOPs 2BHLS(E + Ev) (QK^T and PV),
+** halved when causal (only the scores on or below the diagonal); bytes
 ** s (Q + K + V + O).  bprop: 2.5x the FLOPs (five matmuls instead of two),
 ** bytes s (2Q + 2K + 2V + 2O).  In the unfused (math) path a GEMM kernel
 ** does one of the two matmuls (half the FLOPs) and other kernels are the
@@ -796,10 +834,16 @@ static bool f_attention(struct gp_opctx *c)
 	double L = (double)q->shape[c->rule->k1 ? nd - 3 : nd - 2];
 	double S = (double)k->shape[c->rule->k1 ? nd - 3 : nd - 2];
 	double BH = gp_numel(q) / (L * E > 0 ? L * E : 1);
-	const struct gp_arg *causal = gp_opnamed(c, "is_causal");
-	if (!causal && strcmp(c->op, "scaled_dot_product_attention") == 0)
-		causal = gp_oparg(c, 5);
-	bool is_causal = causal && causal->type == GP_ARG_BOOL && causal->value;
+	/* by name (PyProf dict markers; flash-attn calls it causal), else at
+	** the op's position k3 (Kineto records arguments by position) */
+	const struct gp_arg *causal = gp_opnamed(c, "causal");
+	if (!causal)
+		causal = gp_opnamed(c, "custom_mask_type");
+	if (!causal)
+		causal = arg_or(c, "is_causal", (int)c->rule->k3);
+	/* custom_mask_type: 0 none, 1 causal from the top left, 2 from the bottom right */
+	bool is_causal = causal && (causal->type == GP_ARG_BOOL || causal->type == GP_ARG_INT) &&
+			 causal->value != 0;
 	enum gp_dtype dt = gp_opdtype(c, q);
 	double s = gp_opsize(dt);
 	bool bp = c->dir == GP_DIR_BPROP || c->rule->k2;
@@ -1018,6 +1062,39 @@ static bool f_move(struct gp_opctx *c)
 	}
 	c->flops = c->rule->k1 * n;
 	c->bytes = c->rule->k2 * b + (c->rule->k3 == 2 ? 8 * n * (x ? x->ndim : 1) : 0);
+	return true;
+}
+
+/*
+** index_select(self, dim, index), gather(self, dim, index), take(self,
+** index), take_along_dim(self, indices, dim): they read only what they
+** select, not the whole source (an embedding table of 30522 rows read for
+** 141 tokens).  out = n(index) elements (k1 = 1, index_select: n(index)
+** slices of self along dim); 0 FLOPs, bytes 2 s out + B(index).
+*/
+static bool f_gather(struct gp_opctx *c)
+{
+	const struct gp_arg *x = gp_optensor(c, 0), *idx = gp_optensor(c, 1);
+
+	if (!x || !idx)
+		return false;
+	double out = gp_numel(idx);
+	if (c->rule->k1) {
+		const struct gp_arg *dim = arg_or(c, "dim", 1);
+		int64_t d = dim && dim->type == GP_ARG_INT ? (int64_t)dim->value : 0;
+		if (d < 0)
+			d += x->ndim;
+		if (d < 0 || d >= x->ndim || x->shape[d] <= 0)
+			return false;
+		out *= gp_numel(x) / (double)x->shape[d];
+	}
+	enum gp_dtype dt = gp_opdtype(c, x);
+	enum gp_dtype it = idx->dtype ? (enum gp_dtype)idx->dtype : GP_DT_INT64;
+	c->dtype = dt;
+	pp_tensors(c, "T");
+	gp_pp_type(c, dt);
+	c->flops = 0;
+	c->bytes = 2 * out * gp_opsize(dt) + gp_numel(idx) * gp_opsize(it);
 	return true;
 }
 

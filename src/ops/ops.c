@@ -12,6 +12,7 @@
 
 #include "util/alloc.h"
 #include "util/fmt.h"
+#include "util/u64map.h"
 #include "ops/opsint.h"
 
 /* ---- argument helpers (shared with formulas.c) ---- */
@@ -223,6 +224,7 @@ static void kname_fill(struct gp_kname *kn, const char *kfull, const char *kshor
 	kn->gemm_like = gp_kernel_is_gemm_like(kfull);
 	kn->dtype = (uint8_t)gp_kernel_dtype(kfull);
 	kn->comm = gp_kernel_is_comm(kshort);
+	kn->helper = gp_kernel_is_helper(kfull);
 }
 
 /* Per-run caches, indexed by gp_str id (ids below n, the string count when
@@ -274,7 +276,232 @@ static void ctx_init(struct gp_opctx *c, const gp_trace *t, size_t i, struct ops
 	c->tc = GP_TC_NOT_APPLICABLE;
 }
 
-struct gp_opres *gp_ops_run(gp_trace *t)
+/* ---- trial runs and work above peak ---- */
+
+static double kernel_ns(const gp_trace *t, size_t k)
+{
+	const struct gp_kernel *kn = &t->kernels.v[k];
+
+	return kn->end > kn->start ? (double)(kn->end - kn->start) : 0;
+}
+
+/* Adds a note to t: what (with the count and time) and the three kernel
+** names with the most time among the kernels with mark[k] set. */
+static void note_marked(gp_trace *t, const struct gp_opres *r, const uint8_t *mark, const char *what)
+{
+	struct name_time {
+		gp_str name, op;
+		size_t n;
+		double ns;
+	};
+	GP_VEC(struct name_time) names = {0};
+	gp_u64map at = {0};
+	size_t n = 0;
+	double ns = 0;
+
+	for (size_t k = 0; k < t->kernels.n; k++) {
+		if (!mark[k])
+			continue;
+		gp_str name = t->kernels.v[k].name;
+		int32_t i = gp_u64map_add(&at, name, (int32_t)names.n);
+		if (i == (int32_t)names.n) {
+			struct name_time *nt = gp_vec_push(names);
+			nt->name = name;
+			nt->op = r[k].op ? r[k].op : t->attrs[k].op;
+		}
+		names.v[i].n++;
+		names.v[i].ns += kernel_ns(t, k);
+		n++;
+		ns += kernel_ns(t, k);
+	}
+	if (n) {
+		char list[512] = "";
+		size_t len = 0;
+		for (int shown = 0; shown < 3; shown++) {
+			struct name_time *best = NULL;
+			for (size_t i = 0; i < names.n; i++)
+				if (names.v[i].n && (!best || names.v[i].ns > best->ns))
+					best = &names.v[i];
+			if (!best)
+				break;
+			int w = snprintf(list + len, sizeof(list) - len, "%s%s (%s) x%zu", shown ? ", " : "",
+					 gp_s(t, best->name), best->op ? gp_s(t, best->op) : "na", best->n);
+			len = w < 0 || (size_t)w >= sizeof(list) - len ? sizeof(list) - 1 : len + (size_t)w;
+			best->n = 0;    /* shown */
+		}
+		gp_trace_warn(t, "%zu kernel%s (%.3f ms of GPU time) %s: %s%s", n, n == 1 ? "" : "s", ns / 1e6,
+			      what, list, names.n > 3 ? ", ..." : "");
+	}
+	gp_vec_free(names);
+	gp_u64map_free(&at);
+}
+
+/* Whether kernel k's result carries its op's whole GEMM/conv work (a GEMM
+** or convolution kernel, not a bias, helper or side kernel). */
+static bool carries_op_work(const struct gp_opres *o)
+{
+	return o->known && o->flops > 0 && (o->tc == GP_TC_YES || o->tc == GP_TC_NO) && o->family &&
+	       (strcmp(o->family, "gemm") == 0 || strcmp(o->family, "conv") == 0);
+}
+
+/* One instance of an op: the GEMM/conv kernels of one call. */
+struct op_inst {
+	int32_t group;          /* same op, direction and params */
+	uint32_t count;         /* its GEMM/conv kernels */
+	bool mixed;             /* they have more than one kernel name */
+	gp_str first_name;
+};
+
+struct op_group {
+	int32_t cur;            /* current instance, -1 = none */
+	int32_t last_sub;
+	uint32_t ninst, min;
+	uint8_t dir;
+};
+
+/*
+** Autotuning trials (cudnn.benchmark, cuBLASLt autotuning): the first call
+** of an op with given shapes runs one kernel per candidate algorithm, then
+** the chosen one.  Instances are the runs of GEMM/conv kernels of one op
+** name, direction and params string with increasing sub.  When a group has
+** several instances, the fewest kernels any instance ran is the real count
+** and kernel names seen in such an instance are the real kernels: in a
+** larger instance, a kernel whose name is not one of them, or that runs
+** again later in the same instance, is a trial.  A forward op seen once
+** with kernels of different names keeps only its last kernel (backward
+** ops run a dgrad and a wgrad kernel and are left alone).  Marks trial and
+** makes flops/bytes unknown; returns the number marked.
+*/
+static size_t mark_trials(const gp_trace *t, struct gp_opres *r, uint8_t *mark)
+{
+	GP_VEC(struct op_inst) inst = {0};
+	GP_VEC(struct op_group) grp = {0};
+	gp_u64map gmap[3] = {{0}}, steady = {0}, later = {0};
+	int32_t *inst_of = gp_xmalloc((t->kernels.n ? t->kernels.n : 1) * sizeof(*inst_of));
+	size_t marked = 0;
+
+	for (size_t k = 0; k < t->kernels.n; k++) {
+		const struct gp_attr *a = &t->attrs[k];
+		inst_of[k] = -1;
+		if (!carries_op_work(&r[k]) || a->dir > GP_DIR_BPROP)
+			continue;
+		uint64_t key = (uint64_t)r[k].params << 32 | a->op;
+		int32_t g = gp_u64map_add(&gmap[a->dir], key, (int32_t)grp.n);
+		if (g == (int32_t)grp.n) {
+			struct op_group *ng = gp_vec_push(grp);
+			ng->cur = -1;
+			ng->dir = a->dir;
+		}
+		struct op_group *gr = &grp.v[g];
+		gp_str name = t->kernels.v[k].name;
+		if (gr->cur < 0 || a->sub <= gr->last_sub) {
+			gr->cur = (int32_t)inst.n;
+			gr->ninst++;
+			struct op_inst *ni = gp_vec_push(inst);
+			ni->group = g;
+			ni->first_name = name;
+		}
+		gr->last_sub = a->sub;
+		struct op_inst *in = &inst.v[gr->cur];
+		in->count++;
+		in->mixed |= name != in->first_name;
+		inst_of[k] = gr->cur;
+	}
+	for (size_t i = 0; i < inst.n; i++) {
+		struct op_group *gr = &grp.v[inst.v[i].group];
+		if (!gr->min || inst.v[i].count < gr->min)
+			gr->min = inst.v[i].count;
+	}
+	for (size_t k = 0; k < t->kernels.n; k++) {
+		int32_t i = inst_of[k];
+		if (i >= 0 && inst.v[i].count == grp.v[inst.v[i].group].min)
+			gp_u64map_put(&steady, (uint64_t)inst.v[i].group << 32 | t->kernels.v[k].name, 1);
+	}
+	/* Backwards, so "runs again later in this instance" is known. */
+	for (size_t k = t->kernels.n; k-- > 0;) {
+		int32_t i = inst_of[k];
+		if (i < 0)
+			continue;
+		const struct op_inst *in = &inst.v[i];
+		const struct op_group *gr = &grp.v[in->group];
+		gp_str name = t->kernels.v[k].name;
+		uint64_t here = (uint64_t)i << 32;   /* name 0: any kernel of instance i */
+		bool same_later = gp_u64map_get(&later, here | name) >= 0;
+		bool any_later = gp_u64map_get(&later, here) >= 0;
+		gp_u64map_put(&later, here | name, 1);
+		gp_u64map_put(&later, here, 1);
+		bool trial;
+		if (gr->ninst >= 2)
+			trial = in->count > gr->min &&
+				(same_later || gp_u64map_get(&steady, (uint64_t)in->group << 32 | name) < 0);
+		else
+			trial = gr->dir != GP_DIR_BPROP && in->mixed && any_later;
+		if (!trial)
+			continue;
+		r[k].trial = 1;
+		r[k].known = 0;
+		r[k].flops = r[k].bytes = -1;
+		mark[k] = 1;
+		marked++;
+	}
+	free(inst_of);
+	gp_vec_free(inst);
+	gp_vec_free(grp);
+	for (int d = 0; d < 3; d++)
+		gp_u64map_free(&gmap[d]);
+	gp_u64map_free(&steady);
+	gp_u64map_free(&later);
+	return marked;
+}
+
+/* Kernels whose modelled work needs longer at the peaks of po than the
+** kernel ran (eff > 1): the model is wrong for them (a Winograd or FFT
+** convolution does fewer multiplies than the direct one, an operand was
+** already in L2, a duration was rounded to the microsecond).  Marks
+** overpeak, makes flops/bytes unknown and returns the number marked. */
+static size_t mark_overpeak(const gp_trace *t, struct gp_opres *r, const struct gp_peak_opts *po,
+			    uint8_t *mark)
+{
+	/* Peaks depend only on the device, dtype and TC use: looked up once per
+	** combination (a GPU table lookup per kernel cost 20% of `info`). */
+	struct peak_of {
+		int32_t device;
+		uint8_t dtype;
+		int8_t tc;
+		double pf, pbw;
+	} seen[32];
+	size_t nseen = 0, marked = 0;
+
+	for (size_t k = 0; k < t->kernels.n; k++) {
+		double pf = 0, pbw = 0;
+		struct gp_roofline rl;
+		if (!r[k].known || r[k].flops < 0 || r[k].bytes < 0 || r[k].comm)
+			continue;
+		int32_t dev = t->kernels.v[k].device;
+		size_t i = 0;
+		while (i < nseen && (seen[i].device != dev || seen[i].dtype != r[k].dtype || seen[i].tc != r[k].tc))
+			i++;
+		if (i < nseen) {
+			pf = seen[i].pf;
+			pbw = seen[i].pbw;
+		} else {
+			gp_kernel_peaks(t, k, &r[k], po, &pf, &pbw);
+			if (nseen < sizeof(seen) / sizeof(seen[0]))
+				seen[nseen++] = (struct peak_of){dev, r[k].dtype, r[k].tc, pf, pbw};
+		}
+		gp_roofline(r[k].flops, r[k].bytes, kernel_ns(t, k), pf, pbw, &rl);
+		if (rl.eff <= 1)
+			continue;
+		r[k].overpeak = 1;
+		r[k].known = 0;
+		r[k].flops = r[k].bytes = -1;
+		mark[k] = 1;
+		marked++;
+	}
+	return marked;
+}
+
+struct gp_opres *gp_ops_run(gp_trace *t, const struct gp_peak_opts *po)
 {
 	struct gp_opres *r = gp_xcalloc(t->kernels.n ? t->kernels.n : 1, sizeof(*r));
 	/* Distinct op and kernel names are few, kernels many. */
@@ -338,6 +565,14 @@ struct gp_opres *gp_ops_run(gp_trace *t)
 			c.op_override = NULL;
 			c.dtype = gp_opdtype(&c, gp_optensor(&c, 0));
 		}
+		/* A helper kernel of a GEMM/conv op does none of its matrix math. */
+		if (ok && c.kn->helper && is_gemm_family(c.rule->family)) {
+			c.flops = 0;
+			c.bytes = -1;
+			c.tc = GP_TC_NOT_APPLICABLE;
+			c.op_override = NULL;
+			c.helper = true;
+		}
 		/* fp32 inputs on tensor cores means TF32 math (Ampere+). */
 		if (c.tc == GP_TC_YES && c.dtype == GP_DT_FP32)
 			c.dtype = GP_DT_TF32;
@@ -355,10 +590,20 @@ struct gp_opres *gp_ops_run(gp_trace *t)
 		if (c.plen)
 			o->params = gp_intern(t, c.params);
 		o->tc_eligible = is_gemm_family(o->family) && gp_dtype_tc_capable(c.dtype);
+		o->helper = ok && c.helper;
 	}
 	free(oc.rule);
 	free(oc.kn);
 	free(oc.kn_done);
+
+	uint8_t *mark = gp_xcalloc(t->kernels.n ? t->kernels.n : 1, 1);
+	if (t->attrs && mark_trials(t, r, mark))
+		note_marked(t, r, mark, "are autotuning trial runs (cudnn.benchmark: an op ran more GEMM/conv "
+			    "kernels than the same op with the same shapes does elsewhere); their FLOPs are not counted");
+	memset(mark, 0, t->kernels.n ? t->kernels.n : 1);
+	if (t->attrs && mark_overpeak(t, r, po, mark))
+		note_marked(t, r, mark, "whose modelled work exceeds the GPU's peak; their FLOPs are not trusted");
+	free(mark);
 	return r;
 }
 

@@ -29,6 +29,9 @@ struct gp_opres {
 	uint8_t dtype;      /* enum gp_dtype the op computes in, GP_DT_UNKNOWN if unknown */
 	const char *family; /* "gemm", "conv", "pointwise"...; NULL = no op attributed */
 	uint8_t comm;       /* read it through gp_op_is_comm() */
+	uint8_t helper;     /* 1: a helper kernel of a GEMM/conv op (gp_kernel_is_helper): 0 FLOPs */
+	uint8_t trial;      /* 1: an autotuning trial run (cudnn.benchmark): flops/bytes -1 */
+	uint8_t overpeak;   /* 1: the modelled work exceeded the GPU's peak: flops/bytes -1 */
 };
 
 /* Whether the kernel is communication (a collective or point-to-point
@@ -42,9 +45,17 @@ static inline bool gp_op_is_comm(const struct gp_opres *r)
 	return r->comm;
 }
 
+struct gp_peak_opts;
+
 /* Computes one gp_opres per kernel; t->attrs must be filled.  Never fails:
-** an op the model does not know gets family "unknown", flops/bytes -1. */
-struct gp_opres *gp_ops_run(gp_trace *t);
+** an op the model does not know gets family "unknown", flops/bytes -1.
+** Then two checks make the FLOPs trustworthy: autotuning trial runs
+** (cudnn.benchmark: one op instance that runs more GEMM/conv kernels than
+** the same op with the same shapes does elsewhere) get trial = 1, and a
+** kernel whose modelled work needs longer than it ran at the peaks of po
+** (NULL: the trace's GPU) gets overpeak = 1; both get flops/bytes -1, and
+** each check that fires adds a note to t->warnings (count, time, names). */
+struct gp_opres *gp_ops_run(gp_trace *t, const struct gp_peak_opts *po);
 
 /* Totals over a gp_ops_run() result, for `info`. */
 struct gp_ops_summary {
@@ -63,6 +74,11 @@ void gp_ops_summarize(const gp_trace *t, const struct gp_opres *r, struct gp_ops
 ** CUDA-core GEMM/conv kernels (sgemm, simt, scudnn...), GP_TC_NOT_APPLICABLE
 ** when the name says nothing either way. */
 int gp_tc_kernel(const char *name);
+
+/* Whether the kernel is a helper of a GEMM or convolution (offsets,
+** pointers, Winograd/FFT transforms, layout conversions, split-K
+** reductions): no matrix math of its own, 0 FLOPs. */
+bool gp_kernel_is_helper(const char *name);
 
 /* Whether the name looks like a GEMM or convolution kernel (for ops the
 ** model does not know, so their GEMMs still get a 1/0 TC value). */

@@ -38,6 +38,7 @@ struct gp_kname {
 	bool gemm_like;         /* gp_kernel_is_gemm_like(kfull) */
 	uint8_t dtype;          /* gp_kernel_dtype(kfull) */
 	bool comm;              /* gp_kernel_is_comm(kshort) */
+	bool helper;            /* gp_kernel_is_helper(kfull) */
 };
 
 struct gp_opctx {
@@ -61,6 +62,7 @@ struct gp_opctx {
 	int tc;                         /* enum gp_tc */
 	enum gp_dtype dtype;
 	const char *op_override;        /* static string or NULL */
+	bool helper;                    /* a helper kernel: 0 FLOPs, bytes unknown */
 };
 
 /* The rule table (formulas.c, from ops.def) and its size. */

@@ -21,7 +21,8 @@ static const char *const tc_yes[] = {
 	"884gemm", "1688gemm", "884cudnn", "1688cudnn", "i16832", "16832", "s161616", "h161616",
 	"i8832", "imma", "dmma", "wmma",
 	/* cuBLAS/cuDNN xmma generations (sm80_xmma_*, sm90_xmma_*_gmma) */
-	"_xmma_", "gmma", "GMMA", "tcgen05", "umma", "UMMA",
+	/* ("umma" alone would match "summary": only its library spellings) */
+	"_xmma_", "gmma", "GMMA", "tcgen05", "_umma", "umma_", "UMMA",
 	/* cuBLAS 12.8+ JIT kernels (Hopper/Blackwell) */
 	"nvjet",
 	/* CUTLASS 2.x/3.x: cutlass_80_tensorop_*, OpClassTensorOp, Sm90/Sm100 collectives */
@@ -56,6 +57,32 @@ static const char *const gemm_like[] = {
 	NULL
 };
 
+/* Helper kernels of GEMMs and convolutions: offset and pointer setup,
+** Winograd and FFT transforms, layout conversions, split-K reductions.
+** Their names carry GEMM/conv/attention tokens (cudnn::gemm::, winograd,
+** cutlass, flash_bwd) but they do no matrix math.  Matched on the full name: the split-K
+** reduction of CUTLASS names itself only in a template argument. */
+static const char *const helper_kernels[] = {
+	"OffsetsKernel", "compute_gemm_pointers", "generateWinogradTilesKernel", "winogradForwardData",
+	"winogradForwardFilter", "winogradForwardOutput", "winogradWgradData", "winogradWgradDelta",
+	"winogradWgradOutput", "fft2d_r2c", "fft2d_c2r", "fft1d_r2c", "fft1d_c2r", "flip_filter",
+	"nchwToNhwc", "nhwcToNchw", "im2col", "col2im", "scalePackedTensor", "splitKreduce_kernel",
+	"reduce_1Block_kernel", "ReduceSplitK", "reduce_wgrad_nchw_helper",
+	/* FlashAttention's pre/post-processing around the fused kernels */
+	"flash_bwd_dot_do_o", "flash_bwd_convert_dq", "flash_bwd_convert_dkv", "flash_bwd_clear_dkvaccum",
+	"flash_fwd_splitkv_combine", NULL
+};
+
+/* Kernels that are not matrix math although their names start with an MMA
+** library's prefix (sm50_xmma_pooling_fw_*, cutlass elementwise or
+** reduction kernels).  Matched on the kernel's own name only (before its
+** template arguments and parameters): the template arguments of real GEMMs
+** name copy atoms and reduction epilogues. */
+static const char *const not_mma[] = {
+	"pooling", "Pooling", "elementwise", "Elementwise", "reduction", "Reduction", "reduce_", "_reduce",
+	"copy", "Copy", "transpose", "Transpose", NULL
+};
+
 static bool has_any(const char *s, const char *const *needles)
 {
 	for (; *needles; needles++)
@@ -64,9 +91,35 @@ static bool has_any(const char *s, const char *const *needles)
 	return false;
 }
 
+/* Whether the kernel's own name (name up to its first '<' or '(') contains
+** any of the needles. */
+static bool own_name_has_any(const char *name, const char *const *needles)
+{
+	char own[256];
+	size_t n = strcspn(name, "<(");
+
+	if (n >= sizeof(own))
+		n = sizeof(own) - 1;
+	memcpy(own, name, n);
+	own[n] = '\0';
+	return has_any(own, needles);
+}
+
+bool gp_kernel_is_helper(const char *name)
+{
+	return name && has_any(name, helper_kernels);
+}
+
+/* Whether a name cannot be a GEMM/conv/attention kernel whatever tokens it
+** carries: a helper, or pooling/elementwise/reduction/copy by its own name. */
+static bool not_matrix_math(const char *name)
+{
+	return gp_kernel_is_helper(name) || own_name_has_any(name, not_mma);
+}
+
 int gp_tc_kernel(const char *name)
 {
-	if (!name || !*name)
+	if (!name || !*name || not_matrix_math(name))
 		return GP_TC_NOT_APPLICABLE;
 	if (has_any(name, tc_simt))
 		return GP_TC_NO;
@@ -89,7 +142,7 @@ static bool has_not_fbgemm(const char *s, const char *needle)
 
 bool gp_kernel_is_gemm_like(const char *name)
 {
-	if (!name)
+	if (!name || not_matrix_math(name))
 		return false;
 	for (const char *const *n = gemm_like; *n; n++)
 		if (has_not_fbgemm(name, *n))

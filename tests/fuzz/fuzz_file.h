@@ -39,7 +39,7 @@ static inline void fuzz_load_file(const uint8_t *data, size_t size, void (*check
 		if (check)
 			check(&t);
 		if (gp_correlate(&t, &co, &err) == GP_OK)
-			free(gp_ops_run(&t));
+			free(gp_ops_run(&t, NULL));
 	}
 	gp_trace_free(&t);
 	unlink(path);

@@ -44,7 +44,7 @@ static void linear_fprop_bprop_and_bias(void **state)
 		fx_tensor(&f, i == 5 ? GP_DT_FP16 : GP_DT_FP32, 1, D(200));
 	}
 	fx_done(&f);
-	struct gp_opres *r = gp_ops_run(&f.t);
+	struct gp_opres *r = gp_ops_run(&f.t, NULL);
 
 	/* GEMM: 2*200*700*200 = 56e6; bytes 4*(140000+40000+140000) */
 	assert_string_equal(opname(&f, r, 0), "linear");
@@ -88,7 +88,7 @@ static void unknown_op_gets_generic_row(void **state)
 	fx_kernel(&f, "elementwise_kernel", NULL, NULL, GP_DIR_NA, 0);      /* no op */
 	fx_kernel(&f, "ampere_fp16_s16816gemm_fp16_128x128", NULL, NULL, GP_DIR_NA, 0);
 	fx_done(&f);
-	struct gp_opres *r = gp_ops_run(&f.t);
+	struct gp_opres *r = gp_ops_run(&f.t, NULL);
 
 	assert_string_equal(r[0].family, "unknown");
 	assert_true(r[0].flops < 0 && r[0].bytes < 0);
@@ -114,7 +114,7 @@ static void unknown_op_gets_generic_row(void **state)
 static struct gp_opres *run(struct fx *f)
 {
 	fx_done(f);
-	return gp_ops_run(&f->t);
+	return gp_ops_run(&f->t, NULL);
 }
 
 #define FEQ(x, y) assert_true(fabs((double)(x) - (double)(y)) <= 1e-9 * (fabs((double)(y)) + 1))
@@ -422,7 +422,9 @@ static void norm_pool_attention_loss(void **state)
 	FEQ(r[9].bytes, 3 * 23294600 * 4.0);
 	FEQ(r[10].flops, 700);
 	FEQ(r[10].bytes, 8404);
-	FEQ(r[11].bytes, 23294600 * 4.0 + 5600);
+	/* the gradient kernel writes one element per row too: 8N + N s + s */
+	FEQ(r[11].flops, 700);
+	FEQ(r[11].bytes, 8404);
 	/* mse: e = 2n fprop (mean): 2e+1, e*s; bprop none: e = 4n */
 	FEQ(r[12].flops, 401);
 	FEQ(r[12].bytes, 800);
@@ -521,6 +523,117 @@ static void comm_by_op_or_kernel_name(void **state)
 	fx_free(&f);
 }
 
+/* Adds a conv2d-like kernel x[8,16,32,32] w[32,16,3,3] (same params string
+** for every call). */
+static void conv_call(struct fx *f, const char *kernel, const char *op, int dir, int sub)
+{
+	fx_kernel(f, kernel, F, op, dir, sub);
+	if (dir == GP_DIR_BPROP)
+		fx_tensor(f, GP_DT_FP32, 4, D(8), D(32), D(30), D(30));
+	fx_tensor(f, GP_DT_FP32, 4, D(8), D(16), D(32), D(32));
+	fx_tensor(f, GP_DT_FP32, 4, D(32), D(16), D(3), D(3));
+}
+
+/* Whether one of t's notes contains text. */
+static bool has_note(const gp_trace *t, const char *text)
+{
+	for (size_t i = 0; i < t->warnings.n; i++)
+		if (strstr(gp_s(t, t->warnings.v[i]), text))
+			return true;
+	return false;
+}
+
+/* cudnn.benchmark: the first call of a conv runs every candidate algorithm,
+** later calls only the chosen one; a forward conv seen once keeps its last
+** kernel; helpers get 0 FLOPs and no TC value. */
+static void helpers_and_trials(void **state)
+{
+	struct fx f;
+	fx_init(&f);
+	/* 0-2: first call: two trials, then the chosen kernel; 3, 4: later calls */
+	conv_call(&f, "implicit_convolve_sgemm", "conv2d", GP_DIR_FPROP, 0);
+	conv_call(&f, "volta_scudnn_128x32_relu_interior_nn_v1", "conv2d", GP_DIR_FPROP, 1);
+	conv_call(&f, "volta_scudnn_128x64_relu_interior_nn_v1", "conv2d", GP_DIR_FPROP, 2);
+	conv_call(&f, "volta_scudnn_128x64_relu_interior_nn_v1", "conv2d", GP_DIR_FPROP, 0);
+	conv_call(&f, "volta_scudnn_128x64_relu_interior_nn_v1", "conv2d", GP_DIR_FPROP, 0);
+	/* 5-8: a conv of other shapes seen once: a trial, a helper, a trial
+	** of the kernel that runs again last, the chosen one */
+	fx_kernel(&f, "gemmSN_NN_kernel", F, "cudnn_convolution", GP_DIR_FPROP, 0);
+	fx_tensor(&f, GP_DT_FP32, 4, D(1), D(3), D(8), D(8));
+	fx_tensor(&f, GP_DT_FP32, 4, D(4), D(3), D(3), D(3));
+	fx_kernel(&f, "cudnn::gemm::computeOffsetsKernel(cudnn::gemm::ComputeOffsetsParams)", F, "cudnn_convolution", GP_DIR_FPROP, 1);
+	fx_tensor(&f, GP_DT_FP32, 4, D(1), D(3), D(8), D(8));
+	fx_tensor(&f, GP_DT_FP32, 4, D(4), D(3), D(3), D(3));
+	fx_kernel(&f, "implicit_convolve_sgemm", F, "cudnn_convolution", GP_DIR_FPROP, 2);
+	fx_tensor(&f, GP_DT_FP32, 4, D(1), D(3), D(8), D(8));
+	fx_tensor(&f, GP_DT_FP32, 4, D(4), D(3), D(3), D(3));
+	fx_kernel(&f, "implicit_convolve_sgemm", F, "cudnn_convolution", GP_DIR_FPROP, 3);
+	fx_tensor(&f, GP_DT_FP32, 4, D(1), D(3), D(8), D(8));
+	fx_tensor(&f, GP_DT_FP32, 4, D(4), D(3), D(3), D(3));
+	/* 9, 10: a backward conv seen once: dgrad and wgrad, not trials */
+	conv_call(&f, "dgrad_engine", "convolution_backward", GP_DIR_BPROP, 0);
+	conv_call(&f, "wgrad_alg0_engine", "convolution_backward", GP_DIR_BPROP, 1);
+	/* 11: Winograd transform under a conv: a helper */
+	conv_call(&f, "winogradForwardData4x4", "conv2d", GP_DIR_FPROP, 1);
+	struct gp_opres *r = run(&f);
+
+	for (int k = 0; k <= 10; k++) {
+		bool trial = k == 0 || k == 1 || k == 5 || k == 7;
+		print_message("kernel %d\n", k);
+		assert_int_equal(r[k].trial, trial);
+		assert_int_equal(r[k].known, !trial);
+		assert_true(trial ? r[k].flops < 0 && r[k].bytes < 0 : r[k].flops >= 0);
+	}
+	/* 2*N8*K32*30*30*C16*9 */
+	FEQ(r[2].flops, 2.0 * 8 * 32 * 900 * 16 * 9);
+	FEQ(r[4].flops, r[2].flops);
+	FEQ(r[8].flops, 2.0 * 4 * 36 * 3 * 9);
+	for (int k = 6; k <= 11; k += 5) {
+		assert_int_equal(r[k].helper, 1);
+		FEQ(r[k].flops, 0);
+		assert_true(r[k].bytes < 0);
+		assert_int_equal(r[k].tc, GP_TC_NOT_APPLICABLE);
+	}
+	assert_true(has_note(&f.t, "4 kernels ("));
+	assert_true(has_note(&f.t, "autotuning trial runs"));
+	free(r);
+	fx_free(&f);
+}
+
+/* Work the GPU could not have done in the time the kernel ran: the model
+** is wrong for that kernel; its FLOPs and bytes become unknown and a note
+** names it.  At peaks given by the caller it is judged by those. */
+static void work_above_peak(void **state)
+{
+	struct fx f;
+	fx_init(&f);
+	fx_device(&f, "NVIDIA A100-SXM4-80GB", 108);
+	/* 0: 3 * 400 MB in 10 us; 1: 3 * 4 KB */
+	fx_kernel(&f, "vectorized_elementwise_kernel", F, "add", GP_DIR_FPROP, 0);
+	fx_tensor(&f, GP_DT_FP32, 1, D(100000000));
+	fx_tensor(&f, GP_DT_FP32, 1, D(100000000));
+	fx_kernel(&f, "vectorized_elementwise_kernel", F, "add", GP_DIR_FPROP, 0);
+	fx_tensor(&f, GP_DT_FP32, 1, D(1000));
+	fx_tensor(&f, GP_DT_FP32, 1, D(1000));
+	struct gp_opres *r = run(&f);
+
+	assert_int_equal(r[0].overpeak, 1);
+	assert_int_equal(r[0].known, 0);
+	assert_true(r[0].flops < 0 && r[0].bytes < 0);
+	assert_int_equal(r[1].overpeak, 0);
+	FEQ(r[1].flops, 1000);
+	assert_true(has_note(&f.t, "1 kernel (0.010 ms of GPU time) whose modelled work exceeds the GPU's peak"));
+	assert_true(has_note(&f.t, "vectorized_elementwise_kernel (add) x1"));
+	free(r);
+
+	struct gp_peak_opts po = {.peak_flops = 1e18, .peak_bw = 1e18};
+	r = gp_ops_run(&f.t, &po);
+	assert_int_equal(r[0].overpeak, 0);
+	FEQ(r[0].flops, 1e8);
+	free(r);
+	fx_free(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -532,6 +645,8 @@ int main(void)
 		cmocka_unit_test(norm_pool_attention_loss),
 		cmocka_unit_test(rnn_optim_convert_comm),
 		cmocka_unit_test(comm_by_op_or_kernel_name),
+		cmocka_unit_test(helpers_and_trials),
+		cmocka_unit_test(work_above_peak),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

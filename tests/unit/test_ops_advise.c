@@ -37,7 +37,7 @@ static const struct gp_finding *find(const struct gp_findings *out, const char *
 static const struct gp_finding *advise(struct fx *f, struct gp_findings *out, const char *kind)
 {
 	fx_done(f);
-	struct gp_opres *r = gp_ops_run(&f->t);
+	struct gp_opres *r = gp_ops_run(&f->t, NULL);
 	gp_advise(&f->t, r, NULL, out);
 	free(r);
 	return find(out, kind);

@@ -193,7 +193,7 @@ static bool row_check(const struct row *r, int rule)
 	for (char *save = NULL, *tok = strtok_r(args, " ", &save); tok; tok = strtok_r(NULL, " ", &save))
 		add_arg(&f, tok, r->line);
 	fx_done(&f);
-	struct gp_opres *res = gp_ops_run(&f.t);
+	struct gp_opres *res = gp_ops_run(&f.t, NULL);
 
 	ok = num_matches(res[0].flops, r->col[C_FLOPS]) && num_matches(res[0].bytes, r->col[C_BYTES]) &&
 	     strcmp(tc_text(res[0].tc), r->col[C_TC]) == 0 && res[0].family &&

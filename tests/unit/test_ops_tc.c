@@ -8,6 +8,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ops/ops.h"
@@ -50,6 +52,9 @@ static void tensor_core_names(void **state)
 		"ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm*, unsigned long, ncclWork*)",
 		"cunn_SoftMaxForward", "",
 		"void fbgemm_gpu::permute_2D_lengths_kernel<int>(int, int, int const*, int const*, int*)",
+		"sm50_xmma_pooling_fw_4d_FP16FP32NHWC_Max",          /* MMA prefix, not matrix math */
+		"void cutlass::reduction::kernel::ReduceSplitK<cutlass::MatrixShape<4, 64>>(Params)",
+		"void at::native::compute_summary_kernel<float>(float const*, float*, long)",   /* "umma" */
 		NULL
 	};
 	for (int i = 0; yes[i]; i++) {
@@ -155,10 +160,58 @@ static void roofline_math(void **state)
 	assert_true(r.eff < 0);
 }
 
+/* The tensor-core value report gives a kernel name: "1", "0" (a GEMM or
+** convolution on CUDA cores) or "-". */
+static const char *tc_class(const char *name)
+{
+	int tc = gp_tc_kernel(name);
+
+	if (tc == GP_TC_YES)
+		return "1";
+	return tc == GP_TC_NO || gp_kernel_is_gemm_like(name) ? "0" : "-";
+}
+
+/* Every GEMM/conv/attention-looking kernel name of the shared traces, with
+** the value reviewed by hand (tests/data/tc_names.tsv): a pattern added to
+** tc.c must not change any of them unnoticed. */
+static void reviewed_names(void **state)
+{
+	const char *path = getenv("GPUPROF_TC_NAMES");
+	FILE *f = fopen(path && *path ? path : "tests/data/tc_names.tsv", "r");
+	char line[16384];
+	int rows = 0, bad = 0;
+	bool header = true;
+
+	if (!f)
+		fail_msg("cannot open tests/data/tc_names.tsv (run from the repository root)");
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		char *tab = strchr(line, '\t');
+		if (line[0] == '#' || !line[0])
+			continue;
+		if (!tab)
+			fail_msg("tc_names.tsv: no tab in '%s'", line);
+		*tab = '\0';
+		if (header) {
+			header = false;
+			continue;
+		}
+		rows++;
+		if (strcmp(tc_class(tab + 1), line) != 0) {
+			print_error("tc %s expected %s: %s\n", tc_class(tab + 1), line, tab + 1);
+			bad++;
+		}
+	}
+	fclose(f);
+	assert_true(rows >= 300);
+	assert_int_equal(bad, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(tensor_core_names),
+		cmocka_unit_test(reviewed_names),
 		cmocka_unit_test(dtype_from_names),
 		cmocka_unit_test(comm_kernel_names),
 		cmocka_unit_test(gpu_table_lookup_and_peaks),
