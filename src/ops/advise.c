@@ -125,6 +125,10 @@ static const char *const no_tf32_gpus[] = {"V100", "T4", "TITAN V", "RTX 20", "G
 #define ROOF_CHANGE_MEMORY                                                                 \
 	"Memory-bound op far from bandwidth: fuse it with its neighbours (torch.compile, " \
 	"fused optimizers/norms), avoid non-contiguous inputs and small-element strided access."
+#define ROOF_CHANGE_FUSED_ATTENTION                                                        \
+	"Already a fused attention kernel: check that head dim and sequence lengths are "  \
+	"multiples of 8 (16 for fp8), that the fastest SDPA backend was chosen "            \
+	"(flash/cuDNN over efficient/math), and that batches are not padded to long lengths."
 
 #define IDLE_TITLE "the GPU sat idle %s in %zu gaps of %.0f us or more (%.1f%% of the span)"
 #define IDLE_EVIDENCE "longest gap %s at %.3f s into the trace; CPU during the gaps:"
@@ -642,8 +646,11 @@ static bool rule_fp32_gemm(const struct advise_in *in, struct gp_finding *x)
 	agg_init(&a, t);
 	for (size_t k = 0; k < t->kernels.n; k++) {
 		const char *fam = r[k].family;
-		if (!fam || r[k].dtype != GP_DT_FP32 || r[k].tc != GP_TC_NO || !r[k].known ||
-		    r[k].flops <= 0 ||
+		/* trial runs and kernels whose modelled work exceeds the
+		** peak have no trusted FLOPs but are fp32 GEMMs all the same;
+		** helpers (0 FLOPs) are not */
+		bool work = (r[k].known && r[k].flops > 0) || r[k].trial || r[k].overpeak;
+		if (!fam || r[k].dtype != GP_DT_FP32 || r[k].tc != GP_TC_NO || !work ||
 		    (strcmp(fam, "gemm") && strcmp(fam, "conv") && strcmp(fam, "attention") && strcmp(fam, "rnn")))
 			continue;
 		total += dur(&t->kernels.v[k]);
@@ -718,7 +725,10 @@ static bool rule_roofline(const struct advise_in *in, struct gp_finding *x)
 		snprintf(x->evidence + len, sizeof(x->evidence) - len, ROOF_EVIDENCE,
 			 gp_s(t, group_key(t, r, (size_t)s)), gp_s(t, t->kernels.v[s].name), rl.gflops, rl.gbps,
 			 rl.eff * 100, rl.bound == 1 ? "compute" : "memory");
-		snprintf(x->change, sizeof(x->change), "%s", rl.bound == 1 ? ROOF_CHANGE_COMPUTE : ROOF_CHANGE_MEMORY);
+		const char *fam = r[s].family;
+		snprintf(x->change, sizeof(x->change), "%s",
+			 fam && !strcmp(fam, "attention") ? ROOF_CHANGE_FUSED_ATTENTION
+			 : rl.bound == 1 ? ROOF_CHANGE_COMPUTE : ROOF_CHANGE_MEMORY);
 	}
 	agg_free(&a);
 	agg_free(&all);

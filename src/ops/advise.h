@@ -40,7 +40,7 @@ struct gp_findings {
 	int sm_count;           /* 0 = unknown */
 };
 
-/* Runs every rule over t (attrs filled) and r (gp_ops_run(t)); findings
+/* Runs every rule over t (attrs filled) and r (gp_ops_run(t, po)); findings
 ** are sorted by ns, largest first.  Never fails. */
 void gp_advise(const gp_trace *t, const struct gp_opres *r, const struct gp_peak_opts *po,
 	       struct gp_findings *out);

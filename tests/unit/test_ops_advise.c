@@ -122,6 +122,29 @@ static void far_below_roofline(void **state)
 	fx_free(&f);
 }
 
+/* A fused attention kernel far below its roofline is not told to fuse:
+** it already is. */
+static void fused_attention_below_roofline(void **state)
+{
+	struct fx f;
+	struct gp_findings out;
+	fx_init(&f);
+	fx_device(&f, "NVIDIA A100-SXM4-40GB", 108);
+	for (int i = 0; i < 5; i++) {
+		fx_kernel_at(&f, "flash_fwd_kernel", 2000, 2000000000, "torch.nn.functional",
+			     "scaled_dot_product_attention", GP_DIR_FPROP, 0);
+		for (int j = 0; j < 3; j++)
+			fx_tensor(&f, GP_DT_BF16, 4, D(8), D(16), D(1024), D(128));
+	}
+	const struct gp_finding *x = advise(&f, &out, "below-roofline");
+	assert_non_null(x);
+	assert_int_equal(x->count, 5);
+	assert_non_null(strstr(x->change, "Already a fused attention kernel"));
+	assert_null(strstr(x->change, "fuse it"));
+	gp_findings_free(&out);
+	fx_free(&f);
+}
+
 /* 500 kernels of 3 us with 20 us launch gaps between them. */
 static void launch_bound_tiny_kernels(void **state)
 {
@@ -482,6 +505,7 @@ int main(void)
 		cmocka_unit_test(tc_eligible_not_on_tc),
 		cmocka_unit_test(fp32_gemms),
 		cmocka_unit_test(far_below_roofline),
+		cmocka_unit_test(fused_attention_below_roofline),
 		cmocka_unit_test(launch_bound_tiny_kernels),
 		cmocka_unit_test(gaps_syncs_copies_small_grid),
 		cmocka_unit_test(comm_kernels_are_not_small_grids),
