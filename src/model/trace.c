@@ -26,6 +26,7 @@ void gp_trace_free(gp_trace *t)
 	gp_vec_free(t->memsets);
 	gp_vec_free(t->syncs);
 	gp_vec_free(t->ranges);
+	gp_vec_free(t->memevents);
 	gp_vec_free(t->op_exts);
 	gp_vec_free(t->args);
 	gp_vec_free(t->meta);
@@ -126,6 +127,17 @@ int gp_range_cmp(const struct gp_range *a, const struct gp_range *b)
 	return a->kind < b->kind ? -1 : a->kind > b->kind;
 }
 
+/* Memory events by time; equal times keep the reader's order, so that
+** replaying them gives the totals the allocator stated. */
+static int cmp_memevent(const void *pa, const void *pb)
+{
+	const struct gp_memevent *a = pa, *b = pb;
+
+	if (a->ts != b->ts)
+		return a->ts < b->ts ? -1 : 1;
+	return a->order < b->order ? -1 : a->order > b->order;
+}
+
 static int cmp_range(const void *pa, const void *pb)
 {
 	return gp_range_cmp(pa, pb);
@@ -205,6 +217,9 @@ void gp_trace_finish(gp_trace *t)
 	gp_vec_sort(t->memsets, cmp_memset);
 	gp_vec_sort(t->syncs, cmp_sync);
 	gp_vec_sort(t->ranges, cmp_range);
+	for (size_t i = 0; i < t->memevents.n; i++)
+		t->memevents.v[i].order = (uint32_t)i;
+	gp_vec_sort(t->memevents, cmp_memevent);
 	nest_ranges(t);
 	mark_unclosed(t);
 }

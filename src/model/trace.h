@@ -222,6 +222,22 @@ struct gp_attr {
 	int32_t fwd;            /* forward kernel it inherited from, -1 = none */
 };
 
+/* One allocator event: memory allocated (bytes > 0) or freed (bytes < 0)
+** on a device, as the profiler recorded it (Kineto [memory] instants, nsys
+** CUDA memory-usage events).  The totals are the allocator's own figures
+** after the event when the file states them; docs/memory.md. */
+struct gp_memevent {
+	gp_ns ts;
+	int64_t bytes;          /* > 0 allocated, < 0 freed */
+	int64_t total_alloc;    /* allocator's allocated total after it, -1 = not stated */
+	int64_t total_reserved; /* allocator's reserved (cached) total, -1 = not stated */
+	uint64_t addr;          /* 0 = not stated */
+	uint32_t pid, tid;      /* the thread that (de)allocated */
+	uint32_t order;         /* reader order; gp_trace_finish keeps it for equal ts */
+	int32_t device;         /* GPU id; GP_MEM_HOST for host memory */
+};
+#define GP_MEM_HOST (-1)
+
 struct gp_meta {
 	gp_str key, value;
 };
@@ -242,6 +258,7 @@ typedef struct gp_trace {
 	GP_VEC(struct gp_memset) memsets;
 	GP_VEC(struct gp_sync) syncs;
 	GP_VEC(struct gp_range) ranges;
+	GP_VEC(struct gp_memevent) memevents;
 	GP_VEC(struct gp_op_ext) op_exts;
 	GP_VEC(struct gp_arg) args;
 	GP_VEC(struct gp_meta) meta;

@@ -22,6 +22,8 @@ void kineto_event_reset(struct kineto_event *e)
 	e->name_cap = cap;
 	e->seq = -1;
 	e->device = -1;
+	e->mem_total_alloc = e->mem_total_reserved = -1;
+	e->mem_device = e->mem_device_type = -1;
 	if (!e->name) {
 		e->name_cap = 256;
 		e->name = gp_xmalloc(e->name_cap);
@@ -385,6 +387,35 @@ static void add_flow_end(struct kineto_parser *p, const struct kineto_event *e)
 	f->start = e->ph == 's';
 }
 
+/* Kineto's device types in [memory] instants (c10::DeviceType). */
+enum { KINETO_DEVICE_CPU = 0, KINETO_DEVICE_CUDA = 1 };
+
+/* A "[memory]" instant (profile_memory=True): one allocator event.  Old
+** files (2021) state only Bytes and the device; newer ones the allocator's
+** totals and the address too.  Device types other than CPU and CUDA are
+** counted for the notes. */
+static void add_memevent(struct kineto_parser *p, const struct kineto_event *e)
+{
+	if (!(e->have & H_TS) || !(e->have & H_MEM_BYTES)) {
+		p->mem_unread++;
+		return;
+	}
+	if (e->mem_device_type != KINETO_DEVICE_CPU && e->mem_device_type != KINETO_DEVICE_CUDA) {
+		p->mem_other_type++;
+		return;
+	}
+	struct gp_memevent *m = gp_vec_push(p->t->memevents);
+	m->ts = e->ts;
+	m->bytes = e->mem_bytes;
+	m->total_alloc = e->mem_total_alloc;
+	m->total_reserved = e->mem_total_reserved;
+	m->addr = e->mem_addr;
+	m->pid = e->pid;
+	m->tid = e->tid;
+	m->device = e->mem_device_type == KINETO_DEVICE_CPU ? GP_MEM_HOST
+		  : e->mem_device < 0 || e->mem_device > INT32_MAX ? 0 : (int32_t)e->mem_device;
+}
+
 int kineto_event_finish(struct kineto_parser *p)
 {
 	struct kineto_event *e = &p->ev;
@@ -399,6 +430,10 @@ int kineto_event_finish(struct kineto_parser *p)
 		break;
 	case 'X':
 		add_complete(p, e);
+		break;
+	case 'i': case 'I':
+		if (strcmp(e->name, "[memory]") == 0)
+			add_memevent(p, e);
 		break;
 	}
 	return 1;

@@ -31,6 +31,8 @@ static void apply_base(struct kineto_parser *p)
 	SHIFT(syncs)
 	SHIFT(ranges)
 #undef SHIFT
+	for (size_t i = 0; i < t->memevents.n; i++)
+		t->memevents.v[i].ts += b;
 	char tmp[32];
 	snprintf(tmp, sizeof(tmp), "%" PRId64, b);
 	gp_trace_meta_set(t, "base_time_ns", tmp);
@@ -88,6 +90,11 @@ static void add_notes(struct kineto_parser *p)
 			      p->no_launch_cfg);
 	if (p->no_ts)
 		gp_trace_warn(t, "%" PRIu64 " complete events without ts skipped", p->no_ts);
+	if (p->mem_unread)
+		gp_trace_warn(t, "%" PRIu64 " [memory] events without ts or Bytes skipped", p->mem_unread);
+	if (p->mem_other_type)
+		gp_trace_warn(t, "%" PRIu64 " [memory] events of a device type other than CPU or CUDA "
+			      "not read", p->mem_other_type);
 	if (p->neg_dur)
 		gp_trace_warn(t, "%" PRIu64 " events with negative dur set to 0", p->neg_dur);
 }

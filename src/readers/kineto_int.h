@@ -63,6 +63,9 @@ enum key {
 	K_BLOCK, K_BYTES, K_CBID, K_SEQ, K_FWD_TID, K_INPUT_DIMS, K_INPUT_TYPES,
 	K_CONCRETE, K_CALL_STACK, K_GRAPH_ID, K_GRAPH_NODE, K_ARG_NAME,
 	K_WAIT_EVENT,
+	/* args of [memory] instants */
+	K_MEM_BYTES, K_MEM_TOTAL_ALLOC, K_MEM_TOTAL_RESERVED, K_MEM_ADDR, K_MEM_DEV_ID,
+	K_MEM_DEV_TYPE,
 	/* deviceProperties entry */
 	K_DEV_ID, K_DEV_NAME, K_DEV_MEM, K_DEV_MAJOR, K_DEV_MINOR, K_DEV_SMS,
 	/* distributedInfo */
@@ -82,6 +85,7 @@ enum {
 	H_DEVICE = 1 << 0, H_CONTEXT = 1 << 1, H_STREAM = 1 << 2, H_CORR = 1 << 3,
 	H_SEQ = 1 << 4, H_FWD_TID = 1 << 5, H_GRID = 1 << 6, H_TS = 1 << 7,
 	H_DUR = 1 << 8, H_PID = 1 << 9, H_TID = 1 << 10, H_ID = 1 << 11,
+	H_MEM_BYTES = 1 << 12,
 };
 
 /* The event being read. */
@@ -98,6 +102,9 @@ struct kineto_event {
 	int64_t device, context, stream, cbid, seq;
 	uint64_t corr, ext_id, regs, smem, bytes, graph_id, graph_node, fwd_tid, wait_event;
 	uint32_t grid[3], block[3];
+	/* [memory] instants; totals -1 = not stated */
+	int64_t mem_bytes, mem_total_alloc, mem_total_reserved, mem_device, mem_device_type;
+	uint64_t mem_addr;
 	gp_str input_dims, input_types, concrete, call_stack, arg_name;
 };
 
@@ -155,6 +162,8 @@ struct kineto_parser {
 	int nsynth;
 
 	uint64_t no_ts, neg_dur, no_launch_cfg, hip_apis;
+	uint64_t mem_unread;      /* [memory] instants without ts or Bytes */
+	uint64_t mem_other_type;  /* [memory] instants of a device type other than CPU/CUDA */
 };
 
 /* ---- kineto_keys.c ---- */

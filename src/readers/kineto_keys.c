@@ -95,26 +95,33 @@ static uint8_t arg_key(const char *s, size_t n)
 #define IS(lit) (memcmp(s, lit, n) == 0)
 	switch (n) {
 	case 4:
-		return IS("grid") ? K_GRID : IS("cbid") ? K_CBID : IS("name") ? K_ARG_NAME : K_NONE;
+		return IS("grid") ? K_GRID : IS("cbid") ? K_CBID : IS("name") ? K_ARG_NAME
+		     : IS("Addr") ? K_MEM_ADDR : K_NONE;
 	case 5:
-		return IS("block") ? K_BLOCK : IS("bytes") ? K_BYTES : K_NONE;
+		return IS("block") ? K_BLOCK : IS("bytes") ? K_BYTES : IS("Bytes") ? K_MEM_BYTES
+		     : K_NONE;
 	case 6:
 		return IS("device") ? K_DEVICE : IS("stream") ? K_STREAM : K_NONE;
 	case 7:
 		return IS("context") ? K_CONTEXT : K_NONE;
 	case 8:
 		return IS("graph id") ? K_GRAPH_ID : K_NONE;
+	case 9:
+		return IS("Device Id") ? K_MEM_DEV_ID : K_NONE;
 	case 10:
 		return IS("Input Dims") || IS("Input dims") ? K_INPUT_DIMS
 		     : IS("Input type") ? K_INPUT_TYPES : IS("Call stack") ? K_CALL_STACK : K_NONE;
 	case 11:
 		return IS("correlation") ? K_CORR : IS("External id") || IS("external id") ? K_EXT_ID
-		     : K_NONE;
+		     : IS("Device Type") ? K_MEM_DEV_TYPE : K_NONE;
 	case 13:
 		return IS("shared memory") ? K_SMEM : IS("Fwd thread id") ? K_FWD_TID
 		     : IS("graph node id") ? K_GRAPH_NODE : K_NONE;
+	case 14:
+		return IS("Total Reserved") ? K_MEM_TOTAL_RESERVED : K_NONE;
 	case 15:
-		return IS("Sequence number") ? K_SEQ : IS("Concrete Inputs") ? K_CONCRETE : K_NONE;
+		return IS("Sequence number") ? K_SEQ : IS("Concrete Inputs") ? K_CONCRETE
+		     : IS("Total Allocated") ? K_MEM_TOTAL_ALLOC : K_NONE;
 	case 20:
 		return IS("registers per thread") ? K_REGS : K_NONE;
 	case 21:
@@ -152,7 +159,8 @@ static const struct {
 	{"python_function", CAT_PYTHON, 15}, {"cuda_sync", CAT_SYNC, 9},
 	{"mtia_runtime", CAT_MTIA_RUNTIME, 12}, {"fwdbwd", CAT_FWDBWD, 6},
 	/* read and deliberately not kept: flows duplicating args.correlation,
-	** the profiler's own span, memory instants, HTA overlays */
+	** the profiler's own span, HTA overlays; memory instants are read by
+	** their name ("[memory]", kineto_event.c), not their category */
 	{"ac2g", CAT_IGNORED, 4}, {"async", CAT_IGNORED, 5}, {"async_gpu", CAT_IGNORED, 9},
 	{"async_cpu_to_gpu", CAT_IGNORED, 16}, {"Trace", CAT_IGNORED, 5},
 	{"cpu_instant_event", CAT_IGNORED, 17}, {"[memory]", CAT_IGNORED, 8},

@@ -222,6 +222,7 @@ static bool merge_part(struct kineto_parser *p, struct kineto_parser *q)
 	VEC_APPEND(t->memcpys, u->memcpys);
 	VEC_APPEND(t->memsets, u->memsets);
 	VEC_APPEND(t->syncs, u->syncs);
+	VEC_APPEND(t->memevents, u->memevents);
 	uint32_t ext0 = (uint32_t)t->op_exts.n;
 	struct gp_range *r = VEC_APPEND(t->ranges, u->ranges);
 	for (size_t i = 0; i < u->ranges.n; i++) {
@@ -263,6 +264,8 @@ static bool merge_part(struct kineto_parser *p, struct kineto_parser *q)
 	p->neg_dur += q->neg_dur;
 	p->no_launch_cfg += q->no_launch_cfg;
 	p->hip_apis += q->hip_apis;
+	p->mem_unread += q->mem_unread;
+	p->mem_other_type += q->mem_other_type;
 	return true;
 }
 
@@ -272,6 +275,7 @@ static bool trace_is_blank(const gp_trace *t)
 {
 	return !t->devices.n && !t->processes.n && !t->threads.n && !t->kernels.n && !t->apis.n &&
 	       !t->memcpys.n && !t->memsets.n && !t->syncs.n && !t->ranges.n && !t->op_exts.n &&
+	       !t->memevents.n &&
 	       !t->args.n && !t->meta.n && !t->warnings.n && !t->attrs;
 }
 

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "util/demangle.h"
+#include "util/u64map.h"
 #include "readers/reader.h"
 #include "readers/sqlutil.h"
 
@@ -26,6 +27,7 @@
 #define T_SYNC "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION"
 #define T_GRAPH "CUPTI_ACTIVITY_KIND_GRAPH_TRACE"
 #define T_NVTX "NVTX_EVENTS"
+#define T_MEMUSE "CUDA_GPU_MEMORY_USAGE_EVENTS"
 
 #define PROGRESS_EVERY 0x10000   /* rows between progress callbacks */
 
@@ -688,6 +690,52 @@ static int read_syncs(struct nsys *r)
 	return finish(r, st, rc, "synchronizations");
 }
 
+/* nsys --cuda-memory-usage=true: one row per allocation or free (operation
+** 0 or 1) with its size as a positive count and no totals.  The thread is
+** that of the API call with the same correlation id (the rows name only the
+** process); host kinds (pageable, pinned) are host memory. */
+static int read_memevents(struct nsys *r)
+{
+	static const char *const cols[] = {
+		"start", "deviceId", "bytes", "memoryOperationType", "globalPid", "address",
+		"memKind", "correlationId",
+	};
+	sqlite3_stmt *st;
+	gp_u64map api_of = {0};
+	uint64_t unknown_op = 0;
+	int rc;
+
+	if ((rc = select_cols(r, T_MEMUSE, "CUDA memory usage", cols, GP_SQL_NCOLS(cols), 4, &st)) || !st)
+		return rc;
+	for (size_t i = 0; i < r->t->apis.n; i++)
+		gp_u64map_put(&api_of, r->t->apis.v[i].corr, (int32_t)i);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t op = gp_sql_i64(st, 3), bytes = gp_sql_i64(st, 2);
+		if ((op != 0 && op != 1) || gp_sql_is_null(st, 3) || bytes < 0) {
+			unknown_op++;
+			continue;
+		}
+		struct gp_memevent *m = gp_vec_push(r->t->memevents);
+		m->ts = gp_sql_i64(st, 0);
+		m->bytes = op == 0 ? bytes : -bytes;
+		m->total_alloc = m->total_reserved = -1;
+		m->addr = (uint64_t)gp_sql_i64(st, 5);
+		m->pid = gid_pid(gp_sql_i64(st, 4));
+		int kind = gp_sql_is_null(st, 6) ? GP_MEM_DEVICE : enum_get(&r->mem_kind, gp_sql_i64(st, 6));
+		m->device = kind == GP_MEM_PAGEABLE || kind == GP_MEM_PINNED ? GP_MEM_HOST
+			  : (int32_t)gp_sql_i64(st, 1);
+		int32_t a = gp_sql_is_null(st, 7) ? -1 : gp_u64map_get(&api_of, (uint64_t)gp_sql_i64(st, 7));
+		if (a >= 0 && r->t->apis.v[a].pid == m->pid)
+			m->tid = r->t->apis.v[a].tid;
+		tick(r);
+	}
+	gp_u64map_free(&api_of);
+	if (unknown_op)
+		gp_trace_warn(r->t, "%" PRIu64 " CUDA memory usage rows with an unknown operation or "
+			      "a negative size skipped", unknown_op);
+	return finish(r, st, rc, "CUDA memory usage");
+}
+
 static int read_nvtx(struct nsys *r)
 {
 	static const char *const cols[] = {
@@ -824,7 +872,7 @@ static double probe(const struct gp_probe_input *in)
 static int load(const char *path, gp_trace *t, const struct gp_load_opts *o, gp_error *err)
 {
 	static const char *const big[] = {
-		"StringIds", T_KERNEL, T_GRAPH, T_RUNTIME, T_MEMCPY, T_MEMSET, T_SYNC, T_NVTX,
+		"StringIds", T_KERNEL, T_GRAPH, T_RUNTIME, T_MEMCPY, T_MEMSET, T_SYNC, T_NVTX, T_MEMUSE,
 	};
 	struct nsys r = {.path = path, .t = t, .o = o, .err = err};
 	int rc;
@@ -847,6 +895,7 @@ static int load(const char *path, gp_trace *t, const struct gp_load_opts *o, gp_
 	    !(rc = read_memcpys(&r)) &&
 	    !(rc = read_memsets(&r)) &&
 	    !(rc = read_syncs(&r)) &&
+	    !(rc = read_memevents(&r)) &&
 	    !(rc = read_nvtx(&r))) {
 		fix_ranges(&r);
 		if (r.dangling)
