@@ -28,11 +28,13 @@
 ** collected.  Adding a rule = one function, one table row (and its limits
 ** and texts here).
 */
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/memory.h"
 #include "ops/advise.h"
 #include "util/u64map.h"
 
@@ -53,6 +55,7 @@ struct advise_limits {
 	size_t fusion_min_run;      /* fusion: this many such kernels in a row on one stream */
 	double fusion_min_share;    /* fusion: their time at stake needs this share of GPU time */
 	size_t attn_max_between;    /* unfused attention: other kernels allowed between its steps */
+	uint64_t churn_min_events;  /* alloc churn: allocator calls or reserved growths after the first iteration */
 };
 
 static const struct advise_limits lim = {
@@ -71,6 +74,7 @@ static const struct advise_limits lim = {
 	.fusion_min_run = 3,
 	.fusion_min_share = 0.05,
 	.attn_max_between = 8,
+	.churn_min_events = 2,
 };
 
 /* Fusion: op families of elementwise, norm and copy work, and for kernels
@@ -1203,6 +1207,51 @@ static bool rule_unfused_attention(const struct advise_in *in, struct gp_finding
 	return true;
 }
 
+#define CHURN_TITLE "the CUDA allocator grew or was called %" PRIu64 " times inside the iteration loop"
+#define CHURN_EVIDENCE                                                                      \
+	"after the first of %u iterations: %" PRIu64 " cudaMalloc and %" PRIu64 " cudaFree "   \
+	"calls (%s of CPU time), the caching allocator reserved %" PRIu64 " more times "       \
+	"(+%.1f MB)"
+#define CHURN_CHANGE                                                                        \
+	"Keep the allocator's pool warm: cudaMalloc/cudaFree synchronize the device.  Give "   \
+	"tensors fixed shapes (pad variable lengths to buckets), allocate buffers once "       \
+	"outside the loop, avoid torch.cuda.empty_cache() in it, and set "                     \
+	"PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True against fragmentation."
+
+/* alloc-churn: the allocator reached the driver (cudaMalloc/cudaFree, or
+** the caching allocator's reserved total grew) after the first iteration,
+** where a steady loop reuses its pool.  Claims the idle gaps the host spent
+** in such a call. */
+static bool rule_alloc_churn(const struct advise_in *in, struct gp_finding *x)
+{
+	const gp_trace *t = in->t;
+	struct gp_mem_churn c;
+	double idle = 0;
+	size_t ngaps = 0;
+	char d1[32];
+
+	gp_memory_churn(t, &c);
+	uint64_t events = c.malloc_calls + c.free_calls + c.reserved_growths;
+	if (!c.has_loop || events < lim.churn_min_events)
+		return false;
+	for (size_t i = 0; i < in->gaps.n; i++) {
+		const struct idle_gap *g = &in->gaps.v[i];
+		if (g->api >= 0 && g->start >= c.loop_start &&
+		    gp_memory_alloc_call(gp_s(t, t->apis.v[g->api].name))) {
+			idle += g->ns;
+			ngaps++;
+			claim(in, in->gap0 + i, g->ns);
+		}
+	}
+	involved(x, idle > 0 ? idle : c.call_ns, (size_t)events);
+	snprintf(x->title, sizeof(x->title), CHURN_TITLE, events);
+	snprintf(x->evidence, sizeof(x->evidence), CHURN_EVIDENCE, c.iterations, c.malloc_calls,
+		 c.free_calls, fmt_ms(c.call_ns, d1, sizeof(d1)), c.reserved_growths,
+		 (double)c.reserved_growth_bytes / 1e6);
+	snprintf(x->change, sizeof(x->change), "%s", CHURN_CHANGE);
+	return true;
+}
+
 /* The rules, in the order their findings are collected (then ranked by
 ** the time at stake). */
 static const struct {
@@ -1221,6 +1270,7 @@ static const struct {
 	{"fp32-unshaped", rule_fp32_unshaped},
 	{"fusion", rule_fusion},
 	{"unfused-attention", rule_unfused_attention},
+	{"alloc-churn", rule_alloc_churn},
 };
 
 #define NRULES (sizeof(rules) / sizeof(rules[0]))
