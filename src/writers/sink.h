@@ -22,6 +22,7 @@
 struct gp_opres;
 struct gp_peak_opts;
 struct gp_findings;
+struct gp_memory;
 
 /* Everything the analysis passes computed about one trace.  A pass that was
 ** not run leaves its member NULL; a sink says which ones it needs. */
@@ -31,6 +32,7 @@ struct gp_analysis {
 	const struct gp_opres *opres;       /* gp_ops_run's, one per kernel */
 	const struct gp_peak_opts *peaks;   /* --gpu, --peak-flops, --peak-bw */
 	const struct gp_findings *findings; /* gp_advise's, ranked */
+	const struct gp_memory *memory;     /* gp_memory_run's: series, peaks, per op */
 	gp_ns window_start, window_end;     /* the time window to show; both 0 = all */
 	size_t top;                         /* at most this many items (-n); SIZE_MAX = all */
 };
