@@ -76,7 +76,7 @@ static int32_t *replay(const gp_trace *t, struct gp_memory *m, int32_t *freed_at
 	int32_t *slot = gp_xmalloc((n ? n : 1) * sizeof(*slot));
 	struct gp_mem_step *step = gp_xmalloc((n ? n : 1) * sizeof(*step));
 	gp_u64map live = {0};   /* address -> allocating event; INT32_MAX once freed */
-	uint64_t unmatched = 0, negative = 0, unstated = 0;
+	uint64_t unmatched = 0, reused = 0, negative = 0, unstated = 0;
 	GP_VEC(int64_t) alloc = {0}, reserved = {0};   /* running totals by slot */
 
 	for (size_t i = 0; i < n; i++) {
@@ -129,6 +129,13 @@ static int32_t *replay(const gp_trace *t, struct gp_memory *m, int32_t *freed_at
 		if (!e->addr)
 			continue;
 		if (e->bytes > 0) {
+			/* an address allocated again while live: its free was not
+			** recorded, so the old allocation ends here */
+			int32_t a = gp_u64map_get(&live, e->addr);
+			if (a >= 0 && a != INT32_MAX) {
+				freed_at[a] = (int32_t)i;
+				reused++;
+			}
 			gp_u64map_put(&live, e->addr, (int32_t)i);
 		} else if (e->bytes < 0) {
 			int32_t a = gp_u64map_get(&live, e->addr);
@@ -158,6 +165,9 @@ static int32_t *replay(const gp_trace *t, struct gp_memory *m, int32_t *freed_at
 	if (unmatched)
 		note(m, "%" PRIu64 " frees have no recorded allocation at their address (allocated "
 		     "before the profile began)", unmatched);
+	if (reused)
+		note(m, "%" PRIu64 " allocations at an address still live (its free was not recorded): "
+		     "the earlier allocation is taken as freed there", reused);
 	if (unstated && negative)
 		note(m, "the file states no allocator totals: they are replayed from 0 at the first "
 		     "event, and went below 0 %" PRIu64 " times (memory allocated before the profile "

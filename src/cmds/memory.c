@@ -41,7 +41,8 @@ static const struct gp_cmd_spec memory_spec = {
 	"--cuda-memory-usage=true).  Where the file states the allocator's totals\n"
 	"they are used as stated; otherwise they are replayed from the byte counts,\n"
 	"starting at 0.  Device 'host' is CPU memory.  Bytes and ns throughout;\n"
-	"notes about odd input go to standard error.  docs/memory.md.",
+	"the reader's notes and those about odd events go to standard error.\n"
+	"docs/memory.md.",
 	.shared = GP_OPT_FORMAT | GP_OPT_TOP | GP_OPT_WIDTH | GP_OPT_NO_HEADER,
 	.row_formats = true,
 	.own = memory_own,
@@ -267,6 +268,8 @@ int cmd_memory(int argc, char **argv)
 	if (!t.memevents.n)
 		fprintf(stderr, "gpuprof memory: note: %s has no memory events (PyTorch: "
 			"profile_memory=True; nsys: --cuda-memory-usage=true)\n", co.file);
+	for (size_t i = 0; i < t.warnings.n; i++)   /* the reader's: skipped events among them */
+		fprintf(stderr, "gpuprof memory: note: %s\n", gp_s(&t, t.warnings.v[i]));
 	for (int i = 0; i < m.nnotes; i++)
 		fprintf(stderr, "gpuprof memory: note: %s\n", m.notes[i]);
 	switch (o.view) {

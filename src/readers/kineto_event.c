@@ -404,11 +404,16 @@ static void add_memevent(struct kineto_parser *p, const struct kineto_event *e)
 		p->mem_other_type++;
 		return;
 	}
+	if (e->mem_total_alloc < -1 || e->mem_total_reserved < -1 ||
+	    (e->mem_total_alloc == -1 && e->have & H_MEM_TOTAL_ALLOC) ||
+	    (e->mem_total_reserved == -1 && e->have & H_MEM_TOTAL_RESERVED))
+		p->mem_negative_total++;
 	struct gp_memevent *m = gp_vec_push(p->t->memevents);
 	m->ts = e->ts;
 	m->bytes = e->mem_bytes;
-	m->total_alloc = e->mem_total_alloc;
-	m->total_reserved = e->mem_total_reserved;
+	/* a total below 0 is no total: the analysis replays the event instead */
+	m->total_alloc = e->mem_total_alloc < 0 ? -1 : e->mem_total_alloc;
+	m->total_reserved = e->mem_total_reserved < 0 ? -1 : e->mem_total_reserved;
 	m->addr = e->mem_addr;
 	m->pid = e->pid;
 	m->tid = e->tid;

@@ -92,6 +92,9 @@ static void add_notes(struct kineto_parser *p)
 		gp_trace_warn(t, "%" PRIu64 " complete events without ts skipped", p->no_ts);
 	if (p->mem_unread)
 		gp_trace_warn(t, "%" PRIu64 " [memory] events without ts or Bytes skipped", p->mem_unread);
+	if (p->mem_negative_total)
+		gp_trace_warn(t, "%" PRIu64 " [memory] events state a total below 0 (read as not "
+			      "stated: replayed from the byte counts)", p->mem_negative_total);
 	if (p->mem_other_type)
 		gp_trace_warn(t, "%" PRIu64 " [memory] events of a device type other than CPU or CUDA "
 			      "not read", p->mem_other_type);

@@ -85,7 +85,7 @@ enum {
 	H_DEVICE = 1 << 0, H_CONTEXT = 1 << 1, H_STREAM = 1 << 2, H_CORR = 1 << 3,
 	H_SEQ = 1 << 4, H_FWD_TID = 1 << 5, H_GRID = 1 << 6, H_TS = 1 << 7,
 	H_DUR = 1 << 8, H_PID = 1 << 9, H_TID = 1 << 10, H_ID = 1 << 11,
-	H_MEM_BYTES = 1 << 12,
+	H_MEM_BYTES = 1 << 12, H_MEM_TOTAL_ALLOC = 1 << 13, H_MEM_TOTAL_RESERVED = 1 << 14,
 };
 
 /* The event being read. */
@@ -164,6 +164,7 @@ struct kineto_parser {
 	uint64_t no_ts, neg_dur, no_launch_cfg, hip_apis;
 	uint64_t mem_unread;      /* [memory] instants without ts or Bytes */
 	uint64_t mem_other_type;  /* [memory] instants of a device type other than CPU/CUDA */
+	uint64_t mem_negative_total;  /* [memory] instants stating a total below 0 */
 };
 
 /* ---- kineto_keys.c ---- */

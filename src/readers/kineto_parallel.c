@@ -266,6 +266,7 @@ static bool merge_part(struct kineto_parser *p, struct kineto_parser *q)
 	p->hip_apis += q->hip_apis;
 	p->mem_unread += q->mem_unread;
 	p->mem_other_type += q->mem_other_type;
+	p->mem_negative_total += q->mem_negative_total;
 	return true;
 }
 

@@ -192,8 +192,8 @@ static void args_signed(struct kineto_event *e, uint8_t k, const char *s, size_t
 	case K_STREAM: e->stream = v; e->have |= H_STREAM; break;
 	case K_CBID: e->cbid = v; break;
 	case K_MEM_BYTES: e->mem_bytes = v; e->have |= H_MEM_BYTES; break;
-	case K_MEM_TOTAL_ALLOC: e->mem_total_alloc = v; break;
-	case K_MEM_TOTAL_RESERVED: e->mem_total_reserved = v; break;
+	case K_MEM_TOTAL_ALLOC: e->mem_total_alloc = v; e->have |= H_MEM_TOTAL_ALLOC; break;
+	case K_MEM_TOTAL_RESERVED: e->mem_total_reserved = v; e->have |= H_MEM_TOTAL_RESERVED; break;
 	case K_MEM_DEV_ID: e->mem_device = v; break;
 	case K_MEM_DEV_TYPE: e->mem_device_type = v; break;
 	}
