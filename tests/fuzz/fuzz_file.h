@@ -2,7 +2,7 @@
 ** Shared by the fuzz targets whose reader opens files by path (SQLite
 ** databases, gpuprof recordings): the input goes to a temporary file, which
 ** is loaded through the normal loader (so probing runs too), correlated and
-** given to the op model, as a command would.
+** given to the op model and the memory replay, as a command would.
 **
 ** Ownership: everything is created and freed inside fuzz_load_file(); check
 ** (may be NULL) sees the loaded trace before it is freed.
@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "analysis/correlate.h"
+#include "analysis/memory.h"
 #include "ops/ops.h"
 #include "readers/reader.h"
 
@@ -38,8 +39,12 @@ static inline void fuzz_load_file(const uint8_t *data, size_t size, void (*check
 	if (gp_trace_load(path, &t, NULL, &err) == GP_OK) {
 		if (check)
 			check(&t);
-		if (gp_correlate(&t, &co, &err) == GP_OK)
+		if (gp_correlate(&t, &co, &err) == GP_OK) {
+			struct gp_memory m;
 			free(gp_ops_run(&t, NULL));
+			gp_memory_run(&t, &m);
+			gp_memory_free(&m);
+		}
 	}
 	gp_trace_free(&t);
 	unlink(path);

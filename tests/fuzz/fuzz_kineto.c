@@ -1,12 +1,13 @@
 /*
-** Fuzz target: the Kineto JSON reader and the framework-op attribution on
-** whatever it produced.  Any input must end in GP_OK or a clean error,
+** Fuzz target: the Kineto JSON reader, the framework-op attribution and
+** the memory replay on whatever it produced.  Any input must end in GP_OK or a clean error,
 ** never a crash, leak or sanitizer report.
 */
 #include <stddef.h>
 #include <stdint.h>
 
 #include "analysis/correlate.h"
+#include "analysis/memory.h"
 #include "readers/kineto.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -19,8 +20,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	gp_trace_init(&t);
 	if (gp_kineto_load_buffer("fuzz.json", data, size, &t, &err) == GP_OK) {
+		struct gp_memory m;
 		gp_trace_finish(&t);
 		gp_correlate(&t, &o, &err);
+		gp_memory_run(&t, &m);
+		gp_memory_free(&m);
 	}
 	gp_trace_free(&t);
 	return 0;
