@@ -41,8 +41,8 @@ static const struct gp_cmd_spec memory_spec = {
 	"--cuda-memory-usage=true).  Where the file states the allocator's totals\n"
 	"they are used as stated; otherwise they are replayed from the byte counts,\n"
 	"starting at 0.  Device 'host' is CPU memory.  Bytes and ns throughout;\n"
-	"the reader's notes and those about odd events go to standard error.\n"
-	"docs/memory.md.",
+	"-n limits the rows per device.  The reader's notes and those about odd\n"
+	"events go to standard error.  docs/memory.md.",
 	.shared = GP_OPT_FORMAT | GP_OPT_TOP | GP_OPT_WIDTH | GP_OPT_NO_HEADER,
 	.row_formats = true,
 	.own = memory_own,

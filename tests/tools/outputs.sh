@@ -35,4 +35,6 @@ while read -r f; do
 	one "$id.advise" advise "$f"
 	one "$id.advise-json" advise -f json "$f"
 	one "$id.ranges" ranges "$f"
+	one "$id.memory" memory "$f"
+	one "$id.memory-op" memory -f json --by op "$f"
 done <"$out/files"
