@@ -286,11 +286,12 @@ static int cmp_group(const void *pa, const void *pb)
 	return a->name < b->name ? -1 : a->name > b->name;
 }
 
-/* The group of (device, by, name), added when new. */
-static struct gp_mem_group *group_of(struct gp_memory *m, gp_u64map *index, int32_t device,
+/* The group of (the device in slot, by, name), added when new. */
+static struct gp_mem_group *group_of(struct gp_memory *m, gp_u64map *index, int32_t slot,
 				     uint8_t by, gp_str name, bool addresses)
 {
-	uint64_t key = ((uint64_t)(uint32_t)device << 33) | ((uint64_t)by << 32) | name;
+	uint64_t key = ((uint64_t)name << 32) | ((uint64_t)(uint32_t)slot << 1) | by;
+	int32_t device = m->devices.v[slot].device;
 	int32_t g = gp_u64map_get(index, key);
 
 	if (g < 0) {
@@ -332,7 +333,7 @@ static void group_events(const gp_trace *t, struct gp_memory *m, const int32_t *
 		int32_t range[2] = {site[i].op, site[i].layer};
 		for (uint8_t by = GP_MEM_BY_OP; by <= GP_MEM_BY_LAYER; by++) {
 			gp_str name = range[by] >= 0 ? t->ranges.v[range[by]].text : 0;
-			struct gp_mem_group *g = group_of(m, &index, e->device, by, name, addresses[slot[i]]);
+			struct gp_mem_group *g = group_of(m, &index, slot[i], by, name, addresses[slot[i]]);
 			if (e->bytes >= 0) {
 				g->allocs++;
 				g->alloc_bytes += e->bytes;
