@@ -38,18 +38,29 @@ static void note(struct gp_memory *m, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* *sum += v, saturating at the int64 limits: byte sums of a hostile file
+** (millions of events of up to GP_MEM_ABSURD bytes) must not overflow. */
+static void add_bytes(int64_t *sum, int64_t v)
+{
+	if (__builtin_add_overflow(*sum, v, sum))
+		*sum = v > 0 ? INT64_MAX : INT64_MIN;
+}
+
 static bool absurd(const struct gp_memevent *e)
 {
 	return e->bytes > GP_MEM_ABSURD || e->bytes < -GP_MEM_ABSURD || e->total_alloc > GP_MEM_ABSURD ||
 	       e->total_reserved > GP_MEM_ABSURD;
 }
 
-/* The index in m->devices of device id, added (zeroed) when new. */
-static size_t device_slot(struct gp_memory *m, int32_t id)
+/* The index in m->devices of device id (slots: id -> index), added
+** (zeroed) when new. */
+static size_t device_slot(struct gp_memory *m, gp_u64map *slots, int32_t id)
 {
-	for (size_t i = 0; i < m->devices.n; i++)
-		if (m->devices.v[i].device == id)
-			return i;
+	int32_t s = gp_u64map_get(slots, (uint32_t)id);
+
+	if (s >= 0)
+		return (size_t)s;
+	gp_u64map_put(slots, (uint32_t)id, (int32_t)m->devices.n);
 	struct gp_mem_device *d = gp_vec_push(m->devices);
 	memset(d, 0, sizeof(*d));
 	d->device = id;
@@ -68,9 +79,9 @@ static int cmp_device(const void *pa, const void *pb)
 /* Pass 1: per device, in time order, the series, totals and peak; and for
 ** every allocation the event that freed it (freed_at[i], -1 = still live at
 ** the end), paired by address.  Returns the per-event device slot (-1 =
-** skipped as absurd).  Steps are first collected per event, then grouped
-** by device. */
-static int32_t *replay(const gp_trace *t, struct gp_memory *m, int32_t *freed_at)
+** skipped as absurd); slots maps device ids to their m->devices index.
+** Steps are first collected per event, then grouped by device. */
+static int32_t *replay(const gp_trace *t, struct gp_memory *m, gp_u64map *slots, int32_t *freed_at)
 {
 	size_t n = t->memevents.n;
 	int32_t *slot = gp_xmalloc((n ? n : 1) * sizeof(*slot));
@@ -87,7 +98,7 @@ static int32_t *replay(const gp_trace *t, struct gp_memory *m, int32_t *freed_at
 			m->skipped++;
 			continue;
 		}
-		size_t s = device_slot(m, e->device);
+		size_t s = device_slot(m, slots, e->device);
 		slot[i] = (int32_t)s;
 		while (alloc.n < m->devices.n) {
 			*gp_vec_push(alloc) = 0;
@@ -97,7 +108,7 @@ static int32_t *replay(const gp_trace *t, struct gp_memory *m, int32_t *freed_at
 		if (e->total_alloc >= 0) {
 			alloc.v[s] = e->total_alloc;
 		} else {
-			alloc.v[s] += e->bytes;
+			add_bytes(&alloc.v[s], e->bytes);
 			d->stated = false;
 			unstated++;
 		}
@@ -110,10 +121,10 @@ static int32_t *replay(const gp_trace *t, struct gp_memory *m, int32_t *freed_at
 		d->last_ts = e->ts;
 		if (e->bytes >= 0) {
 			d->allocs++;
-			d->alloc_bytes += e->bytes;
+			add_bytes(&d->alloc_bytes, e->bytes);
 		} else {
 			d->frees++;
-			d->free_bytes -= e->bytes;
+			add_bytes(&d->free_bytes, -e->bytes);
 		}
 		if (d->events == 1 || alloc.v[s] > d->peak_alloc) {
 			d->peak_alloc = alloc.v[s];
@@ -329,20 +340,20 @@ static void group_events(const gp_trace *t, struct gp_memory *m, const int32_t *
 		bool live = addresses[slot[i]] && e->bytes > 0 && e->addr && i <= d->peak_event &&
 			    (freed_at[i] < 0 || (uint32_t)freed_at[i] > d->peak_event);
 		if (live)
-			d->live_known += e->bytes;
+			add_bytes(&d->live_known, e->bytes);
 		int32_t range[2] = {site[i].op, site[i].layer};
 		for (uint8_t by = GP_MEM_BY_OP; by <= GP_MEM_BY_LAYER; by++) {
 			gp_str name = range[by] >= 0 ? t->ranges.v[range[by]].text : 0;
 			struct gp_mem_group *g = group_of(m, &index, slot[i], by, name, addresses[slot[i]]);
 			if (e->bytes >= 0) {
 				g->allocs++;
-				g->alloc_bytes += e->bytes;
+				add_bytes(&g->alloc_bytes, e->bytes);
 			} else {
 				g->frees++;
-				g->free_bytes -= e->bytes;
+				add_bytes(&g->free_bytes, -e->bytes);
 			}
 			if (live) {
-				g->live_at_peak += e->bytes;
+				add_bytes(&g->live_at_peak, e->bytes);
 				g->live_count++;
 			}
 		}
@@ -415,7 +426,7 @@ void gp_memory_churn(const gp_trace *t, struct gp_mem_churn *c)
 		int64_t *prev = &reserved.v[d].reserved;
 		if (e->total_reserved > *prev && e->ts >= c->loop_start) {
 			c->reserved_growths++;
-			c->reserved_growth_bytes += e->total_reserved - *prev;
+			add_bytes(&c->reserved_growth_bytes, e->total_reserved - *prev);
 		}
 		*prev = e->total_reserved;
 	}
@@ -424,25 +435,32 @@ void gp_memory_churn(const gp_trace *t, struct gp_mem_churn *c)
 
 void gp_memory_run(const gp_trace *t, struct gp_memory *m)
 {
-	size_t n = t->memevents.n;
+	size_t n = t->memevents.n, idle = 0;
 	int32_t *freed_at = gp_xmalloc((n ? n : 1) * sizeof(*freed_at));
+	gp_u64map slots = {0};
+	int32_t first_idle = 0;
 
 	memset(m, 0, sizeof(*m));
-	int32_t *slot = replay(t, m, freed_at);
+	int32_t *slot = replay(t, m, &slots, freed_at);
 	struct event_site *site = locate(t);
 
-	for (size_t s = 0; s < m->devices.n; s++) {
-		struct gp_mem_device *d = &m->devices.v[s];
-		for (size_t k = 0; k < t->kernels.n && !d->has_kernels; k++)
-			d->has_kernels = t->kernels.v[k].device == d->device;
-		if (d->device != GP_MEM_HOST && !d->has_kernels && t->kernels.n)
-			note(m, "memory events on device %d, which ran no kernel", (int)d->device);
+	for (size_t k = 0; k < t->kernels.n && m->devices.n; k++) {
+		int32_t s = gp_u64map_get(&slots, (uint32_t)t->kernels.v[k].device);
+		if (s >= 0)
+			m->devices.v[s].has_kernels = true;
 	}
+	for (size_t s = 0; s < m->devices.n; s++)
+		if (m->devices.v[s].device != GP_MEM_HOST && !m->devices.v[s].has_kernels && !idle++)
+			first_idle = m->devices.v[s].device;
+	if (idle && t->kernels.n)
+		note(m, "memory events on %zu device(s) that ran no kernel (device %d%s)", idle,
+		     (int)first_idle, idle > 1 ? ", ..." : "");
 	group_events(t, m, slot, freed_at, site);
 	gp_memory_churn(t, &m->churn);
 
 	/* devices in id order (the per-event slots are not used past here) */
 	gp_vec_sort(m->devices, cmp_device);
+	gp_u64map_free(&slots);
 	free(site);
 	free(slot);
 	free(freed_at);

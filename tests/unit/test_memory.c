@@ -265,6 +265,31 @@ static void test_equal_times_keep_order(void **state)
 	gp_trace_free(&t);
 }
 
+/* A hostile file: byte sums saturate instead of overflowing, and thousands
+** of device ids cost one note, not thousands. */
+static void test_hostile_sums_and_devices(void **state)
+{
+	gp_trace t;
+	struct gp_memory m;
+
+	gp_trace_init(&t);
+	kernel(&t, 0, 0);
+	for (int i = 0; i < 9000; i++)
+		mem(&t, i, 0, GP_MEM_ABSURD, 0, NA, NA);
+	for (int i = 0; i < 5000; i++)
+		mem(&t, 10000 + i, 1 + i, 1, 0, NA, NA);
+	gp_trace_finish(&t);
+	gp_memory_run(&t, &m);
+	assert_int_equal(m.devices.n, 5001);
+	assert_int_equal(m.devices.v[0].alloc_bytes, INT64_MAX);
+	assert_int_equal(m.devices.v[0].peak_alloc, INT64_MAX);
+	assert_int_equal(m.skipped, 0);
+	assert_int_equal(m.nnotes, 1);
+	assert_true(has_note(&m, "5000 device(s) that ran no kernel (device 1, ...)"));
+	gp_memory_free(&m);
+	gp_trace_free(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -273,6 +298,7 @@ int main(void)
 		cmocka_unit_test(test_buckets),
 		cmocka_unit_test(test_churn),
 		cmocka_unit_test(test_equal_times_keep_order),
+		cmocka_unit_test(test_hostile_sums_and_devices),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
