@@ -274,6 +274,8 @@ static struct event_site *locate(const gp_trace *t)
 		s->op = s->layer = -1;
 		for (int i = depth - 1; i >= 0 && (s->op < 0 || s->layer < 0); i--) {
 			const struct gp_range *r = &t->ranges.v[stack[i]];
+			if (r->end < e->ts)   /* under a range that overlapped it partly */
+				continue;
 			if (s->op < 0 && op_range(t, r, framework_ops))
 				s->op = stack[i];
 			if (s->layer < 0 && layer_range(t, r))
