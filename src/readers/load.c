@@ -3,10 +3,10 @@
 */
 #include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
 
+#include "model/calls.h"
 #include "readers/reader.h"
 
 #define HEAD_BYTES 4096
@@ -44,56 +44,25 @@ static bool call_is_async(const char *name)
 	return strstr(name, "Async") != NULL || strstr(name, "GraphLaunch") != NULL;
 }
 
-struct call_key {
-	uint64_t corr;
-	uint32_t pid;
-	int32_t idx;
-};
-
-static int cmp_call_key(const void *pa, const void *pb)
-{
-	const struct call_key *a = pa, *b = pb;
-
-	if (a->corr != b->corr)
-		return a->corr < b->corr ? -1 : 1;
-	if (a->pid != b->pid)
-		return a->pid < b->pid ? -1 : 1;
-	return a->idx < b->idx ? -1 : a->idx > b->idx;
-}
-
 /* Marks a copy asynchronous when the call that launched it (same
 ** correlation id, same process when the copy names one) is an async call,
 ** for every reader: only nvprof stores the flag on the copy itself (kept
-** as it is); Kineto, nsys and gprec copies learn it here.  One sort of the
-** calls by (corr, pid) and one binary search per copy, as the kernel
-** linking of correlate.c; an id that no call carries changes nothing. */
+** as it is); Kineto, nsys and gprec copies learn it here.  A copy whose
+** call is not in the trace keeps false. */
 static void copies_async_from_calls(gp_trace *t)
 {
-	size_t n = t->apis.n;
+	gp_call_index calls;
 
-	if (!t->memcpys.n || !n)
+	if (!t->memcpys.n || !t->apis.n)
 		return;
-	struct call_key *keys = gp_xmalloc(n * sizeof(*keys));
-	for (size_t i = 0; i < n; i++)
-		keys[i] = (struct call_key){t->apis.v[i].corr, t->apis.v[i].pid, (int32_t)i};
-	gp_sort(keys, n, sizeof(*keys), cmp_call_key);
+	gp_call_index_build(&calls, t);
 	for (size_t c = 0; c < t->memcpys.n; c++) {
 		struct gp_memcpy *m = &t->memcpys.v[c];
-		size_t lo = 0, hi = n;
-
-		if (m->async || m->corr == 0)
-			continue;
-		while (lo < hi) {   /* first key >= (corr, pid) */
-			size_t mid = lo + (hi - lo) / 2;
-			if (keys[mid].corr < m->corr || (keys[mid].corr == m->corr && keys[mid].pid < m->pid))
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		if (lo < n && keys[lo].corr == m->corr && (m->pid == 0 || keys[lo].pid == m->pid))
-			m->async = call_is_async(gp_s(t, t->apis.v[keys[lo].idx].name));
+		int32_t api = m->async ? -1 : gp_call_find(&calls, m->corr, m->pid);
+		if (api >= 0)
+			m->async = call_is_async(gp_s(t, t->apis.v[api].name));
 	}
-	free(keys);
+	gp_call_index_free(&calls);
 }
 
 int gp_trace_load(const char *path, gp_trace *t, const struct gp_load_opts *o, gp_error *err)

@@ -1,12 +1,16 @@
 /*
 ** Fuzz target: the Kineto JSON reader and the framework-op attribution on
-** whatever it produced.  Any input must end in GP_OK or a clean error,
-** never a crash, leak or sanitizer report.
+** whatever it produced, twice: parsed from memory in one pass, and loaded
+** from a file as a command does (probing, the post-load passes) with the
+** split-and-merge parse forced on (two parts at any size), so the merge of
+** parts (strings, synthetic ids, multi-process pid linking) is fuzzed too.
+** Any input must end in GP_OK or a clean error, never a crash, leak or
+** sanitizer report.
 */
 #include <stddef.h>
 #include <stdint.h>
 
-#include "analysis/correlate.h"
+#include "fuzz_file.h"
 #include "readers/kineto.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -23,5 +27,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		gp_correlate(&t, &o, &err);
 	}
 	gp_trace_free(&t);
+
+	struct gp_load_opts split = {.threads = 2, .parallel_min_bytes = 1};
+	fuzz_load_file(data, size, &split, NULL);
 	return 0;
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "analysis/correlate.h"
+#include "model/calls.h"
 #include "util/demangle.h"
 
 static void api(gp_trace *t, uint32_t pid, uint32_t tid, gp_ns s, gp_ns e, uint64_t corr)
@@ -306,11 +307,46 @@ static void legacy_seq_markers(void **state)
 	}
 }
 
+/* Correlation ids shared across processes (merged traces): lookups by
+** process find the right call, the unique lookup names none, and extreme
+** ids and pids are ordinary values, never sentinels. */
+static void call_index_shared_ids(void **state)
+{
+	gp_trace t;
+	gp_call_index ix;
+
+	(void)state;
+	gp_trace_init(&t);
+	api(&t, 10, 1, 0, 5, 7);
+	api(&t, 20, 1, 0, 5, 7);
+	api(&t, 30, 1, 0, 5, 7);
+	api(&t, UINT32_MAX, 1, 0, 5, 8);
+	api(&t, 5, 1, 0, 5, 8);
+	api(&t, UINT32_MAX, 2, 0, 5, UINT64_MAX);
+	api(&t, UINT32_MAX, 3, 0, 5, UINT64_MAX);
+	api(&t, 4, 1, 0, 5, 9);
+	gp_call_index_build(&ix, &t);
+	assert_int_equal(gp_call_find(&ix, 7, 20), 1);
+	assert_int_equal(gp_call_find(&ix, 7, 0), 0);
+	assert_int_equal(gp_call_find(&ix, 7, 40), -1);
+	assert_int_equal(gp_call_find(&ix, 0, 0), -1);
+	assert_int_equal(gp_call_find(&ix, 8, UINT32_MAX), 3);
+	assert_int_equal(gp_call_find_unique(&ix, 7), -1);
+	assert_int_equal(gp_call_find_unique(&ix, 8), -1);
+	assert_int_equal(gp_call_find_unique(&ix, UINT64_MAX), 5);
+	assert_int_equal(gp_call_find_unique(&ix, 9), 7);
+	assert_int_equal(gp_call_find_unique(&ix, 6), -1);
+	assert_int_equal(gp_call_find_unique(&ix, 10), -1);
+	gp_call_index_free(&ix);
+	gp_trace_free(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(sweep_strict_nesting),
 		cmocka_unit_test(launch_lookup),
+		cmocka_unit_test(call_index_shared_ids),
 		cmocka_unit_test(pyprof_rules),
 		cmocka_unit_test(no_ranges),
 		cmocka_unit_test(short_names),
