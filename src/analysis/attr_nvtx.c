@@ -286,6 +286,7 @@ void gp_nvtxattr_kernel(gp_nvtxattr *st, gp_trace *t, size_t k, const int32_t *s
 	** argument marker (whose args feed the op model), a backward seq
 	** marker's sanitized op, the first seq marker's name, the first
 	** other marker. */
+	bool op_from_framework = true;
 	a->mod = a->op = 0;
 	if (first_pyprof >= 0) {
 		const struct nvinfo *in = range_info(t, st, (size_t)first_pyprof);
@@ -318,16 +319,21 @@ void gp_nvtxattr_kernel(gp_nvtxattr *st, gp_trace *t, size_t k, const int32_t *s
 		** ExecutionContext::execute) */
 		if (!a->op && st->plain.n) {
 			a->op = t->ranges.v[st->plain.v[--st->plain.n]].text;
-			/* ... and the plain ranges around it are its layer,
-			** joined with '/', unless PyProf "layer:" markers name
-			** one.  Under a framework op plain ranges name nothing:
-			** PyProf's attribution stays as it is. */
-			bool pyprof_layer = len > 0;
-			for (size_t i = 0; i < st->plain.n && !pyprof_layer; i++)
-				len = buf_add(st, len, '/', gp_s(t, t->ranges.v[st->plain.v[i]].text));
+			op_from_framework = false;
 		}
 		a->mod = gp_intern(t, "na");
 	}
+	/* ... and the plain ranges around it are its layer, joined with '/',
+	** unless PyProf "layer:" markers name one.  Under a framework op only
+	** module ranges ("nn.Module: Linear_3") count, so that PyProf's
+	** attribution stays as it is. */
+	if (!len)
+		for (size_t i = 0; i < st->plain.n; i++) {
+			const char *text = gp_s(t, t->ranges.v[st->plain.v[i]].text);
+			const char *mod = gp_marker_module(text);
+			if (mod || !op_from_framework)
+				len = buf_add(st, len, '/', mod ? mod : text);
+		}
 	a->layer = len ? gp_intern(t, st->buf) : 0;
 
 	/* seq, sub, altseq. */
