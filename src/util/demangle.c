@@ -33,7 +33,7 @@ static char *readable_prefix(const char *name)
 			/* a function template also has a return type: "vv" */
 			size_t close = tries / 2;
 			memset(buf + n, 'E', close);
-			memcpy(buf + n + close, tries % 2 ? "vv" : "v", 3);
+			strcpy(buf + n + close, tries % 2 ? "vv" : "v");
 			char *d = cplus_demangle(buf, DMGL_FLAGS);
 			/* a cut identifier ("10Gemm") swallows the filler, or a
 			** cut substitution names "E": such a reading shows "EE",
