@@ -341,6 +341,36 @@ static void call_index_shared_ids(void **state)
 	gp_trace_free(&t);
 }
 
+/* Mangled names cut by the tool that wrote them (ROCm): the longest prefix
+** that reads with its scopes closed, marked; nothing when none reads. */
+static void truncated_mangled_names(void **state)
+{
+	static const struct {
+		const char *in, *out;
+	} cases[] = {
+		{"_ZN7ck_tile6kentryILi64ENS_10GemmKernelIfEEEEvT0_",
+		 "void ck_tile::kentry<64, ck_tile::GemmKernel<float> >(ck_tile::GemmKernel<float>)"},
+		{"_ZN7ck_tile6kentryILi64ENS_10GemmKernelIfEE",
+		 "void ck_tile::kentry<64, ck_tile::GemmKernel<float> >() [truncated]"},
+		{"_ZN7ck_tile6kentryILi64ENS_10Gemm", "void ck_tile::kentry<64>() [truncated]"},
+		{"_ZN7ck_tile6ke", "ck_tile() [truncated]"},
+		{"_Z3", NULL},
+		{"_Z", NULL},
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *d = gp_demangle(cases[i].in);
+		if (cases[i].out) {
+			assert_non_null(d);
+			assert_string_equal(d, cases[i].out);
+		} else {
+			assert_null(d);
+		}
+		free(d);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -350,6 +380,7 @@ int main(void)
 		cmocka_unit_test(pyprof_rules),
 		cmocka_unit_test(no_ranges),
 		cmocka_unit_test(short_names),
+		cmocka_unit_test(truncated_mangled_names),
 		cmocka_unit_test(iterations_and_sizes),
 		cmocka_unit_test(legacy_seq_markers),
 	};
