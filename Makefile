@@ -64,7 +64,7 @@ FUZZ_REPLAY := $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/tests/%_replay)
 
 DEPS_OK := build/.deps-ok
 
-.PHONY: all clean check unit cli-test fuzz-replay fuzz demo bench install help lib
+.PHONY: all clean check unit cli-test fuzz-replay fuzz fuzz-long demo bench install help lib
 
 all: $(BUILD)/gpuprof $(BUILD)/gpuprof-gen lib
 
@@ -127,6 +127,11 @@ fuzz: $(DEPS_OK)
 	  clang $(CPPFLAGS) -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -o build/fuzz/$$n $$f \
 	    $(CORE_SRCS) $(LDLIBS) || exit 1; echo "  built build/fuzz/$$n"; done
 
+# Every libFuzzer target in turn, FUZZ_SECONDS each (docs/fuzzing.md)
+FUZZ_SECONDS ?= 3600
+fuzz-long: fuzz
+	$(Q)bench/fuzz-long.sh $(FUZZ_SECONDS)
+
 include lib/lib.mk
 
 unit: $(UNIT_BINS)
@@ -155,6 +160,7 @@ help:
 	@echo "  check          build and run every test (unit, CLI, fuzz-corpus replay)"
 	@echo "  bench          run the benchmarks in bench/ (see docs/PERFORMANCE.md)"
 	@echo "  fuzz           build libFuzzer targets with clang into build/fuzz/"
+	@echo "  fuzz-long      run every libFuzzer target in turn, FUZZ_SECONDS (3600) each"
 	@echo "  install        install into PREFIX (default /usr/local)"
 	@echo "  clean          remove build/"
 	@echo "Options:"

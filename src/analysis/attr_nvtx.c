@@ -110,6 +110,7 @@ struct gp_nvtxattr {
 	gp_u64map by_seq, by_altseq;   /* seq -> last fprop kernel */
 	GP_VEC(struct gp_marker) seqm;  /* scratch: seq markers of one kernel */
 	GP_VEC(int64_t) ids;      /* scratch */
+	GP_VEC(int32_t) plain;    /* scratch: a kernel's plain ranges, outermost first */
 	char *buf;                /* scratch for joined strings */
 	size_t bufcap;
 	int32_t *iter_of;         /* per range: iteration number, -1 = not an iteration range */
@@ -217,12 +218,13 @@ static bool is_rnn_cell(const char *mod)
 void gp_nvtxattr_kernel(gp_nvtxattr *st, gp_trace *t, size_t k, const int32_t *stack, int n,
 			struct gp_attr *a)
 {
-	int32_t first_pyprof = -1, last_trace = -1, first_other = -1;
+	int32_t first_pyprof = -1, last_trace = -1, first_named = -1;
 	size_t len = 0, nids;
 	bool bprop = false;
 
 	st->seqm.n = 0;
 	st->ids.n = 0;
+	st->plain.n = 0;
 	for (int i = 0; i < n; i++) {
 		int32_t r = stack[i];
 		uint8_t kind = t->ranges.v[r].kind;
@@ -249,11 +251,17 @@ void gp_nvtxattr_kernel(gp_nvtxattr *st, gp_trace *t, size_t k, const int32_t *s
 			m->args_count = in->args_count;
 			break;
 		}
-		case GP_MK_OTHER: if (first_other < 0) first_other = r; break;
+		case GP_MK_OTHER:
+			/* a framework range without a seq number, or an engine's,
+			** a library's or the user's own range */
+			if (!in->name)
+				*gp_vec_push(st->plain) = r;
+			else if (first_named < 0)
+				first_named = r;
+			break;
 		default: break;
 		}
 	}
-	a->layer = len ? gp_intern(t, st->buf) : 0;
 	a->trace = last_trace >= 0 ? range_info(t, st, (size_t)last_trace)->trace : 0;
 
 	/* Seq markers: unique, sorted by PyProf's key, pruned (markers.h);
@@ -278,6 +286,7 @@ void gp_nvtxattr_kernel(gp_nvtxattr *st, gp_trace *t, size_t k, const int32_t *s
 	** argument marker (whose args feed the op model), a backward seq
 	** marker's sanitized op, the first seq marker's name, the first
 	** other marker. */
+	bool op_from_framework = true;
 	a->mod = a->op = 0;
 	if (first_pyprof >= 0) {
 		const struct nvinfo *in = range_info(t, st, (size_t)first_pyprof);
@@ -299,16 +308,33 @@ void gp_nvtxattr_kernel(gp_nvtxattr *st, gp_trace *t, size_t k, const int32_t *s
 			a->args_first = from->args_first;
 			a->args_count = from->args_count;
 		}
-		if (!a->op && first_other >= 0) {
-			const struct nvinfo *in = range_info(t, st, (size_t)first_other);
-			a->op = in->name ? in->name : t->ranges.v[first_other].text;
-			if (in->name) {
-				a->args_first = in->args_first;
-				a->args_count = in->args_count;
-			}
+		if (!a->op && first_named >= 0) {
+			const struct nvinfo *in = range_info(t, st, (size_t)first_named);
+			a->op = in->name;
+			a->args_first = in->args_first;
+			a->args_count = in->args_count;
+		}
+		/* plain ranges as nsys's NVTX projection reads them: the
+		** innermost names the op (TensorRT's per-layer range inside
+		** ExecutionContext::execute) */
+		if (!a->op && st->plain.n) {
+			a->op = t->ranges.v[st->plain.v[--st->plain.n]].text;
+			op_from_framework = false;
 		}
 		a->mod = gp_intern(t, "na");
 	}
+	/* ... and the plain ranges around it are its layer, joined with '/',
+	** unless PyProf "layer:" markers name one.  Under a framework op only
+	** module ranges ("nn.Module: Linear_3") count, so that PyProf's
+	** attribution stays as it is. */
+	if (!len)
+		for (size_t i = 0; i < st->plain.n; i++) {
+			const char *text = gp_s(t, t->ranges.v[st->plain.v[i]].text);
+			const char *mod = gp_marker_module(text);
+			if (mod || !op_from_framework)
+				len = buf_add(st, len, '/', mod ? mod : text);
+		}
+	a->layer = len ? gp_intern(t, st->buf) : 0;
 
 	/* seq, sub, altseq. */
 	int64_t curr = st->prev_seq;
@@ -452,6 +478,7 @@ void gp_nvtxattr_end(gp_nvtxattr *st, gp_trace *t)
 	free(st->iter_of);
 	gp_u64map_free(&st->by_seq);
 	gp_u64map_free(&st->by_altseq);
+	gp_vec_free(st->plain);
 	gp_vec_free(st->seqm);
 	gp_vec_free(st->ids);
 	free(st->buf);

@@ -7,7 +7,9 @@
 ** or, when the launch was not captured, the op whose External id the kernel
 ** carries, and the gpu_user_annotation ranges around the kernel on its
 ** stream.  From that stack: op = innermost cpu_op, mod = outermost cpu_op,
-** layer = user annotations, iter = ProfilerStep#N, trace = innermost user
+** layer = user annotations (joined with ':'), else the nn.Module events of
+** with_modules=True (joined with '/'), else the GPU-side annotations,
+** iter = ProfilerStep#N, trace = innermost user
 ** Python frame, dir/seq from Sequence number and Fwd thread id, args from
 ** the op's Input Dims / Input type / Concrete Inputs.  At the end, sub
 ** numbers kernels within their op, and backward kernels take mod, layer and
@@ -18,6 +20,7 @@
 #include <string.h>
 
 #include "analysis/attr_ops.h"
+#include "analysis/markers.h"
 #include "util/fmt.h"
 #include "util/u64map.h"
 
@@ -455,10 +458,10 @@ static bool in_stack(const int32_t *stack, int n, int32_t r)
 }
 
 /* Appends "sep text" to a layer path being built in buf. */
-static void path_add(char *buf, size_t size, const char *text)
+static void path_add(char *buf, size_t size, char sep, const char *text)
 {
 	size_t l = strlen(buf);
-	snprintf(buf + l, size - l, "%s%s", l ? ":" : "", text);
+	snprintf(buf + l, size - l, "%.*s%s", l ? 1 : 0, &sep, text);
 }
 
 void gp_opattr_kernel(gp_opattr *ctx, gp_trace *t, size_t k, const int32_t *stack, int n,
@@ -468,7 +471,8 @@ void gp_opattr_kernel(gp_opattr *ctx, gp_trace *t, size_t k, const int32_t *stac
 	int32_t st[MAX_STACK], gst[MAX_STACK];
 	int ns = 0, ng;
 	uint64_t ext = kr->ext_id;
-	char layer[1024] = "", site[512], seqs[256];
+	char layer[1024] = "", modules[1024] = "", site[512], seqs[256];
+	const char *mod;
 
 	a->seq = -1;
 	a->iter = -1;
@@ -515,14 +519,20 @@ void gp_opattr_kernel(gp_opattr *ctx, gp_trace *t, size_t k, const int32_t *stac
 			if (is_step(text, &it))
 				a->iter = it;
 			else
-				path_add(layer, sizeof(layer), text);
+				path_add(layer, sizeof(layer), ':', text);
 			break;
 		case GP_RANGE_PYTHON:
-			if (user_frame(text, strlen(text)))
+			if ((mod = gp_marker_module(text)) != NULL)
+				path_add(modules, sizeof(modules), '/', mod);
+			else if (user_frame(text, strlen(text)))
 				python = st[i];
 			break;
 		}
 	}
+	/* with_modules=True: the nn.Module events around the launch are the
+	** layer, unless the user's own annotations name one */
+	if (!layer[0])
+		memcpy(layer, modules, sizeof(layer));
 
 	/* on the GPU side, annotations give the layer and step when the CPU side
 	** did not */
@@ -535,7 +545,7 @@ void gp_opattr_kernel(gp_opattr *ctx, gp_trace *t, size_t k, const int32_t *stac
 			if (a->iter < 0)
 				a->iter = it;
 		} else if (!cpu_layer) {
-			path_add(layer, sizeof(layer), text);
+			path_add(layer, sizeof(layer), ':', text);
 		}
 	}
 	a->layer = gp_intern(t, layer);

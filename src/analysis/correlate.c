@@ -21,57 +21,22 @@
 #include "analysis/attr_nvtx.h"
 #include "analysis/attr_ops.h"
 #include "analysis/correlate.h"
+#include "model/calls.h"
 
 /* ------------------------------------------------------------------ */
 /* 1. kernel -> launching API call                                     */
 
-struct api_key {
-	uint64_t corr;
-	uint32_t pid;
-	int32_t idx;
-};
-
-static int cmp_api_key(const void *pa, const void *pb)
-{
-	const struct api_key *a = pa, *b = pb;
-
-	if (a->corr != b->corr)
-		return a->corr < b->corr ? -1 : 1;
-	if (a->pid != b->pid)
-		return a->pid < b->pid ? -1 : 1;
-	return a->idx < b->idx ? -1 : a->idx > b->idx;
-}
-
 /* Sets attrs[k].api for every kernel; returns how many found none. */
 static size_t link_launches(gp_trace *t)
 {
-	struct api_key *keys = gp_xmalloc((t->apis.n ? t->apis.n : 1) * sizeof(*keys));
-	size_t n = t->apis.n, missing = 0;
+	gp_call_index calls;
+	size_t missing = 0;
 
-	for (size_t i = 0; i < n; i++) {
-		keys[i].corr = t->apis.v[i].corr;
-		keys[i].pid = t->apis.v[i].pid;
-		keys[i].idx = (int32_t)i;
-	}
-	if (n > 1)
-		gp_sort(keys, n, sizeof(*keys), cmp_api_key);
+	gp_call_index_build(&calls, t);
 	for (size_t k = 0; k < t->kernels.n; k++) {
 		struct gp_kernel *kr = &t->kernels.v[k];
-		size_t lo = 0, hi = n;
+		int32_t api = gp_call_find(&calls, kr->corr, kr->pid);
 
-		/* First key with corr >= kernel corr (and pid >= kernel pid). */
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-			if (keys[mid].corr < kr->corr ||
-			    (keys[mid].corr == kr->corr && keys[mid].pid < kr->pid))
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		int32_t api = -1;
-		if (lo < n && keys[lo].corr == kr->corr && kr->corr != 0 &&
-		    (kr->pid == 0 || keys[lo].pid == kr->pid))
-			api = keys[lo].idx;
 		/* A graph launch hangs many kernels on one call; a plain call
 		** hangs one.  Either way the match is by id, never by time. */
 		t->attrs[k].api = api;
@@ -80,7 +45,7 @@ static size_t link_launches(gp_trace *t)
 		else if (kr->pid == 0)
 			kr->pid = t->apis.v[api].pid;
 	}
-	free(keys);
+	gp_call_index_free(&calls);
 	return missing;
 }
 

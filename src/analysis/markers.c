@@ -712,3 +712,12 @@ size_t gp_marker_seq_prune(const gp_trace *t, struct gp_marker *ms, size_t n)
 	}
 	return out;
 }
+
+const char *gp_marker_module(const char *text)
+{
+	static const char prefix[] = "nn.Module: ";
+
+	return strncmp(text, prefix, sizeof(prefix) - 1) == 0 && text[sizeof(prefix) - 1]
+		       ? text + sizeof(prefix) - 1
+		       : NULL;
+}

@@ -110,6 +110,11 @@ gp_str gp_marker_label(gp_trace *t, const char *text, size_t len, bool *per_op);
 /* "PYPROF", "LAYER", ... for messages and tests. */
 const char *gp_marker_kind_name(int kind);
 
+/* The module of a module range, "nn.Module: BertModel_0" -> "BertModel_0"
+** (Kineto python_function events recorded with with_modules=True, and the
+** same text as an NVTX range); NULL when text is not one. */
+const char *gp_marker_module(const char *text);
+
 /*
 ** True if the emit_nvtx op name (the part before ", seq") is a backward
 ** op: an autograd node class ending in "Backward" plus optional digits

@@ -1383,7 +1383,7 @@ void gp_advise(const gp_trace *t, const struct gp_opres *r, const struct gp_peak
 	if (gp_trace_span(t, &in.first, &last))
 		f->span_ns = (double)(last - in.first);
 	for (size_t i = 0; i < t->devices.n && !g; i++)
-		g = gp_gpu_lookup(gp_s(t, t->devices.v[i].name));
+		g = gp_gpu_for_device(t, &t->devices.v[i]);
 	for (size_t i = 0; i < t->devices.n && !f->sm_count; i++)
 		f->sm_count = t->devices.v[i].sm_count;
 	if (!f->sm_count && g)

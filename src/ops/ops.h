@@ -103,11 +103,19 @@ struct gp_gpu {
 	int sm_count;
 	double fp64, fp64_tc, fp32, tf32, fp16, bf16, fp8, int8;  /* TFLOP/s (TOP/s), 0 = none */
 	double bw;              /* GB/s */
+	double fp6, fp4;        /* TFLOP/s, 0 = none (no dtype uses them yet) */
 };
 
 /* The table entry whose match occurs in the device name (case-insensitive,
 ** longest match wins), or NULL. */
 const struct gp_gpu *gp_gpu_lookup(const char *device_name);
+
+/* The table entry for a device of a trace: by its name (gp_gpu_lookup),
+** else, for a name that does not say which GPU (ROCm's "AMD Radeon
+** Graphics", an empty one), by the properties the trace records (compute
+** capability / gfx version, SM or CU count, memory).  NULL when neither
+** identifies it. */
+const struct gp_gpu *gp_gpu_for_device(const gp_trace *t, const struct gp_device *d);
 
 /* The table, for --help and docs (terminated by name == NULL). */
 extern const struct gp_gpu gp_gpus[];

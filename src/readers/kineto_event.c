@@ -11,6 +11,7 @@
 #include "util/demangle.h"
 #include "readers/kineto.h"
 #include "readers/kineto_int.h"
+#include "util/demangle.h"
 
 void kineto_event_reset(struct kineto_event *e)
 {
@@ -145,6 +146,22 @@ static int32_t gpu_device(const struct kineto_event *e)
 typedef void (*add_fn)(struct kineto_parser *p, const struct kineto_event *e, gp_ns start,
 		       gp_ns end);
 
+/* A kernel named by its mangled name: keeps it as mangled and names the
+** kernel by its demangled form (or readable prefix, gp_demangle), once per
+** distinct name. */
+static void demangle_kernel(struct kineto_parser *p, struct gp_kernel *k)
+{
+	int32_t d = gp_u64map_get(&p->demangled, k->mangled = k->demangled);
+
+	if (d < 0) {
+		char *s = gp_demangle(gp_s(p->t, k->mangled));
+		d = s ? (int32_t)gp_intern(p->t, s) : (int32_t)k->mangled;
+		free(s);
+		gp_u64map_put(&p->demangled, k->mangled, d);
+	}
+	k->demangled = (gp_str)d;
+}
+
 static void add_kernel(struct kineto_parser *p, const struct kineto_event *e, gp_ns start,
 		       gp_ns end)
 {
@@ -164,9 +181,11 @@ static void add_kernel(struct kineto_parser *p, const struct kineto_event *e, gp
 	k->regs = (uint32_t)e->regs;
 	k->static_smem = (uint32_t)e->smem;  /* Kineto gives the total only */
 	k->demangled = intern_cached(p, e->name, e->name_len);
+	if (e->name[0] == '_' && e->name[1] == 'Z')   /* ROCm and Triton keep names mangled */
+		demangle_kernel(p, k);
 	int32_t sn = gp_u64map_get(&p->short_names, k->demangled);
 	if (sn < 0) {
-		sn = (int32_t)gp_intern(t, gp_kernel_short_name(e->name, shortbuf, sizeof(shortbuf)));
+		sn = (int32_t)gp_intern(t, gp_kernel_short_name(gp_s(t, k->demangled), shortbuf, sizeof(shortbuf)));
 		gp_u64map_put(&p->short_names, k->demangled, sn);
 	}
 	k->name = (gp_str)sn;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/calls.h"
 #include "readers/kineto_int.h"
 
 /* Adds the base time to every record (libkineto writes ts relative to
@@ -40,29 +41,25 @@ static void apply_base(struct kineto_parser *p)
 
 /* GPU records carry the device as pid; the launching process is the one
 ** whose runtime call has the same correlation id.  An id that calls of
-** different processes share names none of them. */
+** different processes share names none of them (merged multi-process
+** traces): gp_call_find_unique says so instead of a sentinel index. */
 static void link_pids(gp_trace *t)
 {
-	gp_u64map corr = {0};
-	const int32_t ambiguous = INT32_MAX;   /* never an index: apis.n < INT32_MAX */
+	gp_call_index calls;
 
-	for (size_t i = 0; i < t->apis.n; i++) {
-		int32_t j = gp_u64map_add(&corr, t->apis.v[i].corr, (int32_t)i);
-		if (j != (int32_t)i && j != ambiguous && t->apis.v[j].pid != t->apis.v[i].pid)
-			gp_u64map_put(&corr, t->apis.v[i].corr, ambiguous);
-	}
-#define LINK(vec)                                                                 \
-	for (size_t i = 0; i < t->vec.n; i++) {                                   \
-		int32_t j = gp_u64map_get(&corr, t->vec.v[i].corr);               \
-		if (j >= 0 && j != ambiguous)                                     \
-			t->vec.v[i].pid = t->apis.v[j].pid;                       \
+	gp_call_index_build(&calls, t);
+#define LINK(vec)                                                           \
+	for (size_t i = 0; i < t->vec.n; i++) {                             \
+		int32_t j = gp_call_find_unique(&calls, t->vec.v[i].corr);  \
+		if (j >= 0)                                                 \
+			t->vec.v[i].pid = t->apis.v[j].pid;                 \
 	}
 	LINK(kernels)
 	LINK(memcpys)
 	LINK(memsets)
 	LINK(syncs)
 #undef LINK
-	gp_u64map_free(&corr);
+	gp_call_index_free(&calls);
 }
 
 /* What the reader kept, what it skipped and what the file lacks. */

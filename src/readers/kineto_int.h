@@ -155,6 +155,7 @@ struct kineto_parser {
 	bool base_set;            /* baseTimeNanoseconds was read */
 
 	gp_u64map short_names;    /* kernel name -> its short name (gp_str) */
+	gp_u64map demangled;      /* mangled kernel name -> demangled (gp_str) */
 	gp_str name_cache[256];   /* recent names, by a cheap hash: skips FNV */
 	GP_VEC(struct flow_end) flows;
 	GP_VEC(struct skipped_cat) skipped;

@@ -545,4 +545,5 @@ void kineto_parser_free(struct kineto_parser *p)
 	gp_vec_free(p->flows);
 	gp_vec_free(p->skipped);
 	gp_u64map_free(&p->short_names);
+	gp_u64map_free(&p->demangled);
 }

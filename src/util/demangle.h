@@ -11,8 +11,11 @@
 #include <stddef.h>
 
 /* The demangled form of a mangled (_Z...) name with parameters and
-** templates, or NULL when name is not a mangled C++ name (cuBLAS/cuDNN
-** kernels such as "volta_sgemm_128x64_tn" are plain C names). */
+** templates; for one libiberty cannot read (a truncated name) the longest
+** prefix that reads with its scopes closed, marked " [truncated]"
+** ("void ck_tile::kentry<64, ck_tile::GemmKernel<> >() [truncated]"); NULL when name is not a mangled C++ name
+** (cuBLAS/cuDNN kernels such as "volta_sgemm_128x64_tn" are plain C names)
+** or not even its first identifier reads. */
 char *gp_demangle(const char *name);
 
 /* The short name of a (demangled) kernel name: the kernel function's own

@@ -2,7 +2,9 @@
 ** Shared by the fuzz targets whose reader opens files by path (SQLite
 ** databases, gpuprof recordings): the input goes to a temporary file, which
 ** is loaded through the normal loader (so probing runs too), correlated and
-** given to the op model and the memory replay, as a command would.
+** given to the op model and the memory replay, as a command would.  opts (may be NULL: the
+** defaults) are the load options, e.g. Kineto's split-and-merge on tiny
+** files.
 **
 ** Ownership: everything is created and freed inside fuzz_load_file(); check
 ** (may be NULL) sees the loaded trace before it is freed.
@@ -19,7 +21,8 @@
 #include "ops/ops.h"
 #include "readers/reader.h"
 
-static inline void fuzz_load_file(const uint8_t *data, size_t size, void (*check)(const gp_trace *))
+static inline void fuzz_load_file(const uint8_t *data, size_t size, const struct gp_load_opts *opts,
+				  void (*check)(const gp_trace *))
 {
 	char path[] = "/tmp/gpuprof-fuzz-XXXXXX";
 	struct gp_correlate_opts co = {0};
@@ -36,7 +39,7 @@ static inline void fuzz_load_file(const uint8_t *data, size_t size, void (*check
 	}
 	close(fd);
 	gp_trace_init(&t);
-	if (gp_trace_load(path, &t, NULL, &err) == GP_OK) {
+	if (gp_trace_load(path, &t, opts, &err) == GP_OK) {
 		if (check)
 			check(&t);
 		if (gp_correlate(&t, &co, &err) == GP_OK) {

@@ -16,6 +16,6 @@ static void check_ranges(const gp_trace *t)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	fuzz_load_file(data, size, check_ranges);
+	fuzz_load_file(data, size, NULL, check_ranges);
 	return 0;
 }

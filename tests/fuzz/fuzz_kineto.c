@@ -1,13 +1,18 @@
 /*
 ** Fuzz target: the Kineto JSON reader, the framework-op attribution and
-** the memory replay on whatever it produced.  Any input must end in GP_OK or a clean error,
-** never a crash, leak or sanitizer report.
+** the memory replay on whatever it produced, twice: parsed from memory in
+** one pass, and loaded
+** from a file as a command does (probing, the post-load passes) with the
+** split-and-merge parse forced on (two parts at any size), so the merge of
+** parts (strings, synthetic ids, multi-process pid linking) is fuzzed too.
+** Any input must end in GP_OK or a clean error, never a crash, leak or
+** sanitizer report.
 */
 #include <stddef.h>
 #include <stdint.h>
 
-#include "analysis/correlate.h"
 #include "analysis/memory.h"
+#include "fuzz_file.h"
 #include "readers/kineto.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -27,5 +32,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		gp_memory_free(&m);
 	}
 	gp_trace_free(&t);
+
+	struct gp_load_opts split = {.threads = 2, .parallel_min_bytes = 1};
+	fuzz_load_file(data, size, &split, NULL);
 	return 0;
 }

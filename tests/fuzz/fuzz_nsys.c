@@ -9,6 +9,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	fuzz_load_file(data, size, NULL);
+	fuzz_load_file(data, size, NULL, NULL);
 	return 0;
 }

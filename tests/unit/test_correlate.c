@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include "analysis/correlate.h"
+#include "model/calls.h"
+#include "util/demangle.h"
 
 static void api(gp_trace *t, uint32_t pid, uint32_t tid, gp_ns s, gp_ns e, uint64_t corr)
 {
@@ -287,13 +289,79 @@ static void legacy_seq_markers(void **state)
 	}
 }
 
+/* Correlation ids shared across processes (merged traces): lookups by
+** process find the right call, the unique lookup names none, and extreme
+** ids and pids are ordinary values, never sentinels. */
+static void call_index_shared_ids(void **state)
+{
+	gp_trace t;
+	gp_call_index ix;
+
+	(void)state;
+	gp_trace_init(&t);
+	api(&t, 10, 1, 0, 5, 7);
+	api(&t, 20, 1, 0, 5, 7);
+	api(&t, 30, 1, 0, 5, 7);
+	api(&t, UINT32_MAX, 1, 0, 5, 8);
+	api(&t, 5, 1, 0, 5, 8);
+	api(&t, UINT32_MAX, 2, 0, 5, UINT64_MAX);
+	api(&t, UINT32_MAX, 3, 0, 5, UINT64_MAX);
+	api(&t, 4, 1, 0, 5, 9);
+	gp_call_index_build(&ix, &t);
+	assert_int_equal(gp_call_find(&ix, 7, 20), 1);
+	assert_int_equal(gp_call_find(&ix, 7, 0), 0);
+	assert_int_equal(gp_call_find(&ix, 7, 40), -1);
+	assert_int_equal(gp_call_find(&ix, 0, 0), -1);
+	assert_int_equal(gp_call_find(&ix, 8, UINT32_MAX), 3);
+	assert_int_equal(gp_call_find_unique(&ix, 7), -1);
+	assert_int_equal(gp_call_find_unique(&ix, 8), -1);
+	assert_int_equal(gp_call_find_unique(&ix, UINT64_MAX), 5);
+	assert_int_equal(gp_call_find_unique(&ix, 9), 7);
+	assert_int_equal(gp_call_find_unique(&ix, 6), -1);
+	assert_int_equal(gp_call_find_unique(&ix, 10), -1);
+	gp_call_index_free(&ix);
+	gp_trace_free(&t);
+}
+
+/* Mangled names cut by the tool that wrote them (ROCm): the longest prefix
+** that reads with its scopes closed, marked; nothing when none reads. */
+static void truncated_mangled_names(void **state)
+{
+	static const struct {
+		const char *in, *out;
+	} cases[] = {
+		{"_ZN7ck_tile6kentryILi64ENS_10GemmKernelIfEEEEvT0_",
+		 "void ck_tile::kentry<64, ck_tile::GemmKernel<float> >(ck_tile::GemmKernel<float>)"},
+		{"_ZN7ck_tile6kentryILi64ENS_10GemmKernelIfEE",
+		 "void ck_tile::kentry<64, ck_tile::GemmKernel<float> >() [truncated]"},
+		{"_ZN7ck_tile6kentryILi64ENS_10Gemm", "void ck_tile::kentry<64>() [truncated]"},
+		{"_ZN7ck_tile6ke", "ck_tile() [truncated]"},
+		{"_Z3", NULL},
+		{"_Z", NULL},
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *d = gp_demangle(cases[i].in);
+		if (cases[i].out) {
+			assert_non_null(d);
+			assert_string_equal(d, cases[i].out);
+		} else {
+			assert_null(d);
+		}
+		free(d);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(sweep_strict_nesting),
 		cmocka_unit_test(launch_lookup),
+		cmocka_unit_test(call_index_shared_ids),
 		cmocka_unit_test(pyprof_rules),
 		cmocka_unit_test(no_ranges),
+		cmocka_unit_test(truncated_mangled_names),
 		cmocka_unit_test(iterations_and_sizes),
 		cmocka_unit_test(legacy_seq_markers),
 	};
