@@ -19,6 +19,7 @@ const struct gp_command gp_commands[] = {
 	{"summary", cmd_summary, "time per kernel, memcpy/memset and API call (nvprof's summary)", 0},
 	{"advise", cmd_advise, "ranked findings with the change to make", 0},
 	{"ranges", cmd_ranges, "statistics per NVTX range, marker and timer, by nesting path", 0},
+	{"breakdown", cmd_breakdown, "where GPU time goes: compute, communication, memory, idle and its causes", 0},
 	{NULL, NULL, NULL, 0},
 };
 
