@@ -53,7 +53,8 @@ void gp_hist_add(struct gp_hist *h, int64_t v)
 		v = 0;
 	h->bucket[hist_index(v)]++;
 	h->n++;
-	h->sum += v;
+	if (__builtin_add_overflow(h->sum, v, &h->sum))
+		h->sum = INT64_MAX;
 	if (v > h->max)
 		h->max = v;
 }
@@ -63,7 +64,8 @@ void gp_hist_merge(struct gp_hist *into, const struct gp_hist *from)
 	for (int i = 0; i < GP_HIST_BUCKETS; i++)
 		into->bucket[i] += from->bucket[i];
 	into->n += from->n;
-	into->sum += from->sum;
+	if (__builtin_add_overflow(into->sum, from->sum, &into->sum))
+		into->sum = INT64_MAX;
 	if (from->max > into->max)
 		into->max = from->max;
 }
@@ -198,8 +200,21 @@ static struct dev *dev_of(struct sweep *s, int32_t id)
 	return &s->dev[s->ndev++];
 }
 
+/* Times are kept within +-2^61 (epoch ns until 2043) so that no difference
+** or sum of two overflows,
+** whatever a damaged file says. */
+#define NS_LIMIT ((gp_ns)1 << 61)
+
+static gp_ns clamp_ns(gp_ns v)
+{
+	return v > NS_LIMIT ? NS_LIMIT : v < -NS_LIMIT ? -NS_LIMIT : v;
+}
+
+/* The end of a record as the breakdown uses it: clamped, and never before
+** its start (a damaged record counts as an instant). */
 static gp_ns end_of(gp_ns start, gp_ns end)
 {
+	end = clamp_ns(end);
 	return end > start ? end : start;
 }
 
@@ -213,21 +228,21 @@ static bool merge_next(const gp_trace *t, size_t *ik, size_t *ic, size_t *is, st
 
 	if (*ik < t->kernels.n && sk <= sc && sk <= ss) {
 		const struct gp_kernel *k = &t->kernels.v[*ik];
-		*a = (struct act){k->start, end_of(k->start, k->end), k->device, GP_BD_COMPUTE,
+		*a = (struct act){clamp_ns(k->start), end_of(clamp_ns(k->start), k->end), k->device, GP_BD_COMPUTE,
 				  (int32_t)*ik, ACT_KERNEL, false};
 		(*ik)++;
 		return true;
 	}
 	if (*ic < t->memcpys.n && sc <= ss) {
 		const struct gp_memcpy *c = &t->memcpys.v[*ic];
-		*a = (struct act){c->start, end_of(c->start, c->end), c->device, GP_BD_MEMORY, -1, ACT_COPY,
+		*a = (struct act){clamp_ns(c->start), end_of(clamp_ns(c->start), c->end), c->device, GP_BD_MEMORY, -1, ACT_COPY,
 				  c->src_kind == GP_MEM_PAGEABLE || c->dst_kind == GP_MEM_PAGEABLE};
 		(*ic)++;
 		return true;
 	}
 	if (*is < t->memsets.n) {
 		const struct gp_memset *m = &t->memsets.v[*is];
-		*a = (struct act){m->start, end_of(m->start, m->end), m->device, GP_BD_MEMORY, -1, ACT_MEMSET, false};
+		*a = (struct act){clamp_ns(m->start), end_of(clamp_ns(m->start), m->end), m->device, GP_BD_MEMORY, -1, ACT_MEMSET, false};
 		(*is)++;
 		return true;
 	}
@@ -331,6 +346,7 @@ static bool is_sync_name(const char *name)
 
 static void sync_add(struct sweep *s, gp_ns start, gp_ns end)
 {
+	start = clamp_ns(start);
 	end = end_of(start, end);
 	if (s->sync.n && start <= s->sync.v[s->sync.n - 1]) {
 		if (end > s->sync.v[s->sync.n - 1])
@@ -404,7 +420,7 @@ static int gap_cause(const struct sweep *s, const struct act *next, gp_ns a)
 		return GP_IDLE_PAGEABLE;
 	if (next->kernel >= 0 && t->attrs) {
 		int32_t api = t->attrs[next->kernel].api;
-		if (api >= 0 && (size_t)api < t->apis.n && t->apis.v[api].end > a)
+		if (api >= 0 && (size_t)api < t->apis.n && clamp_ns(t->apis.v[api].end) > a)
 			return GP_IDLE_HOST_LAUNCH;
 	}
 	return GP_IDLE_OTHER;
@@ -578,7 +594,7 @@ static void launch_kernel(const gp_trace *t, struct launches *l, size_t k)
 	st->kernels++;
 	api = t->attrs ? t->attrs[k].api : -1;
 	if (api >= 0 && (size_t)api < t->apis.n) {
-		ret = t->apis.v[api].end;
+		ret = clamp_ns(t->apis.v[api].end);
 		if (!graph || !l->graph_seen[api]) {
 			/* the queue: kernels before it on the stream not finished when its launch returned */
 			while (q->head < q->end.n && q->end.v[q->head] <= ret)
@@ -589,9 +605,9 @@ static void launch_kernel(const gp_trace *t, struct launches *l, size_t k)
 				l->graph_seen[api] = 1;
 				st->graph_launches++;
 			}
-			if (kr->start < ret)
+			if (clamp_ns(kr->start) < ret)
 				st->early++;
-			gp_hist_add(&st->delay, kr->start - ret);
+			gp_hist_add(&st->delay, clamp_ns(kr->start) - ret);
 		}
 	}
 	if (q->head > 1024 && q->head * 2 > q->end.n) {
@@ -599,7 +615,7 @@ static void launch_kernel(const gp_trace *t, struct launches *l, size_t k)
 		q->end.n -= q->head;
 		q->head = 0;
 	}
-	*gp_vec_push(q->end) = end_of(kr->start, kr->end);
+	*gp_vec_push(q->end) = end_of(clamp_ns(kr->start), kr->end);
 }
 
 static int cmp_stream(const void *pa, const void *pb)
