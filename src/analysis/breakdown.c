@@ -165,6 +165,9 @@ struct act {
 	int32_t kernel;        /* index into t->kernels, -1 = a copy or memset */
 	uint8_t what;          /* ACT_* */
 	bool pageable;         /* a copy from or to pageable memory */
+	uint32_t stream;
+	uint64_t corr;
+	gp_ns launch;          /* opts.hta: start of its launch call */
 };
 
 struct dev {
@@ -187,6 +190,13 @@ struct sweep {
 	struct dev *dev;
 	size_t ndev;
 	GP_VEC(gp_ns) sync;    /* union of CPU synchronisation intervals: start, end pairs */
+	/* opts.hta: ProfilerStep ranges but the last, by start (start, end
+	** pairs); API calls by correlation id; the per-stream idle records */
+	GP_VEC(gp_ns) steps;
+	bool no_steps;         /* none at all: HTA keeps all GPU work */
+	gp_u64map api_of_corr;
+	gp_u64map hta_at;
+	GP_VEC(struct gp_bd_hta_stream) hta;
 };
 
 static struct dev *dev_of(struct sweep *s, int32_t id)
@@ -229,32 +239,145 @@ static bool merge_next(const gp_trace *t, size_t *ik, size_t *ic, size_t *is, st
 	if (*ik < t->kernels.n && sk <= sc && sk <= ss) {
 		const struct gp_kernel *k = &t->kernels.v[*ik];
 		*a = (struct act){clamp_ns(k->start), end_of(clamp_ns(k->start), k->end), k->device, GP_BD_COMPUTE,
-				  (int32_t)*ik, ACT_KERNEL, false};
+				  (int32_t)*ik, ACT_KERNEL, false, k->stream, k->corr, 0};
 		(*ik)++;
 		return true;
 	}
 	if (*ic < t->memcpys.n && sc <= ss) {
 		const struct gp_memcpy *c = &t->memcpys.v[*ic];
 		*a = (struct act){clamp_ns(c->start), end_of(clamp_ns(c->start), c->end), c->device, GP_BD_MEMORY, -1, ACT_COPY,
-				  c->src_kind == GP_MEM_PAGEABLE || c->dst_kind == GP_MEM_PAGEABLE};
+				  c->src_kind == GP_MEM_PAGEABLE || c->dst_kind == GP_MEM_PAGEABLE, c->stream, c->corr, 0};
 		(*ic)++;
 		return true;
 	}
 	if (*is < t->memsets.n) {
 		const struct gp_memset *m = &t->memsets.v[*is];
-		*a = (struct act){clamp_ns(m->start), end_of(clamp_ns(m->start), m->end), m->device, GP_BD_MEMORY, -1, ACT_MEMSET, false};
+		*a = (struct act){clamp_ns(m->start), end_of(clamp_ns(m->start), m->end), m->device, GP_BD_MEMORY, -1, ACT_MEMSET, false, m->stream, m->corr, 0};
 		(*is)++;
 		return true;
 	}
 	return false;
 }
 
+/* ---- HTA's view ---- */
+
+struct step {
+	gp_ns start, end;
+	long number;
+};
+
+static int cmp_step(const void *pa, const void *pb)
+{
+	const struct step *a = pa, *b = pb;
+
+	return (a->start > b->start) - (a->start < b->start);
+}
+
+/* The ProfilerStep#N ranges except the one with the largest N (HTA drops
+** the last iteration), and a map from correlation id to API call for the
+** copies and memsets, which the correlation pass does not link. */
+static void hta_prepare(struct sweep *s)
+{
+	const gp_trace *t = s->t;
+	GP_VEC(struct step) st = {0};
+	long last = -1;
+
+	for (size_t i = 0; i < t->ranges.n; i++) {
+		const struct gp_range *r = &t->ranges.v[i];
+		const char *text = gp_s(t, r->text);
+		if (r->kind == GP_RANGE_GPU_ANNOTATION || strncmp(text, "ProfilerStep#", 13) != 0)
+			continue;
+		struct step *p = gp_vec_push(st);
+		p->start = clamp_ns(r->start);
+		p->end = end_of(p->start, r->end);
+		p->number = strtol(text + 13, NULL, 10);
+		if (p->number > last)
+			last = p->number;
+	}
+	s->no_steps = st.n == 0;
+	gp_vec_sort(st, cmp_step);
+	for (size_t i = 0; i < st.n; i++)
+		if (st.v[i].number != last) {
+			*gp_vec_push(s->steps) = st.v[i].start;
+			*gp_vec_push(s->steps) = st.v[i].end;
+		}
+	gp_vec_free(st);
+	for (size_t i = 0; i < t->apis.n; i++)
+		if (t->apis.v[i].corr)
+			gp_u64map_add(&s->api_of_corr, t->apis.v[i].corr, (int32_t)i);
+}
+
+/* Whether HTA keeps activity a: its launch call began inside a kept step
+** (or the trace has no steps).  *launch = that call's start, INT64_MIN when
+** unknown. */
+static bool hta_keep(const struct sweep *s, const struct act *a, gp_ns *launch)
+{
+	const gp_trace *t = s->t;
+	int32_t api = -1;
+	size_t lo = 0, hi = s->steps.n / 2;
+
+	if (a->kernel >= 0)
+		api = t->attrs ? t->attrs[a->kernel].api : -1;
+	else if (a->corr)
+		api = gp_u64map_get(&s->api_of_corr, a->corr);
+	*launch = api >= 0 && (size_t)api < t->apis.n ? clamp_ns(t->apis.v[api].start) : INT64_MIN;
+	if (s->no_steps)
+		return true;
+	if (*launch == INT64_MIN)
+		return false;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (s->steps.v[2 * mid] <= *launch)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo > 0 && *launch < s->steps.v[2 * (lo - 1) + 1];
+}
+
+/* HTA's idle category of the gap before a on its stream. */
+static void hta_idle(struct sweep *s, const struct act *a, gp_ns launch)
+{
+	uint64_t key = (uint64_t)(uint32_t)a->device << 32 | a->stream;
+	int32_t i = gp_u64map_add(&s->hta_at, key, (int32_t)s->hta.n);
+	struct gp_bd_hta_stream *h;
+	gp_ns gap;
+	int cat;
+
+	if ((size_t)i == s->hta.n) {
+		h = gp_vec_push(s->hta);
+		memset(h, 0, sizeof(*h));
+		h->device = a->device;
+		h->stream = a->stream;
+		h->prev_end = INT64_MIN;
+	}
+	h = &s->hta.v[i];
+	if (h->prev_end != INT64_MIN) {
+		gap = a->start - h->prev_end;
+		cat = launch > h->prev_end ? GP_HTA_HOST_WAIT : gap < 30000 ? GP_HTA_KERNEL_WAIT : GP_HTA_OTHER;
+		h->idle[cat] += gap;
+		h->n[cat]++;
+	}
+	h->prev_end = a->end;
+}
+
+static int cmp_hta(const void *pa, const void *pb)
+{
+	const struct gp_bd_hta_stream *a = pa, *b = pb;
+
+	if (a->device != b->device)
+		return a->device < b->device ? -1 : 1;
+	return (a->stream > b->stream) - (a->stream < b->stream);
+}
+
 /* The next activity in start order into *a; false after the last.  With
 ** one_timeline every device is device -1. */
 static bool act_next(const struct sweep *s, size_t *ik, size_t *ic, size_t *is, struct act *a)
 {
-	if (!merge_next(s->t, ik, ic, is, a))
-		return false;
+	do {
+		if (!merge_next(s->t, ik, ic, is, a))
+			return false;
+	} while (s->o->hta && !hta_keep(s, a, &a->launch));
 	if (s->o->one_timeline)
 		a->device = -1;
 	if (s->o->memset_compute && a->what == ACT_MEMSET)
@@ -553,6 +676,7 @@ static void count_act(struct sweep *s, struct dev *d, const struct act *a)
 	}
 }
 
+
 /* ---- launch delay and queue depth ---- */
 
 struct queue {
@@ -699,6 +823,8 @@ int gp_breakdown_run(const gp_trace *t, const struct gp_breakdown_opts *o, gp_br
 	memset(b, 0, sizeof(*b));
 	if (o->short_gap_ns < 0)
 		return gp_err(err, GP_ERR_USAGE, "breakdown: the short-gap threshold must not be negative");
+	if (o->hta)
+		hta_prepare(&s);
 	make_windows(&s);
 	make_sync_union(&s);
 	for (size_t i = 0; i < s.ndev; i++)
@@ -719,6 +845,8 @@ int gp_breakdown_run(const gp_trace *t, const struct gp_breakdown_opts *o, gp_br
 			d->cover[kind_bit(a.kind)] = a.end;
 		if (a.kernel >= 0)
 			launch_kernel(t, &l, (size_t)a.kernel);
+		if (o->hta)
+			hta_idle(&s, &a, a.launch);
 	}
 	for (size_t i = 0; i < s.ndev; i++) {
 		struct dev *d = &s.dev[i];
@@ -743,6 +871,9 @@ int gp_breakdown_run(const gp_trace *t, const struct gp_breakdown_opts *o, gp_br
 	}
 	gp_sort(b->gaps, b->ngaps, sizeof(*b->gaps), cmp_gap_len);
 	gap_contexts(t, b->gaps, b->ngaps);
+	gp_vec_sort(s.hta, cmp_hta);
+	b->hta = s.hta.v;
+	b->nhta = s.hta.n;
 
 	for (size_t i = 0; i < l.st.n; i++)
 		gp_vec_free(l.q[i].end);
@@ -750,6 +881,9 @@ int gp_breakdown_run(const gp_trace *t, const struct gp_breakdown_opts *o, gp_br
 	free(l.graph_seen);
 	gp_u64map_free(&l.at);
 	gp_vec_free(s.sync);
+	gp_vec_free(s.steps);
+	gp_u64map_free(&s.api_of_corr);
+	gp_u64map_free(&s.hta_at);
 	free(s.dev);
 	return 0;
 }
@@ -761,5 +895,6 @@ void gp_breakdown_free(gp_breakdown *b)
 	free(b->gaps);
 	free(b->win);
 	free(b->streams);
+	free(b->hta);
 	memset(b, 0, sizeof(*b));
 }

@@ -94,11 +94,27 @@ struct gp_bd_gap {
 	char *context;            /* "ProfilerStep#3 > aten::item > cudaStreamSynchronize", or NULL */
 };
 
+/* HTA's idle time breakdown of one stream: the gap before each GPU event
+** (its start minus the end of the one before it on the stream, negative
+** when they overlap) is host_wait when its launch call began after that
+** end, kernel_wait when shorter than 30 us, other otherwise. */
+enum { GP_HTA_HOST_WAIT, GP_HTA_KERNEL_WAIT, GP_HTA_OTHER, GP_HTA__COUNT };
+struct gp_bd_hta_stream {
+	int32_t device;
+	uint32_t stream;
+	gp_ns prev_end;           /* sweep state; INT64_MIN before the first event */
+	gp_ns idle[GP_HTA__COUNT];
+	uint64_t n[GP_HTA__COUNT];
+};
+
 struct gp_breakdown_opts {
 	gp_ns short_gap_ns;       /* gaps shorter than this are GP_IDLE_SHORT_GAP */
 	size_t top_gaps;          /* gaps kept per device */
 	bool one_timeline;        /* all devices as one (device -1): TraceLens' gpu_timeline */
 	bool memset_compute;      /* a memset is compute work, not memory (TraceLens) */
+	/* HTA's view: only GPU work launched inside a ProfilerStep#N range
+	** other than the last one, and its per-stream idle categories. */
+	bool hta;
 	/* Whether a kernel's short name is communication (gp_kernel_is_comm);
 	** NULL = none is. */
 	bool (*is_comm)(const char *short_name);
@@ -111,6 +127,8 @@ typedef struct gp_breakdown {
 	size_t nstreams;
 	struct gp_bd_gap *gaps;       /* per device, longest first */
 	size_t ngaps;
+	struct gp_bd_hta_stream *hta; /* opts.hta only: by device, stream */
+	size_t nhta;
 } gp_breakdown;
 
 /* Computes the breakdown of trace t (correlated: t->attrs filled, or NULL

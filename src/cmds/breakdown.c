@@ -5,7 +5,9 @@
 **            communication, memory, overlaps, idle and its causes;
 **   streams  per stream: launches, launch delay and queue depth percentiles;
 **   gaps     the longest idle gaps and what the CPU was doing in them.
-** --as tracelens gives TraceLens' gpu_timeline rows instead.
+** --as tracelens gives TraceLens' gpu_timeline rows instead, --as hta
+** HTA's temporal breakdown and comm/comp overlap, --as hta-idle HTA's idle
+** time breakdown per stream.
 */
 #include <inttypes.h>
 #include <stdio.h>
@@ -22,7 +24,11 @@
 static const struct gp_cmd_opt breakdown_own[] = {
 	{"view", 'V', "V", "time (default), streams or gaps"},
 	{"as", 0, "TOOL", "tracelens: TraceLens' gpu_timeline (all GPUs as one\n"
-	 "timeline, the whole trace; times in ms as it writes them)"},
+	 "timeline, the whole trace; times in ms as it writes them);\n"
+	 "hta: HTA's temporal breakdown and communication/computation\n"
+	 "overlap (GPU work launched inside ProfilerStep ranges but\n"
+	 "the last); hta-idle: HTA's idle time per stream by\n"
+	 "host_wait, kernel_wait, other"},
 	{"short-gap", 0, "NS", "idle gaps shorter than NS ns are short_gap (default 10000)"},
 	{NULL, 0, NULL, NULL},
 };
@@ -48,7 +54,7 @@ static const struct gp_cmd_spec breakdown_spec = {
 	.own = breakdown_own,
 };
 
-enum view { VIEW_TIME, VIEW_STREAMS, VIEW_GAPS, VIEW_TRACELENS };
+enum view { VIEW_TIME, VIEW_STREAMS, VIEW_GAPS, VIEW_TRACELENS, VIEW_HTA, VIEW_HTA_IDLE };
 
 struct opts {
 	enum view view;
@@ -93,6 +99,27 @@ static const struct gp_column tl_cols[] = {
 	{"type", "type", 20, false, false, NULL},
 	{"time_ms", "time ms", 10, true, false, NULL},
 	{"percent", "percent", 8, true, false, NULL},
+};
+
+static const struct gp_column hta_cols[] = {
+	{"device", "device", 3, true, false, NULL},
+	{"idle_time_ns", "idle_time(ns)", 10, true, false, NULL},
+	{"compute_time_ns", "compute_time(ns)", 10, true, false, NULL},
+	{"non_compute_time_ns", "non_compute_time(ns)", 10, true, false, NULL},
+	{"kernel_time_ns", "kernel_time(ns)", 10, true, false, NULL},
+	{"idle_time_pctg", "idle_time_pctg", 6, true, false, NULL},
+	{"compute_time_pctg", "compute_time_pctg", 6, true, false, NULL},
+	{"non_compute_time_pctg", "non_compute_time_pctg", 6, true, false, NULL},
+	{"comp_comm_overlap_pctg", "comp_comm_overlap_pctg", 6, true, false, NULL},
+};
+
+static const struct gp_column hta_idle_cols[] = {
+	{"device", "device", 3, true, false, NULL},
+	{"stream", "stream", 3, true, false, NULL},
+	{"idle_category", "idle_category", 11, false, false, NULL},
+	{"idle_time_ns", "idle_time(ns)", 10, true, false, NULL},
+	{"idle_time_ratio", "idle_time_ratio", 6, true, false, NULL},
+	{"count", "count", 5, true, false, NULL},
 };
 
 #define NCOL(c) ((int)(sizeof(c) / sizeof((c)[0])))
@@ -250,6 +277,58 @@ static void write_tracelens(gp_writer *w, const gp_breakdown *b)
 	}
 }
 
+/* HTA's get_temporal_breakdown (idle, compute, non-compute, kernel time
+** = span of the kept work) and get_comm_comp_overlap (the share of
+** communication time under computation), one row per device. */
+static void write_hta(gp_writer *w, const gp_breakdown *b)
+{
+	for (size_t i = 0; i < b->nwin; i++) {
+		const struct gp_bd_window *win = &b->win[i];
+		gp_ns span = win->end - win->start, idle = win->by_mask[0];
+		gp_ns comp = gp_bd_kind_time(win, GP_BD_COMPUTE), comm = gp_bd_kind_time(win, GP_BD_COMM);
+		gp_ns both = win->by_mask[GP_BD_COMPUTE | GP_BD_COMM] +
+			     win->by_mask[GP_BD_COMPUTE | GP_BD_COMM | GP_BD_MEMORY];
+		char v[9][48];
+		const char *row[9];
+		if (win->iter >= 0)
+			continue;
+		snprintf(v[0], 48, "%d", win->device);
+		snprintf(v[1], 48, "%" PRId64, idle);
+		snprintf(v[2], 48, "%" PRId64, comp);
+		snprintf(v[3], 48, "%" PRId64, span - comp - idle);
+		snprintf(v[4], 48, "%" PRId64, span);
+		snprintf(v[5], 48, "%.2f", gp_percent(idle, span));
+		snprintf(v[6], 48, "%.2f", gp_percent(comp, span));
+		snprintf(v[7], 48, "%.2f", gp_percent(span - comp - idle, span));
+		snprintf(v[8], 48, "%.2f", gp_percent(both, comm));
+		for (int c = 0; c < 9; c++)
+			row[c] = v[c];
+		if (!comm)
+			row[8] = NULL;   /* HTA: NaN, no communication to overlap */
+		gp_writer_row(w, row);
+	}
+}
+
+static void write_hta_idle(gp_writer *w, const gp_breakdown *b)
+{
+	static const char *const cat[GP_HTA__COUNT] = {"host_wait", "kernel_wait", "other"};
+
+	for (size_t i = 0; i < b->nhta; i++) {
+		const struct gp_bd_hta_stream *h = &b->hta[i];
+		gp_ns total = h->idle[0] + h->idle[1] + h->idle[2];
+		for (int c = 0; c < GP_HTA__COUNT; c++) {
+			char v[6][48];
+			const char *row[6] = {v[0], v[1], cat[c], v[3], v[4], v[5]};
+			snprintf(v[0], 48, "%d", h->device);
+			snprintf(v[1], 48, "%u", h->stream);
+			snprintf(v[3], 48, "%" PRId64, h->idle[c]);
+			snprintf(v[4], 48, "%.2f", total ? (double)h->idle[c] / (double)total : 0.0);
+			snprintf(v[5], 48, "%" PRIu64, h->n[c]);
+			gp_writer_row(w, row);
+		}
+	}
+}
+
 static int breakdown_option(void *ctx, int index, const char *arg)
 {
 	struct opts *o = ctx;
@@ -268,9 +347,14 @@ static int breakdown_option(void *ctx, int index, const char *arg)
 			return gp_cli_usage("breakdown", "--view wants time, streams or gaps, not '%s'", arg);
 		return 0;
 	case OWN_AS:
-		if (strcmp(arg, "tracelens") != 0)
-			return gp_cli_usage("breakdown", "--as wants tracelens, not '%s'", arg);
-		o->view = VIEW_TRACELENS;
+		if (strcmp(arg, "tracelens") == 0)
+			o->view = VIEW_TRACELENS;
+		else if (strcmp(arg, "hta") == 0)
+			o->view = VIEW_HTA;
+		else if (strcmp(arg, "hta-idle") == 0)
+			o->view = VIEW_HTA_IDLE;
+		else
+			return gp_cli_usage("breakdown", "--as wants tracelens, hta or hta-idle, not '%s'", arg);
 		return 0;
 	case OWN_SHORT_GAP:
 		v = strtoll(arg, &end, 10);
@@ -309,6 +393,12 @@ int cmd_breakdown(int argc, char **argv)
 	case VIEW_TRACELENS:
 		cols = tl_cols, ncols = NCOL(tl_cols);
 		break;
+	case VIEW_HTA:
+		cols = hta_cols, ncols = NCOL(hta_cols);
+		break;
+	case VIEW_HTA_IDLE:
+		cols = hta_idle_cols, ncols = NCOL(hta_idle_cols);
+		break;
 	default:
 		cols = time_cols, ncols = NCOL(time_cols);
 	}
@@ -318,6 +408,7 @@ int cmd_breakdown(int argc, char **argv)
 	bo.top_gaps = o.view == VIEW_GAPS ? (co.top == SIZE_MAX ? 10 : co.top) : 0;
 	bo.one_timeline = o.view == VIEW_TRACELENS;
 	bo.memset_compute = o.view == VIEW_TRACELENS;
+	bo.hta = o.view == VIEW_HTA || o.view == VIEW_HTA_IDLE;
 	gp_trace_init(&t);
 	rc = gp_cli_load(co.file, &t);
 	if (rc == GP_EXIT_OK) {
@@ -331,6 +422,10 @@ int cmd_breakdown(int argc, char **argv)
 				write_gaps(&w, &b, table);
 			else if (o.view == VIEW_TRACELENS)
 				write_tracelens(&w, &b);
+			else if (o.view == VIEW_HTA)
+				write_hta(&w, &b);
+			else if (o.view == VIEW_HTA_IDLE)
+				write_hta_idle(&w, &b);
 			else
 				write_time(&w, &b, table);
 			gp_breakdown_free(&b);
