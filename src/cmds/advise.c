@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/breakdown.h"
 #include "cmds/cmds.h"
 #include "cmds/options.h"
 #include "ops/advise.h"
@@ -72,6 +73,28 @@ static int write_rows(gp_writer *w, const struct gp_findings *f, size_t top, gp_
 	return gp_writer_close(w, err);
 }
 
+/* The time breakdown's sums the advise rules use (communication, exposed
+** communication), over the whole trace of every device. */
+static void advise_time(const gp_trace *t, struct gp_advise_time *bt)
+{
+	struct gp_breakdown_opts bo = {.is_comm = gp_kernel_is_comm};
+	gp_breakdown b;
+	gp_error err = {0};
+
+	if (gp_breakdown_run(t, &bo, &b, &err))
+		return;
+	for (size_t i = 0; i < b.nwin; i++) {
+		const struct gp_bd_window *w = &b.win[i];
+		gp_ns hidden = w->by_mask[GP_BD_COMPUTE | GP_BD_COMM] +
+			       w->by_mask[GP_BD_COMPUTE | GP_BD_COMM | GP_BD_MEMORY];
+		if (w->iter >= 0)
+			continue;
+		bt->comm_ns += (double)gp_bd_kind_time(w, GP_BD_COMM);
+		bt->comm_exposed_ns += (double)(gp_bd_kind_time(w, GP_BD_COMM) - hidden);
+	}
+	gp_breakdown_free(&b);
+}
+
 int cmd_advise(int argc, char **argv)
 {
 	struct gp_cli_opts o;
@@ -99,7 +122,9 @@ int cmd_advise(int argc, char **argv)
 	}
 	struct gp_opres *res = gp_ops_run(&t, &o.peaks);
 	struct gp_findings f;
-	gp_advise(&t, res, &o.peaks, &f);
+	struct gp_advise_time bt = {0};
+	advise_time(&t, &bt);
+	gp_advise_time(&t, res, &o.peaks, &bt, &f);
 
 	if (text) {
 		struct gp_analysis a = {.path = o.file, .trace = &t, .opres = res, .peaks = &o.peaks,
