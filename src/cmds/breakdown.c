@@ -69,6 +69,15 @@ static const struct gp_column time_cols[] = {
 	{"pct", "Pct", 5, true, false, NULL},
 };
 
+/* -f csv/tsv/json: times in ns, and the headers say so */
+static const struct gp_column time_cols_raw[] = {
+	{"device", "Device", 3, true, false, "all"},
+	{"iteration", "Iter", 4, true, false, "all"},
+	{"part", "Part", 16, false, false, NULL},
+	{"time_ns", "Time (ns)", 10, true, false, NULL},
+	{"pct", "Pct", 5, true, false, NULL},
+};
+
 static const struct gp_column stream_cols[] = {
 	{"device", "Device", 3, true, false, NULL},
 	{"stream", "Stream", 3, true, false, NULL},
@@ -86,11 +95,37 @@ static const struct gp_column stream_cols[] = {
 	{"depth_max", "Depth max", 4, true, false, NULL},
 };
 
+static const struct gp_column stream_cols_raw[] = {
+	{"device", "Device", 3, true, false, NULL},
+	{"stream", "Stream", 3, true, false, NULL},
+	{"kernels", "Kernels", 5, true, false, NULL},
+	{"launches", "Launches", 5, true, false, NULL},
+	{"graph_launches", "Graph launches", 5, true, false, NULL},
+	{"early", "Early", 3, true, false, NULL},
+	{"delay_p50_ns", "Delay p50 (ns)", 8, true, false, NULL},
+	{"delay_p90_ns", "Delay p90 (ns)", 8, true, false, NULL},
+	{"delay_p99_ns", "Delay p99 (ns)", 8, true, false, NULL},
+	{"delay_max_ns", "Delay max (ns)", 8, true, false, NULL},
+	{"depth_p50", "Depth p50", 4, true, false, NULL},
+	{"depth_p90", "Depth p90", 4, true, false, NULL},
+	{"depth_p99", "Depth p99", 4, true, false, NULL},
+	{"depth_max", "Depth max", 4, true, false, NULL},
+};
+
 static const struct gp_column gap_cols[] = {
 	{"device", "Device", 3, true, false, "all"},
 	{"iteration", "Iter", 4, true, false, NULL},
 	{"start_ns", "Start (ns)", 10, true, false, NULL},
 	{"dur_ns", "Idle", 8, true, false, NULL},
+	{"cause", "Cause", 10, false, false, NULL},
+	{"cpu", "CPU context", 20, false, true, "(none)"},
+};
+
+static const struct gp_column gap_cols_raw[] = {
+	{"device", "Device", 3, true, false, "all"},
+	{"iteration", "Iter", 4, true, false, NULL},
+	{"start_ns", "Start (ns)", 10, true, false, NULL},
+	{"dur_ns", "Idle (ns)", 8, true, false, NULL},
 	{"cause", "Cause", 10, false, false, NULL},
 	{"cpu", "CPU context", 20, false, true, "(none)"},
 };
@@ -385,10 +420,10 @@ int cmd_breakdown(int argc, char **argv)
 	table = strcmp(co.format, "table") == 0;
 	switch (o.view) {
 	case VIEW_STREAMS:
-		cols = stream_cols, ncols = NCOL(stream_cols);
+		cols = table ? stream_cols : stream_cols_raw, ncols = NCOL(stream_cols);
 		break;
 	case VIEW_GAPS:
-		cols = gap_cols, ncols = NCOL(gap_cols);
+		cols = table ? gap_cols : gap_cols_raw, ncols = NCOL(gap_cols);
 		break;
 	case VIEW_TRACELENS:
 		cols = tl_cols, ncols = NCOL(tl_cols);
@@ -400,7 +435,7 @@ int cmd_breakdown(int argc, char **argv)
 		cols = hta_idle_cols, ncols = NCOL(hta_idle_cols);
 		break;
 	default:
-		cols = time_cols, ncols = NCOL(time_cols);
+		cols = table ? time_cols : time_cols_raw, ncols = NCOL(time_cols);
 	}
 	if (gp_writer_open(&w, co.format, stdout, cols, ncols, &co.wo, &err))
 		return gp_cli_usage("breakdown", "%s", err.msg);

@@ -34,5 +34,8 @@ while read -r f; do
 	one "$id.summary-json" summary -f json "$f"
 	one "$id.advise" advise "$f"
 	one "$id.advise-json" advise -f json "$f"
+	one "$id.breakdown" breakdown -f csv "$f"
+	one "$id.breakdown-streams" breakdown -f csv --view streams "$f"
+	one "$id.breakdown-gaps" breakdown -f csv --view gaps "$f"
 	one "$id.ranges" ranges "$f"
 done <"$out/files"
