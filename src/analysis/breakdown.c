@@ -174,11 +174,14 @@ struct dev {
 	int32_t id;
 	size_t all;            /* index of its whole-trace window */
 	size_t it_first, it_n; /* its iteration windows, by start */
-	size_t it_lo;          /* iteration windows before it ended before the clock */
+	size_t it_next;        /* next iteration window to open, by start */
+	GP_VEC(size_t) open;   /* iteration windows opened and not seen to end: a
+			       ** set, so a window spanning many others costs
+			       ** one entry, not a rescan of the windows before */
 	bool started;
 	gp_ns clock;
 	gp_ns cover[3];        /* per kind: the end of the union so far */
-	size_t sync_lo;        /* first sync interval that may reach the clock */
+	size_t sync_lo;        /* first sync interval ending after the current gap's start */
 	struct gp_bd_gap *top; /* [opts.top_gaps], ntop used */
 	size_t ntop;
 };
@@ -458,7 +461,7 @@ static void make_windows(struct sweep *s)
 				d->it_n = j + 1 - d->it_first;
 				break;
 			}
-		d->it_lo = d->it_first;
+		d->it_next = d->it_first;
 	}
 }
 
@@ -516,14 +519,20 @@ static void make_sync_union(struct sweep *s)
 	free(is_sync);
 }
 
-/* How much of [x0, x1) the CPU spent synchronising; d->sync_lo only moves
-** forward because a device's gaps come in time order. */
-static gp_ns sync_within(struct sweep *s, struct dev *d, gp_ns x0, gp_ns x1)
+/* Moves d->sync_lo to the first sync interval ending after x, the start
+** of the device's next gap (gaps come in time order). */
+static void sync_seek(const struct sweep *s, struct dev *d, gp_ns x)
+{
+	while (d->sync_lo < s->sync.n && s->sync.v[d->sync_lo + 1] <= x)
+		d->sync_lo += 2;
+}
+
+/* How much of [x0, x1), inside the gap sync_seek() went to, the CPU spent
+** synchronising. */
+static gp_ns sync_within(const struct sweep *s, const struct dev *d, gp_ns x0, gp_ns x1)
 {
 	gp_ns sum = 0;
 
-	while (d->sync_lo < s->sync.n && s->sync.v[d->sync_lo + 1] <= x0)
-		d->sync_lo += 2;
 	for (size_t i = d->sync_lo; i < s->sync.n && s->sync.v[i] < x1; i += 2) {
 		gp_ns a = s->sync.v[i] > x0 ? s->sync.v[i] : x0;
 		gp_ns b = s->sync.v[i + 1] < x1 ? s->sync.v[i + 1] : x1;
@@ -550,7 +559,7 @@ static int gap_cause(const struct sweep *s, const struct act *next, gp_ns a)
 }
 
 /* Adds the idle time of [x0, x1) (part of the gap [a, b)) to window w. */
-static void add_idle(struct sweep *s, struct dev *d, struct gp_bd_window *w, gp_ns x0, gp_ns x1,
+static void add_idle(const struct sweep *s, const struct dev *d, struct gp_bd_window *w, gp_ns x0, gp_ns x1,
 		     gp_ns a, gp_ns b, int rest_cause)
 {
 	gp_ns synced;
@@ -565,6 +574,15 @@ static void add_idle(struct sweep *s, struct dev *d, struct gp_bd_window *w, gp_
 	w->idle[rest_cause] += x1 - x0 - synced;
 }
 
+/* Opens the device's iteration windows that start before x (at or before
+** x when at_x). */
+static void open_windows(struct sweep *s, struct dev *d, gp_ns x, bool at_x)
+{
+	while (d->it_next < d->it_first + d->it_n &&
+	       (s->win.v[d->it_next].start < x || (at_x && s->win.v[d->it_next].start == x)))
+		*gp_vec_push(d->open) = d->it_next++;
+}
+
 /* Adds segment [a, b) with mask m to the device's windows.  For an idle
 ** segment (m == 0), [a, b) is the whole gap and next the work ending it. */
 static void add_segment(struct sweep *s, struct dev *d, gp_ns a, gp_ns b, unsigned m, const struct act *next)
@@ -572,17 +590,21 @@ static void add_segment(struct sweep *s, struct dev *d, gp_ns a, gp_ns b, unsign
 	int cause = m ? 0 : gap_cause(s, next, a);
 	struct gp_bd_window *w = &s->win.v[d->all];
 
-	if (m)
+	if (m) {
 		w->by_mask[m] += b - a;
-	else
+	} else {
 		add_idle(s, d, w, a, b, a, b, cause);
-	if (!m)
 		w->gaps++;
-	while (d->it_lo < d->it_first + d->it_n && s->win.v[d->it_lo].end <= a)
-		d->it_lo++;
-	for (size_t i = d->it_lo; i < d->it_first + d->it_n && s->win.v[i].start < b; i++) {
-		struct gp_bd_window *iw = &s->win.v[i];
+	}
+	open_windows(s, d, b, false);
+	for (size_t j = 0; j < d->open.n;) {
+		struct gp_bd_window *iw = &s->win.v[d->open.v[j]];
 		gp_ns x0 = a > iw->start ? a : iw->start, x1 = b < iw->end ? b : iw->end;
+		if (iw->end <= a) {
+			d->open.v[j] = d->open.v[--d->open.n];   /* ended: drop it */
+			continue;
+		}
+		j++;
 		if (x1 <= x0)
 			continue;
 		if (m) {
@@ -643,9 +665,10 @@ static void advance(struct sweep *s, struct dev *d, gp_ns x, const struct act *n
 			}
 		if (!m && !next)
 			break;
-		/* before add_segment: its clipped sync lookups move past the gap's start */
-		if (!m)
+		if (!m) {
+			sync_seek(s, d, d->clock);
 			keep_gap(s, d, d->clock, to, next);
+		}
 		add_segment(s, d, d->clock, to, m, next);
 		d->clock = to;
 	}
@@ -656,23 +679,25 @@ static int kind_bit(unsigned kind)
 	return kind == GP_BD_COMPUTE ? 0 : kind == GP_BD_COMM ? 1 : 2;
 }
 
+static void count_in(struct gp_bd_window *w, const struct act *a)
+{
+	if (a->what == ACT_KERNEL)
+		w->kernels++;
+	else if (a->what == ACT_COPY)
+		w->copies++;
+	else
+		w->memsets++;
+}
+
 /* Counts the activity in the windows where it starts. */
 static void count_act(struct sweep *s, struct dev *d, const struct act *a)
 {
-	struct gp_bd_window *w = &s->win.v[d->all];
-
-	for (size_t i = d->all; i < d->it_first + d->it_n; i = i == d->all ? d->it_lo : i + 1) {
-		w = &s->win.v[i];
-		if (i != d->all && w->start > a->start)
-			break;
-		if (i != d->all && a->start > w->end)
-			continue;
-		if (a->what == ACT_KERNEL)
-			w->kernels++;
-		else if (a->what == ACT_COPY)
-			w->copies++;
-		else
-			w->memsets++;
+	count_in(&s->win.v[d->all], a);
+	open_windows(s, d, a->start, true);
+	for (size_t j = 0; j < d->open.n; j++) {
+		struct gp_bd_window *iw = &s->win.v[d->open.v[j]];
+		if (iw->start <= a->start && a->start <= iw->end)
+			count_in(iw, a);
 	}
 }
 
@@ -856,6 +881,7 @@ int gp_breakdown_run(const gp_trace *t, const struct gp_breakdown_opts *o, gp_br
 				last = d->cover[k];
 		advance(&s, d, last, NULL);
 		ng += d->ntop;
+		gp_vec_free(d->open);
 	}
 
 	b->win = s.win.v;

@@ -231,6 +231,43 @@ static void devices(void **state)
 	gp_trace_free(&t);
 }
 
+/* An iteration window spanning the others (a kernel of iteration 0 runs
+** after iterations 1 and 2): every window is still complete and exact. */
+static void nested_windows(void **state)
+{
+	static const int32_t iter_of[4] = {0, 1, 2, 0};
+	gp_trace t;
+	gp_breakdown b;
+	gp_error err = {0};
+
+	(void)state;
+	gp_trace_init(&t);
+	for (int i = 0; i < 4; i++)
+		kernel(&t, 20 * i, 20 * i + 10, 1, "k", 0);
+	gp_trace_finish(&t);
+	t.attrs = gp_xcalloc(t.kernels.n, sizeof(*t.attrs));
+	for (int i = 0; i < 4; i++) {
+		t.attrs[i].api = -1;
+		t.attrs[i].iter = iter_of[i];
+	}
+	assert_int_equal(gp_breakdown_run(&t, &opts, &b, &err), 0);
+	assert_int_equal(b.nwin, 4);
+	assert_int_equal(b.win[1].iter, 0);
+	assert_int_equal(b.win[1].end - b.win[1].start, 70);
+	assert_int_equal(b.win[1].by_mask[GP_BD_COMPUTE], 40);
+	assert_int_equal(b.win[1].by_mask[0], 30);
+	assert_int_equal(b.win[1].kernels, 4);
+	for (int i = 2; i < 4; i++) {
+		assert_int_equal(b.win[i].end - b.win[i].start, 10);
+		assert_int_equal(b.win[i].by_mask[GP_BD_COMPUTE], 10);
+		assert_int_equal(b.win[i].kernels, 1);
+	}
+	assert_int_equal(b.nstreams, 1);
+	assert_int_equal(b.streams[0].launches, 0);
+	gp_breakdown_free(&b);
+	gp_trace_free(&t);
+}
+
 /* Histograms: exact below 16, within 1/16 above, and merging equals
 ** adding the values to one histogram. */
 static void histogram(void **state)
@@ -267,6 +304,7 @@ int main(void)
 		cmocka_unit_test(time_split),
 		cmocka_unit_test(streams_and_gaps),
 		cmocka_unit_test(devices),
+		cmocka_unit_test(nested_windows),
 		cmocka_unit_test(histogram),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
