@@ -73,11 +73,15 @@ static int write_rows(gp_writer *w, const struct gp_findings *f, size_t top, gp_
 	return gp_writer_close(w, err);
 }
 
+_Static_assert(sizeof(((struct gp_advise_time *)0)->idle_cause_ns) / sizeof(double) == GP_IDLE__COUNT,
+	       "gp_advise_time keeps one sum per idle cause");
+
 /* The time breakdown's sums the advise rules use (communication, exposed
-** communication), over the whole trace of every device. */
+** communication, idle time by cause), over the whole trace of every
+** device.  The analysis' default short-gap threshold (10 us) applies. */
 static void advise_time(const gp_trace *t, struct gp_advise_time *bt)
 {
-	struct gp_breakdown_opts bo = {.is_comm = gp_kernel_is_comm};
+	struct gp_breakdown_opts bo = {.short_gap_ns = 10000, .is_comm = gp_kernel_is_comm};
 	gp_breakdown b;
 	gp_error err = {0};
 
@@ -91,6 +95,9 @@ static void advise_time(const gp_trace *t, struct gp_advise_time *bt)
 			continue;
 		bt->comm_ns += (double)gp_bd_kind_time(w, GP_BD_COMM);
 		bt->comm_exposed_ns += (double)(gp_bd_kind_time(w, GP_BD_COMM) - hidden);
+		bt->idle_ns += (double)w->by_mask[0];
+		for (int c = 0; c < GP_IDLE__COUNT; c++)
+			bt->idle_cause_ns[c] += (double)w->idle[c];
 	}
 	gp_breakdown_free(&b);
 }

@@ -141,6 +141,9 @@ static const char *const no_tf32_gpus[] = {"V100", "T4", "TITAN V", "RTX 20", "G
 #define IDLE_TITLE "the GPU sat idle %s in %zu gaps of %.0f us or more (%.1f%% of the span)"
 #define IDLE_EVIDENCE "longest gap %s at %.3f s into the trace; CPU during the gaps:"
 #define IDLE_EVIDENCE_CAUSE "%s %s %s (%u gaps)"
+#define IDLE_EVIDENCE_BREAKDOWN \
+	"; all idle time (%s, gpuprof breakdown): host launch %.0f%%, synchronisation %.0f%%, "  \
+	"pageable copies %.0f%%, gaps under 10 us %.0f%%, other %.0f%%"
 #define IDLE_NO_CALL "no CUDA call (Python, data loading)"
 #define IDLE_CHANGE_ALLOC                                                                  \
 	"Most idle time is spent in cudaMalloc/cudaFree: let PyTorch's caching "           \
@@ -783,6 +786,12 @@ static bool rule_idle_gaps(const struct advise_in *in, struct gp_finding *x)
 			len += (size_t)snprintf(x->evidence + len, sizeof(x->evidence) - len, IDLE_EVIDENCE_CAUSE,
 						i ? ";" : "", top[i] ? gp_s(t, top[i]) : IDLE_NO_CALL,
 						fmt_ms(cause.ns[top[i]], d1, sizeof(d1)), cause.cnt[top[i]]);
+		const struct gp_advise_time *bt = in->bt;
+		if (bt && bt->idle_ns > 0 && len < sizeof(x->evidence))
+			snprintf(x->evidence + len, sizeof(x->evidence) - len, IDLE_EVIDENCE_BREAKDOWN,
+				 fmt_ms(bt->idle_ns, d1, sizeof(d1)), 100 * bt->idle_cause_ns[3] / bt->idle_ns,
+				 100 * bt->idle_cause_ns[1] / bt->idle_ns, 100 * bt->idle_cause_ns[2] / bt->idle_ns,
+				 100 * bt->idle_cause_ns[0] / bt->idle_ns, 100 * bt->idle_cause_ns[4] / bt->idle_ns);
 		const char *top0 = ntop && top[0] ? gp_s(t, top[0]) : "";
 		bool alloc = strstr(top0, "Malloc") || strstr(top0, "Free");
 		snprintf(x->change, sizeof(x->change), "%s%s", alloc ? IDLE_CHANGE_ALLOC : "", IDLE_CHANGE);

@@ -46,6 +46,10 @@ struct gp_findings {
 struct gp_advise_time {
 	double comm_ns;          /* communication time: union per device */
 	double comm_exposed_ns;  /* of it, the time no compute ran beside it */
+	double idle_ns;          /* idle time in the devices' spans */
+	/* of it, by cause: short gaps, synchronisation, pageable copies,
+	** waiting for the host to launch, other (enum gp_idle_cause's order) */
+	double idle_cause_ns[5];
 };
 
 /* Runs every rule over t (attrs filled) and r (gp_ops_run(t, po)); findings

@@ -2,7 +2,8 @@
 # (tests/../shared/testdata/expected/tracelens) within 100 ns per row
 # (TraceLens adds float microseconds; docs/breakdown.md), except
 # trace_diff_test, whose difference docs/breakdown.md explains; the views
-# and options behave; bad options exit 2.
+# and options behave; bad options exit 2; advise's exposed-comm and
+# idle-gaps evidence carry the breakdown's numbers.
 command -v python3 >/dev/null || skip "python3 not installed"
 run_ok "$GEN" --format kineto -n 2000 --streams 3 --seed 5 -o "$TMP/g.json"
 for v in time streams gaps; do
@@ -46,3 +47,23 @@ for k in want:
     assert abs(got[k] - want[k]) <= 1e-4, (k, got[k], want[k])
 PY
 done
+# advise's exposed-comm finding is the breakdown's comm_exposed; its
+# evidence names the breakdown's communication total, and idle-gaps gives
+# the breakdown's idle total
+f=$TESTDATA/hta/nccl_parser_config/nccl_data.json.gz
+run_ok "$GPUPROF" breakdown -f csv --no-header "$f"
+cp "$TMP/out" "$TMP/bd.csv"
+run_ok "$GPUPROF" advise -f json "$f"
+python3 - "$TMP/bd.csv" "$TMP/out" <<'PY' || fail "advise disagrees with breakdown"
+import csv, json, sys
+bd = {r[2]: int(r[3]) for r in csv.reader(open(sys.argv[1])) if r[1] == "all"}
+found = [json.loads(l) for l in open(sys.argv[2]) if l.startswith("{")]
+comm = [x for x in found if x["kind"] == "exposed-comm"]
+assert len(comm) == 1, found
+assert "exposed %.2f ms" % (bd["comm_exposed"] / 1e6) in comm[0]["title"], (comm[0]["title"], bd)
+assert "communication runs %.2f ms" % (bd["communication"] / 1e6) in comm[0]["evidence"], comm[0]
+# its time at stake never exceeds the exposed time
+assert comm[0]["time_ns"] <= bd["comm_exposed"], (comm[0], bd)
+idle = [x for x in found if x["kind"] == "idle-gaps"]
+assert not idle or "all idle time (%.2f ms" % (bd["idle"] / 1e6) in idle[0]["evidence"], (idle, bd)
+PY
