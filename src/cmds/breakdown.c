@@ -46,7 +46,8 @@ static const struct gp_cmd_spec breakdown_spec = {
 	"+ idle - overlap = span).  Idle time splits by cause: short_gap,\n"
 	"sync, pageable_memcpy, host_launch, other.  --view streams gives each\n"
 	"stream's launch delay and queue depth; --view gaps the longest idle gaps\n"
-	"with the CPU ranges open in them (-n per device, default 10).\n"
+	"with the CPU ranges open in them (-n: gaps per device, default 10; the\n"
+	"other views write all their rows).\n"
 	"Definitions: docs/breakdown.md.",
 	.shared = GP_OPT_FORMAT | GP_OPT_TOP | GP_OPT_WIDTH | GP_OPT_NO_HEADER,
 	.row_formats = true,
