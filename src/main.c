@@ -20,6 +20,7 @@ const struct gp_command gp_commands[] = {
 	{"advise", cmd_advise, "ranked findings with the change to make", 0},
 	{"ranges", cmd_ranges, "statistics per NVTX range, marker and timer, by nesting path", 0},
 	{"memory", cmd_memory, "allocated and reserved memory over time, peak, allocations per op", 0},
+	{"breakdown", cmd_breakdown, "where GPU time goes: compute, communication, memory, idle and its causes", 0},
 	{NULL, NULL, NULL, 0},
 };
 

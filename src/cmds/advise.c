@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/breakdown.h"
 #include "cmds/cmds.h"
 #include "cmds/options.h"
 #include "ops/advise.h"
@@ -72,6 +73,35 @@ static int write_rows(gp_writer *w, const struct gp_findings *f, size_t top, gp_
 	return gp_writer_close(w, err);
 }
 
+_Static_assert(sizeof(((struct gp_advise_time *)0)->idle_cause_ns) / sizeof(double) == GP_IDLE__COUNT,
+	       "gp_advise_time keeps one sum per idle cause");
+
+/* The time breakdown's sums the advise rules use (communication, exposed
+** communication, idle time by cause), over the whole trace of every
+** device.  The analysis' default short-gap threshold (10 us) applies. */
+static void advise_time(const gp_trace *t, struct gp_advise_time *bt)
+{
+	struct gp_breakdown_opts bo = {.short_gap_ns = 10000, .is_comm = gp_kernel_is_comm};
+	gp_breakdown b;
+	gp_error err = {0};
+
+	if (gp_breakdown_run(t, &bo, &b, &err))
+		return;
+	for (size_t i = 0; i < b.nwin; i++) {
+		const struct gp_bd_window *w = &b.win[i];
+		gp_ns hidden = w->by_mask[GP_BD_COMPUTE | GP_BD_COMM] +
+			       w->by_mask[GP_BD_COMPUTE | GP_BD_COMM | GP_BD_MEMORY];
+		if (w->iter >= 0)
+			continue;
+		bt->comm_ns += (double)gp_bd_kind_time(w, GP_BD_COMM);
+		bt->comm_exposed_ns += (double)(gp_bd_kind_time(w, GP_BD_COMM) - hidden);
+		bt->idle_ns += (double)w->by_mask[0];
+		for (int c = 0; c < GP_IDLE__COUNT; c++)
+			bt->idle_cause_ns[c] += (double)w->idle[c];
+	}
+	gp_breakdown_free(&b);
+}
+
 int cmd_advise(int argc, char **argv)
 {
 	struct gp_cli_opts o;
@@ -99,7 +129,9 @@ int cmd_advise(int argc, char **argv)
 	}
 	struct gp_opres *res = gp_ops_run(&t, &o.peaks);
 	struct gp_findings f;
-	gp_advise(&t, res, &o.peaks, &f);
+	struct gp_advise_time bt = {0};
+	advise_time(&t, &bt);
+	gp_advise_time(&t, res, &o.peaks, &bt, &f);
 
 	if (text) {
 		struct gp_analysis a = {.path = o.file, .trace = &t, .opres = res, .peaks = &o.peaks,

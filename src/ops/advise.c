@@ -134,9 +134,20 @@ static const char *const no_tf32_gpus[] = {"V100", "T4", "TITAN V", "RTX 20", "G
 	"multiples of 8 (16 for fp8), that the fastest SDPA backend was chosen "            \
 	"(flash/cuDNN over efficient/math), and that batches are not padded to long lengths."
 
+#define COMM_TITLE "communication is exposed %s: %.0f%% of it runs with no compute beside it"
+#define COMM_EVIDENCE "; communication runs %s in all (union per device), %s of it hidden behind compute"
+#define COMM_CHANGE \
+	"Overlap communication with compute: launch collectives asynchronously on their own "   \
+	"stream and wait for them as late as possible; in DDP let gradient buckets "            \
+	"(bucket_cap_mb) all-reduce during backward; in FSDP enable forward/backward "          \
+	"prefetch; check the exposed part for a straggling rank (the collective waits for it)."
+
 #define IDLE_TITLE "the GPU sat idle %s in %zu gaps of %.0f us or more (%.1f%% of the span)"
 #define IDLE_EVIDENCE "longest gap %s at %.3f s into the trace; CPU during the gaps:"
 #define IDLE_EVIDENCE_CAUSE "%s %s %s (%u gaps)"
+#define IDLE_EVIDENCE_BREAKDOWN \
+	"; all idle time (%s, gpuprof breakdown): host launch %.0f%%, synchronisation %.0f%%, "  \
+	"pageable copies %.0f%%, gaps under 10 us %.0f%%, other %.0f%%"
 #define IDLE_NO_CALL "no CUDA call (Python, data loading)"
 #define IDLE_CHANGE_ALLOC                                                                  \
 	"Most idle time is spent in cudaMalloc/cudaFree: let PyTorch's caching "           \
@@ -227,6 +238,7 @@ struct advise_in {
 	const struct gp_peak_opts *po;
 	const struct gp_findings *f;   /* gpu_ns, span_ns, gpu, sm_count */
 	const struct gp_gpu *gpu;      /* peak table entry, NULL = unknown */
+	const struct gp_advise_time *bt;  /* the time breakdown, NULL = none */
 	gp_ns first;                   /* start of the span */
 	GP_VEC(struct idle_gap) gaps;  /* every idle interval, per device, in time order */
 	/* The units rules claim: kernel k is unit k, copy i unit copy0 + i,
@@ -778,12 +790,54 @@ static bool rule_idle_gaps(const struct advise_in *in, struct gp_finding *x)
 			len += (size_t)snprintf(x->evidence + len, sizeof(x->evidence) - len, IDLE_EVIDENCE_CAUSE,
 						i ? ";" : "", top[i] ? gp_s(t, top[i]) : IDLE_NO_CALL,
 						fmt_ms(cause.ns[top[i]], d1, sizeof(d1)), cause.cnt[top[i]]);
+		const struct gp_advise_time *bt = in->bt;
+		if (bt && bt->idle_ns > 0 && len < sizeof(x->evidence))
+			snprintf(x->evidence + len, sizeof(x->evidence) - len, IDLE_EVIDENCE_BREAKDOWN,
+				 fmt_ms(bt->idle_ns, d1, sizeof(d1)), 100 * bt->idle_cause_ns[3] / bt->idle_ns,
+				 100 * bt->idle_cause_ns[1] / bt->idle_ns, 100 * bt->idle_cause_ns[2] / bt->idle_ns,
+				 100 * bt->idle_cause_ns[0] / bt->idle_ns, 100 * bt->idle_cause_ns[4] / bt->idle_ns);
 		const char *top0 = ntop && top[0] ? gp_s(t, top[0]) : "";
 		bool alloc = strstr(top0, "Malloc") || strstr(top0, "Free");
 		snprintf(x->change, sizeof(x->change), "%s%s", alloc ? IDLE_CHANGE_ALLOC : "", IDLE_CHANGE);
 	}
 	agg_free(&cause);
 	return found;
+}
+
+/* exposed-comm: communication no compute hides (the time breakdown's
+** comm_exposed).  Each communication kernel claims its wall time times the
+** exposed share, so idle and compute findings never claim the same time. */
+static bool rule_exposed_comm(const struct advise_in *in, struct gp_finding *x)
+{
+	const gp_trace *t = in->t;
+	double share, total = 0;
+	size_t n = 0;
+	struct agg a;
+	char d1[32], d2[32], d3[32];
+
+	if (!in->bt || in->bt->comm_ns <= 0 || in->bt->comm_exposed_ns < lim.min_share * in->f->span_ns)
+		return false;
+	share = in->bt->comm_exposed_ns / in->bt->comm_ns;
+	agg_init(&a, t);
+	for (size_t k = 0; k < t->kernels.n; k++)
+		if (gp_op_is_comm(&in->r[k])) {
+			double d = dur(&t->kernels.v[k]);
+			claim(in, k, in->wall[k] * share);
+			agg_add(&a, t->kernels.v[k].name, d, k);
+			total += d;
+			n++;
+		}
+	involved(x, total, n);
+	snprintf(x->title, sizeof(x->title), COMM_TITLE, fmt_ms(in->bt->comm_exposed_ns, d1, sizeof(d1)),
+		 100 * share);
+	evidence(t, NULL, &a, x->evidence, sizeof(x->evidence), "kernels");
+	size_t len = strlen(x->evidence);
+	snprintf(x->evidence + len, sizeof(x->evidence) - len, COMM_EVIDENCE,
+		 fmt_ms(in->bt->comm_ns, d2, sizeof(d2)),
+		 fmt_ms(in->bt->comm_ns - in->bt->comm_exposed_ns, d3, sizeof(d3)));
+	snprintf(x->change, sizeof(x->change), "%s", COMM_CHANGE);
+	agg_free(&a);
+	return true;
 }
 
 /* sync-calls: idle gaps during which the host sat in a synchronizing call. */
@@ -1271,6 +1325,7 @@ static const struct {
 	{"fusion", rule_fusion},
 	{"unfused-attention", rule_unfused_attention},
 	{"alloc-churn", rule_alloc_churn},
+	{"exposed-comm", rule_exposed_comm},
 };
 
 #define NRULES (sizeof(rules) / sizeof(rules[0]))
@@ -1371,7 +1426,13 @@ static void settle(struct gp_findings *f, struct pending *p, size_t nunits, cons
 void gp_advise(const gp_trace *t, const struct gp_opres *r, const struct gp_peak_opts *po,
 	       struct gp_findings *f)
 {
-	struct advise_in in = {.t = t, .r = r, .po = po, .f = f};
+	gp_advise_time(t, r, po, NULL, f);
+}
+
+void gp_advise_time(const gp_trace *t, const struct gp_opres *r, const struct gp_peak_opts *po,
+		    const struct gp_advise_time *bt, struct gp_findings *f)
+{
+	struct advise_in in = {.t = t, .r = r, .po = po, .f = f, .bt = bt};
 	struct pending p[NRULES];
 	gp_ns last = 0;
 	const struct gp_gpu *g = po ? po->gpu : NULL;

@@ -40,8 +40,25 @@ struct gp_findings {
 	int sm_count;           /* 0 = unknown */
 };
 
+/* What the time breakdown (src/analysis/breakdown.h, filled by the command
+** that ran it) says, for the rules that use it.  Sums over devices of the
+** whole trace. */
+struct gp_advise_time {
+	double comm_ns;          /* communication time: union per device */
+	double comm_exposed_ns;  /* of it, the time no compute ran beside it */
+	double idle_ns;          /* idle time in the devices' spans */
+	/* of it, by cause: short gaps, synchronisation, pageable copies,
+	** waiting for the host to launch, other (enum gp_idle_cause's order) */
+	double idle_cause_ns[5];
+};
+
 /* Runs every rule over t (attrs filled) and r (gp_ops_run(t, po)); findings
-** are sorted by ns, largest first.  Never fails. */
+** are sorted by ns, largest first.  bt (NULL = not computed) feeds the
+** rules on the time breakdown.  Never fails. */
+void gp_advise_time(const gp_trace *t, const struct gp_opres *r, const struct gp_peak_opts *po,
+		    const struct gp_advise_time *bt, struct gp_findings *out);
+
+/* gp_advise_time() without the breakdown's rules. */
 void gp_advise(const gp_trace *t, const struct gp_opres *r, const struct gp_peak_opts *po,
 	       struct gp_findings *out);
 void gp_findings_free(struct gp_findings *f);

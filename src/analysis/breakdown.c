@@ -1,0 +1,926 @@
+/*
+** The time breakdown (breakdown.h, docs/breakdown.md).
+**
+** One sweep over all GPU work in start order: the kernels, copies and
+** memsets arrays are each sorted by start (gp_trace_finish), so a 3-way
+** merge visits them in order without a sort.  Per device the sweep keeps,
+** for each kind of work, how far the union of that kind's intervals seen so
+** far reaches (cover[kind]); every interval seen started at or before the
+** sweep's clock, so between the clock and the next start the kinds active
+** change only at those three ends.  Advancing the clock therefore cuts the
+** time into at most four segments, each with one mask of active kinds, and
+** adds each to the windows (whole trace, iterations) it falls in.  A
+** segment with no kind active is an idle gap, and the work that starts at
+** its end tells its cause.
+*/
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/breakdown.h"
+#include "util/alloc.h"
+#include "util/u64map.h"
+
+/* ---- histograms ---- */
+
+static int hist_index(int64_t v)
+{
+	uint64_t u = v > 0 ? (uint64_t)v : 0;
+	int e;
+
+	if (u < GP_HIST_SUB)
+		return (int)u;
+	e = 63 - __builtin_clzll(u);          /* >= 4 */
+	if (e > 62)
+		e = 62;
+	return GP_HIST_SUB + (e - 4) * GP_HIST_SUB + (int)((u >> (e - 4)) & (GP_HIST_SUB - 1));
+}
+
+/* The largest value bucket i holds. */
+static int64_t hist_upper(int i)
+{
+	int e, sub;
+
+	if (i < GP_HIST_SUB)
+		return i;
+	e = (i - GP_HIST_SUB) / GP_HIST_SUB + 4;
+	sub = (i - GP_HIST_SUB) % GP_HIST_SUB;
+	return (int64_t)((((uint64_t)(GP_HIST_SUB + sub + 1)) << (e - 4)) - 1);
+}
+
+void gp_hist_add(struct gp_hist *h, int64_t v)
+{
+	if (v < 0)
+		v = 0;
+	h->bucket[hist_index(v)]++;
+	h->n++;
+	if (__builtin_add_overflow(h->sum, v, &h->sum))
+		h->sum = INT64_MAX;
+	if (v > h->max)
+		h->max = v;
+}
+
+void gp_hist_merge(struct gp_hist *into, const struct gp_hist *from)
+{
+	for (int i = 0; i < GP_HIST_BUCKETS; i++)
+		into->bucket[i] += from->bucket[i];
+	into->n += from->n;
+	if (__builtin_add_overflow(into->sum, from->sum, &into->sum))
+		into->sum = INT64_MAX;
+	if (from->max > into->max)
+		into->max = from->max;
+}
+
+int64_t gp_hist_quantile(const struct gp_hist *h, double p)
+{
+	uint64_t rank, seen = 0;
+
+	if (!h->n)
+		return 0;
+	if (p >= 1)
+		return h->max;
+	rank = (uint64_t)((double)h->n * p);
+	if ((double)rank < (double)h->n * p)
+		rank++;
+	if (rank < 1)
+		rank = 1;
+	for (int i = 0; i < GP_HIST_BUCKETS; i++) {
+		seen += h->bucket[i];
+		if (seen >= rank) {
+			int64_t up = hist_upper(i);
+			return up < h->max ? up : h->max;
+		}
+	}
+	return h->max;
+}
+
+/* ---- window sums ---- */
+
+gp_ns gp_bd_kind_time(const struct gp_bd_window *w, unsigned kind)
+{
+	gp_ns sum = 0;
+
+	for (unsigned m = 1; m < GP_BD_MASKS; m++)
+		if (m & kind)
+			sum += w->by_mask[m];
+	return sum;
+}
+
+gp_ns gp_bd_busy(const struct gp_bd_window *w)
+{
+	return gp_bd_kind_time(w, GP_BD_COMPUTE | GP_BD_COMM | GP_BD_MEMORY);
+}
+
+gp_ns gp_bd_overlap(const struct gp_bd_window *w)
+{
+	gp_ns sum = 0;
+
+	for (unsigned m = 1; m < GP_BD_MASKS; m++)
+		sum += (gp_ns)(__builtin_popcount(m) - 1) * w->by_mask[m];
+	return sum;
+}
+
+void gp_bd_window_merge(struct gp_bd_window *into, const struct gp_bd_window *from)
+{
+	if (from->start < into->start)
+		into->start = from->start;
+	if (from->end > into->end)
+		into->end = from->end;
+	for (int m = 0; m < GP_BD_MASKS; m++)
+		into->by_mask[m] += from->by_mask[m];
+	for (int c = 0; c < GP_IDLE__COUNT; c++)
+		into->idle[c] += from->idle[c];
+	into->kernels += from->kernels;
+	into->copies += from->copies;
+	into->memsets += from->memsets;
+	into->gaps += from->gaps;
+}
+
+void gp_bd_stream_merge(struct gp_bd_stream *into, const struct gp_bd_stream *from)
+{
+	into->kernels += from->kernels;
+	into->launches += from->launches;
+	into->graph_launches += from->graph_launches;
+	into->early += from->early;
+	gp_hist_merge(&into->delay, &from->delay);
+	gp_hist_merge(&into->depth, &from->depth);
+}
+
+const char *gp_idle_cause_name(int cause)
+{
+	static const char *const names[GP_IDLE__COUNT] = {
+		"short_gap", "sync", "pageable_memcpy", "host_launch", "other",
+	};
+	return cause >= 0 && cause < GP_IDLE__COUNT ? names[cause] : "?";
+}
+
+/* ---- the sweep ---- */
+
+enum { ACT_KERNEL, ACT_COPY, ACT_MEMSET };
+
+/* One GPU activity as the merge sees it. */
+struct act {
+	gp_ns start, end;
+	int32_t device;
+	unsigned kind;
+	int32_t kernel;        /* index into t->kernels, -1 = a copy or memset */
+	uint8_t what;          /* ACT_* */
+	bool pageable;         /* a copy from or to pageable memory */
+	uint32_t stream;
+	uint64_t corr;
+	gp_ns launch;          /* opts.hta: start of its launch call */
+};
+
+struct dev {
+	int32_t id;
+	size_t all;            /* index of its whole-trace window */
+	size_t it_first, it_n; /* its iteration windows, by start */
+	size_t it_next;        /* next iteration window to open, by start */
+	GP_VEC(size_t) open;   /* iteration windows opened and not seen to end: a
+			       ** set, so a window spanning many others costs
+			       ** one entry, not a rescan of the windows before */
+	bool started;
+	gp_ns clock;
+	gp_ns cover[3];        /* per kind: the end of the union so far */
+	size_t sync_lo;        /* first sync interval ending after the current gap's start */
+	struct gp_bd_gap *top; /* [opts.top_gaps], ntop used */
+	size_t ntop;
+};
+
+struct sweep {
+	const gp_trace *t;
+	const struct gp_breakdown_opts *o;
+	GP_VEC(struct gp_bd_window) win;
+	struct dev *dev;
+	size_t ndev;
+	GP_VEC(gp_ns) sync;    /* union of CPU synchronisation intervals: start, end pairs */
+	/* opts.hta: ProfilerStep ranges but the last, by start (start, end
+	** pairs); API calls by correlation id; the per-stream idle records */
+	GP_VEC(gp_ns) steps;
+	bool no_steps;         /* none at all: HTA keeps all GPU work */
+	gp_u64map api_of_corr;
+	gp_u64map hta_at;
+	GP_VEC(struct gp_bd_hta_stream) hta;
+};
+
+static struct dev *dev_of(struct sweep *s, int32_t id)
+{
+	for (size_t i = 0; i < s->ndev; i++)
+		if (s->dev[i].id == id)
+			return &s->dev[i];
+	s->dev = gp_xrealloc(s->dev, (s->ndev + 1) * sizeof(*s->dev));
+	memset(&s->dev[s->ndev], 0, sizeof(*s->dev));
+	s->dev[s->ndev].id = id;
+	return &s->dev[s->ndev++];
+}
+
+/* Times are kept within +-2^61 (epoch ns until 2043) so that no difference
+** or sum of two overflows,
+** whatever a damaged file says. */
+#define NS_LIMIT ((gp_ns)1 << 61)
+
+static gp_ns clamp_ns(gp_ns v)
+{
+	return v > NS_LIMIT ? NS_LIMIT : v < -NS_LIMIT ? -NS_LIMIT : v;
+}
+
+/* The end of a record as the breakdown uses it: clamped, and never before
+** its start (a damaged record counts as an instant). */
+static gp_ns end_of(gp_ns start, gp_ns end)
+{
+	end = clamp_ns(end);
+	return end > start ? end : start;
+}
+
+/* The first not yet taken of kernels[*ik], memcpys[*ic], memsets[*is] by
+** start into *a, advancing its index; false when all are taken. */
+static bool merge_next(const gp_trace *t, size_t *ik, size_t *ic, size_t *is, struct act *a)
+{
+	gp_ns sk = *ik < t->kernels.n ? t->kernels.v[*ik].start : INT64_MAX;
+	gp_ns sc = *ic < t->memcpys.n ? t->memcpys.v[*ic].start : INT64_MAX;
+	gp_ns ss = *is < t->memsets.n ? t->memsets.v[*is].start : INT64_MAX;
+
+	if (*ik < t->kernels.n && sk <= sc && sk <= ss) {
+		const struct gp_kernel *k = &t->kernels.v[*ik];
+		*a = (struct act){clamp_ns(k->start), end_of(clamp_ns(k->start), k->end), k->device, GP_BD_COMPUTE,
+				  (int32_t)*ik, ACT_KERNEL, false, k->stream, k->corr, 0};
+		(*ik)++;
+		return true;
+	}
+	if (*ic < t->memcpys.n && sc <= ss) {
+		const struct gp_memcpy *c = &t->memcpys.v[*ic];
+		*a = (struct act){clamp_ns(c->start), end_of(clamp_ns(c->start), c->end), c->device, GP_BD_MEMORY, -1, ACT_COPY,
+				  c->src_kind == GP_MEM_PAGEABLE || c->dst_kind == GP_MEM_PAGEABLE, c->stream, c->corr, 0};
+		(*ic)++;
+		return true;
+	}
+	if (*is < t->memsets.n) {
+		const struct gp_memset *m = &t->memsets.v[*is];
+		*a = (struct act){clamp_ns(m->start), end_of(clamp_ns(m->start), m->end), m->device, GP_BD_MEMORY, -1, ACT_MEMSET, false, m->stream, m->corr, 0};
+		(*is)++;
+		return true;
+	}
+	return false;
+}
+
+/* ---- HTA's view ---- */
+
+struct step {
+	gp_ns start, end;
+	long number;
+};
+
+static int cmp_step(const void *pa, const void *pb)
+{
+	const struct step *a = pa, *b = pb;
+
+	return (a->start > b->start) - (a->start < b->start);
+}
+
+/* The ProfilerStep#N ranges except the one with the largest N (HTA drops
+** the last iteration), and a map from correlation id to API call for the
+** copies and memsets, which the correlation pass does not link. */
+static void hta_prepare(struct sweep *s)
+{
+	const gp_trace *t = s->t;
+	GP_VEC(struct step) st = {0};
+	long last = -1;
+
+	for (size_t i = 0; i < t->ranges.n; i++) {
+		const struct gp_range *r = &t->ranges.v[i];
+		const char *text = gp_s(t, r->text);
+		if (r->kind == GP_RANGE_GPU_ANNOTATION || strncmp(text, "ProfilerStep#", 13) != 0)
+			continue;
+		struct step *p = gp_vec_push(st);
+		p->start = clamp_ns(r->start);
+		p->end = end_of(p->start, r->end);
+		p->number = strtol(text + 13, NULL, 10);
+		if (p->number > last)
+			last = p->number;
+	}
+	s->no_steps = st.n == 0;
+	gp_vec_sort(st, cmp_step);
+	for (size_t i = 0; i < st.n; i++)
+		if (st.v[i].number != last) {
+			*gp_vec_push(s->steps) = st.v[i].start;
+			*gp_vec_push(s->steps) = st.v[i].end;
+		}
+	gp_vec_free(st);
+	for (size_t i = 0; i < t->apis.n; i++)
+		if (t->apis.v[i].corr)
+			gp_u64map_add(&s->api_of_corr, t->apis.v[i].corr, (int32_t)i);
+}
+
+/* Whether HTA keeps activity a: its launch call began inside a kept step
+** (or the trace has no steps).  *launch = that call's start, INT64_MIN when
+** unknown. */
+static bool hta_keep(const struct sweep *s, const struct act *a, gp_ns *launch)
+{
+	const gp_trace *t = s->t;
+	int32_t api = -1;
+	size_t lo = 0, hi = s->steps.n / 2;
+
+	if (a->kernel >= 0)
+		api = t->attrs ? t->attrs[a->kernel].api : -1;
+	else if (a->corr)
+		api = gp_u64map_get(&s->api_of_corr, a->corr);
+	*launch = api >= 0 && (size_t)api < t->apis.n ? clamp_ns(t->apis.v[api].start) : INT64_MIN;
+	if (s->no_steps)
+		return true;
+	if (*launch == INT64_MIN)
+		return false;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (s->steps.v[2 * mid] <= *launch)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo > 0 && *launch < s->steps.v[2 * (lo - 1) + 1];
+}
+
+/* HTA's idle category of the gap before a on its stream. */
+static void hta_idle(struct sweep *s, const struct act *a, gp_ns launch)
+{
+	uint64_t key = (uint64_t)(uint32_t)a->device << 32 | a->stream;
+	int32_t i = gp_u64map_add(&s->hta_at, key, (int32_t)s->hta.n);
+	struct gp_bd_hta_stream *h;
+	gp_ns gap;
+	int cat;
+
+	if ((size_t)i == s->hta.n) {
+		h = gp_vec_push(s->hta);
+		memset(h, 0, sizeof(*h));
+		h->device = a->device;
+		h->stream = a->stream;
+		h->prev_end = INT64_MIN;
+	}
+	h = &s->hta.v[i];
+	if (h->prev_end != INT64_MIN) {
+		gap = a->start - h->prev_end;
+		cat = launch > h->prev_end ? GP_HTA_HOST_WAIT : gap < 30000 ? GP_HTA_KERNEL_WAIT : GP_HTA_OTHER;
+		h->idle[cat] += gap;
+		h->n[cat]++;
+	}
+	h->prev_end = a->end;
+}
+
+static int cmp_hta(const void *pa, const void *pb)
+{
+	const struct gp_bd_hta_stream *a = pa, *b = pb;
+
+	if (a->device != b->device)
+		return a->device < b->device ? -1 : 1;
+	return (a->stream > b->stream) - (a->stream < b->stream);
+}
+
+/* The next activity in start order into *a; false after the last.  With
+** one_timeline every device is device -1. */
+static bool act_next(const struct sweep *s, size_t *ik, size_t *ic, size_t *is, struct act *a)
+{
+	do {
+		if (!merge_next(s->t, ik, ic, is, a))
+			return false;
+	} while (s->o->hta && !hta_keep(s, a, &a->launch));
+	if (s->o->one_timeline)
+		a->device = -1;
+	if (s->o->memset_compute && a->what == ACT_MEMSET)
+		a->kind = GP_BD_COMPUTE;
+	return true;
+}
+
+static bool kernel_is_comm(const gp_trace *t, const struct gp_breakdown_opts *o, const struct gp_kernel *k)
+{
+	if (!o->is_comm)
+		return false;
+	return o->is_comm(gp_s(t, k->name ? k->name : k->demangled));
+}
+
+static int cmp_window(const void *pa, const void *pb)
+{
+	const struct gp_bd_window *a = pa, *b = pb;
+
+	if (a->device != b->device)
+		return a->device < b->device ? -1 : 1;
+	if (a->iter < 0 || b->iter < 0)
+		return (a->iter >= 0) - (b->iter >= 0);
+	if (a->start != b->start)
+		return a->start < b->start ? -1 : 1;
+	return (a->iter > b->iter) - (a->iter < b->iter);
+}
+
+/* First pass: the devices, each device's whole-trace window and its
+** iteration windows (from its first to its last kernel of that iteration),
+** sorted by device, whole trace first, then by start. */
+static void make_windows(struct sweep *s)
+{
+	const gp_trace *t = s->t;
+	gp_u64map at = {0};
+	size_t ik = 0, ic = 0, is = 0;
+	struct act a;
+
+	while (act_next(s, &ik, &ic, &is, &a)) {
+		struct dev *d = dev_of(s, a.device);
+		struct gp_bd_window *w;
+		int32_t i;
+
+		if (!d->started) {
+			d->started = true;
+			d->all = s->win.n;
+			w = gp_vec_push(s->win);
+			memset(w, 0, sizeof(*w));
+			*w = (struct gp_bd_window){.device = a.device, .iter = -1, .start = a.start, .end = a.end};
+		}
+		w = &s->win.v[d->all];
+		if (a.end > w->end)
+			w->end = a.end;
+		if (a.kernel < 0 || !t->attrs || t->attrs[a.kernel].iter < 0)
+			continue;
+		uint64_t key = (uint64_t)(uint32_t)a.device << 32 | (uint32_t)t->attrs[a.kernel].iter;
+		i = gp_u64map_add(&at, key, (int32_t)s->win.n);
+		if ((size_t)i == s->win.n) {
+			w = gp_vec_push(s->win);
+			memset(w, 0, sizeof(*w));
+			*w = (struct gp_bd_window){.device = a.device, .iter = t->attrs[a.kernel].iter,
+						   .start = a.start, .end = a.end};
+		}
+		w = &s->win.v[i];
+		if (a.end > w->end)
+			w->end = a.end;
+	}
+	gp_u64map_free(&at);
+	gp_vec_sort(s->win, cmp_window);
+	for (size_t i = 0; i < s->ndev; i++) {
+		struct dev *d = &s->dev[i];
+		d->started = false;
+		for (size_t j = 0; j < s->win.n; j++)
+			if (s->win.v[j].device == d->id) {
+				d->all = j;
+				d->it_first = j + 1;
+				while (j + 1 < s->win.n && s->win.v[j + 1].device == d->id)
+					j++;
+				d->it_n = j + 1 - d->it_first;
+				break;
+			}
+		d->it_next = d->it_first;
+	}
+}
+
+static bool is_sync_name(const char *name)
+{
+	return strstr(name, "Synchronize") != NULL;
+}
+
+static void sync_add(struct sweep *s, gp_ns start, gp_ns end)
+{
+	start = clamp_ns(start);
+	end = end_of(start, end);
+	if (s->sync.n && start <= s->sync.v[s->sync.n - 1]) {
+		if (end > s->sync.v[s->sync.n - 1])
+			s->sync.v[s->sync.n - 1] = end;
+		return;
+	}
+	*gp_vec_push(s->sync) = start;
+	*gp_vec_push(s->sync) = end;
+}
+
+/* The union of the time the CPU spent in synchronisation: API calls named
+** *Synchronize* and the trace's sync records, merged in start order. */
+static void make_sync_union(struct sweep *s)
+{
+	const gp_trace *t = s->t;
+	size_t nstr = t->strs.n + 1, ia = 0, iy = 0;
+	uint8_t *is_sync = gp_xcalloc(nstr, 1);   /* 0 = not seen, 1 = no, 2 = yes */
+
+	for (;;) {
+		const struct gp_api *a = NULL;
+		gp_ns sa = INT64_MAX, sy = iy < t->syncs.n ? t->syncs.v[iy].start : INT64_MAX;
+
+		while (ia < t->apis.n) {
+			const struct gp_api *c = &t->apis.v[ia];
+			if (c->name < nstr && !is_sync[c->name])
+				is_sync[c->name] = is_sync_name(gp_s(t, c->name)) ? 2 : 1;
+			if (c->name < nstr && is_sync[c->name] == 2) {
+				a = c;
+				sa = c->start;
+				break;
+			}
+			ia++;
+		}
+		if (!a && iy >= t->syncs.n)
+			break;
+		if (a && sa <= sy) {
+			sync_add(s, a->start, a->end);
+			ia++;
+		} else {
+			sync_add(s, t->syncs.v[iy].start, t->syncs.v[iy].end);
+			iy++;
+		}
+	}
+	free(is_sync);
+}
+
+/* Moves d->sync_lo to the first sync interval ending after x, the start
+** of the device's next gap (gaps come in time order). */
+static void sync_seek(const struct sweep *s, struct dev *d, gp_ns x)
+{
+	while (d->sync_lo < s->sync.n && s->sync.v[d->sync_lo + 1] <= x)
+		d->sync_lo += 2;
+}
+
+/* How much of [x0, x1), inside the gap sync_seek() went to, the CPU spent
+** synchronising. */
+static gp_ns sync_within(const struct sweep *s, const struct dev *d, gp_ns x0, gp_ns x1)
+{
+	gp_ns sum = 0;
+
+	for (size_t i = d->sync_lo; i < s->sync.n && s->sync.v[i] < x1; i += 2) {
+		gp_ns a = s->sync.v[i] > x0 ? s->sync.v[i] : x0;
+		gp_ns b = s->sync.v[i + 1] < x1 ? s->sync.v[i + 1] : x1;
+		if (b > a)
+			sum += b - a;
+	}
+	return sum;
+}
+
+/* Why the idle gap [a, b) happened, apart from the CPU's synchronisation,
+** from the work next that ends it. */
+static int gap_cause(const struct sweep *s, const struct act *next, gp_ns a)
+{
+	const gp_trace *t = s->t;
+
+	if (next->pageable)
+		return GP_IDLE_PAGEABLE;
+	if (next->kernel >= 0 && t->attrs) {
+		int32_t api = t->attrs[next->kernel].api;
+		if (api >= 0 && (size_t)api < t->apis.n && clamp_ns(t->apis.v[api].end) > a)
+			return GP_IDLE_HOST_LAUNCH;
+	}
+	return GP_IDLE_OTHER;
+}
+
+/* Adds the idle time of [x0, x1) (part of the gap [a, b)) to window w. */
+static void add_idle(const struct sweep *s, const struct dev *d, struct gp_bd_window *w, gp_ns x0, gp_ns x1,
+		     gp_ns a, gp_ns b, int rest_cause)
+{
+	gp_ns synced;
+
+	w->by_mask[0] += x1 - x0;
+	if (b - a < s->o->short_gap_ns) {
+		w->idle[GP_IDLE_SHORT_GAP] += x1 - x0;
+		return;
+	}
+	synced = sync_within(s, d, x0, x1);
+	w->idle[GP_IDLE_SYNC] += synced;
+	w->idle[rest_cause] += x1 - x0 - synced;
+}
+
+/* Opens the device's iteration windows that start before x (at or before
+** x when at_x). */
+static void open_windows(struct sweep *s, struct dev *d, gp_ns x, bool at_x)
+{
+	while (d->it_next < d->it_first + d->it_n &&
+	       (s->win.v[d->it_next].start < x || (at_x && s->win.v[d->it_next].start == x)))
+		*gp_vec_push(d->open) = d->it_next++;
+}
+
+/* Adds segment [a, b) with mask m to the device's windows.  For an idle
+** segment (m == 0), [a, b) is the whole gap and next the work ending it. */
+static void add_segment(struct sweep *s, struct dev *d, gp_ns a, gp_ns b, unsigned m, const struct act *next)
+{
+	int cause = m ? 0 : gap_cause(s, next, a);
+	struct gp_bd_window *w = &s->win.v[d->all];
+
+	if (m) {
+		w->by_mask[m] += b - a;
+	} else {
+		add_idle(s, d, w, a, b, a, b, cause);
+		w->gaps++;
+	}
+	open_windows(s, d, b, false);
+	for (size_t j = 0; j < d->open.n;) {
+		struct gp_bd_window *iw = &s->win.v[d->open.v[j]];
+		gp_ns x0 = a > iw->start ? a : iw->start, x1 = b < iw->end ? b : iw->end;
+		if (iw->end <= a) {
+			d->open.v[j] = d->open.v[--d->open.n];   /* ended: drop it */
+			continue;
+		}
+		j++;
+		if (x1 <= x0)
+			continue;
+		if (m) {
+			iw->by_mask[m] += x1 - x0;
+		} else {
+			add_idle(s, d, iw, x0, x1, a, b, cause);
+			iw->gaps++;
+		}
+	}
+}
+
+/* Keeps gap [a, b) if it is among the device's longest. */
+static void keep_gap(struct sweep *s, struct dev *d, gp_ns a, gp_ns b, const struct act *next)
+{
+	size_t n = s->o->top_gaps, slot = d->ntop;
+	const gp_trace *t = s->t;
+	struct gp_bd_gap *g;
+	gp_ns synced;
+
+	if (!n)
+		return;
+	if (d->ntop == n) {
+		slot = 0;
+		for (size_t i = 1; i < n; i++)
+			if (d->top[i].end - d->top[i].start < d->top[slot].end - d->top[slot].start)
+				slot = i;
+		if (d->top[slot].end - d->top[slot].start >= b - a)
+			return;
+	} else {
+		d->ntop++;
+	}
+	g = &d->top[slot];
+	g->device = d->id;
+	g->start = a;
+	g->end = b;
+	g->iter = next->kernel >= 0 && t->attrs ? t->attrs[next->kernel].iter : -1;
+	g->context = NULL;
+	if (b - a < s->o->short_gap_ns) {
+		g->cause = GP_IDLE_SHORT_GAP;
+		return;
+	}
+	synced = sync_within(s, d, a, b);
+	g->cause = (uint8_t)(2 * synced >= b - a ? GP_IDLE_SYNC : gap_cause(s, next, a));
+}
+
+/* Moves the device's clock to x; next is the work starting at x (NULL at
+** the end of the trace, when no gap can follow). */
+static void advance(struct sweep *s, struct dev *d, gp_ns x, const struct act *next)
+{
+	while (d->clock < x) {
+		unsigned m = 0;
+		gp_ns to = x;
+		for (int k = 0; k < 3; k++)
+			if (d->cover[k] > d->clock) {
+				m |= 1u << k;
+				if (d->cover[k] < to)
+					to = d->cover[k];
+			}
+		if (!m && !next)
+			break;
+		if (!m) {
+			sync_seek(s, d, d->clock);
+			keep_gap(s, d, d->clock, to, next);
+		}
+		add_segment(s, d, d->clock, to, m, next);
+		d->clock = to;
+	}
+}
+
+static int kind_bit(unsigned kind)
+{
+	return kind == GP_BD_COMPUTE ? 0 : kind == GP_BD_COMM ? 1 : 2;
+}
+
+static void count_in(struct gp_bd_window *w, const struct act *a)
+{
+	if (a->what == ACT_KERNEL)
+		w->kernels++;
+	else if (a->what == ACT_COPY)
+		w->copies++;
+	else
+		w->memsets++;
+}
+
+/* Counts the activity in the windows where it starts. */
+static void count_act(struct sweep *s, struct dev *d, const struct act *a)
+{
+	count_in(&s->win.v[d->all], a);
+	open_windows(s, d, a->start, true);
+	for (size_t j = 0; j < d->open.n; j++) {
+		struct gp_bd_window *iw = &s->win.v[d->open.v[j]];
+		if (iw->start <= a->start && a->start <= iw->end)
+			count_in(iw, a);
+	}
+}
+
+
+/* ---- launch delay and queue depth ---- */
+
+struct queue {
+	GP_VEC(gp_ns) end;     /* ends of kernels launched on the stream, in order */
+	size_t head;
+};
+
+struct launches {
+	gp_u64map at;          /* (device, stream) -> index */
+	GP_VEC(struct gp_bd_stream) st;
+	struct queue *q;       /* parallel to st */
+	size_t qcap;
+	uint8_t *graph_seen;   /* per API call: a graph launch already counted */
+};
+
+static void launch_kernel(const gp_trace *t, struct launches *l, size_t k)
+{
+	const struct gp_kernel *kr = &t->kernels.v[k];
+	uint64_t key = (uint64_t)(uint32_t)kr->device << 32 | kr->stream;
+	int32_t i = gp_u64map_add(&l->at, key, (int32_t)l->st.n), api;
+	struct gp_bd_stream *st;
+	struct queue *q;
+	gp_ns ret;
+	bool graph = kr->graph_id || kr->graph_node;
+
+	if ((size_t)i == l->st.n) {
+		st = gp_vec_push(l->st);
+		memset(st, 0, sizeof(*st));
+		st->device = kr->device;
+		st->stream = kr->stream;
+		if (l->st.n > l->qcap) {
+			l->qcap = l->st.cap;
+			l->q = gp_xrealloc(l->q, l->qcap * sizeof(*l->q));
+		}
+		memset(&l->q[i], 0, sizeof(l->q[i]));
+	}
+	st = &l->st.v[i];
+	q = &l->q[i];
+	st->kernels++;
+	api = t->attrs ? t->attrs[k].api : -1;
+	if (api >= 0 && (size_t)api < t->apis.n) {
+		ret = clamp_ns(t->apis.v[api].end);
+		if (!graph || !l->graph_seen[api]) {
+			/* the queue: kernels before it on the stream not finished when its launch returned */
+			while (q->head < q->end.n && q->end.v[q->head] <= ret)
+				q->head++;
+			gp_hist_add(&st->depth, (int64_t)(q->end.n - q->head));
+			st->launches++;
+			if (graph) {
+				l->graph_seen[api] = 1;
+				st->graph_launches++;
+			}
+			if (clamp_ns(kr->start) < ret)
+				st->early++;
+			gp_hist_add(&st->delay, clamp_ns(kr->start) - ret);
+		}
+	}
+	if (q->head > 1024 && q->head * 2 > q->end.n) {
+		memmove(q->end.v, q->end.v + q->head, (q->end.n - q->head) * sizeof(*q->end.v));
+		q->end.n -= q->head;
+		q->head = 0;
+	}
+	*gp_vec_push(q->end) = end_of(clamp_ns(kr->start), kr->end);
+}
+
+static int cmp_stream(const void *pa, const void *pb)
+{
+	const struct gp_bd_stream *a = pa, *b = pb;
+
+	if (a->device != b->device)
+		return a->device < b->device ? -1 : 1;
+	return (a->stream > b->stream) - (a->stream < b->stream);
+}
+
+/* ---- CPU context of the longest gaps ---- */
+
+static bool context_kind(uint8_t kind)
+{
+	return kind != GP_RANGE_MARK && kind != GP_RANGE_GPU_ANNOTATION;
+}
+
+static int cmp_gap_len(const void *pa, const void *pb)
+{
+	const struct gp_bd_gap *a = pa, *b = pb;
+	gp_ns la = a->end - a->start, lb = b->end - b->start;
+
+	if (a->device != b->device)
+		return a->device < b->device ? -1 : 1;
+	if (la != lb)
+		return la > lb ? -1 : 1;
+	return (a->start > b->start) - (a->start < b->start);
+}
+
+/* For each gap, the deepest CPU range open at its middle, written as its
+** path of enclosing ranges ("ProfilerStep#3 > aten::item"). */
+static void gap_contexts(const gp_trace *t, struct gp_bd_gap *g, size_t n)
+{
+	int32_t *best = gp_xmalloc((n ? n : 1) * sizeof(*best));
+
+	for (size_t i = 0; i < n; i++)
+		best[i] = -1;
+	for (size_t r = 0; r < t->ranges.n; r++) {
+		const struct gp_range *rg = &t->ranges.v[r];
+		if (!context_kind(rg->kind) || rg->end <= rg->start)
+			continue;
+		for (size_t i = 0; i < n; i++) {
+			gp_ns mid = g[i].start + (g[i].end - g[i].start) / 2;
+			if (rg->start <= mid && mid < rg->end &&
+			    (best[i] < 0 || rg->depth >= t->ranges.v[best[i]].depth))
+				best[i] = (int32_t)r;
+		}
+	}
+	for (size_t i = 0; i < n; i++) {
+		const char *part[4];
+		int np = 0;
+		size_t len = 1;
+		for (int32_t r = best[i]; r >= 0 && np < 4; r = t->ranges.v[r].parent) {
+			part[np++] = gp_s(t, t->ranges.v[r].text);
+			len += strlen(part[np - 1]) + 3;
+		}
+		if (!np)
+			continue;
+		g[i].context = gp_xmalloc(len + 4);
+		g[i].context[0] = 0;
+		if (best[i] >= 0 && t->ranges.v[best[i]].depth >= 4)
+			strcat(g[i].context, "... ");
+		for (int j = np - 1; j >= 0; j--) {
+			strcat(g[i].context, part[j]);
+			if (j)
+				strcat(g[i].context, " > ");
+		}
+	}
+	free(best);
+}
+
+int gp_breakdown_run(const gp_trace *t, const struct gp_breakdown_opts *o, gp_breakdown *b,
+		     gp_error *err)
+{
+	struct sweep s = {.t = t, .o = o};
+	struct launches l = {0};
+	size_t ik = 0, ic = 0, is = 0, ng = 0;
+	struct act a;
+
+	memset(b, 0, sizeof(*b));
+	if (o->short_gap_ns < 0)
+		return gp_err(err, GP_ERR_USAGE, "breakdown: the short-gap threshold must not be negative");
+	if (o->hta)
+		hta_prepare(&s);
+	make_windows(&s);
+	make_sync_union(&s);
+	for (size_t i = 0; i < s.ndev; i++)
+		s.dev[i].top = gp_xcalloc(o->top_gaps ? o->top_gaps : 1, sizeof(struct gp_bd_gap));
+	l.graph_seen = gp_xcalloc(t->apis.n ? t->apis.n : 1, 1);
+	while (act_next(&s, &ik, &ic, &is, &a)) {
+		struct dev *d = dev_of(&s, a.device);
+		if (a.kernel >= 0 && kernel_is_comm(t, o, &t->kernels.v[a.kernel]))
+			a.kind = GP_BD_COMM;
+		if (!d->started) {
+			d->started = true;
+			d->clock = a.start;
+		} else {
+			advance(&s, d, a.start, &a);
+		}
+		count_act(&s, d, &a);
+		if (a.end > d->cover[kind_bit(a.kind)])
+			d->cover[kind_bit(a.kind)] = a.end;
+		if (a.kernel >= 0)
+			launch_kernel(t, &l, (size_t)a.kernel);
+		if (o->hta)
+			hta_idle(&s, &a, a.launch);
+	}
+	for (size_t i = 0; i < s.ndev; i++) {
+		struct dev *d = &s.dev[i];
+		gp_ns last = d->cover[0];
+		for (int k = 1; k < 3; k++)
+			if (d->cover[k] > last)
+				last = d->cover[k];
+		advance(&s, d, last, NULL);
+		ng += d->ntop;
+		gp_vec_free(d->open);
+	}
+
+	b->win = s.win.v;
+	b->nwin = s.win.n;
+	gp_vec_sort(l.st, cmp_stream);
+	b->streams = l.st.v;
+	b->nstreams = l.st.n;
+	b->gaps = gp_xcalloc(ng ? ng : 1, sizeof(*b->gaps));
+	for (size_t i = 0; i < s.ndev; i++) {
+		memcpy(b->gaps + b->ngaps, s.dev[i].top, s.dev[i].ntop * sizeof(*b->gaps));
+		b->ngaps += s.dev[i].ntop;
+		free(s.dev[i].top);
+	}
+	gp_sort(b->gaps, b->ngaps, sizeof(*b->gaps), cmp_gap_len);
+	gap_contexts(t, b->gaps, b->ngaps);
+	gp_vec_sort(s.hta, cmp_hta);
+	b->hta = s.hta.v;
+	b->nhta = s.hta.n;
+
+	for (size_t i = 0; i < l.st.n; i++)
+		gp_vec_free(l.q[i].end);
+	free(l.q);
+	free(l.graph_seen);
+	gp_u64map_free(&l.at);
+	gp_vec_free(s.sync);
+	gp_vec_free(s.steps);
+	gp_u64map_free(&s.api_of_corr);
+	gp_u64map_free(&s.hta_at);
+	free(s.dev);
+	return 0;
+}
+
+void gp_breakdown_free(gp_breakdown *b)
+{
+	for (size_t i = 0; i < b->ngaps; i++)
+		free(b->gaps[i].context);
+	free(b->gaps);
+	free(b->win);
+	free(b->streams);
+	free(b->hta);
+	memset(b, 0, sizeof(*b));
+}

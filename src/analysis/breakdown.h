@@ -1,0 +1,155 @@
+/*
+** Where the GPU time goes: per device and per iteration, the time split
+** into compute, communication and memory work, their overlaps and idle
+** time (a union of intervals over all streams: concurrent work counts
+** once), idle time by cause, and per stream the launch delay and queue
+** depth.  One pass over the kernels, copies and memsets in start order (a
+** merge of the trace's sorted arrays, no sort); docs/breakdown.md.
+**
+** The results are small records that merge exactly (the next step adds up
+** many files and ranks): sums in ns, counts, and fixed log-bucket
+** histograms instead of sample arrays.
+**
+** Ownership: gp_breakdown_run() fills a gp_breakdown that owns its arrays
+** and strings (copied, so they outlive the trace); gp_breakdown_free()
+** releases them.
+*/
+#ifndef GP_BREAKDOWN_H
+#define GP_BREAKDOWN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/error.h"
+#include "model/trace.h"
+
+/* Kinds of GPU work, as bits of a mask: the time with exactly the set m
+** of kinds active is gp_bd_window.by_mask[m] (by_mask[0] is idle). */
+enum gp_bd_kind { GP_BD_COMPUTE = 1, GP_BD_COMM = 2, GP_BD_MEMORY = 4 };
+#define GP_BD_MASKS 8
+
+/* Why the GPU was idle; every idle ns has exactly one cause. */
+enum gp_idle_cause {
+	GP_IDLE_SHORT_GAP,   /* a gap between back-to-back work shorter than the threshold */
+	GP_IDLE_SYNC,        /* the CPU was in a synchronisation call */
+	GP_IDLE_PAGEABLE,    /* the gap ends with a copy from/to pageable memory */
+	GP_IDLE_HOST_LAUNCH, /* the launch of the work ending the gap returned after the gap began */
+	GP_IDLE_OTHER,
+	GP_IDLE__COUNT
+};
+
+/* A distribution of non-negative integers in fixed log buckets: values
+** below 16 exactly, then 16 buckets per power of two (a bucket spans at
+** most 1/16 of its value).  Two histograms merge by adding bucket counts. */
+#define GP_HIST_SUB 16
+#define GP_HIST_BUCKETS (GP_HIST_SUB + 59 * GP_HIST_SUB)
+struct gp_hist {
+	uint64_t n;
+	int64_t sum, max;
+	uint64_t bucket[GP_HIST_BUCKETS];
+};
+
+void gp_hist_add(struct gp_hist *h, int64_t v);
+void gp_hist_merge(struct gp_hist *into, const struct gp_hist *from);
+/* The p-quantile (0 < p <= 1): the upper bound of the bucket holding the
+** ceil(p*n)-th smallest value, capped at max; exact below 16 and for
+** p == 1.  0 for an empty histogram. */
+int64_t gp_hist_quantile(const struct gp_hist *h, double p);
+
+/* One (device, iteration): iter -1 is the whole trace on that device.
+** span = end - start = sum of by_mask[] exactly; idle = by_mask[0] =
+** sum of idle[] exactly. */
+struct gp_bd_window {
+	int32_t device;
+	int32_t iter;
+	gp_ns start, end;
+	gp_ns by_mask[GP_BD_MASKS];
+	gp_ns idle[GP_IDLE__COUNT];
+	uint64_t kernels, copies, memsets;   /* that start inside the window */
+	uint64_t gaps;                       /* idle gaps */
+};
+
+/* Per (device, stream): kernel launches (a CUDA graph launch is one unit),
+** the delay from the end of each launch call to the start of its first
+** kernel, and the queue depth (kernels launched on the stream and not yet
+** finished) when each launch call returns. */
+struct gp_bd_stream {
+	int32_t device;
+	uint32_t stream;
+	uint64_t kernels;
+	uint64_t launches;        /* units with a known launch call */
+	uint64_t graph_launches;  /* of them, CUDA graph launches */
+	uint64_t early;           /* kernel started before its launch call returned (clock skew): delay 0 */
+	struct gp_hist delay;     /* ns */
+	struct gp_hist depth;
+};
+
+/* One of the largest idle gaps, with what the CPU was doing then. */
+struct gp_bd_gap {
+	int32_t device;
+	int32_t iter;             /* of the work that ends the gap, -1 = unknown */
+	gp_ns start, end;
+	uint8_t cause;            /* enum gp_idle_cause of most of its time */
+	char *context;            /* "ProfilerStep#3 > aten::item > cudaStreamSynchronize", or NULL */
+};
+
+/* HTA's idle time breakdown of one stream: the gap before each GPU event
+** (its start minus the end of the one before it on the stream, negative
+** when they overlap) is host_wait when its launch call began after that
+** end, kernel_wait when shorter than 30 us, other otherwise. */
+enum { GP_HTA_HOST_WAIT, GP_HTA_KERNEL_WAIT, GP_HTA_OTHER, GP_HTA__COUNT };
+struct gp_bd_hta_stream {
+	int32_t device;
+	uint32_t stream;
+	gp_ns prev_end;           /* sweep state; INT64_MIN before the first event */
+	gp_ns idle[GP_HTA__COUNT];
+	uint64_t n[GP_HTA__COUNT];
+};
+
+struct gp_breakdown_opts {
+	gp_ns short_gap_ns;       /* gaps shorter than this are GP_IDLE_SHORT_GAP */
+	size_t top_gaps;          /* gaps kept per device */
+	bool one_timeline;        /* all devices as one (device -1): TraceLens' gpu_timeline */
+	bool memset_compute;      /* a memset is compute work, not memory (TraceLens) */
+	/* HTA's view: only GPU work launched inside a ProfilerStep#N range
+	** other than the last one, and its per-stream idle categories. */
+	bool hta;
+	/* Whether a kernel's short name is communication (gp_kernel_is_comm);
+	** NULL = none is. */
+	bool (*is_comm)(const char *short_name);
+};
+
+typedef struct gp_breakdown {
+	struct gp_bd_window *win;     /* per device: the whole trace, then its iterations by start */
+	size_t nwin;
+	struct gp_bd_stream *streams; /* by device, stream */
+	size_t nstreams;
+	struct gp_bd_gap *gaps;       /* per device, longest first */
+	size_t ngaps;
+	struct gp_bd_hta_stream *hta; /* opts.hta only: by device, stream */
+	size_t nhta;
+} gp_breakdown;
+
+/* Computes the breakdown of trace t (correlated: t->attrs filled, or NULL
+** for no iterations and no launch calls).  Never fails on odd data: a
+** record ending before it starts counts as an instant.  Fails only with
+** GP_ERR_USAGE for bad options. */
+int gp_breakdown_run(const gp_trace *t, const struct gp_breakdown_opts *o, gp_breakdown *b,
+		     gp_error *err);
+
+void gp_breakdown_free(gp_breakdown *b);
+
+/* Derived sums of a window. */
+gp_ns gp_bd_kind_time(const struct gp_bd_window *w, unsigned kind);  /* union of one kind's work */
+gp_ns gp_bd_busy(const struct gp_bd_window *w);                      /* span - idle */
+gp_ns gp_bd_overlap(const struct gp_bd_window *w);  /* sum over masks of (kinds - 1) x time */
+
+/* Adds from's sums, counts and histograms into into (same device/iteration
+** or stream); the span widens to cover both. */
+void gp_bd_window_merge(struct gp_bd_window *into, const struct gp_bd_window *from);
+void gp_bd_stream_merge(struct gp_bd_stream *into, const struct gp_bd_stream *from);
+
+const char *gp_idle_cause_name(int cause);   /* "host_launch" */
+
+#endif

@@ -1,0 +1,31 @@
+# gpuprof breakdown on every shared trace and on generated ones: per device
+# the span, union of busy time, compute, communication, memory, overlap and
+# idle equal what tests/data/breakdown_oracle.py computes from the raw file
+# (Python over the Kineto JSON, SQL over nsys/nvprof); in every window
+# (device x iteration) compute + communication + memory + idle - overlap =
+# span, busy <= span, the idle causes add up to idle; the streams view
+# counts every kernel once.
+command -v python3 >/dev/null || skip "python3 not installed"
+check() { # trace
+	run_ok "$GPUPROF" breakdown -f csv "$1"
+	cp "$TMP/out" "$TMP/time.csv"
+	run_ok "$GPUPROF" breakdown --view streams -f csv "$1"
+	python3 tests/data/breakdown_oracle.py "$1" "$TMP/time.csv" "$TMP/out" >"$TMP/log" 2>&1 ||
+		{ cat "$TMP/log" >&2; fail "$1: breakdown differs from the oracle"; }
+}
+for fmt in kineto nsys nvprof; do
+	case $fmt in kineto) ext=json ;; nsys) ext=sqlite ;; *) ext=sql ;; esac
+	run_ok "$GEN" --format $fmt -n 4000 --streams 3 --seed 21 -o "$TMP/g.$ext"
+	check "$TMP/g.$ext"
+	# the generator's NVTX iterations give per-iteration windows
+	run_ok "$GPUPROF" breakdown -f csv --no-header "$TMP/g.$ext"
+	[ "$(cut -d, -f2 "$TMP/out" | sort -u | wc -l)" -gt 2 ] || fail "$fmt: no iteration windows"
+done
+need_testdata
+n=0
+for f in $(find "$TESTDATA" -path "$TESTDATA/expected" -prune -o -type f \
+	\( -name '*.json' -o -name '*.json.gz' -o -name '*.sqlite' -o -name '*.sql' \) -print | sort); do
+	check "$f"
+	n=$((n + 1))
+done
+[ "$n" -ge 40 ] || fail "only $n shared traces found"

@@ -1,0 +1,311 @@
+/*
+** Unit tests: the time breakdown on a hand-built trace whose every number
+** is worked out below (masks, idle causes, iteration windows, launch delay,
+** queue depth, a CUDA graph launch counted once, the longest gaps), and the
+** mergeable histogram.
+*/
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/breakdown.h"
+
+static bool is_nccl(const char *name)
+{
+	return name && strncmp(name, "nccl", 4) == 0;
+}
+
+static void api(gp_trace *t, gp_ns s, gp_ns e, const char *name)
+{
+	struct gp_api *a = gp_vec_push(t->apis);
+	memset(a, 0, sizeof(*a));
+	a->start = s;
+	a->end = e;
+	a->name = gp_intern(t, name);
+}
+
+static void kernel(gp_trace *t, gp_ns s, gp_ns e, uint32_t stream, const char *name, uint32_t graph)
+{
+	struct gp_kernel *k = gp_vec_push(t->kernels);
+	memset(k, 0, sizeof(*k));
+	k->start = s;
+	k->end = e;
+	k->stream = stream;
+	k->name = gp_intern(t, name);
+	k->graph_id = graph;
+}
+
+static void copy(gp_trace *t, gp_ns s, gp_ns e, bool pageable)
+{
+	struct gp_memcpy *c = gp_vec_push(t->memcpys);
+	memset(c, 0, sizeof(*c));
+	c->start = s;
+	c->end = e;
+	c->stream = 3;
+	c->src_kind = pageable ? GP_MEM_PAGEABLE : GP_MEM_PINNED;
+	c->dst_kind = GP_MEM_DEVICE;
+}
+
+static void range(gp_trace *t, gp_ns s, gp_ns e, const char *text)
+{
+	struct gp_range *r = gp_vec_push(t->ranges);
+	memset(r, 0, sizeof(*r));
+	r->pid = r->tid = 1;
+	r->start = s;
+	r->end = e;
+	r->text = gp_intern(t, text);
+	r->kind = GP_RANGE_CPU_OP;
+	r->parent = -1;
+}
+
+/* Device 0, times in ns:
+**   A compute  [0,100)   stream 1  launch ends -10   iter 0
+**   B nccl     [50,150)  stream 2  launch ends 40    iter 0
+**   M1 copy    [140,160) pinned
+**   idle [160,200): cudaStreamSynchronize [165,175) = sync 10, C's launch
+**      ends 195 > 160 = host_launch 30
+**   C compute  [200,300) stream 1  launch ends 195   iter 1
+**   idle [300,305): short_gap 5 (< 10)
+**   D compute  [305,320) stream 1  launch ends 250   iter 1
+**   idle [320,400): ends with a pageable copy = pageable_memcpy 80
+**   M2 copy    [400,410) pageable
+**   idle [410,500): the graph launch ends 450 > 410 = host_launch 90
+**   E compute  [500,510) stream 2  graph launch (ends 450)
+**   F compute  [510,520) stream 1  same graph launch
+** Masks: compute 50+100+15+20 = 185, compute+comm 50, comm 40, comm+memory
+** 10, memory 10+10 = 20, idle 40+5+80+90 = 215: span 520. */
+static void build(gp_trace *t)
+{
+	static const int32_t api_of[6] = {0, 1, 3, 4, 5, 5}, iter_of[6] = {0, 0, 1, 1, -1, -1};
+
+	gp_trace_init(t);
+	api(t, -20, -10, "cudaLaunchKernel");
+	api(t, 30, 40, "cudaLaunchKernel");
+	api(t, 165, 175, "cudaStreamSynchronize");
+	api(t, 190, 195, "cudaLaunchKernel");
+	api(t, 240, 250, "cudaLaunchKernel");
+	api(t, 440, 450, "cudaGraphLaunch");
+	kernel(t, 0, 100, 1, "gemm", 0);
+	kernel(t, 50, 150, 2, "ncclDevKernel_AllReduce_Sum_f32_RING_LL", 0);
+	kernel(t, 200, 300, 1, "gemm", 0);
+	kernel(t, 305, 320, 1, "relu", 0);
+	kernel(t, 500, 510, 2, "g1", 7);
+	kernel(t, 510, 520, 1, "g2", 7);
+	copy(t, 140, 160, false);
+	copy(t, 400, 410, true);
+	range(t, 150, 600, "step");
+	range(t, 160, 180, "aten::item");
+	gp_trace_finish(t);
+	t->attrs = gp_xcalloc(t->kernels.n, sizeof(*t->attrs));
+	for (size_t i = 0; i < t->kernels.n; i++) {
+		t->attrs[i].api = api_of[i];
+		t->attrs[i].iter = iter_of[i];
+	}
+}
+
+static const struct gp_breakdown_opts opts = {.short_gap_ns = 10, .top_gaps = 2, .is_comm = is_nccl};
+
+static void time_split(void **state)
+{
+	gp_trace t;
+	gp_breakdown b;
+	gp_error err = {0};
+	const struct gp_bd_window *w;
+
+	(void)state;
+	build(&t);
+	assert_int_equal(gp_breakdown_run(&t, &opts, &b, &err), 0);
+	assert_int_equal(b.nwin, 3);
+	w = &b.win[0];
+	assert_int_equal(w->iter, -1);
+	assert_int_equal(w->end - w->start, 520);
+	assert_int_equal(w->by_mask[GP_BD_COMPUTE], 185);
+	assert_int_equal(w->by_mask[GP_BD_COMPUTE | GP_BD_COMM], 50);
+	assert_int_equal(w->by_mask[GP_BD_COMM], 40);
+	assert_int_equal(w->by_mask[GP_BD_COMM | GP_BD_MEMORY], 10);
+	assert_int_equal(w->by_mask[GP_BD_MEMORY], 20);
+	assert_int_equal(w->by_mask[0], 215);
+	assert_int_equal(gp_bd_busy(w), 305);
+	assert_int_equal(gp_bd_overlap(w), 60);
+	assert_int_equal(gp_bd_kind_time(w, GP_BD_COMPUTE) + gp_bd_kind_time(w, GP_BD_COMM) +
+			 gp_bd_kind_time(w, GP_BD_MEMORY) + w->by_mask[0] - gp_bd_overlap(w), 520);
+	assert_int_equal(w->idle[GP_IDLE_SYNC], 10);
+	assert_int_equal(w->idle[GP_IDLE_HOST_LAUNCH], 120);
+	assert_int_equal(w->idle[GP_IDLE_SHORT_GAP], 5);
+	assert_int_equal(w->idle[GP_IDLE_PAGEABLE], 80);
+	assert_int_equal(w->idle[GP_IDLE_OTHER], 0);
+	assert_int_equal(w->kernels, 6);
+	assert_int_equal(w->copies, 2);
+	assert_int_equal(w->gaps, 4);
+	/* iteration 0: A and B, [0,150) */
+	w = &b.win[1];
+	assert_int_equal(w->iter, 0);
+	assert_int_equal(w->start, 0);
+	assert_int_equal(w->end, 150);
+	assert_int_equal(w->by_mask[GP_BD_COMPUTE], 50);
+	assert_int_equal(w->by_mask[GP_BD_COMM | GP_BD_MEMORY], 10);
+	assert_int_equal(w->by_mask[0], 0);
+	/* iteration 1: C and D, [200,320), with the short gap */
+	w = &b.win[2];
+	assert_int_equal(w->iter, 1);
+	assert_int_equal(w->end - w->start, 120);
+	assert_int_equal(w->by_mask[GP_BD_COMPUTE], 115);
+	assert_int_equal(w->idle[GP_IDLE_SHORT_GAP], 5);
+	assert_int_equal(w->kernels, 2);
+	gp_breakdown_free(&b);
+	gp_trace_free(&t);
+}
+
+static void streams_and_gaps(void **state)
+{
+	gp_trace t;
+	gp_breakdown b;
+	gp_error err = {0};
+	const struct gp_bd_stream *s1, *s2;
+
+	(void)state;
+	build(&t);
+	assert_int_equal(gp_breakdown_run(&t, &opts, &b, &err), 0);
+	assert_int_equal(b.nstreams, 2);
+	s1 = &b.streams[0];
+	s2 = &b.streams[1];
+	/* stream 1: A, C, D eager (delays 10, 5, 55; depth 0, 0, 1: C still
+	** queued when D's launch returns); F belongs to the graph launch that
+	** E, seen first, counted */
+	assert_int_equal(s1->stream, 1);
+	assert_int_equal(s1->kernels, 4);
+	assert_int_equal(s1->launches, 3);
+	assert_int_equal(s1->graph_launches, 0);
+	assert_int_equal(gp_hist_quantile(&s1->delay, 0.5), 10);
+	assert_int_equal(gp_hist_quantile(&s1->delay, 0.99), 55);
+	assert_int_equal(s1->delay.sum, 70);
+	assert_int_equal(s1->depth.max, 1);
+	assert_int_equal(s2->kernels, 2);
+	assert_int_equal(s2->launches, 2);
+	assert_int_equal(s2->graph_launches, 1);
+	assert_int_equal(s2->delay.max, 50);
+	/* the two longest gaps, longest first, with the CPU op open in them */
+	assert_int_equal(b.ngaps, 2);
+	assert_int_equal(b.gaps[0].start, 410);
+	assert_int_equal(b.gaps[0].cause, GP_IDLE_HOST_LAUNCH);
+	assert_int_equal(b.gaps[1].start, 320);
+	assert_int_equal(b.gaps[1].cause, GP_IDLE_PAGEABLE);
+	assert_string_equal(b.gaps[0].context, "step");
+	gp_breakdown_free(&b);
+	gp_trace_free(&t);
+}
+
+/* Two devices overlapping in time stay apart; as one timeline they merge. */
+static void devices(void **state)
+{
+	struct gp_breakdown_opts one = opts;
+	gp_trace t;
+	gp_breakdown b;
+	gp_error err = {0};
+
+	(void)state;
+	gp_trace_init(&t);
+	kernel(&t, 0, 100, 1, "a", 0);
+	kernel(&t, 50, 200, 1, "b", 0);
+	t.kernels.v[1].device = 1;
+	gp_trace_finish(&t);
+	assert_int_equal(gp_breakdown_run(&t, &opts, &b, &err), 0);
+	assert_int_equal(b.nwin, 2);
+	assert_int_equal(b.win[0].device, 0);
+	assert_int_equal(b.win[0].end - b.win[0].start, 100);
+	assert_int_equal(b.win[1].end - b.win[1].start, 150);
+	gp_breakdown_free(&b);
+	one.one_timeline = true;
+	assert_int_equal(gp_breakdown_run(&t, &one, &b, &err), 0);
+	assert_int_equal(b.nwin, 1);
+	assert_int_equal(b.win[0].by_mask[GP_BD_COMPUTE], 200);
+	assert_int_equal(b.win[0].by_mask[0], 0);
+	gp_breakdown_free(&b);
+	one.short_gap_ns = -1;
+	assert_int_equal(gp_breakdown_run(&t, &one, &b, &err), GP_ERR_USAGE);
+	gp_breakdown_free(&b);
+	gp_trace_free(&t);
+}
+
+/* An iteration window spanning the others (a kernel of iteration 0 runs
+** after iterations 1 and 2): every window is still complete and exact. */
+static void nested_windows(void **state)
+{
+	static const int32_t iter_of[4] = {0, 1, 2, 0};
+	gp_trace t;
+	gp_breakdown b;
+	gp_error err = {0};
+
+	(void)state;
+	gp_trace_init(&t);
+	for (int i = 0; i < 4; i++)
+		kernel(&t, 20 * i, 20 * i + 10, 1, "k", 0);
+	gp_trace_finish(&t);
+	t.attrs = gp_xcalloc(t.kernels.n, sizeof(*t.attrs));
+	for (int i = 0; i < 4; i++) {
+		t.attrs[i].api = -1;
+		t.attrs[i].iter = iter_of[i];
+	}
+	assert_int_equal(gp_breakdown_run(&t, &opts, &b, &err), 0);
+	assert_int_equal(b.nwin, 4);
+	assert_int_equal(b.win[1].iter, 0);
+	assert_int_equal(b.win[1].end - b.win[1].start, 70);
+	assert_int_equal(b.win[1].by_mask[GP_BD_COMPUTE], 40);
+	assert_int_equal(b.win[1].by_mask[0], 30);
+	assert_int_equal(b.win[1].kernels, 4);
+	for (int i = 2; i < 4; i++) {
+		assert_int_equal(b.win[i].end - b.win[i].start, 10);
+		assert_int_equal(b.win[i].by_mask[GP_BD_COMPUTE], 10);
+		assert_int_equal(b.win[i].kernels, 1);
+	}
+	assert_int_equal(b.nstreams, 1);
+	assert_int_equal(b.streams[0].launches, 0);
+	gp_breakdown_free(&b);
+	gp_trace_free(&t);
+}
+
+/* Histograms: exact below 16, within 1/16 above, and merging equals
+** adding the values to one histogram. */
+static void histogram(void **state)
+{
+	static struct gp_hist a, b, all;
+	int64_t q;
+
+	(void)state;
+	for (int64_t v = 0; v < 1000; v++) {
+		gp_hist_add(v % 2 ? &a : &b, v * 997);
+		gp_hist_add(&all, v * 997);
+	}
+	gp_hist_merge(&a, &b);
+	assert_memory_equal(&a, &all, sizeof(a));
+	q = gp_hist_quantile(&all, 0.5);
+	/* the 500th smallest is 499 * 997 */
+	assert_true(q >= 499 * 997 && q <= 499 * 997 + 499 * 997 / 16);
+	assert_int_equal(gp_hist_quantile(&all, 1), 999 * 997);
+	memset(&a, 0, sizeof(a));
+	gp_hist_add(&a, 3);
+	gp_hist_add(&a, 7);
+	gp_hist_add(&a, -4);   /* clamped to 0 */
+	assert_int_equal(gp_hist_quantile(&a, 0.5), 3);
+	assert_int_equal(gp_hist_quantile(&a, 0.1), 0);
+	memset(&a, 0, sizeof(a));
+	assert_int_equal(gp_hist_quantile(&a, 0.5), 0);
+	gp_hist_add(&a, INT64_MAX);
+	assert_int_equal(gp_hist_quantile(&a, 0.5), INT64_MAX);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(time_split),
+		cmocka_unit_test(streams_and_gaps),
+		cmocka_unit_test(devices),
+		cmocka_unit_test(nested_windows),
+		cmocka_unit_test(histogram),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
