@@ -1,0 +1,101 @@
+#!/usr/bin/env python3
+"""The op table of a Kineto trace, computed from the JSON by Python alone
+(no gpuprof), for tests/cli/t0950_ops_kineto.sh to compare `gpuprof ops`
+against.
+
+    tests/tools/optable_oracle.py TRACE.json[.gz] > table.tsv
+
+One line per op name (cpu_op, Operator and user_annotation events), sorted:
+name, calls, cpu_total, self_cpu, gpu_total, self_gpu, in ns (microseconds
+as written, exact Decimal arithmetic, half up, as the reader converts).
+
+- A kernel belongs to the ops on its runtime call's thread (the runtime or
+  driver event with the kernel's correlation id) that strictly enclose the
+  call (start < call start, end > call end): GPU total of an op instance is
+  the sum of the durations of those kernels; Self GPU goes to the innermost
+  of them (latest start; on a tie the shorter; on a tie the later in the
+  file, as PyTorch writes an op before the ops it calls).
+- Self CPU of an instance is its duration minus those of the ops directly
+  inside it: the op instances it contains whose innermost containing op
+  instance it is (containment: start >= its start, end <= its end).
+"""
+import decimal
+import gzip
+import json
+import sys
+from collections import defaultdict
+
+D = decimal.Decimal
+OPS = ("cpu_op", "Operator", "user_annotation")
+KERNELS = ("kernel", "Kernel")
+CALLS = ("cuda_runtime", "cuda_driver", "Runtime", "mtia_runtime")
+
+
+def ns(us):
+    return int((D(us) * 1000).quantize(D(1), rounding=decimal.ROUND_HALF_UP))
+
+
+def table(path):
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path, "rb") as f:
+        doc = json.loads(f.read(), parse_float=D)
+    events = doc if isinstance(doc, list) else doc["traceEvents"]
+    ops, kernels, calls = [], [], {}
+    for e in events:
+        if not isinstance(e, dict) or e.get("ph") != "X" or "ts" not in e:
+            continue
+        cat = e.get("cat")
+        start = ns(e["ts"])
+        end = start + max(0, ns(e.get("dur", 0)))
+        if cat in OPS:
+            ops.append((e.get("pid"), e.get("tid"), start, end, e.get("name", "")))
+        elif cat in KERNELS:
+            kernels.append((e.get("args", {}).get("correlation"), end - start))
+        elif cat in CALLS:
+            corr = e.get("args", {}).get("correlation")
+            if corr is not None:
+                calls.setdefault(corr, (e.get("pid"), e.get("tid"), start, end))
+
+    by_thread = defaultdict(list)
+    for i, (pid, tid, start, end, _) in enumerate(ops):
+        by_thread[(pid, tid)].append(i)
+    gpu_total = [0] * len(ops)
+    self_gpu = [0] * len(ops)
+    for corr, dur in kernels:
+        call = calls.get(corr) if corr is not None else None
+        if call is None:
+            continue
+        pid, tid, cs, ce = call
+        around = [i for i in by_thread.get((pid, tid), []) if ops[i][2] < cs and ops[i][3] > ce]
+        for i in around:
+            gpu_total[i] += dur
+        if around:
+            self_gpu[max(around, key=lambda i: (ops[i][2], -ops[i][3], i))] += dur
+
+    children = [0] * len(ops)
+    for idx in by_thread.values():
+        idx.sort(key=lambda i: (ops[i][2], -ops[i][3], i))
+        stack = []
+        for i in idx:
+            while stack and not (ops[stack[-1]][3] >= ops[i][3]):
+                stack.pop()
+            if stack:
+                children[stack[-1]] += ops[i][3] - ops[i][2]
+            stack.append(i)
+
+    rows = defaultdict(lambda: [0, 0, 0, 0, 0])
+    for i, (_, _, start, end, name) in enumerate(ops):
+        r = rows[name]
+        r[0] += 1
+        r[1] += end - start
+        r[2] += end - start - children[i]
+        r[3] += gpu_total[i]
+        r[4] += self_gpu[i]
+    for name in sorted(rows):
+        print("\t".join([name] + [str(v) for v in rows[name]]))
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2:
+        sys.exit("usage: optable_oracle.py TRACE > table.tsv")
+    table(sys.argv[1])
