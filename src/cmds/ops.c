@@ -130,15 +130,20 @@ static int ops_option(void *ctx, int index, const char *arg)
 	}
 }
 
-/* The index in cols[0..n) of the column key (or PyTorch alias) name, -1. */
+/* The index in cols[0..n) of the column key (or PyTorch alias, or key
+** without its unit) name; -1 when none. */
 static int find_col(const struct gp_column *cols, int n, const char *name)
 {
 	for (size_t a = 0; a < sizeof(sort_alias) / sizeof(sort_alias[0]); a++)
 		if (strcmp(name, sort_alias[a][0]) == 0)
 			name = sort_alias[a][1];
-	for (int c = 0; c < n; c++)
-		if (strcmp(cols[c].key, name) == 0)
+	for (int c = 0; c < n; c++) {
+		size_t len = strlen(name);
+		/* the unit may be left out: "self_gpu" is "self_gpu_ns" */
+		if (strncmp(cols[c].key, name, len) == 0 &&
+		    (!cols[c].key[len] || !strcmp(cols[c].key + len, "_ns") || !strcmp(cols[c].key + len, "_s")))
 			return c;
+	}
 	return -1;
 }
 

@@ -38,7 +38,7 @@ def ns(us):
 def table(path):
     opener = gzip.open if path.endswith(".gz") else open
     with opener(path, "rb") as f:
-        doc = json.loads(f.read(), parse_float=D)
+        doc = json.loads(f.read(), parse_float=str)
     events = doc if isinstance(doc, list) else doc["traceEvents"]
     ops, kernels, calls = [], [], {}
     for e in events:
@@ -61,16 +61,25 @@ def table(path):
         by_thread[(pid, tid)].append(i)
     gpu_total = [0] * len(ops)
     self_gpu = [0] * len(ops)
+    launches = defaultdict(list)
     for corr, dur in kernels:
         call = calls.get(corr) if corr is not None else None
-        if call is None:
-            continue
-        pid, tid, cs, ce = call
-        around = [i for i in by_thread.get((pid, tid), []) if ops[i][2] < cs and ops[i][3] > ce]
-        for i in around:
-            gpu_total[i] += dur
-        if around:
-            self_gpu[max(around, key=lambda i: (ops[i][2], -ops[i][3], i))] += dur
+        if call is not None:
+            launches[(call[0], call[1])].append((call[2], call[3], dur))
+    for thread, ls in launches.items():
+        idx = sorted(by_thread.get(thread, []), key=lambda i: (ops[i][2], -ops[i][3], i))
+        ls.sort()
+        nxt, open_ = 0, []
+        for cs, ce, dur in ls:
+            while nxt < len(idx) and ops[idx[nxt]][2] < cs:
+                open_.append(idx[nxt])
+                nxt += 1
+            open_ = [i for i in open_ if ops[i][3] > cs]
+            around = [i for i in open_ if ops[i][3] > ce]
+            for i in around:
+                gpu_total[i] += dur
+            if around:
+                self_gpu[max(around, key=lambda i: (ops[i][2], -ops[i][3], i))] += dur
 
     children = [0] * len(ops)
     for idx in by_thread.values():
