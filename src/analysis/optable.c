@@ -27,6 +27,11 @@ static bool is_op(const struct gp_range *r)
 	       r->kind == GP_RANGE_TIMER || r->kind == GP_RANGE_OTHER;
 }
 
+static bool is_python(const struct gp_range *r)
+{
+	return r->kind == GP_RANGE_PYTHON;
+}
+
 static bool is_nvtx(const struct gp_range *r)
 {
 	return r->kind == GP_RANGE_PUSHPOP || r->kind == GP_RANGE_STARTEND;
@@ -52,11 +57,12 @@ static int32_t *nearest_up(const gp_trace *t, bool (*want)(const struct gp_range
 	return up;
 }
 
-/* The op that contains each op range (start <= its start, end >= its end;
-** on equal intervals the earlier range), as PyTorch's populate_cpu_children
-** builds the tree; -1 for a top-level op and for ranges that are no op.
-** Returns a new array. */
-static int32_t *op_parents(const gp_trace *t)
+/* For each range that is want()ed, the one that contains it (start <= its
+** start, end >= its end, starts before it ends; on equal intervals the
+** earlier range) among those wanted on its thread, as PyTorch's
+** populate_cpu_children builds its tree; -1 for a top-level one and for
+** ranges not wanted.  Returns a new array. */
+static int32_t *containers(const gp_trace *t, bool (*want)(const struct gp_range *))
 {
 	int32_t *parent = gp_xmalloc((t->ranges.n ? t->ranges.n : 1) * sizeof(*parent));
 	GP_VEC(int32_t) open = {0};
@@ -66,7 +72,7 @@ static int32_t *op_parents(const gp_trace *t)
 		parent[i] = -1;
 		if (i == 0 || gp_thread_cmp(r->pid, r->tid, r[-1].pid, r[-1].tid) != 0)
 			open.n = 0;
-		if (!is_op(r))
+		if (!want(r))
 			continue;
 		while (open.n) {
 			const struct gp_range *top = &t->ranges.v[open.v[open.n - 1]];
@@ -97,11 +103,6 @@ static int32_t kernel_op(const gp_trace *t, const int32_t *op_up, const int32_t 
 			break;
 	}
 	return o;
-}
-
-static bool is_python(const struct gp_range *r)
-{
-	return r->kind == GP_RANGE_PYTHON;
 }
 
 /* The name, and the shapes an NVTX text carries, per distinct text; NVTX
@@ -187,7 +188,7 @@ void gp_optable_build(gp_trace *t, const struct gp_optable_opts *o, struct gp_op
 {
 	size_t n = t->ranges.n, nn = n ? n : 1;
 	int32_t *op_up = nearest_up(t, is_op);
-	int32_t *op_parent = op_parents(t);
+	int32_t *op_parent = containers(t, is_op);
 	int32_t *py_up = o->group == GP_OPTABLE_BY_STACK ? nearest_up(t, is_python) : NULL;
 	gp_str *stack_memo = py_up ? gp_xcalloc(nn, sizeof(*stack_memo)) : NULL;
 	gp_ns *self_gpu = gp_xcalloc(nn, sizeof(*self_gpu));
@@ -276,26 +277,21 @@ void gp_optable_build(gp_trace *t, const struct gp_optable_opts *o, struct gp_op
 void gp_optable_python(gp_trace *t, struct gp_optable *tb)
 {
 	size_t n = t->ranges.n, nn = n ? n : 1;
-	int32_t *py_up = nearest_up(t, is_python);
+	int32_t *up = containers(t, is_python);
 	gp_ns *children = gp_xcalloc(nn, sizeof(*children));
 	gp_u64map slot = {0};
 
-	for (size_t i = n; i-- > 0;) {
-		int32_t p = parent_of(t, i), pp = p >= 0 ? py_up[p] : -1;
-		if (py_up[i] == (int32_t)i && pp >= 0)
-			children[pp] += t->ranges.v[i].end - t->ranges.v[i].start;
-	}
+	for (size_t i = 0; i < n; i++)
+		if (up[i] >= 0)
+			children[up[i]] += t->ranges.v[i].end - t->ranges.v[i].start;
 	for (size_t i = 0; i < n; i++) {
 		const struct gp_range *r = &t->ranges.v[i];
 		bool primitive = true;
-		if (py_up[i] != (int32_t)i)
+		if (!is_python(r))
 			continue;
 		/* cProfile counts a recursive call's time once, in the outermost */
-		for (int32_t p = parent_of(t, i), f = p >= 0 ? py_up[p] : -1; f >= 0 && primitive;) {
+		for (int32_t f = up[i]; f >= 0 && primitive; f = up[f])
 			primitive = t->ranges.v[f].text != r->text;
-			p = parent_of(t, (size_t)f);
-			f = p >= 0 ? py_up[p] : -1;
-		}
 		int32_t at = gp_u64map_add(&slot, r->text, (int32_t)tb->py.n);
 		if ((size_t)at == tb->py.n) {
 			struct gp_pyrow *row = gp_vec_push(tb->py);
@@ -312,7 +308,7 @@ void gp_optable_python(gp_trace *t, struct gp_optable *tb)
 	}
 	gp_u64map_free(&slot);
 	free(children);
-	free(py_up);
+	free(up);
 }
 
 void gp_optable_free(struct gp_optable *tb)

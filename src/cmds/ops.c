@@ -23,7 +23,7 @@ static const struct gp_cmd_opt ops_own[] = {
 	 "first; name, shapes, stack and kind A to Z.  PyTorch's\n"
 	 "sort_by names work too (self_cuda_time_total...).\n"
 	 "Default: gpu_total_ns, then cpu_total_ns; --python:\n"
-	 "cumtime_s"},
+	 "cumtime_ns"},
 	{"python", 0, NULL, "cProfile's view of the python_function frames\n"
 	 "(Kineto traces recorded with_stack=True)"},
 	{NULL, 0, NULL, NULL},
@@ -75,10 +75,10 @@ static const struct gp_column op_cols[C__COUNT] = {
 enum pycol { P_NCALLS, P_TOTTIME, P_TOT_PERCALL, P_CUMTIME, P_CUM_PERCALL, P_FUNC, P__COUNT };
 static const struct gp_column py_cols[P__COUNT] = {
 	[P_NCALLS] = {"ncalls", "ncalls", 6, true, false, NULL},
-	[P_TOTTIME] = {"tottime_s", "tottime", 8, true, false, NULL},
-	[P_TOT_PERCALL] = {"tot_percall_s", "percall", 8, true, false, NULL},
-	[P_CUMTIME] = {"cumtime_s", "cumtime", 8, true, false, NULL},
-	[P_CUM_PERCALL] = {"cum_percall_s", "percall", 8, true, false, NULL},
+	[P_TOTTIME] = {"tottime_ns", "tottime", 8, true, false, NULL},
+	[P_TOT_PERCALL] = {"tot_percall_ns", "percall", 8, true, false, NULL},
+	[P_CUMTIME] = {"cumtime_ns", "cumtime", 8, true, false, NULL},
+	[P_CUM_PERCALL] = {"cum_percall_ns", "percall", 8, true, false, NULL},
 	[P_FUNC] = {"function", "filename:lineno(function)", 20, false, true, NULL},
 };
 
@@ -89,8 +89,7 @@ static const char *const sort_alias[][2] = {
 	{"self_device_time_total", "self_gpu_ns"}, {"cuda_time_total", "gpu_total_ns"},
 	{"device_time_total", "gpu_total_ns"}, {"cuda_time", "gpu_avg_ns"},
 	{"device_time", "gpu_avg_ns"}, {"count", "calls"}, {"flops", "gflops"},
-	{"cumulative", "cumtime_s"}, {"tottime", "tottime_s"}, {"time", "tottime_s"},
-	{"cumtime", "cumtime_s"},
+	{"cumulative", "cumtime_ns"}, {"time", "tottime_ns"},
 };
 
 struct ops_opts {
@@ -141,7 +140,7 @@ static int find_col(const struct gp_column *cols, int n, const char *name)
 		size_t len = strlen(name);
 		/* the unit may be left out: "self_gpu" is "self_gpu_ns" */
 		if (strncmp(cols[c].key, name, len) == 0 &&
-		    (!cols[c].key[len] || !strcmp(cols[c].key + len, "_ns") || !strcmp(cols[c].key + len, "_s")))
+		    (!cols[c].key[len] || !strcmp(cols[c].key + len, "_ns")))
 			return c;
 	}
 	return -1;
@@ -312,10 +311,10 @@ static double py_value(const struct gp_pyrow *r, int c)
 {
 	switch (c) {
 	case P_NCALLS: return (double)r->calls;
-	case P_TOTTIME: return (double)r->tottime / 1e9;
-	case P_TOT_PERCALL: return per_call(r->tottime, r->calls) / 1e9;
-	case P_CUMTIME: return (double)r->cumtime / 1e9;
-	case P_CUM_PERCALL: return per_call(r->cumtime, r->prim_calls) / 1e9;
+	case P_TOTTIME: return (double)r->tottime;
+	case P_TOT_PERCALL: return per_call(r->tottime, r->calls);
+	case P_CUMTIME: return (double)r->cumtime;
+	case P_CUM_PERCALL: return per_call(r->cumtime, r->prim_calls);
 	default: return 0;
 	}
 }
@@ -345,8 +344,10 @@ static void write_python(gp_writer *w, const gp_trace *t, const struct gp_optabl
 			snprintf(buf[P_NCALLS], sizeof(buf[0]), "%" PRIu64 "/%" PRIu64, r->calls, r->prim_calls);
 		else
 			snprintf(buf[P_NCALLS], sizeof(buf[0]), "%" PRIu64, r->calls);
-		for (int c = P_TOTTIME; c <= P_CUM_PERCALL; c++)
-			snprintf(buf[c], sizeof(buf[c]), "%.6f", py_value(r, c));
+		snprintf(buf[P_TOTTIME], sizeof(buf[0]), "%" PRId64, r->tottime);
+		snprintf(buf[P_TOT_PERCALL], sizeof(buf[0]), "%.1f", py_value(r, P_TOT_PERCALL));
+		snprintf(buf[P_CUMTIME], sizeof(buf[0]), "%" PRId64, r->cumtime);
+		snprintf(buf[P_CUM_PERCALL], sizeof(buf[0]), "%.1f", py_value(r, P_CUM_PERCALL));
 		for (int c = 0; c < P_FUNC; c++)
 			vals[c] = buf[c];
 		vals[P_FUNC] = py_location(gp_s(t, r->func), buf[P_FUNC], sizeof(buf[P_FUNC]));
@@ -376,7 +377,7 @@ int cmd_ops(int argc, char **argv)
 	} else {
 		ncols = op_columns(oo.group, cols, sel);
 	}
-	sort_col = find_col(cols, ncols, oo.sort ? oo.sort : oo.python ? "cumtime_s" : "gpu_total_ns");
+	sort_col = find_col(cols, ncols, oo.sort ? oo.sort : oo.python ? "cumtime_ns" : "gpu_total_ns");
 	if (sort_col < 0)
 		return gp_cli_usage("ops", "bad --sort '%s' (a column key: -f json shows them)", oo.sort);
 	if (gp_writer_open(&w, o.format, stdout, cols, ncols, &o.wo, &err))

@@ -4,9 +4,10 @@
 # its runtime call by correlation id -> the ops enclosing that call on its
 # thread; Self CPU = total minus the ops directly inside), and the shares
 # add up: Self CPU % over all rows is 100, Self GPU never exceeds the
-# kernels' time.
+# kernels' time.  On the traces with python_function frames, ops --python
+# (cProfile's view) equals the oracle's ncalls, tottime and cumtime.
 need_testdata
-n=0
+n=0 py=0
 for f in $(cd "$TESTDATA" && find hta kineto_tb_plugin param tracelens -name '*.json.gz' -o -name '*.json' | sort); do
 	python3 tests/tools/optable_oracle.py "$TESTDATA/$f" | LC_ALL=C sort >"$TMP/want" ||
 		fail "$f: the oracle failed"
@@ -23,5 +24,14 @@ for f in $(cd "$TESTDATA" && find hta kineto_tb_plugin param tracelens -name '*.
 		      if (pg > 100.5) { print f ": Self GPU % adds to " pg; exit 1 } }' "$TMP/out" >&2 ||
 		fail "$f: shares"
 	n=$((n + 1))
+
+	run_ok "$GPUPROF" ops --python -f tsv --no-header "$TESTDATA/$f"
+	[ -s "$TMP/out" ] || continue
+	awk -F'\t' '{ print $6 "\t" $1 "\t" $2 "\t" $4 }' "$TMP/out" | LC_ALL=C sort >"$TMP/got"
+	python3 tests/tools/optable_oracle.py --python "$TESTDATA/$f" | LC_ALL=C sort >"$TMP/want" ||
+		fail "$f: the oracle failed"
+	diff "$TMP/want" "$TMP/got" >&2 || fail "$f: ops --python differs from the oracle (< oracle, > gpuprof)"
+	py=$((py + 1))
 done
 [ "$n" -ge 30 ] || fail "only $n Kineto traces"
+[ "$py" -ge 1 ] || fail "no Kineto trace with python_function frames"

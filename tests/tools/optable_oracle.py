@@ -4,6 +4,7 @@
 against.
 
     tests/tools/optable_oracle.py TRACE.json[.gz] > table.tsv
+    tests/tools/optable_oracle.py --python TRACE.json[.gz] > pstats.tsv
 
 One line per op name (cpu_op, Operator and user_annotation events), sorted:
 name, calls, cpu_total, self_cpu, gpu_total, self_gpu, in ns (microseconds
@@ -15,6 +16,12 @@ as written, exact Decimal arithmetic, half up, as the reader converts).
   the sum of the durations of those kernels; Self GPU goes to the innermost
   of them (latest start; on a tie the shorter; on a tie the later in the
   file, as PyTorch writes an op before the ops it calls).
+- --python: one line per python_function name, as pstats shows it
+  ("dir/f.py(12): fn" -> "dir/f.py:12(fn)", "<built-in x>" -> "{built-in
+  x}"): the name, ncalls ("calls/primitive calls" when they differ; a
+  primitive call is not inside a frame of the same name), tottime (its
+  duration minus the frames directly inside), cumtime (durations of the
+  primitive calls), ns.
 - Self CPU of an instance is its duration minus those of the ops directly
   inside it: the op instances it contains whose innermost containing op
   instance it is (containment: start >= its start, end <= its end).
@@ -22,6 +29,7 @@ as written, exact Decimal arithmetic, half up, as the reader converts).
 import decimal
 import gzip
 import json
+import re
 import sys
 from collections import defaultdict
 
@@ -35,11 +43,67 @@ def ns(us):
     return int((D(us) * 1000).quantize(D(1), rounding=decimal.ROUND_HALF_UP))
 
 
-def table(path):
+def load(path):
     opener = gzip.open if path.endswith(".gz") else open
     with opener(path, "rb") as f:
         doc = json.loads(f.read(), parse_float=str)
-    events = doc if isinstance(doc, list) else doc["traceEvents"]
+    return doc if isinstance(doc, list) else doc["traceEvents"]
+
+
+def nest(items):
+    """The direct parent (by containment, on its thread) of each of items
+    (pid, tid, start, end, ...): index or None."""
+    by_thread = defaultdict(list)
+    for i, it in enumerate(items):
+        by_thread[(it[0], it[1])].append(i)
+    parent = [None] * len(items)
+    for idx in by_thread.values():
+        idx.sort(key=lambda i: (items[i][2], -items[i][3], i))
+        stack = []
+        for i in idx:
+            while stack and not (items[stack[-1]][3] >= items[i][3] and items[i][2] < items[stack[-1]][3]):
+                stack.pop()
+            if stack:
+                parent[i] = stack[-1]
+            stack.append(i)
+    return parent
+
+
+def python_view(path):
+    frames = []
+    for e in load(path):
+        if isinstance(e, dict) and e.get("ph") == "X" and "ts" in e and e.get("cat") == "python_function":
+            start = ns(e["ts"])
+            frames.append((e.get("pid"), e.get("tid"), start, start + max(0, ns(e.get("dur", 0))), e.get("name", "")))
+    parent = nest(frames)
+    inner = [0] * len(frames)
+    for i, p in enumerate(parent):
+        if p is not None:
+            inner[p] += frames[i][3] - frames[i][2]
+    rows = defaultdict(lambda: [0, 0, 0, 0])
+    for i, (_, _, start, end, name) in enumerate(frames):
+        p, primitive = parent[i], True
+        while p is not None and primitive:
+            primitive = frames[p][4] != name
+            p = parent[p]
+        r = rows[name]
+        r[0] += 1
+        r[1] += primitive
+        r[2] += end - start - inner[i]
+        r[3] += (end - start) if primitive else 0
+    for name in sorted(rows):
+        calls, prim, tottime, cumtime = rows[name]
+        m = re.match(r"^([^(]+)\((\d+)\): (.*)$", name, re.S)
+        if m:
+            name = "%s:%s(%s)" % m.groups()
+        elif len(name) >= 2 and name[0] == "<" and name[-1] == ">":
+            name = "{%s}" % name[1:-1]
+        ncalls = str(calls) if calls == prim else "%d/%d" % (calls, prim)
+        print("\t".join([name, ncalls, str(tottime), str(cumtime)]))
+
+
+def table(path):
+    events = load(path)
     ops, kernels, calls = [], [], {}
     for e in events:
         if not isinstance(e, dict) or e.get("ph") != "X" or "ts" not in e:
@@ -82,15 +146,9 @@ def table(path):
                 self_gpu[max(around, key=lambda i: (ops[i][2], -ops[i][3], i))] += dur
 
     children = [0] * len(ops)
-    for idx in by_thread.values():
-        idx.sort(key=lambda i: (ops[i][2], -ops[i][3], i))
-        stack = []
-        for i in idx:
-            while stack and not (ops[stack[-1]][3] >= ops[i][3]):
-                stack.pop()
-            if stack:
-                children[stack[-1]] += ops[i][3] - ops[i][2]
-            stack.append(i)
+    for i, p in enumerate(nest(ops)):
+        if p is not None:
+            children[p] += ops[i][3] - ops[i][2]
 
     rows = defaultdict(lambda: [0, 0, 0, 0, 0])
     for i, (_, _, start, end, name) in enumerate(ops):
@@ -105,6 +163,9 @@ def table(path):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 2:
-        sys.exit("usage: optable_oracle.py TRACE > table.tsv")
-    table(sys.argv[1])
+    if len(sys.argv) == 3 and sys.argv[1] == "--python":
+        python_view(sys.argv[2])
+    elif len(sys.argv) == 2:
+        table(sys.argv[1])
+    else:
+        sys.exit("usage: optable_oracle.py [--python] TRACE > table.tsv")
