@@ -35,4 +35,8 @@ while read -r f; do
 	one "$id.advise" advise "$f"
 	one "$id.advise-json" advise -f json "$f"
 	one "$id.ranges" ranges "$f"
+	one "$id.ops" ops "$f"
+	one "$id.ops-shape-csv" ops -f csv --group-by shape "$f"
+	one "$id.ops-stack-json" ops -f json --group-by stack --stack-depth 3 "$f"
+	one "$id.ops-python" ops --python "$f"
 done <"$out/files"
