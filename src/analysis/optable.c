@@ -87,23 +87,77 @@ static int32_t *containers(const gp_trace *t, bool (*want)(const struct gp_range
 	return parent;
 }
 
-/* The innermost op around kernel k's launching call: the nearest op
-** enclosing its innermost enclosing range, then up the op tree to one that
-** encloses the call (start before its start, end after its end); -1. */
-static int32_t kernel_op(const gp_trace *t, const int32_t *op_up, const int32_t *op_parent, size_t k)
+/* The innermost op around API call api, starting from range r (a range
+** of the call's thread that starts before it, -1 = none): r's nearest op,
+** then up the op tree to the first op that strictly encloses the call
+** (starts before it starts, ends after it ends); -1 when none. */
+static int32_t call_op(const gp_trace *t, const int32_t *op_up, const int32_t *op_parent, int32_t r,
+		       int32_t api)
 {
-	const struct gp_attr *a = &t->attrs[k];
 	int32_t o;
 
-	if (a->range < 0 || (size_t)a->range >= t->ranges.n || a->api < 0 || (size_t)a->api >= t->apis.n)
+	if (r < 0 || (size_t)r >= t->ranges.n || api < 0 || (size_t)api >= t->apis.n)
 		return -1;
-	for (o = op_up[a->range]; o >= 0; o = op_parent[o]) {
-		const struct gp_range *r = &t->ranges.v[o];
-		if (r->start < t->apis.v[a->api].start && r->end > t->apis.v[a->api].end)
+	for (o = op_up[r]; o >= 0; o = op_parent[o]) {
+		const struct gp_range *op = &t->ranges.v[o];
+		if (op->start < t->apis.v[api].start && op->end > t->apis.v[api].end)
 			break;
 	}
 	return o;
 }
+
+/* The last range of api's thread that starts before it, -1 (a binary
+** search: ranges are in gp_range_cmp's order). */
+static int32_t last_range_before(const gp_trace *t, const struct gp_api *a)
+{
+	size_t lo = 0, hi = t->ranges.n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct gp_range *r = &t->ranges.v[mid];
+		int c = gp_thread_cmp(r->pid, r->tid, a->pid, a->tid);
+		if (c < 0 || (c == 0 && r->start < a->start))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return -1;
+	const struct gp_range *r = &t->ranges.v[lo - 1];
+	return r->pid == a->pid && r->tid == a->tid ? (int32_t)(lo - 1) : -1;
+}
+
+/* Adds the time of each memcpy and memset to self_gpu[] of the op around
+** its launching call (the API call with its correlation id and pid; a
+** record without a pid takes any), and all of it to *sum.  The kernels'
+** launches come from the correlation pass; copies and sets are fewer, so
+** one hash of the calls and one binary search each. */
+#define ADD_COPIES(vec)                                                                   \
+	for (size_t i = 0; i < (vec).n; i++) {                                            \
+		int32_t a = gp_u64map_get(&by_corr, (vec).v[i].corr);                      \
+		*sum += (vec).v[i].end - (vec).v[i].start;                                 \
+		if (a < 0 || !(vec).v[i].corr ||                                          \
+		    ((vec).v[i].pid && (vec).v[i].pid != t->apis.v[a].pid))                 \
+			continue;                                                          \
+		int32_t o = call_op(t, op_up, op_parent, last_range_before(t, &t->apis.v[a]), a); \
+		if (o >= 0)                                                                \
+			self_gpu[o] += (vec).v[i].end - (vec).v[i].start;                   \
+	}
+
+static void add_copies(const gp_trace *t, const int32_t *op_up, const int32_t *op_parent,
+		       gp_ns *self_gpu, gp_ns *sum)
+{
+	gp_u64map by_corr = {0};
+
+	if (!t->memcpys.n && !t->memsets.n)
+		return;
+	for (size_t i = 0; i < t->apis.n; i++)
+		gp_u64map_add(&by_corr, t->apis.v[i].corr, (int32_t)i);
+	ADD_COPIES(t->memcpys)
+	ADD_COPIES(t->memsets)
+	gp_u64map_free(&by_corr);
+}
+#undef ADD_COPIES
 
 /* The name, and the shapes an NVTX text carries, per distinct text; NVTX
 ** marker texts are parsed once each (ids below n exist before labelling). */
@@ -204,17 +258,19 @@ void gp_optable_build(gp_trace *t, const struct gp_optable_opts *o, struct gp_op
 	for (size_t i = 0; i < n; i++)
 		flops[i] = -1;
 
-	/* Each kernel's time to the innermost op around its launch. */
+	/* Each kernel's time to the innermost op around its launch, then each
+	** memcpy's and memset's. */
 	for (size_t k = 0; k < t->kernels.n; k++) {
 		const struct gp_kernel *kr = &t->kernels.v[k];
-		int32_t op = t->attrs ? kernel_op(t, op_up, op_parent, k) : -1;
-		tb->kernel_sum += kr->end - kr->start;
+		int32_t op = t->attrs ? call_op(t, op_up, op_parent, t->attrs[k].range, t->attrs[k].api) : -1;
+		tb->gpu_sum += kr->end - kr->start;
 		if (op < 0)
 			continue;
 		self_gpu[op] += kr->end - kr->start;
 		if (o->flops && o->flops[k] >= 0)
 			flops[op] = (flops[op] > 0 ? flops[op] : 0) + o->flops[k];
 	}
+	add_copies(t, op_up, op_parent, self_gpu, &tb->gpu_sum);
 	/* Children after parents: backwards, each op's totals are complete
 	** when it hands them to its parent op. */
 	for (size_t i = n; i-- > 0;) {

@@ -2,8 +2,9 @@
 ** The op table: PyTorch's prof.key_averages() for every input format.  Per
 ** op or range (Kineto cpu_op and user_annotation, NVTX ranges, libgpuprof
 ** timers), grouped by name (and input shapes or python stack): calls, Self
-** CPU, CPU total, Self GPU (kernels whose launch's innermost enclosing op
-** is this one), GPU total (its descendants' kernels too), FLOPs.  And the
+** CPU, CPU total, Self GPU (kernels, memcpys and memsets whose launch's
+** innermost enclosing op is this one), GPU total (its descendants' too),
+** FLOPs.  And the
 ** cProfile-like view of python_function frames.  One pass over the ranges
 ** in their sorted order plus one over the kernels (docs/ops-table.md).
 **
@@ -58,7 +59,8 @@ struct gp_optable {
 	GP_VEC(struct gp_oprow) rows;     /* in first-instance order */
 	GP_VEC(struct gp_pyrow) py;       /* filled by gp_optable_python() */
 	gp_ns self_cpu_sum;     /* over all rows: the CPU % denominator */
-	gp_ns kernel_sum;       /* all kernels of the trace: the GPU % denominator */
+	gp_ns gpu_sum;          /* all kernels, memcpys and memsets of the trace:
+				** the GPU % denominator */
 };
 
 /* Builds tb->rows (and the two sums) from t, which gp_correlate() has run

@@ -36,11 +36,12 @@ static const struct gp_cmd_spec ops_spec = {
 	"PyTorch's key_averages() table: one row per op or range name (Kineto\n"
 	"cpu_op and user_annotation, NVTX ranges with emit_nvtx op names,\n"
 	"libgpuprof timers): calls; Self CPU (its time minus the ops and ranges it\n"
-	"encloses) and CPU total; Self GPU (kernels whose launching call's\n"
-	"innermost enclosing op is this one) and GPU total (the kernels of the\n"
-	"ops it encloses too); each as a share (CPU: of the sum of Self CPU;\n"
-	"GPU: of all kernel time); average per call; GFLOPs of its own kernels\n"
-	"from the op model (na: none known).  Times in ns.  docs/ops-table.md.",
+	"encloses) and CPU total; Self GPU (kernels, memcpys and memsets whose\n"
+	"launching call's innermost enclosing op is this one) and GPU total (those\n"
+	"of the ops it encloses too); each as a share (CPU: of the sum of Self\n"
+	"CPU; GPU: of all kernel, memcpy and memset time); average per call;\n"
+	"GFLOPs of its own kernels from the op model (na: none known).  Times in\n"
+	"ns.  docs/ops-table.md.",
 	.shared = GP_OPT_FORMAT | GP_OPT_TOP | GP_OPT_WIDTH | GP_OPT_NO_HEADER,
 	.row_formats = true,
 	.own = ops_own,
@@ -190,9 +191,9 @@ static double op_value(const struct gp_optable *tb, const struct gp_oprow *r, in
 	case C_CPU_TOTAL: return (double)r->cpu_total;
 	case C_CPU_AVG: return per_call(r->cpu_total, r->calls);
 	case C_SELF_GPU: return (double)r->self_gpu;
-	case C_SELF_GPU_PCT: return pct(r->self_gpu, tb->kernel_sum);
+	case C_SELF_GPU_PCT: return pct(r->self_gpu, tb->gpu_sum);
 	case C_GPU_TOTAL: return (double)r->gpu_total;
-	case C_GPU_TOTAL_PCT: return pct(r->gpu_total, tb->kernel_sum);
+	case C_GPU_TOTAL_PCT: return pct(r->gpu_total, tb->gpu_sum);
 	case C_GPU_AVG: return per_call(r->gpu_total, r->calls);
 	case C_CALLS: return (double)r->calls;
 	case C_GFLOPS: return r->flops >= 0 ? r->flops / 1e9 : -1;

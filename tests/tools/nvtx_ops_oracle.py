@@ -11,7 +11,8 @@ profiler closed them at exit, docs/trace-model.md), the number of ranges,
 the sum of their durations, the sum over (range, kernel) pairs where the
 range strictly encloses the kernel's runtime call on the call's thread of
 the kernel's duration, and the sum of the durations of the kernels that
-have such a range (each kernel once: Self GPU goes to one range).
+have such a range (each kernel once: Self GPU goes to one range); memcpys
+and memsets count as kernels.
 """
 import sqlite3
 import struct
@@ -22,7 +23,7 @@ NSYS_RANGES = """
     where eventType in (59, 60) and end is not null"""
 NSYS_LAUNCHES = """
     select k.end - k.start, r.start, r.end, r.globalTid
-    from CUPTI_ACTIVITY_KIND_KERNEL k join CUPTI_ACTIVITY_KIND_RUNTIME r
+    from TABLE k join CUPTI_ACTIVITY_KIND_RUNTIME r
       on r.correlationId = k.correlationId
      and r.globalTid / 16777216 % 16777216 = k.globalPid / 16777216 % 16777216"""
 NVPROF_RANGES = """
@@ -32,8 +33,13 @@ NVPROF_RANGES = """
     where s.flags = 2"""
 NVPROF_LAUNCHES = """
     select k.end - k.start, r.start, r.end, r.processId, r.threadId
-    from CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL k join CUPTI_ACTIVITY_KIND_RUNTIME r
+    from TABLE k join CUPTI_ACTIVITY_KIND_RUNTIME r
       on r.correlationId = k.correlationId"""
+DEVICE = {
+    "nsys": ("CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET"),
+    "nvprof": ("CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL", "CUPTI_ACTIVITY_KIND_KERNEL",
+               "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET"),
+}
 
 
 def thread_of(blob):
@@ -47,12 +53,15 @@ def thread_of(blob):
 def main():
     fmt, path = sys.argv[1], sys.argv[2]
     db = sqlite3.connect("file:%s?mode=ro" % path, uri=True)
+    tables = {n for (n,) in db.execute("select name from sqlite_master where type = 'table'")}
+    device = [n for n in DEVICE[fmt] if n in tables]
     if fmt == "nsys":
         ranges = [(s, e, tid) for s, e, tid in db.execute(NSYS_RANGES)]
-        launches = [(d, s, e, tid) for d, s, e, tid in db.execute(NSYS_LAUNCHES)]
+        launches = [(d, s, e, tid) for n in device for d, s, e, tid in db.execute(NSYS_LAUNCHES.replace("TABLE", n))]
     else:
         ranges = [(s, e, thread_of(o)) for s, e, o in db.execute(NVPROF_RANGES)]
-        launches = [(d, s, e, (pid, tid)) for d, s, e, pid, tid in db.execute(NVPROF_LAUNCHES)]
+        launches = [(d, s, e, (pid, tid)) for n in device
+                    for d, s, e, pid, tid in db.execute(NVPROF_LAUNCHES.replace("TABLE", n))]
     last = {}
     for s, e, tid in ranges:
         last[tid] = max(last.get(tid, e), e)

@@ -10,10 +10,11 @@ One line per op name (cpu_op, Operator and user_annotation events), sorted:
 name, calls, cpu_total, self_cpu, gpu_total, self_gpu, in ns (microseconds
 as written, exact Decimal arithmetic, half up, as the reader converts).
 
-- A kernel belongs to the ops on its runtime call's thread (the runtime or
-  driver event with the kernel's correlation id) that strictly enclose the
-  call (start < call start, end > call end): GPU total of an op instance is
-  the sum of the durations of those kernels; Self GPU goes to the innermost
+- A kernel, memcpy or memset belongs to the ops on its runtime call's
+  thread (the runtime or driver event with its correlation id; the first
+  such event) that strictly enclose the call (start < call start, end >
+  call end): GPU total of an op instance is the sum of the durations of
+  those kernels, memcpys and memsets; Self GPU goes to the innermost
   of them (latest start; on a tie the shorter; on a tie the later in the
   file, as PyTorch writes an op before the ops it calls).
 - --python: one line per python_function name, as pstats shows it
@@ -35,7 +36,7 @@ from collections import defaultdict
 
 D = decimal.Decimal
 OPS = ("cpu_op", "Operator", "user_annotation")
-KERNELS = ("kernel", "Kernel")
+DEVICE = ("kernel", "Kernel", "gpu_memcpy", "Memcpy", "gpu_memset", "Memset")
 CALLS = ("cuda_runtime", "cuda_driver", "Runtime", "mtia_runtime")
 
 
@@ -113,7 +114,7 @@ def table(path):
         end = start + max(0, ns(e.get("dur", 0)))
         if cat in OPS:
             ops.append((e.get("pid"), e.get("tid"), start, end, e.get("name", "")))
-        elif cat in KERNELS:
+        elif cat in DEVICE:
             kernels.append((e.get("args", {}).get("correlation"), end - start))
         elif cat in CALLS:
             corr = e.get("args", {}).get("correlation")

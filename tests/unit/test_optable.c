@@ -76,7 +76,8 @@ static const struct gp_oprow *row(const gp_trace *t, const struct gp_optable *tb
 /* step [0,1000) > linear [100,600) > addmm [200,500), and mm [700,900) on
 ** the same thread; a python frame between linear and addmm; a kernel
 ** launched in addmm (call [300,310), 50 ns), one in mm ([750,760), 30 ns),
-** one in step outside any op ([650,660), 7 ns), one with no call (11 ns). */
+** one in step outside any op ([650,660), 7 ns), one with no call (11 ns);
+** a memcpy launched in mm ([770,780), 13 ns). */
 static void key_averages(void **state)
 {
 	gp_trace t;
@@ -97,11 +98,18 @@ static void key_averages(void **state)
 	kernel(&t, 800, 30, 2);
 	kernel(&t, 700, 7, 3);
 	kernel(&t, 900, 11, 99);
+	api(&t, 1, 770, 780, 4);
+	struct gp_memcpy *m = gp_vec_push(t.memcpys);
+	memset(m, 0, sizeof(*m));
+	m->start = 850;
+	m->end = 863;
+	m->corr = 4;
+	m->pid = 1;
 	correlate(&t);
 	gp_optable_build(&t, &o, &tb);
 	assert_int_equal(tb.rows.n, 4);
-	/* all kernels: 50 + 30 + 7 + 11 */
-	assert_int_equal(tb.kernel_sum, 98);
+	/* all kernels and the memcpy: 50 + 30 + 7 + 11 + 13 */
+	assert_int_equal(tb.gpu_sum, 111);
 	/* the Self CPU of the top-level op covers the whole thread */
 	assert_int_equal(tb.self_cpu_sum, 1000);
 
@@ -110,7 +118,7 @@ static void key_averages(void **state)
 	assert_int_equal(step->cpu_total, 1000);
 	assert_int_equal(step->self_cpu, 1000 - 500 - 200);
 	assert_int_equal(step->self_gpu, 7);
-	assert_int_equal(step->gpu_total, 7 + 50 + 30);
+	assert_int_equal(step->gpu_total, 7 + 50 + 30 + 13);
 	/* kernels sorted by start: 700 (step: 5e9), 400 (addmm: 1e9), 800
 	** (mm: -1, unknown), 900 (none) -- flops[] is indexed by kernel */
 	const struct gp_oprow *linear = row(&t, &tb, "aten::linear", NULL);
@@ -123,7 +131,7 @@ static void key_averages(void **state)
 	assert_int_equal(addmm->self_gpu, 50);
 	assert_int_equal(addmm->gpu_total, 50);
 	const struct gp_oprow *mm = row(&t, &tb, "aten::mm", NULL);
-	assert_int_equal(mm->self_gpu, 30);
+	assert_int_equal(mm->self_gpu, 30 + 13);
 	/* the FLOPs of a row are its own kernels' */
 	for (size_t k = 0; k < t.kernels.n; k++) {
 		if (t.kernels.v[k].start == 400)
