@@ -134,6 +134,9 @@ static void sweep(gp_trace *t, struct stacks *s)
 			if (t->ranges.v[open.v[j]].end > q->end)
 				*gp_vec_push(s->all) = open.v[j];
 		s->count[q->k] = (uint32_t)(s->all.n - s->first[q->k]);
+		/* the stack is in start order: its last entry is the innermost */
+		if (s->count[q->k])
+			t->attrs[q->k].range = s->all.v[s->all.n - 1];
 	}
 	gp_vec_free(open);
 	free(l);
@@ -150,6 +153,7 @@ static void attrs_init(gp_trace *t)
 		t->attrs[i].seq = -1;
 		t->attrs[i].iter = -1;
 		t->attrs[i].fwd = -1;
+		t->attrs[i].range = -1;
 	}
 }
 

@@ -220,6 +220,8 @@ struct gp_attr {
 	uint32_t args_first, args_count;  /* into trace->args */
 	int32_t iter;           /* iteration number, -1 = unknown */
 	int32_t fwd;            /* forward kernel it inherited from, -1 = none */
+	int32_t range;          /* innermost range enclosing the launching call
+				** on its thread (any kind), -1 = none */
 };
 
 /* One allocator event: memory allocated (bytes > 0) or freed (bytes < 0)

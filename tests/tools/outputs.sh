@@ -40,4 +40,8 @@ while read -r f; do
 	one "$id.ranges" ranges "$f"
 	one "$id.memory" memory "$f"
 	one "$id.memory-op" memory -f json --by op "$f"
+	one "$id.ops" ops "$f"
+	one "$id.ops-shape-csv" ops -f csv --group-by shape "$f"
+	one "$id.ops-stack-json" ops -f json --group-by stack --stack-depth 3 "$f"
+	one "$id.ops-python" ops --python "$f"
 done <"$out/files"

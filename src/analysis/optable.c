@@ -1,0 +1,374 @@
+/*
+** The op table (optable.h, docs/ops-table.md).
+**
+** gp_trace_finish() orders ranges by thread, then start, the longer first,
+** so one pass with a stack gives each op the op that contains it (its
+** parent in PyTorch's tree: containment, not gp_range.parent, which also
+** nests a range that overlaps its predecessor's end), and one backward
+** pass adds every op's times into its parent's before the parent is read.
+** Kernels reach their op through gp_attr.range, the innermost range the
+** correlation sweep found around their launch: no search per kernel.
+*/
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/markers.h"
+#include "analysis/optable.h"
+#include "util/u64map.h"
+
+/* Whether range r is a row of the table: an op, annotation, NVTX range or
+** timer the program closed (python frames have their own view). */
+static bool is_op(const struct gp_range *r)
+{
+	if (r->flags & GP_RANGE_F_UNCLOSED)
+		return false;
+	return r->kind == GP_RANGE_CPU_OP || r->kind == GP_RANGE_USER_ANNOTATION ||
+	       r->kind == GP_RANGE_PUSHPOP || r->kind == GP_RANGE_STARTEND ||
+	       r->kind == GP_RANGE_TIMER || r->kind == GP_RANGE_OTHER;
+}
+
+static bool is_python(const struct gp_range *r)
+{
+	return r->kind == GP_RANGE_PYTHON;
+}
+
+static bool is_nvtx(const struct gp_range *r)
+{
+	return r->kind == GP_RANGE_PUSHPOP || r->kind == GP_RANGE_STARTEND;
+}
+
+/* The parent of range i if gp_trace_finish() set one before it, else -1. */
+static int32_t parent_of(const gp_trace *t, size_t i)
+{
+	int32_t p = t->ranges.v[i].parent;
+	return p >= 0 && (size_t)p < i ? p : -1;
+}
+
+/* up[i]: range i itself when want(i), else the nearest enclosing range that
+** is, -1 when none.  Returns a new array. */
+static int32_t *nearest_up(const gp_trace *t, bool (*want)(const struct gp_range *))
+{
+	int32_t *up = gp_xmalloc((t->ranges.n ? t->ranges.n : 1) * sizeof(*up));
+
+	for (size_t i = 0; i < t->ranges.n; i++) {
+		int32_t p = parent_of(t, i);
+		up[i] = want(&t->ranges.v[i]) ? (int32_t)i : p >= 0 ? up[p] : -1;
+	}
+	return up;
+}
+
+/* For each range that is want()ed, the one that contains it (start <= its
+** start, end >= its end, starts before it ends; on equal intervals the
+** earlier range) among those wanted on its thread, as PyTorch's
+** populate_cpu_children builds its tree; -1 for a top-level one and for
+** ranges not wanted.  Returns a new array. */
+static int32_t *containers(const gp_trace *t, bool (*want)(const struct gp_range *))
+{
+	int32_t *parent = gp_xmalloc((t->ranges.n ? t->ranges.n : 1) * sizeof(*parent));
+	GP_VEC(int32_t) open = {0};
+
+	for (size_t i = 0; i < t->ranges.n; i++) {
+		const struct gp_range *r = &t->ranges.v[i];
+		parent[i] = -1;
+		if (i == 0 || gp_thread_cmp(r->pid, r->tid, r[-1].pid, r[-1].tid) != 0)
+			open.n = 0;
+		if (!want(r))
+			continue;
+		while (open.n) {
+			const struct gp_range *top = &t->ranges.v[open.v[open.n - 1]];
+			if (r->start < top->end && r->end <= top->end)
+				break;
+			open.n--;
+		}
+		parent[i] = open.n ? open.v[open.n - 1] : -1;
+		*gp_vec_push(open) = (int32_t)i;
+	}
+	gp_vec_free(open);
+	return parent;
+}
+
+/* The innermost op around API call api, starting from range r (a range
+** of the call's thread that starts before it, -1 = none): r's nearest op,
+** then up the op tree to the first op that strictly encloses the call
+** (starts before it starts, ends after it ends); -1 when none. */
+static int32_t call_op(const gp_trace *t, const int32_t *op_up, const int32_t *op_parent, int32_t r,
+		       int32_t api)
+{
+	int32_t o;
+
+	if (r < 0 || (size_t)r >= t->ranges.n || api < 0 || (size_t)api >= t->apis.n)
+		return -1;
+	for (o = op_up[r]; o >= 0; o = op_parent[o]) {
+		const struct gp_range *op = &t->ranges.v[o];
+		if (op->start < t->apis.v[api].start && op->end > t->apis.v[api].end)
+			break;
+	}
+	return o;
+}
+
+/* The last range of api's thread that starts before it, -1 (a binary
+** search: ranges are in gp_range_cmp's order). */
+static int32_t last_range_before(const gp_trace *t, const struct gp_api *a)
+{
+	size_t lo = 0, hi = t->ranges.n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct gp_range *r = &t->ranges.v[mid];
+		int c = gp_thread_cmp(r->pid, r->tid, a->pid, a->tid);
+		if (c < 0 || (c == 0 && r->start < a->start))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return -1;
+	const struct gp_range *r = &t->ranges.v[lo - 1];
+	return r->pid == a->pid && r->tid == a->tid ? (int32_t)(lo - 1) : -1;
+}
+
+/* Adds the time of each memcpy and memset to self_gpu[] of the op around
+** its launching call (the API call with its correlation id and pid; a
+** record without a pid takes any), and all of it to *sum.  The kernels'
+** launches come from the correlation pass; copies and sets are fewer, so
+** one hash of the calls and one binary search each. */
+#define ADD_COPIES(vec)                                                                   \
+	for (size_t i = 0; i < (vec).n; i++) {                                            \
+		int32_t a = gp_u64map_get(&by_corr, (vec).v[i].corr);                      \
+		*sum += (vec).v[i].end - (vec).v[i].start;                                 \
+		if (a < 0 || !(vec).v[i].corr ||                                          \
+		    ((vec).v[i].pid && (vec).v[i].pid != t->apis.v[a].pid))                 \
+			continue;                                                          \
+		int32_t o = call_op(t, op_up, op_parent, last_range_before(t, &t->apis.v[a]), a); \
+		if (o >= 0)                                                                \
+			self_gpu[o] += (vec).v[i].end - (vec).v[i].start;                   \
+	}
+
+static void add_copies(const gp_trace *t, const int32_t *op_up, const int32_t *op_parent,
+		       gp_ns *self_gpu, gp_ns *sum)
+{
+	gp_u64map by_corr = {0};
+
+	if (!t->memcpys.n && !t->memsets.n)
+		return;
+	for (size_t i = 0; i < t->apis.n; i++)
+		gp_u64map_add(&by_corr, t->apis.v[i].corr, (int32_t)i);
+	ADD_COPIES(t->memcpys)
+	ADD_COPIES(t->memsets)
+	gp_u64map_free(&by_corr);
+}
+#undef ADD_COPIES
+
+/* The name, and the shapes an NVTX text carries, per distinct text; NVTX
+** marker texts are parsed once each (ids below n exist before labelling). */
+struct names {
+	size_t n;
+	gp_str *label;          /* 0 = not computed yet */
+	gp_str *sizes;
+};
+
+/* The row name of range r: an NVTX marker's short label (gp_marker_label:
+** "aten::mm" for an emit_nvtx range), else its text. */
+static gp_str name_of(gp_trace *t, struct names *nm, const struct gp_range *r)
+{
+	if (!is_nvtx(r) || r->text >= nm->n)
+		return r->text;
+	if (!nm->label[r->text]) {
+		bool per_op;
+		const char *s = gp_s(t, r->text);
+		gp_str lab = gp_marker_label(t, s, gp_strtab_len(&t->strs, r->text), &per_op);
+		const char *sz = strstr(s, "sizes = [");
+		nm->label[r->text] = lab ? lab : r->text;
+		if (sz) {
+			/* emit_nvtx: "aten::mm, seq = 3, sizes = [[2, 3], [3, 4]]" */
+			const char *b = sz + strlen("sizes = "), *e = b;
+			int depth = 0;
+			do {
+				depth += *e == '[' ? 1 : *e == ']' ? -1 : 0;
+				e++;
+			} while (*e && depth > 0);
+			nm->sizes[r->text] = gp_strtab_intern_n(&t->strs, b, (size_t)(e - b));
+		}
+	}
+	return nm->label[r->text];
+}
+
+/* The input shapes of op range i: Kineto's Input Dims, an emit_nvtx
+** range's sizes; 0 when it has none. */
+static gp_str shapes_of(gp_trace *t, struct names *nm, size_t i)
+{
+	const struct gp_range *r = &t->ranges.v[i];
+
+	if (r->ext && r->ext <= t->op_exts.n)
+		return t->op_exts.v[r->ext - 1].input_dims;
+	if (is_nvtx(r) && r->text < nm->n) {
+		name_of(t, nm, r);
+		return nm->sizes[r->text];
+	}
+	return 0;
+}
+
+/* The stack key of python frame p and the depth-1 frames enclosing it,
+** innermost first, "; "-joined; memo[p] keeps it. */
+static gp_str stack_of(gp_trace *t, const int32_t *py_up, gp_str *memo, int32_t p, int depth)
+{
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
+
+	if (memo[p])
+		return memo[p];
+	for (int32_t f = p; f >= 0 && depth-- > 0;) {
+		const char *s = gp_s(t, t->ranges.v[f].text);
+		size_t sl = strlen(s);
+		if (len + sl + 3 > cap) {
+			cap = (len + sl + 3) * 2;
+			buf = gp_xrealloc(buf, cap);
+		}
+		if (len) {
+			memcpy(buf + len, "; ", 2);
+			len += 2;
+		}
+		memcpy(buf + len, s, sl);
+		len += sl;
+		int32_t up = parent_of(t, (size_t)f);
+		f = up >= 0 ? py_up[up] : -1;
+	}
+	memo[p] = len ? gp_strtab_intern_n(&t->strs, buf, len) : 0;
+	free(buf);
+	return memo[p];
+}
+
+void gp_optable_build(gp_trace *t, const struct gp_optable_opts *o, struct gp_optable *tb)
+{
+	size_t n = t->ranges.n, nn = n ? n : 1;
+	int32_t *op_up = nearest_up(t, is_op);
+	int32_t *op_parent = containers(t, is_op);
+	int32_t *py_up = o->group == GP_OPTABLE_BY_STACK ? nearest_up(t, is_python) : NULL;
+	gp_str *stack_memo = py_up ? gp_xcalloc(nn, sizeof(*stack_memo)) : NULL;
+	gp_ns *self_gpu = gp_xcalloc(nn, sizeof(*self_gpu));
+	gp_ns *gpu_total = gp_xcalloc(nn, sizeof(*gpu_total));
+	gp_ns *cpu_children = gp_xcalloc(nn, sizeof(*cpu_children));
+	double *flops = gp_xmalloc(nn * sizeof(*flops));
+	struct names nm = {.n = t->strs.n};
+	gp_u64map slot = {0};
+
+	memset(tb, 0, sizeof(*tb));
+	nm.label = gp_xcalloc(nm.n ? nm.n : 1, sizeof(*nm.label));
+	nm.sizes = gp_xcalloc(nm.n ? nm.n : 1, sizeof(*nm.sizes));
+	for (size_t i = 0; i < n; i++)
+		flops[i] = -1;
+
+	/* Each kernel's time to the innermost op around its launch, then each
+	** memcpy's and memset's. */
+	for (size_t k = 0; k < t->kernels.n; k++) {
+		const struct gp_kernel *kr = &t->kernels.v[k];
+		int32_t op = t->attrs ? call_op(t, op_up, op_parent, t->attrs[k].range, t->attrs[k].api) : -1;
+		tb->gpu_sum += kr->end - kr->start;
+		if (op < 0)
+			continue;
+		self_gpu[op] += kr->end - kr->start;
+		if (o->flops && o->flops[k] >= 0)
+			flops[op] = (flops[op] > 0 ? flops[op] : 0) + o->flops[k];
+	}
+	add_copies(t, op_up, op_parent, self_gpu, &tb->gpu_sum);
+	/* Children after parents: backwards, each op's totals are complete
+	** when it hands them to its parent op. */
+	for (size_t i = n; i-- > 0;) {
+		int32_t pop = op_parent[i];
+		if (op_up[i] != (int32_t)i)
+			continue;
+		gpu_total[i] += self_gpu[i];
+		if (pop >= 0) {
+			gpu_total[pop] += gpu_total[i];
+			cpu_children[pop] += t->ranges.v[i].end - t->ranges.v[i].start;
+		}
+	}
+	/* Group in range order: rows appear in first-instance order. */
+	for (size_t i = 0; i < n; i++) {
+		const struct gp_range *r = &t->ranges.v[i];
+		gp_str name, extra = 0;
+		if (op_up[i] != (int32_t)i)
+			continue;
+		name = name_of(t, &nm, r);
+		if (o->group == GP_OPTABLE_BY_SHAPE) {
+			extra = shapes_of(t, &nm, i);
+		} else if (o->group == GP_OPTABLE_BY_STACK) {
+			int32_t p = parent_of(t, i), f = p >= 0 ? py_up[p] : -1;
+			extra = f >= 0 ? stack_of(t, py_up, stack_memo, f, o->stack_depth) : 0;
+		}
+		int32_t at = gp_u64map_add(&slot, (uint64_t)name << 32 | extra, (int32_t)tb->rows.n);
+		if ((size_t)at == tb->rows.n) {
+			struct gp_oprow *row = gp_vec_push(tb->rows);
+			memset(row, 0, sizeof(*row));
+			row->name = name;
+			row->shapes = o->group == GP_OPTABLE_BY_SHAPE ? extra : 0;
+			row->stack = o->group == GP_OPTABLE_BY_STACK ? extra : 0;
+			row->kind = r->kind;
+			row->flops = -1;
+		}
+		struct gp_oprow *row = &tb->rows.v[at];
+		gp_ns dur = r->end - r->start;
+		row->calls++;
+		row->cpu_total += dur;
+		row->self_cpu += dur - cpu_children[i];
+		row->self_gpu += self_gpu[i];
+		row->gpu_total += gpu_total[i];
+		if (flops[i] >= 0)
+			row->flops = (row->flops > 0 ? row->flops : 0) + flops[i];
+		tb->self_cpu_sum += dur - cpu_children[i];
+	}
+	gp_u64map_free(&slot);
+	free(nm.label);
+	free(nm.sizes);
+	free(flops);
+	free(cpu_children);
+	free(gpu_total);
+	free(self_gpu);
+	free(stack_memo);
+	free(py_up);
+	free(op_parent);
+	free(op_up);
+}
+
+void gp_optable_python(gp_trace *t, struct gp_optable *tb)
+{
+	size_t n = t->ranges.n, nn = n ? n : 1;
+	int32_t *up = containers(t, is_python);
+	gp_ns *children = gp_xcalloc(nn, sizeof(*children));
+	gp_u64map slot = {0};
+
+	for (size_t i = 0; i < n; i++)
+		if (up[i] >= 0)
+			children[up[i]] += t->ranges.v[i].end - t->ranges.v[i].start;
+	for (size_t i = 0; i < n; i++) {
+		const struct gp_range *r = &t->ranges.v[i];
+		bool primitive = true;
+		if (!is_python(r))
+			continue;
+		/* cProfile counts a recursive call's time once, in the outermost */
+		for (int32_t f = up[i]; f >= 0 && primitive; f = up[f])
+			primitive = t->ranges.v[f].text != r->text;
+		int32_t at = gp_u64map_add(&slot, r->text, (int32_t)tb->py.n);
+		if ((size_t)at == tb->py.n) {
+			struct gp_pyrow *row = gp_vec_push(tb->py);
+			memset(row, 0, sizeof(*row));
+			row->func = r->text;
+		}
+		struct gp_pyrow *row = &tb->py.v[at];
+		row->calls++;
+		row->tottime += r->end - r->start - children[i];
+		if (primitive) {
+			row->prim_calls++;
+			row->cumtime += r->end - r->start;
+		}
+	}
+	gp_u64map_free(&slot);
+	free(children);
+	free(up);
+}
+
+void gp_optable_free(struct gp_optable *tb)
+{
+	gp_vec_free(tb->rows);
+	gp_vec_free(tb->py);
+}

@@ -1,0 +1,37 @@
+# ops on every Kineto trace of testdata (issue 11 item 3): per op name, the
+# calls, CPU total, Self CPU, GPU total and Self GPU equal what Python
+# computes from the raw JSON alone (tests/tools/optable_oracle.py: kernel ->
+# its runtime call by correlation id -> the ops enclosing that call on its
+# thread; Self CPU = total minus the ops directly inside), and the shares
+# add up: Self CPU % over all rows is 100, Self GPU never exceeds the
+# kernels' time.  On the traces with python_function frames, ops --python
+# (cProfile's view) equals the oracle's ncalls, tottime and cumtime.
+need_testdata
+n=0 py=0
+for f in $(cd "$TESTDATA" && find hta kineto_tb_plugin param tracelens -name '*.json.gz' -o -name '*.json' | sort); do
+	python3 tests/tools/optable_oracle.py "$TESTDATA/$f" | LC_ALL=C sort >"$TMP/want" ||
+		fail "$f: the oracle failed"
+	run_ok "$GPUPROF" ops -f tsv "$TESTDATA/$f"
+	awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		{ print $c["Name"] "\t" $c["# of Calls"] "\t" $c["CPU total"] "\t" $c["Self CPU"] "\t" $c["GPU total"] "\t" $c["Self GPU"] }' \
+		"$TMP/out" | LC_ALL=C sort >"$TMP/got"
+	diff "$TMP/want" "$TMP/got" >&2 || fail "$f: ops differs from the oracle (< oracle, > gpuprof)"
+	# Self CPU shares add up to 100% (when there is CPU time at all);
+	# the Self GPU shares to at most 100%
+	awk -F'\t' -v f="$f" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		{ cpu += $c["Self CPU"]; pc += $c["Self CPU %"]; pg += $c["Self GPU %"]; rows++ }
+		END { if (rows && cpu > 0 && (pc < 99.5 || pc > 100.5)) { print f ": Self CPU % adds to " pc; exit 1 }
+		      if (pg > 100.5) { print f ": Self GPU % adds to " pg; exit 1 } }' "$TMP/out" >&2 ||
+		fail "$f: shares"
+	n=$((n + 1))
+
+	run_ok "$GPUPROF" ops --python -f tsv --no-header "$TESTDATA/$f"
+	[ -s "$TMP/out" ] || continue
+	awk -F'\t' '{ print $6 "\t" $1 "\t" $2 "\t" $4 }' "$TMP/out" | LC_ALL=C sort >"$TMP/got"
+	python3 tests/tools/optable_oracle.py --python "$TESTDATA/$f" | LC_ALL=C sort >"$TMP/want" ||
+		fail "$f: the oracle failed"
+	diff "$TMP/want" "$TMP/got" >&2 || fail "$f: ops --python differs from the oracle (< oracle, > gpuprof)"
+	py=$((py + 1))
+done
+[ "$n" -ge 30 ] || fail "only $n Kineto traces"
+[ "$py" -ge 1 ] || fail "no Kineto trace with python_function frames"
