@@ -18,6 +18,7 @@ const struct gp_command gp_commands[] = {
 	{"report", cmd_report, "one row per kernel: layer, op, direction, shapes, time (PyProf's view)", 0},
 	{"summary", cmd_summary, "time per kernel, memcpy/memset and API call (nvprof's summary)", 0},
 	{"advise", cmd_advise, "ranked findings with the change to make", 0},
+	{"export", cmd_export, "the trace for Perfetto/chrome://tracing, or flame-graph stacks", 0},
 	{"ranges", cmd_ranges, "statistics per NVTX range, marker and timer, by nesting path", 0},
 	{NULL, NULL, NULL, 0},
 };

@@ -30,6 +30,7 @@ int cmd_report(int argc, char **argv);
 int cmd_summary(int argc, char **argv);
 int cmd_advise(int argc, char **argv);
 int cmd_ranges(int argc, char **argv);
+int cmd_export(int argc, char **argv);
 
 /* Shared by the commands (common.c). */
 

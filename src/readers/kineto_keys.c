@@ -151,6 +151,8 @@ static const struct {
 	{"user_annotation", CAT_USER_ANNOT, 15}, {"gpu_user_annotation", CAT_GPU_ANNOT, 19},
 	{"python_function", CAT_PYTHON, 15}, {"cuda_sync", CAT_SYNC, 9},
 	{"mtia_runtime", CAT_MTIA_RUNTIME, 12}, {"fwdbwd", CAT_FWDBWD, 6},
+	/* NVTX ranges as gpuprof export writes them (docs/export.md) */
+	{"nvtx", CAT_NVTX, 4},
 	/* read and deliberately not kept: flows duplicating args.correlation,
 	** the profiler's own span, memory instants, HTA overlays */
 	{"ac2g", CAT_IGNORED, 4}, {"async", CAT_IGNORED, 5}, {"async_gpu", CAT_IGNORED, 9},
