@@ -327,8 +327,6 @@ static void kernel_model_args(FILE *out, const struct gp_analysis *an, size_t k)
 	gp_str op = an->opres && an->opres[k].op ? an->opres[k].op : a->op;
 	if (op)
 		arg_str(out, "op", gp_s(t, op));
-	if (a->marker)
-		arg_str(out, "marker", gp_s(t, a->marker));
 	arg_str(out, "dir", gp_dir_name(a->dir));
 	if (a->seq_list)
 		arg_str(out, "seq", gp_s(t, a->seq_list));
