@@ -466,15 +466,15 @@ static void write_flows(struct pf *p)
 	}
 }
 
-/* Each GPU's idle gaps (between merged activities, inside the window)
-** as "idle" slices on its idle track. */
+/* Each GPU's idle gaps (between merged activities) as "idle" slices on
+** its idle track: the gaps between activities the window keeps. */
 static void write_idle(struct pf *p, const struct gp_activity *acts, size_t n)
 {
 	gp_ns busy_end = 0;
 
 	for (size_t i = 0; i < n; i++) {
 		bool same = i && acts[i].dev == acts[i - 1].dev;
-		if (same && acts[i].s > busy_end && in_window(p, busy_end, acts[i].s)) {
+		if (same && acts[i].s > busy_end && (p->all || (busy_end >= p->ws && acts[i].s <= p->we))) {
 			begin(p, 'X', "gpu_idle", "idle", acts[i].dev, IDLE_TID, busy_end);
 			put_dur(p->out, busy_end, acts[i].s);
 			fputs(",\"args\":{}}", p->out);
