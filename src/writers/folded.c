@@ -147,7 +147,7 @@ static void add_idle(struct stacks *st, const struct gp_analysis *an, const stru
 					}
 				}
 			}
-			add_stack(st, (uint64_t)(acts[i].s - busy_end));
+			add_stack(st, (uint64_t)acts[i].s - (uint64_t)busy_end);
 		}
 		if (!same || acts[i].e > busy_end)
 			busy_end = acts[i].e;
@@ -175,7 +175,7 @@ static int folded_write_weight(gp_sink *s, const struct gp_analysis *an, enum we
 			const struct gp_kernel *kr = &t->kernels.v[k];
 			uint64_t v;
 			if (w == W_TIME)
-				v = kr->end > kr->start ? (uint64_t)(kr->end - kr->start) : 0;
+				v = kr->end > kr->start ? (uint64_t)kr->end - (uint64_t)kr->start : 0;
 			else
 				v = an->opres[k].flops > 0 ? (uint64_t)llround(an->opres[k].flops) : 0;
 			if (!v)

@@ -74,8 +74,9 @@ static void begin(struct pf *p, char ph, const char *cat, const char *name, int6
 /* A complete event's dur (end before start counts 0). */
 static void put_dur(FILE *out, gp_ns s, gp_ns e)
 {
-	fputs(",\"dur\":", out);
-	put_us(out, e > s ? e - s : 0);
+	uint64_t d = e > s ? (uint64_t)e - (uint64_t)s : 0;
+
+	fprintf(out, ",\"dur\":%" PRIu64 ".%03u", d / 1000, (unsigned)(d % 1000));
 }
 
 static void arg_str(FILE *out, const char *key, const char *val)
@@ -351,7 +352,8 @@ static void kernel_model_args(FILE *out, const struct gp_analysis *an, size_t k)
 	double pf = 0, pbw = 0;
 	if (!gp_op_is_comm(r))
 		gp_kernel_peaks(t, k, r, an->peaks, &pf, &pbw);
-	gp_roofline(r->flops, r->bytes, (double)(kr->end - kr->start), pf, pbw, &rl);
+	double dur = kr->end > kr->start ? (double)((uint64_t)kr->end - (uint64_t)kr->start) : 0;
+	gp_roofline(r->flops, r->bytes, dur, pf, pbw, &rl);
 	arg_num(out, "gflops", "%.2f", rl.gflops);
 	arg_num(out, "gbps", "%.2f", rl.gbps);
 	arg_num(out, "eff", "%.3f", rl.eff);
@@ -506,7 +508,7 @@ static void write_counters(struct pf *p, const struct gp_analysis *an, const str
 			/* a last sample at the end closes the final bucket */
 			const struct gp_timeline_bucket *b = &row[i < tl.nbuckets ? i : tl.nbuckets - 1];
 			double w = (double)tl.width;
-			gp_ns ts = tl.start + (gp_ns)i * tl.width;
+			gp_ns ts = gp_timeline_at(&tl, i);
 			begin(p, 'C', "gpu_counter", "GPU busy %", tl.devs[d], 0, ts);
 			fprintf(p->out, ",\"args\":{\"busy\":%.2f}}", i < tl.nbuckets ? 100.0 * b->busy_ns / w : 0.0);
 			if (!an->opres)

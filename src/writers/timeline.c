@@ -7,28 +7,36 @@
 #include "util/alloc.h"
 #include "writers/timeline.h"
 
+/* The distance from a to b >= a, without overflow (times may span the
+** whole int64 range in bad input). */
+static uint64_t dist(gp_ns a, gp_ns b)
+{
+	return (uint64_t)b - (uint64_t)a;
+}
+
 /* Adds weight w spread evenly over [s, e) to the buckets of one device
-** (field at offset off in each bucket), clipped to the window. */
+** (the double at offset off in each bucket), clipped to the window. */
 static void spread(const struct gp_timeline *tl, struct gp_timeline_bucket *row, size_t off,
 		   gp_ns s, gp_ns e, double w)
 {
-	gp_ns lo = tl->start, hi = tl->start + (gp_ns)tl->nbuckets * tl->width;
-	double len = (double)(e - s);
+	uint64_t width = (uint64_t)tl->width;
 
 	if (e <= s) {           /* an instant: all of it where it is */
-		if (s < lo || s >= hi)
+		if (s < tl->start || s >= tl->end)
 			return;
-		size_t i = (size_t)((s - lo) / tl->width);
-		*(double *)((char *)&row[i] + off) += w;
+		*(double *)((char *)&row[dist(tl->start, s) / width] + off) += w;
 		return;
 	}
-	gp_ns cs = s < lo ? lo : s, ce = e > hi ? hi : e;
-	for (gp_ns x = cs; x < ce;) {
-		size_t i = (size_t)((x - lo) / tl->width);
-		gp_ns bend = lo + (gp_ns)(i + 1) * tl->width;
-		gp_ns y = bend < ce ? bend : ce;
-		*(double *)((char *)&row[i] + off) += w * (double)(y - x) / len;
-		x = y;
+	gp_ns cs = s < tl->start ? tl->start : s, ce = e > tl->end ? tl->end : e;
+	if (ce <= cs)
+		return;
+	double len = (double)dist(s, e);
+	uint64_t x = dist(tl->start, cs), to = dist(tl->start, ce);
+	while (x < to) {
+		uint64_t left = width - x % width;      /* to the bucket's end */
+		uint64_t step = to - x < left ? to - x : left;
+		*(double *)((char *)&row[x / width] + off) += w * (double)step / len;
+		x += step;
 	}
 }
 
@@ -39,10 +47,12 @@ void gp_timeline_build(struct gp_timeline *tl, const gp_trace *t, const struct g
 	memset(tl, 0, sizeof(*tl));
 	if (end <= start || !n || !nbuckets)
 		return;
-	gp_ns width = (end - start + (gp_ns)nbuckets - 1) / (gp_ns)nbuckets;
+	uint64_t span = dist(start, end);
+	uint64_t width = span / nbuckets + (span % nbuckets != 0);
 	tl->start = start;
-	tl->width = width ? width : 1;
-	tl->nbuckets = (size_t)((end - start + tl->width - 1) / tl->width);
+	tl->end = end;
+	tl->width = (gp_ns)width;
+	tl->nbuckets = (size_t)(span / width + (span % width != 0));
 	for (size_t i = 0; i < n; i++)
 		if (!i || acts[i].dev != acts[i - 1].dev)
 			tl->ndev++;
@@ -57,7 +67,7 @@ void gp_timeline_build(struct gp_timeline *tl, const gp_trace *t, const struct g
 	for (size_t i = 0; i <= n; i++) {
 		bool new_dev = i == n || !i || acts[i].dev != acts[i - 1].dev;
 		if (i && (new_dev || acts[i].s > be))
-			spread(tl, row, offsetof(struct gp_timeline_bucket, busy_ns), bs, be, (double)(be - bs));
+			spread(tl, row, offsetof(struct gp_timeline_bucket, busy_ns), bs, be, (double)dist(bs, be));
 		if (i == n)
 			break;
 		if (new_dev) {
@@ -80,6 +90,14 @@ void gp_timeline_build(struct gp_timeline *tl, const gp_trace *t, const struct g
 				spread(tl, row, offsetof(struct gp_timeline_bucket, bytes), acts[i].s, acts[i].e, r[k].bytes);
 		}
 	}
+}
+
+/* The start of bucket i (i = nbuckets: the window's end). */
+gp_ns gp_timeline_at(const struct gp_timeline *tl, size_t i)
+{
+	if (i >= tl->nbuckets)
+		return tl->end;
+	return (gp_ns)((uint64_t)tl->start + (uint64_t)i * (uint64_t)tl->width);
 }
 
 void gp_timeline_free(struct gp_timeline *tl)

@@ -22,7 +22,8 @@ struct gp_timeline_bucket {
 };
 
 struct gp_timeline {
-	gp_ns start, width;     /* bucket i covers [start + i*width, start + (i+1)*width) */
+	gp_ns start, end;       /* the window */
+	gp_ns width;            /* bucket i covers [start + i*width, start + (i+1)*width) */
 	size_t nbuckets;
 	size_t ndev;
 	int32_t *devs;          /* [ndev] device ids, ascending */
@@ -37,6 +38,9 @@ struct gp_timeline {
 void gp_timeline_build(struct gp_timeline *tl, const gp_trace *t, const struct gp_opres *r,
 		       const struct gp_activity *acts, size_t n, gp_ns start, gp_ns end,
 		       size_t nbuckets);
+
+/* The start of bucket i; for i >= nbuckets, the window's end. */
+gp_ns gp_timeline_at(const struct gp_timeline *tl, size_t i);
 
 void gp_timeline_free(struct gp_timeline *tl);
 
