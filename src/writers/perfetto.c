@@ -158,8 +158,10 @@ static void host_process(struct pf *p, gp_u64map *seen, uint32_t pid, const char
 		 rank ? ": " : "", pname ? pname : "host process", pid);
 	meta(p, "process_name", pid, 0, "name", name, 0);
 	meta(p, "process_sort_index", pid, 0, "sort_index", NULL, (*order)++);
-	if (rank)
-		meta(p, "process_labels", pid, 0, "labels", "rank", 0);
+	if (rank) {
+		snprintf(name, sizeof(name), "rank %s", rank);
+		meta(p, "process_labels", pid, 0, "labels", name, 0);
+	}
 }
 
 /* One GPU's stream track, once (seen: key device << 32 | stream). */
@@ -217,6 +219,10 @@ static void write_names(struct pf *p, const struct gp_activity *acts, size_t nac
 		snprintf(name, sizeof(name), "%s%s%sGPU %" PRId32 "%s%s", rank ? "rank " : "",
 			 rank ? rank : "", rank ? ": " : "", acts[i].dev, dn ? ": " : "", dn ? dn : "");
 		meta(p, "process_name", acts[i].dev, 0, "name", name, 0);
+		if (rank) {
+			snprintf(name, sizeof(name), "rank %s", rank);
+			meta(p, "process_labels", acts[i].dev, 0, "labels", name, 0);
+		}
 		meta(p, "process_sort_index", acts[i].dev, 0, "sort_index", NULL,
 		     1000000 + (int64_t)acts[i].dev);
 		meta(p, "thread_name", acts[i].dev, IDLE_TID, "name", "idle", 0);

@@ -38,5 +38,18 @@ printf '{"traceEvents": [{"ph": "X", "cat": "kernel", "ts": 1' >"$TMP/bad.json"
 expect_exit 4 "$GPUPROF" export -o "$TMP/bad.out.json" "$TMP/bad.json"
 [ ! -e "$TMP/bad.out.json" ] || fail "a failed export left its output file"
 expect_exit 3 "$GPUPROF" export -o "$TMP/no/such/dir.json" "$TMP/g.kineto"
+# a rank's processes form a group: names and labels, and distributedInfo
+if [ -n "$TESTDATA" ] && [ -d "$TESTDATA" ]; then
+	run_ok "$GPUPROF" export "$TESTDATA/hta/trace_filter/sampled_rank-1.json.gz"
+	python3 - "$TMP/out" <<'PY' || fail "rank 1 is not its own process group"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["distributedInfo"]["rank"] == 1
+names = [e["args"]["name"] for e in d["traceEvents"] if e["ph"] == "M" and e["name"] == "process_name"]
+labels = [e["args"]["labels"] for e in d["traceEvents"] if e["ph"] == "M" and e["name"] == "process_labels"]
+assert names and all(n.startswith("rank 1: ") for n in names), names
+assert len(labels) == len(names) and set(labels) == {"rank 1"}, labels
+PY
+fi
 run_ok "$GPUPROF" export --help
 assert_grep "ui.perfetto.dev" "$TMP/out"
