@@ -449,12 +449,27 @@ static void flow(struct pf *p, const char *cat, uint64_t id, int64_t spid, int64
 	fprintf(p->out, ",\"id\":%" PRIu64 ",\"bp\":\"e\"}", id);
 }
 
-/* Flows: launch call -> kernel (ac2g, id 2k+1), forward kernel ->
-** backward kernel (fwd_bwd, id 2k+2); only between events written. */
+/* The framework op (cpu_op range) of each External id, for the forward
+** flows: their start is the forward op when the trace has one. */
+static void index_ops(const gp_trace *t, gp_u64map *ops)
+{
+	for (size_t i = 0; i < t->ranges.n; i++) {
+		const struct gp_range *r = &t->ranges.v[i];
+		if (r->kind == GP_RANGE_CPU_OP && r->ext && t->op_exts.v[r->ext - 1].ext_id)
+			gp_u64map_add(ops, t->op_exts.v[r->ext - 1].ext_id, (int32_t)i);
+	}
+}
+
+/* Flows: launch call -> kernel (ac2g, id 2k+1); forward -> backward
+** kernel (fwd_bwd, id 2k+2), from the forward kernel's framework op (by
+** its External id) or, without one, from the forward kernel itself; only
+** between events written. */
 static void write_flows(struct pf *p)
 {
 	const gp_trace *t = p->t;
+	gp_u64map ops = {0};
 
+	index_ops(t, &ops);
 	for (size_t k = 0; k < t->kernels.n; k++) {
 		const struct gp_kernel *kr = &t->kernels.v[k];
 		const struct gp_attr *a = &t->attrs[k];
@@ -465,13 +480,20 @@ static void write_flows(struct pf *p)
 			flow(p, "ac2g", 2 * (uint64_t)k + 1, c->pid, c->tid, c->start, kr->device, kr->stream,
 			     kr->start);
 		}
-		if (a->fwd >= 0 && (size_t)a->fwd < t->kernels.n) {
-			const struct gp_kernel *f = &t->kernels.v[a->fwd];
-			if (in_window(p, f->start, f->end))
-				flow(p, "fwd_bwd", 2 * (uint64_t)k + 2, f->device, f->stream, f->start,
-				     kr->device, kr->stream, kr->start);
+		if (a->fwd < 0 || (size_t)a->fwd >= t->kernels.n)
+			continue;
+		const struct gp_kernel *f = &t->kernels.v[a->fwd];
+		int32_t op = f->ext_id ? gp_u64map_get(&ops, f->ext_id) : -1;
+		if (op >= 0 && in_window(p, t->ranges.v[op].start, t->ranges.v[op].end)) {
+			const struct gp_range *r = &t->ranges.v[op];
+			flow(p, "fwd_bwd", 2 * (uint64_t)k + 2, r->pid, r->tid, r->start, kr->device,
+			     kr->stream, kr->start);
+		} else if (op < 0 && in_window(p, f->start, f->end)) {
+			flow(p, "fwd_bwd", 2 * (uint64_t)k + 2, f->device, f->stream, f->start, kr->device,
+			     kr->stream, kr->start);
 		}
 	}
+	gp_u64map_free(&ops);
 }
 
 /* Each GPU's idle gaps (between merged activities) as "idle" slices on

@@ -13,6 +13,14 @@ for f in kineto nsys nvprof; do
 	python3 tests/tools/perfetto_check.py "$TMP/x.$f.json" "$TMP/out" ||
 		fail "$f: export is not a well-formed trace"
 done
+# on a Kineto trace, backward kernels' arrows start at their forward op
+python3 - "$TMP/x.kineto.json" <<'PY' || fail "forward -> backward arrows do not start at cpu_op slices"
+import json, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+ops = {(e["pid"], e["tid"], e["ts"]) for e in ev if e["ph"] == "X" and e["cat"] == "cpu_op"}
+starts = [e for e in ev if e["ph"] == "s" and e["cat"] == "fwd_bwd"]
+assert len(starts) > 100 and all((e["pid"], e["tid"], e["ts"]) in ops for e in starts)
+PY
 # -o - is stdout, the default too
 run_ok "$GPUPROF" export "$TMP/g.kineto"
 cmp -s "$TMP/out" "$TMP/x.kineto.json" || fail "stdout and -o FILE differ"
