@@ -19,6 +19,7 @@ const struct gp_command gp_commands[] = {
 	{"summary", cmd_summary, "time per kernel, memcpy/memset and API call (nvprof's summary)", 0},
 	{"advise", cmd_advise, "ranked findings with the change to make", 0},
 	{"ops", cmd_ops, "per op or range: self and total CPU and GPU time (PyTorch's key_averages)", 0},
+	{"export", cmd_export, "the trace for Perfetto/chrome://tracing, or flame-graph stacks", 0},
 	{"ranges", cmd_ranges, "statistics per NVTX range, marker and timer, by nesting path", 0},
 	{"memory", cmd_memory, "allocated and reserved memory over time, peak, allocations per op", 0},
 	{"breakdown", cmd_breakdown, "where GPU time goes: compute, communication, memory, idle and its causes", 0},

@@ -248,6 +248,34 @@ bool gp_trace_span(const gp_trace *t, gp_ns *first, gp_ns *last)
 	return true;
 }
 
+static int cmp_activity(const void *pa, const void *pb)
+{
+	const struct gp_activity *a = pa, *b = pb;
+
+	if (a->dev != b->dev)
+		return a->dev < b->dev ? -1 : 1;
+	return a->s < b->s ? -1 : a->s > b->s;
+}
+
+struct gp_activity *gp_trace_activities(const gp_trace *t, size_t *n)
+{
+	size_t cap = t->kernels.n + t->memcpys.n + t->memsets.n, m = 0;
+	struct gp_activity *v = gp_xmalloc((cap ? cap : 1) * sizeof(*v));
+
+	for (size_t i = 0; i < t->kernels.n; i++, m++)
+		v[m] = (struct gp_activity){t->kernels.v[i].start, t->kernels.v[i].end, t->kernels.v[i].device, (uint32_t)m};
+	for (size_t i = 0; i < t->memcpys.n; i++, m++)
+		v[m] = (struct gp_activity){t->memcpys.v[i].start, t->memcpys.v[i].end, t->memcpys.v[i].device, (uint32_t)m};
+	for (size_t i = 0; i < t->memsets.n; i++, m++)
+		v[m] = (struct gp_activity){t->memsets.v[i].start, t->memsets.v[i].end, t->memsets.v[i].device, (uint32_t)m};
+	for (size_t i = 0; i < m; i++)
+		if (v[i].e < v[i].s)
+			v[i].e = v[i].s;
+	qsort(v, m, sizeof(*v), cmp_activity);
+	*n = m;
+	return v;
+}
+
 /* Runtime entry points carry the CUDA version that introduced them
 ** (cudaLaunchKernel_v7000, cudaLaunchKernelExC_v11060); driver entry points
 ** such as cuMemAlloc_v2 are distinct functions whose suffix is part of the

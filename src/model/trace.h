@@ -322,6 +322,20 @@ int gp_range_cmp(const struct gp_range *a, const struct gp_range *b);
 ** ranges when there is nothing else).  Returns false for an empty trace. */
 bool gp_trace_span(const gp_trace *t, gp_ns *first, gp_ns *last);
 
+/* One GPU activity (kernel, memcpy or memset) on the device timeline:
+** unit i < kernels.n is kernel i, then the memcpys, then the memsets. */
+struct gp_activity {
+	gp_ns s, e;
+	int32_t dev;
+	uint32_t unit;
+};
+
+/* Every GPU activity of t, sorted by device and start; *n of them (the
+** caller frees the array).  An end before the start (bad input) is taken
+** as the start.  The one source of a device's busy and idle time, for
+** advise's idle gaps and the export's busy counters and idle slices. */
+struct gp_activity *gp_trace_activities(const gp_trace *t, size_t *n);
+
 /* The API name without a trailing "_vNNNN" version suffix (into buf). */
 const char *gp_api_strip_version(const char *name, char *buf, size_t size);
 

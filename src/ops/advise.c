@@ -443,44 +443,6 @@ static int tc_multiple(enum gp_dtype dt)
 	}
 }
 
-/* One GPU activity (kernel, memcpy, memset) as a unit of the timeline. */
-struct ival {
-	gp_ns s, e;
-	int32_t dev;
-	uint32_t unit;
-};
-
-static int cmp_ival(const void *pa, const void *pb)
-{
-	const struct ival *a = pa, *b = pb;
-
-	if (a->dev != b->dev)
-		return a->dev < b->dev ? -1 : 1;
-	return a->s < b->s ? -1 : a->s > b->s;
-}
-
-/* Every GPU activity of t as units (see struct advise_in), sorted by
-** device and start; *n of them (caller frees).  An end before the start
-** (bad input) is taken as the start. */
-static struct ival *activities(const gp_trace *t, size_t *n)
-{
-	size_t cap = t->kernels.n + t->memcpys.n + t->memsets.n, m = 0;
-	struct ival *v = gp_xmalloc((cap ? cap : 1) * sizeof(*v));
-
-	for (size_t i = 0; i < t->kernels.n; i++, m++)
-		v[m] = (struct ival){t->kernels.v[i].start, t->kernels.v[i].end, t->kernels.v[i].device, (uint32_t)m};
-	for (size_t i = 0; i < t->memcpys.n; i++, m++)
-		v[m] = (struct ival){t->memcpys.v[i].start, t->memcpys.v[i].end, t->memcpys.v[i].device, (uint32_t)m};
-	for (size_t i = 0; i < t->memsets.n; i++, m++)
-		v[m] = (struct ival){t->memsets.v[i].start, t->memsets.v[i].end, t->memsets.v[i].device, (uint32_t)m};
-	for (size_t i = 0; i < m; i++)
-		if (v[i].e < v[i].s)
-			v[i].e = v[i].s;
-	qsort(v, m, sizeof(*v), cmp_ival);
-	*n = m;
-	return v;
-}
-
 /* A start or end of an activity, for the wall-time sweep. */
 struct edge {
 	gp_ns at;
@@ -505,7 +467,7 @@ static int cmp_edge(const void *pa, const void *pb)
 ** each (so the walls of one device sum to its busy time).  One sorted
 ** sweep: S(x) = integral of 1/active up to x, wall = S(end) - S(start).
 ** Returns the number of devices with activity. */
-static int activity_walls(const struct ival *a, size_t n, double *wall)
+static int activity_walls(const struct gp_activity *a, size_t n, double *wall)
 {
 	struct edge *e = gp_xmalloc((n ? 2 * n : 1) * sizeof(*e));
 	int devices = 0;
@@ -582,7 +544,7 @@ static int32_t api_at(const gp_trace *t, gp_ns x)
 /* The idle intervals of every device between its activities a (n, sorted
 ** by device and start), the kernel that ends each, and for the long ones
 ** the API call during it. */
-static void find_idle_gaps(struct advise_in *in, const struct ival *a, size_t n)
+static void find_idle_gaps(struct advise_in *in, const struct gp_activity *a, size_t n)
 {
 	const gp_trace *t = in->t;
 	gp_ns busy_end = 0;
@@ -1453,7 +1415,7 @@ void gp_advise_time(const gp_trace *t, const struct gp_opres *r, const struct gp
 	in.gpu = g;
 
 	size_t na;
-	struct ival *acts = activities(t, &na);
+	struct gp_activity *acts = gp_trace_activities(t, &na);
 	in.copy0 = t->kernels.n;
 	in.set0 = in.copy0 + t->memcpys.n;
 	in.gap0 = in.set0 + t->memsets.n;

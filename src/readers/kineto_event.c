@@ -296,7 +296,8 @@ static void add_op_ext(gp_trace *t, struct gp_range *r, const struct kineto_even
 	r->ext = (uint32_t)t->op_exts.n;
 }
 
-/* cpu_op, user_annotation, python_function: a range on the CPU thread. */
+/* cpu_op, user_annotation, python_function, nvtx (an NVTX push/pop range,
+** as gpuprof export writes them): a range on the CPU thread. */
 static void add_cpu_range(struct kineto_parser *p, const struct kineto_event *e, gp_ns start,
 			  gp_ns end)
 {
@@ -310,11 +311,12 @@ static void add_cpu_range(struct kineto_parser *p, const struct kineto_event *e,
 	r->tid = e->tid;
 	r->kind = e->cat == CAT_PYTHON ? GP_RANGE_PYTHON
 		: e->cat == CAT_USER_ANNOT ? GP_RANGE_USER_ANNOTATION
+		: e->cat == CAT_NVTX ? GP_RANGE_PUSHPOP
 		: GP_RANGE_CPU_OP;
 	/* 2021 files log record_function ranges as Operator */
 	if (r->kind == GP_RANGE_CPU_OP && strncmp(e->name, "ProfilerStep#", 13) == 0)
 		r->kind = GP_RANGE_USER_ANNOTATION;
-	if (e->cat != CAT_PYTHON)
+	if (e->cat != CAT_PYTHON && e->cat != CAT_NVTX)
 		add_op_ext(p->t, r, e);
 }
 
@@ -347,6 +349,7 @@ static const add_fn add_by_cat[CAT__COUNT] = {
 	[CAT_CPU_OP] = add_cpu_range,
 	[CAT_USER_ANNOT] = add_cpu_range,
 	[CAT_PYTHON] = add_cpu_range,
+	[CAT_NVTX] = add_cpu_range,
 	[CAT_GPU_ANNOT] = add_gpu_range,
 };
 

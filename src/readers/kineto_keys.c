@@ -158,6 +158,8 @@ static const struct {
 	{"user_annotation", CAT_USER_ANNOT, 15}, {"gpu_user_annotation", CAT_GPU_ANNOT, 19},
 	{"python_function", CAT_PYTHON, 15}, {"cuda_sync", CAT_SYNC, 9},
 	{"mtia_runtime", CAT_MTIA_RUNTIME, 12}, {"fwdbwd", CAT_FWDBWD, 6},
+	/* NVTX ranges as gpuprof export writes them (docs/export.md) */
+	{"nvtx", CAT_NVTX, 4},
 	/* read and deliberately not kept: flows duplicating args.correlation,
 	** the profiler's own span, HTA overlays; memory instants are read by
 	** their name ("[memory]", kineto_event.c), not their category */

@@ -6,9 +6,14 @@
 #include "writers/sink.h"
 
 extern const struct gp_sink_ops gp_sink_advise_text;
+extern const struct gp_sink_ops gp_sink_perfetto;
+extern const struct gp_sink_ops gp_sink_folded;
+extern const struct gp_sink_ops gp_sink_folded_flops;
+extern const struct gp_sink_ops gp_sink_folded_idle;
 
 const struct gp_sink_ops *const gp_sinks[] = {
-	&gp_sink_advise_text, NULL,
+	&gp_sink_advise_text, &gp_sink_perfetto, &gp_sink_folded, &gp_sink_folded_flops,
+	&gp_sink_folded_idle, NULL,
 };
 
 const struct gp_sink_ops *gp_sink_find(const char *name)

@@ -1,8 +1,8 @@
 /*
 ** Whole-trace outputs.  A row writer (writer.h) gets one row at a time; a
 ** sink gets the whole analysed trace at once, for outputs that need all of
-** it: the advise report today; the Chrome/Perfetto trace, flame graph and
-** HTML report next.  A new whole-trace output is one sink file in
+** it: the advise report, the Perfetto/Chrome trace (perfetto.c) and the
+** flame-graph stacks (folded.c) today; the HTML report next.  A new whole-trace output is one sink file in
 ** src/writers/ listed in sink.c's registry, plus the subcommand that fills
 ** a gp_analysis and hands it over.
 **

@@ -1,0 +1,620 @@
+/*
+** The Perfetto / Chrome trace-event export (docs/export.md): one JSON
+** object {"traceEvents": [...]} that ui.perfetto.dev and chrome://tracing
+** open, written as Kineto writes its traces (categories kernel,
+** cuda_runtime, cpu_op, user_annotation, gpu_memcpy, gpu_memset, ac2g
+** flows; args correlation, External id, device, stream...) so that our
+** own Kineto reader loads it back with the same kernels, ops and times.
+** Each kernel's args add its attribution and op model; counter tracks add
+** GPU busy %, achieved TFLOP/s and GB/s per bucket (timeline.h); "idle"
+** slices show each GPU's gaps.  Times are exact: ts and dur are written as
+** decimal microseconds with three decimals from integer nanoseconds.
+**
+** Events stream out as they are formatted: nothing of the document is
+** built in memory beyond one flag per API call (launches of kernels in the
+** window) and the bucket table.
+*/
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/fmt.h"
+#include "util/u64map.h"
+#include "ops/ops.h"
+#include "writers/sink.h"
+#include "writers/timeline.h"
+#include "writers/writer.h"
+
+/* Counter buckets over the window: enough to see phases, few enough that
+** a million-kernel trace adds little to the file. */
+#define COUNTER_BUCKETS 2000
+
+/* The thread id of each GPU's "idle" track; Kineto's stream ids are small. */
+#define IDLE_TID 2147483646
+
+struct pf {
+	FILE *out;
+	const gp_trace *t;
+	gp_ns ws, we;           /* window; ws > we: everything */
+	bool all;
+	bool first;             /* no event written yet (for the commas) */
+};
+
+/* Writes v in decimal (fprintf's format parsing was a third of the
+** export's time on a 1M-kernel trace). */
+static void put_u64(FILE *out, uint64_t v)
+{
+	char buf[GP_FMT_INT_SIZE];
+	fputs(gp_fmt_u64(buf, v), out);
+}
+
+static void put_i64(FILE *out, int64_t v)
+{
+	char buf[GP_FMT_INT_SIZE];
+	fputs(gp_fmt_i64(buf, v), out);
+}
+
+/* Writes a count of ns (>= 0) as exact decimal microseconds: 1234567 -> 1234.567. */
+static void put_abs_us(FILE *out, uint64_t ns)
+{
+	unsigned frac = (unsigned)(ns % 1000);
+
+	put_u64(out, ns / 1000);
+	fputc('.', out);
+	fputc('0' + (int)(frac / 100), out);
+	fputc('0' + (int)(frac / 10 % 10), out);
+	fputc('0' + (int)(frac % 10), out);
+}
+
+/* Writes ns as exact decimal microseconds, with its sign. */
+static void put_us(FILE *out, gp_ns ns)
+{
+	if (ns < 0)
+		fputc('-', out);
+	put_abs_us(out, ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns);
+}
+
+static bool in_window(const struct pf *p, gp_ns s, gp_ns e)
+{
+	return p->all || (e >= p->ws && s <= p->we);
+}
+
+/* Starts an event: the comma, ph, cat, name, pid, tid and ts. */
+static void begin(struct pf *p, char ph, const char *cat, const char *name, int64_t pid, int64_t tid,
+		  gp_ns ts)
+{
+	FILE *out = p->out;
+
+	fputs(p->first ? "\n{\"ph\":\"" : ",\n{\"ph\":\"", out);
+	p->first = false;
+	fputc(ph, out);
+	fputs("\",\"cat\":\"", out);
+	fputs(cat, out);
+	fputs("\",\"name\":", out);
+	gp_json_string(out, name ? name : "");
+	fputs(",\"pid\":", out);
+	put_i64(out, pid);
+	fputs(",\"tid\":", out);
+	put_i64(out, tid);
+	fputs(",\"ts\":", out);
+	put_us(out, ts);
+}
+
+/* A complete event's dur (end before start counts 0). */
+static void put_dur(FILE *out, gp_ns s, gp_ns e)
+{
+	uint64_t d = e > s ? (uint64_t)e - (uint64_t)s : 0;
+
+	fputs(",\"dur\":", out);
+	put_abs_us(out, d);
+}
+
+static void arg_str(FILE *out, const char *key, const char *val)
+{
+	fprintf(out, ",\"%s\":", key);
+	gp_json_string(out, val);
+}
+
+static void arg_u64(FILE *out, const char *key, uint64_t v)
+{
+	fputs(",\"", out);
+	fputs(key, out);
+	fputs("\":", out);
+	put_u64(out, v);
+}
+
+/* A number known only when >= 0, in fmt ("%.0f", "%.3f"). */
+static void arg_num(FILE *out, const char *key, const char *fmt, double v)
+{
+	if (v < 0)
+		return;
+	fprintf(out, ",\"%s\":", key);
+	fprintf(out, fmt, v);
+}
+
+/* A metadata event (process_name, thread_name, *_sort_index). */
+static void meta(struct pf *p, const char *what, int64_t pid, int64_t tid, const char *key,
+		 const char *sval, int64_t ival)
+{
+	begin(p, 'M', "__metadata", what, pid, tid, 0);
+	fprintf(p->out, ",\"args\":{\"%s\":", key);
+	if (sval)
+		gp_json_string(p->out, sval);
+	else
+		fprintf(p->out, "%" PRId64, ival);
+	fputs("}}", p->out);
+}
+
+/* The head of the document: the Kineto top-level keys our reader reads. */
+static void write_head(struct pf *p)
+{
+	const gp_trace *t = p->t;
+	FILE *out = p->out;
+	const char *rank = gp_trace_meta_get(t, "rank");
+	const char *world = gp_trace_meta_get(t, "world_size");
+
+	fputs("{\"schemaVersion\":1,\"traceName\":", out);
+	gp_json_string(out, gp_s(t, t->path));
+	fputs(",\"displayTimeUnit\":\"ns\",\"deviceProperties\":[", out);
+	for (size_t i = 0; i < t->devices.n; i++) {
+		const struct gp_device *d = &t->devices.v[i];
+		fprintf(out, "%s{\"id\":%" PRId32 ",\"name\":", i ? "," : "", d->id);
+		gp_json_string(out, gp_s(t, d->name) ? gp_s(t, d->name) : "");
+		fprintf(out, ",\"totalGlobalMem\":%" PRIu64 ",\"computeMajor\":%d,\"computeMinor\":%d,"
+			"\"numSms\":%" PRId32 "}", d->mem_bytes, d->cc_major, d->cc_minor, d->sm_count);
+	}
+	fputs("]", out);
+	if (rank && strspn(rank, "0123456789") == strlen(rank) && *rank) {
+		fprintf(out, ",\"distributedInfo\":{\"rank\":%s", rank);
+		if (world && *world && strspn(world, "0123456789") == strlen(world))
+			fprintf(out, ",\"world_size\":%s", world);
+		fputs("}", out);
+	}
+	fputs(",\"traceEvents\":[", out);
+}
+
+/* A host process's pid, once: adds it to seen and writes its name. */
+static void host_process(struct pf *p, gp_u64map *seen, uint32_t pid, const char *rank,
+			 int64_t *order)
+{
+	const gp_trace *t = p->t;
+	char name[160];
+	const char *pname = NULL;
+
+	if (gp_u64map_get(seen, pid) >= 0)
+		return;
+	gp_u64map_put(seen, pid, 1);
+	for (size_t i = 0; i < t->processes.n && !pname; i++)
+		if (t->processes.v[i].pid == pid && t->processes.v[i].name)
+			pname = gp_s(t, t->processes.v[i].name);
+	snprintf(name, sizeof(name), "%s%s%s%s (%" PRIu32 ")", rank ? "rank " : "", rank ? rank : "",
+		 rank ? ": " : "", pname ? pname : "host process", pid);
+	meta(p, "process_name", pid, 0, "name", name, 0);
+	meta(p, "process_sort_index", pid, 0, "sort_index", NULL, (*order)++);
+	if (rank) {
+		snprintf(name, sizeof(name), "rank %s", rank);
+		meta(p, "process_labels", pid, 0, "labels", name, 0);
+	}
+}
+
+/* One GPU's stream track, once (seen: key device << 32 | stream). */
+static void gpu_stream(struct pf *p, gp_u64map *seen, int32_t dev, uint32_t stream)
+{
+	char name[48];
+	uint64_t key = (uint64_t)(uint32_t)dev << 32 | stream;
+
+	if (gp_u64map_get(seen, key) >= 0)
+		return;
+	gp_u64map_put(seen, key, 1);
+	snprintf(name, sizeof(name), "stream %" PRIu32, stream);
+	meta(p, "thread_name", dev, stream, "name", name, 0);
+	meta(p, "thread_sort_index", dev, stream, "sort_index", NULL, stream);
+}
+
+/* process_name / thread_name / sort indexes: host processes first (by
+** first appearance), then one process per GPU (by device id, acts are
+** sorted so) with a track per stream and one "idle" track. */
+static void write_names(struct pf *p, const struct gp_activity *acts, size_t nacts)
+{
+	const gp_trace *t = p->t;
+	const char *rank = gp_trace_meta_get(t, "rank");
+	gp_u64map seen = {0}, gpus = {0};
+	int64_t order = 0;
+	char name[200];
+
+	/* a reader may name the GPUs' pids and streams as processes and
+	** threads (Kineto does); GPUs get their own names below */
+	for (size_t i = 0; i < nacts; i++)
+		gp_u64map_put(&gpus, (uint64_t)(uint32_t)acts[i].dev, 1);
+	for (size_t i = 0; i < t->processes.n; i++)
+		if (gp_u64map_get(&gpus, t->processes.v[i].pid) < 0)
+			host_process(p, &seen, t->processes.v[i].pid, rank, &order);
+	for (size_t i = 0; i < t->threads.n; i++)
+		if (gp_u64map_get(&gpus, t->threads.v[i].pid) < 0)
+			host_process(p, &seen, t->threads.v[i].pid, rank, &order);
+	for (size_t i = 0; i < t->apis.n; i++)
+		host_process(p, &seen, t->apis.v[i].pid, rank, &order);
+	for (size_t i = 0; i < t->ranges.n; i++)
+		if (t->ranges.v[i].kind != GP_RANGE_GPU_ANNOTATION)
+			host_process(p, &seen, t->ranges.v[i].pid, rank, &order);
+	for (size_t i = 0; i < t->threads.n; i++)
+		if (t->threads.v[i].name && gp_u64map_get(&gpus, t->threads.v[i].pid) < 0)
+			meta(p, "thread_name", t->threads.v[i].pid, t->threads.v[i].tid, "name",
+			     gp_s(t, t->threads.v[i].name), 0);
+	gp_u64map_free(&seen);
+	gp_u64map_free(&gpus);
+
+	for (size_t i = 0; i < nacts; i++) {
+		if (i && acts[i].dev == acts[i - 1].dev)
+			continue;
+		const struct gp_device *d = gp_trace_device(t, acts[i].dev);
+		const char *dn = d && d->name ? gp_s(t, d->name) : NULL;
+		snprintf(name, sizeof(name), "%s%s%sGPU %" PRId32 "%s%s", rank ? "rank " : "",
+			 rank ? rank : "", rank ? ": " : "", acts[i].dev, dn ? ": " : "", dn ? dn : "");
+		meta(p, "process_name", acts[i].dev, 0, "name", name, 0);
+		if (rank) {
+			snprintf(name, sizeof(name), "rank %s", rank);
+			meta(p, "process_labels", acts[i].dev, 0, "labels", name, 0);
+		}
+		meta(p, "process_sort_index", acts[i].dev, 0, "sort_index", NULL,
+		     1000000 + (int64_t)acts[i].dev);
+		meta(p, "thread_name", acts[i].dev, IDLE_TID, "name", "idle", 0);
+		meta(p, "thread_sort_index", acts[i].dev, IDLE_TID, "sort_index", NULL, -1);
+	}
+	gp_u64map streams = {0};
+	for (size_t i = 0; i < t->kernels.n; i++)
+		gpu_stream(p, &streams, t->kernels.v[i].device, t->kernels.v[i].stream);
+	for (size_t i = 0; i < t->memcpys.n; i++)
+		gpu_stream(p, &streams, t->memcpys.v[i].device, t->memcpys.v[i].stream);
+	for (size_t i = 0; i < t->memsets.n; i++)
+		gpu_stream(p, &streams, t->memsets.v[i].device, t->memsets.v[i].stream);
+	gp_u64map_free(&streams);
+}
+
+/* The Kineto category of a range and whether it is an instant. */
+static const char *range_cat(const struct gp_range *r)
+{
+	switch (r->kind) {
+	case GP_RANGE_CPU_OP: return "cpu_op";
+	case GP_RANGE_USER_ANNOTATION: return "user_annotation";
+	case GP_RANGE_PYTHON: return "python_function";
+	case GP_RANGE_GPU_ANNOTATION: return "gpu_user_annotation";
+	case GP_RANGE_PUSHPOP: case GP_RANGE_STARTEND: case GP_RANGE_MARK: return "nvtx";
+	case GP_RANGE_TIMER: return "gpuprof_timer";
+	default: return "range";
+	}
+}
+
+/* Raw JSON text the reader kept (Input Dims...), when it looks like JSON. */
+static void arg_raw(FILE *out, const char *key, const char *json)
+{
+	if (!json || !*json || !strchr("[{\"0123456789-tfn", json[0]))
+		return;
+	fprintf(out, ",\"%s\":%s", key, json);
+}
+
+/* Ranges: NVTX, framework ops, annotations, python frames, timers. */
+static void write_ranges(struct pf *p)
+{
+	const gp_trace *t = p->t;
+	FILE *out = p->out;
+
+	for (size_t i = 0; i < t->ranges.n; i++) {
+		const struct gp_range *r = &t->ranges.v[i];
+		if (!in_window(p, r->start, r->end))
+			continue;
+		bool instant = r->kind == GP_RANGE_MARK;
+		begin(p, instant ? 'i' : 'X', range_cat(r), gp_s(t, r->text), r->pid, r->tid, r->start);
+		if (instant)
+			fputs(",\"s\":\"t\"", out);
+		else
+			put_dur(out, r->start, r->end);
+		fputs(",\"args\":{\"kind\":", out);
+		gp_json_string(out, gp_range_kind_name(r->kind));
+		if (r->domain)
+			arg_str(out, "domain", gp_s(t, r->domain));
+		if (r->ext) {
+			const struct gp_op_ext *x = &t->op_exts.v[r->ext - 1];
+			if (x->ext_id)
+				arg_u64(out, "External id", x->ext_id);
+			if (x->seq >= 0)
+				fprintf(out, ",\"Sequence number\":%" PRId64, x->seq);
+			if (x->fwd_tid)
+				arg_u64(out, "Fwd thread id", x->fwd_tid);
+			arg_raw(out, "Input Dims", gp_s(t, x->input_dims));
+			arg_raw(out, "Input type", gp_s(t, x->input_types));
+			arg_raw(out, "Concrete Inputs", gp_s(t, x->concrete_inputs));
+			if (x->call_stack)
+				arg_str(out, "Call stack", gp_s(t, x->call_stack));
+		}
+		fputs("}}", out);
+	}
+}
+
+/* API calls in the window, and the launches of kernels in it (launch[i]). */
+static void write_apis(struct pf *p, const bool *launch)
+{
+	const gp_trace *t = p->t;
+	FILE *out = p->out;
+
+	for (size_t i = 0; i < t->apis.n; i++) {
+		const struct gp_api *a = &t->apis.v[i];
+		if (!launch[i] && !in_window(p, a->start, a->end))
+			continue;
+		begin(p, 'X', a->kind == GP_API_DRIVER ? "cuda_driver" : "cuda_runtime", gp_s(t, a->name),
+		      a->pid, a->tid, a->start);
+		put_dur(out, a->start, a->end);
+		fputs(",\"args\":{\"cbid\":", out);
+		fprintf(out, "%" PRId32, a->cbid);
+		arg_u64(out, "correlation", a->corr);
+		if (a->ext_id)
+			arg_u64(out, "External id", a->ext_id);
+		fputs("}}", out);
+	}
+}
+
+/* A kernel's attribution and model args (beyond Kineto's own). */
+static void kernel_model_args(FILE *out, const struct gp_analysis *an, size_t k)
+{
+	const gp_trace *t = an->trace;
+	const struct gp_attr *a = &t->attrs[k];
+	const struct gp_kernel *kr = &t->kernels.v[k];
+
+	if (a->layer)
+		arg_str(out, "layer", gp_s(t, a->layer));
+	if (a->mod)
+		arg_str(out, "mod", gp_s(t, a->mod));
+	gp_str op = an->opres && an->opres[k].op ? an->opres[k].op : a->op;
+	if (op)
+		arg_str(out, "op", gp_s(t, op));
+	arg_str(out, "dir", gp_dir_name(a->dir));
+	if (a->seq_list)
+		arg_str(out, "seq", gp_s(t, a->seq_list));
+	if (a->iter >= 0)
+		fprintf(out, ",\"iteration\":%" PRId32, a->iter);
+	if (!an->opres)
+		return;
+	const struct gp_opres *r = &an->opres[k];
+	if (r->params)
+		arg_str(out, "params", gp_s(t, r->params));
+	if (r->dtype != GP_DT_UNKNOWN)
+		arg_str(out, "dtype", gp_dtype_short(r->dtype));
+	if (r->family)
+		arg_str(out, "family", r->family);
+	arg_num(out, "flops", "%.0f", r->flops);
+	arg_num(out, "bytes", "%.0f", r->bytes);
+	if (r->tc == GP_TC_YES || r->tc == GP_TC_NO)
+		fprintf(out, ",\"tc\":%d", r->tc);
+	if (r->family)
+		fprintf(out, ",\"tceligible\":%d", r->tc_eligible ? 1 : 0);
+	struct gp_roofline rl;
+	double pf = 0, pbw = 0;
+	if (!gp_op_is_comm(r))
+		gp_kernel_peaks(t, k, r, an->peaks, &pf, &pbw);
+	double dur = kr->end > kr->start ? (double)((uint64_t)kr->end - (uint64_t)kr->start) : 0;
+	gp_roofline(r->flops, r->bytes, dur, pf, pbw, &rl);
+	arg_num(out, "gflops", "%.2f", rl.gflops);
+	arg_num(out, "gbps", "%.2f", rl.gbps);
+	arg_num(out, "eff", "%.3f", rl.eff);
+	if (rl.bound >= 0)
+		arg_str(out, "bound", rl.bound ? "compute" : "memory");
+}
+
+/* Kernels with their Kineto args and model. */
+static void write_kernels(struct pf *p, const struct gp_analysis *an)
+{
+	const gp_trace *t = p->t;
+	FILE *out = p->out;
+
+	for (size_t k = 0; k < t->kernels.n; k++) {
+		const struct gp_kernel *kr = &t->kernels.v[k];
+		if (!in_window(p, kr->start, kr->end))
+			continue;
+		begin(p, 'X', "kernel", gp_s(t, kr->demangled ? kr->demangled : kr->name), kr->device,
+		      kr->stream, kr->start);
+		put_dur(out, kr->start, kr->end);
+		fprintf(out, ",\"args\":{\"device\":%" PRId32 ",\"stream\":%" PRIu32, kr->device, kr->stream);
+		arg_u64(out, "correlation", kr->corr);
+		if (kr->ext_id)
+			arg_u64(out, "External id", kr->ext_id);
+		arg_u64(out, "context", kr->context);
+		arg_u64(out, "registers per thread", kr->regs);
+		arg_u64(out, "shared memory", (uint64_t)kr->static_smem + kr->dynamic_smem);
+		fprintf(out, ",\"grid\":[%" PRIu32 ",%" PRIu32 ",%" PRIu32 "]", kr->grid[0], kr->grid[1], kr->grid[2]);
+		fprintf(out, ",\"block\":[%" PRIu32 ",%" PRIu32 ",%" PRIu32 "]", kr->block[0], kr->block[1], kr->block[2]);
+		if (kr->graph_node) {
+			arg_u64(out, "graph id", kr->graph_id);
+			arg_u64(out, "graph node id", kr->graph_node);
+		}
+		kernel_model_args(out, an, k);
+		fputs("}}", out);
+	}
+}
+
+/* Copies and memsets, named as Kineto names them. */
+static void write_copies(struct pf *p)
+{
+	const gp_trace *t = p->t;
+	FILE *out = p->out;
+	char name[96];
+
+	for (size_t i = 0; i < t->memcpys.n; i++) {
+		const struct gp_memcpy *m = &t->memcpys.v[i];
+		if (!in_window(p, m->start, m->end))
+			continue;
+		snprintf(name, sizeof(name), "Memcpy %s (%s -> %s)", gp_copy_kind_name(m->copy_kind),
+			 gp_mem_kind_name(m->src_kind), gp_mem_kind_name(m->dst_kind));
+		begin(p, 'X', "gpu_memcpy", name, m->device, m->stream, m->start);
+		put_dur(out, m->start, m->end);
+		fprintf(out, ",\"args\":{\"device\":%" PRId32 ",\"stream\":%" PRIu32, m->device, m->stream);
+		arg_u64(out, "correlation", m->corr);
+		if (m->ext_id)
+			arg_u64(out, "External id", m->ext_id);
+		arg_u64(out, "context", m->context);
+		arg_u64(out, "bytes", m->bytes);
+		fputs("}}", out);
+	}
+	for (size_t i = 0; i < t->memsets.n; i++) {
+		const struct gp_memset *m = &t->memsets.v[i];
+		if (!in_window(p, m->start, m->end))
+			continue;
+		snprintf(name, sizeof(name), "Memset (%s)", gp_mem_kind_name(m->mem_kind));
+		begin(p, 'X', "gpu_memset", name, m->device, m->stream, m->start);
+		put_dur(out, m->start, m->end);
+		fprintf(out, ",\"args\":{\"device\":%" PRId32 ",\"stream\":%" PRIu32, m->device, m->stream);
+		arg_u64(out, "correlation", m->corr);
+		if (m->ext_id)
+			arg_u64(out, "External id", m->ext_id);
+		arg_u64(out, "context", m->context);
+		arg_u64(out, "bytes", m->bytes);
+		fputs("}}", out);
+	}
+}
+
+/* One flow: start at (spid, stid, sts), finish bound to the slice that
+** encloses (fpid, ftid, fts). */
+static void flow(struct pf *p, const char *cat, uint64_t id, int64_t spid, int64_t stid, gp_ns sts,
+		 int64_t fpid, int64_t ftid, gp_ns fts)
+{
+	begin(p, 's', cat, cat, spid, stid, sts);
+	fprintf(p->out, ",\"id\":%" PRIu64 "}", id);
+	begin(p, 'f', cat, cat, fpid, ftid, fts);
+	fprintf(p->out, ",\"id\":%" PRIu64 ",\"bp\":\"e\"}", id);
+}
+
+/* The framework op (cpu_op range) of each External id, for the forward
+** flows: their start is the forward op when the trace has one. */
+static void index_ops(const gp_trace *t, gp_u64map *ops)
+{
+	for (size_t i = 0; i < t->ranges.n; i++) {
+		const struct gp_range *r = &t->ranges.v[i];
+		if (r->kind == GP_RANGE_CPU_OP && r->ext && t->op_exts.v[r->ext - 1].ext_id)
+			gp_u64map_add(ops, t->op_exts.v[r->ext - 1].ext_id, (int32_t)i);
+	}
+}
+
+/* Flows: launch call -> kernel (ac2g, id 2k+1); forward -> backward
+** kernel (fwd_bwd, id 2k+2), from the forward kernel's framework op (by
+** its External id) or, without one, from the forward kernel itself; only
+** between events written. */
+static void write_flows(struct pf *p)
+{
+	const gp_trace *t = p->t;
+	gp_u64map ops = {0};
+
+	index_ops(t, &ops);
+	for (size_t k = 0; k < t->kernels.n; k++) {
+		const struct gp_kernel *kr = &t->kernels.v[k];
+		const struct gp_attr *a = &t->attrs[k];
+		if (!in_window(p, kr->start, kr->end))
+			continue;
+		if (a->api >= 0) {
+			const struct gp_api *c = &t->apis.v[a->api];
+			flow(p, "ac2g", 2 * (uint64_t)k + 1, c->pid, c->tid, c->start, kr->device, kr->stream,
+			     kr->start);
+		}
+		if (a->fwd < 0 || (size_t)a->fwd >= t->kernels.n)
+			continue;
+		const struct gp_kernel *f = &t->kernels.v[a->fwd];
+		int32_t op = f->ext_id ? gp_u64map_get(&ops, f->ext_id) : -1;
+		if (op >= 0 && in_window(p, t->ranges.v[op].start, t->ranges.v[op].end)) {
+			const struct gp_range *r = &t->ranges.v[op];
+			flow(p, "fwd_bwd", 2 * (uint64_t)k + 2, r->pid, r->tid, r->start, kr->device,
+			     kr->stream, kr->start);
+		} else if (op < 0 && in_window(p, f->start, f->end)) {
+			flow(p, "fwd_bwd", 2 * (uint64_t)k + 2, f->device, f->stream, f->start, kr->device,
+			     kr->stream, kr->start);
+		}
+	}
+	gp_u64map_free(&ops);
+}
+
+/* Each GPU's idle gaps (between merged activities) as "idle" slices on
+** its idle track: the gaps between activities the window keeps. */
+static void write_idle(struct pf *p, const struct gp_activity *acts, size_t n)
+{
+	gp_ns busy_end = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		bool same = i && acts[i].dev == acts[i - 1].dev;
+		if (same && acts[i].s > busy_end && (p->all || (busy_end >= p->ws && acts[i].s <= p->we))) {
+			begin(p, 'X', "gpu_idle", "idle", acts[i].dev, IDLE_TID, busy_end);
+			put_dur(p->out, busy_end, acts[i].s);
+			fputs(",\"args\":{}}", p->out);
+		}
+		if (!same || acts[i].e > busy_end)
+			busy_end = acts[i].e;
+	}
+}
+
+/* Counter tracks per GPU from the bucketed timeline. */
+static void write_counters(struct pf *p, const struct gp_analysis *an, const struct gp_activity *acts,
+			   size_t n)
+{
+	const gp_trace *t = p->t;
+	struct gp_timeline tl;
+	gp_ns s, e;
+
+	if (p->all) {
+		if (!gp_trace_span(t, &s, &e))
+			return;
+	} else {
+		s = p->ws;
+		e = p->we;
+	}
+	gp_timeline_build(&tl, t, an->opres, acts, n, s, e, COUNTER_BUCKETS);
+	for (size_t d = 0; d < tl.ndev; d++) {
+		const struct gp_timeline_bucket *row = tl.b + d * tl.nbuckets;
+		for (size_t i = 0; i <= tl.nbuckets; i++) {
+			/* a last sample at the end closes the final bucket */
+			const struct gp_timeline_bucket *b = &row[i < tl.nbuckets ? i : tl.nbuckets - 1];
+			double w = (double)tl.width;
+			gp_ns ts = gp_timeline_at(&tl, i);
+			begin(p, 'C', "gpu_counter", "GPU busy %", tl.devs[d], 0, ts);
+			fprintf(p->out, ",\"args\":{\"busy\":%.2f}}", i < tl.nbuckets ? 100.0 * b->busy_ns / w : 0.0);
+			if (!an->opres)
+				continue;
+			begin(p, 'C', "gpu_counter", "achieved TFLOP/s", tl.devs[d], 0, ts);
+			fprintf(p->out, ",\"args\":{\"TFLOP/s\":%.4f}}", i < tl.nbuckets ? b->flops / w / 1e3 : 0.0);
+			begin(p, 'C', "gpu_counter", "memory GB/s", tl.devs[d], 0, ts);
+			fprintf(p->out, ",\"args\":{\"GB/s\":%.2f}}", i < tl.nbuckets ? b->bytes / w : 0.0);
+		}
+	}
+	gp_timeline_free(&tl);
+}
+
+static int perfetto_write(gp_sink *s, const struct gp_analysis *an, gp_error *err)
+{
+	const gp_trace *t = an->trace;
+	struct pf p = {.out = s->out, .t = t, .ws = an->window_start, .we = an->window_end, .first = true};
+
+	if (!t || !t->attrs)
+		return gp_err(err, GP_ERR_USAGE, "perfetto: no correlated trace");
+	p.all = an->window_start == 0 && an->window_end == 0;
+	size_t nacts;
+	struct gp_activity *acts = gp_trace_activities(t, &nacts);
+	bool *launch = gp_xcalloc(t->apis.n ? t->apis.n : 1, sizeof(*launch));
+	for (size_t k = 0; k < t->kernels.n; k++)
+		if (t->attrs[k].api >= 0 && in_window(&p, t->kernels.v[k].start, t->kernels.v[k].end))
+			launch[t->attrs[k].api] = true;
+
+	write_head(&p);
+	write_names(&p, acts, nacts);
+	write_ranges(&p);
+	write_apis(&p, launch);
+	write_kernels(&p, an);
+	write_copies(&p);
+	write_flows(&p);
+	write_idle(&p, acts, nacts);
+	write_counters(&p, an, acts, nacts);
+	fputs("\n]}\n", s->out);
+	free(launch);
+	free(acts);
+	return GP_OK;
+}
+
+const struct gp_sink_ops gp_sink_perfetto = {
+	.name = "perfetto",
+	.help = "Chrome trace-event JSON for ui.perfetto.dev and chrome://tracing (Kineto-compatible)",
+	.write = perfetto_write,
+};

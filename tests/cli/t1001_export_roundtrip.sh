@@ -1,0 +1,23 @@
+# The Perfetto export is a Kineto trace: on every Kineto and SQLite trace
+# in ../shared/testdata, `report` on the export gives the same kernels,
+# ops, attribution, model and times (to the nanosecond) as on the original,
+# and `summary` the same tables; and each export under 4 MB is well-formed
+# (tests/tools/perfetto_check.py; t1000 checks every format, the larger
+# ones only cost time here).
+need_testdata
+command -v python3 >/dev/null || skip "python3 not installed"
+cols=kernel,op,mod,dir,seq,altseq,layer,iter,params,sil,start,end,device,stream,flops,bytes,tc,grid,block,corr,tid,latency,api,longname
+find "$TESTDATA" -type f \( -name '*.sqlite' -o -name '*.sql' -o -name '*.nvvp' -o -name '*.json' -o -name '*.json.gz' \) \
+	-not -path '*/expected/*' | sort >"$TMP/files"
+[ "$(wc -l <"$TMP/files")" -ge 30 ] || fail "fewer traces than expected in $TESTDATA"
+while read -r f; do
+	run_ok "$GPUPROF" export -o "$TMP/x.json" --force "$f"
+	"$GPUPROF" report -f csv -c $cols "$f" >"$TMP/a.csv" 2>/dev/null
+	"$GPUPROF" report -f csv -c $cols "$TMP/x.json" >"$TMP/b.csv" 2>/dev/null
+	cmp -s "$TMP/a.csv" "$TMP/b.csv" || { diff "$TMP/a.csv" "$TMP/b.csv" | head >&2; fail "$f: report differs after the round trip"; }
+	"$GPUPROF" summary -f csv "$f" >"$TMP/a.csv" 2>/dev/null
+	"$GPUPROF" summary -f csv "$TMP/x.json" >"$TMP/b.csv" 2>/dev/null
+	cmp -s "$TMP/a.csv" "$TMP/b.csv" || { diff "$TMP/a.csv" "$TMP/b.csv" | head >&2; fail "$f: summary differs after the round trip"; }
+	[ "$(wc -c <"$TMP/x.json")" -gt 4000000 ] ||
+		python3 tests/tools/perfetto_check.py "$TMP/x.json" >/dev/null || fail "$f: export is not well-formed"
+done <"$TMP/files"
