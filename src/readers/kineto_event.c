@@ -296,10 +296,10 @@ static void add_op_ext(gp_trace *t, struct gp_range *r, const struct kineto_even
 	r->ext = (uint32_t)t->op_exts.n;
 }
 
-/* cpu_op, user_annotation, python_function, nvtx (an NVTX push/pop range,
-** as gpuprof export writes them): a range on the CPU thread. */
-static void add_cpu_range(struct kineto_parser *p, const struct kineto_event *e, gp_ns start,
-			  gp_ns end)
+/* A new range of e's name on e's (pid, tid) from start to end; the caller
+** sets its kind. */
+static struct gp_range *push_range(struct kineto_parser *p, const struct kineto_event *e, gp_ns start,
+				   gp_ns end)
 {
 	struct gp_range *r = gp_vec_push(p->t->ranges);
 
@@ -309,6 +309,16 @@ static void add_cpu_range(struct kineto_parser *p, const struct kineto_event *e,
 	r->parent = -1;
 	r->pid = e->pid;
 	r->tid = e->tid;
+	return r;
+}
+
+/* cpu_op, user_annotation, python_function, nvtx (an NVTX push/pop range,
+** as gpuprof export writes them): a range on the CPU thread. */
+static void add_cpu_range(struct kineto_parser *p, const struct kineto_event *e, gp_ns start,
+			  gp_ns end)
+{
+	struct gp_range *r = push_range(p, e, start, end);
+
 	r->kind = e->cat == CAT_PYTHON ? GP_RANGE_PYTHON
 		: e->cat == CAT_USER_ANNOT ? GP_RANGE_USER_ANNOTATION
 		: e->cat == CAT_NVTX ? GP_RANGE_PUSHPOP
@@ -324,15 +334,9 @@ static void add_cpu_range(struct kineto_parser *p, const struct kineto_event *e,
 static void add_gpu_range(struct kineto_parser *p, const struct kineto_event *e, gp_ns start,
 			  gp_ns end)
 {
-	struct gp_range *r = gp_vec_push(p->t->ranges);
+	struct gp_range *r = push_range(p, e, start, end);
 
-	r->start = start;
-	r->end = end;
-	r->text = intern_cached(p, e->name, e->name_len);
-	r->parent = -1;
 	r->kind = GP_RANGE_GPU_ANNOTATION;
-	r->pid = e->pid;
-	r->tid = e->tid;
 	add_op_ext(p->t, r, e);
 }
 

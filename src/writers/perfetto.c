@@ -123,6 +123,21 @@ static void arg_u64(FILE *out, const char *key, uint64_t v)
 	put_u64(out, v);
 }
 
+/* The duration and args of a memcpy or memset slice, as the Kineto reader
+** reads them back. */
+static void put_mem_op(FILE *out, gp_ns start, gp_ns end, int32_t device, uint32_t stream, uint64_t corr,
+		       uint64_t ext_id, uint32_t context, uint64_t bytes)
+{
+	put_dur(out, start, end);
+	fprintf(out, ",\"args\":{\"device\":%" PRId32 ",\"stream\":%" PRIu32, device, stream);
+	arg_u64(out, "correlation", corr);
+	if (ext_id)
+		arg_u64(out, "External id", ext_id);
+	arg_u64(out, "context", context);
+	arg_u64(out, "bytes", bytes);
+	fputs("}}", out);
+}
+
 /* A number known only when >= 0, in fmt ("%.0f", "%.3f"). */
 static void arg_num(FILE *out, const char *key, const char *fmt, double v)
 {
@@ -445,14 +460,7 @@ static void write_copies(struct pf *p)
 		snprintf(name, sizeof(name), "Memcpy %s (%s -> %s)", gp_copy_kind_name(m->copy_kind),
 			 gp_mem_kind_name(m->src_kind), gp_mem_kind_name(m->dst_kind));
 		begin(p, 'X', "gpu_memcpy", name, m->device, m->stream, m->start);
-		put_dur(out, m->start, m->end);
-		fprintf(out, ",\"args\":{\"device\":%" PRId32 ",\"stream\":%" PRIu32, m->device, m->stream);
-		arg_u64(out, "correlation", m->corr);
-		if (m->ext_id)
-			arg_u64(out, "External id", m->ext_id);
-		arg_u64(out, "context", m->context);
-		arg_u64(out, "bytes", m->bytes);
-		fputs("}}", out);
+		put_mem_op(out, m->start, m->end, m->device, m->stream, m->corr, m->ext_id, m->context, m->bytes);
 	}
 	for (size_t i = 0; i < t->memsets.n; i++) {
 		const struct gp_memset *m = &t->memsets.v[i];
@@ -460,14 +468,7 @@ static void write_copies(struct pf *p)
 			continue;
 		snprintf(name, sizeof(name), "Memset (%s)", gp_mem_kind_name(m->mem_kind));
 		begin(p, 'X', "gpu_memset", name, m->device, m->stream, m->start);
-		put_dur(out, m->start, m->end);
-		fprintf(out, ",\"args\":{\"device\":%" PRId32 ",\"stream\":%" PRIu32, m->device, m->stream);
-		arg_u64(out, "correlation", m->corr);
-		if (m->ext_id)
-			arg_u64(out, "External id", m->ext_id);
-		arg_u64(out, "context", m->context);
-		arg_u64(out, "bytes", m->bytes);
-		fputs("}}", out);
+		put_mem_op(out, m->start, m->end, m->device, m->stream, m->corr, m->ext_id, m->context, m->bytes);
 	}
 }
 
