@@ -124,7 +124,7 @@ $(BUILD)/tests/fuzz_%_replay: tests/fuzz/fuzz_%.c tests/fuzz/replay_main.c tests
 fuzz: $(DEPS_OK)
 	$(Q)mkdir -p build/fuzz
 	$(Q)for f in $(FUZZ_SRCS); do n=$$(basename $$f .c); \
-	  clang $(CPPFLAGS) -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -o build/fuzz/$$n $$f \
+	  clang $(CPPFLAGS) -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -o build/fuzz/$$n $$f \
 	    $(CORE_SRCS) $(LDLIBS) || exit 1; echo "  built build/fuzz/$$n"; done
 
 # Every libFuzzer target in turn, FUZZ_SECONDS each (docs/fuzzing.md)

@@ -267,7 +267,7 @@ static void ctx_init(struct gp_opctx *c, const gp_trace *t, size_t i, struct ops
 	c->kn = kname_get(oc, k->demangled ? k->demangled : k->name, c->kfull, c->kshort);
 	c->dir = a->dir;
 	c->sub = a->sub;
-	if ((uint64_t)a->args_first + a->args_count <= t->args.n) {
+	if (a->args_count && (uint64_t)a->args_first + a->args_count <= t->args.n) {
 		c->args = t->args.v + a->args_first;
 		c->nargs = a->args_count;
 	}

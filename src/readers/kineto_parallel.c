@@ -153,9 +153,10 @@ static void *vec_append(void **dv, size_t *dn, size_t *dcap, const void *sv, siz
 		*dcap = *dn + sn;
 		*dv = gp_xrealloc(*dv, *dcap * elem);
 	}
+	if (!sn)
+		return *dv;   /* possibly NULL: no offset may be applied to it */
 	first = (char *)*dv + *dn * elem;
-	if (sn)
-		memcpy(first, sv, sn * elem);
+	memcpy(first, sv, sn * elem);
 	*dn += sn;
 	return first;
 }
