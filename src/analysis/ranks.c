@@ -1,0 +1,157 @@
+/*
+** Ranks of trace files: metadata, file name, position; see ranks.h.
+*/
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/ranks.h"
+#include "util/alloc.h"
+
+/* A decimal number >= 0 that fits int32, or -1. */
+static int32_t number(const char *s)
+{
+	long long v = 0;
+
+	if (!s || !*s)
+		return -1;
+	for (; *s; s++) {
+		if (!isdigit((unsigned char)*s) || (v = v * 10 + (*s - '0')) > INT32_MAX)
+			return -1;
+	}
+	return (int32_t)v;
+}
+
+struct gp_rank_id gp_rank_from_meta(const gp_trace *t)
+{
+	struct gp_rank_id id = {.rank = number(gp_trace_meta_get(t, "rank")),
+				.world = number(gp_trace_meta_get(t, "world_size")),
+				.source = GP_RANK_FROM_ORDER};
+
+	if (id.rank >= 0)
+		id.source = GP_RANK_FROM_META;
+	return id;
+}
+
+/* Digits at s (at most 9 of them) as a number, or -1. */
+static int32_t digits_at(const char *s)
+{
+	int32_t v = 0;
+	int n = 0;
+
+	while (isdigit((unsigned char)s[n]) && n < 9)
+		v = v * 10 + (s[n++] - '0');
+	return n && !isdigit((unsigned char)s[n]) ? v : -1;
+}
+
+int32_t gp_rank_from_name(const char *path)
+{
+	const char *base = strrchr(path, '/'), *p;
+	int32_t found = -1;
+
+	base = base ? base + 1 : path;
+	for (p = base; (p = strcasestr(p, "rank")) != NULL; p += 4) {
+		const char *d = p + 4;
+		if (*d == '-' || *d == '_')
+			d++;
+		if (digits_at(d) >= 0)
+			found = digits_at(d);
+	}
+	if (found >= 0)
+		return found;
+	/* "..._3.json": the last '_' followed by digits and a '.' */
+	for (p = base; (p = strchr(p, '_')) != NULL; p++) {
+		size_t n = strspn(p + 1, "0123456789");
+		if (n && n < 10 && p[1 + n] == '.')
+			found = digits_at(p + 1);
+	}
+	return found;
+}
+
+const char *gp_rank_source_name(int source)
+{
+	return source == GP_RANK_FROM_META ? "metadata" : source == GP_RANK_FROM_NAME ? "file name" : "order";
+}
+
+/* Sort state: qsort has no context argument, so the keys travel along. */
+struct keyed {
+	int32_t rank;
+	size_t pos;
+};
+
+static int by_rank(const void *a, const void *b)
+{
+	const struct keyed *x = a, *y = b;
+
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+/* Appends a printf-formatted line to the growing text *buf. */
+static void note(char **buf, size_t *len, const char *fmt, const char *a, long long x, long long y)
+{
+	char line[1024];
+	int n = snprintf(line, sizeof(line), fmt, a, x, y);
+
+	if (n < 0)
+		return;
+	if ((size_t)n >= sizeof(line))
+		n = sizeof(line) - 1;
+	*buf = gp_xrealloc(*buf, *len + (size_t)n + 1);
+	memcpy(*buf + *len, line, (size_t)n + 1);
+	*len += (size_t)n;
+}
+
+char *gp_ranks_order(struct gp_rank_id *ids, const char *const *paths, size_t n, size_t *order)
+{
+	struct keyed *k = gp_xmalloc((n ? n : 1) * sizeof(*k));
+	char *notes = NULL;
+	size_t len = 0, by_order = 0;
+	int32_t world = -1;
+
+	for (size_t i = 0; i < n; i++) {
+		if (ids[i].source != GP_RANK_FROM_META) {
+			int32_t r = gp_rank_from_name(paths[i]);
+			ids[i].rank = r >= 0 ? r : (int32_t)(i > INT32_MAX ? INT32_MAX : i);
+			ids[i].source = r >= 0 ? GP_RANK_FROM_NAME : GP_RANK_FROM_ORDER;
+			by_order += r < 0;
+		}
+		if (ids[i].world > world)
+			world = ids[i].world;
+		k[i] = (struct keyed){ids[i].rank, i};
+	}
+	qsort(k, n, sizeof(*k), by_rank);
+	for (size_t i = 0; i < n; i++) {
+		order[i] = k[i].pos;
+		if (i && k[i].rank == k[i - 1].rank)
+			note(&notes, &len, "%s: rank %lld also given by file %lld (both kept, in argument order)\n",
+			     paths[k[i].pos], k[i].rank, (long long)k[i - 1].pos + 1);
+	}
+	if (by_order && n > 1)
+		note(&notes, &len, "%s%lld file(s) say no rank in their metadata or name: ranked by position\n",
+		     "", (long long)by_order, 0LL);
+	if (world > 0) {
+		/* ranks 0..world-1 not among the files, as ranges "3-5" */
+		size_t j = 0;
+		for (int32_t r = 0; r < world; r++) {
+			while (j < n && k[j].rank < r)
+				j++;
+			if (j < n && k[j].rank == r)
+				continue;
+			int32_t last = r;
+			while (last + 1 < world && !(j < n && k[j].rank == last + 1))
+				last++;
+			if (last == r)
+				note(&notes, &len, "%srank %lld of world size %lld has no file\n", "", r, world);
+			else
+				note(&notes, &len, "%sranks %lld-%lld have no file\n", "", r, last);
+			if (last == r)
+				continue;
+			r = last;
+		}
+	}
+	free(k);
+	return notes;
+}

@@ -1,0 +1,236 @@
+/*
+** Many trace files: read jobs at a time on threads, each reduced to kept
+** rows before the next, then written in rank order (cmds.h, gp_cli_run;
+** docs/ranks.md).  Peak memory is about jobs x the largest file's model
+** plus the kept rows, whatever the number of files.
+*/
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmds/cmds.h"
+#include "cmds/options.h"
+
+static const struct gp_column rank_col = {"rank", "Rank", 4, true, false, NULL};
+
+/* The work queue of the threads: res[todo[0..ntodo)] to fill. */
+struct pool {
+	const struct gp_cli_many *m;
+	struct gp_cli_result *res;
+	const size_t *todo;
+	size_t ntodo;
+	size_t next;
+	struct gp_load_opts lo;
+	pthread_mutex_t lock;
+};
+
+/* Loads, analyses and frees one file into r. */
+static void run_one(const struct pool *p, struct gp_cli_result *r)
+{
+	gp_error err = {0};
+	gp_writer w;
+	gp_trace t;
+
+	gp_trace_init(&t);
+	r->status = gp_cli_load_quiet(r->path, &t, &p->lo, &err);
+	if (r->status == GP_OK) {
+		r->id = gp_rank_from_meta(&t);
+		gp_rowbuf_writer(&w, &r->rows, p->m->cols, p->m->ncols);
+		r->status = p->m->fn(p->m->ctx, &t, &w, &err);
+	}
+	if (r->status != GP_OK) {
+		r->error = gp_xstrdup(err.msg);
+		gp_rowbuf_free(&r->rows);
+	}
+	gp_trace_free(&t);
+}
+
+static void *worker(void *arg)
+{
+	struct pool *p = arg;
+
+	for (;;) {
+		size_t i;
+		pthread_mutex_lock(&p->lock);
+		i = p->next++;
+		pthread_mutex_unlock(&p->lock);
+		if (i >= p->ntodo)
+			return NULL;
+		run_one(p, &p->res[p->todo[i]]);
+	}
+}
+
+/* Runs the files todo[0..ntodo) with jobs threads (the calling one too). */
+static void run_files(const struct gp_cli_many *m, struct gp_cli_result *res, const size_t *todo,
+		      size_t ntodo, int jobs)
+{
+	struct pool p = {.m = m, .res = res, .todo = todo, .ntodo = ntodo};
+	pthread_t *th;
+	int started = 0;
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (cpus < 1)
+		cpus = 1;
+	if (jobs <= 0)
+		jobs = (int)cpus;
+	if ((size_t)jobs > ntodo)
+		jobs = ntodo ? (int)ntodo : 1;
+	gp_cli_load_opts(&p.lo);
+	/* a reader's own threads share what the files leave over */
+	if (!p.lo.threads)
+		p.lo.threads = jobs >= cpus ? 1 : (int)(cpus / jobs);
+	pthread_mutex_init(&p.lock, NULL);
+	th = gp_xmalloc((size_t)jobs * sizeof(*th));
+	for (int i = 1; i < jobs; i++)
+		if (pthread_create(&th[started], NULL, worker, &p) == 0)
+			started++;
+	worker(&p);
+	for (int i = 0; i < started; i++)
+		pthread_join(th[i], NULL);
+	free(th);
+	pthread_mutex_destroy(&p.lock);
+}
+
+/* Writes the output of results res[] (n, all succeeded) to stdout: fn's
+** rows with a rank column, or the command's reduce. */
+static int write_output(const struct gp_cli_many *m, const struct gp_cli_opts *co,
+			struct gp_cli_result *res, size_t n)
+{
+	const char **paths = gp_xmalloc(n * sizeof(*paths));
+	const struct gp_cli_result **sorted = gp_xmalloc(n * sizeof(*sorted));
+	struct gp_rank_id *ids = gp_xmalloc(n * sizeof(*ids));
+	size_t *order = gp_xmalloc(n * sizeof(*order));
+	struct gp_column *cols = NULL;
+	gp_error err = {0};
+	gp_writer w;
+	char *notes;
+	int rc = GP_OK;
+
+	for (size_t i = 0; i < n; i++) {
+		paths[i] = res[i].path;
+		ids[i] = res[i].id;
+	}
+	notes = gp_ranks_order(ids, paths, n, order);
+	if (notes && n > 1) {
+		for (char *line = notes, *nl; *line; line = nl + 1) {
+			nl = strchr(line, '\n');
+			fprintf(stderr, "gpuprof %s: note: %.*s\n", m->cmd, (int)(nl - line), line);
+		}
+	}
+	free(notes);
+	for (size_t i = 0; i < n; i++) {
+		res[order[i]].id = ids[order[i]];
+		sorted[i] = &res[order[i]];
+	}
+	if (m->reduce) {
+		if (gp_writer_open(&w, co->format, stdout, m->out_cols, m->out_ncols, &co->wo, &err) == GP_OK)
+			rc = m->reduce(m->ctx, sorted, n, &w, &err);
+	} else {
+		cols = gp_xmalloc((size_t)(m->ncols + 1) * sizeof(*cols));
+		cols[0] = rank_col;
+		memcpy(cols + 1, m->cols, (size_t)m->ncols * sizeof(*cols));
+		rc = gp_writer_open(&w, co->format, stdout, cols, m->ncols + 1, &co->wo, &err);
+		for (size_t i = 0; i < n && rc == GP_OK; i++) {
+			char rank[16];
+			snprintf(rank, sizeof(rank), "%d", sorted[i]->id.rank);
+			rc = gp_rowbuf_replay(&sorted[i]->rows, &w, rank, &err);
+		}
+	}
+	if (rc == GP_OK)
+		rc = gp_writer_close(&w, &err);
+	if (rc != GP_OK)
+		gp_err_print(&err);
+	free(cols);
+	free(order);
+	free(ids);
+	free(sorted);
+	free(paths);
+	return rc == GP_OK ? GP_EXIT_OK : gp_exit_code(rc);
+}
+
+/* One file, read as the commands always did: straight to the writer. */
+static int run_single(const struct gp_cli_many *m, const struct gp_cli_opts *co, const char *path)
+{
+	gp_error err = {0};
+	gp_writer w;
+	gp_trace t;
+	int rc;
+
+	if (gp_writer_open(&w, co->format, stdout, m->cols, m->ncols, &co->wo, &err))
+		return gp_cli_usage(m->cmd, "%s", err.msg);
+	gp_trace_init(&t);
+	rc = gp_cli_load(path, &t);
+	if (rc == GP_EXIT_OK) {
+		int st = m->fn(m->ctx, &t, &w, &err);
+		if (st == GP_OK)
+			st = gp_writer_close(&w, &err);
+		if (st != GP_OK) {
+			gp_err_print(&err);
+			rc = gp_exit_code(st);
+		}
+	}
+	gp_trace_free(&t);
+	return rc;
+}
+
+int gp_cli_run(const struct gp_cli_many *m, const struct gp_cli_opts *co)
+{
+	struct gp_cli_inputs in;
+	struct gp_cli_result *res;
+	size_t *todo, ntodo = 0, n;
+	int rc = GP_EXIT_OK, proc = 0, nproc = 1;
+	gp_writer probe;
+	gp_error err = {0};
+
+	/* a bad -f is a usage error before any file is read */
+	if (gp_writer_open(&probe, co->format, stdout, m->reduce ? m->out_cols : m->cols,
+			   m->reduce ? m->out_ncols : m->ncols, &co->wo, &err))
+		return gp_cli_usage(m->cmd, "%s", err.msg);
+	rc = gp_cli_inputs(m->cmd, co->files, co->nfiles, &in);
+	if (rc)
+		return rc;
+	n = in.paths.n;
+#ifdef GP_MPI
+	gp_mpi_begin(&proc, &nproc);
+#endif
+	if (n == 1 && !m->reduce && nproc == 1) {
+		rc = run_single(m, co, in.paths.v[0]);
+		gp_cli_inputs_free(&in);
+		return rc;
+	}
+	res = gp_xcalloc(n, sizeof(*res));
+	todo = gp_xmalloc(n * sizeof(*todo));
+	for (size_t i = 0; i < n; i++) {
+		res[i].path = in.paths.v[i];
+		if ((int)(i % (size_t)nproc) == proc)
+			todo[ntodo++] = i;
+	}
+	run_files(m, res, todo, ntodo, co->jobs);
+#ifdef GP_MPI
+	if (nproc > 1 && gp_mpi_gather(res, n, proc, nproc, &err) != GP_OK) {
+		gp_err_print(&err);
+		rc = GP_EXIT_FAIL;
+	}
+#endif
+	for (size_t i = 0; i < n && proc == 0; i++)
+		if (res[i].status != GP_OK) {
+			fprintf(stderr, "gpuprof: %s\n", res[i].error);
+			if (rc == GP_EXIT_OK)
+				rc = gp_exit_code(res[i].status);
+		}
+	if (rc == GP_EXIT_OK && proc == 0)
+		rc = write_output(m, co, res, n);
+#ifdef GP_MPI
+	rc = gp_mpi_end(rc);
+#endif
+	for (size_t i = 0; i < n; i++) {
+		free(res[i].error);
+		gp_rowbuf_free(&res[i].rows);
+	}
+	free(todo);
+	free(res);
+	gp_cli_inputs_free(&in);
+	return rc;
+}
