@@ -108,10 +108,14 @@ struct gp_cli_many {
 	const void *ctx;
 	/* NULL: the output is fn's rows with a leading rank column when there
 	** is more than one file, fn's rows alone for one.  Else reduce writes
-	** the output over out_cols, for any number of files. */
+	** the output over out_cols (NULL: reduce gets out NULL and writes
+	** stdout itself) for any number of files... */
 	gp_cli_reduce_fn reduce;
 	const struct gp_column *out_cols;
 	int out_ncols;
+	/* ...but one file alone, when single is set: single(ctx, path) does
+	** it and returns the exit code (info's own format). */
+	int (*single)(const void *ctx, const char *path);
 };
 
 /* Runs m over the files co names (gp_cli_inputs), co->jobs at a time,

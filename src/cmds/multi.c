@@ -124,9 +124,16 @@ static int write_output(const struct gp_cli_many *m, const struct gp_cli_opts *c
 		res[order[i]].id = ids[order[i]];
 		sorted[i] = &res[order[i]];
 	}
-	if (m->reduce) {
-		if (gp_writer_open(&w, co->format, stdout, m->out_cols, m->out_ncols, &co->wo, &err) == GP_OK)
+	if (m->reduce && !m->out_cols) {
+		rc = m->reduce(m->ctx, sorted, n, NULL, &err);
+		if (rc == GP_OK && (fflush(stdout) != 0 || ferror(stdout)))
+			rc = gp_err(&err, GP_ERR_IO, "write failure on output");
+	} else if (m->reduce) {
+		rc = gp_writer_open(&w, co->format, stdout, m->out_cols, m->out_ncols, &co->wo, &err);
+		if (rc == GP_OK)
 			rc = m->reduce(m->ctx, sorted, n, &w, &err);
+		if (rc == GP_OK)
+			rc = gp_writer_close(&w, &err);
 	} else {
 		cols = gp_xmalloc((size_t)(m->ncols + 1) * sizeof(*cols));
 		cols[0] = rank_col;
@@ -137,9 +144,9 @@ static int write_output(const struct gp_cli_many *m, const struct gp_cli_opts *c
 			snprintf(rank, sizeof(rank), "%d", sorted[i]->id.rank);
 			rc = gp_rowbuf_replay(&sorted[i]->rows, &w, rank, &err);
 		}
+		if (rc == GP_OK)
+			rc = gp_writer_close(&w, &err);
 	}
-	if (rc == GP_OK)
-		rc = gp_writer_close(&w, &err);
 	if (rc != GP_OK)
 		gp_err_print(&err);
 	free(cols);
@@ -184,8 +191,10 @@ int gp_cli_run(const struct gp_cli_many *m, const struct gp_cli_opts *co)
 	gp_writer probe;
 	gp_error err = {0};
 
-	/* a bad -f is a usage error before any file is read */
-	if (gp_writer_open(&probe, co->format, stdout, m->reduce ? m->out_cols : m->cols,
+	/* a bad -f is a usage error before any file is read (a command
+	** writing its own format has checked it) */
+	if ((!m->reduce || m->out_cols) &&
+	    gp_writer_open(&probe, co->format, stdout, m->reduce ? m->out_cols : m->cols,
 			   m->reduce ? m->out_ncols : m->ncols, &co->wo, &err))
 		return gp_cli_usage(m->cmd, "%s", err.msg);
 	rc = gp_cli_inputs(m->cmd, co->files, co->nfiles, &in);
@@ -195,8 +204,8 @@ int gp_cli_run(const struct gp_cli_many *m, const struct gp_cli_opts *co)
 #ifdef GP_MPI
 	gp_mpi_begin(&proc, &nproc);
 #endif
-	if (n == 1 && !m->reduce && nproc == 1) {
-		rc = run_single(m, co, in.paths.v[0]);
+	if (n == 1 && (!m->reduce || m->single) && nproc == 1) {
+		rc = m->single ? m->single(m->ctx, in.paths.v[0]) : run_single(m, co, in.paths.v[0]);
 		gp_cli_inputs_free(&in);
 		return rc;
 	}
