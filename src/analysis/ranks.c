@@ -8,6 +8,7 @@
 
 #include "analysis/ranks.h"
 #include "util/alloc.h"
+#include "util/stats.h"
 
 /* A decimal number >= 0 that fits int32, or -1. */
 static int32_t number(const char *s)
@@ -154,4 +155,147 @@ char *gp_ranks_order(struct gp_rank_id *ids, const char *const *paths, size_t n,
 	}
 	free(k);
 	return notes;
+}
+
+static int by_iter(const void *a, const void *b)
+{
+	const struct gp_rank_step *x = a, *y = b;
+
+	return x->iter < y->iter ? -1 : x->iter > y->iter;
+}
+
+/* The median of v[0..n) (sorted here), the mean of the middle two of an
+** even count, as util/stats.h defines it; 0 for none. */
+static gp_ns median(int64_t *v, size_t n)
+{
+	struct gp_stats s;
+
+	gp_stats_compute(v, n, &s);
+	return (gp_ns)s.med;
+}
+
+void gp_rank_record_of(const gp_breakdown *b, struct gp_rank_record *r)
+{
+	GP_VEC(struct gp_rank_step) steps = {0};
+	GP_VEC(gp_ns) starts = {0};
+	int64_t *t;
+
+	memset(r, 0, sizeof(*r));
+	for (size_t i = 0; i < b->nwin; i++) {
+		const struct gp_bd_window *w = &b->win[i];
+		size_t k;
+		if (w->iter < 0) {
+			r->span += w->end - w->start;
+			r->compute += gp_bd_kind_time(w, GP_BD_COMPUTE);
+			r->comm += gp_bd_kind_time(w, GP_BD_COMM);
+			r->memory += gp_bd_kind_time(w, GP_BD_MEMORY);
+			r->idle += w->by_mask[0];
+			continue;
+		}
+		/* one step per iteration number over the devices */
+		for (k = 0; k < steps.n && steps.v[k].iter != w->iter; k++)
+			;
+		if (k == steps.n) {
+			*gp_vec_push(steps) = (struct gp_rank_step){w->iter, w->end};
+			*gp_vec_push(starts) = w->start;
+		} else {
+			if (w->end > steps.v[k].time)
+				steps.v[k].time = w->end;
+			if (w->start < starts.v[k])
+				starts.v[k] = w->start;
+		}
+	}
+	for (size_t k = 0; k < steps.n; k++)
+		steps.v[k].time -= starts.v[k];
+	gp_vec_free(starts);
+	if (!steps.n)
+		*gp_vec_push(steps) = (struct gp_rank_step){-1, r->span};
+	qsort(steps.v, steps.n, sizeof(*steps.v), by_iter);
+	r->steps = steps.v;
+	r->nsteps = steps.n;
+	t = gp_xmalloc(steps.n * sizeof(*t));
+	for (size_t k = 0; k < steps.n; k++)
+		t[k] = steps.v[k].time;
+	r->step_median = median(t, steps.n);
+	free(t);
+}
+
+void gp_rank_record_free(struct gp_rank_record *r)
+{
+	free(r->steps);
+	memset(r, 0, sizeof(*r));
+}
+
+/* The step time of iteration iter in r, or -1. */
+static gp_ns step_of(const struct gp_rank_record *r, int32_t iter)
+{
+	struct gp_rank_step key = {iter, 0}, *s;
+
+	s = bsearch(&key, r->steps, r->nsteps, sizeof(key), by_iter);
+	return s ? s->time : -1;
+}
+
+void gp_ranks_step(const struct gp_rank_record *const *rec, size_t n, int32_t iter, struct gp_step_cmp *c)
+{
+	int64_t *v = gp_xmalloc((n ? n : 1) * sizeof(*v));
+
+	memset(c, 0, sizeof(*c));
+	c->fastest_ns = INT64_MAX;
+	c->slowest_ns = -1;
+	for (size_t i = 0; i < n; i++) {
+		gp_ns s = step_of(rec[i], iter);
+		if (s < 0)
+			continue;
+		v[c->have++] = s;
+		if (s > c->slowest_ns)
+			c->slowest_ns = s, c->slowest = i;
+		if (s < c->fastest_ns)
+			c->fastest_ns = s, c->fastest = i;
+	}
+	c->median = c->have ? median(v, c->have) : -1;
+	if (!c->have)
+		c->fastest_ns = -1;
+	free(v);
+}
+
+void gp_ranks_compare(const struct gp_rank_record *const *rec, size_t n, struct gp_ranks_cmp *c)
+{
+	int64_t *v = gp_xmalloc((n ? n : 1) * sizeof(*v));
+	size_t m = 0;
+
+	memset(c, 0, sizeof(*c));
+	for (size_t i = 0; i < n; i++) {
+		if (rec[i]->step_median > rec[c->slowest]->step_median)
+			c->slowest = i;
+		if (rec[i]->step_median < rec[c->fastest]->step_median)
+			c->fastest = i;
+	}
+	if (!n) {
+		free(v);
+		return;
+	}
+	c->skew = rec[c->slowest]->step_median - rec[c->fastest]->step_median;
+	c->skew_pct = rec[c->fastest]->step_median > 0
+		      ? 100.0 * (double)c->skew / (double)rec[c->fastest]->step_median : 0;
+	for (size_t i = 0; i < n; i++)
+		if (i != c->slowest)
+			v[m++] = rec[i]->step_median;
+	c->others_median = m ? median(v, m) : rec[c->slowest]->step_median;
+	/* per step of the slowest rank: its time above the others' median */
+	for (size_t k = 0; k < rec[c->slowest]->nsteps && n > 1; k++) {
+		const struct gp_rank_step *s = &rec[c->slowest]->steps[k];
+		size_t o = 0;
+		for (size_t i = 0; i < n; i++) {
+			gp_ns x = i == c->slowest ? -1 : step_of(rec[i], s->iter);
+			if (x >= 0)
+				v[o++] = x;
+		}
+		if (!o)
+			continue;
+		c->steps++;
+		gp_ns others = median(v, o);
+		if (s->time > others)
+			c->at_stake += s->time - others;
+	}
+	free(v);
 }

@@ -410,7 +410,7 @@ struct job {
 	bool table;
 };
 
-static int breakdown_trace(const void *ctx, gp_trace *t, gp_writer *w, gp_error *err)
+static int breakdown_trace(const void *ctx, gp_trace *t, gp_writer *w, gp_writer *rec, gp_error *err)
 {
 	const struct job *j = ctx;
 	gp_breakdown b;

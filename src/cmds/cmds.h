@@ -81,9 +81,12 @@ void gp_cli_inputs_free(struct gp_cli_inputs *in);
 /* Many files (multi.c).  A command's work on one loaded, correlated trace:
 ** writes its rows to w, which is the real output for a single file and
 ** kept rows (rowbuf.h) for many.  Runs on worker threads: it may read ctx
-** and change only t; it prints nothing.  Returns GP_OK, or a gp_status
+** and change only t; it prints nothing.  rec, when the command asks for
+** it (want_record) and there are several files, takes the rank's record
+** (gp_cli_rank_record_write); else NULL.  Returns GP_OK, or a gp_status
 ** with err set. */
-typedef int (*gp_cli_trace_fn)(const void *ctx, gp_trace *t, gp_writer *w, gp_error *err);
+typedef int (*gp_cli_trace_fn)(const void *ctx, gp_trace *t, gp_writer *w, gp_writer *rec,
+			       gp_error *err);
 
 /* One file's outcome, kept until every file is read. */
 struct gp_cli_result {
@@ -92,6 +95,7 @@ struct gp_cli_result {
 	int status;             /* gp_status: GP_OK or why it failed */
 	char *error;            /* the message when status != GP_OK */
 	struct gp_rowbuf rows;
+	struct gp_rowbuf record;  /* want_record: the rank's gp_rank_record */
 };
 
 /* A command's cross-file output: gets the results in rank order (all
@@ -116,6 +120,9 @@ struct gp_cli_many {
 	/* ...but one file alone, when single is set: single(ctx, path) does
 	** it and returns the exit code (info's own format). */
 	int (*single)(const void *ctx, const char *path);
+	bool want_record;               /* fn gets rec (several files) */
+	/* the leading column of the rows of several files; NULL = "rank" */
+	const struct gp_column *rank_col;
 };
 
 /* Runs m over the files co names (gp_cli_inputs), co->jobs at a time,
@@ -125,6 +132,17 @@ struct gp_cli_many {
 ** scheduling.  Prints errors (every failed file, by name) and returns the
 ** exit code. */
 int gp_cli_run(const struct gp_cli_many *m, const struct gp_cli_opts *co);
+
+/* The cross-rank record of a trace as kept rows (ranks.c): one "sums" row
+** (span, compute, communication, memory, idle in ns) and one "step" row
+** per iteration (number, time in ns), over gp_rank_record_cols. */
+extern const struct gp_column gp_rank_record_cols[];
+#define GP_RANK_RECORD_NCOLS 7
+/* Runs the breakdown of t and writes its record to w; GP_OK or the
+** breakdown's error. */
+int gp_cli_rank_record_write(const gp_trace *t, gp_writer *w, gp_error *err);
+/* Reads a record back; GP_ERR_FORMAT when the rows are not one. */
+int gp_cli_rank_record_read(const struct gp_rowbuf *rb, struct gp_rank_record *r, gp_error *err);
 
 #ifdef GP_MPI
 /* The MPI build (mpi.c, make MPI=1).  gp_mpi_begin starts MPI and says

@@ -161,7 +161,7 @@ static void write_info(gp_kv *kv, gp_trace *t)
 ** format at ctx, kept as a one-cell row. */
 static const struct gp_column text_col = {"info", "Info", 0, false, false, NULL};
 
-static int info_trace(const void *ctx, gp_trace *t, gp_writer *w, gp_error *err)
+static int info_trace(const void *ctx, gp_trace *t, gp_writer *w, gp_writer *rec, gp_error *err)
 {
 	char *text = NULL;
 	size_t len = 0;

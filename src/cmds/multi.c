@@ -13,7 +13,7 @@
 #include "cmds/cmds.h"
 #include "cmds/options.h"
 
-static const struct gp_column rank_col = {"rank", "Rank", 4, true, false, NULL};
+static const struct gp_column default_rank_col = {"rank", "Rank", 4, true, false, NULL};
 
 /* The work queue of the threads: res[todo[0..ntodo)] to fill. */
 struct pool {
@@ -30,7 +30,7 @@ struct pool {
 static void run_one(const struct pool *p, struct gp_cli_result *r)
 {
 	gp_error err = {0};
-	gp_writer w;
+	gp_writer w, rec;
 	gp_trace t;
 
 	gp_trace_init(&t);
@@ -38,11 +38,13 @@ static void run_one(const struct pool *p, struct gp_cli_result *r)
 	if (r->status == GP_OK) {
 		r->id = gp_rank_from_meta(&t);
 		gp_rowbuf_writer(&w, &r->rows, p->m->cols, p->m->ncols);
-		r->status = p->m->fn(p->m->ctx, &t, &w, &err);
+		gp_rowbuf_writer(&rec, &r->record, gp_rank_record_cols, GP_RANK_RECORD_NCOLS);
+		r->status = p->m->fn(p->m->ctx, &t, &w, p->m->want_record ? &rec : NULL, &err);
 	}
 	if (r->status != GP_OK) {
 		r->error = gp_xstrdup(err.msg);
 		gp_rowbuf_free(&r->rows);
+		gp_rowbuf_free(&r->record);
 	}
 	gp_trace_free(&t);
 }
@@ -136,7 +138,7 @@ static int write_output(const struct gp_cli_many *m, const struct gp_cli_opts *c
 			rc = gp_writer_close(&w, &err);
 	} else {
 		cols = gp_xmalloc((size_t)(m->ncols + 1) * sizeof(*cols));
-		cols[0] = rank_col;
+		cols[0] = m->rank_col ? *m->rank_col : default_rank_col;
 		memcpy(cols + 1, m->cols, (size_t)m->ncols * sizeof(*cols));
 		rc = gp_writer_open(&w, co->format, stdout, cols, m->ncols + 1, &co->wo, &err);
 		for (size_t i = 0; i < n && rc == GP_OK; i++) {
@@ -170,7 +172,7 @@ static int run_single(const struct gp_cli_many *m, const struct gp_cli_opts *co,
 	gp_trace_init(&t);
 	rc = gp_cli_load(path, &t);
 	if (rc == GP_EXIT_OK) {
-		int st = m->fn(m->ctx, &t, &w, &err);
+		int st = m->fn(m->ctx, &t, &w, NULL, &err);
 		if (st == GP_OK)
 			st = gp_writer_close(&w, &err);
 		if (st != GP_OK) {
@@ -237,6 +239,7 @@ int gp_cli_run(const struct gp_cli_many *m, const struct gp_cli_opts *co)
 	for (size_t i = 0; i < n; i++) {
 		free(res[i].error);
 		gp_rowbuf_free(&res[i].rows);
+		gp_rowbuf_free(&res[i].record);
 	}
 	free(todo);
 	free(res);

@@ -229,7 +229,7 @@ struct job {
 	size_t top;
 };
 
-static int ranges_trace(const void *ctx, gp_trace *t, gp_writer *w, gp_error *err)
+static int ranges_trace(const void *ctx, gp_trace *t, gp_writer *w, gp_writer *rec, gp_error *err)
 {
 	const struct job *j = ctx;
 	row_vec rows = {0};

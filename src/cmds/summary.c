@@ -397,7 +397,7 @@ struct job {
 	bool table;
 };
 
-static int summary_trace(const void *ctx, gp_trace *t, gp_writer *w, gp_error *err)
+static int summary_trace(const void *ctx, gp_trace *t, gp_writer *w, gp_writer *rec, gp_error *err)
 {
 	const struct job *j = ctx;
 

@@ -54,35 +54,43 @@ void gp_rowbuf_writer(gp_writer *w, struct gp_rowbuf *rb, const struct gp_column
 	w->priv = rb;
 }
 
+int gp_rowbuf_next(const struct gp_rowbuf *rb, size_t *at, const char **cells)
+{
+	size_t p = *at;
+
+	if (p >= rb->len)
+		return 0;
+	for (int c = 0; c < rb->ncols; c++) {
+		const char *end;
+		if (p >= rb->len || (unsigned char)rb->data[p] > 1)
+			return -1;
+		if (!rb->data[p++]) {
+			cells[c] = NULL;
+			continue;
+		}
+		end = memchr(rb->data + p, 0, rb->len - p);
+		if (!end)
+			return -1;
+		cells[c] = rb->data + p;
+		p = (size_t)(end - rb->data) + 1;
+	}
+	*at = p;
+	return 1;
+}
+
 int gp_rowbuf_replay(const struct gp_rowbuf *rb, gp_writer *out, const char *first, gp_error *err)
 {
-	int lead = out->ncols == rb->ncols + 1, ncols = rb->ncols;
-	const char **row = gp_xmalloc((size_t)(ncols + 1) * sizeof(*row));
+	int lead = out->ncols == rb->ncols + 1, got;
+	const char **row = gp_xmalloc((size_t)(rb->ncols + 1) * sizeof(*row));
 	size_t at = 0;
 
 	row[0] = first;
-	while (at < rb->len) {
-		for (int c = 0; c < ncols; c++) {
-			const char *end;
-			if (at >= rb->len || (unsigned char)rb->data[at] > 1)
-				goto bad;
-			if (!rb->data[at++]) {
-				row[lead + c] = NULL;
-				continue;
-			}
-			end = memchr(rb->data + at, 0, rb->len - at);
-			if (!end)
-				goto bad;
-			row[lead + c] = rb->data + at;
-			at = (size_t)(end - rb->data) + 1;
-		}
+	while ((got = gp_rowbuf_next(rb, &at, row + lead)) > 0)
 		gp_writer_row(out, row);
-	}
 	free(row);
+	if (got < 0)
+		return gp_err(err, GP_ERR_FORMAT, "a kept row is damaged at byte %zu of %zu", at, rb->len);
 	return GP_OK;
-bad:
-	free(row);
-	return gp_err(err, GP_ERR_FORMAT, "a kept row is damaged at byte %zu of %zu", at, rb->len);
 }
 
 void gp_rowbuf_free(struct gp_rowbuf *rb)

@@ -35,6 +35,11 @@ void gp_rowbuf_writer(gp_writer *w, struct gp_rowbuf *rb, const struct gp_column
 ** process). */
 int gp_rowbuf_replay(const struct gp_rowbuf *rb, gp_writer *out, const char *first, gp_error *err);
 
+/* Reads the row at byte *at into cells[0..ncols) (pointers into rb) and
+** moves *at past it.  Returns 1, 0 at the end, -1 when the bytes there
+** are not a whole row. */
+int gp_rowbuf_next(const struct gp_rowbuf *rb, size_t *at, const char **cells);
+
 void gp_rowbuf_free(struct gp_rowbuf *rb);
 
 #endif
