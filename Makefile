@@ -12,6 +12,7 @@
 CC      ?= cc
 PREFIX  ?= /usr/local
 ASAN    ?= 0
+MPI     ?= 0
 DEBUG   ?= 0
 V       ?= 0
 
@@ -21,6 +22,15 @@ SANFLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-re
 else
 BUILD   ?= build
 SANFLAGS =
+endif
+
+# MPI=1: the commands of many files spread them over MPI processes
+# (src/cmds/mpi.c, Debian's OpenMPI through mpicc) into build/mpi/; without
+# it nothing links MPI.
+ifeq ($(MPI),1)
+BUILD   := $(if $(filter 1,$(ASAN)),build/mpi-asan,build/mpi)
+CC      := mpicc
+CPPFLAGS += -DGP_MPI
 endif
 
 ifeq ($(DEBUG),1)
@@ -43,7 +53,7 @@ endif
 
 # Every .c under src/ except main.c is part of the analyzer core, which the
 # unit tests and fuzz targets link against.
-CORE_SRCS := $(filter-out src/main.c,$(wildcard src/*.c src/*/*.c))
+CORE_SRCS := $(filter-out src/main.c $(if $(filter 1,$(MPI)),,src/cmds/mpi.c),$(wildcard src/*.c src/*/*.c))
 CORE_OBJS := $(CORE_SRCS:%.c=$(BUILD)/obj/%.o)
 MAIN_OBJ  := $(BUILD)/obj/src/main.o
 

@@ -137,10 +137,13 @@ static int write_output(const struct gp_cli_many *m, const struct gp_cli_opts *c
 		if (rc == GP_OK)
 			rc = gp_writer_close(&w, &err);
 	} else {
+		/* one file (a directory holding one, or MPI processes given one):
+		** its rows as they are */
+		int lead = n > 1;
 		cols = gp_xmalloc((size_t)(m->ncols + 1) * sizeof(*cols));
 		cols[0] = m->rank_col ? *m->rank_col : default_rank_col;
 		memcpy(cols + 1, m->cols, (size_t)m->ncols * sizeof(*cols));
-		rc = gp_writer_open(&w, co->format, stdout, cols, m->ncols + 1, &co->wo, &err);
+		rc = gp_writer_open(&w, co->format, stdout, cols + !lead, m->ncols + lead, &co->wo, &err);
 		for (size_t i = 0; i < n && rc == GP_OK; i++) {
 			char rank[16];
 			snprintf(rank, sizeof(rank), "%d", sorted[i]->id.rank);
@@ -184,42 +187,24 @@ static int run_single(const struct gp_cli_many *m, const struct gp_cli_opts *co,
 	return rc;
 }
 
-int gp_cli_run(const struct gp_cli_many *m, const struct gp_cli_opts *co)
+/* Reads the files (this process's share of them), then on process 0
+** reports failures or writes the output.  Returns the exit code. */
+static int run_many(const struct gp_cli_many *m, const struct gp_cli_opts *co, struct gp_cli_inputs *in,
+		    int proc, int nproc)
 {
-	struct gp_cli_inputs in;
-	struct gp_cli_result *res;
-	size_t *todo, ntodo = 0, n;
-	int rc = GP_EXIT_OK, proc = 0, nproc = 1;
-	gp_writer probe;
-	gp_error err = {0};
+	size_t n = in->paths.n, ntodo = 0;
+	struct gp_cli_result *res = gp_xcalloc(n, sizeof(*res));
+	size_t *todo = gp_xmalloc(n * sizeof(*todo));
+	int rc = GP_EXIT_OK;
 
-	/* a bad -f is a usage error before any file is read (a command
-	** writing its own format has checked it) */
-	if ((!m->reduce || m->out_cols) &&
-	    gp_writer_open(&probe, co->format, stdout, m->reduce ? m->out_cols : m->cols,
-			   m->reduce ? m->out_ncols : m->ncols, &co->wo, &err))
-		return gp_cli_usage(m->cmd, "%s", err.msg);
-	rc = gp_cli_inputs(m->cmd, co->files, co->nfiles, &in);
-	if (rc)
-		return rc;
-	n = in.paths.n;
-#ifdef GP_MPI
-	gp_mpi_begin(&proc, &nproc);
-#endif
-	if (n == 1 && (!m->reduce || m->single) && nproc == 1) {
-		rc = m->single ? m->single(m->ctx, in.paths.v[0]) : run_single(m, co, in.paths.v[0]);
-		gp_cli_inputs_free(&in);
-		return rc;
-	}
-	res = gp_xcalloc(n, sizeof(*res));
-	todo = gp_xmalloc(n * sizeof(*todo));
 	for (size_t i = 0; i < n; i++) {
-		res[i].path = in.paths.v[i];
+		res[i].path = in->paths.v[i];
 		if ((int)(i % (size_t)nproc) == proc)
 			todo[ntodo++] = i;
 	}
 	run_files(m, res, todo, ntodo, co->jobs);
 #ifdef GP_MPI
+	gp_error err = {0};
 	if (nproc > 1 && gp_mpi_gather(res, n, proc, nproc, &err) != GP_OK) {
 		gp_err_print(&err);
 		rc = GP_EXIT_FAIL;
@@ -233,9 +218,6 @@ int gp_cli_run(const struct gp_cli_many *m, const struct gp_cli_opts *co)
 		}
 	if (rc == GP_EXIT_OK && proc == 0)
 		rc = write_output(m, co, res, n);
-#ifdef GP_MPI
-	rc = gp_mpi_end(rc);
-#endif
 	for (size_t i = 0; i < n; i++) {
 		free(res[i].error);
 		gp_rowbuf_free(&res[i].rows);
@@ -243,6 +225,38 @@ int gp_cli_run(const struct gp_cli_many *m, const struct gp_cli_opts *co)
 	}
 	free(todo);
 	free(res);
-	gp_cli_inputs_free(&in);
+	return rc;
+}
+
+int gp_cli_run(const struct gp_cli_many *m, const struct gp_cli_opts *co)
+{
+	struct gp_cli_inputs in;
+	int rc, proc = 0, nproc = 1;
+	gp_writer probe;
+	gp_error err = {0};
+
+	/* a bad -f is a usage error before any file is read (a command
+	** writing its own format has checked it) */
+	if ((!m->reduce || m->out_cols) &&
+	    gp_writer_open(&probe, co->format, stdout, m->reduce ? m->out_cols : m->cols,
+			   m->reduce ? m->out_ncols : m->ncols, &co->wo, &err))
+		return gp_cli_usage(m->cmd, "%s", err.msg);
+#ifdef GP_MPI
+	gp_mpi_begin(&proc, &nproc);
+	/* process 0 speaks for all: the others' errors travel as records */
+	if (proc != 0 && !freopen("/dev/null", "w", stderr))
+		fclose(stderr);
+#endif
+	rc = gp_cli_inputs(m->cmd, co->files, co->nfiles, &in);
+	if (rc == GP_EXIT_OK) {
+		if (in.paths.n == 1 && (!m->reduce || m->single) && nproc == 1)
+			rc = m->single ? m->single(m->ctx, in.paths.v[0]) : run_single(m, co, in.paths.v[0]);
+		else
+			rc = run_many(m, co, &in, proc, nproc);
+		gp_cli_inputs_free(&in);
+	}
+#ifdef GP_MPI
+	rc = gp_mpi_end(rc);
+#endif
 	return rc;
 }
