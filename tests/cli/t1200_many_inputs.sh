@@ -40,7 +40,7 @@ assert_grep "bad --jobs '0'" "$TMP/err"
 printf '{"traceEvents": [' >"$TMP/rank-7.json"
 expect_exit 4 "$GPUPROF" summary "$G" "$TMP/rank-7.json"
 assert_grep "^gpuprof: $TMP/rank-7.json: " "$TMP/err"
-[ -s "$TMP/out" ] && fail "output written although a file failed"
+[ ! -s "$TMP/out" ] || fail "output written although a file failed"
 expect_exit 3 "$GPUPROF" ranks "$G" "$TMP/rank-9.json"
 assert_grep "^gpuprof: $TMP/rank-9.json: cannot open: No such file or directory" "$TMP/err"
 # commands of one file still refuse a directory

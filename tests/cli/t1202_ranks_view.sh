@@ -1,7 +1,7 @@
 # gpuprof ranks (issue 12 item 4) against a few lines of Python over the raw
-# Kineto JSON: a kernel belongs to step N when its launch call (same
-# correlation id) starts inside ProfilerStep#N; a step's time is its first
-# kernel's start to its last kernel's end; a rank's median step, the
+# Kineto JSON (tests/tools/kineto_steps.py: a kernel belongs to step N when
+# its launch call starts inside ProfilerStep#N; a step runs from its first
+# kernel's start to its last kernel's end): a rank's median step, the
 # slowest and fastest rank, the skew.  Its sums are breakdown's "all" rows.
 need_testdata
 H=$TESTDATA/hta
@@ -11,37 +11,12 @@ run_ok "$GPUPROF" ranks -f csv "$F0" "$F1" "$F2"
 cp "$TMP/out" "$TMP/ranks.csv"
 run_ok "$GPUPROF" ranks --view steps -f csv "$F0" "$F1" "$F2"
 cp "$TMP/out" "$TMP/steps.csv"
-python3 - "$TMP/ranks.csv" "$TMP/steps.csv" "$F0" "$F1" "$F2" <<'PY' || fail "ranks differs from the Python oracle"
-import csv, gzip, json, re, sys
-def steps(path):
-    ev = json.load(gzip.open(path))["traceEvents"]
-    rank = None
-    prof, launch, kern = [], {}, []
-    for e in ev:
-        if e.get("ph") != "X":
-            continue
-        n, c = e.get("name", ""), e.get("cat", "")
-        t0, t1 = round(e["ts"] * 1000), round(e["ts"] * 1000) + round(e.get("dur", 0) * 1000)
-        m = re.fullmatch(r"ProfilerStep#(\d+)", n)
-        if m and c in ("cpu_op", "user_annotation"):
-            prof.append((t0, t1, int(m.group(1))))
-        elif c == "cuda_runtime" and "correlation" in e.get("args", {}):
-            launch[e["args"]["correlation"]] = t0
-        elif c == "kernel":
-            kern.append((e["args"].get("correlation"), t0, t1))
-    win = {}
-    for corr, a, b in kern:
-        t = launch.get(corr)
-        for p0, p1, n in prof:
-            if t is not None and p0 <= t <= p1:
-                lo, hi = win.get(n, (a, b))
-                win[n] = (min(lo, a), max(hi, b))
-    return {n: b - a for n, (a, b) in win.items()}
-def median(v):
-    v = sorted(v); k = len(v)
-    return v[k // 2] if k % 2 else (v[k // 2 - 1] + v[k // 2]) // 2
+python3 - "$TMP/ranks.csv" "$TMP/steps.csv" "$F0" "$F1" "$F2" "$TOP/tests/tools" <<'PY' || fail "ranks differs from the Python oracle"
+import csv, sys
+sys.path.insert(0, sys.argv[6])
+from kineto_steps import steps, median
 ranks = list(csv.DictReader(open(sys.argv[1])))
-st = [steps(p) for p in sys.argv[3:]]
+st = [steps(p) for p in sys.argv[3:6]]
 med = [median(list(s.values())) for s in st]
 assert [int(r["Rank"]) for r in ranks] == [0, 1, 1], ranks
 fast, slow = med.index(min(med)), med.index(max(med))
