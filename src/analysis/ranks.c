@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "analysis/ranks.h"
 #include "util/alloc.h"
@@ -24,12 +25,30 @@ static int32_t number(const char *s)
 	return (int32_t)v;
 }
 
+/* "rank 3", "rank=3", "rank:3", "RANK_3" (the whole text), or -1. */
+static int32_t rank_marker(const char *s)
+{
+	if (strncasecmp(s, "rank", 4) != 0)
+		return -1;
+	s += 4;
+	if (*s == ' ' || *s == '=' || *s == ':' || *s == '_' || *s == '-')
+		s++;
+	return number(s);
+}
+
 struct gp_rank_id gp_rank_from_meta(const gp_trace *t)
 {
 	struct gp_rank_id id = {.rank = number(gp_trace_meta_get(t, "rank")),
 				.world = number(gp_trace_meta_get(t, "world_size")),
 				.source = GP_RANK_FROM_ORDER};
 
+	/* nsys exports keep no environment: an NVTX mark or range naming
+	** the rank is how a program says it there */
+	for (size_t i = 0; i < t->ranges.n && id.rank < 0; i++) {
+		uint8_t k = t->ranges.v[i].kind;
+		if (k == GP_RANGE_MARK || k == GP_RANGE_PUSHPOP || k == GP_RANGE_STARTEND)
+			id.rank = rank_marker(gp_s(t, t->ranges.v[i].text));
+	}
 	if (id.rank >= 0)
 		id.source = GP_RANK_FROM_META;
 	return id;

@@ -2,7 +2,8 @@
 ** Which rank of a distributed job a trace file is, and the order of a set
 ** of rank files.  The rule (docs/ranks.md): the trace's metadata first
 ** (Kineto distributedInfo "rank" and "world_size"; the same keys in a
-** gpuprof recording, which libgpuprof takes from the environment), else the
+** gpuprof recording, which libgpuprof takes from the environment; an NVTX
+** mark or range "rank N", which is how an nsys export can say it), else the
 ** file name ("rank-3", "rank_3", "rank3", "..._3.json"), else the file's
 ** position in the argument list.  Two files claiming one rank, or ranks
 ** missing below the world size, are noted, never fatal.
@@ -28,7 +29,10 @@ struct gp_rank_id {
 };
 
 /* The rank and world size that t's metadata give (either -1 when absent
-** or not a number >= 0); source GP_RANK_FROM_META when the rank is known. */
+** or not a number >= 0), else the rank an NVTX mark or range whose whole
+** text is "rank N" (also "rank=N", "rank:N", "rank_N") names; source
+** GP_RANK_FROM_META when the rank is known.  One pass over the ranges
+** when the metadata has no rank. */
 struct gp_rank_id gp_rank_from_meta(const gp_trace *t);
 
 /* The rank a file name gives: the last "rank" followed by an optional '-'

@@ -67,3 +67,10 @@ for j in 1 4; do
 done
 run_ok "$GPUPROF" breakdown -f csv "$G"
 cmp -s "$TMP/out" "$TMP/j1" && cmp -s "$TMP/out" "$TMP/j4" || fail "-j changed the output"
+# an nsys export says its rank by an NVTX mark "rank N" (it keeps no
+# environment): that is its metadata rank, before its name's
+cp "$G/a.sqlite" "$TMP/job_rank-2.sqlite"
+sqlite3 "$TMP/job_rank-2.sqlite" "INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid)
+	SELECT min(start), NULL, 34, 'rank 6', globalTid FROM NVTX_EVENTS" || fail sqlite3
+run_ok "$GPUPROF" ranks -f csv "$TMP/job_rank-2.sqlite" "$G/job-rank3.sqlite"
+assert_eq "$(cut -d, -f1,2 "$TMP/out" | tr -d '"' | tr '\n' ' ')" "Rank,From 3,file name 6,metadata "
