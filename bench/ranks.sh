@@ -22,10 +22,10 @@ DIR=${BENCH_DIR:-build/bench}/ranks
 export GPUPROF_THREADS=1
 mkdir -p "$DIR/eight" "$DIR/many"
 
-# secs_rss CMD...: one run; prints "<seconds> <peak RSS KB>"
+# secs_rss CMD...: one run; prints "<wall s> <peak RSS KB> <CPU s (user + sys)>"
 secs_rss() {
-	/usr/bin/time -f '%e %M' -o "$DIR/time.out" "$@" >/dev/null 2>&1 || { echo "bench: failed: $*" >&2; exit 1; }
-	tail -1 "$DIR/time.out"
+	/usr/bin/time -f '%e %M %U %S' -o "$DIR/time.out" "$@" >/dev/null 2>&1 || { echo "bench: failed: $*" >&2; exit 1; }
+	tail -1 "$DIR/time.out" | awk '{ printf "%s %s %.2f\n", $1, $2, $3 + $4 }'
 }
 
 for r in 0 1 2 3 4 5 6 7; do
@@ -36,15 +36,17 @@ mb=$(du -cm "$DIR"/eight/*.json | tail -1 | cut -f1)
 echo "speed: 8 rank files, $N kernels each ($mb MB in all), gpuprof breakdown -f csv"
 ratios=""
 for p in $(seq "$PAIRS"); do
-	s1=$(secs_rss "$GPUPROF" breakdown -f csv -j 1 "$DIR/eight" | cut -d' ' -f1)
-	s2=$(secs_rss "$GPUPROF" breakdown -f csv -j 2 "$DIR/eight" | cut -d' ' -f1)
+	t1=$(secs_rss "$GPUPROF" breakdown -f csv -j 1 "$DIR/eight")
+	t2=$(secs_rss "$GPUPROF" breakdown -f csv -j 2 "$DIR/eight")
+	s1=${t1%% *} s2=${t2%% *}
 	r=$(echo "$s1 $s2" | awk '{ printf "%.2f", $2 / $1 }')
 	ratios="$ratios $r"
-	echo "  pair $p: -j 1 ${s1} s, -j 2 ${s2} s, ratio $r"
-	last1=$s1
+	echo "  pair $p: -j 1 ${s1} s (CPU ${t1##* } s), -j 2 ${s2} s (CPU ${t2##* } s), ratio $r"
+	cpu1=${t1##* }
 done
 echo "  median ratio (-j 2 / -j 1): $(echo "$ratios" | tr ' ' '\n' | sed '/^$/d' | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')"
-echo "  one core: $(echo "$mb $last1" | awk '{ printf "%.1f MB/s, %.2f s per file", $1 / $2, $2 / 8 }')"
+# per core: bytes over CPU time, which machine load does not change
+echo "  per core: $(echo "$mb $cpu1" | awk '{ printf "%.0f MB/s of CPU time, %.3f CPU s per file", $1 / $2, $2 / 8 }')"
 
 for r in $(seq 0 31); do
 	f=$DIR/many/rank$r.json
