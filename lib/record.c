@@ -152,6 +152,30 @@ static void write_cmdline(FILE *f)
 	fputc('\n', f);
 }
 
+/* The process's rank and world size in a distributed job, from the
+** launcher's environment (torchrun/torch.distributed: RANK, WORLD_SIZE;
+** Open MPI: OMPI_COMM_WORLD_RANK, _SIZE; MPICH/Intel MPI: PMI_RANK,
+** PMI_SIZE; Slurm: SLURM_PROCID, SLURM_NTASKS), the first pair whose rank
+** is a number; nothing outside such a job.  gpuprof orders rank files by
+** them (docs/ranks.md). */
+static void write_rank(FILE *f)
+{
+	static const char *const vars[][2] = {
+		{"RANK", "WORLD_SIZE"}, {"OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE"},
+		{"PMI_RANK", "PMI_SIZE"}, {"SLURM_PROCID", "SLURM_NTASKS"},
+	};
+
+	for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
+		const char *r = getenv(vars[i][0]), *w = getenv(vars[i][1]);
+		if (!r || !*r || strspn(r, "0123456789") != strlen(r) || strlen(r) > 9)
+			continue;
+		fprintf(f, "meta\trank\t%s\n", r);
+		if (w && *w && strspn(w, "0123456789") == strlen(w) && strlen(w) <= 9)
+			fprintf(f, "meta\tworld_size\t%s\n", w);
+		return;
+	}
+}
+
 static void write_body(FILE *f)
 {
 	static const char *const kinds[] = GPREC_KIND_NAMES;
@@ -166,6 +190,7 @@ static void write_body(FILE *f)
 	fprintf(f, "meta\tlib_version\t%s\n", GPUPROF_VERSION_STRING);
 	fprintf(f, "meta\tpid\t%d\n", (int)getpid());
 	write_cmdline(f);
+	write_rank(f);
 	fprintf(f, "meta\tclock\tmonotonic\n");
 	fprintf(f, "meta\trealtime_minus_monotonic_ns\t%lld\n",
 		(long long)(gpi.t0_real - gpi.t0_mono));

@@ -2,7 +2,8 @@
 # Installs the Debian packages that gpuprof's build, tests and benchmarks need.
 # Usage: scripts/install-deps.sh [--print]   (--print: only print the apt-get line)
 set -e
-PKGS="gcc make libsqlite3-dev sqlite3 zlib1g-dev libyajl-dev libiberty-dev libcmocka-dev pkg-config python3 clang"
+# openmpi-bin, libopenmpi-dev: the MPI build (make MPI=1) and its test
+PKGS="gcc make libsqlite3-dev sqlite3 zlib1g-dev libyajl-dev libiberty-dev libcmocka-dev pkg-config python3 clang openmpi-bin libopenmpi-dev"
 if [ "$1" = "--print" ]; then
 	echo "apt-get install -y $PKGS"
 	exit 0

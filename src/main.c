@@ -23,19 +23,22 @@ const struct gp_command gp_commands[] = {
 	{"ranges", cmd_ranges, "statistics per NVTX range, marker and timer, by nesting path", 0},
 	{"memory", cmd_memory, "allocated and reserved memory over time, peak, allocations per op", 0},
 	{"breakdown", cmd_breakdown, "where GPU time goes: compute, communication, memory, idle and its causes", 0},
+	{"ranks", cmd_ranks, "one trace per rank: step time, skew, slowest and fastest rank", 0},
 	{NULL, NULL, NULL, 0},
 };
 
 static void usage(FILE *out)
 {
-	fprintf(out, "usage: gpuprof COMMAND [OPTIONS] FILE\n\n"
+	fprintf(out, "usage: gpuprof COMMAND [OPTIONS] FILE...\n\n"
 		     "Reads Nsight Systems and nvprof SQLite exports, PyTorch profiler (Kineto)\n"
 		     "JSON traces and gpuprof recordings, and tells which layer and op launched\n"
 		     "each kernel and where the GPU time goes.\n\nCommands:\n");
 	for (int i = 0; gp_commands[i].name; i++)
 		if (!gp_commands[i].hidden)
 			fprintf(out, "  %-9s %s\n", gp_commands[i].name, gp_commands[i].summary);
-	fprintf(out, "\n'gpuprof COMMAND --help' describes a command's options.\n\n%s", gp_exit_help);
+	fprintf(out, "\ninfo, summary, advise, ranges, breakdown and ranks take several FILEs,\n"
+		     "a directory or a glob (one trace per rank).\n"
+		     "'gpuprof COMMAND --help' describes a command's options.\n\n%s", gp_exit_help);
 }
 
 int main(int argc, char **argv)

@@ -49,10 +49,11 @@ static const struct gp_cmd_spec breakdown_spec = {
 	"with the CPU ranges open in them (-n: gaps per device, default 10; the\n"
 	"other views write all their rows).\n"
 	"Definitions: docs/breakdown.md.",
-	.shared = GP_OPT_FORMAT | GP_OPT_TOP | GP_OPT_WIDTH | GP_OPT_NO_HEADER,
+	.shared = GP_OPT_FORMAT | GP_OPT_TOP | GP_OPT_WIDTH | GP_OPT_NO_HEADER | GP_OPT_JOBS,
 	.row_formats = true,
 	.format_note = "(times in ns except in the table)",
 	.own = breakdown_own,
+	.many_files = true,
 };
 
 enum view { VIEW_TIME, VIEW_STREAMS, VIEW_GAPS, VIEW_TRACELENS, VIEW_HTA, VIEW_HTA_IDLE };
@@ -402,75 +403,72 @@ static int breakdown_option(void *ctx, int index, const char *arg)
 	return 0;
 }
 
+/* What breakdown does with each trace (gp_cli_trace_fn). */
+struct job {
+	enum view view;
+	struct gp_breakdown_opts bo;
+	bool table;
+};
+
+static int breakdown_trace(const void *ctx, gp_trace *t, gp_writer *w, gp_writer *rec, gp_error *err)
+{
+	const struct job *j = ctx;
+	gp_breakdown b;
+
+	if (gp_breakdown_run(t, &j->bo, &b, err))
+		return err->status;
+	if (j->view == VIEW_STREAMS)
+		write_streams(w, &b, j->table);
+	else if (j->view == VIEW_GAPS)
+		write_gaps(w, &b, j->table);
+	else if (j->view == VIEW_TRACELENS)
+		write_tracelens(w, &b);
+	else if (j->view == VIEW_HTA)
+		write_hta(w, &b);
+	else if (j->view == VIEW_HTA_IDLE)
+		write_hta_idle(w, &b);
+	else
+		write_time(w, &b, j->table);
+	gp_breakdown_free(&b);
+	return GP_OK;
+}
+
 int cmd_breakdown(int argc, char **argv)
 {
 	struct opts o = {.view = VIEW_TIME, .short_gap = 10000};
-	struct gp_breakdown_opts bo = {.is_comm = gp_kernel_is_comm};
-	const struct gp_column *cols;
+	struct job j = {.bo = {.is_comm = gp_kernel_is_comm}};
+	struct gp_cli_many m = {.cmd = "breakdown", .fn = breakdown_trace, .ctx = &j};
 	struct gp_cli_opts co;
-	gp_breakdown b;
-	gp_writer w;
-	gp_error err = {0};
-	gp_trace t;
-	bool table;
-	int rc, ncols;
+	int rc;
 
 	rc = gp_cli_parse(&breakdown_spec, argc, argv, &co, breakdown_option, &o);
 	if (rc)
 		return rc == GP_CLI_DONE ? GP_EXIT_OK : rc;
-	table = strcmp(co.format, "table") == 0;
+	j.table = strcmp(co.format, "table") == 0;
 	switch (o.view) {
 	case VIEW_STREAMS:
-		cols = table ? stream_cols : stream_cols_raw, ncols = NCOL(stream_cols);
+		m.cols = j.table ? stream_cols : stream_cols_raw, m.ncols = NCOL(stream_cols);
 		break;
 	case VIEW_GAPS:
-		cols = table ? gap_cols : gap_cols_raw, ncols = NCOL(gap_cols);
+		m.cols = j.table ? gap_cols : gap_cols_raw, m.ncols = NCOL(gap_cols);
 		break;
 	case VIEW_TRACELENS:
-		cols = tl_cols, ncols = NCOL(tl_cols);
+		m.cols = tl_cols, m.ncols = NCOL(tl_cols);
 		break;
 	case VIEW_HTA:
-		cols = hta_cols, ncols = NCOL(hta_cols);
+		m.cols = hta_cols, m.ncols = NCOL(hta_cols);
 		break;
 	case VIEW_HTA_IDLE:
-		cols = hta_idle_cols, ncols = NCOL(hta_idle_cols);
+		m.cols = hta_idle_cols, m.ncols = NCOL(hta_idle_cols);
 		break;
 	default:
-		cols = table ? time_cols : time_cols_raw, ncols = NCOL(time_cols);
+		m.cols = j.table ? time_cols : time_cols_raw, m.ncols = NCOL(time_cols);
 	}
-	if (gp_writer_open(&w, co.format, stdout, cols, ncols, &co.wo, &err))
-		return gp_cli_usage("breakdown", "%s", err.msg);
-	bo.short_gap_ns = o.short_gap;
-	bo.top_gaps = o.view == VIEW_GAPS ? (co.top == SIZE_MAX ? 10 : co.top) : 0;
-	bo.one_timeline = o.view == VIEW_TRACELENS;
-	bo.memset_compute = o.view == VIEW_TRACELENS;
-	bo.hta = o.view == VIEW_HTA || o.view == VIEW_HTA_IDLE;
-	gp_trace_init(&t);
-	rc = gp_cli_load(co.file, &t);
-	if (rc == GP_EXIT_OK) {
-		if (gp_breakdown_run(&t, &bo, &b, &err)) {
-			gp_err_print(&err);
-			rc = gp_exit_code(err.status);
-		} else {
-			if (o.view == VIEW_STREAMS)
-				write_streams(&w, &b, table);
-			else if (o.view == VIEW_GAPS)
-				write_gaps(&w, &b, table);
-			else if (o.view == VIEW_TRACELENS)
-				write_tracelens(&w, &b);
-			else if (o.view == VIEW_HTA)
-				write_hta(&w, &b);
-			else if (o.view == VIEW_HTA_IDLE)
-				write_hta_idle(&w, &b);
-			else
-				write_time(&w, &b, table);
-			gp_breakdown_free(&b);
-			if (gp_writer_close(&w, &err)) {
-				gp_err_print(&err);
-				rc = gp_exit_code(err.status);
-			}
-		}
-	}
-	gp_trace_free(&t);
-	return rc;
+	j.view = o.view;
+	j.bo.short_gap_ns = o.short_gap;
+	j.bo.top_gaps = o.view == VIEW_GAPS ? (co.top == SIZE_MAX ? 10 : co.top) : 0;
+	j.bo.one_timeline = o.view == VIEW_TRACELENS;
+	j.bo.memset_compute = o.view == VIEW_TRACELENS;
+	j.bo.hta = o.view == VIEW_HTA || o.view == VIEW_HTA_IDLE;
+	return gp_cli_run(&m, &co);
 }

@@ -11,10 +11,17 @@
 
 #include <stdio.h>
 
+#include "util/alloc.h"
 #include "util/error.h"
+#include "analysis/ranks.h"
 #include "model/trace.h"
+#include "readers/reader.h"
+#include "writers/rowbuf.h"
+#include "writers/writer.h"
 
 typedef int (*gp_cmd_fn)(int argc, char **argv);
+
+struct gp_cli_opts;
 
 struct gp_command {
 	const char *name;
@@ -34,17 +41,121 @@ int cmd_memory(int argc, char **argv);
 int cmd_breakdown(int argc, char **argv);
 int cmd_ops(int argc, char **argv);
 int cmd_export(int argc, char **argv);
+int cmd_ranks(int argc, char **argv);
 
 /* Shared by the commands (common.c). */
 
 /* The exit-code paragraph every --help ends with. */
 extern const char gp_exit_help[];
+/* The paragraph of commands that take several FILEs (before the codes). */
+extern const char gp_many_files_help[];
 
 /* Loads path (reader chosen by content), then runs correlation.  Shows a
 ** progress line on stderr when it takes over a second and stderr is a
 ** terminal.  On failure prints the error and returns the exit code;
 ** returns 0 on success. */
 int gp_cli_load(const char *path, gp_trace *t);
+
+/* The load options the environment sets (GPUPROF_THREADS,
+** GPUPROF_PARALLEL_MIN_BYTES; docs/kineto.md), no progress. */
+void gp_cli_load_opts(struct gp_load_opts *o);
+
+/* Loads and correlates path as gp_cli_load does, but prints nothing:
+** returns GP_OK or the gp_status with err set.  Safe on any thread. */
+int gp_cli_load_quiet(const char *path, gp_trace *t, const struct gp_load_opts *o, gp_error *err);
+
+/* The input files the FILE arguments name, in order: a file as given (a
+** missing one too: its load says so), a directory's trace files by name
+** (entries that no reader recognises skipped with a note on stderr), a
+** pattern that names no file expanded by glob(3) (sorted).  Returns 0, or
+** prints the error and returns an exit code: GP_EXIT_IO when a directory
+** cannot be listed or a pattern matches nothing, GP_EXIT_FORMAT when a
+** directory holds no trace. */
+struct gp_cli_inputs {
+	GP_VEC(char *) paths;
+	bool expanded;          /* a directory or pattern was among the arguments */
+};
+int gp_cli_inputs(const char *cmd, char *const *args, int nargs, struct gp_cli_inputs *in);
+void gp_cli_inputs_free(struct gp_cli_inputs *in);
+
+/* Many files (multi.c).  A command's work on one loaded, correlated trace:
+** writes its rows to w, which is the real output for a single file and
+** kept rows (rowbuf.h) for many.  Runs on worker threads: it may read ctx
+** and change only t; it prints nothing.  rec, when the command asks for
+** it (want_record) and there are several files, takes the rank's record
+** (gp_cli_rank_record_write); else NULL.  Returns GP_OK, or a gp_status
+** with err set. */
+typedef int (*gp_cli_trace_fn)(const void *ctx, gp_trace *t, gp_writer *w, gp_writer *rec,
+			       gp_error *err);
+
+/* One file's outcome, kept until every file is read. */
+struct gp_cli_result {
+	const char *path;
+	struct gp_rank_id id;
+	int status;             /* gp_status: GP_OK or why it failed */
+	char *error;            /* the message when status != GP_OK */
+	struct gp_rowbuf rows;
+	struct gp_rowbuf record;  /* want_record: the rank's gp_rank_record */
+};
+
+/* A command's cross-file output: gets the results in rank order (all
+** succeeded) and writes to out (opened over gp_cli_many.out_cols).
+** Returns GP_OK or a gp_status with err set. */
+typedef int (*gp_cli_reduce_fn)(const void *ctx, const struct gp_cli_result *const *res, size_t n,
+				gp_writer *out, gp_error *err);
+
+struct gp_cli_many {
+	const char *cmd;
+	const struct gp_column *cols;   /* what fn writes */
+	int ncols;
+	gp_cli_trace_fn fn;
+	const void *ctx;
+	/* NULL: the output is fn's rows with a leading rank column when there
+	** is more than one file, fn's rows alone for one.  Else reduce writes
+	** the output over out_cols (NULL: reduce gets out NULL and writes
+	** stdout itself) for any number of files... */
+	gp_cli_reduce_fn reduce;
+	const struct gp_column *out_cols;
+	int out_ncols;
+	/* ...but one file alone, when single is set: single(ctx, path) does
+	** it and returns the exit code (info's own format). */
+	int (*single)(const void *ctx, const char *path);
+	bool want_record;               /* fn gets rec (several files) */
+	/* the leading column of the rows of several files; NULL = "rank" */
+	const struct gp_column *rank_col;
+};
+
+/* Runs m over the files co names (gp_cli_inputs), co->jobs at a time,
+** each loaded, analysed, reduced to kept rows and freed before the worker
+** takes the next; in an MPI build under mpirun, the files are spread over
+** the processes and process 0 writes.  The output does not depend on
+** scheduling.  Prints errors (every failed file, by name) and returns the
+** exit code. */
+int gp_cli_run(const struct gp_cli_many *m, const struct gp_cli_opts *co);
+
+/* The cross-rank record of a trace as kept rows (ranks.c): one "sums" row
+** (span, compute, communication, memory, idle in ns) and one "step" row
+** per iteration (number, time in ns), over gp_rank_record_cols. */
+extern const struct gp_column gp_rank_record_cols[];
+#define GP_RANK_RECORD_NCOLS 7
+/* Runs the breakdown of t and writes its record to w; GP_OK or the
+** breakdown's error. */
+int gp_cli_rank_record_write(const gp_trace *t, gp_writer *w, gp_error *err);
+/* Reads a record back; GP_ERR_FORMAT when the rows are not one. */
+int gp_cli_rank_record_read(const struct gp_rowbuf *rb, struct gp_rank_record *r, gp_error *err);
+
+#ifdef GP_MPI
+/* The MPI build (mpi.c, make MPI=1).  gp_mpi_begin starts MPI and says
+** this process's rank and the number of processes; gp_mpi_gather brings
+** the results of files i with i % size == rank to process 0 (an error
+** record for a file that failed, so every process reaches the collective);
+** gp_mpi_end shares process 0's exit code, stops MPI and returns that
+** code.  gp_mpi_gather returns GP_OK or, on process 0, GP_ERR_FORMAT when
+** a record does not decode. */
+void gp_mpi_begin(int *rank, int *size);
+int gp_mpi_gather(struct gp_cli_result *res, size_t n, int rank, int size, gp_error *err);
+int gp_mpi_end(int rc);
+#endif
 
 /* Prints "gpuprof CMD: msg" for a usage error and returns GP_EXIT_USAGE. */
 int gp_cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

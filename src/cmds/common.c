@@ -1,16 +1,23 @@
 /*
-** Helpers shared by the commands: loading with progress, usage errors.
+** Helpers shared by the commands: the FILE arguments expanded (files,
+** directories, globs), loading with progress, usage errors.
 */
+#include <dirent.h>
+#include <errno.h>
+#include <glob.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cmds/cmds.h"
 #include "analysis/correlate.h"
 #include "readers/reader.h"
+#include "util/alloc.h"
 
 const char gp_exit_help[] =
 	"Exit codes:\n"
@@ -20,7 +27,16 @@ const char gp_exit_help[] =
 	"  3  cannot read the input (missing, no permission, a pipe) or write\n"
 	"     the output\n"
 	"  4  input not a trace: not recognised, truncated or corrupt, empty,\n"
-	"     a directory or a device\n";
+	"     a directory (for commands of one FILE) or a device\n";
+
+const char gp_many_files_help[] =
+	"Several traces: give several FILEs, a directory (the trace files in it,\n"
+	"by name; other files are skipped with a note) or a quoted glob\n"
+	"('run/rank*.json.gz').  Each file is one rank (from its metadata, else\n"
+	"its name: rank-3, rank3, _3., else its position; docs/ranks.md); the\n"
+	"rows get a leading 'rank' column, one rank after another, each rank's\n"
+	"rows those of the file alone.  Files are read -j at a time.  A file\n"
+	"that fails stops the command after all are read, with its error.\n\n";
 
 struct progress {
 	struct timespec t0;
@@ -69,6 +85,20 @@ static void load_opts_from_env(struct gp_load_opts *o)
 	}
 }
 
+void gp_cli_load_opts(struct gp_load_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	load_opts_from_env(o);
+}
+
+int gp_cli_load_quiet(const char *path, gp_trace *t, const struct gp_load_opts *o, gp_error *err)
+{
+	struct gp_correlate_opts co = {0};
+	int rc = gp_trace_load(path, t, o, err);
+
+	return rc ? rc : gp_correlate(t, &co, err);
+}
+
 int gp_cli_load(const char *path, gp_trace *t)
 {
 	struct progress p = {.tty = isatty(2)};
@@ -99,6 +129,102 @@ int gp_cli_load(const char *path, gp_trace *t)
 		return gp_exit_code(err.status);
 	}
 	return GP_EXIT_OK;
+}
+
+static void add_path(struct gp_cli_inputs *in, const char *path)
+{
+	*gp_vec_push(in->paths) = gp_xstrdup(path);
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Adds the trace files of directory dir, by name; notes on stderr which
+** entries were skipped and why (one line per entry: a directory of 1,000
+** ranks has few other files).  GP_EXIT_IO when it cannot be listed. */
+static int add_dir(struct gp_cli_inputs *in, const char *cmd, const char *dir)
+{
+	GP_VEC(char *) names = {0};
+	struct dirent *e;
+	DIR *d = opendir(dir);
+	size_t before = in->paths.n;
+
+	if (!d) {
+		fprintf(stderr, "gpuprof: %s: cannot open: %s\n", dir, strerror(errno));
+		return GP_EXIT_IO;
+	}
+	while ((e = readdir(d)) != NULL)
+		if (e->d_name[0] != '.')
+			*gp_vec_push(names) = gp_xstrdup(e->d_name);
+	closedir(d);
+	if (names.n)
+		qsort(names.v, names.n, sizeof(*names.v), by_name);
+	for (size_t i = 0; i < names.n; i++) {
+		size_t len = strlen(dir);
+		char *path = gp_xmalloc(len + strlen(names.v[i]) + 2);
+		struct stat st;
+		gp_error err = {0};
+		sprintf(path, "%s%s%s", dir, len && dir[len - 1] == '/' ? "" : "/", names.v[i]);
+		if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+			fprintf(stderr, "gpuprof %s: note: %s skipped: a directory (not searched)\n", cmd, path);
+		else if (!gp_trace_probe(path, &err))
+			fprintf(stderr, "gpuprof %s: note: skipped %s\n", cmd, err.msg);
+		else
+			*gp_vec_push(in->paths) = path, path = NULL;
+		free(path);
+		free(names.v[i]);
+	}
+	gp_vec_free(names);
+	if (in->paths.n == before) {
+		fprintf(stderr, "gpuprof: %s: no trace file in this directory\n", dir);
+		return GP_EXIT_FORMAT;
+	}
+	return GP_EXIT_OK;
+}
+
+int gp_cli_inputs(const char *cmd, char *const *args, int nargs, struct gp_cli_inputs *in)
+{
+	int rc = GP_EXIT_OK;
+
+	memset(in, 0, sizeof(*in));
+	for (int i = 0; i < nargs && rc == GP_EXIT_OK; i++) {
+		struct stat st;
+		glob_t g;
+		if (stat(args[i], &st) == 0) {
+			if (S_ISDIR(st.st_mode)) {
+				in->expanded = true;
+				rc = add_dir(in, cmd, args[i]);
+			} else {
+				add_path(in, args[i]);
+			}
+			continue;
+		}
+		if (!strpbrk(args[i], "*?[")) {
+			add_path(in, args[i]);   /* missing: its load names it */
+			continue;
+		}
+		in->expanded = true;
+		if (glob(args[i], 0, NULL, &g) != 0) {
+			fprintf(stderr, "gpuprof: %s: no file matches this pattern\n", args[i]);
+			rc = GP_EXIT_IO;
+			continue;
+		}
+		for (size_t k = 0; k < g.gl_pathc; k++)
+			add_path(in, g.gl_pathv[k]);
+		globfree(&g);
+	}
+	if (rc)
+		gp_cli_inputs_free(in);
+	return rc;
+}
+
+void gp_cli_inputs_free(struct gp_cli_inputs *in)
+{
+	for (size_t i = 0; i < in->paths.n; i++)
+		free(in->paths.v[i]);
+	gp_vec_free(in->paths);
 }
 
 int gp_cli_usage(const char *cmd, const char *fmt, ...)

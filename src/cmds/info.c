@@ -20,9 +20,11 @@ static const struct gp_cmd_spec info_spec = {
 	"Shows the detected format and tool version, the GPUs, metadata (rank,\n"
 	"versions), how many kernels, API calls, NVTX ranges, memcpy, memset and\n"
 	"synchronization records the trace holds, and its time span.",
-	.shared = GP_OPT_FORMAT,
+	.shared = GP_OPT_FORMAT | GP_OPT_JOBS,
 	.formats = gp_kv_formats,
-	.format_note = "(json: one object, keys in docs/report.md)",
+	.format_note = "(json: one object, keys in docs/report.md; several\n"
+	"files: a list of {rank, rank_from, info})",
+	.many_files = true,
 };
 
 /* The GPUs: a text line "gpu N  name, SMs, cc, GiB" each; in JSON a "gpus"
@@ -63,44 +65,27 @@ static void write_gpus(gp_kv *kv, const gp_trace *t)
 	gp_kv_end(kv);
 }
 
-int cmd_info(int argc, char **argv)
+/* Writes what trace t holds to kv (not closed). */
+static void write_info(gp_kv *kv, gp_trace *t)
 {
-	struct gp_cli_opts o;
-	gp_error err = {0};
-	gp_kv kv;
-	gp_trace t;
 	char buf[64], label[32];
-	int rc;
 
-	rc = gp_cli_parse(&info_spec, argc, argv, &o, NULL, NULL);
-	if (rc)
-		return rc == GP_CLI_DONE ? GP_EXIT_OK : rc;
-	if (gp_kv_open(&kv, o.format, stdout, &err))
-		return gp_cli_usage("info", "%s", err.msg);
-
-	gp_trace_init(&t);
-	rc = gp_cli_load(o.file, &t);
-	if (rc) {
-		gp_trace_free(&t);
-		return rc;
+	gp_kv_str(kv, "file", "file", gp_s(t, t->path));
+	gp_kv_str(kv, "format", "format", gp_s(t, t->format));
+	gp_kv_str(kv, "tool", "tool", t->tool_version ? gp_s(t, t->tool_version) : NULL);
+	write_gpus(kv, t);
+	gp_kv_begin(kv, "metadata", false);
+	for (size_t i = 0; i < t->meta.n; i++) {
+		const char *key = gp_s(t, t->meta.v[i].key);
+		gp_kv_str(kv, key, key, gp_s(t, t->meta.v[i].value));
 	}
-
-	gp_kv_str(&kv, "file", "file", gp_s(&t, t.path));
-	gp_kv_str(&kv, "format", "format", gp_s(&t, t.format));
-	gp_kv_str(&kv, "tool", "tool", t.tool_version ? gp_s(&t, t.tool_version) : NULL);
-	write_gpus(&kv, &t);
-	gp_kv_begin(&kv, "metadata", false);
-	for (size_t i = 0; i < t.meta.n; i++) {
-		const char *key = gp_s(&t, t.meta.v[i].key);
-		gp_kv_str(&kv, key, key, gp_s(&t, t.meta.v[i].value));
-	}
-	gp_kv_end(&kv);
+	gp_kv_end(kv);
 
 	size_t nrt = 0, ndrv = 0, nranges = 0, nmarks = 0, nops = 0, nannot = 0, nother = 0;
-	for (size_t i = 0; i < t.apis.n; i++)
-		t.apis.v[i].kind == GP_API_RUNTIME ? nrt++ : t.apis.v[i].kind == GP_API_DRIVER ? ndrv++ : 0;
-	for (size_t i = 0; i < t.ranges.n; i++) {
-		switch (t.ranges.v[i].kind) {
+	for (size_t i = 0; i < t->apis.n; i++)
+		t->apis.v[i].kind == GP_API_RUNTIME ? nrt++ : t->apis.v[i].kind == GP_API_DRIVER ? ndrv++ : 0;
+	for (size_t i = 0; i < t->ranges.n; i++) {
+		switch (t->ranges.v[i].kind) {
 		case GP_RANGE_PUSHPOP: case GP_RANGE_STARTEND: nranges++; break;
 		case GP_RANGE_MARK: nmarks++; break;
 		case GP_RANGE_CPU_OP: nops++; break;
@@ -109,67 +94,138 @@ int cmd_info(int argc, char **argv)
 		}
 	}
 	uint64_t copied = 0;
-	for (size_t i = 0; i < t.memcpys.n; i++)
-		copied += t.memcpys.v[i].bytes;
+	for (size_t i = 0; i < t->memcpys.n; i++)
+		copied += t->memcpys.v[i].bytes;
 	/* text shows the framework counts only for traces that have them */
 	bool framework = nops || nannot || nother;
 
-	gp_kv_u64(&kv, "processes", "processes", t.processes.n);
-	gp_kv_u64(&kv, "threads", "threads", t.threads.n);
-	gp_kv_u64(&kv, "kernels", "kernels", t.kernels.n);
-	gp_kv_u64(&kv, "api_calls", "api calls", t.apis.n);
-	gp_kv_u64(&kv, "api_calls_runtime", "api calls (runtime)", nrt);
-	gp_kv_u64(&kv, "api_calls_driver", "api calls (driver)", ndrv);
-	gp_kv_u64(&kv, "nvtx_ranges", "nvtx ranges", nranges);
-	gp_kv_u64(&kv, "nvtx_marks", "nvtx marks", nmarks);
-	gp_kv_u64(&kv, "framework_ops", framework ? "framework ops" : NULL, nops);
-	gp_kv_u64(&kv, "annotations", framework ? "annotations" : NULL, nannot);
-	gp_kv_u64(&kv, "other_ranges", framework ? "other ranges" : NULL, nother);
-	gp_kv_u64(&kv, "memcpy", "memcpy", t.memcpys.n);
-	gp_kv_u64(&kv, "memcpy_bytes", "memcpy bytes", copied);
-	gp_kv_u64(&kv, "memset", "memset", t.memsets.n);
-	gp_kv_u64(&kv, "synchronizations", "synchronizations", t.syncs.n);
+	gp_kv_u64(kv, "processes", "processes", t->processes.n);
+	gp_kv_u64(kv, "threads", "threads", t->threads.n);
+	gp_kv_u64(kv, "kernels", "kernels", t->kernels.n);
+	gp_kv_u64(kv, "api_calls", "api calls", t->apis.n);
+	gp_kv_u64(kv, "api_calls_runtime", "api calls (runtime)", nrt);
+	gp_kv_u64(kv, "api_calls_driver", "api calls (driver)", ndrv);
+	gp_kv_u64(kv, "nvtx_ranges", "nvtx ranges", nranges);
+	gp_kv_u64(kv, "nvtx_marks", "nvtx marks", nmarks);
+	gp_kv_u64(kv, "framework_ops", framework ? "framework ops" : NULL, nops);
+	gp_kv_u64(kv, "annotations", framework ? "annotations" : NULL, nannot);
+	gp_kv_u64(kv, "other_ranges", framework ? "other ranges" : NULL, nother);
+	gp_kv_u64(kv, "memcpy", "memcpy", t->memcpys.n);
+	gp_kv_u64(kv, "memcpy_bytes", "memcpy bytes", copied);
+	gp_kv_u64(kv, "memset", "memset", t->memsets.n);
+	gp_kv_u64(kv, "synchronizations", "synchronizations", t->syncs.n);
 
 	gp_ns first, last;
-	if (gp_trace_span(&t, &first, &last)) {
-		gp_kv_i64(&kv, "start_ns", "start (ns)", first);
-		gp_kv_i64(&kv, "end_ns", "end (ns)", last);
-		gp_kv_i64(&kv, "duration_ns", NULL, last - first);
-		gp_kv_str(&kv, NULL, "duration", gp_fmt_duration((double)(last - first), buf, sizeof(buf)));
+	if (gp_trace_span(t, &first, &last)) {
+		gp_kv_i64(kv, "start_ns", "start (ns)", first);
+		gp_kv_i64(kv, "end_ns", "end (ns)", last);
+		gp_kv_i64(kv, "duration_ns", NULL, last - first);
+		gp_kv_str(kv, NULL, "duration", gp_fmt_duration((double)(last - first), buf, sizeof(buf)));
 	} else {
-		gp_kv_str(&kv, "start_ns", NULL, NULL);
-		gp_kv_str(&kv, "end_ns", NULL, NULL);
-		gp_kv_str(&kv, "duration_ns", NULL, NULL);
+		gp_kv_str(kv, "start_ns", NULL, NULL);
+		gp_kv_str(kv, "end_ns", NULL, NULL);
+		gp_kv_str(kv, "duration_ns", NULL, NULL);
 	}
 	size_t attributed = 0;
-	for (size_t i = 0; i < t.kernels.n; i++)
-		attributed += t.attrs[i].api >= 0;
-	gp_kv_u64(&kv, "kernels_with_launch", t.kernels.n ? "kernels with launch" : NULL, attributed);
-	if (t.kernels.n) {
+	for (size_t i = 0; i < t->kernels.n; i++)
+		attributed += t->attrs[i].api >= 0;
+	gp_kv_u64(kv, "kernels_with_launch", t->kernels.n ? "kernels with launch" : NULL, attributed);
+	if (t->kernels.n) {
 		/* Op model coverage: how much GPU time has known FLOPs. */
-		struct gp_opres *res = gp_ops_run(&t, NULL);
+		struct gp_opres *res = gp_ops_run(t, NULL);
 		struct gp_ops_summary os;
-		gp_ops_summarize(&t, res, &os);
-		gp_kv_pct(&kv, "gpu_time_with_flops_pct", "gpu time with flops",
+		gp_ops_summarize(t, res, &os);
+		gp_kv_pct(kv, "gpu_time_with_flops_pct", "gpu time with flops",
 			  os.gpu_ns > 0 ? 100 * os.known_ns / os.gpu_ns : 0.0);
-		gp_kv_u64(&kv, "kernels_with_flops", "kernels with flops", os.known);
-		gp_kv_u64(&kv, "unknown_ops", "unknown ops", os.unknown_ops);
-		gp_kv_u64(&kv, "kernels_of_unknown_ops", "kernels of unknown ops", os.unknown_kernels);
+		gp_kv_u64(kv, "kernels_with_flops", "kernels with flops", os.known);
+		gp_kv_u64(kv, "unknown_ops", "unknown ops", os.unknown_ops);
+		gp_kv_u64(kv, "kernels_of_unknown_ops", "kernels of unknown ops", os.unknown_kernels);
 		free(res);
 	} else {
-		gp_kv_str(&kv, "gpu_time_with_flops_pct", NULL, NULL);
-		gp_kv_u64(&kv, "kernels_with_flops", NULL, 0);
-		gp_kv_u64(&kv, "unknown_ops", NULL, 0);
-		gp_kv_u64(&kv, "kernels_of_unknown_ops", NULL, 0);
+		gp_kv_str(kv, "gpu_time_with_flops_pct", NULL, NULL);
+		gp_kv_u64(kv, "kernels_with_flops", NULL, 0);
+		gp_kv_u64(kv, "unknown_ops", NULL, 0);
+		gp_kv_u64(kv, "kernels_of_unknown_ops", NULL, 0);
 	}
-	gp_kv_begin(&kv, "notes", true);
-	for (size_t i = 0; i < t.warnings.n; i++) {
+	gp_kv_begin(kv, "notes", true);
+	for (size_t i = 0; i < t->warnings.n; i++) {
 		snprintf(label, sizeof(label), "note %zu", i + 1);
-		gp_kv_str(&kv, "note", label, gp_s(&t, t.warnings.v[i]));
+		gp_kv_str(kv, "note", label, gp_s(t, t->warnings.v[i]));
 	}
-	if (!t.kernels.n && !t.warnings.n)
-		gp_kv_str(&kv, "note", "note", "this trace has no kernels");
-	gp_kv_end(&kv);
+	if (!t->kernels.n && !t->warnings.n)
+		gp_kv_str(kv, "note", "note", "this trace has no kernels");
+	gp_kv_end(kv);
+}
+
+/* Several files (gp_cli_trace_fn): the info of one, as text or JSON in the
+** format at ctx, kept as a one-cell row. */
+static const struct gp_column text_col = {"info", "Info", 0, false, false, NULL};
+
+static int info_trace(const void *ctx, gp_trace *t, gp_writer *w, gp_writer *rec, gp_error *err)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+	gp_kv kv;
+	int rc;
+
+	if (!mem)
+		return gp_err(err, GP_ERR_INTERNAL, "%s: cannot open a memory stream", gp_s(t, t->path));
+	gp_kv_open(&kv, ctx, mem, err);
+	write_info(&kv, t);
+	rc = gp_kv_close(&kv, err);
+	fclose(mem);
+	if (rc == GP_OK)
+		gp_writer_row(w, (const char *const *)&text);
+	free(text);
+	return rc;
+}
+
+/* Several files' info, by rank: text blocks under "== rank N: FILE ==",
+** or a JSON list of {"rank": N, "rank_from": ..., "info": {...}}. */
+static int info_reduce(const void *ctx, const struct gp_cli_result *const *res, size_t n,
+		       gp_writer *out, gp_error *err)
+{
+	bool json = strcmp(ctx, "json") == 0;
+
+	if (json)
+		fputs("[\n", stdout);
+	for (size_t i = 0; i < n; i++) {
+		/* the kept row is one cell: tag byte, then the text */
+		const char *text = res[i]->rows.len > 1 ? res[i]->rows.data + 1 : "";
+		size_t len = strlen(text);
+		while (len && text[len - 1] == '\n')
+			len--;
+		if (json)
+			printf("{\"rank\": %d, \"rank_from\": \"%s\", \"info\": %.*s}%s\n", res[i]->id.rank,
+			       gp_rank_source_name(res[i]->id.source), (int)len, text, i + 1 < n ? "," : "");
+		else
+			printf("%s== rank %d (from %s): %s ==\n%.*s\n", i ? "\n" : "", res[i]->id.rank,
+			       gp_rank_source_name(res[i]->id.source), res[i]->path, (int)len, text);
+	}
+	if (json)
+		fputs("]\n", stdout);
+	return GP_OK;
+}
+
+/* One file (gp_cli_many.single): loads it and writes its info to stdout
+** as info always has; returns the exit code. */
+static int info_single(const void *ctx, const char *path)
+{
+	gp_error err = {0};
+	gp_kv kv;
+	gp_trace t;
+	int rc;
+
+	if (gp_kv_open(&kv, ctx, stdout, &err))
+		return gp_cli_usage("info", "%s", err.msg);
+	gp_trace_init(&t);
+	rc = gp_cli_load(path, &t);
+	if (rc) {
+		gp_trace_free(&t);
+		return rc;
+	}
+	write_info(&kv, &t);
 	rc = gp_kv_close(&kv, &err);
 	gp_trace_free(&t);
 	if (rc) {
@@ -177,4 +233,22 @@ int cmd_info(int argc, char **argv)
 		return gp_exit_code(err.status);
 	}
 	return GP_EXIT_OK;
+}
+
+int cmd_info(int argc, char **argv)
+{
+	struct gp_cli_many m = {.cmd = "info", .fn = info_trace, .cols = &text_col, .ncols = 1,
+				.reduce = info_reduce, .single = info_single};
+	struct gp_cli_opts o;
+	gp_error err = {0};
+	gp_kv kv;
+	int rc;
+
+	rc = gp_cli_parse(&info_spec, argc, argv, &o, NULL, NULL);
+	if (rc)
+		return rc == GP_CLI_DONE ? GP_EXIT_OK : rc;
+	if (gp_kv_open(&kv, o.format, stdout, &err))
+		return gp_cli_usage("info", "%s", err.msg);
+	m.ctx = o.format;
+	return gp_cli_run(&m, &o);
 }

@@ -81,6 +81,16 @@ static int parse_top(const char *cmd, const char *arg, struct gp_cli_opts *o)
 	return 0;
 }
 
+static int parse_jobs(const char *cmd, const char *arg, struct gp_cli_opts *o)
+{
+	long v = positive(arg, 4096);
+
+	if (v < 0)
+		return gp_cli_usage(cmd, "bad --jobs '%s' (a number from 1 to 4096)", arg);
+	o->jobs = (int)v;
+	return 0;
+}
+
 static void list_gpus(void)
 {
 	printf("%-16s %4s %7s %7s %7s %7s %7s %7s %6s\n", "GPU", "SMs", "FP64", "FP32", "TF32",
@@ -141,6 +151,7 @@ static const struct shared_opt shared_opts[] = {
 	 "trace's device; 'list' shows the table)", parse_gpu},
 	{GP_OPT_PEAK_FLOPS, "peak-flops", 0, "F", "peak FLOP/s for every kernel (e.g. 312e12)", parse_peak_flops},
 	{GP_OPT_PEAK_BW, "peak-bw", 0, "B", "peak memory bandwidth in bytes/s (e.g. 1.555e12)", parse_peak_bw},
+	{GP_OPT_JOBS, "jobs", 'j', "N", "several FILEs: read N at once (default: one per CPU)", parse_jobs},
 };
 #define NSHARED ((int)(sizeof(shared_opts) / sizeof(shared_opts[0])))
 
@@ -235,9 +246,12 @@ int gp_cli_parse(const struct gp_cmd_spec *spec, int argc, char **argv, struct g
 		if (!found)
 			return gp_cli_usage(spec->name, "bad option");
 	}
-	if (optind != argc - 1)
-		return gp_cli_usage(spec->name, "expected exactly one trace file");
+	if (spec->many_files ? optind >= argc : optind != argc - 1)
+		return gp_cli_usage(spec->name, spec->many_files ? "expected a trace file, a directory or a glob"
+				    : "expected exactly one trace file");
 	o->file = argv[optind];
+	o->files = argv + optind;
+	o->nfiles = argc - optind;
 	if (!format_known(spec, o->format))
 		return gp_cli_usage(spec->name, "unknown output format '%s' (valid: %s)", o->format,
 				    gp_name_list(names, list, sizeof(list)));
@@ -272,7 +286,8 @@ void gp_cli_help(const struct gp_cmd_spec *spec, FILE *out)
 	const char *names[32];
 	char first[64], list[512], help[768];
 
-	fprintf(out, "usage: gpuprof %s [OPTIONS] FILE\n\n%s\n\n", spec->name, spec->about);
+	fprintf(out, "usage: gpuprof %s [OPTIONS] FILE%s\n\n%s\n\n", spec->name,
+		spec->many_files ? "..." : "", spec->about);
 	for (int i = 0; i < NSHARED; i++) {
 		const struct shared_opt *s = &shared_opts[i];
 		if (!(spec->shared & s->bit))
@@ -291,5 +306,6 @@ void gp_cli_help(const struct gp_cmd_spec *spec, FILE *out)
 	for (int i = 0; spec->own && spec->own[i].name; i++)
 		help_line(out, spec->own[i].short_name, spec->own[i].name, spec->own[i].arg, spec->own[i].help);
 	help_line(out, 'h', "help", NULL, "this text");
-	fprintf(out, "\n%s%s%s", spec->more ? spec->more : "", spec->more ? "\n\n" : "", gp_exit_help);
+	fprintf(out, "\n%s%s%s%s", spec->more ? spec->more : "", spec->more ? "\n\n" : "",
+		spec->many_files ? gp_many_files_help : "", gp_exit_help);
 }

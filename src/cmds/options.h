@@ -28,6 +28,7 @@ enum gp_shared_opt {
 	GP_OPT_PEAK_FLOPS = 1u << 6,
 	GP_OPT_PEAK_BW = 1u << 7,
 	GP_OPT_CSV = 1u << 8,           /* --csv = -f csv (PyProf's prof.py flag) */
+	GP_OPT_JOBS = 1u << 9,          /* -j N: files read at once (commands of many files) */
 };
 #define GP_OPT_PEAKS (GP_OPT_GPU | GP_OPT_PEAK_FLOPS | GP_OPT_PEAK_BW)
 
@@ -49,11 +50,15 @@ struct gp_cmd_spec {
 	const char *format_note;        /* more -f help, or NULL */
 	const struct gp_cmd_opt *own;   /* ends with name == NULL; NULL = none */
 	const char *more;               /* --help text after the options, or NULL */
+	bool many_files;                /* takes several FILEs, directories, globs */
 };
 
-/* What the shared options and the one FILE argument say. */
+/* What the shared options and the FILE arguments say. */
 struct gp_cli_opts {
-	const char *file;
+	const char *file;               /* the first FILE argument */
+	char **files;                   /* every FILE argument (into argv) */
+	int nfiles;                     /* 1 unless spec->many_files */
+	int jobs;                       /* -j; 0 = one per CPU */
 	const char *format;             /* a valid format of the command */
 	const char *columns;            /* -c, NULL when not given */
 	struct gp_writer_opts wo;       /* -w, --no-header */
@@ -71,7 +76,8 @@ typedef int (*gp_own_opt_fn)(void *ctx, int index, const char *arg);
 #define GP_CLI_DONE (-1)
 
 /* Parses argv (argv[0] is the command's name) by spec into o: the shared
-** options, the command's own through own(ctx, ...), and exactly one FILE.
+** options, the command's own through own(ctx, ...), and exactly one FILE
+** (at least one when spec->many_files).
 ** Checks -f against the command's formats before any input is read.
 ** Returns 0, GP_CLI_DONE, or an exit code after printing the error. */
 int gp_cli_parse(const struct gp_cmd_spec *spec, int argc, char **argv, struct gp_cli_opts *o,

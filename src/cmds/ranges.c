@@ -35,7 +35,8 @@ static const struct gp_cmd_spec ranges_spec = {
 	"emit_nvtx range its op (aten::mm); PyProf's per-op markers are not path\n"
 	"components of what they enclose.  -f json adds \"text\": the full text of\n"
 	"the row's first range (docs/markers.md).",
-	.shared = GP_OPT_FORMAT | GP_OPT_TOP | GP_OPT_WIDTH | GP_OPT_NO_HEADER,
+	.shared = GP_OPT_FORMAT | GP_OPT_TOP | GP_OPT_WIDTH | GP_OPT_NO_HEADER | GP_OPT_JOBS,
+	.many_files = true,
 	.row_formats = true,
 	.own = ranges_own,
 };
@@ -187,10 +188,9 @@ static void add_gpu_timers(gp_trace *t, row_vec *rows)
 	}
 }
 
-/* Writes the first n rows to the open writer w and closes it. */
-static int print_rows(gp_writer *w, gp_trace *t, struct stat_row *rows, size_t n)
+/* Writes the first n rows to w (as many cells as w has columns). */
+static void print_rows(gp_writer *w, gp_trace *t, struct stat_row *rows, size_t n)
 {
-	gp_error err = {0};
 	char v[6][32];
 	const char *vals[NCOLS + 1];
 
@@ -214,11 +214,6 @@ static int print_rows(gp_writer *w, gp_trace *t, struct stat_row *rows, size_t n
 		vals[8] = gp_s(t, s->text);
 		gp_writer_row(w, vals);
 	}
-	if (gp_writer_close(w, &err)) {
-		gp_err_print(&err);
-		return gp_exit_code(err.status);
-	}
-	return GP_EXIT_OK;
 }
 
 /* The only own option is --name-only: sets the int at ctx. */
@@ -228,36 +223,25 @@ static int ranges_option(void *ctx, int index, const char *arg)
 	return 0;
 }
 
-int cmd_ranges(int argc, char **argv)
+/* What ranges does with each trace (gp_cli_trace_fn). */
+struct job {
+	int name_only;
+	size_t top;
+};
+
+static int ranges_trace(const void *ctx, gp_trace *t, gp_writer *w, gp_writer *rec, gp_error *err)
 {
-	struct gp_cli_opts o;
-	int rc, name_only = 0;
+	const struct job *j = ctx;
 	row_vec rows = {0};
-	gp_error err = {0};
-	gp_writer w;
-	gp_trace t;
 
-	rc = gp_cli_parse(&ranges_spec, argc, argv, &o, ranges_option, &name_only);
-	if (rc)
-		return rc == GP_CLI_DONE ? GP_EXIT_OK : rc;
-	if (gp_writer_open(&w, o.format, stdout, cols, strcmp(o.format, "json") == 0 ? NCOLS + 1 : NCOLS,
-			   &o.wo, &err))
-		return gp_cli_usage("ranges", "%s", err.msg);
-
-	gp_trace_init(&t);
-	rc = gp_cli_load(o.file, &t);
-	if (rc) {
-		gp_trace_free(&t);
-		return rc;
-	}
-	gp_str *path = range_paths(&t, name_only);
+	gp_str *path = range_paths(t, j->name_only);
 	/* row index per (path, kind): the string table's ids are dense */
-	size_t nids = t.strs.n;
+	size_t nids = t->strs.n;
 	size_t nslots = (nids ? nids : 1) * (GP_RANGE_OTHER + 1);
 	int32_t *slot = gp_xmalloc(nslots * sizeof(int32_t));
 	memset(slot, 0xff, nslots * sizeof(int32_t));   /* -1: no row yet */
-	for (size_t i = 0; i < t.ranges.n; i++) {
-		const struct gp_range *r = &t.ranges.v[i];
+	for (size_t i = 0; i < t->ranges.n; i++) {
+		const struct gp_range *r = &t->ranges.v[i];
 		uint8_t kind = r->kind > GP_RANGE_OTHER ? GP_RANGE_OTHER : r->kind;
 		int32_t *sl = &slot[(size_t)path[i] * (GP_RANGE_OTHER + 1) + kind];
 		double d = (double)(r->end - r->start);
@@ -281,11 +265,25 @@ int cmd_ranges(int argc, char **argv)
 	}
 	free(slot);
 	free(path);
-	add_gpu_timers(&t, &rows);
+	add_gpu_timers(t, &rows);
 	if (rows.n)
 		qsort(rows.v, rows.n, sizeof(*rows.v), by_total);
-	rc = print_rows(&w, &t, rows.v, rows.n < o.top ? rows.n : o.top);
+	print_rows(w, t, rows.v, rows.n < j->top ? rows.n : j->top);
 	gp_vec_free(rows);
-	gp_trace_free(&t);
-	return rc;
+	return GP_OK;
+}
+
+int cmd_ranges(int argc, char **argv)
+{
+	struct job j = {0};
+	struct gp_cli_many m = {.cmd = "ranges", .fn = ranges_trace, .ctx = &j, .cols = cols};
+	struct gp_cli_opts o;
+	int rc;
+
+	rc = gp_cli_parse(&ranges_spec, argc, argv, &o, ranges_option, &j.name_only);
+	if (rc)
+		return rc == GP_CLI_DONE ? GP_EXIT_OK : rc;
+	j.top = o.top;
+	m.ncols = strcmp(o.format, "json") == 0 ? NCOLS + 1 : NCOLS;
+	return gp_cli_run(&m, &o);
 }

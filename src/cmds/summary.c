@@ -38,7 +38,8 @@ static const struct gp_cmd_spec summary_spec = {
 	"first (nvprof's summary; the numbers of nsys stats' cuda_gpu_kern_sum and\n"
 	"cuda_api_sum).  Time(%) is the share of the section's total.  -n limits\n"
 	"each section.",
-	.shared = GP_OPT_FORMAT | GP_OPT_TOP | GP_OPT_WIDTH | GP_OPT_NO_HEADER,
+	.shared = GP_OPT_FORMAT | GP_OPT_TOP | GP_OPT_WIDTH | GP_OPT_NO_HEADER | GP_OPT_JOBS,
+	.many_files = true,
 	.row_formats = true,
 	.format_note = "(times in ns except in the table)",
 	.own = summary_own,
@@ -390,35 +391,35 @@ static int summary_option(void *ctx, int index, const char *arg)
 	return 0;
 }
 
+/* What summary does with each trace (gp_cli_trace_fn). */
+struct job {
+	struct opts o;
+	bool table;
+};
+
+static int summary_trace(const void *ctx, gp_trace *t, gp_writer *w, gp_writer *rec, gp_error *err)
+{
+	const struct job *j = ctx;
+
+	if (j->o.sections & 1)
+		gpu_section(w, t, &j->o, j->table);
+	if (j->o.sections & 2)
+		api_section(w, t, &j->o, j->table);
+	return GP_OK;
+}
+
 int cmd_summary(int argc, char **argv)
 {
-	struct opts o = {.by = BY_KERNEL, .sections = 3};
+	struct job j = {.o = {.by = BY_KERNEL, .sections = 3}};
+	struct gp_cli_many m = {.cmd = "summary", .fn = summary_trace, .ctx = &j, .ncols = NCOLS};
 	struct gp_cli_opts co;
-	gp_writer w;
-	gp_error err = {0};
-	gp_trace t;
-	bool table;
 	int rc;
 
-	rc = gp_cli_parse(&summary_spec, argc, argv, &co, summary_option, &o);
+	rc = gp_cli_parse(&summary_spec, argc, argv, &co, summary_option, &j.o);
 	if (rc)
 		return rc == GP_CLI_DONE ? GP_EXIT_OK : rc;
-	o.top = co.top;
-	table = strcmp(co.format, "table") == 0;
-	if (gp_writer_open(&w, co.format, stdout, table ? cols_table : cols_raw, NCOLS, &co.wo, &err))
-		return gp_cli_usage("summary", "%s", err.msg);
-	gp_trace_init(&t);
-	rc = gp_cli_load(co.file, &t);
-	if (rc == GP_EXIT_OK) {
-		if (o.sections & 1)
-			gpu_section(&w, &t, &o, table);
-		if (o.sections & 2)
-			api_section(&w, &t, &o, table);
-		if (gp_writer_close(&w, &err)) {
-			gp_err_print(&err);
-			rc = gp_exit_code(err.status);
-		}
-	}
-	gp_trace_free(&t);
-	return rc;
+	j.o.top = co.top;
+	j.table = strcmp(co.format, "table") == 0;
+	m.cols = j.table ? cols_table : cols_raw;
+	return gp_cli_run(&m, &co);
 }

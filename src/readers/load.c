@@ -90,7 +90,7 @@ static void copies_async_from_calls(gp_trace *t)
 	gp_call_index_free(&calls);
 }
 
-int gp_trace_load(const char *path, gp_trace *t, const struct gp_load_opts *o, gp_error *err)
+const struct gp_reader *gp_trace_probe(const char *path, gp_error *err)
 {
 	unsigned char head[HEAD_BYTES];
 	struct gp_probe_input in = {.path = path, .head = head};
@@ -102,9 +102,11 @@ int gp_trace_load(const char *path, gp_trace *t, const struct gp_load_opts *o, g
 	if (rc == GP_OK)
 		rc = read_head(path, head, &in.head_len, &in.gzip, err);
 	if (rc)
-		return rc;
-	if (in.head_len == 0 && !in.gzip)
-		return gp_err(err, GP_ERR_FORMAT, "%s: empty file, not a trace", path);
+		return NULL;
+	if (in.head_len == 0 && !in.gzip) {
+		gp_err(err, GP_ERR_FORMAT, "%s: empty file, not a trace", path);
+		return NULL;
+	}
 	for (size_t i = 0; gp_readers[i]; i++) {
 		double w = gp_readers[i]->probe(&in);
 		if (w > best_w) {
@@ -113,10 +115,20 @@ int gp_trace_load(const char *path, gp_trace *t, const struct gp_load_opts *o, g
 		}
 	}
 	if (!best)
-		return gp_err(err, GP_ERR_FORMAT,
-			      "%s: not a recognised trace (expected an Nsight Systems or nvprof "
-			      "SQLite export, a PyTorch profiler JSON trace or a gpuprof recording)",
-			      path);
+		gp_err(err, GP_ERR_FORMAT,
+		       "%s: not a recognised trace (expected an Nsight Systems or nvprof "
+		       "SQLite export, a PyTorch profiler JSON trace or a gpuprof recording)",
+		       path);
+	return best;
+}
+
+int gp_trace_load(const char *path, gp_trace *t, const struct gp_load_opts *o, gp_error *err)
+{
+	const struct gp_reader *best = gp_trace_probe(path, err);
+	int rc;
+
+	if (!best)
+		return err->status;
 	t->path = gp_intern(t, path);
 	t->format = gp_intern(t, best->name);
 	rc = best->load(path, t, o, err);

@@ -54,6 +54,11 @@ struct gp_reader {
 
 extern const struct gp_reader *const gp_readers[];   /* NULL-terminated */
 
+/* The reader that fits path best (by content), or NULL with err set:
+** GP_ERR_IO when the file cannot be read, GP_ERR_FORMAT when it is not a
+** regular file, empty, or no reader recognises it. */
+const struct gp_reader *gp_trace_probe(const char *path, gp_error *err);
+
 /* Reads path with the best-fitting reader, then gp_trace_finish().
 ** Fails with GP_ERR_IO when the file cannot be read, GP_ERR_FORMAT when
 ** no reader recognises it. */

@@ -38,6 +38,15 @@ assert_grep '^nvtx ranges +22$' "$TMP/out"
 assert_grep '^nvtx marks +3$' "$TMP/out"
 assert_grep '^timer conv +calls=6 ' "$TMP/out"
 assert_grep '^timer optimizer step +calls=3 ' "$TMP/out"
+# a rank of a distributed job records its rank from the launcher's
+# environment (issue 12), which orders rank files
+assert_no_grep '^meta	rank	' "$rec"
+run_ok env GPUPROF_RECORD="$TMP/rank-%p.gprec" RANK=5 WORLD_SIZE=8 "$TMP/simple"
+rrec=$(ls "$TMP"/rank-*.gprec)
+assert_grep '^meta	rank	5$' "$rrec"
+assert_grep '^meta	world_size	8$' "$rrec"
+run_ok "$GPUPROF" ranks -f csv "$rrec" "$rec"
+assert_eq "$(cut -d, -f1,2 "$TMP/out" | tr -d '"' | tr '\n' ' ')" "Rank,From 1,order 5,metadata " "ranks of recordings"
 run_ok "$GPUPROF" ranges --format tsv "$rec"
 # Calls and Kind per nesting path
 cut -f1,7,8 "$TMP/out" > "$TMP/paths"

@@ -32,7 +32,7 @@ while IFS='	' read -r name trace args; do
 	gen:*) path=$work/gen.${trace#gen:} ;;
 	*) path=$TESTDATA/$trace ;;
 	esac
-	[ -f "$path" ] || { echo "update.sh: $name: $path not found" >&2; exit 1; }
+	[ -e "$path" ] || { echo "update.sh: $name: $path not found" >&2; exit 1; }   # a file, or a directory of rank files
 	"$GPUPROF" $args "$path" >"$work/stdout" 2>"$work/stderr"
 	rc=$?
 	{

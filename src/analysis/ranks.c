@@ -1,0 +1,320 @@
+/*
+** Ranks of trace files: metadata, file name, position; see ranks.h.
+*/
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "analysis/ranks.h"
+#include "util/alloc.h"
+#include "util/stats.h"
+
+/* A decimal number >= 0 that fits int32, or -1. */
+static int32_t number(const char *s)
+{
+	long long v = 0;
+
+	if (!s || !*s)
+		return -1;
+	for (; *s; s++) {
+		if (!isdigit((unsigned char)*s) || (v = v * 10 + (*s - '0')) > INT32_MAX)
+			return -1;
+	}
+	return (int32_t)v;
+}
+
+/* "rank 3", "rank=3", "rank:3", "RANK_3" (the whole text), or -1. */
+static int32_t rank_marker(const char *s)
+{
+	if (strncasecmp(s, "rank", 4) != 0)
+		return -1;
+	s += 4;
+	if (*s == ' ' || *s == '=' || *s == ':' || *s == '_' || *s == '-')
+		s++;
+	return number(s);
+}
+
+struct gp_rank_id gp_rank_from_meta(const gp_trace *t)
+{
+	struct gp_rank_id id = {.rank = number(gp_trace_meta_get(t, "rank")),
+				.world = number(gp_trace_meta_get(t, "world_size")),
+				.source = GP_RANK_FROM_ORDER};
+
+	/* nsys exports keep no environment: an NVTX mark or range naming
+	** the rank is how a program says it there */
+	for (size_t i = 0; i < t->ranges.n && id.rank < 0; i++) {
+		uint8_t k = t->ranges.v[i].kind;
+		if (k == GP_RANGE_MARK || k == GP_RANGE_PUSHPOP || k == GP_RANGE_STARTEND)
+			id.rank = rank_marker(gp_s(t, t->ranges.v[i].text));
+	}
+	if (id.rank >= 0)
+		id.source = GP_RANK_FROM_META;
+	return id;
+}
+
+/* Digits at s (at most 9 of them) as a number, or -1. */
+static int32_t digits_at(const char *s)
+{
+	int32_t v = 0;
+	int n = 0;
+
+	while (isdigit((unsigned char)s[n]) && n < 9)
+		v = v * 10 + (s[n++] - '0');
+	return n && !isdigit((unsigned char)s[n]) ? v : -1;
+}
+
+int32_t gp_rank_from_name(const char *path)
+{
+	const char *base = strrchr(path, '/'), *p;
+	int32_t found = -1;
+
+	base = base ? base + 1 : path;
+	for (p = base; (p = strcasestr(p, "rank")) != NULL; p += 4) {
+		const char *d = p + 4;
+		if (*d == '-' || *d == '_')
+			d++;
+		if (digits_at(d) >= 0)
+			found = digits_at(d);
+	}
+	if (found >= 0)
+		return found;
+	/* "..._3.json": the last '_' followed by digits and a '.' */
+	for (p = base; (p = strchr(p, '_')) != NULL; p++) {
+		size_t n = strspn(p + 1, "0123456789");
+		if (n && n < 10 && p[1 + n] == '.')
+			found = digits_at(p + 1);
+	}
+	return found;
+}
+
+const char *gp_rank_source_name(int source)
+{
+	return source == GP_RANK_FROM_META ? "metadata" : source == GP_RANK_FROM_NAME ? "file name" : "order";
+}
+
+/* Sort state: qsort has no context argument, so the keys travel along. */
+struct keyed {
+	int32_t rank;
+	size_t pos;
+};
+
+static int by_rank(const void *a, const void *b)
+{
+	const struct keyed *x = a, *y = b;
+
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+/* Appends a printf-formatted line to the growing text *buf. */
+static void note(char **buf, size_t *len, const char *fmt, const char *a, long long x, long long y)
+{
+	char line[1024];
+	int n = snprintf(line, sizeof(line), fmt, a, x, y);
+
+	if (n < 0)
+		return;
+	if ((size_t)n >= sizeof(line))
+		n = sizeof(line) - 1;
+	*buf = gp_xrealloc(*buf, *len + (size_t)n + 1);
+	memcpy(*buf + *len, line, (size_t)n + 1);
+	*len += (size_t)n;
+}
+
+char *gp_ranks_order(struct gp_rank_id *ids, const char *const *paths, size_t n, size_t *order)
+{
+	struct keyed *k = gp_xmalloc((n ? n : 1) * sizeof(*k));
+	char *notes = NULL;
+	size_t len = 0, by_order = 0;
+	int32_t world = -1;
+
+	for (size_t i = 0; i < n; i++) {
+		if (ids[i].source != GP_RANK_FROM_META) {
+			int32_t r = gp_rank_from_name(paths[i]);
+			ids[i].rank = r >= 0 ? r : (int32_t)(i > INT32_MAX ? INT32_MAX : i);
+			ids[i].source = r >= 0 ? GP_RANK_FROM_NAME : GP_RANK_FROM_ORDER;
+			by_order += r < 0;
+		}
+		if (ids[i].world > world)
+			world = ids[i].world;
+		k[i] = (struct keyed){ids[i].rank, i};
+	}
+	qsort(k, n, sizeof(*k), by_rank);
+	for (size_t i = 0; i < n; i++) {
+		order[i] = k[i].pos;
+		if (i && k[i].rank == k[i - 1].rank)
+			note(&notes, &len, "%s: rank %lld also given by file %lld (both kept, in argument order)\n",
+			     paths[k[i].pos], k[i].rank, (long long)k[i - 1].pos + 1);
+	}
+	if (by_order && n > 1)
+		note(&notes, &len, "%s%lld file(s) say no rank in their metadata or name: ranked by position\n",
+		     "", (long long)by_order, 0LL);
+	if (world > 0) {
+		/* ranks 0..world-1 not among the files, as ranges "3-5" */
+		size_t j = 0;
+		for (int32_t r = 0; r < world; r++) {
+			while (j < n && k[j].rank < r)
+				j++;
+			if (j < n && k[j].rank == r)
+				continue;
+			int32_t last = r;
+			while (last + 1 < world && !(j < n && k[j].rank == last + 1))
+				last++;
+			if (last == r)
+				note(&notes, &len, "%srank %lld of world size %lld has no file\n", "", r, world);
+			else
+				note(&notes, &len, "%sranks %lld-%lld have no file\n", "", r, last);
+			if (last == r)
+				continue;
+			r = last;
+		}
+	}
+	free(k);
+	return notes;
+}
+
+static int by_iter(const void *a, const void *b)
+{
+	const struct gp_rank_step *x = a, *y = b;
+
+	return x->iter < y->iter ? -1 : x->iter > y->iter;
+}
+
+/* The median of v[0..n) (sorted here), the mean of the middle two of an
+** even count, as util/stats.h defines it; 0 for none. */
+static gp_ns median(int64_t *v, size_t n)
+{
+	struct gp_stats s;
+
+	gp_stats_compute(v, n, &s);
+	return (gp_ns)s.med;
+}
+
+void gp_rank_record_of(const gp_breakdown *b, struct gp_rank_record *r)
+{
+	GP_VEC(struct gp_rank_step) steps = {0};
+	GP_VEC(gp_ns) starts = {0};
+	int64_t *t;
+
+	memset(r, 0, sizeof(*r));
+	for (size_t i = 0; i < b->nwin; i++) {
+		const struct gp_bd_window *w = &b->win[i];
+		size_t k;
+		if (w->iter < 0) {
+			r->span += w->end - w->start;
+			r->compute += gp_bd_kind_time(w, GP_BD_COMPUTE);
+			r->comm += gp_bd_kind_time(w, GP_BD_COMM);
+			r->memory += gp_bd_kind_time(w, GP_BD_MEMORY);
+			r->idle += w->by_mask[0];
+			continue;
+		}
+		/* one step per iteration number over the devices */
+		for (k = 0; k < steps.n && steps.v[k].iter != w->iter; k++)
+			;
+		if (k == steps.n) {
+			*gp_vec_push(steps) = (struct gp_rank_step){w->iter, w->end};
+			*gp_vec_push(starts) = w->start;
+		} else {
+			if (w->end > steps.v[k].time)
+				steps.v[k].time = w->end;
+			if (w->start < starts.v[k])
+				starts.v[k] = w->start;
+		}
+	}
+	for (size_t k = 0; k < steps.n; k++)
+		steps.v[k].time -= starts.v[k];
+	gp_vec_free(starts);
+	if (!steps.n)
+		*gp_vec_push(steps) = (struct gp_rank_step){-1, r->span};
+	qsort(steps.v, steps.n, sizeof(*steps.v), by_iter);
+	r->steps = steps.v;
+	r->nsteps = steps.n;
+	t = gp_xmalloc(steps.n * sizeof(*t));
+	for (size_t k = 0; k < steps.n; k++)
+		t[k] = steps.v[k].time;
+	r->step_median = median(t, steps.n);
+	free(t);
+}
+
+void gp_rank_record_free(struct gp_rank_record *r)
+{
+	free(r->steps);
+	memset(r, 0, sizeof(*r));
+}
+
+/* The step time of iteration iter in r, or -1. */
+static gp_ns step_of(const struct gp_rank_record *r, int32_t iter)
+{
+	struct gp_rank_step key = {iter, 0}, *s;
+
+	s = bsearch(&key, r->steps, r->nsteps, sizeof(key), by_iter);
+	return s ? s->time : -1;
+}
+
+void gp_ranks_step(const struct gp_rank_record *const *rec, size_t n, int32_t iter, struct gp_step_cmp *c)
+{
+	int64_t *v = gp_xmalloc((n ? n : 1) * sizeof(*v));
+
+	memset(c, 0, sizeof(*c));
+	c->fastest_ns = INT64_MAX;
+	c->slowest_ns = -1;
+	for (size_t i = 0; i < n; i++) {
+		gp_ns s = step_of(rec[i], iter);
+		if (s < 0)
+			continue;
+		v[c->have++] = s;
+		if (s > c->slowest_ns)
+			c->slowest_ns = s, c->slowest = i;
+		if (s < c->fastest_ns)
+			c->fastest_ns = s, c->fastest = i;
+	}
+	c->median = c->have ? median(v, c->have) : -1;
+	if (!c->have)
+		c->fastest_ns = -1;
+	free(v);
+}
+
+void gp_ranks_compare(const struct gp_rank_record *const *rec, size_t n, struct gp_ranks_cmp *c)
+{
+	int64_t *v = gp_xmalloc((n ? n : 1) * sizeof(*v));
+	size_t m = 0;
+
+	memset(c, 0, sizeof(*c));
+	for (size_t i = 0; i < n; i++) {
+		if (rec[i]->step_median > rec[c->slowest]->step_median)
+			c->slowest = i;
+		if (rec[i]->step_median < rec[c->fastest]->step_median)
+			c->fastest = i;
+	}
+	if (!n) {
+		free(v);
+		return;
+	}
+	c->skew = rec[c->slowest]->step_median - rec[c->fastest]->step_median;
+	c->skew_pct = rec[c->fastest]->step_median > 0
+		      ? 100.0 * (double)c->skew / (double)rec[c->fastest]->step_median : 0;
+	for (size_t i = 0; i < n; i++)
+		if (i != c->slowest)
+			v[m++] = rec[i]->step_median;
+	c->others_median = m ? median(v, m) : rec[c->slowest]->step_median;
+	/* per step of the slowest rank: its time above the others' median */
+	for (size_t k = 0; k < rec[c->slowest]->nsteps && n > 1; k++) {
+		const struct gp_rank_step *s = &rec[c->slowest]->steps[k];
+		size_t o = 0;
+		for (size_t i = 0; i < n; i++) {
+			gp_ns x = i == c->slowest ? -1 : step_of(rec[i], s->iter);
+			if (x >= 0)
+				v[o++] = x;
+		}
+		if (!o)
+			continue;
+		c->steps++;
+		gp_ns others = median(v, o);
+		if (s->time > others)
+			c->at_stake += s->time - others;
+	}
+	free(v);
+}

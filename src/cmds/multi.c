@@ -1,0 +1,262 @@
+/*
+** Many trace files: read jobs at a time on threads, each reduced to kept
+** rows before the next, then written in rank order (cmds.h, gp_cli_run;
+** docs/ranks.md).  Peak memory is about jobs x the largest file's model
+** plus the kept rows, whatever the number of files.
+*/
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmds/cmds.h"
+#include "cmds/options.h"
+
+static const struct gp_column default_rank_col = {"rank", "Rank", 4, true, false, NULL};
+
+/* The work queue of the threads: res[todo[0..ntodo)] to fill. */
+struct pool {
+	const struct gp_cli_many *m;
+	struct gp_cli_result *res;
+	const size_t *todo;
+	size_t ntodo;
+	size_t next;
+	struct gp_load_opts lo;
+	pthread_mutex_t lock;
+};
+
+/* Loads, analyses and frees one file into r. */
+static void run_one(const struct pool *p, struct gp_cli_result *r)
+{
+	gp_error err = {0};
+	gp_writer w, rec;
+	gp_trace t;
+
+	gp_trace_init(&t);
+	r->status = gp_cli_load_quiet(r->path, &t, &p->lo, &err);
+	if (r->status == GP_OK) {
+		r->id = gp_rank_from_meta(&t);
+		gp_rowbuf_writer(&w, &r->rows, p->m->cols, p->m->ncols);
+		gp_rowbuf_writer(&rec, &r->record, gp_rank_record_cols, GP_RANK_RECORD_NCOLS);
+		r->status = p->m->fn(p->m->ctx, &t, &w, p->m->want_record ? &rec : NULL, &err);
+	}
+	if (r->status != GP_OK) {
+		r->error = gp_xstrdup(err.msg);
+		gp_rowbuf_free(&r->rows);
+		gp_rowbuf_free(&r->record);
+	}
+	gp_trace_free(&t);
+}
+
+static void *worker(void *arg)
+{
+	struct pool *p = arg;
+
+	for (;;) {
+		size_t i;
+		pthread_mutex_lock(&p->lock);
+		i = p->next++;
+		pthread_mutex_unlock(&p->lock);
+		if (i >= p->ntodo)
+			return NULL;
+		run_one(p, &p->res[p->todo[i]]);
+	}
+}
+
+/* Runs the files todo[0..ntodo) with jobs threads (the calling one too). */
+static void run_files(const struct gp_cli_many *m, struct gp_cli_result *res, const size_t *todo,
+		      size_t ntodo, int jobs)
+{
+	struct pool p = {.m = m, .res = res, .todo = todo, .ntodo = ntodo};
+	pthread_t *th;
+	int started = 0;
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (cpus < 1)
+		cpus = 1;
+	if (jobs <= 0)
+		jobs = (int)cpus;
+	if ((size_t)jobs > ntodo)
+		jobs = ntodo ? (int)ntodo : 1;
+	gp_cli_load_opts(&p.lo);
+	/* a reader's own threads share what the files leave over */
+	if (!p.lo.threads)
+		p.lo.threads = jobs >= cpus ? 1 : (int)(cpus / jobs);
+	pthread_mutex_init(&p.lock, NULL);
+	th = gp_xmalloc((size_t)jobs * sizeof(*th));
+	for (int i = 1; i < jobs; i++)
+		if (pthread_create(&th[started], NULL, worker, &p) == 0)
+			started++;
+	worker(&p);
+	for (int i = 0; i < started; i++)
+		pthread_join(th[i], NULL);
+	free(th);
+	pthread_mutex_destroy(&p.lock);
+}
+
+/* Writes the output of results res[] (n, all succeeded) to stdout: fn's
+** rows with a rank column, or the command's reduce. */
+static int write_output(const struct gp_cli_many *m, const struct gp_cli_opts *co,
+			struct gp_cli_result *res, size_t n)
+{
+	const char **paths = gp_xmalloc(n * sizeof(*paths));
+	const struct gp_cli_result **sorted = gp_xmalloc(n * sizeof(*sorted));
+	struct gp_rank_id *ids = gp_xmalloc(n * sizeof(*ids));
+	size_t *order = gp_xmalloc(n * sizeof(*order));
+	struct gp_column *cols = NULL;
+	gp_error err = {0};
+	gp_writer w;
+	char *notes;
+	int rc = GP_OK;
+
+	for (size_t i = 0; i < n; i++) {
+		paths[i] = res[i].path;
+		ids[i] = res[i].id;
+	}
+	notes = gp_ranks_order(ids, paths, n, order);
+	if (notes && n > 1) {
+		for (char *line = notes, *nl; *line; line = nl + 1) {
+			nl = strchr(line, '\n');
+			fprintf(stderr, "gpuprof %s: note: %.*s\n", m->cmd, (int)(nl - line), line);
+		}
+	}
+	free(notes);
+	for (size_t i = 0; i < n; i++) {
+		res[order[i]].id = ids[order[i]];
+		sorted[i] = &res[order[i]];
+	}
+	if (m->reduce && !m->out_cols) {
+		rc = m->reduce(m->ctx, sorted, n, NULL, &err);
+		if (rc == GP_OK && (fflush(stdout) != 0 || ferror(stdout)))
+			rc = gp_err(&err, GP_ERR_IO, "write failure on output");
+	} else if (m->reduce) {
+		rc = gp_writer_open(&w, co->format, stdout, m->out_cols, m->out_ncols, &co->wo, &err);
+		if (rc == GP_OK)
+			rc = m->reduce(m->ctx, sorted, n, &w, &err);
+		if (rc == GP_OK)
+			rc = gp_writer_close(&w, &err);
+	} else {
+		/* one file (a directory holding one, or MPI processes given one):
+		** its rows as they are */
+		int lead = n > 1;
+		cols = gp_xmalloc((size_t)(m->ncols + 1) * sizeof(*cols));
+		cols[0] = m->rank_col ? *m->rank_col : default_rank_col;
+		memcpy(cols + 1, m->cols, (size_t)m->ncols * sizeof(*cols));
+		rc = gp_writer_open(&w, co->format, stdout, cols + !lead, m->ncols + lead, &co->wo, &err);
+		for (size_t i = 0; i < n && rc == GP_OK; i++) {
+			char rank[16];
+			snprintf(rank, sizeof(rank), "%d", sorted[i]->id.rank);
+			rc = gp_rowbuf_replay(&sorted[i]->rows, &w, rank, &err);
+		}
+		if (rc == GP_OK)
+			rc = gp_writer_close(&w, &err);
+	}
+	if (rc != GP_OK)
+		gp_err_print(&err);
+	free(cols);
+	free(order);
+	free(ids);
+	free(sorted);
+	free(paths);
+	return rc == GP_OK ? GP_EXIT_OK : gp_exit_code(rc);
+}
+
+/* One file, read as the commands always did: straight to the writer. */
+static int run_single(const struct gp_cli_many *m, const struct gp_cli_opts *co, const char *path)
+{
+	gp_error err = {0};
+	gp_writer w;
+	gp_trace t;
+	int rc;
+
+	if (gp_writer_open(&w, co->format, stdout, m->cols, m->ncols, &co->wo, &err))
+		return gp_cli_usage(m->cmd, "%s", err.msg);
+	gp_trace_init(&t);
+	rc = gp_cli_load(path, &t);
+	if (rc == GP_EXIT_OK) {
+		int st = m->fn(m->ctx, &t, &w, NULL, &err);
+		if (st == GP_OK)
+			st = gp_writer_close(&w, &err);
+		if (st != GP_OK) {
+			gp_err_print(&err);
+			rc = gp_exit_code(st);
+		}
+	}
+	gp_trace_free(&t);
+	return rc;
+}
+
+/* Reads the files (this process's share of them), then on process 0
+** reports failures or writes the output.  Returns the exit code. */
+static int run_many(const struct gp_cli_many *m, const struct gp_cli_opts *co, struct gp_cli_inputs *in,
+		    int proc, int nproc)
+{
+	size_t n = in->paths.n, ntodo = 0;
+	struct gp_cli_result *res = gp_xcalloc(n, sizeof(*res));
+	size_t *todo = gp_xmalloc(n * sizeof(*todo));
+	int rc = GP_EXIT_OK;
+
+	for (size_t i = 0; i < n; i++) {
+		res[i].path = in->paths.v[i];
+		if ((int)(i % (size_t)nproc) == proc)
+			todo[ntodo++] = i;
+	}
+	run_files(m, res, todo, ntodo, co->jobs);
+#ifdef GP_MPI
+	gp_error err = {0};
+	if (nproc > 1 && gp_mpi_gather(res, n, proc, nproc, &err) != GP_OK) {
+		gp_err_print(&err);
+		rc = GP_EXIT_FAIL;
+	}
+#endif
+	for (size_t i = 0; i < n && proc == 0; i++)
+		if (res[i].status != GP_OK) {
+			fprintf(stderr, "gpuprof: %s\n", res[i].error);
+			if (rc == GP_EXIT_OK)
+				rc = gp_exit_code(res[i].status);
+		}
+	if (rc == GP_EXIT_OK && proc == 0)
+		rc = write_output(m, co, res, n);
+	for (size_t i = 0; i < n; i++) {
+		free(res[i].error);
+		gp_rowbuf_free(&res[i].rows);
+		gp_rowbuf_free(&res[i].record);
+	}
+	free(todo);
+	free(res);
+	return rc;
+}
+
+int gp_cli_run(const struct gp_cli_many *m, const struct gp_cli_opts *co)
+{
+	struct gp_cli_inputs in;
+	int rc, proc = 0, nproc = 1;
+	gp_writer probe;
+	gp_error err = {0};
+
+	/* a bad -f is a usage error before any file is read (a command
+	** writing its own format has checked it) */
+	if ((!m->reduce || m->out_cols) &&
+	    gp_writer_open(&probe, co->format, stdout, m->reduce ? m->out_cols : m->cols,
+			   m->reduce ? m->out_ncols : m->ncols, &co->wo, &err))
+		return gp_cli_usage(m->cmd, "%s", err.msg);
+#ifdef GP_MPI
+	gp_mpi_begin(&proc, &nproc);
+	/* process 0 speaks for all: the others' errors travel as records */
+	if (proc != 0 && !freopen("/dev/null", "w", stderr))
+		fclose(stderr);
+#endif
+	rc = gp_cli_inputs(m->cmd, co->files, co->nfiles, &in);
+	if (rc == GP_EXIT_OK) {
+		if (in.paths.n == 1 && (!m->reduce || m->single) && nproc == 1)
+			rc = m->single ? m->single(m->ctx, in.paths.v[0]) : run_single(m, co, in.paths.v[0]);
+		else
+			rc = run_many(m, co, &in, proc, nproc);
+		gp_cli_inputs_free(&in);
+	}
+#ifdef GP_MPI
+	rc = gp_mpi_end(rc);
+#endif
+	return rc;
+}

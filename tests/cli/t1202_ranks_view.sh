@@ -1,0 +1,61 @@
+# gpuprof ranks (issue 12 item 4) against a few lines of Python over the raw
+# Kineto JSON (tests/tools/kineto_steps.py: a kernel belongs to step N when
+# its launch call starts inside ProfilerStep#N; a step runs from its first
+# kernel's start to its last kernel's end): a rank's median step, the
+# slowest and fastest rank, the skew.  Its sums are breakdown's "all" rows.
+need_testdata
+H=$TESTDATA/hta
+F0=$H/trace_filter/sampled_rank-0.json.gz F1=$H/trace_filter/sampled_rank-1.json.gz
+F2=$H/trace_diff/test/test.json.gz
+run_ok "$GPUPROF" ranks -f csv "$F0" "$F1" "$F2"
+cp "$TMP/out" "$TMP/ranks.csv"
+run_ok "$GPUPROF" ranks --view steps -f csv "$F0" "$F1" "$F2"
+cp "$TMP/out" "$TMP/steps.csv"
+python3 - "$TMP/ranks.csv" "$TMP/steps.csv" "$F0" "$F1" "$F2" "$TOP/tests/tools" <<'PY' || fail "ranks differs from the Python oracle"
+import csv, sys
+sys.path.insert(0, sys.argv[6])
+from kineto_steps import steps, median
+ranks = list(csv.DictReader(open(sys.argv[1])))
+st = [steps(p) for p in sys.argv[3:6]]
+med = [median(list(s.values())) for s in st]
+assert [int(r["Rank"]) for r in ranks] == [0, 1, 1], ranks
+fast, slow = med.index(min(med)), med.index(max(med))
+for i, r in enumerate(ranks):
+    assert int(r["Steps"]) == len(st[i]), (i, r["Steps"], st[i])
+    assert int(r["Step (med)"]) == med[i], (i, r["Step (med)"], med[i])
+    assert int(r["vs fastest"]) == med[i] - med[fast], (i, r)
+    want = "slowest" if i == slow else "fastest" if i == fast else ""
+    assert r["Role"] == want, (i, r["Role"], want)
+rows = list(csv.DictReader(open(sys.argv[2])))
+iters = sorted(set(n for s in st for n in s))
+assert [int(r["Iter"]) for r in rows] == iters, rows
+rk = [0, 1, 1]
+for r in rows:
+    n = int(r["Iter"])
+    have = [(s[n], i) for i, s in enumerate(st) if n in s]
+    (lo, fi), (hi, si) = min(have), max(have, key=lambda x: (x[0], -x[1]))
+    assert int(r["Ranks"]) == len(have)
+    assert int(r["Median"]) == median([h for h, _ in have]), (r, have)
+    assert (int(r["Fastest"]), int(r["Fastest time"])) == (rk[fi], lo), r
+    assert (int(r["Slowest"]), int(r["Slowest time"])) == (rk[si], hi), r
+    assert int(r["Skew"]) == hi - lo, r
+PY
+# the sums are breakdown's whole-trace rows of each file, summed over devices
+for f in "$F0" "$F2"; do
+	run_ok "$GPUPROF" ranks -f csv "$f"
+	sums=$(sed 1d "$TMP/out" | cut -d, -f7-11 | tr -d '"')
+	run_ok "$GPUPROF" breakdown -f csv "$f"
+	bd=$(awk -F, '{gsub(/"/, "")} $2 == "all" { s[$3] += $4 }
+		END { printf "%d,%d,%d,%d,%d", s["span"], s["compute"], s["communication"], s["memory"], s["idle"] }' "$TMP/out")
+	assert_eq "$sums" "$bd" "ranks sums of $f"
+done
+# a trace without iterations is one step of its whole span
+"$GEN" --format nsys -n 100 --seed 2 -o "$TMP/a.sqlite" >/dev/null || fail gen
+sqlite3 "$TMP/a.sqlite" "DELETE FROM NVTX_EVENTS" || fail sqlite3
+run_ok "$GPUPROF" ranks -f csv "$TMP/a.sqlite"
+span=$(sed 1d "$TMP/out" | cut -d, -f7 | tr -d '"')
+assert_eq "$(sed 1d "$TMP/out" | cut -d, -f3,4 | tr -d '"')" "1,$span" "one step of the span"
+run_ok "$GPUPROF" ranks --view steps -f csv "$TMP/a.sqlite"
+assert_grep '^"all","1",' "$TMP/out"
+expect_exit 2 "$GPUPROF" ranks --view nope "$TMP/a.sqlite"
+assert_grep "--view wants ranks or steps" "$TMP/err"
