@@ -235,9 +235,12 @@ int gp_cli_parse(const struct gp_cmd_spec *spec, int argc, char **argv, struct g
 		if (!found)
 			return gp_cli_usage(spec->name, "bad option");
 	}
-	if (optind != argc - 1)
-		return gp_cli_usage(spec->name, "expected exactly one trace file");
+	if (spec->many_files ? optind >= argc : optind != argc - 1)
+		return gp_cli_usage(spec->name, spec->many_files ? "expected one or more trace files"
+							 : "expected exactly one trace file");
 	o->file = argv[optind];
+	o->files = argv + optind;
+	o->nfiles = argc - optind;
 	if (!format_known(spec, o->format))
 		return gp_cli_usage(spec->name, "unknown output format '%s' (valid: %s)", o->format,
 				    gp_name_list(names, list, sizeof(list)));
@@ -272,7 +275,8 @@ void gp_cli_help(const struct gp_cmd_spec *spec, FILE *out)
 	const char *names[32];
 	char first[64], list[512], help[768];
 
-	fprintf(out, "usage: gpuprof %s [OPTIONS] FILE\n\n%s\n\n", spec->name, spec->about);
+	fprintf(out, "usage: gpuprof %s [OPTIONS] FILE%s\n\n%s\n\n", spec->name,
+		spec->many_files ? "..." : "", spec->about);
 	for (int i = 0; i < NSHARED; i++) {
 		const struct shared_opt *s = &shared_opts[i];
 		if (!(spec->shared & s->bit))
