@@ -375,8 +375,9 @@ static void settle_call(const struct gp_coll_rank *ranks, struct gp_coll_match *
 		if (x->bytes != first->bytes)
 			c->size_mismatch = 1;
 	}
-	c->last_rank = last_rank;
 	c->skew = last - earliest;
+	/* all at once: nobody is last, and any rank's kernel is pure communication */
+	c->last_rank = c->skew > 0 ? last_rank : -1;
 	const struct gp_coll *straggler = &ranks[last_rank].v[m->slots[c->first + (size_t)last_rank]];
 	c->comm = straggler->end - straggler->start;
 	c->kernel_mean = kernel_sum / (gp_ns)m->nranks;
@@ -391,8 +392,10 @@ static void settle_call(const struct gp_coll_rank *ranks, struct gp_coll_match *
 		m->ranks[r].wait += wait;
 		m->ranks[r].matched++;
 	}
-	m->ranks[last_rank].times_last++;
-	m->ranks[last_rank].caused += c->wait_total;
+	if (c->last_rank >= 0) {
+		m->ranks[last_rank].times_last++;
+		m->ranks[last_rank].caused += c->wait_total;
+	}
 	double factor = gp_coll_busbw_factor(c->kind, c->nranks_group);
 	if (c->bytes && c->comm > 0) {
 		c->algbw = (double)c->bytes * 1e9 / (double)c->comm;

@@ -93,7 +93,8 @@ struct gp_coll_call {
 	int32_t iter;           /* the first rank's iteration */
 	uint64_t bytes;         /* the first present rank's; 0 = unknown */
 	int32_t size_mismatch;  /* 1: the ranks disagree on the size */
-	int last_rank;          /* index (in the order given) of the last arrival */
+	int last_rank;          /* index (in the order given) of the last arrival
+				** (the first of equals), -1 when all arrived at once */
 	gp_ns skew;             /* last arrival - first arrival (aligned clocks) */
 	gp_ns comm;             /* pure communication: the last arrival's kernel
 				** duration (it waited for nobody) */

@@ -82,7 +82,7 @@ static const struct gp_column call_cols[] = {
 	{"seq", "Seq", 4, true, false, NULL},
 	{"iteration", "Iter", 4, true, false, NULL},
 	{"bytes", "Bytes", 8, true, false, NULL},
-	{"last_rank", "Last", 4, true, false, NULL},
+	{"last_rank", "Last", 4, true, false, "(none)"},
 	{"wait_ns", "Wait", 8, true, false, NULL},
 	{"skew_ns", "Skew", 8, true, false, NULL},
 	{"comm_ns", "Comm", 8, true, false, NULL},
@@ -193,13 +193,14 @@ static void write_calls(gp_writer *w, const struct gp_coll_match *m, size_t top,
 		const char *group = m->groups[c->group];
 		char v[14][64];
 		const char *row[14] = {gp_coll_kind_name(c->kind), *group ? group : NULL, v[2],
-				       c->iter >= 0 ? v[3] : NULL, c->bytes ? v[4] : NULL, v[5], v[6], v[7], v[8],
+				       c->iter >= 0 ? v[3] : NULL, c->bytes ? v[4] : NULL, c->last_rank >= 0 ? v[5] : NULL, v[6], v[7], v[8],
 				       v[9], c->algbw > 0 ? v[10] : NULL, c->busbw > 0 ? v[11] : NULL,
 				       c->busbw_kernel > 0 ? v[12] : NULL, c->busbw > 0 && peak > 0 ? v[13] : NULL};
 		snprintf(v[2], 64, "%" PRId64, c->seq);
 		snprintf(v[3], 64, "%d", c->iter);
 		snprintf(v[4], 64, "%" PRIu64, c->bytes);
-		snprintf(v[5], 64, "%d", m->ranks[c->last_rank].rank);
+		if (c->last_rank >= 0)
+			snprintf(v[5], 64, "%d", m->ranks[c->last_rank].rank);
 		cell_ns(v[6], 64, (double)c->wait_total, table);
 		cell_ns(v[7], 64, (double)c->skew, table);
 		cell_ns(v[8], 64, (double)c->comm, table);

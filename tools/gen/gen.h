@@ -172,7 +172,7 @@ struct gen_rank_opts {
 };
 #define GEN_MAX_RANKS 4096
 
-/* Writes dir/rank-K.json (kineto; .sqlite for nsys and nvprof) for every
+/* Writes dir/rank-K.json (kineto; .sqlite for nsys) for every
 ** rank K with writer w, creating dir when missing.  Returns 0, or fills
 ** err (the file it could not write). */
 int gen_ranks_run(const struct gen_writer *w, const char *dir, bool force, const struct gen_rank_opts *ro,

@@ -16,7 +16,7 @@
 static const char gen_help[] =
 	"usage: gpuprof-gen --format nsys|nvprof|kineto -n KERNELS [--seed S] [--streams K]\n"
 	"                   [--force] -o FILE\n"
-	"       gpuprof-gen --format kineto|nsys|nvprof --ranks N [--slow-rank R --delay-us D]\n"
+	"       gpuprof-gen --format kineto|nsys --ranks N [--slow-rank R --delay-us D]\n"
 	"                   [--clock-skew-us S] [--iters I] [--force] -o DIR\n\n"
 	"Writes a synthetic trace of a small transformer's training loop, as the\n"
 	"named tool would have exported it: NVTX iterations and `layer:` ranges,\n"
@@ -34,7 +34,7 @@ static const char gen_help[] =
 	"  -o, --output FILE file to write; it must not exist\n"
 	"      --force       replace FILE if it exists\n"
 	"\nWith --ranks, the traces of an N-rank data-parallel job instead, one file per\n"
-	"rank: DIR/rank-K.json (kineto, with distributedInfo) or DIR/rank-K.sqlite.\n"
+	"rank: DIR/rank-K.json (kineto, with distributedInfo) or DIR/rank-K.sqlite (nsys).\n"
 	"Each iteration is three phases of a GEMM then an NCCL collective on its own\n"
 	"stream (all-reduce of 64 MiB, all-gather and reduce-scatter of 8 MiB shards,\n"
 	"fp16) with PyTorch's record_param_comms args.  The slow rank's GEMMs run D us\n"
@@ -174,6 +174,8 @@ int main(int argc, char **argv)
 	if (!w)
 		return usage_error("unknown format '%s' (valid: nsys, nvprof, kineto)", format);
 	if (ro.ranks) {
+		if (w == &gen_writer_nvprof)
+			return usage_error("--ranks writes kineto or nsys traces, not nvprof");
 		if (ro.slow_rank >= ro.ranks)
 			return usage_error("--slow-rank %d is not below --ranks %d", ro.slow_rank, ro.ranks);
 		if (!path || !*path)

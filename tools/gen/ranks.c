@@ -1,6 +1,7 @@
 /*
 ** `gpuprof-gen --ranks N`: the traces of an N-rank data-parallel job, one
-** file per rank, told through the format's sink (gen.h).  Every rank runs
+** file per rank, told through the format's sink (gen.h): Kineto or nsys
+** (whose NVTX ranges carry the op names but not the collective args).  Every rank runs
 ** the same iterations; each iteration is three phases of a GEMM on the
 ** compute stream then a collective on the communication stream (NCCL
 ** all-reduce, all-gather, reduce-scatter), launched from
