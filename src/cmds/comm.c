@@ -22,7 +22,8 @@
 #include "writers/writer.h"
 
 static const struct gp_cmd_opt comm_own[] = {
-	{"view", 'V', "V", "ranks (default), kinds, calls or advise"},
+	{"view", 'V', "V", "ranks (default), kinds, calls (the -n with the most\n"
+	 "waiting, default 20) or advise; --gpu NAME: its link peak"},
 	{NULL, 0, NULL, NULL},
 };
 enum { OWN_VIEW };
