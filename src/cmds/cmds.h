@@ -42,6 +42,7 @@ int cmd_breakdown(int argc, char **argv);
 int cmd_ops(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_ranks(int argc, char **argv);
+int cmd_comm(int argc, char **argv);
 
 /* Shared by the commands (common.c). */
 

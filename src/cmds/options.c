@@ -93,12 +93,14 @@ static int parse_jobs(const char *cmd, const char *arg, struct gp_cli_opts *o)
 
 static void list_gpus(void)
 {
-	printf("%-16s %4s %7s %7s %7s %7s %7s %7s %6s\n", "GPU", "SMs", "FP64", "FP32", "TF32",
-	       "FP16", "BF16", "FP8", "GB/s");
+	printf("%-16s %4s %7s %7s %7s %7s %7s %7s %6s %6s  %s\n", "GPU", "SMs", "FP64", "FP32", "TF32",
+	       "FP16", "BF16", "FP8", "GB/s", "Link", "(link)");
 	for (const struct gp_gpu *g = gp_gpus; g->name; g++)
-		printf("%-16s %4d %7.1f %7.1f %7.1f %7.1f %7.1f %7.1f %6.0f\n", g->name, g->sm_count,
-		       g->fp64_tc ? g->fp64_tc : g->fp64, g->fp32, g->tf32, g->fp16, g->bf16, g->fp8, g->bw);
-	printf("(dense TFLOP/s at boost clock, datasheet roofs; docs/op-model.md)\n");
+		printf("%-16s %4d %7.1f %7.1f %7.1f %7.1f %7.1f %7.1f %6.0f %6.2f  %s\n", g->name, g->sm_count,
+		       g->fp64_tc ? g->fp64_tc : g->fp64, g->fp32, g->tf32, g->fp16, g->bf16, g->fp8, g->bw,
+		       g->link_bw, g->link ? g->link : "-");
+	printf("(dense TFLOP/s at boost clock, datasheet roofs; docs/op-model.md; Link: GPU-to-GPU\n"
+	       "GB/s per direction, what `comm` compares busbw with, 0 = unknown; docs/comm.md)\n");
 }
 
 static int parse_gpu(const char *cmd, const char *arg, struct gp_cli_opts *o)

@@ -26,6 +26,7 @@ void gp_trace_free(gp_trace *t)
 	gp_vec_free(t->memsets);
 	gp_vec_free(t->syncs);
 	gp_vec_free(t->ranges);
+	gp_vec_free(t->coll_args);
 	gp_vec_free(t->memevents);
 	gp_vec_free(t->op_exts);
 	gp_vec_free(t->args);

@@ -244,6 +244,23 @@ struct gp_meta {
 	gp_str key, value;
 };
 
+/* What the profiler recorded about one collective call (Kineto's
+** record_param_comms op and, in newer files, the NCCL kernel itself:
+** "Collective name", "In msg nelems", "Seq", ...).  A compact side table:
+** the record it belongs to is found by id, so the main records stay as
+** they are; src/analysis/collectives.c reads it.  docs/comm.md. */
+struct gp_coll_args {
+	uint64_t id;            /* on_kernel: the kernel's correlation id; else
+				** the op range's External id */
+	int64_t seq;            /* "Seq", -1 = not stated */
+	int64_t in_nelems, out_nelems;  /* -1 = not stated */
+	int32_t group_size;     /* -1 = not stated */
+	gp_str name;            /* "Collective name": "allreduce", 0 = none */
+	gp_str group;           /* "Process Group Name", 0 = none */
+	uint8_t dtype;          /* enum gp_dtype of "dtype" */
+	uint8_t on_kernel;      /* 1: id is a kernel's correlation id */
+};
+
 typedef struct gp_trace {
 	gp_strtab strs;
 	gp_arena arena;
@@ -264,6 +281,7 @@ typedef struct gp_trace {
 	GP_VEC(struct gp_op_ext) op_exts;
 	GP_VEC(struct gp_arg) args;
 	GP_VEC(struct gp_meta) meta;
+	GP_VEC(struct gp_coll_args) coll_args;
 	GP_VEC(gp_str) warnings;  /* non-fatal reader findings, for `info` */
 
 	/* Derived, filled by gp_correlate(); NULL before. */

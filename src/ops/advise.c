@@ -1452,3 +1452,85 @@ void gp_findings_free(struct gp_findings *f)
 {
 	gp_vec_free(f->v);
 }
+
+/* ---- collectives across ranks ---- */
+
+/* The limits of the two collective rules (docs/comm.md). */
+static const struct {
+	double straggler_min_last;  /* last in more than this share of the calls */
+	double straggler_min_share; /* and its caused wait above this share of all waits */
+	double busbw_low;           /* busbw p50 under this fraction of the link peak */
+	double busbw_achievable;    /* the fraction of the peak nccl-tests reaches */
+	uint64_t busbw_min_calls;   /* a kind needs this many calls */
+} coll_limits = {0.5, 0.25, 0.5, 0.8, 4};
+
+void gp_advise_collectives(const struct gp_coll_match *m, const char *link, struct gp_findings *out)
+{
+	char a[64], b[64];
+	size_t worst = 0;
+	double peak = 0;
+
+	memset(out, 0, sizeof(*out));
+	for (size_t r = 0; r < m->nranks; r++) {
+		if (m->ranks[r].caused > m->ranks[worst].caused)
+			worst = r;
+		if (m->ranks[r].link_bw > 0 && (peak == 0 || m->ranks[r].link_bw < peak))
+			peak = m->ranks[r].link_bw;
+	}
+	if (m->nranks >= 2 && m->ncomplete && m->wait_total > 0) {
+		const struct gp_coll_rank_stats *w = &m->ranks[worst];
+		if ((double)w->times_last > coll_limits.straggler_min_last * (double)m->ncomplete &&
+		    (double)w->caused > coll_limits.straggler_min_share * (double)m->wait_total) {
+			struct gp_finding *f = gp_vec_push(out->v);
+			memset(f, 0, sizeof(*f));
+			f->kind = "coll-straggler";
+			f->ns = f->total_ns = (double)w->caused;
+			f->count = w->times_last;
+			snprintf(f->title, sizeof(f->title),
+				 "rank %d is the straggler in %" PRIu64 " of %zu collectives, costing the others %s of waiting",
+				 w->rank, w->times_last, m->ncomplete, fmt_ms((double)w->caused, a, sizeof(a)));
+			snprintf(f->evidence, sizeof(f->evidence),
+				 "it arrives last by %s on average; all ranks waited %s in all in the %zu collectives "
+				 "matched on every rank (clocks aligned on collective ends)",
+				 fmt_ms((double)w->caused / (double)w->times_last / (double)(m->nranks - 1), b,
+						 sizeof(b)),
+				 fmt_ms((double)m->wait_total, a, sizeof(a)), m->ncomplete);
+			snprintf(f->change, sizeof(f->change),
+				 "find what rank %d does before its collectives that the others do not: compare "
+				 "`gpuprof breakdown` and `gpuprof ops` of its file with another rank's (slower "
+				 "compute, data loading, a throttled GPU, more work in its shard)", w->rank);
+		}
+	}
+	for (int k = 0; k < GP_COLL__COUNT && peak > 0; k++) {
+		const struct gp_coll_kind_stats *ks = &m->kinds[k];
+		double p50;
+		if (ks->busbw_mbs.n < coll_limits.busbw_min_calls)
+			continue;
+		p50 = (double)gp_hist_quantile(&ks->busbw_mbs, 0.5) * 1e6;
+		if (p50 >= coll_limits.busbw_low * peak)
+			continue;
+		struct gp_finding *f = gp_vec_push(out->v);
+		memset(f, 0, sizeof(*f));
+		f->kind = "coll-low-busbw";
+		f->total_ns = (double)ks->comm;
+		f->count = ks->calls;
+		/* at the achievable share of the peak the pure communication would
+		** take p50 / (achievable x peak) of its time */
+		f->ns = (double)ks->comm * (1 - p50 / (coll_limits.busbw_achievable * peak));
+		snprintf(f->title, sizeof(f->title), "%s reaches %.1f GB/s bus bandwidth (median), %.0f%% of the %s peak %.0f GB/s",
+			 gp_coll_kind_name(k), p50 / 1e9, 100 * p50 / peak, link ? link : "link", peak / 1e9);
+		snprintf(f->evidence, sizeof(f->evidence),
+			 "%" PRIu64 " calls, %.1f MB on average, %s of pure communication (from the last arrival to the end)",
+			 ks->calls, (double)ks->bytes / (double)ks->calls / 1e6, fmt_ms((double)ks->comm, a, sizeof(a)));
+		snprintf(f->change, sizeof(f->change),
+			 "small messages cannot fill the link: fuse them (DDP bucket_cap_mb, FSDP/ZeRO bucket sizes); "
+			 "check the topology (nvidia-smi topo -m) and that NCCL uses NVLink/xGMI (NCCL_DEBUG=INFO), "
+			 "and compare with nccl-tests on the same GPUs");
+	}
+	for (size_t i = 1; i < out->v.n; i++)
+		for (size_t j = i; j > 0 && out->v.v[j].ns > out->v.v[j - 1].ns; j--) {
+			struct gp_finding tmp = out->v.v[j];
+			out->v.v[j] = out->v.v[j - 1];
+			out->v.v[j - 1] = tmp;
+		}
+}

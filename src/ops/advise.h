@@ -17,6 +17,7 @@
 #include "util/alloc.h"
 #include "model/trace.h"
 #include "ops/ops.h"
+#include "analysis/collectives.h"
 
 struct gp_finding {
 	const char *kind;       /* stable id: "tc-not-used", "fp32-gemm", ... */
@@ -62,5 +63,16 @@ void gp_advise_time(const gp_trace *t, const struct gp_opres *r, const struct gp
 void gp_advise(const gp_trace *t, const struct gp_opres *r, const struct gp_peak_opts *po,
 	       struct gp_findings *out);
 void gp_findings_free(struct gp_findings *f);
+
+/* Findings about collectives matched across ranks (m, from gp_coll_match;
+** link = the link's name for the texts, NULL = unknown): the straggler
+** rank ("coll-straggler": the time the others waited for it) and
+** collective kinds far below the link's peak ("coll-low-busbw": the pure
+** communication time above what the peak would take, scaled by the achievable
+** fraction).  The two claim disjoint time: waiting is before a call's last
+** arrival, pure communication after it, so no settling is needed between
+** them; neither overlaps a trace rule's kernel claims in another rank.
+** Sorted by ns, largest first.  Never fails. */
+void gp_advise_collectives(const struct gp_coll_match *m, const char *link, struct gp_findings *out);
 
 #endif

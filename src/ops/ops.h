@@ -104,6 +104,9 @@ struct gp_gpu {
 	double fp64, fp64_tc, fp32, tf32, fp16, bf16, fp8, int8;  /* TFLOP/s (TOP/s), 0 = none */
 	double bw;              /* GB/s */
 	double fp6, fp4;        /* TFLOP/s, 0 = none (no dtype uses them yet) */
+	double link_bw;         /* GB/s per direction of the GPU-to-GPU link
+				** (NVLink, xGMI, or PCIe x16 on PCIe cards), 0 = unknown */
+	const char *link;       /* "NVLink4", "PCIe Gen4 x16", NULL = unknown */
 };
 
 /* The table entry whose match occurs in the device name (case-insensitive,

@@ -25,6 +25,7 @@ void kineto_event_reset(struct kineto_event *e)
 	e->device = -1;
 	e->mem_total_alloc = e->mem_total_reserved = -1;
 	e->mem_device = e->mem_device_type = -1;
+	e->coll_in = e->coll_out = e->coll_group_size = e->coll_seq = -1;
 	if (!e->name) {
 		e->name_cap = 256;
 		e->name = gp_xmalloc(e->name_cap);
@@ -340,6 +341,23 @@ static void add_gpu_range(struct kineto_parser *p, const struct kineto_event *e,
 	add_op_ext(p->t, r, e);
 }
 
+/* The collective args of a kernel (keyed by its correlation id) or an op
+** (by its External id) into the model's side table. */
+static void add_coll_args(gp_trace *t, const struct kineto_event *e)
+{
+	struct gp_coll_args *c = gp_vec_push(t->coll_args);
+
+	c->on_kernel = e->cat == CAT_KERNEL;
+	c->id = c->on_kernel ? e->corr : e->ext_id;
+	c->seq = e->coll_seq;
+	c->in_nelems = e->coll_in;
+	c->out_nelems = e->coll_out;
+	c->group_size = e->coll_group_size > INT32_MAX ? -1 : (int32_t)e->coll_group_size;
+	c->name = e->coll_name;
+	c->group = e->coll_group;
+	c->dtype = e->coll_dtype;
+}
+
 /* What each category of complete event becomes; NULL: nothing. */
 static const add_fn add_by_cat[CAT__COUNT] = {
 	[CAT_KERNEL] = add_kernel,
@@ -380,6 +398,8 @@ static void add_complete(struct kineto_parser *p, struct kineto_event *e)
 	}
 	if (add)
 		add(p, e, e->ts, e->ts + e->dur);
+	if ((e->have & H_COLL) && (e->cat == CAT_KERNEL || e->cat == CAT_CPU_OP || e->cat == CAT_USER_ANNOT))
+		add_coll_args(p->t, e);
 }
 
 /* process_name and thread_name metadata events. */

@@ -63,6 +63,9 @@ enum key {
 	K_BLOCK, K_BYTES, K_CBID, K_SEQ, K_FWD_TID, K_INPUT_DIMS, K_INPUT_TYPES,
 	K_CONCRETE, K_CALL_STACK, K_GRAPH_ID, K_GRAPH_NODE, K_ARG_NAME,
 	K_WAIT_EVENT,
+	/* args of collectives (record_param_comms, NCCL kernels) */
+	K_COLL_NAME, K_COLL_IN, K_COLL_OUT, K_COLL_GROUP_SIZE, K_COLL_DTYPE, K_COLL_GROUP,
+	K_COLL_SEQ,
 	/* args of [memory] instants */
 	K_MEM_BYTES, K_MEM_TOTAL_ALLOC, K_MEM_TOTAL_RESERVED, K_MEM_ADDR, K_MEM_DEV_ID,
 	K_MEM_DEV_TYPE,
@@ -86,6 +89,7 @@ enum {
 	H_SEQ = 1 << 4, H_FWD_TID = 1 << 5, H_GRID = 1 << 6, H_TS = 1 << 7,
 	H_DUR = 1 << 8, H_PID = 1 << 9, H_TID = 1 << 10, H_ID = 1 << 11,
 	H_MEM_BYTES = 1 << 12, H_MEM_TOTAL_ALLOC = 1 << 13, H_MEM_TOTAL_RESERVED = 1 << 14,
+	H_COLL = 1 << 15,         /* any collective arg */
 };
 
 /* The event being read. */
@@ -106,6 +110,10 @@ struct kineto_event {
 	int64_t mem_bytes, mem_total_alloc, mem_total_reserved, mem_device, mem_device_type;
 	uint64_t mem_addr;
 	gp_str input_dims, input_types, concrete, call_stack, arg_name;
+	/* collective args; -1 = not stated */
+	gp_str coll_name, coll_group;
+	uint8_t coll_dtype;
+	int64_t coll_in, coll_out, coll_group_size, coll_seq;
 };
 
 /* A fwdbwd flow endpoint, resolved to op ranges after the parse. */

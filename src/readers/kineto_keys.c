@@ -94,12 +94,14 @@ static uint8_t arg_key(const char *s, size_t n)
 {
 #define IS(lit) (memcmp(s, lit, n) == 0)
 	switch (n) {
+	case 3:
+		return IS("Seq") ? K_COLL_SEQ : K_NONE;
 	case 4:
 		return IS("grid") ? K_GRID : IS("cbid") ? K_CBID : IS("name") ? K_ARG_NAME
 		     : IS("Addr") ? K_MEM_ADDR : K_NONE;
 	case 5:
 		return IS("block") ? K_BLOCK : IS("bytes") ? K_BYTES : IS("Bytes") ? K_MEM_BYTES
-		     : K_NONE;
+		     : IS("dtype") ? K_COLL_DTYPE : K_NONE;
 	case 6:
 		return IS("device") ? K_DEVICE : IS("stream") ? K_STREAM : K_NONE;
 	case 7:
@@ -110,18 +112,23 @@ static uint8_t arg_key(const char *s, size_t n)
 		return IS("Device Id") ? K_MEM_DEV_ID : K_NONE;
 	case 10:
 		return IS("Input Dims") || IS("Input dims") ? K_INPUT_DIMS
-		     : IS("Input type") ? K_INPUT_TYPES : IS("Call stack") ? K_CALL_STACK : K_NONE;
+		     : IS("Input type") ? K_INPUT_TYPES : IS("Call stack") ? K_CALL_STACK
+		     : IS("Group size") ? K_COLL_GROUP_SIZE : K_NONE;
 	case 11:
 		return IS("correlation") ? K_CORR : IS("External id") || IS("external id") ? K_EXT_ID
 		     : IS("Device Type") ? K_MEM_DEV_TYPE : K_NONE;
 	case 13:
 		return IS("shared memory") ? K_SMEM : IS("Fwd thread id") ? K_FWD_TID
-		     : IS("graph node id") ? K_GRAPH_NODE : K_NONE;
+		     : IS("graph node id") ? K_GRAPH_NODE : IS("In msg nelems") ? K_COLL_IN : K_NONE;
 	case 14:
-		return IS("Total Reserved") ? K_MEM_TOTAL_RESERVED : K_NONE;
+		return IS("Total Reserved") ? K_MEM_TOTAL_RESERVED : IS("Out msg nelems") ? K_COLL_OUT
+		     : K_NONE;
 	case 15:
 		return IS("Sequence number") ? K_SEQ : IS("Concrete Inputs") ? K_CONCRETE
-		     : IS("Total Allocated") ? K_MEM_TOTAL_ALLOC : K_NONE;
+		     : IS("Total Allocated") ? K_MEM_TOTAL_ALLOC : IS("Collective name") ? K_COLL_NAME
+		     : K_NONE;
+	case 18:
+		return IS("Process Group Name") ? K_COLL_GROUP : K_NONE;
 	case 20:
 		return IS("registers per thread") ? K_REGS : K_NONE;
 	case 21:

@@ -240,6 +240,11 @@ static bool merge_part(struct kineto_parser *p, struct kineto_parser *q)
 		x[i].concrete_inputs = map[x[i].concrete_inputs];
 		x[i].call_stack = map[x[i].call_stack];
 	}
+	struct gp_coll_args *ca = VEC_APPEND(t->coll_args, u->coll_args);
+	for (size_t i = 0; i < u->coll_args.n; i++) {
+		ca[i].name = map[ca[i].name];
+		ca[i].group = map[ca[i].group];
+	}
 	for (size_t i = 0; i < u->meta.n; i++)
 		gp_trace_meta_set(t, gp_s(u, u->meta.v[i].key), gp_s(u, u->meta.v[i].value));
 	for (size_t i = 0; i < u->warnings.n; i++)
@@ -277,7 +282,7 @@ static bool trace_is_blank(const gp_trace *t)
 {
 	return !t->devices.n && !t->processes.n && !t->threads.n && !t->kernels.n && !t->apis.n &&
 	       !t->memcpys.n && !t->memsets.n && !t->syncs.n && !t->ranges.n && !t->op_exts.n &&
-	       !t->memevents.n &&
+	       !t->memevents.n && !t->coll_args.n &&
 	       !t->args.n && !t->meta.n && !t->warnings.n && !t->attrs;
 }
 

@@ -219,6 +219,44 @@ static void args_unsigned(struct kineto_event *e, uint8_t k, const char *s, size
 	}
 }
 
+/* One collective arg of record_param_comms or an NCCL kernel: names as
+** strings, counts as numbers (PyTorch writes "Process Group Name" as a
+** string and the counts as numbers; anything else is ignored). */
+static void coll_value(struct kineto_parser *p, uint8_t k, char kind, const char *s, size_t n)
+{
+	struct kineto_event *e = &p->ev;
+	char dtype[32];
+	int64_t v;
+
+	if (kind == 's' && (k == K_COLL_NAME || k == K_COLL_GROUP)) {
+		gp_str id = gp_strtab_intern_n(&p->t->strs, s, n);
+		if (k == K_COLL_NAME)
+			e->coll_name = id;
+		else
+			e->coll_group = id;
+	} else if (kind == 's' && k == K_COLL_DTYPE) {
+		if (n >= sizeof(dtype))
+			return;
+		memcpy(dtype, s, n);
+		dtype[n] = '\0';
+		e->coll_dtype = (uint8_t)gp_dtype_parse(dtype);
+	} else if (kind == 'n' && kineto_parse_i64(s, n, &v) && v >= 0) {
+		if (k == K_COLL_IN)
+			e->coll_in = v;
+		else if (k == K_COLL_OUT)
+			e->coll_out = v;
+		else if (k == K_COLL_GROUP_SIZE)
+			e->coll_group_size = v;
+		else if (k == K_COLL_SEQ)
+			e->coll_seq = v;
+		else
+			return;
+	} else {
+		return;
+	}
+	e->have |= H_COLL;
+}
+
 static int args_value(struct kineto_parser *p, uint8_t k, char kind, const char *s, size_t n)
 {
 	struct kineto_event *e = &p->ev;
@@ -236,6 +274,10 @@ static int args_value(struct kineto_parser *p, uint8_t k, char kind, const char 
 		return 1;
 	case K_INPUT_DIMS: case K_INPUT_TYPES: case K_CONCRETE: case K_GRID: case K_BLOCK:
 		return 1;   /* expected a list: a scalar carries nothing */
+	case K_COLL_NAME: case K_COLL_GROUP: case K_COLL_DTYPE: case K_COLL_IN: case K_COLL_OUT:
+	case K_COLL_GROUP_SIZE: case K_COLL_SEQ:
+		coll_value(p, k, kind, s, n);
+		return 1;
 	}
 	if (kind != 'n' && kind != 's')
 		return 1;

@@ -44,4 +44,11 @@ while read -r f; do
 	one "$id.ops-shape-csv" ops -f csv --group-by shape "$f"
 	one "$id.ops-stack-json" ops -f json --group-by stack --stack-depth 3 "$f"
 	one "$id.ops-python" ops --python "$f"
+	one "$id.comm" comm -f csv "$f"
+	one "$id.comm-kinds" comm -f json -V kinds "$f"
 done <"$out/files"
+# several rank files at once: the two ranks of one job
+if [ -d "$td/hta/trace_filter" ]; then
+	one "multi.comm" comm -f csv "$td"/hta/trace_filter/sampled_rank-*.json.gz
+	one "multi.comm-calls" comm -f csv -V calls "$td"/hta/trace_filter/sampled_rank-*.json.gz
+fi

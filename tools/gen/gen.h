@@ -39,6 +39,10 @@ struct gen_kdef {
 
 extern const struct gen_kdef gen_kdefs[];
 extern const int gen_nkdefs;
+/* The kernels of the rank workload (ranks.c): a GEMM, and the NCCL
+** all-reduce, all-gather and reduce-scatter. */
+extern const int gen_kd_gemm;
+extern const int gen_kd_coll[3];
 
 /* The CUDA API calls the model makes (index into gen_apis). */
 enum gen_api_id {
@@ -74,6 +78,7 @@ struct gen_range {
 	bool backward;          /* a backward op (on the autograd thread) */
 	const char *dims;       /* Kineto Input Dims JSON "[[64,1024],[1024,4096]]", NULL = none */
 	const char *types;      /* Kineto Input type JSON "[\"c10::Half\",\"c10::Half\"]" */
+	const char *more_args;  /* Kineto: more args members ("\"Seq\": 3, ..."), NULL = none */
 };
 
 struct gen_api {
@@ -131,6 +136,7 @@ struct gen_opts {
 	uint64_t seed;
 	int streams;            /* 1..GEN_MAX_STREAMS */
 	bool sm70;              /* Volta kernel names (nvprof cannot profile sm80+) */
+	int rank, world_size;   /* a rank of a job (Kineto distributedInfo); world_size 0 = none */
 };
 
 /* Stream ids the model uses: stream i of opts.streams. */
@@ -152,6 +158,25 @@ struct gen_writer {
 };
 
 extern const struct gen_writer gen_writer_nsys, gen_writer_nvprof, gen_writer_kineto;
+
+/* The rank set (ranks.c): one trace per rank of a data-parallel job, the
+** same iterations on every rank, each a GEMM then a collective (all-reduce,
+** all-gather, reduce-scatter, in turn) on its own stream.  The slow rank's
+** GEMMs run delay_ns longer, so it arrives last at every collective by
+** exactly delay_ns; rank r's clock reads r x skew_ns ahead. */
+struct gen_rank_opts {
+	int ranks;              /* 1..GEN_MAX_RANKS */
+	int slow_rank;          /* -1 = none */
+	int64_t delay_ns, skew_ns;
+	int iters;
+};
+#define GEN_MAX_RANKS 4096
+
+/* Writes dir/rank-K.json (kineto; .sqlite for nsys) for every
+** rank K with writer w, creating dir when missing.  Returns 0, or fills
+** err (the file it could not write). */
+int gen_ranks_run(const struct gen_writer *w, const char *dir, bool force, const struct gen_rank_opts *ro,
+		  gp_error *err);
 
 /* Creates path for writing and returns its descriptor: fails (GP_ERR_IO)
 ** when it exists, unless force, which replaces it.  -1 on failure. */

@@ -143,6 +143,8 @@ static void on_range(void *ctx, const struct gen_range *r)
 		out(k, ", \"Input Dims\": %s", r->dims);
 	if (op && r->types)
 		out(k, ", \"Input type\": %s", r->types);
+	if (r->more_args)
+		out(k, ", %s", r->more_args);
 	put(k, "}}", 2);
 }
 
@@ -282,8 +284,12 @@ static int kineto_open(const char *path, bool force, const struct gen_opts *o, s
 	       "  \"cupti_version\": 22,\n  \"cuda_runtime_version\": 12040,\n  \"cuda_driver_version\": 12090,\n"
 	       "  \"record_shapes\": 1,\n  \"profile_memory\": 0,\n  \"with_stack\": 0,\n  \"with_flops\": 0,\n"
 	       "  \"with_modules\": 0,\n  \"trace_id\": \"GPUPROFGEN%016" PRIX64 "\",\n"
-	       "  \"displayTimeUnit\": \"ms\",\n  \"baseTimeNanoseconds\": %lld,\n  \"traceEvents\": [",
+	       "  \"displayTimeUnit\": \"ms\",\n  \"baseTimeNanoseconds\": %lld,\n",
 	    o->seed, (long long)BASE_NS);
+	if (o->world_size > 0)
+		out(k, "  \"distributedInfo\": {\"backend\": \"nccl\", \"rank\": %d, \"world_size\": %d},\n",
+		    o->rank, o->world_size);
+	out(k, "  \"traceEvents\": [");
 	meta(k, "process_name", GEN_PID, 0, "name", "python");
 	meta(k, "process_labels", GEN_PID, 0, "labels", "CPU");
 	meta(k, "process_name", 0, 0, "name", "python");

@@ -15,7 +15,9 @@
 
 static const char gen_help[] =
 	"usage: gpuprof-gen --format nsys|nvprof|kineto -n KERNELS [--seed S] [--streams K]\n"
-	"                   [--force] -o FILE\n\n"
+	"                   [--force] -o FILE\n"
+	"       gpuprof-gen --format kineto|nsys --ranks N [--slow-rank R --delay-us D]\n"
+	"                   [--clock-skew-us S] [--iters I] [--force] -o DIR\n\n"
 	"Writes a synthetic trace of a small transformer's training loop, as the\n"
 	"named tool would have exported it: NVTX iterations and `layer:` ranges,\n"
 	"PyProf dict markers, emit_nvtx op markers with sequence numbers and shapes\n"
@@ -31,6 +33,18 @@ static const char gen_help[] =
 	"                    stream, 3+ a copy stream, more spread bias-gradient kernels\n"
 	"  -o, --output FILE file to write; it must not exist\n"
 	"      --force       replace FILE if it exists\n"
+	"\nWith --ranks, the traces of an N-rank data-parallel job instead, one file per\n"
+	"rank: DIR/rank-K.json (kineto, with distributedInfo) or DIR/rank-K.sqlite (nsys).\n"
+	"Each iteration is three phases of a GEMM then an NCCL collective on its own\n"
+	"stream (all-reduce of 64 MiB, all-gather and reduce-scatter of 8 MiB shards,\n"
+	"fp16) with PyTorch's record_param_comms args.  The slow rank's GEMMs run D us\n"
+	"longer, so it arrives last at every collective by exactly D us and every other\n"
+	"rank waits D us; rank K's clock reads K x S us ahead.\n"
+	"      --ranks N         ranks, 1 to 4096\n"
+	"      --slow-rank R     the slow rank (default: none)\n"
+	"      --delay-us D      its extra GEMM time per phase, us (default 0)\n"
+	"      --clock-skew-us S rank K's clock offset is K x S us (default 0)\n"
+	"      --iters I         iterations, 1 to 1000000 (default 5)\n"
 	"  -h, --help        this text\n\n"
 	"Exit codes:\n"
 	"  0  success\n"
@@ -72,6 +86,11 @@ int main(int argc, char **argv)
 		{"streams", required_argument, NULL, 'k'},
 		{"output", required_argument, NULL, 'o'},
 		{"force", no_argument, NULL, 'F'},
+		{"ranks", required_argument, NULL, 'R'},
+		{"slow-rank", required_argument, NULL, 'S'},
+		{"delay-us", required_argument, NULL, 'D'},
+		{"clock-skew-us", required_argument, NULL, 'C'},
+		{"iters", required_argument, NULL, 'I'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -79,6 +98,7 @@ int main(int argc, char **argv)
 		&gen_writer_nsys, &gen_writer_nvprof, &gen_writer_kineto, NULL,
 	};
 	struct gen_opts o = {.seed = 1, .streams = 2};
+	struct gen_rank_opts ro = {.slow_rank = -1, .iters = 5};
 	const struct gen_writer *w = NULL;
 	const char *format = NULL, *path = NULL;
 	bool force = false, have_n = false;
@@ -112,6 +132,31 @@ int main(int argc, char **argv)
 		case 'F':
 			force = true;
 			break;
+		case 'R':
+			if (parse_u64(optarg, GEN_MAX_RANKS, &v) || v < 1)
+				return usage_error("--ranks wants 1 to %d, not '%s'", GEN_MAX_RANKS, optarg);
+			ro.ranks = (int)v;
+			break;
+		case 'S':
+			if (parse_u64(optarg, GEN_MAX_RANKS - 1, &v))
+				return usage_error("--slow-rank wants a rank number, not '%s'", optarg);
+			ro.slow_rank = (int)v;
+			break;
+		case 'D':
+			if (parse_u64(optarg, 1000000000ULL, &v))
+				return usage_error("--delay-us wants 0 to 1000000000, not '%s'", optarg);
+			ro.delay_ns = (int64_t)v * 1000;
+			break;
+		case 'C':
+			if (parse_u64(optarg, 1000000000ULL, &v))
+				return usage_error("--clock-skew-us wants 0 to 1000000000, not '%s'", optarg);
+			ro.skew_ns = (int64_t)v * 1000;
+			break;
+		case 'I':
+			if (parse_u64(optarg, 1000000, &v) || v < 1)
+				return usage_error("--iters wants 1 to 1000000, not '%s'", optarg);
+			ro.iters = (int)v;
+			break;
 		case 'h':
 			fputs(gen_help, stdout);
 			return GP_EXIT_OK;
@@ -128,6 +173,19 @@ int main(int argc, char **argv)
 			w = writers[i];
 	if (!w)
 		return usage_error("unknown format '%s' (valid: nsys, nvprof, kineto)", format);
+	if (ro.ranks) {
+		if (w == &gen_writer_nvprof)
+			return usage_error("--ranks writes kineto or nsys traces, not nvprof");
+		if (ro.slow_rank >= ro.ranks)
+			return usage_error("--slow-rank %d is not below --ranks %d", ro.slow_rank, ro.ranks);
+		if (!path || !*path)
+			return usage_error("-o DIR is required");
+		if (gen_ranks_run(w, path, force, &ro, &err)) {
+			gp_err_print(&err);
+			return gp_exit_code(err.status);
+		}
+		return GP_EXIT_OK;
+	}
 	if (!have_n)
 		return usage_error("-n KERNELS is required");
 	if (!path || !*path)

@@ -25,6 +25,7 @@ enum {
 	KD_LAYERNORM_BWD, KD_REDUCE, KD_SOFTMAX, KD_ADAM, KD_NCCL,
 	KD_GEMM_TN, KD_GEMM_NN, KD_GEMM_NT, KD_GEMM_RELU,       /* sm80 */
 	KD_V_GEMM_TN, KD_V_GEMM_NN, KD_V_GEMM_NT, KD_V_GEMM_RELU, /* sm70 */
+	KD_NCCL_ALL_GATHER, KD_NCCL_REDUCE_SCATTER,              /* the rank workload's (ranks.c) */
 	KD__COUNT
 };
 
@@ -94,9 +95,17 @@ const struct gen_kdef gen_kdefs[KD__COUNT] = {
 	[KD_V_GEMM_NT] = {NULL, "volta_fp16_s884gemm_fp16_128x128_ldg8_f2f_nt", "volta_fp16_s884gemm_fp16_128x128_ldg8_f2f_nt",
 			  234, 0, 0},
 	[KD_V_GEMM_RELU] = {NULL, "volta_h884gemm_relu_64x64_ldg8_nn", "volta_h884gemm_relu_64x64_ldg8_nn", 128, 0, 0},
+	[KD_NCCL_ALL_GATHER] = {"_Z31ncclDevKernel_AllGather_RING_LL24ncclDevKernelArgsStorageILm4096EE",
+				"ncclDevKernel_AllGather_RING_LL(ncclDevKernelArgsStorage<(unsigned long)4096>)",
+				"ncclDevKernel_AllGather_RING_LL", 96, 0, 0},
+	[KD_NCCL_REDUCE_SCATTER] = {"_Z43ncclDevKernel_ReduceScatter_Sum_f16_RING_LL24ncclDevKernelArgsStorageILm4096EE",
+				    "ncclDevKernel_ReduceScatter_Sum_f16_RING_LL(ncclDevKernelArgsStorage<(unsigned long)4096>)",
+				    "ncclDevKernel_ReduceScatter_Sum_f16_RING_LL", 96, 0, 0},
 };
 
 const int gen_nkdefs = KD__COUNT;
+const int gen_kd_gemm = KD_GEMM_TN;
+const int gen_kd_coll[3] = {KD_NCCL, KD_NCCL_ALL_GATHER, KD_NCCL_REDUCE_SCATTER};
 
 const struct gen_api_def gen_apis[GEN_API__COUNT] = {
 	[GEN_API_LAUNCH] = {"cudaLaunchKernel_v7000", 211},

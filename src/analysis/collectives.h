@@ -1,0 +1,166 @@
+/*
+** Collectives across ranks: per rank file, the NCCL/RCCL collective calls
+** as a small record (gp_coll_extract), then the calls matched across
+** ranks (gp_coll_match): who arrived last (the straggler), how long every
+** other rank waited for it, the split of each call into synchronisation
+** skew and pure communication, and the bandwidth nccl-tests would report
+** (algbw, busbw).  Ranks' clocks are aligned on the collectives' ends, never
+** trusted.  Definitions: docs/comm.md.
+**
+** Ownership: gp_coll_extract() fills a gp_coll_rank that owns its arrays and
+** strings (copied: it outlives the trace it came from, so a caller can
+** free each trace after extracting, or ship the record to another
+** process); gp_coll_rank_free() releases it.  gp_coll_match() fills a
+** gp_coll_match that owns its arrays and points into nothing;
+** gp_coll_match_free() releases it.
+*/
+#ifndef GP_COLLECTIVES_H
+#define GP_COLLECTIVES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/error.h"
+#include "model/trace.h"
+#include "analysis/breakdown.h"
+
+enum gp_coll_kind {
+	GP_COLL_ALL_REDUCE, GP_COLL_ALL_GATHER, GP_COLL_REDUCE_SCATTER, GP_COLL_BROADCAST,
+	GP_COLL_REDUCE, GP_COLL_ALL_TO_ALL, GP_COLL_SEND_RECV, GP_COLL_BARRIER, GP_COLL_OTHER,
+	GP_COLL__COUNT
+};
+
+/* One collective call on one rank: its GPU kernel and what the trace says
+** about the call. */
+struct gp_coll {
+	gp_ns start, end;       /* the kernel, on the rank's own clock */
+	gp_ns launch;           /* start of the launching API call, -1 = unknown */
+	int64_t seq;            /* the trace's sequence number, or the call's
+				** position among its rank's calls of the same
+				** (group, kind) when the trace has none */
+	uint64_t bytes;         /* message size as nccl-tests counts it, 0 = unknown */
+	uint32_t group;         /* index into the rank's groups */
+	uint32_t stream;
+	int32_t device;
+	int32_t iter;           /* iteration, -1 = unknown */
+	int32_t group_size;     /* ranks in the group, -1 = unknown */
+	uint8_t kind;           /* enum gp_coll_kind */
+	uint8_t dtype;          /* enum gp_dtype */
+	uint8_t seq_stated;     /* 1: seq is the trace's own */
+};
+
+/* What one rank file contributes. */
+struct gp_coll_rank {
+	char *path;
+	int rank;               /* the trace's "rank", else the caller's default */
+	int world_size;         /* the trace's "world_size", -1 = unknown */
+	double link_bw;         /* the GPU's link peak, bytes/s per direction, 0 =
+				** unknown (filled by the caller, see gp_gpu) */
+	char gpu[32];           /* the GPU table's name, "" = unknown */
+	struct gp_coll *v;      /* sorted by kernel start */
+	size_t n;
+	char **groups;          /* process group names; "" = not stated */
+	size_t ngroups;
+};
+
+/* Options of the extraction: which kernels are communication (the op
+** model's gp_kernel_is_comm, given by the caller so that analysis does not
+** depend on ops). */
+struct gp_coll_opts {
+	bool (*is_comm)(const char *short_name);
+	int default_rank;       /* rank when the trace does not state one */
+};
+
+/* The collectives of t (correlated: t->attrs set) into out.  Kind, group,
+** sequence number, size and dtype come from the call's record_param_comms
+** args (Kineto), else from the enclosing nccl:* annotation (its Input
+** Dims/type) and c10d:: op, else from the kernel's name.  Fails only with
+** GP_ERR_INTERNAL when t is not correlated (a caller's bug). */
+int gp_coll_extract(const gp_trace *t, const struct gp_coll_opts *o, struct gp_coll_rank *out,
+		    gp_error *err);
+void gp_coll_rank_free(struct gp_coll_rank *r);
+
+/* One collective matched across ranks (the same group, kind and sequence
+** number). */
+struct gp_coll_call {
+	uint32_t first;         /* into gp_coll_match.slots: nranks entries, one
+				** per rank in the order given (-1 = absent) */
+	uint32_t present;       /* ranks that have it */
+	uint8_t kind;
+	int32_t group;          /* into gp_coll_match.groups */
+	int64_t seq;
+	int32_t iter;           /* the first rank's iteration */
+	uint64_t bytes;         /* the first present rank's; 0 = unknown */
+	int32_t size_mismatch;  /* 1: the ranks disagree on the size */
+	int last_rank;          /* index (in the order given) of the last arrival
+				** (the first of equals), -1 when all arrived at once */
+	gp_ns skew;             /* last arrival - first arrival (aligned clocks) */
+	gp_ns comm;             /* pure communication: the last arrival's kernel
+				** duration (it waited for nobody) */
+	gp_ns wait_total;       /* sum over ranks of last arrival - arrival */
+	gp_ns kernel_mean;      /* mean kernel duration over present ranks */
+	int nranks_group;       /* n in busbw's factor, 0 = unknown */
+	double algbw, busbw;    /* bytes/s over comm; 0 = unknown */
+	double busbw_kernel;    /* busbw over kernel_mean */
+};
+
+/* Per rank, in the order given. */
+struct gp_coll_rank_stats {
+	int rank;
+	gp_ns offset;           /* added to this rank's times to align it */
+	bool aligned;           /* an offset was estimated (or it is the reference) */
+	uint64_t calls;         /* collectives on this rank */
+	uint64_t matched;       /* of them, matched on every rank */
+	uint64_t times_last;    /* matched calls where it arrived last */
+	gp_ns wait;             /* time it waited for others */
+	gp_ns caused;           /* time the others waited for it */
+	gp_ns kernel;           /* time in collective kernels */
+	double link_bw;
+};
+
+/* Per kind, over complete (every-rank) calls. */
+struct gp_coll_kind_stats {
+	uint64_t calls;
+	uint64_t bytes;
+	gp_ns comm, skew, wait, kernel_mean;
+	struct gp_hist busbw_mbs;   /* busbw in MB/s, of calls with a known one */
+};
+
+struct gp_coll_match {
+	size_t nranks;
+	struct gp_coll_rank_stats *ranks;
+	struct gp_coll_call *calls;     /* complete calls first (by first rank's
+					** start), then incomplete ones */
+	size_t ncalls, ncomplete;
+	int32_t *slots;                 /* [ncalls * nranks]: index into that
+					** rank's v, -1 = absent */
+	char **groups;                  /* global group names */
+	size_t ngroups;
+	struct gp_coll_kind_stats kinds[GP_COLL__COUNT];
+	gp_ns wait_total;               /* over complete calls */
+	gp_ns comm_total;
+};
+
+/* Matches the collectives of ranks[0..n) (n >= 1): by (group, kind,
+** sequence number), aligns the clocks (each rank's offset: the median of
+** the reference rank's end minus its own over the calls both have; the
+** reference is ranks[0]), then fills per call, rank and kind.  Only calls
+** present on every rank count in the waits and per kind.  Never fails
+** (an out-of-memory aborts, as everywhere). */
+void gp_coll_match(const struct gp_coll_rank *ranks, size_t n, struct gp_coll_match *out);
+void gp_coll_match_free(struct gp_coll_match *m);
+
+/* nccl-tests' bus bandwidth factor for kind over n ranks (2(n-1)/n for
+** all_reduce, (n-1)/n for all_gather, reduce_scatter and all_to_all, 1
+** for broadcast, reduce and send/recv); 0 when unknown (n < 1, barrier). */
+double gp_coll_busbw_factor(enum gp_coll_kind kind, int n);
+
+const char *gp_coll_kind_name(int kind);   /* "all_reduce" */
+
+/* The kind a collective's name says: "allreduce", "nccl:all_reduce",
+** "c10d::allreduce_", "ncclDevKernel_AllReduce_Sum_f32_RING_LL",
+** "_allgather_base"...; GP_COLL_OTHER when none. */
+enum gp_coll_kind gp_coll_kind_parse(const char *name);
+
+#endif

@@ -1,0 +1,367 @@
+/*
+** gpuprof comm: collectives across rank files (src/analysis/collectives.h;
+** definitions in docs/comm.md).  Views:
+**   ranks   per rank: calls, how often it arrived last, the time it waited
+**           and the time the others waited for it, its clock offset;
+**   kinds   per collective kind: calls, bytes, pure communication, skew,
+**           busbw percentiles against the link's peak;
+**   calls   the collectives that cost the most waiting (-n, default 20);
+**   advise  the straggler and low-bandwidth findings.
+*/
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/collectives.h"
+#include "cmds/cmds.h"
+#include "cmds/options.h"
+#include "ops/advise.h"
+#include "ops/ops.h"
+#include "util/stats.h"
+#include "writers/writer.h"
+
+static const struct gp_cmd_opt comm_own[] = {
+	{"view", 'V', "V", "ranks (default), kinds, calls (the -n with the most\n"
+	 "waiting, default 20) or advise; --gpu NAME: its link peak"},
+	{NULL, 0, NULL, NULL},
+};
+enum { OWN_VIEW };
+
+static const struct gp_cmd_spec comm_spec = {
+	.name = "comm",
+	.about =
+	"Collectives (NCCL/RCCL) across the rank files of one job: each FILE is one\n"
+	"rank (its Kineto distributedInfo rank, else its place among the FILEs).\n"
+	"Calls are matched across ranks by process group, kind and sequence number\n"
+	"(the trace's, else the call's position).  Clocks are aligned on collective\n"
+	"ends, never trusted.  For every call matched on all ranks: the last rank to\n"
+	"arrive (the straggler), each other rank's wait for it, the skew (first to\n"
+	"last arrival) and the pure communication time (the straggler's kernel:\n"
+	"from the last arrival to the end), with nccl-tests' algbw and busbw over\n"
+	"it and busbw as a share of the GPU's link peak (NVLink, xGMI, PCIe).\n"
+	"One FILE: sizes, kernel times and bandwidths only (waits need two ranks).\n"
+	"Definitions: docs/comm.md.",
+	.shared = GP_OPT_FORMAT | GP_OPT_TOP | GP_OPT_WIDTH | GP_OPT_NO_HEADER | GP_OPT_GPU,
+	.row_formats = true,
+	.format_note = "(times in ns and bandwidths in GB/s except in the table)",
+	.own = comm_own,
+	.many_files = true,
+};
+
+enum view { VIEW_RANKS, VIEW_KINDS, VIEW_CALLS, VIEW_ADVISE };
+
+static const struct gp_column rank_cols[] = {
+	{"rank", "Rank", 4, true, false, NULL},
+	{"file", "File", 12, false, true, NULL},
+	{"calls", "Calls", 5, true, false, NULL},
+	{"matched", "Matched", 5, true, false, NULL},
+	{"last", "Last", 4, true, false, NULL},
+	{"wait_ns", "Waited", 8, true, false, NULL},
+	{"caused_ns", "Caused", 8, true, false, NULL},
+	{"kernel_ns", "Kernel time", 8, true, false, NULL},
+	{"offset_ns", "Clock offset (ns)", 8, true, false, NULL},
+	{"link_gbs", "Link GB/s", 6, true, false, NULL},
+};
+
+static const struct gp_column kind_cols[] = {
+	{"kind", "Kind", 10, false, false, NULL},
+	{"calls", "Calls", 5, true, false, NULL},
+	{"bytes", "Bytes", 8, true, false, NULL},
+	{"comm_ns", "Comm", 8, true, false, NULL},
+	{"skew_ns", "Skew", 8, true, false, NULL},
+	{"wait_ns", "Wait", 8, true, false, NULL},
+	{"busbw_p50_gbs", "busbw p50", 6, true, false, NULL},
+	{"busbw_p90_gbs", "busbw p90", 6, true, false, NULL},
+	{"busbw_max_gbs", "busbw max", 6, true, false, NULL},
+	{"link_pct", "p50 % link", 5, true, false, NULL},
+};
+
+static const struct gp_column call_cols[] = {
+	{"kind", "Kind", 10, false, false, NULL},
+	{"group", "Group", 5, false, true, "(default)"},
+	{"seq", "Seq", 4, true, false, NULL},
+	{"iteration", "Iter", 4, true, false, NULL},
+	{"bytes", "Bytes", 8, true, false, NULL},
+	{"last_rank", "Last", 4, true, false, "(none)"},
+	{"wait_ns", "Wait", 8, true, false, NULL},
+	{"skew_ns", "Skew", 8, true, false, NULL},
+	{"comm_ns", "Comm", 8, true, false, NULL},
+	{"kernel_ns", "Kernel", 8, true, false, NULL},
+	{"algbw_gbs", "algbw", 6, true, false, NULL},
+	{"busbw_gbs", "busbw", 6, true, false, NULL},
+	{"busbw_kernel_gbs", "busbw kernel", 6, true, false, NULL},
+	{"link_pct", "% link", 5, true, false, NULL},
+};
+
+static const struct gp_column advise_cols[] = {
+	{"kind", "Finding", 12, false, false, NULL},
+	{"ns", "At stake", 8, true, false, NULL},
+	{"title", "Title", 30, false, true, NULL},
+	{"evidence", "Evidence", 20, false, true, NULL},
+	{"change", "Change", 20, false, true, NULL},
+};
+
+#define NCOL(c) ((int)(sizeof(c) / sizeof((c)[0])))
+
+static void cell_ns(char *buf, size_t size, double ns, bool table)
+{
+	if (table)
+		gp_fmt_duration(ns, buf, size);
+	else
+		snprintf(buf, size, "%.0f", ns);
+}
+
+/* The smallest link peak over the ranks (bytes/s), 0 = unknown. */
+static double link_peak(const struct gp_coll_match *m)
+{
+	double peak = 0;
+
+	for (size_t r = 0; r < m->nranks; r++)
+		if (m->ranks[r].link_bw > 0 && (peak == 0 || m->ranks[r].link_bw < peak))
+			peak = m->ranks[r].link_bw;
+	return peak;
+}
+
+static void write_ranks(gp_writer *w, const struct gp_coll_rank *ranks, const struct gp_coll_match *m,
+			bool table)
+{
+	for (size_t r = 0; r < m->nranks; r++) {
+		const struct gp_coll_rank_stats *s = &m->ranks[r];
+		char v[10][64];
+		const char *row[10] = {v[0], ranks[r].path, v[2], v[3], v[4], v[5], v[6], v[7],
+				       s->aligned ? v[8] : NULL, s->link_bw > 0 ? v[9] : NULL};
+		snprintf(v[0], 64, "%d", s->rank);
+		snprintf(v[2], 64, "%" PRIu64, s->calls);
+		snprintf(v[3], 64, "%" PRIu64, s->matched);
+		snprintf(v[4], 64, "%" PRIu64, s->times_last);
+		cell_ns(v[5], 64, (double)s->wait, table);
+		cell_ns(v[6], 64, (double)s->caused, table);
+		cell_ns(v[7], 64, (double)s->kernel, table);
+		snprintf(v[8], 64, "%" PRId64, s->offset);
+		snprintf(v[9], 64, "%.2f", s->link_bw / 1e9);
+		gp_writer_row(w, row);
+	}
+}
+
+static void write_kinds(gp_writer *w, const struct gp_coll_match *m, bool table)
+{
+	double peak = link_peak(m);
+
+	for (int k = 0; k < GP_COLL__COUNT; k++) {
+		const struct gp_coll_kind_stats *ks = &m->kinds[k];
+		bool bw = ks->busbw_mbs.n > 0;
+		char v[10][64];
+		const char *row[10] = {gp_coll_kind_name(k), v[1], v[2], v[3], v[4], v[5],
+				       bw ? v[6] : NULL, bw ? v[7] : NULL, bw ? v[8] : NULL,
+				       bw && peak > 0 ? v[9] : NULL};
+		if (!ks->calls)
+			continue;
+		snprintf(v[1], 64, "%" PRIu64, ks->calls);
+		snprintf(v[2], 64, "%" PRIu64, ks->bytes);
+		cell_ns(v[3], 64, (double)ks->comm, table);
+		cell_ns(v[4], 64, (double)ks->skew, table);
+		cell_ns(v[5], 64, (double)ks->wait, table);
+		snprintf(v[6], 64, "%.3f", (double)gp_hist_quantile(&ks->busbw_mbs, 0.5) / 1e3);
+		snprintf(v[7], 64, "%.3f", (double)gp_hist_quantile(&ks->busbw_mbs, 0.9) / 1e3);
+		snprintf(v[8], 64, "%.3f", (double)ks->busbw_mbs.max / 1e3);
+		snprintf(v[9], 64, "%.1f", peak > 0 ? 100 * (double)gp_hist_quantile(&ks->busbw_mbs, 0.5) * 1e6 / peak : 0);
+		gp_writer_row(w, row);
+	}
+}
+
+/* Complete calls by wait cost, the largest first (then in time order). */
+static int by_wait(const void *pa, const void *pb)
+{
+	const struct gp_coll_call *a = *(const struct gp_coll_call *const *)pa;
+	const struct gp_coll_call *b = *(const struct gp_coll_call *const *)pb;
+
+	if (a->wait_total != b->wait_total)
+		return a->wait_total > b->wait_total ? -1 : 1;
+	return a < b ? -1 : a > b;
+}
+
+static void write_calls(gp_writer *w, const struct gp_coll_match *m, size_t top, bool table)
+{
+	const struct gp_coll_call **order = gp_xmalloc((m->ncomplete ? m->ncomplete : 1) * sizeof(*order));
+	double peak = link_peak(m);
+
+	for (size_t i = 0; i < m->ncomplete; i++)
+		order[i] = &m->calls[i];
+	qsort(order, m->ncomplete, sizeof(*order), by_wait);
+	for (size_t i = 0; i < m->ncomplete && i < top; i++) {
+		const struct gp_coll_call *c = order[i];
+		const char *group = m->groups[c->group];
+		char v[14][64];
+		const char *row[14] = {gp_coll_kind_name(c->kind), *group ? group : NULL, v[2],
+				       c->iter >= 0 ? v[3] : NULL, c->bytes ? v[4] : NULL, c->last_rank >= 0 ? v[5] : NULL, v[6], v[7], v[8],
+				       v[9], c->algbw > 0 ? v[10] : NULL, c->busbw > 0 ? v[11] : NULL,
+				       c->busbw_kernel > 0 ? v[12] : NULL, c->busbw > 0 && peak > 0 ? v[13] : NULL};
+		snprintf(v[2], 64, "%" PRId64, c->seq);
+		snprintf(v[3], 64, "%d", c->iter);
+		snprintf(v[4], 64, "%" PRIu64, c->bytes);
+		if (c->last_rank >= 0)
+			snprintf(v[5], 64, "%d", m->ranks[c->last_rank].rank);
+		cell_ns(v[6], 64, (double)c->wait_total, table);
+		cell_ns(v[7], 64, (double)c->skew, table);
+		cell_ns(v[8], 64, (double)c->comm, table);
+		cell_ns(v[9], 64, (double)c->kernel_mean, table);
+		snprintf(v[10], 64, "%.3f", c->algbw / 1e9);
+		snprintf(v[11], 64, "%.3f", c->busbw / 1e9);
+		snprintf(v[12], 64, "%.3f", c->busbw_kernel / 1e9);
+		snprintf(v[13], 64, "%.1f", peak > 0 ? 100 * c->busbw / peak : 0);
+		gp_writer_row(w, row);
+	}
+	free(order);
+}
+
+static void write_advise(gp_writer *w, const struct gp_coll_match *m, const char *link, bool table)
+{
+	struct gp_findings f;
+
+	gp_advise_collectives(m, link, &f);
+	for (size_t i = 0; i < f.v.n; i++) {
+		char ns[64];
+		const char *row[5] = {f.v.v[i].kind, ns, f.v.v[i].title, f.v.v[i].evidence, f.v.v[i].change};
+		cell_ns(ns, sizeof(ns), f.v.v[i].ns, table);
+		gp_writer_row(w, row);
+	}
+	gp_findings_free(&f);
+}
+
+/* Puts ranks[0..n) in the order of the output and of the clock reference
+** (the first): by rank number, files that state the same rank in the
+** order given (an insertion sort: stable, and n is the number of files). */
+static void sort_by_rank(struct gp_coll_rank *ranks, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		for (size_t j = i; j > 0 && ranks[j].rank < ranks[j - 1].rank; j--) {
+			struct gp_coll_rank tmp = ranks[j];
+			ranks[j] = ranks[j - 1];
+			ranks[j - 1] = tmp;
+		}
+}
+
+/* Loads each of files[0..n) in turn, keeps its collectives as a small
+** record (ranks[i], the GPU's link peak from gpu or the trace's device)
+** and frees the trace before the next: memory is one trace at a time.
+** The one place that turns FILE arguments into per-rank records, so a
+** shared multi-file loader can take it over.  Returns 0, or the exit code
+** after printing the error (naming the file). */
+static int load_ranks(char **files, int n, const struct gp_gpu *gpu, struct gp_coll_rank *ranks,
+		      const char **link)
+{
+	struct gp_coll_opts co = {.is_comm = gp_kernel_is_comm};
+
+	for (int i = 0; i < n; i++) {
+		gp_error err = {0};
+		gp_trace t;
+		int rc;
+
+		gp_trace_init(&t);
+		rc = gp_cli_load(files[i], &t);
+		co.default_rank = i;
+		if (rc == GP_EXIT_OK && gp_coll_extract(&t, &co, &ranks[i], &err)) {
+			gp_err_print(&err);
+			rc = gp_exit_code(err.status);
+		}
+		if (rc == GP_EXIT_OK) {
+			const struct gp_gpu *g = gpu;
+			int32_t dev = ranks[i].n ? ranks[i].v[0].device : t.devices.n ? t.devices.v[0].id : -1;
+			const struct gp_device *d = gp_trace_device(&t, dev);
+			if (!g && d)
+				g = gp_gpu_for_device(&t, d);
+			if (g) {
+				ranks[i].link_bw = g->link_bw * 1e9;
+				snprintf(ranks[i].gpu, sizeof(ranks[i].gpu), "%s", g->name);
+				if (g->link && !*link)
+					*link = g->link;
+			}
+		}
+		gp_trace_free(&t);
+		if (rc)
+			return rc;
+	}
+	return GP_EXIT_OK;
+}
+
+static int comm_option(void *ctx, int index, const char *arg)
+{
+	enum view *v = ctx;
+
+	if (index != OWN_VIEW)
+		return 0;
+	if (strcmp(arg, "ranks") == 0)
+		*v = VIEW_RANKS;
+	else if (strcmp(arg, "kinds") == 0)
+		*v = VIEW_KINDS;
+	else if (strcmp(arg, "calls") == 0)
+		*v = VIEW_CALLS;
+	else if (strcmp(arg, "advise") == 0)
+		*v = VIEW_ADVISE;
+	else
+		return gp_cli_usage("comm", "--view wants ranks, kinds, calls or advise, not '%s'", arg);
+	return 0;
+}
+
+int cmd_comm(int argc, char **argv)
+{
+	enum view view = VIEW_RANKS;
+	const struct gp_column *cols;
+	struct gp_cli_opts co;
+	struct gp_coll_rank *ranks;
+	struct gp_coll_match m;
+	const char *link = NULL;
+	gp_error err = {0};
+	gp_writer w;
+	bool table;
+	int rc, ncols;
+
+	rc = gp_cli_parse(&comm_spec, argc, argv, &co, comm_option, &view);
+	if (rc)
+		return rc == GP_CLI_DONE ? GP_EXIT_OK : rc;
+	table = strcmp(co.format, "table") == 0;
+	switch (view) {
+	case VIEW_KINDS:
+		cols = kind_cols, ncols = NCOL(kind_cols);
+		break;
+	case VIEW_CALLS:
+		cols = call_cols, ncols = NCOL(call_cols);
+		break;
+	case VIEW_ADVISE:
+		cols = advise_cols, ncols = NCOL(advise_cols);
+		break;
+	default:
+		cols = rank_cols, ncols = NCOL(rank_cols);
+	}
+	if (gp_writer_open(&w, co.format, stdout, cols, ncols, &co.wo, &err))
+		return gp_cli_usage("comm", "%s", err.msg);
+	ranks = gp_xcalloc((size_t)co.nfiles, sizeof(*ranks));
+	rc = load_ranks(co.files, co.nfiles, co.peaks.gpu, ranks, &link);
+	if (rc == GP_EXIT_OK) {
+		for (int i = 1; i < co.nfiles; i++)
+			for (int j = 0; j < i; j++)
+				if (ranks[i].rank == ranks[j].rank)
+					fprintf(stderr, "gpuprof comm: %s and %s both say rank %d\n", ranks[j].path,
+						ranks[i].path, ranks[i].rank);
+		sort_by_rank(ranks, (size_t)co.nfiles);
+		gp_coll_match(ranks, (size_t)co.nfiles, &m);
+		if (view == VIEW_KINDS)
+			write_kinds(&w, &m, table);
+		else if (view == VIEW_CALLS)
+			write_calls(&w, &m, co.top == SIZE_MAX ? 20 : co.top, table);
+		else if (view == VIEW_ADVISE)
+			write_advise(&w, &m, link, table);
+		else
+			write_ranks(&w, ranks, &m, table);
+		gp_coll_match_free(&m);
+		if (gp_writer_close(&w, &err)) {
+			gp_err_print(&err);
+			rc = gp_exit_code(err.status);
+		}
+	}
+	for (int i = 0; i < co.nfiles; i++)
+		gp_coll_rank_free(&ranks[i]);
+	free(ranks);
+	return rc;
+}

@@ -1,0 +1,150 @@
+/*
+** Unit tests: collectives matched across hand-built rank records whose
+** every number is worked out below (clock offsets from the median of end
+** differences, waits, the straggler, skew, pure communication, a call
+** missing on one rank), nccl-tests' busbw factors and the kind names.
+*/
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/collectives.h"
+
+#define MS 1000000LL
+
+/* A rank record of calls all-reduce seq 0..n-1 (group ""), 1 GB each:
+** call i arrives at starts[i] and ends at ends[i], on a clock shift ns
+** ahead of the true one. */
+static void rank_of(struct gp_coll_rank *r, int rank, gp_ns shift, const gp_ns *starts, const gp_ns *ends,
+		    const int64_t *seqs, size_t n)
+{
+	memset(r, 0, sizeof(*r));
+	r->rank = rank;
+	r->world_size = 3;
+	r->groups = calloc(1, sizeof(*r->groups));
+	r->groups[0] = strdup("");
+	r->ngroups = 1;
+	r->v = calloc(n, sizeof(*r->v));
+	r->n = n;
+	for (size_t i = 0; i < n; i++) {
+		r->v[i].start = starts[i] + shift;
+		r->v[i].end = ends[i] + shift;
+		r->v[i].seq = seqs[i];
+		r->v[i].seq_stated = 1;
+		r->v[i].kind = GP_COLL_ALL_REDUCE;
+		r->v[i].bytes = 1000000000;
+		r->v[i].group_size = -1;
+		r->v[i].iter = -1;
+	}
+}
+
+static void match_with_skewed_clocks(void **state)
+{
+	(void)state;
+	/* true clock: calls 0..3 end at 10, 20, 30, 40 ms; rank 1 is late by
+	** 2 ms at every call, rank 2 by 1 ms at call 2 only.  Rank 1's clock is
+	** +5 s and its ends jitter by +1 us at call 0 and -1 us at call 3 (the
+	** median of {+1 us, 0, 0, -1 us} is 0); rank 2's clock is -3 s and it
+	** misses call 3 (seq 3), which is then not complete. */
+	static const int64_t seq4[] = {0, 1, 2, 3}, seq3[] = {0, 1, 2};
+	static const gp_ns s0[] = {5 * MS, 15 * MS, 25 * MS, 35 * MS}, e0[] = {10 * MS, 20 * MS, 30 * MS, 40 * MS};
+	static const gp_ns s1[] = {7 * MS, 17 * MS, 27 * MS, 37 * MS};
+	static const gp_ns e1[] = {10 * MS + 1000, 20 * MS, 30 * MS, 40 * MS - 1000};
+	static const gp_ns s2[] = {5 * MS, 15 * MS, 26 * MS}, e2[] = {10 * MS, 20 * MS, 30 * MS};
+	struct gp_coll_rank r[3];
+	struct gp_coll_match m;
+
+	rank_of(&r[0], 0, 0, s0, e0, seq4, 4);
+	rank_of(&r[1], 1, 5000 * MS, s1, e1, seq4, 4);
+	rank_of(&r[2], 2, -3000 * MS, s2, e2, seq3, 3);
+	gp_coll_match(r, 3, &m);
+
+	assert_int_equal(m.ncalls, 4);
+	assert_int_equal(m.ncomplete, 3);
+	assert_true(m.ranks[1].aligned && m.ranks[2].aligned);
+	/* rank 1: median of {-5 s - 1 us, -5 s, -5 s, -5 s + 1 us} */
+	assert_int_equal(m.ranks[1].offset, -5000 * MS);
+	assert_int_equal(m.ranks[2].offset, 3000 * MS);
+	for (size_t c = 0; c < 3; c++) {
+		const struct gp_coll_call *x = &m.calls[c];
+		assert_int_equal(x->seq, (int64_t)c);
+		assert_int_equal(x->last_rank, 1);
+		assert_int_equal(x->skew, 2 * MS);
+		/* ranks 0 and 2 wait 2 ms, but at call 2 rank 2 came 1 ms late */
+		assert_int_equal(x->wait_total, c == 2 ? 3 * MS : 4 * MS);
+		/* the straggler's own kernel: 3 ms (call 0: 3 ms + 1 us) */
+		assert_int_equal(x->comm, c == 0 ? 3 * MS + 1000 : 3 * MS);
+		assert_int_equal(x->nranks_group, 3);
+	}
+	/* 1 GB in 3 ms: algbw 333.3 GB/s, busbw x 2(n-1)/n = 4/3: 444.4 GB/s */
+	assert_true(m.calls[1].algbw > 333.33e9 && m.calls[1].algbw < 333.34e9);
+	assert_true(m.calls[1].busbw > 444.44e9 && m.calls[1].busbw < 444.45e9);
+	assert_int_equal(m.calls[3].present, 2);
+	assert_int_equal(m.ranks[1].times_last, 3);
+	assert_int_equal(m.ranks[1].caused, 11 * MS);
+	assert_int_equal(m.ranks[1].wait, 0);
+	assert_int_equal(m.ranks[0].wait, 6 * MS);
+	assert_int_equal(m.ranks[2].wait, 5 * MS);
+	assert_int_equal(m.ranks[2].matched, 3);
+	assert_int_equal(m.kinds[GP_COLL_ALL_REDUCE].calls, 3);
+	assert_int_equal(m.kinds[GP_COLL_ALL_REDUCE].wait, 11 * MS);
+	assert_int_equal(m.wait_total, 11 * MS);
+	gp_coll_match_free(&m);
+	for (int i = 0; i < 3; i++)
+		gp_coll_rank_free(&r[i]);
+}
+
+static void busbw_factors(void **state)
+{
+	(void)state;
+	/* nccl-tests doc/PERFORMANCE.md */
+	assert_true(gp_coll_busbw_factor(GP_COLL_ALL_REDUCE, 8) == 2.0 * 7 / 8);
+	assert_true(gp_coll_busbw_factor(GP_COLL_ALL_GATHER, 8) == 7.0 / 8);
+	assert_true(gp_coll_busbw_factor(GP_COLL_REDUCE_SCATTER, 4) == 3.0 / 4);
+	assert_true(gp_coll_busbw_factor(GP_COLL_ALL_TO_ALL, 2) == 0.5);
+	assert_true(gp_coll_busbw_factor(GP_COLL_BROADCAST, 8) == 1);
+	assert_true(gp_coll_busbw_factor(GP_COLL_REDUCE, 8) == 1);
+	assert_true(gp_coll_busbw_factor(GP_COLL_SEND_RECV, 2) == 1);
+	assert_true(gp_coll_busbw_factor(GP_COLL_BARRIER, 8) == 0);
+	assert_true(gp_coll_busbw_factor(GP_COLL_ALL_REDUCE, 0) == 0);
+}
+
+static void kind_names(void **state)
+{
+	static const struct {
+		const char *s;
+		enum gp_coll_kind k;
+	} cases[] = {
+		{"ncclDevKernel_AllReduce_Sum_f32_RING_LL", GP_COLL_ALL_REDUCE},
+		{"ncclKernel_ReduceScatter_RING_LL_Sum_half", GP_COLL_REDUCE_SCATTER},
+		{"ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t", GP_COLL_SEND_RECV},
+		{"ncclKernel_Broadcast_RING_LL_Sum_int8_t", GP_COLL_BROADCAST},
+		{"ncclDevKernel_Reduce_Sum_f16_RING_LL", GP_COLL_REDUCE},
+		{"nccl:_all_gather_base", GP_COLL_ALL_GATHER},
+		{"nccl:all_to_all", GP_COLL_ALL_TO_ALL},
+		{"c10d::allreduce_", GP_COLL_ALL_REDUCE},
+		{"c10d::barrier", GP_COLL_BARRIER},
+		{"_reduce_scatter_base", GP_COLL_REDUCE_SCATTER},
+		{"allgather_into_tensor_coalesced", GP_COLL_ALL_GATHER},
+		{"nccl:recv 0<-1", GP_COLL_SEND_RECV},
+		{"aten::mm", GP_COLL_OTHER},
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		assert_int_equal(gp_coll_kind_parse(cases[i].s), cases[i].k);
+	assert_string_equal(gp_coll_kind_name(GP_COLL_REDUCE_SCATTER), "reduce_scatter");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(match_with_skewed_clocks),
+		cmocka_unit_test(busbw_factors),
+		cmocka_unit_test(kind_names),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,155 @@
+/*
+** `gpuprof-gen --ranks N`: the traces of an N-rank data-parallel job, one
+** file per rank, told through the format's sink (gen.h): Kineto or nsys
+** (whose NVTX ranges carry the op names but not the collective args).  Every rank runs
+** the same iterations; each iteration is three phases of a GEMM on the
+** compute stream then a collective on the communication stream (NCCL
+** all-reduce, all-gather, reduce-scatter), launched from
+** c10d:: > record_param_comms (with PyTorch's collective args: Seq,
+** Collective name, In/Out msg nelems, Group size, dtype, Process Group
+** Name) > nccl:* ranges.
+**
+** The timeline is exact so tests can check to the nanosecond: on the true
+** clock every rank starts a phase's GEMM at the same instant; the slow
+** rank's GEMM lasts delay_ns longer, so it starts the collective (arrives)
+** delay_ns after the others; the collective ends at the same instant on
+** every rank, its pure communication time (from the last arrival) being
+** bytes / ALGBW.  Each rank writes its times on a clock r x skew_ns ahead.
+*/
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "gen.h"
+
+#define US 1000LL
+#define ORIGIN_NS 1000000000LL      /* the true clock's first iteration */
+#define GEMM_NS (400 * US)           /* a phase's GEMM on a rank that is not slow */
+#define ALGBW_BYTES_PER_NS 128       /* all-reduce: 128 GB/s algbw */
+#define GATHER_BYTES_PER_NS 64       /* all-gather, reduce-scatter: 64 GB/s */
+#define SHARD_NELEMS 4194304LL       /* all-gather's per-rank input, fp16 */
+#define ALLREDUCE_NELEMS 33554432LL  /* fp16: 64 MiB */
+
+enum { PH_ALL_REDUCE, PH_ALL_GATHER, PH_REDUCE_SCATTER, PH__COUNT };
+
+static const struct {
+	const char *op, *annot, *coll_name;
+} phases[PH__COUNT] = {
+	{"c10d::allreduce_", "nccl:all_reduce", "allreduce"},
+	{"c10d::_allgather_base_", "nccl:_all_gather_base", "_allgather_base"},
+	{"c10d::_reduce_scatter_base_", "nccl:_reduce_scatter_base", "_reduce_scatter_base"},
+};
+
+/* The element counts of phase p's collective in a job of n ranks and the
+** nanoseconds of its pure communication (nccl-tests' size / algbw). */
+static void phase_size(int p, int n, int64_t *in, int64_t *out, int64_t *comm_ns)
+{
+	int64_t bytes;
+
+	if (p == PH_ALL_REDUCE) {
+		*in = *out = ALLREDUCE_NELEMS;
+		*comm_ns = ALLREDUCE_NELEMS * 2 / ALGBW_BYTES_PER_NS;
+		return;
+	}
+	/* all-gather: shard in, n shards out; reduce-scatter the reverse */
+	*in = p == PH_ALL_GATHER ? SHARD_NELEMS : SHARD_NELEMS * n;
+	*out = p == PH_ALL_GATHER ? SHARD_NELEMS * n : SHARD_NELEMS;
+	bytes = SHARD_NELEMS * n * 2;
+	*comm_ns = bytes / GATHER_BYTES_PER_NS;
+}
+
+/* State of the rank being written. */
+struct rank_run {
+	const struct gen_rank_opts *ro;
+	const struct gen_sink *sink;
+	int rank;
+	int64_t shift;          /* this rank's clock minus the true clock */
+	uint64_t corr, op_id, seq;
+};
+
+static void range(struct rank_run *x, enum gen_range_kind kind, const char *name, int64_t start,
+		  int64_t end, uint64_t op_id, const char *more)
+{
+	struct gen_range r = {.start = start + x->shift, .end = end + x->shift, .thr = GEN_THR_MAIN,
+			      .kind = kind, .text = name, .name = name, .seq = -1, .op_id = op_id,
+			      .more_args = more};
+	x->sink->range(x->sink->ctx, &r);
+}
+
+/* cudaLaunchKernel at cpu (true clock) of kernel kd on stream index si
+** from gpu_start to gpu_end, inside op ext. */
+static void launch(struct rank_run *x, int64_t cpu, int kd, int si, int64_t gpu_start, int64_t gpu_end,
+		   uint64_t ext)
+{
+	uint64_t corr = ++x->corr;
+	struct gen_api a = {.start = cpu + x->shift, .end = cpu + 8 * US + x->shift, .thr = GEN_THR_MAIN,
+			    .api = GEN_API_LAUNCH, .corr = corr, .ext = ext};
+	struct gen_kernel k = {.start = gpu_start + x->shift, .end = gpu_end + x->shift, .kdef = kd,
+			       .stream = gen_stream_id(si), .corr = corr, .ext = ext,
+			       .grid = {32, 1, 1}, .block = {512, 1, 1}};
+
+	x->sink->api(x->sink->ctx, &a);
+	x->sink->kernel(x->sink->ctx, &k);
+}
+
+/* One iteration from t (true clock); returns when the next may start. */
+static int64_t iteration(struct rank_run *x, int it, int64_t t)
+{
+	const struct gen_rank_opts *ro = x->ro;
+	int64_t cpu = t + 20 * US, gpu = t + 1000 * US;
+	char step[32];
+
+	for (int p = 0; p < PH__COUNT; p++, cpu += 100 * US) {
+		int64_t in, out, comm, gemm = GEMM_NS + (x->rank == ro->slow_rank ? ro->delay_ns : 0);
+		int64_t slowest = GEMM_NS + (ro->slow_rank >= 0 ? ro->delay_ns : 0);
+		uint64_t mm = ++x->op_id, coll = ++x->op_id, params = ++x->op_id;
+		char args[512];
+
+		phase_size(p, ro->ranks, &in, &out, &comm);
+		range(x, GEN_R_OP, "aten::mm", cpu, cpu + 30 * US, mm, NULL);
+		launch(x, cpu + 10 * US, gen_kd_gemm, 0, gpu, gpu + gemm, mm);
+		snprintf(args, sizeof(args),
+			 "\"Seq\": %" PRIu64 ", \"Collective name\": \"%s\", \"In msg nelems\": %" PRId64
+			 ", \"Out msg nelems\": %" PRId64 ", \"Group size\": %d, \"dtype\": \"Half\", "
+			 "\"Process Group Name\": \"0\", \"Process Group Description\": \"default_pg\"",
+			 x->seq++, phases[p].coll_name, in, out, ro->ranks);
+		range(x, GEN_R_OP, phases[p].op, cpu + 40 * US, cpu + 90 * US, coll, NULL);
+		range(x, GEN_R_OP, "record_param_comms", cpu + 42 * US, cpu + 88 * US, params, args);
+		range(x, GEN_R_ANNOT, phases[p].annot, cpu + 44 * US, cpu + 86 * US, 0, NULL);
+		/* arrives when its GEMM ends; ends when the last arrival's data has gone round */
+		launch(x, cpu + 50 * US, gen_kd_coll[p], 1, gpu + gemm, gpu + slowest + comm, params);
+		gpu += slowest + comm + 10 * US;
+	}
+	snprintf(step, sizeof(step), "ProfilerStep#%d", it);
+	range(x, GEN_R_ANNOT, step, t, gpu, 0, NULL);
+	return gpu + 100 * US;
+}
+
+int gen_ranks_run(const struct gen_writer *w, const char *dir, bool force, const struct gen_rank_opts *ro,
+		  gp_error *err)
+{
+	const char *ext = strcmp(w->name, "kineto") == 0 ? "json" : "sqlite";
+
+	if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+		return gp_err(err, GP_ERR_IO, "%s: cannot create the directory: %s", dir, strerror(errno));
+	for (int r = 0; r < ro->ranks; r++) {
+		struct gen_opts o = {.seed = (uint64_t)r + 1, .streams = 2, .rank = r, .world_size = ro->ranks};
+		struct rank_run x = {.ro = ro, .rank = r, .shift = r * ro->skew_ns};
+		struct gen_sink sink;
+		char path[4096];
+		int64_t t = ORIGIN_NS;
+
+		if ((size_t)snprintf(path, sizeof(path), "%s/rank-%d.%s", dir, r, ext) >= sizeof(path))
+			return gp_err(err, GP_ERR_USAGE, "%s: directory name too long", dir);
+		if (w->open(path, force, &o, &sink, err))
+			return err->status;
+		x.sink = &sink;
+		for (int it = 0; it < ro->iters; it++)
+			t = iteration(&x, it, t);
+		if (w->finish(&sink, err))
+			return err->status;
+	}
+	return GP_OK;
+}
