@@ -707,6 +707,7 @@ static void count_act(struct sweep *s, struct dev *d, const struct act *a)
 struct queue {
 	GP_VEC(gp_ns) end;     /* ends of kernels launched on the stream, in order */
 	size_t head;
+	struct gp_bd_depth_bucket *series;   /* [opts.depth_buckets] */
 };
 
 struct launches {
@@ -714,10 +715,37 @@ struct launches {
 	GP_VEC(struct gp_bd_stream) st;
 	struct queue *q;       /* parallel to st */
 	size_t qcap;
-	uint8_t *graph_seen;   /* per API call: a graph launch already counted */
+	size_t nbuckets;       /* opts.depth_buckets */
+	uint8_t *launched;     /* per API call: its launch already counted (a CUDA
+			       ** graph launch, or any call with several kernels) */
 };
 
-static void launch_kernel(const gp_trace *t, struct launches *l, size_t k)
+/* Whether kernel k was launched as part of a CUDA graph: it has a graph id
+** or node, or its call is a graph launch (cudaGraphLaunch, cuGraphLaunch,
+** hipGraphLaunch). */
+static bool graph_kernel(const gp_trace *t, const struct gp_kernel *k, int32_t api)
+{
+	return k->graph_id || k->graph_node ||
+	       (api >= 0 && strstr(gp_s(t, t->apis.v[api].name), "GraphLaunch") != NULL);
+}
+
+/* The bucket of the series over window w that time x falls in (times
+** outside the window go to the first or last bucket). */
+static size_t depth_bucket(const struct gp_bd_window *w, size_t n, gp_ns x)
+{
+	double span = (double)(w->end - w->start);
+	size_t i;
+
+	if (x <= w->start || span <= 0)
+		return 0;
+	i = (size_t)((double)(x - w->start) / span * (double)n);
+	return i < n ? i : n - 1;
+}
+
+/* Counts kernel k in its stream's record: a launch (with its delay and the
+** queue depth when its call returned) unless its call already launched an
+** earlier kernel; w is its device's whole-trace window (the series' span). */
+static void launch_kernel(const gp_trace *t, struct launches *l, size_t k, const struct gp_bd_window *w)
 {
 	const struct gp_kernel *kr = &t->kernels.v[k];
 	uint64_t key = (uint64_t)(uint32_t)kr->device << 32 | kr->stream;
@@ -725,7 +753,6 @@ static void launch_kernel(const gp_trace *t, struct launches *l, size_t k)
 	struct gp_bd_stream *st;
 	struct queue *q;
 	gp_ns ret;
-	bool graph = kr->graph_id || kr->graph_node;
 
 	if ((size_t)i == l->st.n) {
 		st = gp_vec_push(l->st);
@@ -737,27 +764,39 @@ static void launch_kernel(const gp_trace *t, struct launches *l, size_t k)
 			l->q = gp_xrealloc(l->q, l->qcap * sizeof(*l->q));
 		}
 		memset(&l->q[i], 0, sizeof(l->q[i]));
+		if (l->nbuckets) {
+			l->q[i].series = gp_xmalloc(l->nbuckets * sizeof(*l->q[i].series));
+			for (size_t b = 0; b < l->nbuckets; b++)
+				l->q[i].series[b] = (struct gp_bd_depth_bucket){
+					w->start + (gp_ns)((double)(w->end - w->start) * (double)b / (double)l->nbuckets),
+					0, -1};
+		}
 	}
 	st = &l->st.v[i];
 	q = &l->q[i];
 	st->kernels++;
 	api = t->attrs ? t->attrs[k].api : -1;
-	if (api >= 0 && (size_t)api < t->apis.n) {
+	if (api >= 0 && (size_t)api < t->apis.n && !l->launched[api]) {
+		int64_t depth;
 		ret = clamp_ns(t->apis.v[api].end);
-		if (!graph || !l->graph_seen[api]) {
-			/* the queue: kernels before it on the stream not finished when its launch returned */
-			while (q->head < q->end.n && q->end.v[q->head] <= ret)
-				q->head++;
-			gp_hist_add(&st->depth, (int64_t)(q->end.n - q->head));
-			st->launches++;
-			if (graph) {
-				l->graph_seen[api] = 1;
-				st->graph_launches++;
-			}
-			if (clamp_ns(kr->start) < ret)
-				st->early++;
-			gp_hist_add(&st->delay, clamp_ns(kr->start) - ret);
+		l->launched[api] = 1;
+		/* the queue: kernels before it on the stream not finished when its launch returned */
+		while (q->head < q->end.n && q->end.v[q->head] <= ret)
+			q->head++;
+		depth = (int64_t)(q->end.n - q->head);
+		gp_hist_add(&st->depth, depth);
+		if (q->series) {
+			struct gp_bd_depth_bucket *b = &q->series[depth_bucket(w, l->nbuckets, ret)];
+			b->launches++;
+			if (depth > b->max_depth)
+				b->max_depth = depth;
 		}
+		st->launches++;
+		if (graph_kernel(t, kr, api))
+			st->graph_launches++;
+		if (clamp_ns(kr->start) < ret)
+			st->early++;
+		gp_hist_add(&st->delay, clamp_ns(kr->start) - ret);
 	}
 	if (q->head > 1024 && q->head * 2 > q->end.n) {
 		memmove(q->end.v, q->end.v + q->head, (q->end.n - q->head) * sizeof(*q->end.v));
@@ -848,13 +887,16 @@ int gp_breakdown_run(const gp_trace *t, const struct gp_breakdown_opts *o, gp_br
 	memset(b, 0, sizeof(*b));
 	if (o->short_gap_ns < 0)
 		return gp_err(err, GP_ERR_USAGE, "breakdown: the short-gap threshold must not be negative");
+	if (o->depth_buckets > GP_BD_MAX_BUCKETS)
+		return gp_err(err, GP_ERR_USAGE, "breakdown: at most %d queue depth buckets", GP_BD_MAX_BUCKETS);
 	if (o->hta)
 		hta_prepare(&s);
 	make_windows(&s);
 	make_sync_union(&s);
 	for (size_t i = 0; i < s.ndev; i++)
 		s.dev[i].top = gp_xcalloc(o->top_gaps ? o->top_gaps : 1, sizeof(struct gp_bd_gap));
-	l.graph_seen = gp_xcalloc(t->apis.n ? t->apis.n : 1, 1);
+	l.launched = gp_xcalloc(t->apis.n ? t->apis.n : 1, 1);
+	l.nbuckets = o->depth_buckets;
 	while (act_next(&s, &ik, &ic, &is, &a)) {
 		struct dev *d = dev_of(&s, a.device);
 		if (a.kernel >= 0 && kernel_is_comm(t, o, &t->kernels.v[a.kernel]))
@@ -869,7 +911,7 @@ int gp_breakdown_run(const gp_trace *t, const struct gp_breakdown_opts *o, gp_br
 		if (a.end > d->cover[kind_bit(a.kind)])
 			d->cover[kind_bit(a.kind)] = a.end;
 		if (a.kernel >= 0)
-			launch_kernel(t, &l, (size_t)a.kernel);
+			launch_kernel(t, &l, (size_t)a.kernel, &s.win.v[d->all]);
 		if (o->hta)
 			hta_idle(&s, &a, a.launch);
 	}
@@ -889,6 +931,15 @@ int gp_breakdown_run(const gp_trace *t, const struct gp_breakdown_opts *o, gp_br
 	gp_vec_sort(l.st, cmp_stream);
 	b->streams = l.st.v;
 	b->nstreams = l.st.n;
+	b->depth_buckets = l.nbuckets;
+	if (l.nbuckets) {
+		b->depth = gp_xmalloc((l.st.n ? l.st.n : 1) * l.nbuckets * sizeof(*b->depth));
+		for (size_t i = 0; i < l.st.n; i++) {
+			uint64_t key = (uint64_t)(uint32_t)l.st.v[i].device << 32 | l.st.v[i].stream;
+			memcpy(b->depth + i * l.nbuckets, l.q[gp_u64map_get(&l.at, key)].series,
+			       l.nbuckets * sizeof(*b->depth));
+		}
+	}
 	b->gaps = gp_xcalloc(ng ? ng : 1, sizeof(*b->gaps));
 	for (size_t i = 0; i < s.ndev; i++) {
 		memcpy(b->gaps + b->ngaps, s.dev[i].top, s.dev[i].ntop * sizeof(*b->gaps));
@@ -901,10 +952,12 @@ int gp_breakdown_run(const gp_trace *t, const struct gp_breakdown_opts *o, gp_br
 	b->hta = s.hta.v;
 	b->nhta = s.hta.n;
 
-	for (size_t i = 0; i < l.st.n; i++)
+	for (size_t i = 0; i < l.st.n; i++) {
 		gp_vec_free(l.q[i].end);
+		free(l.q[i].series);
+	}
 	free(l.q);
-	free(l.graph_seen);
+	free(l.launched);
 	gp_u64map_free(&l.at);
 	gp_vec_free(s.sync);
 	gp_vec_free(s.steps);
@@ -922,5 +975,6 @@ void gp_breakdown_free(gp_breakdown *b)
 	free(b->win);
 	free(b->streams);
 	free(b->hta);
+	free(b->depth);
 	memset(b, 0, sizeof(*b));
 }

@@ -70,6 +70,16 @@ struct gp_bd_window {
 	uint64_t gaps;                       /* idle gaps */
 };
 
+/* One bucket of a stream's queue depth over time: the launches whose call
+** returned in [start, next bucket's start) and the largest depth sampled
+** at them (max_depth -1 = no launch in the bucket). */
+#define GP_BD_MAX_BUCKETS 100000
+struct gp_bd_depth_bucket {
+	gp_ns start;
+	uint64_t launches;
+	int64_t max_depth;
+};
+
 /* Per (device, stream): kernel launches (a CUDA graph launch is one unit),
 ** the delay from the end of each launch call to the start of its first
 ** kernel, and the queue depth (kernels launched on the stream and not yet
@@ -118,6 +128,9 @@ struct gp_breakdown_opts {
 	/* Whether a kernel's short name is communication (gp_kernel_is_comm);
 	** NULL = none is. */
 	bool (*is_comm)(const char *short_name);
+	/* Buckets of each stream's queue depth series over its device's span
+	** (gp_breakdown.depth); 0 = no series. */
+	size_t depth_buckets;
 };
 
 typedef struct gp_breakdown {
@@ -129,12 +142,18 @@ typedef struct gp_breakdown {
 	size_t ngaps;
 	struct gp_bd_hta_stream *hta; /* opts.hta only: by device, stream */
 	size_t nhta;
+	/* opts.depth_buckets per stream, in streams' order: the series of
+	** streams[i] is depth[i * depth_buckets ...], its buckets cutting the
+	** span of its device's whole-trace window into equal parts */
+	struct gp_bd_depth_bucket *depth;
+	size_t depth_buckets;
 } gp_breakdown;
 
 /* Computes the breakdown of trace t (correlated: t->attrs filled, or NULL
 ** for no iterations and no launch calls).  Never fails on odd data: a
 ** record ending before it starts counts as an instant.  Fails only with
-** GP_ERR_USAGE for bad options. */
+** GP_ERR_USAGE for bad options (a negative short gap, more than
+** GP_BD_MAX_BUCKETS depth buckets). */
 int gp_breakdown_run(const gp_trace *t, const struct gp_breakdown_opts *o, gp_breakdown *b,
 		     gp_error *err);
 

@@ -4,7 +4,9 @@
 **   time     one row per (device, iteration, part): span, busy, compute,
 **            communication, memory, overlaps, idle and its causes;
 **   streams  per stream: launches, launch delay and queue depth percentiles;
-**   gaps     the longest idle gaps and what the CPU was doing in them.
+**   gaps     the longest idle gaps and what the CPU was doing in them;
+**   depth    per stream, the queue depth over time: --buckets equal parts
+**            of the device's span, the launches and the largest depth in each.
 ** --as tracelens gives TraceLens' gpu_timeline rows instead, --as hta
 ** HTA's temporal breakdown and comm/comp overlap, --as hta-idle HTA's idle
 ** time breakdown per stream.
@@ -22,7 +24,7 @@
 #include "writers/writer.h"
 
 static const struct gp_cmd_opt breakdown_own[] = {
-	{"view", 'V', "V", "time (default), streams or gaps"},
+	{"view", 'V', "V", "time (default), streams, gaps or depth"},
 	{"as", 0, "TOOL", "tracelens: TraceLens' gpu_timeline (all GPUs as one\n"
 	 "timeline, the whole trace; times in ms as it writes them);\n"
 	 "hta: HTA's temporal breakdown and communication/computation\n"
@@ -30,9 +32,10 @@ static const struct gp_cmd_opt breakdown_own[] = {
 	 "the last); hta-idle: HTA's idle time per stream by\n"
 	 "host_wait, kernel_wait, other"},
 	{"short-gap", 0, "NS", "idle gaps shorter than NS ns are short_gap (default 10000)"},
+	{"buckets", 0, "N", "--view depth: buckets per stream (default 100, at most 100000)"},
 	{NULL, 0, NULL, NULL},
 };
-enum { OWN_VIEW, OWN_AS, OWN_SHORT_GAP };
+enum { OWN_VIEW, OWN_AS, OWN_SHORT_GAP, OWN_BUCKETS };
 
 static const struct gp_cmd_spec breakdown_spec = {
 	.name = "breakdown",
@@ -45,9 +48,10 @@ static const struct gp_cmd_spec breakdown_spec = {
 	"'overlap' is the time counted twice, so compute + communication + memory\n"
 	"+ idle - overlap = span).  Idle time splits by cause: short_gap,\n"
 	"sync, pageable_memcpy, host_launch, other.  --view streams gives each\n"
-	"stream's launch delay and queue depth; --view gaps the longest idle gaps\n"
-	"with the CPU ranges open in them (-n: gaps per device, default 10; the\n"
-	"other views write all their rows).\n"
+	"stream's launch delay and queue depth; --view depth each stream's queue\n"
+	"depth over time (the largest per bucket); --view gaps the longest idle\n"
+	"gaps with the CPU ranges open in them (-n: gaps per device, default 10;\n"
+	"the other views write all their rows).\n"
 	"Definitions: docs/breakdown.md.",
 	.shared = GP_OPT_FORMAT | GP_OPT_TOP | GP_OPT_WIDTH | GP_OPT_NO_HEADER,
 	.row_formats = true,
@@ -55,11 +59,12 @@ static const struct gp_cmd_spec breakdown_spec = {
 	.own = breakdown_own,
 };
 
-enum view { VIEW_TIME, VIEW_STREAMS, VIEW_GAPS, VIEW_TRACELENS, VIEW_HTA, VIEW_HTA_IDLE };
+enum view { VIEW_TIME, VIEW_STREAMS, VIEW_GAPS, VIEW_DEPTH, VIEW_TRACELENS, VIEW_HTA, VIEW_HTA_IDLE };
 
 struct opts {
 	enum view view;
 	gp_ns short_gap;
+	size_t buckets;
 };
 
 static const struct gp_column time_cols[] = {
@@ -129,6 +134,14 @@ static const struct gp_column gap_cols_raw[] = {
 	{"dur_ns", "Idle (ns)", 8, true, false, NULL},
 	{"cause", "Cause", 10, false, false, NULL},
 	{"cpu", "CPU context", 20, false, true, "(none)"},
+};
+
+static const struct gp_column depth_cols[] = {
+	{"device", "Device", 3, true, false, NULL},
+	{"stream", "Stream", 3, true, false, NULL},
+	{"ts_ns", "Start (ns)", 10, true, false, NULL},
+	{"launches", "Launches", 5, true, false, NULL},
+	{"max_depth", "Depth max", 4, true, false, NULL},
 };
 
 static const struct gp_column tl_cols[] = {
@@ -274,6 +287,26 @@ static void write_gaps(gp_writer *w, const gp_breakdown *b, bool table)
 	}
 }
 
+/* Each stream's queue depth series: one row per bucket; the depth is
+** empty (JSON null) in a bucket without launches. */
+static void write_depth(gp_writer *w, const gp_breakdown *b)
+{
+	for (size_t i = 0; i < b->nstreams; i++) {
+		const struct gp_bd_stream *s = &b->streams[i];
+		for (size_t k = 0; k < b->depth_buckets; k++) {
+			const struct gp_bd_depth_bucket *d = &b->depth[i * b->depth_buckets + k];
+			char v[5][32];
+			const char *row[5] = {v[0], v[1], v[2], v[3], d->max_depth >= 0 ? v[4] : NULL};
+			snprintf(v[0], 32, "%d", s->device);
+			snprintf(v[1], 32, "%u", s->stream);
+			snprintf(v[2], 32, "%" PRId64, d->start);
+			snprintf(v[3], 32, "%" PRIu64, d->launches);
+			snprintf(v[4], 32, "%" PRId64, d->max_depth);
+			gp_writer_row(w, row);
+		}
+	}
+}
+
 /* TraceLens' gpu_timeline: computation = compute union; exposed
 ** communication = communication not under compute; exposed memcpy = memory
 ** work under neither; busy, idle, total; then the totals of communication
@@ -379,8 +412,10 @@ static int breakdown_option(void *ctx, int index, const char *arg)
 			o->view = VIEW_STREAMS;
 		else if (strcmp(arg, "gaps") == 0)
 			o->view = VIEW_GAPS;
+		else if (strcmp(arg, "depth") == 0)
+			o->view = VIEW_DEPTH;
 		else
-			return gp_cli_usage("breakdown", "--view wants time, streams or gaps, not '%s'", arg);
+			return gp_cli_usage("breakdown", "--view wants time, streams, gaps or depth, not '%s'", arg);
 		return 0;
 	case OWN_AS:
 		if (strcmp(arg, "tracelens") == 0)
@@ -398,13 +433,19 @@ static int breakdown_option(void *ctx, int index, const char *arg)
 			return gp_cli_usage("breakdown", "--short-gap wants a number of ns >= 0, not '%s'", arg);
 		o->short_gap = v;
 		return 0;
+	case OWN_BUCKETS:
+		v = strtoll(arg, &end, 10);
+		if (end == arg || *end || v < 1 || v > GP_BD_MAX_BUCKETS)
+			return gp_cli_usage("breakdown", "--buckets wants 1 to %d, not '%s'", GP_BD_MAX_BUCKETS, arg);
+		o->buckets = (size_t)v;
+		return 0;
 	}
 	return 0;
 }
 
 int cmd_breakdown(int argc, char **argv)
 {
-	struct opts o = {.view = VIEW_TIME, .short_gap = 10000};
+	struct opts o = {.view = VIEW_TIME, .short_gap = 10000, .buckets = 100};
 	struct gp_breakdown_opts bo = {.is_comm = gp_kernel_is_comm};
 	const struct gp_column *cols;
 	struct gp_cli_opts co;
@@ -426,6 +467,9 @@ int cmd_breakdown(int argc, char **argv)
 	case VIEW_GAPS:
 		cols = table ? gap_cols : gap_cols_raw, ncols = NCOL(gap_cols);
 		break;
+	case VIEW_DEPTH:
+		cols = depth_cols, ncols = NCOL(depth_cols);
+		break;
 	case VIEW_TRACELENS:
 		cols = tl_cols, ncols = NCOL(tl_cols);
 		break;
@@ -445,6 +489,7 @@ int cmd_breakdown(int argc, char **argv)
 	bo.one_timeline = o.view == VIEW_TRACELENS;
 	bo.memset_compute = o.view == VIEW_TRACELENS;
 	bo.hta = o.view == VIEW_HTA || o.view == VIEW_HTA_IDLE;
+	bo.depth_buckets = o.view == VIEW_DEPTH ? o.buckets : 0;
 	gp_trace_init(&t);
 	rc = gp_cli_load(co.file, &t);
 	if (rc == GP_EXIT_OK) {
@@ -456,6 +501,8 @@ int cmd_breakdown(int argc, char **argv)
 				write_streams(&w, &b, table);
 			else if (o.view == VIEW_GAPS)
 				write_gaps(&w, &b, table);
+			else if (o.view == VIEW_DEPTH)
+				write_depth(&w, &b);
 			else if (o.view == VIEW_TRACELENS)
 				write_tracelens(&w, &b);
 			else if (o.view == VIEW_HTA)
