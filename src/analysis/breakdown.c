@@ -197,6 +197,7 @@ struct sweep {
 	** pairs); API calls by correlation id; the per-stream idle records */
 	GP_VEC(gp_ns) steps;
 	bool no_steps;         /* none at all: HTA keeps all GPU work */
+	GP_VEC(struct gp_bd_gap_cause) gapc;   /* opts.gap_causes */
 	gp_u64map api_of_corr;
 	gp_u64map hta_at;
 	GP_VEC(struct gp_bd_hta_stream) hta;
@@ -558,20 +559,29 @@ static int gap_cause(const struct sweep *s, const struct act *next, gp_ns a)
 	return GP_IDLE_OTHER;
 }
 
+/* Adds the idle time of [x0, x1) (part of the gap [a, b)) by cause to
+** idle[]: all of it short_gap in a short gap, else the CPU's
+** synchronisation in it sync and the rest rest_cause. */
+static void split_idle(const struct sweep *s, const struct dev *d, gp_ns x0, gp_ns x1, gp_ns a, gp_ns b,
+		       int rest_cause, gp_ns *idle)
+{
+	gp_ns synced;
+
+	if (b - a < s->o->short_gap_ns) {
+		idle[GP_IDLE_SHORT_GAP] += x1 - x0;
+		return;
+	}
+	synced = sync_within(s, d, x0, x1);
+	idle[GP_IDLE_SYNC] += synced;
+	idle[rest_cause] += x1 - x0 - synced;
+}
+
 /* Adds the idle time of [x0, x1) (part of the gap [a, b)) to window w. */
 static void add_idle(const struct sweep *s, const struct dev *d, struct gp_bd_window *w, gp_ns x0, gp_ns x1,
 		     gp_ns a, gp_ns b, int rest_cause)
 {
-	gp_ns synced;
-
 	w->by_mask[0] += x1 - x0;
-	if (b - a < s->o->short_gap_ns) {
-		w->idle[GP_IDLE_SHORT_GAP] += x1 - x0;
-		return;
-	}
-	synced = sync_within(s, d, x0, x1);
-	w->idle[GP_IDLE_SYNC] += synced;
-	w->idle[rest_cause] += x1 - x0 - synced;
+	split_idle(s, d, x0, x1, a, b, rest_cause, w->idle);
 }
 
 /* Opens the device's iteration windows that start before x (at or before
@@ -595,6 +605,14 @@ static void add_segment(struct sweep *s, struct dev *d, gp_ns a, gp_ns b, unsign
 	} else {
 		add_idle(s, d, w, a, b, a, b, cause);
 		w->gaps++;
+		if (s->o->gap_causes) {
+			struct gp_bd_gap_cause *g = gp_vec_push(s->gapc);
+			memset(g, 0, sizeof(*g));
+			g->device = d->id;
+			g->start = a;
+			g->end = b;
+			split_idle(s, d, a, b, a, b, cause, g->idle);
+		}
 	}
 	open_windows(s, d, b, false);
 	for (size_t j = 0; j < d->open.n;) {
@@ -834,9 +852,16 @@ static int cmp_gap_len(const void *pa, const void *pb)
 	return (a->start > b->start) - (a->start < b->start);
 }
 
-/* For each gap, the deepest CPU range open at its middle, written as its
-** path of enclosing ranges ("ProfilerStep#3 > aten::item"). */
-static void gap_contexts(const gp_trace *t, struct gp_bd_gap *g, size_t n)
+static int cmp_gap_cause(const void *pa, const void *pb)
+{
+	const struct gp_bd_gap_cause *a = pa, *b = pb;
+
+	if (a->device != b->device)
+		return a->device < b->device ? -1 : 1;
+	return (a->start > b->start) - (a->start < b->start);
+}
+
+void gp_bd_gap_contexts(const gp_trace *t, struct gp_bd_gap *g, size_t n)
 {
 	int32_t *best = gp_xmalloc((n ? n : 1) * sizeof(*best));
 
@@ -947,7 +972,10 @@ int gp_breakdown_run(const gp_trace *t, const struct gp_breakdown_opts *o, gp_br
 		free(s.dev[i].top);
 	}
 	gp_sort(b->gaps, b->ngaps, sizeof(*b->gaps), cmp_gap_len);
-	gap_contexts(t, b->gaps, b->ngaps);
+	gp_bd_gap_contexts(t, b->gaps, b->ngaps);
+	gp_vec_sort(s.gapc, cmp_gap_cause);
+	b->gap_causes = s.gapc.v;
+	b->ngap_causes = s.gapc.n;
 	gp_vec_sort(s.hta, cmp_hta);
 	b->hta = s.hta.v;
 	b->nhta = s.hta.n;
@@ -976,5 +1004,6 @@ void gp_breakdown_free(gp_breakdown *b)
 	free(b->streams);
 	free(b->hta);
 	free(b->depth);
+	free(b->gap_causes);
 	memset(b, 0, sizeof(*b));
 }

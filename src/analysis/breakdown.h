@@ -104,6 +104,14 @@ struct gp_bd_gap {
 	char *context;            /* "ProfilerStep#3 > aten::item > cudaStreamSynchronize", or NULL */
 };
 
+/* Every idle gap of a device (the whole trace) with its time by cause, for
+** advise's findings per cause. */
+struct gp_bd_gap_cause {
+	int32_t device;
+	gp_ns start, end;
+	gp_ns idle[GP_IDLE__COUNT];
+};
+
 /* HTA's idle time breakdown of one stream: the gap before each GPU event
 ** (its start minus the end of the one before it on the stream, negative
 ** when they overlap) is host_wait when its launch call began after that
@@ -131,6 +139,7 @@ struct gp_breakdown_opts {
 	/* Buckets of each stream's queue depth series over its device's span
 	** (gp_breakdown.depth); 0 = no series. */
 	size_t depth_buckets;
+	bool gap_causes;          /* fill gp_breakdown.gap_causes */
 };
 
 typedef struct gp_breakdown {
@@ -147,6 +156,9 @@ typedef struct gp_breakdown {
 	** span of its device's whole-trace window into equal parts */
 	struct gp_bd_depth_bucket *depth;
 	size_t depth_buckets;
+	/* opts.gap_causes only: every gap, by device (ascending) and start */
+	struct gp_bd_gap_cause *gap_causes;
+	size_t ngap_causes;
 } gp_breakdown;
 
 /* Computes the breakdown of trace t (correlated: t->attrs filled, or NULL
@@ -170,5 +182,13 @@ void gp_bd_window_merge(struct gp_bd_window *into, const struct gp_bd_window *fr
 void gp_bd_stream_merge(struct gp_bd_stream *into, const struct gp_bd_stream *from);
 
 const char *gp_idle_cause_name(int cause);   /* "host_launch" */
+
+/* Sets g[i].context for each of the n gaps: the deepest CPU range (not a
+** mark or GPU annotation) of t open at the gap's middle on any thread, as
+** the path of up to four enclosing ranges ("ProfilerStep#3 > aten::item";
+** "... " first when deeper); NULL when none.  One pass over the ranges per
+** call, n checks each: for a few gaps.  The strings are malloc()ed
+** (gp_breakdown_free() frees those of a breakdown's gaps). */
+void gp_bd_gap_contexts(const gp_trace *t, struct gp_bd_gap *g, size_t n);
 
 #endif

@@ -76,19 +76,21 @@ static int write_rows(gp_writer *w, const struct gp_findings *f, size_t top, gp_
 _Static_assert(sizeof(((struct gp_advise_time *)0)->idle_cause_ns) / sizeof(double) == GP_IDLE__COUNT,
 	       "gp_advise_time keeps one sum per idle cause");
 
-/* The time breakdown's sums the advise rules use (communication, exposed
-** communication, idle time by cause), over the whole trace of every
-** device.  The analysis' default short-gap threshold (10 us) applies. */
-static void advise_time(const gp_trace *t, struct gp_advise_time *bt)
+/* Runs the time breakdown of t into b (gaps with their causes too) and
+** fills bt with the sums the advise rules use (communication, exposed
+** communication, idle time by cause, over the whole trace of every device)
+** and b's gaps; the analysis' default short-gap threshold (10 us) applies.
+** bt points into b: free b after the rules ran. */
+static void advise_time(const gp_trace *t, gp_breakdown *b, struct gp_advise_time *bt)
 {
-	struct gp_breakdown_opts bo = {.short_gap_ns = 10000, .is_comm = gp_kernel_is_comm};
-	gp_breakdown b;
+	struct gp_breakdown_opts bo = {.short_gap_ns = 10000, .is_comm = gp_kernel_is_comm,
+				       .gap_causes = true};
 	gp_error err = {0};
 
-	if (gp_breakdown_run(t, &bo, &b, &err))
+	if (gp_breakdown_run(t, &bo, b, &err))
 		return;
-	for (size_t i = 0; i < b.nwin; i++) {
-		const struct gp_bd_window *w = &b.win[i];
+	for (size_t i = 0; i < b->nwin; i++) {
+		const struct gp_bd_window *w = &b->win[i];
 		gp_ns hidden = w->by_mask[GP_BD_COMPUTE | GP_BD_COMM] +
 			       w->by_mask[GP_BD_COMPUTE | GP_BD_COMM | GP_BD_MEMORY];
 		if (w->iter >= 0)
@@ -99,7 +101,9 @@ static void advise_time(const gp_trace *t, struct gp_advise_time *bt)
 		for (int c = 0; c < GP_IDLE__COUNT; c++)
 			bt->idle_cause_ns[c] += (double)w->idle[c];
 	}
-	gp_breakdown_free(&b);
+	bt->gaps = b->gap_causes;
+	bt->ngaps = b->ngap_causes;
+	bt->short_gap_ns = bo.short_gap_ns;
 }
 
 int cmd_advise(int argc, char **argv)
@@ -130,8 +134,10 @@ int cmd_advise(int argc, char **argv)
 	struct gp_opres *res = gp_ops_run(&t, &o.peaks);
 	struct gp_findings f;
 	struct gp_advise_time bt = {0};
-	advise_time(&t, &bt);
+	gp_breakdown b = {0};
+	advise_time(&t, &b, &bt);
 	gp_advise_time(&t, res, &o.peaks, &bt, &f);
+	gp_breakdown_free(&b);
 
 	if (text) {
 		struct gp_analysis a = {.path = o.file, .trace = &t, .opres = res, .peaks = &o.peaks,
