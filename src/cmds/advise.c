@@ -28,8 +28,10 @@ static const struct gp_cmd_spec advise_spec = {
 	"speed up (and, without shapes, how to record them), rows of small\n"
 	"elementwise/norm/RoPE/copy ops to fuse, unfused attention (bmm +\n"
 	"softmax + bmm) to replace with SDPA, kernels far below their roofline,\n"
-	"launch-bound tiny kernels, GPU idle gaps, host synchronization, pageable\n"
-	"or synchronous copies, and grids smaller than the number of SMs.\n"
+	"launch-bound tiny kernels, GPU idle time by cause (the host launching\n"
+	"too slowly, gaps under 10 us between kernels, host synchronization,\n"
+	"pageable copies, the unexplained rest; as gpuprof breakdown splits it),\n"
+	"synchronous copies, and grids smaller than the number of SMs.\n"
 	"Times at stake are disjoint: time two findings share is counted once,\n"
 	"in the larger, and the other says so (\"shared\"; overlap_ns and\n"
 	"overlaps in json/csv/tsv).  See docs/op-model.md.",
