@@ -125,6 +125,19 @@ struct gp_bd_hta_stream {
 	uint64_t n[GP_HTA__COUNT];
 };
 
+/* HTA's get_temporal_breakdown and get_comm_comp_overlap of one device,
+** as HTA computes them (docs/breakdown.md, "--as hta"): its intervals are
+** the kept GPU work, rounded inward to whole microseconds when the trace's
+** timestamps have fractions, merged by HTA's rule. */
+struct gp_bd_hta_device {
+	int32_t device;
+	gp_ns kernel_time;        /* first merged start to last merged end */
+	gp_ns idle;               /* kernel_time - the merged run time */
+	gp_ns compute;            /* merged run time of the compute kernels */
+	gp_ns comm;               /* merged run time of the communication kernels */
+	gp_ns comm_overlap;       /* of it, the time with compute running */
+};
+
 struct gp_breakdown_opts {
 	gp_ns short_gap_ns;       /* gaps shorter than this are GP_IDLE_SHORT_GAP */
 	size_t top_gaps;          /* gaps kept per device */
@@ -151,6 +164,8 @@ typedef struct gp_breakdown {
 	size_t ngaps;
 	struct gp_bd_hta_stream *hta; /* opts.hta only: by device, stream */
 	size_t nhta;
+	struct gp_bd_hta_device *hta_dev;   /* opts.hta only: by device */
+	size_t nhta_dev;
 	/* opts.depth_buckets per stream, in streams' order: the series of
 	** streams[i] is depth[i * depth_buckets ...], its buckets cutting the
 	** span of its device's whole-trace window into equal parts */

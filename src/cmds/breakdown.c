@@ -351,28 +351,23 @@ static void write_tracelens(gp_writer *w, const gp_breakdown *b)
 ** communication time under computation), one row per device. */
 static void write_hta(gp_writer *w, const gp_breakdown *b)
 {
-	for (size_t i = 0; i < b->nwin; i++) {
-		const struct gp_bd_window *win = &b->win[i];
-		gp_ns span = win->end - win->start, idle = win->by_mask[0];
-		gp_ns comp = gp_bd_kind_time(win, GP_BD_COMPUTE), comm = gp_bd_kind_time(win, GP_BD_COMM);
-		gp_ns both = win->by_mask[GP_BD_COMPUTE | GP_BD_COMM] +
-			     win->by_mask[GP_BD_COMPUTE | GP_BD_COMM | GP_BD_MEMORY];
+	for (size_t i = 0; i < b->nhta_dev; i++) {
+		const struct gp_bd_hta_device *d = &b->hta_dev[i];
+		gp_ns span = d->kernel_time, non_compute = span - d->compute - d->idle;
 		char v[9][48];
 		const char *row[9];
-		if (win->iter >= 0)
-			continue;
-		snprintf(v[0], 48, "%d", win->device);
-		snprintf(v[1], 48, "%" PRId64, idle);
-		snprintf(v[2], 48, "%" PRId64, comp);
-		snprintf(v[3], 48, "%" PRId64, span - comp - idle);
+		snprintf(v[0], 48, "%d", d->device);
+		snprintf(v[1], 48, "%" PRId64, d->idle);
+		snprintf(v[2], 48, "%" PRId64, d->compute);
+		snprintf(v[3], 48, "%" PRId64, non_compute);
 		snprintf(v[4], 48, "%" PRId64, span);
-		snprintf(v[5], 48, "%.2f", gp_percent(idle, span));
-		snprintf(v[6], 48, "%.2f", gp_percent(comp, span));
-		snprintf(v[7], 48, "%.2f", gp_percent(span - comp - idle, span));
-		snprintf(v[8], 48, "%.2f", gp_percent(both, comm));
+		snprintf(v[5], 48, "%.2f", gp_percent(d->idle, span));
+		snprintf(v[6], 48, "%.2f", gp_percent(d->compute, span));
+		snprintf(v[7], 48, "%.2f", gp_percent(non_compute, span));
+		snprintf(v[8], 48, "%.2f", gp_percent(d->comm_overlap, d->comm));
 		for (int c = 0; c < 9; c++)
 			row[c] = v[c];
-		if (!comm)
+		if (!d->comm)
 			row[8] = NULL;   /* HTA: NaN, no communication to overlap */
 		gp_writer_row(w, row);
 	}
