@@ -4,7 +4,8 @@
 ** time (a union of intervals over all streams: concurrent work counts
 ** once), idle time by cause, and per stream the launch delay and queue
 ** depth.  One pass over the kernels, copies and memsets in start order (a
-** merge of the trace's sorted arrays, no sort); docs/breakdown.md.
+** merge of the trace's sorted arrays, no sort; only HTA's view, opts.hta,
+** sorts its kept work to replay HTA's interval merge); docs/breakdown.md.
 **
 ** The results are small records that merge exactly (the next step adds up
 ** many files and ranks): sums in ns, counts, and fixed log-bucket
