@@ -162,16 +162,38 @@ static void add_copies(const gp_trace *t, const int32_t *op_up, const int32_t *o
 }
 #undef ADD_COPIES
 
-/* An op instance's memory figures (enum gp_opmem). */
+/* The memory figures (enum gp_opmem) of the op instances, kept only for
+** traces with allocator events and only for ops (a slot per op range). */
 struct op_mem {
-	int64_t b[GP_OPMEM__COUNT];
+	int32_t *slot;          /* per range: its op's index in self/total, -1 */
+	int64_t (*self)[GP_OPMEM__COUNT];
+	int64_t (*total)[GP_OPMEM__COUNT];
 };
 
-/* Adds each allocator event of t to mem[] of the innermost op on its
-** thread that holds its time (start <= ts <= end): from the last range of
-** the thread that starts at or before it (one walk beside the events in
-** thread order), that range's nearest op, then up the op tree.  Events
-** outside every op, and absurd ones, count nowhere. */
+/* Sets up mem for the ops of t (op_up[i] == i): a slot each. */
+static void op_mem_init(const gp_trace *t, const int32_t *op_up, struct op_mem *mem)
+{
+	size_t nops = 0;
+
+	mem->slot = gp_xmalloc((t->ranges.n ? t->ranges.n : 1) * sizeof(*mem->slot));
+	for (size_t i = 0; i < t->ranges.n; i++)
+		mem->slot[i] = op_up[i] == (int32_t)i ? (int32_t)nops++ : -1;
+	mem->self = gp_xcalloc(nops ? nops : 1, sizeof(*mem->self));
+	mem->total = gp_xcalloc(nops ? nops : 1, sizeof(*mem->total));
+}
+
+static void op_mem_free(struct op_mem *mem)
+{
+	free(mem->slot);
+	free(mem->self);
+	free(mem->total);
+}
+
+/* Adds each allocator event of t to the self figures of the innermost op
+** on its thread that holds its time (start <= ts <= end): from the last
+** range of the thread that starts at or before it (one walk beside the
+** events in thread order), that range's nearest op, then up the op tree.
+** Events outside every op, and absurd ones, count nowhere. */
 static void add_memory(const gp_trace *t, const int32_t *op_up, const int32_t *op_parent,
 		       struct op_mem *mem)
 {
@@ -191,7 +213,7 @@ static void add_memory(const gp_trace *t, const int32_t *op_up, const int32_t *o
 					break;
 		if (o < 0 || gp_mem_absurd(e))
 			continue;
-		int64_t *b = mem[o].b + (e->device == GP_MEM_HOST ? GP_OPMEM_CPU_NET : GP_OPMEM_GPU_NET);
+		int64_t *b = mem->self[mem->slot[o]] + (e->device == GP_MEM_HOST ? GP_OPMEM_CPU_NET : GP_OPMEM_GPU_NET);
 		gp_mem_add_bytes(&b[0], e->bytes);
 		if (e->bytes > 0)
 			gp_mem_add_bytes(&b[1], e->bytes);
@@ -289,7 +311,7 @@ void gp_optable_build(gp_trace *t, const struct gp_optable_opts *o, struct gp_op
 	gp_ns *gpu_total = gp_xcalloc(nn, sizeof(*gpu_total));
 	gp_ns *cpu_children = gp_xcalloc(nn, sizeof(*cpu_children));
 	double *flops = gp_xmalloc(nn * sizeof(*flops));
-	struct op_mem *self_mem = NULL, *total_mem = NULL;
+	struct op_mem mem = {0};
 	struct names nm = {.n = t->strs.n};
 	gp_u64map slot = {0};
 
@@ -314,9 +336,8 @@ void gp_optable_build(gp_trace *t, const struct gp_optable_opts *o, struct gp_op
 	add_copies(t, op_up, op_parent, self_gpu, &tb->gpu_sum);
 	tb->has_memory = t->memevents.n > 0;
 	if (tb->has_memory) {
-		self_mem = gp_xcalloc(nn, sizeof(*self_mem));
-		total_mem = gp_xcalloc(nn, sizeof(*total_mem));
-		add_memory(t, op_up, op_parent, self_mem);
+		op_mem_init(t, op_up, &mem);
+		add_memory(t, op_up, op_parent, &mem);
 	}
 	/* Children after parents: backwards, each op's totals are complete
 	** when it hands them to its parent op. */
@@ -325,13 +346,13 @@ void gp_optable_build(gp_trace *t, const struct gp_optable_opts *o, struct gp_op
 		if (op_up[i] != (int32_t)i)
 			continue;
 		gpu_total[i] += self_gpu[i];
-		for (int m = 0; self_mem && m < GP_OPMEM__COUNT; m++)
-			gp_mem_add_bytes(&total_mem[i].b[m], self_mem[i].b[m]);
+		for (int m = 0; mem.slot && m < GP_OPMEM__COUNT; m++)
+			gp_mem_add_bytes(&mem.total[mem.slot[i]][m], mem.self[mem.slot[i]][m]);
 		if (pop >= 0) {
 			gpu_total[pop] += gpu_total[i];
 			cpu_children[pop] += t->ranges.v[i].end - t->ranges.v[i].start;
-			for (int m = 0; self_mem && m < GP_OPMEM__COUNT; m++)
-				gp_mem_add_bytes(&total_mem[pop].b[m], total_mem[i].b[m]);
+			for (int m = 0; mem.slot && m < GP_OPMEM__COUNT; m++)
+				gp_mem_add_bytes(&mem.total[mem.slot[pop]][m], mem.total[mem.slot[i]][m]);
 		}
 	}
 	/* Group in range order: rows appear in first-instance order. */
@@ -366,9 +387,9 @@ void gp_optable_build(gp_trace *t, const struct gp_optable_opts *o, struct gp_op
 		row->gpu_total += gpu_total[i];
 		if (flops[i] >= 0)
 			row->flops = (row->flops > 0 ? row->flops : 0) + flops[i];
-		for (int m = 0; self_mem && m < GP_OPMEM__COUNT; m++) {
-			gp_mem_add_bytes(&row->self_mem[m], self_mem[i].b[m]);
-			gp_mem_add_bytes(&row->total_mem[m], total_mem[i].b[m]);
+		for (int m = 0; mem.slot && m < GP_OPMEM__COUNT; m++) {
+			gp_mem_add_bytes(&row->self_mem[m], mem.self[mem.slot[i]][m]);
+			gp_mem_add_bytes(&row->total_mem[m], mem.total[mem.slot[i]][m]);
 		}
 		tb->self_cpu_sum += dur - cpu_children[i];
 	}
@@ -376,8 +397,7 @@ void gp_optable_build(gp_trace *t, const struct gp_optable_opts *o, struct gp_op
 	free(nm.label);
 	free(nm.sizes);
 	free(flops);
-	free(total_mem);
-	free(self_mem);
+	op_mem_free(&mem);
 	free(cpu_children);
 	free(gpu_total);
 	free(self_gpu);
