@@ -7,7 +7,7 @@
 #                                       RUNS=5, BENCH_DIR=build/bench
 # Times, on a generated nsys and Kineto trace of N kernels and on the
 # largest shared Kineto trace when $TESTDATA is set: summary, breakdown
-# (time view), breakdown --view streams, breakdown --view gaps.  The
+# (time view), breakdown --view streams, --view gaps, --view depth.  The
 # figure is CPU seconds (user + sys, the best of RUNS /usr/bin/time runs):
 # on a machine shared with other jobs wall time varies by 30% from run to
 # run, CPU time by a few percent.
@@ -39,12 +39,13 @@ done
 if [ -n "${TESTDATA:-}" ] && [ -f "$TESTDATA/hta/trace_diff/test/test.json.gz" ]; then
 	files="$files $TESTDATA/hta/trace_diff/test/test.json.gz"
 fi
-printf '%-40s %9s %9s %8s %9s %9s\n' file summary breakdown added streams gaps
+printf '%-40s %9s %9s %8s %9s %9s %9s\n' file summary breakdown added streams gaps depth
 for f in $files; do
 	s=$(secs "$GPUPROF summary $f")
 	b=$(secs "$GPUPROF breakdown $f")
 	st=$(secs "$GPUPROF breakdown --view streams $f")
 	g=$(secs "$GPUPROF breakdown --view gaps $f")
-	printf '%-40s %9s %9s %7s%% %9s %9s\n' "$(basename "$f")" "$s" "$b" \
-		"$(awk -v b="$b" -v s="$s" 'BEGIN {printf "%+.1f", 100 * (b - s) / s}')" "$st" "$g"
+	d=$(secs "$GPUPROF breakdown --view depth $f")
+	printf '%-40s %9s %9s %7s%% %9s %9s %9s\n' "$(basename "$f")" "$s" "$b" \
+		"$(awk -v b="$b" -v s="$s" 'BEGIN {printf "%+.1f", 100 * (b - s) / s}')" "$st" "$g" "$d"
 done

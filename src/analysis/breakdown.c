@@ -13,6 +13,7 @@
 ** segment with no kind active is an idle gap, and the work that starts at
 ** its end tells its cause.
 */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -168,6 +169,8 @@ struct act {
 	uint32_t stream;
 	uint64_t corr;
 	gp_ns launch;          /* opts.hta: start of its launch call */
+	gp_ns hta_end;         /* opts.hta: its end as HTA reads it (may lie
+			       ** before start once rounded) */
 };
 
 struct dev {
@@ -197,9 +200,13 @@ struct sweep {
 	** pairs); API calls by correlation id; the per-stream idle records */
 	GP_VEC(gp_ns) steps;
 	bool no_steps;         /* none at all: HTA keeps all GPU work */
+	GP_VEC(struct gp_bd_gap_cause) gapc;   /* opts.gap_causes */
 	gp_u64map api_of_corr;
 	gp_u64map hta_at;
 	GP_VEC(struct gp_bd_hta_stream) hta;
+	bool hta_round;        /* fractional-us timestamps: HTA rounds them */
+	gp_ns hta_base;        /* the reader's time shift (base_time_ns) */
+	GP_VEC(struct hta_iv) hta_iv;   /* every kept GPU work as HTA reads it */
 };
 
 static struct dev *dev_of(struct sweep *s, int32_t id)
@@ -242,20 +249,20 @@ static bool merge_next(const gp_trace *t, size_t *ik, size_t *ic, size_t *is, st
 	if (*ik < t->kernels.n && sk <= sc && sk <= ss) {
 		const struct gp_kernel *k = &t->kernels.v[*ik];
 		*a = (struct act){clamp_ns(k->start), end_of(clamp_ns(k->start), k->end), k->device, GP_BD_COMPUTE,
-				  (int32_t)*ik, ACT_KERNEL, false, k->stream, k->corr, 0};
+				  (int32_t)*ik, ACT_KERNEL, false, k->stream, k->corr, 0, 0};
 		(*ik)++;
 		return true;
 	}
 	if (*ic < t->memcpys.n && sc <= ss) {
 		const struct gp_memcpy *c = &t->memcpys.v[*ic];
 		*a = (struct act){clamp_ns(c->start), end_of(clamp_ns(c->start), c->end), c->device, GP_BD_MEMORY, -1, ACT_COPY,
-				  c->src_kind == GP_MEM_PAGEABLE || c->dst_kind == GP_MEM_PAGEABLE, c->stream, c->corr, 0};
+				  c->src_kind == GP_MEM_PAGEABLE || c->dst_kind == GP_MEM_PAGEABLE, c->stream, c->corr, 0, 0};
 		(*ic)++;
 		return true;
 	}
 	if (*is < t->memsets.n) {
 		const struct gp_memset *m = &t->memsets.v[*is];
-		*a = (struct act){clamp_ns(m->start), end_of(clamp_ns(m->start), m->end), m->device, GP_BD_MEMORY, -1, ACT_MEMSET, false, m->stream, m->corr, 0};
+		*a = (struct act){clamp_ns(m->start), end_of(clamp_ns(m->start), m->end), m->device, GP_BD_MEMORY, -1, ACT_MEMSET, false, m->stream, m->corr, 0, 0};
 		(*is)++;
 		return true;
 	}
@@ -263,6 +270,13 @@ static bool merge_next(const gp_trace *t, size_t *ik, size_t *ic, size_t *is, st
 }
 
 /* ---- HTA's view ---- */
+
+/* One GPU work as HTA's temporal breakdown reads it. */
+struct hta_iv {
+	int32_t device;
+	gp_ns start, end;      /* end < start once rounded: HTA keeps it so */
+	unsigned kind;         /* GP_BD_* */
+};
 
 struct step {
 	gp_ns start, end;
@@ -274,6 +288,62 @@ static int cmp_step(const void *pa, const void *pb)
 	const struct step *a = pa, *b = pb;
 
 	return (a->start > b->start) - (a->start < b->start);
+}
+
+/* Whether x - base is a whole number of microseconds. */
+static bool whole_us(gp_ns x, gp_ns base)
+{
+	return (x - base) % 1000 == 0;
+}
+
+/* x as HTA holds it: the trace's microseconds (x - base) as a float64,
+** the nearest double to the decimal the file wrote (an integer part below
+** 2^53 is exact; the sum rounds as parsing the decimal does). */
+static double hta_us(gp_ns x, gp_ns base)
+{
+	gp_ns r = x - base, q = r / 1000, f = r % 1000;
+
+	if (f < 0) {
+		f += 1000;
+		q--;
+	}
+	return (double)q + (double)f / 1000.0;
+}
+
+/* HTA's rounded start of [start, end): ceil(ts), in ns of the model. */
+static gp_ns hta_start(gp_ns start, gp_ns base)
+{
+	return base + (gp_ns)ceil(hta_us(start, base)) * 1000;
+}
+
+/* HTA's rounded end of [start, end): floor(ts + dur), computed in float64
+** as HTA does (the sum's rounding can cross a microsecond). */
+static gp_ns hta_end(gp_ns start, gp_ns end, gp_ns base)
+{
+	return base + (gp_ns)floor(hta_us(start, base) + (double)(end - start) / 1000.0) * 1000;
+}
+
+/* HTA 0.6.1 reads a trace whose "ts" are not all integers (a float
+** column) by rounding every event inward to whole microseconds: start up
+** (ceil ts), end down (floor ts + dur), so an event shorter than the
+** microsecond boundaries it spans gets a negative duration.  Sets
+** s->hta_round when some record of the trace starts at a fraction of a
+** microsecond (of the file's time base). */
+static void hta_detect_rounding(struct sweep *s)
+{
+	const gp_trace *t = s->t;
+	const char *base = gp_trace_meta_get(t, "base_time_ns");
+
+	s->hta_base = base ? strtoll(base, NULL, 10) : 0;
+#define FRACTION(vec)                                                               \
+	for (size_t i = 0; i < t->vec.n && !s->hta_round; i++)                      \
+		s->hta_round = !whole_us(t->vec.v[i].start, s->hta_base);
+	FRACTION(kernels)
+	FRACTION(memcpys)
+	FRACTION(memsets)
+	FRACTION(apis)
+	FRACTION(ranges)
+#undef FRACTION
 }
 
 /* The ProfilerStep#N ranges except the one with the largest N (HTA drops
@@ -308,6 +378,7 @@ static void hta_prepare(struct sweep *s)
 	for (size_t i = 0; i < t->apis.n; i++)
 		if (t->apis.v[i].corr)
 			gp_u64map_add(&s->api_of_corr, t->apis.v[i].corr, (int32_t)i);
+	hta_detect_rounding(s);
 }
 
 /* Whether HTA keeps activity a: its launch call began inside a kept step
@@ -361,7 +432,125 @@ static void hta_idle(struct sweep *s, const struct act *a, gp_ns launch)
 		h->idle[cat] += gap;
 		h->n[cat]++;
 	}
-	h->prev_end = a->end;
+	h->prev_end = a->hta_end;
+}
+
+static int cmp_hta_iv(const void *pa, const void *pb)
+{
+	const struct hta_iv *a = pa, *b = pb;
+
+	if (a->device != b->device)
+		return a->device < b->device ? -1 : 1;
+	if (a->start != b->start)
+		return a->start < b->start ? -1 : 1;
+	return (a->end > b->end) - (a->end < b->end);
+}
+
+/* A merged interval of HTA's merge_kernel_intervals. */
+struct hta_group {
+	gp_ns start, end;
+};
+typedef GP_VEC(struct hta_group) hta_groups;
+
+/* HTA's merge_kernel_intervals over v[0..n) (by start, then end) of the
+** kinds in mask: a row starts a new group when it starts after the
+** largest end of all rows before it, else joins the group (start = the
+** smallest, end = the largest); into *g.  Returns the sum of group end -
+** start (negative groups included, as HTA sums them). */
+static gp_ns hta_merge(const struct hta_iv *v, size_t n, unsigned mask, hta_groups *g)
+{
+	gp_ns run = 0, cummax = 0;
+	bool any = false;
+
+	g->n = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!(v[i].kind & mask))
+			continue;
+		if (!any || v[i].start > cummax) {
+			*gp_vec_push(*g) = (struct hta_group){v[i].start, v[i].end};
+		} else {
+			struct hta_group *last = &g->v[g->n - 1];
+			if (v[i].end > last->end)
+				last->end = v[i].end;
+		}
+		cummax = !any || v[i].end > cummax ? v[i].end : cummax;
+		any = true;
+	}
+	for (size_t i = 0; i < g->n; i++)
+		run += g->v[i].end - g->v[i].start;
+	return run;
+}
+
+/* A boundary of a merged group, for the overlap sweep: time, the change of
+** the running status (communication +-1, compute +-2) and its place in
+** HTA's list (communication starts, their ends, compute starts, ends). */
+struct hta_edge {
+	gp_ns at;
+	int delta;
+	size_t order;
+};
+
+static int cmp_hta_edge(const void *pa, const void *pb)
+{
+	const struct hta_edge *a = pa, *b = pb;
+
+	if (a->at != b->at)
+		return a->at < b->at ? -1 : 1;
+	return (a->order > b->order) - (a->order < b->order);
+}
+
+/* get_comm_comp_overlap's numerator: the time the running status of the
+** merged communication (comm) and compute (comp) groups is 3, each edge
+** to the next one in time order. */
+static gp_ns hta_overlap(const hta_groups *comm, const hta_groups *comp)
+{
+	size_t n = 2 * (comm->n + comp->n), k = 0;
+	struct hta_edge *e = gp_xmalloc((n ? n : 1) * sizeof(*e));
+	gp_ns sum = 0;
+	int running = 0;
+
+	for (size_t i = 0; i < comm->n; i++, k++)
+		e[k] = (struct hta_edge){comm->v[i].start, 1, k};
+	for (size_t i = 0; i < comm->n; i++, k++)
+		e[k] = (struct hta_edge){comm->v[i].end, -1, k};
+	for (size_t i = 0; i < comp->n; i++, k++)
+		e[k] = (struct hta_edge){comp->v[i].start, 2, k};
+	for (size_t i = 0; i < comp->n; i++, k++)
+		e[k] = (struct hta_edge){comp->v[i].end, -2, k};
+	gp_sort(e, n, sizeof(*e), cmp_hta_edge);
+	for (size_t i = 0; i < n; i++) {
+		running += e[i].delta;
+		if (running == 3 && i + 1 < n)
+			sum += e[i + 1].at - e[i].at;
+	}
+	free(e);
+	return sum;
+}
+
+/* HTA's temporal breakdown and overlap per device from s->hta_iv. */
+static void hta_devices(struct sweep *s, gp_breakdown *b)
+{
+	hta_groups all = {0}, comp = {0}, comm = {0};
+	struct hta_iv *v = s->hta_iv.v;
+	size_t n = s->hta_iv.n;
+
+	gp_vec_sort(s->hta_iv, cmp_hta_iv);
+	b->hta_dev = gp_xcalloc(s->ndev ? s->ndev : 1, sizeof(*b->hta_dev));
+	for (size_t i = 0, j; i < n; i = j) {
+		struct gp_bd_hta_device *d = &b->hta_dev[b->nhta_dev++];
+		for (j = i; j < n && v[j].device == v[i].device; j++)
+			;
+		gp_ns run = hta_merge(v + i, j - i, GP_BD_COMPUTE | GP_BD_COMM | GP_BD_MEMORY, &all);
+		d->device = v[i].device;
+		d->kernel_time = all.v[all.n - 1].end - all.v[0].start;
+		d->idle = d->kernel_time - run;
+		d->compute = hta_merge(v + i, j - i, GP_BD_COMPUTE, &comp);
+		d->comm = hta_merge(v + i, j - i, GP_BD_COMM, &comm);
+		d->comm_overlap = hta_overlap(&comm, &comp);
+	}
+	gp_vec_free(all);
+	gp_vec_free(comp);
+	gp_vec_free(comm);
 }
 
 static int cmp_hta(const void *pa, const void *pb)
@@ -381,6 +570,14 @@ static bool act_next(const struct sweep *s, size_t *ik, size_t *ic, size_t *is, 
 		if (!merge_next(s->t, ik, ic, is, a))
 			return false;
 	} while (s->o->hta && !hta_keep(s, a, &a->launch));
+	a->hta_end = a->end;
+	if (s->o->hta && s->hta_round) {
+		a->hta_end = hta_end(a->start, a->end, s->hta_base);
+		a->start = hta_start(a->start, s->hta_base);
+		a->end = a->hta_end > a->start ? a->hta_end : a->start;
+		if (a->launch != INT64_MIN)
+			a->launch = hta_start(a->launch, s->hta_base);
+	}
 	if (s->o->one_timeline)
 		a->device = -1;
 	if (s->o->memset_compute && a->what == ACT_MEMSET)
@@ -558,20 +755,29 @@ static int gap_cause(const struct sweep *s, const struct act *next, gp_ns a)
 	return GP_IDLE_OTHER;
 }
 
+/* Adds the idle time of [x0, x1) (part of the gap [a, b)) by cause to
+** idle[]: all of it short_gap in a short gap, else the CPU's
+** synchronisation in it sync and the rest rest_cause. */
+static void split_idle(const struct sweep *s, const struct dev *d, gp_ns x0, gp_ns x1, gp_ns a, gp_ns b,
+		       int rest_cause, gp_ns *idle)
+{
+	gp_ns synced;
+
+	if (b - a < s->o->short_gap_ns) {
+		idle[GP_IDLE_SHORT_GAP] += x1 - x0;
+		return;
+	}
+	synced = sync_within(s, d, x0, x1);
+	idle[GP_IDLE_SYNC] += synced;
+	idle[rest_cause] += x1 - x0 - synced;
+}
+
 /* Adds the idle time of [x0, x1) (part of the gap [a, b)) to window w. */
 static void add_idle(const struct sweep *s, const struct dev *d, struct gp_bd_window *w, gp_ns x0, gp_ns x1,
 		     gp_ns a, gp_ns b, int rest_cause)
 {
-	gp_ns synced;
-
 	w->by_mask[0] += x1 - x0;
-	if (b - a < s->o->short_gap_ns) {
-		w->idle[GP_IDLE_SHORT_GAP] += x1 - x0;
-		return;
-	}
-	synced = sync_within(s, d, x0, x1);
-	w->idle[GP_IDLE_SYNC] += synced;
-	w->idle[rest_cause] += x1 - x0 - synced;
+	split_idle(s, d, x0, x1, a, b, rest_cause, w->idle);
 }
 
 /* Opens the device's iteration windows that start before x (at or before
@@ -595,6 +801,14 @@ static void add_segment(struct sweep *s, struct dev *d, gp_ns a, gp_ns b, unsign
 	} else {
 		add_idle(s, d, w, a, b, a, b, cause);
 		w->gaps++;
+		if (s->o->gap_causes) {
+			struct gp_bd_gap_cause *g = gp_vec_push(s->gapc);
+			memset(g, 0, sizeof(*g));
+			g->device = d->id;
+			g->start = a;
+			g->end = b;
+			split_idle(s, d, a, b, a, b, cause, g->idle);
+		}
 	}
 	open_windows(s, d, b, false);
 	for (size_t j = 0; j < d->open.n;) {
@@ -707,6 +921,7 @@ static void count_act(struct sweep *s, struct dev *d, const struct act *a)
 struct queue {
 	GP_VEC(gp_ns) end;     /* ends of kernels launched on the stream, in order */
 	size_t head;
+	struct gp_bd_depth_bucket *series;   /* [opts.depth_buckets] */
 };
 
 struct launches {
@@ -714,10 +929,37 @@ struct launches {
 	GP_VEC(struct gp_bd_stream) st;
 	struct queue *q;       /* parallel to st */
 	size_t qcap;
-	uint8_t *graph_seen;   /* per API call: a graph launch already counted */
+	size_t nbuckets;       /* opts.depth_buckets */
+	uint8_t *launched;     /* per API call: its launch already counted (a CUDA
+			       ** graph launch, or any call with several kernels) */
 };
 
-static void launch_kernel(const gp_trace *t, struct launches *l, size_t k)
+/* Whether kernel k was launched as part of a CUDA graph: it has a graph id
+** or node, or its call is a graph launch (cudaGraphLaunch, cuGraphLaunch,
+** hipGraphLaunch). */
+static bool graph_kernel(const gp_trace *t, const struct gp_kernel *k, int32_t api)
+{
+	return k->graph_id || k->graph_node ||
+	       (api >= 0 && strstr(gp_s(t, t->apis.v[api].name), "GraphLaunch") != NULL);
+}
+
+/* The bucket of the series over window w that time x falls in (times
+** outside the window go to the first or last bucket). */
+static size_t depth_bucket(const struct gp_bd_window *w, size_t n, gp_ns x)
+{
+	double span = (double)(w->end - w->start);
+	size_t i;
+
+	if (x <= w->start || span <= 0)
+		return 0;
+	i = (size_t)((double)(x - w->start) / span * (double)n);
+	return i < n ? i : n - 1;
+}
+
+/* Counts kernel k in its stream's record: a launch (with its delay and the
+** queue depth when its call returned) unless its call already launched an
+** earlier kernel; w is its device's whole-trace window (the series' span). */
+static void launch_kernel(const gp_trace *t, struct launches *l, size_t k, const struct gp_bd_window *w)
 {
 	const struct gp_kernel *kr = &t->kernels.v[k];
 	uint64_t key = (uint64_t)(uint32_t)kr->device << 32 | kr->stream;
@@ -725,7 +967,6 @@ static void launch_kernel(const gp_trace *t, struct launches *l, size_t k)
 	struct gp_bd_stream *st;
 	struct queue *q;
 	gp_ns ret;
-	bool graph = kr->graph_id || kr->graph_node;
 
 	if ((size_t)i == l->st.n) {
 		st = gp_vec_push(l->st);
@@ -737,27 +978,39 @@ static void launch_kernel(const gp_trace *t, struct launches *l, size_t k)
 			l->q = gp_xrealloc(l->q, l->qcap * sizeof(*l->q));
 		}
 		memset(&l->q[i], 0, sizeof(l->q[i]));
+		if (l->nbuckets) {
+			l->q[i].series = gp_xmalloc(l->nbuckets * sizeof(*l->q[i].series));
+			for (size_t b = 0; b < l->nbuckets; b++)
+				l->q[i].series[b] = (struct gp_bd_depth_bucket){
+					w->start + (gp_ns)((double)(w->end - w->start) * (double)b / (double)l->nbuckets),
+					0, -1};
+		}
 	}
 	st = &l->st.v[i];
 	q = &l->q[i];
 	st->kernels++;
 	api = t->attrs ? t->attrs[k].api : -1;
-	if (api >= 0 && (size_t)api < t->apis.n) {
+	if (api >= 0 && (size_t)api < t->apis.n && !l->launched[api]) {
+		int64_t depth;
 		ret = clamp_ns(t->apis.v[api].end);
-		if (!graph || !l->graph_seen[api]) {
-			/* the queue: kernels before it on the stream not finished when its launch returned */
-			while (q->head < q->end.n && q->end.v[q->head] <= ret)
-				q->head++;
-			gp_hist_add(&st->depth, (int64_t)(q->end.n - q->head));
-			st->launches++;
-			if (graph) {
-				l->graph_seen[api] = 1;
-				st->graph_launches++;
-			}
-			if (clamp_ns(kr->start) < ret)
-				st->early++;
-			gp_hist_add(&st->delay, clamp_ns(kr->start) - ret);
+		l->launched[api] = 1;
+		/* the queue: kernels before it on the stream not finished when its launch returned */
+		while (q->head < q->end.n && q->end.v[q->head] <= ret)
+			q->head++;
+		depth = (int64_t)(q->end.n - q->head);
+		gp_hist_add(&st->depth, depth);
+		if (q->series) {
+			struct gp_bd_depth_bucket *b = &q->series[depth_bucket(w, l->nbuckets, ret)];
+			b->launches++;
+			if (depth > b->max_depth)
+				b->max_depth = depth;
 		}
+		st->launches++;
+		if (graph_kernel(t, kr, api))
+			st->graph_launches++;
+		if (clamp_ns(kr->start) < ret)
+			st->early++;
+		gp_hist_add(&st->delay, clamp_ns(kr->start) - ret);
 	}
 	if (q->head > 1024 && q->head * 2 > q->end.n) {
 		memmove(q->end.v, q->end.v + q->head, (q->end.n - q->head) * sizeof(*q->end.v));
@@ -795,9 +1048,16 @@ static int cmp_gap_len(const void *pa, const void *pb)
 	return (a->start > b->start) - (a->start < b->start);
 }
 
-/* For each gap, the deepest CPU range open at its middle, written as its
-** path of enclosing ranges ("ProfilerStep#3 > aten::item"). */
-static void gap_contexts(const gp_trace *t, struct gp_bd_gap *g, size_t n)
+static int cmp_gap_cause(const void *pa, const void *pb)
+{
+	const struct gp_bd_gap_cause *a = pa, *b = pb;
+
+	if (a->device != b->device)
+		return a->device < b->device ? -1 : 1;
+	return (a->start > b->start) - (a->start < b->start);
+}
+
+void gp_bd_gap_contexts(const gp_trace *t, struct gp_bd_gap *g, size_t n)
 {
 	int32_t *best = gp_xmalloc((n ? n : 1) * sizeof(*best));
 
@@ -848,13 +1108,16 @@ int gp_breakdown_run(const gp_trace *t, const struct gp_breakdown_opts *o, gp_br
 	memset(b, 0, sizeof(*b));
 	if (o->short_gap_ns < 0)
 		return gp_err(err, GP_ERR_USAGE, "breakdown: the short-gap threshold must not be negative");
+	if (o->depth_buckets > GP_BD_MAX_BUCKETS)
+		return gp_err(err, GP_ERR_USAGE, "breakdown: at most %d queue depth buckets", GP_BD_MAX_BUCKETS);
 	if (o->hta)
 		hta_prepare(&s);
 	make_windows(&s);
 	make_sync_union(&s);
 	for (size_t i = 0; i < s.ndev; i++)
 		s.dev[i].top = gp_xcalloc(o->top_gaps ? o->top_gaps : 1, sizeof(struct gp_bd_gap));
-	l.graph_seen = gp_xcalloc(t->apis.n ? t->apis.n : 1, 1);
+	l.launched = gp_xcalloc(t->apis.n ? t->apis.n : 1, 1);
+	l.nbuckets = o->depth_buckets;
 	while (act_next(&s, &ik, &ic, &is, &a)) {
 		struct dev *d = dev_of(&s, a.device);
 		if (a.kernel >= 0 && kernel_is_comm(t, o, &t->kernels.v[a.kernel]))
@@ -869,9 +1132,11 @@ int gp_breakdown_run(const gp_trace *t, const struct gp_breakdown_opts *o, gp_br
 		if (a.end > d->cover[kind_bit(a.kind)])
 			d->cover[kind_bit(a.kind)] = a.end;
 		if (a.kernel >= 0)
-			launch_kernel(t, &l, (size_t)a.kernel);
-		if (o->hta)
+			launch_kernel(t, &l, (size_t)a.kernel, &s.win.v[d->all]);
+		if (o->hta) {
 			hta_idle(&s, &a, a.launch);
+			*gp_vec_push(s.hta_iv) = (struct hta_iv){a.device, a.start, a.hta_end, a.kind};
+		}
 	}
 	for (size_t i = 0; i < s.ndev; i++) {
 		struct dev *d = &s.dev[i];
@@ -889,6 +1154,15 @@ int gp_breakdown_run(const gp_trace *t, const struct gp_breakdown_opts *o, gp_br
 	gp_vec_sort(l.st, cmp_stream);
 	b->streams = l.st.v;
 	b->nstreams = l.st.n;
+	b->depth_buckets = l.nbuckets;
+	if (l.nbuckets) {
+		b->depth = gp_xmalloc((l.st.n ? l.st.n : 1) * l.nbuckets * sizeof(*b->depth));
+		for (size_t i = 0; i < l.st.n; i++) {
+			uint64_t key = (uint64_t)(uint32_t)l.st.v[i].device << 32 | l.st.v[i].stream;
+			memcpy(b->depth + i * l.nbuckets, l.q[gp_u64map_get(&l.at, key)].series,
+			       l.nbuckets * sizeof(*b->depth));
+		}
+	}
 	b->gaps = gp_xcalloc(ng ? ng : 1, sizeof(*b->gaps));
 	for (size_t i = 0; i < s.ndev; i++) {
 		memcpy(b->gaps + b->ngaps, s.dev[i].top, s.dev[i].ntop * sizeof(*b->gaps));
@@ -896,15 +1170,23 @@ int gp_breakdown_run(const gp_trace *t, const struct gp_breakdown_opts *o, gp_br
 		free(s.dev[i].top);
 	}
 	gp_sort(b->gaps, b->ngaps, sizeof(*b->gaps), cmp_gap_len);
-	gap_contexts(t, b->gaps, b->ngaps);
+	gp_bd_gap_contexts(t, b->gaps, b->ngaps);
+	gp_vec_sort(s.gapc, cmp_gap_cause);
+	b->gap_causes = s.gapc.v;
+	b->ngap_causes = s.gapc.n;
 	gp_vec_sort(s.hta, cmp_hta);
 	b->hta = s.hta.v;
 	b->nhta = s.hta.n;
+	if (o->hta)
+		hta_devices(&s, b);
+	gp_vec_free(s.hta_iv);
 
-	for (size_t i = 0; i < l.st.n; i++)
+	for (size_t i = 0; i < l.st.n; i++) {
 		gp_vec_free(l.q[i].end);
+		free(l.q[i].series);
+	}
 	free(l.q);
-	free(l.graph_seen);
+	free(l.launched);
 	gp_u64map_free(&l.at);
 	gp_vec_free(s.sync);
 	gp_vec_free(s.steps);
@@ -922,5 +1204,8 @@ void gp_breakdown_free(gp_breakdown *b)
 	free(b->win);
 	free(b->streams);
 	free(b->hta);
+	free(b->hta_dev);
+	free(b->depth);
+	free(b->gap_causes);
 	memset(b, 0, sizeof(*b));
 }

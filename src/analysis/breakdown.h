@@ -4,7 +4,8 @@
 ** time (a union of intervals over all streams: concurrent work counts
 ** once), idle time by cause, and per stream the launch delay and queue
 ** depth.  One pass over the kernels, copies and memsets in start order (a
-** merge of the trace's sorted arrays, no sort); docs/breakdown.md.
+** merge of the trace's sorted arrays, no sort; only HTA's view, opts.hta,
+** sorts its kept work to replay HTA's interval merge); docs/breakdown.md.
 **
 ** The results are small records that merge exactly (the next step adds up
 ** many files and ranks): sums in ns, counts, and fixed log-bucket
@@ -70,6 +71,16 @@ struct gp_bd_window {
 	uint64_t gaps;                       /* idle gaps */
 };
 
+/* One bucket of a stream's queue depth over time: the launches whose call
+** returned in [start, next bucket's start) and the largest depth sampled
+** at them (max_depth -1 = no launch in the bucket). */
+#define GP_BD_MAX_BUCKETS 100000
+struct gp_bd_depth_bucket {
+	gp_ns start;
+	uint64_t launches;
+	int64_t max_depth;
+};
+
 /* Per (device, stream): kernel launches (a CUDA graph launch is one unit),
 ** the delay from the end of each launch call to the start of its first
 ** kernel, and the queue depth (kernels launched on the stream and not yet
@@ -94,6 +105,14 @@ struct gp_bd_gap {
 	char *context;            /* "ProfilerStep#3 > aten::item > cudaStreamSynchronize", or NULL */
 };
 
+/* Every idle gap of a device (the whole trace) with its time by cause, for
+** advise's findings per cause. */
+struct gp_bd_gap_cause {
+	int32_t device;
+	gp_ns start, end;
+	gp_ns idle[GP_IDLE__COUNT];
+};
+
 /* HTA's idle time breakdown of one stream: the gap before each GPU event
 ** (its start minus the end of the one before it on the stream, negative
 ** when they overlap) is host_wait when its launch call began after that
@@ -107,6 +126,19 @@ struct gp_bd_hta_stream {
 	uint64_t n[GP_HTA__COUNT];
 };
 
+/* HTA's get_temporal_breakdown and get_comm_comp_overlap of one device,
+** as HTA computes them (docs/breakdown.md, "--as hta"): its intervals are
+** the kept GPU work, rounded inward to whole microseconds when the trace's
+** timestamps have fractions, merged by HTA's rule. */
+struct gp_bd_hta_device {
+	int32_t device;
+	gp_ns kernel_time;        /* first merged start to last merged end */
+	gp_ns idle;               /* kernel_time - the merged run time */
+	gp_ns compute;            /* merged run time of the compute kernels */
+	gp_ns comm;               /* merged run time of the communication kernels */
+	gp_ns comm_overlap;       /* of it, the time with compute running */
+};
+
 struct gp_breakdown_opts {
 	gp_ns short_gap_ns;       /* gaps shorter than this are GP_IDLE_SHORT_GAP */
 	size_t top_gaps;          /* gaps kept per device */
@@ -118,6 +150,10 @@ struct gp_breakdown_opts {
 	/* Whether a kernel's short name is communication (gp_kernel_is_comm);
 	** NULL = none is. */
 	bool (*is_comm)(const char *short_name);
+	/* Buckets of each stream's queue depth series over its device's span
+	** (gp_breakdown.depth); 0 = no series. */
+	size_t depth_buckets;
+	bool gap_causes;          /* fill gp_breakdown.gap_causes */
 };
 
 typedef struct gp_breakdown {
@@ -129,12 +165,23 @@ typedef struct gp_breakdown {
 	size_t ngaps;
 	struct gp_bd_hta_stream *hta; /* opts.hta only: by device, stream */
 	size_t nhta;
+	struct gp_bd_hta_device *hta_dev;   /* opts.hta only: by device */
+	size_t nhta_dev;
+	/* opts.depth_buckets per stream, in streams' order: the series of
+	** streams[i] is depth[i * depth_buckets ...], its buckets cutting the
+	** span of its device's whole-trace window into equal parts */
+	struct gp_bd_depth_bucket *depth;
+	size_t depth_buckets;
+	/* opts.gap_causes only: every gap, by device (ascending) and start */
+	struct gp_bd_gap_cause *gap_causes;
+	size_t ngap_causes;
 } gp_breakdown;
 
 /* Computes the breakdown of trace t (correlated: t->attrs filled, or NULL
 ** for no iterations and no launch calls).  Never fails on odd data: a
 ** record ending before it starts counts as an instant.  Fails only with
-** GP_ERR_USAGE for bad options. */
+** GP_ERR_USAGE for bad options (a negative short gap, more than
+** GP_BD_MAX_BUCKETS depth buckets). */
 int gp_breakdown_run(const gp_trace *t, const struct gp_breakdown_opts *o, gp_breakdown *b,
 		     gp_error *err);
 
@@ -151,5 +198,13 @@ void gp_bd_window_merge(struct gp_bd_window *into, const struct gp_bd_window *fr
 void gp_bd_stream_merge(struct gp_bd_stream *into, const struct gp_bd_stream *from);
 
 const char *gp_idle_cause_name(int cause);   /* "host_launch" */
+
+/* Sets g[i].context for each of the n gaps: the deepest CPU range (not a
+** mark or GPU annotation) of t open at the gap's middle on any thread, as
+** the path of up to four enclosing ranges ("ProfilerStep#3 > aten::item";
+** "... " first when deeper); NULL when none.  One pass over the ranges per
+** call, n checks each: for a few gaps.  The strings are malloc()ed
+** (gp_breakdown_free() frees those of a breakdown's gaps). */
+void gp_bd_gap_contexts(const gp_trace *t, struct gp_bd_gap *g, size_t n);
 
 #endif

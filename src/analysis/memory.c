@@ -38,15 +38,13 @@ static void note(struct gp_memory *m, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* *sum += v, saturating at the int64 limits: byte sums of a hostile file
-** (millions of events of up to GP_MEM_ABSURD bytes) must not overflow. */
-static void add_bytes(int64_t *sum, int64_t v)
+void gp_mem_add_bytes(int64_t *sum, int64_t v)
 {
 	if (__builtin_add_overflow(*sum, v, sum))
 		*sum = v > 0 ? INT64_MAX : INT64_MIN;
 }
 
-static bool absurd(const struct gp_memevent *e)
+bool gp_mem_absurd(const struct gp_memevent *e)
 {
 	return e->bytes > GP_MEM_ABSURD || e->bytes < -GP_MEM_ABSURD || e->total_alloc > GP_MEM_ABSURD ||
 	       e->total_reserved > GP_MEM_ABSURD;
@@ -93,7 +91,7 @@ static int32_t *replay(const gp_trace *t, struct gp_memory *m, gp_u64map *slots,
 	for (size_t i = 0; i < n; i++) {
 		const struct gp_memevent *e = &t->memevents.v[i];
 		freed_at[i] = -1;
-		if (absurd(e)) {
+		if (gp_mem_absurd(e)) {
 			slot[i] = -1;
 			m->skipped++;
 			continue;
@@ -108,7 +106,7 @@ static int32_t *replay(const gp_trace *t, struct gp_memory *m, gp_u64map *slots,
 		if (e->total_alloc >= 0) {
 			alloc.v[s] = e->total_alloc;
 		} else {
-			add_bytes(&alloc.v[s], e->bytes);
+			gp_mem_add_bytes(&alloc.v[s], e->bytes);
 			d->stated = false;
 			unstated++;
 		}
@@ -121,10 +119,10 @@ static int32_t *replay(const gp_trace *t, struct gp_memory *m, gp_u64map *slots,
 		d->last_ts = e->ts;
 		if (e->bytes >= 0) {
 			d->allocs++;
-			add_bytes(&d->alloc_bytes, e->bytes);
+			gp_mem_add_bytes(&d->alloc_bytes, e->bytes);
 		} else {
 			d->frees++;
-			add_bytes(&d->free_bytes, -e->bytes);
+			gp_mem_add_bytes(&d->free_bytes, -e->bytes);
 		}
 		if (d->events == 1 || alloc.v[s] > d->peak_alloc) {
 			d->peak_alloc = alloc.v[s];
@@ -206,6 +204,21 @@ static int cmp_by_thread(const void *pa, const void *pb)
 	return c ? c : a->idx < b->idx ? -1 : a->idx > b->idx;
 }
 
+uint32_t *gp_mem_thread_order(const gp_trace *t)
+{
+	size_t n = t->memevents.n;
+	struct by_thread *ord = gp_xmalloc((n ? n : 1) * sizeof(*ord));
+	uint32_t *idx = gp_xmalloc((n ? n : 1) * sizeof(*idx));
+
+	for (size_t i = 0; i < n; i++)
+		ord[i] = (struct by_thread){t->memevents.v[i].pid, t->memevents.v[i].tid, (uint32_t)i};
+	gp_sort(ord, n, sizeof(*ord), cmp_by_thread);
+	for (size_t i = 0; i < n; i++)
+		idx[i] = ord[i].idx;
+	free(ord);
+	return idx;
+}
+
 static bool is_iteration(const char *text)
 {
 	return strncmp(text, "ProfilerStep#", 13) == 0 || strncasecmp(text, "iteration ", 10) == 0;
@@ -241,21 +254,18 @@ static struct event_site *locate(const gp_trace *t)
 {
 	size_t n = t->memevents.n, ri = 0, nr = t->ranges.n;
 	struct event_site *site = gp_xmalloc((n ? n : 1) * sizeof(*site));
-	struct by_thread *ord = gp_xmalloc((n ? n : 1) * sizeof(*ord));
+	uint32_t *ord = gp_mem_thread_order(t);
 	int32_t stack[MAX_STACK];
 	int depth = 0;
 	bool framework_ops = false;
 
 	for (size_t i = 0; i < nr && !framework_ops; i++)
 		framework_ops = t->ranges.v[i].kind == GP_RANGE_CPU_OP;
-	for (size_t i = 0; i < n; i++)
-		ord[i] = (struct by_thread){t->memevents.v[i].pid, t->memevents.v[i].tid, (uint32_t)i};
-	gp_sort(ord, n, sizeof(*ord), cmp_by_thread);
-
 	for (size_t k = 0; k < n; k++) {
-		const struct gp_memevent *e = &t->memevents.v[ord[k].idx];
-		struct event_site *s = &site[ord[k].idx];
-		if (k == 0 || gp_thread_cmp(ord[k - 1].pid, ord[k - 1].tid, e->pid, e->tid) != 0)
+		const struct gp_memevent *e = &t->memevents.v[ord[k]];
+		const struct gp_memevent *prev = k ? &t->memevents.v[ord[k - 1]] : NULL;
+		struct event_site *s = &site[ord[k]];
+		if (!prev || gp_thread_cmp(prev->pid, prev->tid, e->pid, e->tid) != 0)
 			depth = 0;
 		while (ri < nr && gp_thread_cmp(t->ranges.v[ri].pid, t->ranges.v[ri].tid, e->pid, e->tid) < 0)
 			ri++;
@@ -342,20 +352,20 @@ static void group_events(const gp_trace *t, struct gp_memory *m, const int32_t *
 		bool live = addresses[slot[i]] && e->bytes > 0 && e->addr && i <= d->peak_event &&
 			    (freed_at[i] < 0 || (uint32_t)freed_at[i] > d->peak_event);
 		if (live)
-			add_bytes(&d->live_known, e->bytes);
+			gp_mem_add_bytes(&d->live_known, e->bytes);
 		int32_t range[2] = {site[i].op, site[i].layer};
 		for (uint8_t by = GP_MEM_BY_OP; by <= GP_MEM_BY_LAYER; by++) {
 			gp_str name = range[by] >= 0 ? t->ranges.v[range[by]].text : 0;
 			struct gp_mem_group *g = group_of(m, &index, slot[i], by, name, addresses[slot[i]]);
 			if (e->bytes >= 0) {
 				g->allocs++;
-				add_bytes(&g->alloc_bytes, e->bytes);
+				gp_mem_add_bytes(&g->alloc_bytes, e->bytes);
 			} else {
 				g->frees++;
-				add_bytes(&g->free_bytes, -e->bytes);
+				gp_mem_add_bytes(&g->free_bytes, -e->bytes);
 			}
 			if (live) {
-				add_bytes(&g->live_at_peak, e->bytes);
+				gp_mem_add_bytes(&g->live_at_peak, e->bytes);
 				g->live_count++;
 			}
 		}
@@ -418,7 +428,7 @@ void gp_memory_churn(const gp_trace *t, struct gp_mem_churn *c)
 	}
 	for (size_t i = 0; i < t->memevents.n; i++) {
 		const struct gp_memevent *e = &t->memevents.v[i];
-		if (e->device == GP_MEM_HOST || e->total_reserved < 0 || absurd(e))
+		if (e->device == GP_MEM_HOST || e->total_reserved < 0 || gp_mem_absurd(e))
 			continue;
 		size_t d = 0;
 		while (d < reserved.n && reserved.v[d].device != e->device)
@@ -428,7 +438,7 @@ void gp_memory_churn(const gp_trace *t, struct gp_mem_churn *c)
 		int64_t *prev = &reserved.v[d].reserved;
 		if (e->total_reserved > *prev && e->ts >= c->loop_start) {
 			c->reserved_growths++;
-			add_bytes(&c->reserved_growth_bytes, e->total_reserved - *prev);
+			gp_mem_add_bytes(&c->reserved_growth_bytes, e->total_reserved - *prev);
 		}
 		*prev = e->total_reserved;
 	}

@@ -88,6 +88,19 @@ struct gp_memory {
 	int nnotes;
 };
 
+/* *sum += v, saturating at the int64 limits: byte sums of a hostile file
+** (millions of events of up to GP_MEM_ABSURD bytes) must not overflow. */
+void gp_mem_add_bytes(int64_t *sum, int64_t v);
+
+/* Whether e states a byte count or total beyond GP_MEM_ABSURD: a corrupt
+** event, skipped by every sum. */
+bool gp_mem_absurd(const struct gp_memevent *e);
+
+/* The indices of t's memory events ordered by thread (gp_thread_cmp), in
+** time order within a thread: the order to walk them beside the ranges.
+** Returns a new array of t->memevents.n entries (free()).  Never fails. */
+uint32_t *gp_mem_thread_order(const gp_trace *t);
+
 /* Replays t's memory events (sorted by gp_trace_finish) into m: one pass
 ** over the events for the series and peaks, one walk of the events by
 ** thread beside the ranges for the ops and layers, one over the API calls

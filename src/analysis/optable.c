@@ -8,11 +8,14 @@
 ** pass adds every op's times into its parent's before the parent is read.
 ** Kernels reach their op through gp_attr.range, the innermost range the
 ** correlation sweep found around their launch: no search per kernel.
+** Allocator events reach theirs in one walk of the events by thread beside
+** the ranges (both sorted).
 */
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/markers.h"
+#include "analysis/memory.h"
 #include "analysis/optable.h"
 #include "util/u64map.h"
 
@@ -159,6 +162,65 @@ static void add_copies(const gp_trace *t, const int32_t *op_up, const int32_t *o
 }
 #undef ADD_COPIES
 
+/* The memory figures (enum gp_opmem) of the op instances, kept only for
+** traces with allocator events and only for ops (a slot per op range). */
+struct op_mem {
+	int32_t *slot;          /* per range: its op's index in self/total, -1 */
+	int64_t (*self)[GP_OPMEM__COUNT];
+	int64_t (*total)[GP_OPMEM__COUNT];
+};
+
+/* Sets up mem for the ops of t (op_up[i] == i): a slot each. */
+static void op_mem_init(const gp_trace *t, const int32_t *op_up, struct op_mem *mem)
+{
+	size_t nops = 0;
+
+	mem->slot = gp_xmalloc((t->ranges.n ? t->ranges.n : 1) * sizeof(*mem->slot));
+	for (size_t i = 0; i < t->ranges.n; i++)
+		mem->slot[i] = op_up[i] == (int32_t)i ? (int32_t)nops++ : -1;
+	mem->self = gp_xcalloc(nops ? nops : 1, sizeof(*mem->self));
+	mem->total = gp_xcalloc(nops ? nops : 1, sizeof(*mem->total));
+}
+
+static void op_mem_free(struct op_mem *mem)
+{
+	free(mem->slot);
+	free(mem->self);
+	free(mem->total);
+}
+
+/* Adds each allocator event of t to the self figures of the innermost op
+** on its thread that holds its time (start <= ts <= end): from the last
+** range of the thread that starts at or before it (one walk beside the
+** events in thread order), that range's nearest op, then up the op tree.
+** Events outside every op, and absurd ones, count nowhere. */
+static void add_memory(const gp_trace *t, const int32_t *op_up, const int32_t *op_parent,
+		       struct op_mem *mem)
+{
+	uint32_t *ord = gp_mem_thread_order(t);
+	size_t ri = 0, nr = t->ranges.n;
+
+	for (size_t k = 0; k < t->memevents.n; k++) {
+		const struct gp_memevent *e = &t->memevents.v[ord[k]];
+		int32_t o = -1;
+		while (ri < nr && (gp_thread_cmp(t->ranges.v[ri].pid, t->ranges.v[ri].tid, e->pid, e->tid) < 0 ||
+				   (t->ranges.v[ri].pid == e->pid && t->ranges.v[ri].tid == e->tid &&
+				    t->ranges.v[ri].start <= e->ts)))
+			ri++;
+		if (ri > 0 && t->ranges.v[ri - 1].pid == e->pid && t->ranges.v[ri - 1].tid == e->tid)
+			for (o = op_up[ri - 1]; o >= 0; o = op_parent[o])
+				if (t->ranges.v[o].start <= e->ts && e->ts <= t->ranges.v[o].end)
+					break;
+		if (o < 0 || gp_mem_absurd(e))
+			continue;
+		int64_t *b = mem->self[mem->slot[o]] + (e->device == GP_MEM_HOST ? GP_OPMEM_CPU_NET : GP_OPMEM_GPU_NET);
+		gp_mem_add_bytes(&b[0], e->bytes);
+		if (e->bytes > 0)
+			gp_mem_add_bytes(&b[1], e->bytes);
+	}
+	free(ord);
+}
+
 /* The name, and the shapes an NVTX text carries, per distinct text; NVTX
 ** marker texts are parsed once each (ids below n exist before labelling). */
 struct names {
@@ -249,6 +311,7 @@ void gp_optable_build(gp_trace *t, const struct gp_optable_opts *o, struct gp_op
 	gp_ns *gpu_total = gp_xcalloc(nn, sizeof(*gpu_total));
 	gp_ns *cpu_children = gp_xcalloc(nn, sizeof(*cpu_children));
 	double *flops = gp_xmalloc(nn * sizeof(*flops));
+	struct op_mem mem = {0};
 	struct names nm = {.n = t->strs.n};
 	gp_u64map slot = {0};
 
@@ -271,6 +334,11 @@ void gp_optable_build(gp_trace *t, const struct gp_optable_opts *o, struct gp_op
 			flops[op] = (flops[op] > 0 ? flops[op] : 0) + o->flops[k];
 	}
 	add_copies(t, op_up, op_parent, self_gpu, &tb->gpu_sum);
+	tb->has_memory = t->memevents.n > 0;
+	if (tb->has_memory) {
+		op_mem_init(t, op_up, &mem);
+		add_memory(t, op_up, op_parent, &mem);
+	}
 	/* Children after parents: backwards, each op's totals are complete
 	** when it hands them to its parent op. */
 	for (size_t i = n; i-- > 0;) {
@@ -278,9 +346,13 @@ void gp_optable_build(gp_trace *t, const struct gp_optable_opts *o, struct gp_op
 		if (op_up[i] != (int32_t)i)
 			continue;
 		gpu_total[i] += self_gpu[i];
+		for (int m = 0; mem.slot && m < GP_OPMEM__COUNT; m++)
+			gp_mem_add_bytes(&mem.total[mem.slot[i]][m], mem.self[mem.slot[i]][m]);
 		if (pop >= 0) {
 			gpu_total[pop] += gpu_total[i];
 			cpu_children[pop] += t->ranges.v[i].end - t->ranges.v[i].start;
+			for (int m = 0; mem.slot && m < GP_OPMEM__COUNT; m++)
+				gp_mem_add_bytes(&mem.total[mem.slot[pop]][m], mem.total[mem.slot[i]][m]);
 		}
 	}
 	/* Group in range order: rows appear in first-instance order. */
@@ -315,12 +387,17 @@ void gp_optable_build(gp_trace *t, const struct gp_optable_opts *o, struct gp_op
 		row->gpu_total += gpu_total[i];
 		if (flops[i] >= 0)
 			row->flops = (row->flops > 0 ? row->flops : 0) + flops[i];
+		for (int m = 0; mem.slot && m < GP_OPMEM__COUNT; m++) {
+			gp_mem_add_bytes(&row->self_mem[m], mem.self[mem.slot[i]][m]);
+			gp_mem_add_bytes(&row->total_mem[m], mem.total[mem.slot[i]][m]);
+		}
 		tb->self_cpu_sum += dur - cpu_children[i];
 	}
 	gp_u64map_free(&slot);
 	free(nm.label);
 	free(nm.sizes);
 	free(flops);
+	op_mem_free(&mem);
 	free(cpu_children);
 	free(gpu_total);
 	free(self_gpu);

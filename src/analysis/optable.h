@@ -4,13 +4,15 @@
 ** timers), grouped by name (and input shapes or python stack): calls, Self
 ** CPU, CPU total, Self GPU (kernels, memcpys and memsets whose launch's
 ** innermost enclosing op is this one), GPU total (its descendants' too),
-** FLOPs.  And the
+** FLOPs; where the trace has allocator events, the bytes allocated inside
+** each op (PyTorch's CPU Mem / Self CPU Mem / CUDA Mem / Self CUDA Mem).
+** And the
 ** cProfile-like view of python_function frames.  One pass over the ranges
 ** in their sorted order plus one over the kernels (docs/ops-table.md).
 **
 ** Each row is a small record keyed by strings (name, shapes, stack) with
 ** sums only, so tables of many files or ranks merge by adding rows with
-** equal keys.  A new column (memory) is one field here, summed in
+** equal keys.  A new column is one field here, summed in
 ** gp_optable_build(), and one line in the command's column table.
 **
 ** Ownership: a gp_optable owns its row arrays (gp_optable_free); row
@@ -35,6 +37,11 @@ struct gp_optable_opts {
 					** layer); NULL = no FLOPs column */
 };
 
+/* The memory figures of an op, in bytes: net = allocated minus freed
+** (PyTorch's "CPU Mem" / "CUDA Mem"), gross = allocated only; host memory
+** (CPU) and every GPU device together (GPU). */
+enum gp_opmem { GP_OPMEM_CPU_NET, GP_OPMEM_CPU_ALLOC, GP_OPMEM_GPU_NET, GP_OPMEM_GPU_ALLOC, GP_OPMEM__COUNT };
+
 /* One group of op/range instances.  Times in ns. */
 struct gp_oprow {
 	gp_str name;
@@ -45,6 +52,9 @@ struct gp_oprow {
 	gp_ns self_cpu, cpu_total;
 	gp_ns self_gpu, gpu_total;
 	double flops;           /* of its own kernels; < 0 = none known */
+	int64_t self_mem[GP_OPMEM__COUNT];   /* allocator events whose innermost
+					     ** op on their thread is this one */
+	int64_t total_mem[GP_OPMEM__COUNT];  /* self_mem plus its descendants' */
 };
 
 /* One python function (cProfile's line).  Times in ns. */
@@ -61,10 +71,15 @@ struct gp_optable {
 	gp_ns self_cpu_sum;     /* over all rows: the CPU % denominator */
 	gp_ns gpu_sum;          /* all kernels, memcpys and memsets of the trace:
 				** the GPU % denominator */
+	bool has_memory;        /* the trace has allocator events: the memory
+				** columns mean something */
 };
 
 /* Builds tb->rows (and the two sums) from t, which gp_correlate() has run
-** on.  Unclosed ranges, marks, python frames and GPU annotations are no
+** on.  Each allocator event (t->memevents, but those gp_mem_absurd())
+** goes to the innermost op on its thread whose interval holds its time
+** (start <= ts <= end), in one walk of the events by thread beside the
+** ranges.  Unclosed ranges, marks, python frames and GPU annotations are no
 ** rows.  Interns keys into t.  Never fails: odd nesting (a child past its
 ** parent's end) gives a negative self time, not an error. */
 void gp_optable_build(gp_trace *t, const struct gp_optable_opts *o, struct gp_optable *tb);

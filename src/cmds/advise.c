@@ -28,8 +28,10 @@ static const struct gp_cmd_spec advise_spec = {
 	"speed up (and, without shapes, how to record them), rows of small\n"
 	"elementwise/norm/RoPE/copy ops to fuse, unfused attention (bmm +\n"
 	"softmax + bmm) to replace with SDPA, kernels far below their roofline,\n"
-	"launch-bound tiny kernels, GPU idle gaps, host synchronization, pageable\n"
-	"or synchronous copies, and grids smaller than the number of SMs.\n"
+	"launch-bound tiny kernels, GPU idle time by cause (the host launching\n"
+	"too slowly, gaps under 10 us between kernels, host synchronization,\n"
+	"pageable copies, the unexplained rest; as gpuprof breakdown splits it),\n"
+	"synchronous copies, and grids smaller than the number of SMs.\n"
 	"Times at stake are disjoint: time two findings share is counted once,\n"
 	"in the larger, and the other says so (\"shared\"; overlap_ns and\n"
 	"overlaps in json/csv/tsv).  See docs/op-model.md.",
@@ -77,19 +79,21 @@ static int write_rows(gp_writer *w, const struct gp_findings *f, size_t top)
 _Static_assert(sizeof(((struct gp_advise_time *)0)->idle_cause_ns) / sizeof(double) == GP_IDLE__COUNT,
 	       "gp_advise_time keeps one sum per idle cause");
 
-/* The time breakdown's sums the advise rules use (communication, exposed
-** communication, idle time by cause), over the whole trace of every
-** device.  The analysis' default short-gap threshold (10 us) applies. */
-static void advise_time(const gp_trace *t, struct gp_advise_time *bt)
+/* Runs the time breakdown of t into b (gaps with their causes too) and
+** fills bt with the sums the advise rules use (communication, exposed
+** communication, idle time by cause, over the whole trace of every device)
+** and b's gaps; the analysis' default short-gap threshold (10 us) applies.
+** bt points into b: free b after the rules ran. */
+static void advise_time(const gp_trace *t, gp_breakdown *b, struct gp_advise_time *bt)
 {
-	struct gp_breakdown_opts bo = {.short_gap_ns = 10000, .is_comm = gp_kernel_is_comm};
-	gp_breakdown b;
+	struct gp_breakdown_opts bo = {.short_gap_ns = 10000, .is_comm = gp_kernel_is_comm,
+				       .gap_causes = true};
 	gp_error err = {0};
 
-	if (gp_breakdown_run(t, &bo, &b, &err))
+	if (gp_breakdown_run(t, &bo, b, &err))
 		return;
-	for (size_t i = 0; i < b.nwin; i++) {
-		const struct gp_bd_window *w = &b.win[i];
+	for (size_t i = 0; i < b->nwin; i++) {
+		const struct gp_bd_window *w = &b->win[i];
 		gp_ns hidden = w->by_mask[GP_BD_COMPUTE | GP_BD_COMM] +
 			       w->by_mask[GP_BD_COMPUTE | GP_BD_COMM | GP_BD_MEMORY];
 		if (w->iter >= 0)
@@ -100,7 +104,9 @@ static void advise_time(const gp_trace *t, struct gp_advise_time *bt)
 		for (int c = 0; c < GP_IDLE__COUNT; c++)
 			bt->idle_cause_ns[c] += (double)w->idle[c];
 	}
-	gp_breakdown_free(&b);
+	bt->gaps = b->gap_causes;
+	bt->ngaps = b->ngap_causes;
+	bt->short_gap_ns = bo.short_gap_ns;
 }
 
 /* What advise does with each trace. */
@@ -116,10 +122,12 @@ static void findings_of(gp_trace *t, const struct job *j, struct gp_opres **res,
 			struct gp_findings *f)
 {
 	struct gp_advise_time bt = {0};
+	gp_breakdown b = {0};
 
 	*res = gp_ops_run(t, &j->co->peaks);
-	advise_time(t, &bt);
+	advise_time(t, &b, &bt);
 	gp_advise_time(t, *res, &j->co->peaks, &bt, f);
+	gp_breakdown_free(&b);
 }
 
 /* Writes t's findings: text through the sink on out, else rows to w. */

@@ -4,7 +4,9 @@
 **   time     one row per (device, iteration, part): span, busy, compute,
 **            communication, memory, overlaps, idle and its causes;
 **   streams  per stream: launches, launch delay and queue depth percentiles;
-**   gaps     the longest idle gaps and what the CPU was doing in them.
+**   gaps     the longest idle gaps and what the CPU was doing in them;
+**   depth    per stream, the queue depth over time: --buckets equal parts
+**            of the device's span, the launches and the largest depth in each.
 ** --as tracelens gives TraceLens' gpu_timeline rows instead, --as hta
 ** HTA's temporal breakdown and comm/comp overlap, --as hta-idle HTA's idle
 ** time breakdown per stream.
@@ -22,7 +24,7 @@
 #include "writers/writer.h"
 
 static const struct gp_cmd_opt breakdown_own[] = {
-	{"view", 'V', "V", "time (default), streams or gaps"},
+	{"view", 'V', "V", "time (default), streams, gaps or depth"},
 	{"as", 0, "TOOL", "tracelens: TraceLens' gpu_timeline (all GPUs as one\n"
 	 "timeline, the whole trace; times in ms as it writes them);\n"
 	 "hta: HTA's temporal breakdown and communication/computation\n"
@@ -30,9 +32,10 @@ static const struct gp_cmd_opt breakdown_own[] = {
 	 "the last); hta-idle: HTA's idle time per stream by\n"
 	 "host_wait, kernel_wait, other"},
 	{"short-gap", 0, "NS", "idle gaps shorter than NS ns are short_gap (default 10000)"},
+	{"buckets", 0, "N", "--view depth: buckets per stream (default 100, at most 100000)"},
 	{NULL, 0, NULL, NULL},
 };
-enum { OWN_VIEW, OWN_AS, OWN_SHORT_GAP };
+enum { OWN_VIEW, OWN_AS, OWN_SHORT_GAP, OWN_BUCKETS };
 
 static const struct gp_cmd_spec breakdown_spec = {
 	.name = "breakdown",
@@ -45,9 +48,10 @@ static const struct gp_cmd_spec breakdown_spec = {
 	"'overlap' is the time counted twice, so compute + communication + memory\n"
 	"+ idle - overlap = span).  Idle time splits by cause: short_gap,\n"
 	"sync, pageable_memcpy, host_launch, other.  --view streams gives each\n"
-	"stream's launch delay and queue depth; --view gaps the longest idle gaps\n"
-	"with the CPU ranges open in them (-n: gaps per device, default 10; the\n"
-	"other views write all their rows).\n"
+	"stream's launch delay and queue depth; --view depth each stream's queue\n"
+	"depth over time (the largest per bucket); --view gaps the longest idle\n"
+	"gaps with the CPU ranges open in them (-n: gaps per device, default 10;\n"
+	"the other views write all their rows).\n"
 	"Definitions: docs/breakdown.md.",
 	.shared = GP_OPT_FORMAT | GP_OPT_TOP | GP_OPT_WIDTH | GP_OPT_NO_HEADER | GP_OPT_JOBS,
 	.row_formats = true,
@@ -56,11 +60,12 @@ static const struct gp_cmd_spec breakdown_spec = {
 	.many_files = true,
 };
 
-enum view { VIEW_TIME, VIEW_STREAMS, VIEW_GAPS, VIEW_TRACELENS, VIEW_HTA, VIEW_HTA_IDLE };
+enum view { VIEW_TIME, VIEW_STREAMS, VIEW_GAPS, VIEW_DEPTH, VIEW_TRACELENS, VIEW_HTA, VIEW_HTA_IDLE };
 
 struct opts {
 	enum view view;
 	gp_ns short_gap;
+	size_t buckets;
 };
 
 static const struct gp_column time_cols[] = {
@@ -130,6 +135,14 @@ static const struct gp_column gap_cols_raw[] = {
 	{"dur_ns", "Idle (ns)", 8, true, false, NULL},
 	{"cause", "Cause", 10, false, false, NULL},
 	{"cpu", "CPU context", 20, false, true, "(none)"},
+};
+
+static const struct gp_column depth_cols[] = {
+	{"device", "Device", 3, true, false, NULL},
+	{"stream", "Stream", 3, true, false, NULL},
+	{"ts_ns", "Start (ns)", 10, true, false, NULL},
+	{"launches", "Launches", 5, true, false, NULL},
+	{"max_depth", "Depth max", 4, true, false, NULL},
 };
 
 static const struct gp_column tl_cols[] = {
@@ -275,6 +288,26 @@ static void write_gaps(gp_writer *w, const gp_breakdown *b, bool table)
 	}
 }
 
+/* Each stream's queue depth series: one row per bucket; the depth is
+** empty (JSON null) in a bucket without launches. */
+static void write_depth(gp_writer *w, const gp_breakdown *b)
+{
+	for (size_t i = 0; i < b->nstreams; i++) {
+		const struct gp_bd_stream *s = &b->streams[i];
+		for (size_t k = 0; k < b->depth_buckets; k++) {
+			const struct gp_bd_depth_bucket *d = &b->depth[i * b->depth_buckets + k];
+			char v[5][32];
+			const char *row[5] = {v[0], v[1], v[2], v[3], d->max_depth >= 0 ? v[4] : NULL};
+			snprintf(v[0], 32, "%d", s->device);
+			snprintf(v[1], 32, "%u", s->stream);
+			snprintf(v[2], 32, "%" PRId64, d->start);
+			snprintf(v[3], 32, "%" PRIu64, d->launches);
+			snprintf(v[4], 32, "%" PRId64, d->max_depth);
+			gp_writer_row(w, row);
+		}
+	}
+}
+
 /* TraceLens' gpu_timeline: computation = compute union; exposed
 ** communication = communication not under compute; exposed memcpy = memory
 ** work under neither; busy, idle, total; then the totals of communication
@@ -319,28 +352,23 @@ static void write_tracelens(gp_writer *w, const gp_breakdown *b)
 ** communication time under computation), one row per device. */
 static void write_hta(gp_writer *w, const gp_breakdown *b)
 {
-	for (size_t i = 0; i < b->nwin; i++) {
-		const struct gp_bd_window *win = &b->win[i];
-		gp_ns span = win->end - win->start, idle = win->by_mask[0];
-		gp_ns comp = gp_bd_kind_time(win, GP_BD_COMPUTE), comm = gp_bd_kind_time(win, GP_BD_COMM);
-		gp_ns both = win->by_mask[GP_BD_COMPUTE | GP_BD_COMM] +
-			     win->by_mask[GP_BD_COMPUTE | GP_BD_COMM | GP_BD_MEMORY];
+	for (size_t i = 0; i < b->nhta_dev; i++) {
+		const struct gp_bd_hta_device *d = &b->hta_dev[i];
+		gp_ns span = d->kernel_time, non_compute = span - d->compute - d->idle;
 		char v[9][48];
 		const char *row[9];
-		if (win->iter >= 0)
-			continue;
-		snprintf(v[0], 48, "%d", win->device);
-		snprintf(v[1], 48, "%" PRId64, idle);
-		snprintf(v[2], 48, "%" PRId64, comp);
-		snprintf(v[3], 48, "%" PRId64, span - comp - idle);
+		snprintf(v[0], 48, "%d", d->device);
+		snprintf(v[1], 48, "%" PRId64, d->idle);
+		snprintf(v[2], 48, "%" PRId64, d->compute);
+		snprintf(v[3], 48, "%" PRId64, non_compute);
 		snprintf(v[4], 48, "%" PRId64, span);
-		snprintf(v[5], 48, "%.2f", gp_percent(idle, span));
-		snprintf(v[6], 48, "%.2f", gp_percent(comp, span));
-		snprintf(v[7], 48, "%.2f", gp_percent(span - comp - idle, span));
-		snprintf(v[8], 48, "%.2f", gp_percent(both, comm));
+		snprintf(v[5], 48, "%.2f", gp_percent(d->idle, span));
+		snprintf(v[6], 48, "%.2f", gp_percent(d->compute, span));
+		snprintf(v[7], 48, "%.2f", gp_percent(non_compute, span));
+		snprintf(v[8], 48, "%.2f", gp_percent(d->comm_overlap, d->comm));
 		for (int c = 0; c < 9; c++)
 			row[c] = v[c];
-		if (!comm)
+		if (!d->comm)
 			row[8] = NULL;   /* HTA: NaN, no communication to overlap */
 		gp_writer_row(w, row);
 	}
@@ -380,8 +408,10 @@ static int breakdown_option(void *ctx, int index, const char *arg)
 			o->view = VIEW_STREAMS;
 		else if (strcmp(arg, "gaps") == 0)
 			o->view = VIEW_GAPS;
+		else if (strcmp(arg, "depth") == 0)
+			o->view = VIEW_DEPTH;
 		else
-			return gp_cli_usage("breakdown", "--view wants time, streams or gaps, not '%s'", arg);
+			return gp_cli_usage("breakdown", "--view wants time, streams, gaps or depth, not '%s'", arg);
 		return 0;
 	case OWN_AS:
 		if (strcmp(arg, "tracelens") == 0)
@@ -398,6 +428,12 @@ static int breakdown_option(void *ctx, int index, const char *arg)
 		if (end == arg || *end || v < 0 || v > INT64_MAX / 2)
 			return gp_cli_usage("breakdown", "--short-gap wants a number of ns >= 0, not '%s'", arg);
 		o->short_gap = v;
+		return 0;
+	case OWN_BUCKETS:
+		v = strtoll(arg, &end, 10);
+		if (end == arg || *end || v < 1 || v > GP_BD_MAX_BUCKETS)
+			return gp_cli_usage("breakdown", "--buckets wants 1 to %d, not '%s'", GP_BD_MAX_BUCKETS, arg);
+		o->buckets = (size_t)v;
 		return 0;
 	}
 	return 0;
@@ -421,6 +457,8 @@ static int breakdown_trace(const void *ctx, gp_trace *t, gp_writer *w, gp_writer
 		write_streams(w, &b, j->table);
 	else if (j->view == VIEW_GAPS)
 		write_gaps(w, &b, j->table);
+	else if (j->view == VIEW_DEPTH)
+		write_depth(w, &b);
 	else if (j->view == VIEW_TRACELENS)
 		write_tracelens(w, &b);
 	else if (j->view == VIEW_HTA)
@@ -435,7 +473,7 @@ static int breakdown_trace(const void *ctx, gp_trace *t, gp_writer *w, gp_writer
 
 int cmd_breakdown(int argc, char **argv)
 {
-	struct opts o = {.view = VIEW_TIME, .short_gap = 10000};
+	struct opts o = {.view = VIEW_TIME, .short_gap = 10000, .buckets = 100};
 	struct job j = {.bo = {.is_comm = gp_kernel_is_comm}};
 	struct gp_cli_many m = {.cmd = "breakdown", .fn = breakdown_trace, .ctx = &j};
 	struct gp_cli_opts co;
@@ -451,6 +489,9 @@ int cmd_breakdown(int argc, char **argv)
 		break;
 	case VIEW_GAPS:
 		m.cols = j.table ? gap_cols : gap_cols_raw, m.ncols = NCOL(gap_cols);
+		break;
+	case VIEW_DEPTH:
+		m.cols = depth_cols, m.ncols = NCOL(depth_cols);
 		break;
 	case VIEW_TRACELENS:
 		m.cols = tl_cols, m.ncols = NCOL(tl_cols);
@@ -470,5 +511,6 @@ int cmd_breakdown(int argc, char **argv)
 	j.bo.one_timeline = o.view == VIEW_TRACELENS;
 	j.bo.memset_compute = o.view == VIEW_TRACELENS;
 	j.bo.hta = o.view == VIEW_HTA || o.view == VIEW_HTA_IDLE;
+	j.bo.depth_buckets = o.view == VIEW_DEPTH ? o.buckets : 0;
 	return gp_cli_run(&m, &co);
 }

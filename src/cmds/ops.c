@@ -41,18 +41,26 @@ static const struct gp_cmd_spec ops_spec = {
 	"of the ops it encloses too); each as a share (CPU: of the sum of Self\n"
 	"CPU; GPU: of all kernel, memcpy and memset time); average per call;\n"
 	"GFLOPs of its own kernels from the op model (na: none known).  Times in\n"
-	"ns.  docs/ops-table.md.",
+	"ns.  Traces with allocator events (profile_memory=True, nsys\n"
+	"--cuda-memory-usage) add the bytes allocated inside each op, host (CPU)\n"
+	"and GPU apart: net (allocated - freed: PyTorch's CPU Mem, CUDA Mem) and\n"
+	"gross (allocated only: Alloc), Self (events whose innermost op it is) and\n"
+	"total (its descendants' too).  docs/ops-table.md.",
 	.shared = GP_OPT_FORMAT | GP_OPT_TOP | GP_OPT_WIDTH | GP_OPT_NO_HEADER,
 	.row_formats = true,
 	.own = ops_own,
 };
 
 /* Every column of the op table; rows fill vals[] in this order.  Adding a
-** column (memory) is a line here and a field in struct gp_oprow. */
+** column is a line here and a field in struct gp_oprow.  The memory
+** columns (C_CPU_MEM .. C_SELF_GPU_ALLOC) only for traces with allocator
+** events, as PyTorch adds them only with profile_memory=True. */
 enum col {
 	C_NAME, C_SHAPES, C_STACK, C_SELF_CPU_PCT, C_SELF_CPU, C_CPU_TOTAL_PCT, C_CPU_TOTAL,
-	C_CPU_AVG, C_SELF_GPU, C_SELF_GPU_PCT, C_GPU_TOTAL, C_GPU_TOTAL_PCT, C_GPU_AVG, C_CALLS,
-	C_GFLOPS, C_KIND, C__COUNT
+	C_CPU_AVG, C_SELF_GPU, C_SELF_GPU_PCT, C_GPU_TOTAL, C_GPU_TOTAL_PCT, C_GPU_AVG,
+	C_CPU_MEM, C_SELF_CPU_MEM, C_GPU_MEM, C_SELF_GPU_MEM,
+	C_CPU_ALLOC, C_SELF_CPU_ALLOC, C_GPU_ALLOC, C_SELF_GPU_ALLOC,
+	C_CALLS, C_GFLOPS, C_KIND, C__COUNT
 };
 static const struct gp_column op_cols[C__COUNT] = {
 	[C_NAME] = {"name", "Name", 12, false, true, NULL},
@@ -68,6 +76,14 @@ static const struct gp_column op_cols[C__COUNT] = {
 	[C_GPU_TOTAL] = {"gpu_total_ns", "GPU total", 8, true, false, NULL},
 	[C_GPU_TOTAL_PCT] = {"gpu_total_pct", "GPU total %", 6, true, false, NULL},
 	[C_GPU_AVG] = {"gpu_avg_ns", "GPU time avg", 8, true, false, NULL},
+	[C_CPU_MEM] = {"cpu_mem_bytes", "CPU Mem", 8, true, false, NULL},
+	[C_SELF_CPU_MEM] = {"self_cpu_mem_bytes", "Self CPU Mem", 8, true, false, NULL},
+	[C_GPU_MEM] = {"gpu_mem_bytes", "GPU Mem", 8, true, false, NULL},
+	[C_SELF_GPU_MEM] = {"self_gpu_mem_bytes", "Self GPU Mem", 8, true, false, NULL},
+	[C_CPU_ALLOC] = {"cpu_alloc_bytes", "CPU Alloc", 8, true, false, NULL},
+	[C_SELF_CPU_ALLOC] = {"self_cpu_alloc_bytes", "Self CPU Alloc", 8, true, false, NULL},
+	[C_GPU_ALLOC] = {"gpu_alloc_bytes", "GPU Alloc", 8, true, false, NULL},
+	[C_SELF_GPU_ALLOC] = {"self_gpu_alloc_bytes", "Self GPU Alloc", 8, true, false, NULL},
 	[C_CALLS] = {"calls", "# of Calls", 5, true, false, NULL},
 	[C_GFLOPS] = {"gflops", "Total GFLOPs", 6, true, false, NULL},
 	[C_KIND] = {"kind", "Kind", 6, false, false, NULL},
@@ -90,6 +106,9 @@ static const char *const sort_alias[][2] = {
 	{"self_device_time_total", "self_gpu_ns"}, {"cuda_time_total", "gpu_total_ns"},
 	{"device_time_total", "gpu_total_ns"}, {"cuda_time", "gpu_avg_ns"},
 	{"device_time", "gpu_avg_ns"}, {"count", "calls"}, {"flops", "gflops"},
+	{"cpu_memory_usage", "cpu_mem_bytes"}, {"self_cpu_memory_usage", "self_cpu_mem_bytes"},
+	{"cuda_memory_usage", "gpu_mem_bytes"}, {"self_cuda_memory_usage", "self_gpu_mem_bytes"},
+	{"device_memory_usage", "gpu_mem_bytes"}, {"self_device_memory_usage", "self_gpu_mem_bytes"},
 	{"cumulative", "cumtime_ns"}, {"time", "tottime_ns"},
 };
 
@@ -141,7 +160,8 @@ static int find_col(const struct gp_column *cols, int n, const char *name)
 		size_t len = strlen(name);
 		/* the unit may be left out: "self_gpu" is "self_gpu_ns" */
 		if (strncmp(cols[c].key, name, len) == 0 &&
-		    (!cols[c].key[len] || !strcmp(cols[c].key + len, "_ns")))
+		    (!cols[c].key[len] || !strcmp(cols[c].key + len, "_ns") ||
+		     !strcmp(cols[c].key + len, "_bytes")))
 			return c;
 	}
 	return -1;
@@ -195,6 +215,14 @@ static double op_value(const struct gp_optable *tb, const struct gp_oprow *r, in
 	case C_GPU_TOTAL: return (double)r->gpu_total;
 	case C_GPU_TOTAL_PCT: return pct(r->gpu_total, tb->gpu_sum);
 	case C_GPU_AVG: return per_call(r->gpu_total, r->calls);
+	case C_CPU_MEM: return (double)r->total_mem[GP_OPMEM_CPU_NET];
+	case C_SELF_CPU_MEM: return (double)r->self_mem[GP_OPMEM_CPU_NET];
+	case C_GPU_MEM: return (double)r->total_mem[GP_OPMEM_GPU_NET];
+	case C_SELF_GPU_MEM: return (double)r->self_mem[GP_OPMEM_GPU_NET];
+	case C_CPU_ALLOC: return (double)r->total_mem[GP_OPMEM_CPU_ALLOC];
+	case C_SELF_CPU_ALLOC: return (double)r->self_mem[GP_OPMEM_CPU_ALLOC];
+	case C_GPU_ALLOC: return (double)r->total_mem[GP_OPMEM_GPU_ALLOC];
+	case C_SELF_GPU_ALLOC: return (double)r->self_mem[GP_OPMEM_GPU_ALLOC];
 	case C_CALLS: return (double)r->calls;
 	case C_GFLOPS: return r->flops >= 0 ? r->flops / 1e9 : -1;
 	default: return 0;
@@ -241,15 +269,17 @@ static const char *op_text(const gp_trace *t, const struct gp_optable *tb, const
 	}
 }
 
-/* The columns of a grouping (the shapes or stack column only with it):
-** their specs into cols, their enum col into sel; returns the count. */
-static int op_columns(int group, struct gp_column *cols, int *sel)
+/* The columns of a grouping (the shapes or stack column only with it; the
+** memory columns only with memory): their specs into cols, their enum col
+** into sel; returns the count. */
+static int op_columns(int group, bool memory, struct gp_column *cols, int *sel)
 {
 	int n = 0;
 
 	for (int c = 0; c < C__COUNT; c++)
 		if ((c != C_SHAPES || group == GP_OPTABLE_BY_SHAPE) &&
-		    (c != C_STACK || group == GP_OPTABLE_BY_STACK)) {
+		    (c != C_STACK || group == GP_OPTABLE_BY_STACK) &&
+		    (memory || c < C_CPU_MEM || c > C_SELF_GPU_ALLOC)) {
 			sel[n] = c;
 			cols[n++] = op_cols[c];
 		}
@@ -257,7 +287,7 @@ static int op_columns(int group, struct gp_column *cols, int *sel)
 }
 
 /* Writes the op table's first top rows, sorted by column sort_col (enum
-** col), to w, whose columns are sel[0..ncols). */
+** col, shown or not), to w, whose columns are sel[0..ncols). */
 static void write_ops(gp_writer *w, const gp_trace *t, const struct gp_optable *tb, const int *sel,
 		      int ncols, int sort_col, size_t top)
 {
@@ -372,17 +402,19 @@ int cmd_ops(int argc, char **argv)
 	rc = gp_cli_parse(&ops_spec, argc, argv, &o, ops_option, &oo);
 	if (rc)
 		return rc == GP_CLI_DONE ? GP_EXIT_OK : rc;
+	/* the sort key among every column (memory ones too: the trace is not
+	** read yet), as an enum col / enum pycol */
 	if (oo.python) {
 		ncols = P__COUNT;
 		memcpy(cols, py_cols, sizeof(py_cols));
 	} else {
-		ncols = op_columns(oo.group, cols, sel);
+		ncols = op_columns(oo.group, true, cols, sel);
 	}
 	sort_col = find_col(cols, ncols, oo.sort ? oo.sort : oo.python ? "cumtime_ns" : "gpu_total_ns");
 	if (sort_col < 0)
 		return gp_cli_usage("ops", "bad --sort '%s' (a column key: -f json shows them)", oo.sort);
-	if (gp_writer_open(&w, o.format, stdout, cols, ncols, &o.wo, &err))
-		return gp_cli_usage("ops", "%s", err.msg);
+	if (!oo.python)
+		sort_col = sel[sort_col];
 
 	gp_trace_init(&t);
 	rc = gp_cli_load(o.file, &t);
@@ -393,7 +425,6 @@ int cmd_ops(int argc, char **argv)
 	memset(&tb, 0, sizeof(tb));
 	if (oo.python) {
 		gp_optable_python(&t, &tb);
-		write_python(&w, &t, &tb, sort_col, o.top);
 	} else {
 		struct gp_opres *res = gp_ops_run(&t, NULL);
 		double *flops = gp_xmalloc((t.kernels.n ? t.kernels.n : 1) * sizeof(*flops));
@@ -403,14 +434,22 @@ int cmd_ops(int argc, char **argv)
 		gp_optable_build(&t, &to, &tb);
 		free(flops);
 		free(res);
-		write_ops(&w, &t, &tb, sel, ncols, sel[sort_col], o.top);
+		ncols = op_columns(oo.group, tb.has_memory, cols, sel);
+	}
+	rc = GP_EXIT_OK;
+	if (gp_writer_open(&w, o.format, stdout, cols, ncols, &o.wo, &err)) {
+		rc = gp_cli_usage("ops", "%s", err.msg);
+	} else {
+		if (oo.python)
+			write_python(&w, &t, &tb, sort_col, o.top);
+		else
+			write_ops(&w, &t, &tb, sel, ncols, sort_col, o.top);
+		if (gp_writer_close(&w, &err)) {
+			gp_err_print(&err);
+			rc = gp_exit_code(err.status);
+		}
 	}
 	gp_optable_free(&tb);
-	rc = GP_EXIT_OK;
-	if (gp_writer_close(&w, &err)) {
-		gp_err_print(&err);
-		rc = gp_exit_code(err.status);
-	}
 	gp_trace_free(&t);
 	return rc;
 }

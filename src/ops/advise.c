@@ -7,6 +7,9 @@
 **   tensor cores / TF32 / AMP: half the time of the kernels involved;
 **   below roofline: measured - ideal / 0.8 (0.8: achievable fraction);
 **   launch-bound, idle gaps, synchronization: the GPU idle time involved;
+**   idle causes (host launch, short gaps; with synchronization, pageable
+**   copies and the remaining idle gaps): each gap's time of that cause as
+**   the time breakdown split it;
 **   memcpy: the copy time; small grids: time x (1 - blocks / SMs) / 2;
 **   fusion: each row of small ops but its longest kernel;
 **   unfused attention: its softmax, scaling, mask and dropout kernels.
@@ -34,6 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/breakdown.h"
 #include "analysis/memory.h"
 #include "ops/advise.h"
 #include "util/u64map.h"
@@ -158,7 +162,27 @@ static const char *const no_tf32_gpus[] = {"V100", "T4", "TITAN V", "RTX 20", "G
 	"prefetch), move CPU-side work out of the training step, and remove host "         \
 	"synchronizations; for gaps inside a step, CUDA graphs or torch.compile."
 
+#define LARGEST_GAPS "; the largest gaps:"
+#define LARGEST_GAP "%s %s at %.3f s (CPU: %.160s)"
+#define LARGEST_GAP_NO_CPU "no CPU range open"
+
+#define HOST_TITLE "the GPU waited for the host to launch work %s (%.1f%% of the span) in %zu gaps"
+#define HOST_EVIDENCE "the GPU had nothing queued and the next kernel's launch call returned after the gap began"
+#define HOST_CHANGE                                                                         \
+	"The step is launch-bound: the CPU does not launch kernels as fast as the GPU runs them. " \
+	"Capture the step in a CUDA graph (torch.compile(mode='reduce-overhead'), "           \
+	"torch.cuda.graphs), fuse kernels with torch.compile, move Python work (logging, "     \
+	"metrics, data preparation) out of the step, or give each launch more work (larger batch)."
+
+#define SHORT_TITLE "%zu gaps under %.0f us between back-to-back GPU work: %s idle (%.1f%% of the span)"
+#define SHORT_EVIDENCE "each gap is the launch latency between two kernels; %.1f us per gap on average"
+#define SHORT_CHANGE                                                                        \
+	"Remove the per-kernel launch latency: CUDA graphs (torch.compile(mode='reduce-overhead'), " \
+	"torch.cuda.graphs) replay the step without it, and torch.compile fuses small kernels "  \
+	"into fewer; fused or foreach optimizers do the same for the optimizer step."
+
 #define SYNC_TITLE "host synchronization left the GPU idle %s"
+#define SYNC_EVIDENCE_CAUSE "; the CPU was synchronising during %s of idle time in %zu gaps"
 #define SYNC_EVIDENCE "; %zu synchronizing calls, %s of CPU time, %zu idle gaps end in one"
 #define SYNC_CHANGE                                                                        \
 	"Remove synchronizations from the loop: .item(), .cpu(), .tolist(), print(tensor), " \
@@ -174,6 +198,7 @@ static const char *const no_tf32_gpus[] = {"V100", "T4", "TITAN V", "RTX 20", "G
 
 #define PAGEABLE_TITLE "%zu copies from or to pageable host memory"
 #define PAGEABLE_EVIDENCE "%zu pageable memcpy, %.1f MB, %s of copy time"
+#define PAGEABLE_EVIDENCE_WAIT "; the GPU sat idle %s in %zu gaps waiting for them"
 #define PAGEABLE_CHANGE                                                                    \
 	"Copy from pinned memory (DataLoader(pin_memory=True), tensor.pin_memory()) with "  \
 	"non_blocking=True: pageable copies are staged through a bounce buffer and block the host."
@@ -214,6 +239,7 @@ static const char *const no_tf32_gpus[] = {"V100", "T4", "TITAN V", "RTX 20", "G
 
 /* A GPU idle interval on one device, between two of its activities. */
 struct idle_gap {
+	int32_t device;
 	gp_ns start;            /* end of the activity before it */
 	double ns;
 	int32_t next_kernel;    /* the kernel that ends it, -1 = a copy or memset */
@@ -234,6 +260,9 @@ typedef GP_VEC(struct claim) claim_vec;
 ** gp_advise(). */
 struct advise_in {
 	const gp_trace *t;
+	/* per gap (in gaps' order): its time by idle cause from the time
+	** breakdown, NULL = not known */
+	const struct gp_bd_gap_cause **cause;
 	const struct gp_opres *r;
 	const struct gp_peak_opts *po;
 	const struct gp_findings *f;   /* gpu_ns, span_ns, gpu, sm_count */
@@ -552,6 +581,7 @@ static void find_idle_gaps(struct advise_in *in, const struct gp_activity *a, si
 	for (size_t i = 0; i < n; i++) {
 		if (i && a[i].dev == a[i - 1].dev && a[i].s > busy_end) {
 			struct idle_gap *gap = gp_vec_push(in->gaps);
+			gap->device = a[i].dev;
 			gap->start = busy_end;
 			gap->ns = (double)(a[i].s - busy_end);
 			gap->next_kernel = a[i].unit < t->kernels.n ? (int32_t)a[i].unit : -1;
@@ -561,6 +591,130 @@ static void find_idle_gaps(struct advise_in *in, const struct gp_activity *a, si
 		if (!i || a[i].dev != a[i - 1].dev || a[i].e > busy_end)
 			busy_end = a[i].e;
 	}
+}
+
+/* Points in->cause[i] at the time breakdown's record of gap i (the same
+** gap: device and start equal; both lists are by device and start), NULL
+** for a gap it does not have. */
+static void match_gap_causes(struct advise_in *in)
+{
+	const struct gp_advise_time *bt = in->bt;
+	size_t j = 0;
+
+	in->cause = gp_xcalloc(in->gaps.n ? in->gaps.n : 1, sizeof(*in->cause));
+	if (!bt || !bt->gaps)
+		return;
+	for (size_t i = 0; i < in->gaps.n; i++) {
+		const struct idle_gap *g = &in->gaps.v[i];
+		while (j < bt->ngaps && (bt->gaps[j].device < g->device ||
+					 (bt->gaps[j].device == g->device && bt->gaps[j].start < g->start)))
+			j++;
+		if (j < bt->ngaps && bt->gaps[j].device == g->device && bt->gaps[j].start == g->start)
+			in->cause[i] = &bt->gaps[j];
+	}
+}
+
+/* The idle time of cause c in gap i (as the breakdown split it), or -1
+** when the gap's causes are not known. */
+static double gap_cause_ns(const struct advise_in *in, size_t i, int c)
+{
+	return in->cause[i] ? (double)in->cause[i]->idle[c] : -1;
+}
+
+/* Appends to out "; the largest gaps: 1.20 ms at 0.530 s (CPU:
+** ProfilerStep#3 > aten::item), ...": the three gaps with the most time of
+** cause c (c < 0: the gaps' whole length, of those with want[i]), with the
+** CPU ranges open in them. */
+static void largest_gaps(const struct advise_in *in, int c, const bool *want, char *out, size_t size)
+{
+	struct gp_bd_gap top[3];
+	double ns[3];
+	size_t n = 0, len = strlen(out);
+	char d[32];
+
+	for (size_t i = 0; i < in->gaps.n; i++) {
+		double v = c >= 0 ? gap_cause_ns(in, i, c) : want[i] ? in->gaps.v[i].ns : 0;
+		if (v <= 0 || (n == 3 && v <= ns[2]))
+			continue;
+		size_t at = n < 3 ? n++ : 2;
+		while (at > 0 && ns[at - 1] < v) {
+			top[at] = top[at - 1];
+			ns[at] = ns[at - 1];
+			at--;
+		}
+		const struct idle_gap *g = &in->gaps.v[i];
+		top[at] = (struct gp_bd_gap){.device = g->device, .start = g->start,
+					     .end = g->start + (gp_ns)g->ns};
+		ns[at] = v;
+	}
+	if (!n)
+		return;
+	gp_bd_gap_contexts(in->t, top, n);
+	if (len < size)
+		len += (size_t)snprintf(out + len, size - len, LARGEST_GAPS);
+	for (size_t i = 0; i < n; i++) {
+		if (len < size)
+			len += (size_t)snprintf(out + len, size - len, LARGEST_GAP, i ? ";" : "",
+						fmt_ms(ns[i], d, sizeof(d)), (double)(top[i].start - in->first) / 1e9,
+						top[i].context ? top[i].context : LARGEST_GAP_NO_CPU);
+		free(top[i].context);
+	}
+}
+
+/* The finding for idle cause c: every gap claims its time of that cause;
+** fires at lim.min_share of the span.  Returns the time and gaps in
+** *total, *n. */
+static bool idle_cause(const struct advise_in *in, int c, double *total, size_t *n)
+{
+	*total = 0;
+	*n = 0;
+	for (size_t i = 0; i < in->gaps.n; i++) {
+		double v = gap_cause_ns(in, i, c);
+		if (v <= 0)
+			continue;
+		*total += v;
+		(*n)++;
+		claim(in, in->gap0 + i, v);
+	}
+	return *n && *total >= lim.min_share * in->f->span_ns;
+}
+
+/* host-launch: idle time the breakdown puts on the host launching too
+** slowly (the next kernel's launch call returned after the gap began). */
+static bool rule_host_launch(const struct advise_in *in, struct gp_finding *x)
+{
+	double total, cap = in->f->capacity_ns;
+	size_t n;
+	char d1[32];
+
+	if (!idle_cause(in, GP_IDLE_HOST_LAUNCH, &total, &n))
+		return false;
+	involved(x, total, n);
+	snprintf(x->title, sizeof(x->title), HOST_TITLE, fmt_ms(total, d1, sizeof(d1)),
+		 cap > 0 ? 100 * total / cap : 0.0, n);
+	snprintf(x->evidence, sizeof(x->evidence), "%s", HOST_EVIDENCE);
+	largest_gaps(in, GP_IDLE_HOST_LAUNCH, NULL, x->evidence, sizeof(x->evidence));
+	snprintf(x->change, sizeof(x->change), "%s", HOST_CHANGE);
+	return true;
+}
+
+/* short-gaps: gaps shorter than the breakdown's short-gap threshold
+** between back-to-back GPU work: launch latency CUDA graphs remove. */
+static bool rule_short_gaps(const struct advise_in *in, struct gp_finding *x)
+{
+	double total, cap = in->f->capacity_ns;
+	size_t n;
+	char d1[32];
+
+	if (!idle_cause(in, GP_IDLE_SHORT_GAP, &total, &n))
+		return false;
+	involved(x, total, n);
+	snprintf(x->title, sizeof(x->title), SHORT_TITLE, n, (double)in->bt->short_gap_ns / 1e3,
+		 fmt_ms(total, d1, sizeof(d1)), cap > 0 ? 100 * total / cap : 0.0);
+	snprintf(x->evidence, sizeof(x->evidence), SHORT_EVIDENCE, total / (double)n / 1e3);
+	largest_gaps(in, GP_IDLE_SHORT_GAP, NULL, x->evidence, sizeof(x->evidence));
+	snprintf(x->change, sizeof(x->change), "%s", SHORT_CHANGE);
+	return true;
 }
 
 /* tc-not-used: tensor-core-eligible ops that did not run on tensor cores. */
@@ -717,28 +871,36 @@ static bool rule_roofline(const struct advise_in *in, struct gp_finding *x)
 static bool rule_idle_gaps(const struct advise_in *in, struct gp_finding *x)
 {
 	const gp_trace *t = in->t;
-	double idle = 0, biggest = 0;
+	double idle = 0, biggest = 0, unexplained = 0;
 	gp_ns big_at = 0;
 	struct agg cause;
 	char d1[32], d2[32];
 	bool found;
 	size_t n = 0;
 
+	bool *long_gap = gp_xcalloc(in->gaps.n ? in->gaps.n : 1, sizeof(*long_gap));
+
 	agg_init(&cause, t);
 	for (size_t i = 0; i < in->gaps.n; i++) {
 		const struct idle_gap *g = &in->gaps.v[i];
+		double other = gap_cause_ns(in, i, GP_IDLE_OTHER);
 		if (g->ns < lim.idle_gap_ns)
 			continue;
 		idle += g->ns;
 		n++;
-		claim(in, in->gap0 + i, g->ns);
+		long_gap[i] = true;
+		/* the time a cause explains is its finding's (host-launch,
+		** sync-calls, pageable-memcpy): this one keeps the rest */
+		unexplained += other >= 0 ? other : g->ns;
+		claim(in, in->gap0 + i, other >= 0 ? other : g->ns);
 		if (g->ns > biggest) {
 			biggest = g->ns;
 			big_at = g->start;
 		}
 		agg_add(&cause, g->api >= 0 ? t->apis.v[g->api].name : 0, g->ns, 0);
 	}
-	found = n && idle >= lim.min_share * in->f->span_ns;
+	/* fires on the idle time no cause explains */
+	found = n && unexplained >= lim.min_share * in->f->span_ns;
 	if (found) {
 		double cap = in->f->capacity_ns;
 		involved(x, idle, n);
@@ -758,11 +920,13 @@ static bool rule_idle_gaps(const struct advise_in *in, struct gp_finding *x)
 				 fmt_ms(bt->idle_ns, d1, sizeof(d1)), 100 * bt->idle_cause_ns[3] / bt->idle_ns,
 				 100 * bt->idle_cause_ns[1] / bt->idle_ns, 100 * bt->idle_cause_ns[2] / bt->idle_ns,
 				 100 * bt->idle_cause_ns[0] / bt->idle_ns, 100 * bt->idle_cause_ns[4] / bt->idle_ns);
+		largest_gaps(in, -1, long_gap, x->evidence, sizeof(x->evidence));
 		const char *top0 = ntop && top[0] ? gp_s(t, top[0]) : "";
 		bool alloc = strstr(top0, "Malloc") || strstr(top0, "Free");
 		snprintf(x->change, sizeof(x->change), "%s%s", alloc ? IDLE_CHANGE_ALLOC : "", IDLE_CHANGE);
 	}
 	agg_free(&cause);
+	free(long_gap);
 	return found;
 }
 
@@ -811,12 +975,18 @@ static bool rule_sync_calls(const struct advise_in *in, struct gp_finding *x)
 	struct agg calls;
 	char d1[32], d2[32];
 
-	for (size_t i = 0; i < in->gaps.n; i++)
-		if (in->gaps.v[i].sync) {
-			sync_idle += in->gaps.v[i].ns;
-			nsync_gaps++;
-			claim(in, in->gap0 + i, in->gaps.v[i].ns);
-		}
+	bool by_cause = in->bt && in->bt->gaps;
+
+	/* with the breakdown: the time the CPU sat in a synchronising call
+	** during each gap; without: the gaps with one at their middle */
+	for (size_t i = 0; i < in->gaps.n; i++) {
+		double ns = by_cause ? gap_cause_ns(in, i, GP_IDLE_SYNC) : in->gaps.v[i].sync ? in->gaps.v[i].ns : 0;
+		if (ns <= 0)
+			continue;
+		sync_idle += ns;
+		nsync_gaps++;
+		claim(in, in->gap0 + i, ns);
+	}
 	if (!nsync_gaps || sync_idle < lim.min_share * in->f->span_ns)
 		return false;
 	involved(x, sync_idle, nsync_gaps);
@@ -831,8 +1001,14 @@ static bool rule_sync_calls(const struct advise_in *in, struct gp_finding *x)
 	snprintf(x->title, sizeof(x->title), SYNC_TITLE, fmt_ms(sync_idle, d1, sizeof(d1)));
 	evidence(t, NULL, &calls, x->evidence, sizeof(x->evidence), "calls");
 	size_t len = strlen(x->evidence);
-	snprintf(x->evidence + len, sizeof(x->evidence) - len, SYNC_EVIDENCE, ncalls,
-		 fmt_ms(cpu, d2, sizeof(d2)), nsync_gaps);
+	if (by_cause) {
+		snprintf(x->evidence + len, sizeof(x->evidence) - len, SYNC_EVIDENCE_CAUSE,
+			 fmt_ms(sync_idle, d2, sizeof(d2)), nsync_gaps);
+		largest_gaps(in, GP_IDLE_SYNC, NULL, x->evidence, sizeof(x->evidence));
+	} else {
+		snprintf(x->evidence + len, sizeof(x->evidence) - len, SYNC_EVIDENCE, ncalls,
+			 fmt_ms(cpu, d2, sizeof(d2)), nsync_gaps);
+	}
 	snprintf(x->change, sizeof(x->change), "%s", SYNC_CHANGE);
 	agg_free(&calls);
 	return true;
@@ -896,8 +1072,8 @@ static double copy_ns(const struct gp_memcpy *m)
 static bool rule_pageable_memcpy(const struct advise_in *in, struct gp_finding *x)
 {
 	const gp_trace *t = in->t;
-	double ns = 0;
-	size_t n = 0;
+	double ns = 0, wait = 0;
+	size_t n = 0, nwait = 0;
 	uint64_t bytes = 0;
 	char d1[32];
 
@@ -910,10 +1086,24 @@ static bool rule_pageable_memcpy(const struct advise_in *in, struct gp_finding *
 		}
 	if (!n || ns < lim.min_share * in->f->gpu_ns / lim.copy_share_div)
 		return false;
-	involved(x, ns, n);
+	/* and the idle time the breakdown puts on waiting for them */
+	for (size_t i = 0; i < in->gaps.n; i++) {
+		double v = gap_cause_ns(in, i, GP_IDLE_PAGEABLE);
+		if (v <= 0)
+			continue;
+		wait += v;
+		nwait++;
+		claim(in, in->gap0 + i, v);
+	}
+	involved(x, ns + wait, n);
 	snprintf(x->title, sizeof(x->title), PAGEABLE_TITLE, n);
-	snprintf(x->evidence, sizeof(x->evidence), PAGEABLE_EVIDENCE, n, (double)bytes / 1e6,
-		 fmt_ms(ns, d1, sizeof(d1)));
+	int len = snprintf(x->evidence, sizeof(x->evidence), PAGEABLE_EVIDENCE, n, (double)bytes / 1e6,
+			   fmt_ms(ns, d1, sizeof(d1)));
+	if (nwait && len > 0 && (size_t)len < sizeof(x->evidence)) {
+		snprintf(x->evidence + len, sizeof(x->evidence) - (size_t)len, PAGEABLE_EVIDENCE_WAIT,
+			 fmt_ms(wait, d1, sizeof(d1)), nwait);
+		largest_gaps(in, GP_IDLE_PAGEABLE, NULL, x->evidence, sizeof(x->evidence));
+	}
 	snprintf(x->change, sizeof(x->change), "%s", PAGEABLE_CHANGE);
 	return true;
 }
@@ -1279,6 +1469,8 @@ static const struct {
 	{"below-roofline", rule_roofline},
 	{"idle-gaps", rule_idle_gaps},
 	{"sync-calls", rule_sync_calls},
+	{"host-launch", rule_host_launch},
+	{"short-gaps", rule_short_gaps},
 	{"tiny-kernels", rule_tiny_kernels},
 	{"pageable-memcpy", rule_pageable_memcpy},
 	{"sync-memcpy", rule_sync_memcpy},
@@ -1420,6 +1612,7 @@ void gp_advise_time(const gp_trace *t, const struct gp_opres *r, const struct gp
 	in.set0 = in.copy0 + t->memcpys.n;
 	in.gap0 = in.set0 + t->memsets.n;
 	find_idle_gaps(&in, acts, na);
+	match_gap_causes(&in);
 	in.nunits = in.gap0 + in.gaps.n;
 	in.wall = gp_xcalloc(in.nunits ? in.nunits : 1, sizeof(*in.wall));
 	f->devices = activity_walls(acts, na, in.wall);
@@ -1445,6 +1638,7 @@ void gp_advise_time(const gp_trace *t, const struct gp_opres *r, const struct gp
 	for (size_t i = 0; i < NRULES; i++)
 		gp_vec_free(p[i].claims);
 	free(in.wall);
+	free(in.cause);
 	gp_vec_free(in.gaps);
 }
 

@@ -41,6 +41,8 @@ struct gp_findings {
 	int sm_count;           /* 0 = unknown */
 };
 
+struct gp_bd_gap_cause;
+
 /* What the time breakdown (src/analysis/breakdown.h, filled by the command
 ** that ran it) says, for the rules that use it.  Sums over devices of the
 ** whole trace. */
@@ -51,6 +53,12 @@ struct gp_advise_time {
 	/* of it, by cause: short gaps, synchronisation, pageable copies,
 	** waiting for the host to launch, other (enum gp_idle_cause's order) */
 	double idle_cause_ns[5];
+	/* every idle gap with its time by cause (the breakdown's, run with
+	** gap_causes; by device and start), NULL = not computed: then the
+	** rules per idle cause stay silent and the others claim whole gaps */
+	const struct gp_bd_gap_cause *gaps;
+	size_t ngaps;
+	gp_ns short_gap_ns;      /* the breakdown's short-gap threshold */
 };
 
 /* Runs every rule over t (attrs filled) and r (gp_ops_run(t, po)); findings

@@ -7,7 +7,7 @@ need_testdata
 db=$TESTDATA/nvprof/pyprof_lm_v100/net_da6bcc3.sql
 run_ok "$GPUPROF" advise "$db"
 assert_grep '^GPU V100-SXM2, ' "$TMP/out"
-assert_grep '\[idle-gaps\]' "$TMP/out"
+assert_grep '\[host-launch\]' "$TMP/out"      # its idle gaps: the host launching
 assert_grep '\[tiny-kernels\]' "$TMP/out"
 assert_grep '\[fp32-gemm\]' "$TMP/out"
 assert_grep 'torch.autocast' "$TMP/out"          # V100: AMP fp16, not TF32
@@ -19,7 +19,7 @@ python3 - "$TMP/out" <<'PY' || fail "advise json"
 import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip().startswith("{")] or json.load(open(sys.argv[1]))
 kinds = [r["kind"] for r in rows]
-assert "fp32-gemm" in kinds and "idle-gaps" in kinds, kinds
+assert "fp32-gemm" in kinds and "host-launch" in kinds, kinds
 ns = [r["time_ns"] for r in rows]
 assert ns == sorted(ns, reverse=True), ns          # ranked by time at stake
 assert [r["rank"] for r in rows] == list(range(1, len(rows) + 1))

@@ -1,7 +1,10 @@
 # gpuprof breakdown --as tracelens reproduces TraceLens' gpu_timeline.csv
 # (tests/../shared/testdata/expected/tracelens) within 100 ns per row
 # (TraceLens adds float microseconds; docs/breakdown.md), except
-# trace_diff_test, whose difference docs/breakdown.md explains; the views
+# trace_diff_test, where TraceLens' timeline holds only the GPU events its
+# tree links to a launch (checked here: Python with TraceLens' linking rule
+# reproduces its numbers, and gpuprof equals the same union over every
+# GPU event, docs/breakdown.md); the views
 # and options behave; bad options exit 2; advise's exposed-comm and
 # idle-gaps evidence carry the breakdown's numbers.
 command -v python3 >/dev/null || skip "python3 not installed"
@@ -47,6 +50,58 @@ for k in want:
     assert abs(got[k] - want[k]) <= 1e-4, (k, got[k], want[k])
 PY
 done
+# trace_diff_test: TraceLens links a runtime call to its GPU event through
+# the ac2g flow pair with the call's correlation id, and a cudaGraphLaunch
+# to every GPU event with its correlation id; this trace has no ac2g flows,
+# so only the graph-launched events (5,046 of 15,632) make its timeline.
+# The same computation over all GPU events equals gpuprof's --as tracelens.
+f=$TESTDATA/hta/trace_diff/test/test.json.gz
+run_ok "$GPUPROF" breakdown --as tracelens -f csv "$f"
+python3 - "$f" "$TMP/out" "$E/trace_diff_test/gpu_timeline.csv" <<'PY' || fail "trace_diff_test: TraceLens' linking"
+import csv, gzip, json, sys
+ev = json.load(gzip.open(sys.argv[1]))["traceEvents"]
+gpu = [e for e in ev if e.get("ph") == "X" and e.get("cat") in ("kernel", "gpu_memcpy", "gpu_memset")]
+calls = [e for e in ev if e.get("cat") in ("cuda_runtime", "cuda_driver")]
+starts = {e["id"] for e in ev if e.get("cat") == "ac2g" and e.get("ph") == "s"}
+ends = {e["id"]: e for e in ev if e.get("cat") == "ac2g" and e.get("ph") == "f"}
+by_key = {(e.get("pid"), e.get("tid"), e.get("args", {}).get("correlation")): e for e in ev
+          if isinstance(e.get("args"), dict) and e.get("cat") != "ac2g"}
+linked = {}
+for c in calls:
+    corr = c.get("args", {}).get("correlation")
+    if c["name"] in ("cudaGraphLaunch", "hipGraphLaunch"):
+        linked.update((id(g), g) for g in gpu if g.get("args", {}).get("correlation") == corr)
+    elif corr in starts and corr in ends:
+        f = ends[corr]
+        g = by_key.get((f.get("pid"), f.get("tid"), f.get("id")))
+        if g is not None and g.get("cat") in ("kernel", "gpu_memcpy", "gpu_memset"):
+            linked[id(g)] = g
+def union(evs):
+    out = []
+    for s, t in sorted((e["ts"], e["ts"] + e["dur"]) for e in evs):
+        if out and s <= out[-1][1]:
+            out[-1][1] = max(out[-1][1], t)
+        else:
+            out.append([s, t])
+    return out
+def timeline(evs):
+    comp = union([e for e in evs if e["cat"] != "gpu_memcpy" and "nccl" not in e["name"]])
+    comm = union([e for e in evs if e["cat"] != "gpu_memcpy" and "nccl" in e["name"]])
+    al = union(evs)
+    busy = sum(t - s for s, t in al) / 1e3
+    return {"computation_time": sum(t - s for s, t in comp) / 1e3, "busy_time": busy,
+            "total_time": (al[-1][1] - al[0][0]) / 1e3, "total_comm_time": sum(t - s for s, t in comm) / 1e3,
+            "total_memcpy_time": sum(t - s for s, t in union([e for e in evs if e["cat"] == "gpu_memcpy"])) / 1e3}
+want = {r["type"]: float(r["time ms"]) for r in csv.DictReader(open(sys.argv[3]))}
+mine = timeline(list(linked.values()))
+assert len(linked) == 5046 and not starts, (len(linked), len(starts))
+for k, v in mine.items():
+    assert abs(v - want[k]) <= 1e-4, ("TraceLens' rule", k, v, want[k])
+got = {r[0]: float(r[1]) for r in list(csv.reader(open(sys.argv[2])))[1:]}
+for k, v in timeline(gpu).items():
+    assert abs(v - got[k]) <= 1e-4, ("all GPU events", k, v, got[k])
+PY
+
 # advise's exposed-comm finding is the breakdown's comm_exposed; its
 # evidence names the breakdown's communication total, and idle-gaps gives
 # the breakdown's idle total

@@ -5,6 +5,7 @@ against.
 
     tests/tools/optable_oracle.py TRACE.json[.gz] > table.tsv
     tests/tools/optable_oracle.py --python TRACE.json[.gz] > pstats.tsv
+    tests/tools/optable_oracle.py --memory TRACE.json[.gz] > memory.tsv
 
 One line per op name (cpu_op, Operator and user_annotation events), sorted:
 name, calls, cpu_total, self_cpu, gpu_total, self_gpu, in ns (microseconds
@@ -26,6 +27,13 @@ as written, exact Decimal arithmetic, half up, as the reader converts).
 - Self CPU of an instance is its duration minus those of the ops directly
   inside it: the op instances it contains whose innermost containing op
   instance it is (containment: start >= its start, end <= its end).
+- --memory: one line per op name: the name, then CPU Mem, Self CPU Mem,
+  GPU Mem, Self GPU Mem (net: Bytes summed, a free negative), CPU Alloc,
+  Self CPU Alloc, GPU Alloc, Self GPU Alloc (gross: positive Bytes only),
+  in bytes.  A [memory] instant (Device Type 0 = CPU, 1 = GPU) belongs to
+  the ops on its thread (pid, tid) whose interval holds its ts (start <=
+  ts <= end): all of them count it in their totals, the innermost (as for
+  Self GPU) in its self figures.
 """
 import decimal
 import gzip
@@ -163,10 +171,65 @@ def table(path):
         print("\t".join([name] + [str(v) for v in rows[name]]))
 
 
+def memory(path):
+    events = load(path)
+    ops, mem = [], []
+    for e in events:
+        if not isinstance(e, dict) or "ts" not in e:
+            continue
+        if e.get("ph") == "X" and e.get("cat") in OPS:
+            start = ns(e["ts"])
+            # 2021 files write an op's tid as a string, a [memory] one's as a number
+            ops.append((str(e.get("pid")), str(e.get("tid")), start, start + max(0, ns(e.get("dur", 0))),
+                        e.get("name", "")))
+        elif e.get("ph") in ("i", "I") and e.get("name") == "[memory]":
+            a = e.get("args", {})
+            if "Bytes" in a and a.get("Device Type") in (0, 1):
+                mem.append((str(e.get("pid")), str(e.get("tid")), ns(e["ts"]), int(a["Bytes"]), a["Device Type"]))
+    by_thread = defaultdict(list)
+    for i, op in enumerate(ops):
+        by_thread[(op[0], op[1])].append(i)
+    # per op instance: CPU net, CPU alloc, GPU net, GPU alloc
+    total = [[0] * 4 for _ in ops]
+    self_ = [[0] * 4 for _ in ops]
+    evs = defaultdict(list)
+    for pid, tid, ts, b, dev in mem:
+        evs[(pid, tid)].append((ts, b, dev))
+    for thread, es in evs.items():
+        idx = sorted(by_thread.get(thread, []), key=lambda i: (ops[i][2], -ops[i][3], i))
+        es.sort(key=lambda x: x[0])
+        nxt, open_ = 0, []
+        for ts, b, dev in es:
+            while nxt < len(idx) and ops[idx[nxt]][2] <= ts:
+                open_.append(idx[nxt])
+                nxt += 1
+            open_ = [i for i in open_ if ops[i][3] >= ts]
+            if not open_:
+                continue
+            col = 0 if dev == 0 else 2
+            for i in open_:
+                total[i][col] += b
+                total[i][col + 1] += max(b, 0)
+            inner = max(open_, key=lambda i: (ops[i][2], -ops[i][3], i))
+            self_[inner][col] += b
+            self_[inner][col + 1] += max(b, 0)
+    rows = defaultdict(lambda: [0] * 8)
+    for i, op in enumerate(ops):
+        r = rows[op[4]]
+        t, s_ = total[i], self_[i]
+        for k, v in enumerate((t[0], s_[0], t[2], s_[2], t[1], s_[1], t[3], s_[3])):
+            r[k] += v
+    for name in sorted(rows):
+        print("\t".join([name] + [str(v) for v in rows[name]]))
+
+
 if __name__ == "__main__":
+    if len(sys.argv) == 3 and sys.argv[1] == "--memory":
+        memory(sys.argv[2])
+        sys.exit(0)
     if len(sys.argv) == 3 and sys.argv[1] == "--python":
         python_view(sys.argv[2])
     elif len(sys.argv) == 2:
         table(sys.argv[1])
     else:
-        sys.exit("usage: optable_oracle.py [--python] TRACE > table.tsv")
+        sys.exit("usage: optable_oracle.py [--python | --memory] TRACE > table.tsv")

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "ops_fixture.h"
+#include "analysis/breakdown.h"
 #include "ops/advise.h"
 
 /* linear x[n,k] @ w[m,k]^T in dt on kernel name, dur ns after gap ns. */
@@ -292,6 +293,52 @@ static void idle_and_tiny_share_gaps(void **state)
 	fx_free(&f);
 }
 
+/* 20 fp16 GEMMs of 1 ms after gaps of 500 us, each gap split by the time
+** breakdown into 300 us waiting for the host's launch and 200 us of no
+** known cause: host-launch takes the first part of every gap, idle-gaps
+** the rest, neither shares anything with the other, and together they put
+** each idle ns at stake once. */
+static void idle_causes_split_gaps(void **state)
+{
+	struct fx f;
+	struct gp_findings out;
+	struct gp_bd_gap_cause gaps[19];
+	struct gp_advise_time bt = {.short_gap_ns = 10000, .gaps = gaps, .ngaps = 19};
+	fx_init(&f);
+	fx_device(&f, "NVIDIA A100-SXM4-40GB", 108);
+	for (int i = 0; i < 20; i++)
+		gemm(&f, "ampere_fp16_s16816gemm_fp16_256x128_ldg8_f2f_stages_64x3_nn", GP_DT_FP16, 8192, 8192,
+		     2048, 500000, 1000000);
+	fx_done(&f);
+	for (int i = 0; i < 19; i++) {
+		memset(&gaps[i], 0, sizeof(gaps[i]));
+		gaps[i].device = f.t.kernels.v[i].device;
+		gaps[i].start = f.t.kernels.v[i].end;
+		gaps[i].end = f.t.kernels.v[i + 1].start;
+		gaps[i].idle[GP_IDLE_HOST_LAUNCH] = 300000;
+		gaps[i].idle[GP_IDLE_OTHER] = 200000;
+	}
+	bt.idle_ns = 19 * 500000.0;
+	bt.idle_cause_ns[GP_IDLE_HOST_LAUNCH] = 19 * 300000.0;
+	bt.idle_cause_ns[GP_IDLE_OTHER] = 19 * 200000.0;
+	struct gp_opres *r = gp_ops_run(&f.t, NULL);
+	gp_advise_time(&f.t, r, NULL, &bt, &out);
+	free(r);
+	const struct gp_finding *host = find(&out, "host-launch"), *idle = find(&out, "idle-gaps");
+	assert_non_null(host);
+	assert_non_null(idle);
+	assert_null(find(&out, "short-gaps"));
+	assert_null(find(&out, "sync-calls"));
+	assert_true(host->ns == 19 * 300000.0 && host->overlap_ns == 0);
+	assert_true(idle->ns == 19 * 200000.0 && idle->overlap_ns == 0);
+	assert_true(idle->total_ns == 19 * 500000.0);     /* the facts stay whole */
+	assert_non_null(strstr(host->title, "the GPU waited for the host to launch work 5.70 ms"));
+	assert_non_null(strstr(host->evidence, "the largest gaps: 300.0 us"));
+	assert_true(stake_sum(&out) <= out.span_ns);
+	gp_findings_free(&out);
+	fx_free(&f);
+}
+
 /* Two fp32 GEMMs of 10 ms on two streams at the same time, then a third
 ** alone, all below their roofline on a V100: time at stake is wall time
 ** (concurrent kernels split it), and fp32-gemm and below-roofline share the
@@ -510,6 +557,7 @@ int main(void)
 		cmocka_unit_test(gaps_syncs_copies_small_grid),
 		cmocka_unit_test(comm_kernels_are_not_small_grids),
 		cmocka_unit_test(idle_and_tiny_share_gaps),
+		cmocka_unit_test(idle_causes_split_gaps),
 		cmocka_unit_test(concurrent_kernels_split_wall_time),
 		cmocka_unit_test(rows_of_small_ops_fuse),
 		cmocka_unit_test(unfused_attention_paths),
