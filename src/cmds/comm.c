@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "analysis/collectives.h"
+#include "analysis/ranks.h"
 #include "cmds/cmds.h"
 #include "cmds/options.h"
 #include "ops/advise.h"
@@ -31,8 +32,9 @@ enum { OWN_VIEW };
 static const struct gp_cmd_spec comm_spec = {
 	.name = "comm",
 	.about =
-	"Collectives (NCCL/RCCL) across the rank files of one job: each FILE is one\n"
-	"rank (its Kineto distributedInfo rank, else its place among the FILEs).\n"
+	"Collectives (NCCL/RCCL) across the rank files of one job: each FILE (or\n"
+	"each trace of a directory or glob) is one rank: the trace's rank, else the\n"
+	"one its file name says, else its place among the files (docs/ranks.md).\n"
 	"Calls are matched across ranks by process group, kind and sequence number\n"
 	"(the trace's, else the call's position).  Clocks are aligned on collective\n"
 	"ends, never trusted.  For every call matched on all ranks: the last rank to\n"
@@ -260,7 +262,12 @@ static int load_ranks(char **files, int n, const struct gp_gpu *gpu, struct gp_c
 
 		gp_trace_init(&t);
 		rc = gp_cli_load(files[i], &t);
-		co.default_rank = i;
+		if (rc == GP_EXIT_OK) {
+			/* the rank rule of docs/ranks.md: metadata, file name, position */
+			struct gp_rank_id id = gp_rank_from_meta(&t);
+			int32_t by_name = gp_rank_from_name(files[i]);
+			co.default_rank = id.rank >= 0 ? id.rank : by_name >= 0 ? by_name : i;
+		}
 		if (rc == GP_EXIT_OK && gp_coll_extract(&t, &co, &ranks[i], &err)) {
 			gp_err_print(&err);
 			rc = gp_exit_code(err.status);
@@ -314,8 +321,9 @@ int cmd_comm(int argc, char **argv)
 	const char *link = NULL;
 	gp_error err = {0};
 	gp_writer w;
+	struct gp_cli_inputs in = {0};
 	bool table;
-	int rc, ncols;
+	int rc, ncols, nfiles;
 
 	rc = gp_cli_parse(&comm_spec, argc, argv, &co, comm_option, &view);
 	if (rc)
@@ -336,16 +344,20 @@ int cmd_comm(int argc, char **argv)
 	}
 	if (gp_writer_open(&w, co.format, stdout, cols, ncols, &co.wo, &err))
 		return gp_cli_usage("comm", "%s", err.msg);
-	ranks = gp_xcalloc((size_t)co.nfiles, sizeof(*ranks));
-	rc = load_ranks(co.files, co.nfiles, co.peaks.gpu, ranks, &link);
+	rc = gp_cli_inputs("comm", co.files, co.nfiles, &in);
+	if (rc)
+		return rc;
+	nfiles = (int)in.paths.n;
+	ranks = gp_xcalloc((size_t)nfiles, sizeof(*ranks));
+	rc = load_ranks(in.paths.v, nfiles, co.peaks.gpu, ranks, &link);
 	if (rc == GP_EXIT_OK) {
-		for (int i = 1; i < co.nfiles; i++)
+		for (int i = 1; i < nfiles; i++)
 			for (int j = 0; j < i; j++)
 				if (ranks[i].rank == ranks[j].rank)
 					fprintf(stderr, "gpuprof comm: %s and %s both say rank %d\n", ranks[j].path,
 						ranks[i].path, ranks[i].rank);
-		sort_by_rank(ranks, (size_t)co.nfiles);
-		gp_coll_match(ranks, (size_t)co.nfiles, &m);
+		sort_by_rank(ranks, (size_t)nfiles);
+		gp_coll_match(ranks, (size_t)nfiles, &m);
 		if (view == VIEW_KINDS)
 			write_kinds(&w, &m, table);
 		else if (view == VIEW_CALLS)
@@ -360,8 +372,9 @@ int cmd_comm(int argc, char **argv)
 			rc = gp_exit_code(err.status);
 		}
 	}
-	for (int i = 0; i < co.nfiles; i++)
+	for (int i = 0; i < nfiles; i++)
 		gp_coll_rank_free(&ranks[i]);
 	free(ranks);
+	gp_cli_inputs_free(&in);
 	return rc;
 }

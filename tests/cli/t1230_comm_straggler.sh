@@ -20,6 +20,13 @@ awk 'BEGIN { for (r = 0; r < 8; r++)
 		(r == 5 ? 7 * 15 * 300000 : 0), 0 - r * 2000000000 }' >"$TMP/want"
 diff "$TMP/want" "$TMP/got" >&2 || fail "per-rank waits, straggler counts or clock offsets (< expected)"
 
+# the directory, and a quoted glob, give the same rows as the files
+cp "$TMP/out" "$TMP/by_files"
+run_ok "$GPUPROF" comm -f tsv --no-header "$TMP"/job
+cmp -s "$TMP/by_files" "$TMP/out" || fail "comm DIR differs from comm FILE..."
+run_ok "$GPUPROF" comm -f tsv --no-header "$TMP/job/rank-*.json"
+cmp -s "$TMP/by_files" "$TMP/out" || fail "comm 'GLOB' differs from comm FILE..."
+
 # calls: every one has rank 5 last, skew 300 us, 7 x 300 us of waiting
 run_ok "$GPUPROF" comm -V calls -n 100 -f csv "$TMP"/job/rank-*.json
 assert_eq "$(tail -n +2 "$TMP/out" | wc -l)" 15 "complete calls"

@@ -4,7 +4,7 @@
 # gives an empty table, not an error.
 run_ok "$GEN" --format kineto --ranks 2 -o "$TMP/job"
 expect_exit 2 "$GPUPROF" comm
-assert_grep "expected one or more trace files" "$TMP/err"
+assert_grep "expected a trace file, a directory or a glob" "$TMP/err"
 expect_exit 2 "$GPUPROF" comm --view nope "$TMP/job/rank-0.json"
 assert_grep "wants ranks, kinds, calls or advise" "$TMP/err"
 expect_exit 3 "$GPUPROF" comm "$TMP/job/rank-0.json" "$TMP/job/missing.json"
