@@ -122,8 +122,6 @@ struct gp_cli_many {
 	** it and returns the exit code (info's own format). */
 	int (*single)(const void *ctx, const char *path);
 	bool want_record;               /* fn gets rec (several files) */
-	/* the leading column of the rows of several files; NULL = "rank" */
-	const struct gp_column *rank_col;
 };
 
 /* Runs m over the files co names (gp_cli_inputs), co->jobs at a time,

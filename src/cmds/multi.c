@@ -13,7 +13,7 @@
 #include "cmds/cmds.h"
 #include "cmds/options.h"
 
-static const struct gp_column default_rank_col = {"rank", "Rank", 4, true, false, NULL};
+static const struct gp_column rank_col = {"rank", "Rank", 4, true, false, NULL};
 
 /* The work queue of the threads: res[todo[0..ntodo)] to fill. */
 struct pool {
@@ -137,11 +137,11 @@ static int write_output(const struct gp_cli_many *m, const struct gp_cli_opts *c
 		if (rc == GP_OK)
 			rc = gp_writer_close(&w, &err);
 	} else {
-		/* one file (a directory holding one, or MPI processes given one):
-		** its rows as they are */
+		/* the rank column only for several files: one file (MPI
+		** processes given one) writes its rows as they are */
 		int lead = n > 1;
 		cols = gp_xmalloc((size_t)(m->ncols + 1) * sizeof(*cols));
-		cols[0] = m->rank_col ? *m->rank_col : default_rank_col;
+		cols[0] = rank_col;
 		memcpy(cols + 1, m->cols, (size_t)m->ncols * sizeof(*cols));
 		rc = gp_writer_open(&w, co->format, stdout, cols + !lead, m->ncols + lead, &co->wo, &err);
 		for (size_t i = 0; i < n && rc == GP_OK; i++) {
