@@ -73,12 +73,9 @@ static int write_rows(gp_writer *w, const struct gp_findings *f, size_t top, gp_
 	return gp_writer_close(w, err);
 }
 
-_Static_assert(sizeof(((struct gp_advise_time *)0)->idle_cause_ns) / sizeof(double) == GP_IDLE__COUNT,
-	       "gp_advise_time keeps one sum per idle cause");
-
-/* The time breakdown's sums the advise rules use (communication, exposed
-** communication, idle time by cause), over the whole trace of every
-** device.  The analysis' default short-gap threshold (10 us) applies. */
+/* The time breakdown's sums the advise rules use, over the whole trace
+** of every device.  The analysis' default short-gap threshold (10 us)
+** applies. */
 static void advise_time(const gp_trace *t, struct gp_advise_time *bt)
 {
 	struct gp_breakdown_opts bo = {.short_gap_ns = 10000, .is_comm = gp_kernel_is_comm};
@@ -87,18 +84,7 @@ static void advise_time(const gp_trace *t, struct gp_advise_time *bt)
 
 	if (gp_breakdown_run(t, &bo, &b, &err))
 		return;
-	for (size_t i = 0; i < b.nwin; i++) {
-		const struct gp_bd_window *w = &b.win[i];
-		gp_ns hidden = w->by_mask[GP_BD_COMPUTE | GP_BD_COMM] +
-			       w->by_mask[GP_BD_COMPUTE | GP_BD_COMM | GP_BD_MEMORY];
-		if (w->iter >= 0)
-			continue;
-		bt->comm_ns += (double)gp_bd_kind_time(w, GP_BD_COMM);
-		bt->comm_exposed_ns += (double)(gp_bd_kind_time(w, GP_BD_COMM) - hidden);
-		bt->idle_ns += (double)w->by_mask[0];
-		for (int c = 0; c < GP_IDLE__COUNT; c++)
-			bt->idle_cause_ns[c] += (double)w->idle[c];
-	}
+	gp_cli_advise_time(&b, bt);
 	gp_breakdown_free(&b);
 }
 

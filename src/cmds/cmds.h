@@ -9,6 +9,7 @@
 #ifndef GP_CMDS_H
 #define GP_CMDS_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "util/error.h"
@@ -34,6 +35,7 @@ int cmd_memory(int argc, char **argv);
 int cmd_breakdown(int argc, char **argv);
 int cmd_ops(int argc, char **argv);
 int cmd_export(int argc, char **argv);
+int cmd_html(int argc, char **argv);
 
 /* Shared by the commands (common.c). */
 
@@ -45,6 +47,18 @@ extern const char gp_exit_help[];
 ** terminal.  On failure prints the error and returns the exit code;
 ** returns 0 on success. */
 int gp_cli_load(const char *path, gp_trace *t);
+
+/* Opens path for writing (gzip-compressed when it ends in .gz), creating
+** it, or replacing it with force; NULL after printing why as command
+** cmd. */
+FILE *gp_cli_open_output(const char *cmd, const char *path, bool force);
+
+struct gp_breakdown;
+struct gp_advise_time;
+/* Adds the sums of breakdown b's whole-trace windows that the advise
+** rules use (communication, exposed communication, idle time by cause)
+** to bt. */
+void gp_cli_advise_time(const struct gp_breakdown *b, struct gp_advise_time *bt);
 
 /* Prints "gpuprof CMD: msg" for a usage error and returns GP_EXIT_USAGE. */
 int gp_cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

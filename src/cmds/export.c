@@ -7,7 +7,6 @@
 ** (a file, gzip-compressed when its name ends in .gz, or stdout).
 */
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdio_ext.h>
@@ -15,7 +14,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include "cmds/cmds.h"
 #include "cmds/options.h"
@@ -131,59 +129,6 @@ static int export_option(void *ctx, int index, const char *arg)
 	return GP_EXIT_USAGE;
 }
 
-/* fopencookie's write and close for a gzip stream. */
-static ssize_t gz_write(void *cookie, const char *buf, size_t size)
-{
-	if (!size)
-		return 0;
-	int n = gzwrite((gzFile)cookie, buf, (unsigned)size);
-	return n > 0 ? n : -1;
-}
-
-static int gz_close(void *cookie)
-{
-	return gzclose((gzFile)cookie) == Z_OK ? 0 : EOF;
-}
-
-static bool ends_with(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), m = strlen(suffix);
-	return n >= m && strcmp(s + n - m, suffix) == 0;
-}
-
-/* Opens path for writing (gzip for *.gz), creating it, or replacing it
-** with force; NULL after printing why. */
-static FILE *open_output(const char *path, bool force)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | (force ? O_TRUNC : O_EXCL), 0666);
-	if (fd < 0) {
-		if (errno == EEXIST)
-			fprintf(stderr, "gpuprof export: %s exists (--force overwrites it)\n", path);
-		else
-			fprintf(stderr, "gpuprof export: %s: %s\n", path, strerror(errno));
-		return NULL;
-	}
-	if (!ends_with(path, ".gz")) {
-		FILE *f = fdopen(fd, "w");
-		if (!f)
-			close(fd);
-		return f;
-	}
-	/* level 1: on a 1M-kernel export level 6 costs twice the time of
-	** everything else for a file 20% smaller (docs/PERFORMANCE.md) */
-	gzFile gz = gzdopen(fd, "wb1");
-	if (!gz) {
-		close(fd);
-		return NULL;
-	}
-	/* big gzip blocks: zlib's default 8 KiB calls deflate too often */
-	gzbuffer(gz, 256 * 1024);
-	FILE *f = fopencookie(gz, "w", (cookie_io_functions_t){.write = gz_write, .close = gz_close});
-	if (!f)
-		gzclose(gz);
-	return f;
-}
-
 /* The window of iterations a..b: from the first launch (or kernel start)
 ** to the last kernel end of their kernels.  False when none ran. */
 static bool iteration_window(const gp_trace *t, int32_t a, int32_t b, gp_ns *ws, gp_ns *we)
@@ -256,7 +201,7 @@ int cmd_export(int argc, char **argv)
 		a.window_end = x.have_end ? x.end : last;
 	}
 
-	FILE *out = to_stdout ? stdout : open_output(x.out, x.force);
+	FILE *out = to_stdout ? stdout : gp_cli_open_output("export", x.out, x.force);
 	if (!out) {
 		gp_trace_free(&t);
 		return GP_EXIT_IO;
