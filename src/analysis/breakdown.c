@@ -200,6 +200,7 @@ struct sweep {
 	gp_u64map api_of_corr;
 	gp_u64map hta_at;
 	GP_VEC(struct gp_bd_hta_stream) hta;
+	GP_VEC(struct gp_bd_idle) idle;   /* opts.every_gap */
 };
 
 static struct dev *dev_of(struct sweep *s, int32_t id)
@@ -616,14 +617,29 @@ static void add_segment(struct sweep *s, struct dev *d, gp_ns a, gp_ns b, unsign
 	}
 }
 
-/* Keeps gap [a, b) if it is among the device's longest. */
+/* The cause of most of gap [a, b) of device d, ended by next: a short gap,
+** the CPU's synchronisation when it covers half the gap, else what next
+** says (gap_cause). */
+static uint8_t whole_gap_cause(const struct sweep *s, const struct dev *d, gp_ns a, gp_ns b,
+			       const struct act *next)
+{
+	if (b - a < s->o->short_gap_ns)
+		return GP_IDLE_SHORT_GAP;
+	return (uint8_t)(2 * sync_within(s, d, a, b) >= b - a ? GP_IDLE_SYNC : gap_cause(s, next, a));
+}
+
+/* Keeps gap [a, b): every one with opts.every_gap, and the longest of the
+** device. */
 static void keep_gap(struct sweep *s, struct dev *d, gp_ns a, gp_ns b, const struct act *next)
 {
 	size_t n = s->o->top_gaps, slot = d->ntop;
 	const gp_trace *t = s->t;
+	int32_t iter = next->kernel >= 0 && t->attrs ? t->attrs[next->kernel].iter : -1;
 	struct gp_bd_gap *g;
-	gp_ns synced;
 
+	if (s->o->every_gap)
+		*gp_vec_push(s->idle) = (struct gp_bd_idle){.start = a, .end = b, .device = d->id, .iter = iter,
+							   .cause = whole_gap_cause(s, d, a, b, next)};
 	if (!n)
 		return;
 	if (d->ntop == n) {
@@ -640,14 +656,9 @@ static void keep_gap(struct sweep *s, struct dev *d, gp_ns a, gp_ns b, const str
 	g->device = d->id;
 	g->start = a;
 	g->end = b;
-	g->iter = next->kernel >= 0 && t->attrs ? t->attrs[next->kernel].iter : -1;
+	g->iter = iter;
 	g->context = NULL;
-	if (b - a < s->o->short_gap_ns) {
-		g->cause = GP_IDLE_SHORT_GAP;
-		return;
-	}
-	synced = sync_within(s, d, a, b);
-	g->cause = (uint8_t)(2 * synced >= b - a ? GP_IDLE_SYNC : gap_cause(s, next, a));
+	g->cause = whole_gap_cause(s, d, a, b, next);
 }
 
 /* Moves the device's clock to x; next is the work starting at x (NULL at
@@ -795,6 +806,15 @@ static int cmp_gap_len(const void *pa, const void *pb)
 	return (a->start > b->start) - (a->start < b->start);
 }
 
+static int cmp_idle(const void *pa, const void *pb)
+{
+	const struct gp_bd_idle *a = pa, *b = pb;
+
+	if (a->device != b->device)
+		return a->device < b->device ? -1 : 1;
+	return (a->start > b->start) - (a->start < b->start);
+}
+
 /* For each gap, the deepest CPU range open at its middle, written as its
 ** path of enclosing ranges ("ProfilerStep#3 > aten::item"). */
 static void gap_contexts(const gp_trace *t, struct gp_bd_gap *g, size_t n)
@@ -900,6 +920,9 @@ int gp_breakdown_run(const gp_trace *t, const struct gp_breakdown_opts *o, gp_br
 	gp_vec_sort(s.hta, cmp_hta);
 	b->hta = s.hta.v;
 	b->nhta = s.hta.n;
+	gp_vec_sort(s.idle, cmp_idle);
+	b->idle = s.idle.v;
+	b->nidle = s.idle.n;
 
 	for (size_t i = 0; i < l.st.n; i++)
 		gp_vec_free(l.q[i].end);
@@ -922,5 +945,6 @@ void gp_breakdown_free(gp_breakdown *b)
 	free(b->win);
 	free(b->streams);
 	free(b->hta);
+	free(b->idle);
 	memset(b, 0, sizeof(*b));
 }

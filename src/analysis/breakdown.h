@@ -94,6 +94,14 @@ struct gp_bd_gap {
 	char *context;            /* "ProfilerStep#3 > aten::item > cudaStreamSynchronize", or NULL */
 };
 
+/* An idle gap of a device with its cause (opts.every_gap). */
+struct gp_bd_idle {
+	gp_ns start, end;
+	int32_t device;
+	int32_t iter;             /* of the work that ends the gap, -1 = unknown */
+	uint8_t cause;            /* enum gp_idle_cause of most of its time */
+};
+
 /* HTA's idle time breakdown of one stream: the gap before each GPU event
 ** (its start minus the end of the one before it on the stream, negative
 ** when they overlap) is host_wait when its launch call began after that
@@ -110,6 +118,7 @@ struct gp_bd_hta_stream {
 struct gp_breakdown_opts {
 	gp_ns short_gap_ns;       /* gaps shorter than this are GP_IDLE_SHORT_GAP */
 	size_t top_gaps;          /* gaps kept per device */
+	bool every_gap;           /* also keep every gap, without context (gp_breakdown.idle) */
 	bool one_timeline;        /* all devices as one (device -1): TraceLens' gpu_timeline */
 	bool memset_compute;      /* a memset is compute work, not memory (TraceLens) */
 	/* HTA's view: only GPU work launched inside a ProfilerStep#N range
@@ -129,6 +138,8 @@ typedef struct gp_breakdown {
 	size_t ngaps;
 	struct gp_bd_hta_stream *hta; /* opts.hta only: by device, stream */
 	size_t nhta;
+	struct gp_bd_idle *idle;      /* opts.every_gap only: every gap, by device, start */
+	size_t nidle;
 } gp_breakdown;
 
 /* Computes the breakdown of trace t (correlated: t->attrs filled, or NULL

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "analysis/breakdown.h"
 #include "cmds/cmds.h"
 #include "cmds/options.h"
 #include "ops/ops.h"
@@ -211,7 +212,15 @@ int cmd_export(int argc, char **argv)
 	__fsetlocking(out, FSETLOCKING_BYCALLER);
 	struct gp_opres *res = gp_ops_run(&t, &o.peaks);
 	a.opres = res;
-	rc = gp_sink_open(&sink, sink_name, out, &err);
+	/* every idle gap with its cause, and the CPU's context of the longest
+	** (the perfetto sink's idle slices); the defaults of gpuprof breakdown */
+	struct gp_breakdown_opts bo = {.short_gap_ns = 10000, .top_gaps = 20, .every_gap = !folded,
+				       .is_comm = gp_kernel_is_comm};
+	gp_breakdown b = {0};
+	rc = gp_breakdown_run(&t, &bo, &b, &err);
+	a.breakdown = &b;
+	if (!rc)
+		rc = gp_sink_open(&sink, sink_name, out, &err);
 	if (!rc)
 		rc = gp_sink_write_close(&sink, &a, &err);
 	if (!to_stdout && fclose(out) != 0 && !rc)
@@ -222,6 +231,7 @@ int cmd_export(int argc, char **argv)
 		if (!to_stdout)
 			unlink(x.out);
 	}
+	gp_breakdown_free(&b);
 	free(res);
 	gp_trace_free(&t);
 	return rc;
