@@ -5,7 +5,8 @@
  * (which draws text on a canvas): never as markup.  After drawing, each
  * chart's container gets data-marks (the bars, points or cells drawn,
  * counted from the chart's own elements) and #report data-state="done",
- * or "error" with the errors in #errors, for tests and headless browsers.
+ * or "error" with the errors in #errors, and data-drawn-ms, for tests and
+ * headless browsers.
  */
 (function () {
   'use strict';
@@ -187,10 +188,14 @@
     var devs = {};
     inp.breakdown.forEach(function (w) { devs[w.device] = true; });
     var many = Object.keys(devs).length > 1;
+    var grouped = wins.some(function (w) { return w.iters > 1; });
     var labels = wins.map(function (w) {
-      var it = w.iter >= 0 ? 'iter ' + w.iter : 'whole trace';
+      var it = w.iter < 0 ? 'whole trace' : w.iters > 1 ? 'iters ' + w.iter + '-' + w.iter_last : 'iter ' + w.iter;
       return many || w.iter < 0 ? 'GPU ' + w.device + ' ' + it : it;
     });
+    if (grouped)
+      byId('chart-breakdown').parentNode.insertBefore(el('p', 'More than 200 iterations per GPU: each bar is a group of ' +
+        'consecutive iterations, its mean per iteration.', { class: 'note' }), byId('chart-breakdown'));
     var kinds = ['compute', 'comm', 'memory', 'overlap', 'idle'];
     var names = { compute: 'compute', comm: 'communication', memory: 'memory', overlap: 'overlap', idle: 'idle' };
     var chart = newChart('chart-breakdown', {
@@ -199,7 +204,7 @@
         labels: labels,
         datasets: kinds.map(function (k) {
           return { label: names[k], gpKind: 'bar', backgroundColor: COLORS[k],
-                   data: wins.map(function (w) { return w[k] / 1e6; }) };
+                   data: wins.map(function (w) { return w[k] / w.iters / 1e6; }) };
         })
       },
       options: {
@@ -353,25 +358,29 @@
   /* Iteration span per GPU (per rank when the page holds several inputs). */
   function steps(inp) {
     var wins = inp.breakdown.filter(function (w) { return w.iter >= 0; });
-    var iters = [], devs = [];
+    var iters = [], devs = [], at = {}, last = {};
     wins.forEach(function (w) {
-      if (iters.indexOf(w.iter) < 0) iters.push(w.iter);
+      if (!(w.iter in last)) iters.push(w.iter);
+      last[w.iter] = w.iter_last;
       if (devs.indexOf(w.device) < 0) devs.push(w.device);
+      at[w.device + '/' + w.iter] = w;
     });
+    /* the span of an iteration is the sum of its parts; of a group, their sum */
+    function stepNs(w) { return w.compute + w.comm + w.memory + w.overlap + w.idle; }
     iters.sort(function (a, b) { return a - b; });
     var chart = newChart('chart-steps', {
       type: 'bar',
       data: {
-        labels: iters.map(function (i) { return 'iter ' + i; }),
+        labels: iters.map(function (i) { return last[i] > i ? 'iters ' + i + '-' + last[i] : 'iter ' + i; }),
         datasets: devs.map(function (d, j) {
           return { label: 'GPU ' + d, gpKind: 'bar', backgroundColor: PALETTE[j % PALETTE.length],
                    data: iters.map(function (i) {
-                     var w = wins.filter(function (x) { return x.device === d && x.iter === i; })[0];
-                     return w ? (w.end - w.start) / 1e6 : null;
+                     var w = at[d + '/' + i];
+                     return w ? stepNs(w) / w.iters / 1e6 : null;
                    }) };
         })
       },
-      options: { scales: { y: { title: { display: true, text: 'ms' } } } }
+      options: { scales: { y: { title: { display: true, text: 'ms per iteration' } } } }
     });
     setMarks('chart-steps', chartMarks(chart));
     if (!iters.length) byId('chart-steps').parentNode.appendChild(el('p', 'The trace has no iterations (ProfilerStep#N or "iteration N" ranges).', { class: 'note' }));
@@ -482,6 +491,8 @@
     });
     var r = byId('report');
     if (r.getAttribute('data-state') === 'loading') r.setAttribute('data-state', 'done');
+    /* from the start of navigation to the last chart drawn (docs/PERFORMANCE.md) */
+    r.setAttribute('data-drawn-ms', String(Math.round(performance.now())));
   }
 
   try {

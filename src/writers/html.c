@@ -29,6 +29,7 @@
 #define HTML_TOP 25         /* table rows when -n is not given */
 #define HTML_POINTS 1000    /* roofline points at most */
 #define HTML_BUCKETS 400    /* timeline and memory buckets */
+#define HTML_ITERS 200      /* iterations per GPU in the charts; more are merged */
 
 /* Kernels grouped by a name (a layer, an op, an op with its shapes, a
 ** kernel name): exact sums of their time and modelled work. */
@@ -201,9 +202,37 @@ static void write_facts(struct doc *d, const struct gp_analysis *an)
 	close_c(d, ']');
 }
 
-/* Per device and iteration: the span split into compute, communication and
-** memory work alone, overlapped work and idle time (sums to the span
-** exactly), and idle time by cause; then the longest idle gaps. */
+static void write_window(struct doc *d, const struct gp_bd_window *w, int32_t iter_last, size_t iters)
+{
+	open_c(d, NULL, '{');
+	i64(d, "device", w->device);
+	i64(d, "iter", w->iter);
+	i64(d, "iter_last", iter_last);
+	i64(d, "iters", (int64_t)iters);
+	i64(d, "start", w->start);
+	i64(d, "end", w->end);
+	i64(d, "compute", w->by_mask[GP_BD_COMPUTE]);
+	i64(d, "comm", w->by_mask[GP_BD_COMM]);
+	i64(d, "memory", w->by_mask[GP_BD_MEMORY]);
+	i64(d, "overlap", gp_bd_busy(w) - w->by_mask[GP_BD_COMPUTE] - w->by_mask[GP_BD_COMM] -
+			  w->by_mask[GP_BD_MEMORY]);
+	i64(d, "idle", w->by_mask[0]);
+	i64(d, "kernels", (int64_t)w->kernels);
+	open_c(d, "causes", '[');
+	for (int c = 0; c < GP_IDLE__COUNT; c++) {
+		sep(d);
+		fprintf(d->out, "%" PRId64, w->idle[c]);
+	}
+	close_c(d, ']');
+	close_c(d, '}');
+}
+
+/* Per device, the whole trace, then its iterations: the span split into
+** compute, communication and memory work alone, overlapped work and idle
+** time (sums to the span exactly), and idle time by cause.  More than
+** HTML_ITERS iterations are merged, consecutive ones, into HTML_ITERS
+** groups or fewer (sums of their windows: iters says how many); then the
+** longest idle gaps. */
 static void write_breakdown(struct doc *d, const gp_breakdown *b)
 {
 	open_c(d, "idle_causes", '[');
@@ -213,27 +242,24 @@ static void write_breakdown(struct doc *d, const gp_breakdown *b)
 	}
 	close_c(d, ']');
 	open_c(d, "breakdown", '[');
-	for (size_t i = 0; b && i < b->nwin; i++) {
-		const struct gp_bd_window *w = &b->win[i];
-		open_c(d, NULL, '{');
-		i64(d, "device", w->device);
-		i64(d, "iter", w->iter);
-		i64(d, "start", w->start);
-		i64(d, "end", w->end);
-		i64(d, "compute", w->by_mask[GP_BD_COMPUTE]);
-		i64(d, "comm", w->by_mask[GP_BD_COMM]);
-		i64(d, "memory", w->by_mask[GP_BD_MEMORY]);
-		i64(d, "overlap", gp_bd_busy(w) - w->by_mask[GP_BD_COMPUTE] - w->by_mask[GP_BD_COMM] -
-				  w->by_mask[GP_BD_MEMORY]);
-		i64(d, "idle", w->by_mask[0]);
-		i64(d, "kernels", (int64_t)w->kernels);
-		open_c(d, "causes", '[');
-		for (int c = 0; c < GP_IDLE__COUNT; c++) {
-			sep(d);
-			fprintf(d->out, "%" PRId64, w->idle[c]);
+	for (size_t i = 0; b && i < b->nwin;) {
+		size_t n = 1;
+		if (b->win[i].iter < 0) {
+			write_window(d, &b->win[i], -1, 1);
+			i++;
+			continue;
 		}
-		close_c(d, ']');
-		close_c(d, '}');
+		while (i + n < b->nwin && b->win[i + n].device == b->win[i].device && b->win[i + n].iter >= 0)
+			n++;
+		size_t per = (n + HTML_ITERS - 1) / HTML_ITERS;
+		for (size_t j = 0; j < n; j += per) {
+			struct gp_bd_window w = b->win[i + j];
+			size_t m = j + per <= n ? per : n - j;
+			for (size_t k = 1; k < m; k++)
+				gp_bd_window_merge(&w, &b->win[i + j + k]);
+			write_window(d, &w, b->win[i + j + m - 1].iter, m);
+		}
+		i += n;
 	}
 	close_c(d, ']');
 	open_c(d, "gaps", '[');

@@ -70,9 +70,18 @@ def main():
         f, b = work.get(key, (0.0, 0.0))
         work[key] = (f + float(r["flops"]), b + float(r["bytes"]))
     points = min(1000, sum(1 for f, b in work.values() if f > 0 and b > 0))
-    # breakdown bars: one per (device, iteration), else one per device
-    iters = {(r["device"], r["iter"]) for r in rows if not unknown(r["iter"]) and int(r["iter"]) >= 0}
-    bars = len(iters) if iters else len({r["device"] for r in rows})
+    # breakdown bars: one per (device, iteration), consecutive iterations
+    # merged into at most 200 groups per device; else one per device
+    iters = {}
+    for r in rows:
+        if not unknown(r["iter"]) and int(r["iter"]) >= 0:
+            iters.setdefault(r["device"], set()).add(r["iter"])
+    bars = 0
+    for its in iters.values():
+        per = -(-len(its) // 200)
+        bars += -(-len(its) // per)
+    if not iters:
+        bars = len({r["device"] for r in rows})
     # icicle cells: the distinct prefixes of the layers the table shows,
     # under the time order the page uses (only which layers matters)
     if len(layer_ns) > top:
