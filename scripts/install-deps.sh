@@ -2,7 +2,10 @@
 # Installs the Debian packages that gpuprof's build, tests and benchmarks need.
 # Usage: scripts/install-deps.sh [--print]   (--print: only print the apt-get line)
 set -e
-PKGS="gcc make libsqlite3-dev sqlite3 zlib1g-dev libyajl-dev libiberty-dev libcmocka-dev pkg-config python3 clang"
+# libjs-chart.js: the charting library `gpuprof html` inlines into its pages;
+# chromium: the headless browser tests/cli/t1300 opens them in.
+PKGS="gcc make libsqlite3-dev sqlite3 zlib1g-dev libyajl-dev libiberty-dev libcmocka-dev pkg-config python3 clang \
+libjs-chart.js chromium"
 if [ "$1" = "--print" ]; then
 	echo "apt-get install -y $PKGS"
 	exit 0

@@ -339,7 +339,8 @@
       options: {
         scales: {
           x: { type: 'logarithmic', min: xmin, max: xmax, title: { display: true, text: 'arithmetic intensity (FLOP/byte)' } },
-          y: { type: 'logarithmic', title: { display: true, text: 'achieved FLOP/s' } }
+          y: { type: 'logarithmic', title: { display: true, text: 'achieved FLOP/s' },
+               ticks: { callback: function (v) { return fmtRate(v, 'FLOP/s'); } } }
         },
         plugins: { tooltip: { callbacks: { label: function (c) {
           var p = c.raw.p;
@@ -407,6 +408,7 @@
     var note = byId('memory-note');
     if (!inp.memory.length) {
       note.textContent = 'The trace has no allocator events (record with profile_memory=True, or nsys --cuda-memory-usage=true).';
+      byId('chart-memory').style.display = 'none';
       setMarks('chart-memory', 0);
       return;
     }

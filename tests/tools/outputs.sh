@@ -44,4 +44,5 @@ while read -r f; do
 	one "$id.ops-shape-csv" ops -f csv --group-by shape "$f"
 	one "$id.ops-stack-json" ops -f json --group-by stack --stack-depth 3 "$f"
 	one "$id.ops-python" ops --python "$f"
+	one "$id.html" html -o - "$f"
 done <"$out/files"
