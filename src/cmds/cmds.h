@@ -53,6 +53,10 @@ int gp_cli_load(const char *path, gp_trace *t);
 ** cmd. */
 FILE *gp_cli_open_output(const char *cmd, const char *path, bool force);
 
+/* Removes the output path a failed command left half written: only a
+** regular file, never what -o may also name (/dev/full, a pipe). */
+void gp_cli_remove_output(const char *path);
+
 struct gp_breakdown;
 struct gp_advise_time;
 /* Adds the sums of breakdown b's whole-trace windows that the advise

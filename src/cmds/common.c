@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -188,4 +189,12 @@ void gp_cli_advise_time(const struct gp_breakdown *b, struct gp_advise_time *bt)
 		for (int c = 0; c < GP_IDLE__COUNT; c++)
 			bt->idle_cause_ns[c] += (double)w->idle[c];
 	}
+}
+
+void gp_cli_remove_output(const char *path)
+{
+	struct stat st;
+
+	if (lstat(path, &st) == 0 && S_ISREG(st.st_mode))
+		unlink(path);
 }

@@ -229,7 +229,7 @@ int cmd_export(int argc, char **argv)
 		gp_err_print(&err);
 		rc = gp_exit_code(err.status);
 		if (!to_stdout)
-			unlink(x.out);
+			gp_cli_remove_output(x.out);
 	}
 	gp_breakdown_free(&b);
 	free(res);

@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "analysis/breakdown.h"
 #include "analysis/memory.h"
@@ -34,7 +33,7 @@ enum { O_OUT, O_FORCE, O_CHARTJS };
 static const struct gp_cmd_opt html_opts[] = {
 	[O_OUT] = {"output", 'o', "FILE", "write the page to FILE (- : standard output)"},
 	[O_FORCE] = {"force", 0, NULL, "overwrite an existing FILE"},
-	[O_CHARTJS] = {"chart-js", 0, "FILE", "the Chart.js 3 build to inline (default: $" CHARTJS_ENV
+	[O_CHARTJS] = {"chart-js", 0, "JS", "the Chart.js 3 build to inline (default: $" CHARTJS_ENV
 		       ",\nelse " CHARTJS_DEFAULT ")"},
 	{NULL, 0, NULL, NULL},
 };
@@ -105,13 +104,46 @@ static char *read_library(const char *path, size_t *len)
 	return buf;
 }
 
+/* Runs the passes the page shows over t (loaded) and writes the page to
+** out through the html sink; GP_OK or the error in err. */
+static int write_page(const char *path, gp_trace *t, const struct gp_cli_opts *o, const char *lib,
+		      size_t lib_len, FILE *out, gp_error *err)
+{
+	struct gp_breakdown_opts bo = {.short_gap_ns = 10000, .top_gaps = 10, .is_comm = gp_kernel_is_comm};
+	struct gp_advise_time bt = {0};
+	struct gp_findings f;
+	struct gp_memory m;
+	gp_breakdown b;
+	gp_sink sink;
+	int rc;
+
+	struct gp_opres *res = gp_ops_run(t, &o->peaks);
+	rc = gp_breakdown_run(t, &bo, &b, err);
+	if (rc) {
+		free(res);
+		return rc;
+	}
+	gp_cli_advise_time(&b, &bt);
+	gp_advise_time(t, res, &o->peaks, &bt, &f);
+	gp_memory_run(t, &m);
+	struct gp_analysis a = {.path = path, .trace = t, .opres = res, .peaks = &o->peaks, .findings = &f,
+				.memory = &m, .breakdown = &b, .script = lib, .script_len = lib_len, .top = o->top};
+	rc = gp_sink_open(&sink, "html", out, err);
+	if (!rc)
+		rc = gp_sink_write_close(&sink, &a, err);
+	gp_memory_free(&m);
+	gp_findings_free(&f);
+	gp_breakdown_free(&b);
+	free(res);
+	return rc;
+}
+
 int cmd_html(int argc, char **argv)
 {
 	struct html_opts x = {0};
 	struct gp_cli_opts o;
 	gp_error err = {0};
 	struct stat st;
-	gp_sink sink;
 	gp_trace t;
 	int rc;
 
@@ -133,51 +165,22 @@ int cmd_html(int argc, char **argv)
 
 	gp_trace_init(&t);
 	rc = gp_cli_load(o.file, &t);
-	if (rc) {
-		free(lib);
-		gp_trace_free(&t);
-		return rc;
-	}
-	struct gp_opres *res = gp_ops_run(&t, &o.peaks);
-	struct gp_breakdown_opts bo = {.short_gap_ns = 10000, .top_gaps = 10, .is_comm = gp_kernel_is_comm};
-	gp_breakdown b;
-	struct gp_advise_time bt = {0};
-	struct gp_findings f;
-	struct gp_memory m;
-	rc = gp_breakdown_run(&t, &bo, &b, &err);
-	if (!rc) {
-		gp_cli_advise_time(&b, &bt);
-		gp_advise_time(&t, res, &o.peaks, &bt, &f);
-		gp_memory_run(&t, &m);
-		struct gp_analysis a = {.path = o.file, .trace = &t, .opres = res, .peaks = &o.peaks,
-					.findings = &f, .memory = &m, .breakdown = &b, .script = lib,
-					.script_len = lib_len, .top = o.top};
-		FILE *out = to_stdout ? stdout : gp_cli_open_output("html", x.out, x.force);
-		if (out) {
-			__fsetlocking(out, FSETLOCKING_BYCALLER);
-			rc = gp_sink_open(&sink, "html", out, &err);
-			if (!rc)
-				rc = gp_sink_write_close(&sink, &a, &err);
-			if (!to_stdout && fclose(out) != 0 && !rc)
-				rc = gp_err(&err, GP_ERR_IO, "%s: write failure", x.out);
-			if (rc && !to_stdout)
-				unlink(x.out);
-		}
-		gp_memory_free(&m);
-		gp_findings_free(&f);
-		gp_breakdown_free(&b);
-		if (!out) {
-			free(res);
-			free(lib);
-			gp_trace_free(&t);
-			return GP_EXIT_IO;
+	FILE *out = rc ? NULL : to_stdout ? stdout : gp_cli_open_output("html", x.out, x.force);
+	if (!rc && !out)
+		rc = GP_EXIT_IO;
+	if (out) {
+		/* only this thread writes: no stream lock per character */
+		__fsetlocking(out, FSETLOCKING_BYCALLER);
+		rc = write_page(o.file, &t, &o, lib, lib_len, out, &err);
+		if (!to_stdout && fclose(out) != 0 && !rc)
+			rc = gp_err(&err, GP_ERR_IO, "%s: write failure", x.out);
+		if (rc) {
+			gp_err_print(&err);
+			rc = gp_exit_code(err.status);
+			if (!to_stdout)
+				gp_cli_remove_output(x.out);
 		}
 	}
-	if (rc) {
-		gp_err_print(&err);
-		rc = gp_exit_code(err.status);
-	}
-	free(res);
 	free(lib);
 	gp_trace_free(&t);
 	return rc;
