@@ -108,6 +108,8 @@ static void key(struct doc *d, const char *k)
 	fprintf(d->out, "\"%s\":", k);
 }
 
+/* Opens an object ('{') or array ('[') as member k, or as the next
+** element when k is NULL. */
 static void open_c(struct doc *d, const char *k, char c)
 {
 	if (k)
@@ -149,12 +151,6 @@ static void dbl(struct doc *d, const char *k, double v)
 		fprintf(d->out, "%.17g", v);
 	else
 		fputs("null", d->out);
-}
-
-/* s unless missing, empty or PyProf's "na". */
-static const char *known(const char *s)
-{
-	return s && *s && strcmp(s, "na") != 0 ? s : NULL;
 }
 
 static void write_facts(struct doc *d, const struct gp_analysis *an)
@@ -295,7 +291,7 @@ static void write_groups(struct doc *d, const char *k, const struct groups *g, s
 			continue;
 		}
 		open_c(d, NULL, '{');
-		str(d, "name", known(gp_s(t, x->name)) ? gp_s(t, x->name) : "(none)");
+		str(d, "name", gp_known_text(gp_s(t, x->name)) ? gp_s(t, x->name) : "(none)");
 		i64(d, "ns", x->ns);
 		i64(d, "count", (int64_t)x->count);
 		if (work) {
@@ -332,8 +328,8 @@ static void write_roofline(struct doc *d, const struct gp_analysis *an, const st
 			continue;
 		gp_kernel_peaks(t, x->first, an->opres ? &an->opres[x->first] : NULL, an->peaks, &pf, &pbw);
 		open_c(d, NULL, '{');
-		str(d, "op", known(gp_s(t, x->name)) ? gp_s(t, x->name) : "(none)");
-		str(d, "params", known(gp_s(t, x->params)));
+		str(d, "op", gp_known_text(gp_s(t, x->name)) ? gp_s(t, x->name) : "(none)");
+		str(d, "params", gp_known_text(gp_s(t, x->params)));
 		i64(d, "ns", x->known_ns);
 		i64(d, "count", (int64_t)x->count);
 		dbl(d, "flops", x->flops);
