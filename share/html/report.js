@@ -95,7 +95,8 @@
 
   /*
    * A sortable, filterable table: cols = [{key, title, num, fmt, bar}];
-   * rows are objects; a "bar" column draws the value against the largest.
+   * rows are objects; a "bar" column draws the value against the largest;
+   * a row with other: true (the sum of the rows not shown) stays last.
    */
   function table(containerId, cols, rows, opts) {
     var box = byId(containerId);
@@ -127,6 +128,7 @@
       var shown = rows.filter(function (r) { return !q || String(r.name).toLowerCase().indexOf(q) >= 0; });
       if (sortKey) {
         shown.sort(function (a, b) {
+          if (a.other !== b.other) return a.other ? 1 : -1;   /* "other" stays last */
           var x = a[sortKey], y = b[sortKey];
           var c = typeof x === 'number' && typeof y === 'number' ? x - y : String(x).localeCompare(String(y));
           return sortDesc ? -c : c;
@@ -285,7 +287,9 @@
       { key: 'share', title: 'Share', num: true, fmt: function (v) { return (100 * v).toFixed(1) + '%'; } },
       { key: 'ns', title: '', bar: true, fmt: fmtNs },
       { key: 'count', title: 'Kernels', num: true }
-    ], inp.layers.map(function (l) { return { name: l.name, ns: l.ns, count: l.count, share: inp.gpu_ns ? l.ns / inp.gpu_ns : 0 }; }), { sortKey: 'ns' });
+    ], inp.layers.map(function (l) {
+      return { name: l.name, ns: l.ns, count: l.count, share: inp.gpu_ns ? l.ns / inp.gpu_ns : 0, other: 'groups' in l };
+    }), { sortKey: 'ns' });
   }
 
   function ops(inp) {
@@ -299,7 +303,8 @@
       { key: 'ai', title: 'FLOP/byte', num: true, fmt: function (v) { return v > 0 ? v.toFixed(2) : 'n/a'; } }
     ], inp.ops.map(function (o) {
       return { name: o.name, ns: o.ns, count: o.count, share: inp.gpu_ns ? o.ns / inp.gpu_ns : 0,
-               rate: o.known_ns > 0 ? o.flops / (o.known_ns * 1e-9) : 0, ai: o.bytes > 0 ? o.flops / o.bytes : 0 };
+               rate: o.known_ns > 0 ? o.flops / (o.known_ns * 1e-9) : 0, ai: o.bytes > 0 ? o.flops / o.bytes : 0,
+               other: 'groups' in o };
     }), { sortKey: 'ns' });
   }
 
@@ -444,7 +449,8 @@
       { key: 'count', title: 'Calls', num: true },
       { key: 'mean', title: 'Mean', num: true, fmt: function (v) { return fmtNs(Math.round(v)); } }
     ], inp.top_kernels.map(function (k) {
-      return { name: k.name, ns: k.ns, count: k.count, share: inp.gpu_ns ? k.ns / inp.gpu_ns : 0, mean: k.count ? k.ns / k.count : 0 };
+      return { name: k.name, ns: k.ns, count: k.count, share: inp.gpu_ns ? k.ns / inp.gpu_ns : 0, mean: k.count ? k.ns / k.count : 0,
+               other: 'groups' in k };
     }), { sortKey: 'ns' });
   }
 
@@ -457,7 +463,8 @@
       { key: 'cause', title: 'Cause' },
       { key: 'name', title: 'What the CPU was doing' }
     ], inp.gaps.map(function (g) {
-      return { device: g.device, iter: g.iter, start: g.start - inp.start, ns: g.ns, cause: g.cause, name: g.context || '' };
+      return { device: g.device, iter: g.iter, start: g.start - inp.start, ns: g.ns, cause: g.cause, name: g.context || '',
+               other: false };
     }), { sortKey: 'ns' });
   }
 
