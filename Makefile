@@ -54,7 +54,10 @@ endif
 # Every .c under src/ except main.c is part of the analyzer core, which the
 # unit tests and fuzz targets link against.
 CORE_SRCS := $(filter-out src/main.c $(if $(filter 1,$(MPI)),,src/cmds/mpi.c),$(wildcard src/*.c src/*/*.c))
-CORE_OBJS := $(CORE_SRCS:%.c=$(BUILD)/obj/%.o)
+# The HTML report's template, style and script are embedded as data
+# (scripts/embed.sh), generated into $(BUILD)/gen/.
+HTML_ASSETS := share/html/report.html share/html/report.css share/html/report.js
+CORE_OBJS := $(CORE_SRCS:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/html_assets.o
 MAIN_OBJ  := $(BUILD)/obj/src/main.o
 
 # The trace generator links only the util and model layers of the core.
@@ -103,6 +106,17 @@ $(BUILD)/tools/gen/schema_%.c: tests/data/schema/%.sql
 
 .PRECIOUS: $(BUILD)/tools/gen/schema_%.c
 
+$(BUILD)/gen/html_assets.c: $(HTML_ASSETS) scripts/embed.sh
+	@mkdir -p $(dir $@)
+	@[ "$(V)" = 1 ] || echo "  EMBED   $(HTML_ASSETS)"
+	$(Q)scripts/embed.sh gp_html_template=share/html/report.html gp_html_style=share/html/report.css \
+	  gp_html_script=share/html/report.js > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/obj/gen/html_assets.o: $(BUILD)/gen/html_assets.c
+	@mkdir -p $(dir $@)
+	@[ "$(V)" = 1 ] || echo "  CC      $<"
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
 $(BUILD)/obj/tools/gen/schema_%.o: $(BUILD)/tools/gen/schema_%.c
 	@mkdir -p $(dir $@)
 	@[ "$(V)" = 1 ] || echo "  CC      $<"
@@ -131,11 +145,11 @@ $(BUILD)/tests/fuzz_%_replay: tests/fuzz/fuzz_%.c tests/fuzz/replay_main.c tests
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< tests/fuzz/replay_main.c $(CORE_OBJS) $(LDLIBS)
 
 # Real libFuzzer binaries (clang only): make fuzz; then build/fuzz/fuzz_X corpus/
-fuzz: $(DEPS_OK)
+fuzz: $(DEPS_OK) $(BUILD)/gen/html_assets.c
 	$(Q)mkdir -p build/fuzz
 	$(Q)for f in $(FUZZ_SRCS); do n=$$(basename $$f .c); \
 	  clang $(CPPFLAGS) -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -o build/fuzz/$$n $$f \
-	    $(CORE_SRCS) $(LDLIBS) || exit 1; echo "  built build/fuzz/$$n"; done
+	    $(CORE_SRCS) $(BUILD)/gen/html_assets.c $(LDLIBS) || exit 1; echo "  built build/fuzz/$$n"; done
 
 # Every libFuzzer target in turn, FUZZ_SECONDS each (docs/fuzzing.md)
 FUZZ_SECONDS ?= 3600

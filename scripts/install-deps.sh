@@ -2,8 +2,11 @@
 # Installs the Debian packages that gpuprof's build, tests and benchmarks need.
 # Usage: scripts/install-deps.sh [--print]   (--print: only print the apt-get line)
 set -e
-# openmpi-bin, libopenmpi-dev: the MPI build (make MPI=1) and its test
-PKGS="gcc make libsqlite3-dev sqlite3 zlib1g-dev libyajl-dev libiberty-dev libcmocka-dev pkg-config python3 clang openmpi-bin libopenmpi-dev"
+# openmpi-bin, libopenmpi-dev: the MPI build (make MPI=1) and its test;
+# libjs-chart.js: the charting library `gpuprof html` inlines into its pages;
+# chromium: the headless browser tests/cli/t1300 opens them in.
+PKGS="gcc make libsqlite3-dev sqlite3 zlib1g-dev libyajl-dev libiberty-dev libcmocka-dev pkg-config python3 clang \
+openmpi-bin libopenmpi-dev libjs-chart.js chromium"
 if [ "$1" = "--print" ]; then
 	echo "apt-get install -y $PKGS"
 	exit 0

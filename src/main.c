@@ -20,6 +20,7 @@ const struct gp_command gp_commands[] = {
 	{"advise", cmd_advise, "ranked findings with the change to make", 0},
 	{"ops", cmd_ops, "per op or range: self and total CPU and GPU time (PyTorch's key_averages)", 0},
 	{"export", cmd_export, "the trace for Perfetto/chrome://tracing, or flame-graph stacks", 0},
+	{"html", cmd_html, "a self-contained HTML report with charts, to open in a browser", 0},
 	{"ranges", cmd_ranges, "statistics per NVTX range, marker and timer, by nesting path", 0},
 	{"memory", cmd_memory, "allocated and reserved memory over time, peak, allocations per op", 0},
 	{"breakdown", cmd_breakdown, "where GPU time goes: compute, communication, memory, idle and its causes", 0},

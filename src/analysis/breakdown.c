@@ -146,6 +146,16 @@ void gp_bd_stream_merge(struct gp_bd_stream *into, const struct gp_bd_stream *fr
 	gp_hist_merge(&into->depth, &from->depth);
 }
 
+int gp_bd_gap_main_cause(const struct gp_bd_gap_cause *g)
+{
+	int best = 0;
+
+	for (int c = 1; c < GP_IDLE__COUNT; c++)
+		if (g->idle[c] > g->idle[best])
+			best = c;
+	return best;
+}
+
 const char *gp_idle_cause_name(int cause)
 {
 	static const char *const names[GP_IDLE__COUNT] = {
@@ -805,6 +815,7 @@ static void add_segment(struct sweep *s, struct dev *d, gp_ns a, gp_ns b, unsign
 			struct gp_bd_gap_cause *g = gp_vec_push(s->gapc);
 			memset(g, 0, sizeof(*g));
 			g->device = d->id;
+			g->iter = next && next->kernel >= 0 && s->t->attrs ? s->t->attrs[next->kernel].iter : -1;
 			g->start = a;
 			g->end = b;
 			split_idle(s, d, a, b, a, b, cause, g->idle);
@@ -830,13 +841,24 @@ static void add_segment(struct sweep *s, struct dev *d, gp_ns a, gp_ns b, unsign
 	}
 }
 
+/* The cause of most of gap [a, b) of device d, ended by next: a short gap,
+** the CPU's synchronisation when it covers half the gap, else what next
+** says (gap_cause). */
+static uint8_t whole_gap_cause(const struct sweep *s, const struct dev *d, gp_ns a, gp_ns b,
+			       const struct act *next)
+{
+	if (b - a < s->o->short_gap_ns)
+		return GP_IDLE_SHORT_GAP;
+	return (uint8_t)(2 * sync_within(s, d, a, b) >= b - a ? GP_IDLE_SYNC : gap_cause(s, next, a));
+}
+
 /* Keeps gap [a, b) if it is among the device's longest. */
 static void keep_gap(struct sweep *s, struct dev *d, gp_ns a, gp_ns b, const struct act *next)
 {
 	size_t n = s->o->top_gaps, slot = d->ntop;
 	const gp_trace *t = s->t;
+	int32_t iter = next->kernel >= 0 && t->attrs ? t->attrs[next->kernel].iter : -1;
 	struct gp_bd_gap *g;
-	gp_ns synced;
 
 	if (!n)
 		return;
@@ -854,14 +876,9 @@ static void keep_gap(struct sweep *s, struct dev *d, gp_ns a, gp_ns b, const str
 	g->device = d->id;
 	g->start = a;
 	g->end = b;
-	g->iter = next->kernel >= 0 && t->attrs ? t->attrs[next->kernel].iter : -1;
+	g->iter = iter;
 	g->context = NULL;
-	if (b - a < s->o->short_gap_ns) {
-		g->cause = GP_IDLE_SHORT_GAP;
-		return;
-	}
-	synced = sync_within(s, d, a, b);
-	g->cause = (uint8_t)(2 * synced >= b - a ? GP_IDLE_SYNC : gap_cause(s, next, a));
+	g->cause = whole_gap_cause(s, d, a, b, next);
 }
 
 /* Moves the device's clock to x; next is the work starting at x (NULL at

@@ -109,6 +109,7 @@ struct gp_bd_gap {
 ** advise's findings per cause. */
 struct gp_bd_gap_cause {
 	int32_t device;
+	int32_t iter;             /* of the work that ends the gap, -1 = unknown */
 	gp_ns start, end;
 	gp_ns idle[GP_IDLE__COUNT];
 };
@@ -198,6 +199,9 @@ void gp_bd_window_merge(struct gp_bd_window *into, const struct gp_bd_window *fr
 void gp_bd_stream_merge(struct gp_bd_stream *into, const struct gp_bd_stream *from);
 
 const char *gp_idle_cause_name(int cause);   /* "host_launch" */
+/* The cause of most of gap g's time (ties to the first in enum order, so a
+** gap half in a synchronisation is sync). */
+int gp_bd_gap_main_cause(const struct gp_bd_gap_cause *g);
 
 /* Sets g[i].context for each of the n gaps: the deepest CPU range (not a
 ** mark or GPU annotation) of t open at the gap's middle on any thread, as

@@ -76,14 +76,10 @@ static int write_rows(gp_writer *w, const struct gp_findings *f, size_t top)
 	return GP_OK;
 }
 
-_Static_assert(sizeof(((struct gp_advise_time *)0)->idle_cause_ns) / sizeof(double) == GP_IDLE__COUNT,
-	       "gp_advise_time keeps one sum per idle cause");
-
 /* Runs the time breakdown of t into b (gaps with their causes too) and
-** fills bt with the sums the advise rules use (communication, exposed
-** communication, idle time by cause, over the whole trace of every device)
-** and b's gaps; the analysis' default short-gap threshold (10 us) applies.
-** bt points into b: free b after the rules ran. */
+** fills bt with what the advise rules use (gp_cli_advise_time); the
+** analysis' default short-gap threshold (10 us) applies.  bt points into
+** b: free b after the rules ran. */
 static void advise_time(const gp_trace *t, gp_breakdown *b, struct gp_advise_time *bt)
 {
 	struct gp_breakdown_opts bo = {.short_gap_ns = 10000, .is_comm = gp_kernel_is_comm,
@@ -92,21 +88,7 @@ static void advise_time(const gp_trace *t, gp_breakdown *b, struct gp_advise_tim
 
 	if (gp_breakdown_run(t, &bo, b, &err))
 		return;
-	for (size_t i = 0; i < b->nwin; i++) {
-		const struct gp_bd_window *w = &b->win[i];
-		gp_ns hidden = w->by_mask[GP_BD_COMPUTE | GP_BD_COMM] +
-			       w->by_mask[GP_BD_COMPUTE | GP_BD_COMM | GP_BD_MEMORY];
-		if (w->iter >= 0)
-			continue;
-		bt->comm_ns += (double)gp_bd_kind_time(w, GP_BD_COMM);
-		bt->comm_exposed_ns += (double)(gp_bd_kind_time(w, GP_BD_COMM) - hidden);
-		bt->idle_ns += (double)w->by_mask[0];
-		for (int c = 0; c < GP_IDLE__COUNT; c++)
-			bt->idle_cause_ns[c] += (double)w->idle[c];
-	}
-	bt->gaps = b->gap_causes;
-	bt->ngaps = b->ngap_causes;
-	bt->short_gap_ns = bo.short_gap_ns;
+	gp_cli_advise_time(b, bo.short_gap_ns, bt);
 }
 
 /* What advise does with each trace. */

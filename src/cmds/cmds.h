@@ -9,6 +9,7 @@
 #ifndef GP_CMDS_H
 #define GP_CMDS_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "util/alloc.h"
@@ -43,6 +44,7 @@ int cmd_ops(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_ranks(int argc, char **argv);
 int cmd_comm(int argc, char **argv);
+int cmd_html(int argc, char **argv);
 
 /* Shared by the commands (common.c). */
 
@@ -155,6 +157,22 @@ void gp_mpi_begin(int *rank, int *size);
 int gp_mpi_gather(struct gp_cli_result *res, size_t n, int rank, int size, gp_error *err);
 int gp_mpi_end(int rc);
 #endif
+/* Opens path for writing (gzip-compressed when it ends in .gz), creating
+** it, or replacing it with force; NULL after printing why as command
+** cmd. */
+FILE *gp_cli_open_output(const char *cmd, const char *path, bool force);
+
+/* Removes the output path a failed command left half written: only a
+** regular file, never what -o may also name (/dev/full, a pipe). */
+void gp_cli_remove_output(const char *path);
+
+struct gp_breakdown;
+struct gp_advise_time;
+/* Adds the sums of breakdown b's whole-trace windows that the advise
+** rules use (communication, exposed communication, idle time by cause)
+** to bt, and points bt at b's gaps by cause (b run with gap_causes and
+** short_gap_ns as its threshold): free b after the rules ran. */
+void gp_cli_advise_time(const struct gp_breakdown *b, gp_ns short_gap_ns, struct gp_advise_time *bt);
 
 /* Prints "gpuprof CMD: msg" for a usage error and returns GP_EXIT_USAGE. */
 int gp_cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

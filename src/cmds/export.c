@@ -7,7 +7,6 @@
 ** (a file, gzip-compressed when its name ends in .gz, or stdout).
 */
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdio_ext.h>
@@ -15,8 +14,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
 
+#include "analysis/breakdown.h"
 #include "cmds/cmds.h"
 #include "cmds/options.h"
 #include "ops/ops.h"
@@ -46,7 +45,8 @@ static const struct gp_cmd_spec export_spec = {
 	"stream, NVTX ranges and framework ops, every kernel's layer, op, shapes,\n"
 	"FLOPs, bytes and efficiency in its args, flow arrows from launch calls\n"
 	"to kernels and from forward to backward kernels, counters of GPU busy %,\n"
-	"TFLOP/s and GB/s, and each GPU's idle gaps.  It is a Kineto trace too:\n"
+	"TFLOP/s and GB/s, and each GPU's idle gaps named by their cause (short\n"
+	"gap, sync, pageable copy, host launch, other).  It is a Kineto trace too:\n"
 	"gpuprof reads it back with the same kernels, ops and times.  -f folded:\n"
 	"flame-graph stacks (layer;...;op;kernel weight) for flamegraph.pl,\n"
 	"speedscope and inferno; the weights sum to the trace's total exactly.\n"
@@ -131,59 +131,6 @@ static int export_option(void *ctx, int index, const char *arg)
 	return GP_EXIT_USAGE;
 }
 
-/* fopencookie's write and close for a gzip stream. */
-static ssize_t gz_write(void *cookie, const char *buf, size_t size)
-{
-	if (!size)
-		return 0;
-	int n = gzwrite((gzFile)cookie, buf, (unsigned)size);
-	return n > 0 ? n : -1;
-}
-
-static int gz_close(void *cookie)
-{
-	return gzclose((gzFile)cookie) == Z_OK ? 0 : EOF;
-}
-
-static bool ends_with(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), m = strlen(suffix);
-	return n >= m && strcmp(s + n - m, suffix) == 0;
-}
-
-/* Opens path for writing (gzip for *.gz), creating it, or replacing it
-** with force; NULL after printing why. */
-static FILE *open_output(const char *path, bool force)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | (force ? O_TRUNC : O_EXCL), 0666);
-	if (fd < 0) {
-		if (errno == EEXIST)
-			fprintf(stderr, "gpuprof export: %s exists (--force overwrites it)\n", path);
-		else
-			fprintf(stderr, "gpuprof export: %s: %s\n", path, strerror(errno));
-		return NULL;
-	}
-	if (!ends_with(path, ".gz")) {
-		FILE *f = fdopen(fd, "w");
-		if (!f)
-			close(fd);
-		return f;
-	}
-	/* level 1: on a 1M-kernel export level 6 costs twice the time of
-	** everything else for a file 20% smaller (docs/PERFORMANCE.md) */
-	gzFile gz = gzdopen(fd, "wb1");
-	if (!gz) {
-		close(fd);
-		return NULL;
-	}
-	/* big gzip blocks: zlib's default 8 KiB calls deflate too often */
-	gzbuffer(gz, 256 * 1024);
-	FILE *f = fopencookie(gz, "w", (cookie_io_functions_t){.write = gz_write, .close = gz_close});
-	if (!f)
-		gzclose(gz);
-	return f;
-}
-
 /* The window of iterations a..b: from the first launch (or kernel start)
 ** to the last kernel end of their kernels.  False when none ran. */
 static bool iteration_window(const gp_trace *t, int32_t a, int32_t b, gp_ns *ws, gp_ns *we)
@@ -256,7 +203,7 @@ int cmd_export(int argc, char **argv)
 		a.window_end = x.have_end ? x.end : last;
 	}
 
-	FILE *out = to_stdout ? stdout : open_output(x.out, x.force);
+	FILE *out = to_stdout ? stdout : gp_cli_open_output("export", x.out, x.force);
 	if (!out) {
 		gp_trace_free(&t);
 		return GP_EXIT_IO;
@@ -266,7 +213,15 @@ int cmd_export(int argc, char **argv)
 	__fsetlocking(out, FSETLOCKING_BYCALLER);
 	struct gp_opres *res = gp_ops_run(&t, &o.peaks);
 	a.opres = res;
-	rc = gp_sink_open(&sink, sink_name, out, &err);
+	/* every idle gap with its cause, and the CPU's context of the longest
+	** (the perfetto sink's idle slices); the defaults of gpuprof breakdown */
+	struct gp_breakdown_opts bo = {.short_gap_ns = 10000, .top_gaps = 20, .gap_causes = !folded,
+				       .is_comm = gp_kernel_is_comm};
+	gp_breakdown b = {0};
+	rc = gp_breakdown_run(&t, &bo, &b, &err);
+	a.breakdown = &b;
+	if (!rc)
+		rc = gp_sink_open(&sink, sink_name, out, &err);
 	if (!rc)
 		rc = gp_sink_write_close(&sink, &a, &err);
 	if (!to_stdout && fclose(out) != 0 && !rc)
@@ -275,8 +230,9 @@ int cmd_export(int argc, char **argv)
 		gp_err_print(&err);
 		rc = gp_exit_code(err.status);
 		if (!to_stdout)
-			unlink(x.out);
+			gp_cli_remove_output(x.out);
 	}
+	gp_breakdown_free(&b);
 	free(res);
 	gp_trace_free(&t);
 	return rc;

@@ -102,14 +102,6 @@ struct cells {
 	size_t kernel_cap;
 };
 
-/* s, or NULL (unknown) when it is missing, empty or "na": the analysis
-** keeps PyProf's "na" where PyProf has it (the module of an op without
-** one), and that is unknown too. */
-static const char *known(const char *s)
-{
-	return s && *s && strcmp(s, "na") != 0 ? s : NULL;
-}
-
 /* The innermost frame's file name ("model.py:12") of a comma-joined
 ** frame list, as PyProf's -w mode shows it. */
 static const char *innermost_frame(const char *trace)
@@ -158,23 +150,23 @@ static const char *cell(const gp_trace *t, const struct gp_opres *res, size_t k,
 
 	switch (col) {
 	case C_IDX: return gp_fmt_u64(buf, k);
-	case C_SEQ: return known(gp_s(t, a->seq_list));
-	case C_ALTSEQ: return known(gp_s(t, a->altseq_list));
+	case C_SEQ: return gp_known_text(gp_s(t, a->seq_list));
+	case C_ALTSEQ: return gp_known_text(gp_s(t, a->altseq_list));
 	case C_TID:
 		if (!api)
 			return NULL;
 		return gp_fmt_u64(buf, api->tid);
-	case C_LAYER: return known(gp_s(t, a->layer));
+	case C_LAYER: return gp_known_text(gp_s(t, a->layer));
 	case C_TRACE:
 		if (!a->trace)
 			return NULL;
 		return short_trace ? innermost_frame(gp_s(t, a->trace)) : gp_s(t, a->trace);
 	case C_DIR: return a->dir == GP_DIR_NA ? NULL : gp_dir_name(a->dir);
 	case C_SUB: return gp_fmt_i64(buf, a->sub);
-	case C_MOD: return known(gp_s(t, a->mod));
-	case C_OP: return known(gp_s(t, res && res[k].op ? res[k].op : a->op));
-	case C_KERNEL: return kernel_cell(c, known(gp_s(t, kr->name)));
-	case C_PARAMS: return known(res ? gp_s(t, res[k].params) : NULL);
+	case C_MOD: return gp_known_text(gp_s(t, a->mod));
+	case C_OP: return gp_known_text(gp_s(t, res && res[k].op ? res[k].op : a->op));
+	case C_KERNEL: return kernel_cell(c, gp_known_text(gp_s(t, kr->name)));
+	case C_PARAMS: return gp_known_text(res ? gp_s(t, res[k].params) : NULL);
 	case C_SIL: return gp_fmt_i64(buf, kr->end - kr->start);
 	case C_TC: return tc_name(res ? res[k].tc : GP_TC_NA);
 	case C_DEVICE: return gp_fmt_i64(buf, kr->device);
@@ -200,7 +192,7 @@ static const char *cell(const gp_trace *t, const struct gp_opres *res, size_t k,
 			return NULL;
 		return gp_fmt_u64(buf, kr->pid);
 	case C_CORR: return gp_fmt_u64(buf, kr->corr);
-	case C_LONGNAME: return known(gp_s(t, kr->demangled ? kr->demangled : kr->name));
+	case C_LONGNAME: return gp_known_text(gp_s(t, kr->demangled ? kr->demangled : kr->name));
 	case C_REGS: return gp_fmt_u64(buf, kr->regs);
 	case C_SMEM:
 		return gp_fmt_u64(buf, (uint64_t)kr->static_smem + kr->dynamic_smem);
@@ -208,7 +200,7 @@ static const char *cell(const gp_trace *t, const struct gp_opres *res, size_t k,
 		if (!api)
 			return NULL;
 		return gp_fmt_i64(buf, kr->start - api->start);
-	case C_API: return api ? known(gp_s(t, api->name)) : NULL;
+	case C_API: return api ? gp_known_text(gp_s(t, api->name)) : NULL;
 	case C_GFLOPS: case C_GBPS: case C_INTENSITY: case C_IDEAL: case C_EFF: case C_BOUND: {
 		struct gp_roofline rl;
 		double pf = 0, pbw = 0, v;

@@ -18,6 +18,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "util/alloc.h"
 #include "util/arena.h"
@@ -294,6 +295,13 @@ void gp_trace_free(gp_trace *t);
 static inline const char *gp_s(const gp_trace *t, gp_str id)
 {
 	return gp_strtab_get(&t->strs, id);
+}
+
+/* s, or NULL when it is missing, empty or PyProf's "na" (an attribution
+** field with nothing in it). */
+static inline const char *gp_known_text(const char *s)
+{
+	return s && *s && strcmp(s, "na") != 0 ? s : NULL;
 }
 
 static inline gp_str gp_intern(gp_trace *t, const char *s)

@@ -93,19 +93,13 @@ static void add_stack(struct stacks *st, uint64_t w)
 	st->buf[0] = 0;
 }
 
-/* s, or NULL when missing, empty or PyProf's "na". */
-static const char *known(const char *s)
-{
-	return s && *s && strcmp(s, "na") != 0 ? s : NULL;
-}
-
 /* Builds kernel k's context frames (layer...;op) in st->buf. */
 static void kernel_context(struct stacks *st, const struct gp_analysis *an, size_t k)
 {
 	const gp_trace *t = an->trace;
 	const struct gp_attr *a = &t->attrs[k];
-	const char *layer = known(gp_s(t, a->layer));
-	const char *op = known(gp_s(t, an->opres && an->opres[k].op ? an->opres[k].op : a->op));
+	const char *layer = gp_known_text(gp_s(t, a->layer));
+	const char *op = gp_known_text(gp_s(t, an->opres && an->opres[k].op ? an->opres[k].op : a->op));
 
 	if (layer)
 		put_layer(st, layer);
@@ -137,7 +131,7 @@ static void add_idle(struct stacks *st, const struct gp_analysis *an, const stru
 			put_frame(st, "idle", 4);
 			if (k < t->kernels.n) {
 				const struct gp_attr *a = &t->attrs[k];
-				const char *op = known(gp_s(t, an->opres && an->opres[k].op ? an->opres[k].op : a->op));
+				const char *op = gp_known_text(gp_s(t, an->opres && an->opres[k].op ? an->opres[k].op : a->op));
 				if (op) {
 					kernel_context(st, an, k);
 					if (a->api >= 0) {

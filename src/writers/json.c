@@ -27,7 +27,10 @@ static bool is_json_number(const char *s)
 	return 1;
 }
 
-void gp_json_string(FILE *out, const char *s)
+/* Writes s as a JSON string; html: also escapes what would end or change
+** an HTML <script> element holding the JSON ('<', '>', '&') and the line
+** separators U+2028/U+2029 that older JavaScript parsers reject. */
+static void json_string(FILE *out, const char *s, bool html)
 {
 	fputc('"', out);
 	for (; *s; s++) {
@@ -38,12 +41,26 @@ void gp_json_string(FILE *out, const char *s)
 			fputs("\\n", out);
 		else if (c == '\t')
 			fputs("\\t", out);
-		else if (c < 0x20)
+		else if (c < 0x20 || (html && (c == '<' || c == '>' || c == '&')))
 			fprintf(out, "\\u%04x", c);
-		else
+		else if (html && c == 0xe2 && (unsigned char)s[1] == 0x80 &&
+			 ((unsigned char)s[2] == 0xa8 || (unsigned char)s[2] == 0xa9)) {
+			fputs((unsigned char)s[2] == 0xa8 ? "\\u2028" : "\\u2029", out);
+			s += 2;
+		} else
 			fputc(c, out);
 	}
 	fputc('"', out);
+}
+
+void gp_json_string(FILE *out, const char *s)
+{
+	json_string(out, s, false);
+}
+
+void gp_json_string_html(FILE *out, const char *s)
+{
+	json_string(out, s, true);
 }
 
 static void json_row(gp_writer *w, const char *const *vals)

@@ -6,8 +6,9 @@
 ** flows; args correlation, External id, device, stream...) so that our
 ** own Kineto reader loads it back with the same kernels, ops and times.
 ** Each kernel's args add its attribution and op model; counter tracks add
-** GPU busy %, achieved TFLOP/s and GB/s per bucket (timeline.h); "idle"
-** slices show each GPU's gaps.  Times are exact: ts and dur are written as
+** GPU busy %, achieved TFLOP/s and GB/s per bucket (timeline.h); slices
+** on each GPU's "idle" track show its gaps, named by their cause (the time
+** breakdown's, gp_analysis.breakdown).  Times are exact: ts and dur are written as
 ** decimal microseconds with three decimals from integer nanoseconds.
 **
 ** Events stream out as they are formatted: nothing of the document is
@@ -19,6 +20,7 @@
 #include <string.h>
 
 #include "util/fmt.h"
+#include "analysis/breakdown.h"
 #include "util/u64map.h"
 #include "ops/ops.h"
 #include "writers/sink.h"
@@ -530,22 +532,49 @@ static void write_flows(struct pf *p)
 	gp_u64map_free(&ops);
 }
 
-/* Each GPU's idle gaps (between merged activities) as "idle" slices on
-** its idle track: the gaps between activities the window keeps. */
-static void write_idle(struct pf *p, const struct gp_activity *acts, size_t n)
+static int cmp_gap_at(const void *pa, const void *pb)
 {
-	gp_ns busy_end = 0;
+	const struct gp_bd_gap *a = *(const struct gp_bd_gap *const *)pa, *b = *(const struct gp_bd_gap *const *)pb;
 
-	for (size_t i = 0; i < n; i++) {
-		bool same = i && acts[i].dev == acts[i - 1].dev;
-		if (same && acts[i].s > busy_end && (p->all || (busy_end >= p->ws && acts[i].s <= p->we))) {
-			begin(p, 'X', "gpu_idle", "idle", acts[i].dev, IDLE_TID, busy_end);
-			put_dur(p->out, busy_end, acts[i].s);
-			fputs(",\"args\":{}}", p->out);
+	if (a->device != b->device)
+		return a->device < b->device ? -1 : 1;
+	return (a->start > b->start) - (a->start < b->start);
+}
+
+/* Each GPU's idle gaps (the time breakdown's: between its merged
+** kernels, copies and memsets) as slices on its idle track, named by their
+** cause, with the CPU's context for the longest ones (the breakdown's top
+** gaps); only the gaps between activities the window keeps. */
+static void write_idle(struct pf *p, const struct gp_breakdown *b)
+{
+	/* the top gaps by device and start, to walk beside the gaps */
+	struct gp_bd_gap **top = gp_xmalloc((b->ngaps ? b->ngaps : 1) * sizeof(*top));
+	size_t j = 0;
+
+	for (size_t i = 0; i < b->ngaps; i++)
+		top[i] = &b->gaps[i];
+	gp_sort(top, b->ngaps, sizeof(*top), cmp_gap_at);
+	for (size_t i = 0; i < b->ngap_causes; i++) {
+		const struct gp_bd_gap_cause *g = &b->gap_causes[i];
+		int cause = gp_bd_gap_main_cause(g);
+		while (j < b->ngaps && (top[j]->device < g->device ||
+					(top[j]->device == g->device && top[j]->start < g->start)))
+			j++;
+		if (!p->all && (g->start < p->ws || g->end > p->we))
+			continue;
+		begin(p, 'X', "gpu_idle", gp_idle_cause_name(cause), g->device, IDLE_TID, g->start);
+		put_dur(p->out, g->start, g->end);
+		fputs(",\"args\":{\"cause\":", p->out);
+		gp_json_string(p->out, gp_idle_cause_name(cause));
+		if (g->iter >= 0)
+			fprintf(p->out, ",\"iteration\":%" PRId32, g->iter);
+		if (j < b->ngaps && top[j]->device == g->device && top[j]->start == g->start && top[j]->context) {
+			fputs(",\"cpu\":", p->out);
+			gp_json_string(p->out, top[j]->context);
 		}
-		if (!same || acts[i].e > busy_end)
-			busy_end = acts[i].e;
+		fputs("}}", p->out);
 	}
+	free(top);
 }
 
 /* Counter tracks per GPU from the bucketed timeline. */
@@ -591,6 +620,8 @@ static int perfetto_write(gp_sink *s, const struct gp_analysis *an, gp_error *er
 
 	if (!t || !t->attrs)
 		return gp_err(err, GP_ERR_USAGE, "perfetto: no correlated trace");
+	if (!an->breakdown)
+		return gp_err(err, GP_ERR_USAGE, "perfetto: no time breakdown");
 	p.all = an->window_start == 0 && an->window_end == 0;
 	size_t nacts;
 	struct gp_activity *acts = gp_trace_activities(t, &nacts);
@@ -606,7 +637,7 @@ static int perfetto_write(gp_sink *s, const struct gp_analysis *an, gp_error *er
 	write_kernels(&p, an);
 	write_copies(&p);
 	write_flows(&p);
-	write_idle(&p, acts, nacts);
+	write_idle(&p, an->breakdown);
 	write_counters(&p, an, acts, nacts);
 	fputs("\n]}\n", s->out);
 	free(launch);

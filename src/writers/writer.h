@@ -83,6 +83,10 @@ static inline const char *gp_cell_text(const struct gp_column *c, const char *v)
 ** control characters). */
 void gp_json_string(FILE *out, const char *s);
 
+/* gp_json_string for JSON inside an HTML <script> element: '<', '>', '&'
+** and U+2028/U+2029 written as \uXXXX too, so no text can end the element. */
+void gp_json_string_html(FILE *out, const char *s);
+
 /* Writes "a, b, c or d" from a NULL-terminated list of names into buf
 ** (for --help and error messages); returns buf. */
 const char *gp_name_list(const char *const *names, char *buf, size_t size);

@@ -46,6 +46,7 @@ while read -r f; do
 	one "$id.ops-python" ops --python "$f"
 	one "$id.comm" comm -f csv "$f"
 	one "$id.comm-kinds" comm -f json -V kinds "$f"
+	one "$id.html" html -o - "$f"
 done <"$out/files"
 # several rank files at once: the two ranks of one job
 if [ -d "$td/hta/trace_filter" ]; then

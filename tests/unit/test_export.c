@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "ops/ops.h"
+#include "analysis/breakdown.h"
 #include "writers/sink.h"
 #include "writers/timeline.h"
 
@@ -141,13 +142,20 @@ static void perfetto_times_window_flows(void **state)
 
 	build(&t, r);
 	t.kernels.v[1].start = -1234567;   /* nsys times may be negative */
-	struct gp_analysis a = {.trace = &t, .opres = r};
+	struct gp_breakdown_opts bo = {.short_gap_ns = 100, .top_gaps = 1, .gap_causes = true};
+	gp_breakdown b;
+	gp_error err = {0};
+	assert_int_equal(gp_breakdown_run(&t, &bo, &b, &err), GP_OK);
+	struct gp_analysis a = {.trace = &t, .opres = r, .breakdown = &b};
 	char *out = run_sink("perfetto", &a);
 	assert_non_null(strstr(out, "\"ts\":-1234.567,\"dur\":1235.067"));
 	assert_non_null(strstr(out, "\"ts\":0.100,\"dur\":0.200"));
 	assert_non_null(strstr(out, "\"cat\":\"ac2g\""));
 	assert_non_null(strstr(out, "\"cat\":\"fwd_bwd\""));
-	assert_non_null(strstr(out, "\"name\":\"idle\",\"pid\":0"));
+	/* device 0's gap [500,700) is 200 ns, over the 100 ns threshold, and
+	** ends at a copy that is not pageable: cause "other" */
+	assert_non_null(strstr(out, "\"cat\":\"gpu_idle\",\"name\":\"other\",\"pid\":0,\"tid\":2147483646,"
+				    "\"ts\":0.500,\"dur\":0.200,\"args\":{\"cause\":\"other\"}}"));
 	assert_non_null(strstr(out, "\"layer\":\"Net:Block 1:fc\""));
 	assert_non_null(strstr(out, "\"flops\":3000"));
 	free(out);
@@ -161,6 +169,7 @@ static void perfetto_times_window_flows(void **state)
 	assert_non_null(strstr(out, "\"ts\":-0.050,\"dur\":0.010"));
 	assert_null(strstr(out, "fwd_bwd"));
 	free(out);
+	gp_breakdown_free(&b);
 	gp_trace_free(&t);
 }
 

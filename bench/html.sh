@@ -1,0 +1,39 @@
+#!/bin/sh
+# HTML report benchmark (docs/PERFORMANCE.md, "html"): on a generated
+# Kineto trace of N kernels (default 1,000,000), the wall time, CPU time and
+# peak RSS of `gpuprof report -f csv` (load + correlate + op model + one
+# row per kernel, the baseline) and of `gpuprof html`, the page's size, and
+# how long headless Chromium takes to open it: the page's own figure (from
+# navigation start to the last chart drawn, data-drawn-ms) and the wall
+# time of `chromium --headless --dump-dom` (browser start included).
+#
+# usage: bench/html.sh [GPUPROF [GEN]]     N=200000 bench/html.sh
+set -e
+n=${N:-1000000}
+GPUPROF=${1:-build/gpuprof}
+GEN=${2:-build/gpuprof-gen}
+dir=build/bench
+mkdir -p "$dir"
+trace=$dir/bench_$n.kineto.json
+[ -f "$trace" ] || "$GEN" --format kineto -n "$n" -o "$trace"
+cat "$trace" > /dev/null   # warm the page cache
+printf '%-28s %8s %8s %10s %14s\n' command wall_s cpu_s rss_MiB output_bytes
+one() { # LABEL OUTFILE ARGS...
+	label=$1 out=$2; shift 2
+	rm -f "$out"
+	/usr/bin/time -f '%e %U %S %M' -o "$dir/time.out" "$GPUPROF" "$@" > "$dir/stdout.out"
+	read -r s u y k < "$dir/time.out"
+	[ "$out" = - ] && size=$(wc -c < "$dir/stdout.out") || size=$(wc -c < "$out")
+	printf '%-28s %8s %8s %10d %14d\n' "$label" "$s" "$(echo "$u + $y" | bc)" $((k / 1024)) "$size"
+}
+one "report -f csv" - report -f csv "$trace"
+one "html -o h.html" "$dir/h.html" html -o "$dir/h.html" "$trace"
+if command -v chromium >/dev/null; then
+	page=$(cd "$dir" && pwd)/h.html
+	/usr/bin/time -f '%e' -o "$dir/time.out" chromium --headless --no-sandbox --disable-gpu \
+		--user-data-dir="$dir/chromium" --dump-dom "file://$page" > "$dir/dom.html" 2>/dev/null
+	drawn=$(grep -o 'data-drawn-ms="[0-9]*"' "$dir/dom.html" | tr -dc 0-9)
+	state=$(grep -o 'id="report" data-state="[a-z]*"' "$dir/dom.html" | sed 's/.*="//; s/"//')
+	echo "chromium --dump-dom: $(cat "$dir/time.out") s wall; page drawn after ${drawn} ms; state $state"
+fi
+rm -rf "$dir/h.html" "$dir/dom.html" "$dir/chromium"

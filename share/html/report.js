@@ -1,0 +1,512 @@
+/*
+ * gpuprof html: draws the report from the JSON in #gp-data
+ * (share/html/report.js, docs/html.md).  Trace text only ever reaches the
+ * page through textContent, attributes set with setAttribute and Chart.js
+ * (which draws text on a canvas): never as markup.  After drawing, each
+ * chart's container gets data-marks (the bars, points or cells drawn,
+ * counted from the chart's own elements) and #report data-state="done",
+ * or "error" with the errors in #errors, and data-drawn-ms, for tests and
+ * headless browsers.
+ */
+(function () {
+  'use strict';
+
+  var COLORS = { compute: '#4e79a7', comm: '#f28e2b', memory: '#59a14f', overlap: '#b07aa1', idle: '#bab0ac' };
+  var PALETTE = ['#4e79a7', '#f28e2b', '#e15759', '#76b7b2', '#59a14f', '#edc948', '#b07aa1', '#ff9da7', '#9c755f'];
+
+  function byId(id) { return document.getElementById(id); }
+
+  function showError(msg) {
+    var box = byId('errors');
+    var p = document.createElement('p');
+    p.textContent = msg;
+    box.appendChild(p);
+    box.setAttribute('data-errors', String(box.childNodes.length));
+    byId('report').setAttribute('data-state', 'error');
+  }
+
+  window.addEventListener('error', function (ev) { showError('JavaScript error: ' + ev.message); });
+
+  /* An element with text (never markup) and attributes. */
+  function el(tag, text, attrs) {
+    var e = document.createElement(tag);
+    if (text !== undefined && text !== null) e.textContent = String(text);
+    for (var k in attrs || {}) e.setAttribute(k, attrs[k]);
+    return e;
+  }
+
+  function fmtNs(ns) {
+    if (ns === null || ns === undefined) return 'n/a';
+    var a = Math.abs(ns);
+    if (a >= 1e9) return (ns / 1e9).toFixed(3) + ' s';
+    if (a >= 1e6) return (ns / 1e6).toFixed(3) + ' ms';
+    if (a >= 1e3) return (ns / 1e3).toFixed(2) + ' us';
+    return ns + ' ns';
+  }
+
+  function fmtBytes(b) {
+    if (b === null || b === undefined || b < 0) return 'n/a';
+    var u = ['B', 'KiB', 'MiB', 'GiB', 'TiB'], i = 0;
+    while (b >= 1024 && i < u.length - 1) { b /= 1024; i++; }
+    return (i ? b.toFixed(2) : String(b)) + ' ' + u[i];
+  }
+
+  function fmtRate(v, unit) {
+    if (!(v > 0)) return 'n/a';
+    var p = ['', 'K', 'M', 'G', 'T', 'P'], i = 0;
+    while (v >= 1000 && i < p.length - 1) { v /= 1000; i++; }
+    return v.toFixed(v >= 100 ? 0 : v >= 10 ? 1 : 2) + ' ' + p[i] + unit;
+  }
+
+  function pct(part, whole) { return whole > 0 ? (100 * part / whole).toFixed(1) + '%' : 'n/a'; }
+
+  /* Splits a layer path at a ':' that is not part of '::' (as the folded export does). */
+  function layerFrames(path) {
+    var out = [], from = 0;
+    for (var i = 0; i < path.length; i++) {
+      if (path[i] !== ':') continue;
+      if (path[i + 1] === ':') { i++; continue; }
+      out.push(path.slice(from, i));
+      from = i + 1;
+    }
+    out.push(path.slice(from));
+    return out;
+  }
+
+  function setMarks(id, n) { byId(id).setAttribute('data-marks', String(n)); }
+
+  /* Elements Chart.js drew for the datasets named in which (all when absent). */
+  function chartMarks(chart, which) {
+    var n = 0;
+    chart.data.datasets.forEach(function (ds, i) {
+      if (!which || which.indexOf(ds.gpKind) >= 0) n += chart.getDatasetMeta(i).data.length;
+    });
+    return n;
+  }
+
+  function newChart(id, config) {
+    var canvas = byId(id).querySelector('canvas');
+    config.options = config.options || {};
+    config.options.animation = false;
+    config.options.responsive = true;
+    config.options.maintainAspectRatio = false;
+    return new Chart(canvas.getContext('2d'), config);
+  }
+
+  /*
+   * A sortable, filterable table: cols = [{key, title, num, fmt, bar}];
+   * rows are objects; a "bar" column draws the value against the largest;
+   * a row with other: true (the sum of the rows not shown) stays last.
+   */
+  function table(containerId, cols, rows, opts) {
+    var box = byId(containerId);
+    var filter = el('input', null, { type: 'search', placeholder: 'filter by name', class: 'filter' });
+    var t = el('table', null, { class: 'data' });
+    var head = el('tr'), body = el('tbody');
+    var sortKey = opts && opts.sortKey, sortDesc = true;
+    var max = {};
+    cols.forEach(function (c) {
+      if (!c.bar) return;
+      max[c.key] = 0;
+      rows.forEach(function (r) { if (r[c.key] > max[c.key]) max[c.key] = r[c.key]; });
+    });
+    cols.forEach(function (c) {
+      var th = el('th', c.title);
+      th.addEventListener('click', function () {
+        sortDesc = sortKey === c.key ? !sortDesc : true;
+        sortKey = c.key;
+        draw();
+      });
+      head.appendChild(th);
+    });
+    var thead = el('thead');
+    thead.appendChild(head);
+    t.appendChild(thead);
+    t.appendChild(body);
+    function draw() {
+      var q = filter.value.toLowerCase();
+      var shown = rows.filter(function (r) { return !q || String(r.name).toLowerCase().indexOf(q) >= 0; });
+      if (sortKey) {
+        shown.sort(function (a, b) {
+          if (a.other !== b.other) return a.other ? 1 : -1;   /* "other" stays last */
+          var x = a[sortKey], y = b[sortKey];
+          var c = typeof x === 'number' && typeof y === 'number' ? x - y : String(x).localeCompare(String(y));
+          return sortDesc ? -c : c;
+        });
+      }
+      body.textContent = '';
+      shown.forEach(function (r) {
+        var tr = el('tr');
+        cols.forEach(function (c) {
+          var v = r[c.key];
+          if (c.bar) {
+            var td = el('td', null, { class: 'bar' });
+            var span = el('span', null, { title: c.fmt ? c.fmt(v, r) : String(v) });
+            span.style.width = (max[c.key] > 0 ? 100 * v / max[c.key] : 0) + '%';
+            td.appendChild(span);
+            tr.appendChild(td);
+          } else {
+            tr.appendChild(el('td', c.fmt ? c.fmt(v, r) : v, { class: c.num ? 'num' : 'name' }));
+          }
+        });
+        body.appendChild(tr);
+      });
+      box.setAttribute('data-rows', String(shown.length));
+    }
+    filter.addEventListener('input', draw);
+    box.appendChild(filter);
+    box.appendChild(t);
+    draw();
+  }
+
+  function facts(inp) {
+    var dl = byId('facts');
+    function fact(k, v) { dl.appendChild(el('dt', k)); dl.appendChild(el('dd', v)); }
+    var span = inp.end - inp.start;
+    fact('File', inp.path);
+    fact('Format', inp.format);
+    fact('Kernels', inp.kernels + ' (' + fmtNs(inp.gpu_ns) + ' of GPU time)');
+    fact('Copies, memsets', inp.copies + ', ' + inp.memsets);
+    fact('API calls', inp.apis);
+    fact('Time span', fmtNs(span) + ' (first to last event)');
+    var dev = byId('devices');
+    var hr = el('tr');
+    ['GPU', 'Device name', 'Peaks from', 'SMs', 'FP32', 'FP16 (tensor cores)', 'Memory bandwidth'].forEach(function (h) { hr.appendChild(el('th', h)); });
+    dev.appendChild(hr);
+    inp.devices.forEach(function (d) {
+      var tr = el('tr');
+      [d.id, d.name, d.gpu || 'unknown GPU', d.sm || 'n/a', fmtRate(d.fp32, 'FLOP/s'), fmtRate(d.fp16, 'FLOP/s'),
+       fmtRate(d.bw, 'B/s')].forEach(function (v) { tr.appendChild(el('td', v)); });
+      dev.appendChild(tr);
+    });
+    document.title = 'gpuprof report: ' + inp.path;
+    byId('title').textContent = inp.path;
+  }
+
+  /* One stacked bar per (device, iteration); the whole trace per device when there are no iterations. */
+  function breakdown(inp) {
+    var wins = inp.breakdown.filter(function (w) { return w.iter >= 0; });
+    if (!wins.length) wins = inp.breakdown.filter(function (w) { return w.iter < 0; });
+    var devs = {};
+    inp.breakdown.forEach(function (w) { devs[w.device] = true; });
+    var many = Object.keys(devs).length > 1;
+    var grouped = wins.some(function (w) { return w.iters > 1; });
+    var labels = wins.map(function (w) {
+      var it = w.iter < 0 ? 'whole trace' : w.iters > 1 ? 'iters ' + w.iter + '-' + w.iter_last : 'iter ' + w.iter;
+      return many || w.iter < 0 ? 'GPU ' + w.device + ' ' + it : it;
+    });
+    if (grouped)
+      byId('chart-breakdown').parentNode.insertBefore(el('p', 'More than 200 iterations per GPU: each bar is a group of ' +
+        'consecutive iterations, its mean per iteration.', { class: 'note' }), byId('chart-breakdown'));
+    var kinds = ['compute', 'comm', 'memory', 'overlap', 'idle'];
+    var names = { compute: 'compute', comm: 'communication', memory: 'memory', overlap: 'overlap', idle: 'idle' };
+    var chart = newChart('chart-breakdown', {
+      type: 'bar',
+      data: {
+        labels: labels,
+        datasets: kinds.map(function (k) {
+          return { label: names[k], gpKind: 'bar', backgroundColor: COLORS[k],
+                   data: wins.map(function (w) { return w[k] / w.iters / 1e6; }) };
+        })
+      },
+      options: {
+        scales: { x: { stacked: true }, y: { stacked: true, title: { display: true, text: 'ms' } } },
+        plugins: { tooltip: { callbacks: { label: function (c) { return c.dataset.label + ': ' + fmtNs(Math.round(c.raw * 1e6)); } } } }
+      }
+    });
+    byId('chart-breakdown').setAttribute('data-bars', String(chart.getDatasetMeta(0).data.length));
+    setMarks('chart-breakdown', chartMarks(chart));
+    var t = byId('idle-causes');
+    var hr = el('tr');
+    ['GPU', 'Span', 'Busy', 'Idle'].concat(inp.idle_causes.map(function (c) { return 'idle: ' + c; })).forEach(function (h) { hr.appendChild(el('th', h)); });
+    t.appendChild(hr);
+    inp.breakdown.filter(function (w) { return w.iter < 0; }).forEach(function (w) {
+      var span = w.end - w.start;
+      var tr = el('tr');
+      [w.device, fmtNs(span), pct(span - w.idle, span), fmtNs(w.idle)].concat(w.causes.map(fmtNs)).forEach(function (v) { tr.appendChild(el('td', v)); });
+      t.appendChild(tr);
+    });
+  }
+
+  /* The layer tree of the shown layers as an icicle: a row per depth, widths by GPU time. */
+  function icicle(inp) {
+    var root = { name: 'all', ns: 0, kids: {}, order: [] };
+    inp.layers.forEach(function (l) {
+      var path = l.name === '(none)' || l.name === 'other' ? [l.name] : layerFrames(l.name);
+      var node = root;
+      root.ns += l.ns;
+      path.forEach(function (f) {
+        if (!node.kids[f]) { node.kids[f] = { name: f, ns: 0, kids: {}, order: [] }; node.order.push(f); }
+        node = node.kids[f];
+        node.ns += l.ns;
+      });
+    });
+    var box = byId('icicle'), cells = 0, depth = 0;
+    function draw(node, x, level, color) {
+      var total = root.ns || 1;
+      node.order.forEach(function (f, i) {
+        var kid = node.kids[f];
+        var w = kid.ns / total;
+        var c = level === 0 ? PALETTE[i % PALETTE.length] : color;
+        var d = el('div', kid.name, { title: kid.name + ': ' + fmtNs(kid.ns) + ' (' + pct(kid.ns, total) + ')' });
+        d.style.left = (100 * x) + '%';
+        d.style.width = 'max(1px, ' + (100 * w) + '%)';
+        d.style.top = (22 * level) + 'px';
+        d.style.background = c;
+        d.style.opacity = String(Math.max(0.45, 1 - 0.12 * level));
+        box.appendChild(d);
+        cells++;
+        if (level + 1 > depth) depth = level + 1;
+        draw(kid, x, level + 1, c);
+        x += w;
+      });
+    }
+    draw(root, 0, 0, PALETTE[0]);
+    box.style.height = (22 * depth + 4) + 'px';
+    setMarks('icicle', cells);
+  }
+
+  function layers(inp) {
+    icicle(inp);
+    byId('chart-layers').style.height = (80 + 22 * inp.layers.length) + 'px';
+    var chart = newChart('chart-layers', {
+      type: 'bar',
+      data: {
+        labels: inp.layers.map(function (l) { return l.name.length > 60 ? '...' + l.name.slice(-57) : l.name; }),
+        datasets: [{ label: 'GPU time (ms)', gpKind: 'bar', backgroundColor: COLORS.compute,
+                     data: inp.layers.map(function (l) { return l.ns / 1e6; }) }]
+      },
+      options: { indexAxis: 'y', plugins: { legend: { display: false },
+        tooltip: { callbacks: { title: function (c) { return inp.layers[c[0].dataIndex].name; },
+                                label: function (c) { return fmtNs(inp.layers[c.dataIndex].ns); } } } } }
+    });
+    setMarks('chart-layers', chartMarks(chart));
+    table('table-layers', [
+      { key: 'name', title: 'Layer' },
+      { key: 'ns', title: 'GPU time', num: true, fmt: fmtNs },
+      { key: 'share', title: 'Share', num: true, fmt: function (v) { return (100 * v).toFixed(1) + '%'; } },
+      { key: 'ns', title: '', bar: true, fmt: fmtNs },
+      { key: 'count', title: 'Kernels', num: true }
+    ], inp.layers.map(function (l) {
+      return { name: l.name, ns: l.ns, count: l.count, share: inp.gpu_ns ? l.ns / inp.gpu_ns : 0, other: 'groups' in l };
+    }), { sortKey: 'ns' });
+  }
+
+  function ops(inp) {
+    table('table-ops', [
+      { key: 'name', title: 'Op' },
+      { key: 'ns', title: 'GPU time', num: true, fmt: fmtNs },
+      { key: 'share', title: 'Share', num: true, fmt: function (v) { return (100 * v).toFixed(1) + '%'; } },
+      { key: 'ns', title: '', bar: true, fmt: fmtNs },
+      { key: 'count', title: 'Kernels', num: true },
+      { key: 'rate', title: 'Achieved FLOP/s', num: true, fmt: function (v) { return fmtRate(v, 'FLOP/s'); } },
+      { key: 'ai', title: 'FLOP/byte', num: true, fmt: function (v) { return v > 0 ? v.toFixed(2) : 'n/a'; } }
+    ], inp.ops.map(function (o) {
+      return { name: o.name, ns: o.ns, count: o.count, share: inp.gpu_ns ? o.ns / inp.gpu_ns : 0,
+               rate: o.known_ns > 0 ? o.flops / (o.known_ns * 1e-9) : 0, ai: o.bytes > 0 ? o.flops / o.bytes : 0,
+               other: 'groups' in o };
+    }), { sortKey: 'ns' });
+  }
+
+  /* Points at (FLOP/byte, FLOP/s) sized by time; one roof per distinct pair of peaks. */
+  function roofline(inp) {
+    var pts = inp.roofline;
+    var maxNs = 1, xmin = Infinity, xmax = 0, roofs = {};
+    pts.forEach(function (p) {
+      var ai = p.flops / p.bytes;
+      if (p.ns > maxNs) maxNs = p.ns;
+      if (ai < xmin) xmin = ai;
+      if (ai > xmax) xmax = ai;
+      if (p.peak_flops > 0 && p.peak_bw > 0) roofs[p.peak_flops + '/' + p.peak_bw] = [p.peak_flops, p.peak_bw];
+    });
+    var keys = Object.keys(roofs);
+    keys.forEach(function (k) { var r = roofs[k][0] / roofs[k][1]; if (r < xmin) xmin = r; if (r > xmax) xmax = r; });
+    if (!isFinite(xmin)) { xmin = 0.1; xmax = 1000; }
+    xmin /= 4; xmax *= 4;
+    var datasets = [{
+      label: 'ops (op + shapes)', gpKind: 'point', type: 'bubble', backgroundColor: 'rgba(78,121,167,0.55)',
+      borderColor: '#2b4f75',
+      data: pts.map(function (p) {
+        return { x: p.flops / p.bytes, y: p.flops / (p.ns * 1e-9), r: 3 + 17 * Math.sqrt(p.ns / maxNs), p: p };
+      })
+    }];
+    keys.forEach(function (k, i) {
+      var pf = roofs[k][0], bw = roofs[k][1], ridge = pf / bw;
+      datasets.push({
+        label: 'ceiling ' + fmtRate(pf, 'FLOP/s') + ', ' + fmtRate(bw, 'B/s'), gpKind: 'roof', type: 'line',
+        borderColor: PALETTE[(i + 2) % PALETTE.length], borderWidth: 2, pointRadius: 0, fill: false,
+        data: [{ x: xmin, y: xmin * bw }, { x: ridge, y: pf }, { x: xmax, y: pf }]
+      });
+    });
+    var chart = newChart('chart-roofline', {
+      type: 'bubble',
+      data: { datasets: datasets },
+      options: {
+        scales: {
+          x: { type: 'logarithmic', min: xmin, max: xmax, title: { display: true, text: 'arithmetic intensity (FLOP/byte)' } },
+          y: { type: 'logarithmic', title: { display: true, text: 'achieved FLOP/s' },
+               ticks: { callback: function (v) { return fmtRate(v, 'FLOP/s'); } } }
+        },
+        plugins: { tooltip: { callbacks: { label: function (c) {
+          var p = c.raw.p;
+          if (!p) return c.dataset.label;
+          return [p.op + (p.params ? ' ' + p.params : ''), 'GPU time ' + fmtNs(p.ns) + ' in ' + p.count + ' kernels',
+                  fmtRate(p.flops / (p.ns * 1e-9), 'FLOP/s') + ', ' + fmtRate(p.bytes / (p.ns * 1e-9), 'B/s'),
+                  (p.flops / p.bytes).toFixed(2) + ' FLOP/byte',
+                  p.peak_flops > 0 ? (100 * Math.max(p.flops / p.peak_flops, p.bytes / p.peak_bw) / (p.ns * 1e-9)).toFixed(1) + '% of the roofline' : 'peaks unknown'];
+        } } } }
+      }
+    });
+    setMarks('chart-roofline', chartMarks(chart, ['point']));
+    byId('chart-roofline').setAttribute('data-roofs', String(keys.length));
+  }
+
+  /* Iteration span per GPU (per rank when the page holds several inputs). */
+  function steps(inp) {
+    var wins = inp.breakdown.filter(function (w) { return w.iter >= 0; });
+    var iters = [], devs = [], at = {}, last = {};
+    wins.forEach(function (w) {
+      if (!(w.iter in last)) iters.push(w.iter);
+      last[w.iter] = w.iter_last;
+      if (devs.indexOf(w.device) < 0) devs.push(w.device);
+      at[w.device + '/' + w.iter] = w;
+    });
+    /* the span of an iteration is the sum of its parts; of a group, their sum */
+    function stepNs(w) { return w.compute + w.comm + w.memory + w.overlap + w.idle; }
+    iters.sort(function (a, b) { return a - b; });
+    var chart = newChart('chart-steps', {
+      type: 'bar',
+      data: {
+        labels: iters.map(function (i) { return last[i] > i ? 'iters ' + i + '-' + last[i] : 'iter ' + i; }),
+        datasets: devs.map(function (d, j) {
+          return { label: 'GPU ' + d, gpKind: 'bar', backgroundColor: PALETTE[j % PALETTE.length],
+                   data: iters.map(function (i) {
+                     var w = at[d + '/' + i];
+                     return w ? stepNs(w) / w.iters / 1e6 : null;
+                   }) };
+        })
+      },
+      options: { scales: { y: { title: { display: true, text: 'ms per iteration' } } } }
+    });
+    setMarks('chart-steps', chartMarks(chart));
+    if (!iters.length) byId('chart-steps').parentNode.appendChild(el('p', 'The trace has no iterations (ProfilerStep#N or "iteration N" ranges).', { class: 'note' }));
+  }
+
+  function timeline(inp) {
+    var tl = inp.timeline;
+    var n = tl.devices.length ? tl.devices[0].busy.length : 0;
+    var labels = [];
+    for (var i = 0; i < n; i++) labels.push(((i + 0.5) * tl.width / 1e6).toFixed(2));
+    var chart = newChart('chart-timeline', {
+      type: 'line',
+      data: { labels: labels, datasets: tl.devices.map(function (d, j) {
+        return { label: 'GPU ' + d.device + ' busy %', gpKind: 'line', borderColor: PALETTE[j % PALETTE.length],
+                 pointRadius: 0, borderWidth: 1, data: d.busy.map(function (b) { return 100 * b; }) };
+      }) },
+      options: { scales: { x: { title: { display: true, text: 'ms from the start (' + n + ' buckets of ' + fmtNs(tl.width) + ')' } },
+                           y: { min: 0, max: 100, title: { display: true, text: 'busy %' } } } }
+    });
+    setMarks('chart-timeline', chartMarks(chart));
+  }
+
+  function memory(inp) {
+    var note = byId('memory-note');
+    if (!inp.memory.length) {
+      note.textContent = 'The trace has no allocator events (record with profile_memory=True, or nsys --cuda-memory-usage=true).';
+      byId('chart-memory').style.display = 'none';
+      setMarks('chart-memory', 0);
+      return;
+    }
+    var m0 = inp.memory[0], n = m0.series.length, w = (m0.end - m0.start) / n, labels = [];
+    for (var i = 0; i < n; i++) labels.push(((i + 0.5) * w / 1e6).toFixed(2));
+    var ds = [];
+    note.textContent = inp.memory.map(function (m) {
+      return 'GPU ' + m.device + ': peak ' + fmtBytes(m.peak) + ' allocated at ' + fmtNs(m.peak_ts - m.start) +
+             ' from the start' + (m.peak_reserved >= 0 ? ', ' + fmtBytes(m.peak_reserved) + ' reserved at most' : '');
+    }).join('; ');
+    inp.memory.forEach(function (m, j) {
+      ds.push({ label: 'GPU ' + m.device + ' allocated (GiB)', gpKind: 'line', borderColor: PALETTE[(2 * j) % PALETTE.length],
+                pointRadius: 0, borderWidth: 1, data: m.series.map(function (s) { return s ? s[0] / 1073741824 : null; }) });
+      if (m.peak_reserved >= 0)
+        ds.push({ label: 'GPU ' + m.device + ' reserved (GiB)', gpKind: 'line', borderColor: PALETTE[(2 * j + 1) % PALETTE.length],
+                  pointRadius: 0, borderWidth: 1, borderDash: [4, 3],
+                  data: m.series.map(function (s) { return s && s[1] >= 0 ? s[1] / 1073741824 : null; }) });
+    });
+    var chart = newChart('chart-memory', {
+      type: 'line',
+      data: { labels: labels, datasets: ds },
+      options: { scales: { x: { title: { display: true, text: 'ms from the start' } }, y: { title: { display: true, text: 'GiB' } } } }
+    });
+    setMarks('chart-memory', chartMarks(chart));
+  }
+
+  function kernels(inp) {
+    table('table-kernels', [
+      { key: 'name', title: 'Kernel' },
+      { key: 'ns', title: 'GPU time', num: true, fmt: fmtNs },
+      { key: 'share', title: 'Share', num: true, fmt: function (v) { return (100 * v).toFixed(1) + '%'; } },
+      { key: 'ns', title: '', bar: true, fmt: fmtNs },
+      { key: 'count', title: 'Calls', num: true },
+      { key: 'mean', title: 'Mean', num: true, fmt: function (v) { return fmtNs(Math.round(v)); } }
+    ], inp.top_kernels.map(function (k) {
+      return { name: k.name, ns: k.ns, count: k.count, share: inp.gpu_ns ? k.ns / inp.gpu_ns : 0, mean: k.count ? k.ns / k.count : 0,
+               other: 'groups' in k };
+    }), { sortKey: 'ns' });
+  }
+
+  function gaps(inp) {
+    table('table-gaps', [
+      { key: 'device', title: 'GPU', num: true },
+      { key: 'iter', title: 'Iteration', num: true, fmt: function (v) { return v >= 0 ? v : 'n/a'; } },
+      { key: 'start', title: 'Start (from the first event)', num: true, fmt: fmtNs },
+      { key: 'ns', title: 'Length', num: true, fmt: fmtNs },
+      { key: 'cause', title: 'Cause' },
+      { key: 'name', title: 'What the CPU was doing' }
+    ], inp.gaps.map(function (g) {
+      return { device: g.device, iter: g.iter, start: g.start - inp.start, ns: g.ns, cause: g.cause, name: g.context || '',
+               other: false };
+    }), { sortKey: 'ns' });
+  }
+
+  function advice(inp) {
+    var ol = byId('advice-list');
+    if (!inp.advice.length) ol.appendChild(el('li', 'No findings.'));
+    inp.advice.forEach(function (a) {
+      var li = el('li', null, { 'data-kind': a.kind });
+      li.appendChild(el('strong', a.title));
+      li.appendChild(el('span', ' ' + fmtNs(Math.round(a.ns)) + ' at stake (' + (100 * a.share).toFixed(1) + '% of GPU time), ' +
+                        a.count + ' involved [' + a.kind + ']', { class: 'at-stake' }));
+      li.appendChild(el('p', 'Evidence: ' + a.evidence));
+      li.appendChild(el('p', 'Change: ' + a.change));
+      ol.appendChild(li);
+    });
+    setMarks('advice', inp.advice.length);
+    var ul = byId('notes');
+    inp.notes.forEach(function (n) { ul.appendChild(el('li', n)); });
+    if (!inp.notes.length) byId('notes-section').style.display = 'none';
+  }
+
+  function main() {
+    if (typeof Chart !== 'function') throw new Error('the charting library (Chart.js) is missing from the page');
+    var data = JSON.parse(byId('gp-data').textContent);
+    var inp = data.inputs[0];
+    Chart.defaults.font.size = 12;
+    [facts, breakdown, layers, ops, roofline, steps, timeline, memory, kernels, gaps, advice].forEach(function (f) {
+      try {
+        f(inp);
+      } catch (e) {
+        showError('drawing ' + f.name + ': ' + e.message);
+      }
+    });
+    var r = byId('report');
+    if (r.getAttribute('data-state') === 'loading') r.setAttribute('data-state', 'done');
+    /* from the start of navigation to the last chart drawn (docs/PERFORMANCE.md) */
+    r.setAttribute('data-drawn-ms', String(Math.round(performance.now())));
+  }
+
+  try {
+    main();
+  } catch (e) {
+    showError(e.message);
+  }
+})();

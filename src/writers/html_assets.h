@@ -1,0 +1,20 @@
+/*
+** The HTML report's template, style and script (share/html/report.html,
+** report.css, report.js), embedded by the Makefile as byte arrays
+** (scripts/embed.sh) so the binary writes pages from any directory.
+**
+** Ownership: static, read-only data of the binary.
+*/
+#ifndef GP_HTML_ASSETS_H
+#define GP_HTML_ASSETS_H
+
+#include <stddef.h>
+
+extern const unsigned char gp_html_template[];
+extern const size_t gp_html_template_len;
+extern const unsigned char gp_html_style[];
+extern const size_t gp_html_style_len;
+extern const unsigned char gp_html_script[];
+extern const size_t gp_html_script_len;
+
+#endif

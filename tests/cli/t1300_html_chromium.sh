@@ -1,0 +1,85 @@
+# gpuprof html opened in headless Chromium: the page's script ran without
+# a JavaScript error (none in #errors, none "Uncaught" on the console),
+# every chart and table drew the number of marks computed from `report`
+# rows by tests/tools/html_marks.py, and hostile names from a crafted trace
+# (</script>, an <img onerror>, quotes, U+2028) show as text with no element
+# injected.  Saves a screenshot of a generated trace's page; with
+# UPDATE_SCREENSHOT=1 it replaces docs/img/html-report.png.
+if ! command -v chromium >/dev/null; then
+	[ "${CI:-}" = true ] && fail "chromium is not installed (required under CI: scripts/install-deps.sh)"
+	skip "chromium not installed (Debian package chromium; scripts/install-deps.sh)"
+fi
+command -v python3 >/dev/null || skip "python3 not installed"
+[ -r /usr/share/javascript/chart.js/chart.min.js ] || [ -n "${GPUPROF_CHARTJS:-}" ] ||
+	{ [ "${CI:-}" = true ] && fail "libjs-chart.js is not installed"; skip "libjs-chart.js not installed"; }
+
+# open_page HTML: Chromium's DOM after the page's script ran in $TMP/dom,
+# its console log in $TMP/console.
+open_page() {
+	timeout 120 chromium --headless --no-sandbox --disable-gpu --user-data-dir="$TMP/chrome" \
+		--enable-logging=stderr --v=0 --dump-dom "file://$1" >"$TMP/dom" 2>"$TMP/console" ||
+		{ tail -5 "$TMP/console" >&2; fail "chromium failed on $1"; }
+	! grep -q "Uncaught" "$TMP/console" || { grep "Uncaught" "$TMP/console" >&2; fail "$1: JavaScript error"; }
+	grep -q 'id="report" data-state="done"' "$TMP/dom" || { grep -A3 'id="errors"' "$TMP/dom" >&2; fail "$1: the page did not finish drawing"; }
+}
+
+# check_marks TRACE: the page of TRACE draws what its report rows say.
+check_marks() {
+	run_ok "$GPUPROF" html -o "$TMP/page.html" --force "$1"
+	"$GPUPROF" report -f json -c device,iter,layer,op,params,flops,bytes,kernel "$1" >"$TMP/report.json" ||
+		fail "report $1"
+	"$GPUPROF" advise -f json "$1" >"$TMP/advise.json" || fail "advise $1"
+	open_page "$TMP/page.html"
+	python3 tests/tools/html_marks.py "$TMP/report.json" "$TMP/advise.json" "$TMP/dom" 25 ||
+		fail "$1: marks differ from the report's rows"
+}
+
+# 1. a generated trace with layers, iterations and memory: marks, screenshot
+run_ok "$GEN" --format kineto -n 3000 -o "$TMP/gen.json"
+check_marks "$TMP/gen.json"
+timeout 120 chromium --headless --no-sandbox --disable-gpu --user-data-dir="$TMP/chrome" --hide-scrollbars \
+	--screenshot="$TMP/html-report.png" --window-size=1400,2000 "file://$TMP/page.html" 2>/dev/null ||
+	fail "chromium --screenshot failed"
+[ "$(head -c 8 "$TMP/html-report.png" | od -An -tx1 | tr -d ' ')" = 89504e470d0a1a0a ] || fail "the screenshot is not a PNG"
+[ "${UPDATE_SCREENSHOT:-}" = 1 ] && cp "$TMP/html-report.png" docs/img/html-report.png
+
+# 2. hostile names: a kernel, an op and a layer renamed
+hostile='</script><img src=x onerror=alert(1)>"'"'"
+python3 - "$TMP/gen.json" "$TMP/hostile.json" "$hostile" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+bad = sys.argv[3]
+kernel = op = layer = None
+for e in d["traceEvents"]:
+    cat = e.get("cat")
+    if cat == "kernel":
+        kernel = kernel or e["name"]
+        if e["name"] == kernel:
+            e["name"] = bad
+    elif cat == "cpu_op" and e["name"].startswith("aten::"):
+        op = op or e["name"]
+        if e["name"] == op:
+            e["name"] = "aten::" + bad + "\u2028<b>op</b>"
+    elif cat == "user_annotation" and e["name"].startswith("layer:"):
+        layer = layer or e["name"]
+        if e["name"] == layer:
+            e["name"] = "layer:<svg onload=alert(2)>&amp;"
+json.dump(d, open(sys.argv[2], "w"))
+EOF
+check_marks "$TMP/hostile.json"
+for tag in img svg b script; do
+	n=$(grep -c "<$tag[ >]" "$TMP/dom")
+	want=0
+	[ $tag = script ] && want=3     # the page's own: library, data, script
+	assert_eq "$n" "$want" "<$tag> elements in the hostile page's DOM"
+done
+grep -q '&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;"'"'"'</td>' "$TMP/dom" ||
+	fail "the hostile kernel name is not shown as text"
+grep -q '&lt;svg onload=alert(2)&gt;&amp;amp;' "$TMP/dom" || fail "the hostile layer name is not shown as text"
+
+# 3. real traces: a Kineto trace with several GPUs, an nsys and an nvprof export
+need_testdata
+for f in "$TESTDATA/kineto_tb_plugin/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz" \
+	"$TESTDATA/nsys/dlprof_rtx2070_2022.1/no_relu_nsys_profile.sqlite" "$TESTDATA/nvprof/mxnet_titanv/timeline.nvvp"; do
+	check_marks "$f"
+done
