@@ -22,6 +22,7 @@ const struct gp_command gp_commands[] = {
 	{"export", cmd_export, "the trace for Perfetto/chrome://tracing, or flame-graph stacks", 0},
 	{"ranges", cmd_ranges, "statistics per NVTX range, marker and timer, by nesting path", 0},
 	{"memory", cmd_memory, "allocated and reserved memory over time, peak, allocations per op", 0},
+	{"diff", cmd_diff, "what changed between two runs, with statistics and a CI gate", 0},
 	{"breakdown", cmd_breakdown, "where GPU time goes: compute, communication, memory, idle and its causes", 0},
 	{NULL, NULL, NULL, 0},
 };

@@ -20,7 +20,9 @@ const char gp_exit_help[] =
 	"  3  cannot read the input (missing, no permission, a pipe) or write\n"
 	"     the output\n"
 	"  4  input not a trace: not recognised, truncated or corrupt, empty,\n"
-	"     a directory or a device\n";
+	"     a directory or a device\n"
+	"  5  diff: a --fail-if limit was crossed by a change (a significant one\n"
+	"     when both runs have iterations to compare)\n";
 
 struct progress {
 	struct timespec t0;

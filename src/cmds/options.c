@@ -235,8 +235,13 @@ int gp_cli_parse(const struct gp_cmd_spec *spec, int argc, char **argv, struct g
 		if (!found)
 			return gp_cli_usage(spec->name, "bad option");
 	}
-	if (optind != argc - 1)
+	if (spec->two_files) {
+		if (optind != argc - 2)
+			return gp_cli_usage(spec->name, "expected two trace files (%s)", spec->two_files);
+		o->file2 = argv[optind + 1];
+	} else if (optind != argc - 1) {
 		return gp_cli_usage(spec->name, "expected exactly one trace file");
+	}
 	o->file = argv[optind];
 	if (!format_known(spec, o->format))
 		return gp_cli_usage(spec->name, "unknown output format '%s' (valid: %s)", o->format,
@@ -272,7 +277,8 @@ void gp_cli_help(const struct gp_cmd_spec *spec, FILE *out)
 	const char *names[32];
 	char first[64], list[512], help[768];
 
-	fprintf(out, "usage: gpuprof %s [OPTIONS] FILE\n\n%s\n\n", spec->name, spec->about);
+	fprintf(out, "usage: gpuprof %s [OPTIONS] %s\n\n%s\n\n", spec->name,
+		spec->two_files ? spec->two_files : "FILE", spec->about);
 	for (int i = 0; i < NSHARED; i++) {
 		const struct shared_opt *s = &shared_opts[i];
 		if (!(spec->shared & s->bit))

@@ -49,11 +49,14 @@ struct gp_cmd_spec {
 	const char *format_note;        /* more -f help, or NULL */
 	const struct gp_cmd_opt *own;   /* ends with name == NULL; NULL = none */
 	const char *more;               /* --help text after the options, or NULL */
+	const char *two_files;          /* usage words of two FILE arguments
+					** ("BASE TEST"); NULL = exactly one FILE */
 };
 
 /* What the shared options and the one FILE argument say. */
 struct gp_cli_opts {
 	const char *file;
+	const char *file2;              /* the second FILE of a two_files command */
 	const char *format;             /* a valid format of the command */
 	const char *columns;            /* -c, NULL when not given */
 	struct gp_writer_opts wo;       /* -w, --no-header */
@@ -71,7 +74,8 @@ typedef int (*gp_own_opt_fn)(void *ctx, int index, const char *arg);
 #define GP_CLI_DONE (-1)
 
 /* Parses argv (argv[0] is the command's name) by spec into o: the shared
-** options, the command's own through own(ctx, ...), and exactly one FILE.
+** options, the command's own through own(ctx, ...), and exactly one FILE
+** (two with spec->two_files).
 ** Checks -f against the command's formats before any input is read.
 ** Returns 0, GP_CLI_DONE, or an exit code after printing the error. */
 int gp_cli_parse(const struct gp_cmd_spec *spec, int argc, char **argv, struct gp_cli_opts *o,

@@ -14,8 +14,8 @@
 #include "gen.h"
 
 static const char gen_help[] =
-	"usage: gpuprof-gen --format nsys|nvprof|kineto -n KERNELS [--seed S] [--streams K]\n"
-	"                   [--force] -o FILE\n\n"
+	"usage: gpuprof-gen --format nsys|nvprof|kineto -n KERNELS|--iters N [--seed S]\n"
+	"                   [--streams K] [--noise F] [--inject LIST] [--force] -o FILE\n\n"
 	"Writes a synthetic trace of a small transformer's training loop, as the\n"
 	"named tool would have exported it: NVTX iterations and `layer:` ranges,\n"
 	"PyProf dict markers, emit_nvtx op markers with sequence numbers and shapes\n"
@@ -29,6 +29,15 @@ static const char gen_help[] =
 	"  -s, --seed S      random seed (default 1)\n"
 	"  -k, --streams K   CUDA streams, 1 to 16 (default 2): 2+ adds an all-reduce\n"
 	"                    stream, 3+ a copy stream, more spread bias-gradient kernels\n"
+	"  -i, --iters N     exactly N whole iterations (1 to 100000; with -n, stop\n"
+	"                    at whichever comes first)\n"
+	"      --noise F     kernel times vary by +-F (0 to 0.5, default 0.04)\n"
+	"      --inject LIST changes for `gpuprof diff` tests, comma-separated:\n"
+	"                    slow-op=OP:F (kernels inside op OP take F times as\n"
+	"                    long), add-kernel=OP (each block's forward also runs\n"
+	"                    op OP: one fp32->fp16 cast kernel), no-tc=KERNEL (the\n"
+	"                    GEMM kernel of that short name runs as a SIMT GEMM\n"
+	"                    without tensor cores, 4 times as long); repeatable\n"
 	"  -o, --output FILE file to write; it must not exist\n"
 	"      --force       replace FILE if it exists\n"
 	"  -h, --help        this text\n\n"
@@ -72,22 +81,26 @@ int main(int argc, char **argv)
 		{"streams", required_argument, NULL, 'k'},
 		{"output", required_argument, NULL, 'o'},
 		{"force", no_argument, NULL, 'F'},
+		{"iters", required_argument, NULL, 'i'},
+		{"noise", required_argument, NULL, 'N'},
+		{"inject", required_argument, NULL, 'I'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
 	static const struct gen_writer *const writers[] = {
 		&gen_writer_nsys, &gen_writer_nvprof, &gen_writer_kineto, NULL,
 	};
-	struct gen_opts o = {.seed = 1, .streams = 2};
+	struct gen_opts o = {.seed = 1, .streams = 2, .noise = 0.04};
 	const struct gen_writer *w = NULL;
 	const char *format = NULL, *path = NULL;
 	bool force = false, have_n = false;
 	struct gen_sink sink;
 	gp_error err = {0};
 	uint64_t v;
+	char *end;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "f:n:s:k:o:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "f:n:s:k:o:i:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'f':
 			format = optarg;
@@ -112,6 +125,20 @@ int main(int argc, char **argv)
 		case 'F':
 			force = true;
 			break;
+		case 'i':
+			if (parse_u64(optarg, 100000, &v) || v < 1)
+				return usage_error("--iters wants 1 to 100000, not '%s'", optarg);
+			o.iters = (int)v;
+			break;
+		case 'N':
+			o.noise = strtod(optarg, &end);
+			if (end == optarg || *end || !(o.noise >= 0 && o.noise <= 0.5))
+				return usage_error("--noise wants 0 to 0.5, not '%s'", optarg);
+			break;
+		case 'I':
+			if (gen_inject_parse(optarg, &o.inject, &err))
+				return usage_error("%s", err.msg);
+			break;
 		case 'h':
 			fputs(gen_help, stdout);
 			return GP_EXIT_OK;
@@ -128,8 +155,10 @@ int main(int argc, char **argv)
 			w = writers[i];
 	if (!w)
 		return usage_error("unknown format '%s' (valid: nsys, nvprof, kineto)", format);
+	if (!have_n && !o.iters)
+		return usage_error("-n KERNELS or --iters N is required");
 	if (!have_n)
-		return usage_error("-n KERNELS is required");
+		o.kernels = UINT64_MAX;
 	if (!path || !*path)
 		return usage_error("-o FILE is required");
 	/* nvprof cannot profile Ampere: its traces come from Volta */
