@@ -159,6 +159,13 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* Whether an NVTX text is an emit_nvtx op range: "aten::mm, seq = 3,
+** op_id = 7, sizes = [...]" (also without seq, with op_id only). */
+static bool emit_nvtx_op(const char *text)
+{
+	return strstr(text, ", seq = ") || strstr(text, ", op_id = ");
+}
+
 /* The group of (key, name), created on first sight. */
 static uint32_t group_of(struct builder *b, const char *key, const char *name)
 {
@@ -186,21 +193,50 @@ static uint32_t group_of_name(struct builder *b, const char *s)
 		return group_of(b, "(none)", "(none)");
 	if (b->o->by == GP_DIFF_BY_KERNEL)
 		return group_of(b, gp_diff_kernel_key(s, buf, sizeof(buf)), s);
-	if (b->o->by == GP_DIFF_BY_OP)
-		return group_of(b, gp_diff_op_key(s), s);
+	if (b->o->by == GP_DIFF_BY_OP) {
+		/* an emit_nvtx text: the op's name is what precedes ", seq = " */
+		size_t n = emit_nvtx_op(s) ? strcspn(s, ",") : strlen(s);
+		snprintf(buf, sizeof(buf), "%.*s", (int)n, s);
+		return group_of(b, gp_diff_op_key(buf), buf);
+	}
 	return group_of(b, s, s);
 }
 
-/* The trace string kernel k is grouped by (kernel, op or layer). */
+/* The range kernel k's op is named by: the innermost framework op around
+** its launch (a Kineto cpu_op, an emit_nvtx op range), so that the same op
+** read from a Kineto trace and from an nsys export of emit_nvtx ranges is
+** one group; -1 when no such range encloses it. */
+static int32_t op_range(const gp_trace *t, size_t k)
+{
+	int32_t r = t->attrs ? t->attrs[k].range : -1;
+
+	for (int depth = 0; r >= 0 && (size_t)r < t->ranges.n && depth < 256; depth++) {
+		const struct gp_range *g = &t->ranges.v[r];
+		if (g->kind == GP_RANGE_CPU_OP ||
+		    ((g->kind == GP_RANGE_PUSHPOP || g->kind == GP_RANGE_STARTEND) && emit_nvtx_op(gp_s(t, g->text))))
+			return r;
+		r = g->parent;
+	}
+	return -1;
+}
+
+/* The trace string kernel k is grouped by (kernel, op or layer): for an op,
+** the text of its op range (cut at the first ", " by group_of_name), else
+** the correlation's op or marker. */
 static gp_str kernel_group_str(const gp_trace *t, size_t k, int by)
 {
 	const struct gp_kernel *kr = &t->kernels.v[k];
 	const struct gp_attr *a = t->attrs ? &t->attrs[k] : NULL;
+	int32_t r;
 
 	if (by == GP_DIFF_BY_KERNEL)
 		return kr->demangled ? kr->demangled : kr->name;
-	if (by == GP_DIFF_BY_OP)
-		return a ? (a->marker ? a->marker : a->op) : 0;
+	if (by == GP_DIFF_BY_OP) {
+		r = op_range(t, k);
+		if (r >= 0)
+			return t->ranges.v[r].text;
+		return a ? (a->op ? a->op : a->marker) : 0;
+	}
 	return a ? a->layer : 0;
 }
 
