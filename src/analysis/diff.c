@@ -479,9 +479,44 @@ static uint64_t key_hash(const char *s)
 	return h;
 }
 
-/* Fills r's per-iteration figures and interval from the runs' vectors
-** (sorted in place): median and IQR per run, the bootstrap interval of
-** test median - base median. */
+/* z of a two-sided 95% interval. */
+#define Z95 1.959963985
+
+/* The bootstrap 95% interval of median(vt) - median(vb), both sorted:
+** resamples from a stream seeded by the opts' seed and the row's key. */
+static void bootstrap_ci(const double *vb, size_t nb, const double *vt, size_t nt,
+			 const struct gp_diff_opts *o, const char *key, double *lo, double *hi)
+{
+	size_t nr = o->resamples > 0 ? (size_t)o->resamples : 1;
+	double *diffs = gp_xmalloc(nr * sizeof(*diffs));
+	uint32_t *count = gp_xmalloc((nb > nt ? nb : nt) * sizeof(*count));
+	uint64_t rng = o->seed ^ key_hash(key);
+
+	for (size_t i = 0; i < nr; i++) {
+		double mb = resample_median(vb, nb, count, &rng);
+		diffs[i] = resample_median(vt, nt, count, &rng) - mb;
+	}
+	qsort(diffs, nr, sizeof(*diffs), cmp_double);
+	*lo = quantile(diffs, nr, 0.025);
+	*hi = quantile(diffs, nr, 0.975);
+	free(diffs);
+	free(count);
+}
+
+/* The standard error of the median of sorted v[0..n), n large: the
+** distribution-free 95% interval of a median lies between the order
+** statistics n/2 -+ 0.98 sqrt(n); its half-width over z. */
+static double median_se(const double *v, size_t n)
+{
+	double h = Z95 / 2 * sqrt((double)n), l = floor((double)n / 2 - h), u = ceil((double)n / 2 + h);
+	size_t lo = l < 0 ? 0 : (size_t)l, hi = u > (double)(n - 1) ? n - 1 : (size_t)u;
+
+	return (v[hi] - v[lo]) / (2 * Z95);
+}
+
+/* Fills r's per-iteration figures and, with ci, its interval from the
+** runs' vectors (sorted in place): median and IQR per run, the 95%
+** interval of test median - base median. */
 static void row_stats(struct gp_diff_row *r, double *vb, size_t nb, double *vt, size_t nt,
 		      const struct gp_diff_opts *o, const char *key, bool ci)
 {
@@ -493,23 +528,14 @@ static void row_stats(struct gp_diff_row *r, double *vb, size_t nb, double *vt, 
 	r->test.iqr = quantile(vt, nt, 0.75) - quantile(vt, nt, 0.25);
 	if (!ci)
 		return;
-	{
-		size_t nr = o->resamples > 0 ? (size_t)o->resamples : 1;
-		double *diffs = gp_xmalloc(nr * sizeof(*diffs));
-		uint32_t *count = gp_xmalloc((nb > nt ? nb : nt) * sizeof(*count));
-		uint64_t rng = o->seed ^ key_hash(key);
-		double tail = (1 - o->level) / 2;
-
-		for (size_t i = 0; i < nr; i++) {
-			double mb = resample_median(vb, nb, count, &rng);
-			diffs[i] = resample_median(vt, nt, count, &rng) - mb;
-		}
-		qsort(diffs, nr, sizeof(*diffs), cmp_double);
-		r->has_ci = true;
-		r->ci_lo = quantile(diffs, nr, tail);
-		r->ci_hi = quantile(diffs, nr, 1 - tail);
-		free(diffs);
-		free(count);
+	r->has_ci = true;
+	if (nb + nt <= GP_DIFF_BOOTSTRAP_MAX) {
+		bootstrap_ci(vb, nb, vt, nt, o, key, &r->ci_lo, &r->ci_hi);
+	} else {
+		double se_b = median_se(vb, nb), se_t = median_se(vt, nt);
+		double half = Z95 * sqrt(se_b * se_b + se_t * se_t), d = r->test.med - r->base.med;
+		r->ci_lo = d - half;
+		r->ci_hi = d + half;
 	}
 }
 
@@ -531,8 +557,10 @@ static void judge(struct gp_diff_row *r, const struct gp_diff_opts *o)
 	r->change = test - base;
 	r->rel = base > 0 ? r->change / base : r->change > 0 ? INFINITY : r->change < 0 ? -INFINITY : 0;
 	big = fabs(r->rel) >= o->threshold && r->change != 0;
-	if (r->has_ci)
-		r->verdict = big && (r->ci_lo > 0 || r->ci_hi < 0) ? GP_DIFF_SIGNIFICANT : GP_DIFF_NOISE;
+	if (r->has_ci && !(r->ci_lo > 0 || r->ci_hi < 0))
+		r->verdict = GP_DIFF_NOISE;
+	else if (r->has_ci)
+		r->verdict = big ? GP_DIFF_SIGNIFICANT : GP_DIFF_BELOW;   /* real, but too small to count */
 	else
 		r->verdict = big ? GP_DIFF_ABOVE : GP_DIFF_BELOW;
 }

@@ -5,8 +5,9 @@
 ** formats (a Kineto trace and an nsys export) meets itself; the change,
 ** counts, FLOPs, efficiency and tensor-core use before and after; and,
 ** when both runs hold several iterations, the per-iteration distributions
-** with a bootstrap confidence interval on the difference of medians
-** (docs/diff.md).  One pass over each trace's kernels, one sort per side.
+** with a 95% confidence interval on the difference of medians (a bootstrap
+** up to GP_DIFF_BOOTSTRAP_MAX iterations, a normal approximation from the
+** medians' order-statistic intervals beyond; docs/diff.md).  One pass over each trace's kernels, one sort per side.
 **
 ** The op model sits above this layer, so the command hands its per-kernel
 ** figures in (struct gp_diff_side); nothing here includes src/ops.
@@ -24,6 +25,9 @@
 
 #include "model/trace.h"
 #include "util/error.h"
+
+/* Iterations of both runs together up to which the interval is bootstrapped. */
+#define GP_DIFF_BOOTSTRAP_MAX 200
 
 enum gp_diff_by { GP_DIFF_BY_KERNEL, GP_DIFF_BY_OP, GP_DIFF_BY_LAYER, GP_DIFF_BY_ITER };
 
@@ -47,7 +51,6 @@ struct gp_diff_opts {
 				** is never significant */
 	int resamples;           /* bootstrap resamples (2000) */
 	uint64_t seed;           /* bootstrap seed: the output is deterministic */
-	double level;            /* confidence level (0.95) */
 };
 
 /* One group in one run. */
@@ -65,10 +68,11 @@ struct gp_diff_run {
 enum gp_diff_status { GP_DIFF_SAME, GP_DIFF_CHANGED, GP_DIFF_NEW, GP_DIFF_GONE };
 
 enum gp_diff_verdict {
-	GP_DIFF_SIGNIFICANT,     /* CI excludes 0 and |change| >= threshold */
-	GP_DIFF_NOISE,           /* within the noise (CI holds 0) or below threshold */
-	GP_DIFF_ABOVE,           /* no statistics: |change| >= threshold */
-	GP_DIFF_BELOW,           /* no statistics: |change| < threshold */
+	GP_DIFF_SIGNIFICANT,     /* the interval excludes 0 and |rel| >= threshold */
+	GP_DIFF_NOISE,           /* within the noise: the interval holds 0 */
+	GP_DIFF_ABOVE,           /* no statistics: |rel| >= threshold */
+	GP_DIFF_BELOW,           /* |rel| < threshold (with statistics: the
+				** interval excludes 0, but the change is small) */
 };
 
 enum gp_diff_kind { GP_DIFF_ROW_STEP, GP_DIFF_ROW_TOTAL, GP_DIFF_ROW_GROUP };

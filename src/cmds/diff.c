@@ -16,6 +16,7 @@
 #include "cmds/options.h"
 #include "ops/ops.h"
 #include "util/fmt.h"
+#include "util/u64map.h"
 #include "writers/writer.h"
 
 #define MAX_GATES 32
@@ -136,25 +137,46 @@ static int load_run(const char *path, gp_trace *t)
 }
 
 /* The op model's per-kernel figures of t: FLOPs, roofline ideal time,
-** tensor-core verdict (arrays the caller frees). */
+** tensor-core verdict (arrays the caller frees).  A kernel's peaks depend
+** on its device, dtype and tensor-core use only, so they are looked up once
+** per such triple (the lookup matches GPU names: costly per kernel). */
 static void kernel_figures(gp_trace *t, const struct gp_peak_opts *po, struct gp_diff_side *s)
 {
 	struct gp_opres *res = gp_ops_run(t, po);
 	size_t n = t->kernels.n ? t->kernels.n : 1;
 	double *flops = gp_xmalloc(n * sizeof(*flops)), *ideal = gp_xmalloc(n * sizeof(*ideal));
 	int8_t *tc = gp_xmalloc(n * sizeof(*tc));
+	GP_VEC(double) peaks = {0};   /* pairs: FLOP/s, bytes/s */
+	gp_u64map peak_at = {0};
 
 	for (size_t k = 0; k < t->kernels.n; k++) {
 		const struct gp_kernel *kr = &t->kernels.v[k];
 		struct gp_roofline rl;
 		double pf = 0, pbw = 0;
-		if (!gp_op_is_comm(&res[k]))
-			gp_kernel_peaks(t, k, &res[k], po, &pf, &pbw);
-		gp_roofline(res[k].flops, res[k].bytes, (double)(kr->end - kr->start), pf, pbw, &rl);
 		flops[k] = res[k].flops;
-		ideal[k] = rl.ideal_ns;
 		tc[k] = res[k].tc;
+		ideal[k] = -1;
+		if (res[k].flops < 0 || res[k].bytes < 0)
+			continue;
+		if (!gp_op_is_comm(&res[k])) {
+			uint64_t key = (uint64_t)(uint32_t)kr->device << 16 | (uint64_t)res[k].dtype << 1 |
+				       (res[k].tc == GP_TC_YES);
+			int32_t at = gp_u64map_get(&peak_at, key);
+			if (at < 0) {
+				gp_kernel_peaks(t, k, &res[k], po, &pf, &pbw);
+				at = (int32_t)peaks.n;
+				*gp_vec_push(peaks) = pf;
+				*gp_vec_push(peaks) = pbw;
+				gp_u64map_put(&peak_at, key, at);
+			}
+			pf = peaks.v[at];
+			pbw = peaks.v[at + 1];
+		}
+		gp_roofline(res[k].flops, res[k].bytes, (double)(kr->end - kr->start), pf, pbw, &rl);
+		ideal[k] = rl.ideal_ns;
 	}
+	gp_vec_free(peaks);
+	gp_u64map_free(&peak_at);
 	free(res);
 	s->t = t;
 	s->flops = flops;
@@ -412,7 +434,7 @@ static int judge_gates(const struct opts *o, struct gp_diff *diffs)
 int cmd_diff(int argc, char **argv)
 {
 	struct opts o = {.d = {.by = GP_DIFF_BY_KERNEL, .stats = true, .threshold = 0.02,
-			       .resamples = 2000, .seed = 1, .level = 0.95}};
+			       .resamples = 2000, .seed = 1}};
 	struct gp_diff diffs[4];
 	bool need[4] = {false, false, false, false};
 	struct gp_cli_opts co;

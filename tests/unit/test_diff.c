@@ -118,7 +118,7 @@ static void test_compute(void **state)
 	gp_trace tb, tt;
 	struct gp_diff d;
 	struct gp_diff_opts o = {.by = GP_DIFF_BY_KERNEL, .stats = true, .threshold = 0.02,
-				 .resamples = 500, .seed = 1, .level = 0.95};
+				 .resamples = 500, .seed = 1};
 	struct gp_diff_side b = {0}, t = {0};
 	const struct gp_diff_row *r;
 	size_t from = 0;
