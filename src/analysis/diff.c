@@ -56,14 +56,6 @@ struct builder {
 	int64_t span[2], time[2];    /* the whole run */
 };
 
-/* The spelling of a kernel's name to match and show by: the full demangled
-** name, else the short one. */
-static const char *kernel_name(const gp_trace *t, const struct gp_kernel *k)
-{
-	gp_str s = k->demangled ? k->demangled : k->name;
-	return s ? gp_s(t, s) : NULL;
-}
-
 /* Whether a number literal may start at p: not inside an identifier. */
 static bool number_start(const char *name, const char *p)
 {
@@ -220,7 +212,8 @@ static int32_t op_range(const gp_trace *t, size_t k)
 	return -1;
 }
 
-/* The trace string kernel k is grouped by (kernel, op or layer): for an op,
+/* The trace string kernel k is grouped by (kernel: its full demangled
+** name, else the short one; op; layer): for an op,
 ** the text of its op range (cut at the first ", " by group_of_name), else
 ** the correlation's op or marker. */
 static gp_str kernel_group_str(const gp_trace *t, size_t k, int by)
@@ -325,6 +318,28 @@ static int32_t window_at(const struct window *w, size_t n, int64_t x)
 	return lo > 0 && x <= w[lo - 1].hi ? w[lo - 1].ord : -1;
 }
 
+/* The group of kernel k of t (in iteration ordinal ord, -1 = none), the
+** name groups memoised in group_by_str (one slot per string of t,
+** UINT32_MAX = not yet seen; slot 0 is the nameless "(none)" group). */
+static uint32_t kernel_group(struct builder *b, const gp_trace *t, size_t k, int32_t ord, uint32_t *group_by_str)
+{
+	gp_str str;
+
+	if (b->o->by == GP_DIFF_BY_ITER) {
+		char name[32];
+		if (ord < 0)
+			return group_of(b, "(none)", "(none)");
+		snprintf(name, sizeof(name), "iteration %d", ord);
+		return group_of(b, name, name);
+	}
+	str = kernel_group_str(t, k, b->o->by);
+	if (str > t->strs.n)
+		str = 0;
+	if (group_by_str[str] == UINT32_MAX)
+		group_by_str[str] = group_of_name(b, str ? gp_s(t, str) : NULL);
+	return group_by_str[str];
+}
+
 /* One run's pass over its kernels: groups, sums, cells, step spans. */
 static void add_run(struct builder *b, int s, const struct gp_diff_side *in)
 {
@@ -334,8 +349,6 @@ static void add_run(struct builder *b, int s, const struct gp_diff_side *in)
 	gp_u64map iter_ord = {0}, cell_at = {0};
 	int64_t first = INT64_MAX, last = INT64_MIN;
 	int64_t *it_first, *it_last;
-	uint32_t none = UINT32_MAX;
-
 	struct window *win;
 	size_t nwin;
 
@@ -360,27 +373,7 @@ static void add_run(struct builder *b, int s, const struct gp_diff_side *in)
 
 		if (ord < 0 && t->attrs && t->attrs[k].api >= 0 && (size_t)t->attrs[k].api < t->apis.n)
 			ord = window_at(win, nwin, t->apis.v[t->attrs[k].api].start);
-		if (b->o->by == GP_DIFF_BY_ITER) {
-			char name[32];
-			if (ord < 0) {
-				snprintf(name, sizeof(name), "(none)");
-			} else {
-				snprintf(name, sizeof(name), "iteration %d", ord);
-			}
-			g = group_of(b, name, name);
-		} else {
-			gp_str str = kernel_group_str(t, k, b->o->by);
-			if (str && str < nstr) {
-				if (group_by_str[str] == UINT32_MAX)
-					group_by_str[str] = group_of_name(b, b->o->by == GP_DIFF_BY_KERNEL
-									       ? kernel_name(t, kr) : gp_s(t, str));
-				g = group_by_str[str];
-			} else {
-				if (none == UINT32_MAX)
-					none = group_of_name(b, NULL);
-				g = none;
-			}
-		}
+		g = kernel_group(b, t, k, ord, group_by_str);
 		a = &b->groups.v[g].side[s];
 		a->total += dur;
 		a->calls++;
