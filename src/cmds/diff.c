@@ -45,7 +45,7 @@ static const struct gp_cmd_spec diff_spec = {
 	"or disappear; first the step time (GPU span of an iteration) and the\n"
 	"total kernel time, then the groups by the size of their change.  When\n"
 	"both runs hold 4 or more iterations, the change is that of the median\n"
-	"per iteration, with a bootstrap 95% interval, and each is marked\n"
+	"per iteration, with a 95% interval (bootstrap), and each is marked\n"
 	"significant or within noise; otherwise the totals are compared and a\n"
 	"change of at least --threshold is marked (docs/diff.md).",
 	.shared = GP_OPT_FORMAT | GP_OPT_TOP | GP_OPT_WIDTH | GP_OPT_NO_HEADER | GP_OPT_PEAKS,
@@ -60,7 +60,9 @@ static const struct gp_cmd_spec diff_spec = {
 	"above threshold, below threshold), base_calls, test_calls, base_med_ns,\n"
 	"test_med_ns, base_iqr_ns, test_iqr_ns, base_gflop, test_gflop, base_eff,\n"
 	"test_eff (ideal/measured), base_tc, test_tc (yes, no, mixed), name.\n"
-	"-n limits the groups; the step and total rows always come first.\n"
+	"The table's Base and Test are those medians when there are statistics,\n"
+	"else the totals.  -n limits the groups; the step and total rows always\n"
+	"come first.\n"
 	"With --fail-if, one line on stderr says PASS or FAIL and why.",
 	.two_files = "BASE TEST",
 };
