@@ -23,6 +23,7 @@ const struct gp_command gp_commands[] = {
 	{"html", cmd_html, "a self-contained HTML report with charts, to open in a browser", 0},
 	{"ranges", cmd_ranges, "statistics per NVTX range, marker and timer, by nesting path", 0},
 	{"memory", cmd_memory, "allocated and reserved memory over time, peak, allocations per op", 0},
+	{"diff", cmd_diff, "what changed between two runs, with statistics and a CI gate", 0},
 	{"breakdown", cmd_breakdown, "where GPU time goes: compute, communication, memory, idle and its causes", 0},
 	{"ranks", cmd_ranks, "one trace per rank: step time, skew, slowest and fastest rank", 0},
 	{"comm", cmd_comm, "collectives across rank files: stragglers, waits, skew, busbw vs link peak", 0},

@@ -45,6 +45,7 @@ int cmd_export(int argc, char **argv);
 int cmd_ranks(int argc, char **argv);
 int cmd_comm(int argc, char **argv);
 int cmd_html(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
 
 /* Shared by the commands (common.c). */
 

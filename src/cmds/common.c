@@ -32,7 +32,9 @@ const char gp_exit_help[] =
 	"  3  cannot read the input (missing, no permission, a pipe) or write\n"
 	"     the output\n"
 	"  4  input not a trace: not recognised, truncated or corrupt, empty,\n"
-	"     a directory (for commands of one FILE) or a device\n";
+	"     a directory (for commands of one FILE) or a device\n"
+	"  5  diff: a --fail-if limit was crossed by a change (a significant one\n"
+	"     when both runs have iterations to compare)\n";
 
 const char gp_many_files_help[] =
 	"Several traces: give several FILEs, a directory (the trace files in it,\n"

@@ -248,9 +248,14 @@ int gp_cli_parse(const struct gp_cmd_spec *spec, int argc, char **argv, struct g
 		if (!found)
 			return gp_cli_usage(spec->name, "bad option");
 	}
-	if (spec->many_files ? optind >= argc : optind != argc - 1)
+	if (spec->two_files) {
+		if (optind != argc - 2)
+			return gp_cli_usage(spec->name, "expected two trace files (%s)", spec->two_files);
+		o->file2 = argv[optind + 1];
+	} else if (spec->many_files ? optind >= argc : optind != argc - 1) {
 		return gp_cli_usage(spec->name, spec->many_files ? "expected a trace file, a directory or a glob"
 				    : "expected exactly one trace file");
+	}
 	o->file = argv[optind];
 	o->files = argv + optind;
 	o->nfiles = argc - optind;
@@ -288,8 +293,8 @@ void gp_cli_help(const struct gp_cmd_spec *spec, FILE *out)
 	const char *names[32];
 	char first[64], list[512], help[768];
 
-	fprintf(out, "usage: gpuprof %s [OPTIONS] FILE%s\n\n%s\n\n", spec->name,
-		spec->many_files ? "..." : "", spec->about);
+	fprintf(out, "usage: gpuprof %s [OPTIONS] %s\n\n%s\n\n", spec->name,
+		spec->two_files ? spec->two_files : spec->many_files ? "FILE..." : "FILE", spec->about);
 	for (int i = 0; i < NSHARED; i++) {
 		const struct shared_opt *s = &shared_opts[i];
 		if (!(spec->shared & s->bit))

@@ -51,11 +51,14 @@ struct gp_cmd_spec {
 	const struct gp_cmd_opt *own;   /* ends with name == NULL; NULL = none */
 	const char *more;               /* --help text after the options, or NULL */
 	bool many_files;                /* takes several FILEs, directories, globs */
+	const char *two_files;          /* usage words of two FILE arguments
+					** ("BASE TEST"); NULL = exactly one FILE */
 };
 
 /* What the shared options and the FILE arguments say. */
 struct gp_cli_opts {
 	const char *file;               /* the first FILE argument */
+	const char *file2;              /* the second FILE of a two_files command */
 	char **files;                   /* every FILE argument (into argv) */
 	int nfiles;                     /* 1 unless spec->many_files */
 	int jobs;                       /* -j; 0 = one per CPU */
@@ -77,7 +80,7 @@ typedef int (*gp_own_opt_fn)(void *ctx, int index, const char *arg);
 
 /* Parses argv (argv[0] is the command's name) by spec into o: the shared
 ** options, the command's own through own(ctx, ...), and exactly one FILE
-** (at least one when spec->many_files).
+** (at least one when spec->many_files, two with spec->two_files).
 ** Checks -f against the command's formats before any input is read.
 ** Returns 0, GP_CLI_DONE, or an exit code after printing the error. */
 int gp_cli_parse(const struct gp_cmd_spec *spec, int argc, char **argv, struct gp_cli_opts *o,

@@ -24,6 +24,7 @@ enum gp_exit {
 	GP_EXIT_USAGE = 2,   /* bad command line */
 	GP_EXIT_IO = 3,      /* cannot read the input or write the output */
 	GP_EXIT_FORMAT = 4,  /* input not recognised, truncated or corrupt */
+	GP_EXIT_GATE = 5,    /* diff: a --fail-if limit was crossed */
 };
 
 typedef struct gp_error {

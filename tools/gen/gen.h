@@ -131,13 +131,31 @@ struct gen_sink {
 	void (*sync)(void *ctx, const struct gen_sync *s);
 };
 
+/* Changes to the workload (--inject), for `gpuprof diff` tests: a pair of
+** runs with known differences.  NULL / 0 fields change nothing. */
+struct gen_inject {
+	const char *slow_op;    /* kernels launched inside this op take ... */
+	double slow_factor;     /* ... this factor times as long */
+	const char *add_op;     /* each block's forward also runs this op, which
+				** launches one fp32->fp16 cast kernel */
+	const char *no_tc;      /* this kernel (short name) runs as a SIMT GEMM
+				** instead, 4 times as long */
+};
+
 struct gen_opts {
-	uint64_t kernels;       /* exactly this many kernels */
+	uint64_t kernels;       /* exactly this many kernels (or iters) */
 	uint64_t seed;
 	int streams;            /* 1..GEN_MAX_STREAMS */
 	bool sm70;              /* Volta kernel names (nvprof cannot profile sm80+) */
 	int rank, world_size;   /* a rank of a job (Kineto distributedInfo); world_size 0 = none */
+	int iters;              /* > 0: stop after this many whole iterations */
+	double noise;           /* kernel time jitter: base * (1 +- noise) */
+	struct gen_inject inject;
 };
+
+/* Parses one --inject list ("slow-op=NAME:F,add-kernel=OP,no-tc=KERNEL")
+** into in.  Fails (GP_ERR_USAGE) on an unknown key or a bad factor. */
+int gen_inject_parse(char *spec, struct gen_inject *in, gp_error *err);
 
 /* Stream ids the model uses: stream i of opts.streams. */
 uint32_t gen_stream_id(int i);

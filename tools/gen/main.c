@@ -14,8 +14,8 @@
 #include "gen.h"
 
 static const char gen_help[] =
-	"usage: gpuprof-gen --format nsys|nvprof|kineto -n KERNELS [--seed S] [--streams K]\n"
-	"                   [--force] -o FILE\n"
+	"usage: gpuprof-gen --format nsys|nvprof|kineto -n KERNELS|--iters N [--seed S]\n"
+	"                   [--streams K] [--noise F] [--inject LIST] [--force] -o FILE\n"
 	"       gpuprof-gen --format kineto|nsys --ranks N [--slow-rank R --delay-us D]\n"
 	"                   [--clock-skew-us S] [--iters I] [--force] -o DIR\n\n"
 	"Writes a synthetic trace of a small transformer's training loop, as the\n"
@@ -31,6 +31,15 @@ static const char gen_help[] =
 	"  -s, --seed S      random seed (default 1)\n"
 	"  -k, --streams K   CUDA streams, 1 to 16 (default 2): 2+ adds an all-reduce\n"
 	"                    stream, 3+ a copy stream, more spread bias-gradient kernels\n"
+	"  -i, --iters N     exactly N whole iterations (1 to 100000; with -n, stop\n"
+	"                    at whichever comes first)\n"
+	"      --noise F     kernel times vary by +-F (0 to 0.5, default 0.04)\n"
+	"      --inject LIST changes for `gpuprof diff` tests, comma-separated:\n"
+	"                    slow-op=OP:F (kernels inside op OP take F times as\n"
+	"                    long), add-kernel=OP (each block's forward also runs\n"
+	"                    op OP: one fp32->fp16 cast kernel), no-tc=KERNEL (the\n"
+	"                    GEMM kernel of that short name runs as a SIMT GEMM\n"
+	"                    without tensor cores, 4 times as long); repeatable\n"
 	"  -o, --output FILE file to write; it must not exist\n"
 	"      --force       replace FILE if it exists\n"
 	"\nWith --ranks, the traces of an N-rank data-parallel job instead, one file per\n"
@@ -44,7 +53,7 @@ static const char gen_help[] =
 	"      --slow-rank R     the slow rank (default: none)\n"
 	"      --delay-us D      its extra GEMM time per phase, us (default 0)\n"
 	"      --clock-skew-us S rank K's clock offset is K x S us (default 0)\n"
-	"      --iters I         iterations, 1 to 1000000 (default 5)\n"
+	"      --iters I         iterations per rank, 1 to 100000 (default 5)\n"
 	"  -h, --help        this text\n\n"
 	"Exit codes:\n"
 	"  0  success\n"
@@ -90,14 +99,16 @@ int main(int argc, char **argv)
 		{"slow-rank", required_argument, NULL, 'S'},
 		{"delay-us", required_argument, NULL, 'D'},
 		{"clock-skew-us", required_argument, NULL, 'C'},
-		{"iters", required_argument, NULL, 'I'},
+		{"iters", required_argument, NULL, 'i'},
+		{"noise", required_argument, NULL, 'N'},
+		{"inject", required_argument, NULL, 'I'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
 	static const struct gen_writer *const writers[] = {
 		&gen_writer_nsys, &gen_writer_nvprof, &gen_writer_kineto, NULL,
 	};
-	struct gen_opts o = {.seed = 1, .streams = 2};
+	struct gen_opts o = {.seed = 1, .streams = 2, .noise = 0.04};
 	struct gen_rank_opts ro = {.slow_rank = -1, .iters = 5};
 	const struct gen_writer *w = NULL;
 	const char *format = NULL, *path = NULL;
@@ -105,9 +116,10 @@ int main(int argc, char **argv)
 	struct gen_sink sink;
 	gp_error err = {0};
 	uint64_t v;
+	char *end;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "f:n:s:k:o:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "f:n:s:k:o:i:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'f':
 			format = optarg;
@@ -152,10 +164,20 @@ int main(int argc, char **argv)
 				return usage_error("--clock-skew-us wants 0 to 1000000000, not '%s'", optarg);
 			ro.skew_ns = (int64_t)v * 1000;
 			break;
+		case 'i':
+			/* whole iterations: of the one trace, or of each rank's */
+			if (parse_u64(optarg, 100000, &v) || v < 1)
+				return usage_error("--iters wants 1 to 100000, not '%s'", optarg);
+			o.iters = ro.iters = (int)v;
+			break;
+		case 'N':
+			o.noise = strtod(optarg, &end);
+			if (end == optarg || *end || !(o.noise >= 0 && o.noise <= 0.5))
+				return usage_error("--noise wants 0 to 0.5, not '%s'", optarg);
+			break;
 		case 'I':
-			if (parse_u64(optarg, 1000000, &v) || v < 1)
-				return usage_error("--iters wants 1 to 1000000, not '%s'", optarg);
-			ro.iters = (int)v;
+			if (gen_inject_parse(optarg, &o.inject, &err))
+				return usage_error("%s", err.msg);
 			break;
 		case 'h':
 			fputs(gen_help, stdout);
@@ -186,8 +208,10 @@ int main(int argc, char **argv)
 		}
 		return GP_EXIT_OK;
 	}
+	if (!have_n && !o.iters)
+		return usage_error("-n KERNELS or --iters N is required");
 	if (!have_n)
-		return usage_error("-n KERNELS is required");
+		o.kernels = UINT64_MAX;
 	if (!path || !*path)
 		return usage_error("-o FILE is required");
 	/* nvprof cannot profile Ampere: its traces come from Volta */

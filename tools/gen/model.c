@@ -26,6 +26,7 @@ enum {
 	KD_GEMM_TN, KD_GEMM_NN, KD_GEMM_NT, KD_GEMM_RELU,       /* sm80 */
 	KD_V_GEMM_TN, KD_V_GEMM_NN, KD_V_GEMM_NT, KD_V_GEMM_RELU, /* sm70 */
 	KD_NCCL_ALL_GATHER, KD_NCCL_REDUCE_SCATTER,              /* the rank workload's (ranks.c) */
+	KD_CAST, KD_SIMT_GEMM,  /* --inject add-kernel, no-tc */
 	KD__COUNT
 };
 
@@ -101,6 +102,12 @@ const struct gen_kdef gen_kdefs[KD__COUNT] = {
 	[KD_NCCL_REDUCE_SCATTER] = {"_Z43ncclDevKernel_ReduceScatter_Sum_f16_RING_LL24ncclDevKernelArgsStorageILm4096EE",
 				    "ncclDevKernel_ReduceScatter_Sum_f16_RING_LL(ncclDevKernelArgsStorage<(unsigned long)4096>)",
 				    "ncclDevKernel_ReduceScatter_Sum_f16_RING_LL", 96, 0, 0},
+	[KD_CAST] = {"_ZN2at6native29vectorized_elementwise_kernelILi4ENS0_11CastFunctorIN3c104HalfEfEENS_6detail5ArrayIPcLi2EEEEEviT0_T1_",
+		     "void at::native::vectorized_elementwise_kernel<(int)4, at::native::CastFunctor<c10::Half, float>, "
+		     "at::detail::Array<char *, (int)2>>(int, T2, T3)",
+		     "vectorized_elementwise_kernel", 20, 0, 0},
+	[KD_SIMT_GEMM] = {NULL, "cutlass_80_simt_hgemm_128x128_8x2_nt_align1", "cutlass_80_simt_hgemm_128x128_8x2_nt_align1",
+			  168, 0, 49152},
 };
 
 const int gen_nkdefs = KD__COUNT;
@@ -176,10 +183,10 @@ static int64_t uni(struct model *m, int64_t lo, int64_t hi)
 	return lo + (int64_t)(rnd(m) % (uint64_t)(hi - lo + 1));
 }
 
-/* base * (1 +- 4%): run-to-run noise of a kernel's duration. */
+/* base * (1 +- noise): run-to-run noise of a kernel's duration. */
 static int64_t jitter(struct model *m, double base)
 {
-	double f = 0.96 + 0.08 * (double)(rnd(m) >> 11) / 9007199254740992.0;
+	double f = (1 - m->o->noise) + 2 * m->o->noise * (double)(rnd(m) >> 11) / 9007199254740992.0;
 	int64_t v = (int64_t)(base * f);
 	return v < 1000 ? 1000 + (v % 500) : v;
 }
@@ -292,16 +299,41 @@ static void api(struct model *m, enum gen_api_id id, int64_t start, int64_t end,
 	m->s->api(m->s->ctx, &a);
 }
 
+/* Innermost open op on the current thread, or NULL. */
+static const char *cur_op(const struct model *m)
+{
+	for (int i = m->depth[m->thr] - 1; i >= 0; i--)
+		if (m->stack[m->thr][i].r.op_id)
+			return m->stack[m->thr][i].name;
+	return NULL;
+}
+
+/* --inject: the kernel kd launches in place of kd and its GPU time. */
+static double injected(const struct model *m, int *kd, double ns)
+{
+	const struct gen_inject *in = &m->o->inject;
+	const char *op = in->slow_op ? cur_op(m) : NULL;
+
+	if (op && strcmp(op, in->slow_op) == 0)
+		ns *= in->slow_factor;
+	if (in->no_tc && strcmp(gen_kdefs[*kd].short_name, in->no_tc) == 0) {
+		*kd = KD_SIMT_GEMM;
+		ns *= 4;   /* fp16 on CUDA cores: a quarter of the tensor-core rate */
+	}
+	return ns;
+}
+
 /* cudaLaunchKernel + the kernel it queues on stream index si, with the
 ** given unjittered GPU time.  Does nothing once the kernel budget is used. */
 static void launch(struct model *m, int kd, int si, double ns, uint32_t gx, uint32_t bx)
 {
-	struct gen_kernel k = {.kdef = kd, .stream = stream(m, si), .grid = {gx, 1, 1},
-			       .block = {bx, 1, 1}};
+	struct gen_kernel k = {.stream = stream(m, si), .grid = {gx, 1, 1}, .block = {bx, 1, 1}};
 	int64_t t0, t1;
 
 	if (done(m))
 		return;
+	ns = injected(m, &kd, ns);
+	k.kdef = kd;
 	si = sidx(m, si);
 	m->cpu[m->thr] += uni(m, 1 * US, 3 * US);
 	t0 = m->cpu[m->thr];
@@ -492,6 +524,12 @@ static void block_fwd(struct model *m, int b)
 	layer(m, "GELU");
 	simple_op(m, b, "aten::gelu", F_GELU, KD_GELU, mem_ns(2.0 * TOK * FFN * 2), act, h1);
 	pop(m);
+
+	if (m->o->inject.add_op) {
+		op_push(m, m->o->inject.add_op, -1, "[[2048, 4096], [], [], [], []]", "[\"float\"]");
+		launch(m, KD_CAST, 0, mem_ns(6.0 * TOK * FFN), 4096, 128);
+		pop(m);
+	}
 
 	layer(m, "Dropout");
 	push(m, GEN_R_PYPROF, "dropout",
@@ -693,7 +731,7 @@ void gen_model_run(const struct gen_opts *o, const struct gen_sink *sink)
 	m.slow = o->sm70 ? 2.2 : 1.0;
 	m.cpu[GEN_THR_MAIN] = 1500000000LL + uni(&m, 0, 500 * US);
 	m.cpu[GEN_THR_AUTOGRAD] = m.cpu[GEN_THR_MAIN];
-	for (int it = 0; !done(&m); it++)
+	for (int it = 0; !done(&m) && (!o->iters || it < o->iters); it++)
 		iteration(&m, it);
 	for (int t = 0; t < GEN_THR__COUNT; t++) {
 		m.thr = (enum gen_thread)t;

@@ -1,0 +1,154 @@
+/*
+** The comparison of two runs (`gpuprof diff BASE TEST`): kernel time per
+** group (kernel name, op, layer or iteration) in each run, matched by a
+** name normalised so that the same kernel or op read from different
+** formats (a Kineto trace and an nsys export) meets itself; the change,
+** counts, FLOPs, efficiency and tensor-core use before and after; and,
+** when both runs hold several iterations, the per-iteration distributions
+** with a 95% confidence interval on the difference of medians (a bootstrap
+** up to GP_DIFF_BOOTSTRAP_MAX iterations, a normal approximation from the
+** medians' order-statistic intervals beyond; docs/diff.md).  One pass over each trace's kernels, one sort per side.
+**
+** The op model sits above this layer, so the command hands its per-kernel
+** figures in (struct gp_diff_side); nothing here includes src/ops.
+**
+** Ownership: a gp_diff owns its rows and their names (its own string
+** table); it borrows nothing from the traces, which may be freed before
+** it.  gp_diff_free() releases everything.
+*/
+#ifndef GP_DIFF_H
+#define GP_DIFF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/trace.h"
+#include "util/error.h"
+
+/* Iterations of both runs together up to which the interval is bootstrapped. */
+#define GP_DIFF_BOOTSTRAP_MAX 200
+
+enum gp_diff_by { GP_DIFF_BY_KERNEL, GP_DIFF_BY_OP, GP_DIFF_BY_LAYER, GP_DIFF_BY_ITER };
+
+/* Tensor-core use of a group: every kernel with a verdict says yes, every
+** one says no, some of each, or none has a verdict. */
+enum gp_diff_tc { GP_DIFF_TC_NA, GP_DIFF_TC_NO, GP_DIFF_TC_YES, GP_DIFF_TC_MIXED };
+
+/* One run: a correlated trace and the op model's per-kernel figures (any
+** array may be NULL: unknown). */
+struct gp_diff_side {
+	const gp_trace *t;
+	const double *flops;     /* [kernels.n], < 0 = unknown */
+	const double *ideal_ns;  /* [kernels.n] roofline time at the peaks, < 0 = unknown */
+	const int8_t *tc;        /* [kernels.n] enum gp_tc (ops.h): 1 yes, 0 no, < 0 na */
+};
+
+struct gp_diff_opts {
+	int by;                  /* enum gp_diff_by */
+	bool stats;              /* false: --no-stats, totals and the threshold only */
+	double threshold;        /* relative change (0.02 = 2%) below which a change
+				** is never significant */
+	int resamples;           /* bootstrap resamples (2000) */
+	uint64_t seed;           /* bootstrap seed: the output is deterministic */
+};
+
+/* One group in one run. */
+struct gp_diff_run {
+	int64_t total;           /* ns of its kernels */
+	uint64_t calls;          /* kernels */
+	double flops;            /* sum of the known; < 0 = none known */
+	double eff;              /* sum ideal / sum time over kernels with an ideal
+				** time, 0..1; < 0 = unknown */
+	uint8_t tc;              /* enum gp_diff_tc */
+	double med, iqr;         /* per-iteration time (ns): median and
+				** interquartile range; < 0 = no iterations */
+};
+
+enum gp_diff_status { GP_DIFF_SAME, GP_DIFF_CHANGED, GP_DIFF_NEW, GP_DIFF_GONE };
+
+enum gp_diff_verdict {
+	GP_DIFF_SIGNIFICANT,     /* the interval excludes 0 and |rel| >= threshold */
+	GP_DIFF_NOISE,           /* within the noise: the interval holds 0 */
+	GP_DIFF_ABOVE,           /* no statistics: |rel| >= threshold */
+	GP_DIFF_BELOW,           /* |rel| < threshold (with statistics: the
+				** interval excludes 0, but the change is small) */
+};
+
+enum gp_diff_kind { GP_DIFF_ROW_STEP, GP_DIFF_ROW_TOTAL, GP_DIFF_ROW_GROUP };
+
+struct gp_diff_row {
+	uint8_t kind;            /* enum gp_diff_kind */
+	gp_str name;             /* in gp_diff.strs: the first spelling met, base first */
+	gp_str key;              /* the normalised name the runs were matched by */
+	struct gp_diff_run base, test;
+	uint8_t status;          /* enum gp_diff_status */
+	uint8_t verdict;         /* enum gp_diff_verdict */
+	bool has_ci;             /* per-iteration statistics were computed */
+	/* The headline change: of the per-iteration medians when has_ci, else
+	** of the totals.  rel is change / base (ns / ns), +-INFINITY when the
+	** group is new or gone, 0 for 0 -> 0. */
+	double change, rel;
+	double ci_lo, ci_hi;     /* has_ci: the interval on change (ns) */
+};
+
+struct gp_diff {
+	gp_strtab strs;
+	struct gp_diff_row *rows;  /* step, total, then the groups by |change| */
+	size_t n;
+	size_t base_iters, test_iters;  /* iterations with kernels */
+	bool stats;                /* per-iteration statistics were possible and asked for */
+	int by;
+};
+
+/* Fills d from the two runs (both correlated).  Never fails on odd data:
+** kernels without a name, op or layer form the "(none)" group, kernels of
+** no iteration count in totals but not in the per-iteration figures.
+** Statistics need at least 4 iterations with kernels in each run (fewer
+** cannot give a 95% interval); otherwise d->stats is false and every row
+** is judged against the threshold. */
+void gp_diff_compute(const struct gp_diff_side *base, const struct gp_diff_side *test,
+		     const struct gp_diff_opts *o, struct gp_diff *d);
+
+void gp_diff_free(struct gp_diff *d);
+
+/* The name two runs match kernels by: the demangled name without its
+** return type and parameter list, "(anonymous namespace)" spelt
+** "<unnamed>", no template-argument casts ("(int)4") or integer suffixes
+** ("4096ul"), no spaces.  Writes into buf (truncated to size) and returns it. */
+const char *gp_diff_kernel_key(const char *name, char *buf, size_t size);
+
+/* The name two runs match ops by: without a leading "aten::" (PyProf's
+** markers name ops without it).  Returns a pointer into name. */
+const char *gp_diff_op_key(const char *name);
+
+/* A CI gate (--fail-if): "step>+5%", "total>+3%", "op:matmul>+10%",
+** "kernel:*gemm*>+1ms", "layer:Block_*<-5%" (docs/diff.md). */
+enum gp_gate_target { GP_GATE_STEP, GP_GATE_TOTAL, GP_GATE_GROUP };
+
+struct gp_diff_gate {
+	const char *text;        /* as given (borrowed from argv) */
+	uint8_t target;          /* enum gp_gate_target */
+	int by;                  /* GP_GATE_GROUP: enum gp_diff_by */
+	char pattern[512];       /* GP_GATE_GROUP: glob on the group's name or key */
+	bool above;              /* '>': trips above the limit; '<': below */
+	bool relative;           /* limit is a fraction (0.05 = 5%), else ns */
+	double limit;
+};
+
+/* Parses text into g.  Fails (GP_ERR_USAGE, saying what is wrong) on bad
+** syntax. */
+int gp_diff_gate_parse(const char *text, struct gp_diff_gate *g, gp_error *err);
+
+/* The first row of d (computed with g's grouping for a group gate) that
+** trips g, searching from *from (0 at first) and setting *from past it;
+** NULL when none does.  A row trips when its headline change (relative or
+** absolute, as the limit is) crosses the limit and, when d has statistics
+** and respect_noise, its interval excludes 0. */
+const struct gp_diff_row *gp_diff_gate_next(const struct gp_diff *d, const struct gp_diff_gate *g,
+					    bool respect_noise, size_t *from);
+
+/* Median of v[0..n) sorted ascending (0 when n == 0). */
+double gp_diff_median(const double *v, size_t n);
+
+#endif
