@@ -23,6 +23,7 @@ const struct gp_command gp_commands[] = {
 	{"ranges", cmd_ranges, "statistics per NVTX range, marker and timer, by nesting path", 0},
 	{"memory", cmd_memory, "allocated and reserved memory over time, peak, allocations per op", 0},
 	{"breakdown", cmd_breakdown, "where GPU time goes: compute, communication, memory, idle and its causes", 0},
+	{"record", cmd_record, "run a program under gpuprof's CUPTI collector: a recording without nsys", 0},
 	{NULL, NULL, NULL, 0},
 };
 

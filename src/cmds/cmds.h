@@ -34,6 +34,7 @@ int cmd_memory(int argc, char **argv);
 int cmd_breakdown(int argc, char **argv);
 int cmd_ops(int argc, char **argv);
 int cmd_export(int argc, char **argv);
+int cmd_record(int argc, char **argv);
 
 /* Shared by the commands (common.c). */
 

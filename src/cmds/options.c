@@ -272,7 +272,8 @@ void gp_cli_help(const struct gp_cmd_spec *spec, FILE *out)
 	const char *names[32];
 	char first[64], list[512], help[768];
 
-	fprintf(out, "usage: gpuprof %s [OPTIONS] FILE\n\n%s\n\n", spec->name, spec->about);
+	fprintf(out, "usage: gpuprof %s [OPTIONS] %s\n\n%s\n\n", spec->name,
+		spec->usage ? spec->usage : "FILE", spec->about);
 	for (int i = 0; i < NSHARED; i++) {
 		const struct shared_opt *s = &shared_opts[i];
 		if (!(spec->shared & s->bit))
@@ -291,5 +292,6 @@ void gp_cli_help(const struct gp_cmd_spec *spec, FILE *out)
 	for (int i = 0; spec->own && spec->own[i].name; i++)
 		help_line(out, spec->own[i].short_name, spec->own[i].name, spec->own[i].arg, spec->own[i].help);
 	help_line(out, 'h', "help", NULL, "this text");
-	fprintf(out, "\n%s%s%s", spec->more ? spec->more : "", spec->more ? "\n\n" : "", gp_exit_help);
+	fprintf(out, "\n%s%s%s", spec->more ? spec->more : "", spec->more ? "\n\n" : "",
+		spec->exit_help ? spec->exit_help : gp_exit_help);
 }

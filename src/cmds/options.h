@@ -49,6 +49,8 @@ struct gp_cmd_spec {
 	const char *format_note;        /* more -f help, or NULL */
 	const struct gp_cmd_opt *own;   /* ends with name == NULL; NULL = none */
 	const char *more;               /* --help text after the options, or NULL */
+	const char *usage;              /* --help's arguments after [OPTIONS], NULL = "FILE" */
+	const char *exit_help;          /* the exit-code paragraph, NULL = gp_exit_help */
 };
 
 /* What the shared options and the one FILE argument say. */
