@@ -262,7 +262,7 @@ static void write_locked(struct gpc_buf *b, uint64_t nranges)
 	struct gpc_buf head = {0};
 	char path[4096];
 
-	if (w.ended)
+	if (w.ended || (w.fd >= 0 && !w.notes.len && (!b || !b->len)))
 		return;
 	if (w.fd < 0) {
 		recording_path(path, sizeof(path));

@@ -376,13 +376,13 @@ static int parse_memcpy(struct rec_state *st, char **f, int n, const char *where
 
 static int parse_memset(struct rec_state *st, char **f, int n, const char *where, gp_error *err)
 {
-	uint64_t v[10];
+	uint64_t v[9];
 	int rc;
 
-	if (n != 11)
-		return gp_err(err, GP_ERR_CORRUPT, "%s: memset has %d fields, expected 11", where, n);
-	if (!parse_u64s(f, 1, 11, v) || v[2] > INT32_MAX || !fits_u32(v + 3, 2) || !fits_u32(v + 8, 1) ||
-	    v[9] >= GP_MEM__COUNT)
+	if (n != 10)
+		return gp_err(err, GP_ERR_CORRUPT, "%s: memset has %d fields, expected 10", where, n);
+	if (!parse_u64s(f, 1, 10, v) || v[2] > INT32_MAX || !fits_u32(v + 3, 2) || !fits_u32(v + 7, 1) ||
+	    v[8] >= GP_MEM__COUNT)
 		return gp_err(err, GP_ERR_CORRUPT, "%s: bad number in a memset", where);
 	if ((rc = check_times(v[0], v[1], "memset", where, err)))
 		return rc;
@@ -550,10 +550,22 @@ static int parse_chunk(struct rec_state *st, char **f, int n, uint64_t lineno, c
 	return GP_OK;
 }
 
-/* The version 2 counts as metadata, for `info`. */
+/* The version 2 counts as metadata, for `info`; the threads that made API
+** calls (a "thread" line names only those NVTX named). */
 static void finish_v2(struct rec_state *st)
 {
+	gp_trace *t = st->t;
+	gp_u64map seen = {0};
 	char v[32];
+
+	for (size_t i = 0; i < t->threads.n; i++)
+		gp_u64map_add(&seen, t->threads.v[i].tid, 0);
+	for (size_t i = 0; i < t->apis.n; i++)
+		if (t->apis.v[i].tid && gp_u64map_get(&seen, t->apis.v[i].tid) < 0) {
+			gp_u64map_put(&seen, t->apis.v[i].tid, 0);
+			*gp_vec_push(t->threads) = (struct gp_thread){.pid = st->pid, .tid = t->apis.v[i].tid};
+		}
+	gp_u64map_free(&seen);
 
 	for (size_t i = 0; i < sizeof(dropped_keys) / sizeof(dropped_keys[0]); i++) {
 		snprintf(v, sizeof(v), "%" PRIu64, st->dropped[i]);
