@@ -3,11 +3,15 @@
 ** named domain with an int64 payload and a colour, a registered string, a
 ** start/end range that another thread ends, a mark, a named thread, and a
 ** line on stdout (which the collector must leave untouched).  Needs no
-** CUDA and no GPU.  `nvtx_app N` runs N iterations (default 3).
+** CUDA and no GPU.  `nvtx_app [N [MODE]]` runs N iterations (default 3);
+** MODE "fast" sleeps not, "crash" sleeps not and dies of SIGSEGV after
+** the loop, "loop" repeats the iterations until it is killed.
 */
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -22,6 +26,8 @@ static void *end_it(void *arg)
 int main(int argc, char **argv)
 {
 	int iters = argc > 1 ? atoi(argv[1]) : 3;
+	const char *mode = argc > 2 ? argv[2] : "sleep";
+	int naps = strcmp(mode, "sleep") == 0 || strcmp(mode, "loop") == 0;
 	nvtxDomainHandle_t dom = nvtxDomainCreateA("train");
 	nvtxStringHandle_t step_name = nvtxDomainRegisterStringA(dom, "step");
 	nvtxEventAttributes_t a = {0};
@@ -41,13 +47,21 @@ int main(int argc, char **argv)
 		nvtxDomainRangePushEx(dom, &a);
 		nvtxRangePushA("forward");
 		nvtxRangePushA("layer:fc1");
-		usleep(1000);
+		if (naps)
+			usleep(1000);
 		nvtxRangePop();
 		nvtxRangePop();
 		nvtxRangePushA("backward");
-		usleep(500);
+		if (naps)
+			usleep(500);
 		nvtxRangePop();
 		nvtxDomainRangePop(dom);
+		if (strcmp(mode, "loop") == 0 && i == iters - 1)
+			i = -1;
+	}
+	if (strcmp(mode, "crash") == 0) {
+		fflush(stdout);
+		raise(SIGSEGV);
 	}
 	nvtxMarkA("done");
 	id = nvtxRangeStartA("cross-thread");
