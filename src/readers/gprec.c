@@ -123,7 +123,7 @@ static bool parse_double(const char *s, double *v)
 /* Where the model stood at the last chunk line: a truncated version 2
 ** file is cut back to it. */
 struct chunk_mark {
-	size_t kernels, apis, memcpys, memsets, syncs, ranges, devices, threads;
+	size_t kernels, apis, memcpys, memsets, syncs, ranges, devices, threads, warnings;
 	uint64_t nranges, dropped[4], graphs, overhead_ns;
 	uint64_t lineno;
 };
@@ -510,7 +510,8 @@ static void mark_chunk(struct rec_state *st, uint64_t lineno)
 	st->mark = (struct chunk_mark){
 		.kernels = t->kernels.n, .apis = t->apis.n, .memcpys = t->memcpys.n,
 		.memsets = t->memsets.n, .syncs = t->syncs.n, .ranges = t->ranges.n,
-		.devices = t->devices.n, .threads = t->threads.n, .nranges = st->nranges,
+		.devices = t->devices.n, .threads = t->threads.n, .warnings = t->warnings.n,
+		.nranges = st->nranges,
 		.graphs = st->graphs, .overhead_ns = st->overhead_ns, .lineno = lineno,
 	};
 	memcpy(st->mark.dropped, st->dropped, sizeof(st->dropped));
@@ -528,6 +529,7 @@ static void cut_to_mark(struct rec_state *st)
 	t->ranges.n = st->mark.ranges;
 	t->devices.n = st->mark.devices;
 	t->threads.n = st->mark.threads;
+	t->warnings.n = st->mark.warnings;
 	st->nranges = st->mark.nranges;
 	st->graphs = st->mark.graphs;
 	st->overhead_ns = st->mark.overhead_ns;
