@@ -30,6 +30,71 @@ static bool reserve(struct gpc_buf *b, size_t n)
 	return true;
 }
 
+void gpc_buf_str(struct gpc_buf *b, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (!reserve(b, n))
+		return;
+	memcpy(b->data + b->len, s, n + 1);
+	b->len += n;
+}
+
+/* Appends a TAB, '-' if negative, and v in decimal, two digits a step. */
+static void put_decimal(struct gpc_buf *b, uint64_t v, bool negative)
+{
+	static const char pairs[] =
+		"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+		"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+		"8081828384858687888990919293949596979899";
+	char tmp[20], *p = tmp + sizeof(tmp);
+	size_t n;
+
+	if (!reserve(b, 22))
+		return;
+	while (v >= 100) {
+		unsigned r = (unsigned)(v % 100);
+		v /= 100;
+		p -= 2;
+		memcpy(p, pairs + 2 * r, 2);
+	}
+	if (v >= 10) {
+		p -= 2;
+		memcpy(p, pairs + 2 * v, 2);
+	} else {
+		*--p = (char)('0' + v);
+	}
+	n = (size_t)(tmp + sizeof(tmp) - p);
+	b->data[b->len++] = '\t';
+	if (negative)
+		b->data[b->len++] = '-';
+	memcpy(b->data + b->len, p, n);
+	b->len += n;
+	b->data[b->len] = '\0';
+}
+
+void gpc_buf_u64(struct gpc_buf *b, uint64_t v)
+{
+	put_decimal(b, v, false);
+}
+
+void gpc_buf_i64(struct gpc_buf *b, int64_t v)
+{
+	put_decimal(b, v < 0 ? 0 - (uint64_t)v : (uint64_t)v, v < 0);
+}
+
+void gpc_buf_hex32(struct gpc_buf *b, uint32_t v)
+{
+	static const char digits[] = "0123456789abcdef";
+
+	if (!reserve(b, 9))
+		return;
+	b->data[b->len++] = '\t';
+	for (int shift = 28; shift >= 0; shift -= 4)
+		b->data[b->len++] = digits[(v >> shift) & 0xf];
+	b->data[b->len] = '\0';
+}
+
 void gpc_buf_printf(struct gpc_buf *b, const char *fmt, ...)
 {
 	va_list ap;

@@ -21,7 +21,15 @@ struct gpc_buf {
 	bool oom;
 };
 
-/* Appends the printf-formatted text (no escaping). */
+/* Appends s as it is (no escaping). */
+void gpc_buf_str(struct gpc_buf *b, const char *s);
+/* Appends a TAB and v in decimal (the record fields; no printf on the hot
+** path: a kernel or NVTX range costs a few of these). */
+void gpc_buf_u64(struct gpc_buf *b, uint64_t v);
+void gpc_buf_i64(struct gpc_buf *b, int64_t v);
+/* Appends a TAB and v as 8 hex digits (colours). */
+void gpc_buf_hex32(struct gpc_buf *b, uint32_t v);
+/* Appends the printf-formatted text (no escaping); for rare lines. */
 void gpc_buf_printf(struct gpc_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Appends s (NULL = "") with the format's escapes for \\, TAB, LF, CR. */
 void gpc_buf_escaped(struct gpc_buf *b, const char *s);

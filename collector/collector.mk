@@ -12,6 +12,13 @@
 
 CUDA_HOME ?= /usr/local/cuda
 CUPTI_INC := $(firstword $(wildcard $(CUDA_HOME)/include/cupti.h $(CUDA_HOME)/extras/CUPTI/include/cupti.h))
+# The decoder reads CUDA 12.4+/13 record structs (CUpti_ActivityKernel10...):
+# an older toolkit counts as none.
+ifneq ($(CUPTI_INC),)
+ifeq ($(shell grep -l 'CUpti_ActivityKernel10;' $(dir $(CUPTI_INC))cupti_activity.h 2>/dev/null),)
+CUPTI_INC :=
+endif
+endif
 CUPTI_LIBDIR := $(firstword $(dir $(wildcard $(CUDA_HOME)/lib64/libcupti.so $(CUDA_HOME)/extras/CUPTI/lib64/libcupti.so)))
 
 ifneq ($(CUPTI_INC),)
@@ -45,6 +52,19 @@ $(BUILD)/tests/collector/nvtx_app: tests/collector/nvtx_app.c
 
 all: $(COLLECTOR_SO)
 check: $(COLLECTOR_TESTS)
+
+# make bench-record: an NVTX push/pop pair with no tool, then under
+# `gpuprof record --trace nvtx` (docs/PERFORMANCE.md; needs no GPU).
+$(BUILD)/bench/record_nvtx_cost: bench/record_nvtx_cost.c
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(CPPFLAGS) -isystem $(CUDA_HOME)/include $(CFLAGS) $(LDFLAGS) -o $@ $< -ldl
+
+.PHONY: bench-record
+bench-record: $(BUILD)/gpuprof $(COLLECTOR_SO) $(BUILD)/bench/record_nvtx_cost
+	$(Q)echo "no NVTX tool:        $$($(BUILD)/bench/record_nvtx_cost 2000000)"
+	$(Q)echo "gpuprof record nvtx: $$($(BUILD)/gpuprof record -q --trace nvtx \
+		-o $(BUILD)/bench/nvtx-cost.gprec -- $(BUILD)/bench/record_nvtx_cost 2000000)"
+	$(Q)rm -f $(BUILD)/bench/nvtx-cost.gprec
 
 install: install-collector
 .PHONY: install-collector

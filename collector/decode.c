@@ -3,8 +3,6 @@
 ** structs are CUDA 13.0's; a later CUPTI appends fields (Kernel10 ->
 ** Kernel11) but keeps those read here where they are.
 */
-#include <inttypes.h>
-
 #include "decode.h"
 
 /* CUPTI's overhead kinds are spaced 1 << 16 apart; the recording's names. */
@@ -40,80 +38,130 @@ static int timed(struct gpc_decoder *d, uint64_t start, uint64_t end)
 
 static void kernel(struct gpc_buf *o, const CUpti_ActivityKernel10 *k)
 {
-	gpc_buf_printf(o, "kernel\t%" PRIu64 "\t%" PRIu64 "\t%u\t%u\t%u\t%u\t%d\t%d\t%d\t%d\t%d\t%d\t%u\t%d\t%d\t%u\t%" PRIu64 "\t",
-		       k->start, k->end, k->deviceId, k->contextId, k->streamId, k->correlationId,
-		       k->gridX, k->gridY, k->gridZ, k->blockX, k->blockY, k->blockZ,
-		       (unsigned)k->registersPerThread, k->staticSharedMemory, k->dynamicSharedMemory,
-		       k->graphId, k->graphNodeId);
+	gpc_buf_str(o, "kernel");
+	gpc_buf_u64(o, k->start);
+	gpc_buf_u64(o, k->end);
+	gpc_buf_u64(o, k->deviceId);
+	gpc_buf_u64(o, k->contextId);
+	gpc_buf_u64(o, k->streamId);
+	gpc_buf_u64(o, k->correlationId);
+	gpc_buf_i64(o, k->gridX);
+	gpc_buf_i64(o, k->gridY);
+	gpc_buf_i64(o, k->gridZ);
+	gpc_buf_i64(o, k->blockX);
+	gpc_buf_i64(o, k->blockY);
+	gpc_buf_i64(o, k->blockZ);
+	gpc_buf_u64(o, k->registersPerThread);
+	gpc_buf_i64(o, k->staticSharedMemory);
+	gpc_buf_i64(o, k->dynamicSharedMemory);
+	gpc_buf_u64(o, k->graphId);
+	gpc_buf_u64(o, k->graphNodeId);
+	gpc_buf_str(o, "\t");
 	gpc_buf_escaped(o, k->name);
 	gpc_buf_endline(o);
 }
 
+/* The fields every GPU record starts with. */
+static void gpu_head(struct gpc_buf *o, const char *what, uint64_t start, uint64_t end,
+		     uint32_t device, uint32_t context, uint32_t stream, uint32_t corr)
+{
+	gpc_buf_str(o, what);
+	gpc_buf_u64(o, start);
+	gpc_buf_u64(o, end);
+	gpc_buf_u64(o, device);
+	gpc_buf_u64(o, context);
+	gpc_buf_u64(o, stream);
+	gpc_buf_u64(o, corr);
+}
+
 static void memcpy_line(struct gpc_buf *o, const CUpti_ActivityMemcpy6 *m)
 {
-	gpc_buf_printf(o, "memcpy\t%" PRIu64 "\t%" PRIu64 "\t%u\t%u\t%u\t%u\t%u\t%u\t%u\t%d\t%" PRIu64 "\t-1\t-1",
-		       m->start, m->end, m->deviceId, m->contextId, m->streamId, m->correlationId,
-		       m->copyKind, m->srcKind, m->dstKind, (m->flags & CUPTI_ACTIVITY_FLAG_MEMCPY_ASYNC) != 0,
-		       m->bytes);
+	gpu_head(o, "memcpy", m->start, m->end, m->deviceId, m->contextId, m->streamId, m->correlationId);
+	gpc_buf_u64(o, m->copyKind);
+	gpc_buf_u64(o, m->srcKind);
+	gpc_buf_u64(o, m->dstKind);
+	gpc_buf_u64(o, (m->flags & CUPTI_ACTIVITY_FLAG_MEMCPY_ASYNC) != 0);
+	gpc_buf_u64(o, m->bytes);
+	gpc_buf_str(o, "\t-1\t-1");
 	gpc_buf_endline(o);
 }
 
 static void memcpy_p2p(struct gpc_buf *o, const CUpti_ActivityMemcpyPtoP4 *m)
 {
-	gpc_buf_printf(o, "memcpy\t%" PRIu64 "\t%" PRIu64 "\t%u\t%u\t%u\t%u\t%u\t%u\t%u\t%d\t%" PRIu64 "\t%u\t%u",
-		       m->start, m->end, m->deviceId, m->contextId, m->streamId, m->correlationId,
-		       m->copyKind, m->srcKind, m->dstKind, (m->flags & CUPTI_ACTIVITY_FLAG_MEMCPY_ASYNC) != 0,
-		       m->bytes, m->srcDeviceId, m->dstDeviceId);
+	gpu_head(o, "memcpy", m->start, m->end, m->deviceId, m->contextId, m->streamId, m->correlationId);
+	gpc_buf_u64(o, m->copyKind);
+	gpc_buf_u64(o, m->srcKind);
+	gpc_buf_u64(o, m->dstKind);
+	gpc_buf_u64(o, (m->flags & CUPTI_ACTIVITY_FLAG_MEMCPY_ASYNC) != 0);
+	gpc_buf_u64(o, m->bytes);
+	gpc_buf_u64(o, m->srcDeviceId);
+	gpc_buf_u64(o, m->dstDeviceId);
 	gpc_buf_endline(o);
 }
 
 static void memset_line(struct gpc_buf *o, const CUpti_ActivityMemset4 *m)
 {
-	gpc_buf_printf(o, "memset\t%" PRIu64 "\t%" PRIu64 "\t%u\t%u\t%u\t%u\t%" PRIu64 "\t%u\t%u",
-		       m->start, m->end, m->deviceId, m->contextId, m->streamId, m->correlationId,
-		       m->bytes, m->value, (unsigned)m->memoryKind);
+	gpu_head(o, "memset", m->start, m->end, m->deviceId, m->contextId, m->streamId, m->correlationId);
+	gpc_buf_u64(o, m->bytes);
+	gpc_buf_u64(o, m->value);
+	gpc_buf_u64(o, m->memoryKind);
 	gpc_buf_endline(o);
 }
 
 static void api(struct gpc_buf *o, const CUpti_ActivityAPI *a)
 {
-	gpc_buf_printf(o, "api\t%s\t%" PRIu64 "\t%" PRIu64 "\t%u\t%u\t%u\t%u",
-		       a->kind == CUPTI_ACTIVITY_KIND_DRIVER ? "driver" : "runtime",
-		       a->start, a->end, a->threadId, a->correlationId, (unsigned)a->cbid, a->returnValue);
+	gpc_buf_str(o, a->kind == CUPTI_ACTIVITY_KIND_DRIVER ? "api\tdriver" : "api\truntime");
+	gpc_buf_u64(o, a->start);
+	gpc_buf_u64(o, a->end);
+	gpc_buf_u64(o, a->threadId);
+	gpc_buf_u64(o, a->correlationId);
+	gpc_buf_u64(o, a->cbid);
+	gpc_buf_u64(o, a->returnValue);
 	gpc_buf_endline(o);
 }
 
 static void sync_line(struct gpc_buf *o, const CUpti_ActivitySynchronization2 *s)
 {
-	gpc_buf_printf(o, "sync\t%" PRIu64 "\t%" PRIu64 "\t%u\t%u\t%u\t%u\t%u",
-		       s->start, s->end, s->contextId, s->streamId, s->correlationId,
-		       (unsigned)s->type, s->cudaEventId);
+	gpc_buf_str(o, "sync");
+	gpc_buf_u64(o, s->start);
+	gpc_buf_u64(o, s->end);
+	gpc_buf_u64(o, s->contextId);
+	gpc_buf_u64(o, s->streamId);
+	gpc_buf_u64(o, s->correlationId);
+	gpc_buf_u64(o, s->type);
+	gpc_buf_u64(o, s->cudaEventId);
 	gpc_buf_endline(o);
 }
 
 static void graph(struct gpc_buf *o, const CUpti_ActivityGraphTrace2 *g)
 {
-	gpc_buf_printf(o, "graph\t%" PRIu64 "\t%" PRIu64 "\t%u\t%u\t%u\t%u\t%u",
-		       g->start, g->end, g->deviceId, g->contextId, g->streamId, g->correlationId,
-		       g->graphId);
+	gpu_head(o, "graph", g->start, g->end, g->deviceId, g->contextId, g->streamId, g->correlationId);
+	gpc_buf_u64(o, g->graphId);
 	gpc_buf_endline(o);
 }
 
 static void device(struct gpc_buf *o, const CUpti_ActivityDevice5 *v)
 {
-	gpc_buf_printf(o, "device\t%u\t%u\t%u\t%u\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%u\t",
-		       v->id, v->numMultiprocessors, v->computeCapabilityMajor,
-		       v->computeCapabilityMinor, v->globalMemorySize,
-		       v->globalMemoryBandwidth * 1000, (uint64_t)v->coreClockRate * 1000,
-		       v->l2CacheSize);
+	gpc_buf_str(o, "device");
+	gpc_buf_u64(o, v->id);
+	gpc_buf_u64(o, v->numMultiprocessors);
+	gpc_buf_u64(o, v->computeCapabilityMajor);
+	gpc_buf_u64(o, v->computeCapabilityMinor);
+	gpc_buf_u64(o, v->globalMemorySize);
+	gpc_buf_u64(o, v->globalMemoryBandwidth * 1000);   /* kB/s */
+	gpc_buf_u64(o, (uint64_t)v->coreClockRate * 1000); /* kHz */
+	gpc_buf_u64(o, v->l2CacheSize);
+	gpc_buf_str(o, "\t");
 	gpc_buf_escaped(o, v->name);
 	gpc_buf_endline(o);
 }
 
 static void overhead(struct gpc_buf *o, const CUpti_ActivityOverhead3 *v)
 {
-	gpc_buf_printf(o, "overhead\t%s\t%" PRIu64 "\t%" PRIu64, overhead_name(v->overheadKind),
-		       v->start, v->end);
+	gpc_buf_str(o, "overhead\t");
+	gpc_buf_str(o, overhead_name(v->overheadKind));
+	gpc_buf_u64(o, v->start);
+	gpc_buf_u64(o, v->end);
 	gpc_buf_endline(o);
 }
 

@@ -171,8 +171,8 @@ static void flush_pending(void)
 	pthread_mutex_unlock(&nv.lock);
 }
 
-/* Appends one finished range (kind "push", "startend" or "mark"); frees
-** r->name. */
+/* Appends one finished range (head "range<TAB>push", "...startend" or
+** "...mark"); frees r->name. */
 static void emit(const char *kind, const struct open_range *r, uint64_t end, uint32_t end_tid)
 {
 	const struct gpc_config *cfg = gpc_config();
@@ -181,12 +181,18 @@ static void emit(const char *kind, const struct open_range *r, uint64_t end, uin
 	if (cfg->deadline && r->start > cfg->deadline) {
 		nv.after_deadline++;
 	} else {
-		gpc_buf_printf(&nv.pending, "range\t%s\t%u\t%u\t%llu\t%llu\t%08x\t%lld\t", kind, r->tid,
-			       end_tid, (unsigned long long)r->start, (unsigned long long)end,
-			       r->color, (long long)r->payload);
-		gpc_buf_escaped(&nv.pending, r->domain);
-		gpc_buf_printf(&nv.pending, "\t");
-		gpc_buf_escaped(&nv.pending, r->name);
+		struct gpc_buf *b = &nv.pending;
+		gpc_buf_str(b, kind);
+		gpc_buf_u64(b, r->tid);
+		gpc_buf_u64(b, end_tid);
+		gpc_buf_u64(b, r->start);
+		gpc_buf_u64(b, end);
+		gpc_buf_hex32(b, r->color);
+		gpc_buf_i64(b, r->payload);
+		gpc_buf_str(b, "\t");
+		gpc_buf_escaped(b, r->domain);
+		gpc_buf_str(b, "\t");
+		gpc_buf_escaped(b, r->name);
 		gpc_buf_endline(&nv.pending);
 		nv.pending_ranges++;
 		if (nv.pending.len >= PENDING_FLUSH_BYTES)
@@ -249,7 +255,7 @@ static int pop(const char *domain)
 	memmove(&stack.v[i], &stack.v[i + 1], (size_t)(stack.n - i - 1) * sizeof(r));
 	stack.n--;
 	if (r.keep || gpc_collecting())
-		emit("push", &r, end, 0);
+		emit("range\tpush", &r, end, 0);
 	else
 		free(r.name);
 	return stack.n;
@@ -359,7 +365,7 @@ static void end_range(nvtxRangeId_t id)
 		return;   /* an unknown id: NVTX ignores it too */
 	if (r.keep || gpc_collecting()) {
 		uint32_t tid = this_tid();
-		emit("startend", &r, end, tid == r.tid ? 0 : tid);
+		emit("range\tstartend", &r, end, tid == r.tid ? 0 : tid);
 	} else {
 		free(r.name);
 	}
@@ -396,7 +402,7 @@ static void mark(const char *domain, const nvtxEventAttributes_t *a, char *name)
 	if (!name)
 		count_dropped();
 	else if (gpc_collecting())
-		emit("mark", &r, r.start, 0);
+		emit("range\tmark", &r, r.start, 0);
 	else
 		free(name);
 }

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -150,17 +151,25 @@ void gpc_note(const char *fmt, ...)
 	pthread_mutex_unlock(&w.lock);
 }
 
-/* Writes all of data; false on an error. */
-static bool write_all(int fd, const char *data, size_t len)
+/* Writes the n pieces of v in order, as one writev(2) when the system
+** takes them at once; false on an error. */
+static bool write_all(int fd, struct iovec *v, int n)
 {
-	while (len) {
-		ssize_t n = write(fd, data, len);
-		if (n < 0 && errno == EINTR)
+	while (n > 0) {
+		ssize_t done = writev(fd, v, n);
+		if (done < 0 && errno == EINTR)
 			continue;
-		if (n <= 0)
+		if (done <= 0)
 			return false;
-		data += n;
-		len -= (size_t)n;
+		while (n > 0 && (size_t)done >= v->iov_len) {
+			done -= (ssize_t)v->iov_len;
+			v++;
+			n--;
+		}
+		if (n > 0) {
+			v->iov_base = (char *)v->iov_base + done;
+			v->iov_len -= (size_t)done;
+		}
 	}
 	return true;
 }
@@ -255,12 +264,16 @@ static void header(struct gpc_buf *b)
 	}
 }
 
-/* Writes lines (plus the pending notes) and their chunk line; opens the
-** recording first.  Lock held. */
+/* Writes lines (after the header when the file is new, and the pending
+** notes) and their chunk line, in one writev(2); opens the recording
+** first.  Lock held. */
 static void write_locked(struct gpc_buf *b, uint64_t nranges)
 {
-	struct gpc_buf head = {0};
+	struct gpc_buf head = {0}, tail = {0};
+	struct iovec v[3];
+	uint64_t lines = 0;
 	char path[4096];
+	int n = 0;
 
 	if (w.ended || (w.fd >= 0 && !w.notes.len && (!b || !b->len)))
 		return;
@@ -274,28 +287,30 @@ static void write_locked(struct gpc_buf *b, uint64_t nranges)
 		}
 		gpc_log("recording to %s", path);
 		header(&head);
+		lines = head.lines - 1;   /* a chunk counts the lines after the magic line */
 	}
 	if (w.notes.len) {
-		gpc_buf_printf(&head, "%s", w.notes.data);
-		head.lines += w.notes.lines;
+		gpc_buf_str(&head, w.notes.data);
+		lines += w.notes.lines;
 		gpc_buf_reset(&w.notes);
 	}
+	if (head.len)
+		v[n++] = (struct iovec){head.data, head.len};
 	if (b && b->len) {
-		gpc_buf_printf(&head, "%s", b->data);
-		head.lines += b->lines;
+		v[n++] = (struct iovec){b->data, b->len};
+		lines += b->lines;
 	}
-	/* the magic line is not counted: a chunk counts the records after it */
-	if (head.len && strncmp(head.data, GPREC_MAGIC, strlen(GPREC_MAGIC)) == 0)
-		head.lines--;
-	gpc_buf_printf(&head, "chunk\t%" PRIu64, head.lines);
-	gpc_buf_endline(&head);
-	if (head.oom || (b && b->oom))
+	gpc_buf_printf(&tail, "chunk\t%" PRIu64, lines);
+	gpc_buf_endline(&tail);
+	v[n++] = (struct iovec){tail.data, tail.len};
+	if (head.oom || tail.oom || (b && b->oom))
 		gpc_log("out of memory: a chunk of the recording is lost");
-	else if (!write_all(w.fd, head.data, head.len))
+	else if (!write_all(w.fd, v, n))
 		gpc_log("cannot write the recording: %s", strerror(errno));
 	else
 		w.nranges += nranges;
 	gpc_buf_free(&head);
+	gpc_buf_free(&tail);
 }
 
 void gpc_write_chunk(struct gpc_buf *b, uint64_t nranges)
@@ -354,7 +369,8 @@ static void at_exit(void)
 	if (w.fd >= 0 && !w.ended) {
 		gpc_buf_printf(&end, "end\t%" PRIu64 "\t0", w.nranges);
 		gpc_buf_endline(&end);
-		if (end.oom || !write_all(w.fd, end.data, end.len))
+		struct iovec v = {end.data, end.len};
+		if (end.oom || !write_all(w.fd, &v, 1))
 			gpc_log("cannot write the end of the recording");
 		close(w.fd);
 		w.fd = -1;

@@ -53,7 +53,8 @@
 **           command_buffer_full, uvm_init or unknown
 **   dropped COUNT REASON                     records lost: REASON cupti
 **           (CUPTI had no buffer), untimed (no timestamps: CUPTI's device
-**           buffers ran out) or after_duration (--duration)
+**           buffers ran out), after_duration (--duration) or nvtx (NVTX
+**           ranges lost: out of memory, nesting deeper than 4096)
 **   note    TEXT                             what the collector could not
 **           do ("no GPU found", "CUPTI subscriber already in use", ...)
 **   chunk   NLINES                           closes a chunk: the number of
