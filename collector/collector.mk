@@ -9,6 +9,7 @@
 #   $(BUILD)/libgpuprof-inject.so          CUDA_INJECTION64_PATH and NVTX_INJECTION64_PATH
 #   $(BUILD)/tests/collector/test_decode   decoder unit test (run by t1501)
 #   $(BUILD)/tests/collector/nvtx_app      an NVTX3 program for t1510
+#   $(BUILD)/tests/collector/fake_cuinit   cuInit's call of InitializeInjection, for t1511
 
 CUDA_HOME ?= /usr/local/cuda
 CUPTI_INC := $(firstword $(wildcard $(CUDA_HOME)/include/cupti.h $(CUDA_HOME)/extras/CUPTI/include/cupti.h))
@@ -25,7 +26,8 @@ ifneq ($(CUPTI_INC),)
 COLLECTOR_SRCS := $(wildcard collector/*.c)
 COLLECTOR_OBJS := $(COLLECTOR_SRCS:%.c=$(BUILD)/obj/%.o)
 COLLECTOR_SO   := $(BUILD)/libgpuprof-inject.so
-COLLECTOR_TESTS := $(BUILD)/tests/collector/test_decode $(BUILD)/tests/collector/nvtx_app
+COLLECTOR_TESTS := $(BUILD)/tests/collector/test_decode $(BUILD)/tests/collector/nvtx_app \
+	$(BUILD)/tests/collector/fake_cuinit
 
 $(COLLECTOR_OBJS): CPPFLAGS += -isystem $(dir $(CUPTI_INC)) -DGPC_CUPTI_LIBDIR='"$(CUPTI_LIBDIR:%/=%)"'
 $(COLLECTOR_OBJS): CFLAGS += -fvisibility=hidden
@@ -49,6 +51,10 @@ $(BUILD)/tests/collector/test_decode: tests/collector/test_decode.c $(BUILD)/obj
 $(BUILD)/tests/collector/nvtx_app: tests/collector/nvtx_app.c
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(CPPFLAGS) -isystem $(CUDA_HOME)/include $(CFLAGS) $(LDFLAGS) -o $@ $< -ldl -lpthread
+
+$(BUILD)/tests/collector/fake_cuinit: tests/collector/fake_cuinit.c
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< -ldl
 
 all: $(COLLECTOR_SO)
 check: $(COLLECTOR_TESTS)

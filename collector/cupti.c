@@ -50,16 +50,19 @@ static const CUpti_ActivityKind api_kinds[] = {
 	CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_ACTIVITY_KIND_DRIVER,
 };
 
-/* dlopen's the CUPTI this process should use: one already loaded (PyTorch
-** links its own), then $CUDA_HOME's, then the loader's search path, then
-** the toolkit the collector was built against.  NULL when none loads. */
+/* dlopen's the CUPTI this process should use: GPUPROF_COLLECT_CUPTI when
+** set (that one only), else one already loaded (PyTorch links its own),
+** then $CUDA_HOME's, then the loader's search path, then the toolkit the
+** collector was built against.  NULL when none loads. */
 static void *open_cupti(void)
 {
 	static const char *const sonames[] = {"libcupti.so.13", "libcupti.so.12"};
-	const char *home = getenv("CUDA_HOME");
+	const char *home = getenv("CUDA_HOME"), *forced = getenv("GPUPROF_COLLECT_CUPTI");
 	char path[4096];
 	void *h;
 
+	if (forced && *forced)
+		return dlopen(forced, RTLD_NOW);
 	for (size_t i = 0; i < 2; i++)
 		if ((h = dlopen(sonames[i], RTLD_NOW | RTLD_NOLOAD)))
 			return h;
@@ -89,8 +92,8 @@ static bool load_cupti(void)
 	void *h = open_cupti();
 
 	if (!h) {
-		gpc_note("CUPTI not found (libcupti.so.13 or .12, CUDA_HOME, the loader path): "
-			 "no GPU activity recorded");
+		gpc_note("CUPTI not found (GPUPROF_COLLECT_CUPTI, libcupti.so.13 or .12, CUDA_HOME, "
+			 "the loader path): no GPU activity recorded");
 		return false;
 	}
 #define LOOKUP(f) cu.f = (__typeof__(&f))dlsym(h, #f);
