@@ -35,6 +35,7 @@ static struct {
 	CUPTI_FUNCS(DECLARE)
 	CUpti_SubscriberHandle subscriber;
 	atomic_bool ready;                  /* subscribed, callbacks registered */
+	bool own_clock;                     /* CUPTI stamps with gpc_now() */
 	atomic_uint_fast64_t untimed, after_deadline, unknown;
 	atomic_uint_fast64_t buffers_lost;  /* buffers we could not allocate */
 } cu;
@@ -137,7 +138,8 @@ static void CUPTIAPI buffer_requested(uint8_t **buf, size_t *size, size_t *max_r
 static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *buf, size_t size,
 				      size_t valid)
 {
-	struct gpc_decoder dec = {.deadline = gpc_config()->deadline};
+	/* --duration's deadline is on our clock; CUPTI's own one is not */
+	struct gpc_decoder dec = {.deadline = cu.own_clock ? gpc_config()->deadline : 0};
 	struct gpc_buf out = {0};
 	CUpti_Activity *rec = NULL;
 	size_t dropped = 0;
@@ -258,9 +260,11 @@ __attribute__((visibility("default"))) int InitializeInjection(void)
 	if (cu.cuptiSetThreadIdType)
 		cu.cuptiSetThreadIdType(CUPTI_ACTIVITY_THREAD_ID_TYPE_SYSTEM);
 	/* once, before any kind is enabled (pytorch/pytorch#192021) */
-	if (!cu.cuptiActivityRegisterTimestampCallback ||
-	    cu.cuptiActivityRegisterTimestampCallback(timestamp) != CUPTI_SUCCESS)
-		gpc_note("CUPTI keeps its own clock: GPU times may not line up with NVTX ranges");
+	cu.own_clock = cu.cuptiActivityRegisterTimestampCallback &&
+		       cu.cuptiActivityRegisterTimestampCallback(timestamp) == CUPTI_SUCCESS;
+	if (!cu.own_clock)
+		gpc_note("CUPTI keeps its own clock: GPU times may not line up with NVTX ranges, "
+			 "and --duration does not apply to GPU records");
 	if ((r = cu.cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed)) != CUPTI_SUCCESS) {
 		gpc_note("CUPTI refused the buffer callbacks (error %d: %s): no GPU activity recorded",
 			 (int)r, result_text(r));

@@ -199,6 +199,14 @@ static void recording_path(char *out, size_t size)
 		snprintf(out + o, size - o, ".%d", pid);
 }
 
+/* The recording's names of what is traced (meta "trace"). */
+static const struct {
+	unsigned bit;
+	const char *word;
+} trace_words[] = {
+	{GPC_TRACE_CUDA, "cuda-gpu"}, {GPC_TRACE_API, "cuda-api"}, {GPC_TRACE_NVTX, "nvtx"},
+};
+
 /* The first lines: magic, metadata (process, rank, clock, settings). */
 static void header(struct gpc_buf *b)
 {
@@ -250,8 +258,12 @@ static void header(struct gpc_buf *b)
 		}
 		break;
 	}
-	gpc_buf_printf(b, "meta\ttrace\t%s%s%s", w.cfg.trace & GPC_TRACE_CUDA ? "cuda-gpu," : "",
-		       w.cfg.trace & GPC_TRACE_API ? "cuda-api," : "", w.cfg.trace & GPC_TRACE_NVTX ? "nvtx" : "");
+	gpc_buf_str(b, "meta\ttrace\t");
+	for (size_t i = 0, words = 0; i < sizeof(trace_words) / sizeof(trace_words[0]); i++)
+		if (w.cfg.trace & trace_words[i].bit) {
+			gpc_buf_str(b, words++ ? "," : "");
+			gpc_buf_str(b, trace_words[i].word);
+		}
 	gpc_buf_endline(b);
 	if (w.cfg.capture_range) {
 		gpc_buf_printf(b, "meta\tcapture_range\tcudaProfilerApi");

@@ -329,9 +329,13 @@ static void set_environment(const struct record_opts *o, const char *lib, const 
 		snprintf(num, sizeof(num), "%" PRIu64, (uint64_t)now.tv_sec * 1000000000u +
 			 (uint64_t)now.tv_nsec + (uint64_t)(o->duration * 1e9));
 		setenv("GPUPROF_COLLECT_DEADLINE_NS", num, 1);
+	} else {
+		unsetenv("GPUPROF_COLLECT_DEADLINE_NS");   /* an outer gpuprof record's */
 	}
 	if (o->log)
 		setenv("GPUPROF_COLLECT_LOG", o->log, 1);
+	else
+		unsetenv("GPUPROF_COLLECT_LOG");
 	if (note)
 		setenv("GPUPROF_COLLECT_NOTE", note, 1);
 	else
