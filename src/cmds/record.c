@@ -164,7 +164,7 @@ static int parse(int argc, char **argv, struct record_opts *o, int *cmd_at)
 		if (!opt->arg) {
 			if (eq)
 				return gp_cli_usage("record", "--%s takes no value", opt->name);
-			o->quiet = true;
+			o->quiet = strcmp(opt->name, "quiet") == 0 || o->quiet;
 			continue;
 		}
 		if (!(v = opt_value(argc, argv, &i, eq)))
