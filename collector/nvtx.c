@@ -24,9 +24,11 @@
 
 struct nvtxDomainRegistration_st {
 	char *name;
+	struct nvtxDomainRegistration_st *next;   /* in nv.domains */
 };
 struct nvtxStringRegistration_st {
 	char *text;
+	struct nvtxStringRegistration_st *next;   /* in nv.strings */
 };
 
 struct open_range {
@@ -57,6 +59,9 @@ static struct {
 	struct open_range *started; /* start/end ranges by id, open addressing */
 	size_t started_cap, started_n;
 	atomic_uint_fast64_t next_id;
+	/* every handle handed out: they live as long as the process */
+	struct nvtxDomainRegistration_st *domains;
+	struct nvtxStringRegistration_st *strings;
 } nv = {
 	.lock = PTHREAD_MUTEX_INITIALIZER,
 	.next_id = 1,
@@ -433,8 +438,9 @@ static void name_thread(uint32_t tid, const char *name)
 	pthread_mutex_unlock(&nv.lock);
 }
 
-/* Domain and string handles live as long as the process: NVTX users keep
-** them in statics, and ranges in flight point at their names. */
+/* Domain and string handles live as long as the process, on nv's lists:
+** NVTX users keep them in statics, and ranges in flight point at their
+** names. */
 static nvtxDomainHandle_t domain_create(char *name)
 {
 	nvtxDomainHandle_t d = malloc(sizeof(*d));
@@ -445,6 +451,10 @@ static nvtxDomainHandle_t domain_create(char *name)
 		return NULL;   /* NULL is the default domain: its ranges still count */
 	}
 	d->name = name;
+	pthread_mutex_lock(&nv.lock);
+	d->next = nv.domains;
+	nv.domains = d;
+	pthread_mutex_unlock(&nv.lock);
 	return d;
 }
 static nvtxDomainHandle_t domain_create_a(const char *name)
@@ -470,6 +480,10 @@ static nvtxStringHandle_t string_register(char *text)
 		return NULL;
 	}
 	s->text = text;
+	pthread_mutex_lock(&nv.lock);
+	s->next = nv.strings;
+	nv.strings = s;
+	pthread_mutex_unlock(&nv.lock);
 	return s;
 }
 static nvtxStringHandle_t register_a(nvtxDomainHandle_t d, const char *text)
