@@ -157,6 +157,7 @@ fuzz-long: fuzz
 	$(Q)bench/fuzz-long.sh $(FUZZ_SECONDS)
 
 include lib/lib.mk
+include collector/collector.mk
 
 unit: $(UNIT_BINS)
 	$(Q)tests/run-unit.sh $(UNIT_BINS) || [ $$? = 77 ]   # 77: skipped (no testdata)

@@ -1,7 +1,13 @@
 #!/bin/sh
 # Installs the Debian packages that gpuprof's build, tests and benchmarks need.
 # Usage: scripts/install-deps.sh [--print]   (--print: only print the apt-get line)
+# Optional, not a Debian package: NVIDIA's CUDA toolkit (12.4 or later, with
+# CUPTI and the NVTX3 headers, in CUDA_HOME or /usr/local/cuda) for the CUPTI
+# collector of `gpuprof record` and the NVTX side of libgpuprof; without it
+# they are left out of the build (docs/collector.md).
 set -e
+[ -f "${CUDA_HOME:-/usr/local/cuda}/include/cupti.h" ] ||
+	echo "install-deps: no CUDA toolkit (cupti.h) in ${CUDA_HOME:-/usr/local/cuda}: \`gpuprof record\` will not be built (optional; NVIDIA's cuda-cupti-dev and cuda-nvtx packages)" >&2
 # openmpi-bin, libopenmpi-dev: the MPI build (make MPI=1) and its test;
 # libjs-chart.js: the charting library `gpuprof html` inlines into its pages;
 # chromium: the headless browser tests/cli/t1300 opens them in.

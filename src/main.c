@@ -27,6 +27,7 @@ const struct gp_command gp_commands[] = {
 	{"breakdown", cmd_breakdown, "where GPU time goes: compute, communication, memory, idle and its causes", 0},
 	{"ranks", cmd_ranks, "one trace per rank: step time, skew, slowest and fastest rank", 0},
 	{"comm", cmd_comm, "collectives across rank files: stragglers, waits, skew, busbw vs link peak", 0},
+	{"record", cmd_record, "run a program under gpuprof's CUPTI collector: a recording without nsys", 0},
 	{NULL, NULL, NULL, 0},
 };
 

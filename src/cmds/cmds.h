@@ -46,6 +46,7 @@ int cmd_ranks(int argc, char **argv);
 int cmd_comm(int argc, char **argv);
 int cmd_html(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
+int cmd_record(int argc, char **argv);
 
 /* Shared by the commands (common.c). */
 

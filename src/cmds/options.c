@@ -294,7 +294,8 @@ void gp_cli_help(const struct gp_cmd_spec *spec, FILE *out)
 	char first[64], list[512], help[768];
 
 	fprintf(out, "usage: gpuprof %s [OPTIONS] %s\n\n%s\n\n", spec->name,
-		spec->two_files ? spec->two_files : spec->many_files ? "FILE..." : "FILE", spec->about);
+		spec->usage ? spec->usage : spec->two_files ? spec->two_files : spec->many_files ? "FILE..." : "FILE",
+		spec->about);
 	for (int i = 0; i < NSHARED; i++) {
 		const struct shared_opt *s = &shared_opts[i];
 		if (!(spec->shared & s->bit))
@@ -314,5 +315,5 @@ void gp_cli_help(const struct gp_cmd_spec *spec, FILE *out)
 		help_line(out, spec->own[i].short_name, spec->own[i].name, spec->own[i].arg, spec->own[i].help);
 	help_line(out, 'h', "help", NULL, "this text");
 	fprintf(out, "\n%s%s%s%s", spec->more ? spec->more : "", spec->more ? "\n\n" : "",
-		spec->many_files ? gp_many_files_help : "", gp_exit_help);
+		spec->many_files ? gp_many_files_help : "", spec->exit_help ? spec->exit_help : gp_exit_help);
 }

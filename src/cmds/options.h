@@ -53,6 +53,8 @@ struct gp_cmd_spec {
 	bool many_files;                /* takes several FILEs, directories, globs */
 	const char *two_files;          /* usage words of two FILE arguments
 					** ("BASE TEST"); NULL = exactly one FILE */
+	const char *usage;              /* --help's arguments after [OPTIONS], NULL = "FILE" */
+	const char *exit_help;          /* the exit-code paragraph, NULL = gp_exit_help */
 };
 
 /* What the shared options and the FILE arguments say. */

@@ -1,13 +1,21 @@
 /*
-** Reader: gpuprof recordings, as libgpuprof writes them (GPUPROF_RECORD).
-** The format is in include/gpuprof/record-format.h: tab-separated lines
-** after a "GPUPROF-REC<TAB>1" magic line, ending with an "end" trailer
-** that counts what came before (so a truncated file is caught).
+** Reader: gpuprof recordings, as libgpuprof writes them (GPUPROF_RECORD,
+** version 1) and as `gpuprof record`'s CUPTI collector writes them
+** (version 2).  The format is in include/gpuprof/record-format.h:
+** tab-separated lines after a "GPUPROF-REC<TAB>N" magic line, ending with
+** an "end" trailer that counts what came before (so a truncated file is
+** caught).  A version 2 file is written in chunks while the program runs;
+** one without its end line (the program crashed) is read up to its last
+** complete chunk, with a note.
 **
 ** Ranges keep their kind (push/pop, start/end, mark, timer); the training
 ** markers become push/pop ranges named iteration/forward/backward/update.
 ** Timer statistics go to metadata: "timer NAME" and "gpu-timer NAME" with
-** value "calls=N total_ns=T min_ns=A max_ns=B sumsq_ns2=S".
+** value "calls=N total_ns=T min_ns=A max_ns=B sumsq_ns2=S".  The
+** collector's kernels, memcpys, memsets, API calls (named by their CUPTI
+** callback id), syncs and devices fill the model as an nsys export does;
+** dropped-record counts and CUPTI's overhead go to metadata, notes to the
+** trace's notes (docs/collector.md).
 */
 #include <errno.h>
 #include <inttypes.h>
@@ -17,9 +25,12 @@
 #include <zlib.h>
 
 #include "gpuprof/record-format.h"
+#include "readers/cupti_cbid.h"
 #include "readers/reader.h"
+#include "util/demangle.h"
+#include "util/u64map.h"
 
-#define MAX_FIELDS 12
+#define MAX_FIELDS 20
 
 static double probe(const struct gp_probe_input *in)
 {
@@ -75,6 +86,24 @@ static bool parse_i64(const char *s, int64_t *v)
 	return !*end && errno == 0;
 }
 
+/* Decimal digits only (no sign, no space), at most UINT64_MAX: the
+** collector's numbers, several per record, so no strtoull. */
+static bool parse_u64(const char *s, uint64_t *v)
+{
+	uint64_t x = 0;
+
+	if (!*s)
+		return false;
+	for (; *s; s++) {
+		unsigned d = (unsigned)(*s - '0');
+		if (d > 9 || x > (UINT64_MAX - d) / 10)
+			return false;
+		x = x * 10 + d;
+	}
+	*v = x;
+	return true;
+}
+
 static bool parse_u32(const char *s, uint32_t *v, int base)
 {
 	char *end;
@@ -98,11 +127,37 @@ static bool parse_double(const char *s, double *v)
 	return !*end && *v == *v && *v >= 0 && *v < 1e300;
 }
 
+/* Where the model stood at the last chunk line: a truncated version 2
+** file is cut back to it. */
+struct chunk_mark {
+	size_t kernels, apis, memcpys, memsets, syncs, ranges, devices, threads, warnings;
+	uint64_t nranges, dropped[4], graphs, overhead_ns;
+	uint64_t lineno;
+};
+
+/* The dropped-record reasons of version 2 and their metadata keys. */
+static const char *const dropped_reasons[] = {"cupti", "untimed", "after_duration", "nvtx"};
+static const char *const dropped_keys[] = {
+	"dropped_records", "untimed_records", "records_after_duration", "dropped_nvtx_ranges",
+};
+
+/* A kernel name's three forms, computed once per distinct raw name. */
+struct kname {
+	gp_str name, demangled, mangled;
+};
+
 struct rec_state {
 	gp_trace *t;
+	int version;
 	uint32_t pid;
 	uint64_t nranges, ntimers;
 	bool ended;
+	uint64_t lines_in_chunk;    /* version 2: records since the last chunk line */
+	uint64_t dropped[4];        /* by dropped_reasons */
+	uint64_t graphs, overhead_ns;
+	struct chunk_mark mark;     /* at the last chunk line */
+	gp_u64map kernel_names;     /* raw name's gp_str -> index into names */
+	GP_VEC(struct kname) names;
 };
 
 static int parse_range(struct rec_state *st, char **f, int n, const char *where, gp_error *err)
@@ -167,14 +222,431 @@ static int parse_timer(struct rec_state *st, char **f, int n, const char *where,
 	return GP_OK;
 }
 
+
+/* A device line: its properties make the GPU's peaks known without --gpu. */
+static int parse_device(struct rec_state *st, char **f, int n, const char *where, gp_error *err)
+{
+	uint64_t id, sms, major, minor, mem, bw, clock, l2;
+
+	if (n != 10)
+		return gp_err(err, GP_ERR_CORRUPT, "%s: device has %d fields, expected 10", where, n);
+	if (!parse_u64(f[1], &id) || !parse_u64(f[2], &sms) || !parse_u64(f[3], &major) ||
+	    !parse_u64(f[4], &minor) || !parse_u64(f[5], &mem) || !parse_u64(f[6], &bw) ||
+	    !parse_u64(f[7], &clock) || !parse_u64(f[8], &l2) || id > INT32_MAX || sms > INT32_MAX ||
+	    major > INT16_MAX || minor > INT16_MAX)
+		return gp_err(err, GP_ERR_CORRUPT, "%s: bad number in a device", where);
+	if (!unescape(f[9]))
+		return gp_err(err, GP_ERR_CORRUPT, "%s: bad escape in a device name", where);
+	if (gp_trace_device(st->t, (int32_t)id))
+		return GP_OK;   /* CUPTI reports a device again per context */
+	struct gp_device *d = gp_vec_push(st->t->devices);
+	d->id = (int32_t)id;
+	d->name = gp_intern(st->t, f[9]);
+	d->sm_count = (int32_t)sms;
+	d->cc_major = (int16_t)major;
+	d->cc_minor = (int16_t)minor;
+	d->mem_bytes = mem;
+	d->mem_bw = (double)bw;
+	d->clock_hz = (double)clock;
+	d->l2_bytes = l2;
+	return GP_OK;
+}
+
+/* Parses f[from..to) as unsigned numbers into v; false on a bad one. */
+static bool parse_u64s(char **f, int from, int to, uint64_t *v)
+{
+	for (int i = from; i < to; i++)
+		if (!parse_u64(f[i], &v[i - from]))
+			return false;
+	return true;
+}
+
+/* Checks a GPU record's times and the 32-bit ids among v[first..last]. */
+static int check_times(uint64_t start, uint64_t end, const char *what, const char *where, gp_error *err)
+{
+	if (start > INT64_MAX || end > INT64_MAX)
+		return gp_err(err, GP_ERR_CORRUPT, "%s: %s time out of range", where, what);
+	if (end < start)
+		return gp_err(err, GP_ERR_CORRUPT, "%s: %s ends (%" PRIu64 ") before it starts (%" PRIu64 ")",
+			      where, what, end, start);
+	return GP_OK;
+}
+
+static bool fits_u32(const uint64_t *v, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (v[i] > UINT32_MAX)
+			return false;
+	return true;
+}
+
+/* The short, demangled and mangled names of a CUPTI kernel name, each
+** distinct name demangled once. */
+static void kernel_names(struct rec_state *st, struct gp_kernel *k, const char *raw)
+{
+	gp_str id = gp_intern(st->t, raw);
+	int32_t i = gp_u64map_get(&st->kernel_names, id);
+	char buf[1024];
+
+	if (i < 0) {
+		char *dem = gp_demangle(raw);
+		struct kname *kn = gp_vec_push(st->names);
+		kn->demangled = dem ? gp_intern(st->t, dem) : id;
+		kn->name = gp_intern(st->t, gp_kernel_short_name(dem ? dem : raw, buf, sizeof(buf)));
+		if (!*gp_s(st->t, kn->name))
+			kn->name = id;
+		kn->mangled = dem ? id : 0;
+		free(dem);
+		i = (int32_t)(st->names.n - 1);
+		gp_u64map_put(&st->kernel_names, id, i);
+	}
+	k->name = st->names.v[i].name;
+	k->demangled = st->names.v[i].demangled;
+	k->mangled = st->names.v[i].mangled;
+}
+
+static int parse_kernel(struct rec_state *st, char **f, int n, const char *where, gp_error *err)
+{
+	uint64_t v[17];
+	int rc;
+
+	if (n != 19)
+		return gp_err(err, GP_ERR_CORRUPT, "%s: kernel has %d fields, expected 19", where, n);
+	if (!parse_u64s(f, 1, 18, v) || v[2] > INT32_MAX || !fits_u32(v + 3, 1) || !fits_u32(v + 4, 1) ||
+	    !fits_u32(v + 6, 10))
+		return gp_err(err, GP_ERR_CORRUPT, "%s: bad number in a kernel", where);
+	if ((rc = check_times(v[0], v[1], "kernel", where, err)))
+		return rc;
+	if (!unescape(f[18]))
+		return gp_err(err, GP_ERR_CORRUPT, "%s: bad escape in a kernel name", where);
+	struct gp_kernel *k = gp_vec_push(st->t->kernels);
+	k->start = (gp_ns)v[0];
+	k->end = (gp_ns)v[1];
+	k->device = (int32_t)v[2];
+	k->context = (uint32_t)v[3];
+	k->stream = (uint32_t)v[4];
+	k->corr = v[5];
+	k->pid = st->pid;
+	for (int d = 0; d < 3; d++) {
+		k->grid[d] = (uint32_t)v[6 + d];
+		k->block[d] = (uint32_t)v[9 + d];
+	}
+	k->regs = (uint32_t)v[12];
+	k->static_smem = (uint32_t)v[13];
+	k->dynamic_smem = (uint32_t)v[14];
+	k->graph_id = (uint32_t)v[15];
+	k->graph_node = v[16];
+	kernel_names(st, k, f[18]);
+	return GP_OK;
+}
+
+/* The memory kind of CUPTI's numbering, which is ours (trace.h). */
+static bool mem_kind(uint64_t v, uint8_t *out)
+{
+	*out = (uint8_t)v;
+	return v < GP_MEM__COUNT;
+}
+
+static int parse_memcpy(struct rec_state *st, char **f, int n, const char *where, gp_error *err)
+{
+	uint64_t v[11];
+	int64_t src, dst;
+	int rc;
+
+	if (n != 14)
+		return gp_err(err, GP_ERR_CORRUPT, "%s: memcpy has %d fields, expected 14", where, n);
+	if (!parse_u64s(f, 1, 12, v) || !parse_i64(f[12], &src) || !parse_i64(f[13], &dst) ||
+	    v[2] > INT32_MAX || !fits_u32(v + 3, 2) || v[6] >= GP_COPY__COUNT || v[9] > 1 ||
+	    src < -1 || src > INT32_MAX || dst < -1 || dst > INT32_MAX)
+		return gp_err(err, GP_ERR_CORRUPT, "%s: bad number in a memcpy", where);
+	if ((rc = check_times(v[0], v[1], "memcpy", where, err)))
+		return rc;
+	struct gp_memcpy *m = gp_vec_push(st->t->memcpys);
+	m->start = (gp_ns)v[0];
+	m->end = (gp_ns)v[1];
+	m->device = (int32_t)v[2];
+	m->context = (uint32_t)v[3];
+	m->stream = (uint32_t)v[4];
+	m->corr = v[5];
+	m->copy_kind = (uint8_t)v[6];
+	if (!mem_kind(v[7], &m->src_kind) || !mem_kind(v[8], &m->dst_kind)) {
+		st->t->memcpys.n--;
+		return gp_err(err, GP_ERR_CORRUPT, "%s: unknown memory kind in a memcpy", where);
+	}
+	m->async = v[9] != 0;
+	m->bytes = v[10];
+	m->src_device = (int32_t)src;
+	m->dst_device = (int32_t)dst;
+	m->pid = st->pid;
+	return GP_OK;
+}
+
+static int parse_memset(struct rec_state *st, char **f, int n, const char *where, gp_error *err)
+{
+	uint64_t v[9];
+	int rc;
+
+	if (n != 10)
+		return gp_err(err, GP_ERR_CORRUPT, "%s: memset has %d fields, expected 10", where, n);
+	if (!parse_u64s(f, 1, 10, v) || v[2] > INT32_MAX || !fits_u32(v + 3, 2) || !fits_u32(v + 7, 1) ||
+	    v[8] >= GP_MEM__COUNT)
+		return gp_err(err, GP_ERR_CORRUPT, "%s: bad number in a memset", where);
+	if ((rc = check_times(v[0], v[1], "memset", where, err)))
+		return rc;
+	struct gp_memset *m = gp_vec_push(st->t->memsets);
+	m->start = (gp_ns)v[0];
+	m->end = (gp_ns)v[1];
+	m->device = (int32_t)v[2];
+	m->context = (uint32_t)v[3];
+	m->stream = (uint32_t)v[4];
+	m->corr = v[5];
+	m->bytes = v[6];
+	m->value = (uint32_t)v[7];
+	m->mem_kind = (uint8_t)v[8];
+	m->pid = st->pid;
+	return GP_OK;
+}
+
+static int parse_api(struct rec_state *st, char **f, int n, const char *where, gp_error *err)
+{
+	uint64_t v[6];
+	const char *name;
+	char buf[64];
+	int kind, rc;
+
+	if (n != 8)
+		return gp_err(err, GP_ERR_CORRUPT, "%s: api has %d fields, expected 8", where, n);
+	if (strcmp(f[1], "runtime") == 0)
+		kind = GP_API_RUNTIME;
+	else if (strcmp(f[1], "driver") == 0)
+		kind = GP_API_DRIVER;
+	else
+		return gp_err(err, GP_ERR_CORRUPT, "%s: api kind '%.40s' is not runtime or driver", where, f[1]);
+	if (!parse_u64s(f, 2, 8, v) || !fits_u32(v + 2, 1) || v[4] > INT32_MAX || v[5] > UINT32_MAX)
+		return gp_err(err, GP_ERR_CORRUPT, "%s: bad number in an api call", where);
+	if ((rc = check_times(v[0], v[1], "api call", where, err)))
+		return rc;
+	name = kind == GP_API_RUNTIME ? gp_cupti_runtime_name((int)v[4]) : gp_cupti_driver_name((int)v[4]);
+	if (!name) {
+		snprintf(buf, sizeof(buf), "%s cbid %" PRIu64, f[1], v[4]);
+		name = buf;
+	}
+	struct gp_api *a = gp_vec_push(st->t->apis);
+	a->kind = (uint8_t)kind;
+	a->start = (gp_ns)v[0];
+	a->end = (gp_ns)v[1];
+	a->tid = (uint32_t)v[2];
+	a->corr = v[3];
+	a->cbid = (int32_t)v[4];
+	a->ret = (int32_t)(uint32_t)v[5];
+	a->pid = st->pid;
+	a->name = gp_intern(st->t, name);
+	return GP_OK;
+}
+
+static int parse_sync(struct rec_state *st, char **f, int n, const char *where, gp_error *err)
+{
+	uint64_t v[7];
+	int rc;
+
+	if (n != 8)
+		return gp_err(err, GP_ERR_CORRUPT, "%s: sync has %d fields, expected 8", where, n);
+	if (!parse_u64s(f, 1, 8, v) || !fits_u32(v + 2, 2) || v[5] >= GP_SYNC__COUNT || v[6] > UINT32_MAX)
+		return gp_err(err, GP_ERR_CORRUPT, "%s: bad number in a sync", where);
+	if ((rc = check_times(v[0], v[1], "sync", where, err)))
+		return rc;
+	struct gp_sync *y = gp_vec_push(st->t->syncs);
+	y->start = (gp_ns)v[0];
+	y->end = (gp_ns)v[1];
+	y->context = (uint32_t)v[2];
+	y->stream = (uint32_t)v[3];
+	y->corr = v[4];
+	y->kind = (uint8_t)v[5];
+	y->event_id = v[6];
+	y->device = -1;   /* CUPTI's sync record names the context, not the device */
+	y->pid = st->pid;
+	return GP_OK;
+}
+
+/* A CUDA graph launch (--cuda-graph-trace graph): counted; its nodes are
+** not in the recording. */
+static int parse_graph(struct rec_state *st, char **f, int n, const char *where, gp_error *err)
+{
+	uint64_t v[7];
+
+	if (n != 8)
+		return gp_err(err, GP_ERR_CORRUPT, "%s: graph has %d fields, expected 8", where, n);
+	if (!parse_u64s(f, 1, 8, v))
+		return gp_err(err, GP_ERR_CORRUPT, "%s: bad number in a graph launch", where);
+	st->graphs++;
+	return check_times(v[0], v[1], "graph launch", where, err);
+}
+
+static int parse_overhead(struct rec_state *st, char **f, int n, const char *where, gp_error *err)
+{
+	uint64_t start, end;
+	int rc;
+
+	if (n != 4 || !parse_u64(f[2], &start) || !parse_u64(f[3], &end))
+		return gp_err(err, GP_ERR_CORRUPT, "%s: bad overhead line", where);
+	if ((rc = check_times(start, end, "overhead", where, err)))
+		return rc;
+	st->overhead_ns += end - start;
+	return GP_OK;
+}
+
+static int parse_dropped(struct rec_state *st, char **f, int n, const char *where, gp_error *err)
+{
+	uint64_t count;
+
+	if (n != 3 || !parse_u64(f[1], &count))
+		return gp_err(err, GP_ERR_CORRUPT, "%s: bad dropped line", where);
+	for (size_t i = 0; i < sizeof(dropped_reasons) / sizeof(dropped_reasons[0]); i++)
+		if (strcmp(f[2], dropped_reasons[i]) == 0) {
+			st->dropped[i] += count;
+			return GP_OK;
+		}
+	return GP_OK;   /* a reason from a later minor version */
+}
+
+/* Remembers where the model stands: a truncated file is cut back here. */
+static void mark_chunk(struct rec_state *st, uint64_t lineno)
+{
+	gp_trace *t = st->t;
+
+	st->mark = (struct chunk_mark){
+		.kernels = t->kernels.n, .apis = t->apis.n, .memcpys = t->memcpys.n,
+		.memsets = t->memsets.n, .syncs = t->syncs.n, .ranges = t->ranges.n,
+		.devices = t->devices.n, .threads = t->threads.n, .warnings = t->warnings.n,
+		.nranges = st->nranges,
+		.graphs = st->graphs, .overhead_ns = st->overhead_ns, .lineno = lineno,
+	};
+	memcpy(st->mark.dropped, st->dropped, sizeof(st->dropped));
+}
+
+static void cut_to_mark(struct rec_state *st)
+{
+	gp_trace *t = st->t;
+
+	t->kernels.n = st->mark.kernels;
+	t->apis.n = st->mark.apis;
+	t->memcpys.n = st->mark.memcpys;
+	t->memsets.n = st->mark.memsets;
+	t->syncs.n = st->mark.syncs;
+	t->ranges.n = st->mark.ranges;
+	t->devices.n = st->mark.devices;
+	t->threads.n = st->mark.threads;
+	t->warnings.n = st->mark.warnings;
+	st->nranges = st->mark.nranges;
+	st->graphs = st->mark.graphs;
+	st->overhead_ns = st->mark.overhead_ns;
+	memcpy(st->dropped, st->mark.dropped, sizeof(st->dropped));
+}
+
+static int parse_chunk(struct rec_state *st, char **f, int n, uint64_t lineno, const char *where,
+		       gp_error *err)
+{
+	uint64_t count;
+
+	if (n != 2 || !parse_u64(f[1], &count))
+		return gp_err(err, GP_ERR_CORRUPT, "%s: bad chunk line", where);
+	if (count != st->lines_in_chunk)
+		return gp_err(err, GP_ERR_CORRUPT,
+			      "%s: the chunk line counts %" PRIu64 " lines, the chunk holds %" PRIu64,
+			      where, count, st->lines_in_chunk);
+	st->lines_in_chunk = 0;
+	mark_chunk(st, lineno);
+	return GP_OK;
+}
+
+/* The version 2 counts as metadata, for `info`; the threads that made API
+** calls (a "thread" line names only those NVTX named). */
+static void finish_v2(struct rec_state *st)
+{
+	gp_trace *t = st->t;
+	gp_u64map seen = {0};
+	char v[32];
+
+	for (size_t i = 0; i < t->threads.n; i++)
+		gp_u64map_add(&seen, t->threads.v[i].tid, 0);
+	for (size_t i = 0; i < t->apis.n; i++)
+		if (t->apis.v[i].tid && gp_u64map_get(&seen, t->apis.v[i].tid) < 0) {
+			gp_u64map_put(&seen, t->apis.v[i].tid, 0);
+			*gp_vec_push(t->threads) = (struct gp_thread){.pid = st->pid, .tid = t->apis.v[i].tid};
+		}
+	gp_u64map_free(&seen);
+
+	for (size_t i = 0; i < sizeof(dropped_keys) / sizeof(dropped_keys[0]); i++) {
+		snprintf(v, sizeof(v), "%" PRIu64, st->dropped[i]);
+		if (st->dropped[i] || i == 0)
+			gp_trace_meta_set(st->t, dropped_keys[i], v);
+	}
+	if (st->dropped[0])
+		gp_trace_warn(st->t, "CUPTI dropped %" PRIu64 " records (no buffer to put them in)",
+			      st->dropped[0]);
+	if (st->dropped[1])
+		gp_trace_warn(st->t, "%" PRIu64 " GPU records had no timestamps (CUPTI's device "
+			      "buffers ran out) and were left out", st->dropped[1]);
+	if (st->graphs) {
+		snprintf(v, sizeof(v), "%" PRIu64, st->graphs);
+		gp_trace_meta_set(st->t, "cuda_graph_launches", v);
+	}
+	snprintf(v, sizeof(v), "%" PRIu64, st->overhead_ns);
+	gp_trace_meta_set(st->t, "cupti_overhead_ns", v);
+}
+
+/* The version 2 record types; *known = false for another first field. */
+static int parse_v2(struct rec_state *st, char **f, int n, uint64_t lineno, const char *where,
+		    gp_error *err, bool *known)
+{
+	*known = true;
+	if (strcmp(f[0], "kernel") == 0)
+		return parse_kernel(st, f, n, where, err);
+	if (strcmp(f[0], "api") == 0)
+		return parse_api(st, f, n, where, err);
+	if (strcmp(f[0], "memcpy") == 0)
+		return parse_memcpy(st, f, n, where, err);
+	if (strcmp(f[0], "memset") == 0)
+		return parse_memset(st, f, n, where, err);
+	if (strcmp(f[0], "sync") == 0)
+		return parse_sync(st, f, n, where, err);
+	if (strcmp(f[0], "device") == 0)
+		return parse_device(st, f, n, where, err);
+	if (strcmp(f[0], "graph") == 0)
+		return parse_graph(st, f, n, where, err);
+	if (strcmp(f[0], "overhead") == 0)
+		return parse_overhead(st, f, n, where, err);
+	if (strcmp(f[0], "dropped") == 0)
+		return parse_dropped(st, f, n, where, err);
+	if (strcmp(f[0], "note") == 0) {
+		if (n != 2 || !unescape(f[1]))
+			return gp_err(err, GP_ERR_CORRUPT, "%s: bad note line", where);
+		gp_trace_warn(st->t, "%s", f[1]);
+		return GP_OK;
+	}
+	if (strcmp(f[0], "chunk") == 0)
+		return parse_chunk(st, f, n, lineno, where, err);
+	*known = false;
+	return GP_OK;
+}
+
 /* One line (without its newline). */
-static int parse_line(struct rec_state *st, char *line, const char *where, gp_error *err)
+static int parse_line(struct rec_state *st, char *line, uint64_t lineno, const char *where, gp_error *err)
 {
 	char *f[MAX_FIELDS];
 	int n = split(line, f, MAX_FIELDS);
+	bool known;
+	int rc;
 
 	if (st->ended)
 		return gp_err(err, GP_ERR_CORRUPT, "%s: data after the end line", where);
+	if (st->version >= 2 && strcmp(f[0], "end") != 0) {
+		if (strcmp(f[0], "chunk") != 0)
+			st->lines_in_chunk++;
+		rc = parse_v2(st, f, n, lineno, where, err, &known);
+		if (known || rc)
+			return rc;
+	}
 	if (strcmp(f[0], "range") == 0)
 		return parse_range(st, f, n, where, err);
 	if (strcmp(f[0], "timer") == 0)
@@ -184,9 +656,10 @@ static int parse_line(struct rec_state *st, char *line, const char *where, gp_er
 			return gp_err(err, GP_ERR_CORRUPT, "%s: bad meta line", where);
 		if (strcmp(f[1], "pid") == 0 && !parse_u32(f[2], &st->pid, 10))
 			return gp_err(err, GP_ERR_CORRUPT, "%s: bad pid '%.40s'", where, f[2]);
-		if (strcmp(f[1], "lib_version") == 0) {
+		if (strcmp(f[1], "lib_version") == 0 || strcmp(f[1], "collector_version") == 0) {
 			char v[128];
-			snprintf(v, sizeof(v), "libgpuprof %.100s", f[2]);
+			snprintf(v, sizeof(v), "%s %.100s",
+				 f[1][0] == 'l' ? "libgpuprof" : "gpuprof record", f[2]);
 			st->t->tool_version = gp_intern(st->t, v);
 		}
 		gp_trace_meta_set(st->t, f[1], f[2]);
@@ -221,11 +694,13 @@ static int parse_line(struct rec_state *st, char *line, const char *where, gp_er
 }
 
 /* Reads the next line of z into *buf (grown as needed), without the
-** newline.  Returns 1, 0 at end of file, -1 on a read error. */
-static int read_line(gzFile z, char **buf, size_t *cap, size_t *len)
+** newline; *complete says whether it had one.  Returns 1, 0 at end of
+** file, -1 on a read error. */
+static int read_line(gzFile z, char **buf, size_t *cap, size_t *len, bool *complete)
 {
 	size_t n = 0;
 
+	*complete = false;
 	for (;;) {
 		if (*cap - n < 2) {
 			*cap = *cap ? *cap * 2 : 4096;
@@ -243,6 +718,7 @@ static int read_line(gzFile z, char **buf, size_t *cap, size_t *len)
 		if (n && (*buf)[n - 1] == '\n') {
 			(*buf)[--n] = '\0';
 			*len = n;
+			*complete = true;
 			return 1;
 		}
 		if (gzeof(z)) {
@@ -252,40 +728,67 @@ static int read_line(gzFile z, char **buf, size_t *cap, size_t *len)
 	}
 }
 
+/* Writes n in decimal and a NUL at out (room for 21 bytes): the line
+** number of every message, without a printf per line. */
+static void put_lineno(char *out, uint64_t n)
+{
+	char tmp[20];
+	int k = 0;
+
+	do {
+		tmp[k++] = (char)('0' + n % 10);
+		n /= 10;
+	} while (n);
+	while (k)
+		*out++ = tmp[--k];
+	*out = '\0';
+}
+
+/* The magic line: sets st->version (1 or 2). */
+static int parse_magic(struct rec_state *st, const char *buf, size_t len, const char *where, gp_error *err)
+{
+	size_t m = strlen(GPREC_MAGIC);
+	int64_t version;
+
+	if (len < m || memcmp(buf, GPREC_MAGIC, m) || !parse_i64(buf + m, &version))
+		return gp_err(err, GP_ERR_FORMAT, "%s: not a gpuprof recording", where);
+	if (version < GPREC_VERSION || version > GPREC_VERSION_COLLECTOR)
+		return gp_err(err, GP_ERR_FORMAT,
+			      "%s: recording version %" PRId64 ", this gpuprof reads versions %d to %d",
+			      where, version, GPREC_VERSION, GPREC_VERSION_COLLECTOR);
+	st->version = (int)version;
+	return GP_OK;
+}
+
 static int load(const char *path, gp_trace *t, const struct gp_load_opts *o, gp_error *err)
 {
 	struct rec_state st = {.t = t};
 	gzFile z = gzopen(path, "rb");
 	char *buf = NULL, where[1200];
-	size_t cap = 0, len;
+	size_t cap = 0, len, prefix;
 	uint64_t lineno = 0;
+	bool complete;
 	int rc = GP_OK, r;
 
 	if (!z)
 		return gp_err(err, GP_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
-	while ((r = read_line(z, &buf, &cap, &len)) > 0) {
+	snprintf(where, sizeof(where) - 24, "%s: line ", path);
+	prefix = strlen(where);
+	while ((r = read_line(z, &buf, &cap, &len, &complete)) > 0) {
 		lineno++;
-		snprintf(where, sizeof(where), "%s: line %" PRIu64, path, lineno);
+		put_lineno(where + prefix, lineno);
 		if (memchr(buf, '\0', len)) {
 			rc = gp_err(err, GP_ERR_CORRUPT, "%s: NUL byte in the text", where);
 			break;
 		}
 		if (lineno == 1) {
-			size_t m = strlen(GPREC_MAGIC);
-			int64_t version;
-			if (len < m || memcmp(buf, GPREC_MAGIC, m) || !parse_i64(buf + m, &version)) {
-				rc = gp_err(err, GP_ERR_FORMAT, "%s: not a gpuprof recording", where);
+			if ((rc = parse_magic(&st, buf, len, where, err)))
 				break;
-			}
-			if (version != GPREC_VERSION) {
-				rc = gp_err(err, GP_ERR_FORMAT,
-					    "%s: recording version %" PRId64 ", this gpuprof reads version %d",
-					    where, version, GPREC_VERSION);
-				break;
-			}
 			continue;
 		}
-		rc = parse_line(&st, buf, where, err);
+		if (st.version >= 2 && !complete)
+			break;   /* cut mid-line by the crash: part of the truncated tail */
+		rc = parse_line(&st, buf, lineno, where, err);
 		if (rc)
 			break;
 		if (o && o->progress && lineno % 65536 == 0)
@@ -293,17 +796,27 @@ static int load(const char *path, gp_trace *t, const struct gp_load_opts *o, gp_
 	}
 	if (!rc && r < 0)
 		rc = gp_err(err, GP_ERR_IO, "%s: read error after line %" PRIu64, path, lineno);
-	if (!rc && !st.ended)
+	if (!rc && !st.ended && st.version >= 2 && st.mark.lineno) {
+		uint64_t left = lineno - st.mark.lineno;
+		cut_to_mark(&st);
+		gp_trace_warn(t, "recording truncated (the program ended before the collector did, "
+			      "e.g. it crashed): read up to its last complete chunk at line %" PRIu64
+			      ", %" PRIu64 " line(s) after it left out", st.mark.lineno, left);
+	} else if (!rc && !st.ended) {
 		rc = gp_err(err, GP_ERR_CORRUPT, "%s: truncated: no end line after line %" PRIu64,
 			    path, lineno);
+	}
+	if (!rc && st.version >= 2)
+		finish_v2(&st);
+	gp_u64map_free(&st.kernel_names);
+	free(st.names.v);
 	free(buf);
 	gzclose(z);
 	return rc;
 }
-
 const struct gp_reader gp_reader_gprec = {
 	.name = "gpuprof-rec",
-	.description = "gpuprof recording (libgpuprof, GPUPROF_RECORD)",
+	.description = "gpuprof recording (libgpuprof's GPUPROF_RECORD, gpuprof record)",
 	.probe = probe,
 	.load = load,
 };

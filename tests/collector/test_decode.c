@@ -1,0 +1,291 @@
+/*
+** The collector's decoder (collector/decode.c) on CUPTI activity buffers
+** built here from CUDA 13's record structs and walked with CUPTI's own
+** cuptiActivityGetNextRecord (which needs no GPU): a device, runtime and
+** driver API calls, a kernel, a memcpy pageable -> device, a memset, a
+** context synchronization, an overhead record and a kernel without
+** timestamps.  The lines it makes, plus a dropped count as the collector
+** adds it, form a recording that the gpuprof reader loads; the test checks
+** the model, the correlation of the kernel to its launch, and leaves the
+** file (argv[1], default build/test-out/decoded.gprec) for t1501's CLI
+** checks.
+*/
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cupti.h>
+
+#include "decode.h"
+#include "analysis/correlate.h"
+#include "gpuprof/record-format.h"
+#include "readers/reader.h"
+
+static const char *out_path = "build/test-out/decoded.gprec";
+
+/* Record times, ns. */
+#define LAUNCH_START 1000
+#define KERNEL_START 2000
+#define KERNEL_END 7000
+#define OVERHEAD_NS 500
+
+/* The records, in buffer order; built once. */
+static uint8_t buffer[16384] __attribute__((aligned(ACTIVITY_RECORD_ALIGNMENT)));
+static size_t buffer_len;
+
+static void append(const void *rec, size_t size)
+{
+	assert_true(buffer_len + size <= sizeof(buffer));
+	memcpy(buffer + buffer_len, rec, size);
+	buffer_len += size;
+}
+
+static void api(CUpti_ActivityKind kind, CUpti_CallbackId cbid, uint64_t start, uint64_t end,
+		uint32_t corr)
+{
+	CUpti_ActivityAPI a;
+
+	memset(&a, 0, sizeof(a));
+	a.kind = kind;
+	a.cbid = cbid;
+	a.start = start;
+	a.end = end;
+	a.processId = 77;
+	a.threadId = 4242;
+	a.correlationId = corr;
+	append(&a, sizeof(a));
+}
+
+static void build_buffer(void)
+{
+	CUpti_ActivityDevice5 dev;
+	CUpti_ActivityKernel10 k;
+	CUpti_ActivityMemcpy6 mc;
+	CUpti_ActivityMemset4 ms;
+	CUpti_ActivitySynchronization2 sy;
+	CUpti_ActivityOverhead3 ov;
+
+	memset(&dev, 0, sizeof(dev));
+	dev.kind = CUPTI_ACTIVITY_KIND_DEVICE;
+	dev.id = 0;
+	dev.name = "NVIDIA H100 80GB HBM3";
+	dev.numMultiprocessors = 132;
+	dev.computeCapabilityMajor = 9;
+	dev.computeCapabilityMinor = 0;
+	dev.globalMemorySize = 85520809984ull;
+	dev.globalMemoryBandwidth = 3352320000ull;   /* kB/s */
+	dev.coreClockRate = 1980000;                  /* kHz */
+	dev.l2CacheSize = 52428800;
+	append(&dev, sizeof(dev));
+
+	api(CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000,
+	    LAUNCH_START, 1500, 10);
+	memset(&k, 0, sizeof(k));
+	k.kind = CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
+	k.start = KERNEL_START;
+	k.end = KERNEL_END;
+	k.deviceId = 0;
+	k.contextId = 1;
+	k.streamId = 7;
+	k.correlationId = 10;
+	k.gridX = 128; k.gridY = 2; k.gridZ = 1;
+	k.blockX = 256; k.blockY = 1; k.blockZ = 1;
+	k.registersPerThread = 32;
+	k.staticSharedMemory = 512;
+	k.dynamicSharedMemory = 1024;
+	k.name = "_Z6vecAddPKfS0_Pfi";
+	append(&k, sizeof(k));
+
+	api(CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy_v3020, 7500, 9100, 11);
+	memset(&mc, 0, sizeof(mc));
+	mc.kind = CUPTI_ACTIVITY_KIND_MEMCPY;
+	mc.copyKind = CUPTI_ACTIVITY_MEMCPY_KIND_HTOD;
+	mc.srcKind = CUPTI_ACTIVITY_MEMORY_KIND_PAGEABLE;
+	mc.dstKind = CUPTI_ACTIVITY_MEMORY_KIND_DEVICE;
+	mc.bytes = 1u << 20;
+	mc.start = 8000;
+	mc.end = 9000;
+	mc.streamId = 7;
+	mc.contextId = 1;
+	mc.correlationId = 11;
+	append(&mc, sizeof(mc));
+
+	api(CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_RUNTIME_TRACE_CBID_cudaMemset_v3020, 9200, 9400, 12);
+	memset(&ms, 0, sizeof(ms));
+	ms.kind = CUPTI_ACTIVITY_KIND_MEMSET;
+	ms.value = 0;
+	ms.bytes = 4096;
+	ms.start = 9500;
+	ms.end = 9600;
+	ms.streamId = 7;
+	ms.contextId = 1;
+	ms.correlationId = 12;
+	ms.memoryKind = CUPTI_ACTIVITY_MEMORY_KIND_DEVICE;
+	append(&ms, sizeof(ms));
+
+	api(CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_RUNTIME_TRACE_CBID_cudaDeviceSynchronize_v3020, 9650, 9900, 13);
+	api(CUPTI_ACTIVITY_KIND_DRIVER, CUPTI_DRIVER_TRACE_CBID_cuCtxSynchronize, 9660, 9890, 14);
+	memset(&sy, 0, sizeof(sy));
+	sy.kind = CUPTI_ACTIVITY_KIND_SYNCHRONIZATION;
+	sy.type = CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_CONTEXT_SYNCHRONIZE;
+	sy.start = 9700;
+	sy.end = 9800;
+	sy.correlationId = 14;
+	sy.contextId = 1;
+	sy.streamId = CUPTI_SYNCHRONIZATION_INVALID_VALUE;
+	sy.cudaEventId = CUPTI_SYNCHRONIZATION_INVALID_VALUE;
+	append(&sy, sizeof(sy));
+
+	memset(&ov, 0, sizeof(ov));
+	ov.kind = CUPTI_ACTIVITY_KIND_OVERHEAD;
+	ov.overheadKind = CUPTI_ACTIVITY_OVERHEAD_CUPTI_INSTRUMENTATION;
+	ov.start = 100;
+	ov.end = 100 + OVERHEAD_NS;
+	append(&ov, sizeof(ov));
+
+	/* CUPTI's device buffers ran out: no timestamps */
+	k.start = k.end = 0;
+	k.correlationId = 15;
+	append(&k, sizeof(k));
+}
+
+/* Walks the buffer with CUPTI and decodes every record into out. */
+static int decode_all(struct gpc_decoder *d, struct gpc_buf *out, int *nrecords)
+{
+	CUpti_Activity *rec = NULL;
+	int written = 0;
+
+	*nrecords = 0;
+	while (cuptiActivityGetNextRecord(buffer, buffer_len, &rec) == CUPTI_SUCCESS) {
+		(*nrecords)++;
+		written += gpc_decode(d, rec, out);
+	}
+	return written;
+}
+
+static void test_lines(void **state)
+{
+	struct gpc_decoder d = {0};
+	struct gpc_buf out = {0};
+	int n;
+
+	assert_int_equal(decode_all(&d, &out, &n), 11);
+	assert_int_equal(n, 12);   /* CUPTI found every record we built */
+	assert_int_equal(d.untimed, 1);
+	assert_int_equal(out.lines, 11);
+	assert_non_null(strstr(out.data,
+		"kernel\t2000\t7000\t0\t1\t7\t10\t128\t2\t1\t256\t1\t1\t32\t512\t1024\t0\t0\t_Z6vecAddPKfS0_Pfi\n"));
+	assert_non_null(strstr(out.data, "memcpy\t8000\t9000\t0\t1\t7\t11\t1\t1\t3\t0\t1048576\t-1\t-1\n"));
+	assert_non_null(strstr(out.data, "memset\t9500\t9600\t0\t1\t7\t12\t4096\t0\t3\n"));
+	assert_non_null(strstr(out.data, "api\truntime\t1000\t1500\t4242\t10\t211\t0\n"));
+	assert_non_null(strstr(out.data, "api\tdriver\t9660\t9890\t4242\t14\t"));
+	assert_non_null(strstr(out.data, "sync\t9700\t9800\t1\t4294967295\t14\t4\t4294967295\n"));
+	assert_non_null(strstr(out.data, "overhead\tinstrumentation\t100\t600\n"));
+	assert_non_null(strstr(out.data,
+		"device\t0\t132\t9\t0\t85520809984\t3352320000000\t1980000000\t52428800\tNVIDIA H100 80GB HBM3\n"));
+	gpc_buf_free(&out);
+}
+
+static void test_deadline(void **state)
+{
+	struct gpc_decoder d = {.deadline = 7500};
+	struct gpc_buf out = {0};
+	int n;
+
+	/* the memcpy (8000), the memset and its call, both synchronize calls
+	** and the sync record start later; the device and overhead records
+	** are not GPU work */
+	assert_int_equal(decode_all(&d, &out, &n), 11 - 6);
+	assert_int_equal(d.after_deadline, 6);
+	assert_null(strstr(out.data, "memcpy\t"));
+	gpc_buf_free(&out);
+}
+
+/* The decoded lines as the collector writes them: header, one chunk with
+** the dropped count CUPTI reported, the end line. */
+static void write_recording(void)
+{
+	struct gpc_decoder d = {0};
+	struct gpc_buf out = {0};
+	FILE *f;
+	int n;
+
+	decode_all(&d, &out, &n);
+	f = fopen(out_path, "w");
+	assert_non_null(f);
+	fprintf(f, "%s%d\nmeta\tpid\t77\nmeta\tcmdline\t./vecadd\n%s", GPREC_MAGIC, GPREC_VERSION_COLLECTOR,
+		out.data);
+	fprintf(f, "dropped\t3\tcupti\ndropped\t%llu\tuntimed\nchunk\t%llu\nend\t0\t0\n",
+		(unsigned long long)d.untimed, (unsigned long long)out.lines + 4);
+	assert_int_equal(fclose(f), 0);
+	gpc_buf_free(&out);
+}
+
+static void test_read_back(void **state)
+{
+	gp_trace t;
+	gp_error err = {0};
+
+	write_recording();
+	gp_trace_init(&t);
+	if (gp_trace_load(out_path, &t, NULL, &err) != GP_OK)
+		fail_msg("%s", err.msg);
+	assert_string_equal(gp_s(&t, t.format), "gpuprof-rec");
+	assert_int_equal(t.kernels.n, 1);
+	assert_int_equal(t.apis.n, 5);
+	assert_int_equal(t.memcpys.n, 1);
+	assert_int_equal(t.memsets.n, 1);
+	assert_int_equal(t.syncs.n, 1);
+	assert_int_equal(t.devices.n, 1);
+
+	const struct gp_kernel *k = &t.kernels.v[0];
+	assert_string_equal(gp_s(&t, k->name), "vecAdd");
+	assert_string_equal(gp_s(&t, k->demangled), "vecAdd(float const*, float const*, float*, int)");
+	assert_int_equal(k->end - k->start, KERNEL_END - KERNEL_START);
+	assert_int_equal(k->pid, 77);
+	assert_int_equal(k->grid[0] * k->grid[1] * k->block[0], 128 * 2 * 256);
+	assert_int_equal(k->regs, 32);
+	assert_int_equal(k->dynamic_smem, 1024);
+
+	const struct gp_memcpy *m = &t.memcpys.v[0];
+	assert_int_equal(m->copy_kind, GP_COPY_HTOD);
+	assert_int_equal(m->src_kind, GP_MEM_PAGEABLE);
+	assert_int_equal(m->dst_kind, GP_MEM_DEVICE);
+	assert_int_equal(m->bytes, 1u << 20);
+	assert_int_equal(t.syncs.v[0].kind, GP_SYNC_CONTEXT);
+
+	const struct gp_device *d = &t.devices.v[0];
+	assert_int_equal(d->sm_count, 132);
+	assert_true(d->mem_bw == 3352320000000.0);
+	assert_true(d->clock_hz == 1980000000.0);
+
+	assert_string_equal(gp_trace_meta_get(&t, "dropped_records"), "3");
+	assert_string_equal(gp_trace_meta_get(&t, "untimed_records"), "1");
+	assert_string_equal(gp_trace_meta_get(&t, "cupti_overhead_ns"), "500");
+
+	/* the kernel's launching call, by correlation id, as for nsys */
+	assert_int_equal(gp_correlate(&t, NULL, &err), GP_OK);
+	assert_true(t.attrs[0].api >= 0);
+	assert_string_equal(gp_s(&t, t.apis.v[t.attrs[0].api].name), "cudaLaunchKernel");
+	assert_int_equal(t.apis.v[t.attrs[0].api].start, LAUNCH_START);
+	gp_trace_free(&t);
+}
+
+int main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_lines),
+		cmocka_unit_test(test_deadline),
+		cmocka_unit_test(test_read_back),
+	};
+
+	if (argc > 1)
+		out_path = argv[1];
+	build_buffer();
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
