@@ -40,6 +40,7 @@ struct gp_opattr {
 	int32_t *op_range;      /* per kernel: innermost cpu_op, -1 */
 	uint32_t *args_first;   /* per range: 1 + first arg, 0 = not parsed yet */
 	uint32_t *args_count;
+	gp_u64map args_seen;    /* arg lists added so far, to share (gp_trace_args_share) */
 	int32_t *gpu;           /* GPU annotation ranges, in t->ranges order */
 	int32_t *gpu_par;       /* enclosing GPU annotation (index into gpu), -1 */
 	size_t ngpu;
@@ -322,6 +323,7 @@ static void op_args(gp_opattr *ctx, gp_trace *t, int32_t r, uint32_t *first, uin
 			break;
 	}
 	*count = (uint32_t)(t->args.n - *first);
+	*first = gp_trace_args_share(t, *first, &ctx->args_seen);
 done:
 	ctx->args_first[r] = *first + 1;
 	ctx->args_count[r] = *count;
@@ -658,6 +660,7 @@ void gp_opattr_end(gp_opattr *ctx, gp_trace *t)
 	free(count);
 	gp_u64map_free(&fwd);
 	gp_u64map_free(&ctx->ext);
+	gp_u64map_free(&ctx->args_seen);
 	free(ctx->op_range);
 	free(ctx->args_first);
 	free(ctx->args_count);

@@ -19,8 +19,9 @@
 ** into a zeroed word, and the length is mixed in so that "a" and "a\0"
 ** differ.  Not cryptographic: only the spread of ordinary strings matters.
 */
-static uint32_t hash(const char *s, size_t n)
+uint32_t gp_strtab_hash(const void *p, size_t n)
 {
+	const char *s = p;
 	const uint64_t k = 0x9E3779B97F4A7C15ull;   /* 2^64 / golden ratio */
 	uint64_t h = (uint64_t)n * k, w;
 	size_t i = 0;
@@ -87,7 +88,7 @@ gp_str gp_strtab_intern_n(gp_strtab *st, const char *s, size_t len)
 
 	if (!s || len == 0)
 		return 0;
-	h = hash(s, len);
+	h = gp_strtab_hash(s, len);
 	i = h & (st->nslots - 1);
 	while (st->slots[i].id1) {
 		uint32_t id = st->slots[i].id1 - 1;
