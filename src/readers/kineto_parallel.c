@@ -3,12 +3,16 @@
 ** parts, one per thread, and the parts merged into the trace one pass would
 ** give.  See kineto_int.h.
 **
-** A raw newline cannot occur inside a JSON string, so a "}" "," "\n" "{"
-** sequence (libkineto writes "  },\n  {") found near a split point is
-** between tokens; when the "}" closes an event of traceEvents, the rest of
-** the file from the "{" parses exactly as it would in one pass if yajl
-** starts it inside a synthetic `{"traceEvents":[`.  Every part but the
-** first parses into a trace of its own; the parts are then merged in file
+** A split point is a "}" "," "{" sequence near size/nparts * i: libkineto
+** writes "  },\n  {" between events, a minified file (json.dump with
+** separators, grow_kineto.py --minify) "},{".  When the "}" closes an
+** event of traceEvents, the rest of the file from the "{" parses exactly
+** as it would in one pass if yajl starts it inside a synthetic
+** `{"traceEvents":[`.  The same bytes may also sit inside a string or
+** inside an event's args; the part before the split is parsed from a
+** point already known to be right (the file's start, or a split its own
+** predecessor checked), so its parse state at the "}" tells which.  Every
+** part but the first parses into a trace of its own; the parts are then merged in file
 ** order into the caller's trace with the strings re-interned in order of
 ** first use, so the result is identical to the sequential parse (same
 ** records, order, string ids, metadata, notes).  Whether a split was right
@@ -54,9 +58,13 @@ static bool is_json_space(char c)
 	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
 }
 
-/* Finds an event boundary at or after pos (before limit): sets *end to
-** just after the "}" and *start to the "{" of the next event.  Returns
-** false if there is none. */
+/* Finds an event boundary at or after pos (before limit): a "}" "," "{"
+** sequence (with any spaces between, so libkineto's "  },\n  {" and a
+** minified file's "},{" alike) whose "{" opens an object with a key.
+** Sets *end to just after the "}" and *start to the "{".  Returns false if
+** there is none.  Whether the "}" really closes an event of traceEvents
+** (and not an object inside a string or inside an event's args) cannot be
+** told from here; the parse of the part before it checks that. */
 static bool find_split(int fd, uint64_t pos, uint64_t limit, uint64_t *end, uint64_t *start)
 {
 	char *w = gp_xmalloc(SPLIT_WINDOW);
@@ -67,18 +75,19 @@ static bool find_split(int fd, uint64_t pos, uint64_t limit, uint64_t *end, uint
 		ssize_t n = pread(fd, w, SPLIT_WINDOW, (off_t)base);
 		if (n <= (ssize_t)(pos - base))
 			break;
-		const char *nl = w + (pos - base);
-		while (!found && (nl = memchr(nl, '\n', (size_t)(w + n - nl)))) {
-			ssize_t i = nl++ - w, j = i - 1, l = i + 1;
+		const char *comma = w + (pos - base);
+		while (!found && (comma = memchr(comma, ',', (size_t)(w + n - comma)))) {
+			ssize_t i = comma++ - w, j = i - 1, l = i + 1;
 			while (j >= 0 && is_json_space(w[j]))
 				j--;
-			if (j < 1 || w[j] != ',')
-				continue;
-			for (j--; j >= 0 && is_json_space(w[j]); j--)
-				;
 			while (l < n && is_json_space(w[l]))
 				l++;
 			if (j < 0 || w[j] != '}' || l >= n || w[l] != '{' || base + (uint64_t)l >= limit)
+				continue;
+			ssize_t k = l + 1;
+			while (k < n && is_json_space(w[k]))
+				k++;
+			if (k >= n || w[k] != '"')
 				continue;
 			*end = base + (uint64_t)j + 1;
 			*start = base + (uint64_t)l;
