@@ -10,6 +10,7 @@
 #define GP_CMDS_H
 
 #include <stdio.h>
+#include <time.h>
 
 #include "util/error.h"
 #include "model/trace.h"
@@ -45,6 +46,22 @@ extern const char gp_exit_help[];
 ** terminal.  On failure prints the error and returns the exit code;
 ** returns 0 on success. */
 int gp_cli_load(const char *path, gp_trace *t);
+
+/* A progress line on stderr ("gpuprof: writing... 40%") for a long step:
+** shown only when stderr is a terminal and the step has run for a second,
+** cleared at the end. */
+struct gp_cli_progress {
+	struct timespec t0;
+	const char *what;       /* "reading", "writing" */
+	int shown;
+	int tty;
+};
+void gp_cli_progress_start(struct gp_cli_progress *p, const char *what);
+/* The callback a reader or sink calls now and then (ctx: the
+** gp_cli_progress): done of total units, total 0 = unknown. */
+void gp_cli_progress_show(void *ctx, uint64_t done, uint64_t total);
+/* Clears the line if one was shown. */
+void gp_cli_progress_end(struct gp_cli_progress *p);
 
 /* Prints "gpuprof CMD: msg" for a usage error and returns GP_EXIT_USAGE. */
 int gp_cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -266,9 +266,14 @@ int cmd_export(int argc, char **argv)
 	__fsetlocking(out, FSETLOCKING_BYCALLER);
 	struct gp_opres *res = gp_ops_run(&t, &o.peaks);
 	a.opres = res;
+	struct gp_cli_progress progress;
+	gp_cli_progress_start(&progress, "writing");
+	a.progress = gp_cli_progress_show;
+	a.progress_ctx = &progress;
 	rc = gp_sink_open(&sink, sink_name, out, &err);
 	if (!rc)
 		rc = gp_sink_write_close(&sink, &a, &err);
+	gp_cli_progress_end(&progress);
 	if (!to_stdout && fclose(out) != 0 && !rc)
 		rc = gp_err(&err, GP_ERR_IO, "%s: write failure", x.out);
 	if (rc) {
