@@ -2,7 +2,7 @@
 # Installs the Debian packages that gpuprof's build, tests and benchmarks need.
 # Usage: scripts/install-deps.sh [--print]   (--print: only print the apt-get line)
 set -e
-PKGS="gcc make libsqlite3-dev sqlite3 zlib1g-dev libyajl-dev libiberty-dev libcmocka-dev pkg-config python3 clang"
+PKGS="gcc make libsqlite3-dev sqlite3 zlib1g-dev libyajl-dev libiberty-dev libcmocka-dev pkg-config python3 clang time bc"
 if [ "$1" = "--print" ]; then
 	echo "apt-get install -y $PKGS"
 	exit 0
