@@ -151,26 +151,41 @@ static void *parse_part(void *arg)
 	return NULL;
 }
 
-/* Appends the sn elements at sv to a GP_VEC (dv, dn, dcap) of the same
-** type, growing it to the exact size; returns the first appended one. */
-static void *vec_append(void **dv, size_t *dn, size_t *dcap, const void *sv, size_t sn,
-			size_t elem)
+#define MOVE_CHUNK (1u << 20)   /* bytes moved between shrinks of the source */
+
+/* Moves the *sn elements at *sv (a GP_VEC: *sv, *sn, *scap) to the end of
+** another GP_VEC of the same type (dv, dn, dcap), grown to the exact size;
+** the source ends empty and freed.  It is moved from its end a MiB at a
+** time, the source shrunk after each step, so the records are resident
+** about once, not twice (the parts of a large trace are most of the
+** reader's memory).  Returns the first moved element in the destination. */
+static void *vec_move(void **dv, size_t *dn, size_t *dcap, void **sv, size_t *sn, size_t *scap,
+		      size_t elem)
 {
+	size_t left = *sn, step = MOVE_CHUNK / elem ? MOVE_CHUNK / elem : 1;
 	char *first;
 
-	if (*dn + sn > *dcap) {
-		*dcap = *dn + sn;
+	if (*dn + left > *dcap) {
+		*dcap = *dn + left;
 		*dv = gp_xrealloc(*dv, *dcap * elem);
 	}
 	first = (char *)*dv + *dn * elem;
-	if (sn)
-		memcpy(first, sv, sn * elem);
-	*dn += sn;
+	while (left) {
+		size_t n = left < step ? left : step;
+		left -= n;
+		memcpy(first + left * elem, (char *)*sv + left * elem, n * elem);
+		if (left)
+			*sv = gp_xrealloc(*sv, left * elem);
+	}
+	*dn += *sn;
+	free(*sv);
+	*sv = NULL;
+	*sn = *scap = 0;
 	return first;
 }
 
-#define VEC_APPEND(d, s) \
-	vec_append((void **)&(d).v, &(d).n, &(d).cap, (s).v, (s).n, sizeof(*(d).v))
+#define VEC_MOVE(d, s) \
+	vec_move((void **)&(d).v, &(d).n, &(d).cap, (void **)&(s).v, &(s).n, &(s).cap, sizeof(*(d).v))
 
 /* The synthetic pid/tid numbers of q (a later part) must be those the
 ** sequential parse would give: q's table continues p's.  Extends p's. */
@@ -208,41 +223,42 @@ static bool merge_part(struct kineto_parser *p, struct kineto_parser *q)
 		map[i] = gp_strtab_intern_n(&t->strs, gp_strtab_get(&u->strs, i),
 					    gp_strtab_len(&u->strs, i));
 
-	struct gp_device *d = VEC_APPEND(t->devices, u->devices);
-	for (size_t i = 0; i < u->devices.n; i++)
+	/* the counts of q's records, which the moves below empty */
+	size_t n_devices = u->devices.n, n_processes = u->processes.n, n_threads = u->threads.n;
+	size_t n_kernels = u->kernels.n, n_apis = u->apis.n, n_ranges = u->ranges.n;
+	size_t n_op_exts = u->op_exts.n;
+	struct gp_device *d = VEC_MOVE(t->devices, u->devices);
+	for (size_t i = 0; i < n_devices; i++)
 		d[i].name = map[d[i].name];
-	struct gp_process *pr = VEC_APPEND(t->processes, u->processes);
-	for (size_t i = 0; i < u->processes.n; i++)
+	struct gp_process *pr = VEC_MOVE(t->processes, u->processes);
+	for (size_t i = 0; i < n_processes; i++)
 		pr[i].name = map[pr[i].name];
-	struct gp_thread *th = VEC_APPEND(t->threads, u->threads);
-	for (size_t i = 0; i < u->threads.n; i++)
+	struct gp_thread *th = VEC_MOVE(t->threads, u->threads);
+	for (size_t i = 0; i < n_threads; i++)
 		th[i].name = map[th[i].name];
-	struct gp_kernel *k = VEC_APPEND(t->kernels, u->kernels);
-	for (size_t i = 0; i < u->kernels.n; i++) {
+	struct gp_kernel *k = VEC_MOVE(t->kernels, u->kernels);
+	for (size_t i = 0; i < n_kernels; i++) {
 		k[i].name = map[k[i].name];
 		k[i].demangled = map[k[i].demangled];
 		k[i].mangled = map[k[i].mangled];
 	}
-	gp_vec_free(u->kernels);
-	struct gp_api *a = VEC_APPEND(t->apis, u->apis);
-	for (size_t i = 0; i < u->apis.n; i++)
+	struct gp_api *a = VEC_MOVE(t->apis, u->apis);
+	for (size_t i = 0; i < n_apis; i++)
 		a[i].name = map[a[i].name];
-	gp_vec_free(u->apis);
-	VEC_APPEND(t->memcpys, u->memcpys);
-	VEC_APPEND(t->memsets, u->memsets);
-	VEC_APPEND(t->syncs, u->syncs);
-	VEC_APPEND(t->memevents, u->memevents);
+	VEC_MOVE(t->memcpys, u->memcpys);
+	VEC_MOVE(t->memsets, u->memsets);
+	VEC_MOVE(t->syncs, u->syncs);
+	VEC_MOVE(t->memevents, u->memevents);
 	uint32_t ext0 = (uint32_t)t->op_exts.n;
-	struct gp_range *r = VEC_APPEND(t->ranges, u->ranges);
-	for (size_t i = 0; i < u->ranges.n; i++) {
+	struct gp_range *r = VEC_MOVE(t->ranges, u->ranges);
+	for (size_t i = 0; i < n_ranges; i++) {
 		r[i].text = map[r[i].text];
 		r[i].domain = map[r[i].domain];
 		if (r[i].ext)
 			r[i].ext += ext0;
 	}
-	gp_vec_free(u->ranges);
-	struct gp_op_ext *x = VEC_APPEND(t->op_exts, u->op_exts);
-	for (size_t i = 0; i < u->op_exts.n; i++) {
+	struct gp_op_ext *x = VEC_MOVE(t->op_exts, u->op_exts);
+	for (size_t i = 0; i < n_op_exts; i++) {
 		x[i].input_dims = map[x[i].input_dims];
 		x[i].input_types = map[x[i].input_types];
 		x[i].concrete_inputs = map[x[i].concrete_inputs];
@@ -254,7 +270,7 @@ static bool merge_part(struct kineto_parser *p, struct kineto_parser *q)
 		gp_trace_warn(t, "%s", gp_s(u, u->warnings.v[i]));
 	free(map);
 
-	VEC_APPEND(p->flows, q->flows);
+	VEC_MOVE(p->flows, q->flows);
 	for (size_t i = 0; i < q->skipped.n; i++) {
 		size_t j = 0;
 		while (j < p->skipped.n && strcmp(p->skipped.v[j].name, q->skipped.v[i].name) != 0)
