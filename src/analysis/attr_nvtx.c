@@ -32,13 +32,17 @@ struct nvinfo {
 	uint32_t args_first, args_count;  /* PYPROF, SEQ sizes: into t->args */
 };
 
-static void nvinfo_fill(gp_trace *t, gp_str text, struct nvinfo *in)
+/* Parses text into *in; its args go to t->args, shared with an identical
+** list parsed before (args_seen: see gp_trace_args_share). */
+static void nvinfo_fill(gp_trace *t, gp_str text, struct nvinfo *in, gp_u64map *args_seen)
 {
 	const char *s = gp_s(t, text);
 	struct gp_marker m;
 
 	memset(in, 0, sizeof(*in));
 	gp_marker_parse(t, s, gp_strtab_len(&t->strs, text), &m);
+	if (m.args_count && m.args_first + m.args_count == t->args.n)
+		m.args_first = gp_trace_args_share(t, m.args_first, args_seen);
 	in->bin = m.pyprof_kind;
 	in->seq = -1;
 	switch (in->bin) {
@@ -102,6 +106,7 @@ struct gp_nvtxattr {
 	size_t ntext;
 	GP_VEC(struct nvinfo) infos;
 	struct nvinfo scratch;    /* for a text interned after the pass began */
+	gp_u64map args_seen;      /* arg lists added so far, to share (gp_trace_args_share) */
 	int64_t prev_seq;
 	int32_t prev_sub;
 	gp_str prev_op;
@@ -123,11 +128,11 @@ static const struct nvinfo *range_info(gp_trace *t, gp_nvtxattr *st, size_t r)
 	gp_str text = t->ranges.v[r].text;
 
 	if (text >= st->ntext) {
-		nvinfo_fill(t, text, &st->scratch);
+		nvinfo_fill(t, text, &st->scratch, &st->args_seen);
 		return &st->scratch;
 	}
 	if (!st->info_of[text]) {
-		nvinfo_fill(t, text, gp_vec_push(st->infos));
+		nvinfo_fill(t, text, gp_vec_push(st->infos), &st->args_seen);
 		st->info_of[text] = (uint32_t)st->infos.n;
 	}
 	return &st->infos.v[st->info_of[text] - 1];
@@ -478,6 +483,7 @@ void gp_nvtxattr_end(gp_nvtxattr *st, gp_trace *t)
 	free(st->iter_of);
 	gp_u64map_free(&st->by_seq);
 	gp_u64map_free(&st->by_altseq);
+	gp_u64map_free(&st->args_seen);
 	gp_vec_free(st->plain);
 	gp_vec_free(st->seqm);
 	gp_vec_free(st->ids);

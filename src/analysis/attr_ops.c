@@ -38,8 +38,9 @@ struct step {
 struct gp_opattr {
 	gp_u64map ext;          /* External id -> op range */
 	int32_t *op_range;      /* per kernel: innermost cpu_op, -1 */
-	uint32_t *args_first;   /* per range: 1 + first arg, 0 = not parsed yet */
+	uint32_t *args_first;   /* per op_ext: 1 + first arg, 0 = not parsed yet */
 	uint32_t *args_count;
+	gp_u64map args_seen;    /* arg lists added so far, to share (gp_trace_args_share) */
 	int32_t *gpu;           /* GPU annotation ranges, in t->ranges order */
 	int32_t *gpu_par;       /* enclosing GPU annotation (index into gpu), -1 */
 	size_t ngpu;
@@ -248,7 +249,8 @@ static void scalar_value(const char *v, struct gp_arg *a, gp_trace *t, const cha
 	a->sval = gp_intern(t, type);
 }
 
-/* Adds the args of op range r to t->args (once per range). */
+/* Adds the args of op range r to t->args (once per op_ext) and sets
+** *first and *count to them; none for a range without an op_ext. */
 static void op_args(gp_opattr *ctx, gp_trace *t, int32_t r, uint32_t *first, uint32_t *count)
 {
 	const struct gp_range *rg = &t->ranges.v[r];
@@ -256,16 +258,17 @@ static void op_args(gp_opattr *ctx, gp_trace *t, int32_t r, uint32_t *first, uin
 	size_t dl[MAX_OP_ARGS], tl[MAX_OP_ARGS], cl[MAX_OP_ARGS];
 	int nd, nt, nc, n;
 
-	if (ctx->args_first[r]) {
-		*first = ctx->args_first[r] - 1;
-		*count = ctx->args_count[r];
-		return;
-	}
 	*first = (uint32_t)t->args.n;
 	*count = 0;
 	if (!rg->ext)
-		goto done;
-	const struct gp_op_ext *x = &t->op_exts.v[rg->ext - 1];
+		return;
+	uint32_t xi = rg->ext - 1;
+	if (ctx->args_first[xi]) {
+		*first = ctx->args_first[xi] - 1;
+		*count = ctx->args_count[xi];
+		return;
+	}
+	const struct gp_op_ext *x = &t->op_exts.v[xi];
 	nd = json_elements(gp_s(t, x->input_dims), dims, dl, MAX_OP_ARGS);
 	nt = json_elements(gp_s(t, x->input_types), types, tl, MAX_OP_ARGS);
 	nc = json_elements(gp_s(t, x->concrete_inputs), conc, cl, MAX_OP_ARGS);
@@ -322,9 +325,9 @@ static void op_args(gp_opattr *ctx, gp_trace *t, int32_t r, uint32_t *first, uin
 			break;
 	}
 	*count = (uint32_t)(t->args.n - *first);
-done:
-	ctx->args_first[r] = *first + 1;
-	ctx->args_count[r] = *count;
+	*first = gp_trace_args_share(t, *first, &ctx->args_seen);
+	ctx->args_first[xi] = *first + 1;
+	ctx->args_count[xi] = *count;
 }
 
 /* ---- begin / kernel / end ---- */
@@ -360,15 +363,17 @@ static int32_t step_at(const gp_opattr *ctx, uint32_t pid, gp_ns ts)
 gp_opattr *gp_opattr_begin(gp_trace *t)
 {
 	gp_opattr *ctx = gp_xcalloc(1, sizeof(*ctx));
-	size_t nr = t->ranges.n ? t->ranges.n : 1;
 	int32_t stack[MAX_STACK];
 	int depth = 0;
 
 	ctx->op_range = gp_xmalloc((t->kernels.n ? t->kernels.n : 1) * sizeof(*ctx->op_range));
 	for (size_t k = 0; k < t->kernels.n; k++)
 		ctx->op_range[k] = -1;
-	ctx->args_first = gp_xcalloc(nr, sizeof(*ctx->args_first));
-	ctx->args_count = gp_xcalloc(nr, sizeof(*ctx->args_count));
+	/* args come from an op's op_ext alone: one cache entry per op_ext (a
+	** Kineto trace has three to four ranges per op_ext: python frames,
+	** annotations) */
+	ctx->args_first = gp_xcalloc(t->op_exts.n ? t->op_exts.n : 1, sizeof(*ctx->args_first));
+	ctx->args_count = gp_xcalloc(t->op_exts.n ? t->op_exts.n : 1, sizeof(*ctx->args_count));
 
 	/* External ids: cpu_ops win over the user annotations sharing an id */
 	for (int pass = 0; pass < 2; pass++)
@@ -658,6 +663,7 @@ void gp_opattr_end(gp_opattr *ctx, gp_trace *t)
 	free(count);
 	gp_u64map_free(&fwd);
 	gp_u64map_free(&ctx->ext);
+	gp_u64map_free(&ctx->args_seen);
 	free(ctx->op_range);
 	free(ctx->args_first);
 	free(ctx->args_count);

@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <time.h>
 
 #include "util/alloc.h"
 #include "util/error.h"
@@ -175,6 +176,21 @@ struct gp_advise_time;
 ** to bt, and points bt at b's gaps by cause (b run with gap_causes and
 ** short_gap_ns as its threshold): free b after the rules ran. */
 void gp_cli_advise_time(const struct gp_breakdown *b, gp_ns short_gap_ns, struct gp_advise_time *bt);
+/* A progress line on stderr ("gpuprof: writing... 40%") for a long step:
+** shown only when stderr is a terminal and the step has run for a second,
+** cleared at the end. */
+struct gp_cli_progress {
+	struct timespec t0;
+	const char *what;       /* "reading", "writing" */
+	int shown;
+	int tty;
+};
+void gp_cli_progress_start(struct gp_cli_progress *p, const char *what);
+/* The callback a reader or sink calls now and then (ctx: the
+** gp_cli_progress): done of total units, total 0 = unknown. */
+void gp_cli_progress_show(void *ctx, uint64_t done, uint64_t total);
+/* Clears the line if one was shown. */
+void gp_cli_progress_end(struct gp_cli_progress *p);
 
 /* Prints "gpuprof CMD: msg" for a usage error and returns GP_EXIT_USAGE. */
 int gp_cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -45,12 +45,6 @@ const char gp_many_files_help[] =
 	"rows those of the file alone.  Files are read -j at a time.  A file\n"
 	"that fails stops the command after all are read, with its error.\n\n";
 
-struct progress {
-	struct timespec t0;
-	int shown;
-	int tty;
-};
-
 static double elapsed(const struct timespec *t0)
 {
 	struct timespec now;
@@ -58,17 +52,33 @@ static double elapsed(const struct timespec *t0)
 	return (double)(now.tv_sec - t0->tv_sec) + (double)(now.tv_nsec - t0->tv_nsec) / 1e9;
 }
 
-static void show_progress(void *ctx, uint64_t done, uint64_t total)
+void gp_cli_progress_start(struct gp_cli_progress *p, const char *what)
 {
-	struct progress *p = ctx;
+	memset(p, 0, sizeof(*p));
+	p->tty = isatty(2);
+	p->what = what;
+	clock_gettime(CLOCK_MONOTONIC, &p->t0);
+}
+
+void gp_cli_progress_show(void *ctx, uint64_t done, uint64_t total)
+{
+	struct gp_cli_progress *p = ctx;
 
 	if (!p->tty || elapsed(&p->t0) < 1.0)
 		return;
 	if (total)
-		fprintf(stderr, "\rgpuprof: reading... %3.0f%%", 100.0 * (double)done / (double)total);
+		fprintf(stderr, "\rgpuprof: %s... %3.0f%%", p->what,
+			100.0 * (double)(done < total ? done : total) / (double)total);
 	else
-		fprintf(stderr, "\rgpuprof: reading... %llu", (unsigned long long)done);
+		fprintf(stderr, "\rgpuprof: %s... %llu", p->what, (unsigned long long)done);
 	p->shown = 1;
+}
+
+void gp_cli_progress_end(struct gp_cli_progress *p)
+{
+	if (p->shown)
+		fprintf(stderr, "\r%40s\r", "");
+	p->shown = 0;
 }
 
 /* The load options the environment sets (docs/kineto.md): GPUPROF_THREADS
@@ -108,18 +118,17 @@ int gp_cli_load_quiet(const char *path, gp_trace *t, const struct gp_load_opts *
 
 int gp_cli_load(const char *path, gp_trace *t)
 {
-	struct progress p = {.tty = isatty(2)};
-	struct gp_load_opts o = {.progress = show_progress, .progress_ctx = &p};
+	struct gp_cli_progress p;
+	struct gp_load_opts o = {.progress = gp_cli_progress_show, .progress_ctx = &p};
 	struct gp_correlate_opts co = {0};
 	gp_error err = {0};
 	int rc;
 
 	load_opts_from_env(&o);
-	clock_gettime(CLOCK_MONOTONIC, &p.t0);
+	gp_cli_progress_start(&p, "reading");
 	rc = gp_trace_load(path, t, &o, &err);
 	if (rc) {
-		if (p.shown)
-			fprintf(stderr, "\r%40s\r", "");
+		gp_cli_progress_end(&p);
 		gp_err_print(&err);
 		return gp_exit_code(err.status);
 	}
@@ -129,8 +138,7 @@ int gp_cli_load(const char *path, gp_trace *t)
 		p.shown = 1;
 	}
 	rc = gp_correlate(t, &co, &err);
-	if (p.shown)
-		fprintf(stderr, "\r%40s\r", "");
+	gp_cli_progress_end(&p);
 	if (rc) {
 		gp_err_print(&err);
 		return gp_exit_code(err.status);

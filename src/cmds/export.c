@@ -218,12 +218,17 @@ int cmd_export(int argc, char **argv)
 	struct gp_breakdown_opts bo = {.short_gap_ns = 10000, .top_gaps = 20, .gap_causes = !folded,
 				       .is_comm = gp_kernel_is_comm};
 	gp_breakdown b = {0};
+	struct gp_cli_progress progress;
 	rc = gp_breakdown_run(&t, &bo, &b, &err);
 	a.breakdown = &b;
+	gp_cli_progress_start(&progress, "writing");
+	a.progress = gp_cli_progress_show;
+	a.progress_ctx = &progress;
 	if (!rc)
 		rc = gp_sink_open(&sink, sink_name, out, &err);
 	if (!rc)
 		rc = gp_sink_write_close(&sink, &a, &err);
+	gp_cli_progress_end(&progress);
 	if (!to_stdout && fclose(out) != 0 && !rc)
 		rc = gp_err(&err, GP_ERR_IO, "%s: write failure", x.out);
 	if (rc) {

@@ -54,6 +54,23 @@ void gp_trace_warn(gp_trace *t, const char *fmt, ...)
 	*gp_vec_push(t->warnings) = id;
 }
 
+uint32_t gp_trace_args_share(gp_trace *t, uint32_t first, gp_u64map *seen)
+{
+	size_t count = t->args.n - first, bytes = count * sizeof(*t->args.v);
+	const struct gp_arg *run = t->args.v + first;
+
+	if (!count)
+		return first;
+	/* key: the content's hash and the list's length; on a hash collision
+	** between different lists the later one keeps its own copy */
+	uint64_t key = (uint64_t)count << 32 | gp_strtab_hash(run, bytes);
+	int32_t prev = gp_u64map_add(seen, key, (int32_t)first);
+	if ((uint32_t)prev == first || memcmp(t->args.v + prev, run, bytes) != 0)
+		return first;
+	t->args.n = first;
+	return (uint32_t)prev;
+}
+
 void gp_trace_meta_set(gp_trace *t, const char *key, const char *value)
 {
 	gp_str k = gp_intern(t, key);

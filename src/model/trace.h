@@ -23,6 +23,7 @@
 #include "util/alloc.h"
 #include "util/arena.h"
 #include "util/strtab.h"
+#include "util/u64map.h"
 
 typedef int64_t gp_ns;
 
@@ -308,6 +309,16 @@ static inline gp_str gp_intern(gp_trace *t, const char *s)
 {
 	return gp_strtab_intern(&t->strs, s);
 }
+
+/* Shares identical argument lists.  t->args[first..args.n) is the list
+** just added; when a list with the same content was added before and
+** recorded in seen, the new copy is dropped from t->args and the earlier
+** list's first index is returned, else the list is recorded and first
+** returned.  Args never change once added, so several ops (PyProf markers
+** that differ only in their op_id, Kineto ops with the same Input Dims) may
+** point at one list.  seen is the caller's, one per pass (free it with
+** gp_u64map_free). */
+uint32_t gp_trace_args_share(gp_trace *t, uint32_t first, gp_u64map *seen);
 
 /* Records a non-fatal finding ("12 NVTX ranges have no end").  Repeated
 ** identical messages are stored once. */

@@ -22,12 +22,13 @@ struct gp_opres {
 	gp_str params;      /* "M=600,N=700,K=200,type=fp32"; 0 = na */
 	double flops;       /* < 0 = unknown */
 	double bytes;       /* < 0 = unknown */
+	const char *family; /* "gemm", "conv", "pointwise"...; NULL = no op attributed */
+	/* the one-byte fields together: 40 bytes a kernel, not 48 */
 	int8_t tc;          /* enum gp_tc */
 	/* Added by the op model (ops branch). */
 	int8_t tc_eligible; /* 1: a GEMM/conv/attention op in fp16/bf16/tf32/fp8; 0: not */
 	uint8_t known;      /* 1: a formula row computed flops/bytes for this kernel */
 	uint8_t dtype;      /* enum gp_dtype the op computes in, GP_DT_UNKNOWN if unknown */
-	const char *family; /* "gemm", "conv", "pointwise"...; NULL = no op attributed */
 	uint8_t comm;       /* read it through gp_op_is_comm() */
 	uint8_t helper;     /* 1: a helper kernel of a GEMM/conv op (gp_kernel_is_helper): 0 FLOPs */
 	uint8_t trial;      /* 1: an autotuning trial run (cudnn.benchmark): flops/bytes -1 */

@@ -3,12 +3,16 @@
 ** parts, one per thread, and the parts merged into the trace one pass would
 ** give.  See kineto_int.h.
 **
-** A raw newline cannot occur inside a JSON string, so a "}" "," "\n" "{"
-** sequence (libkineto writes "  },\n  {") found near a split point is
-** between tokens; when the "}" closes an event of traceEvents, the rest of
-** the file from the "{" parses exactly as it would in one pass if yajl
-** starts it inside a synthetic `{"traceEvents":[`.  Every part but the
-** first parses into a trace of its own; the parts are then merged in file
+** A split point is a "}" "," "{" sequence near size/nparts * i: libkineto
+** writes "  },\n  {" between events, a minified file (json.dump with
+** separators, grow_kineto.py --minify) "},{".  When the "}" closes an
+** event of traceEvents, the rest of the file from the "{" parses exactly
+** as it would in one pass if yajl starts it inside a synthetic
+** `{"traceEvents":[`.  The same bytes may also sit inside a string or
+** inside an event's args; the part before the split is parsed from a
+** point already known to be right (the file's start, or a split its own
+** predecessor checked), so its parse state at the "}" tells which.  Every
+** part but the first parses into a trace of its own; the parts are then merged in file
 ** order into the caller's trace with the strings re-interned in order of
 ** first use, so the result is identical to the sequential parse (same
 ** records, order, string ids, metadata, notes).  Whether a split was right
@@ -54,9 +58,13 @@ static bool is_json_space(char c)
 	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
 }
 
-/* Finds an event boundary at or after pos (before limit): sets *end to
-** just after the "}" and *start to the "{" of the next event.  Returns
-** false if there is none. */
+/* Finds an event boundary at or after pos (before limit): a "}" "," "{"
+** sequence (with any spaces between, so libkineto's "  },\n  {" and a
+** minified file's "},{" alike) whose "{" opens an object with a key.
+** Sets *end to just after the "}" and *start to the "{".  Returns false if
+** there is none.  Whether the "}" really closes an event of traceEvents
+** (and not an object inside a string or inside an event's args) cannot be
+** told from here; the parse of the part before it checks that. */
 static bool find_split(int fd, uint64_t pos, uint64_t limit, uint64_t *end, uint64_t *start)
 {
 	char *w = gp_xmalloc(SPLIT_WINDOW);
@@ -67,18 +75,19 @@ static bool find_split(int fd, uint64_t pos, uint64_t limit, uint64_t *end, uint
 		ssize_t n = pread(fd, w, SPLIT_WINDOW, (off_t)base);
 		if (n <= (ssize_t)(pos - base))
 			break;
-		const char *nl = w + (pos - base);
-		while (!found && (nl = memchr(nl, '\n', (size_t)(w + n - nl)))) {
-			ssize_t i = nl++ - w, j = i - 1, l = i + 1;
+		const char *comma = w + (pos - base);
+		while (!found && (comma = memchr(comma, ',', (size_t)(w + n - comma)))) {
+			ssize_t i = comma++ - w, j = i - 1, l = i + 1;
 			while (j >= 0 && is_json_space(w[j]))
 				j--;
-			if (j < 1 || w[j] != ',')
-				continue;
-			for (j--; j >= 0 && is_json_space(w[j]); j--)
-				;
 			while (l < n && is_json_space(w[l]))
 				l++;
 			if (j < 0 || w[j] != '}' || l >= n || w[l] != '{' || base + (uint64_t)l >= limit)
+				continue;
+			ssize_t k = l + 1;
+			while (k < n && is_json_space(w[k]))
+				k++;
+			if (k >= n || w[k] != '"')
 				continue;
 			*end = base + (uint64_t)j + 1;
 			*start = base + (uint64_t)l;
@@ -142,27 +151,47 @@ static void *parse_part(void *arg)
 	return NULL;
 }
 
-/* Appends the sn elements at sv to a GP_VEC (dv, dn, dcap) of the same
-** type, growing it to the exact size; returns the first appended one. */
-static void *vec_append(void **dv, size_t *dn, size_t *dcap, const void *sv, size_t sn,
-			size_t elem)
+#define MOVE_CHUNK (1u << 20)   /* bytes moved between shrinks of the source */
+
+/* Moves the *sn elements at *sv (a GP_VEC: *sv, *sn, *scap) to the end of
+** another GP_VEC of the same type (dv, dn, dcap), grown to the exact size;
+** the source ends empty and freed.  It is moved from its end a MiB at a
+** time, the source shrunk after each step, so the records are resident
+** about once, not twice (the parts of a large trace are most of the
+** reader's memory).  Returns the first moved element in the destination. */
+static void *vec_move(void **dv, size_t *dn, size_t *dcap, void **sv, size_t *sn, size_t *scap,
+		      size_t elem)
 {
+	size_t left = *sn, step = MOVE_CHUNK / elem ? MOVE_CHUNK / elem : 1;
 	char *first;
 
-	if (*dn + sn > *dcap) {
-		*dcap = *dn + sn;
+	if (*dn + left > *dcap) {
+		*dcap = *dn + left;
 		*dv = gp_xrealloc(*dv, *dcap * elem);
 	}
-	if (!sn)
+	if (!left) {
+		free(*sv);
+		*sv = NULL;
+		*scap = 0;
 		return *dv;   /* possibly NULL: no offset may be applied to it */
+	}
 	first = (char *)*dv + *dn * elem;
-	memcpy(first, sv, sn * elem);
-	*dn += sn;
+	while (left) {
+		size_t n = left < step ? left : step;
+		left -= n;
+		memcpy(first + left * elem, (char *)*sv + left * elem, n * elem);
+		if (left)
+			*sv = gp_xrealloc(*sv, left * elem);
+	}
+	*dn += *sn;
+	free(*sv);
+	*sv = NULL;
+	*sn = *scap = 0;
 	return first;
 }
 
-#define VEC_APPEND(d, s) \
-	vec_append((void **)&(d).v, &(d).n, &(d).cap, (s).v, (s).n, sizeof(*(d).v))
+#define VEC_MOVE(d, s) \
+	vec_move((void **)&(d).v, &(d).n, &(d).cap, (void **)&(s).v, &(s).n, &(s).cap, sizeof(*(d).v))
 
 /* The synthetic pid/tid numbers of q (a later part) must be those the
 ** sequential parse would give: q's table continues p's.  Extends p's. */
@@ -200,48 +229,50 @@ static bool merge_part(struct kineto_parser *p, struct kineto_parser *q)
 		map[i] = gp_strtab_intern_n(&t->strs, gp_strtab_get(&u->strs, i),
 					    gp_strtab_len(&u->strs, i));
 
-	struct gp_device *d = VEC_APPEND(t->devices, u->devices);
-	for (size_t i = 0; i < u->devices.n; i++)
+	/* the counts of q's records, which the moves below empty */
+	size_t n_devices = u->devices.n, n_processes = u->processes.n, n_threads = u->threads.n;
+	size_t n_kernels = u->kernels.n, n_apis = u->apis.n, n_ranges = u->ranges.n;
+	size_t n_op_exts = u->op_exts.n;
+	struct gp_device *d = VEC_MOVE(t->devices, u->devices);
+	for (size_t i = 0; i < n_devices; i++)
 		d[i].name = map[d[i].name];
-	struct gp_process *pr = VEC_APPEND(t->processes, u->processes);
-	for (size_t i = 0; i < u->processes.n; i++)
+	struct gp_process *pr = VEC_MOVE(t->processes, u->processes);
+	for (size_t i = 0; i < n_processes; i++)
 		pr[i].name = map[pr[i].name];
-	struct gp_thread *th = VEC_APPEND(t->threads, u->threads);
-	for (size_t i = 0; i < u->threads.n; i++)
+	struct gp_thread *th = VEC_MOVE(t->threads, u->threads);
+	for (size_t i = 0; i < n_threads; i++)
 		th[i].name = map[th[i].name];
-	struct gp_kernel *k = VEC_APPEND(t->kernels, u->kernels);
-	for (size_t i = 0; i < u->kernels.n; i++) {
+	struct gp_kernel *k = VEC_MOVE(t->kernels, u->kernels);
+	for (size_t i = 0; i < n_kernels; i++) {
 		k[i].name = map[k[i].name];
 		k[i].demangled = map[k[i].demangled];
 		k[i].mangled = map[k[i].mangled];
 	}
-	gp_vec_free(u->kernels);
-	struct gp_api *a = VEC_APPEND(t->apis, u->apis);
-	for (size_t i = 0; i < u->apis.n; i++)
+	struct gp_api *a = VEC_MOVE(t->apis, u->apis);
+	for (size_t i = 0; i < n_apis; i++)
 		a[i].name = map[a[i].name];
-	gp_vec_free(u->apis);
-	VEC_APPEND(t->memcpys, u->memcpys);
-	VEC_APPEND(t->memsets, u->memsets);
-	VEC_APPEND(t->syncs, u->syncs);
-	VEC_APPEND(t->memevents, u->memevents);
+	VEC_MOVE(t->memcpys, u->memcpys);
+	VEC_MOVE(t->memsets, u->memsets);
+	VEC_MOVE(t->syncs, u->syncs);
+	VEC_MOVE(t->memevents, u->memevents);
 	uint32_t ext0 = (uint32_t)t->op_exts.n;
-	struct gp_range *r = VEC_APPEND(t->ranges, u->ranges);
-	for (size_t i = 0; i < u->ranges.n; i++) {
+	struct gp_range *r = VEC_MOVE(t->ranges, u->ranges);
+	for (size_t i = 0; i < n_ranges; i++) {
 		r[i].text = map[r[i].text];
 		r[i].domain = map[r[i].domain];
 		if (r[i].ext)
 			r[i].ext += ext0;
 	}
-	gp_vec_free(u->ranges);
-	struct gp_op_ext *x = VEC_APPEND(t->op_exts, u->op_exts);
-	for (size_t i = 0; i < u->op_exts.n; i++) {
+	struct gp_op_ext *x = VEC_MOVE(t->op_exts, u->op_exts);
+	for (size_t i = 0; i < n_op_exts; i++) {
 		x[i].input_dims = map[x[i].input_dims];
 		x[i].input_types = map[x[i].input_types];
 		x[i].concrete_inputs = map[x[i].concrete_inputs];
 		x[i].call_stack = map[x[i].call_stack];
 	}
-	struct gp_coll_args *ca = VEC_APPEND(t->coll_args, u->coll_args);
-	for (size_t i = 0; i < u->coll_args.n; i++) {
+	size_t n_coll_args = u->coll_args.n;
+	struct gp_coll_args *ca = VEC_MOVE(t->coll_args, u->coll_args);
+	for (size_t i = 0; i < n_coll_args; i++) {
 		ca[i].name = map[ca[i].name];
 		ca[i].group = map[ca[i].group];
 	}
@@ -251,7 +282,7 @@ static bool merge_part(struct kineto_parser *p, struct kineto_parser *q)
 		gp_trace_warn(t, "%s", gp_s(u, u->warnings.v[i]));
 	free(map);
 
-	VEC_APPEND(p->flows, q->flows);
+	VEC_MOVE(p->flows, q->flows);
 	for (size_t i = 0; i < q->skipped.n; i++) {
 		size_t j = 0;
 		while (j < p->skipped.n && strcmp(p->skipped.v[j].name, q->skipped.v[i].name) != 0)

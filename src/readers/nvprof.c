@@ -68,6 +68,7 @@ struct ctx {
 	size_t kernel_tables;             /* kernel tables with rows */
 	size_t bad_times;                 /* records with end < start */
 	size_t odd_markers;               /* unknown flags */
+	size_t lone_starts, lone_ends;    /* marker rows left unpaired */
 };
 
 typedef int (*row_fn)(struct ctx *c, sqlite3_stmt *st);
@@ -419,8 +420,8 @@ static int cmp_nvmark(const void *pa, const void *pb)
 }
 
 /* Pairs start and end rows with equal id (first start with first end) into
-** ranges.  Unpaired rows are dropped with a warning, as PyProf's inner
-** self-join drops them. */
+** ranges, then frees the rows.  Unpaired rows are dropped (counted for a
+** warning), as PyProf's inner self-join drops them. */
 static void pair_markers(struct ctx *c)
 {
 	size_t i = 0, j = 0, lone_start = 0, lone_end = 0;
@@ -456,10 +457,10 @@ static void pair_markers(struct ctx *c)
 			r->kind = GP_RANGE_PUSHPOP;
 		}
 	}
-	if (lone_start)
-		gp_trace_warn(c->t, "%zu NVTX ranges have a start but no end (ignored)", lone_start);
-	if (lone_end)
-		gp_trace_warn(c->t, "%zu NVTX range ends have no start (ignored)", lone_end);
+	c->lone_starts = lone_start;
+	c->lone_ends = lone_end;
+	gp_vec_free(c->starts);
+	gp_vec_free(c->ends);
 }
 
 /* ---- MEMCPY, MEMSET, SYNCHRONIZATION ---- */
@@ -666,12 +667,18 @@ static int load_tables(struct ctx *c, gp_error *err)
 
 	if ((rc = EACH_ROW(c, T_DEVICE, "devices (" T_DEVICE ")", devices, device_row, err)) ||
 	    (rc = EACH_ROW(c, T_CONTEXT, "contexts (" T_CONTEXT ")", contexts, context_row, err)) ||
-	    (rc = EACH_ROW(c, T_NAME, "process names (" T_NAME ")", names, name_row, err)) ||
-	    (rc = read_kernels(c, T_CKERNEL, err)) ||
+	    (rc = EACH_ROW(c, T_NAME, "process names (" T_NAME ")", names, name_row, err)))
+		return rc;
+	/* markers first, paired and their rows freed before the big tables
+	** are read: the start and end rows (80 bytes a range) and the ranges
+	** are never resident beside the kernels and API calls */
+	if ((rc = EACH_ROW(c, T_MARKER, "NVTX markers (" T_MARKER ")", markers, marker_row, err)))
+		return rc;
+	pair_markers(c);
+	if ((rc = read_kernels(c, T_CKERNEL, err)) ||
 	    (rc = read_kernels(c, T_KERNEL, err)) ||
 	    (rc = EACH_ROW(c, T_RUNTIME, "runtime API calls (" T_RUNTIME ")", apis, runtime_row, err)) ||
 	    (rc = EACH_ROW(c, T_DRIVER, "driver API calls (" T_DRIVER ")", apis, driver_row, err)) ||
-	    (rc = EACH_ROW(c, T_MARKER, "NVTX markers (" T_MARKER ")", markers, marker_row, err)) ||
 	    (rc = each_row(c, T_MEMCPY, "memcpy (" T_MEMCPY ")", copies, 11, 11, memcpy_row, err)))
 		return rc;
 	if (gp_sql_has_column(c->db, T_MEMCPY2, "srcDeviceId") &&
@@ -683,7 +690,10 @@ static int load_tables(struct ctx *c, gp_error *err)
 		return rc;
 
 	dedup_kernels(c);
-	pair_markers(c);
+	if (c->lone_starts)
+		gp_trace_warn(t, "%zu NVTX ranges have a start but no end (ignored)", c->lone_starts);
+	if (c->lone_ends)
+		gp_trace_warn(t, "%zu NVTX range ends have no start (ignored)", c->lone_ends);
 	collect_threads(c);
 	if (c->bad_times)
 		gp_trace_warn(t, "%zu records end before they start (made instants)", c->bad_times);

@@ -43,4 +43,8 @@ gp_str gp_strtab_intern(gp_strtab *st, const char *s);  /* NULL -> 0 */
 const char *gp_strtab_get(const gp_strtab *st, gp_str id);
 size_t gp_strtab_len(const gp_strtab *st, gp_str id);
 
+/* The table's 32-bit hash of p[0..n): also for other byte runs that are
+** shared by content (gp_trace_args_share). */
+uint32_t gp_strtab_hash(const void *p, size_t n);
+
 #endif

@@ -1,5 +1,8 @@
 /*
-** 64-bit key -> int32 value hash map; see u64map.h.
+** 64-bit key -> int32 value hash map; see u64map.h.  Grown (doubled) when
+** it would be more than three quarters full: at most half full cost 24
+** bytes a key where 16 do (a million External ids or sequence numbers),
+** and a probe run stays short with the murmur3 finaliser spreading keys.
 */
 #include <stdlib.h>
 
@@ -50,7 +53,7 @@ static size_t find(const gp_u64map *m, uint64_t key)
 
 int32_t gp_u64map_add(gp_u64map *m, uint64_t key, int32_t val)
 {
-	if ((m->n + 1) * 2 > m->cap)
+	if ((m->n + 1) * 4 > m->cap * 3)
 		grow(m);
 	size_t s = find(m, key);
 	if (m->vals[s] >= 0)
@@ -63,7 +66,7 @@ int32_t gp_u64map_add(gp_u64map *m, uint64_t key, int32_t val)
 
 void gp_u64map_put(gp_u64map *m, uint64_t key, int32_t val)
 {
-	if ((m->n + 1) * 2 > m->cap)
+	if ((m->n + 1) * 4 > m->cap * 3)
 		grow(m);
 	size_t s = find(m, key);
 	if (m->vals[s] < 0)

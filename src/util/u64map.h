@@ -1,7 +1,8 @@
 /*
 ** A hash map from 64-bit keys to 32-bit values (indices into a record
 ** array): correlation id -> API call, External id -> op range, sequence
-** number -> kernel.  Open addressing, linear probing, kept at most half full.
+** number -> kernel.  Open addressing, linear probing, kept at most three
+** quarters full.
 **
 ** Ownership: the map owns its slot array; gp_u64map_free() releases it.
 */

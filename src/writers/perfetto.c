@@ -40,7 +40,12 @@ struct pf {
 	gp_ns ws, we;           /* window; ws > we: everything */
 	bool all;
 	bool first;             /* no event written yet (for the commas) */
+	const struct gp_analysis *an;   /* for its progress callback */
+	uint64_t done, total;   /* events written / about to be, for progress */
 };
+
+/* Events between progress callbacks. */
+#define PROGRESS_EVERY 0x10000
 
 /* Writes v in decimal (fprintf's format parsing was a third of the
 ** export's time on a 1M-kernel trace). */
@@ -87,6 +92,8 @@ static void begin(struct pf *p, char ph, const char *cat, const char *name, int6
 {
 	FILE *out = p->out;
 
+	if (++p->done % PROGRESS_EVERY == 0 && p->an->progress)
+		p->an->progress(p->an->progress_ctx, p->done, p->total);
 	fputs(p->first ? "\n{\"ph\":\"" : ",\n{\"ph\":\"", out);
 	p->first = false;
 	fputc(ph, out);
@@ -616,12 +623,16 @@ static void write_counters(struct pf *p, const struct gp_analysis *an, const str
 static int perfetto_write(gp_sink *s, const struct gp_analysis *an, gp_error *err)
 {
 	const gp_trace *t = an->trace;
-	struct pf p = {.out = s->out, .t = t, .ws = an->window_start, .we = an->window_end, .first = true};
+	struct pf p = {.out = s->out, .t = t, .ws = an->window_start, .we = an->window_end, .first = true,
+		       .an = an};
 
 	if (!t || !t->attrs)
 		return gp_err(err, GP_ERR_USAGE, "perfetto: no correlated trace");
 	if (!an->breakdown)
 		return gp_err(err, GP_ERR_USAGE, "perfetto: no time breakdown");
+	/* the bulk of the events: a range, API call, kernel (and its flow),
+	** copy each; names, idle slices and counters are few */
+	p.total = t->ranges.n + t->apis.n + 2 * t->kernels.n + t->memcpys.n + t->memsets.n;
 	p.all = an->window_start == 0 && an->window_end == 0;
 	size_t nacts;
 	struct gp_activity *acts = gp_trace_activities(t, &nacts);

@@ -15,6 +15,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include <stdint.h>
 
 #include "util/error.h"
 #include "model/trace.h"
@@ -39,6 +40,10 @@ struct gp_analysis {
 	size_t script_len;
 	gp_ns window_start, window_end;     /* the time window to show; both 0 = all */
 	size_t top;                         /* at most this many items (-n); SIZE_MAX = all */
+	/* Called now and then by a long write: done of total records (total 0
+	** = unknown), for the CLI's progress line; NULL = none. */
+	void (*progress)(void *ctx, uint64_t done, uint64_t total);
+	void *progress_ctx;
 };
 
 typedef struct gp_sink gp_sink;

@@ -88,6 +88,51 @@ static void strtab_word_boundaries(void **state)
 }
 
 /* gp_fmt_* print exactly what printf prints. */
+/* push_list: appends n tensor args of shape {d, i} (i = 0..n-1) to t->args;
+** returns the first one's index. */
+static uint32_t push_list(gp_trace *t, int n, int64_t d)
+{
+	uint32_t first = (uint32_t)t->args.n;
+	for (int i = 0; i < n; i++) {
+		struct gp_arg *a = gp_vec_push(t->args);
+		a->type = GP_ARG_TENSOR;
+		a->dtype = GP_DT_FP16;
+		a->ndim = 2;
+		a->shape[0] = d;
+		a->shape[1] = i;
+	}
+	return first;
+}
+
+/* An argument list equal to one added before is dropped and the earlier
+** one's index returned; a list that differs in a value or in its length
+** keeps its own copy, and an empty list is left alone. */
+static void args_share_identical_lists(void **state)
+{
+	gp_trace t;
+	gp_u64map seen = {0};
+
+	gp_trace_init(&t);
+	uint32_t a = push_list(&t, 3, 64);
+	assert_int_equal(gp_trace_args_share(&t, a, &seen), a);
+	uint32_t b = push_list(&t, 3, 64);
+	assert_int_equal(gp_trace_args_share(&t, b, &seen), a);   /* same content */
+	assert_int_equal(t.args.n, 3);
+	uint32_t c = push_list(&t, 3, 65);
+	assert_int_equal(gp_trace_args_share(&t, c, &seen), c);   /* a dimension differs */
+	uint32_t d = push_list(&t, 2, 64);
+	assert_int_equal(gp_trace_args_share(&t, d, &seen), d);   /* a prefix of a */
+	assert_int_equal(t.args.n, 8);
+	uint32_t e = push_list(&t, 3, 65);
+	assert_int_equal(gp_trace_args_share(&t, e, &seen), c);
+	assert_int_equal(gp_trace_args_share(&t, (uint32_t)t.args.n, &seen), t.args.n);   /* empty */
+	assert_int_equal(t.args.n, 8);
+	assert_int_equal(t.args.v[c].shape[0], 65);
+	assert_int_equal(t.args.v[d + 1].shape[1], 1);
+	gp_u64map_free(&seen);
+	gp_trace_free(&t);
+}
+
 static void fmt_matches_printf(void **state)
 {
 	static const int64_t v[] = {
@@ -229,6 +274,7 @@ int main(void)
 		cmocka_unit_test(arena_mixes_strings_and_records),
 		cmocka_unit_test(strtab_word_boundaries),
 		cmocka_unit_test(fmt_matches_printf),
+		cmocka_unit_test(args_share_identical_lists),
 		cmocka_unit_test(fmt_lists_and_shapes),
 		cmocka_unit_test(api_version_suffix_is_stripped),
 		cmocka_unit_test(dtypes_parse_every_spelling),
