@@ -33,7 +33,7 @@ static const struct gp_cmd_spec advise_spec = {
 	"Times at stake are disjoint: time two findings share is counted once,\n"
 	"in the larger, and the other says so (\"shared\"; overlap_ns and\n"
 	"overlaps in json/csv/tsv).  See docs/op-model.md.",
-	.shared = GP_OPT_FORMAT | GP_OPT_TOP | GP_OPT_PEAKS,
+	.shared = GP_OPT_FORMAT | GP_OPT_TOP | GP_OPT_PEAKS | GP_OPT_WINDOW,
 	.formats = advise_formats,
 	.row_formats = true,
 	.format_note = "(text for people; the others one row per finding)",
@@ -120,7 +120,7 @@ int cmd_advise(int argc, char **argv)
 		return gp_cli_usage("advise", "%s", err.msg);
 
 	gp_trace_init(&t);
-	rc = gp_cli_load(o.file, &t);
+	rc = gp_cli_load(o.file, &o.window, &t, NULL);
 	if (rc) {
 		if (text)
 			gp_sink_discard(&sink);

@@ -49,7 +49,7 @@ static const struct gp_cmd_spec breakdown_spec = {
 	"with the CPU ranges open in them (-n: gaps per device, default 10; the\n"
 	"other views write all their rows).\n"
 	"Definitions: docs/breakdown.md.",
-	.shared = GP_OPT_FORMAT | GP_OPT_TOP | GP_OPT_WIDTH | GP_OPT_NO_HEADER,
+	.shared = GP_OPT_FORMAT | GP_OPT_TOP | GP_OPT_WIDTH | GP_OPT_NO_HEADER | GP_OPT_WINDOW,
 	.row_formats = true,
 	.format_note = "(times in ns except in the table)",
 	.own = breakdown_own,
@@ -446,7 +446,7 @@ int cmd_breakdown(int argc, char **argv)
 	bo.memset_compute = o.view == VIEW_TRACELENS;
 	bo.hta = o.view == VIEW_HTA || o.view == VIEW_HTA_IDLE;
 	gp_trace_init(&t);
-	rc = gp_cli_load(co.file, &t);
+	rc = gp_cli_load(co.file, &co.window, &t, NULL);
 	if (rc == GP_EXIT_OK) {
 		if (gp_breakdown_run(&t, &bo, &b, &err)) {
 			gp_err_print(&err);

@@ -13,6 +13,7 @@
 
 #include "util/error.h"
 #include "model/trace.h"
+#include "model/window.h"
 
 typedef int (*gp_cmd_fn)(int argc, char **argv);
 
@@ -40,11 +41,13 @@ int cmd_export(int argc, char **argv);
 /* The exit-code paragraph every --help ends with. */
 extern const char gp_exit_help[];
 
-/* Loads path (reader chosen by content), then runs correlation.  Shows a
-** progress line on stderr when it takes over a second and stderr is a
-** terminal.  On failure prints the error and returns the exit code;
-** returns 0 on success. */
-int gp_cli_load(const char *path, gp_trace *t);
+/* Loads path (reader chosen by content; what lies far outside window w is
+** not kept), runs correlation, then cuts the trace to exactly w
+** (analysis/window.h); span, when not NULL, receives w's span (first and
+** last ns).  Shows a progress line on stderr when it takes over a second
+** and stderr is a terminal.  On failure (a window with no iteration too)
+** prints the error and returns the exit code; returns 0 on success. */
+int gp_cli_load(const char *path, const struct gp_window *w, gp_trace *t, gp_ns span[2]);
 
 /* Prints "gpuprof CMD: msg" for a usage error and returns GP_EXIT_USAGE. */
 int gp_cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -10,6 +10,7 @@
 
 #include "cmds/cmds.h"
 #include "analysis/correlate.h"
+#include "analysis/window.h"
 #include "readers/reader.h"
 
 const char gp_exit_help[] =
@@ -69,10 +70,11 @@ static void load_opts_from_env(struct gp_load_opts *o)
 	}
 }
 
-int gp_cli_load(const char *path, gp_trace *t)
+int gp_cli_load(const char *path, const struct gp_window *w, gp_trace *t, gp_ns span[2])
 {
 	struct progress p = {.tty = isatty(2)};
-	struct gp_load_opts o = {.progress = show_progress, .progress_ctx = &p};
+	struct gp_load_opts o = {.progress = show_progress, .progress_ctx = &p, .window = *w};
+	gp_ns lo, hi;
 	struct gp_correlate_opts co = {0};
 	gp_error err = {0};
 	int rc;
@@ -94,6 +96,12 @@ int gp_cli_load(const char *path, gp_trace *t)
 	rc = gp_correlate(t, &co, &err);
 	if (p.shown)
 		fprintf(stderr, "\r%40s\r", "");
+	if (!rc)
+		rc = gp_window_apply(t, w, &lo, &hi, &err);
+	if (!rc && span) {
+		span[0] = lo;
+		span[1] = hi;
+	}
 	if (rc) {
 		gp_err_print(&err);
 		return gp_exit_code(err.status);

@@ -20,7 +20,7 @@ static const struct gp_cmd_spec info_spec = {
 	"Shows the detected format and tool version, the GPUs, metadata (rank,\n"
 	"versions), how many kernels, API calls, NVTX ranges, memcpy, memset and\n"
 	"synchronization records the trace holds, and its time span.",
-	.shared = GP_OPT_FORMAT,
+	.shared = GP_OPT_FORMAT | GP_OPT_WINDOW,
 	.formats = gp_kv_formats,
 	.format_note = "(json: one object, keys in docs/report.md)",
 };
@@ -79,7 +79,7 @@ int cmd_info(int argc, char **argv)
 		return gp_cli_usage("info", "%s", err.msg);
 
 	gp_trace_init(&t);
-	rc = gp_cli_load(o.file, &t);
+	rc = gp_cli_load(o.file, &o.window, &t, NULL);
 	if (rc) {
 		gp_trace_free(&t);
 		return rc;

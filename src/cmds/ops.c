@@ -42,7 +42,7 @@ static const struct gp_cmd_spec ops_spec = {
 	"CPU; GPU: of all kernel, memcpy and memset time); average per call;\n"
 	"GFLOPs of its own kernels from the op model (na: none known).  Times in\n"
 	"ns.  docs/ops-table.md.",
-	.shared = GP_OPT_FORMAT | GP_OPT_TOP | GP_OPT_WIDTH | GP_OPT_NO_HEADER,
+	.shared = GP_OPT_FORMAT | GP_OPT_TOP | GP_OPT_WIDTH | GP_OPT_NO_HEADER | GP_OPT_WINDOW,
 	.row_formats = true,
 	.own = ops_own,
 };
@@ -385,7 +385,7 @@ int cmd_ops(int argc, char **argv)
 		return gp_cli_usage("ops", "%s", err.msg);
 
 	gp_trace_init(&t);
-	rc = gp_cli_load(o.file, &t);
+	rc = gp_cli_load(o.file, &o.window, &t, NULL);
 	if (rc) {
 		gp_trace_free(&t);
 		return rc;

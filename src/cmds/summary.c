@@ -38,7 +38,7 @@ static const struct gp_cmd_spec summary_spec = {
 	"first (nvprof's summary; the numbers of nsys stats' cuda_gpu_kern_sum and\n"
 	"cuda_api_sum).  Time(%) is the share of the section's total.  -n limits\n"
 	"each section.",
-	.shared = GP_OPT_FORMAT | GP_OPT_TOP | GP_OPT_WIDTH | GP_OPT_NO_HEADER,
+	.shared = GP_OPT_FORMAT | GP_OPT_TOP | GP_OPT_WIDTH | GP_OPT_NO_HEADER | GP_OPT_WINDOW,
 	.row_formats = true,
 	.format_note = "(times in ns except in the table)",
 	.own = summary_own,
@@ -408,7 +408,7 @@ int cmd_summary(int argc, char **argv)
 	if (gp_writer_open(&w, co.format, stdout, table ? cols_table : cols_raw, NCOLS, &co.wo, &err))
 		return gp_cli_usage("summary", "%s", err.msg);
 	gp_trace_init(&t);
-	rc = gp_cli_load(co.file, &t);
+	rc = gp_cli_load(co.file, &co.window, &t, NULL);
 	if (rc == GP_EXIT_OK) {
 		if (o.sections & 1)
 			gpu_section(&w, &t, &o, table);

@@ -1,0 +1,55 @@
+/*
+** A window of a trace: iterations A..B (--iter, --iters) or a time span
+** (--start, --end), the part of a trace a command looks at.  docs/window.md
+** says what a window keeps.  The command line fills one (options.c), the
+** readers drop what lies far outside it while they read (the read window,
+** gp_window_read_span), and gp_window_apply (analysis/window.h) cuts the
+** correlated trace to exactly the window.
+**
+** Ownership: a gp_window is a plain value; it owns nothing.
+*/
+#ifndef GP_WINDOW_H
+#define GP_WINDOW_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "model/trace.h"
+
+#define GP_NS_MIN INT64_MIN
+#define GP_NS_MAX INT64_MAX
+
+enum gp_window_mode {
+	GP_WINDOW_NONE,    /* the whole trace */
+	GP_WINDOW_ITERS,   /* iterations iter_a..iter_b */
+	GP_WINDOW_TIME,    /* start..end, ns on the trace's clock */
+};
+
+struct gp_window {
+	uint8_t mode;          /* enum gp_window_mode */
+	int32_t iter_a, iter_b;
+	gp_ns start, end;      /* GP_WINDOW_TIME: GP_NS_MIN / GP_NS_MAX when open */
+};
+
+/* Whether [s, e] and [lo, hi] share a point (both ends included). */
+static inline bool gp_span_overlaps(gp_ns s, gp_ns e, gp_ns lo, gp_ns hi)
+{
+	return s <= hi && e >= lo;
+}
+
+/* The read window of a window whose span is [lo, hi]: the span widened by
+** its own length on both sides (saturating), so that the launching calls
+** and enclosing ranges of the window's kernels, and the kernels that run
+** after the calls that launched them, are read too (docs/window.md).
+** False when the span has an open end: then everything is read. */
+static inline bool gp_window_read_span(gp_ns lo, gp_ns hi, gp_ns *rlo, gp_ns *rhi)
+{
+	if (lo == GP_NS_MIN || hi == GP_NS_MAX || hi < lo)
+		return false;
+	uint64_t len = (uint64_t)hi - (uint64_t)lo;
+	*rlo = (uint64_t)lo - (uint64_t)GP_NS_MIN < len ? GP_NS_MIN : (gp_ns)((uint64_t)lo - len);
+	*rhi = (uint64_t)GP_NS_MAX - (uint64_t)hi < len ? GP_NS_MAX : (gp_ns)((uint64_t)hi + len);
+	return true;
+}
+
+#endif
