@@ -7,6 +7,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 
+#include "analysis/correlate.h"
 #include "analysis/window.h"
 
 bool gp_window_iteration_span(const gp_trace *t, int32_t a, int32_t b, gp_ns *lo, gp_ns *hi)
@@ -122,6 +123,11 @@ int gp_window_apply(gp_trace *t, const struct gp_window *w, gp_ns *lo, gp_ns *hi
 		}
 	}
 	t->kernels.n = nk;
+	size_t missing = 0;
+	for (size_t k = 0; k < nk; k++)
+		missing += t->attrs[k].api < 0;
+	if (missing && t->apis.n)
+		gp_correlate_note_missing(t, missing);
 
 	/* API calls and ranges in the span, and those the kept kernels'
 	** attributions name, so that every kept kernel keeps its launch and

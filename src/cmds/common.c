@@ -75,7 +75,7 @@ int gp_cli_load(const char *path, const struct gp_window *w, gp_trace *t, gp_ns 
 	struct progress p = {.tty = isatty(2)};
 	struct gp_load_opts o = {.progress = show_progress, .progress_ctx = &p, .window = *w};
 	gp_ns lo, hi;
-	struct gp_correlate_opts co = {0};
+	struct gp_correlate_opts co = {.window_cut = w->mode != GP_WINDOW_NONE};
 	gp_error err = {0};
 	int rc;
 

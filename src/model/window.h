@@ -37,17 +37,36 @@ static inline bool gp_span_overlaps(gp_ns s, gp_ns e, gp_ns lo, gp_ns hi)
 	return s <= hi && e >= lo;
 }
 
-/* The read window of a window whose span is [lo, hi]: the span widened by
-** its own length on both sides (saturating), so that the launching calls
-** and enclosing ranges of the window's kernels, and the kernels that run
-** after the calls that launched them, are read too (docs/window.md).
-** False when the span has an open end: then everything is read. */
-static inline bool gp_window_read_span(gp_ns lo, gp_ns hi, gp_ns *rlo, gp_ns *rhi)
+/* The least a read window reaches beyond its span: GPU work starts this
+** long after its launch only behind a deep queue (docs/window.md). */
+#define GP_WINDOW_MIN_MARGIN ((gp_ns)1000000000)
+
+/* x - d, saturating at the start of the clock (d >= 0). */
+static inline gp_ns gp_ns_minus(gp_ns x, uint64_t d)
+{
+	return (uint64_t)x - (uint64_t)GP_NS_MIN < d ? GP_NS_MIN : (gp_ns)((uint64_t)x - d);
+}
+
+/* The read window of a window whose span is [lo, hi], for readers that
+** drop what lies outside it while reading (docs/window.md): records
+** overlapping [*rlo, *rhi], the span widened on both sides by a margin of
+** its own length (at least GP_WINDOW_MIN_MARGIN), and of GPU work
+** (kernels, copies, memsets) only what ends at or after *gpu_lo, half a
+** margin before the span: so the kept kernels' launching calls and the
+** ranges around them are read (they come before the kernels), and the
+** GPU work whose op or forward kernel a kept kernel shares, while GPU work
+** whose launch was not read (it would be attributed by its External id
+** alone) lies before what the cut keeps.  False when the span has an open
+** end: then everything is read. */
+static inline bool gp_window_read_span(gp_ns lo, gp_ns hi, gp_ns *rlo, gp_ns *rhi, gp_ns *gpu_lo)
 {
 	if (lo == GP_NS_MIN || hi == GP_NS_MAX || hi < lo)
 		return false;
 	uint64_t len = (uint64_t)hi - (uint64_t)lo;
-	*rlo = (uint64_t)lo - (uint64_t)GP_NS_MIN < len ? GP_NS_MIN : (gp_ns)((uint64_t)lo - len);
+	if (len < (uint64_t)GP_WINDOW_MIN_MARGIN)
+		len = (uint64_t)GP_WINDOW_MIN_MARGIN;
+	*rlo = gp_ns_minus(lo, len);
+	*gpu_lo = gp_ns_minus(lo, len / 2);
 	*rhi = (uint64_t)GP_NS_MAX - (uint64_t)hi < len ? GP_NS_MAX : (gp_ns)((uint64_t)hi + len);
 	return true;
 }

@@ -378,7 +378,7 @@ static void add_complete(struct kineto_parser *p, struct kineto_event *e)
 		p->neg_dur++;
 		e->dur = 0;
 	}
-	if (add)
+	if (add && !kineto_event_outside(p, e, true))
 		add(p, e, e->ts, e->ts + e->dur);
 }
 
@@ -430,6 +430,8 @@ static void add_memevent(struct kineto_parser *p, const struct kineto_event *e)
 		p->mem_other_type++;
 		return;
 	}
+	if (kineto_event_outside(p, e, true))
+		return;
 	if (e->mem_total_alloc < -1 || e->mem_total_reserved < -1 ||
 	    (e->mem_total_alloc == -1 && e->have & H_MEM_TOTAL_ALLOC) ||
 	    (e->mem_total_reserved == -1 && e->have & H_MEM_TOTAL_RESERVED))
