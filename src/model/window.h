@@ -71,4 +71,17 @@ static inline bool gp_window_read_span(gp_ns lo, gp_ns hi, gp_ns *rlo, gp_ns *rh
 	return true;
 }
 
+/* True when text names a training iteration: "iteration 12", "Iteration:3",
+** "iter 5", "step 7", "ProfilerStep#2", or the bare word (libgpuprof puts
+** the number in the NVTX payload).  *num is the number, -1 when absent. */
+bool gp_iteration_text(const char *text, int64_t *num);
+
+/* The span (first start, last end) of the NVTX iteration ranges numbered
+** a..b among the n ranges at v (push/pop and start/end ranges whose text
+** gp_iteration_text accepts; any order), numbered as the correlation
+** numbers them: by their text, else by their order on their thread.  An
+** end of GP_NS_MAX stays open.  False when none is numbered a..b. */
+bool gp_iteration_ranges_span(const gp_trace *t, const struct gp_range *v, size_t n, int32_t a,
+			      int32_t b, gp_ns *lo, gp_ns *hi);
+
 #endif
