@@ -802,17 +802,18 @@ static const char *nvtx_raw_text(struct nsys *r, sqlite3_stmt *st)
 	return gp_s(r->t, str_col(r, st, NVTX_TEXTID));
 }
 
-/* Whether an NVTX row of class cls is dropped by the read window: a range
-** or mark wholly outside it, unless it is an iteration range (the
+/* Whether an NVTX row of class cls is dropped by the read window: a mark,
+** or a range wholly outside it, unless it is an iteration range (the
 ** correlation numbers those by their order: every one is kept) or has no
 ** end (it ends at the end of the trace). */
 static bool nvtx_outside(struct nsys *r, sqlite3_stmt *st, int cls)
 {
 	int64_t num;
 
-	if (cls == NV_DOMAIN || gp_sql_is_null(st, NVTX_END))
+	if (cls == NV_DOMAIN || (cls != NV_MARK && gp_sql_is_null(st, NVTX_END)))
 		return false;
-	gp_ns start = gp_sql_i64(st, NVTX_START), end = gp_sql_i64(st, NVTX_END);
+	gp_ns start = gp_sql_i64(st, NVTX_START);
+	gp_ns end = cls == NV_MARK ? start : gp_sql_i64(st, NVTX_END);
 	if (!outside(r, start, end < start ? start : end, false))
 		return false;
 	return !((cls == NV_PUSHPOP || cls == NV_STARTEND) && gp_iteration_text(nvtx_raw_text(r, st), &num));
