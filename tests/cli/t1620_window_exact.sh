@@ -3,8 +3,9 @@
 # numbers the rows read), for --iters A:B (rows whose iter is A..B) and
 # --start/--end (rows whose kernel overlaps the span), on every shared
 # trace whose kernels have iterations and on generated traces of every
-# format, gzip too.  The filter is tests/tools/window_filter.py, computed
-# from the full read's rows alone.
+# format, gzip and a plain file read in parts on several threads too.  The
+# filter is tests/tools/window_filter.py, computed from the full read's
+# rows alone.
 command -v python3 >/dev/null || skip "python3 not installed"
 cols=seq,altseq,tid,layer,trace,dir,sub,mod,op,kernel,params,sil,tc,device,stream,grid,block,flops,bytes,start,end,pid,corr,longname,regs,smem,latency,api,gflops,gbps,intensity,ideal,eff,bound,tceligible,iter
 for f in nsys nvprof kineto; do
@@ -45,6 +46,10 @@ EOF2
 		python3 tests/tools/window_filter.py "$TMP/full.csv" iters "$a" "$b" >"$TMP/want.csv"
 		cmp -s "$TMP/out" "$TMP/want.csv" || { diff "$TMP/want.csv" "$TMP/out" | head -5 >&2; fail "$f: --iters $a:$b differs from the full read's rows"; }
 		checked=$((checked + 1))
+		case $f in *gen.kineto)   # the same window read split across threads
+			GPUPROF_PARALLEL_MIN_BYTES=1 GPUPROF_THREADS=3 run_ok "$GPUPROF" report -f csv -c "$cols" --iters "$a:$b" "$f"
+			cmp -s "$TMP/out" "$TMP/want.csv" || fail "$f: --iters $a:$b read in parts differs" ;;
+		esac
 	fi
 	if [ "$s" -ge 0 ] 2>/dev/null || [ "$s" -lt -1 ] 2>/dev/null; then
 		run_ok "$GPUPROF" report -f csv -c "$cols" --start "$s" --end "$e" "$f"
