@@ -96,6 +96,13 @@ int gp_window_apply(gp_trace *t, const struct gp_window *w, gp_ns *lo, gp_ns *hi
 		*lo = w->start;
 		*hi = w->end;
 	}
+	/* the cut uses lo..hi; an open end is reported as the trace's own
+	** (the export's counters span the window) */
+	gp_ns cut_lo = *lo, cut_hi = *hi, first, last;
+	if ((cut_lo == GP_NS_MIN || cut_hi == GP_NS_MAX) && gp_trace_span(t, &first, &last)) {
+		*lo = cut_lo == GP_NS_MIN ? first : cut_lo;
+		*hi = cut_hi == GP_NS_MAX ? last : cut_hi;
+	}
 
 	most = t->kernels.n;
 	if (t->apis.n > most) most = t->apis.n;
@@ -113,7 +120,7 @@ int gp_window_apply(gp_trace *t, const struct gp_window *w, gp_ns *lo, gp_ns *hi
 	for (size_t k = 0; k < t->kernels.n; k++)
 		keep[k] = w->mode == GP_WINDOW_ITERS
 			? t->attrs[k].iter >= w->iter_a && t->attrs[k].iter <= w->iter_b
-			: gp_span_overlaps(t->kernels.v[k].start, t->kernels.v[k].end, *lo, *hi);
+			: gp_span_overlaps(t->kernels.v[k].start, t->kernels.v[k].end, cut_lo, cut_hi);
 	size_t nk = 0;
 	for (size_t k = 0; k < t->kernels.n; k++) {
 		renum_kernel[k] = keep[k] ? (int32_t)nk : -1;
@@ -132,13 +139,13 @@ int gp_window_apply(gp_trace *t, const struct gp_window *w, gp_ns *lo, gp_ns *hi
 	/* API calls and ranges in the span, and those the kept kernels'
 	** attributions name, so that every kept kernel keeps its launch and
 	** the ranges around it */
-	MARK_OVERLAP(t->apis, keep, *lo, *hi);
+	MARK_OVERLAP(t->apis, keep, cut_lo, cut_hi);
 	for (size_t k = 0; k < nk; k++)
 		if (t->attrs[k].api >= 0)
 			keep[t->attrs[k].api] = true;
 	COMPACT(t->apis, keep, renum_api);
 
-	MARK_OVERLAP(t->ranges, keep, *lo, *hi);
+	MARK_OVERLAP(t->ranges, keep, cut_lo, cut_hi);
 	for (size_t k = 0; k < nk; k++)
 		for (int32_t r = t->attrs[k].range; r >= 0 && !keep[r]; r = t->ranges.v[r].parent)
 			keep[r] = true;
@@ -153,14 +160,14 @@ int gp_window_apply(gp_trace *t, const struct gp_window *w, gp_ns *lo, gp_ns *hi
 		a->fwd = renumber(renum_kernel, a->fwd);
 	}
 
-	MARK_OVERLAP(t->memcpys, keep, *lo, *hi);
+	MARK_OVERLAP(t->memcpys, keep, cut_lo, cut_hi);
 	COMPACT(t->memcpys, keep, NULL);
-	MARK_OVERLAP(t->memsets, keep, *lo, *hi);
+	MARK_OVERLAP(t->memsets, keep, cut_lo, cut_hi);
 	COMPACT(t->memsets, keep, NULL);
-	MARK_OVERLAP(t->syncs, keep, *lo, *hi);
+	MARK_OVERLAP(t->syncs, keep, cut_lo, cut_hi);
 	COMPACT(t->syncs, keep, NULL);
 	for (size_t i = 0; i < t->memevents.n; i++)
-		keep[i] = t->memevents.v[i].ts >= *lo && t->memevents.v[i].ts <= *hi;
+		keep[i] = t->memevents.v[i].ts >= cut_lo && t->memevents.v[i].ts <= cut_hi;
 	COMPACT(t->memevents, keep, NULL);
 
 	free(renum_range);

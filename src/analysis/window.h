@@ -22,8 +22,9 @@ bool gp_window_iteration_span(const gp_trace *t, int32_t a, int32_t b, gp_ns *lo
 ** calls, ranges, copies, memsets and syncs overlapping the window's span,
 ** plus the launching call and the ranges around the launch of every kept
 ** kernel; allocator events in the span.  Indices between records are
-** renumbered.  *lo, *hi: the span (the whole trace's span for
-** GP_WINDOW_NONE, which changes nothing).  Fails with GP_ERR_USAGE when the
+** renumbered.  *lo, *hi: the span (an open end of a time window is the
+** trace's first or last time; the whole trace's span for GP_WINDOW_NONE,
+** which changes nothing).  Fails with GP_ERR_USAGE when the
 ** trace has no iterations or none of iter_a..iter_b has a kernel. */
 int gp_window_apply(gp_trace *t, const struct gp_window *w, gp_ns *lo, gp_ns *hi, gp_error *err);
 

@@ -160,7 +160,7 @@ static void scan_shift(struct scan *sc)
 	size_t drop = from - 64 * 1024;
 	memmove(sc->buf, sc->buf + drop, sc->len - drop);
 	sc->len -= drop;
-	sc->step_from -= drop;
+	sc->step_from = sc->step_from > drop ? sc->step_from - drop : 0;
 	sc->base_from = sc->base_from > drop ? sc->base_from - drop : 0;
 }
 

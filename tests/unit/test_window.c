@@ -136,6 +136,25 @@ static void time_cut(void **state)
 	gp_trace_free(&t);
 }
 
+/* An open end cuts nothing on its side and is reported as the trace's own
+** first or last time (API calls and GPU work; the ranges start before). */
+static void open_time_cut(void **state)
+{
+	gp_trace t;
+	gp_error err = {0};
+	gp_ns lo, hi;
+	struct gp_window w = {.mode = GP_WINDOW_TIME, .start = GP_NS_MIN, .end = 104};
+
+	build(&t);
+	assert_int_equal(gp_window_apply(&t, &w, &lo, &hi, &err), GP_OK);
+	assert_int_equal(lo, 10);
+	assert_int_equal(hi, 104);
+	assert_int_equal(t.kernels.n, 1);
+	assert_int_equal(t.ranges.n, 3);   /* iteration 0, its layer, iteration 1 */
+	assert_int_equal(t.ranges.v[0].start, 0);
+	gp_trace_free(&t);
+}
+
 static void no_such_iteration(void **state)
 {
 	gp_trace t;
@@ -207,6 +226,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(iteration_cut),
 		cmocka_unit_test(time_cut),
+		cmocka_unit_test(open_time_cut),
 		cmocka_unit_test(no_such_iteration),
 		cmocka_unit_test(iteration_texts),
 		cmocka_unit_test(iteration_span),
