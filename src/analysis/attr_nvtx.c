@@ -14,6 +14,7 @@
 
 #include "analysis/attr_nvtx.h"
 #include "analysis/markers.h"
+#include "model/window.h"
 #include "util/fmt.h"
 #include "util/u64map.h"
 
@@ -406,36 +407,9 @@ void gp_nvtxattr_kernel(gp_nvtxattr *st, gp_trace *t, size_t k, const int32_t *s
 	}
 }
 
-/* True when text names a training iteration: "iteration 12", "Iteration:3",
-** "iter 5", "step 7", "ProfilerStep#2", or the bare word (libgpuprof puts
-** the number in the NVTX payload).  *num is the number, -1 when absent. */
-static bool iteration_text(const char *text, int64_t *num)
-{
-	static const char *const words[] = {"iteration", "iter", "profilerstep", "step"};
-	size_t n = 0;
-
-	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]) && !n; i++)
-		if (!strncasecmp(text, words[i], strlen(words[i])))
-			n = strlen(words[i]);
-	if (!n)
-		return false;
-	text += n;
-	while (*text == ' ' || *text == '#' || *text == ':' || *text == '_' || *text == '=')
-		text++;
-	*num = -1;
-	if (*text >= '0' && *text <= '9') {
-		char *end;
-		long long v = strtoll(text, &end, 10);
-		if (*end || v > INT32_MAX)
-			return false;
-		*num = v;
-		return true;
-	}
-	return *text == '\0';
-}
-
 /* Numbers the iteration ranges: by their text, else by their order on
-** their thread (0, 1, ...).  Ranges are sorted by thread then start. */
+** their thread (0, 1, ...).  Ranges are sorted by thread then start.
+** gp_iteration_ranges_span (model/window.h) numbers them the same way. */
 static int32_t *number_iterations(const gp_trace *t)
 {
 	int32_t *iter_of = gp_xmalloc((t->ranges.n ? t->ranges.n : 1) * sizeof(*iter_of));
@@ -449,7 +423,7 @@ static int32_t *number_iterations(const gp_trace *t)
 			next = 0;
 		iter_of[i] = -1;
 		if ((r->kind == GP_RANGE_PUSHPOP || r->kind == GP_RANGE_STARTEND) &&
-		    iteration_text(gp_s(t, r->text), &num)) {
+		    gp_iteration_text(gp_s(t, r->text), &num)) {
 			iter_of[i] = num >= 0 ? (int32_t)num : next;
 			next = iter_of[i] + 1;
 		}

@@ -157,6 +157,12 @@ static void attrs_init(gp_trace *t)
 	}
 }
 
+void gp_correlate_note_missing(gp_trace *t, size_t missing)
+{
+	gp_trace_warn(t, "%zu of %zu kernels have no launching API call in the trace", missing,
+		      t->kernels.n);
+}
+
 int gp_correlate(gp_trace *t, const struct gp_correlate_opts *o, gp_error *err)
 {
 	struct stacks s = {0};
@@ -167,9 +173,8 @@ int gp_correlate(gp_trace *t, const struct gp_correlate_opts *o, gp_error *err)
 	if (!t->kernels.n)
 		return GP_OK;
 	missing = link_launches(t);
-	if (missing && t->apis.n)
-		gp_trace_warn(t, "%zu of %zu kernels have no launching API call in the trace", missing,
-			      t->kernels.n);
+	if (missing && t->apis.n && !o->window_cut)
+		gp_correlate_note_missing(t, missing);
 
 	for (size_t i = 0; i < t->ranges.n; i++)
 		kinds |= 1u << t->ranges.v[i].kind;

@@ -13,7 +13,9 @@
 #include "model/trace.h"
 
 struct gp_correlate_opts {
-	int unused;
+	/* no note on kernels without a launching call: the trace is cut to a
+	** window next (gp_window_apply), which notes those it keeps */
+	bool window_cut;
 };
 
 /* Fills t->attrs[0..kernels.n).  Never fails on odd data: what cannot be
@@ -21,5 +23,8 @@ struct gp_correlate_opts {
 ** kernel gets a direction (fprop unless a backward marker encloses its
 ** launch, as PyProf decides); without ranges dir stays GP_DIR_NA. */
 int gp_correlate(gp_trace *t, const struct gp_correlate_opts *o, gp_error *err);
+
+/* The note for `missing` kernels of t without a launching call. */
+void gp_correlate_note_missing(gp_trace *t, size_t missing);
 
 #endif

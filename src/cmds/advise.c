@@ -35,7 +35,7 @@ static const struct gp_cmd_spec advise_spec = {
 	"Times at stake are disjoint: time two findings share is counted once,\n"
 	"in the larger, and the other says so (\"shared\"; overlap_ns and\n"
 	"overlaps in json/csv/tsv).  See docs/op-model.md.",
-	.shared = GP_OPT_FORMAT | GP_OPT_TOP | GP_OPT_PEAKS | GP_OPT_JOBS,
+	.shared = GP_OPT_FORMAT | GP_OPT_TOP | GP_OPT_PEAKS | GP_OPT_JOBS | GP_OPT_WINDOW,
 	.many_files = true,
 	.formats = advise_formats,
 	.row_formats = true,
@@ -147,7 +147,7 @@ static int advise_single(const void *ctx, const char *path)
 	if (!j->text && gp_writer_open(&w, j->co->format, stdout, cols, NCOLS, &j->co->wo, &err))
 		return gp_cli_usage("advise", "%s", err.msg);
 	gp_trace_init(&t);
-	rc = gp_cli_load(path, &t);
+	rc = gp_cli_load(path, &j->co->window, &t, NULL);
 	if (rc == GP_EXIT_OK) {
 		int st = write_findings(j, &t, stdout, &w, &err);
 		if (st == GP_OK && !j->text)

@@ -53,7 +53,7 @@ static const struct gp_cmd_spec breakdown_spec = {
 	"gaps with the CPU ranges open in them (-n: gaps per device, default 10;\n"
 	"the other views write all their rows).\n"
 	"Definitions: docs/breakdown.md.",
-	.shared = GP_OPT_FORMAT | GP_OPT_TOP | GP_OPT_WIDTH | GP_OPT_NO_HEADER | GP_OPT_JOBS,
+	.shared = GP_OPT_FORMAT | GP_OPT_TOP | GP_OPT_WIDTH | GP_OPT_NO_HEADER | GP_OPT_JOBS | GP_OPT_WINDOW,
 	.row_formats = true,
 	.format_note = "(times in ns except in the table)",
 	.own = breakdown_own,

@@ -17,6 +17,7 @@
 #include "util/error.h"
 #include "analysis/ranks.h"
 #include "model/trace.h"
+#include "model/window.h"
 #include "readers/reader.h"
 #include "writers/rowbuf.h"
 #include "writers/writer.h"
@@ -56,18 +57,21 @@ extern const char gp_exit_help[];
 /* The paragraph of commands that take several FILEs (before the codes). */
 extern const char gp_many_files_help[];
 
-/* Loads path (reader chosen by content), then runs correlation.  Shows a
-** progress line on stderr when it takes over a second and stderr is a
-** terminal.  On failure prints the error and returns the exit code;
-** returns 0 on success. */
-int gp_cli_load(const char *path, gp_trace *t);
+/* Loads path (reader chosen by content; what lies far outside window w is
+** not kept), runs correlation, then cuts the trace to exactly w
+** (analysis/window.h); span, when not NULL, receives w's span (first and
+** last ns).  Shows a progress line on stderr when it takes over a second
+** and stderr is a terminal.  On failure (a window with no iteration too)
+** prints the error and returns the exit code; returns 0 on success. */
+int gp_cli_load(const char *path, const struct gp_window *w, gp_trace *t, gp_ns span[2]);
 
 /* The load options the environment sets (GPUPROF_THREADS,
 ** GPUPROF_PARALLEL_MIN_BYTES; docs/kineto.md), no progress. */
 void gp_cli_load_opts(struct gp_load_opts *o);
 
-/* Loads and correlates path as gp_cli_load does, but prints nothing:
-** returns GP_OK or the gp_status with err set.  Safe on any thread. */
+/* Loads and correlates path and cuts it to the window o->window as
+** gp_cli_load does, but prints nothing: returns GP_OK or the gp_status with
+** err set.  Safe on any thread. */
 int gp_cli_load_quiet(const char *path, gp_trace *t, const struct gp_load_opts *o, gp_error *err);
 
 /* The input files the FILE arguments name, in order: a file as given (a

@@ -44,7 +44,7 @@ static const struct gp_cmd_spec comm_spec = {
 	"it and busbw as a share of the GPU's link peak (NVLink, xGMI, PCIe).\n"
 	"One FILE: sizes, kernel times and bandwidths only (waits need two ranks).\n"
 	"Definitions: docs/comm.md.",
-	.shared = GP_OPT_FORMAT | GP_OPT_TOP | GP_OPT_WIDTH | GP_OPT_NO_HEADER | GP_OPT_GPU,
+	.shared = GP_OPT_FORMAT | GP_OPT_TOP | GP_OPT_WIDTH | GP_OPT_NO_HEADER | GP_OPT_GPU | GP_OPT_WINDOW,
 	.row_formats = true,
 	.format_note = "(times in ns and bandwidths in GB/s except in the table)",
 	.own = comm_own,
@@ -250,8 +250,8 @@ static void sort_by_rank(struct gp_coll_rank *ranks, size_t n)
 ** The one place that turns FILE arguments into per-rank records, so a
 ** shared multi-file loader can take it over.  Returns 0, or the exit code
 ** after printing the error (naming the file). */
-static int load_ranks(char **files, int n, const struct gp_gpu *gpu, struct gp_coll_rank *ranks,
-		      const char **link)
+static int load_ranks(char **files, int n, const struct gp_window *w, const struct gp_gpu *gpu,
+		      struct gp_coll_rank *ranks, const char **link)
 {
 	struct gp_coll_opts co = {.is_comm = gp_kernel_is_comm};
 
@@ -261,7 +261,7 @@ static int load_ranks(char **files, int n, const struct gp_gpu *gpu, struct gp_c
 		int rc;
 
 		gp_trace_init(&t);
-		rc = gp_cli_load(files[i], &t);
+		rc = gp_cli_load(files[i], w, &t, NULL);
 		if (rc == GP_EXIT_OK) {
 			/* the rank rule of docs/ranks.md: metadata, file name, position */
 			struct gp_rank_id id = gp_rank_from_meta(&t);
@@ -349,7 +349,7 @@ int cmd_comm(int argc, char **argv)
 		return rc;
 	nfiles = (int)in.paths.n;
 	ranks = gp_xcalloc((size_t)nfiles, sizeof(*ranks));
-	rc = load_ranks(in.paths.v, nfiles, co.peaks.gpu, ranks, &link);
+	rc = load_ranks(in.paths.v, nfiles, &co.window, co.peaks.gpu, ranks, &link);
 	if (rc == GP_EXIT_OK) {
 		for (int i = 1; i < nfiles; i++)
 			for (int j = 0; j < i; j++)

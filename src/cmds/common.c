@@ -20,6 +20,7 @@
 #include "cmds/cmds.h"
 #include "analysis/breakdown.h"
 #include "analysis/correlate.h"
+#include "analysis/window.h"
 #include "ops/advise.h"
 #include "readers/reader.h"
 #include "util/alloc.h"
@@ -28,7 +29,8 @@ const char gp_exit_help[] =
 	"Exit codes:\n"
 	"  0  success (also for a valid trace that has no kernels)\n"
 	"  1  internal error or out of memory\n"
-	"  2  bad command line\n"
+	"  2  bad command line, or a window (--iters) with none of the trace's\n"
+	"     iterations\n"
 	"  3  cannot read the input (missing, no permission, a pipe) or write\n"
 	"     the output\n"
 	"  4  input not a trace: not recognised, truncated or corrupt, empty,\n"
@@ -110,17 +112,21 @@ void gp_cli_load_opts(struct gp_load_opts *o)
 
 int gp_cli_load_quiet(const char *path, gp_trace *t, const struct gp_load_opts *o, gp_error *err)
 {
-	struct gp_correlate_opts co = {0};
+	struct gp_correlate_opts co = {.window_cut = o->window.mode != GP_WINDOW_NONE};
+	gp_ns a, b;
 	int rc = gp_trace_load(path, t, o, err);
 
-	return rc ? rc : gp_correlate(t, &co, err);
+	if (!rc)
+		rc = gp_correlate(t, &co, err);
+	return rc ? rc : gp_window_apply(t, &o->window, &a, &b, err);
 }
 
-int gp_cli_load(const char *path, gp_trace *t)
+int gp_cli_load(const char *path, const struct gp_window *w, gp_trace *t, gp_ns span[2])
 {
 	struct gp_cli_progress p;
-	struct gp_load_opts o = {.progress = gp_cli_progress_show, .progress_ctx = &p};
-	struct gp_correlate_opts co = {0};
+	struct gp_load_opts o = {.progress = gp_cli_progress_show, .progress_ctx = &p, .window = *w};
+	struct gp_correlate_opts co = {.window_cut = w->mode != GP_WINDOW_NONE};
+	gp_ns lo, hi;
 	gp_error err = {0};
 	int rc;
 
@@ -139,6 +145,12 @@ int gp_cli_load(const char *path, gp_trace *t)
 	}
 	rc = gp_correlate(t, &co, &err);
 	gp_cli_progress_end(&p);
+	if (!rc)
+		rc = gp_window_apply(t, w, &lo, &hi, &err);
+	if (!rc && span) {
+		span[0] = lo;
+		span[1] = hi;
+	}
 	if (rc) {
 		gp_err_print(&err);
 		return gp_exit_code(err.status);

@@ -48,7 +48,7 @@ static const struct gp_cmd_spec diff_spec = {
 	"per iteration, with a 95% interval (bootstrap), and each is marked\n"
 	"significant or within noise; otherwise the totals are compared and a\n"
 	"change of at least --threshold is marked (docs/diff.md).",
-	.shared = GP_OPT_FORMAT | GP_OPT_TOP | GP_OPT_WIDTH | GP_OPT_NO_HEADER | GP_OPT_PEAKS,
+	.shared = GP_OPT_FORMAT | GP_OPT_TOP | GP_OPT_WIDTH | GP_OPT_NO_HEADER | GP_OPT_PEAKS | GP_OPT_WINDOW,
 	.row_formats = true,
 	.format_note = "(times in ns except in the table)",
 	.own = diff_own,
@@ -132,10 +132,10 @@ static int diff_option(void *ctx, int index, const char *arg)
 
 /* Loads one run.  The one place that turns a command-line operand into a
 ** correlated trace, so that several rank files per side come in here. */
-static int load_run(const char *path, gp_trace *t)
+static int load_run(const char *path, const struct gp_window *w, gp_trace *t)
 {
 	gp_trace_init(t);
-	return gp_cli_load(path, t);
+	return gp_cli_load(path, w, t, NULL);
 }
 
 /* The op model's per-kernel figures of t: FLOPs, roofline ideal time,
@@ -454,10 +454,10 @@ int cmd_diff(int argc, char **argv)
 	if (gp_writer_open(&w, co.format, stdout, table ? cols_table : cols_raw, table ? NTCOLS : NCOLS,
 			   &co.wo, &err))
 		return gp_cli_usage("diff", "%s", err.msg);
-	rc = load_run(co.file, &t[0]);
+	rc = load_run(co.file, &co.window, &t[0]);
 	loaded = 1;
 	if (rc == GP_EXIT_OK) {
-		rc = load_run(co.file2, &t[1]);
+		rc = load_run(co.file2, &co.window, &t[1]);
 		loaded = 2;
 	}
 	if (rc == GP_EXIT_OK) {

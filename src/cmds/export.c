@@ -23,15 +23,11 @@
 
 static const char *const export_formats[] = {"perfetto", "folded", NULL};
 
-enum { O_OUT, O_FORCE, O_ITER, O_ITERS, O_START, O_END, O_WEIGHT };
+enum { O_OUT, O_FORCE, O_WEIGHT };
 
 static const struct gp_cmd_opt export_opts[] = {
 	[O_OUT] = {"output", 'o', "FILE", "write to FILE (FILE.gz: gzip-compressed; - or none:\nstandard output)"},
 	[O_FORCE] = {"force", 0, NULL, "overwrite an existing FILE"},
-	[O_ITER] = {"iter", 0, "N", "only iteration N (ProfilerStep#N, \"iteration N\" ranges)"},
-	[O_ITERS] = {"iters", 0, "A:B", "only iterations A to B"},
-	[O_START] = {"start", 0, "NS", "only what runs at or after NS (ns, the trace's clock:\nreport's start column)"},
-	[O_END] = {"end", 0, "NS", "only what runs at or before NS"},
 	[O_WEIGHT] = {"weight", 0, "W", "folded: time (GPU ns, default), flops (modelled\nFLOPs) or idle (GPU idle ns)"},
 	{NULL, 0, NULL, NULL},
 };
@@ -51,7 +47,7 @@ static const struct gp_cmd_spec export_spec = {
 	"flame-graph stacks (layer;...;op;kernel weight) for flamegraph.pl,\n"
 	"speedscope and inferno; the weights sum to the trace's total exactly.\n"
 	"See docs/export.md.",
-	.shared = GP_OPT_FORMAT | GP_OPT_PEAKS,
+	.shared = GP_OPT_FORMAT | GP_OPT_PEAKS | GP_OPT_WINDOW,
 	.formats = export_formats,
 	.own = export_opts,
 	.more =
@@ -63,65 +59,16 @@ static const struct gp_cmd_spec export_spec = {
 struct export_opts {
 	const char *out;        /* NULL or "-": stdout */
 	bool force;
-	bool have_iters, have_start, have_end;
-	int32_t iter_a, iter_b;
-	gp_ns start, end;
 	const char *weight;     /* "time", "flops", "idle" */
 };
-
-/* Parses a whole signed decimal integer; false if s is not one. */
-static bool parse_i64(const char *s, int64_t *v)
-{
-	char *end;
-
-	errno = 0;
-	long long x = strtoll(s, &end, 10);
-	if (errno || end == s || *end)
-		return false;
-	*v = x;
-	return true;
-}
-
-static bool parse_iter(const char *s, int32_t *v)
-{
-	int64_t x;
-
-	if (!parse_i64(s, &x) || x < 0 || x > INT32_MAX)
-		return false;
-	*v = (int32_t)x;
-	return true;
-}
 
 static int export_option(void *ctx, int index, const char *arg)
 {
 	struct export_opts *x = ctx;
-	char a[32];
-	const char *colon;
 
 	switch (index) {
 	case O_OUT: x->out = arg; return 0;
 	case O_FORCE: x->force = true; return 0;
-	case O_ITER:
-		if (!parse_iter(arg, &x->iter_a))
-			return gp_cli_usage("export", "--iter wants an iteration number, not '%s'", arg);
-		x->iter_b = x->iter_a;
-		x->have_iters = true;
-		return 0;
-	case O_ITERS:
-		colon = strchr(arg, ':');
-		if (!colon || (size_t)(colon - arg) >= sizeof(a))
-			return gp_cli_usage("export", "--iters wants A:B, not '%s'", arg);
-		snprintf(a, sizeof(a), "%.*s", (int)(colon - arg), arg);
-		if (!parse_iter(a, &x->iter_a) || !parse_iter(colon + 1, &x->iter_b) || x->iter_b < x->iter_a)
-			return gp_cli_usage("export", "--iters wants A:B with A <= B, not '%s'", arg);
-		x->have_iters = true;
-		return 0;
-	case O_START:
-	case O_END:
-		if (!parse_i64(arg, index == O_START ? &x->start : &x->end))
-			return gp_cli_usage("export", "--%s wants nanoseconds, not '%s'", export_opts[index].name, arg);
-		*(index == O_START ? &x->have_start : &x->have_end) = true;
-		return 0;
 	case O_WEIGHT:
 		if (strcmp(arg, "time") && strcmp(arg, "flops") && strcmp(arg, "idle"))
 			return gp_cli_usage("export", "--weight is time, flops or idle, not '%s'", arg);
@@ -129,28 +76,6 @@ static int export_option(void *ctx, int index, const char *arg)
 		return 0;
 	}
 	return GP_EXIT_USAGE;
-}
-
-/* The window of iterations a..b: from the first launch (or kernel start)
-** to the last kernel end of their kernels.  False when none ran. */
-static bool iteration_window(const gp_trace *t, int32_t a, int32_t b, gp_ns *ws, gp_ns *we)
-{
-	bool any = false;
-
-	for (size_t k = 0; k < t->kernels.n; k++) {
-		const struct gp_attr *at = &t->attrs[k];
-		if (at->iter < a || at->iter > b)
-			continue;
-		gp_ns s = t->kernels.v[k].start, e = t->kernels.v[k].end;
-		if (at->api >= 0 && t->apis.v[at->api].start < s)
-			s = t->apis.v[at->api].start;
-		if (!any || s < *ws)
-			*ws = s;
-		if (!any || e > *we)
-			*we = e;
-		any = true;
-	}
-	return any;
 }
 
 int cmd_export(int argc, char **argv)
@@ -169,12 +94,6 @@ int cmd_export(int argc, char **argv)
 	bool folded = strcmp(o.format, "folded") == 0;
 	if (!folded && strcmp(x.weight, "time") != 0)
 		return gp_cli_usage("export", "--weight is for -f folded");
-	if (folded && (x.have_iters || x.have_start || x.have_end))
-		return gp_cli_usage("export", "--iter, --iters, --start and --end are for -f perfetto");
-	if (x.have_iters && (x.have_start || x.have_end))
-		return gp_cli_usage("export", "--iter/--iters and --start/--end are alternatives");
-	if (x.have_start && x.have_end && x.end < x.start)
-		return gp_cli_usage("export", "--end is before --start");
 	bool to_stdout = !x.out || strcmp(x.out, "-") == 0;
 	if (!to_stdout && !x.force && stat(x.out, &st) == 0) {
 		fprintf(stderr, "gpuprof export: %s exists (--force overwrites it)\n", x.out);
@@ -184,23 +103,16 @@ int cmd_export(int argc, char **argv)
 			      : strcmp(x.weight, "idle") == 0 ? "folded-idle" : "folded";
 
 	gp_trace_init(&t);
-	rc = gp_cli_load(o.file, &t);
+	gp_ns span[2];
+	rc = gp_cli_load(o.file, &o.window, &t, span);
 	if (rc) {
 		gp_trace_free(&t);
 		return rc;
 	}
 	struct gp_analysis a = {.path = o.file, .trace = &t, .peaks = &o.peaks, .top = SIZE_MAX};
-	if (x.have_iters && !iteration_window(&t, x.iter_a, x.iter_b, &a.window_start, &a.window_end)) {
-		fprintf(stderr, "gpuprof export: %s: no kernels in iterations %" PRId32 " to %" PRId32
-			" (report -c iter shows them)\n", o.file, x.iter_a, x.iter_b);
-		gp_trace_free(&t);
-		return GP_EXIT_USAGE;
-	}
-	if (x.have_start || x.have_end) {
-		gp_ns first = 0, last = 0;
-		gp_trace_span(&t, &first, &last);
-		a.window_start = x.have_start ? x.start : first;
-		a.window_end = x.have_end ? x.end : last;
+	if (o.window.mode != GP_WINDOW_NONE) {
+		a.window_start = span[0];
+		a.window_end = span[1];
 	}
 
 	FILE *out = to_stdout ? stdout : gp_cli_open_output("export", x.out, x.force);

@@ -50,7 +50,7 @@ static const struct gp_cmd_spec html_spec = {
 	"longest idle gaps and the advice with its evidence.  Tables keep the\n"
 	"-n longest rows (default 25) and an \"other\" row.  The charts are drawn\n"
 	"by Chart.js, inlined from Debian's libjs-chart.js.  See docs/html.md.",
-	.shared = GP_OPT_TOP | GP_OPT_PEAKS,
+	.shared = GP_OPT_TOP | GP_OPT_PEAKS | GP_OPT_WINDOW,
 	.formats = html_formats,
 	.own = html_opts,
 	.more = "Example: gpuprof html trace.json -o report.html && xdg-open report.html",
@@ -165,7 +165,7 @@ int cmd_html(int argc, char **argv)
 		return GP_EXIT_IO;
 
 	gp_trace_init(&t);
-	rc = gp_cli_load(o.file, &t);
+	rc = gp_cli_load(o.file, &o.window, &t, NULL);
 	FILE *out = rc ? NULL : to_stdout ? stdout : gp_cli_open_output("html", x.out, x.force);
 	if (!rc && !out)
 		rc = GP_EXIT_IO;

@@ -20,7 +20,7 @@ static const struct gp_cmd_spec info_spec = {
 	"Shows the detected format and tool version, the GPUs, metadata (rank,\n"
 	"versions), how many kernels, API calls, NVTX ranges, memcpy, memset and\n"
 	"synchronization records the trace holds, and its time span.",
-	.shared = GP_OPT_FORMAT | GP_OPT_JOBS,
+	.shared = GP_OPT_FORMAT | GP_OPT_JOBS | GP_OPT_WINDOW,
 	.formats = gp_kv_formats,
 	.format_note = "(json: one object, keys in docs/report.md; several\n"
 	"files: a list of {rank, rank_from, info})",
@@ -158,7 +158,7 @@ static void write_info(gp_kv *kv, gp_trace *t)
 }
 
 /* Several files (gp_cli_trace_fn): the info of one, as text or JSON in the
-** format at ctx, kept as a one-cell row. */
+** format of the options at ctx, kept as a one-cell row. */
 static const struct gp_column text_col = {"info", "Info", 0, false, false, NULL};
 
 static int info_trace(const void *ctx, gp_trace *t, gp_writer *w, gp_writer *rec, gp_error *err)
@@ -171,7 +171,7 @@ static int info_trace(const void *ctx, gp_trace *t, gp_writer *w, gp_writer *rec
 
 	if (!mem)
 		return gp_err(err, GP_ERR_INTERNAL, "%s: cannot open a memory stream", gp_s(t, t->path));
-	gp_kv_open(&kv, ctx, mem, err);
+	gp_kv_open(&kv, ((const struct gp_cli_opts *)ctx)->format, mem, err);
 	write_info(&kv, t);
 	rc = gp_kv_close(&kv, err);
 	fclose(mem);
@@ -186,7 +186,7 @@ static int info_trace(const void *ctx, gp_trace *t, gp_writer *w, gp_writer *rec
 static int info_reduce(const void *ctx, const struct gp_cli_result *const *res, size_t n,
 		       gp_writer *out, gp_error *err)
 {
-	bool json = strcmp(ctx, "json") == 0;
+	bool json = strcmp(((const struct gp_cli_opts *)ctx)->format, "json") == 0;
 
 	if (json)
 		fputs("[\n", stdout);
@@ -212,15 +212,16 @@ static int info_reduce(const void *ctx, const struct gp_cli_result *const *res, 
 ** as info always has; returns the exit code. */
 static int info_single(const void *ctx, const char *path)
 {
+	const struct gp_cli_opts *o = ctx;
 	gp_error err = {0};
 	gp_kv kv;
 	gp_trace t;
 	int rc;
 
-	if (gp_kv_open(&kv, ctx, stdout, &err))
+	if (gp_kv_open(&kv, o->format, stdout, &err))
 		return gp_cli_usage("info", "%s", err.msg);
 	gp_trace_init(&t);
-	rc = gp_cli_load(path, &t);
+	rc = gp_cli_load(path, &o->window, &t, NULL);
 	if (rc) {
 		gp_trace_free(&t);
 		return rc;
@@ -249,6 +250,6 @@ int cmd_info(int argc, char **argv)
 		return rc == GP_CLI_DONE ? GP_EXIT_OK : rc;
 	if (gp_kv_open(&kv, o.format, stdout, &err))
 		return gp_cli_usage("info", "%s", err.msg);
-	m.ctx = o.format;
+	m.ctx = &o;
 	return gp_cli_run(&m, &o);
 }

@@ -43,7 +43,7 @@ static const struct gp_cmd_spec memory_spec = {
 	"starting at 0.  Device 'host' is CPU memory.  Bytes and ns throughout;\n"
 	"-n limits the rows per device.  The reader's notes and those about odd\n"
 	"events go to standard error.  docs/memory.md.",
-	.shared = GP_OPT_FORMAT | GP_OPT_TOP | GP_OPT_WIDTH | GP_OPT_NO_HEADER,
+	.shared = GP_OPT_FORMAT | GP_OPT_TOP | GP_OPT_WIDTH | GP_OPT_NO_HEADER | GP_OPT_WINDOW,
 	.row_formats = true,
 	.own = memory_own,
 };
@@ -259,7 +259,7 @@ int cmd_memory(int argc, char **argv)
 	if (gp_writer_open(&w, co.format, stdout, cols, ncols, &co.wo, &err))
 		return gp_cli_usage("memory", "%s", err.msg);
 	gp_trace_init(&t);
-	rc = gp_cli_load(co.file, &t);
+	rc = gp_cli_load(co.file, &co.window, &t, NULL);
 	if (rc) {
 		gp_trace_free(&t);
 		return rc;

@@ -64,9 +64,10 @@ static void *worker(void *arg)
 	}
 }
 
-/* Runs the files todo[0..ntodo) with jobs threads (the calling one too). */
+/* Runs the files todo[0..ntodo) with jobs threads (the calling one too),
+** each cut to window. */
 static void run_files(const struct gp_cli_many *m, struct gp_cli_result *res, const size_t *todo,
-		      size_t ntodo, int jobs)
+		      size_t ntodo, int jobs, const struct gp_window *window)
 {
 	struct pool p = {.m = m, .res = res, .todo = todo, .ntodo = ntodo};
 	pthread_t *th;
@@ -80,6 +81,7 @@ static void run_files(const struct gp_cli_many *m, struct gp_cli_result *res, co
 	if ((size_t)jobs > ntodo)
 		jobs = ntodo ? (int)ntodo : 1;
 	gp_cli_load_opts(&p.lo);
+	p.lo.window = *window;
 	/* a reader's own threads share what the files leave over */
 	if (!p.lo.threads)
 		p.lo.threads = jobs >= cpus ? 1 : (int)(cpus / jobs);
@@ -173,7 +175,7 @@ static int run_single(const struct gp_cli_many *m, const struct gp_cli_opts *co,
 	if (gp_writer_open(&w, co->format, stdout, m->cols, m->ncols, &co->wo, &err))
 		return gp_cli_usage(m->cmd, "%s", err.msg);
 	gp_trace_init(&t);
-	rc = gp_cli_load(path, &t);
+	rc = gp_cli_load(path, &co->window, &t, NULL);
 	if (rc == GP_EXIT_OK) {
 		int st = m->fn(m->ctx, &t, &w, NULL, &err);
 		if (st == GP_OK)
@@ -202,7 +204,7 @@ static int run_many(const struct gp_cli_many *m, const struct gp_cli_opts *co, s
 		if ((int)(i % (size_t)nproc) == proc)
 			todo[ntodo++] = i;
 	}
-	run_files(m, res, todo, ntodo, co->jobs);
+	run_files(m, res, todo, ntodo, co->jobs, &co->window);
 #ifdef GP_MPI
 	gp_error err = {0};
 	if (nproc > 1 && gp_mpi_gather(res, n, proc, nproc, &err) != GP_OK) {

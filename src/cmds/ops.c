@@ -46,7 +46,7 @@ static const struct gp_cmd_spec ops_spec = {
 	"and GPU apart: net (allocated - freed: PyTorch's CPU Mem, CUDA Mem) and\n"
 	"gross (allocated only: Alloc), Self (events whose innermost op it is) and\n"
 	"total (its descendants' too).  docs/ops-table.md.",
-	.shared = GP_OPT_FORMAT | GP_OPT_TOP | GP_OPT_WIDTH | GP_OPT_NO_HEADER,
+	.shared = GP_OPT_FORMAT | GP_OPT_TOP | GP_OPT_WIDTH | GP_OPT_NO_HEADER | GP_OPT_WINDOW,
 	.row_formats = true,
 	.own = ops_own,
 };
@@ -417,7 +417,7 @@ int cmd_ops(int argc, char **argv)
 		sort_col = sel[sort_col];
 
 	gp_trace_init(&t);
-	rc = gp_cli_load(o.file, &t);
+	rc = gp_cli_load(o.file, &o.window, &t, NULL);
 	if (rc) {
 		gp_trace_free(&t);
 		return rc;

@@ -5,6 +5,7 @@
 ** cutting names before other text and never numbers or headers), --peak-*
 ** a positive number of at most 1e20.
 */
+#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdint.h>
@@ -91,6 +92,76 @@ static int parse_jobs(const char *cmd, const char *arg, struct gp_cli_opts *o)
 	return 0;
 }
 
+/* A whole signed decimal integer into *v; false if s is not one. */
+static bool parse_i64(const char *s, int64_t *v)
+{
+	char *end;
+
+	errno = 0;
+	long long x = strtoll(s, &end, 10);
+	if (errno || end == s || *end)
+		return false;
+	*v = x;
+	return true;
+}
+
+/* An iteration number: 0 to INT32_MAX. */
+static bool parse_iter_number(const char *s, int32_t *v)
+{
+	int64_t x;
+
+	if (!parse_i64(s, &x) || x < 0 || x > INT32_MAX)
+		return false;
+	*v = (int32_t)x;
+	return true;
+}
+
+/* --iter and --iters choose iterations; --start and --end a time span:
+** one or the other. */
+static int window_mode(const char *cmd, struct gp_cli_opts *o, enum gp_window_mode mode)
+{
+	if (o->window.mode != GP_WINDOW_NONE && o->window.mode != mode)
+		return gp_cli_usage(cmd, "--iter/--iters and --start/--end are alternatives");
+	o->window.mode = mode;
+	return 0;
+}
+
+static int parse_iter(const char *cmd, const char *arg, struct gp_cli_opts *o)
+{
+	if (!parse_iter_number(arg, &o->window.iter_a))
+		return gp_cli_usage(cmd, "--iter wants an iteration number, not '%s'", arg);
+	o->window.iter_b = o->window.iter_a;
+	return window_mode(cmd, o, GP_WINDOW_ITERS);
+}
+
+static int parse_iters(const char *cmd, const char *arg, struct gp_cli_opts *o)
+{
+	const char *colon = strchr(arg, ':');
+	char a[32];
+
+	if (!colon || (size_t)(colon - arg) >= sizeof(a))
+		return gp_cli_usage(cmd, "--iters wants A:B, not '%s'", arg);
+	snprintf(a, sizeof(a), "%.*s", (int)(colon - arg), arg);
+	if (!parse_iter_number(a, &o->window.iter_a) || !parse_iter_number(colon + 1, &o->window.iter_b) ||
+	    o->window.iter_b < o->window.iter_a)
+		return gp_cli_usage(cmd, "--iters wants A:B with A <= B, not '%s'", arg);
+	return window_mode(cmd, o, GP_WINDOW_ITERS);
+}
+
+static int parse_start(const char *cmd, const char *arg, struct gp_cli_opts *o)
+{
+	if (!parse_i64(arg, &o->window.start))
+		return gp_cli_usage(cmd, "--start wants nanoseconds, not '%s'", arg);
+	return window_mode(cmd, o, GP_WINDOW_TIME);
+}
+
+static int parse_end(const char *cmd, const char *arg, struct gp_cli_opts *o)
+{
+	if (!parse_i64(arg, &o->window.end))
+		return gp_cli_usage(cmd, "--end wants nanoseconds, not '%s'", arg);
+	return window_mode(cmd, o, GP_WINDOW_TIME);
+}
+
 static void list_gpus(void)
 {
 	printf("%-16s %4s %7s %7s %7s %7s %7s %7s %6s %6s  %s\n", "GPU", "SMs", "FP64", "FP32", "TF32",
@@ -154,6 +225,14 @@ static const struct shared_opt shared_opts[] = {
 	{GP_OPT_PEAK_FLOPS, "peak-flops", 0, "F", "peak FLOP/s for every kernel (e.g. 312e12)", parse_peak_flops},
 	{GP_OPT_PEAK_BW, "peak-bw", 0, "B", "peak memory bandwidth in bytes/s (e.g. 1.555e12)", parse_peak_bw},
 	{GP_OPT_JOBS, "jobs", 'j', "N", "several FILEs: read N at once (default: one per CPU)", parse_jobs},
+	{GP_OPT_WINDOW, "iter", 0, "N", "only iteration N: its kernels (ProfilerStep#N, NVTX\n"
+	 "\"iteration N\", libgpuprof iterations, as report's iter\n"
+	 "column says) and what overlaps them; docs/window.md", parse_iter},
+	{GP_OPT_WINDOW, "iters", 0, "A:B", "only iterations A to B (read cheaply: what lies far\n"
+	 "outside is dropped while reading)", parse_iters},
+	{GP_OPT_WINDOW, "start", 0, "NS", "only what runs at or after NS (ns on the trace's\n"
+	 "clock: report's start column)", parse_start},
+	{GP_OPT_WINDOW, "end", 0, "NS", "only what runs at or before NS", parse_end},
 };
 #define NSHARED ((int)(sizeof(shared_opts) / sizeof(shared_opts[0])))
 
@@ -195,6 +274,8 @@ int gp_cli_parse(const struct gp_cmd_spec *spec, int argc, char **argv, struct g
 
 	memset(o, 0, sizeof(*o));
 	o->top = SIZE_MAX;
+	o->window.start = GP_NS_MIN;
+	o->window.end = GP_NS_MAX;
 	format_names(spec, names, 32);
 	o->format = names[0];
 	longopts[nlong++] = (struct option){"help", no_argument, NULL, 'h'};
@@ -259,6 +340,8 @@ int gp_cli_parse(const struct gp_cmd_spec *spec, int argc, char **argv, struct g
 	o->file = argv[optind];
 	o->files = argv + optind;
 	o->nfiles = argc - optind;
+	if (o->window.mode == GP_WINDOW_TIME && o->window.end < o->window.start)
+		return gp_cli_usage(spec->name, "--end is before --start");
 	if (!format_known(spec, o->format))
 		return gp_cli_usage(spec->name, "unknown output format '%s' (valid: %s)", o->format,
 				    gp_name_list(names, list, sizeof(list)));

@@ -1,6 +1,7 @@
 /*
 ** The options every command shares (-f, -w, -c, --no-header, --gpu,
-** --peak-flops, --peak-bw, -n, -h, and --csv, PyProf's spelling of -f csv): one table in options.c gives each its
+** --peak-flops, --peak-bw, -n, -h, --csv (PyProf's spelling of -f csv), and
+** the window: --iter, --iters, --start, --end): one table in options.c gives each its
 ** long and short name, argument, help text and parser, and a command says
 ** by a mask which of them it takes, so they are spelt, limited and
 ** documented the same way everywhere.  A command's own options ride along
@@ -15,6 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "model/window.h"
 #include "ops/ops.h"
 #include "writers/writer.h"
 
@@ -29,6 +31,7 @@ enum gp_shared_opt {
 	GP_OPT_PEAK_BW = 1u << 7,
 	GP_OPT_CSV = 1u << 8,           /* --csv = -f csv (PyProf's prof.py flag) */
 	GP_OPT_JOBS = 1u << 9,          /* -j N: files read at once (commands of many files) */
+	GP_OPT_WINDOW = 1u << 10,       /* --iter, --iters, --start, --end */
 };
 #define GP_OPT_PEAKS (GP_OPT_GPU | GP_OPT_PEAK_FLOPS | GP_OPT_PEAK_BW)
 
@@ -69,6 +72,7 @@ struct gp_cli_opts {
 	struct gp_writer_opts wo;       /* -w, --no-header */
 	struct gp_peak_opts peaks;      /* --gpu, --peak-flops, --peak-bw */
 	size_t top;                     /* -n, SIZE_MAX when not given */
+	struct gp_window window;        /* --iter(s), --start, --end */
 };
 
 /* Called for each of the command's own options: index into spec->own and

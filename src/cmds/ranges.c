@@ -35,7 +35,7 @@ static const struct gp_cmd_spec ranges_spec = {
 	"emit_nvtx range its op (aten::mm); PyProf's per-op markers are not path\n"
 	"components of what they enclose.  -f json adds \"text\": the full text of\n"
 	"the row's first range (docs/markers.md).",
-	.shared = GP_OPT_FORMAT | GP_OPT_TOP | GP_OPT_WIDTH | GP_OPT_NO_HEADER | GP_OPT_JOBS,
+	.shared = GP_OPT_FORMAT | GP_OPT_TOP | GP_OPT_WIDTH | GP_OPT_NO_HEADER | GP_OPT_JOBS | GP_OPT_WINDOW,
 	.many_files = true,
 	.row_formats = true,
 	.own = ranges_own,

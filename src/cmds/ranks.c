@@ -43,7 +43,7 @@ static const struct gp_cmd_spec ranks_spec = {
 	"skew is the slowest median minus the fastest.  --view steps: per\n"
 	"iteration, which rank was slowest and by how much.  One file works too.\n"
 	"Definitions: docs/ranks.md.",
-	.shared = GP_OPT_FORMAT | GP_OPT_WIDTH | GP_OPT_NO_HEADER | GP_OPT_JOBS,
+	.shared = GP_OPT_FORMAT | GP_OPT_WIDTH | GP_OPT_NO_HEADER | GP_OPT_JOBS | GP_OPT_WINDOW,
 	.row_formats = true,
 	.format_note = "(times in ns except in the table)",
 	.own = ranks_own,

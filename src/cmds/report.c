@@ -74,7 +74,7 @@ static const struct gp_cmd_spec report_spec = {
 	"kernel, its duration and launch shape, and the op model's params, FLOPs,\n"
 	"bytes and tensor-core use.  Unknown fields print as 'na' ('-' for seq,\n"
 	"altseq, layer and trace, as PyProf), null in json.  See docs/report.md.",
-	.shared = GP_OPT_COLUMNS | GP_OPT_FORMAT | GP_OPT_CSV | GP_OPT_WIDTH | GP_OPT_NO_HEADER | GP_OPT_PEAKS,
+	.shared = GP_OPT_COLUMNS | GP_OPT_FORMAT | GP_OPT_CSV | GP_OPT_WIDTH | GP_OPT_NO_HEADER | GP_OPT_PEAKS | GP_OPT_WINDOW,
 	.row_formats = true,
 	.more =
 	"With -w, kernel and params (and longname) are truncated first, then the\n"
@@ -262,7 +262,7 @@ int cmd_report(int argc, char **argv)
 		return gp_cli_usage("report", "%s", err.msg);
 
 	gp_trace_init(&t);
-	rc = gp_cli_load(o.file, &t);
+	rc = gp_cli_load(o.file, &o.window, &t, NULL);
 	if (rc) {
 		gp_trace_free(&t);
 		return rc;

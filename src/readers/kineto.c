@@ -181,6 +181,8 @@ static int load(const char *path, gp_trace *t, const struct gp_load_opts *o, gp_
 	p = gp_xmalloc(sizeof(*p));
 	kineto_parser_init(p, path, t, err);
 	bool gzip = pread(fd, magic, 2, 0) == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
+	if (o)
+		kineto_window_prescan(p, path, &o->window, threads > 1 && gzip);
 	if (threads > 1 && !gzip && S_ISREG(stbuf.st_mode) && size >= parallel_min_bytes(o))
 		rc = kineto_parse_parallel(p, fd, size, threads, o);
 	if (rc < 0) {

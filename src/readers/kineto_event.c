@@ -396,7 +396,7 @@ static void add_complete(struct kineto_parser *p, struct kineto_event *e)
 		p->neg_dur++;
 		e->dur = 0;
 	}
-	if (add)
+	if (add && !kineto_event_outside(p, e, true))
 		add(p, e, e->ts, e->ts + e->dur);
 	if ((e->have & H_COLL) && (e->cat == CAT_KERNEL || e->cat == CAT_CPU_OP || e->cat == CAT_USER_ANNOT))
 		add_coll_args(p->t, e);
@@ -450,6 +450,8 @@ static void add_memevent(struct kineto_parser *p, const struct kineto_event *e)
 		p->mem_other_type++;
 		return;
 	}
+	if (kineto_event_outside(p, e, true))
+		return;
 	if (e->mem_total_alloc < -1 || e->mem_total_reserved < -1 ||
 	    (e->mem_total_alloc == -1 && e->have & H_MEM_TOTAL_ALLOC) ||
 	    (e->mem_total_reserved == -1 && e->have & H_MEM_TOTAL_RESERVED))

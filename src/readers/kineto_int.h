@@ -9,6 +9,7 @@
 **   kineto_finish.c    after the parse: base time, pids, versions, notes
 **   kineto_flows.c     fwdbwd flows tie backward ops to forward ones
 **   kineto_parallel.c  large plain files parsed in parts on several threads
+**   kineto_window.c    the read window: a pre-scan for its span, the test
 **
 ** docs/kineto.md describes the format and the field mapping.
 **
@@ -136,6 +137,15 @@ struct skipped_cat {
 	uint64_t count;
 };
 
+/* The read window (kineto_window.c): events wholly outside [lo, hi] (ns
+** relative to the base time, like kineto_event.ts) are not kept, nor GPU
+** work (kernels, copies, memsets) that ends before gpu_lo; off when on is
+** false. */
+struct kineto_window {
+	bool on;
+	int64_t lo, hi, gpu_lo;
+};
+
 struct kineto_parser {
 	gp_trace *t;
 	const char *path;
@@ -174,6 +184,8 @@ struct kineto_parser {
 	uint64_t mem_unread;      /* [memory] instants without ts or Bytes */
 	uint64_t mem_other_type;  /* [memory] instants of a device type other than CPU/CUDA */
 	uint64_t mem_negative_total;  /* [memory] instants stating a total below 0 */
+
+	struct kineto_window win;
 };
 
 /* ---- kineto_keys.c ---- */
@@ -228,6 +240,21 @@ void kineto_event_set_name(struct kineto_event *e, const char *s, size_t n);
 /* Turns p->ev, whose object just closed, into a record of p->t (or a flow
 ** end, or a count for the notes).  Returns 1 (yajl's "go on"). */
 int kineto_event_finish(struct kineto_parser *p);
+
+/* ---- kineto_window.c ---- */
+
+/* Sets p's read window for window w of the file at path (plain or gzip;
+** threaded: inflate on a second thread) by a pre-scan: the base time,
+** and for iterations the span of their ProfilerStep#N events, widened as
+** gp_window_read_span says.  Never fails: leaves the window off (the whole
+** file is read) when the window has an open end or the scan cannot tell. */
+void kineto_window_prescan(struct kineto_parser *p, const char *path, const struct gp_window *w,
+			   bool threaded);
+
+/* Whether event e lies wholly outside p's read window.  whole: e is
+** complete (a missing dur is 0); else only what is certain already
+** counts (a dur may still come). */
+bool kineto_event_outside(const struct kineto_parser *p, const struct kineto_event *e, bool whole);
 
 /* ---- kineto_finish.c, kineto_flows.c ---- */
 

@@ -382,6 +382,7 @@ int kineto_parse_parallel(struct kineto_parser *p, int fd, uint64_t size, int np
 		} else {
 			gp_trace_init(&w[i].t);
 			kineto_parser_init(&w[i].p, p->path, &w[i].t, &w[i].err);
+			w[i].p.win = p->win;
 		}
 	}
 	for (int i = 1; i < n; i++)
@@ -407,9 +408,11 @@ int kineto_parse_parallel(struct kineto_parser *p, int fd, uint64_t size, int np
 	if (ok) {
 		kineto_finish(p);
 	} else {
+		struct kineto_window win = p->win;
 		trace_reset(p->t, saved, nstrs);
 		kineto_parser_free(p);
 		kineto_parser_init(p, p->path, p->t, p->err);
+		p->win = win;
 	}
 	for (uint32_t i = 1; i < nstrs; i++)
 		free(saved[i]);

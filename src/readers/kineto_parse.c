@@ -269,7 +269,7 @@ static int args_value(struct kineto_parser *p, uint8_t k, char kind, const char 
 			e->arg_name = gp_strtab_intern_n(&p->t->strs, s, n);
 		return 1;
 	case K_CALL_STACK:
-		if (kind == 's')
+		if (kind == 's' && !kineto_event_outside(p, e, false))
 			e->call_stack = gp_strtab_intern_n(&p->t->strs, s, n);
 		return 1;
 	case K_INPUT_DIMS: case K_INPUT_TYPES: case K_CONCRETE: case K_GRID: case K_BLOCK:
@@ -499,7 +499,8 @@ static int on_close(struct kineto_parser *p, bool is_map)
 
 	if (c == C_CAPTURE) {
 		buf_add(&p->cap, is_map ? "}" : "]", 1);
-		if (p->depth == p->cap_depth) {
+		/* the text of an event outside the read window is not kept */
+		if (p->depth == p->cap_depth && !kineto_event_outside(p, &p->ev, false)) {
 			gp_str s = gp_strtab_intern_n(&p->t->strs, p->cap.s, p->cap.n);
 			if (p->cap_key == K_INPUT_DIMS)
 				p->ev.input_dims = s;

@@ -17,6 +17,7 @@
 
 #include "util/demangle.h"
 #include "util/u64map.h"
+#include "model/window.h"
 #include "readers/reader.h"
 #include "readers/sqlutil.h"
 
@@ -94,6 +95,10 @@ struct nsys {
 	GP_VEC(struct domain_ref) domain_refs;
 	GP_VEC(struct domain_def) domains;
 	GP_VEC(size_t) unended;  /* indices of NVTX ranges with a NULL end */
+	/* the read window (docs/window.md): rows wholly outside [win_lo,
+	** win_hi] are skipped, GPU work ending before win_gpu_lo too */
+	bool win_on;
+	gp_ns win_lo, win_hi, win_gpu_lo;
 };
 
 /* ---- small helpers ---------------------------------------------------- */
@@ -129,6 +134,17 @@ static void tick(struct nsys *r)
 	if ((++r->done % PROGRESS_EVERY) == 0 && r->o && r->o->progress)
 		r->o->progress(r->o->progress_ctx, r->done, r->total > r->done ? r->total : r->done);
 }
+
+/* Whether a row of [start, end] lies outside the read window (gpu: a
+** kernel, copy or memset). */
+static bool outside(const struct nsys *r, gp_ns start, gp_ns end, bool gpu)
+{
+	return r->win_on && (start > r->win_hi || end < (gpu ? r->win_gpu_lo : r->win_lo));
+}
+
+/* Reserves room for a table's rows, unless a read window keeps few. */
+#define RESERVE(r, vec, table) \
+	do { if (!(r)->win_on) gp_vec_reserve(vec, (vec).n + estimate_rows(r, table)); } while (0)
 
 /* The StringIds index of id, or -1 (counted as dangling) when absent. */
 static int64_t str_index(struct nsys *r, int64_t id)
@@ -492,10 +508,17 @@ static int read_kernels(struct nsys *r)
 			      T_KERNEL " table)");
 		return GP_OK;
 	}
-	gp_vec_reserve(r->t->kernels, r->t->kernels.n + estimate_rows(r, T_KERNEL));
+	RESERVE(r, r->t->kernels, T_KERNEL);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		gp_ns start, end;
+		read_times(r, st, START, &start, &end);
+		if (outside(r, start, end, true)) {
+			tick(r);
+			continue;
+		}
 		struct gp_kernel *k = gp_vec_push(r->t->kernels);
-		read_times(r, st, START, &k->start, &k->end);
+		k->start = start;
+		k->end = end;
 		k->device = (int32_t)gp_sql_i64(st, DEV);
 		k->context = (uint32_t)gp_sql_i64(st, CTX);
 		k->stream = (uint32_t)gp_sql_i64(st, STRM);
@@ -586,11 +609,18 @@ static int read_apis(struct nsys *r)
 
 	if ((rc = select_cols(r, T_RUNTIME, "CUDA API calls", cols, GP_SQL_NCOLS(cols), 2, &st)) || !st)
 		return rc;
-	gp_vec_reserve(r->t->apis, r->t->apis.n + estimate_rows(r, T_RUNTIME));
+	RESERVE(r, r->t->apis, T_RUNTIME);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		gp_ns start, end;
+		read_times(r, st, 0, &start, &end);
+		if (outside(r, start, end, false)) {
+			tick(r);
+			continue;
+		}
 		struct gp_api *a = gp_vec_push(r->t->apis);
 		int64_t g = gp_sql_i64(st, 3);
-		read_times(r, st, 0, &a->start, &a->end);
+		a->start = start;
+		a->end = end;
 		/* no eventClass column: the table's historical content, runtime */
 		a->kind = (uint8_t)(gp_sql_is_null(st, 2) ? GP_API_RUNTIME : enum_get(&r->api_kind, gp_sql_i64(st, 2)));
 		a->pid = gid_pid(g);
@@ -615,10 +645,17 @@ static int read_memcpys(struct nsys *r)
 
 	if ((rc = select_cols(r, T_MEMCPY, "memory copies", cols, GP_SQL_NCOLS(cols), 2, &st)) || !st)
 		return rc;
-	gp_vec_reserve(r->t->memcpys, r->t->memcpys.n + estimate_rows(r, T_MEMCPY));
+	RESERVE(r, r->t->memcpys, T_MEMCPY);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		gp_ns start, end;
+		read_times(r, st, 0, &start, &end);
+		if (outside(r, start, end, true)) {
+			tick(r);
+			continue;
+		}
 		struct gp_memcpy *m = gp_vec_push(r->t->memcpys);
-		read_times(r, st, 0, &m->start, &m->end);
+		m->start = start;
+		m->end = end;
 		m->device = (int32_t)gp_sql_i64(st, 2);
 		m->context = (uint32_t)gp_sql_i64(st, 3);
 		m->stream = (uint32_t)gp_sql_i64(st, 4);
@@ -646,10 +683,17 @@ static int read_memsets(struct nsys *r)
 
 	if ((rc = select_cols(r, T_MEMSET, "memsets", cols, GP_SQL_NCOLS(cols), 2, &st)) || !st)
 		return rc;
-	gp_vec_reserve(r->t->memsets, r->t->memsets.n + estimate_rows(r, T_MEMSET));
+	RESERVE(r, r->t->memsets, T_MEMSET);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		gp_ns start, end;
+		read_times(r, st, 0, &start, &end);
+		if (outside(r, start, end, true)) {
+			tick(r);
+			continue;
+		}
 		struct gp_memset *m = gp_vec_push(r->t->memsets);
-		read_times(r, st, 0, &m->start, &m->end);
+		m->start = start;
+		m->end = end;
 		m->device = (int32_t)gp_sql_i64(st, 2);
 		m->context = (uint32_t)gp_sql_i64(st, 3);
 		m->stream = (uint32_t)gp_sql_i64(st, 4);
@@ -674,10 +718,17 @@ static int read_syncs(struct nsys *r)
 
 	if ((rc = select_cols(r, T_SYNC, "synchronizations", cols, GP_SQL_NCOLS(cols), 2, &st)) || !st)
 		return rc;
-	gp_vec_reserve(r->t->syncs, r->t->syncs.n + estimate_rows(r, T_SYNC));
+	RESERVE(r, r->t->syncs, T_SYNC);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		gp_ns start, end;
+		read_times(r, st, 0, &start, &end);
+		if (outside(r, start, end, false)) {
+			tick(r);
+			continue;
+		}
 		struct gp_sync *s = gp_vec_push(r->t->syncs);
-		read_times(r, st, 0, &s->start, &s->end);
+		s->start = start;
+		s->end = end;
 		s->device = (int32_t)gp_sql_i64(st, 2);
 		s->context = (uint32_t)gp_sql_i64(st, 3);
 		s->stream = (uint32_t)gp_sql_i64(st, 4);
@@ -715,6 +766,10 @@ static int read_memevents(struct nsys *r)
 			unknown_op++;
 			continue;
 		}
+		if (outside(r, gp_sql_i64(st, 0), gp_sql_i64(st, 0), false)) {
+			tick(r);
+			continue;
+		}
 		struct gp_memevent *m = gp_vec_push(r->t->memevents);
 		m->ts = gp_sql_i64(st, 0);
 		m->bytes = op == 0 ? bytes : -bytes;
@@ -736,6 +791,92 @@ static int read_memevents(struct nsys *r)
 	return finish(r, st, rc, "CUDA memory usage");
 }
 
+enum { NVTX_START, NVTX_END, NVTX_TYPE, NVTX_TEXT, NVTX_TEXTID, NVTX_GTID };
+
+/* The text of an NVTX row (its text column, else its StringIds key), not
+** interned; "" for none. */
+static const char *nvtx_raw_text(struct nsys *r, sqlite3_stmt *st)
+{
+	if (!gp_sql_is_null(st, NVTX_TEXT))
+		return (const char *)sqlite3_column_text(st, NVTX_TEXT);
+	return gp_s(r->t, str_col(r, st, NVTX_TEXTID));
+}
+
+/* Whether an NVTX row of class cls is dropped by the read window: a mark,
+** or a range wholly outside it, unless it is an iteration range (the
+** correlation numbers those by their order: every one is kept) or has no
+** end (it ends at the end of the trace). */
+static bool nvtx_outside(struct nsys *r, sqlite3_stmt *st, int cls)
+{
+	int64_t num;
+
+	if (cls == NV_DOMAIN || (cls != NV_MARK && gp_sql_is_null(st, NVTX_END)))
+		return false;
+	gp_ns start = gp_sql_i64(st, NVTX_START);
+	gp_ns end = cls == NV_MARK ? start : gp_sql_i64(st, NVTX_END);
+	if (!outside(r, start, end < start ? start : end, false))
+		return false;
+	return !((cls == NV_PUSHPOP || cls == NV_STARTEND) && gp_iteration_text(nvtx_raw_text(r, st), &num));
+}
+
+/* For --iters: the span of the window's NVTX iteration ranges, read before
+** everything else, sets the read window.  Leaves it off when there is no
+** NVTX table, no such range, or one of them has no end. */
+static int prescan_iterations(struct nsys *r, int32_t a, int32_t b, gp_ns *lo, gp_ns *hi, bool *found)
+{
+	static const char *const cols[] = {"start", "end", "eventType", "text", "textId", "globalTid"};
+	GP_VEC(struct gp_range) its = {0};
+	sqlite3_stmt *st;
+	int rc;
+	int64_t num;
+
+	*found = false;
+	if ((rc = select_cols(r, T_NVTX, "NVTX events", cols, GP_SQL_NCOLS(cols), 2, &st)) || !st)
+		return rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int cls = !gp_sql_is_null(st, NVTX_TYPE) ? enum_get(&r->nvtx, gp_sql_i64(st, NVTX_TYPE))
+			  : gp_sql_is_null(st, NVTX_END) ? NV_MARK : NV_PUSHPOP;
+		if ((cls != NV_PUSHPOP && cls != NV_STARTEND) || !gp_iteration_text(nvtx_raw_text(r, st), &num))
+			continue;
+		struct gp_range *rg = gp_vec_push(its);
+		memset(rg, 0, sizeof(*rg));
+		rg->start = gp_sql_i64(st, NVTX_START);
+		rg->end = gp_sql_is_null(st, NVTX_END) ? GP_NS_MAX : gp_sql_i64(st, NVTX_END);
+		if (rg->end < rg->start)
+			rg->end = rg->start;
+		rg->pid = gid_pid(gp_sql_i64(st, NVTX_GTID));
+		rg->tid = gid_tid(gp_sql_i64(st, NVTX_GTID));
+		rg->kind = (uint8_t)(cls == NV_PUSHPOP ? GP_RANGE_PUSHPOP : GP_RANGE_STARTEND);
+		rg->text = gp_sql_is_null(st, NVTX_TEXT) ? str_col(r, st, NVTX_TEXTID)
+			   : text_col(r, st, NVTX_TEXT);
+	}
+	rc = finish(r, st, rc, "NVTX events");
+	if (!rc)
+		*found = gp_iteration_ranges_span(r->t, its.v, its.n, a, b, lo, hi);
+	gp_vec_free(its);
+	return rc;
+}
+
+/* Sets the read window for o->window (off for none, an open time span, or
+** iterations the pre-scan cannot place). */
+static int set_window(struct nsys *r)
+{
+	const struct gp_window *w = r->o ? &r->o->window : NULL;
+	gp_ns lo, hi;
+	bool found = true;
+	int rc = GP_OK;
+
+	if (!w || w->mode == GP_WINDOW_NONE)
+		return GP_OK;
+	lo = w->start;
+	hi = w->end;
+	if (w->mode == GP_WINDOW_ITERS)
+		rc = prescan_iterations(r, w->iter_a, w->iter_b, &lo, &hi, &found);
+	if (!rc && found)
+		r->win_on = gp_window_read_span(lo, hi, &r->win_lo, &r->win_hi, &r->win_gpu_lo);
+	return rc;
+}
+
 static int read_nvtx(struct nsys *r)
 {
 	static const char *const cols[] = {
@@ -750,7 +891,7 @@ static int read_nvtx(struct nsys *r)
 	** seen may lack eventType (PyProf read text, globalTid, start, end) */
 	if ((rc = select_cols(r, T_NVTX, "NVTX events", cols, GP_SQL_NCOLS(cols), 2, &st)) || !st)
 		return rc;
-	gp_vec_reserve(r->t->ranges, r->t->ranges.n + estimate_rows(r, T_NVTX));
+	RESERVE(r, r->t->ranges, T_NVTX);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int cls = !gp_sql_is_null(st, TYPE) ? enum_get(&r->nvtx, gp_sql_i64(st, TYPE))
 			  : gp_sql_is_null(st, END) ? NV_MARK : NV_PUSHPOP;
@@ -758,7 +899,7 @@ static int read_nvtx(struct nsys *r)
 		gp_str text;
 
 		tick(r);
-		if (cls == NV_IGNORE)
+		if (cls == NV_IGNORE || (r->win_on && nvtx_outside(r, st, cls)))
 			continue;
 		text = gp_sql_is_null(st, TEXT) ? str_col(r, st, TEXTID) : text_col(r, st, TEXT);
 		if (cls == NV_DOMAIN) {
@@ -889,6 +1030,7 @@ static int load(const char *path, gp_trace *t, const struct gp_load_opts *o, gp_
 	    !(rc = read_devices(&r)) &&
 	    !(rc = read_processes(&r)) &&
 	    !(rc = read_threads(&r)) &&
+	    !(rc = set_window(&r)) &&
 	    !(rc = read_kernels(&r)) &&
 	    !(rc = read_graphs(&r)) &&
 	    !(rc = read_apis(&r)) &&

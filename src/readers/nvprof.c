@@ -15,6 +15,7 @@
 
 #include "util/demangle.h"
 #include "readers/cupti_cbid.h"
+#include "model/window.h"
 #include "readers/reader.h"
 #include "readers/sqlutil.h"
 
@@ -69,6 +70,10 @@ struct ctx {
 	size_t bad_times;                 /* records with end < start */
 	size_t odd_markers;               /* unknown flags */
 	size_t lone_starts, lone_ends;    /* marker rows left unpaired */
+	/* the read window (docs/window.md): rows wholly outside [win_lo,
+	** win_hi] are skipped, GPU work ending before win_gpu_lo too */
+	bool win_on;
+	gp_ns win_lo, win_hi, win_gpu_lo;
 };
 
 typedef int (*row_fn)(struct ctx *c, sqlite3_stmt *st);
@@ -107,6 +112,14 @@ static void fix_times(struct ctx *c, gp_ns *start, gp_ns *end)
 		*end = *start;
 		c->bad_times++;
 	}
+}
+
+/* Clamps a row's [start, end] (fix_times) and says whether the read window
+** drops it (gpu: a kernel, copy or memset). */
+static bool outside(struct ctx *c, gp_ns *start, gp_ns *end, bool gpu)
+{
+	fix_times(c, start, end);
+	return c->win_on && (*start > c->win_hi || *end < (gpu ? c->win_gpu_lo : c->win_lo));
 }
 
 /* ---- StringTable ---- */
@@ -249,11 +262,13 @@ static int name_row(struct ctx *c, sqlite3_stmt *st)
 
 static int kernel_row(struct ctx *c, sqlite3_stmt *st)
 {
-	struct gp_kernel *k = gp_vec_push(c->t->kernels);
+	gp_ns start = gp_sql_i64(st, 0), end = gp_sql_i64(st, 1);
 
-	k->start = gp_sql_i64(st, 0);
-	k->end = gp_sql_i64(st, 1);
-	fix_times(c, &k->start, &k->end);
+	if (outside(c, &start, &end, true))
+		return GP_OK;
+	struct gp_kernel *k = gp_vec_push(c->t->kernels);
+	k->start = start;
+	k->end = end;
 	k->device = (int32_t)gp_sql_i64(st, 2);
 	k->context = gp_sql_u32(st, 3);
 	k->stream = gp_sql_u32(st, 4);
@@ -346,15 +361,18 @@ static gp_str api_name(struct ctx *c, int kind, int64_t cbid)
 
 static int api_row(struct ctx *c, sqlite3_stmt *st, int kind)
 {
+	gp_ns start = gp_sql_i64(st, 1), end = gp_sql_i64(st, 2);
+
+	if (outside(c, &start, &end, false))
+		return GP_OK;
 	struct gp_api *a = gp_vec_push(c->t->apis);
 	int64_t cbid = gp_sql_i64(st, 0);
 
 	a->kind = (uint8_t)kind;
 	a->cbid = cbid >= INT32_MIN && cbid <= INT32_MAX ? (int32_t)cbid : -1;
 	a->name = api_name(c, kind, cbid);
-	a->start = gp_sql_i64(st, 1);
-	a->end = gp_sql_i64(st, 2);
-	fix_times(c, &a->start, &a->end);
+	a->start = start;
+	a->end = end;
 	a->pid = gp_sql_u32(st, 3);
 	a->tid = gp_sql_u32(st, 4);   /* stored as signed 32-bit */
 	a->corr = (uint64_t)gp_sql_i64(st, 5);
@@ -463,6 +481,39 @@ static void pair_markers(struct ctx *c)
 	gp_vec_free(c->ends);
 }
 
+/* Sets the read window for o->window from the ranges paired so far (for
+** iterations, the span of their NVTX iteration ranges), then drops the
+** ranges outside it but the iteration ranges, which the correlation
+** numbers by their order.  Leaves it off for no window, an open time span
+** or iterations it cannot place. */
+static void set_window(struct ctx *c)
+{
+	const struct gp_window *w = c->o ? &c->o->window : NULL;
+	gp_trace *t = c->t;
+	gp_ns lo, hi;
+	int64_t num;
+	size_t n = 0;
+
+	if (!w || w->mode == GP_WINDOW_NONE)
+		return;
+	lo = w->start;
+	hi = w->end;
+	if (w->mode == GP_WINDOW_ITERS &&
+	    !gp_iteration_ranges_span(t, t->ranges.v, t->ranges.n, w->iter_a, w->iter_b, &lo, &hi))
+		return;
+	c->win_on = gp_window_read_span(lo, hi, &c->win_lo, &c->win_hi, &c->win_gpu_lo);
+	if (!c->win_on)
+		return;
+	for (size_t i = 0; i < t->ranges.n; i++) {
+		const struct gp_range *r = &t->ranges.v[i];
+		if (gp_span_overlaps(r->start, r->end, c->win_lo, c->win_hi) ||
+		    ((r->kind == GP_RANGE_PUSHPOP || r->kind == GP_RANGE_STARTEND) &&
+		     gp_iteration_text(gp_s(t, r->text), &num)))
+			t->ranges.v[n++] = *r;
+	}
+	t->ranges.n = n;
+}
+
 /* ---- MEMCPY, MEMSET, SYNCHRONIZATION ---- */
 
 static uint8_t copy_kind(int64_t v)
@@ -485,16 +536,18 @@ static uint8_t mem_kind(int64_t v)
 
 static int memcpy_row(struct ctx *c, sqlite3_stmt *st)
 {
-	struct gp_memcpy *m = gp_vec_push(c->t->memcpys);
+	gp_ns start = gp_sql_i64(st, 5), end = gp_sql_i64(st, 6);
 
+	if (outside(c, &start, &end, true))
+		return GP_OK;
+	struct gp_memcpy *m = gp_vec_push(c->t->memcpys);
 	m->copy_kind = copy_kind(gp_sql_i64(st, 0));
 	m->src_kind = mem_kind(gp_sql_i64(st, 1));
 	m->dst_kind = mem_kind(gp_sql_i64(st, 2));
 	m->async = (gp_sql_i64(st, 3) & MEMCPY_ASYNC) != 0;
 	m->bytes = (uint64_t)gp_sql_i64(st, 4);
-	m->start = gp_sql_i64(st, 5);
-	m->end = gp_sql_i64(st, 6);
-	fix_times(c, &m->start, &m->end);
+	m->start = start;
+	m->end = end;
 	m->device = (int32_t)gp_sql_i64(st, 7);
 	m->context = gp_sql_u32(st, 8);
 	m->stream = gp_sql_u32(st, 9);
@@ -511,13 +564,15 @@ static int memcpy_row(struct ctx *c, sqlite3_stmt *st)
 
 static int memset_row(struct ctx *c, sqlite3_stmt *st)
 {
-	struct gp_memset *m = gp_vec_push(c->t->memsets);
+	gp_ns start = gp_sql_i64(st, 2), end = gp_sql_i64(st, 3);
 
+	if (outside(c, &start, &end, true))
+		return GP_OK;
+	struct gp_memset *m = gp_vec_push(c->t->memsets);
 	m->value = gp_sql_u32(st, 0);
 	m->bytes = (uint64_t)gp_sql_i64(st, 1);
-	m->start = gp_sql_i64(st, 2);
-	m->end = gp_sql_i64(st, 3);
-	fix_times(c, &m->start, &m->end);
+	m->start = start;
+	m->end = end;
 	m->device = (int32_t)gp_sql_i64(st, 4);
 	m->context = gp_sql_u32(st, 5);
 	m->stream = gp_sql_u32(st, 6);
@@ -528,13 +583,16 @@ static int memset_row(struct ctx *c, sqlite3_stmt *st)
 
 static int sync_row(struct ctx *c, sqlite3_stmt *st)
 {
+	gp_ns start = gp_sql_i64(st, 1), end = gp_sql_i64(st, 2);
+
+	if (outside(c, &start, &end, false))
+		return GP_OK;
 	struct gp_sync *s = gp_vec_push(c->t->syncs);
 	int64_t type = gp_sql_i64(st, 0);
 
 	s->kind = type >= 0 && type < GP_SYNC__COUNT ? (uint8_t)type : GP_SYNC_UNKNOWN;
-	s->start = gp_sql_i64(st, 1);
-	s->end = gp_sql_i64(st, 2);
-	fix_times(c, &s->start, &s->end);
+	s->start = start;
+	s->end = end;
 	s->corr = (uint64_t)gp_sql_i64(st, 3);
 	s->context = gp_sql_u32(st, 4);
 	s->device = ctx_device(c, gp_sql_i64(st, 4));
@@ -671,10 +729,12 @@ static int load_tables(struct ctx *c, gp_error *err)
 		return rc;
 	/* markers first, paired and their rows freed before the big tables
 	** are read: the start and end rows (80 bytes a range) and the ranges
-	** are never resident beside the kernels and API calls */
+	** are never resident beside the kernels and API calls; and a window's
+	** span is that of its iteration ranges */
 	if ((rc = EACH_ROW(c, T_MARKER, "NVTX markers (" T_MARKER ")", markers, marker_row, err)))
 		return rc;
 	pair_markers(c);
+	set_window(c);
 	if ((rc = read_kernels(c, T_CKERNEL, err)) ||
 	    (rc = read_kernels(c, T_KERNEL, err)) ||
 	    (rc = EACH_ROW(c, T_RUNTIME, "runtime API calls (" T_RUNTIME ")", apis, runtime_row, err)) ||

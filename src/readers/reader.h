@@ -16,6 +16,7 @@
 
 #include "util/error.h"
 #include "model/trace.h"
+#include "model/window.h"
 
 /* Progress callback: done/total in any unit (bytes, rows); total 0 when
 ** unknown.  May be NULL. */
@@ -33,6 +34,12 @@ struct gp_load_opts {
 	/* Plain Kineto files of at least this many bytes are parsed in parts;
 	** 0 = the default, 32 MiB. */
 	uint64_t parallel_min_bytes;
+	/* The window the caller will cut the trace to (gp_window_apply):
+	** a reader that can, keeps only records overlapping its read window
+	** (gp_window_read_span; for iterations, of the span of their ranges,
+	** found by a pre-scan), and fails with GP_ERR_USAGE when the file has
+	** none of the iterations.  Readers that cannot read everything. */
+	struct gp_window window;
 };
 
 /* What the loader knows about a file when asking readers to rate it. */

@@ -39,9 +39,15 @@ expect_exit 2 "$GPUPROF" export -f html "$TMP/g.kineto"
 expect_exit 2 "$GPUPROF" export --iters 3:1 "$TMP/g.kineto"
 expect_exit 2 "$GPUPROF" export --iter x "$TMP/g.kineto"
 expect_exit 2 "$GPUPROF" export --weight flops "$TMP/g.kineto"
-expect_exit 2 "$GPUPROF" export -f folded --iter 1 "$TMP/g.kineto"
 expect_exit 2 "$GPUPROF" export --start 10 --end 5 "$TMP/g.kineto"
 expect_exit 3 "$GPUPROF" export "$TMP/missing.json"
+# a window cuts the flame graph too: its weights are the window's kernel time
+run_ok "$GPUPROF" export -f folded --iter 1 "$TMP/g.kineto"
+fold=$(awk '{s += $NF} END {printf "%d", s}' "$TMP/out")
+run_ok "$GPUPROF" report -f csv -c start,end --iter 1 "$TMP/g.kineto"
+want=$(python3 -c "import csv,sys; print(sum(int(r['End(ns)']) - int(r['Start(ns)']) for r in csv.DictReader(open(sys.argv[1]))))" "$TMP/out")
+[ "$want" -gt 0 ] || fail "iteration 1 has no kernels"
+assert_eq "$fold" "$want" "export -f folded --iter 1: weights"
 printf '{"traceEvents": [{"ph": "X", "cat": "kernel", "ts": 1' >"$TMP/bad.json"
 expect_exit 4 "$GPUPROF" export -o "$TMP/bad.out.json" "$TMP/bad.json"
 [ ! -e "$TMP/bad.out.json" ] || fail "a failed export left its output file"

@@ -1,10 +1,11 @@
 /*
 ** Shared by the fuzz targets whose reader opens files by path (SQLite
 ** databases, gpuprof recordings): the input goes to a temporary file, which
-** is loaded through the normal loader (so probing runs too), correlated and
-** given to the op model and the memory replay, as a command would.  opts (may be NULL: the
-** defaults) are the load options, e.g. Kineto's split-and-merge on tiny
-** files.
+** is loaded through the normal loader (so probing runs too), correlated,
+** cut to opts' window when it has one, and given to the op model and the
+** memory replay, as a command would.  opts (may be NULL: the defaults) are
+** the load options, e.g. Kineto's split-and-merge on tiny files, or a
+** window (the readers' pre-scans and read windows).
 **
 ** Ownership: everything is created and freed inside fuzz_load_file(); check
 ** (may be NULL) sees the loaded trace before it is freed.
@@ -18,6 +19,7 @@
 
 #include "analysis/correlate.h"
 #include "analysis/memory.h"
+#include "analysis/window.h"
 #include "ops/ops.h"
 #include "readers/reader.h"
 
@@ -42,7 +44,9 @@ static inline void fuzz_load_file(const uint8_t *data, size_t size, const struct
 	if (gp_trace_load(path, &t, opts, &err) == GP_OK) {
 		if (check)
 			check(&t);
-		if (gp_correlate(&t, &co, &err) == GP_OK) {
+		gp_ns lo, hi;
+		if (gp_correlate(&t, &co, &err) == GP_OK &&
+		    (!opts || gp_window_apply(&t, &opts->window, &lo, &hi, &err) == GP_OK)) {
 			struct gp_memory m;
 			free(gp_ops_run(&t, NULL));
 			gp_memory_run(&t, &m);

@@ -1,7 +1,7 @@
 /*
 ** Fuzz target: the Nsight Systems reader, then correlation and the op model
-** on what it loaded.  Seeds: corpus/nsys/, made by
-** tests/fuzz/make-corpus-nsys.sh.
+** on what it loaded, with and without a window (--iters 0:1).  Seeds:
+** corpus/nsys/, made by tests/fuzz/make-corpus-nsys.sh.
 */
 #include "fuzz_file.h"
 
@@ -9,6 +9,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	struct gp_load_opts window = {.window = {.mode = GP_WINDOW_ITERS, .iter_a = 0, .iter_b = 1}};
+
 	fuzz_load_file(data, size, NULL, NULL);
+	fuzz_load_file(data, size, &window, NULL);   /* the pre-scan and read window */
 	return 0;
 }

@@ -1,0 +1,178 @@
+/*
+** Cutting a correlated trace to a window; see window.h and docs/window.md.
+** One pass per record array: mark what stays, compact in order (so the
+** arrays stay sorted and nested as gp_trace_finish left them), then
+** renumber the indices that point into the compacted arrays.
+*/
+#include <inttypes.h>
+#include <stdlib.h>
+
+#include "analysis/correlate.h"
+#include "analysis/window.h"
+
+bool gp_window_iteration_span(const gp_trace *t, int32_t a, int32_t b, gp_ns *lo, gp_ns *hi)
+{
+	bool any = false;
+
+	for (size_t k = 0; k < t->kernels.n; k++) {
+		const struct gp_attr *at = &t->attrs[k];
+		if (at->iter < a || at->iter > b)
+			continue;
+		gp_ns s = t->kernels.v[k].start, e = t->kernels.v[k].end;
+		if (at->api >= 0 && t->apis.v[at->api].start < s)
+			s = t->apis.v[at->api].start;
+		if (!any || s < *lo)
+			*lo = s;
+		if (!any || e > *hi)
+			*hi = e;
+		any = true;
+	}
+	return any;
+}
+
+/* Why no kernel is in iterations a..b: the trace has none, or which it has. */
+static int no_iterations(const gp_trace *t, int32_t a, int32_t b, gp_error *err)
+{
+	int32_t first = INT32_MAX, last = -1;
+
+	for (size_t k = 0; k < t->kernels.n; k++) {
+		int32_t it = t->attrs[k].iter;
+		if (it >= 0 && it < first)
+			first = it;
+		if (it > last)
+			last = it;
+	}
+	if (last < 0)
+		return gp_err(err, GP_ERR_USAGE,
+			      "%s: --iters: no kernel belongs to an iteration (the trace has no "
+			      "ProfilerStep#N, NVTX \"iteration N\" or libgpuprof iteration ranges "
+			      "around its launches)", gp_s(t, t->path));
+	return gp_err(err, GP_ERR_USAGE,
+		      "%s: no kernels in iterations %" PRId32 " to %" PRId32
+		      " (the trace's kernels are in iterations %" PRId32 " to %" PRId32 ")",
+		      gp_s(t, t->path), a, b, first, last);
+}
+
+/* Compacts vec (a GP_VEC) to the elements i with keep[i], writing each old
+** index's new one (-1 when dropped) to renum when it is not NULL. */
+#define COMPACT(vec, keep, renum)                                       \
+	do {                                                            \
+		size_t n_ = 0;                                          \
+		for (size_t i_ = 0; i_ < (vec).n; i_++) {               \
+			if ((renum) != NULL)                            \
+				((int32_t *)(renum))[i_] = (keep)[i_] ? (int32_t)n_ : -1; \
+			if ((keep)[i_])                                 \
+				(vec).v[n_++] = (vec).v[i_];            \
+		}                                                       \
+		(vec).n = n_;                                           \
+	} while (0)
+
+/* Marks the records of vec (a GP_VEC of records with start and end) that
+** overlap [lo, hi]. */
+#define MARK_OVERLAP(vec, keep, lo, hi)                                         \
+	for (size_t i_ = 0; i_ < (vec).n; i_++)                                 \
+		(keep)[i_] = gp_span_overlaps((vec).v[i_].start, (vec).v[i_].end, lo, hi)
+
+static int32_t renumber(const int32_t *renum, int32_t i)
+{
+	return i < 0 ? -1 : renum[i];
+}
+
+int gp_window_apply(gp_trace *t, const struct gp_window *w, gp_ns *lo, gp_ns *hi, gp_error *err)
+{
+	size_t most;
+	bool *keep;
+	int32_t *renum_kernel, *renum_api, *renum_range;
+
+	if (w->mode == GP_WINDOW_NONE) {
+		if (!gp_trace_span(t, lo, hi))
+			*lo = *hi = 0;
+		return GP_OK;
+	}
+	if (w->mode == GP_WINDOW_ITERS) {
+		if (!gp_window_iteration_span(t, w->iter_a, w->iter_b, lo, hi))
+			return no_iterations(t, w->iter_a, w->iter_b, err);
+	} else {
+		*lo = w->start;
+		*hi = w->end;
+	}
+	/* the cut uses lo..hi; an open end is reported as the trace's own
+	** (the export's counters span the window) */
+	gp_ns cut_lo = *lo, cut_hi = *hi, first, last;
+	if ((cut_lo == GP_NS_MIN || cut_hi == GP_NS_MAX) && gp_trace_span(t, &first, &last)) {
+		*lo = cut_lo == GP_NS_MIN ? first : cut_lo;
+		*hi = cut_hi == GP_NS_MAX ? last : cut_hi;
+	}
+
+	most = t->kernels.n;
+	if (t->apis.n > most) most = t->apis.n;
+	if (t->ranges.n > most) most = t->ranges.n;
+	if (t->memcpys.n > most) most = t->memcpys.n;
+	if (t->memsets.n > most) most = t->memsets.n;
+	if (t->syncs.n > most) most = t->syncs.n;
+	if (t->memevents.n > most) most = t->memevents.n;
+	keep = gp_xmalloc((most ? most : 1) * sizeof(*keep));
+	renum_kernel = gp_xmalloc((t->kernels.n ? t->kernels.n : 1) * sizeof(int32_t));
+	renum_api = gp_xmalloc((t->apis.n ? t->apis.n : 1) * sizeof(int32_t));
+	renum_range = gp_xmalloc((t->ranges.n ? t->ranges.n : 1) * sizeof(int32_t));
+
+	/* kernels, with their attributions */
+	for (size_t k = 0; k < t->kernels.n; k++)
+		keep[k] = w->mode == GP_WINDOW_ITERS
+			? t->attrs[k].iter >= w->iter_a && t->attrs[k].iter <= w->iter_b
+			: gp_span_overlaps(t->kernels.v[k].start, t->kernels.v[k].end, cut_lo, cut_hi);
+	size_t nk = 0;
+	for (size_t k = 0; k < t->kernels.n; k++) {
+		renum_kernel[k] = keep[k] ? (int32_t)nk : -1;
+		if (keep[k]) {
+			t->kernels.v[nk] = t->kernels.v[k];
+			t->attrs[nk++] = t->attrs[k];
+		}
+	}
+	t->kernels.n = nk;
+	size_t missing = 0;
+	for (size_t k = 0; k < nk; k++)
+		missing += t->attrs[k].api < 0;
+	if (missing && t->apis.n)
+		gp_correlate_note_missing(t, missing);
+
+	/* API calls and ranges in the span, and those the kept kernels'
+	** attributions name, so that every kept kernel keeps its launch and
+	** the ranges around it */
+	MARK_OVERLAP(t->apis, keep, cut_lo, cut_hi);
+	for (size_t k = 0; k < nk; k++)
+		if (t->attrs[k].api >= 0)
+			keep[t->attrs[k].api] = true;
+	COMPACT(t->apis, keep, renum_api);
+
+	MARK_OVERLAP(t->ranges, keep, cut_lo, cut_hi);
+	for (size_t k = 0; k < nk; k++)
+		for (int32_t r = t->attrs[k].range; r >= 0 && !keep[r]; r = t->ranges.v[r].parent)
+			keep[r] = true;
+	COMPACT(t->ranges, keep, renum_range);
+	for (size_t r = 0; r < t->ranges.n; r++)
+		t->ranges.v[r].parent = renumber(renum_range, t->ranges.v[r].parent);
+
+	for (size_t k = 0; k < nk; k++) {
+		struct gp_attr *a = &t->attrs[k];
+		a->api = renumber(renum_api, a->api);
+		a->range = renumber(renum_range, a->range);
+		a->fwd = renumber(renum_kernel, a->fwd);
+	}
+
+	MARK_OVERLAP(t->memcpys, keep, cut_lo, cut_hi);
+	COMPACT(t->memcpys, keep, NULL);
+	MARK_OVERLAP(t->memsets, keep, cut_lo, cut_hi);
+	COMPACT(t->memsets, keep, NULL);
+	MARK_OVERLAP(t->syncs, keep, cut_lo, cut_hi);
+	COMPACT(t->syncs, keep, NULL);
+	for (size_t i = 0; i < t->memevents.n; i++)
+		keep[i] = t->memevents.v[i].ts >= cut_lo && t->memevents.v[i].ts <= cut_hi;
+	COMPACT(t->memevents, keep, NULL);
+
+	free(renum_range);
+	free(renum_api);
+	free(renum_kernel);
+	free(keep);
+	return GP_OK;
+}

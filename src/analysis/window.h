@@ -1,0 +1,31 @@
+/*
+** Cutting a correlated trace to a window (model/window.h): what a window
+** keeps is defined here and in docs/window.md.
+**
+** Ownership: gp_window_apply() edits the trace in place (its record arrays
+** and t->attrs shrink; strings, op_exts and args stay as they are).
+*/
+#ifndef GP_ANALYSIS_WINDOW_H
+#define GP_ANALYSIS_WINDOW_H
+
+#include "util/error.h"
+#include "model/trace.h"
+#include "model/window.h"
+
+/* The span of iterations a..b in a correlated trace: from the first
+** launching call (or kernel start, for a kernel without one) to the last
+** kernel end of the kernels attributed to them.  False when none is. */
+bool gp_window_iteration_span(const gp_trace *t, int32_t a, int32_t b, gp_ns *lo, gp_ns *hi);
+
+/* Cuts the correlated trace t to window w: kernels of iterations
+** iter_a..iter_b (by their attribution) or overlapping start..end; API
+** calls, ranges, copies, memsets and syncs overlapping the window's span,
+** plus the launching call and the ranges around the launch of every kept
+** kernel; allocator events in the span.  Indices between records are
+** renumbered.  *lo, *hi: the span (an open end of a time window is the
+** trace's first or last time; the whole trace's span for GP_WINDOW_NONE,
+** which changes nothing).  Fails with GP_ERR_USAGE when the
+** trace has no iterations or none of iter_a..iter_b has a kernel. */
+int gp_window_apply(gp_trace *t, const struct gp_window *w, gp_ns *lo, gp_ns *hi, gp_error *err);
+
+#endif

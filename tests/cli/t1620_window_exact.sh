@@ -1,0 +1,61 @@
+# A window read gives exactly the rows of a full read filtered to the
+# window (docs/window.md): report -f csv with every column but idx (which
+# numbers the rows read), for --iters A:B (rows whose iter is A..B) and
+# --start/--end (rows whose kernel overlaps the span), on every shared
+# trace whose kernels have iterations and on generated traces of every
+# format, gzip and a plain file read in parts on several threads too.  The
+# filter is tests/tools/window_filter.py, computed from the full read's
+# rows alone.
+command -v python3 >/dev/null || skip "python3 not installed"
+cols=seq,altseq,tid,layer,trace,dir,sub,mod,op,kernel,params,sil,tc,device,stream,grid,block,flops,bytes,start,end,pid,corr,longname,regs,smem,latency,api,gflops,gbps,intensity,ideal,eff,bound,tceligible,iter
+for f in nsys nvprof kineto; do
+	run_ok "$GEN" --format $f -n 4000 --seed 5 --streams 2 -o "$TMP/gen.$f"
+done
+gzip -c "$TMP/gen.kineto" >"$TMP/gen.kineto.gz"
+ls "$TMP"/gen.* >"$TMP/files"
+if [ -n "$TESTDATA" ] && [ -d "$TESTDATA" ]; then
+	find "$TESTDATA" -type f \( -name '*.sqlite' -o -name '*.nvvp' -o -name '*.json' -o -name '*.json.gz' \) \
+		-not -path '*/expected/*' | sort >>"$TMP/files"
+else
+	[ "${CI:-}" = true ] && fail "../shared/testdata is missing (required under CI)"
+	echo "note: ../shared/testdata not found: generated traces only"
+fi
+checked=0
+while read -r f; do
+	"$GPUPROF" report -f csv -c "$cols" "$f" >"$TMP/full.csv" 2>/dev/null || continue
+	# the iterations the kernels have, and a time span inside the trace
+	read -r a b s e <<EOF2
+$(python3 - "$TMP/full.csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+its = sorted({int(r["Iter"]) for r in rows if r["Iter"] not in ("", "-", "na")})
+starts = sorted(int(r["Start(ns)"]) for r in rows)
+a = b = -1
+if its:
+    a = its[len(its) // 2]
+    b = its[min(len(its) - 1, len(its) // 2 + 1)]
+s = e = -1
+if len(starts) > 2:
+    s, e = starts[len(starts) // 3], starts[len(starts) // 2]
+print(a, b, s, e)
+PY
+)
+EOF2
+	if [ "$a" -ge 0 ]; then
+		run_ok "$GPUPROF" report -f csv -c "$cols" --iters "$a:$b" "$f"
+		python3 tests/tools/window_filter.py "$TMP/full.csv" iters "$a" "$b" >"$TMP/want.csv"
+		cmp -s "$TMP/out" "$TMP/want.csv" || { diff "$TMP/want.csv" "$TMP/out" | head -5 >&2; fail "$f: --iters $a:$b differs from the full read's rows"; }
+		checked=$((checked + 1))
+		case $f in *gen.kineto)   # the same window read split across threads
+			GPUPROF_PARALLEL_MIN_BYTES=1 GPUPROF_THREADS=3 run_ok "$GPUPROF" report -f csv -c "$cols" --iters "$a:$b" "$f"
+			cmp -s "$TMP/out" "$TMP/want.csv" || fail "$f: --iters $a:$b read in parts differs" ;;
+		esac
+	fi
+	if [ "$s" -ge 0 ] 2>/dev/null || [ "$s" -lt -1 ] 2>/dev/null; then
+		run_ok "$GPUPROF" report -f csv -c "$cols" --start "$s" --end "$e" "$f"
+		python3 tests/tools/window_filter.py "$TMP/full.csv" time "$s" "$e" >"$TMP/want.csv"
+		cmp -s "$TMP/out" "$TMP/want.csv" || { diff "$TMP/want.csv" "$TMP/out" | head -5 >&2; fail "$f: --start $s --end $e differs from the full read's rows"; }
+	fi
+done <"$TMP/files"
+[ "$checked" -ge 5 ] || fail "only $checked traces with iterations checked"
+echo "$checked traces with iterations checked"
