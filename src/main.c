@@ -40,8 +40,8 @@ static void usage(FILE *out)
 	for (int i = 0; gp_commands[i].name; i++)
 		if (!gp_commands[i].hidden)
 			fprintf(out, "  %-9s %s\n", gp_commands[i].name, gp_commands[i].summary);
-	fprintf(out, "\ninfo, summary, advise, ranges, breakdown and ranks take several FILEs,\n"
-		     "a directory or a glob (one trace per rank).\n"
+	fprintf(out, "\ninfo, summary, advise, ranges, breakdown, ranks and comm take several\n"
+		     "FILEs, a directory or a glob (one trace per rank); diff takes two.\n"
 		     "'gpuprof COMMAND --help' describes a command's options.\n\n%s", gp_exit_help);
 }
 

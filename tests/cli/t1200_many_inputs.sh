@@ -22,7 +22,7 @@ for cmd in info summary advise ranges breakdown ranks; do
 done
 # --help says which commands take several files
 run_ok "$GPUPROF" --help
-assert_grep '^info, summary, advise, ranges, breakdown and ranks take several FILEs' "$TMP/out"
+assert_grep '^info, summary, advise, ranges, breakdown, ranks and comm take several' "$TMP/out"
 run_ok "$GPUPROF" summary --help
 assert_grep '^usage: gpuprof summary \[OPTIONS\] FILE\.\.\.$' "$TMP/out"
 assert_grep '^  -j, --jobs N' "$TMP/out"
