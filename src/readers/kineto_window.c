@@ -48,12 +48,14 @@ static void doc_add(struct text_buf *b, const char *s, size_t n)
 }
 
 /* The '{' opening the object around buf[at], skipping closed objects on
-** the way back; -1 when buf has none. */
+** the way back, at most MAX_OBJECT bytes back (a step object is never
+** longer: the search costs no more than one object per key found); -1
+** when there is none. */
 static long object_start(const char *buf, size_t at)
 {
 	int depth = 0;
 
-	for (size_t i = at; i-- > 0;) {
+	for (size_t i = at; i-- > 0 && at - i <= MAX_OBJECT;) {
 		if (buf[i] == '}')
 			depth++;
 		else if (buf[i] == '{' && depth-- == 0)
@@ -105,6 +107,12 @@ static bool scan_steps(struct scan *sc, bool at_end)
 				return false;
 			sc->step_from = at;    /* the object goes on in the next chunk */
 			return true;
+		}
+		if (e <= at) {
+			/* the key sits in no object (a '{' inside a string fooled
+			** the backward search): not a step event; look further on */
+			sc->step_from = at + strlen(STEP_KEY);
+			continue;
 		}
 		if (sc->nsteps++)
 			doc_add(&sc->doc, ",", 1);

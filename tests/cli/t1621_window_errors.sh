@@ -50,3 +50,11 @@ assert_eq "$(wc -l <"$TMP/out" | tr -d ' ')" 1 "rows of an empty window"
 head -c 30000 "$TMP/g.json" >"$TMP/cut.json"
 expect_exit 4 "$GPUPROF" summary --iters 1:2 "$TMP/cut.json"
 assert_grep "truncated" "$TMP/err"
+
+# a "ProfilerStep#" key inside no event object (a '{' in a string fooled
+# the pre-scan's backward search, which then looped: found by fuzz_kineto)
+# ends in an answer, not a hang
+f=tests/fuzz/corpus/kineto/window_step_key_outside_object.json
+timeout 60 "$GPUPROF" summary --iters 0:1 "$f" >"$TMP/out" 2>"$TMP/err"; rc=$?
+[ "$rc" != 124 ] || fail "summary --iters hangs on $f"
+[ "$rc" -lt 128 ] || fail "summary --iters crashed ($rc) on $f"
