@@ -141,6 +141,12 @@ struct gp_cli_many {
 ** exit code. */
 int gp_cli_run(const struct gp_cli_many *m, const struct gp_cli_opts *co);
 
+/* gp_ranks_order (analysis/ranks.h) for command cmd: completes ids[0..n)
+** and fills order, printing its notes on stderr when there are several
+** files. */
+void gp_cli_ranks_order(const char *cmd, struct gp_rank_id *ids, const char *const *paths, size_t n,
+			size_t *order);
+
 /* The cross-rank record of a trace as kept rows (ranks.c): one "sums" row
 ** (span, compute, communication, memory, idle in ns) and one "step" row
 ** per iteration (number, time in ns), over gp_rank_record_cols. */

@@ -231,19 +231,6 @@ static void write_advise(gp_writer *w, const struct gp_coll_match *m, const char
 	gp_findings_free(&f);
 }
 
-/* Puts ranks[0..n) in the order of the output and of the clock reference
-** (the first): by rank number, files that state the same rank in the
-** order given (an insertion sort: stable, and n is the number of files). */
-static void sort_by_rank(struct gp_coll_rank *ranks, size_t n)
-{
-	for (size_t i = 1; i < n; i++)
-		for (size_t j = i; j > 0 && ranks[j].rank < ranks[j - 1].rank; j--) {
-			struct gp_coll_rank tmp = ranks[j];
-			ranks[j] = ranks[j - 1];
-			ranks[j - 1] = tmp;
-		}
-}
-
 /* Loads each of files[0..n) in turn, keeps its collectives as a small
 ** record (ranks[i], the GPU's link peak from gpu or the trace's device)
 ** and frees the trace before the next: memory is one trace at a time.
@@ -251,7 +238,7 @@ static void sort_by_rank(struct gp_coll_rank *ranks, size_t n)
 ** shared multi-file loader can take it over.  Returns 0, or the exit code
 ** after printing the error (naming the file). */
 static int load_ranks(char **files, int n, const struct gp_window *w, const struct gp_gpu *gpu,
-		      struct gp_coll_rank *ranks, const char **link)
+		      struct gp_coll_rank *ranks, struct gp_rank_id *ids, const char **link)
 {
 	struct gp_coll_opts co = {.is_comm = gp_kernel_is_comm};
 
@@ -262,12 +249,8 @@ static int load_ranks(char **files, int n, const struct gp_window *w, const stru
 
 		gp_trace_init(&t);
 		rc = gp_cli_load(files[i], w, &t, NULL);
-		if (rc == GP_EXIT_OK) {
-			/* the rank rule of docs/ranks.md: metadata, file name, position */
-			struct gp_rank_id id = gp_rank_from_meta(&t);
-			int32_t by_name = gp_rank_from_name(files[i]);
-			co.default_rank = id.rank >= 0 ? id.rank : by_name >= 0 ? by_name : i;
-		}
+		if (rc == GP_EXIT_OK)
+			ids[i] = gp_rank_from_meta(&t);   /* name and position: gp_cli_ranks_order */
 		if (rc == GP_EXIT_OK && gp_coll_extract(&t, &co, &ranks[i], &err)) {
 			gp_err_print(&err);
 			rc = gp_exit_code(err.status);
@@ -317,6 +300,7 @@ int cmd_comm(int argc, char **argv)
 	const struct gp_column *cols;
 	struct gp_cli_opts co;
 	struct gp_coll_rank *ranks;
+	struct gp_rank_id *ids;
 	struct gp_coll_match m;
 	const char *link = NULL;
 	gp_error err = {0};
@@ -349,14 +333,22 @@ int cmd_comm(int argc, char **argv)
 		return rc;
 	nfiles = (int)in.paths.n;
 	ranks = gp_xcalloc((size_t)nfiles, sizeof(*ranks));
-	rc = load_ranks(in.paths.v, nfiles, &co.window, co.peaks.gpu, ranks, &link);
+	ids = gp_xcalloc((size_t)nfiles, sizeof(*ids));
+	rc = load_ranks(in.paths.v, nfiles, &co.window, co.peaks.gpu, ranks, ids, &link);
 	if (rc == GP_EXIT_OK) {
-		for (int i = 1; i < nfiles; i++)
-			for (int j = 0; j < i; j++)
-				if (ranks[i].rank == ranks[j].rank)
-					fprintf(stderr, "gpuprof comm: %s and %s both say rank %d\n", ranks[j].path,
-						ranks[i].path, ranks[i].rank);
-		sort_by_rank(ranks, (size_t)nfiles);
+		/* the rank rule and order of every command of many files
+		** (docs/ranks.md): metadata, file name, position; ties in
+		** argument order, the first rank the clock reference */
+		size_t *order = gp_xmalloc((size_t)nfiles * sizeof(*order));
+		struct gp_coll_rank *sorted = gp_xmalloc((size_t)nfiles * sizeof(*sorted));
+		gp_cli_ranks_order("comm", ids, (const char *const *)in.paths.v, (size_t)nfiles, order);
+		for (int i = 0; i < nfiles; i++) {
+			sorted[i] = ranks[order[i]];
+			sorted[i].rank = ids[order[i]].rank;
+		}
+		memcpy(ranks, sorted, (size_t)nfiles * sizeof(*ranks));
+		free(sorted);
+		free(order);
 		gp_coll_match(ranks, (size_t)nfiles, &m);
 		if (view == VIEW_KINDS)
 			write_kinds(&w, &m, table);
@@ -375,6 +367,7 @@ int cmd_comm(int argc, char **argv)
 	for (int i = 0; i < nfiles; i++)
 		gp_coll_rank_free(&ranks[i]);
 	free(ranks);
+	free(ids);
 	gp_cli_inputs_free(&in);
 	return rc;
 }

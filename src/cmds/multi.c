@@ -64,6 +64,20 @@ static void *worker(void *arg)
 	}
 }
 
+void gp_cli_ranks_order(const char *cmd, struct gp_rank_id *ids, const char *const *paths, size_t n,
+			size_t *order)
+{
+	char *notes = gp_ranks_order(ids, paths, n, order);
+
+	if (notes && n > 1) {
+		for (char *line = notes, *nl; *line; line = nl + 1) {
+			nl = strchr(line, '\n');
+			fprintf(stderr, "gpuprof %s: note: %.*s\n", cmd, (int)(nl - line), line);
+		}
+	}
+	free(notes);
+}
+
 /* Runs the files todo[0..ntodo) with jobs threads (the calling one too),
 ** each cut to window. */
 static void run_files(const struct gp_cli_many *m, struct gp_cli_result *res, const size_t *todo,
@@ -109,21 +123,13 @@ static int write_output(const struct gp_cli_many *m, const struct gp_cli_opts *c
 	struct gp_column *cols = NULL;
 	gp_error err = {0};
 	gp_writer w;
-	char *notes;
 	int rc = GP_OK;
 
 	for (size_t i = 0; i < n; i++) {
 		paths[i] = res[i].path;
 		ids[i] = res[i].id;
 	}
-	notes = gp_ranks_order(ids, paths, n, order);
-	if (notes && n > 1) {
-		for (char *line = notes, *nl; *line; line = nl + 1) {
-			nl = strchr(line, '\n');
-			fprintf(stderr, "gpuprof %s: note: %.*s\n", m->cmd, (int)(nl - line), line);
-		}
-	}
-	free(notes);
+	gp_cli_ranks_order(m->cmd, ids, paths, n, order);
 	for (size_t i = 0; i < n; i++) {
 		res[order[i]].id = ids[order[i]];
 		sorted[i] = &res[order[i]];

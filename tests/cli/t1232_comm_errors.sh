@@ -27,5 +27,5 @@ run_ok "$GPUPROF" comm -f csv --no-header "$TMP/plain.json"
 assert_grep '^"0",".*plain.json","0","0","0"' "$TMP/out"
 # two files saying the same rank: a note, and both are kept
 run_ok "$GPUPROF" comm -f tsv --no-header "$TMP/job/rank-0.json" "$TMP/job/rank-0.json"
-assert_grep "both say rank 0" "$TMP/err"
+assert_grep "note: .*rank 0 also given by file" "$TMP/err"
 assert_eq "$(wc -l <"$TMP/out")" 2 "rows for two files of one rank"
