@@ -595,35 +595,33 @@ static void finish_v2(struct rec_state *st)
 	gp_trace_meta_set(st->t, "cupti_overhead_ns", v);
 }
 
+/* A note the collector wrote (no GPU, CUPTI in use, ...): a trace warning. */
+static int parse_note(struct rec_state *st, char **f, int n, const char *where, gp_error *err)
+{
+	if (n != 2 || !unescape(f[1]))
+		return gp_err(err, GP_ERR_CORRUPT, "%s: bad note line", where);
+	gp_trace_warn(st->t, "%s", f[1]);
+	return GP_OK;
+}
+
 /* The version 2 record types; *known = false for another first field. */
 static int parse_v2(struct rec_state *st, char **f, int n, uint64_t lineno, const char *where,
 		    gp_error *err, bool *known)
 {
+	static const struct {
+		const char *name;
+		int (*parse)(struct rec_state *, char **, int, const char *, gp_error *);
+	} types[] = {
+		{"kernel", parse_kernel}, {"api", parse_api}, {"memcpy", parse_memcpy},
+		{"memset", parse_memset}, {"sync", parse_sync}, {"device", parse_device},
+		{"graph", parse_graph}, {"overhead", parse_overhead}, {"dropped", parse_dropped},
+		{"note", parse_note},
+	};
+
 	*known = true;
-	if (strcmp(f[0], "kernel") == 0)
-		return parse_kernel(st, f, n, where, err);
-	if (strcmp(f[0], "api") == 0)
-		return parse_api(st, f, n, where, err);
-	if (strcmp(f[0], "memcpy") == 0)
-		return parse_memcpy(st, f, n, where, err);
-	if (strcmp(f[0], "memset") == 0)
-		return parse_memset(st, f, n, where, err);
-	if (strcmp(f[0], "sync") == 0)
-		return parse_sync(st, f, n, where, err);
-	if (strcmp(f[0], "device") == 0)
-		return parse_device(st, f, n, where, err);
-	if (strcmp(f[0], "graph") == 0)
-		return parse_graph(st, f, n, where, err);
-	if (strcmp(f[0], "overhead") == 0)
-		return parse_overhead(st, f, n, where, err);
-	if (strcmp(f[0], "dropped") == 0)
-		return parse_dropped(st, f, n, where, err);
-	if (strcmp(f[0], "note") == 0) {
-		if (n != 2 || !unescape(f[1]))
-			return gp_err(err, GP_ERR_CORRUPT, "%s: bad note line", where);
-		gp_trace_warn(st->t, "%s", f[1]);
-		return GP_OK;
-	}
+	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+		if (strcmp(f[0], types[i].name) == 0)
+			return types[i].parse(st, f, n, where, err);
 	if (strcmp(f[0], "chunk") == 0)
 		return parse_chunk(st, f, n, lineno, where, err);
 	*known = false;
