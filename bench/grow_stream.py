@@ -6,10 +6,18 @@ metadata events once; one event a line), written copy by copy instead of buildin
 whole list first, so memory stays that of the input.  Each event is serialised once
 into a template with holes for the shifted fields, so a copy costs string joins, not
 json.dumps (grow_kineto.py wrote 1 GB in 12 minutes on the 2-core machine).
-Usage: grow_stream.py IN.json[.gz] OUT.json K"""
+With --renumber-steps, copy i of an event named ProfilerStep#N is named
+ProfilerStep#(N + i * steps per copy), so the iterations of the grown trace follow
+each other (as bench/window.sh does after grow_kineto.py) and `--iters A:B` picks
+one window instead of the same steps in every copy.
+Usage: grow_stream.py [--renumber-steps] IN.json[.gz] OUT.json K"""
 import gzip, json, re, sys
 
-src, dst, k = sys.argv[1], sys.argv[2], int(sys.argv[3])
+args = sys.argv[1:]
+renumber = args[:1] == ['--renumber-steps']
+if renumber:
+    args = args[1:]
+src, dst, k = args[0], args[1], int(args[2])
 d = json.load(gzip.open(src) if src.endswith('.gz') else open(src))
 ev = d.pop('traceEvents')
 ts = [float(e['ts']) for e in ev if isinstance(e.get('ts'), (int, float))]
@@ -20,6 +28,9 @@ mx = max([int(v) for e in ev for v in (ids(e, 'correlation'), ids(e, 'External i
 ID_KEYS = ('correlation', 'External id', 'Sequence number')
 HOLE = '@@hole%d@@'
 HOLE_RE = re.compile('"@@hole([0-9]+)@@"')
+STEP_RE = re.compile(r'ProfilerStep#([0-9]+)$')
+steps = sorted({int(m.group(1)) for e in ev for m in [STEP_RE.match(str(e.get('name', '')))] if m})
+per_copy = steps[-1] - steps[0] + 1 if steps else 0
 
 
 def template(e):
@@ -31,6 +42,8 @@ def template(e):
         return HOLE % (len(shifts) - 1)
     if isinstance(c.get('ts'), (int, float)): c['ts'] = hole('ts', c['ts'])
     if isinstance(c.get('id'), int): c['id'] = hole('id', c['id'])
+    m = STEP_RE.match(str(c.get('name', ''))) if renumber else None
+    if m: c['name'] = hole('step', int(m.group(1)))
     if 'args' in c:
         a = dict(c['args'])
         for key in ID_KEYS:
@@ -50,7 +63,8 @@ with open(dst, 'w') as f:
         for parts, shifts in tpl:
             s = [parts[0]]
             for j, (kind, v) in enumerate(shifts):
-                s.append(repr(v + i * span) if kind == 'ts' else str(v + i * mx))
+                s.append(repr(v + i * span) if kind == 'ts' else
+                         f'"ProfilerStep#{v + i * per_copy}"' if kind == 'step' else str(v + i * mx))
                 s.append(parts[j + 1])
             out.append(''.join(s))
         f.write(',\n' + ',\n'.join(out))
