@@ -9,8 +9,8 @@
 ** (group, iteration) cell summing its time; the trace can then be freed.
 ** A run adds its files' parts (gp_diff_run_add): groups meet by key, cells
 ** of the same group and iteration add up, the step is the slowest rank's.
-** Then one sort of each run's cells, far fewer than kernels, gives each
-** group its per-iteration vector.
+** Then each run's cells, far fewer than kernels, are spread into a table of
+** rows x iterations that gives each group its per-iteration vector.
 */
 #include <ctype.h>
 #include <fnmatch.h>
@@ -530,7 +530,6 @@ void gp_diff_run_add(struct gp_diff_run_in *r, const struct gp_diff_part *p, int
 	rk->span = p->span;
 	rk->work_total = p->work_total;
 }
-
 
 /* splitmix64, as the generator's: the same stream on every platform. */
 static uint64_t next_random(uint64_t *state)

@@ -748,23 +748,20 @@ static void rank_notes(const struct gp_diff_run_in *base, const struct gp_diff_r
 }
 
 /* -f html: the page of d, the runs' step times and the gates' results,
-** through the html-diff sink, to o->out (removed again on failure).
-** Returns GP_OK or the error in err. */
+** through the html-diff sink, to out (opened on o->out; closed here, and
+** the file removed again on failure).  Returns GP_OK or the error in err. */
 static int write_html(const struct opts *o, const struct gp_cli_opts *co, const struct gp_diff *d,
 		      const struct gp_diff_run_in *const *run, const struct gp_diff_gate_result *gates,
-		      const char *lib, size_t lib_len, gp_error *err)
+		      const char *lib, size_t lib_len, FILE *out, gp_error *err)
 {
-	bool to_stdout = strcmp(o->out, "-") == 0;
+	bool to_stdout = out == stdout;
 	struct gp_diff_page pg = {.base = co->file, .test = co->file2, .diff = d, .gates = gates,
 				  .ngates = (size_t)o->ngates, .threshold = o->d.threshold,
 				  .top = co->top == SIZE_MAX ? 50 : co->top};
 	struct gp_analysis an = {.diff = &pg, .script = lib, .script_len = lib_len, .top = pg.top};
-	FILE *out = to_stdout ? stdout : gp_cli_open_output("diff", o->out, o->force);
 	gp_sink sink;
 	int rc;
 
-	if (!out)
-		return gp_err(err, GP_ERR_IO, "%s: cannot write the page", o->out);
 	for (int s = 0; s < 2; s++) {
 		pg.step[s] = run[s]->step.v;
 		pg.nstep[s] = run[s]->iters;
@@ -842,8 +839,15 @@ int cmd_diff(int argc, char **argv)
 		}
 		eval_gates(&o, diffs, gates);
 		rank_notes(shown[0], shown[1]);
-		rc = html ? write_html(&o, &co, d, shown, gates, lib, lib_len, &err) : write_rows(&w, &co, d, &err);
-		if (rc != GP_OK) {
+		if (html) {
+			/* an output that cannot be opened is said by gp_cli_open_output */
+			FILE *out = strcmp(o.out, "-") == 0 ? stdout : gp_cli_open_output("diff", o.out, o.force);
+			rc = !out ? GP_EXIT_IO
+			   : write_html(&o, &co, d, shown, gates, lib, lib_len, out, &err) ? GP_EXIT_FAIL : GP_EXIT_OK;
+		} else {
+			rc = write_rows(&w, &co, d, &err) ? GP_EXIT_FAIL : GP_EXIT_OK;
+		}
+		if (rc == GP_EXIT_FAIL) {
 			gp_err_print(&err);
 			rc = gp_exit_code(err.status);
 		}
