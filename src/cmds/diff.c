@@ -713,15 +713,18 @@ static int write_rows(gp_writer *w, const struct gp_cli_opts *co, const struct g
 }
 
 /* Reads one run (a file, a directory or a glob of rank files: arg) through
-** gp_cli_run, -j files at a time, into run[by] for each grouping j needs.
-** Returns the exit code (the failing files named on stderr). */
-static int read_run(struct job *j, const struct gp_cli_opts *co, const char *arg, struct gp_diff_run_in *run)
+** gp_cli_run, -j files at a time, into run[by] for each grouping j needs;
+** its messages (rank notes, a glob that matches nothing) start "gpuprof
+** diff WORD:".  Returns the exit code (the failing files named on stderr). */
+static int read_run(struct job *j, const struct gp_cli_opts *co, const char *arg, const char *word,
+		    struct gp_diff_run_in *run)
 {
-	char *files[1] = {(char *)arg};
+	char *files[1] = {(char *)arg}, cmd[16];
 	struct gp_cli_opts one = *co;
-	struct gp_cli_many m = {.cmd = "diff", .cols = part_cols, .ncols = PART_NCOLS, .fn = diff_trace,
+	struct gp_cli_many m = {.cmd = cmd, .cols = part_cols, .ncols = PART_NCOLS, .fn = diff_trace,
 				.ctx = j, .reduce = diff_reduce, .local = true};
 
+	snprintf(cmd, sizeof(cmd), "diff %s", word);
 	for (int by = 0; by < GP_DIFF_NBY; by++)
 		gp_diff_run_init(&run[by], by);
 	one.files = files;
@@ -821,10 +824,10 @@ int cmd_diff(int argc, char **argv)
 	for (int i = 0; i < o.ngates; i++)
 		if (o.gates[i].target == GP_GATE_GROUP)
 			j.need[o.gates[i].by] = true;
-	rc = read_run(&j, &co, co.file, run[0]);
+	rc = read_run(&j, &co, co.file, "BASE", run[0]);
 	read = 1;
 	if (rc == GP_EXIT_OK) {
-		rc = read_run(&j, &co, co.file2, run[1]);
+		rc = read_run(&j, &co, co.file2, "TEST", run[1]);
 		read = 2;
 	}
 	if (rc == GP_EXIT_OK) {

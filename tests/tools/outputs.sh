@@ -58,10 +58,10 @@ fi
 for p in trace_diff/control/control.json.gz:trace_diff/test/test.json.gz \
 	trace_compare/base/base.json.gz:trace_compare/test/test.json.gz; do
 	[ -f "$td/hta/${p%%:*}" ] || continue
-	n=$(echo "${p%%/*}")
-	one "diff.$n" diff "$td/hta/${p%%:*}" "$td/hta/${p#*:}"
-	one "diff.$n-op-tsv" diff -f tsv --by op "$td/hta/${p%%:*}" "$td/hta/${p#*:}"
-	one "diff.$n-html" diff -f html -o - "$td/hta/${p%%:*}" "$td/hta/${p#*:}"
+	pair=${p%%/*}
+	one "diff.$pair" diff "$td/hta/${p%%:*}" "$td/hta/${p#*:}"
+	one "diff.$pair-op-tsv" diff -f tsv --by op "$td/hta/${p%%:*}" "$td/hta/${p#*:}"
+	one "diff.$pair-html" diff -f html -o - "$td/hta/${p%%:*}" "$td/hta/${p#*:}"
 done
 if [ -d "$td/hta/trace_filter" ]; then
 	one "multi.diff-ranks" diff -f tsv --by rank "$td/hta/trace_filter/sampled_rank-*.json.gz" \
