@@ -7,7 +7,13 @@
 # wall times, and the CPU time (user+sys) and peak RSS of that run.  On a
 # shared machine the CPU time is the steadier figure.
 #
-# usage: bench/diff.sh [N [GPUPROF [GEN]]]
+# Then runs of RANKS rank files each (default 4; 0 skips them): the same
+# N iterations split over the ranks (N / RANKS iterations a file, seeds
+# per rank), `gpuprof info` on each of the 2 x RANKS files against
+# `gpuprof diff BASE_DIR TEST_DIR` with -j 1 and -j 2: a file at a time is
+# read, reduced and freed, so diff's peak is about one file's, not a run's.
+#
+# usage: [RANKS=R] bench/diff.sh [N [GPUPROF [GEN]]]
 set -e
 n=${1:-2000}
 GPUPROF=${2:-build/gpuprof}
@@ -34,3 +40,25 @@ best "$GPUPROF" info "$b"
 best "$GPUPROF" diff "$a" "$b"
 best "$GPUPROF" diff --no-stats "$a" "$b"
 best "$GPUPROF" diff --by op "$a" "$b"
+
+ranks=${RANKS:-4}
+[ "$ranks" -gt 0 ] || exit 0
+per=$((n / ranks))
+rb=$dir/diff-ranks-base-$n-$ranks rt=$dir/diff-ranks-test-$n-$ranks
+mkdir -p "$rb" "$rt"
+r=0
+while [ $r -lt "$ranks" ]; do
+	[ -f "$rb/rank-$r.json" ] || "$GEN" --format kineto --iters "$per" --noise 0.03 --seed $((r + 1)) \
+		-o "$rb/rank-$r.json"
+	[ -f "$rt/rank-$r.json" ] || "$GEN" --format kineto --iters "$per" --noise 0.03 --seed $((r + 101)) \
+		--inject slow-op=aten::gelu:1.2 -o "$rt/rank-$r.json"
+	r=$((r + 1))
+done
+cat "$rb"/*.json "$rt"/*.json > /dev/null
+echo "ranks: $ranks files a run of $per iterations ($(($(wc -c < "$rb/rank-0.json") / 1048576)) MiB each)"
+for f in "$rb"/*.json "$rt"/*.json; do
+	best "$GPUPROF" info "$f"
+done
+best "$GPUPROF" diff -j 1 "$rb" "$rt"
+best "$GPUPROF" diff -j 2 "$rb" "$rt"
+best "$GPUPROF" diff -j 1 --by rank "$rb" "$rt"

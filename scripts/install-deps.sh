@@ -9,8 +9,8 @@ set -e
 [ -f "${CUDA_HOME:-/usr/local/cuda}/include/cupti.h" ] ||
 	echo "install-deps: no CUDA toolkit (cupti.h) in ${CUDA_HOME:-/usr/local/cuda}: \`gpuprof record\` will not be built (optional; NVIDIA's cuda-cupti-dev and cuda-nvtx packages)" >&2
 # openmpi-bin, libopenmpi-dev: the MPI build (make MPI=1) and its test;
-# libjs-chart.js: the charting library `gpuprof html` inlines into its pages;
-# chromium: the headless browser tests/cli/t1300 opens them in;
+# libjs-chart.js: the charting library `gpuprof html` and `diff -f html` inline into their pages;
+# chromium: the headless browser tests/cli/t1300 and t1411 open them in;
 # time, bc: the benchmarks.
 PKGS="gcc make libsqlite3-dev sqlite3 zlib1g-dev libyajl-dev libiberty-dev libcmocka-dev pkg-config python3 clang \
 openmpi-bin libopenmpi-dev libjs-chart.js chromium time bc"

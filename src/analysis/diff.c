@@ -2,12 +2,15 @@
 ** gp_diff_compute: two runs' kernels grouped by a normalised name, the
 ** changes, and per-iteration statistics (diff.h, docs/diff.md).
 **
-** Per run, one pass over the kernels: each kernel's group (the name is
-** normalised once per distinct string of the trace), its iteration's
-** ordinal (iterations are paired by position, not by number: the test run's
-** ProfilerStep#12 is not the base run's), and a (group, iteration) cell
-** summing its time.  Then one sort of the cells, far fewer than kernels,
-** gives each group its per-iteration vector.
+** Per file, one pass over the kernels (gp_diff_part_make): each kernel's
+** group (the name is normalised once per distinct string of the trace),
+** its iteration's ordinal (iterations are paired by position, not by
+** number: the test run's ProfilerStep#12 is not the base run's), and a
+** (group, iteration) cell summing its time; the trace can then be freed.
+** A run adds its files' parts (gp_diff_run_add): groups meet by key, cells
+** of the same group and iteration add up, the step is the slowest rank's.
+** Then each run's cells, far fewer than kernels, are spread into a table of
+** rows x iterations that gives each group its per-iteration vector.
 */
 #include <ctype.h>
 #include <fnmatch.h>
@@ -21,39 +24,19 @@
 #include "util/alloc.h"
 #include "util/u64map.h"
 
-/* A group's sums in one run. */
-struct acc {
-	int64_t total;
-	uint64_t calls;
-	double flops;
-	bool flops_known;
-	double ideal, ideal_time;   /* over kernels with an ideal time */
-	uint64_t tc_yes, tc_no;
-};
+const char *const gp_diff_status_names[] = {"same", "changed", "new", "gone"};
+const char *const gp_diff_verdict_names[] = {"significant", "within noise", "above threshold", "below threshold"};
+const char *const gp_diff_tc_names[] = {NULL, "no", "yes", "mixed"};
+const char *const gp_diff_kind_names[] = {"step", "total", "group"};
+const char *const gp_diff_by_names[] = {"kernel", "op", "layer", "iter", "rank"};
 
-struct group {
-	gp_str key, name;
-	struct acc side[2];
-};
-
-/* One (group, iteration) of one run. */
-struct cell {
-	uint32_t group;
-	uint32_t iter;          /* ordinal within the run */
-	int64_t sum;
-};
-
-typedef GP_VEC(struct cell) cell_vec;
-
+/* One file's pass (gp_diff_part_make): groups by key in the part's table. */
 struct builder {
-	struct gp_diff *d;
-	const struct gp_diff_opts *o;
-	GP_VEC(struct group) groups;
+	struct gp_diff_part *p;
+	int by;
+	GP_VEC(struct gp_diff_group) groups;
 	gp_u64map by_key;       /* key gp_str -> index into groups */
-	cell_vec cells[2];
-	size_t iters[2];
-	double *step[2], *busy[2];   /* per iteration: GPU span, kernel time */
-	int64_t span[2], time[2];    /* the whole run */
+	GP_VEC(struct gp_diff_cell) cells;
 };
 
 /* Whether a number literal may start at p: not inside an identifier. */
@@ -161,15 +144,15 @@ static bool emit_nvtx_op(const char *text)
 /* The group of (key, name), created on first sight. */
 static uint32_t group_of(struct builder *b, const char *key, const char *name)
 {
-	gp_str k = gp_strtab_intern(&b->d->strs, key);
+	gp_str k = gp_strtab_intern(&b->p->strs, key);
 	int32_t g = gp_u64map_get(&b->by_key, k);
-	struct group *gr;
+	struct gp_diff_group *gr;
 
 	if (g >= 0)
 		return (uint32_t)g;
 	gr = gp_vec_push(b->groups);
 	gr->key = k;
-	gr->name = gp_strtab_intern(&b->d->strs, name);
+	gr->name = gp_strtab_intern(&b->p->strs, name);
 	g = (int32_t)(b->groups.n - 1);
 	gp_u64map_put(&b->by_key, k, g);
 	return (uint32_t)g;
@@ -183,9 +166,9 @@ static uint32_t group_of_name(struct builder *b, const char *s)
 
 	if (!s || !*s)
 		return group_of(b, "(none)", "(none)");
-	if (b->o->by == GP_DIFF_BY_KERNEL)
+	if (b->by == GP_DIFF_BY_KERNEL)
 		return group_of(b, gp_diff_kernel_key(s, buf, sizeof(buf)), s);
-	if (b->o->by == GP_DIFF_BY_OP) {
+	if (b->by == GP_DIFF_BY_OP) {
 		/* an emit_nvtx text: the op's name is what precedes ", seq = " */
 		size_t n = emit_nvtx_op(s) ? strcspn(s, ",") : strlen(s);
 		snprintf(buf, sizeof(buf), "%.*s", (int)n, s);
@@ -325,14 +308,14 @@ static uint32_t kernel_group(struct builder *b, const gp_trace *t, size_t k, int
 {
 	gp_str str;
 
-	if (b->o->by == GP_DIFF_BY_ITER) {
+	if (b->by == GP_DIFF_BY_ITER) {
 		char name[32];
 		if (ord < 0)
 			return group_of(b, "(none)", "(none)");
 		snprintf(name, sizeof(name), "iteration %d", ord);
 		return group_of(b, name, name);
 	}
-	str = kernel_group_str(t, k, b->o->by);
+	str = kernel_group_str(t, k, b->by);
 	if (str > t->strs.n)
 		str = 0;
 	if (group_by_str[str] == UINT32_MAX)
@@ -340,24 +323,53 @@ static uint32_t kernel_group(struct builder *b, const gp_trace *t, size_t k, int
 	return group_by_str[str];
 }
 
-/* One run's pass over its kernels: groups, sums, cells, step spans. */
-static void add_run(struct builder *b, int s, const struct gp_diff_side *in)
+static int cmp_cell(const void *a, const void *b)
+{
+	const struct gp_diff_cell *x = a, *y = b;
+
+	if (x->group != y->group)
+		return x->group < y->group ? -1 : 1;
+	return (x->iter > y->iter) - (x->iter < y->iter);
+}
+
+void gp_diff_part_init(struct gp_diff_part *p, int by)
+{
+	memset(p, 0, sizeof(*p));
+	gp_strtab_init(&p->strs);
+	p->by = by;
+}
+
+void gp_diff_part_free(struct gp_diff_part *p)
+{
+	free(p->groups);
+	free(p->cells);
+	free(p->step);
+	free(p->busy);
+	free(p->work);
+	gp_strtab_free(&p->strs);
+	memset(p, 0, sizeof(*p));
+}
+
+void gp_diff_part_make(const struct gp_diff_side *in, int by, struct gp_diff_part *p)
 {
 	const gp_trace *t = in->t;
 	size_t nstr = t->strs.n + 1, nit;
 	uint32_t *group_by_str = gp_xmalloc(nstr * sizeof(*group_by_str));
+	struct builder b = {.p = p, .by = by};
 	gp_u64map iter_ord = {0}, cell_at = {0};
 	int64_t first = INT64_MAX, last = INT64_MIN;
 	int64_t *it_first, *it_last;
 	struct window *win;
 	size_t nwin;
 
+	gp_diff_part_init(p, by);
 	memset(group_by_str, 0xff, nstr * sizeof(*group_by_str));
 	run_iterations(t, &nit, &iter_ord);
 	win = launch_windows(t, &iter_ord, nit, &nwin);
-	b->iters[s] = nit;
-	b->step[s] = gp_xcalloc(nit ? nit : 1, sizeof(double));
-	b->busy[s] = gp_xcalloc(nit ? nit : 1, sizeof(double));
+	p->iters = nit;
+	p->step = gp_xcalloc(nit ? nit : 1, sizeof(int64_t));
+	p->busy = gp_xcalloc(nit ? nit : 1, sizeof(int64_t));
+	p->work = gp_xcalloc(nit ? nit : 1, sizeof(int64_t));
 	it_first = gp_xmalloc((nit ? nit : 1) * sizeof(int64_t));
 	it_last = gp_xmalloc((nit ? nit : 1) * sizeof(int64_t));
 	for (size_t i = 0; i < nit; i++) {
@@ -368,13 +380,24 @@ static void add_run(struct builder *b, int s, const struct gp_diff_side *in)
 		const struct gp_kernel *kr = &t->kernels.v[k];
 		int64_t dur = kr->end > kr->start ? kr->end - kr->start : 0;
 		int32_t it = t->attrs ? t->attrs[k].iter : -1, ord = it >= 0 ? gp_u64map_get(&iter_ord, (uint32_t)it) : -1;
-		uint32_t g;
-		struct acc *a;
+		bool comm = in->comm && in->comm[k];
 
 		if (ord < 0 && t->attrs && t->attrs[k].api >= 0 && (size_t)t->attrs[k].api < t->apis.n)
 			ord = window_at(win, nwin, t->apis.v[t->attrs[k].api].start);
-		g = kernel_group(b, t, k, ord, group_by_str);
-		a = &b->groups.v[g].side[s];
+		p->time += dur;
+		p->work_total += comm ? 0 : dur;
+		first = kr->start < first ? kr->start : first;
+		last = kr->end > last ? kr->end : last;
+		if (ord >= 0) {
+			p->busy[ord] += dur;
+			p->work[ord] += comm ? 0 : dur;
+			it_first[ord] = kr->start < it_first[ord] ? kr->start : it_first[ord];
+			it_last[ord] = kr->end > it_last[ord] ? kr->end : it_last[ord];
+		}
+		if (by == GP_DIFF_BY_RANK)
+			continue;
+		uint32_t g = kernel_group(&b, t, k, ord, group_by_str);
+		struct gp_diff_sum *a = &b.groups.v[g].sum;
 		a->total += dur;
 		a->calls++;
 		if (in->flops && in->flops[k] >= 0) {
@@ -389,43 +412,123 @@ static void add_run(struct builder *b, int s, const struct gp_diff_side *in)
 			a->tc_yes++;
 		else if (in->tc && in->tc[k] == 0)
 			a->tc_no++;
-		b->time[s] += dur;
-		first = kr->start < first ? kr->start : first;
-		last = kr->end > last ? kr->end : last;
 		if (ord >= 0) {
 			uint64_t ck = (uint64_t)g << 32 | (uint32_t)ord;
-			int32_t c = gp_u64map_get(&cell_at, ck);
-			if (c < 0) {
-				struct cell *cl = gp_vec_push(b->cells[s]);
-				cl->group = g;
-				cl->iter = (uint32_t)ord;
-				c = (int32_t)(b->cells[s].n - 1);
-				gp_u64map_put(&cell_at, ck, c);
-			}
-			b->cells[s].v[c].sum += dur;
-			b->busy[s][ord] += (double)dur;
-			it_first[ord] = kr->start < it_first[ord] ? kr->start : it_first[ord];
-			it_last[ord] = kr->end > it_last[ord] ? kr->end : it_last[ord];
+			int32_t c = gp_u64map_add(&cell_at, ck, (int32_t)b.cells.n);
+			if ((size_t)c == b.cells.n)
+				*gp_vec_push(b.cells) = (struct gp_diff_cell){g, (uint32_t)ord, 0};
+			b.cells.v[c].sum += dur;
 		}
 	}
 	for (size_t i = 0; i < nit; i++)
-		b->step[s][i] = (double)(it_last[i] - it_first[i]);
-	b->span[s] = last > first ? last - first : 0;
+		p->step[i] = it_last[i] - it_first[i];
+	p->span = last > first ? last - first : 0;
+	gp_vec_sort(b.cells, cmp_cell);
+	p->groups = b.groups.v;
+	p->ngroups = b.groups.n;
+	p->cells = b.cells.v;
+	p->ncells = b.cells.n;
 	free(it_first);
 	free(it_last);
 	free(win);
 	free(group_by_str);
 	gp_u64map_free(&iter_ord);
 	gp_u64map_free(&cell_at);
+	gp_u64map_free(&b.by_key);
 }
 
-static int cmp_cell(const void *a, const void *b)
+void gp_diff_run_init(struct gp_diff_run_in *r, int by)
 {
-	const struct cell *x = a, *y = b;
+	memset(r, 0, sizeof(*r));
+	gp_strtab_init(&r->strs);
+	r->by = by;
+}
 
-	if (x->group != y->group)
-		return x->group < y->group ? -1 : 1;
-	return (x->iter > y->iter) - (x->iter < y->iter);
+void gp_diff_run_free(struct gp_diff_run_in *r)
+{
+	for (size_t i = 0; i < r->ranks.n; i++) {
+		free(r->ranks.v[i].step);
+		free(r->ranks.v[i].work);
+	}
+	gp_vec_free(r->ranks);
+	gp_vec_free(r->groups);
+	gp_vec_free(r->cells);
+	gp_vec_free(r->step);
+	gp_vec_free(r->busy);
+	gp_u64map_free(&r->group_at);
+	gp_u64map_free(&r->cell_at);
+	gp_strtab_free(&r->strs);
+	memset(r, 0, sizeof(*r));
+}
+
+static void sum_add(struct gp_diff_sum *a, const struct gp_diff_sum *b)
+{
+	a->total += b->total;
+	a->calls += b->calls;
+	a->flops += b->flops;
+	a->flops_known |= b->flops_known;
+	a->ideal += b->ideal;
+	a->ideal_time += b->ideal_time;
+	a->tc_yes += b->tc_yes;
+	a->tc_no += b->tc_no;
+}
+
+static int64_t *copy_i64(const int64_t *v, size_t n)
+{
+	int64_t *c = gp_xmalloc((n ? n : 1) * sizeof(*c));
+
+	if (n)
+		memcpy(c, v, n * sizeof(*c));
+	return c;
+}
+
+void gp_diff_run_add(struct gp_diff_run_in *r, const struct gp_diff_part *p, int32_t rank)
+{
+	uint32_t *group = gp_xmalloc((p->ngroups ? p->ngroups : 1) * sizeof(*group));
+	struct gp_diff_rank *rk;
+
+	for (size_t g = 0; g < p->ngroups; g++) {
+		gp_str key = gp_strtab_intern(&r->strs, gp_strtab_get(&p->strs, p->groups[g].key));
+		int32_t at = gp_u64map_add(&r->group_at, key, (int32_t)r->groups.n);
+		if ((size_t)at == r->groups.n) {
+			struct gp_diff_group *x = gp_vec_push(r->groups);
+			x->key = key;
+			x->name = gp_strtab_intern(&r->strs, gp_strtab_get(&p->strs, p->groups[g].name));
+		}
+		sum_add(&r->groups.v[at].sum, &p->groups[g].sum);
+		group[g] = (uint32_t)at;
+	}
+	for (size_t c = 0; c < p->ncells; c++) {
+		const struct gp_diff_cell *pc = &p->cells[c];
+		uint64_t ck = (uint64_t)group[pc->group] << 32 | pc->iter;
+		int32_t at = gp_u64map_add(&r->cell_at, ck, (int32_t)r->cells.n);
+		if ((size_t)at == r->cells.n)
+			*gp_vec_push(r->cells) = (struct gp_diff_cell){group[pc->group], pc->iter, 0};
+		r->cells.v[at].sum += pc->sum;
+	}
+	free(group);
+	if (p->iters > r->step.n) {
+		gp_vec_reserve(r->step, p->iters);
+		gp_vec_reserve(r->busy, p->iters);
+		for (size_t i = r->step.n; i < p->iters; i++)
+			r->step.v[i] = r->busy.v[i] = 0;
+		r->step.n = r->busy.n = p->iters;
+	}
+	for (size_t i = 0; i < p->iters; i++) {
+		r->step.v[i] = p->step[i] > r->step.v[i] ? p->step[i] : r->step.v[i];
+		r->busy.v[i] += p->busy[i];
+	}
+	r->iters = r->ranks.n == 0 || p->iters < r->iters ? p->iters : r->iters;
+	r->iters_max = p->iters > r->iters_max ? p->iters : r->iters_max;
+	r->span = p->span > r->span ? p->span : r->span;
+	r->time += p->time;
+	rk = gp_vec_push(r->ranks);
+	rk->rank = rank;
+	rk->iters = p->iters;
+	rk->step = copy_i64(p->step, p->iters);
+	rk->work = copy_i64(p->work, p->iters);
+	rk->span = p->span;
+	rk->work_total = p->work_total;
 }
 
 /* splitmix64, as the generator's: the same stream on every platform. */
@@ -558,7 +661,7 @@ static void judge(struct gp_diff_row *r, const struct gp_diff_opts *o)
 		r->verdict = big ? GP_DIFF_ABOVE : GP_DIFF_BELOW;
 }
 
-static void run_from_acc(struct gp_diff_run *r, const struct acc *a)
+static void run_from_sum(struct gp_diff_run *r, const struct gp_diff_sum *a)
 {
 	r->total = a->total;
 	r->calls = a->calls;
@@ -580,90 +683,201 @@ static int cmp_row(const void *a, const void *b, void *strs)
 	return strcmp(gp_strtab_get(strs, x->name), gp_strtab_get(strs, y->name));
 }
 
-/* The step and total rows: one run-wide figure per iteration each. */
-static void summary_rows(struct builder *b, bool stats)
+/* v[0..n) as doubles in a new array. */
+static double *as_doubles(const int64_t *v, size_t n)
 {
-	struct gp_diff *d = b->d;
-	const char *names[2] = {"(step)", "(total)"};
+	double *d = gp_xmalloc((n ? n : 1) * sizeof(*d));
 
-	for (int k = 0; k < 2; k++) {
-		struct gp_diff_row *r = &d->rows[k];
-		double **per = k == 0 ? b->step : b->busy;
-		memset(r, 0, sizeof(*r));
-		r->kind = k == 0 ? GP_DIFF_ROW_STEP : GP_DIFF_ROW_TOTAL;
-		r->name = r->key = gp_strtab_intern(&d->strs, names[k]);
-		for (int s = 0; s < 2; s++) {
-			struct gp_diff_run *run = s ? &r->test : &r->base;
-			double sum = 0;
-			for (size_t i = 0; i < b->iters[s]; i++)
-				sum += per[s][i];
-			run->total = k == 1 ? b->time[s] : b->iters[s] ? (int64_t)sum : b->span[s];
-			run->calls = b->iters[s];
-			run->flops = run->eff = -1;
-			run->med = run->iqr = -1;
-		}
-		if (b->iters[0] && b->iters[1])
-			row_stats(r, per[0], b->iters[0], per[1], b->iters[1], b->o, names[k], stats);
-		judge(r, b->o);
+	for (size_t i = 0; i < n; i++)
+		d[i] = (double)v[i];
+	return d;
+}
+
+/* A row of figures that are not kernel groups (the step and total rows, a
+** rank's step or compute time): per run, per-iteration values v[s][0..n[s])
+** (sorted in place) and a total. */
+static void series_row(struct gp_diff *d, struct gp_diff_row *r, int kind, const char *name,
+		       double **v, const size_t *n, const int64_t *total, const bool *present,
+		       const struct gp_diff_opts *o, bool stats)
+{
+	memset(r, 0, sizeof(*r));
+	r->kind = (uint8_t)kind;
+	r->name = r->key = gp_strtab_intern(&d->strs, name);
+	for (int s = 0; s < 2; s++) {
+		struct gp_diff_run *run = s ? &r->test : &r->base;
+		run->total = total[s];
+		run->calls = present[s] ? n[s] : 0;
+		run->flops = run->eff = -1;
+		run->med = run->iqr = -1;
+	}
+	if (n[0] && n[1])
+		row_stats(r, v[0], n[0], v[1], n[1], o, name, stats);
+	judge(r, o);
+	/* a rank of one run only is new or gone, as a group is */
+	if (kind == GP_DIFF_ROW_GROUP && (!present[0] || !present[1])) {
+		r->status = present[0] ? GP_DIFF_GONE : GP_DIFF_NEW;
+		r->rel = present[0] ? -INFINITY : INFINITY;
 	}
 }
 
-void gp_diff_compute(const struct gp_diff_side *base, const struct gp_diff_side *test,
+/* The step and total rows: one whole-job figure per iteration each. */
+static void summary_rows(struct gp_diff *d, const struct gp_diff_run_in *const *in,
+			 const struct gp_diff_opts *o, bool stats)
+{
+	size_t n[2] = {in[0]->iters, in[1]->iters};
+	bool present[2] = {true, true};
+
+	for (int k = 0; k < 2; k++) {
+		double *v[2];
+		int64_t total[2];
+		for (int s = 0; s < 2; s++) {
+			const int64_t *per = k == 0 ? in[s]->step.v : in[s]->busy.v;
+			int64_t sum = 0;
+			for (size_t i = 0; i < n[s]; i++)
+				sum += per[i];
+			v[s] = as_doubles(per, n[s]);
+			total[s] = k == 1 ? in[s]->time : n[s] ? sum : in[s]->span;
+		}
+		series_row(d, &d->rows[k], k == 0 ? GP_DIFF_ROW_STEP : GP_DIFF_ROW_TOTAL,
+			   k == 0 ? "(step)" : "(total)", v, n, total, present, o, stats);
+		free(v[0]);
+		free(v[1]);
+	}
+}
+
+/* The rank of number rank in run r, or NULL. */
+static const struct gp_diff_rank *rank_in(const struct gp_diff_run_in *r, int32_t rank)
+{
+	for (size_t i = 0; i < r->ranks.n; i++)
+		if (r->ranks.v[i].rank == rank)
+			return &r->ranks.v[i];
+	return NULL;
+}
+
+/* --by rank: per rank number of either run, its step time and its compute
+** time (kernel time outside communication), each over its own iterations. */
+static void rank_rows(struct gp_diff *d, const struct gp_diff_run_in *const *in,
+		      const struct gp_diff_opts *o, bool stats)
+{
+	GP_VEC(int32_t) ranks = {0};
+	size_t at = 2;
+
+	for (int s = 0; s < 2; s++)
+		for (size_t i = 0; i < in[s]->ranks.n; i++)
+			if (s == 0 || !rank_in(in[0], in[1]->ranks.v[i].rank))
+				*gp_vec_push(ranks) = in[s]->ranks.v[i].rank;
+	gp_vec_sort(ranks, cmp_i32);
+	d->rows = gp_xrealloc(d->rows, (2 + 2 * ranks.n) * sizeof(*d->rows));
+	for (size_t i = 0; i < ranks.n; i++) {
+		const struct gp_diff_rank *rk[2] = {rank_in(in[0], ranks.v[i]), rank_in(in[1], ranks.v[i])};
+		for (int what = 0; what < 2; what++) {
+			char name[64];
+			double *v[2];
+			size_t n[2];
+			int64_t total[2];
+			bool present[2];
+			for (int s = 0; s < 2; s++) {
+				const int64_t *per = !rk[s] ? NULL : what == 0 ? rk[s]->step : rk[s]->work;
+				int64_t sum = 0;
+				present[s] = rk[s] != NULL;
+				/* a rank the run lacks: 0 in each of its iterations, as a
+				** group that did not run */
+				n[s] = rk[s] ? rk[s]->iters : in[s]->iters;
+				for (size_t j = 0; per && j < n[s]; j++)
+					sum += per[j];
+				v[s] = per ? as_doubles(per, n[s]) : gp_xcalloc(n[s] ? n[s] : 1, sizeof(double));
+				total[s] = !rk[s] ? 0 : n[s] ? sum : what == 0 ? rk[s]->span : rk[s]->work_total;
+			}
+			snprintf(name, sizeof(name), "rank %d %s", ranks.v[i], what == 0 ? "step" : "compute");
+			series_row(d, &d->rows[at++], GP_DIFF_ROW_GROUP, name, v, n, total, present, o, stats);
+			free(v[0]);
+			free(v[1]);
+		}
+	}
+	d->n = at;
+	gp_vec_free(ranks);
+}
+
+/* The kernel groups of both runs, matched by key. */
+static void group_rows(struct gp_diff *d, const struct gp_diff_run_in *const *in,
+		       const struct gp_diff_opts *o, bool stats)
+{
+	gp_u64map row_at = {0};      /* key in d->strs -> row */
+	size_t n = 2, ng = in[0]->groups.n + in[1]->groups.n;
+	double *v[2];
+	size_t it[2] = {in[0]->iters, in[1]->iters};
+	int32_t *row_of[2];
+
+	d->rows = gp_xrealloc(d->rows, (2 + ng) * sizeof(*d->rows));
+	for (int s = 0; s < 2; s++) {
+		row_of[s] = gp_xmalloc((in[s]->groups.n ? in[s]->groups.n : 1) * sizeof(int32_t));
+		for (size_t g = 0; g < in[s]->groups.n; g++) {
+			const struct gp_diff_group *gr = &in[s]->groups.v[g];
+			gp_str key = gp_strtab_intern(&d->strs, gp_strtab_get(&in[s]->strs, gr->key));
+			int32_t at = gp_u64map_add(&row_at, key, (int32_t)n);
+			struct gp_diff_row *r = &d->rows[at];
+			if ((size_t)at == n) {
+				memset(r, 0, sizeof(*r));
+				r->kind = GP_DIFF_ROW_GROUP;
+				r->key = key;
+				r->name = gp_strtab_intern(&d->strs, gp_strtab_get(&in[s]->strs, gr->name));
+				run_from_sum(&r->base, &(struct gp_diff_sum){0});
+				run_from_sum(&r->test, &(struct gp_diff_sum){0});
+				n++;
+			}
+			run_from_sum(s ? &r->test : &r->base, &gr->sum);
+			row_of[s][g] = at;
+		}
+	}
+	/* per row, each run's values per iteration: rows x iterations doubles
+	** (cells of iterations past the common ones count in the totals only) */
+	for (int s = 0; s < 2; s++) {
+		v[s] = gp_xcalloc(n * (it[s] ? it[s] : 1), sizeof(double));
+		for (size_t c = 0; c < in[s]->cells.n; c++) {
+			const struct gp_diff_cell *cl = &in[s]->cells.v[c];
+			if (cl->iter < it[s])
+				v[s][(size_t)row_of[s][cl->group] * it[s] + cl->iter] += (double)cl->sum;
+		}
+	}
+	for (size_t i = 2; i < n; i++) {
+		struct gp_diff_row *r = &d->rows[i];
+		/* an iteration group holds one value per run: nothing to resample */
+		if (o->by != GP_DIFF_BY_ITER && it[0] && it[1])
+			row_stats(r, v[0] + i * it[0], it[0], v[1] + i * it[1], it[1], o,
+				  gp_strtab_get(&d->strs, r->key), stats);
+		judge(r, o);
+	}
+	d->n = n;
+	for (int s = 0; s < 2; s++) {
+		free(v[s]);
+		free(row_of[s]);
+	}
+	gp_u64map_free(&row_at);
+}
+
+void gp_diff_compute(const struct gp_diff_run_in *base, const struct gp_diff_run_in *test,
 		     const struct gp_diff_opts *o, struct gp_diff *d)
 {
-	struct builder b = {.d = d, .o = o};
+	const struct gp_diff_run_in *in[2] = {base, test};
 	bool stats;
-	size_t ng, c[2] = {0, 0};
-	double *v[2];
 
 	memset(d, 0, sizeof(*d));
 	gp_strtab_init(&d->strs);
 	d->by = o->by;
-	add_run(&b, 0, base);
-	add_run(&b, 1, test);
-	d->base_iters = b.iters[0];
-	d->test_iters = b.iters[1];
-	stats = o->stats && b.iters[0] >= 4 && b.iters[1] >= 4;
+	d->base_iters = base->iters;
+	d->test_iters = test->iters;
+	d->base_ranks = base->ranks.n;
+	d->test_ranks = test->ranks.n;
+	stats = o->stats && base->iters >= 4 && test->iters >= 4;
 	d->stats = stats;
-	ng = b.groups.n;
-	d->n = ng + 2;
-	d->rows = gp_xcalloc(d->n, sizeof(*d->rows));
-	summary_rows(&b, stats);
-
-	for (int s = 0; s < 2; s++) {
-		gp_vec_sort(b.cells[s], cmp_cell);
-		v[s] = gp_xmalloc((b.iters[s] ? b.iters[s] : 1) * sizeof(double));
-	}
-	for (size_t g = 0; g < ng; g++) {
-		struct gp_diff_row *r = &d->rows[g + 2];
-		const struct group *gr = &b.groups.v[g];
-		r->kind = GP_DIFF_ROW_GROUP;
-		r->key = gr->key;
-		r->name = gr->name;
-		run_from_acc(&r->base, &gr->side[0]);
-		run_from_acc(&r->test, &gr->side[1]);
-		for (int s = 0; s < 2; s++) {
-			memset(v[s], 0, (b.iters[s] ? b.iters[s] : 1) * sizeof(double));
-			for (; c[s] < b.cells[s].n && b.cells[s].v[c[s]].group == g; c[s]++)
-				v[s][b.cells[s].v[c[s]].iter] = (double)b.cells[s].v[c[s]].sum;
-		}
-		/* an iteration group holds one value per run: nothing to resample */
-		if (o->by != GP_DIFF_BY_ITER && b.iters[0] && b.iters[1])
-			row_stats(r, v[0], b.iters[0], v[1], b.iters[1], o, gp_strtab_get(&d->strs, gr->key),
-				  stats);
-		judge(r, o);
-	}
-	if (ng > 1)
-		qsort_r(d->rows + 2, ng, sizeof(*d->rows), cmp_row, &d->strs);
-
-	for (int s = 0; s < 2; s++) {
-		free(v[s]);
-		free(b.step[s]);
-		free(b.busy[s]);
-		gp_vec_free(b.cells[s]);
-	}
-	gp_vec_free(b.groups);
-	gp_u64map_free(&b.by_key);
+	d->rows = gp_xcalloc(2, sizeof(*d->rows));
+	summary_rows(d, in, o, stats);
+	if (o->by == GP_DIFF_BY_RANK)
+		rank_rows(d, in, o, stats);
+	else
+		group_rows(d, in, o, stats);
+	if (d->n > 3)
+		qsort_r(d->rows + 2, d->n - 2, sizeof(*d->rows), cmp_row, &d->strs);
 }
 
 void gp_diff_free(struct gp_diff *d)
@@ -703,7 +917,6 @@ static bool parse_limit(const char *s, struct gp_diff_gate *g)
 
 int gp_diff_gate_parse(const char *text, struct gp_diff_gate *g, gp_error *err)
 {
-	static const char *const kinds[] = {"kernel", "op", "layer", "iter"};
 	const char *cmp = NULL;
 	size_t len;
 
@@ -731,9 +944,9 @@ int gp_diff_gate_parse(const char *text, struct gp_diff_gate *g, gp_error *err)
 		g->target = GP_GATE_TOTAL;
 		return 0;
 	}
-	for (int i = 0; i < 4; i++) {
-		size_t k = strlen(kinds[i]);
-		if (len > k + 1 && strncmp(text, kinds[i], k) == 0 && text[k] == ':') {
+	for (int i = 0; i < GP_DIFF_NBY; i++) {
+		size_t k = strlen(gp_diff_by_names[i]);
+		if (len > k + 1 && strncmp(text, gp_diff_by_names[i], k) == 0 && text[k] == ':') {
 			if (len - k - 1 >= sizeof(g->pattern))
 				return gp_err(err, GP_ERR_USAGE, "bad --fail-if '%s': the pattern is too long", text);
 			g->target = GP_GATE_GROUP;
@@ -744,7 +957,7 @@ int gp_diff_gate_parse(const char *text, struct gp_diff_gate *g, gp_error *err)
 		}
 	}
 	return gp_err(err, GP_ERR_USAGE, "bad --fail-if '%s': it starts with step, total, kernel:PATTERN, "
-		      "op:PATTERN, layer:PATTERN or iter:PATTERN", text);
+		      "op:PATTERN, layer:PATTERN, iter:PATTERN or rank:PATTERN", text);
 }
 
 /* Whether row r is the one g speaks of. */

@@ -12,9 +12,13 @@
 ** The op model sits above this layer, so the command hands its per-kernel
 ** figures in (struct gp_diff_side); nothing here includes src/ops.
 **
+** Several rank files per run: each file is reduced to a gp_diff_part and
+** freed, the parts of a run are added into a gp_diff_run_in, and the two
+** runs are compared.
+**
 ** Ownership: a gp_diff owns its rows and their names (its own string
-** table); it borrows nothing from the traces, which may be freed before
-** it.  gp_diff_free() releases everything.
+** table); it borrows nothing from the traces, parts or runs, which may be
+** freed before it.  gp_diff_free() releases everything.
 */
 #ifndef GP_DIFF_H
 #define GP_DIFF_H
@@ -24,12 +28,17 @@
 #include <stdint.h>
 
 #include "model/trace.h"
+#include "util/alloc.h"
 #include "util/error.h"
+#include "util/u64map.h"
 
 /* Iterations of both runs together up to which the interval is bootstrapped. */
 #define GP_DIFF_BOOTSTRAP_MAX 200
 
-enum gp_diff_by { GP_DIFF_BY_KERNEL, GP_DIFF_BY_OP, GP_DIFF_BY_LAYER, GP_DIFF_BY_ITER };
+/* GP_DIFF_BY_RANK groups no kernels: its rows are each rank's step time
+** and compute time (kernel time outside communication kernels). */
+enum gp_diff_by { GP_DIFF_BY_KERNEL, GP_DIFF_BY_OP, GP_DIFF_BY_LAYER, GP_DIFF_BY_ITER, GP_DIFF_BY_RANK };
+#define GP_DIFF_NBY 5
 
 /* Tensor-core use of a group: every kernel with a verdict says yes, every
 ** one says no, some of each, or none has a verdict. */
@@ -42,7 +51,95 @@ struct gp_diff_side {
 	const double *flops;     /* [kernels.n], < 0 = unknown */
 	const double *ideal_ns;  /* [kernels.n] roofline time at the peaks, < 0 = unknown */
 	const int8_t *tc;        /* [kernels.n] enum gp_tc (ops.h): 1 yes, 0 no, < 0 na */
+	const uint8_t *comm;     /* [kernels.n] 1: a communication kernel (NCCL) */
 };
+
+/* A group's sums in one file or one run. */
+struct gp_diff_sum {
+	int64_t total;           /* ns of its kernels */
+	uint64_t calls;          /* kernels */
+	double flops;            /* sum of the known FLOPs (flops_known) */
+	bool flops_known;
+	double ideal, ideal_time;  /* over kernels with an ideal time */
+	uint64_t tc_yes, tc_no;
+};
+
+struct gp_diff_group {
+	gp_str key, name;        /* in the owner's string table */
+	struct gp_diff_sum sum;
+};
+
+/* One group's kernel time in one iteration (its ordinal in the run). */
+struct gp_diff_cell {
+	uint32_t group, iter;
+	int64_t sum;
+};
+
+/* One file reduced under one grouping (gp_diff_part_make): what the
+** comparison needs of it, a few records per group and iteration, so that
+** a run of many rank files never holds more than one trace at a time.
+** Ownership: the part owns its arrays and names (its own string table). */
+struct gp_diff_part {
+	gp_strtab strs;
+	int by;
+	struct gp_diff_group *groups;  /* none for GP_DIFF_BY_RANK */
+	size_t ngroups;
+	struct gp_diff_cell *cells;    /* sorted by group, then iteration */
+	size_t ncells;
+	size_t iters;                  /* iterations with kernels, by ordinal */
+	int64_t *step;                 /* [iters] GPU span of each iteration */
+	int64_t *busy;                 /* [iters] kernel time */
+	int64_t *work;                 /* [iters] kernel time outside communication */
+	int64_t span, time, work_total;  /* the whole file: GPU span, kernel time,
+				** kernel time outside communication */
+};
+
+/* Reduces one correlated trace (in) under grouping by into p.  Kernels
+** without a name, op or layer form the "(none)" group; kernels of no
+** iteration count in the sums, not in the cells. */
+void gp_diff_part_make(const struct gp_diff_side *in, int by, struct gp_diff_part *p);
+
+/* Starts an empty part that a reader of kept records fills: every array
+** NULL, the string table ready. */
+void gp_diff_part_init(struct gp_diff_part *p, int by);
+
+void gp_diff_part_free(struct gp_diff_part *p);
+
+/* One rank file of a run: its step and compute time per iteration. */
+struct gp_diff_rank {
+	int32_t rank;
+	size_t iters;
+	int64_t *step, *work;          /* [iters] */
+	int64_t span, work_total;
+};
+
+/* One side of the comparison: its rank files' parts added together
+** (gp_diff_run_add), per iteration: a group's time is the sum over the
+** ranks, the step time the slowest rank's (what the job waits for).  Only
+** the iterations every rank holds (the fewest of any rank) get
+** per-iteration figures; the others count in the totals.
+** Ownership: owns its groups, cells, names and rank records; borrows
+** nothing from the parts added. */
+struct gp_diff_run_in {
+	gp_strtab strs;
+	int by;
+	GP_VEC(struct gp_diff_group) groups;
+	gp_u64map group_at;            /* key gp_str -> index into groups */
+	GP_VEC(struct gp_diff_cell) cells;
+	gp_u64map cell_at;             /* group << 32 | iter -> index into cells */
+	size_t iters;                  /* the fewest of any rank */
+	size_t iters_max;              /* the most of any rank */
+	GP_VEC(int64_t) step, busy;    /* [iters_max] max, sum over ranks */
+	int64_t span, time;            /* the longest rank's span, the sum of kernel time */
+	GP_VEC(struct gp_diff_rank) ranks;
+};
+
+void gp_diff_run_init(struct gp_diff_run_in *r, int by);
+
+/* Adds rank file p (same grouping as r) as rank number rank. */
+void gp_diff_run_add(struct gp_diff_run_in *r, const struct gp_diff_part *p, int32_t rank);
+
+void gp_diff_run_free(struct gp_diff_run_in *r);
 
 struct gp_diff_opts {
 	int by;                  /* enum gp_diff_by */
@@ -53,7 +150,7 @@ struct gp_diff_opts {
 	uint64_t seed;           /* bootstrap seed: the output is deterministic */
 };
 
-/* One group in one run. */
+/* One group in one run (its figures as shown). */
 struct gp_diff_run {
 	int64_t total;           /* ns of its kernels */
 	uint64_t calls;          /* kernels */
@@ -77,6 +174,13 @@ enum gp_diff_verdict {
 
 enum gp_diff_kind { GP_DIFF_ROW_STEP, GP_DIFF_ROW_TOTAL, GP_DIFF_ROW_GROUP };
 
+/* The words the outputs use for the enums above (tc: NULL for NA). */
+extern const char *const gp_diff_status_names[];   /* same, changed, new, gone */
+extern const char *const gp_diff_verdict_names[];  /* significant, within noise, ... */
+extern const char *const gp_diff_tc_names[];       /* NULL, no, yes, mixed */
+extern const char *const gp_diff_kind_names[];     /* step, total, group */
+extern const char *const gp_diff_by_names[];       /* kernel, op, layer, iter, rank */
+
 struct gp_diff_row {
 	uint8_t kind;            /* enum gp_diff_kind */
 	gp_str name;             /* in gp_diff.strs: the first spelling met, base first */
@@ -96,18 +200,20 @@ struct gp_diff {
 	gp_strtab strs;
 	struct gp_diff_row *rows;  /* step, total, then the groups by |change| */
 	size_t n;
-	size_t base_iters, test_iters;  /* iterations with kernels */
+	size_t base_iters, test_iters;  /* iterations with kernels (common to a run's ranks) */
+	size_t base_ranks, test_ranks;  /* rank files of each run */
 	bool stats;                /* per-iteration statistics were possible and asked for */
 	int by;
 };
 
-/* Fills d from the two runs (both correlated).  Never fails on odd data:
-** kernels without a name, op or layer form the "(none)" group, kernels of
-** no iteration count in totals but not in the per-iteration figures.
-** Statistics need at least 4 iterations with kernels in each run (fewer
-** cannot give a 95% interval); otherwise d->stats is false and every row
-** is judged against the threshold. */
-void gp_diff_compute(const struct gp_diff_side *base, const struct gp_diff_side *test,
+/* Fills d from the two runs (both added up under o->by).  Never fails on
+** odd data.  Statistics need at least 4 iterations with kernels in each
+** run (fewer cannot give a 95% interval); otherwise d->stats is false and
+** every row is judged against the threshold.  The per-iteration values are
+** whole-job figures (summed over ranks, the slowest rank's step), so an
+** iteration, not a rank-iteration, is the unit resampled: ranks of one
+** iteration move together and are not independent draws. */
+void gp_diff_compute(const struct gp_diff_run_in *base, const struct gp_diff_run_in *test,
 		     const struct gp_diff_opts *o, struct gp_diff *d);
 
 void gp_diff_free(struct gp_diff *d);
@@ -147,6 +253,14 @@ int gp_diff_gate_parse(const char *text, struct gp_diff_gate *g, gp_error *err);
 ** and respect_noise, its interval excludes 0. */
 const struct gp_diff_row *gp_diff_gate_next(const struct gp_diff *d, const struct gp_diff_gate *g,
 					    bool respect_noise, size_t *from);
+
+/* What a gate found: how many rows tripped it, and the first as the
+** verdict line says it ("step +7.2% [+5.1%, +9.0%] > +5%"). */
+struct gp_diff_gate_result {
+	const char *text;        /* the gate as given */
+	size_t trips;
+	char first[1024];
+};
 
 /* Median of v[0..n) sorted ascending (0 when n == 0). */
 double gp_diff_median(const double *v, size_t n);

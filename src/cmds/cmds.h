@@ -131,6 +131,10 @@ struct gp_cli_many {
 	** it and returns the exit code (info's own format). */
 	int (*single)(const void *ctx, const char *path);
 	bool want_record;               /* fn gets rec (several files) */
+	/* Read every file in this process, even in an MPI build: for a
+	** command that calls gp_cli_run more than once (diff: once per run),
+	** as MPI starts and stops once per process. */
+	bool local;
 };
 
 /* Runs m over the files co names (gp_cli_inputs), co->jobs at a time,
@@ -174,6 +178,16 @@ int gp_mpi_end(int rc);
 ** it, or replacing it with force; NULL after printing why as command
 ** cmd. */
 FILE *gp_cli_open_output(const char *cmd, const char *path, bool force);
+
+/* The charting library the HTML pages inline (html, diff -f html):
+** Chart.js 3's single-file build, from --chart-js, else $GPUPROF_CHARTJS,
+** else where Debian's libjs-chart.js installs it.  Reads path (NULL: that
+** default) into a new buffer (*len bytes, then a 0); NULL after printing
+** why as command cmd, with the package that provides it. */
+char *gp_cli_read_chartjs(const char *cmd, const char *path, size_t *len);
+/* The --chart-js option's help text. */
+#define GP_CLI_CHARTJS_HELP "the Chart.js 3 build to inline (default: $GPUPROF_CHARTJS,\n" \
+	"else /usr/share/javascript/chart.js/chart.min.js)"
 
 /* Removes the output path a failed command left half written: only a
 ** regular file, never what -o may also name (/dev/full, a pipe). */

@@ -346,3 +346,40 @@ void gp_cli_remove_output(const char *path)
 	if (lstat(path, &st) == 0 && S_ISREG(st.st_mode))
 		unlink(path);
 }
+
+/* Where Debian's libjs-chart.js installs Chart.js 3.9's single-file build. */
+#define CHARTJS_DEFAULT "/usr/share/javascript/chart.js/chart.min.js"
+#define CHARTJS_ENV "GPUPROF_CHARTJS"
+/* A charting library larger than this is not the one the pages expect. */
+#define CHARTJS_MAX (16 << 20)
+
+char *gp_cli_read_chartjs(const char *cmd, const char *path, size_t *len)
+{
+	FILE *f;
+	char *buf = NULL;
+	long n = -1;
+
+	if (!path)
+		path = getenv(CHARTJS_ENV) ? getenv(CHARTJS_ENV) : CHARTJS_DEFAULT;
+	f = fopen(path, "rb");
+	if (f && fseek(f, 0, SEEK_END) == 0)
+		n = ftell(f);
+	if (f && n >= 0 && n <= CHARTJS_MAX && fseek(f, 0, SEEK_SET) == 0) {
+		buf = gp_xmalloc((size_t)n + 1);
+		*len = fread(buf, 1, (size_t)n, f);
+		buf[*len] = 0;
+		if (ferror(f) || *len != (size_t)n) {
+			free(buf);
+			buf = NULL;
+		}
+	}
+	if (!buf)
+		fprintf(stderr,
+			"gpuprof %s: %s: %s: the charting library (Chart.js 3) is needed to write the page;\n"
+			"  install Debian's package: apt-get install libjs-chart.js\n"
+			"  or name another chart.min.js with --chart-js FILE or $" CHARTJS_ENV "\n",
+			cmd, path, !f ? strerror(errno) : n > CHARTJS_MAX ? "too large" : "cannot read it");
+	if (f)
+		fclose(f);
+	return buf;
+}

@@ -8,8 +8,10 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "analysis/diff.h"
 #include "cmds/cmds.h"
@@ -17,24 +19,34 @@
 #include "ops/ops.h"
 #include "util/fmt.h"
 #include "util/u64map.h"
+#include "writers/html_diff.h"
+#include "writers/sink.h"
 #include "writers/writer.h"
 
 #define MAX_GATES 32
 
 static const struct gp_cmd_opt diff_own[] = {
 	{"by", 'b', "G", "group kernel time by: kernel (default: the demangled\n"
-	 "name, matched across formats), op, layer or iter"},
+	 "name, matched across formats), op, layer or iter; rank:\n"
+	 "each rank's step and compute time"},
 	{"fail-if", 0, "EXPR", "exit 5 when a change crosses a limit: step>+5%,\n"
 	 "total>+3%, op:PATTERN>+10%, kernel:PATTERN>+1ms,\n"
-	 "layer:PATTERN<-5% (PATTERN a glob; repeatable)"},
+	 "layer:PATTERN<-5%, rank:PATTERN>+5% (PATTERN a\n"
+	 "glob; repeatable)"},
 	{"no-stats", 0, NULL, "compare totals against --threshold only; any\n"
 	 "crossing trips --fail-if, significant or not"},
 	{"threshold", 't', "PCT", "smallest change that counts as one (default 2)"},
 	{"resamples", 0, "N", "bootstrap resamples (default 2000)"},
 	{"seed", 0, "S", "bootstrap seed (default 1; same seed, same output)"},
+	{"output", 'o', "FILE", "-f html: write the page to FILE (- : standard output)"},
+	{"force", 0, NULL, "-f html: overwrite an existing FILE"},
+	{"chart-js", 0, "JS", GP_CLI_CHARTJS_HELP},
 	{NULL, 0, NULL, NULL},
 };
-enum { OWN_BY, OWN_FAIL_IF, OWN_NO_STATS, OWN_THRESHOLD, OWN_RESAMPLES, OWN_SEED };
+enum { OWN_BY, OWN_FAIL_IF, OWN_NO_STATS, OWN_THRESHOLD, OWN_RESAMPLES, OWN_SEED, OWN_OUTPUT, OWN_FORCE,
+       OWN_CHARTJS };
+
+static const char *const diff_formats[] = {"table", "html", NULL};
 
 static const struct gp_cmd_spec diff_spec = {
 	.name = "diff",
@@ -47,10 +59,18 @@ static const struct gp_cmd_spec diff_spec = {
 	"both runs hold 4 or more iterations, the change is that of the median\n"
 	"per iteration, with a 95% interval (bootstrap), and each is marked\n"
 	"significant or within noise; otherwise the totals are compared and a\n"
-	"change of at least --threshold is marked (docs/diff.md).",
-	.shared = GP_OPT_FORMAT | GP_OPT_TOP | GP_OPT_WIDTH | GP_OPT_NO_HEADER | GP_OPT_PEAKS | GP_OPT_WINDOW,
+	"change of at least --threshold is marked (docs/diff.md).\n\n"
+	"BASE and TEST are each a trace file, or a directory or a quoted glob of\n"
+	"one run's rank files (any formats).  Each file is read (-j at a time),\n"
+	"reduced to its per-group and per-iteration figures and freed.  A run's\n"
+	"times per iteration are sums over its ranks, its step time the slowest\n"
+	"rank's; --by rank compares each rank's step and compute time, ranks\n"
+	"matched by number.",
+	.shared = GP_OPT_FORMAT | GP_OPT_TOP | GP_OPT_WIDTH | GP_OPT_NO_HEADER | GP_OPT_PEAKS | GP_OPT_WINDOW |
+		  GP_OPT_JOBS,
+	.formats = diff_formats,
 	.row_formats = true,
-	.format_note = "(times in ns except in the table)",
+	.format_note = "(times in ns except in the table; html: one page, -o FILE)",
 	.own = diff_own,
 	.more =
 	"Columns (csv, tsv, json): kind (step, total, group), status (same,\n"
@@ -63,7 +83,12 @@ static const struct gp_cmd_spec diff_spec = {
 	"The table's Base and Test are those medians when there are statistics,\n"
 	"else the totals.  -n limits the groups; the step and total rows always\n"
 	"come first.\n"
-	"With --fail-if, one line on stderr says PASS or FAIL and why.",
+	"With --fail-if, one line on stderr says PASS or FAIL and why.\n"
+	"-f html -o FILE: one self-contained page (Chart.js inlined): the verdict,\n"
+	"both runs' step times per iteration, the groups with their change, CI\n"
+	"and verdict, the new and gone groups, the gates.\n"
+	"Examples: gpuprof diff base.json test.json\n"
+	"          gpuprof diff -j 4 'base/rank-*.json' test/ --fail-if 'step>+5%'",
 	.two_files = "BASE TEST",
 };
 
@@ -71,9 +96,11 @@ struct opts {
 	struct gp_diff_opts d;
 	struct gp_diff_gate gates[MAX_GATES];
 	int ngates;
+	const char *out;         /* -f html: -o */
+	bool force;
+	const char *chartjs;
 };
 
-static const char *const by_names[] = {"kernel", "op", "layer", "iter"};
 
 /* A number in [lo, hi], or NAN. */
 static double number_in(const char *s, double lo, double hi)
@@ -92,12 +119,12 @@ static int diff_option(void *ctx, int index, const char *arg)
 
 	switch (index) {
 	case OWN_BY:
-		for (int i = 0; i < 4; i++)
-			if (strcmp(arg, by_names[i]) == 0) {
+		for (int i = 0; i < GP_DIFF_NBY; i++)
+			if (strcmp(arg, gp_diff_by_names[i]) == 0) {
 				o->d.by = i;
 				return 0;
 			}
-		return gp_cli_usage("diff", "--by wants kernel, op, layer or iter, not '%s'", arg);
+		return gp_cli_usage("diff", "--by wants kernel, op, layer, iter or rank, not '%s'", arg);
 	case OWN_FAIL_IF:
 		if (o->ngates == MAX_GATES)
 			return gp_cli_usage("diff", "at most %d --fail-if", MAX_GATES);
@@ -126,16 +153,17 @@ static int diff_option(void *ctx, int index, const char *arg)
 			return gp_cli_usage("diff", "bad --seed '%s' (a non-negative integer)", arg);
 		o->d.seed = (uint64_t)v;
 		return 0;
+	case OWN_OUTPUT:
+		o->out = arg;
+		return 0;
+	case OWN_FORCE:
+		o->force = true;
+		return 0;
+	case OWN_CHARTJS:
+		o->chartjs = arg;
+		return 0;
 	}
 	return 0;
-}
-
-/* Loads one run.  The one place that turns a command-line operand into a
-** correlated trace, so that several rank files per side come in here. */
-static int load_run(const char *path, const struct gp_window *w, gp_trace *t)
-{
-	gp_trace_init(t);
-	return gp_cli_load(path, w, t, NULL);
 }
 
 /* The op model's per-kernel figures of t: FLOPs, roofline ideal time,
@@ -148,6 +176,7 @@ static void kernel_figures(gp_trace *t, const struct gp_peak_opts *po, struct gp
 	size_t n = t->kernels.n ? t->kernels.n : 1;
 	double *flops = gp_xmalloc(n * sizeof(*flops)), *ideal = gp_xmalloc(n * sizeof(*ideal));
 	int8_t *tc = gp_xmalloc(n * sizeof(*tc));
+	uint8_t *comm = gp_xmalloc(n * sizeof(*comm));
 	GP_VEC(double) peaks = {0};   /* pairs: FLOP/s, bytes/s */
 	gp_u64map peak_at = {0};
 
@@ -157,6 +186,7 @@ static void kernel_figures(gp_trace *t, const struct gp_peak_opts *po, struct gp
 		double pf = 0, pbw = 0;
 		flops[k] = res[k].flops;
 		tc[k] = res[k].tc;
+		comm[k] = gp_op_is_comm(&res[k]);
 		ideal[k] = -1;
 		if (res[k].flops < 0 || res[k].bytes < 0)
 			continue;
@@ -184,6 +214,7 @@ static void kernel_figures(gp_trace *t, const struct gp_peak_opts *po, struct gp
 	s->flops = flops;
 	s->ideal_ns = ideal;
 	s->tc = tc;
+	s->comm = comm;
 }
 
 static void free_figures(struct gp_diff_side *s)
@@ -191,6 +222,236 @@ static void free_figures(struct gp_diff_side *s)
 	free((void *)s->flops);
 	free((void *)s->ideal_ns);
 	free((void *)s->tc);
+	free((void *)s->comm);
+}
+
+/* A file's parts as kept rows (gp_cli_run keeps them while the other files
+** are read, then diff_reduce adds them to the run): one "part" row per
+** grouping, then its "iter", "group" and "cell" rows, numbers as decimal
+** text (doubles with 17 digits: they read back exactly).
+**   part  by iters span time work_total
+**   iter  by i step busy work
+**   group by key name total calls flops ideal ideal_time tc_yes tc_no
+**   cell  by group iter sum */
+#define PART_NCOLS 11
+static const struct gp_column part_cols[PART_NCOLS] = {
+	{"what", "What", 5, false, false, NULL}, {"by", "By", 2, true, false, NULL},
+	{"c1", "C1", 4, false, false, NULL}, {"c2", "C2", 4, false, false, NULL},
+	{"c3", "C3", 4, false, false, NULL}, {"c4", "C4", 4, false, false, NULL},
+	{"c5", "C5", 4, false, false, NULL}, {"c6", "C6", 4, false, false, NULL},
+	{"c7", "C7", 4, false, false, NULL}, {"c8", "C8", 4, false, false, NULL},
+	{"c9", "C9", 4, false, false, NULL},
+};
+
+/* What the file workers and the reduce share: the groupings asked for, the
+** peaks, and the run the reduce adds to (one gp_diff_run_in per grouping). */
+struct job {
+	bool need[GP_DIFF_NBY];
+	const struct gp_peak_opts *peaks;
+	struct gp_diff_run_in *run;   /* [GP_DIFF_NBY] */
+};
+
+static void write_part(gp_writer *w, const struct gp_diff_part *p)
+{
+	char v[PART_NCOLS][32];
+	const char *row[PART_NCOLS];
+
+#define CELL_I(i, x) (snprintf(v[i], sizeof(v[i]), "%" PRId64, (int64_t)(x)), row[i] = v[i])
+#define CELL_D(i, x) (snprintf(v[i], sizeof(v[i]), "%.17g", (double)(x)), row[i] = v[i])
+	memset(row, 0, sizeof(row));
+	row[0] = "part";
+	CELL_I(1, p->by);
+	CELL_I(2, p->iters);
+	CELL_I(3, p->span);
+	CELL_I(4, p->time);
+	CELL_I(5, p->work_total);
+	gp_writer_row(w, row);
+	for (size_t i = 0; i < p->iters; i++) {
+		memset(row, 0, sizeof(row));
+		row[0] = "iter";
+		CELL_I(1, p->by);
+		CELL_I(2, i);
+		CELL_I(3, p->step[i]);
+		CELL_I(4, p->busy[i]);
+		CELL_I(5, p->work[i]);
+		gp_writer_row(w, row);
+	}
+	for (size_t g = 0; g < p->ngroups; g++) {
+		const struct gp_diff_sum *a = &p->groups[g].sum;
+		memset(row, 0, sizeof(row));
+		row[0] = "group";
+		CELL_I(1, p->by);
+		row[2] = gp_strtab_get(&p->strs, p->groups[g].key);
+		row[3] = gp_strtab_get(&p->strs, p->groups[g].name);
+		CELL_I(4, a->total);
+		CELL_I(5, a->calls);
+		if (a->flops_known)
+			CELL_D(6, a->flops);
+		CELL_D(7, a->ideal);
+		CELL_D(8, a->ideal_time);
+		CELL_I(9, a->tc_yes);
+		CELL_I(10, a->tc_no);
+		gp_writer_row(w, row);
+	}
+	for (size_t c = 0; c < p->ncells; c++) {
+		memset(row, 0, sizeof(row));
+		row[0] = "cell";
+		CELL_I(1, p->by);
+		CELL_I(2, p->cells[c].group);
+		CELL_I(3, p->cells[c].iter);
+		CELL_I(4, p->cells[c].sum);
+		gp_writer_row(w, row);
+	}
+#undef CELL_I
+#undef CELL_D
+}
+
+/* A file's work on a worker thread: the op model's figures, then one part
+** per grouping asked for, written as kept rows; the trace is freed after. */
+static int diff_trace(const void *ctx, gp_trace *t, gp_writer *w, gp_writer *rec, gp_error *err)
+{
+	const struct job *j = ctx;
+	struct gp_diff_side side;
+
+	(void)rec;
+	(void)err;
+	kernel_figures(t, j->peaks, &side);
+	for (int by = 0; by < GP_DIFF_NBY; by++) {
+		struct gp_diff_part p;
+		if (!j->need[by])
+			continue;
+		gp_diff_part_make(&side, by, &p);
+		write_part(w, &p);
+		gp_diff_part_free(&p);
+	}
+	free_figures(&side);
+	return GP_OK;
+}
+
+/* Cell c as an integer in [lo, hi]. */
+static bool cell_int(const char *c, int64_t lo, int64_t hi, int64_t *v)
+{
+	char *end;
+	long long x;
+
+	if (!c)
+		return false;
+	x = strtoll(c, &end, 10);
+	if (end == c || *end || x < lo || x > hi)
+		return false;
+	*v = x;
+	return true;
+}
+
+static bool cell_double(const char *c, double *v)
+{
+	char *end;
+
+	if (!c)
+		return false;
+	*v = strtod(c, &end);
+	return end != c && !*end && isfinite(*v);
+}
+
+/* Reads one file's kept rows back into parts, adding each to its run as
+** rank number rank.  GP_ERR_FORMAT when the rows are not what
+** write_part writes (a damaged record from another process). */
+static int add_file(const struct job *j, const struct gp_rowbuf *rb, int32_t rank, gp_error *err)
+{
+	GP_VEC(struct gp_diff_group) groups = {0};
+	GP_VEC(struct gp_diff_cell) cells = {0};
+	struct gp_diff_part p = {.by = -1};
+	const char *c[PART_NCOLS];
+	size_t at = 0;
+	int got;
+	bool ok = true;
+
+	while (ok && (got = gp_rowbuf_next(rb, &at, c)) >= 0) {
+		int64_t by = -1, x[4] = {0};
+		bool part = got > 0 && c[0] && strcmp(c[0], "part") == 0;
+		if (p.by >= 0 && (got == 0 || part)) {
+			p.groups = groups.v;
+			p.ngroups = groups.n;
+			p.cells = cells.v;
+			p.ncells = cells.n;
+			gp_diff_run_add(&j->run[p.by], &p, rank);
+			gp_diff_part_free(&p);
+			groups.v = NULL, groups.n = groups.cap = 0;
+			cells.v = NULL, cells.n = cells.cap = 0;
+			p.by = -1;
+		}
+		if (got == 0)
+			break;
+		ok = c[0] && cell_int(c[1], 0, GP_DIFF_NBY - 1, &by) && (part || by == p.by);
+		if (ok && part) {
+			ok = cell_int(c[2], 0, 100000000, &x[0]) && cell_int(c[3], 0, INT64_MAX, &x[1]) &&
+			     cell_int(c[4], 0, INT64_MAX, &x[2]) && cell_int(c[5], 0, INT64_MAX, &x[3]) &&
+			     j->need[by];
+			if (ok) {
+				gp_diff_part_init(&p, (int)by);
+				p.iters = (size_t)x[0];
+				p.span = x[1];
+				p.time = x[2];
+				p.work_total = x[3];
+				p.step = gp_xcalloc(p.iters ? p.iters : 1, sizeof(int64_t));
+				p.busy = gp_xcalloc(p.iters ? p.iters : 1, sizeof(int64_t));
+				p.work = gp_xcalloc(p.iters ? p.iters : 1, sizeof(int64_t));
+			}
+		} else if (ok && strcmp(c[0], "iter") == 0) {
+			ok = cell_int(c[2], 0, (int64_t)p.iters - 1, &x[0]) && cell_int(c[3], 0, INT64_MAX, &x[1]) &&
+			     cell_int(c[4], 0, INT64_MAX, &x[2]) && cell_int(c[5], 0, INT64_MAX, &x[3]);
+			if (ok) {
+				p.step[x[0]] = x[1];
+				p.busy[x[0]] = x[2];
+				p.work[x[0]] = x[3];
+			}
+		} else if (ok && strcmp(c[0], "group") == 0) {
+			struct gp_diff_group *g = gp_vec_push(groups);
+			int64_t yes = 0, no = 0;
+			g->sum.flops_known = c[6] != NULL;
+			ok = c[2] && c[3] && cell_int(c[4], 0, INT64_MAX, &g->sum.total) &&
+			     cell_int(c[5], 0, INT64_MAX, &x[0]) && (!c[6] || cell_double(c[6], &g->sum.flops)) &&
+			     cell_double(c[7], &g->sum.ideal) && cell_double(c[8], &g->sum.ideal_time) &&
+			     cell_int(c[9], 0, INT64_MAX, &yes) && cell_int(c[10], 0, INT64_MAX, &no);
+			if (ok) {
+				g->key = gp_strtab_intern(&p.strs, c[2]);
+				g->name = gp_strtab_intern(&p.strs, c[3]);
+				g->sum.calls = (uint64_t)x[0];
+				g->sum.tc_yes = (uint64_t)yes;
+				g->sum.tc_no = (uint64_t)no;
+			}
+		} else if (ok && strcmp(c[0], "cell") == 0) {
+			ok = cell_int(c[2], 0, (int64_t)groups.n - 1, &x[0]) &&
+			     cell_int(c[3], 0, (int64_t)p.iters - 1, &x[1]) && cell_int(c[4], 0, INT64_MAX, &x[2]);
+			if (ok)
+				*gp_vec_push(cells) = (struct gp_diff_cell){(uint32_t)x[0], (uint32_t)x[1], x[2]};
+		} else {
+			ok = false;
+		}
+	}
+	if (p.by >= 0 || !ok || got < 0) {
+		gp_vec_free(groups);
+		gp_vec_free(cells);
+		if (p.by >= 0)
+			gp_diff_part_free(&p);
+		return gp_err(err, GP_ERR_FORMAT, "a diff record is damaged (byte %zu of %zu)", at, rb->len);
+	}
+	return GP_OK;
+}
+
+/* A run's files in rank order: each one's parts added to the run. */
+static int diff_reduce(const void *ctx, const struct gp_cli_result *const *res, size_t n, gp_writer *out,
+		       gp_error *err)
+{
+	const struct job *j = ctx;
+
+	(void)out;
+	for (size_t i = 0; i < n; i++) {
+		int rc = add_file(j, &res[i]->rows, res[i]->id.rank, err);
+		if (rc != GP_OK)
+			return rc;
+	}
+	return GP_OK;
 }
 
 enum {
@@ -243,11 +504,6 @@ static const struct gp_column cols_table[NTCOLS] = {
 	[T_NAME] = {"name", "Name", 20, false, true, NULL},
 };
 
-static const char *const status_names[] = {"same", "changed", "new", "gone"};
-static const char *const verdict_names[] = {"significant", "within noise", "above threshold",
-					    "below threshold"};
-static const char *const tc_names[] = {NULL, "no", "yes", "mixed"};
-static const char *const kind_names[] = {"step", "total", "group"};
 
 /* "+12.3%" of a relative change, "new"/"gone" for an infinite one. */
 static const char *fmt_rel(double rel, char *buf, size_t size)
@@ -292,8 +548,8 @@ static void write_raw(gp_writer *w, const struct gp_diff *d, const struct gp_dif
 	const char *row[NCOLS] = {0};
 	const struct gp_diff_run *run[2] = {&r->base, &r->test};
 
-	row[C_KIND] = kind_names[r->kind];
-	row[C_STATUS] = status_names[r->status];
+	row[C_KIND] = gp_diff_kind_names[r->kind];
+	row[C_STATUS] = gp_diff_status_names[r->status];
 	row[C_BASE] = gp_fmt_i64(v[C_BASE], r->base.total);
 	row[C_TEST] = gp_fmt_i64(v[C_TEST], r->test.total);
 	row[C_DELTA] = gp_fmt_i64(v[C_DELTA], r->test.total - r->base.total);
@@ -314,7 +570,7 @@ static void write_raw(gp_writer *w, const struct gp_diff *d, const struct gp_dif
 		row[C_CI_LO] = v[C_CI_LO];
 		row[C_CI_HI] = v[C_CI_HI];
 	}
-	row[C_VERDICT] = verdict_names[r->verdict];
+	row[C_VERDICT] = gp_diff_verdict_names[r->verdict];
 	for (int s = 0; s < 2; s++) {
 		row[C_BASE_CALLS + s] = gp_fmt_u64(v[C_BASE_CALLS + s], run[s]->calls);
 		if (run[s]->med >= 0) {
@@ -331,7 +587,7 @@ static void write_raw(gp_writer *w, const struct gp_diff *d, const struct gp_dif
 			snprintf(v[C_BASE_EFF + s], sizeof(v[0]), "%.3f", run[s]->eff);
 			row[C_BASE_EFF + s] = v[C_BASE_EFF + s];
 		}
-		row[C_BASE_TC + s] = tc_names[run[s]->tc];
+		row[C_BASE_TC + s] = gp_diff_tc_names[run[s]->tc];
 	}
 	row[C_NAME] = row_name(d, r);
 	gp_writer_row(w, row);
@@ -356,18 +612,18 @@ static void write_table(gp_writer *w, const struct gp_diff *d, const struct gp_d
 	double base = r->has_ci ? r->base.med : (double)r->base.total;
 	double test = r->has_ci ? r->test.med : (double)r->test.total;
 
-	row[T_STATUS] = r->kind == GP_DIFF_ROW_GROUP ? status_names[r->status] : kind_names[r->kind];
+	row[T_STATUS] = r->kind == GP_DIFF_ROW_GROUP ? gp_diff_status_names[r->status] : gp_diff_kind_names[r->kind];
 	row[T_BASE] = gp_fmt_duration(base, v[T_BASE], sizeof(v[0]));
 	row[T_TEST] = gp_fmt_duration(test, v[T_TEST], sizeof(v[0]));
 	row[T_CHANGE] = fmt_signed(r->change, v[T_CHANGE], sizeof(v[0]));
 	row[T_PCT] = fmt_rel(r->rel, v[T_PCT], sizeof(v[0]));
 	if (r->has_ci)
 		row[T_CI] = fmt_ci(r, v[T_CI], sizeof(v[0]));
-	row[T_VERDICT] = verdict_names[r->verdict];
+	row[T_VERDICT] = gp_diff_verdict_names[r->verdict];
 	snprintf(x[0], sizeof(x[0]), "%" PRIu64, r->base.calls);
 	snprintf(x[1], sizeof(x[1]), "%" PRIu64, r->test.calls);
 	row[T_CALLS] = pair(x[0], x[1], v[T_CALLS], sizeof(v[0]));
-	row[T_TC] = pair(tc_names[r->base.tc], tc_names[r->test.tc], v[T_TC], sizeof(v[0]));
+	row[T_TC] = pair(gp_diff_tc_names[r->base.tc], gp_diff_tc_names[r->test.tc], v[T_TC], sizeof(v[0]));
 	if (r->base.eff >= 0 || r->test.eff >= 0) {
 		if (r->base.eff >= 0)
 			snprintf(x[0], sizeof(x[0]), "%.0f", 100 * r->base.eff);
@@ -398,105 +654,219 @@ static void describe_trip(const struct gp_diff *d, const struct gp_diff_gate *g,
 		snprintf(ci, sizeof(ci), " %s", fmt_ci(r, tmp, sizeof(tmp)));
 	}
 	if (g->target == GP_GATE_GROUP)
-		snprintf(buf, size, "%s:%s %s%s %c %s", by_names[g->by], row_name(d, r), ch, ci,
+		snprintf(buf, size, "%s:%s %s%s %c %s", gp_diff_by_names[g->by], row_name(d, r), ch, ci,
 			 g->above ? '>' : '<', lim);
 	else
-		snprintf(buf, size, "%s %s%s %c %s", kind_names[r->kind], ch, ci, g->above ? '>' : '<', lim);
+		snprintf(buf, size, "%s %s%s %c %s", gp_diff_kind_names[r->kind], ch, ci, g->above ? '>' : '<', lim);
 }
 
-/* Judges every gate; prints the verdict line.  Returns GP_EXIT_GATE when
-** one trips.  diffs[by] holds the comparison of each grouping a gate needs. */
-static int judge_gates(const struct opts *o, struct gp_diff *diffs)
+/* Judges every gate into res[0..o->ngates).  diffs[by] holds the
+** comparison of each grouping a gate needs. */
+static void eval_gates(const struct opts *o, const struct gp_diff *diffs, struct gp_diff_gate_result *res)
 {
-	char first[1024] = "";
-	int trips = 0;
-
 	for (int i = 0; i < o->ngates; i++) {
 		const struct gp_diff_gate *g = &o->gates[i];
 		const struct gp_diff *d = &diffs[g->target == GP_GATE_GROUP ? g->by : o->d.by];
 		const struct gp_diff_row *r;
 		size_t from = 0;
+		memset(&res[i], 0, sizeof(res[i]));
+		res[i].text = g->text;
 		while ((r = gp_diff_gate_next(d, g, o->d.stats, &from)) != NULL) {
-			if (!trips++)
-				describe_trip(d, g, r, first, sizeof(first));
+			if (!res[i].trips++)
+				describe_trip(d, g, r, res[i].first, sizeof(res[i].first));
 		}
 	}
+}
+
+/* Prints the verdict line of the gates' results; GP_EXIT_GATE when one
+** tripped. */
+static int print_verdict(const struct gp_diff_gate_result *res, int n)
+{
+	const char *first = NULL;
+	size_t trips = 0;
+
+	for (int i = 0; i < n; i++) {
+		if (res[i].trips && !first)
+			first = res[i].first;
+		trips += res[i].trips;
+	}
 	if (!trips) {
-		fprintf(stderr, "gpuprof diff: PASS (%d limit%s, none crossed)\n", o->ngates,
-			o->ngates == 1 ? "" : "s");
+		fprintf(stderr, "gpuprof diff: PASS (%d limit%s, none crossed)\n", n, n == 1 ? "" : "s");
 		return GP_EXIT_OK;
 	}
 	if (trips > 1)
-		fprintf(stderr, "gpuprof diff: FAIL %s (and %d more)\n", first, trips - 1);
+		fprintf(stderr, "gpuprof diff: FAIL %s (and %zu more)\n", first, trips - 1);
 	else
 		fprintf(stderr, "gpuprof diff: FAIL %s\n", first);
 	return GP_EXIT_GATE;
+}
+
+/* Writes d's rows (the shown groups: -n) to w and closes it. */
+static int write_rows(gp_writer *w, const struct gp_cli_opts *co, const struct gp_diff *d, gp_error *err)
+{
+	bool table = strcmp(co->format, "table") == 0;
+	size_t shown = co->top < d->n - 2 ? co->top + 2 : d->n;
+
+	for (size_t i = 0; i < shown; i++)
+		(table ? write_table : write_raw)(w, d, &d->rows[i]);
+	return gp_writer_close(w, err);
+}
+
+/* Reads one run (a file, a directory or a glob of rank files: arg) through
+** gp_cli_run, -j files at a time, into run[by] for each grouping j needs;
+** its messages (rank notes, a glob that matches nothing) start "gpuprof
+** diff WORD:".  Returns the exit code (the failing files named on stderr). */
+static int read_run(struct job *j, const struct gp_cli_opts *co, const char *arg, const char *word,
+		    struct gp_diff_run_in *run)
+{
+	char *files[1] = {(char *)arg}, cmd[16];
+	struct gp_cli_opts one = *co;
+	struct gp_cli_many m = {.cmd = cmd, .cols = part_cols, .ncols = PART_NCOLS, .fn = diff_trace,
+				.ctx = j, .reduce = diff_reduce, .local = true};
+
+	snprintf(cmd, sizeof(cmd), "diff %s", word);
+	for (int by = 0; by < GP_DIFF_NBY; by++)
+		gp_diff_run_init(&run[by], by);
+	one.files = files;
+	one.nfiles = 1;
+	j->run = run;
+	return gp_cli_run(&m, &one);
+}
+
+/* Notes on how the runs' ranks and iterations line up (stderr). */
+static void rank_notes(const struct gp_diff_run_in *base, const struct gp_diff_run_in *test)
+{
+	const struct gp_diff_run_in *run[2] = {base, test};
+	static const char *const words[2] = {"BASE", "TEST"};
+
+	if (base->ranks.n != test->ranks.n)
+		fprintf(stderr, "gpuprof diff: note: BASE has %zu rank file%s, TEST %zu: group and total times "
+			"are sums over a run's ranks, the step time its slowest rank's\n",
+			base->ranks.n, base->ranks.n == 1 ? "" : "s", test->ranks.n);
+	for (int s = 0; s < 2; s++)
+		if (run[s]->iters != run[s]->iters_max)
+			fprintf(stderr, "gpuprof diff: note: %s's ranks hold %zu to %zu iterations: the first "
+				"%zu are compared per iteration, all count in the totals\n", words[s],
+				run[s]->iters, run[s]->iters_max, run[s]->iters);
+}
+
+/* -f html: the page of d, the runs' step times and the gates' results,
+** through the html-diff sink, to out (opened on o->out; closed here, and
+** the file removed again on failure).  Returns GP_OK or the error in err. */
+static int write_html(const struct opts *o, const struct gp_cli_opts *co, const struct gp_diff *d,
+		      const struct gp_diff_run_in *const *run, const struct gp_diff_gate_result *gates,
+		      const char *lib, size_t lib_len, FILE *out, gp_error *err)
+{
+	bool to_stdout = out == stdout;
+	struct gp_diff_page pg = {.base = co->file, .test = co->file2, .diff = d, .gates = gates,
+				  .ngates = (size_t)o->ngates, .threshold = o->d.threshold,
+				  .top = co->top == SIZE_MAX ? 50 : co->top};
+	struct gp_analysis an = {.diff = &pg, .script = lib, .script_len = lib_len, .top = pg.top};
+	gp_sink sink;
+	int rc;
+
+	for (int s = 0; s < 2; s++) {
+		pg.step[s] = run[s]->step.v;
+		pg.nstep[s] = run[s]->iters;
+	}
+	/* only this thread writes: no stream lock per character */
+	__fsetlocking(out, FSETLOCKING_BYCALLER);
+	rc = gp_sink_open(&sink, "html-diff", out, err);
+	if (!rc)
+		rc = gp_sink_write_close(&sink, &an, err);
+	if (!to_stdout && fclose(out) != 0 && !rc)
+		rc = gp_err(err, GP_ERR_IO, "%s: write failure", o->out);
+	if (rc && !to_stdout)
+		gp_cli_remove_output(o->out);
+	return rc;
 }
 
 int cmd_diff(int argc, char **argv)
 {
 	struct opts o = {.d = {.by = GP_DIFF_BY_KERNEL, .stats = true, .threshold = 0.02,
 			       .resamples = 2000, .seed = 1}};
-	struct gp_diff diffs[4];
-	bool need[4] = {false, false, false, false};
+	struct gp_diff diffs[GP_DIFF_NBY];
+	struct gp_diff_run_in run[2][GP_DIFF_NBY];
+	struct gp_diff_gate_result gates[MAX_GATES];
+	struct job j = {0};
 	struct gp_cli_opts co;
-	struct gp_diff_side side[2] = {{0}, {0}};
-	gp_trace t[2];
-	gp_writer w;
 	gp_error err = {0};
-	bool table;
-	int rc, loaded = 0;
+	gp_writer w;
+	char *lib = NULL;
+	size_t lib_len = 0;
+	bool html;
+	int rc, read = 0;
 
 	rc = gp_cli_parse(&diff_spec, argc, argv, &co, diff_option, &o);
 	if (rc)
 		return rc == GP_CLI_DONE ? GP_EXIT_OK : rc;
-	table = strcmp(co.format, "table") == 0;
-	if (gp_writer_open(&w, co.format, stdout, table ? cols_table : cols_raw, table ? NTCOLS : NCOLS,
-			   &co.wo, &err))
+	html = strcmp(co.format, "html") == 0;
+	/* the output is checked before any input is read */
+	if (html) {
+		struct stat st;
+		if (!o.out)
+			return gp_cli_usage("diff", "-f html needs -o FILE (- writes to standard output)");
+		if (strcmp(o.out, "-") != 0 && !o.force && stat(o.out, &st) == 0) {
+			fprintf(stderr, "gpuprof diff: %s exists (--force overwrites it)\n", o.out);
+			return GP_EXIT_IO;
+		}
+		lib = gp_cli_read_chartjs("diff", o.chartjs, &lib_len);
+		if (!lib)
+			return GP_EXIT_IO;
+	} else if (o.out) {
+		return gp_cli_usage("diff", "-o is for -f html (the rows go to standard output)");
+	} else if (gp_writer_open(&w, co.format, stdout, strcmp(co.format, "table") == 0 ? cols_table : cols_raw,
+				  strcmp(co.format, "table") == 0 ? NTCOLS : NCOLS, &co.wo, &err)) {
 		return gp_cli_usage("diff", "%s", err.msg);
-	rc = load_run(co.file, &co.window, &t[0]);
-	loaded = 1;
+	}
+	j.peaks = &co.peaks;
+	j.need[o.d.by] = true;
+	for (int i = 0; i < o.ngates; i++)
+		if (o.gates[i].target == GP_GATE_GROUP)
+			j.need[o.gates[i].by] = true;
+	rc = read_run(&j, &co, co.file, "BASE", run[0]);
+	read = 1;
 	if (rc == GP_EXIT_OK) {
-		rc = load_run(co.file2, &co.window, &t[1]);
-		loaded = 2;
+		rc = read_run(&j, &co, co.file2, "TEST", run[1]);
+		read = 2;
 	}
 	if (rc == GP_EXIT_OK) {
-		kernel_figures(&t[0], &co.peaks, &side[0]);
-		kernel_figures(&t[1], &co.peaks, &side[1]);
-		need[o.d.by] = true;
-		for (int i = 0; i < o.ngates; i++)
-			if (o.gates[i].target == GP_GATE_GROUP)
-				need[o.gates[i].by] = true;
-		for (int by = 0; by < 4; by++) {
+		const struct gp_diff *d = &diffs[o.d.by];
+		const struct gp_diff_run_in *shown[2] = {&run[0][o.d.by], &run[1][o.d.by]};
+		for (int by = 0; by < GP_DIFF_NBY; by++) {
 			struct gp_diff_opts dopt = o.d;
-			if (!need[by])
+			if (!j.need[by])
 				continue;
 			dopt.by = by;
-			gp_diff_compute(&side[0], &side[1], &dopt, &diffs[by]);
+			gp_diff_compute(&run[0][by], &run[1][by], &dopt, &diffs[by]);
 		}
-		{
-			const struct gp_diff *d = &diffs[o.d.by];
-			size_t shown = co.top < d->n - 2 ? co.top + 2 : d->n;
-			for (size_t i = 0; i < shown; i++)
-				(table ? write_table : write_raw)(&w, d, &d->rows[i]);
-			if (gp_writer_close(&w, &err)) {
-				gp_err_print(&err);
-				rc = gp_exit_code(err.status);
-			}
-			if (o.d.stats && !d->stats)
-				fprintf(stderr, "gpuprof diff: %zu and %zu iterations: no statistics (at least 4 "
-					"per run are needed); changes of %g%% or more are marked\n",
-					d->base_iters, d->test_iters, 100 * o.d.threshold);
+		eval_gates(&o, diffs, gates);
+		rank_notes(shown[0], shown[1]);
+		if (html) {
+			/* an output that cannot be opened is said by gp_cli_open_output */
+			FILE *out = strcmp(o.out, "-") == 0 ? stdout : gp_cli_open_output("diff", o.out, o.force);
+			rc = !out ? GP_EXIT_IO
+			   : write_html(&o, &co, d, shown, gates, lib, lib_len, out, &err) ? GP_EXIT_FAIL : GP_EXIT_OK;
+		} else {
+			rc = write_rows(&w, &co, d, &err) ? GP_EXIT_FAIL : GP_EXIT_OK;
 		}
+		if (rc == GP_EXIT_FAIL) {
+			gp_err_print(&err);
+			rc = gp_exit_code(err.status);
+		}
+		if (o.d.stats && !d->stats)
+			fprintf(stderr, "gpuprof diff: %zu and %zu iterations: no statistics (at least 4 "
+				"per run are needed); changes of %g%% or more are marked\n",
+				d->base_iters, d->test_iters, 100 * o.d.threshold);
 		if (rc == GP_EXIT_OK && o.ngates)
-			rc = judge_gates(&o, diffs);
-		for (int by = 0; by < 4; by++)
-			if (need[by])
+			rc = print_verdict(gates, o.ngates);
+		for (int by = 0; by < GP_DIFF_NBY; by++)
+			if (j.need[by])
 				gp_diff_free(&diffs[by]);
-		free_figures(&side[0]);
-		free_figures(&side[1]);
 	}
-	for (int i = 0; i < loaded; i++)
-		gp_trace_free(&t[i]);
+	for (int s = 0; s < read; s++)
+		for (int by = 0; by < GP_DIFF_NBY; by++)
+			gp_diff_run_free(&run[s][by]);
+	free(lib);
 	return rc;
 }

@@ -5,7 +5,6 @@
 ** library (Chart.js from Debian's libjs-chart.js) to inline it, and hands
 ** everything to the html sink.
 */
-#include <errno.h>
 #include <stdio.h>
 #include <stdio_ext.h>
 #include <stdlib.h>
@@ -20,12 +19,6 @@
 #include "ops/ops.h"
 #include "writers/sink.h"
 
-/* Where Debian's libjs-chart.js installs Chart.js 3.9's single-file build. */
-#define CHARTJS_DEFAULT "/usr/share/javascript/chart.js/chart.min.js"
-#define CHARTJS_ENV "GPUPROF_CHARTJS"
-/* A charting library larger than this is not the one the page expects. */
-#define CHARTJS_MAX (16 << 20)
-
 static const char *const html_formats[] = {"html", NULL};
 
 enum { O_OUT, O_FORCE, O_CHARTJS };
@@ -33,8 +26,7 @@ enum { O_OUT, O_FORCE, O_CHARTJS };
 static const struct gp_cmd_opt html_opts[] = {
 	[O_OUT] = {"output", 'o', "FILE", "write the page to FILE (- : standard output)"},
 	[O_FORCE] = {"force", 0, NULL, "overwrite an existing FILE"},
-	[O_CHARTJS] = {"chart-js", 0, "JS", "the Chart.js 3 build to inline (default: $" CHARTJS_ENV
-		       ",\nelse " CHARTJS_DEFAULT ")"},
+	[O_CHARTJS] = {"chart-js", 0, "JS", GP_CLI_CHARTJS_HELP},
 	{NULL, 0, NULL, NULL},
 };
 
@@ -72,36 +64,6 @@ static int html_option(void *ctx, int index, const char *arg)
 	case O_CHARTJS: x->chartjs = arg; return 0;
 	}
 	return GP_EXIT_USAGE;
-}
-
-/* Reads the charting library at path into a new buffer (*len bytes, then a
-** 0); NULL after printing why, with the package that provides it. */
-static char *read_library(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	long n = -1;
-
-	if (f && fseek(f, 0, SEEK_END) == 0)
-		n = ftell(f);
-	if (f && n >= 0 && n <= CHARTJS_MAX && fseek(f, 0, SEEK_SET) == 0) {
-		buf = gp_xmalloc((size_t)n + 1);
-		*len = fread(buf, 1, (size_t)n, f);
-		buf[*len] = 0;
-		if (ferror(f) || *len != (size_t)n) {
-			free(buf);
-			buf = NULL;
-		}
-	}
-	if (!buf)
-		fprintf(stderr,
-			"gpuprof html: %s: %s: the charting library (Chart.js 3) is needed to write the page;\n"
-			"  install Debian's package: apt-get install libjs-chart.js\n"
-			"  or name another chart.min.js with --chart-js FILE or $" CHARTJS_ENV "\n",
-			path, !f ? strerror(errno) : n > CHARTJS_MAX ? "too large" : "cannot read it");
-	if (f)
-		fclose(f);
-	return buf;
 }
 
 /* Runs the passes the page shows over t (loaded) and writes the page to
@@ -158,9 +120,8 @@ int cmd_html(int argc, char **argv)
 		fprintf(stderr, "gpuprof html: %s exists (--force overwrites it)\n", x.out);
 		return GP_EXIT_IO;
 	}
-	const char *lib_path = x.chartjs ? x.chartjs : getenv(CHARTJS_ENV) ? getenv(CHARTJS_ENV) : CHARTJS_DEFAULT;
 	size_t lib_len = 0;
-	char *lib = read_library(lib_path, &lib_len);
+	char *lib = gp_cli_read_chartjs("html", x.chartjs, &lib_len);
 	if (!lib)
 		return GP_EXIT_IO;
 

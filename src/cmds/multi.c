@@ -250,7 +250,8 @@ int gp_cli_run(const struct gp_cli_many *m, const struct gp_cli_opts *co)
 			   m->reduce ? m->out_ncols : m->ncols, &co->wo, &err))
 		return gp_cli_usage(m->cmd, "%s", err.msg);
 #ifdef GP_MPI
-	gp_mpi_begin(&proc, &nproc);
+	if (!m->local)
+		gp_mpi_begin(&proc, &nproc);
 	/* process 0 speaks for all: the others' errors travel as records */
 	if (proc != 0 && !freopen("/dev/null", "w", stderr))
 		fclose(stderr);
@@ -264,7 +265,8 @@ int gp_cli_run(const struct gp_cli_many *m, const struct gp_cli_opts *co)
 		gp_cli_inputs_free(&in);
 	}
 #ifdef GP_MPI
-	rc = gp_mpi_end(rc);
+	if (!m->local)
+		rc = gp_mpi_end(rc);
 #endif
 	return rc;
 }

@@ -239,15 +239,22 @@ static const struct shared_opt shared_opts[] = {
 /* getopt codes of options without a letter */
 enum { CODE_SHARED = 256, CODE_OWN = 512 };
 
-/* The command's formats: its own, then the row writers'; NULL-terminated. */
+/* The command's formats: its own, then the row writers' it does not list
+** already (diff lists "table" first to keep it the default before its
+** "html"); NULL-terminated. */
 static int format_names(const struct gp_cmd_spec *spec, const char **names, int max)
 {
 	int n = 0;
 
 	for (int i = 0; spec->formats && spec->formats[i] && n < max - 1; i++)
 		names[n++] = spec->formats[i];
-	for (int i = 0; spec->row_formats && gp_writers[i] && n < max - 1; i++)
-		names[n++] = gp_writers[i]->name;
+	for (int i = 0; spec->row_formats && gp_writers[i] && n < max - 1; i++) {
+		bool listed = false;
+		for (int j = 0; j < n; j++)
+			listed |= strcmp(names[j], gp_writers[i]->name) == 0;
+		if (!listed)
+			names[n++] = gp_writers[i]->name;
+	}
 	names[n] = NULL;
 	return n;
 }

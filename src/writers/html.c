@@ -22,6 +22,7 @@
 #include "ops/ops.h"
 #include "util/u64map.h"
 #include "writers/html_assets.h"
+#include "writers/html_common.h"
 #include "writers/sink.h"
 #include "writers/timeline.h"
 #include "writers/writer.h"
@@ -485,52 +486,30 @@ static void write_data(FILE *out, const struct gp_analysis *an)
 	close_c(&d, '}');
 }
 
-/* Whether text could end the <script> element it is inlined into. */
-static bool ends_script(const char *text, size_t len)
+static void write_data_part(FILE *out, const void *an)
 {
-	static const char tag[] = "</script";
-
-	for (size_t i = 0; i + sizeof(tag) - 1 <= len; i++)
-		if (text[i] == '<' && strncasecmp(text + i, tag, sizeof(tag) - 1) == 0)
-			return true;
-	return false;
+	write_data(out, an);
 }
 
 /* Writes the template, each "<!--gp:NAME-->" replaced by its part: style,
 ** library, data, script. */
 static int html_write(gp_sink *s, const struct gp_analysis *an, gp_error *err)
 {
-	const char *tpl = (const char *)gp_html_template, *p = tpl, *end = tpl + gp_html_template_len;
+	const struct gp_html_part parts[] = {
+		{"style", gp_html_style, gp_html_style_len, NULL, NULL},
+		{"library", an->script, an->script_len, NULL, NULL},
+		{"data", NULL, 0, write_data_part, an},
+		{"script", gp_html_script, gp_html_script_len, NULL, NULL},
+	};
 
 	if (!an->trace || !an->trace->attrs)
 		return gp_err(err, GP_ERR_USAGE, "html: no correlated trace");
 	if (!an->script)
 		return gp_err(err, GP_ERR_USAGE, "html: no charting library");
-	if (ends_script(an->script, an->script_len))
+	if (gp_html_ends_script(an->script, an->script_len))
 		return gp_err(err, GP_ERR_FORMAT, "html: the charting library contains '</script': not inlined");
-	while (p < end) {
-		const char *m = memmem(p, (size_t)(end - p), "<!--gp:", 7);
-		if (!m) {
-			fwrite(p, 1, (size_t)(end - p), s->out);
-			break;
-		}
-		fwrite(p, 1, (size_t)(m - p), s->out);
-		const char *name = m + 7, *close = memmem(name, (size_t)(end - name), "-->", 3);
-		size_t len = close ? (size_t)(close - name) : 0;
-		if (len == 5 && !memcmp(name, "style", 5))
-			fwrite(gp_html_style, 1, gp_html_style_len, s->out);
-		else if (len == 7 && !memcmp(name, "library", 7))
-			fwrite(an->script, 1, an->script_len, s->out);
-		else if (len == 4 && !memcmp(name, "data", 4))
-			write_data(s->out, an);
-		else if (len == 6 && !memcmp(name, "script", 6))
-			fwrite(gp_html_script, 1, gp_html_script_len, s->out);
-		else
-			return gp_err(err, GP_ERR_INTERNAL, "html: unknown template part at offset %zu",
-				      (size_t)(m - tpl));
-		p = close + 3;
-	}
-	return GP_OK;
+	return gp_html_fill(s->out, (const char *)gp_html_template, gp_html_template_len, parts,
+			    sizeof(parts) / sizeof(parts[0]), err);
 }
 
 const struct gp_sink_ops gp_sink_html = {

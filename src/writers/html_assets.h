@@ -1,6 +1,6 @@
 /*
-** The HTML report's template, style and script (share/html/report.html,
-** report.css, report.js), embedded by the Makefile as byte arrays
+** The HTML pages' templates, style and scripts (share/html/report.html,
+** report.css, report.js; diff.html, diff.js), embedded by the Makefile as byte arrays
 ** (scripts/embed.sh) so the binary writes pages from any directory.
 **
 ** Ownership: static, read-only data of the binary.
@@ -16,5 +16,11 @@ extern const unsigned char gp_html_style[];
 extern const size_t gp_html_style_len;
 extern const unsigned char gp_html_script[];
 extern const size_t gp_html_script_len;
+/* The comparison page of `gpuprof diff -f html` (share/html/diff.html,
+** diff.js; the style is the report's). */
+extern const unsigned char gp_html_diff_template[];
+extern const size_t gp_html_diff_template_len;
+extern const unsigned char gp_html_diff_script[];
+extern const size_t gp_html_diff_script_len;
 
 #endif

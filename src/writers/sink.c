@@ -11,10 +11,11 @@ extern const struct gp_sink_ops gp_sink_folded;
 extern const struct gp_sink_ops gp_sink_folded_flops;
 extern const struct gp_sink_ops gp_sink_folded_idle;
 extern const struct gp_sink_ops gp_sink_html;
+extern const struct gp_sink_ops gp_sink_html_diff;
 
 const struct gp_sink_ops *const gp_sinks[] = {
 	&gp_sink_advise_text, &gp_sink_perfetto, &gp_sink_folded, &gp_sink_folded_flops,
-	&gp_sink_folded_idle, &gp_sink_html, NULL,
+	&gp_sink_folded_idle, &gp_sink_html, &gp_sink_html_diff, NULL,
 };
 
 const struct gp_sink_ops *gp_sink_find(const char *name)

@@ -2,7 +2,8 @@
 ** Whole-trace outputs.  A row writer (writer.h) gets one row at a time; a
 ** sink gets the whole analysed trace at once, for outputs that need all of
 ** it: the advise report, the Perfetto/Chrome trace (perfetto.c), the
-** flame-graph stacks (folded.c) and the HTML report (html.c).  A new
+** flame-graph stacks (folded.c), the HTML report (html.c) and the HTML
+** comparison of two runs (html_diff.c).  A new
 ** whole-trace output is one sink file in src/writers/ listed in sink.c's
 ** registry, plus the subcommand that fills a gp_analysis and hands it over.
 **
@@ -25,6 +26,7 @@ struct gp_peak_opts;
 struct gp_findings;
 struct gp_memory;
 struct gp_breakdown;
+struct gp_diff_page;
 
 /* Everything the analysis passes computed about one trace.  A pass that was
 ** not run leaves its member NULL; a sink says which ones it needs. */
@@ -36,7 +38,8 @@ struct gp_analysis {
 	const struct gp_findings *findings; /* gp_advise's, ranked */
 	const struct gp_memory *memory;     /* gp_memory_run's: series, peaks, per op */
 	const struct gp_breakdown *breakdown; /* gp_breakdown_run's: per device and iteration */
-	const char *script;                 /* html: the charting library to inline (its text) */
+	const struct gp_diff_page *diff;    /* html-diff: the comparison of two runs (html_diff.h) */
+	const char *script;                 /* html, html-diff: the charting library to inline (its text) */
 	size_t script_len;
 	gp_ns window_start, window_end;     /* the time window to show; both 0 = all */
 	size_t top;                         /* at most this many items (-n); SIZE_MAX = all */

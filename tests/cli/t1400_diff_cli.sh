@@ -21,7 +21,7 @@ for bad in 'step>5' 'step' 'steps>+5%' 'op:>+5%' 'kernel:x>+5kg' 'total=+3%' 'op
 done
 expect_exit 2 "$GPUPROF" diff --threshold -1 /nonexistent /nonexistent
 expect_exit 2 "$GPUPROF" diff --resamples 10 /nonexistent /nonexistent
-expect_exit 2 "$GPUPROF" diff -f html /nonexistent /nonexistent
+expect_exit 2 "$GPUPROF" diff -f xml /nonexistent /nonexistent
 
 # bad input: the file and what is wrong, the documented codes
 "$GEN" --format kineto -n 300 --seed 3 -o "$TMP/k.json" >/dev/null || fail "gpuprof-gen"

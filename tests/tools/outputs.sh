@@ -53,3 +53,17 @@ if [ -d "$td/hta/trace_filter" ]; then
 	one "multi.comm" comm -f csv "$td"/hta/trace_filter/sampled_rank-*.json.gz
 	one "multi.comm-calls" comm -f csv -V calls "$td"/hta/trace_filter/sampled_rank-*.json.gz
 fi
+# diff: the shared pairs of two runs; the rank files of one job against
+# themselves (a run of several files a side); the comparison page
+for p in trace_diff/control/control.json.gz:trace_diff/test/test.json.gz \
+	trace_compare/base/base.json.gz:trace_compare/test/test.json.gz; do
+	[ -f "$td/hta/${p%%:*}" ] || continue
+	pair=${p%%/*}
+	one "diff.$pair" diff "$td/hta/${p%%:*}" "$td/hta/${p#*:}"
+	one "diff.$pair-op-tsv" diff -f tsv --by op "$td/hta/${p%%:*}" "$td/hta/${p#*:}"
+	one "diff.$pair-html" diff -f html -o - "$td/hta/${p%%:*}" "$td/hta/${p#*:}"
+done
+if [ -d "$td/hta/trace_filter" ]; then
+	one "multi.diff-ranks" diff -f tsv --by rank "$td/hta/trace_filter/sampled_rank-*.json.gz" \
+		"$td/hta/trace_filter"
+fi

@@ -104,6 +104,35 @@ static void make_run(gp_trace *t, int iters, gp_ns a_ns, bool with_c)
 	}
 }
 
+/* Runs of rank traces base[0..nb) and test[0..nt) compared as the command
+** does: each trace reduced to a part, the parts added per run. */
+static void compare(gp_trace *const *base, size_t nb, gp_trace *const *test, size_t nt,
+		    const struct gp_diff_opts *o, struct gp_diff *d)
+{
+	struct gp_diff_run_in run[2];
+	gp_trace *const *t[2] = {base, test};
+	size_t n[2] = {nb, nt};
+
+	for (int s = 0; s < 2; s++) {
+		gp_diff_run_init(&run[s], o->by);
+		for (size_t i = 0; i < n[s]; i++) {
+			struct gp_diff_side side = {.t = t[s][i]};
+			struct gp_diff_part p;
+			gp_diff_part_make(&side, o->by, &p);
+			gp_diff_run_add(&run[s], &p, (int32_t)i);
+			gp_diff_part_free(&p);
+		}
+	}
+	gp_diff_compute(&run[0], &run[1], o, d);
+	gp_diff_run_free(&run[0]);
+	gp_diff_run_free(&run[1]);
+}
+
+static void compare1(gp_trace *base, gp_trace *test, const struct gp_diff_opts *o, struct gp_diff *d)
+{
+	compare(&base, 1, &test, 1, o, d);
+}
+
 static const struct gp_diff_row *row(const struct gp_diff *d, const char *name)
 {
 	for (size_t i = 0; i < d->n; i++)
@@ -119,7 +148,6 @@ static void test_compute(void **state)
 	struct gp_diff d;
 	struct gp_diff_opts o = {.by = GP_DIFF_BY_KERNEL, .stats = true, .threshold = 0.02,
 				 .resamples = 500, .seed = 1};
-	struct gp_diff_side b = {0}, t = {0};
 	const struct gp_diff_row *r;
 	size_t from = 0;
 	struct gp_diff_gate g;
@@ -128,9 +156,7 @@ static void test_compute(void **state)
 	(void)state;
 	make_run(&tb, 5, 100, false);
 	make_run(&tt, 5, 120, true);
-	b.t = &tb;
-	t.t = &tt;
-	gp_diff_compute(&b, &t, &o, &d);
+	compare1(&tb, &tt, &o, &d);
 	assert_true(d.stats);
 	assert_int_equal(d.base_iters, 5);
 	assert_int_equal(d.n, 5);
@@ -171,7 +197,7 @@ static void test_compute(void **state)
 	/* fewer than 4 iterations a side: no statistics, the threshold decides */
 	gp_trace_free(&tb);
 	make_run(&tb, 3, 101, false);
-	gp_diff_compute(&b, &t, &o, &d);
+	compare1(&tb, &tt, &o, &d);
 	assert_false(d.stats);
 	r = row(&d, "A");
 	assert_false(r->has_ci);
@@ -183,12 +209,73 @@ static void test_compute(void **state)
 	gp_trace_free(&tt);
 }
 
+/* Several ranks a run: per iteration, a group's time is the sum over the
+** ranks and the step time the slowest rank's; only the iterations every
+** rank holds get per-iteration figures; --by rank compares each rank. */
+static void test_ranks(void **state)
+{
+	gp_trace b[2], t[3];
+	gp_trace *bp[2] = {&b[0], &b[1]}, *tp[3] = {&t[0], &t[1], &t[2]};
+	struct gp_diff d;
+	struct gp_diff_opts o = {.by = GP_DIFF_BY_KERNEL, .stats = true, .threshold = 0.02,
+				 .resamples = 500, .seed = 1};
+	const struct gp_diff_row *r;
+
+	(void)state;
+	make_run(&b[0], 5, 100, false);
+	make_run(&b[1], 6, 100, false);     /* one iteration more: totals only */
+	make_run(&t[0], 5, 100, false);
+	make_run(&t[1], 5, 300, false);     /* the slow rank */
+	make_run(&t[2], 5, 100, false);     /* a rank more */
+	compare(bp, 2, tp, 3, &o, &d);
+	assert_int_equal(d.base_ranks, 2);
+	assert_int_equal(d.test_ranks, 3);
+	assert_int_equal(d.base_iters, 5);
+	assert_int_equal(d.test_iters, 5);
+	/* step: the slowest rank's, 150 -> 350 ns */
+	assert_true(d.rows[0].base.med == 150 && d.rows[0].test.med == 350);
+	assert_int_equal(d.rows[0].base.total, 5 * 150);
+	/* total kernel time: every kernel of every rank, the 6th iteration too */
+	assert_int_equal(d.rows[1].base.total, 11 * 150);
+	assert_int_equal(d.rows[1].test.total, 10 * 150 + 5 * 350);
+	/* A per iteration: summed over ranks, 200 -> 500 ns */
+	r = row(&d, "A");
+	assert_true(r->base.med == 200 && r->test.med == 500);
+	assert_int_equal(r->base.calls, 11);
+	assert_int_equal(r->verdict, GP_DIFF_SIGNIFICANT);
+	gp_diff_free(&d);
+
+	/* --by rank: rank 1's step and compute grow, rank 2 is new, rank 0 same */
+	o.by = GP_DIFF_BY_RANK;
+	compare(bp, 2, tp, 3, &o, &d);
+	assert_int_equal(d.n, 2 + 6);
+	r = row(&d, "rank 1 compute");
+	assert_true(r->base.med == 150 && r->test.med == 350);
+	assert_int_equal(r->verdict, GP_DIFF_SIGNIFICANT);
+	r = row(&d, "rank 0 step");
+	assert_int_equal(r->status, GP_DIFF_SAME);
+	assert_int_equal(r->verdict, GP_DIFF_NOISE);
+	r = row(&d, "rank 2 step");
+	assert_int_equal(r->status, GP_DIFF_NEW);
+	assert_true(isinf(r->rel));
+	/* the largest changes first: rank 1's +200 ns, then the new rank 2's +150 ns */
+	assert_string_equal(gp_strtab_get(&d.strs, d.rows[2].name), "rank 1 compute");
+	assert_string_equal(gp_strtab_get(&d.strs, d.rows[3].name), "rank 1 step");
+	assert_true(fabs(row(&d, "rank 2 step")->change - 150) < 1e-9);
+	gp_diff_free(&d);
+	for (int i = 0; i < 2; i++)
+		gp_trace_free(&b[i]);
+	for (int i = 0; i < 3; i++)
+		gp_trace_free(&t[i]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_kernel_key),
 		cmocka_unit_test(test_gate_parse),
 		cmocka_unit_test(test_compute),
+		cmocka_unit_test(test_ranks),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,88 @@
+# gpuprof diff -f html opened in headless Chromium (issue 14): the page's
+# script ran without a JavaScript error, the step-time chart drew one point
+# per iteration of each run (the ProfilerStep ranges Python counts in the
+# raw traces), the changes table one bar per group row the tsv output
+# shows, the new-and-gone table every new and gone group, the gates table
+# every --fail-if, and a hostile kernel name shows as text, no element
+# injected.  The page is written before the gate's exit code 5.  Saves a
+# screenshot of the pair without the hostile name; with UPDATE_SCREENSHOT=1 it replaces docs/img/diff-html.png.
+if ! command -v chromium >/dev/null; then
+	[ "${CI:-}" = true ] && fail "chromium is not installed (required under CI: scripts/install-deps.sh)"
+	skip "chromium not installed (Debian package chromium; scripts/install-deps.sh)"
+fi
+command -v python3 >/dev/null || skip "python3 not installed"
+[ -r /usr/share/javascript/chart.js/chart.min.js ] || [ -n "${GPUPROF_CHARTJS:-}" ] ||
+	{ [ "${CI:-}" = true ] && fail "libjs-chart.js is not installed"; skip "libjs-chart.js not installed"; }
+
+# the command line: -o is required, an existing page is kept without --force
+expect_exit 2 "$GPUPROF" diff -f html /nonexistent /nonexistent
+assert_grep 'needs -o FILE' "$TMP/err"
+expect_exit 2 "$GPUPROF" diff -o "$TMP/x.html" /nonexistent /nonexistent
+assert_grep '-o is for -f html' "$TMP/err"
+: >"$TMP/exists.html"
+expect_exit 3 "$GPUPROF" diff -f html -o "$TMP/exists.html" /nonexistent /nonexistent
+assert_grep 'exists \(--force overwrites it\)' "$TMP/err"
+expect_exit 3 "$GPUPROF" diff -f html -o "$TMP/x.html" --chart-js /nonexistent.js /nonexistent /nonexistent
+assert_grep 'libjs-chart.js' "$TMP/err"
+
+NT=ampere_fp16_s16816gemm_fp16_128x128_ldg8_f2f_stages_32x5_nt
+run_ok "$GEN" --format kineto --iters 20 --noise 0.03 --seed 1 -o "$TMP/base.json"
+run_ok "$GEN" --format kineto --iters 16 --noise 0.03 --seed 2 \
+	--inject "slow-op=aten::gelu:1.2,add-kernel=aten::_to_copy,no-tc=$NT" -o "$TMP/gen-test.json"
+# the test run's cast kernel renamed to a hostile name
+hostile='</script><img src=x onerror=alert(1)>"'"'"
+python3 - "$TMP/gen-test.json" "$TMP/test.json" "$hostile" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for e in d["traceEvents"]:
+    if e.get("cat") == "kernel" and "CastFunctor" in e["name"]:
+        e["name"] = sys.argv[3]
+json.dump(d, open(sys.argv[2], "w"))
+PY
+expect_exit 5 "$GPUPROF" diff -f html -o "$TMP/page.html" -n 10 --fail-if 'step>+5%' --fail-if 'op:gelu>+50%' \
+	"$TMP/base.json" "$TMP/test.json"
+assert_grep '^gpuprof diff: FAIL step ' "$TMP/err"
+run_ok "$GPUPROF" diff -f tsv --no-header "$TMP/base.json" "$TMP/test.json"
+cp "$TMP/out" "$TMP/rows.tsv"
+
+timeout 120 chromium --headless --no-sandbox --disable-gpu --user-data-dir="$TMP/chrome" \
+	--enable-logging=stderr --v=0 --dump-dom "file://$TMP/page.html" >"$TMP/dom" 2>"$TMP/console" ||
+	{ tail -5 "$TMP/console" >&2; fail "chromium failed"; }
+! grep -q "Uncaught" "$TMP/console" || { grep "Uncaught" "$TMP/console" >&2; fail "JavaScript error"; }
+grep -q 'id="report" data-state="done"' "$TMP/dom" || { grep -A3 'id="errors"' "$TMP/dom" >&2; fail "the page did not finish drawing"; }
+grep -q 'id="errors" data-errors="0"' "$TMP/dom" || fail "errors shown on the page"
+
+# marks: id -> data-marks
+marks() { grep -o "id=\"$1\"[^>]*data-marks=\"[0-9]*\"" "$TMP/dom" | sed 's/.*data-marks="//; s/"//'; }
+steps=$(python3 -c '
+import json, sys
+print(sum(1 for p in sys.argv[1:] for e in json.load(open(p))["traceEvents"]
+          if e.get("cat") == "user_annotation" and e["name"].startswith("ProfilerStep#")))' \
+	"$TMP/base.json" "$TMP/test.json")
+assert_eq "$steps" 36 "ProfilerStep ranges of the two runs"
+assert_eq "$(marks chart-steps)" "$steps" "step-time points"
+groups=$(awk -F'\t' '$1 == "group"' "$TMP/rows.tsv" | wc -l)
+[ "$groups" -gt 10 ] || fail "only $groups groups"
+assert_eq "$(marks table-changes)" 10 "change bars (-n 10)"
+assert_eq "$(marks table-appeared)" "$(awk -F'\t' '$2 == "new" || $2 == "gone"' "$TMP/rows.tsv" | wc -l)" \
+	"new and gone groups"
+assert_eq "$(marks table-gates)" 2 "gates"
+grep -q 'class="verdict fail">FAIL: step +' "$TMP/dom" || fail "the verdict does not say FAIL"
+# the hostile name: new in the test run, shown as text in the new-and-gone table
+for tag in img; do
+	assert_eq "$(grep -c "<$tag[ >]" "$TMP/dom")" 0 "<$tag> elements in the DOM"
+done
+assert_eq "$(grep -o '<script' "$TMP/dom" | wc -l)" 3 "<script> elements (library, data, script)"
+grep -q '<td class="name">&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;"'"'"'</td>' "$TMP/dom" ||
+	fail "the hostile kernel name is not shown as text"
+
+# the screenshot: the generated pair as it was written
+(cd "$TMP" && "$GPUPROF" diff -f html -o clean.html -n 12 --fail-if 'step>+5%' --fail-if 'op:gelu>+50%' \
+	base.json gen-test.json 2>/dev/null)
+assert_eq $? 5 "the clean pair's exit code"
+timeout 120 chromium --headless --no-sandbox --disable-gpu --user-data-dir="$TMP/chrome" --hide-scrollbars \
+	--screenshot="$TMP/diff-html.png" --window-size=1400,1900 "file://$TMP/clean.html" 2>/dev/null ||
+	fail "chromium --screenshot failed"
+[ "$(head -c 8 "$TMP/diff-html.png" | od -An -tx1 | tr -d ' ')" = 89504e470d0a1a0a ] || fail "the screenshot is not a PNG"
+[ "${UPDATE_SCREENSHOT:-}" = 1 ] && cp "$TMP/diff-html.png" docs/img/diff-html.png
+true
