@@ -25,6 +25,7 @@ struct gp_peak_opts;
 struct gp_findings;
 struct gp_memory;
 struct gp_breakdown;
+struct gp_html_job;
 
 /* Everything the analysis passes computed about one trace.  A pass that was
 ** not run leaves its member NULL; a sink says which ones it needs. */
@@ -36,6 +37,8 @@ struct gp_analysis {
 	const struct gp_findings *findings; /* gp_advise's, ranked */
 	const struct gp_memory *memory;     /* gp_memory_run's: series, peaks, per op */
 	const struct gp_breakdown *breakdown; /* gp_breakdown_run's: per device and iteration */
+	const struct gp_html_job *job;      /* html: a page over several ranks' parts
+					** (writers/html.h); then trace is NULL */
 	const char *script;                 /* html: the charting library to inline (its text) */
 	size_t script_len;
 	gp_ns window_start, window_end;     /* the time window to show; both 0 = all */
