@@ -577,6 +577,8 @@
     /* no slowest rank where every rank took the same time */
     job.steps.forEach(function (s) { if (s.slowest_ns > s.fastest_ns) slowest[s.iter] = s.slowest_rank; });
     byId('steps-note').hidden = false;
+    /* the job's first question (which rank is slow, when): right after the overview */
+    byId('overview').parentNode.insertBefore(byId('steps'), byId('overview').nextSibling);
     var chart = newChart('chart-steps', {
       type: 'line',
       data: {

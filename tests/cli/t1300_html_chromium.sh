@@ -84,8 +84,8 @@ grep -q '&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;"'"'"'</td>' "$TMP/dom
 	fail "the hostile kernel name is not shown as text"
 grep -q '&lt;svg onload=alert(2)&gt;&amp;amp;' "$TMP/dom" || fail "the hostile layer name is not shown as text"
 
-# 3. several ranks: the generated trace, the hostile one and a third
-# stretched by 1.25 (the straggler) make a job; the page draws one step-time
+# 3. several ranks: the generated trace, the hostile one, a third stretched
+# by 1.25 (the straggler) and another seed's make a job; the page draws one step-time
 # series per rank with a point per iteration and marks each iteration's
 # slowest rank as tests/tools/html_job_marks.py computes them from the raw
 # JSON; the hostile names stay text.  Screenshot: docs/img/html-ranks.png.
@@ -101,17 +101,19 @@ for e in d["traceEvents"]:
             e[k] = round(e[k] * 1.25, 3)
 json.dump(d, open(sys.argv[2], "w"))
 EOF
-run_ok "$GPUPROF" html -o "$TMP/job.html" "$TMP/job"
+run_ok "$GEN" --format kineto -n 3000 --seed 2 -o "$TMP/job/rank-3.json"
+# relative paths, as the screenshot shows them
+(cd "$TMP" && "$GPUPROF" html -o job.html job) >"$TMP/out" 2>"$TMP/err" || { cat "$TMP/err" >&2; fail "html job"; }
 open_page "$TMP/job.html"
 python3 tests/tools/html_job_marks.py "$TMP/dom" 25 "$TMP"/job/rank-0.json "$TMP"/job/rank-1.json \
-	"$TMP"/job/rank-2.json || fail "the job page's marks differ from the raw traces"
+	"$TMP"/job/rank-2.json "$TMP"/job/rank-3.json || fail "the job page's marks differ from the raw traces"
 for tag in img svg b; do
 	assert_eq "$(grep -c "<$tag[ >]" "$TMP/dom")" 0 "<$tag> elements in the job page's DOM"
 done
 grep -q '&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;"'"'"'</td>' "$TMP/dom" ||
 	fail "the hostile kernel name is not shown as text on the job page"
 timeout 120 chromium --headless --no-sandbox --disable-gpu --user-data-dir="$TMP/chrome" --hide-scrollbars \
-	--screenshot="$TMP/html-ranks.png" --window-size=1400,2000 "file://$TMP/job.html" 2>/dev/null ||
+	--screenshot="$TMP/html-ranks.png" --window-size=1400,1700 "file://$TMP/job.html" 2>/dev/null ||
 	fail "chromium --screenshot failed"
 [ "$(head -c 8 "$TMP/html-ranks.png" | od -An -tx1 | tr -d ' ')" = 89504e470d0a1a0a ] || fail "the screenshot is not a PNG"
 [ "${UPDATE_SCREENSHOT:-}" = 1 ] && cp "$TMP/html-ranks.png" docs/img/html-ranks.png
