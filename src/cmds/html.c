@@ -253,7 +253,6 @@ static int html_rank(const void *ctx, gp_trace *t, gp_writer *w, gp_writer *rec,
 		passes_free(&p);
 		return gp_err(err, GP_ERR_INTERNAL, "html: no memory to keep a rank's part");
 	}
-	a.path = NULL;  /* the reduce knows the file by its result */
 	gp_html_input(f, &a);
 	fclose(f);
 	const char *row[GP_HTML_PART_NCOLS] = {"input", text};
