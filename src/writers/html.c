@@ -365,8 +365,8 @@ static void write_roofline(struct doc *d, const struct groups *g)
 enum { G_LAYER, G_OP, G_SHAPE, G_KERNEL, G__COUNT };
 
 /* Groups an's kernels four ways (layer, op, op with shapes, kernel name)
-** in one pass into g[G__COUNT] (zeroed by the caller; unsorted); the op
-** and shape groups get the peaks of their first kernel. */
+** in one pass into g[G__COUNT] (zeroed by the caller; unsorted); the
+** shape groups with known work get the peaks of their first kernel. */
 static void group_kernels(const struct gp_analysis *an, struct groups *g)
 {
 	const gp_trace *t = an->trace;
