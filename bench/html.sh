@@ -7,16 +7,30 @@
 # navigation start to the last chart drawn, data-drawn-ms) and the wall
 # time of `chromium --headless --dump-dom` (browser start included).
 #
+# With RANKS=R, the page of a job instead: R rank files of N/R kernels each
+# (seeds 1..R), `gpuprof html` over them with -j 1 and -j 2, and one rank
+# file's page alone (the memory a rank costs).
+#
 # usage: bench/html.sh [GPUPROF [GEN]]     N=200000 bench/html.sh
+#        RANKS=8 bench/html.sh             (8 ranks of 125,000 kernels)
 set -e
 n=${N:-1000000}
 GPUPROF=${1:-build/gpuprof}
 GEN=${2:-build/gpuprof-gen}
 dir=build/bench
 mkdir -p "$dir"
-trace=$dir/bench_$n.kineto.json
-[ -f "$trace" ] || "$GEN" --format kineto -n "$n" -o "$trace"
-cat "$trace" > /dev/null   # warm the page cache
+if [ -n "${RANKS:-}" ]; then
+	trace=$dir/html_ranks_${RANKS}x$((n / RANKS))
+	mkdir -p "$trace"
+	for r in $(seq 0 $((RANKS - 1))); do
+		[ -f "$trace/rank-$r.json" ] ||
+			"$GEN" --format kineto -n $((n / RANKS)) --seed $((r + 1)) -o "$trace/rank-$r.json" >/dev/null
+	done
+else
+	trace=$dir/bench_$n.kineto.json
+	[ -f "$trace" ] || "$GEN" --format kineto -n "$n" -o "$trace"
+fi
+cat "$trace" "$trace"/* > /dev/null 2>&1 || true   # warm the page cache
 printf '%-28s %8s %8s %10s %14s\n' command wall_s cpu_s rss_MiB output_bytes
 one() { # LABEL OUTFILE ARGS...
 	label=$1 out=$2; shift 2
@@ -26,8 +40,14 @@ one() { # LABEL OUTFILE ARGS...
 	[ "$out" = - ] && size=$(wc -c < "$dir/stdout.out") || size=$(wc -c < "$out")
 	printf '%-28s %8s %8s %10d %14d\n' "$label" "$s" "$(echo "$u + $y" | bc)" $((k / 1024)) "$size"
 }
-one "report -f csv" - report -f csv "$trace"
-one "html -o h.html" "$dir/h.html" html -o "$dir/h.html" "$trace"
+if [ -n "${RANKS:-}" ]; then
+	one "html rank-0.json (one rank)" "$dir/h.html" html -o "$dir/h.html" --force "$trace/rank-0.json"
+	one "html -j 1 ($RANKS ranks)" "$dir/h.html" html -j 1 -o "$dir/h.html" --force "$trace"
+	one "html -j 2 ($RANKS ranks)" "$dir/h.html" html -j 2 -o "$dir/h.html" --force "$trace"
+else
+	one "report -f csv" - report -f csv "$trace"
+	one "html -o h.html" "$dir/h.html" html -o "$dir/h.html" "$trace"
+fi
 if command -v chromium >/dev/null; then
 	page=$(cd "$dir" && pwd)/h.html
 	/usr/bin/time -f '%e' -o "$dir/time.out" chromium --headless --no-sandbox --disable-gpu \

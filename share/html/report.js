@@ -6,7 +6,10 @@
  * chart's container gets data-marks (the bars, points or cells drawn,
  * counted from the chart's own elements) and #report data-state="done",
  * or "error" with the errors in #errors, and data-drawn-ms, for tests and
- * headless browsers.
+ * headless browsers.  A page over several ranks (data.job) draws the
+ * job: a row and a step-time line per rank, the time split per rank, the
+ * tables and roofline of the job's summed groups, and each rank's
+ * timeline, memory, idle gaps and advice.
  */
 (function () {
   'use strict';
@@ -96,14 +99,15 @@
   /*
    * A sortable, filterable table: cols = [{key, title, num, fmt, bar}];
    * rows are objects; a "bar" column draws the value against the largest;
-   * a row with other: true (the sum of the rows not shown) stays last.
+   * a row with other: true (the sum of the rows not shown) stays last;
+   * opts: sortKey (the first order, longest first unless ascending).
    */
   function table(containerId, cols, rows, opts) {
     var box = byId(containerId);
     var filter = el('input', null, { type: 'search', placeholder: 'filter by name', class: 'filter' });
     var t = el('table', null, { class: 'data' });
     var head = el('tr'), body = el('tbody');
-    var sortKey = opts && opts.sortKey, sortDesc = true;
+    var sortKey = opts && opts.sortKey, sortDesc = !(opts && opts.ascending);
     var max = {};
     cols.forEach(function (c) {
       if (!c.bar) return;
@@ -486,16 +490,239 @@
     if (!inp.notes.length) byId('notes-section').style.display = 'none';
   }
 
+  /* ---- a page over several ranks: data.job, data.inputs[i] is rank job.ranks[i] ---- */
+
+  function rankName(job, i) { return 'rank ' + job.ranks[i].rank; }
+
+  /* The facts of the job and a sortable row per rank. */
+  function jobFacts(data) {
+    var job = data.job, dl = byId('facts');
+    function fact(k, v) { dl.appendChild(el('dt', k)); dl.appendChild(el('dd', v)); }
+    fact('Ranks', job.ranks.length + ' files');
+    fact('Kernels', job.kernels + ' (' + fmtNs(job.gpu_ns) + ' of GPU time' + (job.only_rank >= 0 ? ', rank ' + job.only_rank : '') + ')');
+    fact('Tables and roofline', job.only_rank >= 0 ? 'rank ' + job.only_rank + ' alone (--rank)' : 'every rank\'s kernels summed by name');
+    fact('Median step skew', fmtNs(job.skew) + ' (' + job.skew_pct.toFixed(2) + '%: slowest rank\'s median step minus the fastest\'s)');
+    byId('table-ranks').hidden = false;
+    table('table-ranks', [
+      { key: 'rank', title: 'Rank', num: true },
+      { key: 'name', title: 'File' },
+      { key: 'gpu', title: 'GPU' },
+      { key: 'kernels', title: 'Kernels', num: true },
+      { key: 'gpu_ns', title: 'GPU time', num: true, fmt: fmtNs },
+      { key: 'span', title: 'Span', num: true, fmt: fmtNs },
+      { key: 'compute', title: 'Compute', num: true, fmt: fmtNs },
+      { key: 'comm', title: 'Comm', num: true, fmt: fmtNs },
+      { key: 'memory', title: 'Memory', num: true, fmt: fmtNs },
+      { key: 'idle', title: 'Idle', num: true, fmt: fmtNs },
+      { key: 'steps', title: 'Steps', num: true },
+      { key: 'step_median', title: 'Median step', num: true, fmt: fmtNs },
+      { key: 'vs_fastest', title: 'vs fastest', num: true, fmt: function (v, r) { return '+' + fmtNs(v) + ' (' + r.vs_fastest_pct.toFixed(2) + '%)'; } },
+      { key: 'role', title: 'Role' }
+    ], job.ranks.map(function (r, i) {
+      var inp = data.inputs[i];
+      var gpus = inp.devices.map(function (d) { return d.gpu || d.name || 'GPU ' + d.id; });
+      return { rank: r.rank, name: r.path, gpu: gpus.filter(function (g, k) { return gpus.indexOf(g) === k; }).join(', '),
+               kernels: inp.kernels, gpu_ns: inp.gpu_ns, span: r.span, compute: r.compute, comm: r.comm, memory: r.memory,
+               idle: r.idle, steps: r.steps.length, step_median: r.step_median, vs_fastest: r.vs_fastest,
+               vs_fastest_pct: r.vs_fastest_pct, role: r.role, other: false };
+    }), { sortKey: 'rank', ascending: true });
+    byId('devices').hidden = true;
+    document.title = 'gpuprof report: ' + job.ranks.length + ' ranks';
+    byId('title').textContent = job.ranks.length + ' ranks';
+  }
+
+  /* One stacked bar per rank: its whole-trace windows summed over its GPUs. */
+  function rankBreakdown(data) {
+    var job = data.job, kinds = ['compute', 'comm', 'memory', 'overlap', 'idle'];
+    var names = { compute: 'compute', comm: 'communication', memory: 'memory', overlap: 'overlap', idle: 'idle' };
+    byId('breakdown-title').textContent = 'Where the time goes, per rank';
+    byId('breakdown-note').textContent = 'Each bar is one rank\'s whole trace summed over its GPUs: time with only compute, ' +
+      'only communication or only memory work, with several at once (overlap), and idle time.';
+    var sums = data.inputs.map(function (inp) {
+      var s = { compute: 0, comm: 0, memory: 0, overlap: 0, idle: 0 };
+      inp.breakdown.forEach(function (w) { if (w.iter < 0) kinds.forEach(function (k) { s[k] += w[k]; }); });
+      return s;
+    });
+    var chart = newChart('chart-breakdown', {
+      type: 'bar',
+      data: {
+        labels: job.ranks.map(function (r, i) { return rankName(job, i); }),
+        datasets: kinds.map(function (k) {
+          return { label: names[k], gpKind: 'bar', backgroundColor: COLORS[k], data: sums.map(function (s) { return s[k] / 1e6; }) };
+        })
+      },
+      options: {
+        scales: { x: { stacked: true }, y: { stacked: true, title: { display: true, text: 'ms' } } },
+        plugins: { tooltip: { callbacks: { label: function (c) { return c.dataset.label + ': ' + fmtNs(Math.round(c.raw * 1e6)); } } } }
+      }
+    });
+    byId('chart-breakdown').setAttribute('data-bars', String(chart.getDatasetMeta(0).data.length));
+    setMarks('chart-breakdown', chartMarks(chart));
+    var t = byId('idle-causes'), hr = el('tr');
+    ['Rank', 'GPU', 'Span', 'Busy', 'Idle'].concat(data.inputs[0].idle_causes.map(function (c) { return 'idle: ' + c; })).forEach(function (h) { hr.appendChild(el('th', h)); });
+    t.appendChild(hr);
+    data.inputs.forEach(function (inp, i) {
+      inp.breakdown.filter(function (w) { return w.iter < 0; }).forEach(function (w) {
+        var span = w.end - w.start, tr = el('tr');
+        [job.ranks[i].rank, w.device, fmtNs(span), pct(span - w.idle, span), fmtNs(w.idle)].concat(w.causes.map(fmtNs)).forEach(function (v) { tr.appendChild(el('td', v)); });
+        t.appendChild(tr);
+      });
+    });
+  }
+
+  /* A line per rank of its step times by iteration; each iteration's slowest rank drawn large and red. */
+  function rankSteps(data) {
+    var job = data.job, iters = job.steps.map(function (s) { return s.iter; });
+    var slowest = {};
+    /* no slowest rank where every rank took the same time */
+    job.steps.forEach(function (s) { if (s.slowest_ns > s.fastest_ns) slowest[s.iter] = s.slowest_rank; });
+    byId('steps-note').hidden = false;
+    /* the job's first question (which rank is slow, when): right after the overview */
+    byId('overview').parentNode.insertBefore(byId('steps'), byId('overview').nextSibling);
+    var chart = newChart('chart-steps', {
+      type: 'line',
+      data: {
+        labels: iters.map(function (i) { return i < 0 ? 'whole trace' : 'iter ' + i; }),
+        datasets: job.ranks.map(function (r, j) {
+          var at = {};
+          r.steps.forEach(function (s) { at[s[0]] = s[1]; });
+          var big = iters.map(function (i) { return slowest[i] === r.rank && i in at; });
+          return { label: rankName(job, j), gpKind: 'line', borderColor: PALETTE[j % PALETTE.length],
+                   backgroundColor: PALETTE[j % PALETTE.length], borderWidth: 1, spanGaps: true,
+                   pointRadius: big.map(function (b) { return b ? 6 : 2; }),
+                   pointBackgroundColor: big.map(function (b) { return b ? '#d62728' : PALETTE[j % PALETTE.length]; }),
+                   data: iters.map(function (i) { return i in at ? at[i] / 1e6 : null; }) };
+        })
+      },
+      options: { scales: { y: { title: { display: true, text: 'ms per iteration' } } },
+                 plugins: { tooltip: { callbacks: { label: function (c) {
+                   var it = iters[c.dataIndex];
+                   return c.dataset.label + ': ' + fmtNs(Math.round(c.raw * 1e6)) + (slowest[it] === job.ranks[c.datasetIndex].rank ? ' (slowest)' : '');
+                 } } } } }
+    });
+    /* points drawn per series (a rank without an iteration has none there) */
+    var per = chart.data.datasets.map(function (ds, i) {
+      return chart.getDatasetMeta(i).data.filter(function (p) { return !p.skip; }).length;
+    });
+    var box = byId('chart-steps');
+    box.setAttribute('data-series', String(per.length));
+    box.setAttribute('data-points', per.join(','));
+    box.setAttribute('data-slowest', iters.map(function (i) { return i in slowest ? slowest[i] : ''; }).join(','));
+    setMarks('chart-steps', per.reduce(function (a, b) { return a + b; }, 0));
+    byId('table-steps').hidden = false;
+    table('table-steps', [
+      { key: 'name', title: 'Iteration' },
+      { key: 'ranks', title: 'Ranks', num: true },
+      { key: 'median', title: 'Median', num: true, fmt: fmtNs },
+      { key: 'fastest_rank', title: 'Fastest rank', num: true },
+      { key: 'fastest_ns', title: 'Fastest', num: true, fmt: fmtNs },
+      { key: 'slowest_rank', title: 'Slowest rank', num: true },
+      { key: 'slowest_ns', title: 'Slowest', num: true, fmt: fmtNs },
+      { key: 'skew', title: 'Skew', num: true, fmt: fmtNs }
+    ], job.steps.map(function (s) {
+      return { name: s.iter < 0 ? 'whole trace' : String(s.iter), iter: s.iter, ranks: s.ranks, median: s.median,
+               fastest_rank: s.fastest_rank, fastest_ns: s.fastest_ns, slowest_rank: s.slowest_rank,
+               slowest_ns: s.slowest_ns, skew: s.slowest_ns - s.fastest_ns, other: false };
+    }), { sortKey: 'iter', ascending: true });
+  }
+
+  /* A line per rank and GPU; x in ms from the rank's own first event (ranks' clocks differ). */
+  function rankLines(id, data, series, ytitle, ymax) {
+    var ds = [];
+    data.inputs.forEach(function (inp, i) { series(inp, rankName(data.job, i)).forEach(function (s) { ds.push(s); }); });
+    ds.forEach(function (s, j) {
+      s.gpKind = 'line'; s.pointRadius = 0; s.borderWidth = 1;
+      s.borderColor = PALETTE[j % PALETTE.length];
+    });
+    var y = { title: { display: true, text: ytitle } };
+    if (ymax) { y.min = 0; y.max = ymax; }
+    var chart = newChart(id, {
+      type: 'line',
+      data: { datasets: ds },
+      options: { parsing: true, scales: { x: { type: 'linear', title: { display: true, text: 'ms from the rank\'s first event' } }, y: y } }
+    });
+    setMarks(id, chartMarks(chart));
+  }
+
+  function rankTimeline(data) {
+    rankLines('chart-timeline', data, function (inp, name) {
+      var tl = inp.timeline;
+      return tl.devices.map(function (d) {
+        return { label: name + ' GPU ' + d.device + ' busy %',
+                 data: d.busy.map(function (b, i) { return { x: (i + 0.5) * tl.width / 1e6, y: 100 * b }; }) };
+      });
+    }, 'busy %', 100);
+  }
+
+  function rankMemory(data) {
+    var notes = [];
+    data.inputs.forEach(function (inp, i) {
+      inp.memory.forEach(function (m) {
+        notes.push(rankName(data.job, i) + ' GPU ' + m.device + ': peak ' + fmtBytes(m.peak) + ' at ' + fmtNs(m.peak_ts - m.start));
+      });
+    });
+    if (!notes.length) return memory({ memory: [] });
+    byId('memory-note').textContent = notes.join('; ');
+    rankLines('chart-memory', data, function (inp, name) {
+      return inp.memory.map(function (m) {
+        var w = (m.end - m.start) / m.series.length;
+        return { label: name + ' GPU ' + m.device + ' allocated (GiB)',
+                 data: m.series.map(function (s, i) { return { x: (i + 0.5) * w / 1e6, y: s ? s[0] / 1073741824 : null }; }) };
+      });
+    }, 'GiB');
+  }
+
+  function rankGaps(data) {
+    var rows = [];
+    data.inputs.forEach(function (inp, i) {
+      inp.gaps.forEach(function (g) {
+        rows.push({ rank: data.job.ranks[i].rank, device: g.device, iter: g.iter, start: g.start - inp.start, ns: g.ns,
+                    cause: g.cause, name: g.context || '', other: false });
+      });
+    });
+    table('table-gaps', [
+      { key: 'rank', title: 'Rank', num: true },
+      { key: 'device', title: 'GPU', num: true },
+      { key: 'iter', title: 'Iteration', num: true, fmt: function (v) { return v >= 0 ? v : 'n/a'; } },
+      { key: 'start', title: 'Start (from the rank\'s first event)', num: true, fmt: fmtNs },
+      { key: 'ns', title: 'Length', num: true, fmt: fmtNs },
+      { key: 'cause', title: 'Cause' },
+      { key: 'name', title: 'What the CPU was doing' }
+    ], rows, { sortKey: 'ns' });
+  }
+
+  /* Every rank's findings, longest first, the job's -n of them; notes by rank. */
+  function rankAdvice(data) {
+    var items = [], notes = [];
+    data.inputs.forEach(function (inp, i) {
+      var name = rankName(data.job, i);
+      inp.advice.forEach(function (a) { items.push({ rank: name, a: a }); });
+      inp.notes.forEach(function (n) { notes.push(name + ': ' + n); });
+    });
+    items.sort(function (x, y) { return y.a.ns - x.a.ns; });
+    advice({ advice: items.slice(0, data.job.top).map(function (x) {
+      var a = Object.assign({}, x.a);
+      a.title = x.rank + ': ' + a.title;
+      return a;
+    }), notes: notes });
+  }
+
   function main() {
     if (typeof Chart !== 'function') throw new Error('the charting library (Chart.js) is missing from the page');
     var data = JSON.parse(byId('gp-data').textContent);
-    var inp = data.inputs[0];
+    var job = data.job;
     Chart.defaults.font.size = 12;
-    [facts, breakdown, layers, ops, roofline, steps, timeline, memory, kernels, gaps, advice].forEach(function (f) {
+    /* the job's tables are drawn as one input's */
+    var draw = job ? [[jobFacts, data], [rankBreakdown, data], [layers, job], [ops, job], [roofline, job], [rankSteps, data],
+                      [rankTimeline, data], [rankMemory, data], [kernels, job], [rankGaps, data], [rankAdvice, data]]
+                   : [facts, breakdown, layers, ops, roofline, steps, timeline, memory, kernels, gaps, advice].map(function (f) {
+                       return [f, data.inputs[0]];
+                     });
+    draw.forEach(function (d) {
       try {
-        f(inp);
+        d[0](d[1]);
       } catch (e) {
-        showError('drawing ' + f.name + ': ' + e.message);
+        showError('drawing ' + d[0].name + ': ' + e.message);
       }
     });
     var r = byId('report');

@@ -3,7 +3,10 @@
 ** (docs/html.md).  The command loads the trace, runs every pass the page
 ** shows (op model, time breakdown, memory, advise), reads the charting
 ** library (Chart.js from Debian's libjs-chart.js) to inline it, and hands
-** everything to the html sink.
+** everything to the html sink.  Several files (the ranks of a job) go
+** through gp_cli_run: each rank is reduced on a worker to its part of the
+** page (writers/html.h) and its rank record, its trace freed; the parts
+** make one page in rank order.
 */
 #include <stdio.h>
 #include <stdio_ext.h>
@@ -17,16 +20,19 @@
 #include "cmds/options.h"
 #include "ops/advise.h"
 #include "ops/ops.h"
+#include "writers/html.h"
 #include "writers/sink.h"
 
 static const char *const html_formats[] = {"html", NULL};
 
-enum { O_OUT, O_FORCE, O_CHARTJS };
+enum { O_OUT, O_FORCE, O_CHARTJS, O_RANK };
 
 static const struct gp_cmd_opt html_opts[] = {
 	[O_OUT] = {"output", 'o', "FILE", "write the page to FILE (- : standard output)"},
 	[O_FORCE] = {"force", 0, NULL, "overwrite an existing FILE"},
 	[O_CHARTJS] = {"chart-js", 0, "JS", GP_CLI_CHARTJS_HELP},
+	[O_RANK] = {"rank", 0, "N", "several files: the layer, op and kernel tables and the\n"
+		    "roofline of rank N alone (default: every rank's kernels summed)"},
 	{NULL, 0, NULL, NULL},
 };
 
@@ -41,73 +47,236 @@ static const struct gp_cmd_spec html_spec = {
 	"the GPU's ceilings, step times, GPU busy time and memory over time, the\n"
 	"longest idle gaps and the advice with its evidence.  Tables keep the\n"
 	"-n longest rows (default 25) and an \"other\" row.  The charts are drawn\n"
-	"by Chart.js, inlined from Debian's libjs-chart.js.  See docs/html.md.",
-	.shared = GP_OPT_TOP | GP_OPT_PEAKS | GP_OPT_WINDOW,
+	"by Chart.js, inlined from Debian's libjs-chart.js.\n"
+	"Several files (one per rank of a job; a directory or a glob): one page\n"
+	"for the whole job: a row per rank (its GPU, kernels, time split, median\n"
+	"step and how much slower than the fastest rank), the step time of every\n"
+	"rank per iteration with the slowest rank marked, the time split per\n"
+	"rank, the tables and roofline over all ranks (--rank N: of one), busy\n"
+	"time and memory per rank, the idle gaps and advice of every rank.\n"
+	"See docs/html.md.",
+	.shared = GP_OPT_TOP | GP_OPT_PEAKS | GP_OPT_WINDOW | GP_OPT_JOBS,
 	.formats = html_formats,
 	.own = html_opts,
-	.more = "Example: gpuprof html trace.json -o report.html && xdg-open report.html",
+	.more = "Examples:\n"
+		"  gpuprof html trace.json -o report.html && xdg-open report.html\n"
+		"  gpuprof html traces/rank-*.json -o job.html",
+	.many_files = true,
 };
 
 struct html_opts {
 	const char *out;
 	bool force;
 	const char *chartjs;
+	int32_t only_rank;      /* --rank, -1 = every rank */
+	/* set once the options are read */
+	bool to_stdout;
+	const struct gp_cli_opts *o;
+	const char *lib;
+	size_t lib_len;
 };
 
 static int html_option(void *ctx, int index, const char *arg)
 {
 	struct html_opts *x = ctx;
+	char *end;
+	long r;
 
 	switch (index) {
 	case O_OUT: x->out = arg; return 0;
 	case O_FORCE: x->force = true; return 0;
 	case O_CHARTJS: x->chartjs = arg; return 0;
+	case O_RANK:
+		r = strtol(arg, &end, 10);
+		if (*end || end == arg || r < 0 || r > INT32_MAX)
+			return gp_cli_usage("html", "--rank wants a rank number (0 or more), not '%s'", arg);
+		x->only_rank = (int32_t)r;
+		return 0;
 	}
 	return GP_EXIT_USAGE;
 }
 
-/* Runs the passes the page shows over t (loaded) and writes the page to
-** out through the html sink; GP_OK or the error in err. */
-static int write_page(const char *path, gp_trace *t, const struct gp_cli_opts *o, const char *lib,
-		      size_t lib_len, FILE *out, gp_error *err)
+/* What the page shows of one trace: the passes' results. */
+struct passes {
+	struct gp_opres *res;
+	struct gp_findings f;
+	struct gp_memory m;
+	gp_breakdown b;
+};
+
+/* Runs the passes the page shows over t (loaded) into p and fills a with
+** them; GP_OK (free p with passes_free) or the breakdown's error in err. */
+static int run_passes(const char *path, gp_trace *t, const struct html_opts *x, struct passes *p,
+		      struct gp_analysis *a, gp_error *err)
 {
 	struct gp_breakdown_opts bo = {.short_gap_ns = 10000, .top_gaps = 10, .is_comm = gp_kernel_is_comm,
 				       .gap_causes = true};
 	struct gp_advise_time bt = {0};
-	struct gp_findings f;
-	struct gp_memory m;
-	gp_breakdown b;
-	gp_sink sink;
 	int rc;
 
-	struct gp_opres *res = gp_ops_run(t, &o->peaks);
-	rc = gp_breakdown_run(t, &bo, &b, err);
+	p->res = gp_ops_run(t, &x->o->peaks);
+	rc = gp_breakdown_run(t, &bo, &p->b, err);
 	if (rc) {
-		free(res);
+		free(p->res);
 		return rc;
 	}
-	gp_cli_advise_time(&b, bo.short_gap_ns, &bt);
-	gp_advise_time(t, res, &o->peaks, &bt, &f);
-	gp_memory_run(t, &m);
-	struct gp_analysis a = {.path = path, .trace = t, .opres = res, .peaks = &o->peaks, .findings = &f,
-				.memory = &m, .breakdown = &b, .script = lib, .script_len = lib_len, .top = o->top};
-	rc = gp_sink_open(&sink, "html", out, err);
+	gp_cli_advise_time(&p->b, bo.short_gap_ns, &bt);
+	gp_advise_time(t, p->res, &x->o->peaks, &bt, &p->f);
+	gp_memory_run(t, &p->m);
+	*a = (struct gp_analysis){.path = path, .trace = t, .opres = p->res, .peaks = &x->o->peaks,
+				  .findings = &p->f, .memory = &p->m, .breakdown = &p->b, .script = x->lib,
+				  .script_len = x->lib_len, .top = x->o->top};
+	return GP_OK;
+}
+
+static void passes_free(struct passes *p)
+{
+	gp_memory_free(&p->m);
+	gp_findings_free(&p->f);
+	gp_breakdown_free(&p->b);
+	free(p->res);
+}
+
+/* Opens the page's output (-o), NULL after printing why. */
+static FILE *open_page(const struct html_opts *x)
+{
+	FILE *out = x->to_stdout ? stdout : gp_cli_open_output("html", x->out, x->force);
+
+	/* only this thread writes: no stream lock per character */
+	if (out)
+		__fsetlocking(out, FSETLOCKING_BYCALLER);
+	return out;
+}
+
+/* Writes a through the html sink to out and closes out; a failed page is
+** removed.  GP_OK or the error in err. */
+static int write_page(const struct html_opts *x, FILE *out, const struct gp_analysis *a, gp_error *err)
+{
+	gp_sink sink;
+	int rc = gp_sink_open(&sink, "html", out, err);
+
 	if (!rc)
-		rc = gp_sink_write_close(&sink, &a, err);
-	gp_memory_free(&m);
-	gp_findings_free(&f);
-	gp_breakdown_free(&b);
-	free(res);
+		rc = gp_sink_write_close(&sink, a, err);
+	if (!x->to_stdout && fclose(out) != 0 && !rc)
+		rc = gp_err(err, GP_ERR_IO, "%s: write failure", x->out);
+	if (rc && !x->to_stdout)
+		gp_cli_remove_output(x->out);
+	return rc;
+}
+
+/* One file (gp_cli_many.single): the page of one trace; the exit code. */
+static int html_single(const void *ctx, const char *path)
+{
+	const struct html_opts *x = ctx;
+	struct gp_analysis a;
+	struct passes p;
+	gp_error err = {0};
+	gp_trace t;
+	FILE *out;
+	int rc;
+
+	gp_trace_init(&t);
+	rc = gp_cli_load(path, &x->o->window, &t, NULL);
+	if (!rc && !(out = open_page(x)))
+		rc = GP_EXIT_IO;
+	if (!rc) {
+		int st = run_passes(path, &t, x, &p, &a, &err);
+		if (st == GP_OK) {
+			st = write_page(x, out, &a, &err);
+			passes_free(&p);
+		} else if (!x->to_stdout) {
+			fclose(out);
+			gp_cli_remove_output(x->out);
+		}
+		if (st) {
+			gp_err_print(&err);
+			rc = gp_exit_code(st);
+		}
+	}
+	gp_trace_free(&t);
+	return rc;
+}
+
+/* One rank of several (gp_cli_trace_fn): its part of the page as rows, an
+** "input" row with its input object, then its groups; its record to rec. */
+static int html_rank(const void *ctx, gp_trace *t, gp_writer *w, gp_writer *rec, gp_error *err)
+{
+	const struct html_opts *x = ctx;
+	struct gp_analysis a;
+	struct passes p;
+	char *text = NULL;
+	size_t len = 0;
+	int rc = run_passes(NULL, t, x, &p, &a, err);
+
+	if (rc)
+		return rc;
+	FILE *f = open_memstream(&text, &len);
+	if (!f) {
+		passes_free(&p);
+		return gp_err(err, GP_ERR_INTERNAL, "html: no memory to keep a rank's part");
+	}
+	gp_html_input(f, &a);
+	fclose(f);
+	const char *row[GP_HTML_PART_NCOLS] = {"input", text};
+	gp_writer_row(w, row);
+	free(text);
+	gp_html_groups(&a, w);
+	if (rec)
+		gp_cli_rank_record_put(&p.b, rec);
+	passes_free(&p);
+	return GP_OK;
+}
+
+/* Several files (gp_cli_reduce_fn): the ranks' parts as one page. */
+static int html_reduce(const void *ctx, const struct gp_cli_result *const *res, size_t n, gp_writer *unused,
+		       gp_error *err)
+{
+	const struct html_opts *x = ctx;
+	struct gp_html_rank *ranks = gp_xcalloc(n, sizeof(*ranks));
+	struct gp_rank_record *recs = gp_xcalloc(n, sizeof(*recs));
+	struct gp_html_job job = {.ranks = ranks, .n = n, .only_rank = x->only_rank};
+	bool found = x->only_rank < 0;
+	size_t got = 0;
+	int rc = GP_OK;
+
+	for (; got < n && rc == GP_OK; got++) {
+		const char *c[GP_HTML_PART_NCOLS];
+		size_t at = 0;
+		rc = gp_cli_rank_record_read(&res[got]->record, &recs[got], err);
+		ranks[got] = (struct gp_html_rank){.path = res[got]->path, .id = res[got]->id,
+						   .parts = &res[got]->rows, .record = &recs[got]};
+		if (rc == GP_OK && gp_rowbuf_next(&res[got]->rows, &at, c) == 1 && c[0] &&
+		    strcmp(c[0], "input") == 0 && c[1])
+			ranks[got].input = c[1];
+		else if (rc == GP_OK)
+			rc = gp_err(err, GP_ERR_FORMAT, "%s: html: the rank's part is damaged", res[got]->path);
+		found |= res[got]->id.rank == x->only_rank;
+	}
+	if (rc == GP_OK && !found)
+		rc = gp_err(err, GP_ERR_USAGE, "html: --rank %d: no such rank among the %zu files", x->only_rank, n);
+	FILE *out = rc == GP_OK ? open_page(x) : NULL;
+	if (rc == GP_OK && !out)
+		rc = gp_err(err, GP_ERR_IO, "%s: the page was not written", x->out);
+	if (rc == GP_OK) {
+		struct gp_analysis a = {.job = &job, .peaks = &x->o->peaks, .script = x->lib,
+					.script_len = x->lib_len, .top = x->o->top};
+		rc = write_page(x, out, &a, err);
+	}
+	for (size_t i = 0; i < got; i++)
+		gp_rank_record_free(&recs[i]);
+	free(recs);
+	free(ranks);
 	return rc;
 }
 
 int cmd_html(int argc, char **argv)
 {
-	struct html_opts x = {0};
+	struct html_opts x = {.only_rank = -1};
+	struct gp_cli_many m = {.cmd = "html", .fn = html_rank, .ctx = &x, .cols = gp_html_part_cols,
+				.ncols = GP_HTML_PART_NCOLS, .reduce = html_reduce, .single = html_single,
+				.want_record = true};
 	struct gp_cli_opts o;
-	gp_error err = {0};
 	struct stat st;
-	gp_trace t;
 	int rc;
 
 	rc = gp_cli_parse(&html_spec, argc, argv, &o, html_option, &x);
@@ -115,35 +284,17 @@ int cmd_html(int argc, char **argv)
 		return rc == GP_CLI_DONE ? GP_EXIT_OK : rc;
 	if (!x.out)
 		return gp_cli_usage("html", "-o FILE is required (- writes to standard output)");
-	bool to_stdout = strcmp(x.out, "-") == 0;
-	if (!to_stdout && !x.force && stat(x.out, &st) == 0) {
+	x.to_stdout = strcmp(x.out, "-") == 0;
+	if (!x.to_stdout && !x.force && stat(x.out, &st) == 0) {
 		fprintf(stderr, "gpuprof html: %s exists (--force overwrites it)\n", x.out);
 		return GP_EXIT_IO;
 	}
-	size_t lib_len = 0;
-	char *lib = gp_cli_read_chartjs("html", x.chartjs, &lib_len);
+	char *lib = gp_cli_read_chartjs("html", x.chartjs, &x.lib_len);
 	if (!lib)
 		return GP_EXIT_IO;
-
-	gp_trace_init(&t);
-	rc = gp_cli_load(o.file, &o.window, &t, NULL);
-	FILE *out = rc ? NULL : to_stdout ? stdout : gp_cli_open_output("html", x.out, x.force);
-	if (!rc && !out)
-		rc = GP_EXIT_IO;
-	if (out) {
-		/* only this thread writes: no stream lock per character */
-		__fsetlocking(out, FSETLOCKING_BYCALLER);
-		rc = write_page(o.file, &t, &o, lib, lib_len, out, &err);
-		if (!to_stdout && fclose(out) != 0 && !rc)
-			rc = gp_err(&err, GP_ERR_IO, "%s: write failure", x.out);
-		if (rc) {
-			gp_err_print(&err);
-			rc = gp_exit_code(err.status);
-			if (!to_stdout)
-				gp_cli_remove_output(x.out);
-		}
-	}
+	x.lib = lib;
+	x.o = &o;
+	rc = gp_cli_run(&m, &o);
 	free(lib);
-	gp_trace_free(&t);
 	return rc;
 }

@@ -102,15 +102,22 @@ struct job {
 int gp_cli_rank_record_write(const gp_trace *t, gp_writer *w, gp_error *err)
 {
 	struct gp_breakdown_opts bo = {.short_gap_ns = 10000, .is_comm = gp_kernel_is_comm};
-	struct gp_rank_record r;
 	gp_breakdown b;
-	char v[6][24];
-	const char *row[7] = {"sums", v[0], v[1], v[2], v[3], v[4], NULL};
 
 	if (gp_breakdown_run(t, &bo, &b, err))
 		return err->status;
-	gp_rank_record_of(&b, &r);
+	gp_cli_rank_record_put(&b, w);
 	gp_breakdown_free(&b);
+	return GP_OK;
+}
+
+void gp_cli_rank_record_put(const gp_breakdown *b, gp_writer *w)
+{
+	struct gp_rank_record r;
+	char v[6][24];
+	const char *row[7] = {"sums", v[0], v[1], v[2], v[3], v[4], NULL};
+
+	gp_rank_record_of(b, &r);
 	snprintf(v[0], 24, "%" PRId64, r.span);
 	snprintf(v[1], 24, "%" PRId64, r.compute);
 	snprintf(v[2], 24, "%" PRId64, r.comm);
@@ -124,7 +131,6 @@ int gp_cli_rank_record_write(const gp_trace *t, gp_writer *w, gp_error *err)
 		gp_writer_row(w, srow);
 	}
 	gp_rank_record_free(&r);
-	return GP_OK;
 }
 
 /* A cell as a number; false when it is missing or not one. */

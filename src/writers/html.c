@@ -9,7 +9,10 @@
 ** gp_json_string_html: no trace text can end the element or reach markup.
 **
 ** The document holds a list of inputs, one object each, so a page that
-** compares traces (several files, a diff) adds objects, not a format.
+** compares traces (several files, a diff) adds objects, not a format.  A
+** page over several ranks (html.h) holds each rank's object, written on
+** the worker that read the rank, and a "job" object: the ranks compared
+** and the kernel groups of every rank (or one) summed by name.
 */
 #include <inttypes.h>
 #include <math.h>
@@ -18,11 +21,14 @@
 
 #include "analysis/breakdown.h"
 #include "analysis/memory.h"
+#include "analysis/ranks.h"
 #include "ops/advise.h"
 #include "ops/ops.h"
 #include "util/u64map.h"
+#include "writers/html.h"
 #include "writers/html_assets.h"
 #include "writers/html_common.h"
+#include "writers/rowbuf.h"
 #include "writers/sink.h"
 #include "writers/timeline.h"
 #include "writers/writer.h"
@@ -42,6 +48,7 @@ struct group {
 	double flops, bytes;    /* of the kernels whose FLOPs and bytes are both known */
 	int64_t known_ns;       /* their time */
 	size_t first;           /* first kernel: the group's peaks */
+	double peak_flops, peak_bw;   /* op+shape groups: the first kernel's peaks */
 };
 
 struct groups {
@@ -83,6 +90,13 @@ static int cmp_group(const void *pa, const void *pb)
 	return (a->key > b->key) - (a->key < b->key);
 }
 
+static int cmp_i32(const void *pa, const void *pb)
+{
+	int32_t a = *(const int32_t *)pa, b = *(const int32_t *)pb;
+
+	return (a > b) - (a < b);
+}
+
 static void groups_free(struct groups *g)
 {
 	gp_vec_free(g->v);
@@ -93,6 +107,7 @@ static void groups_free(struct groups *g)
 struct doc {
 	FILE *out;
 	const gp_trace *t;
+	const gp_strtab *names; /* the groups' names: t's, or the merged ranks' */
 	bool first;             /* no member written yet in the open object/array */
 };
 
@@ -274,11 +289,18 @@ static void write_breakdown(struct doc *d, const gp_breakdown *b)
 	close_c(d, ']');
 }
 
+/* A group's name as the tables show it. */
+static const char *name_of(const struct doc *d, gp_str name)
+{
+	const char *s = gp_strtab_get(d->names, name);
+
+	return gp_known_text(s) ? s : "(none)";
+}
+
 /* Writes the top groups of g (sorted) as rows, then one "other" row for
 ** the rest; work: with their FLOPs and bytes. */
 static void write_groups(struct doc *d, const char *k, const struct groups *g, size_t top, bool work)
 {
-	const gp_trace *t = d->t;
 	struct group other = {0};
 	size_t rest = 0;
 
@@ -292,7 +314,7 @@ static void write_groups(struct doc *d, const char *k, const struct groups *g, s
 			continue;
 		}
 		open_c(d, NULL, '{');
-		str(d, "name", gp_known_text(gp_s(t, x->name)) ? gp_s(t, x->name) : "(none)");
+		str(d, "name", name_of(d, x->name));
 		i64(d, "ns", x->ns);
 		i64(d, "count", (int64_t)x->count);
 		if (work) {
@@ -316,63 +338,73 @@ static void write_groups(struct doc *d, const char *k, const struct groups *g, s
 /* The roofline's points: ops with their shapes (op, params) whose FLOPs
 ** and bytes are known and not 0, the HTML_POINTS longest, each with the
 ** peaks of its first kernel. */
-static void write_roofline(struct doc *d, const struct gp_analysis *an, const struct groups *g)
+static void write_roofline(struct doc *d, const struct groups *g)
 {
-	const gp_trace *t = d->t;
 	size_t n = 0;
 
 	open_c(d, "roofline", '[');
 	for (size_t i = 0; i < g->v.n && n < HTML_POINTS; i++) {
 		const struct group *x = &g->v.v[i];
-		double pf, pbw;
 		if (!(x->flops > 0 && x->bytes > 0 && x->known_ns > 0))
 			continue;
-		gp_kernel_peaks(t, x->first, an->opres ? &an->opres[x->first] : NULL, an->peaks, &pf, &pbw);
 		open_c(d, NULL, '{');
-		str(d, "op", gp_known_text(gp_s(t, x->name)) ? gp_s(t, x->name) : "(none)");
-		str(d, "params", gp_known_text(gp_s(t, x->params)));
+		str(d, "op", name_of(d, x->name));
+		str(d, "params", gp_known_text(gp_strtab_get(d->names, x->params)));
 		i64(d, "ns", x->known_ns);
 		i64(d, "count", (int64_t)x->count);
 		dbl(d, "flops", x->flops);
 		dbl(d, "bytes", x->bytes);
-		dbl(d, "peak_flops", pf);
-		dbl(d, "peak_bw", pbw);
+		dbl(d, "peak_flops", x->peak_flops);
+		dbl(d, "peak_bw", x->peak_bw);
 		close_c(d, '}');
 		n++;
 	}
 	close_c(d, ']');
 }
 
-/* Kernels grouped four ways (layer, op, op with shapes, kernel name) in
-** one pass, then each sorted and written. */
-static void write_tables(struct doc *d, const struct gp_analysis *an)
+/* The four ways the tables group kernels. */
+enum { G_LAYER, G_OP, G_SHAPE, G_KERNEL, G__COUNT };
+
+/* Groups an's kernels four ways (layer, op, op with shapes, kernel name)
+** in one pass into g[G__COUNT] (zeroed by the caller; unsorted); the
+** shape groups with known work get the peaks of their first kernel. */
+static void group_kernels(const struct gp_analysis *an, struct groups *g)
 {
-	const gp_trace *t = d->t;
+	const gp_trace *t = an->trace;
 	const struct gp_opres *r = an->opres;
-	struct groups layers = {0}, ops = {0}, shapes = {0}, kernels = {0};
-	size_t top = an->top == SIZE_MAX ? HTML_TOP : an->top;
 
 	for (size_t k = 0; k < t->kernels.n; k++) {
 		const struct gp_attr *a = &t->attrs[k];
 		gp_str op = r && r[k].op ? r[k].op : a->op;
 		gp_str params = r ? r[k].params : 0;
-		group_add(group_of(&layers, a->layer, a->layer, 0, k), t, r, k);
-		group_add(group_of(&ops, op, op, 0, k), t, r, k);
-		group_add(group_of(&shapes, (uint64_t)op << 32 | params, op, params, k), t, r, k);
-		group_add(group_of(&kernels, t->kernels.v[k].name, t->kernels.v[k].name, 0, k), t, r, k);
+		group_add(group_of(&g[G_LAYER], a->layer, a->layer, 0, k), t, r, k);
+		group_add(group_of(&g[G_OP], op, op, 0, k), t, r, k);
+		group_add(group_of(&g[G_SHAPE], (uint64_t)op << 32 | params, op, params, k), t, r, k);
+		group_add(group_of(&g[G_KERNEL], t->kernels.v[k].name, t->kernels.v[k].name, 0, k), t, r, k);
 	}
-	gp_vec_sort(layers.v, cmp_group);
-	gp_vec_sort(ops.v, cmp_group);
-	gp_vec_sort(shapes.v, cmp_group);
-	gp_vec_sort(kernels.v, cmp_group);
-	write_groups(d, "layers", &layers, top, false);
-	write_groups(d, "ops", &ops, top, true);
-	write_groups(d, "top_kernels", &kernels, top, false);
-	write_roofline(d, an, &shapes);
-	groups_free(&layers);
-	groups_free(&ops);
-	groups_free(&shapes);
-	groups_free(&kernels);
+	for (size_t i = 0; i < g[G_SHAPE].v.n; i++) {
+		struct group *x = &g[G_SHAPE].v.v[i];
+		if (x->flops > 0 && x->bytes > 0 && x->known_ns > 0)
+			gp_kernel_peaks(t, x->first, r ? &r[x->first] : NULL, an->peaks, &x->peak_flops,
+					&x->peak_bw);
+	}
+}
+
+/* Sorts the groups g[G__COUNT] and writes the tables and the roofline. */
+static void write_tables(struct doc *d, struct groups *g, size_t top)
+{
+	for (int i = 0; i < G__COUNT; i++)
+		gp_vec_sort(g[i].v, cmp_group);
+	write_groups(d, "layers", &g[G_LAYER], top, false);
+	write_groups(d, "ops", &g[G_OP], top, true);
+	write_groups(d, "top_kernels", &g[G_KERNEL], top, false);
+	write_roofline(d, &g[G_SHAPE]);
+}
+
+static void groups_free_all(struct groups *g)
+{
+	for (int i = 0; i < G__COUNT; i++)
+		groups_free(&g[i]);
 }
 
 /* Per GPU, the busy fraction of each of HTML_BUCKETS buckets over the
@@ -466,29 +498,250 @@ static void write_advice(struct doc *d, const struct gp_analysis *an)
 	close_c(d, ']');
 }
 
-/* The JSON document: {"tool", "inputs": [one object per input]}. */
-static void write_data(FILE *out, const struct gp_analysis *an)
+/* One input's object (d at an element of "inputs"); with tables its
+** layers, ops, top kernels and roofline too. */
+static void write_input(struct doc *d, const struct gp_analysis *an, bool tables)
 {
-	struct doc d = {.out = out, .t = an->trace, .first = true};
+	open_c(d, NULL, '{');
+	write_facts(d, an);
+	write_breakdown(d, an->breakdown);
+	if (tables) {
+		struct groups g[G__COUNT] = {0};
+		group_kernels(an, g);
+		write_tables(d, g, an->top == SIZE_MAX ? HTML_TOP : an->top);
+		groups_free_all(g);
+	}
+	write_timeline(d, an);
+	write_memory(d, an->memory);
+	write_advice(d, an);
+	close_c(d, '}');
+}
+
+void gp_html_input(FILE *out, const struct gp_analysis *an)
+{
+	struct doc d = {.out = out, .t = an->trace, .names = &an->trace->strs, .first = true};
+
+	write_input(&d, an, false);
+}
+
+const struct gp_column gp_html_part_cols[GP_HTML_PART_NCOLS] = {
+	{"part", "Part", 4, false, false, NULL},
+	{"name", "Name", 4, false, true, NULL},
+	{"params", "Params", 4, false, true, NULL},
+	{"ns", "ns", 4, true, false, NULL},
+	{"count", "Count", 4, true, false, NULL},
+	{"flops", "FLOPs", 4, true, false, NULL},
+	{"bytes", "Bytes", 4, true, false, NULL},
+	{"known_ns", "Known ns", 4, true, false, NULL},
+	{"peak_flops", "Peak FLOP/s", 4, true, false, NULL},
+	{"peak_bw", "Peak B/s", 4, true, false, NULL},
+};
+
+/* The part names of the group rows, by G_*. */
+static const char *const group_part[G__COUNT] = {"layer", "op", "shape", "kernel"};
+
+void gp_html_groups(const struct gp_analysis *an, gp_writer *w)
+{
+	const gp_trace *t = an->trace;
+	struct groups g[G__COUNT] = {0};
+	char v[7][32];
+	const char *row[GP_HTML_PART_NCOLS] = {NULL, NULL, NULL, v[0], v[1], v[2], v[3], v[4], v[5], v[6]};
+
+	group_kernels(an, g);
+	for (int i = 0; i < G__COUNT; i++) {
+		row[0] = group_part[i];
+		for (size_t j = 0; j < g[i].v.n; j++) {
+			const struct group *x = &g[i].v.v[j];
+			row[1] = gp_s(t, x->name);
+			row[2] = gp_s(t, x->params);
+			snprintf(v[0], 32, "%" PRId64, x->ns);
+			snprintf(v[1], 32, "%" PRIu64, x->count);
+			snprintf(v[2], 32, "%.17g", x->flops);
+			snprintf(v[3], 32, "%.17g", x->bytes);
+			snprintf(v[4], 32, "%" PRId64, x->known_ns);
+			snprintf(v[5], 32, "%.17g", x->peak_flops);
+			snprintf(v[6], 32, "%.17g", x->peak_bw);
+			gp_writer_row(w, row);
+		}
+	}
+	groups_free_all(g);
+}
+
+/* Adds one group row (cells c, part already matched to g) to the merged
+** groups g, its names interned in names; false when a number is not one. */
+static bool merge_row(struct groups *g, gp_strtab *names, const char *const *c)
+{
+	char *end[7];
+
+	for (int i = 3; i < GP_HTML_PART_NCOLS; i++)
+		if (!c[i] || !*c[i])
+			return false;
+	int64_t ns = strtoll(c[3], &end[0], 10);
+	uint64_t count = strtoull(c[4], &end[1], 10);
+	double flops = strtod(c[5], &end[2]), bytes = strtod(c[6], &end[3]);
+	int64_t known = strtoll(c[7], &end[4], 10);
+	double pf = strtod(c[8], &end[5]), pbw = strtod(c[9], &end[6]);
+	for (int i = 0; i < 7; i++)
+		if (*end[i])
+			return false;
+	gp_str name = gp_strtab_intern(names, c[1]), params = gp_strtab_intern(names, c[2]);
+	struct group *x = group_of(g, (uint64_t)name << 32 | params, name, params, 0);
+	if (x->peak_flops <= 0 && x->peak_bw <= 0) {
+		/* the first rank that ran the group with known work */
+		x->peak_flops = pf;
+		x->peak_bw = pbw;
+	}
+	x->ns += ns;
+	x->count += count;
+	x->flops += flops;
+	x->bytes += bytes;
+	x->known_ns += known;
+	return true;
+}
+
+/* The "ranks" and "steps" of the job: each rank's straggler figures and
+** step times, then per iteration its slowest and fastest rank. */
+static void write_ranks(struct doc *d, const struct gp_html_job *job)
+{
+	const struct gp_rank_record **rp = gp_xmalloc(job->n * sizeof(*rp));
+	GP_VEC(int32_t) iters = {0};
+	struct gp_ranks_cmp c;
+
+	for (size_t i = 0; i < job->n; i++)
+		rp[i] = job->ranks[i].record;
+	gp_ranks_compare(rp, job->n, &c);
+	open_c(d, "ranks", '[');
+	for (size_t i = 0; i < job->n; i++) {
+		const struct gp_html_rank *r = &job->ranks[i];
+		gp_ns fastest = rp[c.fastest]->step_median, vs = r->record->step_median - fastest;
+		open_c(d, NULL, '{');
+		i64(d, "rank", r->id.rank);
+		str(d, "rank_from", gp_rank_source_name(r->id.source));
+		str(d, "path", r->path);
+		i64(d, "step_median", r->record->step_median);
+		i64(d, "vs_fastest", vs);
+		dbl(d, "vs_fastest_pct", fastest > 0 ? 100.0 * (double)vs / (double)fastest : 0.0);
+		i64(d, "span", r->record->span);
+		i64(d, "compute", r->record->compute);
+		i64(d, "comm", r->record->comm);
+		i64(d, "memory", r->record->memory);
+		i64(d, "idle", r->record->idle);
+		str(d, "role", job->n < 2 || c.skew == 0 ? "" : i == c.slowest ? "slowest" : i == c.fastest ? "fastest" : "");
+		open_c(d, "steps", '[');
+		for (size_t k = 0; k < r->record->nsteps; k++) {
+			sep(d);
+			fprintf(d->out, "[%" PRId32 ",%" PRId64 "]", r->record->steps[k].iter, r->record->steps[k].time);
+			*gp_vec_push(iters) = r->record->steps[k].iter;
+		}
+		close_c(d, ']');
+		close_c(d, '}');
+	}
+	close_c(d, ']');
+	i64(d, "skew", c.skew);
+	dbl(d, "skew_pct", c.skew_pct);
+	i64(d, "at_stake", c.at_stake);
+	gp_vec_sort(iters, cmp_i32);
+	open_c(d, "steps", '[');
+	for (size_t k = 0; k < iters.n; k++) {
+		struct gp_step_cmp s;
+		if (k && iters.v[k] == iters.v[k - 1])
+			continue;
+		gp_ranks_step(rp, job->n, iters.v[k], &s);
+		open_c(d, NULL, '{');
+		i64(d, "iter", iters.v[k]);
+		i64(d, "ranks", (int64_t)s.have);
+		i64(d, "median", s.median);
+		i64(d, "fastest_rank", job->ranks[s.fastest].id.rank);
+		i64(d, "fastest_ns", s.fastest_ns);
+		i64(d, "slowest_rank", job->ranks[s.slowest].id.rank);
+		i64(d, "slowest_ns", s.slowest_ns);
+		close_c(d, '}');
+	}
+	close_c(d, ']');
+	gp_vec_free(iters);
+	free(rp);
+}
+
+/* The job object: the ranks compared, then the kernel groups of every rank
+** (or of job->only_rank) summed by name, as one input's tables.  Fails
+** with GP_ERR_FORMAT when a rank's rows are damaged. */
+static int write_job(struct doc *d, const struct gp_html_job *job, size_t top, gp_error *err)
+{
+	struct groups g[G__COUNT] = {0};
+	gp_strtab names;
+	int64_t kernels = 0, gpu_ns = 0;
+	int rc = GP_OK;
+
+	gp_strtab_init(&names);
+	d->names = &names;
+	for (size_t i = 0; i < job->n && rc == GP_OK; i++) {
+		const struct gp_html_rank *r = &job->ranks[i];
+		const char *c[GP_HTML_PART_NCOLS];
+		size_t at = 0;
+		int got;
+		if (job->only_rank >= 0 && r->id.rank != job->only_rank)
+			continue;
+		while ((got = gp_rowbuf_next(r->parts, &at, c)) > 0) {
+			int p = 0;
+			while (p < G__COUNT && !(c[0] && strcmp(c[0], group_part[p]) == 0))
+				p++;
+			if (p == G__COUNT)
+				continue;   /* the input's own object */
+			if (!merge_row(&g[p], &names, c)) {
+				got = -1;
+				break;
+			}
+		}
+		if (got < 0)
+			rc = gp_err(err, GP_ERR_FORMAT, "%s: html: the rank's kept groups are damaged (byte %zu)",
+				    r->path, at);
+	}
+	for (size_t i = 0; i < g[G_KERNEL].v.n; i++) {
+		kernels += (int64_t)g[G_KERNEL].v.v[i].count;
+		gpu_ns += g[G_KERNEL].v.v[i].ns;
+	}
+	open_c(d, "job", '{');
+	i64(d, "only_rank", job->only_rank);
+	i64(d, "kernels", kernels);
+	i64(d, "gpu_ns", gpu_ns);
+	i64(d, "top", (int64_t)top);
+	write_ranks(d, job);
+	write_tables(d, g, top);
+	close_c(d, '}');
+	groups_free_all(g);
+	gp_strtab_free(&names);
+	return rc;
+}
+
+/* The JSON document: {"tool", "inputs": [one object per input]}, and the
+** "job" of a page over several ranks. */
+static int write_data(FILE *out, const struct gp_analysis *an, gp_error *err)
+{
+	struct doc d = {.out = out, .t = an->trace, .names = an->trace ? &an->trace->strs : NULL, .first = true};
+	size_t top = an->top == SIZE_MAX ? HTML_TOP : an->top;
+	int rc = GP_OK;
 
 	open_c(&d, NULL, '{');
 	str(&d, "tool", "gpuprof");
 	open_c(&d, "inputs", '[');
-	open_c(&d, NULL, '{');
-	write_facts(&d, an);
-	write_breakdown(&d, an->breakdown);
-	write_tables(&d, an);
-	write_timeline(&d, an);
-	write_memory(&d, an->memory);
-	write_advice(&d, an);
-	close_c(&d, '}');
+	if (an->job) {
+		for (size_t i = 0; i < an->job->n; i++) {
+			sep(&d);
+			fputs(an->job->ranks[i].input, out);
+		}
+	} else {
+		write_input(&d, an, true);
+	}
 	close_c(&d, ']');
+	if (an->job)
+		rc = write_job(&d, an->job, top, err);
 	close_c(&d, '}');
+	return rc;
 }
 
-static void write_data_part(FILE *out, const void *an)
+static int write_data_part(FILE *out, const void *an, gp_error *err)
 {
-	write_data(out, an);
+	return write_data(out, an, err);
 }
 
 /* Writes the template, each "<!--gp:NAME-->" replaced by its part: style,
@@ -502,7 +755,7 @@ static int html_write(gp_sink *s, const struct gp_analysis *an, gp_error *err)
 		{"script", gp_html_script, gp_html_script_len, NULL, NULL},
 	};
 
-	if (!an->trace || !an->trace->attrs)
+	if (!an->job && (!an->trace || !an->trace->attrs))
 		return gp_err(err, GP_ERR_USAGE, "html: no correlated trace");
 	if (!an->script)
 		return gp_err(err, GP_ERR_USAGE, "html: no charting library");

@@ -41,8 +41,11 @@ int gp_html_fill(FILE *out, const char *tpl, size_t len, const struct gp_html_pa
 				      (size_t)(m - tpl));
 		if (parts[i].bytes)
 			fwrite(parts[i].bytes, 1, parts[i].len, out);
-		else
-			parts[i].write(out, parts[i].ctx);
+		else {
+			int rc = parts[i].write(out, parts[i].ctx, err);
+			if (rc != GP_OK)
+				return rc;
+		}
 		p = close + 3;
 	}
 	return GP_OK;

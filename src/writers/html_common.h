@@ -18,18 +18,19 @@
 #include "util/error.h"
 
 /* One "<!--gp:NAME-->" of a template: bytes to copy, or (bytes NULL) a
-** function that writes the part to out. */
+** function that writes the part to out (GP_OK, or the error in err). */
 struct gp_html_part {
 	const char *name;
 	const void *bytes;
 	size_t len;
-	void (*write)(FILE *out, const void *ctx);
+	int (*write)(FILE *out, const void *ctx, gp_error *err);
 	const void *ctx;
 };
 
 /* Writes template tpl[0..len) to out with each "<!--gp:NAME-->" replaced
 ** by the part of that name.  Fails with GP_ERR_INTERNAL (the offset) on a
-** part no entry names: the template and the sink disagree. */
+** part no entry names: the template and the sink disagree; or with a
+** part writer's error. */
 int gp_html_fill(FILE *out, const char *tpl, size_t len, const struct gp_html_part *parts, size_t nparts,
 		 gp_error *err);
 

@@ -98,7 +98,7 @@ static void write_status_rows(FILE *out, const struct gp_diff *d, int status)
 }
 
 /* The JSON document (docs/diff.md, "The HTML page"). */
-static void write_data(FILE *out, const void *ctx)
+static int write_data(FILE *out, const void *ctx, gp_error *err)
 {
 	const struct gp_diff_page *pg = ctx;
 	const struct gp_diff *d = pg->diff;
@@ -139,6 +139,8 @@ static void write_data(FILE *out, const void *ctx)
 		fputc('}', out);
 	}
 	fputs("]}", out);
+	(void)err;
+	return GP_OK;
 }
 
 static int html_diff_write(gp_sink *s, const struct gp_analysis *an, gp_error *err)

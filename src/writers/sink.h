@@ -26,6 +26,7 @@ struct gp_peak_opts;
 struct gp_findings;
 struct gp_memory;
 struct gp_breakdown;
+struct gp_html_job;
 struct gp_diff_page;
 
 /* Everything the analysis passes computed about one trace.  A pass that was
@@ -38,6 +39,8 @@ struct gp_analysis {
 	const struct gp_findings *findings; /* gp_advise's, ranked */
 	const struct gp_memory *memory;     /* gp_memory_run's: series, peaks, per op */
 	const struct gp_breakdown *breakdown; /* gp_breakdown_run's: per device and iteration */
+	const struct gp_html_job *job;      /* html: a page over several ranks' parts
+					** (writers/html.h); then trace is NULL */
 	const struct gp_diff_page *diff;    /* html-diff: the comparison of two runs (html_diff.h) */
 	const char *script;                 /* html, html-diff: the charting library to inline (its text) */
 	size_t script_len;

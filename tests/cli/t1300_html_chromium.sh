@@ -1,10 +1,13 @@
 # gpuprof html opened in headless Chromium: the page's script ran without
 # a JavaScript error (none in #errors, none "Uncaught" on the console),
 # every chart and table drew the number of marks computed from `report`
-# rows by tests/tools/html_marks.py, and hostile names from a crafted trace
+# rows by tests/tools/html_marks.py and, for Kineto traces, from the raw
+# JSON alone by tests/tools/kineto_page_counts.py (iterations, kernel names), and hostile names from a crafted trace
 # (</script>, an <img onerror>, quotes, U+2028) show as text with no element
-# injected.  Saves a screenshot of a generated trace's page; with
-# UPDATE_SCREENSHOT=1 it replaces docs/img/html-report.png.
+# injected; the same for the page of several ranks (one step-time series
+# per rank, each iteration's slowest rank).  Saves screenshots of a
+# generated trace's page and of the job's; with UPDATE_SCREENSHOT=1 they
+# replace docs/img/html-report.png and docs/img/html-ranks.png.
 if ! command -v chromium >/dev/null; then
 	[ "${CI:-}" = true ] && fail "chromium is not installed (required under CI: scripts/install-deps.sh)"
 	skip "chromium not installed (Debian package chromium; scripts/install-deps.sh)"
@@ -32,6 +35,10 @@ check_marks() {
 	open_page "$TMP/page.html"
 	python3 tests/tools/html_marks.py "$TMP/report.json" "$TMP/advise.json" "$TMP/dom" 25 ||
 		fail "$1: marks differ from the report's rows"
+	case $1 in
+	*.json|*.json.gz) python3 tests/tools/kineto_page_counts.py "$TMP/dom" "$1" 25 ||
+		fail "$1: marks differ from the counts of the raw JSON" ;;
+	esac
 }
 
 # 1. a generated trace with layers, iterations and memory: marks, screenshot
@@ -77,7 +84,41 @@ grep -q '&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;"'"'"'</td>' "$TMP/dom
 	fail "the hostile kernel name is not shown as text"
 grep -q '&lt;svg onload=alert(2)&gt;&amp;amp;' "$TMP/dom" || fail "the hostile layer name is not shown as text"
 
-# 3. real traces: a Kineto trace with several GPUs, an nsys and an nvprof export
+# 3. several ranks: the generated trace, the hostile one, a third stretched
+# by 1.25 (the straggler) and another seed's make a job; the page draws one step-time
+# series per rank with a point per iteration and marks each iteration's
+# slowest rank as tests/tools/html_job_marks.py computes them from the raw
+# JSON; the hostile names stay text.  Screenshot: docs/img/html-ranks.png.
+mkdir "$TMP/job"
+cp "$TMP/gen.json" "$TMP/job/rank-0.json"
+cp "$TMP/hostile.json" "$TMP/job/rank-1.json"
+python3 - "$TMP/gen.json" "$TMP/job/rank-2.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for e in d["traceEvents"]:
+    for k in ("ts", "dur"):
+        if isinstance(e.get(k), (int, float)):
+            e[k] = round(e[k] * 1.25, 3)
+json.dump(d, open(sys.argv[2], "w"))
+EOF
+run_ok "$GEN" --format kineto -n 3000 --seed 2 -o "$TMP/job/rank-3.json"
+# relative paths, as the screenshot shows them
+(cd "$TMP" && "$GPUPROF" html -o job.html job) >"$TMP/out" 2>"$TMP/err" || { cat "$TMP/err" >&2; fail "html job"; }
+open_page "$TMP/job.html"
+python3 tests/tools/html_job_marks.py "$TMP/dom" 25 "$TMP"/job/rank-0.json "$TMP"/job/rank-1.json \
+	"$TMP"/job/rank-2.json "$TMP"/job/rank-3.json || fail "the job page's marks differ from the raw traces"
+for tag in img svg b; do
+	assert_eq "$(grep -c "<$tag[ >]" "$TMP/dom")" 0 "<$tag> elements in the job page's DOM"
+done
+grep -q '&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;"'"'"'</td>' "$TMP/dom" ||
+	fail "the hostile kernel name is not shown as text on the job page"
+timeout 120 chromium --headless --no-sandbox --disable-gpu --user-data-dir="$TMP/chrome" --hide-scrollbars \
+	--screenshot="$TMP/html-ranks.png" --window-size=1400,1700 "file://$TMP/job.html" 2>/dev/null ||
+	fail "chromium --screenshot failed"
+[ "$(head -c 8 "$TMP/html-ranks.png" | od -An -tx1 | tr -d ' ')" = 89504e470d0a1a0a ] || fail "the screenshot is not a PNG"
+[ "${UPDATE_SCREENSHOT:-}" = 1 ] && cp "$TMP/html-ranks.png" docs/img/html-ranks.png
+
+# 4. real traces: a Kineto trace with several GPUs, an nsys and an nvprof export
 need_testdata
 for f in "$TESTDATA/kineto_tb_plugin/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz" \
 	"$TESTDATA/nsys/dlprof_rtx2070_2022.1/no_relu_nsys_profile.sqlite" "$TESTDATA/nvprof/mxnet_titanv/timeline.nvvp"; do

@@ -11,7 +11,8 @@ run_ok "$GEN" --format kineto -n 200 -o "$TMP/g.json"
 
 expect_exit 2 "$GPUPROF" html "$TMP/g.json"
 assert_grep "-o FILE is required" "$TMP/err"
-expect_exit 2 "$GPUPROF" html -o "$TMP/a.html" "$TMP/g.json" "$TMP/g.json"
+expect_exit 2 "$GPUPROF" html --rank x -o "$TMP/a.html" "$TMP/g.json"
+assert_grep "rank number" "$TMP/err"
 
 expect_exit 3 "$GPUPROF" html --chart-js "$TMP/none.js" -o "$TMP/a.html" "$TMP/g.json"
 assert_grep "none.js: No such file" "$TMP/err"

@@ -1,0 +1,135 @@
+/*
+** Unit tests: the html sink's page over several ranks (src/writers/html.c,
+** html.h): the ranks' kept groups summed by name (exact sums, the first
+** known peaks), --rank's one rank, a damaged part refused with its file.
+*/
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "writers/html.h"
+#include "writers/sink.h"
+
+/* Keeps one group row (part, name, params, then the numbers as text). */
+static void group(gp_writer *w, const char *part, const char *name, const char *ns, const char *count,
+		  const char *flops, const char *pf)
+{
+	const char *row[GP_HTML_PART_NCOLS] = {part, name, "", ns, count, flops, "100", ns, pf, "2e12"};
+
+	gp_writer_row(w, row);
+}
+
+struct job {
+	struct gp_rowbuf parts[2];
+	struct gp_rank_step steps[2][2];
+	struct gp_rank_record rec[2];
+	struct gp_html_rank ranks[2];
+};
+
+/* Two ranks: rank 0 ran layer A (10 ns) and op mm; rank 1 layer A (5 ns)
+** and layer B. */
+static void make_job(struct job *j)
+{
+	gp_writer w;
+
+	memset(j, 0, sizeof(*j));
+	gp_rowbuf_writer(&w, &j->parts[0], gp_html_part_cols, GP_HTML_PART_NCOLS);
+	group(&w, "layer", "A", "10", "2", "0.5", "0");
+	group(&w, "shape", "mm", "10", "2", "1000", "3e14");
+	group(&w, "kernel", "k", "10", "2", "0", "0");
+	gp_rowbuf_writer(&w, &j->parts[1], gp_html_part_cols, GP_HTML_PART_NCOLS);
+	group(&w, "layer", "A", "5", "1", "0.25", "0");
+	group(&w, "layer", "B", "7", "3", "0", "0");
+	group(&w, "shape", "mm", "4", "1", "500", "1e14");
+	group(&w, "kernel", "k", "16", "4", "0", "0");
+	for (int r = 0; r < 2; r++) {
+		j->steps[r][0] = (struct gp_rank_step){0, 100 + 50 * r};
+		j->steps[r][1] = (struct gp_rank_step){1, 110 + 50 * r};
+		j->rec[r] = (struct gp_rank_record){.span = 300, .steps = j->steps[r], .nsteps = 2,
+						    .step_median = 105 + 50 * r};
+		j->ranks[r] = (struct gp_html_rank){.path = r ? "rank-1.json" : "rank-0.json",
+						    .id = {.rank = r, .world = 2, .source = GP_RANK_FROM_NAME},
+						    .input = "{}", .parts = &j->parts[r], .record = &j->rec[r]};
+	}
+}
+
+/* The page of job j (only_rank) in a new string; its status in *rc. */
+static char *page(struct job *j, int32_t only_rank, int *rc, gp_error *err)
+{
+	struct gp_html_job hj = {.ranks = j->ranks, .n = 2, .only_rank = only_rank};
+	struct gp_analysis a = {.job = &hj, .script = "var x;", .script_len = 6, .top = SIZE_MAX};
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	gp_sink s;
+
+	assert_int_equal(gp_sink_open(&s, "html", f, err), GP_OK);
+	*rc = gp_sink_write_close(&s, &a, err);
+	fclose(f);
+	return buf;
+}
+
+static void sums_by_name(void **state)
+{
+	struct job j;
+	gp_error err = {0};
+	int rc;
+
+	make_job(&j);
+	char *p = page(&j, -1, &rc, &err);
+	assert_int_equal(rc, GP_OK);
+	/* layer A: 10 + 5 ns in 3 kernels; B after it (7 ns) */
+	assert_non_null(strstr(p, "\"layers\":[{\"name\":\"A\",\"ns\":15,\"count\":3},{\"name\":\"B\",\"ns\":7,\"count\":3}]"));
+	/* the roofline point sums FLOPs and bytes, keeps rank 0's peaks */
+	assert_non_null(strstr(p, "{\"op\":\"mm\",\"params\":\"\",\"ns\":14,\"count\":3,\"flops\":1500,\"bytes\":200,"
+				  "\"peak_flops\":300000000000000,\"peak_bw\":2000000000000}"));
+	assert_non_null(strstr(p, "\"only_rank\":-1,\"kernels\":6,\"gpu_ns\":26"));
+	/* rank 1 is slower at every step */
+	assert_non_null(strstr(p, "\"role\":\"slowest\",\"steps\":[[0,150],[1,160]]"));
+	assert_non_null(strstr(p, "{\"iter\":1,\"ranks\":2,\"median\":135,\"fastest_rank\":0,\"fastest_ns\":110,"
+				  "\"slowest_rank\":1,\"slowest_ns\":160}"));
+	free(p);
+	p = page(&j, 1, &rc, &err);
+	assert_int_equal(rc, GP_OK);
+	assert_non_null(strstr(p, "\"layers\":[{\"name\":\"B\",\"ns\":7,\"count\":3},{\"name\":\"A\",\"ns\":5,\"count\":1}]"));
+	assert_non_null(strstr(p, "\"only_rank\":1,\"kernels\":4,\"gpu_ns\":16"));
+	free(p);
+	gp_rowbuf_free(&j.parts[0]);
+	gp_rowbuf_free(&j.parts[1]);
+}
+
+static void damaged_part(void **state)
+{
+	struct job j;
+	gp_error err = {0};
+	gp_writer w;
+	int rc;
+
+	make_job(&j);
+	gp_rowbuf_writer(&w, &j.parts[1], gp_html_part_cols, GP_HTML_PART_NCOLS);
+	group(&w, "layer", "A", "5x", "1", "0", "0");
+	free(page(&j, -1, &rc, &err));
+	assert_int_equal(rc, GP_ERR_FORMAT);
+	assert_non_null(strstr(err.msg, "rank-1.json"));
+	gp_rowbuf_writer(&w, &j.parts[1], gp_html_part_cols, GP_HTML_PART_NCOLS);
+	const char *row[GP_HTML_PART_NCOLS] = {"op", "mm", NULL};   /* numbers missing */
+	gp_writer_row(&w, row);
+	free(page(&j, -1, &rc, &err));
+	assert_int_equal(rc, GP_ERR_FORMAT);
+	gp_rowbuf_free(&j.parts[0]);
+	gp_rowbuf_free(&j.parts[1]);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(sums_by_name),
+		cmocka_unit_test(damaged_part),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
