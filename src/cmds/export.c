@@ -29,7 +29,7 @@ static const struct gp_cmd_opt export_opts[] = {
 	[O_OUT] = {"output", 'o', "FILE", "write to FILE (FILE.gz: gzip-compressed; - or none:\nstandard output)"},
 	[O_FORCE] = {"force", 0, NULL, "overwrite an existing FILE"},
 	[O_WEIGHT] = {"weight", 0, "W", "folded: time (GPU ns, default), flops (modelled\nFLOPs) or idle (GPU idle ns)"},
-	[O_PER_RANK] = {"per-rank", 0, NULL, "folded: each stack starts with a frame 'rank R'\n(default: the files' stacks summed)"},
+	[O_PER_RANK] = {"per-rank", 0, NULL, "folded: each stack starts with a frame 'rank-R'\n(default: the files' stacks summed)"},
 	{NULL, 0, NULL, NULL},
 };
 
@@ -60,7 +60,7 @@ static const struct gp_cmd_spec export_spec = {
 	"-f perfetto: one trace with each rank's processes and GPUs under their\n"
 	"own pids, named 'rank R: ...' and sorted by rank, on each file's own\n"
 	"clock; flows stay within their file.  -f folded: the files' stacks\n"
-	"summed (--per-rank: under a first frame 'rank R').  The window options\n"
+	"summed (--per-rank: under a first frame 'rank-R').  The window options\n"
 	"cut each file.  A file that fails stops the export (no output kept).\n\n",
 	.more =
 	"Open the perfetto export: https://ui.perfetto.dev -> Open trace file (or\n"
@@ -72,7 +72,7 @@ struct export_opts {
 	const char *out;        /* NULL or "-": stdout */
 	bool force;
 	const char *weight;     /* "time", "flops", "idle" */
-	bool per_rank;          /* folded: a first frame "rank R" */
+	bool per_rank;          /* folded: a first frame "rank-R" */
 };
 
 static int export_option(void *ctx, int index, const char *arg)

@@ -12,7 +12,7 @@
 ** one table of stacks, written at the end: identical stacks of different
 ** files are one line with their weights summed; a trace given its rank
 ** (gp_analysis.rank: export --per-rank) starts its stacks with a frame
-** "rank R".  The table is the sink's state, bounded by the distinct stacks.
+** "rank-R".  The table is the sink's state, bounded by the distinct stacks.
 */
 #include <inttypes.h>
 #include <math.h>
@@ -166,7 +166,7 @@ static int add_trace(struct stacks *st, const struct gp_analysis *an, enum weigh
 	if (!t || !t->attrs || (w != W_TIME && !an->opres))
 		return gp_err(err, GP_ERR_USAGE, "folded: no correlated trace or op model");
 	if (an->rank)
-		snprintf(rank, sizeof(rank), "rank %" PRId32, an->rank->rank);
+		snprintf(rank, sizeof(rank), "rank-%" PRId32, an->rank->rank);
 	if (w == W_IDLE) {
 		size_t n;
 		struct gp_activity *acts = gp_trace_activities(t, &n);
