@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "analysis/breakdown.h"
+#include "analysis/collectives.h"
 #include "cmds/cmds.h"
 #include "cmds/options.h"
 #include "ops/ops.h"
@@ -23,13 +24,14 @@
 
 static const char *const export_formats[] = {"perfetto", "folded", NULL};
 
-enum { O_OUT, O_FORCE, O_WEIGHT, O_PER_RANK };
+enum { O_OUT, O_FORCE, O_WEIGHT, O_PER_RANK, O_ALIGN };
 
 static const struct gp_cmd_opt export_opts[] = {
 	[O_OUT] = {"output", 'o', "FILE", "write to FILE (FILE.gz: gzip-compressed; - or none:\nstandard output)"},
 	[O_FORCE] = {"force", 0, NULL, "overwrite an existing FILE"},
 	[O_WEIGHT] = {"weight", 0, "W", "folded: time (GPU ns, default), flops (modelled\nFLOPs) or idle (GPU idle ns)"},
 	[O_PER_RANK] = {"per-rank", 0, NULL, "folded: each stack starts with a frame 'rank-R'\n(default: the files' stacks summed)"},
+	[O_ALIGN] = {"align-clocks", 0, NULL, "perfetto, several files: shift each rank's times by\nits clock offset to the first rank, estimated from\nthe collectives' ends as gpuprof comm does (reads\nevery file twice)"},
 	{NULL, 0, NULL, NULL},
 };
 
@@ -59,9 +61,10 @@ static const struct gp_cmd_spec export_spec = {
 	"position; docs/ranks.md), read, written and freed before the next.\n"
 	"-f perfetto: one trace with each rank's processes and GPUs under their\n"
 	"own pids, named 'rank R: ...' and sorted by rank, on each file's own\n"
-	"clock; flows stay within their file.  -f folded: the files' stacks\n"
-	"summed (--per-rank: under a first frame 'rank-R').  The window options\n"
-	"cut each file.  A file that fails stops the export (no output kept).\n\n",
+	"clock (--align-clocks: shifted to the first rank's); flows stay within\n"
+	"their file.  -f folded: the files' stacks summed (--per-rank: under a\n"
+	"first frame 'rank-R').  The window options cut each file.  A file that\n"
+	"fails stops the export (-o FILE removed).\n\n",
 	.more =
 	"Open the perfetto export: https://ui.perfetto.dev -> Open trace file (or\n"
 	"drag it in); chrome://tracing -> Load.  Flame graph: flamegraph.pl\n"
@@ -73,6 +76,7 @@ struct export_opts {
 	bool force;
 	const char *weight;     /* "time", "flops", "idle" */
 	bool per_rank;          /* folded: a first frame "rank-R" */
+	bool align;             /* perfetto: --align-clocks */
 };
 
 static int export_option(void *ctx, int index, const char *arg)
@@ -83,6 +87,7 @@ static int export_option(void *ctx, int index, const char *arg)
 	case O_OUT: x->out = arg; return 0;
 	case O_FORCE: x->force = true; return 0;
 	case O_PER_RANK: x->per_rank = true; return 0;
+	case O_ALIGN: x->align = true; return 0;
 	case O_WEIGHT:
 		if (strcmp(arg, "time") && strcmp(arg, "flops") && strcmp(arg, "idle"))
 			return gp_cli_usage("export", "--weight is time, flops or idle, not '%s'", arg);
@@ -92,14 +97,46 @@ static int export_option(void *ctx, int index, const char *arg)
 	return GP_EXIT_USAGE;
 }
 
+/* --align-clocks: each file's clock offset to the first rank's
+** (offsets[i] for in->paths.v[i]), estimated from the collectives' ends as
+** gpuprof comm does (analysis/collectives.h), over a first read of every
+** file cut to window w.  A rank that shares no collective with the first
+** keeps its clock (offset 0), with a note.  Returns 0 or the exit code
+** after printing the error. */
+static int clock_offsets(const struct gp_cli_inputs *in, const struct gp_window *w, gp_ns *offsets)
+{
+	size_t n = in->paths.n;
+	struct gp_coll_rank *ranks = gp_xcalloc(n, sizeof(*ranks));
+	size_t *order = gp_xmalloc(n * sizeof(*order));
+	const char *link = NULL;
+	struct gp_coll_match m;
+	int rc = gp_cli_coll_load("export", in, w, NULL, ranks, order, &link);
+
+	if (rc == GP_EXIT_OK) {
+		gp_coll_match(ranks, n, &m);
+		for (size_t i = 0; i < n; i++) {
+			offsets[order[i]] = m.ranks[i].aligned ? m.ranks[i].offset : 0;
+			if (!m.ranks[i].aligned)
+				fprintf(stderr, "gpuprof export: note: %s: no collective shared with rank %d: its "
+					"clock is left as it is\n", in->paths.v[order[i]], ranks[0].rank);
+		}
+		gp_coll_match_free(&m);
+	}
+	for (size_t i = 0; i < n; i++)
+		gp_coll_rank_free(&ranks[i]);
+	free(ranks);
+	free(order);
+	return rc;
+}
+
 /* Loads, analyses and writes one input (position pos of n) into the open
 ** sink: alone (n == 1, no --per-rank) the whole output, else its part
 ** with its rank.  Opens the output (*out) at the first input that loads,
-** so a failed load leaves no file.  Alone, the sink is closed on return,
-** whatever happened.  Returns the exit code after printing any error; id
+** so a failed load leaves no file.  offset is added to the times written.
+** Alone, the sink is closed on return, whatever happened.  Returns the exit code after printing any error; id
 ** receives the input's rank. */
 static int export_one(const struct export_opts *x, const struct gp_cli_opts *o, gp_sink *sink, FILE **out,
-		      const char *path, size_t pos, bool many, struct gp_rank_id *id)
+		      const char *path, size_t pos, bool many, gp_ns offset, struct gp_rank_id *id)
 {
 	bool folded = strcmp(o->format, "folded") == 0;
 	bool to_stdout = !x->out || strcmp(x->out, "-") == 0;
@@ -120,7 +157,7 @@ static int export_one(const struct export_opts *x, const struct gp_cli_opts *o, 
 	*id = gp_rank_from_meta(&t);
 	gp_rank_complete(id, path, pos);
 	struct gp_analysis a = {.path = path, .trace = &t, .peaks = &o->peaks, .top = SIZE_MAX,
-				.rank = many && (!folded || x->per_rank) ? id : NULL};
+				.rank = many && (!folded || x->per_rank) ? id : NULL, .clock_offset = offset};
 	if (o->window.mode != GP_WINDOW_NONE) {
 		a.window_start = span[0];
 		a.window_end = span[1];
@@ -187,6 +224,8 @@ int cmd_export(int argc, char **argv)
 		return gp_cli_usage("export", "--weight is for -f folded");
 	if (!folded && x.per_rank)
 		return gp_cli_usage("export", "--per-rank is for -f folded (-f perfetto always shows the ranks)");
+	if (folded && x.align)
+		return gp_cli_usage("export", "--align-clocks is for -f perfetto");
 	bool to_stdout = !x.out || strcmp(x.out, "-") == 0;
 	if (!to_stdout && !x.force && stat(x.out, &st) == 0) {
 		fprintf(stderr, "gpuprof export: %s exists (--force overwrites it)\n", x.out);
@@ -200,7 +239,12 @@ int cmd_export(int argc, char **argv)
 	size_t n = in.paths.n;
 	bool many = n > 1 || x.per_rank;
 	struct gp_rank_id *ids = gp_xcalloc(n, sizeof(*ids));
-	if (gp_sink_open(&sink, sink_name, stdout, &err)) {
+	gp_ns *offsets = gp_xcalloc(n, sizeof(*offsets));
+	if (x.align && n > 1)
+		rc = clock_offsets(&in, &o.window, offsets);
+	if (rc) {
+		many = false;   /* no sink opened */
+	} else if (gp_sink_open(&sink, sink_name, stdout, &err)) {
 		gp_err_print(&err);
 		rc = gp_exit_code(err.status);
 		many = false;   /* nothing to discard */
@@ -208,10 +252,12 @@ int cmd_export(int argc, char **argv)
 	/* one input at a time, each freed before the next: memory is the
 	** largest input's, whatever their number */
 	for (size_t i = 0; i < n && !rc; i++)
-		rc = export_one(&x, &o, &sink, &out, in.paths.v[i], i, many, &ids[i]);
+		rc = export_one(&x, &o, &sink, &out, in.paths.v[i], i, many, offsets[i], &ids[i]);
 	if (many && !rc) {
+		/* the notes on the ranks, once: the alignment's pass printed them */
 		size_t *order = gp_xmalloc(n * sizeof(*order));
-		gp_cli_ranks_order("export", ids, (const char *const *)in.paths.v, n, order);
+		if (!(x.align && n > 1))
+			gp_cli_ranks_order("export", ids, (const char *const *)in.paths.v, n, order);
 		free(order);
 		rc = gp_sink_end_close(&sink, &err);
 		if (rc) {
@@ -228,6 +274,7 @@ int cmd_export(int argc, char **argv)
 	}
 	if (rc && out && !to_stdout)
 		gp_cli_remove_output(x.out);
+	free(offsets);
 	free(ids);
 	gp_cli_inputs_free(&in);
 	return rc;

@@ -154,7 +154,7 @@ static void begin(struct pf *p, char ph, const char *cat, const char *name, int6
 	fputs(",\"tid\":", out);
 	put_i64(out, tid);
 	fputs(",\"ts\":", out);
-	put_us(out, ts);
+	put_us(out, ts + p->an->clock_offset);
 }
 
 /* A complete event's dur (end before start counts 0). */

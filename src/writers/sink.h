@@ -45,6 +45,9 @@ struct gp_analysis {
 	/* Several traces into one output (gp_sink_write): this trace's rank by
 	** the shared rule (docs/ranks.md), for the sink to show; NULL: none. */
 	const struct gp_rank_id *rank;
+	/* Added to every time the sink writes (export --align-clocks: the
+	** rank's clock offset); 0: the trace's own clock. */
+	gp_ns clock_offset;
 	/* Called now and then by a long write: done of total records (total 0
 	** = unknown), for the CLI's progress line; NULL = none. */
 	void (*progress)(void *ctx, uint64_t done, uint64_t total);
