@@ -129,12 +129,13 @@ static int clock_offsets(const struct gp_cli_inputs *in, const struct gp_window 
 	return rc;
 }
 
-/* Loads, analyses and writes one input (position pos of n) into the open
-** sink: alone (n == 1, no --per-rank) the whole output, else its part
-** with its rank.  Opens the output (*out) at the first input that loads,
-** so a failed load leaves no file.  offset is added to the times written.
-** Alone, the sink is closed on return, whatever happened.  Returns the exit code after printing any error; id
-** receives the input's rank. */
+/* Loads, analyses and writes the input path (argument position pos) into
+** the open sink: the whole output when it is the only one (many false),
+** else its part, with its rank.  Opens the output (*out) at the first
+** input that loads, so a failed load leaves no file; offset is added to
+** the times written.  When alone, the sink is closed on return whatever
+** happened.  Returns the exit code after printing any error; id receives
+** the input's rank. */
 static int export_one(const struct export_opts *x, const struct gp_cli_opts *o, gp_sink *sink, FILE **out,
 		      const char *path, size_t pos, bool many, gp_ns offset, struct gp_rank_id *id)
 {

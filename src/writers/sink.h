@@ -8,7 +8,8 @@
 **
 ** Ownership: a gp_analysis only points to what the command owns (the
 ** trace, the op results, the findings); they outlive the sink's write.  The
-** sink owns its state (priv) until close.
+** sink owns its state (priv) until close, across the traces of an output
+** of several (gp_sink_write).
 */
 #ifndef GP_SINK_H
 #define GP_SINK_H
