@@ -124,6 +124,17 @@ static void note(char **buf, size_t *len, const char *fmt, const char *a, long l
 	*len += (size_t)n;
 }
 
+void gp_rank_complete(struct gp_rank_id *id, const char *path, size_t pos)
+{
+	int32_t r;
+
+	if (id->source == GP_RANK_FROM_META)
+		return;
+	r = gp_rank_from_name(path);
+	id->rank = r >= 0 ? r : (int32_t)(pos > INT32_MAX ? INT32_MAX : pos);
+	id->source = r >= 0 ? GP_RANK_FROM_NAME : GP_RANK_FROM_ORDER;
+}
+
 char *gp_ranks_order(struct gp_rank_id *ids, const char *const *paths, size_t n, size_t *order)
 {
 	struct keyed *k = gp_xmalloc((n ? n : 1) * sizeof(*k));
@@ -132,12 +143,8 @@ char *gp_ranks_order(struct gp_rank_id *ids, const char *const *paths, size_t n,
 	int32_t world = -1;
 
 	for (size_t i = 0; i < n; i++) {
-		if (ids[i].source != GP_RANK_FROM_META) {
-			int32_t r = gp_rank_from_name(paths[i]);
-			ids[i].rank = r >= 0 ? r : (int32_t)(i > INT32_MAX ? INT32_MAX : i);
-			ids[i].source = r >= 0 ? GP_RANK_FROM_NAME : GP_RANK_FROM_ORDER;
-			by_order += r < 0;
-		}
+		gp_rank_complete(&ids[i], paths[i], i);
+		by_order += ids[i].source == GP_RANK_FROM_ORDER;
 		if (ids[i].world > world)
 			world = ids[i].world;
 		k[i] = (struct keyed){ids[i].rank, i};

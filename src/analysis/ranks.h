@@ -40,6 +40,11 @@ struct gp_rank_id gp_rank_from_meta(const gp_trace *t);
 ** ("trace_3.json"); -1 when neither. */
 int32_t gp_rank_from_name(const char *path);
 
+/* Completes the rank of the file path at argument position pos as
+** gp_ranks_order does, alone: id's rank from the metadata kept, else its
+** name's, else pos. */
+void gp_rank_complete(struct gp_rank_id *id, const char *path, size_t pos);
+
 /* Completes ids[0..n) (in argument order: a file without a rank from its
 ** metadata takes the one of its name, else its position i) and writes into
 ** order[0..n) the file indices sorted by rank, ties by position.  Returns

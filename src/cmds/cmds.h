@@ -151,6 +151,22 @@ int gp_cli_run(const struct gp_cli_many *m, const struct gp_cli_opts *co);
 void gp_cli_ranks_order(const char *cmd, struct gp_rank_id *ids, const char *const *paths, size_t n,
 			size_t *order);
 
+/* The collectives of the files in (one rank each) for a cross-rank
+** match (analysis/collectives.h): each file loaded, cut to window w, its
+** collectives kept as a small record and the trace freed before the next
+** (memory is one trace at a time); then the records put in rank order
+** (gp_cli_ranks_order, its notes printed as command cmd): ranks[i] is the
+** file in->paths.v[order[i]], its rank set, ranks[0] the clock reference.
+** Each record gets the link peak of gpu, or of the GPU its trace names;
+** *link, when NULL, the first such GPU's link name.  ranks and order have
+** in->paths.n entries; the caller frees the records (gp_coll_rank_free)
+** whatever the outcome.  Returns 0, or the exit code after printing the
+** error (naming the file). */
+struct gp_coll_rank;
+struct gp_gpu;
+int gp_cli_coll_load(const char *cmd, const struct gp_cli_inputs *in, const struct gp_window *w,
+		     const struct gp_gpu *gpu, struct gp_coll_rank *ranks, size_t *order, const char **link);
+
 /* The cross-rank record of a trace as kept rows (ranks.c): one "sums" row
 ** (span, compute, communication, memory, idle in ns) and one "step" row
 ** per iteration (number, time in ns), over gp_rank_record_cols. */

@@ -231,50 +231,6 @@ static void write_advise(gp_writer *w, const struct gp_coll_match *m, const char
 	gp_findings_free(&f);
 }
 
-/* Loads each of files[0..n) in turn, keeps its collectives as a small
-** record (ranks[i], the GPU's link peak from gpu or the trace's device)
-** and frees the trace before the next: memory is one trace at a time.
-** The one place that turns FILE arguments into per-rank records, so a
-** shared multi-file loader can take it over.  Returns 0, or the exit code
-** after printing the error (naming the file). */
-static int load_ranks(char **files, int n, const struct gp_window *w, const struct gp_gpu *gpu,
-		      struct gp_coll_rank *ranks, struct gp_rank_id *ids, const char **link)
-{
-	struct gp_coll_opts co = {.is_comm = gp_kernel_is_comm};
-
-	for (int i = 0; i < n; i++) {
-		gp_error err = {0};
-		gp_trace t;
-		int rc;
-
-		gp_trace_init(&t);
-		rc = gp_cli_load(files[i], w, &t, NULL);
-		if (rc == GP_EXIT_OK)
-			ids[i] = gp_rank_from_meta(&t);   /* name and position: gp_cli_ranks_order */
-		if (rc == GP_EXIT_OK && gp_coll_extract(&t, &co, &ranks[i], &err)) {
-			gp_err_print(&err);
-			rc = gp_exit_code(err.status);
-		}
-		if (rc == GP_EXIT_OK) {
-			const struct gp_gpu *g = gpu;
-			int32_t dev = ranks[i].n ? ranks[i].v[0].device : t.devices.n ? t.devices.v[0].id : -1;
-			const struct gp_device *d = gp_trace_device(&t, dev);
-			if (!g && d)
-				g = gp_gpu_for_device(&t, d);
-			if (g) {
-				ranks[i].link_bw = g->link_bw * 1e9;
-				snprintf(ranks[i].gpu, sizeof(ranks[i].gpu), "%s", g->name);
-				if (g->link && !*link)
-					*link = g->link;
-			}
-		}
-		gp_trace_free(&t);
-		if (rc)
-			return rc;
-	}
-	return GP_EXIT_OK;
-}
-
 static int comm_option(void *ctx, int index, const char *arg)
 {
 	enum view *v = ctx;
@@ -300,7 +256,7 @@ int cmd_comm(int argc, char **argv)
 	const struct gp_column *cols;
 	struct gp_cli_opts co;
 	struct gp_coll_rank *ranks;
-	struct gp_rank_id *ids;
+	size_t *order;
 	struct gp_coll_match m;
 	const char *link = NULL;
 	gp_error err = {0};
@@ -333,22 +289,9 @@ int cmd_comm(int argc, char **argv)
 		return rc;
 	nfiles = (int)in.paths.n;
 	ranks = gp_xcalloc((size_t)nfiles, sizeof(*ranks));
-	ids = gp_xcalloc((size_t)nfiles, sizeof(*ids));
-	rc = load_ranks(in.paths.v, nfiles, &co.window, co.peaks.gpu, ranks, ids, &link);
+	order = gp_xmalloc((size_t)nfiles * sizeof(*order));
+	rc = gp_cli_coll_load("comm", &in, &co.window, co.peaks.gpu, ranks, order, &link);
 	if (rc == GP_EXIT_OK) {
-		/* the rank rule and order of every command of many files
-		** (docs/ranks.md): metadata, file name, position; ties in
-		** argument order, the first rank the clock reference */
-		size_t *order = gp_xmalloc((size_t)nfiles * sizeof(*order));
-		struct gp_coll_rank *sorted = gp_xmalloc((size_t)nfiles * sizeof(*sorted));
-		gp_cli_ranks_order("comm", ids, (const char *const *)in.paths.v, (size_t)nfiles, order);
-		for (int i = 0; i < nfiles; i++) {
-			sorted[i] = ranks[order[i]];
-			sorted[i].rank = ids[order[i]].rank;
-		}
-		memcpy(ranks, sorted, (size_t)nfiles * sizeof(*ranks));
-		free(sorted);
-		free(order);
 		gp_coll_match(ranks, (size_t)nfiles, &m);
 		if (view == VIEW_KINDS)
 			write_kinds(&w, &m, table);
@@ -367,7 +310,7 @@ int cmd_comm(int argc, char **argv)
 	for (int i = 0; i < nfiles; i++)
 		gp_coll_rank_free(&ranks[i]);
 	free(ranks);
-	free(ids);
+	free(order);
 	gp_cli_inputs_free(&in);
 	return rc;
 }

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "analysis/breakdown.h"
+#include "analysis/collectives.h"
 #include "cmds/cmds.h"
 #include "cmds/options.h"
 #include "ops/ops.h"
@@ -23,12 +24,14 @@
 
 static const char *const export_formats[] = {"perfetto", "folded", NULL};
 
-enum { O_OUT, O_FORCE, O_WEIGHT };
+enum { O_OUT, O_FORCE, O_WEIGHT, O_PER_RANK, O_ALIGN };
 
 static const struct gp_cmd_opt export_opts[] = {
 	[O_OUT] = {"output", 'o', "FILE", "write to FILE (FILE.gz: gzip-compressed; - or none:\nstandard output)"},
 	[O_FORCE] = {"force", 0, NULL, "overwrite an existing FILE"},
 	[O_WEIGHT] = {"weight", 0, "W", "folded: time (GPU ns, default), flops (modelled\nFLOPs) or idle (GPU idle ns)"},
+	[O_PER_RANK] = {"per-rank", 0, NULL, "folded: each stack starts with a frame 'rank-R'\n(default: the files' stacks summed)"},
+	[O_ALIGN] = {"align-clocks", 0, NULL, "perfetto, several files: shift each rank's times by\nits clock offset to the first rank, estimated from\nthe collectives' ends as gpuprof comm does (reads\nevery file twice)"},
 	{NULL, 0, NULL, NULL},
 };
 
@@ -50,6 +53,18 @@ static const struct gp_cmd_spec export_spec = {
 	.shared = GP_OPT_FORMAT | GP_OPT_PEAKS | GP_OPT_WINDOW,
 	.formats = export_formats,
 	.own = export_opts,
+	.many_files = true,
+	.many_help =
+	"Several traces: give several FILEs, a directory (the trace files in it,\n"
+	"by name) or a quoted glob ('run/rank*.json.gz').  Each file is one rank\n"
+	"(from its metadata, else its name: rank-3, rank3, _3., else its\n"
+	"position; docs/ranks.md), read, written and freed before the next.\n"
+	"-f perfetto: one trace with each rank's processes and GPUs under their\n"
+	"own pids, named 'rank R: ...' and sorted by rank, on each file's own\n"
+	"clock (--align-clocks: shifted to the first rank's); flows stay within\n"
+	"their file.  -f folded: the files' stacks summed (--per-rank: under a\n"
+	"first frame 'rank-R').  The window options cut each file.  A file that\n"
+	"fails stops the export (-o FILE removed).\n\n",
 	.more =
 	"Open the perfetto export: https://ui.perfetto.dev -> Open trace file (or\n"
 	"drag it in); chrome://tracing -> Load.  Flame graph: flamegraph.pl\n"
@@ -60,6 +75,8 @@ struct export_opts {
 	const char *out;        /* NULL or "-": stdout */
 	bool force;
 	const char *weight;     /* "time", "flops", "idle" */
+	bool per_rank;          /* folded: a first frame "rank-R" */
+	bool align;             /* perfetto: --align-clocks */
 };
 
 static int export_option(void *ctx, int index, const char *arg)
@@ -69,6 +86,8 @@ static int export_option(void *ctx, int index, const char *arg)
 	switch (index) {
 	case O_OUT: x->out = arg; return 0;
 	case O_FORCE: x->force = true; return 0;
+	case O_PER_RANK: x->per_rank = true; return 0;
+	case O_ALIGN: x->align = true; return 0;
 	case O_WEIGHT:
 		if (strcmp(arg, "time") && strcmp(arg, "flops") && strcmp(arg, "idle"))
 			return gp_cli_usage("export", "--weight is time, flops or idle, not '%s'", arg);
@@ -78,14 +97,124 @@ static int export_option(void *ctx, int index, const char *arg)
 	return GP_EXIT_USAGE;
 }
 
+/* --align-clocks: each file's clock offset to the first rank's
+** (offsets[i] for in->paths.v[i]), estimated from the collectives' ends as
+** gpuprof comm does (analysis/collectives.h), over a first read of every
+** file cut to window w.  A rank that shares no collective with the first
+** keeps its clock (offset 0), with a note.  Returns 0 or the exit code
+** after printing the error. */
+static int clock_offsets(const struct gp_cli_inputs *in, const struct gp_window *w, gp_ns *offsets)
+{
+	size_t n = in->paths.n;
+	struct gp_coll_rank *ranks = gp_xcalloc(n, sizeof(*ranks));
+	size_t *order = gp_xmalloc(n * sizeof(*order));
+	const char *link = NULL;
+	struct gp_coll_match m;
+	int rc = gp_cli_coll_load("export", in, w, NULL, ranks, order, &link);
+
+	if (rc == GP_EXIT_OK) {
+		gp_coll_match(ranks, n, &m);
+		for (size_t i = 0; i < n; i++) {
+			offsets[order[i]] = m.ranks[i].aligned ? m.ranks[i].offset : 0;
+			if (!m.ranks[i].aligned)
+				fprintf(stderr, "gpuprof export: note: %s: no collective shared with rank %d: its "
+					"clock is left as it is\n", in->paths.v[order[i]], ranks[0].rank);
+		}
+		gp_coll_match_free(&m);
+	}
+	for (size_t i = 0; i < n; i++)
+		gp_coll_rank_free(&ranks[i]);
+	free(ranks);
+	free(order);
+	return rc;
+}
+
+/* Loads, analyses and writes the input path (argument position pos) into
+** the open sink: the whole output when it is the only one (many false),
+** else its part, with its rank.  Opens the output (*out) at the first
+** input that loads, so a failed load leaves no file; offset is added to
+** the times written.  When alone, the sink is closed on return whatever
+** happened.  Returns the exit code after printing any error; id receives
+** the input's rank. */
+static int export_one(const struct export_opts *x, const struct gp_cli_opts *o, gp_sink *sink, FILE **out,
+		      const char *path, size_t pos, bool many, gp_ns offset, struct gp_rank_id *id)
+{
+	bool folded = strcmp(o->format, "folded") == 0;
+	bool to_stdout = !x->out || strcmp(x->out, "-") == 0;
+	struct gp_cli_progress progress;
+	gp_error err = {0};
+	gp_ns span[2];
+	gp_trace t;
+	int rc;
+
+	gp_trace_init(&t);
+	rc = gp_cli_load(path, &o->window, &t, span);
+	if (rc) {
+		if (!many)
+			gp_sink_discard(sink);
+		gp_trace_free(&t);
+		return rc;
+	}
+	*id = gp_rank_from_meta(&t);
+	gp_rank_complete(id, path, pos);
+	struct gp_analysis a = {.path = path, .trace = &t, .peaks = &o->peaks, .top = SIZE_MAX,
+				.rank = many && (!folded || x->per_rank) ? id : NULL, .clock_offset = offset};
+	if (o->window.mode != GP_WINDOW_NONE) {
+		a.window_start = span[0];
+		a.window_end = span[1];
+	}
+	if (!*out) {
+		*out = to_stdout ? stdout : gp_cli_open_output("export", x->out, x->force);
+		if (!*out) {
+			if (!many)
+				gp_sink_discard(sink);
+			gp_trace_free(&t);
+			return GP_EXIT_IO;
+		}
+		/* only this thread writes: no stream lock per character (as
+		** main.c does for stdout) */
+		__fsetlocking(*out, FSETLOCKING_BYCALLER);
+	}
+	sink->out = *out;
+	struct gp_opres *res = gp_ops_run(&t, &o->peaks);
+	a.opres = res;
+	/* every idle gap with its cause, and the CPU's context of the longest
+	** (the perfetto sink's idle slices), each stream's queue depth in as
+	** many buckets as the other counters; the defaults of gpuprof
+	** breakdown */
+	struct gp_breakdown_opts bo = {.short_gap_ns = 10000, .top_gaps = 20, .gap_causes = !folded,
+				       .depth_buckets = folded ? 0 : GP_PERFETTO_BUCKETS,
+				       .is_comm = gp_kernel_is_comm};
+	gp_breakdown b = {0};
+	rc = gp_breakdown_run(&t, &bo, &b, &err);
+	a.breakdown = &b;
+	gp_cli_progress_start(&progress, "writing");
+	a.progress = gp_cli_progress_show;
+	a.progress_ctx = &progress;
+	if (!rc)
+		rc = many ? gp_sink_write(sink, &a, &err) : gp_sink_write_close(sink, &a, &err);
+	else if (!many)
+		gp_sink_discard(sink);
+	gp_cli_progress_end(&progress);
+	if (rc) {
+		gp_err_print(&err);
+		rc = gp_exit_code(err.status);
+	}
+	gp_breakdown_free(&b);
+	free(res);
+	gp_trace_free(&t);
+	return rc;
+}
+
 int cmd_export(int argc, char **argv)
 {
 	struct export_opts x = {.weight = "time"};
 	struct gp_cli_opts o;
+	struct gp_cli_inputs in;
 	gp_error err = {0};
 	struct stat st;
 	gp_sink sink;
-	gp_trace t;
+	FILE *out = NULL;
 	int rc;
 
 	rc = gp_cli_parse(&export_spec, argc, argv, &o, export_option, &x);
@@ -94,6 +223,10 @@ int cmd_export(int argc, char **argv)
 	bool folded = strcmp(o.format, "folded") == 0;
 	if (!folded && strcmp(x.weight, "time") != 0)
 		return gp_cli_usage("export", "--weight is for -f folded");
+	if (!folded && x.per_rank)
+		return gp_cli_usage("export", "--per-rank is for -f folded (-f perfetto always shows the ranks)");
+	if (folded && x.align)
+		return gp_cli_usage("export", "--align-clocks is for -f perfetto");
 	bool to_stdout = !x.out || strcmp(x.out, "-") == 0;
 	if (!to_stdout && !x.force && stat(x.out, &st) == 0) {
 		fprintf(stderr, "gpuprof export: %s exists (--force overwrites it)\n", x.out);
@@ -101,56 +234,49 @@ int cmd_export(int argc, char **argv)
 	}
 	const char *sink_name = !folded ? "perfetto" : strcmp(x.weight, "flops") == 0 ? "folded-flops"
 			      : strcmp(x.weight, "idle") == 0 ? "folded-idle" : "folded";
-
-	gp_trace_init(&t);
-	gp_ns span[2];
-	rc = gp_cli_load(o.file, &o.window, &t, span);
-	if (rc) {
-		gp_trace_free(&t);
+	rc = gp_cli_inputs("export", o.files, o.nfiles, &in);
+	if (rc)
 		return rc;
-	}
-	struct gp_analysis a = {.path = o.file, .trace = &t, .peaks = &o.peaks, .top = SIZE_MAX};
-	if (o.window.mode != GP_WINDOW_NONE) {
-		a.window_start = span[0];
-		a.window_end = span[1];
-	}
-
-	FILE *out = to_stdout ? stdout : gp_cli_open_output("export", x.out, x.force);
-	if (!out) {
-		gp_trace_free(&t);
-		return GP_EXIT_IO;
-	}
-	/* only this thread writes: no stream lock per character (as main.c
-	** does for stdout) */
-	__fsetlocking(out, FSETLOCKING_BYCALLER);
-	struct gp_opres *res = gp_ops_run(&t, &o.peaks);
-	a.opres = res;
-	/* every idle gap with its cause, and the CPU's context of the longest
-	** (the perfetto sink's idle slices); the defaults of gpuprof breakdown */
-	struct gp_breakdown_opts bo = {.short_gap_ns = 10000, .top_gaps = 20, .gap_causes = !folded,
-				       .is_comm = gp_kernel_is_comm};
-	gp_breakdown b = {0};
-	struct gp_cli_progress progress;
-	rc = gp_breakdown_run(&t, &bo, &b, &err);
-	a.breakdown = &b;
-	gp_cli_progress_start(&progress, "writing");
-	a.progress = gp_cli_progress_show;
-	a.progress_ctx = &progress;
-	if (!rc)
-		rc = gp_sink_open(&sink, sink_name, out, &err);
-	if (!rc)
-		rc = gp_sink_write_close(&sink, &a, &err);
-	gp_cli_progress_end(&progress);
-	if (!to_stdout && fclose(out) != 0 && !rc)
-		rc = gp_err(&err, GP_ERR_IO, "%s: write failure", x.out);
+	size_t n = in.paths.n;
+	bool many = n > 1 || x.per_rank;
+	struct gp_rank_id *ids = gp_xcalloc(n, sizeof(*ids));
+	gp_ns *offsets = gp_xcalloc(n, sizeof(*offsets));
+	if (x.align && n > 1)
+		rc = clock_offsets(&in, &o.window, offsets);
 	if (rc) {
+		many = false;   /* no sink opened */
+	} else if (gp_sink_open(&sink, sink_name, stdout, &err)) {
 		gp_err_print(&err);
 		rc = gp_exit_code(err.status);
-		if (!to_stdout)
-			gp_cli_remove_output(x.out);
+		many = false;   /* nothing to discard */
 	}
-	gp_breakdown_free(&b);
-	free(res);
-	gp_trace_free(&t);
+	/* one input at a time, each freed before the next: memory is the
+	** largest input's, whatever their number */
+	for (size_t i = 0; i < n && !rc; i++)
+		rc = export_one(&x, &o, &sink, &out, in.paths.v[i], i, many, offsets[i], &ids[i]);
+	if (many && !rc) {
+		/* the notes on the ranks, once: the alignment's pass printed them */
+		size_t *order = gp_xmalloc(n * sizeof(*order));
+		if (!(x.align && n > 1))
+			gp_cli_ranks_order("export", ids, (const char *const *)in.paths.v, n, order);
+		free(order);
+		rc = gp_sink_end_close(&sink, &err);
+		if (rc) {
+			gp_err_print(&err);
+			rc = gp_exit_code(err.status);
+		}
+	} else if (many) {
+		gp_sink_discard(&sink);
+	}
+	if (out && !to_stdout && fclose(out) != 0 && !rc) {
+		gp_err(&err, GP_ERR_IO, "%s: write failure", x.out);
+		gp_err_print(&err);
+		rc = GP_EXIT_IO;
+	}
+	if (rc && out && !to_stdout)
+		gp_cli_remove_output(x.out);
+	free(offsets);
+	free(ids);
+	gp_cli_inputs_free(&in);
 	return rc;
 }

@@ -10,8 +10,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analysis/collectives.h"
 #include "cmds/cmds.h"
 #include "cmds/options.h"
+#include "ops/ops.h"
 
 static const struct gp_column rank_col = {"rank", "Rank", 4, true, false, NULL};
 
@@ -268,5 +270,58 @@ int gp_cli_run(const struct gp_cli_many *m, const struct gp_cli_opts *co)
 	if (!m->local)
 		rc = gp_mpi_end(rc);
 #endif
+	return rc;
+}
+
+int gp_cli_coll_load(const char *cmd, const struct gp_cli_inputs *in, const struct gp_window *w,
+		     const struct gp_gpu *gpu, struct gp_coll_rank *ranks, size_t *order, const char **link)
+{
+	struct gp_coll_opts co = {.is_comm = gp_kernel_is_comm};
+	size_t n = in->paths.n;
+	struct gp_rank_id *ids = gp_xcalloc(n ? n : 1, sizeof(*ids));
+	struct gp_coll_rank *sorted;
+	int rc = GP_EXIT_OK;
+
+	for (size_t i = 0; i < n && rc == GP_EXIT_OK; i++) {
+		gp_error err = {0};
+		gp_trace t;
+
+		gp_trace_init(&t);
+		rc = gp_cli_load(in->paths.v[i], w, &t, NULL);
+		if (rc == GP_EXIT_OK)
+			ids[i] = gp_rank_from_meta(&t);   /* name and position: gp_cli_ranks_order */
+		if (rc == GP_EXIT_OK && gp_coll_extract(&t, &co, &ranks[i], &err)) {
+			gp_err_print(&err);
+			rc = gp_exit_code(err.status);
+		}
+		if (rc == GP_EXIT_OK) {
+			const struct gp_gpu *g = gpu;
+			int32_t dev = ranks[i].n ? ranks[i].v[0].device : t.devices.n ? t.devices.v[0].id : -1;
+			const struct gp_device *d = gp_trace_device(&t, dev);
+			if (!g && d)
+				g = gp_gpu_for_device(&t, d);
+			if (g) {
+				ranks[i].link_bw = g->link_bw * 1e9;
+				snprintf(ranks[i].gpu, sizeof(ranks[i].gpu), "%s", g->name);
+				if (g->link && !*link)
+					*link = g->link;
+			}
+		}
+		gp_trace_free(&t);
+	}
+	if (rc == GP_EXIT_OK) {
+		/* the rank rule and order of every command of many files
+		** (docs/ranks.md): metadata, file name, position; ties in
+		** argument order, the first rank the clock reference */
+		sorted = gp_xmalloc(n * sizeof(*sorted));
+		gp_cli_ranks_order(cmd, ids, (const char *const *)in->paths.v, n, order);
+		for (size_t i = 0; i < n; i++) {
+			sorted[i] = ranks[order[i]];
+			sorted[i].rank = ids[order[i]].rank;
+		}
+		memcpy(ranks, sorted, n * sizeof(*ranks));
+		free(sorted);
+	}
+	free(ids);
 	return rc;
 }

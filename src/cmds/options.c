@@ -405,5 +405,5 @@ void gp_cli_help(const struct gp_cmd_spec *spec, FILE *out)
 		help_line(out, spec->own[i].short_name, spec->own[i].name, spec->own[i].arg, spec->own[i].help);
 	help_line(out, 'h', "help", NULL, "this text");
 	fprintf(out, "\n%s%s%s%s", spec->more ? spec->more : "", spec->more ? "\n\n" : "",
-		spec->many_files ? gp_many_files_help : "", spec->exit_help ? spec->exit_help : gp_exit_help);
+		!spec->many_files ? "" : spec->many_help ? spec->many_help : gp_many_files_help, spec->exit_help ? spec->exit_help : gp_exit_help);
 }

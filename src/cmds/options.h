@@ -54,6 +54,8 @@ struct gp_cmd_spec {
 	const struct gp_cmd_opt *own;   /* ends with name == NULL; NULL = none */
 	const char *more;               /* --help text after the options, or NULL */
 	bool many_files;                /* takes several FILEs, directories, globs */
+	const char *many_help;          /* its paragraph on several FILEs, NULL =
+					** gp_many_files_help (rows with a rank column) */
 	const char *two_files;          /* usage words of two FILE arguments
 					** ("BASE TEST"); NULL = exactly one FILE */
 	const char *usage;              /* --help's arguments after [OPTIONS], NULL = "FILE" */

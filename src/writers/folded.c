@@ -7,6 +7,12 @@
 ** summed exactly: the lines add up to the trace's total.  Frame names are
 ** escaped so that ';', ' ' and '%' (and control characters) cannot break
 ** a line: they become %3B, %20, %25 (%XX).
+**
+** Several traces (gp_sink_write per trace, then the sink's end) add into
+** one table of stacks, written at the end: identical stacks of different
+** files are one line with their weights summed; a trace given its rank
+** (gp_analysis.rank: export --per-rank) starts its stacks with a frame
+** "rank-R".  The table is the sink's state, bounded by the distinct stacks.
 */
 #include <inttypes.h>
 #include <math.h>
@@ -14,6 +20,7 @@
 #include <string.h>
 
 #include "util/strtab.h"
+#include "analysis/ranks.h"
 #include "util/u64map.h"
 #include "ops/ops.h"
 #include "writers/sink.h"
@@ -115,11 +122,11 @@ static void kernel_frame(struct stacks *st, const gp_trace *t, size_t k)
 	put_frame(st, name, strlen(name));
 }
 
-/* Idle gaps: each under "idle", then the context of the kernel that ends
+/* Idle gaps: each under "idle" (after the frame rank, when not NULL), then the context of the kernel that ends
 ** it (its layer, op and launch call), or "idle" alone when a copy or
 ** memset ends it, or its kernel has no known op. */
 static void add_idle(struct stacks *st, const struct gp_analysis *an, const struct gp_activity *acts,
-		     size_t n)
+		     size_t n, const char *rank)
 {
 	const gp_trace *t = an->trace;
 	gp_ns busy_end = 0;
@@ -128,6 +135,8 @@ static void add_idle(struct stacks *st, const struct gp_analysis *an, const stru
 		bool same = i && acts[i].dev == acts[i - 1].dev;
 		if (same && acts[i].s > busy_end) {
 			size_t k = acts[i].unit;
+			if (rank)
+				put_frame(st, rank, strlen(rank));
 			put_frame(st, "idle", 4);
 			if (k < t->kernels.n) {
 				const struct gp_attr *a = &t->attrs[k];
@@ -148,45 +157,84 @@ static void add_idle(struct stacks *st, const struct gp_analysis *an, const stru
 	}
 }
 
-static int folded_write_weight(gp_sink *s, const struct gp_analysis *an, enum weight w, gp_error *err)
+/* Adds the stacks of one trace, weighted by w, to st. */
+static int add_trace(struct stacks *st, const struct gp_analysis *an, enum weight w, gp_error *err)
 {
 	const gp_trace *t = an->trace;
-	struct stacks st = {0};
+	char rank[32];
 
 	if (!t || !t->attrs || (w != W_TIME && !an->opres))
 		return gp_err(err, GP_ERR_USAGE, "folded: no correlated trace or op model");
-	gp_strtab_init(&st.names);
-	st.cap = 256;
-	st.buf = gp_xmalloc(st.cap);
-	st.buf[0] = 0;
+	if (an->rank)
+		snprintf(rank, sizeof(rank), "rank-%" PRId32, an->rank->rank);
 	if (w == W_IDLE) {
 		size_t n;
 		struct gp_activity *acts = gp_trace_activities(t, &n);
-		add_idle(&st, an, acts, n);
+		add_idle(st, an, acts, n, an->rank ? rank : NULL);
 		free(acts);
-	} else {
-		for (size_t k = 0; k < t->kernels.n; k++) {
-			const struct gp_kernel *kr = &t->kernels.v[k];
-			uint64_t v;
-			if (w == W_TIME)
-				v = kr->end > kr->start ? (uint64_t)kr->end - (uint64_t)kr->start : 0;
-			else
-				v = an->opres[k].flops > 0 ? (uint64_t)llround(an->opres[k].flops) : 0;
-			if (!v)
-				continue;
-			kernel_context(&st, an, k);
-			kernel_frame(&st, t, k);
-			add_stack(&st, v);
-		}
+		return GP_OK;
 	}
-	for (size_t i = 0; i < st.order.n; i++)
-		fprintf(s->out, "%s %" PRIu64 "\n", gp_strtab_get(&st.names, st.order.v[i]), st.weight.v[i]);
-	free(st.buf);
-	free(st.order.v);
-	free(st.weight.v);
-	gp_u64map_free(&st.index);
-	gp_strtab_free(&st.names);
+	for (size_t k = 0; k < t->kernels.n; k++) {
+		const struct gp_kernel *kr = &t->kernels.v[k];
+		uint64_t v;
+		if (w == W_TIME)
+			v = kr->end > kr->start ? (uint64_t)kr->end - (uint64_t)kr->start : 0;
+		else
+			v = an->opres[k].flops > 0 ? (uint64_t)llround(an->opres[k].flops) : 0;
+		if (!v)
+			continue;
+		if (an->rank)
+			put_frame(st, rank, strlen(rank));
+		kernel_context(st, an, k);
+		kernel_frame(st, t, k);
+		add_stack(st, v);
+	}
 	return GP_OK;
+}
+
+static int folded_open(gp_sink *s, gp_error *err)
+{
+	struct stacks *st = gp_xcalloc(1, sizeof(*st));
+
+	(void)err;
+	gp_strtab_init(&st->names);
+	st->cap = 256;
+	st->buf = gp_xmalloc(st->cap);
+	st->buf[0] = 0;
+	s->priv = st;
+	return GP_OK;
+}
+
+static void folded_close(gp_sink *s)
+{
+	struct stacks *st = s->priv;
+
+	free(st->buf);
+	free(st->order.v);
+	free(st->weight.v);
+	gp_u64map_free(&st->index);
+	gp_strtab_free(&st->names);
+	free(st);
+}
+
+/* Writes the stacks, in first-seen order. */
+static int folded_end(gp_sink *s, gp_error *err)
+{
+	const struct stacks *st = s->priv;
+
+	(void)err;
+	for (size_t i = 0; i < st->order.n; i++)
+		fprintf(s->out, "%s %" PRIu64 "\n", gp_strtab_get(&st->names, st->order.v[i]), st->weight.v[i]);
+	return GP_OK;
+}
+
+/* One trace: its stacks, written at once; one of several (s->many):
+** added to the table that end writes. */
+static int folded_write_weight(gp_sink *s, const struct gp_analysis *an, enum weight w, gp_error *err)
+{
+	int rc = add_trace(s->priv, an, w, err);
+
+	return rc || s->many ? rc : folded_end(s, err);
 }
 
 static int folded_time(gp_sink *s, const struct gp_analysis *an, gp_error *err)
@@ -207,17 +255,26 @@ static int folded_idle(gp_sink *s, const struct gp_analysis *an, gp_error *err)
 const struct gp_sink_ops gp_sink_folded = {
 	.name = "folded",
 	.help = "flame-graph stacks layer;...;op;kernel weighted by GPU time (ns)",
+	.open = folded_open,
 	.write = folded_time,
+	.close = folded_close,
+	.end = folded_end,
 };
 
 const struct gp_sink_ops gp_sink_folded_flops = {
 	.name = "folded-flops",
 	.help = "flame-graph stacks weighted by modelled FLOPs",
+	.open = folded_open,
 	.write = folded_flops,
+	.close = folded_close,
+	.end = folded_end,
 };
 
 const struct gp_sink_ops gp_sink_folded_idle = {
 	.name = "folded-idle",
 	.help = "flame-graph stacks of GPU idle time under the CPU context that ended each gap",
+	.open = folded_open,
 	.write = folded_idle,
+	.close = folded_close,
+	.end = folded_end,
 };

@@ -14,6 +14,14 @@
 ** Events stream out as they are formatted: nothing of the document is
 ** built in memory beyond one flag per API call (launches of kernels in the
 ** window) and the bucket table.
+**
+** Several traces (ranks) go into one document a trace at a time
+** (gp_sink_write, then the sink's end): each trace's pids are replaced by
+** the document's own, given in first-seen order, and its flow,
+** correlation and External ids and sequence numbers are moved past the
+** previous traces', so nothing of two files can meet (a reader links a
+** backward op to its forward one by sequence number); process names
+** start with the rank.
 */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -21,18 +29,35 @@
 
 #include "util/fmt.h"
 #include "analysis/breakdown.h"
+#include "analysis/ranks.h"
 #include "util/u64map.h"
 #include "ops/ops.h"
 #include "writers/sink.h"
 #include "writers/timeline.h"
 #include "writers/writer.h"
 
-/* Counter buckets over the window: enough to see phases, few enough that
-** a million-kernel trace adds little to the file. */
-#define COUNTER_BUCKETS 2000
-
 /* The thread id of each GPU's "idle" track; Kineto's stream ids are small. */
 #define IDLE_TID 2147483646
+
+/* A GPU of a document of several traces, for its deviceProperties (which
+** follow the events: a trace's GPUs are known once it is written). */
+struct pf_device {
+	int32_t pid;            /* its process in the document */
+	char *name;
+	uint64_t mem_bytes;
+	int cc_major, cc_minor;
+	int32_t sm_count;
+};
+
+/* What carries from one trace to the next in a document of several (the
+** sink's state): the next free pid, flow, correlation and External ids. */
+struct pf_many {
+	bool head;              /* the document's head is written */
+	bool first;             /* no event written yet */
+	int32_t next_pid;
+	uint64_t next_flow, next_corr, next_ext, next_seq;
+	GP_VEC(struct pf_device) devices;
+};
 
 struct pf {
 	FILE *out;
@@ -42,6 +67,14 @@ struct pf {
 	bool first;             /* no event written yet (for the commas) */
 	const struct gp_analysis *an;   /* for its progress callback */
 	uint64_t done, total;   /* events written / about to be, for progress */
+	const char *rank;       /* shown before process names; NULL: none */
+	int64_t sort_base;      /* added to the processes' sort indexes */
+	/* several traces: the trace's pid -> the document's; NULL: as they are */
+	gp_u64map *pids;
+	struct pf_many *many;
+	/* added to flow, correlation, External ids and sequence numbers (0 for
+	** one trace) */
+	uint64_t flow_base, corr_base, ext_base, seq_base;
 };
 
 /* Events between progress callbacks. */
@@ -86,6 +119,21 @@ static bool in_window(const struct pf *p, gp_ns s, gp_ns e)
 	return p->all || (e >= p->ws && s <= p->we);
 }
 
+/* The document's pid of the trace's pid (a host process's, or a GPU's
+** device id): itself for one trace; for several, a new one at its first
+** sight, so that two traces never share one. */
+static int64_t doc_pid(struct pf *p, int64_t pid)
+{
+	int32_t v;
+
+	if (!p->pids)
+		return pid;
+	v = gp_u64map_add(p->pids, (uint64_t)pid, p->many->next_pid);
+	if (v == p->many->next_pid)
+		p->many->next_pid++;
+	return v;
+}
+
 /* Starts an event: the comma, ph, cat, name, pid, tid and ts. */
 static void begin(struct pf *p, char ph, const char *cat, const char *name, int64_t pid, int64_t tid,
 		  gp_ns ts)
@@ -102,11 +150,11 @@ static void begin(struct pf *p, char ph, const char *cat, const char *name, int6
 	fputs("\",\"name\":", out);
 	gp_json_string(out, name ? name : "");
 	fputs(",\"pid\":", out);
-	put_i64(out, pid);
+	put_i64(out, doc_pid(p, pid));
 	fputs(",\"tid\":", out);
 	put_i64(out, tid);
 	fputs(",\"ts\":", out);
-	put_us(out, ts);
+	put_us(out, ts + p->an->clock_offset);
 }
 
 /* A complete event's dur (end before start counts 0). */
@@ -134,14 +182,18 @@ static void arg_u64(FILE *out, const char *key, uint64_t v)
 
 /* The duration and args of a memcpy or memset slice, as the Kineto reader
 ** reads them back. */
-static void put_mem_op(FILE *out, gp_ns start, gp_ns end, int32_t device, uint32_t stream, uint64_t corr,
+static void put_mem_op(struct pf *p, gp_ns start, gp_ns end, int32_t device, uint32_t stream, uint64_t corr,
 		       uint64_t ext_id, uint32_t context, uint64_t bytes)
 {
+	FILE *out = p->out;
+
 	put_dur(out, start, end);
-	fprintf(out, ",\"args\":{\"device\":%" PRId32 ",\"stream\":%" PRIu32, device, stream);
-	arg_u64(out, "correlation", corr);
+	fputs(",\"args\":{\"device\":", out);
+	put_i64(out, doc_pid(p, device));
+	fprintf(out, ",\"stream\":%" PRIu32, stream);
+	arg_u64(out, "correlation", p->corr_base + corr);
 	if (ext_id)
-		arg_u64(out, "External id", ext_id);
+		arg_u64(out, "External id", p->ext_base + ext_id);
 	arg_u64(out, "context", context);
 	arg_u64(out, "bytes", bytes);
 	fputs("}}", out);
@@ -198,10 +250,10 @@ static void write_head(struct pf *p)
 }
 
 /* A host process's pid, once: adds it to seen and writes its name. */
-static void host_process(struct pf *p, gp_u64map *seen, uint32_t pid, const char *rank,
-			 int64_t *order)
+static void host_process(struct pf *p, gp_u64map *seen, uint32_t pid, int64_t *order)
 {
 	const gp_trace *t = p->t;
+	const char *rank = p->rank;
 	char name[160];
 	const char *pname = NULL;
 
@@ -214,7 +266,7 @@ static void host_process(struct pf *p, gp_u64map *seen, uint32_t pid, const char
 	snprintf(name, sizeof(name), "%s%s%s%s (%" PRIu32 ")", rank ? "rank " : "", rank ? rank : "",
 		 rank ? ": " : "", pname ? pname : "host process", pid);
 	meta(p, "process_name", pid, 0, "name", name, 0);
-	meta(p, "process_sort_index", pid, 0, "sort_index", NULL, (*order)++);
+	meta(p, "process_sort_index", pid, 0, "sort_index", NULL, p->sort_base + (*order)++);
 	if (rank) {
 		snprintf(name, sizeof(name), "rank %s", rank);
 		meta(p, "process_labels", pid, 0, "labels", name, 0);
@@ -241,7 +293,7 @@ static void gpu_stream(struct pf *p, gp_u64map *seen, int32_t dev, uint32_t stre
 static void write_names(struct pf *p, const struct gp_activity *acts, size_t nacts)
 {
 	const gp_trace *t = p->t;
-	const char *rank = gp_trace_meta_get(t, "rank");
+	const char *rank = p->rank;
 	gp_u64map seen = {0}, gpus = {0};
 	int64_t order = 0;
 	char name[200];
@@ -252,15 +304,15 @@ static void write_names(struct pf *p, const struct gp_activity *acts, size_t nac
 		gp_u64map_put(&gpus, (uint64_t)(uint32_t)acts[i].dev, 1);
 	for (size_t i = 0; i < t->processes.n; i++)
 		if (gp_u64map_get(&gpus, t->processes.v[i].pid) < 0)
-			host_process(p, &seen, t->processes.v[i].pid, rank, &order);
+			host_process(p, &seen, t->processes.v[i].pid, &order);
 	for (size_t i = 0; i < t->threads.n; i++)
 		if (gp_u64map_get(&gpus, t->threads.v[i].pid) < 0)
-			host_process(p, &seen, t->threads.v[i].pid, rank, &order);
+			host_process(p, &seen, t->threads.v[i].pid, &order);
 	for (size_t i = 0; i < t->apis.n; i++)
-		host_process(p, &seen, t->apis.v[i].pid, rank, &order);
+		host_process(p, &seen, t->apis.v[i].pid, &order);
 	for (size_t i = 0; i < t->ranges.n; i++)
 		if (t->ranges.v[i].kind != GP_RANGE_GPU_ANNOTATION)
-			host_process(p, &seen, t->ranges.v[i].pid, rank, &order);
+			host_process(p, &seen, t->ranges.v[i].pid, &order);
 	for (size_t i = 0; i < t->threads.n; i++)
 		if (t->threads.v[i].name && gp_u64map_get(&gpus, t->threads.v[i].pid) < 0)
 			meta(p, "thread_name", t->threads.v[i].pid, t->threads.v[i].tid, "name",
@@ -281,7 +333,7 @@ static void write_names(struct pf *p, const struct gp_activity *acts, size_t nac
 			meta(p, "process_labels", acts[i].dev, 0, "labels", name, 0);
 		}
 		meta(p, "process_sort_index", acts[i].dev, 0, "sort_index", NULL,
-		     1000000 + (int64_t)acts[i].dev);
+		     p->sort_base + 1000000 + (int64_t)acts[i].dev);
 		meta(p, "thread_name", acts[i].dev, IDLE_TID, "name", "idle", 0);
 		meta(p, "thread_sort_index", acts[i].dev, IDLE_TID, "sort_index", NULL, -1);
 	}
@@ -340,9 +392,9 @@ static void write_ranges(struct pf *p)
 		if (r->ext) {
 			const struct gp_op_ext *x = &t->op_exts.v[r->ext - 1];
 			if (x->ext_id)
-				arg_u64(out, "External id", x->ext_id);
+				arg_u64(out, "External id", p->ext_base + x->ext_id);
 			if (x->seq >= 0)
-				fprintf(out, ",\"Sequence number\":%" PRId64, x->seq);
+				arg_u64(out, "Sequence number", p->seq_base + (uint64_t)x->seq);
 			if (x->fwd_tid)
 				arg_u64(out, "Fwd thread id", x->fwd_tid);
 			arg_raw(out, "Input Dims", gp_s(t, x->input_dims));
@@ -370,9 +422,9 @@ static void write_apis(struct pf *p, const bool *launch)
 		put_dur(out, a->start, a->end);
 		fputs(",\"args\":{\"cbid\":", out);
 		fprintf(out, "%" PRId32, a->cbid);
-		arg_u64(out, "correlation", a->corr);
+		arg_u64(out, "correlation", p->corr_base + a->corr);
 		if (a->ext_id)
-			arg_u64(out, "External id", a->ext_id);
+			arg_u64(out, "External id", p->ext_base + a->ext_id);
 		fputs("}}", out);
 	}
 }
@@ -437,10 +489,12 @@ static void write_kernels(struct pf *p, const struct gp_analysis *an)
 		begin(p, 'X', "kernel", gp_s(t, kr->demangled ? kr->demangled : kr->name), kr->device,
 		      kr->stream, kr->start);
 		put_dur(out, kr->start, kr->end);
-		fprintf(out, ",\"args\":{\"device\":%" PRId32 ",\"stream\":%" PRIu32, kr->device, kr->stream);
-		arg_u64(out, "correlation", kr->corr);
+		fputs(",\"args\":{\"device\":", out);
+		put_i64(out, doc_pid(p, kr->device));
+		fprintf(out, ",\"stream\":%" PRIu32, kr->stream);
+		arg_u64(out, "correlation", p->corr_base + kr->corr);
 		if (kr->ext_id)
-			arg_u64(out, "External id", kr->ext_id);
+			arg_u64(out, "External id", p->ext_base + kr->ext_id);
 		arg_u64(out, "context", kr->context);
 		arg_u64(out, "registers per thread", kr->regs);
 		arg_u64(out, "shared memory", (uint64_t)kr->static_smem + kr->dynamic_smem);
@@ -459,7 +513,6 @@ static void write_kernels(struct pf *p, const struct gp_analysis *an)
 static void write_copies(struct pf *p)
 {
 	const gp_trace *t = p->t;
-	FILE *out = p->out;
 	char name[96];
 
 	for (size_t i = 0; i < t->memcpys.n; i++) {
@@ -469,7 +522,7 @@ static void write_copies(struct pf *p)
 		snprintf(name, sizeof(name), "Memcpy %s (%s -> %s)", gp_copy_kind_name(m->copy_kind),
 			 gp_mem_kind_name(m->src_kind), gp_mem_kind_name(m->dst_kind));
 		begin(p, 'X', "gpu_memcpy", name, m->device, m->stream, m->start);
-		put_mem_op(out, m->start, m->end, m->device, m->stream, m->corr, m->ext_id, m->context, m->bytes);
+		put_mem_op(p, m->start, m->end, m->device, m->stream, m->corr, m->ext_id, m->context, m->bytes);
 	}
 	for (size_t i = 0; i < t->memsets.n; i++) {
 		const struct gp_memset *m = &t->memsets.v[i];
@@ -477,7 +530,7 @@ static void write_copies(struct pf *p)
 			continue;
 		snprintf(name, sizeof(name), "Memset (%s)", gp_mem_kind_name(m->mem_kind));
 		begin(p, 'X', "gpu_memset", name, m->device, m->stream, m->start);
-		put_mem_op(out, m->start, m->end, m->device, m->stream, m->corr, m->ext_id, m->context, m->bytes);
+		put_mem_op(p, m->start, m->end, m->device, m->stream, m->corr, m->ext_id, m->context, m->bytes);
 	}
 }
 
@@ -520,7 +573,7 @@ static void write_flows(struct pf *p)
 			continue;
 		if (a->api >= 0) {
 			const struct gp_api *c = &t->apis.v[a->api];
-			flow(p, "ac2g", 2 * (uint64_t)k + 1, c->pid, c->tid, c->start, kr->device, kr->stream,
+			flow(p, "ac2g", p->flow_base + 2 * (uint64_t)k + 1, c->pid, c->tid, c->start, kr->device, kr->stream,
 			     kr->start);
 		}
 		if (a->fwd < 0 || (size_t)a->fwd >= t->kernels.n)
@@ -529,10 +582,10 @@ static void write_flows(struct pf *p)
 		int32_t op = f->ext_id ? gp_u64map_get(&ops, f->ext_id) : -1;
 		if (op >= 0 && in_window(p, t->ranges.v[op].start, t->ranges.v[op].end)) {
 			const struct gp_range *r = &t->ranges.v[op];
-			flow(p, "fwd_bwd", 2 * (uint64_t)k + 2, r->pid, r->tid, r->start, kr->device,
+			flow(p, "fwd_bwd", p->flow_base + 2 * (uint64_t)k + 2, r->pid, r->tid, r->start, kr->device,
 			     kr->stream, kr->start);
 		} else if (op < 0 && in_window(p, f->start, f->end)) {
-			flow(p, "fwd_bwd", 2 * (uint64_t)k + 2, f->device, f->stream, f->start, kr->device,
+			flow(p, "fwd_bwd", p->flow_base + 2 * (uint64_t)k + 2, f->device, f->stream, f->start, kr->device,
 			     kr->stream, kr->start);
 		}
 	}
@@ -584,6 +637,32 @@ static void write_idle(struct pf *p, const struct gp_breakdown *b)
 	free(top);
 }
 
+/* Each stream's queue depth over time (the breakdown's series, b run with
+** depth buckets) as a counter track "queue depth (stream S)" on its GPU:
+** at each bucket's start the largest depth sampled when a launch call
+** returned in it, 0 when none returned; a last 0 at the end of the
+** device's span closes the final bucket. */
+static void write_depth(struct pf *p, const struct gp_breakdown *b)
+{
+	char name[48];
+
+	for (size_t i = 0; i < b->nstreams && b->depth_buckets; i++) {
+		const struct gp_bd_stream *st = &b->streams[i];
+		const struct gp_bd_depth_bucket *row = b->depth + i * b->depth_buckets;
+		gp_ns end = row[b->depth_buckets - 1].start;
+		for (size_t w = 0; w < b->nwin; w++)
+			if (b->win[w].device == st->device && b->win[w].iter < 0)
+				end = b->win[w].end;
+		snprintf(name, sizeof(name), "queue depth (stream %" PRIu32 ")", st->stream);
+		for (size_t j = 0; j <= b->depth_buckets; j++) {
+			bool last = j == b->depth_buckets;
+			begin(p, 'C', "gpu_counter", name, st->device, 0, last ? end : row[j].start);
+			fprintf(p->out, ",\"args\":{\"depth\":%" PRId64 "}}",
+				last || row[j].max_depth < 0 ? 0 : row[j].max_depth);
+		}
+	}
+}
+
 /* Counter tracks per GPU from the bucketed timeline. */
 static void write_counters(struct pf *p, const struct gp_analysis *an, const struct gp_activity *acts,
 			   size_t n)
@@ -599,7 +678,7 @@ static void write_counters(struct pf *p, const struct gp_analysis *an, const str
 		s = p->ws;
 		e = p->we;
 	}
-	gp_timeline_build(&tl, t, an->opres, acts, n, s, e, COUNTER_BUCKETS);
+	gp_timeline_build(&tl, t, an->opres, acts, n, s, e, GP_PERFETTO_BUCKETS);
 	for (size_t d = 0; d < tl.ndev; d++) {
 		const struct gp_timeline_bucket *row = tl.b + d * tl.nbuckets;
 		for (size_t i = 0; i <= tl.nbuckets; i++) {
@@ -620,44 +699,183 @@ static void write_counters(struct pf *p, const struct gp_analysis *an, const str
 	gp_timeline_free(&tl);
 }
 
+/* The largest correlation and External ids and sequence number of t, so
+** that the next trace of a document of several starts past them. */
+static void max_ids(const gp_trace *t, uint64_t *corr, uint64_t *ext, uint64_t *seq)
+{
+	uint64_t c = 0, x = 0, q = 0;
+
+	for (size_t i = 0; i < t->kernels.n; i++) {
+		c = t->kernels.v[i].corr > c ? t->kernels.v[i].corr : c;
+		x = t->kernels.v[i].ext_id > x ? t->kernels.v[i].ext_id : x;
+	}
+	for (size_t i = 0; i < t->apis.n; i++) {
+		c = t->apis.v[i].corr > c ? t->apis.v[i].corr : c;
+		x = t->apis.v[i].ext_id > x ? t->apis.v[i].ext_id : x;
+	}
+	for (size_t i = 0; i < t->memcpys.n; i++) {
+		c = t->memcpys.v[i].corr > c ? t->memcpys.v[i].corr : c;
+		x = t->memcpys.v[i].ext_id > x ? t->memcpys.v[i].ext_id : x;
+	}
+	for (size_t i = 0; i < t->memsets.n; i++) {
+		c = t->memsets.v[i].corr > c ? t->memsets.v[i].corr : c;
+		x = t->memsets.v[i].ext_id > x ? t->memsets.v[i].ext_id : x;
+	}
+	for (size_t i = 0; i < t->op_exts.n; i++) {
+		x = t->op_exts.v[i].ext_id > x ? t->op_exts.v[i].ext_id : x;
+		if (t->op_exts.v[i].seq >= 0 && (uint64_t)t->op_exts.v[i].seq > q)
+			q = (uint64_t)t->op_exts.v[i].seq;
+	}
+	*corr = c;
+	*ext = x;
+	*seq = q;
+}
+
+/* Keeps the GPUs that t's events used (their document pids) for the
+** deviceProperties written at the end. */
+static void keep_devices(struct pf *p)
+{
+	const gp_trace *t = p->t;
+
+	for (size_t i = 0; i < t->devices.n; i++) {
+		const struct gp_device *d = &t->devices.v[i];
+		int32_t pid = gp_u64map_get(p->pids, (uint64_t)(int64_t)d->id);
+		if (pid < 0)
+			continue;
+		struct pf_device *k = gp_vec_push(p->many->devices);
+		*k = (struct pf_device){pid, gp_xstrdup(gp_s(t, d->name) ? gp_s(t, d->name) : ""), d->mem_bytes,
+					d->cc_major, d->cc_minor, d->sm_count};
+	}
+}
+
+/* The events of one trace (after the head). */
+static void write_events(struct pf *p, const struct gp_analysis *an)
+{
+	const gp_trace *t = p->t;
+
+	/* the bulk of the events: a range, API call, kernel (and its flow),
+	** copy each; names, idle slices and counters are few */
+	p->total = t->ranges.n + t->apis.n + 2 * t->kernels.n + t->memcpys.n + t->memsets.n;
+	p->all = an->window_start == 0 && an->window_end == 0;
+	size_t nacts;
+	struct gp_activity *acts = gp_trace_activities(t, &nacts);
+	bool *launch = gp_xcalloc(t->apis.n ? t->apis.n : 1, sizeof(*launch));
+	for (size_t k = 0; k < t->kernels.n; k++)
+		if (t->attrs[k].api >= 0 && in_window(p, t->kernels.v[k].start, t->kernels.v[k].end))
+			launch[t->attrs[k].api] = true;
+
+	write_names(p, acts, nacts);
+	write_ranges(p);
+	write_apis(p, launch);
+	write_kernels(p, an);
+	write_copies(p);
+	write_flows(p);
+	write_idle(p, an->breakdown);
+	write_counters(p, an, acts, nacts);
+	write_depth(p, an->breakdown);
+	free(launch);
+	free(acts);
+}
+
+/* One trace: the whole document; one of several (s->many): its part. */
 static int perfetto_write(gp_sink *s, const struct gp_analysis *an, gp_error *err)
 {
 	const gp_trace *t = an->trace;
 	struct pf p = {.out = s->out, .t = t, .ws = an->window_start, .we = an->window_end, .first = true,
 		       .an = an};
+	struct pf_many *m = s->priv;
+	char rank[16];
 
 	if (!t || !t->attrs)
 		return gp_err(err, GP_ERR_USAGE, "perfetto: no correlated trace");
 	if (!an->breakdown)
 		return gp_err(err, GP_ERR_USAGE, "perfetto: no time breakdown");
-	/* the bulk of the events: a range, API call, kernel (and its flow),
-	** copy each; names, idle slices and counters are few */
-	p.total = t->ranges.n + t->apis.n + 2 * t->kernels.n + t->memcpys.n + t->memsets.n;
-	p.all = an->window_start == 0 && an->window_end == 0;
-	size_t nacts;
-	struct gp_activity *acts = gp_trace_activities(t, &nacts);
-	bool *launch = gp_xcalloc(t->apis.n ? t->apis.n : 1, sizeof(*launch));
-	for (size_t k = 0; k < t->kernels.n; k++)
-		if (t->attrs[k].api >= 0 && in_window(&p, t->kernels.v[k].start, t->kernels.v[k].end))
-			launch[t->attrs[k].api] = true;
+	if (!s->many) {
+		p.rank = gp_trace_meta_get(t, "rank");
+		write_head(&p);
+		write_events(&p, an);
+		fputs("\n]}\n", s->out);
+		return GP_OK;
+	}
 
-	write_head(&p);
-	write_names(&p, acts, nacts);
-	write_ranges(&p);
-	write_apis(&p, launch);
-	write_kernels(&p, an);
-	write_copies(&p);
-	write_flows(&p);
-	write_idle(&p, an->breakdown);
-	write_counters(&p, an, acts, nacts);
-	fputs("\n]}\n", s->out);
-	free(launch);
-	free(acts);
+	gp_u64map pids = {0};
+	uint64_t corr, ext, seq;
+	if (!m->head) {
+		fputs("{\"schemaVersion\":1,\"displayTimeUnit\":\"ns\",\"traceEvents\":[", s->out);
+		m->head = true;
+		m->first = true;
+		m->next_pid = 1;
+	}
+	if (an->rank) {
+		snprintf(rank, sizeof(rank), "%" PRId32, an->rank->rank);
+		p.rank = rank;
+		/* the ranks in order in the UI, whatever the order of the files */
+		p.sort_base = (int64_t)an->rank->rank << 22;
+	}
+	p.first = m->first;
+	p.pids = &pids;
+	p.many = m;
+	p.flow_base = m->next_flow;
+	p.corr_base = m->next_corr;
+	p.ext_base = m->next_ext;
+	p.seq_base = m->next_seq;
+	write_events(&p, an);
+	keep_devices(&p);
+	max_ids(t, &corr, &ext, &seq);
+	m->first = p.first;
+	m->next_flow += 2 * (uint64_t)t->kernels.n + 2;
+	m->next_corr += corr + 1;
+	m->next_ext += ext + 1;
+	m->next_seq += seq + 1;
+	gp_u64map_free(&pids);
 	return GP_OK;
+}
+
+/* The end of a document of several traces: the GPUs' properties by their
+** pids, as Kineto's deviceProperties (the Kineto reader takes them after
+** the events too). */
+static int perfetto_end(gp_sink *s, gp_error *err)
+{
+	struct pf_many *m = s->priv;
+	FILE *out = s->out;
+
+	(void)err;
+	if (!m->head)
+		fputs("{\"schemaVersion\":1,\"displayTimeUnit\":\"ns\",\"traceEvents\":[", out);
+	fputs("\n],\"deviceProperties\":[", out);
+	for (size_t i = 0; i < m->devices.n; i++) {
+		const struct pf_device *d = &m->devices.v[i];
+		fprintf(out, "%s{\"id\":%" PRId32 ",\"name\":", i ? "," : "", d->pid);
+		gp_json_string(out, d->name);
+		fprintf(out, ",\"totalGlobalMem\":%" PRIu64 ",\"computeMajor\":%d,\"computeMinor\":%d,"
+			"\"numSms\":%" PRId32 "}", d->mem_bytes, d->cc_major, d->cc_minor, d->sm_count);
+	}
+	fputs("]}\n", out);
+	return GP_OK;
+}
+
+static int perfetto_open(gp_sink *s, gp_error *err)
+{
+	(void)err;
+	s->priv = gp_xcalloc(1, sizeof(struct pf_many));
+	return GP_OK;
+}
+
+static void perfetto_close(gp_sink *s)
+{
+	struct pf_many *m = s->priv;
+
+	for (size_t i = 0; i < m->devices.n; i++)
+		free(m->devices.v[i].name);
+	free(m->devices.v);
+	free(m);
 }
 
 const struct gp_sink_ops gp_sink_perfetto = {
 	.name = "perfetto",
 	.help = "Chrome trace-event JSON for ui.perfetto.dev and chrome://tracing (Kineto-compatible)",
+	.open = perfetto_open,
 	.write = perfetto_write,
+	.close = perfetto_close,
+	.end = perfetto_end,
 };

@@ -36,16 +36,33 @@ int gp_sink_open(gp_sink *s, const char *name, FILE *out, gp_error *err)
 	return s->ops->open ? s->ops->open(s, err) : GP_OK;
 }
 
-int gp_sink_write_close(gp_sink *s, const struct gp_analysis *a, gp_error *err)
+/* Closes s after its last write (rc), flushing its output. */
+static int close_flush(gp_sink *s, int rc, gp_error *err)
 {
-	int rc = s->ops->write(s, a, err);
-
 	gp_sink_discard(s);
 	if (rc)
 		return rc;
 	if (fflush(s->out) != 0 || ferror(s->out))
 		return gp_err(err, GP_ERR_IO, "write failure on output");
 	return GP_OK;
+}
+
+int gp_sink_write_close(gp_sink *s, const struct gp_analysis *a, gp_error *err)
+{
+	return close_flush(s, s->ops->write(s, a, err), err);
+}
+
+int gp_sink_write(gp_sink *s, const struct gp_analysis *a, gp_error *err)
+{
+	if (!s->ops->end)
+		return gp_err(err, GP_ERR_USAGE, "%s takes one trace only", s->ops->name);
+	s->many = true;
+	return s->ops->write(s, a, err);
+}
+
+int gp_sink_end_close(gp_sink *s, gp_error *err)
+{
+	return close_flush(s, s->ops->end(s, err), err);
 }
 
 void gp_sink_discard(gp_sink *s)

@@ -9,11 +9,13 @@
 **
 ** Ownership: a gp_analysis only points to what the command owns (the
 ** trace, the op results, the findings); they outlive the sink's write.  The
-** sink owns its state (priv) until close.
+** sink owns its state (priv) until close, across the traces of an output
+** of several (gp_sink_write).
 */
 #ifndef GP_SINK_H
 #define GP_SINK_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdint.h>
@@ -28,6 +30,7 @@ struct gp_memory;
 struct gp_breakdown;
 struct gp_html_job;
 struct gp_diff_page;
+struct gp_rank_id;
 
 /* Everything the analysis passes computed about one trace.  A pass that was
 ** not run leaves its member NULL; a sink says which ones it needs. */
@@ -46,11 +49,23 @@ struct gp_analysis {
 	size_t script_len;
 	gp_ns window_start, window_end;     /* the time window to show; both 0 = all */
 	size_t top;                         /* at most this many items (-n); SIZE_MAX = all */
+	/* Several traces into one output (gp_sink_write): this trace's rank by
+	** the shared rule (docs/ranks.md), for the sink to show; NULL: none. */
+	const struct gp_rank_id *rank;
+	/* Added to every time the sink writes (export --align-clocks: the
+	** rank's clock offset); 0: the trace's own clock. */
+	gp_ns clock_offset;
 	/* Called now and then by a long write: done of total records (total 0
 	** = unknown), for the CLI's progress line; NULL = none. */
 	void (*progress)(void *ctx, uint64_t done, uint64_t total);
 	void *progress_ctx;
 };
+
+/* The buckets of the perfetto sink's counter tracks over the window:
+** enough to see phases, few enough that a million-kernel trace adds
+** little to the file (the command runs the breakdown's queue depth series
+** with as many). */
+#define GP_PERFETTO_BUCKETS 2000
 
 typedef struct gp_sink gp_sink;
 
@@ -64,12 +79,17 @@ struct gp_sink_ops {
 	int (*write)(gp_sink *s, const struct gp_analysis *a, gp_error *err);
 	/* Frees the state (open succeeded).  NULL: no state. */
 	void (*close)(gp_sink *s);
+	/* Several traces into one output: write was called once per trace
+	** (gp_sink_write, s->many set); writes what follows the last one.
+	** GP_OK or an error.  NULL: the sink takes one trace only. */
+	int (*end)(gp_sink *s, gp_error *err);
 };
 
 struct gp_sink {
 	const struct gp_sink_ops *ops;
 	FILE *out;
 	void *priv;             /* the sink's state */
+	bool many;              /* one of several traces (gp_sink_write) */
 };
 
 /* The sink called name, or NULL. */
@@ -85,6 +105,17 @@ int gp_sink_open(gp_sink *s, const char *name, FILE *out, gp_error *err);
 /* Writes a's output, then closes the sink and flushes out: GP_ERR_IO if a
 ** write to out failed, or the sink's own error. */
 int gp_sink_write_close(gp_sink *s, const struct gp_analysis *a, gp_error *err);
+
+/* Writes a's part of one output of several traces, a trace at a time so
+** that only one is in memory: call it once per trace, then
+** gp_sink_end_close.  GP_ERR_USAGE when the sink takes one trace only,
+** else the sink's error; the sink stays open (gp_sink_discard it after an
+** error). */
+int gp_sink_write(gp_sink *s, const struct gp_analysis *a, gp_error *err);
+
+/* Ends an output of several traces, closes the sink and flushes out:
+** GP_ERR_IO if a write to out failed, or the sink's own error. */
+int gp_sink_end_close(gp_sink *s, gp_error *err);
 
 /* Closes an opened sink without writing (the input failed to load). */
 void gp_sink_discard(gp_sink *s);
