@@ -66,7 +66,7 @@ extern const char gp_many_files_help[];
 int gp_cli_load(const char *path, const struct gp_window *w, gp_trace *t, gp_ns span[2]);
 
 /* The load options the environment sets (GPUPROF_THREADS,
-** GPUPROF_PARALLEL_MIN_BYTES; docs/kineto.md), no progress. */
+** GPUPROF_PARALLEL_MIN_BYTES, GPUPROF_GZIP_KEEP; docs/kineto.md), no progress. */
 void gp_cli_load_opts(struct gp_load_opts *o);
 
 /* Loads and correlates path and cuts it to the window o->window as

@@ -84,8 +84,10 @@ void gp_cli_progress_end(struct gp_cli_progress *p)
 }
 
 /* The load options the environment sets (docs/kineto.md): GPUPROF_THREADS
-** (a number >= 1, else every CPU) and GPUPROF_PARALLEL_MIN_BYTES (a byte
-** count; 0 splits every file, which is what 1 byte does too). */
+** (a number >= 1, else every CPU), GPUPROF_PARALLEL_MIN_BYTES (a byte
+** count; 0 splits every file, which is what 1 byte does too) and
+** GPUPROF_GZIP_KEEP (inflated bytes a gzip window read keeps to inflate
+** once; 0 keeps none, as 1 byte does; docs/window.md). */
 static void load_opts_from_env(struct gp_load_opts *o)
 {
 	const char *s = getenv("GPUPROF_THREADS");
@@ -101,6 +103,12 @@ static void load_opts_from_env(struct gp_load_opts *o)
 		unsigned long long n = strtoull(s, &end, 10);
 		if (!*end)
 			o->parallel_min_bytes = n ? n : 1;
+	}
+	s = getenv("GPUPROF_GZIP_KEEP");
+	if (s) {
+		unsigned long long n = strtoull(s, &end, 10);
+		if (!*end)
+			o->gzip_keep_bytes = n ? n : 1;
 	}
 }
 
