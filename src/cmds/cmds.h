@@ -187,11 +187,12 @@ struct gp_advise_time;
 ** short_gap_ns as its threshold): free b after the rules ran. */
 void gp_cli_advise_time(const struct gp_breakdown *b, gp_ns short_gap_ns, struct gp_advise_time *bt);
 /* A progress line on stderr ("gpuprof: writing... 40%") for a long step:
-** shown only when stderr is a terminal and the step has run for a second,
-** cleared at the end. */
+** shown only when stderr is a terminal and the step has run for a second
+** (GPUPROF_PROGRESS_AFTER=S: S seconds, 0 = at once), cleared at the end. */
 struct gp_cli_progress {
 	struct timespec t0;
 	const char *what;       /* "reading", "writing" */
+	double after;           /* seconds before the line shows */
 	int shown;
 	int tty;
 };

@@ -56,9 +56,18 @@ static double elapsed(const struct timespec *t0)
 
 void gp_cli_progress_start(struct gp_cli_progress *p, const char *what)
 {
+	const char *after = getenv("GPUPROF_PROGRESS_AFTER");
+	char *end;
+
 	memset(p, 0, sizeof(*p));
 	p->tty = isatty(2);
 	p->what = what;
+	p->after = 1.0;
+	if (after) {
+		double v = strtod(after, &end);
+		if (!*end && v >= 0)
+			p->after = v;
+	}
 	clock_gettime(CLOCK_MONOTONIC, &p->t0);
 }
 
@@ -66,7 +75,7 @@ void gp_cli_progress_show(void *ctx, uint64_t done, uint64_t total)
 {
 	struct gp_cli_progress *p = ctx;
 
-	if (!p->tty || elapsed(&p->t0) < 1.0)
+	if (!p->tty || elapsed(&p->t0) < p->after)
 		return;
 	if (total)
 		fprintf(stderr, "\rgpuprof: %s... %3.0f%%", p->what,
@@ -147,7 +156,7 @@ int gp_cli_load(const char *path, const struct gp_window *w, gp_trace *t, gp_ns 
 		return gp_exit_code(err.status);
 	}
 	/* the correlation pass takes seconds on million-kernel traces too */
-	if (p.tty && elapsed(&p.t0) >= 1.0) {
+	if (p.tty && elapsed(&p.t0) >= p.after) {
 		fprintf(stderr, "\rgpuprof: correlating... ");
 		p.shown = 1;
 	}
