@@ -114,7 +114,7 @@ static void load_opts_from_env(struct gp_load_opts *o)
 			o->parallel_min_bytes = n ? n : 1;
 	}
 	s = getenv("GPUPROF_GZIP_KEEP");
-	if (s) {
+	if (s && *s) {
 		unsigned long long n = strtoull(s, &end, 10);
 		if (!*end)
 			o->gzip_keep_bytes = n ? n : 1;

@@ -196,10 +196,13 @@ static int load(const char *path, gp_trace *t, const struct gp_load_opts *o, gp_
 		have_inflated = kineto_window_prescan(p, path, o, size, threads > 1 && gzip,
 						      gzip ? &inflated : NULL);
 	if (threads > 1 && !gzip && S_ISREG(stbuf.st_mode) && size >= parallel_min_bytes(o))
-		rc = kineto_parse_parallel(p, fd, size, threads, o);
+		rc = kineto_parse_parallel(p, fd, NULL, size, threads, o);
 	if (have_inflated) {   /* the pre-scan kept the inflated file: parse it from memory */
 		struct membuf m = {.data = inflated.s, .len = inflated.n};
-		rc = parse_stream(p, read_mem, &m, NULL, o, inflated.n);
+		if (threads > 1 && inflated.n >= parallel_min_bytes(o))
+			rc = kineto_parse_parallel(p, -1, inflated.s, inflated.n, threads, o);
+		if (rc < 0)
+			rc = parse_stream(p, read_mem, &m, NULL, o, inflated.n);
 	} else if (rc < 0) {
 		gp_inflate *in = gp_inflate_open(path, KINETO_CHUNK, threads > 1 && gzip, err);
 		if (in) {

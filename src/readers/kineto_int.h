@@ -274,10 +274,12 @@ void kineto_resolve_flows(struct kineto_parser *p);
 
 /* ---- kineto_parallel.c ---- */
 
-/* Parses the plain JSON file fd (size bytes) in up to nparts parts on as
-** many threads.  Returns GP_OK with p finished, or -1 when the sequential
-** parse must run instead (p->t is then as it was on entry, p reset). */
-int kineto_parse_parallel(struct kineto_parser *p, int fd, uint64_t size, int nparts,
+/* Parses the plain JSON file fd (size bytes), or the size bytes at mem
+** when mem is not NULL (a gzip file the window pre-scan kept inflated), in
+** up to nparts parts on as many threads.  Returns GP_OK with p finished,
+** or -1 when the sequential parse must run instead (p->t is then as it was
+** on entry, p reset). */
+int kineto_parse_parallel(struct kineto_parser *p, int fd, const char *mem, uint64_t size, int nparts,
 			  const struct gp_load_opts *o);
 
 #endif

@@ -54,8 +54,11 @@ EOF2
 		case $f in *gen.kineto)   # the same window read split across threads
 			GPUPROF_PARALLEL_MIN_BYTES=1 GPUPROF_THREADS=3 run_ok "$GPUPROF" report -f csv -c "$cols" --iters "$a:$b" "$f"
 			cmp -s "$TMP/out" "$TMP/want.csv" || fail "$f: --iters $a:$b read in parts differs" ;;
-		*.gz)   # inflated once (the pre-scan's bytes kept, the default) above;
+		*.gz)   # inflated once (the pre-scan's bytes kept, the default) above,
+			# also parsed from them in parts on several threads;
 			# inflated twice (nothing kept), on one thread and on two
+			GPUPROF_PARALLEL_MIN_BYTES=1 GPUPROF_THREADS=3 run_ok "$GPUPROF" report -f csv -c "$cols" --iters "$a:$b" "$f"
+			cmp -s "$TMP/out" "$TMP/want.csv" || fail "$f: --iters $a:$b kept inflated, read in parts differs"
 			for th in 1 2; do
 				GPUPROF_GZIP_KEEP=0 GPUPROF_THREADS=$th run_ok "$GPUPROF" report -f csv -c "$cols" --iters "$a:$b" "$f"
 				cmp -s "$TMP/out" "$TMP/want.csv" || fail "$f: --iters $a:$b inflated twice ($th threads) differs"
