@@ -195,6 +195,12 @@ static void dtypes_parse_every_spelling(void **state)
 	assert_int_equal(gp_dtype_parse("float"), GP_DT_FP32);
 	assert_int_equal(gp_dtype_parse("long int"), GP_DT_INT64);
 	assert_int_equal(gp_dtype_parse("nonsense"), GP_DT_UNKNOWN);
+	/* any case, the first letter too; nothing for "" */
+	assert_int_equal(gp_dtype_parse("Float"), GP_DT_FP32);
+	assert_int_equal(gp_dtype_parse("BOOL"), GP_DT_BOOL);
+	assert_int_equal(gp_dtype_parse("C10::BFloat16"), GP_DT_BF16);
+	assert_int_equal(gp_dtype_parse(""), GP_DT_UNKNOWN);
+	assert_int_equal(gp_dtype_parse("torch."), GP_DT_UNKNOWN);
 	assert_int_equal(gp_dtype_size(GP_DT_BF16), 2);
 	assert_int_equal(gp_dtype_size(GP_DT_INT64), 8);
 	assert_string_equal(gp_dtype_short(GP_DT_FP32), "fp32");
