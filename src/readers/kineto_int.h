@@ -36,7 +36,7 @@
 #define KINETO_MAX_SYNTH_IDS 4096
 #define KINETO_MAX_PARTS 16         /* most threads a plain file is parsed on */
 #define KINETO_MAX_SKIPPED 32       /* unknown categories named in the notes */
-#define KINETO_GZIP_KEEP (512ull << 20)  /* inflated bytes a gzip window read keeps */
+#define KINETO_GZIP_KEEP (64ull << 20)  /* inflated bytes a gzip window read keeps */
 
 /* What the container at one depth is. */
 enum ctx {
