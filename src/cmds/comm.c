@@ -20,6 +20,7 @@
 #include "cmds/options.h"
 #include "ops/advise.h"
 #include "ops/ops.h"
+#include "util/fmt.h"
 #include "util/stats.h"
 #include "writers/writer.h"
 
@@ -275,19 +276,20 @@ static void record_write(gp_writer *w, const struct gp_coll_rank *r, const char 
 		row[c + 1] = v[c];
 	for (size_t i = 0; i < r->n; i++) {
 		const struct gp_coll *c = &r->v[i];
-		snprintf(v[0], 32, "%" PRId64, c->start);
-		snprintf(v[1], 32, "%" PRId64, c->end);
-		snprintf(v[2], 32, "%" PRId64, c->launch);
-		snprintf(v[3], 32, "%" PRId64, c->seq);
-		snprintf(v[4], 32, "%" PRIu64, c->bytes);
-		snprintf(v[5], 32, "%" PRIu32, c->group);
-		snprintf(v[6], 32, "%" PRIu32, c->stream);
-		snprintf(v[7], 32, "%" PRId32, c->device);
-		snprintf(v[8], 32, "%" PRId32, c->iter);
-		snprintf(v[9], 32, "%" PRId32, c->group_size);
-		snprintf(v[10], 32, "%u", c->kind);
-		snprintf(v[11], 32, "%u", c->dtype);
-		snprintf(v[12], 32, "%u", c->seq_stated);
+		/* gp_fmt, not snprintf: a rank has tens of thousands of calls */
+		gp_fmt_i64(v[0], c->start);
+		gp_fmt_i64(v[1], c->end);
+		gp_fmt_i64(v[2], c->launch);
+		gp_fmt_i64(v[3], c->seq);
+		gp_fmt_u64(v[4], c->bytes);
+		gp_fmt_u64(v[5], c->group);
+		gp_fmt_u64(v[6], c->stream);
+		gp_fmt_i64(v[7], c->device);
+		gp_fmt_i64(v[8], c->iter);
+		gp_fmt_i64(v[9], c->group_size);
+		gp_fmt_u64(v[10], c->kind);
+		gp_fmt_u64(v[11], c->dtype);
+		gp_fmt_u64(v[12], c->seq_stated);
 		gp_writer_row(w, row);
 	}
 }
