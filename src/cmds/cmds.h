@@ -136,7 +136,8 @@ struct gp_cli_many {
 /* Runs m over the files co names (gp_cli_inputs), co->jobs at a time,
 ** each loaded, analysed, reduced to kept rows and freed before the worker
 ** takes the next; in an MPI build under mpirun, the files are spread over
-** the processes and process 0 writes.  The output does not depend on
+** the processes and process 0 writes.  On a terminal, one progress line
+** over all the files.  The output does not depend on
 ** scheduling.  Prints errors (every failed file, by name) and returns the
 ** exit code. */
 int gp_cli_run(const struct gp_cli_many *m, const struct gp_cli_opts *co);
