@@ -4,7 +4,8 @@
 # GPUPROF_PROGRESS_AFTER seconds (default 1); 0 shows it at once, so small
 # traces stand for large ones here and nothing is timed.  The terminal is
 # script(1)'s pty (util-linux).
-command -v script >/dev/null || skip "script (util-linux) not installed"
+command -v script >/dev/null || skip "script (bsdutils) not installed"
+script -qec true /dev/null </dev/null >/dev/null 2>&1 || skip "script cannot open a pty here"
 run_ok "$GEN" --format kineto -n 3000 --seed 3 --streams 2 -o "$TMP/k.json"
 gzip -c "$TMP/k.json" >"$TMP/k.json.gz"
 run_ok "$GEN" --format nsys -n 3000 --seed 3 -o "$TMP/n.sqlite"
