@@ -12,7 +12,8 @@
 # collectives each), comm over the 8 files against info run on each, and
 # on the shared trace with the most collectives when $TESTDATA is set.  The
 # figure is CPU seconds (user + sys, the best of RUNS /usr/bin/time runs),
-# as in bench/breakdown.sh.
+# as in bench/breakdown.sh.  Then comm over the 8 rank files read -j 1 and
+# -j 2 at a time (src/cmds/multi.c): wall and CPU seconds, best of RUNS.
 set -eu
 GPUPROF=${1:-build/gpuprof}
 GEN=${2:-build/gpuprof-gen}
@@ -22,6 +23,18 @@ RUNS=${RUNS:-5}
 DIR=${BENCH_DIR:-build/bench}
 mkdir -p "$DIR"
 [ -x "$GPUPROF" ] || { echo "bench: $GPUPROF not built (make)" >&2; exit 2; }
+
+wall_cpu() { # CMD: best-of-RUNS wall seconds and CPU seconds (user + sys)
+	bw= bc=
+	for _ in $(seq "$RUNS"); do
+		/usr/bin/time -f '%e %U %S' -o "$DIR/time.out" sh -c "$1 > /dev/null"
+		w=$(tail -1 "$DIR/time.out" | awk '{print $1}')
+		c=$(tail -1 "$DIR/time.out" | awk '{print $2 + $3}')
+		bw=$(awk -v a="$w" -v b="${bw:-$w}" 'BEGIN {print (a < b ? a : b)}')
+		bc=$(awk -v a="$c" -v b="${bc:-$c}" 'BEGIN {print (a < b ? a : b)}')
+	done
+	echo "$bw $bc"
+}
 
 secs() { # CMD: best-of-RUNS CPU seconds (user + sys)
 	best=
@@ -50,3 +63,8 @@ if [ -n "${TESTDATA:-}" ] && [ -f "$TESTDATA/hta/trace_diff/test/test.json.gz" ]
 	t=$TESTDATA/hta/trace_diff/test/test.json.gz
 	row "hta/trace_diff/test" "$GPUPROF info $t" "$GPUPROF comm $t"
 fi
+printf '\n%-34s %9s %9s\n' "comm over 8 ranks x $ITERS" "wall s" "CPU s"
+for j in 1 2; do
+	set -- $(wall_cpu "$GPUPROF comm -j $j $job/rank-*.json")
+	printf '%-34s %9s %9s\n' "  -j $j" "$1" "$2"
+done

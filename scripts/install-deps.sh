@@ -11,9 +11,10 @@ set -e
 # openmpi-bin, libopenmpi-dev: the MPI build (make MPI=1) and its test;
 # libjs-chart.js: the charting library `gpuprof html` and `diff -f html` inline into their pages;
 # chromium: the headless browser tests/cli/t1300 and t1411 open them in;
-# time, bc: the benchmarks.
+# time, bc: the benchmarks;
+# bsdutils: script(1), the terminal tests/cli/t1681 checks the progress line on.
 PKGS="gcc make libsqlite3-dev sqlite3 zlib1g-dev libyajl-dev libiberty-dev libcmocka-dev pkg-config python3 clang \
-openmpi-bin libopenmpi-dev libjs-chart.js chromium time bc"
+openmpi-bin libopenmpi-dev libjs-chart.js chromium time bc bsdutils"
 if [ "$1" = "--print" ]; then
 	echo "apt-get install -y $PKGS"
 	exit 0

@@ -66,7 +66,7 @@ extern const char gp_many_files_help[];
 int gp_cli_load(const char *path, const struct gp_window *w, gp_trace *t, gp_ns span[2]);
 
 /* The load options the environment sets (GPUPROF_THREADS,
-** GPUPROF_PARALLEL_MIN_BYTES; docs/kineto.md), no progress. */
+** GPUPROF_PARALLEL_MIN_BYTES, GPUPROF_GZIP_KEEP; docs/kineto.md), no progress. */
 void gp_cli_load_opts(struct gp_load_opts *o);
 
 /* Loads and correlates path and cuts it to the window o->window as
@@ -140,7 +140,8 @@ struct gp_cli_many {
 /* Runs m over the files co names (gp_cli_inputs), co->jobs at a time,
 ** each loaded, analysed, reduced to kept rows and freed before the worker
 ** takes the next; in an MPI build under mpirun, the files are spread over
-** the processes and process 0 writes.  The output does not depend on
+** the processes and process 0 writes.  On a terminal, one progress line
+** over all the files.  The output does not depend on
 ** scheduling.  Prints errors (every failed file, by name) and returns the
 ** exit code. */
 int gp_cli_run(const struct gp_cli_many *m, const struct gp_cli_opts *co);
@@ -150,6 +151,17 @@ int gp_cli_run(const struct gp_cli_many *m, const struct gp_cli_opts *co);
 ** files. */
 void gp_cli_ranks_order(const char *cmd, struct gp_rank_id *ids, const char *const *paths, size_t n,
 			size_t *order);
+
+struct gp_coll_rank;
+struct gp_gpu;
+
+/* One loaded rank file's collectives into *r (gp_coll_extract), with the
+** link peak of gpu, or of the GPU the trace names, and *link that GPU's
+** link name (NULL = unknown).  The step comm's workers and
+** gp_cli_coll_load share.  Returns GP_OK or the error in err; the caller
+** frees *r (gp_coll_rank_free) either way. */
+int gp_cli_coll_extract(gp_trace *t, const struct gp_gpu *gpu, struct gp_coll_rank *r, const char **link,
+			gp_error *err);
 
 /* The collectives of the files in (one rank each) for a cross-rank
 ** match (analysis/collectives.h): each file loaded, cut to window w, its
@@ -162,8 +174,6 @@ void gp_cli_ranks_order(const char *cmd, struct gp_rank_id *ids, const char *con
 ** in->paths.n entries; the caller frees the records (gp_coll_rank_free)
 ** whatever the outcome.  Returns 0, or the exit code after printing the
 ** error (naming the file). */
-struct gp_coll_rank;
-struct gp_gpu;
 int gp_cli_coll_load(const char *cmd, const struct gp_cli_inputs *in, const struct gp_window *w,
 		     const struct gp_gpu *gpu, struct gp_coll_rank *ranks, size_t *order, const char **link);
 
@@ -220,11 +230,12 @@ struct gp_advise_time;
 ** short_gap_ns as its threshold): free b after the rules ran. */
 void gp_cli_advise_time(const struct gp_breakdown *b, gp_ns short_gap_ns, struct gp_advise_time *bt);
 /* A progress line on stderr ("gpuprof: writing... 40%") for a long step:
-** shown only when stderr is a terminal and the step has run for a second,
-** cleared at the end. */
+** shown only when stderr is a terminal and the step has run for a second
+** (GPUPROF_PROGRESS_AFTER=S: S seconds, 0 = at once), cleared at the end. */
 struct gp_cli_progress {
 	struct timespec t0;
 	const char *what;       /* "reading", "writing" */
+	double after;           /* seconds before the line shows */
 	int shown;
 	int tty;
 };

@@ -8,6 +8,7 @@
 **   calls   the collectives that cost the most waiting (-n, default 20);
 **   advise  the straggler and low-bandwidth findings.
 */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +20,7 @@
 #include "cmds/options.h"
 #include "ops/advise.h"
 #include "ops/ops.h"
+#include "util/fmt.h"
 #include "util/stats.h"
 #include "writers/writer.h"
 
@@ -44,7 +46,8 @@ static const struct gp_cmd_spec comm_spec = {
 	"it and busbw as a share of the GPU's link peak (NVLink, xGMI, PCIe).\n"
 	"One FILE: sizes, kernel times and bandwidths only (waits need two ranks).\n"
 	"Definitions: docs/comm.md.",
-	.shared = GP_OPT_FORMAT | GP_OPT_TOP | GP_OPT_WIDTH | GP_OPT_NO_HEADER | GP_OPT_GPU | GP_OPT_WINDOW,
+	.shared = GP_OPT_FORMAT | GP_OPT_TOP | GP_OPT_WIDTH | GP_OPT_NO_HEADER | GP_OPT_GPU | GP_OPT_JOBS |
+		  GP_OPT_WINDOW,
 	.row_formats = true,
 	.format_note = "(times in ns and bandwidths in GB/s except in the table)",
 	.own = comm_own,
@@ -231,20 +234,235 @@ static void write_advise(gp_writer *w, const struct gp_coll_match *m, const char
 	gp_findings_free(&f);
 }
 
+/* What comm keeps of one rank file: its collectives (gp_coll_rank) and the
+** GPU's link, as kept rows (rowbuf.h) so that they travel between threads
+** and MPI processes like every command's of many files.  One "rank" row
+** (world size, link peak in bytes/s, GPU name, link name), one "group" row
+** per process group (in index order), one "coll" row per collective. */
+static const struct gp_column record_cols[] = {
+	{"what", "What", 4, false, false, NULL},
+	{"a", "A", 4, false, false, NULL}, {"b", "B", 4, false, false, NULL},
+	{"c", "C", 4, false, false, NULL}, {"d", "D", 4, false, false, NULL},
+	{"e", "E", 4, false, false, NULL}, {"f", "F", 4, false, false, NULL},
+	{"g", "G", 4, false, false, NULL}, {"h", "H", 4, false, false, NULL},
+	{"i", "I", 4, false, false, NULL}, {"j", "J", 4, false, false, NULL},
+	{"k", "K", 4, false, false, NULL}, {"l", "L", 4, false, false, NULL},
+	{"m", "M", 4, false, false, NULL},
+};
+#define RECORD_NCOLS NCOL(record_cols)
+
+struct job {
+	enum view view;
+	bool table;
+	size_t top;
+	const struct gp_gpu *gpu;   /* --gpu, else each trace's device */
+};
+
+/* Writes r (and the link name, NULL = unknown) as comm's record rows. */
+static void record_write(gp_writer *w, const struct gp_coll_rank *r, const char *link)
+{
+	char v[13][32];
+	const char *row[RECORD_NCOLS];
+
+	snprintf(v[0], 32, "%d", r->world_size);
+	snprintf(v[1], 32, "%.17g", r->link_bw);   /* round-trips exactly */
+	gp_writer_row(w, (const char *[]){"rank", v[0], v[1], r->gpu, link, NULL, NULL, NULL, NULL,
+					  NULL, NULL, NULL, NULL, NULL});
+	for (size_t g = 0; g < r->ngroups; g++)
+		gp_writer_row(w, (const char *[]){"group", r->groups[g], NULL, NULL, NULL, NULL, NULL,
+						  NULL, NULL, NULL, NULL, NULL, NULL, NULL});
+	row[0] = "coll";
+	for (int c = 0; c < 13; c++)
+		row[c + 1] = v[c];
+	for (size_t i = 0; i < r->n; i++) {
+		const struct gp_coll *c = &r->v[i];
+		/* gp_fmt, not snprintf: a rank has tens of thousands of calls */
+		gp_fmt_i64(v[0], c->start);
+		gp_fmt_i64(v[1], c->end);
+		gp_fmt_i64(v[2], c->launch);
+		gp_fmt_i64(v[3], c->seq);
+		gp_fmt_u64(v[4], c->bytes);
+		gp_fmt_u64(v[5], c->group);
+		gp_fmt_u64(v[6], c->stream);
+		gp_fmt_i64(v[7], c->device);
+		gp_fmt_i64(v[8], c->iter);
+		gp_fmt_i64(v[9], c->group_size);
+		gp_fmt_u64(v[10], c->kind);
+		gp_fmt_u64(v[11], c->dtype);
+		gp_fmt_u64(v[12], c->seq_stated);
+		gp_writer_row(w, row);
+	}
+}
+
+/* A cell as an integer in [lo, hi]; false when it is missing or not one. */
+static bool cell_int(const char *s, int64_t lo, int64_t hi, int64_t *v)
+{
+	char *end;
+
+	if (!s || !*s)
+		return false;
+	errno = 0;
+	*v = strtoll(s, &end, 10);
+	return !*end && !errno && *v >= lo && *v <= hi;
+}
+
+/* A cell as an unsigned 64-bit integer. */
+static bool cell_u64(const char *s, uint64_t *v)
+{
+	char *end;
+
+	if (!s || !*s || *s == '-')
+		return false;
+	errno = 0;
+	*v = strtoull(s, &end, 10);
+	return !*end && !errno;
+}
+
+/* One "coll" row's cells c[1..13] into *out; false when one is not a
+** value the record can hold. */
+static bool record_coll(const char *const *c, size_t ngroups, struct gp_coll *out)
+{
+	int64_t v[13];
+	static const int64_t lo[13] = {INT64_MIN, INT64_MIN, INT64_MIN, INT64_MIN, 0, 0, 0,
+				       INT32_MIN, INT32_MIN, INT32_MIN, 0, 0, 0};
+	static const int64_t hi[13] = {INT64_MAX, INT64_MAX, INT64_MAX, INT64_MAX, 0, 0, UINT32_MAX,
+				       INT32_MAX, INT32_MAX, INT32_MAX, GP_COLL__COUNT - 1, UINT8_MAX, 1};
+
+	for (int k = 0; k < 13; k++)
+		if (k != 4 && !cell_int(c[k + 1], lo[k], k == 5 ? (int64_t)ngroups - 1 : hi[k], &v[k]))
+			return false;
+	if (!cell_u64(c[5], &out->bytes))
+		return false;
+	out->start = v[0], out->end = v[1], out->launch = v[2], out->seq = v[3];
+	out->group = (uint32_t)v[5], out->stream = (uint32_t)v[6], out->device = (int32_t)v[7];
+	out->iter = (int32_t)v[8], out->group_size = (int32_t)v[9];
+	out->kind = (uint8_t)v[10], out->dtype = (uint8_t)v[11], out->seq_stated = (uint8_t)v[12];
+	return true;
+}
+
+/* Reads comm's record rows back into r (path and rank from res) and *link
+** (a copy, NULL when unknown).  Returns GP_OK, or GP_ERR_FORMAT when the
+** rows are not one record (a damaged record from another process). */
+static int record_read(const struct gp_cli_result *res, struct gp_coll_rank *r, char **link,
+		       gp_error *err)
+{
+	const struct gp_rowbuf *rb = &res->rows;
+	const char *c[RECORD_NCOLS];
+	GP_VEC(struct gp_coll) v = {0};
+	GP_VEC(char *) groups = {0};
+	size_t at = 0;
+	int got, heads = 0;
+	int64_t world;
+
+	memset(r, 0, sizeof(*r));
+	*link = NULL;
+	while ((got = gp_rowbuf_next(rb, &at, c)) > 0) {
+		char *end;
+		if (!c[0]) {
+			got = -1;
+		} else if (strcmp(c[0], "rank") == 0 && !heads++ && cell_int(c[1], -1, INT32_MAX, &world) &&
+			   c[2] && c[3] && strlen(c[3]) < sizeof(r->gpu)) {
+			r->world_size = (int)world;
+			r->link_bw = strtod(c[2], &end);
+			snprintf(r->gpu, sizeof(r->gpu), "%s", c[3]);
+			*link = c[4] ? gp_xstrdup(c[4]) : NULL;
+			if (*end)
+				got = -1;
+		} else if (strcmp(c[0], "group") == 0 && heads && !v.n && c[1]) {
+			*gp_vec_push(groups) = gp_xstrdup(c[1]);
+		} else if (strcmp(c[0], "coll") == 0 && heads) {
+			if (!record_coll(c, groups.n, gp_vec_push(v)))
+				got = -1;
+		} else {
+			got = -1;
+		}
+		if (got < 0)
+			break;
+	}
+	r->path = gp_xstrdup(res->path);
+	r->rank = res->id.rank;
+	r->v = v.v, r->n = v.n;
+	r->groups = groups.v, r->ngroups = groups.n;
+	if (got < 0 || heads != 1)
+		return gp_err(err, GP_ERR_FORMAT, "%s: a comm record is damaged (byte %zu of %zu)",
+			      res->path, at, rb->len);
+	return GP_OK;
+}
+
+/* One rank file: its collectives and its GPU's link as record rows
+** (gp_cli_trace_fn). */
+static int comm_trace(const void *ctx, gp_trace *t, gp_writer *w, gp_writer *rec, gp_error *err)
+{
+	const struct job *j = ctx;
+	struct gp_coll_rank r;
+	const char *link;
+
+	if (gp_cli_coll_extract(t, j->gpu, &r, &link, err)) {
+		gp_coll_rank_free(&r);
+		return err->status;
+	}
+	record_write(w, &r, link);
+	gp_coll_rank_free(&r);
+	return GP_OK;
+}
+
+/* The ranks' records back from the kept rows (in rank order, the first
+** the clock reference), matched and written in the view asked for
+** (gp_cli_reduce_fn).  The link named by advise is that of the first rank
+** whose link has the smallest peak, the peak the findings compare with. */
+static int comm_reduce(const void *ctx, const struct gp_cli_result *const *res, size_t n,
+		       gp_writer *out, gp_error *err)
+{
+	const struct job *j = ctx;
+	struct gp_coll_rank *ranks = gp_xcalloc(n ? n : 1, sizeof(*ranks));
+	char **links = gp_xcalloc(n ? n : 1, sizeof(*links));
+	const char *link = NULL;
+	double peak = 0;
+	struct gp_coll_match m;
+	int rc = GP_OK;
+
+	for (size_t i = 0; i < n && rc == GP_OK; i++)
+		rc = record_read(res[i], &ranks[i], &links[i], err);
+	if (rc == GP_OK) {
+		for (size_t i = 0; i < n; i++)
+			if (links[i] && ranks[i].link_bw > 0 && (peak == 0 || ranks[i].link_bw < peak)) {
+				peak = ranks[i].link_bw;
+				link = links[i];
+			}
+		gp_coll_match(ranks, n, &m);
+		if (j->view == VIEW_KINDS)
+			write_kinds(out, &m, j->table);
+		else if (j->view == VIEW_CALLS)
+			write_calls(out, &m, j->top, j->table);
+		else if (j->view == VIEW_ADVISE)
+			write_advise(out, &m, link, j->table);
+		else
+			write_ranks(out, ranks, &m, j->table);
+		gp_coll_match_free(&m);
+	}
+	for (size_t i = 0; i < n; i++) {
+		gp_coll_rank_free(&ranks[i]);
+		free(links[i]);
+	}
+	free(links);
+	free(ranks);
+	return rc;
+}
+
 static int comm_option(void *ctx, int index, const char *arg)
 {
-	enum view *v = ctx;
+	struct job *j = ctx;
 
 	if (index != OWN_VIEW)
 		return 0;
 	if (strcmp(arg, "ranks") == 0)
-		*v = VIEW_RANKS;
+		j->view = VIEW_RANKS;
 	else if (strcmp(arg, "kinds") == 0)
-		*v = VIEW_KINDS;
+		j->view = VIEW_KINDS;
 	else if (strcmp(arg, "calls") == 0)
-		*v = VIEW_CALLS;
+		j->view = VIEW_CALLS;
 	else if (strcmp(arg, "advise") == 0)
-		*v = VIEW_ADVISE;
+		j->view = VIEW_ADVISE;
 	else
 		return gp_cli_usage("comm", "--view wants ranks, kinds, calls or advise, not '%s'", arg);
 	return 0;
@@ -252,65 +470,30 @@ static int comm_option(void *ctx, int index, const char *arg)
 
 int cmd_comm(int argc, char **argv)
 {
-	enum view view = VIEW_RANKS;
-	const struct gp_column *cols;
+	struct job j = {.view = VIEW_RANKS};
+	struct gp_cli_many m = {.cmd = "comm", .fn = comm_trace, .ctx = &j, .cols = record_cols,
+				.ncols = RECORD_NCOLS, .reduce = comm_reduce};
 	struct gp_cli_opts co;
-	struct gp_coll_rank *ranks;
-	size_t *order;
-	struct gp_coll_match m;
-	const char *link = NULL;
-	gp_error err = {0};
-	gp_writer w;
-	struct gp_cli_inputs in = {0};
-	bool table;
-	int rc, ncols, nfiles;
+	int rc;
 
-	rc = gp_cli_parse(&comm_spec, argc, argv, &co, comm_option, &view);
+	rc = gp_cli_parse(&comm_spec, argc, argv, &co, comm_option, &j);
 	if (rc)
 		return rc == GP_CLI_DONE ? GP_EXIT_OK : rc;
-	table = strcmp(co.format, "table") == 0;
-	switch (view) {
+	j.table = strcmp(co.format, "table") == 0;
+	j.top = co.top == SIZE_MAX ? 20 : co.top;
+	j.gpu = co.peaks.gpu;
+	switch (j.view) {
 	case VIEW_KINDS:
-		cols = kind_cols, ncols = NCOL(kind_cols);
+		m.out_cols = kind_cols, m.out_ncols = NCOL(kind_cols);
 		break;
 	case VIEW_CALLS:
-		cols = call_cols, ncols = NCOL(call_cols);
+		m.out_cols = call_cols, m.out_ncols = NCOL(call_cols);
 		break;
 	case VIEW_ADVISE:
-		cols = advise_cols, ncols = NCOL(advise_cols);
+		m.out_cols = advise_cols, m.out_ncols = NCOL(advise_cols);
 		break;
 	default:
-		cols = rank_cols, ncols = NCOL(rank_cols);
+		m.out_cols = rank_cols, m.out_ncols = NCOL(rank_cols);
 	}
-	if (gp_writer_open(&w, co.format, stdout, cols, ncols, &co.wo, &err))
-		return gp_cli_usage("comm", "%s", err.msg);
-	rc = gp_cli_inputs("comm", co.files, co.nfiles, &in);
-	if (rc)
-		return rc;
-	nfiles = (int)in.paths.n;
-	ranks = gp_xcalloc((size_t)nfiles, sizeof(*ranks));
-	order = gp_xmalloc((size_t)nfiles * sizeof(*order));
-	rc = gp_cli_coll_load("comm", &in, &co.window, co.peaks.gpu, ranks, order, &link);
-	if (rc == GP_EXIT_OK) {
-		gp_coll_match(ranks, (size_t)nfiles, &m);
-		if (view == VIEW_KINDS)
-			write_kinds(&w, &m, table);
-		else if (view == VIEW_CALLS)
-			write_calls(&w, &m, co.top == SIZE_MAX ? 20 : co.top, table);
-		else if (view == VIEW_ADVISE)
-			write_advise(&w, &m, link, table);
-		else
-			write_ranks(&w, ranks, &m, table);
-		gp_coll_match_free(&m);
-		if (gp_writer_close(&w, &err)) {
-			gp_err_print(&err);
-			rc = gp_exit_code(err.status);
-		}
-	}
-	for (int i = 0; i < nfiles; i++)
-		gp_coll_rank_free(&ranks[i]);
-	free(ranks);
-	free(order);
-	gp_cli_inputs_free(&in);
-	return rc;
+	return gp_cli_run(&m, &co);
 }

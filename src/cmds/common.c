@@ -56,9 +56,18 @@ static double elapsed(const struct timespec *t0)
 
 void gp_cli_progress_start(struct gp_cli_progress *p, const char *what)
 {
+	const char *after = getenv("GPUPROF_PROGRESS_AFTER");
+	char *end;
+
 	memset(p, 0, sizeof(*p));
 	p->tty = isatty(2);
 	p->what = what;
+	p->after = 1.0;
+	if (after) {
+		double v = strtod(after, &end);
+		if (!*end && v >= 0)
+			p->after = v;
+	}
 	clock_gettime(CLOCK_MONOTONIC, &p->t0);
 }
 
@@ -66,7 +75,7 @@ void gp_cli_progress_show(void *ctx, uint64_t done, uint64_t total)
 {
 	struct gp_cli_progress *p = ctx;
 
-	if (!p->tty || elapsed(&p->t0) < 1.0)
+	if (!p->tty || elapsed(&p->t0) < p->after)
 		return;
 	if (total)
 		fprintf(stderr, "\rgpuprof: %s... %3.0f%%", p->what,
@@ -84,8 +93,10 @@ void gp_cli_progress_end(struct gp_cli_progress *p)
 }
 
 /* The load options the environment sets (docs/kineto.md): GPUPROF_THREADS
-** (a number >= 1, else every CPU) and GPUPROF_PARALLEL_MIN_BYTES (a byte
-** count; 0 splits every file, which is what 1 byte does too). */
+** (a number >= 1, else every CPU), GPUPROF_PARALLEL_MIN_BYTES (a byte
+** count; 0 splits every file, which is what 1 byte does too) and
+** GPUPROF_GZIP_KEEP (inflated bytes a gzip window read keeps to inflate
+** once; 0 keeps none, as 1 byte does; docs/window.md). */
 static void load_opts_from_env(struct gp_load_opts *o)
 {
 	const char *s = getenv("GPUPROF_THREADS");
@@ -101,6 +112,12 @@ static void load_opts_from_env(struct gp_load_opts *o)
 		unsigned long long n = strtoull(s, &end, 10);
 		if (!*end)
 			o->parallel_min_bytes = n ? n : 1;
+	}
+	s = getenv("GPUPROF_GZIP_KEEP");
+	if (s && *s) {
+		unsigned long long n = strtoull(s, &end, 10);
+		if (!*end)
+			o->gzip_keep_bytes = n ? n : 1;
 	}
 }
 
@@ -139,7 +156,7 @@ int gp_cli_load(const char *path, const struct gp_window *w, gp_trace *t, gp_ns 
 		return gp_exit_code(err.status);
 	}
 	/* the correlation pass takes seconds on million-kernel traces too */
-	if (p.tty && elapsed(&p.t0) >= 1.0) {
+	if (p.tty && elapsed(&p.t0) >= p.after) {
 		fprintf(stderr, "\rgpuprof: correlating... ");
 		p.shown = 1;
 	}

@@ -26,17 +26,55 @@ struct pool {
 	size_t next;
 	struct gp_load_opts lo;
 	pthread_mutex_t lock;
+	/* on a terminal: one progress line over all files, each counting
+	** for the share of it its reader has read (part[i] of todo[i]) */
+	struct gp_cli_progress progress;
+	double *part, parts;
 };
 
-/* Loads, analyses and frees one file into r. */
-static void run_one(const struct pool *p, struct gp_cli_result *r)
+/* The progress of the file a worker reads. */
+struct file_progress {
+	struct pool *p;
+	size_t i;
+};
+
+/* Sets file i's share read to f (0..1) and shows the line, under the
+** pool's lock: the workers' readers call it from their threads. */
+static void progress_set(struct pool *p, size_t i, double f)
 {
+	pthread_mutex_lock(&p->lock);
+	p->parts += f - p->part[i];
+	p->part[i] = f;
+	gp_cli_progress_show(&p->progress, (uint64_t)(p->parts * 1000), (uint64_t)p->ntodo * 1000);
+	pthread_mutex_unlock(&p->lock);
+}
+
+/* A reader's progress callback (gp_progress_fn) for one file; a reader
+** that cannot say its total counts nothing until the file is done. */
+static void file_progress_show(void *ctx, uint64_t done, uint64_t total)
+{
+	struct file_progress *fp = ctx;
+
+	if (total)
+		progress_set(fp->p, fp->i, done < total ? (double)done / (double)total : 1.0);
+}
+
+/* Loads, analyses and frees the file todo[i] into its result. */
+static void run_one(struct pool *p, size_t i)
+{
+	struct gp_cli_result *r = &p->res[p->todo[i]];
+	struct file_progress fp = {p, i};
+	struct gp_load_opts lo = p->lo;
 	gp_error err = {0};
 	gp_writer w, rec;
 	gp_trace t;
 
+	if (p->part) {
+		lo.progress = file_progress_show;
+		lo.progress_ctx = &fp;
+	}
 	gp_trace_init(&t);
-	r->status = gp_cli_load_quiet(r->path, &t, &p->lo, &err);
+	r->status = gp_cli_load_quiet(r->path, &t, &lo, &err);
 	if (r->status == GP_OK) {
 		r->id = gp_rank_from_meta(&t);
 		gp_rowbuf_writer(&w, &r->rows, p->m->cols, p->m->ncols);
@@ -49,6 +87,8 @@ static void run_one(const struct pool *p, struct gp_cli_result *r)
 		gp_rowbuf_free(&r->record);
 	}
 	gp_trace_free(&t);
+	if (p->part)
+		progress_set(p, i, 1.0);
 }
 
 static void *worker(void *arg)
@@ -62,7 +102,7 @@ static void *worker(void *arg)
 		pthread_mutex_unlock(&p->lock);
 		if (i >= p->ntodo)
 			return NULL;
-		run_one(p, &p->res[p->todo[i]]);
+		run_one(p, i);
 	}
 }
 
@@ -81,11 +121,12 @@ void gp_cli_ranks_order(const char *cmd, struct gp_rank_id *ids, const char *con
 }
 
 /* Runs the files todo[0..ntodo) with jobs threads (the calling one too),
-** each cut to window. */
+** each cut to window; on a terminal with a progress line over them all. */
 static void run_files(const struct gp_cli_many *m, struct gp_cli_result *res, const size_t *todo,
 		      size_t ntodo, int jobs, const struct gp_window *window)
 {
 	struct pool p = {.m = m, .res = res, .todo = todo, .ntodo = ntodo};
+	char what[64];
 	pthread_t *th;
 	int started = 0;
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
@@ -102,6 +143,10 @@ static void run_files(const struct gp_cli_many *m, struct gp_cli_result *res, co
 	if (!p.lo.threads)
 		p.lo.threads = jobs >= cpus ? 1 : (int)(cpus / jobs);
 	pthread_mutex_init(&p.lock, NULL);
+	snprintf(what, sizeof(what), "reading %zu file%s", ntodo, ntodo == 1 ? "" : "s");
+	gp_cli_progress_start(&p.progress, what);
+	if (p.progress.tty)
+		p.part = gp_xcalloc(ntodo ? ntodo : 1, sizeof(*p.part));
 	th = gp_xmalloc((size_t)jobs * sizeof(*th));
 	for (int i = 1; i < jobs; i++)
 		if (pthread_create(&th[started], NULL, worker, &p) == 0)
@@ -110,6 +155,8 @@ static void run_files(const struct gp_cli_many *m, struct gp_cli_result *res, co
 	for (int i = 0; i < started; i++)
 		pthread_join(th[i], NULL);
 	free(th);
+	gp_cli_progress_end(&p.progress);
+	free(p.part);
 	pthread_mutex_destroy(&p.lock);
 }
 
@@ -273,10 +320,32 @@ int gp_cli_run(const struct gp_cli_many *m, const struct gp_cli_opts *co)
 	return rc;
 }
 
+int gp_cli_coll_extract(gp_trace *t, const struct gp_gpu *gpu, struct gp_coll_rank *r, const char **link,
+			gp_error *err)
+{
+	struct gp_coll_opts co = {.is_comm = gp_kernel_is_comm};
+	const struct gp_gpu *g = gpu;
+
+	*link = NULL;
+	if (gp_coll_extract(t, &co, r, err))
+		return err->status;
+	if (!g) {
+		int32_t dev = r->n ? r->v[0].device : t->devices.n ? t->devices.v[0].id : -1;
+		const struct gp_device *d = gp_trace_device(t, dev);
+		if (d)
+			g = gp_gpu_for_device(t, d);
+	}
+	if (g) {
+		r->link_bw = g->link_bw * 1e9;
+		snprintf(r->gpu, sizeof(r->gpu), "%s", g->name);
+		*link = g->link;
+	}
+	return GP_OK;
+}
+
 int gp_cli_coll_load(const char *cmd, const struct gp_cli_inputs *in, const struct gp_window *w,
 		     const struct gp_gpu *gpu, struct gp_coll_rank *ranks, size_t *order, const char **link)
 {
-	struct gp_coll_opts co = {.is_comm = gp_kernel_is_comm};
 	size_t n = in->paths.n;
 	struct gp_rank_id *ids = gp_xcalloc(n ? n : 1, sizeof(*ids));
 	struct gp_coll_rank *sorted;
@@ -290,21 +359,13 @@ int gp_cli_coll_load(const char *cmd, const struct gp_cli_inputs *in, const stru
 		rc = gp_cli_load(in->paths.v[i], w, &t, NULL);
 		if (rc == GP_EXIT_OK)
 			ids[i] = gp_rank_from_meta(&t);   /* name and position: gp_cli_ranks_order */
-		if (rc == GP_EXIT_OK && gp_coll_extract(&t, &co, &ranks[i], &err)) {
-			gp_err_print(&err);
-			rc = gp_exit_code(err.status);
-		}
 		if (rc == GP_EXIT_OK) {
-			const struct gp_gpu *g = gpu;
-			int32_t dev = ranks[i].n ? ranks[i].v[0].device : t.devices.n ? t.devices.v[0].id : -1;
-			const struct gp_device *d = gp_trace_device(&t, dev);
-			if (!g && d)
-				g = gp_gpu_for_device(&t, d);
-			if (g) {
-				ranks[i].link_bw = g->link_bw * 1e9;
-				snprintf(ranks[i].gpu, sizeof(ranks[i].gpu), "%s", g->name);
-				if (g->link && !*link)
-					*link = g->link;
+			const char *l;
+			if (gp_cli_coll_extract(&t, gpu, &ranks[i], &l, &err)) {
+				gp_err_print(&err);
+				rc = gp_exit_code(err.status);
+			} else if (l && !*link) {
+				*link = l;
 			}
 		}
 		gp_trace_free(&t);

@@ -16,6 +16,7 @@
 
 #include "cmds/cmds.h"
 #include "cmds/options.h"
+#include "util/sort.h"
 #include "util/stats.h"
 #include "writers/writer.h"
 
@@ -47,14 +48,10 @@ static const struct gp_cmd_spec summary_spec = {
 
 enum by { BY_KERNEL, BY_OP, BY_LAYER, BY_ITER, BY_STREAM, BY_DEVICE };
 
-/* One duration and the group it belongs to.  key's meaning depends on the
-** grouping: a gp_str for names, a number for iteration/stream/device. */
-struct item {
-	uint64_t key;
-	int64_t dur;
-};
-
-typedef GP_VEC(struct item) item_vec;
+/* One duration (b, >= 0) and the group it belongs to (a): a gp_str for
+** names, a number for iteration/stream/device.  Pairs, so that the one
+** large sort (an item per kernel and API call) is a radix sort. */
+typedef GP_VEC(struct gp_pair) item_vec;
 
 struct group {
 	uint64_t key;
@@ -70,15 +67,6 @@ struct opts {
 	int sections;          /* bit 0 gpu, bit 1 api */
 };
 
-static int cmp_item(const void *a, const void *b)
-{
-	const struct item *x = a, *y = b;
-
-	if (x->key != y->key)
-		return x->key < y->key ? -1 : 1;
-	return (x->dur > y->dur) - (x->dur < y->dur);
-}
-
 /* nsys' order: total descending, then count, then name. */
 static int cmp_group(const void *a, const void *b)
 {
@@ -93,11 +81,11 @@ static int cmp_group(const void *a, const void *b)
 
 static void add(item_vec *v, uint64_t key, int64_t start, int64_t end)
 {
-	struct item *it = gp_vec_push(*v);
-	it->key = key;
+	struct gp_pair *it = gp_vec_push(*v);
+	it->a = key;
 	/* a record ending before it starts is damaged; count it as 0, not as a
 	** huge negative that would poison every total */
-	it->dur = end > start ? end - start : 0;
+	it->b = end > start ? (uint64_t)(end - start) : 0;
 }
 
 static const char *kernel_name(const gp_trace *t, const struct gp_kernel *k, bool base)
@@ -161,7 +149,7 @@ static const char *key_label(const gp_trace *t, uint64_t key, const struct opts 
 
 /* Sorts items, computes one group per key, sorts the groups.  Labels of
 ** numeric keys are kept in *labels (freed by the caller). */
-static struct group *make_groups(const gp_trace *t, struct item *items, size_t n, const struct opts *o,
+static struct group *make_groups(const gp_trace *t, struct gp_pair *items, size_t n, const struct opts *o,
 				 bool named_keys, size_t *ngroups, char ***labels)
 {
 	struct group *g = NULL;
@@ -169,14 +157,13 @@ static struct group *make_groups(const gp_trace *t, struct item *items, size_t n
 	size_t ng = 0, cap = 0;
 
 	*labels = NULL;
-	if (n > 1)
-		qsort(items, n, sizeof(*items), cmp_item);
+	gp_sort_pairs(items, n);
 	scratch = gp_xmalloc((n ? n : 1) * sizeof(*scratch));
 	for (size_t i = 0; i < n;) {
 		size_t j = i;
 		char buf[512];
-		while (j < n && items[j].key == items[i].key) {
-			scratch[j - i] = items[j].dur;
+		while (j < n && items[j].a == items[i].a) {
+			scratch[j - i] = (int64_t)items[j].b;
 			j++;
 		}
 		if (ng == cap) {
@@ -184,14 +171,14 @@ static struct group *make_groups(const gp_trace *t, struct item *items, size_t n
 			g = gp_xrealloc(g, cap * sizeof(*g));
 			*labels = gp_xrealloc(*labels, cap * sizeof(**labels));
 		}
-		g[ng].key = items[i].key;
-		g[ng].unknown = !items[i].key && (named_keys || o->by == BY_ITER);
+		g[ng].key = items[i].a;
+		g[ng].unknown = !items[i].a && (named_keys || o->by == BY_ITER);
 		gp_stats_sorted(scratch, j - i, &g[ng].st);
 		if (named_keys) {
-			g[ng].name = items[i].key ? gp_s(t, (gp_str)items[i].key) : "(none)";
+			g[ng].name = items[i].a ? gp_s(t, (gp_str)items[i].a) : "(none)";
 			(*labels)[ng] = NULL;
 		} else {
-			(*labels)[ng] = gp_xstrdup(key_label(t, items[i].key, o, buf, sizeof(buf)));
+			(*labels)[ng] = gp_xstrdup(key_label(t, items[i].a, o, buf, sizeof(buf)));
 			g[ng].name = (*labels)[ng];
 		}
 		ng++;

@@ -3,6 +3,7 @@
 ** Kineto says "c10::Half" or "float", DLProf "torch.float16"; all map to
 ** one enum.
 */
+#include <ctype.h>
 #include <string.h>
 #include <strings.h>
 
@@ -37,8 +38,12 @@ enum gp_dtype gp_dtype_parse(const char *s)
 		return GP_DT_UNKNOWN;
 	if (strncmp(s, "torch.", 6) == 0)
 		s += 6;
-	for (size_t i = 0; i < sizeof(dtype_names) / sizeof(dtype_names[0]); i++)
-		if (strcasecmp(s, dtype_names[i].name) == 0)
+	/* the names are lower case: their first letter rules out most at
+	** once (every op argument's type comes through here, most of them
+	** "" or types that are no dtype) */
+	char first = (char)tolower((unsigned char)s[0]);
+	for (size_t i = 0; first && i < sizeof(dtype_names) / sizeof(dtype_names[0]); i++)
+		if (dtype_names[i].name[0] == first && strcasecmp(s, dtype_names[i].name) == 0)
 			return dtype_names[i].dt;
 	return GP_DT_UNKNOWN;
 }

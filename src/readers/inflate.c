@@ -30,10 +30,12 @@ struct gp_inflate {
 	char *buf[RING];
 	long len[RING];           /* bytes in the slot; 0 = end, -1 = error */
 	char errmsg[RING][160];
+	uint64_t slot_pos[RING];  /* compressed bytes consumed after the slot's chunk */
 	unsigned head, count;     /* next slot to fill; slots filled */
 	unsigned tail;            /* next slot to hand to the caller */
 	bool held;                /* the caller still reads slot tail */
 	bool stop;                /* the caller is done: the inflating thread exits */
+	uint64_t pos;             /* compressed bytes consumed after the chunk handed out */
 };
 
 /* gzread into buf (size bytes); -1 with *why (owned by z) on error. */
@@ -73,6 +75,8 @@ static void *inflate_thread(void *arg)
 			return NULL;
 		const char *why = NULL;
 		long n = gz_chunk(g->z, g->buf[slot], g->chunk, &why);
+		z_off_t at = gzoffset(g->z);
+		g->slot_pos[slot] = at > 0 ? (uint64_t)at : 0;
 		if (n < 0)
 			snprintf(g->errmsg[slot], sizeof(g->errmsg[slot]), "%s", why ? why : "");
 		pthread_mutex_lock(&g->mu);
@@ -140,6 +144,7 @@ static long read_ring(struct gp_inflate *g, const char **data, const char **why)
 	while (g->count == 0)
 		pthread_cond_wait(&g->filled, &g->mu);
 	n = g->len[g->tail];
+	g->pos = g->slot_pos[g->tail];
 	pthread_mutex_unlock(&g->mu);
 	if (n > 0) {
 		*data = g->buf[g->tail];
@@ -155,7 +160,15 @@ long gp_inflate_read(gp_inflate *g, const char **data, const char **why)
 	if (g->threaded)
 		return read_ring(g, data, why);
 	*data = g->own_buf;
-	return gz_chunk(g->z, g->own_buf, g->chunk, why);
+	long n = gz_chunk(g->z, g->own_buf, g->chunk, why);
+	z_off_t at = gzoffset(g->z);
+	g->pos = at > 0 ? (uint64_t)at : 0;
+	return n;
+}
+
+uint64_t gp_inflate_position(const gp_inflate *g)
+{
+	return g->pos;
 }
 
 void gp_inflate_close(gp_inflate *g)

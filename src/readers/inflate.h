@@ -19,6 +19,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "util/error.h"
 
@@ -36,6 +37,11 @@ gp_inflate *gp_inflate_open(const char *path, size_t chunk, bool threaded, gp_er
 ** damaged gzip stream with *why set to zlib's message (which starts with
 ** the path). */
 long gp_inflate_read(gp_inflate *in, const char **data, const char **why);
+
+/* How far into the file (compressed bytes, read ahead included) the
+** chunk gp_inflate_read() last handed out lies: for progress against the
+** file's size. */
+uint64_t gp_inflate_position(const gp_inflate *in);
 
 /* Stops the inflating thread, if any, and frees everything. */
 void gp_inflate_close(gp_inflate *in);

@@ -31,6 +31,9 @@
 ** them (valid until the next call), 0 at the end, -1 on error (with
 ** *errmsg). */
 typedef long (*read_fn)(void *src, const char **data, const char **errmsg);
+/* How far into the file the source is, for progress against its size
+** (for a gzip file: compressed bytes, not the inflated offset). */
+typedef uint64_t (*where_fn)(void *src);
 
 /* The message for a yajl status other than ok, in p->err; returns its
 ** status.  offset: bytes consumed; at_end: the input ended cleanly. */
@@ -66,9 +69,10 @@ static int parse_error(struct kineto_parser *p, yajl_handle h, yajl_status st, u
 }
 
 /* The sequential parse: every chunk of src through one yajl handle, then
-** kineto_finish().  Returns GP_OK, or an error naming the file, what and
-** where (docs/kineto.md). */
-static int parse_stream(struct kineto_parser *p, read_fn rd, void *src,
+** kineto_finish(); progress (o's, if any) is where(src) of total, or the
+** bytes parsed when where is NULL.  Returns GP_OK, or an error naming the
+** file, what and where (docs/kineto.md). */
+static int parse_stream(struct kineto_parser *p, read_fn rd, void *src, where_fn where,
 			const struct gp_load_opts *o, uint64_t total)
 {
 	yajl_handle h = kineto_yajl(p);
@@ -98,7 +102,7 @@ static int parse_stream(struct kineto_parser *p, read_fn rd, void *src,
 		}
 		offset += (uint64_t)n;
 		if (o && o->progress)
-			o->progress(o->progress_ctx, offset, total);
+			o->progress(o->progress_ctx, where ? where(src) : offset, total);
 	}
 	st = yajl_complete_parse(h);
 	if (st != yajl_status_ok)
@@ -134,6 +138,11 @@ static long read_inflate(void *src, const char **data, const char **errmsg)
 	return gp_inflate_read(src, data, errmsg);
 }
 
+static uint64_t where_inflate(void *src)
+{
+	return gp_inflate_position(src);
+}
+
 int gp_kineto_load_buffer(const char *name, const void *data, size_t len, gp_trace *t,
 			  gp_error *err)
 {
@@ -142,7 +151,7 @@ int gp_kineto_load_buffer(const char *name, const void *data, size_t len, gp_tra
 	int rc;
 
 	kineto_parser_init(p, name, t, err);
-	rc = parse_stream(p, read_mem, &m, NULL, len);
+	rc = parse_stream(p, read_mem, &m, NULL, NULL, len);
 	kineto_parser_free(p);
 	free(p);
 	return rc;
@@ -173,6 +182,8 @@ static int load(const char *path, gp_trace *t, const struct gp_load_opts *o, gp_
 	uint64_t size;
 	int threads = thread_count(o), rc = -1, fd;
 	struct kineto_parser *p;
+	struct text_buf inflated = {0};
+	bool have_inflated = false;
 
 	fd = open(path, O_RDONLY);
 	if (fd < 0)
@@ -182,19 +193,27 @@ static int load(const char *path, gp_trace *t, const struct gp_load_opts *o, gp_
 	kineto_parser_init(p, path, t, err);
 	bool gzip = pread(fd, magic, 2, 0) == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
 	if (o)
-		kineto_window_prescan(p, path, &o->window, threads > 1 && gzip);
+		have_inflated = kineto_window_prescan(p, path, o, size, threads > 1 && gzip,
+						      gzip ? &inflated : NULL);
 	if (threads > 1 && !gzip && S_ISREG(stbuf.st_mode) && size >= parallel_min_bytes(o))
-		rc = kineto_parse_parallel(p, fd, size, threads, o);
-	if (rc < 0) {
+		rc = kineto_parse_parallel(p, fd, NULL, size, threads, o);
+	if (have_inflated) {   /* the pre-scan kept the inflated file: parse it from memory */
+		struct membuf m = {.data = inflated.s, .len = inflated.n};
+		if (threads > 1 && inflated.n >= parallel_min_bytes(o))
+			rc = kineto_parse_parallel(p, -1, inflated.s, inflated.n, threads, o);
+		if (rc < 0)
+			rc = parse_stream(p, read_mem, &m, NULL, o, inflated.n);
+	} else if (rc < 0) {
 		gp_inflate *in = gp_inflate_open(path, KINETO_CHUNK, threads > 1 && gzip, err);
 		if (in) {
-			rc = parse_stream(p, read_inflate, in, o, size);
+			rc = parse_stream(p, read_inflate, in, where_inflate, o, size);
 			gp_inflate_close(in);
 		} else {
 			rc = err->status;
 		}
 	}
 	close(fd);
+	free(inflated.s);
 	kineto_parser_free(p);
 	free(p);
 	return rc;

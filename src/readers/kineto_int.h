@@ -36,6 +36,7 @@
 #define KINETO_MAX_SYNTH_IDS 4096
 #define KINETO_MAX_PARTS 16         /* most threads a plain file is parsed on */
 #define KINETO_MAX_SKIPPED 32       /* unknown categories named in the notes */
+#define KINETO_GZIP_KEEP (64ull << 20)  /* inflated bytes a gzip window read keeps */
 
 /* What the container at one depth is. */
 enum ctx {
@@ -243,13 +244,18 @@ int kineto_event_finish(struct kineto_parser *p);
 
 /* ---- kineto_window.c ---- */
 
-/* Sets p's read window for window w of the file at path (plain or gzip;
-** threaded: inflate on a second thread) by a pre-scan: the base time,
-** and for iterations the span of their ProfilerStep#N events, widened as
-** gp_window_read_span says.  Never fails: leaves the window off (the whole
-** file is read) when the window has an open end or the scan cannot tell. */
-void kineto_window_prescan(struct kineto_parser *p, const char *path, const struct gp_window *w,
-			   bool threaded);
+/* Sets p's read window for the window of o (its progress reported) on
+** the file at path (size bytes, plain or gzip; threaded: inflate on a
+** second thread) by a pre-scan: the base time, and for iterations the
+** span of their ProfilerStep#N events, widened as gp_window_read_span
+** says.  Never fails: leaves the window off (the whole file is read) when
+** the window has an open end or the scan cannot tell.  keep (a gzip file;
+** NULL for none) receives the whole inflated file when the scan read it
+** all and it is at most o->gzip_keep_bytes (default KINETO_GZIP_KEEP), so
+** the parse need not inflate it again: returns true then, else false with
+** keep empty (and, when it was too large, a note on the trace). */
+bool kineto_window_prescan(struct kineto_parser *p, const char *path, const struct gp_load_opts *o,
+			   uint64_t size, bool threaded, struct text_buf *keep);
 
 /* Whether event e lies wholly outside p's read window.  whole: e is
 ** complete (a missing dur is 0); else only what is certain already
@@ -268,10 +274,12 @@ void kineto_resolve_flows(struct kineto_parser *p);
 
 /* ---- kineto_parallel.c ---- */
 
-/* Parses the plain JSON file fd (size bytes) in up to nparts parts on as
-** many threads.  Returns GP_OK with p finished, or -1 when the sequential
-** parse must run instead (p->t is then as it was on entry, p reset). */
-int kineto_parse_parallel(struct kineto_parser *p, int fd, uint64_t size, int nparts,
+/* Parses the plain JSON file fd (size bytes), or the size bytes at mem
+** when mem is not NULL (a gzip file the window pre-scan kept inflated), in
+** up to nparts parts on as many threads.  Returns GP_OK with p finished,
+** or -1 when the sequential parse must run instead (p->t is then as it was
+** on entry, p reset). */
+int kineto_parse_parallel(struct kineto_parser *p, int fd, const char *mem, uint64_t size, int nparts,
 			  const struct gp_load_opts *o);
 
 #endif

@@ -39,6 +39,7 @@ struct part {
 	gp_trace t;
 	gp_error err;             /* parts > 0: messages are never shown */
 	int fd;
+	const char *mem;          /* the file's bytes when in memory, else NULL */
 	uint64_t start, end;      /* byte range [start, end) of the file */
 	int index;
 	bool last;
@@ -65,14 +66,29 @@ static bool is_json_space(char c)
 ** there is none.  Whether the "}" really closes an event of traceEvents
 ** (and not an object inside a string or inside an event's args) cannot be
 ** told from here; the parse of the part before it checks that. */
-static bool find_split(int fd, uint64_t pos, uint64_t limit, uint64_t *end, uint64_t *start)
+/* Up to n bytes at pos of the file: fd, or mem (size bytes) when not
+** NULL; pread's return. */
+static ssize_t read_at(int fd, const char *mem, uint64_t size, char *buf, size_t n, uint64_t pos)
+{
+	if (!mem)
+		return pread(fd, buf, n, (off_t)pos);
+	if (pos >= size)
+		return 0;
+	if (n > size - pos)
+		n = (size_t)(size - pos);
+	memcpy(buf, mem + pos, n);
+	return (ssize_t)n;
+}
+
+static bool find_split(int fd, const char *mem, uint64_t size, uint64_t pos, uint64_t limit,
+		       uint64_t *end, uint64_t *start)
 {
 	char *w = gp_xmalloc(SPLIT_WINDOW);
 	uint64_t base = pos > SPLIT_CONTEXT ? pos - SPLIT_CONTEXT : 0;
 	bool found = false;
 
 	while (!found && pos < limit) {
-		ssize_t n = pread(fd, w, SPLIT_WINDOW, (off_t)base);
+		ssize_t n = read_at(fd, mem, size, w, SPLIT_WINDOW, base);
 		if (n <= (ssize_t)(pos - base))
 			break;
 		const char *comma = w + (pos - base);
@@ -125,12 +141,13 @@ static void *parse_part(void *arg)
 		ok = yajl_parse(h, (const unsigned char *)PART_PREFIX, strlen(PART_PREFIX)) == yajl_status_ok;
 	while (ok && pos < w->end && !*w->stop) {
 		size_t want = w->end - pos < KINETO_CHUNK ? (size_t)(w->end - pos) : KINETO_CHUNK;
-		ssize_t n = pread(w->fd, buf, want, (off_t)pos);
+		const char *data = w->mem ? w->mem + pos : buf;
+		ssize_t n = w->mem ? (ssize_t)want : pread(w->fd, buf, want, (off_t)pos);
 		if (n <= 0) {
 			ok = false;
 			break;
 		}
-		ok = yajl_parse(h, (const unsigned char *)buf, (size_t)n) == yajl_status_ok;
+		ok = yajl_parse(h, (const unsigned char *)data, (size_t)n) == yajl_status_ok;
 		pos += (uint64_t)n;
 		w->done += (uint64_t)n;
 		if (w->o && w->o->progress)
@@ -333,7 +350,7 @@ static void trace_reset(gp_trace *t, char **saved, uint32_t nstrs)
 
 /* The split: cut points near size/nparts * i, one part per thread, part 0
 ** on the caller's. */
-int kineto_parse_parallel(struct kineto_parser *p, int fd, uint64_t size, int nparts,
+int kineto_parse_parallel(struct kineto_parser *p, int fd, const char *mem, uint64_t size, int nparts,
 			  const struct gp_load_opts *o)
 {
 	uint64_t bounds[KINETO_MAX_PARTS + 1][2];   /* part i: [bounds[i][1], bounds[i+1][0]) */
@@ -347,7 +364,7 @@ int kineto_parse_parallel(struct kineto_parser *p, int fd, uint64_t size, int np
 		if (at <= bounds[n][1])
 			continue;
 		uint64_t limit = size - at > SPLIT_SEARCH ? at + SPLIT_SEARCH : size;
-		if (find_split(fd, at, limit, &e, &s) && e > bounds[n][1]) {
+		if (find_split(fd, mem, size, at, limit, &e, &s) && e > bounds[n][1]) {
 			n++;
 			bounds[n][0] = e;
 			bounds[n][1] = s;
@@ -367,6 +384,7 @@ int kineto_parse_parallel(struct kineto_parser *p, int fd, uint64_t size, int np
 	_Atomic bool stop = false;
 	for (int i = 0; i < n; i++) {
 		w[i].fd = fd;
+		w[i].mem = mem;
 		w[i].start = bounds[i][1];
 		w[i].end = bounds[i + 1][0];
 		w[i].index = i;

@@ -28,23 +28,30 @@ static void buf_add(struct text_buf *b, const char *s, size_t n)
 	b->s[b->n] = '\0';
 }
 
+/* s[0..n) as a JSON string, quoted and escaped; the runs between
+** characters to escape are added whole (Concrete Inputs hold long ones). */
 static void buf_add_json_string(struct text_buf *b, const char *s, size_t n)
 {
+	size_t run = 0;
+
 	buf_add(b, "\"", 1);
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)s[i];
 		char esc[8];
-		if (c == '"' || c == '\\') {
-			esc[0] = '\\';
-			esc[1] = (char)c;
-			buf_add(b, esc, 2);
-		} else if (c < 0x20) {
+		if (c != '"' && c != '\\' && c >= 0x20)
+			continue;
+		buf_add(b, s + run, i - run);
+		run = i + 1;
+		if (c < 0x20) {
 			snprintf(esc, sizeof(esc), "\\u%04x", c);
 			buf_add(b, esc, 6);
 		} else {
-			buf_add(b, (const char *)&s[i], 1);
+			esc[0] = '\\';
+			esc[1] = (char)c;
+			buf_add(b, esc, 2);
 		}
 	}
+	buf_add(b, s + run, n - run);
 	buf_add(b, "\"", 1);
 }
 

@@ -11,6 +11,7 @@
 ** off and the whole file is read; the cut after correlation is exact
 ** either way.
 */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +35,8 @@ struct scan {
 	size_t nsteps;
 	int64_t base;
 	bool base_set;
+	struct text_buf *keep;  /* the inflated bytes so far, while within keep_max */
+	uint64_t keep_max;
 };
 
 static void doc_add(struct text_buf *b, const char *s, size_t n)
@@ -172,8 +175,25 @@ static void scan_shift(struct scan *sc)
 	sc->base_from = sc->base_from > drop ? sc->base_from - drop : 0;
 }
 
-/* Streams path through the searches.  False when it gave up. */
-static bool scan_file(struct scan *sc, const char *path, bool threaded)
+/* Appends a chunk to the kept inflated bytes; past keep_max drops them
+** all and keeps no more. */
+static void keep_chunk(struct scan *sc, const char *data, size_t n)
+{
+	if (!sc->keep)
+		return;
+	if (sc->keep->n + n > sc->keep_max) {
+		free(sc->keep->s);
+		memset(sc->keep, 0, sizeof(*sc->keep));
+		sc->keep = NULL;
+		return;
+	}
+	doc_add(sc->keep, data, n);
+}
+
+/* Streams path through the searches, reporting progress (o's, if any)
+** against the file's size.  False when it gave up. */
+static bool scan_file(struct scan *sc, const char *path, const struct gp_load_opts *o, uint64_t size,
+		      bool threaded)
 {
 	gp_error err = {0};
 	gp_inflate *in = gp_inflate_open(path, SCAN_CHUNK, threaded, &err);
@@ -193,6 +213,7 @@ static bool scan_file(struct scan *sc, const char *path, bool threaded)
 			}
 			memcpy(sc->buf + sc->len, data, (size_t)n);
 			sc->len += (size_t)n;
+			keep_chunk(sc, data, (size_t)n);
 		}
 		if (sc->want_steps)
 			ok = scan_steps(sc, n == 0);
@@ -200,6 +221,8 @@ static bool scan_file(struct scan *sc, const char *path, bool threaded)
 			scan_base(sc, n == 0);
 		if (n == 0)
 			break;
+		if (o->progress)
+			o->progress(o->progress_ctx, gp_inflate_position(in), size);
 		scan_shift(sc);
 	}
 	if (in)
@@ -252,19 +275,23 @@ static int64_t relative(gp_ns x, int64_t base)
 	return x - base;
 }
 
-void kineto_window_prescan(struct kineto_parser *p, const char *path, const struct gp_window *w,
-			   bool threaded)
+bool kineto_window_prescan(struct kineto_parser *p, const char *path, const struct gp_load_opts *o,
+			   uint64_t size, bool threaded, struct text_buf *keep)
 {
-	struct scan sc = {.want_steps = w->mode == GP_WINDOW_ITERS};
+	const struct gp_window *w = &o->window;
+	struct scan sc = {.want_steps = w->mode == GP_WINDOW_ITERS, .keep = keep,
+			  .keep_max = o->gzip_keep_bytes ? o->gzip_keep_bytes : KINETO_GZIP_KEEP};
 	gp_ns lo = w->start, hi = w->end, rlo, rhi, glo;
+	bool scanned;
 
 	p->win.on = false;
 	if (w->mode == GP_WINDOW_NONE)
-		return;
+		return false;
 	if (w->mode == GP_WINDOW_TIME && !gp_window_read_span(lo, hi, &rlo, &rhi, &glo))
-		return;
+		return false;
 	doc_add(&sc.doc, "{\"traceEvents\":[", 16);
-	if (scan_file(&sc, path, threaded) &&
+	scanned = scan_file(&sc, path, o, size, threaded);
+	if (scanned &&
 	    (w->mode == GP_WINDOW_TIME || steps_span(&sc, path, w->iter_a, w->iter_b, &lo, &hi)) &&
 	    gp_window_read_span(lo, hi, &rlo, &rhi, &glo)) {
 		p->win.on = true;
@@ -272,8 +299,18 @@ void kineto_window_prescan(struct kineto_parser *p, const char *path, const stru
 		p->win.hi = relative(rhi, sc.base);
 		p->win.gpu_lo = relative(glo, sc.base);
 	}
+	if (keep && scanned && !sc.keep)
+		gp_trace_warn(p->t, "read window: the gzip file was inflated twice (its inflated size "
+			      "is over the %" PRIu64 " MiB a window read keeps to inflate it once)",
+			      sc.keep_max >> 20);
 	free(sc.buf);
 	free(sc.doc.s);
+	if (keep && (!scanned || !sc.keep)) {
+		free(keep->s);
+		memset(keep, 0, sizeof(*keep));
+		return false;
+	}
+	return keep != NULL;
 }
 
 bool kineto_event_outside(const struct kineto_parser *p, const struct kineto_event *e, bool whole)

@@ -34,6 +34,11 @@ struct gp_load_opts {
 	/* Plain Kineto files of at least this many bytes are parsed in parts;
 	** 0 = the default, 32 MiB. */
 	uint64_t parallel_min_bytes;
+	/* A window read of a gzip Kineto file keeps the inflated bytes of its
+	** pre-scan for the parse when they are at most this many (inflated
+	** once instead of twice); 0 = the default, 64 MiB (docs/window.md: what
+	** keeping saves is small, what it costs is the inflated size). */
+	uint64_t gzip_keep_bytes;
 	/* The window the caller will cut the trace to (gp_window_apply):
 	** a reader that can, keeps only records overlapping its read window
 	** (gp_window_read_span; for iterations, of the span of their ranges,

@@ -3,7 +3,9 @@
 # numbers the rows read), for --iters A:B (rows whose iter is A..B) and
 # --start/--end (rows whose kernel overlaps the span), on every shared
 # trace whose kernels have iterations and on generated traces of every
-# format, gzip and a plain file read in parts on several threads too.  The
+# format, gzip and a plain file read in parts on several threads too; a
+# gzip file both inflated once (the pre-scan keeps the inflated bytes) and
+# twice (GPUPROF_GZIP_KEEP=0: nothing kept, which info notes).  The
 # filter is tests/tools/window_filter.py, computed from the full read's
 # rows alone.
 command -v python3 >/dev/null || skip "python3 not installed"
@@ -52,6 +54,15 @@ EOF2
 		case $f in *gen.kineto)   # the same window read split across threads
 			GPUPROF_PARALLEL_MIN_BYTES=1 GPUPROF_THREADS=3 run_ok "$GPUPROF" report -f csv -c "$cols" --iters "$a:$b" "$f"
 			cmp -s "$TMP/out" "$TMP/want.csv" || fail "$f: --iters $a:$b read in parts differs" ;;
+		*.gz)   # inflated once (the pre-scan's bytes kept, the default) above,
+			# also parsed from them in parts on several threads;
+			# inflated twice (nothing kept), on one thread and on two
+			GPUPROF_PARALLEL_MIN_BYTES=1 GPUPROF_THREADS=3 run_ok "$GPUPROF" report -f csv -c "$cols" --iters "$a:$b" "$f"
+			cmp -s "$TMP/out" "$TMP/want.csv" || fail "$f: --iters $a:$b kept inflated, read in parts differs"
+			for th in 1 2; do
+				GPUPROF_GZIP_KEEP=0 GPUPROF_THREADS=$th run_ok "$GPUPROF" report -f csv -c "$cols" --iters "$a:$b" "$f"
+				cmp -s "$TMP/out" "$TMP/want.csv" || fail "$f: --iters $a:$b inflated twice ($th threads) differs"
+			done ;;
 		esac
 	fi
 	if [ "$s" -ge 0 ] 2>/dev/null || [ "$s" -lt -1 ] 2>/dev/null; then
@@ -62,3 +73,8 @@ EOF2
 done <"$TMP/files"
 [ "$checked" -ge "$want_min" ] || fail "only $checked traces with iterations checked (want $want_min)"
 echo "$checked traces with iterations checked"
+# a gzip window read over the keep limit says that it inflated twice
+GPUPROF_GZIP_KEEP=0 run_ok "$GPUPROF" info --iters 1:2 "$TMP/gen.kineto.gz"
+assert_grep "inflated twice" "$TMP/out"
+run_ok "$GPUPROF" info --iters 1:2 "$TMP/gen.kineto.gz"
+assert_no_grep "inflated twice" "$TMP/out"

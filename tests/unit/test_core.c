@@ -7,9 +7,11 @@
 #include <setjmp.h>
 #include <cmocka.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "util/fmt.h"
+#include "util/sort.h"
 #include "model/trace.h"
 
 static void strtab_interns_once(void **state)
@@ -187,6 +189,43 @@ static void api_version_suffix_is_stripped(void **state)
 	assert_string_equal(gp_api_strip_version("cudaMemcpyAsync_v3020", buf, sizeof(buf)), "cudaMemcpyAsync");
 }
 
+/* The reference order of gp_sort_pairs, by comparisons. */
+static int pair_order(const void *pa, const void *pb)
+{
+	const struct gp_pair *x = pa, *y = pb;
+
+	if (x->a != y->a)
+		return x->a < y->a ? -1 : 1;
+	return (x->b > y->b) - (x->b < y->b);
+}
+
+/* The radix sort gives qsort's order: below and above its qsort cut-off,
+** keys that differ only in their high bytes, digits all pairs share,
+** duplicates, the largest values. */
+static void radix_sort_matches_qsort(void **state)
+{
+	static const size_t sizes[] = {0, 1, 2, 255, 256, 5000, 70000};
+	uint64_t x = 88172645463325252ull;
+
+	(void)state;
+	for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+		size_t n = sizes[s];
+		struct gp_pair *v = malloc((n ? n : 1) * sizeof(*v)), *w = malloc((n ? n : 1) * sizeof(*w));
+		for (size_t i = 0; i < n; i++) {
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;   /* xorshift64 */
+			v[i].a = (x % 7) << (8 * (x % 8));          /* few keys, any byte */
+			v[i].b = i % 3 == 0 ? UINT64_MAX - (x >> 60) : (x >> 20) % 100000;
+		}
+		memcpy(w, v, n * sizeof(*v));
+		gp_sort_pairs(v, n);
+		if (n)
+			qsort(w, n, sizeof(*w), pair_order);
+		assert_memory_equal(v, w, n * sizeof(*v));
+		free(v);
+		free(w);
+	}
+}
+
 static void dtypes_parse_every_spelling(void **state)
 {
 	assert_int_equal(gp_dtype_parse("float16"), GP_DT_FP16);
@@ -195,6 +234,12 @@ static void dtypes_parse_every_spelling(void **state)
 	assert_int_equal(gp_dtype_parse("float"), GP_DT_FP32);
 	assert_int_equal(gp_dtype_parse("long int"), GP_DT_INT64);
 	assert_int_equal(gp_dtype_parse("nonsense"), GP_DT_UNKNOWN);
+	/* any case, the first letter too; nothing for "" */
+	assert_int_equal(gp_dtype_parse("Float"), GP_DT_FP32);
+	assert_int_equal(gp_dtype_parse("BOOL"), GP_DT_BOOL);
+	assert_int_equal(gp_dtype_parse("C10::BFloat16"), GP_DT_BF16);
+	assert_int_equal(gp_dtype_parse(""), GP_DT_UNKNOWN);
+	assert_int_equal(gp_dtype_parse("torch."), GP_DT_UNKNOWN);
 	assert_int_equal(gp_dtype_size(GP_DT_BF16), 2);
 	assert_int_equal(gp_dtype_size(GP_DT_INT64), 8);
 	assert_string_equal(gp_dtype_short(GP_DT_FP32), "fp32");
@@ -278,6 +323,7 @@ int main(void)
 		cmocka_unit_test(fmt_lists_and_shapes),
 		cmocka_unit_test(api_version_suffix_is_stripped),
 		cmocka_unit_test(dtypes_parse_every_spelling),
+		cmocka_unit_test(radix_sort_matches_qsort),
 		cmocka_unit_test(finish_sorts_and_nests),
 		cmocka_unit_test(unpopped_ranges_are_flagged),
 	};
