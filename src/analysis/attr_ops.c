@@ -75,7 +75,9 @@ static bool is_step(const char *s, int32_t *iter)
 
 static bool is_backward_op(const gp_trace *t, const struct gp_range *r)
 {
-	if (r->ext && t->op_exts.v[r->ext - 1].fwd_tid)
+	const struct gp_op_ext *x = gp_range_op_ext(t, r);
+
+	if (x && x->fwd_tid)
 		return true;
 	return strstr(gp_s(t, r->text), "Backward") != NULL;
 }
@@ -260,7 +262,7 @@ static void op_args(gp_opattr *ctx, gp_trace *t, int32_t r, uint32_t *first, uin
 
 	*first = (uint32_t)t->args.n;
 	*count = 0;
-	if (!rg->ext)
+	if (!gp_range_op_ext(t, rg))
 		return;
 	uint32_t xi = rg->ext - 1;
 	if (ctx->args_first[xi]) {
@@ -380,8 +382,9 @@ gp_opattr *gp_opattr_begin(gp_trace *t)
 		for (size_t i = 0; i < t->ranges.n; i++) {
 			const struct gp_range *r = &t->ranges.v[i];
 			uint8_t want = pass == 0 ? GP_RANGE_CPU_OP : GP_RANGE_USER_ANNOTATION;
-			if (r->kind == want && r->ext && t->op_exts.v[r->ext - 1].ext_id)
-				gp_u64map_add(&ctx->ext, t->op_exts.v[r->ext - 1].ext_id, (int32_t)i);
+			const struct gp_op_ext *x = gp_range_op_ext(t, r);
+			if (r->kind == want && x && x->ext_id)
+				gp_u64map_add(&ctx->ext, x->ext_id, (int32_t)i);
 		}
 
 	for (size_t i = 0; i < t->ranges.n; i++) {
@@ -517,7 +520,7 @@ void gp_opattr_kernel(gp_opattr *ctx, gp_trace *t, size_t k, const int32_t *stac
 			if (top < 0)
 				top = st[i];
 			inner = st[i];
-			if (r->ext && t->op_exts.v[r->ext - 1].input_dims)
+			if (gp_range_op_ext(t, r) && gp_range_op_ext(t, r)->input_dims)
 				args_op = st[i];
 			break;
 		case GP_RANGE_USER_ANNOTATION:
@@ -575,8 +578,9 @@ void gp_opattr_kernel(gp_opattr *ctx, gp_trace *t, size_t k, const int32_t *stac
 	if (!a->trace)
 		for (int i = ns - 1; i >= 0 && !a->trace; i--) {
 			const struct gp_range *r = &t->ranges.v[st[i]];
-			if (r->kind == GP_RANGE_CPU_OP && r->ext && t->op_exts.v[r->ext - 1].call_stack)
-				a->trace = call_stack_site(t, gp_s(t, t->op_exts.v[r->ext - 1].call_stack));
+			const struct gp_op_ext *x = gp_range_op_ext(t, r);
+			if (r->kind == GP_RANGE_CPU_OP && x && x->call_stack)
+				a->trace = call_stack_site(t, gp_s(t, x->call_stack));
 		}
 
 	/* direction and sequence number: the innermost backward op decides;
@@ -587,7 +591,7 @@ void gp_opattr_kernel(gp_opattr *ctx, gp_trace *t, size_t k, const int32_t *stac
 		const struct gp_range *r = &t->ranges.v[st[i]];
 		if (r->kind != GP_RANGE_CPU_OP)
 			continue;
-		int64_t s = r->ext ? t->op_exts.v[r->ext - 1].seq : -1;
+		int64_t s = gp_range_op_ext(t, r) ? gp_range_op_ext(t, r)->seq : -1;
 		if (is_backward_op(t, r) && (s >= 0 || a->dir != GP_DIR_BPROP)) {
 			a->dir = GP_DIR_BPROP;
 			if (s >= 0) {
@@ -599,8 +603,9 @@ void gp_opattr_kernel(gp_opattr *ctx, gp_trace *t, size_t k, const int32_t *stac
 	if (a->dir == GP_DIR_FPROP)
 		for (int i = ns - 1; i >= 0 && a->seq < 0; i--) {
 			const struct gp_range *r = &t->ranges.v[st[i]];
-			if (r->kind == GP_RANGE_CPU_OP && r->ext && t->op_exts.v[r->ext - 1].seq >= 0)
-				a->seq = t->op_exts.v[r->ext - 1].seq;
+			const struct gp_op_ext *x = gp_range_op_ext(t, r);
+			if (r->kind == GP_RANGE_CPU_OP && x && x->seq >= 0)
+				a->seq = x->seq;
 		}
 
 	/* every sequence number in the stack, ascending and distinct */
@@ -608,9 +613,10 @@ void gp_opattr_kernel(gp_opattr *ctx, gp_trace *t, size_t k, const int32_t *stac
 	int na = 0;
 	for (int i = 0; i < ns && na < 32; i++) {
 		const struct gp_range *r = &t->ranges.v[st[i]];
-		if (r->kind != GP_RANGE_CPU_OP || !r->ext || t->op_exts.v[r->ext - 1].seq < 0)
+		const struct gp_op_ext *x = gp_range_op_ext(t, r);
+		if (r->kind != GP_RANGE_CPU_OP || !x || x->seq < 0)
 			continue;
-		int64_t s = t->op_exts.v[r->ext - 1].seq;
+		int64_t s = x->seq;
 		int j = na;
 		while (j > 0 && all[j - 1] > s)
 			j--;

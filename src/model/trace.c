@@ -29,6 +29,7 @@ void gp_trace_free(gp_trace *t)
 	gp_vec_free(t->coll_args);
 	gp_vec_free(t->memevents);
 	gp_vec_free(t->op_exts);
+	gp_vec_free(t->range_nvtx);
 	gp_vec_free(t->args);
 	gp_vec_free(t->meta);
 	gp_vec_free(t->warnings);
@@ -52,6 +53,20 @@ void gp_trace_warn(gp_trace *t, const char *fmt, ...)
 		if (t->warnings.v[i] == id)
 			return;
 	*gp_vec_push(t->warnings) = id;
+}
+
+/* The record sizes docs/trace-model.md and docs/PERFORMANCE.md state: a
+** field added to a per-event record costs bytes on every event. */
+_Static_assert(sizeof(struct gp_range) == 40, "gp_range is 40 bytes");
+
+struct gp_range_nvtx *gp_range_nvtx_add(gp_trace *t, struct gp_range *r)
+{
+	if (!(r->ext && (r->flags & GP_RANGE_F_NVTX))) {
+		gp_vec_push(t->range_nvtx);
+		r->ext = (uint32_t)t->range_nvtx.n;
+		r->flags |= GP_RANGE_F_NVTX;
+	}
+	return &t->range_nvtx.v[r->ext - 1];
 }
 
 uint32_t gp_trace_args_share(gp_trace *t, uint32_t first, gp_u64map *seen)

@@ -156,19 +156,20 @@ struct gp_sync {
 };
 
 /* A range: NVTX range or mark, framework op, annotation, timer.  CPU ranges
-** are keyed by (pid, tid); GPU annotations by (device as pid, stream as tid). */
+** are keyed by (pid, tid); GPU annotations by (device as pid, stream as tid).
+** 40 bytes: what only NVTX ranges carry (domain, colour, category, end
+** thread; 0 on nearly every range) lives in trace->range_nvtx, read with
+** gp_range_nvtx(). */
 struct gp_range {
 	gp_ns start, end;
 	uint32_t pid, tid;
-	uint32_t end_tid;       /* thread that ended a start/end range, 0 = same */
 	gp_str text;
-	gp_str domain;          /* NVTX domain name, 0 = default */
-	uint32_t color;         /* ARGB, 0 = none */
-	int32_t category;
-	uint8_t kind;           /* enum gp_range_kind */
-	uint16_t depth;         /* nesting depth on its thread, set by gp_trace_nest */
 	int32_t parent;         /* enclosing range on the same thread, -1 = none */
-	uint32_t ext;           /* 1 + index into trace->op_exts, 0 = none */
+	uint32_t ext;           /* 1 + index into trace->op_exts (GP_RANGE_F_NVTX
+				** clear) or trace->range_nvtx (set); 0 = none.
+				** Read with gp_range_op_ext() / gp_range_nvtx(). */
+	uint16_t depth;         /* nesting depth on its thread, set by gp_trace_nest */
+	uint8_t kind;           /* enum gp_range_kind */
 	uint8_t flags;          /* GP_RANGE_F_* */
 };
 
@@ -176,6 +177,19 @@ struct gp_range {
 ** the process or capture ended.  It brackets no particular work, so the
 ** correlation pass does not attribute kernels to it. */
 #define GP_RANGE_F_UNCLOSED 0x01
+/* gp_range.ext indexes trace->range_nvtx, not trace->op_exts. */
+#define GP_RANGE_F_NVTX     0x02
+
+/* An NVTX range's details beyond its text, kept aside because nearly every
+** range has none (a NVTX range of the default domain, no colour, no
+** category, ended on its own thread): referenced from gp_range.ext when
+** one is non-zero (gp_range_nvtx_add()). */
+struct gp_range_nvtx {
+	uint32_t end_tid;       /* thread that ended a start/end range, 0 = same */
+	gp_str domain;          /* NVTX domain name, 0 = default */
+	uint32_t color;         /* ARGB, 0 = none */
+	int32_t category;
+};
 
 /* Framework-op details (Kineto cpu_op args); referenced from gp_range.ext. */
 struct gp_op_ext {
@@ -281,6 +295,7 @@ typedef struct gp_trace {
 	GP_VEC(struct gp_range) ranges;
 	GP_VEC(struct gp_memevent) memevents;
 	GP_VEC(struct gp_op_ext) op_exts;
+	GP_VEC(struct gp_range_nvtx) range_nvtx;
 	GP_VEC(struct gp_arg) args;
 	GP_VEC(struct gp_meta) meta;
 	GP_VEC(struct gp_coll_args) coll_args;
@@ -309,6 +324,25 @@ static inline gp_str gp_intern(gp_trace *t, const char *s)
 {
 	return gp_strtab_intern(&t->strs, s);
 }
+
+/* Range r's framework-op details, or NULL when it has none. */
+static inline const struct gp_op_ext *gp_range_op_ext(const gp_trace *t, const struct gp_range *r)
+{
+	return r->ext && !(r->flags & GP_RANGE_F_NVTX) ? &t->op_exts.v[r->ext - 1] : NULL;
+}
+
+/* Range r's NVTX details; all zero when it has none. */
+static inline struct gp_range_nvtx gp_range_nvtx(const gp_trace *t, const struct gp_range *r)
+{
+	if (r->ext && (r->flags & GP_RANGE_F_NVTX))
+		return t->range_nvtx.v[r->ext - 1];
+	return (struct gp_range_nvtx){0};
+}
+
+/* Range r's NVTX details to fill in: a zeroed entry of t->range_nvtx is
+** added for r when it has none.  r must have no framework-op details (NVTX
+** ranges have none).  The pointer is valid until the next call. */
+struct gp_range_nvtx *gp_range_nvtx_add(gp_trace *t, struct gp_range *r);
 
 /* Shares identical argument lists.  t->args[first..args.n) is the list
 ** just added; when a list with the same content was added before and

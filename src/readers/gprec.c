@@ -170,6 +170,7 @@ static int parse_range(struct rec_state *st, char **f, int n, const char *where,
 		[GPREC_BACKWARD] = GP_RANGE_PUSHPOP, [GPREC_UPDATE] = GP_RANGE_PUSHPOP,
 	};
 	struct gp_range r = {.parent = -1};
+	struct gp_range_nvtx x = {0};
 	int64_t arg;
 	int kind = -1;
 
@@ -180,9 +181,9 @@ static int parse_range(struct rec_state *st, char **f, int n, const char *where,
 			kind = k;
 	if (kind < 0)
 		return gp_err(err, GP_ERR_CORRUPT, "%s: unknown range kind '%.40s'", where, f[1]);
-	if (!parse_u32(f[2], &r.tid, 10) || !parse_u32(f[3], &r.end_tid, 10) ||
+	if (!parse_u32(f[2], &r.tid, 10) || !parse_u32(f[3], &x.end_tid, 10) ||
 	    !parse_i64(f[4], &r.start) || !parse_i64(f[5], &r.end) ||
-	    !parse_u32(f[6], &r.color, 16) || !parse_i64(f[7], &arg))
+	    !parse_u32(f[6], &x.color, 16) || !parse_i64(f[7], &arg))
 		return gp_err(err, GP_ERR_CORRUPT, "%s: bad number in a range", where);
 	if (r.end < r.start)
 		return gp_err(err, GP_ERR_CORRUPT, "%s: range ends (%" PRId64 ") before it starts (%" PRId64 ")",
@@ -191,8 +192,10 @@ static int parse_range(struct rec_state *st, char **f, int n, const char *where,
 		return gp_err(err, GP_ERR_CORRUPT, "%s: bad escape in a name", where);
 	r.pid = st->pid;
 	r.kind = to_range_kind[kind];
-	r.domain = gp_intern(st->t, f[8]);
+	x.domain = gp_intern(st->t, f[8]);
 	r.text = gp_intern(st->t, f[9]);
+	if (x.end_tid || x.color || x.domain)
+		*gp_range_nvtx_add(st->t, &r) = x;
 	*gp_vec_push(st->t->ranges) = r;
 	st->nranges++;
 	return GP_OK;

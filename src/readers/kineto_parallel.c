@@ -232,7 +232,7 @@ static bool merge_part(struct kineto_parser *p, struct kineto_parser *q)
 	/* the counts of q's records, which the moves below empty */
 	size_t n_devices = u->devices.n, n_processes = u->processes.n, n_threads = u->threads.n;
 	size_t n_kernels = u->kernels.n, n_apis = u->apis.n, n_ranges = u->ranges.n;
-	size_t n_op_exts = u->op_exts.n;
+	size_t n_op_exts = u->op_exts.n, n_range_nvtx = u->range_nvtx.n;
 	struct gp_device *d = VEC_MOVE(t->devices, u->devices);
 	for (size_t i = 0; i < n_devices; i++)
 		d[i].name = map[d[i].name];
@@ -255,14 +255,16 @@ static bool merge_part(struct kineto_parser *p, struct kineto_parser *q)
 	VEC_MOVE(t->memsets, u->memsets);
 	VEC_MOVE(t->syncs, u->syncs);
 	VEC_MOVE(t->memevents, u->memevents);
-	uint32_t ext0 = (uint32_t)t->op_exts.n;
+	uint32_t ext0 = (uint32_t)t->op_exts.n, nvtx0 = (uint32_t)t->range_nvtx.n;
 	struct gp_range *r = VEC_MOVE(t->ranges, u->ranges);
 	for (size_t i = 0; i < n_ranges; i++) {
 		r[i].text = map[r[i].text];
-		r[i].domain = map[r[i].domain];
 		if (r[i].ext)
-			r[i].ext += ext0;
+			r[i].ext += r[i].flags & GP_RANGE_F_NVTX ? nvtx0 : ext0;
 	}
+	struct gp_range_nvtx *rn = VEC_MOVE(t->range_nvtx, u->range_nvtx);
+	for (size_t i = 0; i < n_range_nvtx; i++)
+		rn[i].domain = map[rn[i].domain];
 	struct gp_op_ext *x = VEC_MOVE(t->op_exts, u->op_exts);
 	for (size_t i = 0; i < n_op_exts; i++) {
 		x[i].input_dims = map[x[i].input_dims];
@@ -313,6 +315,7 @@ static bool trace_is_blank(const gp_trace *t)
 {
 	return !t->devices.n && !t->processes.n && !t->threads.n && !t->kernels.n && !t->apis.n &&
 	       !t->memcpys.n && !t->memsets.n && !t->syncs.n && !t->ranges.n && !t->op_exts.n &&
+	       !t->range_nvtx.n &&
 	       !t->memevents.n && !t->coll_args.n &&
 	       !t->args.n && !t->meta.n && !t->warnings.n && !t->attrs;
 }

@@ -920,11 +920,15 @@ static int read_nvtx(struct nsys *r)
 		}
 		rg->pid = gid_pid(g);
 		rg->tid = gid_tid(g);
-		if (!gp_sql_is_null(st, ENDGTID) && gp_sql_i64(st, ENDGTID) != g)
-			rg->end_tid = gid_tid(gp_sql_i64(st, ENDGTID));
 		rg->text = text;
-		rg->color = (uint32_t)gp_sql_i64(st, COLOR);
-		rg->category = (int32_t)gp_sql_i64(st, CATEGORY);
+		struct gp_range_nvtx x = {
+			.color = (uint32_t)gp_sql_i64(st, COLOR),
+			.category = (int32_t)gp_sql_i64(st, CATEGORY),
+		};
+		if (!gp_sql_is_null(st, ENDGTID) && gp_sql_i64(st, ENDGTID) != g)
+			x.end_tid = gid_tid(gp_sql_i64(st, ENDGTID));
+		if (x.end_tid || x.color || x.category)
+			*gp_range_nvtx_add(r->t, rg) = x;
 		rg->kind = (uint8_t)(cls == NV_PUSHPOP ? GP_RANGE_PUSHPOP :
 				     cls == NV_STARTEND ? GP_RANGE_STARTEND : GP_RANGE_MARK);
 		rg->parent = -1;
@@ -960,7 +964,7 @@ static void fix_ranges(struct nsys *r)
 		const struct domain_def *d = r->domains.n ?
 			bsearch(&key, r->domains.v, r->domains.n, sizeof(key), cmp_domain) : NULL;
 		if (d)
-			r->t->ranges.v[r->domain_refs.v[i].range].domain = d->name;
+			gp_range_nvtx_add(r->t, &r->t->ranges.v[r->domain_refs.v[i].range])->domain = d->name;
 		else
 			unknown++;
 	}

@@ -406,7 +406,9 @@ static int marker_row(struct ctx *c, sqlite3_stmt *st)
 		r->pid = pid;
 		r->tid = tid;
 		r->text = str_get(c, gp_sql_i64(st, 5));
-		r->domain = str_get(c, gp_sql_i64(st, 6));
+		gp_str domain = str_get(c, gp_sql_i64(st, 6));
+		if (domain)
+			gp_range_nvtx_add(c->t, r)->domain = domain;
 		r->kind = GP_RANGE_MARK;
 		r->parent = -1;
 		return GP_OK;
@@ -464,13 +466,14 @@ static void pair_markers(struct ctx *c)
 		r->pid = s->pid;
 		r->tid = s->tid;
 		r->text = s->name;
-		r->domain = s->domain;
+		if (s->domain)
+			gp_range_nvtx_add(c->t, r)->domain = s->domain;
 		r->parent = -1;
 		/* nvprof does not tell push/pop from start/end; a range that ends
 		** on another thread can only be a start/end one. */
 		if (e->tid != s->tid || e->pid != s->pid) {
 			r->kind = GP_RANGE_STARTEND;
-			r->end_tid = e->tid;
+			gp_range_nvtx_add(c->t, r)->end_tid = e->tid;
 		} else {
 			r->kind = GP_RANGE_PUSHPOP;
 		}

@@ -335,10 +335,11 @@ static void write_ranges(struct pf *p)
 			put_dur(out, r->start, r->end);
 		fputs(",\"args\":{\"kind\":", out);
 		gp_json_string(out, gp_range_kind_name(r->kind));
-		if (r->domain)
-			arg_str(out, "domain", gp_s(t, r->domain));
-		if (r->ext) {
-			const struct gp_op_ext *x = &t->op_exts.v[r->ext - 1];
+		gp_str domain = gp_range_nvtx(t, r).domain;
+		if (domain)
+			arg_str(out, "domain", gp_s(t, domain));
+		const struct gp_op_ext *x = gp_range_op_ext(t, r);
+		if (x) {
 			if (x->ext_id)
 				arg_u64(out, "External id", x->ext_id);
 			if (x->seq >= 0)
@@ -498,8 +499,9 @@ static void index_ops(const gp_trace *t, gp_u64map *ops)
 {
 	for (size_t i = 0; i < t->ranges.n; i++) {
 		const struct gp_range *r = &t->ranges.v[i];
-		if (r->kind == GP_RANGE_CPU_OP && r->ext && t->op_exts.v[r->ext - 1].ext_id)
-			gp_u64map_add(ops, t->op_exts.v[r->ext - 1].ext_id, (int32_t)i);
+		const struct gp_op_ext *x = gp_range_op_ext(t, r);
+		if (r->kind == GP_RANGE_CPU_OP && x && x->ext_id)
+			gp_u64map_add(ops, x->ext_id, (int32_t)i);
 	}
 }
 

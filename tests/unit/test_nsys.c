@@ -245,22 +245,24 @@ static void nvtx_is_read(void **state)
 	assert_int_equal(r->kind, GP_RANGE_PUSHPOP);
 	assert_int_equal(r->pid, 100);
 	assert_int_equal(r->tid, 101);
-	assert_int_equal(r->color, 4278190335u);
-	assert_int_equal(r->category, 3);
-	assert_int_equal(r->domain, 0);
+	assert_int_equal(gp_range_nvtx(&t, r).color, 4278190335u);
+	assert_int_equal(gp_range_nvtx(&t, r).category, 3);
+	assert_int_equal(gp_range_nvtx(&t, r).domain, 0);
+	assert_null(gp_range_op_ext(&t, r));
 	r = range_named(&t, "registered");
 	assert_non_null(r);
-	assert_string_equal(gp_s(&t, r->domain), "MyDomain");
+	assert_string_equal(gp_s(&t, gp_range_nvtx(&t, r).domain), "MyDomain");
 	assert_int_equal(r->depth, 2);   /* inside "crossing" and "inline" */
 	r = range_named(&t, "mark");
 	assert_non_null(r);
 	assert_int_equal(r->kind, GP_RANGE_MARK);
 	assert_int_equal(r->end, 300);
+	assert_int_equal(r->ext, 0);   /* no NVTX details: no side entry */
 	r = range_named(&t, "crossing");
 	assert_non_null(r);
 	assert_int_equal(r->kind, GP_RANGE_STARTEND);
 	assert_int_equal(r->start, -40);
-	assert_int_equal(r->end_tid, 102);
+	assert_int_equal(gp_range_nvtx(&t, r).end_tid, 102);
 	r = range_named(&t, "open");
 	assert_non_null(r);
 	assert_int_equal(r->end, 1000);   /* the end of the trace */
