@@ -599,7 +599,7 @@ static bool kernel_is_comm(const gp_trace *t, const struct gp_breakdown_opts *o,
 {
 	if (!o->is_comm)
 		return false;
-	return o->is_comm(gp_s(t, k->name ? k->name : k->demangled));
+	return o->is_comm(gp_s(t, gp_kernel_short_name_of(t, k)));
 }
 
 static int cmp_window(const void *pa, const void *pb)
@@ -956,7 +956,9 @@ struct launches {
 ** hipGraphLaunch). */
 static bool graph_kernel(const gp_trace *t, const struct gp_kernel *k, int32_t api)
 {
-	return k->graph_id || k->graph_node ||
+	const struct gp_kernel_def *d = gp_kernel_def(t, k);
+
+	return d->graph_id || d->graph_node ||
 	       (api >= 0 && strstr(gp_s(t, t->apis.v[api].name), "GraphLaunch") != NULL);
 }
 

@@ -186,7 +186,7 @@ int gp_coll_extract(const gp_trace *t, const struct gp_coll_opts *o, struct gp_c
 
 	for (size_t k = 0; k < t->kernels.n; k++) {
 		const struct gp_kernel *kn = &t->kernels.v[k];
-		const char *name = gp_s(t, kn->name);
+		const char *name = gp_s(t, gp_kernel_def(t, kn)->name);
 		const struct gp_coll_args *a;
 		struct call_context cx;
 		enum gp_coll_kind kind = GP_COLL_OTHER;

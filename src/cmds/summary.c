@@ -102,7 +102,8 @@ static void add(item_vec *v, uint64_t key, int64_t start, int64_t end)
 
 static const char *kernel_name(const gp_trace *t, const struct gp_kernel *k, bool base)
 {
-	gp_str a = base ? k->name : k->demangled, b = base ? k->demangled : k->name;
+	const struct gp_kernel_def *kd = gp_kernel_def(t, k);
+	gp_str a = base ? kd->name : kd->demangled, b = base ? kd->demangled : kd->name;
 	return a ? gp_s(t, a) : b ? gp_s(t, b) : "(unnamed kernel)";
 }
 

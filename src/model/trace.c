@@ -13,6 +13,7 @@ void gp_trace_init(gp_trace *t)
 {
 	memset(t, 0, sizeof(*t));
 	gp_strtab_init(&t->strs);
+	gp_vec_push(t->kernel_defs);   /* def 0: what a zeroed kernel runs */
 }
 
 void gp_trace_free(gp_trace *t)
@@ -21,6 +22,8 @@ void gp_trace_free(gp_trace *t)
 	gp_vec_free(t->processes);
 	gp_vec_free(t->threads);
 	gp_vec_free(t->kernels);
+	gp_vec_free(t->kernel_defs);
+	gp_u64map_free(&t->kernel_defs_seen);
 	gp_vec_free(t->apis);
 	gp_vec_free(t->memcpys);
 	gp_vec_free(t->memsets);
@@ -58,6 +61,22 @@ void gp_trace_warn(gp_trace *t, const char *fmt, ...)
 /* The record sizes docs/trace-model.md and docs/PERFORMANCE.md state: a
 ** field added to a per-event record costs bytes on every event. */
 _Static_assert(sizeof(struct gp_range) == 40, "gp_range is 40 bytes");
+_Static_assert(sizeof(struct gp_kernel) == 64, "gp_kernel is 64 bytes");
+/* gp_kernel_def_add hashes and compares the bytes: no padding in it. */
+_Static_assert(sizeof(struct gp_kernel_def) == 10 * 4 + 8, "gp_kernel_def has no padding");
+
+uint32_t gp_kernel_def_add(gp_trace *t, const struct gp_kernel_def *d)
+{
+	/* key: the content's 32-bit hash; on a collision between different
+	** defs the later one is stored again (exact, only less shared) */
+	uint64_t key = gp_strtab_hash(d, sizeof(*d));
+	int32_t prev = gp_u64map_add(&t->kernel_defs_seen, key, (int32_t)t->kernel_defs.n);
+
+	if ((size_t)prev < t->kernel_defs.n && memcmp(&t->kernel_defs.v[prev], d, sizeof(*d)) == 0)
+		return (uint32_t)prev;
+	*gp_vec_push(t->kernel_defs) = *d;
+	return (uint32_t)(t->kernel_defs.n - 1);
+}
 
 struct gp_range_nvtx *gp_range_nvtx_add(gp_trace *t, struct gp_range *r)
 {

@@ -95,6 +95,9 @@ struct gp_thread {
 	gp_str name;
 };
 
+/* A kernel launch: 64 bytes.  What repeats from launch to launch of one
+** function (its names, compiled resources, block shape, shared memory, the
+** graph node) is one shared gp_kernel_def, read with gp_kernel_def(). */
 struct gp_kernel {
 	gp_ns start, end;
 	uint64_t corr;          /* correlation id, unique within pid */
@@ -102,14 +105,23 @@ struct gp_kernel {
 	uint32_t pid;           /* process that launched it, 0 = unknown */
 	int32_t device;
 	uint32_t context, stream;
-	uint32_t grid[3], block[3];
-	uint32_t regs;          /* registers per thread */
-	uint32_t static_smem, dynamic_smem;  /* bytes */
+	uint32_t grid[3];
+	uint32_t def;           /* index into trace->kernel_defs (0: all zero) */
+};
+
+/* What a kernel launch runs and how, shared by every launch with the same
+** values (gp_kernel_def_add() stores each distinct one once): a million
+** launches have a few hundred.  A trace whose launches all differ costs
+** what the fields cost inside the kernel record, plus the index. */
+struct gp_kernel_def {
 	gp_str name;            /* short/base name as the file gives it */
 	gp_str demangled;       /* full demangled name with templates/args */
 	gp_str mangled;         /* raw _Z... name, 0 if unknown */
-	uint64_t graph_node;    /* CUDA graph node id, 0 = eager launch */
+	uint32_t block[3];
+	uint32_t regs;          /* registers per thread */
+	uint32_t static_smem, dynamic_smem;  /* bytes */
 	uint32_t graph_id;
+	uint64_t graph_node;    /* CUDA graph node id, 0 = eager launch */
 };
 
 struct gp_api {
@@ -288,6 +300,8 @@ typedef struct gp_trace {
 	GP_VEC(struct gp_process) processes;
 	GP_VEC(struct gp_thread) threads;
 	GP_VEC(struct gp_kernel) kernels;
+	GP_VEC(struct gp_kernel_def) kernel_defs;  /* [0] is all zero */
+	gp_u64map kernel_defs_seen;  /* content hash -> index, for gp_kernel_def_add */
 	GP_VEC(struct gp_api) apis;
 	GP_VEC(struct gp_memcpy) memcpys;
 	GP_VEC(struct gp_memset) memsets;
@@ -324,6 +338,31 @@ static inline gp_str gp_intern(gp_trace *t, const char *s)
 {
 	return gp_strtab_intern(&t->strs, s);
 }
+
+/* What kernel k runs: its names, block shape, resources, graph node. */
+static inline const struct gp_kernel_def *gp_kernel_def(const gp_trace *t, const struct gp_kernel *k)
+{
+	return &t->kernel_defs.v[k->def];
+}
+
+/* Kernel k's short name, else its demangled one (0 when it has neither). */
+static inline gp_str gp_kernel_short_name_of(const gp_trace *t, const struct gp_kernel *k)
+{
+	const struct gp_kernel_def *d = gp_kernel_def(t, k);
+	return d->name ? d->name : d->demangled;
+}
+
+/* Kernel k's demangled name, else its short one (0 when it has neither). */
+static inline gp_str gp_kernel_long_name_of(const gp_trace *t, const struct gp_kernel *k)
+{
+	const struct gp_kernel_def *d = gp_kernel_def(t, k);
+	return d->demangled ? d->demangled : d->name;
+}
+
+/* Stores d in t->kernel_defs unless an equal one is there; returns its
+** index, for gp_kernel.def.  d must be zeroed before it is filled (its
+** bytes are hashed). */
+uint32_t gp_kernel_def_add(gp_trace *t, const struct gp_kernel_def *d);
 
 /* Range r's framework-op details, or NULL when it has none. */
 static inline const struct gp_op_ext *gp_range_op_ext(const gp_trace *t, const struct gp_range *r)

@@ -285,7 +285,7 @@ static bool fits_u32(const uint64_t *v, int n)
 
 /* The short, demangled and mangled names of a CUPTI kernel name, each
 ** distinct name demangled once. */
-static void kernel_names(struct rec_state *st, struct gp_kernel *k, const char *raw)
+static void kernel_names(struct rec_state *st, struct gp_kernel_def *d, const char *raw)
 {
 	gp_str id = gp_intern(st->t, raw);
 	int32_t i = gp_u64map_get(&st->kernel_names, id);
@@ -303,9 +303,9 @@ static void kernel_names(struct rec_state *st, struct gp_kernel *k, const char *
 		i = (int32_t)(st->names.n - 1);
 		gp_u64map_put(&st->kernel_names, id, i);
 	}
-	k->name = st->names.v[i].name;
-	k->demangled = st->names.v[i].demangled;
-	k->mangled = st->names.v[i].mangled;
+	d->name = st->names.v[i].name;
+	d->demangled = st->names.v[i].demangled;
+	d->mangled = st->names.v[i].mangled;
 }
 
 static int parse_kernel(struct rec_state *st, char **f, int n, const char *where, gp_error *err)
@@ -323,6 +323,13 @@ static int parse_kernel(struct rec_state *st, char **f, int n, const char *where
 	if (!unescape(f[18]))
 		return gp_err(err, GP_ERR_CORRUPT, "%s: bad escape in a kernel name", where);
 	struct gp_kernel *k = gp_vec_push(st->t->kernels);
+	struct gp_kernel_def d = {
+		.regs = (uint32_t)v[12],
+		.static_smem = (uint32_t)v[13],
+		.dynamic_smem = (uint32_t)v[14],
+		.graph_id = (uint32_t)v[15],
+		.graph_node = v[16],
+	};
 	k->start = (gp_ns)v[0];
 	k->end = (gp_ns)v[1];
 	k->device = (int32_t)v[2];
@@ -330,16 +337,12 @@ static int parse_kernel(struct rec_state *st, char **f, int n, const char *where
 	k->stream = (uint32_t)v[4];
 	k->corr = v[5];
 	k->pid = st->pid;
-	for (int d = 0; d < 3; d++) {
-		k->grid[d] = (uint32_t)v[6 + d];
-		k->block[d] = (uint32_t)v[9 + d];
+	for (int i = 0; i < 3; i++) {
+		k->grid[i] = (uint32_t)v[6 + i];
+		d.block[i] = (uint32_t)v[9 + i];
 	}
-	k->regs = (uint32_t)v[12];
-	k->static_smem = (uint32_t)v[13];
-	k->dynamic_smem = (uint32_t)v[14];
-	k->graph_id = (uint32_t)v[15];
-	k->graph_node = v[16];
-	kernel_names(st, k, f[18]);
+	kernel_names(st, &d, f[18]);
+	k->def = gp_kernel_def_add(st->t, &d);
 	return GP_OK;
 }
 

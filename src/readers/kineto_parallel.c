@@ -242,12 +242,19 @@ static bool merge_part(struct kineto_parser *p, struct kineto_parser *q)
 	struct gp_thread *th = VEC_MOVE(t->threads, u->threads);
 	for (size_t i = 0; i < n_threads; i++)
 		th[i].name = map[th[i].name];
-	struct gp_kernel *k = VEC_MOVE(t->kernels, u->kernels);
-	for (size_t i = 0; i < n_kernels; i++) {
-		k[i].name = map[k[i].name];
-		k[i].demangled = map[k[i].demangled];
-		k[i].mangled = map[k[i].mangled];
+	/* q's kernel defs, in t's strings, shared with t's equal ones */
+	uint32_t *defmap = gp_xmalloc(u->kernel_defs.n * sizeof(*defmap));
+	for (size_t i = 0; i < u->kernel_defs.n; i++) {
+		struct gp_kernel_def x = u->kernel_defs.v[i];
+		x.name = map[x.name];
+		x.demangled = map[x.demangled];
+		x.mangled = map[x.mangled];
+		defmap[i] = i ? gp_kernel_def_add(t, &x) : 0;
 	}
+	struct gp_kernel *k = VEC_MOVE(t->kernels, u->kernels);
+	for (size_t i = 0; i < n_kernels; i++)
+		k[i].def = defmap[k[i].def];
+	free(defmap);
 	struct gp_api *a = VEC_MOVE(t->apis, u->apis);
 	for (size_t i = 0; i < n_apis; i++)
 		a[i].name = map[a[i].name];

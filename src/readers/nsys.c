@@ -524,20 +524,23 @@ static int read_kernels(struct nsys *r)
 		k->stream = (uint32_t)gp_sql_i64(st, STRM);
 		k->corr = (uint64_t)gp_sql_i64(st, CORR);
 		k->pid = gid_pid(gp_sql_i64(st, GPID));
-		k->name = str_col(r, st, SHORT);
-		k->demangled = str_col(r, st, DEMANGLED);
-		k->mangled = str_col(r, st, MANGLED);
-		if (!k->name)
-			k->name = short_name(r, k->demangled, short_cache);
+		struct gp_kernel_def d = {
+			.name = str_col(r, st, SHORT),
+			.demangled = str_col(r, st, DEMANGLED),
+			.mangled = str_col(r, st, MANGLED),
+			.regs = (uint32_t)gp_sql_i64(st, REGS),
+			.static_smem = (uint32_t)gp_sql_i64(st, SSMEM),
+			.dynamic_smem = (uint32_t)gp_sql_i64(st, DSMEM),
+			.graph_node = (uint64_t)gp_sql_i64(st, NODE),
+			.graph_id = (uint32_t)gp_sql_i64(st, GRAPH),
+		};
+		if (!d.name)
+			d.name = short_name(r, d.demangled, short_cache);
 		for (int i = 0; i < 3; i++) {
 			k->grid[i] = (uint32_t)gp_sql_i64(st, GRID + i);
-			k->block[i] = (uint32_t)gp_sql_i64(st, BLOCK + i);
+			d.block[i] = (uint32_t)gp_sql_i64(st, BLOCK + i);
 		}
-		k->regs = (uint32_t)gp_sql_i64(st, REGS);
-		k->static_smem = (uint32_t)gp_sql_i64(st, SSMEM);
-		k->dynamic_smem = (uint32_t)gp_sql_i64(st, DSMEM);
-		k->graph_node = (uint64_t)gp_sql_i64(st, NODE);
-		k->graph_id = (uint32_t)gp_sql_i64(st, GRAPH);
+		k->def = gp_kernel_def_add(r->t, &d);
 		tick(r);
 	}
 	return finish(r, st, rc, "kernels");
@@ -567,9 +570,10 @@ static int read_graphs(struct nsys *r)
 		k->stream = (uint32_t)gp_sql_i64(st, 4);
 		k->corr = (uint64_t)gp_sql_i64(st, 5);
 		k->pid = gid_pid(gp_sql_i64(st, 6));
-		k->graph_id = (uint32_t)gp_sql_i64(st, 7);
-		snprintf(name, sizeof(name), "[CUDA graph %" PRIu32 "]", k->graph_id);
-		k->name = k->demangled = gp_intern(r->t, name);
+		struct gp_kernel_def d = {.graph_id = (uint32_t)gp_sql_i64(st, 7)};
+		snprintf(name, sizeof(name), "[CUDA graph %" PRIu32 "]", d.graph_id);
+		d.name = d.demangled = gp_intern(r->t, name);
+		k->def = gp_kernel_def_add(r->t, &d);
 		tick(r);
 	}
 	if ((rc = finish(r, st, rc, "CUDA graph launches")))

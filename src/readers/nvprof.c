@@ -164,15 +164,15 @@ static gp_str str_get(struct ctx *c, int64_t id)
 	return s ? s->s : 0;
 }
 
-/* Fills k's name fields from StringTable id, demangling each distinct name
+/* Fills d's name fields from StringTable id, demangling each distinct name
 ** once. */
-static void kernel_names(struct ctx *c, struct gp_kernel *k, int64_t id)
+static void kernel_names(struct ctx *c, struct gp_kernel_def *d, int64_t id)
 {
 	struct nvstr *s = str_find(c, id);
 	char buf[1024];
 
 	if (!s || !s->s) {
-		k->name = k->demangled = gp_intern(c->t, "(unknown kernel)");
+		d->name = d->demangled = gp_intern(c->t, "(unknown kernel)");
 		return;
 	}
 	if (!s->kshort) {
@@ -185,9 +185,9 @@ static void kernel_names(struct ctx *c, struct gp_kernel *k, int64_t id)
 			s->kshort = s->s;
 		free(dem);
 	}
-	k->name = s->kshort;
-	k->demangled = s->kdem;
-	k->mangled = s->kdem != s->s ? s->s : 0;
+	d->name = s->kshort;
+	d->demangled = s->kdem;
+	d->mangled = s->kdem != s->s ? s->s : 0;
 }
 
 /* ---- DEVICE, CONTEXT, NAME ---- */
@@ -267,6 +267,11 @@ static int kernel_row(struct ctx *c, sqlite3_stmt *st)
 	if (outside(c, &start, &end, true))
 		return GP_OK;
 	struct gp_kernel *k = gp_vec_push(c->t->kernels);
+	struct gp_kernel_def d = {
+		.regs = gp_sql_u32(st, 11),
+		.static_smem = gp_sql_u32(st, 12),
+		.dynamic_smem = gp_sql_u32(st, 13),
+	};
 	k->start = start;
 	k->end = end;
 	k->device = (int32_t)gp_sql_i64(st, 2);
@@ -274,13 +279,11 @@ static int kernel_row(struct ctx *c, sqlite3_stmt *st)
 	k->stream = gp_sql_u32(st, 4);
 	for (int i = 0; i < 3; i++) {
 		k->grid[i] = gp_sql_u32(st, 5 + i);
-		k->block[i] = gp_sql_u32(st, 8 + i);
+		d.block[i] = gp_sql_u32(st, 8 + i);
 	}
-	k->regs = gp_sql_u32(st, 11);
-	k->static_smem = gp_sql_u32(st, 12);
-	k->dynamic_smem = gp_sql_u32(st, 13);
 	k->corr = (uint64_t)gp_sql_i64(st, 14);
-	kernel_names(c, k, gp_sql_i64(st, 15));
+	kernel_names(c, &d, gp_sql_i64(st, 15));
+	k->def = gp_kernel_def_add(c->t, &d);
 	return GP_OK;
 }
 

@@ -109,7 +109,7 @@ static void kernel_context(struct stacks *st, const struct gp_analysis *an, size
 
 static void kernel_frame(struct stacks *st, const gp_trace *t, size_t k)
 {
-	const char *name = gp_s(t, t->kernels.v[k].name);
+	const char *name = gp_s(t, gp_kernel_def(t, &t->kernels.v[k])->name);
 
 	name = name && *name ? name : "(unnamed kernel)";
 	put_frame(st, name, strlen(name));

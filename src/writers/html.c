@@ -358,7 +358,8 @@ static void write_tables(struct doc *d, const struct gp_analysis *an)
 		group_add(group_of(&layers, a->layer, a->layer, 0, k), t, r, k);
 		group_add(group_of(&ops, op, op, 0, k), t, r, k);
 		group_add(group_of(&shapes, (uint64_t)op << 32 | params, op, params, k), t, r, k);
-		group_add(group_of(&kernels, t->kernels.v[k].name, t->kernels.v[k].name, 0, k), t, r, k);
+		group_add(group_of(&kernels, gp_kernel_def(t, &t->kernels.v[k])->name,
+				    gp_kernel_def(t, &t->kernels.v[k])->name, 0, k), t, r, k);
 	}
 	gp_vec_sort(layers.v, cmp_group);
 	gp_vec_sort(ops.v, cmp_group);

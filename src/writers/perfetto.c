@@ -433,9 +433,10 @@ static void write_kernels(struct pf *p, const struct gp_analysis *an)
 
 	for (size_t k = 0; k < t->kernels.n; k++) {
 		const struct gp_kernel *kr = &t->kernels.v[k];
+		const struct gp_kernel_def *kd = gp_kernel_def(t, kr);
 		if (!in_window(p, kr->start, kr->end))
 			continue;
-		begin(p, 'X', "kernel", gp_s(t, kr->demangled ? kr->demangled : kr->name), kr->device,
+		begin(p, 'X', "kernel", gp_s(t, gp_kernel_long_name_of(t, kr)), kr->device,
 		      kr->stream, kr->start);
 		put_dur(out, kr->start, kr->end);
 		fprintf(out, ",\"args\":{\"device\":%" PRId32 ",\"stream\":%" PRIu32, kr->device, kr->stream);
@@ -443,13 +444,13 @@ static void write_kernels(struct pf *p, const struct gp_analysis *an)
 		if (kr->ext_id)
 			arg_u64(out, "External id", kr->ext_id);
 		arg_u64(out, "context", kr->context);
-		arg_u64(out, "registers per thread", kr->regs);
-		arg_u64(out, "shared memory", (uint64_t)kr->static_smem + kr->dynamic_smem);
+		arg_u64(out, "registers per thread", kd->regs);
+		arg_u64(out, "shared memory", (uint64_t)kd->static_smem + kd->dynamic_smem);
 		fprintf(out, ",\"grid\":[%" PRIu32 ",%" PRIu32 ",%" PRIu32 "]", kr->grid[0], kr->grid[1], kr->grid[2]);
-		fprintf(out, ",\"block\":[%" PRIu32 ",%" PRIu32 ",%" PRIu32 "]", kr->block[0], kr->block[1], kr->block[2]);
-		if (kr->graph_node) {
-			arg_u64(out, "graph id", kr->graph_id);
-			arg_u64(out, "graph node id", kr->graph_node);
+		fprintf(out, ",\"block\":[%" PRIu32 ",%" PRIu32 ",%" PRIu32 "]", kd->block[0], kd->block[1], kd->block[2]);
+		if (kd->graph_node) {
+			arg_u64(out, "graph id", kd->graph_id);
+			arg_u64(out, "graph node id", kd->graph_node);
 		}
 		kernel_model_args(out, an, k);
 		fputs("}}", out);

@@ -35,8 +35,7 @@ static void kernel(gp_trace *t, gp_ns s, gp_ns e, uint32_t stream, const char *n
 	k->start = s;
 	k->end = e;
 	k->stream = stream;
-	k->name = gp_intern(t, name);
-	k->graph_id = graph;
+	k->def = gp_kernel_def_add(t, &(struct gp_kernel_def){.name = gp_intern(t, name), .graph_id = graph});
 }
 
 static void copy(gp_trace *t, gp_ns s, gp_ns e, bool pageable)

@@ -33,7 +33,7 @@ static void kernel(gp_trace *t, gp_ns s, uint64_t corr, uint32_t pid)
 	k->end = s + 5;
 	k->corr = corr;
 	k->pid = pid;
-	k->name = gp_intern(t, "k");
+	k->def = gp_kernel_def_add(t, &(struct gp_kernel_def){.name = gp_intern(t, "k")});
 }
 
 static void range(gp_trace *t, uint32_t pid, uint32_t tid, gp_ns s, gp_ns e, const char *text)

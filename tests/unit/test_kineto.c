@@ -182,12 +182,12 @@ static void reads_step_trace(void **state)
 	const struct gp_kernel *kr = &t.kernels.v[k];
 	assert_true(kr->start == INT64_C(1700000000001030250));
 	assert_true(kr->end - kr->start == 10500);
-	assert_string_equal(gp_s(&t, kr->name), "Kernel");
-	assert_string_equal(gp_s(&t, kr->demangled), "void cutlass::Kernel<cutlass_80_gemm>(Params)");
+	assert_string_equal(gp_s(&t, gp_kernel_def(&t, kr)->name), "Kernel");
+	assert_string_equal(gp_s(&t, gp_kernel_def(&t, kr)->demangled), "void cutlass::Kernel<cutlass_80_gemm>(Params)");
 	assert_int_equal(kr->grid[0], 4);
 	assert_int_equal(kr->grid[1], 2);
-	assert_int_equal(kr->block[0], 128);
-	assert_int_equal(kr->regs, 128);
+	assert_int_equal(gp_kernel_def(&t, kr)->block[0], 128);
+	assert_int_equal(gp_kernel_def(&t, kr)->regs, 128);
 	assert_int_equal(kr->pid, 10);   /* from the runtime call */
 	assert_int_equal(kr->stream, 7);
 	assert_int_equal(t.memcpys.v[0].copy_kind, GP_COPY_HTOD);
@@ -429,7 +429,8 @@ static void assert_same_trace(const gp_trace *a, const gp_trace *b)
 	for (size_t i = 0; i < a->kernels.n; i++) {
 		const struct gp_kernel *x = &a->kernels.v[i], *y = &b->kernels.v[i];
 		assert_true(x->start == y->start && x->end == y->end && x->corr == y->corr &&
-			    x->pid == y->pid && x->name == y->name && x->demangled == y->demangled &&
+			    x->pid == y->pid && gp_kernel_def(a, x)->name == gp_kernel_def(b, y)->name &&
+			    gp_kernel_def(a, x)->demangled == gp_kernel_def(b, y)->demangled &&
 			    x->grid[0] == y->grid[0]);
 	}
 	assert_int_equal(a->apis.n, b->apis.n);

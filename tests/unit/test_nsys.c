@@ -149,20 +149,20 @@ static void kernels_are_read(void **state)
 	assert_int_equal(k->corr, 42);
 	assert_int_equal(k->pid, 100);
 	assert_int_equal(k->stream, 7);
-	assert_string_equal(gp_s(&t, k->name), "gemm");
-	assert_string_equal(gp_s(&t, k->demangled), "void gemm<float>(float*)");
-	assert_string_equal(gp_s(&t, k->mangled), "_Z4gemmIfEvPT_");
+	assert_string_equal(gp_s(&t, gp_kernel_def(&t, k)->name), "gemm");
+	assert_string_equal(gp_s(&t, gp_kernel_def(&t, k)->demangled), "void gemm<float>(float*)");
+	assert_string_equal(gp_s(&t, gp_kernel_def(&t, k)->mangled), "_Z4gemmIfEvPT_");
 	assert_int_equal(k->grid[0], 10);
 	assert_int_equal(k->grid[1], 2);
-	assert_int_equal(k->block[0], 128);
-	assert_int_equal(k->regs, 32);
-	assert_int_equal(k->static_smem, 1024);
-	assert_int_equal(k->dynamic_smem, 2048);
-	assert_int_equal(k->graph_node, 0);
+	assert_int_equal(gp_kernel_def(&t, k)->block[0], 128);
+	assert_int_equal(gp_kernel_def(&t, k)->regs, 32);
+	assert_int_equal(gp_kernel_def(&t, k)->static_smem, 1024);
+	assert_int_equal(gp_kernel_def(&t, k)->dynamic_smem, 2048);
+	assert_int_equal(gp_kernel_def(&t, k)->graph_node, 0);
 	k = &t.kernels.v[1];
 	assert_int_equal(k->corr, 0);           /* NULL correlationId */
-	assert_int_equal(k->mangled, 0);        /* NULL mangledName */
-	assert_int_equal(k->graph_node, 77);
+	assert_int_equal(gp_kernel_def(&t, k)->mangled, 0);        /* NULL mangledName */
+	assert_int_equal(gp_kernel_def(&t, k)->graph_node, 77);
 	assert_int_equal(k->device, 1);
 	assert_int_equal(k->pid, 200);
 	assert_int_equal(t.warnings.n, 0);
@@ -343,10 +343,10 @@ static void string_keys_are_checked(void **state)
 		GTID(1, 0), GTID(1, 0));
 	assert_int_equal(load(&t, &err), GP_OK);
 	assert_int_equal(t.kernels.n, 2);
-	assert_string_equal(gp_s(&t, t.kernels.v[0].demangled), "big");
-	assert_string_equal(gp_s(&t, t.kernels.v[0].name), "seven");
-	assert_string_equal(gp_s(&t, t.kernels.v[0].mangled), "");
-	assert_string_equal(gp_s(&t, t.kernels.v[1].name), "");
+	assert_string_equal(gp_s(&t, gp_kernel_def(&t, &t.kernels.v[0])->demangled), "big");
+	assert_string_equal(gp_s(&t, gp_kernel_def(&t, &t.kernels.v[0])->name), "seven");
+	assert_string_equal(gp_s(&t, gp_kernel_def(&t, &t.kernels.v[0])->mangled), "");
+	assert_string_equal(gp_s(&t, gp_kernel_def(&t, &t.kernels.v[1])->name), "");
 	assert_true(has_warning(&t, "3 references to missing StringIds rows"));
 	gp_trace_free(&t);
 }
@@ -396,8 +396,8 @@ static void metadata_and_graphs(void **state)
 	assert_int_equal(t.threads.v[0].tid, 101);
 	assert_string_equal(gp_s(&t, t.threads.v[0].name), "pt_main_thread");
 	assert_int_equal(t.kernels.n, 1);
-	assert_string_equal(gp_s(&t, t.kernels.v[0].name), "[CUDA graph 5]");
-	assert_int_equal(t.kernels.v[0].graph_id, 5);
+	assert_string_equal(gp_s(&t, gp_kernel_def(&t, &t.kernels.v[0])->name), "[CUDA graph 5]");
+	assert_int_equal(gp_kernel_def(&t, &t.kernels.v[0])->graph_id, 5);
 	assert_int_equal(t.kernels.v[0].corr, 12);
 	assert_int_equal(t.kernels.v[0].pid, 100);
 	assert_true(has_warning(&t, "1 CUDA graph launches were traced as whole graphs"));
@@ -572,13 +572,13 @@ static void trixi_matches_nsys_stats(void **state)
 	assert_int_equal(k->corr, strtoll(f[2], NULL, 10));
 	for (int i = 0; i < 3; i++) {
 		assert_int_equal(k->grid[i], strtoll(f[3 + i], NULL, 10));
-		assert_int_equal(k->block[i], strtoll(f[6 + i], NULL, 10));
+		assert_int_equal(gp_kernel_def(&t, k)->block[i], strtoll(f[6 + i], NULL, 10));
 	}
-	assert_int_equal(k->regs, strtoll(f[9], NULL, 10));
+	assert_int_equal(gp_kernel_def(&t, k)->regs, strtoll(f[9], NULL, 10));
 	assert_string_equal(dev, f[16]);
 	assert_int_equal(k->context, strtoll(f[17], NULL, 10));
 	assert_int_equal(k->stream, strtoll(f[18], NULL, 10));
-	assert_string_equal(gp_s(&t, k->demangled), f[19]);
+	assert_string_equal(gp_s(&t, gp_kernel_def(&t, k)->demangled), f[19]);
 	assert_string_equal(gp_s(&t, t.tool_version), "nsys 2023.1.2.43");
 	/* only driver calls in this Julia run (expected_cuda_api_sum.csv) */
 	assert_int_equal(t.apis.n, 6);
