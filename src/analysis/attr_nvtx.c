@@ -8,6 +8,7 @@
 ** state depends on it.  Range texts are parsed by gp_marker_parse()
 ** (markers.h), each parse kept in a bounded cache (range_info()).
 */
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -44,6 +45,11 @@ static void nvinfo_fill(gp_trace *t, gp_str text, struct nvinfo *in, gp_u64map *
 	gp_marker_parse(t, s, gp_strtab_len(&t->strs, text), &m);
 	if (m.args_count && m.args_first + m.args_count == t->args.n)
 		m.args_first = gp_trace_args_share(t, m.args_first, args_seen);
+	if (m.args_count > GP_ATTR_MAX_ARGS) {   /* gp_attr.args_count is 16 bits */
+		gp_trace_warn(t, "an NVTX marker has %" PRIu32 " arguments: the op model reads "
+			      "its first %u", m.args_count, (unsigned)GP_ATTR_MAX_ARGS);
+		m.args_count = GP_ATTR_MAX_ARGS;
+	}
 	in->bin = m.pyprof_kind;
 	in->seq = -1;
 	switch (in->bin) {

@@ -25,6 +25,7 @@
 #include "util/u64map.h"
 
 #define MAX_OP_ARGS 64
+_Static_assert(MAX_OP_ARGS <= GP_ATTR_MAX_ARGS, "an op's args fit gp_attr.args_count");
 #define MAX_STACK 256
 
 /* One ProfilerStep#N range: every CPU activity of its process during it
@@ -39,7 +40,7 @@ struct gp_opattr {
 	gp_u64map ext;          /* External id -> op range */
 	int32_t *op_range;      /* per kernel: innermost cpu_op, -1 */
 	uint32_t *args_first;   /* per op_ext: 1 + first arg, 0 = not parsed yet */
-	uint32_t *args_count;
+	uint16_t *args_count;
 	gp_u64map args_seen;    /* arg lists added so far, to share (gp_trace_args_share) */
 	int32_t *gpu;           /* GPU annotation ranges, in t->ranges order */
 	int32_t *gpu_par;       /* enclosing GPU annotation (index into gpu), -1 */
@@ -252,8 +253,9 @@ static void scalar_value(const char *v, struct gp_arg *a, gp_trace *t, const cha
 }
 
 /* Adds the args of op range r to t->args (once per op_ext) and sets
-** *first and *count to them; none for a range without an op_ext. */
-static void op_args(gp_opattr *ctx, gp_trace *t, int32_t r, uint32_t *first, uint32_t *count)
+** *first and *count (at most MAX_OP_ARGS) to them; none for a range
+** without an op_ext. */
+static void op_args(gp_opattr *ctx, gp_trace *t, int32_t r, uint32_t *first, uint16_t *count)
 {
 	const struct gp_range *rg = &t->ranges.v[r];
 	const char *dims[MAX_OP_ARGS], *types[MAX_OP_ARGS], *conc[MAX_OP_ARGS];
@@ -326,7 +328,7 @@ static void op_args(gp_opattr *ctx, gp_trace *t, int32_t r, uint32_t *first, uin
 		if (t->args.n - *first >= MAX_OP_ARGS)
 			break;
 	}
-	*count = (uint32_t)(t->args.n - *first);
+	*count = (uint16_t)(t->args.n - *first);
 	*first = gp_trace_args_share(t, *first, &ctx->args_seen);
 	ctx->args_first[xi] = *first + 1;
 	ctx->args_count[xi] = *count;

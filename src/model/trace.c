@@ -62,6 +62,7 @@ void gp_trace_warn(gp_trace *t, const char *fmt, ...)
 ** field added to a per-event record costs bytes on every event. */
 _Static_assert(sizeof(struct gp_range) == 40, "gp_range is 40 bytes");
 _Static_assert(sizeof(struct gp_kernel) == 64, "gp_kernel is 64 bytes");
+_Static_assert(sizeof(struct gp_attr) == 64, "gp_attr is 64 bytes");
 /* gp_kernel_def_add hashes and compares the bytes: no padding in it. */
 _Static_assert(sizeof(struct gp_kernel_def) == 10 * 4 + 8, "gp_kernel_def has no padding");
 

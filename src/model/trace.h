@@ -233,8 +233,10 @@ struct gp_arg {
 };
 
 /* What the correlation pass says about a kernel: one entry per kernel,
-** same index as trace->kernels. */
+** same index as trace->kernels.  64 bytes (the 64-bit field first, the
+** narrow ones last: no padding inside). */
 struct gp_attr {
+	int64_t seq;            /* first sequence number, -1 = none */
 	int32_t api;            /* launching API call, -1 = not found */
 	gp_str layer;           /* "Conv2_x:Bottleneck_1" (layer: ranges) */
 	gp_str trace;           /* innermost call-site, "file.py:12" */
@@ -242,15 +244,17 @@ struct gp_attr {
 	gp_str marker;          /* raw innermost framework op name ("aten::mm") */
 	gp_str seq_list;        /* "12,13"; 0 = none */
 	gp_str altseq_list;
-	int64_t seq;            /* first sequence number, -1 = none */
 	int32_t sub;            /* kernel index within its op, from 0 */
-	uint8_t dir;            /* enum gp_dir */
-	uint32_t args_first, args_count;  /* into trace->args */
+	uint32_t args_first;    /* into trace->args */
 	int32_t iter;           /* iteration number, -1 = unknown */
 	int32_t fwd;            /* forward kernel it inherited from, -1 = none */
 	int32_t range;          /* innermost range enclosing the launching call
 				** on its thread (any kind), -1 = none */
+	uint16_t args_count;    /* at most GP_ATTR_MAX_ARGS: a marker with more
+				** keeps its first ones, with a warning */
+	uint8_t dir;            /* enum gp_dir */
 };
+#define GP_ATTR_MAX_ARGS UINT16_MAX
 
 /* One allocator event: memory allocated (bytes > 0) or freed (bytes < 0)
 ** on a device, as the profiler recorded it (Kineto [memory] instants, nsys
