@@ -201,7 +201,7 @@ static const char *cell(const gp_trace *t, const struct gp_opres *res, size_t k,
 		if (!api)
 			return NULL;
 		return gp_fmt_i64(buf, kr->start - api->start);
-	case C_API: return api ? gp_known_text(gp_s(t, api->name)) : NULL;
+	case C_API: return api ? gp_known_text(gp_s(t, gp_api_def(t, api)->name)) : NULL;
 	case C_GFLOPS: case C_GBPS: case C_INTENSITY: case C_IDEAL: case C_EFF: case C_BOUND: {
 		struct gp_roofline rl;
 		double pf = 0, pbw = 0, v;

@@ -14,6 +14,7 @@ void gp_trace_init(gp_trace *t)
 	memset(t, 0, sizeof(*t));
 	gp_strtab_init(&t->strs);
 	gp_vec_push(t->kernel_defs);   /* def 0: what a zeroed kernel runs */
+	gp_vec_push(t->api_defs);
 }
 
 void gp_trace_free(gp_trace *t)
@@ -24,6 +25,8 @@ void gp_trace_free(gp_trace *t)
 	gp_vec_free(t->kernels);
 	gp_vec_free(t->kernel_defs);
 	gp_u64map_free(&t->kernel_defs_seen);
+	gp_vec_free(t->api_defs);
+	gp_u64map_free(&t->api_defs_seen);
 	gp_vec_free(t->apis);
 	gp_vec_free(t->memcpys);
 	gp_vec_free(t->memsets);
@@ -63,20 +66,40 @@ void gp_trace_warn(gp_trace *t, const char *fmt, ...)
 _Static_assert(sizeof(struct gp_range) == 40, "gp_range is 40 bytes");
 _Static_assert(sizeof(struct gp_kernel) == 64, "gp_kernel is 64 bytes");
 _Static_assert(sizeof(struct gp_attr) == 64, "gp_attr is 64 bytes");
-/* gp_kernel_def_add hashes and compares the bytes: no padding in it. */
+_Static_assert(sizeof(struct gp_api) == 48, "gp_api is 48 bytes");
+/* The shared tables are hashed and compared as bytes: no padding in them. */
 _Static_assert(sizeof(struct gp_kernel_def) == 10 * 4 + 8, "gp_kernel_def has no padding");
+_Static_assert(sizeof(struct gp_api_def) == 4 * 4, "gp_api_def has no padding");
+
+/*
+** Stores rec (size bytes) at the end of the array *v (*n records, *cap
+** allocated) unless a record with the same bytes was stored before, and
+** returns the index of the stored one.  seen maps content hashes to
+** indices; on a hash collision between different records the later one is
+** stored again (exact, only less shared).
+*/
+static uint32_t share_record(void **v, size_t *n, size_t *cap, size_t size, gp_u64map *seen,
+			     const void *rec)
+{
+	int32_t prev = gp_u64map_add(seen, gp_strtab_hash(rec, size), (int32_t)*n);
+
+	if ((size_t)prev < *n && memcmp((char *)*v + (size_t)prev * size, rec, size) == 0)
+		return (uint32_t)prev;
+	gp_vec_grow_(v, cap, size, *n + 1);
+	memcpy((char *)*v + *n * size, rec, size);
+	return (uint32_t)(*n)++;
+}
 
 uint32_t gp_kernel_def_add(gp_trace *t, const struct gp_kernel_def *d)
 {
-	/* key: the content's 32-bit hash; on a collision between different
-	** defs the later one is stored again (exact, only less shared) */
-	uint64_t key = gp_strtab_hash(d, sizeof(*d));
-	int32_t prev = gp_u64map_add(&t->kernel_defs_seen, key, (int32_t)t->kernel_defs.n);
+	return share_record((void **)&t->kernel_defs.v, &t->kernel_defs.n, &t->kernel_defs.cap,
+			    sizeof(*d), &t->kernel_defs_seen, d);
+}
 
-	if ((size_t)prev < t->kernel_defs.n && memcmp(&t->kernel_defs.v[prev], d, sizeof(*d)) == 0)
-		return (uint32_t)prev;
-	*gp_vec_push(t->kernel_defs) = *d;
-	return (uint32_t)(t->kernel_defs.n - 1);
+uint32_t gp_api_def_add(gp_trace *t, const struct gp_api_def *d)
+{
+	return share_record((void **)&t->api_defs.v, &t->api_defs.n, &t->api_defs.cap, sizeof(*d),
+			    &t->api_defs_seen, d);
 }
 
 struct gp_range_nvtx *gp_range_nvtx_add(gp_trace *t, struct gp_range *r)

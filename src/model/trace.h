@@ -124,15 +124,23 @@ struct gp_kernel_def {
 	uint64_t graph_node;    /* CUDA graph node id, 0 = eager launch */
 };
 
+/* An API call: 48 bytes.  Which function it was and what it returned
+** repeat from call to call: one shared gp_api_def, read with gp_api_def(). */
 struct gp_api {
 	gp_ns start, end;
 	uint64_t corr;
 	uint64_t ext_id;        /* Kineto External id, 0 = none */
 	uint32_t pid, tid;
+	uint32_t def;           /* index into trace->api_defs (0: all zero) */
+};
+
+/* The function an API call called and its result, shared by every call
+** with the same values (gp_api_def_add()): a few hundred in a trace. */
+struct gp_api_def {
 	gp_str name;            /* without the _vNNNN suffix */
 	int32_t cbid;           /* CUPTI callback id, -1 = unknown */
 	int32_t ret;            /* return value */
-	uint8_t kind;           /* enum gp_api_kind */
+	uint32_t kind;          /* enum gp_api_kind */
 };
 
 struct gp_memcpy {
@@ -307,6 +315,8 @@ typedef struct gp_trace {
 	GP_VEC(struct gp_kernel_def) kernel_defs;  /* [0] is all zero */
 	gp_u64map kernel_defs_seen;  /* content hash -> index, for gp_kernel_def_add */
 	GP_VEC(struct gp_api) apis;
+	GP_VEC(struct gp_api_def) api_defs;  /* [0] is all zero */
+	gp_u64map api_defs_seen;  /* content hash -> index, for gp_api_def_add */
 	GP_VEC(struct gp_memcpy) memcpys;
 	GP_VEC(struct gp_memset) memsets;
 	GP_VEC(struct gp_sync) syncs;
@@ -349,6 +359,16 @@ static inline const struct gp_kernel_def *gp_kernel_def(const gp_trace *t, const
 	return &t->kernel_defs.v[k->def];
 }
 
+/* What API call a called and returned. */
+static inline const struct gp_api_def *gp_api_def(const gp_trace *t, const struct gp_api *a)
+{
+	return &t->api_defs.v[a->def];
+}
+
+/* Stores d in t->api_defs unless an equal one is there; returns its index,
+** for gp_api.def. */
+uint32_t gp_api_def_add(gp_trace *t, const struct gp_api_def *d);
+
 /* Kernel k's short name, else its demangled one (0 when it has neither). */
 static inline gp_str gp_kernel_short_name_of(const gp_trace *t, const struct gp_kernel *k)
 {
@@ -364,8 +384,7 @@ static inline gp_str gp_kernel_long_name_of(const gp_trace *t, const struct gp_k
 }
 
 /* Stores d in t->kernel_defs unless an equal one is there; returns its
-** index, for gp_kernel.def.  d must be zeroed before it is filled (its
-** bytes are hashed). */
+** index, for gp_kernel.def. */
 uint32_t gp_kernel_def_add(gp_trace *t, const struct gp_kernel_def *d);
 
 /* Range r's framework-op details, or NULL when it has none. */

@@ -563,7 +563,7 @@ static int32_t api_at(const gp_trace *t, gp_ns x)
 		const struct gp_api *a = &t->apis.v[i - 1];
 		if (a->end >= x) {
 			best = (int32_t)(i - 1);
-			if (is_sync_api(gp_s(t, a->name)))
+			if (is_sync_api(gp_s(t, gp_api_def(t, a)->name)))
 				return best;
 		}
 	}
@@ -586,7 +586,7 @@ static void find_idle_gaps(struct advise_in *in, const struct gp_activity *a, si
 			gap->ns = (double)(a[i].s - busy_end);
 			gap->next_kernel = a[i].unit < t->kernels.n ? (int32_t)a[i].unit : -1;
 			gap->api = gap->ns >= lim.idle_gap_ns ? api_at(t, busy_end + (gp_ns)(gap->ns / 2)) : -1;
-			gap->sync = gap->api >= 0 && is_sync_api(gp_s(t, t->apis.v[gap->api].name));
+			gap->sync = gap->api >= 0 && is_sync_api(gp_s(t, gp_api_def(t, &t->apis.v[gap->api])->name));
 		}
 		if (!i || a[i].dev != a[i - 1].dev || a[i].e > busy_end)
 			busy_end = a[i].e;
@@ -898,7 +898,7 @@ static bool rule_idle_gaps(const struct advise_in *in, struct gp_finding *x)
 			biggest = g->ns;
 			big_at = g->start;
 		}
-		agg_add(&cause, g->api >= 0 ? t->apis.v[g->api].name : 0, g->ns, 0);
+		agg_add(&cause, g->api >= 0 ? gp_api_def(t, &t->apis.v[g->api])->name : 0, g->ns, 0);
 	}
 	/* fires on the idle time no cause explains */
 	found = n && unexplained >= lim.min_share * in->f->span_ns;
@@ -993,11 +993,11 @@ static bool rule_sync_calls(const struct advise_in *in, struct gp_finding *x)
 	involved(x, sync_idle, nsync_gaps);
 	agg_init(&calls, t);
 	for (size_t i = 0; i < t->apis.n; i++)
-		if (is_sync_api(gp_s(t, t->apis.v[i].name))) {
+		if (is_sync_api(gp_s(t, gp_api_def(t, &t->apis.v[i])->name))) {
 			double d = (double)(t->apis.v[i].end - t->apis.v[i].start);
 			ncalls++;
 			cpu += d;
-			agg_add(&calls, t->apis.v[i].name, d, 0);
+			agg_add(&calls, gp_api_def(t, &t->apis.v[i])->name, d, 0);
 		}
 	snprintf(x->title, sizeof(x->title), SYNC_TITLE, fmt_ms(sync_idle, d1, sizeof(d1)));
 	evidence(t, NULL, &calls, x->evidence, sizeof(x->evidence), "calls");
@@ -1444,7 +1444,7 @@ static bool rule_alloc_churn(const struct advise_in *in, struct gp_finding *x)
 	for (size_t i = 0; i < in->gaps.n; i++) {
 		const struct idle_gap *g = &in->gaps.v[i];
 		if (g->api >= 0 && g->start >= c.loop_start &&
-		    gp_memory_alloc_call(gp_s(t, t->apis.v[g->api].name))) {
+		    gp_memory_alloc_call(gp_s(t, gp_api_def(t, &t->apis.v[g->api])->name))) {
 			idle += g->ns;
 			ngaps++;
 			claim(in, in->gap0 + i, g->ns);

@@ -438,15 +438,17 @@ static int parse_api(struct rec_state *st, char **f, int n, const char *where, g
 		name = buf;
 	}
 	struct gp_api *a = gp_vec_push(st->t->apis);
-	a->kind = (uint8_t)kind;
 	a->start = (gp_ns)v[0];
 	a->end = (gp_ns)v[1];
 	a->tid = (uint32_t)v[2];
 	a->corr = v[3];
-	a->cbid = (int32_t)v[4];
-	a->ret = (int32_t)(uint32_t)v[5];
 	a->pid = st->pid;
-	a->name = gp_intern(st->t, name);
+	a->def = gp_api_def_add(st->t, &(struct gp_api_def){
+		.name = gp_intern(st->t, name),
+		.cbid = (int32_t)v[4],
+		.ret = (int32_t)(uint32_t)v[5],
+		.kind = (uint32_t)kind,
+	});
 	return GP_OK;
 }
 

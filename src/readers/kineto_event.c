@@ -268,16 +268,19 @@ static void add_api(struct kineto_parser *p, const struct kineto_event *e, gp_ns
 	a->pid = e->pid;
 	a->tid = e->tid;
 	const char *an = gp_api_strip_version(e->name, nbuf, sizeof(nbuf));
-	a->name = intern_cached(p, an, strlen(an));
-	a->cbid = e->cbid ? (int32_t)e->cbid : -1;
+	struct gp_api_def d = {
+		.name = intern_cached(p, an, strlen(an)),
+		.cbid = e->cbid ? (int32_t)e->cbid : -1,
+	};
 	if (e->cat == CAT_DRIVER ||
 	    (e->cat == CAT_OLD_RUNTIME && strncmp(e->name, "cu", 2) == 0 &&
 	     strncmp(e->name, "cuda", 4) != 0))
-		a->kind = GP_API_DRIVER;
+		d.kind = GP_API_DRIVER;
 	else if (e->cat == CAT_MTIA_RUNTIME)
-		a->kind = GP_API_OTHER;
+		d.kind = GP_API_OTHER;
 	else
-		a->kind = GP_API_RUNTIME;
+		d.kind = GP_API_RUNTIME;
+	a->def = gp_api_def_add(p->t, &d);
 	if (strncmp(e->name, "hip", 3) == 0)
 		p->hip_apis++;
 }

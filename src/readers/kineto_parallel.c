@@ -255,9 +255,16 @@ static bool merge_part(struct kineto_parser *p, struct kineto_parser *q)
 	for (size_t i = 0; i < n_kernels; i++)
 		k[i].def = defmap[k[i].def];
 	free(defmap);
+	uint32_t *apimap = gp_xmalloc(u->api_defs.n * sizeof(*apimap));
+	for (size_t i = 0; i < u->api_defs.n; i++) {
+		struct gp_api_def x = u->api_defs.v[i];
+		x.name = map[x.name];
+		apimap[i] = i ? gp_api_def_add(t, &x) : 0;
+	}
 	struct gp_api *a = VEC_MOVE(t->apis, u->apis);
 	for (size_t i = 0; i < n_apis; i++)
-		a[i].name = map[a[i].name];
+		a[i].def = apimap[a[i].def];
+	free(apimap);
 	VEC_MOVE(t->memcpys, u->memcpys);
 	VEC_MOVE(t->memsets, u->memsets);
 	VEC_MOVE(t->syncs, u->syncs);

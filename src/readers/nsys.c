@@ -625,14 +625,17 @@ static int read_apis(struct nsys *r)
 		int64_t g = gp_sql_i64(st, 3);
 		a->start = start;
 		a->end = end;
-		/* no eventClass column: the table's historical content, runtime */
-		a->kind = (uint8_t)(gp_sql_is_null(st, 2) ? GP_API_RUNTIME : enum_get(&r->api_kind, gp_sql_i64(st, 2)));
 		a->pid = gid_pid(g);
 		a->tid = gid_tid(g);
 		a->corr = (uint64_t)gp_sql_i64(st, 4);
-		a->name = api_name(r, st, 5);
-		a->ret = (int32_t)gp_sql_i64(st, 6);
-		a->cbid = -1;
+		a->def = gp_api_def_add(r->t, &(struct gp_api_def){
+			.name = api_name(r, st, 5),
+			.ret = (int32_t)gp_sql_i64(st, 6),
+			.cbid = -1,
+			/* no eventClass column: the table's historical content, runtime */
+			.kind = (uint32_t)(gp_sql_is_null(st, 2) ? GP_API_RUNTIME
+					   : enum_get(&r->api_kind, gp_sql_i64(st, 2))),
+		});
 		tick(r);
 	}
 	return finish(r, st, rc, "CUDA API calls");

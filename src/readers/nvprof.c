@@ -371,15 +371,17 @@ static int api_row(struct ctx *c, sqlite3_stmt *st, int kind)
 	struct gp_api *a = gp_vec_push(c->t->apis);
 	int64_t cbid = gp_sql_i64(st, 0);
 
-	a->kind = (uint8_t)kind;
-	a->cbid = cbid >= INT32_MIN && cbid <= INT32_MAX ? (int32_t)cbid : -1;
-	a->name = api_name(c, kind, cbid);
+	a->def = gp_api_def_add(c->t, &(struct gp_api_def){
+		.kind = (uint32_t)kind,
+		.cbid = cbid >= INT32_MIN && cbid <= INT32_MAX ? (int32_t)cbid : -1,
+		.name = api_name(c, kind, cbid),
+		.ret = (int32_t)gp_sql_i64(st, 6),
+	});
 	a->start = start;
 	a->end = end;
 	a->pid = gp_sql_u32(st, 3);
 	a->tid = gp_sql_u32(st, 4);   /* stored as signed 32-bit */
 	a->corr = (uint64_t)gp_sql_i64(st, 5);
-	a->ret = (int32_t)gp_sql_i64(st, 6);
 	return GP_OK;
 }
 

@@ -135,7 +135,7 @@ static void add_idle(struct stacks *st, const struct gp_analysis *an, const stru
 				if (op) {
 					kernel_context(st, an, k);
 					if (a->api >= 0) {
-						const char *api = gp_s(t, t->apis.v[a->api].name);
+						const char *api = gp_s(t, gp_api_def(t, &t->apis.v[a->api])->name);
 						if (api && *api)
 							put_frame(st, api, strlen(api));
 					}

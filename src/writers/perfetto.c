@@ -364,13 +364,14 @@ static void write_apis(struct pf *p, const bool *launch)
 
 	for (size_t i = 0; i < t->apis.n; i++) {
 		const struct gp_api *a = &t->apis.v[i];
+		const struct gp_api_def *d = gp_api_def(t, a);
 		if (!launch[i] && !in_window(p, a->start, a->end))
 			continue;
-		begin(p, 'X', a->kind == GP_API_DRIVER ? "cuda_driver" : "cuda_runtime", gp_s(t, a->name),
+		begin(p, 'X', d->kind == GP_API_DRIVER ? "cuda_driver" : "cuda_runtime", gp_s(t, d->name),
 		      a->pid, a->tid, a->start);
 		put_dur(out, a->start, a->end);
 		fputs(",\"args\":{\"cbid\":", out);
-		fprintf(out, "%" PRId32, a->cbid);
+		fprintf(out, "%" PRId32, d->cbid);
 		arg_u64(out, "correlation", a->corr);
 		if (a->ext_id)
 			arg_u64(out, "External id", a->ext_id);

@@ -271,7 +271,7 @@ static void test_read_back(void **state)
 	/* the kernel's launching call, by correlation id, as for nsys */
 	assert_int_equal(gp_correlate(&t, NULL, &err), GP_OK);
 	assert_true(t.attrs[0].api >= 0);
-	assert_string_equal(gp_s(&t, t.apis.v[t.attrs[0].api].name), "cudaLaunchKernel");
+	assert_string_equal(gp_s(&t, gp_api_def(&t, &t.apis.v[t.attrs[0].api])->name), "cudaLaunchKernel");
 	assert_int_equal(t.apis.v[t.attrs[0].api].start, LAUNCH_START);
 	gp_trace_free(&t);
 }

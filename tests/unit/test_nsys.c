@@ -112,7 +112,7 @@ static const struct gp_range *range_named(const gp_trace *t, const char *text)
 static const struct gp_api *api_named(const gp_trace *t, const char *name)
 {
 	for (size_t i = 0; i < t->apis.n; i++)
-		if (strcmp(gp_s(t, t->apis.v[i].name), name) == 0)
+		if (strcmp(gp_s(t, gp_api_def(t, &t->apis.v[i])->name), name) == 0)
 			return &t->apis.v[i];
 	return NULL;
 }
@@ -188,16 +188,16 @@ static void api_calls_are_read(void **state)
 	assert_int_equal(t.apis.n, 4);
 	const struct gp_api *a = api_named(&t, "cudaLaunchKernel");
 	assert_non_null(a);
-	assert_int_equal(a->kind, GP_API_RUNTIME);
+	assert_int_equal(gp_api_def(&t, a)->kind, GP_API_RUNTIME);
 	assert_int_equal(a->pid, 100);
 	assert_int_equal(a->tid, 101);
 	assert_int_equal(a->corr, 42);
-	assert_int_equal(a->cbid, -1);
+	assert_int_equal(gp_api_def(&t, a)->cbid, -1);
 	a = api_named(&t, "cuLaunchKernel");
 	assert_non_null(a);
-	assert_int_equal(a->kind, GP_API_DRIVER);
+	assert_int_equal(gp_api_def(&t, a)->kind, GP_API_DRIVER);
 	assert_int_equal(a->tid, 102);
-	assert_int_equal(a->ret, 1);
+	assert_int_equal(gp_api_def(&t, a)->ret, 1);
 	assert_non_null(api_named(&t, "cudaLaunchKernelExC"));
 	a = api_named(&t, "cudaGetLastError");
 	assert_non_null(a);
@@ -209,8 +209,8 @@ static void api_calls_are_read(void **state)
 		"INSERT INTO ENUM_NSYS_EVENT_CLASS VALUES (0,'TRACE_PROCESS_EVENT_CUDA_DRIVER','CUDA driver'),"
 		"(1,'TRACE_PROCESS_EVENT_CUDA_RUNTIME','CUDA runtime');");
 	assert_int_equal(load(&t, &err), GP_OK);
-	assert_int_equal(api_named(&t, "cudaLaunchKernel")->kind, GP_API_DRIVER);
-	assert_int_equal(api_named(&t, "cuLaunchKernel")->kind, GP_API_RUNTIME);
+	assert_int_equal(gp_api_def(&t, api_named(&t, "cudaLaunchKernel"))->kind, GP_API_DRIVER);
+	assert_int_equal(gp_api_def(&t, api_named(&t, "cuLaunchKernel"))->kind, GP_API_RUNTIME);
 	gp_trace_free(&t);
 }
 
@@ -583,7 +583,7 @@ static void trixi_matches_nsys_stats(void **state)
 	/* only driver calls in this Julia run (expected_cuda_api_sum.csv) */
 	assert_int_equal(t.apis.n, 6);
 	for (size_t i = 0; i < t.apis.n; i++)
-		assert_int_equal(t.apis.v[i].kind, GP_API_DRIVER);
+		assert_int_equal(gp_api_def(&t, &t.apis.v[i])->kind, GP_API_DRIVER);
 	assert_non_null(api_named(&t, "cuLaunchKernel"));
 	assert_int_equal(api_named(&t, "cuLaunchKernel")->corr, 21);
 	gp_trace_free(&t);
