@@ -348,6 +348,7 @@ static bool carries_op_work(const struct gp_opres *o)
 struct op_inst {
 	int32_t group;          /* same op, direction and params */
 	uint32_t count;         /* its GEMM/conv kernels */
+	uint32_t last;          /* the last of them (kernel index) */
 	bool mixed;             /* they have more than one kernel name */
 	gp_str first_name;
 };
@@ -404,6 +405,7 @@ static size_t mark_trials(const gp_trace *t, struct gp_opres *r, uint8_t *mark)
 		gr->last_sub = a->sub;
 		struct op_inst *in = &inst.v[gr->cur];
 		in->count++;
+		in->last = (uint32_t)k;
 		in->mixed |= name != in->first_name;
 		inst_of[k] = gr->cur;
 	}
@@ -426,10 +428,9 @@ static size_t mark_trials(const gp_trace *t, struct gp_opres *r, uint8_t *mark)
 		const struct op_inst *in = &inst.v[i];
 		const struct op_group *gr = &grp.v[in->group];
 		gp_str name = gp_kernel_def(t, &t->kernels.v[k])->name;
-		uint64_t here = (uint64_t)i << 32;   /* name 0: any kernel of instance i */
-		bool same_later = gp_u64map_get(&later, here | name) >= 0;
-		bool any_later = gp_u64map_get(&later, here) >= 0;
-		gp_u64map_put(&later, here | name, 1);
+		uint64_t here = (uint64_t)i << 32 | name;
+		bool same_later = gp_u64map_get(&later, here) >= 0;
+		bool any_later = k < in->last;
 		gp_u64map_put(&later, here, 1);
 		bool trial;
 		if (gr->ninst >= 2)
