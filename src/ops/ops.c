@@ -428,16 +428,19 @@ static size_t mark_trials(const gp_trace *t, struct gp_opres *r, uint8_t *mark)
 		const struct op_inst *in = &inst.v[i];
 		const struct op_group *gr = &grp.v[in->group];
 		gp_str name = gp_kernel_def(t, &t->kernels.v[k])->name;
-		uint64_t here = (uint64_t)i << 32 | name;
-		bool same_later = gp_u64map_get(&later, here) >= 0;
-		bool any_later = k < in->last;
-		gp_u64map_put(&later, here, 1);
 		bool trial;
-		if (gr->ninst >= 2)
-			trial = in->count > gr->min &&
-				(same_later || gp_u64map_get(&steady, (uint64_t)in->group << 32 | name) < 0);
-		else
-			trial = gr->dir != GP_DIR_BPROP && in->mixed && any_later;
+		if (gr->ninst >= 2) {
+			/* only an instance larger than the group's smallest has
+			** trials: only its kernels are remembered in later */
+			if (in->count <= gr->min)
+				continue;
+			uint64_t here = (uint64_t)i << 32 | name;
+			bool same_later = gp_u64map_get(&later, here) >= 0;
+			gp_u64map_put(&later, here, 1);
+			trial = same_later || gp_u64map_get(&steady, (uint64_t)in->group << 32 | name) < 0;
+		} else {
+			trial = gr->dir != GP_DIR_BPROP && in->mixed && k < in->last;
+		}
 		if (!trial)
 			continue;
 		r[k].trial = 1;
