@@ -52,10 +52,13 @@ int main(int argc, char **argv)
 	printf("%-12s %10s %6s %12s %12s %8s\n", "table", "rows", "B/row", "bytes", "reserved",
 	       "B/kernel");
 	VEC_ROW("kernels", t.kernels);
+	VEC_ROW("kernel defs", t.kernel_defs);
 	row("attrs", t.kernels.n, sizeof(*t.attrs), t.kernels.n);
 	row("opres", t.kernels.n, sizeof(*res), t.kernels.n);
 	VEC_ROW("apis", t.apis);
+	VEC_ROW("api defs", t.api_defs);
 	VEC_ROW("ranges", t.ranges);
+	VEC_ROW("range nvtx", t.range_nvtx);
 	VEC_ROW("op_exts", t.op_exts);
 	VEC_ROW("args", t.args);
 	VEC_ROW("memcpys", t.memcpys);

@@ -5,9 +5,10 @@
 ** the iteration; backward kernels then take their forward kernel's op.
 **
 ** Interpretation runs in kernel (start) order because PyProf's seq/sub
-** state depends on it.  Each distinct range text is parsed once
-** (gp_marker_parse(), markers.h).
+** state depends on it.  Range texts are parsed by gp_marker_parse()
+** (markers.h), each parse kept in a bounded cache (range_info()).
 */
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -44,6 +45,11 @@ static void nvinfo_fill(gp_trace *t, gp_str text, struct nvinfo *in, gp_u64map *
 	gp_marker_parse(t, s, gp_strtab_len(&t->strs, text), &m);
 	if (m.args_count && m.args_first + m.args_count == t->args.n)
 		m.args_first = gp_trace_args_share(t, m.args_first, args_seen);
+	if (m.args_count > GP_ATTR_MAX_ARGS) {   /* gp_attr.args_count is 16 bits */
+		gp_trace_warn(t, "an NVTX marker has %" PRIu32 " arguments: the op model reads "
+			      "its first %u", m.args_count, (unsigned)GP_ATTR_MAX_ARGS);
+		m.args_count = GP_ATTR_MAX_ARGS;
+	}
 	in->bin = m.pyprof_kind;
 	in->seq = -1;
 	switch (in->bin) {
@@ -98,15 +104,33 @@ static void nvinfo_fill(gp_trace *t, gp_str text, struct nvinfo *in, gp_u64map *
 
 /* State PyProf carries from kernel to kernel (parse.py), plus what the
 ** backward->forward copy needs. */
+/* Parses kept at once: a power of two.  4 MB of parses; kernels are
+** visited in start order, so the texts of one stretch of the trace stay
+** in the cache while they are in use, and texts repeated every iteration
+** (layer: ranges) are parsed again at most once per eviction. */
+#define NVINFO_CACHE_BITS 16
+#define NVINFO_CACHE (1u << NVINFO_CACHE_BITS)
+
+/* One cached parse: the text it is of (0 = empty slot: text 0, the empty
+** string, is parsed every time, which costs nothing). */
+struct nvinfo_slot {
+	gp_str text;
+	struct nvinfo info;
+};
+
+/* State PyProf carries from kernel to kernel (parse.py), plus what the
+** backward->forward copy needs. */
 struct gp_nvtxattr {
-	/* Parsed texts: a trace repeats the same marker texts (PyProf dict
-	** markers, layer: ranges) every iteration, and parsing is the costly
-	** part, so each distinct text is parsed once, on first use, and its
-	** args are shared by the kernels under it. */
-	uint32_t *info_of;        /* per text id < ntext: 1 + index into infos, 0 = not yet */
-	size_t ntext;
-	GP_VEC(struct nvinfo) infos;
-	struct nvinfo scratch;    /* for a text interned after the pass began */
+	/* Parsed texts: parsing is the costly part and a text is asked for
+	** by every kernel under its range, so parses are cached, direct
+	** mapped by text id.  Not one parse per distinct text: PyProf
+	** markers carry an op_id that makes nearly every text distinct,
+	** and a parse per text was the largest table at the peak of a 1M
+	** kernel load (48 B per text).  A parse depends on the text only
+	** (its args are shared with the identical list parsed before,
+	** args_seen), so parsing a text again gives the same result. */
+	struct nvinfo_slot *cache;  /* [NVINFO_CACHE] */
+	struct nvinfo scratch;    /* the parse of text 0 */
 	gp_u64map args_seen;      /* arg lists added so far, to share (gp_trace_args_share) */
 	int64_t prev_seq;
 	int32_t prev_sub;
@@ -122,21 +146,25 @@ struct gp_nvtxattr {
 	int32_t *iter_of;         /* per range: iteration number, -1 = not an iteration range */
 };
 
-/* The parse of range r's text, filled on first use.  The pointer is valid
-** until the next call. */
+/* The parse of range r's text, from the cache or parsed now.  The pointer
+** is valid until the next call. */
 static const struct nvinfo *range_info(gp_trace *t, gp_nvtxattr *st, size_t r)
 {
 	gp_str text = t->ranges.v[r].text;
+	struct nvinfo_slot *slot;
 
-	if (text >= st->ntext) {
+	if (!text) {
 		nvinfo_fill(t, text, &st->scratch, &st->args_seen);
 		return &st->scratch;
 	}
-	if (!st->info_of[text]) {
-		nvinfo_fill(t, text, gp_vec_push(st->infos), &st->args_seen);
-		st->info_of[text] = (uint32_t)st->infos.n;
+	/* Fibonacci hashing: ids of one stretch of the trace are close
+	** together and would otherwise evict each other in runs. */
+	slot = &st->cache[(uint32_t)(text * 2654435769u) >> (32 - NVINFO_CACHE_BITS)];
+	if (slot->text != text) {
+		nvinfo_fill(t, text, &slot->info, &st->args_seen);
+		slot->text = text;
 	}
-	return &st->infos.v[st->info_of[text] - 1];
+	return &slot->info;
 }
 
 static int cmp_i64(const void *pa, const void *pb)
@@ -437,8 +465,7 @@ gp_nvtxattr *gp_nvtxattr_begin(gp_trace *t)
 
 	st->prev_seq = -1;
 	st->prev_sub = -1;
-	st->ntext = t->strs.n;
-	st->info_of = gp_xcalloc(st->ntext ? st->ntext : 1, sizeof(*st->info_of));
+	st->cache = gp_xcalloc(NVINFO_CACHE, sizeof(*st->cache));
 	st->iter_of = number_iterations(t);
 	for (size_t i = 0; i < t->ranges.n && !st->any_legacy; i++) {
 		const struct gp_range *r = &t->ranges.v[i];
@@ -452,8 +479,7 @@ void gp_nvtxattr_end(gp_nvtxattr *st, gp_trace *t)
 {
 	if (!st)
 		return;
-	free(st->info_of);
-	gp_vec_free(st->infos);
+	free(st->cache);
 	free(st->iter_of);
 	gp_u64map_free(&st->by_seq);
 	gp_u64map_free(&st->by_altseq);

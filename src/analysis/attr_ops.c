@@ -25,6 +25,7 @@
 #include "util/u64map.h"
 
 #define MAX_OP_ARGS 64
+_Static_assert(MAX_OP_ARGS <= GP_ATTR_MAX_ARGS, "an op's args fit gp_attr.args_count");
 #define MAX_STACK 256
 
 /* One ProfilerStep#N range: every CPU activity of its process during it
@@ -39,7 +40,7 @@ struct gp_opattr {
 	gp_u64map ext;          /* External id -> op range */
 	int32_t *op_range;      /* per kernel: innermost cpu_op, -1 */
 	uint32_t *args_first;   /* per op_ext: 1 + first arg, 0 = not parsed yet */
-	uint32_t *args_count;
+	uint16_t *args_count;
 	gp_u64map args_seen;    /* arg lists added so far, to share (gp_trace_args_share) */
 	int32_t *gpu;           /* GPU annotation ranges, in t->ranges order */
 	int32_t *gpu_par;       /* enclosing GPU annotation (index into gpu), -1 */
@@ -75,7 +76,9 @@ static bool is_step(const char *s, int32_t *iter)
 
 static bool is_backward_op(const gp_trace *t, const struct gp_range *r)
 {
-	if (r->ext && t->op_exts.v[r->ext - 1].fwd_tid)
+	const struct gp_op_ext *x = gp_range_op_ext(t, r);
+
+	if (x && x->fwd_tid)
 		return true;
 	return strstr(gp_s(t, r->text), "Backward") != NULL;
 }
@@ -250,8 +253,9 @@ static void scalar_value(const char *v, struct gp_arg *a, gp_trace *t, const cha
 }
 
 /* Adds the args of op range r to t->args (once per op_ext) and sets
-** *first and *count to them; none for a range without an op_ext. */
-static void op_args(gp_opattr *ctx, gp_trace *t, int32_t r, uint32_t *first, uint32_t *count)
+** *first and *count (at most MAX_OP_ARGS) to them; none for a range
+** without an op_ext. */
+static void op_args(gp_opattr *ctx, gp_trace *t, int32_t r, uint32_t *first, uint16_t *count)
 {
 	const struct gp_range *rg = &t->ranges.v[r];
 	const char *dims[MAX_OP_ARGS], *types[MAX_OP_ARGS], *conc[MAX_OP_ARGS];
@@ -260,7 +264,7 @@ static void op_args(gp_opattr *ctx, gp_trace *t, int32_t r, uint32_t *first, uin
 
 	*first = (uint32_t)t->args.n;
 	*count = 0;
-	if (!rg->ext)
+	if (!gp_range_op_ext(t, rg))
 		return;
 	uint32_t xi = rg->ext - 1;
 	if (ctx->args_first[xi]) {
@@ -324,7 +328,7 @@ static void op_args(gp_opattr *ctx, gp_trace *t, int32_t r, uint32_t *first, uin
 		if (t->args.n - *first >= MAX_OP_ARGS)
 			break;
 	}
-	*count = (uint32_t)(t->args.n - *first);
+	*count = (uint16_t)(t->args.n - *first);
 	*first = gp_trace_args_share(t, *first, &ctx->args_seen);
 	ctx->args_first[xi] = *first + 1;
 	ctx->args_count[xi] = *count;
@@ -380,8 +384,9 @@ gp_opattr *gp_opattr_begin(gp_trace *t)
 		for (size_t i = 0; i < t->ranges.n; i++) {
 			const struct gp_range *r = &t->ranges.v[i];
 			uint8_t want = pass == 0 ? GP_RANGE_CPU_OP : GP_RANGE_USER_ANNOTATION;
-			if (r->kind == want && r->ext && t->op_exts.v[r->ext - 1].ext_id)
-				gp_u64map_add(&ctx->ext, t->op_exts.v[r->ext - 1].ext_id, (int32_t)i);
+			const struct gp_op_ext *x = gp_range_op_ext(t, r);
+			if (r->kind == want && x && x->ext_id)
+				gp_u64map_add(&ctx->ext, x->ext_id, (int32_t)i);
 		}
 
 	for (size_t i = 0; i < t->ranges.n; i++) {
@@ -517,7 +522,7 @@ void gp_opattr_kernel(gp_opattr *ctx, gp_trace *t, size_t k, const int32_t *stac
 			if (top < 0)
 				top = st[i];
 			inner = st[i];
-			if (r->ext && t->op_exts.v[r->ext - 1].input_dims)
+			if (gp_range_op_ext(t, r) && gp_range_op_ext(t, r)->input_dims)
 				args_op = st[i];
 			break;
 		case GP_RANGE_USER_ANNOTATION:
@@ -575,8 +580,9 @@ void gp_opattr_kernel(gp_opattr *ctx, gp_trace *t, size_t k, const int32_t *stac
 	if (!a->trace)
 		for (int i = ns - 1; i >= 0 && !a->trace; i--) {
 			const struct gp_range *r = &t->ranges.v[st[i]];
-			if (r->kind == GP_RANGE_CPU_OP && r->ext && t->op_exts.v[r->ext - 1].call_stack)
-				a->trace = call_stack_site(t, gp_s(t, t->op_exts.v[r->ext - 1].call_stack));
+			const struct gp_op_ext *x = gp_range_op_ext(t, r);
+			if (r->kind == GP_RANGE_CPU_OP && x && x->call_stack)
+				a->trace = call_stack_site(t, gp_s(t, x->call_stack));
 		}
 
 	/* direction and sequence number: the innermost backward op decides;
@@ -587,7 +593,7 @@ void gp_opattr_kernel(gp_opattr *ctx, gp_trace *t, size_t k, const int32_t *stac
 		const struct gp_range *r = &t->ranges.v[st[i]];
 		if (r->kind != GP_RANGE_CPU_OP)
 			continue;
-		int64_t s = r->ext ? t->op_exts.v[r->ext - 1].seq : -1;
+		int64_t s = gp_range_op_ext(t, r) ? gp_range_op_ext(t, r)->seq : -1;
 		if (is_backward_op(t, r) && (s >= 0 || a->dir != GP_DIR_BPROP)) {
 			a->dir = GP_DIR_BPROP;
 			if (s >= 0) {
@@ -599,8 +605,9 @@ void gp_opattr_kernel(gp_opattr *ctx, gp_trace *t, size_t k, const int32_t *stac
 	if (a->dir == GP_DIR_FPROP)
 		for (int i = ns - 1; i >= 0 && a->seq < 0; i--) {
 			const struct gp_range *r = &t->ranges.v[st[i]];
-			if (r->kind == GP_RANGE_CPU_OP && r->ext && t->op_exts.v[r->ext - 1].seq >= 0)
-				a->seq = t->op_exts.v[r->ext - 1].seq;
+			const struct gp_op_ext *x = gp_range_op_ext(t, r);
+			if (r->kind == GP_RANGE_CPU_OP && x && x->seq >= 0)
+				a->seq = x->seq;
 		}
 
 	/* every sequence number in the stack, ascending and distinct */
@@ -608,9 +615,10 @@ void gp_opattr_kernel(gp_opattr *ctx, gp_trace *t, size_t k, const int32_t *stac
 	int na = 0;
 	for (int i = 0; i < ns && na < 32; i++) {
 		const struct gp_range *r = &t->ranges.v[st[i]];
-		if (r->kind != GP_RANGE_CPU_OP || !r->ext || t->op_exts.v[r->ext - 1].seq < 0)
+		const struct gp_op_ext *x = gp_range_op_ext(t, r);
+		if (r->kind != GP_RANGE_CPU_OP || !x || x->seq < 0)
 			continue;
-		int64_t s = t->op_exts.v[r->ext - 1].seq;
+		int64_t s = x->seq;
 		int j = na;
 		while (j > 0 && all[j - 1] > s)
 			j--;

@@ -599,7 +599,7 @@ static bool kernel_is_comm(const gp_trace *t, const struct gp_breakdown_opts *o,
 {
 	if (!o->is_comm)
 		return false;
-	return o->is_comm(gp_s(t, k->name ? k->name : k->demangled));
+	return o->is_comm(gp_s(t, gp_kernel_short_name_of(t, k)));
 }
 
 static int cmp_window(const void *pa, const void *pb)
@@ -704,9 +704,10 @@ static void make_sync_union(struct sweep *s)
 
 		while (ia < t->apis.n) {
 			const struct gp_api *c = &t->apis.v[ia];
-			if (c->name < nstr && !is_sync[c->name])
-				is_sync[c->name] = is_sync_name(gp_s(t, c->name)) ? 2 : 1;
-			if (c->name < nstr && is_sync[c->name] == 2) {
+			gp_str name = gp_api_def(t, c)->name;
+			if (name < nstr && !is_sync[name])
+				is_sync[name] = is_sync_name(gp_s(t, name)) ? 2 : 1;
+			if (name < nstr && is_sync[name] == 2) {
 				a = c;
 				sa = c->start;
 				break;
@@ -956,8 +957,10 @@ struct launches {
 ** hipGraphLaunch). */
 static bool graph_kernel(const gp_trace *t, const struct gp_kernel *k, int32_t api)
 {
-	return k->graph_id || k->graph_node ||
-	       (api >= 0 && strstr(gp_s(t, t->apis.v[api].name), "GraphLaunch") != NULL);
+	const struct gp_kernel_def *d = gp_kernel_def(t, k);
+
+	return d->graph_id || d->graph_node ||
+	       (api >= 0 && strstr(gp_s(t, gp_api_def(t, &t->apis.v[api])->name), "GraphLaunch") != NULL);
 }
 
 /* The bucket of the series over window w that time x falls in (times

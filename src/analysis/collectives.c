@@ -150,7 +150,7 @@ static void call_context(const gp_trace *t, size_t k, const gp_u64map *op_args, 
 	for (int depth = 0; r >= 0 && depth < 64; depth++, r = t->ranges.v[r].parent) {
 		const struct gp_range *g = &t->ranges.v[r];
 		const char *text = gp_s(t, g->text);
-		const struct gp_op_ext *x = g->ext ? &t->op_exts.v[g->ext - 1] : NULL;
+		const struct gp_op_ext *x = gp_range_op_ext(t, g);
 		if (!c->args && x && x->ext_id) {
 			int32_t a = gp_u64map_get(op_args, x->ext_id);
 			if (a >= 0)
@@ -186,7 +186,7 @@ int gp_coll_extract(const gp_trace *t, const struct gp_coll_opts *o, struct gp_c
 
 	for (size_t k = 0; k < t->kernels.n; k++) {
 		const struct gp_kernel *kn = &t->kernels.v[k];
-		const char *name = gp_s(t, kn->name);
+		const char *name = gp_s(t, gp_kernel_def(t, kn)->name);
 		const struct gp_coll_args *a;
 		struct call_context cx;
 		enum gp_coll_kind kind = GP_COLL_OTHER;

@@ -206,7 +206,7 @@ static gp_str kernel_group_str(const gp_trace *t, size_t k, int by)
 	int32_t r;
 
 	if (by == GP_DIFF_BY_KERNEL)
-		return kr->demangled ? kr->demangled : kr->name;
+		return gp_kernel_long_name_of(t, kr);
 	if (by == GP_DIFF_BY_OP) {
 		r = op_range(t, k);
 		if (r >= 0)

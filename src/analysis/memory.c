@@ -417,7 +417,7 @@ void gp_memory_churn(const gp_trace *t, struct gp_mem_churn *c)
 		return;
 	for (size_t i = 0; i < t->apis.n; i++) {
 		const struct gp_api *a = &t->apis.v[i];
-		int kind = a->start >= c->loop_start ? gp_memory_alloc_call(gp_s(t, a->name)) : 0;
+		int kind = a->start >= c->loop_start ? gp_memory_alloc_call(gp_s(t, gp_api_def(t, a)->name)) : 0;
 		if (!kind)
 			continue;
 		if (kind > 0)

@@ -261,8 +261,8 @@ static gp_str shapes_of(gp_trace *t, struct names *nm, size_t i)
 {
 	const struct gp_range *r = &t->ranges.v[i];
 
-	if (r->ext && r->ext <= t->op_exts.n)
-		return t->op_exts.v[r->ext - 1].input_dims;
+	if (gp_range_op_ext(t, r))
+		return gp_range_op_ext(t, r)->input_dims;
 	if (is_nvtx(r) && r->text < nm->n) {
 		name_of(t, nm, r);
 		return nm->sizes[r->text];

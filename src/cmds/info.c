@@ -82,8 +82,10 @@ static void write_info(gp_kv *kv, gp_trace *t)
 	gp_kv_end(kv);
 
 	size_t nrt = 0, ndrv = 0, nranges = 0, nmarks = 0, nops = 0, nannot = 0, nother = 0;
-	for (size_t i = 0; i < t->apis.n; i++)
-		t->apis.v[i].kind == GP_API_RUNTIME ? nrt++ : t->apis.v[i].kind == GP_API_DRIVER ? ndrv++ : 0;
+	for (size_t i = 0; i < t->apis.n; i++) {
+		uint32_t kind = gp_api_def(t, &t->apis.v[i])->kind;
+		kind == GP_API_RUNTIME ? nrt++ : kind == GP_API_DRIVER ? ndrv++ : 0;
+	}
 	for (size_t i = 0; i < t->ranges.n; i++) {
 		switch (t->ranges.v[i].kind) {
 		case GP_RANGE_PUSHPOP: case GP_RANGE_STARTEND: nranges++; break;

@@ -143,6 +143,7 @@ static const char *cell(const gp_trace *t, const struct gp_opres *res, size_t k,
 			bool short_trace, const struct gp_peak_opts *po, struct cells *c)
 {
 	const struct gp_kernel *kr = &t->kernels.v[k];
+	const struct gp_kernel_def *kd = gp_kernel_def(t, kr);
 	const struct gp_attr *a = &t->attrs[k];
 	const struct gp_api *api = a->api >= 0 ? &t->apis.v[a->api] : NULL;
 	char *buf = c->num[col];
@@ -165,7 +166,7 @@ static const char *cell(const gp_trace *t, const struct gp_opres *res, size_t k,
 	case C_SUB: return gp_fmt_i64(buf, a->sub);
 	case C_MOD: return gp_known_text(gp_s(t, a->mod));
 	case C_OP: return gp_known_text(gp_s(t, res && res[k].op ? res[k].op : a->op));
-	case C_KERNEL: return kernel_cell(c, gp_known_text(gp_s(t, kr->name)));
+	case C_KERNEL: return kernel_cell(c, gp_known_text(gp_s(t, kd->name)));
 	case C_PARAMS: return gp_known_text(res ? gp_s(t, res[k].params) : NULL);
 	case C_SIL: return gp_fmt_i64(buf, kr->end - kr->start);
 	case C_TC: return tc_name(res ? res[k].tc : GP_TC_NA);
@@ -175,7 +176,7 @@ static const char *cell(const gp_trace *t, const struct gp_opres *res, size_t k,
 		snprintf(buf, sz, "%" PRIu32 ",%" PRIu32 ",%" PRIu32, kr->grid[0], kr->grid[1], kr->grid[2]);
 		return buf;
 	case C_BLOCK:
-		snprintf(buf, sz, "%" PRIu32 ",%" PRIu32 ",%" PRIu32, kr->block[0], kr->block[1], kr->block[2]);
+		snprintf(buf, sz, "%" PRIu32 ",%" PRIu32 ",%" PRIu32, kd->block[0], kd->block[1], kd->block[2]);
 		return buf;
 	case C_FLOPS:
 	case C_BYTES: {
@@ -192,15 +193,15 @@ static const char *cell(const gp_trace *t, const struct gp_opres *res, size_t k,
 			return NULL;
 		return gp_fmt_u64(buf, kr->pid);
 	case C_CORR: return gp_fmt_u64(buf, kr->corr);
-	case C_LONGNAME: return gp_known_text(gp_s(t, kr->demangled ? kr->demangled : kr->name));
-	case C_REGS: return gp_fmt_u64(buf, kr->regs);
+	case C_LONGNAME: return gp_known_text(gp_s(t, gp_kernel_long_name_of(t, kr)));
+	case C_REGS: return gp_fmt_u64(buf, kd->regs);
 	case C_SMEM:
-		return gp_fmt_u64(buf, (uint64_t)kr->static_smem + kr->dynamic_smem);
+		return gp_fmt_u64(buf, (uint64_t)kd->static_smem + kd->dynamic_smem);
 	case C_LATENCY:
 		if (!api)
 			return NULL;
 		return gp_fmt_i64(buf, kr->start - api->start);
-	case C_API: return api ? gp_known_text(gp_s(t, api->name)) : NULL;
+	case C_API: return api ? gp_known_text(gp_s(t, gp_api_def(t, api)->name)) : NULL;
 	case C_GFLOPS: case C_GBPS: case C_INTENSITY: case C_IDEAL: case C_EFF: case C_BOUND: {
 		struct gp_roofline rl;
 		double pf = 0, pbw = 0, v;

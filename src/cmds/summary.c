@@ -90,7 +90,8 @@ static void add(item_vec *v, uint64_t key, int64_t start, int64_t end)
 
 static const char *kernel_name(const gp_trace *t, const struct gp_kernel *k, bool base)
 {
-	gp_str a = base ? k->name : k->demangled, b = base ? k->demangled : k->name;
+	const struct gp_kernel_def *kd = gp_kernel_def(t, k);
+	gp_str a = base ? kd->name : kd->demangled, b = base ? kd->demangled : kd->name;
 	return a ? gp_s(t, a) : b ? gp_s(t, b) : "(unnamed kernel)";
 }
 
@@ -326,15 +327,15 @@ static void api_section(gp_writer *w, gp_trace *t, const struct opts *o, bool ta
 	gp_vec_reserve(items, t->apis.n);
 	for (size_t i = 0; i < t->apis.n; i++) {
 		const struct gp_api *a = &t->apis.v[i];
-		gp_str key = 0;
-		if (a->name < nstripped) {
-			if (!stripped[a->name]) {
+		gp_str key = 0, name = gp_api_def(t, a)->name;
+		if (name < nstripped) {
+			if (!stripped[name]) {
 				char buf[256];
-				const char *s = gp_s(t, a->name);
-				stripped[a->name] = gp_intern(t, *s ? gp_api_strip_version(s, buf, sizeof(buf))
-								  : "(unnamed API call)");
+				const char *s = gp_s(t, name);
+				stripped[name] = gp_intern(t, *s ? gp_api_strip_version(s, buf, sizeof(buf))
+							       : "(unnamed API call)");
 			}
-			key = stripped[a->name];
+			key = stripped[name];
 		}
 		add(&items, key, a->start, a->end);
 	}

@@ -13,6 +13,8 @@ void gp_trace_init(gp_trace *t)
 {
 	memset(t, 0, sizeof(*t));
 	gp_strtab_init(&t->strs);
+	gp_vec_push(t->kernel_defs);   /* def 0: what a zeroed kernel runs */
+	gp_vec_push(t->api_defs);
 }
 
 void gp_trace_free(gp_trace *t)
@@ -21,6 +23,10 @@ void gp_trace_free(gp_trace *t)
 	gp_vec_free(t->processes);
 	gp_vec_free(t->threads);
 	gp_vec_free(t->kernels);
+	gp_vec_free(t->kernel_defs);
+	gp_u64map_free(&t->kernel_defs_seen);
+	gp_vec_free(t->api_defs);
+	gp_u64map_free(&t->api_defs_seen);
 	gp_vec_free(t->apis);
 	gp_vec_free(t->memcpys);
 	gp_vec_free(t->memsets);
@@ -29,6 +35,7 @@ void gp_trace_free(gp_trace *t)
 	gp_vec_free(t->coll_args);
 	gp_vec_free(t->memevents);
 	gp_vec_free(t->op_exts);
+	gp_vec_free(t->range_nvtx);
 	gp_vec_free(t->args);
 	gp_vec_free(t->meta);
 	gp_vec_free(t->warnings);
@@ -52,6 +59,57 @@ void gp_trace_warn(gp_trace *t, const char *fmt, ...)
 		if (t->warnings.v[i] == id)
 			return;
 	*gp_vec_push(t->warnings) = id;
+}
+
+/* The record sizes docs/trace-model.md and docs/PERFORMANCE.md state: a
+** field added to a per-event record costs bytes on every event. */
+_Static_assert(sizeof(struct gp_range) == 40, "gp_range is 40 bytes");
+_Static_assert(sizeof(struct gp_kernel) == 64, "gp_kernel is 64 bytes");
+_Static_assert(sizeof(struct gp_attr) == 64, "gp_attr is 64 bytes");
+_Static_assert(sizeof(struct gp_api) == 48, "gp_api is 48 bytes");
+/* The shared tables are hashed and compared as bytes: no padding in them. */
+_Static_assert(sizeof(struct gp_kernel_def) == 10 * 4 + 8, "gp_kernel_def has no padding");
+_Static_assert(sizeof(struct gp_api_def) == 4 * 4, "gp_api_def has no padding");
+
+/*
+** Stores rec (size bytes) at the end of the array *v (*n records, *cap
+** allocated) unless a record with the same bytes was stored before, and
+** returns the index of the stored one.  seen maps content hashes to
+** indices; on a hash collision between different records the later one is
+** stored again (exact, only less shared).
+*/
+static uint32_t share_record(void **v, size_t *n, size_t *cap, size_t size, gp_u64map *seen,
+			     const void *rec)
+{
+	int32_t prev = gp_u64map_add(seen, gp_strtab_hash(rec, size), (int32_t)*n);
+
+	if ((size_t)prev < *n && memcmp((char *)*v + (size_t)prev * size, rec, size) == 0)
+		return (uint32_t)prev;
+	gp_vec_grow_(v, cap, size, *n + 1);
+	memcpy((char *)*v + *n * size, rec, size);
+	return (uint32_t)(*n)++;
+}
+
+uint32_t gp_kernel_def_add(gp_trace *t, const struct gp_kernel_def *d)
+{
+	return share_record((void **)&t->kernel_defs.v, &t->kernel_defs.n, &t->kernel_defs.cap,
+			    sizeof(*d), &t->kernel_defs_seen, d);
+}
+
+uint32_t gp_api_def_add(gp_trace *t, const struct gp_api_def *d)
+{
+	return share_record((void **)&t->api_defs.v, &t->api_defs.n, &t->api_defs.cap, sizeof(*d),
+			    &t->api_defs_seen, d);
+}
+
+struct gp_range_nvtx *gp_range_nvtx_add(gp_trace *t, struct gp_range *r)
+{
+	if (!(r->ext && (r->flags & GP_RANGE_F_NVTX))) {
+		gp_vec_push(t->range_nvtx);
+		r->ext = (uint32_t)t->range_nvtx.n;
+		r->flags |= GP_RANGE_F_NVTX;
+	}
+	return &t->range_nvtx.v[r->ext - 1];
 }
 
 uint32_t gp_trace_args_share(gp_trace *t, uint32_t first, gp_u64map *seen)

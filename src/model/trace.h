@@ -95,6 +95,9 @@ struct gp_thread {
 	gp_str name;
 };
 
+/* A kernel launch: 64 bytes.  What repeats from launch to launch of one
+** function (its names, compiled resources, block shape, shared memory, the
+** graph node) is one shared gp_kernel_def, read with gp_kernel_def(). */
 struct gp_kernel {
 	gp_ns start, end;
 	uint64_t corr;          /* correlation id, unique within pid */
@@ -102,25 +105,42 @@ struct gp_kernel {
 	uint32_t pid;           /* process that launched it, 0 = unknown */
 	int32_t device;
 	uint32_t context, stream;
-	uint32_t grid[3], block[3];
-	uint32_t regs;          /* registers per thread */
-	uint32_t static_smem, dynamic_smem;  /* bytes */
+	uint32_t grid[3];
+	uint32_t def;           /* index into trace->kernel_defs (0: all zero) */
+};
+
+/* What a kernel launch runs and how, shared by every launch with the same
+** values (gp_kernel_def_add() stores each distinct one once): a million
+** launches have a few hundred.  A trace whose launches all differ costs
+** what the fields cost inside the kernel record, plus the index. */
+struct gp_kernel_def {
 	gp_str name;            /* short/base name as the file gives it */
 	gp_str demangled;       /* full demangled name with templates/args */
 	gp_str mangled;         /* raw _Z... name, 0 if unknown */
-	uint64_t graph_node;    /* CUDA graph node id, 0 = eager launch */
+	uint32_t block[3];
+	uint32_t regs;          /* registers per thread */
+	uint32_t static_smem, dynamic_smem;  /* bytes */
 	uint32_t graph_id;
+	uint64_t graph_node;    /* CUDA graph node id, 0 = eager launch */
 };
 
+/* An API call: 48 bytes.  Which function it was and what it returned
+** repeat from call to call: one shared gp_api_def, read with gp_api_def(). */
 struct gp_api {
 	gp_ns start, end;
 	uint64_t corr;
 	uint64_t ext_id;        /* Kineto External id, 0 = none */
 	uint32_t pid, tid;
+	uint32_t def;           /* index into trace->api_defs (0: all zero) */
+};
+
+/* The function an API call called and its result, shared by every call
+** with the same values (gp_api_def_add()): a few hundred in a trace. */
+struct gp_api_def {
 	gp_str name;            /* without the _vNNNN suffix */
 	int32_t cbid;           /* CUPTI callback id, -1 = unknown */
 	int32_t ret;            /* return value */
-	uint8_t kind;           /* enum gp_api_kind */
+	uint32_t kind;          /* enum gp_api_kind */
 };
 
 struct gp_memcpy {
@@ -156,19 +176,20 @@ struct gp_sync {
 };
 
 /* A range: NVTX range or mark, framework op, annotation, timer.  CPU ranges
-** are keyed by (pid, tid); GPU annotations by (device as pid, stream as tid). */
+** are keyed by (pid, tid); GPU annotations by (device as pid, stream as tid).
+** 40 bytes: what only NVTX ranges carry (domain, colour, category, end
+** thread; 0 on nearly every range) lives in trace->range_nvtx, read with
+** gp_range_nvtx(). */
 struct gp_range {
 	gp_ns start, end;
 	uint32_t pid, tid;
-	uint32_t end_tid;       /* thread that ended a start/end range, 0 = same */
 	gp_str text;
-	gp_str domain;          /* NVTX domain name, 0 = default */
-	uint32_t color;         /* ARGB, 0 = none */
-	int32_t category;
-	uint8_t kind;           /* enum gp_range_kind */
-	uint16_t depth;         /* nesting depth on its thread, set by gp_trace_nest */
 	int32_t parent;         /* enclosing range on the same thread, -1 = none */
-	uint32_t ext;           /* 1 + index into trace->op_exts, 0 = none */
+	uint32_t ext;           /* 1 + index into trace->op_exts (GP_RANGE_F_NVTX
+				** clear) or trace->range_nvtx (set); 0 = none.
+				** Read with gp_range_op_ext() / gp_range_nvtx(). */
+	uint16_t depth;         /* nesting depth on its thread, set by gp_trace_nest */
+	uint8_t kind;           /* enum gp_range_kind */
 	uint8_t flags;          /* GP_RANGE_F_* */
 };
 
@@ -176,6 +197,19 @@ struct gp_range {
 ** the process or capture ended.  It brackets no particular work, so the
 ** correlation pass does not attribute kernels to it. */
 #define GP_RANGE_F_UNCLOSED 0x01
+/* gp_range.ext indexes trace->range_nvtx, not trace->op_exts. */
+#define GP_RANGE_F_NVTX     0x02
+
+/* An NVTX range's details beyond its text, kept aside because nearly every
+** range has none (a NVTX range of the default domain, no colour, no
+** category, ended on its own thread): referenced from gp_range.ext when
+** one is non-zero (gp_range_nvtx_add()). */
+struct gp_range_nvtx {
+	uint32_t end_tid;       /* thread that ended a start/end range, 0 = same */
+	gp_str domain;          /* NVTX domain name, 0 = default */
+	uint32_t color;         /* ARGB, 0 = none */
+	int32_t category;
+};
 
 /* Framework-op details (Kineto cpu_op args); referenced from gp_range.ext. */
 struct gp_op_ext {
@@ -207,8 +241,10 @@ struct gp_arg {
 };
 
 /* What the correlation pass says about a kernel: one entry per kernel,
-** same index as trace->kernels. */
+** same index as trace->kernels.  64 bytes (the 64-bit field first, the
+** narrow ones last: no padding inside). */
 struct gp_attr {
+	int64_t seq;            /* first sequence number, -1 = none */
 	int32_t api;            /* launching API call, -1 = not found */
 	gp_str layer;           /* "Conv2_x:Bottleneck_1" (layer: ranges) */
 	gp_str trace;           /* innermost call-site, "file.py:12" */
@@ -216,15 +252,17 @@ struct gp_attr {
 	gp_str marker;          /* raw innermost framework op name ("aten::mm") */
 	gp_str seq_list;        /* "12,13"; 0 = none */
 	gp_str altseq_list;
-	int64_t seq;            /* first sequence number, -1 = none */
 	int32_t sub;            /* kernel index within its op, from 0 */
-	uint8_t dir;            /* enum gp_dir */
-	uint32_t args_first, args_count;  /* into trace->args */
+	uint32_t args_first;    /* into trace->args */
 	int32_t iter;           /* iteration number, -1 = unknown */
 	int32_t fwd;            /* forward kernel it inherited from, -1 = none */
 	int32_t range;          /* innermost range enclosing the launching call
 				** on its thread (any kind), -1 = none */
+	uint16_t args_count;    /* at most GP_ATTR_MAX_ARGS: a marker with more
+				** keeps its first ones, with a warning */
+	uint8_t dir;            /* enum gp_dir */
 };
+#define GP_ATTR_MAX_ARGS UINT16_MAX
 
 /* One allocator event: memory allocated (bytes > 0) or freed (bytes < 0)
 ** on a device, as the profiler recorded it (Kineto [memory] instants, nsys
@@ -274,13 +312,18 @@ typedef struct gp_trace {
 	GP_VEC(struct gp_process) processes;
 	GP_VEC(struct gp_thread) threads;
 	GP_VEC(struct gp_kernel) kernels;
+	GP_VEC(struct gp_kernel_def) kernel_defs;  /* [0] is all zero */
+	gp_u64map kernel_defs_seen;  /* content hash -> index, for gp_kernel_def_add */
 	GP_VEC(struct gp_api) apis;
+	GP_VEC(struct gp_api_def) api_defs;  /* [0] is all zero */
+	gp_u64map api_defs_seen;  /* content hash -> index, for gp_api_def_add */
 	GP_VEC(struct gp_memcpy) memcpys;
 	GP_VEC(struct gp_memset) memsets;
 	GP_VEC(struct gp_sync) syncs;
 	GP_VEC(struct gp_range) ranges;
 	GP_VEC(struct gp_memevent) memevents;
 	GP_VEC(struct gp_op_ext) op_exts;
+	GP_VEC(struct gp_range_nvtx) range_nvtx;
 	GP_VEC(struct gp_arg) args;
 	GP_VEC(struct gp_meta) meta;
 	GP_VEC(struct gp_coll_args) coll_args;
@@ -309,6 +352,59 @@ static inline gp_str gp_intern(gp_trace *t, const char *s)
 {
 	return gp_strtab_intern(&t->strs, s);
 }
+
+/* What kernel k runs: its names, block shape, resources, graph node. */
+static inline const struct gp_kernel_def *gp_kernel_def(const gp_trace *t, const struct gp_kernel *k)
+{
+	return &t->kernel_defs.v[k->def];
+}
+
+/* What API call a called and returned. */
+static inline const struct gp_api_def *gp_api_def(const gp_trace *t, const struct gp_api *a)
+{
+	return &t->api_defs.v[a->def];
+}
+
+/* Stores d in t->api_defs unless an equal one is there; returns its index,
+** for gp_api.def. */
+uint32_t gp_api_def_add(gp_trace *t, const struct gp_api_def *d);
+
+/* Kernel k's short name, else its demangled one (0 when it has neither). */
+static inline gp_str gp_kernel_short_name_of(const gp_trace *t, const struct gp_kernel *k)
+{
+	const struct gp_kernel_def *d = gp_kernel_def(t, k);
+	return d->name ? d->name : d->demangled;
+}
+
+/* Kernel k's demangled name, else its short one (0 when it has neither). */
+static inline gp_str gp_kernel_long_name_of(const gp_trace *t, const struct gp_kernel *k)
+{
+	const struct gp_kernel_def *d = gp_kernel_def(t, k);
+	return d->demangled ? d->demangled : d->name;
+}
+
+/* Stores d in t->kernel_defs unless an equal one is there; returns its
+** index, for gp_kernel.def. */
+uint32_t gp_kernel_def_add(gp_trace *t, const struct gp_kernel_def *d);
+
+/* Range r's framework-op details, or NULL when it has none. */
+static inline const struct gp_op_ext *gp_range_op_ext(const gp_trace *t, const struct gp_range *r)
+{
+	return r->ext && !(r->flags & GP_RANGE_F_NVTX) ? &t->op_exts.v[r->ext - 1] : NULL;
+}
+
+/* Range r's NVTX details; all zero when it has none. */
+static inline struct gp_range_nvtx gp_range_nvtx(const gp_trace *t, const struct gp_range *r)
+{
+	if (r->ext && (r->flags & GP_RANGE_F_NVTX))
+		return t->range_nvtx.v[r->ext - 1];
+	return (struct gp_range_nvtx){0};
+}
+
+/* Range r's NVTX details to fill in: a zeroed entry of t->range_nvtx is
+** added for r when it has none.  r must have no framework-op details (NVTX
+** ranges have none).  The pointer is valid until the next call. */
+struct gp_range_nvtx *gp_range_nvtx_add(gp_trace *t, struct gp_range *r);
 
 /* Shares identical argument lists.  t->args[first..args.n) is the list
 ** just added; when a list with the same content was added before and

@@ -381,7 +381,7 @@ static gp_str group_key(const gp_trace *t, const struct gp_opres *r, size_t k)
 		return r[k].op;
 	if (t->attrs && t->attrs[k].op)
 		return t->attrs[k].op;
-	return t->kernels.v[k].name;
+	return gp_kernel_def(t, &t->kernels.v[k])->name;
 }
 
 /* Appends "name 1.23 ms in 4 kernels (params); ..." for the top groups. */
@@ -563,7 +563,7 @@ static int32_t api_at(const gp_trace *t, gp_ns x)
 		const struct gp_api *a = &t->apis.v[i - 1];
 		if (a->end >= x) {
 			best = (int32_t)(i - 1);
-			if (is_sync_api(gp_s(t, a->name)))
+			if (is_sync_api(gp_s(t, gp_api_def(t, a)->name)))
 				return best;
 		}
 	}
@@ -586,7 +586,7 @@ static void find_idle_gaps(struct advise_in *in, const struct gp_activity *a, si
 			gap->ns = (double)(a[i].s - busy_end);
 			gap->next_kernel = a[i].unit < t->kernels.n ? (int32_t)a[i].unit : -1;
 			gap->api = gap->ns >= lim.idle_gap_ns ? api_at(t, busy_end + (gp_ns)(gap->ns / 2)) : -1;
-			gap->sync = gap->api >= 0 && is_sync_api(gp_s(t, t->apis.v[gap->api].name));
+			gap->sync = gap->api >= 0 && is_sync_api(gp_s(t, gp_api_def(t, &t->apis.v[gap->api])->name));
 		}
 		if (!i || a[i].dev != a[i - 1].dev || a[i].e > busy_end)
 			busy_end = a[i].e;
@@ -819,13 +819,13 @@ static bool rule_roofline(const struct advise_in *in, struct gp_finding *x)
 	agg_init(&a, t);
 	agg_init(&all, t);
 	for (size_t k = 0; k < t->kernels.n; k++)
-		agg_add(&all, t->kernels.v[k].name, dur(&t->kernels.v[k]), k);
+		agg_add(&all, gp_kernel_def(t, &t->kernels.v[k])->name, dur(&t->kernels.v[k]), k);
 	for (size_t k = 0; k < t->kernels.n; k++) {
 		double pf, pbw, d = dur(&t->kernels.v[k]);
 		struct gp_roofline rl;
 		if (!r[k].known || d < lim.tiny_ns || gp_op_is_comm(&r[k]))
 			continue;     /* tiny kernels: the launch-bound rule */
-		gp_str name = t->kernels.v[k].name;
+		gp_str name = gp_kernel_def(t, &t->kernels.v[k])->name;
 		if (name >= all.n || all.ns[name] < lim.roofline_name_share * in->f->gpu_ns)
 			continue;
 		gp_kernel_peaks(t, k, &r[k], in->po, &pf, &pbw);
@@ -855,7 +855,8 @@ static bool rule_roofline(const struct advise_in *in, struct gp_finding *x)
 		evidence(t, r, &a, x->evidence, sizeof(x->evidence), "kernels");
 		size_t len = strlen(x->evidence);
 		snprintf(x->evidence + len, sizeof(x->evidence) - len, ROOF_EVIDENCE,
-			 gp_s(t, group_key(t, r, (size_t)s)), gp_s(t, t->kernels.v[s].name), rl.gflops, rl.gbps,
+			 gp_s(t, group_key(t, r, (size_t)s)),
+			 gp_s(t, gp_kernel_def(t, &t->kernels.v[s])->name), rl.gflops, rl.gbps,
 			 rl.eff * 100, rl.bound == 1 ? "compute" : "memory");
 		const char *fam = r[s].family;
 		snprintf(x->change, sizeof(x->change), "%s",
@@ -897,7 +898,7 @@ static bool rule_idle_gaps(const struct advise_in *in, struct gp_finding *x)
 			biggest = g->ns;
 			big_at = g->start;
 		}
-		agg_add(&cause, g->api >= 0 ? t->apis.v[g->api].name : 0, g->ns, 0);
+		agg_add(&cause, g->api >= 0 ? gp_api_def(t, &t->apis.v[g->api])->name : 0, g->ns, 0);
 	}
 	/* fires on the idle time no cause explains */
 	found = n && unexplained >= lim.min_share * in->f->span_ns;
@@ -949,7 +950,7 @@ static bool rule_exposed_comm(const struct advise_in *in, struct gp_finding *x)
 		if (gp_op_is_comm(&in->r[k])) {
 			double d = dur(&t->kernels.v[k]);
 			claim(in, k, in->wall[k] * share);
-			agg_add(&a, t->kernels.v[k].name, d, k);
+			agg_add(&a, gp_kernel_def(t, &t->kernels.v[k])->name, d, k);
 			total += d;
 			n++;
 		}
@@ -992,11 +993,11 @@ static bool rule_sync_calls(const struct advise_in *in, struct gp_finding *x)
 	involved(x, sync_idle, nsync_gaps);
 	agg_init(&calls, t);
 	for (size_t i = 0; i < t->apis.n; i++)
-		if (is_sync_api(gp_s(t, t->apis.v[i].name))) {
+		if (is_sync_api(gp_s(t, gp_api_def(t, &t->apis.v[i])->name))) {
 			double d = (double)(t->apis.v[i].end - t->apis.v[i].start);
 			ncalls++;
 			cpu += d;
-			agg_add(&calls, t->apis.v[i].name, d, 0);
+			agg_add(&calls, gp_api_def(t, &t->apis.v[i])->name, d, 0);
 		}
 	snprintf(x->title, sizeof(x->title), SYNC_TITLE, fmt_ms(sync_idle, d1, sizeof(d1)));
 	evidence(t, NULL, &calls, x->evidence, sizeof(x->evidence), "calls");
@@ -1033,7 +1034,7 @@ static bool rule_tiny_kernels(const struct advise_in *in, struct gp_finding *x)
 			continue;
 		ntiny++;
 		tiny_ns += d;
-		agg_add(&tiny, kr->name, d, k);
+		agg_add(&tiny, gp_kernel_def(t, kr)->name, d, k);
 	}
 	for (size_t i = 0; i < in->gaps.n; i++) {
 		const struct idle_gap *g = &in->gaps.v[i];
@@ -1158,7 +1159,7 @@ static bool rule_small_grid(const struct advise_in *in, struct gp_finding *x)
 		total += d;
 		n++;
 		claim(in, k, in->wall[k] * (1 - blocks / sms) / 2);
-		agg_add(&a, kr->name, d, k);
+		agg_add(&a, gp_kernel_def(t, kr)->name, d, k);
 	}
 	found = n && stake >= lim.min_share * in->f->gpu_ns;
 	if (found) {
@@ -1233,7 +1234,7 @@ static bool rule_fp32_unshaped(const struct advise_in *in, struct gp_finding *x)
 	agg_init(&a, t);
 	for (size_t k = 0; k < t->kernels.n; k++) {
 		const struct gp_kernel *kr = &t->kernels.v[k];
-		const char *name = gp_s(t, kr->demangled ? kr->demangled : kr->name);
+		const char *name = gp_s(t, gp_kernel_long_name_of(t, kr));
 		const char *fam = r[k].family;
 		if (r[k].tc != GP_TC_NO || r[k].params || (r[k].known && r[k].flops > 0) || gp_op_is_comm(&r[k]))
 			continue;
@@ -1270,7 +1271,7 @@ static bool fusible(const struct advise_in *in, size_t k)
 {
 	const gp_trace *t = in->t;
 	const char *fam = in->r[k].family;
-	const char *name = gp_s(t, t->kernels.v[k].name);
+	const char *name = gp_s(t, gp_kernel_def(t, &t->kernels.v[k])->name);
 
 	if (dur(&t->kernels.v[k]) >= lim.fusion_small_ns || has_any(name, fusion_done_names) ||
 	    gp_op_is_comm(&in->r[k]))
@@ -1443,7 +1444,7 @@ static bool rule_alloc_churn(const struct advise_in *in, struct gp_finding *x)
 	for (size_t i = 0; i < in->gaps.n; i++) {
 		const struct idle_gap *g = &in->gaps.v[i];
 		if (g->api >= 0 && g->start >= c.loop_start &&
-		    gp_memory_alloc_call(gp_s(t, t->apis.v[g->api].name))) {
+		    gp_memory_alloc_call(gp_s(t, gp_api_def(t, &t->apis.v[g->api])->name))) {
 			idle += g->ns;
 			ngaps++;
 			claim(in, in->gap0 + i, g->ns);

@@ -262,9 +262,9 @@ static void ctx_init(struct gp_opctx *c, const gp_trace *t, size_t i, struct ops
 	c->idx = i;
 	c->k = k;
 	c->a = a;
-	c->kshort = gp_s(t, k->name ? k->name : k->demangled);
-	c->kfull = gp_s(t, k->demangled ? k->demangled : k->name);
-	c->kn = kname_get(oc, k->demangled ? k->demangled : k->name, c->kfull, c->kshort);
+	c->kshort = gp_s(t, gp_kernel_short_name_of(t, k));
+	c->kfull = gp_s(t, gp_kernel_long_name_of(t, k));
+	c->kn = kname_get(oc, gp_kernel_long_name_of(t, k), c->kfull, c->kshort);
 	c->dir = a->dir;
 	c->sub = a->sub;
 	if (a->args_count && (uint64_t)a->args_first + a->args_count <= t->args.n) {
@@ -302,7 +302,7 @@ static void note_marked(gp_trace *t, const struct gp_opres *r, const uint8_t *ma
 	for (size_t k = 0; k < t->kernels.n; k++) {
 		if (!mark[k])
 			continue;
-		gp_str name = t->kernels.v[k].name;
+		gp_str name = gp_kernel_def(t, &t->kernels.v[k])->name;
 		int32_t i = gp_u64map_add(&at, name, (int32_t)names.n);
 		if (i == (int32_t)names.n) {
 			struct name_time *nt = gp_vec_push(names);
@@ -348,6 +348,7 @@ static bool carries_op_work(const struct gp_opres *o)
 struct op_inst {
 	int32_t group;          /* same op, direction and params */
 	uint32_t count;         /* its GEMM/conv kernels */
+	uint32_t last;          /* the last of them (kernel index) */
 	bool mixed;             /* they have more than one kernel name */
 	gp_str first_name;
 };
@@ -393,7 +394,7 @@ static size_t mark_trials(const gp_trace *t, struct gp_opres *r, uint8_t *mark)
 			ng->dir = a->dir;
 		}
 		struct op_group *gr = &grp.v[g];
-		gp_str name = t->kernels.v[k].name;
+		gp_str name = gp_kernel_def(t, &t->kernels.v[k])->name;
 		if (gr->cur < 0 || a->sub <= gr->last_sub) {
 			gr->cur = (int32_t)inst.n;
 			gr->ninst++;
@@ -404,6 +405,7 @@ static size_t mark_trials(const gp_trace *t, struct gp_opres *r, uint8_t *mark)
 		gr->last_sub = a->sub;
 		struct op_inst *in = &inst.v[gr->cur];
 		in->count++;
+		in->last = (uint32_t)k;
 		in->mixed |= name != in->first_name;
 		inst_of[k] = gr->cur;
 	}
@@ -415,7 +417,8 @@ static size_t mark_trials(const gp_trace *t, struct gp_opres *r, uint8_t *mark)
 	for (size_t k = 0; k < t->kernels.n; k++) {
 		int32_t i = inst_of[k];
 		if (i >= 0 && inst.v[i].count == grp.v[inst.v[i].group].min)
-			gp_u64map_put(&steady, (uint64_t)inst.v[i].group << 32 | t->kernels.v[k].name, 1);
+			gp_u64map_put(&steady, (uint64_t)inst.v[i].group << 32 |
+					       gp_kernel_def(t, &t->kernels.v[k])->name, 1);
 	}
 	/* Backwards, so "runs again later in this instance" is known. */
 	for (size_t k = t->kernels.n; k-- > 0;) {
@@ -424,18 +427,20 @@ static size_t mark_trials(const gp_trace *t, struct gp_opres *r, uint8_t *mark)
 			continue;
 		const struct op_inst *in = &inst.v[i];
 		const struct op_group *gr = &grp.v[in->group];
-		gp_str name = t->kernels.v[k].name;
-		uint64_t here = (uint64_t)i << 32;   /* name 0: any kernel of instance i */
-		bool same_later = gp_u64map_get(&later, here | name) >= 0;
-		bool any_later = gp_u64map_get(&later, here) >= 0;
-		gp_u64map_put(&later, here | name, 1);
-		gp_u64map_put(&later, here, 1);
+		gp_str name = gp_kernel_def(t, &t->kernels.v[k])->name;
 		bool trial;
-		if (gr->ninst >= 2)
-			trial = in->count > gr->min &&
-				(same_later || gp_u64map_get(&steady, (uint64_t)in->group << 32 | name) < 0);
-		else
-			trial = gr->dir != GP_DIR_BPROP && in->mixed && any_later;
+		if (gr->ninst >= 2) {
+			/* only an instance larger than the group's smallest has
+			** trials: only its kernels are remembered in later */
+			if (in->count <= gr->min)
+				continue;
+			uint64_t here = (uint64_t)i << 32 | name;
+			bool same_later = gp_u64map_get(&later, here) >= 0;
+			gp_u64map_put(&later, here, 1);
+			trial = same_later || gp_u64map_get(&steady, (uint64_t)in->group << 32 | name) < 0;
+		} else {
+			trial = gr->dir != GP_DIR_BPROP && in->mixed && k < in->last;
+		}
 		if (!trial)
 			continue;
 		r[k].trial = 1;

@@ -170,6 +170,7 @@ static int parse_range(struct rec_state *st, char **f, int n, const char *where,
 		[GPREC_BACKWARD] = GP_RANGE_PUSHPOP, [GPREC_UPDATE] = GP_RANGE_PUSHPOP,
 	};
 	struct gp_range r = {.parent = -1};
+	struct gp_range_nvtx x = {0};
 	int64_t arg;
 	int kind = -1;
 
@@ -180,9 +181,9 @@ static int parse_range(struct rec_state *st, char **f, int n, const char *where,
 			kind = k;
 	if (kind < 0)
 		return gp_err(err, GP_ERR_CORRUPT, "%s: unknown range kind '%.40s'", where, f[1]);
-	if (!parse_u32(f[2], &r.tid, 10) || !parse_u32(f[3], &r.end_tid, 10) ||
+	if (!parse_u32(f[2], &r.tid, 10) || !parse_u32(f[3], &x.end_tid, 10) ||
 	    !parse_i64(f[4], &r.start) || !parse_i64(f[5], &r.end) ||
-	    !parse_u32(f[6], &r.color, 16) || !parse_i64(f[7], &arg))
+	    !parse_u32(f[6], &x.color, 16) || !parse_i64(f[7], &arg))
 		return gp_err(err, GP_ERR_CORRUPT, "%s: bad number in a range", where);
 	if (r.end < r.start)
 		return gp_err(err, GP_ERR_CORRUPT, "%s: range ends (%" PRId64 ") before it starts (%" PRId64 ")",
@@ -191,8 +192,10 @@ static int parse_range(struct rec_state *st, char **f, int n, const char *where,
 		return gp_err(err, GP_ERR_CORRUPT, "%s: bad escape in a name", where);
 	r.pid = st->pid;
 	r.kind = to_range_kind[kind];
-	r.domain = gp_intern(st->t, f[8]);
+	x.domain = gp_intern(st->t, f[8]);
 	r.text = gp_intern(st->t, f[9]);
+	if (x.end_tid || x.color || x.domain)
+		*gp_range_nvtx_add(st->t, &r) = x;
 	*gp_vec_push(st->t->ranges) = r;
 	st->nranges++;
 	return GP_OK;
@@ -282,7 +285,7 @@ static bool fits_u32(const uint64_t *v, int n)
 
 /* The short, demangled and mangled names of a CUPTI kernel name, each
 ** distinct name demangled once. */
-static void kernel_names(struct rec_state *st, struct gp_kernel *k, const char *raw)
+static void kernel_names(struct rec_state *st, struct gp_kernel_def *d, const char *raw)
 {
 	gp_str id = gp_intern(st->t, raw);
 	int32_t i = gp_u64map_get(&st->kernel_names, id);
@@ -300,9 +303,9 @@ static void kernel_names(struct rec_state *st, struct gp_kernel *k, const char *
 		i = (int32_t)(st->names.n - 1);
 		gp_u64map_put(&st->kernel_names, id, i);
 	}
-	k->name = st->names.v[i].name;
-	k->demangled = st->names.v[i].demangled;
-	k->mangled = st->names.v[i].mangled;
+	d->name = st->names.v[i].name;
+	d->demangled = st->names.v[i].demangled;
+	d->mangled = st->names.v[i].mangled;
 }
 
 static int parse_kernel(struct rec_state *st, char **f, int n, const char *where, gp_error *err)
@@ -320,6 +323,13 @@ static int parse_kernel(struct rec_state *st, char **f, int n, const char *where
 	if (!unescape(f[18]))
 		return gp_err(err, GP_ERR_CORRUPT, "%s: bad escape in a kernel name", where);
 	struct gp_kernel *k = gp_vec_push(st->t->kernels);
+	struct gp_kernel_def d = {
+		.regs = (uint32_t)v[12],
+		.static_smem = (uint32_t)v[13],
+		.dynamic_smem = (uint32_t)v[14],
+		.graph_id = (uint32_t)v[15],
+		.graph_node = v[16],
+	};
 	k->start = (gp_ns)v[0];
 	k->end = (gp_ns)v[1];
 	k->device = (int32_t)v[2];
@@ -327,16 +337,12 @@ static int parse_kernel(struct rec_state *st, char **f, int n, const char *where
 	k->stream = (uint32_t)v[4];
 	k->corr = v[5];
 	k->pid = st->pid;
-	for (int d = 0; d < 3; d++) {
-		k->grid[d] = (uint32_t)v[6 + d];
-		k->block[d] = (uint32_t)v[9 + d];
+	for (int i = 0; i < 3; i++) {
+		k->grid[i] = (uint32_t)v[6 + i];
+		d.block[i] = (uint32_t)v[9 + i];
 	}
-	k->regs = (uint32_t)v[12];
-	k->static_smem = (uint32_t)v[13];
-	k->dynamic_smem = (uint32_t)v[14];
-	k->graph_id = (uint32_t)v[15];
-	k->graph_node = v[16];
-	kernel_names(st, k, f[18]);
+	kernel_names(st, &d, f[18]);
+	k->def = gp_kernel_def_add(st->t, &d);
 	return GP_OK;
 }
 
@@ -432,15 +438,17 @@ static int parse_api(struct rec_state *st, char **f, int n, const char *where, g
 		name = buf;
 	}
 	struct gp_api *a = gp_vec_push(st->t->apis);
-	a->kind = (uint8_t)kind;
 	a->start = (gp_ns)v[0];
 	a->end = (gp_ns)v[1];
 	a->tid = (uint32_t)v[2];
 	a->corr = v[3];
-	a->cbid = (int32_t)v[4];
-	a->ret = (int32_t)(uint32_t)v[5];
 	a->pid = st->pid;
-	a->name = gp_intern(st->t, name);
+	a->def = gp_api_def_add(st->t, &(struct gp_api_def){
+		.name = gp_intern(st->t, name),
+		.cbid = (int32_t)v[4],
+		.ret = (int32_t)(uint32_t)v[5],
+		.kind = (uint32_t)kind,
+	});
 	return GP_OK;
 }
 

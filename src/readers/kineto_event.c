@@ -150,7 +150,7 @@ typedef void (*add_fn)(struct kineto_parser *p, const struct kineto_event *e, gp
 /* A kernel named by its mangled name: keeps it as mangled and names the
 ** kernel by its demangled form (or readable prefix, gp_demangle), once per
 ** distinct name. */
-static void demangle_kernel(struct kineto_parser *p, struct gp_kernel *k)
+static void demangle_kernel(struct kineto_parser *p, struct gp_kernel_def *k)
 {
 	int32_t d = gp_u64map_get(&p->demangled, k->mangled = k->demangled);
 
@@ -168,6 +168,12 @@ static void add_kernel(struct kineto_parser *p, const struct kineto_event *e, gp
 {
 	gp_trace *t = p->t;
 	struct gp_kernel *k = gp_vec_push(t->kernels);
+	struct gp_kernel_def d = {
+		.regs = (uint32_t)e->regs,
+		.static_smem = (uint32_t)e->smem,  /* Kineto gives the total only */
+		.graph_id = (uint32_t)e->graph_id,
+		.graph_node = e->graph_node,
+	};
 	char shortbuf[256];
 
 	k->start = start;
@@ -178,20 +184,17 @@ static void add_kernel(struct kineto_parser *p, const struct kineto_event *e, gp
 	k->stream = gpu_stream(e);
 	k->context = (uint32_t)e->context;
 	memcpy(k->grid, e->grid, sizeof(k->grid));
-	memcpy(k->block, e->block, sizeof(k->block));
-	k->regs = (uint32_t)e->regs;
-	k->static_smem = (uint32_t)e->smem;  /* Kineto gives the total only */
-	k->demangled = intern_cached(p, e->name, e->name_len);
+	memcpy(d.block, e->block, sizeof(d.block));
+	d.demangled = intern_cached(p, e->name, e->name_len);
 	if (e->name[0] == '_' && e->name[1] == 'Z')   /* ROCm and Triton keep names mangled */
-		demangle_kernel(p, k);
-	int32_t sn = gp_u64map_get(&p->short_names, k->demangled);
+		demangle_kernel(p, &d);
+	int32_t sn = gp_u64map_get(&p->short_names, d.demangled);
 	if (sn < 0) {
-		sn = (int32_t)gp_intern(t, gp_kernel_short_name(gp_s(t, k->demangled), shortbuf, sizeof(shortbuf)));
-		gp_u64map_put(&p->short_names, k->demangled, sn);
+		sn = (int32_t)gp_intern(t, gp_kernel_short_name(gp_s(t, d.demangled), shortbuf, sizeof(shortbuf)));
+		gp_u64map_put(&p->short_names, d.demangled, sn);
 	}
-	k->name = (gp_str)sn;
-	k->graph_id = (uint32_t)e->graph_id;
-	k->graph_node = e->graph_node;
+	d.name = (gp_str)sn;
+	k->def = gp_kernel_def_add(t, &d);
 	if (!(e->have & H_GRID))
 		p->no_launch_cfg++;
 }
@@ -265,16 +268,19 @@ static void add_api(struct kineto_parser *p, const struct kineto_event *e, gp_ns
 	a->pid = e->pid;
 	a->tid = e->tid;
 	const char *an = gp_api_strip_version(e->name, nbuf, sizeof(nbuf));
-	a->name = intern_cached(p, an, strlen(an));
-	a->cbid = e->cbid ? (int32_t)e->cbid : -1;
+	struct gp_api_def d = {
+		.name = intern_cached(p, an, strlen(an)),
+		.cbid = e->cbid ? (int32_t)e->cbid : -1,
+	};
 	if (e->cat == CAT_DRIVER ||
 	    (e->cat == CAT_OLD_RUNTIME && strncmp(e->name, "cu", 2) == 0 &&
 	     strncmp(e->name, "cuda", 4) != 0))
-		a->kind = GP_API_DRIVER;
+		d.kind = GP_API_DRIVER;
 	else if (e->cat == CAT_MTIA_RUNTIME)
-		a->kind = GP_API_OTHER;
+		d.kind = GP_API_OTHER;
 	else
-		a->kind = GP_API_RUNTIME;
+		d.kind = GP_API_RUNTIME;
+	a->def = gp_api_def_add(p->t, &d);
 	if (strncmp(e->name, "hip", 3) == 0)
 		p->hip_apis++;
 }

@@ -249,7 +249,7 @@ static bool merge_part(struct kineto_parser *p, struct kineto_parser *q)
 	/* the counts of q's records, which the moves below empty */
 	size_t n_devices = u->devices.n, n_processes = u->processes.n, n_threads = u->threads.n;
 	size_t n_kernels = u->kernels.n, n_apis = u->apis.n, n_ranges = u->ranges.n;
-	size_t n_op_exts = u->op_exts.n;
+	size_t n_op_exts = u->op_exts.n, n_range_nvtx = u->range_nvtx.n;
 	struct gp_device *d = VEC_MOVE(t->devices, u->devices);
 	for (size_t i = 0; i < n_devices; i++)
 		d[i].name = map[d[i].name];
@@ -259,27 +259,43 @@ static bool merge_part(struct kineto_parser *p, struct kineto_parser *q)
 	struct gp_thread *th = VEC_MOVE(t->threads, u->threads);
 	for (size_t i = 0; i < n_threads; i++)
 		th[i].name = map[th[i].name];
+	/* q's kernel defs, in t's strings, shared with t's equal ones */
+	uint32_t *defmap = gp_xmalloc(u->kernel_defs.n * sizeof(*defmap));
+	for (size_t i = 0; i < u->kernel_defs.n; i++) {
+		struct gp_kernel_def x = u->kernel_defs.v[i];
+		x.name = map[x.name];
+		x.demangled = map[x.demangled];
+		x.mangled = map[x.mangled];
+		defmap[i] = i ? gp_kernel_def_add(t, &x) : 0;
+	}
 	struct gp_kernel *k = VEC_MOVE(t->kernels, u->kernels);
-	for (size_t i = 0; i < n_kernels; i++) {
-		k[i].name = map[k[i].name];
-		k[i].demangled = map[k[i].demangled];
-		k[i].mangled = map[k[i].mangled];
+	for (size_t i = 0; i < n_kernels; i++)
+		k[i].def = defmap[k[i].def];
+	free(defmap);
+	uint32_t *apimap = gp_xmalloc(u->api_defs.n * sizeof(*apimap));
+	for (size_t i = 0; i < u->api_defs.n; i++) {
+		struct gp_api_def x = u->api_defs.v[i];
+		x.name = map[x.name];
+		apimap[i] = i ? gp_api_def_add(t, &x) : 0;
 	}
 	struct gp_api *a = VEC_MOVE(t->apis, u->apis);
 	for (size_t i = 0; i < n_apis; i++)
-		a[i].name = map[a[i].name];
+		a[i].def = apimap[a[i].def];
+	free(apimap);
 	VEC_MOVE(t->memcpys, u->memcpys);
 	VEC_MOVE(t->memsets, u->memsets);
 	VEC_MOVE(t->syncs, u->syncs);
 	VEC_MOVE(t->memevents, u->memevents);
-	uint32_t ext0 = (uint32_t)t->op_exts.n;
+	uint32_t ext0 = (uint32_t)t->op_exts.n, nvtx0 = (uint32_t)t->range_nvtx.n;
 	struct gp_range *r = VEC_MOVE(t->ranges, u->ranges);
 	for (size_t i = 0; i < n_ranges; i++) {
 		r[i].text = map[r[i].text];
-		r[i].domain = map[r[i].domain];
 		if (r[i].ext)
-			r[i].ext += ext0;
+			r[i].ext += r[i].flags & GP_RANGE_F_NVTX ? nvtx0 : ext0;
 	}
+	struct gp_range_nvtx *rn = VEC_MOVE(t->range_nvtx, u->range_nvtx);
+	for (size_t i = 0; i < n_range_nvtx; i++)
+		rn[i].domain = map[rn[i].domain];
 	struct gp_op_ext *x = VEC_MOVE(t->op_exts, u->op_exts);
 	for (size_t i = 0; i < n_op_exts; i++) {
 		x[i].input_dims = map[x[i].input_dims];
@@ -330,6 +346,7 @@ static bool trace_is_blank(const gp_trace *t)
 {
 	return !t->devices.n && !t->processes.n && !t->threads.n && !t->kernels.n && !t->apis.n &&
 	       !t->memcpys.n && !t->memsets.n && !t->syncs.n && !t->ranges.n && !t->op_exts.n &&
+	       !t->range_nvtx.n &&
 	       !t->memevents.n && !t->coll_args.n &&
 	       !t->args.n && !t->meta.n && !t->warnings.n && !t->attrs;
 }

@@ -85,7 +85,7 @@ static void copies_async_from_calls(gp_trace *t)
 		struct gp_memcpy *m = &t->memcpys.v[c];
 		int32_t api = m->async ? -1 : gp_call_find(&calls, m->corr, m->pid);
 		if (api >= 0)
-			m->async = call_is_async(gp_s(t, t->apis.v[api].name));
+			m->async = call_is_async(gp_s(t, gp_api_def(t, &t->apis.v[api])->name));
 	}
 	gp_call_index_free(&calls);
 }

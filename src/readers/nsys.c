@@ -524,20 +524,23 @@ static int read_kernels(struct nsys *r)
 		k->stream = (uint32_t)gp_sql_i64(st, STRM);
 		k->corr = (uint64_t)gp_sql_i64(st, CORR);
 		k->pid = gid_pid(gp_sql_i64(st, GPID));
-		k->name = str_col(r, st, SHORT);
-		k->demangled = str_col(r, st, DEMANGLED);
-		k->mangled = str_col(r, st, MANGLED);
-		if (!k->name)
-			k->name = short_name(r, k->demangled, short_cache);
+		struct gp_kernel_def d = {
+			.name = str_col(r, st, SHORT),
+			.demangled = str_col(r, st, DEMANGLED),
+			.mangled = str_col(r, st, MANGLED),
+			.regs = (uint32_t)gp_sql_i64(st, REGS),
+			.static_smem = (uint32_t)gp_sql_i64(st, SSMEM),
+			.dynamic_smem = (uint32_t)gp_sql_i64(st, DSMEM),
+			.graph_node = (uint64_t)gp_sql_i64(st, NODE),
+			.graph_id = (uint32_t)gp_sql_i64(st, GRAPH),
+		};
+		if (!d.name)
+			d.name = short_name(r, d.demangled, short_cache);
 		for (int i = 0; i < 3; i++) {
 			k->grid[i] = (uint32_t)gp_sql_i64(st, GRID + i);
-			k->block[i] = (uint32_t)gp_sql_i64(st, BLOCK + i);
+			d.block[i] = (uint32_t)gp_sql_i64(st, BLOCK + i);
 		}
-		k->regs = (uint32_t)gp_sql_i64(st, REGS);
-		k->static_smem = (uint32_t)gp_sql_i64(st, SSMEM);
-		k->dynamic_smem = (uint32_t)gp_sql_i64(st, DSMEM);
-		k->graph_node = (uint64_t)gp_sql_i64(st, NODE);
-		k->graph_id = (uint32_t)gp_sql_i64(st, GRAPH);
+		k->def = gp_kernel_def_add(r->t, &d);
 		tick(r);
 	}
 	return finish(r, st, rc, "kernels");
@@ -567,9 +570,10 @@ static int read_graphs(struct nsys *r)
 		k->stream = (uint32_t)gp_sql_i64(st, 4);
 		k->corr = (uint64_t)gp_sql_i64(st, 5);
 		k->pid = gid_pid(gp_sql_i64(st, 6));
-		k->graph_id = (uint32_t)gp_sql_i64(st, 7);
-		snprintf(name, sizeof(name), "[CUDA graph %" PRIu32 "]", k->graph_id);
-		k->name = k->demangled = gp_intern(r->t, name);
+		struct gp_kernel_def d = {.graph_id = (uint32_t)gp_sql_i64(st, 7)};
+		snprintf(name, sizeof(name), "[CUDA graph %" PRIu32 "]", d.graph_id);
+		d.name = d.demangled = gp_intern(r->t, name);
+		k->def = gp_kernel_def_add(r->t, &d);
 		tick(r);
 	}
 	if ((rc = finish(r, st, rc, "CUDA graph launches")))
@@ -621,14 +625,17 @@ static int read_apis(struct nsys *r)
 		int64_t g = gp_sql_i64(st, 3);
 		a->start = start;
 		a->end = end;
-		/* no eventClass column: the table's historical content, runtime */
-		a->kind = (uint8_t)(gp_sql_is_null(st, 2) ? GP_API_RUNTIME : enum_get(&r->api_kind, gp_sql_i64(st, 2)));
 		a->pid = gid_pid(g);
 		a->tid = gid_tid(g);
 		a->corr = (uint64_t)gp_sql_i64(st, 4);
-		a->name = api_name(r, st, 5);
-		a->ret = (int32_t)gp_sql_i64(st, 6);
-		a->cbid = -1;
+		a->def = gp_api_def_add(r->t, &(struct gp_api_def){
+			.name = api_name(r, st, 5),
+			.ret = (int32_t)gp_sql_i64(st, 6),
+			.cbid = -1,
+			/* no eventClass column: the table's historical content, runtime */
+			.kind = (uint32_t)(gp_sql_is_null(st, 2) ? GP_API_RUNTIME
+					   : enum_get(&r->api_kind, gp_sql_i64(st, 2))),
+		});
 		tick(r);
 	}
 	return finish(r, st, rc, "CUDA API calls");
@@ -920,11 +927,15 @@ static int read_nvtx(struct nsys *r)
 		}
 		rg->pid = gid_pid(g);
 		rg->tid = gid_tid(g);
-		if (!gp_sql_is_null(st, ENDGTID) && gp_sql_i64(st, ENDGTID) != g)
-			rg->end_tid = gid_tid(gp_sql_i64(st, ENDGTID));
 		rg->text = text;
-		rg->color = (uint32_t)gp_sql_i64(st, COLOR);
-		rg->category = (int32_t)gp_sql_i64(st, CATEGORY);
+		struct gp_range_nvtx x = {
+			.color = (uint32_t)gp_sql_i64(st, COLOR),
+			.category = (int32_t)gp_sql_i64(st, CATEGORY),
+		};
+		if (!gp_sql_is_null(st, ENDGTID) && gp_sql_i64(st, ENDGTID) != g)
+			x.end_tid = gid_tid(gp_sql_i64(st, ENDGTID));
+		if (x.end_tid || x.color || x.category)
+			*gp_range_nvtx_add(r->t, rg) = x;
 		rg->kind = (uint8_t)(cls == NV_PUSHPOP ? GP_RANGE_PUSHPOP :
 				     cls == NV_STARTEND ? GP_RANGE_STARTEND : GP_RANGE_MARK);
 		rg->parent = -1;
@@ -960,7 +971,7 @@ static void fix_ranges(struct nsys *r)
 		const struct domain_def *d = r->domains.n ?
 			bsearch(&key, r->domains.v, r->domains.n, sizeof(key), cmp_domain) : NULL;
 		if (d)
-			r->t->ranges.v[r->domain_refs.v[i].range].domain = d->name;
+			gp_range_nvtx_add(r->t, &r->t->ranges.v[r->domain_refs.v[i].range])->domain = d->name;
 		else
 			unknown++;
 	}

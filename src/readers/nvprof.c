@@ -164,15 +164,15 @@ static gp_str str_get(struct ctx *c, int64_t id)
 	return s ? s->s : 0;
 }
 
-/* Fills k's name fields from StringTable id, demangling each distinct name
+/* Fills d's name fields from StringTable id, demangling each distinct name
 ** once. */
-static void kernel_names(struct ctx *c, struct gp_kernel *k, int64_t id)
+static void kernel_names(struct ctx *c, struct gp_kernel_def *d, int64_t id)
 {
 	struct nvstr *s = str_find(c, id);
 	char buf[1024];
 
 	if (!s || !s->s) {
-		k->name = k->demangled = gp_intern(c->t, "(unknown kernel)");
+		d->name = d->demangled = gp_intern(c->t, "(unknown kernel)");
 		return;
 	}
 	if (!s->kshort) {
@@ -185,9 +185,9 @@ static void kernel_names(struct ctx *c, struct gp_kernel *k, int64_t id)
 			s->kshort = s->s;
 		free(dem);
 	}
-	k->name = s->kshort;
-	k->demangled = s->kdem;
-	k->mangled = s->kdem != s->s ? s->s : 0;
+	d->name = s->kshort;
+	d->demangled = s->kdem;
+	d->mangled = s->kdem != s->s ? s->s : 0;
 }
 
 /* ---- DEVICE, CONTEXT, NAME ---- */
@@ -267,6 +267,11 @@ static int kernel_row(struct ctx *c, sqlite3_stmt *st)
 	if (outside(c, &start, &end, true))
 		return GP_OK;
 	struct gp_kernel *k = gp_vec_push(c->t->kernels);
+	struct gp_kernel_def d = {
+		.regs = gp_sql_u32(st, 11),
+		.static_smem = gp_sql_u32(st, 12),
+		.dynamic_smem = gp_sql_u32(st, 13),
+	};
 	k->start = start;
 	k->end = end;
 	k->device = (int32_t)gp_sql_i64(st, 2);
@@ -274,13 +279,11 @@ static int kernel_row(struct ctx *c, sqlite3_stmt *st)
 	k->stream = gp_sql_u32(st, 4);
 	for (int i = 0; i < 3; i++) {
 		k->grid[i] = gp_sql_u32(st, 5 + i);
-		k->block[i] = gp_sql_u32(st, 8 + i);
+		d.block[i] = gp_sql_u32(st, 8 + i);
 	}
-	k->regs = gp_sql_u32(st, 11);
-	k->static_smem = gp_sql_u32(st, 12);
-	k->dynamic_smem = gp_sql_u32(st, 13);
 	k->corr = (uint64_t)gp_sql_i64(st, 14);
-	kernel_names(c, k, gp_sql_i64(st, 15));
+	kernel_names(c, &d, gp_sql_i64(st, 15));
+	k->def = gp_kernel_def_add(c->t, &d);
 	return GP_OK;
 }
 
@@ -368,15 +371,17 @@ static int api_row(struct ctx *c, sqlite3_stmt *st, int kind)
 	struct gp_api *a = gp_vec_push(c->t->apis);
 	int64_t cbid = gp_sql_i64(st, 0);
 
-	a->kind = (uint8_t)kind;
-	a->cbid = cbid >= INT32_MIN && cbid <= INT32_MAX ? (int32_t)cbid : -1;
-	a->name = api_name(c, kind, cbid);
+	a->def = gp_api_def_add(c->t, &(struct gp_api_def){
+		.kind = (uint32_t)kind,
+		.cbid = cbid >= INT32_MIN && cbid <= INT32_MAX ? (int32_t)cbid : -1,
+		.name = api_name(c, kind, cbid),
+		.ret = (int32_t)gp_sql_i64(st, 6),
+	});
 	a->start = start;
 	a->end = end;
 	a->pid = gp_sql_u32(st, 3);
 	a->tid = gp_sql_u32(st, 4);   /* stored as signed 32-bit */
 	a->corr = (uint64_t)gp_sql_i64(st, 5);
-	a->ret = (int32_t)gp_sql_i64(st, 6);
 	return GP_OK;
 }
 
@@ -406,7 +411,9 @@ static int marker_row(struct ctx *c, sqlite3_stmt *st)
 		r->pid = pid;
 		r->tid = tid;
 		r->text = str_get(c, gp_sql_i64(st, 5));
-		r->domain = str_get(c, gp_sql_i64(st, 6));
+		gp_str domain = str_get(c, gp_sql_i64(st, 6));
+		if (domain)
+			gp_range_nvtx_add(c->t, r)->domain = domain;
 		r->kind = GP_RANGE_MARK;
 		r->parent = -1;
 		return GP_OK;
@@ -464,13 +471,14 @@ static void pair_markers(struct ctx *c)
 		r->pid = s->pid;
 		r->tid = s->tid;
 		r->text = s->name;
-		r->domain = s->domain;
+		if (s->domain)
+			gp_range_nvtx_add(c->t, r)->domain = s->domain;
 		r->parent = -1;
 		/* nvprof does not tell push/pop from start/end; a range that ends
 		** on another thread can only be a start/end one. */
 		if (e->tid != s->tid || e->pid != s->pid) {
 			r->kind = GP_RANGE_STARTEND;
-			r->end_tid = e->tid;
+			gp_range_nvtx_add(c->t, r)->end_tid = e->tid;
 		} else {
 			r->kind = GP_RANGE_PUSHPOP;
 		}

@@ -116,7 +116,7 @@ static void kernel_context(struct stacks *st, const struct gp_analysis *an, size
 
 static void kernel_frame(struct stacks *st, const gp_trace *t, size_t k)
 {
-	const char *name = gp_s(t, t->kernels.v[k].name);
+	const char *name = gp_s(t, gp_kernel_def(t, &t->kernels.v[k])->name);
 
 	name = name && *name ? name : "(unnamed kernel)";
 	put_frame(st, name, strlen(name));
@@ -144,7 +144,7 @@ static void add_idle(struct stacks *st, const struct gp_analysis *an, const stru
 				if (op) {
 					kernel_context(st, an, k);
 					if (a->api >= 0) {
-						const char *api = gp_s(t, t->apis.v[a->api].name);
+						const char *api = gp_s(t, gp_api_def(t, &t->apis.v[a->api])->name);
 						if (api && *api)
 							put_frame(st, api, strlen(api));
 					}

@@ -380,7 +380,8 @@ static void group_kernels(const struct gp_analysis *an, struct groups *g)
 		group_add(group_of(&g[G_LAYER], a->layer, a->layer, 0, k), t, r, k);
 		group_add(group_of(&g[G_OP], op, op, 0, k), t, r, k);
 		group_add(group_of(&g[G_SHAPE], (uint64_t)op << 32 | params, op, params, k), t, r, k);
-		group_add(group_of(&g[G_KERNEL], t->kernels.v[k].name, t->kernels.v[k].name, 0, k), t, r, k);
+		group_add(group_of(&g[G_KERNEL], gp_kernel_def(t, &t->kernels.v[k])->name,
+				   gp_kernel_def(t, &t->kernels.v[k])->name, 0, k), t, r, k);
 	}
 	for (size_t i = 0; i < g[G_SHAPE].v.n; i++) {
 		struct group *x = &g[G_SHAPE].v.v[i];

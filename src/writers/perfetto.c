@@ -387,10 +387,11 @@ static void write_ranges(struct pf *p)
 			put_dur(out, r->start, r->end);
 		fputs(",\"args\":{\"kind\":", out);
 		gp_json_string(out, gp_range_kind_name(r->kind));
-		if (r->domain)
-			arg_str(out, "domain", gp_s(t, r->domain));
-		if (r->ext) {
-			const struct gp_op_ext *x = &t->op_exts.v[r->ext - 1];
+		gp_str domain = gp_range_nvtx(t, r).domain;
+		if (domain)
+			arg_str(out, "domain", gp_s(t, domain));
+		const struct gp_op_ext *x = gp_range_op_ext(t, r);
+		if (x) {
 			if (x->ext_id)
 				arg_u64(out, "External id", p->ext_base + x->ext_id);
 			if (x->seq >= 0)
@@ -415,13 +416,14 @@ static void write_apis(struct pf *p, const bool *launch)
 
 	for (size_t i = 0; i < t->apis.n; i++) {
 		const struct gp_api *a = &t->apis.v[i];
+		const struct gp_api_def *d = gp_api_def(t, a);
 		if (!launch[i] && !in_window(p, a->start, a->end))
 			continue;
-		begin(p, 'X', a->kind == GP_API_DRIVER ? "cuda_driver" : "cuda_runtime", gp_s(t, a->name),
+		begin(p, 'X', d->kind == GP_API_DRIVER ? "cuda_driver" : "cuda_runtime", gp_s(t, d->name),
 		      a->pid, a->tid, a->start);
 		put_dur(out, a->start, a->end);
 		fputs(",\"args\":{\"cbid\":", out);
-		fprintf(out, "%" PRId32, a->cbid);
+		fprintf(out, "%" PRId32, d->cbid);
 		arg_u64(out, "correlation", p->corr_base + a->corr);
 		if (a->ext_id)
 			arg_u64(out, "External id", p->ext_base + a->ext_id);
@@ -484,9 +486,10 @@ static void write_kernels(struct pf *p, const struct gp_analysis *an)
 
 	for (size_t k = 0; k < t->kernels.n; k++) {
 		const struct gp_kernel *kr = &t->kernels.v[k];
+		const struct gp_kernel_def *kd = gp_kernel_def(t, kr);
 		if (!in_window(p, kr->start, kr->end))
 			continue;
-		begin(p, 'X', "kernel", gp_s(t, kr->demangled ? kr->demangled : kr->name), kr->device,
+		begin(p, 'X', "kernel", gp_s(t, gp_kernel_long_name_of(t, kr)), kr->device,
 		      kr->stream, kr->start);
 		put_dur(out, kr->start, kr->end);
 		fputs(",\"args\":{\"device\":", out);
@@ -496,13 +499,13 @@ static void write_kernels(struct pf *p, const struct gp_analysis *an)
 		if (kr->ext_id)
 			arg_u64(out, "External id", p->ext_base + kr->ext_id);
 		arg_u64(out, "context", kr->context);
-		arg_u64(out, "registers per thread", kr->regs);
-		arg_u64(out, "shared memory", (uint64_t)kr->static_smem + kr->dynamic_smem);
+		arg_u64(out, "registers per thread", kd->regs);
+		arg_u64(out, "shared memory", (uint64_t)kd->static_smem + kd->dynamic_smem);
 		fprintf(out, ",\"grid\":[%" PRIu32 ",%" PRIu32 ",%" PRIu32 "]", kr->grid[0], kr->grid[1], kr->grid[2]);
-		fprintf(out, ",\"block\":[%" PRIu32 ",%" PRIu32 ",%" PRIu32 "]", kr->block[0], kr->block[1], kr->block[2]);
-		if (kr->graph_node) {
-			arg_u64(out, "graph id", kr->graph_id);
-			arg_u64(out, "graph node id", kr->graph_node);
+		fprintf(out, ",\"block\":[%" PRIu32 ",%" PRIu32 ",%" PRIu32 "]", kd->block[0], kd->block[1], kd->block[2]);
+		if (kd->graph_node) {
+			arg_u64(out, "graph id", kd->graph_id);
+			arg_u64(out, "graph node id", kd->graph_node);
 		}
 		kernel_model_args(out, an, k);
 		fputs("}}", out);
@@ -551,8 +554,9 @@ static void index_ops(const gp_trace *t, gp_u64map *ops)
 {
 	for (size_t i = 0; i < t->ranges.n; i++) {
 		const struct gp_range *r = &t->ranges.v[i];
-		if (r->kind == GP_RANGE_CPU_OP && r->ext && t->op_exts.v[r->ext - 1].ext_id)
-			gp_u64map_add(ops, t->op_exts.v[r->ext - 1].ext_id, (int32_t)i);
+		const struct gp_op_ext *x = gp_range_op_ext(t, r);
+		if (r->kind == GP_RANGE_CPU_OP && x && x->ext_id)
+			gp_u64map_add(ops, x->ext_id, (int32_t)i);
 	}
 }
 

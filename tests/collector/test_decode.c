@@ -244,13 +244,13 @@ static void test_read_back(void **state)
 	assert_int_equal(t.devices.n, 1);
 
 	const struct gp_kernel *k = &t.kernels.v[0];
-	assert_string_equal(gp_s(&t, k->name), "vecAdd");
-	assert_string_equal(gp_s(&t, k->demangled), "vecAdd(float const*, float const*, float*, int)");
+	assert_string_equal(gp_s(&t, gp_kernel_def(&t, k)->name), "vecAdd");
+	assert_string_equal(gp_s(&t, gp_kernel_def(&t, k)->demangled), "vecAdd(float const*, float const*, float*, int)");
 	assert_int_equal(k->end - k->start, KERNEL_END - KERNEL_START);
 	assert_int_equal(k->pid, 77);
-	assert_int_equal(k->grid[0] * k->grid[1] * k->block[0], 128 * 2 * 256);
-	assert_int_equal(k->regs, 32);
-	assert_int_equal(k->dynamic_smem, 1024);
+	assert_int_equal(k->grid[0] * k->grid[1] * gp_kernel_def(&t, k)->block[0], 128 * 2 * 256);
+	assert_int_equal(gp_kernel_def(&t, k)->regs, 32);
+	assert_int_equal(gp_kernel_def(&t, k)->dynamic_smem, 1024);
 
 	const struct gp_memcpy *m = &t.memcpys.v[0];
 	assert_int_equal(m->copy_kind, GP_COPY_HTOD);
@@ -271,7 +271,7 @@ static void test_read_back(void **state)
 	/* the kernel's launching call, by correlation id, as for nsys */
 	assert_int_equal(gp_correlate(&t, NULL, &err), GP_OK);
 	assert_true(t.attrs[0].api >= 0);
-	assert_string_equal(gp_s(&t, t.apis.v[t.attrs[0].api].name), "cudaLaunchKernel");
+	assert_string_equal(gp_s(&t, gp_api_def(&t, &t.apis.v[t.attrs[0].api])->name), "cudaLaunchKernel");
 	assert_int_equal(t.apis.v[t.attrs[0].api].start, LAUNCH_START);
 	gp_trace_free(&t);
 }

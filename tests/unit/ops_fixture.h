@@ -41,14 +41,13 @@ static inline size_t fx_kernel_at(struct fx *f, const char *name, gp_ns gap, gp_
 	k->start = f->now;
 	k->end = f->now + dur;
 	f->now = k->end;
-	k->name = gp_intern(&f->t, name);
-	k->demangled = k->name;
+	gp_str id = gp_intern(&f->t, name);
+	k->def = gp_kernel_def_add(&f->t, &(struct gp_kernel_def){
+		.name = id, .demangled = id, .block = {128, 1, 1}});
 	k->device = 0;
 	k->stream = 7;
 	k->grid[0] = 1024;
 	k->grid[1] = k->grid[2] = 1;
-	k->block[0] = 128;
-	k->block[1] = k->block[2] = 1;
 	a->api = -1;
 	a->seq = -1;
 	a->iter = -1;

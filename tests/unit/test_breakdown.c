@@ -25,7 +25,7 @@ static void api(gp_trace *t, gp_ns s, gp_ns e, const char *name)
 	memset(a, 0, sizeof(*a));
 	a->start = s;
 	a->end = e;
-	a->name = gp_intern(t, name);
+	a->def = gp_api_def_add(t, &(struct gp_api_def){.name = gp_intern(t, name)});
 }
 
 static void kernel(gp_trace *t, gp_ns s, gp_ns e, uint32_t stream, const char *name, uint32_t graph)
@@ -35,8 +35,7 @@ static void kernel(gp_trace *t, gp_ns s, gp_ns e, uint32_t stream, const char *n
 	k->start = s;
 	k->end = e;
 	k->stream = stream;
-	k->name = gp_intern(t, name);
-	k->graph_id = graph;
+	k->def = gp_kernel_def_add(t, &(struct gp_kernel_def){.name = gp_intern(t, name), .graph_id = graph});
 }
 
 static void copy(gp_trace *t, gp_ns s, gp_ns e, bool pageable)

@@ -22,8 +22,7 @@ static void api(gp_trace *t, uint32_t pid, uint32_t tid, gp_ns s, gp_ns e, uint6
 	a->start = s;
 	a->end = e;
 	a->corr = corr;
-	a->name = gp_intern(t, "cudaLaunchKernel");
-	a->cbid = 211;
+	a->def = gp_api_def_add(t, &(struct gp_api_def){.name = gp_intern(t, "cudaLaunchKernel"), .cbid = 211});
 }
 
 static void kernel(gp_trace *t, gp_ns s, uint64_t corr, uint32_t pid)
@@ -33,7 +32,7 @@ static void kernel(gp_trace *t, gp_ns s, uint64_t corr, uint32_t pid)
 	k->end = s + 5;
 	k->corr = corr;
 	k->pid = pid;
-	k->name = gp_intern(t, "k");
+	k->def = gp_kernel_def_add(t, &(struct gp_kernel_def){.name = gp_intern(t, "k")});
 }
 
 static void range(gp_trace *t, uint32_t pid, uint32_t tid, gp_ns s, gp_ns e, const char *text)

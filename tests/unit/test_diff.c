@@ -93,7 +93,7 @@ static void make_run(gp_trace *t, int iters, gp_ns a_ns, bool with_c)
 			struct gp_kernel *k = gp_vec_push(t->kernels);
 			k->start = s;
 			k->end = s + durs[j];
-			k->name = gp_intern(t, names[j]);
+			k->def = gp_kernel_def_add(t, &(struct gp_kernel_def){.name = gp_intern(t, names[j])});
 			s += durs[j];
 		}
 	}

@@ -35,7 +35,7 @@ static void build(gp_trace *t, struct gp_opres *r)
 		kr->device = k[i].dev;
 		kr->stream = 7;
 		kr->corr = i + 1;
-		kr->name = gp_intern(t, k[i].name);
+		kr->def = gp_kernel_def_add(t, &(struct gp_kernel_def){.name = gp_intern(t, k[i].name)});
 		struct gp_api *a = gp_vec_push(t->apis);
 		memset(a, 0, sizeof(*a));
 		a->start = k[i].s - 50;
@@ -43,7 +43,7 @@ static void build(gp_trace *t, struct gp_opres *r)
 		a->corr = i + 1;
 		a->pid = 42;
 		a->tid = 43;
-		a->name = gp_intern(t, "cudaLaunchKernel");
+		a->def = gp_api_def_add(t, &(struct gp_api_def){.name = gp_intern(t, "cudaLaunchKernel")});
 	}
 	struct gp_memcpy *m = gp_vec_push(t->memcpys);
 	memset(m, 0, sizeof(*m));

@@ -22,6 +22,7 @@
 #include <zlib.h>
 
 #include "analysis/attr_ops.h"
+#include "analysis/correlate.h"
 #include "model/trace.h"
 #include "util/u64map.h"
 #include "readers/inflate.h"
@@ -182,12 +183,12 @@ static void reads_step_trace(void **state)
 	const struct gp_kernel *kr = &t.kernels.v[k];
 	assert_true(kr->start == INT64_C(1700000000001030250));
 	assert_true(kr->end - kr->start == 10500);
-	assert_string_equal(gp_s(&t, kr->name), "Kernel");
-	assert_string_equal(gp_s(&t, kr->demangled), "void cutlass::Kernel<cutlass_80_gemm>(Params)");
+	assert_string_equal(gp_s(&t, gp_kernel_def(&t, kr)->name), "Kernel");
+	assert_string_equal(gp_s(&t, gp_kernel_def(&t, kr)->demangled), "void cutlass::Kernel<cutlass_80_gemm>(Params)");
 	assert_int_equal(kr->grid[0], 4);
 	assert_int_equal(kr->grid[1], 2);
-	assert_int_equal(kr->block[0], 128);
-	assert_int_equal(kr->regs, 128);
+	assert_int_equal(gp_kernel_def(&t, kr)->block[0], 128);
+	assert_int_equal(gp_kernel_def(&t, kr)->regs, 128);
 	assert_int_equal(kr->pid, 10);   /* from the runtime call */
 	assert_int_equal(kr->stream, 7);
 	assert_int_equal(t.memcpys.v[0].copy_kind, GP_COPY_HTOD);
@@ -325,6 +326,65 @@ static void exact_times(void **state)
 	gp_trace_free(&t);
 }
 
+/* The edges of the narrowed records (docs/trace-model.md): CUDA's largest
+** launch (grid x 2^31-1, block 1024, 255 registers) kept exactly in the
+** shared kernel def; two launches that differ only in block get two defs,
+** equal ones share one; correlation ids above 2^32 that agree in their low
+** 32 bits still match their own launch. */
+static void wide_fields(void **state)
+{
+	static const char json[] =
+		"{\"traceEvents\":["
+		"{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":2,"
+		"\"ts\":10,\"dur\":2,\"args\":{\"correlation\":5000000000}},"
+		"{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":2,"
+		"\"ts\":20,\"dur\":2,\"args\":{\"correlation\":705032704}},"
+		"{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":2,"
+		"\"ts\":30,\"dur\":2,\"args\":{\"correlation\":9294967296}},"
+		"{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"big\",\"pid\":0,\"tid\":7,\"ts\":40,\"dur\":5,"
+		"\"args\":{\"device\":0,\"stream\":7,\"correlation\":5000000000,"
+		"\"grid\":[2147483647,65535,65535],\"block\":[1024,1,1],\"registers per thread\":255,"
+		"\"shared memory\":49152}},"
+		"{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"big\",\"pid\":0,\"tid\":7,\"ts\":50,\"dur\":5,"
+		"\"args\":{\"device\":0,\"stream\":7,\"correlation\":705032704,"
+		"\"grid\":[1,1,1],\"block\":[1024,1,1],\"registers per thread\":255,"
+		"\"shared memory\":49152}},"
+		"{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"big\",\"pid\":0,\"tid\":7,\"ts\":60,\"dur\":5,"
+		"\"args\":{\"device\":0,\"stream\":7,\"correlation\":9294967296,"
+		"\"grid\":[1,1,1],\"block\":[512,2,1],\"registers per thread\":255,"
+		"\"shared memory\":49152}}]}";
+	struct gp_correlate_opts co = {0};
+	gp_trace t;
+	gp_error err = {0};
+
+	(void)state;
+	assert_int_equal(load_json(json, &t, &err), GP_OK);
+	assert_int_equal(t.kernels.n, 3);
+	const struct gp_kernel *k = &t.kernels.v[0];
+	const struct gp_kernel_def *d = gp_kernel_def(&t, k);
+	assert_true(k->corr == UINT64_C(5000000000));
+	assert_int_equal(k->grid[0], 2147483647u);
+	assert_int_equal(k->grid[1], 65535);
+	assert_int_equal(k->grid[2], 65535);
+	assert_int_equal(d->block[0], 1024);
+	assert_int_equal(d->regs, 255);
+	assert_int_equal(d->static_smem, 49152);
+	assert_string_equal(gp_s(&t, d->name), "big");
+	/* equal defs shared, a different block a def of its own */
+	assert_int_equal(t.kernels.v[1].def, k->def);
+	assert_int_not_equal(t.kernels.v[2].def, k->def);
+	assert_int_equal(gp_kernel_def(&t, &t.kernels.v[2])->block[0], 512);
+	assert_int_equal(gp_kernel_def(&t, &t.kernels.v[2])->block[1], 2);
+	/* each kernel matches its own launch, not one equal in the low 32 bits */
+	assert_int_equal(gp_correlate(&t, &co, &err), GP_OK);
+	for (int i = 0; i < 3; i++) {
+		assert_true(t.attrs[i].api >= 0);
+		assert_true(t.apis.v[t.attrs[i].api].corr == t.kernels.v[i].corr);
+	}
+	assert_true(t.apis.v[t.attrs[2].api].corr == UINT64_C(9294967296));
+	gp_trace_free(&t);
+}
+
 static void expect_error(const char *json, int status, const char *what)
 {
 	gp_trace t;
@@ -429,13 +489,14 @@ static void assert_same_trace(const gp_trace *a, const gp_trace *b)
 	for (size_t i = 0; i < a->kernels.n; i++) {
 		const struct gp_kernel *x = &a->kernels.v[i], *y = &b->kernels.v[i];
 		assert_true(x->start == y->start && x->end == y->end && x->corr == y->corr &&
-			    x->pid == y->pid && x->name == y->name && x->demangled == y->demangled &&
+			    x->pid == y->pid && gp_kernel_def(a, x)->name == gp_kernel_def(b, y)->name &&
+			    gp_kernel_def(a, x)->demangled == gp_kernel_def(b, y)->demangled &&
 			    x->grid[0] == y->grid[0]);
 	}
 	assert_int_equal(a->apis.n, b->apis.n);
 	for (size_t i = 0; i < a->apis.n; i++)
 		assert_true(a->apis.v[i].start == b->apis.v[i].start &&
-			    a->apis.v[i].corr == b->apis.v[i].corr && a->apis.v[i].name == b->apis.v[i].name);
+			    a->apis.v[i].corr == b->apis.v[i].corr && gp_api_def(a, &a->apis.v[i])->name == gp_api_def(b, &b->apis.v[i])->name);
 	assert_int_equal(a->ranges.n, b->ranges.n);
 	for (size_t i = 0; i < a->ranges.n; i++) {
 		const struct gp_range *x = &a->ranges.v[i], *y = &b->ranges.v[i];
@@ -704,6 +765,7 @@ int main(void)
 		cmocka_unit_test(reads_step_trace),
 		cmocka_unit_test(reads_old_format_and_flows),
 		cmocka_unit_test(exact_times),
+		cmocka_unit_test(wide_fields),
 		cmocka_unit_test(bad_input),
 		cmocka_unit_test(load_options),
 		cmocka_unit_test(minified_split),

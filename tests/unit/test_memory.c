@@ -50,7 +50,7 @@ static void api(gp_trace *t, gp_ns s, gp_ns e, const char *name)
 	a->tid = 1;
 	a->start = s;
 	a->end = e;
-	a->name = gp_intern(t, name);
+	a->def = gp_api_def_add(t, &(struct gp_api_def){.name = gp_intern(t, name)});
 }
 
 static void kernel(gp_trace *t, gp_ns s, int32_t device)

@@ -112,7 +112,7 @@ static const struct gp_range *range_named(const gp_trace *t, const char *text)
 static const struct gp_api *api_named(const gp_trace *t, const char *name)
 {
 	for (size_t i = 0; i < t->apis.n; i++)
-		if (strcmp(gp_s(t, t->apis.v[i].name), name) == 0)
+		if (strcmp(gp_s(t, gp_api_def(t, &t->apis.v[i])->name), name) == 0)
 			return &t->apis.v[i];
 	return NULL;
 }
@@ -149,20 +149,20 @@ static void kernels_are_read(void **state)
 	assert_int_equal(k->corr, 42);
 	assert_int_equal(k->pid, 100);
 	assert_int_equal(k->stream, 7);
-	assert_string_equal(gp_s(&t, k->name), "gemm");
-	assert_string_equal(gp_s(&t, k->demangled), "void gemm<float>(float*)");
-	assert_string_equal(gp_s(&t, k->mangled), "_Z4gemmIfEvPT_");
+	assert_string_equal(gp_s(&t, gp_kernel_def(&t, k)->name), "gemm");
+	assert_string_equal(gp_s(&t, gp_kernel_def(&t, k)->demangled), "void gemm<float>(float*)");
+	assert_string_equal(gp_s(&t, gp_kernel_def(&t, k)->mangled), "_Z4gemmIfEvPT_");
 	assert_int_equal(k->grid[0], 10);
 	assert_int_equal(k->grid[1], 2);
-	assert_int_equal(k->block[0], 128);
-	assert_int_equal(k->regs, 32);
-	assert_int_equal(k->static_smem, 1024);
-	assert_int_equal(k->dynamic_smem, 2048);
-	assert_int_equal(k->graph_node, 0);
+	assert_int_equal(gp_kernel_def(&t, k)->block[0], 128);
+	assert_int_equal(gp_kernel_def(&t, k)->regs, 32);
+	assert_int_equal(gp_kernel_def(&t, k)->static_smem, 1024);
+	assert_int_equal(gp_kernel_def(&t, k)->dynamic_smem, 2048);
+	assert_int_equal(gp_kernel_def(&t, k)->graph_node, 0);
 	k = &t.kernels.v[1];
 	assert_int_equal(k->corr, 0);           /* NULL correlationId */
-	assert_int_equal(k->mangled, 0);        /* NULL mangledName */
-	assert_int_equal(k->graph_node, 77);
+	assert_int_equal(gp_kernel_def(&t, k)->mangled, 0);        /* NULL mangledName */
+	assert_int_equal(gp_kernel_def(&t, k)->graph_node, 77);
 	assert_int_equal(k->device, 1);
 	assert_int_equal(k->pid, 200);
 	assert_int_equal(t.warnings.n, 0);
@@ -188,16 +188,16 @@ static void api_calls_are_read(void **state)
 	assert_int_equal(t.apis.n, 4);
 	const struct gp_api *a = api_named(&t, "cudaLaunchKernel");
 	assert_non_null(a);
-	assert_int_equal(a->kind, GP_API_RUNTIME);
+	assert_int_equal(gp_api_def(&t, a)->kind, GP_API_RUNTIME);
 	assert_int_equal(a->pid, 100);
 	assert_int_equal(a->tid, 101);
 	assert_int_equal(a->corr, 42);
-	assert_int_equal(a->cbid, -1);
+	assert_int_equal(gp_api_def(&t, a)->cbid, -1);
 	a = api_named(&t, "cuLaunchKernel");
 	assert_non_null(a);
-	assert_int_equal(a->kind, GP_API_DRIVER);
+	assert_int_equal(gp_api_def(&t, a)->kind, GP_API_DRIVER);
 	assert_int_equal(a->tid, 102);
-	assert_int_equal(a->ret, 1);
+	assert_int_equal(gp_api_def(&t, a)->ret, 1);
 	assert_non_null(api_named(&t, "cudaLaunchKernelExC"));
 	a = api_named(&t, "cudaGetLastError");
 	assert_non_null(a);
@@ -209,8 +209,8 @@ static void api_calls_are_read(void **state)
 		"INSERT INTO ENUM_NSYS_EVENT_CLASS VALUES (0,'TRACE_PROCESS_EVENT_CUDA_DRIVER','CUDA driver'),"
 		"(1,'TRACE_PROCESS_EVENT_CUDA_RUNTIME','CUDA runtime');");
 	assert_int_equal(load(&t, &err), GP_OK);
-	assert_int_equal(api_named(&t, "cudaLaunchKernel")->kind, GP_API_DRIVER);
-	assert_int_equal(api_named(&t, "cuLaunchKernel")->kind, GP_API_RUNTIME);
+	assert_int_equal(gp_api_def(&t, api_named(&t, "cudaLaunchKernel"))->kind, GP_API_DRIVER);
+	assert_int_equal(gp_api_def(&t, api_named(&t, "cuLaunchKernel"))->kind, GP_API_RUNTIME);
 	gp_trace_free(&t);
 }
 
@@ -245,22 +245,24 @@ static void nvtx_is_read(void **state)
 	assert_int_equal(r->kind, GP_RANGE_PUSHPOP);
 	assert_int_equal(r->pid, 100);
 	assert_int_equal(r->tid, 101);
-	assert_int_equal(r->color, 4278190335u);
-	assert_int_equal(r->category, 3);
-	assert_int_equal(r->domain, 0);
+	assert_int_equal(gp_range_nvtx(&t, r).color, 4278190335u);
+	assert_int_equal(gp_range_nvtx(&t, r).category, 3);
+	assert_int_equal(gp_range_nvtx(&t, r).domain, 0);
+	assert_null(gp_range_op_ext(&t, r));
 	r = range_named(&t, "registered");
 	assert_non_null(r);
-	assert_string_equal(gp_s(&t, r->domain), "MyDomain");
+	assert_string_equal(gp_s(&t, gp_range_nvtx(&t, r).domain), "MyDomain");
 	assert_int_equal(r->depth, 2);   /* inside "crossing" and "inline" */
 	r = range_named(&t, "mark");
 	assert_non_null(r);
 	assert_int_equal(r->kind, GP_RANGE_MARK);
 	assert_int_equal(r->end, 300);
+	assert_int_equal(r->ext, 0);   /* no NVTX details: no side entry */
 	r = range_named(&t, "crossing");
 	assert_non_null(r);
 	assert_int_equal(r->kind, GP_RANGE_STARTEND);
 	assert_int_equal(r->start, -40);
-	assert_int_equal(r->end_tid, 102);
+	assert_int_equal(gp_range_nvtx(&t, r).end_tid, 102);
 	r = range_named(&t, "open");
 	assert_non_null(r);
 	assert_int_equal(r->end, 1000);   /* the end of the trace */
@@ -341,10 +343,10 @@ static void string_keys_are_checked(void **state)
 		GTID(1, 0), GTID(1, 0));
 	assert_int_equal(load(&t, &err), GP_OK);
 	assert_int_equal(t.kernels.n, 2);
-	assert_string_equal(gp_s(&t, t.kernels.v[0].demangled), "big");
-	assert_string_equal(gp_s(&t, t.kernels.v[0].name), "seven");
-	assert_string_equal(gp_s(&t, t.kernels.v[0].mangled), "");
-	assert_string_equal(gp_s(&t, t.kernels.v[1].name), "");
+	assert_string_equal(gp_s(&t, gp_kernel_def(&t, &t.kernels.v[0])->demangled), "big");
+	assert_string_equal(gp_s(&t, gp_kernel_def(&t, &t.kernels.v[0])->name), "seven");
+	assert_string_equal(gp_s(&t, gp_kernel_def(&t, &t.kernels.v[0])->mangled), "");
+	assert_string_equal(gp_s(&t, gp_kernel_def(&t, &t.kernels.v[1])->name), "");
 	assert_true(has_warning(&t, "3 references to missing StringIds rows"));
 	gp_trace_free(&t);
 }
@@ -394,8 +396,8 @@ static void metadata_and_graphs(void **state)
 	assert_int_equal(t.threads.v[0].tid, 101);
 	assert_string_equal(gp_s(&t, t.threads.v[0].name), "pt_main_thread");
 	assert_int_equal(t.kernels.n, 1);
-	assert_string_equal(gp_s(&t, t.kernels.v[0].name), "[CUDA graph 5]");
-	assert_int_equal(t.kernels.v[0].graph_id, 5);
+	assert_string_equal(gp_s(&t, gp_kernel_def(&t, &t.kernels.v[0])->name), "[CUDA graph 5]");
+	assert_int_equal(gp_kernel_def(&t, &t.kernels.v[0])->graph_id, 5);
 	assert_int_equal(t.kernels.v[0].corr, 12);
 	assert_int_equal(t.kernels.v[0].pid, 100);
 	assert_true(has_warning(&t, "1 CUDA graph launches were traced as whole graphs"));
@@ -570,18 +572,18 @@ static void trixi_matches_nsys_stats(void **state)
 	assert_int_equal(k->corr, strtoll(f[2], NULL, 10));
 	for (int i = 0; i < 3; i++) {
 		assert_int_equal(k->grid[i], strtoll(f[3 + i], NULL, 10));
-		assert_int_equal(k->block[i], strtoll(f[6 + i], NULL, 10));
+		assert_int_equal(gp_kernel_def(&t, k)->block[i], strtoll(f[6 + i], NULL, 10));
 	}
-	assert_int_equal(k->regs, strtoll(f[9], NULL, 10));
+	assert_int_equal(gp_kernel_def(&t, k)->regs, strtoll(f[9], NULL, 10));
 	assert_string_equal(dev, f[16]);
 	assert_int_equal(k->context, strtoll(f[17], NULL, 10));
 	assert_int_equal(k->stream, strtoll(f[18], NULL, 10));
-	assert_string_equal(gp_s(&t, k->demangled), f[19]);
+	assert_string_equal(gp_s(&t, gp_kernel_def(&t, k)->demangled), f[19]);
 	assert_string_equal(gp_s(&t, t.tool_version), "nsys 2023.1.2.43");
 	/* only driver calls in this Julia run (expected_cuda_api_sum.csv) */
 	assert_int_equal(t.apis.n, 6);
 	for (size_t i = 0; i < t.apis.n; i++)
-		assert_int_equal(t.apis.v[i].kind, GP_API_DRIVER);
+		assert_int_equal(gp_api_def(&t, &t.apis.v[i])->kind, GP_API_DRIVER);
 	assert_non_null(api_named(&t, "cuLaunchKernel"));
 	assert_int_equal(api_named(&t, "cuLaunchKernel")->corr, 21);
 	gp_trace_free(&t);

@@ -180,8 +180,8 @@ static void gaps_syncs_copies_small_grid(void **state)
 		struct gp_api *a = gp_vec_push(f.t.apis);
 		a->start = f.t.kernels.v[k].start - 4990000;
 		a->end = f.t.kernels.v[k].start - 1000;
-		a->name = gp_intern(&f.t, "cudaStreamSynchronize");
-		a->cbid = -1;
+		a->def = gp_api_def_add(&f.t, &(struct gp_api_def){
+			.name = gp_intern(&f.t, "cudaStreamSynchronize"), .cbid = -1});
 	}
 	size_t k = fx_kernel_at(&f, "reduce_kernel", 1000, 30000000, "Tensor", "sum", GP_DIR_FPROP, 0);
 	f.t.kernels.v[k].grid[0] = 4;

@@ -22,8 +22,7 @@ static void api(gp_trace *t, uint32_t tid, gp_ns s, gp_ns e, uint64_t corr)
 	a->start = s;
 	a->end = e;
 	a->corr = corr;
-	a->name = gp_intern(t, "cudaLaunchKernel");
-	a->cbid = 211;
+	a->def = gp_api_def_add(t, &(struct gp_api_def){.name = gp_intern(t, "cudaLaunchKernel"), .cbid = 211});
 }
 
 static void kernel(gp_trace *t, gp_ns s, gp_ns dur, uint64_t corr)
@@ -34,7 +33,7 @@ static void kernel(gp_trace *t, gp_ns s, gp_ns dur, uint64_t corr)
 	k->end = s + dur;
 	k->corr = corr;
 	k->pid = 1;
-	k->name = gp_intern(t, "k");
+	k->def = gp_kernel_def_add(t, &(struct gp_kernel_def){.name = gp_intern(t, "k")});
 }
 
 static int32_t range(gp_trace *t, int kind, uint32_t tid, gp_ns s, gp_ns e, const char *text)
