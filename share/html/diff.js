@@ -11,25 +11,7 @@
 
   var BASE = '#4e79a7', TEST = '#f28e2b';
 
-  function byId(id) { return document.getElementById(id); }
-
-  function showError(msg) {
-    var box = byId('errors');
-    var p = document.createElement('p');
-    p.textContent = msg;
-    box.appendChild(p);
-    box.setAttribute('data-errors', String(box.childNodes.length));
-    byId('report').setAttribute('data-state', 'error');
-  }
-
-  window.addEventListener('error', function (ev) { showError('JavaScript error: ' + ev.message); });
-
-  function el(tag, text, attrs) {
-    var e = document.createElement(tag);
-    if (text !== undefined && text !== null) e.textContent = String(text);
-    for (var k in attrs || {}) e.setAttribute(k, attrs[k]);
-    return e;
-  }
+  var byId = gpPage.byId, showError = gpPage.showError, el = gpPage.el;
 
   function fmtNs(ns) {
     if (ns === null || ns === undefined) return 'n/a';

@@ -17,26 +17,7 @@
   var COLORS = { compute: '#4e79a7', comm: '#f28e2b', memory: '#59a14f', overlap: '#b07aa1', idle: '#bab0ac' };
   var PALETTE = ['#4e79a7', '#f28e2b', '#e15759', '#76b7b2', '#59a14f', '#edc948', '#b07aa1', '#ff9da7', '#9c755f'];
 
-  function byId(id) { return document.getElementById(id); }
-
-  function showError(msg) {
-    var box = byId('errors');
-    var p = document.createElement('p');
-    p.textContent = msg;
-    box.appendChild(p);
-    box.setAttribute('data-errors', String(box.childNodes.length));
-    byId('report').setAttribute('data-state', 'error');
-  }
-
-  window.addEventListener('error', function (ev) { showError('JavaScript error: ' + ev.message); });
-
-  /* An element with text (never markup) and attributes. */
-  function el(tag, text, attrs) {
-    var e = document.createElement(tag);
-    if (text !== undefined && text !== null) e.textContent = String(text);
-    for (var k in attrs || {}) e.setAttribute(k, attrs[k]);
-    return e;
-  }
+  var byId = gpPage.byId, showError = gpPage.showError, el = gpPage.el;
 
   function fmtNs(ns) {
     if (ns === null || ns === undefined) return 'n/a';

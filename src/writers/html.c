@@ -753,6 +753,7 @@ static int html_write(gp_sink *s, const struct gp_analysis *an, gp_error *err)
 		{"style", gp_html_style, gp_html_style_len, NULL, NULL},
 		{"library", an->script, an->script_len, NULL, NULL},
 		{"data", NULL, 0, write_data_part, an},
+		{"common", gp_html_common_script, gp_html_common_script_len, NULL, NULL},
 		{"script", gp_html_script, gp_html_script_len, NULL, NULL},
 	};
 

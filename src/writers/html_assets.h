@@ -22,5 +22,9 @@ extern const unsigned char gp_html_diff_template[];
 extern const size_t gp_html_diff_template_len;
 extern const unsigned char gp_html_diff_script[];
 extern const size_t gp_html_diff_script_len;
+/* What both pages' scripts share (share/html/common.js), inlined before
+** each page's own script. */
+extern const unsigned char gp_html_common_script[];
+extern const size_t gp_html_common_script_len;
 
 #endif

@@ -149,6 +149,7 @@ static int html_diff_write(gp_sink *s, const struct gp_analysis *an, gp_error *e
 		{"style", gp_html_style, gp_html_style_len, NULL, NULL},
 		{"library", an->script, an->script_len, NULL, NULL},
 		{"data", NULL, 0, write_data, an->diff},
+		{"common", gp_html_common_script, gp_html_common_script_len, NULL, NULL},
 		{"script", gp_html_diff_script, gp_html_diff_script_len, NULL, NULL},
 	};
 

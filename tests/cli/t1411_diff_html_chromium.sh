@@ -72,7 +72,7 @@ grep -q 'class="verdict fail">FAIL: step +' "$TMP/dom" || fail "the verdict does
 for tag in img; do
 	assert_eq "$(grep -c "<$tag[ >]" "$TMP/dom")" 0 "<$tag> elements in the DOM"
 done
-assert_eq "$(grep -o '<script' "$TMP/dom" | wc -l)" 3 "<script> elements (library, data, script)"
+assert_eq "$(grep -o '<script' "$TMP/dom" | wc -l)" 4 "<script> elements (library, data, common, script)"
 grep -q '<td class="name">&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;"'"'"'</td>' "$TMP/dom" ||
 	fail "the hostile kernel name is not shown as text"
 
