@@ -460,7 +460,7 @@ static void kernel_model_args(FILE *out, const struct gp_analysis *an, size_t k)
 	if (r->dtype != GP_DT_UNKNOWN)
 		arg_str(out, "dtype", gp_dtype_short(r->dtype));
 	if (r->family)
-		arg_str(out, "family", r->family);
+		arg_str(out, "family", gp_opres_family(r));
 	arg_num(out, "flops", "%.0f", r->flops);
 	arg_num(out, "bytes", "%.0f", r->bytes);
 	if (r->tc == GP_TC_YES || r->tc == GP_TC_NO)
