@@ -46,9 +46,11 @@ int main(int argc, char **argv)
 	struct gp_opres *res = gp_ops_run(&t, &po);
 	per_kernel = t.kernels.n ? 1.0 / (double)t.kernels.n : 0;
 
-	size_t text = 0;
-	for (uint32_t i = 0; i < t.strs.n; i++)
-		text += t.strs.lens[i] + 1;
+	size_t text = 0;   /* records: length prefix, bytes, NUL */
+	for (uint32_t i = 1; i < t.strs.n; i++) {
+		size_t len = gp_strtab_len(&t.strs, i);
+		text += (len < 255 ? 1 : 5) + len + 1;
+	}
 	printf("%-12s %10s %6s %12s %12s %8s\n", "table", "rows", "B/row", "bytes", "reserved",
 	       "B/kernel");
 	VEC_ROW("kernels", t.kernels);
@@ -67,8 +69,8 @@ int main(int argc, char **argv)
 	VEC_ROW("memevents", t.memevents);
 	row("str text", t.strs.n, 0, 0);
 	printf("%-12s %10u %6s %12zu %12zu %8.1f\n", "  (bytes)", t.strs.n, "", text,
-	       t.strs.arena.used, (double)text * per_kernel);
-	row("str index", t.strs.n, sizeof(*t.strs.strs) + sizeof(*t.strs.lens), t.strs.cap);
+	       t.strs.blocks.n << 20, (double)text * per_kernel);
+	row("str index", t.strs.n, sizeof(*t.strs.offs), t.strs.cap);
 	row("str slots", t.strs.nslots, sizeof(*t.strs.slots), t.strs.nslots);
 	row("trace arena", t.arena.used, 1, t.arena.used);
 	free(res);

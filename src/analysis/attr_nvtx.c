@@ -406,7 +406,7 @@ void gp_nvtxattr_kernel(gp_nvtxattr *st, gp_trace *t, size_t k, const int32_t *s
 		nalt = uniq_ids(st->ids.v, st->ids.n);
 		st->prev_hi = hi;
 	}
-	a->seq_list = a->seq >= 0 ? id_list(t, st, &a->seq, 1) : 0;
+	a->seq_is_list = a->seq >= 0;   /* a marker's list is its own seq */
 	a->altseq_list = id_list(t, st, st->ids.v, nalt);
 
 	/* Backward kernels without an argument marker take the forward

@@ -628,8 +628,12 @@ void gp_opattr_kernel(gp_opattr *ctx, gp_trace *t, size_t k, const int32_t *stac
 		all[j] = s;
 		na++;
 	}
-	gp_fmt_i64_list(seqs, sizeof(seqs), all, (size_t)na);
-	a->seq_list = gp_intern(t, seqs);
+	if (na == 1 && all[0] == a->seq) {
+		a->seq_is_list = 1;
+	} else {
+		gp_fmt_i64_list(seqs, sizeof(seqs), all, (size_t)na);
+		a->seq_list = gp_intern(t, seqs);
+	}
 
 	if (args_op >= 0)
 		op_args(ctx, t, args_op, &a->args_first, &a->args_count);

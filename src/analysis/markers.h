@@ -102,8 +102,8 @@ int gp_marker_parse(gp_trace *t, const char *text, size_t len, struct gp_marker 
 ** ranges, layer:, broken markers) return 0: their text is their name.
 ** Sets *per_op to whether the text is one of PyProf's per-op markers
 ** (PYPROF, TRACE, REPR), which mark one call rather than a scope.  Parses
-** the text with gp_marker_parse(), so it interns into t and may append to
-** t->args; callers cache the answer per distinct text.
+** the text with gp_marker_parse(), so it interns into t (t->args is left
+** as it was); callers cache the answer per distinct text.
 */
 gp_str gp_marker_label(gp_trace *t, const char *text, size_t len, bool *per_op);
 

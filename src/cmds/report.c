@@ -151,7 +151,7 @@ static const char *cell(const gp_trace *t, const struct gp_opres *res, size_t k,
 
 	switch (col) {
 	case C_IDX: return gp_fmt_u64(buf, k);
-	case C_SEQ: return gp_known_text(gp_s(t, a->seq_list));
+	case C_SEQ: return gp_known_text(gp_attr_seq_list(t, a, buf));
 	case C_ALTSEQ: return gp_known_text(gp_s(t, a->altseq_list));
 	case C_TID:
 		if (!api)

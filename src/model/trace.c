@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "model/trace.h"
+#include "util/fmt.h"
 
 void gp_trace_init(gp_trace *t)
 {
@@ -419,4 +420,12 @@ const char *gp_range_kind_name(int kind)
 const char *gp_dir_name(int dir)
 {
 	return dir == GP_DIR_FPROP ? "fprop" : dir == GP_DIR_BPROP ? "bprop" : "na";
+}
+
+const char *gp_attr_seq_list(const gp_trace *t, const struct gp_attr *a, char *buf)
+{
+	if (!a->seq_is_list)
+		return gp_s(t, a->seq_list);
+	gp_fmt_i64_list(buf, GP_SEQ_TEXT, &a->seq, 1);
+	return buf;
 }

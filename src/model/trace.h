@@ -250,7 +250,8 @@ struct gp_attr {
 	gp_str trace;           /* innermost call-site, "file.py:12" */
 	gp_str mod, op;         /* module and op, PyProf's meaning */
 	gp_str marker;          /* raw innermost framework op name ("aten::mm") */
-	gp_str seq_list;        /* "12,13"; 0 = none */
+	gp_str seq_list;        /* "12,13"; 0 = none or seq alone (seq_is_list);
+				** read it with gp_attr_seq_list() */
 	gp_str altseq_list;
 	int32_t sub;            /* kernel index within its op, from 0 */
 	uint32_t args_first;    /* into trace->args */
@@ -261,6 +262,8 @@ struct gp_attr {
 	uint16_t args_count;    /* at most GP_ATTR_MAX_ARGS: a marker with more
 				** keeps its first ones, with a warning */
 	uint8_t dir;            /* enum gp_dir */
+	uint8_t seq_is_list;    /* 1: the list is seq alone, not interned (a
+				** third of a generated nsys trace's strings) */
 };
 #define GP_ATTR_MAX_ARGS UINT16_MAX
 
@@ -352,6 +355,14 @@ static inline gp_str gp_intern(gp_trace *t, const char *s)
 {
 	return gp_strtab_intern(&t->strs, s);
 }
+
+/* Room for the text of one sequence number (gp_attr_seq_list). */
+#define GP_SEQ_TEXT 24
+
+/* The kernel's sequence-number list as text ("12,13"; "" when none): the
+** interned list, or seq formatted into buf (GP_SEQ_TEXT bytes) when the
+** list is seq alone. */
+const char *gp_attr_seq_list(const gp_trace *t, const struct gp_attr *a, char *buf);
 
 /* What kernel k runs: its names, block shape, resources, graph node. */
 static inline const struct gp_kernel_def *gp_kernel_def(const gp_trace *t, const struct gp_kernel *k)

@@ -777,7 +777,7 @@ static bool rule_fp32_gemm(const struct advise_in *in, struct gp_finding *x)
 
 	agg_init(&a, t);
 	for (size_t k = 0; k < t->kernels.n; k++) {
-		const char *fam = r[k].family;
+		const char *fam = gp_opres_family(&r[k]);
 		/* trial runs and kernels whose modelled work exceeds the
 		** peak have no trusted FLOPs but are fp32 GEMMs all the same;
 		** helpers (0 FLOPs) are not */
@@ -858,7 +858,7 @@ static bool rule_roofline(const struct advise_in *in, struct gp_finding *x)
 			 gp_s(t, group_key(t, r, (size_t)s)),
 			 gp_s(t, gp_kernel_def(t, &t->kernels.v[s])->name), rl.gflops, rl.gbps,
 			 rl.eff * 100, rl.bound == 1 ? "compute" : "memory");
-		const char *fam = r[s].family;
+		const char *fam = gp_opres_family(&r[s]);
 		snprintf(x->change, sizeof(x->change), "%s",
 			 fam && !strcmp(fam, "attention") ? ROOF_CHANGE_FUSED_ATTENTION
 			 : rl.bound == 1 ? ROOF_CHANGE_COMPUTE : ROOF_CHANGE_MEMORY);
@@ -1235,7 +1235,7 @@ static bool rule_fp32_unshaped(const struct advise_in *in, struct gp_finding *x)
 	for (size_t k = 0; k < t->kernels.n; k++) {
 		const struct gp_kernel *kr = &t->kernels.v[k];
 		const char *name = gp_s(t, gp_kernel_long_name_of(t, kr));
-		const char *fam = r[k].family;
+		const char *fam = gp_opres_family(&r[k]);
 		if (r[k].tc != GP_TC_NO || r[k].params || (r[k].known && r[k].flops > 0) || gp_op_is_comm(&r[k]))
 			continue;
 		enum gp_dtype dt = r[k].dtype != GP_DT_UNKNOWN ? (enum gp_dtype)r[k].dtype : gp_kernel_dtype(name);
@@ -1270,7 +1270,7 @@ static bool rule_fp32_unshaped(const struct advise_in *in, struct gp_finding *x)
 static bool fusible(const struct advise_in *in, size_t k)
 {
 	const gp_trace *t = in->t;
-	const char *fam = in->r[k].family;
+	const char *fam = gp_opres_family(&in->r[k]);
 	const char *name = gp_s(t, gp_kernel_def(t, &t->kernels.v[k])->name);
 
 	if (dur(&t->kernels.v[k]) >= lim.fusion_small_ns || has_any(name, fusion_done_names) ||

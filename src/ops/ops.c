@@ -336,12 +336,27 @@ static void note_marked(gp_trace *t, const struct gp_opres *r, const uint8_t *ma
 	gp_u64map_free(&at);
 }
 
+_Static_assert(sizeof(struct gp_opres) == 32, "gp_opres is 32 bytes");
+
+/* gp_opres.family: 0 no op, else one of these or a rule index + FAMILY_RULE */
+#define FAMILY_UNKNOWN 1
+#define FAMILY_RULE 2
+
+const char *gp_opres_family(const struct gp_opres *r)
+{
+	if (r->family >= FAMILY_RULE)
+		return gp_oprules[r->family - FAMILY_RULE].family;
+	return r->family == FAMILY_UNKNOWN ? "unknown" : NULL;
+}
+
 /* Whether kernel k's result carries its op's whole GEMM/conv work (a GEMM
 ** or convolution kernel, not a bias, helper or side kernel). */
 static bool carries_op_work(const struct gp_opres *o)
 {
-	return o->known && o->flops > 0 && (o->tc == GP_TC_YES || o->tc == GP_TC_NO) && o->family &&
-	       (strcmp(o->family, "gemm") == 0 || strcmp(o->family, "conv") == 0);
+	const char *family = gp_opres_family(o);
+
+	return o->known && o->flops > 0 && (o->tc == GP_TC_YES || o->tc == GP_TC_NO) && family &&
+	       (strcmp(family, "gemm") == 0 || strcmp(family, "conv") == 0);
 }
 
 /* One instance of an op: the GEMM/conv kernels of one call. */
@@ -581,10 +596,10 @@ struct gp_opres *gp_ops_run(gp_trace *t, const struct gp_peak_opts *po)
 		/* fp32 inputs on tensor cores means TF32 math (Ampere+). */
 		if (c.tc == GP_TC_YES && c.dtype == GP_DT_FP32)
 			c.dtype = GP_DT_TF32;
-		o->family = ok ? c.rule->family : "unknown";
+		o->family = ok ? (uint16_t)(ri + FAMILY_RULE) : FAMILY_UNKNOWN;
 		/* the op decides; a kernel of an op the model does not know is
 		** judged by its name */
-		o->comm = ok ? strcmp(o->family, "comm") == 0 : c.kn->comm;
+		o->comm = ok ? strcmp(c.rule->family, "comm") == 0 : c.kn->comm;
 		o->known = ok && c.flops >= 0;
 		o->flops = c.flops;
 		o->bytes = c.bytes;
@@ -594,7 +609,7 @@ struct gp_opres *gp_ops_run(gp_trace *t, const struct gp_peak_opts *po)
 			o->op = gp_intern(t, c.op_override);
 		if (c.plen)
 			o->params = gp_intern(t, c.params);
-		o->tc_eligible = is_gemm_family(o->family) && gp_dtype_tc_capable(c.dtype);
+		o->tc_eligible = is_gemm_family(gp_opres_family(o)) && gp_dtype_tc_capable(c.dtype);
 		o->helper = ok && c.helper;
 	}
 	free(oc.rule);
@@ -630,7 +645,7 @@ void gp_ops_summarize(const gp_trace *t, const struct gp_opres *r, struct gp_ops
 			s->known++;
 			s->known_ns += d;
 		}
-		if (r[i].family && strcmp(r[i].family, "unknown") == 0) {
+		if (r[i].family == FAMILY_UNKNOWN) {
 			s->unknown_kernels++;
 			gp_str op = t->attrs ? t->attrs[i].op : 0;
 			if (op < ncache && !seen[op]) {

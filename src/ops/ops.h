@@ -22,18 +22,21 @@ struct gp_opres {
 	gp_str params;      /* "M=600,N=700,K=200,type=fp32"; 0 = na */
 	double flops;       /* < 0 = unknown */
 	double bytes;       /* < 0 = unknown */
-	const char *family; /* "gemm", "conv", "pointwise"...; NULL = no op attributed */
-	/* the one-byte fields together: 40 bytes a kernel, not 48 */
+	/* the narrow fields together, flags as bits: 32 bytes a kernel */
+	uint16_t family;    /* read it through gp_opres_family() */
 	int8_t tc;          /* enum gp_tc */
-	/* Added by the op model (ops branch). */
-	int8_t tc_eligible; /* 1: a GEMM/conv/attention op in fp16/bf16/tf32/fp8; 0: not */
-	uint8_t known;      /* 1: a formula row computed flops/bytes for this kernel */
 	uint8_t dtype;      /* enum gp_dtype the op computes in, GP_DT_UNKNOWN if unknown */
-	uint8_t comm;       /* read it through gp_op_is_comm() */
-	uint8_t helper;     /* 1: a helper kernel of a GEMM/conv op (gp_kernel_is_helper): 0 FLOPs */
-	uint8_t trial;      /* 1: an autotuning trial run (cudnn.benchmark): flops/bytes -1 */
-	uint8_t overpeak;   /* 1: the modelled work exceeded the GPU's peak: flops/bytes -1 */
+	unsigned tc_eligible : 1; /* a GEMM/conv/attention op in fp16/bf16/tf32/fp8 */
+	unsigned known : 1;       /* a formula row computed flops/bytes for this kernel */
+	unsigned comm : 1;        /* read it through gp_op_is_comm() */
+	unsigned helper : 1;      /* a helper kernel of a GEMM/conv op (gp_kernel_is_helper): 0 FLOPs */
+	unsigned trial : 1;       /* an autotuning trial run (cudnn.benchmark): flops/bytes -1 */
+	unsigned overpeak : 1;    /* the modelled work exceeded the GPU's peak: flops/bytes -1 */
 };
+
+/* The kernel's op family: "gemm", "conv", "pointwise"... (its rule's),
+** "unknown" for an op no rule knows, NULL when no op is attributed. */
+const char *gp_opres_family(const struct gp_opres *r);
 
 /* Whether the kernel is communication (a collective or point-to-point
 ** transfer): its op is in family "comm" (all_reduce, send,

@@ -1,18 +1,33 @@
 /*
-** Interned strings; see strtab.h.  Open addressing with linear probing,
-** table kept at most three quarters full (half full cost 24 bytes of slots
-** per string at a million strings, a sixth of the model of a generated nsys
-** trace; probes compare the hashes kept in the slots, eight to a cache line,
-** so the longer runs cost little).  Each slot keeps the string's 32-bit hash
-** next to its id: a probe that meets another string rejects it without
-** touching the string (one cache miss saved per collision), and growing the
-** table never rehashes text.
+** Interned strings; see strtab.h.
+**
+** Text: each string is a record [length prefix][bytes][NUL] appended to
+** chunked text, and an id names it by the offset of its first byte (4
+** bytes an id instead of a pointer and a length: 12 -> 4).  The length
+** prefix is one byte below 255, else the 32-bit length followed by a 255
+** byte, so that it is read backwards from the string in one or two loads.
+** Offsets map to memory through 1 MiB chunks: a record never spans two
+** allocations, and a record longer than a chunk gets an allocation of its
+** own that fills as many consecutive chunk entries.  Offsets grow with the
+** id, so the 33rd and higher bits of an offset are kept once, as the first
+** id past each 4 GiB of text (wraps[]), not per id.
+**
+** Lookup: open addressing with linear probing, at most three quarters
+** full.  A slot is 32 bits: the id + 1 in its low slotbits bits (an id is
+** always below nslots), the hash's high bits above them as a tag, so a
+** probe that meets another string rejects it without touching its text
+** unless the tags collide.  Growing the table hashes the text again (the
+** whole slot is needed to tell position and tag apart).
 */
 #include <stdlib.h>
 #include <string.h>
 
 #include "util/alloc.h"
 #include "util/strtab.h"
+
+#define CHUNK_BITS 20
+#define CHUNK ((size_t)1 << CHUNK_BITS)
+#define LONG_PREFIX 255   /* marks a 32-bit length before it */
 
 /*
 ** Hashes s[0..n) eight bytes at a time (NVTX texts and kernel names are
@@ -48,66 +63,149 @@ void gp_strtab_init(gp_strtab *st)
 {
 	memset(st, 0, sizeof(*st));
 	st->cap = 1024;
-	st->strs = gp_xmalloc(st->cap * sizeof(*st->strs));
-	st->lens = gp_xmalloc(st->cap * sizeof(*st->lens));
-	st->nslots = 2048;
-	st->slots = gp_xcalloc(st->nslots, sizeof(*st->slots));
-	st->strs[0] = "";
-	st->lens[0] = 0;
+	st->offs = gp_xmalloc(st->cap * sizeof(*st->offs));
+	st->offs[0] = 0;   /* never read: id 0 is "" */
 	st->n = 1;
+	st->slotbits = 11;
+	st->nslots = 1u << st->slotbits;
+	st->slots = gp_xcalloc(st->nslots, sizeof(*st->slots));
 }
 
 void gp_strtab_free(gp_strtab *st)
 {
-	gp_arena_free(&st->arena);
-	free(st->strs);
-	free(st->lens);
+	for (size_t i = 0; i < st->blocks.n; i++)
+		free(st->blocks.v[i]);
+	gp_vec_free(st->blocks);
+	gp_vec_free(st->chunks);
+	free(st->offs);
+	free(st->wraps);
 	free(st->slots);
 	memset(st, 0, sizeof(*st));
 }
 
-/* Doubles the slot array, placing every entry by its stored hash. */
-static void grow_slots(gp_strtab *st)
+/* The full text offset of id (1 <= id < n). */
+static uint64_t text_offset(const gp_strtab *st, uint32_t id)
 {
-	uint32_t nslots = st->nslots * 2;
-	struct gp_strslot *slots = gp_xcalloc(nslots, sizeof(*slots));
+	uint64_t high = 0;
 
-	for (uint32_t j = 0; j < st->nslots; j++) {
-		if (!st->slots[j].id1)
-			continue;
-		uint32_t i = st->slots[j].hash & (nslots - 1);
-		while (slots[i].id1)
-			i = (i + 1) & (nslots - 1);
-		slots[i] = st->slots[j];
-	}
-	free(st->slots);
-	st->slots = slots;
-	st->nslots = nslots;
+	while (high < st->nwraps && id >= st->wraps[high])
+		high++;
+	return high << 32 | st->offs[id];
 }
 
-gp_str gp_strtab_intern_n(gp_strtab *st, const char *s, size_t len)
+static const char *text_at(const gp_strtab *st, uint64_t off)
 {
-	uint32_t h, i;
+	return st->chunks.v[off >> CHUNK_BITS] + (off & (CHUNK - 1));
+}
+
+/* The length of the string whose text starts at p, from its prefix. */
+static uint32_t prefix_len(const char *p)
+{
+	const unsigned char *u = (const unsigned char *)p;
+	uint32_t len;
+
+	if (u[-1] != LONG_PREFIX)
+		return u[-1];
+	memcpy(&len, p - 5, sizeof(len));
+	return len;
+}
+
+/* Reserves a record of need bytes at text_end and returns where it goes:
+** in the current chunk when it fits, else at the next chunk, in an
+** allocation of its own of one chunk or of as many as the record needs. */
+static char *text_reserve(gp_strtab *st, size_t need)
+{
+	size_t c = st->text_end >> CHUNK_BITS, span;
+	char *block;
+
+	if (c < st->chunks.n && CHUNK - (st->text_end & (CHUNK - 1)) >= need) {
+		char *p = st->chunks.v[c] + (st->text_end & (CHUNK - 1));
+		st->text_end += need;
+		return p;
+	}
+	span = (need + CHUNK - 1) / CHUNK;
+	c = st->chunks.n;   /* the tail of the current chunk stays unused */
+	block = gp_xmalloc(span * CHUNK);
+	*(char **)gp_vec_push(st->blocks) = block;
+	gp_vec_reserve(st->chunks, st->chunks.n + span);
+	for (size_t i = 0; i < span; i++)
+		st->chunks.v[st->chunks.n++] = block + i * CHUNK;
+	st->text_end = ((uint64_t)c << CHUNK_BITS) + need;
+	return block;
+}
+
+/* Appends s[0..len) as a record and returns the offset of its text. */
+static uint64_t text_append(gp_strtab *st, const char *s, uint32_t len)
+{
+	size_t pre = len < LONG_PREFIX ? 1 : 5;
+	char *p = text_reserve(st, pre + len + 1);
+	uint64_t off = st->text_end - len - 1;
+
+	if (pre == 1) {
+		p[0] = (char)len;
+	} else {
+		memcpy(p, &len, sizeof(len));
+		p[4] = (char)LONG_PREFIX;
+	}
+	memcpy(p + pre, s, len);
+	p[pre + len] = '\0';
+	return off;
+}
+
+/* The slot's tag for hash h: the bits above the position's. */
+static uint32_t slot_tag(const gp_strtab *st, uint32_t h)
+{
+	return h >> st->slotbits << st->slotbits;
+}
+
+/* Doubles the slot array and places every id again by its text's hash. */
+static void grow_slots(gp_strtab *st)
+{
+	free(st->slots);
+	st->slotbits++;
+	st->nslots = 1u << st->slotbits;
+	st->slots = gp_xcalloc(st->nslots, sizeof(*st->slots));
+	for (uint32_t id = 1; id < st->n; id++) {
+		const char *p = text_at(st, text_offset(st, id));
+		uint32_t h = gp_strtab_hash(p, prefix_len(p));
+		uint32_t i = h & (st->nslots - 1);
+		while (st->slots[i])
+			i = (i + 1) & (st->nslots - 1);
+		st->slots[i] = slot_tag(st, h) | (id + 1);
+	}
+}
+
+/* Strings are at most 4 GiB - 1 bytes: a longer one keeps that much. */
+gp_str gp_strtab_intern_n(gp_strtab *st, const char *s, size_t n)
+{
+	uint32_t len = n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
+	uint32_t h, i, tag, idmask = st->nslots - 1;
+	uint64_t off;
 
 	if (!s || len == 0)
 		return 0;
 	h = gp_strtab_hash(s, len);
-	i = h & (st->nslots - 1);
-	while (st->slots[i].id1) {
-		uint32_t id = st->slots[i].id1 - 1;
-		if (st->slots[i].hash == h && st->lens[id] == len && memcmp(st->strs[id], s, len) == 0)
+	tag = slot_tag(st, h);
+	i = h & idmask;
+	for (; st->slots[i]; i = (i + 1) & idmask) {
+		if ((st->slots[i] & ~idmask) != tag)
+			continue;
+		uint32_t id = (st->slots[i] & idmask) - 1;
+		const char *p = text_at(st, text_offset(st, id));
+		if (prefix_len(p) == len && memcmp(p, s, len) == 0)
 			return id;
-		i = (i + 1) & (st->nslots - 1);
 	}
 	if (st->n == st->cap) {
 		st->cap *= 2;
-		st->strs = gp_xrealloc(st->strs, st->cap * sizeof(*st->strs));
-		st->lens = gp_xrealloc(st->lens, st->cap * sizeof(*st->lens));
+		st->offs = gp_xrealloc(st->offs, st->cap * sizeof(*st->offs));
 	}
-	st->strs[st->n] = gp_arena_strndup(&st->arena, s, len);
-	st->lens[st->n] = (uint32_t)len;
-	st->slots[i].id1 = st->n + 1;
-	st->slots[i].hash = h;
+	off = text_append(st, s, len);
+	while (off >> 32 > st->nwraps) {   /* this id starts a new 4 GiB */
+		st->wraps = gp_xrealloc(st->wraps, (st->nwraps + 1) * sizeof(*st->wraps));
+		st->wraps[st->nwraps++] = st->n;
+	}
+	st->offs[st->n] = (uint32_t)off;
+	st->slots[i] = tag | (st->n + 1);
 	st->n++;
 	if ((uint64_t)st->n * 4 > (uint64_t)st->nslots * 3)
 		grow_slots(st);
@@ -121,10 +219,10 @@ gp_str gp_strtab_intern(gp_strtab *st, const char *s)
 
 const char *gp_strtab_get(const gp_strtab *st, gp_str id)
 {
-	return id < st->n ? st->strs[id] : "";
+	return id && id < st->n ? text_at(st, text_offset(st, id)) : "";
 }
 
 size_t gp_strtab_len(const gp_strtab *st, gp_str id)
 {
-	return id < st->n ? st->lens[id] : 0;
+	return id && id < st->n ? prefix_len(text_at(st, text_offset(st, id))) : 0;
 }

@@ -12,24 +12,23 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "util/arena.h"
+#include "util/alloc.h"
 
 typedef uint32_t gp_str;
 
-/* A hash-table slot: the string's id + 1 (0 = empty slot) and its hash, so
-** that probing past other strings compares integers, not text. */
-struct gp_strslot {
-	uint32_t id1;
-	uint32_t hash;
-};
-
+/* A table of a million strings costs, beside their text, 4 bytes of index
+** and about 6 of hash slots a string; the layout is in strtab.c. */
 typedef struct gp_strtab {
-	gp_arena arena;
-	const char **strs;  /* id -> string */
-	uint32_t *lens;     /* id -> length */
+	GP_VEC(char *) chunks;   /* text by offset, 1 MiB of offsets a chunk */
+	GP_VEC(char *) blocks;   /* the allocations behind chunks, to free */
+	uint64_t text_end;   /* offset where the next string's record goes */
+	uint32_t *offs;      /* id -> low 32 bits of the text's offset */
+	uint32_t *wraps;     /* wraps[k]: first id at offset >= (k+1) << 32 */
+	uint32_t nwraps;
 	uint32_t n, cap;
-	struct gp_strslot *slots;  /* open addressing, see strtab.c */
+	uint32_t *slots;     /* open addressing, see strtab.c */
 	uint32_t nslots;
+	unsigned slotbits;   /* nslots == 1 << slotbits */
 } gp_strtab;
 
 void gp_strtab_init(gp_strtab *st);

@@ -446,8 +446,10 @@ static void kernel_model_args(FILE *out, const struct gp_analysis *an, size_t k)
 	if (op)
 		arg_str(out, "op", gp_s(t, op));
 	arg_str(out, "dir", gp_dir_name(a->dir));
-	if (a->seq_list)
-		arg_str(out, "seq", gp_s(t, a->seq_list));
+	char seq[GP_SEQ_TEXT];
+	const char *seqs = gp_attr_seq_list(t, a, seq);
+	if (*seqs)
+		arg_str(out, "seq", seqs);
 	if (a->iter >= 0)
 		fprintf(out, ",\"iteration\":%" PRId32, a->iter);
 	if (!an->opres)
@@ -458,7 +460,7 @@ static void kernel_model_args(FILE *out, const struct gp_analysis *an, size_t k)
 	if (r->dtype != GP_DT_UNKNOWN)
 		arg_str(out, "dtype", gp_dtype_short(r->dtype));
 	if (r->family)
-		arg_str(out, "family", r->family);
+		arg_str(out, "family", gp_opres_family(r));
 	arg_num(out, "flops", "%.0f", r->flops);
 	arg_num(out, "bytes", "%.0f", r->bytes);
 	if (r->tc == GP_TC_YES || r->tc == GP_TC_NO)

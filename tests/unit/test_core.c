@@ -71,6 +71,58 @@ static void arena_mixes_strings_and_records(void **state)
 
 /* Strings that differ only past a word boundary or by a trailing NUL
 ** (interned with an explicit length) get distinct ids. */
+/* The layout's edges (strtab.c): the one- and five-byte length prefixes,
+** records that do not fit the rest of a chunk, records longer than a
+** chunk, bytes after a NUL, and every id still naming its text after the
+** slot table grew many times. */
+static void strtab_layout_edges(void **state)
+{
+	gp_strtab st;
+	size_t big = 10u << 20, chunk = 1u << 20;
+	char *text = malloc(big), buf[32];
+	gp_str id[6];
+
+	for (size_t i = 0; i < big; i++)
+		text[i] = (char)('a' + i % 23);
+	gp_strtab_init(&st);
+	assert_int_equal(gp_strtab_intern_n(&st, text, 0), 0);
+	assert_int_equal(gp_strtab_len(&st, 0), 0);
+	id[0] = gp_strtab_intern_n(&st, text, 254);      /* longest short prefix */
+	id[1] = gp_strtab_intern_n(&st, text, 255);      /* shortest long prefix */
+	id[2] = gp_strtab_intern_n(&st, text, chunk - 3);  /* leaves no room in chunk 1 */
+	id[3] = gp_strtab_intern_n(&st, text, chunk + 7);  /* longer than a chunk */
+	id[4] = gp_strtab_intern_n(&st, text, big);        /* 10 MB */
+	id[5] = gp_strtab_intern_n(&st, "a\0b", 3);
+	for (int k = 0; k < 5; k++) {
+		size_t want[] = {254, 255, chunk - 3, chunk + 7, big};
+		assert_int_equal(gp_strtab_len(&st, id[k]), want[k]);
+		assert_int_equal(strlen(gp_strtab_get(&st, id[k])), want[k]);
+		assert_memory_equal(gp_strtab_get(&st, id[k]), text, want[k]);
+		assert_int_equal(gp_strtab_intern_n(&st, text, want[k]), id[k]);
+	}
+	assert_int_equal(gp_strtab_len(&st, id[5]), 3);
+	assert_memory_equal(gp_strtab_get(&st, id[5]), "a\0b", 4);
+	assert_int_equal(gp_strtab_intern_n(&st, "a\0b", 3), id[5]);
+	assert_int_not_equal(gp_strtab_intern_n(&st, "a\0c", 3), id[5]);
+	/* 300,000 strings after the big ones: slots grow nine times, text
+	** fills several chunks; each id keeps its text and is found again */
+	gp_str first = gp_strtab_intern(&st, "s0");
+	for (int i = 1; i < 300000; i++) {
+		snprintf(buf, sizeof(buf), "s%d", i);
+		assert_int_equal(gp_strtab_intern(&st, buf), first + (gp_str)i);
+	}
+	for (int i = 0; i < 300000; i += 7) {
+		snprintf(buf, sizeof(buf), "s%d", i);
+		assert_string_equal(gp_strtab_get(&st, first + (gp_str)i), buf);
+		assert_int_equal(gp_strtab_len(&st, first + (gp_str)i), strlen(buf));
+		assert_int_equal(gp_strtab_intern(&st, buf), first + (gp_str)i);
+	}
+	assert_memory_equal(gp_strtab_get(&st, id[4]), text, big);
+	gp_strtab_free(&st);
+	free(text);
+	(void)state;
+}
+
 static void strtab_word_boundaries(void **state)
 {
 	gp_strtab st;
@@ -315,6 +367,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(strtab_interns_once),
+		cmocka_unit_test(strtab_layout_edges),
 		cmocka_unit_test(arena_aligns_and_zeroes),
 		cmocka_unit_test(arena_mixes_strings_and_records),
 		cmocka_unit_test(strtab_word_boundaries),

@@ -161,7 +161,9 @@ static void pyprof_rules(void **state)
 	assert_string_equal(gp_s(&t, a[0].op), "linear");
 	assert_int_equal(a[0].dir, GP_DIR_FPROP);
 	assert_int_equal(a[0].seq, 7);
-	assert_string_equal(gp_s(&t, a[0].seq_list), "7");
+	char seq[GP_SEQ_TEXT];
+	assert_string_equal(gp_attr_seq_list(&t, &a[0], seq), "7");
+	assert_int_equal(a[0].seq_list, 0);   /* seq alone: not interned */
 	assert_int_equal(a[0].sub, 0);
 	assert_int_equal(a[1].sub, 1);
 	assert_int_equal(a[0].args_count, 2);

@@ -207,7 +207,9 @@ static void reads_step_trace(void **state)
 	assert_int_equal(a->iter, 12);
 	assert_int_equal(a->dir, GP_DIR_FPROP);
 	assert_int_equal(a->seq, 7);
-	assert_string_equal(gp_s(&t, a->seq_list), "6,7");
+	char seq[GP_SEQ_TEXT];
+	assert_string_equal(gp_attr_seq_list(&t, a, seq), "6,7");
+	assert_int_equal(a->seq_is_list, 0);
 	assert_int_equal(a->args_count, 5);
 	const struct gp_arg *g = &t.args.v[a->args_first];
 	assert_int_equal(g[1].type, GP_ARG_TENSOR);

@@ -506,7 +506,9 @@ static void marker_labels(void **state)
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		bool per_op = !cases[i].per_op;
+		size_t nargs = t->args.n;
 		gp_str l = gp_marker_label(t, cases[i].text, strlen(cases[i].text), &per_op);
+		assert_int_equal(t->args.n, nargs);   /* the args parsed are dropped */
 		if (cases[i].label)
 			assert_string_equal(gp_s(t, l), cases[i].label);
 		else

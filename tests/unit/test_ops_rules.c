@@ -194,14 +194,15 @@ static bool row_check(const struct row *r, int rule)
 		add_arg(&f, tok, r->line);
 	fx_done(&f);
 	struct gp_opres *res = gp_ops_run(&f.t, NULL);
+	const char *family = gp_opres_family(&res[0]);
 
 	ok = num_matches(res[0].flops, r->col[C_FLOPS]) && num_matches(res[0].bytes, r->col[C_BYTES]) &&
-	     strcmp(tc_text(res[0].tc), r->col[C_TC]) == 0 && res[0].family &&
-	     strcmp(res[0].family, gp_oprules[rule].family) == 0;
+	     strcmp(tc_text(res[0].tc), r->col[C_TC]) == 0 && family &&
+	     strcmp(family, gp_oprules[rule].family) == 0;
 	if (!ok)
 		print_error("%s:%d: %s: got flops %.17g bytes %.17g tc %s family %s; expected %s %s %s %s (%s)\n",
 			    table_path(), r->line, r->col[C_OP], res[0].flops, res[0].bytes, tc_text(res[0].tc),
-			    res[0].family ? res[0].family : "(none)", r->col[C_FLOPS], r->col[C_BYTES],
+			    family ? family : "(none)", r->col[C_FLOPS], r->col[C_BYTES],
 			    r->col[C_TC], gp_oprules[rule].family, r->col[C_WHY]);
 	free(res);
 	fx_free(&f);
