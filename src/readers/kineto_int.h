@@ -132,6 +132,10 @@ struct text_buf {
 	size_t n, cap;
 };
 
+/* Appends s[0..n) to b, keeping b->s 0-terminated (kineto_parse.c; the
+** captured args text and the window pre-scan's documents). */
+void kineto_buf_add(struct text_buf *b, const char *s, size_t n);
+
 /* Counted categories we do not read, for the notes. */
 struct skipped_cat {
 	char name[48];

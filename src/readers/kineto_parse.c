@@ -17,7 +17,7 @@
 
 /* ---- small helpers ---- */
 
-static void buf_add(struct text_buf *b, const char *s, size_t n)
+void kineto_buf_add(struct text_buf *b, const char *s, size_t n)
 {
 	if (b->n + n + 1 > b->cap) {
 		b->cap = (b->n + n + 1) * 2;
@@ -34,25 +34,25 @@ static void buf_add_json_string(struct text_buf *b, const char *s, size_t n)
 {
 	size_t run = 0;
 
-	buf_add(b, "\"", 1);
+	kineto_buf_add(b, "\"", 1);
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)s[i];
 		char esc[8];
 		if (c != '"' && c != '\\' && c >= 0x20)
 			continue;
-		buf_add(b, s + run, i - run);
+		kineto_buf_add(b, s + run, i - run);
 		run = i + 1;
 		if (c < 0x20) {
 			snprintf(esc, sizeof(esc), "\\u%04x", c);
-			buf_add(b, esc, 6);
+			kineto_buf_add(b, esc, 6);
 		} else {
 			esc[0] = '\\';
 			esc[1] = (char)c;
-			buf_add(b, esc, 2);
+			kineto_buf_add(b, esc, 2);
 		}
 	}
-	buf_add(b, s + run, n - run);
-	buf_add(b, "\"", 1);
+	kineto_buf_add(b, s + run, n - run);
+	kineto_buf_add(b, "\"", 1);
 }
 
 /* Sets an error naming the current event; returns 0 so a yajl callback can
@@ -315,12 +315,12 @@ static int dim3_value(struct kineto_parser *p, char kind, const char *s, size_t 
 static int capture_value(struct kineto_parser *p, char kind, const char *s, size_t n)
 {
 	if (p->cap_comma[p->depth])
-		buf_add(&p->cap, ",", 1);
+		kineto_buf_add(&p->cap, ",", 1);
 	p->cap_comma[p->depth] = true;
 	if (kind == 's')
 		buf_add_json_string(&p->cap, s, n);
 	else
-		buf_add(&p->cap, s, n);
+		kineto_buf_add(&p->cap, s, n);
 	return 1;
 }
 
@@ -481,7 +481,7 @@ static int on_open(struct kineto_parser *p, bool is_map)
 		break;
 	case C_CAPTURE:
 		if (p->cap_comma[p->depth])
-			buf_add(&p->cap, ",", 1);
+			kineto_buf_add(&p->cap, ",", 1);
 		p->cap_comma[p->depth] = true;
 		nc = C_CAPTURE;
 		break;
@@ -493,7 +493,7 @@ static int on_open(struct kineto_parser *p, bool is_map)
 	p->key[p->depth] = K_NONE;
 	if (nc == C_CAPTURE) {
 		p->cap_comma[p->depth] = false;
-		buf_add(&p->cap, is_map ? "{" : "[", 1);
+		kineto_buf_add(&p->cap, is_map ? "{" : "[", 1);
 	}
 	return 1;
 }
@@ -505,7 +505,7 @@ static int on_close(struct kineto_parser *p, bool is_map)
 	uint8_t c = p->ctx[p->depth];
 
 	if (c == C_CAPTURE) {
-		buf_add(&p->cap, is_map ? "}" : "]", 1);
+		kineto_buf_add(&p->cap, is_map ? "}" : "]", 1);
 		/* the text of an event outside the read window is not kept */
 		if (p->depth == p->cap_depth && !kineto_event_outside(p, &p->ev, false)) {
 			gp_str s = gp_strtab_intern_n(&p->t->strs, p->cap.s, p->cap.n);
@@ -550,10 +550,10 @@ static int cb_map_key(void *ctx, const unsigned char *key, size_t n)
 
 	if (p->ctx[p->depth] == C_CAPTURE) {
 		if (p->cap_comma[p->depth])
-			buf_add(&p->cap, ",", 1);
+			kineto_buf_add(&p->cap, ",", 1);
 		p->cap_comma[p->depth] = false;   /* the value follows without a comma */
 		buf_add_json_string(&p->cap, s, n);
-		buf_add(&p->cap, ":", 1);
+		kineto_buf_add(&p->cap, ":", 1);
 		return 1;
 	}
 	p->key[p->depth] = kineto_key(p->ctx[p->depth], s, n, &p->meta_key[p->depth]);

@@ -39,17 +39,6 @@ struct scan {
 	uint64_t keep_max;
 };
 
-static void doc_add(struct text_buf *b, const char *s, size_t n)
-{
-	if (b->n + n + 1 > b->cap) {
-		b->cap = (b->n + n + 1) * 2;
-		b->s = gp_xrealloc(b->s, b->cap);
-	}
-	memcpy(b->s + b->n, s, n);
-	b->n += n;
-	b->s[b->n] = '\0';
-}
-
 /* The '{' opening the object around buf[at], skipping closed objects on
 ** the way back, at most MAX_OBJECT bytes back (a step object is never
 ** longer: the search costs no more than one object per key found); -1
@@ -118,8 +107,8 @@ static bool scan_steps(struct scan *sc, bool at_end)
 			continue;
 		}
 		if (sc->nsteps++)
-			doc_add(&sc->doc, ",", 1);
-		doc_add(&sc->doc, sc->buf + s, e - (size_t)s);
+			kineto_buf_add(&sc->doc, ",", 1);
+		kineto_buf_add(&sc->doc, sc->buf + s, e - (size_t)s);
 		sc->step_from = e;
 	}
 	size_t keep = strlen(STEP_KEY);
@@ -187,7 +176,7 @@ static void keep_chunk(struct scan *sc, const char *data, size_t n)
 		sc->keep = NULL;
 		return;
 	}
-	doc_add(sc->keep, data, n);
+	kineto_buf_add(sc->keep, data, n);
 }
 
 /* Streams path through the searches, reporting progress (o's, if any)
@@ -240,7 +229,7 @@ static bool steps_span(struct scan *sc, const char *path, int32_t a, int32_t b, 
 	bool any = false;
 
 	snprintf(tail, sizeof(tail), "],\"baseTimeNanoseconds\":%lld}", (long long)sc->base);
-	doc_add(&sc->doc, tail, strlen(tail));
+	kineto_buf_add(&sc->doc, tail, strlen(tail));
 	gp_trace_init(&t);
 	if (gp_kineto_load_buffer(path, sc->doc.s, sc->doc.n, &t, &err) == GP_OK) {
 		for (size_t i = 0; i < t.ranges.n; i++) {
@@ -289,7 +278,7 @@ bool kineto_window_prescan(struct kineto_parser *p, const char *path, const stru
 		return false;
 	if (w->mode == GP_WINDOW_TIME && !gp_window_read_span(lo, hi, &rlo, &rhi, &glo))
 		return false;
-	doc_add(&sc.doc, "{\"traceEvents\":[", 16);
+	kineto_buf_add(&sc.doc, "{\"traceEvents\":[", 16);
 	scanned = scan_file(&sc, path, o, size, threaded);
 	if (scanned &&
 	    (w->mode == GP_WINDOW_TIME || steps_span(&sc, path, w->iter_a, w->iter_b, &lo, &hi)) &&
