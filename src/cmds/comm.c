@@ -8,7 +8,6 @@
 **   calls   the collectives that cost the most waiting (-n, default 20);
 **   advise  the straggler and low-bandwidth findings.
 */
-#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -294,30 +293,6 @@ static void record_write(gp_writer *w, const struct gp_coll_rank *r, const char 
 	}
 }
 
-/* A cell as an integer in [lo, hi]; false when it is missing or not one. */
-static bool cell_int(const char *s, int64_t lo, int64_t hi, int64_t *v)
-{
-	char *end;
-
-	if (!s || !*s)
-		return false;
-	errno = 0;
-	*v = strtoll(s, &end, 10);
-	return !*end && !errno && *v >= lo && *v <= hi;
-}
-
-/* A cell as an unsigned 64-bit integer. */
-static bool cell_u64(const char *s, uint64_t *v)
-{
-	char *end;
-
-	if (!s || !*s || *s == '-')
-		return false;
-	errno = 0;
-	*v = strtoull(s, &end, 10);
-	return !*end && !errno;
-}
-
 /* One "coll" row's cells c[1..13] into *out; false when one is not a
 ** value the record can hold. */
 static bool record_coll(const char *const *c, size_t ngroups, struct gp_coll *out)
@@ -329,9 +304,9 @@ static bool record_coll(const char *const *c, size_t ngroups, struct gp_coll *ou
 				       INT32_MAX, INT32_MAX, INT32_MAX, GP_COLL__COUNT - 1, UINT8_MAX, 1};
 
 	for (int k = 0; k < 13; k++)
-		if (k != 4 && !cell_int(c[k + 1], lo[k], k == 5 ? (int64_t)ngroups - 1 : hi[k], &v[k]))
+		if (k != 4 && !gp_rowbuf_cell_i64(c[k + 1], lo[k], k == 5 ? (int64_t)ngroups - 1 : hi[k], &v[k]))
 			return false;
-	if (!cell_u64(c[5], &out->bytes))
+	if (!gp_rowbuf_cell_u64(c[5], &out->bytes))
 		return false;
 	out->start = v[0], out->end = v[1], out->launch = v[2], out->seq = v[3];
 	out->group = (uint32_t)v[5], out->stream = (uint32_t)v[6], out->device = (int32_t)v[7];
@@ -360,7 +335,7 @@ static int record_read(const struct gp_cli_result *res, struct gp_coll_rank *r, 
 		char *end;
 		if (!c[0]) {
 			got = -1;
-		} else if (strcmp(c[0], "rank") == 0 && !heads++ && cell_int(c[1], -1, INT32_MAX, &world) &&
+		} else if (strcmp(c[0], "rank") == 0 && !heads++ && gp_rowbuf_cell_i64(c[1], -1, INT32_MAX, &world) &&
 			   c[2] && c[3] && strlen(c[3]) < sizeof(r->gpu)) {
 			r->world_size = (int)world;
 			r->link_bw = strtod(c[2], &end);

@@ -328,31 +328,6 @@ static int diff_trace(const void *ctx, gp_trace *t, gp_writer *w, gp_writer *rec
 	return GP_OK;
 }
 
-/* Cell c as an integer in [lo, hi]. */
-static bool cell_int(const char *c, int64_t lo, int64_t hi, int64_t *v)
-{
-	char *end;
-	long long x;
-
-	if (!c)
-		return false;
-	x = strtoll(c, &end, 10);
-	if (end == c || *end || x < lo || x > hi)
-		return false;
-	*v = x;
-	return true;
-}
-
-static bool cell_double(const char *c, double *v)
-{
-	char *end;
-
-	if (!c)
-		return false;
-	*v = strtod(c, &end);
-	return end != c && !*end && isfinite(*v);
-}
-
 /* Reads one file's kept rows back into parts, adding each to its run as
 ** rank number rank.  GP_ERR_FORMAT when the rows are not what
 ** write_part writes (a damaged record from another process). */
@@ -382,11 +357,12 @@ static int add_file(const struct job *j, const struct gp_rowbuf *rb, int32_t ran
 		}
 		if (got == 0)
 			break;
-		ok = c[0] && cell_int(c[1], 0, GP_DIFF_NBY - 1, &by) && (part || by == p.by);
+		ok = c[0] && gp_rowbuf_cell_i64(c[1], 0, GP_DIFF_NBY - 1, &by) && (part || by == p.by);
 		if (ok && part) {
-			ok = cell_int(c[2], 0, 100000000, &x[0]) && cell_int(c[3], 0, INT64_MAX, &x[1]) &&
-			     cell_int(c[4], 0, INT64_MAX, &x[2]) && cell_int(c[5], 0, INT64_MAX, &x[3]) &&
-			     j->need[by];
+			ok = gp_rowbuf_cell_i64(c[2], 0, 100000000, &x[0]) &&
+			     gp_rowbuf_cell_i64(c[3], 0, INT64_MAX, &x[1]) &&
+			     gp_rowbuf_cell_i64(c[4], 0, INT64_MAX, &x[2]) &&
+			     gp_rowbuf_cell_i64(c[5], 0, INT64_MAX, &x[3]) && j->need[by];
 			if (ok) {
 				gp_diff_part_init(&p, (int)by);
 				p.iters = (size_t)x[0];
@@ -398,8 +374,10 @@ static int add_file(const struct job *j, const struct gp_rowbuf *rb, int32_t ran
 				p.work = gp_xcalloc(p.iters ? p.iters : 1, sizeof(int64_t));
 			}
 		} else if (ok && strcmp(c[0], "iter") == 0) {
-			ok = cell_int(c[2], 0, (int64_t)p.iters - 1, &x[0]) && cell_int(c[3], 0, INT64_MAX, &x[1]) &&
-			     cell_int(c[4], 0, INT64_MAX, &x[2]) && cell_int(c[5], 0, INT64_MAX, &x[3]);
+			ok = gp_rowbuf_cell_i64(c[2], 0, (int64_t)p.iters - 1, &x[0]) &&
+			     gp_rowbuf_cell_i64(c[3], 0, INT64_MAX, &x[1]) &&
+			     gp_rowbuf_cell_i64(c[4], 0, INT64_MAX, &x[2]) &&
+			     gp_rowbuf_cell_i64(c[5], 0, INT64_MAX, &x[3]);
 			if (ok) {
 				p.step[x[0]] = x[1];
 				p.busy[x[0]] = x[2];
@@ -409,10 +387,13 @@ static int add_file(const struct job *j, const struct gp_rowbuf *rb, int32_t ran
 			struct gp_diff_group *g = gp_vec_push(groups);
 			int64_t yes = 0, no = 0;
 			g->sum.flops_known = c[6] != NULL;
-			ok = c[2] && c[3] && cell_int(c[4], 0, INT64_MAX, &g->sum.total) &&
-			     cell_int(c[5], 0, INT64_MAX, &x[0]) && (!c[6] || cell_double(c[6], &g->sum.flops)) &&
-			     cell_double(c[7], &g->sum.ideal) && cell_double(c[8], &g->sum.ideal_time) &&
-			     cell_int(c[9], 0, INT64_MAX, &yes) && cell_int(c[10], 0, INT64_MAX, &no);
+			ok = c[2] && c[3] && gp_rowbuf_cell_i64(c[4], 0, INT64_MAX, &g->sum.total) &&
+			     gp_rowbuf_cell_i64(c[5], 0, INT64_MAX, &x[0]) &&
+			     (!c[6] || gp_rowbuf_cell_double(c[6], &g->sum.flops)) &&
+			     gp_rowbuf_cell_double(c[7], &g->sum.ideal) &&
+			     gp_rowbuf_cell_double(c[8], &g->sum.ideal_time) &&
+			     gp_rowbuf_cell_i64(c[9], 0, INT64_MAX, &yes) &&
+			     gp_rowbuf_cell_i64(c[10], 0, INT64_MAX, &no);
 			if (ok) {
 				g->key = gp_strtab_intern(&p.strs, c[2]);
 				g->name = gp_strtab_intern(&p.strs, c[3]);
@@ -421,8 +402,9 @@ static int add_file(const struct job *j, const struct gp_rowbuf *rb, int32_t ran
 				g->sum.tc_no = (uint64_t)no;
 			}
 		} else if (ok && strcmp(c[0], "cell") == 0) {
-			ok = cell_int(c[2], 0, (int64_t)groups.n - 1, &x[0]) &&
-			     cell_int(c[3], 0, (int64_t)p.iters - 1, &x[1]) && cell_int(c[4], 0, INT64_MAX, &x[2]);
+			ok = gp_rowbuf_cell_i64(c[2], 0, (int64_t)groups.n - 1, &x[0]) &&
+			     gp_rowbuf_cell_i64(c[3], 0, (int64_t)p.iters - 1, &x[1]) &&
+			     gp_rowbuf_cell_i64(c[4], 0, INT64_MAX, &x[2]);
 			if (ok)
 				*gp_vec_push(cells) = (struct gp_diff_cell){(uint32_t)x[0], (uint32_t)x[1], x[2]};
 		} else {

@@ -133,17 +133,6 @@ void gp_cli_rank_record_put(const gp_breakdown *b, gp_writer *w)
 	gp_rank_record_free(&r);
 }
 
-/* A cell as a number; false when it is missing or not one. */
-static bool cell_i64(const char *s, int64_t *v)
-{
-	char *end;
-
-	if (!s || !*s)
-		return false;
-	*v = strtoll(s, &end, 10);
-	return !*end;
-}
-
 int gp_cli_rank_record_read(const struct gp_rowbuf *rb, struct gp_rank_record *r, gp_error *err)
 {
 	GP_VEC(struct gp_rank_step) steps = {0};
@@ -155,12 +144,16 @@ int gp_cli_rank_record_read(const struct gp_rowbuf *rb, struct gp_rank_record *r
 	memset(r, 0, sizeof(*r));
 	while ((got = gp_rowbuf_next(rb, &at, c)) > 0) {
 		int64_t a, b;
-		if (c[0] && strcmp(c[0], "sums") == 0 && cell_i64(c[1], &r->span) &&
-		    cell_i64(c[2], &r->compute) && cell_i64(c[3], &r->comm) &&
-		    cell_i64(c[4], &r->memory) && cell_i64(c[5], &r->idle)) {
+		if (c[0] && strcmp(c[0], "sums") == 0 &&
+		    gp_rowbuf_cell_i64(c[1], INT64_MIN, INT64_MAX, &r->span) &&
+		    gp_rowbuf_cell_i64(c[2], INT64_MIN, INT64_MAX, &r->compute) &&
+		    gp_rowbuf_cell_i64(c[3], INT64_MIN, INT64_MAX, &r->comm) &&
+		    gp_rowbuf_cell_i64(c[4], INT64_MIN, INT64_MAX, &r->memory) &&
+		    gp_rowbuf_cell_i64(c[5], INT64_MIN, INT64_MAX, &r->idle)) {
 			sums++;
-		} else if (c[0] && strcmp(c[0], "step") == 0 && cell_i64(c[1], &a) && cell_i64(c[2], &b) &&
-			   a >= -1 && a <= INT32_MAX && (!steps.n || a > steps.v[steps.n - 1].iter)) {
+		} else if (c[0] && strcmp(c[0], "step") == 0 && gp_rowbuf_cell_i64(c[1], -1, INT32_MAX, &a) &&
+			   gp_rowbuf_cell_i64(c[2], INT64_MIN, INT64_MAX, &b) &&
+			   (!steps.n || a > steps.v[steps.n - 1].iter)) {
 			*gp_vec_push(steps) = (struct gp_rank_step){(int32_t)a, b};
 		} else {
 			got = -1;

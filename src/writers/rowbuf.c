@@ -1,6 +1,8 @@
 /*
 ** Kept rows and their replay; see rowbuf.h.
 */
+#include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -97,4 +99,36 @@ void gp_rowbuf_free(struct gp_rowbuf *rb)
 {
 	free(rb->data);
 	memset(rb, 0, sizeof(*rb));
+}
+
+bool gp_rowbuf_cell_i64(const char *s, int64_t lo, int64_t hi, int64_t *v)
+{
+	char *end;
+
+	if (!s || !*s)
+		return false;
+	errno = 0;
+	*v = strtoll(s, &end, 10);
+	return !*end && !errno && *v >= lo && *v <= hi;
+}
+
+bool gp_rowbuf_cell_u64(const char *s, uint64_t *v)
+{
+	char *end;
+
+	if (!s || !*s || *s == '-')
+		return false;
+	errno = 0;
+	*v = strtoull(s, &end, 10);
+	return !*end && !errno;
+}
+
+bool gp_rowbuf_cell_double(const char *s, double *v)
+{
+	char *end;
+
+	if (!s || !*s)
+		return false;
+	*v = strtod(s, &end);
+	return !*end && isfinite(*v);
 }

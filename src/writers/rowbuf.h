@@ -13,7 +13,9 @@
 #ifndef GP_ROWBUF_H
 #define GP_ROWBUF_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "util/error.h"
 #include "writers/writer.h"
@@ -41,5 +43,13 @@ int gp_rowbuf_replay(const struct gp_rowbuf *rb, gp_writer *out, const char *fir
 int gp_rowbuf_next(const struct gp_rowbuf *rb, size_t *at, const char **cells);
 
 void gp_rowbuf_free(struct gp_rowbuf *rb);
+
+/* A cell of a kept row (gp_rowbuf_next) read back as a number: an integer
+** in [lo, hi], an unsigned 64-bit integer, a finite double.  False when the
+** cell is missing, empty, not wholly a number or out of range (a damaged
+** record); *v is then unspecified. */
+bool gp_rowbuf_cell_i64(const char *s, int64_t lo, int64_t hi, int64_t *v);
+bool gp_rowbuf_cell_u64(const char *s, uint64_t *v);
+bool gp_rowbuf_cell_double(const char *s, double *v);
 
 #endif
