@@ -51,6 +51,12 @@ static const struct gp_cmd_spec comm_spec = {
 	.format_note = "(times in ns and bandwidths in GB/s except in the table)",
 	.own = comm_own,
 	.many_files = true,
+	.many_help =
+	"Several traces: give several FILEs, a directory (the trace files in it,\n"
+	"by name; other files are skipped with a note) or a quoted glob\n"
+	"('run/rank*.json.gz'), read -j at a time, each reduced to its\n"
+	"collectives and freed; the views above combine the ranks.  A file that\n"
+	"fails stops the command after all are read, with its error.\n\n",
 };
 
 enum view { VIEW_RANKS, VIEW_KINDS, VIEW_CALLS, VIEW_ADVISE };

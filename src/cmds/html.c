@@ -58,6 +58,14 @@ static const struct gp_cmd_spec html_spec = {
 	.shared = GP_OPT_TOP | GP_OPT_PEAKS | GP_OPT_WINDOW | GP_OPT_JOBS,
 	.formats = html_formats,
 	.own = html_opts,
+	.many_help =
+	"Several traces: give several FILEs, a directory (the trace files in it,\n"
+	"by name; other files are skipped with a note) or a quoted glob\n"
+	"('run/rank*.json.gz').  Each file is one rank (from its metadata, else\n"
+	"its name: rank-3, rank3, _3., else its position; docs/ranks.md), read\n"
+	"-j at a time, reduced to its part of the page and freed.  A file that\n"
+	"fails stops the command after all are read, with its error, and no\n"
+	"page is written.\n\n",
 	.more = "Examples:\n"
 		"  gpuprof html trace.json -o report.html && xdg-open report.html\n"
 		"  gpuprof html traces/rank-*.json -o job.html",
