@@ -433,7 +433,7 @@ static int gpu_stack(const gp_opattr *ctx, const gp_trace *t, const struct gp_ke
 		     int32_t *out, int max)
 {
 	size_t lo = 0, hi = ctx->ngpu;
-	uint32_t pid = (uint32_t)k->device, tid = k->stream;
+	uint32_t pid = (uint32_t)gp_kernel_device(t, k), tid = k->stream;
 	int32_t tmp[MAX_STACK];
 	int n = 0;
 

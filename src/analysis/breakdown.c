@@ -258,7 +258,7 @@ static bool merge_next(const gp_trace *t, size_t *ik, size_t *ic, size_t *is, st
 
 	if (*ik < t->kernels.n && sk <= sc && sk <= ss) {
 		const struct gp_kernel *k = &t->kernels.v[*ik];
-		*a = (struct act){clamp_ns(k->start), end_of(clamp_ns(k->start), k->end), k->device, GP_BD_COMPUTE,
+		*a = (struct act){clamp_ns(k->start), end_of(clamp_ns(k->start), k->end), gp_kernel_device(t, k), GP_BD_COMPUTE,
 				  (int32_t)*ik, ACT_KERNEL, false, k->stream, k->corr, 0, 0};
 		(*ik)++;
 		return true;
@@ -982,7 +982,8 @@ static size_t depth_bucket(const struct gp_bd_window *w, size_t n, gp_ns x)
 static void launch_kernel(const gp_trace *t, struct launches *l, size_t k, const struct gp_bd_window *w)
 {
 	const struct gp_kernel *kr = &t->kernels.v[k];
-	uint64_t key = (uint64_t)(uint32_t)kr->device << 32 | kr->stream;
+	int32_t device = gp_kernel_device(t, kr);
+	uint64_t key = (uint64_t)(uint32_t)device << 32 | kr->stream;
 	int32_t i = gp_u64map_add(&l->at, key, (int32_t)l->st.n), api;
 	struct gp_bd_stream *st;
 	struct queue *q;
@@ -991,7 +992,7 @@ static void launch_kernel(const gp_trace *t, struct launches *l, size_t k, const
 	if ((size_t)i == l->st.n) {
 		st = gp_vec_push(l->st);
 		memset(st, 0, sizeof(*st));
-		st->device = kr->device;
+		st->device = device;
 		st->stream = kr->stream;
 		if (l->st.n > l->qcap) {
 			l->qcap = l->st.cap;

@@ -208,7 +208,7 @@ int gp_coll_extract(const gp_trace *t, const struct gp_coll_opts *o, struct gp_c
 		c->end = kn->end;
 		c->launch = t->attrs[k].api >= 0 ? t->apis.v[t->attrs[k].api].start : -1;
 		c->stream = kn->stream;
-		c->device = kn->device;
+		c->device = gp_kernel_device(t, kn);
 		c->iter = t->attrs[k].iter;
 		c->group_size = a && a->group_size > 0 ? a->group_size : -1;
 		c->seq = a && a->seq >= 0 ? a->seq : -1;

@@ -35,15 +35,16 @@ static size_t link_launches(gp_trace *t)
 	gp_call_index_build(&calls, t);
 	for (size_t k = 0; k < t->kernels.n; k++) {
 		struct gp_kernel *kr = &t->kernels.v[k];
-		int32_t api = gp_call_find(&calls, kr->corr, kr->pid);
+		uint32_t pid = gp_kernel_pid(t, kr);
+		int32_t api = gp_call_find(&calls, kr->corr, pid);
 
 		/* A graph launch hangs many kernels on one call; a plain call
 		** hangs one.  Either way the match is by id, never by time. */
 		t->attrs[k].api = api;
 		if (api < 0)
 			missing++;
-		else if (kr->pid == 0)
-			kr->pid = t->apis.v[api].pid;
+		else if (pid == 0)
+			gp_kernel_set_pid(t, kr, t->apis.v[api].pid);
 	}
 	gp_call_index_free(&calls);
 	return missing;

@@ -457,7 +457,7 @@ void gp_memory_run(const gp_trace *t, struct gp_memory *m)
 	struct event_site *site = locate(t);
 
 	for (size_t k = 0; k < t->kernels.n && m->devices.n; k++) {
-		int32_t s = gp_u64map_get(&slots, (uint32_t)t->kernels.v[k].device);
+		int32_t s = gp_u64map_get(&slots, (uint32_t)gp_kernel_device(t, &t->kernels.v[k]));
 		if (s >= 0)
 			m->devices.v[s].has_kernels = true;
 	}

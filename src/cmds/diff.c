@@ -191,7 +191,7 @@ static void kernel_figures(gp_trace *t, const struct gp_peak_opts *po, struct gp
 		if (res[k].flops < 0 || res[k].bytes < 0)
 			continue;
 		if (!gp_op_is_comm(&res[k])) {
-			uint64_t key = (uint64_t)(uint32_t)kr->device << 16 | (uint64_t)res[k].dtype << 1 |
+			uint64_t key = (uint64_t)(uint32_t)gp_kernel_device(t, kr) << 16 | (uint64_t)res[k].dtype << 1 |
 				       (res[k].tc == GP_TC_YES);
 			int32_t at = gp_u64map_get(&peak_at, key);
 			if (at < 0) {

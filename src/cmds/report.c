@@ -170,10 +170,11 @@ static const char *cell(const gp_trace *t, const struct gp_opres *res, size_t k,
 	case C_PARAMS: return gp_known_text(res ? gp_s(t, res[k].params) : NULL);
 	case C_SIL: return gp_fmt_i64(buf, kr->end - kr->start);
 	case C_TC: return tc_name(res ? res[k].tc : GP_TC_NA);
-	case C_DEVICE: return gp_fmt_i64(buf, kr->device);
+	case C_DEVICE: return gp_fmt_i64(buf, gp_kernel_device(t, kr));
 	case C_STREAM: return gp_fmt_u64(buf, kr->stream);
 	case C_GRID:
-		snprintf(buf, sz, "%" PRIu32 ",%" PRIu32 ",%" PRIu32, kr->grid[0], kr->grid[1], kr->grid[2]);
+		snprintf(buf, sz, "%" PRIu32 ",%" PRIu32 ",%" PRIu32, gp_kernel_def(t, kr)->grid[0], gp_kernel_def(t, kr)->grid[1],
+			 gp_kernel_def(t, kr)->grid[2]);
 		return buf;
 	case C_BLOCK:
 		snprintf(buf, sz, "%" PRIu32 ",%" PRIu32 ",%" PRIu32, kd->block[0], kd->block[1], kd->block[2]);
@@ -189,9 +190,9 @@ static const char *cell(const gp_trace *t, const struct gp_opres *res, size_t k,
 	case C_START: return gp_fmt_i64(buf, kr->start);
 	case C_END: return gp_fmt_i64(buf, kr->end);
 	case C_PID:
-		if (!kr->pid)
+		if (!gp_kernel_pid(t, kr))
 			return NULL;
-		return gp_fmt_u64(buf, kr->pid);
+		return gp_fmt_u64(buf, gp_kernel_pid(t, kr));
 	case C_CORR: return gp_fmt_u64(buf, kr->corr);
 	case C_LONGNAME: return gp_known_text(gp_s(t, gp_kernel_long_name_of(t, kr)));
 	case C_REGS: return gp_fmt_u64(buf, kd->regs);

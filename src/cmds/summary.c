@@ -111,9 +111,9 @@ static uint64_t kernel_key(gp_trace *t, size_t i, const struct opts *o)
 	case BY_ITER:
 		return a && a->iter >= 0 ? (uint64_t)a->iter + 1 : 0;
 	case BY_STREAM:
-		return (uint64_t)(uint32_t)k->device << 32 | k->stream;
+		return (uint64_t)(uint32_t)gp_kernel_device(t, k) << 32 | k->stream;
 	case BY_DEVICE:
-		return (uint32_t)k->device;
+		return (uint32_t)gp_kernel_device(t, k);
 	}
 	return 0;
 }

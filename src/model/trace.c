@@ -65,11 +65,11 @@ void gp_trace_warn(gp_trace *t, const char *fmt, ...)
 /* The record sizes docs/trace-model.md and docs/PERFORMANCE.md state: a
 ** field added to a per-event record costs bytes on every event. */
 _Static_assert(sizeof(struct gp_range) == 40, "gp_range is 40 bytes");
-_Static_assert(sizeof(struct gp_kernel) == 64, "gp_kernel is 64 bytes");
+_Static_assert(sizeof(struct gp_kernel) == 40, "gp_kernel is 40 bytes");
 _Static_assert(sizeof(struct gp_attr) == 64, "gp_attr is 64 bytes");
 _Static_assert(sizeof(struct gp_api) == 48, "gp_api is 48 bytes");
 /* The shared tables are hashed and compared as bytes: no padding in them. */
-_Static_assert(sizeof(struct gp_kernel_def) == 10 * 4 + 8, "gp_kernel_def has no padding");
+_Static_assert(sizeof(struct gp_kernel_def) == 16 * 4 + 8, "gp_kernel_def has no padding");
 _Static_assert(sizeof(struct gp_api_def) == 4 * 4, "gp_api_def has no padding");
 
 /*
@@ -95,6 +95,16 @@ uint32_t gp_kernel_def_add(gp_trace *t, const struct gp_kernel_def *d)
 {
 	return share_record((void **)&t->kernel_defs.v, &t->kernel_defs.n, &t->kernel_defs.cap,
 			    sizeof(*d), &t->kernel_defs_seen, d);
+}
+
+void gp_kernel_set_pid(gp_trace *t, struct gp_kernel *k, uint32_t pid)
+{
+	struct gp_kernel_def d = *gp_kernel_def(t, k);
+
+	if (d.pid != pid) {
+		d.pid = pid;
+		k->def = gp_kernel_def_add(t, &d);
+	}
 }
 
 uint32_t gp_api_def_add(gp_trace *t, const struct gp_api_def *d)
@@ -340,7 +350,8 @@ struct gp_activity *gp_trace_activities(const gp_trace *t, size_t *n)
 	struct gp_activity *v = gp_xmalloc((cap ? cap : 1) * sizeof(*v));
 
 	for (size_t i = 0; i < t->kernels.n; i++, m++)
-		v[m] = (struct gp_activity){t->kernels.v[i].start, t->kernels.v[i].end, t->kernels.v[i].device, (uint32_t)m};
+		v[m] = (struct gp_activity){t->kernels.v[i].start, t->kernels.v[i].end,
+						 gp_kernel_device(t, &t->kernels.v[i]), (uint32_t)m};
 	for (size_t i = 0; i < t->memcpys.n; i++, m++)
 		v[m] = (struct gp_activity){t->memcpys.v[i].start, t->memcpys.v[i].end, t->memcpys.v[i].device, (uint32_t)m};
 	for (size_t i = 0; i < t->memsets.n; i++, m++)

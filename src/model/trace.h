@@ -95,32 +95,39 @@ struct gp_thread {
 	gp_str name;
 };
 
-/* A kernel launch: 64 bytes.  What repeats from launch to launch of one
-** function (its names, compiled resources, block shape, shared memory, the
-** graph node) is one shared gp_kernel_def, read with gp_kernel_def(). */
+/* A kernel launch: 40 bytes.  What repeats from launch to launch of one
+** function (its names, compiled resources, block and grid shape, shared
+** memory, the graph node, and where it ran: process, device, context) is
+** one shared gp_kernel_def, read with gp_kernel_def().  The stream stays
+** here: one function runs on several streams, and the def table would
+** multiply. */
 struct gp_kernel {
 	gp_ns start, end;
 	uint64_t corr;          /* correlation id, unique within pid */
 	uint64_t ext_id;        /* Kineto External id, 0 = none */
-	uint32_t pid;           /* process that launched it, 0 = unknown */
-	int32_t device;
-	uint32_t context, stream;
-	uint32_t grid[3];
+	uint32_t stream;
 	uint32_t def;           /* index into trace->kernel_defs (0: all zero) */
 };
 
-/* What a kernel launch runs and how, shared by every launch with the same
-** values (gp_kernel_def_add() stores each distinct one once): a million
-** launches have a few hundred.  A trace whose launches all differ costs
-** what the fields cost inside the kernel record, plus the index. */
+/* What a kernel launch runs, how and where, shared by every launch with
+** the same values (gp_kernel_def_add() stores each distinct one once): a
+** million generated launches have 18, real traces a def per 17 to 67
+** launches, fewer the longer they run (each step repeats the last one's
+** launches).  A trace whose launches all differ costs what the fields cost
+** inside the kernel record, plus the index.  All fields 4 bytes but the
+** last: no padding, the table is hashed as bytes. */
 struct gp_kernel_def {
 	gp_str name;            /* short/base name as the file gives it */
 	gp_str demangled;       /* full demangled name with templates/args */
 	gp_str mangled;         /* raw _Z... name, 0 if unknown */
 	uint32_t block[3];
+	uint32_t grid[3];
 	uint32_t regs;          /* registers per thread */
 	uint32_t static_smem, dynamic_smem;  /* bytes */
 	uint32_t graph_id;
+	uint32_t pid;           /* process that launched it, 0 = unknown */
+	int32_t device;
+	uint32_t context;
 	uint64_t graph_node;    /* CUDA graph node id, 0 = eager launch */
 };
 
@@ -397,6 +404,22 @@ static inline gp_str gp_kernel_long_name_of(const gp_trace *t, const struct gp_k
 /* Stores d in t->kernel_defs unless an equal one is there; returns its
 ** index, for gp_kernel.def. */
 uint32_t gp_kernel_def_add(gp_trace *t, const struct gp_kernel_def *d);
+
+/* Kernel k's process (0 = unknown): kept in its def. */
+static inline uint32_t gp_kernel_pid(const gp_trace *t, const struct gp_kernel *k)
+{
+	return gp_kernel_def(t, k)->pid;
+}
+
+/* The device kernel k ran on. */
+static inline int32_t gp_kernel_device(const gp_trace *t, const struct gp_kernel *k)
+{
+	return gp_kernel_def(t, k)->device;
+}
+
+/* Gives kernel k the process pid, which changes its def: a def pointer
+** taken before the call may be stale after it (the table may grow). */
+void gp_kernel_set_pid(gp_trace *t, struct gp_kernel *k, uint32_t pid);
 
 /* Range r's framework-op details, or NULL when it has none. */
 static inline const struct gp_op_ext *gp_range_op_ext(const gp_trace *t, const struct gp_range *r)

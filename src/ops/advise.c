@@ -1150,7 +1150,8 @@ static bool rule_small_grid(const struct advise_in *in, struct gp_finding *x)
 	agg_init(&a, t);
 	for (size_t k = 0; k < t->kernels.n; k++) {
 		const struct gp_kernel *kr = &t->kernels.v[k];
-		double blocks = (double)kr->grid[0] * kr->grid[1] * kr->grid[2], d = dur(kr);
+		const uint32_t *grid = gp_kernel_def(t, kr)->grid;
+		double blocks = (double)grid[0] * grid[1] * grid[2], d = dur(kr);
 		if (!blocks || blocks >= sms || d < lim.small_grid_min_ns)
 			continue;
 		if (gp_op_is_comm(&r[k]))
@@ -1166,12 +1167,12 @@ static bool rule_small_grid(const struct advise_in *in, struct gp_finding *x)
 		involved(x, total, n);
 		gp_str top[1];
 		agg_top(&a, top, 1);
-		const struct gp_kernel *s = &t->kernels.v[a.sample[top[0]]];
+		const uint32_t *s = gp_kernel_def(t, &t->kernels.v[a.sample[top[0]]])->grid;
 		snprintf(x->title, sizeof(x->title), GRID_TITLE, n, sms);
 		evidence(t, r, &a, x->evidence, sizeof(x->evidence), "kernels");
 		size_t len = strlen(x->evidence);
-		snprintf(x->evidence + len, sizeof(x->evidence) - len, GRID_EVIDENCE, s->grid[0], s->grid[1],
-			 s->grid[2], s->grid[0] * s->grid[1] * s->grid[2]);
+		snprintf(x->evidence + len, sizeof(x->evidence) - len, GRID_EVIDENCE, s[0], s[1], s[2],
+			 s[0] * s[1] * s[2]);
 		snprintf(x->change, sizeof(x->change), "%s", GRID_CHANGE);
 	}
 	agg_free(&a);
@@ -1205,9 +1206,9 @@ static const char *op_name(const gp_trace *t, size_t k)
 }
 
 /* The key of kernel k's stream: device and stream. */
-static uint64_t stream_key(const struct gp_kernel *k)
+static uint64_t stream_key(const gp_trace *t, const struct gp_kernel *k)
 {
-	return (uint64_t)(uint32_t)k->device << 32 | k->stream;
+	return (uint64_t)(uint32_t)gp_kernel_device(t, k) << 32 | k->stream;
 }
 
 /* Whether a GPU has tensor cores: the peak table gives it an fp16
@@ -1297,8 +1298,8 @@ static bool rule_fusion(const struct advise_in *in, struct gp_finding *x)
 	bool found;
 
 	for (size_t k = 0; k < nk; k++) {
-		int32_t prev = gp_u64map_get(&last, stream_key(&t->kernels.v[k]));
-		gp_u64map_put(&last, stream_key(&t->kernels.v[k]), (int32_t)k);
+		int32_t prev = gp_u64map_get(&last, stream_key(t, &t->kernels.v[k]));
+		gp_u64map_put(&last, stream_key(t, &t->kernels.v[k]), (int32_t)k);
 		row[k] = -1;
 		if (!fusible(in, k))
 			continue;
@@ -1368,7 +1369,7 @@ static bool rule_unfused_attention(const struct advise_in *in, struct gp_finding
 
 	for (size_t k = 0; k < t->kernels.n; k++) {
 		const struct gp_kernel *kr = &t->kernels.v[k];
-		int32_t i = gp_u64map_add(&streams, stream_key(kr), (int32_t)st.n);
+		int32_t i = gp_u64map_add(&streams, stream_key(t, kr), (int32_t)st.n);
 		if (i == (int32_t)st.n)
 			memset(gp_vec_push(st), 0, sizeof(*st.v));
 		struct attn_state *s = &st.v[i];
@@ -1379,7 +1380,7 @@ static bool rule_unfused_attention(const struct advise_in *in, struct gp_finding
 			s->step = 0;
 		if (gemm && s->step == 2) {
 			for (size_t j = (size_t)s->start; j <= k; j++) {
-				if (stream_key(&t->kernels.v[j]) != stream_key(kr))
+				if (stream_key(t, &t->kernels.v[j]) != stream_key(t, kr))
 					continue;
 				double d = dur(&t->kernels.v[j]);
 				if (is_any(op_name(t, j), attn_gemm_ops)) {

@@ -202,7 +202,7 @@ void gp_kernel_peaks(const gp_trace *t, size_t k, const struct gp_opres *r,
 	const struct gp_device *d = NULL;
 
 	if (k < t->kernels.n)
-		d = gp_trace_device(t, t->kernels.v[k].device);
+		d = gp_trace_device(t, gp_kernel_device(t, &t->kernels.v[k]));
 	if (!g && d)
 		g = gp_gpu_for_device(t, d);
 	if (!g && t->devices.n == 1)

@@ -497,7 +497,7 @@ static size_t mark_overpeak(const gp_trace *t, struct gp_opres *r, const struct 
 		struct gp_roofline rl;
 		if (!r[k].known || r[k].flops < 0 || r[k].bytes < 0 || r[k].comm)
 			continue;
-		int32_t dev = t->kernels.v[k].device;
+		int32_t dev = gp_kernel_device(t, &t->kernels.v[k]);
 		size_t i = 0;
 		while (i < nseen && (seen[i].device != dev || seen[i].dtype != r[k].dtype || seen[i].tc != r[k].tc))
 			i++;

@@ -332,13 +332,13 @@ static int parse_kernel(struct rec_state *st, char **f, int n, const char *where
 	};
 	k->start = (gp_ns)v[0];
 	k->end = (gp_ns)v[1];
-	k->device = (int32_t)v[2];
-	k->context = (uint32_t)v[3];
+	d.device = (int32_t)v[2];
+	d.context = (uint32_t)v[3];
 	k->stream = (uint32_t)v[4];
 	k->corr = v[5];
-	k->pid = st->pid;
+	d.pid = st->pid;
 	for (int i = 0; i < 3; i++) {
-		k->grid[i] = (uint32_t)v[6 + i];
+		d.grid[i] = (uint32_t)v[6 + i];
 		d.block[i] = (uint32_t)v[9 + i];
 	}
 	kernel_names(st, &d, f[18]);

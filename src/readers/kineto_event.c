@@ -180,10 +180,10 @@ static void add_kernel(struct kineto_parser *p, const struct kineto_event *e, gp
 	k->end = end;
 	k->corr = e->corr;
 	k->ext_id = e->ext_id;
-	k->device = gpu_device(e);
+	d.device = gpu_device(e);
 	k->stream = gpu_stream(e);
-	k->context = (uint32_t)e->context;
-	memcpy(k->grid, e->grid, sizeof(k->grid));
+	d.context = (uint32_t)e->context;
+	memcpy(d.grid, e->grid, sizeof(d.grid));
 	memcpy(d.block, e->block, sizeof(d.block));
 	d.demangled = intern_cached(p, e->name, e->name_len);
 	if (e->name[0] == '_' && e->name[1] == 'Z')   /* ROCm and Triton keep names mangled */

@@ -54,7 +54,11 @@ static void link_pids(gp_trace *t)
 		if (j >= 0)                                                 \
 			t->vec.v[i].pid = t->apis.v[j].pid;                 \
 	}
-	LINK(kernels)
+	for (size_t i = 0; i < t->kernels.n; i++) {
+		int32_t j = gp_call_find_unique(&calls, t->kernels.v[i].corr);
+		if (j >= 0)
+			gp_kernel_set_pid(t, &t->kernels.v[i], t->apis.v[j].pid);
+	}
 	LINK(memcpys)
 	LINK(memsets)
 	LINK(syncs)

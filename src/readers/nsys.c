@@ -519,12 +519,12 @@ static int read_kernels(struct nsys *r)
 		struct gp_kernel *k = gp_vec_push(r->t->kernels);
 		k->start = start;
 		k->end = end;
-		k->device = (int32_t)gp_sql_i64(st, DEV);
-		k->context = (uint32_t)gp_sql_i64(st, CTX);
 		k->stream = (uint32_t)gp_sql_i64(st, STRM);
 		k->corr = (uint64_t)gp_sql_i64(st, CORR);
-		k->pid = gid_pid(gp_sql_i64(st, GPID));
 		struct gp_kernel_def d = {
+			.device = (int32_t)gp_sql_i64(st, DEV),
+			.context = (uint32_t)gp_sql_i64(st, CTX),
+			.pid = gid_pid(gp_sql_i64(st, GPID)),
 			.name = str_col(r, st, SHORT),
 			.demangled = str_col(r, st, DEMANGLED),
 			.mangled = str_col(r, st, MANGLED),
@@ -537,7 +537,7 @@ static int read_kernels(struct nsys *r)
 		if (!d.name)
 			d.name = short_name(r, d.demangled, short_cache);
 		for (int i = 0; i < 3; i++) {
-			k->grid[i] = (uint32_t)gp_sql_i64(st, GRID + i);
+			d.grid[i] = (uint32_t)gp_sql_i64(st, GRID + i);
 			d.block[i] = (uint32_t)gp_sql_i64(st, BLOCK + i);
 		}
 		k->def = gp_kernel_def_add(r->t, &d);
@@ -565,12 +565,14 @@ static int read_graphs(struct nsys *r)
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct gp_kernel *k = gp_vec_push(r->t->kernels);
 		read_times(r, st, 0, &k->start, &k->end);
-		k->device = (int32_t)gp_sql_i64(st, 2);
-		k->context = (uint32_t)gp_sql_i64(st, 3);
 		k->stream = (uint32_t)gp_sql_i64(st, 4);
 		k->corr = (uint64_t)gp_sql_i64(st, 5);
-		k->pid = gid_pid(gp_sql_i64(st, 6));
-		struct gp_kernel_def d = {.graph_id = (uint32_t)gp_sql_i64(st, 7)};
+		struct gp_kernel_def d = {
+			.device = (int32_t)gp_sql_i64(st, 2),
+			.context = (uint32_t)gp_sql_i64(st, 3),
+			.pid = gid_pid(gp_sql_i64(st, 6)),
+			.graph_id = (uint32_t)gp_sql_i64(st, 7),
+		};
 		snprintf(name, sizeof(name), "[CUDA graph %" PRIu32 "]", d.graph_id);
 		d.name = d.demangled = gp_intern(r->t, name);
 		k->def = gp_kernel_def_add(r->t, &d);

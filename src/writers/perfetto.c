@@ -339,7 +339,7 @@ static void write_names(struct pf *p, const struct gp_activity *acts, size_t nac
 	}
 	gp_u64map streams = {0};
 	for (size_t i = 0; i < t->kernels.n; i++)
-		gpu_stream(p, &streams, t->kernels.v[i].device, t->kernels.v[i].stream);
+		gpu_stream(p, &streams, gp_kernel_device(t, &t->kernels.v[i]), t->kernels.v[i].stream);
 	for (size_t i = 0; i < t->memcpys.n; i++)
 		gpu_stream(p, &streams, t->memcpys.v[i].device, t->memcpys.v[i].stream);
 	for (size_t i = 0; i < t->memsets.n; i++)
@@ -491,19 +491,19 @@ static void write_kernels(struct pf *p, const struct gp_analysis *an)
 		const struct gp_kernel_def *kd = gp_kernel_def(t, kr);
 		if (!in_window(p, kr->start, kr->end))
 			continue;
-		begin(p, 'X', "kernel", gp_s(t, gp_kernel_long_name_of(t, kr)), kr->device,
+		begin(p, 'X', "kernel", gp_s(t, gp_kernel_long_name_of(t, kr)), kd->device,
 		      kr->stream, kr->start);
 		put_dur(out, kr->start, kr->end);
 		fputs(",\"args\":{\"device\":", out);
-		put_i64(out, doc_pid(p, kr->device));
+		put_i64(out, doc_pid(p, kd->device));
 		fprintf(out, ",\"stream\":%" PRIu32, kr->stream);
 		arg_u64(out, "correlation", p->corr_base + kr->corr);
 		if (kr->ext_id)
 			arg_u64(out, "External id", p->ext_base + kr->ext_id);
-		arg_u64(out, "context", kr->context);
+		arg_u64(out, "context", kd->context);
 		arg_u64(out, "registers per thread", kd->regs);
 		arg_u64(out, "shared memory", (uint64_t)kd->static_smem + kd->dynamic_smem);
-		fprintf(out, ",\"grid\":[%" PRIu32 ",%" PRIu32 ",%" PRIu32 "]", kr->grid[0], kr->grid[1], kr->grid[2]);
+		fprintf(out, ",\"grid\":[%" PRIu32 ",%" PRIu32 ",%" PRIu32 "]", kd->grid[0], kd->grid[1], kd->grid[2]);
 		fprintf(out, ",\"block\":[%" PRIu32 ",%" PRIu32 ",%" PRIu32 "]", kd->block[0], kd->block[1], kd->block[2]);
 		if (kd->graph_node) {
 			arg_u64(out, "graph id", kd->graph_id);
@@ -575,11 +575,12 @@ static void write_flows(struct pf *p)
 	for (size_t k = 0; k < t->kernels.n; k++) {
 		const struct gp_kernel *kr = &t->kernels.v[k];
 		const struct gp_attr *a = &t->attrs[k];
+		int32_t device = gp_kernel_device(t, kr);
 		if (!in_window(p, kr->start, kr->end))
 			continue;
 		if (a->api >= 0) {
 			const struct gp_api *c = &t->apis.v[a->api];
-			flow(p, "ac2g", p->flow_base + 2 * (uint64_t)k + 1, c->pid, c->tid, c->start, kr->device, kr->stream,
+			flow(p, "ac2g", p->flow_base + 2 * (uint64_t)k + 1, c->pid, c->tid, c->start, device, kr->stream,
 			     kr->start);
 		}
 		if (a->fwd < 0 || (size_t)a->fwd >= t->kernels.n)
@@ -588,10 +589,10 @@ static void write_flows(struct pf *p)
 		int32_t op = f->ext_id ? gp_u64map_get(&ops, f->ext_id) : -1;
 		if (op >= 0 && in_window(p, t->ranges.v[op].start, t->ranges.v[op].end)) {
 			const struct gp_range *r = &t->ranges.v[op];
-			flow(p, "fwd_bwd", p->flow_base + 2 * (uint64_t)k + 2, r->pid, r->tid, r->start, kr->device,
+			flow(p, "fwd_bwd", p->flow_base + 2 * (uint64_t)k + 2, r->pid, r->tid, r->start, device,
 			     kr->stream, kr->start);
 		} else if (op < 0 && in_window(p, f->start, f->end)) {
-			flow(p, "fwd_bwd", p->flow_base + 2 * (uint64_t)k + 2, f->device, f->stream, f->start, kr->device,
+			flow(p, "fwd_bwd", p->flow_base + 2 * (uint64_t)k + 2, gp_kernel_device(t, f), f->stream, f->start, device,
 			     kr->stream, kr->start);
 		}
 	}

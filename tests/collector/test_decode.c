@@ -247,8 +247,9 @@ static void test_read_back(void **state)
 	assert_string_equal(gp_s(&t, gp_kernel_def(&t, k)->name), "vecAdd");
 	assert_string_equal(gp_s(&t, gp_kernel_def(&t, k)->demangled), "vecAdd(float const*, float const*, float*, int)");
 	assert_int_equal(k->end - k->start, KERNEL_END - KERNEL_START);
-	assert_int_equal(k->pid, 77);
-	assert_int_equal(k->grid[0] * k->grid[1] * gp_kernel_def(&t, k)->block[0], 128 * 2 * 256);
+	assert_int_equal(gp_kernel_pid(&t, k), 77);
+	const struct gp_kernel_def *kd = gp_kernel_def(&t, k);
+	assert_int_equal(kd->grid[0] * kd->grid[1] * kd->block[0], 128 * 2 * 256);
 	assert_int_equal(gp_kernel_def(&t, k)->regs, 32);
 	assert_int_equal(gp_kernel_def(&t, k)->dynamic_smem, 1024);
 

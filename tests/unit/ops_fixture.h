@@ -31,6 +31,15 @@ static inline void fx_init(struct fx *f)
 
 /* Adds a kernel of dur ns (starting after the previous one plus gap ns)
 ** attributed to mod/op (NULL = none); returns its index. */
+/* Gives kernel k a grid of x x 1 x 1 blocks. */
+static inline void fx_grid(struct fx *f, size_t k, uint32_t x)
+{
+	struct gp_kernel_def d = *gp_kernel_def(&f->t, &f->t.kernels.v[k]);
+
+	d.grid[0] = x;
+	f->t.kernels.v[k].def = gp_kernel_def_add(&f->t, &d);
+}
+
 static inline size_t fx_kernel_at(struct fx *f, const char *name, gp_ns gap, gp_ns dur,
 				  const char *mod, const char *op, int dir, int sub)
 {
@@ -43,11 +52,8 @@ static inline size_t fx_kernel_at(struct fx *f, const char *name, gp_ns gap, gp_
 	f->now = k->end;
 	gp_str id = gp_intern(&f->t, name);
 	k->def = gp_kernel_def_add(&f->t, &(struct gp_kernel_def){
-		.name = id, .demangled = id, .block = {128, 1, 1}});
-	k->device = 0;
+		.name = id, .demangled = id, .block = {128, 1, 1}, .grid = {1024, 1, 1}});
 	k->stream = 7;
-	k->grid[0] = 1024;
-	k->grid[1] = k->grid[2] = 1;
 	a->api = -1;
 	a->seq = -1;
 	a->iter = -1;

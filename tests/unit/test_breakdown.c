@@ -210,7 +210,9 @@ static void devices(void **state)
 	gp_trace_init(&t);
 	kernel(&t, 0, 100, 1, "a", 0);
 	kernel(&t, 50, 200, 1, "b", 0);
-	t.kernels.v[1].device = 1;
+	struct gp_kernel_def d = *gp_kernel_def(&t, &t.kernels.v[1]);
+	d.device = 1;
+	t.kernels.v[1].def = gp_kernel_def_add(&t, &d);
 	gp_trace_finish(&t);
 	assert_int_equal(gp_breakdown_run(&t, &opts, &b, &err), 0);
 	assert_int_equal(b.nwin, 2);

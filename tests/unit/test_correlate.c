@@ -31,8 +31,7 @@ static void kernel(gp_trace *t, gp_ns s, uint64_t corr, uint32_t pid)
 	k->start = s;
 	k->end = s + 5;
 	k->corr = corr;
-	k->pid = pid;
-	k->def = gp_kernel_def_add(t, &(struct gp_kernel_def){.name = gp_intern(t, "k")});
+	k->def = gp_kernel_def_add(t, &(struct gp_kernel_def){.name = gp_intern(t, "k"), .pid = pid});
 }
 
 static void range(gp_trace *t, uint32_t pid, uint32_t tid, gp_ns s, gp_ns e, const char *text)
@@ -113,7 +112,7 @@ static void launch_lookup(void **state)
 	assert_int_equal(t.apis.v[t.attrs[0].api].pid, 20);
 	assert_int_equal(t.apis.v[t.attrs[1].api].pid, 10);
 	assert_int_equal(t.apis.v[t.attrs[2].api].pid, 30);
-	assert_int_equal(t.kernels.v[2].pid, 30);
+	assert_int_equal(gp_kernel_pid(&t, &t.kernels.v[2]), 30);
 	assert_int_equal(t.attrs[3].api, -1);
 	assert_true(has_warning(&t, "1 of 4 kernels have no launching API call"));
 	gp_trace_free(&t);

@@ -32,10 +32,10 @@ static void build(gp_trace *t, struct gp_opres *r)
 		memset(kr, 0, sizeof(*kr));
 		kr->start = k[i].s;
 		kr->end = k[i].e;
-		kr->device = k[i].dev;
 		kr->stream = 7;
 		kr->corr = i + 1;
-		kr->def = gp_kernel_def_add(t, &(struct gp_kernel_def){.name = gp_intern(t, k[i].name)});
+		kr->def = gp_kernel_def_add(t, &(struct gp_kernel_def){.name = gp_intern(t, k[i].name),
+									.device = k[i].dev});
 		struct gp_api *a = gp_vec_push(t->apis);
 		memset(a, 0, sizeof(*a));
 		a->start = k[i].s - 50;

@@ -71,7 +71,7 @@ static void link_and_attribute(gp_trace *t)
 		struct gp_attr *a = &t->attrs[k];
 		int32_t api = gp_u64map_get(&corr, t->kernels.v[k].corr);
 		int n = 0;
-		if (api >= 0 && t->apis.v[api].pid != t->kernels.v[k].pid)
+		if (api >= 0 && t->apis.v[api].pid != gp_kernel_pid(t, &t->kernels.v[k]))
 			api = -1;
 		a->api = api;
 		if (api >= 0)
@@ -185,11 +185,11 @@ static void reads_step_trace(void **state)
 	assert_true(kr->end - kr->start == 10500);
 	assert_string_equal(gp_s(&t, gp_kernel_def(&t, kr)->name), "Kernel");
 	assert_string_equal(gp_s(&t, gp_kernel_def(&t, kr)->demangled), "void cutlass::Kernel<cutlass_80_gemm>(Params)");
-	assert_int_equal(kr->grid[0], 4);
-	assert_int_equal(kr->grid[1], 2);
+	assert_int_equal(gp_kernel_def(&t, kr)->grid[0], 4);
+	assert_int_equal(gp_kernel_def(&t, kr)->grid[1], 2);
 	assert_int_equal(gp_kernel_def(&t, kr)->block[0], 128);
 	assert_int_equal(gp_kernel_def(&t, kr)->regs, 128);
-	assert_int_equal(kr->pid, 10);   /* from the runtime call */
+	assert_int_equal(gp_kernel_pid(&t, kr), 10);   /* from the runtime call */
 	assert_int_equal(kr->stream, 7);
 	assert_int_equal(t.memcpys.v[0].copy_kind, GP_COPY_HTOD);
 	assert_int_equal(t.memcpys.v[0].src_kind, GP_MEM_PAGEABLE);
@@ -349,7 +349,7 @@ static void wide_fields(void **state)
 		"\"shared memory\":49152}},"
 		"{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"big\",\"pid\":0,\"tid\":7,\"ts\":50,\"dur\":5,"
 		"\"args\":{\"device\":0,\"stream\":7,\"correlation\":705032704,"
-		"\"grid\":[1,1,1],\"block\":[1024,1,1],\"registers per thread\":255,"
+		"\"grid\":[2147483647,65535,65535],\"block\":[1024,1,1],\"registers per thread\":255,"
 		"\"shared memory\":49152}},"
 		"{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"big\",\"pid\":0,\"tid\":7,\"ts\":60,\"dur\":5,"
 		"\"args\":{\"device\":0,\"stream\":7,\"correlation\":9294967296,"
@@ -365,9 +365,9 @@ static void wide_fields(void **state)
 	const struct gp_kernel *k = &t.kernels.v[0];
 	const struct gp_kernel_def *d = gp_kernel_def(&t, k);
 	assert_true(k->corr == UINT64_C(5000000000));
-	assert_int_equal(k->grid[0], 2147483647u);
-	assert_int_equal(k->grid[1], 65535);
-	assert_int_equal(k->grid[2], 65535);
+	assert_int_equal(d->grid[0], 2147483647u);
+	assert_int_equal(d->grid[1], 65535);
+	assert_int_equal(d->grid[2], 65535);
 	assert_int_equal(d->block[0], 1024);
 	assert_int_equal(d->regs, 255);
 	assert_int_equal(d->static_smem, 49152);
@@ -491,9 +491,9 @@ static void assert_same_trace(const gp_trace *a, const gp_trace *b)
 	for (size_t i = 0; i < a->kernels.n; i++) {
 		const struct gp_kernel *x = &a->kernels.v[i], *y = &b->kernels.v[i];
 		assert_true(x->start == y->start && x->end == y->end && x->corr == y->corr &&
-			    x->pid == y->pid && gp_kernel_def(a, x)->name == gp_kernel_def(b, y)->name &&
+			    gp_kernel_pid(a, x) == gp_kernel_pid(b, y) && gp_kernel_def(a, x)->name == gp_kernel_def(b, y)->name &&
 			    gp_kernel_def(a, x)->demangled == gp_kernel_def(b, y)->demangled &&
-			    x->grid[0] == y->grid[0]);
+			    gp_kernel_def(a, x)->grid[0] == gp_kernel_def(b, y)->grid[0]);
 	}
 	assert_int_equal(a->apis.n, b->apis.n);
 	for (size_t i = 0; i < a->apis.n; i++)

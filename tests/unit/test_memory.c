@@ -59,7 +59,7 @@ static void kernel(gp_trace *t, gp_ns s, int32_t device)
 	memset(k, 0, sizeof(*k));
 	k->start = s;
 	k->end = s + 5;
-	k->device = device;
+	k->def = gp_kernel_def_add(t, &(struct gp_kernel_def){.device = device});
 }
 
 static const struct gp_mem_group *group(const gp_trace *t, const struct gp_memory *m, uint8_t by,

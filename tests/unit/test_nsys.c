@@ -147,13 +147,13 @@ static void kernels_are_read(void **state)
 	assert_int_equal(k->start, -5000);
 	assert_int_equal(k->end, -3000);
 	assert_int_equal(k->corr, 42);
-	assert_int_equal(k->pid, 100);
+	assert_int_equal(gp_kernel_pid(&t, k), 100);
 	assert_int_equal(k->stream, 7);
 	assert_string_equal(gp_s(&t, gp_kernel_def(&t, k)->name), "gemm");
 	assert_string_equal(gp_s(&t, gp_kernel_def(&t, k)->demangled), "void gemm<float>(float*)");
 	assert_string_equal(gp_s(&t, gp_kernel_def(&t, k)->mangled), "_Z4gemmIfEvPT_");
-	assert_int_equal(k->grid[0], 10);
-	assert_int_equal(k->grid[1], 2);
+	assert_int_equal(gp_kernel_def(&t, k)->grid[0], 10);
+	assert_int_equal(gp_kernel_def(&t, k)->grid[1], 2);
 	assert_int_equal(gp_kernel_def(&t, k)->block[0], 128);
 	assert_int_equal(gp_kernel_def(&t, k)->regs, 32);
 	assert_int_equal(gp_kernel_def(&t, k)->static_smem, 1024);
@@ -163,8 +163,8 @@ static void kernels_are_read(void **state)
 	assert_int_equal(k->corr, 0);           /* NULL correlationId */
 	assert_int_equal(gp_kernel_def(&t, k)->mangled, 0);        /* NULL mangledName */
 	assert_int_equal(gp_kernel_def(&t, k)->graph_node, 77);
-	assert_int_equal(k->device, 1);
-	assert_int_equal(k->pid, 200);
+	assert_int_equal(gp_kernel_device(&t, k), 1);
+	assert_int_equal(gp_kernel_pid(&t, k), 200);
 	assert_int_equal(t.warnings.n, 0);
 	gp_trace_free(&t);
 }
@@ -399,7 +399,7 @@ static void metadata_and_graphs(void **state)
 	assert_string_equal(gp_s(&t, gp_kernel_def(&t, &t.kernels.v[0])->name), "[CUDA graph 5]");
 	assert_int_equal(gp_kernel_def(&t, &t.kernels.v[0])->graph_id, 5);
 	assert_int_equal(t.kernels.v[0].corr, 12);
-	assert_int_equal(t.kernels.v[0].pid, 100);
+	assert_int_equal(gp_kernel_pid(&t, &t.kernels.v[0]), 100);
 	assert_true(has_warning(&t, "1 CUDA graph launches were traced as whole graphs"));
 	assert_true(has_warning(&t, "no CUDA kernels were captured"));
 	gp_trace_free(&t);
@@ -566,17 +566,18 @@ static void trixi_matches_nsys_stats(void **state)
 	assert_int_equal(t.kernels.n, 1);
 	const struct gp_kernel *k = &t.kernels.v[0];
 	char dev[256];
-	snprintf(dev, sizeof(dev), "%s (%d)", gp_s(&t, gp_trace_device(&t, k->device)->name), k->device);
+	snprintf(dev, sizeof(dev), "%s (%d)", gp_s(&t, gp_trace_device(&t, gp_kernel_device(&t, k))->name),
+		 gp_kernel_device(&t, k));
 	assert_int_equal(k->start, strtoll(f[0], NULL, 10));
 	assert_int_equal(k->end - k->start, strtoll(f[1], NULL, 10));
 	assert_int_equal(k->corr, strtoll(f[2], NULL, 10));
 	for (int i = 0; i < 3; i++) {
-		assert_int_equal(k->grid[i], strtoll(f[3 + i], NULL, 10));
+		assert_int_equal(gp_kernel_def(&t, k)->grid[i], strtoll(f[3 + i], NULL, 10));
 		assert_int_equal(gp_kernel_def(&t, k)->block[i], strtoll(f[6 + i], NULL, 10));
 	}
 	assert_int_equal(gp_kernel_def(&t, k)->regs, strtoll(f[9], NULL, 10));
 	assert_string_equal(dev, f[16]);
-	assert_int_equal(k->context, strtoll(f[17], NULL, 10));
+	assert_int_equal(gp_kernel_def(&t, k)->context, strtoll(f[17], NULL, 10));
 	assert_int_equal(k->stream, strtoll(f[18], NULL, 10));
 	assert_string_equal(gp_s(&t, gp_kernel_def(&t, k)->demangled), f[19]);
 	assert_string_equal(gp_s(&t, t.tool_version), "nsys 2023.1.2.43");

@@ -184,7 +184,7 @@ static void gaps_syncs_copies_small_grid(void **state)
 			.name = gp_intern(&f.t, "cudaStreamSynchronize"), .cbid = -1});
 	}
 	size_t k = fx_kernel_at(&f, "reduce_kernel", 1000, 30000000, "Tensor", "sum", GP_DIR_FPROP, 0);
-	f.t.kernels.v[k].grid[0] = 4;
+	fx_grid(&f, k, 4);
 	fx_tensor(&f, GP_DT_FP32, 1, D(1000));
 	for (int i = 0; i < 3; i++) {
 		struct gp_memcpy *m = gp_vec_push(f.t.memcpys);
@@ -229,13 +229,13 @@ static void comm_kernels_are_not_small_grids(void **state)
 	fx_device(&f, "NVIDIA A100-SXM4-40GB", 108);
 	size_t k = fx_kernel_at(&f, "ncclDevKernel_AllReduce_Sum_f32_RING_LL", 1000, 30000000, NULL, NULL,
 				GP_DIR_NA, 0);
-	f.t.kernels.v[k].grid[0] = 4;
+	fx_grid(&f, k, 4);
 	k = fx_kernel_at(&f, "ncclKernel_AllReduce_RING_LL_Sum_float", 1000, 30000000, "c10d",
 			 "c10d::allreduce_", GP_DIR_NA, 0);
-	f.t.kernels.v[k].grid[0] = 4;
+	fx_grid(&f, k, 4);
 	fx_tensor(&f, GP_DT_FP32, 1, D(1000));
 	k = fx_kernel_at(&f, "reduce_kernel", 1000, 30000000, "Tensor", "sum", GP_DIR_FPROP, 0);
-	f.t.kernels.v[k].grid[0] = 4;
+	fx_grid(&f, k, 4);
 	fx_tensor(&f, GP_DT_FP32, 1, D(1000));
 	const struct gp_finding *x = advise(&f, &out, "small-grid");
 	assert_non_null(x);
@@ -312,7 +312,7 @@ static void idle_causes_split_gaps(void **state)
 	fx_done(&f);
 	for (int i = 0; i < 19; i++) {
 		memset(&gaps[i], 0, sizeof(gaps[i]));
-		gaps[i].device = f.t.kernels.v[i].device;
+		gaps[i].device = gp_kernel_device(&f.t, &f.t.kernels.v[i]);
 		gaps[i].start = f.t.kernels.v[i].end;
 		gaps[i].end = f.t.kernels.v[i + 1].start;
 		gaps[i].idle[GP_IDLE_HOST_LAUNCH] = 300000;

@@ -32,8 +32,7 @@ static void kernel(gp_trace *t, gp_ns s, gp_ns e, uint64_t corr)
 	k->start = s;
 	k->end = e;
 	k->corr = corr;
-	k->pid = 1;
-	k->def = gp_kernel_def_add(t, &(struct gp_kernel_def){.name = gp_intern(t, "k")});
+	k->def = gp_kernel_def_add(t, &(struct gp_kernel_def){.name = gp_intern(t, "k"), .pid = 1});
 }
 
 static void range(gp_trace *t, gp_ns s, gp_ns e, const char *text)
