@@ -31,6 +31,7 @@ static size_t link_launches(gp_trace *t)
 {
 	gp_call_index calls;
 	size_t missing = 0;
+	gp_u64map memo = {0};
 
 	gp_call_index_build(&calls, t);
 	for (size_t k = 0; k < t->kernels.n; k++) {
@@ -44,9 +45,10 @@ static size_t link_launches(gp_trace *t)
 		if (api < 0)
 			missing++;
 		else if (pid == 0)
-			gp_kernel_set_pid(t, kr, t->apis.v[api].pid);
+			gp_kernel_set_pid(t, kr, t->apis.v[api].pid, &memo);
 	}
 	gp_call_index_free(&calls);
+	gp_u64map_free(&memo);
 	return missing;
 }
 

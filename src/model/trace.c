@@ -97,14 +97,23 @@ uint32_t gp_kernel_def_add(gp_trace *t, const struct gp_kernel_def *d)
 			    sizeof(*d), &t->kernel_defs_seen, d);
 }
 
-void gp_kernel_set_pid(gp_trace *t, struct gp_kernel *k, uint32_t pid)
+void gp_kernel_set_pid(gp_trace *t, struct gp_kernel *k, uint32_t pid, gp_u64map *memo)
 {
-	struct gp_kernel_def d = *gp_kernel_def(t, k);
+	uint64_t key = (uint64_t)k->def << 32 | pid;
+	int32_t seen = memo ? gp_u64map_get(memo, key) : -1;
+	struct gp_kernel_def d;
 
+	if (seen >= 0) {
+		k->def = (uint32_t)seen;
+		return;
+	}
+	d = *gp_kernel_def(t, k);
 	if (d.pid != pid) {
 		d.pid = pid;
 		k->def = gp_kernel_def_add(t, &d);
 	}
+	if (memo)
+		gp_u64map_put(memo, key, (int32_t)k->def);
 }
 
 uint32_t gp_api_def_add(gp_trace *t, const struct gp_api_def *d)

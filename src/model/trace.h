@@ -418,8 +418,11 @@ static inline int32_t gp_kernel_device(const gp_trace *t, const struct gp_kernel
 }
 
 /* Gives kernel k the process pid, which changes its def: a def pointer
-** taken before the call may be stale after it (the table may grow). */
-void gp_kernel_set_pid(gp_trace *t, struct gp_kernel *k, uint32_t pid);
+** taken before the call may be stale after it (the table may grow).  memo
+** (the caller's, freed by it; NULL for none) remembers which def each
+** (def, pid) became, so a pass over every kernel hashes each distinct def
+** once instead of once a kernel. */
+void gp_kernel_set_pid(gp_trace *t, struct gp_kernel *k, uint32_t pid, gp_u64map *memo);
 
 /* Range r's framework-op details, or NULL when it has none. */
 static inline const struct gp_op_ext *gp_range_op_ext(const gp_trace *t, const struct gp_range *r)

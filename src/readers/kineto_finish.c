@@ -46,6 +46,7 @@ static void apply_base(struct kineto_parser *p)
 static void link_pids(gp_trace *t)
 {
 	gp_call_index calls;
+	gp_u64map memo = {0};
 
 	gp_call_index_build(&calls, t);
 #define LINK(vec)                                                           \
@@ -57,8 +58,9 @@ static void link_pids(gp_trace *t)
 	for (size_t i = 0; i < t->kernels.n; i++) {
 		int32_t j = gp_call_find_unique(&calls, t->kernels.v[i].corr);
 		if (j >= 0)
-			gp_kernel_set_pid(t, &t->kernels.v[i], t->apis.v[j].pid);
+			gp_kernel_set_pid(t, &t->kernels.v[i], t->apis.v[j].pid, &memo);
 	}
+	gp_u64map_free(&memo);
 	LINK(memcpys)
 	LINK(memsets)
 	LINK(syncs)
