@@ -239,6 +239,73 @@ static int cmp_range(const void *pa, const void *pb)
 	return gp_range_cmp(pa, pb);
 }
 
+struct thread_run {
+	uint32_t pid, tid;
+	size_t first, n;        /* where its ranges go, and how many */
+};
+
+static int cmp_thread_run(const void *pa, const void *pb)
+{
+	const struct thread_run *a = pa, *b = pb;
+
+	return gp_thread_cmp(a->pid, a->tid, b->pid, b->tid);
+}
+
+/*
+** Sorts t->ranges in gp_range_cmp's order, the result of one stable sort
+** of the whole array.  Readers give each thread's ranges nearly in start
+** order but interleave the threads (nsys: by start over all threads), so
+** one comparison sort does a million-range sort's work to undo the
+** interleaving.  Instead the ranges are moved to their thread's run, in
+** their order (a stable partition: two passes and a copy), and each run
+** is sorted where it is not in order already; stable sorts compose, so
+** the order is the same.
+*/
+static void sort_ranges(gp_trace *t)
+{
+	size_t n = t->ranges.n, i;
+	GP_VEC(struct thread_run) runs = {0};
+	gp_u64map at = {0};
+	struct gp_range *v = t->ranges.v, *out;
+	int32_t *run_of;
+
+	for (i = 1; i < n && gp_range_cmp(&v[i - 1], &v[i]) <= 0; i++)
+		;
+	if (i >= n)
+		return;
+	for (i = 0; i < n; i++) {
+		uint64_t key = (uint64_t)v[i].pid << 32 | v[i].tid;
+		int32_t r = gp_u64map_add(&at, key, (int32_t)runs.n);
+		if ((size_t)r == runs.n)
+			*gp_vec_push(runs) = (struct thread_run){.pid = v[i].pid, .tid = v[i].tid};
+		runs.v[r].n++;
+	}
+	gp_vec_sort(runs, cmp_thread_run);
+	run_of = gp_xmalloc(runs.n * sizeof(*run_of));
+	for (size_t r = 0, first = 0; r < runs.n; r++) {
+		runs.v[r].first = first;
+		first += runs.v[r].n;
+		run_of[gp_u64map_get(&at, (uint64_t)runs.v[r].pid << 32 | runs.v[r].tid)] = (int32_t)r;
+	}
+	/* run_of maps the map's value (the order of first sight) to the run */
+	out = gp_xmalloc(n * sizeof(*out));
+	for (i = 0; i < n; i++) {
+		int32_t seen = gp_u64map_get(&at, (uint64_t)v[i].pid << 32 | v[i].tid);
+		struct thread_run *r = &runs.v[run_of[seen]];
+		out[r->first++] = v[i];
+	}
+	free(v);
+	t->ranges.v = out;
+	t->ranges.cap = n;
+	for (size_t r = 0; r < runs.n; r++) {
+		size_t len = runs.v[r].n;
+		gp_sort(out + runs.v[r].first - len, len, sizeof(*out), cmp_range);
+	}
+	free(run_of);
+	gp_u64map_free(&at);
+	gp_vec_free(runs);
+}
+
 /* Sets depth/parent with a stack per thread.  A range that is not inside
 ** the top of the stack pops it; partial overlap (start/end ranges) simply
 ** nests under the last range still open. */
@@ -312,7 +379,7 @@ void gp_trace_finish(gp_trace *t)
 	gp_vec_sort(t->memcpys, cmp_memcpy);
 	gp_vec_sort(t->memsets, cmp_memset);
 	gp_vec_sort(t->syncs, cmp_sync);
-	gp_vec_sort(t->ranges, cmp_range);
+	sort_ranges(t);
 	for (size_t i = 0; i < t->memevents.n; i++)
 		t->memevents.v[i].order = (uint32_t)i;
 	gp_vec_sort(t->memevents, cmp_memevent);

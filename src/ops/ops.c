@@ -5,7 +5,9 @@
 ** not fit, gets the generic row (PyProf's Foo: params T=[shapes],type=...,
 ** FLOPs and bytes unknown).  Nothing here can fail on odd data.
 */
+#include <math.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,6 +74,32 @@ int gp_opsize(enum gp_dtype dt)
 	return s ? s : 4;
 }
 
+/* Appends s[0..n) to c's params text; false when it does not fit (the
+** text is then full: later fields are dropped, as snprintf would). */
+static bool pp_put(struct gp_opctx *c, const char *s, size_t n)
+{
+	size_t cap = sizeof(c->params);
+
+	if (n >= cap - c->plen) {   /* what fits, as snprintf would cut it */
+		memcpy(c->params + c->plen, s, cap - 1 - c->plen);
+		c->plen = cap - 1;
+		c->params[c->plen] = '\0';
+		return false;
+	}
+	memcpy(c->params + c->plen, s, n);
+	c->plen += n;
+	c->params[c->plen] = '\0';
+	return true;
+}
+
+/*
+** Appends ",key=value" (no comma first) to c's params, value as printf
+** formats fmt.  Every kernel of a trace gets its params formatted, so the
+** two formats nearly every field uses take a short path: "%s" is copied,
+** and "%.0f" of a whole number below 2^53 is printed as the integer it is
+** (what printf prints for it, digit for digit); anything else goes to
+** vsnprintf.
+*/
 void gp_pp(struct gp_opctx *c, const char *key, const char *fmt, ...)
 {
 	size_t cap = sizeof(c->params);
@@ -80,16 +108,33 @@ void gp_pp(struct gp_opctx *c, const char *key, const char *fmt, ...)
 
 	if (c->plen + 2 >= cap)
 		return;
-	n = snprintf(c->params + c->plen, cap - c->plen, "%s%s=", c->plen ? "," : "", key);
-	if (n < 0 || (size_t)n >= cap - c->plen) {
-		c->plen = cap - 1;
+	if ((c->plen && !pp_put(c, ",", 1)) || !pp_put(c, key, strlen(key)) || !pp_put(c, "=", 1))
+		return;
+	va_start(ap, fmt);
+	if (fmt[0] == '%' && fmt[1] == 's' && !fmt[2]) {
+		const char *v = va_arg(ap, const char *);
+		pp_put(c, v, strlen(v));
+		va_end(ap);
 		return;
 	}
-	c->plen += (size_t)n;
-	va_start(ap, fmt);
+	if (strcmp(fmt, "%.0f") == 0) {
+		va_list copy;
+		va_copy(copy, ap);
+		double v = va_arg(copy, double);
+		va_end(copy);
+		/* range first: the cast of a NaN or huge value is undefined */
+		if (v > -9007199254740992.0 && v < 9007199254740992.0 && v == (double)(int64_t)v &&
+		    !(v == 0 && signbit(v))) {
+			char num[24];
+			gp_fmt_i64(num, (int64_t)v);
+			pp_put(c, num, strlen(num));
+			va_end(ap);
+			return;
+		}
+	}
 	n = vsnprintf(c->params + c->plen, cap - c->plen, fmt, ap);
-	va_end(ap);
 	c->plen = n < 0 || (size_t)n >= cap - c->plen ? cap - 1 : c->plen + (size_t)n;
+	va_end(ap);
 }
 
 /* a's shape as a Python tuple ("(35,20,200)", "(5,)") into buf, "na" when

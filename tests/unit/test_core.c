@@ -334,6 +334,58 @@ static void finish_sorts_and_nests(void **state)
 	gp_trace_free(&t);
 }
 
+/* gp_trace_finish orders ranges as one stable sort of the whole array by
+** gp_range_cmp does (reader order kept among equal ranges), whatever the
+** interleaving of threads: random ranges of several threads, with many
+** ties, against qsort (glibc's is a stable merge sort) over the reader's
+** order with the reader's index as the last key. */
+static int cmp_range_then_order(const void *pa, const void *pb)
+{
+	const struct gp_range *a = pa, *b = pb;
+	int c = gp_range_cmp(a, b);
+
+	return c ? c : (a->text > b->text) - (a->text < b->text);
+}
+
+static void finish_orders_ranges_as_one_stable_sort(void **state)
+{
+	static const size_t sizes[] = {0, 1, 2, 3, 50, 3000};
+	uint64_t x = 0x9e3779b97f4a7c15ull;
+
+	(void)state;
+	for (size_t si = 0; si < sizeof(sizes) / sizeof(sizes[0]); si++) {
+		for (int mostly_sorted = 0; mostly_sorted < 2; mostly_sorted++) {
+			size_t n = sizes[si];
+			gp_trace t;
+			struct gp_range *want = malloc((n ? n : 1) * sizeof(*want));
+
+			gp_trace_init(&t);
+			for (size_t i = 0; i < n; i++) {
+				x ^= x << 13, x ^= x >> 7, x ^= x << 17;   /* xorshift64 */
+				struct gp_range *r = gp_vec_push(t.ranges);
+				r->pid = (uint32_t)(x % 3) * 100;
+				r->tid = (uint32_t)(x >> 8) % 4;
+				r->start = mostly_sorted ? (gp_ns)i * 10 + (gp_ns)((x >> 16) % 3) : (gp_ns)((x >> 16) % 20);
+				r->end = r->start + (gp_ns)((x >> 24) % 4);
+				r->kind = (uint8_t)((x >> 32) % 2 ? GP_RANGE_PUSHPOP : GP_RANGE_MARK);
+				r->text = (gp_str)(i + 1);   /* the reader's order */
+				r->parent = -1;
+				want[i] = *r;
+			}
+			if (n)
+				qsort(want, n, sizeof(*want), cmp_range_then_order);
+			gp_trace_finish(&t);
+			assert_int_equal(t.ranges.n, n);
+			for (size_t i = 0; i < n; i++) {
+				assert_int_equal(t.ranges.v[i].text, want[i].text);
+				assert_int_equal(t.ranges.v[i].start, want[i].start);
+			}
+			free(want);
+			gp_trace_free(&t);
+		}
+	}
+}
+
 /* Two push/pop ranges of one thread ending at the same, latest instant were
 ** ended by the profiler; a single outermost range ending last was not. */
 static void unpopped_ranges_are_flagged(void **state)
@@ -378,6 +430,7 @@ int main(void)
 		cmocka_unit_test(dtypes_parse_every_spelling),
 		cmocka_unit_test(radix_sort_matches_qsort),
 		cmocka_unit_test(finish_sorts_and_nests),
+		cmocka_unit_test(finish_orders_ranges_as_one_stable_sort),
 		cmocka_unit_test(unpopped_ranges_are_flagged),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -259,11 +259,71 @@ static void every_rule_has_a_row(void **state)
 	assert_int_equal(missing, 0);
 }
 
+/* The params builder as plain printf calls: the oracle for gp_pp's short
+** paths. */
+static void ref_pp(char *buf, size_t cap, size_t *len, const char *key, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (*len + 2 >= cap)
+		return;
+	n = snprintf(buf + *len, cap - *len, "%s%s=", *len ? "," : "", key);
+	if (n < 0 || (size_t)n >= cap - *len) {
+		*len = cap - 1;
+		return;
+	}
+	*len += (size_t)n;
+	va_start(ap, fmt);
+	n = vsnprintf(buf + *len, cap - *len, fmt, ap);
+	va_end(ap);
+	*len = n < 0 || (size_t)n >= cap - *len ? cap - 1 : *len + (size_t)n;
+}
+
+/* gp_pp's short paths print what printf prints: every "%.0f" value
+** (whole, fractional, halves, signed zeros, huge, NaN, infinities), "%s",
+** and a text cut at the buffer's end exactly where printf cuts it. */
+static void params_text_as_printf(void **state)
+{
+	static const double vals[] = {
+		0.0, -0.0, 1.0, -1.0, 0.5, 1.5, 2.5, -2.5, -0.4, 2048.0, 123456789.0,
+		9007199254740991.0, 9007199254740992.0, -9007199254740992.0, 1e19, -1e300,
+		1.0 / 0.0, -1.0 / 0.0, 0.0 / 0.0, 4.999999999, 1e-300,
+	};
+	struct gp_opctx c;
+	char want[sizeof(c.params)], pad[sizeof(c.params)];
+	size_t wlen;
+
+	(void)state;
+	for (size_t fill = 0; fill < sizeof(c.params); fill++) {
+		for (size_t i = 0; i < sizeof(vals) / sizeof(vals[0]); i++) {
+			memset(&c, 0, sizeof(c));
+			memset(want, 0, sizeof(want));
+			wlen = 0;
+			memset(pad, 'x', fill);
+			pad[fill] = '\0';
+			if (fill) {
+				gp_pp(&c, "P", "%s", pad);
+				ref_pp(want, sizeof(want), &wlen, "P", "%s", pad);
+			}
+			gp_pp(&c, "M", "%.0f", vals[i]);
+			ref_pp(want, sizeof(want), &wlen, "M", "%.0f", vals[i]);
+			gp_pp(&c, "type", "%s", "fp16");
+			ref_pp(want, sizeof(want), &wlen, "type", "%s", "fp16");
+			gp_pp(&c, "n", "%d", 7);
+			ref_pp(want, sizeof(want), &wlen, "n", "%d", 7);
+			assert_string_equal(c.params, want);
+			assert_int_equal(c.plen, wlen);
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(rows_match_hand_values),
 		cmocka_unit_test(every_rule_has_a_row),
+		cmocka_unit_test(params_text_as_printf),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
