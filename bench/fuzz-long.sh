@@ -17,6 +17,7 @@ set -- build/fuzz/fuzz_*
 [ -x "$1" ] || { echo "fuzz-long.sh: no build/fuzz/fuzz_* (run make fuzz)" >&2; exit 2; }
 printf '%-14s %7s %10s %14s %14s %7s\n' target seconds runs corpus-before corpus-after crashes
 for bin in "$@"; do
+	case $bin in *.log) continue ;; esac   # the logs of earlier runs lie beside the targets
 	name=$(basename "$bin"); short=${name#fuzz_}
 	work=build/fuzz/work/$short crashes=build/fuzz/crashes/$short
 	rm -rf "$work"; mkdir -p "$work" "$crashes"

@@ -28,21 +28,59 @@ const char *gp_marker_kind_name(int kind)
 	return kind >= 0 && kind < GP_MK__COUNT ? names[kind] : "?";
 }
 
+/* The substrings PyProf's binning tests, as bits of one pass's result. */
+enum {
+	P_CHECKPOINT = 1 << 0, P_MOD = 1 << 1, P_OP = 1 << 2, P_ARGS = 1 << 3, P_TYPE = 1 << 4,
+	P_LAYER = 1 << 5, P_TRACE = 1 << 6, P_REPR = 1 << 7, P_SEQ = 1 << 8,
+};
+
+#define AT(lit) (len - i >= sizeof(lit) - 1 && memcmp(s + i, lit, sizeof(lit) - 1) == 0)
+
+/* Which of the binning's substrings s[0..len) contains: one pass over the
+** text instead of a memmem per substring (every distinct NVTX text of a
+** trace is binned, a million in a large PyProf run). */
+static unsigned bin_substrings(const char *s, size_t len)
+{
+	unsigned m = 0;
+
+	for (size_t i = 0; i < len; i++) {
+		switch (s[i]) {
+		case 'C': if (AT("CheckpointFunctionBackward")) m |= P_CHECKPOINT; break;
+		case 'm': if (AT("mod")) m |= P_MOD; break;
+		case 'o': if (AT("op")) m |= P_OP; break;
+		case 'a': if (AT("args")) m |= P_ARGS; break;
+		case 't':
+			if (AT("type"))
+				m |= P_TYPE;
+			else if (AT("traceMarker"))
+				m |= P_TRACE;
+			break;
+		case 'l': if (AT("layer:")) m |= P_LAYER; break;
+		case 's': if (AT("strRepr")) m |= P_REPR; break;
+		case ',': if (AT(", seq = ")) m |= P_SEQ; break;
+		}
+	}
+	return m;
+}
+#undef AT
+
 /* PyProf's binning, substring tests only, first match wins. */
 static uint8_t pyprof_bin(const char *s, size_t len)
 {
-	if (has(s, len, "CheckpointFunctionBackward"))
+	unsigned m = bin_substrings(s, len);
+	const unsigned pyprof = P_MOD | P_OP | P_ARGS | P_TYPE;
+
+	if (m & P_CHECKPOINT)
 		return GP_MK_SKIP;
-	if (has(s, len, "mod") && has(s, len, "op") && has(s, len, "args") &&
-	    has(s, len, "type"))
+	if ((m & pyprof) == pyprof)
 		return GP_MK_PYPROF;
-	if (has(s, len, "layer:"))
+	if (m & P_LAYER)
 		return GP_MK_LAYER;
-	if (has(s, len, "traceMarker"))
+	if (m & P_TRACE)
 		return GP_MK_TRACE;
-	if (has(s, len, "strRepr"))
+	if (m & P_REPR)
 		return GP_MK_REPR;
-	if (has(s, len, ", seq = "))
+	if (m & P_SEQ)
 		return GP_MK_SEQ;
 	return GP_MK_OTHER;
 }

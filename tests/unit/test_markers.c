@@ -743,10 +743,71 @@ static void real_nsys_all_markers(void **state)
 	assert_int_equal(c[GP_MK_SEQ], count_sql(dl, "select count(*) from NVTX_EVENTS where text like '%, seq = %'"));
 }
 
+/* PyProf's binning as PyProf writes it: a substring test each, first match
+** wins.  The oracle for gp_marker_parse's one-pass binning. */
+static int ref_bin(const char *s)
+{
+#define HAS(p) (strstr(s, p) != NULL)
+	if (HAS("CheckpointFunctionBackward"))
+		return GP_MK_SKIP;
+	if (HAS("mod") && HAS("op") && HAS("args") && HAS("type"))
+		return GP_MK_PYPROF;
+	if (HAS("layer:"))
+		return GP_MK_LAYER;
+	if (HAS("traceMarker"))
+		return GP_MK_TRACE;
+	if (HAS("strRepr"))
+		return GP_MK_REPR;
+	if (HAS(", seq = "))
+		return GP_MK_SEQ;
+	return GP_MK_OTHER;
+#undef HAS
+}
+
+/* Texts glued at random from pieces of the binning's substrings (whole,
+** cut and overlapping: "typ", "mo", "layer", "traceMarke", "strRep", ", seq =",
+** "CheckpointFunctionBackwar") bin as the substring tests bin them. */
+static void binning_matches_substring_tests(void **state)
+{
+	static const char *const pieces[] = {
+		"CheckpointFunctionBackward", "CheckpointFunctionBackwar", "mod", "mo", "op", "o", "args",
+		"arg", "type", "typ", "layer:", "layer", "traceMarker", "traceMarke", "strRepr", "strRep",
+		", seq = ", ", seq =", ",", " ", "s", "t", "{", "'", "aten::mm", "x",
+	};
+	uint64_t x = 0x2545f4914f6cdd1dull;
+	gp_trace t;
+	char text[256];
+
+	(void)state;
+	gp_trace_init(&t);
+	for (int round = 0; round < 20000; round++) {
+		size_t len = 0;
+		text[0] = '\0';
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		int npieces = (int)(x % 7);
+		for (int j = 0; j < npieces; j++) {
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			const char *p = pieces[x % (sizeof(pieces) / sizeof(pieces[0]))];
+			size_t pl = strlen(p);
+			if (len + pl >= sizeof(text))
+				break;
+			memcpy(text + len, p, pl + 1);
+			len += pl;
+		}
+		struct gp_marker m;
+		gp_marker_parse(&t, text, len, &m);
+		if (m.pyprof_kind != ref_bin(text))
+			fail_msg("\"%s\": binned %d, the substring tests say %d", text, m.pyprof_kind, ref_bin(text));
+		t.args.n = 0;
+	}
+	gp_trace_free(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(pylit_scalars),
+		cmocka_unit_test(binning_matches_substring_tests),
 		cmocka_unit_test(pylit_containers),
 		cmocka_unit_test(pylit_errors),
 		cmocka_unit_test_setup_teardown(marker_pyprof, setup, teardown),
