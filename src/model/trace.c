@@ -254,19 +254,22 @@ static int cmp_thread_run(const void *pa, const void *pb)
 /*
 ** Sorts t->ranges in gp_range_cmp's order, the result of one stable sort
 ** of the whole array.  Readers give each thread's ranges nearly in start
-** order but interleave the threads (nsys: by start over all threads), so
-** one comparison sort does a million-range sort's work to undo the
-** interleaving.  Instead the ranges are moved to their thread's run, in
-** their order (a stable partition: two passes and a copy), and each run
-** is sorted where it is not in order already; stable sorts compose, so
-** the order is the same.
+** order but interleave the threads (nsys: by start over all threads;
+** Kineto: in file order), so one comparison sort does a million-range
+** sort's work to undo the interleaving.  Instead each range gets its place
+** in its thread's run, in reader order (a stable partition), the ranges
+** are moved there in place by following the permutation's cycles (4 bytes
+** a range aside, not a second array of ranges: this can be the peak of a
+** Kineto read), and each run is sorted where it is not in order already;
+** stable sorts compose, so the order is the same.
 */
 static void sort_ranges(gp_trace *t)
 {
 	size_t n = t->ranges.n, i;
 	GP_VEC(struct thread_run) runs = {0};
 	gp_u64map at = {0};
-	struct gp_range *v = t->ranges.v, *out;
+	struct gp_range *v = t->ranges.v;
+	uint32_t *dest;
 	int32_t *run_of;
 
 	for (i = 1; i < n && gp_range_cmp(&v[i - 1], &v[i]) <= 0; i++)
@@ -281,25 +284,32 @@ static void sort_ranges(gp_trace *t)
 		runs.v[r].n++;
 	}
 	gp_vec_sort(runs, cmp_thread_run);
+	/* run_of: from the map's value (the order of first sight) to the run */
 	run_of = gp_xmalloc(runs.n * sizeof(*run_of));
 	for (size_t r = 0, first = 0; r < runs.n; r++) {
 		runs.v[r].first = first;
 		first += runs.v[r].n;
 		run_of[gp_u64map_get(&at, (uint64_t)runs.v[r].pid << 32 | runs.v[r].tid)] = (int32_t)r;
 	}
-	/* run_of maps the map's value (the order of first sight) to the run */
-	out = gp_xmalloc(n * sizeof(*out));
+	dest = gp_xmalloc(n * sizeof(*dest));
 	for (i = 0; i < n; i++) {
 		int32_t seen = gp_u64map_get(&at, (uint64_t)v[i].pid << 32 | v[i].tid);
-		struct thread_run *r = &runs.v[run_of[seen]];
-		out[r->first++] = v[i];
+		dest[i] = (uint32_t)runs.v[run_of[seen]].first++;
 	}
-	free(v);
-	t->ranges.v = out;
-	t->ranges.cap = n;
+	for (i = 0; i < n; i++) {
+		while (dest[i] != i) {   /* each swap puts one range in its place */
+			uint32_t d = dest[i];
+			struct gp_range tmp = v[i];
+			v[i] = v[d];
+			v[d] = tmp;
+			dest[i] = dest[d];
+			dest[d] = d;
+		}
+	}
+	free(dest);
 	for (size_t r = 0; r < runs.n; r++) {
 		size_t len = runs.v[r].n;
-		gp_sort(out + runs.v[r].first - len, len, sizeof(*out), cmp_range);
+		gp_sort(v + runs.v[r].first - len, len, sizeof(*v), cmp_range);
 	}
 	free(run_of);
 	gp_u64map_free(&at);
