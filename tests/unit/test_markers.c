@@ -772,15 +772,17 @@ static void binning_matches_substring_tests(void **state)
 	static const char *const pieces[] = {
 		"CheckpointFunctionBackward", "CheckpointFunctionBackwar", "mod", "mo", "op", "o", "args",
 		"arg", "type", "typ", "layer:", "layer", "traceMarker", "traceMarke", "strRepr", "strRep",
-		", seq = ", ", seq =", ",", " ", "s", "t", "{", "'", "aten::mm", "x",
+		", seq = ", ", seq =", ",", " ", "s", "t", "{", "'", "aten::mm", "x", "Backward",
+		"backward", "Backward0", "ackward", "3", ", op_id = 4",
 	};
 	uint64_t x = 0x2545f4914f6cdd1dull;
 	gp_trace t;
 	char text[256];
+	int seq_texts = 0, bwd_texts = 0;
 
 	(void)state;
 	gp_trace_init(&t);
-	for (int round = 0; round < 20000; round++) {
+	for (int round = 0; round < 50000; round++) {
 		size_t len = 0;
 		text[0] = '\0';
 		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
@@ -798,8 +800,16 @@ static void binning_matches_substring_tests(void **state)
 		gp_marker_parse(&t, text, len, &m);
 		if (m.pyprof_kind != ref_bin(text))
 			fail_msg("\"%s\": binned %d, the substring tests say %d", text, m.pyprof_kind, ref_bin(text));
+		bool bwd = strstr(text, "Backward, seq = ") || strstr(text, "backward, seq = ") ||
+			   strstr(text, "Backward0, seq = ");
+		if (m.kind == GP_MK_SEQ && m.pyprof_bwd != bwd)
+			fail_msg("\"%s\": PyProf backward %d, the substring tests say %d", text, m.pyprof_bwd, bwd);
+		seq_texts += m.kind == GP_MK_SEQ;
+		bwd_texts += m.kind == GP_MK_SEQ && bwd;
 		t.args.n = 0;
 	}
+	/* the backward test saw both answers on texts parsed as emit_nvtx */
+	assert_true(seq_texts > 1000 && bwd_texts > 100 && bwd_texts < seq_texts);
 	gp_trace_free(&t);
 }
 
