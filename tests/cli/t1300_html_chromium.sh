@@ -92,15 +92,7 @@ grep -q '&lt;svg onload=alert(2)&gt;&amp;amp;' "$TMP/dom" || fail "the hostile l
 mkdir "$TMP/job"
 cp "$TMP/gen.json" "$TMP/job/rank-0.json"
 cp "$TMP/hostile.json" "$TMP/job/rank-1.json"
-python3 - "$TMP/gen.json" "$TMP/job/rank-2.json" <<'EOF'
-import json, sys
-d = json.load(open(sys.argv[1]))
-for e in d["traceEvents"]:
-    for k in ("ts", "dur"):
-        if isinstance(e.get(k), (int, float)):
-            e[k] = round(e[k] * 1.25, 3)
-json.dump(d, open(sys.argv[2], "w"))
-EOF
+python3 "$TOP/tests/tools/stretch_kineto.py" "$TMP/gen.json" "$TMP/job/rank-2.json" || fail "stretching rank 2"
 run_ok "$GEN" --format kineto -n 3000 --seed 2 -o "$TMP/job/rank-3.json"
 # relative paths, as the screenshot shows them
 (cd "$TMP" && "$GPUPROF" html -o job.html job) >"$TMP/out" 2>"$TMP/err" || { cat "$TMP/err" >&2; fail "html job"; }

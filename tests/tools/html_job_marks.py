@@ -14,7 +14,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from html_job_oracle import kernels  # noqa: E402
-from html_marks import attr, shown  # noqa: E402
+from html_marks import attr, shown, verdict  # noqa: E402
 from kineto_steps import steps  # noqa: E402
 
 
@@ -43,12 +43,7 @@ def main():
         ("breakdown marks", attr(dom, "chart-breakdown", "data-marks"), str(5 * n)),
         ("kernel rows", attr(dom, "table-kernels", "data-rows"), str(shown(len(names), top))),
     ]
-    bad = 0
-    for name, got, want in checks:
-        ok = got == want
-        bad += not ok
-        print("%s %s: page %s, expected %s" % ("ok  " if ok else "FAIL", name, got, want))
-    sys.exit(1 if bad else 0)
+    verdict(checks)
 
 
 if __name__ == "__main__":

@@ -27,6 +27,17 @@ def shown(n, top):
     return min(n, top) + (1 if n > top else 0)
 
 
+def verdict(checks, source=""):
+    """Prints each (name, page value, expected) check, source after the
+    name ("(raw JSON)"); exits 1 when one fails, else 0."""
+    bad = 0
+    for name, got, want in checks:
+        ok = got == want
+        bad += not ok
+        print("%s %s%s: page %s, expected %s" % ("ok  " if ok else "FAIL", name, source, got, want))
+    sys.exit(1 if bad else 0)
+
+
 def layer_frames(path):
     """A layer path split at each ':' that is not part of '::'."""
     out, cur, i = [], "", 0
@@ -110,12 +121,7 @@ def main():
         ("breakdown marks", attr(dom, "chart-breakdown", "data-marks"), str(5 * bars)),
         ("advice items", attr(dom, "advice", "data-marks"), str(min(len(advice), top))),
     ]
-    bad = 0
-    for name, got, want in checks:
-        ok = got == want
-        bad += not ok
-        print("%s %s: page %s, expected %s" % ("ok  " if ok else "FAIL", name, got, want))
-    sys.exit(1 if bad else 0)
+    verdict(checks)
 
 
 if __name__ == "__main__":

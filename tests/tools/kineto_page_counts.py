@@ -18,7 +18,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from html_job_oracle import short  # noqa: E402
-from html_marks import attr, shown  # noqa: E402
+from html_marks import attr, shown, verdict  # noqa: E402
 
 
 def main():
@@ -56,12 +56,7 @@ def main():
         ("breakdown bars", attr(dom, "chart-breakdown", "data-bars"), str(bars)),
         ("kernel rows", attr(dom, "table-kernels", "data-rows"), str(shown(len(names), top))),
     ]
-    bad = 0
-    for name, got, want in checks:
-        ok = got == want
-        bad += not ok
-        print("%s %s (raw JSON): page %s, expected %s" % ("ok  " if ok else "FAIL", name, got, want))
-    sys.exit(1 if bad else 0)
+    verdict(checks, " (raw JSON)")
 
 
 if __name__ == "__main__":
