@@ -14,15 +14,9 @@ mkdir -p "$dir"
 trace=$dir/bench_$n.nsys
 [ -f "$trace" ] || "$GEN" --format nsys -n "$n" -o "$trace"
 cat "$trace" > /dev/null   # warm the page cache
-printf '%-40s %8s %8s %10s %14s\n' command wall_s cpu_s rss_MiB output_bytes
-one() { # LABEL OUTFILE ARGS...
-	label=$1 out=$2; shift 2
-	rm -f "$out"
-	/usr/bin/time -f '%e %U %S %M' -o "$dir/time.out" "$GPUPROF" "$@" > "$dir/stdout.out"
-	read -r s u y k < "$dir/time.out"
-	[ "$out" = - ] && size=$(wc -c < "$dir/stdout.out") || size=$(wc -c < "$out")
-	printf '%-40s %8s %8s %10d %14d\n' "$label" "$s" "$(echo "$u + $y" | bc)" $((k / 1024)) "$size"
-}
+WIDTH=40
+. "$(dirname "$0")/output_runs.sh"
+one_header
 one "report -f csv" - report -f csv "$trace"
 one "export -f perfetto -o x.json" "$dir/x.json" export -o "$dir/x.json" "$trace"
 one "export -f perfetto -o x.json.gz" "$dir/x.json.gz" export -o "$dir/x.json.gz" "$trace"

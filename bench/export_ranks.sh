@@ -20,15 +20,9 @@ for r in 0 1 2 3 4 5 6 7; do
 done
 cat "$dir"/ranks/*.json > /dev/null   # warm the page cache
 echo "8 Kineto rank files of $n kernels ($(du -cm "$dir"/ranks/*.json | tail -1 | cut -f1) MB in all)"
-printf '%-44s %8s %8s %10s %14s\n' command wall_s cpu_s rss_MiB output_bytes
-one() { # LABEL OUTFILE ARGS...
-	label=$1 out=$2; shift 2
-	rm -f "$out"
-	/usr/bin/time -f '%e %U %S %M' -o "$dir/time.out" "$GPUPROF" "$@" > "$dir/stdout.out"
-	read -r s u y k < "$dir/time.out"
-	[ "$out" = - ] && size=$(wc -c < "$dir/stdout.out") || size=$(wc -c < "$out")
-	printf '%-44s %8s %8s %10d %14d\n' "$label" "$s" "$(echo "$u + $y" | bc)" $((k / 1024)) "$size"
-}
+WIDTH=44
+. "$(dirname "$0")/output_runs.sh"
+one_header
 one "export -o x.json rank-0.json" "$dir/x.json" export -o "$dir/x.json" "$dir/ranks/rank-0.json"
 one "export -o x.json ranks/ (8 files)" "$dir/x.json" export -o "$dir/x.json" "$dir/ranks"
 one "export -f folded rank-0.json" - export -f folded "$dir/ranks/rank-0.json"

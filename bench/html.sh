@@ -31,15 +31,9 @@ else
 	[ -f "$trace" ] || "$GEN" --format kineto -n "$n" -o "$trace"
 fi
 cat "$trace" "$trace"/* > /dev/null 2>&1 || true   # warm the page cache
-printf '%-28s %8s %8s %10s %14s\n' command wall_s cpu_s rss_MiB output_bytes
-one() { # LABEL OUTFILE ARGS...
-	label=$1 out=$2; shift 2
-	rm -f "$out"
-	/usr/bin/time -f '%e %U %S %M' -o "$dir/time.out" "$GPUPROF" "$@" > "$dir/stdout.out"
-	read -r s u y k < "$dir/time.out"
-	[ "$out" = - ] && size=$(wc -c < "$dir/stdout.out") || size=$(wc -c < "$out")
-	printf '%-28s %8s %8s %10d %14d\n' "$label" "$s" "$(echo "$u + $y" | bc)" $((k / 1024)) "$size"
-}
+WIDTH=28
+. "$(dirname "$0")/output_runs.sh"
+one_header
 if [ -n "${RANKS:-}" ]; then
 	one "html rank-0.json (one rank)" "$dir/h.html" html -o "$dir/h.html" --force "$trace/rank-0.json"
 	one "html -j 1 ($RANKS ranks)" "$dir/h.html" html -j 1 -o "$dir/h.html" --force "$trace"

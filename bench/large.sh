@@ -78,7 +78,7 @@ one_run() {
 	echo "$s $(echo "$u + $y" | bc) $k" >>"$out"
 }
 
-median() { sort -n | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
+. "$top/bench/medians.sh"   # median
 
 printf '%-16s %-9s %8s %8s %8s %8s %9s %10s\n' trace command "wall x" "CPU x" "wall s" "CPU s" "RSS MiB" "RSS/unit"
 list | while read -r name file; do

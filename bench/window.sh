@@ -51,22 +51,8 @@ fi
 nsys=$dir/nsys-1m.sqlite
 [ -f "$nsys" ] || "$GEN" --format nsys -n 1000000 -o "$nsys"
 
-# median of the numbers on stdin
-median() { sort -n | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
-
-# pair NAME CMD... : one timed run appended to $dir/NAME.times (wall CPU RSS-KiB)
-run() {
-	name=$1; shift
-	/usr/bin/time -f '%e %U %S %M' -o "$dir/time.out" "$@" > /dev/null
-	read -r s u y k < "$dir/time.out"
-	echo "$s $(echo "$u + $y" | bc) $k" >> "$dir/$name.times"
-}
-report() { # NAME LABEL
-	w=$(cut -d' ' -f1 "$dir/$1.times" | median)
-	c=$(cut -d' ' -f2 "$dir/$1.times" | median)
-	m=$(cut -d' ' -f3 "$dir/$1.times" | median)
-	printf '%-34s %7.2f s wall %7.2f s CPU %8.0f MiB peak RSS\n' "$2" "$w" "$c" "$(echo "$m / 1024" | bc)"
-}
+REPORT_WIDTH=34
+. "$(dirname "$0")/medians.sh"
 
 bench_pair() { # LABEL FILE ITERS FLOOR-CMD...
 	label=$1 file=$2 iters=$3; shift 3

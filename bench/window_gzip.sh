@@ -17,24 +17,13 @@ RUNS=${RUNS:-5}
 KEEP=${KEEP:-4294967296}
 dir=${DIR:-build/bench}
 mkdir -p "$dir"
-median() { sort -n | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
-run() { # NAME KEEP: one timed run appended to $dir/NAME.times (wall CPU RSS-KiB)
-	GPUPROF_GZIP_KEEP=$2 /usr/bin/time -f '%e %U %S %M' -o "$dir/time.out" \
-		"$GPUPROF" summary --iters "$iters" "$file" >/dev/null
-	read -r s u y k <"$dir/time.out"
-	echo "$s $(echo "$u + $y" | bc) $k" >>"$dir/$1.times"
-}
-report() { # NAME LABEL
-	w=$(cut -d' ' -f1 "$dir/$1.times" | median)
-	c=$(cut -d' ' -f2 "$dir/$1.times" | median)
-	m=$(cut -d' ' -f3 "$dir/$1.times" | median)
-	printf '%-40s %7.2f s wall %7.2f s CPU %8.0f MiB peak RSS\n' "$2" "$w" "$c" "$(echo "$m / 1024" | bc)"
-}
+REPORT_WIDTH=40
+. "$(dirname "$0")/medians.sh"
 rm -f "$dir/gz-twice.times" "$dir/gz-once.times"
 cat "$file" >/dev/null
 for i in $(seq "$RUNS"); do
-	run gz-twice 0
-	run gz-once "$KEEP"
+	run gz-twice env GPUPROF_GZIP_KEEP=0 "$GPUPROF" summary --iters "$iters" "$file"
+	run gz-once env GPUPROF_GZIP_KEEP="$KEEP" "$GPUPROF" summary --iters "$iters" "$file"
 done
 echo "$file ($(wc -c <"$file") bytes, $(gzip -dc "$file" | wc -c) inflated), summary --iters $iters, $RUNS paired rounds, medians"
 report gz-twice "  inflated twice (GPUPROF_GZIP_KEEP=0)"
