@@ -242,6 +242,7 @@ static int cmp_range(const void *pa, const void *pb)
 struct thread_run {
 	uint32_t pid, tid;
 	size_t first, n;        /* where its ranges go, and how many */
+	size_t next;            /* the place of its next range */
 };
 
 static int cmp_thread_run(const void *pa, const void *pb)
@@ -287,14 +288,14 @@ static void sort_ranges(gp_trace *t)
 	/* run_of: from the map's value (the order of first sight) to the run */
 	run_of = gp_xmalloc(runs.n * sizeof(*run_of));
 	for (size_t r = 0, first = 0; r < runs.n; r++) {
-		runs.v[r].first = first;
+		runs.v[r].first = runs.v[r].next = first;
 		first += runs.v[r].n;
 		run_of[gp_u64map_get(&at, (uint64_t)runs.v[r].pid << 32 | runs.v[r].tid)] = (int32_t)r;
 	}
 	dest = gp_xmalloc(n * sizeof(*dest));
 	for (i = 0; i < n; i++) {
 		int32_t seen = gp_u64map_get(&at, (uint64_t)v[i].pid << 32 | v[i].tid);
-		dest[i] = (uint32_t)runs.v[run_of[seen]].first++;
+		dest[i] = (uint32_t)runs.v[run_of[seen]].next++;
 	}
 	for (i = 0; i < n; i++) {
 		while (dest[i] != i) {   /* each swap puts one range in its place */
@@ -307,10 +308,8 @@ static void sort_ranges(gp_trace *t)
 		}
 	}
 	free(dest);
-	for (size_t r = 0; r < runs.n; r++) {
-		size_t len = runs.v[r].n;
-		gp_sort(v + runs.v[r].first - len, len, sizeof(*v), cmp_range);
-	}
+	for (size_t r = 0; r < runs.n; r++)
+		gp_sort(v + runs.v[r].first, runs.v[r].n, sizeof(*v), cmp_range);
 	free(run_of);
 	gp_u64map_free(&at);
 	gp_vec_free(runs);

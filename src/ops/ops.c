@@ -111,7 +111,7 @@ void gp_pp(struct gp_opctx *c, const char *key, const char *fmt, ...)
 	if ((c->plen && !pp_put(c, ",", 1)) || !pp_put(c, key, strlen(key)) || !pp_put(c, "=", 1))
 		return;
 	va_start(ap, fmt);
-	if (fmt[0] == '%' && fmt[1] == 's' && !fmt[2]) {
+	if (strcmp(fmt, "%s") == 0) {
 		const char *v = va_arg(ap, const char *);
 		pp_put(c, v, strlen(v));
 		va_end(ap);

@@ -712,22 +712,16 @@ static void max_ids(const gp_trace *t, uint64_t *corr, uint64_t *ext, uint64_t *
 {
 	uint64_t c = 0, x = 0, q = 0;
 
-	for (size_t i = 0; i < t->kernels.n; i++) {
-		c = t->kernels.v[i].corr > c ? t->kernels.v[i].corr : c;
-		x = t->kernels.v[i].ext_id > x ? t->kernels.v[i].ext_id : x;
+#define MAX_IDS(vec)                                                            \
+	for (size_t i = 0; i < t->vec.n; i++) {                                 \
+		c = t->vec.v[i].corr > c ? t->vec.v[i].corr : c;                \
+		x = t->vec.v[i].ext_id > x ? t->vec.v[i].ext_id : x;            \
 	}
-	for (size_t i = 0; i < t->apis.n; i++) {
-		c = t->apis.v[i].corr > c ? t->apis.v[i].corr : c;
-		x = t->apis.v[i].ext_id > x ? t->apis.v[i].ext_id : x;
-	}
-	for (size_t i = 0; i < t->memcpys.n; i++) {
-		c = t->memcpys.v[i].corr > c ? t->memcpys.v[i].corr : c;
-		x = t->memcpys.v[i].ext_id > x ? t->memcpys.v[i].ext_id : x;
-	}
-	for (size_t i = 0; i < t->memsets.n; i++) {
-		c = t->memsets.v[i].corr > c ? t->memsets.v[i].corr : c;
-		x = t->memsets.v[i].ext_id > x ? t->memsets.v[i].ext_id : x;
-	}
+	MAX_IDS(kernels)
+	MAX_IDS(apis)
+	MAX_IDS(memcpys)
+	MAX_IDS(memsets)
+#undef MAX_IDS
 	for (size_t i = 0; i < t->op_exts.n; i++) {
 		x = t->op_exts.v[i].ext_id > x ? t->op_exts.v[i].ext_id : x;
 		if (t->op_exts.v[i].seq >= 0 && (uint64_t)t->op_exts.v[i].seq > q)
