@@ -386,6 +386,43 @@ static void finish_orders_ranges_as_one_stable_sort(void **state)
 	}
 }
 
+/* gp_kernel_set_pid: each kernel gets its own process, kernels of one def
+** and one process share a def, the rest of the def is kept, and the memo
+** gives the same answers as no memo. */
+static void kernel_pid_moves_to_a_shared_def(void **state)
+{
+	static const uint32_t pids[] = {7, 9, 7, 7, 0, 9};
+	gp_trace t;
+	gp_u64map memo = {0};
+
+	(void)state;
+	gp_trace_init(&t);
+	uint32_t def = gp_kernel_def_add(&t, &(struct gp_kernel_def){
+		.name = gp_intern(&t, "gemm"), .grid = {4, 2, 1}, .device = 3});
+	for (int pass = 0; pass < 2; pass++) {
+		t.kernels.n = 0;
+		for (size_t i = 0; i < 6; i++) {
+			struct gp_kernel *k = gp_vec_push(t.kernels);
+			k->def = def;
+			gp_kernel_set_pid(&t, k, pids[i], pass ? &memo : NULL);
+		}
+		for (size_t i = 0; i < 6; i++) {
+			const struct gp_kernel *k = &t.kernels.v[i];
+			assert_int_equal(gp_kernel_pid(&t, k), pids[i]);
+			assert_int_equal(gp_kernel_device(&t, k), 3);
+			assert_int_equal(gp_kernel_def(&t, k)->grid[0], 4);
+			assert_string_equal(gp_s(&t, gp_kernel_def(&t, k)->name), "gemm");
+		}
+		assert_int_equal(t.kernels.v[0].def, t.kernels.v[2].def);
+		assert_int_equal(t.kernels.v[1].def, t.kernels.v[5].def);
+		assert_int_equal(t.kernels.v[4].def, def);   /* pid 0: the def it had */
+		assert_int_not_equal(t.kernels.v[0].def, t.kernels.v[1].def);
+	}
+	assert_int_equal(t.kernel_defs.n, 4);   /* [0], pid 0, 7 and 9 */
+	gp_u64map_free(&memo);
+	gp_trace_free(&t);
+}
+
 /* Two push/pop ranges of one thread ending at the same, latest instant were
 ** ended by the profiler; a single outermost range ending last was not. */
 static void unpopped_ranges_are_flagged(void **state)
@@ -431,6 +468,7 @@ int main(void)
 		cmocka_unit_test(radix_sort_matches_qsort),
 		cmocka_unit_test(finish_sorts_and_nests),
 		cmocka_unit_test(finish_orders_ranges_as_one_stable_sort),
+		cmocka_unit_test(kernel_pid_moves_to_a_shared_def),
 		cmocka_unit_test(unpopped_ranges_are_flagged),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
