@@ -34,6 +34,14 @@ void gp_trace_free(gp_trace *t)
 	gp_vec_free(t->syncs);
 	gp_vec_free(t->ranges);
 	gp_vec_free(t->coll_args);
+	gp_vec_free(t->launch_args);
+	gp_vec_free(t->graph_nodes);
+	gp_vec_free(t->node_annots);
+	for (size_t i = 0; i < t->captures.n; i++) {
+		gp_trace_free(t->captures.v[i].t);
+		free(t->captures.v[i].t);
+	}
+	gp_vec_free(t->captures);
 	gp_vec_free(t->memevents);
 	gp_vec_free(t->op_exts);
 	gp_vec_free(t->range_nvtx);

@@ -114,15 +114,17 @@ struct gp_kernel {
 ** million generated launches have 18, real traces a def per 17 to 67
 ** launches, fewer the longer they run (each step repeats the last one's
 ** launches).  A trace whose launches all differ costs what the fields cost
-** inside the kernel record, plus the index.  All fields 4 bytes but the
-** last: no padding, the table is hashed as bytes. */
+** inside the kernel record, plus the index.  All fields 4 bytes but regs
+** and flags (2 each) and the last: no padding, the table is hashed as
+** bytes. */
 struct gp_kernel_def {
 	gp_str name;            /* short/base name as the file gives it */
 	gp_str demangled;       /* full demangled name with templates/args */
 	gp_str mangled;         /* raw _Z... name, 0 if unknown */
 	uint32_t block[3];
 	uint32_t grid[3];
-	uint32_t regs;          /* registers per thread */
+	uint16_t regs;          /* registers per thread */
+	uint16_t flags;         /* GP_KDEF_* */
 	uint32_t static_smem, dynamic_smem;  /* bytes */
 	uint32_t graph_id;
 	uint32_t pid;           /* process that launched it, 0 = unknown */
@@ -130,6 +132,13 @@ struct gp_kernel_def {
 	uint32_t context;
 	uint64_t graph_node;    /* CUDA graph node id, 0 = eager launch */
 };
+
+/* The record is one whole execution of a CUDA graph, not a kernel (nsys
+** --cuda-graph-trace=graph: CUPTI_ACTIVITY_KIND_GRAPH_TRACE): GPU busy
+** time of all the graph's nodes at once, named "[CUDA graph N]", with
+** graph_id set and no node.  Which ops ran inside it the record cannot
+** tell (docs/trace-model.md). */
+#define GP_KDEF_WHOLE_GRAPH 0x1
 
 /* An API call: 48 bytes.  Which function it was and what it returned
 ** repeat from call to call: one shared gp_api_def, read with gp_api_def(). */
@@ -159,6 +168,7 @@ struct gp_memcpy {
 	uint32_t context, stream;
 	uint8_t copy_kind, src_kind, dst_kind;  /* gp_copy_kind, gp_mem_kind */
 	bool async;
+	uint64_t graph_node;    /* CUDA graph node id, 0 = not from a graph */
 };
 
 struct gp_memset {
@@ -170,6 +180,7 @@ struct gp_memset {
 	uint32_t context, stream;
 	uint32_t value;
 	uint8_t mem_kind;
+	uint64_t graph_node;    /* CUDA graph node id, 0 = not from a graph */
 };
 
 struct gp_sync {
@@ -269,10 +280,36 @@ struct gp_attr {
 	uint16_t args_count;    /* at most GP_ATTR_MAX_ARGS: a marker with more
 				** keeps its first ones, with a warning */
 	uint8_t dir;            /* enum gp_dir */
-	uint8_t seq_is_list;    /* 1: the list is seq alone, not interned (a
+	uint8_t seq_is_list : 1;  /* 1: the list is seq alone, not interned (a
 				** third of a generated nsys trace's strings) */
+	uint8_t graph : 4;      /* enum gp_graph_state */
 };
 #define GP_ATTR_MAX_ARGS UINT16_MAX
+
+/* Whether a kernel was replayed from a CUDA/HIP graph, and what its
+** attribution rests on (gp_attr.graph; src/analysis/attr_graph.h,
+** docs/correlation.md).  A replayed kernel's launching call is the graph
+** launch, which no op encloses: its op, layer and shapes can only come from
+** where its node was captured. */
+enum gp_graph_state {
+	GP_GRAPH_NONE,          /* launched on its own (eagerly) */
+	GP_GRAPH_CAPTURED,      /* replayed; attributed as launched where its
+				** node was captured (nsys node creation, a
+				** capture trace's launch) */
+	GP_GRAPH_ANNOTATED,     /* replayed; attributed by annotations the
+				** trace carries on the kernel itself */
+	GP_GRAPH_WHOLE,         /* a whole graph's execution (GP_KDEF_WHOLE_GRAPH):
+				** many ops, none of them known */
+	GP_GRAPH_NO_CAPTURE,    /* replayed; the inputs hold no record of any capture */
+	GP_GRAPH_NODE_UNSEEN,   /* replayed; its node's creation is not in the
+				** trace (captured before the profile began) */
+	GP_GRAPH_NO_MATCH,      /* replayed; no captured graph has its replay's kernels */
+	GP_GRAPH_AMBIGUOUS,     /* replayed; several captures (or captured
+				** launches) fit and they say different things */
+	GP_GRAPH_NOT_CAPTURED,  /* replayed; its graph matched a capture, but no
+				** captured launch matches this kernel */
+	GP_GRAPH__COUNT
+};
 
 /* One allocator event: memory allocated (bytes > 0) or freed (bytes < 0)
 ** on a device, as the profiler recorded it (Kineto [memory] instants, nsys
@@ -311,6 +348,57 @@ struct gp_coll_args {
 	uint8_t on_kernel;      /* 1: id is a kernel's correlation id */
 };
 
+/* What a launch call's own args say it launched: ROCm Kineto traces name
+** the kernel, grid and block on hipLaunchKernel & co (CUDA traces do not).
+** A side table found by the call's correlation id and process, as
+** gp_coll_args; only calls that state it have an entry.  Capture traces
+** need it: a launch recorded during stream capture runs nothing, so its
+** name is known only from here (docs/correlation.md). */
+struct gp_launch_args {
+	uint64_t corr;
+	uint32_t pid;
+	gp_str kernel;          /* the kernel's name as the call gives it */
+	uint32_t grid[3], block[3];  /* all 0 = not stated */
+};
+
+/* A CUDA graph node's creation or cloning, as nsys records it
+** (CUDA_GRAPH_NODE_EVENTS): the node, the node it was cloned from (0 =
+** none: made by stream capture or a cudaGraphAdd*Node call), when and on
+** which thread.  Instantiation clones every node, so a replayed kernel's
+** graph_node leads through one or more clones to its original's creation,
+** whose time and thread say which ranges were open around it. */
+struct gp_graph_node {
+	gp_ns start, end;
+	uint64_t node, original;
+	uint32_t pid, tid;
+};
+
+/* Annotations a trace carries on a graph's kernels themselves (PyTorch's
+** CUDA graph kernel annotations, torch.cuda._graph_annotations: the fields
+** of a mark_kernels() scope written into the args of every replayed kernel
+** of the nodes it marked), by graph and node id. */
+struct gp_node_annot {
+	uint64_t node;          /* graph node id */
+	uint32_t graph;         /* graph id */
+	gp_str name;            /* args "name", 0 = none */
+	gp_str layer;           /* args "module_fqn", else "layer"; 0 = none */
+};
+
+struct gp_trace;
+
+/* A capture trace read with this one: the profile a serving framework
+** records while it captures its graphs (vLLM capture_traces/
+** graph_capture_rank_R.TS.pt.trace.json.gz, SGLang bs_B_rankR.json.gz), in
+** which every launch between *StreamBeginCapture and *StreamEndCapture sits
+** under the ops that made it (src/readers/captures.c). */
+struct gp_capture {
+	struct gp_trace *t;     /* the capture trace (owned) */
+	gp_str path;
+	gp_str mode;            /* vLLM's "FULL", "PIECEWISE"; 0 = not stated */
+	int32_t batch;          /* batch size the graphs were captured for, -1 = not stated */
+	int32_t rank;           /* -1 = not stated */
+};
+
 typedef struct gp_trace {
 	gp_strtab strs;
 	gp_arena arena;
@@ -337,6 +425,10 @@ typedef struct gp_trace {
 	GP_VEC(struct gp_arg) args;
 	GP_VEC(struct gp_meta) meta;
 	GP_VEC(struct gp_coll_args) coll_args;
+	GP_VEC(struct gp_launch_args) launch_args;
+	GP_VEC(struct gp_graph_node) graph_nodes;
+	GP_VEC(struct gp_node_annot) node_annots;
+	GP_VEC(struct gp_capture) captures;
 	GP_VEC(gp_str) warnings;  /* non-fatal reader findings, for `info` */
 
 	/* Derived, filled by gp_correlate(); NULL before. */
