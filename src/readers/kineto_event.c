@@ -163,6 +163,26 @@ static void demangle_kernel(struct kineto_parser *p, struct gp_kernel_def *k)
 	k->demangled = (gp_str)d;
 }
 
+/* A graph kernel's annotation (PyTorch's CUDA graph kernel annotations:
+** the mark_kernels() fields written into its args) into the model's side
+** table, once per (graph, node): every replay repeats it. */
+static void add_node_annot(struct kineto_parser *p, const struct kineto_event *e)
+{
+	gp_trace *t = p->t;
+	uint64_t key = e->graph_node * 0x9E3779B97F4A7C15ull ^ e->graph_id;
+	int32_t at = gp_u64map_get(&p->annots, key);
+	gp_str layer = e->module_fqn ? e->module_fqn : e->annot_layer;
+
+	if (at >= 0 && t->node_annots.v[at].node == e->graph_node &&
+	    t->node_annots.v[at].graph == (uint32_t)e->graph_id && t->node_annots.v[at].name == e->arg_name &&
+	    t->node_annots.v[at].layer == layer)
+		return;
+	gp_u64map_put(&p->annots, key, (int32_t)t->node_annots.n);
+	*gp_vec_push(t->node_annots) = (struct gp_node_annot){
+		.node = e->graph_node, .graph = (uint32_t)e->graph_id, .name = e->arg_name, .layer = layer,
+	};
+}
+
 static void add_kernel(struct kineto_parser *p, const struct kineto_event *e, gp_ns start,
 		       gp_ns end)
 {
@@ -197,6 +217,8 @@ static void add_kernel(struct kineto_parser *p, const struct kineto_event *e, gp
 	k->def = gp_kernel_def_add(t, &d);
 	if (!(e->have & H_GRID))
 		p->no_launch_cfg++;
+	if (e->graph_node && (e->arg_name || e->module_fqn || e->annot_layer))
+		add_node_annot(p, e);
 }
 
 static void add_memcpy(struct kineto_parser *p, const struct kineto_event *e, gp_ns start,
@@ -283,6 +305,14 @@ static void add_api(struct kineto_parser *p, const struct kineto_event *e, gp_ns
 	a->def = gp_api_def_add(p->t, &d);
 	if (strncmp(e->name, "hip", 3) == 0)
 		p->hip_apis++;
+	if (e->launch_kernel || (e->have & H_GRID)) {
+		struct gp_launch_args *l = gp_vec_push(p->t->launch_args);
+		l->corr = e->corr;
+		l->pid = e->pid;
+		l->kernel = e->launch_kernel;
+		memcpy(l->grid, e->grid, sizeof(l->grid));
+		memcpy(l->block, e->block, sizeof(l->block));
+	}
 }
 
 /* The op fields of a cpu_op or annotation, when it has any, as its

@@ -64,7 +64,7 @@ enum key {
 	K_DEVICE, K_CONTEXT, K_STREAM, K_CORR, K_EXT_ID, K_REGS, K_SMEM, K_GRID,
 	K_BLOCK, K_BYTES, K_CBID, K_SEQ, K_FWD_TID, K_INPUT_DIMS, K_INPUT_TYPES,
 	K_CONCRETE, K_CALL_STACK, K_GRAPH_ID, K_GRAPH_NODE, K_ARG_NAME,
-	K_WAIT_EVENT,
+	K_WAIT_EVENT, K_LAUNCH_KERNEL, K_MODULE_FQN, K_ANNOT_LAYER,
 	/* args of collectives (record_param_comms, NCCL kernels) */
 	K_COLL_NAME, K_COLL_IN, K_COLL_OUT, K_COLL_GROUP_SIZE, K_COLL_DTYPE, K_COLL_GROUP,
 	K_COLL_SEQ,
@@ -112,6 +112,9 @@ struct kineto_event {
 	int64_t mem_bytes, mem_total_alloc, mem_total_reserved, mem_device, mem_device_type;
 	uint64_t mem_addr;
 	gp_str input_dims, input_types, concrete, call_stack, arg_name;
+	/* a launch call's args.kernel (ROCm); a graph kernel's annotation
+	** (module_fqn, layer) */
+	gp_str launch_kernel, module_fqn, annot_layer;
 	/* collective args; -1 = not stated */
 	gp_str coll_name, coll_group;
 	uint8_t coll_dtype;
@@ -178,6 +181,7 @@ struct kineto_parser {
 	bool base_set;            /* baseTimeNanoseconds was read */
 
 	gp_u64map short_names;    /* kernel name -> its short name (gp_str) */
+	gp_u64map annots;         /* (graph, node) hash -> its node_annots entry */
 	gp_u64map demangled;      /* mangled kernel name -> demangled (gp_str) */
 	gp_str name_cache[256];   /* recent names, by a cheap hash: skips FNV */
 	GP_VEC(struct flow_end) flows;

@@ -101,9 +101,10 @@ static uint8_t arg_key(const char *s, size_t n)
 		     : IS("Addr") ? K_MEM_ADDR : K_NONE;
 	case 5:
 		return IS("block") ? K_BLOCK : IS("bytes") ? K_BYTES : IS("Bytes") ? K_MEM_BYTES
-		     : IS("dtype") ? K_COLL_DTYPE : K_NONE;
+		     : IS("dtype") ? K_COLL_DTYPE : IS("layer") ? K_ANNOT_LAYER : K_NONE;
 	case 6:
-		return IS("device") ? K_DEVICE : IS("stream") ? K_STREAM : K_NONE;
+		return IS("device") ? K_DEVICE : IS("stream") ? K_STREAM : IS("kernel") ? K_LAUNCH_KERNEL
+		     : K_NONE;
 	case 7:
 		return IS("context") ? K_CONTEXT : K_NONE;
 	case 8:
@@ -113,7 +114,7 @@ static uint8_t arg_key(const char *s, size_t n)
 	case 10:
 		return IS("Input Dims") || IS("Input dims") ? K_INPUT_DIMS
 		     : IS("Input type") ? K_INPUT_TYPES : IS("Call stack") ? K_CALL_STACK
-		     : IS("Group size") ? K_COLL_GROUP_SIZE : K_NONE;
+		     : IS("Group size") ? K_COLL_GROUP_SIZE : IS("module_fqn") ? K_MODULE_FQN : K_NONE;
 	case 11:
 		return IS("correlation") ? K_CORR : IS("External id") || IS("external id") ? K_EXT_ID
 		     : IS("Device Type") ? K_MEM_DEV_TYPE : K_NONE;

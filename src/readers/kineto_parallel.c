@@ -309,6 +309,15 @@ static bool merge_part(struct kineto_parser *p, struct kineto_parser *q)
 		ca[i].name = map[ca[i].name];
 		ca[i].group = map[ca[i].group];
 	}
+	size_t n_launch_args = u->launch_args.n, n_annots = u->node_annots.n;
+	struct gp_launch_args *la = VEC_MOVE(t->launch_args, u->launch_args);
+	for (size_t i = 0; i < n_launch_args; i++)
+		la[i].kernel = map[la[i].kernel];
+	struct gp_node_annot *na = VEC_MOVE(t->node_annots, u->node_annots);
+	for (size_t i = 0; i < n_annots; i++) {
+		na[i].name = map[na[i].name];
+		na[i].layer = map[na[i].layer];
+	}
 	for (size_t i = 0; i < u->meta.n; i++)
 		gp_trace_meta_set(t, gp_s(u, u->meta.v[i].key), gp_s(u, u->meta.v[i].value));
 	for (size_t i = 0; i < u->warnings.n; i++)
@@ -347,7 +356,7 @@ static bool trace_is_blank(const gp_trace *t)
 	return !t->devices.n && !t->processes.n && !t->threads.n && !t->kernels.n && !t->apis.n &&
 	       !t->memcpys.n && !t->memsets.n && !t->syncs.n && !t->ranges.n && !t->op_exts.n &&
 	       !t->range_nvtx.n &&
-	       !t->memevents.n && !t->coll_args.n &&
+	       !t->memevents.n && !t->coll_args.n && !t->launch_args.n && !t->node_annots.n &&
 	       !t->args.n && !t->meta.n && !t->warnings.n && !t->attrs;
 }
 

@@ -275,6 +275,13 @@ static int args_value(struct kineto_parser *p, uint8_t k, char kind, const char 
 		if (kind == 's')
 			e->arg_name = gp_strtab_intern_n(&p->t->strs, s, n);
 		return 1;
+	case K_LAUNCH_KERNEL: case K_MODULE_FQN: case K_ANNOT_LAYER:
+		if (kind == 's') {
+			gp_str id = gp_strtab_intern_n(&p->t->strs, s, n);
+			*(k == K_LAUNCH_KERNEL ? &e->launch_kernel : k == K_MODULE_FQN ? &e->module_fqn
+			  : &e->annot_layer) = id;
+		}
+		return 1;
 	case K_CALL_STACK:
 		if (kind == 's' && !kineto_event_outside(p, e, false))
 			e->call_stack = gp_strtab_intern_n(&p->t->strs, s, n);
@@ -595,5 +602,6 @@ void kineto_parser_free(struct kineto_parser *p)
 	gp_vec_free(p->flows);
 	gp_vec_free(p->skipped);
 	gp_u64map_free(&p->short_names);
+	gp_u64map_free(&p->annots);
 	gp_u64map_free(&p->demangled);
 }

@@ -27,6 +27,7 @@
 #define T_MEMSET "CUPTI_ACTIVITY_KIND_MEMSET"
 #define T_SYNC "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION"
 #define T_GRAPH "CUPTI_ACTIVITY_KIND_GRAPH_TRACE"
+#define T_GRAPH_NODE "CUDA_GRAPH_NODE_EVENTS"
 #define T_NVTX "NVTX_EVENTS"
 #define T_MEMUSE "CUDA_GPU_MEMORY_USAGE_EVENTS"
 
@@ -572,6 +573,7 @@ static int read_graphs(struct nsys *r)
 			.context = (uint32_t)gp_sql_i64(st, 3),
 			.pid = gid_pid(gp_sql_i64(st, 6)),
 			.graph_id = (uint32_t)gp_sql_i64(st, 7),
+			.flags = GP_KDEF_WHOLE_GRAPH,
 		};
 		snprintf(name, sizeof(name), "[CUDA graph %" PRIu32 "]", d.graph_id);
 		d.name = d.demangled = gp_intern(r->t, name);
@@ -586,6 +588,43 @@ static int read_graphs(struct nsys *r)
 			      "profile with --cuda-graph-trace=node to see their kernels",
 			      r->t->kernels.n - n0);
 	return GP_OK;
+}
+
+/* CUDA_GRAPH_NODE_EVENTS: every graph node's creation (during stream
+** capture or a cudaGraphAdd*Node call) and every clone of it (one per node
+** at each cudaGraphInstantiate), for the graph-replay attribution
+** (src/analysis/attr_graph.c).  All of them, whatever the read window: a
+** graph captured before the window is replayed inside it.  Rows without a
+** node id or a start say nothing and are counted in a warning. */
+static int read_graph_nodes(struct nsys *r)
+{
+	static const char *const cols[] = {
+		"graphNodeId", "start", "end", "globalTid", "originalGraphNodeId",
+	};
+	sqlite3_stmt *st;
+	uint64_t unusable = 0;
+	int rc;
+
+	if ((rc = select_cols(r, T_GRAPH_NODE, "CUDA graph node events", cols, GP_SQL_NCOLS(cols), 0, &st)) ||
+	    !st)
+		return rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (gp_sql_is_null(st, 0) || gp_sql_is_null(st, 1) || gp_sql_i64(st, 0) == 0) {
+			unusable++;
+			continue;
+		}
+		struct gp_graph_node *g = gp_vec_push(r->t->graph_nodes);
+		int64_t gtid = gp_sql_i64(st, 3);
+		g->node = (uint64_t)gp_sql_i64(st, 0);
+		read_times(r, st, 1, &g->start, &g->end);
+		g->pid = gid_pid(gtid);
+		g->tid = gid_tid(gtid);
+		g->original = (uint64_t)gp_sql_i64(st, 4);
+	}
+	if (unusable)
+		gp_trace_warn(r->t, "%" PRIu64 " CUDA graph node events have no node id or time "
+			      "(left out)", unusable);
+	return finish(r, st, rc, "CUDA graph node events");
 }
 
 /* The API name for a StringIds key, "_vNNNN" stripped once per name. */
@@ -647,7 +686,7 @@ static int read_memcpys(struct nsys *r)
 {
 	static const char *const cols[] = {
 		"start", "end", "deviceId", "contextId", "streamId", "correlationId", "globalPid",
-		"bytes", "copyKind", "srcKind", "dstKind", "srcDeviceId", "dstDeviceId",
+		"bytes", "copyKind", "srcKind", "dstKind", "srcDeviceId", "dstDeviceId", "graphNodeId",
 	};
 	sqlite3_stmt *st;
 	int rc;
@@ -676,6 +715,7 @@ static int read_memcpys(struct nsys *r)
 		m->dst_kind = (uint8_t)(gp_sql_is_null(st, 10) ? GP_MEM_UNKNOWN : enum_get(&r->mem_kind, gp_sql_i64(st, 10)));
 		m->src_device = gp_sql_is_null(st, 11) ? -1 : (int32_t)gp_sql_i64(st, 11);
 		m->dst_device = gp_sql_is_null(st, 12) ? -1 : (int32_t)gp_sql_i64(st, 12);
+		m->graph_node = (uint64_t)gp_sql_i64(st, 13);
 		tick(r);
 	}
 	return finish(r, st, rc, "memory copies");
@@ -685,7 +725,7 @@ static int read_memsets(struct nsys *r)
 {
 	static const char *const cols[] = {
 		"start", "end", "deviceId", "contextId", "streamId", "correlationId", "globalPid",
-		"bytes", "value", "memKind",
+		"bytes", "value", "memKind", "graphNodeId",
 	};
 	sqlite3_stmt *st;
 	int rc;
@@ -711,6 +751,7 @@ static int read_memsets(struct nsys *r)
 		m->bytes = (uint64_t)gp_sql_i64(st, 7);
 		m->value = (uint32_t)gp_sql_i64(st, 8);
 		m->mem_kind = (uint8_t)(gp_sql_is_null(st, 9) ? GP_MEM_UNKNOWN : enum_get(&r->mem_kind, gp_sql_i64(st, 9)));
+		m->graph_node = (uint64_t)gp_sql_i64(st, 10);
 		tick(r);
 	}
 	return finish(r, st, rc, "memsets");
@@ -1046,6 +1087,7 @@ static int load(const char *path, gp_trace *t, const struct gp_load_opts *o, gp_
 	    !(rc = set_window(&r)) &&
 	    !(rc = read_kernels(&r)) &&
 	    !(rc = read_graphs(&r)) &&
+	    !(rc = read_graph_nodes(&r)) &&
 	    !(rc = read_apis(&r)) &&
 	    !(rc = read_memcpys(&r)) &&
 	    !(rc = read_memsets(&r)) &&
