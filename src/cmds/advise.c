@@ -147,7 +147,7 @@ static int advise_single(const void *ctx, const char *path)
 	if (!j->text && gp_writer_open(&w, j->co->format, stdout, cols, NCOLS, &j->co->wo, &err))
 		return gp_cli_usage("advise", "%s", err.msg);
 	gp_trace_init(&t);
-	rc = gp_cli_load(path, &j->co->window, &t, NULL);
+	rc = gp_cli_load(path, j->co, &t, NULL);
 	if (rc == GP_EXIT_OK) {
 		int st = write_findings(j, &t, stdout, &w, &err);
 		if (st == GP_OK && !j->text)

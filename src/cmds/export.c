@@ -100,10 +100,10 @@ static int export_option(void *ctx, int index, const char *arg)
 /* --align-clocks: each file's clock offset to the first rank's
 ** (offsets[i] for in->paths.v[i]), estimated from the collectives' ends as
 ** gpuprof comm does (analysis/collectives.h), over a first read of every
-** file cut to window w.  A rank that shares no collective with the first
+** file read as o says (window, capture traces).  A rank that shares no collective with the first
 ** keeps its clock (offset 0), with a note.  Returns 0 or the exit code
 ** after printing the error. */
-static int clock_offsets(const struct gp_cli_inputs *in, const struct gp_window *w, gp_ns *offsets)
+static int clock_offsets(const struct gp_cli_inputs *in, const struct gp_cli_opts *w, gp_ns *offsets)
 {
 	size_t n = in->paths.n;
 	struct gp_coll_rank *ranks = gp_xcalloc(n, sizeof(*ranks));
@@ -148,7 +148,7 @@ static int export_one(const struct export_opts *x, const struct gp_cli_opts *o, 
 	int rc;
 
 	gp_trace_init(&t);
-	rc = gp_cli_load(path, &o->window, &t, span);
+	rc = gp_cli_load(path, o, &t, span);
 	if (rc) {
 		if (!many)
 			gp_sink_discard(sink);
@@ -242,7 +242,7 @@ int cmd_export(int argc, char **argv)
 	struct gp_rank_id *ids = gp_xcalloc(n, sizeof(*ids));
 	gp_ns *offsets = gp_xcalloc(n, sizeof(*offsets));
 	if (x.align && n > 1)
-		rc = clock_offsets(&in, &o.window, offsets);
+		rc = clock_offsets(&in, &o, offsets);
 	if (rc) {
 		many = false;   /* no sink opened */
 	} else if (gp_sink_open(&sink, sink_name, stdout, &err)) {

@@ -184,7 +184,7 @@ static int html_single(const void *ctx, const char *path)
 	int rc;
 
 	gp_trace_init(&t);
-	rc = gp_cli_load(path, &x->o->window, &t, NULL);
+	rc = gp_cli_load(path, x->o, &t, NULL);
 	if (!rc && !(out = open_page(x)))
 		rc = GP_EXIT_IO;
 	if (!rc) {

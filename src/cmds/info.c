@@ -10,6 +10,7 @@
 
 #include "cmds/cmds.h"
 #include "cmds/options.h"
+#include "analysis/attr_graph.h"
 #include "ops/ops.h"
 #include "writers/kv.h"
 #include "writers/writer.h"
@@ -19,7 +20,9 @@ static const struct gp_cmd_spec info_spec = {
 	.about =
 	"Shows the detected format and tool version, the GPUs, metadata (rank,\n"
 	"versions), how many kernels, API calls, NVTX ranges, memcpy, memset and\n"
-	"synchronization records the trace holds, and its time span.",
+	"synchronization records the trace holds, and its time span; for traces\n"
+	"that replay CUDA/HIP graphs, how many kernels (and what share of GPU\n"
+	"time) were replayed and how many of those have an op.",
 	.shared = GP_OPT_FORMAT | GP_OPT_JOBS | GP_OPT_WINDOW,
 	.formats = gp_kv_formats,
 	.format_note = "(json: one object, keys in docs/report.md; several\n"
@@ -61,6 +64,47 @@ static void write_gpus(gp_kv *kv, const gp_trace *t)
 		else
 			gp_kv_str(kv, "memory_bytes", NULL, NULL);
 		gp_kv_end(kv);
+	}
+	gp_kv_end(kv);
+}
+
+/* The kernels replayed from CUDA/HIP graphs, how many of them have an op,
+** and why the others have none (gp_graph_stats; docs/correlation.md).
+** Text lines only for traces with replays; JSON always has the keys. */
+static void write_graphs(gp_kv *kv, const gp_trace *t)
+{
+	struct gp_graph_stats g;
+	char buf[256], dur[64];
+
+	gp_graph_stats(t, &g);
+	bool any = g.replayed > 0;
+	double share = g.kernel_ns > 0 ? 100.0 * (double)g.replayed_ns / (double)g.kernel_ns : 0;
+	double attr = g.replayed_ns > 0 ? 100.0 * (double)g.attributed_ns / (double)g.replayed_ns : 0;
+	gp_kv_u64(kv, "graph_kernels", NULL, g.replayed);
+	gp_kv_pct(kv, "graph_gpu_time_pct", NULL, share);
+	gp_kv_u64(kv, "graph_launches", NULL, g.launches);
+	gp_kv_u64(kv, "graph_kernels_attributed", NULL, g.attributed);
+	gp_kv_pct(kv, "graph_gpu_time_attributed_pct", NULL, attr);
+	gp_kv_u64(kv, "capture_traces", NULL, g.captures);
+	gp_kv_u64(kv, "captured_graphs", NULL, g.captured_graphs);
+	snprintf(buf, sizeof(buf), "%zu kernels (%.1f%% of GPU time) in %zu graph launches", g.replayed, share,
+		 g.launches);
+	gp_kv_str(kv, NULL, any ? "graph replays" : NULL, buf);
+	snprintf(buf, sizeof(buf), "%zu of them (%.1f%% of their GPU time)", g.attributed, attr);
+	gp_kv_str(kv, NULL, any ? "  with an op" : NULL, buf);
+	snprintf(buf, sizeof(buf), "%zu (%zu graphs captured)", g.captures, g.captured_graphs);
+	gp_kv_str(kv, NULL, g.captures ? "capture traces" : NULL, buf);
+	gp_kv_begin(kv, "graph_kernels_by_state", false);
+	for (int st = GP_GRAPH_CAPTURED; st < GP_GRAPH__COUNT; st++) {
+		gp_kv_begin(kv, gp_graph_state_name(st), false);
+		gp_kv_u64(kv, "kernels", NULL, g.state[st]);
+		gp_kv_i64(kv, "gpu_ns", NULL, g.state_ns[st]);
+		gp_kv_end(kv);
+		if (!g.state[st] || st == GP_GRAPH_CAPTURED || st == GP_GRAPH_ANNOTATED)
+			continue;
+		snprintf(buf, sizeof(buf), "%zu kernels, %s: %s", g.state[st],
+			 gp_fmt_duration((double)g.state_ns[st], dur, sizeof(dur)), gp_graph_state_why(st));
+		gp_kv_str(kv, NULL, "  without op", buf);
 	}
 	gp_kv_end(kv);
 }
@@ -132,6 +176,7 @@ static void write_info(gp_kv *kv, gp_trace *t)
 	for (size_t i = 0; i < t->kernels.n; i++)
 		attributed += t->attrs[i].api >= 0;
 	gp_kv_u64(kv, "kernels_with_launch", t->kernels.n ? "kernels with launch" : NULL, attributed);
+	write_graphs(kv, t);
 	if (t->kernels.n) {
 		/* Op model coverage: how much GPU time has known FLOPs. */
 		struct gp_opres *res = gp_ops_run(t, NULL);
@@ -223,7 +268,7 @@ static int info_single(const void *ctx, const char *path)
 	if (gp_kv_open(&kv, o->format, stdout, &err))
 		return gp_cli_usage("info", "%s", err.msg);
 	gp_trace_init(&t);
-	rc = gp_cli_load(path, &o->window, &t, NULL);
+	rc = gp_cli_load(path, o, &t, NULL);
 	if (rc) {
 		gp_trace_free(&t);
 		return rc;

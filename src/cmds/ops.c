@@ -417,7 +417,7 @@ int cmd_ops(int argc, char **argv)
 		sort_col = sel[sort_col];
 
 	gp_trace_init(&t);
-	rc = gp_cli_load(o.file, &o.window, &t, NULL);
+	rc = gp_cli_load(o.file, &o, &t, NULL);
 	if (rc) {
 		gp_trace_free(&t);
 		return rc;

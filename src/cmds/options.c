@@ -162,6 +162,20 @@ static int parse_end(const char *cmd, const char *arg, struct gp_cli_opts *o)
 	return window_mode(cmd, o, GP_WINDOW_TIME);
 }
 
+/* --capture FILE|DIR, repeatable; "none" reads no capture trace, not even
+** those beside the trace. */
+static int parse_capture(const char *cmd, const char *arg, struct gp_cli_opts *o)
+{
+	if (strcmp(arg, "none") == 0) {
+		o->no_capture = true;
+		return 0;
+	}
+	if (o->ncapture >= GP_MAX_CAPTURE_ARGS)
+		return gp_cli_usage(cmd, "at most %d --capture options", GP_MAX_CAPTURE_ARGS);
+	o->capture[o->ncapture++] = arg;
+	return 0;
+}
+
 static void list_gpus(void)
 {
 	printf("%-16s %4s %7s %7s %7s %7s %7s %7s %6s %6s  %s\n", "GPU", "SMs", "FP64", "FP32", "TF32",
@@ -233,6 +247,9 @@ static const struct shared_opt shared_opts[] = {
 	{GP_OPT_WINDOW, "start", 0, "NS", "only what runs at or after NS (ns on the trace's\n"
 	 "clock: report's start column)", parse_start},
 	{GP_OPT_WINDOW, "end", 0, "NS", "only what runs at or before NS", parse_end},
+	{GP_OPT_WINDOW, "capture", 0, "FILE|DIR", "graph-capture traces of the CUDA/HIP graphs the\n"
+	 "trace replays (repeatable; default: capture_traces/\n"
+	 "beside the trace; 'none': none); docs/correlation.md", parse_capture},
 };
 #define NSHARED ((int)(sizeof(shared_opts) / sizeof(shared_opts[0])))
 

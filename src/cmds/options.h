@@ -31,7 +31,9 @@ enum gp_shared_opt {
 	GP_OPT_PEAK_BW = 1u << 7,
 	GP_OPT_CSV = 1u << 8,           /* --csv = -f csv (PyProf's prof.py flag) */
 	GP_OPT_JOBS = 1u << 9,          /* -j N: files read at once (commands of many files) */
-	GP_OPT_WINDOW = 1u << 10,       /* --iter, --iters, --start, --end */
+	GP_OPT_WINDOW = 1u << 10,       /* --iter, --iters, --start, --end; --capture
+					** (what of the input is read: every command
+					** reading traces takes them) */
 };
 #define GP_OPT_PEAKS (GP_OPT_GPU | GP_OPT_PEAK_FLOPS | GP_OPT_PEAK_BW)
 
@@ -62,6 +64,9 @@ struct gp_cmd_spec {
 	const char *exit_help;          /* the exit-code paragraph, NULL = gp_exit_help */
 };
 
+/* Most --capture options one command line may give. */
+#define GP_MAX_CAPTURE_ARGS 64
+
 /* What the shared options and the FILE arguments say. */
 struct gp_cli_opts {
 	const char *file;               /* the first FILE argument */
@@ -75,6 +80,9 @@ struct gp_cli_opts {
 	struct gp_peak_opts peaks;      /* --gpu, --peak-flops, --peak-bw */
 	size_t top;                     /* -n, SIZE_MAX when not given */
 	struct gp_window window;        /* --iter(s), --start, --end */
+	const char *capture[GP_MAX_CAPTURE_ARGS];  /* --capture FILE|DIR (into argv) */
+	int ncapture;
+	bool no_capture;                /* --capture none */
 };
 
 /* Called for each of the command's own options: index into spec->own and

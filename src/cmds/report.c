@@ -264,7 +264,7 @@ int cmd_report(int argc, char **argv)
 		return gp_cli_usage("report", "%s", err.msg);
 
 	gp_trace_init(&t);
-	rc = gp_cli_load(o.file, &o.window, &t, NULL);
+	rc = gp_cli_load(o.file, &o, &t, NULL);
 	if (rc) {
 		gp_trace_free(&t);
 		return rc;

@@ -16,6 +16,7 @@
 
 #include "cmds/cmds.h"
 #include "cmds/options.h"
+#include "analysis/attr_graph.h"
 #include "util/sort.h"
 #include "util/stats.h"
 #include "writers/writer.h"
@@ -25,7 +26,9 @@ static const struct gp_cmd_opt summary_own[] = {
 	{"by", 'b', "G", "group GPU time by: kernel (default: kernel name, plus\n"
 	 "memcpy by kind and memset), op, layer, iter (from the\n"
 	 "correlation pass; kernels only, '(none)' when unknown,\n"
-	 "null in json), stream or device (all GPU activities)"},
+	 "null in json; by op, kernels replayed from a CUDA graph\n"
+	 "whose op is unknown: 'graph replay (op unknown)'),\n"
+	 "stream or device (all GPU activities)"},
 	{"base", 0, NULL, "kernel base names (shortName) instead of full\ndemangled names"},
 	{NULL, 0, NULL, NULL},
 };
@@ -105,6 +108,8 @@ static uint64_t kernel_key(gp_trace *t, size_t i, const struct opts *o)
 	case BY_KERNEL:
 		return gp_intern(t, kernel_name(t, k, o->base));
 	case BY_OP:
+		if (a && !a->op && !a->marker && gp_graph_op_label(a))
+			return gp_intern(t, gp_graph_op_label(a));
 		return a && a->op ? a->op : a && a->marker ? a->marker : 0;
 	case BY_LAYER:
 		return a ? a->layer : 0;
