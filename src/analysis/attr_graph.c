@@ -185,7 +185,8 @@ static void annotate(gp_trace *t)
 	for (size_t k = 0; k < t->kernels.n; k++) {
 		struct gp_attr *a = &t->attrs[k];
 		const struct gp_kernel_def *d = gp_kernel_def(t, &t->kernels.v[k]);
-		if (a->graph == GP_GRAPH_NONE || a->graph == GP_GRAPH_CAPTURED || !d->graph_node)
+		if (a->graph == GP_GRAPH_NONE || a->graph == GP_GRAPH_CAPTURED ||
+		    a->graph == GP_GRAPH_CAPTURED_OPS || !d->graph_node)
 			continue;
 		int32_t i = gp_u64map_get(&at, d->graph_node * 0x9E3779B97F4A7C15ull ^ d->graph_id);
 		if (i < 0 || t->node_annots.v[i].node != d->graph_node || t->node_annots.v[i].graph != d->graph_id)
@@ -224,7 +225,8 @@ void gp_graphattr_end(gp_graphattr *g, gp_trace *t)
 		annotate(t);
 	for (size_t k = 0; k < t->kernels.n; k++) {
 		uint8_t st = t->attrs[k].graph;
-		if (st != GP_GRAPH_NONE && st != GP_GRAPH_CAPTURED && st != GP_GRAPH_ANNOTATED)
+		if (st != GP_GRAPH_NONE && st != GP_GRAPH_CAPTURED && st != GP_GRAPH_CAPTURED_OPS &&
+		    st != GP_GRAPH_ANNOTATED)
 			forget_launch_op(&t->attrs[k]);
 	}
 	free(g->point_of);
@@ -276,6 +278,8 @@ static const struct {
 } states[GP_GRAPH__COUNT] = {
 	[GP_GRAPH_NONE] = {"eager", "launched on their own"},
 	[GP_GRAPH_CAPTURED] = {"captured", "attributed where their graph was captured"},
+	[GP_GRAPH_CAPTURED_OPS] = {"captured-ops", "op and layer from their capture; several captures "
+						   "(batch sizes) fit, so no shapes"},
 	[GP_GRAPH_ANNOTATED] = {"annotated", "attributed by the annotations on the kernels"},
 	[GP_GRAPH_WHOLE] = {"whole-graph", "whole graphs traced as one record each (nsys "
 					   "--cuda-graph-trace=graph): profile with "

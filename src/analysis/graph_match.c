@@ -53,7 +53,8 @@ struct node {
 	uint32_t grid[3], block[3];
 	uint8_t kind;
 	struct gp_attr attr;    /* its attribution, in t's strings and args */
-	uint64_t akey;          /* hash of what attr says */
+	uint64_t akey_op;       /* hash of what attr says, shapes aside */
+	uint64_t akey;          /* hash of all attr says */
 };
 
 /* A captured graph. */
@@ -62,7 +63,7 @@ struct cgraph {
 	int32_t next;           /* the graph its thread captured next, -1 */
 	bool named, gridded;    /* every kernel has a name / a grid */
 	uint64_t mset_kinds, mset_names, mset_grid;  /* multiset hashes */
-	uint64_t akey;          /* hash of its nodes' akeys, in order */
+	uint64_t akey_op, akey; /* hash of its nodes' akey_op / akey, in order */
 };
 
 /* A replayed kernel, copy or memset. */
@@ -83,6 +84,7 @@ struct unit {
 	uint64_t mset_kinds, mset_names, mset_grid;
 	uint64_t seq;           /* ordered hash of names, kinds and streams */
 	int32_t next;           /* the next unit of its thread, -1 */
+	bool streams;           /* its work ran on several streams */
 };
 
 /* Candidate graphs of one replay signature. */
@@ -206,14 +208,20 @@ static void attr_into(struct matcher *m, const gp_trace *c, const struct gp_attr
 	out->args_first = gp_trace_args_share(t, first, &m->args_seen);
 }
 
-/* What an attribution says, hashed: equal for launches attributed alike
-** (sequence numbers aside: each capture numbers its own ops). */
-static uint64_t attr_key(const struct gp_attr *a)
+/* What an attribution says but its shapes, hashed: equal for launches of
+** the same op in the same place (sequence numbers aside: each capture
+** numbers its own ops). */
+static uint64_t attr_key_op(const struct gp_attr *a)
 {
 	uint64_t h = mix((uint64_t)a->op << 32 | a->mod);
 	h = mix(h ^ ((uint64_t)a->layer << 32 | a->trace));
-	h = mix(h ^ ((uint64_t)a->marker << 32 | a->dir));
-	return mix(h ^ ((uint64_t)a->args_first << 16 | a->args_count));
+	return mix(h ^ ((uint64_t)a->marker << 32 | a->dir));
+}
+
+/* All an attribution says, shapes too (equal lists share their args). */
+static uint64_t attr_key(const struct gp_attr *a)
+{
+	return mix(attr_key_op(a) ^ ((uint64_t)a->args_first << 16 | a->args_count));
 }
 
 /* A captured launch being collected: its call in the capture trace. */
@@ -357,6 +365,7 @@ static void read_capture(struct matcher *m, size_t ci)
 		else
 			attr_into(m, c, &(struct gp_attr){.seq = -1, .api = -1, .iter = -1, .fwd = -1, .range = -1},
 				  &n->attr);
+		n->akey_op = attr_key_op(&n->attr);
 		n->akey = attr_key(&n->attr);
 	}
 	/* the graphs' keys, and which one each thread captured next */
@@ -375,6 +384,7 @@ static void read_capture(struct matcher *m, size_t ci)
 			x->mset_kinds += key_kind(n->kind);
 			x->mset_names += key_name(n->kind, n->name);
 			x->mset_grid += key_grid(n->kind, n->name, n->grid, n->block);
+			x->akey_op = mix(x->akey_op * 31 + n->akey_op);
 			x->akey = mix(x->akey * 31 + n->akey);
 		}
 		if (last >= 0)
@@ -494,6 +504,7 @@ static void find_replays(struct matcher *m)
 			x->mset_names += key_name(v[i].kind, v[i].name);
 			x->mset_grid += key_grid(v[i].kind, v[i].name, v[i].grid, v[i].block);
 			x->seq = mix(x->seq * 31 + (key_name(v[i].kind, v[i].name) ^ mix(v[i].stream)));
+			x->streams |= v[i].stream != v[0].stream;
 		}
 		/* the thread's units in order, for the successor rule's look-ahead */
 		uint64_t thread = (uint64_t)call->pid << 32 | call->tid;
@@ -589,51 +600,81 @@ static bool is_candidate(const struct matcher *m, int32_t c, int32_t g)
 	return false;
 }
 
+/* How a replay's graph was chosen. */
+enum pick { PICK_NONE, PICK_EXACT, PICK_OPS, PICK_AMBIGUOUS };
+
 /*
-** The graph of unit u among its candidates, or -1 (*ambiguous set when
-** several fit and say different things).  prev: the graph the same thread
-** replayed last, -1.
+** The graph of unit u among its candidates, or -1; *how says how sure:
+** PICK_EXACT, PICK_OPS (the candidates that fit differ in shapes only:
+** several batch sizes, the kernels alike), PICK_AMBIGUOUS, PICK_NONE.
+** prev: the graph the same thread replayed last (-1), prev_exact whether
+** it was PICK_EXACT.
+**
+** When candidates differ in their ops, order decides: the graph captured
+** after prev (piecewise graphs replay in capture order), else the one
+** whose successors alone keep fitting the replays that follow.  Order
+** carries shapes only from an exact start: after a PICK_OPS replay the
+** chain may be any batch size's.
 */
-static int32_t choose(struct matcher *m, size_t u, int32_t prev, bool *ambiguous)
+static int32_t choose(struct matcher *m, size_t u, int32_t prev, bool prev_exact, enum pick *how)
 {
 	const struct cand *c = &m->cands.v[m->unit_cand[u]];
 	const int32_t *v = m->pool.v + c->first;
-	int32_t succ = prev >= 0 ? m->graphs.v[prev].next : -1;
-	bool alike = true;
-
-	*ambiguous = false;
-	if (!c->n)
-		return -1;
-	for (uint32_t i = 1; i < c->n; i++)
-		alike &= m->graphs.v[v[i]].akey == m->graphs.v[v[0]].akey;
-	if (succ >= 0 && is_candidate(m, m->unit_cand[u], succ))
-		return succ;
-	if (alike)
-		return v[0];
-	/* look ahead: the candidates whose successors keep fitting the
-	** replays that follow on this thread, until one is left */
-	int32_t *alive = gp_xmalloc(c->n * sizeof(*alive)), *at = gp_xmalloc(c->n * sizeof(*at));
+	int32_t *alive = gp_xmalloc((c->n ? c->n : 1) * sizeof(*alive));
+	int32_t *at = gp_xmalloc((c->n ? c->n : 1) * sizeof(*at));
 	uint32_t na = c->n;
-	int32_t pick = -1;
+	bool ops_alike = true, via_prev = false;
+	int32_t g = -1;
+
+	*how = PICK_NONE;
 	memcpy(alive, v, c->n * sizeof(*alive));
-	memcpy(at, v, c->n * sizeof(*at));
-	for (int32_t w = m->units.v[u].next; w >= 0 && na > 1; w = m->units.v[w].next) {
-		uint32_t keep = 0;
-		for (uint32_t i = 0; i < na; i++) {
-			int32_t nx = m->graphs.v[at[i]].next;
-			if (nx >= 0 && is_candidate(m, m->unit_cand[w], nx)) {
-				alive[keep] = alive[i];
-				at[keep++] = nx;
-			}
+	for (uint32_t i = 1; i < na; i++)
+		ops_alike &= m->graphs.v[alive[i]].akey_op == m->graphs.v[alive[0]].akey_op;
+	if (na > 1 && !ops_alike) {
+		int32_t succ = prev >= 0 ? m->graphs.v[prev].next : -1;
+		if (succ >= 0 && is_candidate(m, m->unit_cand[u], succ)) {
+			alive[0] = succ;
+			na = 1;
+			via_prev = true;
 		}
-		na = keep;
+		/* look ahead while several are left, never to none */
+		memcpy(at, alive, na * sizeof(*at));
+		for (int32_t w = m->units.v[u].next; w >= 0 && na > 1; w = m->units.v[w].next) {
+			uint32_t keep = 0;
+			for (uint32_t i = 0; i < na; i++) {
+				int32_t nx = m->graphs.v[at[i]].next;
+				if (nx >= 0 && is_candidate(m, m->unit_cand[w], nx))
+					keep++;
+			}
+			if (!keep)
+				break;
+			keep = 0;
+			for (uint32_t i = 0; i < na; i++) {
+				int32_t nx = m->graphs.v[at[i]].next;
+				if (nx >= 0 && is_candidate(m, m->unit_cand[w], nx)) {
+					alive[keep] = alive[i];
+					at[keep++] = nx;
+				}
+			}
+			na = keep;
+		}
 	}
-	if (na == 1)
-		pick = alive[0];
+	if (na) {
+		bool alike = true, shapes_open = false;
+		for (uint32_t i = 1; i < na; i++)
+			alike &= m->graphs.v[alive[i]].akey_op == m->graphs.v[alive[0]].akey_op;
+		g = alive[0];
+		/* shapes are open when a candidate with g's ops has other shapes */
+		for (uint32_t i = 0; i < c->n && alike; i++)
+			shapes_open |= m->graphs.v[v[i]].akey_op == m->graphs.v[g].akey_op &&
+				       m->graphs.v[v[i]].akey != m->graphs.v[g].akey;
+		*how = !alike ? PICK_AMBIGUOUS : shapes_open && !(via_prev && prev_exact) ? PICK_OPS : PICK_EXACT;
+		if (!alike)
+			g = -1;
+	}
 	free(alive);
 	free(at);
-	*ambiguous = pick < 0;
-	return pick;
+	return g;
 }
 
 /* ---- 4. which launch ---- */
@@ -668,6 +709,10 @@ static uint32_t launch_map(struct matcher *m, const struct unit *u, int32_t gi)
 	if (same) {
 		for (uint32_t i = 0; i < u->n; i++)
 			map[i] = (int32_t)i;
+	} else if (!g->named && u->streams) {
+		/* no names, and streams that may run in any order: no telling */
+		for (uint32_t i = 0; i < u->n; i++)
+			amb[i] = 1;
 	} else if (!g->named) {
 		/* by position within each kind: the capture names no kernel */
 		uint32_t next[NK__COUNT] = {0};
@@ -734,9 +779,9 @@ static uint32_t launch_map(struct matcher *m, const struct unit *u, int32_t gi)
 	return first;
 }
 
-/* Kernel k takes node n's attribution, keeping its launch, iteration and
-** launch-side range. */
-static void take(gp_trace *t, size_t k, const struct node *n)
+/* Kernel k takes node n's attribution (without its shapes when
+** ops_only), keeping its launch, iteration and launch-side range. */
+static void take(gp_trace *t, size_t k, const struct node *n, bool ops_only)
 {
 	struct gp_attr *a = &t->attrs[k], keep = *a;
 
@@ -745,7 +790,9 @@ static void take(gp_trace *t, size_t k, const struct node *n)
 	a->iter = keep.iter;
 	a->range = keep.range;
 	a->fwd = -1;
-	a->graph = GP_GRAPH_CAPTURED;
+	a->graph = ops_only ? GP_GRAPH_CAPTURED_OPS : GP_GRAPH_CAPTURED;
+	if (ops_only)
+		a->args_count = 0;
 }
 
 void gp_graph_match_captures(gp_trace *t)
@@ -768,15 +815,18 @@ void gp_graph_match_captures(gp_trace *t)
 		const struct unit *x = &m.units.v[u];
 		const struct gp_api *call = &t->apis.v[x->call];
 		uint64_t thread = (uint64_t)call->pid << 32 | call->tid;
-		bool ambiguous;
-		int32_t g = choose(&m, u, gp_u64map_get(&prev, thread), &ambiguous);
+		int32_t p = gp_u64map_get(&prev, thread);
+		enum pick how;
+		/* prev holds 2 * graph + exact, -1 */
+		int32_t g = choose(&m, u, p >= 0 ? p / 2 : -1, p >= 0 && (p & 1), &how);
 		const struct item *v = m.items.v + x->first;
 
-		gp_u64map_put(&prev, thread, g);
+		gp_u64map_put(&prev, thread, g >= 0 ? 2 * g + (how == PICK_EXACT) : -1);
 		if (g < 0) {
 			for (uint32_t i = 0; i < x->n; i++)
 				if (v[i].kind == NK_KERNEL)
-					t->attrs[v[i].idx].graph = ambiguous ? GP_GRAPH_AMBIGUOUS : GP_GRAPH_NO_MATCH;
+					t->attrs[v[i].idx].graph = how == PICK_AMBIGUOUS ? GP_GRAPH_AMBIGUOUS
+								   : GP_GRAPH_NO_MATCH;
 			continue;
 		}
 		uint32_t first = launch_map(&m, x, g);
@@ -784,12 +834,12 @@ void gp_graph_match_captures(gp_trace *t)
 			if (v[i].kind != NK_KERNEL)
 				continue;
 			int32_t j = m.maps.v[first + i];
-			if (j < 0)
-				t->attrs[v[i].idx].graph = GP_GRAPH_NOT_CAPTURED;
-			else if (m.amb.v[first + i])
+			if (m.amb.v[first + i])
 				t->attrs[v[i].idx].graph = GP_GRAPH_AMBIGUOUS;
+			else if (j < 0)
+				t->attrs[v[i].idx].graph = GP_GRAPH_NOT_CAPTURED;
 			else
-				take(t, v[i].idx, &m.nodes.v[m.graphs.v[g].first + (uint32_t)j]);
+				take(t, v[i].idx, &m.nodes.v[m.graphs.v[g].first + (uint32_t)j], how == PICK_OPS);
 		}
 	}
 	gp_u64map_free(&prev);

@@ -104,7 +104,7 @@ static void write_graphs(gp_kv *kv, const gp_trace *t)
 			continue;
 		snprintf(buf, sizeof(buf), "%zu kernels, %s: %s", g.state[st],
 			 gp_fmt_duration((double)g.state_ns[st], dur, sizeof(dur)), gp_graph_state_why(st));
-		gp_kv_str(kv, NULL, "  without op", buf);
+		gp_kv_str(kv, NULL, st == GP_GRAPH_CAPTURED_OPS ? "  without shapes" : "  without op", buf);
 	}
 	gp_kv_end(kv);
 }

@@ -296,6 +296,9 @@ enum gp_graph_state {
 	GP_GRAPH_CAPTURED,      /* replayed; attributed as launched where its
 				** node was captured (nsys node creation, a
 				** capture trace's launch) */
+	GP_GRAPH_CAPTURED_OPS,  /* replayed; op and layer from its capture, but
+				** several captures fit that differ in shapes
+				** only (batch sizes): no shapes */
 	GP_GRAPH_ANNOTATED,     /* replayed; attributed by annotations the
 				** trace carries on the kernel itself */
 	GP_GRAPH_WHOLE,         /* a whole graph's execution (GP_KDEF_WHOLE_GRAPH):
