@@ -64,7 +64,8 @@ MAIN_OBJ  := $(BUILD)/obj/src/main.o
 # The trace generator links only the util and model layers of the core.
 GEN_SRCS  := $(wildcard tools/gen/*.c)
 GEN_OBJS  := $(GEN_SRCS:%.c=$(BUILD)/obj/%.o)
-GEN_SCHEMA_OBJS := $(BUILD)/obj/tools/gen/schema_nsys.o $(BUILD)/obj/tools/gen/schema_nvprof.o
+GEN_SCHEMA_OBJS := $(BUILD)/obj/tools/gen/schema_nsys.o $(BUILD)/obj/tools/gen/schema_nvprof.o \
+  $(BUILD)/obj/tools/gen/schema_nsys_graphs.o
 GEN_CORE_OBJS := $(filter $(BUILD)/obj/src/util/% $(BUILD)/obj/src/model/%,$(CORE_OBJS))
 
 LIB_SRCS  := $(wildcard lib/*.c)

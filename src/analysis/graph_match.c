@@ -703,16 +703,16 @@ static uint32_t launch_map(struct matcher *m, const struct unit *u, int32_t gi)
 	int32_t *map = m->maps.v + first;
 	uint8_t *amb = m->amb.v + first;
 
-	/* the same order */
+	/* the same order (without names, on one stream only: streams may run
+	** in any order, and nothing else tells their work apart) */
 	for (uint32_t i = 0; i < u->n && same; i++)
 		same = nd[i].kind == v[i].kind && (!g->named || nd[i].name == v[i].name);
-	if (same) {
-		for (uint32_t i = 0; i < u->n; i++)
-			map[i] = (int32_t)i;
-	} else if (!g->named && u->streams) {
-		/* no names, and streams that may run in any order: no telling */
+	if (!g->named && u->streams) {
 		for (uint32_t i = 0; i < u->n; i++)
 			amb[i] = 1;
+	} else if (same) {
+		for (uint32_t i = 0; i < u->n; i++)
+			map[i] = (int32_t)i;
 	} else if (!g->named) {
 		/* by position within each kind: the capture names no kernel */
 		uint32_t next[NK__COUNT] = {0};

@@ -241,8 +241,12 @@ int gp_captures_load(gp_trace *t, const char *path, const struct gp_capture_opts
 		}
 		return GP_OK;
 	}
+	/* found beside PyTorch profiler traces only: an nsys export holds its
+	** captures itself (node events) */
 	char dir[4096];
 	const char *slash = strrchr(path, '/');
+	if (!t->format || strcmp(gp_s(t, t->format), "kineto") != 0)
+		return GP_OK;
 	if ((size_t)snprintf(dir, sizeof(dir), "%.*s%s", slash ? (int)(slash - path + 1) : 0, path,
 			     CAPTURE_DIR) >= sizeof(dir) ||
 	    stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))

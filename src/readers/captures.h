@@ -19,8 +19,9 @@
 #include "readers/reader.h"
 
 /* Reads the capture traces of the trace t loaded from path: the files and
-** directories o names (--capture), else the capture_traces/ directory
-** beside path when there is one; none with o->none.  A directory gives its
+** directories o names (--capture), else, for a PyTorch profiler trace, the
+** capture_traces/ directory beside path when there is one; none with
+** o->none.  A directory gives its
 ** trace files by name; when some are of t's rank (distributedInfo, or the
 ** rank in the file name), only those.  What cannot be read (not a trace,
 ** damaged) is skipped with a warning on t: a capture trace only adds

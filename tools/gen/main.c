@@ -17,7 +17,8 @@ static const char gen_help[] =
 	"usage: gpuprof-gen --format nsys|nvprof|kineto -n KERNELS|--iters N [--seed S]\n"
 	"                   [--streams K] [--noise F] [--inject LIST] [--force] -o FILE\n"
 	"       gpuprof-gen --format kineto|nsys --ranks N [--slow-rank R --delay-us D]\n"
-	"                   [--clock-skew-us S] [--iters I] [--force] -o DIR\n\n"
+	"                   [--clock-skew-us S] [--iters I] [--force] -o DIR\n"
+	"       gpuprof-gen --format nsys|kineto --graphs MODE [--force] -o FILE\n\n"
 	"Writes a synthetic trace of a small transformer's training loop, as the\n"
 	"named tool would have exported it: NVTX iterations and `layer:` ranges,\n"
 	"PyProf dict markers, emit_nvtx op markers with sequence numbers and shapes\n"
@@ -54,6 +55,13 @@ static const char gen_help[] =
 	"      --delay-us D      its extra GEMM time per phase, us (default 0)\n"
 	"      --clock-skew-us S rank K's clock offset is K x S us (default 0)\n"
 	"      --iters I         iterations per rank, 1 to 100000 (default 5)\n"
+	"\nWith --graphs MODE, a small inference server that captures CUDA graphs and\n"
+	"replays them (several batch sizes, two streams, a capture never replayed, a\n"
+	"replay never captured), with FILE.truth: per replayed kernel the attribution\n"
+	"gpuprof should give (tools/gen/graphs.c).  nsys: MODE node or graph (as\n"
+	"--cuda-graph-trace); kineto: MODE amd or cuda, the replay trace at FILE and\n"
+	"the capture traces in capture_traces/ beside it, as vLLM writes them.\n"
+	"      --graphs MODE     node, graph (nsys); amd, cuda (kineto)\n"
 	"  -h, --help        this text\n\n"
 	"Exit codes:\n"
 	"  0  success\n"
@@ -102,6 +110,7 @@ int main(int argc, char **argv)
 		{"iters", required_argument, NULL, 'i'},
 		{"noise", required_argument, NULL, 'N'},
 		{"inject", required_argument, NULL, 'I'},
+		{"graphs", required_argument, NULL, 'G'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -111,7 +120,7 @@ int main(int argc, char **argv)
 	struct gen_opts o = {.seed = 1, .streams = 2, .noise = 0.04};
 	struct gen_rank_opts ro = {.slow_rank = -1, .iters = 5};
 	const struct gen_writer *w = NULL;
-	const char *format = NULL, *path = NULL;
+	const char *format = NULL, *path = NULL, *graphs = NULL;
 	bool force = false, have_n = false;
 	struct gen_sink sink;
 	gp_error err = {0};
@@ -179,6 +188,9 @@ int main(int argc, char **argv)
 			if (gen_inject_parse(optarg, &o.inject, &err))
 				return usage_error("%s", err.msg);
 			break;
+		case 'G':
+			graphs = optarg;
+			break;
 		case 'h':
 			fputs(gen_help, stdout);
 			return GP_EXIT_OK;
@@ -195,6 +207,17 @@ int main(int argc, char **argv)
 			w = writers[i];
 	if (!w)
 		return usage_error("unknown format '%s' (valid: nsys, nvprof, kineto)", format);
+	if (graphs) {
+		if (!path || !*path)
+			return usage_error("-o FILE is required");
+		if (gen_graphs_run(w, path, graphs, force, &err)) {
+			if (err.status == GP_ERR_USAGE)
+				return usage_error("%s", err.msg);
+			gp_err_print(&err);
+			return gp_exit_code(err.status);
+		}
+		return GP_EXIT_OK;
+	}
 	if (ro.ranks) {
 		if (w == &gen_writer_nvprof)
 			return usage_error("--ranks writes kineto or nsys traces, not nvprof");

@@ -18,18 +18,9 @@
 
 #include "gen.h"
 
-/* Kernel catalog.  Mangled names come from g++ on declarations that mirror
-** PyTorch's; demangled names are written the way nsys prints them. */
-enum {
-	KD_FILL, KD_MUL, KD_ADD, KD_GELU, KD_GELU_BWD, KD_DROPOUT, KD_LAYERNORM,
-	KD_LAYERNORM_BWD, KD_REDUCE, KD_SOFTMAX, KD_ADAM, KD_NCCL,
-	KD_GEMM_TN, KD_GEMM_NN, KD_GEMM_NT, KD_GEMM_RELU,       /* sm80 */
-	KD_V_GEMM_TN, KD_V_GEMM_NN, KD_V_GEMM_NT, KD_V_GEMM_RELU, /* sm70 */
-	KD_NCCL_ALL_GATHER, KD_NCCL_REDUCE_SCATTER,              /* the rank workload's (ranks.c) */
-	KD_CAST, KD_SIMT_GEMM,  /* --inject add-kernel, no-tc */
-	KD__COUNT
-};
-
+/* Kernel catalog (the KD_* indices are in gen.h).  Mangled names come
+** from g++ on declarations that mirror PyTorch's; demangled names are
+** written the way nsys prints them. */
 const struct gen_kdef gen_kdefs[KD__COUNT] = {
 	[KD_FILL] = {"_ZN2at6native29vectorized_elementwise_kernelILi4ENS0_11FillFunctorIfEENS_6detail5ArrayIPcLi1EEEEEviT0_T1_",
 		     "void at::native::vectorized_elementwise_kernel<(int)4, at::native::FillFunctor<float>, "
@@ -121,6 +112,10 @@ const struct gen_api_def gen_apis[GEN_API__COUNT] = {
 	[GEN_API_STREAM_SYNC] = {"cudaStreamSynchronize_v3020", 131},
 	[GEN_API_EVENT_RECORD] = {"cudaEventRecord_v3020", 135},
 	[GEN_API_STREAM_WAIT_EVENT] = {"cudaStreamWaitEvent_v3020", 147},
+	[GEN_API_GRAPH_LAUNCH] = {"cudaGraphLaunch_v10000", 311},
+	[GEN_API_BEGIN_CAPTURE] = {"cudaStreamBeginCapture_v10000", 315},
+	[GEN_API_END_CAPTURE] = {"cudaStreamEndCapture_v10000", 319},
+	[GEN_API_INSTANTIATE] = {"cudaGraphInstantiate_v10000", 310},
 };
 
 /* Model size: tokens per batch, hidden and FFN width, encoder blocks. */

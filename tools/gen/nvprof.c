@@ -193,7 +193,7 @@ static int nvprof_open(const char *path, bool force, const struct gen_opts *o, s
 	sid(n, "Tesla V100-SXM2-16GB");
 	n->marker_id = 181130;
 	(void)o;
-	*sink = (struct gen_sink){n, on_range, on_api, on_kernel, on_memcpy, on_memset, on_sync};
+	*sink = (struct gen_sink){n, on_range, on_api, on_kernel, on_memcpy, on_memset, on_sync, NULL, NULL};
 	return GP_OK;
 }
 
