@@ -16,16 +16,20 @@
 **    where the capture names none), else those whose launches contain its
 **    kernels in order, else those holding the most of them in order (at
 **    least half: a truncated capture still attributes what it has).  Among
-**    several: any, when they attribute alike; else the one captured after
-**    the graph the same thread replayed last (piecewise graphs replay in
-**    capture order); else the one whose successors alone fit the replays
-**    that follow.  Otherwise the replay is ambiguous, never guessed.
+**    several: any, when they attribute alike; the op and layer without
+**    shapes when they differ in shapes only (one graph per batch size);
+**    when their ops differ, the one captured after the graph the same
+**    thread replayed last (piecewise graphs replay in capture order), else
+**    the one whose successors alone fit the replays that follow.
+**    Otherwise the replay is ambiguous, never guessed.
 ** 4. Which launch a kernel is: the same position when the orders agree;
 **    else, for graphs on several streams, the capture order merged with
 **    each stream's replay order (a stream runs its work in order), a tie
 **    between streams marking the kernels ambiguous when the launches it
 **    could be say different things; else in order, skipping launches the
-**    replay lacks (a kernel found in none is not captured).
+**    replay lacks (a kernel found in none is not captured).  Without
+**    names only one stream's order can be trusted: a multi-stream replay
+**    of an unnamed capture is ambiguous.
 ** Replays repeat: a replay's graph choice and launch map are computed once
 ** per distinct replay (by its kernels' names, kinds and streams, hashed)
 ** and reused, so the whole pass is linear in the kernels.
