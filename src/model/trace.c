@@ -77,7 +77,7 @@ _Static_assert(sizeof(struct gp_kernel) == 40, "gp_kernel is 40 bytes");
 _Static_assert(sizeof(struct gp_attr) == 64, "gp_attr is 64 bytes");
 _Static_assert(sizeof(struct gp_api) == 48, "gp_api is 48 bytes");
 /* The shared tables are hashed and compared as bytes: no padding in them. */
-_Static_assert(sizeof(struct gp_kernel_def) == 16 * 4 + 8, "gp_kernel_def has no padding");
+_Static_assert(sizeof(struct gp_kernel_def) == 18 * 4 + 8, "gp_kernel_def has no padding");
 _Static_assert(sizeof(struct gp_api_def) == 4 * 4, "gp_api_def has no padding");
 
 /*

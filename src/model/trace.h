@@ -114,19 +114,19 @@ struct gp_kernel {
 ** million generated launches have 18, real traces a def per 17 to 67
 ** launches, fewer the longer they run (each step repeats the last one's
 ** launches).  A trace whose launches all differ costs what the fields cost
-** inside the kernel record, plus the index.  All fields 4 bytes but regs
-** and flags (2 each) and the last: no padding, the table is hashed as
-** bytes. */
+** inside the kernel record, plus the index.  All fields 4 bytes but the
+** last: no padding, the table is hashed as bytes. */
 struct gp_kernel_def {
 	gp_str name;            /* short/base name as the file gives it */
 	gp_str demangled;       /* full demangled name with templates/args */
 	gp_str mangled;         /* raw _Z... name, 0 if unknown */
 	uint32_t block[3];
 	uint32_t grid[3];
-	uint16_t regs;          /* registers per thread */
-	uint16_t flags;         /* GP_KDEF_* */
+	uint32_t regs;          /* registers per thread */
 	uint32_t static_smem, dynamic_smem;  /* bytes */
 	uint32_t graph_id;
+	uint32_t graph_exec;    /* executable graph (nsys graphExecId), 0 = unknown */
+	uint32_t flags;         /* GP_KDEF_* */
 	uint32_t pid;           /* process that launched it, 0 = unknown */
 	int32_t device;
 	uint32_t context;

@@ -554,7 +554,7 @@ static int read_graphs(struct nsys *r)
 {
 	static const char *const cols[] = {
 		"start", "end", "deviceId", "contextId", "streamId", "correlationId",
-		"globalPid", "graphId",
+		"globalPid", "graphId", "graphExecId",
 	};
 	sqlite3_stmt *st;
 	size_t n0 = r->t->kernels.n;
@@ -573,6 +573,7 @@ static int read_graphs(struct nsys *r)
 			.context = (uint32_t)gp_sql_i64(st, 3),
 			.pid = gid_pid(gp_sql_i64(st, 6)),
 			.graph_id = (uint32_t)gp_sql_i64(st, 7),
+			.graph_exec = (uint32_t)gp_sql_i64(st, 8),
 			.flags = GP_KDEF_WHOLE_GRAPH,
 		};
 		snprintf(name, sizeof(name), "[CUDA graph %" PRIu32 "]", d.graph_id);

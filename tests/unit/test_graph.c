@@ -29,7 +29,7 @@ static void api(gp_trace *t, gp_ns s, gp_ns e, uint64_t corr, const char *name)
 	a->def = gp_api_def_add(t, &(struct gp_api_def){.name = gp_intern(t, name), .cbid = -1});
 }
 
-static void kernel(gp_trace *t, gp_ns s, uint64_t corr, uint64_t node, uint16_t flags)
+static void kernel(gp_trace *t, gp_ns s, uint64_t corr, uint64_t node, uint32_t flags)
 {
 	struct gp_kernel *k = gp_vec_push(t->kernels);
 	k->start = s;
