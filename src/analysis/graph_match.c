@@ -48,6 +48,10 @@
 /* Replays whose graph a capture holds only partly: at least this share of
 ** their kernels in order. */
 #define PARTIAL_MIN 0.5
+/* The look-ahead that tells identical graphs apart stops after this many
+** replays (it is bounded by the captures' length too): a trace of many
+** replays stays linear. */
+#define LOOKAHEAD_MAX 64
 
 enum { NK_KERNEL, NK_COPY, NK_SET, NK__COUNT };
 
@@ -109,6 +113,7 @@ struct matcher {
 	GP_VEC(int32_t) pool;   /* candidate lists */
 	GP_VEC(struct cand) cands;
 	gp_u64map cand_at;      /* replay signature -> cands index */
+	gp_u64map member;       /* (cands index, graph) -> 1: is_candidate's set */
 	int32_t *unit_cand;     /* per unit: its cands index */
 	GP_VEC(int32_t) maps;   /* launch maps: per item, a node offset or -1 */
 	GP_VEC(uint8_t) amb;    /* beside maps: the item's match is ambiguous */
@@ -337,6 +342,8 @@ static void read_capture(struct matcher *m, size_t ci)
 		gp_vec_free(ls);
 		return;
 	}
+	/* ls holds indices of c's calls: the trace was sorted when read, so
+	** the second gp_trace_finish() moves its kernels only */
 	correlate_capture(c, &ls);
 	for (size_t k = 0; k < c->kernels.n; k++)
 		if (c->kernels.v[k].stream == CAPTURED_STREAM)
@@ -591,17 +598,14 @@ static int32_t candidates(struct matcher *m, const struct unit *u)
 	*gp_vec_push(m->cands) = (struct cand){first, (uint32_t)(m->pool.n - first), rule};
 	c = (int32_t)m->cands.n - 1;
 	gp_u64map_put(&m->cand_at, sig, c);
+	for (size_t i = first; i < m->pool.n; i++)
+		gp_u64map_put(&m->member, (uint64_t)c << 32 | (uint32_t)m->pool.v[i], 1);
 	return c;
 }
 
 static bool is_candidate(const struct matcher *m, int32_t c, int32_t g)
 {
-	const struct cand *x = &m->cands.v[c];
-
-	for (uint32_t i = 0; i < x->n; i++)
-		if (m->pool.v[x->first + i] == g)
-			return true;
-	return false;
+	return gp_u64map_get(&m->member, (uint64_t)c << 32 | (uint32_t)g) > 0;
 }
 
 /* How a replay's graph was chosen. */
@@ -643,7 +647,9 @@ static int32_t choose(struct matcher *m, size_t u, int32_t prev, bool prev_exact
 		}
 		/* look ahead while several are left, never to none */
 		memcpy(at, alive, na * sizeof(*at));
-		for (int32_t w = m->units.v[u].next; w >= 0 && na > 1; w = m->units.v[w].next) {
+		int depth = 0;
+		for (int32_t w = m->units.v[u].next; w >= 0 && na > 1 && depth++ < LOOKAHEAD_MAX;
+		     w = m->units.v[w].next) {
 			uint32_t keep = 0;
 			for (uint32_t i = 0; i < na; i++) {
 				int32_t nx = m->graphs.v[at[i]].next;
@@ -849,6 +855,7 @@ void gp_graph_match_captures(gp_trace *t)
 	gp_u64map_free(&prev);
 	gp_u64map_free(&m.args_seen);
 	gp_u64map_free(&m.cand_at);
+	gp_u64map_free(&m.member);
 	gp_u64map_free(&m.map_at);
 	free(m.unit_cand);
 	gp_vec_free(m.nodes);
