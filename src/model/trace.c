@@ -143,10 +143,10 @@ struct gp_range_nvtx *gp_range_nvtx_add(gp_trace *t, struct gp_range *r)
 uint32_t gp_trace_args_share(gp_trace *t, uint32_t first, gp_u64map *seen)
 {
 	size_t count = t->args.n - first, bytes = count * sizeof(*t->args.v);
-	const struct gp_arg *run = t->args.v + first;
 
 	if (!count)
-		return first;
+		return first;   /* (args.v may still be NULL) */
+	const struct gp_arg *run = t->args.v + first;
 	/* key: the content's hash and the list's length; on a hash collision
 	** between different lists the later one keeps its own copy */
 	uint64_t key = (uint64_t)count << 32 | gp_strtab_hash(run, bytes);
