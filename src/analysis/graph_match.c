@@ -627,14 +627,17 @@ enum pick { PICK_NONE, PICK_EXACT, PICK_OPS, PICK_AMBIGUOUS };
 static int32_t choose(struct matcher *m, size_t u, int32_t prev, bool prev_exact, enum pick *how)
 {
 	const struct cand *c = &m->cands.v[m->unit_cand[u]];
-	const int32_t *v = m->pool.v + c->first;
-	int32_t *alive = gp_xmalloc((c->n ? c->n : 1) * sizeof(*alive));
-	int32_t *at = gp_xmalloc((c->n ? c->n : 1) * sizeof(*at));
-	uint32_t na = c->n;
 	bool ops_alike = true, via_prev = false;
 	int32_t g = -1;
 
 	*how = PICK_NONE;
+	if (!c->n)
+		return -1;   /* (the pool may still be empty) */
+	const int32_t *v = m->pool.v + c->first;
+	int32_t *alive = gp_xmalloc(c->n * sizeof(*alive));
+	int32_t *at = gp_xmalloc(c->n * sizeof(*at));
+	uint32_t na = c->n;
+
 	memcpy(alive, v, c->n * sizeof(*alive));
 	for (uint32_t i = 1; i < na; i++)
 		ops_alike &= m->graphs.v[alive[i]].akey_op == m->graphs.v[alive[0]].akey_op;
@@ -669,19 +672,18 @@ static int32_t choose(struct matcher *m, size_t u, int32_t prev, bool prev_exact
 			na = keep;
 		}
 	}
-	if (na) {
-		bool alike = true, shapes_open = false;
-		for (uint32_t i = 1; i < na; i++)
-			alike &= m->graphs.v[alive[i]].akey_op == m->graphs.v[alive[0]].akey_op;
-		g = alive[0];
-		/* shapes are open when a candidate with g's ops has other shapes */
-		for (uint32_t i = 0; i < c->n && alike; i++)
-			shapes_open |= m->graphs.v[v[i]].akey_op == m->graphs.v[g].akey_op &&
-				       m->graphs.v[v[i]].akey != m->graphs.v[g].akey;
-		*how = !alike ? PICK_AMBIGUOUS : shapes_open && !(via_prev && prev_exact) ? PICK_OPS : PICK_EXACT;
-		if (!alike)
-			g = -1;
-	}
+	/* na >= 1: the look-ahead never leaves none */
+	bool alike = true, shapes_open = false;
+	for (uint32_t i = 1; i < na; i++)
+		alike &= m->graphs.v[alive[i]].akey_op == m->graphs.v[alive[0]].akey_op;
+	g = alive[0];
+	/* shapes are open when a candidate with g's ops has other shapes */
+	for (uint32_t i = 0; i < c->n && alike; i++)
+		shapes_open |= m->graphs.v[v[i]].akey_op == m->graphs.v[g].akey_op &&
+			       m->graphs.v[v[i]].akey != m->graphs.v[g].akey;
+	*how = !alike ? PICK_AMBIGUOUS : shapes_open && !(via_prev && prev_exact) ? PICK_OPS : PICK_EXACT;
+	if (!alike)
+		g = -1;
 	free(alive);
 	free(at);
 	return g;
