@@ -187,7 +187,7 @@ struct kineto_parser {
 
 	uint64_t no_ts, neg_dur, no_launch_cfg, hip_apis;
 	uint64_t mem_unread;      /* [memory] instants without ts or Bytes */
-	uint64_t mem_other_type;  /* [memory] instants of a device type other than CPU/CUDA */
+	uint64_t mem_other_type;  /* [memory] instants of a device type other than CPU/CUDA/HIP */
 	uint64_t mem_negative_total;  /* [memory] instants stating a total below 0 */
 
 	struct kineto_window win;
