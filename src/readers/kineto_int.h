@@ -3,7 +3,7 @@
 **
 **   kineto.c           the gp_reader: probe, load, the sequential parse
 **   kineto_keys.c      which key is which (top level, event, args, ...)
-**   kineto_values.c    raw JSON number text to integers, ns, pid/tid
+**   kineto_values.c    raw JSON number text to ns, pid/tid (integers: jsonnum.c)
 **   kineto_parse.c     the state machine: yajl callbacks, one event at a time
 **   kineto_event.c     a finished event -> a model record, one function per kind
 **   kineto_finish.c    after the parse: base time, pids, versions, notes
@@ -29,6 +29,7 @@
 #include "util/error.h"
 #include "util/u64map.h"
 #include "model/trace.h"
+#include "readers/jsonnum.h"
 #include "readers/reader.h"
 
 #define KINETO_CHUNK (256 * 1024)   /* bytes handed to yajl at a time */
@@ -204,11 +205,6 @@ uint8_t kineto_key(uint8_t ctx, const char *s, size_t n, const char **meta);
 uint8_t kineto_category(const char *s, size_t n);
 
 /* ---- kineto_values.c ---- */
-
-/* Parse raw JSON number text s[0..n); false for text that is not one in
-** range (a fraction or exponent is truncated through strtod). */
-bool kineto_parse_u64(const char *s, size_t n, uint64_t *out);
-bool kineto_parse_i64(const char *s, size_t n, int64_t *out);
 
 /* Microseconds as written to integer nanoseconds; false when not a
 ** number or out of range.  See kineto_values.c for the rounding. */
