@@ -98,12 +98,17 @@ static void write_info(gp_kv *kv, gp_trace *t)
 	uint64_t copied = 0;
 	for (size_t i = 0; i < t->memcpys.n; i++)
 		copied += t->memcpys.v[i].bytes;
+	int64_t kernel_ns = 0;   /* the kernels' durations added up */
+	for (size_t i = 0; i < t->kernels.n; i++)
+		kernel_ns += t->kernels.v[i].end - t->kernels.v[i].start;
 	/* text shows the framework counts only for traces that have them */
 	bool framework = nops || nannot || nother;
 
 	gp_kv_u64(kv, "processes", "processes", t->processes.n);
 	gp_kv_u64(kv, "threads", "threads", t->threads.n);
 	gp_kv_u64(kv, "kernels", "kernels", t->kernels.n);
+	gp_kv_i64(kv, "kernel_ns", NULL, kernel_ns);
+	gp_kv_str(kv, NULL, "kernel time", gp_fmt_duration((double)kernel_ns, buf, sizeof(buf)));
 	gp_kv_u64(kv, "api_calls", "api calls", t->apis.n);
 	gp_kv_u64(kv, "api_calls_runtime", "api calls (runtime)", nrt);
 	gp_kv_u64(kv, "api_calls_driver", "api calls (driver)", ndrv);

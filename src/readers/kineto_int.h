@@ -3,7 +3,7 @@
 **
 **   kineto.c           the gp_reader: probe, load, the sequential parse
 **   kineto_keys.c      which key is which (top level, event, args, ...)
-**   kineto_values.c    raw JSON number text to ns, pid/tid (integers: jsonnum.c)
+**   kineto_values.c    raw JSON number text to ns, pid/tid (integers: jsonutil.c)
 **   kineto_parse.c     the state machine: yajl callbacks, one event at a time
 **   kineto_event.c     a finished event -> a model record, one function per kind
 **   kineto_finish.c    after the parse: base time, pids, versions, notes
@@ -29,7 +29,7 @@
 #include "util/error.h"
 #include "util/u64map.h"
 #include "model/trace.h"
-#include "readers/jsonnum.h"
+#include "readers/jsonutil.h"
 #include "readers/reader.h"
 
 #define KINETO_CHUNK (256 * 1024)   /* bytes handed to yajl at a time */

@@ -1,7 +1,7 @@
 /*
 ** The Kineto reader's values: numbers arrive from yajl as raw text, so
 ** microsecond timestamps with fractions convert to integer nanoseconds
-** without going through a double (integers: jsonnum.c).  See kineto_int.h.
+** without going through a double (integers: jsonutil.c).  See kineto_int.h.
 */
 #include <stdlib.h>
 #include <string.h>

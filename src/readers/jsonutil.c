@@ -1,10 +1,12 @@
 /*
-** JSON number text to integers, exactly.  See jsonnum.h.
+** JSON helpers of the streaming JSON readers.  See jsonutil.h.
 */
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "readers/jsonnum.h"
+#include "readers/jsonutil.h"
 
 bool gp_json_u64(const char *s, size_t n, uint64_t *out)
 {
@@ -61,4 +63,26 @@ bool gp_json_i64(const char *s, size_t n, int64_t *out)
 		return false;
 	*out = (int64_t)v;
 	return true;
+}
+
+void gp_json_yajl_error(yajl_handle h, char *buf, size_t size)
+{
+	unsigned char *m = yajl_get_error(h, 0, NULL, 0);
+	size_t l;
+
+	snprintf(buf, size, "%s", (const char *)m);
+	yajl_free_error(h, m);
+	for (char *c = buf; *c; c++)
+		if (*c == '\n')
+			*c = ' ';
+	for (l = strlen(buf); l && buf[l - 1] == ' '; l--)
+		buf[l - 1] = '\0';
+}
+
+int gp_json_err_at(gp_error *err, uint64_t offset)
+{
+	size_t l = strlen(err->msg);
+
+	snprintf(err->msg + l, sizeof(err->msg) - l, " (byte offset %" PRIu64 ")", offset);
+	return err->status;
 }
