@@ -174,7 +174,7 @@ static void add_kernel(struct kineto_parser *p, const struct kineto_event *e, gp
 		.graph_id = (uint32_t)e->graph_id,
 		.graph_node = e->graph_node,
 	};
-	char shortbuf[256];
+	char shortbuf[1024];   /* as every reader: Tensile names run to 500 characters */
 
 	k->start = start;
 	k->end = end;

@@ -462,7 +462,7 @@ static void sym_names(struct rp *p, struct sym *s)
 {
 	const char *raw = gp_s(p->t, s->raw);
 	size_t n = strlen(raw);
-	char buf[512];
+	char buf[1024];
 
 	s->named = true;
 	if (n > 3 && strcmp(raw + n - 3, ".kd") == 0)
