@@ -1130,6 +1130,9 @@ static int open_ctx(struct rp *p, uint8_t c, uint8_t k, bool is_map)
 		    k == K_BYTES || k == K_ALLOC_SIZE)
 			return fail(p, GP_ERR_CORRUPT, "%s is %s, expected a number", key_name(k),
 				    is_map ? "an object" : "an array"), -1;
+		if (!is_map && (k == K_CORRELATION_ID || k == K_DISPATCH_INFO || k == K_STREAM_ID ||
+				k == K_AGENT_ID || k == K_SRC_AGENT || k == K_DST_AGENT))
+			return fail(p, GP_ERR_CORRUPT, "%s is an array, expected an object", key_name(k)), -1;
 		return is_map ? C_RSUB : C_SKIP;
 	case C_RSUB:
 		return is_map ? C_RSUB2 : C_SKIP;
