@@ -96,6 +96,10 @@ static int parse_stream(struct kineto_parser *p, read_fn rd, void *src, where_fn
 		rc = gp_err(p->err, GP_ERR_FORMAT,
 			    "%s: not a PyTorch profiler trace: no traceEvents array in the JSON object",
 			    p->path);
+	else if (p->top_is_array && p->nevents && !p->with_ph)   /* vLLM's execution_details.json */
+		rc = gp_err(p->err, GP_ERR_FORMAT,
+			    "%s: not a PyTorch profiler trace: a JSON array of %" PRIu64 " objects, none "
+			    "of them a trace event (no \"ph\")", p->path, p->nevents);
 	else
 		kineto_finish(p);
 out:

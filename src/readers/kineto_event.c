@@ -485,6 +485,7 @@ int kineto_event_finish(struct kineto_parser *p)
 {
 	struct kineto_event *e = &p->ev;
 
+	p->with_ph += e->ph != 0;
 	switch (e->ph) {
 	case 'M':
 		add_name(p, e);

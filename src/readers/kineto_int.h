@@ -173,6 +173,7 @@ struct kineto_parser {
 
 	struct kineto_event ev;
 	uint64_t nevents;         /* events opened so far */
+	uint64_t with_ph;         /* events with a "ph" (a bare array of none is no trace) */
 	bool seen_events;         /* traceEvents found */
 	bool top_is_array;
 	int64_t base_ns;
