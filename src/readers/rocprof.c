@@ -313,6 +313,8 @@ static bool record_times(struct rp *p, gp_ns *start, gp_ns *end)
 	return true;
 }
 
+/* The kernel_dispatch record read, as a kernel whose def is a pending one
+** (resolve_kernels names it when the process closes). */
 static void add_dispatch(struct rp *p, gp_ns start, gp_ns end)
 {
 	struct rec *r = &p->rec;
@@ -324,7 +326,7 @@ static void add_dispatch(struct rp *p, gp_ns start, gp_ns end)
 	** model's grid counts blocks (workgroups): rounded up */
 	for (int i = 0; i < 3; i++) {
 		d.block[i] = clamp32(r->wg[i]);
-		d.grid[i] = r->wg[i] ? clamp32((r->grid[i] + r->wg[i] - 1) / r->wg[i]) : 0;
+		d.grid[i] = r->wg[i] ? clamp32(r->grid[i] / r->wg[i] + (r->grid[i] % r->wg[i] != 0)) : 0;
 	}
 	if (!r->wg[0] || !r->wg[1] || !r->wg[2])
 		p->zero_wg++;
@@ -338,6 +340,8 @@ static void add_dispatch(struct rp *p, gp_ns start, gp_ns end)
 	k->def = GP_SHARE(pr->kdefs, &pr->kdef_at, &d);
 }
 
+/* The API record read (section p->section), as a call whose def is a
+** pending one (resolve_apis names it). */
 static void add_api(struct rp *p, gp_ns start, gp_ns end)
 {
 	struct rec *r = &p->rec;
@@ -351,6 +355,7 @@ static void add_api(struct rp *p, gp_ns start, gp_ns end)
 	a->def = GP_SHARE(p->proc.adefs, &p->proc.adef_at, &d);
 }
 
+/* The memory_copy record read; its agents are resolved with the process. */
 static void add_copy(struct rp *p, gp_ns start, gp_ns end)
 {
 	struct rec *r = &p->rec;
@@ -482,6 +487,8 @@ static void sym_names(struct rp *p, struct sym *s)
 	free(base);
 }
 
+/* The process's pending kernel defs become the model's (names from the
+** symbols, device from the agent, pid), and its kernels point at them. */
 static void resolve_kernels(struct rp *p, uint32_t pid)
 {
 	struct proc *pr = &p->proc;
@@ -523,6 +530,8 @@ static void resolve_kernels(struct rp *p, uint32_t pid)
 	free(def);
 }
 
+/* The process's pending API defs become the model's (names from the string
+** tables, kind by section), and its calls get them and the pid. */
 static void resolve_apis(struct rp *p, uint32_t pid)
 {
 	static const char *sections[] = {[S_HIP] = "hip_api", [S_HSA] = "hsa_api",
@@ -861,6 +870,8 @@ static int strings_value(struct rp *p, uint8_t ctx, uint8_t k, char kind, const 
 	return 1;
 }
 
+/* One field of a kernel_symbols entry (its id is kept in p->rec until the
+** entry closes). */
 static int sym_value(struct rp *p, uint8_t k, char kind, const char *s, size_t n)
 {
 	struct sym *y = &p->proc.syms.v[p->proc.syms.n - 1];
@@ -1299,7 +1310,9 @@ static int parse_error(struct rp *p, yajl_handle h, yajl_status st, uint64_t off
 		      p->path, msg, offset, p->nrecords);
 }
 
-/* Parses chunks from in (or, when in is NULL, data[0..len)) into t. */
+/* Parses chunks from in (or, when in is NULL, data[0..len)) into t;
+** progress (o's, if any) against size.  Returns GP_OK, or an error naming
+** path, what and where (docs/trace-model.md, "rocprofv3 mapping"). */
 static int parse(const char *path, gp_inflate *in, const char *data, size_t len, uint64_t size,
 		 const struct gp_load_opts *o, gp_trace *t, gp_error *err)
 {
@@ -1362,6 +1375,8 @@ int gp_rocprof_load_buffer(const char *name, const void *data, size_t len, gp_tr
 	return parse(name, NULL, data, len, len, NULL, t, err);
 }
 
+/* gp_reader.load: the file (gzip or plain), inflated on a second thread
+** unless o asks for one thread. */
 static int load(const char *path, gp_trace *t, const struct gp_load_opts *o, gp_error *err)
 {
 	struct stat st;
