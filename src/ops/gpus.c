@@ -258,15 +258,17 @@ const struct gp_gpu gp_gpus[] = {
 	{"B200", "B200", 148, 37, 37, 75, 1100, 2250, 2250, 4500, 4500, 7700, 4500, 9000, 900, "NVLink5", 10, 0, 0, 1965, 0},
 	/* NVIDIA GB200 NVL72 datasheet (72 GPUs; per GPU, sparse / 2); FP32 derived */
 	{"GB200", "GB200", 148, 45, 45, 78.1, 1250, 2500, 2500, 5000, 5000, 8000, 5000, 10000, 900, "NVLink5", 10, 0, 186, 2062, 0},
-	/* NVIDIA HGX B300 datasheet (8 GPUs; per GPU, sparse / 2; FP4 dense 13.5 PF): FP64 and INT8 cut */
+	/* NVIDIA HGX B300 datasheet (8 GPUs; per GPU, sparse / 2; FP4 dense 13.5 PF): FP64 and INT8 cut
+	** (INT8 "2 POPS" with sparsity for the 8); 160 SMs as reported; clock derived from FP16 */
 	{"B300", "B300", 160, 1.25, 1.25, 75, 1125, 2250, 2250, 4500, 125, 8000, 4500, 13500, 900, "NVLink5", 10, 3, 288, 1717, 0},
 	/* NVIDIA GB300 NVL72 datasheet (72 GPUs; per GPU: FP4 15 PF dense, FP8 5, FP16 2.5, TF32 1.25, FP64 1.39,
 	** INT8 0.16 POPS); FP32 derived */
 	{"GB300", "GB300", 160, 1.39, 1.39, 78.1, 1250, 2500, 2500, 5000, 160, 8000, 5000, 15000, 900, "NVLink5", 10, 3, 288, 1907, 0},
 
 	/* ---- NVIDIA Blackwell RTX (sm_120) ---- */
-	/* NVIDIA RTX PRO 6000 Blackwell Workstation/Server Edition datasheets: 125 FP32, 4000 sparse FP4 AI TOPS;
-	** the rest derived at 2617 MHz.  Max-Q: 110 FP32, 3511 AI TOPS, derived at 2280 MHz */
+	/* NVIDIA RTX PRO 6000 Blackwell Workstation/Server Edition datasheets: "up to 125" FP32, 4000 sparse
+	** FP4 AI TOPS (2000 dense: 188 SMs x 2617 MHz x 4096); all derived at 2617 MHz.  Max-Q: 110 FP32,
+	** 3511 AI TOPS, derived at 2280 MHz */
 	{"RTX PRO 6000 Blackwell", "RTX PRO 6000 Blackwell", 188, DERIVED(188, 2617, R_GB20X), 1792, PK(188, 2617, 2048), PK(188, 2617, 4096), 63, "PCIe Gen5 x16", 12, 0, 96, 2617, 0},
 	{"RTX PRO 6000 Blackwell Max-Q", "RTX PRO 6000 Blackwell Max-Q", 188, DERIVED(188, 2280, R_GB20X), 1792, PK(188, 2280, 2048), PK(188, 2280, 4096), 63, "PCIe Gen5 x16", 12, 0, 96, 2280, 0},
 	/* GeForce RTX 50: derived (Blackwell RTX whitepaper rates; RTX 5090 there: 104.8 FP32, 209.5 FP16
@@ -420,10 +422,11 @@ static bool agrees(const struct gp_gpu *g, const struct gp_device *d)
 }
 
 /* Whether a device name says which GPU it is: not empty, not ROCm's
-** generic "AMD Radeon Graphics". */
+** generic "AMD Radeon Graphics", not a bare gfx target ("gfx942",
+** "gfx90a:sramecc+:xnack-", what rocprofiler names an agent). */
 static bool name_identifies(const char *name)
 {
-	return name && *name && strcasecmp(name, "AMD Radeon Graphics") != 0;
+	return name && *name && strcasecmp(name, "AMD Radeon Graphics") != 0 && strncasecmp(name, "gfx", 3) != 0;
 }
 
 /* The row (index) whose match is longest in name among those that agree

@@ -114,6 +114,7 @@ static void variants(void **state)
 		{{"AMD Instinct MI250X / MI250", 104, 9, 0, 68702699520ull, 0, 0, 64}, "MI250-GCD"},
 		{{"AMD Instinct MI250X / MI250", 110, 9, 0, 68702699520ull, 0, 0, 64}, "MI250X-GCD"},
 		{{"AMD Radeon Graphics", 110, 9, 0, 68702699520ull, 0, 0, 64}, "MI250X-GCD"},
+		{{"gfx942:sramecc+:xnack-", 304, 9, 4, 206141652992ull, 0, 0, 64}, "MI300X"},
 		{{"AMD Instinct MI300A", 228, 9, 4, 137438953472ull, 0, 0, 64}, "MI300A"},
 		{{"AMD Instinct MI308X", 80, 9, 4, 206141652992ull, 0, 0, 64}, "MI308X"},
 		{{"AMD Instinct MI325X", 304, 9, 4, 274877906944ull, 0, 0, 64}, "MI325X"},
