@@ -754,8 +754,8 @@ static bool rule_tc_not_used(const struct advise_in *in, struct gp_finding *x)
 	return found;
 }
 
-/* Whether a GPU runs fp32 GEMMs on tensor cores as TF32 (Ampere on; AMD
-** CDNA3 TF32, CDNA2/4 FP32 matrix): the peak table gives it a rate. */
+/* Whether a GPU has a TF32 rate in the peak table (Ampere on; AMD rows
+** hold the FP32-matrix rate there on CDNA2/4). */
 static bool has_tf32(const struct gp_gpu *g)
 {
 	return g && g->tf32 > 0;
