@@ -27,8 +27,9 @@ static const struct gp_cmd_spec info_spec = {
 	.many_files = true,
 };
 
-/* The GPUs: a text line "gpu N  name, SMs, cc, GiB" each; in JSON a "gpus"
-** list of objects whose unknown fields are null. */
+/* The GPUs: a text line "gpu N  name, SMs, cc, GiB, peaks ROW" each (ROW:
+** the GPU table's row, an estimate's "... (estimated)", or "unknown"); in
+** JSON a "gpus" list of objects whose unknown fields are null. */
 static void write_gpus(gp_kv *kv, const gp_trace *t)
 {
 	char buf[512], label[32];
@@ -37,13 +38,16 @@ static void write_gpus(gp_kv *kv, const gp_trace *t)
 	for (size_t i = 0; i < t->devices.n; i++) {
 		const struct gp_device *d = &t->devices.v[i];
 		const char *name = gp_s(t, d->name);
+		struct gp_gpu est;
+		const struct gp_gpu *g = gp_gpu_for_device(t, d, &est);
 		int n = snprintf(buf, sizeof(buf), "%s", name[0] ? name : "(unnamed)");
 		if (d->sm_count)
 			n += snprintf(buf + n, sizeof(buf) - (size_t)n, ", %d SMs", d->sm_count);
 		if (d->cc_major)
 			n += snprintf(buf + n, sizeof(buf) - (size_t)n, ", cc %d.%d", d->cc_major, d->cc_minor);
 		if (d->mem_bytes)
-			snprintf(buf + n, sizeof(buf) - (size_t)n, ", %.1f GiB", (double)d->mem_bytes / (1u << 30));
+			n += snprintf(buf + n, sizeof(buf) - (size_t)n, ", %.1f GiB", (double)d->mem_bytes / (1u << 30));
+		snprintf(buf + n, sizeof(buf) - (size_t)n, ", peaks %s", g ? g->name : "unknown");
 		snprintf(label, sizeof(label), "gpu %d", d->id);
 		gp_kv_str(kv, NULL, label, buf);
 
@@ -60,6 +64,8 @@ static void write_gpus(gp_kv *kv, const gp_trace *t)
 			gp_kv_u64(kv, "memory_bytes", NULL, d->mem_bytes);
 		else
 			gp_kv_str(kv, "memory_bytes", NULL, NULL);
+		gp_kv_str(kv, "peaks", NULL, g ? g->name : NULL);
+		gp_kv_str(kv, "peaks_from", NULL, !g ? NULL : g->flags & GP_GPU_ESTIMATED ? "estimate" : "table");
 		gp_kv_end(kv);
 	}
 	gp_kv_end(kv);

@@ -83,6 +83,9 @@ struct gp_device {
 	double mem_bw;         /* bytes/s as the file states it, 0 = unknown */
 	double clock_hz;       /* SM clock, 0 = unknown */
 	uint64_t l2_bytes;
+	int16_t warp_size;     /* threads per warp as the file states it (AMD CDNA 64); 0 = unknown */
+	int16_t gpu_row;       /* derived by the op model (gp_gpus_resolve): 1 + the row of its
+				** GPU peak table the device's name matches, -1 none; 0 = not looked up */
 };
 
 struct gp_process {

@@ -99,9 +99,6 @@ static const char *const fusion_done_names[] = {"fused", "triton_", "Fused", NUL
 static const char *const attn_gemm_ops[] = {"bmm", "baddbmm", "matmul", "einsum", NULL};
 static const char *const attn_softmax_ops[] = {"softmax", "_softmax", "_safe_softmax", "safe_softmax", NULL};
 
-/* GPUs without TF32 (pre-Ampere), by substring of the peak table's name. */
-static const char *const no_tf32_gpus[] = {"V100", "T4", "TITAN V", "RTX 20", "GP100", NULL};
-
 /*
 ** The texts.  Titles and evidence are printf formats, kept as macros so
 ** that the compiler checks the arguments each rule passes; changes are the
@@ -757,12 +754,11 @@ static bool rule_tc_not_used(const struct advise_in *in, struct gp_finding *x)
 	return found;
 }
 
-static bool has_tf32(const char *gpu)
+/* Whether a GPU has a TF32 rate in the peak table (Ampere on; AMD rows
+** hold the FP32-matrix rate there on CDNA2/4). */
+static bool has_tf32(const struct gp_gpu *g)
 {
-	for (int i = 0; no_tf32_gpus[i]; i++)
-		if (strstr(gpu, no_tf32_gpus[i]))
-			return false;
-	return true;
+	return g && g->tf32 > 0;
 }
 
 /* fp32-gemm: fp32 GEMMs, convolutions and attention on CUDA cores. */
@@ -792,14 +788,13 @@ static bool rule_fp32_gemm(const struct advise_in *in, struct gp_finding *x)
 	}
 	found = n && total >= lim.min_share * in->f->gpu_ns;
 	if (found) {
-		const char *gpu = in->f->gpu;
 		involved(x, total, n);
 		snprintf(x->title, sizeof(x->title), FP32_TITLE, n);
 		evidence(t, r, &a, x->evidence, sizeof(x->evidence), "kernels");
-		if (gpu && has_tf32(gpu))
+		if (has_tf32(in->gpu))
 			snprintf(x->change, sizeof(x->change), "%s", FP32_CHANGE_TF32);
 		else
-			snprintf(x->change, sizeof(x->change), FP32_CHANGE_AMP, gpu ? "" : FP32_UNKNOWN_GPU);
+			snprintf(x->change, sizeof(x->change), FP32_CHANGE_AMP, in->gpu ? "" : FP32_UNKNOWN_GPU);
 	}
 	agg_free(&a);
 	return found;
@@ -1256,7 +1251,7 @@ static bool rule_fp32_unshaped(const struct advise_in *in, struct gp_finding *x)
 		evidence(t, r, &a, x->evidence, sizeof(x->evidence), "kernels");
 		size_t len = strlen(x->evidence);
 		snprintf(x->evidence + len, sizeof(x->evidence) - len, "%s", FP32NS_EVIDENCE);
-		if (has_tf32(in->gpu->name))
+		if (has_tf32(in->gpu))
 			snprintf(amp, sizeof(amp), "%s", FP32_CHANGE_TF32);
 		else
 			snprintf(amp, sizeof(amp), FP32_CHANGE_AMP, "");
@@ -1592,6 +1587,7 @@ void gp_advise_time(const gp_trace *t, const struct gp_opres *r, const struct gp
 	struct pending p[NRULES];
 	gp_ns last = 0;
 	const struct gp_gpu *g = po ? po->gpu : NULL;
+	struct gp_gpu est;      /* a GPU the table lacks: its estimated peaks */
 
 	memset(f, 0, sizeof(*f));
 	memset(p, 0, sizeof(p));
@@ -1600,7 +1596,7 @@ void gp_advise_time(const gp_trace *t, const struct gp_opres *r, const struct gp
 	if (gp_trace_span(t, &in.first, &last))
 		f->span_ns = (double)(last - in.first);
 	for (size_t i = 0; i < t->devices.n && !g; i++)
-		g = gp_gpu_for_device(t, &t->devices.v[i]);
+		g = gp_gpu_for_device(t, &t->devices.v[i], &est);
 	for (size_t i = 0; i < t->devices.n && !f->sm_count; i++)
 		f->sm_count = t->devices.v[i].sm_count;
 	if (!f->sm_count && g)

@@ -573,6 +573,7 @@ struct gp_opres *gp_ops_run(gp_trace *t, const struct gp_peak_opts *po)
 	struct ops_cache oc = {.n = t->strs.n};
 	struct gp_opctx c;
 
+	gp_gpus_resolve(t, po);
 	oc.rule = gp_xcalloc(oc.n, sizeof(*oc.rule));
 	oc.kn = gp_xmalloc(oc.n * sizeof(*oc.kn));
 	oc.kn_done = gp_xcalloc(oc.n, 1);

@@ -58,7 +58,9 @@ struct gp_peak_opts;
 ** the same op with the same shapes does elsewhere) get trial = 1, and a
 ** kernel whose modelled work needs longer than it ran at the peaks of po
 ** (NULL: the trace's GPU) gets overpeak = 1; both get flops/bytes -1, and
-** each check that fires adds a note to t->warnings (count, time, names). */
+** each check that fires adds a note to t->warnings (count, time, names).
+** First it looks each device up in the GPU table once (gp_gpus_resolve:
+** its row kept in the device, a note for estimated or unknown peaks). */
 struct gp_opres *gp_ops_run(gp_trace *t, const struct gp_peak_opts *po);
 
 /* Totals over a gp_ops_run() result, for `info`. */
@@ -101,28 +103,66 @@ bool gp_kernel_is_comm(const char *short_name);
 
 /* GPU peaks (gpus.c). */
 
+/* gp_gpu.flags */
+enum {
+	GP_GPU_HALF_ACC = 1,      /* GeForce-class tensor cores: fp16/bf16/tf32/fp8 with fp32
+				  ** accumulate at half the rate of the professional parts */
+	GP_GPU_NO_TC = 2,         /* no tensor cores on a tensor-core architecture (GTX 16) */
+	GP_GPU_ESTIMATED = 4,     /* peaks estimated from a device's properties (gp_gpu_estimate) */
+	GP_GPU_CLOCK_ASSUMED = 8, /* estimated at the architecture's usual clock: the trace has none */
+};
+
 struct gp_gpu {
-	const char *name;       /* "A100-SXM4-80GB" */
+	const char *name;       /* "A100-SXM4-80GB"; an estimate's names its architecture */
 	const char *match;      /* '|'-separated substrings of the device name */
-	int sm_count;
-	double fp64, fp64_tc, fp32, tf32, fp16, bf16, fp8, int8;  /* TFLOP/s (TOP/s), 0 = none */
-	double bw;              /* GB/s */
+	int sm_count;           /* SMs (AMD: compute units); 0 = not published */
+	double fp64, fp64_tc, fp32, tf32, fp16, bf16, fp8, int8;  /* TFLOP/s (TOP/s), dense, 0 = none */
+	double bw;              /* GB/s; 0 = unknown (an estimate from a trace without it) */
 	double fp6, fp4;        /* TFLOP/s, 0 = none (no dtype uses them yet) */
 	double link_bw;         /* GB/s per direction of the GPU-to-GPU link
 				** (NVLink, xGMI, or PCIe x16 on PCIe cards), 0 = unknown */
 	const char *link;       /* "NVLink4", "PCIe Gen4 x16", NULL = unknown */
+	/* What a trace records, to tell variants apart and check estimates */
+	int8_t cc_major, cc_minor;  /* compute capability; AMD: gfx version as HIP reports it (gfx942 = 9.4) */
+	int16_t mem_gb;         /* memory as marketed (GB), 0 = several */
+	int16_t clock_mhz;      /* boost clock the peaks are at (derived rows: the one used) */
+	uint8_t flags;          /* GP_GPU_* */
 };
 
-/* The table entry whose match occurs in the device name (case-insensitive,
-** longest match wins), or NULL. */
+/* The table entry named device_name, else the one whose match occurs in
+** it (case-insensitive, longest match wins, the first row on a tie), or
+** NULL.  By name only: for --gpu NAME. */
 const struct gp_gpu *gp_gpu_lookup(const char *device_name);
 
-/* The table entry for a device of a trace: by its name (gp_gpu_lookup),
-** else, for a name that does not say which GPU (ROCm's "AMD Radeon
-** Graphics", an empty one), by the properties the trace records (compute
-** capability / gfx version, SM or CU count, memory).  NULL when neither
-** identifies it. */
-const struct gp_gpu *gp_gpu_for_device(const gp_trace *t, const struct gp_device *d);
+/* The peaks of a device of a trace: the table row its name matches whose
+** SM count, memory and compute capability agree with what the trace
+** records (longest match first: "AMD Instinct MI250X / MI250" with 104
+** CUs is an MI250 GCD; an A100 MIG slice agrees with no row); for a name
+** that does not say which GPU it is (ROCm's "AMD Radeon Graphics", "") the
+** one row with its compute capability, SM count and memory; else, when est
+** is not NULL, peaks estimated from its properties (gp_gpu_estimate) in
+** *est, returned.  NULL when none of these can tell.  Uses d->gpu_row when
+** gp_gpus_resolve() has filled it. */
+const struct gp_gpu *gp_gpu_for_device(const gp_trace *t, const struct gp_device *d, struct gp_gpu *est);
+
+/* Fills *g with peaks estimated from what the trace records of device d:
+** its architecture (compute capability, or gfx version and CU count,
+** with the vendor from the name, warp size or format) gives FLOPs per
+** clock per SM for each precision (docs/op-model.md), times its SM count
+** and clock (the architecture's usual boost clock when the trace has none:
+** GP_GPU_CLOCK_ASSUMED); bandwidth is the trace's (0 when it has none).
+** g->name is the architecture's ("Ampere sm_86 (estimated)"), flags has
+** GP_GPU_ESTIMATED.  False, *g untouched, when the trace lacks the SM count
+** or the architecture is not one the table of rates knows. */
+bool gp_gpu_estimate(const gp_trace *t, const struct gp_device *d, struct gp_gpu *g);
+
+/* Looks up each device of t once and keeps the row in d->gpu_row, so that
+** the per-kernel gp_kernel_peaks() costs no name search; for each device
+** that runs kernels and whose peaks are not in the table, adds a note to
+** t->warnings: estimated (from what, what was assumed, the main peaks) or
+** unknown (what the trace lacks).  No note when po sets a GPU or both
+** peaks. */
+void gp_gpus_resolve(gp_trace *t, const struct gp_peak_opts *po);
 
 /* The table, for --help and docs (terminated by name == NULL). */
 extern const struct gp_gpu gp_gpus[];
@@ -143,8 +183,9 @@ struct gp_roofline {
 void gp_roofline(double flops, double bytes, double dur_ns, double peak_flops, double peak_bw,
 		 struct gp_roofline *out);
 
-/* Peaks for one kernel: from opts overrides, else the device table entry
-** (g may be NULL).  Fills *pf and *pbw (0 = unknown). */
+/* Peaks for one kernel: from opts overrides, else its device's
+** (gp_gpu_for_device: the table, else estimated), else the trace's only
+** device's.  Fills *pf and *pbw (0 = unknown). */
 struct gp_peak_opts {
 	const struct gp_gpu *gpu;   /* --gpu NAME, NULL = from the trace's device */
 	double peak_flops;          /* --peak-flops (FLOP/s), 0 = table */

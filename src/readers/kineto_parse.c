@@ -342,6 +342,7 @@ static int device_value(struct kineto_parser *p, uint8_t k, char kind, const cha
 	case K_DEV_MAJOR: d->cc_major = (int16_t)v; break;
 	case K_DEV_MINOR: d->cc_minor = (int16_t)v; break;
 	case K_DEV_SMS: d->sm_count = (int32_t)v; break;
+	case K_DEV_WARP: d->warp_size = v > 0 && v <= 1024 ? (int16_t)v : 0; break;
 	}
 	return 1;
 }

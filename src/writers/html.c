@@ -192,7 +192,8 @@ static void write_facts(struct doc *d, const struct gp_analysis *an)
 	open_c(d, "devices", '[');
 	for (size_t i = 0; i < t->devices.n; i++) {
 		const struct gp_device *dv = &t->devices.v[i];
-		const struct gp_gpu *g = an->peaks && an->peaks->gpu ? an->peaks->gpu : gp_gpu_for_device(t, dv);
+		struct gp_gpu est;
+		const struct gp_gpu *g = an->peaks && an->peaks->gpu ? an->peaks->gpu : gp_gpu_for_device(t, dv, &est);
 		open_c(d, NULL, '{');
 		i64(d, "id", dv->id);
 		tstr(d, "name", dv->name);

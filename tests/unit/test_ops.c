@@ -323,8 +323,8 @@ static void pointwise_and_friends(void **state)
 	FEQ(r[3].flops, 140000);
 	FEQ(r[3].bytes, 1680000);            /* PyProf: 3B */
 	FEQ(r[4].flops, 40 * 49000.0);
-	FEQ(r[4].bytes, 3 * 49000 * 4.0);
-	FEQ(r[5].bytes, 465892000);          /* PyProf: 5B */
+	FEQ(r[4].bytes, 2 * 49000 * 4.0);    /* x read, y written (PyProf: 3B) */
+	FEQ(r[5].bytes, 279535200);          /* dy, y read, dx written: 3B (PyProf: 5B) */
 	FEQ(r[6].flops, 80001);              /* PyProf: 2n+1 */
 	FEQ(r[6].bytes, 160000);
 	FEQ(r[7].flops, 700000);             /* PyProf: 5n, 2B */
@@ -354,9 +354,9 @@ static void norm_pool_attention_loss(void **state)
 	fx_list(&f, NULL, 1, D(200));
 	fx_kernel(&f, "LayerNormForwardCUDAKernel", F, "layer_norm", GP_DIR_FPROP, 1);   /* 1 */
 	fx_tensor(&f, GP_DT_FP32, 3, D(35), D(20), D(200));
-	fx_kernel(&f, "bn_fw_tr_1C11_kernel_NCHW", F, "batch_norm", GP_DIR_BPROP, 0);   /* 2 */
+	fx_kernel(&f, "bn_fw_tr_1C11_kernel_NCHW", F, "batch_norm", GP_DIR_FPROP, 0);   /* 2 */
 	fx_tensor(&f, GP_DT_FP16, 4, D(32), D(64), D(56), D(56));
-	fx_kernel(&f, "bn_bw_1C11_kernel_new", F, "batch_norm", GP_DIR_BPROP, 1);       /* 3 */
+	fx_kernel(&f, "bn_bw_1C11_kernel_new", F, "batch_norm", GP_DIR_BPROP, 0);       /* 3 */
 	fx_tensor(&f, GP_DT_FP16, 4, D(32), D(64), D(56), D(56));
 	fx_kernel(&f, "max_pool_forward_nchw", F, "max_pool2d", GP_DIR_FPROP, 0);       /* 4 */
 	fx_tensor(&f, GP_DT_FP32, 4, D(1), D(16), D(32), D(32));
@@ -398,10 +398,12 @@ static void norm_pool_attention_loss(void **state)
 	FEQ(r[0].bytes, 560000);
 	FEQ(r[1].flops, 5 * 140000.0);
 	FEQ(r[1].bytes, 1120000);
-	/* 8n, 5B on the first bprop kernel, 0 after (PyProf) */
+	/* cuDNN's one-kernel batch norm: 8n (PyProf's); x read, y written
+	** (PyProf: 4B); bprop dy, x read, dx written (PyProf: 5B) */
 	FEQ(r[2].flops, 8 * 6422528.0);
-	FEQ(r[2].bytes, 5 * 6422528 * 2.0);
-	FEQ(r[3].flops, 0);
+	FEQ(r[2].bytes, 2 * 6422528 * 2.0);
+	FEQ(r[3].flops, 8 * 6422528.0);
+	FEQ(r[3].bytes, 3 * 6422528 * 2.0);
 	/* 16 ch * 256 out * 4 window; 4*16*(1024+256) */
 	FEQ(r[4].flops, 16384);
 	FEQ(r[4].bytes, 81920);
@@ -419,7 +421,7 @@ static void norm_pool_attention_loss(void **state)
 	assert_non_null(strstr(params(&f, r, 8), "causal=1"));
 	/* log_softmax part over 700*33278 = 23294600; NLL gather */
 	FEQ(r[9].flops, 21 * 23294600.0);
-	FEQ(r[9].bytes, 3 * 23294600 * 4.0);
+	FEQ(r[9].bytes, 2 * 23294600 * 4.0);
 	FEQ(r[10].flops, 700);
 	FEQ(r[10].bytes, 8404);
 	/* the gradient kernel writes one element per row too: 8N + N s + s */
