@@ -136,16 +136,6 @@ void gp_bd_window_merge(struct gp_bd_window *into, const struct gp_bd_window *fr
 	into->gaps += from->gaps;
 }
 
-void gp_bd_stream_merge(struct gp_bd_stream *into, const struct gp_bd_stream *from)
-{
-	into->kernels += from->kernels;
-	into->launches += from->launches;
-	into->graph_launches += from->graph_launches;
-	into->early += from->early;
-	gp_hist_merge(&into->delay, &from->delay);
-	gp_hist_merge(&into->depth, &from->depth);
-}
-
 int gp_bd_gap_main_cause(const struct gp_bd_gap_cause *g)
 {
 	int best = 0;

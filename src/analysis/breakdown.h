@@ -193,10 +193,9 @@ gp_ns gp_bd_kind_time(const struct gp_bd_window *w, unsigned kind);  /* union of
 gp_ns gp_bd_busy(const struct gp_bd_window *w);                      /* span - idle */
 gp_ns gp_bd_overlap(const struct gp_bd_window *w);  /* sum over masks of (kinds - 1) x time */
 
-/* Adds from's sums, counts and histograms into into (same device/iteration
-** or stream); the span widens to cover both. */
+/* Adds from's sums and counts into into (the same device); the span widens
+** to cover both. */
 void gp_bd_window_merge(struct gp_bd_window *into, const struct gp_bd_window *from);
-void gp_bd_stream_merge(struct gp_bd_stream *into, const struct gp_bd_stream *from);
 
 const char *gp_idle_cause_name(int cause);   /* "host_launch" */
 /* The cause of most of gap g's time (ties to the first in enum order, so a
