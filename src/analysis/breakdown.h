@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 #include "util/error.h"
+#include "util/hist.h"
 #include "model/trace.h"
 
 /* Kinds of GPU work, as bits of a mask: the time with exactly the set m
@@ -39,24 +40,6 @@ enum gp_idle_cause {
 	GP_IDLE_OTHER,
 	GP_IDLE__COUNT
 };
-
-/* A distribution of non-negative integers in fixed log buckets: values
-** below 16 exactly, then 16 buckets per power of two (a bucket spans at
-** most 1/16 of its value).  Two histograms merge by adding bucket counts. */
-#define GP_HIST_SUB 16
-#define GP_HIST_BUCKETS (GP_HIST_SUB + 59 * GP_HIST_SUB)
-struct gp_hist {
-	uint64_t n;
-	int64_t sum, max;
-	uint64_t bucket[GP_HIST_BUCKETS];
-};
-
-void gp_hist_add(struct gp_hist *h, int64_t v);
-void gp_hist_merge(struct gp_hist *into, const struct gp_hist *from);
-/* The p-quantile (0 < p <= 1): the upper bound of the bucket holding the
-** ceil(p*n)-th smallest value, capped at max; exact below 16 and for
-** p == 1.  0 for an empty histogram. */
-int64_t gp_hist_quantile(const struct gp_hist *h, double p);
 
 /* One (device, iteration): iter -1 is the whole trace on that device.
 ** span = end - start = sum of by_mask[] exactly; idle = by_mask[0] =

@@ -23,7 +23,7 @@
 
 #include "util/error.h"
 #include "model/trace.h"
-#include "analysis/breakdown.h"
+#include "util/hist.h"
 
 enum gp_coll_kind {
 	GP_COLL_ALL_REDUCE, GP_COLL_ALL_GATHER, GP_COLL_REDUCE_SCATTER, GP_COLL_BROADCAST,
