@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "analysis/breakdown_hta.h"
+#include "model/classify.h"
 #include "util/alloc.h"
 #include "util/u64map.h"
 
@@ -194,13 +195,6 @@ static bool act_next(const struct sweep *s, size_t *ik, size_t *ic, size_t *is, 
 	return true;
 }
 
-static bool kernel_is_comm(const gp_trace *t, const struct gp_breakdown_opts *o, const struct gp_kernel *k)
-{
-	if (!o->is_comm)
-		return false;
-	return o->is_comm(gp_s(t, gp_kernel_short_name_of(t, k)));
-}
-
 static int cmp_window(const void *pa, const void *pb)
 {
 	const struct gp_bd_window *a = pa, *b = pb;
@@ -271,11 +265,6 @@ static void make_windows(struct sweep *s)
 	}
 }
 
-static bool is_sync_name(const char *name)
-{
-	return strstr(name, "Synchronize") != NULL;
-}
-
 static void sync_add(struct sweep *s, gp_ns start, gp_ns end)
 {
 	start = gp_bd_clamp(start);
@@ -289,8 +278,9 @@ static void sync_add(struct sweep *s, gp_ns start, gp_ns end)
 	*gp_vec_push(s->sync) = end;
 }
 
-/* The union of the time the CPU spent in synchronisation: API calls named
-** *Synchronize* and the trace's sync records, merged in start order. */
+/* The union of the time the CPU spent in synchronisation: the calls that
+** only wait (gp_sync_call_waits: *Synchronize*; a blocking copy's wait is
+** its copy's) and the trace's sync records, merged in start order. */
 static void make_sync_union(struct sweep *s)
 {
 	const gp_trace *t = s->t;
@@ -305,7 +295,7 @@ static void make_sync_union(struct sweep *s)
 			const struct gp_api *c = &t->apis.v[ia];
 			gp_str name = gp_api_def(t, c)->name;
 			if (name < nstr && !is_sync[name])
-				is_sync[name] = is_sync_name(gp_s(t, name)) ? 2 : 1;
+				is_sync[name] = gp_sync_call_waits(gp_api_sync_call(gp_s(t, name))) ? 2 : 1;
 			if (name < nstr && is_sync[name] == 2) {
 				a = c;
 				sa = c->start;
@@ -740,7 +730,7 @@ int gp_breakdown_run(const gp_trace *t, const struct gp_breakdown_opts *o, gp_br
 	l.nbuckets = o->depth_buckets;
 	while (act_next(&s, &ik, &ic, &is, &a)) {
 		struct dev *d = dev_of(&s, a.device);
-		if (a.kernel >= 0 && kernel_is_comm(t, o, &t->kernels.v[a.kernel]))
+		if (a.kernel >= 0 && gp_kernel_is_comm(t, &t->kernels.v[a.kernel]))
 			a.kind = GP_BD_COMM;
 		if (!d->started) {
 			d->started = true;

@@ -34,7 +34,7 @@ enum gp_bd_kind { GP_BD_COMPUTE = 1, GP_BD_COMM = 2, GP_BD_MEMORY = 4 };
 /* Why the GPU was idle; every idle ns has exactly one cause. */
 enum gp_idle_cause {
 	GP_IDLE_SHORT_GAP,   /* a gap between back-to-back work shorter than the threshold */
-	GP_IDLE_SYNC,        /* the CPU was in a synchronisation call */
+	GP_IDLE_SYNC,        /* the CPU was in a call that waits (gp_sync_call_waits) */
 	GP_IDLE_PAGEABLE,    /* the gap ends with a copy from/to pageable memory */
 	GP_IDLE_HOST_LAUNCH, /* the launch of the work ending the gap returned after the gap began */
 	GP_IDLE_OTHER,
@@ -131,9 +131,6 @@ struct gp_breakdown_opts {
 	/* HTA's view: only GPU work launched inside a ProfilerStep#N range
 	** other than the last one, and its per-stream idle categories. */
 	bool hta;
-	/* Whether a kernel's short name is communication (gp_kernel_is_comm);
-	** NULL = none is. */
-	bool (*is_comm)(const char *short_name);
 	/* Buckets of each stream's queue depth series over its device's span
 	** (gp_breakdown.depth); 0 = no series. */
 	size_t depth_buckets;

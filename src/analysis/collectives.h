@@ -64,11 +64,8 @@ struct gp_coll_rank {
 	size_t ngroups;
 };
 
-/* Options of the extraction: which kernels are communication (the op
-** model's gp_kernel_is_comm, given by the caller so that analysis does not
-** depend on ops). */
+/* Options of the extraction. */
 struct gp_coll_opts {
-	bool (*is_comm)(const char *short_name);
 	int default_rank;       /* rank when the trace does not state one */
 };
 

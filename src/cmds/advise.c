@@ -82,7 +82,7 @@ static int write_rows(gp_writer *w, const struct gp_findings *f, size_t top)
 ** b: free b after the rules ran. */
 static void advise_time(const gp_trace *t, gp_breakdown *b, struct gp_advise_time *bt)
 {
-	struct gp_breakdown_opts bo = {.short_gap_ns = 10000, .is_comm = gp_kernel_is_comm,
+	struct gp_breakdown_opts bo = {.short_gap_ns = 10000,
 				       .gap_causes = true};
 	gp_error err = {0};
 

@@ -474,7 +474,7 @@ static int breakdown_trace(const void *ctx, gp_trace *t, gp_writer *w, gp_writer
 int cmd_breakdown(int argc, char **argv)
 {
 	struct opts o = {.view = VIEW_TIME, .short_gap = 10000, .buckets = 100};
-	struct job j = {.bo = {.is_comm = gp_kernel_is_comm}};
+	struct job j = {0};
 	struct gp_cli_many m = {.cmd = "breakdown", .fn = breakdown_trace, .ctx = &j};
 	struct gp_cli_opts co;
 	int rc;

@@ -183,8 +183,7 @@ static int export_one(const struct export_opts *x, const struct gp_cli_opts *o, 
 	** many buckets as the other counters; the defaults of gpuprof
 	** breakdown */
 	struct gp_breakdown_opts bo = {.short_gap_ns = 10000, .top_gaps = 20, .gap_causes = !folded,
-				       .depth_buckets = folded ? 0 : GP_PERFETTO_BUCKETS,
-				       .is_comm = gp_kernel_is_comm};
+				       .depth_buckets = folded ? 0 : GP_PERFETTO_BUCKETS};
 	gp_breakdown b = {0};
 	rc = gp_breakdown_run(&t, &bo, &b, &err);
 	a.breakdown = &b;

@@ -117,7 +117,7 @@ struct passes {
 static int run_passes(const char *path, gp_trace *t, const struct html_opts *x, struct passes *p,
 		      struct gp_analysis *a, gp_error *err)
 {
-	struct gp_breakdown_opts bo = {.short_gap_ns = 10000, .top_gaps = 10, .is_comm = gp_kernel_is_comm,
+	struct gp_breakdown_opts bo = {.short_gap_ns = 10000, .top_gaps = 10,
 				       .gap_causes = true};
 	struct gp_advise_time bt = {0};
 	int rc;

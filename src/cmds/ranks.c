@@ -101,7 +101,7 @@ struct job {
 
 int gp_cli_rank_record_write(const gp_trace *t, gp_writer *w, gp_error *err)
 {
-	struct gp_breakdown_opts bo = {.short_gap_ns = 10000, .is_comm = gp_kernel_is_comm};
+	struct gp_breakdown_opts bo = {.short_gap_ns = 10000};
 	gp_breakdown b;
 
 	if (gp_breakdown_run(t, &bo, &b, err))

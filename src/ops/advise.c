@@ -39,6 +39,7 @@
 
 #include "analysis/breakdown.h"
 #include "analysis/memory.h"
+#include "model/classify.h"
 #include "ops/advise.h"
 #include "util/u64map.h"
 
@@ -528,24 +529,15 @@ static int activity_walls(const struct gp_activity *a, size_t n, double *wall)
 	return devices;
 }
 
-/* Whether an API name synchronizes the host with the GPU. */
-static bool is_sync_api(const char *name)
+/* Whether an API call holds the host until the GPU catches up: a call
+** that waits or a blocking copy (model/classify.h). */
+static bool holds_host(const gp_trace *t, const struct gp_api *a)
 {
-	static const char *const names[] = {
-		"cudaDeviceSynchronize", "cudaStreamSynchronize", "cudaEventSynchronize",
-		"cudaThreadSynchronize", "cuCtxSynchronize", "cuStreamSynchronize", "cuEventSynchronize",
-		NULL
-	};
-	for (int i = 0; names[i]; i++)
-		if (strncmp(name, names[i], strlen(names[i])) == 0)
-			return true;
-	/* blocking copies: cudaMemcpy, cudaMemcpy2D, cuMemcpyDtoH... (not *Async) */
-	return (strncmp(name, "cudaMemcpy", 10) == 0 || strncmp(name, "cuMemcpy", 8) == 0) &&
-	       !strstr(name, "Async") && !strstr(name, "Symbol");
+	return gp_api_sync_call(gp_s(t, gp_api_def(t, a)->name)) != GP_SYNC_CALL_NONE;
 }
 
-/* The API call whose span contains time x on any thread, preferring a
-** synchronizing one; -1 if none.  apis are sorted by start. */
+/* The API call whose span contains time x on any thread, preferring one
+** that holds the host (holds_host); -1 if none.  apis are sorted by start. */
 static int32_t api_at(const gp_trace *t, gp_ns x)
 {
 	int32_t best = -1;
@@ -563,7 +555,7 @@ static int32_t api_at(const gp_trace *t, gp_ns x)
 		const struct gp_api *a = &t->apis.v[i - 1];
 		if (a->end >= x) {
 			best = (int32_t)(i - 1);
-			if (is_sync_api(gp_s(t, gp_api_def(t, a)->name)))
+			if (holds_host(t, a))
 				return best;
 		}
 	}
@@ -586,7 +578,7 @@ static void find_idle_gaps(struct advise_in *in, const struct gp_activity *a, si
 			gap->ns = (double)(a[i].s - busy_end);
 			gap->next_kernel = a[i].unit < t->kernels.n ? (int32_t)a[i].unit : -1;
 			gap->api = gap->ns >= lim.idle_gap_ns ? api_at(t, busy_end + (gp_ns)(gap->ns / 2)) : -1;
-			gap->sync = gap->api >= 0 && is_sync_api(gp_s(t, gp_api_def(t, &t->apis.v[gap->api])->name));
+			gap->sync = gap->api >= 0 && holds_host(t, &t->apis.v[gap->api]);
 		}
 		if (!i || a[i].dev != a[i - 1].dev || a[i].e > busy_end)
 			busy_end = a[i].e;
@@ -993,7 +985,7 @@ static bool rule_sync_calls(const struct advise_in *in, struct gp_finding *x)
 	involved(x, sync_idle, nsync_gaps);
 	agg_init(&calls, t);
 	for (size_t i = 0; i < t->apis.n; i++)
-		if (is_sync_api(gp_s(t, gp_api_def(t, &t->apis.v[i])->name))) {
+		if (gp_sync_call_waits(gp_api_sync_call(gp_s(t, gp_api_def(t, &t->apis.v[i])->name)))) {
 			double d = (double)(t->apis.v[i].end - t->apis.v[i].start);
 			ncalls++;
 			cpu += d;

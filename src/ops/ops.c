@@ -14,8 +14,9 @@
 
 #include "util/alloc.h"
 #include "util/fmt.h"
-#include "util/u64map.h"
+#include "model/classify.h"
 #include "ops/opsint.h"
+#include "util/u64map.h"
 
 /* ---- argument helpers (shared with formulas.c) ---- */
 
@@ -268,7 +269,7 @@ static void kname_fill(struct gp_kname *kn, const char *kfull, const char *kshor
 	kn->tc = (int8_t)gp_tc_kernel(kfull);
 	kn->gemm_like = gp_kernel_is_gemm_like(kfull);
 	kn->dtype = (uint8_t)gp_kernel_dtype(kfull);
-	kn->comm = gp_kernel_is_comm(kshort);
+	kn->comm = gp_kernel_name_is_comm(kshort);
 	kn->helper = gp_kernel_is_helper(kfull);
 }
 
@@ -642,9 +643,7 @@ struct gp_opres *gp_ops_run(gp_trace *t, const struct gp_peak_opts *po)
 		if (c.tc == GP_TC_YES && c.dtype == GP_DT_FP32)
 			c.dtype = GP_DT_TF32;
 		o->family = ok ? (uint16_t)(ri + FAMILY_RULE) : FAMILY_UNKNOWN;
-		/* the op decides; a kernel of an op the model does not know is
-		** judged by its name */
-		o->comm = ok ? strcmp(c.rule->family, "comm") == 0 : c.kn->comm;
+		o->comm = c.kn->comm;
 		o->known = ok && c.flops >= 0;
 		o->flops = c.flops;
 		o->bytes = c.bytes;

@@ -28,7 +28,7 @@ struct gp_opres {
 	uint8_t dtype;      /* enum gp_dtype the op computes in, GP_DT_UNKNOWN if unknown */
 	unsigned tc_eligible : 1; /* a GEMM/conv/attention op in fp16/bf16/tf32/fp8 */
 	unsigned known : 1;       /* a formula row computed flops/bytes for this kernel */
-	unsigned comm : 1;        /* read it through gp_op_is_comm() */
+	unsigned comm : 1;        /* gp_kernel_is_comm(); read it through gp_op_is_comm() */
 	unsigned helper : 1;      /* a helper kernel of a GEMM/conv op (gp_kernel_is_helper): 0 FLOPs */
 	unsigned trial : 1;       /* an autotuning trial run (cudnn.benchmark): flops/bytes -1 */
 	unsigned overpeak : 1;    /* the modelled work exceeded the GPU's peak: flops/bytes -1 */
@@ -38,12 +38,9 @@ struct gp_opres {
 ** "unknown" for an op no rule knows, NULL when no op is attributed. */
 const char *gp_opres_family(const struct gp_opres *r);
 
-/* Whether the kernel is communication (a collective or point-to-point
-** transfer): its op is in family "comm" (all_reduce, send,
-** record_param_comms...), or the model knows no op for it and its name is
-** an NCCL/RCCL kernel's (gp_kernel_is_comm()).  The one test of "is this
-** kernel communication" for advise, the roofline columns and time
-** breakdowns. */
+/* Whether the kernel is communication: gp_kernel_is_comm()
+** (model/classify.h), kept per kernel by the op model.  Communication
+** kernels have no compute/memory roofline. */
 static inline bool gp_op_is_comm(const struct gp_opres *r)
 {
 	return r->comm;
@@ -95,9 +92,6 @@ enum gp_dtype gp_kernel_dtype(const char *name);
 /* Whether a GEMM-like op in dt is tensor-core eligible (fp16, bf16, tf32, fp8). */
 bool gp_dtype_tc_capable(enum gp_dtype dt);
 
-/* Whether a kernel's short name is an NCCL or RCCL communication kernel's
-** (ncclKernel_*, ncclDevKernel_*, rccl*). */
-bool gp_kernel_is_comm(const char *short_name);
 
 /* GPU peaks (gpus.c). */
 

@@ -492,8 +492,8 @@ static void rnn_optim_convert_comm(void **state)
 	fx_free(&f);
 }
 
-/* Communication: the op decides when the model knows it; an NCCL kernel
-** without a known op is communication by its name. */
+/* Communication: the kernel's name decides (model/classify.h), whatever
+** op launched it; the op still gives its family. */
 static void comm_by_op_or_kernel_name(void **state)
 {
 	struct fx f;
@@ -517,7 +517,7 @@ static void comm_by_op_or_kernel_name(void **state)
 	assert_string_equal(gp_opres_family(&r[2]), "unknown");
 	assert_false(gp_op_is_comm(&r[3]));
 	assert_false(gp_op_is_comm(&r[4]));
-	assert_false(gp_op_is_comm(&r[5]));    /* the op says pointwise */
+	assert_true(gp_op_is_comm(&r[5]));     /* an NCCL kernel under a pointwise op */
 	assert_string_equal(gp_opres_family(&r[5]), "pointwise");
 	free(r);
 	fx_free(&f);
