@@ -99,31 +99,30 @@ struct job {
 
 #define NCOLS ((int)(sizeof(cols) / sizeof(cols[0])))
 
-/* The findings of t (the caller frees f and *res). */
-static void findings_of(gp_trace *t, const struct job *j, struct gp_opres **res,
-			struct gp_findings *f)
+/* The findings of t (the caller frees f and ops). */
+static void findings_of(gp_trace *t, const struct job *j, struct gp_ops *ops, struct gp_findings *f)
 {
 	struct gp_advise_time bt = {0};
 	gp_breakdown b = {0};
 
-	*res = gp_ops_run(t, &j->co->peaks);
+	gp_ops_run(t, &j->co->peaks, ops);
 	advise_time(t, &b, &bt);
-	gp_advise_time(t, *res, &j->co->peaks, &bt, f);
+	gp_advise_time(t, ops, &bt, f);
 	gp_breakdown_free(&b);
 }
 
 /* Writes t's findings: text through the sink on out, else rows to w. */
 static int write_findings(const struct job *j, gp_trace *t, FILE *out, gp_writer *w, gp_error *err)
 {
-	struct gp_opres *res;
+	struct gp_ops ops;
 	struct gp_findings f;
 	gp_sink sink;
 	int rc;
 
-	findings_of(t, j, &res, &f);
+	findings_of(t, j, &ops, &f);
 	if (j->text) {
-		struct gp_analysis a = {.path = gp_s(t, t->path), .trace = t, .opres = res,
-					.peaks = &j->co->peaks, .findings = &f, .top = j->co->top};
+		struct gp_analysis a = {.path = gp_s(t, t->path), .trace = t, .ops = &ops, .findings = &f,
+					.top = j->co->top};
 		rc = gp_sink_open(&sink, "advise-text", out, err);
 		if (rc == GP_OK)
 			rc = gp_sink_write_close(&sink, &a, err);
@@ -131,7 +130,7 @@ static int write_findings(const struct job *j, gp_trace *t, FILE *out, gp_writer
 		rc = write_rows(w, &f, j->co->top);
 	}
 	gp_findings_free(&f);
-	free(res);
+	gp_ops_free(&ops);
 	return rc;
 }
 

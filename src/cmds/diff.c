@@ -167,49 +167,25 @@ static int diff_option(void *ctx, int index, const char *arg)
 }
 
 /* The op model's per-kernel figures of t: FLOPs, roofline ideal time,
-** tensor-core verdict (arrays the caller frees).  A kernel's peaks depend
-** on its device, dtype and tensor-core use only, so they are looked up once
-** per such triple (the lookup matches GPU names: costly per kernel). */
+** tensor-core verdict (arrays the caller frees). */
 static void kernel_figures(gp_trace *t, const struct gp_peak_opts *po, struct gp_diff_side *s)
 {
-	struct gp_opres *res = gp_ops_run(t, po);
+	struct gp_ops ops;
 	size_t n = t->kernels.n ? t->kernels.n : 1;
 	double *flops = gp_xmalloc(n * sizeof(*flops)), *ideal = gp_xmalloc(n * sizeof(*ideal));
 	int8_t *tc = gp_xmalloc(n * sizeof(*tc));
 	uint8_t *comm = gp_xmalloc(n * sizeof(*comm));
-	GP_VEC(double) peaks = {0};   /* pairs: FLOP/s, bytes/s */
-	gp_u64map peak_at = {0};
 
+	gp_ops_run(t, po, &ops);
 	for (size_t k = 0; k < t->kernels.n; k++) {
-		const struct gp_kernel *kr = &t->kernels.v[k];
 		struct gp_roofline rl;
-		double pf = 0, pbw = 0;
-		flops[k] = res[k].flops;
-		tc[k] = res[k].tc;
-		comm[k] = gp_op_is_comm(&res[k]);
-		ideal[k] = -1;
-		if (res[k].flops < 0 || res[k].bytes < 0)
-			continue;
-		if (!gp_op_is_comm(&res[k])) {
-			uint64_t key = (uint64_t)(uint32_t)gp_kernel_device(t, kr) << 16 | (uint64_t)res[k].dtype << 1 |
-				       (res[k].tc == GP_TC_YES);
-			int32_t at = gp_u64map_get(&peak_at, key);
-			if (at < 0) {
-				gp_kernel_peaks(t, k, &res[k], po, &pf, &pbw);
-				at = (int32_t)peaks.n;
-				*gp_vec_push(peaks) = pf;
-				*gp_vec_push(peaks) = pbw;
-				gp_u64map_put(&peak_at, key, at);
-			}
-			pf = peaks.v[at];
-			pbw = peaks.v[at + 1];
-		}
-		gp_roofline(res[k].flops, res[k].bytes, (double)(kr->end - kr->start), pf, pbw, &rl);
+		flops[k] = ops.r[k].flops;
+		tc[k] = ops.r[k].tc;
+		comm[k] = gp_op_is_comm(&ops.r[k]);
+		gp_op_roofline(t, &ops, k, &rl);
 		ideal[k] = rl.ideal_ns;
 	}
-	gp_vec_free(peaks);
-	gp_u64map_free(&peak_at);
-	free(res);
+	gp_ops_free(&ops);
 	s->t = t;
 	s->flops = flops;
 	s->ideal_ns = ideal;

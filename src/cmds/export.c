@@ -157,7 +157,7 @@ static int export_one(const struct export_opts *x, const struct gp_cli_opts *o, 
 	}
 	*id = gp_rank_from_meta(&t);
 	gp_rank_complete(id, path, pos);
-	struct gp_analysis a = {.path = path, .trace = &t, .peaks = &o->peaks, .top = SIZE_MAX,
+	struct gp_analysis a = {.path = path, .trace = &t, .top = SIZE_MAX,
 				.rank = many && (!folded || x->per_rank) ? id : NULL, .clock_offset = offset};
 	if (o->window.mode != GP_WINDOW_NONE) {
 		a.window_start = span[0];
@@ -176,8 +176,9 @@ static int export_one(const struct export_opts *x, const struct gp_cli_opts *o, 
 		__fsetlocking(*out, FSETLOCKING_BYCALLER);
 	}
 	sink->out = *out;
-	struct gp_opres *res = gp_ops_run(&t, &o->peaks);
-	a.opres = res;
+	struct gp_ops ops;
+	gp_ops_run(&t, &o->peaks, &ops);
+	a.ops = &ops;
 	/* every idle gap with its cause, and the CPU's context of the longest
 	** (the perfetto sink's idle slices), each stream's queue depth in as
 	** many buckets as the other counters; the defaults of gpuprof
@@ -200,7 +201,7 @@ static int export_one(const struct export_opts *x, const struct gp_cli_opts *o, 
 		rc = gp_exit_code(err.status);
 	}
 	gp_breakdown_free(&b);
-	free(res);
+	gp_ops_free(&ops);
 	gp_trace_free(&t);
 	return rc;
 }

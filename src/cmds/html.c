@@ -106,7 +106,7 @@ static int html_option(void *ctx, int index, const char *arg)
 
 /* What the page shows of one trace: the passes' results. */
 struct passes {
-	struct gp_opres *res;
+	struct gp_ops ops;
 	struct gp_findings f;
 	struct gp_memory m;
 	gp_breakdown b;
@@ -122,17 +122,16 @@ static int run_passes(const char *path, gp_trace *t, const struct html_opts *x, 
 	struct gp_advise_time bt = {0};
 	int rc;
 
-	p->res = gp_ops_run(t, &x->o->peaks);
+	gp_ops_run(t, &x->o->peaks, &p->ops);
 	rc = gp_breakdown_run(t, &bo, &p->b, err);
 	if (rc) {
-		free(p->res);
+		gp_ops_free(&p->ops);
 		return rc;
 	}
 	gp_cli_advise_time(&p->b, bo.short_gap_ns, &bt);
-	gp_advise_time(t, p->res, &x->o->peaks, &bt, &p->f);
+	gp_advise_time(t, &p->ops, &bt, &p->f);
 	gp_memory_run(t, &p->m);
-	*a = (struct gp_analysis){.path = path, .trace = t, .opres = p->res, .peaks = &x->o->peaks,
-				  .findings = &p->f, .memory = &p->m, .breakdown = &p->b, .script = x->lib,
+	*a = (struct gp_analysis){.path = path, .trace = t, .ops = &p->ops, .findings = &p->f, .memory = &p->m, .breakdown = &p->b, .script = x->lib,
 				  .script_len = x->lib_len, .top = x->o->top};
 	return GP_OK;
 }
@@ -142,7 +141,7 @@ static void passes_free(struct passes *p)
 	gp_memory_free(&p->m);
 	gp_findings_free(&p->f);
 	gp_breakdown_free(&p->b);
-	free(p->res);
+	gp_ops_free(&p->ops);
 }
 
 /* Opens the page's output (-o), NULL after printing why. */
@@ -266,7 +265,7 @@ static int html_reduce(const void *ctx, const struct gp_cli_result *const *res, 
 	if (rc == GP_OK && !out)
 		rc = gp_err(err, GP_ERR_IO, "%s: the page was not written", x->out);
 	if (rc == GP_OK) {
-		struct gp_analysis a = {.job = &job, .peaks = &x->o->peaks, .script = x->lib,
+		struct gp_analysis a = {.job = &job, .script = x->lib,
 					.script_len = x->lib_len, .top = x->o->top};
 		rc = write_page(x, out, &a, err);
 	}

@@ -134,15 +134,16 @@ static void write_info(gp_kv *kv, gp_trace *t)
 	gp_kv_u64(kv, "kernels_with_launch", t->kernels.n ? "kernels with launch" : NULL, attributed);
 	if (t->kernels.n) {
 		/* Op model coverage: how much GPU time has known FLOPs. */
-		struct gp_opres *res = gp_ops_run(t, NULL);
+		struct gp_ops ops;
 		struct gp_ops_summary os;
-		gp_ops_summarize(t, res, &os);
+		gp_ops_run(t, NULL, &ops);
+		gp_ops_summarize(t, &ops, &os);
 		gp_kv_pct(kv, "gpu_time_with_flops_pct", "gpu time with flops",
 			  os.gpu_ns > 0 ? 100 * os.known_ns / os.gpu_ns : 0.0);
 		gp_kv_u64(kv, "kernels_with_flops", "kernels with flops", os.known);
 		gp_kv_u64(kv, "unknown_ops", "unknown ops", os.unknown_ops);
 		gp_kv_u64(kv, "kernels_of_unknown_ops", "kernels of unknown ops", os.unknown_kernels);
-		free(res);
+		gp_ops_free(&ops);
 	} else {
 		gp_kv_str(kv, "gpu_time_with_flops_pct", NULL, NULL);
 		gp_kv_u64(kv, "kernels_with_flops", NULL, 0);

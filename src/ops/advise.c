@@ -264,8 +264,8 @@ struct advise_in {
 	/* per gap (in gaps' order): its time by idle cause from the time
 	** breakdown, NULL = not known */
 	const struct gp_bd_gap_cause **cause;
-	const struct gp_opres *r;
-	const struct gp_peak_opts *po;
+	const struct gp_opres *r;      /* ops->r */
+	const struct gp_ops *ops;
 	const struct gp_findings *f;   /* gpu_ns, span_ns, gpu, sm_count */
 	const struct gp_gpu *gpu;      /* peak table entry, NULL = unknown */
 	const struct gp_advise_time *bt;  /* the time breakdown, NULL = none */
@@ -813,15 +813,14 @@ static bool rule_roofline(const struct advise_in *in, struct gp_finding *x)
 	for (size_t k = 0; k < t->kernels.n; k++)
 		agg_add(&all, gp_kernel_def(t, &t->kernels.v[k])->name, dur(&t->kernels.v[k]), k);
 	for (size_t k = 0; k < t->kernels.n; k++) {
-		double pf, pbw, d = dur(&t->kernels.v[k]);
+		double d = dur(&t->kernels.v[k]);
 		struct gp_roofline rl;
 		if (!r[k].known || d < lim.tiny_ns || gp_op_is_comm(&r[k]))
 			continue;     /* tiny kernels: the launch-bound rule */
 		gp_str name = gp_kernel_def(t, &t->kernels.v[k])->name;
 		if (name >= all.n || all.ns[name] < lim.roofline_name_share * in->f->gpu_ns)
 			continue;
-		gp_kernel_peaks(t, k, &r[k], in->po, &pf, &pbw);
-		gp_roofline(r[k].flops, r[k].bytes, d, pf, pbw, &rl);
+		gp_op_roofline(t, in->ops, k, &rl);
 		if (rl.eff < 0 || rl.eff >= lim.low_eff)
 			continue;
 		double save = d - rl.ideal_ns / lim.achievable;
@@ -839,10 +838,8 @@ static bool rule_roofline(const struct advise_in *in, struct gp_finding *x)
 		gp_str top[1];
 		agg_top(&a, top, 1);
 		int32_t s = a.sample[top[0]];
-		double pf, pbw;
 		struct gp_roofline rl;
-		gp_kernel_peaks(t, (size_t)s, &r[s], in->po, &pf, &pbw);
-		gp_roofline(r[s].flops, r[s].bytes, dur(&t->kernels.v[s]), pf, pbw, &rl);
+		gp_op_roofline(t, in->ops, (size_t)s, &rl);
 		snprintf(x->title, sizeof(x->title), ROOF_TITLE, n, lim.low_eff * 100);
 		evidence(t, r, &a, x->evidence, sizeof(x->evidence), "kernels");
 		size_t len = strlen(x->evidence);
@@ -1571,19 +1568,18 @@ static void settle(struct gp_findings *f, struct pending *p, size_t nunits, cons
 	free(left);
 }
 
-void gp_advise(const gp_trace *t, const struct gp_opres *r, const struct gp_peak_opts *po,
-	       struct gp_findings *f)
+void gp_advise(const gp_trace *t, const struct gp_ops *ops, struct gp_findings *f)
 {
-	gp_advise_time(t, r, po, NULL, f);
+	gp_advise_time(t, ops, NULL, f);
 }
 
-void gp_advise_time(const gp_trace *t, const struct gp_opres *r, const struct gp_peak_opts *po,
-		    const struct gp_advise_time *bt, struct gp_findings *f)
+void gp_advise_time(const gp_trace *t, const struct gp_ops *ops, const struct gp_advise_time *bt,
+		    struct gp_findings *f)
 {
-	struct advise_in in = {.t = t, .r = r, .po = po, .f = f, .bt = bt};
+	struct advise_in in = {.t = t, .r = ops->r, .ops = ops, .f = f, .bt = bt};
 	struct pending p[NRULES];
 	gp_ns last = 0;
-	const struct gp_gpu *g = po ? po->gpu : NULL;
+	const struct gp_gpu *g = ops->po.gpu;
 
 	memset(f, 0, sizeof(*f));
 	memset(p, 0, sizeof(p));
@@ -1615,7 +1611,7 @@ void gp_advise_time(const gp_trace *t, const struct gp_opres *r, const struct gp
 	f->capacity_ns = f->span_ns * (f->devices > 1 ? f->devices : 1);
 	free(acts);
 
-	if (t->kernels.n && r && t->attrs) {
+	if (t->kernels.n && in.r && t->attrs) {
 		for (size_t i = 0; i < NRULES; i++) {
 			struct gp_finding x;
 			memset(&x, 0, sizeof(x));

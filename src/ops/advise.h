@@ -61,15 +61,14 @@ struct gp_advise_time {
 	gp_ns short_gap_ns;      /* the breakdown's short-gap threshold */
 };
 
-/* Runs every rule over t (attrs filled) and r (gp_ops_run(t, po)); findings
-** are sorted by ns, largest first.  bt (NULL = not computed) feeds the
-** rules on the time breakdown.  Never fails. */
-void gp_advise_time(const gp_trace *t, const struct gp_opres *r, const struct gp_peak_opts *po,
-		    const struct gp_advise_time *bt, struct gp_findings *out);
+/* Runs every rule over t (attrs filled) and its op model ops; findings are
+** sorted by ns, largest first.  bt (NULL = not computed) feeds the rules on
+** the time breakdown.  Never fails. */
+void gp_advise_time(const gp_trace *t, const struct gp_ops *ops, const struct gp_advise_time *bt,
+		    struct gp_findings *out);
 
 /* gp_advise_time() without the breakdown's rules. */
-void gp_advise(const gp_trace *t, const struct gp_opres *r, const struct gp_peak_opts *po,
-	       struct gp_findings *out);
+void gp_advise(const gp_trace *t, const struct gp_ops *ops, struct gp_findings *out);
 void gp_findings_free(struct gp_findings *f);
 
 /* Findings about collectives matched across ranks (m, from gp_coll_match;

@@ -65,6 +65,13 @@ struct gp_opctx {
 	bool helper;                    /* a helper kernel: 0 FLOPs, bytes unknown */
 };
 
+/* The peaks of work in dtype dt (tc: on tensor cores) on device of t
+** (gpus.c): the overrides of o (may be NULL), else the GPU table entry of
+** o->gpu, the device or the trace's only device; the device's stated
+** bandwidth when no entry is found.  0 = unknown. */
+void gp_peaks_lookup(const gp_trace *t, int32_t device, enum gp_dtype dt, bool tc,
+		     const struct gp_peak_opts *o, struct gp_peak *p);
+
 /* The rule table (formulas.c, from ops.def) and its size. */
 extern const struct gp_oprule gp_oprules[];
 extern const size_t gp_noprules;

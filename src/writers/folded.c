@@ -106,7 +106,7 @@ static void kernel_context(struct stacks *st, const struct gp_analysis *an, size
 	const gp_trace *t = an->trace;
 	const struct gp_attr *a = &t->attrs[k];
 	const char *layer = gp_known_text(gp_s(t, a->layer));
-	const char *op = gp_known_text(gp_s(t, an->opres && an->opres[k].op ? an->opres[k].op : a->op));
+	const char *op = gp_known_text(gp_s(t, an->ops && an->ops->r[k].op ? an->ops->r[k].op : a->op));
 
 	if (layer)
 		put_layer(st, layer);
@@ -140,7 +140,7 @@ static void add_idle(struct stacks *st, const struct gp_analysis *an, const stru
 			put_frame(st, "idle", 4);
 			if (k < t->kernels.n) {
 				const struct gp_attr *a = &t->attrs[k];
-				const char *op = gp_known_text(gp_s(t, an->opres && an->opres[k].op ? an->opres[k].op : a->op));
+				const char *op = gp_known_text(gp_s(t, an->ops && an->ops->r[k].op ? an->ops->r[k].op : a->op));
 				if (op) {
 					kernel_context(st, an, k);
 					if (a->api >= 0) {
@@ -163,7 +163,7 @@ static int add_trace(struct stacks *st, const struct gp_analysis *an, enum weigh
 	const gp_trace *t = an->trace;
 	char rank[32];
 
-	if (!t || !t->attrs || (w != W_TIME && !an->opres))
+	if (!t || !t->attrs || (w != W_TIME && !an->ops))
 		return gp_err(err, GP_ERR_USAGE, "folded: no correlated trace or op model");
 	if (an->rank)
 		snprintf(rank, sizeof(rank), "rank-%" PRId32, an->rank->rank);
@@ -180,7 +180,7 @@ static int add_trace(struct stacks *st, const struct gp_analysis *an, enum weigh
 		if (w == W_TIME)
 			v = kr->end > kr->start ? (uint64_t)kr->end - (uint64_t)kr->start : 0;
 		else
-			v = an->opres[k].flops > 0 ? (uint64_t)llround(an->opres[k].flops) : 0;
+			v = an->ops->r[k].flops > 0 ? (uint64_t)llround(an->ops->r[k].flops) : 0;
 		if (!v)
 			continue;
 		if (an->rank)

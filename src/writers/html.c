@@ -192,7 +192,7 @@ static void write_facts(struct doc *d, const struct gp_analysis *an)
 	open_c(d, "devices", '[');
 	for (size_t i = 0; i < t->devices.n; i++) {
 		const struct gp_device *dv = &t->devices.v[i];
-		const struct gp_gpu *g = an->peaks && an->peaks->gpu ? an->peaks->gpu : gp_gpu_for_device(t, dv);
+		const struct gp_gpu *g = an->ops && an->ops->po.gpu ? an->ops->po.gpu : gp_gpu_for_device(t, dv);
 		open_c(d, NULL, '{');
 		i64(d, "id", dv->id);
 		tstr(d, "name", dv->name);
@@ -371,7 +371,7 @@ enum { G_LAYER, G_OP, G_SHAPE, G_KERNEL, G__COUNT };
 static void group_kernels(const struct gp_analysis *an, struct groups *g)
 {
 	const gp_trace *t = an->trace;
-	const struct gp_opres *r = an->opres;
+	const struct gp_opres *r = an->ops ? an->ops->r : NULL;
 
 	for (size_t k = 0; k < t->kernels.n; k++) {
 		const struct gp_attr *a = &t->attrs[k];
@@ -385,9 +385,10 @@ static void group_kernels(const struct gp_analysis *an, struct groups *g)
 	}
 	for (size_t i = 0; i < g[G_SHAPE].v.n; i++) {
 		struct group *x = &g[G_SHAPE].v.v[i];
-		if (x->flops > 0 && x->bytes > 0 && x->known_ns > 0)
-			gp_kernel_peaks(t, x->first, r ? &r[x->first] : NULL, an->peaks, &x->peak_flops,
-					&x->peak_bw);
+		if (x->flops > 0 && x->bytes > 0 && x->known_ns > 0) {
+			x->peak_flops = gp_op_peak(an->ops, x->first)->flops;
+			x->peak_bw = gp_op_peak(an->ops, x->first)->bw;
+		}
 	}
 }
 
@@ -420,7 +421,7 @@ static void write_timeline(struct doc *d, const struct gp_analysis *an)
 
 	open_c(d, "timeline", '{');
 	if (gp_trace_span(t, &s, &e))
-		gp_timeline_build(&tl, t, an->opres, acts, nacts, s, e, HTML_BUCKETS);
+		gp_timeline_build(&tl, t, an->ops ? an->ops->r : NULL, acts, nacts, s, e, HTML_BUCKETS);
 	i64(d, "start", tl.start);
 	i64(d, "width", tl.width);
 	open_c(d, "devices", '[');

@@ -442,7 +442,7 @@ static void kernel_model_args(FILE *out, const struct gp_analysis *an, size_t k)
 		arg_str(out, "layer", gp_s(t, a->layer));
 	if (a->mod)
 		arg_str(out, "mod", gp_s(t, a->mod));
-	gp_str op = an->opres && an->opres[k].op ? an->opres[k].op : a->op;
+	gp_str op = an->ops && an->ops->r[k].op ? an->ops->r[k].op : a->op;
 	if (op)
 		arg_str(out, "op", gp_s(t, op));
 	arg_str(out, "dir", gp_dir_name(a->dir));
@@ -452,9 +452,9 @@ static void kernel_model_args(FILE *out, const struct gp_analysis *an, size_t k)
 		arg_str(out, "seq", seqs);
 	if (a->iter >= 0)
 		fprintf(out, ",\"iteration\":%" PRId32, a->iter);
-	if (!an->opres)
+	if (!an->ops)
 		return;
-	const struct gp_opres *r = &an->opres[k];
+	const struct gp_opres *r = &an->ops->r[k];
 	if (r->params)
 		arg_str(out, "params", gp_s(t, r->params));
 	if (r->dtype != GP_DT_UNKNOWN)
@@ -468,11 +468,7 @@ static void kernel_model_args(FILE *out, const struct gp_analysis *an, size_t k)
 	if (r->family)
 		fprintf(out, ",\"tceligible\":%d", r->tc_eligible ? 1 : 0);
 	struct gp_roofline rl;
-	double pf = 0, pbw = 0;
-	if (!gp_op_is_comm(r))
-		gp_kernel_peaks(t, k, r, an->peaks, &pf, &pbw);
-	double dur = kr->end > kr->start ? (double)((uint64_t)kr->end - (uint64_t)kr->start) : 0;
-	gp_roofline(r->flops, r->bytes, dur, pf, pbw, &rl);
+	gp_op_roofline(t, an->ops, k, &rl);
 	arg_num(out, "gflops", "%.2f", rl.gflops);
 	arg_num(out, "gbps", "%.2f", rl.gbps);
 	arg_num(out, "eff", "%.3f", rl.eff);
@@ -685,7 +681,7 @@ static void write_counters(struct pf *p, const struct gp_analysis *an, const str
 		s = p->ws;
 		e = p->we;
 	}
-	gp_timeline_build(&tl, t, an->opres, acts, n, s, e, GP_PERFETTO_BUCKETS);
+	gp_timeline_build(&tl, t, an->ops ? an->ops->r : NULL, acts, n, s, e, GP_PERFETTO_BUCKETS);
 	for (size_t d = 0; d < tl.ndev; d++) {
 		const struct gp_timeline_bucket *row = tl.b + d * tl.nbuckets;
 		for (size_t i = 0; i <= tl.nbuckets; i++) {
@@ -695,7 +691,7 @@ static void write_counters(struct pf *p, const struct gp_analysis *an, const str
 			gp_ns ts = gp_timeline_at(&tl, i);
 			begin(p, 'C', "gpu_counter", "GPU busy %", tl.devs[d], 0, ts);
 			fprintf(p->out, ",\"args\":{\"busy\":%.2f}}", i < tl.nbuckets ? 100.0 * b->busy_ns / w : 0.0);
-			if (!an->opres)
+			if (!an->ops)
 				continue;
 			begin(p, 'C', "gpu_counter", "achieved TFLOP/s", tl.devs[d], 0, ts);
 			fprintf(p->out, ",\"args\":{\"TFLOP/s\":%.4f}}", i < tl.nbuckets ? b->flops / w / 1e3 : 0.0);

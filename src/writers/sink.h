@@ -23,8 +23,7 @@
 #include "util/error.h"
 #include "model/trace.h"
 
-struct gp_opres;
-struct gp_peak_opts;
+struct gp_ops;
 struct gp_findings;
 struct gp_memory;
 struct gp_breakdown;
@@ -37,8 +36,7 @@ struct gp_rank_id;
 struct gp_analysis {
 	const char *path;                   /* the input as named on the command line */
 	const gp_trace *trace;              /* loaded and correlated: attrs filled */
-	const struct gp_opres *opres;       /* gp_ops_run's, one per kernel */
-	const struct gp_peak_opts *peaks;   /* --gpu, --peak-flops, --peak-bw */
+	const struct gp_ops *ops;           /* gp_ops_run's: per kernel, its peaks and options */
 	const struct gp_findings *findings; /* gp_advise's, ranked */
 	const struct gp_memory *memory;     /* gp_memory_run's: series, peaks, per op */
 	const struct gp_breakdown *breakdown; /* gp_breakdown_run's: per device and iteration */

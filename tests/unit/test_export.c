@@ -18,6 +18,10 @@
 #include "writers/sink.h"
 #include "writers/timeline.h"
 
+/* The op model of build()'s kernels: FLOPs, no peaks. */
+static struct gp_peak no_peak;
+#define OPS_OF(r) {.r = (r), .peaks = &no_peak, .npeaks = 1}
+
 /* Two kernels on device 0 that overlap ([100,300) and [200,500)), one on
 ** device 1 ([0,100)), one copy on device 0 ([700,800)); each kernel
 ** launched by its own call; kernel 2 is the backward of kernel 0. */
@@ -118,7 +122,8 @@ static void folded_escapes_and_sums(void **state)
 	struct gp_opres r[3];
 
 	build(&t, r);
-	struct gp_analysis a = {.trace = &t, .opres = r};
+	struct gp_ops ops = OPS_OF(r);
+	struct gp_analysis a = {.trace = &t, .ops = &ops};
 	char *out = run_sink("folded", &a);
 	/* kernels 0 and 2 share a stack: 200 + 100 ns; the layer splits at ':' */
 	assert_string_equal(out, "Net;Block%201;fc;aten::linear;gemm%3Bwith%20space 300\n"
@@ -146,7 +151,8 @@ static void perfetto_times_window_flows(void **state)
 	gp_breakdown b;
 	gp_error err = {0};
 	assert_int_equal(gp_breakdown_run(&t, &bo, &b, &err), GP_OK);
-	struct gp_analysis a = {.trace = &t, .opres = r, .breakdown = &b};
+	struct gp_ops ops = OPS_OF(r);
+	struct gp_analysis a = {.trace = &t, .ops = &ops, .breakdown = &b};
 	char *out = run_sink("perfetto", &a);
 	assert_non_null(strstr(out, "\"ts\":-1234.567,\"dur\":1235.067"));
 	assert_non_null(strstr(out, "\"ts\":0.100,\"dur\":0.200"));

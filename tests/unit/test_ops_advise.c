@@ -38,9 +38,8 @@ static const struct gp_finding *find(const struct gp_findings *out, const char *
 static const struct gp_finding *advise(struct fx *f, struct gp_findings *out, const char *kind)
 {
 	fx_done(f);
-	struct gp_opres *r = gp_ops_run(&f->t, NULL);
-	gp_advise(&f->t, r, NULL, out);
-	free(r);
+	fx_ops(f, NULL);
+	gp_advise(&f->t, &f->ops, out);
 	return find(out, kind);
 }
 
@@ -321,9 +320,8 @@ static void idle_causes_split_gaps(void **state)
 	bt.idle_ns = 19 * 500000.0;
 	bt.idle_cause_ns[GP_IDLE_HOST_LAUNCH] = 19 * 300000.0;
 	bt.idle_cause_ns[GP_IDLE_OTHER] = 19 * 200000.0;
-	struct gp_opres *r = gp_ops_run(&f.t, NULL);
-	gp_advise_time(&f.t, r, NULL, &bt, &out);
-	free(r);
+	fx_ops(&f, NULL);
+	gp_advise_time(&f.t, &f.ops, &bt, &out);
 	const struct gp_finding *host = find(&out, "host-launch"), *idle = find(&out, "idle-gaps");
 	assert_non_null(host);
 	assert_non_null(idle);
