@@ -408,6 +408,7 @@ static void add_segment(struct sweep *s, struct dev *d, gp_ns a, gp_ns b, unsign
 			g->iter = next && next->kernel >= 0 && s->t->attrs ? s->t->attrs[next->kernel].iter : -1;
 			g->start = a;
 			g->end = b;
+			g->next = next ? next->kernel : -1;
 			split_idle(s, d, a, b, a, b, cause, g->idle);
 		}
 	}
@@ -757,6 +758,7 @@ int gp_breakdown_run(const gp_trace *t, const struct gp_breakdown_opts *o, gp_br
 		gp_vec_free(d->open);
 	}
 
+	b->short_gap_ns = o->short_gap_ns;
 	b->win = s.win.v;
 	b->nwin = s.win.n;
 	gp_vec_sort(l.st, cmp_stream);

@@ -88,13 +88,14 @@ struct gp_bd_gap {
 	char *context;            /* "ProfilerStep#3 > aten::item > cudaStreamSynchronize", or NULL */
 };
 
-/* Every idle gap of a device (the whole trace) with its time by cause, for
-** advise's findings per cause. */
+/* Every idle gap of a device (the whole trace) with its time by cause: the
+** gaps advise's findings and the perfetto sink's idle slices read. */
 struct gp_bd_gap_cause {
 	int32_t device;
 	int32_t iter;             /* of the work that ends the gap, -1 = unknown */
 	gp_ns start, end;
 	gp_ns idle[GP_IDLE__COUNT];
+	int32_t next;             /* the kernel that ends it (index), -1 = a copy or memset */
 };
 
 /* HTA's idle time breakdown of one stream: the gap before each GPU event
@@ -138,6 +139,7 @@ struct gp_breakdown_opts {
 };
 
 typedef struct gp_breakdown {
+	gp_ns short_gap_ns;           /* the short-gap threshold it ran with */
 	struct gp_bd_window *win;     /* per device: the whole trace, then its iterations by start */
 	size_t nwin;
 	struct gp_bd_stream *streams; /* by device, stream */

@@ -11,7 +11,7 @@
 #include "analysis/breakdown.h"
 #include "cmds/cmds.h"
 #include "cmds/options.h"
-#include "ops/advise.h"
+#include "analysis/advise.h"
 #include "ops/ops.h"
 #include "writers/sink.h"
 #include "writers/writer.h"
@@ -76,21 +76,6 @@ static int write_rows(gp_writer *w, const struct gp_findings *f, size_t top)
 	return GP_OK;
 }
 
-/* Runs the time breakdown of t into b (gaps with their causes too) and
-** fills bt with what the advise rules use (gp_cli_advise_time); the
-** analysis' default short-gap threshold (10 us) applies.  bt points into
-** b: free b after the rules ran. */
-static void advise_time(const gp_trace *t, gp_breakdown *b, struct gp_advise_time *bt)
-{
-	struct gp_breakdown_opts bo = {.short_gap_ns = 10000,
-				       .gap_causes = true};
-	gp_error err = {0};
-
-	if (gp_breakdown_run(t, &bo, b, &err))
-		return;
-	gp_cli_advise_time(b, bo.short_gap_ns, bt);
-}
-
 /* What advise does with each trace. */
 struct job {
 	const struct gp_cli_opts *co;
@@ -102,12 +87,13 @@ struct job {
 /* The findings of t (the caller frees f and ops). */
 static void findings_of(gp_trace *t, const struct job *j, struct gp_ops *ops, struct gp_findings *f)
 {
-	struct gp_advise_time bt = {0};
+	struct gp_breakdown_opts bo = {.short_gap_ns = 10000, .gap_causes = true};
 	gp_breakdown b = {0};
+	gp_error err = {0};
 
 	gp_ops_run(t, &j->co->peaks, ops);
-	advise_time(t, &b, &bt);
-	gp_advise_time(t, ops, &bt, f);
+	gp_breakdown_run(t, &bo, &b, &err);
+	gp_advise(t, ops, &b, f);
 	gp_breakdown_free(&b);
 }
 

@@ -222,13 +222,6 @@ char *gp_cli_read_chartjs(const char *cmd, const char *path, size_t *len);
 ** regular file, never what -o may also name (/dev/full, a pipe). */
 void gp_cli_remove_output(const char *path);
 
-struct gp_breakdown;
-struct gp_advise_time;
-/* Adds the sums of breakdown b's whole-trace windows that the advise
-** rules use (communication, exposed communication, idle time by cause)
-** to bt, and points bt at b's gaps by cause (b run with gap_causes and
-** short_gap_ns as its threshold): free b after the rules ran. */
-void gp_cli_advise_time(const struct gp_breakdown *b, gp_ns short_gap_ns, struct gp_advise_time *bt);
 /* A progress line on stderr ("gpuprof: writing... 40%") for a long step:
 ** shown only when stderr is a terminal and the step has run for a second
 ** (GPUPROF_PROGRESS_AFTER=S: S seconds, 0 = at once), cleared at the end. */

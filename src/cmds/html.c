@@ -18,7 +18,7 @@
 #include "analysis/memory.h"
 #include "cmds/cmds.h"
 #include "cmds/options.h"
-#include "ops/advise.h"
+#include "analysis/advise.h"
 #include "ops/ops.h"
 #include "writers/html.h"
 #include "writers/sink.h"
@@ -119,7 +119,6 @@ static int run_passes(const char *path, gp_trace *t, const struct html_opts *x, 
 {
 	struct gp_breakdown_opts bo = {.short_gap_ns = 10000, .top_gaps = 10,
 				       .gap_causes = true};
-	struct gp_advise_time bt = {0};
 	int rc;
 
 	gp_ops_run(t, &x->o->peaks, &p->ops);
@@ -128,8 +127,7 @@ static int run_passes(const char *path, gp_trace *t, const struct html_opts *x, 
 		gp_ops_free(&p->ops);
 		return rc;
 	}
-	gp_cli_advise_time(&p->b, bo.short_gap_ns, &bt);
-	gp_advise_time(t, &p->ops, &bt, &p->f);
+	gp_advise(t, &p->ops, &p->b, &p->f);
 	gp_memory_run(t, &p->m);
 	*a = (struct gp_analysis){.path = path, .trace = t, .ops = &p->ops, .findings = &p->f, .memory = &p->m, .breakdown = &p->b, .script = x->lib,
 				  .script_len = x->lib_len, .top = x->o->top};

@@ -6,7 +6,7 @@
 */
 #include <string.h>
 
-#include "ops/advise.h"
+#include "analysis/advise.h"
 #include "writers/sink.h"
 #include "writers/writer.h"
 

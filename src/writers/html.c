@@ -22,7 +22,7 @@
 #include "analysis/breakdown.h"
 #include "analysis/memory.h"
 #include "analysis/ranks.h"
-#include "ops/advise.h"
+#include "analysis/advise.h"
 #include "ops/ops.h"
 #include "util/u64map.h"
 #include "writers/html.h"

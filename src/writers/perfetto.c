@@ -436,7 +436,6 @@ static void kernel_model_args(FILE *out, const struct gp_analysis *an, size_t k)
 {
 	const gp_trace *t = an->trace;
 	const struct gp_attr *a = &t->attrs[k];
-	const struct gp_kernel *kr = &t->kernels.v[k];
 
 	if (a->layer)
 		arg_str(out, "layer", gp_s(t, a->layer));

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ops/advise.h"
+#include "analysis/advise.h"
 #include "writers/kv.h"
 #include "writers/sink.h"
 #include "writers/writer.h"
