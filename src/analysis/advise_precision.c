@@ -78,26 +78,46 @@ static int tc_multiple(enum gp_dtype dt)
 	}
 }
 
+/* The kernels of a precision rule: every kernel pick() takes claims half
+** its wall time (tensor cores, TF32 or mixed precision would at least
+** halve it); their time and count go to *total and *n, their ops into a
+** (gp_adv_agg_init'ed here).  Returns whether they hold the rules' share
+** of GPU time. */
+static bool claim_half(const struct gp_adv_in *in, bool (*pick)(const struct gp_adv_in *in, size_t k),
+		       struct gp_adv_agg *a, double *total, size_t *n)
+{
+	const gp_trace *t = in->t;
+
+	*total = 0;
+	*n = 0;
+	gp_adv_agg_init(a, t);
+	for (size_t k = 0; k < t->kernels.n; k++) {
+		if (!pick(in, k))
+			continue;
+		*total += gp_adv_dur(&t->kernels.v[k]);
+		(*n)++;
+		gp_adv_claim(in, k, in->wall[k] / 2);
+		gp_adv_agg_add(a, gp_adv_group_key(t, in->r, k), gp_adv_dur(&t->kernels.v[k]), k);
+	}
+	return *n && *total >= gp_adv_lim.min_share * in->f->gpu_ns;
+}
+
+/* A tensor-core-eligible op's kernel that ran on CUDA cores. */
+static bool eligible_off_tc(const struct gp_adv_in *in, size_t k)
+{
+	return in->r[k].tc_eligible && in->r[k].tc == GP_TC_NO;
+}
+
 /* tc-not-used: tensor-core-eligible ops that did not run on tensor cores. */
 bool gp_rule_tc_not_used(const struct gp_adv_in *in, struct gp_finding *x)
 {
 	const gp_trace *t = in->t;
 	const struct gp_opres *r = in->r;
 	struct gp_adv_agg a;
-	double total = 0;
-	size_t n = 0;
-	bool found;
+	double total;
+	size_t n;
+	bool found = claim_half(in, eligible_off_tc, &a, &total, &n);
 
-	gp_adv_agg_init(&a, t);
-	for (size_t k = 0; k < t->kernels.n; k++) {
-		if (!r[k].tc_eligible || r[k].tc != GP_TC_NO)
-			continue;
-		total += gp_adv_dur(&t->kernels.v[k]);
-		n++;
-		gp_adv_claim(in, k, in->wall[k] / 2);
-		gp_adv_agg_add(&a, gp_adv_group_key(t, r, k), gp_adv_dur(&t->kernels.v[k]), k);
-	}
-	found = n && total >= gp_adv_lim.min_share * in->f->gpu_ns;
 	if (found) {
 		gp_adv_involved(x, total, n);
 		gp_str top[1];
@@ -126,32 +146,31 @@ static bool has_tf32(const char *gpu)
 	return true;
 }
 
+/* An fp32 GEMM, convolution, attention or RNN kernel with modelled work
+** on CUDA cores. */
+static bool fp32_gemm(const struct gp_adv_in *in, size_t k)
+{
+	const struct gp_opres *r = &in->r[k];
+	const char *fam = gp_opres_family(r);
+	/* trial runs and kernels whose modelled work exceeds the peak have no
+	** trusted FLOPs but are fp32 GEMMs all the same; helpers (0 FLOPs)
+	** are not */
+	bool work = (r->known && r->flops > 0) || r->trial || r->overpeak;
+
+	return fam && r->dtype == GP_DT_FP32 && r->tc == GP_TC_NO && work &&
+	       (!strcmp(fam, "gemm") || !strcmp(fam, "conv") || !strcmp(fam, "attention") || !strcmp(fam, "rnn"));
+}
+
 /* fp32-gemm: fp32 GEMMs, convolutions and attention on CUDA cores. */
 bool gp_rule_fp32_gemm(const struct gp_adv_in *in, struct gp_finding *x)
 {
 	const gp_trace *t = in->t;
 	const struct gp_opres *r = in->r;
 	struct gp_adv_agg a;
-	double total = 0;
-	size_t n = 0;
-	bool found;
+	double total;
+	size_t n;
+	bool found = claim_half(in, fp32_gemm, &a, &total, &n);
 
-	gp_adv_agg_init(&a, t);
-	for (size_t k = 0; k < t->kernels.n; k++) {
-		const char *fam = gp_opres_family(&r[k]);
-		/* trial runs and kernels whose modelled work exceeds the
-		** peak have no trusted FLOPs but are fp32 GEMMs all the same;
-		** helpers (0 FLOPs) are not */
-		bool work = (r[k].known && r[k].flops > 0) || r[k].trial || r[k].overpeak;
-		if (!fam || r[k].dtype != GP_DT_FP32 || r[k].tc != GP_TC_NO || !work ||
-		    (strcmp(fam, "gemm") && strcmp(fam, "conv") && strcmp(fam, "attention") && strcmp(fam, "rnn")))
-			continue;
-		total += gp_adv_dur(&t->kernels.v[k]);
-		n++;
-		gp_adv_claim(in, k, in->wall[k] / 2);
-		gp_adv_agg_add(&a, gp_adv_group_key(t, r, k), gp_adv_dur(&t->kernels.v[k]), k);
-	}
-	found = n && total >= gp_adv_lim.min_share * in->f->gpu_ns;
 	if (found) {
 		const char *gpu = in->f->gpu;
 		gp_adv_involved(x, total, n);
@@ -173,6 +192,22 @@ static bool has_tensor_cores(const struct gp_gpu *g)
 	return g && g->fp16 > 0;
 }
 
+/* An fp32 GEMM/conv kernel (by its op's family or its name) on CUDA cores
+** whose op has no shapes: no params, no FLOPs. */
+static bool fp32_unshaped(const struct gp_adv_in *in, size_t k)
+{
+	const gp_trace *t = in->t;
+	const struct gp_opres *r = &in->r[k];
+	const char *name = gp_s(t, gp_kernel_long_name_of(t, &t->kernels.v[k]));
+	const char *fam = gp_opres_family(r);
+
+	if (r->tc != GP_TC_NO || r->params || (r->known && r->flops > 0) || gp_op_is_comm(r))
+		return false;
+	enum gp_dtype dt = r->dtype != GP_DT_UNKNOWN ? (enum gp_dtype)r->dtype : gp_kernel_dtype(name);
+	bool gemm = fam && (!strcmp(fam, "gemm") || !strcmp(fam, "conv") || !strcmp(fam, "rnn"));
+	return dt == GP_DT_FP32 && (gemm || gp_kernel_is_gemm_like(name));
+}
+
 /* fp32-unshaped: fp32 GEMM/conv kernels on CUDA cores of a GPU with tensor
 ** cores, whose op has no shapes in the trace (fp32-gemm takes those with
 ** shapes and FLOPs). */
@@ -181,29 +216,13 @@ bool gp_rule_fp32_unshaped(const struct gp_adv_in *in, struct gp_finding *x)
 	const gp_trace *t = in->t;
 	const struct gp_opres *r = in->r;
 	struct gp_adv_agg a;
-	double total = 0;
-	size_t n = 0;
+	double total;
+	size_t n;
 	bool found;
 
 	if (!has_tensor_cores(in->gpu))
 		return false;
-	gp_adv_agg_init(&a, t);
-	for (size_t k = 0; k < t->kernels.n; k++) {
-		const struct gp_kernel *kr = &t->kernels.v[k];
-		const char *name = gp_s(t, gp_kernel_long_name_of(t, kr));
-		const char *fam = gp_opres_family(&r[k]);
-		if (r[k].tc != GP_TC_NO || r[k].params || (r[k].known && r[k].flops > 0) || gp_op_is_comm(&r[k]))
-			continue;
-		enum gp_dtype dt = r[k].dtype != GP_DT_UNKNOWN ? (enum gp_dtype)r[k].dtype : gp_kernel_dtype(name);
-		bool gemm = fam && (!strcmp(fam, "gemm") || !strcmp(fam, "conv") || !strcmp(fam, "rnn"));
-		if (dt != GP_DT_FP32 || !(gemm || gp_kernel_is_gemm_like(name)))
-			continue;
-		total += gp_adv_dur(kr);
-		n++;
-		gp_adv_claim(in, k, in->wall[k] / 2);
-		gp_adv_agg_add(&a, gp_adv_group_key(t, r, k), gp_adv_dur(kr), k);
-	}
-	found = n && total >= gp_adv_lim.min_share * in->f->gpu_ns;
+	found = claim_half(in, fp32_unshaped, &a, &total, &n);
 	if (found) {
 		char amp[400];      /* the precision advice, then why to record shapes */
 		gp_adv_involved(x, total, n);

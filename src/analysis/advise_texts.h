@@ -152,7 +152,8 @@
 	"outside the loop, avoid torch.cuda.empty_cache() in it, and set "                     \
 	"PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True against fragmentation."
 
-#define STRAGGLER_TITLE "rank %d is the straggler in %" PRIu64 " of %zu collectives, costing the others %s of waiting"
+#define STRAGGLER_TITLE \
+	"rank %d is the straggler in %" PRIu64 " of %zu collectives, costing the others %s of waiting"
 #define STRAGGLER_EVIDENCE                                                                 \
 	"it arrives last by %s on average; all ranks waited %s in all in the %zu collectives " \
 	"matched on every rank (clocks aligned on collective ends)"

@@ -18,6 +18,8 @@
 #include <zlib.h>
 
 #include "cmds/cmds.h"
+#include "cmds/options.h"
+#include "analysis/analysis.h"
 #include "analysis/correlate.h"
 #include "analysis/window.h"
 #include "readers/reader.h"
@@ -330,6 +332,12 @@ FILE *gp_cli_open_output(const char *cmd, const char *path, bool force)
 	if (!f)
 		gzclose(gz);
 	return f;
+}
+
+void gp_cli_analysis_opts(const struct gp_cli_opts *co, struct gp_analysis_opts *ao)
+{
+	gp_analysis_opts_init(ao);
+	ao->peaks = co->peaks;
 }
 
 void gp_cli_remove_output(const char *path)

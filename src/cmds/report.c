@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/analysis.h"
 #include "cmds/cmds.h"
 #include "cmds/options.h"
 #include "util/fmt.h"
-#include "ops/ops.h"
 #include "writers/writer.h"
 
 enum col {
@@ -270,16 +270,19 @@ int cmd_report(int argc, char **argv)
 		return rc;
 	}
 
-	struct gp_ops ops = {0};
-	if (needs_ops(sel, nsel))
-		gp_ops_run(&t, &o.peaks, &ops);
+	struct gp_analysis_opts ao;
+	struct gp_analysis a;
+	gp_cli_analysis_opts(&o, &ao);
+	/* the op model never fails */
+	gp_analysis_run(&t, needs_ops(sel, nsel) ? GP_NEED_OPS : 0, &ao, &a, &err);
+	const struct gp_ops *ops = gp_analysis_has(&a, GP_NEED_OPS) ? &a.ops : NULL;
 	bool short_trace = o.wo.width > 0;
 	struct cells cells = {0};
 	const char *vals[C__COUNT];
 
 	for (size_t k = 0; k < t.kernels.n; k++) {
 		for (int i = 0; i < nsel; i++)
-			vals[i] = cell(&t, ops.r ? &ops : NULL, k, sel[i], short_trace, &cells);
+			vals[i] = cell(&t, ops, k, sel[i], short_trace, &cells);
 		gp_writer_row(&w, vals);
 	}
 	rc = gp_writer_close(&w, &err);
@@ -287,7 +290,7 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, "gpuprof report: %s has no kernels%s\n", o.file,
 			t.ranges.n ? " (its ranges and timers: gpuprof ranges FILE)" : "");
 	free(cells.kernel);
-	gp_ops_free(&ops);
+	gp_analysis_free(&a);
 	gp_trace_free(&t);
 	if (rc) {
 		gp_err_print(&err);
