@@ -3,9 +3,11 @@
 ** is the template share/html/report.html with its style, its script and
 ** the charting library inlined, and the analysis as one JSON document in a
 ** <script type="application/json"> element, which the page's script reads
-** and draws.  Everything here is aggregated (top N + "other", a bucketed
-** timeline, at most HTML_POINTS roofline points), so the page stays small
-** whatever the trace's size.  Every string from the trace goes through
+** and draws.  It formats what the analysis runner computed (GP_HTML_NEEDS,
+** html.h: the kernel groups, the bucketed timeline, the breakdown, memory,
+** the findings), aggregated: the top N groups of a table + "other", at most
+** HTML_POINTS roofline points, so the page stays small whatever the
+** trace's size.  Every string from the trace goes through
 ** gp_json_string_html: no trace text can end the element or reach markup.
 **
 ** The document holds a list of inputs, one object each, so a page that
