@@ -10,7 +10,7 @@
 
 #include "cmds/cmds.h"
 #include "cmds/options.h"
-#include "ops/ops.h"
+#include "analysis/analysis.h"
 #include "writers/kv.h"
 #include "writers/writer.h"
 
@@ -145,15 +145,17 @@ static void write_info(gp_kv *kv, gp_trace *t)
 	gp_kv_u64(kv, "kernels_with_launch", t->kernels.n ? "kernels with launch" : NULL, attributed);
 	if (t->kernels.n) {
 		/* Op model coverage: how much GPU time has known FLOPs. */
-		struct gp_opres *res = gp_ops_run(t, NULL);
+		struct gp_analysis a;
 		struct gp_ops_summary os;
-		gp_ops_summarize(t, res, &os);
+		gp_error err = {0};
+		gp_analysis_run(t, GP_NEED_OPS, NULL, &a, &err);   /* the op model never fails */
+		gp_ops_summarize(t, &a.ops, &os);
 		gp_kv_pct(kv, "gpu_time_with_flops_pct", "gpu time with flops",
 			  os.gpu_ns > 0 ? 100 * os.known_ns / os.gpu_ns : 0.0);
 		gp_kv_u64(kv, "kernels_with_flops", "kernels with flops", os.known);
 		gp_kv_u64(kv, "unknown_ops", "unknown ops", os.unknown_ops);
 		gp_kv_u64(kv, "kernels_of_unknown_ops", "kernels of unknown ops", os.unknown_kernels);
-		free(res);
+		gp_analysis_free(&a);
 	} else {
 		gp_kv_str(kv, "gpu_time_with_flops_pct", NULL, NULL);
 		gp_kv_u64(kv, "kernels_with_flops", NULL, 0);

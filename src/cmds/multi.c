@@ -323,7 +323,7 @@ int gp_cli_run(const struct gp_cli_many *m, const struct gp_cli_opts *co)
 int gp_cli_coll_extract(gp_trace *t, const struct gp_gpu *gpu, struct gp_coll_rank *r, const char **link,
 			gp_error *err)
 {
-	struct gp_coll_opts co = {.is_comm = gp_kernel_is_comm};
+	struct gp_coll_opts co = {0};
 	const struct gp_gpu *g = gpu;
 	struct gp_gpu est;
 

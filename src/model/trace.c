@@ -482,15 +482,6 @@ const char *gp_mem_kind_name(int kind)
 	return kind >= 0 && kind < GP_MEM__COUNT ? names[kind] : "Unknown";
 }
 
-const char *gp_sync_kind_name(int kind)
-{
-	static const char *names[GP_SYNC__COUNT] = {
-		"Unknown sync", "Event sync", "Stream wait event", "Stream sync",
-		"Context sync",
-	};
-	return kind >= 0 && kind < GP_SYNC__COUNT ? names[kind] : "Unknown sync";
-}
-
 const char *gp_range_kind_name(int kind)
 {
 	switch (kind) {

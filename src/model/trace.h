@@ -526,7 +526,6 @@ const char *gp_api_strip_version(const char *name, char *buf, size_t size);
 
 const char *gp_copy_kind_name(int kind);   /* "HtoD" */
 const char *gp_mem_kind_name(int kind);    /* "Pageable" */
-const char *gp_sync_kind_name(int kind);   /* "Stream sync" */
 const char *gp_range_kind_name(int kind);  /* "PushPop" */
 const char *gp_dir_name(int dir);          /* "fprop", "bprop", "na" */
 

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "ops/ops.h"
+#include "ops/opsint.h"
 #include "util/alloc.h"
 
 /*
@@ -729,25 +729,22 @@ void gp_roofline(double flops, double bytes, double dur_ns, double peak_flops, d
 		o->eff = o->ideal_ns / dur_ns;
 }
 
-void gp_kernel_peaks(const gp_trace *t, size_t k, const struct gp_opres *r,
-		     const struct gp_peak_opts *o, double *pf, double *pbw)
+void gp_peaks_lookup(const gp_trace *t, int32_t device, enum gp_dtype dt, bool tc,
+		     const struct gp_peak_opts *o, struct gp_peak *p)
 {
 	const struct gp_gpu *g = o ? o->gpu : NULL;
-	const struct gp_device *d = NULL;
+	const struct gp_device *d = gp_trace_device(t, device);
 	struct gp_gpu est;
 
-	if (k < t->kernels.n)
-		d = gp_trace_device(t, gp_kernel_device(t, &t->kernels.v[k]));
 	if (!g && d)
 		g = gp_gpu_for_device(t, d, &est);
 	if (!g && t->devices.n == 1)
 		g = gp_gpu_for_device(t, &t->devices.v[0], &est);
-	*pf = o && o->peak_flops > 0 ? o->peak_flops
-	      : gp_gpu_peak_flops(g, r ? (enum gp_dtype)r->dtype : GP_DT_UNKNOWN, r && r->tc == GP_TC_YES);
+	p->flops = o && o->peak_flops > 0 ? o->peak_flops : gp_gpu_peak_flops(g, dt, tc);
 	if (o && o->peak_bw > 0)
-		*pbw = o->peak_bw;
+		p->bw = o->peak_bw;
 	else if (g && g->bw > 0)
-		*pbw = g->bw * 1e9;
+		p->bw = g->bw * 1e9;
 	else
-		*pbw = d && d->mem_bw > 0 ? d->mem_bw : 0;
+		p->bw = d && d->mem_bw > 0 ? d->mem_bw : 0;
 }

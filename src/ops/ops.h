@@ -5,8 +5,9 @@
 ** (docs/op-model.md); tensor-core name patterns in tc.c; GPU peaks in
 ** gpus.c.
 **
-** Ownership: gp_ops_run() returns an array the caller frees with free().
-** Strings in it are interned in the trace (gp_str) or static (family).
+** Ownership: gp_ops_run() fills a caller-owned gp_ops whose arrays
+** gp_ops_free() releases.  Strings in it are interned in the trace (gp_str)
+** or static (family).
 */
 #ifndef GP_OPS_H
 #define GP_OPS_H
@@ -28,40 +29,82 @@ struct gp_opres {
 	uint8_t dtype;      /* enum gp_dtype the op computes in, GP_DT_UNKNOWN if unknown */
 	unsigned tc_eligible : 1; /* a GEMM/conv/attention op in fp16/bf16/tf32/fp8 */
 	unsigned known : 1;       /* a formula row computed flops/bytes for this kernel */
-	unsigned comm : 1;        /* read it through gp_op_is_comm() */
+	unsigned comm : 1;        /* gp_kernel_is_comm(); read it through gp_op_is_comm() */
 	unsigned helper : 1;      /* a helper kernel of a GEMM/conv op (gp_kernel_is_helper): 0 FLOPs */
 	unsigned trial : 1;       /* an autotuning trial run (cudnn.benchmark): flops/bytes -1 */
 	unsigned overpeak : 1;    /* the modelled work exceeded the GPU's peak: flops/bytes -1 */
+	unsigned peak : 24;       /* index into gp_ops.peaks: read it through gp_op_peak() */
 };
+
+/* Memory per kernel is a tracked target (docs/PERFORMANCE.md). */
+_Static_assert(sizeof(struct gp_opres) == 32, "gp_opres stays 32 bytes a kernel");
 
 /* The kernel's op family: "gemm", "conv", "pointwise"... (its rule's),
 ** "unknown" for an op no rule knows, NULL when no op is attributed. */
 const char *gp_opres_family(const struct gp_opres *r);
 
-/* Whether the kernel is communication (a collective or point-to-point
-** transfer): its op is in family "comm" (all_reduce, send,
-** record_param_comms...), or the model knows no op for it and its name is
-** an NCCL/RCCL kernel's (gp_kernel_is_comm()).  The one test of "is this
-** kernel communication" for advise, the roofline columns and time
-** breakdowns. */
+/* Whether the kernel is communication: gp_kernel_is_comm()
+** (model/classify.h), kept per kernel by the op model.  Communication
+** kernels have no compute/memory roofline. */
 static inline bool gp_op_is_comm(const struct gp_opres *r)
 {
 	return r->comm;
 }
 
-struct gp_peak_opts;
+/* The peaks the roofline of a kernel is measured against, from the
+** --gpu/--peak-* options, else the GPU table entry of its device.  A GPU
+** without its own name (gp_gpu_for_device) in a trace of one device takes
+** that device's. */
+struct gp_peak_opts {
+	const struct gp_gpu *gpu;   /* --gpu NAME, NULL = from the trace's device */
+	double peak_flops;          /* --peak-flops (FLOP/s), 0 = table */
+	double peak_bw;             /* --peak-bw (bytes/s), 0 = table */
+};
 
-/* Computes one gp_opres per kernel; t->attrs must be filled.  Never fails:
-** an op the model does not know gets family "unknown", flops/bytes -1.
-** Then two checks make the FLOPs trustworthy: autotuning trial runs
-** (cudnn.benchmark: one op instance that runs more GEMM/conv kernels than
-** the same op with the same shapes does elsewhere) get trial = 1, and a
-** kernel whose modelled work needs longer than it ran at the peaks of po
-** (NULL: the trace's GPU) gets overpeak = 1; both get flops/bytes -1, and
-** each check that fires adds a note to t->warnings (count, time, names).
-** First it looks each device up in the GPU table once (gp_gpus_resolve:
-** its row kept in the device, a note for estimated or unknown peaks). */
-struct gp_opres *gp_ops_run(gp_trace *t, const struct gp_peak_opts *po);
+/* A kernel's peaks: FLOP/s for its dtype on tensor cores or not, and
+** memory bandwidth in bytes/s; 0 = unknown. */
+struct gp_peak {
+	double flops, bw;
+};
+
+/* The op model of a trace: per kernel its gp_opres, and the few distinct
+** peaks the kernels run against (their device, dtype and tensor-core use
+** decide them), referenced by gp_opres.peak: 32 bytes a kernel in all. */
+struct gp_ops {
+	struct gp_opres *r;         /* [t->kernels.n] */
+	struct gp_peak *peaks;      /* [npeaks]; peaks[0] is {0, 0}: unknown */
+	size_t npeaks;
+	struct gp_peak_opts po;     /* the peak options it ran with */
+};
+
+/* Computes ops for t (t->attrs filled: else every kernel has no op), with
+** the peaks of po (NULL: the trace's GPUs).  Never fails: an op the model
+** does not know gets family "unknown", flops/bytes -1.  Then two checks
+** make the FLOPs trustworthy: autotuning trial runs (cudnn.benchmark: one
+** op instance that runs more GEMM/conv kernels than the same op with the
+** same shapes does elsewhere) get trial = 1, and a kernel whose modelled
+** work needs longer than it ran at its peaks gets overpeak = 1; both get
+** flops/bytes -1, and each check that fires adds a note to t->warnings
+** (count, time, names).  First it looks each device up in the GPU table
+** once (gp_gpus_resolve: its row kept in the device, a note for estimated
+** or unknown peaks).  Interns params and op names in t. */
+void gp_ops_run(gp_trace *t, const struct gp_peak_opts *po, struct gp_ops *ops);
+
+void gp_ops_free(struct gp_ops *ops);
+
+/* Kernel k's peaks (a communication kernel's too: gp_op_roofline gives it
+** none). */
+static inline const struct gp_peak *gp_op_peak(const struct gp_ops *o, size_t k)
+{
+	return &o->peaks[o->r[k].peak];
+}
+
+struct gp_roofline;
+
+/* Kernel k's roofline: its modelled FLOPs and bytes over its duration
+** (0 when it ends before it starts) against its peaks; a communication
+** kernel has none (ideal, eff and bound unknown, achieved rates kept). */
+void gp_op_roofline(const gp_trace *t, const struct gp_ops *o, size_t k, struct gp_roofline *rl);
 
 /* Totals over a gp_ops_run() result, for `info`. */
 struct gp_ops_summary {
@@ -71,7 +114,7 @@ struct gp_ops_summary {
 	size_t unknown_ops;     /* distinct op names the model does not know */
 	size_t unknown_kernels; /* kernels of those ops */
 };
-void gp_ops_summarize(const gp_trace *t, const struct gp_opres *r, struct gp_ops_summary *s);
+void gp_ops_summarize(const gp_trace *t, const struct gp_ops *o, struct gp_ops_summary *s);
 
 /* Kernel names: tensor cores, element type, communication (tc.c). */
 
@@ -97,9 +140,6 @@ enum gp_dtype gp_kernel_dtype(const char *name);
 /* Whether a GEMM-like op in dt is tensor-core eligible (fp16, bf16, tf32, fp8). */
 bool gp_dtype_tc_capable(enum gp_dtype dt);
 
-/* Whether a kernel's short name is an NCCL or RCCL communication kernel's
-** (ncclKernel_*, ncclDevKernel_*, rccl*). */
-bool gp_kernel_is_comm(const char *short_name);
 
 /* GPU peaks (gpus.c). */
 
@@ -157,7 +197,7 @@ const struct gp_gpu *gp_gpu_for_device(const gp_trace *t, const struct gp_device
 bool gp_gpu_estimate(const gp_trace *t, const struct gp_device *d, struct gp_gpu *g);
 
 /* Looks up each device of t once and keeps the row in d->gpu_row, so that
-** the per-kernel gp_kernel_peaks() costs no name search; for each device
+** the per-kernel peaks (gp_peaks_lookup) cost no name search; for each device
 ** that runs kernels and whose peaks are not in the table, adds a note to
 ** t->warnings: estimated (from what, what was assumed, the main peaks) or
 ** unknown (what the trace lacks).  No note when po sets a GPU or both
@@ -182,16 +222,5 @@ struct gp_roofline {
 };
 void gp_roofline(double flops, double bytes, double dur_ns, double peak_flops, double peak_bw,
 		 struct gp_roofline *out);
-
-/* Peaks for one kernel: from opts overrides, else its device's
-** (gp_gpu_for_device: the table, else estimated), else the trace's only
-** device's.  Fills *pf and *pbw (0 = unknown). */
-struct gp_peak_opts {
-	const struct gp_gpu *gpu;   /* --gpu NAME, NULL = from the trace's device */
-	double peak_flops;          /* --peak-flops (FLOP/s), 0 = table */
-	double peak_bw;             /* --peak-bw (bytes/s), 0 = table */
-};
-void gp_kernel_peaks(const gp_trace *t, size_t k, const struct gp_opres *r,
-		     const struct gp_peak_opts *o, double *pf, double *pbw);
 
 #endif

@@ -30,7 +30,7 @@ for line in open(sys.argv[2]):
     key = (name, int(sms))
     seen.add(key)
     if key not in want:
-        print("not in gpu_peaks.tsv: %r %s SMs -> %r" % key + (peaks,)); bad = 1
+        print("not in gpu_peaks.tsv: %r %s SMs -> %r" % (key + (peaks,))); bad = 1
     elif want[key] != peaks:
         print("%r %s SMs: %r, expected %r" % (name, sms, peaks, want[key])); bad = 1
 for key in set(want) - seen:

@@ -373,8 +373,10 @@ static void kernel_peaks_estimated(void **state)
 	trace_with(&f, "nsys", &(struct dev){"NVIDIA Next 9000", 160, 10, 0, 200 * GIB, 2.0e9, 8.0e12, 0});
 	fx_kernel(&f, "elementwise_kernel", NULL, NULL, GP_DIR_FPROP, 0);
 	fx_done(&f);
-	struct gp_opres r = {.dtype = GP_DT_BF16, .tc = GP_TC_YES};
-	gp_kernel_peaks(&f.t, 0, &r, NULL, &pf, &pbw);
+	struct gp_peak p;
+	gp_peaks_lookup(&f.t, gp_kernel_device(&f.t, &f.t.kernels.v[0]), GP_DT_BF16, true, NULL, &p);
+	pf = p.flops;
+	pbw = p.bw;
 	assert_true(fabs(pf - 160 * 8192 * 2.0e9) < 1);
 	assert_true(fabs(pbw - 8.0e12) < 1);
 	fx_free(&f);
