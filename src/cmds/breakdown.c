@@ -16,10 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/breakdown.h"
+#include "analysis/analysis.h"
 #include "cmds/cmds.h"
 #include "cmds/options.h"
-#include "ops/ops.h"
 #include "util/stats.h"
 #include "writers/writer.h"
 
@@ -442,39 +441,46 @@ static int breakdown_option(void *ctx, int index, const char *arg)
 /* What breakdown does with each trace (gp_cli_trace_fn). */
 struct job {
 	enum view view;
-	struct gp_breakdown_opts bo;
+	unsigned needs;                 /* GP_NEED_BREAKDOWN and the view's parts */
+	struct gp_analysis_opts ao;
 	bool table;
 };
+
+/* Writes breakdown b's rows of the view to w. */
+static void write_view(const struct job *j, const gp_breakdown *b, gp_writer *w)
+{
+	if (j->view == VIEW_STREAMS)
+		write_streams(w, b, j->table);
+	else if (j->view == VIEW_GAPS)
+		write_gaps(w, b, j->table);
+	else if (j->view == VIEW_DEPTH)
+		write_depth(w, b);
+	else if (j->view == VIEW_TRACELENS)
+		write_tracelens(w, b);
+	else if (j->view == VIEW_HTA)
+		write_hta(w, b);
+	else if (j->view == VIEW_HTA_IDLE)
+		write_hta_idle(w, b);
+	else
+		write_time(w, b, j->table);
+}
 
 static int breakdown_trace(const void *ctx, gp_trace *t, gp_writer *w, gp_writer *rec, gp_error *err)
 {
 	const struct job *j = ctx;
-	gp_breakdown b;
+	struct gp_analysis a;
+	int rc = gp_analysis_run(t, j->needs, &j->ao, &a, err);
 
-	if (gp_breakdown_run(t, &j->bo, &b, err))
-		return err->status;
-	if (j->view == VIEW_STREAMS)
-		write_streams(w, &b, j->table);
-	else if (j->view == VIEW_GAPS)
-		write_gaps(w, &b, j->table);
-	else if (j->view == VIEW_DEPTH)
-		write_depth(w, &b);
-	else if (j->view == VIEW_TRACELENS)
-		write_tracelens(w, &b);
-	else if (j->view == VIEW_HTA)
-		write_hta(w, &b);
-	else if (j->view == VIEW_HTA_IDLE)
-		write_hta_idle(w, &b);
-	else
-		write_time(w, &b, j->table);
-	gp_breakdown_free(&b);
-	return GP_OK;
+	if (rc == GP_OK)
+		write_view(j, &a.breakdown, w);
+	gp_analysis_free(&a);
+	return rc;
 }
 
 int cmd_breakdown(int argc, char **argv)
 {
-	struct opts o = {.view = VIEW_TIME, .short_gap = 10000, .buckets = 100};
-	struct job j = {.bo = {.is_comm = gp_kernel_is_comm}};
+	struct opts o = {.view = VIEW_TIME, .short_gap = GP_SHORT_GAP_NS, .buckets = GP_DEPTH_BUCKETS};
+	struct job j = {0};
 	struct gp_cli_many m = {.cmd = "breakdown", .fn = breakdown_trace, .ctx = &j};
 	struct gp_cli_opts co;
 	int rc;
@@ -506,11 +512,14 @@ int cmd_breakdown(int argc, char **argv)
 		m.cols = j.table ? time_cols : time_cols_raw, m.ncols = NCOL(time_cols);
 	}
 	j.view = o.view;
-	j.bo.short_gap_ns = o.short_gap;
-	j.bo.top_gaps = o.view == VIEW_GAPS ? (co.top == SIZE_MAX ? 10 : co.top) : 0;
-	j.bo.one_timeline = o.view == VIEW_TRACELENS;
-	j.bo.memset_compute = o.view == VIEW_TRACELENS;
-	j.bo.hta = o.view == VIEW_HTA || o.view == VIEW_HTA_IDLE;
-	j.bo.depth_buckets = o.view == VIEW_DEPTH ? o.buckets : 0;
+	j.needs = GP_NEED_BREAKDOWN | (o.view == VIEW_GAPS ? GP_NEED_TOP_GAPS : 0) |
+		  (o.view == VIEW_DEPTH ? GP_NEED_DEPTH : 0);
+	gp_analysis_opts_init(&j.ao);
+	j.ao.short_gap_ns = o.short_gap;
+	if (co.top != SIZE_MAX)
+		j.ao.top_gaps = co.top;
+	j.ao.depth_buckets = o.buckets;
+	j.ao.one_timeline = j.ao.memset_compute = o.view == VIEW_TRACELENS;
+	j.ao.hta = o.view == VIEW_HTA || o.view == VIEW_HTA_IDLE;
 	return gp_cli_run(&m, &co);
 }

@@ -1,0 +1,59 @@
+/*
+** What a record of the trace is, by the names it carries: whether a kernel
+** is communication (a collective or point-to-point transfer between GPUs),
+** whether an API call holds the host until the GPU catches up, and how.
+** The one definition of each: the op model, the time breakdown, the
+** collectives, advise and every writer ask here (docs/trace-model.md,
+** "Classification").
+**
+** Ownership: pure functions of their arguments; nothing is allocated.
+*/
+#ifndef GP_CLASSIFY_H
+#define GP_CLASSIFY_H
+
+#include <stdbool.h>
+
+#include "model/trace.h"
+
+/* Whether a kernel's short name is an NCCL or RCCL communication kernel's:
+** ncclKernel_* (NCCL before 2.19), ncclDevKernel_* (2.19 on), rccl*.  A
+** bare "ncclKernel" names no collective and is not. */
+bool gp_kernel_name_is_comm(const char *short_name);
+
+/* Whether kernel k of t is communication: its short name (else its
+** demangled one) is an NCCL/RCCL kernel's.  The name decides, not the op
+** that launched it: only these kernels move data between GPUs (a
+** collective op's packing copies are local work), and an NCCL kernel that
+** the attribution puts under another op (a backward op's range around a
+** DDP hook) is communication all the same. */
+static inline bool gp_kernel_is_comm(const gp_trace *t, const struct gp_kernel *k)
+{
+	return gp_kernel_name_is_comm(gp_s(t, gp_kernel_short_name_of(t, k)));
+}
+
+/* How an API call holds the host until the GPU catches up. */
+enum gp_sync_call {
+	GP_SYNC_CALL_NONE,      /* it does not (a launch, an async copy, an event record) */
+	GP_SYNC_CALL_DEVICE,    /* all the device's work: cudaDeviceSynchronize, cuCtxSynchronize,
+				** cudaThreadSynchronize, hipDeviceSynchronize, hipCtxSynchronize */
+	GP_SYNC_CALL_STREAM,    /* one stream's work: cudaStreamSynchronize, hipStreamSynchronize... */
+	GP_SYNC_CALL_EVENT,     /* the work before an event: cudaEventSynchronize... */
+	GP_SYNC_CALL_OTHER,     /* another *Synchronize* call */
+	GP_SYNC_CALL_COPY,      /* a blocking copy: cudaMemcpy, cudaMemcpy2D, cuMemcpyDtoH,
+				** hipMemcpy, hipMemcpyWithStream (not *Async, not *Symbol) */
+};
+
+/* The kind of an API call by its name (the version suffix stripped, as
+** gp_api_def keeps it); GP_SYNC_CALL_NONE for NULL. */
+enum gp_sync_call gp_api_sync_call(const char *name);
+
+/* Whether a kind is a call that only waits (every kind but NONE and COPY):
+** the time breakdown's "sync" idle cause and advise's sync-calls finding
+** count these; a blocking copy's wait is its copy's (pageable_memcpy,
+** sync-memcpy). */
+static inline bool gp_sync_call_waits(enum gp_sync_call k)
+{
+	return k != GP_SYNC_CALL_NONE && k != GP_SYNC_CALL_COPY;
+}
+
+#endif
