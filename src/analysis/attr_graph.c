@@ -76,8 +76,16 @@ static void find_points(gp_graphattr *g, gp_trace *t)
 	int32_t *def_point = gp_xmalloc(t->kernel_defs.n * sizeof(*def_point));
 	uint32_t *perm;
 
-	for (size_t i = 0; i < t->graph_nodes.n; i++)
-		gp_u64map_add(&at, node_key(t->graph_nodes.v[i].pid, t->graph_nodes.v[i].node), (int32_t)i);
+	for (size_t i = 0; i < t->graph_nodes.n; i++) {
+		const struct gp_graph_node *n = &t->graph_nodes.v[i];
+		uint64_t key = node_key(n->pid, n->node);
+		int32_t e = gp_u64map_add(&at, key, (int32_t)i);
+		const struct gp_graph_node *was = &t->graph_nodes.v[e];
+		/* CUPTI reports a node cudaGraphInstantiate makes twice, made and
+		** cloned (gpuprof record): the clone says where it came from */
+		if (e != (int32_t)i && !was->original && n->original && was->node == n->node && was->pid == n->pid)
+			gp_u64map_put(&at, key, (int32_t)i);
+	}
 	for (size_t i = 0; i < t->kernel_defs.n; i++)
 		def_point[i] = -2;   /* not resolved yet */
 	for (size_t k = 0; k < t->kernels.n; k++) {

@@ -219,7 +219,7 @@ struct gen_writer {
 	int (*finish)(struct gen_sink *sink, gp_error *err);
 };
 
-extern const struct gen_writer gen_writer_nsys, gen_writer_nvprof, gen_writer_kineto;
+extern const struct gen_writer gen_writer_nsys, gen_writer_nvprof, gen_writer_kineto, gen_writer_gprec;
 
 /* The rank set (ranks.c): one trace per rank of a data-parallel job, the
 ** same iterations on every rank, each a GEMM then a collective (all-reduce,
@@ -241,8 +241,8 @@ int gen_ranks_run(const struct gen_writer *w, const char *dir, bool force, const
 		  gp_error *err);
 
 /* `--graphs MODE` (graphs.c): a small server that captures CUDA graphs and
-** replays them.  nsys: MODE node or graph (--cuda-graph-trace), one file at
-** path; kineto: MODE amd or cuda, the replay trace at path and its capture
+** replays them.  nsys and gprec: MODE node or graph (--cuda-graph-trace),
+** one file at path; kineto: MODE amd or cuda, the replay trace at path and its capture
 ** traces in capture_traces/ beside it, as vLLM writes them.  Every
 ** replayed kernel's expected attribution goes to path.truth (graphs.c
 ** says the columns).  Returns 0, or fills err. */

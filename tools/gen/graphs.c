@@ -21,6 +21,7 @@
 ** (batch size 1, 8, 32, 8), M and U, and launch one op eagerly.
 **
 ** nsys (MODE node or graph, as --cuda-graph-trace): one export at path;
+** gprec: the same as a `gpuprof record` recording (CUPTI's node callbacks);
 ** the capture inside "iteration 0" with emit_nvtx op ranges and layer:
 ** ranges, a CUDA_GRAPH_NODE_EVENTS row per node created and per node
 ** cloned by cudaGraphInstantiate; replays as node kernels, copies and
@@ -437,15 +438,18 @@ static int kineto_run(const struct gen_writer *w, const char *path, bool force, 
 
 int gen_graphs_run(const struct gen_writer *w, const char *path, const char *mode, bool force, gp_error *err)
 {
-	bool nsys = strcmp(w->name, "nsys") == 0, kineto = strcmp(w->name, "kineto") == 0;
+	/* a recording tells the capture as an nsys export does: NVTX ranges
+	** around the nodes' creation, node events, replayed node ids */
+	bool nsys = strcmp(w->name, "nsys") == 0 || strcmp(w->name, "gprec") == 0;
+	bool kineto = strcmp(w->name, "kineto") == 0;
 	char tpath[4200];
 	FILE *f;
 	int rc;
 
 	if (nsys ? strcmp(mode, "node") != 0 && strcmp(mode, "graph") != 0
 		 : !kineto || (strcmp(mode, "amd") != 0 && strcmp(mode, "cuda") != 0))
-		return gp_err(err, GP_ERR_USAGE, "--graphs wants node or graph with --format nsys, amd or cuda "
-			      "with --format kineto, not '%s' with %s", mode, w->name);
+		return gp_err(err, GP_ERR_USAGE, "--graphs wants node or graph with --format nsys or gprec, amd "
+			      "or cuda with --format kineto, not '%s' with %s", mode, w->name);
 	snprintf(tpath, sizeof(tpath), "%s.truth", path);
 	if (!(f = fopen(tpath, "w")))
 		return gp_err(err, GP_ERR_IO, "%s: %s", tpath, strerror(errno));

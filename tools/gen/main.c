@@ -14,11 +14,11 @@
 #include "gen.h"
 
 static const char gen_help[] =
-	"usage: gpuprof-gen --format nsys|nvprof|kineto -n KERNELS|--iters N [--seed S]\n"
+	"usage: gpuprof-gen --format nsys|nvprof|kineto|gprec -n KERNELS|--iters N [--seed S]\n"
 	"                   [--streams K] [--noise F] [--inject LIST] [--force] -o FILE\n"
 	"       gpuprof-gen --format kineto|nsys --ranks N [--slow-rank R --delay-us D]\n"
 	"                   [--clock-skew-us S] [--iters I] [--force] -o DIR\n"
-	"       gpuprof-gen --format nsys|kineto --graphs MODE [--force] -o FILE\n\n"
+	"       gpuprof-gen --format nsys|gprec|kineto --graphs MODE [--force] -o FILE\n\n"
 	"Writes a synthetic trace of a small transformer's training loop, as the\n"
 	"named tool would have exported it: NVTX iterations and `layer:` ranges,\n"
 	"PyProf dict markers, emit_nvtx op markers with sequence numbers and shapes\n"
@@ -27,7 +27,8 @@ static const char gen_help[] =
 	"on a second stream.  The same seed always gives the same trace.\n\n"
 	"  -f, --format F    nsys (Nsight Systems 2024.2 SQLite export), nvprof\n"
 	"                    (nvprof SQLite, V100 names), kineto (PyTorch profiler\n"
-	"                    JSON; gzip when FILE ends in .gz)\n"
+	"                    JSON; gzip when FILE ends in .gz), gprec (a recording\n"
+	"                    of gpuprof record, version 3)\n"
 	"  -n, --kernels N   exactly N kernels (0 to 1000000000)\n"
 	"  -s, --seed S      random seed (default 1)\n"
 	"  -k, --streams K   CUDA streams, 1 to 16 (default 2): 2+ adds an all-reduce\n"
@@ -58,10 +59,11 @@ static const char gen_help[] =
 	"\nWith --graphs MODE, a small inference server that captures CUDA graphs and\n"
 	"replays them (several batch sizes, two streams, a capture never replayed, a\n"
 	"replay never captured), with FILE.truth: per replayed kernel the attribution\n"
-	"gpuprof should give (tools/gen/graphs.c).  nsys: MODE node or graph (as\n"
-	"--cuda-graph-trace); kineto: MODE amd or cuda, the replay trace at FILE and\n"
-	"the capture traces in capture_traces/ beside it, as vLLM writes them.\n"
-	"      --graphs MODE     node, graph (nsys); amd, cuda (kineto)\n"
+	"gpuprof should give (tools/gen/graphs.c).  nsys, gprec: MODE node or graph\n"
+	"(as --cuda-graph-trace; gprec: CUPTI's graph node callbacks); kineto: MODE\n"
+	"amd or cuda, the replay trace at FILE and the capture traces in\n"
+	"capture_traces/ beside it, as vLLM writes them.\n"
+	"      --graphs MODE     node, graph (nsys, gprec); amd, cuda (kineto)\n"
 	"  -h, --help        this text\n\n"
 	"Exit codes:\n"
 	"  0  success\n"
@@ -115,7 +117,7 @@ int main(int argc, char **argv)
 		{NULL, 0, NULL, 0},
 	};
 	static const struct gen_writer *const writers[] = {
-		&gen_writer_nsys, &gen_writer_nvprof, &gen_writer_kineto, NULL,
+		&gen_writer_nsys, &gen_writer_nvprof, &gen_writer_kineto, &gen_writer_gprec, NULL,
 	};
 	struct gen_opts o = {.seed = 1, .streams = 2, .noise = 0.04};
 	struct gen_rank_opts ro = {.slow_rank = -1, .iters = 5};
@@ -201,12 +203,12 @@ int main(int argc, char **argv)
 	if (optind < argc)
 		return usage_error("unexpected argument '%s'", argv[optind]);
 	if (!format)
-		return usage_error("--format is required (nsys, nvprof or kineto)");
+		return usage_error("--format is required (nsys, nvprof, kineto or gprec)");
 	for (int i = 0; writers[i]; i++)
 		if (strcmp(writers[i]->name, format) == 0)
 			w = writers[i];
 	if (!w)
-		return usage_error("unknown format '%s' (valid: nsys, nvprof, kineto)", format);
+		return usage_error("unknown format '%s' (valid: nsys, nvprof, kineto, gprec)", format);
 	if (graphs) {
 		if (!path || !*path)
 			return usage_error("-o FILE is required");
