@@ -7,13 +7,18 @@
 ** nests a range that overlaps its predecessor's end), and one backward
 ** pass adds every op's times into its parent's before the parent is read.
 ** Kernels reach their op through gp_attr.range, the innermost range the
-** correlation sweep found around their launch: no search per kernel.
+** correlation sweep found around their launch: no search per kernel.  A
+** kernel replayed from a CUDA/HIP graph whose op its capture gave
+** (gp_attr.graph) is its captured op's Self GPU instead, in the row of that
+** op's name, and GPU total of the ops around its graph launch (it ran
+** there, inside them).
 ** Allocator events reach theirs in one walk of the events by thread beside
 ** the ranges (both sorted).
 */
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/attr_graph.h"
 #include "analysis/markers.h"
 #include "analysis/memory.h"
 #include "analysis/optable.h"
@@ -162,6 +167,23 @@ static void add_copies(const gp_trace *t, const int32_t *op_up, const int32_t *o
 }
 #undef ADD_COPIES
 
+/* The op name a replayed kernel takes from its capture (gp_attr.graph
+** CAPTURED, CAPTURED_OPS, ANNOTATED): the raw op ("aten::mm") where the
+** attribution names one, else its op; 0 for any other kernel. */
+static gp_str captured_op(const struct gp_attr *a)
+{
+	if (a->graph != GP_GRAPH_CAPTURED && a->graph != GP_GRAPH_CAPTURED_OPS && a->graph != GP_GRAPH_ANNOTATED)
+		return 0;
+	return a->marker ? a->marker : a->op;
+}
+
+/* The GPU time and FLOPs of the replayed kernels of one captured op name. */
+struct replayed_op {
+	gp_str name;
+	gp_ns gpu;
+	double flops;           /* < 0 = none known */
+};
+
 /* The memory figures (enum gp_opmem) of the op instances, kept only for
 ** traces with allocator events and only for ops (a slot per op range). */
 struct op_mem {
@@ -308,7 +330,9 @@ void gp_optable_build(gp_trace *t, const struct gp_optable_opts *o, struct gp_op
 	int32_t *py_up = o->group == GP_OPTABLE_BY_STACK ? nearest_up(t, is_python) : NULL;
 	gp_str *stack_memo = py_up ? gp_xcalloc(nn, sizeof(*stack_memo)) : NULL;
 	gp_ns *self_gpu = gp_xcalloc(nn, sizeof(*self_gpu));
-	gp_ns *gpu_total = gp_xcalloc(nn, sizeof(*gpu_total));
+	gp_ns *gpu_total = gp_xcalloc(nn, sizeof(*gpu_total));   /* starts as the replays' */
+	GP_VEC(struct replayed_op) replayed = {0};
+	gp_u64map replayed_at = {0};
 	gp_ns *cpu_children = gp_xcalloc(nn, sizeof(*cpu_children));
 	double *flops = gp_xmalloc(nn * sizeof(*flops));
 	struct op_mem mem = {0};
@@ -326,7 +350,19 @@ void gp_optable_build(gp_trace *t, const struct gp_optable_opts *o, struct gp_op
 	for (size_t k = 0; k < t->kernels.n; k++) {
 		const struct gp_kernel *kr = &t->kernels.v[k];
 		int32_t op = t->attrs ? call_op(t, op_up, op_parent, t->attrs[k].range, t->attrs[k].api) : -1;
+		gp_str cap = t->attrs ? captured_op(&t->attrs[k]) : 0;
 		tb->gpu_sum += kr->end - kr->start;
+		if (cap) {
+			int32_t at = gp_u64map_add(&replayed_at, cap, (int32_t)replayed.n);
+			if ((size_t)at == replayed.n)
+				*gp_vec_push(replayed) = (struct replayed_op){cap, 0, -1};
+			replayed.v[at].gpu += kr->end - kr->start;
+			if (o->flops && o->flops[k] >= 0)
+				replayed.v[at].flops = (replayed.v[at].flops > 0 ? replayed.v[at].flops : 0) + o->flops[k];
+			if (op >= 0)
+				gpu_total[op] += kr->end - kr->start;
+			continue;
+		}
 		if (op < 0)
 			continue;
 		self_gpu[op] += kr->end - kr->start;
@@ -393,6 +429,27 @@ void gp_optable_build(gp_trace *t, const struct gp_optable_opts *o, struct gp_op
 		}
 		tb->self_cpu_sum += dur - cpu_children[i];
 	}
+	/* Replayed kernels to the rows of their captured ops (grouped by name
+	** alone: a replayed kernel knows no stack, and its shapes no text); an
+	** op captured only in a capture trace is a row of no calls. */
+	for (size_t i = 0; i < replayed.n; i++) {
+		const struct replayed_op *ro = &replayed.v[i];
+		int32_t at = gp_u64map_add(&slot, (uint64_t)ro->name << 32, (int32_t)tb->rows.n);
+		if ((size_t)at == tb->rows.n) {
+			struct gp_oprow *row = gp_vec_push(tb->rows);
+			memset(row, 0, sizeof(*row));
+			row->name = ro->name;
+			row->kind = GP_RANGE_CPU_OP;
+			row->flops = -1;
+		}
+		struct gp_oprow *row = &tb->rows.v[at];
+		row->self_gpu += ro->gpu;
+		row->gpu_total += ro->gpu;
+		if (ro->flops >= 0)
+			row->flops = (row->flops > 0 ? row->flops : 0) + ro->flops;
+	}
+	gp_vec_free(replayed);
+	gp_u64map_free(&replayed_at);
 	gp_u64map_free(&slot);
 	free(nm.label);
 	free(nm.sizes);

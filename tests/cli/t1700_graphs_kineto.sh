@@ -62,3 +62,10 @@ assert_grep "^  without op +108 kernels.*give the capture traces" "$TMP/out"
 # a --capture path that is not there: exit 3, named
 expect_exit 3 "$GPUPROF" info --capture "$TMP/nope" "$TMP/amd/replay.pt.trace.json"
 assert_grep "nope: cannot open the capture trace" "$TMP/err"
+
+# ops: each replayed kernel's time is Self GPU of the op its capture gave it
+run_ok "$GPUPROF" report -f csv -c op,marker,graph,sil "$TMP/amd/replay.pt.trace.json"
+mv "$TMP/out" "$TMP/kernels.csv"
+run_ok "$GPUPROF" ops -f csv "$TMP/amd/replay.pt.trace.json"
+python3 tests/tools/graph_ops_check.py "$TMP/kernels.csv" "$TMP/out" >"$TMP/cmp" ||
+	{ cat "$TMP/cmp" >&2; fail "ops: the captured ops' GPU time"; }

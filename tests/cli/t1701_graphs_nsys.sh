@@ -41,3 +41,10 @@ assert_grep "^GPU activities +98\.[0-9] .* 16 .*graph replay \(op unknown\)$" "$
 busy_ns=$(sqlite3 "$TMP/graph.sqlite" "select (select sum(end - start) from CUPTI_ACTIVITY_KIND_GRAPH_TRACE) + (select sum(end - start) from CUPTI_ACTIVITY_KIND_KERNEL)")
 run_ok "$GPUPROF" breakdown -f csv "$TMP/graph.sqlite"
 assert_grep "^\"0\",\"all\",\"busy\",\"$busy_ns\"," "$TMP/out"
+
+# ops: each replayed kernel's time is Self GPU of the op its capture gave it
+run_ok "$GPUPROF" report -f csv -c op,marker,graph,sil "$TMP/node.sqlite"
+mv "$TMP/out" "$TMP/kernels.csv"
+run_ok "$GPUPROF" ops -f csv "$TMP/node.sqlite"
+python3 tests/tools/graph_ops_check.py "$TMP/kernels.csv" "$TMP/out" >"$TMP/cmp" ||
+	{ cat "$TMP/cmp" >&2; fail "ops: the captured ops' GPU time"; }

@@ -43,3 +43,10 @@ assert_grep 'recorded as whole graphs' "$TMP/out"
 busy_ns=$(awk -F'\t' '$1 == "graph" || $1 == "kernel" { n += $3 - $2 } END { print n }' "$f")
 run_ok "$GPUPROF" breakdown -f csv "$f"
 assert_grep "^\"0\",\"all\",\"busy\",\"$busy_ns\"," "$TMP/out"
+
+# ops: each replayed kernel's time is Self GPU of the op its capture gave it
+run_ok "$GPUPROF" report -f csv -c op,marker,graph,sil "$TMP/node.gprec"
+mv "$TMP/out" "$TMP/kernels.csv"
+run_ok "$GPUPROF" ops -f csv "$TMP/node.gprec"
+python3 tests/tools/graph_ops_check.py "$TMP/kernels.csv" "$TMP/out" >"$TMP/cmp" ||
+	{ cat "$TMP/cmp" >&2; fail "ops: the captured ops' GPU time"; }
