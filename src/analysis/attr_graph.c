@@ -147,6 +147,7 @@ gp_graphattr *gp_graphattr_begin(gp_trace *t)
 	free(launch_def);
 	if (!replayed)
 		return NULL;
+	t->graph_unknown_op = gp_intern(t, GP_GRAPH_UNKNOWN_OP);
 	g = gp_xcalloc(1, sizeof(*g));
 	g->point_of = gp_xmalloc(t->kernels.n * sizeof(*g->point_of));
 	for (size_t k = 0; k < t->kernels.n; k++)
@@ -247,6 +248,11 @@ void gp_graphattr_end(gp_graphattr *g, gp_trace *t)
 const char *gp_graph_op_label(const struct gp_attr *a)
 {
 	return a->graph != GP_GRAPH_NONE && !a->op && !a->marker ? GP_GRAPH_UNKNOWN_OP : NULL;
+}
+
+gp_str gp_graph_op_group(const gp_trace *t, const struct gp_attr *a)
+{
+	return gp_graph_op_label(a) ? t->graph_unknown_op : 0;
 }
 
 void gp_graph_stats(const gp_trace *t, struct gp_graph_stats *s)

@@ -74,6 +74,10 @@ void gp_graphattr_end(gp_graphattr *g, gp_trace *t);
 /* GP_GRAPH_UNKNOWN_OP for a replayed kernel without op, else NULL. */
 const char *gp_graph_op_label(const struct gp_attr *a);
 
+/* The same as a string of t (t->graph_unknown_op), else 0: the op group of
+** a kernel wherever kernels are grouped by op (summary, html, diff). */
+gp_str gp_graph_op_group(const gp_trace *t, const struct gp_attr *a);
+
 struct gp_graph_stats {
 	size_t kernels;                 /* every kernel (whole-graph records too) */
 	gp_ns kernel_ns;                /* their GPU time */

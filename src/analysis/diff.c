@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "analysis/attr_graph.h"
 #include "analysis/diff.h"
 #include "util/alloc.h"
 #include "util/u64map.h"
@@ -208,6 +209,10 @@ static gp_str kernel_group_str(const gp_trace *t, size_t k, int by)
 	if (by == GP_DIFF_BY_KERNEL)
 		return gp_kernel_long_name_of(t, kr);
 	if (by == GP_DIFF_BY_OP) {
+		/* a replayed kernel's op is its capture's (or none known), not
+		** the op around its graph launch */
+		if (a && a->graph != GP_GRAPH_NONE)
+			return a->marker ? a->marker : a->op ? a->op : gp_graph_op_group(t, a);
 		r = op_range(t, k);
 		if (r >= 0)
 			return t->ranges.v[r].text;

@@ -108,8 +108,8 @@ static uint64_t kernel_key(gp_trace *t, size_t i, const struct opts *o)
 	case BY_KERNEL:
 		return gp_intern(t, kernel_name(t, k, o->base));
 	case BY_OP:
-		if (a && !a->op && !a->marker && gp_graph_op_label(a))
-			return gp_intern(t, gp_graph_op_label(a));
+		if (a && gp_graph_op_group(t, a))
+			return gp_graph_op_group(t, a);
 		return a && a->op ? a->op : a && a->marker ? a->marker : 0;
 	case BY_LAYER:
 		return a ? a->layer : 0;

@@ -439,6 +439,9 @@ typedef struct gp_trace {
 
 	/* Derived, filled by gp_correlate(); NULL before. */
 	struct gp_attr *attrs;   /* [kernels.n] */
+	gp_str graph_unknown_op; /* GP_GRAPH_UNKNOWN_OP (analysis/attr_graph.h),
+				 ** interned when a kernel was replayed from a
+				 ** graph; 0 = none was */
 } gp_trace;
 
 void gp_trace_init(gp_trace *t);

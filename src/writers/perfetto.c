@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "analysis/attr_graph.h"
 #include "util/fmt.h"
 #include "util/u64map.h"
 #include "writers/sink.h"
@@ -505,6 +506,10 @@ static void write_kernels(struct pf *p, const struct gp_analysis *an)
 			arg_u64(out, "graph id", kd->graph_id);
 			arg_u64(out, "graph node id", kd->graph_node);
 		}
+		/* replayed from a graph: what its op rests on (report's graph
+		** column); its flow starts at the graph launch */
+		if (t->attrs && t->attrs[k].graph != GP_GRAPH_NONE)
+			arg_str(out, "graph replay", gp_graph_state_name(t->attrs[k].graph));
 		kernel_model_args(out, an, k);
 		fputs("}}", out);
 	}

@@ -22,6 +22,8 @@
 **
 ** nsys (MODE node or graph, as --cuda-graph-trace): one export at path;
 ** gprec: the same as a `gpuprof record` recording (CUPTI's node callbacks);
+** MODE eager (nsys, gprec): the same steps with every graph's ops launched
+** one by one inside their ranges, no capture (a run to diff against);
 ** the capture inside "iteration 0" with emit_nvtx op ranges and layer:
 ** ranges, a CUDA_GRAPH_NODE_EVENTS row per node created and per node
 ** cloned by cudaGraphInstantiate; replays as node kernels, copies and
@@ -120,6 +122,7 @@ static const struct gdef graphs[G__COUNT] = {
 struct run {
 	struct gen_sink sink;
 	bool nsys, amd, node_mode;
+	bool eager;             /* nsys/gprec MODE eager: the graphs' ops launched one by one */
 	uint64_t corr, ext;
 	FILE *truth;
 };
@@ -246,6 +249,8 @@ static void truth(struct run *r, int64_t start, uint32_t stream, const struct go
 /* The expected attribution of graph g's replay at batch size bs, op o. */
 static struct expect expect_of(const struct run *r, int g, const struct gop *o)
 {
+	if (r->eager)
+		return (struct expect){"eager", true, true, true};
 	if (r->nsys && !r->node_mode)
 		return (struct expect){"whole-graph", false, false, false};
 	if (g == G_U)
@@ -266,7 +271,8 @@ static int64_t replay(struct run *r, int g, int bs, int iter, int64_t t, int64_t
 	uint64_t corr = ++r->corr;
 	int64_t at[2] = {gpu, gpu}, end = gpu;
 
-	api(r, t, t + 20 * US, GEN_API_GRAPH_LAUNCH, corr, 0, NULL, bs);
+	if (!r->eager)
+		api(r, t, t + 20 * US, GEN_API_GRAPH_LAUNCH, corr, 0, NULL, bs);
 	/* the second stream's work goes first */
 	for (int i = 0; i < d->n; i++)
 		if (d->ops[i].stream == S_SIDE)
@@ -280,17 +286,31 @@ static int64_t replay(struct run *r, int g, int bs, int iter, int64_t t, int64_t
 		at[o->stream] = e + 2 * US;
 		if (e > end)
 			end = e;
-		if (r->nsys && !r->node_mode)
+		if (r->eager) {
+			/* the op's ranges and its own launch, 1.5 us each on the CPU */
+			int64_t c = t + i * 1500;
+			char dims[128], text[256], layer[96];
+			uint64_t ext = ++r->ext;
+			corr = ++r->corr;
+			op_text(o, bs, ext, dims, sizeof(dims), text, sizeof(text));
+			snprintf(layer, sizeof(layer), "layer:%s", o->layer);
+			range(r, c, c + 1400, GEN_R_LAYER, layer, layer, 0, NULL, NULL);
+			range(r, c + 100, c + 1300, GEN_R_OP, text, o->op, ext, dims, NULL);
+			api(r, c + 200, c + 1200, o->kind == N_COPY ? GEN_API_MEMCPY_ASYNC
+						 : o->kind == N_SET ? GEN_API_MEMSET_ASYNC : GEN_API_LAUNCH,
+			    corr, ext, o, bs);
+		}
+		if (r->nsys && !r->node_mode && !r->eager)
 			continue;
 		if (o->kind == N_COPY) {
 			r->sink.memcpy(r->sink.ctx, &(struct gen_memcpy){.start = s, .end = e, .stream = st, .corr = corr,
 				.bytes = (uint64_t)bs * o->k * 2, .copy_kind = 8, .src_kind = 3, .dst_kind = 3,
-				.graph_node = r->nsys ? node : 0});
+				.graph_node = r->nsys && !r->eager ? node : 0});
 			continue;
 		}
 		if (o->kind == N_SET) {
 			r->sink.memset(r->sink.ctx, &(struct gen_memset){.start = s, .end = e, .stream = st, .corr = corr,
-				.bytes = (uint64_t)bs * o->k * 2, .graph_node = r->nsys ? node : 0});
+				.bytes = (uint64_t)bs * o->k * 2, .graph_node = r->nsys && !r->eager ? node : 0});
 			continue;
 		}
 		struct gen_kernel k = {.start = s, .end = e, .kdef = o->kd, .stream = st, .corr = corr};
@@ -299,14 +319,14 @@ static int64_t replay(struct run *r, int g, int bs, int iter, int64_t t, int64_t
 			k.grid[1] = k.grid[2] = k.block[1] = k.block[2] = 1;
 			k.block[0] = 256;
 		}
-		if (r->nsys || !r->amd) {
+		if ((r->nsys || !r->amd) && !r->eager) {
 			k.graph_node = node;
 			k.graph_id = d->id;
 		}
 		r->sink.kernel(r->sink.ctx, &k);
 		truth(r, s, st, o, bs, iter, &x);
 	}
-	if (r->nsys && !r->node_mode) {
+	if (r->nsys && !r->node_mode && !r->eager) {
 		r->sink.graph_exec(r->sink.ctx, &(struct gen_graph_exec){
 			.start = gpu, .end = end, .stream = stream_of(S_MAIN), .corr = corr, .graph_id = d->id,
 			.exec_id = d->id + 50});
@@ -361,21 +381,26 @@ static int64_t steps(struct run *r, int64_t t, int first_iter)
 	return t;
 }
 
-static int nsys_run(const struct gen_writer *w, const char *path, bool force, bool node_mode, FILE *truth_f,
+static int nsys_run(const struct gen_writer *w, const char *path, bool force, const char *mode, FILE *truth_f,
 		    gp_error *err)
 {
 	struct gen_opts o = {.seed = 1, .streams = 2, .graphs = true};
-	struct run r = {.nsys = true, .node_mode = node_mode, .truth = truth_f};
+	struct run r = {.nsys = true, .node_mode = strcmp(mode, "node") == 0, .eager = strcmp(mode, "eager") == 0,
+			.truth = truth_f};
 	int64_t t = 1000000000LL;
 
 	if (w->open(path, force, &o, &r.sink, err))
 		return err->status;
 	/* iteration 0: the warm-up that captures; U was captured before the
-	** profile began (no node events) */
+	** profile began (no node events).  Eager: the same time, no capture. */
 	int64_t t0 = t;
-	t = capture(&r, G_P, 8, t + 10 * US);
-	t = capture(&r, G_G, 8, t + 10 * US);
-	t = capture(&r, G_M, 8, t + 10 * US);
+	if (!r.eager) {
+		t = capture(&r, G_P, 8, t + 10 * US);
+		t = capture(&r, G_G, 8, t + 10 * US);
+		t = capture(&r, G_M, 8, t + 10 * US);
+	} else {
+		t += 3 * 10 * US + 3 * 50 * US;
+	}
 	range(&r, t0, t + 10 * US, GEN_R_ITER, "iteration 0", "iteration 0", 0, NULL, NULL);
 	steps(&r, t + 100 * US, 1);
 	return w->finish(&r.sink, err);
@@ -446,14 +471,14 @@ int gen_graphs_run(const struct gen_writer *w, const char *path, const char *mod
 	FILE *f;
 	int rc;
 
-	if (nsys ? strcmp(mode, "node") != 0 && strcmp(mode, "graph") != 0
+	if (nsys ? strcmp(mode, "node") != 0 && strcmp(mode, "graph") != 0 && strcmp(mode, "eager") != 0
 		 : !kineto || (strcmp(mode, "amd") != 0 && strcmp(mode, "cuda") != 0))
-		return gp_err(err, GP_ERR_USAGE, "--graphs wants node or graph with --format nsys or gprec, amd "
-			      "or cuda with --format kineto, not '%s' with %s", mode, w->name);
+		return gp_err(err, GP_ERR_USAGE, "--graphs wants node, graph or eager with --format nsys or gprec, "
+			      "amd or cuda with --format kineto, not '%s' with %s", mode, w->name);
 	snprintf(tpath, sizeof(tpath), "%s.truth", path);
 	if (!(f = fopen(tpath, "w")))
 		return gp_err(err, GP_ERR_IO, "%s: %s", tpath, strerror(errno));
-	rc = nsys ? nsys_run(w, path, force, strcmp(mode, "node") == 0, f, err)
+	rc = nsys ? nsys_run(w, path, force, mode, f, err)
 		  : kineto_run(w, path, force, strcmp(mode, "amd") == 0, f, err);
 	if (fclose(f) != 0 && !rc)
 		rc = gp_err(err, GP_ERR_IO, "%s: write failed", tpath);

@@ -63,7 +63,7 @@ static const char gen_help[] =
 	"(as --cuda-graph-trace; gprec: CUPTI's graph node callbacks); kineto: MODE\n"
 	"amd or cuda, the replay trace at FILE and the capture traces in\n"
 	"capture_traces/ beside it, as vLLM writes them.\n"
-	"      --graphs MODE     node, graph (nsys, gprec); amd, cuda (kineto)\n"
+	"      --graphs MODE     node, graph, eager (nsys, gprec); amd, cuda (kineto)\n"
 	"  -h, --help        this text\n\n"
 	"Exit codes:\n"
 	"  0  success\n"
