@@ -275,6 +275,9 @@ void gp_graph_stats(const gp_trace *t, struct gp_graph_stats *s)
 		if (a->op || a->marker) {
 			s->attributed++;
 			s->attributed_ns += d;
+		} else if (a->graph == GP_GRAPH_CAPTURED || a->graph == GP_GRAPH_ANNOTATED) {
+			s->bare++;
+			s->bare_ns += d;
 		}
 		if (a->api >= 0 && gp_u64map_get(&calls, (uint64_t)a->api) < 0) {
 			gp_u64map_put(&calls, (uint64_t)a->api, 1);

@@ -85,6 +85,9 @@ struct gp_graph_stats {
 	gp_ns replayed_ns;
 	size_t attributed;              /* replayed, with an op */
 	gp_ns attributed_ns;
+	size_t bare;                    /* captured (or annotated), yet no op:
+					** no op range was open at the capture */
+	gp_ns bare_ns;
 	size_t state[GP_GRAPH__COUNT];  /* by gp_attr.graph */
 	gp_ns state_ns[GP_GRAPH__COUNT];
 	size_t launches;                /* graph launch calls with replayed kernels */

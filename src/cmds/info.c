@@ -113,6 +113,11 @@ static void write_graphs(gp_kv *kv, const gp_trace *t)
 		gp_kv_str(kv, NULL, st == GP_GRAPH_CAPTURED_OPS ? "  without shapes" : "  without op", buf);
 	}
 	gp_kv_end(kv);
+	gp_kv_u64(kv, "graph_kernels_captured_without_op", NULL, g.bare);
+	snprintf(buf, sizeof(buf), "%zu kernels, %s: captured where no op was open (record the ops: "
+		 "emit_nvtx, torch.profiler, libgpuprof ranges around the capture)", g.bare,
+		 gp_fmt_duration((double)g.bare_ns, dur, sizeof(dur)));
+	gp_kv_str(kv, NULL, g.bare ? "  without op" : NULL, buf);
 }
 
 /* Writes what trace t holds to kv (not closed). */

@@ -30,6 +30,7 @@ run_ok "$GPUPROF" info "$f"
 assert_grep 'recording truncated' "$TMP/out"
 assert_grep '^graph replays +2 kernels' "$TMP/out"
 assert_grep '^  with an op +0 of them' "$TMP/out"
+assert_grep '^  without op +1 kernels, 1.000 us: captured where no op was open' "$TMP/out"
 # a version 2 recording's graph lines are a later minor version's: ignored
 sed '1s/3$/2/; /^memcpy/d; /^chunk/s/.*/chunk\t15/' tests/fuzz/corpus/gprec/v3_graphs.gprec >"$TMP/v2.gprec"
 run_ok "$GPUPROF" report -f csv --no-header -c graph "$TMP/v2.gprec"
