@@ -317,6 +317,9 @@ static const struct {
 	{"unfused-attention", gp_rule_unfused_attention},
 	{"alloc-churn", gp_rule_alloc_churn},
 	{"exposed-comm", gp_rule_exposed_comm},
+	{"graph-unattributed", gp_rule_graph_unattributed},
+	{"graph-host-bound", gp_rule_graph_host_bound},
+	{"graph-gaps", gp_rule_graph_gaps},
 };
 
 #define NRULES (sizeof(rules) / sizeof(rules[0]))
@@ -445,6 +448,19 @@ static void sums_of(struct gp_adv_in *in, const gp_breakdown *b)
 	}
 }
 
+/* graph-unattributed goes first, whatever its time at stake: it says what
+** to record so that the other findings can see the replayed time. */
+static void first_what_to_record(struct gp_findings *f)
+{
+	for (size_t i = 1; i < f->v.n; i++)
+		if (strcmp(f->v.v[i].kind, "graph-unattributed") == 0) {
+			struct gp_finding x = f->v.v[i];
+			memmove(&f->v.v[1], &f->v.v[0], i * sizeof(x));
+			f->v.v[0] = x;
+			return;
+		}
+}
+
 void gp_advise(const gp_trace *t, const struct gp_ops *ops, const gp_breakdown *b, struct gp_findings *f)
 {
 	struct gp_adv_in in = {.t = t, .r = ops->r, .ops = ops, .b = b, .f = f};
@@ -484,6 +500,8 @@ void gp_advise(const gp_trace *t, const struct gp_ops *ops, const gp_breakdown *
 	free(acts);
 
 	if (t->kernels.n && in.r && t->attrs) {
+		gp_ns *replay_first = gp_adv_replay_first(t);
+		in.replay_first = replay_first;
 		for (size_t i = 0; i < NRULES; i++) {
 			struct gp_finding x;
 			memset(&x, 0, sizeof(x));
@@ -496,6 +514,8 @@ void gp_advise(const gp_trace *t, const struct gp_ops *ops, const gp_breakdown *
 			}
 		}
 		settle(f, p, in.nunits, in.wall);
+		free(replay_first);
+		first_what_to_record(f);
 	}
 	for (size_t i = 0; i < NRULES; i++)
 		gp_vec_free(p[i].claims);

@@ -3,7 +3,10 @@
 ** idle-gaps (long gaps no cause explains, and the CPU's calls in them),
 ** sync-calls (the CPU waiting in a synchronize call), host-launch (the
 ** launch returned after the gap began), short-gaps (launch latency between
-** back-to-back work), tiny-kernels (launch-bound tiny kernels).
+** back-to-back work), tiny-kernels (launch-bound tiny kernels).  Gaps
+** before or inside CUDA/HIP graph replays, and replayed kernels, are
+** advise_graph.c's: what these rules suggest (CUDA graphs among it) is
+** for eager work.
 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,16 +15,16 @@
 #include "analysis/advise_int.h"
 #include "model/classify.h"
 
-/* The finding for idle cause c: every gap claims its time of that cause;
-** fires at gp_adv_lim.min_share of the span.  Returns the time and gaps in
-** *total, *n. */
+/* The finding for idle cause c: every gap before eager work claims its
+** time of that cause; fires at gp_adv_lim.min_share of the span.  Returns
+** the time and gaps in *total, *n. */
 static bool idle_cause(const struct gp_adv_in *in, int c, double *total, size_t *n)
 {
 	*total = 0;
 	*n = 0;
 	for (size_t i = 0; i < in->gaps.n; i++) {
 		double v = gp_adv_gap_cause_ns(in, i, c);
-		if (v <= 0)
+		if (v <= 0 || gp_adv_gap_graph(in, i) != GP_ADV_GAP_EAGER)
 			continue;
 		*total += v;
 		(*n)++;
@@ -85,7 +88,7 @@ bool gp_rule_idle_gaps(const struct gp_adv_in *in, struct gp_finding *x)
 	for (size_t i = 0; i < in->gaps.n; i++) {
 		const struct gp_adv_gap *g = &in->gaps.v[i];
 		double other = gp_adv_gap_cause_ns(in, i, GP_IDLE_OTHER);
-		if (g->ns < gp_adv_lim.idle_gap_ns)
+		if (g->ns < gp_adv_lim.idle_gap_ns || gp_adv_gap_graph(in, i) != GP_ADV_GAP_EAGER)
 			continue;
 		idle += g->ns;
 		n++;
@@ -184,8 +187,8 @@ bool gp_rule_tiny_kernels(const struct gp_adv_in *in, struct gp_finding *x)
 	for (size_t k = 0; k < t->kernels.n; k++) {
 		const struct gp_kernel *kr = &t->kernels.v[k];
 		double d = gp_adv_dur(kr);
-		if (d >= gp_adv_lim.tiny_ns)
-			continue;
+		if (d >= gp_adv_lim.tiny_ns || t->attrs[k].graph != GP_GRAPH_NONE)
+			continue;   /* a replayed kernel has no launch of its own to wait on */
 		ntiny++;
 		tiny_ns += d;
 		gp_adv_agg_add(&tiny, gp_kernel_def(t, kr)->name, d, k);
@@ -193,7 +196,8 @@ bool gp_rule_tiny_kernels(const struct gp_adv_in *in, struct gp_finding *x)
 	for (size_t i = 0; i < in->gaps.n; i++) {
 		const struct gp_adv_gap *g = &in->gaps.v[i];
 		if (g->ns >= gp_adv_lim.launch_gap_ns || g->c->next < 0 ||
-		    gp_adv_dur(&t->kernels.v[g->c->next]) >= gp_adv_lim.tiny_ns)
+		    gp_adv_dur(&t->kernels.v[g->c->next]) >= gp_adv_lim.tiny_ns ||
+		    gp_adv_gap_graph(in, i) != GP_ADV_GAP_EAGER)
 			continue;
 		gap_ns += g->ns;
 		gp_adv_claim(in, in->gap0 + i, g->ns);

@@ -89,6 +89,9 @@ struct gp_adv_in {
 	size_t copy0, set0, gap0, nunits;
 	double *wall;
 	gp_adv_claims *claims;         /* where the running rule claims */
+	const gp_ns *replay_first;     /* per kernel: the first start of its graph
+				       ** replay (gp_adv_replay_first); NULL when
+				       ** no kernel was replayed from a graph */
 };
 
 /* A rule: fills x (all but kind) and returns true when it has a finding. */
@@ -111,6 +114,22 @@ bool gp_rule_pageable_memcpy(const struct gp_adv_in *in, struct gp_finding *x); 
 bool gp_rule_sync_memcpy(const struct gp_adv_in *in, struct gp_finding *x);
 bool gp_rule_alloc_churn(const struct gp_adv_in *in, struct gp_finding *x);
 bool gp_rule_exposed_comm(const struct gp_adv_in *in, struct gp_finding *x);      /* advise_comm.c */
+bool gp_rule_graph_unattributed(const struct gp_adv_in *in, struct gp_finding *x); /* advise_graph.c */
+bool gp_rule_graph_host_bound(const struct gp_adv_in *in, struct gp_finding *x);
+bool gp_rule_graph_gaps(const struct gp_adv_in *in, struct gp_finding *x);
+
+/* ---- graph replays (advise_graph.c) ---- */
+
+/* Where gap i ends: eager work, inside a graph replay (after its first
+** kernel began), or at the start of a replay (the host preparing it). */
+enum { GP_ADV_GAP_EAGER, GP_ADV_GAP_IN_REPLAY, GP_ADV_GAP_BEFORE_REPLAY };
+int gp_adv_gap_graph(const struct gp_adv_in *in, size_t i);
+
+/* Per kernel of t (correlated): the first start of the graph replay it
+** belongs to (its launching call's kernels; whole-graph records are their
+** own), 0 for eager kernels; NULL (no allocation) when none was replayed.
+** The caller frees it. */
+gp_ns *gp_adv_replay_first(const gp_trace *t);
 
 /* ---- the engine's helpers (advise.c) ---- */
 

@@ -100,6 +100,37 @@
 	"(torch.cuda.graphs / mode='reduce-overhead'), fused or foreach optimizers, a larger " \
 	"batch; avoid Python loops over small tensors."
 
+#define GRAPH_UNATTR_TITLE "%.1f%% of GPU time (%s in %zu kernels) was replayed from CUDA/HIP graphs whose ops are unknown"
+#define GRAPH_UNATTR_EVIDENCE "%s%s %s in %zu kernels: %s"
+#define GRAPH_UNATTR_NO_OP_OPEN "captured where no op range was open"
+#define GRAPH_UNATTR_CHANGE                                                                \
+	"Record where the graphs were captured, then run gpuprof again: the op, layer and "  \
+	"shapes of a replayed kernel are those of its capture.  vLLM and SGLang write capture " \
+	"traces (vLLM's capture tracing, SGLang --enable-profile-cuda-graph: capture_traces/ " \
+	"beside the trace, or --capture DIR); Nsight Systems: --cuda-graph-trace=node with the " \
+	"profile running while the graphs are captured (emit_nvtx for the ops); or gpuprof "   \
+	"record, which records every node's capture.  Until then no op-level finding sees this time."
+
+#define GRAPH_HOST_TITLE "the GPU waited %s (%.1f%% of the span) for the host between %zu CUDA graph replays"
+#define GRAPH_HOST_EVIDENCE                                                                 \
+	"before each replay the GPU sat idle %.1f us on average until the host had prepared "  \
+	"and launched it (%.0f%% of it with the launch call still running)"
+#define GRAPH_HOST_CHANGE                                                                   \
+	"The step is bound by the CPU work between replays (input preparation, sampling, "    \
+	"scheduling), not by kernel launches: the graphs already remove those.  Overlap that "  \
+	"work with the running replay (vLLM's async scheduling, SGLang's overlap scheduler), " \
+	"move sampling and input preparation to the GPU, avoid host synchronization between "  \
+	"steps, or replay larger batches."
+
+#define GRAPH_GAPS_TITLE "the GPU sat idle %s (%.1f%% of the span) inside CUDA graph replays, in %zu gaps"
+#define GRAPH_GAPS_EVIDENCE "idle between the kernels of a running replay:"
+#define GRAPH_GAPS_GRAPH "%s %s: %zu replays of %.0f kernels, %s of GPU time, %s idle inside (%s per replay)"
+#define GRAPH_GAPS_CHANGE                                                                   \
+	"These gaps are the graph's own: the latency between its nodes and waits between its " \
+	"streams, which replaying as a graph does not remove.  Give the graph fewer, larger "  \
+	"nodes (torch.compile fusion, fused kernels), remove host nodes and cross-stream "     \
+	"waits from the captured region, and check that the kernels are not waiting on copies."
+
 #define PAGEABLE_TITLE "%zu copies from or to pageable host memory"
 #define PAGEABLE_EVIDENCE "%zu pageable memcpy, %.1f MB, %s of copy time"
 #define PAGEABLE_EVIDENCE_WAIT "; the GPU sat idle %s in %zu gaps waiting for them"
