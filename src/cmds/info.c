@@ -12,6 +12,7 @@
 #include "cmds/options.h"
 #include "analysis/analysis.h"
 #include "analysis/attr_graph.h"
+#include "analysis/phases.h"
 #include "writers/kv.h"
 #include "writers/writer.h"
 
@@ -120,6 +121,40 @@ static void write_graphs(gp_kv *kv, const gp_trace *t)
 	gp_kv_str(kv, NULL, g.bare ? "  without op" : NULL, buf);
 }
 
+/* The serving steps the trace marks (analysis/phases.h): per phase, the
+** steps, their kernels' GPU time and the idle inside the steps.  Lines and
+** JSON keys only for traces with step markers. */
+static void write_phases(gp_kv *kv, const gp_trace *t)
+{
+	uint8_t *phase = gp_phases_of_kernels(t);
+	struct gp_phase_stats s;
+	char buf[256], d1[64], d2[64], label[32];
+
+	if (!phase)
+		return;
+	gp_phase_stats(t, phase, &s);
+	gp_kv_begin(kv, "serving_phases", false);
+	for (int p = GP_PHASE_PREFILL; p < GP_PHASE__COUNT; p++) {
+		gp_kv_begin(kv, gp_phase_name(p), false);
+		gp_kv_u64(kv, "steps", NULL, s.steps[p]);
+		gp_kv_u64(kv, "kernels", NULL, s.kernels[p]);
+		gp_kv_i64(kv, "gpu_ns", NULL, s.gpu_ns[p]);
+		gp_kv_i64(kv, "window_ns", NULL, s.window_ns[p]);
+		gp_kv_i64(kv, "idle_ns", NULL, s.idle_ns[p]);
+		gp_kv_end(kv);
+		if (!s.steps[p])
+			continue;
+		snprintf(label, sizeof(label), "%s steps", gp_phase_name(p));
+		snprintf(buf, sizeof(buf), "%zu, %zu kernels, %s of GPU time, %s idle inside them (%.1f%%)",
+			 s.steps[p], s.kernels[p], gp_fmt_duration((double)s.gpu_ns[p], d1, sizeof(d1)),
+			 gp_fmt_duration((double)s.idle_ns[p], d2, sizeof(d2)),
+			 s.window_ns[p] > 0 ? 100.0 * (double)s.idle_ns[p] / (double)s.window_ns[p] : 0.0);
+		gp_kv_str(kv, NULL, label, buf);
+	}
+	gp_kv_end(kv);
+	free(phase);
+}
+
 /* Writes what trace t holds to kv (not closed). */
 static void write_info(gp_kv *kv, gp_trace *t)
 {
@@ -193,6 +228,7 @@ static void write_info(gp_kv *kv, gp_trace *t)
 		attributed += t->attrs[i].api >= 0;
 	gp_kv_u64(kv, "kernels_with_launch", t->kernels.n ? "kernels with launch" : NULL, attributed);
 	write_graphs(kv, t);
+	write_phases(kv, t);
 	if (t->kernels.n) {
 		/* Op model coverage: how much GPU time has known FLOPs. */
 		struct gp_analysis a;
