@@ -297,13 +297,14 @@ static void enable_graph_callbacks(void)
 {
 	CUptiResult r = CUPTI_SUCCESS;
 
-	if (!cu.cuptiGetGraphNodeId || !cu.cuptiGetGraphId || !cu.cuptiGetGraphExecId) {
+	if (!cu.cuptiGetGraphNodeId || !cu.cuptiGetGraphId) {
 		gpc_note("this CUPTI cannot name CUDA graph nodes: kernels replayed from graphs "
 			 "will have no op");
 		return;
 	}
 	for (size_t i = 0; i < sizeof(graph_cbids) / sizeof(graph_cbids[0]) && r == CUPTI_SUCCESS; i++)
-		r = cu.cuptiEnableCallback(1, cu.subscriber, CUPTI_CB_DOMAIN_RESOURCE, graph_cbids[i]);
+		if (graph_cbids[i] != CUPTI_CBID_RESOURCE_GRAPHEXEC_CREATED || cu.cuptiGetGraphExecId)
+			r = cu.cuptiEnableCallback(1, cu.subscriber, CUPTI_CB_DOMAIN_RESOURCE, graph_cbids[i]);
 	if (r != CUPTI_SUCCESS)
 		gpc_note("CUDA graph node callbacks not enabled (error %d: %s): kernels replayed from "
 			 "graphs will have no op", (int)r, result_text(r));

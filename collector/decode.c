@@ -268,7 +268,7 @@ int gpc_decode_graph(CUpti_CallbackId cbid, const CUpti_ResourceData *rd, const 
 		gpc_buf_endline(out);
 		return 1;
 	case CUPTI_CBID_RESOURCE_GRAPHEXEC_CREATED:
-		if (!g->graphExec || ids->exec_id(g->graphExec, &exec) != CUPTI_SUCCESS)
+		if (!g->graphExec || !ids->exec_id || ids->exec_id(g->graphExec, &exec) != CUPTI_SUCCESS)
 			return 0;
 		if (g->graph)
 			ids->graph_id(g->graph, &graph);

@@ -37,7 +37,8 @@ struct gpc_decoder {
 int gpc_decode(struct gpc_decoder *d, const CUpti_Activity *rec, struct gpc_buf *out);
 
 /* CUPTI's id lookups (cuptiGetGraphNodeId, cuptiGetGraphId,
-** cuptiGetGraphExecId), passed in so that the test can give its own. */
+** cuptiGetGraphExecId), passed in so that the test can give its own;
+** exec_id may be NULL (an older CUPTI): no gexec lines. */
 struct gpc_graph_ids {
 	CUptiResult (*node_id)(CUgraphNode node, uint64_t *id);
 	CUptiResult (*graph_id)(CUgraph graph, uint32_t *id);

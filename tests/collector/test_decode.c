@@ -353,6 +353,10 @@ static void test_graph_lines(void **state)
 	assert_int_equal(gpc_decode_graph(CUPTI_CBID_RESOURCE_GRAPHNODE_CREATED,
 					  &(CUpti_ResourceData){0}, &ids, 900, 1, &out), 0);
 	assert_int_equal(graph_cb(CUPTI_CBID_RESOURCE_GRAPH_CREATED, &g, 900, &out), 0);
+	/* a CUPTI without cuptiGetGraphExecId: no gexec line */
+	struct gpc_graph_ids no_exec = {node_id, graph_id, NULL};
+	assert_int_equal(gpc_decode_graph(CUPTI_CBID_RESOURCE_GRAPHEXEC_CREATED,
+					  &(CUpti_ResourceData){.resourceDescriptor = &g}, &no_exec, 900, 1, &out), 0);
 	assert_int_equal(out.lines, 3);
 	gpc_buf_free(&out);
 }
