@@ -29,22 +29,6 @@ static uint64_t node_key(uint32_t pid, uint64_t node)
 	return node * 0x9E3779B97F4A7C15ull ^ ((uint64_t)pid << 17 | pid);
 }
 
-/* The creation event (original == 0) that node (of process pid) was cloned
-** from, through at most MAX_CLONES clones; -1 when the chain leaves the
-** trace or loops. */
-static int32_t creation_of(const gp_trace *t, const gp_u64map *at, uint32_t pid, uint64_t node)
-{
-	for (int i = 0; i < MAX_CLONES; i++) {
-		int32_t e = gp_u64map_get(at, node_key(pid, node));
-		if (e < 0 || t->graph_nodes.v[e].node != node || t->graph_nodes.v[e].pid != pid)
-			return -1;
-		if (!t->graph_nodes.v[e].original)
-			return e;
-		node = t->graph_nodes.v[e].original;
-	}
-	return -1;
-}
-
 /* A capture point and its place before the sort. */
 struct placed_point {
 	struct gp_graph_point p;
@@ -70,22 +54,40 @@ static int cmp_point(const void *pa, const void *pb)
 ** GP_GRAPH_NODE_UNSEEN.  The points are then sorted by thread and start,
 ** as the sweep visits them.
 */
+void gp_graph_node_index(const gp_trace *t, gp_u64map *at)
+{
+	for (size_t i = 0; i < t->graph_nodes.n; i++) {
+		const struct gp_graph_node *n = &t->graph_nodes.v[i];
+		uint64_t key = node_key(n->pid, n->node);
+		int32_t e = gp_u64map_add(at, key, (int32_t)i);
+		const struct gp_graph_node *was = &t->graph_nodes.v[e];
+		/* CUPTI reports a node cudaGraphInstantiate makes twice, made and
+		** cloned (gpuprof record): the clone says where it came from */
+		if (e != (int32_t)i && !was->original && n->original && was->node == n->node && was->pid == n->pid)
+			gp_u64map_put(at, key, (int32_t)i);
+	}
+}
+
+int32_t gp_graph_node_creation(const gp_trace *t, const gp_u64map *at, uint32_t pid, uint64_t node)
+{
+	for (int i = 0; node && i < MAX_CLONES; i++) {
+		int32_t e = gp_u64map_get(at, node_key(pid, node));
+		if (e < 0 || t->graph_nodes.v[e].node != node || t->graph_nodes.v[e].pid != pid)
+			return -1;
+		if (!t->graph_nodes.v[e].original)
+			return e;
+		node = t->graph_nodes.v[e].original;
+	}
+	return -1;
+}
+
 static void find_points(gp_graphattr *g, gp_trace *t)
 {
 	gp_u64map at = {0}, point_at = {0};
 	int32_t *def_point = gp_xmalloc(t->kernel_defs.n * sizeof(*def_point));
 	uint32_t *perm;
 
-	for (size_t i = 0; i < t->graph_nodes.n; i++) {
-		const struct gp_graph_node *n = &t->graph_nodes.v[i];
-		uint64_t key = node_key(n->pid, n->node);
-		int32_t e = gp_u64map_add(&at, key, (int32_t)i);
-		const struct gp_graph_node *was = &t->graph_nodes.v[e];
-		/* CUPTI reports a node cudaGraphInstantiate makes twice, made and
-		** cloned (gpuprof record): the clone says where it came from */
-		if (e != (int32_t)i && !was->original && n->original && was->node == n->node && was->pid == n->pid)
-			gp_u64map_put(&at, key, (int32_t)i);
-	}
+	gp_graph_node_index(t, &at);
 	for (size_t i = 0; i < t->kernel_defs.n; i++)
 		def_point[i] = -2;   /* not resolved yet */
 	for (size_t k = 0; k < t->kernels.n; k++) {
@@ -94,7 +96,7 @@ static void find_points(gp_graphattr *g, gp_trace *t)
 		if (t->attrs[k].graph != GP_GRAPH_NO_CAPTURE || !d->graph_node)
 			continue;
 		if (def_point[kr->def] == -2) {
-			int32_t e = creation_of(t, &at, d->pid, d->graph_node);
+			int32_t e = gp_graph_node_creation(t, &at, d->pid, d->graph_node);
 			def_point[kr->def] = e < 0 ? -1 : gp_u64map_add(&point_at, (uint64_t)e, (int32_t)g->points.n);
 			if (e >= 0 && def_point[kr->def] == (int32_t)g->points.n) {
 				const struct gp_graph_node *n = &t->graph_nodes.v[e];

@@ -33,6 +33,7 @@
 #include <stdint.h>
 
 #include "model/trace.h"
+#include "util/u64map.h"
 
 typedef struct gp_graphattr gp_graphattr;
 
@@ -47,6 +48,16 @@ struct gp_graph_point {
 ** creation the trace holds.  Returns NULL, having looked at each kernel
 ** once, when no kernel was replayed from a graph. */
 gp_graphattr *gp_graphattr_begin(gp_trace *t);
+
+/* Indexes t's graph node events by process and node into at (empty
+** before): a node reported both made and cloned is its clone. */
+void gp_graph_node_index(const gp_trace *t, gp_u64map *at);
+
+/* The creation event (t->graph_nodes index, original == 0) that node of
+** process pid was cloned from, through at most 64 clones (at: from
+** gp_graph_node_index); -1 when the chain leaves the trace or loops, or
+** node is 0. */
+int32_t gp_graph_node_creation(const gp_trace *t, const gp_u64map *at, uint32_t pid, uint64_t node);
 
 /* The capture points, sorted by thread (gp_thread_cmp) then start; *n of
 ** them. */

@@ -48,3 +48,9 @@ mv "$TMP/out" "$TMP/kernels.csv"
 run_ok "$GPUPROF" ops -f csv "$TMP/node.sqlite"
 python3 tests/tools/graph_ops_check.py "$TMP/kernels.csv" "$TMP/out" >"$TMP/cmp" ||
 	{ cat "$TMP/cmp" >&2; fail "ops: the captured ops' GPU time"; }
+# replayed copies and memsets too: M's copy and memset go to the ops
+# their nodes were created in (aten::copy_ also has the eager copy kernels)
+set_ns=$(sqlite3 "$TMP/node.sqlite" 'select sum(end - start) from CUPTI_ACTIVITY_KIND_MEMSET')
+copy_ns=$(sqlite3 "$TMP/node.sqlite" "select (select sum(end - start) from CUPTI_ACTIVITY_KIND_MEMCPY) + (select sum(k.end - k.start) from CUPTI_ACTIVITY_KIND_KERNEL k where k.graphNodeId is null)")
+assert_grep "^\"aten::zero_\",([^,]*,){5}\"$set_ns\"," "$TMP/out"
+assert_grep "^\"aten::copy_\",([^,]*,){5}\"$copy_ns\"," "$TMP/out"

@@ -50,3 +50,6 @@ mv "$TMP/out" "$TMP/kernels.csv"
 run_ok "$GPUPROF" ops -f csv "$TMP/node.gprec"
 python3 tests/tools/graph_ops_check.py "$TMP/kernels.csv" "$TMP/out" >"$TMP/cmp" ||
 	{ cat "$TMP/cmp" >&2; fail "ops: the captured ops' GPU time"; }
+# replayed copies and memsets go to the ops their nodes were made in
+set_ns=$(awk -F'\t' '$1 == "memset" { n += $3 - $2 } END { print n }' "$TMP/node.gprec")
+assert_grep "^\"aten::zero_\",([^,]*,){5}\"$set_ns\"," "$TMP/out"
