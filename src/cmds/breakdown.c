@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "analysis/breakdown.h"
+#include "analysis/critpath.h"
 #include "cmds/cmds.h"
 #include "cmds/options.h"
 #include "ops/ops.h"
@@ -24,7 +25,7 @@
 #include "writers/writer.h"
 
 static const struct gp_cmd_opt breakdown_own[] = {
-	{"view", 'V', "V", "time (default), streams, gaps or depth"},
+	{"view", 'V', "V", "time (default), streams, gaps, depth or critical"},
 	{"as", 0, "TOOL", "tracelens: TraceLens' gpu_timeline (all GPUs as one\n"
 	 "timeline, the whole trace; times in ms as it writes them);\n"
 	 "hta: HTA's temporal breakdown and communication/computation\n"
@@ -60,7 +61,8 @@ static const struct gp_cmd_spec breakdown_spec = {
 	.many_files = true,
 };
 
-enum view { VIEW_TIME, VIEW_STREAMS, VIEW_GAPS, VIEW_DEPTH, VIEW_TRACELENS, VIEW_HTA, VIEW_HTA_IDLE };
+enum view { VIEW_TIME, VIEW_STREAMS, VIEW_GAPS, VIEW_DEPTH, VIEW_CRITICAL, VIEW_TRACELENS, VIEW_HTA,
+	    VIEW_HTA_IDLE };
 
 struct opts {
 	enum view view;
@@ -143,6 +145,24 @@ static const struct gp_column depth_cols[] = {
 	{"ts_ns", "Start (ns)", 10, true, false, NULL},
 	{"launches", "Launches", 5, true, false, NULL},
 	{"max_depth", "Depth max", 4, true, false, NULL},
+};
+
+static const struct gp_column crit_cols[] = {
+	{"iteration", "Iter", 4, true, false, "all"},
+	{"cause", "Cause", 10, false, false, NULL},
+	{"op", "Op", 24, false, true, "(none)"},
+	{"layer", "Layer", 16, false, true, "(none)"},
+	{"time_ns", "Time", 10, true, false, NULL},
+	{"pct", "Pct", 5, true, false, NULL},
+};
+
+static const struct gp_column crit_cols_raw[] = {
+	{"iteration", "Iter", 4, true, false, "all"},
+	{"cause", "Cause", 10, false, false, NULL},
+	{"op", "Op", 24, false, true, "(none)"},
+	{"layer", "Layer", 16, false, true, "(none)"},
+	{"time_ns", "Time (ns)", 10, true, false, NULL},
+	{"pct", "Pct", 5, true, false, NULL},
 };
 
 static const struct gp_column tl_cols[] = {
@@ -394,6 +414,32 @@ static void write_hta_idle(gp_writer *w, const gp_breakdown *b)
 	}
 }
 
+/* The critical path: time held per iteration, cause, op and layer, the
+** largest first, as a share of the iteration's step. */
+static void write_critical(gp_writer *w, const gp_trace *t, const gp_critpath *cp, size_t top, bool table)
+{
+	size_t shown = 0;
+	int32_t win = -1;
+
+	for (size_t i = 0; i < cp->nrows; i++) {
+		const struct gp_cp_row *r = &cp->rows[i];
+		const struct gp_cp_window *cw = &cp->win[r->window];
+		char it[16], tm[64], pct[32];
+		const char *row[6] = {cw->iter >= 0 ? it : NULL, gp_cause_name(r->cause),
+				      r->op ? gp_s(t, r->op) : NULL, r->layer ? gp_s(t, r->layer) : NULL, tm, pct};
+		if (r->window != win) {
+			win = r->window;
+			shown = 0;
+		}
+		if (shown++ >= top)
+			continue;
+		snprintf(it, sizeof(it), "%d", cw->iter);
+		cell_time(tm, sizeof(tm), r->ns, table);
+		snprintf(pct, sizeof(pct), "%.2f", gp_percent(r->ns, cw->end - cw->start));
+		gp_writer_row(w, row);
+	}
+}
+
 static int breakdown_option(void *ctx, int index, const char *arg)
 {
 	struct opts *o = ctx;
@@ -410,8 +456,10 @@ static int breakdown_option(void *ctx, int index, const char *arg)
 			o->view = VIEW_GAPS;
 		else if (strcmp(arg, "depth") == 0)
 			o->view = VIEW_DEPTH;
+		else if (strcmp(arg, "critical") == 0)
+			o->view = VIEW_CRITICAL;
 		else
-			return gp_cli_usage("breakdown", "--view wants time, streams, gaps or depth, not '%s'", arg);
+			return gp_cli_usage("breakdown", "--view wants time, streams, gaps, depth or critical, not '%s'", arg);
 		return 0;
 	case OWN_AS:
 		if (strcmp(arg, "tracelens") == 0)
@@ -444,6 +492,7 @@ struct job {
 	enum view view;
 	struct gp_breakdown_opts bo;
 	bool table;
+	size_t top;
 };
 
 static int breakdown_trace(const void *ctx, gp_trace *t, gp_writer *w, gp_writer *rec, gp_error *err)
@@ -451,6 +500,28 @@ static int breakdown_trace(const void *ctx, gp_trace *t, gp_writer *w, gp_writer
 	const struct job *j = ctx;
 	gp_breakdown b;
 
+	if (j->view == VIEW_CRITICAL) {
+		gp_deps d = {0};
+		gp_critpath cp;
+		gp_critpath_run(&d, t, &cp);
+		if (getenv("GP_CP_DUMP")) {
+			FILE *f = fopen(getenv("GP_CP_DUMP"), "w");
+			for (size_t u = 0; u < d.n; u++)
+				if (gp_critpath_on(cp.unit_on, u))
+					fprintf(f, "unit %lld %lld\n", (long long)gp_unit_start(t, u), (long long)gp_unit_end(t, u));
+			for (size_t a = 0; a < t->apis.n; a++)
+				if (gp_critpath_on(cp.api_on, a))
+					fprintf(f, "api %lld %lld %s\n", (long long)t->apis.v[a].start, (long long)t->apis.v[a].end, gp_s(t, gp_api_def(t, &t->apis.v[a])->name));
+			for (size_t r = 0; r < t->ranges.n; r++)
+				if (gp_critpath_on(cp.range_on, r))
+					fprintf(f, "range %lld %lld %s\n", (long long)t->ranges.v[r].start, (long long)t->ranges.v[r].end, gp_s(t, t->ranges.v[r].text));
+			fclose(f);
+		}
+		write_critical(w, t, &cp, j->top, j->table);
+		gp_critpath_free(&cp);
+		gp_deps_free(&d);
+		return GP_OK;
+	}
 	if (gp_breakdown_run(t, &j->bo, &b, err))
 		return err->status;
 	if (j->view == VIEW_STREAMS)
@@ -493,6 +564,9 @@ int cmd_breakdown(int argc, char **argv)
 	case VIEW_DEPTH:
 		m.cols = depth_cols, m.ncols = NCOL(depth_cols);
 		break;
+	case VIEW_CRITICAL:
+		m.cols = j.table ? crit_cols : crit_cols_raw, m.ncols = NCOL(crit_cols);
+		break;
 	case VIEW_TRACELENS:
 		m.cols = tl_cols, m.ncols = NCOL(tl_cols);
 		break;
@@ -506,6 +580,7 @@ int cmd_breakdown(int argc, char **argv)
 		m.cols = j.table ? time_cols : time_cols_raw, m.ncols = NCOL(time_cols);
 	}
 	j.view = o.view;
+	j.top = co.top == SIZE_MAX ? (j.table ? 20 : SIZE_MAX) : co.top;
 	j.bo.short_gap_ns = o.short_gap;
 	j.bo.top_gaps = o.view == VIEW_GAPS ? (co.top == SIZE_MAX ? 10 : co.top) : 0;
 	j.bo.one_timeline = o.view == VIEW_TRACELENS;

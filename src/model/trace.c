@@ -32,6 +32,7 @@ void gp_trace_free(gp_trace *t)
 	gp_vec_free(t->memcpys);
 	gp_vec_free(t->memsets);
 	gp_vec_free(t->syncs);
+	gp_vec_free(t->event_records);
 	gp_vec_free(t->ranges);
 	gp_vec_free(t->coll_args);
 	gp_vec_free(t->memevents);

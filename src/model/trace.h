@@ -172,6 +172,11 @@ struct gp_memset {
 	uint8_t mem_kind;
 };
 
+/* What a synchronisation waited on, as CUPTI records it: a stream or
+** device sync (the work launched on that stream or device before the
+** call), an event sync or a stream's wait for an event (the work launched
+** on the event's stream before the event was recorded).  corr is the
+** synchronising API call's. */
 struct gp_sync {
 	gp_ns start, end;
 	uint64_t corr;
@@ -180,6 +185,23 @@ struct gp_sync {
 	uint32_t context, stream;
 	uint8_t kind;          /* enum gp_sync_kind */
 	uint64_t event_id;
+	uint64_t record_corr;  /* the correlation id of the call that recorded
+			       ** the event waited on, when the file states it
+			       ** (Kineto's wait_on_cuda_event_record_corr_id);
+			       ** 0 = find it by event_id */
+};
+
+/* A cudaEventRecord / hipEventRecord as the GPU saw it: the event marks
+** the point of stream that the work launched before the record call
+** reached.  The call itself is the API call with correlation id corr
+** (its time says which launches came before).  nsys and nvprof list them
+** (CUDA_EVENT); Kineto names them in the waits on them (wait_on_stream). */
+struct gp_event_record {
+	uint64_t corr;          /* the record call's correlation id */
+	uint64_t event_id;      /* 0 = not stated */
+	uint32_t pid;           /* 0 = unknown */
+	int32_t device;
+	uint32_t stream;
 };
 
 /* A range: NVTX range or mark, framework op, annotation, timer.  CPU ranges
@@ -330,6 +352,7 @@ typedef struct gp_trace {
 	GP_VEC(struct gp_memcpy) memcpys;
 	GP_VEC(struct gp_memset) memsets;
 	GP_VEC(struct gp_sync) syncs;
+	GP_VEC(struct gp_event_record) event_records;
 	GP_VEC(struct gp_range) ranges;
 	GP_VEC(struct gp_memevent) memevents;
 	GP_VEC(struct gp_op_ext) op_exts;

@@ -122,7 +122,7 @@ static uint8_t arg_key(const char *s, size_t n)
 		     : IS("graph node id") ? K_GRAPH_NODE : IS("In msg nelems") ? K_COLL_IN : K_NONE;
 	case 14:
 		return IS("Total Reserved") ? K_MEM_TOTAL_RESERVED : IS("Out msg nelems") ? K_COLL_OUT
-		     : K_NONE;
+		     : IS("wait_on_stream") ? K_WAIT_STREAM : K_NONE;
 	case 15:
 		return IS("Sequence number") ? K_SEQ : IS("Concrete Inputs") ? K_CONCRETE
 		     : IS("Total Allocated") ? K_MEM_TOTAL_ALLOC : IS("Collective name") ? K_COLL_NAME
@@ -133,6 +133,8 @@ static uint8_t arg_key(const char *s, size_t n)
 		return IS("registers per thread") ? K_REGS : K_NONE;
 	case 21:
 		return IS("wait_on_cuda_event_id") ? K_WAIT_EVENT : K_NONE;
+	case 33:
+		return IS("wait_on_cuda_event_record_corr_id") ? K_WAIT_RECORD : K_NONE;
 	}
 	return K_NONE;
 #undef IS

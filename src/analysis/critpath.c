@@ -1,0 +1,630 @@
+/*
+** The critical path and the causes of idle time (critpath.h,
+** docs/dependencies.md).
+**
+** gp_walk is the one walk both use.  On a GPU unit it gives the unit its
+** own run, then follows the unit's binding predecessor (deps.h); the time
+** between that predecessor's release and the unit's start is the launch
+** delay, the gap behind the previous work on the stream, or the wait for
+** an event.  On a CPU thread it steps back over the thread's timeline one
+** activity at a time, except that at a blocking call that waited for GPU
+** work it follows that work, and at a thread's idle stretch (nothing
+** recorded) it moves to the process's main thread: PyTorch's autograd
+** thread, like any worker, starts because another thread handed it work,
+** which no trace records (docs/dependencies.md says what this infers).
+*/
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/critpath.h"
+#include "model/window.h"
+#include "ops/ops.h"
+#include "util/alloc.h"
+
+const char *gp_cause_name(int cause)
+{
+	static const char *const names[GP_CAUSE__COUNT] = {
+		"gpu_compute", "gpu_comm", "gpu_memory", "launch", "gpu_gap", "event_wait", "sync",
+		"cpu_op", "python", "annotation", "dataloader", "allocator", "jit", "cuda_api",
+		"untraced", "unknown",
+	};
+
+	return cause >= 0 && cause < GP_CAUSE__COUNT ? names[cause] : "unknown";
+}
+
+/* Range texts that say what the CPU is doing, as data: substrings, tried
+** on the innermost range and every range enclosing it. */
+static const char *const dataloader_texts[] = {
+	"DataLoader", "dataloader", "utils/data/", "data_load", NULL
+};
+static const char *const jit_texts[] = {
+	"Nvrtc", "nvrtc", "CompileProgram", "cudnnFind", "torch/_dynamo/convert_frame",
+	"compile_fx", "triton/compiler/", "triton/runtime/autotuner", "autotune", "Autotune", NULL
+};
+
+static bool has_any(const char *s, const char *const *subs)
+{
+	for (int i = 0; subs[i]; i++)
+		if (strstr(s, subs[i]))
+			return true;
+	return false;
+}
+
+/* Whether an NVTX range's text names a framework op: an emit_nvtx op
+** ("aten::mm, seq = 3, ...") or a PyProf marker dict. */
+static bool nvtx_op_text(const char *s)
+{
+	return strstr(s, "::") != NULL || s[0] == '{';
+}
+
+enum gp_cause gp_cpu_cause(const gp_deps *d, uint32_t who, int32_t range)
+{
+	const gp_trace *t = d->t;
+
+	if (who != GP_CPU_NONE && (who & GP_CPU_API)) {
+		switch (gp_deps_api_class(d, who & ~GP_CPU_API)) {
+		case GP_APIC_SYNC_DEVICE: case GP_APIC_SYNC_STREAM: case GP_APIC_SYNC_EVENT:
+			return GP_CAUSE_SYNC;
+		case GP_APIC_ALLOC:
+			return GP_CAUSE_ALLOCATOR;
+		case GP_APIC_MODULE:
+			return GP_CAUSE_JIT;
+		case GP_APIC_LAUNCH: case GP_APIC_GRAPH_LAUNCH: case GP_APIC_COPY: case GP_APIC_MEMSET:
+			break;   /* the cost of issuing work: the op's, below */
+		default:
+			return GP_CAUSE_CUDA_API;
+		}
+	}
+	if (range < 0)
+		return who == GP_CPU_NONE ? GP_CAUSE_UNTRACED : GP_CAUSE_CPU_OP;
+	for (int32_t r = range; r >= 0; r = t->ranges.v[r].parent) {
+		const char *s = gp_s(t, t->ranges.v[r].text);
+		if (has_any(s, dataloader_texts))
+			return GP_CAUSE_DATALOADER;
+		if (has_any(s, jit_texts))
+			return GP_CAUSE_JIT;
+	}
+	if (who != GP_CPU_NONE && (who & GP_CPU_API))
+		return GP_CAUSE_CPU_OP;
+	switch (t->ranges.v[range].kind) {
+	case GP_RANGE_CPU_OP:
+		return GP_CAUSE_CPU_OP;
+	case GP_RANGE_PYTHON:
+		return GP_CAUSE_PYTHON;
+	case GP_RANGE_PUSHPOP: case GP_RANGE_STARTEND:
+		return nvtx_op_text(gp_s(t, t->ranges.v[range].text)) ? GP_CAUSE_CPU_OP : GP_CAUSE_ANNOTATION;
+	default:
+		return GP_CAUSE_ANNOTATION;
+	}
+}
+
+/* The cause of unit u's own run. */
+static enum gp_cause unit_cause(const gp_deps *d, size_t u)
+{
+	const gp_trace *t = d->t;
+
+	if (u >= t->kernels.n)
+		return GP_CAUSE_GPU_MEMORY;
+	if (gp_kernel_is_comm(gp_s(t, gp_kernel_short_name_of(t, &t->kernels.v[u]))))
+		return GP_CAUSE_GPU_COMM;
+	return GP_CAUSE_GPU_COMPUTE;
+}
+
+static bool emit(gp_piece_fn fn, void *ctx, gp_ns s, gp_ns e, enum gp_cause c, enum gp_piece_of of,
+		 int32_t idx, bool cpu, uint32_t a, uint32_t b)
+{
+	struct gp_piece p = {.start = s, .end = e, .cause = (uint8_t)c, .of = (uint8_t)of, .idx = idx,
+			     .cpu = cpu, .lane_a = a, .lane_b = b};
+
+	if (e <= s)
+		return true;
+	return fn(ctx, &p);
+}
+
+/* The process's main thread: the one holding its iteration ranges, else
+** the thread of its first range or API call; 0 when it has none. */
+static uint32_t find_main_thread(const gp_trace *t, uint32_t pid)
+{
+	uint32_t tid = 0;
+	int64_t num;
+
+	for (size_t i = 0; i < t->ranges.n; i++) {
+		const struct gp_range *r = &t->ranges.v[i];
+		if (r->pid != pid || r->kind == GP_RANGE_GPU_ANNOTATION)
+			continue;
+		if (gp_iteration_text(gp_s(t, r->text), &num))
+			return r->tid;
+		if (!tid)
+			tid = r->tid;
+	}
+	for (size_t i = 0; i < t->apis.n && !tid; i++)
+		if (t->apis.v[i].pid == pid)
+			tid = t->apis.v[i].tid;
+	return tid;
+}
+
+static uint32_t main_thread(gp_deps *d, uint32_t pid)
+{
+	for (size_t i = 0; i < d->mains.n; i++)
+		if (d->mains.v[i].pid == pid)
+			return d->mains.v[i].tid;
+	uint32_t tid = find_main_thread(d->t, pid);
+	*gp_vec_push(d->mains) = (struct gp_main_thread){pid, tid};
+	return tid;
+}
+
+static const gp_trace *sort_trace;   /* for cmp_end: qsort has no context */
+
+static int cmp_end(const void *pa, const void *pb)
+{
+	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+	gp_ns ea = gp_unit_end(sort_trace, a), eb = gp_unit_end(sort_trace, b);
+
+	if (ea != eb)
+		return ea < eb ? -1 : 1;
+	return (a > b) - (a < b);
+}
+
+/* The latest-ending unit that ends at or before x, or -1: where a walk
+** goes when what it is on has no recorded predecessor. */
+static int32_t last_ended(gp_deps *d, gp_ns x)
+{
+	size_t lo = 0, hi = d->n;
+
+	if (!d->by_end) {
+		d->by_end = gp_xmalloc((d->n + 1) * sizeof(*d->by_end));
+		for (size_t u = 0; u < d->n; u++)
+			d->by_end[u] = (uint32_t)u;
+		sort_trace = d->t;
+		qsort(d->by_end, d->n, sizeof(*d->by_end), cmp_end);
+	}
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (gp_unit_end(d->t, d->by_end[mid]) <= x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo ? (int32_t)d->by_end[lo - 1] : -1;
+}
+
+void gp_walk(gp_deps *d, struct gp_walk_at w, gp_ns stop, gp_piece_fn fn, void *ctx)
+{
+	const gp_trace *t = d->t;
+	/* every step moves back in time or moves from a unit's end to its
+	** start, or from a thread to another at the same time once: a bound
+	** on the steps all the same, so that no odd trace can make it spin */
+	uint64_t budget = 4 * ((uint64_t)d->n + t->apis.n + t->ranges.n) + 64;
+
+	while (w.at > stop && budget--) {
+		if (w.on_gpu) {
+			size_t u = (size_t)w.unit;
+			gp_ns s = gp_unit_start(t, u), ready;
+			int32_t from;
+			enum gp_edge edge;
+
+			if (w.at > s) {
+				if (!emit(fn, ctx, s > stop ? s : stop, w.at, unit_cause(d, u), GP_PIECE_UNIT,
+					  (int32_t)u, false, (uint32_t)gp_unit_device(t, u), gp_unit_stream(t, u)))
+					return;
+				w.at = s;
+				if (w.at <= stop)
+					return;
+			}
+			edge = gp_deps_binding(d, u, &from, &ready);
+			if (ready > w.at)
+				ready = w.at;   /* released after it started: clock skew */
+			if (edge == GP_EDGE_NONE) {
+				int32_t p = last_ended(d, w.at);
+				gp_ns pe = p >= 0 ? gp_unit_end(t, (size_t)p) : stop;
+				if (!emit(fn, ctx, pe > stop ? pe : stop, w.at, GP_CAUSE_UNKNOWN, GP_PIECE_UNIT,
+					  (int32_t)u, false, (uint32_t)gp_unit_device(t, u), gp_unit_stream(t, u)))
+					return;
+				if (p < 0 || p == (int32_t)u)
+					return;
+				w.unit = p;
+				w.at = pe;
+				continue;
+			}
+			enum gp_cause c = edge == GP_EDGE_STREAM ? GP_CAUSE_GPU_GAP
+					: edge == GP_EDGE_EVENT ? GP_CAUSE_EVENT_WAIT : GP_CAUSE_LAUNCH;
+			if (!emit(fn, ctx, ready > stop ? ready : stop, w.at, c, GP_PIECE_UNIT, (int32_t)u, false,
+				  (uint32_t)gp_unit_device(t, u), gp_unit_stream(t, u)))
+				return;
+			w.at = ready;
+			if (edge == GP_EDGE_LAUNCH) {
+				w.on_gpu = false;
+				w.pid = t->apis.v[from].pid;
+				w.tid = t->apis.v[from].tid;
+			} else {
+				w.unit = from;
+			}
+			continue;
+		}
+
+		/* on a CPU thread */
+		const struct gp_cpu_line *l = gp_deps_cpu_line(d, w.pid, w.tid);
+		ptrdiff_t i = l ? gp_cpu_line_before(l, w.at) : -1;
+		if (i < 0 || (l->m[i].who == GP_CPU_NONE && l->m[i].range < 0)) {
+			uint32_t mt = main_thread(d, w.pid);
+			if (mt && mt != w.tid) {
+				/* an idle worker thread: it waited for the main thread */
+				w.tid = mt;
+				continue;
+			}
+			if (i < 0)
+				return;   /* before the main thread's first activity */
+		}
+		const struct gp_cpu_mark *m = &l->m[i];
+		gp_ns seg = m->at > stop ? m->at : stop;
+
+		if (m->who != GP_CPU_NONE && (m->who & GP_CPU_API)) {
+			int32_t c = (int32_t)(m->who & ~GP_CPU_API);
+			int32_t u = gp_deps_synced_of(d, (size_t)c);
+			gp_ns ue = u >= 0 ? gp_unit_end(t, (size_t)u) : 0;
+			if (u >= 0 && ue > t->apis.v[c].start && ue > seg) {
+				/* blocked on u: the call's time past u's end is the sync's
+				** own; before it, u held the thread */
+				gp_ns from = ue < w.at ? ue : w.at;
+				if (!emit(fn, ctx, from, w.at, GP_CAUSE_SYNC, GP_PIECE_API, c, true, w.pid, w.tid))
+					return;
+				w.on_gpu = true;
+				w.unit = u;
+				w.at = from;
+				continue;
+			}
+		}
+		enum gp_piece_of of = m->who == GP_CPU_NONE ? (m->range >= 0 ? GP_PIECE_RANGE : GP_PIECE_NONE)
+				    : (m->who & GP_CPU_API) ? GP_PIECE_API : GP_PIECE_RANGE;
+		int32_t idx = of == GP_PIECE_API ? (int32_t)(m->who & ~GP_CPU_API)
+			    : of == GP_PIECE_RANGE ? (m->who == GP_CPU_NONE ? m->range : (int32_t)m->who) : -1;
+		if (!emit(fn, ctx, seg, w.at, gp_cpu_cause(d, m->who, m->range), of, idx, true, w.pid, w.tid))
+			return;
+		w.at = seg;
+	}
+}
+
+/* ---- the critical path of a trace ---------------------------------- */
+
+struct cp_span {
+	uint32_t pid, tid;
+	gp_ns lo, hi;
+};
+
+struct cp_acc {
+	gp_deps *d;
+	const gp_trace *t;
+	gp_critpath *cp;
+	GP_VEC(struct gp_cp_row) rows;
+	gp_u64map row_at;         /* key hash -> row */
+	GP_VEC(struct cp_span) spans;
+	gp_str *range_op, *range_layer;   /* [ranges.n], from the kernels under each range */
+	size_t wcur;              /* the iteration window pieces reach now (walking back) */
+	gp_ns low;                /* the earliest time a piece reached */
+};
+
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+	h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+	return h * 0xff51afd7ed558ccdull;
+}
+
+static void add_row(struct cp_acc *a, int32_t win, uint8_t cause, gp_str op, gp_str layer, gp_ns ns)
+{
+	uint64_t h = mix(mix(mix(mix(0, (uint64_t)win), cause), op), layer);
+
+	for (;; h = mix(h, 1)) {
+		int32_t i = gp_u64map_get(&a->row_at, h);
+		struct gp_cp_row *r;
+		if (i < 0) {
+			gp_u64map_put(&a->row_at, h, (int32_t)a->rows.n);
+			r = gp_vec_push(a->rows);
+			*r = (struct gp_cp_row){.window = win, .cause = cause, .op = op, .layer = layer};
+		} else {
+			r = &a->rows.v[i];
+			if (r->window != win || r->cause != cause || r->op != op || r->layer != layer)
+				continue;   /* another key with this hash: probe on */
+		}
+		r->ns += ns;
+		r->pieces++;
+		return;
+	}
+}
+
+/* Each range's op and layer as the kernels launched under it were
+** attributed: what a CPU piece inside the range is doing. */
+static void range_attrs(struct cp_acc *a)
+{
+	const gp_trace *t = a->t;
+
+	a->range_op = gp_xcalloc(t->ranges.n + 1, sizeof(*a->range_op));
+	a->range_layer = gp_xcalloc(t->ranges.n + 1, sizeof(*a->range_layer));
+	if (!t->attrs)
+		return;
+	for (size_t k = 0; k < t->kernels.n; k++) {
+		const struct gp_attr *at = &t->attrs[k];
+		gp_str op = at->op ? at->op : at->marker;
+		for (int32_t r = at->range; r >= 0 && !a->range_op[r] && !a->range_layer[r];
+		     r = t->ranges.v[r].parent) {
+			a->range_op[r] = op;
+			a->range_layer[r] = at->layer;
+		}
+	}
+}
+
+/* The op and layer holding piece p. */
+static void piece_names(struct cp_acc *a, const struct gp_piece *p, gp_str *op, gp_str *layer)
+{
+	const gp_trace *t = a->t;
+	int32_t r = -1;
+
+	*op = *layer = 0;
+	if (p->of == GP_PIECE_UNIT && (size_t)p->idx < t->kernels.n && t->attrs) {
+		const struct gp_attr *at = &t->attrs[p->idx];
+		*op = at->op ? at->op : at->marker;
+		*layer = at->layer;
+		if (!*op)
+			*op = gp_kernel_short_name_of(t, &t->kernels.v[p->idx]);
+		return;
+	}
+	if (p->of == GP_PIECE_UNIT) {
+		int32_t c = a->d->call[p->idx];
+		if (c < 0)
+			return;
+		const struct gp_cpu_line *l = gp_deps_cpu_line(a->d, t->apis.v[c].pid, t->apis.v[c].tid);
+		ptrdiff_t i = l ? gp_cpu_line_before(l, t->apis.v[c].start + 1) : -1;
+		r = i >= 0 ? l->m[i].range : -1;
+		if (r < 0)
+			*op = gp_api_def(t, &t->apis.v[c])->name;
+	} else if (p->of == GP_PIECE_API) {
+		const struct gp_cpu_line *l = gp_deps_cpu_line(a->d, p->lane_a, p->lane_b);
+		ptrdiff_t i = l ? gp_cpu_line_before(l, t->apis.v[p->idx].start + 1) : -1;
+		r = i >= 0 ? l->m[i].range : -1;
+		if (r < 0 || p->cause != GP_CAUSE_CPU_OP)
+			*op = gp_api_def(t, &t->apis.v[p->idx])->name;
+	} else if (p->of == GP_PIECE_RANGE) {
+		r = p->idx;
+	}
+	if (r < 0)
+		return;
+	if (!a->range_op)
+		range_attrs(a);
+	*layer = a->range_layer[r];
+	if (*op)
+		return;
+	if (p->cause != GP_CAUSE_CPU_OP) {
+		*op = t->ranges.v[r].text;   /* the Python frame, annotation, loader... */
+		return;
+	}
+	for (int32_t q = r; q >= 0 && !*op; q = t->ranges.v[q].parent) {
+		if (a->range_op[q])
+			*op = a->range_op[q];
+		else if (t->ranges.v[q].kind == GP_RANGE_CPU_OP)
+			*op = t->ranges.v[q].text;
+	}
+}
+
+static bool take_piece(void *ctx, const struct gp_piece *p)
+{
+	struct cp_acc *a = ctx;
+	gp_critpath *cp = a->cp;
+	gp_str op, layer;
+
+	piece_names(a, p, &op, &layer);
+	if (p->start < a->low)
+		a->low = p->start;
+	cp->win[0].by_cause[p->cause] += p->end - p->start;
+	add_row(a, 0, p->cause, op, layer, p->end - p->start);
+	/* the iteration windows the piece falls in (pieces come latest first) */
+	while (a->wcur > 1 && cp->win[a->wcur - 1].start >= p->end)
+		a->wcur--;
+	for (size_t w = a->wcur; w-- > 1;) {
+		struct gp_cp_window *iw = &cp->win[w];
+		gp_ns s = p->start > iw->start ? p->start : iw->start;
+		gp_ns e = p->end < iw->end ? p->end : iw->end;
+		if (iw->end <= p->start)
+			break;
+		if (e > s) {
+			iw->by_cause[p->cause] += e - s;
+			add_row(a, (int32_t)w, p->cause, op, layer, e - s);
+		}
+	}
+	if (p->of == GP_PIECE_UNIT && p->cause <= GP_CAUSE_GPU_MEMORY)
+		cp->unit_on[p->idx >> 3] |= (uint8_t)(1u << (p->idx & 7));
+	if (p->cpu) {
+		struct cp_span *sp = a->spans.n ? &a->spans.v[a->spans.n - 1] : NULL;
+		if (sp && sp->pid == p->lane_a && sp->tid == p->lane_b && sp->lo <= p->end)
+			sp->lo = p->start < sp->lo ? p->start : sp->lo;
+		else
+			*gp_vec_push(a->spans) = (struct cp_span){p->lane_a, p->lane_b, p->start, p->end};
+	}
+	return true;
+}
+
+static int cmp_span(const void *pa, const void *pb)
+{
+	const struct cp_span *a = pa, *b = pb;
+	int c = gp_thread_cmp(a->pid, a->tid, b->pid, b->tid);
+
+	if (c)
+		return c;
+	return a->lo < b->lo ? -1 : a->lo > b->lo;
+}
+
+/* Whether x lies in one of the n sorted spans of a thread (both ends in). */
+static bool in_spans(const struct cp_span *v, size_t n, gp_ns x)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (v[mid].lo <= x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo && x <= v[lo - 1].hi;
+}
+
+/* HTA's rule for which CPU events are on the path: those whose start or
+** end the path passes (docs/dependencies.md). */
+static void mark_cpu(struct cp_acc *a)
+{
+	const gp_trace *t = a->t;
+	gp_critpath *cp = a->cp;
+	struct cp_span *v = a->spans.v;
+	size_t n = a->spans.n;
+
+	qsort(v, n, sizeof(*v), cmp_span);
+	for (size_t i = 0; i < n;) {
+		size_t j = i;
+		while (j < n && v[j].pid == v[i].pid && v[j].tid == v[i].tid)
+			j++;
+		for (size_t c = 0; c < t->apis.n; c++) {
+			const struct gp_api *ap = &t->apis.v[c];
+			if (ap->pid == v[i].pid && ap->tid == v[i].tid && ap->end > ap->start &&
+			    (in_spans(v + i, j - i, ap->start) || in_spans(v + i, j - i, ap->end)))
+				cp->api_on[c >> 3] |= (uint8_t)(1u << (c & 7));
+		}
+		for (size_t r = 0; r < t->ranges.n; r++) {
+			const struct gp_range *rg = &t->ranges.v[r];
+			if (rg->pid == v[i].pid && rg->tid == v[i].tid && rg->end > rg->start &&
+			    (in_spans(v + i, j - i, rg->start) || in_spans(v + i, j - i, rg->end)))
+				cp->range_on[r >> 3] |= (uint8_t)(1u << (r & 7));
+		}
+		i = j;
+	}
+}
+
+static int cmp_row(const void *pa, const void *pb)
+{
+	const struct gp_cp_row *a = pa, *b = pb;
+
+	if (a->window != b->window)
+		return a->window < b->window ? -1 : 1;
+	if (a->ns != b->ns)
+		return a->ns > b->ns ? -1 : 1;
+	if (a->cause != b->cause)
+		return a->cause < b->cause ? -1 : 1;
+	if (a->op != b->op)
+		return a->op < b->op ? -1 : 1;
+	return (a->layer > b->layer) - (a->layer < b->layer);
+}
+
+/* The iteration windows of process pid on the step clock: each from its
+** step range's start to the next one's, the last to the path's end. */
+static void make_windows(const gp_trace *t, uint32_t pid, gp_ns first, gp_ns last, gp_critpath *cp)
+{
+	GP_VEC(struct gp_cp_window) v = {0};
+	int64_t num;
+
+	*gp_vec_push(v) = (struct gp_cp_window){.iter = -1, .start = first, .end = last};
+	for (size_t i = 0; i < t->ranges.n; i++) {
+		const struct gp_range *r = &t->ranges.v[i];
+		bool seen = false;
+		if (r->pid != pid || r->kind == GP_RANGE_GPU_ANNOTATION || r->kind == GP_RANGE_MARK ||
+		    !gp_iteration_text(gp_s(t, r->text), &num) || num < 0 || num > INT32_MAX)
+			continue;
+		for (size_t j = 1; j < v.n && !seen; j++)
+			seen = v.v[j].iter == (int32_t)num;
+		if (!seen)
+			*gp_vec_push(v) = (struct gp_cp_window){.iter = (int32_t)num, .start = r->start, .end = r->end};
+	}
+	/* by start; each ends where the next begins, the last at the path's end */
+	for (size_t i = 2; i < v.n; i++)
+		for (size_t j = i; j > 1 && v.v[j - 1].start > v.v[j].start; j--) {
+			struct gp_cp_window x = v.v[j];
+			v.v[j] = v.v[j - 1];
+			v.v[j - 1] = x;
+		}
+	for (size_t i = 1; i < v.n; i++)
+		v.v[i].end = i + 1 < v.n ? v.v[i + 1].start : (last > v.v[i].end ? last : v.v[i].end);
+	cp->win = v.v;
+	cp->nwin = v.n;
+}
+
+void gp_critpath_run(gp_deps *d, const gp_trace *t, gp_critpath *cp)
+{
+	struct cp_acc a = {.d = d, .t = t, .cp = cp};
+	struct gp_walk_at w = {0};
+	gp_ns end = INT64_MIN, first = INT64_MAX, cpu_end = INT64_MIN;
+	uint32_t pid = 0, cpu_tid = 0;
+	bool any = false;
+
+	memset(cp, 0, sizeof(*cp));
+	if (!d->t)
+		gp_deps_build(d, t);
+	/* the process whose work ends last, and where its last work is */
+	for (size_t u = 0; u < d->n; u++)
+		if (gp_unit_end(t, u) > end) {
+			end = gp_unit_end(t, u);
+			w = (struct gp_walk_at){.on_gpu = true, .unit = (int32_t)u, .at = end};
+			pid = gp_deps_unit_pid(d, u);
+			any = true;
+		}
+	for (size_t i = 0; i < t->apis.n; i++)
+		if ((!any || t->apis.v[i].pid == pid) && t->apis.v[i].end > cpu_end) {
+			cpu_end = t->apis.v[i].end;
+			cpu_tid = t->apis.v[i].tid;
+			if (!any)
+				pid = t->apis.v[i].pid;
+		}
+	for (size_t i = 0; i < t->ranges.n; i++) {
+		const struct gp_range *r = &t->ranges.v[i];
+		if (r->pid == pid && r->kind != GP_RANGE_GPU_ANNOTATION && r->kind != GP_RANGE_MARK &&
+		    !(r->flags & GP_RANGE_F_UNCLOSED) && r->end > cpu_end) {
+			cpu_end = r->end;
+			cpu_tid = r->tid;
+		}
+	}
+	if (cpu_end > end) {
+		w = (struct gp_walk_at){.on_gpu = false, .pid = pid, .tid = cpu_tid, .at = cpu_end};
+		end = cpu_end;
+	}
+	if (end == INT64_MIN)
+		return;
+	for (size_t u = 0; u < d->n; u++)
+		if (gp_unit_start(t, u) < first && gp_deps_unit_pid(d, u) == pid)
+			first = gp_unit_start(t, u);
+	for (size_t i = 0; i < t->apis.n; i++)
+		if (t->apis.v[i].pid == pid && t->apis.v[i].start < first)
+			first = t->apis.v[i].start;
+	for (size_t i = 0; i < t->ranges.n; i++)
+		if (t->ranges.v[i].pid == pid && t->ranges.v[i].kind != GP_RANGE_GPU_ANNOTATION &&
+		    t->ranges.v[i].start < first)
+			first = t->ranges.v[i].start;
+	if (first > end)
+		first = end;
+
+	cp->pid = (int32_t)pid;
+	make_windows(t, pid, first, end, cp);
+	cp->unit_on = gp_xcalloc(d->n / 8 + 1, 1);
+	cp->api_on = gp_xcalloc(t->apis.n / 8 + 1, 1);
+	cp->range_on = gp_xcalloc(t->ranges.n / 8 + 1, 1);
+	a.wcur = cp->nwin;
+	a.low = end;
+	gp_walk(d, w, first, take_piece, &a);
+	/* what the walk could not reach back to: nothing recorded says */
+	if (a.low > first) {
+		struct gp_piece p = {.start = first, .end = a.low, .cause = GP_CAUSE_UNKNOWN};
+		take_piece(&a, &p);
+	}
+	mark_cpu(&a);
+	qsort(a.rows.v, a.rows.n, sizeof(*a.rows.v), cmp_row);
+	cp->rows = a.rows.v;
+	cp->nrows = a.rows.n;
+	gp_u64map_free(&a.row_at);
+	gp_vec_free(a.spans);
+	free(a.range_op);
+	free(a.range_layer);
+}
+
+void gp_critpath_free(gp_critpath *cp)
+{
+	free(cp->win);
+	free(cp->rows);
+	free(cp->unit_on);
+	free(cp->api_on);
+	free(cp->range_on);
+	memset(cp, 0, sizeof(*cp));
+}

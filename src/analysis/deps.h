@@ -1,0 +1,151 @@
+/*
+** The dependency graph of a trace: why each piece of GPU work started when
+** it did and what each blocking host call waited for, from what the trace
+** records (docs/dependencies.md).  Its nodes are the GPU work (kernels,
+** copies, memsets: the gp_activity numbering of trace.h, a "unit") and the
+** CPU threads' activity (API calls and ranges); its edges:
+**
+**   launch   the API call -> the GPU work it launched (by correlation id)
+**   stream   GPU work -> the next work on the same stream (FIFO order)
+**   event    the work an event recorded -> the first work queued on a
+**            stream after a cudaStreamWaitEvent on that event
+**   sync     GPU work -> the host call that waited for it to finish (a
+**            stream, device or event sync, a synchronous copy or memset)
+**   cpu      program order on each CPU thread (implicit: a thread's
+**            activity in time order, see gp_deps_cpu_at)
+**
+** A unit's *binding* predecessor is the one of its launch call, its stream
+** predecessor and its event source that allowed it last: the edge the
+** critical path follows back (critpath.h).
+**
+** Ownership: gp_deps_build() fills a gp_deps that borrows the trace (which
+** must stay unchanged and outlive it) and owns its arrays; the per-thread
+** CPU timelines are built on first use and owned too; gp_deps_free()
+** releases everything.
+*/
+#ifndef GP_DEPS_H
+#define GP_DEPS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/api_class.h"
+#include "model/trace.h"
+#include "util/u64map.h"
+
+enum gp_edge {
+	GP_EDGE_NONE,       /* nothing recorded: the unit's launch is not in the trace */
+	GP_EDGE_LAUNCH,
+	GP_EDGE_STREAM,
+	GP_EDGE_EVENT,
+	GP_EDGE_SYNC,
+	GP_EDGE_CPU,
+	GP_EDGE__COUNT
+};
+
+/* What a GPU unit is, for the critical path's categories. */
+enum gp_unit_kind { GP_UNIT_KERNEL, GP_UNIT_COPY, GP_UNIT_MEMSET };
+
+/* One boundary of a CPU thread's timeline: from time `at` until the next
+** boundary, the innermost activity open on the thread is `who` (a range
+** index, GP_CPU_API | an API call index, or GP_CPU_NONE) and the innermost
+** range open is `range` (-1 = none).  Boundaries of equal time are merged
+** into the state after the last of them. */
+#define GP_CPU_API  0x80000000u
+#define GP_CPU_NONE 0xffffffffu
+struct gp_cpu_mark {
+	gp_ns at;
+	uint32_t who;
+	int32_t range;
+};
+
+/* The timeline of one CPU thread: its API calls and CPU ranges (framework
+** ops, annotations, Python frames, NVTX push/pop ranges, timers) as the
+** innermost activity over time. */
+struct gp_cpu_line {
+	uint32_t pid, tid;
+	struct gp_cpu_mark *m;
+	size_t n;
+};
+
+struct gp_main_thread {
+	uint32_t pid, tid;
+};
+
+typedef struct gp_deps {
+	const gp_trace *t;
+	size_t n;                 /* units: kernels.n + memcpys.n + memsets.n */
+	int32_t *call;            /* [n] launching API call, -1 = not in the trace */
+	int32_t *prev;            /* [n] the unit before it on its stream, -1 = first */
+	gp_u64map wait;           /* unit -> unit whose end it waited for (event edge) */
+	gp_u64map synced;         /* API call -> unit whose end the call waited for */
+	uint8_t *api_class;       /* [api_defs.n] enum gp_api_class of each API function */
+	GP_VEC(struct gp_cpu_line *) lines; /* built by gp_deps_cpu_line */
+	gp_u64map line_of;        /* (pid, tid) -> index into lines */
+	/* for walks (critpath.c), made on first use: the units in end order,
+	** and each process's main thread */
+	uint32_t *by_end;
+	GP_VEC(struct gp_main_thread) mains;
+	/* what the graph could not tell, for docs and notes */
+	uint64_t edges[GP_EDGE__COUNT];
+	uint64_t waits_unresolved;   /* stream waits whose event or target was not found */
+	uint64_t syncs_unresolved;   /* sync calls with no known target (stream unknown) */
+} gp_deps;
+
+/* Builds the graph of t (correlated: t->attrs filled, or NULL: no launch
+** links for kernels, which then start after their stream or nothing).  One
+** pass over the units in start order, a counting sort by stream and one
+** pass over the syncs and event records.  Never fails on odd data: an edge
+** whose ends cannot be found is counted as unresolved and left out. */
+void gp_deps_build(gp_deps *d, const gp_trace *t);
+void gp_deps_free(gp_deps *d);
+
+/* Unit u's fields. */
+gp_ns gp_unit_start(const gp_trace *t, size_t u);
+gp_ns gp_unit_end(const gp_trace *t, size_t u);      /* >= start */
+int32_t gp_unit_device(const gp_trace *t, size_t u);
+uint32_t gp_unit_stream(const gp_trace *t, size_t u);
+enum gp_unit_kind gp_unit_kind(const gp_trace *t, size_t u);
+
+/* The process that launched unit u (its call's, else its own record's;
+** 0 = unknown). */
+uint32_t gp_deps_unit_pid(const gp_deps *d, size_t u);
+
+/* The unit u waited for through an event, or -1. */
+static inline int32_t gp_deps_wait_of(const gp_deps *d, size_t u)
+{
+	return gp_u64map_get(&d->wait, u);
+}
+
+/* The unit the API call a waited for, or -1 (the call did not block on
+** GPU work, or what it waited for is unknown). */
+static inline int32_t gp_deps_synced_of(const gp_deps *d, size_t a)
+{
+	return gp_u64map_get(&d->synced, a);
+}
+
+/* The class of API call a (api_class.h). */
+static inline enum gp_api_class gp_deps_api_class(const gp_deps *d, size_t a)
+{
+	return (enum gp_api_class)d->api_class[d->t->apis.v[a].def];
+}
+
+/* The binding predecessor of unit u: which edge allowed it to start last
+** and from where.  *from is the unit (STREAM, EVENT) or API call (LAUNCH),
+** -1 for NONE; *ready the time that predecessor allowed u to start (a
+** unit's end, a call's start).  A predecessor that allowed it after u
+** started (clock skew between CPU and GPU timestamps) still counts: the
+** latest wins. */
+enum gp_edge gp_deps_binding(const gp_deps *d, size_t u, int32_t *from, gp_ns *ready);
+
+/* The CPU timeline of thread (pid, tid), built on first use (one merge of
+** its ranges and API calls); NULL when the thread has no activity.  The
+** pointer stays valid until gp_deps_free. */
+const struct gp_cpu_line *gp_deps_cpu_line(gp_deps *d, uint32_t pid, uint32_t tid);
+
+/* The index of the mark of line l in force just before time x (the last
+** with at < x), or -1 when x is at or before the thread's first activity. */
+ptrdiff_t gp_cpu_line_before(const struct gp_cpu_line *l, gp_ns x);
+
+#endif
