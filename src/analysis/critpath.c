@@ -57,6 +57,19 @@ static bool nvtx_op_text(const char *s)
 	return strstr(s, "::") != NULL || s[0] == '{';
 }
 
+/* A launch call this long loads or compiles the kernel's module (CUDA's
+** lazy loading, a JIT cache miss): issuing a launch takes microseconds,
+** and a launch blocked by a full queue returns while the GPU is busy, so
+** never inside an idle gap's chain. */
+#define SLOW_LAUNCH_NS 1000000
+
+static bool slow_launch(const gp_deps *d, size_t a)
+{
+	const struct gp_api *c = &d->t->apis.v[a];
+
+	return gp_deps_api_class(d, a) == GP_APIC_LAUNCH && c->end - c->start >= SLOW_LAUNCH_NS;
+}
+
 enum gp_cause gp_cpu_cause(const gp_deps *d, uint32_t who, int32_t range)
 {
 	const gp_trace *t = d->t;
@@ -70,6 +83,8 @@ enum gp_cause gp_cpu_cause(const gp_deps *d, uint32_t who, int32_t range)
 		case GP_APIC_MODULE:
 			return GP_CAUSE_JIT;
 		case GP_APIC_LAUNCH: case GP_APIC_GRAPH_LAUNCH: case GP_APIC_COPY: case GP_APIC_MEMSET:
+			if (slow_launch(d, who & ~GP_CPU_API))
+				return GP_CAUSE_JIT;
 			break;   /* the cost of issuing work: the op's, below */
 		default:
 			return GP_CAUSE_CUDA_API;
@@ -143,7 +158,7 @@ static uint32_t find_main_thread(const gp_trace *t, uint32_t pid)
 	return tid;
 }
 
-static uint32_t main_thread(gp_deps *d, uint32_t pid)
+uint32_t gp_critpath_main_thread(gp_deps *d, uint32_t pid)
 {
 	for (size_t i = 0; i < d->mains.n; i++)
 		if (d->mains.v[i].pid == pid)
@@ -228,6 +243,11 @@ void gp_walk(gp_deps *d, struct gp_walk_at w, gp_ns stop, gp_piece_fn fn, void *
 			}
 			enum gp_cause c = edge == GP_EDGE_STREAM ? GP_CAUSE_GPU_GAP
 					: edge == GP_EDGE_EVENT ? GP_CAUSE_EVENT_WAIT : GP_CAUSE_LAUNCH;
+			if (edge == GP_EDGE_LAUNCH)
+				ready = t->apis.v[from].end < w.at ? t->apis.v[from].end : w.at;
+			/* the launch latency is the time after the call returned (none
+			** when the work started first); the call's own time is its
+			** thread's, walked next */
 			if (!emit(fn, ctx, ready > stop ? ready : stop, w.at, c, GP_PIECE_UNIT, (int32_t)u, false,
 				  (uint32_t)gp_unit_device(t, u), gp_unit_stream(t, u)))
 				return;
@@ -245,11 +265,24 @@ void gp_walk(gp_deps *d, struct gp_walk_at w, gp_ns stop, gp_piece_fn fn, void *
 		/* on a CPU thread */
 		const struct gp_cpu_line *l = gp_deps_cpu_line(d, w.pid, w.tid);
 		ptrdiff_t i = l ? gp_cpu_line_before(l, w.at) : -1;
+		uint32_t wt;
+		gp_ns e;
 		if (i < 0 || (l->m[i].who == GP_CPU_NONE && l->m[i].range < 0)) {
-			uint32_t mt = main_thread(d, w.pid);
+			/* idle: the thread resumed when another handed it work */
+			gp_ns a = i >= 0 ? l->m[i].at : INT64_MIN;
+			gp_ns b = i + 1 < (ptrdiff_t)l->n ? l->m[i + 1].at : w.at;
+			uint32_t mt = gp_critpath_main_thread(d, w.pid);
+			if (gp_deps_waker(d, w.pid, w.tid, a, b, &wt, &e)) {
+				e = e < w.at ? e : w.at;
+				if (!emit(fn, ctx, e > stop ? e : stop, w.at, GP_CAUSE_UNTRACED, GP_PIECE_NONE, -1,
+					  true, w.pid, w.tid))
+					return;
+				w.tid = wt;
+				w.at = e;
+				continue;
+			}
 			if (mt && mt != w.tid) {
-				/* an idle worker thread: it waited for the main thread */
-				w.tid = mt;
+				w.tid = mt;   /* an idle worker waits for the main thread */
 				continue;
 			}
 			if (i < 0)
@@ -257,6 +290,22 @@ void gp_walk(gp_deps *d, struct gp_walk_at w, gp_ns stop, gp_piece_fn fn, void *
 		}
 		const struct gp_cpu_mark *m = &l->m[i];
 		gp_ns seg = m->at > stop ? m->at : stop;
+
+		if (m->range >= 0 && m->who == (uint32_t)m->range && gp_deps_blocking_range(d, m->range)) {
+			/* waiting for other threads' work (the autograd engine's):
+			** follow the one that finished last, else one still busy */
+			const struct gp_range *r = &t->ranges.v[m->range];
+			if (gp_deps_waker(d, w.pid, w.tid, r->start, w.at, &wt, &e) ||
+			    gp_deps_busy_other(d, w.pid, w.tid, w.at, &wt, &e)) {
+				e = e < w.at ? e : w.at;
+				if (!emit(fn, ctx, e > stop ? e : stop, w.at, GP_CAUSE_UNTRACED, GP_PIECE_RANGE,
+					  m->range, true, w.pid, w.tid))
+					return;
+				w.tid = wt;
+				w.at = e;
+				continue;
+			}
+		}
 
 		if (m->who != GP_CPU_NONE && (m->who & GP_CPU_API)) {
 			int32_t c = (int32_t)(m->who & ~GP_CPU_API);
@@ -282,6 +331,54 @@ void gp_walk(gp_deps *d, struct gp_walk_at w, gp_ns stop, gp_piece_fn fn, void *
 			return;
 		w.at = seg;
 	}
+}
+
+/* ---- idle gaps ------------------------------------------------------ */
+
+struct gap_acc {
+	const gp_trace *t;
+	int32_t device;
+	gp_ns *by_cause;
+	struct gp_piece main;
+	gp_ns low;
+};
+
+static bool take_gap_piece(void *ctx, const struct gp_piece *p)
+{
+	struct gap_acc *g = ctx;
+	enum gp_cause c = (enum gp_cause)p->cause;
+
+	if (c <= GP_CAUSE_GPU_MEMORY)
+		c = GP_CAUSE_EVENT_WAIT;   /* work elsewhere the gap's work waited for */
+	g->by_cause[c] += p->end - p->start;
+	if (p->end - p->start > g->main.end - g->main.start) {
+		g->main = *p;
+		g->main.cause = (uint8_t)c;
+	}
+	if (p->start < g->low)
+		g->low = p->start;
+	return true;
+}
+
+gp_ns gp_gap_causes(gp_deps *d, size_t u, gp_ns a, gp_ns by_cause[GP_CAUSE__COUNT], struct gp_piece *main)
+{
+	const gp_trace *t = d->t;
+	gp_ns b = gp_unit_start(t, u);
+	struct gap_acc g = {.t = t, .device = gp_unit_device(t, u), .by_cause = by_cause, .low = b};
+	struct gp_walk_at w = {.on_gpu = true, .unit = (int32_t)u, .at = b};
+
+	g.main = (struct gp_piece){.start = a, .end = a, .cause = GP_CAUSE_UNKNOWN, .of = GP_PIECE_UNIT,
+				   .idx = (int32_t)u};
+	if (b <= a)
+		return 0;
+	gp_walk(d, w, a, take_gap_piece, &g);
+	if (g.low > a) {
+		struct gp_piece rest = {.start = a, .end = g.low, .cause = GP_CAUSE_UNKNOWN,
+					.of = GP_PIECE_UNIT, .idx = (int32_t)u};
+		take_gap_piece(&g, &rest);
+	}
+	*main = g.main;
+	return b - a;
 }
 
 /* ---- the critical path of a trace ---------------------------------- */
@@ -511,18 +608,17 @@ static int cmp_row(const void *pa, const void *pb)
 	return (a->layer > b->layer) - (a->layer < b->layer);
 }
 
-/* The iteration windows of process pid on the step clock: each from its
-** step range's start to the next one's, the last to the path's end. */
-static void make_windows(const gp_trace *t, uint32_t pid, gp_ns first, gp_ns last, gp_critpath *cp)
+void gp_critpath_windows(const gp_trace *t, const struct gp_cp_scope *sc, struct gp_cp_window **win,
+			 size_t *n)
 {
 	GP_VEC(struct gp_cp_window) v = {0};
 	int64_t num;
 
-	*gp_vec_push(v) = (struct gp_cp_window){.iter = -1, .start = first, .end = last};
+	*gp_vec_push(v) = (struct gp_cp_window){.iter = -1, .start = sc->first, .end = sc->end};
 	for (size_t i = 0; i < t->ranges.n; i++) {
 		const struct gp_range *r = &t->ranges.v[i];
 		bool seen = false;
-		if (r->pid != pid || r->kind == GP_RANGE_GPU_ANNOTATION || r->kind == GP_RANGE_MARK ||
+		if (r->pid != sc->pid || r->kind == GP_RANGE_GPU_ANNOTATION || r->kind == GP_RANGE_MARK ||
 		    !gp_iteration_text(gp_s(t, r->text), &num) || num < 0 || num > INT32_MAX)
 			continue;
 		for (size_t j = 1; j < v.n && !seen; j++)
@@ -530,7 +626,7 @@ static void make_windows(const gp_trace *t, uint32_t pid, gp_ns first, gp_ns las
 		if (!seen)
 			*gp_vec_push(v) = (struct gp_cp_window){.iter = (int32_t)num, .start = r->start, .end = r->end};
 	}
-	/* by start; each ends where the next begins, the last at the path's end */
+	/* by start (insertion: a few hundred steps at most in practice) */
 	for (size_t i = 2; i < v.n; i++)
 		for (size_t j = i; j > 1 && v.v[j - 1].start > v.v[j].start; j--) {
 			struct gp_cp_window x = v.v[j];
@@ -538,27 +634,23 @@ static void make_windows(const gp_trace *t, uint32_t pid, gp_ns first, gp_ns las
 			v.v[j - 1] = x;
 		}
 	for (size_t i = 1; i < v.n; i++)
-		v.v[i].end = i + 1 < v.n ? v.v[i + 1].start : (last > v.v[i].end ? last : v.v[i].end);
-	cp->win = v.v;
-	cp->nwin = v.n;
+		v.v[i].end = i + 1 < v.n ? v.v[i + 1].start : (sc->end > v.v[i].end ? sc->end : v.v[i].end);
+	*win = v.v;
+	*n = v.n;
 }
 
-void gp_critpath_run(gp_deps *d, const gp_trace *t, gp_critpath *cp)
+bool gp_critpath_scope(gp_deps *d, struct gp_cp_scope *sc)
 {
-	struct cp_acc a = {.d = d, .t = t, .cp = cp};
-	struct gp_walk_at w = {0};
+	const gp_trace *t = d->t;
 	gp_ns end = INT64_MIN, first = INT64_MAX, cpu_end = INT64_MIN;
 	uint32_t pid = 0, cpu_tid = 0;
 	bool any = false;
 
-	memset(cp, 0, sizeof(*cp));
-	if (!d->t)
-		gp_deps_build(d, t);
-	/* the process whose work ends last, and where its last work is */
+	memset(sc, 0, sizeof(*sc));
 	for (size_t u = 0; u < d->n; u++)
 		if (gp_unit_end(t, u) > end) {
 			end = gp_unit_end(t, u);
-			w = (struct gp_walk_at){.on_gpu = true, .unit = (int32_t)u, .at = end};
+			sc->from = (struct gp_walk_at){.on_gpu = true, .unit = (int32_t)u, .at = end};
 			pid = gp_deps_unit_pid(d, u);
 			any = true;
 		}
@@ -571,18 +663,19 @@ void gp_critpath_run(gp_deps *d, const gp_trace *t, gp_critpath *cp)
 		}
 	for (size_t i = 0; i < t->ranges.n; i++) {
 		const struct gp_range *r = &t->ranges.v[i];
-		if (r->pid == pid && r->kind != GP_RANGE_GPU_ANNOTATION && r->kind != GP_RANGE_MARK &&
+		if ((!any || r->pid == pid) && r->kind != GP_RANGE_GPU_ANNOTATION && r->kind != GP_RANGE_MARK &&
 		    !(r->flags & GP_RANGE_F_UNCLOSED) && r->end > cpu_end) {
 			cpu_end = r->end;
 			cpu_tid = r->tid;
+			pid = r->pid;
 		}
 	}
 	if (cpu_end > end) {
-		w = (struct gp_walk_at){.on_gpu = false, .pid = pid, .tid = cpu_tid, .at = cpu_end};
+		sc->from = (struct gp_walk_at){.on_gpu = false, .pid = pid, .tid = cpu_tid, .at = cpu_end};
 		end = cpu_end;
 	}
 	if (end == INT64_MIN)
-		return;
+		return false;
 	for (size_t u = 0; u < d->n; u++)
 		if (gp_unit_start(t, u) < first && gp_deps_unit_pid(d, u) == pid)
 			first = gp_unit_start(t, u);
@@ -593,20 +686,33 @@ void gp_critpath_run(gp_deps *d, const gp_trace *t, gp_critpath *cp)
 		if (t->ranges.v[i].pid == pid && t->ranges.v[i].kind != GP_RANGE_GPU_ANNOTATION &&
 		    t->ranges.v[i].start < first)
 			first = t->ranges.v[i].start;
-	if (first > end)
-		first = end;
+	sc->pid = pid;
+	sc->first = first > end ? end : first;
+	sc->end = end;
+	return true;
+}
 
-	cp->pid = (int32_t)pid;
-	make_windows(t, pid, first, end, cp);
+void gp_critpath_run(gp_deps *d, const gp_trace *t, gp_critpath *cp)
+{
+	struct cp_acc a = {.d = d, .t = t, .cp = cp};
+	struct gp_cp_scope sc;
+
+	memset(cp, 0, sizeof(*cp));
+	if (!d->t)
+		gp_deps_build(d, t);
+	if (!gp_critpath_scope(d, &sc))
+		return;
+	cp->pid = (int32_t)sc.pid;
+	gp_critpath_windows(t, &sc, &cp->win, &cp->nwin);
 	cp->unit_on = gp_xcalloc(d->n / 8 + 1, 1);
 	cp->api_on = gp_xcalloc(t->apis.n / 8 + 1, 1);
 	cp->range_on = gp_xcalloc(t->ranges.n / 8 + 1, 1);
 	a.wcur = cp->nwin;
-	a.low = end;
-	gp_walk(d, w, first, take_piece, &a);
+	a.low = sc.end;
+	gp_walk(d, sc.from, sc.first, take_piece, &a);
 	/* what the walk could not reach back to: nothing recorded says */
-	if (a.low > first) {
-		struct gp_piece p = {.start = first, .end = a.low, .cause = GP_CAUSE_UNKNOWN};
+	if (a.low > sc.first) {
+		struct gp_piece p = {.start = sc.first, .end = a.low, .cause = GP_CAUSE_UNKNOWN};
 		take_piece(&a, &p);
 	}
 	mark_cpu(&a);

@@ -89,6 +89,16 @@ void gp_walk(gp_deps *d, struct gp_walk_at w, gp_ns stop, gp_piece_fn fn, void *
 ** with innermost range `range`.  d gives the API classes. */
 enum gp_cause gp_cpu_cause(const gp_deps *d, uint32_t who, int32_t range);
 
+/* Why the GPU of unit u sat idle from a until u started: the pieces of a
+** walk from u's start back to a (what held u back, and what held that),
+** summed by cause into by_cause (which it adds to; GPU work of another
+** device the chain waited for counts as GP_CAUSE_EVENT_WAIT).  *main gets
+** the largest piece (for its op, call or range: what to name), or a piece
+** of cause GP_CAUSE_UNKNOWN when nothing was found.  Returns the time it
+** attributed: b - a when the walk reached back to a, less when it stopped
+** (the rest is GP_CAUSE_UNKNOWN, added too). */
+gp_ns gp_gap_causes(gp_deps *d, size_t u, gp_ns a, gp_ns by_cause[GP_CAUSE__COUNT], struct gp_piece *main);
+
 /* One row of the critical path's table: time held per cause, op and layer
 ** (0 = none), in one window. */
 struct gp_cp_row {
@@ -117,6 +127,28 @@ typedef struct gp_critpath {
 	uint8_t *unit_on, *api_on, *range_on;
 	int32_t pid;                /* the process walked (the one with the last work) */
 } gp_critpath;
+
+/* What a whole-trace walk covers: the process whose work ends last, from
+** its first activity to its last, and where the last is. */
+struct gp_cp_scope {
+	uint32_t pid;
+	gp_ns first, end;
+	struct gp_walk_at from;
+};
+
+/* Process pid's main thread: the one holding its iteration ranges, else
+** the thread of its first range or API call; 0 when it has none. */
+uint32_t gp_critpath_main_thread(gp_deps *d, uint32_t pid);
+
+/* Finds the scope of d's trace; false for a trace with nothing in it. */
+bool gp_critpath_scope(gp_deps *d, struct gp_cp_scope *s);
+
+/* The windows of scope s: the whole of it, then each iteration of its
+** process on the step clock (from its step range's start to the next
+** one's, the last to the scope's end), sorted by start.  *win is
+** malloc()ed. */
+void gp_critpath_windows(const gp_trace *t, const struct gp_cp_scope *s, struct gp_cp_window **win,
+			 size_t *n);
 
 /* Builds d (gp_deps_build) if d->t is NULL, walks the path of the process
 ** whose work ends last, from that end back to its first activity, and sums

@@ -106,9 +106,7 @@ struct streams {
 	gp_ns *launched;          /* [units], parallel to order: non-decreasing per stream */
 };
 
-/* The units in start order: a merge of kernels, copies and memsets (each
-** sorted by start by gp_trace_finish; ties keep that order). */
-static uint32_t *by_start(const gp_trace *t)
+uint32_t *gp_units_by_start(const gp_trace *t)
 {
 	size_t nk = t->kernels.n, nc = t->memcpys.n, ns = t->memsets.n, ik = 0, ic = 0, is = 0;
 	uint32_t *v = gp_xmalloc((nk + nc + ns + 1) * sizeof(*v));
@@ -130,7 +128,7 @@ static uint32_t *by_start(const gp_trace *t)
 static void build_streams(gp_deps *d, struct streams *s)
 {
 	const gp_trace *t = d->t;
-	uint32_t *start_order = by_start(t), *sidx = gp_xmalloc((d->n + 1) * sizeof(*sidx));
+	uint32_t *start_order = gp_units_by_start(t), *sidx = gp_xmalloc((d->n + 1) * sizeof(*sidx));
 	size_t nst;
 
 	for (size_t i = 0; i < d->n; i++) {
@@ -472,6 +470,8 @@ void gp_deps_free(gp_deps *d)
 	gp_u64map_free(&d->line_of);
 	free(d->by_end);
 	gp_vec_free(d->mains);
+	free(d->api_by_thread);
+	gp_u64map_free(&d->api_first);
 	memset(d, 0, sizeof(*d));
 }
 
@@ -590,12 +590,52 @@ static void open_at(mark_vec *v, open_stack *st, gp_ns s, gp_ns e, uint32_t who,
 	mark(v, s, who, range);
 }
 
-static struct gp_cpu_line *build_line(const gp_trace *t, uint32_t pid, uint32_t tid)
+/* The API calls of every thread, grouped by thread in start order: a
+** counting sort of their indices (API calls are sorted by start). */
+static void index_api_threads(gp_deps *d)
 {
+	const gp_trace *t = d->t;
+	GP_VEC(uint32_t) count = {0};
+	uint32_t *slot = gp_xmalloc((t->apis.n + 1) * sizeof(*slot));
+	size_t at = 0;
+
+	for (size_t i = 0; i < t->apis.n; i++) {
+		uint64_t key = (uint64_t)t->apis.v[i].pid << 32 | t->apis.v[i].tid;
+		int32_t k = gp_u64map_add(&d->api_first, key, (int32_t)count.n);
+		if ((size_t)k == count.n)
+			*gp_vec_push(count) = 0;
+		slot[i] = (uint32_t)k;
+		count.v[k]++;
+	}
+	for (size_t k = 0; k < count.n; k++) {
+		uint32_t c = count.v[k];
+		count.v[k] = (uint32_t)at;
+		at += c;
+	}
+	/* api_first now maps a thread to its group number; make it the group's start */
+	for (size_t i = 0; i < d->api_first.cap; i++)
+		if (d->api_first.vals[i] >= 0)
+			d->api_first.vals[i] = (int32_t)count.v[d->api_first.vals[i]];
+	d->api_by_thread = gp_xmalloc((t->apis.n + 1) * sizeof(*d->api_by_thread));
+	for (size_t i = 0; i < t->apis.n; i++)
+		d->api_by_thread[count.v[slot[i]]++] = (uint32_t)i;
+	gp_vec_free(count);
+	free(slot);
+}
+
+static struct gp_cpu_line *build_line(gp_deps *d, uint32_t pid, uint32_t tid)
+{
+	const gp_trace *t = d->t;
 	mark_vec v = {0};
 	open_stack st = {0};
-	size_t lo = 0, hi = t->ranges.n, ia = 0;
+	size_t lo = 0, hi = t->ranges.n, ia;
+	int32_t first;
 	struct gp_cpu_line *l;
+
+	if (!d->api_by_thread)
+		index_api_threads(d);
+	first = gp_u64map_get(&d->api_first, (uint64_t)pid << 32 | tid);
+	ia = first >= 0 ? (size_t)first : t->apis.n;
 
 	/* the thread's ranges: one block of t->ranges, in start order */
 	while (lo < hi) {
@@ -614,11 +654,13 @@ static struct gp_cpu_line *build_line(const gp_trace *t, uint32_t pid, uint32_t 
 			ir++;
 		if (ir < t->ranges.n && t->ranges.v[ir].pid == pid && t->ranges.v[ir].tid == tid)
 			r = &t->ranges.v[ir];
-		while (ia < t->apis.n && (t->apis.v[ia].pid != pid || t->apis.v[ia].tid != tid ||
-					  t->apis.v[ia].end <= t->apis.v[ia].start))
+		while (ia < t->apis.n && t->apis.v[d->api_by_thread[ia]].pid == pid &&
+		       t->apis.v[d->api_by_thread[ia]].tid == tid &&
+		       t->apis.v[d->api_by_thread[ia]].end <= t->apis.v[d->api_by_thread[ia]].start)
 			ia++;
-		if (ia < t->apis.n)
-			a = &t->apis.v[ia];
+		if (ia < t->apis.n && t->apis.v[d->api_by_thread[ia]].pid == pid &&
+		    t->apis.v[d->api_by_thread[ia]].tid == tid)
+			a = &t->apis.v[d->api_by_thread[ia]];
 		if (!r && !a)
 			break;
 		/* ranges first on equal starts: an op encloses the calls it makes */
@@ -626,7 +668,7 @@ static struct gp_cpu_line *build_line(const gp_trace *t, uint32_t pid, uint32_t 
 			open_at(&v, &st, r->start, r->end, (uint32_t)ir, false);
 			ir++;
 		} else {
-			open_at(&v, &st, a->start, a->end, GP_CPU_API | (uint32_t)ia, true);
+			open_at(&v, &st, a->start, a->end, GP_CPU_API | d->api_by_thread[ia], true);
 			ia++;
 		}
 	}
@@ -650,7 +692,7 @@ const struct gp_cpu_line *gp_deps_cpu_line(gp_deps *d, uint32_t pid, uint32_t ti
 
 	if (i >= 0)
 		return d->lines.v[i];
-	l = build_line(d->t, pid, tid);   /* NULL is kept too: built once */
+	l = build_line(d, pid, tid);   /* NULL is kept too: built once */
 	gp_u64map_put(&d->line_of, key, (int32_t)d->lines.n);
 	*gp_vec_push(d->lines) = l;
 	return l;
@@ -668,4 +710,80 @@ ptrdiff_t gp_cpu_line_before(const struct gp_cpu_line *l, gp_ns x)
 			hi = mid;
 	}
 	return (ptrdiff_t)lo - 1;
+}
+
+/* Innermost-range texts of calls that block their thread until other
+** threads' work is done: PyTorch's autograd engine entry (the main thread
+** waits while the engine's threads run backward). */
+static const char *const blocking_texts[] = {
+	"run_backward", "_engine_run_backward", NULL
+};
+
+bool gp_deps_blocking_range(const gp_deps *d, int32_t r)
+{
+	const char *s = gp_s(d->t, d->t->ranges.v[r].text);
+
+	for (int i = 0; blocking_texts[i]; i++)
+		if (strstr(s, blocking_texts[i]))
+			return true;
+	return false;
+}
+
+/* The block of t->threads of process pid (sorted by pid, tid). */
+static size_t first_thread(const gp_trace *t, uint32_t pid)
+{
+	size_t lo = 0, hi = t->threads.n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (t->threads.v[mid].pid < pid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+bool gp_deps_busy_other(gp_deps *d, uint32_t pid, uint32_t tid, gp_ns x, uint32_t *wtid, gp_ns *at)
+{
+	const gp_trace *t = d->t;
+
+	for (size_t i = first_thread(t, pid); i < t->threads.n && t->threads.v[i].pid == pid; i++) {
+		const struct gp_cpu_line *l;
+		ptrdiff_t j;
+		if (t->threads.v[i].tid == tid || !(l = gp_deps_cpu_line(d, pid, t->threads.v[i].tid)))
+			continue;
+		j = gp_cpu_line_before(l, x);
+		if (j >= 0 && (l->m[j].who != GP_CPU_NONE || l->m[j].range >= 0)) {
+			*wtid = t->threads.v[i].tid;
+			*at = x;
+			return true;
+		}
+	}
+	return false;
+}
+
+bool gp_deps_waker(gp_deps *d, uint32_t pid, uint32_t tid, gp_ns a, gp_ns b, uint32_t *wtid, gp_ns *at)
+{
+	const gp_trace *t = d->t;
+	gp_ns best = INT64_MIN;
+
+	for (size_t i = first_thread(t, pid); i < t->threads.n && t->threads.v[i].pid == pid; i++) {
+		const struct gp_cpu_line *l;
+		ptrdiff_t j;
+		if (t->threads.v[i].tid == tid || !(l = gp_deps_cpu_line(d, pid, t->threads.v[i].tid)))
+			continue;
+		for (j = gp_cpu_line_before(l, b + 1); j >= 0 && l->m[j].at > a && l->m[j].at > best; j--)
+			if (l->m[j].who == GP_CPU_NONE && l->m[j].range < 0) {
+				if (b - l->m[j].at <= GP_HANDOFF_MAX_NS) {
+					best = l->m[j].at;
+					*wtid = t->threads.v[i].tid;
+				}
+				break;
+			}
+	}
+	if (best == INT64_MIN)
+		return false;
+	*at = best;
+	return true;
 }

@@ -83,6 +83,8 @@ typedef struct gp_deps {
 	uint8_t *api_class;       /* [api_defs.n] enum gp_api_class of each API function */
 	GP_VEC(struct gp_cpu_line *) lines; /* built by gp_deps_cpu_line */
 	gp_u64map line_of;        /* (pid, tid) -> index into lines */
+	uint32_t *api_by_thread;  /* API calls by thread, then start (built with the first line) */
+	gp_u64map api_first;      /* (pid, tid) -> first index into api_by_thread */
 	/* for walks (critpath.c), made on first use: the units in end order,
 	** and each process's main thread */
 	uint32_t *by_end;
@@ -107,6 +109,11 @@ gp_ns gp_unit_end(const gp_trace *t, size_t u);      /* >= start */
 int32_t gp_unit_device(const gp_trace *t, size_t u);
 uint32_t gp_unit_stream(const gp_trace *t, size_t u);
 enum gp_unit_kind gp_unit_kind(const gp_trace *t, size_t u);
+
+/* The units of t in start order: a merge of the kernels, copies and
+** memsets (each sorted by start by gp_trace_finish; ties keep that order).
+** malloc()ed, units entries. */
+uint32_t *gp_units_by_start(const gp_trace *t);
 
 /* The process that launched unit u (its call's, else its own record's;
 ** 0 = unknown). */
@@ -143,6 +150,24 @@ enum gp_edge gp_deps_binding(const gp_deps *d, size_t u, int32_t *from, gp_ns *r
 ** its ranges and API calls); NULL when the thread has no activity.  The
 ** pointer stays valid until gp_deps_free. */
 const struct gp_cpu_line *gp_deps_cpu_line(gp_deps *d, uint32_t pid, uint32_t tid);
+
+/* A thread that resumes at b after an idle stretch from a (or leaves at b
+** a call that waited for another thread) was handed work by another
+** thread, which no trace records: taken to be the thread of the same
+** process that went idle last in (a, b], at most GP_HANDOFF_MAX_NS before
+** b.  Returns true and sets *tid and *at (when it went idle) when there is
+** one.  docs/dependencies.md says what this infers. */
+#define GP_HANDOFF_MAX_NS ((gp_ns)1000000)
+bool gp_deps_waker(gp_deps *d, uint32_t pid, uint32_t tid, gp_ns a, gp_ns b, uint32_t *wtid, gp_ns *at);
+
+/* Another thread of process pid than tid that is busy (not idle) just
+** before x: *wtid and *at = x.  False when none is. */
+bool gp_deps_busy_other(gp_deps *d, uint32_t pid, uint32_t tid, gp_ns x, uint32_t *wtid, gp_ns *at);
+
+/* Whether range r is a call that blocks its thread until another thread's
+** work is done (PyTorch's run_backward, which waits for the autograd
+** engine's threads). */
+bool gp_deps_blocking_range(const gp_deps *d, int32_t r);
 
 /* The index of the mark of line l in force just before time x (the last
 ** with at < x), or -1 when x is at or before the thread's first activity. */

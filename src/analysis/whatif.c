@@ -1,0 +1,458 @@
+/*
+** What-if: the trace re-timed on its dependency graph (whatif.h,
+** docs/dependencies.md).
+**
+** One pass over the trace's points in recorded time order, which is a
+** topological order of the graph (every edge points forward in recorded
+** time): GPU work starts (each takes the latest of what its launch call,
+** its stream and its event waits allow), the ends of calls that wait for
+** GPU work (each moves its thread by how much later or earlier it now
+** returns) and the ends of CPU time the change removes (each moves its
+** thread back by its length).  A thread's new clock is its recorded time
+** plus the shift of the last of these before it.
+*/
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/whatif.h"
+#include "util/alloc.h"
+
+/* Fallbacks when a trace has no binding sample of a latency, in ns: what
+** the CUDA runtime typically takes (docs/dependencies.md). */
+#define TYP_LAUNCH_NS 5000
+#define TYP_GAP_NS 1000
+#define TYP_SYNC_RETURN_NS 5000
+#define TYP_SYNC_OWN_NS 3000
+#define TYP_ASYNC_COPY_CALL_NS 10000
+
+enum { EV_REMOVE_END, EV_SYNC_END, EV_RESUME, EV_UNIT_START };
+
+struct event {
+	gp_ns at;
+	uint8_t kind;
+	uint32_t idx;       /* unit, API call, or removed segment */
+};
+
+/* A thread's shifts: from recorded time at on, its clock reads `shift`
+** later (negative: earlier). */
+struct bp {
+	gp_ns at, shift;
+};
+
+struct thread {
+	uint32_t pid, tid;
+	GP_VEC(struct bp) bps;
+};
+
+struct removed {
+	gp_ns start, end;
+	uint32_t thread;
+};
+
+/* A thread resuming at b after waiting since a (idle, or blocked in a
+** call waiting for other threads) for the thread that went idle at e
+** (waker; or, with no waker, the main thread at b). */
+struct resume {
+	gp_ns a, b, e;
+	uint32_t thread, waker;
+	bool has_waker;
+};
+
+typedef GP_VEC(gp_ns) ns_vec;
+
+struct replay {
+	gp_deps *d;
+	const struct gp_whatif_spec *spec;
+	gp_ns *new_end;             /* [units] */
+	GP_VEC(struct thread) th;
+	gp_u64map th_at;            /* (pid, tid) -> thread */
+	gp_u64map stream_at;        /* (device, stream) -> typical index */
+	GP_VEC(gp_ns) typ_launch, typ_gap;   /* per stream */
+	gp_ns typ_ret, typ_own, typ_async;
+	GP_VEC(struct removed) removed;
+	GP_VEC(struct resume) resumes;
+};
+
+static int cmp_ns(const void *pa, const void *pb)
+{
+	gp_ns a = *(const gp_ns *)pa, b = *(const gp_ns *)pb;
+
+	return a < b ? -1 : a > b;
+}
+
+/* The median of v (sorted in place), or fallback when empty. */
+static gp_ns median(ns_vec *v, gp_ns fallback)
+{
+	if (!v->n)
+		return fallback;
+	qsort(v->v, v->n, sizeof(*v->v), cmp_ns);
+	return v->v[v->n / 2];
+}
+
+static uint32_t thread_of(struct replay *r, uint32_t pid, uint32_t tid)
+{
+	uint64_t key = (uint64_t)pid << 32 | tid;
+	int32_t i = gp_u64map_add(&r->th_at, key, (int32_t)r->th.n);
+
+	if ((size_t)i == r->th.n) {
+		struct thread *t = gp_vec_push(r->th);
+		memset(t, 0, sizeof(*t));
+		t->pid = pid;
+		t->tid = tid;
+	}
+	return (uint32_t)i;
+}
+
+/* Thread th's new clock at recorded time x. */
+static gp_ns new_time(const struct replay *r, uint32_t th, gp_ns x)
+{
+	const struct thread *t = &r->th.v[th];
+	size_t lo = 0, hi = t->bps.n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (t->bps.v[mid].at <= x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo ? x + t->bps.v[lo - 1].shift : x;
+}
+
+static gp_ns cur_shift(const struct replay *r, uint32_t th)
+{
+	const struct thread *t = &r->th.v[th];
+
+	return t->bps.n ? t->bps.v[t->bps.n - 1].shift : 0;
+}
+
+static void set_shift(struct replay *r, uint32_t th, gp_ns at, gp_ns shift)
+{
+	*gp_vec_push(r->th.v[th].bps) = (struct bp){at, shift};
+}
+
+/* The typical launch latency and back-to-back gap of each stream, and the
+** typical sync latencies: from the edges that bound their work. */
+static void learn_typicals(struct replay *r)
+{
+	gp_deps *d = r->d;
+	const gp_trace *t = d->t;
+	GP_VEC(ns_vec) launch = {0}, gap = {0};
+	ns_vec ret = {0}, own = {0}, async = {0};
+
+	for (size_t u = 0; u < d->n; u++) {
+		uint64_t key = (uint64_t)(uint32_t)gp_unit_device(t, u) << 32 | gp_unit_stream(t, u);
+		int32_t k = gp_u64map_add(&r->stream_at, key, (int32_t)launch.n), from;
+		gp_ns ready, s = gp_unit_start(t, u);
+		if ((size_t)k == launch.n) {
+			memset(gp_vec_push(launch), 0, sizeof(ns_vec));
+			memset(gp_vec_push(gap), 0, sizeof(ns_vec));
+		}
+		enum gp_edge e = gp_deps_binding(d, u, &from, &ready);
+		if (e == GP_EDGE_LAUNCH && s >= t->apis.v[from].start)
+			*gp_vec_push(launch.v[k]) = s - t->apis.v[from].start;
+		else if (e == GP_EDGE_STREAM && s >= ready)
+			*gp_vec_push(gap.v[k]) = s - ready;
+	}
+	for (size_t k = 0; k < launch.n; k++) {
+		*gp_vec_push(r->typ_launch) = median(&launch.v[k], TYP_LAUNCH_NS);
+		*gp_vec_push(r->typ_gap) = median(&gap.v[k], TYP_GAP_NS);
+		gp_vec_free(launch.v[k]);
+		gp_vec_free(gap.v[k]);
+	}
+	gp_vec_free(launch);
+	gp_vec_free(gap);
+
+	for (size_t i = 0; i < d->synced.cap; i++) {
+		if (d->synced.vals[i] < 0)
+			continue;
+		const struct gp_api *c = &t->apis.v[d->synced.keys[i]];
+		gp_ns ue = gp_unit_end(t, (size_t)d->synced.vals[i]);
+		if (ue > c->start)
+			*gp_vec_push(ret) = c->end > ue ? c->end - ue : 0;
+		else
+			*gp_vec_push(own) = c->end - c->start;
+	}
+	for (size_t u = t->kernels.n; u < d->n; u++) {
+		int32_t c = d->call[u];
+		if (c >= 0 && gp_deps_synced_of(d, (size_t)c) < 0)
+			*gp_vec_push(async) = t->apis.v[c].end - t->apis.v[c].start;
+	}
+	r->typ_ret = median(&ret, TYP_SYNC_RETURN_NS);
+	r->typ_own = median(&own, TYP_SYNC_OWN_NS);
+	r->typ_async = median(&async, TYP_ASYNC_COPY_CALL_NS);
+	gp_vec_free(ret);
+	gp_vec_free(own);
+	gp_vec_free(async);
+}
+
+static gp_ns min_ns(gp_ns a, gp_ns b)
+{
+	return a < b ? a : b;
+}
+
+static gp_ns max_ns(gp_ns a, gp_ns b)
+{
+	return a > b ? a : b;
+}
+
+/* The CPU time spec removes: every stretch of a thread that launches work
+** whose cause is in spec->remove_cpu. */
+static void find_removed(struct replay *r)
+{
+	gp_deps *d = r->d;
+	const gp_trace *t = d->t;
+
+	if (!r->spec->remove_cpu)
+		return;
+	for (size_t i = 0; i < t->apis.n; i++)
+		thread_of(r, t->apis.v[i].pid, t->apis.v[i].tid);
+	for (size_t th = 0; th < r->th.n; th++) {
+		const struct gp_cpu_line *l = gp_deps_cpu_line(d, r->th.v[th].pid, r->th.v[th].tid);
+		for (size_t i = 0; l && i + 1 < l->n; i++) {
+			enum gp_cause c = gp_cpu_cause(d, l->m[i].who, l->m[i].range);
+			if (!(r->spec->remove_cpu & (1u << c)))
+				continue;
+			struct removed *x = r->removed.n ? &r->removed.v[r->removed.n - 1] : NULL;
+			if (x && x->thread == th && x->end == l->m[i].at)
+				x->end = l->m[i + 1].at;
+			else
+				*gp_vec_push(r->removed) = (struct removed){l->m[i].at, l->m[i + 1].at, (uint32_t)th};
+		}
+	}
+}
+
+/* Where threads of process pid wait for each other (deps.h's handoffs):
+** each idle stretch of a thread, and each blocking call, ends when another
+** thread hands it work. */
+static void find_resumes(struct replay *r, uint32_t pid)
+{
+	gp_deps *d = r->d;
+	const gp_trace *t = d->t;
+	uint32_t mt = gp_critpath_main_thread(d, pid);
+
+	for (size_t i = 0; i < t->threads.n; i++) {
+		const struct gp_thread *th = &t->threads.v[i];
+		const struct gp_cpu_line *l;
+		if (th->pid != pid || !(l = gp_deps_cpu_line(d, pid, th->tid)))
+			continue;
+		uint32_t ti = thread_of(r, pid, th->tid);
+		for (ptrdiff_t j = -1; j + 1 < (ptrdiff_t)l->n; j++) {
+			struct resume x = {.thread = ti};
+			uint32_t wt;
+			if (j >= 0 && (l->m[j].who != GP_CPU_NONE || l->m[j].range >= 0))
+				continue;
+			x.a = j >= 0 ? l->m[j].at : INT64_MIN;
+			x.b = l->m[j + 1].at;
+			x.has_waker = gp_deps_waker(d, pid, th->tid, x.a, x.b, &wt, &x.e);
+			if (x.has_waker)
+				x.waker = thread_of(r, pid, wt);
+			else if (th->tid != mt && mt)
+				x.waker = thread_of(r, pid, mt);
+			else
+				continue;
+			*gp_vec_push(r->resumes) = x;
+		}
+	}
+	for (size_t i = 0; i < t->ranges.n; i++) {
+		const struct gp_range *rg = &t->ranges.v[i];
+		struct resume x = {.a = rg->start, .b = rg->end};
+		uint32_t wt;
+		if (rg->pid != pid || rg->kind != GP_RANGE_PYTHON || !gp_deps_blocking_range(d, (int32_t)i))
+			continue;
+		if (!gp_deps_waker(d, pid, rg->tid, rg->start, rg->end, &wt, &x.e))
+			continue;
+		x.thread = thread_of(r, pid, rg->tid);
+		x.waker = thread_of(r, pid, wt);
+		x.has_waker = true;
+		*gp_vec_push(r->resumes) = x;
+	}
+}
+
+static int cmp_event(const void *pa, const void *pb)
+{
+	const struct event *a = pa, *b = pb;
+
+	if (a->at != b->at)
+		return a->at < b->at ? -1 : 1;
+	if (a->kind != b->kind)
+		return a->kind < b->kind ? -1 : 1;
+	return (a->idx > b->idx) - (a->idx < b->idx);
+}
+
+/* The new start of unit u: the latest of what its constraints allow. */
+static gp_ns unit_start(struct replay *r, size_t u)
+{
+	gp_deps *d = r->d;
+	const gp_trace *t = d->t;
+	const struct gp_whatif_spec *sp = r->spec;
+	gp_ns s = gp_unit_start(t, u), ready, best = INT64_MIN;
+	int32_t from, p = d->prev[u], w = gp_deps_wait_of(d, u), c = d->call[u];
+	enum gp_edge bind = gp_deps_binding(d, u, &from, &ready);
+	uint64_t key = (uint64_t)(uint32_t)gp_unit_device(t, u) << 32 | gp_unit_stream(t, u);
+	int32_t k = gp_u64map_get(&r->stream_at, key);
+
+	if (c >= 0) {
+		const struct gp_api *a = &t->apis.v[c];
+		uint32_t th = thread_of(r, a->pid, a->tid);
+		gp_ns lat = s - a->start;   /* from the call's start: the call's own time included */
+		if (lat < 0)
+			lat = 0;
+		if (bind != GP_EDGE_LAUNCH)
+			lat = min_ns(lat, r->typ_launch.v[k]);
+		if (sp->no_launch_latency)
+			lat = min_ns(lat, a->end - a->start);
+		best = new_time(r, th, a->start) + lat;
+	}
+	if (p >= 0) {
+		gp_ns gap = max_ns(0, s - gp_unit_end(t, (size_t)p));
+		if (bind != GP_EDGE_STREAM)
+			gap = min_ns(gap, r->typ_gap.v[k]);
+		if (sp->no_gpu_gaps)
+			gap = 0;
+		best = max_ns(best, r->new_end[p] + gap);
+	}
+	if (w >= 0) {
+		gp_ns gap = max_ns(0, s - gp_unit_end(t, (size_t)w));
+		if (bind != GP_EDGE_EVENT)
+			gap = min_ns(gap, r->typ_gap.v[k]);
+		best = max_ns(best, r->new_end[w] + gap);
+	}
+	return best == INT64_MIN ? s : best;   /* nothing recorded: it stays */
+}
+
+/* Call c, which waits for unit u, returns: its thread moves by how much
+** later or earlier than recorded. */
+static void sync_end(struct replay *r, size_t c)
+{
+	gp_deps *d = r->d;
+	const gp_trace *t = d->t;
+	const struct gp_api *a = &t->apis.v[c];
+	int32_t u = gp_deps_synced_of(d, c);
+	uint32_t th = thread_of(r, a->pid, a->tid);
+	gp_ns ue = gp_unit_end(t, (size_t)u), dur = a->end - a->start, own, ret, end;
+	bool waited = ue > a->start;
+	bool own_copy = d->call[u] == (int32_t)c;
+
+	if (own_copy && r->spec->pinned_copies) {
+		end = new_time(r, th, a->start) + min_ns(dur, r->typ_async);
+	} else {
+		own = waited ? min_ns(dur, r->typ_own) : dur;
+		ret = waited ? max_ns(0, a->end - ue) : min_ns(r->typ_ret, a->end - ue);
+		end = max_ns(new_time(r, th, a->start) + own, r->new_end[u] + ret);
+	}
+	set_shift(r, th, a->end, end - a->end);
+}
+
+void gp_whatif_run(gp_deps *d, const struct gp_whatif_spec *spec, struct gp_whatif_result *res)
+{
+	const gp_trace *t = d->t;
+	struct replay r = {.d = d, .spec = spec};
+	GP_VEC(struct event) ev = {0};
+	struct gp_cp_scope sc;
+	struct gp_cp_window *win;
+	size_t nwin;
+	gp_ns new_last = INT64_MIN;
+
+	memset(res, 0, sizeof(*res));
+	if (!gp_critpath_scope(d, &sc))
+		return;
+	res->pid = sc.pid;
+	r.new_end = gp_xmalloc((d->n + 1) * sizeof(*r.new_end));
+	for (size_t u = 0; u < d->n; u++)
+		r.new_end[u] = gp_unit_end(t, u);   /* a sync whose work starts after it (skew) reads this */
+	learn_typicals(&r);
+	find_removed(&r);
+	find_resumes(&r, sc.pid);
+
+	for (size_t u = 0; u < d->n; u++)
+		*gp_vec_push(ev) = (struct event){gp_unit_start(t, u), EV_UNIT_START, (uint32_t)u};
+	for (size_t i = 0; i < d->synced.cap; i++)
+		if (d->synced.vals[i] >= 0)
+			*gp_vec_push(ev) = (struct event){t->apis.v[d->synced.keys[i]].end, EV_SYNC_END,
+							  (uint32_t)d->synced.keys[i]};
+	for (size_t i = 0; i < r.removed.n; i++)
+		*gp_vec_push(ev) = (struct event){r.removed.v[i].end, EV_REMOVE_END, (uint32_t)i};
+	for (size_t i = 0; i < r.resumes.n; i++)
+		*gp_vec_push(ev) = (struct event){r.resumes.v[i].b, EV_RESUME, (uint32_t)i};
+	qsort(ev.v, ev.n, sizeof(*ev.v), cmp_event);
+
+	for (size_t i = 0; i < ev.n; i++) {
+		const struct event *e = &ev.v[i];
+		if (e->kind == EV_UNIT_START) {
+			size_t u = e->idx;
+			gp_ns dur = gp_unit_end(t, u) - gp_unit_start(t, u);
+			double f = spec->unit_factor ? spec->unit_factor[u] : 1.0;
+			r.new_end[u] = unit_start(&r, u) + (gp_ns)((double)dur * f + 0.5);
+			if (gp_deps_unit_pid(d, u) == sc.pid && r.new_end[u] > new_last)
+				new_last = r.new_end[u];
+		} else if (e->kind == EV_SYNC_END) {
+			sync_end(&r, e->idx);
+		} else if (e->kind == EV_RESUME) {
+			const struct resume *x = &r.resumes.v[e->idx];
+			gp_ns own = x->a == INT64_MIN ? INT64_MIN : new_time(&r, x->thread, x->a);
+			gp_ns woke = x->has_waker ? new_time(&r, x->waker, x->e) + (x->b - x->e)
+						  : new_time(&r, x->waker, x->b);
+			set_shift(&r, x->thread, x->b, max_ns(own, woke) - x->b);
+		} else {
+			const struct removed *x = &r.removed.v[e->idx];
+			set_shift(&r, x->thread, x->end, cur_shift(&r, x->thread) - (x->end - x->start));
+		}
+	}
+
+	/* the new span and steps, on the main thread's clock */
+	{
+		uint32_t mt = sc.from.on_gpu ? 0 : thread_of(&r, sc.pid, sc.from.tid);
+		gp_ns last_cpu = sc.from.on_gpu ? INT64_MIN : new_time(&r, mt, sc.end);
+		gp_ns new_first;
+		uint32_t main_th;
+
+		if (last_cpu > new_last)
+			new_last = last_cpu;
+		gp_critpath_windows(t, &sc, &win, &nwin);
+		main_th = thread_of(&r, sc.pid, gp_critpath_main_thread(d, sc.pid));
+		new_first = min_ns(new_time(&r, main_th, sc.first), sc.first);
+		res->span_before = sc.end - sc.first;
+		res->span_after = new_last - new_first;
+		res->iters = gp_xcalloc(nwin + 1, sizeof(*res->iters));
+		for (size_t i = 1; i < nwin; i++) {
+			gp_ns s0 = new_time(&r, main_th, win[i].start);
+			gp_ns s1 = i + 1 < nwin ? new_time(&r, main_th, win[i + 1].start) : new_last;
+			res->iters[res->niters++] = (struct gp_whatif_iter){win[i].iter, win[i].end - win[i].start,
+									  s1 - s0};
+		}
+		free(win);
+	}
+
+	for (size_t i = 0; i < r.th.n; i++)
+		gp_vec_free(r.th.v[i].bps);
+	gp_vec_free(r.th);
+	gp_u64map_free(&r.th_at);
+	gp_u64map_free(&r.stream_at);
+	gp_vec_free(r.typ_launch);
+	gp_vec_free(r.typ_gap);
+	gp_vec_free(r.removed);
+	gp_vec_free(r.resumes);
+	gp_vec_free(ev);
+	free(r.new_end);
+}
+
+void gp_whatif_result_free(struct gp_whatif_result *r)
+{
+	free(r->iters);
+	memset(r, 0, sizeof(*r));
+}
+
+gp_ns gp_whatif_median_step(const struct gp_whatif_result *r, bool after)
+{
+	ns_vec v = {0};
+	gp_ns m;
+
+	if (!r->niters)
+		return after ? r->span_after : r->span_before;
+	for (size_t i = 0; i < r->niters; i++)
+		*gp_vec_push(v) = after ? r->iters[i].after : r->iters[i].before;
+	m = median(&v, 0);
+	gp_vec_free(v);
+	return m;
+}

@@ -1,0 +1,65 @@
+/*
+** What a change would save: the trace re-timed on its dependency graph
+** (deps.h) with the change applied (docs/dependencies.md, "What-if").
+**
+** Each thread's CPU work keeps its length (less what the change removes)
+** and moves only when a blocking call waits longer or shorter for the GPU;
+** each piece of GPU work starts when its binding constraints allow it
+** (its launch call plus the launch latency, the work before it on its
+** stream, the work it waits for through an event) and runs as long as the
+** change says.  Latencies that bound nothing in the trace (a launch that
+** came early, a gap behind work that finished early) are not measured
+** there: they take the stream's typical value when the change makes them
+** binding.  Unchanged, the replay reproduces every recorded time.
+**
+** Ownership: a gp_whatif_spec borrows the factor array it points to;
+** gp_whatif_run fills a caller-owned result whose iteration array it
+** allocates (gp_whatif_result_free).
+*/
+#ifndef GP_WHATIF_H
+#define GP_WHATIF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analysis/critpath.h"
+#include "analysis/deps.h"
+
+struct gp_whatif_spec {
+	/* per unit (deps numbering): the new duration as a share of the
+	** recorded one (0.5: twice as fast); NULL = all unchanged */
+	const float *unit_factor;
+	/* CPU time of these causes (1u << enum gp_cause, CPU causes only:
+	** dataloader, allocator, jit, python, ...) is taken out of its thread */
+	uint32_t remove_cpu;
+	bool no_launch_latency;   /* GPU work starts when its launch call returns */
+	bool no_gpu_gaps;         /* back-to-back work on a stream has no gap between */
+	bool pinned_copies;       /* calls no longer wait for the copies they issue */
+};
+
+/* Step times before and after, on the step clock of the process walked
+** (critpath.h's windows). */
+struct gp_whatif_iter {
+	int32_t iter;
+	gp_ns before, after;
+};
+
+struct gp_whatif_result {
+	gp_ns span_before, span_after;   /* the process's first activity to its last */
+	struct gp_whatif_iter *iters;    /* steps in start order, the last one ending with the span */
+	size_t niters;
+	uint32_t pid;
+};
+
+/* Re-times the process whose work ends last (as gp_critpath_run picks it)
+** under spec.  d must be built (gp_deps_build).  Never fails; a trace
+** without GPU work replays its CPU time only. */
+void gp_whatif_run(gp_deps *d, const struct gp_whatif_spec *spec, struct gp_whatif_result *r);
+void gp_whatif_result_free(struct gp_whatif_result *r);
+
+/* The median step time of r before (after = false) or after; the span
+** when r has no iterations. */
+gp_ns gp_whatif_median_step(const struct gp_whatif_result *r, bool after);
+
+#endif
