@@ -140,6 +140,12 @@ struct gen_inject {
 				** launches one fp32->fp16 cast kernel */
 	const char *no_tc;      /* this kernel (short name) runs as a SIMT GEMM
 				** instead, 4 times as long */
+	/* the data loader's time before each step: recorded as an
+	** enumerate(DataLoader) annotation and taking this factor times its
+	** time when data_loader is set (0 removes it) */
+	bool data_loader;
+	double loader_factor;
+	bool pinned;            /* loss.item() copies into pinned memory (no host block) */
 };
 
 struct gen_opts {
