@@ -337,38 +337,62 @@ static int32_t recorded_unit(const gp_deps *d, const struct streams *s, const st
 	return k < 0 ? -1 : last_launched(s, (size_t)k, d->t->apis.v[r->call[e]].start);
 }
 
+/* The device of context ctx, as the GPU work of the trace says (a map
+** filled on first use); -1 when no work names it. */
+static int32_t context_device(const gp_deps *d, gp_u64map *m, uint32_t ctx)
+{
+	const gp_trace *t = d->t;
+
+	if (!m->n) {
+		for (size_t k = 0; k < t->kernels.n; k++) {
+			const struct gp_kernel_def *kd = gp_kernel_def(t, &t->kernels.v[k]);
+			if (kd->device >= 0)
+				gp_u64map_add(m, kd->context, kd->device);
+		}
+		for (size_t i = 0; i < t->memcpys.n; i++)
+			if (t->memcpys.v[i].device >= 0)
+				gp_u64map_add(m, t->memcpys.v[i].context, t->memcpys.v[i].device);
+		if (!m->n)
+			gp_u64map_put(m, UINT64_MAX, 0);   /* looked, found nothing: not again */
+	}
+	return gp_u64map_get(m, ctx);
+}
+
 static void link_syncs(gp_deps *d, const struct streams *s, const gp_call_index *calls)
 {
 	const gp_trace *t = d->t;
 	struct records r = {0};
 	uint8_t *covered = gp_xcalloc(t->apis.n + 1, 1);
+	gp_u64map ctx_dev = {0};
 
 	index_records(t, calls, &r);
 
 	for (size_t i = 0; i < t->syncs.n; i++) {
-		const struct gp_sync *y = &t->syncs.v[i];
-		int32_t c = gp_call_find(calls, y->corr, y->pid), u = -1, e, k;
+		struct gp_sync y = t->syncs.v[i];
+		int32_t c = gp_call_find(calls, y.corr, y.pid), u = -1, e, k;
 
 		if (c < 0)
 			continue;
 		covered[c] = 1;
-		switch (y->kind) {
+		if (y.device < 0)   /* a recording names the context: its work's device */
+			y.device = context_device(d, &ctx_dev, y.context);
+		switch (y.kind) {
 		case GP_SYNC_STREAM:
-			k = gp_u64map_get(&s->at, stream_key(y->device, y->stream));
+			k = gp_u64map_get(&s->at, stream_key(y.device, y.stream));
 			u = k < 0 ? -1 : last_launched(s, (size_t)k, t->apis.v[c].start);
 			break;
 		case GP_SYNC_CONTEXT:
-			u = device_target(d, s, y->device, t->apis.v[c].pid, t->apis.v[c].start);
+			u = device_target(d, s, y.device, t->apis.v[c].pid, t->apis.v[c].start);
 			break;
 		case GP_SYNC_EVENT:
-			e = record_of(d, &r, y, c);
+			e = record_of(d, &r, &y, c);
 			u = e < 0 ? -1 : recorded_unit(d, s, &r, e);
 			break;
 		case GP_SYNC_STREAM_WAIT: {
 			int32_t dst;
-			e = record_of(d, &r, y, c);
+			e = record_of(d, &r, &y, c);
 			u = e < 0 ? -1 : recorded_unit(d, s, &r, e);
-			k = gp_u64map_get(&s->at, stream_key(y->device, y->stream));
+			k = gp_u64map_get(&s->at, stream_key(y.device, y.stream));
 			dst = k < 0 ? -1 : first_launched(s, (size_t)k, t->apis.v[c].start);
 			if (u < 0 || dst < 0 || u == dst) {
 				d->waits_unresolved++;
@@ -421,6 +445,7 @@ static void link_syncs(gp_deps *d, const struct streams *s, const gp_call_index 
 
 	free(covered);
 	free_records(&r);
+	gp_u64map_free(&ctx_dev);
 }
 
 void gp_deps_build(gp_deps *d, const gp_trace *t)

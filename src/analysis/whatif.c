@@ -11,6 +11,8 @@
 ** thread back by its length).  A thread's new clock is its recorded time
 ** plus the shift of the last of these before it.
 */
+#include <fnmatch.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -455,4 +457,122 @@ gp_ns gp_whatif_median_step(const struct gp_whatif_result *r, bool after)
 	m = median(&v, 0);
 	gp_vec_free(v);
 	return m;
+}
+
+/* ---- --what-if expressions ------------------------------------------ */
+
+#define WHATIF_FORMS "op:NAME=2x, kernel:GLOB=1.5x, layer:GLOB=roofline, cause:dataloader=0, " \
+		     "cause:launch=0, copies=pinned"
+
+int gp_whatif_parse(const char *expr, struct gp_whatif_expr *x, gp_error *err)
+{
+	const char *eq = strrchr(expr, '='), *colon = strchr(expr, ':');
+	const char *value;
+
+	memset(x, 0, sizeof(*x));
+	if (!eq || !eq[1])
+		return gp_err(err, GP_ERR_USAGE, "--what-if '%s': not TARGET=CHANGE (%s)", expr, WHATIF_FORMS);
+	value = eq + 1;
+	if (strncmp(expr, "copies=", 7) == 0) {
+		if (strcmp(value, "pinned") != 0)
+			return gp_err(err, GP_ERR_USAGE, "--what-if '%s': copies can only be 'pinned'", expr);
+		x->target = GP_WI_COPIES;
+		return GP_OK;
+	}
+	if (!colon || colon > eq || colon + 1 == eq)
+		return gp_err(err, GP_ERR_USAGE, "--what-if '%s': not TARGET:NAME=CHANGE (%s)", expr, WHATIF_FORMS);
+	if ((size_t)(eq - colon - 1) >= sizeof(x->pattern))
+		return gp_err(err, GP_ERR_USAGE, "--what-if '%s': name longer than %zu characters", expr,
+			      sizeof(x->pattern) - 1);
+	memcpy(x->pattern, colon + 1, (size_t)(eq - colon - 1));
+	x->pattern[eq - colon - 1] = '\0';
+	if (strncmp(expr, "cause:", 6) == 0) {
+		x->target = GP_WI_CAUSE;
+		for (int c = GP_CAUSE_LAUNCH; c < GP_CAUSE_UNKNOWN; c++)
+			if (strcmp(x->pattern, gp_cause_name(c)) == 0 && c != GP_CAUSE_EVENT_WAIT && c != GP_CAUSE_SYNC) {
+				x->cause = (uint8_t)c;
+				if (strcmp(value, "0") != 0)
+					return gp_err(err, GP_ERR_USAGE, "--what-if '%s': a cause can only be removed (=0)",
+						      expr);
+				return GP_OK;
+			}
+		return gp_err(err, GP_ERR_USAGE, "--what-if '%s': unknown cause '%s' (launch, gpu_gap, cpu_op, python, "
+			      "annotation, dataloader, allocator, jit, cuda_api, untraced)", expr, x->pattern);
+	}
+	if (strncmp(expr, "op:", 3) == 0)
+		x->target = GP_WI_OP;
+	else if (strncmp(expr, "kernel:", 7) == 0)
+		x->target = GP_WI_KERNEL;
+	else if (strncmp(expr, "layer:", 6) == 0)
+		x->target = GP_WI_LAYER;
+	else
+		return gp_err(err, GP_ERR_USAGE, "--what-if '%s': unknown target (%s)", expr, WHATIF_FORMS);
+	if (strcmp(value, "roofline") == 0) {
+		x->roofline = true;
+		return GP_OK;
+	}
+	char *end;
+	x->speedup = strtod(value, &end);
+	if (end == value || strcmp(end, "x") != 0 || !(x->speedup > 0) || x->speedup > 1e6)
+		return gp_err(err, GP_ERR_USAGE, "--what-if '%s': the change is Nx (N > 0: 2x twice as fast) or "
+			      "roofline, not '%s'", expr, value);
+	return GP_OK;
+}
+
+/* Whether kernel k is selected by x. */
+static bool selects(const gp_trace *t, const struct gp_whatif_expr *x, size_t k)
+{
+	const struct gp_attr *a = t->attrs ? &t->attrs[k] : NULL;
+	const struct gp_kernel_def *d = gp_kernel_def(t, &t->kernels.v[k]);
+
+	switch (x->target) {
+	case GP_WI_OP: {
+		gp_str op = a ? (a->op ? a->op : a->marker) : 0;
+		return op && fnmatch(x->pattern, gp_s(t, op), 0) == 0;
+	}
+	case GP_WI_KERNEL:
+		return (d->name && fnmatch(x->pattern, gp_s(t, d->name), 0) == 0) ||
+		       (d->demangled && fnmatch(x->pattern, gp_s(t, d->demangled), 0) == 0);
+	case GP_WI_LAYER:
+		return a && a->layer && fnmatch(x->pattern, gp_s(t, a->layer), 0) == 0;
+	}
+	return false;
+}
+
+size_t gp_whatif_apply(const gp_trace *t, const struct gp_whatif_expr *x, const double *ideal_ns, float *factors,
+		       struct gp_whatif_spec *spec)
+{
+	size_t n = 0;
+
+	switch (x->target) {
+	case GP_WI_CAUSE:
+		if (x->cause == GP_CAUSE_LAUNCH)
+			spec->no_launch_latency = true;
+		else if (x->cause == GP_CAUSE_GPU_GAP)
+			spec->no_gpu_gaps = true;
+		else
+			spec->remove_cpu |= 1u << x->cause;
+		return 0;
+	case GP_WI_COPIES:
+		spec->pinned_copies = true;
+		return 0;
+	}
+	spec->unit_factor = factors;
+	for (size_t k = 0; k < t->kernels.n; k++) {
+		double dur = (double)(t->kernels.v[k].end - t->kernels.v[k].start), f;
+		if (!selects(t, x, k))
+			continue;
+		if (x->roofline) {
+			if (!ideal_ns || !(ideal_ns[k] > 0) || dur <= 0)
+				continue;
+			f = ideal_ns[k] / dur;
+			if (f > 1)
+				f = 1;   /* the model never makes work slower than it ran */
+		} else {
+			f = 1.0 / x->speedup;
+		}
+		factors[k] *= (float)f;
+		n++;
+	}
+	return n;
 }

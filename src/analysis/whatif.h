@@ -25,6 +25,7 @@
 
 #include "analysis/critpath.h"
 #include "analysis/deps.h"
+#include "util/error.h"
 
 struct gp_whatif_spec {
 	/* per unit (deps numbering): the new duration as a share of the
@@ -51,6 +52,39 @@ struct gp_whatif_result {
 	size_t niters;
 	uint32_t pid;
 };
+
+/* One change asked for on the command line (--what-if EXPR), parsed:
+**   op:NAME=F        kernels of op NAME (as summary --by op names it; a
+**   kernel:GLOB=F    shell glob on the kernel's short or full name;
+**   layer:GLOB=F     a glob on its layer path) run F faster: "2x" is
+**                    twice as fast, "0.5x" half as fast, "roofline" at
+**                    their roofline (when the op model knows it)
+**   cause:NAME=0     CPU time of that cause is removed (dataloader,
+**                    allocator, jit, python, annotation, cuda_api,
+**                    cpu_op, untraced), or for launch / gpu_gap the
+**                    GPU-side latency of that kind
+**   copies=pinned    calls no longer wait for the copies they issue
+*/
+enum gp_whatif_target { GP_WI_OP, GP_WI_KERNEL, GP_WI_LAYER, GP_WI_CAUSE, GP_WI_COPIES };
+struct gp_whatif_expr {
+	uint8_t target;         /* enum gp_whatif_target */
+	uint8_t cause;          /* GP_WI_CAUSE: enum gp_cause */
+	bool roofline;          /* run at the roofline instead of faster by speedup */
+	double speedup;         /* op, kernel, layer: the new duration is old / speedup */
+	char pattern[256];      /* op name or glob */
+};
+
+/* Parses one EXPR (above) into x.  Fails with GP_ERR_USAGE and a message
+** that lists the valid forms. */
+int gp_whatif_parse(const char *expr, struct gp_whatif_expr *x, gp_error *err);
+
+/* Adds x's change to spec.  factors is the caller's per-unit array (deps
+** numbering, all 1 to start; spec->unit_factor points to it); ideal_ns is
+** the per-kernel roofline time (NULL: "roofline" changes nothing, and
+** says so through the return value).  Returns the number of GPU units the
+** change selects (0 for cause and copies changes). */
+size_t gp_whatif_apply(const gp_trace *t, const struct gp_whatif_expr *x, const double *ideal_ns, float *factors,
+		       struct gp_whatif_spec *spec);
 
 /* Re-times the process whose work ends last (as gp_critpath_run picks it)
 ** under spec.  d must be built (gp_deps_build).  Never fails; a trace
