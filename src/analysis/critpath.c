@@ -20,6 +20,7 @@
 #include "model/window.h"
 #include "ops/ops.h"
 #include "util/alloc.h"
+#include "util/sort.h"
 
 const char *gp_cause_name(int cause)
 {
@@ -48,6 +49,29 @@ static bool has_any(const char *s, const char *const *subs)
 		if (strstr(s, subs[i]))
 			return true;
 	return false;
+}
+
+/* Whether range r can be a step range: an annotation or NVTX range on a
+** CPU thread (not an op, a Python frame, a mark or a GPU-side range). */
+static bool step_kind(const struct gp_range *r)
+{
+	return r->kind == GP_RANGE_USER_ANNOTATION || r->kind == GP_RANGE_PUSHPOP ||
+	       r->kind == GP_RANGE_STARTEND || r->kind == GP_RANGE_OTHER;
+}
+
+/* What a range's text says the CPU is doing inside it: data loading,
+** compiling, or GP_CAUSE__COUNT for neither; remembered per text (texts
+** are interned: each is tried once). */
+static enum gp_cause text_cause(const gp_deps *d, gp_str text)
+{
+	uint8_t *c = &d->text_class[text];
+
+	if (!*c) {
+		const char *s = gp_s(d->t, text);
+		*c = 1 + (uint8_t)(has_any(s, dataloader_texts) ? GP_CAUSE_DATALOADER
+				   : has_any(s, jit_texts) ? GP_CAUSE_JIT : GP_CAUSE__COUNT);
+	}
+	return (enum gp_cause)(*c - 1);
 }
 
 /* Whether an NVTX range's text names a framework op: an emit_nvtx op
@@ -93,11 +117,9 @@ enum gp_cause gp_cpu_cause(const gp_deps *d, uint32_t who, int32_t range)
 	if (range < 0)
 		return who == GP_CPU_NONE ? GP_CAUSE_UNTRACED : GP_CAUSE_CPU_OP;
 	for (int32_t r = range; r >= 0; r = t->ranges.v[r].parent) {
-		const char *s = gp_s(t, t->ranges.v[r].text);
-		if (has_any(s, dataloader_texts))
-			return GP_CAUSE_DATALOADER;
-		if (has_any(s, jit_texts))
-			return GP_CAUSE_JIT;
+		enum gp_cause c = text_cause(d, t->ranges.v[r].text);
+		if (c != GP_CAUSE__COUNT)
+			return c;
 	}
 	if (who != GP_CPU_NONE && (who & GP_CPU_API))
 		return GP_CAUSE_CPU_OP;
@@ -145,9 +167,9 @@ static uint32_t find_main_thread(const gp_trace *t, uint32_t pid)
 
 	for (size_t i = 0; i < t->ranges.n; i++) {
 		const struct gp_range *r = &t->ranges.v[i];
-		if (r->pid != pid || r->kind == GP_RANGE_GPU_ANNOTATION)
+		if (r->pid != pid || r->kind == GP_RANGE_GPU_ANNOTATION || r->kind == GP_RANGE_MARK)
 			continue;
-		if (gp_iteration_text(gp_s(t, r->text), &num))
+		if (step_kind(r) && gp_iteration_text(gp_s(t, r->text), &num))
 			return r->tid;
 		if (!tid)
 			tid = r->tid;
@@ -168,18 +190,6 @@ uint32_t gp_critpath_main_thread(gp_deps *d, uint32_t pid)
 	return tid;
 }
 
-static const gp_trace *sort_trace;   /* for cmp_end: qsort has no context */
-
-static int cmp_end(const void *pa, const void *pb)
-{
-	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
-	gp_ns ea = gp_unit_end(sort_trace, a), eb = gp_unit_end(sort_trace, b);
-
-	if (ea != eb)
-		return ea < eb ? -1 : 1;
-	return (a > b) - (a < b);
-}
-
 /* The latest-ending unit that ends at or before x, or -1: where a walk
 ** goes when what it is on has no recorded predecessor. */
 static int32_t last_ended(gp_deps *d, gp_ns x)
@@ -187,11 +197,15 @@ static int32_t last_ended(gp_deps *d, gp_ns x)
 	size_t lo = 0, hi = d->n;
 
 	if (!d->by_end) {
-		d->by_end = gp_xmalloc((d->n + 1) * sizeof(*d->by_end));
+		/* (end, unit) pairs radix-sorted: the ends are ns, signed */
+		struct gp_pair *p = gp_xmalloc((d->n + 1) * sizeof(*p));
 		for (size_t u = 0; u < d->n; u++)
-			d->by_end[u] = (uint32_t)u;
-		sort_trace = d->t;
-		qsort(d->by_end, d->n, sizeof(*d->by_end), cmp_end);
+			p[u] = (struct gp_pair){(uint64_t)gp_unit_end(d->t, u) ^ (1ull << 63), u};
+		gp_sort_pairs(p, d->n);
+		d->by_end = gp_xmalloc((d->n + 1) * sizeof(*d->by_end));
+		for (size_t i = 0; i < d->n; i++)
+			d->by_end[i] = (uint32_t)p[i].b;
+		free(p);
 	}
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -263,15 +277,18 @@ void gp_walk(gp_deps *d, struct gp_walk_at w, gp_ns stop, gp_piece_fn fn, void *
 		}
 
 		/* on a CPU thread */
-		const struct gp_cpu_line *l = gp_deps_cpu_line(d, w.pid, w.tid);
-		ptrdiff_t i = l ? gp_cpu_line_before(l, w.at) : -1;
+		struct gp_thread_view *v = gp_deps_view(d, w.pid, w.tid);
+		struct gp_cpu_mark cm, *m = &cm;
+		bool known = gp_cpu_before(d, v, w.at, m);
 		uint32_t wt;
 		gp_ns e;
-		if (i < 0 || (l->m[i].who == GP_CPU_NONE && l->m[i].range < 0)) {
+		if (!known || gp_cpu_idle(m)) {
 			/* idle: the thread resumed when another handed it work */
-			gp_ns a = i >= 0 ? l->m[i].at : INT64_MIN;
-			gp_ns b = i + 1 < (ptrdiff_t)l->n ? l->m[i + 1].at : w.at;
+			gp_ns a = known ? m->at : INT64_MIN;
+			gp_ns b = gp_cpu_next_start(d, v, w.at);
 			uint32_t mt = gp_critpath_main_thread(d, w.pid);
+			if (b == INT64_MAX)
+				b = w.at;
 			if (gp_deps_waker(d, w.pid, w.tid, a, b, &wt, &e)) {
 				e = e < w.at ? e : w.at;
 				if (!emit(fn, ctx, e > stop ? e : stop, w.at, GP_CAUSE_UNTRACED, GP_PIECE_NONE, -1,
@@ -285,10 +302,9 @@ void gp_walk(gp_deps *d, struct gp_walk_at w, gp_ns stop, gp_piece_fn fn, void *
 				w.tid = mt;   /* an idle worker waits for the main thread */
 				continue;
 			}
-			if (i < 0)
+			if (!known)
 				return;   /* before the main thread's first activity */
 		}
-		const struct gp_cpu_mark *m = &l->m[i];
 		gp_ns seg = m->at > stop ? m->at : stop;
 
 		if (m->range >= 0 && m->who == (uint32_t)m->range && gp_deps_blocking_range(d, m->range)) {
@@ -449,6 +465,16 @@ static void range_attrs(struct cp_acc *a)
 	}
 }
 
+/* The innermost range open around API call c, or -1. */
+static int32_t range_at_call(gp_deps *d, int32_t c)
+{
+	const struct gp_api *ap = &d->t->apis.v[c];
+	struct gp_thread_view *v = gp_deps_view(d, ap->pid, ap->tid);
+	struct gp_cpu_mark m;
+
+	return gp_cpu_before(d, v, ap->start + 1, &m) ? m.range : -1;
+}
+
 /* The op and layer holding piece p. */
 static void piece_names(struct cp_acc *a, const struct gp_piece *p, gp_str *op, gp_str *layer)
 {
@@ -468,15 +494,11 @@ static void piece_names(struct cp_acc *a, const struct gp_piece *p, gp_str *op, 
 		int32_t c = a->d->call[p->idx];
 		if (c < 0)
 			return;
-		const struct gp_cpu_line *l = gp_deps_cpu_line(a->d, t->apis.v[c].pid, t->apis.v[c].tid);
-		ptrdiff_t i = l ? gp_cpu_line_before(l, t->apis.v[c].start + 1) : -1;
-		r = i >= 0 ? l->m[i].range : -1;
+		r = range_at_call(a->d, c);
 		if (r < 0)
 			*op = gp_api_def(t, &t->apis.v[c])->name;
 	} else if (p->of == GP_PIECE_API) {
-		const struct gp_cpu_line *l = gp_deps_cpu_line(a->d, p->lane_a, p->lane_b);
-		ptrdiff_t i = l ? gp_cpu_line_before(l, t->apis.v[p->idx].start + 1) : -1;
-		r = i >= 0 ? l->m[i].range : -1;
+		r = range_at_call(a->d, p->idx);
 		if (r < 0 || p->cause != GP_CAUSE_CPU_OP)
 			*op = gp_api_def(t, &t->apis.v[p->idx])->name;
 	} else if (p->of == GP_PIECE_RANGE) {
@@ -521,10 +543,8 @@ static bool take_piece(void *ctx, const struct gp_piece *p)
 		gp_ns e = p->end < iw->end ? p->end : iw->end;
 		if (iw->end <= p->start)
 			break;
-		if (e > s) {
+		if (e > s)
 			iw->by_cause[p->cause] += e - s;
-			add_row(a, (int32_t)w, p->cause, op, layer, e - s);
-		}
 	}
 	if (p->of == GP_PIECE_UNIT && p->cause <= GP_CAUSE_GPU_MEMORY)
 		cp->unit_on[p->idx >> 3] |= (uint8_t)(1u << (p->idx & 7));
@@ -614,18 +634,18 @@ void gp_critpath_windows(const gp_trace *t, const struct gp_cp_scope *sc, struct
 	GP_VEC(struct gp_cp_window) v = {0};
 	int64_t num;
 
+	gp_u64map seen = {0};
+
 	*gp_vec_push(v) = (struct gp_cp_window){.iter = -1, .start = sc->first, .end = sc->end};
 	for (size_t i = 0; i < t->ranges.n; i++) {
 		const struct gp_range *r = &t->ranges.v[i];
-		bool seen = false;
-		if (r->pid != sc->pid || r->kind == GP_RANGE_GPU_ANNOTATION || r->kind == GP_RANGE_MARK ||
-		    !gp_iteration_text(gp_s(t, r->text), &num) || num < 0 || num > INT32_MAX)
+		if (r->pid != sc->pid || !step_kind(r) || !gp_iteration_text(gp_s(t, r->text), &num) || num < 0 ||
+		    num > INT32_MAX)
 			continue;
-		for (size_t j = 1; j < v.n && !seen; j++)
-			seen = v.v[j].iter == (int32_t)num;
-		if (!seen)
+		if (gp_u64map_add(&seen, (uint64_t)num, (int32_t)v.n) == (int32_t)v.n)
 			*gp_vec_push(v) = (struct gp_cp_window){.iter = (int32_t)num, .start = r->start, .end = r->end};
 	}
+	gp_u64map_free(&seen);
 	/* by start (insertion: a few hundred steps at most in practice) */
 	for (size_t i = 2; i < v.n; i++)
 		for (size_t j = i; j > 1 && v.v[j - 1].start > v.v[j].start; j--) {

@@ -100,7 +100,8 @@ enum gp_cause gp_cpu_cause(const gp_deps *d, uint32_t who, int32_t range);
 gp_ns gp_gap_causes(gp_deps *d, size_t u, gp_ns a, gp_ns by_cause[GP_CAUSE__COUNT], struct gp_piece *main);
 
 /* One row of the critical path's table: time held per cause, op and layer
-** (0 = none), in one window. */
+** (0 = none), over the whole path (window 0; the iterations have their
+** sums by cause only: a table per step is what --iter gives). */
 struct gp_cp_row {
 	int32_t window;         /* index into windows */
 	uint8_t cause;
@@ -121,7 +122,7 @@ struct gp_cp_window {
 typedef struct gp_critpath {
 	struct gp_cp_window *win;
 	size_t nwin;
-	struct gp_cp_row *rows;     /* by window, then ns (largest first) */
+	struct gp_cp_row *rows;     /* of window 0, by ns (largest first) */
 	size_t nrows;
 	/* which records the path passed (HTA's args.critical): one bit each */
 	uint8_t *unit_on, *api_on, *range_on;

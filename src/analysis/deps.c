@@ -459,6 +459,7 @@ void gp_deps_build(gp_deps *d, const gp_trace *t)
 	d->call = gp_xmalloc((d->n + 1) * sizeof(*d->call));
 	d->prev = gp_xmalloc((d->n + 1) * sizeof(*d->prev));
 	d->api_class = gp_xmalloc(t->api_defs.n + 1);
+	d->text_class = gp_xcalloc(t->strs.n + 2, 1);
 	for (size_t i = 0; i < t->api_defs.n; i++)
 		d->api_class[i] = (uint8_t)gp_api_class_of(i ? gp_s(t, t->api_defs.v[i].name) : NULL);
 
@@ -484,15 +485,12 @@ void gp_deps_free(gp_deps *d)
 	free(d->call);
 	free(d->prev);
 	free(d->api_class);
+	free(d->text_class);
 	gp_u64map_free(&d->wait);
 	gp_u64map_free(&d->synced);
-	for (size_t i = 0; i < d->lines.n; i++) {
-		if (d->lines.v[i])
-			free(d->lines.v[i]->m);
-		free(d->lines.v[i]);
-	}
-	gp_vec_free(d->lines);
-	gp_u64map_free(&d->line_of);
+	gp_vec_free(d->views);
+	gp_u64map_free(&d->view_of);
+	free(d->api_count);
 	free(d->by_end);
 	gp_vec_free(d->mains);
 	free(d->api_by_thread);
@@ -540,8 +538,8 @@ enum gp_edge gp_deps_binding(const gp_deps *d, size_t u, int32_t *from, gp_ns *r
 
 /* ---- CPU timelines ---------------------------------------------------- */
 
-/* Whether a range of kind k is CPU activity of its thread (not an instant
-** mark, not a GPU-side annotation). */
+/* Whether range r is CPU activity of its thread (not an instant mark, not
+** a GPU-side annotation, not a range the program never closed). */
 static bool cpu_range(const struct gp_range *r)
 {
 	if (r->flags & GP_RANGE_F_UNCLOSED)
@@ -553,66 +551,6 @@ static bool cpu_range(const struct gp_range *r)
 		return r->end > r->start;
 	}
 	return false;
-}
-
-struct open_iv {
-	gp_ns end;
-	uint32_t who;
-	int32_t range;
-};
-
-typedef GP_VEC(struct gp_cpu_mark) mark_vec;
-typedef GP_VEC(struct open_iv) open_stack;
-
-/* Appends the state (who, range) from time at, merging with a mark of the
-** same time and dropping one that changes nothing. */
-static void mark(mark_vec *v, gp_ns at, uint32_t who, int32_t range)
-{
-	if (v->n && v->v[v->n - 1].at == at) {
-		v->n--;
-		if (v->n && v->v[v->n - 1].who == who && v->v[v->n - 1].range == range)
-			return;
-	} else if (v->n && v->v[v->n - 1].who == who && v->v[v->n - 1].range == range) {
-		return;
-	}
-	*gp_vec_push(*v) = (struct gp_cpu_mark){at, who, range};
-}
-
-static void pop_until(mark_vec *v, open_stack *st, gp_ns x)
-{
-	while (st->n && st->v[st->n - 1].end <= x) {
-		gp_ns at = st->v[st->n - 1].end;
-		st->n--;
-		if (st->n)
-			mark(v, at, st->v[st->n - 1].who, st->v[st->n - 1].range);
-		else
-			mark(v, at, GP_CPU_NONE, -1);
-	}
-}
-
-/* Opens interval [s, e) of activity who (a range when range >= 0 and
-** who == range) on the stack.  An API call inside an API call (a driver
-** call under its runtime call) adds nothing: the outer call stands for
-** both.  An interval that outlives its parent (bad nesting, rounding) is
-** cut at the parent's end. */
-static void open_at(mark_vec *v, open_stack *st, gp_ns s, gp_ns e, uint32_t who, bool is_api)
-{
-	int32_t range = is_api ? -1 : (int32_t)who;
-
-	pop_until(v, st, s);
-	if (st->n) {
-		const struct open_iv *top = &st->v[st->n - 1];
-		if (is_api && (top->who & GP_CPU_API) && top->who != GP_CPU_NONE)
-			return;
-		if (e > top->end)
-			e = top->end;
-		if (is_api)
-			range = top->range;
-	}
-	if (e <= s)
-		return;
-	*gp_vec_push(*st) = (struct open_iv){e, who, range};
-	mark(v, s, who, range);
 }
 
 /* The API calls of every thread, grouped by thread in start order: a
@@ -632,15 +570,13 @@ static void index_api_threads(gp_deps *d)
 		slot[i] = (uint32_t)k;
 		count.v[k]++;
 	}
+	d->api_count = gp_xmalloc((count.n + 1) * sizeof(*d->api_count));
 	for (size_t k = 0; k < count.n; k++) {
 		uint32_t c = count.v[k];
+		d->api_count[k] = c;
 		count.v[k] = (uint32_t)at;
 		at += c;
 	}
-	/* api_first now maps a thread to its group number; make it the group's start */
-	for (size_t i = 0; i < d->api_first.cap; i++)
-		if (d->api_first.vals[i] >= 0)
-			d->api_first.vals[i] = (int32_t)count.v[d->api_first.vals[i]];
 	d->api_by_thread = gp_xmalloc((t->apis.n + 1) * sizeof(*d->api_by_thread));
 	for (size_t i = 0; i < t->apis.n; i++)
 		d->api_by_thread[count.v[slot[i]]++] = (uint32_t)i;
@@ -648,21 +584,24 @@ static void index_api_threads(gp_deps *d)
 	free(slot);
 }
 
-static struct gp_cpu_line *build_line(gp_deps *d, uint32_t pid, uint32_t tid)
+struct gp_thread_view *gp_deps_view(gp_deps *d, uint32_t pid, uint32_t tid)
 {
 	const gp_trace *t = d->t;
-	mark_vec v = {0};
-	open_stack st = {0};
-	size_t lo = 0, hi = t->ranges.n, ia;
-	int32_t first;
-	struct gp_cpu_line *l;
+	uint64_t key = (uint64_t)pid << 32 | tid;
+	int32_t i = gp_u64map_get(&d->view_of, key), g;
+	struct gp_thread_view *v;
+	size_t lo = 0, hi = t->ranges.n;
 
+	if (i >= 0)
+		return &d->views.v[i];
 	if (!d->api_by_thread)
 		index_api_threads(d);
-	first = gp_u64map_get(&d->api_first, (uint64_t)pid << 32 | tid);
-	ia = first >= 0 ? (size_t)first : t->apis.n;
-
-	/* the thread's ranges: one block of t->ranges, in start order */
+	v = gp_vec_push(d->views);
+	memset(v, 0, sizeof(*v));
+	gp_u64map_put(&d->view_of, key, (int32_t)(d->views.n - 1));
+	v->pid = pid;
+	v->tid = tid;
+	/* its ranges: one block of t->ranges (sorted by thread, then start) */
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 		const struct gp_range *r = &t->ranges.v[mid];
@@ -671,70 +610,269 @@ static struct gp_cpu_line *build_line(gp_deps *d, uint32_t pid, uint32_t tid)
 		else
 			hi = mid;
 	}
-	for (size_t ir = lo;;) {
-		const struct gp_range *r = NULL;
-		const struct gp_api *a = NULL;
-		while (ir < t->ranges.n && t->ranges.v[ir].pid == pid && t->ranges.v[ir].tid == tid &&
-		       !cpu_range(&t->ranges.v[ir]))
-			ir++;
-		if (ir < t->ranges.n && t->ranges.v[ir].pid == pid && t->ranges.v[ir].tid == tid)
-			r = &t->ranges.v[ir];
-		while (ia < t->apis.n && t->apis.v[d->api_by_thread[ia]].pid == pid &&
-		       t->apis.v[d->api_by_thread[ia]].tid == tid &&
-		       t->apis.v[d->api_by_thread[ia]].end <= t->apis.v[d->api_by_thread[ia]].start)
-			ia++;
-		if (ia < t->apis.n && t->apis.v[d->api_by_thread[ia]].pid == pid &&
-		    t->apis.v[d->api_by_thread[ia]].tid == tid)
-			a = &t->apis.v[d->api_by_thread[ia]];
-		if (!r && !a)
+	v->r_lo = v->r_hi = lo;
+	while (v->r_hi < t->ranges.n && t->ranges.v[v->r_hi].pid == pid && t->ranges.v[v->r_hi].tid == tid)
+		v->r_hi++;
+	/* its API calls: the group api_first names; group starts are in
+	** order, so the group's start is the sum of the counts before it */
+	g = gp_u64map_get(&d->api_first, key);
+	if (g >= 0) {
+		size_t start = 0;
+		for (int32_t k = 0; k < g; k++)
+			start += d->api_count[k];
+		v->a_lo = start;
+		v->a_hi = start + d->api_count[g];
+	}
+	v->r_hint = v->r_hi;
+	v->a_hint = v->a_hi;
+	return v;
+}
+
+/* The last index in [lo, hi) whose start is before x (lo - 1 when none),
+** searched from hint first: walks back in small steps ask near it. */
+#define LAST_BEFORE(START, lo, hi, hint, x, out)                                  \
+	do {                                                                      \
+		size_t h_ = (hint) < (lo) ? (lo) : (hint) > (hi) ? (hi) : (hint); \
+		size_t l_, r_;                                                    \
+		if (h_ < (hi) && START(h_) < (x) && (h_ + 1 == (hi) || START(h_ + 1) >= (x))) { \
+			(out) = h_;                                               \
+			break;                                                    \
+		}                                                                 \
+		if (h_ > (lo) && START(h_ - 1) < (x) && (h_ == (hi) || START(h_) >= (x))) { \
+			(out) = h_ - 1;                                           \
+			break;                                                    \
+		}                                                                 \
+		l_ = (lo), r_ = (hi);                                             \
+		while (l_ < r_) {                                                 \
+			size_t m_ = l_ + (r_ - l_) / 2;                           \
+			if (START(m_) < (x))                                      \
+				l_ = m_ + 1;                                      \
+			else                                                      \
+				r_ = m_;                                          \
+		}                                                                 \
+		(out) = l_ - 1;                                                   \
+	} while (0)
+
+/* Over one thread's API calls, nested ones included, how many to look at
+** before the last one started before x for one that encloses x: an API
+** call holds at most its driver call. */
+#define API_LOOKBACK 3
+
+bool gp_cpu_before(gp_deps *d, struct gp_thread_view *v, gp_ns x, struct gp_cpu_mark *m)
+{
+	const gp_trace *t = d->t;
+	const struct gp_range *rv = t->ranges.v;
+	const uint32_t *ab = d->api_by_thread;
+	size_t ri, ai;
+	gp_ns since = INT64_MIN;
+	int32_t inner = -1;
+	bool any = false;
+
+#define R_START(i) (rv[i].start)
+#define A_START(i) (t->apis.v[ab[i]].start)
+	m->who = GP_CPU_NONE;
+	m->range = -1;
+	/* the ranges: the last one started before x, then up its parents to
+	** the first that is still open at x; the boundary before x is that
+	** one's start or the end of the highest one below it that closed */
+	LAST_BEFORE(R_START, v->r_lo, v->r_hi, v->r_hint, x, ri);
+	if (ri + 1 > v->r_lo && ri < v->r_hi) {
+		v->r_hint = ri;
+		for (size_t j = ri + 1; j-- > v->r_lo;) {   /* skip marks and the like */
+			if (!cpu_range(&rv[j]))
+				continue;
+			int32_t r = (int32_t)j;
+			any = true;
+			since = rv[r].start;
+			while (r >= 0 && rv[r].end < x) {
+				since = rv[r].end > since ? rv[r].end : since;
+				do
+					r = rv[r].parent;
+				while (r >= 0 && !cpu_range(&rv[r]));
+			}
+			if (r >= 0) {
+				inner = r;
+				if (rv[r].start > since)
+					since = rv[r].start;
+			}
 			break;
-		/* ranges first on equal starts: an op encloses the calls it makes */
-		if (r && (!a || r->start <= a->start)) {
-			open_at(&v, &st, r->start, r->end, (uint32_t)ir, false);
-			ir++;
-		} else {
-			open_at(&v, &st, a->start, a->end, GP_CPU_API | d->api_by_thread[ia], true);
-			ia++;
 		}
 	}
-	pop_until(&v, &st, INT64_MAX);
-	gp_vec_free(st);
-	if (!v.n)
-		return NULL;
-	l = gp_xmalloc(sizeof(*l));
-	l->pid = pid;
-	l->tid = tid;
-	l->m = v.v;
-	l->n = v.n;
-	return l;
+	m->range = inner;
+	m->who = inner >= 0 ? (uint32_t)inner : GP_CPU_NONE;
+	/* the API calls: the outermost one open at x (a driver call inside a
+	** runtime call is the runtime call's) is the innermost activity */
+	LAST_BEFORE(A_START, v->a_lo, v->a_hi, v->a_hint, x, ai);
+	if (ai + 1 > v->a_lo && ai < v->a_hi) {
+		gp_ns floor = inner >= 0 ? rv[inner].start : INT64_MIN, ended = INT64_MIN;
+		ptrdiff_t outer = -1;
+		v->a_hint = ai;
+		for (size_t k = 0, j = ai + 1; k < API_LOOKBACK && j-- > v->a_lo; k++) {
+			const struct gp_api *c = &t->apis.v[ab[j]];
+			if (c->end <= c->start)
+				continue;
+			any = true;
+			if (c->end >= x && c->start >= floor)
+				outer = (ptrdiff_t)j;
+			else if (c->end < x && c->end > ended)
+				ended = c->end;
+		}
+		if (outer >= 0) {
+			m->who = GP_CPU_API | ab[outer];
+			if (t->apis.v[ab[outer]].start > since)
+				since = t->apis.v[ab[outer]].start;
+		} else if (ended > since) {
+			since = ended;
+		}
+	}
+#undef R_START
+#undef A_START
+	m->at = since;
+	return any && since != INT64_MIN;
 }
 
-const struct gp_cpu_line *gp_deps_cpu_line(gp_deps *d, uint32_t pid, uint32_t tid)
+gp_ns gp_cpu_next_start(gp_deps *d, const struct gp_thread_view *v, gp_ns x)
 {
-	uint64_t key = (uint64_t)pid << 32 | tid;
-	int32_t i = gp_u64map_get(&d->line_of, key);
-	struct gp_cpu_line *l;
-
-	if (i >= 0)
-		return d->lines.v[i];
-	l = build_line(d, pid, tid);   /* NULL is kept too: built once */
-	gp_u64map_put(&d->line_of, key, (int32_t)d->lines.n);
-	*gp_vec_push(d->lines) = l;
-	return l;
-}
-
-ptrdiff_t gp_cpu_line_before(const struct gp_cpu_line *l, gp_ns x)
-{
-	size_t lo = 0, hi = l->n;
+	const gp_trace *t = d->t;
+	gp_ns best = INT64_MAX;
+	size_t lo = v->r_lo, hi = v->r_hi;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (l->m[mid].at < x)
+		if (t->ranges.v[mid].start < x)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return (ptrdiff_t)lo - 1;
+	for (; lo < v->r_hi; lo++)
+		if (cpu_range(&t->ranges.v[lo])) {
+			best = t->ranges.v[lo].start;
+			break;
+		}
+	lo = v->a_lo, hi = v->a_hi;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (t->apis.v[d->api_by_thread[mid]].start < x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < v->a_hi; lo++) {
+		const struct gp_api *c = &t->apis.v[d->api_by_thread[lo]];
+		if (c->end > c->start) {
+			if (c->start < best)
+				best = c->start;
+			break;
+		}
+	}
+	return best;
+}
+
+/* ---- the forward sweep ---- */
+
+struct open_iv {
+	gp_ns end;
+	uint32_t who;
+	int32_t range;
+};
+
+typedef GP_VEC(struct open_iv) open_stack;
+
+struct sweep {
+	bool (*fn)(void *ctx, const struct gp_cpu_mark *m);
+	void *ctx;
+	struct gp_cpu_mark last;  /* pending: emitted when the next differs in time */
+	bool have, stopped;
+};
+
+/* The state (who, range) from time at: merged with a change at the same
+** time, dropped when it changes nothing. */
+static void mark(struct sweep *sw, gp_ns at, uint32_t who, int32_t range)
+{
+	if (sw->stopped)
+		return;
+	if (sw->have && sw->last.at == at) {
+		sw->last.who = who;
+		sw->last.range = range;
+		return;
+	}
+	if (sw->have && sw->last.who == who && sw->last.range == range)
+		return;
+	if (sw->have && !sw->fn(sw->ctx, &sw->last))
+		sw->stopped = true;
+	sw->last = (struct gp_cpu_mark){at, who, range};
+	sw->have = true;
+}
+
+static void pop_until(struct sweep *sw, open_stack *st, gp_ns x)
+{
+	while (st->n && st->v[st->n - 1].end <= x) {
+		gp_ns at = st->v[st->n - 1].end;
+		st->n--;
+		if (st->n)
+			mark(sw, at, st->v[st->n - 1].who, st->v[st->n - 1].range);
+		else
+			mark(sw, at, GP_CPU_NONE, -1);
+	}
+}
+
+/* Opens interval [s, e) of activity who on the stack; an API call inside an
+** API call adds nothing, an interval that outlives its parent (bad nesting,
+** rounding) is cut at the parent's end. */
+static void open_at(struct sweep *sw, open_stack *st, gp_ns s, gp_ns e, uint32_t who, bool is_api)
+{
+	int32_t range = is_api ? -1 : (int32_t)who;
+
+	pop_until(sw, st, s);
+	if (st->n) {
+		const struct open_iv *top = &st->v[st->n - 1];
+		if (is_api && top->who != GP_CPU_NONE && (top->who & GP_CPU_API))
+			return;
+		if (e > top->end)
+			e = top->end;
+		if (is_api)
+			range = top->range;
+	}
+	if (e <= s)
+		return;
+	*gp_vec_push(*st) = (struct open_iv){e, who, range};
+	mark(sw, s, who, range);
+}
+
+void gp_cpu_sweep(gp_deps *d, const struct gp_thread_view *v, bool (*fn)(void *ctx, const struct gp_cpu_mark *m),
+		  void *ctx)
+{
+	const gp_trace *t = d->t;
+	struct sweep sw = {.fn = fn, .ctx = ctx};
+	open_stack st = {0};
+	size_t ir = v->r_lo, ia = v->a_lo;
+
+	for (;;) {
+		const struct gp_range *r = NULL;
+		const struct gp_api *a = NULL;
+		while (ir < v->r_hi && !cpu_range(&t->ranges.v[ir]))
+			ir++;
+		while (ia < v->a_hi && t->apis.v[d->api_by_thread[ia]].end <= t->apis.v[d->api_by_thread[ia]].start)
+			ia++;
+		if (ir < v->r_hi)
+			r = &t->ranges.v[ir];
+		if (ia < v->a_hi)
+			a = &t->apis.v[d->api_by_thread[ia]];
+		if ((!r && !a) || sw.stopped)
+			break;
+		/* ranges first on equal starts: an op encloses the calls it makes */
+		if (r && (!a || r->start <= a->start)) {
+			open_at(&sw, &st, r->start, r->end, (uint32_t)ir, false);
+			ir++;
+		} else {
+			open_at(&sw, &st, a->start, a->end, GP_CPU_API | d->api_by_thread[ia], true);
+			ia++;
+		}
+	}
+	pop_until(&sw, &st, INT64_MAX);
+	if (sw.have && !sw.stopped)
+		fn(ctx, &sw.last);
+	gp_vec_free(st);
 }
 
 /* Innermost-range texts of calls that block their thread until other
@@ -772,14 +910,13 @@ static size_t first_thread(const gp_trace *t, uint32_t pid)
 bool gp_deps_busy_other(gp_deps *d, uint32_t pid, uint32_t tid, gp_ns x, uint32_t *wtid, gp_ns *at)
 {
 	const gp_trace *t = d->t;
+	struct gp_cpu_mark m;
 
 	for (size_t i = first_thread(t, pid); i < t->threads.n && t->threads.v[i].pid == pid; i++) {
-		const struct gp_cpu_line *l;
-		ptrdiff_t j;
-		if (t->threads.v[i].tid == tid || !(l = gp_deps_cpu_line(d, pid, t->threads.v[i].tid)))
+		if (t->threads.v[i].tid == tid)
 			continue;
-		j = gp_cpu_line_before(l, x);
-		if (j >= 0 && (l->m[j].who != GP_CPU_NONE || l->m[j].range >= 0)) {
+		struct gp_thread_view *v = gp_deps_view(d, pid, t->threads.v[i].tid);
+		if (gp_cpu_before(d, v, x, &m) && !gp_cpu_idle(&m)) {
 			*wtid = t->threads.v[i].tid;
 			*at = x;
 			return true;
@@ -792,20 +929,18 @@ bool gp_deps_waker(gp_deps *d, uint32_t pid, uint32_t tid, gp_ns a, gp_ns b, uin
 {
 	const gp_trace *t = d->t;
 	gp_ns best = INT64_MIN;
+	struct gp_cpu_mark m;
 
 	for (size_t i = first_thread(t, pid); i < t->threads.n && t->threads.v[i].pid == pid; i++) {
-		const struct gp_cpu_line *l;
-		ptrdiff_t j;
-		if (t->threads.v[i].tid == tid || !(l = gp_deps_cpu_line(d, pid, t->threads.v[i].tid)))
+		if (t->threads.v[i].tid == tid)
 			continue;
-		for (j = gp_cpu_line_before(l, b + 1); j >= 0 && l->m[j].at > a && l->m[j].at > best; j--)
-			if (l->m[j].who == GP_CPU_NONE && l->m[j].range < 0) {
-				if (b - l->m[j].at <= GP_HANDOFF_MAX_NS) {
-					best = l->m[j].at;
-					*wtid = t->threads.v[i].tid;
-				}
-				break;
-			}
+		struct gp_thread_view *v = gp_deps_view(d, pid, t->threads.v[i].tid);
+		/* a thread that went idle in (a, b] and still was at b */
+		if (gp_cpu_before(d, v, b + 1, &m) && gp_cpu_idle(&m) && m.at > a && m.at > best &&
+		    b - m.at <= GP_HANDOFF_MAX_NS) {
+			best = m.at;
+			*wtid = t->threads.v[i].tid;
+		}
 	}
 	if (best == INT64_MIN)
 		return false;

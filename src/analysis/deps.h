@@ -20,8 +20,8 @@
 **
 ** Ownership: gp_deps_build() fills a gp_deps that borrows the trace (which
 ** must stay unchanged and outlive it) and owns its arrays; the per-thread
-** CPU timelines are built on first use and owned too; gp_deps_free()
-** releases everything.
+** views are made on first use and owned too; gp_deps_free() releases
+** everything.
 */
 #ifndef GP_DEPS_H
 #define GP_DEPS_H
@@ -47,11 +47,14 @@ enum gp_edge {
 /* What a GPU unit is, for the critical path's categories. */
 enum gp_unit_kind { GP_UNIT_KERNEL, GP_UNIT_COPY, GP_UNIT_MEMSET };
 
-/* One boundary of a CPU thread's timeline: from time `at` until the next
-** boundary, the innermost activity open on the thread is `who` (a range
-** index, GP_CPU_API | an API call index, or GP_CPU_NONE) and the innermost
-** range open is `range` (-1 = none).  Boundaries of equal time are merged
-** into the state after the last of them. */
+/* What a CPU thread was doing over a stretch of time: from `since` on,
+** the innermost activity open on the thread was `who` (a range index,
+** GP_CPU_API | an API call index, or GP_CPU_NONE when nothing was) and the
+** innermost range open `range` (-1 = none).  A thread's activity is its
+** API calls and CPU ranges (framework ops, annotations, Python frames,
+** NVTX push/pop ranges, timers; not marks, GPU-side annotations or ranges
+** the program never closed); an API call inside an API call (a driver
+** call under its runtime call) stands for the outer one. */
 #define GP_CPU_API  0x80000000u
 #define GP_CPU_NONE 0xffffffffu
 struct gp_cpu_mark {
@@ -60,13 +63,17 @@ struct gp_cpu_mark {
 	int32_t range;
 };
 
-/* The timeline of one CPU thread: its API calls and CPU ranges (framework
-** ops, annotations, Python frames, NVTX push/pop ranges, timers) as the
-** innermost activity over time. */
-struct gp_cpu_line {
+static inline bool gp_cpu_idle(const struct gp_cpu_mark *m)
+{
+	return m->who == GP_CPU_NONE && m->range < 0;
+}
+
+/* Where a thread's records are, found once per thread. */
+struct gp_thread_view {
 	uint32_t pid, tid;
-	struct gp_cpu_mark *m;
-	size_t n;
+	size_t r_lo, r_hi;        /* its block of t->ranges */
+	size_t a_lo, a_hi;        /* its block of gp_deps.api_by_thread */
+	size_t r_hint, a_hint;    /* where the last query ended: walks go back step by step */
 };
 
 struct gp_main_thread {
@@ -81,10 +88,12 @@ typedef struct gp_deps {
 	gp_u64map wait;           /* unit -> unit whose end it waited for (event edge) */
 	gp_u64map synced;         /* API call -> unit whose end the call waited for */
 	uint8_t *api_class;       /* [api_defs.n] enum gp_api_class of each API function */
-	GP_VEC(struct gp_cpu_line *) lines; /* built by gp_deps_cpu_line */
-	gp_u64map line_of;        /* (pid, tid) -> index into lines */
-	uint32_t *api_by_thread;  /* API calls by thread, then start (built with the first line) */
-	gp_u64map api_first;      /* (pid, tid) -> first index into api_by_thread */
+	uint8_t *text_class;      /* [strs.n + 1] what a range text says (critpath.c), 0 = not yet */
+	GP_VEC(struct gp_thread_view) views; /* made by gp_deps_view */
+	gp_u64map view_of;        /* (pid, tid) -> index into views */
+	uint32_t *api_by_thread;  /* API calls by thread, then start (made with the first view) */
+	gp_u64map api_first;      /* (pid, tid) -> its first index into api_by_thread */
+	uint64_t *api_count;      /* per thread group: how many */
 	/* for walks (critpath.c), made on first use: the units in end order,
 	** and each process's main thread */
 	uint32_t *by_end;
@@ -146,17 +155,13 @@ static inline enum gp_api_class gp_deps_api_class(const gp_deps *d, size_t a)
 ** latest wins. */
 enum gp_edge gp_deps_binding(const gp_deps *d, size_t u, int32_t *from, gp_ns *ready);
 
-/* The CPU timeline of thread (pid, tid), built on first use (one merge of
-** its ranges and API calls); NULL when the thread has no activity.  The
-** pointer stays valid until gp_deps_free. */
-const struct gp_cpu_line *gp_deps_cpu_line(gp_deps *d, uint32_t pid, uint32_t tid);
-
 /* A thread that resumes at b after an idle stretch from a (or leaves at b
 ** a call that waited for another thread) was handed work by another
 ** thread, which no trace records: taken to be the thread of the same
-** process that went idle last in (a, b], at most GP_HANDOFF_MAX_NS before
-** b.  Returns true and sets *tid and *at (when it went idle) when there is
-** one.  docs/dependencies.md says what this infers. */
+** process that went idle last in (a, b] and still was at b, at most
+** GP_HANDOFF_MAX_NS before b.  Returns true and sets *wtid and *at (when
+** it went idle) when there is one.  docs/dependencies.md says what this
+** infers. */
 #define GP_HANDOFF_MAX_NS ((gp_ns)1000000)
 bool gp_deps_waker(gp_deps *d, uint32_t pid, uint32_t tid, gp_ns a, gp_ns b, uint32_t *wtid, gp_ns *at);
 
@@ -164,13 +169,30 @@ bool gp_deps_waker(gp_deps *d, uint32_t pid, uint32_t tid, gp_ns a, gp_ns b, uin
 ** before x: *wtid and *at = x.  False when none is. */
 bool gp_deps_busy_other(gp_deps *d, uint32_t pid, uint32_t tid, gp_ns x, uint32_t *wtid, gp_ns *at);
 
-/* Whether range r is a call that blocks its thread until another thread's
+/* Whether range r is a call that blocks its thread until other threads'
 ** work is done (PyTorch's run_backward, which waits for the autograd
 ** engine's threads). */
 bool gp_deps_blocking_range(const gp_deps *d, int32_t r);
 
-/* The index of the mark of line l in force just before time x (the last
-** with at < x), or -1 when x is at or before the thread's first activity. */
-ptrdiff_t gp_cpu_line_before(const struct gp_cpu_line *l, gp_ns x);
+/* The view of thread (pid, tid): its records, found on first use (the
+** first use indexes every thread's API calls: one counting sort).  The
+** pointer is valid until the next call. */
+struct gp_thread_view *gp_deps_view(gp_deps *d, uint32_t pid, uint32_t tid);
+
+/* What the thread of v was doing just before time x, into *m (m->at: since
+** when).  False when x is at or before its first activity (then *m is idle
+** since INT64_MIN).  A walk back in small steps costs O(1) a query (v keeps
+** where the last one ended), a jump one binary search. */
+bool gp_cpu_before(gp_deps *d, struct gp_thread_view *v, gp_ns x, struct gp_cpu_mark *m);
+
+/* The first time at or after x that the thread of v starts an activity;
+** INT64_MAX when none. */
+gp_ns gp_cpu_next_start(gp_deps *d, const struct gp_thread_view *v, gp_ns x);
+
+/* Calls fn with each state change of the thread of v in time order (the
+** first from its first activity; the last: idle since its last activity
+** ended), O(depth) memory.  fn returns false to stop. */
+void gp_cpu_sweep(gp_deps *d, const struct gp_thread_view *v, bool (*fn)(void *ctx, const struct gp_cpu_mark *m),
+		  void *ctx);
 
 #endif

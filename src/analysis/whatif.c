@@ -200,6 +200,30 @@ static gp_ns max_ns(gp_ns a, gp_ns b)
 
 /* The CPU time spec removes: every stretch of a thread that launches work
 ** whose cause is in spec->remove_cpu. */
+struct removed_sweep {
+	struct replay *r;
+	uint32_t thread;
+	struct gp_cpu_mark prev;
+	bool have;
+};
+
+static bool take_removed(void *ctx, const struct gp_cpu_mark *m)
+{
+	struct removed_sweep *s = ctx;
+	struct replay *r = s->r;
+
+	if (s->have && (r->spec->remove_cpu & (1u << gp_cpu_cause(r->d, s->prev.who, s->prev.range)))) {
+		struct removed *x = r->removed.n ? &r->removed.v[r->removed.n - 1] : NULL;
+		if (x && x->thread == s->thread && x->end == s->prev.at)
+			x->end = m->at;
+		else
+			*gp_vec_push(r->removed) = (struct removed){s->prev.at, m->at, s->thread};
+	}
+	s->prev = *m;
+	s->have = true;
+	return true;
+}
+
 static void find_removed(struct replay *r)
 {
 	gp_deps *d = r->d;
@@ -210,23 +234,45 @@ static void find_removed(struct replay *r)
 	for (size_t i = 0; i < t->apis.n; i++)
 		thread_of(r, t->apis.v[i].pid, t->apis.v[i].tid);
 	for (size_t th = 0; th < r->th.n; th++) {
-		const struct gp_cpu_line *l = gp_deps_cpu_line(d, r->th.v[th].pid, r->th.v[th].tid);
-		for (size_t i = 0; l && i + 1 < l->n; i++) {
-			enum gp_cause c = gp_cpu_cause(d, l->m[i].who, l->m[i].range);
-			if (!(r->spec->remove_cpu & (1u << c)))
-				continue;
-			struct removed *x = r->removed.n ? &r->removed.v[r->removed.n - 1] : NULL;
-			if (x && x->thread == th && x->end == l->m[i].at)
-				x->end = l->m[i + 1].at;
-			else
-				*gp_vec_push(r->removed) = (struct removed){l->m[i].at, l->m[i + 1].at, (uint32_t)th};
-		}
+		struct removed_sweep s = {.r = r, .thread = (uint32_t)th};
+		gp_cpu_sweep(d, gp_deps_view(d, r->th.v[th].pid, r->th.v[th].tid), take_removed, &s);
 	}
 }
 
 /* Where threads of process pid wait for each other (deps.h's handoffs):
 ** each idle stretch of a thread, and each blocking call, ends when another
 ** thread hands it work. */
+struct resume_sweep {
+	struct replay *r;
+	uint32_t pid, tid, thread, main;
+	struct gp_cpu_mark prev;
+	bool have;
+};
+
+static bool take_resume(void *ctx, const struct gp_cpu_mark *m)
+{
+	struct resume_sweep *s = ctx;
+	struct replay *r = s->r;
+	struct resume x = {.thread = s->thread};
+	uint32_t wt;
+
+	if ((!s->have || gp_cpu_idle(&s->prev)) && !gp_cpu_idle(m)) {
+		x.a = s->have ? s->prev.at : INT64_MIN;
+		x.b = m->at;
+		x.has_waker = gp_deps_waker(r->d, s->pid, s->tid, x.a, x.b, &wt, &x.e);
+		if (x.has_waker) {
+			x.waker = thread_of(r, s->pid, wt);
+			*gp_vec_push(r->resumes) = x;
+		} else if (s->tid != s->main && s->main) {
+			x.waker = thread_of(r, s->pid, s->main);
+			*gp_vec_push(r->resumes) = x;
+		}
+	}
+	s->prev = *m;
+	s->have = true;
+	return true;
+}
+
 static void find_resumes(struct replay *r, uint32_t pid)
 {
 	gp_deps *d = r->d;
@@ -235,26 +281,11 @@ static void find_resumes(struct replay *r, uint32_t pid)
 
 	for (size_t i = 0; i < t->threads.n; i++) {
 		const struct gp_thread *th = &t->threads.v[i];
-		const struct gp_cpu_line *l;
-		if (th->pid != pid || !(l = gp_deps_cpu_line(d, pid, th->tid)))
+		if (th->pid != pid)
 			continue;
-		uint32_t ti = thread_of(r, pid, th->tid);
-		for (ptrdiff_t j = -1; j + 1 < (ptrdiff_t)l->n; j++) {
-			struct resume x = {.thread = ti};
-			uint32_t wt;
-			if (j >= 0 && (l->m[j].who != GP_CPU_NONE || l->m[j].range >= 0))
-				continue;
-			x.a = j >= 0 ? l->m[j].at : INT64_MIN;
-			x.b = l->m[j + 1].at;
-			x.has_waker = gp_deps_waker(d, pid, th->tid, x.a, x.b, &wt, &x.e);
-			if (x.has_waker)
-				x.waker = thread_of(r, pid, wt);
-			else if (th->tid != mt && mt)
-				x.waker = thread_of(r, pid, mt);
-			else
-				continue;
-			*gp_vec_push(r->resumes) = x;
-		}
+		struct resume_sweep s = {.r = r, .pid = pid, .tid = th->tid, .main = mt,
+					 .thread = thread_of(r, pid, th->tid)};
+		gp_cpu_sweep(d, gp_deps_view(d, pid, th->tid), take_resume, &s);
 	}
 	for (size_t i = 0; i < t->ranges.n; i++) {
 		const struct gp_range *rg = &t->ranges.v[i];

@@ -119,6 +119,9 @@ struct gen_sync {
 	uint64_t corr;
 	int type;               /* CUPTI: 1 event, 2 stream wait event, 3 stream, 4 context */
 	uint32_t event_id;      /* 0xffffffff when not an event sync */
+	/* a stream wait's event: its record call and the stream it recorded */
+	uint64_t record_corr;
+	uint32_t record_stream;
 };
 
 struct gen_sink {

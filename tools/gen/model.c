@@ -420,7 +420,9 @@ static void stream_wait(struct model *m, int from, int to)
 	y.event_id = ++m->event_id;
 	t0 = m->cpu[m->thr] + uni(m, 1 * US, 2 * US);
 	t1 = t0 + uni(m, 2 * US, 4 * US);
-	api(m, GEN_API_EVENT_RECORD, t0, t1, ++m->corr);
+	y.record_corr = ++m->corr;
+	y.record_stream = gen_stream_id(from);
+	api(m, GEN_API_EVENT_RECORD, t0, t1, y.record_corr);
 	t0 = t1 + uni(m, 500, 1500);
 	t1 = t0 + uni(m, 2 * US, 4 * US);
 	y.corr = ++m->corr;
