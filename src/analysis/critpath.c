@@ -255,10 +255,38 @@ void gp_walk(gp_deps *d, struct gp_walk_at w, gp_ns stop, gp_piece_fn fn, void *
 				w.at = pe;
 				continue;
 			}
+			if (edge == GP_EDGE_EVENT && from < 0) {
+				/* waited for an event the trace does not name: from its
+				** launch on, what it waited for is unknown */
+				int32_t p = last_ended(d, w.at);
+				gp_ns pe = p >= 0 ? gp_unit_end(t, (size_t)p) : stop;
+				if (pe < ready)
+					pe = ready;
+				if (!emit(fn, ctx, pe > stop ? pe : stop, w.at, GP_CAUSE_EVENT_WAIT, GP_PIECE_UNIT,
+					  (int32_t)u, false, (uint32_t)gp_unit_device(t, u), gp_unit_stream(t, u)))
+					return;
+				if (p < 0 || p == (int32_t)u || pe == ready) {
+					/* nothing ran since its launch: back to the launching thread */
+					int32_t c = d->call[u];
+					w.on_gpu = false;
+					w.pid = t->apis.v[c].pid;
+					w.tid = t->apis.v[c].tid;
+					w.at = pe;
+				} else {
+					w.unit = p;
+					w.at = pe;
+				}
+				continue;
+			}
 			enum gp_cause c = edge == GP_EDGE_STREAM ? GP_CAUSE_GPU_GAP
 					: edge == GP_EDGE_EVENT ? GP_CAUSE_EVENT_WAIT : GP_CAUSE_LAUNCH;
-			if (edge == GP_EDGE_LAUNCH)
+			if (edge == GP_EDGE_LAUNCH) {
 				ready = t->apis.v[from].end < w.at ? t->apis.v[from].end : w.at;
+				/* a launch latency this long is not one: nothing recorded
+				** says what held the work */
+				if (w.at - ready > GP_LAUNCH_LATENCY_MAX_NS)
+					c = GP_CAUSE_UNKNOWN;
+			}
 			/* the launch latency is the time after the call returned (none
 			** when the work started first); the call's own time is its
 			** thread's, walked next */

@@ -396,6 +396,8 @@ static void link_syncs(gp_deps *d, const struct streams *s, const gp_call_index 
 			dst = k < 0 ? -1 : first_launched(s, (size_t)k, t->apis.v[c].start);
 			if (u < 0 || dst < 0 || u == dst) {
 				d->waits_unresolved++;
+				if (dst >= 0)   /* it waits for something: what, the trace does not say */
+					gp_u64map_put(&d->wait_unknown, (uint64_t)dst, 0);
 			} else {
 				int32_t old = gp_u64map_get(&d->wait, (uint64_t)dst);
 				if (old < 0 || gp_unit_end(t, (size_t)u) > gp_unit_end(t, (size_t)old)) {
@@ -487,6 +489,7 @@ void gp_deps_free(gp_deps *d)
 	free(d->api_class);
 	free(d->text_class);
 	gp_u64map_free(&d->wait);
+	gp_u64map_free(&d->wait_unknown);
 	gp_u64map_free(&d->synced);
 	gp_vec_free(d->views);
 	gp_u64map_free(&d->view_of);
@@ -532,6 +535,15 @@ enum gp_edge gp_deps_binding(const gp_deps *d, size_t u, int32_t *from, gp_ns *r
 		best = GP_EDGE_LAUNCH;
 		*from = c;
 		*ready = t->apis.v[c].start;
+		/* launched, then held back long after the call returned by a
+		** wait on an event the trace does not name: an event wait
+		** whose source is unknown */
+		if (gp_u64map_get(&d->wait_unknown, u) >= 0 &&
+		    gp_unit_start(t, u) - t->apis.v[c].end > GP_LAUNCH_LATENCY_MAX_NS) {
+			best = GP_EDGE_EVENT;
+			*from = -1;
+			*ready = t->apis.v[c].end;
+		}
 	}
 	return best;
 }

@@ -86,6 +86,7 @@ typedef struct gp_deps {
 	int32_t *call;            /* [n] launching API call, -1 = not in the trace */
 	int32_t *prev;            /* [n] the unit before it on its stream, -1 = first */
 	gp_u64map wait;           /* unit -> unit whose end it waited for (event edge) */
+	gp_u64map wait_unknown;   /* units queued after a stream wait whose event the trace does not name */
 	gp_u64map synced;         /* API call -> unit whose end the call waited for */
 	uint8_t *api_class;       /* [api_defs.n] enum gp_api_class of each API function */
 	uint8_t *text_class;      /* [strs.n + 1] what a range text says (critpath.c), 0 = not yet */
@@ -147,10 +148,18 @@ static inline enum gp_api_class gp_deps_api_class(const gp_deps *d, size_t a)
 	return (enum gp_api_class)d->api_class[d->t->apis.v[a].def];
 }
 
+/* A launch whose work starts this long after the call returned was not
+** held by the launch: launch latency is microseconds, and work queued
+** behind other work is bound by that work. */
+#define GP_LAUNCH_LATENCY_MAX_NS ((gp_ns)1000000)
+
 /* The binding predecessor of unit u: which edge allowed it to start last
 ** and from where.  *from is the unit (STREAM, EVENT) or API call (LAUNCH),
-** -1 for NONE; *ready the time that predecessor allowed u to start (a
-** unit's end, a call's start).  A predecessor that allowed it after u
+** -1 for NONE and for an EVENT whose source the trace does not name (u
+** was queued after a stream wait and started more than
+** GP_LAUNCH_LATENCY_MAX_NS after its call returned); *ready the time that
+** predecessor allowed u to start (a unit's end, a call's start; for an
+** unknown event, the call's end).  A predecessor that allowed it after u
 ** started (clock skew between CPU and GPU timestamps) still counts: the
 ** latest wins. */
 enum gp_edge gp_deps_binding(const gp_deps *d, size_t u, int32_t *from, gp_ns *ready);

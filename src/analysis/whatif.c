@@ -331,7 +331,9 @@ static gp_ns unit_start(struct replay *r, size_t u)
 		gp_ns lat = s - a->start;   /* from the call's start: the call's own time included */
 		if (lat < 0)
 			lat = 0;
-		if (bind != GP_EDGE_LAUNCH)
+		/* held by its launch, or by a wait the trace does not name (kept
+		** as recorded: nothing says what would move it) */
+		if (bind != GP_EDGE_LAUNCH && !(bind == GP_EDGE_EVENT && from < 0))
 			lat = min_ns(lat, r->typ_launch.v[k]);
 		if (sp->no_launch_latency)
 			lat = min_ns(lat, a->end - a->start);
