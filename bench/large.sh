@@ -36,10 +36,12 @@ CC=${CC:-cc}
 $CC -O2 -o "$DIR/json_parse_baseline" "$top/bench/json_parse_baseline.c" -lyajl -lz
 $CC -O2 -o "$DIR/sql_rows" "$top/bench/sql_rows.c" -lsqlite3
 if [ "${MODEL_BYTES:-0}" = 1 ]; then
-	# links the analyzer's objects as built by make: those of the source
-	# directories that exist (a stale build/obj/src/core of an older tree
-	# would define symbols twice) and the html writer's embedded assets
-	objs=$(for d in "$top"/src/*/; do ls "$top/build/obj/src/$(basename "$d")"/*.o; done)
+	# links the analyzer's objects as built by make: those of the sources
+	# that exist (the object of a file moved or removed since would define
+	# symbols twice; main.c and the MPI build's mpi.c are not the core)
+	# and the html writer's embedded assets
+	objs=$(for s in "$top"/src/*/*.c; do case $s in */main.c|*/mpi.c) ;; *)
+		s=${s#"$top"/}; echo "$top/build/obj/${s%.c}.o" ;; esac; done)
 	$CC -O2 -std=c11 -D_GNU_SOURCE -I"$top/src" -I"$top/include" -o "$DIR/model_bytes" \
 		"$top/bench/model_bytes.c" $objs "$top/build/obj/gen/html_assets.o" \
 		-lsqlite3 -lz -lyajl -liberty -lm -lpthread

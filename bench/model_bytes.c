@@ -43,7 +43,8 @@ int main(int argc, char **argv)
 		gp_err_print(&err);
 		return 1;
 	}
-	struct gp_opres *res = gp_ops_run(&t, &po);
+	struct gp_ops ops;
+	gp_ops_run(&t, &po, &ops);
 	per_kernel = t.kernels.n ? 1.0 / (double)t.kernels.n : 0;
 
 	size_t text = 0;   /* records: length prefix, bytes, NUL */
@@ -56,7 +57,8 @@ int main(int argc, char **argv)
 	VEC_ROW("kernels", t.kernels);
 	VEC_ROW("kernel defs", t.kernel_defs);
 	row("attrs", t.kernels.n, sizeof(*t.attrs), t.kernels.n);
-	row("opres", t.kernels.n, sizeof(*res), t.kernels.n);
+	row("opres", t.kernels.n, sizeof(*ops.r), t.kernels.n);
+	row("peaks", ops.npeaks, sizeof(*ops.peaks), ops.npeaks);
 	VEC_ROW("apis", t.apis);
 	VEC_ROW("api defs", t.api_defs);
 	VEC_ROW("ranges", t.ranges);
@@ -73,7 +75,7 @@ int main(int argc, char **argv)
 	row("str index", t.strs.n, sizeof(*t.strs.offs), t.strs.cap);
 	row("str slots", t.strs.nslots, sizeof(*t.strs.slots), t.strs.nslots);
 	row("trace arena", t.arena.used, 1, t.arena.used);
-	free(res);
+	gp_ops_free(&ops);
 	gp_trace_free(&t);
 	return 0;
 }

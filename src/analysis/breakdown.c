@@ -13,86 +13,13 @@
 ** segment with no kind active is an idle gap, and the work that starts at
 ** its end tells its cause.
 */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/breakdown.h"
+#include "analysis/breakdown_hta.h"
+#include "model/classify.h"
 #include "util/alloc.h"
 #include "util/u64map.h"
-
-/* ---- histograms ---- */
-
-static int hist_index(int64_t v)
-{
-	uint64_t u = v > 0 ? (uint64_t)v : 0;
-	int e;
-
-	if (u < GP_HIST_SUB)
-		return (int)u;
-	e = 63 - __builtin_clzll(u);          /* >= 4 */
-	if (e > 62)
-		e = 62;
-	return GP_HIST_SUB + (e - 4) * GP_HIST_SUB + (int)((u >> (e - 4)) & (GP_HIST_SUB - 1));
-}
-
-/* The largest value bucket i holds. */
-static int64_t hist_upper(int i)
-{
-	int e, sub;
-
-	if (i < GP_HIST_SUB)
-		return i;
-	e = (i - GP_HIST_SUB) / GP_HIST_SUB + 4;
-	sub = (i - GP_HIST_SUB) % GP_HIST_SUB;
-	return (int64_t)((((uint64_t)(GP_HIST_SUB + sub + 1)) << (e - 4)) - 1);
-}
-
-void gp_hist_add(struct gp_hist *h, int64_t v)
-{
-	if (v < 0)
-		v = 0;
-	h->bucket[hist_index(v)]++;
-	h->n++;
-	if (__builtin_add_overflow(h->sum, v, &h->sum))
-		h->sum = INT64_MAX;
-	if (v > h->max)
-		h->max = v;
-}
-
-void gp_hist_merge(struct gp_hist *into, const struct gp_hist *from)
-{
-	for (int i = 0; i < GP_HIST_BUCKETS; i++)
-		into->bucket[i] += from->bucket[i];
-	into->n += from->n;
-	if (__builtin_add_overflow(into->sum, from->sum, &into->sum))
-		into->sum = INT64_MAX;
-	if (from->max > into->max)
-		into->max = from->max;
-}
-
-int64_t gp_hist_quantile(const struct gp_hist *h, double p)
-{
-	uint64_t rank, seen = 0;
-
-	if (!h->n)
-		return 0;
-	if (p >= 1)
-		return h->max;
-	rank = (uint64_t)((double)h->n * p);
-	if ((double)rank < (double)h->n * p)
-		rank++;
-	if (rank < 1)
-		rank = 1;
-	for (int i = 0; i < GP_HIST_BUCKETS; i++) {
-		seen += h->bucket[i];
-		if (seen >= rank) {
-			int64_t up = hist_upper(i);
-			return up < h->max ? up : h->max;
-		}
-	}
-	return h->max;
-}
 
 /* ---- window sums ---- */
 
@@ -134,16 +61,6 @@ void gp_bd_window_merge(struct gp_bd_window *into, const struct gp_bd_window *fr
 	into->copies += from->copies;
 	into->memsets += from->memsets;
 	into->gaps += from->gaps;
-}
-
-void gp_bd_stream_merge(struct gp_bd_stream *into, const struct gp_bd_stream *from)
-{
-	into->kernels += from->kernels;
-	into->launches += from->launches;
-	into->graph_launches += from->graph_launches;
-	into->early += from->early;
-	gp_hist_merge(&into->delay, &from->delay);
-	gp_hist_merge(&into->depth, &from->depth);
 }
 
 int gp_bd_gap_main_cause(const struct gp_bd_gap_cause *g)
@@ -206,17 +123,8 @@ struct sweep {
 	struct dev *dev;
 	size_t ndev;
 	GP_VEC(gp_ns) sync;    /* union of CPU synchronisation intervals: start, end pairs */
-	/* opts.hta: ProfilerStep ranges but the last, by start (start, end
-	** pairs); API calls by correlation id; the per-stream idle records */
-	GP_VEC(gp_ns) steps;
-	bool no_steps;         /* none at all: HTA keeps all GPU work */
 	GP_VEC(struct gp_bd_gap_cause) gapc;   /* opts.gap_causes */
-	gp_u64map api_of_corr;
-	gp_u64map hta_at;
-	GP_VEC(struct gp_bd_hta_stream) hta;
-	bool hta_round;        /* fractional-us timestamps: HTA rounds them */
-	gp_ns hta_base;        /* the reader's time shift (base_time_ns) */
-	GP_VEC(struct hta_iv) hta_iv;   /* every kept GPU work as HTA reads it */
+	struct gp_bd_hta hta;  /* opts.hta: HTA's view */
 };
 
 static struct dev *dev_of(struct sweep *s, int32_t id)
@@ -230,21 +138,11 @@ static struct dev *dev_of(struct sweep *s, int32_t id)
 	return &s->dev[s->ndev++];
 }
 
-/* Times are kept within +-2^61 (epoch ns until 2043) so that no difference
-** or sum of two overflows,
-** whatever a damaged file says. */
-#define NS_LIMIT ((gp_ns)1 << 61)
-
-static gp_ns clamp_ns(gp_ns v)
-{
-	return v > NS_LIMIT ? NS_LIMIT : v < -NS_LIMIT ? -NS_LIMIT : v;
-}
-
 /* The end of a record as the breakdown uses it: clamped, and never before
 ** its start (a damaged record counts as an instant). */
 static gp_ns end_of(gp_ns start, gp_ns end)
 {
-	end = clamp_ns(end);
+	end = gp_bd_clamp(end);
 	return end > start ? end : start;
 }
 
@@ -258,318 +156,25 @@ static bool merge_next(const gp_trace *t, size_t *ik, size_t *ic, size_t *is, st
 
 	if (*ik < t->kernels.n && sk <= sc && sk <= ss) {
 		const struct gp_kernel *k = &t->kernels.v[*ik];
-		*a = (struct act){clamp_ns(k->start), end_of(clamp_ns(k->start), k->end), gp_kernel_device(t, k), GP_BD_COMPUTE,
+		*a = (struct act){gp_bd_clamp(k->start), end_of(gp_bd_clamp(k->start), k->end), gp_kernel_device(t, k), GP_BD_COMPUTE,
 				  (int32_t)*ik, ACT_KERNEL, false, k->stream, k->corr, 0, 0};
 		(*ik)++;
 		return true;
 	}
 	if (*ic < t->memcpys.n && sc <= ss) {
 		const struct gp_memcpy *c = &t->memcpys.v[*ic];
-		*a = (struct act){clamp_ns(c->start), end_of(clamp_ns(c->start), c->end), c->device, GP_BD_MEMORY, -1, ACT_COPY,
+		*a = (struct act){gp_bd_clamp(c->start), end_of(gp_bd_clamp(c->start), c->end), c->device, GP_BD_MEMORY, -1, ACT_COPY,
 				  c->src_kind == GP_MEM_PAGEABLE || c->dst_kind == GP_MEM_PAGEABLE, c->stream, c->corr, 0, 0};
 		(*ic)++;
 		return true;
 	}
 	if (*is < t->memsets.n) {
 		const struct gp_memset *m = &t->memsets.v[*is];
-		*a = (struct act){clamp_ns(m->start), end_of(clamp_ns(m->start), m->end), m->device, GP_BD_MEMORY, -1, ACT_MEMSET, false, m->stream, m->corr, 0, 0};
+		*a = (struct act){gp_bd_clamp(m->start), end_of(gp_bd_clamp(m->start), m->end), m->device, GP_BD_MEMORY, -1, ACT_MEMSET, false, m->stream, m->corr, 0, 0};
 		(*is)++;
 		return true;
 	}
 	return false;
-}
-
-/* ---- HTA's view ---- */
-
-/* One GPU work as HTA's temporal breakdown reads it. */
-struct hta_iv {
-	int32_t device;
-	gp_ns start, end;      /* end < start once rounded: HTA keeps it so */
-	unsigned kind;         /* GP_BD_* */
-};
-
-struct step {
-	gp_ns start, end;
-	long number;
-};
-
-static int cmp_step(const void *pa, const void *pb)
-{
-	const struct step *a = pa, *b = pb;
-
-	return (a->start > b->start) - (a->start < b->start);
-}
-
-/* Whether x - base is a whole number of microseconds. */
-static bool whole_us(gp_ns x, gp_ns base)
-{
-	return (x - base) % 1000 == 0;
-}
-
-/* x as HTA holds it: the trace's microseconds (x - base) as a float64,
-** the nearest double to the decimal the file wrote (an integer part below
-** 2^53 is exact; the sum rounds as parsing the decimal does). */
-static double hta_us(gp_ns x, gp_ns base)
-{
-	gp_ns r = x - base, q = r / 1000, f = r % 1000;
-
-	if (f < 0) {
-		f += 1000;
-		q--;
-	}
-	return (double)q + (double)f / 1000.0;
-}
-
-/* HTA's rounded start of [start, end): ceil(ts), in ns of the model. */
-static gp_ns hta_start(gp_ns start, gp_ns base)
-{
-	return base + (gp_ns)ceil(hta_us(start, base)) * 1000;
-}
-
-/* HTA's rounded end of [start, end): floor(ts + dur), computed in float64
-** as HTA does (the sum's rounding can cross a microsecond). */
-static gp_ns hta_end(gp_ns start, gp_ns end, gp_ns base)
-{
-	return base + (gp_ns)floor(hta_us(start, base) + (double)(end - start) / 1000.0) * 1000;
-}
-
-/* HTA 0.6.1 reads a trace whose "ts" are not all integers (a float
-** column) by rounding every event inward to whole microseconds: start up
-** (ceil ts), end down (floor ts + dur), so an event shorter than the
-** microsecond boundaries it spans gets a negative duration.  Sets
-** s->hta_round when some record of the trace starts at a fraction of a
-** microsecond (of the file's time base). */
-static void hta_detect_rounding(struct sweep *s)
-{
-	const gp_trace *t = s->t;
-	const char *base = gp_trace_meta_get(t, "base_time_ns");
-
-	s->hta_base = base ? strtoll(base, NULL, 10) : 0;
-#define FRACTION(vec)                                                               \
-	for (size_t i = 0; i < t->vec.n && !s->hta_round; i++)                      \
-		s->hta_round = !whole_us(t->vec.v[i].start, s->hta_base);
-	FRACTION(kernels)
-	FRACTION(memcpys)
-	FRACTION(memsets)
-	FRACTION(apis)
-	FRACTION(ranges)
-#undef FRACTION
-}
-
-/* The ProfilerStep#N ranges except the one with the largest N (HTA drops
-** the last iteration), and a map from correlation id to API call for the
-** copies and memsets, which the correlation pass does not link. */
-static void hta_prepare(struct sweep *s)
-{
-	const gp_trace *t = s->t;
-	GP_VEC(struct step) st = {0};
-	long last = -1;
-
-	for (size_t i = 0; i < t->ranges.n; i++) {
-		const struct gp_range *r = &t->ranges.v[i];
-		const char *text = gp_s(t, r->text);
-		if (r->kind == GP_RANGE_GPU_ANNOTATION || strncmp(text, "ProfilerStep#", 13) != 0)
-			continue;
-		struct step *p = gp_vec_push(st);
-		p->start = clamp_ns(r->start);
-		p->end = end_of(p->start, r->end);
-		p->number = strtol(text + 13, NULL, 10);
-		if (p->number > last)
-			last = p->number;
-	}
-	s->no_steps = st.n == 0;
-	gp_vec_sort(st, cmp_step);
-	for (size_t i = 0; i < st.n; i++)
-		if (st.v[i].number != last) {
-			*gp_vec_push(s->steps) = st.v[i].start;
-			*gp_vec_push(s->steps) = st.v[i].end;
-		}
-	gp_vec_free(st);
-	for (size_t i = 0; i < t->apis.n; i++)
-		if (t->apis.v[i].corr)
-			gp_u64map_add(&s->api_of_corr, t->apis.v[i].corr, (int32_t)i);
-	hta_detect_rounding(s);
-}
-
-/* Whether HTA keeps activity a: its launch call began inside a kept step
-** (or the trace has no steps).  *launch = that call's start, INT64_MIN when
-** unknown. */
-static bool hta_keep(const struct sweep *s, const struct act *a, gp_ns *launch)
-{
-	const gp_trace *t = s->t;
-	int32_t api = -1;
-	size_t lo = 0, hi = s->steps.n / 2;
-
-	if (a->kernel >= 0)
-		api = t->attrs ? t->attrs[a->kernel].api : -1;
-	else if (a->corr)
-		api = gp_u64map_get(&s->api_of_corr, a->corr);
-	*launch = api >= 0 && (size_t)api < t->apis.n ? clamp_ns(t->apis.v[api].start) : INT64_MIN;
-	if (s->no_steps)
-		return true;
-	if (*launch == INT64_MIN)
-		return false;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		if (s->steps.v[2 * mid] <= *launch)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo > 0 && *launch < s->steps.v[2 * (lo - 1) + 1];
-}
-
-/* HTA's idle category of the gap before a on its stream. */
-static void hta_idle(struct sweep *s, const struct act *a, gp_ns launch)
-{
-	uint64_t key = (uint64_t)(uint32_t)a->device << 32 | a->stream;
-	int32_t i = gp_u64map_add(&s->hta_at, key, (int32_t)s->hta.n);
-	struct gp_bd_hta_stream *h;
-	gp_ns gap;
-	int cat;
-
-	if ((size_t)i == s->hta.n) {
-		h = gp_vec_push(s->hta);
-		memset(h, 0, sizeof(*h));
-		h->device = a->device;
-		h->stream = a->stream;
-		h->prev_end = INT64_MIN;
-	}
-	h = &s->hta.v[i];
-	if (h->prev_end != INT64_MIN) {
-		gap = a->start - h->prev_end;
-		cat = launch > h->prev_end ? GP_HTA_HOST_WAIT : gap < 30000 ? GP_HTA_KERNEL_WAIT : GP_HTA_OTHER;
-		h->idle[cat] += gap;
-		h->n[cat]++;
-	}
-	h->prev_end = a->hta_end;
-}
-
-static int cmp_hta_iv(const void *pa, const void *pb)
-{
-	const struct hta_iv *a = pa, *b = pb;
-
-	if (a->device != b->device)
-		return a->device < b->device ? -1 : 1;
-	if (a->start != b->start)
-		return a->start < b->start ? -1 : 1;
-	return (a->end > b->end) - (a->end < b->end);
-}
-
-/* A merged interval of HTA's merge_kernel_intervals. */
-struct hta_group {
-	gp_ns start, end;
-};
-typedef GP_VEC(struct hta_group) hta_groups;
-
-/* HTA's merge_kernel_intervals over v[0..n) (by start, then end) of the
-** kinds in mask: a row starts a new group when it starts after the
-** largest end of all rows before it, else joins the group (start = the
-** smallest, end = the largest); into *g.  Returns the sum of group end -
-** start (negative groups included, as HTA sums them). */
-static gp_ns hta_merge(const struct hta_iv *v, size_t n, unsigned mask, hta_groups *g)
-{
-	gp_ns run = 0, cummax = 0;
-	bool any = false;
-
-	g->n = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (!(v[i].kind & mask))
-			continue;
-		if (!any || v[i].start > cummax) {
-			*gp_vec_push(*g) = (struct hta_group){v[i].start, v[i].end};
-		} else {
-			struct hta_group *last = &g->v[g->n - 1];
-			if (v[i].end > last->end)
-				last->end = v[i].end;
-		}
-		cummax = !any || v[i].end > cummax ? v[i].end : cummax;
-		any = true;
-	}
-	for (size_t i = 0; i < g->n; i++)
-		run += g->v[i].end - g->v[i].start;
-	return run;
-}
-
-/* A boundary of a merged group, for the overlap sweep: time, the change of
-** the running status (communication +-1, compute +-2) and its place in
-** HTA's list (communication starts, their ends, compute starts, ends). */
-struct hta_edge {
-	gp_ns at;
-	int delta;
-	size_t order;
-};
-
-static int cmp_hta_edge(const void *pa, const void *pb)
-{
-	const struct hta_edge *a = pa, *b = pb;
-
-	if (a->at != b->at)
-		return a->at < b->at ? -1 : 1;
-	return (a->order > b->order) - (a->order < b->order);
-}
-
-/* get_comm_comp_overlap's numerator: the time the running status of the
-** merged communication (comm) and compute (comp) groups is 3, each edge
-** to the next one in time order. */
-static gp_ns hta_overlap(const hta_groups *comm, const hta_groups *comp)
-{
-	size_t n = 2 * (comm->n + comp->n), k = 0;
-	struct hta_edge *e = gp_xmalloc((n ? n : 1) * sizeof(*e));
-	gp_ns sum = 0;
-	int running = 0;
-
-	for (size_t i = 0; i < comm->n; i++, k++)
-		e[k] = (struct hta_edge){comm->v[i].start, 1, k};
-	for (size_t i = 0; i < comm->n; i++, k++)
-		e[k] = (struct hta_edge){comm->v[i].end, -1, k};
-	for (size_t i = 0; i < comp->n; i++, k++)
-		e[k] = (struct hta_edge){comp->v[i].start, 2, k};
-	for (size_t i = 0; i < comp->n; i++, k++)
-		e[k] = (struct hta_edge){comp->v[i].end, -2, k};
-	gp_sort(e, n, sizeof(*e), cmp_hta_edge);
-	for (size_t i = 0; i < n; i++) {
-		running += e[i].delta;
-		if (running == 3 && i + 1 < n)
-			sum += e[i + 1].at - e[i].at;
-	}
-	free(e);
-	return sum;
-}
-
-/* HTA's temporal breakdown and overlap per device from s->hta_iv. */
-static void hta_devices(struct sweep *s, gp_breakdown *b)
-{
-	hta_groups all = {0}, comp = {0}, comm = {0};
-	struct hta_iv *v = s->hta_iv.v;
-	size_t n = s->hta_iv.n;
-
-	gp_vec_sort(s->hta_iv, cmp_hta_iv);
-	b->hta_dev = gp_xcalloc(s->ndev ? s->ndev : 1, sizeof(*b->hta_dev));
-	for (size_t i = 0, j; i < n; i = j) {
-		struct gp_bd_hta_device *d = &b->hta_dev[b->nhta_dev++];
-		for (j = i; j < n && v[j].device == v[i].device; j++)
-			;
-		gp_ns run = hta_merge(v + i, j - i, GP_BD_COMPUTE | GP_BD_COMM | GP_BD_MEMORY, &all);
-		d->device = v[i].device;
-		d->kernel_time = all.v[all.n - 1].end - all.v[0].start;
-		d->idle = d->kernel_time - run;
-		d->compute = hta_merge(v + i, j - i, GP_BD_COMPUTE, &comp);
-		d->comm = hta_merge(v + i, j - i, GP_BD_COMM, &comm);
-		d->comm_overlap = hta_overlap(&comm, &comp);
-	}
-	gp_vec_free(all);
-	gp_vec_free(comp);
-	gp_vec_free(comm);
-}
-
-static int cmp_hta(const void *pa, const void *pb)
-{
-	const struct gp_bd_hta_stream *a = pa, *b = pb;
-
-	if (a->device != b->device)
-		return a->device < b->device ? -1 : 1;
-	return (a->stream > b->stream) - (a->stream < b->stream);
 }
 
 /* The next activity in start order into *a; false after the last.  With
@@ -579,27 +184,15 @@ static bool act_next(const struct sweep *s, size_t *ik, size_t *ic, size_t *is, 
 	do {
 		if (!merge_next(s->t, ik, ic, is, a))
 			return false;
-	} while (s->o->hta && !hta_keep(s, a, &a->launch));
+	} while (s->o->hta && !gp_bd_hta_keep(&s->hta, a->kernel, a->corr, &a->launch));
 	a->hta_end = a->end;
-	if (s->o->hta && s->hta_round) {
-		a->hta_end = hta_end(a->start, a->end, s->hta_base);
-		a->start = hta_start(a->start, s->hta_base);
-		a->end = a->hta_end > a->start ? a->hta_end : a->start;
-		if (a->launch != INT64_MIN)
-			a->launch = hta_start(a->launch, s->hta_base);
-	}
+	if (s->o->hta)
+		gp_bd_hta_round(&s->hta, &a->start, &a->end, &a->launch, &a->hta_end);
 	if (s->o->one_timeline)
 		a->device = -1;
 	if (s->o->memset_compute && a->what == ACT_MEMSET)
 		a->kind = GP_BD_COMPUTE;
 	return true;
-}
-
-static bool kernel_is_comm(const gp_trace *t, const struct gp_breakdown_opts *o, const struct gp_kernel *k)
-{
-	if (!o->is_comm)
-		return false;
-	return o->is_comm(gp_s(t, gp_kernel_short_name_of(t, k)));
 }
 
 static int cmp_window(const void *pa, const void *pb)
@@ -672,14 +265,9 @@ static void make_windows(struct sweep *s)
 	}
 }
 
-static bool is_sync_name(const char *name)
-{
-	return strstr(name, "Synchronize") != NULL;
-}
-
 static void sync_add(struct sweep *s, gp_ns start, gp_ns end)
 {
-	start = clamp_ns(start);
+	start = gp_bd_clamp(start);
 	end = end_of(start, end);
 	if (s->sync.n && start <= s->sync.v[s->sync.n - 1]) {
 		if (end > s->sync.v[s->sync.n - 1])
@@ -690,8 +278,9 @@ static void sync_add(struct sweep *s, gp_ns start, gp_ns end)
 	*gp_vec_push(s->sync) = end;
 }
 
-/* The union of the time the CPU spent in synchronisation: API calls named
-** *Synchronize* and the trace's sync records, merged in start order. */
+/* The union of the time the CPU spent in synchronisation: the calls that
+** only wait (gp_sync_call_waits: *Synchronize*; a blocking copy's wait is
+** its copy's) and the trace's sync records, merged in start order. */
 static void make_sync_union(struct sweep *s)
 {
 	const gp_trace *t = s->t;
@@ -706,7 +295,7 @@ static void make_sync_union(struct sweep *s)
 			const struct gp_api *c = &t->apis.v[ia];
 			gp_str name = gp_api_def(t, c)->name;
 			if (name < nstr && !is_sync[name])
-				is_sync[name] = is_sync_name(gp_s(t, name)) ? 2 : 1;
+				is_sync[name] = gp_sync_call_waits(gp_api_sync_call(gp_s(t, name))) ? 2 : 1;
 			if (name < nstr && is_sync[name] == 2) {
 				a = c;
 				sa = c->start;
@@ -760,7 +349,7 @@ static int gap_cause(const struct sweep *s, const struct act *next, gp_ns a)
 		return GP_IDLE_PAGEABLE;
 	if (next->kernel >= 0 && t->attrs) {
 		int32_t api = t->attrs[next->kernel].api;
-		if (api >= 0 && (size_t)api < t->apis.n && clamp_ns(t->apis.v[api].end) > a)
+		if (api >= 0 && (size_t)api < t->apis.n && gp_bd_clamp(t->apis.v[api].end) > a)
 			return GP_IDLE_HOST_LAUNCH;
 	}
 	return GP_IDLE_OTHER;
@@ -819,6 +408,7 @@ static void add_segment(struct sweep *s, struct dev *d, gp_ns a, gp_ns b, unsign
 			g->iter = next && next->kernel >= 0 && s->t->attrs ? s->t->attrs[next->kernel].iter : -1;
 			g->start = a;
 			g->end = b;
+			g->next = next ? next->kernel : -1;
 			split_idle(s, d, a, b, a, b, cause, g->idle);
 		}
 	}
@@ -1013,7 +603,7 @@ static void launch_kernel(const gp_trace *t, struct launches *l, size_t k, const
 	api = t->attrs ? t->attrs[k].api : -1;
 	if (api >= 0 && (size_t)api < t->apis.n && !l->launched[api]) {
 		int64_t depth;
-		ret = clamp_ns(t->apis.v[api].end);
+		ret = gp_bd_clamp(t->apis.v[api].end);
 		l->launched[api] = 1;
 		/* the queue: kernels before it on the stream not finished when its launch returned */
 		while (q->head < q->end.n && q->end.v[q->head] <= ret)
@@ -1029,16 +619,16 @@ static void launch_kernel(const gp_trace *t, struct launches *l, size_t k, const
 		st->launches++;
 		if (graph_kernel(t, kr, api))
 			st->graph_launches++;
-		if (clamp_ns(kr->start) < ret)
+		if (gp_bd_clamp(kr->start) < ret)
 			st->early++;
-		gp_hist_add(&st->delay, clamp_ns(kr->start) - ret);
+		gp_hist_add(&st->delay, gp_bd_clamp(kr->start) - ret);
 	}
 	if (q->head > 1024 && q->head * 2 > q->end.n) {
 		memmove(q->end.v, q->end.v + q->head, (q->end.n - q->head) * sizeof(*q->end.v));
 		q->end.n -= q->head;
 		q->head = 0;
 	}
-	*gp_vec_push(q->end) = end_of(clamp_ns(kr->start), kr->end);
+	*gp_vec_push(q->end) = end_of(gp_bd_clamp(kr->start), kr->end);
 }
 
 static int cmp_stream(const void *pa, const void *pb)
@@ -1132,7 +722,7 @@ int gp_breakdown_run(const gp_trace *t, const struct gp_breakdown_opts *o, gp_br
 	if (o->depth_buckets > GP_BD_MAX_BUCKETS)
 		return gp_err(err, GP_ERR_USAGE, "breakdown: at most %d queue depth buckets", GP_BD_MAX_BUCKETS);
 	if (o->hta)
-		hta_prepare(&s);
+		gp_bd_hta_begin(&s.hta, t);
 	make_windows(&s);
 	make_sync_union(&s);
 	for (size_t i = 0; i < s.ndev; i++)
@@ -1141,7 +731,7 @@ int gp_breakdown_run(const gp_trace *t, const struct gp_breakdown_opts *o, gp_br
 	l.nbuckets = o->depth_buckets;
 	while (act_next(&s, &ik, &ic, &is, &a)) {
 		struct dev *d = dev_of(&s, a.device);
-		if (a.kernel >= 0 && kernel_is_comm(t, o, &t->kernels.v[a.kernel]))
+		if (a.kernel >= 0 && gp_kernel_is_comm(t, &t->kernels.v[a.kernel]))
 			a.kind = GP_BD_COMM;
 		if (!d->started) {
 			d->started = true;
@@ -1154,10 +744,8 @@ int gp_breakdown_run(const gp_trace *t, const struct gp_breakdown_opts *o, gp_br
 			d->cover[kind_bit(a.kind)] = a.end;
 		if (a.kernel >= 0)
 			launch_kernel(t, &l, (size_t)a.kernel, &s.win.v[d->all]);
-		if (o->hta) {
-			hta_idle(&s, &a, a.launch);
-			*gp_vec_push(s.hta_iv) = (struct hta_iv){a.device, a.start, a.hta_end, a.kind};
-		}
+		if (o->hta)
+			gp_bd_hta_add(&s.hta, a.device, a.stream, a.start, a.hta_end, a.launch, a.kind);
 	}
 	for (size_t i = 0; i < s.ndev; i++) {
 		struct dev *d = &s.dev[i];
@@ -1170,6 +758,7 @@ int gp_breakdown_run(const gp_trace *t, const struct gp_breakdown_opts *o, gp_br
 		gp_vec_free(d->open);
 	}
 
+	b->short_gap_ns = o->short_gap_ns;
 	b->win = s.win.v;
 	b->nwin = s.win.n;
 	gp_vec_sort(l.st, cmp_stream);
@@ -1195,12 +784,10 @@ int gp_breakdown_run(const gp_trace *t, const struct gp_breakdown_opts *o, gp_br
 	gp_vec_sort(s.gapc, cmp_gap_cause);
 	b->gap_causes = s.gapc.v;
 	b->ngap_causes = s.gapc.n;
-	gp_vec_sort(s.hta, cmp_hta);
-	b->hta = s.hta.v;
-	b->nhta = s.hta.n;
-	if (o->hta)
-		hta_devices(&s, b);
-	gp_vec_free(s.hta_iv);
+	if (o->hta) {
+		gp_bd_hta_finish(&s.hta, b, s.ndev);
+		gp_bd_hta_free(&s.hta);
+	}
 
 	for (size_t i = 0; i < l.st.n; i++) {
 		gp_vec_free(l.q[i].end);
@@ -1210,9 +797,6 @@ int gp_breakdown_run(const gp_trace *t, const struct gp_breakdown_opts *o, gp_br
 	free(l.launched);
 	gp_u64map_free(&l.at);
 	gp_vec_free(s.sync);
-	gp_vec_free(s.steps);
-	gp_u64map_free(&s.api_of_corr);
-	gp_u64map_free(&s.hta_at);
 	free(s.dev);
 	return 0;
 }

@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 #include "util/error.h"
+#include "util/hist.h"
 #include "model/trace.h"
 
 /* Kinds of GPU work, as bits of a mask: the time with exactly the set m
@@ -33,30 +34,12 @@ enum gp_bd_kind { GP_BD_COMPUTE = 1, GP_BD_COMM = 2, GP_BD_MEMORY = 4 };
 /* Why the GPU was idle; every idle ns has exactly one cause. */
 enum gp_idle_cause {
 	GP_IDLE_SHORT_GAP,   /* a gap between back-to-back work shorter than the threshold */
-	GP_IDLE_SYNC,        /* the CPU was in a synchronisation call */
+	GP_IDLE_SYNC,        /* the CPU was in a call that waits (gp_sync_call_waits) */
 	GP_IDLE_PAGEABLE,    /* the gap ends with a copy from/to pageable memory */
 	GP_IDLE_HOST_LAUNCH, /* the launch of the work ending the gap returned after the gap began */
 	GP_IDLE_OTHER,
 	GP_IDLE__COUNT
 };
-
-/* A distribution of non-negative integers in fixed log buckets: values
-** below 16 exactly, then 16 buckets per power of two (a bucket spans at
-** most 1/16 of its value).  Two histograms merge by adding bucket counts. */
-#define GP_HIST_SUB 16
-#define GP_HIST_BUCKETS (GP_HIST_SUB + 59 * GP_HIST_SUB)
-struct gp_hist {
-	uint64_t n;
-	int64_t sum, max;
-	uint64_t bucket[GP_HIST_BUCKETS];
-};
-
-void gp_hist_add(struct gp_hist *h, int64_t v);
-void gp_hist_merge(struct gp_hist *into, const struct gp_hist *from);
-/* The p-quantile (0 < p <= 1): the upper bound of the bucket holding the
-** ceil(p*n)-th smallest value, capped at max; exact below 16 and for
-** p == 1.  0 for an empty histogram. */
-int64_t gp_hist_quantile(const struct gp_hist *h, double p);
 
 /* One (device, iteration): iter -1 is the whole trace on that device.
 ** span = end - start = sum of by_mask[] exactly; idle = by_mask[0] =
@@ -105,13 +88,14 @@ struct gp_bd_gap {
 	char *context;            /* "ProfilerStep#3 > aten::item > cudaStreamSynchronize", or NULL */
 };
 
-/* Every idle gap of a device (the whole trace) with its time by cause, for
-** advise's findings per cause. */
+/* Every idle gap of a device (the whole trace) with its time by cause: the
+** gaps advise's findings and the perfetto sink's idle slices read. */
 struct gp_bd_gap_cause {
 	int32_t device;
 	int32_t iter;             /* of the work that ends the gap, -1 = unknown */
 	gp_ns start, end;
 	gp_ns idle[GP_IDLE__COUNT];
+	int32_t next;             /* the kernel that ends it (index), -1 = a copy or memset */
 };
 
 /* HTA's idle time breakdown of one stream: the gap before each GPU event
@@ -148,9 +132,6 @@ struct gp_breakdown_opts {
 	/* HTA's view: only GPU work launched inside a ProfilerStep#N range
 	** other than the last one, and its per-stream idle categories. */
 	bool hta;
-	/* Whether a kernel's short name is communication (gp_kernel_is_comm);
-	** NULL = none is. */
-	bool (*is_comm)(const char *short_name);
 	/* Buckets of each stream's queue depth series over its device's span
 	** (gp_breakdown.depth); 0 = no series. */
 	size_t depth_buckets;
@@ -158,6 +139,7 @@ struct gp_breakdown_opts {
 };
 
 typedef struct gp_breakdown {
+	gp_ns short_gap_ns;           /* the short-gap threshold it ran with */
 	struct gp_bd_window *win;     /* per device: the whole trace, then its iterations by start */
 	size_t nwin;
 	struct gp_bd_stream *streams; /* by device, stream */
@@ -193,10 +175,9 @@ gp_ns gp_bd_kind_time(const struct gp_bd_window *w, unsigned kind);  /* union of
 gp_ns gp_bd_busy(const struct gp_bd_window *w);                      /* span - idle */
 gp_ns gp_bd_overlap(const struct gp_bd_window *w);  /* sum over masks of (kinds - 1) x time */
 
-/* Adds from's sums, counts and histograms into into (same device/iteration
-** or stream); the span widens to cover both. */
+/* Adds from's sums and counts into into (the same device); the span widens
+** to cover both. */
 void gp_bd_window_merge(struct gp_bd_window *into, const struct gp_bd_window *from);
-void gp_bd_stream_merge(struct gp_bd_stream *into, const struct gp_bd_stream *from);
 
 const char *gp_idle_cause_name(int cause);   /* "host_launch" */
 /* The cause of most of gap g's time (ties to the first in enum order, so a

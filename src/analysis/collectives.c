@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "analysis/collectives.h"
+#include "model/classify.h"
 #include "util/alloc.h"
 #include "util/stats.h"
 #include "util/u64map.h"
@@ -193,7 +194,7 @@ int gp_coll_extract(const gp_trace *t, const struct gp_coll_opts *o, struct gp_c
 		int64_t in = -1, out_n = -1;
 		int32_t ai;
 
-		if (!o->is_comm(name))
+		if (!gp_kernel_is_comm(t, kn))
 			continue;
 		call_context(t, k, &op_args, &cx);
 		ai = gp_u64map_get(&kernel_args, kn->corr);

@@ -23,7 +23,7 @@
 
 #include "util/error.h"
 #include "model/trace.h"
-#include "analysis/breakdown.h"
+#include "util/hist.h"
 
 enum gp_coll_kind {
 	GP_COLL_ALL_REDUCE, GP_COLL_ALL_GATHER, GP_COLL_REDUCE_SCATTER, GP_COLL_BROADCAST,
@@ -64,11 +64,8 @@ struct gp_coll_rank {
 	size_t ngroups;
 };
 
-/* Options of the extraction: which kernels are communication (the op
-** model's gp_kernel_is_comm, given by the caller so that analysis does not
-** depend on ops). */
+/* Options of the extraction. */
 struct gp_coll_opts {
-	bool (*is_comm)(const char *short_name);
 	int default_rank;       /* rank when the trace does not state one */
 };
 

@@ -18,7 +18,6 @@
 
 #include "analysis/critpath.h"
 #include "model/window.h"
-#include "ops/ops.h"
 #include "util/alloc.h"
 #include "util/sort.h"
 
@@ -142,7 +141,7 @@ static enum gp_cause unit_cause(const gp_deps *d, size_t u)
 
 	if (u >= t->kernels.n)
 		return GP_CAUSE_GPU_MEMORY;
-	if (gp_kernel_is_comm(gp_s(t, gp_kernel_short_name_of(t, &t->kernels.v[u]))))
+	if (gp_kernel_is_comm(t, &t->kernels.v[u]))
 		return GP_CAUSE_GPU_COMM;
 	return GP_CAUSE_GPU_COMPUTE;
 }

@@ -30,7 +30,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "model/api_class.h"
+#include "model/classify.h"
 #include "model/trace.h"
 #include "util/u64map.h"
 

@@ -350,9 +350,8 @@ void gp_diff_part_free(struct gp_diff_part *p)
 	memset(p, 0, sizeof(*p));
 }
 
-void gp_diff_part_make(const struct gp_diff_side *in, int by, struct gp_diff_part *p)
+void gp_diff_part_make(const gp_trace *t, const struct gp_ops *ops, int by, struct gp_diff_part *p)
 {
-	const gp_trace *t = in->t;
 	size_t nstr = t->strs.n + 1, nit;
 	uint32_t *group_by_str = gp_xmalloc(nstr * sizeof(*group_by_str));
 	struct builder b = {.p = p, .by = by};
@@ -380,7 +379,8 @@ void gp_diff_part_make(const struct gp_diff_side *in, int by, struct gp_diff_par
 		const struct gp_kernel *kr = &t->kernels.v[k];
 		int64_t dur = kr->end > kr->start ? kr->end - kr->start : 0;
 		int32_t it = t->attrs ? t->attrs[k].iter : -1, ord = it >= 0 ? gp_u64map_get(&iter_ord, (uint32_t)it) : -1;
-		bool comm = in->comm && in->comm[k];
+		const struct gp_opres *r = ops ? &ops->r[k] : NULL;
+		bool comm = r && gp_op_is_comm(r);
 
 		if (ord < 0 && t->attrs && t->attrs[k].api >= 0 && (size_t)t->attrs[k].api < t->apis.n)
 			ord = window_at(win, nwin, t->apis.v[t->attrs[k].api].start);
@@ -400,18 +400,20 @@ void gp_diff_part_make(const struct gp_diff_side *in, int by, struct gp_diff_par
 		struct gp_diff_sum *a = &b.groups.v[g].sum;
 		a->total += dur;
 		a->calls++;
-		if (in->flops && in->flops[k] >= 0) {
-			a->flops += in->flops[k];
-			a->flops_known = true;
+		if (r) {
+			struct gp_roofline rl;
+			gp_op_roofline(t, ops, k, &rl);
+			if (r->flops >= 0) {
+				a->flops += r->flops;
+				a->flops_known = true;
+			}
+			if (rl.ideal_ns >= 0) {
+				a->ideal += rl.ideal_ns;
+				a->ideal_time += (double)dur;
+			}
+			a->tc_yes += r->tc == GP_TC_YES;
+			a->tc_no += r->tc == GP_TC_NO;
 		}
-		if (in->ideal_ns && in->ideal_ns[k] >= 0) {
-			a->ideal += in->ideal_ns[k];
-			a->ideal_time += (double)dur;
-		}
-		if (in->tc && in->tc[k] == 1)
-			a->tc_yes++;
-		else if (in->tc && in->tc[k] == 0)
-			a->tc_no++;
 		if (ord >= 0) {
 			uint64_t ck = (uint64_t)g << 32 | (uint32_t)ord;
 			int32_t c = gp_u64map_add(&cell_at, ck, (int32_t)b.cells.n);
@@ -990,4 +992,161 @@ const struct gp_diff_row *gp_diff_gate_next(const struct gp_diff *d, const struc
 	}
 	*from = d->n;
 	return NULL;
+}
+
+/* ---- parts as kept rows ---- */
+
+const struct gp_column gp_diff_part_cols[GP_DIFF_PART_NCOLS] = {
+	{"what", "What", 5, false, false, NULL}, {"by", "By", 2, true, false, NULL},
+	{"c1", "C1", 4, false, false, NULL}, {"c2", "C2", 4, false, false, NULL},
+	{"c3", "C3", 4, false, false, NULL}, {"c4", "C4", 4, false, false, NULL},
+	{"c5", "C5", 4, false, false, NULL}, {"c6", "C6", 4, false, false, NULL},
+	{"c7", "C7", 4, false, false, NULL}, {"c8", "C8", 4, false, false, NULL},
+	{"c9", "C9", 4, false, false, NULL},
+};
+
+void gp_diff_part_put(const struct gp_diff_part *p, gp_writer *w)
+{
+	char v[GP_DIFF_PART_NCOLS][32];
+	const char *row[GP_DIFF_PART_NCOLS];
+
+#define CELL_I(i, x) (snprintf(v[i], sizeof(v[i]), "%" PRId64, (int64_t)(x)), row[i] = v[i])
+#define CELL_D(i, x) (snprintf(v[i], sizeof(v[i]), "%.17g", (double)(x)), row[i] = v[i])
+	memset(row, 0, sizeof(row));
+	row[0] = "part";
+	CELL_I(1, p->by);
+	CELL_I(2, p->iters);
+	CELL_I(3, p->span);
+	CELL_I(4, p->time);
+	CELL_I(5, p->work_total);
+	gp_writer_row(w, row);
+	for (size_t i = 0; i < p->iters; i++) {
+		memset(row, 0, sizeof(row));
+		row[0] = "iter";
+		CELL_I(1, p->by);
+		CELL_I(2, i);
+		CELL_I(3, p->step[i]);
+		CELL_I(4, p->busy[i]);
+		CELL_I(5, p->work[i]);
+		gp_writer_row(w, row);
+	}
+	for (size_t g = 0; g < p->ngroups; g++) {
+		const struct gp_diff_sum *a = &p->groups[g].sum;
+		memset(row, 0, sizeof(row));
+		row[0] = "group";
+		CELL_I(1, p->by);
+		row[2] = gp_strtab_get(&p->strs, p->groups[g].key);
+		row[3] = gp_strtab_get(&p->strs, p->groups[g].name);
+		CELL_I(4, a->total);
+		CELL_I(5, a->calls);
+		if (a->flops_known)
+			CELL_D(6, a->flops);
+		CELL_D(7, a->ideal);
+		CELL_D(8, a->ideal_time);
+		CELL_I(9, a->tc_yes);
+		CELL_I(10, a->tc_no);
+		gp_writer_row(w, row);
+	}
+	for (size_t c = 0; c < p->ncells; c++) {
+		memset(row, 0, sizeof(row));
+		row[0] = "cell";
+		CELL_I(1, p->by);
+		CELL_I(2, p->cells[c].group);
+		CELL_I(3, p->cells[c].iter);
+		CELL_I(4, p->cells[c].sum);
+		gp_writer_row(w, row);
+	}
+#undef CELL_I
+#undef CELL_D
+}
+
+int gp_diff_parts_add(const struct gp_rowbuf *rb, struct gp_diff_run_in *runs, const bool *need, int32_t rank,
+		      gp_error *err)
+{
+	GP_VEC(struct gp_diff_group) groups = {0};
+	GP_VEC(struct gp_diff_cell) cells = {0};
+	struct gp_diff_part p = {.by = -1};
+	const char *c[GP_DIFF_PART_NCOLS];
+	size_t at = 0;
+	int got;
+	bool ok = true;
+
+	while (ok && (got = gp_rowbuf_next(rb, &at, c)) >= 0) {
+		int64_t by = -1, x[4] = {0};
+		bool part = got > 0 && c[0] && strcmp(c[0], "part") == 0;
+		if (p.by >= 0 && (got == 0 || part)) {
+			p.groups = groups.v;
+			p.ngroups = groups.n;
+			p.cells = cells.v;
+			p.ncells = cells.n;
+			gp_diff_run_add(&runs[p.by], &p, rank);
+			gp_diff_part_free(&p);
+			groups.v = NULL, groups.n = groups.cap = 0;
+			cells.v = NULL, cells.n = cells.cap = 0;
+			p.by = -1;
+		}
+		if (got == 0)
+			break;
+		ok = c[0] && gp_rowbuf_cell_i64(c[1], 0, GP_DIFF_NBY - 1, &by) && (part || by == p.by);
+		if (ok && part) {
+			ok = gp_rowbuf_cell_i64(c[2], 0, 100000000, &x[0]) &&
+			     gp_rowbuf_cell_i64(c[3], 0, INT64_MAX, &x[1]) &&
+			     gp_rowbuf_cell_i64(c[4], 0, INT64_MAX, &x[2]) &&
+			     gp_rowbuf_cell_i64(c[5], 0, INT64_MAX, &x[3]) && need[by];
+			if (ok) {
+				gp_diff_part_init(&p, (int)by);
+				p.iters = (size_t)x[0];
+				p.span = x[1];
+				p.time = x[2];
+				p.work_total = x[3];
+				p.step = gp_xcalloc(p.iters ? p.iters : 1, sizeof(int64_t));
+				p.busy = gp_xcalloc(p.iters ? p.iters : 1, sizeof(int64_t));
+				p.work = gp_xcalloc(p.iters ? p.iters : 1, sizeof(int64_t));
+			}
+		} else if (ok && strcmp(c[0], "iter") == 0) {
+			ok = gp_rowbuf_cell_i64(c[2], 0, (int64_t)p.iters - 1, &x[0]) &&
+			     gp_rowbuf_cell_i64(c[3], 0, INT64_MAX, &x[1]) &&
+			     gp_rowbuf_cell_i64(c[4], 0, INT64_MAX, &x[2]) &&
+			     gp_rowbuf_cell_i64(c[5], 0, INT64_MAX, &x[3]);
+			if (ok) {
+				p.step[x[0]] = x[1];
+				p.busy[x[0]] = x[2];
+				p.work[x[0]] = x[3];
+			}
+		} else if (ok && strcmp(c[0], "group") == 0) {
+			struct gp_diff_group *g = gp_vec_push(groups);
+			int64_t yes = 0, no = 0;
+			g->sum.flops_known = c[6] != NULL;
+			ok = c[2] && c[3] && gp_rowbuf_cell_i64(c[4], 0, INT64_MAX, &g->sum.total) &&
+			     gp_rowbuf_cell_i64(c[5], 0, INT64_MAX, &x[0]) &&
+			     (!c[6] || gp_rowbuf_cell_double(c[6], &g->sum.flops)) &&
+			     gp_rowbuf_cell_double(c[7], &g->sum.ideal) &&
+			     gp_rowbuf_cell_double(c[8], &g->sum.ideal_time) &&
+			     gp_rowbuf_cell_i64(c[9], 0, INT64_MAX, &yes) &&
+			     gp_rowbuf_cell_i64(c[10], 0, INT64_MAX, &no);
+			if (ok) {
+				g->key = gp_strtab_intern(&p.strs, c[2]);
+				g->name = gp_strtab_intern(&p.strs, c[3]);
+				g->sum.calls = (uint64_t)x[0];
+				g->sum.tc_yes = (uint64_t)yes;
+				g->sum.tc_no = (uint64_t)no;
+			}
+		} else if (ok && strcmp(c[0], "cell") == 0) {
+			ok = gp_rowbuf_cell_i64(c[2], 0, (int64_t)groups.n - 1, &x[0]) &&
+			     gp_rowbuf_cell_i64(c[3], 0, (int64_t)p.iters - 1, &x[1]) &&
+			     gp_rowbuf_cell_i64(c[4], 0, INT64_MAX, &x[2]);
+			if (ok)
+				*gp_vec_push(cells) = (struct gp_diff_cell){(uint32_t)x[0], (uint32_t)x[1], x[2]};
+		} else {
+			ok = false;
+		}
+	}
+	if (p.by >= 0 || !ok || got < 0) {
+		gp_vec_free(groups);
+		gp_vec_free(cells);
+		if (p.by >= 0)
+			gp_diff_part_free(&p);
+		return gp_err(err, GP_ERR_FORMAT, "a diff record is damaged (byte %zu of %zu)", at, rb->len);
+	}
+	return GP_OK;
 }

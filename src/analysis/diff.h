@@ -9,12 +9,10 @@
 ** up to GP_DIFF_BOOTSTRAP_MAX iterations, a normal approximation from the
 ** medians' order-statistic intervals beyond; docs/diff.md).  One pass over each trace's kernels, one sort per side.
 **
-** The op model sits above this layer, so the command hands its per-kernel
-** figures in (struct gp_diff_side); nothing here includes src/ops.
-**
 ** Several rank files per run: each file is reduced to a gp_diff_part and
-** freed, the parts of a run are added into a gp_diff_run_in, and the two
-** runs are compared.
+** freed (its parts travel as kept rows, gp_diff_part_put and
+** gp_diff_parts_add), the parts of a run are added into a gp_diff_run_in,
+** and the two runs are compared.
 **
 ** Ownership: a gp_diff owns its rows and their names (its own string
 ** table); it borrows nothing from the traces, parts or runs, which may be
@@ -28,9 +26,12 @@
 #include <stdint.h>
 
 #include "model/trace.h"
+#include "ops/ops.h"
 #include "util/alloc.h"
 #include "util/error.h"
 #include "util/u64map.h"
+#include "writers/rowbuf.h"
+#include "writers/writer.h"
 
 /* Iterations of both runs together up to which the interval is bootstrapped. */
 #define GP_DIFF_BOOTSTRAP_MAX 200
@@ -43,16 +44,6 @@ enum gp_diff_by { GP_DIFF_BY_KERNEL, GP_DIFF_BY_OP, GP_DIFF_BY_LAYER, GP_DIFF_BY
 /* Tensor-core use of a group: every kernel with a verdict says yes, every
 ** one says no, some of each, or none has a verdict. */
 enum gp_diff_tc { GP_DIFF_TC_NA, GP_DIFF_TC_NO, GP_DIFF_TC_YES, GP_DIFF_TC_MIXED };
-
-/* One run: a correlated trace and the op model's per-kernel figures (any
-** array may be NULL: unknown). */
-struct gp_diff_side {
-	const gp_trace *t;
-	const double *flops;     /* [kernels.n], < 0 = unknown */
-	const double *ideal_ns;  /* [kernels.n] roofline time at the peaks, < 0 = unknown */
-	const int8_t *tc;        /* [kernels.n] enum gp_tc (ops.h): 1 yes, 0 no, < 0 na */
-	const uint8_t *comm;     /* [kernels.n] 1: a communication kernel (NCCL) */
-};
 
 /* A group's sums in one file or one run. */
 struct gp_diff_sum {
@@ -94,16 +85,32 @@ struct gp_diff_part {
 				** kernel time outside communication */
 };
 
-/* Reduces one correlated trace (in) under grouping by into p.  Kernels
-** without a name, op or layer form the "(none)" group; kernels of no
-** iteration count in the sums, not in the cells. */
-void gp_diff_part_make(const struct gp_diff_side *in, int by, struct gp_diff_part *p);
+/* Reduces one correlated trace t under grouping by into p, with its op
+** model ops (FLOPs, roofline ideal time, tensor-core verdict,
+** communication; NULL: none known).  Kernels without a name, op or layer
+** form the "(none)" group; kernels of no iteration count in the sums, not
+** in the cells. */
+void gp_diff_part_make(const gp_trace *t, const struct gp_ops *ops, int by, struct gp_diff_part *p);
 
 /* Starts an empty part that a reader of kept records fills: every array
 ** NULL, the string table ready. */
 void gp_diff_part_init(struct gp_diff_part *p, int by);
 
 void gp_diff_part_free(struct gp_diff_part *p);
+
+/* A file's parts as kept rows (a command of many files keeps them while
+** the other files are read, then adds them to its runs): one "part" row per
+** grouping, then its "iter", "group" and "cell" rows, numbers as decimal
+** text (doubles with 17 digits: they read back exactly).
+**   part  by iters span time work_total
+**   iter  by i step busy work
+**   group by key name total calls flops ideal ideal_time tc_yes tc_no
+**   cell  by group iter sum */
+#define GP_DIFF_PART_NCOLS 11
+extern const struct gp_column gp_diff_part_cols[GP_DIFF_PART_NCOLS];
+
+/* Writes part p to w over gp_diff_part_cols. */
+void gp_diff_part_put(const struct gp_diff_part *p, gp_writer *w);
 
 /* One rank file of a run: its step and compute time per iteration. */
 struct gp_diff_rank {
@@ -138,6 +145,14 @@ void gp_diff_run_init(struct gp_diff_run_in *r, int by);
 
 /* Adds rank file p (same grouping as r) as rank number rank. */
 void gp_diff_run_add(struct gp_diff_run_in *r, const struct gp_diff_part *p, int32_t rank);
+
+/* Reads one file's kept parts (gp_diff_part_put's rows) back and adds
+** each to runs[its grouping] (runs: GP_DIFF_NBY of them) as rank number
+** rank; a grouping not in need[] is a damaged record.  GP_ERR_FORMAT when
+** the rows are not what gp_diff_part_put writes (a damaged record from
+** another process). */
+int gp_diff_parts_add(const struct gp_rowbuf *rb, struct gp_diff_run_in *runs, const bool *need, int32_t rank,
+		      gp_error *err);
 
 void gp_diff_run_free(struct gp_diff_run_in *r);
 

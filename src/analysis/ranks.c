@@ -2,6 +2,7 @@
 ** Ranks of trace files: metadata, file name, position; see ranks.h.
 */
 #include <ctype.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -324,4 +325,78 @@ void gp_ranks_compare(const struct gp_rank_record *const *rec, size_t n, struct 
 			c->at_stake += s->time - others;
 	}
 	free(v);
+}
+
+/* ---- the record as kept rows ---- */
+
+const struct gp_column gp_rank_record_cols[GP_RANK_RECORD_NCOLS] = {
+	{"record", "Record", 4, false, false, NULL},
+	{"a", "A", 4, true, false, NULL},
+	{"b", "B", 4, true, false, NULL},
+	{"c", "C", 4, true, false, NULL},
+	{"d", "D", 4, true, false, NULL},
+	{"e", "E", 4, true, false, NULL},
+	{"f", "F", 4, true, false, NULL},
+};
+
+void gp_rank_record_put(const struct gp_rank_record *r, gp_writer *w)
+{
+	char v[6][24];
+	const char *row[7] = {"sums", v[0], v[1], v[2], v[3], v[4], NULL};
+
+	snprintf(v[0], 24, "%" PRId64, r->span);
+	snprintf(v[1], 24, "%" PRId64, r->compute);
+	snprintf(v[2], 24, "%" PRId64, r->comm);
+	snprintf(v[3], 24, "%" PRId64, r->memory);
+	snprintf(v[4], 24, "%" PRId64, r->idle);
+	gp_writer_row(w, row);
+	for (size_t k = 0; k < r->nsteps; k++) {
+		const char *srow[7] = {"step", v[0], v[1], NULL, NULL, NULL, NULL};
+		snprintf(v[0], 24, "%" PRId32, r->steps[k].iter);
+		snprintf(v[1], 24, "%" PRId64, r->steps[k].time);
+		gp_writer_row(w, srow);
+	}
+}
+
+int gp_rank_record_read(const struct gp_rowbuf *rb, struct gp_rank_record *r, gp_error *err)
+{
+	GP_VEC(struct gp_rank_step) steps = {0};
+	const char *c[GP_RANK_RECORD_NCOLS];
+	int64_t *t;
+	size_t at = 0;
+	int got, sums = 0;
+
+	memset(r, 0, sizeof(*r));
+	while ((got = gp_rowbuf_next(rb, &at, c)) > 0) {
+		int64_t a, b;
+		if (c[0] && strcmp(c[0], "sums") == 0 &&
+		    gp_rowbuf_cell_i64(c[1], INT64_MIN, INT64_MAX, &r->span) &&
+		    gp_rowbuf_cell_i64(c[2], INT64_MIN, INT64_MAX, &r->compute) &&
+		    gp_rowbuf_cell_i64(c[3], INT64_MIN, INT64_MAX, &r->comm) &&
+		    gp_rowbuf_cell_i64(c[4], INT64_MIN, INT64_MAX, &r->memory) &&
+		    gp_rowbuf_cell_i64(c[5], INT64_MIN, INT64_MAX, &r->idle)) {
+			sums++;
+		} else if (c[0] && strcmp(c[0], "step") == 0 && gp_rowbuf_cell_i64(c[1], -1, INT32_MAX, &a) &&
+			   gp_rowbuf_cell_i64(c[2], INT64_MIN, INT64_MAX, &b) &&
+			   (!steps.n || a > steps.v[steps.n - 1].iter)) {
+			*gp_vec_push(steps) = (struct gp_rank_step){(int32_t)a, b};
+		} else {
+			got = -1;
+			break;
+		}
+	}
+	if (got < 0 || sums != 1 || !steps.n) {
+		gp_vec_free(steps);
+		return gp_err(err, GP_ERR_FORMAT, "a rank record is damaged (byte %zu of %zu)", at, rb->len);
+	}
+	r->steps = steps.v;
+	r->nsteps = steps.n;
+	t = gp_xmalloc(steps.n * sizeof(*t));
+	for (size_t k = 0; k < steps.n; k++)
+		t[k] = steps.v[k].time;
+	struct gp_stats st;
+	gp_stats_compute(t, steps.n, &st);
+	r->step_median = (gp_ns)st.med;
+	free(t);
+	return GP_OK;
 }

@@ -8,8 +8,14 @@
 ** position in the argument list.  Two files claiming one rank, or ranks
 ** missing below the world size, are noted, never fatal.
 **
+** The cross-rank record of one trace (gp_rank_record) travels from the
+** worker that read the trace to the reduce as kept rows (gp_rank_record_put,
+** gp_rank_record_read; docs/ranks.md, "MPI records").
+**
 ** Ownership: everything works on the caller's arrays; nothing allocates
-** but gp_ranks_order(), whose notes the caller frees.
+** but gp_ranks_order(), whose notes the caller frees, and the records
+** (gp_rank_record_of, gp_rank_record_read), which own their steps
+** (gp_rank_record_free).
 */
 #ifndef GP_RANKS_H
 #define GP_RANKS_H
@@ -19,6 +25,9 @@
 
 #include "analysis/breakdown.h"
 #include "model/trace.h"
+#include "util/error.h"
+#include "writers/rowbuf.h"
+#include "writers/writer.h"
 
 enum gp_rank_source { GP_RANK_FROM_ORDER, GP_RANK_FROM_NAME, GP_RANK_FROM_META };
 
@@ -76,6 +85,18 @@ struct gp_rank_record {
 ** steps (gp_rank_record_free). */
 void gp_rank_record_of(const gp_breakdown *b, struct gp_rank_record *r);
 void gp_rank_record_free(struct gp_rank_record *r);
+
+/* The record as kept rows: one "sums" row (span, compute, communication,
+** memory, idle in ns) and one "step" row per iteration (number, time in
+** ns), over gp_rank_record_cols. */
+#define GP_RANK_RECORD_NCOLS 7
+extern const struct gp_column gp_rank_record_cols[GP_RANK_RECORD_NCOLS];
+void gp_rank_record_put(const struct gp_rank_record *r, gp_writer *w);
+
+/* Reads a record back from kept rows into r (gp_rank_record_free it);
+** GP_ERR_FORMAT when the rows are not one (a damaged record from another
+** process). */
+int gp_rank_record_read(const struct gp_rowbuf *rb, struct gp_rank_record *r, gp_error *err);
 
 /* The cross-rank comparison of records rec[0..n) (in rank order). */
 struct gp_ranks_cmp {

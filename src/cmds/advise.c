@@ -1,18 +1,16 @@
 /*
 ** gpuprof advise: what to change, ranked by the time at stake (rules in
-** src/ops/advise.c, docs/op-model.md).  The command computes the
-** findings; text for people goes through the advise-text sink, json, csv
-** and tsv for tools through the row writers.
+** src/analysis/advise*.c, docs/op-model.md).  The analysis runner computes
+** the findings; text for people goes through the advise-text sink, json,
+** csv and tsv for tools through the row writers.
 */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/breakdown.h"
+#include "analysis/analysis.h"
 #include "cmds/cmds.h"
 #include "cmds/options.h"
-#include "ops/advise.h"
-#include "ops/ops.h"
 #include "writers/sink.h"
 #include "writers/writer.h"
 
@@ -76,21 +74,6 @@ static int write_rows(gp_writer *w, const struct gp_findings *f, size_t top)
 	return GP_OK;
 }
 
-/* Runs the time breakdown of t into b (gaps with their causes too) and
-** fills bt with what the advise rules use (gp_cli_advise_time); the
-** analysis' default short-gap threshold (10 us) applies.  bt points into
-** b: free b after the rules ran. */
-static void advise_time(const gp_trace *t, gp_breakdown *b, struct gp_advise_time *bt)
-{
-	struct gp_breakdown_opts bo = {.short_gap_ns = 10000, .is_comm = gp_kernel_is_comm,
-				       .gap_causes = true};
-	gp_error err = {0};
-
-	if (gp_breakdown_run(t, &bo, b, &err))
-		return;
-	gp_cli_advise_time(b, bo.short_gap_ns, bt);
-}
-
 /* What advise does with each trace. */
 struct job {
 	const struct gp_cli_opts *co;
@@ -99,40 +82,32 @@ struct job {
 
 #define NCOLS ((int)(sizeof(cols) / sizeof(cols[0])))
 
-/* The findings of t (the caller frees f and *res). */
-static void findings_of(gp_trace *t, const struct job *j, struct gp_opres **res,
-			struct gp_findings *f)
+/* Writes the findings of a (GP_NEED_FINDINGS): text through the sink on
+** out, else rows to w. */
+static int write_findings(const struct job *j, const struct gp_analysis *a, FILE *out, gp_writer *w,
+			  gp_error *err)
 {
-	struct gp_advise_time bt = {0};
-	gp_breakdown b = {0};
-
-	*res = gp_ops_run(t, &j->co->peaks);
-	advise_time(t, &b, &bt);
-	gp_advise_time(t, *res, &j->co->peaks, &bt, f);
-	gp_breakdown_free(&b);
-}
-
-/* Writes t's findings: text through the sink on out, else rows to w. */
-static int write_findings(const struct job *j, gp_trace *t, FILE *out, gp_writer *w, gp_error *err)
-{
-	struct gp_opres *res;
-	struct gp_findings f;
+	const struct gp_sink_opts so = {.top = j->co->top};
+	const struct gp_sink_input in = {.path = gp_s(a->trace, a->trace->path), .an = a};
 	gp_sink sink;
 	int rc;
 
-	findings_of(t, j, &res, &f);
-	if (j->text) {
-		struct gp_analysis a = {.path = gp_s(t, t->path), .trace = t, .opres = res,
-					.peaks = &j->co->peaks, .findings = &f, .top = j->co->top};
-		rc = gp_sink_open(&sink, "advise-text", out, err);
-		if (rc == GP_OK)
-			rc = gp_sink_write_close(&sink, &a, err);
-	} else {
-		rc = write_rows(w, &f, j->co->top);
-	}
-	gp_findings_free(&f);
-	free(res);
+	if (!j->text)
+		return write_rows(w, &a->findings, j->co->top);
+	rc = gp_sink_open(&sink, "advise-text", out, &so, err);
+	if (rc == GP_OK)
+		rc = gp_sink_write_close(&sink, &in, err);
 	return rc;
+}
+
+/* Runs the analysis advise needs on t (needs: more) into a; GP_OK or the
+** runner's error (gp_analysis_free a either way). */
+static int analyse(const struct job *j, gp_trace *t, unsigned more, struct gp_analysis *a, gp_error *err)
+{
+	struct gp_analysis_opts ao;
+
+	gp_cli_analysis_opts(j->co, &ao);
+	return gp_analysis_run(t, GP_NEED_FINDINGS | more, &ao, a, err);
 }
 
 /* One file alone (gp_cli_many.single), as advise always did. */
@@ -149,13 +124,17 @@ static int advise_single(const void *ctx, const char *path)
 	gp_trace_init(&t);
 	rc = gp_cli_load(path, &j->co->window, &t, NULL);
 	if (rc == GP_EXIT_OK) {
-		int st = write_findings(j, &t, stdout, &w, &err);
+		struct gp_analysis a;
+		int st = analyse(j, &t, 0, &a, &err);
+		if (st == GP_OK)
+			st = write_findings(j, &a, stdout, &w, &err);
 		if (st == GP_OK && !j->text)
 			st = gp_writer_close(&w, &err);
 		if (st != GP_OK) {
 			gp_err_print(&err);
 			rc = gp_exit_code(st);
 		}
+		gp_analysis_free(&a);
 	}
 	gp_trace_free(&t);
 	return rc;
@@ -168,21 +147,26 @@ static const struct gp_column text_col = {"text", "Text", 0, false, false, NULL}
 static int advise_trace(const void *ctx, gp_trace *t, gp_writer *w, gp_writer *rec, gp_error *err)
 {
 	const struct job *j = ctx;
-	int rc = gp_cli_rank_record_write(t, rec, err);
+	struct gp_analysis a;
 	char *text = NULL;
 	size_t len = 0;
-	FILE *mem;
+	FILE *mem = NULL;
+	int rc = analyse(j, t, GP_NEED_RECORD, &a, err);
 
-	if (rc != GP_OK || !j->text)
-		return rc != GP_OK ? rc : write_findings(j, t, NULL, w, err);
-	mem = open_memstream(&text, &len);
-	if (!mem)
-		return gp_err(err, GP_ERR_INTERNAL, "%s: cannot open a memory stream", gp_s(t, t->path));
-	rc = write_findings(j, t, mem, NULL, err);
-	fclose(mem);
-	if (rc == GP_OK)
-		gp_writer_row(w, (const char *const *)&text);
-	free(text);
+	if (rc == GP_OK && rec)
+		gp_rank_record_put(&a.record, rec);
+	if (rc == GP_OK && !j->text) {
+		rc = write_findings(j, &a, NULL, w, err);
+	} else if (rc == GP_OK && !(mem = open_memstream(&text, &len))) {
+		rc = gp_err(err, GP_ERR_INTERNAL, "%s: cannot open a memory stream", gp_s(t, t->path));
+	} else if (rc == GP_OK) {
+		rc = write_findings(j, &a, mem, NULL, err);
+		fclose(mem);
+		if (rc == GP_OK)
+			gp_writer_row(w, (const char *const *)&text);
+		free(text);
+	}
+	gp_analysis_free(&a);
 	return rc;
 }
 
@@ -248,7 +232,7 @@ static int advise_reduce(const void *ctx, const struct gp_cli_result *const *res
 	bool found;
 
 	for (; got < n && rc == GP_OK; got++) {
-		rc = gp_cli_rank_record_read(&res[got]->record, &rec[got], err);
+		rc = gp_rank_record_read(&res[got]->record, &rec[got], err);
 		rp[got] = &rec[got];
 	}
 	found = rc == GP_OK && straggler(res, rp, n, &f, &share);

@@ -16,11 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/breakdown.h"
-#include "analysis/critpath.h"
+#include "analysis/analysis.h"
 #include "cmds/cmds.h"
 #include "cmds/options.h"
-#include "ops/ops.h"
 #include "util/stats.h"
 #include "writers/writer.h"
 
@@ -414,29 +412,38 @@ static void write_hta_idle(gp_writer *w, const gp_breakdown *b)
 	}
 }
 
-/* The critical path: time held per iteration, cause, op and layer, the
-** largest first, as a share of the iteration's step. */
+/* The critical path: per cause, op and layer the time it held over the
+** whole trace (the -n largest rows), then per iteration its time by cause;
+** shares of the path's span (of the iteration's, for its rows). */
 static void write_critical(gp_writer *w, const gp_trace *t, const gp_critpath *cp, size_t top, bool table)
 {
-	size_t shown = 0;
-	int32_t win = -1;
+	char it[16], tm[64], pct[32];
+	const char *row[6] = {NULL, NULL, NULL, NULL, tm, pct};
 
-	for (size_t i = 0; i < cp->nrows; i++) {
+	if (!cp->nwin)
+		return;
+	for (size_t i = 0; i < cp->nrows && i < top; i++) {
 		const struct gp_cp_row *r = &cp->rows[i];
-		const struct gp_cp_window *cw = &cp->win[r->window];
-		char it[16], tm[64], pct[32];
-		const char *row[6] = {cw->iter >= 0 ? it : NULL, gp_cause_name(r->cause),
-				      r->op ? gp_s(t, r->op) : NULL, r->layer ? gp_s(t, r->layer) : NULL, tm, pct};
-		if (r->window != win) {
-			win = r->window;
-			shown = 0;
-		}
-		if (shown++ >= top)
-			continue;
-		snprintf(it, sizeof(it), "%d", cw->iter);
+		row[1] = gp_cause_name(r->cause);
+		row[2] = r->op ? gp_s(t, r->op) : NULL;
+		row[3] = r->layer ? gp_s(t, r->layer) : NULL;
 		cell_time(tm, sizeof(tm), r->ns, table);
-		snprintf(pct, sizeof(pct), "%.2f", gp_percent(r->ns, cw->end - cw->start));
+		snprintf(pct, sizeof(pct), "%.2f", gp_percent(r->ns, cp->win[0].end - cp->win[0].start));
 		gp_writer_row(w, row);
+	}
+	row[0] = it;
+	row[2] = row[3] = NULL;
+	for (size_t i = 1; i < cp->nwin; i++) {
+		const struct gp_cp_window *cw = &cp->win[i];
+		snprintf(it, sizeof(it), "%d", cw->iter);
+		for (int c = 0; c < GP_CAUSE__COUNT; c++) {
+			if (!cw->by_cause[c])
+				continue;
+			row[1] = gp_cause_name(c);
+			cell_time(tm, sizeof(tm), cw->by_cause[c], table);
+			snprintf(pct, sizeof(pct), "%.2f", gp_percent(cw->by_cause[c], cw->end - cw->start));
+			gp_writer_row(w, row);
+		}
 	}
 }
 
@@ -459,7 +466,8 @@ static int breakdown_option(void *ctx, int index, const char *arg)
 		else if (strcmp(arg, "critical") == 0)
 			o->view = VIEW_CRITICAL;
 		else
-			return gp_cli_usage("breakdown", "--view wants time, streams, gaps, depth or critical, not '%s'", arg);
+			return gp_cli_usage("breakdown", "--view wants time, streams, gaps, depth or critical, not '%s'",
+					    arg);
 		return 0;
 	case OWN_AS:
 		if (strcmp(arg, "tracelens") == 0)
@@ -490,62 +498,49 @@ static int breakdown_option(void *ctx, int index, const char *arg)
 /* What breakdown does with each trace (gp_cli_trace_fn). */
 struct job {
 	enum view view;
-	struct gp_breakdown_opts bo;
+	unsigned needs;                 /* GP_NEED_BREAKDOWN and the view's parts */
+	struct gp_analysis_opts ao;
 	bool table;
-	size_t top;
+	size_t top;                     /* --view critical: rows of the whole path */
 };
+
+/* Writes breakdown b's rows of the view to w. */
+static void write_view(const struct job *j, const gp_breakdown *b, gp_writer *w)
+{
+	if (j->view == VIEW_STREAMS)
+		write_streams(w, b, j->table);
+	else if (j->view == VIEW_GAPS)
+		write_gaps(w, b, j->table);
+	else if (j->view == VIEW_DEPTH)
+		write_depth(w, b);
+	else if (j->view == VIEW_TRACELENS)
+		write_tracelens(w, b);
+	else if (j->view == VIEW_HTA)
+		write_hta(w, b);
+	else if (j->view == VIEW_HTA_IDLE)
+		write_hta_idle(w, b);
+	else
+		write_time(w, b, j->table);
+}
 
 static int breakdown_trace(const void *ctx, gp_trace *t, gp_writer *w, gp_writer *rec, gp_error *err)
 {
 	const struct job *j = ctx;
-	gp_breakdown b;
+	struct gp_analysis a;
+	int rc = gp_analysis_run(t, j->needs, &j->ao, &a, err);
 
-	if (j->view == VIEW_CRITICAL) {
-		gp_deps d = {0};
-		gp_critpath cp;
-		gp_critpath_run(&d, t, &cp);
-		if (getenv("GP_CP_DUMP")) {
-			FILE *f = fopen(getenv("GP_CP_DUMP"), "w");
-			for (size_t u = 0; u < d.n; u++)
-				if (gp_critpath_on(cp.unit_on, u))
-					fprintf(f, "unit %lld %lld\n", (long long)gp_unit_start(t, u), (long long)gp_unit_end(t, u));
-			for (size_t a = 0; a < t->apis.n; a++)
-				if (gp_critpath_on(cp.api_on, a))
-					fprintf(f, "api %lld %lld %s\n", (long long)t->apis.v[a].start, (long long)t->apis.v[a].end, gp_s(t, gp_api_def(t, &t->apis.v[a])->name));
-			for (size_t r = 0; r < t->ranges.n; r++)
-				if (gp_critpath_on(cp.range_on, r))
-					fprintf(f, "range %lld %lld %s\n", (long long)t->ranges.v[r].start, (long long)t->ranges.v[r].end, gp_s(t, t->ranges.v[r].text));
-			fclose(f);
-		}
-		write_critical(w, t, &cp, j->top, j->table);
-		gp_critpath_free(&cp);
-		gp_deps_free(&d);
-		return GP_OK;
-	}
-	if (gp_breakdown_run(t, &j->bo, &b, err))
-		return err->status;
-	if (j->view == VIEW_STREAMS)
-		write_streams(w, &b, j->table);
-	else if (j->view == VIEW_GAPS)
-		write_gaps(w, &b, j->table);
-	else if (j->view == VIEW_DEPTH)
-		write_depth(w, &b);
-	else if (j->view == VIEW_TRACELENS)
-		write_tracelens(w, &b);
-	else if (j->view == VIEW_HTA)
-		write_hta(w, &b);
-	else if (j->view == VIEW_HTA_IDLE)
-		write_hta_idle(w, &b);
-	else
-		write_time(w, &b, j->table);
-	gp_breakdown_free(&b);
-	return GP_OK;
+	if (rc == GP_OK && j->view == VIEW_CRITICAL)
+		write_critical(w, t, &a.critpath, j->top, j->table);
+	else if (rc == GP_OK)
+		write_view(j, &a.breakdown, w);
+	gp_analysis_free(&a);
+	return rc;
 }
 
 int cmd_breakdown(int argc, char **argv)
 {
-	struct opts o = {.view = VIEW_TIME, .short_gap = 10000, .buckets = 100};
-	struct job j = {.bo = {.is_comm = gp_kernel_is_comm}};
+	struct opts o = {.view = VIEW_TIME, .short_gap = GP_SHORT_GAP_NS, .buckets = GP_DEPTH_BUCKETS};
+	struct job j = {0};
 	struct gp_cli_many m = {.cmd = "breakdown", .fn = breakdown_trace, .ctx = &j};
 	struct gp_cli_opts co;
 	int rc;
@@ -580,12 +575,16 @@ int cmd_breakdown(int argc, char **argv)
 		m.cols = j.table ? time_cols : time_cols_raw, m.ncols = NCOL(time_cols);
 	}
 	j.view = o.view;
+	j.needs = o.view == VIEW_CRITICAL ? GP_NEED_CRITPATH
+		: GP_NEED_BREAKDOWN | (o.view == VIEW_GAPS ? GP_NEED_TOP_GAPS : 0) |
+		  (o.view == VIEW_DEPTH ? GP_NEED_DEPTH : 0);
 	j.top = co.top == SIZE_MAX ? (j.table ? 20 : SIZE_MAX) : co.top;
-	j.bo.short_gap_ns = o.short_gap;
-	j.bo.top_gaps = o.view == VIEW_GAPS ? (co.top == SIZE_MAX ? 10 : co.top) : 0;
-	j.bo.one_timeline = o.view == VIEW_TRACELENS;
-	j.bo.memset_compute = o.view == VIEW_TRACELENS;
-	j.bo.hta = o.view == VIEW_HTA || o.view == VIEW_HTA_IDLE;
-	j.bo.depth_buckets = o.view == VIEW_DEPTH ? o.buckets : 0;
+	gp_analysis_opts_init(&j.ao);
+	j.ao.short_gap_ns = o.short_gap;
+	if (co.top != SIZE_MAX)
+		j.ao.top_gaps = co.top;
+	j.ao.depth_buckets = o.buckets;
+	j.ao.one_timeline = j.ao.memset_compute = o.view == VIEW_TRACELENS;
+	j.ao.hta = o.view == VIEW_HTA || o.view == VIEW_HTA_IDLE;
 	return gp_cli_run(&m, &co);
 }

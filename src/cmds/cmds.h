@@ -93,7 +93,7 @@ void gp_cli_inputs_free(struct gp_cli_inputs *in);
 ** kept rows (rowbuf.h) for many.  Runs on worker threads: it may read ctx
 ** and change only t; it prints nothing.  rec, when the command asks for
 ** it (want_record) and there are several files, takes the rank's record
-** (gp_cli_rank_record_write); else NULL.  Returns GP_OK, or a gp_status
+** (gp_rank_record_put of the analysis' GP_NEED_RECORD); else NULL.  Returns GP_OK, or a gp_status
 ** with err set. */
 typedef int (*gp_cli_trace_fn)(const void *ctx, gp_trace *t, gp_writer *w, gp_writer *rec,
 			       gp_error *err);
@@ -177,19 +177,6 @@ int gp_cli_coll_extract(gp_trace *t, const struct gp_gpu *gpu, struct gp_coll_ra
 int gp_cli_coll_load(const char *cmd, const struct gp_cli_inputs *in, const struct gp_window *w,
 		     const struct gp_gpu *gpu, struct gp_coll_rank *ranks, size_t *order, const char **link);
 
-/* The cross-rank record of a trace as kept rows (ranks.c): one "sums" row
-** (span, compute, communication, memory, idle in ns) and one "step" row
-** per iteration (number, time in ns), over gp_rank_record_cols. */
-extern const struct gp_column gp_rank_record_cols[];
-#define GP_RANK_RECORD_NCOLS 7
-/* Runs the breakdown of t and writes its record to w; GP_OK or the
-** breakdown's error. */
-int gp_cli_rank_record_write(const gp_trace *t, gp_writer *w, gp_error *err);
-/* The same from a breakdown already run (iterations on, 10 us short
-** gaps as above). */
-void gp_cli_rank_record_put(const struct gp_breakdown *b, gp_writer *w);
-/* Reads a record back; GP_ERR_FORMAT when the rows are not one. */
-int gp_cli_rank_record_read(const struct gp_rowbuf *rb, struct gp_rank_record *r, gp_error *err);
 
 #ifdef GP_MPI
 /* The MPI build (mpi.c, make MPI=1).  gp_mpi_begin starts MPI and says
@@ -222,13 +209,6 @@ char *gp_cli_read_chartjs(const char *cmd, const char *path, size_t *len);
 ** regular file, never what -o may also name (/dev/full, a pipe). */
 void gp_cli_remove_output(const char *path);
 
-struct gp_breakdown;
-struct gp_advise_time;
-/* Adds the sums of breakdown b's whole-trace windows that the advise
-** rules use (communication, exposed communication, idle time by cause)
-** to bt, and points bt at b's gaps by cause (b run with gap_causes and
-** short_gap_ns as its threshold): free b after the rules ran. */
-void gp_cli_advise_time(const struct gp_breakdown *b, gp_ns short_gap_ns, struct gp_advise_time *bt);
 /* A progress line on stderr ("gpuprof: writing... 40%") for a long step:
 ** shown only when stderr is a terminal and the step has run for a second
 ** (GPUPROF_PROGRESS_AFTER=S: S seconds, 0 = at once), cleared at the end. */
@@ -245,6 +225,11 @@ void gp_cli_progress_start(struct gp_cli_progress *p, const char *what);
 void gp_cli_progress_show(void *ctx, uint64_t done, uint64_t total);
 /* Clears the line if one was shown. */
 void gp_cli_progress_end(struct gp_cli_progress *p);
+
+struct gp_analysis_opts;
+/* The analysis runner's options for command options co (options.h): the
+** runner's defaults with co's --gpu and --peak-* peaks. */
+void gp_cli_analysis_opts(const struct gp_cli_opts *co, struct gp_analysis_opts *ao);
 
 /* Prints "gpuprof CMD: msg" for a usage error and returns GP_EXIT_USAGE. */
 int gp_cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -17,7 +17,7 @@
 #include "analysis/ranks.h"
 #include "cmds/cmds.h"
 #include "cmds/options.h"
-#include "ops/advise.h"
+#include "analysis/advise.h"
 #include "ops/ops.h"
 #include "util/fmt.h"
 #include "util/stats.h"

@@ -1,7 +1,7 @@
 /*
 ** Helpers shared by the commands: the FILE arguments expanded (files,
 ** directories, globs), loading with progress, usage errors, opening an
-** output file, the breakdown sums advise uses.
+** output file.
 */
 #include <dirent.h>
 #include <errno.h>
@@ -18,10 +18,10 @@
 #include <zlib.h>
 
 #include "cmds/cmds.h"
-#include "analysis/breakdown.h"
+#include "cmds/options.h"
+#include "analysis/analysis.h"
 #include "analysis/correlate.h"
 #include "analysis/window.h"
-#include "ops/advise.h"
 #include "readers/reader.h"
 #include "util/alloc.h"
 
@@ -334,26 +334,10 @@ FILE *gp_cli_open_output(const char *cmd, const char *path, bool force)
 	return f;
 }
 
-_Static_assert(sizeof(((struct gp_advise_time *)0)->idle_cause_ns) / sizeof(double) == GP_IDLE__COUNT,
-	       "gp_advise_time keeps one sum per idle cause");
-
-void gp_cli_advise_time(const struct gp_breakdown *b, gp_ns short_gap_ns, struct gp_advise_time *bt)
+void gp_cli_analysis_opts(const struct gp_cli_opts *co, struct gp_analysis_opts *ao)
 {
-	for (size_t i = 0; i < b->nwin; i++) {
-		const struct gp_bd_window *w = &b->win[i];
-		gp_ns hidden = w->by_mask[GP_BD_COMPUTE | GP_BD_COMM] +
-			       w->by_mask[GP_BD_COMPUTE | GP_BD_COMM | GP_BD_MEMORY];
-		if (w->iter >= 0)
-			continue;
-		bt->comm_ns += (double)gp_bd_kind_time(w, GP_BD_COMM);
-		bt->comm_exposed_ns += (double)(gp_bd_kind_time(w, GP_BD_COMM) - hidden);
-		bt->idle_ns += (double)w->by_mask[0];
-		for (int c = 0; c < GP_IDLE__COUNT; c++)
-			bt->idle_cause_ns[c] += (double)w->idle[c];
-	}
-	bt->gaps = b->gap_causes;
-	bt->ngaps = b->ngap_causes;
-	bt->short_gap_ns = short_gap_ns;
+	gp_analysis_opts_init(ao);
+	ao->peaks = co->peaks;
 }
 
 void gp_cli_remove_output(const char *path)

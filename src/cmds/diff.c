@@ -13,10 +13,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "analysis/analysis.h"
 #include "analysis/diff.h"
 #include "cmds/cmds.h"
 #include "cmds/options.h"
-#include "ops/ops.h"
 #include "util/fmt.h"
 #include "util/u64map.h"
 #include "writers/html_diff.h"
@@ -166,83 +166,6 @@ static int diff_option(void *ctx, int index, const char *arg)
 	return 0;
 }
 
-/* The op model's per-kernel figures of t: FLOPs, roofline ideal time,
-** tensor-core verdict (arrays the caller frees).  A kernel's peaks depend
-** on its device, dtype and tensor-core use only, so they are looked up once
-** per such triple (the lookup matches GPU names: costly per kernel). */
-static void kernel_figures(gp_trace *t, const struct gp_peak_opts *po, struct gp_diff_side *s)
-{
-	struct gp_opres *res = gp_ops_run(t, po);
-	size_t n = t->kernels.n ? t->kernels.n : 1;
-	double *flops = gp_xmalloc(n * sizeof(*flops)), *ideal = gp_xmalloc(n * sizeof(*ideal));
-	int8_t *tc = gp_xmalloc(n * sizeof(*tc));
-	uint8_t *comm = gp_xmalloc(n * sizeof(*comm));
-	GP_VEC(double) peaks = {0};   /* pairs: FLOP/s, bytes/s */
-	gp_u64map peak_at = {0};
-
-	for (size_t k = 0; k < t->kernels.n; k++) {
-		const struct gp_kernel *kr = &t->kernels.v[k];
-		struct gp_roofline rl;
-		double pf = 0, pbw = 0;
-		flops[k] = res[k].flops;
-		tc[k] = res[k].tc;
-		comm[k] = gp_op_is_comm(&res[k]);
-		ideal[k] = -1;
-		if (res[k].flops < 0 || res[k].bytes < 0)
-			continue;
-		if (!gp_op_is_comm(&res[k])) {
-			uint64_t key = (uint64_t)(uint32_t)gp_kernel_device(t, kr) << 16 | (uint64_t)res[k].dtype << 1 |
-				       (res[k].tc == GP_TC_YES);
-			int32_t at = gp_u64map_get(&peak_at, key);
-			if (at < 0) {
-				gp_kernel_peaks(t, k, &res[k], po, &pf, &pbw);
-				at = (int32_t)peaks.n;
-				*gp_vec_push(peaks) = pf;
-				*gp_vec_push(peaks) = pbw;
-				gp_u64map_put(&peak_at, key, at);
-			}
-			pf = peaks.v[at];
-			pbw = peaks.v[at + 1];
-		}
-		gp_roofline(res[k].flops, res[k].bytes, (double)(kr->end - kr->start), pf, pbw, &rl);
-		ideal[k] = rl.ideal_ns;
-	}
-	gp_vec_free(peaks);
-	gp_u64map_free(&peak_at);
-	free(res);
-	s->t = t;
-	s->flops = flops;
-	s->ideal_ns = ideal;
-	s->tc = tc;
-	s->comm = comm;
-}
-
-static void free_figures(struct gp_diff_side *s)
-{
-	free((void *)s->flops);
-	free((void *)s->ideal_ns);
-	free((void *)s->tc);
-	free((void *)s->comm);
-}
-
-/* A file's parts as kept rows (gp_cli_run keeps them while the other files
-** are read, then diff_reduce adds them to the run): one "part" row per
-** grouping, then its "iter", "group" and "cell" rows, numbers as decimal
-** text (doubles with 17 digits: they read back exactly).
-**   part  by iters span time work_total
-**   iter  by i step busy work
-**   group by key name total calls flops ideal ideal_time tc_yes tc_no
-**   cell  by group iter sum */
-#define PART_NCOLS 11
-static const struct gp_column part_cols[PART_NCOLS] = {
-	{"what", "What", 5, false, false, NULL}, {"by", "By", 2, true, false, NULL},
-	{"c1", "C1", 4, false, false, NULL}, {"c2", "C2", 4, false, false, NULL},
-	{"c3", "C3", 4, false, false, NULL}, {"c4", "C4", 4, false, false, NULL},
-	{"c5", "C5", 4, false, false, NULL}, {"c6", "C6", 4, false, false, NULL},
-	{"c7", "C7", 4, false, false, NULL}, {"c8", "C8", 4, false, false, NULL},
-	{"c9", "C9", 4, false, false, NULL},
-};
-
 /* What the file workers and the reduce share: the groupings asked for, the
 ** peaks, and the run the reduce adds to (one gp_diff_run_in per grouping). */
 struct job {
@@ -251,174 +174,29 @@ struct job {
 	struct gp_diff_run_in *run;   /* [GP_DIFF_NBY] */
 };
 
-static void write_part(gp_writer *w, const struct gp_diff_part *p)
-{
-	char v[PART_NCOLS][32];
-	const char *row[PART_NCOLS];
-
-#define CELL_I(i, x) (snprintf(v[i], sizeof(v[i]), "%" PRId64, (int64_t)(x)), row[i] = v[i])
-#define CELL_D(i, x) (snprintf(v[i], sizeof(v[i]), "%.17g", (double)(x)), row[i] = v[i])
-	memset(row, 0, sizeof(row));
-	row[0] = "part";
-	CELL_I(1, p->by);
-	CELL_I(2, p->iters);
-	CELL_I(3, p->span);
-	CELL_I(4, p->time);
-	CELL_I(5, p->work_total);
-	gp_writer_row(w, row);
-	for (size_t i = 0; i < p->iters; i++) {
-		memset(row, 0, sizeof(row));
-		row[0] = "iter";
-		CELL_I(1, p->by);
-		CELL_I(2, i);
-		CELL_I(3, p->step[i]);
-		CELL_I(4, p->busy[i]);
-		CELL_I(5, p->work[i]);
-		gp_writer_row(w, row);
-	}
-	for (size_t g = 0; g < p->ngroups; g++) {
-		const struct gp_diff_sum *a = &p->groups[g].sum;
-		memset(row, 0, sizeof(row));
-		row[0] = "group";
-		CELL_I(1, p->by);
-		row[2] = gp_strtab_get(&p->strs, p->groups[g].key);
-		row[3] = gp_strtab_get(&p->strs, p->groups[g].name);
-		CELL_I(4, a->total);
-		CELL_I(5, a->calls);
-		if (a->flops_known)
-			CELL_D(6, a->flops);
-		CELL_D(7, a->ideal);
-		CELL_D(8, a->ideal_time);
-		CELL_I(9, a->tc_yes);
-		CELL_I(10, a->tc_no);
-		gp_writer_row(w, row);
-	}
-	for (size_t c = 0; c < p->ncells; c++) {
-		memset(row, 0, sizeof(row));
-		row[0] = "cell";
-		CELL_I(1, p->by);
-		CELL_I(2, p->cells[c].group);
-		CELL_I(3, p->cells[c].iter);
-		CELL_I(4, p->cells[c].sum);
-		gp_writer_row(w, row);
-	}
-#undef CELL_I
-#undef CELL_D
-}
-
-/* A file's work on a worker thread: the op model's figures, then one part
-** per grouping asked for, written as kept rows; the trace is freed after. */
+/* A file's work on a worker thread: the op model, then one part per
+** grouping asked for, written as kept rows; the trace is freed after. */
 static int diff_trace(const void *ctx, gp_trace *t, gp_writer *w, gp_writer *rec, gp_error *err)
 {
 	const struct job *j = ctx;
-	struct gp_diff_side side;
+	struct gp_analysis_opts ao;
+	struct gp_analysis a;
+	int rc;
 
 	(void)rec;
-	(void)err;
-	kernel_figures(t, j->peaks, &side);
-	for (int by = 0; by < GP_DIFF_NBY; by++) {
+	gp_analysis_opts_init(&ao);
+	ao.peaks = *j->peaks;
+	rc = gp_analysis_run(t, GP_NEED_OPS, &ao, &a, err);
+	for (int by = 0; by < GP_DIFF_NBY && rc == GP_OK; by++) {
 		struct gp_diff_part p;
 		if (!j->need[by])
 			continue;
-		gp_diff_part_make(&side, by, &p);
-		write_part(w, &p);
+		gp_diff_part_make(t, &a.ops, by, &p);
+		gp_diff_part_put(&p, w);
 		gp_diff_part_free(&p);
 	}
-	free_figures(&side);
-	return GP_OK;
-}
-
-/* Reads one file's kept rows back into parts, adding each to its run as
-** rank number rank.  GP_ERR_FORMAT when the rows are not what
-** write_part writes (a damaged record from another process). */
-static int add_file(const struct job *j, const struct gp_rowbuf *rb, int32_t rank, gp_error *err)
-{
-	GP_VEC(struct gp_diff_group) groups = {0};
-	GP_VEC(struct gp_diff_cell) cells = {0};
-	struct gp_diff_part p = {.by = -1};
-	const char *c[PART_NCOLS];
-	size_t at = 0;
-	int got;
-	bool ok = true;
-
-	while (ok && (got = gp_rowbuf_next(rb, &at, c)) >= 0) {
-		int64_t by = -1, x[4] = {0};
-		bool part = got > 0 && c[0] && strcmp(c[0], "part") == 0;
-		if (p.by >= 0 && (got == 0 || part)) {
-			p.groups = groups.v;
-			p.ngroups = groups.n;
-			p.cells = cells.v;
-			p.ncells = cells.n;
-			gp_diff_run_add(&j->run[p.by], &p, rank);
-			gp_diff_part_free(&p);
-			groups.v = NULL, groups.n = groups.cap = 0;
-			cells.v = NULL, cells.n = cells.cap = 0;
-			p.by = -1;
-		}
-		if (got == 0)
-			break;
-		ok = c[0] && gp_rowbuf_cell_i64(c[1], 0, GP_DIFF_NBY - 1, &by) && (part || by == p.by);
-		if (ok && part) {
-			ok = gp_rowbuf_cell_i64(c[2], 0, 100000000, &x[0]) &&
-			     gp_rowbuf_cell_i64(c[3], 0, INT64_MAX, &x[1]) &&
-			     gp_rowbuf_cell_i64(c[4], 0, INT64_MAX, &x[2]) &&
-			     gp_rowbuf_cell_i64(c[5], 0, INT64_MAX, &x[3]) && j->need[by];
-			if (ok) {
-				gp_diff_part_init(&p, (int)by);
-				p.iters = (size_t)x[0];
-				p.span = x[1];
-				p.time = x[2];
-				p.work_total = x[3];
-				p.step = gp_xcalloc(p.iters ? p.iters : 1, sizeof(int64_t));
-				p.busy = gp_xcalloc(p.iters ? p.iters : 1, sizeof(int64_t));
-				p.work = gp_xcalloc(p.iters ? p.iters : 1, sizeof(int64_t));
-			}
-		} else if (ok && strcmp(c[0], "iter") == 0) {
-			ok = gp_rowbuf_cell_i64(c[2], 0, (int64_t)p.iters - 1, &x[0]) &&
-			     gp_rowbuf_cell_i64(c[3], 0, INT64_MAX, &x[1]) &&
-			     gp_rowbuf_cell_i64(c[4], 0, INT64_MAX, &x[2]) &&
-			     gp_rowbuf_cell_i64(c[5], 0, INT64_MAX, &x[3]);
-			if (ok) {
-				p.step[x[0]] = x[1];
-				p.busy[x[0]] = x[2];
-				p.work[x[0]] = x[3];
-			}
-		} else if (ok && strcmp(c[0], "group") == 0) {
-			struct gp_diff_group *g = gp_vec_push(groups);
-			int64_t yes = 0, no = 0;
-			g->sum.flops_known = c[6] != NULL;
-			ok = c[2] && c[3] && gp_rowbuf_cell_i64(c[4], 0, INT64_MAX, &g->sum.total) &&
-			     gp_rowbuf_cell_i64(c[5], 0, INT64_MAX, &x[0]) &&
-			     (!c[6] || gp_rowbuf_cell_double(c[6], &g->sum.flops)) &&
-			     gp_rowbuf_cell_double(c[7], &g->sum.ideal) &&
-			     gp_rowbuf_cell_double(c[8], &g->sum.ideal_time) &&
-			     gp_rowbuf_cell_i64(c[9], 0, INT64_MAX, &yes) &&
-			     gp_rowbuf_cell_i64(c[10], 0, INT64_MAX, &no);
-			if (ok) {
-				g->key = gp_strtab_intern(&p.strs, c[2]);
-				g->name = gp_strtab_intern(&p.strs, c[3]);
-				g->sum.calls = (uint64_t)x[0];
-				g->sum.tc_yes = (uint64_t)yes;
-				g->sum.tc_no = (uint64_t)no;
-			}
-		} else if (ok && strcmp(c[0], "cell") == 0) {
-			ok = gp_rowbuf_cell_i64(c[2], 0, (int64_t)groups.n - 1, &x[0]) &&
-			     gp_rowbuf_cell_i64(c[3], 0, (int64_t)p.iters - 1, &x[1]) &&
-			     gp_rowbuf_cell_i64(c[4], 0, INT64_MAX, &x[2]);
-			if (ok)
-				*gp_vec_push(cells) = (struct gp_diff_cell){(uint32_t)x[0], (uint32_t)x[1], x[2]};
-		} else {
-			ok = false;
-		}
-	}
-	if (p.by >= 0 || !ok || got < 0) {
-		gp_vec_free(groups);
-		gp_vec_free(cells);
-		if (p.by >= 0)
-			gp_diff_part_free(&p);
-		return gp_err(err, GP_ERR_FORMAT, "a diff record is damaged (byte %zu of %zu)", at, rb->len);
-	}
-	return GP_OK;
+	gp_analysis_free(&a);
+	return rc;
 }
 
 /* A run's files in rank order: each one's parts added to the run. */
@@ -429,7 +207,7 @@ static int diff_reduce(const void *ctx, const struct gp_cli_result *const *res, 
 
 	(void)out;
 	for (size_t i = 0; i < n; i++) {
-		int rc = add_file(j, &res[i]->rows, res[i]->id.rank, err);
+		int rc = gp_diff_parts_add(&res[i]->rows, j->run, j->need, res[i]->id.rank, err);
 		if (rc != GP_OK)
 			return rc;
 	}
@@ -703,7 +481,7 @@ static int read_run(struct job *j, const struct gp_cli_opts *co, const char *arg
 {
 	char *files[1] = {(char *)arg}, cmd[16];
 	struct gp_cli_opts one = *co;
-	struct gp_cli_many m = {.cmd = cmd, .cols = part_cols, .ncols = PART_NCOLS, .fn = diff_trace,
+	struct gp_cli_many m = {.cmd = cmd, .cols = gp_diff_part_cols, .ncols = GP_DIFF_PART_NCOLS, .fn = diff_trace,
 				.ctx = j, .reduce = diff_reduce, .local = true};
 
 	snprintf(cmd, sizeof(cmd), "diff %s", word);
@@ -743,7 +521,8 @@ static int write_html(const struct opts *o, const struct gp_cli_opts *co, const 
 	struct gp_diff_page pg = {.base = co->file, .test = co->file2, .diff = d, .gates = gates,
 				  .ngates = (size_t)o->ngates, .threshold = o->d.threshold,
 				  .top = co->top == SIZE_MAX ? 50 : co->top};
-	struct gp_analysis an = {.diff = &pg, .script = lib, .script_len = lib_len, .top = pg.top};
+	const struct gp_sink_opts so = {.top = pg.top, .script = lib, .script_len = lib_len};
+	const struct gp_sink_input in = {.diff = &pg};
 	gp_sink sink;
 	int rc;
 
@@ -753,9 +532,9 @@ static int write_html(const struct opts *o, const struct gp_cli_opts *co, const 
 	}
 	/* only this thread writes: no stream lock per character */
 	__fsetlocking(out, FSETLOCKING_BYCALLER);
-	rc = gp_sink_open(&sink, "html-diff", out, err);
+	rc = gp_sink_open(&sink, "html-diff", out, &so, err);
 	if (!rc)
-		rc = gp_sink_write_close(&sink, &an, err);
+		rc = gp_sink_write_close(&sink, &in, err);
 	if (!to_stdout && fclose(out) != 0 && !rc)
 		rc = gp_err(err, GP_ERR_IO, "%s: write failure", o->out);
 	if (rc && !to_stdout)

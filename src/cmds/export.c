@@ -2,9 +2,9 @@
 ** gpuprof export: the whole trace as a picture for other tools: -f
 ** perfetto, a Chrome trace-event JSON for ui.perfetto.dev (the perfetto
 ** sink), or -f folded, flame-graph stacks (the folded sinks); docs/export.md.
-** The command parses the window and output options, loads, runs the op
-** model and hands a gp_analysis to the sink, which streams to the output
-** (a file, gzip-compressed when its name ends in .gz, or stdout).
+** The command parses the window and output options, loads, runs the
+** analysis its sink formats and hands it over; the sink streams to the
+** output (a file, gzip-compressed when its name ends in .gz, or stdout).
 */
 #include <errno.h>
 #include <inttypes.h>
@@ -15,11 +15,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "analysis/breakdown.h"
+#include "analysis/analysis.h"
 #include "analysis/collectives.h"
 #include "cmds/cmds.h"
 #include "cmds/options.h"
-#include "ops/ops.h"
 #include "writers/sink.h"
 
 static const char *const export_formats[] = {"perfetto", "folded", NULL};
@@ -129,6 +128,32 @@ static int clock_offsets(const struct gp_cli_inputs *in, const struct gp_window 
 	return rc;
 }
 
+/* The number of idle gaps per GPU the perfetto sink names with the CPU's
+** context (its idle slices). */
+#define EXPORT_TOP_GAPS 20
+
+/* Runs the analysis the output formats over t (cut to the window o names,
+** of span) into a: the op model for the folded stacks; for perfetto also
+** every idle gap with its cause and the CPU's context of the longest, each
+** stream's queue depth and the device timeline in as many buckets as its
+** counters.  GP_OK or the runner's error (gp_analysis_free a either way). */
+static int analyse(const struct gp_cli_opts *o, gp_trace *t, const gp_ns span[2], struct gp_analysis *a,
+		   gp_error *err)
+{
+	bool folded = strcmp(o->format, "folded") == 0;
+	struct gp_analysis_opts ao;
+
+	gp_cli_analysis_opts(o, &ao);
+	ao.top_gaps = EXPORT_TOP_GAPS;
+	ao.depth_buckets = ao.timeline_buckets = GP_PERFETTO_BUCKETS;
+	if (o->window.mode != GP_WINDOW_NONE) {
+		ao.window_start = span[0];
+		ao.window_end = span[1];
+	}
+	return gp_analysis_run(t, folded ? GP_NEED_OPS : GP_NEED_OPS | GP_NEED_GAP_CAUSES | GP_NEED_TOP_GAPS |
+			       GP_NEED_DEPTH | GP_NEED_TIMELINE, &ao, a, err);
+}
+
 /* Loads, analyses and writes the input path (argument position pos) into
 ** the open sink: the whole output when it is the only one (many false),
 ** else its part, with its rank.  Opens the output (*out) at the first
@@ -141,7 +166,8 @@ static int export_one(const struct export_opts *x, const struct gp_cli_opts *o, 
 {
 	bool folded = strcmp(o->format, "folded") == 0;
 	bool to_stdout = !x->out || strcmp(x->out, "-") == 0;
-	struct gp_cli_progress progress;
+	struct gp_cli_progress *progress = sink->opts.progress_ctx;
+	struct gp_analysis a;
 	gp_error err = {0};
 	gp_ns span[2];
 	gp_trace t;
@@ -157,12 +183,8 @@ static int export_one(const struct export_opts *x, const struct gp_cli_opts *o, 
 	}
 	*id = gp_rank_from_meta(&t);
 	gp_rank_complete(id, path, pos);
-	struct gp_analysis a = {.path = path, .trace = &t, .peaks = &o->peaks, .top = SIZE_MAX,
-				.rank = many && (!folded || x->per_rank) ? id : NULL, .clock_offset = offset};
-	if (o->window.mode != GP_WINDOW_NONE) {
-		a.window_start = span[0];
-		a.window_end = span[1];
-	}
+	const struct gp_sink_input in = {.path = path, .an = &a, .rank = many && (!folded || x->per_rank) ? id : NULL,
+					 .clock_offset = offset};
 	if (!*out) {
 		*out = to_stdout ? stdout : gp_cli_open_output("export", x->out, x->force);
 		if (!*out) {
@@ -176,32 +198,18 @@ static int export_one(const struct export_opts *x, const struct gp_cli_opts *o, 
 		__fsetlocking(*out, FSETLOCKING_BYCALLER);
 	}
 	sink->out = *out;
-	struct gp_opres *res = gp_ops_run(&t, &o->peaks);
-	a.opres = res;
-	/* every idle gap with its cause, and the CPU's context of the longest
-	** (the perfetto sink's idle slices), each stream's queue depth in as
-	** many buckets as the other counters; the defaults of gpuprof
-	** breakdown */
-	struct gp_breakdown_opts bo = {.short_gap_ns = 10000, .top_gaps = 20, .gap_causes = !folded,
-				       .depth_buckets = folded ? 0 : GP_PERFETTO_BUCKETS,
-				       .is_comm = gp_kernel_is_comm};
-	gp_breakdown b = {0};
-	rc = gp_breakdown_run(&t, &bo, &b, &err);
-	a.breakdown = &b;
-	gp_cli_progress_start(&progress, "writing");
-	a.progress = gp_cli_progress_show;
-	a.progress_ctx = &progress;
+	rc = analyse(o, &t, span, &a, &err);
+	gp_cli_progress_start(progress, "writing");
 	if (!rc)
-		rc = many ? gp_sink_write(sink, &a, &err) : gp_sink_write_close(sink, &a, &err);
+		rc = many ? gp_sink_write(sink, &in, &err) : gp_sink_write_close(sink, &in, &err);
 	else if (!many)
 		gp_sink_discard(sink);
-	gp_cli_progress_end(&progress);
+	gp_cli_progress_end(progress);
 	if (rc) {
 		gp_err_print(&err);
 		rc = gp_exit_code(err.status);
 	}
-	gp_breakdown_free(&b);
-	free(res);
+	gp_analysis_free(&a);
 	gp_trace_free(&t);
 	return rc;
 }
@@ -211,6 +219,8 @@ int cmd_export(int argc, char **argv)
 	struct export_opts x = {.weight = "time"};
 	struct gp_cli_opts o;
 	struct gp_cli_inputs in;
+	struct gp_cli_progress progress;
+	const struct gp_sink_opts so = {.top = SIZE_MAX, .progress = gp_cli_progress_show, .progress_ctx = &progress};
 	gp_error err = {0};
 	struct stat st;
 	gp_sink sink;
@@ -245,7 +255,7 @@ int cmd_export(int argc, char **argv)
 		rc = clock_offsets(&in, &o.window, offsets);
 	if (rc) {
 		many = false;   /* no sink opened */
-	} else if (gp_sink_open(&sink, sink_name, stdout, &err)) {
+	} else if (gp_sink_open(&sink, sink_name, stdout, &so, &err)) {
 		gp_err_print(&err);
 		rc = gp_exit_code(err.status);
 		many = false;   /* nothing to discard */

@@ -1,12 +1,12 @@
 /*
 ** gpuprof html: the whole analysis as one self-contained HTML page
-** (docs/html.md).  The command loads the trace, runs every pass the page
-** shows (op model, time breakdown, memory, advise), reads the charting
-** library (Chart.js from Debian's libjs-chart.js) to inline it, and hands
-** everything to the html sink.  Several files (the ranks of a job) go
-** through gp_cli_run: each rank is reduced on a worker to its part of the
-** page (writers/html.h) and its rank record, its trace freed; the parts
-** make one page in rank order.
+** (docs/html.md).  The command loads the trace, runs the analysis the page
+** shows (GP_HTML_NEEDS: op model, time breakdown, memory, advise, kernel
+** groups, timeline), reads the charting library (Chart.js from Debian's
+** libjs-chart.js) to inline it, and hands everything to the html sink.
+** Several files (the ranks of a job) go through gp_cli_run: each rank is
+** reduced on a worker to its part of the page (writers/html.h) and its
+** rank record, its trace freed; the parts make one page in rank order.
 */
 #include <stdio.h>
 #include <stdio_ext.h>
@@ -14,12 +14,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "analysis/breakdown.h"
-#include "analysis/memory.h"
+#include "analysis/analysis.h"
 #include "cmds/cmds.h"
 #include "cmds/options.h"
-#include "ops/advise.h"
-#include "ops/ops.h"
 #include "writers/html.h"
 #include "writers/sink.h"
 
@@ -104,45 +101,16 @@ static int html_option(void *ctx, int index, const char *arg)
 	return GP_EXIT_USAGE;
 }
 
-/* What the page shows of one trace: the passes' results. */
-struct passes {
-	struct gp_opres *res;
-	struct gp_findings f;
-	struct gp_memory m;
-	gp_breakdown b;
-};
-
-/* Runs the passes the page shows over t (loaded) into p and fills a with
-** them; GP_OK (free p with passes_free) or the breakdown's error in err. */
-static int run_passes(const char *path, gp_trace *t, const struct html_opts *x, struct passes *p,
-		      struct gp_analysis *a, gp_error *err)
+/* Runs the analysis the page shows over t (loaded; its rank's record too
+** when more is GP_NEED_RECORD) into a; GP_OK or the runner's error in err
+** (gp_analysis_free a either way). */
+static int analyse(gp_trace *t, const struct html_opts *x, unsigned more, struct gp_analysis *a, gp_error *err)
 {
-	struct gp_breakdown_opts bo = {.short_gap_ns = 10000, .top_gaps = 10, .is_comm = gp_kernel_is_comm,
-				       .gap_causes = true};
-	struct gp_advise_time bt = {0};
-	int rc;
+	struct gp_analysis_opts ao;
 
-	p->res = gp_ops_run(t, &x->o->peaks);
-	rc = gp_breakdown_run(t, &bo, &p->b, err);
-	if (rc) {
-		free(p->res);
-		return rc;
-	}
-	gp_cli_advise_time(&p->b, bo.short_gap_ns, &bt);
-	gp_advise_time(t, p->res, &x->o->peaks, &bt, &p->f);
-	gp_memory_run(t, &p->m);
-	*a = (struct gp_analysis){.path = path, .trace = t, .opres = p->res, .peaks = &x->o->peaks,
-				  .findings = &p->f, .memory = &p->m, .breakdown = &p->b, .script = x->lib,
-				  .script_len = x->lib_len, .top = x->o->top};
-	return GP_OK;
-}
-
-static void passes_free(struct passes *p)
-{
-	gp_memory_free(&p->m);
-	gp_findings_free(&p->f);
-	gp_breakdown_free(&p->b);
-	free(p->res);
+	gp_cli_analysis_opts(x->o, &ao);
+	ao.timeline_buckets = GP_HTML_BUCKETS;
+	return gp_analysis_run(t, GP_HTML_NEEDS | more, &ao, a, err);
 }
 
 /* Opens the page's output (-o), NULL after printing why. */
@@ -156,15 +124,16 @@ static FILE *open_page(const struct html_opts *x)
 	return out;
 }
 
-/* Writes a through the html sink to out and closes out; a failed page is
+/* Writes in through the html sink to out and closes out; a failed page is
 ** removed.  GP_OK or the error in err. */
-static int write_page(const struct html_opts *x, FILE *out, const struct gp_analysis *a, gp_error *err)
+static int write_page(const struct html_opts *x, FILE *out, const struct gp_sink_input *in, gp_error *err)
 {
+	const struct gp_sink_opts so = {.top = x->o->top, .script = x->lib, .script_len = x->lib_len};
 	gp_sink sink;
-	int rc = gp_sink_open(&sink, "html", out, err);
+	int rc = gp_sink_open(&sink, "html", out, &so, err);
 
 	if (!rc)
-		rc = gp_sink_write_close(&sink, a, err);
+		rc = gp_sink_write_close(&sink, in, err);
 	if (!x->to_stdout && fclose(out) != 0 && !rc)
 		rc = gp_err(err, GP_ERR_IO, "%s: write failure", x->out);
 	if (rc && !x->to_stdout)
@@ -177,7 +146,6 @@ static int html_single(const void *ctx, const char *path)
 {
 	const struct html_opts *x = ctx;
 	struct gp_analysis a;
-	struct passes p;
 	gp_error err = {0};
 	gp_trace t;
 	FILE *out;
@@ -188,14 +156,15 @@ static int html_single(const void *ctx, const char *path)
 	if (!rc && !(out = open_page(x)))
 		rc = GP_EXIT_IO;
 	if (!rc) {
-		int st = run_passes(path, &t, x, &p, &a, &err);
+		int st = analyse(&t, x, 0, &a, &err);
 		if (st == GP_OK) {
-			st = write_page(x, out, &a, &err);
-			passes_free(&p);
+			const struct gp_sink_input in = {.path = path, .an = &a};
+			st = write_page(x, out, &in, &err);
 		} else if (!x->to_stdout) {
 			fclose(out);
 			gp_cli_remove_output(x->out);
 		}
+		gp_analysis_free(&a);
 		if (st) {
 			gp_err_print(&err);
 			rc = gp_exit_code(st);
@@ -211,28 +180,25 @@ static int html_rank(const void *ctx, gp_trace *t, gp_writer *w, gp_writer *rec,
 {
 	const struct html_opts *x = ctx;
 	struct gp_analysis a;
-	struct passes p;
 	char *text = NULL;
 	size_t len = 0;
-	int rc = run_passes(NULL, t, x, &p, &a, err);
+	FILE *f = NULL;
+	int rc = analyse(t, x, GP_NEED_RECORD, &a, err);
 
-	if (rc)
-		return rc;
-	FILE *f = open_memstream(&text, &len);
-	if (!f) {
-		passes_free(&p);
-		return gp_err(err, GP_ERR_INTERNAL, "html: no memory to keep a rank's part");
+	if (rc == GP_OK && !(f = open_memstream(&text, &len)))
+		rc = gp_err(err, GP_ERR_INTERNAL, "html: no memory to keep a rank's part");
+	if (rc == GP_OK) {
+		gp_html_input(f, NULL, &a, x->o->top);
+		fclose(f);
+		const char *row[GP_KGROUP_NCOLS] = {"input", text};
+		gp_writer_row(w, row);
+		free(text);
+		gp_kgroups_put(&a.groups, w);
+		if (rec)
+			gp_rank_record_put(&a.record, rec);
 	}
-	gp_html_input(f, &a);
-	fclose(f);
-	const char *row[GP_HTML_PART_NCOLS] = {"input", text};
-	gp_writer_row(w, row);
-	free(text);
-	gp_html_groups(&a, w);
-	if (rec)
-		gp_cli_rank_record_put(&p.b, rec);
-	passes_free(&p);
-	return GP_OK;
+	gp_analysis_free(&a);
+	return rc;
 }
 
 /* Several files (gp_cli_reduce_fn): the ranks' parts as one page. */
@@ -242,17 +208,18 @@ static int html_reduce(const void *ctx, const struct gp_cli_result *const *res, 
 	const struct html_opts *x = ctx;
 	struct gp_html_rank *ranks = gp_xcalloc(n, sizeof(*ranks));
 	struct gp_rank_record *recs = gp_xcalloc(n, sizeof(*recs));
-	struct gp_html_job job = {.ranks = ranks, .n = n, .only_rank = x->only_rank};
+	struct gp_kgroups groups;
+	struct gp_html_job job = {.ranks = ranks, .n = n, .only_rank = x->only_rank, .groups = &groups};
 	bool found = x->only_rank < 0;
 	size_t got = 0;
 	int rc = GP_OK;
 
+	gp_kgroups_init(&groups);
 	for (; got < n && rc == GP_OK; got++) {
-		const char *c[GP_HTML_PART_NCOLS];
+		const char *c[GP_KGROUP_NCOLS];
 		size_t at = 0;
-		rc = gp_cli_rank_record_read(&res[got]->record, &recs[got], err);
-		ranks[got] = (struct gp_html_rank){.path = res[got]->path, .id = res[got]->id,
-						   .parts = &res[got]->rows, .record = &recs[got]};
+		rc = gp_rank_record_read(&res[got]->record, &recs[got], err);
+		ranks[got] = (struct gp_html_rank){.path = res[got]->path, .id = res[got]->id, .record = &recs[got]};
 		if (rc == GP_OK && gp_rowbuf_next(&res[got]->rows, &at, c) == 1 && c[0] &&
 		    strcmp(c[0], "input") == 0 && c[1])
 			ranks[got].input = c[1];
@@ -262,14 +229,22 @@ static int html_reduce(const void *ctx, const struct gp_cli_result *const *res, 
 	}
 	if (rc == GP_OK && !found)
 		rc = gp_err(err, GP_ERR_USAGE, "html: --rank %d: no such rank among the %zu files", x->only_rank, n);
+	/* the tables: the groups of every rank, or of one, summed by name */
+	for (size_t i = 0; i < n && rc == GP_OK; i++) {
+		size_t at;
+		if ((x->only_rank < 0 || res[i]->id.rank == x->only_rank) &&
+		    !gp_kgroups_add_rows(&groups, &res[i]->rows, &at))
+			rc = gp_err(err, GP_ERR_FORMAT, "%s: html: the rank's kept groups are damaged (byte %zu)",
+				    res[i]->path, at);
+	}
 	FILE *out = rc == GP_OK ? open_page(x) : NULL;
 	if (rc == GP_OK && !out)
 		rc = gp_err(err, GP_ERR_IO, "%s: the page was not written", x->out);
 	if (rc == GP_OK) {
-		struct gp_analysis a = {.job = &job, .peaks = &x->o->peaks, .script = x->lib,
-					.script_len = x->lib_len, .top = x->o->top};
-		rc = write_page(x, out, &a, err);
+		const struct gp_sink_input in = {.job = &job};
+		rc = write_page(x, out, &in, err);
 	}
+	gp_kgroups_free(&groups);
 	for (size_t i = 0; i < got; i++)
 		gp_rank_record_free(&recs[i]);
 	free(recs);
@@ -280,8 +255,8 @@ static int html_reduce(const void *ctx, const struct gp_cli_result *const *res, 
 int cmd_html(int argc, char **argv)
 {
 	struct html_opts x = {.only_rank = -1};
-	struct gp_cli_many m = {.cmd = "html", .fn = html_rank, .ctx = &x, .cols = gp_html_part_cols,
-				.ncols = GP_HTML_PART_NCOLS, .reduce = html_reduce, .single = html_single,
+	struct gp_cli_many m = {.cmd = "html", .fn = html_rank, .ctx = &x, .cols = gp_kgroup_cols,
+				.ncols = GP_KGROUP_NCOLS, .reduce = html_reduce, .single = html_single,
 				.want_record = true};
 	struct gp_cli_opts o;
 	struct stat st;

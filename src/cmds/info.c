@@ -10,7 +10,7 @@
 
 #include "cmds/cmds.h"
 #include "cmds/options.h"
-#include "ops/ops.h"
+#include "analysis/analysis.h"
 #include "writers/kv.h"
 #include "writers/writer.h"
 
@@ -27,8 +27,9 @@ static const struct gp_cmd_spec info_spec = {
 	.many_files = true,
 };
 
-/* The GPUs: a text line "gpu N  name, SMs, cc, GiB" each; in JSON a "gpus"
-** list of objects whose unknown fields are null. */
+/* The GPUs: a text line "gpu N  name, SMs, cc, GiB, peaks ROW" each (ROW:
+** the GPU table's row, an estimate's "... (estimated)", or "unknown"); in
+** JSON a "gpus" list of objects whose unknown fields are null. */
 static void write_gpus(gp_kv *kv, const gp_trace *t)
 {
 	char buf[512], label[32];
@@ -37,13 +38,16 @@ static void write_gpus(gp_kv *kv, const gp_trace *t)
 	for (size_t i = 0; i < t->devices.n; i++) {
 		const struct gp_device *d = &t->devices.v[i];
 		const char *name = gp_s(t, d->name);
+		struct gp_gpu est;
+		const struct gp_gpu *g = gp_gpu_for_device(t, d, &est);
 		int n = snprintf(buf, sizeof(buf), "%s", name[0] ? name : "(unnamed)");
 		if (d->sm_count)
 			n += snprintf(buf + n, sizeof(buf) - (size_t)n, ", %d SMs", d->sm_count);
 		if (d->cc_major)
 			n += snprintf(buf + n, sizeof(buf) - (size_t)n, ", cc %d.%d", d->cc_major, d->cc_minor);
 		if (d->mem_bytes)
-			snprintf(buf + n, sizeof(buf) - (size_t)n, ", %.1f GiB", (double)d->mem_bytes / (1u << 30));
+			n += snprintf(buf + n, sizeof(buf) - (size_t)n, ", %.1f GiB", (double)d->mem_bytes / (1u << 30));
+		snprintf(buf + n, sizeof(buf) - (size_t)n, ", peaks %s", g ? g->name : "unknown");
 		snprintf(label, sizeof(label), "gpu %d", d->id);
 		gp_kv_str(kv, NULL, label, buf);
 
@@ -60,6 +64,8 @@ static void write_gpus(gp_kv *kv, const gp_trace *t)
 			gp_kv_u64(kv, "memory_bytes", NULL, d->mem_bytes);
 		else
 			gp_kv_str(kv, "memory_bytes", NULL, NULL);
+		gp_kv_str(kv, "peaks", NULL, g ? g->name : NULL);
+		gp_kv_str(kv, "peaks_from", NULL, !g ? NULL : g->flags & GP_GPU_ESTIMATED ? "estimate" : "table");
 		gp_kv_end(kv);
 	}
 	gp_kv_end(kv);
@@ -98,12 +104,17 @@ static void write_info(gp_kv *kv, gp_trace *t)
 	uint64_t copied = 0;
 	for (size_t i = 0; i < t->memcpys.n; i++)
 		copied += t->memcpys.v[i].bytes;
+	int64_t kernel_ns = 0;   /* the kernels' durations added up */
+	for (size_t i = 0; i < t->kernels.n; i++)
+		kernel_ns += t->kernels.v[i].end - t->kernels.v[i].start;
 	/* text shows the framework counts only for traces that have them */
 	bool framework = nops || nannot || nother;
 
 	gp_kv_u64(kv, "processes", "processes", t->processes.n);
 	gp_kv_u64(kv, "threads", "threads", t->threads.n);
 	gp_kv_u64(kv, "kernels", "kernels", t->kernels.n);
+	gp_kv_i64(kv, "kernel_ns", NULL, kernel_ns);
+	gp_kv_str(kv, NULL, "kernel time", gp_fmt_duration((double)kernel_ns, buf, sizeof(buf)));
 	gp_kv_u64(kv, "api_calls", "api calls", t->apis.n);
 	gp_kv_u64(kv, "api_calls_runtime", "api calls (runtime)", nrt);
 	gp_kv_u64(kv, "api_calls_driver", "api calls (driver)", ndrv);
@@ -134,15 +145,17 @@ static void write_info(gp_kv *kv, gp_trace *t)
 	gp_kv_u64(kv, "kernels_with_launch", t->kernels.n ? "kernels with launch" : NULL, attributed);
 	if (t->kernels.n) {
 		/* Op model coverage: how much GPU time has known FLOPs. */
-		struct gp_opres *res = gp_ops_run(t, NULL);
+		struct gp_analysis a;
 		struct gp_ops_summary os;
-		gp_ops_summarize(t, res, &os);
+		gp_error err = {0};
+		gp_analysis_run(t, GP_NEED_OPS, NULL, &a, &err);   /* the op model never fails */
+		gp_ops_summarize(t, &a.ops, &os);
 		gp_kv_pct(kv, "gpu_time_with_flops_pct", "gpu time with flops",
 			  os.gpu_ns > 0 ? 100 * os.known_ns / os.gpu_ns : 0.0);
 		gp_kv_u64(kv, "kernels_with_flops", "kernels with flops", os.known);
 		gp_kv_u64(kv, "unknown_ops", "unknown ops", os.unknown_ops);
 		gp_kv_u64(kv, "kernels_of_unknown_ops", "kernels of unknown ops", os.unknown_kernels);
-		free(res);
+		gp_analysis_free(&a);
 	} else {
 		gp_kv_str(kv, "gpu_time_with_flops_pct", NULL, NULL);
 		gp_kv_u64(kv, "kernels_with_flops", NULL, 0);

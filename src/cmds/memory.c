@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/memory.h"
+#include "analysis/analysis.h"
 #include "cmds/cmds.h"
 #include "cmds/options.h"
 #include "writers/writer.h"
@@ -243,7 +243,7 @@ int cmd_memory(int argc, char **argv)
 {
 	struct opts o = {.view = VIEW_DEVICE, .buckets = DEFAULT_BUCKETS};
 	struct gp_cli_opts co;
-	struct gp_memory m;
+	struct gp_analysis a;
 	gp_writer w;
 	gp_error err = {0};
 	gp_trace t;
@@ -264,30 +264,31 @@ int cmd_memory(int argc, char **argv)
 		gp_trace_free(&t);
 		return rc;
 	}
-	gp_memory_run(&t, &m);
+	gp_analysis_run(&t, GP_NEED_MEMORY, NULL, &a, &err);   /* the memory pass never fails */
+	const struct gp_memory *m = &a.memory;
 	if (!t.memevents.n)
 		fprintf(stderr, "gpuprof memory: note: %s has no memory events (PyTorch: "
 			"profile_memory=True; nsys: --cuda-memory-usage=true)\n", co.file);
 	for (size_t i = 0; i < t.warnings.n; i++)   /* the reader's: skipped events among them */
 		fprintf(stderr, "gpuprof memory: note: %s\n", gp_s(&t, t.warnings.v[i]));
-	for (int i = 0; i < m.nnotes; i++)
-		fprintf(stderr, "gpuprof memory: note: %s\n", m.notes[i]);
+	for (int i = 0; i < m->nnotes; i++)
+		fprintf(stderr, "gpuprof memory: note: %s\n", m->notes[i]);
 	switch (o.view) {
 	case VIEW_DEVICE:
-		device_rows(&w, &m, co.top);
+		device_rows(&w, m, co.top);
 		break;
 	case VIEW_OP: case VIEW_LAYER:
-		group_rows(&w, &t, &m, o.view == VIEW_OP ? GP_MEM_BY_OP : GP_MEM_BY_LAYER, co.top);
+		group_rows(&w, &t, m, o.view == VIEW_OP ? GP_MEM_BY_OP : GP_MEM_BY_LAYER, co.top);
 		break;
 	case VIEW_SERIES: case VIEW_STEPS:
-		series_rows(&w, &t, &m, &o, co.top);
+		series_rows(&w, &t, m, &o, co.top);
 		break;
 	}
 	if (gp_writer_close(&w, &err)) {
 		gp_err_print(&err);
 		rc = gp_exit_code(err.status);
 	}
-	gp_memory_free(&m);
+	gp_analysis_free(&a);
 	gp_trace_free(&t);
 	return rc;
 }

@@ -323,8 +323,9 @@ int gp_cli_run(const struct gp_cli_many *m, const struct gp_cli_opts *co)
 int gp_cli_coll_extract(gp_trace *t, const struct gp_gpu *gpu, struct gp_coll_rank *r, const char **link,
 			gp_error *err)
 {
-	struct gp_coll_opts co = {.is_comm = gp_kernel_is_comm};
+	struct gp_coll_opts co = {0};
 	const struct gp_gpu *g = gpu;
+	struct gp_gpu est;
 
 	*link = NULL;
 	if (gp_coll_extract(t, &co, r, err))
@@ -333,7 +334,7 @@ int gp_cli_coll_extract(gp_trace *t, const struct gp_gpu *gpu, struct gp_coll_ra
 		int32_t dev = r->n ? r->v[0].device : t->devices.n ? t->devices.v[0].id : -1;
 		const struct gp_device *d = gp_trace_device(t, dev);
 		if (d)
-			g = gp_gpu_for_device(t, d);
+			g = gp_gpu_for_device(t, d, &est);
 	}
 	if (g) {
 		r->link_bw = g->link_bw * 1e9;

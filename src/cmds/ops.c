@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/analysis.h"
 #include "analysis/optable.h"
 #include "cmds/cmds.h"
 #include "cmds/options.h"
@@ -426,14 +427,15 @@ int cmd_ops(int argc, char **argv)
 	if (oo.python) {
 		gp_optable_python(&t, &tb);
 	} else {
-		struct gp_opres *res = gp_ops_run(&t, NULL);
+		struct gp_analysis a;
+		gp_analysis_run(&t, GP_NEED_OPS, NULL, &a, &err);   /* the op model never fails */
 		double *flops = gp_xmalloc((t.kernels.n ? t.kernels.n : 1) * sizeof(*flops));
 		struct gp_optable_opts to = {.group = oo.group, .stack_depth = oo.depth, .flops = flops};
 		for (size_t k = 0; k < t.kernels.n; k++)
-			flops[k] = res[k].flops;
+			flops[k] = a.ops.r[k].flops;
 		gp_optable_build(&t, &to, &tb);
 		free(flops);
-		free(res);
+		gp_analysis_free(&a);
 		ncols = op_columns(oo.group, tb.has_memory, cols, sel);
 	}
 	rc = GP_EXIT_OK;

@@ -164,13 +164,14 @@ static int parse_end(const char *cmd, const char *arg, struct gp_cli_opts *o)
 
 static void list_gpus(void)
 {
-	printf("%-16s %4s %7s %7s %7s %7s %7s %7s %6s %6s  %s\n", "GPU", "SMs", "FP64", "FP32", "TF32",
-	       "FP16", "BF16", "FP8", "GB/s", "Link", "(link)");
+	printf("%-28s %4s %4s %7s %7s %7s %7s %7s %7s %7s %6s %6s  %s\n", "GPU", "SMs", "cc", "FP64", "FP32",
+	       "TF32", "FP16", "BF16", "FP8", "INT8", "GB/s", "Link", "(link)");
 	for (const struct gp_gpu *g = gp_gpus; g->name; g++)
-		printf("%-16s %4d %7.1f %7.1f %7.1f %7.1f %7.1f %7.1f %6.0f %6.2f  %s\n", g->name, g->sm_count,
-		       g->fp64_tc ? g->fp64_tc : g->fp64, g->fp32, g->tf32, g->fp16, g->bf16, g->fp8, g->bw,
-		       g->link_bw, g->link ? g->link : "-");
-	printf("(dense TFLOP/s at boost clock, datasheet roofs; docs/op-model.md; Link: GPU-to-GPU\n"
+		printf("%-28s %4d %2d.%d %7.1f %7.1f %7.1f %7.1f %7.1f %7.1f %7.1f %6.0f %6.2f  %s\n", g->name,
+		       g->sm_count, g->cc_major, g->cc_minor, g->fp64_tc ? g->fp64_tc : g->fp64, g->fp32, g->tf32,
+		       g->fp16, g->bf16, g->fp8, g->int8, g->bw, g->link_bw, g->link ? g->link : "-");
+	printf("(dense TFLOP/s (INT8: TOP/s) at boost clock, datasheet roofs; AMD: CUs, gfx version, matrix\n"
+	       "cores; sources and the estimate for a GPU not listed: docs/op-model.md; Link: GPU-to-GPU\n"
 	       "GB/s per direction, what `comm` compares busbw with, 0 = unknown; docs/comm.md)\n");
 }
 

@@ -16,12 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/breakdown.h"
-#include "analysis/ranks.h"
+#include "analysis/analysis.h"
 #include "cmds/cmds.h"
 #include "cmds/options.h"
-#include "ops/ops.h"
-#include "util/stats.h"
 #include "writers/writer.h"
 
 static const struct gp_cmd_opt ranks_own[] = {
@@ -54,15 +51,6 @@ static const struct gp_cmd_spec ranks_spec = {
 ** ranks) joins here with its own columns and reduce. */
 enum view { VIEW_RANKS, VIEW_STEPS };
 
-const struct gp_column gp_rank_record_cols[GP_RANK_RECORD_NCOLS] = {
-	{"record", "Record", 4, false, false, NULL},
-	{"a", "A", 4, true, false, NULL},
-	{"b", "B", 4, true, false, NULL},
-	{"c", "C", 4, true, false, NULL},
-	{"d", "D", 4, true, false, NULL},
-	{"e", "E", 4, true, false, NULL},
-	{"f", "F", 4, true, false, NULL},
-};
 
 static const struct gp_column rank_cols[] = {
 	{"rank", "Rank", 4, true, false, NULL},
@@ -99,87 +87,16 @@ struct job {
 	bool table;
 };
 
-int gp_cli_rank_record_write(const gp_trace *t, gp_writer *w, gp_error *err)
-{
-	struct gp_breakdown_opts bo = {.short_gap_ns = 10000, .is_comm = gp_kernel_is_comm};
-	gp_breakdown b;
-
-	if (gp_breakdown_run(t, &bo, &b, err))
-		return err->status;
-	gp_cli_rank_record_put(&b, w);
-	gp_breakdown_free(&b);
-	return GP_OK;
-}
-
-void gp_cli_rank_record_put(const gp_breakdown *b, gp_writer *w)
-{
-	struct gp_rank_record r;
-	char v[6][24];
-	const char *row[7] = {"sums", v[0], v[1], v[2], v[3], v[4], NULL};
-
-	gp_rank_record_of(b, &r);
-	snprintf(v[0], 24, "%" PRId64, r.span);
-	snprintf(v[1], 24, "%" PRId64, r.compute);
-	snprintf(v[2], 24, "%" PRId64, r.comm);
-	snprintf(v[3], 24, "%" PRId64, r.memory);
-	snprintf(v[4], 24, "%" PRId64, r.idle);
-	gp_writer_row(w, row);
-	for (size_t k = 0; k < r.nsteps; k++) {
-		const char *srow[7] = {"step", v[0], v[1], NULL, NULL, NULL, NULL};
-		snprintf(v[0], 24, "%" PRId32, r.steps[k].iter);
-		snprintf(v[1], 24, "%" PRId64, r.steps[k].time);
-		gp_writer_row(w, srow);
-	}
-	gp_rank_record_free(&r);
-}
-
-int gp_cli_rank_record_read(const struct gp_rowbuf *rb, struct gp_rank_record *r, gp_error *err)
-{
-	GP_VEC(struct gp_rank_step) steps = {0};
-	const char *c[GP_RANK_RECORD_NCOLS];
-	int64_t *t;
-	size_t at = 0;
-	int got, sums = 0;
-
-	memset(r, 0, sizeof(*r));
-	while ((got = gp_rowbuf_next(rb, &at, c)) > 0) {
-		int64_t a, b;
-		if (c[0] && strcmp(c[0], "sums") == 0 &&
-		    gp_rowbuf_cell_i64(c[1], INT64_MIN, INT64_MAX, &r->span) &&
-		    gp_rowbuf_cell_i64(c[2], INT64_MIN, INT64_MAX, &r->compute) &&
-		    gp_rowbuf_cell_i64(c[3], INT64_MIN, INT64_MAX, &r->comm) &&
-		    gp_rowbuf_cell_i64(c[4], INT64_MIN, INT64_MAX, &r->memory) &&
-		    gp_rowbuf_cell_i64(c[5], INT64_MIN, INT64_MAX, &r->idle)) {
-			sums++;
-		} else if (c[0] && strcmp(c[0], "step") == 0 && gp_rowbuf_cell_i64(c[1], -1, INT32_MAX, &a) &&
-			   gp_rowbuf_cell_i64(c[2], INT64_MIN, INT64_MAX, &b) &&
-			   (!steps.n || a > steps.v[steps.n - 1].iter)) {
-			*gp_vec_push(steps) = (struct gp_rank_step){(int32_t)a, b};
-		} else {
-			got = -1;
-			break;
-		}
-	}
-	if (got < 0 || sums != 1 || !steps.n) {
-		gp_vec_free(steps);
-		return gp_err(err, GP_ERR_FORMAT, "a rank record is damaged (byte %zu of %zu)", at, rb->len);
-	}
-	r->steps = steps.v;
-	r->nsteps = steps.n;
-	t = gp_xmalloc(steps.n * sizeof(*t));
-	for (size_t k = 0; k < steps.n; k++)
-		t[k] = steps.v[k].time;
-	struct gp_stats st;
-	gp_stats_compute(t, steps.n, &st);
-	r->step_median = (gp_ns)st.med;
-	free(t);
-	return GP_OK;
-}
-
 /* Each file: its record as the rows (gp_cli_trace_fn). */
 static int ranks_trace(const void *ctx, gp_trace *t, gp_writer *w, gp_writer *rec, gp_error *err)
 {
-	return gp_cli_rank_record_write(t, w, err);
+	struct gp_analysis a;
+	int rc = gp_analysis_run(t, GP_NEED_RECORD, NULL, &a, err);
+
+	if (rc == GP_OK)
+		gp_rank_record_put(&a.record, w);
+	gp_analysis_free(&a);
+	return rc;
 }
 
 static void cell_time(char *buf, size_t size, gp_ns ns, bool table)
@@ -269,7 +186,7 @@ static int ranks_reduce(const void *ctx, const struct gp_cli_result *const *res,
 	size_t got = 0;
 
 	for (; got < n && rc == GP_OK; got++) {
-		rc = gp_cli_rank_record_read(&res[got]->rows, &rec[got], err);
+		rc = gp_rank_record_read(&res[got]->rows, &rec[got], err);
 		rp[got] = &rec[got];
 	}
 	if (rc == GP_OK && j->view == VIEW_STEPS)

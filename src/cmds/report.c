@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/analysis.h"
 #include "cmds/cmds.h"
 #include "cmds/options.h"
 #include "util/fmt.h"
-#include "ops/ops.h"
 #include "writers/writer.h"
 
 enum col {
@@ -87,7 +87,9 @@ static const struct gp_cmd_spec report_spec = {
 	"Columns (added): start end pid corr longname (demangled name) regs\n"
 	"  smem (static+dynamic bytes) latency (kernel start - API start, ns)\n"
 	"  api (launching API call) iter (iteration: ProfilerStep#N, \"iteration N\" ranges)\n"
-	"Columns (roofline, docs/op-model.md): gflops gbps (achieved), intensity\n"
+	"Columns (roofline, docs/op-model.md; peaks of the trace's GPU from the\n"
+	"  GPU table, else estimated from its properties: info says which):\n"
+	"  gflops gbps (achieved), intensity\n"
 	"  (FLOP/byte), ideal (max(FLOPs/peak, bytes/bandwidth), ns), eff\n"
 	"  (ideal/measured, at most 1: na, as flops and bytes, for a kernel whose\n"
 	"  modelled work exceeds the peaks; info names them), bound (compute or\n"
@@ -138,10 +140,12 @@ static const char *tc_name(int tc)
 	}
 }
 
-/* Formats one cell of kernel k; NULL when the value is unknown. */
-static const char *cell(const gp_trace *t, const struct gp_opres *res, size_t k, int col,
-			bool short_trace, const struct gp_peak_opts *po, struct cells *c)
+/* Formats one cell of kernel k (ops: the op model, NULL when not run);
+** NULL when the value is unknown. */
+static const char *cell(const gp_trace *t, const struct gp_ops *ops, size_t k, int col, bool short_trace,
+			struct cells *c)
 {
+	const struct gp_opres *res = ops ? ops->r : NULL;
 	const struct gp_kernel *kr = &t->kernels.v[k];
 	const struct gp_kernel_def *kd = gp_kernel_def(t, kr);
 	const struct gp_attr *a = &t->attrs[k];
@@ -205,12 +209,10 @@ static const char *cell(const gp_trace *t, const struct gp_opres *res, size_t k,
 	case C_API: return api ? gp_known_text(gp_s(t, gp_api_def(t, api)->name)) : NULL;
 	case C_GFLOPS: case C_GBPS: case C_INTENSITY: case C_IDEAL: case C_EFF: case C_BOUND: {
 		struct gp_roofline rl;
-		double pf = 0, pbw = 0, v;
+		double v;
 		if (!res)
 			return NULL;
-		if (!gp_op_is_comm(&res[k]))
-			gp_kernel_peaks(t, k, &res[k], po, &pf, &pbw);
-		gp_roofline(res[k].flops, res[k].bytes, (double)(kr->end - kr->start), pf, pbw, &rl);
+		gp_op_roofline(t, ops, k, &rl);
 		if (col == C_BOUND)
 			return rl.bound < 0 ? NULL : rl.bound ? "compute" : "memory";
 		v = col == C_GFLOPS ? rl.gflops : col == C_GBPS ? rl.gbps : col == C_INTENSITY ? rl.intensity
@@ -270,14 +272,19 @@ int cmd_report(int argc, char **argv)
 		return rc;
 	}
 
-	struct gp_opres *res = needs_ops(sel, nsel) ? gp_ops_run(&t, &o.peaks) : NULL;
+	struct gp_analysis_opts ao;
+	struct gp_analysis a;
+	gp_cli_analysis_opts(&o, &ao);
+	/* the op model never fails */
+	gp_analysis_run(&t, needs_ops(sel, nsel) ? GP_NEED_OPS : 0, &ao, &a, &err);
+	const struct gp_ops *ops = gp_analysis_has(&a, GP_NEED_OPS) ? &a.ops : NULL;
 	bool short_trace = o.wo.width > 0;
 	struct cells cells = {0};
 	const char *vals[C__COUNT];
 
 	for (size_t k = 0; k < t.kernels.n; k++) {
 		for (int i = 0; i < nsel; i++)
-			vals[i] = cell(&t, res, k, sel[i], short_trace, &o.peaks, &cells);
+			vals[i] = cell(&t, ops, k, sel[i], short_trace, &cells);
 		gp_writer_row(&w, vals);
 	}
 	rc = gp_writer_close(&w, &err);
@@ -285,7 +292,7 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, "gpuprof report: %s has no kernels%s\n", o.file,
 			t.ranges.n ? " (its ranges and timers: gpuprof ranges FILE)" : "");
 	free(cells.kernel);
-	free(res);
+	gp_analysis_free(&a);
 	gp_trace_free(&t);
 	if (rc) {
 		gp_err_print(&err);

@@ -73,15 +73,8 @@ _Static_assert(sizeof(struct gp_api) == 48, "gp_api is 48 bytes");
 _Static_assert(sizeof(struct gp_kernel_def) == 16 * 4 + 8, "gp_kernel_def has no padding");
 _Static_assert(sizeof(struct gp_api_def) == 4 * 4, "gp_api_def has no padding");
 
-/*
-** Stores rec (size bytes) at the end of the array *v (*n records, *cap
-** allocated) unless a record with the same bytes was stored before, and
-** returns the index of the stored one.  seen maps content hashes to
-** indices; on a hash collision between different records the later one is
-** stored again (exact, only less shared).
-*/
-static uint32_t share_record(void **v, size_t *n, size_t *cap, size_t size, gp_u64map *seen,
-			     const void *rec)
+uint32_t gp_share_record(void **v, size_t *n, size_t *cap, size_t size, gp_u64map *seen,
+			 const void *rec)
 {
 	int32_t prev = gp_u64map_add(seen, gp_strtab_hash(rec, size), (int32_t)*n);
 
@@ -94,7 +87,7 @@ static uint32_t share_record(void **v, size_t *n, size_t *cap, size_t size, gp_u
 
 uint32_t gp_kernel_def_add(gp_trace *t, const struct gp_kernel_def *d)
 {
-	return share_record((void **)&t->kernel_defs.v, &t->kernel_defs.n, &t->kernel_defs.cap,
+	return gp_share_record((void **)&t->kernel_defs.v, &t->kernel_defs.n, &t->kernel_defs.cap,
 			    sizeof(*d), &t->kernel_defs_seen, d);
 }
 
@@ -119,7 +112,7 @@ void gp_kernel_set_pid(gp_trace *t, struct gp_kernel *k, uint32_t pid, gp_u64map
 
 uint32_t gp_api_def_add(gp_trace *t, const struct gp_api_def *d)
 {
-	return share_record((void **)&t->api_defs.v, &t->api_defs.n, &t->api_defs.cap, sizeof(*d),
+	return gp_share_record((void **)&t->api_defs.v, &t->api_defs.n, &t->api_defs.cap, sizeof(*d),
 			    &t->api_defs_seen, d);
 }
 
@@ -488,15 +481,6 @@ const char *gp_mem_kind_name(int kind)
 		"Device Static", "Managed Static",
 	};
 	return kind >= 0 && kind < GP_MEM__COUNT ? names[kind] : "Unknown";
-}
-
-const char *gp_sync_kind_name(int kind)
-{
-	static const char *names[GP_SYNC__COUNT] = {
-		"Unknown sync", "Event sync", "Stream wait event", "Stream sync",
-		"Context sync",
-	};
-	return kind >= 0 && kind < GP_SYNC__COUNT ? names[kind] : "Unknown sync";
 }
 
 const char *gp_range_kind_name(int kind)

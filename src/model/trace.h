@@ -83,6 +83,9 @@ struct gp_device {
 	double mem_bw;         /* bytes/s as the file states it, 0 = unknown */
 	double clock_hz;       /* SM clock, 0 = unknown */
 	uint64_t l2_bytes;
+	int16_t warp_size;     /* threads per warp as the file states it (AMD CDNA 64); 0 = unknown */
+	int16_t gpu_row;       /* derived by the op model (gp_gpus_resolve): 1 + the row of its
+				** GPU peak table the device's name matches, -1 none; 0 = not looked up */
 };
 
 struct gp_process {
@@ -337,7 +340,7 @@ typedef struct gp_trace {
 	gp_strtab strs;
 	gp_arena arena;
 	gp_str path;
-	gp_str format;          /* reader name: "nsys", "nvprof", "kineto", "gpuprof-rec" */
+	gp_str format;          /* reader name: "nsys", "nvprof", "kineto", "gpuprof-rec", "rocprof" */
 	gp_str tool_version;    /* "nsys 2024.2.1.106", "nvprof (Version 12)" */
 
 	GP_VEC(struct gp_device) devices;
@@ -405,6 +408,18 @@ static inline const struct gp_api_def *gp_api_def(const gp_trace *t, const struc
 {
 	return &t->api_defs.v[a->def];
 }
+
+/* Stores rec (size bytes, no padding: compared as bytes) at the end of
+** the array *v (*n records, *cap allocated) unless a record with the same
+** bytes was stored before, and returns the index of the stored one.  seen
+** maps content hashes to indices; on a hash collision between different
+** records the later one is stored again (exact, only less shared).  The
+** def tables use it; so may a reader for records of its own that repeat.
+** GP_SHARE(vec, seen, rec) does it for a GP_VEC. */
+uint32_t gp_share_record(void **v, size_t *n, size_t *cap, size_t size, gp_u64map *seen,
+			 const void *rec);
+#define GP_SHARE(vec, seen, rec) \
+	gp_share_record((void **)&(vec).v, &(vec).n, &(vec).cap, sizeof(*(vec).v), (seen), (rec))
 
 /* Stores d in t->api_defs unless an equal one is there; returns its index,
 ** for gp_api.def. */
@@ -534,7 +549,6 @@ const char *gp_api_strip_version(const char *name, char *buf, size_t size);
 
 const char *gp_copy_kind_name(int kind);   /* "HtoD" */
 const char *gp_mem_kind_name(int kind);    /* "Pageable" */
-const char *gp_sync_kind_name(int kind);   /* "Stream sync" */
 const char *gp_range_kind_name(int kind);  /* "PushPop" */
 const char *gp_dir_name(int dir);          /* "fprop", "bprop", "na" */
 

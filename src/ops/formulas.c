@@ -606,52 +606,200 @@ static bool f_binary(struct gp_opctx *c)
 
 /* ---- softmax, normalization, dropout, reductions ---- */
 
-/* softmax / log_softmax: k1 FLOPs per element, fprop k2 B, bprop k3 B. */
-#define f_softmax f_unary
+/* Element size of a c10::ScalarType code (what Kineto records for an
+** argument such as _softmax_backward_data's input_dtype), 0 if not a
+** floating type. */
+static int scalar_type_size(double code)
+{
+	switch ((int)code) {
+	case 5: case 15: return 2;   /* Half, BFloat16 */
+	case 6: return 4;            /* Float */
+	case 7: return 8;            /* Double */
+	default: return 0;
+	}
+}
 
 /*
-** batch_norm (PyProf normalization.py): 8n FLOPs, fprop 4B, bprop 5B, and
-** 0 for the op's later kernels (sub > 0).
+** softmax / log_softmax / softmin, k1 FLOPs per element.  The kernels
+** (softmax_warp_*, cunn_SoftMax*, cunn_SpatialSoftMax*) keep a row on chip
+** or re-read it from L2, so DRAM sees each tensor once: fprop reads x and
+** writes y (in fp32 when half_to_float, the third argument, is true): 2
+** passes; bprop (_softmax_backward_data(grad_output, output, dim,
+** input_dtype)) reads dy and y and writes dx (of input_dtype): 3 passes.
+** PyProf counted 3 and 5, more than the kernels move (a warp softmax then
+** ran above the GPU's bandwidth).
 */
-static bool f_batchnorm(struct gp_opctx *c)
+static bool f_softmax(struct gp_opctx *c)
 {
-	if (!f_unary(c))
+	const struct gp_arg *x = gp_optensor(c, 0);
+
+	if (!x)
 		return false;
-	if (c->sub > 0)
-		c->flops = c->bytes = 0;
+	enum gp_dtype dt = gp_opdtype(c, x);
+	double n = gp_numel(x), s = gp_opsize(dt);
+	c->dtype = dt;
+	gp_pp_shape(c, "T", x);
+	gp_pp_type(c, dt);
+	c->flops = c->rule->k1 * n;
+	if (c->dir == GP_DIR_BPROP) {
+		const struct gp_arg *y = gp_optensor(c, 1), *in = arg_or(c, "input_dtype", 3);
+		int sx = in && in->type == GP_ARG_INT ? scalar_type_size(in->value) : 0;
+		double sy = y && gp_numel(y) == n ? gp_opsize(gp_opdtype(c, y)) : s;
+		c->bytes = n * (s + sy + (sx ? sx : s));
+		return true;
+	}
+	const struct gp_arg *h = arg_or(c, "half_to_float", 2);
+	bool to_float = h && h->type == GP_ARG_BOOL && h->value != 0;
+	c->bytes = n * (s + (to_float ? 4 : s));
 	return true;
 }
 
-/* Normalization helper kernels that only compute statistics. */
-static const char *const norm_stat_kernels[] = {
-	"oments", "Stats", "stats", "elford", "Internal", "FusedParams", "GammaBeta", "gamma_beta",
-	"RowwiseMoments", NULL
+/* Which normalization (the rule's k1). */
+enum norm_kind { NK_LAYER, NK_RMS, NK_GROUP, NK_BATCH };
+
+/* What one kernel of a normalization op does:
+**   FUSED  statistics and normalization in one kernel: fprop reads x and
+**          writes y, bprop reads dy and x and writes dx;
+**   STATS  a reduction: reads x (bprop: dy and x), writes per-row or
+**          per-channel values;
+**   APPLY  the normalization pass after a STATS kernel: as FUSED;
+**   PARAMS works on per-row or per-channel arrays only (the statistics,
+**          the weights, partial sums), not on the tensor;
+**   REDUCE a TensorIterator reduction (reduce_kernel): reads one tensor;
+**   ELEMENTWISE  a TensorIterator kernel: APPLY or PARAMS by the op. */
+enum norm_role { NR_FUSED, NR_STATS, NR_APPLY, NR_PARAMS, NR_REDUCE, NR_ELEMENTWISE };
+
+/* Kernel names (a substring; first match wins) and what they do; a name
+** none matches is FUSED (vectorized_layer_norm_kernel,
+** layer_norm_grad_input_kernel, batch_norm_backward_kernel, cuDNN's
+** bn_fw_* / bn_bw_*, MIOpenBatchNormFwdTrainSpatial, MIOpenBatchNormBwdSpatial). */
+static const struct {
+	const char *sub;
+	uint8_t role;
+} norm_kernels[] = {
+	{"FinalMeanVariance", NR_PARAMS},       /* MIOpen: partial sums -> mean, variance */
+	{"FusedParams", NR_PARAMS},             /* Compute{,Gradient,Backward}FusedParamsCUDAKernel */
+	{"cuComputeGradGammaBeta", NR_PARAMS},  /* 2nd stage of dgamma over partial sums */
+	{"RowwiseMoments", NR_STATS},
+	{"collect_statistics", NR_STATS},
+	{"MeanVariance", NR_STATS},             /* MIOpen ...SpatialMeanVariance */
+	{"elford", NR_STATS},
+	{"ComputeInternalGradients", NR_STATS},
+	{"backward_reduce", NR_STATS},
+	{"reduce_kernel", NR_REDUCE},
+	{"GammaBeta", NR_STATS},                /* dgamma, dbeta from dy and x (group norm: PARAMS) */
+	{"DScaleDBias", NR_STATS},
+	{"transform_input", NR_APPLY},
+	{"backward_elemt", NR_APPLY},
+	{"SpatialNorm", NR_APPLY},              /* MIOpenBatchNormFwdTrainSpatialNorm */
+	{"SpatialDX", NR_APPLY},
+	{"LayerNormForward", NR_APPLY},
+	{"LayerNormBackward", NR_APPLY},
+	{"elementwise", NR_ELEMENTWISE},
 };
 
+static enum norm_role norm_role(const struct gp_opctx *c, enum norm_kind kind)
+{
+	enum norm_role role = NR_FUSED;
+
+	for (size_t i = 0; i < sizeof(norm_kernels) / sizeof(norm_kernels[0]); i++)
+		if (strstr(c->kshort, norm_kernels[i].sub)) {
+			role = norm_kernels[i].role;
+			break;
+		}
+	/* group norm's GammaBetaBackwardCUDAKernel1/2 sum the per-(N, C)
+	** values ComputeInternalGradients wrote */
+	if (role == NR_STATS && kind == NK_GROUP && strstr(c->kshort, "GammaBeta"))
+		return NR_PARAMS;
+	if (role != NR_ELEMENTWISE)
+		return role;
+	if (kind == NK_BATCH) {
+		/* training: the running-statistics update over C values (the
+		** normalization has its own kernel); eval: the normalization */
+		const struct gp_arg *tr = arg_or(c, "training", 5);
+		bool training = tr && tr->type == GP_ARG_BOOL ? tr->value != 0 : c->sub > 0;
+		return training && c->dir != GP_DIR_BPROP ? NR_PARAMS : NR_APPLY;
+	}
+	if (kind == NK_GROUP && c->dir == GP_DIR_BPROP && c->sub == 1) {
+		/* with a weight (5th argument), the kernel after
+		** ComputeInternalGradients is c1 = rstd * gamma over N x C */
+		const struct gp_arg *w = gp_oparg(c, 4);
+		if (w && w->type == GP_ARG_TENSOR)
+			return NR_PARAMS;
+	}
+	return NR_APPLY;
+}
+
+/* The number of per-row or per-channel values a PARAMS kernel works on:
+** layer/RMS norm: rows (elements over the normalized size: the
+** normalized_shape list, else the last dim) + the normalized size (the
+** weights' gradients); group norm: N x C; batch norm: C. */
+static double norm_stats(const struct gp_opctx *c, enum norm_kind kind, const struct gp_arg *x)
+{
+	if (kind == NK_GROUP)
+		return x->ndim >= 2 ? (double)x->shape[0] * (double)x->shape[1] : 1;
+	if (kind == NK_BATCH)
+		return x->ndim >= 2 ? (double)x->shape[1] : 1;
+	const struct gp_arg *ns = gp_opnamed(c, "normalized_shape");
+	for (uint32_t j = 0; !ns && j < c->nargs; j++)
+		if (c->args[j].type == GP_ARG_LIST)
+			ns = &c->args[j];
+	double per = 1;
+	if (ns && ns->type == GP_ARG_LIST && ns->ndim > 0)
+		for (int i = 0; i < ns->ndim; i++)
+			per *= ns->shape[i] > 0 ? (double)ns->shape[i] : 1;
+	else if (x->ndim > 0 && x->shape[x->ndim - 1] > 0)
+		per = (double)x->shape[x->ndim - 1];
+	return gp_numel(x) / per + per;
+}
+
 /*
-** layer_norm, group_norm, instance_norm, rms_norm (fprop and bprop): the
-** main pass reads x and writes y (fprop 5n FLOPs, 2B) or reads dy, x and
-** writes dx (bprop 8n, 3B); statistics / gamma-beta kernels read their
-** inputs once (3n FLOPs, B; bprop 2B).  k1 = 1 for RMS norm (no mean).
+** layer_norm, rms_norm, group_norm, batch_norm (k1: enum norm_kind), fprop
+** and bprop, per kernel by what it does (norm_role): FUSED and APPLY move
+** 2B (fprop: x read, y written) or 3B (bprop: dy and x read, dx written);
+** STATS B (fprop) or 2B (bprop); REDUCE n FLOPs, B; PARAMS 16 S bytes and 4 S FLOPs (about
+** four fp32 arrays of S per-row or per-channel values, norm_stats).  The
+** saved statistics and the weights the tensor passes also read are
+** arrays of that size and are left out (under 1/N of the traffic).
+** FLOPs: FUSED and APPLY 5n fprop, 8n bprop (batch norm, PyProf's 8n for
+** the op: FUSED 8n, its split path STATS 3n + APPLY 5n); STATS 3n (RMS 2n).
+** PyProf counted batch norm as 4B fprop and 5B bprop on the op's first
+** kernel (0 on the rest), more than any kernel reads or writes.
 */
-static bool f_layernorm(struct gp_opctx *c)
+static bool f_norm(struct gp_opctx *c)
 {
 	const struct gp_arg *x = gp_optensor(c, c->dir == GP_DIR_BPROP && strstr(c->op, "backward") ? 1 : 0);
 
 	if (!x)
 		return false;
+	enum norm_kind kind = (enum norm_kind)c->rule->k1;
 	enum gp_dtype dt = gp_opdtype(c, x);
 	double n = gp_numel(x), B = n * gp_opsize(dt);
 	bool bp = c->dir == GP_DIR_BPROP;
 	c->dtype = dt;
 	gp_pp_shape(c, "T", x);
 	gp_pp_type(c, dt);
-	if (has_any(c->kshort, norm_stat_kernels)) {
-		c->flops = (c->rule->k1 ? 2 : 3) * n;
+	switch (norm_role(c, kind)) {
+	case NR_STATS:
+		c->flops = (kind == NK_RMS ? 2 : 3) * n;
 		c->bytes = bp ? 2 * B : B;
-	} else {
-		c->flops = (bp ? 8 : 5) * n;
+		break;
+	case NR_REDUCE:
+		c->flops = n;
+		c->bytes = B;
+		break;
+	case NR_PARAMS:
+		c->flops = 4 * norm_stats(c, kind, x);
+		c->bytes = 16 * norm_stats(c, kind, x);
+		break;
+	case NR_APPLY:
+		c->flops = (kind == NK_BATCH ? 5 : bp ? 8 : 5) * n;
 		c->bytes = bp ? 3 * B : 2 * B;
+		break;
+	default:
+		c->flops = (kind == NK_BATCH || bp ? 8 : 5) * n;
+		c->bytes = bp ? 3 * B : 2 * B;
+		break;
 	}
 	return true;
 }
@@ -772,7 +920,8 @@ static bool f_mse(struct gp_opctx *c)
 /*
 ** cross_entropy / nll_loss over logits [N, C] (or [N, C, d...]) with class
 ** targets (backward ops: grad_output first, then the logits): softmax
-** kernels get log_softmax's cost over the logits; NLL kernels touch one
+** kernels get log_softmax's cost over the logits (f_softmax: 21n FLOPs,
+** 2B fprop, 3B bprop); NLL kernels touch one
 ** element per row both ways: rows FLOPs, 8 rows (targets) + rows s + s
 ** bytes (fprop reads one logit per row and writes the loss, bprop reads
 ** grad_output and writes one gradient per row); the zero fill of the dense
@@ -793,7 +942,7 @@ static bool f_xent(struct gp_opctx *c)
 	gp_pp_type(c, dt);
 	if (strcmp(c->op, "cross_entropy") == 0 && (strstr(c->kfull, "oftMax") || strstr(c->kfull, "oftmax"))) {
 		c->flops = 21 * n;
-		c->bytes = (bp ? 5 : 3) * n * s;
+		c->bytes = (bp ? 3 : 2) * n * s;
 		return true;
 	}
 	if (strstr(c->kfull, "Fill") || strstr(c->kfull, "fill") || strstr(c->kfull, "zero")) {
@@ -820,7 +969,8 @@ static bool f_xent(struct gp_opctx *c)
 ** s (Q + K + V + O).  bprop: 2.5x the FLOPs (five matmuls instead of two),
 ** bytes s (2Q + 2K + 2V + 2O).  In the unfused (math) path a GEMM kernel
 ** does one of the two matmuls (half the FLOPs) and other kernels are the
-** softmax over BHLS scores.
+** softmax over BHLS scores: 5 BHLS FLOPs, scores read and written (2 s
+** BHLS; a softmax backward kernel reads dy and y: 3 s BHLS).
 */
 static bool f_attention(struct gp_opctx *c)
 {
@@ -874,7 +1024,7 @@ static bool f_attention(struct gp_opctx *c)
 	} else {
 		c->tc = GP_TC_NOT_APPLICABLE;
 		c->flops = 5 * BH * L * S;
-		c->bytes = 2 * s * BH * L * S;
+		c->bytes = (bp && strstr(c->kshort, "oftmax") ? 3 : 2) * s * BH * L * S;
 	}
 	return true;
 }

@@ -14,8 +14,9 @@
 
 #include "util/alloc.h"
 #include "util/fmt.h"
-#include "util/u64map.h"
+#include "model/classify.h"
 #include "ops/opsint.h"
+#include "util/u64map.h"
 
 /* ---- argument helpers (shared with formulas.c) ---- */
 
@@ -268,7 +269,7 @@ static void kname_fill(struct gp_kname *kn, const char *kfull, const char *kshor
 	kn->tc = (int8_t)gp_tc_kernel(kfull);
 	kn->gemm_like = gp_kernel_is_gemm_like(kfull);
 	kn->dtype = (uint8_t)gp_kernel_dtype(kfull);
-	kn->comm = gp_kernel_is_comm(kshort);
+	kn->comm = gp_kernel_name_is_comm(kshort);
 	kn->helper = gp_kernel_is_helper(kfull);
 }
 
@@ -519,42 +520,60 @@ static size_t mark_trials(const gp_trace *t, struct gp_opres *r, uint8_t *mark)
 	return marked;
 }
 
-/* Kernels whose modelled work needs longer at the peaks of po than the
-** kernel ran (eff > 1): the model is wrong for them (a Winograd or FFT
+/* The most distinct peaks a run keeps (gp_opres.peak's 24 bits); a
+** kernel past them (only a damaged trace with millions of devices) gets
+** peaks[0], unknown. */
+#define MAX_PEAKS ((size_t)1 << 24)
+
+/* Gives each kernel the index of its peaks in o->peaks.  Peaks depend only
+** on the device, dtype and tensor-core use: each combination is looked up
+** once (a GPU table lookup per kernel cost 20% of `info`), and consecutive
+** kernels mostly share one, so the map is asked only when it changes. */
+static void assign_peaks(const gp_trace *t, struct gp_ops *o)
+{
+	GP_VEC(struct gp_peak) peaks = {0};
+	gp_u64map at = {0};
+	uint64_t last_key = UINT64_MAX;
+	uint32_t last = 0;
+
+	*gp_vec_push(peaks) = (struct gp_peak){0, 0};
+	for (size_t k = 0; k < t->kernels.n; k++) {
+		struct gp_opres *r = &o->r[k];
+		int32_t dev = gp_kernel_device(t, &t->kernels.v[k]);
+		bool tc = r->tc == GP_TC_YES;
+		uint64_t key = (uint64_t)(uint32_t)dev << 32 | (uint64_t)r->dtype << 1 | tc;
+		if (key != last_key) {
+			int32_t i = gp_u64map_get(&at, key);
+			if (i < 0 && peaks.n < MAX_PEAKS) {
+				i = (int32_t)peaks.n;
+				gp_peaks_lookup(t, dev, (enum gp_dtype)r->dtype, tc, &o->po, gp_vec_push(peaks));
+				gp_u64map_put(&at, key, i);
+			}
+			last_key = key;
+			last = i < 0 ? 0 : (uint32_t)i;
+		}
+		r->peak = last;
+	}
+	gp_u64map_free(&at);
+	o->peaks = peaks.v;
+	o->npeaks = peaks.n;
+}
+
+/* Kernels whose modelled work needs longer at their peaks than the kernel
+** ran (eff > 1): the model is wrong for them (a Winograd or FFT
 ** convolution does fewer multiplies than the direct one, an operand was
 ** already in L2, a duration was rounded to the microsecond).  Marks
 ** overpeak, makes flops/bytes unknown and returns the number marked. */
-static size_t mark_overpeak(const gp_trace *t, struct gp_opres *r, const struct gp_peak_opts *po,
-			    uint8_t *mark)
+static size_t mark_overpeak(const gp_trace *t, struct gp_ops *o, uint8_t *mark)
 {
-	/* Peaks depend only on the device, dtype and TC use: looked up once per
-	** combination (a GPU table lookup per kernel cost 20% of `info`). */
-	struct peak_of {
-		int32_t device;
-		uint8_t dtype;
-		int8_t tc;
-		double pf, pbw;
-	} seen[32];
-	size_t nseen = 0, marked = 0;
+	struct gp_opres *r = o->r;
+	size_t marked = 0;
 
 	for (size_t k = 0; k < t->kernels.n; k++) {
-		double pf = 0, pbw = 0;
 		struct gp_roofline rl;
 		if (!r[k].known || r[k].flops < 0 || r[k].bytes < 0 || r[k].comm)
 			continue;
-		int32_t dev = gp_kernel_device(t, &t->kernels.v[k]);
-		size_t i = 0;
-		while (i < nseen && (seen[i].device != dev || seen[i].dtype != r[k].dtype || seen[i].tc != r[k].tc))
-			i++;
-		if (i < nseen) {
-			pf = seen[i].pf;
-			pbw = seen[i].pbw;
-		} else {
-			gp_kernel_peaks(t, k, &r[k], po, &pf, &pbw);
-			if (nseen < sizeof(seen) / sizeof(seen[0]))
-				seen[nseen++] = (struct peak_of){dev, r[k].dtype, r[k].tc, pf, pbw};
-		}
-		gp_roofline(r[k].flops, r[k].bytes, kernel_ns(t, k), pf, pbw, &rl);
+		gp_op_roofline(t, o, k, &rl);
 		if (rl.eff <= 1)
 			continue;
 		r[k].overpeak = 1;
@@ -566,13 +585,14 @@ static size_t mark_overpeak(const gp_trace *t, struct gp_opres *r, const struct 
 	return marked;
 }
 
-struct gp_opres *gp_ops_run(gp_trace *t, const struct gp_peak_opts *po)
+void gp_ops_run(gp_trace *t, const struct gp_peak_opts *po, struct gp_ops *ops)
 {
 	struct gp_opres *r = gp_xcalloc(t->kernels.n ? t->kernels.n : 1, sizeof(*r));
 	/* Distinct op and kernel names are few, kernels many. */
 	struct ops_cache oc = {.n = t->strs.n};
 	struct gp_opctx c;
 
+	gp_gpus_resolve(t, po);
 	oc.rule = gp_xcalloc(oc.n, sizeof(*oc.rule));
 	oc.kn = gp_xmalloc(oc.n * sizeof(*oc.kn));
 	oc.kn_done = gp_xcalloc(oc.n, 1);
@@ -642,9 +662,7 @@ struct gp_opres *gp_ops_run(gp_trace *t, const struct gp_peak_opts *po)
 		if (c.tc == GP_TC_YES && c.dtype == GP_DT_FP32)
 			c.dtype = GP_DT_TF32;
 		o->family = ok ? (uint16_t)(ri + FAMILY_RULE) : FAMILY_UNKNOWN;
-		/* the op decides; a kernel of an op the model does not know is
-		** judged by its name */
-		o->comm = ok ? strcmp(c.rule->family, "comm") == 0 : c.kn->comm;
+		o->comm = c.kn->comm;
 		o->known = ok && c.flops >= 0;
 		o->flops = c.flops;
 		o->bytes = c.bytes;
@@ -661,19 +679,44 @@ struct gp_opres *gp_ops_run(gp_trace *t, const struct gp_peak_opts *po)
 	free(oc.kn);
 	free(oc.kn_done);
 
+	memset(ops, 0, sizeof(*ops));
+	ops->r = r;
+	if (po)
+		ops->po = *po;
+	assign_peaks(t, ops);
+
 	uint8_t *mark = gp_xcalloc(t->kernels.n ? t->kernels.n : 1, 1);
 	if (t->attrs && mark_trials(t, r, mark))
 		note_marked(t, r, mark, "are autotuning trial runs (cudnn.benchmark: an op ran more GEMM/conv "
 			    "kernels than the same op with the same shapes does elsewhere); their FLOPs are not counted");
 	memset(mark, 0, t->kernels.n ? t->kernels.n : 1);
-	if (t->attrs && mark_overpeak(t, r, po, mark))
+	if (t->attrs && mark_overpeak(t, ops, mark))
 		note_marked(t, r, mark, "whose modelled work exceeds the GPU's peak; their FLOPs are not trusted");
 	free(mark);
-	return r;
 }
 
-void gp_ops_summarize(const gp_trace *t, const struct gp_opres *r, struct gp_ops_summary *s)
+void gp_ops_free(struct gp_ops *ops)
 {
+	free(ops->r);
+	free(ops->peaks);
+	memset(ops, 0, sizeof(*ops));
+}
+
+void gp_op_roofline(const gp_trace *t, const struct gp_ops *o, size_t k, struct gp_roofline *rl)
+{
+	const struct gp_kernel *kr = &t->kernels.v[k];
+	const struct gp_opres *r = &o->r[k];
+	const struct gp_peak *p = r->comm ? &o->peaks[0] : gp_op_peak(o, k);
+	/* unsigned: a damaged trace's times may differ by more than INT64_MAX */
+	double dur = kr->end > kr->start ? (double)((uint64_t)kr->end - (uint64_t)kr->start) : 0;
+
+	gp_roofline(r->flops, r->bytes, dur, p->flops, p->bw, rl);
+}
+
+void gp_ops_summarize(const gp_trace *t, const struct gp_ops *o, struct gp_ops_summary *s)
+{
+	const struct gp_opres *r = o->r;
+
 	memset(s, 0, sizeof(*s));
 	if (!r)
 		return;

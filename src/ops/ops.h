@@ -5,8 +5,9 @@
 ** (docs/op-model.md); tensor-core name patterns in tc.c; GPU peaks in
 ** gpus.c.
 **
-** Ownership: gp_ops_run() returns an array the caller frees with free().
-** Strings in it are interned in the trace (gp_str) or static (family).
+** Ownership: gp_ops_run() fills a caller-owned gp_ops whose arrays
+** gp_ops_free() releases.  Strings in it are interned in the trace (gp_str)
+** or static (family).
 */
 #ifndef GP_OPS_H
 #define GP_OPS_H
@@ -28,38 +29,82 @@ struct gp_opres {
 	uint8_t dtype;      /* enum gp_dtype the op computes in, GP_DT_UNKNOWN if unknown */
 	unsigned tc_eligible : 1; /* a GEMM/conv/attention op in fp16/bf16/tf32/fp8 */
 	unsigned known : 1;       /* a formula row computed flops/bytes for this kernel */
-	unsigned comm : 1;        /* read it through gp_op_is_comm() */
+	unsigned comm : 1;        /* gp_kernel_is_comm(); read it through gp_op_is_comm() */
 	unsigned helper : 1;      /* a helper kernel of a GEMM/conv op (gp_kernel_is_helper): 0 FLOPs */
 	unsigned trial : 1;       /* an autotuning trial run (cudnn.benchmark): flops/bytes -1 */
 	unsigned overpeak : 1;    /* the modelled work exceeded the GPU's peak: flops/bytes -1 */
+	unsigned peak : 24;       /* index into gp_ops.peaks: read it through gp_op_peak() */
 };
+
+/* Memory per kernel is a tracked target (docs/PERFORMANCE.md). */
+_Static_assert(sizeof(struct gp_opres) == 32, "gp_opres stays 32 bytes a kernel");
 
 /* The kernel's op family: "gemm", "conv", "pointwise"... (its rule's),
 ** "unknown" for an op no rule knows, NULL when no op is attributed. */
 const char *gp_opres_family(const struct gp_opres *r);
 
-/* Whether the kernel is communication (a collective or point-to-point
-** transfer): its op is in family "comm" (all_reduce, send,
-** record_param_comms...), or the model knows no op for it and its name is
-** an NCCL/RCCL kernel's (gp_kernel_is_comm()).  The one test of "is this
-** kernel communication" for advise, the roofline columns and time
-** breakdowns. */
+/* Whether the kernel is communication: gp_kernel_is_comm()
+** (model/classify.h), kept per kernel by the op model.  Communication
+** kernels have no compute/memory roofline. */
 static inline bool gp_op_is_comm(const struct gp_opres *r)
 {
 	return r->comm;
 }
 
-struct gp_peak_opts;
+/* The peaks the roofline of a kernel is measured against, from the
+** --gpu/--peak-* options, else the GPU table entry of its device.  A GPU
+** without its own name (gp_gpu_for_device) in a trace of one device takes
+** that device's. */
+struct gp_peak_opts {
+	const struct gp_gpu *gpu;   /* --gpu NAME, NULL = from the trace's device */
+	double peak_flops;          /* --peak-flops (FLOP/s), 0 = table */
+	double peak_bw;             /* --peak-bw (bytes/s), 0 = table */
+};
 
-/* Computes one gp_opres per kernel; t->attrs must be filled.  Never fails:
-** an op the model does not know gets family "unknown", flops/bytes -1.
-** Then two checks make the FLOPs trustworthy: autotuning trial runs
-** (cudnn.benchmark: one op instance that runs more GEMM/conv kernels than
-** the same op with the same shapes does elsewhere) get trial = 1, and a
-** kernel whose modelled work needs longer than it ran at the peaks of po
-** (NULL: the trace's GPU) gets overpeak = 1; both get flops/bytes -1, and
-** each check that fires adds a note to t->warnings (count, time, names). */
-struct gp_opres *gp_ops_run(gp_trace *t, const struct gp_peak_opts *po);
+/* A kernel's peaks: FLOP/s for its dtype on tensor cores or not, and
+** memory bandwidth in bytes/s; 0 = unknown. */
+struct gp_peak {
+	double flops, bw;
+};
+
+/* The op model of a trace: per kernel its gp_opres, and the few distinct
+** peaks the kernels run against (their device, dtype and tensor-core use
+** decide them), referenced by gp_opres.peak: 32 bytes a kernel in all. */
+struct gp_ops {
+	struct gp_opres *r;         /* [t->kernels.n] */
+	struct gp_peak *peaks;      /* [npeaks]; peaks[0] is {0, 0}: unknown */
+	size_t npeaks;
+	struct gp_peak_opts po;     /* the peak options it ran with */
+};
+
+/* Computes ops for t (t->attrs filled: else every kernel has no op), with
+** the peaks of po (NULL: the trace's GPUs).  Never fails: an op the model
+** does not know gets family "unknown", flops/bytes -1.  Then two checks
+** make the FLOPs trustworthy: autotuning trial runs (cudnn.benchmark: one
+** op instance that runs more GEMM/conv kernels than the same op with the
+** same shapes does elsewhere) get trial = 1, and a kernel whose modelled
+** work needs longer than it ran at its peaks gets overpeak = 1; both get
+** flops/bytes -1, and each check that fires adds a note to t->warnings
+** (count, time, names).  First it looks each device up in the GPU table
+** once (gp_gpus_resolve: its row kept in the device, a note for estimated
+** or unknown peaks).  Interns params and op names in t. */
+void gp_ops_run(gp_trace *t, const struct gp_peak_opts *po, struct gp_ops *ops);
+
+void gp_ops_free(struct gp_ops *ops);
+
+/* Kernel k's peaks (a communication kernel's too: gp_op_roofline gives it
+** none). */
+static inline const struct gp_peak *gp_op_peak(const struct gp_ops *o, size_t k)
+{
+	return &o->peaks[o->r[k].peak];
+}
+
+struct gp_roofline;
+
+/* Kernel k's roofline: its modelled FLOPs and bytes over its duration
+** (0 when it ends before it starts) against its peaks; a communication
+** kernel has none (ideal, eff and bound unknown, achieved rates kept). */
+void gp_op_roofline(const gp_trace *t, const struct gp_ops *o, size_t k, struct gp_roofline *rl);
 
 /* Totals over a gp_ops_run() result, for `info`. */
 struct gp_ops_summary {
@@ -69,7 +114,7 @@ struct gp_ops_summary {
 	size_t unknown_ops;     /* distinct op names the model does not know */
 	size_t unknown_kernels; /* kernels of those ops */
 };
-void gp_ops_summarize(const gp_trace *t, const struct gp_opres *r, struct gp_ops_summary *s);
+void gp_ops_summarize(const gp_trace *t, const struct gp_ops *o, struct gp_ops_summary *s);
 
 /* Kernel names: tensor cores, element type, communication (tc.c). */
 
@@ -95,34 +140,69 @@ enum gp_dtype gp_kernel_dtype(const char *name);
 /* Whether a GEMM-like op in dt is tensor-core eligible (fp16, bf16, tf32, fp8). */
 bool gp_dtype_tc_capable(enum gp_dtype dt);
 
-/* Whether a kernel's short name is an NCCL or RCCL communication kernel's
-** (ncclKernel_*, ncclDevKernel_*, rccl*). */
-bool gp_kernel_is_comm(const char *short_name);
 
 /* GPU peaks (gpus.c). */
 
+/* gp_gpu.flags */
+enum {
+	GP_GPU_HALF_ACC = 1,      /* GeForce-class tensor cores: fp16/bf16/tf32/fp8 with fp32
+				  ** accumulate at half the rate of the professional parts */
+	GP_GPU_NO_TC = 2,         /* no tensor cores on a tensor-core architecture (GTX 16) */
+	GP_GPU_ESTIMATED = 4,     /* peaks estimated from a device's properties (gp_gpu_estimate) */
+	GP_GPU_CLOCK_ASSUMED = 8, /* estimated at the architecture's usual clock: the trace has none */
+};
+
 struct gp_gpu {
-	const char *name;       /* "A100-SXM4-80GB" */
+	const char *name;       /* "A100-SXM4-80GB"; an estimate's names its architecture */
 	const char *match;      /* '|'-separated substrings of the device name */
-	int sm_count;
-	double fp64, fp64_tc, fp32, tf32, fp16, bf16, fp8, int8;  /* TFLOP/s (TOP/s), 0 = none */
-	double bw;              /* GB/s */
+	int sm_count;           /* SMs (AMD: compute units); 0 = not published */
+	double fp64, fp64_tc, fp32, tf32, fp16, bf16, fp8, int8;  /* TFLOP/s (TOP/s), dense, 0 = none */
+	double bw;              /* GB/s; 0 = unknown (an estimate from a trace without it) */
 	double fp6, fp4;        /* TFLOP/s, 0 = none (no dtype uses them yet) */
 	double link_bw;         /* GB/s per direction of the GPU-to-GPU link
 				** (NVLink, xGMI, or PCIe x16 on PCIe cards), 0 = unknown */
 	const char *link;       /* "NVLink4", "PCIe Gen4 x16", NULL = unknown */
+	/* What a trace records, to tell variants apart and check estimates */
+	int8_t cc_major, cc_minor;  /* compute capability; AMD: gfx version as HIP reports it (gfx942 = 9.4) */
+	int16_t mem_gb;         /* memory as marketed (GB), 0 = several */
+	int16_t clock_mhz;      /* boost clock the peaks are at (derived rows: the one used) */
+	uint8_t flags;          /* GP_GPU_* */
 };
 
-/* The table entry whose match occurs in the device name (case-insensitive,
-** longest match wins), or NULL. */
+/* The table entry named device_name, else the one whose match occurs in
+** it (case-insensitive, longest match wins, the first row on a tie), or
+** NULL.  By name only: for --gpu NAME. */
 const struct gp_gpu *gp_gpu_lookup(const char *device_name);
 
-/* The table entry for a device of a trace: by its name (gp_gpu_lookup),
-** else, for a name that does not say which GPU (ROCm's "AMD Radeon
-** Graphics", an empty one), by the properties the trace records (compute
-** capability / gfx version, SM or CU count, memory).  NULL when neither
-** identifies it. */
-const struct gp_gpu *gp_gpu_for_device(const gp_trace *t, const struct gp_device *d);
+/* The peaks of a device of a trace: the table row its name matches whose
+** SM count, memory and compute capability agree with what the trace
+** records (longest match first: "AMD Instinct MI250X / MI250" with 104
+** CUs is an MI250 GCD; an A100 MIG slice agrees with no row); for a name
+** that does not say which GPU it is (ROCm's "AMD Radeon Graphics", "") the
+** one row with its compute capability, SM count and memory; else, when est
+** is not NULL, peaks estimated from its properties (gp_gpu_estimate) in
+** *est, returned.  NULL when none of these can tell.  Uses d->gpu_row when
+** gp_gpus_resolve() has filled it. */
+const struct gp_gpu *gp_gpu_for_device(const gp_trace *t, const struct gp_device *d, struct gp_gpu *est);
+
+/* Fills *g with peaks estimated from what the trace records of device d:
+** its architecture (compute capability, or gfx version and CU count,
+** with the vendor from the name, warp size or format) gives FLOPs per
+** clock per SM for each precision (docs/op-model.md), times its SM count
+** and clock (the architecture's usual boost clock when the trace has none:
+** GP_GPU_CLOCK_ASSUMED); bandwidth is the trace's (0 when it has none).
+** g->name is the architecture's ("Ampere sm_86 (estimated)"), flags has
+** GP_GPU_ESTIMATED.  False, *g untouched, when the trace lacks the SM count
+** or the architecture is not one the table of rates knows. */
+bool gp_gpu_estimate(const gp_trace *t, const struct gp_device *d, struct gp_gpu *g);
+
+/* Looks up each device of t once and keeps the row in d->gpu_row, so that
+** the per-kernel peaks (gp_peaks_lookup) cost no name search; for each device
+** that runs kernels and whose peaks are not in the table, adds a note to
+** t->warnings: estimated (from what, what was assumed, the main peaks) or
+** unknown (what the trace lacks).  No note when po sets a GPU or both
+** peaks. */
+void gp_gpus_resolve(gp_trace *t, const struct gp_peak_opts *po);
 
 /* The table, for --help and docs (terminated by name == NULL). */
 extern const struct gp_gpu gp_gpus[];
@@ -142,15 +222,5 @@ struct gp_roofline {
 };
 void gp_roofline(double flops, double bytes, double dur_ns, double peak_flops, double peak_bw,
 		 struct gp_roofline *out);
-
-/* Peaks for one kernel: from opts overrides, else the device table entry
-** (g may be NULL).  Fills *pf and *pbw (0 = unknown). */
-struct gp_peak_opts {
-	const struct gp_gpu *gpu;   /* --gpu NAME, NULL = from the trace's device */
-	double peak_flops;          /* --peak-flops (FLOP/s), 0 = table */
-	double peak_bw;             /* --peak-bw (bytes/s), 0 = table */
-};
-void gp_kernel_peaks(const gp_trace *t, size_t k, const struct gp_opres *r,
-		     const struct gp_peak_opts *o, double *pf, double *pbw);
 
 #endif

@@ -37,7 +37,7 @@ struct gp_kname {
 	int8_t tc;              /* gp_tc_kernel(kfull) */
 	bool gemm_like;         /* gp_kernel_is_gemm_like(kfull) */
 	uint8_t dtype;          /* gp_kernel_dtype(kfull) */
-	bool comm;              /* gp_kernel_is_comm(kshort) */
+	bool comm;              /* gp_kernel_name_is_comm(kshort) */
 	bool helper;            /* gp_kernel_is_helper(kfull) */
 };
 
@@ -64,6 +64,13 @@ struct gp_opctx {
 	const char *op_override;        /* static string or NULL */
 	bool helper;                    /* a helper kernel: 0 FLOPs, bytes unknown */
 };
+
+/* The peaks of work in dtype dt (tc: on tensor cores) on device of t
+** (gpus.c): the overrides of o (may be NULL), else the GPU table entry of
+** o->gpu, the device or the trace's only device; the device's stated
+** bandwidth when no entry is found.  0 = unknown. */
+void gp_peaks_lookup(const gp_trace *t, int32_t device, enum gp_dtype dt, bool tc,
+		     const struct gp_peak_opts *o, struct gp_peak *p);
 
 /* The rule table (formulas.c, from ops.def) and its size. */
 extern const struct gp_oprule gp_oprules[];

@@ -183,17 +183,3 @@ bool gp_dtype_tc_capable(enum gp_dtype dt)
 	       dt == GP_DT_FP8_E5M2;
 }
 
-/* Short-name prefixes of communication kernels: NCCL before 2.19
-** (ncclKernel_AllReduce_RING_LL_Sum_float), NCCL 2.19+
-** (ncclDevKernel_AllReduce_Sum_f16_RING_LL), RCCL's own kernels. */
-static const char *const comm_prefixes[] = {"ncclKernel_", "ncclDevKernel_", "rccl", NULL};
-
-bool gp_kernel_is_comm(const char *short_name)
-{
-	if (!short_name)
-		return false;
-	for (const char *const *p = comm_prefixes; *p; p++)
-		if (strncmp(short_name, *p, strlen(*p)) == 0)
-			return true;
-	return false;
-}

@@ -166,6 +166,17 @@ long gp_inflate_read(gp_inflate *g, const char **data, const char **why)
 	return n;
 }
 
+const char *gp_inflate_cause(const char *why, const char *path)
+{
+	size_t pl = strlen(path);
+
+	if (!why)
+		return "read error";
+	if (strncmp(why, path, pl) == 0 && strncmp(why + pl, ": ", 2) == 0)
+		return why + pl + 2;
+	return why;
+}
+
 uint64_t gp_inflate_position(const gp_inflate *g)
 {
 	return g->pos;

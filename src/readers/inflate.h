@@ -38,6 +38,10 @@ gp_inflate *gp_inflate_open(const char *path, size_t chunk, bool threaded, gp_er
 ** the path). */
 long gp_inflate_read(gp_inflate *in, const char **data, const char **why);
 
+/* why, the message gp_inflate_read() gave for path, without the "PATH: "
+** zlib starts it with (a reader's message names the file already). */
+const char *gp_inflate_cause(const char *why, const char *path);
+
 /* How far into the file (compressed bytes, read ahead included) the
 ** chunk gp_inflate_read() last handed out lies: for progress against the
 ** file's size. */

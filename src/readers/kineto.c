@@ -40,12 +40,8 @@ typedef uint64_t (*where_fn)(void *src);
 static int parse_error(struct kineto_parser *p, yajl_handle h, yajl_status st, uint64_t offset,
 		       bool at_end)
 {
-	if (st == yajl_status_client_canceled) {
-		/* fail() wrote the message; add where */
-		size_t l = strlen(p->err->msg);
-		snprintf(p->err->msg + l, sizeof(p->err->msg) - l, " (byte offset %" PRIu64 ")", offset);
-		return p->err->status;
-	}
+	if (st == yajl_status_client_canceled)   /* fail() wrote the message; add where */
+		return gp_json_err_at(p->err, offset);
 	if (at_end && p->depth > 0)
 		return gp_err(p->err, GP_ERR_CORRUPT,
 			      "%s: truncated JSON: the file ends inside %s after %" PRIu64
@@ -53,16 +49,8 @@ static int parse_error(struct kineto_parser *p, yajl_handle h, yajl_status st, u
 			      p->path, p->depth >= 2 && p->nevents ? "traceEvents" : "the document",
 			      p->nevents, offset);
 
-	unsigned char *m = yajl_get_error(h, 0, NULL, 0);
 	char msg[256];
-	snprintf(msg, sizeof(msg), "%s", (const char *)m);
-	yajl_free_error(h, m);
-	for (char *c = msg; *c; c++)
-		if (*c == '\n')
-			*c = ' ';
-	size_t l = strlen(msg);
-	while (l && msg[l - 1] == ' ')
-		msg[--l] = '\0';
+	gp_json_yajl_error(h, msg, sizeof(msg));
 	return gp_err(p->err, p->nevents ? GP_ERR_CORRUPT : GP_ERR_FORMAT,
 		      "%s: invalid JSON (%s): at byte offset %" PRIu64 ", after %" PRIu64 " events",
 		      p->path, msg, offset, p->nevents);
@@ -84,13 +72,10 @@ static int parse_stream(struct kineto_parser *p, read_fn rd, void *src, where_fn
 		const char *errmsg = NULL, *data;
 		long n = rd(src, &data, &errmsg);
 		if (n < 0) {
-			size_t pl = strlen(p->path);
-			if (errmsg && strncmp(errmsg, p->path, pl) == 0 && strncmp(errmsg + pl, ": ", 2) == 0)
-				errmsg += pl + 2;   /* zlib prefixes the path */
 			rc = gp_err(p->err, GP_ERR_CORRUPT,
 				    "%s: truncated or damaged gzip stream (%s): after %" PRIu64
 				    " uncompressed bytes, %" PRIu64 " events",
-				    p->path, errmsg ? errmsg : "read error", offset, p->nevents);
+				    p->path, gp_inflate_cause(errmsg, p->path), offset, p->nevents);
 			goto out;
 		}
 		if (n == 0)
@@ -111,6 +96,10 @@ static int parse_stream(struct kineto_parser *p, read_fn rd, void *src, where_fn
 		rc = gp_err(p->err, GP_ERR_FORMAT,
 			    "%s: not a PyTorch profiler trace: no traceEvents array in the JSON object",
 			    p->path);
+	else if (p->top_is_array && p->nevents && !p->with_ph)   /* vLLM's execution_details.json */
+		rc = gp_err(p->err, GP_ERR_FORMAT,
+			    "%s: not a PyTorch profiler trace: a JSON array of %" PRIu64 " objects, none "
+			    "of them a trace event (no \"ph\")", p->path, p->nevents);
 	else
 		kineto_finish(p);
 out:

@@ -175,7 +175,7 @@ static void add_kernel(struct kineto_parser *p, const struct kineto_event *e, gp
 		.graph_id = (uint32_t)e->graph_id,
 		.graph_node = e->graph_node,
 	};
-	char shortbuf[256];
+	char shortbuf[1024];   /* as every reader: Tensile names run to 500 characters */
 
 	k->start = start;
 	k->end = end;
@@ -451,20 +451,26 @@ static void add_flow_end(struct kineto_parser *p, const struct kineto_event *e)
 	f->start = e->ph == 's';
 }
 
-/* Kineto's device types in [memory] instants (c10::DeviceType). */
-enum { KINETO_DEVICE_CPU = 0, KINETO_DEVICE_CUDA = 1 };
+/* Kineto's device types in [memory] instants (c10::DeviceType: CPU 0,
+** CUDA 1, ..., HIP 6, ..., XPU 12, MPS 13, ...).  A ROCm build of PyTorch
+** writes its GPU allocator's events as CUDA (HIP masquerades as CUDA) or
+** as HIP (MI300X traces of 2025): both are the memory of the GPU with that
+** Device Id, the ordinal the kernels' "device" uses. */
+enum { KINETO_DEVICE_CPU = 0, KINETO_DEVICE_CUDA = 1, KINETO_DEVICE_HIP = 6 };
 
 /* A "[memory]" instant (profile_memory=True): one allocator event.  Old
 ** files (2021) state only Bytes and the device; newer ones the allocator's
-** totals and the address too.  Device types other than CPU and CUDA are
-** counted for the notes. */
+** totals and the address too.  Device types other than CPU, CUDA and HIP
+** (other accelerators, whose ids are not the GPUs' ids) are counted for
+** the notes. */
 static void add_memevent(struct kineto_parser *p, const struct kineto_event *e)
 {
 	if (!(e->have & H_TS) || !(e->have & H_MEM_BYTES)) {
 		p->mem_unread++;
 		return;
 	}
-	if (e->mem_device_type != KINETO_DEVICE_CPU && e->mem_device_type != KINETO_DEVICE_CUDA) {
+	if (e->mem_device_type != KINETO_DEVICE_CPU && e->mem_device_type != KINETO_DEVICE_CUDA &&
+	    e->mem_device_type != KINETO_DEVICE_HIP) {
 		p->mem_other_type++;
 		return;
 	}
@@ -491,6 +497,7 @@ int kineto_event_finish(struct kineto_parser *p)
 {
 	struct kineto_event *e = &p->ev;
 
+	p->with_ph += e->ph != 0;
 	switch (e->ph) {
 	case 'M':
 		add_name(p, e);

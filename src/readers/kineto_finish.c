@@ -100,8 +100,8 @@ static void add_notes(struct kineto_parser *p)
 		gp_trace_warn(t, "%" PRIu64 " [memory] events state a total below 0 (read as not "
 			      "stated: replayed from the byte counts)", p->mem_negative_total);
 	if (p->mem_other_type)
-		gp_trace_warn(t, "%" PRIu64 " [memory] events of a device type other than CPU or CUDA "
-			      "not read", p->mem_other_type);
+		gp_trace_warn(t, "%" PRIu64 " [memory] events of a device type other than CPU, CUDA or "
+			      "HIP not read", p->mem_other_type);
 	if (p->neg_dur)
 		gp_trace_warn(t, "%" PRIu64 " events with negative dur set to 0", p->neg_dur);
 }

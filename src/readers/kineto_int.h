@@ -3,7 +3,7 @@
 **
 **   kineto.c           the gp_reader: probe, load, the sequential parse
 **   kineto_keys.c      which key is which (top level, event, args, ...)
-**   kineto_values.c    raw JSON number text to integers, ns, pid/tid
+**   kineto_values.c    raw JSON number text to ns, pid/tid (integers: jsonutil.c)
 **   kineto_parse.c     the state machine: yajl callbacks, one event at a time
 **   kineto_event.c     a finished event -> a model record, one function per kind
 **   kineto_finish.c    after the parse: base time, pids, versions, notes
@@ -29,6 +29,7 @@
 #include "util/error.h"
 #include "util/u64map.h"
 #include "model/trace.h"
+#include "readers/jsonutil.h"
 #include "readers/reader.h"
 
 #define KINETO_CHUNK (256 * 1024)   /* bytes handed to yajl at a time */
@@ -72,7 +73,7 @@ enum key {
 	K_MEM_BYTES, K_MEM_TOTAL_ALLOC, K_MEM_TOTAL_RESERVED, K_MEM_ADDR, K_MEM_DEV_ID,
 	K_MEM_DEV_TYPE,
 	/* deviceProperties entry */
-	K_DEV_ID, K_DEV_NAME, K_DEV_MEM, K_DEV_MAJOR, K_DEV_MINOR, K_DEV_SMS,
+	K_DEV_ID, K_DEV_NAME, K_DEV_MEM, K_DEV_MAJOR, K_DEV_MINOR, K_DEV_SMS, K_DEV_WARP,
 	/* distributedInfo */
 	K_RANK, K_WORLD, K_BACKEND, K_NCCL, K_PG_COUNT,
 };
@@ -176,6 +177,7 @@ struct kineto_parser {
 
 	struct kineto_event ev;
 	uint64_t nevents;         /* events opened so far */
+	uint64_t with_ph;         /* events with a "ph" (a bare array of none is no trace) */
 	bool seen_events;         /* traceEvents found */
 	bool top_is_array;
 	int64_t base_ns;
@@ -191,7 +193,7 @@ struct kineto_parser {
 
 	uint64_t no_ts, neg_dur, no_launch_cfg, hip_apis;
 	uint64_t mem_unread;      /* [memory] instants without ts or Bytes */
-	uint64_t mem_other_type;  /* [memory] instants of a device type other than CPU/CUDA */
+	uint64_t mem_other_type;  /* [memory] instants of a device type other than CPU/CUDA/HIP */
 	uint64_t mem_negative_total;  /* [memory] instants stating a total below 0 */
 
 	struct kineto_window win;
@@ -208,11 +210,6 @@ uint8_t kineto_key(uint8_t ctx, const char *s, size_t n, const char **meta);
 uint8_t kineto_category(const char *s, size_t n);
 
 /* ---- kineto_values.c ---- */
-
-/* Parse raw JSON number text s[0..n); false for text that is not one in
-** range (a fraction or exponent is truncated through strtod). */
-bool kineto_parse_u64(const char *s, size_t n, uint64_t *out);
-bool kineto_parse_i64(const char *s, size_t n, int64_t *out);
 
 /* Microseconds as written to integer nanoseconds; false when not a
 ** number or out of range.  See kineto_values.c for the rounding. */

@@ -44,6 +44,7 @@ static const struct keydef device_keys[] = {
 	KD("id", K_DEV_ID, NULL), KD("name", K_DEV_NAME, NULL),
 	KD("totalGlobalMem", K_DEV_MEM, NULL), KD("computeMajor", K_DEV_MAJOR, NULL),
 	KD("computeMinor", K_DEV_MINOR, NULL), KD("numSms", K_DEV_SMS, NULL),
+	KD("warpSize", K_DEV_WARP, NULL),
 	{NULL, 0, 0, NULL},
 };
 

@@ -331,6 +331,7 @@ static bool merge_part(struct kineto_parser *p, struct kineto_parser *q)
 		p->base_set = true;
 	}
 	p->nevents += q->nevents;
+	p->with_ph += q->with_ph;
 	p->no_ts += q->no_ts;
 	p->neg_dur += q->neg_dur;
 	p->no_launch_cfg += q->no_launch_cfg;

@@ -92,7 +92,7 @@ static int top_value(struct kineto_parser *p, uint8_t k, char kind, const char *
 		return fail(p, "traceEvents is a %s, expected an array",
 			    kind == 's' || kind == 'n' ? json_type(kind) : "scalar");
 	if (k == K_BASE_TIME) {
-		if (kind != 'n' || !kineto_parse_i64(s, n, &p->base_ns))
+		if (kind != 'n' || !gp_json_i64(s, n, &p->base_ns))
 			return fail(p, "baseTimeNanoseconds is not an integer");
 		p->base_set = true;
 	} else if (k == K_META && kind != 'z') {
@@ -167,7 +167,7 @@ static int event_value(struct kineto_parser *p, uint8_t k, char kind, const char
 		return 1;
 	}
 	case K_ID:
-		if (kineto_parse_u64(s, n, &u) || (kind == 's' && (u = kineto_synth_id(p, s, n)))) {
+		if (gp_json_u64(s, n, &u) || (kind == 's' && (u = kineto_synth_id(p, s, n)))) {
 			e->id = u;
 			e->have |= H_ID;
 		}
@@ -187,8 +187,8 @@ static void args_signed(struct kineto_event *e, uint8_t k, const char *s, size_t
 	int64_t v;
 	uint64_t u;
 
-	if (!kineto_parse_i64(s, n, &v)) {
-		if (!kineto_parse_u64(s, n, &u))
+	if (!gp_json_i64(s, n, &v)) {
+		if (!gp_json_u64(s, n, &u))
 			return;
 		v = (int64_t)u;
 	}
@@ -211,7 +211,7 @@ static void args_unsigned(struct kineto_event *e, uint8_t k, const char *s, size
 {
 	uint64_t u;
 
-	if (!kineto_parse_u64(s, n, &u))
+	if (!gp_json_u64(s, n, &u))
 		return;
 	switch (k) {
 	case K_CORR: e->corr = u; e->have |= H_CORR; break;
@@ -249,7 +249,7 @@ static void coll_value(struct kineto_parser *p, uint8_t k, char kind, const char
 		memcpy(dtype, s, n);
 		dtype[n] = '\0';
 		e->coll_dtype = (uint8_t)gp_dtype_parse(dtype);
-	} else if (kind == 'n' && kineto_parse_i64(s, n, &v) && v >= 0) {
+	} else if (kind == 'n' && gp_json_i64(s, n, &v) && v >= 0) {
 		if (k == K_COLL_IN)
 			e->coll_in = v;
 		else if (k == K_COLL_OUT)
@@ -305,7 +305,7 @@ static int dim3_value(struct kineto_parser *p, char kind, const char *s, size_t 
 	struct kineto_event *e = &p->ev;
 	uint64_t u;
 
-	if (kind == 'n' && p->dim_idx < 3 && kineto_parse_u64(s, n, &u)) {
+	if (kind == 'n' && p->dim_idx < 3 && gp_json_u64(s, n, &u)) {
 		uint32_t *d = p->key[p->depth - 1] == K_GRID ? e->grid : e->block;
 		d[p->dim_idx] = u > UINT32_MAX ? UINT32_MAX : (uint32_t)u;
 		if (p->key[p->depth - 1] == K_GRID)
@@ -337,7 +337,7 @@ static int device_value(struct kineto_parser *p, uint8_t k, char kind, const cha
 		d->name = gp_strtab_intern_n(&p->t->strs, s, n);
 		return 1;
 	}
-	if (kind != 'n' || !kineto_parse_i64(s, n, &v))
+	if (kind != 'n' || !gp_json_i64(s, n, &v))
 		return 1;
 	switch (k) {
 	case K_DEV_ID: d->id = (int32_t)v; break;
@@ -345,6 +345,7 @@ static int device_value(struct kineto_parser *p, uint8_t k, char kind, const cha
 	case K_DEV_MAJOR: d->cc_major = (int16_t)v; break;
 	case K_DEV_MINOR: d->cc_minor = (int16_t)v; break;
 	case K_DEV_SMS: d->sm_count = (int32_t)v; break;
+	case K_DEV_WARP: d->warp_size = v > 0 && v <= 1024 ? (int16_t)v : 0; break;
 	}
 	return 1;
 }

@@ -1,69 +1,12 @@
 /*
-** The Kineto reader's values: numbers arrive from yajl as raw text, so ids
-** above INT64_MAX and microsecond timestamps with fractions convert to
-** integers without going through a double.  See kineto_int.h.
+** The Kineto reader's values: numbers arrive from yajl as raw text, so
+** microsecond timestamps with fractions convert to integer nanoseconds
+** without going through a double (integers: jsonutil.c).  See kineto_int.h.
 */
 #include <stdlib.h>
 #include <string.h>
 
 #include "readers/kineto_int.h"
-
-bool kineto_parse_u64(const char *s, size_t n, uint64_t *out)
-{
-	uint64_t v = 0;
-	size_t i = 0;
-
-	if (n == 0)
-		return false;
-	if (n > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-		for (i = 2; i < n; i++) {
-			int c = s[i], d;
-			if (c >= '0' && c <= '9') d = c - '0';
-			else if (c >= 'a' && c <= 'f') d = c - 'a' + 10;
-			else if (c >= 'A' && c <= 'F') d = c - 'A' + 10;
-			else return false;
-			v = v * 16 + (uint64_t)d;
-		}
-		*out = v;
-		return true;
-	}
-	for (; i < n && s[i] >= '0' && s[i] <= '9'; i++) {
-		uint64_t d = (uint64_t)(s[i] - '0');
-		if (v > (UINT64_MAX - d) / 10)
-			return false;
-		v = v * 10 + d;
-	}
-	if (i == n) {
-		*out = v;
-		return true;
-	}
-	char tmp[64], *end;
-	if (n >= sizeof(tmp))
-		return false;
-	memcpy(tmp, s, n);
-	tmp[n] = '\0';
-	double d = strtod(tmp, &end);
-	if (*end || !(d >= 0) || d >= 18446744073709551616.0)
-		return false;
-	*out = (uint64_t)d;
-	return true;
-}
-
-bool kineto_parse_i64(const char *s, size_t n, int64_t *out)
-{
-	uint64_t v;
-
-	if (n && s[0] == '-') {
-		if (!kineto_parse_u64(s + 1, n - 1, &v) || v > (uint64_t)INT64_MAX + 1)
-			return false;
-		*out = (int64_t)(0 - v);
-		return true;
-	}
-	if (!kineto_parse_u64(s, n, &v) || v > (uint64_t)INT64_MAX)
-		return false;
-	*out = (int64_t)v;
-	return true;
-}
 
 /* "1712195495519689.047", "12", "1.5e3": exact for plain decimals, digits
 ** past the third decimal rounding half up; exponent forms go through a
@@ -156,7 +99,7 @@ uint32_t kineto_parse_thread_id(struct kineto_parser *p, const char *s, size_t n
 			len = n - (size_t)(num - s);
 		}
 	}
-	if (kineto_parse_i64(num, len, &v) && v >= INT32_MIN &&
+	if (gp_json_i64(num, len, &v) && v >= INT32_MIN &&
 	    v <= (int64_t)UINT32_MAX - KINETO_MAX_SYNTH_IDS - 1 && memchr(num, '.', len) == NULL)
 		return (uint32_t)v;
 	return kineto_synth_id(p, s, n);

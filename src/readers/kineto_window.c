@@ -140,7 +140,7 @@ static void scan_base(struct scan *sc, bool at_end)
 		sc->base_from = (size_t)(h - sc->buf);   /* the number goes on */
 		return;
 	}
-	sc->base_set = kineto_parse_i64(sc->buf + i, j - i, &sc->base);
+	sc->base_set = gp_json_i64(sc->buf + i, j - i, &sc->base);
 	sc->base_from = j;
 	if (!sc->base_set)
 		sc->base = 0;

@@ -7,11 +7,13 @@ extern const struct gp_reader gp_reader_nsys;
 extern const struct gp_reader gp_reader_nvprof;
 extern const struct gp_reader gp_reader_kineto;
 extern const struct gp_reader gp_reader_gprec;
+extern const struct gp_reader gp_reader_rocprof;
 
 const struct gp_reader *const gp_readers[] = {
 	&gp_reader_nsys,
 	&gp_reader_nvprof,
 	&gp_reader_kineto,
 	&gp_reader_gprec,
+	&gp_reader_rocprof,
 	NULL,
 };

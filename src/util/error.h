@@ -37,11 +37,6 @@ typedef struct gp_error {
 int gp_err(gp_error *err, enum gp_status status, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-/* Prefixes the existing message with a cause-giving context, keeping the
-** status: "reading kernels: <old message>".  Returns the status. */
-int gp_err_prefix(gp_error *err, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
 /* Maps a status to the documented exit code. */
 int gp_exit_code(enum gp_status status);
 

@@ -2,11 +2,11 @@
 ** The advise report for people: the GPU and time totals, then each
 ** finding with its time at stake (and the time it shares with larger
 ** findings, counted there), evidence and change, wrapped at 78 columns.
-** A sink: it needs the findings (and the path) of the analysis.
+** A sink: it needs the findings (GP_NEED_FINDINGS) and the path.
 */
 #include <string.h>
 
-#include "ops/advise.h"
+#include "analysis/analysis.h"
 #include "writers/sink.h"
 #include "writers/writer.h"
 
@@ -34,15 +34,15 @@ static void wrap(FILE *out, const char *label, const char *s)
 	fputc('\n', out);
 }
 
-static int advise_write(gp_sink *s, const struct gp_analysis *a, gp_error *err)
+static int advise_write(gp_sink *s, const struct gp_sink_input *in, gp_error *err)
 {
-	const struct gp_findings *f = a->findings;
 	FILE *out = s->out;
 	char d[64], d2[64], of[48];
 
-	if (!f)
+	if (!in->an || !gp_analysis_has(in->an, GP_NEED_FINDINGS))
 		return gp_err(err, GP_ERR_USAGE, "the advise output needs the findings");
-	fprintf(out, "gpuprof advise: %s\n", a->path);
+	const struct gp_findings *f = &in->an->findings;
+	fprintf(out, "gpuprof advise: %s\n", in->path);
 	fprintf(out, "GPU %s, %s of kernel time over a %s span\n", f->gpu ? f->gpu : "unknown (use --gpu)",
 		gp_fmt_duration(f->gpu_ns, d, sizeof(d)), gp_fmt_duration(f->span_ns, d2, sizeof(d2)));
 	if (!f->v.n) {
@@ -53,7 +53,7 @@ static int advise_write(gp_sink *s, const struct gp_analysis *a, gp_error *err)
 		snprintf(of, sizeof(of), "of %d GPUs x the span", f->devices);
 	else
 		snprintf(of, sizeof(of), "of the span");
-	for (size_t i = 0; i < f->v.n && i < a->top; i++) {
+	for (size_t i = 0; i < f->v.n && i < s->opts.top; i++) {
 		const struct gp_finding *x = &f->v.v[i];
 		fprintf(out, "\n%2zu. %s\n", i + 1, x->title);
 		fprintf(out, "     at stake: about %s (%.1f%% %s)  [%s]\n", gp_fmt_duration(x->ns, d, sizeof(d)),

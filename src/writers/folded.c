@@ -3,7 +3,8 @@
 ** "layer;...;op;kernel weight", for flamegraph.pl, speedscope and inferno.
 ** Three sinks share this file, one per weight: folded (GPU time, ns),
 ** folded-flops (modelled FLOPs) and folded-idle (GPU idle time, under the
-** CPU context of the kernel that ends each gap).  Weights are integers
+** CPU context of the kernel that ends each gap); folded-flops needs the
+** op model (GP_NEED_OPS).  Weights are integers
 ** summed exactly: the lines add up to the trace's total.  Frame names are
 ** escaped so that ';', ' ' and '%' (and control characters) cannot break
 ** a line: they become %3B, %20, %25 (%XX).
@@ -11,7 +12,7 @@
 ** Several traces (gp_sink_write per trace, then the sink's end) add into
 ** one table of stacks, written at the end: identical stacks of different
 ** files are one line with their weights summed; a trace given its rank
-** (gp_analysis.rank: export --per-rank) starts its stacks with a frame
+** (gp_sink_input.rank: export --per-rank) starts its stacks with a frame
 ** "rank-R".  The table is the sink's state, bounded by the distinct stacks.
 */
 #include <inttypes.h>
@@ -19,10 +20,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/analysis.h"
 #include "util/strtab.h"
-#include "analysis/ranks.h"
 #include "util/u64map.h"
-#include "ops/ops.h"
 #include "writers/sink.h"
 
 enum weight { W_TIME, W_FLOPS, W_IDLE };
@@ -106,7 +106,7 @@ static void kernel_context(struct stacks *st, const struct gp_analysis *an, size
 	const gp_trace *t = an->trace;
 	const struct gp_attr *a = &t->attrs[k];
 	const char *layer = gp_known_text(gp_s(t, a->layer));
-	const char *op = gp_known_text(gp_s(t, an->opres && an->opres[k].op ? an->opres[k].op : a->op));
+	const char *op = gp_known_text(gp_s(t, an->ops.r && an->ops.r[k].op ? an->ops.r[k].op : a->op));
 
 	if (layer)
 		put_layer(st, layer);
@@ -140,7 +140,7 @@ static void add_idle(struct stacks *st, const struct gp_analysis *an, const stru
 			put_frame(st, "idle", 4);
 			if (k < t->kernels.n) {
 				const struct gp_attr *a = &t->attrs[k];
-				const char *op = gp_known_text(gp_s(t, an->opres && an->opres[k].op ? an->opres[k].op : a->op));
+				const char *op = gp_known_text(gp_s(t, an->ops.r && an->ops.r[k].op ? an->ops.r[k].op : a->op));
 				if (op) {
 					kernel_context(st, an, k);
 					if (a->api >= 0) {
@@ -158,19 +158,20 @@ static void add_idle(struct stacks *st, const struct gp_analysis *an, const stru
 }
 
 /* Adds the stacks of one trace, weighted by w, to st. */
-static int add_trace(struct stacks *st, const struct gp_analysis *an, enum weight w, gp_error *err)
+static int add_trace(struct stacks *st, const struct gp_sink_input *in, enum weight w, gp_error *err)
 {
-	const gp_trace *t = an->trace;
+	const struct gp_analysis *an = in->an;
+	const gp_trace *t = an ? an->trace : NULL;
 	char rank[32];
 
-	if (!t || !t->attrs || (w != W_TIME && !an->opres))
+	if (!t || !t->attrs || (w != W_TIME && !gp_analysis_has(an, GP_NEED_OPS)))
 		return gp_err(err, GP_ERR_USAGE, "folded: no correlated trace or op model");
-	if (an->rank)
-		snprintf(rank, sizeof(rank), "rank-%" PRId32, an->rank->rank);
+	if (in->rank)
+		snprintf(rank, sizeof(rank), "rank-%" PRId32, in->rank->rank);
 	if (w == W_IDLE) {
 		size_t n;
 		struct gp_activity *acts = gp_trace_activities(t, &n);
-		add_idle(st, an, acts, n, an->rank ? rank : NULL);
+		add_idle(st, an, acts, n, in->rank ? rank : NULL);
 		free(acts);
 		return GP_OK;
 	}
@@ -180,10 +181,10 @@ static int add_trace(struct stacks *st, const struct gp_analysis *an, enum weigh
 		if (w == W_TIME)
 			v = kr->end > kr->start ? (uint64_t)kr->end - (uint64_t)kr->start : 0;
 		else
-			v = an->opres[k].flops > 0 ? (uint64_t)llround(an->opres[k].flops) : 0;
+			v = an->ops.r[k].flops > 0 ? (uint64_t)llround(an->ops.r[k].flops) : 0;
 		if (!v)
 			continue;
-		if (an->rank)
+		if (in->rank)
 			put_frame(st, rank, strlen(rank));
 		kernel_context(st, an, k);
 		kernel_frame(st, t, k);
@@ -230,26 +231,26 @@ static int folded_end(gp_sink *s, gp_error *err)
 
 /* One trace: its stacks, written at once; one of several (s->many):
 ** added to the table that end writes. */
-static int folded_write_weight(gp_sink *s, const struct gp_analysis *an, enum weight w, gp_error *err)
+static int folded_write_weight(gp_sink *s, const struct gp_sink_input *in, enum weight w, gp_error *err)
 {
-	int rc = add_trace(s->priv, an, w, err);
+	int rc = add_trace(s->priv, in, w, err);
 
 	return rc || s->many ? rc : folded_end(s, err);
 }
 
-static int folded_time(gp_sink *s, const struct gp_analysis *an, gp_error *err)
+static int folded_time(gp_sink *s, const struct gp_sink_input *in, gp_error *err)
 {
-	return folded_write_weight(s, an, W_TIME, err);
+	return folded_write_weight(s, in, W_TIME, err);
 }
 
-static int folded_flops(gp_sink *s, const struct gp_analysis *an, gp_error *err)
+static int folded_flops(gp_sink *s, const struct gp_sink_input *in, gp_error *err)
 {
-	return folded_write_weight(s, an, W_FLOPS, err);
+	return folded_write_weight(s, in, W_FLOPS, err);
 }
 
-static int folded_idle(gp_sink *s, const struct gp_analysis *an, gp_error *err)
+static int folded_idle(gp_sink *s, const struct gp_sink_input *in, gp_error *err)
 {
-	return folded_write_weight(s, an, W_IDLE, err);
+	return folded_write_weight(s, in, W_IDLE, err);
 }
 
 const struct gp_sink_ops gp_sink_folded = {

@@ -3,9 +3,11 @@
 ** is the template share/html/report.html with its style, its script and
 ** the charting library inlined, and the analysis as one JSON document in a
 ** <script type="application/json"> element, which the page's script reads
-** and draws.  Everything here is aggregated (top N + "other", a bucketed
-** timeline, at most HTML_POINTS roofline points), so the page stays small
-** whatever the trace's size.  Every string from the trace goes through
+** and draws.  It formats what the analysis runner computed (GP_HTML_NEEDS,
+** html.h: the kernel groups, the bucketed timeline, the breakdown, memory,
+** the findings), aggregated: the top N groups of a table + "other", at most
+** HTML_POINTS roofline points, so the page stays small whatever the
+** trace's size.  Every string from the trace goes through
 ** gp_json_string_html: no trace text can end the element or reach markup.
 **
 ** The document holds a list of inputs, one object each, so a page that
@@ -19,71 +21,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/breakdown.h"
-#include "analysis/memory.h"
-#include "analysis/ranks.h"
-#include "ops/advise.h"
-#include "ops/ops.h"
-#include "util/u64map.h"
+#include "analysis/analysis.h"
 #include "writers/html.h"
 #include "writers/html_assets.h"
 #include "writers/html_common.h"
-#include "writers/rowbuf.h"
 #include "writers/sink.h"
-#include "writers/timeline.h"
-#include "writers/writer.h"
 
 #define HTML_TOP 25         /* table rows when -n is not given */
 #define HTML_POINTS 1000    /* roofline points at most */
-#define HTML_BUCKETS 400    /* timeline and memory buckets */
 #define HTML_ITERS 200      /* iterations per GPU in the charts; more are merged */
 
-/* Kernels grouped by a name (a layer, an op, an op with its shapes, a
-** kernel name): exact sums of their time and modelled work. */
-struct group {
-	uint64_t key;
-	gp_str name, params;
-	int64_t ns;
-	uint64_t count;
-	double flops, bytes;    /* of the kernels whose FLOPs and bytes are both known */
-	int64_t known_ns;       /* their time */
-	size_t first;           /* first kernel: the group's peaks */
-	double peak_flops, peak_bw;   /* op+shape groups: the first kernel's peaks */
-};
-
-struct groups {
-	GP_VEC(struct group) v;
-	gp_u64map at;
-};
-
-/* The group for key (created with name and params when new). */
-static struct group *group_of(struct groups *g, uint64_t key, gp_str name, gp_str params, size_t k)
-{
-	int32_t i = gp_u64map_add(&g->at, key, (int32_t)g->v.n);
-
-	if (i == (int32_t)g->v.n)
-		*gp_vec_push(g->v) = (struct group){.key = key, .name = name, .params = params, .first = k};
-	return &g->v.v[i];
-}
-
-static void group_add(struct group *x, const gp_trace *t, const struct gp_opres *r, size_t k)
-{
-	const struct gp_kernel *kr = &t->kernels.v[k];
-	int64_t ns = kr->end > kr->start ? kr->end - kr->start : 0;
-
-	x->ns += ns;
-	x->count++;
-	if (r && r[k].flops >= 0 && r[k].bytes >= 0) {
-		x->flops += r[k].flops;
-		x->bytes += r[k].bytes;
-		x->known_ns += ns;
-	}
-}
-
-/* Longest first; equal times by key so the page is reproducible. */
+/* Groups longest first; equal times by key so the page is reproducible. */
 static int cmp_group(const void *pa, const void *pb)
 {
-	const struct group *a = pa, *b = pb;
+	const struct gp_kgroup *a = *(const struct gp_kgroup *const *)pa, *b = *(const struct gp_kgroup *const *)pb;
 
 	if (a->ns != b->ns)
 		return a->ns > b->ns ? -1 : 1;
@@ -97,17 +48,12 @@ static int cmp_i32(const void *pa, const void *pb)
 	return (a > b) - (a < b);
 }
 
-static void groups_free(struct groups *g)
-{
-	gp_vec_free(g->v);
-	gp_u64map_free(&g->at);
-}
-
 /* The page's JSON writer: commas between members and elements. */
 struct doc {
 	FILE *out;
 	const gp_trace *t;
 	const gp_strtab *names; /* the groups' names: t's, or the merged ranks' */
+	size_t top;             /* rows per table (-n, else HTML_TOP) */
 	bool first;             /* no member written yet in the open object/array */
 };
 
@@ -169,7 +115,7 @@ static void dbl(struct doc *d, const char *k, double v)
 		fputs("null", d->out);
 }
 
-static void write_facts(struct doc *d, const struct gp_analysis *an)
+static void write_facts(struct doc *d, const char *path, const struct gp_analysis *an)
 {
 	const gp_trace *t = d->t;
 	gp_ns first = 0, last = 0;
@@ -179,7 +125,7 @@ static void write_facts(struct doc *d, const struct gp_analysis *an)
 		if (t->kernels.v[k].end > t->kernels.v[k].start)
 			gpu_ns += t->kernels.v[k].end - t->kernels.v[k].start;
 	gp_trace_span(t, &first, &last);
-	str(d, "path", an->path);
+	str(d, "path", path);
 	tstr(d, "format", t->format);
 	i64(d, "kernels", (int64_t)t->kernels.n);
 	i64(d, "copies", (int64_t)t->memcpys.n);
@@ -188,11 +134,12 @@ static void write_facts(struct doc *d, const struct gp_analysis *an)
 	i64(d, "start", first);
 	i64(d, "end", last);
 	i64(d, "gpu_ns", gpu_ns);
-	i64(d, "top", (int64_t)(an->top == SIZE_MAX ? HTML_TOP : an->top));
+	i64(d, "top", (int64_t)d->top);
 	open_c(d, "devices", '[');
 	for (size_t i = 0; i < t->devices.n; i++) {
 		const struct gp_device *dv = &t->devices.v[i];
-		const struct gp_gpu *g = an->peaks && an->peaks->gpu ? an->peaks->gpu : gp_gpu_for_device(t, dv);
+		struct gp_gpu est;
+		const struct gp_gpu *g = an->opts.peaks.gpu ? an->opts.peaks.gpu : gp_gpu_for_device(t, dv, &est);
 		open_c(d, NULL, '{');
 		i64(d, "id", dv->id);
 		tstr(d, "name", dv->name);
@@ -297,30 +244,30 @@ static const char *name_of(const struct doc *d, gp_str name)
 	return gp_known_text(s) ? s : "(none)";
 }
 
-/* Writes the top groups of g (sorted) as rows, then one "other" row for
-** the rest; work: with their FLOPs and bytes. */
-static void write_groups(struct doc *d, const char *k, const struct groups *g, size_t top, bool work)
+/* Writes the top groups of g (sorted: x[0..n)) as rows, then one "other"
+** row for the rest; work: with their FLOPs and bytes. */
+static void write_groups(struct doc *d, const char *k, const struct gp_kgroup *const *x, size_t n, size_t top,
+			 bool work)
 {
-	struct group other = {0};
+	struct gp_kgroup other = {0};
 	size_t rest = 0;
 
 	open_c(d, k, '[');
-	for (size_t i = 0; i < g->v.n; i++) {
-		const struct group *x = &g->v.v[i];
+	for (size_t i = 0; i < n; i++) {
 		if (i >= top) {
-			other.ns += x->ns;
-			other.count += x->count;
+			other.ns += x[i]->ns;
+			other.count += x[i]->count;
 			rest++;
 			continue;
 		}
 		open_c(d, NULL, '{');
-		str(d, "name", name_of(d, x->name));
-		i64(d, "ns", x->ns);
-		i64(d, "count", (int64_t)x->count);
+		str(d, "name", name_of(d, x[i]->name));
+		i64(d, "ns", x[i]->ns);
+		i64(d, "count", (int64_t)x[i]->count);
 		if (work) {
-			dbl(d, "flops", x->flops);
-			dbl(d, "bytes", x->bytes);
-			i64(d, "known_ns", x->known_ns);
+			dbl(d, "flops", x[i]->flops);
+			dbl(d, "bytes", x[i]->bytes);
+			i64(d, "known_ns", x[i]->known_ns);
 		}
 		close_c(d, '}');
 	}
@@ -335,117 +282,98 @@ static void write_groups(struct doc *d, const char *k, const struct groups *g, s
 	close_c(d, ']');
 }
 
-/* The roofline's points: ops with their shapes (op, params) whose FLOPs
-** and bytes are known and not 0, the HTML_POINTS longest, each with the
-** peaks of its first kernel. */
-static void write_roofline(struct doc *d, const struct groups *g)
+/* The roofline's points: ops with their shapes (op, params; sorted:
+** x[0..n)) whose FLOPs and bytes are known and not 0, the HTML_POINTS
+** longest, each with the peaks of its first kernel. */
+static void write_roofline(struct doc *d, const struct gp_kgroup *const *x, size_t n)
 {
-	size_t n = 0;
+	size_t points = 0;
 
 	open_c(d, "roofline", '[');
-	for (size_t i = 0; i < g->v.n && n < HTML_POINTS; i++) {
-		const struct group *x = &g->v.v[i];
-		if (!(x->flops > 0 && x->bytes > 0 && x->known_ns > 0))
+	for (size_t i = 0; i < n && points < HTML_POINTS; i++) {
+		if (!(x[i]->flops > 0 && x[i]->bytes > 0 && x[i]->known_ns > 0))
 			continue;
 		open_c(d, NULL, '{');
-		str(d, "op", name_of(d, x->name));
-		str(d, "params", gp_known_text(gp_strtab_get(d->names, x->params)));
-		i64(d, "ns", x->known_ns);
-		i64(d, "count", (int64_t)x->count);
-		dbl(d, "flops", x->flops);
-		dbl(d, "bytes", x->bytes);
-		dbl(d, "peak_flops", x->peak_flops);
-		dbl(d, "peak_bw", x->peak_bw);
+		str(d, "op", name_of(d, x[i]->name));
+		str(d, "params", gp_known_text(gp_strtab_get(d->names, x[i]->params)));
+		i64(d, "ns", x[i]->known_ns);
+		i64(d, "count", (int64_t)x[i]->count);
+		dbl(d, "flops", x[i]->flops);
+		dbl(d, "bytes", x[i]->bytes);
+		dbl(d, "peak_flops", x[i]->peak_flops);
+		dbl(d, "peak_bw", x[i]->peak_bw);
 		close_c(d, '}');
-		n++;
+		points++;
 	}
 	close_c(d, ']');
 }
 
-/* The four ways the tables group kernels. */
-enum { G_LAYER, G_OP, G_SHAPE, G_KERNEL, G__COUNT };
-
-/* Groups an's kernels four ways (layer, op, op with shapes, kernel name)
-** in one pass into g[G__COUNT] (zeroed by the caller; unsorted); the
-** shape groups with known work get the peaks of their first kernel. */
-static void group_kernels(const struct gp_analysis *an, struct groups *g)
+/* The groups of s longest first, as pointers (the caller frees the array). */
+static const struct gp_kgroup **sorted(const struct gp_kgroup_set *s)
 {
-	const gp_trace *t = an->trace;
-	const struct gp_opres *r = an->opres;
+	const struct gp_kgroup **x = gp_xmalloc((s->v.n ? s->v.n : 1) * sizeof(*x));
 
-	for (size_t k = 0; k < t->kernels.n; k++) {
-		const struct gp_attr *a = &t->attrs[k];
-		gp_str op = r && r[k].op ? r[k].op : a->op;
-		gp_str params = r ? r[k].params : 0;
-		group_add(group_of(&g[G_LAYER], a->layer, a->layer, 0, k), t, r, k);
-		group_add(group_of(&g[G_OP], op, op, 0, k), t, r, k);
-		group_add(group_of(&g[G_SHAPE], (uint64_t)op << 32 | params, op, params, k), t, r, k);
-		group_add(group_of(&g[G_KERNEL], gp_kernel_def(t, &t->kernels.v[k])->name,
-				   gp_kernel_def(t, &t->kernels.v[k])->name, 0, k), t, r, k);
+	for (size_t i = 0; i < s->v.n; i++)
+		x[i] = &s->v.v[i];
+	gp_sort(x, s->v.n, sizeof(*x), cmp_group);
+	return x;
+}
+
+/* Writes the tables and the roofline of the kernel groups g, the top
+** longest of each table. */
+static void write_tables(struct doc *d, const struct gp_kgroups *g, size_t top)
+{
+	static const struct {
+		const char *key;
+		int by;
+		bool work;
+	} tables[] = {
+		{"layers", GP_KGROUP_LAYER, false},
+		{"ops", GP_KGROUP_OP, true},
+		{"top_kernels", GP_KGROUP_KERNEL, false},
+	};
+	const struct gp_kgroup **x;
+
+	d->names = g->names;
+	for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]); i++) {
+		const struct gp_kgroup_set *s = &g->by[tables[i].by];
+		x = sorted(s);
+		write_groups(d, tables[i].key, x, s->v.n, top, tables[i].work);
+		free(x);
 	}
-	for (size_t i = 0; i < g[G_SHAPE].v.n; i++) {
-		struct group *x = &g[G_SHAPE].v.v[i];
-		if (x->flops > 0 && x->bytes > 0 && x->known_ns > 0)
-			gp_kernel_peaks(t, x->first, r ? &r[x->first] : NULL, an->peaks, &x->peak_flops,
-					&x->peak_bw);
-	}
+	x = sorted(&g->by[GP_KGROUP_SHAPE]);
+	write_roofline(d, x, g->by[GP_KGROUP_SHAPE].v.n);
+	free(x);
 }
 
-/* Sorts the groups g[G__COUNT] and writes the tables and the roofline. */
-static void write_tables(struct doc *d, struct groups *g, size_t top)
-{
-	for (int i = 0; i < G__COUNT; i++)
-		gp_vec_sort(g[i].v, cmp_group);
-	write_groups(d, "layers", &g[G_LAYER], top, false);
-	write_groups(d, "ops", &g[G_OP], top, true);
-	write_groups(d, "top_kernels", &g[G_KERNEL], top, false);
-	write_roofline(d, &g[G_SHAPE]);
-}
-
-static void groups_free_all(struct groups *g)
-{
-	for (int i = 0; i < G__COUNT; i++)
-		groups_free(&g[i]);
-}
-
-/* Per GPU, the busy fraction of each of HTML_BUCKETS buckets over the
+/* Per GPU, the busy fraction of each of GP_HTML_BUCKETS buckets over the
 ** trace's span (the timeline the Perfetto export's counters use). */
-static void write_timeline(struct doc *d, const struct gp_analysis *an)
+static void write_timeline(struct doc *d, const struct gp_timeline *tl)
 {
-	const gp_trace *t = d->t;
-	struct gp_timeline tl = {0};
-	size_t nacts;
-	gp_ns s, e;
-	struct gp_activity *acts = gp_trace_activities(t, &nacts);
-
 	open_c(d, "timeline", '{');
-	if (gp_trace_span(t, &s, &e))
-		gp_timeline_build(&tl, t, an->opres, acts, nacts, s, e, HTML_BUCKETS);
-	i64(d, "start", tl.start);
-	i64(d, "width", tl.width);
+	i64(d, "start", tl->start);
+	i64(d, "width", tl->width);
 	open_c(d, "devices", '[');
-	for (size_t i = 0; i < tl.ndev && tl.nbuckets; i++) {
+	for (size_t i = 0; i < tl->ndev && tl->nbuckets; i++) {
 		open_c(d, NULL, '{');
-		i64(d, "device", tl.devs[i]);
+		i64(d, "device", tl->devs[i]);
 		open_c(d, "busy", '[');
-		for (size_t j = 0; j < tl.nbuckets; j++) {
+		for (size_t j = 0; j < tl->nbuckets; j++) {
 			sep(d);
-			fprintf(d->out, "%.4f", tl.b[i * tl.nbuckets + j].busy_ns / (double)tl.width);
+			fprintf(d->out, "%.4f", tl->b[i * tl->nbuckets + j].busy_ns / (double)tl->width);
 		}
 		close_c(d, ']');
 		close_c(d, '}');
 	}
 	close_c(d, ']');
 	close_c(d, '}');
-	gp_timeline_free(&tl);
-	free(acts);
 }
 
 /* Per GPU with allocator events: the peak, and the allocated and reserved
-** totals in HTML_BUCKETS buckets (each bucket's highest). */
+** totals in GP_HTML_BUCKETS buckets (each bucket's highest). */
 static void write_memory(struct doc *d, const struct gp_memory *m)
 {
-	struct gp_mem_step *b = gp_xcalloc(HTML_BUCKETS, sizeof(*b));
+	struct gp_mem_step *b = gp_xcalloc(GP_HTML_BUCKETS, sizeof(*b));
 	gp_ns s = 0, e = 0;
 
 	gp_trace_span(d->t, &s, &e);
@@ -454,7 +382,7 @@ static void write_memory(struct doc *d, const struct gp_memory *m)
 		const struct gp_mem_device *md = &m->devices.v[i];
 		if (md->device == GP_MEM_HOST || !md->events)
 			continue;
-		gp_memory_buckets(m, md, s, e, b, HTML_BUCKETS);
+		gp_memory_buckets(m, md, s, e, b, GP_HTML_BUCKETS);
 		open_c(d, NULL, '{');
 		i64(d, "device", md->device);
 		i64(d, "peak", md->peak_alloc);
@@ -464,7 +392,7 @@ static void write_memory(struct doc *d, const struct gp_memory *m)
 		i64(d, "start", s);
 		i64(d, "end", e);
 		open_c(d, "series", '[');
-		for (size_t j = 0; j < HTML_BUCKETS; j++) {
+		for (size_t j = 0; j < GP_HTML_BUCKETS; j++) {
 			sep(d);
 			if (b[j].allocated == INT64_MIN)
 				fputs("null", d->out);
@@ -478,13 +406,10 @@ static void write_memory(struct doc *d, const struct gp_memory *m)
 	free(b);
 }
 
-static void write_advice(struct doc *d, const struct gp_analysis *an)
+static void write_advice(struct doc *d, const struct gp_findings *f)
 {
-	const struct gp_findings *f = an->findings;
-	size_t top = an->top == SIZE_MAX ? HTML_TOP : an->top;
-
 	open_c(d, "advice", '[');
-	for (size_t i = 0; f && i < f->v.n && i < top; i++) {
+	for (size_t i = 0; i < f->v.n && i < d->top; i++) {
 		const struct gp_finding *x = &f->v.v[i];
 		open_c(d, NULL, '{');
 		str(d, "kind", x->kind);
@@ -501,103 +426,31 @@ static void write_advice(struct doc *d, const struct gp_analysis *an)
 
 /* One input's object (d at an element of "inputs"); with tables its
 ** layers, ops, top kernels and roofline too. */
-static void write_input(struct doc *d, const struct gp_analysis *an, bool tables)
+static void write_input(struct doc *d, const char *path, const struct gp_analysis *an, bool tables)
 {
 	open_c(d, NULL, '{');
-	write_facts(d, an);
-	write_breakdown(d, an->breakdown);
-	if (tables) {
-		struct groups g[G__COUNT] = {0};
-		group_kernels(an, g);
-		write_tables(d, g, an->top == SIZE_MAX ? HTML_TOP : an->top);
-		groups_free_all(g);
-	}
-	write_timeline(d, an);
-	write_memory(d, an->memory);
-	write_advice(d, an);
+	write_facts(d, path, an);
+	write_breakdown(d, &an->breakdown);
+	if (tables)
+		write_tables(d, &an->groups, d->top);
+	write_timeline(d, &an->timeline);
+	write_memory(d, &an->memory);
+	write_advice(d, &an->findings);
 	close_c(d, '}');
 }
 
-void gp_html_input(FILE *out, const struct gp_analysis *an)
+/* The rows of a table: -n, else HTML_TOP. */
+static size_t table_rows(size_t top)
 {
-	struct doc d = {.out = out, .t = an->trace, .names = &an->trace->strs, .first = true};
-
-	write_input(&d, an, false);
+	return top == SIZE_MAX ? HTML_TOP : top;
 }
 
-const struct gp_column gp_html_part_cols[GP_HTML_PART_NCOLS] = {
-	{"part", "Part", 4, false, false, NULL},
-	{"name", "Name", 4, false, true, NULL},
-	{"params", "Params", 4, false, true, NULL},
-	{"ns", "ns", 4, true, false, NULL},
-	{"count", "Count", 4, true, false, NULL},
-	{"flops", "FLOPs", 4, true, false, NULL},
-	{"bytes", "Bytes", 4, true, false, NULL},
-	{"known_ns", "Known ns", 4, true, false, NULL},
-	{"peak_flops", "Peak FLOP/s", 4, true, false, NULL},
-	{"peak_bw", "Peak B/s", 4, true, false, NULL},
-};
-
-/* The part names of the group rows, by G_*. */
-static const char *const group_part[G__COUNT] = {"layer", "op", "shape", "kernel"};
-
-void gp_html_groups(const struct gp_analysis *an, gp_writer *w)
+void gp_html_input(FILE *out, const char *path, const struct gp_analysis *an, size_t top)
 {
-	const gp_trace *t = an->trace;
-	struct groups g[G__COUNT] = {0};
-	char v[7][32];
-	const char *row[GP_HTML_PART_NCOLS] = {NULL, NULL, NULL, v[0], v[1], v[2], v[3], v[4], v[5], v[6]};
+	struct doc d = {.out = out, .t = an->trace, .names = &an->trace->strs, .top = table_rows(top),
+			.first = true};
 
-	group_kernels(an, g);
-	for (int i = 0; i < G__COUNT; i++) {
-		row[0] = group_part[i];
-		for (size_t j = 0; j < g[i].v.n; j++) {
-			const struct group *x = &g[i].v.v[j];
-			row[1] = gp_s(t, x->name);
-			row[2] = gp_s(t, x->params);
-			snprintf(v[0], 32, "%" PRId64, x->ns);
-			snprintf(v[1], 32, "%" PRIu64, x->count);
-			snprintf(v[2], 32, "%.17g", x->flops);
-			snprintf(v[3], 32, "%.17g", x->bytes);
-			snprintf(v[4], 32, "%" PRId64, x->known_ns);
-			snprintf(v[5], 32, "%.17g", x->peak_flops);
-			snprintf(v[6], 32, "%.17g", x->peak_bw);
-			gp_writer_row(w, row);
-		}
-	}
-	groups_free_all(g);
-}
-
-/* Adds one group row (cells c, part already matched to g) to the merged
-** groups g, its names interned in names; false when a number is not one. */
-static bool merge_row(struct groups *g, gp_strtab *names, const char *const *c)
-{
-	char *end[7];
-
-	for (int i = 3; i < GP_HTML_PART_NCOLS; i++)
-		if (!c[i] || !*c[i])
-			return false;
-	int64_t ns = strtoll(c[3], &end[0], 10);
-	uint64_t count = strtoull(c[4], &end[1], 10);
-	double flops = strtod(c[5], &end[2]), bytes = strtod(c[6], &end[3]);
-	int64_t known = strtoll(c[7], &end[4], 10);
-	double pf = strtod(c[8], &end[5]), pbw = strtod(c[9], &end[6]);
-	for (int i = 0; i < 7; i++)
-		if (*end[i])
-			return false;
-	gp_str name = gp_strtab_intern(names, c[1]), params = gp_strtab_intern(names, c[2]);
-	struct group *x = group_of(g, (uint64_t)name << 32 | params, name, params, 0);
-	if (x->peak_flops <= 0 && x->peak_bw <= 0) {
-		/* the first rank that ran the group with known work */
-		x->peak_flops = pf;
-		x->peak_bw = pbw;
-	}
-	x->ns += ns;
-	x->count += count;
-	x->flops += flops;
-	x->bytes += bytes;
-	x->known_ns += known;
-	return true;
+	write_input(&d, path, an, false);
 }
 
 /* The "ranks" and "steps" of the job: each rank's straggler figures and
@@ -664,104 +517,79 @@ static void write_ranks(struct doc *d, const struct gp_html_job *job)
 }
 
 /* The job object: the ranks compared, then the kernel groups of every rank
-** (or of job->only_rank) summed by name, as one input's tables.  Fails
-** with GP_ERR_FORMAT when a rank's rows are damaged. */
-static int write_job(struct doc *d, const struct gp_html_job *job, size_t top, gp_error *err)
+** (or of job->only_rank) summed by name, as one input's tables. */
+static void write_job(struct doc *d, const struct gp_html_job *job)
 {
-	struct groups g[G__COUNT] = {0};
-	gp_strtab names;
+	const struct gp_kgroup_set *kernel = &job->groups->by[GP_KGROUP_KERNEL];
 	int64_t kernels = 0, gpu_ns = 0;
-	int rc = GP_OK;
 
-	gp_strtab_init(&names);
-	d->names = &names;
-	for (size_t i = 0; i < job->n && rc == GP_OK; i++) {
-		const struct gp_html_rank *r = &job->ranks[i];
-		const char *c[GP_HTML_PART_NCOLS];
-		size_t at = 0;
-		int got;
-		if (job->only_rank >= 0 && r->id.rank != job->only_rank)
-			continue;
-		while ((got = gp_rowbuf_next(r->parts, &at, c)) > 0) {
-			int p = 0;
-			while (p < G__COUNT && !(c[0] && strcmp(c[0], group_part[p]) == 0))
-				p++;
-			if (p == G__COUNT)
-				continue;   /* the input's own object */
-			if (!merge_row(&g[p], &names, c)) {
-				got = -1;
-				break;
-			}
-		}
-		if (got < 0)
-			rc = gp_err(err, GP_ERR_FORMAT, "%s: html: the rank's kept groups are damaged (byte %zu)",
-				    r->path, at);
-	}
-	for (size_t i = 0; i < g[G_KERNEL].v.n; i++) {
-		kernels += (int64_t)g[G_KERNEL].v.v[i].count;
-		gpu_ns += g[G_KERNEL].v.v[i].ns;
+	for (size_t i = 0; i < kernel->v.n; i++) {
+		kernels += (int64_t)kernel->v.v[i].count;
+		gpu_ns += kernel->v.v[i].ns;
 	}
 	open_c(d, "job", '{');
 	i64(d, "only_rank", job->only_rank);
 	i64(d, "kernels", kernels);
 	i64(d, "gpu_ns", gpu_ns);
-	i64(d, "top", (int64_t)top);
+	i64(d, "top", (int64_t)d->top);
 	write_ranks(d, job);
-	write_tables(d, g, top);
+	write_tables(d, job->groups, d->top);
 	close_c(d, '}');
-	groups_free_all(g);
-	gp_strtab_free(&names);
-	return rc;
 }
 
-/* The JSON document: {"tool", "inputs": [one object per input]}, and the
-** "job" of a page over several ranks. */
-static int write_data(FILE *out, const struct gp_analysis *an, gp_error *err)
-{
-	struct doc d = {.out = out, .t = an->trace, .names = an->trace ? &an->trace->strs : NULL, .first = true};
-	size_t top = an->top == SIZE_MAX ? HTML_TOP : an->top;
-	int rc = GP_OK;
+/* What the page's data part is written from. */
+struct page {
+	const struct gp_sink_input *in;
+	size_t top;             /* -n */
+};
 
+/* The JSON document: {"tool", "inputs": [one object per input]}, and the
+** "job" of a page over several ranks (a gp_html_part writer). */
+static int write_data(FILE *out, const void *ctx, gp_error *err)
+{
+	const struct page *pg = ctx;
+	const struct gp_sink_input *in = pg->in;
+	const gp_trace *t = in->an ? in->an->trace : NULL;
+	struct doc d = {.out = out, .t = t, .names = t ? &t->strs : NULL, .top = table_rows(pg->top),
+			.first = true};
+
+	(void)err;
 	open_c(&d, NULL, '{');
 	str(&d, "tool", "gpuprof");
 	open_c(&d, "inputs", '[');
-	if (an->job) {
-		for (size_t i = 0; i < an->job->n; i++) {
+	if (in->job) {
+		for (size_t i = 0; i < in->job->n; i++) {
 			sep(&d);
-			fputs(an->job->ranks[i].input, out);
+			fputs(in->job->ranks[i].input, out);
 		}
 	} else {
-		write_input(&d, an, true);
+		write_input(&d, in->path, in->an, true);
 	}
 	close_c(&d, ']');
-	if (an->job)
-		rc = write_job(&d, an->job, top, err);
+	if (in->job)
+		write_job(&d, in->job);
 	close_c(&d, '}');
-	return rc;
-}
-
-static int write_data_part(FILE *out, const void *an, gp_error *err)
-{
-	return write_data(out, an, err);
+	return GP_OK;
 }
 
 /* Writes the template, each "<!--gp:NAME-->" replaced by its part: style,
 ** library, data, script. */
-static int html_write(gp_sink *s, const struct gp_analysis *an, gp_error *err)
+static int html_write(gp_sink *s, const struct gp_sink_input *in, gp_error *err)
 {
+	const struct page pg = {in, s->opts.top};
 	const struct gp_html_part parts[] = {
 		{"style", gp_html_style, gp_html_style_len, NULL, NULL},
-		{"library", an->script, an->script_len, NULL, NULL},
-		{"data", NULL, 0, write_data_part, an},
+		{"library", s->opts.script, s->opts.script_len, NULL, NULL},
+		{"data", NULL, 0, write_data, &pg},
 		{"common", gp_html_common_script, gp_html_common_script_len, NULL, NULL},
 		{"script", gp_html_script, gp_html_script_len, NULL, NULL},
 	};
 
-	if (!an->job && (!an->trace || !an->trace->attrs))
+	if (!in->job && (!in->an || !in->an->trace->attrs || !gp_analysis_has(in->an, GP_HTML_NEEDS)))
 		return gp_err(err, GP_ERR_USAGE, "html: no correlated trace");
-	if (!an->script)
+	if (!s->opts.script)
 		return gp_err(err, GP_ERR_USAGE, "html: no charting library");
-	if (gp_html_ends_script(an->script, an->script_len))
+	if (gp_html_ends_script(s->opts.script, s->opts.script_len))
 		return gp_err(err, GP_ERR_FORMAT, "html: the charting library contains '</script': not inlined");
 	return gp_html_fill(s->out, (const char *)gp_html_template, gp_html_template_len, parts,
 			    sizeof(parts) / sizeof(parts[0]), err);

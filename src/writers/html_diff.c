@@ -143,21 +143,21 @@ static int write_data(FILE *out, const void *ctx, gp_error *err)
 	return GP_OK;
 }
 
-static int html_diff_write(gp_sink *s, const struct gp_analysis *an, gp_error *err)
+static int html_diff_write(gp_sink *s, const struct gp_sink_input *in, gp_error *err)
 {
 	const struct gp_html_part parts[] = {
 		{"style", gp_html_style, gp_html_style_len, NULL, NULL},
-		{"library", an->script, an->script_len, NULL, NULL},
-		{"data", NULL, 0, write_data, an->diff},
+		{"library", s->opts.script, s->opts.script_len, NULL, NULL},
+		{"data", NULL, 0, write_data, in->diff},
 		{"common", gp_html_common_script, gp_html_common_script_len, NULL, NULL},
 		{"script", gp_html_diff_script, gp_html_diff_script_len, NULL, NULL},
 	};
 
-	if (!an->diff || !an->diff->diff)
+	if (!in->diff || !in->diff->diff)
 		return gp_err(err, GP_ERR_USAGE, "html-diff: no comparison");
-	if (!an->script)
+	if (!s->opts.script)
 		return gp_err(err, GP_ERR_USAGE, "html-diff: no charting library");
-	if (gp_html_ends_script(an->script, an->script_len))
+	if (gp_html_ends_script(s->opts.script, s->opts.script_len))
 		return gp_err(err, GP_ERR_FORMAT, "html-diff: the charting library contains '</script': not inlined");
 	return gp_html_fill(s->out, (const char *)gp_html_diff_template, gp_html_diff_template_len, parts,
 			    sizeof(parts) / sizeof(parts[0]), err);

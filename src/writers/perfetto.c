@@ -6,10 +6,13 @@
 ** flows; args correlation, External id, device, stream...) so that our
 ** own Kineto reader loads it back with the same kernels, ops and times.
 ** Each kernel's args add its attribution and op model; counter tracks add
-** GPU busy %, achieved TFLOP/s and GB/s per bucket (timeline.h); slices
-** on each GPU's "idle" track show its gaps, named by their cause (the time
-** breakdown's, gp_analysis.breakdown).  Times are exact: ts and dur are written as
-** decimal microseconds with three decimals from integer nanoseconds.
+** GPU busy %, achieved TFLOP/s and GB/s per bucket (the analysis' device
+** timeline) and each stream's queue depth; slices on each GPU's "idle"
+** track show its gaps, named by their cause (the time breakdown's).  It
+** needs GP_NEED_OPS, GP_NEED_GAP_CAUSES, GP_NEED_TOP_GAPS, GP_NEED_DEPTH and
+** GP_NEED_TIMELINE, over the window the trace was cut to.  Times are
+** exact: ts and dur are written as decimal microseconds with three
+** decimals from integer nanoseconds.
 **
 ** Events stream out as they are formatted: nothing of the document is
 ** built in memory beyond one flag per API call (launches of kernels in the
@@ -27,13 +30,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/analysis.h"
 #include "util/fmt.h"
-#include "analysis/breakdown.h"
-#include "analysis/ranks.h"
 #include "util/u64map.h"
-#include "ops/ops.h"
 #include "writers/sink.h"
-#include "writers/timeline.h"
 #include "writers/writer.h"
 
 /* The thread id of each GPU's "idle" track; Kineto's stream ids are small. */
@@ -65,7 +65,8 @@ struct pf {
 	gp_ns ws, we;           /* window; ws > we: everything */
 	bool all;
 	bool first;             /* no event written yet (for the commas) */
-	const struct gp_analysis *an;   /* for its progress callback */
+	const struct gp_sink_opts *so;  /* for its progress callback */
+	gp_ns clock_offset;     /* added to every time written */
 	uint64_t done, total;   /* events written / about to be, for progress */
 	const char *rank;       /* shown before process names; NULL: none */
 	int64_t sort_base;      /* added to the processes' sort indexes */
@@ -140,8 +141,8 @@ static void begin(struct pf *p, char ph, const char *cat, const char *name, int6
 {
 	FILE *out = p->out;
 
-	if (++p->done % PROGRESS_EVERY == 0 && p->an->progress)
-		p->an->progress(p->an->progress_ctx, p->done, p->total);
+	if (++p->done % PROGRESS_EVERY == 0 && p->so->progress)
+		p->so->progress(p->so->progress_ctx, p->done, p->total);
 	fputs(p->first ? "\n{\"ph\":\"" : ",\n{\"ph\":\"", out);
 	p->first = false;
 	fputc(ph, out);
@@ -154,7 +155,7 @@ static void begin(struct pf *p, char ph, const char *cat, const char *name, int6
 	fputs(",\"tid\":", out);
 	put_i64(out, tid);
 	fputs(",\"ts\":", out);
-	put_us(out, ts + p->an->clock_offset);
+	put_us(out, ts + p->clock_offset);
 }
 
 /* A complete event's dur (end before start counts 0). */
@@ -436,13 +437,12 @@ static void kernel_model_args(FILE *out, const struct gp_analysis *an, size_t k)
 {
 	const gp_trace *t = an->trace;
 	const struct gp_attr *a = &t->attrs[k];
-	const struct gp_kernel *kr = &t->kernels.v[k];
 
 	if (a->layer)
 		arg_str(out, "layer", gp_s(t, a->layer));
 	if (a->mod)
 		arg_str(out, "mod", gp_s(t, a->mod));
-	gp_str op = an->opres && an->opres[k].op ? an->opres[k].op : a->op;
+	gp_str op = an->ops.r && an->ops.r[k].op ? an->ops.r[k].op : a->op;
 	if (op)
 		arg_str(out, "op", gp_s(t, op));
 	arg_str(out, "dir", gp_dir_name(a->dir));
@@ -452,9 +452,9 @@ static void kernel_model_args(FILE *out, const struct gp_analysis *an, size_t k)
 		arg_str(out, "seq", seqs);
 	if (a->iter >= 0)
 		fprintf(out, ",\"iteration\":%" PRId32, a->iter);
-	if (!an->opres)
+	if (!an->ops.r)
 		return;
-	const struct gp_opres *r = &an->opres[k];
+	const struct gp_opres *r = &an->ops.r[k];
 	if (r->params)
 		arg_str(out, "params", gp_s(t, r->params));
 	if (r->dtype != GP_DT_UNKNOWN)
@@ -468,11 +468,7 @@ static void kernel_model_args(FILE *out, const struct gp_analysis *an, size_t k)
 	if (r->family)
 		fprintf(out, ",\"tceligible\":%d", r->tc_eligible ? 1 : 0);
 	struct gp_roofline rl;
-	double pf = 0, pbw = 0;
-	if (!gp_op_is_comm(r))
-		gp_kernel_peaks(t, k, r, an->peaks, &pf, &pbw);
-	double dur = kr->end > kr->start ? (double)((uint64_t)kr->end - (uint64_t)kr->start) : 0;
-	gp_roofline(r->flops, r->bytes, dur, pf, pbw, &rl);
+	gp_op_roofline(t, &an->ops, k, &rl);
 	arg_num(out, "gflops", "%.2f", rl.gflops);
 	arg_num(out, "gbps", "%.2f", rl.gbps);
 	arg_num(out, "eff", "%.3f", rl.eff);
@@ -670,40 +666,28 @@ static void write_depth(struct pf *p, const struct gp_breakdown *b)
 	}
 }
 
-/* Counter tracks per GPU from the bucketed timeline. */
-static void write_counters(struct pf *p, const struct gp_analysis *an, const struct gp_activity *acts,
-			   size_t n)
+/* Counter tracks per GPU from the analysis' bucketed timeline. */
+static void write_counters(struct pf *p, const struct gp_analysis *an)
 {
-	const gp_trace *t = p->t;
-	struct gp_timeline tl;
-	gp_ns s, e;
+	const struct gp_timeline *tl = &an->timeline;
 
-	if (p->all) {
-		if (!gp_trace_span(t, &s, &e))
-			return;
-	} else {
-		s = p->ws;
-		e = p->we;
-	}
-	gp_timeline_build(&tl, t, an->opres, acts, n, s, e, GP_PERFETTO_BUCKETS);
-	for (size_t d = 0; d < tl.ndev; d++) {
-		const struct gp_timeline_bucket *row = tl.b + d * tl.nbuckets;
-		for (size_t i = 0; i <= tl.nbuckets; i++) {
+	for (size_t d = 0; d < tl->ndev; d++) {
+		const struct gp_timeline_bucket *row = tl->b + d * tl->nbuckets;
+		for (size_t i = 0; i <= tl->nbuckets; i++) {
 			/* a last sample at the end closes the final bucket */
-			const struct gp_timeline_bucket *b = &row[i < tl.nbuckets ? i : tl.nbuckets - 1];
-			double w = (double)tl.width;
-			gp_ns ts = gp_timeline_at(&tl, i);
-			begin(p, 'C', "gpu_counter", "GPU busy %", tl.devs[d], 0, ts);
-			fprintf(p->out, ",\"args\":{\"busy\":%.2f}}", i < tl.nbuckets ? 100.0 * b->busy_ns / w : 0.0);
-			if (!an->opres)
+			const struct gp_timeline_bucket *b = &row[i < tl->nbuckets ? i : tl->nbuckets - 1];
+			double w = (double)tl->width;
+			gp_ns ts = gp_timeline_at(tl, i);
+			begin(p, 'C', "gpu_counter", "GPU busy %", tl->devs[d], 0, ts);
+			fprintf(p->out, ",\"args\":{\"busy\":%.2f}}", i < tl->nbuckets ? 100.0 * b->busy_ns / w : 0.0);
+			if (!an->ops.r)
 				continue;
-			begin(p, 'C', "gpu_counter", "achieved TFLOP/s", tl.devs[d], 0, ts);
-			fprintf(p->out, ",\"args\":{\"TFLOP/s\":%.4f}}", i < tl.nbuckets ? b->flops / w / 1e3 : 0.0);
-			begin(p, 'C', "gpu_counter", "memory GB/s", tl.devs[d], 0, ts);
-			fprintf(p->out, ",\"args\":{\"GB/s\":%.2f}}", i < tl.nbuckets ? b->bytes / w : 0.0);
+			begin(p, 'C', "gpu_counter", "achieved TFLOP/s", tl->devs[d], 0, ts);
+			fprintf(p->out, ",\"args\":{\"TFLOP/s\":%.4f}}", i < tl->nbuckets ? b->flops / w / 1e3 : 0.0);
+			begin(p, 'C', "gpu_counter", "memory GB/s", tl->devs[d], 0, ts);
+			fprintf(p->out, ",\"args\":{\"GB/s\":%.2f}}", i < tl->nbuckets ? b->bytes / w : 0.0);
 		}
 	}
-	gp_timeline_free(&tl);
 }
 
 /* The largest correlation and External ids and sequence number of t, so
@@ -757,7 +741,7 @@ static void write_events(struct pf *p, const struct gp_analysis *an)
 	/* the bulk of the events: a range, API call, kernel (and its flow),
 	** copy each; names, idle slices and counters are few */
 	p->total = t->ranges.n + t->apis.n + 2 * t->kernels.n + t->memcpys.n + t->memsets.n;
-	p->all = an->window_start == 0 && an->window_end == 0;
+	p->all = an->opts.window_start == 0 && an->opts.window_end == 0;
 	size_t nacts;
 	struct gp_activity *acts = gp_trace_activities(t, &nacts);
 	bool *launch = gp_xcalloc(t->apis.n ? t->apis.n : 1, sizeof(*launch));
@@ -771,26 +755,28 @@ static void write_events(struct pf *p, const struct gp_analysis *an)
 	write_kernels(p, an);
 	write_copies(p);
 	write_flows(p);
-	write_idle(p, an->breakdown);
-	write_counters(p, an, acts, nacts);
-	write_depth(p, an->breakdown);
+	write_idle(p, &an->breakdown);
+	write_counters(p, an);
+	write_depth(p, &an->breakdown);
 	free(launch);
 	free(acts);
 }
 
 /* One trace: the whole document; one of several (s->many): its part. */
-static int perfetto_write(gp_sink *s, const struct gp_analysis *an, gp_error *err)
+static int perfetto_write(gp_sink *s, const struct gp_sink_input *in, gp_error *err)
 {
-	const gp_trace *t = an->trace;
-	struct pf p = {.out = s->out, .t = t, .ws = an->window_start, .we = an->window_end, .first = true,
-		       .an = an};
+	const struct gp_analysis *an = in->an;
+	const gp_trace *t = an ? an->trace : NULL;
+	struct pf p = {.out = s->out, .t = t, .first = true, .so = &s->opts, .clock_offset = in->clock_offset};
 	struct pf_many *m = s->priv;
 	char rank[16];
 
 	if (!t || !t->attrs)
 		return gp_err(err, GP_ERR_USAGE, "perfetto: no correlated trace");
-	if (!an->breakdown)
+	if (!gp_analysis_has(an, GP_NEED_GAP_CAUSES | GP_NEED_TIMELINE))
 		return gp_err(err, GP_ERR_USAGE, "perfetto: no time breakdown");
+	p.ws = an->opts.window_start;
+	p.we = an->opts.window_end;
 	if (!s->many) {
 		p.rank = gp_trace_meta_get(t, "rank");
 		write_head(&p);
@@ -807,11 +793,11 @@ static int perfetto_write(gp_sink *s, const struct gp_analysis *an, gp_error *er
 		m->first = true;
 		m->next_pid = 1;
 	}
-	if (an->rank) {
-		snprintf(rank, sizeof(rank), "%" PRId32, an->rank->rank);
+	if (in->rank) {
+		snprintf(rank, sizeof(rank), "%" PRId32, in->rank->rank);
 		p.rank = rank;
 		/* the ranks in order in the UI, whatever the order of the files */
-		p.sort_base = (int64_t)an->rank->rank << 22;
+		p.sort_base = (int64_t)in->rank->rank << 22;
 	}
 	p.first = m->first;
 	p.pids = &pids;

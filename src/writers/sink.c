@@ -26,13 +26,16 @@ const struct gp_sink_ops *gp_sink_find(const char *name)
 	return NULL;
 }
 
-int gp_sink_open(gp_sink *s, const char *name, FILE *out, gp_error *err)
+int gp_sink_open(gp_sink *s, const char *name, FILE *out, const struct gp_sink_opts *o, gp_error *err)
 {
 	memset(s, 0, sizeof(*s));
 	s->ops = gp_sink_find(name);
 	if (!s->ops)
 		return gp_err(err, GP_ERR_USAGE, "unknown output '%s'", name);
 	s->out = out;
+	s->opts.top = SIZE_MAX;
+	if (o)
+		s->opts = *o;
 	return s->ops->open ? s->ops->open(s, err) : GP_OK;
 }
 
@@ -47,17 +50,17 @@ static int close_flush(gp_sink *s, int rc, gp_error *err)
 	return GP_OK;
 }
 
-int gp_sink_write_close(gp_sink *s, const struct gp_analysis *a, gp_error *err)
+int gp_sink_write_close(gp_sink *s, const struct gp_sink_input *in, gp_error *err)
 {
-	return close_flush(s, s->ops->write(s, a, err), err);
+	return close_flush(s, s->ops->write(s, in, err), err);
 }
 
-int gp_sink_write(gp_sink *s, const struct gp_analysis *a, gp_error *err)
+int gp_sink_write(gp_sink *s, const struct gp_sink_input *in, gp_error *err)
 {
 	if (!s->ops->end)
 		return gp_err(err, GP_ERR_USAGE, "%s takes one trace only", s->ops->name);
 	s->many = true;
-	return s->ops->write(s, a, err);
+	return s->ops->write(s, in, err);
 }
 
 int gp_sink_end_close(gp_sink *s, gp_error *err)

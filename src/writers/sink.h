@@ -3,14 +3,19 @@
 ** sink gets the whole analysed trace at once, for outputs that need all of
 ** it: the advise report, the Perfetto/Chrome trace (perfetto.c), the
 ** flame-graph stacks (folded.c), the HTML report (html.c) and the HTML
-** comparison of two runs (html_diff.c).  A new
-** whole-trace output is one sink file in src/writers/ listed in sink.c's
-** registry, plus the subcommand that fills a gp_analysis and hands it over.
+** comparison of two runs (html_diff.c).  A sink only formats: it reads the
+** results of the analysis runner (struct gp_analysis, analysis/analysis.h)
+** that its command ran with the GP_NEED_* bits the sink documents.  Its own
+** settings (-n, the charting library, a progress callback) come when it is
+** opened; what one trace of an output of several is (its rank, its clock
+** offset) comes with that trace's write.  A new whole-trace output is one
+** sink file in src/writers/ listed in sink.c's registry, plus the
+** subcommand that runs the analysis and hands it over.
 **
-** Ownership: a gp_analysis only points to what the command owns (the
-** trace, the op results, the findings); they outlive the sink's write.  The
-** sink owns its state (priv) until close, across the traces of an output
-** of several (gp_sink_write).
+** Ownership: a gp_sink_input only points to what the command owns (the
+** path, the analysis, a page's parts); they outlive the write.  The sink
+** copies its options and owns its state (priv) until close, across the
+** traces of an output of several (gp_sink_write).
 */
 #ifndef GP_SINK_H
 #define GP_SINK_H
@@ -23,48 +28,41 @@
 #include "util/error.h"
 #include "model/trace.h"
 
-struct gp_opres;
-struct gp_peak_opts;
-struct gp_findings;
-struct gp_memory;
-struct gp_breakdown;
+struct gp_analysis;
 struct gp_html_job;
 struct gp_diff_page;
 struct gp_rank_id;
 
-/* Everything the analysis passes computed about one trace.  A pass that was
-** not run leaves its member NULL; a sink says which ones it needs. */
-struct gp_analysis {
-	const char *path;                   /* the input as named on the command line */
-	const gp_trace *trace;              /* loaded and correlated: attrs filled */
-	const struct gp_opres *opres;       /* gp_ops_run's, one per kernel */
-	const struct gp_peak_opts *peaks;   /* --gpu, --peak-flops, --peak-bw */
-	const struct gp_findings *findings; /* gp_advise's, ranked */
-	const struct gp_memory *memory;     /* gp_memory_run's: series, peaks, per op */
-	const struct gp_breakdown *breakdown; /* gp_breakdown_run's: per device and iteration */
-	const struct gp_html_job *job;      /* html: a page over several ranks' parts
-					** (writers/html.h); then trace is NULL */
-	const struct gp_diff_page *diff;    /* html-diff: the comparison of two runs (html_diff.h) */
-	const char *script;                 /* html, html-diff: the charting library to inline (its text) */
+/* A sink's own settings, for every write of its output. */
+struct gp_sink_opts {
+	size_t top;             /* at most this many items (-n); SIZE_MAX = all */
+	const char *script;     /* html, html-diff: the charting library to inline (its text) */
 	size_t script_len;
-	gp_ns window_start, window_end;     /* the time window to show; both 0 = all */
-	size_t top;                         /* at most this many items (-n); SIZE_MAX = all */
-	/* Several traces into one output (gp_sink_write): this trace's rank by
-	** the shared rule (docs/ranks.md), for the sink to show; NULL: none. */
-	const struct gp_rank_id *rank;
-	/* Added to every time the sink writes (export --align-clocks: the
-	** rank's clock offset); 0: the trace's own clock. */
-	gp_ns clock_offset;
 	/* Called now and then by a long write: done of total records (total 0
 	** = unknown), for the CLI's progress line; NULL = none. */
 	void (*progress)(void *ctx, uint64_t done, uint64_t total);
 	void *progress_ctx;
 };
 
+/* What one write formats. */
+struct gp_sink_input {
+	const char *path;                   /* the input as named on the command line, NULL = none */
+	const struct gp_analysis *an;       /* the analysed trace: the runner's results */
+	const struct gp_html_job *job;      /* html: a page over several ranks' parts
+					** (writers/html.h); then an is NULL */
+	const struct gp_diff_page *diff;    /* html-diff: the comparison of two runs (html_diff.h) */
+	/* Several traces into one output (gp_sink_write): this trace's rank by
+	** the shared rule (docs/ranks.md), for the sink to show; NULL: none. */
+	const struct gp_rank_id *rank;
+	/* Added to every time the sink writes (export --align-clocks: the
+	** rank's clock offset); 0: the trace's own clock. */
+	gp_ns clock_offset;
+};
+
 /* The buckets of the perfetto sink's counter tracks over the window:
 ** enough to see phases, few enough that a million-kernel trace adds
-** little to the file (the command runs the breakdown's queue depth series
-** with as many). */
+** little to the file (the export command asks the analysis runner for
+** the device timeline and the queue depth series in as many). */
 #define GP_PERFETTO_BUCKETS 2000
 
 typedef struct gp_sink gp_sink;
@@ -74,9 +72,9 @@ struct gp_sink_ops {
 	const char *help;       /* one line for --help */
 	/* Sets up state; writes nothing.  GP_OK or an error.  NULL: no state. */
 	int (*open)(gp_sink *s, gp_error *err);
-	/* Writes the whole output for a; GP_OK or an error (GP_ERR_USAGE when
-	** a member it needs is NULL). */
-	int (*write)(gp_sink *s, const struct gp_analysis *a, gp_error *err);
+	/* Writes the whole output for in; GP_OK or an error (GP_ERR_USAGE when
+	** a result it needs was not computed). */
+	int (*write)(gp_sink *s, const struct gp_sink_input *in, gp_error *err);
 	/* Frees the state (open succeeded).  NULL: no state. */
 	void (*close)(gp_sink *s);
 	/* Several traces into one output: write was called once per trace
@@ -88,6 +86,7 @@ struct gp_sink_ops {
 struct gp_sink {
 	const struct gp_sink_ops *ops;
 	FILE *out;
+	struct gp_sink_opts opts;
 	void *priv;             /* the sink's state */
 	bool many;              /* one of several traces (gp_sink_write) */
 };
@@ -98,20 +97,21 @@ const struct gp_sink_ops *gp_sink_find(const char *name);
 /* The registered sinks, NULL-terminated. */
 extern const struct gp_sink_ops *const gp_sinks[];
 
-/* Opens sink name on out; writes nothing, so a command opens its sink
+/* Opens sink name on out with its settings o (NULL: all items, no
+** library, no progress); writes nothing, so a command opens its sink
 ** before it loads the input.  Fails with GP_ERR_USAGE for an unknown name. */
-int gp_sink_open(gp_sink *s, const char *name, FILE *out, gp_error *err);
+int gp_sink_open(gp_sink *s, const char *name, FILE *out, const struct gp_sink_opts *o, gp_error *err);
 
-/* Writes a's output, then closes the sink and flushes out: GP_ERR_IO if a
+/* Writes in's output, then closes the sink and flushes out: GP_ERR_IO if a
 ** write to out failed, or the sink's own error. */
-int gp_sink_write_close(gp_sink *s, const struct gp_analysis *a, gp_error *err);
+int gp_sink_write_close(gp_sink *s, const struct gp_sink_input *in, gp_error *err);
 
-/* Writes a's part of one output of several traces, a trace at a time so
+/* Writes in's part of one output of several traces, a trace at a time so
 ** that only one is in memory: call it once per trace, then
 ** gp_sink_end_close.  GP_ERR_USAGE when the sink takes one trace only,
 ** else the sink's error; the sink stays open (gp_sink_discard it after an
 ** error). */
-int gp_sink_write(gp_sink *s, const struct gp_analysis *a, gp_error *err);
+int gp_sink_write(gp_sink *s, const struct gp_sink_input *in, gp_error *err);
 
 /* Ends an output of several traces, closes the sink and flushes out:
 ** GP_ERR_IO if a write to out failed, or the sink's own error. */

@@ -22,7 +22,8 @@ assert d["format"] == "nvprof" and d["kernels"] == 3, d
 assert d["api_calls_runtime"] == 4 and d["nvtx_marks"] == 1, d
 assert d["start_ns"] == 500 and d["end_ns"] == 4200 and d["duration_ns"] == 3700, d
 assert d["gpus"] == [{"id": 0, "name": "Tesla V100-SXM2-16GB", "sm_count": 80,
-                      "compute_capability": "7.0", "memory_bytes": 16945512448}], d
+                      "compute_capability": "7.0", "memory_bytes": 16945512448,
+                      "peaks": "V100-SXM2", "peaks_from": "table"}], d
 assert d["metadata"] == {} and d["notes"] == [], d
 assert d["gpu_time_with_flops_pct"] == 100.0, d
 assert all(" " not in k for k in d), d

@@ -20,6 +20,12 @@ assert_grep 'obj.json: traceEvents is an object, expected an array' "$TMP/err"
 printf '{}' > "$TMP/empty.json"
 expect_exit 4 "$GPUPROF" info "$TMP/empty.json"
 assert_grep 'empty.json: not a PyTorch profiler trace: no traceEvents' "$TMP/err"
+# a JSON array of objects that are no trace events (vLLM's note beside its
+# traces) is not an empty trace
+printf '[{"file": "graph_capture_rank_0.pt.trace.json.gz", "batch_size": 8192, "mode": "PIECEWISE"}]\n' >"$TMP/details.json"
+expect_exit 4 "$GPUPROF" info "$TMP/details.json"
+assert_grep 'details.json: not a PyTorch profiler trace: a JSON array of 1 objects, none of them a trace event \(no "ph"\)$' "$TMP/err"
+expect_exit 4 "$GPUPROF" info "$TESTDATA/tracelens/inference/vllm_prefilldecode_piecewise/capture_traces/execution_details.json"
 # the bare event-array form of the Chrome trace format is read
 printf '[{"ph": "X", "cat": "kernel", "name": "void k<1>(int)", "pid": 0, "tid": "stream 7", "ts": 10.5, "dur": 2.25}]\n' > "$TMP/bare.json"
 run_ok "$GPUPROF" report -f csv -c kernel,stream,sil "$TMP/bare.json"

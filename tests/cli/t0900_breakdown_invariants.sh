@@ -1,12 +1,12 @@
 # gpuprof breakdown on every shared trace and on generated ones: per device
 # the span, union of busy time, compute, communication, memory, overlap and
 # idle equal what tests/data/breakdown_oracle.py computes from the raw file
-# (Python over the Kineto JSON, SQL over nsys/nvprof: on the generated
-# traces at each run, on testdata once, into tests/data/breakdown_ref.tsv,
-# by tests/tools/make-breakdown-ref.sh); in every window
-# (device x iteration) compute + communication + memory + idle - overlap =
-# span, busy <= span, the idle causes add up to idle; the streams view
-# counts every kernel once.
+# (Python over the Kineto and rocprofv3 JSON, SQL over nsys/nvprof: on the
+# generated traces at each run, on testdata once, into
+# tests/data/breakdown_ref.tsv, by tests/tools/make-breakdown-ref.sh); in
+# every window (device x iteration) compute + communication + memory + idle
+# - overlap = span, busy <= span, the idle causes add up to idle; the
+# streams view counts every kernel once.
 command -v python3 >/dev/null || skip "python3 not installed"
 check() { # trace [KEY: its lines in tests/data/breakdown_ref.tsv]
 	run_ok "$GPUPROF" breakdown -f csv "$1"
@@ -27,8 +27,7 @@ done
 need_testdata
 # The reference covers exactly the traces testdata has (one added or lost
 # there: regenerate it with tests/tools/make-breakdown-ref.sh).
-(cd "$TESTDATA" && find . -path ./expected -prune -o -type f \( -name '*.json' -o -name '*.json.gz' \
-	-o -name '*.sqlite' -o -name '*.sql' \) -print | sed 's|^\./||' | LC_ALL=C sort) >"$TMP/have"
+python3 tests/tools/trace_kind.py "$TESTDATA" kineto rocprof nsys nvprof >"$TMP/have" || fail "trace_kind.py"
 awk -F'\t' '$2 == "#file" { print $1 }' tests/data/breakdown_ref.tsv >"$TMP/covered"
 diff "$TMP/covered" "$TMP/have" >&2 || fail "testdata's traces differ from breakdown_ref.tsv's (< ref, > testdata)"
 n=0

@@ -3,7 +3,8 @@
 # device equal an independent replay of the raw JSON in Python: the
 # allocator's Total Allocated / Total Reserved where the file states them,
 # else the running sum of Bytes from 0; events in ts order, ties in file
-# order.
+# order.  Device types by c10::DeviceType: 0 (CPU) is the host, 1 (CUDA)
+# and 6 (HIP, ROCm builds) the GPU Device Id, any other is not GPU memory.
 need_testdata
 find "$TESTDATA" -type f \( -name '*.json' -o -name '*.json.gz' \) -not -path '*/expected/*' |
 	sort >"$TMP/files"
@@ -27,7 +28,8 @@ for i in range(1, n + 1):
     raw = (gzip.open if path.endswith(".gz") else open)(path, "rt").read()
     ev = json.loads(raw, parse_float=decimal.Decimal)
     ev = ev["traceEvents"] if isinstance(ev, dict) else ev
-    mem = [e for e in ev if e.get("name") == "[memory]" and e.get("ph") in ("i", "I")]
+    mem = [e for e in ev if e.get("name") == "[memory]" and e.get("ph") in ("i", "I")
+           and e["args"]["Device Type"] in (0, 1, 6)]
     mem.sort(key=lambda e: decimal.Decimal(e["ts"]))           # stable: file order on ties
     want = {}
     for e in mem:
@@ -52,6 +54,22 @@ for i in range(1, n + 1):
             assert g[gk] == w[k], (path, dev, gk, g[gk], w[k])
         assert g["totals"] == ("stated" if w["rsv"] is not None else "replayed"), (path, dev)
 print("checked", n)
+PY
+
+# HIP allocator events (Device Type 6, MI300X): GPU memory in memory, and
+# the HTML report's memory chart has the same peak and final for the GPU
+f=$TESTDATA/tracelens/perf_model/normalization/normalization_layer_test.json.gz
+run_ok "$GPUPROF" memory -f json "$f"; cp "$TMP/out" "$TMP/hip.json"
+run_ok "$GPUPROF" html -o "$TMP/hip.html" --force "$f"
+python3 - "$TMP/hip.json" "$TMP/hip.html" <<'PY' || fail "HIP memory in the HTML chart"
+import json, sys
+dev = {r["device"]: r for r in map(json.loads, open(sys.argv[1]))}["0"]
+page = open(sys.argv[2]).read()
+i = page.index('"memory":[') + len('"memory":')
+chart = json.JSONDecoder().raw_decode(page[i:])[0]
+assert [c["device"] for c in chart] == [0], chart
+assert (chart[0]["peak"], chart[0]["final"]) == (dev["peak_bytes"], dev["final_bytes"]), (chart[0], dev)
+assert max(s[0] for s in chart[0]["series"] if s) == dev["peak_bytes"]
 PY
 
 # the bucketed series: the highest bucket is the peak, the last step is the

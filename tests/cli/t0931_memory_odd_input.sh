@@ -26,6 +26,7 @@ ev += [
     mem(50, 0, 50, 12, -7, 4096),          # a negative total: replayed, 1286
     mem(70, 0, 1 << 60, 13, 1336, 4096),   # absurd: skipped
     mem(80, 5, 4096, 14, 4096, 8192),      # device 5 ran no kernel
+    mem(85, 5, -4096, 14, 0, 8192, dtype=6),   # HIP (ROCm): device 5's memory too
     mem(90, -1, 8, 15, dtype=0),           # host memory, no totals
     mem(91, 0, 8, 16, dtype=8),            # a device type we do not read
     {"ph": "i", "name": "[memory]", "pid": 1, "tid": 1, "ts": 95, "args": {"Device Type": 1}},
@@ -35,7 +36,7 @@ PY
 run_ok "$GPUPROF" memory -f json "$TMP/odd.json"
 cp "$TMP/out" "$TMP/dev.json"
 for note in 'frees have no recorded allocation' 'total below 0' 'above 1 PiB' '1 device\(s\) that ran no kernel \(device 5\)' \
-	'device type other than CPU or CUDA' 'without ts or Bytes'; do
+	'1 \[memory\] events of a device type other than CPU, CUDA or HIP' 'without ts or Bytes'; do
 	assert_grep "$note" "$TMP/err"
 done
 python3 - "$TMP/dev.json" <<'PY' || fail "device figures"
@@ -47,6 +48,7 @@ assert (g["events"], g["allocs"], g["frees"]) == (5, 3, 2), g
 assert (g["peak_bytes"], g["final_bytes"], g["peak_reserved"]) == (1336, 1286, 4096), g
 assert g["totals"] == "replayed" and g["live_known"] == 400, g
 assert (got["5"]["peak_bytes"], got["host"]["final_bytes"], got["host"]["peak_reserved"]) == (4096, 8, None)
+assert (got["5"]["events"], got["5"]["frees"], got["5"]["final_bytes"]) == (2, 1, 0), got["5"]
 PY
 run_ok "$GPUPROF" memory -f json --by op "$TMP/odd.json"
 python3 - "$TMP/out" <<'PY' || fail "per op"

@@ -11,10 +11,10 @@
 need_testdata
 ref=$TMP/ref.tsv
 gzip -dc tests/data/optable_ref.tsv.gz >"$ref" || fail "cannot read tests/data/optable_ref.tsv.gz"
-# The oracle covers exactly the Kineto files testdata has (a file added or
-# lost there: regenerate it with tests/tools/make-optable-ref.sh).
-(cd "$TESTDATA" && find hta kineto_tb_plugin param tracelens -name '*.json.gz' -o -name '*.json') |
-	LC_ALL=C sort >"$TMP/have"
+# The oracle covers exactly the Kineto files testdata has, told by content
+# (tests/tools/trace_kind.py; a file added or lost there: regenerate it
+# with tests/tools/make-optable-ref.sh).
+python3 tests/tools/trace_kind.py "$TESTDATA" kineto >"$TMP/have" || fail "trace_kind.py"
 awk -F'\t' '$2 == "#file" { print $1 }' "$ref" >"$TMP/covered"
 diff "$TMP/covered" "$TMP/have" >&2 || fail "testdata's Kineto files differ from the oracle's (< oracle, > testdata)"
 n=0 py=0

@@ -1,14 +1,15 @@
-# The Perfetto export is a Kineto trace: on every Kineto and SQLite trace
-# in ../shared/testdata, `report` on the export gives the same kernels,
-# ops, attribution, model and times (to the nanosecond) as on the original,
-# and `summary` the same tables; and each export under 4 MB is well-formed
-# (tests/tools/perfetto_check.py; t1000 checks every format, the larger
-# ones only cost time here).
+# The Perfetto export is a Kineto trace: on every trace in
+# ../shared/testdata (Kineto, rocprofv3, nsys, nvprof), `report` on the
+# export gives the same kernels, ops, attribution, model and times (to the
+# nanosecond) as on the original, and `summary` the same tables; and each
+# export under 4 MB is well-formed (tests/tools/perfetto_check.py; t1000
+# checks every format, the larger ones only cost time here).
 need_testdata
 command -v python3 >/dev/null || skip "python3 not installed"
 cols=kernel,op,mod,dir,seq,altseq,layer,iter,params,sil,start,end,device,stream,flops,bytes,tc,grid,block,corr,tid,latency,api,longname
-find "$TESTDATA" -type f \( -name '*.sqlite' -o -name '*.sql' -o -name '*.nvvp' -o -name '*.json' -o -name '*.json.gz' \) \
-	-not -path '*/expected/*' | sort >"$TMP/files"
+# every trace, told by content (not vLLM's execution_details.json)
+python3 tests/tools/trace_kind.py "$TESTDATA" kineto rocprof nsys nvprof | sed "s|^|$TESTDATA/|" >"$TMP/files" ||
+	fail "trace_kind.py"
 [ "$(wc -l <"$TMP/files")" -ge 30 ] || fail "fewer traces than expected in $TESTDATA"
 while read -r f; do
 	run_ok "$GPUPROF" export -o "$TMP/x.json" --force "$f"

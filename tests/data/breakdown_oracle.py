@@ -1,6 +1,6 @@
 # The independent oracle of tests/cli/t0900: reads a trace the way the
-# format defines it (Kineto JSON with exact decimal timestamps; the nsys or
-# nvprof SQLite tables through SQL) and computes per device the span, the
+# format defines it (Kineto JSON with exact decimal timestamps; rocprofv3
+# JSON, integer ns; the nsys or nvprof SQLite tables through SQL) and computes per device the span, the
 # union per kind of work, the overlap and the idle time with its own sweep;
 # then checks gpuprof breakdown -f csv (argv[2]) and --view streams (argv[3]).
 #   breakdown_oracle.py TRACE OUT STREAMS            computes, then checks
@@ -47,11 +47,31 @@ def compute():
                     "overlap": sum((bin(m).count("1") - 1) * bym[m] for m in range(1, 8)),
                     "kernels": sum(1 for a in acts if a[0] == dev and a[3] != 4)}
     return ref
+def rocprof_activities(procs):
+    # rocprofv3 JSON: integer ns; a GPU agent's device is its gpu_index; a
+    # kernel's name is its symbol's (kernel_symbols by kernel_id, per
+    # process); a copy runs on its GPU side (GPU to GPU: the source)
+    acts = []
+    for p in procs:
+        gpu = {a["id"]["handle"]: a["gpu_index"] for a in p.get("agents", []) if a.get("type") == 2}
+        names = {k["kernel_id"]: k.get("formatted_kernel_name", "") for k in p.get("kernel_symbols", [])}
+        rec = p.get("buffer_records", {})
+        for k in rec.get("kernel_dispatch", []):
+            s, t, di = k["start_timestamp"], k["end_timestamp"], k["dispatch_info"]
+            comm = names.get(di["kernel_id"], "").startswith(COMM)
+            acts.append((gpu[di["agent_id"]["handle"]], s, max(s, t), 2 if comm else 1))
+        for m in rec.get("memory_copy", []):
+            s, t = m["start_timestamp"], m["end_timestamp"]
+            src, dst = gpu.get(m["src_agent_id"]["handle"]), gpu.get(m["dst_agent_id"]["handle"])
+            acts.append((src if src is not None else dst, s, max(s, t), 4))
+    return acts
 def trace_activities():
     acts = []   # (device, start, end, kind bit)
     if path.endswith((".json", ".json.gz")):
         f = gzip.open(path, "rt") if path.endswith(".gz") else open(path)
         d = json.load(f, parse_float=Decimal)
+        if isinstance(d, dict) and "rocprofiler-sdk-tool" in d:
+            return rocprof_activities(d["rocprofiler-sdk-tool"])
         ev = d["traceEvents"] if isinstance(d, dict) else d
         for e in ev:
             if not isinstance(e, dict) or e.get("ph") != "X":

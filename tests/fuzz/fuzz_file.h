@@ -48,7 +48,9 @@ static inline void fuzz_load_file(const uint8_t *data, size_t size, const struct
 		if (gp_correlate(&t, &co, &err) == GP_OK &&
 		    (!opts || gp_window_apply(&t, &opts->window, &lo, &hi, &err) == GP_OK)) {
 			struct gp_memory m;
-			free(gp_ops_run(&t, NULL));
+			struct gp_ops ops;
+			gp_ops_run(&t, NULL, &ops);
+			gp_ops_free(&ops);
 			gp_memory_run(&t, &m);
 			gp_memory_free(&m);
 		}

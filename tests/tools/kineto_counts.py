@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Writes tests/data/kineto_counts.tsv: what every Kineto trace of testdata
-holds, counted from the JSON by Python alone (no gpuprof), for
+(told by content, tests/tools/trace_kind.py) holds, counted from the JSON
+by Python alone (no gpuprof), for
 tests/cli/t0500_kineto_counts.sh to compare gpuprof's counts against.
 
     tests/tools/kineto_counts.py $TESTDATA > tests/data/kineto_counts.tsv
@@ -17,8 +18,9 @@ import json
 import os
 import sys
 
+from trace_kind import traces
+
 D = decimal.Decimal
-DIRS = ("hta", "kineto_tb_plugin", "param", "tracelens")
 COLUMNS = ("file", "kernels", "api", "memcpy", "memset", "sync", "kernel_ns", "ops")
 
 
@@ -55,16 +57,10 @@ def main():
     if len(sys.argv) != 2:
         sys.exit("usage: kineto_counts.py TESTDATA > tests/data/kineto_counts.tsv")
     top = sys.argv[1]
-    files = []
-    for d in DIRS:
-        for root, _, names in os.walk(os.path.join(top, d)):
-            for n in names:
-                if n.endswith(".json") or n.endswith(".json.gz"):
-                    files.append(os.path.relpath(os.path.join(root, n), top))
     print("# Made by tests/tools/kineto_counts.py from the Kineto traces of testdata;")
     print("# regenerate with it, do not edit.  Columns: see that script.")
     print("\t".join(COLUMNS))
-    for f in sorted(files):
+    for f in traces(top, {"kineto"}):
         c = counts(os.path.join(top, f))
         print("\t".join([f] + [str(c[k]) for k in COLUMNS[1:]]))
 

@@ -30,7 +30,8 @@ as written, exact Decimal arithmetic, half up, as the reader converts).
 - --memory: one line per op name: the name, then CPU Mem, Self CPU Mem,
   GPU Mem, Self GPU Mem (net: Bytes summed, a free negative), CPU Alloc,
   Self CPU Alloc, GPU Alloc, Self GPU Alloc (gross: positive Bytes only),
-  in bytes.  A [memory] instant (Device Type 0 = CPU, 1 = GPU) belongs to
+  in bytes.  A [memory] instant (Device Type 0 = CPU; 1 = CUDA and 6 =
+  HIP, c10::DeviceType's numbers, are GPU; others are neither) belongs to
   the ops on its thread (pid, tid) whose interval holds its ts (start <=
   ts <= end): all of them count it in their totals, the innermost (as for
   Self GPU) in its self figures.
@@ -184,7 +185,7 @@ def memory(path):
                         e.get("name", "")))
         elif e.get("ph") in ("i", "I") and e.get("name") == "[memory]":
             a = e.get("args", {})
-            if "Bytes" in a and a.get("Device Type") in (0, 1):
+            if "Bytes" in a and a.get("Device Type") in (0, 1, 6):
                 mem.append((str(e.get("pid")), str(e.get("tid")), ns(e["ts"]), int(a["Bytes"]), a["Device Type"]))
     by_thread = defaultdict(list)
     for i, op in enumerate(ops):

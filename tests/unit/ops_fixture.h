@@ -3,7 +3,8 @@
 ** with attributed ops and arguments) without any reader.  Header-only, used
 ** by tests/unit/test_ops*.c.
 **
-** Ownership: fx_done() hands attrs to the trace; gp_trace_free() frees all.
+** Ownership: fx_done() hands attrs to the trace; fx_free() frees all, the
+** op model fx_ops() ran too.
 */
 #ifndef GP_OPS_FIXTURE_H
 #define GP_OPS_FIXTURE_H
@@ -20,6 +21,7 @@ struct fx {
 	gp_trace t;
 	GP_VEC(struct gp_attr) attrs;
 	gp_ns now;
+	struct gp_ops ops;      /* fx_ops()'s */
 };
 
 static inline void fx_init(struct fx *f)
@@ -140,8 +142,18 @@ static inline void fx_done(struct fx *f)
 	f->attrs.n = f->attrs.cap = 0;
 }
 
+/* Runs the op model over f's trace with peaks po (NULL: the trace's GPU)
+** into f->ops, replacing an earlier run; returns its per-kernel results. */
+static inline struct gp_opres *fx_ops(struct fx *f, const struct gp_peak_opts *po)
+{
+	gp_ops_free(&f->ops);
+	gp_ops_run(&f->t, po, &f->ops);
+	return f->ops.r;
+}
+
 static inline void fx_free(struct fx *f)
 {
+	gp_ops_free(&f->ops);
 	gp_vec_free(f->attrs);
 	gp_trace_free(&f->t);
 }

@@ -14,11 +14,6 @@
 
 #include "analysis/breakdown.h"
 
-static bool is_nccl(const char *name)
-{
-	return name && strncmp(name, "nccl", 4) == 0;
-}
-
 static void api(gp_trace *t, gp_ns s, gp_ns e, const char *name)
 {
 	struct gp_api *a = gp_vec_push(t->apis);
@@ -106,7 +101,7 @@ static void build(gp_trace *t)
 	}
 }
 
-static const struct gp_breakdown_opts opts = {.short_gap_ns = 10, .top_gaps = 2, .is_comm = is_nccl};
+static const struct gp_breakdown_opts opts = {.short_gap_ns = 10, .top_gaps = 2};
 
 static void time_split(void **state)
 {

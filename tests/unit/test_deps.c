@@ -14,7 +14,7 @@
 #include "analysis/critpath.h"
 #include "analysis/deps.h"
 #include "analysis/whatif.h"
-#include "model/api_class.h"
+#include "model/classify.h"
 
 #define US 1000
 

@@ -13,10 +13,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ops/ops.h"
-#include "analysis/breakdown.h"
+#include "analysis/analysis.h"
 #include "writers/sink.h"
-#include "writers/timeline.h"
+
+/* The op model of build()'s kernels: FLOPs, no peaks. */
+static struct gp_peak no_peak;
+#define OPS_OF(r) {.r = (r), .peaks = &no_peak, .npeaks = 1}
 
 /* Two kernels on device 0 that overlap ([100,300) and [200,500)), one on
 ** device 1 ([0,100)), one copy on device 0 ([700,800)); each kernel
@@ -100,14 +102,15 @@ static void timeline_union_and_spread(void **state)
 
 static char *run_sink(const char *name, const struct gp_analysis *a)
 {
+	const struct gp_sink_input in = {.an = a};
 	char *buf = NULL;
 	size_t size;
 	FILE *f = open_memstream(&buf, &size);
 	gp_error err = {0};
 	gp_sink s;
 
-	assert_int_equal(gp_sink_open(&s, name, f, &err), GP_OK);
-	assert_int_equal(gp_sink_write_close(&s, a, &err), GP_OK);
+	assert_int_equal(gp_sink_open(&s, name, f, NULL, &err), GP_OK);
+	assert_int_equal(gp_sink_write_close(&s, &in, &err), GP_OK);
 	fclose(f);
 	return buf;
 }
@@ -118,7 +121,7 @@ static void folded_escapes_and_sums(void **state)
 	struct gp_opres r[3];
 
 	build(&t, r);
-	struct gp_analysis a = {.trace = &t, .opres = r};
+	struct gp_analysis a = {.trace = &t, .done = GP_NEED_OPS, .ops = OPS_OF(r)};
 	char *out = run_sink("folded", &a);
 	/* kernels 0 and 2 share a stack: 200 + 100 ns; the layer splits at ':' */
 	assert_string_equal(out, "Net;Block%201;fc;aten::linear;gemm%3Bwith%20space 300\n"
@@ -142,11 +145,16 @@ static void perfetto_times_window_flows(void **state)
 
 	build(&t, r);
 	t.kernels.v[1].start = -1234567;   /* nsys times may be negative */
+	/* the analysis export runs, with these FLOPs for the op model's */
 	struct gp_breakdown_opts bo = {.short_gap_ns = 100, .top_gaps = 1, .gap_causes = true};
-	gp_breakdown b;
+	struct gp_analysis a = {.trace = &t, .ops = OPS_OF(r),
+				.done = GP_NEED_OPS | GP_NEED_BREAKDOWN | GP_NEED_GAP_CAUSES | GP_NEED_TOP_GAPS |
+					GP_NEED_TIMELINE};
 	gp_error err = {0};
-	assert_int_equal(gp_breakdown_run(&t, &bo, &b, &err), GP_OK);
-	struct gp_analysis a = {.trace = &t, .opres = r, .breakdown = &b};
+	size_t n;
+	struct gp_activity *acts = gp_trace_activities(&t, &n);
+	assert_int_equal(gp_breakdown_run(&t, &bo, &a.breakdown, &err), GP_OK);
+	gp_timeline_build(&a.timeline, &t, r, acts, n, -1234567, 800, 10);
 	char *out = run_sink("perfetto", &a);
 	assert_non_null(strstr(out, "\"ts\":-1234.567,\"dur\":1235.067"));
 	assert_non_null(strstr(out, "\"ts\":0.100,\"dur\":0.200"));
@@ -161,15 +169,17 @@ static void perfetto_times_window_flows(void **state)
 	free(out);
 	/* a window around kernel 2 only: its launch comes along, but kernel
 	** 0, outside, and so its flows, do not */
-	a.window_start = 0;
-	a.window_end = 60;
+	a.opts.window_start = 0;
+	a.opts.window_end = 60;
 	out = run_sink("perfetto", &a);
 	assert_non_null(strstr(out, "\"ts\":0.000,\"dur\":0.100"));
 	assert_null(strstr(out, "\"ts\":0.100,\"dur\":0.200"));
 	assert_non_null(strstr(out, "\"ts\":-0.050,\"dur\":0.010"));
 	assert_null(strstr(out, "fwd_bwd"));
 	free(out);
-	gp_breakdown_free(&b);
+	gp_breakdown_free(&a.breakdown);
+	gp_timeline_free(&a.timeline);
+	free(acts);
 	gp_trace_free(&t);
 }
 

@@ -1,7 +1,7 @@
 /*
-** Unit tests: the html sink's page over several ranks (src/writers/html.c,
-** html.h): the ranks' kept groups summed by name (exact sums, the first
-** known peaks), --rank's one rank, a damaged part refused with its file.
+** Unit tests: the html page over several ranks (src/writers/html.c,
+** html.h): the ranks' kept groups summed by name (analysis/groups.h: exact
+** sums, the first known peaks), --rank's one rank, a damaged part refused.
 */
 #include <stdarg.h>
 #include <stddef.h>
@@ -19,7 +19,7 @@
 static void group(gp_writer *w, const char *part, const char *name, const char *ns, const char *count,
 		  const char *flops, const char *pf)
 {
-	const char *row[GP_HTML_PART_NCOLS] = {part, name, "", ns, count, flops, "100", ns, pf, "2e12"};
+	const char *row[GP_KGROUP_NCOLS] = {part, name, "", ns, count, flops, "100", ns, pf, "2e12"};
 
 	gp_writer_row(w, row);
 }
@@ -38,11 +38,11 @@ static void make_job(struct job *j)
 	gp_writer w;
 
 	memset(j, 0, sizeof(*j));
-	gp_rowbuf_writer(&w, &j->parts[0], gp_html_part_cols, GP_HTML_PART_NCOLS);
+	gp_rowbuf_writer(&w, &j->parts[0], gp_kgroup_cols, GP_KGROUP_NCOLS);
 	group(&w, "layer", "A", "10", "2", "0.5", "0");
 	group(&w, "shape", "mm", "10", "2", "1000", "3e14");
 	group(&w, "kernel", "k", "10", "2", "0", "0");
-	gp_rowbuf_writer(&w, &j->parts[1], gp_html_part_cols, GP_HTML_PART_NCOLS);
+	gp_rowbuf_writer(&w, &j->parts[1], gp_kgroup_cols, GP_KGROUP_NCOLS);
 	group(&w, "layer", "A", "5", "1", "0.25", "0");
 	group(&w, "layer", "B", "7", "3", "0", "0");
 	group(&w, "shape", "mm", "4", "1", "500", "1e14");
@@ -54,23 +54,31 @@ static void make_job(struct job *j)
 						    .step_median = 105 + 50 * r};
 		j->ranks[r] = (struct gp_html_rank){.path = r ? "rank-1.json" : "rank-0.json",
 						    .id = {.rank = r, .world = 2, .source = GP_RANK_FROM_NAME},
-						    .input = "{}", .parts = &j->parts[r], .record = &j->rec[r]};
+						    .input = "{}", .record = &j->rec[r]};
 	}
 }
 
-/* The page of job j (only_rank) in a new string; its status in *rc. */
+/* The page of job j (only_rank: its groups of that rank alone, as gpuprof
+** html sums them) in a new string; its status in *rc. */
 static char *page(struct job *j, int32_t only_rank, int *rc, gp_error *err)
 {
-	struct gp_html_job hj = {.ranks = j->ranks, .n = 2, .only_rank = only_rank};
-	struct gp_analysis a = {.job = &hj, .script = "var x;", .script_len = 6, .top = SIZE_MAX};
+	struct gp_kgroups g;
+	struct gp_html_job hj = {.ranks = j->ranks, .n = 2, .only_rank = only_rank, .groups = &g};
+	const struct gp_sink_opts so = {.top = SIZE_MAX, .script = "var x;", .script_len = 6};
+	const struct gp_sink_input in = {.job = &hj};
 	char *buf = NULL;
-	size_t len = 0;
+	size_t len = 0, at;
 	FILE *f = open_memstream(&buf, &len);
 	gp_sink s;
 
-	assert_int_equal(gp_sink_open(&s, "html", f, err), GP_OK);
-	*rc = gp_sink_write_close(&s, &a, err);
+	gp_kgroups_init(&g);
+	for (int r = 0; r < 2; r++)
+		if (only_rank < 0 || r == only_rank)
+			assert_true(gp_kgroups_add_rows(&g, &j->parts[r], &at));
+	assert_int_equal(gp_sink_open(&s, "html", f, &so, err), GP_OK);
+	*rc = gp_sink_write_close(&s, &in, err);
 	fclose(f);
+	gp_kgroups_free(&g);
 	return buf;
 }
 
@@ -106,21 +114,25 @@ static void sums_by_name(void **state)
 static void damaged_part(void **state)
 {
 	struct job j;
-	gp_error err = {0};
+	struct gp_kgroups g;
 	gp_writer w;
-	int rc;
+	size_t at;
 
 	make_job(&j);
-	gp_rowbuf_writer(&w, &j.parts[1], gp_html_part_cols, GP_HTML_PART_NCOLS);
+	gp_rowbuf_writer(&w, &j.parts[1], gp_kgroup_cols, GP_KGROUP_NCOLS);
+	group(&w, "input", "{}", "", "", "", "");    /* another part: skipped */
 	group(&w, "layer", "A", "5x", "1", "0", "0");
-	free(page(&j, -1, &rc, &err));
-	assert_int_equal(rc, GP_ERR_FORMAT);
-	assert_non_null(strstr(err.msg, "rank-1.json"));
-	gp_rowbuf_writer(&w, &j.parts[1], gp_html_part_cols, GP_HTML_PART_NCOLS);
-	const char *row[GP_HTML_PART_NCOLS] = {"op", "mm", NULL};   /* numbers missing */
+	gp_kgroups_init(&g);
+	assert_true(gp_kgroups_add_rows(&g, &j.parts[0], &at));
+	assert_false(gp_kgroups_add_rows(&g, &j.parts[1], &at));
+	assert_true(at > 0 && at == j.parts[1].len);
+	gp_kgroups_free(&g);
+	gp_rowbuf_writer(&w, &j.parts[1], gp_kgroup_cols, GP_KGROUP_NCOLS);
+	const char *row[GP_KGROUP_NCOLS] = {"op", "mm", NULL};   /* numbers missing */
 	gp_writer_row(&w, row);
-	free(page(&j, -1, &rc, &err));
-	assert_int_equal(rc, GP_ERR_FORMAT);
+	gp_kgroups_init(&g);
+	assert_false(gp_kgroups_add_rows(&g, &j.parts[1], &at));
+	gp_kgroups_free(&g);
 	gp_rowbuf_free(&j.parts[0]);
 	gp_rowbuf_free(&j.parts[1]);
 }

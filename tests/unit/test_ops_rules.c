@@ -193,7 +193,7 @@ static bool row_check(const struct row *r, int rule)
 	for (char *save = NULL, *tok = strtok_r(args, " ", &save); tok; tok = strtok_r(NULL, " ", &save))
 		add_arg(&f, tok, r->line);
 	fx_done(&f);
-	struct gp_opres *res = gp_ops_run(&f.t, NULL);
+	struct gp_opres *res = fx_ops(&f, NULL);
 	const char *family = gp_opres_family(&res[0]);
 
 	ok = num_matches(res[0].flops, r->col[C_FLOPS]) && num_matches(res[0].bytes, r->col[C_BYTES]) &&
@@ -204,7 +204,6 @@ static bool row_check(const struct row *r, int rule)
 			    table_path(), r->line, r->col[C_OP], res[0].flops, res[0].bytes, tc_text(res[0].tc),
 			    family ? family : "(none)", r->col[C_FLOPS], r->col[C_BYTES],
 			    r->col[C_TC], gp_oprules[rule].family, r->col[C_WHY]);
-	free(res);
 	fx_free(&f);
 	return ok;
 }

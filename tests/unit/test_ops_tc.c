@@ -88,17 +88,6 @@ static void dtype_from_names(void **state)
 	assert_false(gp_dtype_tc_capable(GP_DT_FP32));
 }
 
-static void comm_kernel_names(void **state)
-{
-	assert_true(gp_kernel_is_comm("ncclKernel_AllReduce_RING_LL_Sum_float"));
-	assert_true(gp_kernel_is_comm("ncclDevKernel_AllGather_RING_LL"));
-	assert_true(gp_kernel_is_comm("rcclGenericKernel"));
-	assert_false(gp_kernel_is_comm("ncclKernel"));          /* no collective named */
-	assert_false(gp_kernel_is_comm("my_nccl_pack_kernel"));
-	assert_false(gp_kernel_is_comm("elementwise_kernel"));
-	assert_false(gp_kernel_is_comm(NULL));
-}
-
 static void gpu_table_lookup_and_peaks(void **state)
 {
 	const struct gp_gpu *g;
@@ -213,7 +202,6 @@ int main(void)
 		cmocka_unit_test(tensor_core_names),
 		cmocka_unit_test(reviewed_names),
 		cmocka_unit_test(dtype_from_names),
-		cmocka_unit_test(comm_kernel_names),
 		cmocka_unit_test(gpu_table_lookup_and_peaks),
 		cmocka_unit_test(roofline_math),
 	};

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ops/advise.h"
+#include "analysis/analysis.h"
 #include "writers/kv.h"
 #include "writers/sink.h"
 #include "writers/writer.h"
@@ -240,7 +240,7 @@ static void advise_sink(void **state)
 	assert_null(gp_sink_find("nope"));
 	for (int i = 0; gp_sinks[i]; i++)
 		assert_non_null(gp_sinks[i]->help);
-	assert_int_equal(gp_sink_open(&s, "nope", stdout, &err), GP_ERR_USAGE);
+	assert_int_equal(gp_sink_open(&s, "nope", stdout, NULL, &err), GP_ERR_USAGE);
 	for (int i = 0; i < 2; i++) {
 		x = gp_vec_push(f.v);
 		memset(x, 0, sizeof(*x));
@@ -250,11 +250,13 @@ static void advise_sink(void **state)
 		snprintf(x->evidence, sizeof(x->evidence), "why");
 		snprintf(x->change, sizeof(x->change), "what");
 	}
-	struct gp_analysis a = {.path = "t.sqlite", .findings = &f, .top = 1};
+	struct gp_analysis a = {.done = GP_NEED_FINDINGS, .findings = f};
+	const struct gp_sink_input in = {.path = "t.sqlite", .an = &a};
+	struct gp_sink_opts so = {.top = 1};
 
 	mem_open(&m);
-	assert_int_equal(gp_sink_open(&s, "advise-text", m.f, &err), GP_OK);
-	assert_int_equal(gp_sink_write_close(&s, &a, &err), GP_OK);
+	assert_int_equal(gp_sink_open(&s, "advise-text", m.f, &so, &err), GP_OK);
+	assert_int_equal(gp_sink_write_close(&s, &in, &err), GP_OK);
 	char *out = mem_close(&m);
 	assert_string_equal(out, "gpuprof advise: t.sqlite\n"
 				 "GPU V100, 2.000 ms of kernel time over a 4.000 ms span\n"
@@ -265,14 +267,14 @@ static void advise_sink(void **state)
 	free(out);
 
 	/* two GPUs: shares of 2 x the span; a finding that shares time says so */
-	f.devices = 2;
-	f.capacity_ns = 8e6;
-	f.v.v[1].overlap_ns = 5e5;
-	snprintf(f.v.v[1].overlaps, sizeof(f.v.v[1].overlaps), "fp32-gemm");
-	a.top = 2;
+	a.findings.devices = 2;
+	a.findings.capacity_ns = 8e6;
+	a.findings.v.v[1].overlap_ns = 5e5;
+	snprintf(a.findings.v.v[1].overlaps, sizeof(a.findings.v.v[1].overlaps), "fp32-gemm");
+	so.top = 2;
 	mem_open(&m);
-	assert_int_equal(gp_sink_open(&s, "advise-text", m.f, &err), GP_OK);
-	assert_int_equal(gp_sink_write_close(&s, &a, &err), GP_OK);
+	assert_int_equal(gp_sink_open(&s, "advise-text", m.f, &so, &err), GP_OK);
+	assert_int_equal(gp_sink_write_close(&s, &in, &err), GP_OK);
 	out = mem_close(&m);
 	assert_non_null(strstr(out, "at stake: about 2.000 ms (25.0% of 2 GPUs x the span)  [fp32-gemm]\n"));
 	assert_non_null(strstr(out, "\n 2. finding 2\n"
@@ -281,12 +283,12 @@ static void advise_sink(void **state)
 	free(out);
 
 	/* a sink refuses an analysis without what it needs */
-	a.findings = NULL;
+	a.done = 0;
 	mem_open(&m);
-	assert_int_equal(gp_sink_open(&s, "advise-text", m.f, &err), GP_OK);
-	assert_int_equal(gp_sink_write_close(&s, &a, &err), GP_ERR_USAGE);
+	assert_int_equal(gp_sink_open(&s, "advise-text", m.f, &so, &err), GP_OK);
+	assert_int_equal(gp_sink_write_close(&s, &in, &err), GP_ERR_USAGE);
 	free(mem_close(&m));
-	gp_findings_free(&f);
+	gp_findings_free(&a.findings);
 }
 
 int main(void)

@@ -1,15 +1,16 @@
 /*
 ** The device timeline in buckets: per GPU and per fixed-width time bucket,
 ** the busy time (the union of its kernels, copies and memsets), the
-** modelled FLOPs and bytes of the kernels in it.  The Perfetto export
-** draws its counter tracks (busy %, TFLOP/s, GB/s) from it; the HTML
-** report's bucketed timeline is meant to as well.
+** modelled FLOPs and bytes of the kernels in it.  The analysis runner's
+** GP_NEED_TIMELINE pass builds it over the analysed window; the Perfetto
+** export's counter tracks (busy %, TFLOP/s, GB/s) and the HTML report's
+** busy chart format it.
 **
 ** Ownership: gp_timeline_build() fills a caller-owned gp_timeline whose
 ** arrays gp_timeline_free() releases.
 */
-#ifndef GP_WRITERS_TIMELINE_H
-#define GP_WRITERS_TIMELINE_H
+#ifndef GP_TIMELINE_H
+#define GP_TIMELINE_H
 
 #include <stddef.h>
 

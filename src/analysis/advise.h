@@ -3,10 +3,10 @@
 ** CPU) time at stake, each with evidence and the concrete change to make.
 ** Rules and thresholds are documented in docs/op-model.md ("advise").
 ** Times at stake are disjoint: each finding claims pieces of the GPU
-** timeline (kernels, copies, idle gaps), and a finding's time at stake is
-** what larger findings did not claim first; the rest is its overlap, with
-** the kinds it overlaps.  So the times at stake never sum above
-** capacity_ns.
+** timeline (kernels, copies, the time breakdown's idle gaps), and a
+** finding's time at stake is what larger findings did not claim first; the
+** rest is its overlap, with the kinds it overlaps.  So the times at stake
+** never sum above capacity_ns.
 **
 ** Ownership: gp_advise() fills a caller-owned gp_findings; free its array
 ** with gp_findings_free().  Strings are inside the findings.
@@ -14,10 +14,11 @@
 #ifndef GP_ADVISE_H
 #define GP_ADVISE_H
 
-#include "util/alloc.h"
+#include "analysis/breakdown.h"
+#include "analysis/collectives.h"
 #include "model/trace.h"
 #include "ops/ops.h"
-#include "analysis/collectives.h"
+#include "util/alloc.h"
 
 struct gp_finding {
 	const char *kind;       /* stable id: "tc-not-used", "fp32-gemm", ... */
@@ -41,35 +42,13 @@ struct gp_findings {
 	int sm_count;           /* 0 = unknown */
 };
 
-struct gp_bd_gap_cause;
+/* Runs every rule over t (attrs filled), its op model ops and its time
+** breakdown b, run with every gap's causes (gp_breakdown_opts.gap_causes:
+** the idle rules claim those gaps and read their causes; without them
+** they stay silent).  Findings are sorted by ns, largest first.  Never
+** fails. */
+void gp_advise(const gp_trace *t, const struct gp_ops *ops, const gp_breakdown *b, struct gp_findings *out);
 
-/* What the time breakdown (src/analysis/breakdown.h, filled by the command
-** that ran it) says, for the rules that use it.  Sums over devices of the
-** whole trace. */
-struct gp_advise_time {
-	double comm_ns;          /* communication time: union per device */
-	double comm_exposed_ns;  /* of it, the time no compute ran beside it */
-	double idle_ns;          /* idle time in the devices' spans */
-	/* of it, by cause: short gaps, synchronisation, pageable copies,
-	** waiting for the host to launch, other (enum gp_idle_cause's order) */
-	double idle_cause_ns[5];
-	/* every idle gap with its time by cause (the breakdown's, run with
-	** gap_causes; by device and start), NULL = not computed: then the
-	** rules per idle cause stay silent and the others claim whole gaps */
-	const struct gp_bd_gap_cause *gaps;
-	size_t ngaps;
-	gp_ns short_gap_ns;      /* the breakdown's short-gap threshold */
-};
-
-/* Runs every rule over t (attrs filled) and r (gp_ops_run(t, po)); findings
-** are sorted by ns, largest first.  bt (NULL = not computed) feeds the
-** rules on the time breakdown.  Never fails. */
-void gp_advise_time(const gp_trace *t, const struct gp_opres *r, const struct gp_peak_opts *po,
-		    const struct gp_advise_time *bt, struct gp_findings *out);
-
-/* gp_advise_time() without the breakdown's rules. */
-void gp_advise(const gp_trace *t, const struct gp_opres *r, const struct gp_peak_opts *po,
-	       struct gp_findings *out);
 void gp_findings_free(struct gp_findings *f);
 
 /* Findings about collectives matched across ranks (m, from gp_coll_match;

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "util/alloc.h"
-#include "writers/timeline.h"
+#include "analysis/timeline.h"
 
 /* The distance from a to b >= a, without overflow (times may span the
 ** whole int64 range in bad input). */

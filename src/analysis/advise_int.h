@@ -1,0 +1,168 @@
+/*
+** advise's internals, shared by its engine (advise.c) and its rules, one
+** file per family (advise_precision.c, advise_roofline.c, advise_idle.c,
+** advise_fusion.c, advise_memory.c, advise_comm.c).  Not for use outside
+** src/analysis/advise*.c.
+**
+** A rule reads the facts the engine prepared once (struct gp_adv_in),
+** claims pieces of the timeline with the time at stake on each
+** (gp_adv_claim), fills its finding's texts (advise_texts.h) and says
+** whether it fired.  The engine settles the claims of every rule that
+** fired, largest first, so the times at stake are disjoint.
+**
+** Ownership: a gp_adv_in lives on gp_advise()'s stack and borrows the
+** trace, the op model and the breakdown.
+*/
+#ifndef GP_ADVISE_INT_H
+#define GP_ADVISE_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analysis/advise.h"
+#include "analysis/advise_texts.h"
+#include "analysis/breakdown.h"
+#include "ops/ops.h"
+#include "util/alloc.h"
+
+/* Every threshold of the rules (docs/op-model.md, "advise"). */
+struct gp_adv_limits {
+	double min_share;           /* a finding needs this share of GPU time (of the span for idle time) */
+	double copy_share_div;      /* copies need min_share / this: they also stall the host */
+	double tiny_ns;             /* a "tiny" kernel runs shorter */
+	double launch_gap_ns;       /* shorter gaps before a tiny kernel are launch overhead */
+	size_t tiny_min_count;      /* launch-bound: at least this many tiny kernels, */
+	size_t tiny_min_part;       /* and at least 1 in this many kernels tiny */
+	double idle_gap_ns;         /* shortest GPU idle gap counted */
+	double low_eff;             /* "far below roofline": under this fraction of the ideal */
+	double roofline_name_share; /* roofline: only kernel names with this share of GPU time */
+	double achievable;          /* the fraction of the roofline a kernel can reach */
+	double small_grid_min_ns;   /* small grids: only kernels this long */
+	double fusion_small_ns;     /* fusion: a "small" elementwise/norm/copy kernel runs shorter */
+	size_t fusion_min_run;      /* fusion: this many such kernels in a row on one stream */
+	double fusion_min_share;    /* fusion: their time at stake needs this share of GPU time */
+	size_t attn_max_between;    /* unfused attention: other kernels allowed between its steps */
+	uint64_t churn_min_events;  /* alloc churn: allocator calls or reserved growths after the first iteration */
+};
+
+/* The values, in advise.c. */
+extern const struct gp_adv_limits gp_adv_lim;
+
+/* One idle gap of the time breakdown, as the rules see it. */
+struct gp_adv_gap {
+	const struct gp_bd_gap_cause *c;   /* the breakdown's: device, start, end, time by cause, next kernel */
+	double ns;                         /* its length */
+	int32_t api;                       /* gaps of gp_adv_lim.idle_gap_ns or more: the API call the CPU
+					   ** was in at its middle (one that holds the host preferred),
+					   ** -1 = none */
+};
+
+/* A piece of the timeline a rule claims: unit u (see struct gp_adv_in),
+** ns of time at stake on it. */
+struct gp_adv_claim {
+	uint32_t unit;
+	double ns;
+};
+typedef GP_VEC(struct gp_adv_claim) gp_adv_claims;
+
+/* What every rule reads.  Facts several rules share are computed once by
+** gp_advise(). */
+struct gp_adv_in {
+	const gp_trace *t;
+	const struct gp_opres *r;      /* ops->r */
+	const struct gp_ops *ops;
+	const gp_breakdown *b;
+	const struct gp_findings *f;   /* gpu_ns, span_ns, capacity_ns, gpu, sm_count */
+	const struct gp_gpu *gpu;      /* peak table entry, NULL = unknown */
+	gp_ns first;                   /* start of the span */
+	/* the breakdown's whole-trace windows summed over devices */
+	double comm_ns;                /* communication time: union per device */
+	double comm_exposed_ns;        /* of it, the time no compute ran beside it */
+	double idle_ns;                /* idle time in the devices' spans */
+	double idle_cause_ns[GP_IDLE__COUNT];
+	GP_VEC(struct gp_adv_gap) gaps;   /* the breakdown's gaps, by device and start */
+	/* The units rules claim: kernel k is unit k, copy i unit copy0 + i,
+	** memset i unit set0 + i, gap i unit gap0 + i.  wall[u] is the time a
+	** unit has to give: a gap's length, or an activity's own share of its
+	** device's busy time. */
+	size_t copy0, set0, gap0, nunits;
+	double *wall;
+	gp_adv_claims *claims;         /* where the running rule claims */
+};
+
+/* A rule: fills x (all but kind) and returns true when it has a finding. */
+typedef bool (*gp_adv_rule)(const struct gp_adv_in *in, struct gp_finding *x);
+
+/* The rules, by family (their kinds in advise.c's table). */
+bool gp_rule_tc_not_used(const struct gp_adv_in *in, struct gp_finding *x);       /* advise_precision.c */
+bool gp_rule_fp32_gemm(const struct gp_adv_in *in, struct gp_finding *x);
+bool gp_rule_fp32_unshaped(const struct gp_adv_in *in, struct gp_finding *x);
+bool gp_rule_roofline(const struct gp_adv_in *in, struct gp_finding *x);          /* advise_roofline.c */
+bool gp_rule_small_grid(const struct gp_adv_in *in, struct gp_finding *x);
+bool gp_rule_idle_gaps(const struct gp_adv_in *in, struct gp_finding *x);         /* advise_idle.c */
+bool gp_rule_sync_calls(const struct gp_adv_in *in, struct gp_finding *x);
+bool gp_rule_host_launch(const struct gp_adv_in *in, struct gp_finding *x);
+bool gp_rule_short_gaps(const struct gp_adv_in *in, struct gp_finding *x);
+bool gp_rule_tiny_kernels(const struct gp_adv_in *in, struct gp_finding *x);
+bool gp_rule_fusion(const struct gp_adv_in *in, struct gp_finding *x);            /* advise_fusion.c */
+bool gp_rule_unfused_attention(const struct gp_adv_in *in, struct gp_finding *x);
+bool gp_rule_pageable_memcpy(const struct gp_adv_in *in, struct gp_finding *x);   /* advise_memory.c */
+bool gp_rule_sync_memcpy(const struct gp_adv_in *in, struct gp_finding *x);
+bool gp_rule_alloc_churn(const struct gp_adv_in *in, struct gp_finding *x);
+bool gp_rule_exposed_comm(const struct gp_adv_in *in, struct gp_finding *x);      /* advise_comm.c */
+
+/* ---- the engine's helpers (advise.c) ---- */
+
+/* The facts of a finding: the time and number of kernels, calls or gaps
+** involved.  Its time at stake is what gp_advise() settles from the
+** rule's claims. */
+void gp_adv_involved(struct gp_finding *x, double total_ns, size_t count);
+
+/* The running rule claims ns of time at stake on unit u (at most its wall
+** time; nothing for ns <= 0 or a unit out of range). */
+void gp_adv_claim(const struct gp_adv_in *in, size_t u, double ns);
+
+/* Gap i's idle time of cause c (enum gp_idle_cause), as the breakdown
+** split it. */
+static inline double gp_adv_gap_cause_ns(const struct gp_adv_in *in, size_t i, int c)
+{
+	return (double)in->gaps.v[i].c->idle[c];
+}
+
+/* Time and count per string id (an op, kernel or call name): arrays over
+** the trace's string table, no hashing. */
+struct gp_adv_agg {
+	double *ns;
+	uint32_t *cnt;
+	int32_t *sample;          /* the group's longest kernel, for its params */
+	size_t n;
+};
+void gp_adv_agg_init(struct gp_adv_agg *a, const gp_trace *t);
+void gp_adv_agg_free(struct gp_adv_agg *a);
+/* Adds ns to group id (ids past the table are ignored); k is the kernel. */
+void gp_adv_agg_add(struct gp_adv_agg *a, gp_str id, double ns, size_t k);
+/* The ntop ids with the most time into top, largest first; returns how many. */
+int gp_adv_agg_top(const struct gp_adv_agg *a, gp_str *top, int ntop);
+
+/* A kernel's duration in ns, 0 when it ends before it starts. */
+double gp_adv_dur(const struct gp_kernel *k);
+
+/* "1.23 ms" (s, ms or us by size) into buf; returns buf. */
+const char *gp_adv_fmt_ms(double ns, char *buf, size_t size);
+
+/* The group key of kernel k: its op (as shown), else its kernel name. */
+gp_str gp_adv_group_key(const gp_trace *t, const struct gp_opres *r, size_t k);
+
+/* Writes "name 1.23 ms in 4 UNIT (params); ..." for the top three groups
+** of a into out (r: the params of each group's sample kernel, NULL = none). */
+void gp_adv_evidence(const gp_trace *t, const struct gp_opres *r, const struct gp_adv_agg *a, char *out,
+		     size_t size, const char *unit);
+
+/* Appends to out "; the largest gaps: 1.20 ms at 0.530 s (CPU:
+** ProfilerStep#3 > aten::item), ...": the three gaps with the most time of
+** cause c (c < 0: the gaps' whole length, of those with want[i]), with the
+** CPU ranges open in them. */
+void gp_adv_largest_gaps(const struct gp_adv_in *in, int c, const bool *want, char *out, size_t size);
+
+#endif

@@ -1,0 +1,211 @@
+/*
+** The analysis runner; see analysis.h.  The pass table lists every pass
+** with the bits it reads, requirements before the passes that read them:
+** resolving a mask is a fixpoint over the table, running it one walk down.
+*/
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/analysis.h"
+
+void gp_analysis_opts_init(struct gp_analysis_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->short_gap_ns = GP_SHORT_GAP_NS;
+	o->top_gaps = GP_TOP_GAPS;
+	o->depth_buckets = GP_DEPTH_BUCKETS;
+	o->timeline_buckets = GP_TIMELINE_BUCKETS;
+}
+
+/* ---- the passes: each computes its result from the trace and the
+** results it requires (needs: every bit the run resolved, for a pass with
+** parts); a run fails only with the pass's own error ---- */
+
+static int run_ops(struct gp_analysis *a, unsigned needs, gp_error *err)
+{
+	gp_ops_run(a->trace, &a->opts.peaks, &a->ops);
+	return GP_OK;
+}
+
+static void free_ops(struct gp_analysis *a)
+{
+	gp_ops_free(&a->ops);
+}
+
+/* One sweep for the breakdown and the parts of it in needs. */
+static int run_breakdown(struct gp_analysis *a, unsigned needs, gp_error *err)
+{
+	const struct gp_analysis_opts *o = &a->opts;
+	struct gp_breakdown_opts bo = {
+		.short_gap_ns = o->short_gap_ns,
+		.top_gaps = needs & GP_NEED_TOP_GAPS ? o->top_gaps : 0,
+		.one_timeline = o->one_timeline,
+		.memset_compute = o->memset_compute,
+		.hta = o->hta,
+		.depth_buckets = needs & GP_NEED_DEPTH ? o->depth_buckets : 0,
+		.gap_causes = needs & GP_NEED_GAP_CAUSES,
+	};
+
+	return gp_breakdown_run(a->trace, &bo, &a->breakdown, err);
+}
+
+static void free_breakdown(struct gp_analysis *a)
+{
+	gp_breakdown_free(&a->breakdown);
+}
+
+static int run_memory(struct gp_analysis *a, unsigned needs, gp_error *err)
+{
+	gp_memory_run(a->trace, &a->memory);
+	return GP_OK;
+}
+
+static void free_memory(struct gp_analysis *a)
+{
+	gp_memory_free(&a->memory);
+}
+
+static int run_findings(struct gp_analysis *a, unsigned needs, gp_error *err)
+{
+	gp_advise(a->trace, &a->ops, &a->breakdown, &a->findings);
+	return GP_OK;
+}
+
+static void free_findings(struct gp_analysis *a)
+{
+	gp_findings_free(&a->findings);
+}
+
+static int run_record(struct gp_analysis *a, unsigned needs, gp_error *err)
+{
+	gp_rank_record_of(&a->breakdown, &a->record);
+	return GP_OK;
+}
+
+static void free_record(struct gp_analysis *a)
+{
+	gp_rank_record_free(&a->record);
+}
+
+static int run_groups(struct gp_analysis *a, unsigned needs, gp_error *err)
+{
+	gp_kgroups_build(a->trace, &a->ops, &a->groups);
+	return GP_OK;
+}
+
+static void free_groups(struct gp_analysis *a)
+{
+	gp_kgroups_free(&a->groups);
+}
+
+/* The device timeline over the window (the trace's span when none). */
+static int run_timeline(struct gp_analysis *a, unsigned needs, gp_error *err)
+{
+	const gp_trace *t = a->trace;
+	gp_ns s = a->opts.window_start, e = a->opts.window_end;
+	size_t n;
+
+	memset(&a->timeline, 0, sizeof(a->timeline));
+	if (s == 0 && e == 0 && !gp_trace_span(t, &s, &e))
+		return GP_OK;
+	struct gp_activity *acts = gp_trace_activities(t, &n);
+	gp_timeline_build(&a->timeline, t, a->ops.r, acts, n, s, e, a->opts.timeline_buckets);
+	free(acts);
+	return GP_OK;
+}
+
+static void free_timeline(struct gp_analysis *a)
+{
+	gp_timeline_free(&a->timeline);
+}
+
+static int run_deps(struct gp_analysis *a, unsigned needs, gp_error *err)
+{
+	gp_deps_build(&a->deps, a->trace);
+	return GP_OK;
+}
+
+static void free_deps(struct gp_analysis *a)
+{
+	gp_deps_free(&a->deps);
+}
+
+static int run_critpath(struct gp_analysis *a, unsigned needs, gp_error *err)
+{
+	gp_critpath_run(&a->deps, a->trace, &a->critpath);
+	return GP_OK;
+}
+
+static void free_critpath(struct gp_analysis *a)
+{
+	gp_critpath_free(&a->critpath);
+}
+
+/* The passes, each after those it requires.  run NULL: a part of the pass
+** it requires, which reads its bit (the breakdown's sweep makes its top
+** gaps, gap causes and depth series together). */
+static const struct pass {
+	unsigned need;          /* its GP_NEED_* bit */
+	unsigned requires;      /* the bits it reads */
+	int (*run)(struct gp_analysis *a, unsigned needs, gp_error *err);
+	void (*free)(struct gp_analysis *a);
+} passes[] = {
+	{GP_NEED_DEPS, 0, run_deps, free_deps},
+	{GP_NEED_CRITPATH, GP_NEED_DEPS, run_critpath, free_critpath},
+	{GP_NEED_OPS, 0, run_ops, free_ops},
+	{GP_NEED_BREAKDOWN, 0, run_breakdown, free_breakdown},
+	{GP_NEED_TOP_GAPS, GP_NEED_BREAKDOWN, NULL, NULL},
+	{GP_NEED_GAP_CAUSES, GP_NEED_BREAKDOWN, NULL, NULL},
+	{GP_NEED_DEPTH, GP_NEED_BREAKDOWN, NULL, NULL},
+	{GP_NEED_MEMORY, 0, run_memory, free_memory},
+	{GP_NEED_FINDINGS, GP_NEED_OPS | GP_NEED_GAP_CAUSES, run_findings, free_findings},
+	{GP_NEED_RECORD, GP_NEED_BREAKDOWN, run_record, free_record},
+	{GP_NEED_GROUPS, GP_NEED_OPS, run_groups, free_groups},
+	{GP_NEED_TIMELINE, GP_NEED_OPS, run_timeline, free_timeline},
+};
+
+#define NPASSES (sizeof(passes) / sizeof(passes[0]))
+
+/* needs with everything its passes require, and theirs in turn. */
+static unsigned resolve(unsigned needs)
+{
+	unsigned before;
+
+	do {
+		before = needs;
+		for (size_t i = 0; i < NPASSES; i++)
+			if (needs & passes[i].need)
+				needs |= passes[i].requires;
+	} while (needs != before);
+	return needs;
+}
+
+int gp_analysis_run(gp_trace *t, unsigned needs, const struct gp_analysis_opts *o, struct gp_analysis *a,
+		    gp_error *err)
+{
+	memset(a, 0, sizeof(*a));
+	a->trace = t;
+	if (o)
+		a->opts = *o;
+	else
+		gp_analysis_opts_init(&a->opts);
+	needs = resolve(needs);
+	for (size_t i = 0; i < NPASSES; i++) {
+		const struct pass *p = &passes[i];
+		int rc;
+		if (!(needs & p->need))
+			continue;
+		if (p->run && (rc = p->run(a, needs, err)) != GP_OK)
+			return rc;
+		a->done |= p->need;
+	}
+	return GP_OK;
+}
+
+void gp_analysis_free(struct gp_analysis *a)
+{
+	for (size_t i = NPASSES; i-- > 0;)
+		if ((a->done & passes[i].need) && passes[i].free)
+			passes[i].free(a);
+	a->done = 0;
+}

@@ -1,0 +1,112 @@
+/*
+** The analysis runner: a command (or the sink it feeds) says which results
+** it needs as a mask of GP_NEED_* bits; gp_analysis_run() adds the passes
+** those results depend on, runs each pass once, in dependency order, over
+** one loaded and correlated trace, and keeps every result in one struct
+** gp_analysis.  The thresholds and defaults the passes share are here,
+** once (docs/architecture.md, "A new analysis pass").
+**
+** Adding a pass = one GP_NEED_* bit below, its result in struct
+** gp_analysis, one run function (and its free) in analysis.c, and one row
+** in analysis.c's pass table naming the bits it reads.
+**
+** Ownership: a gp_analysis owns every result in it (gp_analysis_free()
+** releases them) and borrows the trace, which must outlive it: the op
+** model interns its params and op names in the trace, and results name
+** the trace's strings.
+*/
+#ifndef GP_ANALYSIS_H
+#define GP_ANALYSIS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "analysis/advise.h"
+#include "analysis/breakdown.h"
+#include "analysis/critpath.h"
+#include "analysis/deps.h"
+#include "analysis/groups.h"
+#include "analysis/memory.h"
+#include "analysis/ranks.h"
+#include "analysis/timeline.h"
+#include "model/trace.h"
+#include "ops/ops.h"
+#include "util/error.h"
+
+/* The defaults the passes share; a command changes them in its
+** gp_analysis_opts (breakdown --short-gap, -n...). */
+#define GP_SHORT_GAP_NS ((gp_ns)10000)  /* idle gaps shorter than this are launch latency (short_gap) */
+#define GP_TOP_GAPS 10                   /* the longest idle gaps kept per device with their CPU context */
+#define GP_DEPTH_BUCKETS 100             /* buckets of each stream's queue depth series */
+#define GP_TIMELINE_BUCKETS 400          /* buckets of the device timeline */
+
+/* What a command needs; the runner adds what each needs in turn. */
+enum gp_need {
+	GP_NEED_OPS = 1u << 0,          /* the op model with per-kernel peaks: a->ops */
+	GP_NEED_BREAKDOWN = 1u << 1,    /* the time breakdown: a->breakdown */
+	/* parts of the breakdown's one sweep, asked for by their own bits: */
+	GP_NEED_TOP_GAPS = 1u << 2,     /* its longest gaps with CPU context (opts.top_gaps per device) */
+	GP_NEED_GAP_CAUSES = 1u << 3,   /* every idle gap with its time by cause */
+	GP_NEED_DEPTH = 1u << 4,        /* each stream's queue depth series (opts.depth_buckets) */
+	GP_NEED_MEMORY = 1u << 5,       /* memory over time from the allocator events: a->memory */
+	GP_NEED_FINDINGS = 1u << 6,     /* advise's findings: a->findings */
+	GP_NEED_RECORD = 1u << 7,       /* the trace's cross-rank record: a->record */
+	GP_NEED_GROUPS = 1u << 8,       /* kernels by layer, op, op and shapes, name: a->groups */
+	GP_NEED_TIMELINE = 1u << 9,     /* busy time, FLOPs and bytes per device in buckets: a->timeline */
+	GP_NEED_DEPS = 1u << 10,        /* the step's dependency graph: a->deps */
+	GP_NEED_CRITPATH = 1u << 11,    /* its critical path, by cause, op and layer: a->critpath */
+};
+
+struct gp_analysis_opts {
+	struct gp_peak_opts peaks;      /* the op model's: --gpu, --peak-* (zero: the trace's GPUs) */
+	gp_ns short_gap_ns;             /* GP_SHORT_GAP_NS */
+	size_t top_gaps;                /* GP_NEED_TOP_GAPS: gaps per device (GP_TOP_GAPS) */
+	size_t depth_buckets;           /* GP_NEED_DEPTH: buckets per stream (GP_DEPTH_BUCKETS) */
+	size_t timeline_buckets;        /* GP_NEED_TIMELINE (GP_TIMELINE_BUCKETS) */
+	/* The window the trace was cut to (--iters, --start/--end), which
+	** the timeline covers and a sink shows; both 0: the trace's span. */
+	gp_ns window_start, window_end;
+	/* The breakdown as other tools define it (breakdown --as): every
+	** device as one timeline, memsets as compute (TraceLens), HTA's
+	** kept work and idle categories. */
+	bool one_timeline, memset_compute, hta;
+};
+
+/* Sets o to the defaults above. */
+void gp_analysis_opts_init(struct gp_analysis_opts *o);
+
+/* Everything the passes computed about one trace.  A result is valid when
+** its bit is in done (gp_analysis_has); the others stay zeroed. */
+struct gp_analysis {
+	gp_trace *trace;                /* borrowed: loaded and correlated (attrs filled) */
+	unsigned done;                  /* the GP_NEED_* bits computed */
+	struct gp_analysis_opts opts;   /* what they were computed with */
+	struct gp_ops ops;
+	gp_breakdown breakdown;
+	struct gp_memory memory;
+	struct gp_findings findings;
+	struct gp_rank_record record;
+	struct gp_kgroups groups;
+	struct gp_timeline timeline;
+	gp_deps deps;
+	gp_critpath critpath;
+};
+
+/* Runs the passes that the results in needs (GP_NEED_* bits) require, each
+** once, over t (loaded and correlated: t->attrs filled), with o (NULL: the
+** defaults) into a, which owns the results: gp_analysis_free() it whatever
+** the outcome.  Fails only with a pass's error (GP_ERR_USAGE for options a
+** pass rejects: a negative short gap, too many depth buckets); a then
+** holds the results computed before it. */
+int gp_analysis_run(gp_trace *t, unsigned needs, const struct gp_analysis_opts *o, struct gp_analysis *a,
+		    gp_error *err);
+
+/* Whether every result in needs was computed. */
+static inline bool gp_analysis_has(const struct gp_analysis *a, unsigned needs)
+{
+	return (a->done & needs) == needs;
+}
+
+void gp_analysis_free(struct gp_analysis *a);
+
+#endif
