@@ -455,12 +455,13 @@
 
   function advice(inp) {
     var ol = byId('advice-list');
-    if (!inp.advice.length) ol.appendChild(el('li', 'No findings.'));
+    if (!inp.advice.length) ol.appendChild(el('li', 'No change found that saves more than 0.1% of the GPU span.'));
     inp.advice.forEach(function (a) {
       var li = el('li', null, { 'data-kind': a.kind });
       li.appendChild(el('strong', a.title));
-      li.appendChild(el('span', ' ' + fmtNs(Math.round(a.ns)) + ' at stake (' + (100 * a.share).toFixed(1) + '% of GPU time), ' +
-                        a.count + ' involved [' + a.kind + ']', { class: 'at-stake' }));
+      li.appendChild(el('span', a.notice ? ' [' + a.kind + ']'
+                        : ' saves ' + fmtNs(Math.round(a.ns)) + ' (' + (100 * a.share).toFixed(1) + '% of the GPU span), ' +
+                          a.count + ' involved [' + a.kind + ']', { class: 'at-stake' }));
       li.appendChild(el('p', 'Evidence: ' + a.evidence));
       li.appendChild(el('p', 'Change: ' + a.change));
       ol.appendChild(li);

@@ -93,7 +93,7 @@ static bool claim_half(const struct gp_adv_in *in, bool (*pick)(const struct gp_
 			continue;
 		*total += gp_adv_dur(&t->kernels.v[k]);
 		(*n)++;
-		gp_adv_claim(in, k, in->wall[k] / 2);
+		gp_adv_claim(in, k, in->dur[k] / 2);
 		gp_adv_agg_add(a, gp_adv_group_key(t, in->r, k), gp_adv_dur(&t->kernels.v[k]), k);
 	}
 	return *n && *total >= gp_adv_lim.min_share * in->f->gpu_ns;

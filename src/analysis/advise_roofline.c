@@ -40,7 +40,7 @@ bool gp_rule_roofline(const struct gp_adv_in *in, struct gp_finding *x)
 		stake += save;
 		total += d;
 		n++;
-		gp_adv_claim(in, k, in->wall[k] * save / d);
+		gp_adv_claim(in, k, in->dur[k] * save / d);
 		gp_adv_agg_add(&a, name, d, k);
 	}
 	found = n && stake >= gp_adv_lim.min_share * in->f->gpu_ns;
@@ -93,7 +93,7 @@ bool gp_rule_small_grid(const struct gp_adv_in *in, struct gp_finding *x)
 		stake += d * (1 - blocks / sms) / 2;
 		total += d;
 		n++;
-		gp_adv_claim(in, k, in->wall[k] * (1 - blocks / sms) / 2);
+		gp_adv_claim(in, k, in->dur[k] * (1 - blocks / sms) / 2);
 		gp_adv_agg_add(&a, gp_kernel_def(t, kr)->name, d, k);
 	}
 	found = n && stake >= gp_adv_lim.min_share * in->f->gpu_ns;

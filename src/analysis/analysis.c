@@ -37,6 +37,7 @@ static int run_breakdown(struct gp_analysis *a, unsigned needs, gp_error *err)
 {
 	const struct gp_analysis_opts *o = &a->opts;
 	struct gp_breakdown_opts bo = {
+		.deps = &a->deps,
 		.short_gap_ns = o->short_gap_ns,
 		.top_gaps = needs & GP_NEED_TOP_GAPS ? o->top_gaps : 0,
 		.one_timeline = o->one_timeline,
@@ -67,7 +68,7 @@ static void free_memory(struct gp_analysis *a)
 
 static int run_findings(struct gp_analysis *a, unsigned needs, gp_error *err)
 {
-	gp_advise(a->trace, &a->ops, &a->breakdown, &a->findings);
+	gp_advise(a->trace, &a->ops, &a->breakdown, &a->deps, &a->findings);
 	return GP_OK;
 }
 
@@ -153,12 +154,12 @@ static const struct pass {
 	{GP_NEED_DEPS, 0, run_deps, free_deps},
 	{GP_NEED_CRITPATH, GP_NEED_DEPS, run_critpath, free_critpath},
 	{GP_NEED_OPS, 0, run_ops, free_ops},
-	{GP_NEED_BREAKDOWN, 0, run_breakdown, free_breakdown},
+	{GP_NEED_BREAKDOWN, GP_NEED_DEPS, run_breakdown, free_breakdown},
 	{GP_NEED_TOP_GAPS, GP_NEED_BREAKDOWN, NULL, NULL},
 	{GP_NEED_GAP_CAUSES, GP_NEED_BREAKDOWN, NULL, NULL},
 	{GP_NEED_DEPTH, GP_NEED_BREAKDOWN, NULL, NULL},
 	{GP_NEED_MEMORY, 0, run_memory, free_memory},
-	{GP_NEED_FINDINGS, GP_NEED_OPS | GP_NEED_GAP_CAUSES, run_findings, free_findings},
+	{GP_NEED_FINDINGS, GP_NEED_OPS | GP_NEED_GAP_CAUSES | GP_NEED_DEPS, run_findings, free_findings},
 	{GP_NEED_RECORD, GP_NEED_BREAKDOWN, run_record, free_record},
 	{GP_NEED_GROUPS, GP_NEED_OPS, run_groups, free_groups},
 	{GP_NEED_TIMELINE, GP_NEED_OPS, run_timeline, free_timeline},

@@ -13,12 +13,14 @@
 ** thread, like any worker, starts because another thread handed it work,
 ** which no trace records (docs/dependencies.md says what this infers).
 */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/critpath.h"
 #include "model/window.h"
 #include "util/alloc.h"
+#include "util/fmt.h"
 #include "util/sort.h"
 
 const char *gp_cause_name(int cause)
@@ -376,52 +378,157 @@ void gp_walk(gp_deps *d, struct gp_walk_at w, gp_ns stop, gp_piece_fn fn, void *
 	}
 }
 
-/* ---- idle gaps ------------------------------------------------------ */
+/* The innermost range open around API call c, or -1. */
+static int32_t range_at_call(gp_deps *d, int32_t c)
+{
+	const struct gp_api *ap = &d->t->apis.v[c];
+	struct gp_thread_view *v = gp_deps_view(d, ap->pid, ap->tid);
+	struct gp_cpu_mark m;
 
-struct gap_acc {
-	const gp_trace *t;
-	int32_t device;
-	gp_ns *by_cause;
-	struct gp_piece main;
-	gp_ns low;
-};
+	return gp_cpu_before(d, v, ap->start + 1, &m) ? m.range : -1;
+}
+
+/* ---- idle gaps ------------------------------------------------------ */
 
 static bool take_gap_piece(void *ctx, const struct gp_piece *p)
 {
-	struct gap_acc *g = ctx;
-	enum gp_cause c = (enum gp_cause)p->cause;
+	gp_piece_vec *v = ctx;
+	struct gp_piece *q = gp_vec_push(*v);
 
-	if (c <= GP_CAUSE_GPU_MEMORY)
-		c = GP_CAUSE_EVENT_WAIT;   /* work elsewhere the gap's work waited for */
-	g->by_cause[c] += p->end - p->start;
-	if (p->end - p->start > g->main.end - g->main.start) {
-		g->main = *p;
-		g->main.cause = (uint8_t)c;
-	}
-	if (p->start < g->low)
-		g->low = p->start;
+	*q = *p;
+	if (q->cause <= GP_CAUSE_GPU_MEMORY)
+		q->cause = GP_CAUSE_EVENT_WAIT;   /* work elsewhere the gap's work waited for */
 	return true;
+}
+
+void gp_gap_pieces(gp_deps *d, size_t u, gp_ns a, gp_piece_vec *v)
+{
+	const gp_trace *t = d->t;
+	gp_ns b = gp_unit_start(t, u), low;
+	struct gp_walk_at w = {.on_gpu = true, .unit = (int32_t)u, .at = b};
+	size_t first = v->n;
+
+	if (b <= a)
+		return;
+	gp_walk(d, w, a, take_gap_piece, v);
+	low = b;
+	for (size_t i = first; i < v->n; i++)
+		if (v->v[i].start < low)
+			low = v->v[i].start;
+	if (low > a)
+		*gp_vec_push(*v) = (struct gp_piece){.start = a, .end = low, .cause = GP_CAUSE_UNKNOWN,
+						     .of = GP_PIECE_UNIT, .idx = (int32_t)u};
+}
+
+static int cmp_piece_len(const void *pa, const void *pb)
+{
+	const struct gp_piece *a = pa, *b = pb;
+	gp_ns la = a->end - a->start, lb = b->end - b->start;
+
+	if (la != lb)
+		return la > lb ? -1 : 1;
+	return (a->start > b->start) - (a->start < b->start);
+}
+
+char *gp_gap_story(gp_deps *d, int32_t u, gp_ns a, gp_ns b, char *buf, size_t size)
+{
+	gp_piece_vec v = {0};
+	char text[320], dur[32];
+	size_t len = 0, shown = 0;
+
+	buf[0] = '\0';
+	if (u < 0 || (size_t)u >= d->n)
+		return buf;
+	gp_gap_pieces(d, (size_t)u, a, &v);
+	/* the same thing in several pieces counts once, with their sum */
+	for (size_t i = 0; i < v.n; i++)
+		for (size_t j = i + 1; j < v.n; j++) {
+			struct gp_piece *x = &v.v[i], *y = &v.v[j];
+			if (x->end > x->start && y->end > y->start && x->cause == y->cause && x->of == y->of &&
+			    x->idx == y->idx) {
+				x->end += y->end - y->start;
+				y->end = y->start;
+			}
+		}
+	qsort(v.v, v.n, sizeof(*v.v), cmp_piece_len);
+	for (size_t k = 0; k < v.n && shown < 3 && len + 1 < size; k++) {
+		const struct gp_piece *p = &v.v[k];
+		if (p->end <= p->start || (shown && 20 * (p->end - p->start) < b - a))
+			continue;
+		gp_fmt_duration((double)(p->end - p->start), dur, sizeof(dur));
+		int w = snprintf(buf + len, size - len, "%s%s %s", shown ? "; " : "",
+				 gp_piece_text(d, p, text, sizeof(text)), dur);
+		if (w < 0)
+			break;
+		len += (size_t)w;
+		if (len >= size)
+			len = size - 1;
+		shown++;
+	}
+	gp_vec_free(v);
+	return buf;
 }
 
 gp_ns gp_gap_causes(gp_deps *d, size_t u, gp_ns a, gp_ns by_cause[GP_CAUSE__COUNT], struct gp_piece *main)
 {
-	const gp_trace *t = d->t;
-	gp_ns b = gp_unit_start(t, u);
-	struct gap_acc g = {.t = t, .device = gp_unit_device(t, u), .by_cause = by_cause, .low = b};
-	struct gp_walk_at w = {.on_gpu = true, .unit = (int32_t)u, .at = b};
+	gp_piece_vec v = {0};
+	gp_ns b = gp_unit_start(d->t, u);
 
-	g.main = (struct gp_piece){.start = a, .end = a, .cause = GP_CAUSE_UNKNOWN, .of = GP_PIECE_UNIT,
-				   .idx = (int32_t)u};
+	*main = (struct gp_piece){.start = a, .end = a, .cause = GP_CAUSE_UNKNOWN, .of = GP_PIECE_UNIT,
+				  .idx = (int32_t)u};
 	if (b <= a)
 		return 0;
-	gp_walk(d, w, a, take_gap_piece, &g);
-	if (g.low > a) {
-		struct gp_piece rest = {.start = a, .end = g.low, .cause = GP_CAUSE_UNKNOWN,
-					.of = GP_PIECE_UNIT, .idx = (int32_t)u};
-		take_gap_piece(&g, &rest);
+	gp_gap_pieces(d, u, a, &v);
+	for (size_t i = 0; i < v.n; i++) {
+		by_cause[v.v[i].cause] += v.v[i].end - v.v[i].start;
+		if (v.v[i].end - v.v[i].start > main->end - main->start)
+			*main = v.v[i];
 	}
-	*main = g.main;
+	gp_vec_free(v);
 	return b - a;
+}
+
+char *gp_piece_text(gp_deps *d, const struct gp_piece *p, char *buf, size_t size)
+{
+	const gp_trace *t = d->t;
+	const char *what = NULL, *in = NULL;
+	int32_t r = -1;
+
+	switch (p->of) {
+	case GP_PIECE_UNIT:
+		if ((size_t)p->idx < t->kernels.n) {
+			what = gp_s(t, gp_kernel_short_name_of(t, &t->kernels.v[p->idx]));
+			if (t->attrs) {
+				gp_str op = t->attrs[p->idx].op ? t->attrs[p->idx].op : t->attrs[p->idx].marker;
+				in = op ? gp_s(t, op) : NULL;
+			}
+		} else {
+			what = gp_unit_kind(t, (size_t)p->idx) == GP_UNIT_COPY ? "memcpy" : "memset";
+		}
+		break;
+	case GP_PIECE_API:
+		what = gp_s(t, gp_api_def(t, &t->apis.v[p->idx])->name);
+		r = range_at_call(d, p->idx);
+		break;
+	case GP_PIECE_RANGE:
+		r = p->idx;
+		break;
+	}
+	if (p->of == GP_PIECE_RANGE && r >= 0) {
+		what = gp_s(t, t->ranges.v[r].text);
+		r = t->ranges.v[r].parent;
+	}
+	/* the framework op around a call or range, when it is not itself */
+	for (; r >= 0 && !in; r = t->ranges.v[r].parent)
+		if (t->ranges.v[r].kind == GP_RANGE_CPU_OP)
+			in = gp_s(t, t->ranges.v[r].text);
+	if (what && in && strcmp(what, in) != 0)
+		snprintf(buf, size, "%s %.120s (%.80s)", gp_cause_name(p->cause), what, in);
+	else if (what)
+		snprintf(buf, size, "%s %.160s", gp_cause_name(p->cause), what);
+	else
+		snprintf(buf, size, "%s", gp_cause_name(p->cause));
+	return buf;
 }
 
 /* ---- the critical path of a trace ---------------------------------- */
@@ -490,16 +597,6 @@ static void range_attrs(struct cp_acc *a)
 			a->range_layer[r] = at->layer;
 		}
 	}
-}
-
-/* The innermost range open around API call c, or -1. */
-static int32_t range_at_call(gp_deps *d, int32_t c)
-{
-	const struct gp_api *ap = &d->t->apis.v[c];
-	struct gp_thread_view *v = gp_deps_view(d, ap->pid, ap->tid);
-	struct gp_cpu_mark m;
-
-	return gp_cpu_before(d, v, ap->start + 1, &m) ? m.range : -1;
 }
 
 /* The op and layer holding piece p. */

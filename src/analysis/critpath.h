@@ -51,6 +51,13 @@ enum gp_cause {
 /* "gpu_compute", "launch", "dataloader"... (stable ids for csv/json). */
 const char *gp_cause_name(int cause);
 
+/* Whether GPU idle time can have cause c: every cause but a GPU unit's
+** own run (GPU work elsewhere that idle time waited for is event_wait). */
+static inline bool gp_cause_is_idle(int c)
+{
+	return c > GP_CAUSE_GPU_MEMORY && c < GP_CAUSE__COUNT;
+}
+
 /* What a piece belongs to. */
 enum gp_piece_of { GP_PIECE_NONE, GP_PIECE_UNIT, GP_PIECE_API, GP_PIECE_RANGE };
 
@@ -88,6 +95,27 @@ void gp_walk(gp_deps *d, struct gp_walk_at w, gp_ns stop, gp_piece_fn fn, void *
 /* The cause of CPU time held by activity who (deps.h's gp_cpu_mark.who)
 ** with innermost range `range`.  d gives the API classes. */
 enum gp_cause gp_cpu_cause(const gp_deps *d, uint32_t who, int32_t range);
+
+/* What piece p is, in words, into buf: its cause and what holds it
+** ("allocator cudaFree in aten::cudnn_convolution", "launch of
+** ampere_sgemm_128x64_tn (aten::mm)", "sync cudaStreamSynchronize",
+** "untraced").  Returns buf. */
+char *gp_piece_text(gp_deps *d, const struct gp_piece *p, char *buf, size_t size);
+
+/* The pieces of a walk from unit u's start back to a, clipped to [a, start)
+** and covering it whole (what the walk could not reach is one piece of
+** GP_CAUSE_UNKNOWN; GPU work elsewhere that u waited for counts as
+** GP_CAUSE_EVENT_WAIT): appended to *v, latest first.  The pieces of one
+** idle gap, for the time breakdown. */
+typedef GP_VEC(struct gp_piece) gp_piece_vec;
+void gp_gap_pieces(gp_deps *d, size_t u, gp_ns a, gp_piece_vec *v);
+
+/* The story of an idle gap [a, b) that unit u ended, into buf: its
+** largest pieces (merged when they name the same thing, at most three, each
+** at least a twentieth of the gap) with their times: "allocator cudaFree
+** (aten::cudnn_convolution) 1.06 s; jit cudaLaunchKernel 726.3 ms".
+** Returns buf ("" when nothing is known). */
+char *gp_gap_story(gp_deps *d, int32_t u, gp_ns a, gp_ns b, char *buf, size_t size);
 
 /* Why the GPU of unit u sat idle from a until u started: the pieces of a
 ** walk from u's start back to a (what held u back, and what held that),

@@ -62,17 +62,23 @@ struct resume {
 
 typedef GP_VEC(gp_ns) ns_vec;
 
-struct replay {
+struct gp_replay {
 	gp_deps *d;
-	const struct gp_whatif_spec *spec;
+	const struct gp_whatif_spec *spec;   /* of the run in progress */
+	struct gp_cp_scope sc;
+	struct gp_cp_window *win;   /* the scope's windows */
+	size_t nwin;
+	uint32_t main_th;           /* the main thread's index in th */
 	gp_ns *new_end;             /* [units] */
 	GP_VEC(struct thread) th;
 	gp_u64map th_at;            /* (pid, tid) -> thread */
 	gp_u64map stream_at;        /* (device, stream) -> typical index */
 	GP_VEC(gp_ns) typ_launch, typ_gap;   /* per stream */
 	gp_ns typ_ret, typ_own, typ_async;
-	GP_VEC(struct removed) removed;
+	GP_VEC(struct removed) removed;      /* of the run in progress */
 	GP_VEC(struct resume) resumes;
+	GP_VEC(struct event) ev;             /* the fixed points, in time order */
+	GP_VEC(struct event) all;            /* with the run's removals merged in */
 };
 
 static int cmp_ns(const void *pa, const void *pb)
@@ -91,7 +97,7 @@ static gp_ns median(ns_vec *v, gp_ns fallback)
 	return v->v[v->n / 2];
 }
 
-static uint32_t thread_of(struct replay *r, uint32_t pid, uint32_t tid)
+static uint32_t thread_of(struct gp_replay *r, uint32_t pid, uint32_t tid)
 {
 	uint64_t key = (uint64_t)pid << 32 | tid;
 	int32_t i = gp_u64map_add(&r->th_at, key, (int32_t)r->th.n);
@@ -106,7 +112,7 @@ static uint32_t thread_of(struct replay *r, uint32_t pid, uint32_t tid)
 }
 
 /* Thread th's new clock at recorded time x. */
-static gp_ns new_time(const struct replay *r, uint32_t th, gp_ns x)
+static gp_ns new_time(const struct gp_replay *r, uint32_t th, gp_ns x)
 {
 	const struct thread *t = &r->th.v[th];
 	size_t lo = 0, hi = t->bps.n;
@@ -121,21 +127,21 @@ static gp_ns new_time(const struct replay *r, uint32_t th, gp_ns x)
 	return lo ? x + t->bps.v[lo - 1].shift : x;
 }
 
-static gp_ns cur_shift(const struct replay *r, uint32_t th)
+static gp_ns cur_shift(const struct gp_replay *r, uint32_t th)
 {
 	const struct thread *t = &r->th.v[th];
 
 	return t->bps.n ? t->bps.v[t->bps.n - 1].shift : 0;
 }
 
-static void set_shift(struct replay *r, uint32_t th, gp_ns at, gp_ns shift)
+static void set_shift(struct gp_replay *r, uint32_t th, gp_ns at, gp_ns shift)
 {
 	*gp_vec_push(r->th.v[th].bps) = (struct bp){at, shift};
 }
 
 /* The typical launch latency and back-to-back gap of each stream, and the
 ** typical sync latencies: from the edges that bound their work. */
-static void learn_typicals(struct replay *r)
+static void learn_typicals(struct gp_replay *r)
 {
 	gp_deps *d = r->d;
 	const gp_trace *t = d->t;
@@ -201,7 +207,7 @@ static gp_ns max_ns(gp_ns a, gp_ns b)
 /* The CPU time spec removes: every stretch of a thread that launches work
 ** whose cause is in spec->remove_cpu. */
 struct removed_sweep {
-	struct replay *r;
+	struct gp_replay *r;
 	uint32_t thread;
 	struct gp_cpu_mark prev;
 	bool have;
@@ -210,7 +216,7 @@ struct removed_sweep {
 static bool take_removed(void *ctx, const struct gp_cpu_mark *m)
 {
 	struct removed_sweep *s = ctx;
-	struct replay *r = s->r;
+	struct gp_replay *r = s->r;
 
 	if (s->have && (r->spec->remove_cpu & (1u << gp_cpu_cause(r->d, s->prev.who, s->prev.range)))) {
 		struct removed *x = r->removed.n ? &r->removed.v[r->removed.n - 1] : NULL;
@@ -224,7 +230,7 @@ static bool take_removed(void *ctx, const struct gp_cpu_mark *m)
 	return true;
 }
 
-static void find_removed(struct replay *r)
+static void find_removed(struct gp_replay *r)
 {
 	gp_deps *d = r->d;
 	const gp_trace *t = d->t;
@@ -243,7 +249,7 @@ static void find_removed(struct replay *r)
 ** each idle stretch of a thread, and each blocking call, ends when another
 ** thread hands it work. */
 struct resume_sweep {
-	struct replay *r;
+	struct gp_replay *r;
 	uint32_t pid, tid, thread, main;
 	struct gp_cpu_mark prev;
 	bool have;
@@ -252,7 +258,7 @@ struct resume_sweep {
 static bool take_resume(void *ctx, const struct gp_cpu_mark *m)
 {
 	struct resume_sweep *s = ctx;
-	struct replay *r = s->r;
+	struct gp_replay *r = s->r;
 	struct resume x = {.thread = s->thread};
 	uint32_t wt;
 
@@ -273,7 +279,7 @@ static bool take_resume(void *ctx, const struct gp_cpu_mark *m)
 	return true;
 }
 
-static void find_resumes(struct replay *r, uint32_t pid)
+static void find_resumes(struct gp_replay *r, uint32_t pid)
 {
 	gp_deps *d = r->d;
 	const gp_trace *t = d->t;
@@ -314,7 +320,7 @@ static int cmp_event(const void *pa, const void *pb)
 }
 
 /* The new start of unit u: the latest of what its constraints allow. */
-static gp_ns unit_start(struct replay *r, size_t u)
+static gp_ns unit_start(struct gp_replay *r, size_t u)
 {
 	gp_deps *d = r->d;
 	const gp_trace *t = d->t;
@@ -325,7 +331,7 @@ static gp_ns unit_start(struct replay *r, size_t u)
 	uint64_t key = (uint64_t)(uint32_t)gp_unit_device(t, u) << 32 | gp_unit_stream(t, u);
 	int32_t k = gp_u64map_get(&r->stream_at, key);
 
-	if (c >= 0) {
+	if (c >= 0 && !sp->no_launch_waits) {
 		const struct gp_api *a = &t->apis.v[c];
 		uint32_t th = thread_of(r, a->pid, a->tid);
 		gp_ns lat = s - a->start;   /* from the call's start: the call's own time included */
@@ -358,7 +364,7 @@ static gp_ns unit_start(struct replay *r, size_t u)
 
 /* Call c, which waits for unit u, returns: its thread moves by how much
 ** later or earlier than recorded. */
-static void sync_end(struct replay *r, size_t c)
+static void sync_end(struct gp_replay *r, size_t c)
 {
 	gp_deps *d = r->d;
 	const gp_trace *t = d->t;
@@ -371,6 +377,8 @@ static void sync_end(struct replay *r, size_t c)
 
 	if (own_copy && r->spec->pinned_copies) {
 		end = new_time(r, th, a->start) + min_ns(dur, r->typ_async);
+	} else if (!own_copy && r->spec->no_syncs) {
+		end = new_time(r, th, a->start) + (waited ? min_ns(dur, r->typ_own) : dur);
 	} else {
 		own = waited ? min_ns(dur, r->typ_own) : dur;
 		ret = waited ? max_ns(0, a->end - ue) : min_ns(r->typ_ret, a->end - ue);
@@ -379,97 +387,151 @@ static void sync_end(struct replay *r, size_t c)
 	set_shift(r, th, a->end, end - a->end);
 }
 
-void gp_whatif_run(gp_deps *d, const struct gp_whatif_spec *spec, struct gp_whatif_result *res)
+struct gp_replay *gp_replay_new(gp_deps *d)
 {
 	const gp_trace *t = d->t;
-	struct replay r = {.d = d, .spec = spec};
-	GP_VEC(struct event) ev = {0};
-	struct gp_cp_scope sc;
-	struct gp_cp_window *win;
-	size_t nwin;
-	gp_ns new_last = INT64_MIN;
+	struct gp_replay *r = gp_xcalloc(1, sizeof(*r));
+	static const struct gp_whatif_spec none;
 
-	memset(res, 0, sizeof(*res));
-	if (!gp_critpath_scope(d, &sc))
-		return;
-	res->pid = sc.pid;
-	r.new_end = gp_xmalloc((d->n + 1) * sizeof(*r.new_end));
+	r->d = d;
+	r->spec = &none;
+	if (!gp_critpath_scope(d, &r->sc)) {
+		free(r);
+		return NULL;
+	}
+	r->new_end = gp_xmalloc((d->n + 1) * sizeof(*r->new_end));
+	learn_typicals(r);
+	find_resumes(r, r->sc.pid);
+	gp_critpath_windows(t, &r->sc, &r->win, &r->nwin);
+	r->main_th = thread_of(r, r->sc.pid, gp_critpath_main_thread(d, r->sc.pid));
 	for (size_t u = 0; u < d->n; u++)
-		r.new_end[u] = gp_unit_end(t, u);   /* a sync whose work starts after it (skew) reads this */
-	learn_typicals(&r);
-	find_removed(&r);
-	find_resumes(&r, sc.pid);
-
-	for (size_t u = 0; u < d->n; u++)
-		*gp_vec_push(ev) = (struct event){gp_unit_start(t, u), EV_UNIT_START, (uint32_t)u};
+		*gp_vec_push(r->ev) = (struct event){gp_unit_start(t, u), EV_UNIT_START, (uint32_t)u};
 	for (size_t i = 0; i < d->synced.cap; i++)
 		if (d->synced.vals[i] >= 0)
-			*gp_vec_push(ev) = (struct event){t->apis.v[d->synced.keys[i]].end, EV_SYNC_END,
-							  (uint32_t)d->synced.keys[i]};
-	for (size_t i = 0; i < r.removed.n; i++)
-		*gp_vec_push(ev) = (struct event){r.removed.v[i].end, EV_REMOVE_END, (uint32_t)i};
-	for (size_t i = 0; i < r.resumes.n; i++)
-		*gp_vec_push(ev) = (struct event){r.resumes.v[i].b, EV_RESUME, (uint32_t)i};
-	qsort(ev.v, ev.n, sizeof(*ev.v), cmp_event);
+			*gp_vec_push(r->ev) = (struct event){t->apis.v[d->synced.keys[i]].end, EV_SYNC_END,
+							     (uint32_t)d->synced.keys[i]};
+	for (size_t i = 0; i < r->resumes.n; i++)
+		*gp_vec_push(r->ev) = (struct event){r->resumes.v[i].b, EV_RESUME, (uint32_t)i};
+	qsort(r->ev.v, r->ev.n, sizeof(*r->ev.v), cmp_event);
+	return r;
+}
 
-	for (size_t i = 0; i < ev.n; i++) {
-		const struct event *e = &ev.v[i];
+void gp_replay_free(struct gp_replay *r)
+{
+	if (!r)
+		return;
+	for (size_t i = 0; i < r->th.n; i++)
+		gp_vec_free(r->th.v[i].bps);
+	gp_vec_free(r->th);
+	gp_u64map_free(&r->th_at);
+	gp_u64map_free(&r->stream_at);
+	gp_vec_free(r->typ_launch);
+	gp_vec_free(r->typ_gap);
+	gp_vec_free(r->removed);
+	gp_vec_free(r->resumes);
+	gp_vec_free(r->ev);
+	gp_vec_free(r->all);
+	free(r->win);
+	free(r->new_end);
+	free(r);
+}
+
+/* The run's points: the fixed ones, with the ends of the CPU time the run
+** removes merged in (both in time order). */
+static const struct event *run_events(struct gp_replay *r, size_t *n)
+{
+	GP_VEC(struct event) rm = {0};
+	size_t i = 0, j = 0;
+
+	if (!r->removed.n) {
+		*n = r->ev.n;
+		return r->ev.v;
+	}
+	for (size_t k = 0; k < r->removed.n; k++)
+		*gp_vec_push(rm) = (struct event){r->removed.v[k].end, EV_REMOVE_END, (uint32_t)k};
+	qsort(rm.v, rm.n, sizeof(*rm.v), cmp_event);
+	r->all.n = 0;
+	while (i < r->ev.n || j < rm.n) {
+		if (j >= rm.n || (i < r->ev.n && cmp_event(&r->ev.v[i], &rm.v[j]) <= 0))
+			*gp_vec_push(r->all) = r->ev.v[i++];
+		else
+			*gp_vec_push(r->all) = rm.v[j++];
+	}
+	gp_vec_free(rm);
+	*n = r->all.n;
+	return r->all.v;
+}
+
+void gp_replay_run(struct gp_replay *r, const struct gp_whatif_spec *spec, struct gp_whatif_result *res)
+{
+	gp_deps *d = r->d;
+	const gp_trace *t = d->t;
+	const struct gp_cp_scope *sc = &r->sc;
+	const struct event *ev;
+	gp_ns new_last = INT64_MIN;
+	size_t nev;
+
+	memset(res, 0, sizeof(*res));
+	r->spec = spec;
+	res->pid = sc->pid;
+	for (size_t i = 0; i < r->th.n; i++)
+		r->th.v[i].bps.n = 0;
+	for (size_t u = 0; u < d->n; u++)
+		r->new_end[u] = gp_unit_end(t, u);   /* a sync whose work starts after it (skew) reads this */
+	r->removed.n = 0;
+	find_removed(r);
+	ev = run_events(r, &nev);
+
+	for (size_t i = 0; i < nev; i++) {
+		const struct event *e = &ev[i];
 		if (e->kind == EV_UNIT_START) {
 			size_t u = e->idx;
 			gp_ns dur = gp_unit_end(t, u) - gp_unit_start(t, u);
 			double f = spec->unit_factor ? spec->unit_factor[u] : 1.0;
-			r.new_end[u] = unit_start(&r, u) + (gp_ns)((double)dur * f + 0.5);
-			if (gp_deps_unit_pid(d, u) == sc.pid && r.new_end[u] > new_last)
-				new_last = r.new_end[u];
+			r->new_end[u] = unit_start(r, u) + (gp_ns)((double)dur * f + 0.5);
+			if (gp_deps_unit_pid(d, u) == sc->pid && r->new_end[u] > new_last)
+				new_last = r->new_end[u];
 		} else if (e->kind == EV_SYNC_END) {
-			sync_end(&r, e->idx);
+			sync_end(r, e->idx);
 		} else if (e->kind == EV_RESUME) {
-			const struct resume *x = &r.resumes.v[e->idx];
-			gp_ns own = x->a == INT64_MIN ? INT64_MIN : new_time(&r, x->thread, x->a);
-			gp_ns woke = x->has_waker ? new_time(&r, x->waker, x->e) + (x->b - x->e)
-						  : new_time(&r, x->waker, x->b);
-			set_shift(&r, x->thread, x->b, max_ns(own, woke) - x->b);
+			const struct resume *x = &r->resumes.v[e->idx];
+			gp_ns own = x->a == INT64_MIN ? INT64_MIN : new_time(r, x->thread, x->a);
+			gp_ns woke = x->has_waker ? new_time(r, x->waker, x->e) + (x->b - x->e)
+						  : new_time(r, x->waker, x->b);
+			set_shift(r, x->thread, x->b, max_ns(own, woke) - x->b);
 		} else {
-			const struct removed *x = &r.removed.v[e->idx];
-			set_shift(&r, x->thread, x->end, cur_shift(&r, x->thread) - (x->end - x->start));
+			const struct removed *x = &r->removed.v[e->idx];
+			set_shift(r, x->thread, x->end, cur_shift(r, x->thread) - (x->end - x->start));
 		}
 	}
 
 	/* the new span and steps, on the main thread's clock */
-	{
-		uint32_t mt = sc.from.on_gpu ? 0 : thread_of(&r, sc.pid, sc.from.tid);
-		gp_ns last_cpu = sc.from.on_gpu ? INT64_MIN : new_time(&r, mt, sc.end);
-		gp_ns new_first;
-		uint32_t main_th;
-
-		if (last_cpu > new_last)
-			new_last = last_cpu;
-		gp_critpath_windows(t, &sc, &win, &nwin);
-		main_th = thread_of(&r, sc.pid, gp_critpath_main_thread(d, sc.pid));
-		new_first = min_ns(new_time(&r, main_th, sc.first), sc.first);
-		res->span_before = sc.end - sc.first;
-		res->span_after = new_last - new_first;
-		res->iters = gp_xcalloc(nwin + 1, sizeof(*res->iters));
-		for (size_t i = 1; i < nwin; i++) {
-			gp_ns s0 = new_time(&r, main_th, win[i].start);
-			gp_ns s1 = i + 1 < nwin ? new_time(&r, main_th, win[i + 1].start) : new_last;
-			res->iters[res->niters++] = (struct gp_whatif_iter){win[i].iter, win[i].end - win[i].start,
-									  s1 - s0};
-		}
-		free(win);
+	uint32_t lt = sc->from.on_gpu ? 0 : thread_of(r, sc->pid, sc->from.tid);
+	gp_ns last_cpu = sc->from.on_gpu ? INT64_MIN : new_time(r, lt, sc->end);
+	if (last_cpu > new_last)
+		new_last = last_cpu;
+	gp_ns new_first = min_ns(new_time(r, r->main_th, sc->first), sc->first);
+	res->span_before = sc->end - sc->first;
+	res->span_after = new_last - new_first;
+	res->iters = gp_xcalloc(r->nwin + 1, sizeof(*res->iters));
+	for (size_t i = 1; i < r->nwin; i++) {
+		gp_ns s0 = new_time(r, r->main_th, r->win[i].start);
+		gp_ns s1 = i + 1 < r->nwin ? new_time(r, r->main_th, r->win[i + 1].start) : new_last;
+		res->iters[res->niters++] = (struct gp_whatif_iter){r->win[i].iter, r->win[i].end - r->win[i].start,
+								  s1 - s0};
 	}
+	r->spec = NULL;
+}
 
-	for (size_t i = 0; i < r.th.n; i++)
-		gp_vec_free(r.th.v[i].bps);
-	gp_vec_free(r.th);
-	gp_u64map_free(&r.th_at);
-	gp_u64map_free(&r.stream_at);
-	gp_vec_free(r.typ_launch);
-	gp_vec_free(r.typ_gap);
-	gp_vec_free(r.removed);
-	gp_vec_free(r.resumes);
-	gp_vec_free(ev);
-	free(r.new_end);
+void gp_whatif_run(gp_deps *d, const struct gp_whatif_spec *spec, struct gp_whatif_result *res)
+{
+	struct gp_replay *r = gp_replay_new(d);
+
+	memset(res, 0, sizeof(*res));
+	if (!r)
+		return;
+	gp_replay_run(r, spec, res);
+	gp_replay_free(r);
 }
 
 void gp_whatif_result_free(struct gp_whatif_result *r)

@@ -37,6 +37,9 @@ struct gp_whatif_spec {
 	bool no_launch_latency;   /* GPU work starts when its launch call returns */
 	bool no_gpu_gaps;         /* back-to-back work on a stream has no gap between */
 	bool pinned_copies;       /* calls no longer wait for the copies they issue */
+	bool no_syncs;            /* stream, device and event syncs no longer wait */
+	bool no_launch_waits;     /* GPU work no longer waits for its launch (the step
+				  ** captured in a CUDA graph launched up front) */
 };
 
 /* Step times before and after, on the step clock of the process walked
@@ -86,9 +89,22 @@ int gp_whatif_parse(const char *expr, struct gp_whatif_expr *x, gp_error *err);
 size_t gp_whatif_apply(const gp_trace *t, const struct gp_whatif_expr *x, const double *ideal_ns, float *factors,
 		       struct gp_whatif_spec *spec);
 
+/* A replay prepared once for many changes: the trace's points in time
+** order, the typical latencies, the threads' handoffs. */
+struct gp_replay;
+
+/* Prepares the replay of d (built with gp_deps_build), which must outlive
+** it; NULL for a trace with nothing to replay. */
+struct gp_replay *gp_replay_new(gp_deps *d);
+void gp_replay_free(struct gp_replay *rp);
+
 /* Re-times the process whose work ends last (as gp_critpath_run picks it)
-** under spec.  d must be built (gp_deps_build).  Never fails; a trace
-** without GPU work replays its CPU time only. */
+** under spec into r (gp_whatif_result_free it).  Never fails; a trace
+** without GPU work replays its CPU time only.  O(points) a call, plus a
+** sweep of the CPU timelines when spec removes CPU time. */
+void gp_replay_run(struct gp_replay *rp, const struct gp_whatif_spec *spec, struct gp_whatif_result *r);
+
+/* One replay: gp_replay_new, gp_replay_run, gp_replay_free. */
 void gp_whatif_run(gp_deps *d, const struct gp_whatif_spec *spec, struct gp_whatif_result *r);
 void gp_whatif_result_free(struct gp_whatif_result *r);
 

@@ -41,34 +41,40 @@ static const struct gp_cmd_spec advise_spec = {
 };
 
 static const struct gp_column cols[] = {
-	{"rank", "Rank", 4, true, false, NULL},
+	{"position", "Pos", 3, true, false, NULL},
 	{"kind", "Kind", 12, false, false, NULL},
-	{"time_ns", "AtStake(ns)", 10, true, false, NULL},
-	{"share", "Share", 6, true, false, NULL},
-	{"involved_ns", "Involved(ns)", 10, true, false, NULL},
+	{"saving_ns", "Saving (ns)", 10, true, false, NULL},
+	{"saving_pct", "Saving (% of GPU span)", 6, true, false, NULL},
+	{"per_step_ns", "Per step (ns)", 10, true, false, NULL},
+	{"alone_ns", "Alone (ns)", 10, true, false, NULL},
+	{"involved_ns", "Involved (ns)", 10, true, false, NULL},
 	{"count", "Count", 5, true, false, NULL},
 	{"title", "Finding", 20, false, true, NULL},
 	{"evidence", "Evidence", 20, false, true, NULL},
 	{"change", "Change", 20, false, true, NULL},
-	{"overlap_ns", "Shared(ns)", 10, true, false, NULL},
-	{"overlaps", "SharedWith", 10, false, true, NULL},
+	{"shared_ns", "Shared (ns)", 10, true, false, NULL},
+	{"shared_with", "Shared with", 10, false, true, NULL},
 };
 
-/* Writes the first top findings as rows to w. */
+/* Writes the first top findings as rows to w (notices have no saving:
+** their cells are empty). */
 static int write_rows(gp_writer *w, const struct gp_findings *f, size_t top)
 {
-	char rank[24], ns[32], share[16], inv[32], cnt[24], over[32];
+	char pos[24], ns[32], pct[16], step[32], alone[32], inv[32], cnt[24], over[32];
 
 	for (size_t i = 0; i < f->v.n && i < top; i++) {
 		const struct gp_finding *x = &f->v.v[i];
-		snprintf(rank, sizeof(rank), "%zu", i + 1);
+		snprintf(pos, sizeof(pos), "%zu", i + 1);
 		snprintf(ns, sizeof(ns), "%.0f", x->ns);
-		snprintf(share, sizeof(share), "%.4f", f->capacity_ns > 0 ? x->ns / f->capacity_ns : 0.0);
+		snprintf(pct, sizeof(pct), "%.2f", f->span_ns > 0 ? 100 * x->ns / f->span_ns : 0.0);
+		snprintf(step, sizeof(step), "%.0f", f->steps ? x->ns / (double)f->steps : 0);
+		snprintf(alone, sizeof(alone), "%.0f", x->alone_ns);
 		snprintf(inv, sizeof(inv), "%.0f", x->total_ns);
 		snprintf(cnt, sizeof(cnt), "%zu", x->count);
 		snprintf(over, sizeof(over), "%.0f", x->overlap_ns);
-		const char *vals[] = {rank, x->kind, ns, share, inv, cnt, x->title, x->evidence, x->change,
-				      over, x->overlaps};
+		const char *vals[] = {pos, x->kind, x->first ? NULL : ns, x->first ? NULL : pct,
+				      x->first || !f->steps ? NULL : step, x->first ? NULL : alone, inv, cnt,
+				      x->title, x->evidence, x->change, x->first ? NULL : over, x->overlaps};
 		gp_writer_row(w, vals);
 	}
 	return GP_OK;
@@ -215,7 +221,7 @@ static bool straggler(const struct gp_cli_result *const *res, const struct gp_ra
 	return true;
 }
 
-static const struct gp_column job_rank_col = {"job_rank", "JobRank", 4, true, false, "all"};
+static const struct gp_column job_rank_col = {"rank", "Rank", 4, true, false, "all"};
 
 /* Several files: the straggler finding, then each rank's findings
 ** (gp_cli_reduce_fn; out NULL for text, which goes to stdout). */
@@ -245,7 +251,7 @@ static int advise_reduce(const void *ctx, const struct gp_cli_result *const *res
 		snprintf(sh, sizeof(sh), "%.4f", share);
 		snprintf(inv, sizeof(inv), "%.0f", f.total_ns);
 		snprintf(cnt, sizeof(cnt), "%zu", f.count);
-		const char *row[NCOLS + 1] = {NULL, "1", f.kind, ns, sh, inv, cnt, f.title, f.evidence, f.change, "0", ""};
+		const char *row[NCOLS + 1] = {NULL, "1", f.kind, ns, sh, NULL, ns, inv, cnt, f.title, f.evidence, f.change, "0", ""};
 		gp_writer_row(out, row);
 	}
 	for (size_t i = 0; i < n && rc == GP_OK; i++) {

@@ -210,11 +210,21 @@ static const struct part parts[] = {
 	{"idle", 0, -1, 5},
 	{"comm_hidden", 0, -1, 3},
 	{"comm_exposed", 0, -1, 4},
-	{"idle_short_gap", 0, GP_IDLE_SHORT_GAP, 0},
-	{"idle_sync", 0, GP_IDLE_SYNC, 0},
-	{"idle_pageable_memcpy", 0, GP_IDLE_PAGEABLE, 0},
-	{"idle_host_launch", 0, GP_IDLE_HOST_LAUNCH, 0},
-	{"idle_other", 0, GP_IDLE_OTHER, 0},
+	/* idle time by cause (docs/dependencies.md): every cause idle time
+	** can have, in enum gp_cause's order */
+	{"idle_launch", 0, GP_CAUSE_LAUNCH, 0},
+	{"idle_gpu_gap", 0, GP_CAUSE_GPU_GAP, 0},
+	{"idle_event_wait", 0, GP_CAUSE_EVENT_WAIT, 0},
+	{"idle_sync", 0, GP_CAUSE_SYNC, 0},
+	{"idle_cpu_op", 0, GP_CAUSE_CPU_OP, 0},
+	{"idle_python", 0, GP_CAUSE_PYTHON, 0},
+	{"idle_annotation", 0, GP_CAUSE_ANNOTATION, 0},
+	{"idle_dataloader", 0, GP_CAUSE_DATALOADER, 0},
+	{"idle_allocator", 0, GP_CAUSE_ALLOCATOR, 0},
+	{"idle_jit", 0, GP_CAUSE_JIT, 0},
+	{"idle_cuda_api", 0, GP_CAUSE_CUDA_API, 0},
+	{"idle_untraced", 0, GP_CAUSE_UNTRACED, 0},
+	{"idle_unknown", 0, GP_CAUSE_UNKNOWN, 0},
 };
 
 static gp_ns part_time(const struct gp_bd_window *w, const struct part *p)
@@ -297,7 +307,7 @@ static void write_gaps(gp_writer *w, const gp_breakdown *b, bool table)
 		const struct gp_bd_gap *g = &b->gaps[i];
 		char dev[16], it[16], st[32], dur[64];
 		const char *row[6] = {g->device >= 0 ? dev : NULL, g->iter >= 0 ? it : NULL, st, dur,
-				      gp_idle_cause_name(g->cause), g->context};
+				      gp_cause_name(g->cause), g->context};
 		snprintf(dev, sizeof(dev), "%d", g->device);
 		snprintf(it, sizeof(it), "%d", g->iter);
 		snprintf(st, sizeof(st), "%" PRId64, g->start);

@@ -197,7 +197,7 @@ static void write_breakdown(struct doc *d, const gp_breakdown *b)
 	open_c(d, "idle_causes", '[');
 	for (int c = 0; c < GP_IDLE__COUNT; c++) {
 		sep(d);
-		gp_json_string_html(d->out, gp_idle_cause_name(c));
+		gp_json_string_html(d->out, gp_cause_name(c));
 	}
 	close_c(d, ']');
 	open_c(d, "breakdown", '[');
@@ -229,7 +229,7 @@ static void write_breakdown(struct doc *d, const gp_breakdown *b)
 		i64(d, "iter", g->iter);
 		i64(d, "start", g->start);
 		i64(d, "ns", g->end - g->start);
-		str(d, "cause", gp_idle_cause_name(g->cause));
+		str(d, "cause", gp_cause_name(g->cause));
 		str(d, "context", g->context);
 		close_c(d, '}');
 	}
@@ -414,7 +414,8 @@ static void write_advice(struct doc *d, const struct gp_findings *f)
 		open_c(d, NULL, '{');
 		str(d, "kind", x->kind);
 		dbl(d, "ns", x->ns);
-		dbl(d, "share", f->capacity_ns > 0 ? x->ns / f->capacity_ns : 0);
+		dbl(d, "share", f->span_ns > 0 ? x->ns / f->span_ns : 0);   /* of the GPU span, as advise says */
+		i64(d, "notice", x->first);
 		i64(d, "count", (int64_t)x->count);
 		str(d, "title", x->title);
 		str(d, "evidence", x->evidence);

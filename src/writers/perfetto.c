@@ -625,10 +625,10 @@ static void write_idle(struct pf *p, const struct gp_breakdown *b)
 			j++;
 		if (!p->all && (g->start < p->ws || g->end > p->we))
 			continue;
-		begin(p, 'X', "gpu_idle", gp_idle_cause_name(cause), g->device, IDLE_TID, g->start);
+		begin(p, 'X', "gpu_idle", gp_cause_name(cause), g->device, IDLE_TID, g->start);
 		put_dur(p->out, g->start, g->end);
 		fputs(",\"args\":{\"cause\":", p->out);
-		gp_json_string(p->out, gp_idle_cause_name(cause));
+		gp_json_string(p->out, gp_cause_name(cause));
 		if (g->iter >= 0)
 			fprintf(p->out, ",\"iteration\":%" PRId32, g->iter);
 		if (j < b->ngaps && top[j]->device == g->device && top[j]->start == g->start && top[j]->context) {
