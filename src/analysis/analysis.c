@@ -133,7 +133,7 @@ static void free_deps(struct gp_analysis *a)
 
 static int run_critpath(struct gp_analysis *a, unsigned needs, gp_error *err)
 {
-	gp_critpath_run(&a->deps, a->trace, &a->critpath);
+	gp_critpath_run(&a->deps, a->trace, a->opts.critpath_pieces, &a->critpath);
 	return GP_OK;
 }
 

@@ -70,6 +70,7 @@ struct gp_analysis_opts {
 	** device as one timeline, memsets as compute (TraceLens), HTA's
 	** kept work and idle categories. */
 	bool one_timeline, memset_compute, hta;
+	bool critpath_pieces;           /* GP_NEED_CRITPATH: keep the path's pieces */
 };
 
 /* Sets o to the defaults above. */

@@ -82,6 +82,11 @@ static bool nvtx_op_text(const char *s)
 	return strstr(s, "::") != NULL || s[0] == '{';
 }
 
+/* The longest gap between back-to-back work on a stream that is taken
+** for the GPU's own latency when the later work's launch is not in the
+** trace (typically 1 to 3 us). */
+#define GP_QUEUED_GAP_MAX_NS 10000
+
 /* A launch call this long loads or compiles the kernel's module (CUDA's
 ** lazy loading, a JIT cache miss): issuing a launch takes microseconds,
 ** and a launch blocked by a full queue returns while the GPU is busy, so
@@ -225,6 +230,11 @@ void gp_walk(gp_deps *d, struct gp_walk_at w, gp_ns stop, gp_piece_fn fn, void *
 	** start, or from a thread to another at the same time once: a bound
 	** on the steps all the same, so that no odd trace can make it spin */
 	uint64_t budget = 4 * ((uint64_t)d->n + t->apis.n + t->ranges.n) + 64;
+	/* thread hops at one time: a thread idle at w.at hands the walk to its
+	** waker or to the main thread, which may be idle at that time too and
+	** hand it back; a second hop at the same time stays on its thread */
+	gp_ns hop_at = INT64_MIN;
+	int hops = 0;
 
 	while (w.at > stop && budget--) {
 		if (w.on_gpu) {
@@ -281,6 +291,11 @@ void gp_walk(gp_deps *d, struct gp_walk_at w, gp_ns stop, gp_piece_fn fn, void *
 			}
 			enum gp_cause c = edge == GP_EDGE_STREAM ? GP_CAUSE_GPU_GAP
 					: edge == GP_EDGE_EVENT ? GP_CAUSE_EVENT_WAIT : GP_CAUSE_LAUNCH;
+			/* a gap behind the work before it is back-to-back latency only
+			** if the work was queued by then: without its launch in the
+			** trace, nothing says it was */
+			if (edge == GP_EDGE_STREAM && d->call[u] < 0 && w.at - ready > GP_QUEUED_GAP_MAX_NS)
+				c = GP_CAUSE_UNKNOWN;
 			if (edge == GP_EDGE_LAUNCH) {
 				ready = t->apis.v[from].end < w.at ? t->apis.v[from].end : w.at;
 				/* a launch latency this long is not one: nothing recorded
@@ -311,13 +326,18 @@ void gp_walk(gp_deps *d, struct gp_walk_at w, gp_ns stop, gp_piece_fn fn, void *
 		bool known = gp_cpu_before(d, v, w.at, m);
 		uint32_t wt;
 		gp_ns e;
-		if (!known || gp_cpu_idle(m)) {
+		if (hop_at != w.at) {
+			hop_at = w.at;
+			hops = 0;
+		}
+		if ((!known || gp_cpu_idle(m)) && hops < 2) {
 			/* idle: the thread resumed when another handed it work */
 			gp_ns a = known ? m->at : INT64_MIN;
 			gp_ns b = gp_cpu_next_start(d, v, w.at);
 			uint32_t mt = gp_critpath_main_thread(d, w.pid);
 			if (b == INT64_MAX)
 				b = w.at;
+			hops++;
 			if (gp_deps_waker(d, w.pid, w.tid, a, b, &wt, &e)) {
 				e = e < w.at ? e : w.at;
 				if (!emit(fn, ctx, e > stop ? e : stop, w.at, GP_CAUSE_UNTRACED, GP_PIECE_NONE, -1,
@@ -334,6 +354,8 @@ void gp_walk(gp_deps *d, struct gp_walk_at w, gp_ns stop, gp_piece_fn fn, void *
 			if (!known)
 				return;   /* before the main thread's first activity */
 		}
+		if (!known)
+			return;   /* before the thread's first activity, nowhere to hop */
 		gp_ns seg = m->at > stop ? m->at : stop;
 
 		if (m->range >= 0 && m->who == (uint32_t)m->range && gp_deps_blocking_range(d, m->range)) {
@@ -548,6 +570,7 @@ struct cp_acc {
 	gp_str *range_op, *range_layer;   /* [ranges.n], from the kernels under each range */
 	size_t wcur;              /* the iteration window pieces reach now (walking back) */
 	gp_ns low;                /* the earliest time a piece reached */
+	bool keep;                /* keep the pieces in cp->pieces */
 };
 
 static uint64_t mix(uint64_t h, uint64_t v)
@@ -654,6 +677,8 @@ static bool take_piece(void *ctx, const struct gp_piece *p)
 	gp_str op, layer;
 
 	piece_names(a, p, &op, &layer);
+	if (a->keep)
+		*gp_vec_push(cp->pieces) = *p;
 	if (p->start < a->low)
 		a->low = p->start;
 	cp->win[0].by_cause[p->cause] += p->end - p->start;
@@ -836,9 +861,9 @@ bool gp_critpath_scope(gp_deps *d, struct gp_cp_scope *sc)
 	return true;
 }
 
-void gp_critpath_run(gp_deps *d, const gp_trace *t, gp_critpath *cp)
+void gp_critpath_run(gp_deps *d, const gp_trace *t, bool keep_pieces, gp_critpath *cp)
 {
-	struct cp_acc a = {.d = d, .t = t, .cp = cp};
+	struct cp_acc a = {.d = d, .t = t, .cp = cp, .keep = keep_pieces};
 	struct gp_cp_scope sc;
 
 	memset(cp, 0, sizeof(*cp));
@@ -860,6 +885,11 @@ void gp_critpath_run(gp_deps *d, const gp_trace *t, gp_critpath *cp)
 		take_piece(&a, &p);
 	}
 	mark_cpu(&a);
+	for (size_t i = 0, j = cp->pieces.n; i + 1 < j; i++, j--) {   /* latest first: to time order */
+		struct gp_piece x = cp->pieces.v[i];
+		cp->pieces.v[i] = cp->pieces.v[j - 1];
+		cp->pieces.v[j - 1] = x;
+	}
 	qsort(a.rows.v, a.rows.n, sizeof(*a.rows.v), cmp_row);
 	cp->rows = a.rows.v;
 	cp->nrows = a.rows.n;
@@ -876,5 +906,6 @@ void gp_critpath_free(gp_critpath *cp)
 	free(cp->unit_on);
 	free(cp->api_on);
 	free(cp->range_on);
+	gp_vec_free(cp->pieces);
 	memset(cp, 0, sizeof(*cp));
 }

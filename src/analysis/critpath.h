@@ -155,6 +155,7 @@ typedef struct gp_critpath {
 	/* which records the path passed (HTA's args.critical): one bit each */
 	uint8_t *unit_on, *api_on, *range_on;
 	int32_t pid;                /* the process walked (the one with the last work) */
+	gp_piece_vec pieces;        /* the path itself, in time order (when asked) */
 } gp_critpath;
 
 /* What a whole-trace walk covers: the process whose work ends last, from
@@ -181,9 +182,11 @@ void gp_critpath_windows(const gp_trace *t, const struct gp_cp_scope *s, struct 
 
 /* Builds d (gp_deps_build) if d->t is NULL, walks the path of the process
 ** whose work ends last, from that end back to its first activity, and sums
-** it per window, cause, op and layer.  Never fails on odd data; an empty
-** trace gives no windows. */
-void gp_critpath_run(gp_deps *d, const gp_trace *t, gp_critpath *cp);
+** it per window, cause, op and layer; keeps its pieces too when
+** keep_pieces (a piece per kernel on the path and per stretch between:
+** what export draws).  Never fails on odd data; an empty trace gives no
+** windows. */
+void gp_critpath_run(gp_deps *d, const gp_trace *t, bool keep_pieces, gp_critpath *cp);
 void gp_critpath_free(gp_critpath *cp);
 
 static inline bool gp_critpath_on(const uint8_t *bits, size_t i)

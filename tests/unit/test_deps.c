@@ -148,7 +148,7 @@ static void test_critical_path(void **state)
 	};
 
 	build(&t);
-	gp_critpath_run(&d, &t, &cp);
+	gp_critpath_run(&d, &t, true, &cp);
 	assert_int_equal(cp.nwin, 2);   /* the whole trace and step 0 */
 	assert_int_equal(cp.win[1].iter, 0);
 	for (int c = 0; c < GP_CAUSE__COUNT; c++)
@@ -170,6 +170,18 @@ static void test_critical_path(void **state)
 	assert_true(gp_critpath_on(cp.api_on, 6));
 	/* the largest row: the annotation's own time */
 	assert_int_equal(cp.rows[0].cause, GP_CAUSE_ANNOTATION);
+	/* the pieces kept tile the walk in time order, cause by cause */
+	gp_ns by[GP_CAUSE__COUNT] = {0};
+	assert_true(cp.pieces.n > 0);
+	for (size_t i = 0; i < cp.pieces.n; i++) {
+		const struct gp_piece *p = &cp.pieces.v[i];
+		assert_true(p->end > p->start);
+		if (i)
+			assert_int_equal(p->start, cp.pieces.v[i - 1].end);
+		by[p->cause] += p->end - p->start;
+	}
+	assert_int_equal(cp.pieces.v[cp.pieces.n - 1].end - cp.pieces.v[0].start, 1000 * US);
+	assert_memory_equal(by, cp.win[0].by_cause, sizeof(by));
 	gp_critpath_free(&cp);
 	gp_deps_free(&d);
 	gp_trace_free(&t);
@@ -256,6 +268,52 @@ static void test_whatif_parse(void **state)
 	assert_int_equal(gp_whatif_parse("op:=2x", &x, &err), GP_ERR_USAGE);
 }
 
+/* Two threads of process 1 handing the walk to each other: main thread 1
+** runs aten::foo [0,50), then idles until A1 [150,155) launches K
+** [160,200); worker thread 2 runs aten::bar [60,80) and [120,140).  From
+** A1 the walk goes to the worker (its waker, idle at 140); the worker, idle
+** at 120 with nobody waking it since 80, goes back to the main thread,
+** idle at 120 too, whose waker is the worker again, at 120: the walk must
+** not hop between them for ever, but stay on the worker (untraced since
+** 80) and go on.  The pieces tile [0,200). */
+static void test_thread_hops(void **state)
+{
+	gp_trace t;
+	gp_deps d = {0};
+	gp_critpath cp;
+	gp_ns by[GP_CAUSE__COUNT] = {0};
+
+	(void)state;
+	gp_trace_init(&t);
+	range(&t, 0, 50, GP_RANGE_CPU_OP, "aten::foo");
+	range(&t, 60, 80, GP_RANGE_CPU_OP, "aten::bar");
+	range(&t, 120, 140, GP_RANGE_CPU_OP, "aten::bar");
+	t.ranges.v[1].tid = t.ranges.v[2].tid = 2;
+	api(&t, 150, 155, 1, "cudaLaunchKernel");
+	kernel(&t, 160, 200, 7, 1, "K");
+	for (uint32_t tid = 1; tid <= 2; tid++)
+		*gp_vec_push(t.threads) = (struct gp_thread){.pid = 1, .tid = tid};
+	gp_trace_finish(&t);
+	gp_critpath_run(&d, &t, true, &cp);
+	for (size_t i = 0; i < cp.pieces.n; i++) {
+		const struct gp_piece *p = &cp.pieces.v[i];
+		print_message("piece [%lld,%lld) %s tid %u\n", (long long)p->start / US, (long long)p->end / US,
+			      gp_cause_name(p->cause), p->lane_b);
+		if (i)
+			assert_int_equal(p->start, cp.pieces.v[i - 1].end);
+		by[p->cause] += p->end - p->start;
+	}
+	assert_int_equal(cp.pieces.v[0].start, 0);
+	assert_int_equal(cp.pieces.v[cp.pieces.n - 1].end, 200 * US);
+	assert_int_equal(by[GP_CAUSE_GPU_COMPUTE], 40 * US);
+	assert_int_equal(by[GP_CAUSE_LAUNCH], 5 * US);
+	assert_int_equal(by[GP_CAUSE_CPU_OP], (5 + 20 + 20 + 50) * US);   /* A1, the bars, aten::foo */
+	assert_int_equal(by[GP_CAUSE_UNTRACED], (10 + 40 + 10) * US);     /* [140,150) [80,120) [50,60) */
+	gp_critpath_free(&cp);
+	gp_deps_free(&d);
+	gp_trace_free(&t);
+}
+
 static void test_api_class(void **state)
 {
 	static const struct {
@@ -298,6 +356,7 @@ int main(void)
 		cmocka_unit_test(test_gap_causes),
 		cmocka_unit_test(test_whatif),
 		cmocka_unit_test(test_whatif_parse),
+		cmocka_unit_test(test_thread_hops),
 		cmocka_unit_test(test_api_class),
 	};
 
