@@ -177,7 +177,7 @@ void gp_adv_largest_gaps(const struct gp_adv_in *in, int c, char *out, size_t si
 	if (!n)
 		return;
 	if (len < size)
-		len += (size_t)snprintf(out + len, size - len, LARGEST_GAPS);
+		len += (size_t)snprintf(out + len, size - len, "%s", len ? "; " LARGEST_GAPS : LARGEST_GAPS);
 	for (size_t i = 0; i < n && len < size; i++) {
 		const struct gp_bd_gap_cause *g = in->gaps.v[top[i]].c;
 		gp_gap_story(in->deps, g->unit, g->start, g->end, story, sizeof(story));
@@ -282,14 +282,17 @@ static bool changes_share(const struct change *a, const struct change *b)
 	return false;
 }
 
-/* The span replay r gives with spec: what the change saves. */
+/* What the change spec saves: how much shorter replay r makes the GPU span
+** of the process whose work ends last (its whole span when it ran no GPU
+** work), the denominator every finding's share is of. */
 static double saving(struct gp_replay *r, const struct gp_whatif_spec *spec)
 {
 	struct gp_whatif_result res;
 	double saved;
 
 	gp_replay_run(r, spec, &res);
-	saved = (double)(res.span_before - res.span_after);
+	saved = res.gpu_before > 0 ? (double)(res.gpu_before - res.gpu_after)
+				   : (double)(res.span_before - res.span_after);
 	gp_whatif_result_free(&res);
 	return saved;
 }
@@ -408,6 +411,21 @@ static void sums_of(struct gp_adv_in *in, const gp_breakdown *b, struct gp_findi
 		for (int c = 0; c < GP_IDLE__COUNT; c++)
 			in->idle_cause_ns[c] += (double)w->idle[c];
 	}
+}
+
+/* The GPU span of breakdown b's whole-trace windows (first GPU work on any
+** device to the last) into f->span_ns, when there is GPU work. */
+static void gpu_span_of(const gp_breakdown *b, struct gp_findings *f)
+{
+	gp_ns first = INT64_MAX, last = INT64_MIN;
+
+	for (size_t i = 0; i < b->nwin; i++)
+		if (b->win[i].iter < 0 && b->win[i].end > b->win[i].start) {
+			first = b->win[i].start < first ? b->win[i].start : first;
+			last = b->win[i].end > last ? b->win[i].end : last;
+		}
+	if (last > first)
+		f->span_ns = (double)(last - first);
 }
 
 /* The steps of the trace on the step clock and their median (critpath.h's
@@ -531,6 +549,7 @@ void gp_advise(const gp_trace *t, const struct gp_ops *ops, const gp_breakdown *
 	}
 	if (gp_trace_span(t, &in.first, &last))
 		f->span_ns = (double)(last - in.first);
+	gpu_span_of(b, f);
 	for (size_t i = 0; i < t->devices.n && !g; i++)
 		g = gp_gpu_for_device(t, &t->devices.v[i], &est);
 	for (size_t i = 0; i < t->devices.n && !f->sm_count; i++)

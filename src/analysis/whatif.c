@@ -362,8 +362,10 @@ static gp_ns unit_start(struct gp_replay *r, size_t u)
 	return best == INT64_MIN ? s : best;   /* nothing recorded: it stays */
 }
 
-/* Call c, which waits for unit u, returns: its thread moves by how much
-** later or earlier than recorded. */
+/* Call c, which waits for unit u (-1: for nothing the trace names), returns:
+** its thread moves by how much later or earlier than recorded.  Without
+** the syncs (spec->no_syncs) the call is gone: it takes no time, whatever
+** held it. */
 static void sync_end(struct gp_replay *r, size_t c)
 {
 	gp_deps *d = r->d;
@@ -371,14 +373,21 @@ static void sync_end(struct gp_replay *r, size_t c)
 	const struct gp_api *a = &t->apis.v[c];
 	int32_t u = gp_deps_synced_of(d, c);
 	uint32_t th = thread_of(r, a->pid, a->tid);
-	gp_ns ue = gp_unit_end(t, (size_t)u), dur = a->end - a->start, own, ret, end;
+	gp_ns dur = a->end - a->start, own, ret, end;
+
+	if (u < 0) {
+		end = new_time(r, th, a->start) + (r->spec->no_syncs ? 0 : dur);
+		set_shift(r, th, a->end, end - a->end);
+		return;
+	}
+	gp_ns ue = gp_unit_end(t, (size_t)u);
 	bool waited = ue > a->start;
 	bool own_copy = d->call[u] == (int32_t)c;
 
 	if (own_copy && r->spec->pinned_copies) {
 		end = new_time(r, th, a->start) + min_ns(dur, r->typ_async);
 	} else if (!own_copy && r->spec->no_syncs) {
-		end = new_time(r, th, a->start) + (waited ? min_ns(dur, r->typ_own) : dur);
+		end = new_time(r, th, a->start);
 	} else {
 		own = waited ? min_ns(dur, r->typ_own) : dur;
 		ret = waited ? max_ns(0, a->end - ue) : min_ns(r->typ_ret, a->end - ue);
@@ -406,10 +415,10 @@ struct gp_replay *gp_replay_new(gp_deps *d)
 	r->main_th = thread_of(r, r->sc.pid, gp_critpath_main_thread(d, r->sc.pid));
 	for (size_t u = 0; u < d->n; u++)
 		*gp_vec_push(r->ev) = (struct event){gp_unit_start(t, u), EV_UNIT_START, (uint32_t)u};
-	for (size_t i = 0; i < d->synced.cap; i++)
-		if (d->synced.vals[i] >= 0)
-			*gp_vec_push(r->ev) = (struct event){t->apis.v[d->synced.keys[i]].end, EV_SYNC_END,
-							     (uint32_t)d->synced.keys[i]};
+	/* the syncs: those that waited for work, and those that bound to none */
+	for (size_t i = 0; i < t->apis.n; i++)
+		if (gp_deps_synced_of(d, i) >= 0 || gp_api_class_is_sync(gp_deps_api_class(d, i)))
+			*gp_vec_push(r->ev) = (struct event){t->apis.v[i].end, EV_SYNC_END, (uint32_t)i};
 	for (size_t i = 0; i < r->resumes.n; i++)
 		*gp_vec_push(r->ev) = (struct event){r->resumes.v[i].b, EV_RESUME, (uint32_t)i};
 	qsort(r->ev.v, r->ev.n, sizeof(*r->ev.v), cmp_event);
@@ -468,7 +477,7 @@ void gp_replay_run(struct gp_replay *r, const struct gp_whatif_spec *spec, struc
 	const gp_trace *t = d->t;
 	const struct gp_cp_scope *sc = &r->sc;
 	const struct event *ev;
-	gp_ns new_last = INT64_MIN;
+	gp_ns new_last = INT64_MIN, gpu_first = INT64_MAX, gpu_last = INT64_MIN, new_gpu_first = INT64_MAX;
 	size_t nev;
 
 	memset(res, 0, sizeof(*res));
@@ -488,9 +497,14 @@ void gp_replay_run(struct gp_replay *r, const struct gp_whatif_spec *spec, struc
 			size_t u = e->idx;
 			gp_ns dur = gp_unit_end(t, u) - gp_unit_start(t, u);
 			double f = spec->unit_factor ? spec->unit_factor[u] : 1.0;
-			r->new_end[u] = unit_start(r, u) + (gp_ns)((double)dur * f + 0.5);
-			if (gp_deps_unit_pid(d, u) == sc->pid && r->new_end[u] > new_last)
-				new_last = r->new_end[u];
+			gp_ns ns = unit_start(r, u);
+			r->new_end[u] = ns + (gp_ns)((double)dur * f + 0.5);
+			if (gp_deps_unit_pid(d, u) == sc->pid) {
+				gpu_first = min_ns(gpu_first, gp_unit_start(t, u));
+				gpu_last = max_ns(gpu_last, gp_unit_end(t, u));
+				new_gpu_first = min_ns(new_gpu_first, ns);
+				new_last = max_ns(new_last, r->new_end[u]);
+			}
 		} else if (e->kind == EV_SYNC_END) {
 			sync_end(r, e->idx);
 		} else if (e->kind == EV_RESUME) {
@@ -505,6 +519,10 @@ void gp_replay_run(struct gp_replay *r, const struct gp_whatif_spec *spec, struc
 		}
 	}
 
+	if (gpu_last > INT64_MIN) {
+		res->gpu_before = gpu_last - gpu_first;
+		res->gpu_after = new_last - new_gpu_first;
+	}
 	/* the new span and steps, on the main thread's clock */
 	uint32_t lt = sc->from.on_gpu ? 0 : thread_of(r, sc->pid, sc->from.tid);
 	gp_ns last_cpu = sc->from.on_gpu ? INT64_MIN : new_time(r, lt, sc->end);

@@ -51,6 +51,7 @@ struct gp_whatif_iter {
 
 struct gp_whatif_result {
 	gp_ns span_before, span_after;   /* the process's first activity to its last */
+	gp_ns gpu_before, gpu_after;     /* its GPU span: first GPU work to last (0: none) */
 	struct gp_whatif_iter *iters;    /* steps in start order, the last one ending with the span */
 	size_t niters;
 	uint32_t pid;

@@ -47,8 +47,10 @@ static int advise_write(gp_sink *s, const struct gp_sink_input *in, gp_error *er
 	const struct gp_findings *f = &in->an->findings;
 	/* the denominators every percentage below uses */
 	fprintf(out, "gpuprof advise: %s\n", in->path);
-	fprintf(out, "GPU %s%s: GPU span %s, busy %s (%.1f%%), %s of kernel time", f->gpu ? f->gpu : "unknown (use --gpu)",
-		f->devices > 1 ? " x several" : "", gp_fmt_duration(f->span_ns, d, sizeof(d)),
+	fprintf(out, "GPU %s", f->gpu ? f->gpu : "unknown (use --gpu)");
+	if (f->devices > 1)
+		fprintf(out, " x %d", f->devices);
+	fprintf(out, ": GPU span %s, busy %s (%.1f%%), %s of kernel time", gp_fmt_duration(f->span_ns, d, sizeof(d)),
 		gp_fmt_duration(f->busy_ns, d2, sizeof(d2)),
 		f->span_ns > 0 ? 100 * f->busy_ns / (f->span_ns * (f->devices > 1 ? f->devices : 1)) : 0.0,
 		gp_fmt_duration(f->gpu_ns, d3, sizeof(d3)));
