@@ -171,12 +171,15 @@ static const struct {
 	/* NVTX ranges as gpuprof export writes them (docs/export.md) */
 	{"nvtx", CAT_NVTX, 4},
 	/* read and deliberately not kept: flows duplicating args.correlation,
-	** the profiler's own span, HTA overlays; memory instants are read by
+	** the profiler's own span; memory instants are read by
 	** their name ("[memory]", kineto_event.c), not their category */
 	{"ac2g", CAT_IGNORED, 4}, {"async", CAT_IGNORED, 5}, {"async_gpu", CAT_IGNORED, 9},
 	{"async_cpu_to_gpu", CAT_IGNORED, 16}, {"Trace", CAT_IGNORED, 5},
 	{"cpu_instant_event", CAT_IGNORED, 17}, {"[memory]", CAT_IGNORED, 8},
 	{"overhead", CAT_IGNORED, 8},
+	/* gpuprof export's own overlays: idle gaps, the critical path (whose
+	** flows HTA's overlaid traces name so too) */
+	{"gpu_idle", CAT_IGNORED, 8}, {"critical_path", CAT_IGNORED, 13},
 	{NULL, 0, 0},
 };
 
