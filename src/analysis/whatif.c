@@ -632,16 +632,50 @@ int gp_whatif_parse(const char *expr, struct gp_whatif_expr *x, gp_error *err)
 	return GP_OK;
 }
 
-/* Whether kernel k is selected by x. */
-static bool selects(const gp_trace *t, const struct gp_whatif_expr *x, size_t k)
+/* Whether a framework op range enclosing range r (r itself, then its
+** parents) is named pat (no namespace): a cpu_op's name, or the name
+** before the first ',' of an emit_nvtx marker ("aten::addmm, seq = 3,
+** ..."); layer: ranges and PyProf's dict markers are no ops. */
+static bool op_range_matches(const gp_trace *t, int32_t r, const char *pat)
+{
+	char name[256];
+
+	for (; r >= 0 && (size_t)r < t->ranges.n; r = t->ranges.v[r].parent) {
+		const struct gp_range *g = &t->ranges.v[r];
+		const char *s = gp_s(t, g->text);
+		if (g->kind != GP_RANGE_CPU_OP && g->kind != GP_RANGE_PUSHPOP && g->kind != GP_RANGE_STARTEND)
+			continue;
+		if (!s || *s == '{' || strncmp(s, "layer:", 6) == 0)
+			continue;
+		size_t n = strcspn(s, ",");
+		if (n >= sizeof(name))
+			continue;
+		memcpy(name, s, n);
+		name[n] = '\0';
+		if (fnmatch(pat, gp_op_base(name), 0) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* Whether kernel k is selected by x; its op by the name summary --by op
+** shows (the op model's, ops may be NULL), the op the trace recorded
+** (PyProf's "linear") or a framework op enclosing its launch
+** ("aten::addmm"), each without its namespace ("aten::addmm" and "addmm"
+** are one). */
+static bool selects(const gp_trace *t, const struct gp_ops *ops, const struct gp_whatif_expr *x, size_t k)
 {
 	const struct gp_attr *a = t->attrs ? &t->attrs[k] : NULL;
 	const struct gp_kernel_def *d = gp_kernel_def(t, &t->kernels.v[k]);
 
 	switch (x->target) {
 	case GP_WI_OP: {
-		gp_str op = a ? (a->op ? a->op : a->marker) : 0;
-		return op && fnmatch(x->pattern, gp_s(t, op), 0) == 0;
+		gp_str names[2] = {ops && ops->r ? ops->r[k].op : 0, a ? a->op : 0};
+		const char *pat = gp_op_base(x->pattern);
+		for (int i = 0; i < 2; i++)
+			if (names[i] && fnmatch(pat, gp_op_base(gp_s(t, names[i])), 0) == 0)
+				return true;
+		return a && op_range_matches(t, a->range, pat);
 	}
 	case GP_WI_KERNEL:
 		return (d->name && fnmatch(x->pattern, gp_s(t, d->name), 0) == 0) ||
@@ -652,7 +686,7 @@ static bool selects(const gp_trace *t, const struct gp_whatif_expr *x, size_t k)
 	return false;
 }
 
-size_t gp_whatif_apply(const gp_trace *t, const struct gp_whatif_expr *x, const double *ideal_ns, float *factors,
+size_t gp_whatif_apply(const gp_trace *t, const struct gp_ops *ops, const struct gp_whatif_expr *x, float *factors,
 		       struct gp_whatif_spec *spec)
 {
 	size_t n = 0;
@@ -673,12 +707,15 @@ size_t gp_whatif_apply(const gp_trace *t, const struct gp_whatif_expr *x, const 
 	spec->unit_factor = factors;
 	for (size_t k = 0; k < t->kernels.n; k++) {
 		double dur = (double)(t->kernels.v[k].end - t->kernels.v[k].start), f;
-		if (!selects(t, x, k))
+		if (!selects(t, ops, x, k))
 			continue;
 		if (x->roofline) {
-			if (!ideal_ns || !(ideal_ns[k] > 0) || dur <= 0)
+			struct gp_roofline rl = {0};
+			if (ops && ops->r)
+				gp_op_roofline(t, ops, k, &rl);
+			if (!(rl.ideal_ns > 0) || dur <= 0)
 				continue;
-			f = ideal_ns[k] / dur;
+			f = rl.ideal_ns / dur;
 			if (f > 1)
 				f = 1;   /* the model never makes work slower than it ran */
 		} else {
@@ -688,4 +725,18 @@ size_t gp_whatif_apply(const gp_trace *t, const struct gp_whatif_expr *x, const 
 		n++;
 	}
 	return n;
+}
+
+void gp_whatif_changes(gp_deps *d, const struct gp_ops *ops, const struct gp_whatif_expr *x, size_t n,
+		       struct gp_whatif_result *r, size_t *units)
+{
+	struct gp_whatif_spec spec = {0};
+	float *factors = gp_xmalloc((d->n ? d->n : 1) * sizeof(*factors));
+
+	for (size_t u = 0; u < d->n; u++)
+		factors[u] = 1;
+	for (size_t i = 0; i < n; i++)
+		units[i] = gp_whatif_apply(d->t, ops, &x[i], factors, &spec);
+	gp_whatif_run(d, &spec, r);
+	free(factors);
 }

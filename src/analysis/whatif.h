@@ -25,6 +25,7 @@
 
 #include "analysis/critpath.h"
 #include "analysis/deps.h"
+#include "ops/ops.h"
 #include "util/error.h"
 
 struct gp_whatif_spec {
@@ -83,11 +84,12 @@ struct gp_whatif_expr {
 int gp_whatif_parse(const char *expr, struct gp_whatif_expr *x, gp_error *err);
 
 /* Adds x's change to spec.  factors is the caller's per-unit array (deps
-** numbering, all 1 to start; spec->unit_factor points to it); ideal_ns is
-** the per-kernel roofline time (NULL: "roofline" changes nothing, and
-** says so through the return value).  Returns the number of GPU units the
-** change selects (0 for cause and copies changes). */
-size_t gp_whatif_apply(const gp_trace *t, const struct gp_whatif_expr *x, const double *ideal_ns, float *factors,
+** numbering, all 1 to start; spec->unit_factor points to it); ops is the
+** op model run over t (its op names, its roofline for "roofline"; NULL:
+** the correlation's op names, and "roofline" selects nothing).  Returns
+** the number of GPU units the change selects (0 for cause and copies
+** changes). */
+size_t gp_whatif_apply(const gp_trace *t, const struct gp_ops *ops, const struct gp_whatif_expr *x, float *factors,
 		       struct gp_whatif_spec *spec);
 
 /* A replay prepared once for many changes: the trace's points in time
@@ -104,6 +106,12 @@ void gp_replay_free(struct gp_replay *rp);
 ** without GPU work replays its CPU time only.  O(points) a call, plus a
 ** sweep of the CPU timelines when spec removes CPU time. */
 void gp_replay_run(struct gp_replay *rp, const struct gp_whatif_spec *spec, struct gp_whatif_result *r);
+
+/* The changes x[0..n) applied together (gp_whatif_apply each, on ops as
+** there) and replayed on d into r (gp_whatif_result_free it); units[i]
+** receives how many GPU units x[i] selects.  Never fails. */
+void gp_whatif_changes(gp_deps *d, const struct gp_ops *ops, const struct gp_whatif_expr *x, size_t n,
+		       struct gp_whatif_result *r, size_t *units);
 
 /* One replay: gp_replay_new, gp_replay_run, gp_replay_free. */
 void gp_whatif_run(gp_deps *d, const struct gp_whatif_spec *spec, struct gp_whatif_result *r);
