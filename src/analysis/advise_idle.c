@@ -151,20 +151,20 @@ static bool cause_finding(const struct gp_adv_in *in, struct gp_finding *x, uint
 
 /* cpu-bound: the launch of the work after a gap came late because the
 ** launching thread was running framework ops.  The change: the step as a
-** CUDA graph (the GPU no longer waits for launches); when the work already
-** is one, the CPU time between replays gone. */
+** CUDA graph, whose replay runs none of the framework ops' CPU code and
+** their launch calls (that CPU time gone) and queues the kernels without
+** a launch latency each; what else held the CPU (syncs, the data loader,
+** the user's code) stays.  When the work already is a graph, the CPU time
+** between replays gone. */
 bool gp_rule_cpu_bound(const struct gp_adv_in *in, struct gp_finding *x)
 {
 	bool g = graphed(in);
 
 	if (!cause_finding(in, x, BIT(GP_CAUSE_CPU_OP), CPU_WHAT, g ? CPU_CHANGE_GRAPHED : CPU_CHANGE))
 		return false;
-	if (g) {
-		in->spec->remove_cpu |= BIT(GP_CAUSE_CPU_OP);
-	} else {
-		in->spec->no_launch_waits = true;
-		in->spec->no_gpu_gaps = true;
-	}
+	in->spec->remove_cpu |= BIT(GP_CAUSE_CPU_OP);
+	if (!g)
+		in->spec->no_launch_latency = true;
 	return true;
 }
 
@@ -289,7 +289,10 @@ bool gp_rule_tiny_kernels(const struct gp_adv_in *in, struct gp_finding *x)
 		snprintf(x->evidence + len, sizeof(x->evidence) - len, TINY_EVIDENCE,
 			 gp_fmt_duration(tiny_ns, d1, sizeof(d1)), gp_fmt_duration(gap_ns, d2, sizeof(d2)));
 		snprintf(x->change, sizeof(x->change), "%s", TINY_CHANGE);
-		in->spec->no_launch_waits = true;
+		/* a CUDA graph of fused kernels: cpu-bound's change, and no
+		** gaps between the kernels it queues back to back */
+		in->spec->remove_cpu |= BIT(GP_CAUSE_CPU_OP);
+		in->spec->no_launch_latency = true;
 		in->spec->no_gpu_gaps = true;
 	}
 	gp_adv_agg_free(&tiny);
