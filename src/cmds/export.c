@@ -31,7 +31,7 @@ static const struct gp_cmd_opt export_opts[] = {
 	[O_WEIGHT] = {"weight", 0, "W", "folded: time (GPU ns, default), flops (modelled\nFLOPs) or idle (GPU idle ns)"},
 	[O_PER_RANK] = {"per-rank", 0, NULL, "folded: each stack starts with a frame 'rank-R'\n(default: the files' stacks summed)"},
 	[O_ALIGN] = {"align-clocks", 0, NULL, "perfetto, several files: shift each rank's times by\nits clock offset to the first rank, estimated from\nthe collectives' ends as gpuprof comm does (reads\nevery file twice)"},
-	[O_CRITICAL] = {"critical-path", 0, NULL, "perfetto: mark the critical path (docs/dependencies.md):\n\"critical\":1 in the args of every record on it (as\nHTA does) and a \"critical path\" track in its process\nwith a slice per piece, named by its cause"},
+	[O_CRITICAL] = {"critical-path", 0, NULL, "perfetto: mark the critical path (docs/dependencies.md):\n\"critical\": true in the args of every record on it (as\nHTA does) and a \"critical path\" track in its process\nwith a slice per piece, named by its cause"},
 	{NULL, 0, NULL, NULL},
 };
 

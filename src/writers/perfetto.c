@@ -161,12 +161,12 @@ static void begin(struct pf *p, char ph, const char *cat, const char *name, int6
 	put_us(out, ts + p->clock_offset);
 }
 
-/* ,"critical":1 when bit i of bits (a gp_critpath's) is set: HTA's mark
+/* ,"critical":true when bit i of bits (a gp_critpath's) is set: HTA's mark
 ** of the records on the critical path. */
 static void arg_critical(const struct pf *p, const uint8_t *bits, size_t i)
 {
 	if (p->cp && gp_critpath_on(bits, i))
-		fputs(",\"critical\":1", p->out);
+		fputs(",\"critical\":true", p->out);
 }
 
 /* A complete event's dur (end before start counts 0). */

@@ -24,7 +24,7 @@ def key(e):
     # kernels by start (names differ: HTA keeps Kineto's long ones), the rest by name and start
     return (e["cat"] in gpu, "" if e["cat"] in gpu else e["name"], round(float(e["ts"])))
 H = {key(e) for e in hta if e.get("ph") == "X" and e.get("args", {}).get("critical")}
-O = {key(e) for e in ours if e.get("ph") == "X" and e.get("args", {}).get("critical") == 1}
+O = {key(e) for e in ours if e.get("ph") == "X" and e.get("args", {}).get("critical") is True}
 both = H & O
 assert len(H) == 624, len(H)
 assert len(both) >= 618, (len(both), sorted(H - O, key=lambda k: k[2])[:10])
