@@ -35,14 +35,16 @@ static int cmp_desc(const void *pa, const void *pb)
 }
 
 /* The gp_str naming what holds piece p: its op's or call's name, range's
-** text or kernel's name (0 when none). */
-static gp_str piece_subject(const gp_trace *t, const struct gp_piece *p)
+** name or kernel's name (0 when none). */
+static gp_str piece_subject(const struct gp_adv_in *in, const struct gp_piece *p)
 {
+	const gp_trace *t = in->t;
+
 	switch (p->of) {
 	case GP_PIECE_API:
 		return gp_api_def(t, &t->apis.v[p->idx])->name;
 	case GP_PIECE_RANGE:
-		return t->ranges.v[p->idx].text;
+		return gp_deps_text(in->deps, t->ranges.v[p->idx].text);
 	case GP_PIECE_UNIT:
 		if ((size_t)p->idx < t->kernels.n)
 			return gp_kernel_short_name_of(t, &t->kernels.v[p->idx]);
@@ -86,7 +88,7 @@ static size_t subjects(const struct gp_adv_in *in, uint32_t mask, struct gp_adv_
 		for (size_t k = 0; k < pieces.n; k++) {
 			const struct gp_piece *p = &pieces.v[k];
 			if (mask & (1u << p->cause))
-				gp_adv_agg_add(a, piece_subject(in->t, p), (double)(p->end - p->start), 0);
+				gp_adv_agg_add(a, piece_subject(in, p), (double)(p->end - p->start), 0);
 		}
 	}
 	gp_vec_free(pieces);

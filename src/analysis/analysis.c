@@ -11,7 +11,6 @@
 void gp_analysis_opts_init(struct gp_analysis_opts *o)
 {
 	memset(o, 0, sizeof(*o));
-	o->short_gap_ns = GP_SHORT_GAP_NS;
 	o->top_gaps = GP_TOP_GAPS;
 	o->depth_buckets = GP_DEPTH_BUCKETS;
 	o->timeline_buckets = GP_TIMELINE_BUCKETS;
@@ -38,7 +37,6 @@ static int run_breakdown(struct gp_analysis *a, unsigned needs, gp_error *err)
 	const struct gp_analysis_opts *o = &a->opts;
 	struct gp_breakdown_opts bo = {
 		.deps = &a->deps,
-		.short_gap_ns = o->short_gap_ns,
 		.top_gaps = needs & GP_NEED_TOP_GAPS ? o->top_gaps : 0,
 		.one_timeline = o->one_timeline,
 		.memset_compute = o->memset_compute,
@@ -123,6 +121,7 @@ static void free_timeline(struct gp_analysis *a)
 static int run_deps(struct gp_analysis *a, unsigned needs, gp_error *err)
 {
 	gp_deps_build(&a->deps, a->trace);
+	gp_deps_label_markers(&a->deps, a->trace);
 	return GP_OK;
 }
 

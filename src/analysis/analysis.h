@@ -35,7 +35,6 @@
 
 /* The defaults the passes share; a command changes them in its
 ** gp_analysis_opts (breakdown --short-gap, -n...). */
-#define GP_SHORT_GAP_NS ((gp_ns)10000)  /* idle gaps shorter than this are launch latency (short_gap) */
 #define GP_TOP_GAPS 10                   /* the longest idle gaps kept per device with their CPU context */
 #define GP_DEPTH_BUCKETS 100             /* buckets of each stream's queue depth series */
 #define GP_TIMELINE_BUCKETS 400          /* buckets of the device timeline */
@@ -59,7 +58,6 @@ enum gp_need {
 
 struct gp_analysis_opts {
 	struct gp_peak_opts peaks;      /* the op model's: --gpu, --peak-* (zero: the trace's GPUs) */
-	gp_ns short_gap_ns;             /* GP_SHORT_GAP_NS */
 	size_t top_gaps;                /* GP_NEED_TOP_GAPS: gaps per device (GP_TOP_GAPS) */
 	size_t depth_buckets;           /* GP_NEED_DEPTH: buckets per stream (GP_DEPTH_BUCKETS) */
 	size_t timeline_buckets;        /* GP_NEED_TIMELINE (GP_TIMELINE_BUCKETS) */

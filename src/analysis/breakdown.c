@@ -596,8 +596,6 @@ int gp_breakdown_run(const gp_trace *t, const struct gp_breakdown_opts *o, gp_br
 	struct act a;
 
 	memset(b, 0, sizeof(*b));
-	if (o->short_gap_ns < 0)
-		return gp_err(err, GP_ERR_USAGE, "breakdown: the short-gap threshold must not be negative");
 	if (o->depth_buckets > GP_BD_MAX_BUCKETS)
 		return gp_err(err, GP_ERR_USAGE, "breakdown: at most %d queue depth buckets", GP_BD_MAX_BUCKETS);
 	if (o->hta)
@@ -636,7 +634,6 @@ int gp_breakdown_run(const gp_trace *t, const struct gp_breakdown_opts *o, gp_br
 		gp_vec_free(d->open);
 	}
 
-	b->short_gap_ns = o->short_gap_ns;
 	b->win = s.win.v;
 	b->nwin = s.win.n;
 	gp_vec_sort(l.st, cmp_stream);

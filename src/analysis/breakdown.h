@@ -128,7 +128,6 @@ struct gp_breakdown_opts {
 	/* The dependency graph the idle causes are read from (NULL: every
 	** idle ns is GP_CAUSE_UNKNOWN). */
 	gp_deps *deps;
-	gp_ns short_gap_ns;       /* advise's threshold of a short gap (kept with the results) */
 	size_t top_gaps;          /* gaps kept per device */
 	bool one_timeline;        /* all devices as one (device -1): TraceLens' gpu_timeline */
 	bool memset_compute;      /* a memset is compute work, not memory (TraceLens) */
@@ -142,7 +141,6 @@ struct gp_breakdown_opts {
 };
 
 typedef struct gp_breakdown {
-	gp_ns short_gap_ns;           /* the short-gap threshold it ran with */
 	struct gp_bd_window *win;     /* per device: the whole trace, then its iterations by start */
 	size_t nwin;
 	struct gp_bd_stream *streams; /* by device, stream */

@@ -223,6 +223,10 @@ static int32_t last_ended(gp_deps *d, gp_ns x)
 	return lo ? (int32_t)d->by_end[lo - 1] : -1;
 }
 
+/* The most steps a walk makes at one time (a unit's launch, its call, a
+** sync's work, thread hops) before it is taken for a loop. */
+#define WALK_MAX_STALL 64
+
 void gp_walk(gp_deps *d, struct gp_walk_at w, gp_ns stop, gp_piece_fn fn, void *ctx)
 {
 	const gp_trace *t = d->t;
@@ -233,10 +237,20 @@ void gp_walk(gp_deps *d, struct gp_walk_at w, gp_ns stop, gp_piece_fn fn, void *
 	/* thread hops at one time: a thread idle at w.at hands the walk to its
 	** waker or to the main thread, which may be idle at that time too and
 	** hand it back; a second hop at the same time stays on its thread */
-	gp_ns hop_at = INT64_MIN;
-	int hops = 0;
+	gp_ns hop_at = INT64_MIN, last_at = INT64_MIN;
+	int hops = 0, stalled = 0;
 
 	while (w.at > stop && budget--) {
+		/* every step above is meant to move back in time or to make one
+		** of a few moves at one time; a trace that makes the walk turn
+		** in place ends it: what is left nothing recorded explains */
+		stalled = w.at == last_at ? stalled + 1 : 0;
+		last_at = w.at;
+		if (stalled > WALK_MAX_STALL) {
+			emit(fn, ctx, stop, w.at, GP_CAUSE_UNKNOWN, GP_PIECE_NONE, -1, !w.on_gpu,
+			     w.on_gpu ? 0 : w.pid, w.on_gpu ? 0 : w.tid);
+			return;
+		}
 		if (w.on_gpu) {
 			size_t u = (size_t)w.unit;
 			gp_ns s = gp_unit_start(t, u), ready;
@@ -378,7 +392,10 @@ void gp_walk(gp_deps *d, struct gp_walk_at w, gp_ns stop, gp_piece_fn fn, void *
 			int32_t c = (int32_t)(m->who & ~GP_CPU_API);
 			int32_t u = gp_deps_synced_of(d, (size_t)c);
 			gp_ns ue = u >= 0 ? gp_unit_end(t, (size_t)u) : 0;
-			if (u >= 0 && ue > t->apis.v[c].start && ue > seg) {
+			/* a call that waits for work that had not started by w.at
+			** (its own copy, reached from the copy's launch) was issuing
+			** it then: its own time */
+			if (u >= 0 && ue > t->apis.v[c].start && ue >= seg && gp_unit_start(t, (size_t)u) < w.at) {
 				/* blocked on u: the call's time past u's end is the sync's
 				** own; before it, u held the thread */
 				gp_ns from = ue < w.at ? ue : w.at;
@@ -537,13 +554,13 @@ char *gp_piece_text(gp_deps *d, const struct gp_piece *p, char *buf, size_t size
 		break;
 	}
 	if (p->of == GP_PIECE_RANGE && r >= 0) {
-		what = gp_s(t, t->ranges.v[r].text);
+		what = gp_s(t, gp_deps_text(d, t->ranges.v[r].text));
 		r = t->ranges.v[r].parent;
 	}
 	/* the framework op around a call or range, when it is not itself */
 	for (; r >= 0 && !in; r = t->ranges.v[r].parent)
 		if (t->ranges.v[r].kind == GP_RANGE_CPU_OP)
-			in = gp_s(t, t->ranges.v[r].text);
+			in = gp_s(t, gp_deps_text(d, t->ranges.v[r].text));
 	if (what && in && strcmp(what, in) != 0)
 		snprintf(buf, size, "%s %.120s (%.80s)", gp_cause_name(p->cause), what, in);
 	else if (what)
@@ -659,14 +676,14 @@ static void piece_names(struct cp_acc *a, const struct gp_piece *p, gp_str *op, 
 	if (*op)
 		return;
 	if (p->cause != GP_CAUSE_CPU_OP) {
-		*op = t->ranges.v[r].text;   /* the Python frame, annotation, loader... */
+		*op = gp_deps_text(a->d, t->ranges.v[r].text);   /* the Python frame, annotation, loader... */
 		return;
 	}
 	for (int32_t q = r; q >= 0 && !*op; q = t->ranges.v[q].parent) {
 		if (a->range_op[q])
 			*op = a->range_op[q];
 		else if (t->ranges.v[q].kind == GP_RANGE_CPU_OP)
-			*op = t->ranges.v[q].text;
+			*op = gp_deps_text(a->d, t->ranges.v[q].text);
 	}
 }
 

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "analysis/deps.h"
+#include "analysis/markers.h"
 #include "model/calls.h"
 #include "util/alloc.h"
 
@@ -482,12 +483,35 @@ void gp_deps_build(gp_deps *d, const gp_trace *t)
 	gp_call_index_free(&calls);
 }
 
+void gp_deps_label_markers(gp_deps *d, gp_trace *t)
+{
+	size_t n = t->strs.n + 1;
+	uint8_t *done = gp_xcalloc(n / 8 + 1, 1);
+
+	free(d->label);
+	d->label = gp_xcalloc(n, sizeof(*d->label));
+	d->nlabels = n;
+	for (size_t i = 0; i < t->ranges.n; i++) {
+		const struct gp_range *r = &t->ranges.v[i];
+		gp_str s = r->text;
+		bool per_op;
+		if ((r->kind != GP_RANGE_PUSHPOP && r->kind != GP_RANGE_STARTEND) || !s || s >= n ||
+		    (done[s >> 3] >> (s & 7)) & 1)
+			continue;
+		done[s >> 3] |= (uint8_t)(1u << (s & 7));
+		const char *text = gp_s(t, s);
+		d->label[s] = gp_marker_label(t, text, strlen(text), &per_op);
+	}
+	free(done);
+}
+
 void gp_deps_free(gp_deps *d)
 {
 	free(d->call);
 	free(d->prev);
 	free(d->api_class);
 	free(d->text_class);
+	free(d->label);
 	gp_u64map_free(&d->wait);
 	gp_u64map_free(&d->wait_unknown);
 	gp_u64map_free(&d->synced);

@@ -90,6 +90,11 @@ typedef struct gp_deps {
 	gp_u64map synced;         /* API call -> unit whose end the call waited for */
 	uint8_t *api_class;       /* [api_defs.n] enum gp_api_class of each API function */
 	uint8_t *text_class;      /* [strs.n + 1] what a range text says (critpath.c), 0 = not yet */
+	/* [nlabels]: a marker range text's short name (PyProf's dict as
+	** "mod.op", emit_nvtx's "aten::mm, seq = ..." as "aten::mm"), 0 = the
+	** text is its name; filled by gp_deps_label_markers */
+	gp_str *label;
+	size_t nlabels;
 	GP_VEC(struct gp_thread_view) views; /* made by gp_deps_view */
 	gp_u64map view_of;        /* (pid, tid) -> index into views */
 	uint32_t *api_by_thread;  /* API calls by thread, then start (made with the first view) */
@@ -112,6 +117,17 @@ typedef struct gp_deps {
 ** whose ends cannot be found is counted as unresolved and left out. */
 void gp_deps_build(gp_deps *d, const gp_trace *t);
 void gp_deps_free(gp_deps *d);
+
+/* Gives the NVTX marker ranges of t (d's trace, which it interns the names
+** into) their short names (gp_marker_label), for the texts that name what
+** held the GPU: one parse per distinct text. */
+void gp_deps_label_markers(gp_deps *d, gp_trace *t);
+
+/* The name a range text s shows as: its label, else itself. */
+static inline gp_str gp_deps_text(const gp_deps *d, gp_str s)
+{
+	return s < d->nlabels && d->label[s] ? d->label[s] : s;
+}
 
 /* Unit u's fields. */
 gp_ns gp_unit_start(const gp_trace *t, size_t u);

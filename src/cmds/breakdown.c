@@ -30,11 +30,10 @@ static const struct gp_cmd_opt breakdown_own[] = {
 	 "overlap (GPU work launched inside ProfilerStep ranges but\n"
 	 "the last); hta-idle: HTA's idle time per stream by\n"
 	 "host_wait, kernel_wait, other"},
-	{"short-gap", 0, "NS", "idle gaps shorter than NS ns are short_gap (default 10000)"},
 	{"buckets", 0, "N", "--view depth: buckets per stream (default 100, at most 100000)"},
 	{NULL, 0, NULL, NULL},
 };
-enum { OWN_VIEW, OWN_AS, OWN_SHORT_GAP, OWN_BUCKETS };
+enum { OWN_VIEW, OWN_AS, OWN_BUCKETS };
 
 static const struct gp_cmd_spec breakdown_spec = {
 	.name = "breakdown",
@@ -45,8 +44,11 @@ static const struct gp_cmd_spec breakdown_spec = {
 	"into compute, communication (NCCL/RCCL kernels), memory (memcpy, memset)\n"
 	"and idle time, as a union over all streams (concurrent work counts once;\n"
 	"'overlap' is the time counted twice, so compute + communication + memory\n"
-	"+ idle - overlap = span).  Idle time splits by cause: short_gap,\n"
-	"sync, pageable_memcpy, host_launch, other.  --view streams gives each\n"
+	"+ idle - overlap = span).  Idle time splits by what held the work after\n"
+	"each gap (the chain of waits back to the gap's start, docs/dependencies.md):\n"
+	"launch, gpu_gap, event_wait, sync, cpu_op, python, annotation,\n"
+	"dataloader, allocator, jit, cuda_api, untraced, unknown.  --view\n"
+	"critical: the critical path by cause, op and layer.  --view streams gives each\n"
 	"stream's launch delay and queue depth; --view depth each stream's queue\n"
 	"depth over time (the largest per bucket); --view gaps the longest idle\n"
 	"gaps with the CPU ranges open in them (-n: gaps per device, default 10;\n"
@@ -64,7 +66,6 @@ enum view { VIEW_TIME, VIEW_STREAMS, VIEW_GAPS, VIEW_DEPTH, VIEW_CRITICAL, VIEW_
 
 struct opts {
 	enum view view;
-	gp_ns short_gap;
 	size_t buckets;
 };
 
@@ -489,12 +490,6 @@ static int breakdown_option(void *ctx, int index, const char *arg)
 		else
 			return gp_cli_usage("breakdown", "--as wants tracelens, hta or hta-idle, not '%s'", arg);
 		return 0;
-	case OWN_SHORT_GAP:
-		v = strtoll(arg, &end, 10);
-		if (end == arg || *end || v < 0 || v > INT64_MAX / 2)
-			return gp_cli_usage("breakdown", "--short-gap wants a number of ns >= 0, not '%s'", arg);
-		o->short_gap = v;
-		return 0;
 	case OWN_BUCKETS:
 		v = strtoll(arg, &end, 10);
 		if (end == arg || *end || v < 1 || v > GP_BD_MAX_BUCKETS)
@@ -549,7 +544,7 @@ static int breakdown_trace(const void *ctx, gp_trace *t, gp_writer *w, gp_writer
 
 int cmd_breakdown(int argc, char **argv)
 {
-	struct opts o = {.view = VIEW_TIME, .short_gap = GP_SHORT_GAP_NS, .buckets = GP_DEPTH_BUCKETS};
+	struct opts o = {.view = VIEW_TIME, .buckets = GP_DEPTH_BUCKETS};
 	struct job j = {0};
 	struct gp_cli_many m = {.cmd = "breakdown", .fn = breakdown_trace, .ctx = &j};
 	struct gp_cli_opts co;
@@ -590,7 +585,6 @@ int cmd_breakdown(int argc, char **argv)
 		  (o.view == VIEW_DEPTH ? GP_NEED_DEPTH : 0);
 	j.top = co.top == SIZE_MAX ? (j.table ? 20 : SIZE_MAX) : co.top;
 	gp_analysis_opts_init(&j.ao);
-	j.ao.short_gap_ns = o.short_gap;
 	if (co.top != SIZE_MAX)
 		j.ao.top_gaps = co.top;
 	j.ao.depth_buckets = o.buckets;

@@ -79,6 +79,7 @@ struct pf {
 	** one trace) */
 	uint64_t flow_base, corr_base, ext_base, seq_base;
 	const gp_critpath *cp;  /* the critical path to mark; NULL: none asked */
+	const gp_deps *deps;    /* its graph (the ranges' names) */
 };
 
 /* Events between progress callbacks. */
@@ -730,7 +731,7 @@ static void write_critical(struct pf *p)
 			what = gp_s(t, gp_api_def(t, &t->apis.v[x->idx])->name);
 			break;
 		case GP_PIECE_RANGE:
-			what = gp_s(t, t->ranges.v[x->idx].text);
+			what = gp_s(t, gp_deps_text(p->deps, t->ranges.v[x->idx].text));
 			break;
 		default:
 			break;
@@ -850,6 +851,7 @@ static void write_events(struct pf *p, const struct gp_analysis *an)
 	p->total = t->ranges.n + t->apis.n + 2 * t->kernels.n + t->memcpys.n + t->memsets.n + t->syncs.n;
 	p->all = an->opts.window_start == 0 && an->opts.window_end == 0;
 	p->cp = gp_analysis_has(an, GP_NEED_CRITPATH) ? &an->critpath : NULL;
+	p->deps = &an->deps;
 	size_t nacts;
 	struct gp_activity *acts = gp_trace_activities(t, &nacts);
 	bool *launch = gp_xcalloc(t->apis.n ? t->apis.n : 1, sizeof(*launch));

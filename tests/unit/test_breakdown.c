@@ -60,14 +60,14 @@ static void range(gp_trace *t, gp_ns s, gp_ns e, const char *text)
 **   A compute  [0,100)   stream 1  launch ends -10   iter 0
 **   B nccl     [50,150)  stream 2  launch ends 40    iter 0
 **   M1 copy    [140,160) pinned
-**   idle [160,200): cudaStreamSynchronize [165,175) = sync 10, C's launch
-**      ends 195 > 160 = host_launch 30
+**   idle [160,200): cudaStreamSynchronize [165,175), C's launch ends 195
 **   C compute  [200,300) stream 1  launch ends 195   iter 1
-**   idle [300,305): short_gap 5 (< 10)
+**   idle [300,305)
 **   D compute  [305,320) stream 1  launch ends 250   iter 1
-**   idle [320,400): ends with a pageable copy = pageable_memcpy 80
+**   idle [320,400)
 **   M2 copy    [400,410) pageable
-**   idle [410,500): the graph launch ends 450 > 410 = host_launch 90
+**   idle [410,500): the graph launch ends 450
+** (the gaps' causes: time_split)
 **   E compute  [500,510) stream 2  graph launch (ends 450)
 **   F compute  [510,520) stream 1  same graph launch
 ** Masks: compute 50+100+15+20 = 185, compute+comm 50, comm 40, comm+memory
@@ -101,7 +101,7 @@ static void build(gp_trace *t)
 	}
 }
 
-static const struct gp_breakdown_opts opts = {.short_gap_ns = 10, .top_gaps = 2};
+static const struct gp_breakdown_opts opts = {.top_gaps = 2};
 
 /* gp_breakdown_run with t's dependency graph (the idle causes' source). */
 static int bd_run(gp_trace *t, const struct gp_breakdown_opts *o, gp_breakdown *b, gp_error *err)
@@ -247,7 +247,7 @@ static void devices(void **state)
 	assert_int_equal(b.win[0].by_mask[GP_BD_COMPUTE], 200);
 	assert_int_equal(b.win[0].by_mask[0], 0);
 	gp_breakdown_free(&b);
-	one.short_gap_ns = -1;
+	one.depth_buckets = GP_BD_MAX_BUCKETS + 1;
 	assert_int_equal(bd_run(&t, &one, &b, &err), GP_ERR_USAGE);
 	gp_breakdown_free(&b);
 	gp_trace_free(&t);

@@ -314,6 +314,50 @@ static void test_thread_hops(void **state)
 	gp_trace_free(&t);
 }
 
+/* A synchronous copy: cudaMemcpy [100,300) issues its copy [150,250) on
+** stream 7 behind K [10,50) (launched by A0 [0,5)), and returns after it.
+** The walk from the copy's start reaches the call that waits for the copy
+** itself: the call's time before the copy ran is its own (cpu_op), not a
+** wait, and the walk goes on back (it used to turn in place there). */
+static void test_sync_copy_call(void **state)
+{
+	gp_trace t;
+	gp_deps d = {0};
+	gp_critpath cp;
+	gp_ns by[GP_CAUSE__COUNT] = {0};
+
+	(void)state;
+	gp_trace_init(&t);
+	api(&t, 0, 5, 1, "cudaLaunchKernel");
+	kernel(&t, 10, 50, 7, 1, "K");
+	api(&t, 100, 300, 2, "cudaMemcpy");
+	struct gp_memcpy *m = gp_vec_push(t.memcpys);
+	memset(m, 0, sizeof(*m));
+	m->start = 150 * US;
+	m->end = 250 * US;
+	m->corr = 2;
+	m->stream = 7;
+	m->copy_kind = GP_COPY_HTOD;
+	gp_trace_finish(&t);
+	gp_critpath_run(&d, &t, true, &cp);
+	for (size_t i = 0; i < cp.pieces.n; i++) {
+		const struct gp_piece *p = &cp.pieces.v[i];
+		if (i)
+			assert_int_equal(p->start, cp.pieces.v[i - 1].end);
+		by[p->cause] += p->end - p->start;
+	}
+	assert_int_equal(cp.pieces.v[0].start, 0);
+	assert_int_equal(cp.pieces.v[cp.pieces.n - 1].end, 300 * US);
+	assert_int_equal(by[GP_CAUSE_UNKNOWN], 0);
+	assert_int_equal(by[GP_CAUSE_SYNC], 50 * US);       /* [250,300): the call returning */
+	assert_int_equal(by[GP_CAUSE_GPU_MEMORY], 100 * US);
+	assert_int_equal(by[GP_CAUSE_CPU_OP], (50 + 5) * US);   /* the copy call [100,150), A0 */
+	assert_int_equal(by[GP_CAUSE_UNTRACED], 95 * US);      /* [5,100) */
+	gp_critpath_free(&cp);
+	gp_deps_free(&d);
+	gp_trace_free(&t);
+}
+
 static void test_api_class(void **state)
 {
 	static const struct {
@@ -357,6 +401,7 @@ int main(void)
 		cmocka_unit_test(test_whatif),
 		cmocka_unit_test(test_whatif_parse),
 		cmocka_unit_test(test_thread_hops),
+		cmocka_unit_test(test_sync_copy_call),
 		cmocka_unit_test(test_api_class),
 	};
 
