@@ -76,7 +76,7 @@ int gp_bd_gap_main_cause(const struct gp_bd_gap_cause *g)
 
 /* ---- the sweep ---- */
 
-enum { ACT_KERNEL, ACT_COPY, ACT_MEMSET };
+enum { ACT_KERNEL, ACT_COPY, ACT_MEMSET, ACT_WINDOW_WORK };
 
 /* One GPU activity as the merge sees it. */
 struct act {
@@ -139,14 +139,28 @@ static gp_ns end_of(gp_ns start, gp_ns end)
 	return end > start ? end : start;
 }
 
-/* The first not yet taken of kernels[*ik], memcpys[*ic], memsets[*is] by
+/* Where a sweep is in the trace's kernels, copies, memsets and window
+** work (each sorted by start). */
+struct cursor {
+	size_t k, c, m, w;
+};
+
+/* The first not yet taken of kernels, memcpys, memsets and window work by
 ** start into *a, advancing its index; false when all are taken. */
-static bool merge_next(const gp_trace *t, size_t *ik, size_t *ic, size_t *is, struct act *a)
+static bool merge_next(const gp_trace *t, struct cursor *cur, struct act *a)
 {
+	size_t *ik = &cur->k, *ic = &cur->c, *is = &cur->m;
 	gp_ns sk = *ik < t->kernels.n ? t->kernels.v[*ik].start : INT64_MAX;
 	gp_ns sc = *ic < t->memcpys.n ? t->memcpys.v[*ic].start : INT64_MAX;
 	gp_ns ss = *is < t->memsets.n ? t->memsets.v[*is].start : INT64_MAX;
+	gp_ns sw = cur->w < t->window_work.n ? t->window_work.v[cur->w].start : INT64_MAX;
 
+	if (cur->w < t->window_work.n && sw < sk && sw < sc && sw < ss) {
+		const struct gp_window_work *x = &t->window_work.v[cur->w++];
+		*a = (struct act){gp_bd_clamp(x->start), end_of(gp_bd_clamp(x->start), x->end), x->device,
+				  x->comm ? GP_BD_COMM : GP_BD_COMPUTE, -1, -1, ACT_WINDOW_WORK, false, x->stream, 0, 0, 0};
+		return true;
+	}
 	if (*ik < t->kernels.n && sk <= sc && sk <= ss) {
 		const struct gp_kernel *k = &t->kernels.v[*ik];
 		*a = (struct act){gp_bd_clamp(k->start), end_of(gp_bd_clamp(k->start), k->end), gp_kernel_device(t, k), GP_BD_COMPUTE,
@@ -172,14 +186,29 @@ static bool merge_next(const gp_trace *t, size_t *ik, size_t *ic, size_t *is, st
 	return false;
 }
 
-/* The next activity in start order into *a; false after the last.  With
-** one_timeline every device is device -1. */
-static bool act_next(const struct sweep *s, size_t *ik, size_t *ic, size_t *is, struct act *a)
+/* The next activity in start order into *a, clipped to the window the
+** trace was cut to (what runs in it counts, the rest not); false after the
+** last.  With one_timeline every device is device -1. */
+static bool act_next(const struct sweep *s, struct cursor *cur, struct act *a)
 {
-	do {
-		if (!merge_next(s->t, ik, ic, is, a))
+	const struct gp_breakdown_opts *o = s->o;
+	const gp_trace *t = s->t;
+	bool clip = t->windowed;
+
+	for (;;) {
+		if (!merge_next(s->t, cur, a))
 			return false;
-	} while (s->o->hta && !gp_bd_hta_keep(&s->hta, a->kernel, a->corr, &a->launch));
+		if (o->hta && !gp_bd_hta_keep(&s->hta, a->kernel, a->corr, &a->launch))
+			continue;
+		if (!clip)
+			break;
+		if (a->start < t->window_lo)
+			a->start = t->window_lo;
+		if (a->end > t->window_hi)
+			a->end = t->window_hi;
+		if (a->end > a->start || (a->end == a->start && a->start >= t->window_lo && a->start <= t->window_hi))
+			break;
+	}
 	a->hta_end = a->end;
 	if (s->o->hta)
 		gp_bd_hta_round(&s->hta, &a->start, &a->end, &a->launch, &a->hta_end);
@@ -210,10 +239,10 @@ static void make_windows(struct sweep *s)
 {
 	const gp_trace *t = s->t;
 	gp_u64map at = {0};
-	size_t ik = 0, ic = 0, is = 0;
+	struct cursor cur = {0};
 	struct act a;
 
-	while (act_next(s, &ik, &ic, &is, &a)) {
+	while (act_next(s, &cur, &a)) {
 		struct dev *d = dev_of(s, a.device);
 		struct gp_bd_window *w;
 		int32_t i;
@@ -419,7 +448,7 @@ static void count_in(struct gp_bd_window *w, const struct act *a)
 		w->kernels++;
 	else if (a->what == ACT_COPY)
 		w->copies++;
-	else
+	else if (a->what == ACT_MEMSET)
 		w->memsets++;
 }
 
@@ -592,7 +621,8 @@ int gp_breakdown_run(const gp_trace *t, const struct gp_breakdown_opts *o, gp_br
 {
 	struct sweep s = {.t = t, .o = o};
 	struct launches l = {0};
-	size_t ik = 0, ic = 0, is = 0, ng = 0;
+	struct cursor cur = {0};
+	size_t ng = 0;
 	struct act a;
 
 	memset(b, 0, sizeof(*b));
@@ -605,7 +635,7 @@ int gp_breakdown_run(const gp_trace *t, const struct gp_breakdown_opts *o, gp_br
 		s.dev[i].top = gp_xcalloc(o->top_gaps ? o->top_gaps : 1, sizeof(struct gp_bd_gap));
 	l.launched = gp_xcalloc(t->apis.n ? t->apis.n : 1, 1);
 	l.nbuckets = o->depth_buckets;
-	while (act_next(&s, &ik, &ic, &is, &a)) {
+	while (act_next(&s, &cur, &a)) {
 		struct dev *d = dev_of(&s, a.device);
 		if (a.kernel >= 0 && gp_kernel_is_comm(t, &t->kernels.v[a.kernel]))
 			a.kind = GP_BD_COMM;

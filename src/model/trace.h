@@ -299,6 +299,17 @@ struct gp_attr {
 };
 #define GP_ATTR_MAX_ARGS UINT16_MAX
 
+/* A kernel an iteration window does not keep (it belongs to another
+** iteration) that runs inside the window's span, clipped to it: busy time
+** of the window that no kept record holds (the breakdown and the busy
+** timeline count it; nothing lists it).  docs/window.md. */
+struct gp_window_work {
+	gp_ns start, end;
+	int32_t device;
+	uint32_t stream;
+	bool comm;              /* a communication kernel */
+};
+
 /* One allocator event: memory allocated (bytes > 0) or freed (bytes < 0)
 ** on a device, as the profiler recorded it (Kineto [memory] instants, nsys
 ** CUDA memory-usage events).  The totals are the allocator's own figures
@@ -367,6 +378,13 @@ typedef struct gp_trace {
 
 	/* Derived, filled by gp_correlate(); NULL before. */
 	struct gp_attr *attrs;   /* [kernels.n] */
+	/* Set by gp_window_apply: the span of the window the trace was cut
+	** to (the work in it counts, clipped to it: docs/window.md), and for
+	** an iteration window the kernels of other iterations still running
+	** inside it, clipped. */
+	bool windowed;
+	gp_ns window_lo, window_hi;
+	GP_VEC(struct gp_window_work) window_work;
 } gp_trace;
 
 void gp_trace_init(gp_trace *t);
@@ -535,11 +553,11 @@ bool gp_trace_span(const gp_trace *t, gp_ns *first, gp_ns *last);
 struct gp_activity {
 	gp_ns s, e;
 	int32_t dev;
-	uint32_t unit;
+	uint32_t unit;          /* deps.h's unit numbering; UINT32_MAX: window work */
 };
 
-/* Every GPU activity of t, sorted by device and start; *n of them (the
-** caller frees the array).  An end before the start (bad input) is taken
+/* Every GPU activity of t (its window work too), sorted by device and
+** start; *n of them (the caller frees the array).  An end before the start (bad input) is taken
 ** as the start.  The one source of a device's busy and idle time, for
 ** advise's idle gaps and the export's busy counters and idle slices. */
 struct gp_activity *gp_trace_activities(const gp_trace *t, size_t *n);
