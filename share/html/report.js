@@ -453,6 +453,35 @@
     }), { sortKey: 'ns' });
   }
 
+  function critical(inp) {
+    var c = inp.critical;
+    if (!c || !c.causes) {
+      byId('critical').hidden = true;
+      return;
+    }
+    var t = byId('critical-causes'), hr = el('tr'), tr = el('tr'), shown = 0;
+    hr.appendChild(el('th', 'Path'));
+    tr.appendChild(el('td', fmtNs(c.span)));
+    c.causes.forEach(function (name, i) {
+      if (!c.by_cause[i]) return;
+      hr.appendChild(el('th', name));
+      tr.appendChild(el('td', fmtNs(c.by_cause[i]) + ' (' + pct(c.by_cause[i], c.span) + ' of the path)'));
+      shown++;
+    });
+    t.appendChild(hr);
+    t.appendChild(tr);
+    setMarks('critical-causes', shown);
+    table('table-critical', [
+      { key: 'cause', title: 'Cause' },
+      { key: 'name', title: 'Op, kernel or call' },
+      { key: 'layer', title: 'Layer' },
+      { key: 'ns', title: 'Time on the path', num: true, fmt: fmtNs },
+      { key: 'share', title: 'Share of the path', num: true, fmt: function (v) { return (100 * v).toFixed(1) + '%'; } }
+    ], c.rows.map(function (r) {
+      return { cause: r.cause, name: r.op, layer: r.layer, ns: r.ns, share: c.span ? r.ns / c.span : 0, other: false };
+    }), { sortKey: 'ns' });
+  }
+
   function advice(inp) {
     var ol = byId('advice-list');
     if (!inp.advice.length) ol.appendChild(el('li', 'No change found that saves more than 0.1% of the GPU span.'));
@@ -462,6 +491,9 @@
       li.appendChild(el('span', a.notice ? ' [' + a.kind + ']'
                         : ' saves ' + fmtNs(Math.round(a.ns)) + ' (' + (100 * a.share).toFixed(1) + '% of the GPU span), ' +
                           a.count + ' involved [' + a.kind + ']', { class: 'at-stake' }));
+      if (!a.notice && a.shared > 0)
+        li.appendChild(el('p', 'Shared: ' + fmtNs(Math.round(a.shared)) + ' more alone, saved too by the changes above' +
+                          (a.shared_with ? ' [' + a.shared_with + ']' : '')));
       li.appendChild(el('p', 'Evidence: ' + a.evidence));
       li.appendChild(el('p', 'Change: ' + a.change));
       ol.appendChild(li);
@@ -696,8 +728,9 @@
     Chart.defaults.font.size = 12;
     /* the job's tables are drawn as one input's */
     var draw = job ? [[jobFacts, data], [rankBreakdown, data], [layers, job], [ops, job], [roofline, job], [rankSteps, data],
-                      [rankTimeline, data], [rankMemory, data], [kernels, job], [rankGaps, data], [rankAdvice, data]]
-                   : [facts, breakdown, layers, ops, roofline, steps, timeline, memory, kernels, gaps, advice].map(function (f) {
+                      [rankTimeline, data], [rankMemory, data], [kernels, job], [rankGaps, data], [critical, {}],
+                      [rankAdvice, data]]
+                   : [facts, breakdown, layers, ops, roofline, steps, timeline, memory, kernels, gaps, critical, advice].map(function (f) {
                        return [f, data.inputs[0]];
                      });
     draw.forEach(function (d) {

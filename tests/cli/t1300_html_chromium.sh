@@ -1,8 +1,8 @@
 # gpuprof html opened in headless Chromium: the page's script ran without
 # a JavaScript error (none in #errors, none "Uncaught" on the console),
-# every chart and table drew the number of marks computed from `report`
-# rows by tests/tools/html_marks.py and, for Kineto traces, from the raw
-# JSON alone by tests/tools/kineto_page_counts.py (iterations, kernel names), and hostile names from a crafted trace
+# every chart and table drew the number of marks computed from `report`,
+# `advise` and `breakdown --view critical` rows by tests/tools/html_marks.py
+# and, for Kineto traces, from the raw JSON alone by tests/tools/kineto_page_counts.py (iterations, kernel names), and hostile names from a crafted trace
 # (</script>, an <img onerror>, quotes, U+2028) show as text with no element
 # injected; the same for the page of several ranks (one step-time series
 # per rank, each iteration's slowest rank).  Saves screenshots of a
@@ -32,8 +32,9 @@ check_marks() {
 	"$GPUPROF" report -f json -c device,iter,layer,op,params,flops,bytes,kernel "$1" >"$TMP/report.json" ||
 		fail "report $1"
 	"$GPUPROF" advise -f json "$1" >"$TMP/advise.json" || fail "advise $1"
+	"$GPUPROF" breakdown --view critical -f json -n 1000000 "$1" >"$TMP/critical.json" || fail "breakdown $1"
 	open_page "$TMP/page.html"
-	python3 tests/tools/html_marks.py "$TMP/report.json" "$TMP/advise.json" "$TMP/dom" 25 ||
+	python3 tests/tools/html_marks.py "$TMP/report.json" "$TMP/advise.json" "$TMP/dom" 25 "$TMP/critical.json" ||
 		fail "$1: marks differ from the report's rows"
 	case $1 in
 	*.json|*.json.gz) python3 tests/tools/kineto_page_counts.py "$TMP/dom" "$1" 25 ||
