@@ -589,8 +589,11 @@ static bool cpu_range(const struct gp_range *r)
 	return false;
 }
 
-/* The API calls of every thread, grouped by thread in start order: a
-** counting sort of their indices (API calls are sorted by start). */
+/* The API calls of every thread that take time, grouped by thread in start
+** order: a counting sort of their indices (API calls are sorted by start).
+** A call of no duration (Kineto writes many "dur": 0 calls) never holds
+** its thread: left out, so that a look-back over a thread's last calls
+** (gp_cpu_before) never spends itself on them. */
 static void index_api_threads(gp_deps *d)
 {
 	const gp_trace *t = d->t;
@@ -600,6 +603,10 @@ static void index_api_threads(gp_deps *d)
 
 	for (size_t i = 0; i < t->apis.n; i++) {
 		uint64_t key = (uint64_t)t->apis.v[i].pid << 32 | t->apis.v[i].tid;
+		if (t->apis.v[i].end <= t->apis.v[i].start) {
+			slot[i] = UINT32_MAX;
+			continue;
+		}
 		int32_t k = gp_u64map_add(&d->api_first, key, (int32_t)count.n);
 		if ((size_t)k == count.n)
 			*gp_vec_push(count) = 0;
@@ -615,7 +622,8 @@ static void index_api_threads(gp_deps *d)
 	}
 	d->api_by_thread = gp_xmalloc((t->apis.n + 1) * sizeof(*d->api_by_thread));
 	for (size_t i = 0; i < t->apis.n; i++)
-		d->api_by_thread[count.v[slot[i]]++] = (uint32_t)i;
+		if (slot[i] != UINT32_MAX)
+			d->api_by_thread[count.v[slot[i]]++] = (uint32_t)i;
 	gp_vec_free(count);
 	free(slot);
 }
@@ -745,8 +753,6 @@ bool gp_cpu_before(gp_deps *d, struct gp_thread_view *v, gp_ns x, struct gp_cpu_
 		v->a_hint = ai;
 		for (size_t k = 0, j = ai + 1; k < API_LOOKBACK && j-- > v->a_lo; k++) {
 			const struct gp_api *c = &t->apis.v[ab[j]];
-			if (c->end <= c->start)
-				continue;
 			any = true;
 			if (c->end >= x && c->start >= floor)
 				outer = (ptrdiff_t)j;
@@ -793,14 +799,8 @@ gp_ns gp_cpu_next_start(gp_deps *d, const struct gp_thread_view *v, gp_ns x)
 		else
 			hi = mid;
 	}
-	for (; lo < v->a_hi; lo++) {
-		const struct gp_api *c = &t->apis.v[d->api_by_thread[lo]];
-		if (c->end > c->start) {
-			if (c->start < best)
-				best = c->start;
-			break;
-		}
-	}
+	if (lo < v->a_hi && t->apis.v[d->api_by_thread[lo]].start < best)
+		best = t->apis.v[d->api_by_thread[lo]].start;
 	return best;
 }
 
@@ -888,8 +888,6 @@ void gp_cpu_sweep(gp_deps *d, const struct gp_thread_view *v, bool (*fn)(void *c
 		const struct gp_api *a = NULL;
 		while (ir < v->r_hi && !cpu_range(&t->ranges.v[ir]))
 			ir++;
-		while (ia < v->a_hi && t->apis.v[d->api_by_thread[ia]].end <= t->apis.v[d->api_by_thread[ia]].start)
-			ia++;
 		if (ir < v->r_hi)
 			r = &t->ranges.v[ir];
 		if (ia < v->a_hi)

@@ -97,7 +97,7 @@ typedef struct gp_deps {
 	size_t nlabels;
 	GP_VEC(struct gp_thread_view) views; /* made by gp_deps_view */
 	gp_u64map view_of;        /* (pid, tid) -> index into views */
-	uint32_t *api_by_thread;  /* API calls by thread, then start (made with the first view) */
+	uint32_t *api_by_thread;  /* API calls that take time, by thread, then start (made with the first view) */
 	gp_u64map api_first;      /* (pid, tid) -> its first index into api_by_thread */
 	uint64_t *api_count;      /* per thread group: how many */
 	/* for walks (critpath.c), made on first use: the units in end order,

@@ -358,6 +358,39 @@ static void test_sync_copy_call(void **state)
 	gp_trace_free(&t);
 }
 
+/* A call followed by zero-length calls: aten::conv [0,1000) calls cudaFree
+** [10,600), then five cudaDeviceGetAttribute of no duration at 601..605
+** (Kineto writes such calls as "dur": 0), then A [700,710) launches K
+** [720,800).  The walk from K back to 0 passes the cudaFree: 590 us of
+** allocator, not the op's (the zero-length calls once took the look-back's
+** place, and the op's time ran from its start to the calls). */
+static void test_zero_length_calls(void **state)
+{
+	gp_trace t;
+	gp_deps d;
+	gp_ns by[GP_CAUSE__COUNT] = {0};
+	struct gp_piece main;
+
+	(void)state;
+	gp_trace_init(&t);
+	range(&t, 0, 1000, GP_RANGE_CPU_OP, "aten::conv");
+	api(&t, 10, 600, 1, "cudaFree");
+	for (int i = 0; i < 5; i++)
+		api(&t, 601 + i, 601 + i, 2 + (uint64_t)i, "cudaDeviceGetAttribute");
+	api(&t, 700, 710, 7, "cudaLaunchKernel");
+	kernel(&t, 720, 800, 7, 7, "K");
+	*gp_vec_push(t.threads) = (struct gp_thread){.pid = 1, .tid = 1};
+	gp_trace_finish(&t);
+	gp_deps_build(&d, &t);
+	assert_int_equal(gp_gap_causes(&d, 0, 0, by, &main), 720 * US);
+	assert_int_equal(by[GP_CAUSE_ALLOCATOR], 590 * US);
+	assert_int_equal(by[GP_CAUSE_CPU_OP], (10 + 100 + 10) * US);   /* [0,10) [600,700) and A */
+	assert_int_equal(by[GP_CAUSE_LAUNCH], 10 * US);
+	assert_int_equal(main.cause, GP_CAUSE_ALLOCATOR);
+	gp_deps_free(&d);
+	gp_trace_free(&t);
+}
+
 static void test_api_class(void **state)
 {
 	static const struct {
@@ -402,6 +435,7 @@ int main(void)
 		cmocka_unit_test(test_whatif_parse),
 		cmocka_unit_test(test_thread_hops),
 		cmocka_unit_test(test_sync_copy_call),
+		cmocka_unit_test(test_zero_length_calls),
 		cmocka_unit_test(test_api_class),
 	};
 
