@@ -68,6 +68,14 @@ void gp_adv_claim(const struct gp_adv_in *in, size_t u, double ns)
 	in->spec->unit_factor = in->factors;
 }
 
+void gp_adv_pin(const struct gp_adv_in *in, size_t u)
+{
+	if (u >= in->nunits)
+		return;
+	in->pinned[u] = 1;
+	in->spec->unit_pinned = in->pinned;
+}
+
 void gp_adv_agg_init(struct gp_adv_agg *a, const gp_trace *t)
 {
 	a->n = t->strs.n + 1;
@@ -113,6 +121,49 @@ int gp_adv_agg_top(const struct gp_adv_agg *a, gp_str *top, int ntop)
 		top[i] = (gp_str)id;
 	}
 	return n;
+}
+
+double gp_adv_param(const char *params, const char *key)
+{
+	size_t kl = strlen(key);
+	const char *p = params;
+
+	while (p && *p) {
+		if (strncmp(p, key, kl) == 0 && p[kl] == '=') {
+			p += kl + 1;
+			if (*p == '(') {
+				double v = 1;
+				for (p++; *p && *p != ')';) {
+					char *e;
+					double x = strtod(p, &e);
+					if (e == p)
+						break;
+					v *= x;
+					p = *e == ',' ? e + 1 : e;
+				}
+				return v;
+			}
+			char *e;
+			double v = strtod(p, &e);
+			return e == p ? -1 : v;
+		}
+		/* next key: skip to the next ',' outside parentheses */
+		int depth = 0;
+		for (; *p && (depth || *p != ','); p++)
+			depth += *p == '(' ? 1 : *p == ')' ? -1 : 0;
+		if (*p)
+			p++;
+	}
+	return -1;
+}
+
+int gp_adv_tc_multiple(enum gp_dtype dt)
+{
+	switch (dt) {
+	case GP_DT_FP8_E4M3: case GP_DT_FP8_E5M2: case GP_DT_INT8: return 16;
+	case GP_DT_TF32: return 4;
+	default: return 8;
+	}
 }
 
 double gp_adv_dur(const struct gp_kernel *k)
@@ -210,6 +261,7 @@ static const struct {
 	{"untraced-cpu", gp_rule_untraced},
 	{"tiny-kernels", gp_rule_tiny_kernels},
 	{"pageable-memcpy", gp_rule_pageable_memcpy},
+	{"host-sync-copies", gp_rule_sync_copies},
 	{"sync-memcpy", gp_rule_sync_memcpy},
 	{"small-grid", gp_rule_small_grid},
 	{"fp32-unshaped", gp_rule_fp32_unshaped},
@@ -221,13 +273,22 @@ static const struct {
 
 #define NRULES (sizeof(rules) / sizeof(rules[0]))
 
-/* A fired finding's change, kept until its saving is known: the spec and
-** the units it speeds up (sparse: most findings touch few). */
+/* A fired finding's change, kept until its saving is known: the spec, the
+** units it speeds up and the copies it issues without waiting (sparse:
+** most findings touch few). */
 struct change {
 	struct gp_whatif_spec spec;
 	GP_VEC(uint32_t) units;
 	GP_VEC(float) factors;
+	GP_VEC(uint32_t) pinned;
 };
+
+static void change_free(struct change *c)
+{
+	gp_vec_free(c->units);
+	gp_vec_free(c->factors);
+	gp_vec_free(c->pinned);
+}
 
 /* Copies the running rule's change out of in (and resets in for the next). */
 static void keep_change(struct gp_adv_in *in, struct change *c)
@@ -235,18 +296,24 @@ static void keep_change(struct gp_adv_in *in, struct change *c)
 	memset(c, 0, sizeof(*c));
 	c->spec = *in->spec;
 	c->spec.unit_factor = NULL;
-	for (size_t u = 0; u < in->nunits; u++)
+	c->spec.unit_pinned = NULL;
+	for (size_t u = 0; u < in->nunits; u++) {
 		if (in->factors[u] < 1) {
 			*gp_vec_push(c->units) = (uint32_t)u;
 			*gp_vec_push(c->factors) = in->factors[u];
 			in->factors[u] = 1;
 		}
+		if (in->pinned[u]) {
+			*gp_vec_push(c->pinned) = (uint32_t)u;
+			in->pinned[u] = 0;
+		}
+	}
 	memset(in->spec, 0, sizeof(*in->spec));
 }
 
-/* Adds change c to spec (factors: the array spec points to when units
-** change). */
-static void apply_change(const struct change *c, struct gp_whatif_spec *spec, float *factors)
+/* Adds change c to spec (factors, pinned: the arrays spec points to when
+** units change). */
+static void apply_change(const struct change *c, struct gp_whatif_spec *spec, float *factors, uint8_t *pinned)
 {
 	spec->remove_cpu |= c->spec.remove_cpu;
 	spec->no_launch_latency |= c->spec.no_launch_latency;
@@ -259,10 +326,28 @@ static void apply_change(const struct change *c, struct gp_whatif_spec *spec, fl
 			factors[c->units.v[i]] = c->factors.v[i];
 	if (c->units.n)
 		spec->unit_factor = factors;
+	for (size_t i = 0; i < c->pinned.n; i++)
+		pinned[c->pinned.v[i]] = 1;
+	if (c->pinned.n)
+		spec->unit_pinned = pinned;
+}
+
+/* Whether sorted lists a and b of n and m entries share one. */
+static bool sorted_share(const uint32_t *a, size_t n, const uint32_t *b, size_t m)
+{
+	for (size_t i = 0, j = 0; i < n && j < m;) {
+		if (a[i] == b[j])
+			return true;
+		if (a[i] < b[j])
+			i++;
+		else
+			j++;
+	}
+	return false;
 }
 
 /* Whether changes a and b touch the same work: a unit both speed up, a
-** CPU cause both remove, a wait both drop. */
+** copy both pin, a CPU cause both remove, a wait both drop. */
 static bool changes_share(const struct change *a, const struct change *b)
 {
 	const struct gp_whatif_spec *x = &a->spec, *y = &b->spec;
@@ -271,15 +356,8 @@ static bool changes_share(const struct change *a, const struct change *b)
 	    (x->no_gpu_gaps && y->no_gpu_gaps) || (x->pinned_copies && y->pinned_copies) ||
 	    (x->no_syncs && y->no_syncs) || (x->no_launch_waits && y->no_launch_waits))
 		return true;
-	for (size_t i = 0, j = 0; i < a->units.n && j < b->units.n;) {   /* both sorted */
-		if (a->units.v[i] == b->units.v[j])
-			return true;
-		if (a->units.v[i] < b->units.v[j])
-			i++;
-		else
-			j++;
-	}
-	return false;
+	return sorted_share(a->units.v, a->units.n, b->units.v, b->units.n) ||
+	       sorted_share(a->pinned.v, a->pinned.n, b->pinned.v, b->pinned.n);
 }
 
 /* What the change spec saves: how much shorter replay r makes the GPU span
@@ -320,6 +398,7 @@ static void rank_by_saving(struct gp_findings *f, struct change *ch, gp_deps *d,
 	struct gp_replay *r = gp_replay_new(d);
 	size_t n = f->v.n, *order = gp_xmalloc((n ? n : 1) * sizeof(*order));
 	float *factors = gp_xmalloc((nunits ? nunits : 1) * sizeof(*factors));
+	uint8_t *pinned = gp_xcalloc(nunits ? nunits : 1, 1);
 	struct gp_finding *sorted = gp_xmalloc((n ? n : 1) * sizeof(*sorted));
 	struct change *sorted_ch = gp_xmalloc((n ? n : 1) * sizeof(*sorted_ch));
 	struct gp_whatif_spec all = {0};
@@ -328,19 +407,23 @@ static void rank_by_saving(struct gp_findings *f, struct change *ch, gp_deps *d,
 
 	for (size_t i = 0; i < n; i++) {
 		struct gp_whatif_spec spec = {0};
-		for (size_t u = 0; u < nunits; u++)
+		for (size_t u = 0; u < nunits; u++) {
 			factors[u] = 1;
-		apply_change(&ch[i], &spec, factors);
+			pinned[u] = 0;
+		}
+		apply_change(&ch[i], &spec, factors, pinned);
 		f->v.v[i].alone_ns = r ? saving(r, &spec) : 0;
 		order[i] = i;
 	}
 	qsort_r(order, n, sizeof(*order), cmp_alone, f->v.v);
-	for (size_t u = 0; u < nunits; u++)
+	for (size_t u = 0; u < nunits; u++) {
 		factors[u] = 1;
+		pinned[u] = 0;
+	}
 	for (size_t k = 0; k < n; k++) {
 		struct gp_finding *x = &f->v.v[order[k]];
 		double together;
-		apply_change(&ch[order[k]], &all, factors);
+		apply_change(&ch[order[k]], &all, factors, pinned);
 		together = r ? saving(r, &all) : 0;
 		x->ns = together - before;
 		if (x->ns < 0)
@@ -348,8 +431,7 @@ static void rank_by_saving(struct gp_findings *f, struct change *ch, gp_deps *d,
 		before = together;
 		x->overlap_ns = x->alone_ns > x->ns ? x->alone_ns - x->ns : 0;
 		if (!x->first && x->alone_ns < 1e-3 * f->span_ns) {
-			gp_vec_free(ch[order[k]].units);
-			gp_vec_free(ch[order[k]].factors);
+			change_free(&ch[order[k]]);
 			continue;
 		}
 		/* the findings above it that change the same work */
@@ -365,8 +447,7 @@ static void rank_by_saving(struct gp_findings *f, struct change *ch, gp_deps *d,
 		sorted_ch[kept++] = ch[order[k]];
 	}
 	for (size_t k = 0; k < kept; k++) {
-		gp_vec_free(sorted_ch[k].units);
-		gp_vec_free(sorted_ch[k].factors);
+		change_free(&sorted_ch[k]);
 	}
 	if (kept)
 		memcpy(f->v.v, sorted, kept * sizeof(*sorted));
@@ -374,6 +455,7 @@ static void rank_by_saving(struct gp_findings *f, struct change *ch, gp_deps *d,
 	free(sorted);
 	free(sorted_ch);
 	free(factors);
+	free(pinned);
 	free(order);
 	gp_replay_free(r);
 }
@@ -457,14 +539,9 @@ static void steps_of(gp_deps *d, struct gp_findings *f)
 	free(win);
 }
 
-/* Whether kernel k was launched as part of a CUDA/HIP graph. */
-static bool graph_kernel(const gp_trace *t, size_t k)
+bool gp_adv_graph_kernel(const gp_trace *t, size_t k)
 {
-	const struct gp_kernel_def *kd = gp_kernel_def(t, &t->kernels.v[k]);
-	int32_t api = t->attrs ? t->attrs[k].api : -1;
-
-	return kd->graph_id || kd->graph_node ||
-	       (api >= 0 && gp_api_class_of(gp_s(t, gp_api_def(t, &t->apis.v[api])->name)) == GP_APIC_GRAPH_LAUNCH);
+	return gp_kernel_graph_launched(t, &t->kernels.v[k], t->attrs ? t->attrs[k].api : -1);
 }
 
 /* The share of GPU time or of idle time a trace must leave unexplained
@@ -488,7 +565,7 @@ static bool coverage(const struct gp_adv_in *in, struct gp_finding *x)
 			continue;
 		d = gp_adv_dur(&t->kernels.v[k]);
 		n++;
-		if (graph_kernel(t, k))
+		if (gp_adv_graph_kernel(t, k))
 			graph += d;
 		else if (a->api < 0)
 			nolaunch += d;
@@ -544,7 +621,7 @@ void gp_advise(const gp_trace *t, const struct gp_ops *ops, const gp_breakdown *
 	memset(f, 0, sizeof(*f));
 	for (size_t k = 0; k < t->kernels.n; k++) {
 		f->gpu_ns += gp_adv_dur(&t->kernels.v[k]);
-		if (graph_kernel(t, k))
+		if (gp_adv_graph_kernel(t, k))
 			in.graphed_ns += gp_adv_dur(&t->kernels.v[k]);
 	}
 	if (gp_trace_span(t, &in.first, &last))
@@ -565,6 +642,7 @@ void gp_advise(const gp_trace *t, const struct gp_ops *ops, const gp_breakdown *
 	in.nunits = d->n;
 	dur = gp_xmalloc((in.nunits ? in.nunits : 1) * sizeof(*dur));
 	in.factors = gp_xmalloc((in.nunits ? in.nunits : 1) * sizeof(*in.factors));
+	in.pinned = gp_xcalloc(in.nunits ? in.nunits : 1, 1);
 	for (size_t u = 0; u < in.nunits; u++) {
 		gp_ns s = gp_unit_start(t, u), e = gp_unit_end(t, u);
 		dur[u] = e > s ? (double)(e - s) : 0;
@@ -583,8 +661,7 @@ void gp_advise(const gp_trace *t, const struct gp_ops *ops, const gp_breakdown *
 			} else {
 				struct change drop;
 				keep_change(&in, &drop);   /* resets in for the next rule */
-				gp_vec_free(drop.units);
-				gp_vec_free(drop.factors);
+				change_free(&drop);
 			}
 		}
 		struct gp_finding x;
@@ -598,6 +675,7 @@ void gp_advise(const gp_trace *t, const struct gp_ops *ops, const gp_breakdown *
 	}
 	free(dur);
 	free(in.factors);
+	free(in.pinned);
 	gp_vec_free(in.gaps);
 }
 

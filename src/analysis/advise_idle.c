@@ -27,6 +27,39 @@ static bool graphed(const struct gp_adv_in *in)
 	return in->graphed_ns > 0.5 * in->f->gpu_ns;
 }
 
+/* Whether most of the idle time of the causes in mask is in gaps that end
+** with graph-launched work: work already replayed from a CUDA/HIP graph,
+** where "capture it in a graph" is no advice. */
+static bool graphed_gaps(const struct gp_adv_in *in, uint32_t mask)
+{
+	double all = 0, graphed = 0;
+
+	for (size_t i = 0; i < in->gaps.n; i++) {
+		double v = 0;
+		for (int c = 0; c < GP_CAUSE__COUNT; c++)
+			if (mask & (1u << c))
+				v += gp_adv_gap_cause_ns(in, i, c);
+		all += v;
+		if (v > 0 && in->gaps.v[i].c->next >= 0 && gp_adv_graph_kernel(in->t, (size_t)in->gaps.v[i].c->next))
+			graphed += v;
+	}
+	return all > 0 && graphed > 0.5 * all;
+}
+
+/* An op call holding this much of its own CPU time in the gaps does work
+** on the host, not the per-op dispatch and launch cost (microseconds) a
+** CUDA graph removes: a first call autotuning or allocating, an op on CPU
+** tensors (a sampler's randperm). */
+#define LONG_OP_CALL_NS 1000000.0
+
+/* What the gaps read for a finding's evidence hold: how many gaps, and
+** the time of the finding's causes in them that op calls holding
+** LONG_OP_CALL_NS or more each hold. */
+struct held {
+	size_t gaps;
+	double long_ns;
+};
+
 static int cmp_desc(const void *pa, const void *pb)
 {
 	double a = *(const double *)pa, b = *(const double *)pb;
@@ -54,13 +87,15 @@ static gp_str piece_subject(const struct gp_adv_in *in, const struct gp_piece *p
 }
 
 /* What holds the idle time of the causes in mask: in the EVIDENCE_GAPS gaps
-** with the most of it, each piece of those causes by its subject into a.
-** Returns how many gaps it read. */
-static size_t subjects(const struct gp_adv_in *in, uint32_t mask, struct gp_adv_agg *a)
+** with the most of it, each piece of those causes by its subject into a,
+** and what those gaps hold into *h. */
+static void subjects(const struct gp_adv_in *in, uint32_t mask, struct gp_adv_agg *a, struct held *h)
 {
 	double *v = gp_xmalloc((in->gaps.n ? in->gaps.n : 1) * sizeof(*v)), floor = 0;
 	gp_piece_vec pieces = {0};
-	size_t n = 0, read = 0;
+	gp_u64map call_at = {0};          /* an op call (range) -> its index in call_ns */
+	GP_VEC(double) call_ns = {0};
+	size_t n = 0;
 
 	for (size_t i = 0; i < in->gaps.n; i++) {
 		double x = 0;
@@ -74,7 +109,8 @@ static size_t subjects(const struct gp_adv_in *in, uint32_t mask, struct gp_adv_
 		qsort(v, n, sizeof(*v), cmp_desc);
 		floor = v[EVIDENCE_GAPS - 1];
 	}
-	for (size_t i = 0; i < in->gaps.n && read < EVIDENCE_GAPS; i++) {
+	memset(h, 0, sizeof(*h));
+	for (size_t i = 0; i < in->gaps.n && h->gaps < EVIDENCE_GAPS; i++) {
 		const struct gp_bd_gap_cause *g = in->gaps.v[i].c;
 		double x = 0;
 		for (int c = 0; c < GP_CAUSE__COUNT; c++)
@@ -82,29 +118,43 @@ static size_t subjects(const struct gp_adv_in *in, uint32_t mask, struct gp_adv_
 				x += gp_adv_gap_cause_ns(in, i, c);
 		if (x <= 0 || x < floor || g->unit < 0)
 			continue;
-		read++;
+		h->gaps++;
 		pieces.n = 0;
 		gp_gap_pieces(in->deps, (size_t)g->unit, g->start, &pieces);
 		for (size_t k = 0; k < pieces.n; k++) {
 			const struct gp_piece *p = &pieces.v[k];
-			if (mask & (1u << p->cause))
-				gp_adv_agg_add(a, piece_subject(in, p), (double)(p->end - p->start), 0);
+			double ns = (double)(p->end - p->start);
+			if (!(mask & (1u << p->cause)))
+				continue;
+			gp_adv_agg_add(a, piece_subject(in, p), ns, 0);
+			if (p->of == GP_PIECE_RANGE) {
+				int32_t at = gp_u64map_add(&call_at, (uint64_t)p->idx, (int32_t)call_ns.n);
+				if ((size_t)at == call_ns.n)
+					*gp_vec_push(call_ns) = 0;
+				call_ns.v[at] += ns;
+			}
 		}
 	}
+	for (size_t i = 0; i < call_ns.n; i++)
+		if (call_ns.v[i] >= LONG_OP_CALL_NS)
+			h->long_ns += call_ns.v[i];
+	gp_u64map_free(&call_at);
+	gp_vec_free(call_ns);
 	gp_vec_free(pieces);
 	free(v);
-	return read;
 }
 
 /* A finding for the idle time of the causes in mask: fires at
 ** gp_adv_lim.min_share of the GPU span.  Its title names what, its
 ** evidence what held the work most and the largest gaps; change is the
-** advice. */
+** advice.  What the gaps read for the evidence hold goes to *h when h is
+** not NULL. */
 static bool cause_finding(const struct gp_adv_in *in, struct gp_finding *x, uint32_t mask, const char *what,
-			  const char *change)
+			  const char *change, struct held *h)
 {
 	double total = 0;
-	size_t n = 0, len, read;
+	size_t n = 0, len;
+	struct held read;
 	int main = -1;
 	char d1[32], d2[32];
 	struct gp_adv_agg a;
@@ -129,15 +179,17 @@ static bool cause_finding(const struct gp_adv_in *in, struct gp_finding *x, uint
 	snprintf(x->title, sizeof(x->title), IDLE_CAUSE_TITLE, what, gp_fmt_duration(total, d1, sizeof(d1)),
 		 in->f->span_ns > 0 ? 100 * total / in->f->span_ns : 0.0, n);
 	gp_adv_agg_init(&a, in->t);
-	read = subjects(in, mask, &a);
+	subjects(in, mask, &a, &read);
+	if (h)
+		*h = read;
 	int ntop = gp_adv_agg_top(&a, top, 3);
 	len = 0;
 	x->evidence[0] = '\0';
 	bool named = false;
 	for (int i = 0; i < ntop; i++)
 		named |= top[i] != 0;
-	if (named && read < n)
-		len += (size_t)snprintf(x->evidence, sizeof(x->evidence), IDLE_CAUSE_TOP_LEAD, read);
+	if (named && read.gaps < n)
+		len += (size_t)snprintf(x->evidence, sizeof(x->evidence), IDLE_CAUSE_TOP_LEAD, read.gaps);
 	for (int i = 0, shown = 0; i < ntop && len < sizeof(x->evidence); i++)
 		if (top[i])   /* untraced time names nothing */
 			len += (size_t)snprintf(x->evidence + len, sizeof(x->evidence) - len, IDLE_CAUSE_TOP,
@@ -156,15 +208,24 @@ static bool cause_finding(const struct gp_adv_in *in, struct gp_finding *x, uint
 ** CUDA graph, whose replay runs none of the framework ops' CPU code and
 ** their launch calls (that CPU time gone) and queues the kernels without
 ** a launch latency each; what else held the CPU (syncs, the data loader,
-** the user's code) stays.  When the work already is a graph, the CPU time
-** between replays gone. */
+** the user's code) stays.  When the gaps end in work already replayed from
+** a graph, the CPU time between replays gone; when most of the time is op
+** calls of a millisecond or more (work on the host, not the per-op cost),
+** those ops' CPU time gone, and no graph advised. */
 bool gp_rule_cpu_bound(const struct gp_adv_in *in, struct gp_finding *x)
 {
-	bool g = graphed(in);
+	bool g = graphed_gaps(in, BIT(GP_CAUSE_CPU_OP));
+	struct held h;
+	char d1[32];
 
-	if (!cause_finding(in, x, BIT(GP_CAUSE_CPU_OP), CPU_WHAT, g ? CPU_CHANGE_GRAPHED : CPU_CHANGE))
+	if (!cause_finding(in, x, BIT(GP_CAUSE_CPU_OP), CPU_WHAT, g ? CPU_CHANGE_GRAPHED : CPU_CHANGE, &h))
 		return false;
 	in->spec->remove_cpu |= BIT(GP_CAUSE_CPU_OP);
+	if (!g && h.long_ns > 0.5 * x->total_ns) {
+		snprintf(x->change, sizeof(x->change), CPU_CHANGE_LONG_OPS, gp_fmt_duration(h.long_ns, d1, sizeof(d1)),
+			 LONG_OP_CALL_NS / 1e6);
+		return true;
+	}
 	if (!g)
 		in->spec->no_launch_latency = true;
 	return true;
@@ -176,11 +237,11 @@ bool gp_rule_launch_latency(const struct gp_adv_in *in, struct gp_finding *x)
 {
 	char d1[32], d2[32];
 	double launch = in->idle_cause_ns[GP_CAUSE_LAUNCH], gap = in->idle_cause_ns[GP_CAUSE_GPU_GAP];
-	bool g = graphed(in);
+	bool g = graphed_gaps(in, BIT(GP_CAUSE_LAUNCH) | BIT(GP_CAUSE_GPU_GAP));
 	size_t gaps;
 
 	if (!cause_finding(in, x, BIT(GP_CAUSE_LAUNCH) | BIT(GP_CAUSE_GPU_GAP), LAUNCH_WHAT,
-			   g ? LAUNCH_CHANGE_GRAPHED : LAUNCH_CHANGE))
+			   g ? LAUNCH_CHANGE_GRAPHED : LAUNCH_CHANGE, NULL))
 		return false;
 	gaps = x->count ? x->count : 1;
 	snprintf(x->evidence, sizeof(x->evidence), LAUNCH_EVIDENCE, x->total_ns / (double)gaps / 1e3,
@@ -192,7 +253,7 @@ bool gp_rule_launch_latency(const struct gp_adv_in *in, struct gp_finding *x)
 
 bool gp_rule_sync_calls(const struct gp_adv_in *in, struct gp_finding *x)
 {
-	if (!cause_finding(in, x, BIT(GP_CAUSE_SYNC), SYNC_WHAT, SYNC_CHANGE))
+	if (!cause_finding(in, x, BIT(GP_CAUSE_SYNC), SYNC_WHAT, SYNC_CHANGE, NULL))
 		return false;
 	in->spec->no_syncs = true;
 	return true;
@@ -202,7 +263,7 @@ bool gp_rule_sync_calls(const struct gp_adv_in *in, struct gp_finding *x)
 static bool cpu_cause(const struct gp_adv_in *in, struct gp_finding *x, enum gp_cause c, const char *what,
 		      const char *change)
 {
-	if (!cause_finding(in, x, BIT(c), what, change))
+	if (!cause_finding(in, x, BIT(c), what, change, NULL))
 		return false;
 	in->spec->remove_cpu |= BIT(c);
 	return true;
@@ -248,7 +309,7 @@ bool gp_rule_untraced(const struct gp_adv_in *in, struct gp_finding *x)
 ** only shows when the time is large; it says where to look. */
 bool gp_rule_event_wait(const struct gp_adv_in *in, struct gp_finding *x)
 {
-	return cause_finding(in, x, BIT(GP_CAUSE_EVENT_WAIT), EVENT_WHAT, EVENT_CHANGE);
+	return cause_finding(in, x, BIT(GP_CAUSE_EVENT_WAIT), EVENT_WHAT, EVENT_CHANGE, NULL);
 }
 
 /* tiny-kernels: most kernels run under gp_adv_lim.tiny_ns and the GPU waits
@@ -276,7 +337,8 @@ bool gp_rule_tiny_kernels(const struct gp_adv_in *in, struct gp_finding *x)
 	for (size_t i = 0; i < in->gaps.n; i++) {
 		const struct gp_adv_gap *g = &in->gaps.v[i];
 		if (g->ns >= gp_adv_lim.launch_gap_ns || g->c->next < 0 ||
-		    gp_adv_dur(&t->kernels.v[g->c->next]) >= gp_adv_lim.tiny_ns)
+		    gp_adv_dur(&t->kernels.v[g->c->next]) >= gp_adv_lim.tiny_ns ||
+		    gp_adv_graph_kernel(t, (size_t)g->c->next))
 			continue;
 		gap_ns += gp_adv_gap_cause_ns(in, i, GP_CAUSE_LAUNCH) + gp_adv_gap_cause_ns(in, i, GP_CAUSE_GPU_GAP) +
 			  gp_adv_gap_cause_ns(in, i, GP_CAUSE_CPU_OP);

@@ -6,8 +6,9 @@
 **
 ** A rule reads the facts the engine prepared once (struct gp_adv_in),
 ** states the change it advises as a change to the timeline (time taken off
-** kernels and copies: gp_adv_claim; CPU time of a cause removed, syncs or
-** launches no longer waited for: in->spec), fills its finding's texts
+** kernels and copies: gp_adv_claim; copies no longer waited for: gp_adv_pin;
+** CPU time of a cause removed, syncs or launches no longer waited for:
+** in->spec), fills its finding's texts
 ** (advise_texts.h) and says whether it fired.  The engine re-times the
 ** trace with each change (whatif.h) for its saving, and ranks.
 **
@@ -84,6 +85,7 @@ struct gp_adv_in {
 	const double *dur;             /* [nunits] */
 	struct gp_whatif_spec *spec;
 	float *factors;                /* [nunits]: all 1 when a rule starts */
+	uint8_t *pinned;               /* [nunits]: all 0 when a rule starts */
 };
 /* A rule: fills x (all but kind) and returns true when it has a finding. */
 typedef bool (*gp_adv_rule)(const struct gp_adv_in *in, struct gp_finding *x);
@@ -109,6 +111,7 @@ bool gp_rule_tiny_kernels(const struct gp_adv_in *in, struct gp_finding *x);
 bool gp_rule_fusion(const struct gp_adv_in *in, struct gp_finding *x);            /* advise_fusion.c */
 bool gp_rule_unfused_attention(const struct gp_adv_in *in, struct gp_finding *x);
 bool gp_rule_pageable_memcpy(const struct gp_adv_in *in, struct gp_finding *x);   /* advise_memory.c */
+bool gp_rule_sync_copies(const struct gp_adv_in *in, struct gp_finding *x);
 bool gp_rule_sync_memcpy(const struct gp_adv_in *in, struct gp_finding *x);
 bool gp_rule_alloc_churn(const struct gp_adv_in *in, struct gp_finding *x);
 bool gp_rule_exposed_comm(const struct gp_adv_in *in, struct gp_finding *x);      /* advise_comm.c */
@@ -123,6 +126,11 @@ void gp_adv_involved(struct gp_finding *x, double total_ns, size_t count);
 /* The running rule's change takes ns off unit u's time (at most all of
 ** it; nothing for ns <= 0 or a unit out of range). */
 void gp_adv_claim(const struct gp_adv_in *in, size_t u, double ns);
+
+/* The running rule's change issues copy unit u from pinned memory without
+** waiting for it: its call no longer holds the thread (nothing for u out
+** of range). */
+void gp_adv_pin(const struct gp_adv_in *in, size_t u);
 
 /* Gap i's idle time of cause c (enum gp_cause), as the breakdown split it. */
 static inline double gp_adv_gap_cause_ns(const struct gp_adv_in *in, size_t i, int c)
@@ -144,6 +152,19 @@ void gp_adv_agg_free(struct gp_adv_agg *a);
 void gp_adv_agg_add(struct gp_adv_agg *a, gp_str id, double ns, size_t k);
 /* The ntop ids with the most time into top, largest first; returns how many. */
 int gp_adv_agg_top(const struct gp_adv_agg *a, gp_str *top, int ntop);
+
+/* Whether kernel k of t was launched as part of a CUDA/HIP graph
+** (gp_kernel_graph_launched, with its call). */
+bool gp_adv_graph_kernel(const gp_trace *t, size_t k);
+
+/* The value of key in a params string ("M=200,N=(35,20),K=200"), tuples
+** multiplied out; -1 if absent. */
+double gp_adv_param(const char *params, const char *key);
+
+/* The multiple of which GEMM, convolution and attention dimensions let
+** tensor cores run full tiles in dtype dt: 16 for fp8 and int8, 4 for
+** tf32, else 8. */
+int gp_adv_tc_multiple(enum gp_dtype dt);
 
 /* A kernel's duration in ns, 0 when it ends before it starts. */
 double gp_adv_dur(const struct gp_kernel *k);

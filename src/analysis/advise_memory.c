@@ -1,8 +1,9 @@
 /*
-** advise's memory rules: pageable-memcpy (copies staged through pageable
-** host memory, and the idle time the breakdown puts on them), sync-memcpy
-** (copies issued without Async), alloc-churn (the allocator reaching the
-** driver inside the iteration loop).
+** advise's memory rules: pageable-memcpy (bulk copies staged through
+** pageable host memory), host-sync-copies (small copies the host waits
+** for: syncs, not data), sync-memcpy (bulk copies issued without Async),
+** alloc-churn (the allocator reaching the driver inside the iteration
+** loop).
 */
 #include <inttypes.h>
 #include <stdio.h>
@@ -21,46 +22,73 @@ static double copy_ns(const struct gp_memcpy *m)
 	return m->end > m->start ? (double)(m->end - m->start) : 0;
 }
 
-/* A copy this small is a read of a GPU value (.item(), .cpu() of a
-** scalar, .tolist()), not data to stage: pinning does not help, not
-** reading it in the loop does. */
+/* A copy this small is not data to stage: a read of a GPU value (.item(),
+** .cpu() of a scalar, .tolist()) or a small tensor made on the host.  When
+** the call waits for it (pageable memory, or issued without Async) it is a
+** host synchronization: pinning does not help, not making it in the loop
+** does. */
 #define SMALL_COPY_BYTES (64u << 10)
 
-/* pageable-memcpy: copies from or to pageable host memory.  Bulk copies:
-** pinned memory copies by DMA without a staging buffer, about twice as
-** fast (the change takes half their time off) and without blocking the
-** host; small device-to-host reads: host syncs, whatever their memory. */
-bool gp_rule_pageable_memcpy(const struct gp_adv_in *in, struct gp_finding *x)
+static bool copy_is_small(const struct gp_memcpy *m)
+{
+	return m->bytes < SMALL_COPY_BYTES;
+}
+
+/* The copies of t that pick() takes (kernels.n + i is copy i's unit):
+** their time, count and bytes; each is pinned (its call no longer waits),
+** and when half, it claims half its time. */
+static void copies_of(const struct gp_adv_in *in, bool (*pick)(const struct gp_memcpy *m), bool half, double *ns,
+		      size_t *n, uint64_t *bytes)
 {
 	const gp_trace *t = in->t;
-	double ns = 0;
-	size_t n = 0, small = 0;
-	uint64_t bytes = 0;
-	char d1[32];
 
+	*ns = 0;
+	*n = 0;
+	*bytes = 0;
 	for (size_t i = 0; i < t->memcpys.n; i++) {
 		const struct gp_memcpy *m = &t->memcpys.v[i];
-		if (!copy_is_pageable(m))
+		if (!pick(m))
 			continue;
-		ns += copy_ns(m);
-		n++;
-		bytes += m->bytes;
-		if (m->bytes < SMALL_COPY_BYTES && m->copy_kind == GP_COPY_DTOH)
-			small++;
-		else
+		*ns += copy_ns(m);
+		(*n)++;
+		*bytes += m->bytes;
+		gp_adv_pin(in, t->kernels.n + i);
+		if (half)
 			gp_adv_claim(in, t->kernels.n + i, copy_ns(m) / 2);
 	}
-	if (!n || ns < gp_adv_lim.min_share * in->f->gpu_ns / gp_adv_lim.copy_share_div)
+}
+
+/* A copy rule's finding: the copies pick() takes (copies_of) into x's
+** facts and *ns, *n, *bytes, when they are enough for a finding (copies
+** need less of GPU time than other findings: they also stall the host). */
+static bool copy_finding(const struct gp_adv_in *in, struct gp_finding *x, bool (*pick)(const struct gp_memcpy *m),
+			 bool half, double *ns, size_t *n, uint64_t *bytes)
+{
+	copies_of(in, pick, half, ns, n, bytes);
+	if (!*n || *ns < gp_adv_lim.min_share * in->f->gpu_ns / gp_adv_lim.copy_share_div)
 		return false;
-	gp_adv_involved(x, ns, n);
-	in->spec->pinned_copies = true;
-	if (small == n) {
-		snprintf(x->title, sizeof(x->title), PAGEABLE_SMALL_TITLE, n);
-		snprintf(x->evidence, sizeof(x->evidence), PAGEABLE_EVIDENCE, n, (double)bytes / 1e6,
-			 gp_fmt_duration(ns, d1, sizeof(d1)));
-		snprintf(x->change, sizeof(x->change), "%s", SYNC_CHANGE);
-		return true;
-	}
+	gp_adv_involved(x, *ns, *n);
+	return true;
+}
+
+static bool bulk_pageable(const struct gp_memcpy *m)
+{
+	return copy_is_pageable(m) && !copy_is_small(m);
+}
+
+/* pageable-memcpy: copies of 64 KB or more from or to pageable host
+** memory: pinned memory copies by DMA without a staging buffer, about twice
+** as fast (the change takes half their time off), and without blocking the
+** host. */
+bool gp_rule_pageable_memcpy(const struct gp_adv_in *in, struct gp_finding *x)
+{
+	double ns;
+	size_t n;
+	uint64_t bytes;
+	char d1[32];
+
+	if (!copy_finding(in, x, bulk_pageable, true, &ns, &n, &bytes))
+		return false;
 	snprintf(x->title, sizeof(x->title), PAGEABLE_TITLE, n);
 	snprintf(x->evidence, sizeof(x->evidence), PAGEABLE_EVIDENCE, n, (double)bytes / 1e6,
 		 gp_fmt_duration(ns, d1, sizeof(d1)));
@@ -68,25 +96,47 @@ bool gp_rule_pageable_memcpy(const struct gp_adv_in *in, struct gp_finding *x)
 	return true;
 }
 
-/* sync-memcpy: copies between pinned or device memory issued without
-** Async.  Reads only the copy's async flag (every reader sets it from the
-** launching call) and its memory kinds. */
-bool gp_rule_sync_memcpy(const struct gp_adv_in *in, struct gp_finding *x)
+static bool small_sync(const struct gp_memcpy *m)
 {
-	const gp_trace *t = in->t;
-	double ns = 0;
-	size_t n = 0;
+	return copy_is_small(m) && (copy_is_pageable(m) || !m->async);
+}
+
+/* host-sync-copies: copies under 64 KB that hold the host (from or to
+** pageable memory, or issued without Async): host synchronizations, not
+** data to pin.  The change: their calls no longer wait. */
+bool gp_rule_sync_copies(const struct gp_adv_in *in, struct gp_finding *x)
+{
+	double ns;
+	size_t n;
+	uint64_t bytes;
 	char d1[32];
 
-	for (size_t i = 0; i < t->memcpys.n; i++)
-		if (!copy_is_pageable(&t->memcpys.v[i]) && !t->memcpys.v[i].async) {
-			ns += copy_ns(&t->memcpys.v[i]);
-			n++;
-		}
-	if (!n || ns < gp_adv_lim.min_share * in->f->gpu_ns / gp_adv_lim.copy_share_div)
+	if (!copy_finding(in, x, small_sync, false, &ns, &n, &bytes))
 		return false;
-	gp_adv_involved(x, ns, n);
-	in->spec->pinned_copies = true;   /* the calls stop waiting for their copies */
+	snprintf(x->title, sizeof(x->title), SMALLCOPY_TITLE, n, SMALL_COPY_BYTES >> 10);
+	snprintf(x->evidence, sizeof(x->evidence), SMALLCOPY_EVIDENCE, n, (double)bytes / 1e3,
+		 gp_fmt_duration(ns, d1, sizeof(d1)));
+	snprintf(x->change, sizeof(x->change), "%s", SYNC_CHANGE);
+	return true;
+}
+
+static bool bulk_sync(const struct gp_memcpy *m)
+{
+	return !copy_is_pageable(m) && !copy_is_small(m) && !m->async;
+}
+
+/* sync-memcpy: copies of 64 KB or more between pinned or device memory
+** issued without Async.  Reads only the copy's async flag (every reader
+** sets it from the launching call), its memory kinds and its size. */
+bool gp_rule_sync_memcpy(const struct gp_adv_in *in, struct gp_finding *x)
+{
+	double ns;
+	size_t n;
+	uint64_t bytes;
+	char d1[32];
+
+	if (!copy_finding(in, x, bulk_sync, false, &ns, &n, &bytes))
+		return false;
 	snprintf(x->title, sizeof(x->title), SYNCCOPY_TITLE, n);
 	snprintf(x->evidence, sizeof(x->evidence), SYNCCOPY_EVIDENCE, n, gp_fmt_duration(ns, d1, sizeof(d1)));
 	snprintf(x->change, sizeof(x->change), "%s", SYNCCOPY_CHANGE);

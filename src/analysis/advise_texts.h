@@ -42,6 +42,21 @@
 	"Already a fused attention kernel: check that head dim and sequence lengths are "  \
 	"multiples of 8 (16 for fp8), that the fastest SDPA backend was chosen "            \
 	"(flash/cuDNN over efficient/math), and that batches are not padded to long lengths."
+#define ROOF_CHANGE_ATTENTION_DONE                                                         \
+	"Already the flash/cuDNN attention kernel, with dims that are multiples of %d "    \
+	"(%s): backend and alignment are right.  What is left is the kernel at these "     \
+	"shapes: do not pad batches to long lengths (pack them: flash_attn_varlen_func, "  \
+	"nested tensors), and few heads or short sequences leave SMs idle (a larger batch)."
+#define ROOF_CHANGE_ATTENTION_PAD                                                          \
+	"Pad %s: attention kernels tile head dim and sequence lengths in multiples of %d."
+#define ROOF_CHANGE_ATTENTION_ALIGNED                                                      \
+	"Head dim and sequence lengths are multiples of %d (%s); check that the fastest "  \
+	"SDPA backend ran (flash/cuDNN over efficient/math: torch.nn.attention.sdpa_kernel) " \
+	"and that batches are not padded to long lengths."
+#define ROOF_CHANGE_ATTENTION_BACKEND                                                      \
+	"The kernel (%.80s) is the memory-efficient backend, not flash or cuDNN: check why " \
+	"(torch.nn.attention.sdpa_kernel, attn_implementation=\"flash_attention_2\"; flash " \
+	"needs fp16/bf16, a head dim it supports and no arbitrary attention mask)."
 
 #define COMM_TITLE "communication is exposed %s: %.0f%% of it runs with no compute beside it"
 #define COMM_EVIDENCE "; communication runs %s in all (union per device), %s of it hidden behind compute"
@@ -66,6 +81,13 @@
 #define CPU_WHAT "the CPU issuing work (framework ops' own time and their launch calls)"
 #define CPU_CHANGE                                                                          	"The step is CPU-bound: the framework's per-op CPU cost (dispatch, launch) exceeds "  	"the GPU work it issues.  Capture the step in a CUDA graph "                          	"(torch.compile(mode='reduce-overhead'), torch.cuda.graphs), fuse ops with "          	"torch.compile, or give each op more work (a larger batch)."
 #define CPU_CHANGE_GRAPHED                                                                  	"The work is already launched as CUDA/HIP graphs: the CPU time between replays "      	"(input preparation, sampling, scheduling) bounds the step.  Prepare the next "       	"step's inputs while the GPU replays, and move host-side work off the critical path."
+
+#define CPU_CHANGE_LONG_OPS                                                                 \
+	"Most of this time (%s) is op calls that each held the CPU %.0f ms or more: work on "   \
+	"the host, not the per-op dispatch and launch cost that CUDA graphs remove.  See what " \
+	"these ops do there: a first call autotunes or allocates (cuDNN benchmark, "            \
+	"workspaces: profile after warm-up steps), an op on CPU tensors (a sampler's "           \
+	"randperm, indexing, data preparation) belongs in the data loader or ahead of the step."
 
 #define LAUNCH_WHAT "launch and queue latency between back-to-back GPU work"
 #define LAUNCH_EVIDENCE "%.1f us per gap on average: %s after launch calls returned, %s between kernels queued on one stream"
@@ -115,14 +137,17 @@
 	"(torch.cuda.graphs / mode='reduce-overhead'), fused or foreach optimizers, a larger " \
 	"batch; avoid Python loops over small tensors."
 
-#define PAGEABLE_TITLE "%zu copies from or to pageable host memory"
+#define PAGEABLE_TITLE "%zu copies of 64 KB or more from or to pageable host memory"
 #define PAGEABLE_EVIDENCE "%zu pageable memcpy, %.1f MB, %s of copy time"
-#define PAGEABLE_SMALL_TITLE "%zu small reads of GPU values into pageable host memory (.item(), .cpu(), .tolist())"
+#define SMALLCOPY_TITLE                                                                    \
+	"%zu copies under %u KB that hold the host until the GPU catches up (.item(), .cpu(), " \
+	".tolist(), small tensors made on the host)"
+#define SMALLCOPY_EVIDENCE "%zu pageable or synchronous copies, %.1f KB in all, %s of copy time"
 #define PAGEABLE_CHANGE                                                                    \
 	"Copy from pinned memory (DataLoader(pin_memory=True), tensor.pin_memory()) with "  \
 	"non_blocking=True: pageable copies are staged through a bounce buffer and block the host."
 
-#define SYNCCOPY_TITLE "%zu synchronous memory copies"
+#define SYNCCOPY_TITLE "%zu synchronous memory copies of 64 KB or more"
 #define SYNCCOPY_EVIDENCE "%zu memcpy issued without Async, %s of copy time"
 #define SYNCCOPY_CHANGE                                                                    \
 	"Use cudaMemcpyAsync / tensor.to(device, non_blocking=True) from pinned memory so copies " \

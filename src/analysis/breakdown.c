@@ -483,17 +483,6 @@ struct launches {
 			       ** graph launch, or any call with several kernels) */
 };
 
-/* Whether kernel k was launched as part of a CUDA graph: it has a graph id
-** or node, or its call is a graph launch (cudaGraphLaunch, cuGraphLaunch,
-** hipGraphLaunch). */
-static bool graph_kernel(const gp_trace *t, const struct gp_kernel *k, int32_t api)
-{
-	const struct gp_kernel_def *d = gp_kernel_def(t, k);
-
-	return d->graph_id || d->graph_node ||
-	       (api >= 0 && strstr(gp_s(t, gp_api_def(t, &t->apis.v[api])->name), "GraphLaunch") != NULL);
-}
-
 /* The bucket of the series over window w that time x falls in (times
 ** outside the window go to the first or last bucket). */
 static size_t depth_bucket(const struct gp_bd_window *w, size_t n, gp_ns x)
@@ -558,7 +547,7 @@ static void launch_kernel(const gp_trace *t, struct launches *l, size_t k, const
 				b->max_depth = depth;
 		}
 		st->launches++;
-		if (graph_kernel(t, kr, api))
+		if (gp_kernel_graph_launched(t, kr, api))
 			st->graph_launches++;
 		if (gp_bd_clamp(kr->start) < ret)
 			st->early++;

@@ -384,7 +384,7 @@ static void sync_end(struct gp_replay *r, size_t c)
 	bool waited = ue > a->start;
 	bool own_copy = d->call[u] == (int32_t)c;
 
-	if (own_copy && r->spec->pinned_copies) {
+	if (own_copy && (r->spec->pinned_copies || (r->spec->unit_pinned && r->spec->unit_pinned[u]))) {
 		end = new_time(r, th, a->start) + min_ns(dur, r->typ_async);
 	} else if (!own_copy && r->spec->no_syncs) {
 		end = new_time(r, th, a->start);

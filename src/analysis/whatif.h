@@ -38,6 +38,9 @@ struct gp_whatif_spec {
 	bool no_launch_latency;   /* GPU work starts when its launch call returns */
 	bool no_gpu_gaps;         /* back-to-back work on a stream has no gap between */
 	bool pinned_copies;       /* calls no longer wait for the copies they issue */
+	/* per unit (deps numbering): its call no longer waits for it (a copy
+	** issued from pinned memory); NULL = as pinned_copies says */
+	const uint8_t *unit_pinned;
 	bool no_syncs;            /* stream, device and event syncs no longer wait */
 	bool no_launch_waits;     /* GPU work no longer waits for its launch (the step
 				  ** captured in a CUDA graph launched up front) */

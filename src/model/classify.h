@@ -102,4 +102,16 @@ static inline bool gp_api_class_launches(enum gp_api_class c)
 ** tests. */
 const char *gp_api_class_name(enum gp_api_class c);
 
+/* Whether kernel k of t was launched as part of a CUDA/HIP graph: it has a
+** graph id or node, or its launching call api (-1: not known) is a graph
+** launch (cudaGraphLaunch, cuGraphLaunch, hipGraphLaunch).  PyTorch writes
+** the graph id only since 2.1: the call decides for older traces. */
+static inline bool gp_kernel_graph_launched(const gp_trace *t, const struct gp_kernel *k, int32_t api)
+{
+	const struct gp_kernel_def *d = gp_kernel_def(t, k);
+
+	return d->graph_id || d->graph_node ||
+	       (api >= 0 && gp_api_class_of(gp_s(t, gp_api_def(t, &t->apis.v[api])->name)) == GP_APIC_GRAPH_LAUNCH);
+}
+
 #endif

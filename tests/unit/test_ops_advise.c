@@ -153,25 +153,63 @@ static void far_below_roofline(void **state)
 	fx_free(&f);
 }
 
-/* A fused attention kernel far below its roofline is not told to fuse:
-** it already is. */
+/* The below-roofline finding of five SDPA kernels named name with q, k
+** and v of [8,16,1024,e] bf16, far below their roofline, into *out; the
+** finding, NULL when none. */
+static const struct gp_finding *attention_finding(const char *name, int64_t e, struct gp_findings *out,
+						  struct fx *f)
+{
+	fx_init(f);
+	fx_device(f, "NVIDIA A100-SXM4-40GB", 108);
+	for (int i = 0; i < 5; i++) {
+		fx_kernel_at(f, name, 2000, 2000000000, "torch.nn.functional", "scaled_dot_product_attention",
+			     GP_DIR_FPROP, 0);
+		for (int j = 0; j < 3; j++)
+			fx_tensor(f, GP_DT_BF16, 4, D(8), D(16), D(1024), D(e));
+	}
+	return advise(f, out, "below-roofline");
+}
+
+/* A fused attention kernel far below its roofline is not told to fuse (it
+** already is), nor to check what its evidence already shows: the flash
+** kernel with an aligned head dim is told so; a head dim of 70 is told to
+** pad to 72; the memory-efficient backend's kernel is named as such; a
+** kernel of a backend the name does not tell is asked to check it. */
 static void fused_attention_below_roofline(void **state)
 {
 	struct fx f;
 	struct gp_findings out;
-	fx_init(&f);
-	fx_device(&f, "NVIDIA A100-SXM4-40GB", 108);
-	for (int i = 0; i < 5; i++) {
-		fx_kernel_at(&f, "flash_fwd_kernel", 2000, 2000000000, "torch.nn.functional",
-			     "scaled_dot_product_attention", GP_DIR_FPROP, 0);
-		for (int j = 0; j < 3; j++)
-			fx_tensor(&f, GP_DT_BF16, 4, D(8), D(16), D(1024), D(128));
-	}
-	const struct gp_finding *x = advise(&f, &out, "below-roofline");
+	const struct gp_finding *x;
+
+	x = attention_finding("flash_fwd_kernel", 128, &out, &f);
 	assert_non_null(x);
 	assert_int_equal(x->count, 5);
-	assert_non_null(strstr(x->change, "Already a fused attention kernel"));
+	assert_non_null(strstr(x->change, "Already the flash/cuDNN attention kernel, with dims that are multiples "
+					  "of 8 (E=128, L=1024, S=1024)"));
+	assert_null(strstr(x->change, "check that"));
 	assert_null(strstr(x->change, "fuse it"));
+	gp_findings_free(&out);
+	fx_free(&f);
+
+	x = attention_finding("flash_fwd_kernel", 70, &out, &f);
+	assert_non_null(x);
+	assert_non_null(strstr(x->change, "Pad E=70 to 72"));
+	assert_null(strstr(x->change, "Already"));
+	assert_null(strstr(x->change, "backend"));
+	gp_findings_free(&out);
+	fx_free(&f);
+
+	x = attention_finding("fmha_cutlassF_bf16_aligned_64x64_rf_sm80", 128, &out, &f);
+	assert_non_null(x);
+	assert_non_null(strstr(x->change, "is the memory-efficient backend, not flash or cuDNN"));
+	assert_null(strstr(x->change, "Pad"));
+	gp_findings_free(&out);
+	fx_free(&f);
+
+	x = attention_finding("attn_fwd", 128, &out, &f);
+	assert_non_null(x);
+	assert_non_null(strstr(x->change, "Head dim and sequence lengths are multiples of 8 (E=128, L=1024, "
+					  "S=1024); check that the fastest SDPA backend ran"));
 	gp_findings_free(&out);
 	fx_free(&f);
 }
@@ -306,13 +344,65 @@ static void gaps_syncs_copies_small_grid(void **state)
 	assert_non_null(x);
 	assert_int_equal(x->count, 2);
 	assert_true(x->total_ns == 2e6);   /* the two copies */
-	x = find(&out, "sync-memcpy");
-	assert_non_null(x);
-	assert_int_equal(x->count, 1);
+	/* the synchronous pinned copy: issued without waiting it saves
+	** nothing, the reduce kernel after it waits for it on its stream (it
+	** used to borrow the pageable copies' saving: one change pinned all) */
+	assert_null(find(&out, "sync-memcpy"));
+	assert_null(find(&out, "host-sync-copies"));
 	x = find(&out, "small-grid");
 	assert_non_null(x);
 	assert_non_null(strstr(x->evidence, "4 blocks"));
 	assert_non_null(strstr(x->title, "108 SMs"));
+	gp_findings_free(&out);
+	fx_free(&f);
+}
+
+/* Small copies the host waits for are host syncs, not data to pin: 40
+** pageable device-to-host reads of 4 bytes (.item()) and 40 synchronous
+** host-to-device copies of 0 bytes from pinned memory, 100 us each, whose
+** calls hold the thread before the next GEMM's launch, give host-sync-copies (80 copies, 0.2 KB), with the sync change;
+** neither pageable-memcpy nor sync-memcpy (they name bulk copies) nor
+** pin_memory is said.  One pageable copy of 1 MB beside them is
+** pageable-memcpy's alone. */
+static void small_copies_are_syncs(void **state)
+{
+	struct fx f;
+	struct gp_findings out;
+
+	(void)state;
+	fx_init(&f);
+	fx_device(&f, "NVIDIA A100-SXM4-40GB", 108);
+	for (int i = 0; i < 81; i++) {
+		size_t k = gemm(&f, "ampere_fp16_s16816gemm_fp16_256x128_ldg8_f2f_stages_64x3_nn", GP_DT_FP16, 4096,
+				4096, 4096, 10000, 300000);
+		fx_launch(&f, k, 5000, 1000);
+		struct gp_memcpy *m = gp_vec_push(f.t.memcpys);
+		m->start = f.now + 1000;
+		m->end = m->start + 100000;
+		m->bytes = i == 80 ? 1 << 20 : i % 2 ? 0 : 4;
+		m->copy_kind = i % 2 ? GP_COPY_HTOD : GP_COPY_DTOH;
+		m->src_kind = i % 2 ? GP_MEM_PINNED : GP_MEM_DEVICE;
+		m->dst_kind = i % 2 ? GP_MEM_DEVICE : GP_MEM_PAGEABLE;
+		m->async = false;
+		m->stream = 7;
+		m->corr = 1000 + (uint64_t)i;
+		size_t c = fx_call(&f, "cudaMemcpy", m->start - 2000, m->end + 3000);
+		f.t.apis.v[c].corr = m->corr;
+		f.now = m->end + 3000;
+	}
+	advise(&f, &out, "host-sync-copies");
+	const struct gp_finding *x = find(&out, "host-sync-copies");
+	show(&out);
+	assert_non_null(x);
+	assert_int_equal(x->count, 80);
+	assert_non_null(strstr(x->title, "80 copies under 64 KB that hold the host"));
+	assert_non_null(strstr(x->evidence, "0.2 KB in all"));
+	assert_non_null(strstr(x->change, "Remove synchronizations"));
+	assert_null(strstr(x->change, "pin_memory"));
+	x = find(&out, "pageable-memcpy");
+	if (x)
+		assert_int_equal(x->count, 1);
+	assert_null(find(&out, "sync-memcpy"));
 	gp_findings_free(&out);
 	fx_free(&f);
 }
@@ -575,6 +665,7 @@ static void sync_memcpy_reads_the_async_flag(void **state)
 		struct gp_memcpy *m = gp_vec_push(f.t.memcpys);
 		m->start = f.now;
 		m->end = m->start + 1000000;
+		m->bytes = 1 << 20;
 		m->copy_kind = GP_COPY_DTOH;
 		m->src_kind = GP_MEM_DEVICE;
 		m->dst_kind = GP_MEM_PINNED;
@@ -618,6 +709,7 @@ int main(void)
 		cmocka_unit_test(fused_attention_below_roofline),
 		cmocka_unit_test(launch_bound_tiny_kernels),
 		cmocka_unit_test(gaps_syncs_copies_small_grid),
+		cmocka_unit_test(small_copies_are_syncs),
 		cmocka_unit_test(comm_kernels_are_not_small_grids),
 		cmocka_unit_test(idle_causes_saved_by_replay),
 		cmocka_unit_test(concurrent_kernels_share_savings),
