@@ -51,6 +51,19 @@ timeout 120 chromium --headless --no-sandbox --disable-gpu --user-data-dir="$TMP
 [ "$(head -c 8 "$TMP/html-report.png" | od -An -tx1 | tr -d ' ')" = 89504e470d0a1a0a ] || fail "the screenshot is not a PNG"
 [ "${UPDATE_SCREENSHOT:-}" = 1 ] && cp "$TMP/html-report.png" docs/img/html-report.png
 
+# the page's busy share is of the GPU span, as advise's header says it
+run_ok "$GPUPROF" advise "$TMP/gen.json"
+python3 - "$TMP/dom" "$TMP/out" <<'EOF' || fail "the page's GPU span and busy share differ from advise's"
+import re, sys
+dom, advise = open(sys.argv[1]).read(), open(sys.argv[2]).read()
+table = dom.split('id="idle-causes"')[1].split("</table>")[0]
+head = re.findall(r"<th>([^<]*)</th>", table)
+row = re.findall(r"<td>([^<]*)</td>", table)
+want = re.search(r"GPU span ([0-9.]+ [a-z]+), busy ([0-9.]+ [a-z]+) \(([0-9.]+%)\)", advise)
+assert head[1:3] == ["GPU span", "Busy (share of the GPU span)"], head
+assert row[1] == want.group(1) and row[2] == "%s (%s)" % (want.group(2), want.group(3)), (row, want.groups())
+EOF
+
 # 2. hostile names: a kernel, an op and a layer renamed
 hostile='</script><img src=x onerror=alert(1)>"'"'"
 python3 - "$TMP/gen.json" "$TMP/hostile.json" "$hostile" <<'EOF'
