@@ -304,12 +304,20 @@ bool gp_rule_untraced(const struct gp_adv_in *in, struct gp_finding *x)
 	return cpu_cause(in, x, GP_CAUSE_UNTRACED, UNTRACED_WHAT, UNTRACED_CHANGE);
 }
 
+/* The share of the GPU span event waits must hold to be told. */
+#define EVENT_WAIT_NOTICE 0.1
+
 /* event-wait: no change the model can re-time (what the producing stream
-** would do instead is the user's design), so it saves nothing measured and
-** only shows when the time is large; it says where to look. */
+** would do instead is the user's design), so it has no saving to rank by:
+** a notice, shown before the findings, when the waits hold
+** EVENT_WAIT_NOTICE of the GPU span; it says where to look. */
 bool gp_rule_event_wait(const struct gp_adv_in *in, struct gp_finding *x)
 {
-	return cause_finding(in, x, BIT(GP_CAUSE_EVENT_WAIT), EVENT_WHAT, EVENT_CHANGE, NULL);
+	if (in->idle_cause_ns[GP_CAUSE_EVENT_WAIT] < EVENT_WAIT_NOTICE * in->f->span_ns ||
+	    !cause_finding(in, x, BIT(GP_CAUSE_EVENT_WAIT), EVENT_WHAT, EVENT_CHANGE, NULL))
+		return false;
+	x->first = true;
+	return true;
 }
 
 /* tiny-kernels: most kernels run under gp_adv_lim.tiny_ns and the GPU waits

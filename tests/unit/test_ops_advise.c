@@ -407,6 +407,61 @@ static void small_copies_are_syncs(void **state)
 	fx_free(&f);
 }
 
+/* Waits for another device's work, which the replay cannot re-time: a
+** notice, not a ranked finding.  Five steps 400 us apart: P [0,300) on
+** device 0's stream 7, then an event recorded after it, device 1's stream 8
+** made to wait for it, and C [302,352) on stream 8, all launched 20 us
+** ahead.  Each of device 1's gaps but the first is the wait for P (302 us
+** of event_wait: the other device's work it waited for), four in all; with
+** more than a tenth of the GPU span in them, advise tells it first. */
+static void event_waits_are_a_notice(void **state)
+{
+	struct fx f;
+	struct gp_findings out;
+	const gp_ns t0 = 1000000;
+
+	(void)state;
+	fx_init(&f);
+	fx_device(&f, "NVIDIA A100-SXM4-40GB", 108);
+	for (int i = 0; i < 5; i++) {
+		gp_ns t = t0 + (gp_ns)i * 400000;
+		uint64_t c = 100 + 10 * (uint64_t)i;
+		f.now = t;
+		size_t p = fx_kernel_at(&f, "producer", 0, 300000, "m", "aten::mm", GP_DIR_FPROP, 0);
+		fx_launch(&f, p, 19000, 1000);
+		size_t a = fx_call(&f, "cudaEventRecord", t - 18000, t - 17000);
+		f.t.apis.v[a].corr = c;
+		*gp_vec_push(f.t.event_records) = (struct gp_event_record){
+			.corr = c, .event_id = (uint64_t)i + 1, .device = 0, .stream = 7};
+		a = fx_call(&f, "cudaStreamWaitEvent", t - 16000, t - 15000);
+		f.t.apis.v[a].corr = c + 1;
+		struct gp_sync *y = gp_vec_push(f.t.syncs);
+		y->corr = c + 1;
+		y->kind = GP_SYNC_STREAM_WAIT;
+		y->device = 1;
+		y->stream = 8;
+		y->event_id = (uint64_t)i + 1;
+		y->record_corr = c;
+		size_t k = fx_kernel_at(&f, "consumer", 2000, 50000, "m", "aten::add", GP_DIR_FPROP, 0);
+		struct gp_kernel_def d = *gp_kernel_def(&f.t, &f.t.kernels.v[k]);
+		d.device = 1;
+		f.t.kernels.v[k].def = gp_kernel_def_add(&f.t, &d);
+		f.t.kernels.v[k].stream = 8;
+		fx_launch(&f, k, 300000 + 16000, 1000);
+	}
+	advise(&f, &out, "event-wait");
+	show(&out);
+	const struct gp_finding *x = find(&out, "event-wait");
+	assert_non_null(x);
+	assert_true(x->first);
+	assert_true(x == &out.v.v[0] || out.v.v[0].first);
+	assert_int_equal(x->count, 4);
+	assert_true(x->total_ns == 4 * 302000.0);
+	assert_non_null(strstr(x->change, "waited for an event on another stream or device"));
+	gp_findings_free(&out);
+	fx_free(&f);
+}
+
 /* NCCL kernels use few blocks by design: long 4-block all-reduce kernels,
 ** with or without an op, are not in the small-grid finding that the same
 ** grid on a compute kernel raises. */
@@ -710,6 +765,7 @@ int main(void)
 		cmocka_unit_test(launch_bound_tiny_kernels),
 		cmocka_unit_test(gaps_syncs_copies_small_grid),
 		cmocka_unit_test(small_copies_are_syncs),
+		cmocka_unit_test(event_waits_are_a_notice),
 		cmocka_unit_test(comm_kernels_are_not_small_grids),
 		cmocka_unit_test(idle_causes_saved_by_replay),
 		cmocka_unit_test(concurrent_kernels_share_savings),
