@@ -1,5 +1,5 @@
 /*
-** gpuprof advise: what to change, ranked by the time at stake (rules in
+** gpuprof advise: what to change, ranked by what it would save (rules in
 ** src/analysis/advise*.c, docs/op-model.md).  The analysis runner computes
 ** the findings; text for people goes through the advise-text sink, json,
 ** csv and tsv for tools through the row writers.
@@ -34,13 +34,17 @@ static const struct gp_cmd_spec advise_spec = {
 	"speed up (and, without shapes, how to record them), rows of small\n"
 	"elementwise/norm/RoPE/copy ops to fuse, unfused attention (bmm +\n"
 	"softmax + bmm) to replace with SDPA, kernels far below their roofline,\n"
-	"launch-bound tiny kernels, GPU idle time by cause (the host launching\n"
-	"too slowly, gaps under 10 us between kernels, host synchronization,\n"
-	"pageable copies, the unexplained rest; as gpuprof breakdown splits it),\n"
-	"synchronous copies, and grids smaller than the number of SMs.\n"
-	"Times at stake are disjoint: time two findings share is counted once,\n"
-	"in the larger, and the other says so (\"shared\"; overlap_ns and\n"
-	"overlaps in json/csv/tsv).  See docs/op-model.md.",
+	"launch-bound tiny kernels, GPU idle time by cause as gpuprof breakdown\n"
+	"splits it (framework ops' CPU time, launch latency, host\n"
+	"synchronization, data loading, Python, the allocator, JIT and\n"
+	"autotuning, other CUDA calls, code the profiler did not record),\n"
+	"pageable copies, copies the host waits for, and grids smaller than the\n"
+	"number of SMs.  A finding's saving is how much shorter its change makes\n"
+	"the GPU span when the trace's dependency graph is re-timed with it; the\n"
+	"changes are applied together in rank order, and a finding keeps what it\n"
+	"saves beyond those above it (\"shared\": what they already took;\n"
+	"shared_ns and shared_with in json/csv/tsv).  Every percentage is of the\n"
+	"GPU span.  See docs/op-model.md.",
 	.shared = GP_OPT_FORMAT | GP_OPT_TOP | GP_OPT_PEAKS | GP_OPT_JOBS | GP_OPT_WINDOW,
 	.own = advise_opts,
 	.more =
