@@ -626,9 +626,11 @@ int gp_whatif_parse(const char *expr, struct gp_whatif_expr *x, gp_error *err)
 	}
 	char *end;
 	x->speedup = strtod(value, &end);
-	if (end == value || strcmp(end, "x") != 0 || !(x->speedup > 0) || x->speedup > 1e6)
-		return gp_err(err, GP_ERR_USAGE, "--what-if '%s': the change is Nx (N > 0: 2x twice as fast) or "
-			      "roofline, not '%s'", expr, value);
+	if (end == value || strcmp(end, "x") != 0 || !(x->speedup >= GP_WHATIF_SPEEDUP_MIN) ||
+	    !(x->speedup <= GP_WHATIF_SPEEDUP_MAX))
+		return gp_err(err, GP_ERR_USAGE, "--what-if '%s': the change is Nx with N from %g to %g (2x: twice "
+			      "as fast, 0.5x: half as fast) or roofline, not '%s'", expr, GP_WHATIF_SPEEDUP_MIN,
+			      GP_WHATIF_SPEEDUP_MAX, value);
 	return GP_OK;
 }
 

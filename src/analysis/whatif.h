@@ -82,8 +82,13 @@ struct gp_whatif_expr {
 	char pattern[256];      /* op name or glob */
 };
 
+/* The speed-ups F an EXPR may ask for: from a thousand times slower to a
+** million times faster (durations stay within what a gp_ns holds). */
+#define GP_WHATIF_SPEEDUP_MIN 0.001
+#define GP_WHATIF_SPEEDUP_MAX 1e6
+
 /* Parses one EXPR (above) into x.  Fails with GP_ERR_USAGE and a message
-** that lists the valid forms. */
+** that quotes EXPR and says what was expected. */
 int gp_whatif_parse(const char *expr, struct gp_whatif_expr *x, gp_error *err);
 
 /* Adds x's change to spec.  factors is the caller's per-unit array (deps

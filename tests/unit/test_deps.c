@@ -266,6 +266,61 @@ static void test_whatif_parse(void **state)
 	assert_int_equal(gp_whatif_parse("cause:bogus=0", &x, &err), GP_ERR_USAGE);
 	assert_int_equal(gp_whatif_parse("nothing", &x, &err), GP_ERR_USAGE);
 	assert_int_equal(gp_whatif_parse("op:=2x", &x, &err), GP_ERR_USAGE);
+	assert_int_equal(gp_whatif_parse("op:aten::mm=0.001x", &x, &err), GP_OK);
+	assert_int_equal(gp_whatif_parse("layer:a=b=1e6x", &x, &err), GP_OK);   /* the last '=' splits */
+	assert_string_equal(x.pattern, "a=b");
+}
+
+/* Malformed expressions: each fails with a usage error whose message
+** quotes the expression and says what was expected. */
+static void test_whatif_parse_malformed(void **state)
+{
+	static const struct {
+		const char *expr, *says;
+	} cases[] = {
+		{"", "not TARGET=CHANGE"},
+		{"=", "not TARGET=CHANGE"},
+		{"op:mm=", "not TARGET=CHANGE"},
+		{"op:mm", "not TARGET=CHANGE"},
+		{"mm=2x", "not TARGET:NAME=CHANGE"},
+		{"op=2x", "not TARGET:NAME=CHANGE"},
+		{"op:=2x", "not TARGET:NAME=CHANGE"},
+		{"speed:mm=2x", "unknown target"},
+		{"copies=fast", "copies can only be 'pinned'"},
+		{"copies:all=pinned", "unknown target"},
+		{"cause:dataloader=", "not TARGET=CHANGE"},
+		{"cause:dataloader=1", "a cause can only be removed (=0)"},
+		{"cause:sync=0", "unknown cause 'sync'"},
+		{"cause:gpu_compute=0", "unknown cause 'gpu_compute'"},
+		{"cause:unknown=0", "unknown cause 'unknown'"},
+		{"op:mm=2", "the change is Nx with N from 0.001 to 1e+06"},
+		{"op:mm=2xx", "not '2xx'"},
+		{"op:mm=x", "not 'x'"},
+		{"op:mm=0x", "not '0x'"},
+		{"op:mm=-2x", "not '-2x'"},
+		{"op:mm=1e-300x", "not '1e-300x'"},   /* it once made every kernel vanish */
+		{"op:mm=1e7x", "not '1e7x'"},
+		{"op:mm=nanx", "not 'nanx'"},
+		{"op:mm=infx", "not 'infx'"},
+		{"kernel:*gemm*=fast", "or roofline, not 'fast'"},
+	};
+	struct gp_whatif_expr x;
+	char longname[300];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		gp_error err = {0};
+		if (gp_whatif_parse(cases[i].expr, &x, &err) != GP_ERR_USAGE)
+			fail_msg("'%s' parsed", cases[i].expr);
+		if (!strstr(err.msg, cases[i].says) || !strstr(err.msg, cases[i].expr))
+			fail_msg("'%s': \"%s\" does not say \"%s\"", cases[i].expr, err.msg, cases[i].says);
+	}
+	memset(longname, 'a', sizeof(longname));
+	memcpy(longname, "op:", 3);
+	memcpy(longname + sizeof(longname) - 4, "=2x", 4);
+	gp_error err = {0};
+	assert_int_equal(gp_whatif_parse(longname, &x, &err), GP_ERR_USAGE);
+	assert_non_null(strstr(err.msg, "name longer than 255 characters"));
 }
 
 /* Two threads of process 1 handing the walk to each other: main thread 1
@@ -433,6 +488,7 @@ int main(void)
 		cmocka_unit_test(test_gap_causes),
 		cmocka_unit_test(test_whatif),
 		cmocka_unit_test(test_whatif_parse),
+		cmocka_unit_test(test_whatif_parse_malformed),
 		cmocka_unit_test(test_thread_hops),
 		cmocka_unit_test(test_sync_copy_call),
 		cmocka_unit_test(test_zero_length_calls),
