@@ -93,8 +93,16 @@ void gp_adv_agg_free(struct gp_adv_agg *a)
 
 void gp_adv_agg_add(struct gp_adv_agg *a, gp_str id, double ns, size_t k)
 {
-	if (id >= a->n)
-		return;
+	if (id >= a->n) {   /* a name interned since (a marker's label: gp_deps_text) */
+		size_t n = (size_t)id + 1 + a->n / 4;
+		a->ns = gp_xrealloc(a->ns, n * sizeof(*a->ns));
+		a->cnt = gp_xrealloc(a->cnt, n * sizeof(*a->cnt));
+		a->sample = gp_xrealloc(a->sample, n * sizeof(*a->sample));
+		memset(a->ns + a->n, 0, (n - a->n) * sizeof(*a->ns));
+		memset(a->cnt + a->n, 0, (n - a->n) * sizeof(*a->cnt));
+		memset(a->sample + a->n, 0, (n - a->n) * sizeof(*a->sample));
+		a->n = n;
+	}
 	/* keep the longest kernel as the sample */
 	if (!a->cnt[id] || ns > a->ns[id] / a->cnt[id])
 		a->sample[id] = (int32_t)k;

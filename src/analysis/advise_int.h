@@ -148,7 +148,8 @@ struct gp_adv_agg {
 };
 void gp_adv_agg_init(struct gp_adv_agg *a, const gp_trace *t);
 void gp_adv_agg_free(struct gp_adv_agg *a);
-/* Adds ns to group id (ids past the table are ignored); k is the kernel. */
+/* Adds ns to group id (the arrays grow for an id interned since init); k
+** is the kernel. */
 void gp_adv_agg_add(struct gp_adv_agg *a, gp_str id, double ns, size_t k);
 /* The ntop ids with the most time into top, largest first; returns how many. */
 int gp_adv_agg_top(const struct gp_adv_agg *a, gp_str *top, int ntop);

@@ -486,23 +486,31 @@ void gp_deps_build(gp_deps *d, const gp_trace *t)
 void gp_deps_label_markers(gp_deps *d, gp_trace *t)
 {
 	size_t n = t->strs.n + 1;
-	uint8_t *done = gp_xcalloc(n / 8 + 1, 1);
 
 	free(d->label);
+	free(d->marker);
 	d->label = gp_xcalloc(n, sizeof(*d->label));
+	d->marker = gp_xcalloc(n / 8 + 1, 1);
 	d->nlabels = n;
+	d->label_trace = t;
 	for (size_t i = 0; i < t->ranges.n; i++) {
 		const struct gp_range *r = &t->ranges.v[i];
-		gp_str s = r->text;
-		bool per_op;
-		if ((r->kind != GP_RANGE_PUSHPOP && r->kind != GP_RANGE_STARTEND) || !s || s >= n ||
-		    (done[s >> 3] >> (s & 7)) & 1)
-			continue;
-		done[s >> 3] |= (uint8_t)(1u << (s & 7));
-		const char *text = gp_s(t, s);
-		d->label[s] = gp_marker_label(t, text, strlen(text), &per_op);
+		if ((r->kind == GP_RANGE_PUSHPOP || r->kind == GP_RANGE_STARTEND) && r->text && r->text < n)
+			d->marker[r->text >> 3] |= (uint8_t)(1u << (r->text & 7));
 	}
-	free(done);
+}
+
+gp_str gp_deps_text(const gp_deps *d, gp_str s)
+{
+	if (s >= d->nlabels || !((d->marker[s >> 3] >> (s & 7)) & 1))
+		return s;
+	if (!d->label[s]) {
+		const char *text = gp_s(d->label_trace, s);
+		bool per_op;
+		gp_str lab = gp_marker_label(d->label_trace, text, strlen(text), &per_op);
+		d->label[s] = lab ? lab : GP_DEPS_SELF;
+	}
+	return d->label[s] == GP_DEPS_SELF ? s : d->label[s];
 }
 
 void gp_deps_free(gp_deps *d)
@@ -512,6 +520,7 @@ void gp_deps_free(gp_deps *d)
 	free(d->api_class);
 	free(d->text_class);
 	free(d->label);
+	free(d->marker);
 	gp_u64map_free(&d->wait);
 	gp_u64map_free(&d->wait_unknown);
 	gp_u64map_free(&d->synced);

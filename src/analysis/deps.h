@@ -91,10 +91,15 @@ typedef struct gp_deps {
 	uint8_t *api_class;       /* [api_defs.n] enum gp_api_class of each API function */
 	uint8_t *text_class;      /* [strs.n + 1] what a range text says (critpath.c), 0 = not yet */
 	/* [nlabels]: a marker range text's short name (PyProf's dict as
-	** "mod.op", emit_nvtx's "aten::mm, seq = ..." as "aten::mm"), 0 = the
-	** text is its name; filled by gp_deps_label_markers */
+	** "mod.op", emit_nvtx's "aten::mm, seq = ..." as "aten::mm"), made on
+	** first use (gp_deps_text): 0 = not yet, GP_DEPS_SELF = the text is its
+	** name; marker[] has a bit set for each text of a marker range.  Set
+	** up by gp_deps_label_markers, which gives label_trace: the trace the
+	** names are interned into. */
 	gp_str *label;
+	uint8_t *marker;
 	size_t nlabels;
+	gp_trace *label_trace;
 	GP_VEC(struct gp_thread_view) views; /* made by gp_deps_view */
 	gp_u64map view_of;        /* (pid, tid) -> index into views */
 	uint32_t *api_by_thread;  /* API calls that take time, by thread, then start (made with the first view) */
@@ -118,16 +123,19 @@ typedef struct gp_deps {
 void gp_deps_build(gp_deps *d, const gp_trace *t);
 void gp_deps_free(gp_deps *d);
 
-/* Gives the NVTX marker ranges of t (d's trace, which it interns the names
-** into) their short names (gp_marker_label), for the texts that name what
-** held the GPU: one parse per distinct text. */
+/* Lets the NVTX marker ranges of t (d's trace, which the names are
+** interned into: it must not be const elsewhere while d names texts) show
+** as their short names (gp_marker_label) where a text names what held the
+** GPU: marks the marker texts (one pass over the ranges); each is parsed
+** when gp_deps_text first asks, once (parsing every marker of a
+** million-kernel trace cost more than the rest of the graph). */
 void gp_deps_label_markers(gp_deps *d, gp_trace *t);
 
-/* The name a range text s shows as: its label, else itself. */
-static inline gp_str gp_deps_text(const gp_deps *d, gp_str s)
-{
-	return s < d->nlabels && d->label[s] ? d->label[s] : s;
-}
+#define GP_DEPS_SELF UINT32_MAX
+
+/* The name a range text s shows as: its label, else itself.  May intern
+** the label into the trace (gp_s pointers stay valid: strtab.h). */
+gp_str gp_deps_text(const gp_deps *d, gp_str s);
 
 /* Unit u's fields. */
 gp_ns gp_unit_start(const gp_trace *t, size_t u);
