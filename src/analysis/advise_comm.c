@@ -28,19 +28,19 @@ bool gp_rule_exposed_comm(const struct gp_adv_in *in, struct gp_finding *x)
 	for (size_t k = 0; k < t->kernels.n; k++)
 		if (gp_op_is_comm(&in->r[k])) {
 			double d = gp_adv_dur(&t->kernels.v[k]);
-			gp_adv_claim(in, k, in->wall[k] * share);
+			gp_adv_claim(in, k, in->dur[k] * share);
 			gp_adv_agg_add(&a, gp_kernel_def(t, &t->kernels.v[k])->name, d, k);
 			total += d;
 			n++;
 		}
 	gp_adv_involved(x, total, n);
-	snprintf(x->title, sizeof(x->title), COMM_TITLE, gp_adv_fmt_ms(in->comm_exposed_ns, d1, sizeof(d1)),
+	snprintf(x->title, sizeof(x->title), COMM_TITLE, gp_fmt_duration(in->comm_exposed_ns, d1, sizeof(d1)),
 		 100 * share);
 	gp_adv_evidence(t, NULL, &a, x->evidence, sizeof(x->evidence), "kernels");
 	size_t len = strlen(x->evidence);
 	snprintf(x->evidence + len, sizeof(x->evidence) - len, COMM_EVIDENCE,
-		 gp_adv_fmt_ms(in->comm_ns, d2, sizeof(d2)),
-		 gp_adv_fmt_ms(in->comm_ns - in->comm_exposed_ns, d3, sizeof(d3)));
+		 gp_fmt_duration(in->comm_ns, d2, sizeof(d2)),
+		 gp_fmt_duration(in->comm_ns - in->comm_exposed_ns, d3, sizeof(d3)));
 	snprintf(x->change, sizeof(x->change), "%s", COMM_CHANGE);
 	gp_adv_agg_free(&a);
 	return true;
@@ -78,11 +78,11 @@ void gp_advise_collectives(const struct gp_coll_match *m, const char *link, stru
 			f->ns = f->total_ns = (double)w->caused;
 			f->count = w->times_last;
 			snprintf(f->title, sizeof(f->title), STRAGGLER_TITLE, w->rank, w->times_last, m->ncomplete,
-				 gp_adv_fmt_ms((double)w->caused, a, sizeof(a)));
+				 gp_fmt_duration((double)w->caused, a, sizeof(a)));
 			snprintf(f->evidence, sizeof(f->evidence), STRAGGLER_EVIDENCE,
-				 gp_adv_fmt_ms((double)w->caused / (double)w->times_last / (double)(m->nranks - 1), b,
+				 gp_fmt_duration((double)w->caused / (double)w->times_last / (double)(m->nranks - 1), b,
 					       sizeof(b)),
-				 gp_adv_fmt_ms((double)m->wait_total, a, sizeof(a)), m->ncomplete);
+				 gp_fmt_duration((double)m->wait_total, a, sizeof(a)), m->ncomplete);
 			snprintf(f->change, sizeof(f->change), STRAGGLER_CHANGE, w->rank);
 		}
 	}
@@ -105,7 +105,7 @@ void gp_advise_collectives(const struct gp_coll_match *m, const char *link, stru
 		snprintf(f->title, sizeof(f->title), BUSBW_TITLE, gp_coll_kind_name(k), p50 / 1e9, 100 * p50 / peak,
 			 link ? link : "link", peak / 1e9);
 		snprintf(f->evidence, sizeof(f->evidence), BUSBW_EVIDENCE, ks->calls,
-			 (double)ks->bytes / (double)ks->calls / 1e6, gp_adv_fmt_ms((double)ks->comm, a, sizeof(a)));
+			 (double)ks->bytes / (double)ks->calls / 1e6, gp_fmt_duration((double)ks->comm, a, sizeof(a)));
 		snprintf(f->change, sizeof(f->change), "%s", BUSBW_CHANGE);
 	}
 	for (size_t i = 1; i < out->v.n; i++)

@@ -360,7 +360,7 @@ static void align_clocks(const struct gp_coll_rank *ranks, struct gp_coll_match 
 static void settle_call(const struct gp_coll_rank *ranks, struct gp_coll_match *m, struct gp_coll_call *c)
 {
 	const struct gp_coll *first = NULL;
-	gp_ns last = 0, earliest = 0, kernel_sum = 0;
+	gp_ns last = 0, earliest = 0, kernel_sum = 0, second = INT64_MIN;
 	int last_rank = -1;
 
 	for (size_t r = 0; r < m->nranks; r++) {
@@ -368,8 +368,13 @@ static void settle_call(const struct gp_coll_rank *ranks, struct gp_coll_match *
 		gp_ns arrival = x->start + m->ranks[r].offset;
 		if (!first)
 			first = x;
-		if (last_rank < 0 || arrival > last)
+		if (last_rank < 0 || arrival > last) {
+			if (last_rank >= 0)
+				second = last;
 			last = arrival, last_rank = (int)r;
+		} else if (arrival > second) {
+			second = arrival;
+		}
 		if (r == 0 || arrival < earliest)
 			earliest = arrival;
 		kernel_sum += x->end - x->start;
@@ -396,6 +401,8 @@ static void settle_call(const struct gp_coll_rank *ranks, struct gp_coll_match *
 	if (c->last_rank >= 0) {
 		m->ranks[last_rank].times_last++;
 		m->ranks[last_rank].caused += c->wait_total;
+		if (second != INT64_MIN)
+			m->ranks[last_rank].late += last - second;
 	}
 	double factor = gp_coll_busbw_factor(c->kind, c->nranks_group);
 	if (c->bytes && c->comm > 0) {
@@ -499,4 +506,19 @@ void gp_coll_match_free(struct gp_coll_match *m)
 		free(m->groups[i]);
 	free(m->groups);
 	memset(m, 0, sizeof(*m));
+}
+
+int gp_coll_straggler(const struct gp_coll_match *m)
+{
+	int best = -1;
+
+	for (size_t r = 0; r < m->nranks; r++) {
+		const struct gp_coll_rank_stats *x = &m->ranks[r];
+		if (x->caused <= 0)
+			continue;
+		if (best < 0 || x->caused > m->ranks[best].caused ||
+		    (x->caused == m->ranks[best].caused && x->times_last > m->ranks[best].times_last))
+			best = (int)r;
+	}
+	return best;
 }

@@ -112,6 +112,9 @@ struct gp_coll_rank_stats {
 	uint64_t times_last;    /* matched calls where it arrived last */
 	gp_ns wait;             /* time it waited for others */
 	gp_ns caused;           /* time the others waited for it */
+	gp_ns late;             /* over the calls it arrived last at, how much after
+				** the next-to-last rank: the time it would save
+				** every rank if it arrived on time (docs/comm.md) */
 	gp_ns kernel;           /* time in collective kernels */
 	double link_bw;
 };
@@ -147,6 +150,15 @@ struct gp_coll_match {
 ** (an out-of-memory aborts, as everywhere). */
 void gp_coll_match(const struct gp_coll_rank *ranks, size_t n, struct gp_coll_match *out);
 void gp_coll_match_free(struct gp_coll_match *m);
+
+/* The straggler of m: the rank the others waited for longest (by index in
+** the order given; ties to the rank that arrived last more often, then the
+** lower index), or -1 when nobody waited for anybody.  The one answer every
+** command gives (docs/comm.md): a rank is the straggler because the others
+** wait for it at collectives, never because its own step is the slowest
+** (in a synchronised job the straggler's step is the shortest: it is the
+** one that waits least). */
+int gp_coll_straggler(const struct gp_coll_match *m);
 
 /* nccl-tests' bus bandwidth factor for kind over n ranks (2(n-1)/n for
 ** all_reduce, (n-1)/n for all_gather, reduce_scatter and all_to_all, 1

@@ -197,7 +197,7 @@ static void write_breakdown(struct doc *d, const gp_breakdown *b)
 	open_c(d, "idle_causes", '[');
 	for (int c = 0; c < GP_IDLE__COUNT; c++) {
 		sep(d);
-		gp_json_string_html(d->out, gp_idle_cause_name(c));
+		gp_json_string_html(d->out, gp_cause_name(c));
 	}
 	close_c(d, ']');
 	open_c(d, "breakdown", '[');
@@ -229,7 +229,7 @@ static void write_breakdown(struct doc *d, const gp_breakdown *b)
 		i64(d, "iter", g->iter);
 		i64(d, "start", g->start);
 		i64(d, "ns", g->end - g->start);
-		str(d, "cause", gp_idle_cause_name(g->cause));
+		str(d, "cause", gp_cause_name(g->cause));
 		str(d, "context", g->context);
 		close_c(d, '}');
 	}
@@ -406,6 +406,44 @@ static void write_memory(struct doc *d, const struct gp_memory *m)
 	free(b);
 }
 
+/* The rows of the critical path the page lists. */
+#define HTML_CRITICAL_ROWS 50
+
+/* The critical path of the whole trace (docs/dependencies.md): its span,
+** its time by cause, and the largest (cause, op, layer) rows. */
+static void write_critical(struct doc *d, const gp_trace *t, const gp_critpath *cp)
+{
+	open_c(d, "critical", '{');
+	if (cp->nwin) {
+		const struct gp_cp_window *w = &cp->win[0];
+		i64(d, "span", w->end - w->start);
+		open_c(d, "causes", '[');
+		for (int c = 0; c < GP_CAUSE__COUNT; c++) {
+			sep(d);
+			gp_json_string_html(d->out, gp_cause_name(c));
+		}
+		close_c(d, ']');
+		open_c(d, "by_cause", '[');
+		for (int c = 0; c < GP_CAUSE__COUNT; c++) {
+			sep(d);
+			fprintf(d->out, "%" PRId64, w->by_cause[c]);
+		}
+		close_c(d, ']');
+	}
+	open_c(d, "rows", '[');
+	for (size_t i = 0; i < cp->nrows && i < HTML_CRITICAL_ROWS; i++) {
+		const struct gp_cp_row *r = &cp->rows[i];
+		open_c(d, NULL, '{');
+		str(d, "cause", gp_cause_name(r->cause));
+		str(d, "op", r->op ? gp_s(t, r->op) : "");
+		str(d, "layer", r->layer ? gp_s(t, r->layer) : "");
+		i64(d, "ns", r->ns);
+		close_c(d, '}');
+	}
+	close_c(d, ']');
+	close_c(d, '}');
+}
+
 static void write_advice(struct doc *d, const struct gp_findings *f)
 {
 	open_c(d, "advice", '[');
@@ -414,7 +452,10 @@ static void write_advice(struct doc *d, const struct gp_findings *f)
 		open_c(d, NULL, '{');
 		str(d, "kind", x->kind);
 		dbl(d, "ns", x->ns);
-		dbl(d, "share", f->capacity_ns > 0 ? x->ns / f->capacity_ns : 0);
+		dbl(d, "share", f->span_ns > 0 ? x->ns / f->span_ns : 0);   /* of the GPU span, as advise says */
+		dbl(d, "shared", x->overlap_ns);
+		str(d, "shared_with", x->overlaps);
+		i64(d, "notice", x->first);
 		i64(d, "count", (int64_t)x->count);
 		str(d, "title", x->title);
 		str(d, "evidence", x->evidence);
@@ -424,8 +465,9 @@ static void write_advice(struct doc *d, const struct gp_findings *f)
 	close_c(d, ']');
 }
 
-/* One input's object (d at an element of "inputs"); with tables its
-** layers, ops, top kernels and roofline too. */
+/* One input's object (d at an element of "inputs"); with tables (the page
+** of one trace) its layers, ops, top kernels, roofline and critical path
+** too. */
 static void write_input(struct doc *d, const char *path, const struct gp_analysis *an, bool tables)
 {
 	open_c(d, NULL, '{');
@@ -436,6 +478,8 @@ static void write_input(struct doc *d, const char *path, const struct gp_analysi
 	write_timeline(d, &an->timeline);
 	write_memory(d, &an->memory);
 	write_advice(d, &an->findings);
+	if (tables && gp_analysis_has(an, GP_NEED_CRITPATH))
+		write_critical(d, an->trace, &an->critpath);
 	close_c(d, '}');
 }
 

@@ -47,8 +47,8 @@ run_ok "$GPUPROF" advise -f json "$H/trace_filter"
 python3 - "$TMP/out" <<'PY' || fail "advise json"
 import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1])]
-assert {r["job_rank"] for r in rows} == {0, 1}, rows
-assert all(isinstance(r["rank"], int) for r in rows)
+assert {r["rank"] for r in rows} == {0, 1}, rows
+assert all(isinstance(r["position"], int) for r in rows)
 PY
 # names: rank-3, rank3, _3. and the position when nothing says
 G=$TMP/g; mkdir "$G"

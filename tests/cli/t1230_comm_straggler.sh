@@ -45,7 +45,7 @@ reduce_scatter 5 335544320 10500000" "per kind"
 # advise: the straggler first, then the two slow kinds
 run_ok "$GPUPROF" comm -V advise -f tsv --no-header "$TMP"/job/rank-*.json
 assert_eq "$(cut -f1 "$TMP/out" | tr '\n' ' ')" "coll-straggler coll-low-busbw coll-low-busbw " "findings"
-assert_grep "^coll-straggler	31500000	rank 5 is the straggler in 15 of 15 collectives, costing the others 31.50 ms of waiting" "$TMP/out"
+assert_grep "^coll-straggler	31500000	rank 5 is the straggler in 15 of 15 collectives, costing the others 31.500 ms of waiting" "$TMP/out"
 assert_grep "all_gather reaches 56.0 GB/s bus bandwidth \(median\), 19% of the NVLink3 peak 300 GB/s" "$TMP/out"
 
 # no slow rank: nobody waits, no straggler
