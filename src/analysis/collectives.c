@@ -679,17 +679,34 @@ void gp_coll_match_free(struct gp_coll_match *m)
 	memset(m, 0, sizeof(*m));
 }
 
+/* When the rank the others waited for longest is the straggler: it
+** arrived last at more than half of the calls matched on every rank, the
+** others' wait for it is more than a quarter of all waiting, and it came
+** after the next-to-last rank (docs/comm.md).  A rank that is last now and
+** then is jitter: nobody to fix. */
+static const struct {
+	double min_last;        /* last at more than this share of the complete calls */
+	double min_share;       /* its caused wait above this share of all waits */
+} straggler_limits = {0.5, 0.25};
+
 int gp_coll_straggler(const struct gp_coll_match *m)
 {
+	const struct gp_coll_rank_stats *x;
 	int best = -1;
 
 	for (size_t r = 0; r < m->nranks; r++) {
-		const struct gp_coll_rank_stats *x = &m->ranks[r];
+		x = &m->ranks[r];
 		if (x->caused <= 0)
 			continue;
 		if (best < 0 || x->caused > m->ranks[best].caused ||
 		    (x->caused == m->ranks[best].caused && x->times_last > m->ranks[best].times_last))
 			best = (int)r;
 	}
+	if (best < 0 || m->nranks < 2)
+		return -1;
+	x = &m->ranks[best];
+	if ((double)x->times_last <= straggler_limits.min_last * (double)m->ncomplete ||
+	    (double)x->caused <= straggler_limits.min_share * (double)m->wait_total || x->late <= 0)
+		return -1;
 	return best;
 }

@@ -202,11 +202,13 @@ void gp_coll_match_free(struct gp_coll_match *m);
 
 /* The straggler of m: the rank the others waited for longest (by index in
 ** the order given; ties to the rank that arrived last more often, then the
-** lower index), or -1 when nobody waited for anybody.  The one answer every
-** command gives (docs/comm.md): a rank is the straggler because the others
-** wait for it at collectives, never because its own step is the slowest
-** (in a synchronised job the straggler's step is the shortest: it is the
-** one that waits least). */
+** lower index), when it arrived last at more than half of the calls
+** matched on every rank and the others' wait for it is more than a quarter
+** of all waiting; else -1 (nobody waited, or a rank is last now and then:
+** jitter).  The one answer every command gives (docs/comm.md): a rank is
+** the straggler because the others wait for it at collectives, never
+** because its own step is the slowest (in a synchronised job the
+** straggler's step is the shortest: it is the one that waits least). */
 int gp_coll_straggler(const struct gp_coll_match *m);
 
 /* nccl-tests' bus bandwidth factor for kind over n ranks (2(n-1)/n for

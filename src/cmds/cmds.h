@@ -152,6 +152,15 @@ int gp_cli_run(const struct gp_cli_many *m, const struct gp_cli_opts *co);
 void gp_cli_ranks_order(const char *cmd, struct gp_rank_id *ids, const char *const *paths, size_t n,
 			size_t *order);
 
+/* The job of results res[0..n) (rank order, all succeeded): each one's
+** rank record (gp_rank_record_put's rows: its record, or its rows when
+** rows is set) read back with its path and rank, and the records compared
+** into j (gp_rank_job_compare: by steps, and by arrival, which names the
+** straggler; gp_rank_job_free it).  GP_OK, or GP_ERR_FORMAT with err set
+** when a record is damaged (j is then empty). */
+int gp_cli_rank_job(const struct gp_cli_result *const *res, size_t n, bool rows, struct gp_rank_job *j,
+		    gp_error *err);
+
 struct gp_coll_rank;
 struct gp_gpu;
 

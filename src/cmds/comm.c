@@ -6,7 +6,7 @@
 **   kinds   per collective kind: calls, bytes, pure communication, skew,
 **           busbw percentiles against the link's peak;
 **   calls   the collectives that cost the most waiting (-n, default 20);
-**   advise  the straggler and low-bandwidth findings.
+**   advise  the straggler and low-bandwidth findings (analysis/advise.h).
 */
 #include <inttypes.h>
 #include <stdio.h>
@@ -39,10 +39,11 @@ static const struct gp_cmd_spec comm_spec = {
 	"Calls are matched across ranks by process group, kind and sequence number\n"
 	"(the trace's, else the call's position).  Clocks are aligned on collective\n"
 	"ends, never trusted.  For every call matched on all ranks: the last rank to\n"
-	"arrive (the straggler), each other rank's wait for it, the skew (first to\n"
-	"last arrival) and the pure communication time (the straggler's kernel:\n"
-	"from the last arrival to the end), with nccl-tests' algbw and busbw over\n"
-	"it and busbw as a share of the GPU's link peak (NVLink, xGMI, PCIe).\n"
+	"arrive, each other rank's wait for it, the skew (first to last arrival)\n"
+	"and the pure communication time (the last rank's kernel: from its arrival\n"
+	"to the end), with nccl-tests' algbw and busbw over it and busbw as a share\n"
+	"of the GPU's link peak (NVLink, xGMI, PCIe).  The straggler is the rank\n"
+	"the others waited for longest, the one every command names.\n"
 	"One FILE: sizes, kernel times and bandwidths only (waits need two ranks).\n"
 	"Definitions: docs/comm.md.",
 	.shared = GP_OPT_FORMAT | GP_OPT_TOP | GP_OPT_WIDTH | GP_OPT_NO_HEADER | GP_OPT_GPU | GP_OPT_JOBS |
@@ -72,6 +73,7 @@ static const struct gp_column rank_cols[] = {
 	{"kernel_ns", "Kernel time", 8, true, false, NULL},
 	{"offset_ns", "Clock offset (ns)", 8, true, false, NULL},
 	{"link_gbs", "Link GB/s", 6, true, false, NULL},
+	{"role", "Role", 9, false, false, ""},
 };
 
 static const struct gp_column kind_cols[] = {
@@ -106,7 +108,7 @@ static const struct gp_column call_cols[] = {
 
 static const struct gp_column advise_cols[] = {
 	{"kind", "Finding", 12, false, false, NULL},
-	{"ns", "At stake", 8, true, false, NULL},
+	{"ns", "Saving", 8, true, false, NULL},
 	{"title", "Title", 30, false, true, NULL},
 	{"evidence", "Evidence", 20, false, true, NULL},
 	{"change", "Change", 20, false, true, NULL},
@@ -133,14 +135,18 @@ static double link_peak(const struct gp_coll_match *m)
 	return peak;
 }
 
+/* One row per rank; the straggler (gp_coll_straggler) marked. */
 static void write_ranks(gp_writer *w, const struct gp_coll_rank *ranks, const struct gp_coll_match *m,
 			bool table)
 {
+	int straggler = gp_coll_straggler(m);
+
 	for (size_t r = 0; r < m->nranks; r++) {
 		const struct gp_coll_rank_stats *s = &m->ranks[r];
 		char v[10][64];
-		const char *row[10] = {v[0], ranks[r].path, v[2], v[3], v[4], v[5], v[6], v[7],
-				       s->aligned ? v[8] : NULL, s->link_bw > 0 ? v[9] : NULL};
+		const char *row[11] = {v[0], ranks[r].path, v[2], v[3], v[4], v[5], v[6], v[7],
+				       s->aligned ? v[8] : NULL, s->link_bw > 0 ? v[9] : NULL,
+				       (int)r == straggler ? "straggler" : NULL};
 		snprintf(v[0], 64, "%d", s->rank);
 		snprintf(v[2], 64, "%" PRIu64, s->calls);
 		snprintf(v[3], 64, "%" PRIu64, s->matched);

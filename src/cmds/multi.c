@@ -320,6 +320,26 @@ int gp_cli_run(const struct gp_cli_many *m, const struct gp_cli_opts *co)
 	return rc;
 }
 
+int gp_cli_rank_job(const struct gp_cli_result *const *res, size_t n, bool rows, struct gp_rank_job *j,
+		    gp_error *err)
+{
+	struct gp_rank_record *rec = gp_xcalloc(n ? n : 1, sizeof(*rec));
+	int rc = GP_OK;
+
+	for (size_t i = 0; i < n && rc == GP_OK; i++)
+		rc = gp_rank_record_read(rows ? &res[i]->rows : &res[i]->record, res[i]->path, res[i]->id.rank,
+					 &rec[i], err);
+	if (rc != GP_OK) {
+		for (size_t i = 0; i < n; i++)
+			gp_rank_record_free(&rec[i]);
+		free(rec);
+		memset(j, 0, sizeof(*j));
+		return rc;
+	}
+	gp_rank_job_compare(rec, n, j);
+	return GP_OK;
+}
+
 int gp_cli_coll_load(const char *cmd, const struct gp_cli_inputs *in, const struct gp_window *w,
 		     const struct gp_gpu *gpu, struct gp_coll_rank *ranks, size_t *order)
 {
