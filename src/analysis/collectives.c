@@ -501,6 +501,25 @@ static uint32_t global_group(struct gp_coll_match *m, const char *name)
 	return (uint32_t)m->ngroups++;
 }
 
+/* The median of v[0..n) (n >= 1; sorted here): of an even count the mean
+** of the middle two, rounded half away from zero.  Exact and free of
+** overflow whatever the values (clock differences between a trace on the
+** host's epoch and one from 0 are near 2^61, and ten of them overflow a
+** sum). */
+static gp_ns median_i64(int64_t *v, size_t n)
+{
+	int64_t a, b, m;
+	uint64_t d;
+
+	qsort(v, n, sizeof(*v), gp_cmp_i64);
+	if (n % 2)
+		return v[n / 2];
+	a = v[n / 2 - 1], b = v[n / 2];
+	d = (uint64_t)b - (uint64_t)a;          /* b >= a: the distance, exact */
+	m = (int64_t)((uint64_t)a + d / 2);     /* between a and b */
+	return d % 2 && m >= 0 ? m + 1 : m;     /* m + 0.5, away from zero */
+}
+
 /* Each rank's clock offset to ranks[0]: the median of (end on ranks[0] -
 ** end on it) over the calls both have.  A collective ends at about the
 ** same instant on every rank (the last data arrives everywhere at once),
@@ -512,7 +531,6 @@ static void align_clocks(const struct gp_coll_rank *ranks, struct gp_coll_match 
 	m->ranks[0].aligned = true;
 	for (size_t r = 1; r < m->nranks; r++) {
 		size_t n = 0;
-		struct gp_stats st;
 		for (size_t c = 0; c < m->ncalls; c++) {
 			int32_t i0 = m->slots[m->calls[c].first], ir = m->slots[m->calls[c].first + r];
 			if (i0 >= 0 && ir >= 0)
@@ -520,8 +538,7 @@ static void align_clocks(const struct gp_coll_rank *ranks, struct gp_coll_match 
 		}
 		if (!n)
 			continue;
-		gp_stats_compute(diff, n, &st);
-		m->ranks[r].offset = (gp_ns)llround(st.med);
+		m->ranks[r].offset = median_i64(diff, n);
 		m->ranks[r].aligned = true;
 	}
 	free(diff);

@@ -147,6 +147,32 @@ static void straggler_limits(void **state)
 	assert_int_equal(straggler_of(NULL, 0), -1);   /* all on time: nobody waits */
 }
 
+/* Clocks 1.7e18 ns apart (a trace on the host's epoch, one from 0): six
+** end differences near -2^60.6 overflow a sum; the offset is still the
+** exact median (of an even count, the middle two's mean, half away from
+** zero: -1719619200000792924.5 -> ...925). */
+static void offsets_far_apart(void **state)
+{
+	static const int64_t seq[] = {0, 1, 2, 3, 4, 5};
+	static const gp_ns s[] = {1 * MS, 3 * MS, 5 * MS, 7 * MS, 9 * MS, 11 * MS};
+	static const gp_ns e0[] = {2 * MS, 4 * MS, 6 * MS, 8 * MS, 10 * MS, 12 * MS};
+	gp_ns e1[6];
+	const gp_ns shift = 1719619200000792924;
+	struct gp_coll_rank r[2];
+	struct gp_coll_match m;
+
+	(void)state;
+	for (int i = 0; i < 6; i++)   /* rank 1 ends 1 ns later at calls 3, 4, 5 */
+		e1[i] = e0[i] + (i >= 3);
+	rank_of(&r[0], 0, 0, s, e0, seq, 6);
+	rank_of(&r[1], 1, shift, s, e1, seq, 6);
+	gp_coll_match(r, 2, &m);
+	assert_int_equal(m.ranks[1].offset, -shift - 1);
+	gp_coll_match_free(&m);
+	gp_coll_rank_free(&r[0]);
+	gp_coll_rank_free(&r[1]);
+}
+
 static void busbw_factors(void **state)
 {
 	(void)state;
@@ -193,6 +219,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(match_with_skewed_clocks),
 		cmocka_unit_test(straggler_limits),
+		cmocka_unit_test(offsets_far_apart),
 		cmocka_unit_test(busbw_factors),
 		cmocka_unit_test(kind_names),
 	};
