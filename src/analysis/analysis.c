@@ -81,7 +81,6 @@ static void free_findings(struct gp_analysis *a)
 static int run_record(struct gp_analysis *a, unsigned needs, gp_error *err)
 {
 	const struct gp_coll_opts co = {.default_rank = -1, .gpu = a->opts.peaks.gpu};
-
 	int rc;
 
 	gp_rank_record_of(&a->breakdown, &a->record);

@@ -212,9 +212,8 @@ void gp_rank_record_of(const gp_breakdown *b, struct gp_rank_record *r)
 {
 	GP_VEC(struct gp_rank_step) steps = {0};
 	GP_VEC(gp_ns) starts = {0};
-	int64_t *t;
-
 	gp_ns first = INT64_MAX, last = INT64_MIN;
+	int64_t *t;
 
 	memset(r, 0, sizeof(*r));
 	for (size_t i = 0; i < b->nwin; i++) {
