@@ -527,6 +527,9 @@
 
   function rankName(job, i) { return 'rank ' + job.ranks[i].rank; }
 
+  /* A cell format for a figure at collectives: '-' where the traces cannot tell (-1). */
+  function known(fmt) { return function (v) { return v < 0 ? '-' : fmt(v); }; }
+
   /* The facts of the job and a sortable row per rank. */
   function jobFacts(data) {
     var job = data.job, dl = byId('facts');
@@ -534,7 +537,10 @@
     fact('Ranks', job.ranks.length + ' files');
     fact('Kernels', job.kernels + ' (' + fmtNs(job.gpu_ns) + ' of GPU time' + (job.only_rank >= 0 ? ', rank ' + job.only_rank : '') + ')');
     fact('Tables and roofline', job.only_rank >= 0 ? 'rank ' + job.only_rank + ' alone (--rank)' : 'every rank\'s kernels summed by name');
-    fact('Median step skew', fmtNs(job.skew) + ' (' + job.skew_pct.toFixed(2) + '%: slowest rank\'s median step minus the fastest\'s)');
+    fact('Straggler', job.straggler >= 0 ? 'rank ' + job.straggler + ' (the others waited longest for it at the ' + job.collectives + ' collectives matched on every rank)'
+         : job.collectives ? 'none at the ' + job.collectives + ' collectives matched on every rank (that rank would arrive last at more than half of them and cause more than a quarter of the waiting)'
+         : 'unknown (no collective is matched on every rank: the traces cannot tell who waits)');
+    fact('Median step skew', fmtNs(job.skew) + ' (' + job.skew_pct.toFixed(2) + '%: slowest rank\'s median step minus the fastest\'s; a slow step is no straggler)');
     byId('table-ranks').hidden = false;
     table('table-ranks', [
       { key: 'rank', title: 'Rank', num: true },
@@ -550,6 +556,9 @@
       { key: 'steps', title: 'Steps', num: true },
       { key: 'step_median', title: 'Median step', num: true, fmt: fmtNs },
       { key: 'vs_fastest', title: 'vs fastest', num: true, fmt: function (v, r) { return '+' + fmtNs(v) + ' (' + r.vs_fastest_pct.toFixed(2) + '%)'; } },
+      { key: 'wait', title: 'Waited', num: true, fmt: known(fmtNs) },
+      { key: 'caused', title: 'Caused', num: true, fmt: known(fmtNs) },
+      { key: 'times_last', title: 'Last at', num: true, fmt: known(String) },
       { key: 'role', title: 'Role' }
     ], job.ranks.map(function (r, i) {
       var inp = data.inputs[i];
@@ -557,7 +566,8 @@
       return { rank: r.rank, name: r.path, gpu: gpus.filter(function (g, k) { return gpus.indexOf(g) === k; }).join(', '),
                kernels: inp.kernels, gpu_ns: inp.gpu_ns, span: r.span, compute: r.compute, comm: r.comm, memory: r.memory,
                idle: r.idle, steps: r.steps.length, step_median: r.step_median, vs_fastest: r.vs_fastest,
-               vs_fastest_pct: r.vs_fastest_pct, role: r.role, other: false };
+               vs_fastest_pct: r.vs_fastest_pct, wait: r.wait, caused: r.caused, times_last: r.times_last,
+               role: r.role, other: false };
     }), { sortKey: 'rank', ascending: true });
     byId('devices').hidden = true;
     document.title = 'gpuprof report: ' + job.ranks.length + ' ranks';

@@ -21,6 +21,8 @@
 #include "ops/ops.h"
 #include "util/alloc.h"
 
+struct gp_rank_job;
+
 struct gp_finding {
 	const char *kind;       /* stable id: "tc-not-used", "fp32-gemm", ... */
 	double ns;              /* the span it saves beyond the findings above it */
@@ -58,15 +60,31 @@ void gp_advise(const gp_trace *t, const struct gp_ops *ops, const gp_breakdown *
 
 void gp_findings_free(struct gp_findings *f);
 
+/* The straggler finding ("straggler") of collectives matched across ranks
+** (m, from gp_coll_match): the rank gp_coll_straggler names.  ns and alone_ns:
+** its late, what every rank would save if it arrived on time (with the
+** next-to-last rank); total_ns: the others' wait for it; count: the calls
+** it arrived last at.  compute (NULL: not known) is each rank's compute
+** time (m's order), for the evidence.  False when there is no straggler. */
+bool gp_advise_straggler(const struct gp_coll_match *m, const gp_ns *compute, struct gp_finding *f);
+
 /* Findings about collectives matched across ranks (m, from gp_coll_match;
 ** link = the link's name for the texts, NULL = unknown): the straggler
-** rank ("coll-straggler": the time the others waited for it) and
-** collective kinds far below the link's peak ("coll-low-busbw": the pure
-** communication time above what the peak would take, scaled by the achievable
-** fraction).  The two claim disjoint time: waiting is before a call's last
-** arrival, pure communication after it, so no settling is needed between
-** them; neither overlaps a trace rule's kernel claims in another rank.
-** Sorted by ns, largest first.  Never fails. */
+** (gp_advise_straggler) and collective kinds far below the link's peak
+** ("coll-low-busbw": the pure communication time above what the peak
+** would take, scaled by the achievable fraction).  The two save disjoint
+** time: waiting is before a call's last arrival, pure communication after
+** it, so no settling is needed between them.  Sorted by ns, largest
+** first.  Never fails. */
 void gp_advise_collectives(const struct gp_coll_match *m, const char *link, struct gp_findings *out);
+
+/* advise's findings of a job of several rank files (j, its records
+** compared): the straggler (gp_advise_straggler with the ranks' compute
+** times; its saving what the job's GPU span loses with it on time,
+** gp_rank_job_on_time, the model of --what-if rank:R=on-time), or, when no collective is matched on every rank and the ranks'
+** median steps differ by more than 2%, a notice (first) that the traces
+** cannot tell who waits.  out's span_ns is the job's GPU span (its longest
+** rank's), steps the straggler's iterations.  Never fails. */
+void gp_advise_job(const struct gp_rank_job *j, struct gp_findings *out);
 
 #endif

@@ -193,14 +193,26 @@
 	"PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True against fragmentation."
 
 #define STRAGGLER_TITLE \
-	"rank %d is the straggler in %" PRIu64 " of %zu collectives, costing the others %s of waiting"
-#define STRAGGLER_EVIDENCE                                                                 \
-	"it arrives last by %s on average; all ranks waited %s in all in the %zu collectives " \
-	"matched on every rank (clocks aligned on collective ends)"
+	"rank %d is the straggler: the others waited %s for it at %" PRIu64 " of %zu collectives"
+#define STRAGGLER_EVIDENCE                                                                   \
+	"it arrived last at %" PRIu64 " of the %zu collectives matched on every rank, %s after " \
+	"the next-to-last rank in all (%s a call); the other ranks waited %s for it, of %s of "  \
+	"waiting in all (clocks aligned on collective ends)"
+#define STRAGGLER_COMPUTE "; its compute %s vs %s, the median of the other ranks'"
 #define STRAGGLER_CHANGE                                                                   \
 	"find what rank %d does before its collectives that the others do not: compare "   \
 	"`gpuprof breakdown` and `gpuprof ops` of its file with another rank's (slower "    \
 	"compute, data loading, a throttled GPU, more work in its shard)"
+#define NO_ARRIVALS_TITLE                                                                  \
+	"the ranks' median steps differ by %.1f%% (rank %d the slowest, rank %d the fastest), " \
+	"but no collective is matched on every rank: who waits for whom cannot be told"
+#define NO_ARRIVALS_EVIDENCE                                                               \
+	"%zu ranks with %" PRIu64 " collective calls in all, none on every rank (calls match by " \
+	"process group, kind and sequence number); a slow step by itself is no straggler: in a " \
+	"synchronised job the rank the others wait for has the shortest step"
+#define NO_ARRIVALS_CHANGE                                                                 \
+	"give the files of every rank of one run, traced over the same steps with their "   \
+	"collectives: NCCL/RCCL kernels (PyTorch profiler with record_param_comms, or nsys)"
 
 #define BUSBW_TITLE "%s reaches %.1f GB/s bus bandwidth (median), %.0f%% of the %s peak %.0f GB/s"
 #define BUSBW_EVIDENCE \

@@ -75,10 +75,19 @@ static void free_findings(struct gp_analysis *a)
 	gp_findings_free(&a->findings);
 }
 
+/* The cross-rank record: the breakdown's sums and steps, and the
+** collectives with the link of the GPU the op model uses (--gpu, else
+** the trace's). */
 static int run_record(struct gp_analysis *a, unsigned needs, gp_error *err)
 {
+	const struct gp_coll_opts co = {.default_rank = -1, .gpu = a->opts.peaks.gpu};
+	int rc;
+
 	gp_rank_record_of(&a->breakdown, &a->record);
-	return GP_OK;
+	rc = gp_coll_extract(a->trace, &co, &a->record.coll, err);
+	if (rc != GP_OK)
+		gp_rank_record_free(&a->record);   /* a failed pass leaves nothing to free */
+	return rc;
 }
 
 static void free_record(struct gp_analysis *a)

@@ -575,7 +575,7 @@ gp_ns gp_whatif_median_step(const struct gp_whatif_result *r, bool after)
 /* ---- --what-if expressions ------------------------------------------ */
 
 #define WHATIF_FORMS "op:NAME=2x, kernel:GLOB=1.5x, layer:GLOB=roofline, cause:dataloader=0, " \
-		     "cause:launch=0, copies=pinned"
+		     "cause:launch=0, copies=pinned, rank:R=on-time"
 
 int gp_whatif_parse(const char *expr, struct gp_whatif_expr *x, gp_error *err)
 {
@@ -611,6 +611,18 @@ int gp_whatif_parse(const char *expr, struct gp_whatif_expr *x, gp_error *err)
 			}
 		return gp_err(err, GP_ERR_USAGE, "--what-if '%s': unknown cause '%s' (launch, gpu_gap, cpu_op, python, "
 			      "annotation, dataloader, allocator, jit, cuda_api, untraced)", expr, x->pattern);
+	}
+	if (strncmp(expr, "rank:", 5) == 0) {
+		char *end;
+		long r = strtol(x->pattern, &end, 10);
+		x->target = GP_WI_RANK;
+		if (*end || end == x->pattern || r < 0 || r > INT32_MAX)
+			return gp_err(err, GP_ERR_USAGE, "--what-if '%s': a rank is a number (0 or more), not '%s'", expr,
+				      x->pattern);
+		if (strcmp(value, "on-time") != 0)
+			return gp_err(err, GP_ERR_USAGE, "--what-if '%s': a rank can only be on-time", expr);
+		x->rank = (int32_t)r;
+		return GP_OK;
 	}
 	if (strncmp(expr, "op:", 3) == 0)
 		x->target = GP_WI_OP;
@@ -705,6 +717,8 @@ size_t gp_whatif_apply(const gp_trace *t, const struct gp_ops *ops, const struct
 	case GP_WI_COPIES:
 		spec->pinned_copies = true;
 		return 0;
+	case GP_WI_RANK:
+		return 0;   /* a change of the job, not of one trace (gp_rank_job_on_time) */
 	}
 	spec->unit_factor = factors;
 	for (size_t k = 0; k < t->kernels.n; k++) {

@@ -72,14 +72,18 @@ struct gp_whatif_result {
 **                    cpu_op, untraced), or for launch / gpu_gap the
 **                    GPU-side latency of that kind
 **   copies=pinned    calls no longer wait for the copies they issue
+**   rank:R=on-time   rank R of a job arrives at its collectives with the
+**                    next-to-last rank (a change of the job's rank files
+**                    together: analysis/ranks.h, gp_rank_job_on_time)
 */
-enum gp_whatif_target { GP_WI_OP, GP_WI_KERNEL, GP_WI_LAYER, GP_WI_CAUSE, GP_WI_COPIES };
+enum gp_whatif_target { GP_WI_OP, GP_WI_KERNEL, GP_WI_LAYER, GP_WI_CAUSE, GP_WI_COPIES, GP_WI_RANK };
 struct gp_whatif_expr {
 	uint8_t target;         /* enum gp_whatif_target */
 	uint8_t cause;          /* GP_WI_CAUSE: enum gp_cause */
 	bool roofline;          /* run at the roofline instead of faster by speedup */
 	double speedup;         /* op, kernel, layer: the new duration is old / speedup */
 	char pattern[256];      /* op name or glob */
+	int32_t rank;           /* GP_WI_RANK: the rank */
 };
 
 /* The speed-ups F an EXPR may ask for: from a thousand times slower to a

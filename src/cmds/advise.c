@@ -12,6 +12,7 @@
 #include "analysis/whatif.h"
 #include "cmds/cmds.h"
 #include "cmds/options.h"
+#include "writers/advise_text.h"
 #include "writers/sink.h"
 #include "writers/writer.h"
 
@@ -59,6 +60,9 @@ static const struct gp_cmd_spec advise_spec = {
 	"      dataloader, allocator, jit, python, annotation, cuda_api, cpu_op,\n"
 	"      untraced; or the GPU-side latency of launch, gpu_gap\n"
 	"  copies=pinned  host copies from pinned memory, issued without waiting\n"
+	"  rank:R=on-time (several rank files, alone) rank R arrives at every\n"
+	"      collective with the next-to-last rank: the job's GPU span, its\n"
+	"      waits at collectives and its median step before and after\n"
 	"Examples: --what-if op:aten::addmm=2x; --what-if cause:dataloader=0\n"
 	"--what-if 'kernel:*gemm*=roofline'.  See docs/dependencies.md.",
 	.many_files = true,
@@ -117,6 +121,7 @@ struct job {
 	struct gp_whatif_expr whatif[MAX_WHATIF];   /* --what-if, in order */
 	const char *whatif_text[MAX_WHATIF];
 	size_t nwhatif;
+	bool on_time;           /* --what-if rank:R=on-time (then alone) */
 };
 
 static int advise_option(void *ctx, int index, const char *arg)
@@ -130,7 +135,11 @@ static int advise_option(void *ctx, int index, const char *arg)
 		return gp_cli_usage("advise", "at most %d --what-if changes", MAX_WHATIF);
 	if (gp_whatif_parse(arg, &j->whatif[j->nwhatif], &err) != GP_OK)
 		return gp_cli_usage("advise", "%s", err.msg);
+	j->on_time |= j->whatif[j->nwhatif].target == GP_WI_RANK;
 	j->whatif_text[j->nwhatif++] = arg;
+	if (j->on_time && j->nwhatif > 1)
+		return gp_cli_usage("advise", "--what-if rank:R=on-time is a change of the whole job: give it "
+				    "alone, without other --what-if changes");
 	return 0;
 }
 
@@ -232,6 +241,10 @@ static int advise_single(const void *ctx, const char *path)
 	gp_trace t;
 	int rc;
 
+	if (j->on_time)
+		return gp_cli_usage("advise", "--what-if %s needs the rank files of one job (several FILEs, a "
+				    "directory or a glob): one trace cannot tell which rank the others wait for",
+				    j->whatif_text[0]);
 	if (!j->text && gp_writer_open(&w, j->co->format, stdout, j->nwhatif ? whatif_cols : cols,
 				       j->nwhatif ? NWHATIF_COLS : NCOLS, &j->co->wo, &err))
 		return gp_cli_usage("advise", "%s", err.msg);
@@ -267,11 +280,13 @@ static int advise_trace(const void *ctx, gp_trace *t, gp_writer *w, gp_writer *r
 	char *text = NULL;
 	size_t len = 0;
 	FILE *mem = NULL;
-	int rc = analyse(j, t, GP_NEED_RECORD, &a, err);
+	int rc = j->on_time ? gp_analysis_run(t, GP_NEED_RECORD, NULL, &a, err) : analyse(j, t, GP_NEED_RECORD, &a, err);
 
 	if (rc == GP_OK && rec)
 		gp_rank_record_put(&a.record, rec);
-	if (rc == GP_OK && j->nwhatif) {
+	if (rc == GP_OK && j->on_time) {
+		/* the job's change: the reduce replays it from the records */
+	} else if (rc == GP_OK && j->nwhatif) {
 		write_whatif(j, &a, w);
 	} else if (rc == GP_OK && !j->text) {
 		rc = write_findings(j, &a, NULL, w, err);
@@ -288,88 +303,77 @@ static int advise_trace(const void *ctx, gp_trace *t, gp_writer *w, gp_writer *r
 	return rc;
 }
 
-/* The straggler finding: the slowest rank, when its median step time is
-** more than straggler_min_pct above the other ranks' median.  Its time at
-** stake is what its steps took beyond the others' median step (the time
-** every other rank waited for it in a synchronous job, counted once: it is
-** the slowest rank's own step time, which its own findings explain). */
-static const double straggler_min_pct = 2.0;
-
-static bool straggler(const struct gp_cli_result *const *res, const struct gp_rank_record *const *rp,
-		      size_t n, struct gp_finding *f, double *share)
-{
-	struct gp_ranks_cmp c;
-	const struct gp_rank_record *s;
-	double pct;
-	gp_ns steps_time = 0;
-
-	if (n < 2)
-		return false;
-	gp_ranks_compare(rp, n, &c);
-	s = rp[c.slowest];
-	pct = c.others_median > 0 ? 100.0 * (double)(s->step_median - c.others_median) / (double)c.others_median : 0;
-	if (pct <= straggler_min_pct || c.at_stake <= 0)
-		return false;
-	for (size_t k = 0; k < s->nsteps; k++)
-		steps_time += s->steps[k].time;
-	memset(f, 0, sizeof(*f));
-	f->kind = "straggler";
-	f->ns = (double)c.at_stake;
-	f->total_ns = (double)steps_time;
-	f->count = c.steps;
-	snprintf(f->title, sizeof(f->title), "rank %d is the straggler: its steps take %.1f%% longer than the other ranks'",
-		 res[c.slowest]->id.rank, pct);
-	snprintf(f->evidence, sizeof(f->evidence),
-		 "median step %.3f ms on rank %d vs %.3f ms, the median of the other %zu ranks (fastest: rank %d, "
-		 "%.3f ms); over the %zu steps it shares with them it ran %.3f ms beyond their median, which "
-		 "the other ranks spend waiting in their next collective", (double)s->step_median / 1e6,
-		 res[c.slowest]->id.rank, (double)c.others_median / 1e6, n - 1, res[c.fastest]->id.rank,
-		 (double)rp[c.fastest]->step_median / 1e6, c.steps, (double)c.at_stake / 1e6);
-	snprintf(f->change, sizeof(f->change),
-		 "look at rank %d's own findings and its breakdown (gpuprof breakdown on its file) for "
-		 "where its extra time goes: more work (uneven data or sharding), a slower GPU or link, "
-		 "or host stalls; balance the load across ranks", res[c.slowest]->id.rank);
-	*share = steps_time > 0 ? (double)c.at_stake / (double)steps_time : 0;
-	return true;
-}
-
 static const struct gp_column job_rank_col = {"rank", "Rank", 4, true, false, "all"};
 
-/* Several files: the straggler finding, then each rank's findings
-** (gp_cli_reduce_fn; out NULL for text, which goes to stdout). */
+/* --what-if rank:R=on-time over the job j of the n results res: the job's
+** GPU span, the waits at its collectives and its median step before and
+** after, as what-if rows of the whole job to out (a leading rank column:
+** none).  GP_ERR_USAGE when no file is rank R. */
+static int write_on_time(const struct job *jb, const struct gp_cli_result *const *res, const struct gp_rank_job *j,
+			 gp_writer *out, gp_error *err)
+{
+	const struct gp_whatif_expr *x = &jb->whatif[0];
+	struct gp_rank_on_time o;
+	struct gp_rowbuf rb = {0};
+	gp_writer w;
+	size_t r = 0;
+	int rc;
+
+	while (r < j->n && res[r]->id.rank != x->rank)
+		r++;
+	if (r == j->n)
+		return gp_err(err, GP_ERR_USAGE, "--what-if %s: no rank %d among the %zu files", jb->whatif_text[0],
+			      x->rank, j->n);
+	if (!j->coll.ncomplete)
+		fprintf(stderr, "gpuprof advise: note: --what-if %s: no collective is matched on every rank: the "
+			"traces cannot tell who waits for whom, nothing is saved\n", jb->whatif_text[0]);
+	else if (!j->coll.ranks[r].times_last)
+		fprintf(stderr, "gpuprof advise: note: --what-if %s: rank %d arrived last at none of the %zu "
+			"collectives matched on every rank: it is on time already\n", jb->whatif_text[0], x->rank,
+			j->coll.ncomplete);
+	gp_rank_job_on_time(j, r, &o);
+	gp_rowbuf_writer(&w, &rb, whatif_cols, NWHATIF_COLS);
+	whatif_row(&w, "gpu_span", o.span_before, o.span_after, jb->whatif_text[0]);
+	whatif_row(&w, "collective_wait", o.wait_before, o.wait_after, jb->whatif_text[0]);
+	if (o.step_before >= 0)
+		whatif_row(&w, "median_step", o.step_before, o.step_after, jb->whatif_text[0]);
+	rc = gp_rowbuf_replay(&rb, out, NULL, err);
+	gp_rowbuf_free(&rb);
+	return rc;
+}
+
+/* Several files: the job's findings (the straggler, by arrival), then each
+** rank's findings (gp_cli_reduce_fn; out NULL for text, which goes to
+** stdout); or the job's what-if. */
 static int advise_reduce(const void *ctx, const struct gp_cli_result *const *res, size_t n,
 			 gp_writer *out, gp_error *err)
 {
-	const struct job *j = ctx;
-	struct gp_rank_record *rec = gp_xcalloc(n ? n : 1, sizeof(*rec));
-	const struct gp_rank_record **rp = gp_xmalloc((n ? n : 1) * sizeof(*rp));
-	struct gp_finding f;
-	double share = 0;
-	size_t got = 0;
-	int rc = GP_OK;
-	bool found;
+	const struct job *jb = ctx;
+	struct gp_findings f = {0};
+	struct gp_rank_job j;
+	int rc = gp_cli_rank_job(res, n, false, &j, err);
 
-	for (; got < n && rc == GP_OK; got++) {
-		rc = gp_rank_record_read(&res[got]->record, &rec[got], err);
-		rp[got] = &rec[got];
+	if (rc == GP_OK && jb->on_time) {
+		rc = write_on_time(jb, res, &j, out, err);
+		gp_rank_job_free(&j);
+		return rc;
 	}
-	found = rc == GP_OK && !j->nwhatif && straggler(res, rp, n, &f, &share);
-	if (found && j->text) {
-		printf("Across %zu ranks:\n  %s\n    %s\n    Change: %s\n    At stake: %.3f ms (%.1f%% of its steps)\n\n",
-		       n, f.title, f.evidence, f.change, f.ns / 1e6, 100 * share);
-	} else if (found) {
-		char ns[32], sh[16], inv[32], cnt[24];
-		snprintf(ns, sizeof(ns), "%.0f", f.ns);
-		snprintf(sh, sizeof(sh), "%.4f", share);
-		snprintf(inv, sizeof(inv), "%.0f", f.total_ns);
-		snprintf(cnt, sizeof(cnt), "%zu", f.count);
-		const char *row[NCOLS + 1] = {NULL, "1", f.kind, ns, sh, NULL, ns, inv, cnt, f.title, f.evidence, f.change, "0", ""};
-		gp_writer_row(out, row);
+	if (rc == GP_OK && !jb->nwhatif)
+		gp_advise_job(&j, &f);
+	if (rc == GP_OK && jb->text) {
+		gp_advise_text_job(stdout, &f, n);
+	} else if (rc == GP_OK && f.v.n) {
+		struct gp_rowbuf rb = {0};
+		gp_writer w;
+		gp_rowbuf_writer(&w, &rb, cols, NCOLS);
+		write_rows(&w, &f, SIZE_MAX);
+		rc = gp_rowbuf_replay(&rb, out, NULL, err);
+		gp_rowbuf_free(&rb);
 	}
 	for (size_t i = 0; i < n && rc == GP_OK; i++) {
 		char rank[16];
 		snprintf(rank, sizeof(rank), "%d", res[i]->id.rank);
-		if (j->text) {
+		if (jb->text) {
 			const char *text = res[i]->rows.len > 1 ? res[i]->rows.data + 1 : "";
 			printf("== rank %d: %s ==\n%s%s", res[i]->id.rank, res[i]->path, text,
 			       i + 1 < n ? "\n" : "");
@@ -377,10 +381,8 @@ static int advise_reduce(const void *ctx, const struct gp_cli_result *const *res
 			rc = gp_rowbuf_replay(&res[i]->rows, out, rank, err);
 		}
 	}
-	for (size_t i = 0; i < got; i++)
-		gp_rank_record_free(&rec[i]);
-	free(rp);
-	free(rec);
+	gp_findings_free(&f);
+	gp_rank_job_free(&j);
 	return rc;
 }
 

@@ -110,9 +110,8 @@ static int clock_offsets(const struct gp_cli_inputs *in, const struct gp_window 
 	size_t n = in->paths.n;
 	struct gp_coll_rank *ranks = gp_xcalloc(n, sizeof(*ranks));
 	size_t *order = gp_xmalloc(n * sizeof(*order));
-	const char *link = NULL;
 	struct gp_coll_match m;
-	int rc = gp_cli_coll_load("export", in, w, NULL, ranks, order, &link);
+	int rc = gp_cli_coll_load("export", in, w, NULL, ranks, order);
 
 	if (rc == GP_EXIT_OK) {
 		gp_coll_match(ranks, n, &m);

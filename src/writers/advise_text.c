@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "writers/advise_text.h"
 #include "writers/sink.h"
 #include "writers/writer.h"
 
@@ -36,6 +37,32 @@ static void wrap(FILE *out, const char *label, const char *s)
 	fputc('\n', out);
 }
 
+/* Finding x of f for people: its title after pos (0: a notice, "!."), the
+** time its change saves as a share of f's span (named span) and per step,
+** what it shares with the findings above, its evidence and change. */
+static void write_finding(FILE *out, size_t pos, const struct gp_finding *x, const struct gp_findings *f,
+			  const char *span)
+{
+	char d[64];
+
+	if (!pos) {
+		fprintf(out, "\n !. %s\n", x->title);
+	} else {
+		fprintf(out, "\n%2zu. %s\n", pos, x->title);
+		fprintf(out, "     saves:    about %s (%.1f%% of %s", gp_fmt_duration(x->ns, d, sizeof(d)),
+			f->span_ns > 0 ? 100 * x->ns / f->span_ns : 0.0, span);
+		if (f->steps > 1)
+			fprintf(out, "; %s per step", gp_fmt_duration(x->ns / (double)f->steps, d, sizeof(d)));
+		fprintf(out, ")  [%s]\n", x->kind);
+		if (x->overlap_ns > 0)
+			fprintf(out, "     shared:   %s more alone, saved too by the changes above%s%s%s\n",
+				gp_fmt_duration(x->overlap_ns, d, sizeof(d)), *x->overlaps ? " [" : "",
+				x->overlaps, *x->overlaps ? "]" : "");
+	}
+	wrap(out, "evidence: ", x->evidence);
+	wrap(out, "change:   ", x->change);
+}
+
 static int advise_write(gp_sink *s, const struct gp_sink_input *in, gp_error *err)
 {
 	FILE *out = s->out;
@@ -57,29 +84,26 @@ static int advise_write(gp_sink *s, const struct gp_sink_input *in, gp_error *er
 	if (f->steps)
 		fprintf(out, "; %zu steps, median %s", f->steps, gp_fmt_duration(f->step_ns, d, sizeof(d)));
 	fputc('\n', out);
-	for (size_t i = 0; i < f->v.n && shown < s->opts.top; i++) {
-		const struct gp_finding *x = &f->v.v[i];
-		if (x->first) {
-			fprintf(out, "\n !. %s\n", x->title);
-		} else {
-			fprintf(out, "\n%2zu. %s\n", ++shown, x->title);
-			fprintf(out, "     saves:    about %s (%.1f%% of the GPU span", gp_fmt_duration(x->ns, d, sizeof(d)),
-				f->span_ns > 0 ? 100 * x->ns / f->span_ns : 0.0);
-			if (f->steps > 1)
-				fprintf(out, "; %s per step", gp_fmt_duration(x->ns / (double)f->steps, d, sizeof(d)));
-			fprintf(out, ")  [%s]\n", x->kind);
-			if (x->overlap_ns > 0)
-				fprintf(out, "     shared:   %s more alone, saved too by the changes above%s%s%s\n",
-					gp_fmt_duration(x->overlap_ns, d, sizeof(d)), *x->overlaps ? " [" : "",
-					x->overlaps, *x->overlaps ? "]" : "");
-		}
-		wrap(out, "evidence: ", x->evidence);
-		wrap(out, "change:   ", x->change);
-	}
+	for (size_t i = 0; i < f->v.n && shown < s->opts.top; i++)
+		write_finding(out, f->v.v[i].first ? 0 : ++shown, &f->v.v[i], f, "the GPU span");
 	if (!shown)
 		fprintf(out, "\nNo change found that saves more than 0.1%% of the GPU span%s.\n",
 			f->v.n ? " (see the notice above)" : "");
 	return GP_OK;
+}
+
+void gp_advise_text_job(FILE *out, const struct gp_findings *f, size_t nranks)
+{
+	char d[64];
+	size_t shown = 0;
+
+	if (!f->v.n)
+		return;
+	fprintf(out, "Across %zu ranks: the job's GPU span %s (its longest rank's)\n", nranks,
+		gp_fmt_duration(f->span_ns, d, sizeof(d)));
+	for (size_t i = 0; i < f->v.n; i++)
+		write_finding(out, f->v.v[i].first ? 0 : ++shown, &f->v.v[i], f, "the job's GPU span");
+	fputc('\n', out);
 }
 
 const struct gp_sink_ops gp_sink_advise_text = {

@@ -99,7 +99,7 @@ grep -q '&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;"'"'"'</td>' "$TMP/dom
 grep -q '&lt;svg onload=alert(2)&gt;&amp;amp;' "$TMP/dom" || fail "the hostile layer name is not shown as text"
 
 # 3. several ranks: the generated trace, the hostile one, a third stretched
-# by 1.25 (the straggler) and another seed's make a job; the page draws one step-time
+# by 1.25 (the slowest steps) and another seed's make a job; the page draws one step-time
 # series per rank with a point per iteration and marks each iteration's
 # slowest rank as tests/tools/html_job_marks.py computes them from the raw
 # JSON; the hostile names stay text.  Screenshot: docs/img/html-ranks.png.
