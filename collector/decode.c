@@ -139,6 +139,17 @@ static void sync_line(struct gpc_buf *o, const CUpti_ActivitySynchronization2 *s
 	gpc_buf_endline(o);
 }
 
+static void event_line(struct gpc_buf *o, const CUpti_ActivityCudaEvent2 *e)
+{
+	gpc_buf_str(o, "event");
+	gpc_buf_u64(o, e->correlationId);
+	gpc_buf_u64(o, e->eventId);
+	gpc_buf_u64(o, e->deviceId);
+	gpc_buf_u64(o, e->contextId);
+	gpc_buf_u64(o, e->streamId);
+	gpc_buf_endline(o);
+}
+
 static void graph(struct gpc_buf *o, const CUpti_ActivityGraphTrace2 *g)
 {
 	gpu_head(o, "graph", g->start, g->end, g->deviceId, g->contextId, g->streamId, g->correlationId);
@@ -218,6 +229,9 @@ int gpc_decode(struct gpc_decoder *d, const CUpti_Activity *rec, struct gpc_buf 
 		sync_line(out, s);
 		return 1;
 	}
+	case CUPTI_ACTIVITY_KIND_CUDA_EVENT:
+		event_line(out, (const void *)rec);   /* no time: its call has it */
+		return 1;
 	case CUPTI_ACTIVITY_KIND_GRAPH_TRACE: {
 		const CUpti_ActivityGraphTrace2 *g = (const void *)rec;
 		if (!timed(d, g->start, g->end))

@@ -48,6 +48,9 @@
 **           CBID is CUPTI's callback id (the API's name by its tables)
 **   sync    START END CONTEXT STREAM CORR SYNC_KIND EVENT_ID
 **           STREAM and EVENT_ID 4294967295 = not applicable
+**   event   CORR EVENT_ID DEVICE CONTEXT STREAM
+**           a cudaEventRecord as the GPU saw it: the stream the event
+**           was recorded on (CORR: the record call's correlation id)
 **   graph   START END DEVICE CONTEXT STREAM CORR GRAPH_ID
 **           one CUDA graph launch (--cuda-graph-trace graph)
 **   gnode   TIME TID GRAPH_ID NODE ORIGINAL NODE_TYPE     (version 3)

@@ -155,30 +155,31 @@ int gp_cli_run(const struct gp_cli_many *m, const struct gp_cli_opts *co);
 void gp_cli_ranks_order(const char *cmd, struct gp_rank_id *ids, const char *const *paths, size_t n,
 			size_t *order);
 
+/* The job of results res[0..n) (rank order, all succeeded): each one's
+** rank record (gp_rank_record_put's rows: its record, or its rows when
+** rows is set) read back with its path and rank, and the records compared
+** into j (gp_rank_job_compare: by steps, and by arrival, which names the
+** straggler; gp_rank_job_free it).  GP_OK, or GP_ERR_FORMAT with err set
+** when a record is damaged (j is then empty). */
+int gp_cli_rank_job(const struct gp_cli_result *const *res, size_t n, bool rows, struct gp_rank_job *j,
+		    gp_error *err);
+
 struct gp_coll_rank;
 struct gp_gpu;
 
-/* One loaded rank file's collectives into *r (gp_coll_extract), with the
-** link peak of gpu, or of the GPU the trace names, and *link that GPU's
-** link name (NULL = unknown).  The step comm's workers and
-** gp_cli_coll_load share.  Returns GP_OK or the error in err; the caller
-** frees *r (gp_coll_rank_free) either way. */
-int gp_cli_coll_extract(gp_trace *t, const struct gp_gpu *gpu, struct gp_coll_rank *r, const char **link,
-			gp_error *err);
-
 /* The collectives of the files in (one rank each) for a cross-rank
-** match (analysis/collectives.h): each file loaded as w says, cut to its window, its
-** collectives kept as a small record and the trace freed before the next
-** (memory is one trace at a time); then the records put in rank order
-** (gp_cli_ranks_order, its notes printed as command cmd): ranks[i] is the
-** file in->paths.v[order[i]], its rank set, ranks[0] the clock reference.
-** Each record gets the link peak of gpu, or of the GPU its trace names;
-** *link, when NULL, the first such GPU's link name.  ranks and order have
-** in->paths.n entries; the caller frees the records (gp_coll_rank_free)
-** whatever the outcome.  Returns 0, or the exit code after printing the
-** error (naming the file). */
+** match (analysis/collectives.h): each file loaded as w says (window,
+** capture traces) and cut to its window, its collectives kept as a small
+** record and the trace freed before the next (memory is one trace at a
+** time); then the records put in rank order (gp_cli_ranks_order, its notes
+** printed as command cmd): ranks[i] is the file in->paths.v[order[i]], its
+** rank set, ranks[0] the clock reference.  Each record gets the link of
+** gpu, or of the GPU its trace names.  ranks and order have in->paths.n
+** entries; the caller frees the records (gp_coll_rank_free) whatever the
+** outcome.  Returns 0, or the exit code after printing the error (naming
+** the file). */
 int gp_cli_coll_load(const char *cmd, const struct gp_cli_inputs *in, const struct gp_cli_opts *w,
-		     const struct gp_gpu *gpu, struct gp_coll_rank *ranks, size_t *order, const char **link);
+		     const struct gp_gpu *gpu, struct gp_coll_rank *ranks, size_t *order);
 
 
 #ifdef GP_MPI

@@ -320,32 +320,28 @@ int gp_cli_run(const struct gp_cli_many *m, const struct gp_cli_opts *co)
 	return rc;
 }
 
-int gp_cli_coll_extract(gp_trace *t, const struct gp_gpu *gpu, struct gp_coll_rank *r, const char **link,
-			gp_error *err)
+int gp_cli_rank_job(const struct gp_cli_result *const *res, size_t n, bool rows, struct gp_rank_job *j,
+		    gp_error *err)
 {
-	struct gp_coll_opts co = {0};
-	const struct gp_gpu *g = gpu;
-	struct gp_gpu est;
+	struct gp_rank_record *rec = gp_xcalloc(n ? n : 1, sizeof(*rec));
+	int rc = GP_OK;
 
-	*link = NULL;
-	if (gp_coll_extract(t, &co, r, err))
-		return err->status;
-	if (!g) {
-		int32_t dev = r->n ? r->v[0].device : t->devices.n ? t->devices.v[0].id : -1;
-		const struct gp_device *d = gp_trace_device(t, dev);
-		if (d)
-			g = gp_gpu_for_device(t, d, &est);
+	for (size_t i = 0; i < n && rc == GP_OK; i++)
+		rc = gp_rank_record_read(rows ? &res[i]->rows : &res[i]->record, res[i]->path, res[i]->id.rank,
+					 &rec[i], err);
+	if (rc != GP_OK) {
+		for (size_t i = 0; i < n; i++)
+			gp_rank_record_free(&rec[i]);
+		free(rec);
+		memset(j, 0, sizeof(*j));
+		return rc;
 	}
-	if (g) {
-		r->link_bw = g->link_bw * 1e9;
-		snprintf(r->gpu, sizeof(r->gpu), "%s", g->name);
-		*link = g->link;
-	}
+	gp_rank_job_compare(rec, n, j);
 	return GP_OK;
 }
 
 int gp_cli_coll_load(const char *cmd, const struct gp_cli_inputs *in, const struct gp_cli_opts *w,
-		     const struct gp_gpu *gpu, struct gp_coll_rank *ranks, size_t *order, const char **link)
+		     const struct gp_gpu *gpu, struct gp_coll_rank *ranks, size_t *order)
 {
 	size_t n = in->paths.n;
 	struct gp_rank_id *ids = gp_xcalloc(n ? n : 1, sizeof(*ids));
@@ -361,12 +357,10 @@ int gp_cli_coll_load(const char *cmd, const struct gp_cli_inputs *in, const stru
 		if (rc == GP_EXIT_OK)
 			ids[i] = gp_rank_from_meta(&t);   /* name and position: gp_cli_ranks_order */
 		if (rc == GP_EXIT_OK) {
-			const char *l;
-			if (gp_cli_coll_extract(&t, gpu, &ranks[i], &l, &err)) {
+			struct gp_coll_opts o = {.gpu = gpu};
+			if (gp_coll_extract(&t, &o, &ranks[i], &err)) {
 				gp_err_print(&err);
 				rc = gp_exit_code(err.status);
-			} else if (l && !*link) {
-				*link = l;
 			}
 		}
 		gp_trace_free(&t);

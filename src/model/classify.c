@@ -1,6 +1,8 @@
 /*
 ** Records classified by their names; see classify.h.
 */
+#include <stdbool.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "model/classify.h"
@@ -52,4 +54,128 @@ enum gp_sync_call gp_api_sync_call(const char *name)
 	    !strstr(name, "Async") && !strstr(name, "Symbol"))
 		return GP_SYNC_CALL_COPY;
 	return GP_SYNC_CALL_NONE;
+}
+
+/* ---- API classes: a name is cut to its stem ("cudaStreamSynchronize_v3020"
+** and "hipStreamSynchronize" are both "StreamSynchronize"), then stems are
+** matched by prefix in a table ---- */
+
+struct stem_rule {
+	const char *stem;
+	unsigned char whole;    /* 1: the stem must equal it, 0: start with it */
+	unsigned char cls;      /* enum gp_api_class */
+};
+
+/* The first rule whose stem starts the name's stem (or equals it, for
+** whole) gives the class. */
+static const struct stem_rule rules[] = {
+	{"GraphLaunch", 0, GP_APIC_GRAPH_LAUNCH},
+	{"Launch", 0, GP_APIC_LAUNCH},             /* LaunchKernel, LaunchKernelExC, LaunchCooperativeKernel, LaunchHostFunc, Launch */
+	{"ExtLaunch", 0, GP_APIC_LAUNCH},          /* hipExtLaunchKernel */
+	{"ModuleLaunch", 0, GP_APIC_LAUNCH},       /* hipModuleLaunchKernel */
+	{"ExtModuleLaunch", 0, GP_APIC_LAUNCH},
+	{"Memcpy", 0, GP_APIC_COPY},
+	{"Memset", 0, GP_APIC_MEMSET},
+	{"DeviceSynchronize", 1, GP_APIC_SYNC_DEVICE},
+	{"ThreadSynchronize", 1, GP_APIC_SYNC_DEVICE},
+	{"CtxSynchronize", 1, GP_APIC_SYNC_DEVICE},
+	{"StreamSynchronize", 1, GP_APIC_SYNC_STREAM},
+	{"EventSynchronize", 1, GP_APIC_SYNC_EVENT},
+	{"StreamWaitEvent", 1, GP_APIC_STREAM_WAIT},
+	{"EventRecord", 0, GP_APIC_EVENT_RECORD},  /* EventRecordWithFlags */
+	{"EventQuery", 1, GP_APIC_QUERY},
+	{"StreamQuery", 1, GP_APIC_QUERY},
+	{"Malloc", 0, GP_APIC_ALLOC},              /* Malloc, MallocHost, MallocManaged, MallocAsync, Malloc3D... */
+	{"ExtMalloc", 0, GP_APIC_ALLOC},           /* hipExtMallocWithFlags */
+	{"Free", 0, GP_APIC_ALLOC},                /* Free, FreeHost, FreeAsync, FreeArray */
+	{"HostAlloc", 1, GP_APIC_ALLOC},
+	{"HostMalloc", 1, GP_APIC_ALLOC},
+	{"HostFree", 1, GP_APIC_ALLOC},
+	{"HostRegister", 1, GP_APIC_ALLOC},
+	{"HostUnregister", 1, GP_APIC_ALLOC},
+	{"MemAlloc", 0, GP_APIC_ALLOC},            /* driver: MemAlloc, MemAllocHost, MemAllocManaged... */
+	{"MemFree", 0, GP_APIC_ALLOC},
+	{"MemHostAlloc", 1, GP_APIC_ALLOC},
+	{"MemHostRegister", 1, GP_APIC_ALLOC},
+	{"MemHostUnregister", 1, GP_APIC_ALLOC},
+	{"MemCreate", 1, GP_APIC_ALLOC},           /* virtual memory (expandable segments) */
+	{"MemRelease", 1, GP_APIC_ALLOC},
+	{"MemMap", 1, GP_APIC_ALLOC},
+	{"MemUnmap", 1, GP_APIC_ALLOC},
+	{"MemAddressReserve", 1, GP_APIC_ALLOC},
+	{"MemAddressFree", 1, GP_APIC_ALLOC},
+	{"MemSetAccess", 1, GP_APIC_ALLOC},
+	{"ModuleLoad", 0, GP_APIC_MODULE},         /* ModuleLoad, ModuleLoadData, ModuleLoadDataEx, ModuleLoadFatBinary */
+	{"LibraryLoad", 0, GP_APIC_MODULE},        /* LibraryLoadData, LibraryLoadFromFile */
+	{"LinkCreate", 1, GP_APIC_MODULE},
+	{"LinkAddData", 1, GP_APIC_MODULE},
+	{"LinkAddFile", 1, GP_APIC_MODULE},
+	{"LinkComplete", 1, GP_APIC_MODULE},
+	{NULL, 0, 0},
+};
+
+/* Copies the stem of name into buf: without the cuda/cu/hip prefix and
+** the version (_vNNNN) and per-thread (_ptsz, _ptds, _spt) suffixes.
+** Returns NULL when name has none of the prefixes. */
+static const char *stem_of(const char *name, char *buf, size_t size)
+{
+	size_t n;
+	char *us;
+
+	if (strncmp(name, "cuda", 4) == 0)
+		name += 4;
+	else if (strncmp(name, "hip", 3) == 0)
+		name += 3;
+	else if (strncmp(name, "cu", 2) == 0)
+		name += 2;
+	else
+		return NULL;
+	n = strlen(name);
+	if (n >= size)
+		n = size - 1;
+	memcpy(buf, name, n);
+	buf[n] = '\0';
+	while ((us = strrchr(buf, '_')) != NULL) {
+		const char *s = us + 1;
+		bool cut = strcmp(s, "ptsz") == 0 || strcmp(s, "ptds") == 0 || strcmp(s, "spt") == 0;
+		if (!cut && s[0] == 'v' && s[1]) {
+			cut = true;
+			for (const char *d = s + 1; *d; d++)
+				if (*d < '0' || *d > '9')
+					cut = false;
+		}
+		if (!cut)
+			break;
+		*us = '\0';
+	}
+	return buf;
+}
+
+enum gp_api_class gp_api_class_of(const char *name)
+{
+	char buf[128];
+	const char *stem;
+
+	if (!name)
+		return GP_APIC_OTHER;
+	if (strncmp(name, "nvrtc", 5) == 0 || strncmp(name, "hiprtc", 6) == 0)
+		return GP_APIC_MODULE;
+	if (!(stem = stem_of(name, buf, sizeof(buf))) || !*stem)
+		return GP_APIC_OTHER;
+	for (int i = 0; rules[i].stem; i++) {
+		size_t n = strlen(rules[i].stem);
+		if (strncmp(stem, rules[i].stem, n) == 0 && (!rules[i].whole || stem[n] == '\0'))
+			return (enum gp_api_class)rules[i].cls;
+	}
+	return GP_APIC_OTHER;
+}
+
+const char *gp_api_class_name(enum gp_api_class c)
+{
+	static const char *const names[GP_APIC__COUNT] = {
+		"other", "launch", "graph_launch", "copy", "memset", "sync_device", "sync_stream",
+		"sync_event", "stream_wait", "event_record", "query", "alloc", "module",
+	};
+
+	return (unsigned)c < GP_APIC__COUNT ? names[c] : "other";
 }

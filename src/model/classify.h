@@ -1,7 +1,11 @@
 /*
 ** What a record of the trace is, by the names it carries: whether a kernel
 ** is communication (a collective or point-to-point transfer between GPUs),
-** whether an API call holds the host until the GPU catches up, and how.
+** what an API call does for the step's dependencies (launches, copies,
+** waits for the GPU and for what, records an event, makes a stream wait,
+** allocates, loads code: gp_api_class, by the CUDA runtime, driver and HIP
+** spellings with or without version and per-thread suffixes), and whether
+** it holds the host until the GPU catches up.
 ** The one definition of each: the op model, the time breakdown, the
 ** collectives, advise and every writer ask here (docs/trace-model.md,
 ** "Classification").
@@ -54,6 +58,60 @@ enum gp_sync_call gp_api_sync_call(const char *name);
 static inline bool gp_sync_call_waits(enum gp_sync_call k)
 {
 	return k != GP_SYNC_CALL_NONE && k != GP_SYNC_CALL_COPY;
+}
+
+/* ---- what an API call does (for the dependency graph, docs/dependencies.md) ---- */
+
+enum gp_api_class {
+	GP_APIC_OTHER,          /* cudaGetDevice, cudaSetDevice, attribute queries... */
+	GP_APIC_LAUNCH,         /* one kernel (or host function) onto a stream */
+	GP_APIC_GRAPH_LAUNCH,   /* a CUDA/HIP graph: many GPU records on one call */
+	GP_APIC_COPY,           /* a memcpy; synchronous unless the name says Async */
+	GP_APIC_MEMSET,
+	GP_APIC_SYNC_DEVICE,    /* waits for all the device's streams */
+	GP_APIC_SYNC_STREAM,    /* waits for one stream */
+	GP_APIC_SYNC_EVENT,     /* waits for a recorded event */
+	GP_APIC_STREAM_WAIT,    /* makes a stream wait for an event: the CPU does not wait */
+	GP_APIC_EVENT_RECORD,
+	GP_APIC_QUERY,          /* polls an event or stream without waiting */
+	GP_APIC_ALLOC,          /* device or pinned memory: malloc, free, map, register */
+	GP_APIC_MODULE,         /* loading or compiling GPU code: module/library load, NVRTC, link */
+	GP_APIC__COUNT
+};
+
+/* The class of the API function called name (NULL or unknown: OTHER). */
+enum gp_api_class gp_api_class_of(const char *name);
+
+/* Whether a call of class c blocks the calling thread until GPU work
+** finishes (device, stream and event syncs).  Synchronous copies block
+** too, but on their own copy: the dependency pass sees that from the
+** copy's end, not from the class. */
+static inline bool gp_api_class_is_sync(enum gp_api_class c)
+{
+	return c == GP_APIC_SYNC_DEVICE || c == GP_APIC_SYNC_STREAM || c == GP_APIC_SYNC_EVENT;
+}
+
+/* Whether a call of class c puts work on a GPU stream. */
+static inline bool gp_api_class_launches(enum gp_api_class c)
+{
+	return c == GP_APIC_LAUNCH || c == GP_APIC_GRAPH_LAUNCH || c == GP_APIC_COPY ||
+	       c == GP_APIC_MEMSET;
+}
+
+/* A short lower-case name of the class ("sync_stream"), for notes and
+** tests. */
+const char *gp_api_class_name(enum gp_api_class c);
+
+/* Whether kernel k of t was launched as part of a CUDA/HIP graph: it has a
+** graph id or node, or its launching call api (-1: not known) is a graph
+** launch (cudaGraphLaunch, cuGraphLaunch, hipGraphLaunch).  PyTorch writes
+** the graph id only since 2.1: the call decides for older traces. */
+static inline bool gp_kernel_graph_launched(const gp_trace *t, const struct gp_kernel *k, int32_t api)
+{
+	const struct gp_kernel_def *d = gp_kernel_def(t, k);
+
+	return d->graph_id || d->graph_node ||
+	       (api >= 0 && gp_api_class_of(gp_s(t, gp_api_def(t, &t->apis.v[api])->name)) == GP_APIC_GRAPH_LAUNCH);
 }
 
 #endif

@@ -32,6 +32,8 @@ void gp_trace_free(gp_trace *t)
 	gp_vec_free(t->memcpys);
 	gp_vec_free(t->memsets);
 	gp_vec_free(t->syncs);
+	gp_vec_free(t->window_work);
+	gp_vec_free(t->event_records);
 	gp_vec_free(t->ranges);
 	gp_vec_free(t->coll_args);
 	gp_vec_free(t->launch_args);
@@ -432,7 +434,7 @@ static int cmp_activity(const void *pa, const void *pb)
 
 struct gp_activity *gp_trace_activities(const gp_trace *t, size_t *n)
 {
-	size_t cap = t->kernels.n + t->memcpys.n + t->memsets.n, m = 0;
+	size_t cap = t->kernels.n + t->memcpys.n + t->memsets.n + t->window_work.n, m = 0;
 	struct gp_activity *v = gp_xmalloc((cap ? cap : 1) * sizeof(*v));
 
 	for (size_t i = 0; i < t->kernels.n; i++, m++)
@@ -442,6 +444,9 @@ struct gp_activity *gp_trace_activities(const gp_trace *t, size_t *n)
 		v[m] = (struct gp_activity){t->memcpys.v[i].start, t->memcpys.v[i].end, t->memcpys.v[i].device, (uint32_t)m};
 	for (size_t i = 0; i < t->memsets.n; i++, m++)
 		v[m] = (struct gp_activity){t->memsets.v[i].start, t->memsets.v[i].end, t->memsets.v[i].device, (uint32_t)m};
+	for (size_t i = 0; i < t->window_work.n; i++, m++)
+		v[m] = (struct gp_activity){t->window_work.v[i].start, t->window_work.v[i].end, t->window_work.v[i].device,
+					    UINT32_MAX};
 	for (size_t i = 0; i < m; i++)
 		if (v[i].e < v[i].s)
 			v[i].e = v[i].s;

@@ -186,6 +186,11 @@ struct gp_memset {
 	uint64_t graph_node;    /* CUDA graph node id, 0 = not from a graph */
 };
 
+/* What a synchronisation waited on, as CUPTI records it: a stream or
+** device sync (the work launched on that stream or device before the
+** call), an event sync or a stream's wait for an event (the work launched
+** on the event's stream before the event was recorded).  corr is the
+** synchronising API call's. */
 struct gp_sync {
 	gp_ns start, end;
 	uint64_t corr;
@@ -194,6 +199,23 @@ struct gp_sync {
 	uint32_t context, stream;
 	uint8_t kind;          /* enum gp_sync_kind */
 	uint64_t event_id;
+	uint64_t record_corr;  /* the correlation id of the call that recorded
+			       ** the event waited on, when the file states it
+			       ** (Kineto's wait_on_cuda_event_record_corr_id);
+			       ** 0 = find it by event_id */
+};
+
+/* A cudaEventRecord / hipEventRecord as the GPU saw it: the event marks
+** the point of stream that the work launched before the record call
+** reached.  The call itself is the API call with correlation id corr
+** (its time says which launches came before).  nsys and nvprof list them
+** (CUDA_EVENT); Kineto names them in the waits on them (wait_on_stream). */
+struct gp_event_record {
+	uint64_t corr;          /* the record call's correlation id */
+	uint64_t event_id;      /* 0 = not stated */
+	uint32_t pid;           /* 0 = unknown */
+	int32_t device;
+	uint32_t stream;
 };
 
 /* A range: NVTX range or mark, framework op, annotation, timer.  CPU ranges
@@ -317,6 +339,17 @@ enum gp_graph_state {
 	GP_GRAPH__COUNT
 };
 
+/* A kernel an iteration window does not keep (it belongs to another
+** iteration) that runs inside the window's span, clipped to it: busy time
+** of the window that no kept record holds (the breakdown and the busy
+** timeline count it; nothing lists it).  docs/window.md. */
+struct gp_window_work {
+	gp_ns start, end;
+	int32_t device;
+	uint32_t stream;
+	bool comm;              /* a communication kernel */
+};
+
 /* One allocator event: memory allocated (bytes > 0) or freed (bytes < 0)
 ** on a device, as the profiler recorded it (Kineto [memory] instants, nsys
 ** CUDA memory-usage events).  The totals are the allocator's own figures
@@ -424,6 +457,7 @@ typedef struct gp_trace {
 	GP_VEC(struct gp_memcpy) memcpys;
 	GP_VEC(struct gp_memset) memsets;
 	GP_VEC(struct gp_sync) syncs;
+	GP_VEC(struct gp_event_record) event_records;
 	GP_VEC(struct gp_range) ranges;
 	GP_VEC(struct gp_memevent) memevents;
 	GP_VEC(struct gp_op_ext) op_exts;
@@ -442,6 +476,13 @@ typedef struct gp_trace {
 	gp_str graph_unknown_op; /* GP_GRAPH_UNKNOWN_OP (analysis/attr_graph.h),
 				 ** interned when a kernel was replayed from a
 				 ** graph; 0 = none was */
+	/* Set by gp_window_apply: the span of the window the trace was cut
+	** to (the work in it counts, clipped to it: docs/window.md), and for
+	** an iteration window the kernels of other iterations still running
+	** inside it, clipped. */
+	bool windowed;
+	gp_ns window_lo, window_hi;
+	GP_VEC(struct gp_window_work) window_work;
 } gp_trace;
 
 void gp_trace_init(gp_trace *t);
@@ -610,11 +651,11 @@ bool gp_trace_span(const gp_trace *t, gp_ns *first, gp_ns *last);
 struct gp_activity {
 	gp_ns s, e;
 	int32_t dev;
-	uint32_t unit;
+	uint32_t unit;          /* deps.h's unit numbering; UINT32_MAX: window work */
 };
 
-/* Every GPU activity of t, sorted by device and start; *n of them (the
-** caller frees the array).  An end before the start (bad input) is taken
+/* Every GPU activity of t (its window work too), sorted by device and
+** start; *n of them (the caller frees the array).  An end before the start (bad input) is taken
 ** as the start.  The one source of a device's busy and idle time, for
 ** advise's idle gaps and the export's busy counters and idle slices. */
 struct gp_activity *gp_trace_activities(const gp_trace *t, size_t *n);

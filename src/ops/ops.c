@@ -182,9 +182,8 @@ void gp_pp_type(struct gp_opctx *c, enum gp_dtype dt)
 
 /* ---- rule lookup ---- */
 
-/* The op name without its namespace: "aten::linear" -> "linear",
-** "torch.nn.functional.linear" stays as markers give the op separately. */
-static const char *op_base(const char *s)
+/* "torch.nn.functional.linear" stays as markers give the op separately. */
+const char *gp_op_base(const char *s)
 {
 	static const char *const ns[] = {
 		"aten::", "prim::", "torch::", "c10d::", "_c10d_functional::", "c10d_functional::",
@@ -616,11 +615,11 @@ void gp_ops_run(gp_trace *t, const struct gp_peak_opts *po, struct gp_ops *ops)
 			o->comm = c.kn->comm;
 			continue;
 		}
-		c.op = op_base(gp_s(t, opid));
+		c.op = gp_op_base(gp_s(t, opid));
 		/* PyProf marks RNN cells as mod "LSTMCell", op "forward": the
 		** module names the op. */
 		if (strcmp(c.op, "forward") == 0 && t->attrs[i].mod) {
-			c.op = op_base(gp_s(t, t->attrs[i].mod));
+			c.op = gp_op_base(gp_s(t, t->attrs[i].mod));
 			opid = t->attrs[i].mod;
 		}
 		int ri = -1;

@@ -106,6 +106,11 @@ struct gp_roofline;
 ** kernel has none (ideal, eff and bound unknown, achieved rates kept). */
 void gp_op_roofline(const gp_trace *t, const struct gp_ops *o, size_t k, struct gp_roofline *rl);
 
+/* The op name s without its namespace ("aten::linear" -> "linear",
+** "nccl:all_reduce" -> "all_reduce"): the op model's rules and the
+** names people type match on it.  Points into s. */
+const char *gp_op_base(const char *s);
+
 /* Totals over a gp_ops_run() result, for `info`. */
 struct gp_ops_summary {
 	double gpu_ns;          /* total kernel time */

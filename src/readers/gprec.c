@@ -134,7 +134,7 @@ static bool parse_double(const char *s, double *v)
 /* Where the model stood at the last chunk line: a truncated version 2
 ** file is cut back to it. */
 struct chunk_mark {
-	size_t kernels, apis, memcpys, memsets, syncs, ranges, devices, threads, warnings, graph_nodes;
+	size_t kernels, apis, memcpys, memsets, syncs, event_records, ranges, devices, threads, warnings, graph_nodes;
 	uint64_t nranges, dropped[4], graphs, graph_execs, overhead_ns;
 	uint64_t lineno;
 };
@@ -493,6 +493,25 @@ static int parse_sync(struct rec_state *st, char **f, int n, const char *where, 
 	return GP_OK;
 }
 
+/* A cudaEventRecord: the stream its event was recorded on (its call has
+** the time). */
+static int parse_event(struct rec_state *st, char **f, int n, const char *where, gp_error *err)
+{
+	uint64_t v[5];
+
+	if (n != 6)
+		return gp_err(err, GP_ERR_CORRUPT, "%s: event has %d fields, expected 6", where, n);
+	if (!parse_u64s(f, 1, 6, v) || v[2] > INT32_MAX || !fits_u32(v + 3, 2))
+		return gp_err(err, GP_ERR_CORRUPT, "%s: bad number in an event", where);
+	struct gp_event_record *e = gp_vec_push(st->t->event_records);
+	e->corr = v[0];
+	e->event_id = v[1];
+	e->device = (int32_t)v[2];
+	e->stream = (uint32_t)v[4];
+	e->pid = st->pid;
+	return GP_OK;
+}
+
 /* A CUDA graph launch (--cuda-graph-trace graph): one whole-graph record
 ** ("[CUDA graph N]", GP_KDEF_WHOLE_GRAPH), the GPU busy time of all its
 ** nodes, which the recording does not hold one by one. */
@@ -594,7 +613,8 @@ static void mark_chunk(struct rec_state *st, uint64_t lineno)
 
 	st->mark = (struct chunk_mark){
 		.kernels = t->kernels.n, .apis = t->apis.n, .memcpys = t->memcpys.n,
-		.memsets = t->memsets.n, .syncs = t->syncs.n, .ranges = t->ranges.n,
+		.memsets = t->memsets.n, .syncs = t->syncs.n, .event_records = t->event_records.n,
+		.ranges = t->ranges.n,
 		.devices = t->devices.n, .threads = t->threads.n, .warnings = t->warnings.n,
 		.graph_nodes = t->graph_nodes.n, .nranges = st->nranges,
 		.graphs = st->graphs, .graph_execs = st->graph_execs, .overhead_ns = st->overhead_ns, .lineno = lineno,
@@ -611,6 +631,7 @@ static void cut_to_mark(struct rec_state *st)
 	t->memcpys.n = st->mark.memcpys;
 	t->memsets.n = st->mark.memsets;
 	t->syncs.n = st->mark.syncs;
+	t->event_records.n = st->mark.event_records;
 	t->ranges.n = st->mark.ranges;
 	t->devices.n = st->mark.devices;
 	t->threads.n = st->mark.threads;
@@ -702,7 +723,7 @@ static int parse_v2(struct rec_state *st, char **f, int n, uint64_t lineno, cons
 	} types[] = {
 		{"kernel", parse_kernel}, {"api", parse_api}, {"memcpy", parse_memcpy},
 		{"memset", parse_memset}, {"sync", parse_sync}, {"device", parse_device},
-		{"graph", parse_graph}, {"overhead", parse_overhead}, {"dropped", parse_dropped},
+		{"graph", parse_graph}, {"event", parse_event}, {"overhead", parse_overhead}, {"dropped", parse_dropped},
 		{"note", parse_note}, {"gnode", parse_gnode}, {"gexec", parse_gexec},
 	};
 	size_t ntypes = sizeof(types) / sizeof(types[0]) - (st->version < 3 ? 2 : 0);

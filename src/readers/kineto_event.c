@@ -23,6 +23,7 @@ void kineto_event_reset(struct kineto_event *e)
 	e->name_cap = cap;
 	e->seq = -1;
 	e->device = -1;
+	e->wait_stream = -1;
 	e->mem_total_alloc = e->mem_total_reserved = -1;
 	e->mem_device = e->mem_device_type = -1;
 	e->coll_in = e->coll_out = e->coll_group_size = e->coll_seq = -1;
@@ -273,6 +274,17 @@ static void add_sync(struct kineto_parser *p, const struct kineto_event *e, gp_n
 	s->stream = (uint32_t)e->stream;
 	s->kind = sync_kind_of(e->name);
 	s->event_id = e->wait_event;
+	/* a wait names the event's record call and stream ("wait_on_*", newer
+	** PyTorch; -1 when the record is unknown): the record as nsys lists it */
+	if (e->wait_record && e->wait_record != UINT64_MAX && e->wait_stream >= 0) {
+		struct gp_event_record *r = gp_vec_push(p->t->event_records);
+		r->corr = e->wait_record;
+		r->event_id = e->wait_event;
+		r->pid = 0;
+		r->device = s->device;
+		r->stream = (uint32_t)e->wait_stream;
+		s->record_corr = e->wait_record;
+	}
 }
 
 /* cuda_runtime, cuda_driver, mtia_runtime and the 2021 Runtime, where

@@ -64,6 +64,7 @@ static void link_pids(gp_trace *t)
 	LINK(memcpys)
 	LINK(memsets)
 	LINK(syncs)
+	LINK(event_records)
 #undef LINK
 	gp_call_index_free(&calls);
 }

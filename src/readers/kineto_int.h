@@ -65,7 +65,7 @@ enum key {
 	K_DEVICE, K_CONTEXT, K_STREAM, K_CORR, K_EXT_ID, K_REGS, K_SMEM, K_GRID,
 	K_BLOCK, K_BYTES, K_CBID, K_SEQ, K_FWD_TID, K_INPUT_DIMS, K_INPUT_TYPES,
 	K_CONCRETE, K_CALL_STACK, K_GRAPH_ID, K_GRAPH_NODE, K_ARG_NAME,
-	K_WAIT_EVENT, K_LAUNCH_KERNEL, K_MODULE_FQN, K_ANNOT_LAYER,
+	K_WAIT_EVENT, K_WAIT_STREAM, K_WAIT_RECORD, K_LAUNCH_KERNEL, K_MODULE_FQN, K_ANNOT_LAYER,
 	/* args of collectives (record_param_comms, NCCL kernels) */
 	K_COLL_NAME, K_COLL_IN, K_COLL_OUT, K_COLL_GROUP_SIZE, K_COLL_DTYPE, K_COLL_GROUP,
 	K_COLL_SEQ,
@@ -108,6 +108,10 @@ struct kineto_event {
 	uint64_t id;
 	int64_t device, context, stream, cbid, seq;
 	uint64_t corr, ext_id, regs, smem, bytes, graph_id, graph_node, fwd_tid, wait_event;
+	/* cuda_sync: the stream and the record call of the event waited on;
+	** -1 / 0 = not stated */
+	int64_t wait_stream;
+	uint64_t wait_record;
 	uint32_t grid[3], block[3];
 	/* [memory] instants; totals -1 = not stated */
 	int64_t mem_bytes, mem_total_alloc, mem_total_reserved, mem_device, mem_device_type;

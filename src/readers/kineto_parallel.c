@@ -285,6 +285,7 @@ static bool merge_part(struct kineto_parser *p, struct kineto_parser *q)
 	VEC_MOVE(t->memcpys, u->memcpys);
 	VEC_MOVE(t->memsets, u->memsets);
 	VEC_MOVE(t->syncs, u->syncs);
+	VEC_MOVE(t->event_records, u->event_records);
 	VEC_MOVE(t->memevents, u->memevents);
 	uint32_t ext0 = (uint32_t)t->op_exts.n, nvtx0 = (uint32_t)t->range_nvtx.n;
 	struct gp_range *r = VEC_MOVE(t->ranges, u->ranges);
@@ -355,7 +356,7 @@ static bool merge_part(struct kineto_parser *p, struct kineto_parser *q)
 static bool trace_is_blank(const gp_trace *t)
 {
 	return !t->devices.n && !t->processes.n && !t->threads.n && !t->kernels.n && !t->apis.n &&
-	       !t->memcpys.n && !t->memsets.n && !t->syncs.n && !t->ranges.n && !t->op_exts.n &&
+	       !t->memcpys.n && !t->memsets.n && !t->syncs.n && !t->event_records.n && !t->ranges.n && !t->op_exts.n &&
 	       !t->range_nvtx.n &&
 	       !t->memevents.n && !t->coll_args.n && !t->launch_args.n && !t->node_annots.n &&
 	       !t->args.n && !t->meta.n && !t->warnings.n && !t->attrs;

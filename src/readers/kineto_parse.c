@@ -197,6 +197,7 @@ static void args_signed(struct kineto_event *e, uint8_t k, const char *s, size_t
 	case K_DEVICE: e->device = v; e->have |= H_DEVICE; break;
 	case K_CONTEXT: e->context = v; e->have |= H_CONTEXT; break;
 	case K_STREAM: e->stream = v; e->have |= H_STREAM; break;
+	case K_WAIT_STREAM: e->wait_stream = v; break;
 	case K_CBID: e->cbid = v; break;
 	case K_MEM_BYTES: e->mem_bytes = v; e->have |= H_MEM_BYTES; break;
 	case K_MEM_TOTAL_ALLOC: e->mem_total_alloc = v; e->have |= H_MEM_TOTAL_ALLOC; break;
@@ -222,6 +223,7 @@ static void args_unsigned(struct kineto_event *e, uint8_t k, const char *s, size
 	case K_GRAPH_ID: e->graph_id = u; break;
 	case K_GRAPH_NODE: e->graph_node = u; break;
 	case K_WAIT_EVENT: e->wait_event = u; break;
+	case K_WAIT_RECORD: e->wait_record = u; break;
 	case K_MEM_ADDR: e->mem_addr = u; break;
 	}
 }
@@ -296,6 +298,7 @@ static int args_value(struct kineto_parser *p, uint8_t k, char kind, const char 
 	if (kind != 'n' && kind != 's')
 		return 1;
 	if (k == K_SEQ || k == K_DEVICE || k == K_CONTEXT || k == K_STREAM || k == K_CBID ||
+	    k == K_WAIT_STREAM ||
 	    (k >= K_MEM_BYTES && k <= K_MEM_DEV_TYPE && k != K_MEM_ADDR))
 		args_signed(e, k, s, n);
 	else

@@ -26,6 +26,7 @@
 #define T_MEMCPY "CUPTI_ACTIVITY_KIND_MEMCPY"
 #define T_MEMSET "CUPTI_ACTIVITY_KIND_MEMSET"
 #define T_SYNC "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION"
+#define T_EVENT "CUPTI_ACTIVITY_KIND_CUDA_EVENT"
 #define T_GRAPH "CUPTI_ACTIVITY_KIND_GRAPH_TRACE"
 #define T_GRAPH_NODE "CUDA_GRAPH_NODE_EVENTS"
 #define T_NVTX "NVTX_EVENTS"
@@ -792,6 +793,29 @@ static int read_syncs(struct nsys *r)
 	return finish(r, st, rc, "synchronizations");
 }
 
+/* cudaEventRecord calls as the GPU saw them: which stream each event was
+** recorded on.  They carry no time (their API call does), so a window
+** keeps them all; the dependency pass ignores those whose call is gone.
+** greenContextId and later columns are not needed. */
+static int read_event_records(struct nsys *r)
+{
+	static const char *const cols[] = {"correlationId", "eventId", "globalPid", "deviceId", "streamId"};
+	sqlite3_stmt *st;
+	int rc;
+
+	if ((rc = select_cols(r, T_EVENT, "CUDA event records", cols, GP_SQL_NCOLS(cols), 5, &st)) || !st)
+		return rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct gp_event_record *e = gp_vec_push(r->t->event_records);
+		e->corr = gp_sql_is_null(st, 0) ? 0 : (uint64_t)gp_sql_i64(st, 0);
+		e->event_id = (uint64_t)gp_sql_i64(st, 1);
+		e->pid = gp_sql_is_null(st, 2) ? 0 : gid_pid(gp_sql_i64(st, 2));
+		e->device = (int32_t)gp_sql_i64(st, 3);
+		e->stream = (uint32_t)gp_sql_i64(st, 4);
+	}
+	return finish(r, st, rc, "CUDA event records");
+}
+
 /* nsys --cuda-memory-usage=true: one row per allocation or free (operation
 ** 0 or 1) with its size as a positive count and no totals.  The thread is
 ** that of the API call with the same correlation id (the rows name only the
@@ -1093,6 +1117,7 @@ static int load(const char *path, gp_trace *t, const struct gp_load_opts *o, gp_
 	    !(rc = read_memcpys(&r)) &&
 	    !(rc = read_memsets(&r)) &&
 	    !(rc = read_syncs(&r)) &&
+	    !(rc = read_event_records(&r)) &&
 	    !(rc = read_memevents(&r)) &&
 	    !(rc = read_nvtx(&r))) {
 		fix_ranges(&r);

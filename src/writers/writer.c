@@ -123,15 +123,3 @@ int gp_columns_select(const struct gp_column *cols, int ncols, const char *list,
 	return n;
 }
 
-const char *gp_fmt_duration(double ns, char *buf, size_t size)
-{
-	if (ns < 1e3)
-		snprintf(buf, size, "%.0f ns", ns);
-	else if (ns < 1e6)
-		snprintf(buf, size, "%.3f us", ns / 1e3);
-	else if (ns < 1e9)
-		snprintf(buf, size, "%.3f ms", ns / 1e6);
-	else
-		snprintf(buf, size, "%.3f s", ns / 1e9);
-	return buf;
-}

@@ -16,6 +16,7 @@
 #include <stdio.h>
 
 #include "util/error.h"
+#include "util/fmt.h"
 
 struct gp_column {
 	const char *key;      /* -c name and JSON key: "kernel" */
@@ -94,8 +95,6 @@ const char *gp_name_list(const char *const *names, char *buf, size_t size);
 /* The row writers' names as gp_name_list writes them. */
 const char *gp_writer_names(char *buf, size_t size);
 
-/* Formats ns as a human duration ("1.234 ms") into buf; returns buf. */
-const char *gp_fmt_duration(double ns, char *buf, size_t size);
 
 /* Column selection shared by the commands: parses "a,b,c" against cols
 ** into idx[] (returns count) or fails with GP_ERR_USAGE listing the valid

@@ -23,14 +23,13 @@ import csv, sys
 rows = list(csv.reader(open(sys.argv[1])))
 d = [int(r[3]) for r in rows]
 assert d == sorted(d, reverse=True), d
-assert all(r[4] in ("short_gap", "sync", "pageable_memcpy", "host_launch", "other") for r in rows), rows
+assert all(r[4] in ("launch", "gpu_gap", "event_wait", "sync", "cpu_op", "python", "annotation", "dataloader",
+                    "allocator", "jit", "cuda_api", "untraced", "unknown") for r in rows), rows
 PY
-run_ok "$GPUPROF" breakdown --short-gap 0 -f csv --no-header "$TMP/g.json"
-assert_grep '^"?0"?,"?all"?,"?idle_short_gap"?,"?0"?,' "$TMP/out"
 expect_exit 2 "$GPUPROF" breakdown --as nsight "$TMP/g.json"
 expect_exit 2 "$GPUPROF" breakdown --view nope "$TMP/g.json"
-expect_exit 2 "$GPUPROF" breakdown --short-gap -5 "$TMP/g.json"
-expect_exit 2 "$GPUPROF" breakdown --short-gap 12x "$TMP/g.json"
+expect_exit 2 "$GPUPROF" breakdown --buckets 0 "$TMP/g.json"
+expect_exit 2 "$GPUPROF" breakdown --buckets 12x "$TMP/g.json"
 printf '{"traceEvents": [{"ph": "X", "cat": "kernel", "name": "k", "ts": 5, "dur": -3, "pid": 0, "tid": 7}' >"$TMP/bad.json"
 "$GPUPROF" breakdown "$TMP/bad.json" >/dev/null 2>&1
 [ $? -le 4 ] || fail "truncated input crashed breakdown"
@@ -102,10 +101,15 @@ for k, v in timeline(gpu).items():
     assert abs(v - got[k]) <= 1e-4, ("all GPU events", k, v, got[k])
 PY
 
-# advise's exposed-comm finding is the breakdown's comm_exposed; its
-# evidence names the breakdown's communication total, and idle-gaps gives
-# the breakdown's idle total
+# advise reads the breakdown's numbers: on HTA's DDP trace the CPU issues
+# the ops too slowly (56% of the span idle on framework ops' CPU time,
+# 18% on the user's ranges), which cpu-bound and user-code state with the
+# breakdown's totals; its 39.6 ms of exposed communication would save
+# nothing overlapped (every kernel after it waits for its launch: even
+# NCCL 100x faster leaves the span as it is), so no exposed-comm finding
 f=$TESTDATA/hta/nccl_parser_config/nccl_data.json.gz
+run_ok "$GPUPROF" advise -f csv --what-if 'kernel:nccl*=100x' "$f"
+assert_grep '^"gpu_span","660551005","660551005","0"' "$TMP/out"
 run_ok "$GPUPROF" breakdown -f csv --no-header "$f"
 cp "$TMP/out" "$TMP/bd.csv"
 run_ok "$GPUPROF" advise -f json "$f"
@@ -113,12 +117,11 @@ python3 - "$TMP/bd.csv" "$TMP/out" <<'PY' || fail "advise disagrees with breakdo
 import csv, json, sys
 bd = {r[2]: int(r[3]) for r in csv.reader(open(sys.argv[1])) if r[1] == "all"}
 found = [json.loads(l) for l in open(sys.argv[2]) if l.startswith("{")]
-comm = [x for x in found if x["kind"] == "exposed-comm"]
-assert len(comm) == 1, found
-assert "exposed %.2f ms" % (bd["comm_exposed"] / 1e6) in comm[0]["title"], (comm[0]["title"], bd)
-assert "communication runs %.2f ms" % (bd["communication"] / 1e6) in comm[0]["evidence"], comm[0]
-# its time at stake never exceeds the exposed time
-assert comm[0]["time_ns"] <= bd["comm_exposed"], (comm[0], bd)
-idle = [x for x in found if x["kind"] == "idle-gaps"]
-assert not idle or "all idle time (%.2f ms" % (bd["idle"] / 1e6) in idle[0]["evidence"], (idle, bd)
+kinds = {x["kind"]: x for x in found}
+assert bd["comm_exposed"] == 39559468 and "exposed-comm" not in kinds, found
+cpu, user = kinds["cpu-bound"], kinds["user-code"]
+assert cpu["position"] == 1 and cpu["involved_ns"] == bd["idle_cpu_op"], (cpu, bd)
+assert user["involved_ns"] == bd["idle_annotation"], (user, bd)
+assert "the GPU sat idle %.3f ms" % (bd["idle_cpu_op"] / 1e6) in cpu["title"], cpu
+assert 0 < cpu["saving_ns"] <= bd["idle"], (cpu, bd)
 PY

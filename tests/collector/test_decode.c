@@ -77,6 +77,7 @@ static void build_buffer(void)
 	CUpti_ActivityMemcpy6 mc;
 	CUpti_ActivityMemset4 ms;
 	CUpti_ActivitySynchronization2 sy;
+	CUpti_ActivityCudaEvent2 ev;
 	CUpti_ActivityOverhead3 ov;
 
 	memset(&dev, 0, sizeof(dev));
@@ -150,6 +151,15 @@ static void build_buffer(void)
 	sy.cudaEventId = CUPTI_SYNCHRONIZATION_INVALID_VALUE;
 	append(&sy, sizeof(sy));
 
+	memset(&ev, 0, sizeof(ev));
+	ev.kind = CUPTI_ACTIVITY_KIND_CUDA_EVENT;
+	ev.correlationId = 16;
+	ev.contextId = 1;
+	ev.streamId = 7;
+	ev.eventId = 3;
+	ev.deviceId = 0;
+	append(&ev, sizeof(ev));
+
 	memset(&ov, 0, sizeof(ov));
 	ov.kind = CUPTI_ACTIVITY_KIND_OVERHEAD;
 	ov.overheadKind = CUPTI_ACTIVITY_OVERHEAD_CUPTI_INSTRUMENTATION;
@@ -183,10 +193,10 @@ static void test_lines(void **state)
 	struct gpc_buf out = {0};
 	int n;
 
-	assert_int_equal(decode_all(&d, &out, &n), 11);
-	assert_int_equal(n, 12);   /* CUPTI found every record we built */
+	assert_int_equal(decode_all(&d, &out, &n), 12);
+	assert_int_equal(n, 13);   /* CUPTI found every record we built */
 	assert_int_equal(d.untimed, 1);
-	assert_int_equal(out.lines, 11);
+	assert_int_equal(out.lines, 12);
 	assert_non_null(strstr(out.data,
 		"kernel\t2000\t7000\t0\t1\t7\t10\t128\t2\t1\t256\t1\t1\t32\t512\t1024\t0\t0\t_Z6vecAddPKfS0_Pfi\n"));
 	assert_non_null(strstr(out.data, "memcpy\t8000\t9000\t0\t1\t7\t11\t1\t1\t3\t0\t1048576\t-1\t-1\t0\t0\n"));
@@ -195,6 +205,7 @@ static void test_lines(void **state)
 	assert_non_null(strstr(out.data, "api\tdriver\t9660\t9890\t4242\t14\t"));
 	assert_non_null(strstr(out.data, "sync\t9700\t9800\t1\t4294967295\t14\t4\t4294967295\n"));
 	assert_non_null(strstr(out.data, "overhead\tinstrumentation\t100\t600\n"));
+	assert_non_null(strstr(out.data, "event\t16\t3\t0\t1\t7\n"));
 	assert_non_null(strstr(out.data,
 		"device\t0\t132\t9\t0\t85520809984\t3352320000000\t1980000000\t52428800\tNVIDIA H100 80GB HBM3\n"));
 	gpc_buf_free(&out);
@@ -207,9 +218,9 @@ static void test_deadline(void **state)
 	int n;
 
 	/* the memcpy (8000), the memset and its call, both synchronize calls
-	** and the sync record start later; the device and overhead records
-	** are not GPU work */
-	assert_int_equal(decode_all(&d, &out, &n), 11 - 6);
+	** and the sync record start later; the device, event record and
+	** overhead records are not GPU work */
+	assert_int_equal(decode_all(&d, &out, &n), 12 - 6);
 	assert_int_equal(d.after_deadline, 6);
 	assert_null(strstr(out.data, "memcpy\t"));
 	gpc_buf_free(&out);
@@ -250,6 +261,10 @@ static void test_read_back(void **state)
 	assert_int_equal(t.memcpys.n, 1);
 	assert_int_equal(t.memsets.n, 1);
 	assert_int_equal(t.syncs.n, 1);
+	assert_int_equal(t.event_records.n, 1);
+	assert_int_equal(t.event_records.v[0].corr, 16);
+	assert_int_equal(t.event_records.v[0].stream, 7);
+	assert_int_equal(t.event_records.v[0].event_id, 3);
 	assert_int_equal(t.devices.n, 1);
 
 	const struct gp_kernel *k = &t.kernels.v[0];

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ops/opsint.h"
 #include "ops_fixture.h"
 
 #define GIB (1ull << 30)

@@ -158,6 +158,9 @@ struct gen_sync {
 	uint64_t corr;
 	int type;               /* CUPTI: 1 event, 2 stream wait event, 3 stream, 4 context */
 	uint32_t event_id;      /* 0xffffffff when not an event sync */
+	/* a stream wait's event: its record call and the stream it recorded */
+	uint64_t record_corr;
+	uint32_t record_stream;
 };
 
 struct gen_sink {
@@ -182,6 +185,12 @@ struct gen_inject {
 				** launches one fp32->fp16 cast kernel */
 	const char *no_tc;      /* this kernel (short name) runs as a SIMT GEMM
 				** instead, 4 times as long */
+	/* the data loader's time before each step: recorded as an
+	** enumerate(DataLoader) annotation and taking this factor times its
+	** time when data_loader is set (0 removes it) */
+	bool data_loader;
+	double loader_factor;
+	bool pinned;            /* loss.item() copies into pinned memory (no host block) */
 };
 
 struct gen_opts {

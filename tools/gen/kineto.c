@@ -266,8 +266,13 @@ static void on_sync(void *ctx, const struct gen_sync *y)
 			 : y->type == 1 ? "Event Sync" : "Context Sync";
 
 	ev_begin(k, "X", "cuda_sync", name, 0, y->stream, y->start, y->end - y->start);
-	out(k, ", \"args\": {\"cuda_sync_kind\": \"%s\", \"stream\": %u, \"correlation\": %" PRIu64
-	       ", \"device\": 0, \"context\": 1}}", name, y->stream, y->corr);
+	out(k, ", \"args\": {\"cuda_sync_kind\": \"%s\", \"stream\": %u, \"correlation\": %" PRIu64,
+	    name, y->stream, y->corr);
+	/* what PyTorch 2.1+ writes about the event a wait waits on */
+	if (y->type == 2)
+		out(k, ", \"wait_on_stream\": %u, \"wait_on_cuda_event_record_corr_id\": %" PRIu64
+		       ", \"wait_on_cuda_event_id\": %u", y->record_stream, y->record_corr, y->event_id);
+	out(k, ", \"device\": 0, \"context\": 1}}");
 }
 
 static void meta(struct kineto *k, const char *what, int64_t pid, int64_t tid, const char *key,

@@ -21,7 +21,7 @@ struct nsys {
 	struct gen_db db;
 	gp_strtab strs;
 	uint32_t nwritten;   /* strs ids below this are in StringIds */
-	sqlite3_stmt *s_str, *s_kern, *s_rt, *s_cpy, *s_set, *s_sync, *s_nvtx, *s_gnode, *s_gexec;
+	sqlite3_stmt *s_str, *s_kern, *s_rt, *s_cpy, *s_set, *s_sync, *s_event, *s_nvtx, *s_gnode, *s_gexec;
 	uint32_t kname[3 * 32];  /* demangled, short, mangled id per kdef; 0 = not yet */
 	uint32_t api_name[GEN_API__COUNT];
 };
@@ -128,6 +128,9 @@ static void on_sync(void *ctx, const struct gen_sync *y)
 
 	gen_db_row(&n->db, n->s_sync, "iiiiniiiii", y->start, y->end, (int64_t)0, (int64_t)1,
 		   (int64_t)y->stream, (int64_t)y->corr, GPID, (int64_t)y->type, (int64_t)y->event_id);
+	if (y->type == 2)   /* the record of the event the stream waits on */
+		gen_db_row(&n->db, n->s_event, "iiniiii", (int64_t)0, (int64_t)1, (int64_t)y->record_stream,
+			   (int64_t)y->record_corr, GPID, (int64_t)y->event_id);
 }
 
 /* A node's creation or clone: eventClass 77, TRACE_PROCESS_EVENT_CUDA_GRAPH_NODE_CREATION. */
@@ -176,6 +179,7 @@ static int nsys_open(const char *path, bool force, const struct gen_opts *o, str
 						    "VALUES(?,?,?,?,?,?,?,?,?,?)");
 	}
 	n->s_sync = gen_db_prepare(&n->db, "INSERT INTO CUPTI_ACTIVITY_KIND_SYNCHRONIZATION VALUES(?,?,?,?,?,?,?,?,?,?)");
+	n->s_event = gen_db_prepare(&n->db, "INSERT INTO CUPTI_ACTIVITY_KIND_CUDA_EVENT VALUES(?,?,?,?,?,?,?)");
 	n->s_nvtx = gen_db_prepare(&n->db, "INSERT INTO NVTX_EVENTS(start,end,eventType,rangeId,category,"
 					   "color,text,globalTid,endGlobalTid,textId,domainId) "
 					   "VALUES(?,?,?,?,?,?,?,?,?,?,?)");
