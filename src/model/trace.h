@@ -327,6 +327,9 @@ typedef struct gp_trace {
 	GP_VEC(struct gp_kernel) kernels;
 	GP_VEC(struct gp_kernel_def) kernel_defs;  /* [0] is all zero */
 	gp_u64map kernel_defs_seen;  /* content hash -> index, for gp_kernel_def_add */
+	/* per kernel def: 1 when its kernel is communication (model/classify.h),
+	** filled by gp_trace_finish() */
+	GP_VEC(uint8_t) def_comm;
 	GP_VEC(struct gp_api) apis;
 	GP_VEC(struct gp_api_def) api_defs;  /* [0] is all zero */
 	gp_u64map api_defs_seen;  /* content hash -> index, for gp_api_def_add */

@@ -269,7 +269,7 @@ static void kname_fill(struct gp_kname *kn, const char *kfull, const char *kshor
 	kn->tc = (int8_t)gp_tc_kernel(kfull);
 	kn->gemm_like = gp_kernel_is_gemm_like(kfull);
 	kn->dtype = (uint8_t)gp_kernel_dtype(kfull);
-	kn->comm = gp_kernel_name_is_comm(kshort);
+	kn->comm = gp_kernel_name_is_comm(kshort, kfull);
 	kn->helper = gp_kernel_is_helper(kfull);
 }
 

@@ -37,7 +37,7 @@ struct gp_kname {
 	int8_t tc;              /* gp_tc_kernel(kfull) */
 	bool gemm_like;         /* gp_kernel_is_gemm_like(kfull) */
 	uint8_t dtype;          /* gp_kernel_dtype(kfull) */
-	bool comm;              /* gp_kernel_name_is_comm(kshort) */
+	bool comm;              /* gp_kernel_name_is_comm(kshort, kfull) */
 	bool helper;            /* gp_kernel_is_helper(kfull) */
 };
 
