@@ -24,7 +24,7 @@ static const struct {
 	{"NCCL symmetric memory", "name^ncclSymkDevKernel_|ncclSymDevKernel_"},
 	{"RCCL", "name^rccl"},
 	{"MSCCL", "name^mscclKernel"},
-	{"MSCCL++", "full~mscclpp::"},
+	{"MSCCL++", "full~@mscclpp::"},
 	{"NVSHMEM", "name^nvshmem"},
 	/* PyTorch symmetric memory (vLLM's and SGLang's all-reduce on NVLS):
 	** multimem_all_reduce_kernel, multimem_one_shot_all_reduce_kernel,
@@ -35,10 +35,10 @@ static const struct {
 	/* TensorRT-LLM's one-shot and two-shot all-reduce, and its (and
 	** FlashInfer's) all-reduce fused with the residual add and norm */
 	{"TensorRT-LLM all-reduce", "name^oneShotAllReduce|twoShotAllReduce|allreduce_fusion_kernel"},
-	{"vLLM quick all-reduce (ROCm)", "full~quickreduce::"},
+	{"vLLM quick all-reduce (ROCm)", "full~@quickreduce::"},
 	/* DeepEP's expert-parallel dispatch and combine (and their notify
 	** steps), not its layout kernel */
-	{"DeepEP", "full~deep_ep::intranode::|deep_ep::internode & name~dispatch|combine|notify"},
+	{"DeepEP", "full~@deep_ep::intranode::|@deep_ep::internode & name~dispatch|combine|notify"},
 };
 
 /* The compiled patterns of comm_kernels (the table is constant: compiled

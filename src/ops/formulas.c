@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ops/opsint.h"
+#include "ops/opdefs.h"
 #include "util/fmt.h"
 
 /* Whether s contains any of the NULL-terminated needles. */
@@ -25,10 +25,12 @@ static bool has_any(const char *s, const char *const *needles)
 	return false;
 }
 
-/* TC value of a GEMM-like kernel: 1 or 0. */
+/* TC value of a GEMM-like kernel: 1, 0, or na when its family row says
+** the name cannot tell (ops.c then decides a dtype row's by the op's
+** element type). */
 static int tc_gemm(const struct gp_opctx *c)
 {
-	return c->kn->tc == GP_TC_YES ? GP_TC_YES : GP_TC_NO;
+	return c->kn->tc == GP_TC_YES ? GP_TC_YES : c->kn->tc == GP_TC_NA ? GP_TC_NA : GP_TC_NO;
 }
 
 /* ---- linear ---- */
@@ -1010,15 +1012,14 @@ static bool f_attention(struct gp_opctx *c)
 	if (is_causal)
 		gp_pp(c, "causal", "1");
 	gp_pp_type(c, dt);
-	int tc = c->kn->tc;
-	bool fused = strstr(c->kfull, "flash") || strstr(c->kfull, "fmha") || strstr(c->kfull, "attention") ||
-		     strstr(c->kfull, "sdpa") || strstr(c->kfull, "Attention");
+	bool fused = c->kn->family == GP_KF_ATTENTION || strstr(c->kfull, "flash") || strstr(c->kfull, "fmha") ||
+		     strstr(c->kfull, "attention") || strstr(c->kfull, "sdpa") || strstr(c->kfull, "Attention");
 	if (fused) {
-		c->tc = tc == GP_TC_YES ? GP_TC_YES : GP_TC_NO;
+		c->tc = tc_gemm(c);
 		c->flops = bp ? 2.5 * f : f;
 		c->bytes = bp ? 2 * io : io;
 	} else if (c->kn->gemm_like) {
-		c->tc = tc == GP_TC_YES ? GP_TC_YES : GP_TC_NO;
+		c->tc = tc_gemm(c);
 		c->flops = f / 2;
 		c->bytes = s * (gp_numel(q) + gp_numel(k) + BH * L * S);
 	} else {
@@ -1301,9 +1302,45 @@ static bool f_comm(struct gp_opctx *c)
 
 /* ---- the table ---- */
 
-#define GP_OP(names, family, fn, k1, k2, k3, ref) {names, family, fn, k1, k2, k3, ref},
+#define GP_OP(names, family, fn, k1, k2, k3, ref) {names, family, fn, k1, k2, k3, ref, NULL},
 const struct gp_oprule gp_oprules[] = {
 #include "ops/ops.def"
 };
 #undef GP_OP
 const size_t gp_noprules = sizeof(gp_oprules) / sizeof(gp_oprules[0]);
+
+/* Every family ops.def's rows name (tests/unit/test_ops_rules.c checks
+** it), the ones a user's rule may name. */
+const char *const gp_op_families[] = {
+	"gemm", "conv", "attention", "rnn", "pooling", "norm", "softmax", "dropout", "loss", "embedding",
+	"reduction", "pointwise", "activation", "optimizer", "convert", "copy", "movement", "comm", NULL
+};
+
+int gp_op_family_index(const char *name, size_t len)
+{
+	for (int i = 0; gp_op_families[i]; i++)
+		if (strlen(gp_op_families[i]) == len && strncmp(name, gp_op_families[i], len) == 0)
+			return i;
+	return -1;
+}
+
+/* The formulas by the names a user's ops file may give them: the
+** functions above without their f_. */
+static const struct {
+	const char *name;
+	gp_opfn fn;
+} formulas[] = {
+	{"linear", f_linear}, {"mm", f_mm}, {"matmul", f_matmul}, {"conv", f_conv}, {"attention", f_attention},
+	{"rnncell", f_rnncell}, {"pool", f_pool}, {"norm", f_norm}, {"softmax", f_softmax}, {"dropout", f_dropout},
+	{"mse", f_mse}, {"xent", f_xent}, {"embedding", f_embedding}, {"reduce", f_reduce}, {"unary", f_unary},
+	{"binary", f_binary}, {"adam", f_adam}, {"multi", f_multi}, {"convert", f_convert}, {"copy", f_copy},
+	{"move", f_move}, {"gather", f_gather}, {"comm", f_comm},
+};
+
+gp_opfn gp_opformula_find(const char *name, size_t len)
+{
+	for (size_t i = 0; i < sizeof(formulas) / sizeof(formulas[0]); i++)
+		if (strlen(formulas[i].name) == len && strncmp(name, formulas[i].name, len) == 0)
+			return formulas[i].fn;
+	return NULL;
+}

@@ -15,9 +15,21 @@ static bool same(const char *s, const char *t, size_t n)
 	return true;
 }
 
-/* Whether text t[0..n) occurs in s (op GP_NP_SUB), starts it or is it. */
+static bool ident(char ch)
+{
+	return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_';
+}
+
+/* Whether text t[0..n) occurs in s (op GP_NP_SUB), starts it or is it; a
+** text that starts with '@' occurs only where a word starts. */
 static bool one(const char *s, size_t slen, const char *t, size_t n, int op)
 {
+	bool word = n && t[0] == '@';
+
+	if (word) {
+		t++;
+		n--;
+	}
 	if (n > slen)
 		return false;
 	if (op == GP_NP_EXACT)
@@ -34,7 +46,7 @@ static bool one(const char *s, size_t slen, const char *t, size_t n, int op)
 				return false;
 			i = (size_t)(p - s);
 		}
-		if (same(s + i, t, n))
+		if ((!word || i == 0 || !ident(s[i - 1])) && same(s + i, t, n))
 			return true;
 	}
 	return false;

@@ -14,7 +14,9 @@
 **   alternatives := text { "|" text }                  any of them
 **
 ** In a text, '#' stands for one decimal digit ("name^sm#0_" matches
-** "sm80_..." and "sm90_...").  Texts are case-sensitive.
+** "sm80_..." and "sm90_..."), and a leading '@' makes it match only where
+** a word starts ("full~@ck::" finds "void ck::kernel_gemm..." but not
+** "block::").  Texts are case-sensitive.
 **
 ** Ownership: a compiled gp_namepat points into the pattern text it was
 ** compiled from, which must outlive it; nothing is allocated.

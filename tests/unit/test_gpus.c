@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "ops_fixture.h"
+#include "ops/opsint.h"
 
 #define GIB (1ull << 30)
 
