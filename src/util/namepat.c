@@ -91,10 +91,12 @@ bool gp_namepat_compile(const char *text, struct gp_namepat *p, char *why, size_
 		}
 		if (n >= 5 && strncmp(s, "name", 4) == 0) {
 			c->field = GP_NP_NAME;
+		} else if (n >= 5 && strncmp(s, "qual", 4) == 0) {
+			c->field = GP_NP_QUAL;
 		} else if (n >= 5 && strncmp(s, "full", 4) == 0) {
 			c->field = GP_NP_FULL;
 		} else {
-			snprintf(why, size, "'%.*s': a condition starts with name or full", (int)(n < 40 ? n : 40), s);
+			snprintf(why, size, "'%.*s': a condition starts with name, qual or full", (int)(n < 40 ? n : 40), s);
 			return false;
 		}
 		switch (s[4]) {
@@ -125,14 +127,63 @@ bool gp_namepat_compile(const char *text, struct gp_namepat *p, char *why, size_
 	}
 }
 
+char *gp_namepat_qual(const char *short_name, const char *full_name, char *buf, size_t size)
+{
+	size_t n = short_name ? strlen(short_name) : 0;
+	const char *start = NULL, *p = full_name;
+
+	/* the first occurrence of the short name that is a whole name: after
+	** a blank, "::" or the start, before '<', '(' or the end */
+	for (; n && p && (p = strstr(p, short_name)); p++) {
+		char after = p[n], before = p > full_name ? p[-1] : ' ';
+		if ((after == '<' || after == '(' || after == '\0') && (before == ' ' || before == ':' || p == full_name)) {
+			start = p;
+			break;
+		}
+	}
+	if (!start) {
+		snprintf(buf, size, "%s", short_name ? short_name : "");
+		return buf;
+	}
+	const char *q = start;
+	while (q - full_name >= 2 && q[-1] == ':' && q[-2] == ':') {
+		q -= 2;
+		if (q > full_name && (q[-1] == ')' || q[-1] == '>')) {   /* (anonymous namespace), <unnamed> */
+			char open = q[-1] == ')' ? '(' : '<';
+			while (q > full_name && q[-1] != open)
+				q--;
+			if (q > full_name)
+				q--;
+			continue;
+		}
+		while (q > full_name && ident(q[-1]))
+			q--;
+	}
+	size_t len = (size_t)(start - q) + n;
+	if (len >= size)
+		len = size - 1;
+	memcpy(buf, q, len);
+	buf[len] = '\0';
+	return buf;
+}
+
 bool gp_namepat_match(const struct gp_namepat *p, const char *short_name, const char *full_name)
 {
 	const char *name = short_name ? short_name : full_name ? full_name : "";
 	const char *full = full_name && *full_name ? full_name : name;
+	char qual[512];
+	bool have_qual = false;
 
 	for (int i = 0; i < p->n; i++) {
 		const struct gp_namecond *c = &p->c[i];
-		bool hit = gp_namepat_any(c->field == GP_NP_NAME ? name : full, c->alts, c->len, c->op);
+		const char *s = c->field == GP_NP_NAME ? name : full;
+		if (c->field == GP_NP_QUAL) {
+			if (!have_qual)
+				gp_namepat_qual(name, full, qual, sizeof(qual));
+			have_qual = true;
+			s = qual;
+		}
+		bool hit = gp_namepat_any(s, c->alts, c->len, c->op);
 		if (hit == c->neg)
 			return false;
 	}

@@ -8,6 +8,10 @@
 **   condition  := [ "!" ] field op alternatives
 **   field      := "name"  the kernel's short name (namespaces, template
 **                         arguments and parameters removed)
+**               | "qual"  its qualified name: the short name with its
+**                         namespaces ("at::native::reduce_kernel"), so a
+**                         namespace named only in template arguments
+**                         ("at::native::k<fbgemm_gpu::T>") does not count
 **               | "full"  its full demangled name (the short name when the
 **                         trace has no other)
 **   op         := "^" starts with | "=" is | "~" contains
@@ -30,7 +34,7 @@
 
 #define GP_NAMEPAT_MAX 4   /* conditions a pattern may have */
 
-enum { GP_NP_NAME, GP_NP_FULL };
+enum { GP_NP_NAME, GP_NP_QUAL, GP_NP_FULL };
 enum { GP_NP_PREFIX, GP_NP_EXACT, GP_NP_SUB };
 
 struct gp_namepat {
@@ -50,6 +54,11 @@ bool gp_namepat_compile(const char *text, struct gp_namepat *p, char *why, size_
 /* Whether a kernel with short name short_name and full name full_name
 ** (either may be NULL: the other stands in, "" when both are) matches p. */
 bool gp_namepat_match(const struct gp_namepat *p, const char *short_name, const char *full_name);
+
+/* The qualified name of a kernel (its short name with the namespaces and
+** classes before it in full) into buf[0..size); the short name when full
+** does not show it so.  Returns buf. */
+char *gp_namepat_qual(const char *short_name, const char *full_name, char *buf, size_t size);
 
 /* Whether s contains (op GP_NP_SUB), starts with (GP_NP_PREFIX) or is
 ** (GP_NP_EXACT) one of the '|'-separated texts of alts[0..len) ('#' = a

@@ -30,12 +30,24 @@ static void patterns(void **state)
 	assert_true(gp_namepat_compile("full~@ck::", &p, why, sizeof(why)));
 	assert_true(gp_namepat_match(&p, "k", "void ck::kernel_gemm_xdl<1>()"));
 	assert_false(gp_namepat_match(&p, "k", "void cub::block::k()"));
+	/* a namespace in template arguments is not the kernel's */
+	assert_true(gp_namepat_compile("qual~@fbgemm_gpu::", &p, why, sizeof(why)));
+	assert_false(gp_namepat_match(&p, "vectorized_elementwise_kernel",
+		"void at::native::vectorized_elementwise_kernel<4, fbgemm_gpu::_float_to_hfp8_gpu(at::Tensor const&)::{lambda(float)#1}>(int)"));
+	assert_true(gp_namepat_match(&p, "permute_2D_lengths_kernel", "void fbgemm_gpu::permute_2D_lengths_kernel<int>(int)"));
+	char q[128];
+	assert_string_equal(gp_namepat_qual("k", "void at::native::(anonymous namespace)::k<float>(float)", q, sizeof(q)),
+			    "at::native::(anonymous namespace)::k");
+	assert_string_equal(gp_namepat_qual("avg_pool3d_cuda_update_output",
+		"void at::native::<unnamed>::avg_pool3d_cuda_update_output<(int)2, float>(int)", q, sizeof(q)),
+		"at::native::<unnamed>::avg_pool3d_cuda_update_output");
+	assert_string_equal(gp_namepat_qual("volta_sgemm_128x64_tn", "volta_sgemm_128x64_tn", q, sizeof(q)), "volta_sgemm_128x64_tn");
 	assert_true(gp_namepat_compile("!name=a|b", &p, why, sizeof(why)));
 	assert_true(gp_namepat_match(&p, "c", NULL));
 	assert_false(gp_namepat_match(&p, "b", NULL));
 	/* bad patterns say why */
 	assert_false(gp_namepat_compile("nme^x", &p, why, sizeof(why)));
-	assert_non_null(strstr(why, "name or full"));
+	assert_non_null(strstr(why, "name, qual or full"));
 	assert_false(gp_namepat_compile("name?x", &p, why, sizeof(why)));
 	assert_false(gp_namepat_compile("name^", &p, why, sizeof(why)));
 	assert_false(gp_namepat_compile("name^a b", &p, why, sizeof(why)));
