@@ -336,7 +336,7 @@ bool gp_opsfile_formula(struct gp_opctx *c)
 		return false;
 	char shapes[300];
 	if (gp_opshapes(c, shapes, sizeof(shapes)) < sizeof(shapes) && shapes[0])
-		gp_pp(c, "T", "%s", shapes);
+		gp_pp(c, "T", "[%s]", shapes);
 	gp_pp_type(c, dt);
 	if (matrix && side && !x->has_kernels) {
 		c->flops = 0;
