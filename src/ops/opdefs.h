@@ -115,4 +115,9 @@ void gp_kfams_builtin(struct gp_opdefs *d);
 ** path:line. */
 int gp_opsfile_read(struct gp_opdefs *d, const char *path, gp_error *err);
 
+/* The same for an ops file's text, read already: text (malloc'd,
+** NUL-terminated) becomes d's, whatever the outcome; path names it in the
+** errors and rows. */
+int gp_opsfile_parse(struct gp_opdefs *d, const char *path, char *text, gp_error *err);
+
 #endif

@@ -601,30 +601,13 @@ static int op_line(struct gp_opdefs *d, struct line *l, gp_error *err)
 	return 0;
 }
 
-int gp_opsfile_read(struct gp_opdefs *d, const char *path, gp_error *err)
+int gp_opsfile_parse(struct gp_opdefs *d, const char *path, char *text, gp_error *err)
 {
-	FILE *f = fopen(path, "rb");
-	char *buf;
-	size_t n;
-
-	if (!f)
-		return gp_err(err, GP_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
-	buf = gp_xmalloc(MAX_FILE + 1);
-	n = fread(buf, 1, MAX_FILE + 1, f);
-	fclose(f);
-	if (n > MAX_FILE) {
-		free(buf);
-		return gp_err(err, GP_ERR_USAGE, "%s: over %u MiB: not an ops file", path, MAX_FILE >> 20);
-	}
-	buf[n] = '\0';
-	if (memchr(buf, '\0', n)) {
-		free(buf);
-		return gp_err(err, GP_ERR_USAGE, "%s: binary data (a NUL byte): not an ops file", path);
-	}
-	*gp_vec_push(d->texts) = buf;
-	/* the rows keep the path: it is in the text buffer's company */
-	char *p = buf;
+	char *p = text;
 	int no = 0;
+
+	/* the rows point into the text: d keeps it */
+	*gp_vec_push(d->texts) = text;
 	while (*p) {
 		char *nl = strchr(p, '\n');
 		if (nl)
@@ -650,6 +633,29 @@ int gp_opsfile_read(struct gp_opdefs *d, const char *path, gp_error *err)
 		p = nl + 1;
 	}
 	return 0;
+}
+
+int gp_opsfile_read(struct gp_opdefs *d, const char *path, gp_error *err)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	size_t n;
+
+	if (!f)
+		return gp_err(err, GP_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+	buf = gp_xmalloc(MAX_FILE + 1);
+	n = fread(buf, 1, MAX_FILE + 1, f);
+	fclose(f);
+	if (n > MAX_FILE) {
+		free(buf);
+		return gp_err(err, GP_ERR_USAGE, "%s: over %u MiB: not an ops file", path, MAX_FILE >> 20);
+	}
+	buf[n] = '\0';
+	if (memchr(buf, '\0', n)) {
+		free(buf);
+		return gp_err(err, GP_ERR_USAGE, "%s: binary data (a NUL byte): not an ops file", path);
+	}
+	return gp_opsfile_parse(d, path, buf, err);
 }
 
 static int cmp_str(const void *a, const void *b)
