@@ -25,6 +25,7 @@
 
 #include "analysis/advise.h"
 #include "analysis/breakdown.h"
+#include "analysis/breakdown_tl.h"
 #include "analysis/groups.h"
 #include "analysis/memory.h"
 #include "analysis/ranks.h"
@@ -53,6 +54,7 @@ enum gp_need {
 	GP_NEED_RECORD = 1u << 7,       /* the trace's cross-rank record: a->record */
 	GP_NEED_GROUPS = 1u << 8,       /* kernels by layer, op, op and shapes, name: a->groups */
 	GP_NEED_TIMELINE = 1u << 9,     /* busy time, FLOPs and bytes per device in buckets: a->timeline */
+	GP_NEED_TRACELENS = 1u << 10,   /* TraceLens's gpu_timeline, as it computes it: a->tracelens */
 };
 
 struct gp_analysis_opts {
@@ -68,6 +70,9 @@ struct gp_analysis_opts {
 	** device as one timeline, memsets as compute (TraceLens), HTA's
 	** kept work and idle categories. */
 	bool one_timeline, memset_compute, hta;
+	/* GP_NEED_TRACELENS: every GPU event, not only those TraceLens links
+	** to a launch (its include_unlinked_kernels) */
+	bool tracelens_unlinked;
 };
 
 /* Sets o to the defaults above. */
@@ -86,6 +91,7 @@ struct gp_analysis {
 	struct gp_rank_record record;
 	struct gp_kgroups groups;
 	struct gp_timeline timeline;
+	struct gp_tl_timeline tracelens;
 };
 
 /* Runs the passes that the results in needs (GP_NEED_* bits) require, each

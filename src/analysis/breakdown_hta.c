@@ -27,10 +27,7 @@ static bool whole_us(gp_ns x, gp_ns base)
 	return (x - base) % 1000 == 0;
 }
 
-/* x as HTA holds it: the trace's microseconds (x - base) as a float64,
-** the nearest double to the decimal the file wrote (an integer part below
-** 2^53 is exact; the sum rounds as parsing the decimal does). */
-static double hta_us(gp_ns x, gp_ns base)
+double gp_bd_file_us(gp_ns x, gp_ns base)
 {
 	gp_ns r = x - base, q = r / 1000, f = r % 1000;
 
@@ -44,14 +41,14 @@ static double hta_us(gp_ns x, gp_ns base)
 /* HTA's rounded start of [start, end): ceil(ts), in ns of the model. */
 static gp_ns start_us(gp_ns start, gp_ns base)
 {
-	return base + (gp_ns)ceil(hta_us(start, base)) * 1000;
+	return base + (gp_ns)ceil(gp_bd_file_us(start, base)) * 1000;
 }
 
 /* HTA's rounded end of [start, end): floor(ts + dur), computed in float64
 ** as HTA does (the sum's rounding can cross a microsecond). */
 static gp_ns end_us(gp_ns start, gp_ns end, gp_ns base)
 {
-	return base + (gp_ns)floor(hta_us(start, base) + (double)(end - start) / 1000.0) * 1000;
+	return base + (gp_ns)floor(gp_bd_file_us(start, base) + (double)(end - start) / 1000.0) * 1000;
 }
 
 /* HTA 0.6.1 reads a trace whose "ts" are not all integers (a float

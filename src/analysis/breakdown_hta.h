@@ -30,6 +30,12 @@ static inline gp_ns gp_bd_clamp(gp_ns v)
 	return v > GP_BD_NS_LIMIT ? GP_BD_NS_LIMIT : v < -GP_BD_NS_LIMIT ? -GP_BD_NS_LIMIT : v;
 }
 
+/* Time x of the model as the Python tools (HTA, TraceLens) hold it: the
+** file's microseconds (x - base, base = the reader's base_time_ns) as a
+** float64, the nearest double to the decimal the file wrote (an integer
+** part below 2^53 is exact; the sum rounds as parsing the decimal does). */
+double gp_bd_file_us(gp_ns x, gp_ns base);
+
 /* One GPU work as HTA's temporal breakdown reads it. */
 struct gp_bd_hta_iv {
 	int32_t device;

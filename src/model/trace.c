@@ -42,6 +42,7 @@ void gp_trace_free(gp_trace *t)
 	gp_vec_free(t->args);
 	gp_vec_free(t->meta);
 	gp_vec_free(t->warnings);
+	gp_vec_free(t->launch_flows);
 	free(t->attrs);
 	gp_arena_free(&t->arena);
 	gp_strtab_free(&t->strs);
