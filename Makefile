@@ -217,4 +217,4 @@ help:
 	@echo "  V=1            show full commands"
 	@echo "  CC=clang       another compiler"
 
--include $(CORE_OBJS:.o=.d) $(MAIN_OBJ:.o=.d) $(LIB_OBJS:.o=.d) $(GEN_OBJS:.o=.d) $(GEN_SCHEMA_OBJS:.o=.d)
+-include $(CORE_OBJS:.o=.d) $(MAIN_OBJ:.o=.d) $(LIB_OBJS:.o=.d) $(GEN_OBJS:.o=.d) $(GEN_SCHEMA_OBJS:.o=.d) $(AUDIT_OBJS:.o=.d)
