@@ -111,6 +111,17 @@ static void add(ivs *all, gp_ns base, gp_ns start, gp_ns end, uint8_t kind)
 	*gp_vec_push(*all) = (struct iv){s, s + (double)(end - start) / 1000.0, kind};
 }
 
+/* Whether a copy or memset with correlation id corr counts (its call is
+** found by corr); out->unlinked counts those that do not. */
+static bool counted(const gp_trace *t, const gp_u64map *api_of_corr, uint64_t corr, bool unlinked,
+		    struct gp_tl_timeline *out)
+{
+	if (unlinked || linked(t, corr ? gp_u64map_get(api_of_corr, corr) : -1, corr))
+		return true;
+	out->unlinked++;
+	return false;
+}
+
 void gp_tl_timeline(const gp_trace *t, bool unlinked, struct gp_tl_timeline *out)
 {
 	const char *b = gp_trace_meta_get(t, "base_time_ns");
@@ -134,19 +145,13 @@ void gp_tl_timeline(const gp_trace *t, bool unlinked, struct gp_tl_timeline *out
 	}
 	for (size_t i = 0; i < t->memcpys.n; i++) {
 		const struct gp_memcpy *c = &t->memcpys.v[i];
-		if (!unlinked && !linked(t, c->corr ? gp_u64map_get(&api_of_corr, c->corr) : -1, c->corr)) {
-			out->unlinked++;
-			continue;
-		}
-		add(&all, base, c->start, c->end, TL_MEMCPY);
+		if (counted(t, &api_of_corr, c->corr, unlinked, out))
+			add(&all, base, c->start, c->end, TL_MEMCPY);
 	}
 	for (size_t i = 0; i < t->memsets.n; i++) {
 		const struct gp_memset *m = &t->memsets.v[i];
-		if (!unlinked && !linked(t, m->corr ? gp_u64map_get(&api_of_corr, m->corr) : -1, m->corr)) {
-			out->unlinked++;
-			continue;
-		}
-		add(&all, base, m->start, m->end, TL_COMP);
+		if (counted(t, &api_of_corr, m->corr, unlinked, out))
+			add(&all, base, m->start, m->end, TL_COMP);
 	}
 	out->events = all.n;
 	if (all.n) {

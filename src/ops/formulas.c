@@ -25,10 +25,7 @@ static bool has_any(const char *s, const char *const *needles)
 	return false;
 }
 
-/* TC value of a GEMM-like kernel: 1, 0, or na when its family row says
-** the name cannot tell (ops.c then decides a dtype row's by the op's
-** element type). */
-static int tc_gemm(const struct gp_opctx *c)
+int gp_optc_matrix(const struct gp_opctx *c)
 {
 	return c->kn->tc == GP_TC_YES ? GP_TC_YES : c->kn->tc == GP_TC_NA ? GP_TC_NA : GP_TC_NO;
 }
@@ -87,7 +84,7 @@ static bool f_linear(struct gp_opctx *c)
 		c->tc = GP_TC_NOT_APPLICABLE;
 		return true;
 	}
-	c->tc = tc_gemm(c);
+	c->tc = gp_optc_matrix(c);
 	if (c->dir == GP_DIR_BPROP && c->sub >= 2) {
 		/* PyProf: "additional kernels for reduction" (split-K reduce
 		** kernels are helpers: ops.c gives them 0 FLOPs). */
@@ -224,7 +221,7 @@ static bool gemm_side_kernel(struct gp_opctx *c, double m, double n, enum gp_dty
 	return true;
 }
 
-static bool gemm_result(struct gp_opctx *c, double b, double m, double n, double k, enum gp_dtype dt)
+bool gp_opgemm(struct gp_opctx *c, double b, double m, double n, double k, enum gp_dtype dt)
 {
 	double s = gp_opsize(dt);
 
@@ -235,7 +232,7 @@ static bool gemm_result(struct gp_opctx *c, double b, double m, double n, double
 	gp_pp(c, "K", "%.0f", k);
 	gp_pp_type(c, dt);
 	c->dtype = dt;
-	c->tc = tc_gemm(c);
+	c->tc = gp_optc_matrix(c);
 	c->flops = 2 * b * m * n * k;
 	c->bytes = s * b * (m * n + m * k + n * k);
 	return true;
@@ -269,7 +266,7 @@ static bool f_mm(struct gp_opctx *c)
 		c->dtype = dt;
 		return gemm_side_kernel(c, m, bt * n, dt);
 	}
-	return gemm_result(c, bt, m, n, k, dt);
+	return gp_opgemm(c, bt, m, n, k, dt);
 }
 
 /* matmul / __matmul__ / einsum-free broadcasting matmul: 1-D.1-D (dot),
@@ -308,7 +305,7 @@ static bool f_matmul(struct gp_opctx *c)
 			batch *= da > db ? da : db;
 		}
 	}
-	return gemm_result(c, batch, m, n, k, dt);
+	return gp_opgemm(c, batch, m, n, k, dt);
 }
 
 /* ---- convolution ---- */
@@ -425,7 +422,7 @@ static bool f_conv(struct gp_opctx *c)
 	bool gemm = c->kn->gemm_like || c->kn->tc == GP_TC_YES ||
 		    strstr(c->kfull, "depthwise") || strstr(c->kfull, "Depthwise");
 	if (gemm && !strstr(c->kshort, "bias")) {
-		c->tc = tc_gemm(c);
+		c->tc = gp_optc_matrix(c);
 		c->flops = 2 * macs;
 		c->bytes = s * (xin + wsz + yout);
 		return true;
@@ -1015,11 +1012,11 @@ static bool f_attention(struct gp_opctx *c)
 	bool fused = c->kn->family == GP_KF_ATTENTION || strstr(c->kfull, "flash") || strstr(c->kfull, "fmha") ||
 		     strstr(c->kfull, "attention") || strstr(c->kfull, "sdpa") || strstr(c->kfull, "Attention");
 	if (fused) {
-		c->tc = tc_gemm(c);
+		c->tc = gp_optc_matrix(c);
 		c->flops = bp ? 2.5 * f : f;
 		c->bytes = bp ? 2 * io : io;
 	} else if (c->kn->gemm_like) {
-		c->tc = tc_gemm(c);
+		c->tc = gp_optc_matrix(c);
 		c->flops = f / 2;
 		c->bytes = s * (gp_numel(q) + gp_numel(k) + BH * L * S);
 	} else {
@@ -1057,7 +1054,7 @@ static bool f_rnncell(struct gp_opctx *c)
 	if (c->kn->gemm_like) {
 		double K = c->sub % 2 == 0 ? X : H;
 		gp_pp(c, "cell", "%s", m == 4 ? "LSTM" : m == 3 ? "GRU" : "RNN");
-		return gemm_result(c, 1, m * H, B, K, dt);
+		return gp_opgemm(c, 1, m * H, B, K, dt);
 	}
 	gp_pp(c, "cell", "%s", m == 4 ? "LSTM" : m == 3 ? "GRU" : "RNN");
 	gp_pp(c, "X", "%.0f", X);

@@ -188,32 +188,28 @@ static bool unary(struct xparse *x)
 	return primary(x);
 }
 
-static bool term(struct xparse *x)
+/* A chain of operands of one precedence level: level 0 joins level-1
+** operands with + and -, level 1 joins unary ones with * and /. */
+static bool chain(struct xparse *x, int level)
 {
-	if (!unary(x))
+	static const char sym[2][2] = {{'+', '-'}, {'*', '/'}};
+	static const uint8_t code[2][2] = {{X_ADD, X_SUB}, {X_MUL, X_DIV}};
+
+	if (!(level ? unary(x) : chain(x, 1)))
 		return false;
 	for (;;) {
 		skip_blanks(x);
-		if (x->s >= x->end || (*x->s != '*' && *x->s != '/'))
+		if (x->s >= x->end || (*x->s != sym[level][0] && *x->s != sym[level][1]))
 			return true;
-		uint8_t op = *x->s++ == '*' ? X_MUL : X_DIV;
-		if (!unary(x) || !emit(x, (struct xcode){.op = op}))
+		uint8_t op = code[level][*x->s++ == sym[level][1]];
+		if (!(level ? unary(x) : chain(x, 1)) || !emit(x, (struct xcode){.op = op}))
 			return false;
 	}
 }
 
 static bool expr(struct xparse *x)
 {
-	if (!term(x))
-		return false;
-	for (;;) {
-		skip_blanks(x);
-		if (x->s >= x->end || (*x->s != '+' && *x->s != '-'))
-			return true;
-		uint8_t op = *x->s++ == '+' ? X_ADD : X_SUB;
-		if (!term(x) || !emit(x, (struct xcode){.op = op}))
-			return false;
-	}
+	return chain(x, 0);
 }
 
 /* Compiles text[0..len) into *p; false with the reason in why. */
@@ -313,22 +309,12 @@ bool gp_opsfile_formula(struct gp_opctx *c)
 		if (!eval(c, &x->m, &m) || !eval(c, &x->n, &n) || !eval(c, &x->k, &k) ||
 		    (x->b.n && !eval(c, &x->b, &b)))
 			return false;
-		double s = gp_opsize(dt);
-		if (b != 1)
-			gp_pp(c, "B", "%.0f", b);
-		gp_pp(c, "M", "%.0f", m);
-		gp_pp(c, "N", "%.0f", n);
-		gp_pp(c, "K", "%.0f", k);
-		gp_pp_type(c, dt);
+		gp_opgemm(c, b, m, n, k, dt);
 		if (side && !x->has_kernels) {
 			c->flops = 0;
 			c->bytes = -1;
 			c->tc = GP_TC_NOT_APPLICABLE;
-			return true;
 		}
-		c->flops = 2 * b * m * n * k;
-		c->bytes = s * b * (m * n + m * k + n * k);
-		c->tc = c->kn->tc == GP_TC_YES ? GP_TC_YES : c->kn->tc == GP_TC_NA ? GP_TC_NA : GP_TC_NO;
 		return true;
 	}
 	double flops, bytes;
@@ -346,8 +332,7 @@ bool gp_opsfile_formula(struct gp_opctx *c)
 	}
 	c->flops = flops;
 	c->bytes = bytes;
-	c->tc = !matrix ? GP_TC_NOT_APPLICABLE : c->kn->tc == GP_TC_YES ? GP_TC_YES
-		: c->kn->tc == GP_TC_NA ? GP_TC_NA : GP_TC_NO;
+	c->tc = matrix ? gp_optc_matrix(c) : GP_TC_NOT_APPLICABLE;
 	return true;
 }
 

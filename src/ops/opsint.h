@@ -86,6 +86,15 @@ extern const size_t gp_noprules;
 extern const char *const gp_op_families[];
 int gp_op_family_index(const char *name, size_t len);
 
+/* The TC value of a GEMM/conv/attention kernel of c (formulas.c): 1, 0,
+** or na when its family row says the name cannot tell (ops.c then decides
+** a dtype row's by the op's element type). */
+int gp_optc_matrix(const struct gp_opctx *c);
+
+/* A GEMM's params, FLOPs (2BMNK), bytes (s B (MN + MK + NK)), dtype and TC
+** into c (formulas.c); returns true. */
+bool gp_opgemm(struct gp_opctx *c, double b, double m, double n, double k, enum gp_dtype dt);
+
 /* The formula of a user's op rule (opsfile.c): evaluates c->rule->x. */
 bool gp_opsfile_formula(struct gp_opctx *c);
 
