@@ -74,6 +74,10 @@ run_ok "$GPUPROF" report -f tsv --no-header -c kernel,tc,eff "$TMP/b200.json"
 assert_grep '^multimem_all_reduce_kernel	-	na$' "$TMP/out"
 assert_grep '^cross_device_reduce_1stage	-	na$' "$TMP/out"
 assert_grep '^nvjet_tst_256x128_64x4_1x2_h_bz_coopA_NNT	1	' "$TMP/out"
+# and as collectives: both all-reduces (vLLM's custom one names no
+# collective word; it was counted as a "reduce", busbw factor 1)
+run_ok "$GPUPROF" comm -V kinds -f csv --no-header "$TMP/b200.json"
+assert_eq "$(cat "$TMP/out")" '"all_reduce","2","0","2150000","0","0","na","na","na","na"' "comm kinds"
 
 run_ok "$AUDIT" --check "$TMP/mi300.json" "$TMP/b200.json"
 assert_grep '^gemm	hipBLASLt/Tensile	1	mm	' "$TMP/out"
@@ -85,6 +89,42 @@ expect_exit 2 "$AUDIT"
 expect_exit 2 "$AUDIT" --nope "$TMP/b200.json"
 
 need_testdata
+# issue 24's example on the real torch.compile MI300X trace: every
+# hipBLASLt/Tensile Bias GEMM under aten::mm is that mm (2MNK from the
+# raw JSON's Input Dims, bf16, compute-bound at MI300X's datasheet peaks
+# 1307.4 TFLOP/s bf16 matrix and 5.3 TB/s), on matrix cores, and no rule
+# calls it memory-bound or asks to fuse it
+f=$TESTDATA/tracelens/mi300/torch_compile_triton/trace.json.gz
+run_ok "$GPUPROF" report -f tsv --no-header -c op,kernel,sil,tc,flops,bytes,eff,bound "$f"
+python3 - "$f" "$TMP/out" <<'PY' || fail "torch.compile MI300X: the mm rows"
+import gzip, json, sys
+ev = json.load(gzip.open(sys.argv[1]))["traceEvents"]
+mm = {e["args"]["External id"]: e["args"]["Input Dims"] for e in ev
+      if e.get("cat") == "cpu_op" and e["name"] == "aten::mm"}
+want = []
+for e in sorted((e for e in ev if e.get("cat") == "kernel"), key=lambda e: e["ts"]):
+    dims = mm.get(e["args"]["External id"])
+    if dims:
+        (m, k), (k2, n) = dims[0], dims[1]
+        assert k == k2
+        flops, nbytes = 2 * m * n * k, 2 * (m * k + k * n + m * n)
+        bound = "compute" if flops / 1307.4e12 > nbytes / 5.3e12 else "memory"
+        want.append((e["name"], round(e["dur"] * 1000), flops, nbytes, flops / 1307.4e12 / (e["dur"] * 1e-6), bound))
+rows = [r.split("\t") for r in open(sys.argv[2]).read().splitlines()]
+got = [r for r in rows if r[0] == "mm"]
+assert len(want) == 7 and len(got) == 7, (len(want), len(got))
+assert not [r for r in rows if r[0] == "bias"], rows
+for (name, ns, flops, nbytes, eff, bound), r in zip(want, got):
+    assert r[1] == name and int(r[2]) == ns, (r, name, ns)
+    assert r[3] == "1" and int(r[4]) == flops and int(r[5]) == nbytes and r[7] == bound, (r, flops, nbytes, bound)
+    assert abs(float(r[6]) - eff) < 0.0015 and eff < 1, (r, eff)
+assert want[0][2] == 274877906944 and want[0][5] == "compute"   # 2.75e11 in 0.598 ms
+PY
+run_ok "$GPUPROF" advise -f json "$f"
+assert_no_grep '"kind": *"(tc-not-used|fusion|fp32-gemm)"' "$TMP/out"
+assert_no_grep 'mm.*memory-bound' "$TMP/out"
+run_ok "$GPUPROF" summary --by op -f csv --no-header "$f"
+assert_grep '^"?GPU activities"?,"?64.0"?,"?8029555"?,"?7"?,.*,"?mm"?$' "$TMP/out"
 python3 tests/tools/trace_kind.py "$TESTDATA" kineto rocprof nsys nvprof | sed "s|^|$TESTDATA/|" >"$TMP/files"
 [ "$(wc -l <"$TMP/files")" -ge 40 ] || fail "too few shared traces"
 # shellcheck disable=SC2046
