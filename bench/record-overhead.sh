@@ -12,8 +12,9 @@
 #        and under torch.profiler: ms per step (median over STEPS; best of
 #        REPS runs) and the overhead against plain.  Then the same seeded run
 #        recorded by gpuprof and by torch.profiler (in two processes: CUPTI
-#        takes one subscriber), and their kernels compared per name (count
-#        equal, total time within 10%) by gpuprof summary on both files.
+#        takes one subscriber; gpuprof's capture range is the profiled
+#        steps), and their kernels compared per name (count equal, total
+#        time within 10%) by gpuprof summary on both files.
 set -eu
 what=${1:-all}
 GPUPROF=${GPUPROF:-build/gpuprof}
@@ -55,9 +56,10 @@ if [ "$what" = torch ] || [ "$what" = all ]; then
 	nvtx=$(best "$GPUPROF" record -q -o "$OUT/step-nvtx-%p.gprec" -- $py --emit-nvtx)
 	kin=$(best $py --profiler)
 	echo "torch step (ms): plain $plain, gpuprof record $rec ($(pct "$plain" "$rec")), with emit_nvtx $nvtx ($(pct "$plain" "$nvtx")), torch.profiler $kin ($(pct "$plain" "$kin"))"
-	# the same seeded steps, recorded by both: kernels per name
+	# the same seeded steps, recorded by both: kernels per name (gpuprof
+	# records the steps torch.profiler sees: the set-up is outside the range)
 	rm -f "$OUT"/cmp-*.gprec
-	"$GPUPROF" record -q -o "$OUT/cmp-%p.gprec" -- $py >/dev/null
+	"$GPUPROF" record -q --capture-range cudaProfilerApi -o "$OUT/cmp-%p.gprec" -- $py --cuda-profiler-range >/dev/null
 	$py --profiler --trace-out "$OUT/cmp-kineto.json" >/dev/null
 	f=$(ls -t "$OUT"/cmp-*.gprec | head -1)
 	"$GPUPROF" summary -f tsv --no-header "$f" | awk -F'\t' '$1 == "GPU activities"' >"$OUT/ours.tsv"

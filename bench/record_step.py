@@ -4,7 +4,7 @@ bench/record-overhead.sh: plain, under `gpuprof record` (the script does not
 know; the launcher runs it), or under torch.profiler (--profiler).
 
   record_step.py [--steps N] [--emit-nvtx] [--gpuprof-markers]
-                 [--profiler] [--trace-out FILE.json]
+                 [--profiler] [--trace-out FILE.json] [--cuda-profiler-range]
 
 Prints "ms_per_step X" (median over the steps after 5 warm-up steps, each
 step ended by torch.cuda.synchronize).  --emit-nvtx wraps the steps in
@@ -12,7 +12,10 @@ torch.autograd.profiler.emit_nvtx(record_shapes=True) (PyProf's route);
 --gpuprof-markers annotates the model with libgpuprof (python/gpuprof);
 --profiler runs the steps under torch.profiler (CPU+CUDA activities) and
 with --trace-out exports its Chrome trace, for the kernel-by-kernel
-comparison with a gpuprof recording of the same (seeded) step.
+comparison with a gpuprof recording of the same (seeded) step;
+--cuda-profiler-range brackets the steps (those torch.profiler sees) with
+cudaProfilerStart/Stop, for `gpuprof record --capture-range cudaProfilerApi`
+to record just them (not the set-up's random init and weight copies).
 """
 import argparse
 import contextlib
@@ -45,6 +48,7 @@ def main():
     ap.add_argument("--gpuprof-markers", action="store_true")
     ap.add_argument("--profiler", action="store_true")
     ap.add_argument("--trace-out")
+    ap.add_argument("--cuda-profiler-range", action="store_true")
     a = ap.parse_args()
 
     torch.manual_seed(0)
@@ -75,6 +79,8 @@ def main():
             activities=[torch.profiler.ProfilerActivity.CPU, torch.profiler.ProfilerActivity.CUDA]))
     times = []
     with ctx:
+        if a.cuda_profiler_range:
+            torch.cuda.profiler.start()
         for i in range(5 + a.steps):
             torch.cuda.synchronize()
             t0 = time.perf_counter()
@@ -82,6 +88,8 @@ def main():
             torch.cuda.synchronize()
             if i >= 5:
                 times.append(time.perf_counter() - t0)
+        if a.cuda_profiler_range:
+            torch.cuda.profiler.stop()
     if prof is not None and a.trace_out:
         prof.export_chrome_trace(a.trace_out)
     print("ms_per_step %.3f" % (1e3 * statistics.median(times)))

@@ -34,12 +34,24 @@ class _Handles(list):
         del self[:]
 
 
-def _register_post(module, hook):
-    # always_call (torch >= 2.0) closes the range even when forward raises
-    try:
-        return module.register_forward_hook(hook, always_call=True)
-    except TypeError:
-        return module.register_forward_hook(hook)
+def _register(module, hook, post, first=False):
+    """Registers a forward pre-hook (post=False) or hook (post=True).
+    first=True puts it before the module's other hooks (prepend, torch >=
+    2.0): on the model both helpers annotate, marked_optimizer's pre-hook
+    comes first and annotate_model's post-hook too, so "iteration" and
+    "forward" enclose "layer:Model" whichever helper was applied first (the
+    ranges are a stack: a wrong order closes the wrong one).  always_call
+    (torch >= 2.0) closes the range even when forward raises."""
+    reg = module.register_forward_hook if post else module.register_forward_pre_hook
+    tries = [{"prepend": True}, {}] if first else [{}]
+    if post:
+        tries = [dict(t, always_call=True) for t in tries] + tries
+    for kw in tries[:-1]:
+        try:
+            return reg(hook, **kw)
+        except TypeError:
+            pass
+    return reg(hook, **tries[-1])
 
 
 def annotate_model(model, name=None):
@@ -59,8 +71,8 @@ def annotate_model(model, name=None):
         def post(mod, inputs, output):
             _gp.pop()
 
-        handles.append(module.register_forward_pre_hook(pre))
-        handles.append(_register_post(module, post))
+        handles.append(_register(module, pre, post=False))
+        handles.append(_register(module, post, post=True, first=True))
     old = getattr(model, "_gpuprof_handles", None)
     if old is not None:
         old.remove()
@@ -94,8 +106,8 @@ class MarkedOptimizer:
         if sync:
             _gp.set_sync_hook(sync_fn or _default_sync())
         if model is not None:
-            self._handles.append(model.register_forward_pre_hook(self._forward_pre))
-            self._handles.append(_register_post(model, self._forward_post))
+            self._handles.append(_register(model, self._forward_pre, post=False, first=True))
+            self._handles.append(_register(model, self._forward_post, post=True))
 
     def __getattr__(self, name):
         return getattr(self._opt, name)

@@ -5,7 +5,15 @@
 ** the iteration; backward kernels then take their forward kernel's op.
 **
 ** Interpretation runs in kernel (start) order because PyProf's seq/sub
-** state depends on it.  Range texts are parsed by gp_marker_parse()
+** state depends on it.
+**
+** Iteration and training-phase ranges (libgpuprof's "forward", "backward",
+** "update", as chainer_profutil names them) belong to the process, not to
+** the thread that pushed them: PyTorch runs backward() on its autograd
+** threads while the calling thread waits inside its "backward" range.  A
+** kernel launched outside any such range of its own thread takes the one
+** open in its process at its launch on another thread (process_ranges()),
+** when only one thread has one open then.  Range texts are parsed by gp_marker_parse()
 ** (markers.h), each parse kept in a bounded cache (range_info()).
 */
 #include <inttypes.h>
@@ -118,6 +126,13 @@ struct nvinfo_slot {
 	struct nvinfo info;
 };
 
+/* An iteration or phase range, as process_ranges() searches them. */
+struct procwide {
+	gp_ns start;
+	uint32_t pid;
+	int32_t r;   /* index into t->ranges */
+};
+
 /* State PyProf carries from kernel to kernel (parse.py), plus what the
 ** backward->forward copy needs. */
 struct gp_nvtxattr {
@@ -144,7 +159,24 @@ struct gp_nvtxattr {
 	char *buf;                /* scratch for joined strings */
 	size_t bufcap;
 	int32_t *iter_of;         /* per range: iteration number, -1 = not an iteration range */
+	uint8_t *phase_of;        /* per range: enum phase */
+	/* the iteration and phase ranges, by (pid, start): process_ranges() */
+	GP_VEC(struct procwide) procwide;
 };
+
+/* libgpuprof's training phases (lib/range.c), by their range text. */
+enum phase { PHASE_NONE, PHASE_FORWARD, PHASE_BACKWARD, PHASE_UPDATE };
+
+static uint8_t phase_of_text(const char *s)
+{
+	if (!strcmp(s, "forward"))
+		return PHASE_FORWARD;
+	if (!strcmp(s, "backward"))
+		return PHASE_BACKWARD;
+	if (!strcmp(s, "update"))
+		return PHASE_UPDATE;
+	return PHASE_NONE;
+}
 
 /* The parse of range r's text, from the cache or parsed now.  The pointer
 ** is valid until the next call. */
@@ -247,6 +279,69 @@ static bool is_rnn_cell(const char *mod)
 	return !strcmp(mod, "LSTMCell") || !strcmp(mod, "GRUCell") || !strcmp(mod, "RNNCell");
 }
 
+static int cmp_procwide(const void *pa, const void *pb)
+{
+	const struct procwide *a = pa, *b = pb;
+	if (a->pid != b->pid)
+		return a->pid < b->pid ? -1 : 1;
+	if (a->start != b->start)
+		return a->start < b->start ? -1 : 1;
+	return a->r < b->r ? -1 : a->r > b->r;
+}
+
+/* How many of a thread's phase and iteration ranges before a launch are
+** looked at: they do not overlap on one thread, so the few last ones of
+** each thread that has them are enough. */
+#define PROCWIDE_LOOKBACK 16
+
+/* For the launch call q that has no iteration (a->iter < 0) or no phase
+** (*phase == PHASE_NONE) range of its own thread around it: the iteration
+** and phase ranges of q's process open at q's start on other threads.
+** One is taken only when a single other thread has one of its kind open
+** then; a phase range also joins st->plain as the outermost plain range,
+** as if it enclosed the call. */
+static void process_ranges(gp_trace *t, gp_nvtxattr *st, const struct gp_api *q, struct gp_attr *a,
+			   uint8_t *phase)
+{
+	size_t lo = 0, hi = st->procwide.n;
+	int32_t iter_r = -1, phase_r = -1;
+	bool iter_many = false, phase_many = false;
+
+	while (lo < hi) {   /* first range after q's start in q's process */
+		size_t mid = lo + (hi - lo) / 2;
+		const struct procwide *r = &st->procwide.v[mid];
+		if (r->pid < q->pid || (r->pid == q->pid && r->start <= q->start))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo, seen = 0; i-- > 0 && seen < PROCWIDE_LOOKBACK; seen++) {
+		int32_t ri = st->procwide.v[i].r;
+		const struct gp_range *r = &t->ranges.v[ri];
+		if (r->pid != q->pid)
+			break;
+		if (r->tid == q->tid || r->end <= q->start || (r->flags & GP_RANGE_F_UNCLOSED))
+			continue;
+		if (st->iter_of[ri] >= 0) {
+			if (iter_r >= 0 && t->ranges.v[iter_r].tid != r->tid)
+				iter_many = true;
+			iter_r = ri;
+		} else {
+			if (phase_r >= 0 && t->ranges.v[phase_r].tid != r->tid)
+				phase_many = true;
+			phase_r = ri;
+		}
+	}
+	if (a->iter < 0 && iter_r >= 0 && !iter_many)
+		a->iter = st->iter_of[iter_r];
+	if (!*phase && phase_r >= 0 && !phase_many) {
+		*phase = st->phase_of[phase_r];
+		gp_vec_push(st->plain);
+		memmove(st->plain.v + 1, st->plain.v, (st->plain.n - 1) * sizeof(*st->plain.v));
+		st->plain.v[0] = phase_r;
+	}
+}
+
 /* PyProf's parse of one kernel (parse/nvvp.py + kernel.py), then prof's
 ** backward->forward copy. */
 void gp_nvtxattr_kernel(gp_nvtxattr *st, gp_trace *t, size_t k, const int32_t *stack, int n,
@@ -255,6 +350,7 @@ void gp_nvtxattr_kernel(gp_nvtxattr *st, gp_trace *t, size_t k, const int32_t *s
 	int32_t first_pyprof = -1, last_trace = -1, first_named = -1;
 	size_t len = 0, nids;
 	bool bprop = false;
+	uint8_t phase = PHASE_NONE;
 
 	st->seqm.n = 0;
 	st->ids.n = 0;
@@ -269,6 +365,8 @@ void gp_nvtxattr_kernel(gp_nvtxattr *st, gp_trace *t, size_t k, const int32_t *s
 				a->iter = st->iter_of[r];
 			continue;
 		}
+		if (st->phase_of[r])
+			phase = st->phase_of[r];
 		const struct nvinfo *in = range_info(t, st, (size_t)r);
 		switch (in->bin) {
 		case GP_MK_PYPROF: if (first_pyprof < 0) first_pyprof = r; break;
@@ -297,6 +395,9 @@ void gp_nvtxattr_kernel(gp_nvtxattr *st, gp_trace *t, size_t k, const int32_t *s
 		}
 	}
 	a->trace = last_trace >= 0 ? range_info(t, st, (size_t)last_trace)->trace : 0;
+	if ((a->iter < 0 || !phase) && a->api >= 0 && st->procwide.n)
+		process_ranges(t, st, &t->apis.v[a->api], a, &phase);
+	bprop |= phase == PHASE_BACKWARD;
 
 	/* Seq markers: unique, sorted by PyProf's key, pruned (markers.h);
 	** their numbers sorted and unique, 0 dropped if others exist. */
@@ -467,6 +568,16 @@ gp_nvtxattr *gp_nvtxattr_begin(gp_trace *t)
 	st->prev_sub = -1;
 	st->cache = gp_xcalloc(NVINFO_CACHE, sizeof(*st->cache));
 	st->iter_of = number_iterations(t);
+	st->phase_of = gp_xcalloc(t->ranges.n ? t->ranges.n : 1, 1);
+	for (size_t i = 0; i < t->ranges.n; i++) {
+		const struct gp_range *r = &t->ranges.v[i];
+		if (r->kind != GP_RANGE_PUSHPOP && r->kind != GP_RANGE_STARTEND)
+			continue;
+		st->phase_of[i] = phase_of_text(gp_s(t, r->text));
+		if (st->phase_of[i] || st->iter_of[i] >= 0)
+			*gp_vec_push(st->procwide) = (struct procwide){r->start, r->pid, (int32_t)i};
+	}
+	gp_vec_sort(st->procwide, cmp_procwide);
 	for (size_t i = 0; i < t->ranges.n && !st->any_legacy; i++) {
 		const struct gp_range *r = &t->ranges.v[i];
 		if ((GP_NVTXATTR_KINDS & (1u << r->kind)) && strstr(gp_s(t, r->text), ", seq="))
@@ -481,6 +592,8 @@ void gp_nvtxattr_end(gp_nvtxattr *st, gp_trace *t)
 		return;
 	free(st->cache);
 	free(st->iter_of);
+	free(st->phase_of);
+	gp_vec_free(st->procwide);
 	gp_u64map_free(&st->by_seq);
 	gp_u64map_free(&st->by_altseq);
 	gp_u64map_free(&st->args_seen);

@@ -25,7 +25,12 @@ run_ok make -s -C examples OUT="$TMP" CFLAGS="-O1 -g -Wall -Wextra -Werror $sanf
 export GPUPROF_RECORD="$TMP/simple-%p.gprec"
 run_ok "$TMP/simple"
 unset GPUPROF_RECORD
-assert_grep "^simple: 3 iterations, .*last layer path 'Head', CUDA not found" "$TMP/out"
+# without a driver CUDA cannot be found; with one it may (libcudart loadable)
+if [ -e /proc/driver/nvidia/version ]; then
+	assert_grep "^simple: 3 iterations, .*last layer path 'Head', CUDA (not )?found" "$TMP/out"
+else
+	assert_grep "^simple: 3 iterations, .*last layer path 'Head', CUDA not found" "$TMP/out"
+fi
 assert_grep '^conv +cpu +6 ' "$TMP/out"
 rec=$(ls "$TMP"/simple-*.gprec)
 [ -f "$rec" ] || fail "no recording written"

@@ -249,6 +249,49 @@ static void iterations_and_sizes(void **state)
 	gp_trace_free(&t);
 }
 
+/* Iteration and phase ranges are the process's: a kernel launched by a
+** thread without them (PyTorch's autograd thread) takes the ones open on
+** the one other thread that has them; with two such threads, none. */
+static void process_phases(void **state)
+{
+	gp_trace t;
+
+	gp_trace_init(&t);
+	range(&t, 1, 1, 0, 1000, "iteration");
+	range(&t, 1, 1, 10, 100, "forward");
+	range(&t, 1, 1, 200, 600, "backward");
+	range(&t, 1, 1, 700, 900, "update");
+	api(&t, 1, 1, 20, 30, 1);      /* forward, own thread */
+	kernel(&t, 40, 1, 1);
+	api(&t, 1, 2, 300, 310, 2);    /* autograd thread during backward */
+	kernel(&t, 320, 2, 1);
+	api(&t, 1, 2, 650, 660, 3);    /* autograd thread between phases */
+	kernel(&t, 670, 3, 1);
+	api(&t, 1, 1, 720, 730, 4);    /* update, own thread */
+	kernel(&t, 740, 4, 1);
+	/* process 2: two threads in "forward", a third launches */
+	range(&t, 2, 1, 2000, 2100, "forward");
+	range(&t, 2, 3, 2000, 2100, "forward");
+	api(&t, 2, 2, 2050, 2060, 5);
+	kernel(&t, 2070, 5, 2);
+	correlate(&t);
+
+	assert_string_equal(gp_s(&t, t.attrs[0].op), "forward");
+	assert_int_equal(t.attrs[0].dir, GP_DIR_FPROP);
+	assert_int_equal(t.attrs[0].iter, 0);
+	assert_string_equal(gp_s(&t, t.attrs[1].op), "backward");
+	assert_int_equal(t.attrs[1].dir, GP_DIR_BPROP);
+	assert_int_equal(t.attrs[1].iter, 0);
+	assert_int_equal(t.attrs[2].op, 0);
+	assert_int_equal(t.attrs[2].dir, GP_DIR_FPROP);
+	assert_int_equal(t.attrs[2].iter, 0);
+	assert_string_equal(gp_s(&t, t.attrs[3].op), "update");
+	assert_int_equal(t.attrs[3].dir, GP_DIR_FPROP);
+	assert_int_equal(t.attrs[4].op, 0);
+	assert_int_equal(t.attrs[4].iter, -1);
+	gp_trace_free(&t);
+}
+
 /* PyTorch 1.0's ", seq=N" markers are not around the launch but before it:
 ** a forward kernel's altseq lists those that started on its thread after
 ** the previous kernel's innermost marker and before its own; a trace
@@ -364,6 +407,7 @@ int main(void)
 		cmocka_unit_test(truncated_mangled_names),
 		cmocka_unit_test(iterations_and_sizes),
 		cmocka_unit_test(legacy_seq_markers),
+		cmocka_unit_test(process_phases),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -14,8 +14,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ops_fixture.h"
 #include "ops/opsint.h"
+#include "ops_fixture.h"
 
 #define GIB (1ull << 30)
 
