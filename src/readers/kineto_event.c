@@ -400,7 +400,7 @@ static void add_complete(struct kineto_parser *p, struct kineto_event *e)
 {
 	add_fn add = add_by_cat[e->cat];
 
-	if (e->cat == CAT_IGNORED || e->cat == CAT_NONE)
+	if (e->cat == CAT_IGNORED || e->cat == CAT_NONE || e->cat == CAT_AC2G)
 		return;
 	if (e->cat == CAT_OTHER) {
 		count_skipped(p, e->cat_text);
@@ -505,6 +505,8 @@ int kineto_event_finish(struct kineto_parser *p)
 	case 's': case 'f':
 		if (e->cat == CAT_FWDBWD && (e->have & H_ID) && (e->have & H_TS))
 			add_flow_end(p, e);
+		else if (e->cat == CAT_AC2G && (e->have & H_ID))
+			*gp_vec_push(p->ac2g[e->ph == 'f']) = e->id;
 		break;
 	case 'X':
 		add_complete(p, e);

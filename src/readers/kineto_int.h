@@ -82,7 +82,7 @@ enum key {
 enum cat {
 	CAT_NONE, CAT_KERNEL, CAT_MEMCPY, CAT_MEMSET, CAT_RUNTIME, CAT_DRIVER,
 	CAT_OLD_RUNTIME, CAT_CPU_OP, CAT_USER_ANNOT, CAT_GPU_ANNOT, CAT_PYTHON,
-	CAT_SYNC, CAT_MTIA_RUNTIME, CAT_FWDBWD, CAT_NVTX, CAT_IGNORED, CAT_OTHER,
+	CAT_SYNC, CAT_MTIA_RUNTIME, CAT_FWDBWD, CAT_NVTX, CAT_AC2G, CAT_IGNORED, CAT_OTHER,
 	CAT__COUNT
 };
 
@@ -187,6 +187,7 @@ struct kineto_parser {
 	gp_u64map demangled;      /* mangled kernel name -> demangled (gp_str) */
 	gp_str name_cache[256];   /* recent names, by a cheap hash: skips FNV */
 	GP_VEC(struct flow_end) flows;
+	GP_VEC(uint64_t) ac2g[2];  /* ids of the launch flows' starts [0] and ends [1] */
 	GP_VEC(struct skipped_cat) skipped;
 	char synth[KINETO_MAX_SYNTH_IDS][40];  /* string pid/tid -> synthetic id */
 	int nsynth;

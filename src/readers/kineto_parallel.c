@@ -317,6 +317,8 @@ static bool merge_part(struct kineto_parser *p, struct kineto_parser *q)
 	free(map);
 
 	VEC_MOVE(p->flows, q->flows);
+	VEC_MOVE(p->ac2g[0], q->ac2g[0]);
+	VEC_MOVE(p->ac2g[1], q->ac2g[1]);
 	for (size_t i = 0; i < q->skipped.n; i++) {
 		size_t j = 0;
 		while (j < p->skipped.n && strcmp(p->skipped.v[j].name, q->skipped.v[i].name) != 0)

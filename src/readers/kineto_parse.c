@@ -597,6 +597,8 @@ void kineto_parser_free(struct kineto_parser *p)
 	free(p->ev.name);
 	free(p->cap.s);
 	gp_vec_free(p->flows);
+	gp_vec_free(p->ac2g[0]);
+	gp_vec_free(p->ac2g[1]);
 	gp_vec_free(p->skipped);
 	gp_u64map_free(&p->short_names);
 	gp_u64map_free(&p->demangled);
