@@ -95,6 +95,9 @@ enum {
 	H_COLL = 1 << 15,         /* any collective arg */
 };
 
+/* Which of an event's pid, tid and id are synthetic (kineto_synth_id). */
+enum { S_PID = 1, S_TID = 2, S_ID = 4 };
+
 /* The event being read. */
 struct kineto_event {
 	char ph;
@@ -106,6 +109,7 @@ struct kineto_event {
 	int64_t ts, dur;          /* ns, relative to the base time */
 	uint32_t pid, tid;
 	uint64_t id;
+	uint8_t synth;            /* S_* */
 	int64_t device, context, stream, cbid, seq;
 	uint64_t corr, ext_id, regs, smem, bytes, graph_id, graph_node, fwd_tid, wait_event;
 	uint32_t grid[3], block[3];
@@ -136,6 +140,15 @@ struct text_buf {
 /* Appends s[0..n) to b, keeping b->s 0-terminated (kineto_parse.c; the
 ** captured args text and the window pre-scan's documents). */
 void kineto_buf_add(struct text_buf *b, const char *s, size_t n);
+
+/* A record of a part of the parallel parse holding a synthetic id, which
+** the merge renumbers when the parts met their strings in another order. */
+enum { SR_API, SR_RANGE, SR_PROCESS, SR_THREAD, SR_MEMEVENT, SR_FLOW };
+struct synth_ref {
+	uint32_t index;           /* into the table */
+	uint8_t table;            /* SR_* */
+	uint8_t fields;           /* S_* */
+};
 
 /* Counted categories we do not read, for the notes. */
 struct skipped_cat {
@@ -186,6 +199,9 @@ struct kineto_parser {
 	GP_VEC(struct skipped_cat) skipped;
 	char synth[KINETO_MAX_SYNTH_IDS][40];  /* string pid/tid -> synthetic id */
 	int nsynth;
+	bool note_synth;          /* a later part: keep synth_refs */
+	bool synth_stuck;         /* a synthetic id went where no synth_ref can follow */
+	GP_VEC(struct synth_ref) synth_refs;
 
 	uint64_t no_ts, neg_dur, no_launch_cfg, hip_apis;
 	uint64_t mem_unread;      /* [memory] instants without ts or Bytes */
@@ -212,8 +228,10 @@ uint8_t kineto_category(const char *s, size_t n);
 bool kineto_parse_us_as_ns(const char *s, size_t n, int64_t *out);
 
 /* A pid or tid (is_string: it was a JSON string) as a uint32; strings
-** without a usable number get a synthetic id (kineto_synth_id). */
-uint32_t kineto_parse_thread_id(struct kineto_parser *p, const char *s, size_t n, bool is_string);
+** without a usable number get a synthetic id (kineto_synth_id), and
+** *synth says which it was. */
+uint32_t kineto_parse_thread_id(struct kineto_parser *p, const char *s, size_t n, bool is_string,
+				bool *synth);
 
 /* The synthetic id of the string s[0..n): the same string always gets the
 ** same id, counting down from UINT32_MAX in order of first use. */
