@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/chars.h"
 #include "readers/jsonutil.h"
 
 bool gp_json_u64(const char *s, size_t n, uint64_t *out)
@@ -17,11 +18,9 @@ bool gp_json_u64(const char *s, size_t n, uint64_t *out)
 		return false;
 	if (n > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
 		for (i = 2; i < n; i++) {
-			int c = s[i], d;
-			if (c >= '0' && c <= '9') d = c - '0';
-			else if (c >= 'a' && c <= 'f') d = c - 'a' + 10;
-			else if (c >= 'A' && c <= 'F') d = c - 'A' + 10;
-			else return false;
+			int d = gp_hex_digit(s[i]);
+			if (d < 0)
+				return false;
 			v = v * 16 + (uint64_t)d;
 		}
 		*out = v;
