@@ -29,6 +29,7 @@
 #include "util/error.h"
 #include "util/u64map.h"
 #include "model/trace.h"
+#include "readers/jsonscan.h"
 #include "readers/jsonutil.h"
 #include "readers/reader.h"
 
@@ -249,6 +250,10 @@ void kineto_parser_free(struct kineto_parser *p);
 /* A yajl handle that feeds p's state machine (free with yajl_free). */
 yajl_handle kineto_yajl(struct kineto_parser *p);
 
+/* The same state machine behind the fast tokenizer (jsonscan.h; free with
+** gp_jscan_free): what reads valid input; yajl reads what it gives up on. */
+gp_jscan *kineto_jscan(struct kineto_parser *p);
+
 /* ---- kineto_event.c ---- */
 
 /* Clears e for the next event, keeping its name buffer. */
@@ -290,6 +295,24 @@ void kineto_finish(struct kineto_parser *p);
 
 /* Ties fwdbwd flow ends to op ranges (timestamps still relative). */
 void kineto_resolve_flows(struct kineto_parser *p);
+
+/* ---- kineto.c ---- */
+
+/* The trace as the parse found it: blank but for strings (load.c interns
+** the path and the format), which kineto_restore() puts back. */
+struct kineto_saved {
+	char **strs;              /* strs[1..n) */
+	uint32_t n;
+};
+
+/* Saves p's trace into s; false (nothing saved) when it holds more than
+** strings (a window pre-scan's note), which no restore could put back. */
+bool kineto_save(const struct kineto_parser *p, struct kineto_saved *s);
+
+/* Puts p's trace back as saved and p to a fresh start (its window kept). */
+void kineto_restore(struct kineto_parser *p, const struct kineto_saved *s);
+
+void kineto_saved_free(struct kineto_saved *s);
 
 /* ---- kineto_parallel.c ---- */
 

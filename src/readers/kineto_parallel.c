@@ -15,7 +15,9 @@
 ** successor near the start) any "}" "," "{" "\"" with spaces between is
 ** tried.  When the "}" closes an event, the rest of the file from the "{"
 ** parses exactly as it would in one pass if yajl starts it inside a
-** synthetic `{"traceEvents":[` (a bare event array: `[`).
+** synthetic `{"traceEvents":[` (a bare event array: `[`).  Parts are read
+** by the fast tokenizer (jsonscan.h); where it gives up, the parallel work
+** is dropped as for an error (the one-pass parse then decides).
 **
 ** Whether a split was right is checked, not assumed: the part before it is
 ** parsed from a point already known to be right (the file's start, or a
@@ -255,7 +257,7 @@ static void *parse_part(void *arg)
 	struct part *w = arg;
 	struct kineto_parser *p = &w->p;
 	const bool array = w->lay->array;
-	yajl_handle h = kineto_yajl(p);
+	gp_jscan *h = kineto_jscan(p);
 	char *buf = gp_xmalloc(KINETO_CHUNK);
 	uint64_t pos = w->start, end = w->end;
 	int upto = w->index;
@@ -263,7 +265,7 @@ static void *parse_part(void *arg)
 
 	if (w->index > 0) {
 		const char *prefix = array ? "[" : "{\"traceEvents\":[";
-		ok = yajl_parse(h, (const unsigned char *)prefix, strlen(prefix)) == yajl_status_ok;
+		ok = gp_jscan_parse(h, prefix, strlen(prefix));
 	}
 	for (;;) {
 		while (ok && pos < end && !*w->stop && !w->dropped) {
@@ -274,7 +276,7 @@ static void *parse_part(void *arg)
 				ok = false;
 				break;
 			}
-			ok = yajl_parse(h, (const unsigned char *)data, (size_t)n) == yajl_status_ok;
+			ok = gp_jscan_parse(h, data, (size_t)n);
 			pos += (uint64_t)n;
 			w->done += (uint64_t)n;
 			if (w->o && w->o->progress)
@@ -292,10 +294,10 @@ static void *parse_part(void *arg)
 	** document there must then work (it would not inside a string) */
 	if (ok && upto < w->nparts - 1) {
 		const char *suffix = array ? "]" : "]}";
-		ok = yajl_parse(h, (const unsigned char *)suffix, strlen(suffix)) == yajl_status_ok;
+		ok = gp_jscan_parse(h, suffix, strlen(suffix));
 	}
-	ok = ok && yajl_complete_parse(h) == yajl_status_ok && !p->failed;
-	yajl_free(h);
+	ok = ok && gp_jscan_complete(h) && !p->failed;
+	gp_jscan_free(h);
 	free(buf);
 	w->ok = ok;
 	if (!ok && w->index == 0)
@@ -514,31 +516,6 @@ static bool merge_part(struct kineto_parser *p, struct kineto_parser *q)
 	return true;
 }
 
-/* Whether t holds nothing but interned strings (as load.c hands it over:
-** path and format), which is what the parallel parse can undo. */
-static bool trace_is_blank(const gp_trace *t)
-{
-	return !t->devices.n && !t->processes.n && !t->threads.n && !t->kernels.n && !t->apis.n &&
-	       !t->memcpys.n && !t->memsets.n && !t->syncs.n && !t->ranges.n && !t->op_exts.n &&
-	       !t->range_nvtx.n &&
-	       !t->memevents.n && !t->coll_args.n &&
-	       !t->args.n && !t->meta.n && !t->warnings.n && !t->attrs;
-}
-
-/* Puts t back to its blank state with strings 1..nstrs-1 as saved. */
-static void trace_reset(gp_trace *t, char **saved, uint32_t nstrs)
-{
-	gp_str path = t->path, format = t->format, tool = t->tool_version;
-
-	gp_trace_free(t);
-	gp_trace_init(t);
-	for (uint32_t i = 1; i < nstrs; i++)
-		gp_strtab_intern(&t->strs, saved[i]);
-	t->path = path;
-	t->format = format;
-	t->tool_version = tool;
-}
-
 /* The split: cut points near size/nparts * i, one part per thread, part 0
 ** on the caller's. */
 int kineto_parse_parallel(struct kineto_parser *p, int fd, const char *mem, uint64_t size, int nparts,
@@ -546,10 +523,9 @@ int kineto_parse_parallel(struct kineto_parser *p, int fd, const char *mem, uint
 {
 	uint64_t bounds[KINETO_MAX_PARTS + 1][2];   /* part i: [bounds[i][1], bounds[i+1][0]) */
 	struct layout lay;
+	struct kineto_saved saved;
 	int n = 0;
 
-	if (!trace_is_blank(p->t))
-		return -1;
 	learn_layout(fd, mem, size, &lay);
 	bounds[0][1] = 0;
 	for (int i = 1; i < nparts; i++) {
@@ -565,13 +541,8 @@ int kineto_parse_parallel(struct kineto_parser *p, int fd, const char *mem, uint
 	}
 	n++;
 	bounds[n][0] = size;
-	if (n < 2)
+	if (n < 2 || !kineto_save(p, &saved))
 		return -1;
-
-	uint32_t nstrs = p->t->strs.n;
-	char **saved = gp_xmalloc(nstrs * sizeof(*saved));
-	for (uint32_t i = 1; i < nstrs; i++)
-		saved[i] = gp_xstrdup(gp_s(p->t, i));
 
 	struct part *w = gp_xcalloc((size_t)n, sizeof(*w));
 	_Atomic bool stop = false;
@@ -625,17 +596,10 @@ int kineto_parse_parallel(struct kineto_parser *p, int fd, const char *mem, uint
 	free(w);
 	if (ok && p->top_is_array && p->nevents && !p->with_ph)
 		ok = false;   /* not a trace: the one-pass parse says so */
-	if (ok) {
+	if (ok)
 		kineto_finish(p);
-	} else {
-		struct kineto_window win = p->win;
-		trace_reset(p->t, saved, nstrs);
-		kineto_parser_free(p);
-		kineto_parser_init(p, p->path, p->t, p->err);
-		p->win = win;
-	}
-	for (uint32_t i = 1; i < nstrs; i++)
-		free(saved[i]);
-	free(saved);
+	else
+		kineto_restore(p, &saved);
+	kineto_saved_free(&saved);
 	return ok ? GP_OK : -1;
 }

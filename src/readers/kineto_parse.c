@@ -581,6 +581,11 @@ static const yajl_callbacks callbacks = {
 	.yajl_end_array = cb_end_array,
 };
 
+gp_jscan *kineto_jscan(struct kineto_parser *p)
+{
+	return gp_jscan_alloc(&callbacks, p);
+}
+
 yajl_handle kineto_yajl(struct kineto_parser *p)
 {
 	yajl_handle h = yajl_alloc(&callbacks, NULL, p);
