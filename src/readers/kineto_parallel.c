@@ -585,7 +585,8 @@ int kineto_parse_parallel(struct kineto_parser *p, int fd, const char *mem, uint
 	gp_error *err = p->err;
 	*p = w[0].p;
 	p->err = err;
-	for (int i = w[0].upto + 1, next = i; i < n; i++) {
+	/* every part is freed, the parts a part before parsed through too */
+	for (int i = 1, next = w[0].upto + 1; i < n; i++) {
 		if (i == next) {
 			ok = ok && merge_part(p, &w[i].p);
 			next = w[i].upto + 1;
