@@ -26,12 +26,12 @@ bool gp_json_u64(const char *s, size_t n, uint64_t *out)
 		*out = v;
 		return true;
 	}
-	for (; i < n && s[i] >= '0' && s[i] <= '9'; i++) {
-		uint64_t d = (uint64_t)(s[i] - '0');
-		if (v > (UINT64_MAX - d) / 10)
+	/* 19 digits cannot overflow (10^19 - 1 < 2^64): only later ones are checked */
+	for (; i < n && i < 19 && s[i] >= '0' && s[i] <= '9'; i++)
+		v = v * 10 + (uint64_t)(s[i] - '0');
+	for (; i < n && s[i] >= '0' && s[i] <= '9'; i++)
+		if (__builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, (uint64_t)(s[i] - '0'), &v))
 			return false;
-		v = v * 10 + d;
-	}
 	if (i == n) {
 		*out = v;
 		return true;

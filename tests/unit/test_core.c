@@ -314,6 +314,24 @@ static void radix_sort_matches_qsort(void **state)
 		if (n)
 			qsort(w, n, sizeof(*w), pair_order);
 		assert_memory_equal(v, w, n * sizeof(*v));
+		/* sorted input is left as it is; one pair out of place at either
+		** end is still found (the sortedness check stops only at the end) */
+		gp_sort_pairs(v, n);
+		assert_memory_equal(v, w, n * sizeof(*v));
+		if (n > 1 && pair_order(&w[n - 2], &w[n - 1]) < 0) {
+			struct gp_pair last = v[n - 1];
+			v[n - 1] = v[n - 2];
+			v[n - 2] = last;
+			gp_sort_pairs(v, n);
+			assert_memory_equal(v, w, n * sizeof(*v));
+		}
+		if (n > 1 && pair_order(&w[0], &w[1]) < 0) {
+			struct gp_pair first = v[0];
+			v[0] = v[1];
+			v[1] = first;
+			gp_sort_pairs(v, n);
+			assert_memory_equal(v, w, n * sizeof(*v));
+		}
 		free(v);
 		free(w);
 	}

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <setjmp.h>
 #include <cmocka.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +26,7 @@
 #include "model/trace.h"
 #include "util/u64map.h"
 #include "readers/inflate.h"
+#include "readers/jsonutil.h"
 #include "readers/kineto.h"
 #include "readers/kineto_int.h"
 #include "readers/reader.h"
@@ -307,6 +309,47 @@ static void reads_old_format_and_flows(void **state)
 		found |= t.op_exts.v[i].ext_id == UINT64_MAX;
 	assert_true(found);
 	gp_trace_free(&t);
+}
+
+/* gp_json_u64 / gp_json_i64 at the edges of their ranges, and against
+** strtoull on random digit strings of 1 to 24 digits (leading zeros,
+** values past 2^64 included). */
+static void json_integers(void **state)
+{
+	static const struct { const char *s; bool ok; uint64_t v; } u[] = {
+		{"0", true, 0}, {"7", true, 7}, {"18446744073709551615", true, UINT64_MAX},
+		{"18446744073709551616", false, 0}, {"99999999999999999999", false, 0},
+		{"9999999999999999999", true, 9999999999999999999ULL},
+		{"000000000000000000000000001", true, 1}, {"0x1F", true, 31}, {"0xg", false, 0},
+		{"1.5", true, 1}, {"2e3", true, 2000}, {"-1", false, 0}, {"", false, 0}, {"12a", false, 0},
+	};
+	uint64_t v;
+	int64_t i;
+	char buf[32];
+	unsigned seed = 27;
+
+	for (size_t k = 0; k < sizeof(u) / sizeof(*u); k++) {
+		bool ok = gp_json_u64(u[k].s, strlen(u[k].s), &v);
+		if (ok != u[k].ok || (ok && v != u[k].v))
+			fail_msg("gp_json_u64(\"%s\")", u[k].s);
+	}
+	assert_true(gp_json_i64("-9223372036854775808", 20, &i) && i == INT64_MIN);
+	assert_true(gp_json_i64("9223372036854775807", 19, &i) && i == INT64_MAX);
+	assert_false(gp_json_i64("9223372036854775808", 19, &i));
+	assert_false(gp_json_i64("-9223372036854775809", 20, &i));
+	for (int k = 0; k < 100000; k++) {
+		size_t n = 1 + (size_t)rand_r(&seed) % 24;
+		for (size_t d = 0; d < n; d++)
+			buf[d] = (char)('0' + (rand_r(&seed) % 3 ? rand_r(&seed) % 10 : 9 * (k & 1)));
+		buf[n] = '\0';
+		char *end;
+		errno = 0;
+		unsigned long long ref = strtoull(buf, &end, 10);
+		bool ok = gp_json_u64(buf, n, &v);
+		assert_int_equal(ok, errno != ERANGE);
+		if (ok)
+			assert_true(v == ref);
+	}
 }
 
 static void exact_times(void **state)
@@ -957,6 +1000,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(reads_step_trace),
 		cmocka_unit_test(reads_old_format_and_flows),
+		cmocka_unit_test(json_integers),
 		cmocka_unit_test(exact_times),
 		cmocka_unit_test(wide_fields),
 		cmocka_unit_test(bad_input),
