@@ -35,8 +35,9 @@ static void usage(FILE *out)
 {
 	fprintf(out, "usage: gpuprof COMMAND [OPTIONS] FILE...\n\n"
 		     "Reads Nsight Systems and nvprof SQLite exports, PyTorch profiler (Kineto)\n"
-		     "JSON traces and gpuprof recordings, and tells which layer and op launched\n"
-		     "each kernel and where the GPU time goes.\n\nCommands:\n");
+		     "JSON traces, ROCm's rocprofv3 JSON and CSV output and gpuprof recordings,\n"
+		     "and tells which layer and op launched each kernel and where the GPU time\n"
+		     "goes.\n\nCommands:\n");
 	for (int i = 0; gp_commands[i].name; i++)
 		if (!gp_commands[i].hidden)
 			fprintf(out, "  %-9s %s\n", gp_commands[i].name, gp_commands[i].summary);

@@ -20,6 +20,10 @@ TESTDATA=${TESTDATA:-$TOP/../shared/testdata}
 [ -d "$TESTDATA" ] || TESTDATA=""
 OUTDIR=$TOP/build/test-out
 export GPUPROF GEN BUILD TESTDATA OUTDIR TOP
+# the tests' outputs never depend on the ops files of whoever runs them
+# (~/.config/gpuprof/ops.d/): t0613 sets its own
+GPUPROF_OPS=
+export GPUPROF_OPS
 jobs=${TEST_JOBS:-$(nproc 2>/dev/null || echo 1)}
 rm -rf "$OUTDIR"; mkdir -p "$OUTDIR"
 

@@ -150,6 +150,13 @@ static void free_critpath(struct gp_analysis *a)
 	gp_critpath_free(&a->critpath);
 }
 
+/* TraceLens's gpu_timeline: its own choice of GPU events and arithmetic. */
+static int run_tracelens(struct gp_analysis *a, unsigned needs, gp_error *err)
+{
+	gp_tl_timeline(a->trace, a->opts.tracelens_unlinked, &a->tracelens);
+	return GP_OK;
+}
+
 /* The passes, each after those it requires.  run NULL: a part of the pass
 ** it requires, which reads its bit (the breakdown's sweep makes its top
 ** gaps, gap causes and depth series together). */
@@ -171,6 +178,7 @@ static const struct pass {
 	{GP_NEED_RECORD, GP_NEED_BREAKDOWN, run_record, free_record},
 	{GP_NEED_GROUPS, GP_NEED_OPS, run_groups, free_groups},
 	{GP_NEED_TIMELINE, GP_NEED_OPS, run_timeline, free_timeline},
+	{GP_NEED_TRACELENS, 0, run_tracelens, NULL},
 };
 
 #define NPASSES (sizeof(passes) / sizeof(passes[0]))

@@ -25,6 +25,7 @@
 #include "analysis/breakdown.h"
 #include "analysis/critpath.h"
 #include "analysis/deps.h"
+#include "analysis/breakdown_tl.h"
 #include "analysis/groups.h"
 #include "analysis/memory.h"
 #include "analysis/ranks.h"
@@ -54,6 +55,7 @@ enum gp_need {
 	GP_NEED_TIMELINE = 1u << 9,     /* busy time, FLOPs and bytes per device in buckets: a->timeline */
 	GP_NEED_DEPS = 1u << 10,        /* the step's dependency graph: a->deps */
 	GP_NEED_CRITPATH = 1u << 11,    /* its critical path, by cause, op and layer: a->critpath */
+	GP_NEED_TRACELENS = 1u << 12,   /* TraceLens's gpu_timeline, as it computes it: a->tracelens */
 };
 
 struct gp_analysis_opts {
@@ -69,6 +71,9 @@ struct gp_analysis_opts {
 	** kept work and idle categories. */
 	bool one_timeline, memset_compute, hta;
 	bool critpath_pieces;           /* GP_NEED_CRITPATH: keep the path's pieces */
+	/* GP_NEED_TRACELENS: every GPU event, not only those TraceLens links
+	** to a launch (its include_unlinked_kernels) */
+	bool tracelens_unlinked;
 };
 
 /* Sets o to the defaults above. */
@@ -89,6 +94,7 @@ struct gp_analysis {
 	struct gp_timeline timeline;
 	gp_deps deps;
 	gp_critpath critpath;
+	struct gp_tl_timeline tracelens;
 };
 
 /* Runs the passes that the results in needs (GP_NEED_* bits) require, each

@@ -31,12 +31,17 @@ enum gp_coll_kind gp_coll_kind_parse(const char *name)
 {
 	/* folded: lower case without '_' and ':', so that "AllReduce",
 	** "all_reduce" and "allreduce_" read alike; the longer names first
-	** ("reducescatter" and "allreduce" contain "reduce") */
+	** ("reducescatter" and "allreduce" contain "reduce").  Kernels that
+	** name no collective word: vLLM's and SGLang's custom all-reduce
+	** (cross_device_reduce_1stage) and DeepEP's expert-parallel
+	** all-to-all (dispatch, combine and their notify steps) */
 	static const struct {
 		const char *s;
 		enum gp_coll_kind kind;
 	} words[] = {
 		{"reducescatter", GP_COLL_REDUCE_SCATTER}, {"allreduce", GP_COLL_ALL_REDUCE},
+		{"crossdevicereduce", GP_COLL_ALL_REDUCE}, {"dispatch", GP_COLL_ALL_TO_ALL},
+		{"combine", GP_COLL_ALL_TO_ALL},
 		{"allgather", GP_COLL_ALL_GATHER}, {"alltoall", GP_COLL_ALL_TO_ALL},
 		{"broadcast", GP_COLL_BROADCAST}, {"sendrecv", GP_COLL_SEND_RECV},
 		{"barrier", GP_COLL_BARRIER}, {"reduce", GP_COLL_REDUCE}, {"send", GP_COLL_SEND_RECV},

@@ -220,7 +220,9 @@ const char *gp_coll_kind_name(int kind);   /* "all_reduce" */
 
 /* The kind a collective's name says: "allreduce", "nccl:all_reduce",
 ** "c10d::allreduce_", "ncclDevKernel_AllReduce_Sum_f32_RING_LL",
-** "_allgather_base"...; GP_COLL_OTHER when none. */
+** "_allgather_base", the communication kernels of model/classify.c
+** ("multimem_all_reduce_kernel", "cross_device_reduce_1stage": all-reduce;
+** DeepEP's "dispatch", "combine": all-to-all)...; GP_COLL_OTHER when none. */
 enum gp_coll_kind gp_coll_kind_parse(const char *name);
 
 #endif

@@ -25,15 +25,18 @@
 static const struct gp_cmd_opt breakdown_own[] = {
 	{"view", 'V', "V", "time (default), streams, gaps, depth or critical"},
 	{"as", 0, "TOOL", "tracelens: TraceLens' gpu_timeline (all GPUs as one\n"
-	 "timeline, the whole trace; times in ms as it writes them);\n"
-	 "hta: HTA's temporal breakdown and communication/computation\n"
-	 "overlap (GPU work launched inside ProfilerStep ranges but\n"
-	 "the last); hta-idle: HTA's idle time per stream by\n"
+	 "timeline, the whole trace, the GPU events it links to a\n"
+	 "launch; times in ms as it writes them); hta: HTA's\n"
+	 "temporal breakdown and communication/computation overlap\n"
+	 "(GPU work launched before the last ProfilerStep; all of\n"
+	 "it with one step); hta-idle: HTA's idle time per stream by\n"
 	 "host_wait, kernel_wait, other"},
+	{"include-unlinked", 0, NULL, "--as tracelens: the GPU events it does not link to a\n"
+	 "launch too (TraceLens' --include_unlinked_kernels)"},
 	{"buckets", 0, "N", "--view depth: buckets per stream (default 100, at most 100000)"},
 	{NULL, 0, NULL, NULL},
 };
-enum { OWN_VIEW, OWN_AS, OWN_BUCKETS };
+enum { OWN_VIEW, OWN_AS, OWN_UNLINKED, OWN_BUCKETS };
 
 static const struct gp_cmd_spec breakdown_spec = {
 	.name = "breakdown",
@@ -41,7 +44,8 @@ static const struct gp_cmd_spec breakdown_spec = {
 	"Where the GPU time goes, per device and per iteration (ProfilerStep#N,\n"
 	"NVTX 'iteration N', libgpuprof iterations; 'all' = the whole trace).  The\n"
 	"span (first to last GPU work of the device in the window) splits exactly\n"
-	"into compute, communication (NCCL/RCCL kernels), memory (memcpy, memset)\n"
+	"into compute, communication (NCCL/RCCL, symmetric-memory and custom\n"
+	"all-reduce kernels...), memory (memcpy, memset)\n"
 	"and idle time, as a union over all streams (concurrent work counts once;\n"
 	"'overlap' is the time counted twice, so compute + communication + memory\n"
 	"+ idle - overlap = span).  Idle time splits by what held the work after\n"
@@ -67,6 +71,7 @@ enum view { VIEW_TIME, VIEW_STREAMS, VIEW_GAPS, VIEW_DEPTH, VIEW_CRITICAL, VIEW_
 struct opts {
 	enum view view;
 	size_t buckets;
+	bool unlinked;          /* --include-unlinked */
 };
 
 static const struct gp_column time_cols[] = {
@@ -337,41 +342,23 @@ static void write_depth(gp_writer *w, const gp_breakdown *b)
 	}
 }
 
-/* TraceLens' gpu_timeline: computation = compute union; exposed
-** communication = communication not under compute; exposed memcpy = memory
-** work under neither; busy, idle, total; then the totals of communication
-** and memory work.  Times in ms with its percent of total. */
-static void write_tracelens(gp_writer *w, const gp_breakdown *b)
+/* TraceLens' gpu_timeline, as it computes it (analysis/breakdown_tl.h):
+** computation, exposed communication, exposed memcpy, busy, idle, total,
+** then the totals of communication and memcpy.  Times in ms with its
+** percent of total; no rows when TraceLens finds no GPU event (it stops
+** there: "No GPU events found in the trace"), a note on stderr. */
+static void write_tracelens(gp_writer *w, const struct gp_tl_timeline *tl, const char *path)
 {
-	const struct gp_bd_window *win = b->nwin ? &b->win[0] : NULL;
-	struct gp_bd_window none = {0};
-	gp_ns total, comp, comm, mem, exposed_comm;
-
-	if (!win)
-		win = &none;
-	total = win->end - win->start;
-	comp = gp_bd_kind_time(win, GP_BD_COMPUTE);
-	comm = gp_bd_kind_time(win, GP_BD_COMM);
-	mem = gp_bd_kind_time(win, GP_BD_MEMORY);
-	exposed_comm = win->by_mask[GP_BD_COMM] + win->by_mask[GP_BD_COMM | GP_BD_MEMORY];
-	const struct {
-		const char *name;
-		gp_ns v;
-	} rows[] = {
-		{"computation_time", comp},
-		{"exposed_comm_time", exposed_comm},
-		{"exposed_memcpy_time", win->by_mask[GP_BD_MEMORY]},
-		{"busy_time", gp_bd_busy(win)},
-		{"idle_time", win->by_mask[0]},
-		{"total_time", total},
-		{"total_comm_time", comm},
-		{"total_memcpy_time", mem},
-	};
-	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+	if (!tl->events) {
+		fprintf(stderr, "gpuprof: %s: no GPU event that TraceLens links to a launch (%zu not linked: "
+			"--include-unlinked counts them)\n", path, tl->unlinked);
+		return;
+	}
+	for (int i = 0; i < GP_TL__COUNT; i++) {
 		char ms[64], pct[64];
-		const char *row[3] = {rows[i].name, ms, pct};
-		snprintf(ms, sizeof(ms), "%.6f", (double)rows[i].v / 1e6);
-		snprintf(pct, sizeof(pct), "%.6f", gp_percent(rows[i].v, total));
+		const char *row[3] = {gp_tl_row_names[i], ms, pct};
+		snprintf(ms, sizeof(ms), "%.6f", tl->us[i] / 1e3);
+		snprintf(pct, sizeof(pct), "%.6f", tl->us[GP_TL_TOTAL] > 0 ? tl->us[i] / tl->us[GP_TL_TOTAL] * 100 : 0.0);
 		gp_writer_row(w, row);
 	}
 }
@@ -490,6 +477,9 @@ static int breakdown_option(void *ctx, int index, const char *arg)
 		else
 			return gp_cli_usage("breakdown", "--as wants tracelens, hta or hta-idle, not '%s'", arg);
 		return 0;
+	case OWN_UNLINKED:
+		o->unlinked = true;
+		return 0;
 	case OWN_BUCKETS:
 		v = strtoll(arg, &end, 10);
 		if (end == arg || *end || v < 1 || v > GP_BD_MAX_BUCKETS)
@@ -509,9 +499,12 @@ struct job {
 	size_t top;                     /* --view critical: rows of the whole path */
 };
 
-/* Writes breakdown b's rows of the view to w. */
-static void write_view(const struct job *j, const gp_breakdown *b, gp_writer *w)
+/* Writes the rows of the view to w: breakdown b's, or a's TraceLens
+** timeline. */
+static void write_view(const struct job *j, const struct gp_analysis *a, gp_writer *w)
 {
+	const gp_breakdown *b = &a->breakdown;
+
 	if (j->view == VIEW_STREAMS)
 		write_streams(w, b, j->table);
 	else if (j->view == VIEW_GAPS)
@@ -519,7 +512,7 @@ static void write_view(const struct job *j, const gp_breakdown *b, gp_writer *w)
 	else if (j->view == VIEW_DEPTH)
 		write_depth(w, b);
 	else if (j->view == VIEW_TRACELENS)
-		write_tracelens(w, b);
+		write_tracelens(w, &a->tracelens, gp_s(a->trace, a->trace->path));
 	else if (j->view == VIEW_HTA)
 		write_hta(w, b);
 	else if (j->view == VIEW_HTA_IDLE)
@@ -537,7 +530,7 @@ static int breakdown_trace(const void *ctx, gp_trace *t, gp_writer *w, gp_writer
 	if (rc == GP_OK && j->view == VIEW_CRITICAL)
 		write_critical(w, t, &a.critpath, j->top, j->table);
 	else if (rc == GP_OK)
-		write_view(j, &a.breakdown, w);
+		write_view(j, &a, w);
 	gp_analysis_free(&a);
 	return rc;
 }
@@ -581,6 +574,7 @@ int cmd_breakdown(int argc, char **argv)
 	}
 	j.view = o.view;
 	j.needs = o.view == VIEW_CRITICAL ? GP_NEED_CRITPATH
+		: o.view == VIEW_TRACELENS ? GP_NEED_TRACELENS
 		: GP_NEED_BREAKDOWN | (o.view == VIEW_GAPS ? GP_NEED_TOP_GAPS : 0) |
 		  (o.view == VIEW_DEPTH ? GP_NEED_DEPTH : 0);
 	j.top = co.top == SIZE_MAX ? (j.table ? 20 : SIZE_MAX) : co.top;
@@ -588,7 +582,9 @@ int cmd_breakdown(int argc, char **argv)
 	if (co.top != SIZE_MAX)
 		j.ao.top_gaps = co.top;
 	j.ao.depth_buckets = o.buckets;
-	j.ao.one_timeline = j.ao.memset_compute = o.view == VIEW_TRACELENS;
+	if (o.unlinked && o.view != VIEW_TRACELENS)
+		return gp_cli_usage("breakdown", "--include-unlinked goes with --as tracelens");
+	j.ao.tracelens_unlinked = o.unlinked;
 	j.ao.hta = o.view == VIEW_HTA || o.view == VIEW_HTA_IDLE;
 	return gp_cli_run(&m, &co);
 }

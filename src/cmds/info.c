@@ -24,7 +24,7 @@ static const struct gp_cmd_spec info_spec = {
 	"synchronization records the trace holds, and its time span; for traces\n"
 	"that replay CUDA/HIP graphs, how many kernels (and what share of GPU\n"
 	"time) were replayed and how many of those have an op.",
-	.shared = GP_OPT_FORMAT | GP_OPT_JOBS | GP_OPT_WINDOW,
+	.shared = GP_OPT_FORMAT | GP_OPT_JOBS | GP_OPT_WINDOW | GP_OPT_OPS_FILE,
 	.formats = gp_kv_formats,
 	.format_note = "(json: one object, keys in docs/report.md; several\n"
 	"files: a list of {rank, rank_from, info})",
@@ -156,7 +156,7 @@ static void write_phases(gp_kv *kv, const gp_trace *t)
 }
 
 /* Writes what trace t holds to kv (not closed). */
-static void write_info(gp_kv *kv, gp_trace *t)
+static void write_info(gp_kv *kv, gp_trace *t, const struct gp_cli_opts *o)
 {
 	char buf[64], label[32];
 
@@ -233,8 +233,10 @@ static void write_info(gp_kv *kv, gp_trace *t)
 		/* Op model coverage: how much GPU time has known FLOPs. */
 		struct gp_analysis a;
 		struct gp_ops_summary os;
+		struct gp_analysis_opts ao;
 		gp_error err = {0};
-		gp_analysis_run(t, GP_NEED_OPS, NULL, &a, &err);   /* the op model never fails */
+		gp_cli_analysis_opts(o, &ao);
+		gp_analysis_run(t, GP_NEED_OPS, &ao, &a, &err);   /* the op model never fails */
 		gp_ops_summarize(t, &a.ops, &os);
 		gp_kv_pct(kv, "gpu_time_with_flops_pct", "gpu time with flops",
 			  os.gpu_ns > 0 ? 100 * os.known_ns / os.gpu_ns : 0.0);
@@ -273,7 +275,7 @@ static int info_trace(const void *ctx, gp_trace *t, gp_writer *w, gp_writer *rec
 	if (!mem)
 		return gp_err(err, GP_ERR_INTERNAL, "%s: cannot open a memory stream", gp_s(t, t->path));
 	gp_kv_open(&kv, ((const struct gp_cli_opts *)ctx)->format, mem, err);
-	write_info(&kv, t);
+	write_info(&kv, t, ctx);
 	rc = gp_kv_close(&kv, err);
 	fclose(mem);
 	if (rc == GP_OK)
@@ -327,7 +329,7 @@ static int info_single(const void *ctx, const char *path)
 		gp_trace_free(&t);
 		return rc;
 	}
-	write_info(&kv, &t);
+	write_info(&kv, &t, o);
 	rc = gp_kv_close(&kv, &err);
 	gp_trace_free(&t);
 	if (rc) {

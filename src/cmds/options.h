@@ -1,7 +1,8 @@
 /*
 ** The options every command shares (-f, -w, -c, --no-header, --gpu,
 ** --peak-flops, --peak-bw, -n, -h, --csv (PyProf's spelling of -f csv), and
-** the window: --iter, --iters, --start, --end): one table in options.c gives each its
+** the window: --iter, --iters, --start, --end, and --ops-file with the
+** configuration's ops files, docs/op-model.md "Your own ops"): one table in options.c gives each its
 ** long and short name, argument, help text and parser, and a command says
 ** by a mask which of them it takes, so they are spelt, limited and
 ** documented the same way everywhere.  A command's own options ride along
@@ -34,8 +35,10 @@ enum gp_shared_opt {
 	GP_OPT_WINDOW = 1u << 10,       /* --iter, --iters, --start, --end; --capture
 					** (what of the input is read: every command
 					** reading traces takes them) */
+	GP_OPT_OPS_FILE = 1u << 11,     /* --ops-file: the user's kernel families and op formulas */
 };
-#define GP_OPT_PEAKS (GP_OPT_GPU | GP_OPT_PEAK_FLOPS | GP_OPT_PEAK_BW)
+/* The op model's options: every command that runs it takes them all. */
+#define GP_OPT_PEAKS (GP_OPT_GPU | GP_OPT_PEAK_FLOPS | GP_OPT_PEAK_BW | GP_OPT_OPS_FILE)
 
 /* An option of one command only. */
 struct gp_cmd_opt {
@@ -77,7 +80,9 @@ struct gp_cli_opts {
 	const char *format;             /* a valid format of the command */
 	const char *columns;            /* -c, NULL when not given */
 	struct gp_writer_opts wo;       /* -w, --no-header */
-	struct gp_peak_opts peaks;      /* --gpu, --peak-flops, --peak-bw */
+	struct gp_peak_opts peaks;      /* --gpu, --peak-flops, --peak-bw; the ops files: the
+					** configuration's, then each --ops-file */
+	char ops_config[4096];          /* the configuration's ops path (peaks.ops_paths[0]) */
 	size_t top;                     /* -n, SIZE_MAX when not given */
 	struct gp_window window;        /* --iter(s), --start, --end */
 	const char *capture[GP_MAX_CAPTURE_ARGS];  /* --capture FILE|DIR (into argv) */

@@ -19,21 +19,40 @@
 
 #include "model/trace.h"
 
-/* Whether a kernel's short name is an NCCL or RCCL communication kernel's:
-** ncclKernel_* (NCCL before 2.19), ncclDevKernel_* (2.19 on), rccl*.  A
-** bare "ncclKernel" names no collective and is not. */
-bool gp_kernel_name_is_comm(const char *short_name);
+/* The library of a communication kernel (one that moves data between
+** GPUs) by its short and full demangled names (either may be NULL):
+** "NCCL/RCCL" (ncclKernel_*, ncclDevKernel_*, NVLS included), "NCCL
+** symmetric memory" (ncclSymkDevKernel_*), "RCCL" (rccl*), "MSCCL",
+** "MSCCL++", "NVSHMEM", "PyTorch symmetric memory" (multimem_*,
+** one_shot_all_reduce*, two_shot_all_reduce*: vLLM's and SGLang's NVLS
+** all-reduce), "vLLM/SGLang custom all-reduce" (cross_device_reduce_*),
+** "TensorRT-LLM all-reduce", "vLLM quick all-reduce (ROCm)", "DeepEP"
+** (dispatch, combine); NULL for any other kernel.  A bare "ncclKernel"
+** names no collective and is not one.  The table is in classify.c. */
+const char *gp_comm_kernel_library(const char *short_name, const char *full_name);
 
-/* Whether kernel k of t is communication: its short name (else its
-** demangled one) is an NCCL/RCCL kernel's.  The name decides, not the op
-** that launched it: only these kernels move data between GPUs (a
-** collective op's packing copies are local work), and an NCCL kernel that
-** the attribution puts under another op (a backward op's range around a
-** DDP hook) is communication all the same. */
+/* Whether the kernel named so is communication: gp_comm_kernel_library()
+** is not NULL. */
+bool gp_kernel_name_is_comm(const char *short_name, const char *full_name);
+
+/* Whether kernel k of t is communication, by its names: kept per kernel
+** launch record by gp_trace_finish() (t->def_comm), else asked of
+** gp_kernel_name_is_comm().  The name decides, not the op that launched
+** it: only these kernels move data between GPUs (a collective op's
+** packing copies are local work), and an NCCL kernel that the attribution
+** puts under another op (a backward op's range around a DDP hook) is
+** communication all the same. */
 static inline bool gp_kernel_is_comm(const gp_trace *t, const struct gp_kernel *k)
 {
-	return gp_kernel_name_is_comm(gp_s(t, gp_kernel_short_name_of(t, k)));
+	if (k->def < t->def_comm.n)
+		return t->def_comm.v[k->def];
+	return gp_kernel_name_is_comm(gp_s(t, gp_kernel_short_name_of(t, k)),
+				      gp_s(t, gp_kernel_long_name_of(t, k)));
 }
+
+/* Fills t->def_comm: for each kernel launch record, whether its kernel is
+** communication (gp_trace_finish() calls it; once per distinct name). */
+void gp_trace_classify_kernels(gp_trace *t);
 
 /* How an API call holds the host until the GPU catches up. */
 enum gp_sync_call {

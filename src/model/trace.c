@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/classify.h"
 #include "model/trace.h"
 #include "util/fmt.h"
 
@@ -26,6 +27,7 @@ void gp_trace_free(gp_trace *t)
 	gp_vec_free(t->kernels);
 	gp_vec_free(t->kernel_defs);
 	gp_u64map_free(&t->kernel_defs_seen);
+	gp_vec_free(t->def_comm);
 	gp_vec_free(t->api_defs);
 	gp_u64map_free(&t->api_defs_seen);
 	gp_vec_free(t->apis);
@@ -50,6 +52,7 @@ void gp_trace_free(gp_trace *t)
 	gp_vec_free(t->args);
 	gp_vec_free(t->meta);
 	gp_vec_free(t->warnings);
+	gp_vec_free(t->launch_flows);
 	free(t->attrs);
 	gp_arena_free(&t->arena);
 	gp_strtab_free(&t->strs);
@@ -397,6 +400,7 @@ void gp_trace_finish(gp_trace *t)
 	gp_vec_sort(t->memevents, cmp_memevent);
 	nest_ranges(t);
 	mark_unclosed(t);
+	gp_trace_classify_kernels(t);
 }
 
 bool gp_trace_span(const gp_trace *t, gp_ns *first, gp_ns *last)

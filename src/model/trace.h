@@ -451,6 +451,9 @@ typedef struct gp_trace {
 	GP_VEC(struct gp_kernel) kernels;
 	GP_VEC(struct gp_kernel_def) kernel_defs;  /* [0] is all zero */
 	gp_u64map kernel_defs_seen;  /* content hash -> index, for gp_kernel_def_add */
+	/* per kernel def: 1 when its kernel is communication (model/classify.h),
+	** filled by gp_trace_finish() */
+	GP_VEC(uint8_t) def_comm;
 	GP_VEC(struct gp_api) apis;
 	GP_VEC(struct gp_api_def) api_defs;  /* [0] is all zero */
 	gp_u64map api_defs_seen;  /* content hash -> index, for gp_api_def_add */
@@ -470,6 +473,13 @@ typedef struct gp_trace {
 	GP_VEC(struct gp_node_annot) node_annots;
 	GP_VEC(struct gp_capture) captures;
 	GP_VEC(gp_str) warnings;  /* non-fatal reader findings, for `info` */
+	/* The correlation ids that a launch flow joins to its GPU work (a
+	** Kineto "ac2g" flow with both its start and its end), sorted, and
+	** whether the format records such flows at all (Kineto): TraceLens
+	** links a launch call to its GPU work through them only
+	** (docs/breakdown.md, "--as tracelens"). */
+	GP_VEC(uint64_t) launch_flows;
+	bool has_launch_flows;
 
 	/* Derived, filled by gp_correlate(); NULL before. */
 	struct gp_attr *attrs;   /* [kernels.n] */

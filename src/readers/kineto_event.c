@@ -131,6 +131,27 @@ static uint8_t sync_kind_of(const char *name)
 	return GP_SYNC_UNKNOWN;
 }
 
+/* Keeps where a record (index in table, an SR_*) holds e's synthetic ids
+** among fields (S_*), for the merge of a later part to renumber. */
+static void note_synth(struct kineto_parser *p, uint8_t table, size_t index, uint8_t fields)
+{
+	if (!fields || !p->note_synth)
+		return;
+	struct synth_ref *r = gp_vec_push(p->synth_refs);
+	r->index = (uint32_t)index;
+	r->table = table;
+	r->fields = fields;
+}
+
+/* A GPU record takes e's pid as its device and its tid as its stream
+** unless args name them: no synth_ref follows those. */
+static void gpu_synth(struct kineto_parser *p, const struct kineto_event *e, bool tid_used)
+{
+	if (((e->synth & S_PID) && !(e->have & H_DEVICE)) ||
+	    (tid_used && (e->synth & S_TID) && !(e->have & H_STREAM)))
+		p->synth_stuck = true;
+}
+
 /* GPU events name their stream and device in args; old files only as
 ** tid and pid. */
 static uint32_t gpu_stream(const struct kineto_event *e)
@@ -203,6 +224,7 @@ static void add_kernel(struct kineto_parser *p, const struct kineto_event *e, gp
 	k->ext_id = e->ext_id;
 	d.device = gpu_device(e);
 	k->stream = gpu_stream(e);
+	gpu_synth(p, e, true);
 	d.context = (uint32_t)e->context;
 	memcpy(d.grid, e->grid, sizeof(d.grid));
 	memcpy(d.block, e->block, sizeof(d.block));
@@ -236,6 +258,7 @@ static void add_memcpy(struct kineto_parser *p, const struct kineto_event *e, gp
 	m->src_device = m->dst_device = m->device;
 	m->context = (uint32_t)e->context;
 	m->stream = gpu_stream(e);
+	gpu_synth(p, e, true);
 	parse_memcpy_name(e->name, m);
 }
 
@@ -254,6 +277,7 @@ static void add_memset(struct kineto_parser *p, const struct kineto_event *e, gp
 	m->device = gpu_device(e);
 	m->context = (uint32_t)e->context;
 	m->stream = gpu_stream(e);
+	gpu_synth(p, e, true);
 	if (open) {
 		const char *close = strchr(open, ')');
 		if (close)
@@ -270,6 +294,7 @@ static void add_sync(struct kineto_parser *p, const struct kineto_event *e, gp_n
 	s->end = end;
 	s->corr = e->corr;
 	s->device = gpu_device(e);
+	gpu_synth(p, e, false);
 	s->context = (uint32_t)e->context;
 	s->stream = (uint32_t)e->stream;
 	s->kind = sync_kind_of(e->name);
@@ -301,6 +326,7 @@ static void add_api(struct kineto_parser *p, const struct kineto_event *e, gp_ns
 	a->ext_id = e->ext_id;
 	a->pid = e->pid;
 	a->tid = e->tid;
+	note_synth(p, SR_API, p->t->apis.n - 1, e->synth & (S_PID | S_TID));
 	const char *an = gp_api_strip_version(e->name, nbuf, sizeof(nbuf));
 	struct gp_api_def d = {
 		.name = intern_cached(p, an, strlen(an)),
@@ -358,6 +384,7 @@ static struct gp_range *push_range(struct kineto_parser *p, const struct kineto_
 	r->parent = -1;
 	r->pid = e->pid;
 	r->tid = e->tid;
+	note_synth(p, SR_RANGE, p->t->ranges.n - 1, e->synth & (S_PID | S_TID));
 	return r;
 }
 
@@ -430,7 +457,7 @@ static void add_complete(struct kineto_parser *p, struct kineto_event *e)
 {
 	add_fn add = add_by_cat[e->cat];
 
-	if (e->cat == CAT_IGNORED || e->cat == CAT_NONE)
+	if (e->cat == CAT_IGNORED || e->cat == CAT_NONE || e->cat == CAT_AC2G)
 		return;
 	if (e->cat == CAT_OTHER) {
 		count_skipped(p, e->cat_text);
@@ -461,11 +488,13 @@ static void add_name(struct kineto_parser *p, const struct kineto_event *e)
 		struct gp_process *pr = gp_vec_push(t->processes);
 		pr->pid = e->pid;
 		pr->name = e->arg_name;
+		note_synth(p, SR_PROCESS, t->processes.n - 1, e->synth & S_PID);
 	} else if (strcmp(e->name, "thread_name") == 0) {
 		struct gp_thread *th = gp_vec_push(t->threads);
 		th->pid = e->pid;
 		th->tid = e->tid;
 		th->name = e->arg_name;
+		note_synth(p, SR_THREAD, t->threads.n - 1, e->synth & (S_PID | S_TID));
 	}
 }
 
@@ -479,6 +508,7 @@ static void add_flow_end(struct kineto_parser *p, const struct kineto_event *e)
 	f->pid = e->pid;
 	f->tid = e->tid;
 	f->start = e->ph == 's';
+	note_synth(p, SR_FLOW, p->flows.n - 1, e->synth);
 }
 
 /* Kineto's device types in [memory] instants (c10::DeviceType: CPU 0,
@@ -519,6 +549,7 @@ static void add_memevent(struct kineto_parser *p, const struct kineto_event *e)
 	m->addr = e->mem_addr;
 	m->pid = e->pid;
 	m->tid = e->tid;
+	note_synth(p, SR_MEMEVENT, p->t->memevents.n - 1, e->synth & (S_PID | S_TID));
 	m->device = e->mem_device_type == KINETO_DEVICE_CPU ? GP_MEM_HOST
 		  : e->mem_device < 0 || e->mem_device > INT32_MAX ? 0 : (int32_t)e->mem_device;
 }
@@ -535,6 +566,8 @@ int kineto_event_finish(struct kineto_parser *p)
 	case 's': case 'f':
 		if (e->cat == CAT_FWDBWD && (e->have & H_ID) && (e->have & H_TS))
 			add_flow_end(p, e);
+		else if (e->cat == CAT_AC2G && (e->have & H_ID))
+			*gp_vec_push(p->ac2g[e->ph == 'f']) = e->id;
 		break;
 	case 'X':
 		add_complete(p, e);

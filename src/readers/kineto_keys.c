@@ -171,10 +171,14 @@ static const struct {
 	{"mtia_runtime", CAT_MTIA_RUNTIME, 12}, {"fwdbwd", CAT_FWDBWD, 6},
 	/* NVTX ranges as gpuprof export writes them (docs/export.md) */
 	{"nvtx", CAT_NVTX, 4},
-	/* read and deliberately not kept: flows duplicating args.correlation,
-	** the profiler's own span; memory instants are read by
-	** their name ("[memory]", kineto_event.c), not their category */
-	{"ac2g", CAT_IGNORED, 4}, {"async", CAT_IGNORED, 5}, {"async_gpu", CAT_IGNORED, 9},
+	/* launch flows: only which correlation ids have both ends is kept
+	** (TraceLens links by them, docs/breakdown.md) */
+	{"ac2g", CAT_AC2G, 4},
+	/* read and deliberately not kept: older flows duplicating
+	** args.correlation, the profiler's own span, HTA overlays; memory
+	** instants are read by their name ("[memory]", kineto_event.c), not
+	** their category */
+	{"async", CAT_IGNORED, 5}, {"async_gpu", CAT_IGNORED, 9},
 	{"async_cpu_to_gpu", CAT_IGNORED, 16}, {"Trace", CAT_IGNORED, 5},
 	{"cpu_instant_event", CAT_IGNORED, 17}, {"[memory]", CAT_IGNORED, 8},
 	{"overhead", CAT_IGNORED, 8},

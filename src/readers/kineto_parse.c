@@ -156,7 +156,9 @@ static int event_value(struct kineto_parser *p, uint8_t k, char kind, const char
 	case K_PID: case K_TID: {
 		if (kind != 's' && kind != 'n')
 			return kind == 'z' ? 1 : fail(p, "%s is a boolean", k == K_PID ? "pid" : "tid");
-		uint32_t id = kineto_parse_thread_id(p, s, n, kind == 's');
+		bool synth;
+		uint32_t id = kineto_parse_thread_id(p, s, n, kind == 's', &synth);
+		uint8_t bit = k == K_PID ? S_PID : S_TID;
 		if (k == K_PID) {
 			e->pid = id;
 			e->have |= H_PID;
@@ -164,12 +166,18 @@ static int event_value(struct kineto_parser *p, uint8_t k, char kind, const char
 			e->tid = id;
 			e->have |= H_TID;
 		}
+		e->synth = synth ? e->synth | bit : e->synth & ~bit;
 		return 1;
 	}
 	case K_ID:
-		if (gp_json_u64(s, n, &u) || (kind == 's' && (u = kineto_synth_id(p, s, n)))) {
+		if (gp_json_u64(s, n, &u)) {
 			e->id = u;
 			e->have |= H_ID;
+			e->synth &= ~S_ID;
+		} else if (kind == 's') {
+			e->id = kineto_synth_id(p, s, n);
+			e->have |= H_ID;
+			e->synth |= S_ID;
 		}
 		return 1;
 	case K_ARGS:
@@ -583,6 +591,11 @@ static const yajl_callbacks callbacks = {
 	.yajl_end_array = cb_end_array,
 };
 
+gp_jscan *kineto_jscan(struct kineto_parser *p)
+{
+	return gp_jscan_alloc(&callbacks, p);
+}
+
 yajl_handle kineto_yajl(struct kineto_parser *p)
 {
 	yajl_handle h = yajl_alloc(&callbacks, NULL, p);
@@ -604,7 +617,10 @@ void kineto_parser_free(struct kineto_parser *p)
 	free(p->ev.name);
 	free(p->cap.s);
 	gp_vec_free(p->flows);
+	gp_vec_free(p->ac2g[0]);
+	gp_vec_free(p->ac2g[1]);
 	gp_vec_free(p->skipped);
+	gp_vec_free(p->synth_refs);
 	gp_u64map_free(&p->short_names);
 	gp_u64map_free(&p->annots);
 	gp_u64map_free(&p->demangled);

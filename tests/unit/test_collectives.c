@@ -206,6 +206,16 @@ static void kind_names(void **state)
 		{"_reduce_scatter_base", GP_COLL_REDUCE_SCATTER},
 		{"allgather_into_tensor_coalesced", GP_COLL_ALL_GATHER},
 		{"nccl:recv 0<-1", GP_COLL_SEND_RECV},
+		/* communication kernels of other libraries (model/classify.c) */
+		{"multimem_all_reduce_kernel", GP_COLL_ALL_REDUCE},
+		{"two_shot_all_reduce_kernel_inplace", GP_COLL_ALL_REDUCE},
+		{"cross_device_reduce_1stage", GP_COLL_ALL_REDUCE},
+		{"cross_device_reduce_2stage", GP_COLL_ALL_REDUCE},
+		{"oneShotAllReduceKernel", GP_COLL_ALL_REDUCE},
+		{"ncclSymkDevKernel_AllGather_LL", GP_COLL_ALL_GATHER},
+		{"dispatch", GP_COLL_ALL_TO_ALL},
+		{"cached_notify_combine", GP_COLL_ALL_TO_ALL},
+		{"nvshmemi_proxy_progress", GP_COLL_OTHER},
 		{"aten::mm", GP_COLL_OTHER},
 	};
 	(void)state;
