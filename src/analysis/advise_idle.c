@@ -83,7 +83,7 @@ static void subjects(const struct gp_adv_in *in, uint32_t mask, int where, struc
 			v[n++] = x;
 	}
 	if (n > EVIDENCE_GAPS) {
-		qsort(v, n, sizeof(*v), cmp_desc);
+		gp_sort(v, n, sizeof(*v), cmp_desc);
 		floor = v[EVIDENCE_GAPS - 1];
 	}
 	memset(h, 0, sizeof(*h));

@@ -35,7 +35,7 @@
 #include "util/error.h"
 
 /* The defaults the passes share; a command changes them in its
-** gp_analysis_opts (breakdown --short-gap, -n...). */
+** gp_analysis_opts (breakdown --buckets, -n...). */
 #define GP_TOP_GAPS 10                   /* the longest idle gaps kept per device with their CPU context */
 #define GP_DEPTH_BUCKETS 100             /* buckets of each stream's queue depth series */
 #define GP_TIMELINE_BUCKETS 400          /* buckets of the device timeline */
@@ -101,7 +101,7 @@ struct gp_analysis {
 ** once, over t (loaded and correlated: t->attrs filled), with o (NULL: the
 ** defaults) into a, which owns the results: gp_analysis_free() it whatever
 ** the outcome.  Fails only with a pass's error (GP_ERR_USAGE for options a
-** pass rejects: a negative short gap, too many depth buckets); a then
+** pass rejects: too many depth buckets); a then
 ** holds the results computed before it. */
 int gp_analysis_run(gp_trace *t, unsigned needs, const struct gp_analysis_opts *o, struct gp_analysis *a,
 		    gp_error *err);

@@ -402,7 +402,7 @@ gp_opattr *gp_opattr_begin(gp_trace *t)
 		}
 	}
 	if (ctx->nsteps > 1)
-		qsort(ctx->steps, ctx->nsteps, sizeof(*ctx->steps), cmp_step);
+		gp_sort(ctx->steps, ctx->nsteps, sizeof(*ctx->steps), cmp_step);
 
 	/* GPU annotations, with their own nesting (other ranges may share
 	** their pid/tid numbers, e.g. python frames on pid 0 tid 0) */

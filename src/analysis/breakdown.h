@@ -164,7 +164,7 @@ typedef struct gp_breakdown {
 /* Computes the breakdown of trace t (correlated: t->attrs filled, or NULL
 ** for no iterations and no launch calls).  Never fails on odd data: a
 ** record ending before it starts counts as an instant.  Fails only with
-** GP_ERR_USAGE for bad options (a negative short gap, more than
+** GP_ERR_USAGE for bad options (more than
 ** GP_BD_MAX_BUCKETS depth buckets). */
 int gp_breakdown_run(const gp_trace *t, const struct gp_breakdown_opts *o, gp_breakdown *b,
 		     gp_error *err);

@@ -42,7 +42,8 @@ static bool linked(const gp_trace *t, int32_t api, uint64_t corr)
 	/* a format without launch flows (nsys, rocprofv3): the call links */
 	if (!t->has_launch_flows)
 		return true;
-	return bsearch(&corr, t->launch_flows.v, t->launch_flows.n, sizeof(uint64_t), cmp_u64) != NULL;
+	return t->launch_flows.n &&
+	       bsearch(&corr, t->launch_flows.v, t->launch_flows.n, sizeof(uint64_t), cmp_u64) != NULL;
 }
 
 static int cmp_start(const void *pa, const void *pb)

@@ -516,7 +516,7 @@ static gp_ns median_i64(int64_t *v, size_t n)
 	int64_t a, b, m;
 	uint64_t d;
 
-	qsort(v, n, sizeof(*v), gp_cmp_i64);
+	gp_sort(v, n, sizeof(*v), gp_cmp_i64);
 	if (n % 2)
 		return v[n / 2];
 	a = v[n / 2 - 1], b = v[n / 2];
@@ -644,7 +644,7 @@ void gp_coll_match(const struct gp_coll_rank *ranks, size_t n, struct gp_coll_ma
 			const struct gp_coll *c = &ranks[r].v[i];
 			ents[e++] = (struct entry){gmap[r][c->group], c->kind, c->seq, (uint32_t)r, (uint32_t)i};
 		}
-	qsort(ents, total, sizeof(*ents), entry_cmp);
+	gp_sort(ents, total, sizeof(*ents), entry_cmp);
 
 	/* one call per run of equal keys; a rank's second call of a key
 	** (a trace numbering two calls alike) is left out */

@@ -489,7 +489,7 @@ char *gp_gap_story(gp_deps *d, int32_t u, gp_ns a, gp_ns b, char *buf, size_t si
 				y->end = y->start;
 			}
 		}
-	qsort(v.v, v.n, sizeof(*v.v), cmp_piece_len);
+	gp_sort(v.v, v.n, sizeof(*v.v), cmp_piece_len);
 	for (size_t k = 0; k < v.n && shown < 3 && len + 1 < size; k++) {
 		const struct gp_piece *p = &v.v[k];
 		if (p->end <= p->start || (shown && 20 * (p->end - p->start) < b - a))
@@ -758,7 +758,7 @@ static void mark_cpu(struct cp_acc *a)
 	struct cp_span *v = a->spans.v;
 	size_t n = a->spans.n;
 
-	qsort(v, n, sizeof(*v), cmp_span);
+	gp_vec_sort(a->spans, cmp_span);
 	for (size_t i = 0; i < n;) {
 		size_t j = i;
 		while (j < n && v[j].pid == v[i].pid && v[j].tid == v[i].tid)
@@ -907,7 +907,7 @@ void gp_critpath_run(gp_deps *d, const gp_trace *t, bool keep_pieces, gp_critpat
 		cp->pieces.v[i] = cp->pieces.v[j - 1];
 		cp->pieces.v[j - 1] = x;
 	}
-	qsort(a.rows.v, a.rows.n, sizeof(*a.rows.v), cmp_row);
+	gp_sort(a.rows.v, a.rows.n, sizeof(*a.rows.v), cmp_row);
 	cp->rows = a.rows.v;
 	cp->nrows = a.rows.n;
 	gp_u64map_free(&a.row_at);

@@ -301,7 +301,7 @@ static void index_records(const gp_trace *t, const gp_call_index *calls, struct 
 			r->keys[r->nkeys++] = (struct record_key){e->event_id, t->apis.v[r->call[i]].start,
 								  (int32_t)i};
 	}
-	qsort(r->keys, r->nkeys, sizeof(*r->keys), cmp_record_key);
+	gp_sort(r->keys, r->nkeys, sizeof(*r->keys), cmp_record_key);
 }
 
 static void free_records(struct records *r)

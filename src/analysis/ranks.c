@@ -150,7 +150,7 @@ char *gp_ranks_order(struct gp_rank_id *ids, const char *const *paths, size_t n,
 			world = ids[i].world;
 		k[i] = (struct keyed){ids[i].rank, i};
 	}
-	qsort(k, n, sizeof(*k), by_rank);
+	gp_sort(k, n, sizeof(*k), by_rank);
 	for (size_t i = 0; i < n; i++) {
 		order[i] = k[i].pos;
 		if (i && k[i].rank == k[i - 1].rank)
@@ -250,7 +250,7 @@ void gp_rank_record_of(const gp_breakdown *b, struct gp_rank_record *r)
 	gp_vec_free(starts);
 	if (!steps.n)
 		*gp_vec_push(steps) = (struct gp_rank_step){-1, r->span};
-	qsort(steps.v, steps.n, sizeof(*steps.v), by_iter);
+	gp_sort(steps.v, steps.n, sizeof(*steps.v), by_iter);
 	r->steps = steps.v;
 	r->nsteps = steps.n;
 	t = gp_xmalloc(steps.n * sizeof(*t));

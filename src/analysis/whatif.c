@@ -93,7 +93,7 @@ static gp_ns median(ns_vec *v, gp_ns fallback)
 {
 	if (!v->n)
 		return fallback;
-	qsort(v->v, v->n, sizeof(*v->v), cmp_ns);
+	gp_sort(v->v, v->n, sizeof(*v->v), cmp_ns);
 	return v->v[v->n / 2];
 }
 
@@ -424,7 +424,7 @@ struct gp_replay *gp_replay_new(gp_deps *d)
 			*gp_vec_push(r->ev) = (struct event){t->apis.v[i].end, EV_SYNC_END, (uint32_t)i};
 	for (size_t i = 0; i < r->resumes.n; i++)
 		*gp_vec_push(r->ev) = (struct event){r->resumes.v[i].b, EV_RESUME, (uint32_t)i};
-	qsort(r->ev.v, r->ev.n, sizeof(*r->ev.v), cmp_event);
+	gp_sort(r->ev.v, r->ev.n, sizeof(*r->ev.v), cmp_event);
 	return r;
 }
 
@@ -461,7 +461,7 @@ static const struct event *run_events(struct gp_replay *r, size_t *n)
 	}
 	for (size_t k = 0; k < r->removed.n; k++)
 		*gp_vec_push(rm) = (struct event){r->removed.v[k].end, EV_REMOVE_END, (uint32_t)k};
-	qsort(rm.v, rm.n, sizeof(*rm.v), cmp_event);
+	gp_sort(rm.v, rm.n, sizeof(*rm.v), cmp_event);
 	r->all.n = 0;
 	while (i < r->ev.n || j < rm.n) {
 		if (j >= rm.n || (i < r->ev.n && cmp_event(&r->ev.v[i], &rm.v[j]) <= 0))

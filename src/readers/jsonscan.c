@@ -137,6 +137,28 @@ static int hex4(const char *s)
 	return v;
 }
 
+/* The first quote, backslash or control byte at or after s, or end. */
+static inline const char *string_stop(const char *s, const char *end)
+{
+#ifdef __SSE2__
+	const __m128i quote = _mm_set1_epi8('"'), bslash = _mm_set1_epi8('\\');
+	const __m128i ctl = _mm_set1_epi8(0x1f);
+
+	while (end - s >= 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)s);
+		__m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, bslash)),
+					   _mm_cmpeq_epi8(_mm_min_epu8(v, ctl), v));
+		int m = _mm_movemask_epi8(hit);
+		if (m)
+			return s + __builtin_ctz((unsigned)m);
+		s += 16;
+	}
+#endif
+	while (s < end && *s != '"' && *s != '\\' && (unsigned char)*s >= 0x20)
+		s++;
+	return s;
+}
+
 /* Scans a string's bytes from s (after its opening quote, or where an
 ** earlier scan stopped) to end.  Returns its closing quote; else NULL with
 ** *stop where a scan must go on (end, or an escape end cut), or *bad set
@@ -144,26 +166,8 @@ static int hex4(const char *s)
 static const char *string_scan(const char *s, const char *end, const char **stop, bool *esc,
 			       bool *bad)
 {
-#ifdef __SSE2__
-	const __m128i quote = _mm_set1_epi8('"'), bslash = _mm_set1_epi8('\\');
-	const __m128i ctl = _mm_set1_epi8(0x1f);
-#endif
-
 	for (;;) {
-#ifdef __SSE2__
-		while (end - s >= 16) {
-			__m128i v = _mm_loadu_si128((const __m128i *)(const void *)s);
-			__m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote),
-								_mm_cmpeq_epi8(v, bslash)),
-						   _mm_cmpeq_epi8(_mm_min_epu8(v, ctl), v));   /* <= 0x1f */
-			int m = _mm_movemask_epi8(hit);
-			if (m) {
-				s += __builtin_ctz((unsigned)m);
-				break;
-			}
-			s += 16;
-		}
-#endif
+		s = string_stop(s, end);
 		if (s >= end) {
 			*stop = end;
 			return NULL;
@@ -175,11 +179,7 @@ static const char *string_scan(const char *s, const char *end, const char **stop
 			*bad = true;
 			return NULL;
 		}
-		if (c != '\\') {
-			s++;
-			continue;
-		}
-		*esc = true;
+		*esc = true;   /* a backslash */
 		if (end - s < 2 || (s[1] == 'u' && end - s < 6)) {
 			*stop = s;   /* the escape goes on in the next buffer */
 			return NULL;
@@ -397,28 +397,6 @@ static size_t finish_carry(gp_jscan *j, const char *s, const char *end)
 		emit_scalar(j, j->tok.s, j->tok.n, number);
 	}
 	return (size_t)(p - s);
-}
-
-/* The first quote, backslash or control byte at or after s, or end. */
-static inline const char *string_stop(const char *s, const char *end)
-{
-#ifdef __SSE2__
-	const __m128i quote = _mm_set1_epi8('"'), bslash = _mm_set1_epi8('\\');
-	const __m128i ctl = _mm_set1_epi8(0x1f);
-
-	while (end - s >= 16) {
-		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)s);
-		__m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, bslash)),
-					   _mm_cmpeq_epi8(_mm_min_epu8(v, ctl), v));
-		int m = _mm_movemask_epi8(hit);
-		if (m)
-			return s + __builtin_ctz((unsigned)m);
-		s += 16;
-	}
-#endif
-	while (s < end && *s != '"' && *s != '\\' && (unsigned char)*s >= 0x20)
-		s++;
-	return s;
 }
 
 /* The loop below keeps the state in locals (callbacks could change *j as

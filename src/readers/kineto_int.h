@@ -321,6 +321,7 @@ bool kineto_save(const struct kineto_parser *p, struct kineto_saved *s);
 /* Puts p's trace back as saved and p to a fresh start (its window kept). */
 void kineto_restore(struct kineto_parser *p, const struct kineto_saved *s);
 
+/* Frees what a kineto_save() that returned true copied into s. */
 void kineto_saved_free(struct kineto_saved *s);
 
 /* ---- kineto_parallel.c ---- */
