@@ -125,3 +125,23 @@ p200=$(after whatif-600.gprec 'kernel:slow_kernel=3x') p600=$(after whatif-200.g
 [ -n "$s600" ] && [ -n "$s200" ] && [ -n "$p200" ] && [ -n "$p600" ] || fail "what-if: no figures ($s600 $s200 $p200 $p600)"
 awk -v p="$p200" -v m="$s200" 'BEGIN { exit !(p > 0.98 * m && p < 1.02 * m) }' || fail "what-if 3x: predicted $p200, measured $s200"
 awk -v p="$p600" -v m="$s600" 'BEGIN { exit !(p > 0.98 * m && p < 1.02 * m) }' || fail "what-if 1/3x: predicted $p600, measured $s600"
+
+
+# 8. CUDA graphs attributed (docs/graphs.md): the recording's graph node
+# callbacks give each replayed kernel the op open at its capture, so the
+# replays' kernels per op equal the eager forwards' (emit_nvtx), and
+# libgpuprof layers around a capture reach the replays; torch.profiler's
+# replay trace with its capture trace (--capture) gives the eager ops too
+"$GPUPROF" report -f tsv --no-header -c api,op graph-replay-nvtx.gprec |
+	awk -F'\t' '$1 == "cudaGraphLaunch" { print $2 }' | sort | uniq -c >replayed.txt
+"$GPUPROF" report -f tsv --no-header -c op graph-eager-nvtx.gprec | grep -v '^na$' | sort | uniq -c >eager.txt
+[ -s replayed.txt ] && cmp eager.txt replayed.txt || fail "replayed ops differ from eager: $(diff eager.txt replayed.txt | head -5)"
+grep -q ' 30 aten::linear$' replayed.txt || fail "replayed aten::linear: $(cat replayed.txt)"
+run_ok "$GPUPROF" report -f tsv --no-header -c layer,kernel graph-layers.gprec
+[ "$(sort "$TMP/out" | uniq -c | awk '{ print $1, $2, $3 }' | tr '\n' ';')" = "10 - kernel_d;10 decoder kernel_c;20 encoder kernel_a;10 encoder kernel_b;" ] ||
+	fail "graph layers: $(sort "$TMP/out" | uniq -c | tr '\n' ';')"
+"$GPUPROF" summary -f tsv --no-header --by op --capture graph-capture-kineto.json graph-replay-only-kineto.json |
+	awk -F'\t' '$1 == "GPU activities" { print $NF "\t" $4 }' | sort >rk.tsv
+"$GPUPROF" summary -f tsv --no-header --by op graph-eager-kineto.json |
+	awk -F'\t' '$1 == "GPU activities" { print $NF "\t" $4 }' | sort >ek.tsv
+[ -s rk.tsv ] && cmp ek.tsv rk.tsv || fail "Kineto replay with its capture: $(diff ek.tsv rk.tsv | head -5)"
