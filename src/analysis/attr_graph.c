@@ -51,8 +51,7 @@ static int cmp_point(const void *pa, const void *pb)
 ** creation event, resolved once per kernel def (the node is part of the
 ** def), one point per creation event.  Kernels whose chain leaves the
 ** trace (the graph was captured before the profile began) are
-** GP_GRAPH_NODE_UNSEEN.  The points are then sorted by thread and start,
-** as the sweep visits them.
+** GP_GRAPH_NODE_UNSEEN.
 */
 void gp_graph_node_index(const gp_trace *t, gp_u64map *at)
 {
@@ -85,7 +84,6 @@ static void find_points(gp_graphattr *g, gp_trace *t)
 {
 	gp_u64map at = {0}, point_at = {0};
 	int32_t *def_point = gp_xmalloc(t->kernel_defs.n * sizeof(*def_point));
-	uint32_t *perm;
 
 	gp_graph_node_index(t, &at);
 	for (size_t i = 0; i < t->kernel_defs.n; i++)
@@ -106,8 +104,41 @@ static void find_points(gp_graphattr *g, gp_trace *t)
 		g->point_of[k] = def_point[kr->def];
 		t->attrs[k].graph = g->point_of[k] >= 0 ? GP_GRAPH_CAPTURED : GP_GRAPH_NODE_UNSEEN;
 	}
-	/* sort the points, then renumber the kernels' references */
+	free(def_point);
+	gp_u64map_free(&at);
+	gp_u64map_free(&point_at);
+}
+
+/*
+** The capture point of every replayed kernel still without one that the
+** trace's own captures hold (gp_graph_match_self): its captured launch
+** call, one point per call.
+*/
+static void self_points(gp_graphattr *g, gp_trace *t)
+{
+	int32_t *call_of = gp_xmalloc(t->kernels.n * sizeof(*call_of));
+	gp_u64map point_at = {0};   /* call -> its point */
+
+	gp_graph_match_self(t, call_of);
+	for (size_t k = 0; k < t->kernels.n; k++) {
+		int32_t c = call_of[k];
+		if (c < 0)
+			continue;
+		const struct gp_api *a = &t->apis.v[c];
+		g->point_of[k] = gp_u64map_add(&point_at, (uint64_t)c, (int32_t)g->points.n);
+		if (g->point_of[k] == (int32_t)g->points.n)
+			*gp_vec_push(g->points) = (struct gp_graph_point){a->start, a->end, a->pid, a->tid};
+	}
+	gp_u64map_free(&point_at);
+	free(call_of);
+}
+
+/* Sorts the points by thread and start, as the sweep visits them, and
+** renumbers the kernels' references. */
+static void sort_points(gp_graphattr *g, gp_trace *t)
+{
 	size_t np = g->points.n;
+	uint32_t *perm;
 	struct placed_point *sorted = gp_xmalloc((np ? np : 1) * sizeof(*sorted));
 	perm = gp_xmalloc((np ? np : 1) * sizeof(*perm));
 	for (size_t i = 0; i < np; i++)
@@ -122,9 +153,6 @@ static void find_points(gp_graphattr *g, gp_trace *t)
 			g->point_of[k] = (int32_t)perm[g->point_of[k]];
 	free(sorted);
 	free(perm);
-	free(def_point);
-	gp_u64map_free(&at);
-	gp_u64map_free(&point_at);
 }
 
 gp_graphattr *gp_graphattr_begin(gp_trace *t)
@@ -156,6 +184,9 @@ gp_graphattr *gp_graphattr_begin(gp_trace *t)
 		g->point_of[k] = -1;
 	if (t->graph_nodes.n)
 		find_points(g, t);
+	if (gp_graph_capture_count(t))
+		self_points(g, t);
+	sort_points(g, t);
 	return g;
 }
 
@@ -239,6 +270,9 @@ void gp_graphattr_end(gp_graphattr *g, gp_trace *t)
 		if (st != GP_GRAPH_NONE && st != GP_GRAPH_CAPTURED && st != GP_GRAPH_CAPTURED_OPS &&
 		    st != GP_GRAPH_ANNOTATED)
 			forget_launch_op(&t->attrs[k]);
+		/* captured by the trace itself, in a graph alike but for shapes */
+		if (st == GP_GRAPH_CAPTURED_OPS && g->point_of[k] >= 0)
+			t->attrs[k].args_count = 0;
 	}
 	free(g->point_of);
 	gp_vec_free(g->points);

@@ -12,7 +12,8 @@
 **   Kineto     capture traces (src/readers/captures.h): each replayed graph
 **              is matched to a captured one and each kernel to its captured
 **              launch (graph_match.c), whose attribution in the capture
-**              trace it takes;
+**              trace it takes; when the trace holds the captures itself,
+**              the captured launch call is the kernel's capture point;
 **   annotated  PyTorch's graph kernel annotations on the kernel events
 **              (gp_node_annot) name an op and a layer where nothing else does.
 **
@@ -45,7 +46,8 @@ struct gp_graph_point {
 
 /* Marks every replayed kernel (gp_attr.graph; t->attrs filled by the
 ** launch link) and finds the capture points of those whose node's
-** creation the trace holds.  Returns NULL, having looked at each kernel
+** creation the trace holds, or whose launch the trace's own captures
+** hold.  Returns NULL, having looked at each kernel
 ** once, when no kernel was replayed from a graph. */
 gp_graphattr *gp_graphattr_begin(gp_trace *t);
 

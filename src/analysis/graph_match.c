@@ -30,6 +30,10 @@
 **    replay lacks (a kernel found in none is not captured).  Without
 **    names only one stream's order can be trusted: a multi-stream replay
 **    of an unnamed capture is ambiguous.
+** A trace that holds the captures itself (torch.profiler around capture
+** and replays) is matched the same way, before its correlation: its
+** captured launches are keyed by the op their External id names, and a
+** kernel matched to one gets that call as its capture point (attr_graph.h).
 ** Replays repeat: a replay's graph choice and launch map are computed once
 ** per distinct replay (by its kernels' names, kinds and streams, hashed)
 ** and reused, so the whole pass is linear in the kernels.
@@ -61,6 +65,7 @@ struct node {
 	uint32_t grid[3], block[3];
 	uint8_t kind;
 	struct gp_attr attr;    /* its attribution, in t's strings and args */
+	int32_t call;           /* t captured it itself: its launch call in t; else -1 */
 	uint64_t akey_op;       /* hash of what attr says, shapes aside */
 	uint64_t akey;          /* hash of all attr says */
 };
@@ -105,6 +110,7 @@ enum { RULE_NONE, RULE_EXACT, RULE_NAMES, RULE_COUNT, RULE_CONTAINS, RULE_PARTIA
 
 struct matcher {
 	gp_trace *t;
+	int32_t *call_of;       /* t's own captures: per kernel, its captured call */
 	GP_VEC(struct node) nodes;
 	GP_VEC(struct cgraph) graphs;
 	gp_u64map args_seen;
@@ -293,8 +299,8 @@ static void find_graphs(struct matcher *m, gp_trace *c, launch_vec *ls)
 			m->graphs.v[g].n = 0;
 		}
 	if (unended)
-		gp_trace_warn(m->t, "%zu graph captures never ended in their capture trace (left out)",
-			      unended);
+		gp_trace_warn(m->t, "%zu graph captures never ended in %s (left out)", unended,
+			      c == m->t ? "the trace" : "their capture trace");
 	gp_vec_free(ended);
 	gp_u64map_free(&open);
 	gp_u64map_free(&args);
@@ -328,59 +334,46 @@ static void correlate_capture(gp_trace *c, const launch_vec *ls)
 	gp_correlate(c, &co, &err);
 }
 
-/* Reads capture trace ci of t into m->graphs and m->nodes. */
-static void read_capture(struct matcher *m, size_t ci)
+/* Places the nodes of the graphs found from g0 on (ls: their launches),
+** in capture order, per graph; returns the slot of each launch (an index
+** into m->nodes, -1 for a launch of an unended capture), to be freed. */
+static int32_t *place_nodes(struct matcher *m, size_t g0, const launch_vec *ls)
 {
-	gp_trace *c = m->t->captures.v[ci].t;
-	launch_vec ls = {0};
-	gp_u64map stand_in = {0};   /* (pid, corr) -> the stand-in kernel */
-	size_t g0 = m->graphs.n;
-	int32_t *slot;
-
-	find_graphs(m, c, &ls);
-	if (!ls.n) {
-		gp_vec_free(ls);
-		return;
-	}
-	/* ls holds indices of c's calls: the trace was sorted when read, so
-	** the second gp_trace_finish() moves its kernels only */
-	correlate_capture(c, &ls);
-	for (size_t k = 0; k < c->kernels.n; k++)
-		if (c->kernels.v[k].stream == CAPTURED_STREAM)
-			gp_u64map_add(&stand_in, mix(c->kernels.v[k].corr) ^ gp_kernel_pid(c, &c->kernels.v[k]),
-				      (int32_t)k);
-	/* place the graphs' nodes, in capture order */
+	int32_t *slot = gp_xmalloc((ls->n ? ls->n : 1) * sizeof(*slot));
+	uint32_t *next = gp_xcalloc(m->graphs.n - g0 + 1, sizeof(*next));
 	size_t total = m->nodes.n;
-	slot = gp_xcalloc(m->graphs.n - g0 + 1, sizeof(*slot));
+
 	for (size_t g = g0; g < m->graphs.n; g++) {
 		m->graphs.v[g].first = (uint32_t)total;
-		slot[g - g0] = (int32_t)total;
+		next[g - g0] = (uint32_t)total;
 		total += m->graphs.v[g].n;
 	}
 	gp_vec_reserve(m->nodes, total);
 	m->nodes.n = total;
-	for (size_t i = 0; i < ls.n; i++) {
-		const struct launch *l = &ls.v[i];
-		const struct gp_api *a = &c->apis.v[l->api];
-		if (!m->graphs.v[l->graph].n)
-			continue;   /* an unended capture */
-		struct node *n = &m->nodes.v[slot[l->graph - (int32_t)g0]++];
-		int32_t k = gp_u64map_get(&stand_in, mix(a->corr) ^ a->pid);
+	for (size_t i = 0; i < ls->n; i++) {
+		const struct launch *l = &ls->v[i];
+		if (!m->graphs.v[l->graph].n) {
+			slot[i] = -1;   /* an unended capture */
+			continue;
+		}
+		slot[i] = (int32_t)next[l->graph - (int32_t)g0]++;
+		struct node *n = &m->nodes.v[slot[i]];
 		memset(n, 0, sizeof(*n));
 		n->kind = (uint8_t)l->kind;
-		n->name = restr(m->t, c, l->name);
+		n->call = -1;
 		memcpy(n->grid, l->grid, sizeof(n->grid));
 		memcpy(n->block, l->block, sizeof(n->block));
-		if (k >= 0 && c->attrs && c->kernels.v[k].corr == a->corr)
-			attr_into(m, c, &c->attrs[k], &n->attr);
-		else
-			attr_into(m, c, &(struct gp_attr){.seq = -1, .api = -1, .iter = -1, .fwd = -1, .range = -1},
-				  &n->attr);
-		n->akey_op = attr_key_op(&n->attr);
-		n->akey = attr_key(&n->attr);
 	}
-	/* the graphs' keys, and which one each thread captured next */
+	free(next);
+	return slot;
+}
+
+/* The keys of the graphs found from g0 on (their nodes complete), and
+** which one each thread captured next. */
+static void graph_keys(struct matcher *m, size_t g0)
+{
 	int32_t last = -1;
+
 	for (size_t g = g0; g < m->graphs.n; g++) {
 		struct cgraph *x = &m->graphs.v[g];
 		if (!x->n)
@@ -402,8 +395,97 @@ static void read_capture(struct matcher *m, size_t ci)
 			m->graphs.v[last].next = (int32_t)g;
 		last = (int32_t)g;
 	}
+}
+
+/* Reads capture trace ci of t into m->graphs and m->nodes. */
+static void read_capture(struct matcher *m, size_t ci)
+{
+	gp_trace *c = m->t->captures.v[ci].t;
+	launch_vec ls = {0};
+	gp_u64map stand_in = {0};   /* (pid, corr) -> the stand-in kernel */
+	size_t g0 = m->graphs.n;
+	int32_t *slot;
+
+	find_graphs(m, c, &ls);
+	if (!ls.n) {
+		gp_vec_free(ls);
+		return;
+	}
+	/* ls holds indices of c's calls: the trace was sorted when read, so
+	** the second gp_trace_finish() moves its kernels only */
+	correlate_capture(c, &ls);
+	for (size_t k = 0; k < c->kernels.n; k++)
+		if (c->kernels.v[k].stream == CAPTURED_STREAM)
+			gp_u64map_add(&stand_in, mix(c->kernels.v[k].corr) ^ gp_kernel_pid(c, &c->kernels.v[k]),
+				      (int32_t)k);
+	slot = place_nodes(m, g0, &ls);
+	for (size_t i = 0; i < ls.n; i++) {
+		const struct launch *l = &ls.v[i];
+		const struct gp_api *a = &c->apis.v[l->api];
+		if (slot[i] < 0)
+			continue;
+		struct node *n = &m->nodes.v[slot[i]];
+		int32_t k = gp_u64map_get(&stand_in, mix(a->corr) ^ a->pid);
+		n->name = restr(m->t, c, l->name);
+		if (k >= 0 && c->attrs && c->kernels.v[k].corr == a->corr)
+			attr_into(m, c, &c->attrs[k], &n->attr);
+		else
+			attr_into(m, c, &(struct gp_attr){.seq = -1, .api = -1, .iter = -1, .fwd = -1, .range = -1},
+				  &n->attr);
+		n->akey_op = attr_key_op(&n->attr);
+		n->akey = attr_key(&n->attr);
+	}
+	graph_keys(m, g0);
 	free(slot);
 	gp_u64map_free(&stand_in);
+	gp_vec_free(ls);
+}
+
+/*
+** Reads the graphs t captured itself into m->graphs and m->nodes, before
+** t is correlated: each node remembers its launch call, and its keys come
+** from the framework op its call's External id names (the op and its
+** parent's names; its input dims for the shapes), so that graphs alike
+** but for their ops or shapes are told apart as with capture traces.
+*/
+static void read_self(struct matcher *m)
+{
+	gp_trace *t = m->t;
+	launch_vec ls = {0};
+	gp_u64map op_of = {0};   /* External id -> its op range */
+	size_t g0 = m->graphs.n;
+	int32_t *slot;
+
+	find_graphs(m, t, &ls);
+	if (!ls.n) {
+		gp_vec_free(ls);
+		return;
+	}
+	for (size_t r = 0; r < t->ranges.n; r++) {
+		const struct gp_range *x = &t->ranges.v[r];
+		const struct gp_op_ext *e = x->flags & GP_RANGE_F_NVTX ? NULL : gp_range_op_ext(t, x);
+		if (e && e->ext_id)
+			gp_u64map_put(&op_of, mix(e->ext_id) ^ x->pid, (int32_t)r);
+	}
+	slot = place_nodes(m, g0, &ls);
+	for (size_t i = 0; i < ls.n; i++) {
+		const struct gp_api *a = &t->apis.v[ls.v[i].api];
+		if (slot[i] < 0)
+			continue;
+		struct node *n = &m->nodes.v[slot[i]];
+		int32_t r = a->ext_id ? gp_u64map_get(&op_of, mix(a->ext_id) ^ a->pid) : -1;
+		n->name = ls.v[i].name;
+		n->call = ls.v[i].api;
+		if (r >= 0) {
+			const struct gp_range *op = &t->ranges.v[r];
+			gp_str parent = op->parent >= 0 ? t->ranges.v[op->parent].text : 0;
+			n->akey_op = mix((uint64_t)op->text << 32 | parent);
+			n->akey = mix(n->akey_op ^ gp_range_op_ext(t, op)->input_dims);
+		}
+	}
+	graph_keys(m, g0);
+	free(slot);
+	gp_u64map_free(&op_of);
 	gp_vec_free(ls);
 }
 
@@ -807,31 +889,43 @@ static void take(gp_trace *t, size_t k, const struct node *n, bool ops_only)
 		a->args_count = 0;
 }
 
-void gp_graph_match_captures(gp_trace *t)
+/* Kernel k matched node n: takes its attribution (a capture trace's) or
+** its call (t's own capture, correlated later). */
+static void matched(struct matcher *m, size_t k, const struct node *n, bool ops_only)
 {
-	struct matcher m = {.t = t};
+	if (m->call_of) {
+		m->call_of[k] = n->call;
+		m->t->attrs[k].graph = ops_only ? GP_GRAPH_CAPTURED_OPS : GP_GRAPH_CAPTURED;
+	} else {
+		take(m->t, k, n, ops_only);
+	}
+}
+
+/* Matches every replay of t to the graphs read into m (3. and 4.), and
+** frees m. */
+static void match_replays(struct matcher *m)
+{
+	gp_trace *t = m->t;
 	gp_u64map prev = {0};   /* thread -> the graph it replayed last */
 
-	for (size_t i = 0; i < t->captures.n; i++)
-		read_capture(&m, i);
-	find_replays(&m);
-	if (!m.graphs.n) {
-		for (size_t i = 0; i < m.items.n; i++)
-			if (m.items.v[i].kind == NK_KERNEL)
-				t->attrs[m.items.v[i].idx].graph = GP_GRAPH_NO_MATCH;
+	find_replays(m);
+	if (!m->graphs.n) {
+		for (size_t i = 0; i < m->items.n; i++)
+			if (m->items.v[i].kind == NK_KERNEL)
+				t->attrs[m->items.v[i].idx].graph = GP_GRAPH_NO_MATCH;
 	}
-	m.unit_cand = gp_xmalloc((m.units.n ? m.units.n : 1) * sizeof(*m.unit_cand));
-	for (size_t u = 0; u < m.units.n && m.graphs.n; u++)
-		m.unit_cand[u] = candidates(&m, &m.units.v[u]);
-	for (size_t u = 0; u < m.units.n && m.graphs.n; u++) {
-		const struct unit *x = &m.units.v[u];
+	m->unit_cand = gp_xmalloc((m->units.n ? m->units.n : 1) * sizeof(*m->unit_cand));
+	for (size_t u = 0; u < m->units.n && m->graphs.n; u++)
+		m->unit_cand[u] = candidates(m, &m->units.v[u]);
+	for (size_t u = 0; u < m->units.n && m->graphs.n; u++) {
+		const struct unit *x = &m->units.v[u];
 		const struct gp_api *call = &t->apis.v[x->call];
 		uint64_t thread = (uint64_t)call->pid << 32 | call->tid;
 		int32_t p = gp_u64map_get(&prev, thread);
 		enum pick how;
 		/* prev holds 2 * graph + exact, -1 */
-		int32_t g = choose(&m, u, p >= 0 ? p / 2 : -1, p >= 0 && (p & 1), &how);
-		const struct item *v = m.items.v + x->first;
+		int32_t g = choose(m, u, p >= 0 ? p / 2 : -1, p >= 0 && (p & 1), &how);
+		const struct item *v = m->items.v + x->first;
 
 		gp_u64map_put(&prev, thread, g >= 0 ? 2 * g + (how == PICK_EXACT) : -1);
 		if (g < 0) {
@@ -841,31 +935,54 @@ void gp_graph_match_captures(gp_trace *t)
 								   : GP_GRAPH_NO_MATCH;
 			continue;
 		}
-		uint32_t first = launch_map(&m, x, g);
+		uint32_t first = launch_map(m, x, g);
 		for (uint32_t i = 0; i < x->n; i++) {
 			if (v[i].kind != NK_KERNEL)
 				continue;
-			int32_t j = m.maps.v[first + i];
-			if (m.amb.v[first + i])
+			int32_t j = m->maps.v[first + i];
+			if (m->amb.v[first + i])
 				t->attrs[v[i].idx].graph = GP_GRAPH_AMBIGUOUS;
 			else if (j < 0)
 				t->attrs[v[i].idx].graph = GP_GRAPH_NOT_CAPTURED;
 			else
-				take(t, v[i].idx, &m.nodes.v[m.graphs.v[g].first + (uint32_t)j], how == PICK_OPS);
+				matched(m, v[i].idx, &m->nodes.v[m->graphs.v[g].first + (uint32_t)j], how == PICK_OPS);
 		}
 	}
 	gp_u64map_free(&prev);
-	gp_u64map_free(&m.args_seen);
-	gp_u64map_free(&m.cand_at);
-	gp_u64map_free(&m.member);
-	gp_u64map_free(&m.map_at);
-	free(m.unit_cand);
-	gp_vec_free(m.nodes);
-	gp_vec_free(m.graphs);
-	gp_vec_free(m.items);
-	gp_vec_free(m.units);
-	gp_vec_free(m.pool);
-	gp_vec_free(m.cands);
-	gp_vec_free(m.maps);
-	gp_vec_free(m.amb);
+	gp_u64map_free(&m->args_seen);
+	gp_u64map_free(&m->cand_at);
+	gp_u64map_free(&m->member);
+	gp_u64map_free(&m->map_at);
+	free(m->unit_cand);
+	gp_vec_free(m->nodes);
+	gp_vec_free(m->graphs);
+	gp_vec_free(m->items);
+	gp_vec_free(m->units);
+	gp_vec_free(m->pool);
+	gp_vec_free(m->cands);
+	gp_vec_free(m->maps);
+	gp_vec_free(m->amb);
+}
+
+void gp_graph_match_captures(gp_trace *t)
+{
+	struct matcher m = {.t = t};
+
+	for (size_t i = 0; i < t->captures.n; i++)
+		read_capture(&m, i);
+	match_replays(&m);
+}
+
+void gp_graph_match_self(gp_trace *t, int32_t *call_of)
+{
+	struct matcher m = {.t = t, .call_of = call_of};
+
+	for (size_t k = 0; k < t->kernels.n; k++)
+		call_of[k] = -1;
+	read_self(&m);
+	if (!m.graphs.n) {
+		gp_vec_free(m.graphs);
+		return;   /* captures without launches: nothing to match */
+	}
+	match_replays(&m);
 }

@@ -27,6 +27,15 @@ bool gp_graph_launch_name(const char *name);
 ** correlated before keeps its attributions).  Never fails. */
 void gp_graph_match_captures(gp_trace *t);
 
+/* The same for a trace t that holds the captures itself (torch.profiler
+** around capture and replays), before t is correlated (t->attrs hold the
+** launch links and graph states): call_of[k] (t->kernels.n of them) is
+** the launch call of t captured for kernel k, whose state becomes
+** GP_GRAPH_CAPTURED or GP_GRAPH_CAPTURED_OPS, else -1 with the state
+** saying why.  Leaves the states alone when t captured no launch.  Never
+** fails. */
+void gp_graph_match_self(gp_trace *t, int32_t *call_of);
+
 /* How many graphs were captured in trace c (*StreamBeginCapture calls). */
 size_t gp_graph_capture_count(const gp_trace *c);
 

@@ -145,3 +145,14 @@ run_ok "$GPUPROF" report -f tsv --no-header -c layer,kernel graph-layers.gprec
 "$GPUPROF" summary -f tsv --no-header --by op graph-eager-kineto.json |
 	awk -F'\t' '$1 == "GPU activities" { print $NF "\t" $4 }' | sort >ek.tsv
 [ -s rk.tsv ] && cmp ek.tsv rk.tsv || fail "Kineto replay with its capture: $(diff ek.tsv rk.tsv | head -5)"
+# torch.profiler around both the capture and the replays (one file): the
+# trace's own capture attributes the replays, kernel by kernel as in the
+# eager run (op, kernel, shapes); the two fill_ launched eagerly stay so
+"$GPUPROF" report -f tsv --no-header -c op,kernel,params graph-eager-kineto.json | sort | uniq -c >ep.txt
+"$GPUPROF" report -f tsv --no-header -c graph,op,kernel,params graph-replay-kineto.json >rp.all || fail "report graph-replay-kineto.json"
+awk -F'\t' '$1 == "captured"' rp.all | cut -f2- | sort | uniq -c >rp.txt
+[ -s rp.txt ] && cmp ep.txt rp.txt || fail "replays with their capture in the same file: $(diff ep.txt rp.txt | head -5)"
+assert_eq "$(grep -c '^captured	' rp.all) $(grep -c '^eager	fill_	' rp.all) $(wc -l <rp.all | tr -d ' ')" "75 2 77" \
+	"replayed and eager kernels of graph-replay-kineto.json"
+run_ok "$GPUPROF" info graph-replay-kineto.json
+assert_grep '^  with an op +75 of them \(100\.0% of their GPU time\)$' "$TMP/out"

@@ -69,3 +69,23 @@ mv "$TMP/out" "$TMP/kernels.csv"
 run_ok "$GPUPROF" ops -f csv "$TMP/amd/replay.pt.trace.json"
 python3 tests/tools/graph_ops_check.py "$TMP/kernels.csv" "$TMP/out" >"$TMP/cmp" ||
 	{ cat "$TMP/cmp" >&2; fail "ops: the captured ops' GPU time"; }
+
+# the capture in the replays' own profile (torch.profiler around both): the
+# captured launch's op (through its External id) and shapes attribute each
+# replay; a replay whose kernels no captured graph has gets none (no-match)
+cat >"$TMP/self.json" <<'END'
+{"traceEvents":[
+{"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":1,"ts":100,"dur":20,"args":{"External id":5,"Input Dims":[[4,8],[8,16]],"Input type":["float","float"]}},
+{"ph":"X","cat":"cuda_runtime","name":"cudaStreamBeginCapture","pid":1,"tid":1,"ts":90,"dur":1,"args":{"correlation":1}},
+{"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":105,"dur":2,"args":{"correlation":2,"External id":5}},
+{"ph":"X","cat":"cuda_runtime","name":"cudaStreamEndCapture","pid":1,"tid":1,"ts":130,"dur":1,"args":{"correlation":3}},
+{"ph":"X","cat":"cuda_runtime","name":"cudaGraphLaunch","pid":1,"tid":1,"ts":200,"dur":5,"args":{"correlation":10}},
+{"ph":"X","cat":"kernel","name":"gemm_kernel","pid":0,"tid":7,"ts":210,"dur":8,"args":{"correlation":10,"device":0,"stream":7}},
+{"ph":"X","cat":"cuda_runtime","name":"cudaGraphLaunch","pid":1,"tid":1,"ts":300,"dur":5,"args":{"correlation":11}},
+{"ph":"X","cat":"kernel","name":"gemm_kernel","pid":0,"tid":7,"ts":310,"dur":8,"args":{"correlation":11,"device":0,"stream":7}},
+{"ph":"X","cat":"kernel","name":"other_kernel","pid":0,"tid":7,"ts":320,"dur":8,"args":{"correlation":11,"device":0,"stream":7}}
+]}
+END
+run_ok "$GPUPROF" report -f tsv --no-header -c graph,op,kernel "$TMP/self.json"
+assert_eq "$(tr '\t\n' ',;' <"$TMP/out")" "captured,mm,gemm_kernel;no-match,na,gemm_kernel;no-match,na,other_kernel;" \
+	"replays attributed by the profile's own capture"
