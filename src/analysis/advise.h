@@ -31,6 +31,10 @@ struct gp_finding {
 	char overlaps[96];      /* the kinds above whose changes touch the same work */
 	double total_ns;        /* time of the kernels, calls or idle gaps involved */
 	size_t count;           /* kernels, calls or gaps involved */
+	bool idle;              /* total_ns is GPU idle time that its change
+				** removes (an idle-cause finding): ns may
+				** exceed it, when the change also shrinks
+				** gaps of other causes */
 	bool first;             /* a notice shown before the ranked findings
 				** (coverage: what the trace cannot tell) */
 	char title[160];

@@ -272,6 +272,7 @@ bool gp_rule_graph_gaps(const struct gp_adv_in *in, struct gp_finding *x)
 			g->v[j].gap_ns += in->gaps.v[i].ns;
 	}
 	gp_adv_involved(x, total, n);
+	x->idle = true;
 	snprintf(x->title, sizeof(x->title), IDLE_CAUSE_TITLE, GRAPH_GAPS_WHAT, gp_fmt_duration(total, d1, sizeof(d1)),
 		 in->f->span_ns > 0 ? 100 * total / in->f->span_ns : 0.0, n);
 	/* the three graphs with the most idle inside their replays */

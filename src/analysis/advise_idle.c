@@ -149,6 +149,7 @@ static bool cause_finding(const struct gp_adv_in *in, struct gp_finding *x, uint
 		if ((mask & (1u << c)) && (main < 0 || held_by[c] > held_by[main]))
 			main = c;
 	gp_adv_involved(x, total, n);
+	x->idle = true;
 	snprintf(x->title, sizeof(x->title), IDLE_CAUSE_TITLE, what, gp_fmt_duration(total, d1, sizeof(d1)),
 		 in->f->span_ns > 0 ? 100 * total / in->f->span_ns : 0.0, n);
 	gp_adv_agg_init(&a, in->t);

@@ -58,6 +58,14 @@ static void write_finding(FILE *out, size_t pos, const struct gp_finding *x, con
 			fprintf(out, "     shared:   %s more alone, saved too by the changes above%s%s%s\n",
 				gp_fmt_duration(x->overlap_ns, d, sizeof(d)), *x->overlaps ? " [" : "",
 				x->overlaps, *x->overlaps ? "]" : "");
+		/* a saving above the idle it names is not an error of the model */
+		if (x->idle && x->ns - x->total_ns > 1e-3 * f->span_ns) {
+			char why[256];
+			snprintf(why, sizeof(why), "%s more than this idle: with these waits gone, work is issued "
+				 "earlier and also covers gaps of other causes (the dependency replay)",
+				 gp_fmt_duration(x->ns - x->total_ns, d, sizeof(d)));
+			wrap(out, "beyond:   ", why);
+		}
 	}
 	wrap(out, "evidence: ", x->evidence);
 	wrap(out, "change:   ", x->change);

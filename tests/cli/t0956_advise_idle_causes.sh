@@ -83,3 +83,15 @@ check busy - 0
 run_ok "$GPUPROF" advise "$TMP/host.json"
 assert_grep 'the GPU sat idle 2.250 ms' "$TMP/out"
 assert_grep 'aten::mul 2.214 ms' "$TMP/out"
+
+# a saving above the idle its finding names (PARAM's ResNet: the data
+# loader's 6.660 s of idle, 7.027 s saved) says by how much and why; the
+# figure is the JSON's saving_ns - involved_ns
+need_testdata
+run_ok "$GPUPROF" advise -f json "$TESTDATA/param/resnet_kineto.json.gz"
+beyond=$(awk -F'"saving_ns":|,"saving_pct|"involved_ns":|,"count' '/"kind":"dataloader"/ { printf "%.3f ms", ($2 - $4) / 1e6 }' "$TMP/out")
+assert_eq "$beyond" "367.236 ms" "the dataloader finding's saving beyond its idle"
+run_ok "$GPUPROF" advise "$TESTDATA/param/resnet_kineto.json.gz"
+assert_grep "^     beyond:   $beyond more than this idle: with these waits gone" "$TMP/out"
+# a finding saving less than its idle has no such line
+[ "$(grep -c '^     beyond:' "$TMP/out")" = 1 ] || fail "beyond lines: $(grep '^     beyond:' "$TMP/out")"
