@@ -584,7 +584,7 @@ struct cp_acc {
 	GP_VEC(struct gp_cp_row) rows;
 	gp_u64map row_at;         /* key hash -> row */
 	GP_VEC(struct cp_span) spans;
-	gp_str *range_op, *range_layer;   /* [ranges.n], from the kernels under each range */
+	struct gp_piece_namer names;
 	size_t wcur;              /* the iteration window pieces reach now (walking back) */
 	gp_ns low;                /* the earliest time a piece reached */
 	bool keep;                /* keep the pieces in cp->pieces */
@@ -620,7 +620,7 @@ static void add_row(struct cp_acc *a, int32_t win, uint8_t cause, gp_str op, gp_
 
 /* Each range's op and layer as the kernels launched under it were
 ** attributed: what a CPU piece inside the range is doing. */
-static void range_attrs(struct cp_acc *a)
+static void range_attrs(struct gp_piece_namer *a)
 {
 	const gp_trace *t = a->t;
 
@@ -639,8 +639,7 @@ static void range_attrs(struct cp_acc *a)
 	}
 }
 
-/* The op and layer holding piece p. */
-static void piece_names(struct cp_acc *a, const struct gp_piece *p, gp_str *op, gp_str *layer)
+void gp_piece_names(struct gp_piece_namer *a, const struct gp_piece *p, gp_str *op, gp_str *layer)
 {
 	const gp_trace *t = a->t;
 	int32_t r = -1;
@@ -687,13 +686,20 @@ static void piece_names(struct cp_acc *a, const struct gp_piece *p, gp_str *op, 
 	}
 }
 
+void gp_piece_namer_free(struct gp_piece_namer *a)
+{
+	free(a->range_op);
+	free(a->range_layer);
+	memset(a, 0, sizeof(*a));
+}
+
 static bool take_piece(void *ctx, const struct gp_piece *p)
 {
 	struct cp_acc *a = ctx;
 	gp_critpath *cp = a->cp;
 	gp_str op, layer;
 
-	piece_names(a, p, &op, &layer);
+	gp_piece_names(&a->names, p, &op, &layer);
 	if (a->keep)
 		*gp_vec_push(cp->pieces) = *p;
 	if (p->start < a->low)
@@ -880,7 +886,7 @@ bool gp_critpath_scope(gp_deps *d, struct gp_cp_scope *sc)
 
 void gp_critpath_run(gp_deps *d, const gp_trace *t, bool keep_pieces, gp_critpath *cp)
 {
-	struct cp_acc a = {.d = d, .t = t, .cp = cp, .keep = keep_pieces};
+	struct cp_acc a = {.d = d, .t = t, .cp = cp, .names = {.d = d, .t = t}, .keep = keep_pieces};
 	struct gp_cp_scope sc;
 
 	memset(cp, 0, sizeof(*cp));
@@ -912,8 +918,7 @@ void gp_critpath_run(gp_deps *d, const gp_trace *t, bool keep_pieces, gp_critpat
 	cp->nrows = a.rows.n;
 	gp_u64map_free(&a.row_at);
 	gp_vec_free(a.spans);
-	free(a.range_op);
-	free(a.range_layer);
+	gp_piece_namer_free(&a.names);
 }
 
 void gp_critpath_free(gp_critpath *cp)
