@@ -17,16 +17,44 @@
 
 /* ---- one rank's legs ------------------------------------------------ */
 
+/* One piece of a walk, as kept while the walks are made. */
+struct piece_rec {
+	gp_ns start, end;
+	uint32_t op;              /* into names */
+	uint8_t cause;
+};
+
+/* A segment while the walks are made: pieces [p0, p1) of the piece list. */
+struct seg_b {
+	size_t p0, p1;
+	int32_t next, to;
+	gp_ns lo, hi;
+	uint32_t to_op;
+};
+
+/* A busy thread's point a walk passed: (pid, tid, at) and where in the
+** piece list the walk went on from it. */
+struct cpu_point {
+	uint32_t pid, tid;
+	gp_ns at;
+	size_t at_piece;
+};
+
 struct leg_acc {
 	gp_deps *d;
-	struct gp_rank_path *p;
 	struct gp_piece_namer namer;
-	GP_VEC(struct gp_path_row) rows;
 	GP_VEC(char *) names;
 	gp_u64map name_of;        /* gp_str -> names index */
-	gp_u64map row_of;         /* (op name index, cause) -> row, per leg */
+	GP_VEC(struct piece_rec) pieces;
+	GP_VEC(struct seg_b) segs;
+	GP_VEC(int32_t) by_p0;    /* segment ids by their first piece */
+	int64_t *unit_at;         /* [units]: the piece a walk reached the unit's
+				  ** end at, -1 = none yet */
+	GP_VEC(struct cpu_point) points;
+	gp_u64map point_at;       /* hash of (pid, tid, at) -> points index */
 	const int32_t *coll_of;   /* [units]: collective index, -1 = none */
-	struct gp_path_leg *leg;  /* the leg being walked */
+	int32_t cur;              /* the segment being walked */
+	bool ended;               /* the walk reached a collective or another walk */
 	gp_ns low;                /* the earliest time its pieces reached */
 };
 
@@ -42,56 +70,163 @@ static uint32_t name_index(struct leg_acc *a, gp_str s)
 	return (uint32_t)(a->names.n - 1);
 }
 
-/* A piece of the walk: the end of the leg at a collective kernel's run,
-** else time of its op and cause. */
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+	h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+	return h * 0xff51afd7ed558ccdull;
+}
+
+/* Where an earlier walk went on from the point where piece p ends (the
+** point the walk is at), or -1; remembers the point for the walks after
+** when none did.  Only points whose way back depends on nothing but the
+** point: a GPU unit reached at its end, a thread busy there (an idle
+** thread's hop depends on the hops made before at that time). */
+static int64_t seen_point(struct leg_acc *a, const struct gp_piece *p)
+{
+	if (!p->cpu) {
+		if (p->of != GP_PIECE_UNIT || p->cause > GP_CAUSE_GPU_MEMORY ||
+		    p->end != gp_unit_end(a->d->t, (size_t)p->idx))
+			return -1;
+		if (a->unit_at[p->idx] < 0)
+			a->unit_at[p->idx] = (int64_t)a->pieces.n;
+		return a->unit_at[p->idx];
+	}
+	struct gp_cpu_mark m;
+	if (!gp_cpu_before(a->d, gp_deps_view(a->d, p->lane_a, p->lane_b), p->end, &m) || gp_cpu_idle(&m))
+		return -1;
+	for (uint64_t h = mix(mix(mix(0, p->lane_a), p->lane_b), (uint64_t)p->end);; h = mix(h, 1)) {
+		int32_t i = gp_u64map_get(&a->point_at, h);
+		struct cpu_point *c;
+		if (i < 0) {
+			gp_u64map_put(&a->point_at, h, (int32_t)a->points.n);
+			*gp_vec_push(a->points) = (struct cpu_point){p->lane_a, p->lane_b, p->end, a->pieces.n};
+			return (int64_t)a->pieces.n;
+		}
+		c = &a->points.v[i];
+		if (c->pid == p->lane_a && c->tid == p->lane_b && c->at == p->end)
+			return (int64_t)c->at_piece;
+	}
+}
+
+/* The segment that holds piece q, split so that one starts at q. */
+static int32_t segment_at(struct leg_acc *a, size_t q)
+{
+	size_t lo = 0, hi = a->by_p0.n;
+	int32_t s, t;
+
+	while (lo < hi) {   /* the last segment starting at or before q */
+		size_t mid = lo + (hi - lo) / 2;
+		if (a->segs.v[a->by_p0.v[mid]].p0 <= q)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	s = a->by_p0.v[lo - 1];
+	if (a->segs.v[s].p0 == q)
+		return s;
+	t = (int32_t)a->segs.n;
+	*gp_vec_push(a->segs) = a->segs.v[s];
+	a->segs.v[t].p0 = q;
+	a->segs.v[t].hi = a->pieces.v[q].end;
+	a->segs.v[s].p1 = q;
+	a->segs.v[s].next = t;
+	a->segs.v[s].to = -1;
+	a->segs.v[s].lo = a->pieces.v[q].end;
+	gp_vec_push(a->by_p0);
+	memmove(&a->by_p0.v[lo + 1], &a->by_p0.v[lo], (a->by_p0.n - 1 - lo) * sizeof(*a->by_p0.v));
+	a->by_p0.v[lo] = t;
+	return t;
+}
+
+/* A piece of the walk: the end of it at a collective kernel's run or at a
+** point an earlier walk passed, else kept. */
 static bool take_leg_piece(void *ctx, const struct gp_piece *p)
 {
 	struct leg_acc *a = ctx;
-	struct gp_path_leg *leg = a->leg;
+	struct seg_b *g = &a->segs.v[a->cur];
 	gp_str op, layer;
 	uint32_t name;
-	uint64_t key;
-	int32_t r;
+	int64_t q;
 
 	gp_piece_names(&a->namer, p, &op, &layer);
 	name = name_index(a, op);
 	if (p->of == GP_PIECE_UNIT && p->cause == GP_CAUSE_GPU_COMM && a->coll_of[p->idx] >= 0) {
-		leg->to = a->coll_of[p->idx];
-		leg->to_op = name;
-		leg->lo = p->end;
+		g->to = a->coll_of[p->idx];
+		g->to_op = name;
+		g->lo = p->end;
+		a->ended = true;
+		return false;
+	}
+	q = seen_point(a, p);
+	if (q >= 0 && (size_t)q < g->p0) {
+		/* an earlier walk passed here: go on as it did */
+		int32_t t = segment_at(a, (size_t)q);
+		g = &a->segs.v[a->cur];
+		g->next = t;
+		g->lo = p->end;
+		a->ended = true;
 		return false;
 	}
 	if (p->start < a->low)
 		a->low = p->start;
-	key = (uint64_t)name << 8 | p->cause;
-	r = gp_u64map_get(&a->row_of, key);
-	if (r < 0 || (uint32_t)r < leg->row0) {   /* a row of an earlier leg */
-		r = (int32_t)a->rows.n;
-		gp_u64map_put(&a->row_of, key, r);
-		*gp_vec_push(a->rows) = (struct gp_path_row){.cause = p->cause, .op = name};
-		leg->nrows++;
-	}
-	a->rows.v[r].ns += p->end - p->start;
+	*gp_vec_push(a->pieces) = (struct piece_rec){p->start, p->end, name, p->cause};
 	return true;
 }
 
-/* Walks leg from w back to the first collective kernel or to first. */
-static void walk_leg(struct leg_acc *a, struct gp_path_leg *leg, struct gp_walk_at w, gp_ns first)
+/* Walks from w back to the first collective kernel, a point an earlier
+** walk passed, or first; returns its first segment. */
+static int32_t walk_leg(struct leg_acc *a, struct gp_walk_at w, gp_ns first)
 {
-	*leg = (struct gp_path_leg){.to = -1, .lo = first, .hi = w.at, .row0 = (uint32_t)a->rows.n};
-	a->leg = leg;
+	int32_t s = (int32_t)a->segs.n;
+
+	*gp_vec_push(a->segs) = (struct seg_b){.p0 = a->pieces.n, .next = -1, .to = -1, .lo = first, .hi = w.at};
+	*gp_vec_push(a->by_p0) = s;   /* pieces only grow: it starts after every other */
+	a->cur = s;
+	a->ended = false;
 	a->low = w.at;
 	gp_walk(a->d, w, first, take_leg_piece, a);
-	if (leg->to < 0 && a->low > first) {
+	if (!a->ended && a->low > first) {
 		/* what the walk could not reach back to: nothing recorded says */
-		struct gp_piece p = {.start = first, .end = a->low, .cause = GP_CAUSE_UNKNOWN};
-		take_leg_piece(a, &p);
+		*gp_vec_push(a->pieces) = (struct piece_rec){first, a->low, 0, GP_CAUSE_UNKNOWN};
 	}
+	a->segs.v[s].p1 = a->pieces.n;
+	return s;
+}
+
+/* The segments' rows: their pieces summed by op and cause. */
+static void settle_segments(struct leg_acc *a, struct gp_rank_path *p)
+{
+	GP_VEC(struct gp_path_row) rows = {0};
+	gp_u64map row_of = {0};
+
+	p->nsegs = a->segs.n;
+	p->segs = gp_xmalloc((p->nsegs + 1) * sizeof(*p->segs));
+	for (size_t i = 0; i < a->segs.n; i++) {
+		const struct seg_b *b = &a->segs.v[i];
+		struct gp_path_seg *g = &p->segs[i];
+		*g = (struct gp_path_seg){.next = b->next, .to = b->to, .lo = b->lo, .hi = b->hi, .to_op = b->to_op,
+					  .row0 = (uint32_t)rows.n};
+		for (size_t k = b->p0; k < b->p1; k++) {
+			const struct piece_rec *x = &a->pieces.v[k];
+			uint64_t key = (uint64_t)x->op << 8 | x->cause;
+			int32_t r = gp_u64map_get(&row_of, key);
+			if (r < 0 || (uint32_t)r < g->row0) {   /* a row of an earlier segment */
+				r = (int32_t)rows.n;
+				gp_u64map_put(&row_of, key, r);
+				*gp_vec_push(rows) = (struct gp_path_row){.cause = x->cause, .op = x->op};
+				g->nrows++;
+			}
+			rows.v[r].ns += x->end - x->start;
+		}
+	}
+	p->rows = rows.v;
+	p->nrows = rows.n;
+	gp_u64map_free(&row_of);
 }
 
 void gp_rank_path_build(gp_deps *d, const gp_trace *t, const struct gp_coll_rank *coll, struct gp_rank_path *p)
 {
-	struct leg_acc a = {.d = d, .p = p, .namer = {.d = d, .t = t}};
+	struct leg_acc a = {.d = d, .namer = {.d = d, .t = t}};
 	struct gp_cp_scope sc;
 	int32_t *coll_of, *unit_of;
 	size_t k = 0;
@@ -112,29 +247,36 @@ void gp_rank_path_build(gp_deps *d, const gp_trace *t, const struct gp_coll_rank
 	}
 	if (k == coll->n) {
 		a.coll_of = coll_of;
+		a.unit_at = gp_xmalloc((d->n + 1) * sizeof(*a.unit_at));
+		for (size_t u = 0; u < d->n; u++)
+			a.unit_at[u] = -1;
 		p->have = true;
 		p->first = sc.first;
 		p->end = sc.end;
 		p->nlegs = coll->n + 1;
-		p->legs = gp_xcalloc(p->nlegs, sizeof(*p->legs));
+		p->legs = gp_xmalloc(p->nlegs * sizeof(*p->legs));
 		name_index(&a, 0);   /* names[0] = "" */
-		walk_leg(&a, &p->legs[0], sc.from, sc.first);
+		p->legs[0] = walk_leg(&a, sc.from, sc.first);
 		for (size_t c = 0; c < coll->n; c++) {
 			struct gp_walk_at w = {.on_gpu = true, .unit = unit_of[c],
 					       .at = gp_unit_start(t, (size_t)unit_of[c])};
 			if (w.at < sc.first)
 				w.at = sc.first;   /* before the walked process's first activity */
-			walk_leg(&a, &p->legs[c + 1], w, sc.first);
+			p->legs[c + 1] = walk_leg(&a, w, sc.first);
 		}
-		p->rows = a.rows.v;
-		p->nrows = a.rows.n;
+		settle_segments(&a, p);
 		p->names = a.names.v;
 		p->nnames = a.names.n;
+		free(a.unit_at);
 	}
 	free(coll_of);
 	free(unit_of);
+	gp_vec_free(a.pieces);
+	gp_vec_free(a.segs);
+	gp_vec_free(a.by_p0);
+	gp_vec_free(a.points);
+	gp_u64map_free(&a.point_at);
 	gp_u64map_free(&a.name_of);
-	gp_u64map_free(&a.row_of);
 	gp_piece_namer_free(&a.namer);
 }
 
@@ -144,6 +286,7 @@ void gp_rank_path_free(struct gp_rank_path *p)
 		free(p->names[i]);
 	free(p->names);
 	free(p->legs);
+	free(p->segs);
 	free(p->rows);
 	memset(p, 0, sizeof(*p));
 }
@@ -153,21 +296,28 @@ void gp_rank_path_free(struct gp_rank_path *p)
 void gp_rank_path_put(const struct gp_rank_path *p, gp_writer *w)
 {
 	char v[4][24];
-	const char *row[GP_COLL_RECORD_NCOLS] = {"path", v[0], v[1], v[2]};
+	const char *row[GP_COLL_RECORD_NCOLS] = {"path", v[0], v[1], v[2], v[3]};
 
 	if (!p->have)
 		return;
 	gp_fmt_i64(v[0], p->first);
 	gp_fmt_i64(v[1], p->end);
 	gp_fmt_u64(v[2], p->nlegs);
+	gp_fmt_u64(v[3], p->nsegs);
 	gp_writer_row(w, row);
 	for (size_t l = 0; l < p->nlegs; l++) {
-		const struct gp_path_leg *g = &p->legs[l];
-		const char *lrow[GP_COLL_RECORD_NCOLS] = {"leg", v[0], v[1], v[2], p->names[g->to_op]};
-		gp_fmt_i64(v[0], g->to);
-		gp_fmt_i64(v[1], g->lo);
-		gp_fmt_i64(v[2], g->hi);
+		const char *lrow[GP_COLL_RECORD_NCOLS] = {"leg", v[0]};
+		gp_fmt_i64(v[0], p->legs[l]);
 		gp_writer_row(w, lrow);
+	}
+	for (size_t s = 0; s < p->nsegs; s++) {
+		const struct gp_path_seg *g = &p->segs[s];
+		const char *srow[GP_COLL_RECORD_NCOLS] = {"seg", v[0], v[1], v[2], v[3], p->names[g->to_op]};
+		gp_fmt_i64(v[0], g->next);
+		gp_fmt_i64(v[1], g->to);
+		gp_fmt_i64(v[2], g->lo);
+		gp_fmt_i64(v[3], g->hi);
+		gp_writer_row(w, srow);
 		for (size_t r = g->row0; r < g->row0 + g->nrows; r++) {
 			const char *crow[GP_COLL_RECORD_NCOLS] = {"cp", v[0], v[1], p->names[p->rows[r].op]};
 			gp_fmt_u64(v[0], p->rows[r].cause);
@@ -177,8 +327,8 @@ void gp_rank_path_put(const struct gp_rank_path *p, gp_writer *w)
 	}
 }
 
-/* Grows *v (of *n elements of size sz) so one more fits: doubles at
-** each power of two, so that reading needs no capacity field. */
+/* Grows v (of n elements of size sz) so one more fits: doubles at each
+** power of two, so that reading needs no capacity field. */
 static void *grow(void *v, size_t n, size_t sz)
 {
 	if (n & (n - 1))
@@ -196,34 +346,44 @@ static uint32_t add_name(struct gp_rank_path *p, const char *text)
 
 int gp_rank_path_row(struct gp_rank_path *p, const char *const *c)
 {
-	int64_t a, b, e;
+	int64_t a, b, e, f;
 
 	if (!c[0])
 		return 0;
 	if (strcmp(c[0], "path") == 0) {
 		if (p->have || !gp_rowbuf_cell_i64(c[1], INT64_MIN, INT64_MAX, &a) ||
-		    !gp_rowbuf_cell_i64(c[2], a, INT64_MAX, &b) || !gp_rowbuf_cell_i64(c[3], 1, INT32_MAX, &e))
+		    !gp_rowbuf_cell_i64(c[2], a, INT64_MAX, &b) || !gp_rowbuf_cell_i64(c[3], 1, INT32_MAX, &e) ||
+		    !gp_rowbuf_cell_i64(c[4], 1, INT32_MAX, &f))
 			return -1;
 		p->have = true;
 		p->first = a;
 		p->end = b;
-		p->want = (size_t)e;
+		p->want_legs = (size_t)e;
+		p->want_segs = (size_t)f;
 		return 1;
 	}
 	if (strcmp(c[0], "leg") == 0) {
-		struct gp_path_leg *g;
-		if (!p->have || p->nlegs == p->want || !gp_rowbuf_cell_i64(c[1], -1, INT32_MAX, &a) ||
-		    !gp_rowbuf_cell_i64(c[2], INT64_MIN, INT64_MAX, &b) ||
-		    !gp_rowbuf_cell_i64(c[3], b, INT64_MAX, &e))
+		if (!p->have || p->nlegs == p->want_legs || p->nsegs ||
+		    !gp_rowbuf_cell_i64(c[1], 0, (int64_t)p->want_segs - 1, &a))
 			return -1;
 		p->legs = grow(p->legs, p->nlegs, sizeof(*p->legs));
-		g = &p->legs[p->nlegs++];
-		*g = (struct gp_path_leg){.to = (int32_t)a, .lo = b, .hi = e, .to_op = add_name(p, c[4]),
-					  .row0 = (uint32_t)p->nrows};
+		p->legs[p->nlegs++] = (int32_t)a;
+		return 1;
+	}
+	if (strcmp(c[0], "seg") == 0) {
+		if (!p->have || p->nlegs != p->want_legs || p->nsegs == p->want_segs ||
+		    !gp_rowbuf_cell_i64(c[1], -1, (int64_t)p->want_segs - 1, &a) ||
+		    !gp_rowbuf_cell_i64(c[2], -1, INT32_MAX, &b) ||
+		    !gp_rowbuf_cell_i64(c[3], INT64_MIN, INT64_MAX, &e) ||
+		    !gp_rowbuf_cell_i64(c[4], e, INT64_MAX, &f))
+			return -1;
+		p->segs = grow(p->segs, p->nsegs, sizeof(*p->segs));
+		p->segs[p->nsegs++] = (struct gp_path_seg){.next = (int32_t)a, .to = (int32_t)b, .lo = e, .hi = f,
+							   .to_op = add_name(p, c[5]), .row0 = (uint32_t)p->nrows};
 		return 1;
 	}
 	if (strcmp(c[0], "cp") == 0) {
-		struct gp_path_leg *g = p->nlegs ? &p->legs[p->nlegs - 1] : NULL;
+		struct gp_path_seg *g = p->nsegs ? &p->segs[p->nsegs - 1] : NULL;
 		if (!g || !gp_rowbuf_cell_i64(c[1], 0, GP_CAUSE__COUNT - 1, &a) ||
 		    !gp_rowbuf_cell_i64(c[2], 0, INT64_MAX, &b))
 			return -1;
@@ -239,10 +399,10 @@ bool gp_rank_path_done(const struct gp_rank_path *p, size_t ncoll)
 {
 	if (!p->have)
 		return true;   /* not asked for: nothing to check */
-	if (p->nlegs != p->want || p->nlegs != ncoll + 1)
+	if (p->nlegs != p->want_legs || p->nsegs != p->want_segs || p->nlegs != ncoll + 1)
 		return false;
-	for (size_t l = 0; l < p->nlegs; l++)
-		if (p->legs[l].to >= (int32_t)ncoll)
+	for (size_t s = 0; s < p->nsegs; s++)
+		if (p->segs[s].to >= (int32_t)ncoll)
 			return false;
 	return true;
 }
@@ -332,7 +492,7 @@ void gp_job_path_run(const struct gp_rank_job *j, struct gp_job_path *p)
 	const struct gp_coll_match *m = &j->coll;
 	int32_t **of;
 	size_t cur = 0, guard = 16;
-	const struct gp_path_leg *leg;
+	const struct gp_path_seg *seg;
 
 	memset(p, 0, sizeof(*p));
 	p->ranks = gp_xcalloc(j->n ? j->n : 1, sizeof(*p->ranks));
@@ -345,7 +505,7 @@ void gp_job_path_run(const struct gp_rank_job *j, struct gp_job_path *p)
 			p->why = "a rank shares no collective with the first rank: its clock cannot be aligned";
 			return;
 		}
-		guard += 2 * j->rec[r].path.nlegs;
+		guard += 2 * (j->rec[r].path.nlegs + j->rec[r].path.nsegs);
 	}
 	if (!j->n) {
 		p->why = "no rank";
@@ -363,46 +523,52 @@ void gp_job_path_run(const struct gp_rank_job *j, struct gp_job_path *p)
 	p->end_rank = cur;
 	p->end = j->rec[cur].path.end + (j->n > 1 ? m->ranks[cur].offset : 0);
 	of = calls_of(j);
-	leg = &j->rec[cur].path.legs[0];
+	seg = &j->rec[cur].path.segs[j->rec[cur].path.legs[0]];
 	while (guard--) {
 		const struct gp_rank_path *rp = &j->rec[cur].path;
 		const struct gp_coll *c;
+		const struct gp_path_seg *next;
 		gp_ns off = j->n > 1 ? m->ranks[cur].offset : 0, at;
 		int32_t ci;
 
-		for (size_t r = leg->row0; r < leg->row0 + leg->nrows; r++)
+		for (size_t r = seg->row0; r < seg->row0 + seg->nrows; r++)
 			hold(&a, cur, rp->rows[r].cause, rp->names[rp->rows[r].op], rp->rows[r].ns);
-		if (leg->to < 0) {
-			p->start = leg->lo + off;
+		if (seg->next >= 0) {
+			seg = &rp->segs[seg->next];
+			continue;
+		}
+		if (seg->to < 0) {
+			p->start = seg->lo + off;
 			break;
 		}
-		/* at a collective kernel, reached at leg->lo; its own leg goes on
+		/* at a collective kernel, reached at seg->lo; its own leg goes on
 		** from its start (the rank's first activity, if earlier) */
-		c = &j->rec[cur].coll.v[leg->to];
-		at = leg->lo;
-		ci = of[cur][leg->to];
+		c = &j->rec[cur].coll.v[seg->to];
+		at = seg->lo;
+		ci = of[cur][seg->to];
+		next = &rp->segs[rp->legs[seg->to + 1]];
 		if (ci >= 0 && m->calls[ci].present == j->n && m->calls[ci].last_rank >= 0 &&
 		    (size_t)m->calls[ci].last_rank != cur) {
 			size_t l = (size_t)m->calls[ci].last_rank;
 			int32_t kl = m->slots[(size_t)ci * m->nranks + l];
-			const struct gp_path_leg *next = &j->rec[l].path.legs[kl + 1];
-			gp_ns sl = next->hi + m->ranks[l].offset;
+			const struct gp_path_seg *there = &j->rec[l].path.segs[j->rec[l].path.legs[kl + 1]];
+			gp_ns sl = there->hi + m->ranks[l].offset;
 			if (sl > c->start + off && sl < at + off) {
 				/* waited for rank l: the call's communication from its
 				** arrival on, then l's way there */
-				hold(&a, cur, GP_CAUSE_GPU_COMM, rp->names[leg->to_op], at + off - sl);
+				hold(&a, cur, GP_CAUSE_GPU_COMM, rp->names[seg->to_op], at + off - sl);
 				cur = l;
 				p->ranks[l].entered++;
 				p->jumps++;
-				leg = next;
+				seg = there;
 				continue;
 			}
 		}
-		hold(&a, cur, GP_CAUSE_GPU_COMM, rp->names[leg->to_op], at - rp->legs[leg->to + 1].hi);
-		leg = &rp->legs[leg->to + 1];
+		hold(&a, cur, GP_CAUSE_GPU_COMM, rp->names[seg->to_op], at - next->hi);
+		seg = next;
 	}
-	if (guard == (size_t)-1)   /* cannot happen: every leg moves back in time */
-		p->start = leg->hi + (j->n > 1 ? m->ranks[cur].offset : 0);
+	if (guard == (size_t)-1)   /* cannot happen: every segment moves back in time */
+		p->start = seg->hi + (j->n > 1 ? m->ranks[cur].offset : 0);
 	p->start_rank = cur;
 	for (size_t r = 0; r < j->n; r++)
 		free(of[r]);

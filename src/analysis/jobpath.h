@@ -46,12 +46,14 @@ struct gp_path_row {
 	gp_ns ns;
 };
 
-/* One leg: the walk from hi back to lo, on the rank's own clock.  hi is
-** the rank's end (leg 0) or the start of collective k's kernel (leg
-** k + 1); lo is where the walk reached the kernel of collective `to`
-** (its end, or earlier when a sync reached it mid-run), or the rank's
-** first activity when to is -1.  Its rows add up to hi - lo. */
-struct gp_path_leg {
+/* A stretch of a rank's walk, on the rank's own clock: from hi back to
+** lo, its rows adding up to hi - lo.  The walk goes on with segment next;
+** when next is -1 it ends at lo: at the kernel of collective `to` (its
+** end, or earlier when a sync reached it mid-run), or at the rank's first
+** activity when to is -1.  Walks that reach a point another walk passed
+** go on as that one did, so they share its segments from there. */
+struct gp_path_seg {
+	int32_t next;           /* into segs, -1 = none */
 	int32_t to;             /* index into the rank's collectives, -1 = none */
 	gp_ns lo, hi;
 	uint32_t to_op;         /* the reached kernel's op (into names) */
@@ -61,26 +63,35 @@ struct gp_path_leg {
 struct gp_rank_path {
 	bool have;              /* computed (or read back) */
 	gp_ns first, end;       /* the walked process's first activity and end */
-	struct gp_path_leg *legs;   /* 1 + the rank's collectives */
-	size_t nlegs;
+	int32_t *legs;          /* the first segment of the walk from the rank's
+				** end (legs[0]) and from the start of collective
+				** k's kernel (legs[k + 1]) */
+	size_t nlegs;           /* 1 + the rank's collectives */
+	struct gp_path_seg *segs;
+	size_t nsegs;
 	struct gp_path_row *rows;
 	size_t nrows;
 	char **names;           /* op names, "" for none */
 	size_t nnames;
-	size_t want;            /* while read back: the legs its "path" row announced */
+	size_t want_legs, want_segs;   /* while read back: what its "path" row announced */
 };
 
 /* The legs of t's path (d built over t; coll the collectives
 ** gp_coll_extract found in t, whose kernels are t's communication kernels
-** in order) into p.  p stays empty (have false) for a trace with no
-** activity, or when coll is not t's.  Never fails. */
+** in order) into p.  Each point of the trace is walked once: a walk that
+** reaches a GPU unit's end or a busy thread's point that an earlier walk
+** passed stops and shares that walk's segments from there, so the legs
+** cost one walk over the trace, not one per collective.  p stays empty
+** (have false) for a trace with no activity, or when coll is not t's.
+** Never fails. */
 void gp_rank_path_build(gp_deps *d, const gp_trace *t, const struct gp_coll_rank *coll, struct gp_rank_path *p);
 void gp_rank_path_free(struct gp_rank_path *p);
 
 /* The legs as kept rows over GP_COLL_RECORD_NCOLS cells, beside the rank
-** record's (ranks.h): one "path" row (first, end, legs), then per leg a
-** "leg" row (to, lo, hi, the reached op) and its "cp" rows (cause, ns,
-** op).  Nothing when p was not computed. */
+** record's (ranks.h): one "path" row (first, end, legs, segments), one
+** "leg" row per leg (its first segment), then per segment a "seg" row
+** (next, to, lo, hi, the reached op) and its "cp" rows (cause, ns, op).
+** Nothing when p was not computed. */
 void gp_rank_path_put(const struct gp_rank_path *p, gp_writer *w);
 
 /* Reads row c (cells c[0..GP_COLL_RECORD_NCOLS)) into p: 1 when it was

@@ -26,6 +26,9 @@
 #    the path's length; the path never reaches a collective at which rank 1
 #    (the straggler) made rank 0 wait before its own end was reached, so it
 #    stays on rank 1, whose time is then its own critical path.
+# 7. hta/df_index_resolver, one rank with 2020 all-reduces: the walks from
+#    its collectives share their segments (each point is walked once), and
+#    the path put together from them is still breakdown's.
 command -v python3 >/dev/null || skip "python3 not installed"
 
 # sums FILE: checks that the ranks' rows of a ranks --view critical -f csv
@@ -153,3 +156,6 @@ held1=$(echo "$s" | awk '{ print $5 }')
 assert_eq "$(echo "$s" | awk '{ print $1, $2, $3, $4, $6 }')" "0 0 0 1 0" "trace_filter: rank 1 alone, never entered"
 assert_eq "$held1" "$(awk -F, 'NR == 2 { gsub(/"/, ""); print $4 }' "$TMP/hta.csv")" "trace_filter: rank 1 holds it all"
 same_path "$H/sampled_rank-1.json.gz"
+
+# 7. many collectives, shared segments
+same_path "$TESTDATA/hta/df_index_resolver/df_index_resolver.json.gz"
