@@ -145,7 +145,10 @@ enum gp_cause gp_cpu_cause(const gp_deps *d, uint32_t who, int32_t range)
 static enum gp_cause unit_cause(const gp_deps *d, size_t u)
 {
 	const gp_trace *t = d->t;
+	const struct gp_window_work *w = gp_unit_window_work(t, u);
 
+	if (w)
+		return w->comm ? GP_CAUSE_GPU_COMM : GP_CAUSE_GPU_COMPUTE;
 	if (u >= t->kernels.n)
 		return GP_CAUSE_GPU_MEMORY;
 	if (gp_kernel_is_comm(t, &t->kernels.v[u]))
@@ -541,6 +544,9 @@ char *gp_piece_text(gp_deps *d, const struct gp_piece *p, char *buf, size_t size
 				gp_str op = t->attrs[p->idx].op ? t->attrs[p->idx].op : t->attrs[p->idx].marker;
 				in = op ? gp_s(t, op) : NULL;
 			}
+		} else if (gp_unit_window_work(t, (size_t)p->idx)) {
+			what = gp_s(t, gp_unit_window_work(t, (size_t)p->idx)->name);
+			in = "another iteration";
 		} else {
 			what = gp_unit_kind(t, (size_t)p->idx) == GP_UNIT_COPY ? "memcpy" : "memset";
 		}
@@ -651,6 +657,10 @@ void gp_piece_names(struct gp_piece_namer *a, const struct gp_piece *p, gp_str *
 		*layer = at->layer;
 		if (!*op)
 			*op = gp_kernel_short_name_of(t, &t->kernels.v[p->idx]);
+		return;
+	}
+	if (p->of == GP_PIECE_UNIT && gp_unit_window_work(t, (size_t)p->idx) && p->cause <= GP_CAUSE_GPU_MEMORY) {
+		*op = gp_unit_window_work(t, (size_t)p->idx)->name;   /* its run: the kernel */
 		return;
 	}
 	if (p->of == GP_PIECE_UNIT) {

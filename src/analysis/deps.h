@@ -2,7 +2,8 @@
 ** The dependency graph of a trace: why each piece of GPU work started when
 ** it did and what each blocking host call waited for, from what the trace
 ** records (docs/dependencies.md).  Its nodes are the GPU work (kernels,
-** copies, memsets: the gp_activity numbering of trace.h, a "unit") and the
+** copies, memsets: the gp_activity numbering of trace.h, a "unit"; then a
+** windowed trace's window work, gp_unit_window_work) and the
 ** CPU threads' activity (API calls and ranges); its edges:
 **
 **   launch   the API call -> the GPU work it launched (by correlation id)
@@ -82,7 +83,7 @@ struct gp_main_thread {
 
 typedef struct gp_deps {
 	const gp_trace *t;
-	size_t n;                 /* units: kernels.n + memcpys.n + memsets.n */
+	size_t n;                 /* units: kernels.n + memcpys.n + memsets.n + window_work.n */
 	int32_t *call;            /* [n] launching API call, -1 = not in the trace */
 	int32_t *prev;            /* [n] the unit before it on its stream, -1 = first */
 	gp_u64map wait;           /* unit -> unit whose end it waited for (event edge) */
@@ -143,6 +144,11 @@ gp_ns gp_unit_end(const gp_trace *t, size_t u);      /* >= start */
 int32_t gp_unit_device(const gp_trace *t, size_t u);
 uint32_t gp_unit_stream(const gp_trace *t, size_t u);
 enum gp_unit_kind gp_unit_kind(const gp_trace *t, size_t u);
+/* The window work (model/trace.h: another iteration's kernel running in
+** an iteration window, clipped to it) unit u is, or NULL: the units after
+** the memsets.  It is a kernel of the graph like any other, launched by
+** its call when the window kept it. */
+const struct gp_window_work *gp_unit_window_work(const gp_trace *t, size_t u);
 
 /* Whether unit u of d's trace was replayed from a CUDA/HIP graph: a kernel
 ** the correlation marked so (gp_attr.graph; without attributes,
