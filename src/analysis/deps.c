@@ -544,12 +544,10 @@ void gp_deps_label_markers(gp_deps *d, gp_trace *t)
 {
 	size_t n = t->strs.n + 1;
 
-	free(d->label);
+	gp_marker_labels_free(&d->labels);
 	free(d->marker);
-	d->label = gp_xcalloc(n, sizeof(*d->label));
+	gp_marker_labels_init(&d->labels, t);
 	d->marker = gp_xcalloc(n / 8 + 1, 1);
-	d->nlabels = n;
-	d->label_trace = t;
 	for (size_t i = 0; i < t->ranges.n; i++) {
 		const struct gp_range *r = &t->ranges.v[i];
 		if ((r->kind == GP_RANGE_PUSHPOP || r->kind == GP_RANGE_STARTEND) && r->text && r->text < n)
@@ -559,15 +557,9 @@ void gp_deps_label_markers(gp_deps *d, gp_trace *t)
 
 gp_str gp_deps_text(const gp_deps *d, gp_str s)
 {
-	if (s >= d->nlabels || !((d->marker[s >> 3] >> (s & 7)) & 1))
+	if (s >= d->labels.n || !((d->marker[s >> 3] >> (s & 7)) & 1))
 		return s;
-	if (!d->label[s]) {
-		const char *text = gp_s(d->label_trace, s);
-		bool per_op;
-		gp_str lab = gp_marker_label(d->label_trace, text, strlen(text), &per_op);
-		d->label[s] = lab ? lab : GP_DEPS_SELF;
-	}
-	return d->label[s] == GP_DEPS_SELF ? s : d->label[s];
+	return gp_marker_labels_get(&d->labels, s, NULL);
 }
 
 void gp_deps_free(gp_deps *d)
@@ -576,7 +568,7 @@ void gp_deps_free(gp_deps *d)
 	free(d->prev);
 	free(d->api_class);
 	free(d->text_class);
-	free(d->label);
+	gp_marker_labels_free(&d->labels);
 	free(d->marker);
 	gp_u64map_free(&d->wait);
 	gp_u64map_free(&d->wait_unknown);

@@ -31,6 +31,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analysis/markers.h"
 #include "model/classify.h"
 #include "model/trace.h"
 #include "util/u64map.h"
@@ -91,16 +92,13 @@ typedef struct gp_deps {
 	gp_u64map synced;         /* API call -> unit whose end the call waited for */
 	uint8_t *api_class;       /* [api_defs.n] enum gp_api_class of each API function */
 	uint8_t *text_class;      /* [strs.n + 1] what a range text says (critpath.c), 0 = not yet */
-	/* [nlabels]: a marker range text's short name (PyProf's dict as
-	** "mod.op", emit_nvtx's "aten::mm, seq = ..." as "aten::mm"), made on
-	** first use (gp_deps_text): 0 = not yet, GP_DEPS_SELF = the text is its
-	** name; marker[] has a bit set for each text of a marker range.  Set
-	** up by gp_deps_label_markers, which gives label_trace: the trace the
+	/* a marker range text's short name (PyProf's dict as "mod.op",
+	** emit_nvtx's "aten::mm, seq = ..." as "aten::mm"), made on first use
+	** (gp_deps_text); marker[] has a bit set for each text of a marker
+	** range.  Set up by gp_deps_label_markers, which gives the trace the
 	** names are interned into. */
-	gp_str *label;
+	struct gp_marker_labels labels;
 	uint8_t *marker;
-	size_t nlabels;
-	gp_trace *label_trace;
 	GP_VEC(struct gp_thread_view) views; /* made by gp_deps_view */
 	gp_u64map view_of;        /* (pid, tid) -> index into views */
 	uint32_t *api_by_thread;  /* API calls that take time, by thread, then start (made with the first view) */
@@ -132,7 +130,6 @@ void gp_deps_free(gp_deps *d);
 ** million-kernel trace cost more than the rest of the graph). */
 void gp_deps_label_markers(gp_deps *d, gp_trace *t);
 
-#define GP_DEPS_SELF UINT32_MAX
 
 /* The name a range text s shows as: its label, else itself.  May intern
 ** the label into the trace (gp_s pointers stay valid: strtab.h). */
