@@ -22,6 +22,7 @@
 #include "util/alloc.h"
 #include "util/fmt.h"
 #include "util/sort.h"
+#include "util/u64map.h"
 
 const char *gp_cause_name(int cause)
 {
@@ -596,17 +597,11 @@ struct cp_acc {
 	bool keep;                /* keep the pieces in cp->pieces */
 };
 
-static uint64_t mix(uint64_t h, uint64_t v)
-{
-	h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
-	return h * 0xff51afd7ed558ccdull;
-}
-
 static void add_row(struct cp_acc *a, int32_t win, uint8_t cause, gp_str op, gp_str layer, gp_ns ns)
 {
-	uint64_t h = mix(mix(mix(mix(0, (uint64_t)win), cause), op), layer);
+	uint64_t h = gp_hash_mix(gp_hash_mix(gp_hash_mix(gp_hash_mix(0, (uint64_t)win), cause), op), layer);
 
-	for (;; h = mix(h, 1)) {
+	for (;; h = gp_hash_mix(h, 1)) {
 		int32_t i = gp_u64map_get(&a->row_at, h);
 		struct gp_cp_row *r;
 		if (i < 0) {

@@ -70,12 +70,6 @@ static uint32_t name_index(struct leg_acc *a, gp_str s)
 	return (uint32_t)(a->names.n - 1);
 }
 
-static uint64_t mix(uint64_t h, uint64_t v)
-{
-	h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
-	return h * 0xff51afd7ed558ccdull;
-}
-
 /* Where an earlier walk went on from the point where piece p ends (the
 ** point the walk is at), or -1; remembers the point for the walks after
 ** when none did.  Only points whose way back depends on nothing but the
@@ -92,9 +86,11 @@ static int64_t seen_point(struct leg_acc *a, const struct gp_piece *p)
 		return a->unit_at[p->idx];
 	}
 	struct gp_cpu_mark m;
+	uint64_t h = gp_hash_mix(gp_hash_mix(gp_hash_mix(0, p->lane_a), p->lane_b), (uint64_t)p->end);
+
 	if (!gp_cpu_before(a->d, gp_deps_view(a->d, p->lane_a, p->lane_b), p->end, &m) || gp_cpu_idle(&m))
 		return -1;
-	for (uint64_t h = mix(mix(mix(0, p->lane_a), p->lane_b), (uint64_t)p->end);; h = mix(h, 1)) {
+	for (;; h = gp_hash_mix(h, 1)) {
 		int32_t i = gp_u64map_get(&a->point_at, h);
 		struct cpu_point *c;
 		if (i < 0) {
