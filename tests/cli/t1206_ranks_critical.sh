@@ -23,9 +23,10 @@
 #    --view critical walks (by cause and op, to the nanosecond).
 # 5. No collective matched on every rank: a note, no rows.
 # 6. hta/trace_filter, two ranks of a real job: the ranks' times add up to
-#    the path's length; the path never reaches a collective at which rank 1
-#    (the straggler) made rank 0 wait before its own end was reached, so it
-#    stays on rank 1, whose time is then its own critical path.
+#    the path's length; the job ends on rank 1 (the straggler), whose path
+#    walks back through its CPU work without reaching a collective where
+#    rank 1 waited, so it stays on rank 1: its time is its own critical
+#    path, breakdown's.
 # 7. hta/df_index_resolver, one rank with 2020 all-reduces: the walks from
 #    its collectives share their segments (each point is walked once), and
 #    the path put together from them is still breakdown's.
