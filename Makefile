@@ -191,7 +191,7 @@ clean:
 help:
 	@echo "Targets:"
 	@echo "  all (default)  build build/gpuprof, build/gpuprof-gen and libgpuprof"
-	@echo "  demo           build, then run report and summary on a generated example trace"
+	@echo "  demo           build, then run report, summary, advise and html on a generated example trace"
 	@echo "  check          build and run every test (unit, CLI, fuzz-corpus replay)"
 	@echo "  bench          run the benchmarks in bench/ (see docs/PERFORMANCE.md)"
 	@echo "  fuzz           build libFuzzer targets with clang into build/fuzz/"

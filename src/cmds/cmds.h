@@ -29,8 +29,9 @@ struct gp_cli_opts;
 struct gp_command {
 	const char *name;
 	gp_cmd_fn fn;
-	const char *summary;
-	int hidden;             /* not listed in `gpuprof --help` */
+	const char *call;       /* how it is usually called: "advise FILE" */
+	const char *question;   /* what it answers; '\n' continues the text */
+	int start;              /* listed under "Start here" */
 };
 
 extern const struct gp_command gp_commands[];   /* terminated by name == NULL */

@@ -1,9 +1,23 @@
 # The CLI's own contract: help, unknown commands, documented exit codes for
 # missing, empty and foreign files.
 run_ok "$GPUPROF" --help
-assert_grep '^  report' "$TMP/out"
 assert_grep 'Exit codes' "$TMP/out"
+# The front door: the questions and the command for each, advise and html
+# first; every command is listed; README.md opens with the same lines.
+sed -n '/^Start here:/,/^FILE may also/p' "$TMP/out" | sed '$d' >"$TMP/door"
+assert_eq "$(sed -n 2p "$TMP/door" | awk '{ print $1 }')" advise "the first command"
+assert_eq "$(sed -n 3p "$TMP/door" | awk '{ print $1 }')" html "the second command"
+for cmd in info report summary advise ops export html ranges memory diff breakdown ranks comm record; do
+	grep -Eq "^  $cmd " "$TMP/door" || fail "gpuprof --help does not list $cmd"
+done
+sed -n '/^## Where to start/,/^## Build/p' README.md >"$TMP/readme"
+while IFS= read -r line; do
+	[ -z "$line" ] || grep -Fqx -- "$line" "$TMP/readme" || fail "README.md's first section lacks: $line"
+done <"$TMP/door"
+grep -q "^build/gpuprof " README.md && grep -q "^make install PREFIX=" README.md ||
+	fail "README.md does not say where the binary is and how to install it"
 expect_exit 2 "$GPUPROF"
+assert_grep '^Start here:' "$TMP/err"
 expect_exit 2 "$GPUPROF" frobnicate
 assert_grep "unknown command 'frobnicate'" "$TMP/err"
 run_ok "$GPUPROF" info --help
@@ -25,3 +39,8 @@ for cmd in info report summary advise ranges; do
 	expect_exit 2 "$GPUPROF" $cmd --frobnicate "$TMP/empty"
 	assert_grep "gpuprof $cmd: bad option" "$TMP/err"
 done
+# make demo's trace (scripts/demo.sh) is one whose numbers gpuprof trusts:
+# info has no note on it
+"$GEN" --format nsys -n 300 --seed 42 --streams 3 -o "$TMP/demo.sqlite" >/dev/null || fail "gpuprof-gen"
+run_ok "$GPUPROF" info "$TMP/demo.sqlite"
+assert_no_grep '^note' "$TMP/out"
