@@ -22,7 +22,7 @@ const struct gp_command gp_commands[] = {
 	{"breakdown", cmd_breakdown, "breakdown FILE",
 	 "Where does the GPU time go: compute, communication,\nmemory, idle (and why is the GPU idle)?", 0},
 	{"summary", cmd_summary, "summary --by layer FILE",
-	 "Which kernels, ops, layers or iterations take the\ntime (--by kernel|op|layer|iter)?", 0},
+	 "Which kernels, ops, layers or module types take the\ntime (--by kernel|op|layer|module-type|iter)?", 0},
 	{"report", cmd_report, "report FILE",
 	 "Which layer and op launched each kernel, with what\nshapes, FLOPs and efficiency?", 0},
 	{"ops", cmd_ops, "ops FILE", "PyTorch's key_averages(): CPU and GPU time per op", 0},

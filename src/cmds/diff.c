@@ -15,6 +15,7 @@
 
 #include "analysis/analysis.h"
 #include "analysis/diff.h"
+#include "analysis/layers.h"
 #include "cmds/cmds.h"
 #include "cmds/options.h"
 #include "util/fmt.h"
@@ -27,8 +28,9 @@
 
 static const struct gp_cmd_opt diff_own[] = {
 	{"by", 'b', "G", "group kernel time by: kernel (default: the demangled\n"
-	 "name, matched across formats), op, layer or iter; rank:\n"
-	 "each rank's step and compute time"},
+	 "name, matched across formats), op, layer, module-type\n"
+	 "(the layer's module class: Block_3 counts as Block) or\n"
+	 "iter; rank: each rank's step and compute time"},
 	{"fail-if", 0, "EXPR", "exit 5 when a change crosses a limit: step>+5%,\n"
 	 "total>+3%, op:PATTERN>+10%, kernel:PATTERN>+1ms,\n"
 	 "layer:PATTERN<-5%, rank:PATTERN>+5% (PATTERN a\n"
@@ -67,7 +69,7 @@ static const struct gp_cmd_spec diff_spec = {
 	"rank's; --by rank compares each rank's step and compute time, ranks\n"
 	"matched by number.",
 	.shared = GP_OPT_FORMAT | GP_OPT_TOP | GP_OPT_WIDTH | GP_OPT_NO_HEADER | GP_OPT_PEAKS | GP_OPT_WINDOW |
-		  GP_OPT_JOBS,
+		  GP_OPT_JOBS | GP_OPT_DEPTH,
 	.formats = diff_formats,
 	.row_formats = true,
 	.format_note = "(times in ns except in the table; html: one page, -o FILE)",
@@ -94,6 +96,7 @@ static const struct gp_cmd_spec diff_spec = {
 
 struct opts {
 	struct gp_diff_opts d;
+	struct gp_layer_view layers;   /* --depth, --by module-type */
 	struct gp_diff_gate gates[MAX_GATES];
 	int ngates;
 	const char *out;         /* -f html: -o */
@@ -119,12 +122,17 @@ static int diff_option(void *ctx, int index, const char *arg)
 
 	switch (index) {
 	case OWN_BY:
+		o->layers.module_type = strcmp(arg, "module-type") == 0;
+		if (o->layers.module_type) {
+			o->d.by = GP_DIFF_BY_LAYER;
+			return 0;
+		}
 		for (int i = 0; i < GP_DIFF_NBY; i++)
 			if (strcmp(arg, gp_diff_by_names[i]) == 0) {
 				o->d.by = i;
 				return 0;
 			}
-		return gp_cli_usage("diff", "--by wants kernel, op, layer, iter or rank, not '%s'", arg);
+		return gp_cli_usage("diff", "--by wants kernel, op, layer, module-type, iter or rank, not '%s'", arg);
 	case OWN_FAIL_IF:
 		if (o->ngates == MAX_GATES)
 			return gp_cli_usage("diff", "at most %d --fail-if", MAX_GATES);
@@ -170,6 +178,7 @@ static int diff_option(void *ctx, int index, const char *arg)
 ** peaks, and the run the reduce adds to (one gp_diff_run_in per grouping). */
 struct job {
 	bool need[GP_DIFF_NBY];
+	const struct gp_layer_view *layers;   /* how layer paths are read */
 	const struct gp_peak_opts *peaks;
 	struct gp_diff_run_in *run;   /* [GP_DIFF_NBY] */
 };
@@ -187,6 +196,8 @@ static int diff_trace(const void *ctx, gp_trace *t, gp_writer *w, gp_writer *rec
 	gp_analysis_opts_init(&ao);
 	ao.peaks = *j->peaks;
 	rc = gp_analysis_run(t, GP_NEED_OPS, &ao, &a, err);
+	if (j->need[GP_DIFF_BY_LAYER])
+		gp_layers_apply(t, j->layers);
 	for (int by = 0; by < GP_DIFF_NBY && rc == GP_OK; by++) {
 		struct gp_diff_part p;
 		if (!j->need[by])
@@ -561,6 +572,16 @@ int cmd_diff(int argc, char **argv)
 	rc = gp_cli_parse(&diff_spec, argc, argv, &co, diff_option, &o);
 	if (rc)
 		return rc == GP_CLI_DONE ? GP_EXIT_OK : rc;
+	j.peaks = &co.peaks;
+	j.need[o.d.by] = true;
+	for (int i = 0; i < o.ngates; i++)
+		if (o.gates[i].target == GP_GATE_GROUP)
+			j.need[o.gates[i].by] = true;
+	if (co.depth && !j.need[GP_DIFF_BY_LAYER])
+		return gp_cli_usage("diff", "--depth cuts layer paths: it needs --by layer or module-type "
+				    "(or a layer: gate)");
+	o.layers.depth = co.depth;
+	j.layers = &o.layers;
 	html = strcmp(co.format, "html") == 0;
 	/* the output is checked before any input is read */
 	if (html) {
@@ -580,11 +601,6 @@ int cmd_diff(int argc, char **argv)
 				  strcmp(co.format, "table") == 0 ? NTCOLS : NCOLS, &co.wo, &err)) {
 		return gp_cli_usage("diff", "%s", err.msg);
 	}
-	j.peaks = &co.peaks;
-	j.need[o.d.by] = true;
-	for (int i = 0; i < o.ngates; i++)
-		if (o.gates[i].target == GP_GATE_GROUP)
-			j.need[o.gates[i].by] = true;
 	rc = read_run(&j, &co, co.file, "BASE", run[0]);
 	read = 1;
 	if (rc == GP_EXIT_OK) {

@@ -82,6 +82,16 @@ static int parse_top(const char *cmd, const char *arg, struct gp_cli_opts *o)
 	return 0;
 }
 
+static int parse_depth(const char *cmd, const char *arg, struct gp_cli_opts *o)
+{
+	long v = positive(arg, 1000);
+
+	if (v < 0)
+		return gp_cli_usage(cmd, "bad --depth '%s' (a number from 1 to 1000)", arg);
+	o->depth = (int)v;
+	return 0;
+}
+
 static int parse_jobs(const char *cmd, const char *arg, struct gp_cli_opts *o)
 {
 	long v = positive(arg, 4096);
@@ -225,6 +235,9 @@ static const struct shared_opt shared_opts[] = {
 	 "trace's device; 'list' shows the table)", parse_gpu},
 	{GP_OPT_PEAK_FLOPS, "peak-flops", 0, "F", "peak FLOP/s for every kernel (e.g. 312e12)", parse_peak_flops},
 	{GP_OPT_PEAK_BW, "peak-bw", 0, "B", "peak memory bandwidth in bytes/s (e.g. 1.555e12)", parse_peak_bw},
+	{GP_OPT_DEPTH, "depth", 0, "N", "layers: the first N levels of each layer path\n"
+	 "(Model/Block_3/Attention at 2: Model/Block_3); with\n"
+	 "module types, the type at level N", parse_depth},
 	{GP_OPT_JOBS, "jobs", 'j', "N", "several FILEs: read N at once (default: one per CPU)", parse_jobs},
 	{GP_OPT_WINDOW, "iter", 0, "N", "only iteration N: its kernels (ProfilerStep#N, NVTX\n"
 	 "\"iteration N\", libgpuprof iterations, as report's iter\n"

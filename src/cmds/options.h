@@ -32,6 +32,7 @@ enum gp_shared_opt {
 	GP_OPT_CSV = 1u << 8,           /* --csv = -f csv (PyProf's prof.py flag) */
 	GP_OPT_JOBS = 1u << 9,          /* -j N: files read at once (commands of many files) */
 	GP_OPT_WINDOW = 1u << 10,       /* --iter, --iters, --start, --end */
+	GP_OPT_DEPTH = 1u << 11,        /* --depth N: layer paths cut to N components */
 };
 #define GP_OPT_PEAKS (GP_OPT_GPU | GP_OPT_PEAK_FLOPS | GP_OPT_PEAK_BW)
 
@@ -75,6 +76,7 @@ struct gp_cli_opts {
 	struct gp_peak_opts peaks;      /* --gpu, --peak-flops, --peak-bw */
 	size_t top;                     /* -n, SIZE_MAX when not given */
 	struct gp_window window;        /* --iter(s), --start, --end */
+	int depth;                      /* --depth; 0 when not given */
 };
 
 /* Called for each of the command's own options: index into spec->own and

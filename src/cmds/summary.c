@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/layers.h"
 #include "cmds/cmds.h"
 #include "cmds/options.h"
 #include "util/sort.h"
@@ -23,9 +24,11 @@
 static const struct gp_cmd_opt summary_own[] = {
 	{"section", 's', "S", "gpu, api or all (default)"},
 	{"by", 'b', "G", "group GPU time by: kernel (default: kernel name, plus\n"
-	 "memcpy by kind and memset), op, layer, iter (from the\n"
-	 "correlation pass; kernels only, '(none)' when unknown,\n"
-	 "null in json), stream or device (all GPU activities)"},
+	 "memcpy by kind and memset), op, layer, module-type (the\n"
+	 "layer's module class: Qwen2Attention_3 counts as\n"
+	 "Qwen2Attention), iter (from the correlation pass;\n"
+	 "kernels only, '(none)' when unknown, null in json),\n"
+	 "stream or device (all GPU activities)"},
 	{"base", 0, NULL, "kernel base names (shortName) instead of full\ndemangled names"},
 	{NULL, 0, NULL, NULL},
 };
@@ -39,7 +42,8 @@ static const struct gp_cmd_spec summary_spec = {
 	"first (nvprof's summary; the numbers of nsys stats' cuda_gpu_kern_sum and\n"
 	"cuda_api_sum).  Time(%) is the share of the section's total.  -n limits\n"
 	"each section.",
-	.shared = GP_OPT_FORMAT | GP_OPT_TOP | GP_OPT_WIDTH | GP_OPT_NO_HEADER | GP_OPT_JOBS | GP_OPT_WINDOW,
+	.shared = GP_OPT_FORMAT | GP_OPT_TOP | GP_OPT_WIDTH | GP_OPT_NO_HEADER | GP_OPT_JOBS | GP_OPT_WINDOW |
+		  GP_OPT_DEPTH,
 	.many_files = true,
 	.row_formats = true,
 	.format_note = "(times in ns except in the table)",
@@ -62,6 +66,7 @@ struct group {
 
 struct opts {
 	enum by by;
+	struct gp_layer_view layers;   /* --depth, --by module-type */
 	bool base;
 	size_t top;            /* rows per section, SIZE_MAX = all */
 	int sections;          /* bit 0 gpu, bit 1 api */
@@ -365,13 +370,18 @@ static int summary_option(void *ctx, int index, const char *arg)
 			return gp_cli_usage("summary", "--section wants gpu, api or all, not '%s'", arg);
 		return 0;
 	case OWN_BY:
+		o->layers.module_type = strcmp(arg, "module-type") == 0;
+		if (o->layers.module_type) {
+			o->by = BY_LAYER;
+			return 0;
+		}
 		for (int i = 0; i < (int)(sizeof(by_names) / sizeof(by_names[0])); i++)
 			if (strcmp(arg, by_names[i]) == 0) {
 				o->by = (enum by)i;
 				return 0;
 			}
-		return gp_cli_usage("summary", "--by wants kernel, op, layer, iter, stream or device, not '%s'",
-				    arg);
+		return gp_cli_usage("summary", "--by wants kernel, op, layer, module-type, iter, stream or device, "
+				    "not '%s'", arg);
 	case OWN_BASE:
 		o->base = true;
 		return 0;
@@ -389,6 +399,8 @@ static int summary_trace(const void *ctx, gp_trace *t, gp_writer *w, gp_writer *
 {
 	const struct job *j = ctx;
 
+	if (j->o.by == BY_LAYER)
+		gp_layers_apply(t, &j->o.layers);
 	if (j->o.sections & 1)
 		gpu_section(w, t, &j->o, j->table);
 	if (j->o.sections & 2)
@@ -406,6 +418,9 @@ int cmd_summary(int argc, char **argv)
 	rc = gp_cli_parse(&summary_spec, argc, argv, &co, summary_option, &j.o);
 	if (rc)
 		return rc == GP_CLI_DONE ? GP_EXIT_OK : rc;
+	if (co.depth && j.o.by != BY_LAYER)
+		return gp_cli_usage("summary", "--depth cuts layer paths: it needs --by layer or module-type");
+	j.o.layers.depth = co.depth;
 	j.o.top = co.top;
 	j.table = strcmp(co.format, "table") == 0;
 	m.cols = j.table ? cols_table : cols_raw;
