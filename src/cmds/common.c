@@ -279,7 +279,7 @@ int gp_cli_usage(const char *cmd, const char *fmt, ...)
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\n(see 'gpuprof %s --help')\n", cmd);
+	fprintf(stderr, "; see 'gpuprof %s --help'\n", cmd);
 	return GP_EXIT_USAGE;
 }
 

@@ -37,8 +37,22 @@ for cmd in info report summary advise ranges; do
 	assert_grep '^  -h, --help +this text' "$TMP/out"
 	assert_grep 'Exit codes' "$TMP/out"
 	expect_exit 2 "$GPUPROF" $cmd --frobnicate "$TMP/empty"
-	assert_grep "gpuprof $cmd: bad option" "$TMP/err"
+	assert_eq "$(cat "$TMP/err")" "gpuprof $cmd: unknown option --frobnicate; see 'gpuprof $cmd --help'"
 done
+# An unknown option: one line, with the nearest option of the command
+expect_exit 2 "$GPUPROF" summary --bsae "$TMP/empty"
+assert_eq "$(cat "$TMP/err")" "gpuprof summary: unknown option --bsae (did you mean --base?); see 'gpuprof summary --help'"
+expect_exit 2 "$GPUPROF" report --colums idx "$TMP/empty"
+assert_grep 'did you mean --columns\?' "$TMP/err"
+expect_exit 2 "$GPUPROF" summary -o x "$TMP/empty"
+assert_eq "$(wc -l <"$TMP/err")" 1 "an unknown letter: one line"
+assert_grep '^gpuprof summary: unknown option -o;' "$TMP/err"
+expect_exit 2 "$GPUPROF" summary --top
+assert_grep '^gpuprof summary: option --top wants a value;' "$TMP/err"
+expect_exit 2 "$GPUPROF" summary --no-header=1 "$TMP/empty"
+assert_grep 'option --no-header takes no value' "$TMP/err"
+expect_exit 2 "$GPUPROF" report --peak 1 "$TMP/empty"
+assert_grep 'option --peak is ambiguous' "$TMP/err"
 # make demo's trace (scripts/demo.sh) is one whose numbers gpuprof trusts:
 # info has no note on it
 "$GEN" --format nsys -n 300 --seed 42 --streams 3 -o "$TMP/demo.sqlite" >/dev/null || fail "gpuprof-gen"
