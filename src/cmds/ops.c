@@ -412,8 +412,15 @@ int cmd_ops(int argc, char **argv)
 		ncols = op_columns(oo.group, true, cols, sel);
 	}
 	sort_col = find_col(cols, ncols, oo.sort ? oo.sort : oo.python ? "cumtime_ns" : "gpu_total_ns");
-	if (sort_col < 0)
-		return gp_cli_usage("ops", "bad --sort '%s' (a column key: -f json shows them)", oo.sort);
+	if (sort_col < 0) {
+		const char *keys[C__COUNT + 1];
+		char list[1024];
+		for (int c = 0; c < ncols; c++)
+			keys[c] = cols[c].key;
+		keys[ncols] = NULL;
+		return gp_cli_usage("ops", "bad --sort '%s' (a column key: %s; or PyTorch's sort_by names)", oo.sort,
+				    gp_name_list(keys, list, sizeof(list)));
+	}
 	if (!oo.python)
 		sort_col = sel[sort_col];
 

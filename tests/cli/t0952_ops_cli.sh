@@ -15,7 +15,9 @@ assert_grep "bad --group-by 'module'" "$TMP/err"
 expect_exit 2 "$GPUPROF" ops --stack-depth 0 /nonexistent
 assert_grep "bad --stack-depth '0'" "$TMP/err"
 expect_exit 2 "$GPUPROF" ops --sort nope /nonexistent
-assert_grep "bad --sort 'nope'" "$TMP/err"
+assert_grep "bad --sort 'nope' \(a column key: name, self_cpu_pct, .*gpu_total_ns, .*calls, gflops or kind;" "$TMP/err"
+expect_exit 2 "$GPUPROF" ops --python --sort nope /nonexistent
+assert_grep "a column key: ncalls, tottime_ns, .*cumtime_ns, .* or function;" "$TMP/err"
 # the shapes column exists only with --group-by shape
 expect_exit 2 "$GPUPROF" ops --sort shapes /nonexistent
 
