@@ -150,6 +150,9 @@ typedef struct gp_breakdown {
 	size_t nhta;
 	struct gp_bd_hta_device *hta_dev;   /* opts.hta only: by device */
 	size_t nhta_dev;
+	/* opts.hta only: the ProfilerStep ranges HTA keeps (all but the
+	** last), -1 when the trace has none (HTA then keeps all GPU work) */
+	long hta_steps;
 	/* opts.depth_buckets per stream, in streams' order: the series of
 	** streams[i] is depth[i * depth_buckets ...], its buckets cutting the
 	** span of its device's whole-trace window into equal parts */

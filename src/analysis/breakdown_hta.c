@@ -312,6 +312,7 @@ void gp_bd_hta_finish(struct gp_bd_hta *h, gp_breakdown *b, size_t ndev)
 	b->nhta = h->streams.n;
 	h->streams.v = NULL;
 	h->streams.n = h->streams.cap = 0;
+	b->hta_steps = h->no_steps ? -1 : (long)(h->steps.n / 2);
 	devices(h, b, ndev);
 }
 

@@ -473,6 +473,12 @@ static int breakdown_trace(const void *ctx, gp_trace *t, gp_writer *w, gp_writer
 
 	if (rc == GP_OK)
 		write_view(j, &a.breakdown, w);
+	/* rather than a bare header: why HTA's view is empty (one line, so
+	** that workers' notes never mix) */
+	if (rc == GP_OK && j->ao.hta && a.breakdown.hta_steps == 0)
+		fprintf(stderr, "gpuprof breakdown: note: %s: HTA drops the last ProfilerStep of a trace and "
+			"this one has a single step, so HTA's view keeps no GPU work (the whole trace: "
+			"without --as)\n", gp_s(t, t->path));
 	gp_analysis_free(&a);
 	return rc;
 }

@@ -50,3 +50,14 @@ check trace_filter hta/trace_filter/sampled_rank-0.json.gz 0
 check trace_filter hta/trace_filter/sampled_rank-1.json.gz 1
 check nccl_parser_config hta/nccl_parser_config/nccl_data.json.gz
 check ns_resolution_trace hta/ns_resolution_trace/rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz
+# A trace of one ProfilerStep: HTA drops the last step, so its view is
+# empty; a note says why instead of a bare header (issue 25)
+"$GEN" --format kineto --iters 1 -o "$TMP/one.json" >/dev/null || fail "gpuprof-gen"
+for as in hta hta-idle; do
+	run_ok "$GPUPROF" breakdown --as $as -f csv --no-header "$TMP/one.json"
+	assert_eq "$(wc -c <"$TMP/out")" 0 "--as $as: no rows"
+	assert_grep "^gpuprof breakdown: note: $TMP/one.json: HTA drops the last ProfilerStep of a trace and this one has a single step" "$TMP/err"
+done
+"$GEN" --format kineto --iters 2 -o "$TMP/two.json" >/dev/null || fail "gpuprof-gen"
+run_ok "$GPUPROF" breakdown --as hta "$TMP/two.json"
+assert_no_grep 'note' "$TMP/err"
