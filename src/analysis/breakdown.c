@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "analysis/breakdown_hta.h"
+#include "analysis/markers.h"
 #include "model/classify.h"
 #include "util/alloc.h"
 #include "util/u64map.h"
@@ -668,6 +669,27 @@ static int cmp_gap_cause(const void *pa, const void *pb)
 	return (a->start > b->start) - (a->start < b->start);
 }
 
+/* The name a gap's context shows for range r, as `gpuprof ranges` shows
+** it: an NVTX marker its short label (gp_marker_label: a PyProf dict
+** marker "torch.nn.functional.linear", an emit_nvtx range "aten::mm"),
+** other ranges their text.  The label is made in a scratch trace, t being
+** read only.  Returns a new string. */
+static char *range_label(const gp_trace *t, const struct gp_range *r)
+{
+	const char *text = gp_s(t, r->text);
+	char *out;
+
+	if (r->kind != GP_RANGE_PUSHPOP && r->kind != GP_RANGE_STARTEND)
+		return gp_xstrdup(text);
+	gp_trace scratch;
+	bool per_op;
+	gp_trace_init(&scratch);
+	gp_str label = gp_marker_label(&scratch, text, strlen(text), &per_op);
+	out = gp_xstrdup(label ? gp_s(&scratch, label) : text);
+	gp_trace_free(&scratch);
+	return out;
+}
+
 void gp_bd_gap_contexts(const gp_trace *t, struct gp_bd_gap *g, size_t n)
 {
 	int32_t *best = gp_xmalloc((n ? n : 1) * sizeof(*best));
@@ -686,11 +708,11 @@ void gp_bd_gap_contexts(const gp_trace *t, struct gp_bd_gap *g, size_t n)
 		}
 	}
 	for (size_t i = 0; i < n; i++) {
-		const char *part[4];
+		char *part[4];
 		int np = 0;
 		size_t len = 1;
 		for (int32_t r = best[i]; r >= 0 && np < 4; r = t->ranges.v[r].parent) {
-			part[np++] = gp_s(t, t->ranges.v[r].text);
+			part[np++] = range_label(t, &t->ranges.v[r]);
 			len += strlen(part[np - 1]) + 3;
 		}
 		if (!np)
@@ -703,6 +725,7 @@ void gp_bd_gap_contexts(const gp_trace *t, struct gp_bd_gap *g, size_t n)
 			strcat(g[i].context, part[j]);
 			if (j)
 				strcat(g[i].context, " > ");
+			free(part[j]);
 		}
 	}
 	free(best);

@@ -190,7 +190,9 @@ int gp_bd_gap_main_cause(const struct gp_bd_gap_cause *g);
 /* Sets g[i].context for each of the n gaps: the deepest CPU range (not a
 ** mark or GPU annotation) of t open at the gap's middle on any thread, as
 ** the path of up to four enclosing ranges ("ProfilerStep#3 > aten::item";
-** "... " first when deeper); NULL when none.  One pass over the ranges per
+** "... " first when deeper), NVTX markers by their short label as
+** `ranges` shows them (a PyProf dict marker "torch.nn.functional.linear",
+** an emit_nvtx range "aten::mm"); NULL when none.  One pass over the ranges per
 ** call, n checks each: for a few gaps.  The strings are malloc()ed
 ** (gp_breakdown_free() frees those of a breakdown's gaps). */
 void gp_bd_gap_contexts(const gp_trace *t, struct gp_bd_gap *g, size_t n);
