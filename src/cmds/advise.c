@@ -33,25 +33,28 @@ static const struct gp_cmd_spec advise_spec = {
 	"Times at stake are disjoint: time two findings share is counted once,\n"
 	"in the larger, and the other says so (\"shared\"; overlap_ns and\n"
 	"overlaps in json/csv/tsv).  See docs/op-model.md.",
-	.shared = GP_OPT_FORMAT | GP_OPT_TOP | GP_OPT_PEAKS | GP_OPT_JOBS | GP_OPT_WINDOW,
+	.shared = GP_OPT_FORMAT | GP_OPT_TOP | GP_OPT_WIDTH | GP_OPT_NO_HEADER | GP_OPT_PEAKS | GP_OPT_JOBS |
+		  GP_OPT_WINDOW,
 	.many_files = true,
 	.formats = advise_formats,
 	.row_formats = true,
 	.format_note = "(text for people; the others one row per finding)",
 };
 
+/* "finding" is the finding's place in the ranking; "rank" is always the
+** distributed rank (several files: job_cols). */
 static const struct gp_column cols[] = {
-	{"rank", "Rank", 4, true, false, NULL},
+	{"finding", "#", 2, true, false, NULL},
 	{"kind", "Kind", 12, false, false, NULL},
-	{"time_ns", "AtStake(ns)", 10, true, false, NULL},
+	{"time_ns", "At stake", 10, true, false, NULL, GP_UNIT_NS},
 	{"share", "Share", 6, true, false, NULL},
-	{"involved_ns", "Involved(ns)", 10, true, false, NULL},
+	{"involved_ns", "Involved", 10, true, false, NULL, GP_UNIT_NS},
 	{"count", "Count", 5, true, false, NULL},
 	{"title", "Finding", 20, false, true, NULL},
 	{"evidence", "Evidence", 20, false, true, NULL},
 	{"change", "Change", 20, false, true, NULL},
-	{"overlap_ns", "Shared(ns)", 10, true, false, NULL},
-	{"overlaps", "SharedWith", 10, false, true, NULL},
+	{"overlap_ns", "Shared", 10, true, false, NULL, GP_UNIT_NS},
+	{"overlaps", "Shared with", 10, false, true, NULL},
 };
 
 /* Writes the first top findings as rows to w. */
@@ -215,7 +218,7 @@ static bool straggler(const struct gp_cli_result *const *res, const struct gp_ra
 	return true;
 }
 
-static const struct gp_column job_rank_col = {"job_rank", "JobRank", 4, true, false, "all"};
+static const struct gp_column job_rank_col = {"rank", "Rank", 4, true, false, "all"};
 
 /* Several files: the straggler finding, then each rank's findings
 ** (gp_cli_reduce_fn; out NULL for text, which goes to stdout). */

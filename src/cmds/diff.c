@@ -18,6 +18,7 @@
 #include "analysis/layers.h"
 #include "cmds/cmds.h"
 #include "cmds/options.h"
+#include "util/demangle.h"
 #include "util/fmt.h"
 #include "util/u64map.h"
 #include "writers/html_diff.h"
@@ -69,7 +70,7 @@ static const struct gp_cmd_spec diff_spec = {
 	"rank's; --by rank compares each rank's step and compute time, ranks\n"
 	"matched by number.",
 	.shared = GP_OPT_FORMAT | GP_OPT_TOP | GP_OPT_WIDTH | GP_OPT_NO_HEADER | GP_OPT_PEAKS | GP_OPT_WINDOW |
-		  GP_OPT_JOBS | GP_OPT_DEPTH,
+		  GP_OPT_JOBS | GP_OPT_DEPTH | GP_OPT_NAMES,
 	.formats = diff_formats,
 	.row_formats = true,
 	.format_note = "(times in ns except in the table; html: one page, -o FILE)",
@@ -307,13 +308,19 @@ static const char *fmt_ci(const struct gp_diff_row *r, char *buf, size_t size)
 	return buf;
 }
 
-/* The shown name of a row: "(step)", "(total)" or the group's. */
-static const char *row_name(const struct gp_diff *d, const struct gp_diff_row *r)
+/* The shown name of a row: "(step)", "(total)" or the group's; with
+** base (--base) a kernel's short name (into buf). */
+static const char *row_name(const struct gp_diff *d, const struct gp_diff_row *r, bool base, char *buf,
+			    size_t size)
 {
-	return gp_strtab_get(&d->strs, r->name);
+	const char *name = gp_strtab_get(&d->strs, r->name);
+
+	if (!base || d->by != GP_DIFF_BY_KERNEL || r->kind != GP_DIFF_ROW_GROUP)
+		return name;
+	return gp_kernel_short_name(name, buf, size);
 }
 
-static void write_raw(gp_writer *w, const struct gp_diff *d, const struct gp_diff_row *r)
+static void write_raw(gp_writer *w, const struct gp_diff *d, const struct gp_diff_row *r, bool base)
 {
 	char v[NCOLS][48];
 	const char *row[NCOLS] = {0};
@@ -360,7 +367,8 @@ static void write_raw(gp_writer *w, const struct gp_diff *d, const struct gp_dif
 		}
 		row[C_BASE_TC + s] = gp_diff_tc_names[run[s]->tc];
 	}
-	row[C_NAME] = row_name(d, r);
+	char name[512];
+	row[C_NAME] = row_name(d, r, base, name, sizeof(name));
 	gp_writer_row(w, row);
 }
 
@@ -376,7 +384,7 @@ static const char *pair(const char *a, const char *b, char *buf, size_t size)
 	return buf;
 }
 
-static void write_table(gp_writer *w, const struct gp_diff *d, const struct gp_diff_row *r)
+static void write_table(gp_writer *w, const struct gp_diff *d, const struct gp_diff_row *r, bool short_names)
 {
 	char v[NTCOLS][112], x[2][48];
 	const char *row[NTCOLS] = {0};
@@ -403,7 +411,8 @@ static void write_table(gp_writer *w, const struct gp_diff *d, const struct gp_d
 		row[T_EFF] = pair(r->base.eff >= 0 ? x[0] : NULL, r->test.eff >= 0 ? x[1] : NULL, v[T_EFF],
 				  sizeof(v[0]));
 	}
-	row[T_NAME] = row_name(d, r);
+	char name[512];
+	row[T_NAME] = row_name(d, r, short_names, name, sizeof(name));
 	gp_writer_row(w, row);
 }
 
@@ -425,7 +434,7 @@ static void describe_trip(const struct gp_diff *d, const struct gp_diff_gate *g,
 		snprintf(ci, sizeof(ci), " %s", fmt_ci(r, tmp, sizeof(tmp)));
 	}
 	if (g->target == GP_GATE_GROUP)
-		snprintf(buf, size, "%s:%s %s%s %c %s", gp_diff_by_names[g->by], row_name(d, r), ch, ci,
+		snprintf(buf, size, "%s:%s %s%s %c %s", gp_diff_by_names[g->by], row_name(d, r, false, NULL, 0), ch, ci,
 			 g->above ? '>' : '<', lim);
 	else
 		snprintf(buf, size, "%s %s%s %c %s", gp_diff_kind_names[r->kind], ch, ci, g->above ? '>' : '<', lim);
@@ -479,7 +488,7 @@ static int write_rows(gp_writer *w, const struct gp_cli_opts *co, const struct g
 	size_t shown = co->top < d->n - 2 ? co->top + 2 : d->n;
 
 	for (size_t i = 0; i < shown; i++)
-		(table ? write_table : write_raw)(w, d, &d->rows[i]);
+		(table ? write_table : write_raw)(w, d, &d->rows[i], co->names == GP_NAMES_BASE);
 	return gp_writer_close(w, err);
 }
 

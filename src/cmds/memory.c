@@ -42,7 +42,8 @@ static const struct gp_cmd_spec memory_spec = {
 	"events the profiler recorded (PyTorch profile_memory=True, nsys\n"
 	"--cuda-memory-usage=true).  Where the file states the allocator's totals\n"
 	"they are used as stated; otherwise they are replayed from the byte counts,\n"
-	"starting at 0.  Device 'host' is CPU memory.  Bytes and ns throughout;\n"
+	"starting at 0.  Device 'host' is CPU memory.  Sizes in binary units in the\n"
+	"table, in bytes in csv, tsv and json; times in ns on the trace's clock;\n"
 	"-n limits the rows per device.  The reader's notes and those about odd\n"
 	"events go to standard error.  docs/memory.md.",
 	.shared = GP_OPT_FORMAT | GP_OPT_TOP | GP_OPT_WIDTH | GP_OPT_NO_HEADER | GP_OPT_WINDOW | GP_OPT_DEPTH,
@@ -55,33 +56,33 @@ static const struct gp_column device_cols[] = {
 	{"events", "Events", 6, true, false, NULL},
 	{"allocs", "Allocs", 6, true, false, NULL},
 	{"frees", "Frees", 5, true, false, NULL},
-	{"alloc_bytes", "Alloc (B)", 9, true, false, NULL},
-	{"free_bytes", "Freed (B)", 9, true, false, NULL},
-	{"peak_bytes", "Peak (B)", 8, true, false, NULL},
-	{"peak_ns", "Peak at (ns)", 12, true, false, NULL},
-	{"final_bytes", "Final (B)", 9, true, false, NULL},
-	{"peak_reserved", "Peak rsv (B)", 12, true, false, NULL},
-	{"final_reserved", "Final rsv (B)", 13, true, false, NULL},
-	{"live_known", "Live known (B)", 14, true, false, NULL},
+	{"alloc_bytes", "Alloc", 9, true, false, NULL, GP_UNIT_BYTES},
+	{"free_bytes", "Freed", 9, true, false, NULL, GP_UNIT_BYTES},
+	{"peak_bytes", "Peak", 8, true, false, NULL, GP_UNIT_BYTES},
+	{"peak_ns", "Peak at (ns)", 12, true, false, NULL},   /* a time on the trace's clock */
+	{"final_bytes", "Final", 9, true, false, NULL, GP_UNIT_BYTES},
+	{"peak_reserved_bytes", "Peak rsv", 12, true, false, NULL, GP_UNIT_BYTES},
+	{"final_reserved_bytes", "Final rsv", 13, true, false, NULL, GP_UNIT_BYTES},
+	{"live_known_bytes", "Live known", 14, true, false, NULL, GP_UNIT_BYTES},
 	{"totals", "Totals", 8, false, false, NULL},
 };
 
 static const struct gp_column group_cols[] = {
 	{"device", "Device", 6, false, false, NULL},
 	{"allocs", "Allocs", 6, true, false, NULL},
-	{"alloc_bytes", "Alloc (B)", 9, true, false, NULL},
+	{"alloc_bytes", "Alloc", 9, true, false, NULL, GP_UNIT_BYTES},
 	{"frees", "Frees", 5, true, false, NULL},
-	{"free_bytes", "Freed (B)", 9, true, false, NULL},
-	{"live_at_peak", "Live at peak (B)", 16, true, false, NULL},
+	{"free_bytes", "Freed", 9, true, false, NULL, GP_UNIT_BYTES},
+	{"live_at_peak_bytes", "Live at peak", 16, true, false, NULL, GP_UNIT_BYTES},
 	{"live_count", "Live allocs", 11, true, false, NULL},
 	{"name", "Name", 10, false, true, "(none)"},
 };
 
 static const struct gp_column series_cols[] = {
 	{"device", "Device", 6, false, false, NULL},
-	{"ts_ns", "Time (ns)", 9, true, false, NULL},
-	{"allocated", "Allocated (B)", 13, true, false, NULL},
-	{"reserved", "Reserved (B)", 12, true, false, NULL},
+	{"ts_ns", "Time (ns)", 9, true, false, NULL},   /* on the trace's clock */
+	{"allocated_bytes", "Allocated", 13, true, false, NULL, GP_UNIT_BYTES},
+	{"reserved_bytes", "Reserved", 12, true, false, NULL, GP_UNIT_BYTES},
 };
 
 #define NCOLS(c) ((int)(sizeof(c) / sizeof((c)[0])))

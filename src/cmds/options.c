@@ -92,6 +92,18 @@ static int parse_depth(const char *cmd, const char *arg, struct gp_cli_opts *o)
 	return 0;
 }
 
+static int parse_base(const char *cmd, const char *arg, struct gp_cli_opts *o)
+{
+	o->names = GP_NAMES_BASE;
+	return 0;
+}
+
+static int parse_full_names(const char *cmd, const char *arg, struct gp_cli_opts *o)
+{
+	o->names = GP_NAMES_FULL;
+	return 0;
+}
+
 static int parse_jobs(const char *cmd, const char *arg, struct gp_cli_opts *o)
 {
 	long v = positive(arg, 4096);
@@ -238,6 +250,10 @@ static const struct shared_opt shared_opts[] = {
 	{GP_OPT_DEPTH, "depth", 0, "N", "layers: the first N levels of each layer path\n"
 	 "(Model/Block_3/Attention at 2: Model/Block_3); with\n"
 	 "module types, the type at level N", parse_depth},
+	{GP_OPT_NAMES, "base", 0, NULL, "kernel names short: the function's base name\n"
+	 "(vectorized_elementwise_kernel)", parse_base},
+	{GP_OPT_NAMES, "full-names", 0, NULL, "kernel names in full: the demangled name with\n"
+	 "its template arguments and parameters", parse_full_names},
 	{GP_OPT_JOBS, "jobs", 'j', "N", "several FILEs: read N at once (default: one per CPU)", parse_jobs},
 	{GP_OPT_WINDOW, "iter", 0, "N", "only iteration N: its kernels (ProfilerStep#N, NVTX\n"
 	 "\"iteration N\", libgpuprof iterations, as report's iter\n"

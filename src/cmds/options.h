@@ -1,7 +1,8 @@
 /*
 ** The options every command shares (-f, -w, -c, --no-header, --gpu,
-** --peak-flops, --peak-bw, -n, -h, --csv (PyProf's spelling of -f csv), and
-** the window: --iter, --iters, --start, --end): one table in options.c gives each its
+** --peak-flops, --peak-bw, -n, -h, --csv (PyProf's spelling of -f csv),
+** --depth, --base, --full-names, and the window: --iter, --iters, --start,
+** --end): one table in options.c gives each its
 ** long and short name, argument, help text and parser, and a command says
 ** by a mask which of them it takes, so they are spelt, limited and
 ** documented the same way everywhere.  A command's own options ride along
@@ -33,7 +34,11 @@ enum gp_shared_opt {
 	GP_OPT_JOBS = 1u << 9,          /* -j N: files read at once (commands of many files) */
 	GP_OPT_WINDOW = 1u << 10,       /* --iter, --iters, --start, --end */
 	GP_OPT_DEPTH = 1u << 11,        /* --depth N: layer paths cut to N components */
+	GP_OPT_NAMES = 1u << 12,        /* --base, --full-names: how kernel names show */
 };
+
+/* How a command shows kernel names (--base, --full-names). */
+enum gp_names { GP_NAMES_DEFAULT, GP_NAMES_BASE, GP_NAMES_FULL };
 #define GP_OPT_PEAKS (GP_OPT_GPU | GP_OPT_PEAK_FLOPS | GP_OPT_PEAK_BW)
 
 /* An option of one command only. */
@@ -77,6 +82,7 @@ struct gp_cli_opts {
 	size_t top;                     /* -n, SIZE_MAX when not given */
 	struct gp_window window;        /* --iter(s), --start, --end */
 	int depth;                      /* --depth; 0 when not given */
+	int names;                      /* enum gp_names: the last of --base, --full-names */
 };
 
 /* Called for each of the command's own options: index into spec->own and

@@ -3,7 +3,7 @@
 ** sections: "GPU activities" (kernels grouped by name, memcpy by kind,
 ** memset; or GPU time grouped by op, layer, iteration, stream or device)
 ** and "API calls" (grouped by name without its _vNNNN suffix).  Each row:
-** Time(%), Total, Calls, Avg, Med, Min, Max, StdDev, Name, with the math
+** Time (%), Total, Calls, Avg, Med, Min, Max, StdDev, Name, with the math
 ** of cuda_gpu_kern_sum/cuda_api_sum (formats.md 1.9; src/util/stats.h).
 **
 ** One pass collects (group key, duration) pairs, one sort makes groups
@@ -29,10 +29,9 @@ static const struct gp_cmd_opt summary_own[] = {
 	 "Qwen2Attention), iter (from the correlation pass;\n"
 	 "kernels only, '(none)' when unknown, null in json),\n"
 	 "stream or device (all GPU activities)"},
-	{"base", 0, NULL, "kernel base names (shortName) instead of full\ndemangled names"},
 	{NULL, 0, NULL, NULL},
 };
-enum { OWN_SECTION, OWN_BY, OWN_BASE };
+enum { OWN_SECTION, OWN_BY };
 
 static const struct gp_cmd_spec summary_spec = {
 	.name = "summary",
@@ -40,10 +39,10 @@ static const struct gp_cmd_spec summary_spec = {
 	"Total, count, average, median, minimum, maximum and standard deviation of\n"
 	"the time of each kernel, memory operation and CUDA API call, largest total\n"
 	"first (nvprof's summary; the numbers of nsys stats' cuda_gpu_kern_sum and\n"
-	"cuda_api_sum).  Time(%) is the share of the section's total.  -n limits\n"
+	"cuda_api_sum).  Time (%) is the share of the section's total.  -n limits\n"
 	"each section.",
 	.shared = GP_OPT_FORMAT | GP_OPT_TOP | GP_OPT_WIDTH | GP_OPT_NO_HEADER | GP_OPT_JOBS | GP_OPT_WINDOW |
-		  GP_OPT_DEPTH,
+		  GP_OPT_DEPTH | GP_OPT_NAMES,
 	.many_files = true,
 	.row_formats = true,
 	.format_note = "(times in ns except in the table)",
@@ -212,7 +211,7 @@ static const struct gp_column cols_raw[] = {
 
 static const struct gp_column cols_table[] = {
 	{"type", "Type", 14, false, false, NULL},
-	{"time_pct", "Time(%)", 5, true, false, NULL},
+	{"time_pct", "Time (%)", 5, true, false, NULL},
 	{"total", "Total", 8, true, false, NULL},
 	{"calls", "Calls", 5, true, false, NULL},
 	{"avg", "Avg", 8, true, false, NULL},
@@ -225,7 +224,7 @@ static const struct gp_column cols_table[] = {
 
 #define NCOLS ((int)(sizeof(cols_raw) / sizeof(cols_raw[0])))
 
-/* Writes one section's rows; Time(%) is relative to the section's sum over
+/* Writes one section's rows; Time (%) is relative to the section's sum over
 ** all groups, also those cut by --top. */
 static void write_section(gp_writer *w, const char *type, const struct group *g, size_t ng,
 			  const struct opts *o, bool table)
@@ -382,9 +381,6 @@ static int summary_option(void *ctx, int index, const char *arg)
 			}
 		return gp_cli_usage("summary", "--by wants kernel, op, layer, module-type, iter, stream or device, "
 				    "not '%s'", arg);
-	case OWN_BASE:
-		o->base = true;
-		return 0;
 	}
 	return 0;
 }
@@ -421,6 +417,7 @@ int cmd_summary(int argc, char **argv)
 	if (co.depth && j.o.by != BY_LAYER)
 		return gp_cli_usage("summary", "--depth cuts layer paths: it needs --by layer or module-type");
 	j.o.layers.depth = co.depth;
+	j.o.base = co.names == GP_NAMES_BASE;   /* full names by default, as nsys */
 	j.o.top = co.top;
 	j.table = strcmp(co.format, "table") == 0;
 	m.cols = j.table ? cols_table : cols_raw;

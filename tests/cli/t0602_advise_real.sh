@@ -22,7 +22,7 @@ kinds = [r["kind"] for r in rows]
 assert "fp32-gemm" in kinds and "host-launch" in kinds, kinds
 ns = [r["time_ns"] for r in rows]
 assert ns == sorted(ns, reverse=True), ns          # ranked by time at stake
-assert [r["rank"] for r in rows] == list(range(1, len(rows) + 1))
+assert [r["finding"] for r in rows] == list(range(1, len(rows) + 1))
 g = [r for r in rows if r["kind"] == "fp32-gemm"][0]
 assert "linear" in g["evidence"], g
 PY

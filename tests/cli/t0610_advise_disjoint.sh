@@ -45,8 +45,8 @@ for line in open(d + "/index"):
         if r["overlap_ns"] > 0:
             shared += 1
             assert "counted above under [%s]" % r["overlaps"] in text, (f, r["kind"])
-            # the ones it shares with rank above it
-            above = [q["kind"] for q in rows if q["rank"] < r["rank"]]
+            # the ones it shares with rank above it (finding: its place)
+            above = [q["kind"] for q in rows if q["finding"] < r["finding"]]
             assert all(k in above for k in r["overlaps"].split(", ")), (f, r, above)
     checked += 1
 assert checked >= 40, checked
@@ -66,7 +66,7 @@ import json, sys
 rows = {r["kind"]: r for r in map(json.loads, open(sys.argv[1]))}
 bd = {r["part"]: r["time_ns"] for r in map(json.loads, open(sys.argv[2])) if r["iteration"] is None}
 tiny, host = rows["tiny-kernels"], rows["host-launch"]
-assert tiny["rank"] == 1 and host["overlaps"] == "tiny-kernels", rows
+assert tiny["finding"] == 1 and host["overlaps"] == "tiny-kernels", rows
 assert host["involved_ns"] == bd["idle_host_launch"] == 6829000, (host, bd)
 assert host["time_ns"] + host["overlap_ns"] == host["involved_ns"], host
 assert "idle-gaps" not in rows and bd["idle_other"] == 0, rows

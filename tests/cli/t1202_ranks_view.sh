@@ -22,8 +22,8 @@ assert [int(r["Rank"]) for r in ranks] == [0, 1, 1], ranks
 fast, slow = med.index(min(med)), med.index(max(med))
 for i, r in enumerate(ranks):
     assert int(r["Steps"]) == len(st[i]), (i, r["Steps"], st[i])
-    assert int(r["Step (med)"]) == med[i], (i, r["Step (med)"], med[i])
-    assert int(r["vs fastest"]) == med[i] - med[fast], (i, r)
+    assert int(r["Median step (ns)"]) == med[i], (i, r["Median step (ns)"], med[i])
+    assert int(r["vs fastest (ns)"]) == med[i] - med[fast], (i, r)
     want = "slowest" if i == slow else "fastest" if i == fast else ""
     assert r["Role"] == want, (i, r["Role"], want)
 rows = list(csv.DictReader(open(sys.argv[2])))
@@ -35,10 +35,10 @@ for r in rows:
     have = [(s[n], i) for i, s in enumerate(st) if n in s]
     (lo, fi), (hi, si) = min(have), max(have, key=lambda x: (x[0], -x[1]))
     assert int(r["Ranks"]) == len(have)
-    assert int(r["Median"]) == median([h for h, _ in have]), (r, have)
-    assert (int(r["Fastest"]), int(r["Fastest time"])) == (rk[fi], lo), r
-    assert (int(r["Slowest"]), int(r["Slowest time"])) == (rk[si], hi), r
-    assert int(r["Skew"]) == hi - lo, r
+    assert int(r["Median (ns)"]) == median([h for h, _ in have]), (r, have)
+    assert (int(r["Fastest"]), int(r["Fastest time (ns)"])) == (rk[fi], lo), r
+    assert (int(r["Slowest"]), int(r["Slowest time (ns)"])) == (rk[si], hi), r
+    assert int(r["Skew (ns)"]) == hi - lo, r
 PY
 # the sums are breakdown's whole-trace rows of each file, summed over devices
 for f in "$F0" "$F2"; do

@@ -17,7 +17,7 @@ from kineto_steps import steps, median
 rows = [json.loads(l) for l in open(sys.argv[1])]
 st = {r: steps("%s/rank%d.json" % (sys.argv[3], r)) for r in range(4)}
 s = [r for r in rows if r["kind"] == "straggler"]
-assert len(s) == 1 and s[0]["job_rank"] is None and s[0]["rank"] == 1, s
+assert len(s) == 1 and s[0]["rank"] is None and s[0]["finding"] == 1, s
 s = s[0]
 assert s["title"].startswith("rank 2 is the straggler"), s["title"]
 meds = {r: median(list(v.values())) for r, v in st.items()}
@@ -35,7 +35,7 @@ assert s["time_ns"] == stake, (s["time_ns"], stake)
 assert s["count"] == shared, (s["count"], shared)
 assert s["involved_ns"] == sum(st[2].values())
 # every rank's own findings follow, by rank
-assert [r["job_rank"] for r in rows[1:]] == sorted(r["job_rank"] for r in rows[1:])
+assert [r["rank"] for r in rows[1:]] == sorted(r["rank"] for r in rows[1:])
 PY
 # text: the finding first, then one block per rank
 run_ok "$GPUPROF" advise "$D"
