@@ -15,6 +15,7 @@
 
 #include "analysis/analysis.h"
 #include "analysis/diff.h"
+#include "analysis/diff_facts.h"
 #include "analysis/layers.h"
 #include "cmds/cmds.h"
 #include "cmds/options.h"
@@ -179,6 +180,7 @@ static int diff_option(void *ctx, int index, const char *arg)
 ** peaks, and the run the reduce adds to (one gp_diff_run_in per grouping). */
 struct job {
 	bool need[GP_DIFF_NBY];
+	struct gp_diff_facts *facts;          /* the run being read */
 	const struct gp_layer_view *layers;   /* how layer paths are read */
 	const struct gp_peak_opts *peaks;
 	struct gp_diff_run_in *run;   /* [GP_DIFF_NBY] */
@@ -197,6 +199,9 @@ static int diff_trace(const void *ctx, gp_trace *t, gp_writer *w, gp_writer *rec
 	gp_analysis_opts_init(&ao);
 	ao.peaks = *j->peaks;
 	rc = gp_analysis_run(t, GP_NEED_OPS, &ao, &a, err);
+	struct gp_diff_facts facts;
+	gp_diff_facts_of(t, &facts);
+	gp_diff_facts_put(&facts, w);
 	if (j->need[GP_DIFF_BY_LAYER])
 		gp_layers_apply(t, j->layers);
 	for (int by = 0; by < GP_DIFF_NBY && rc == GP_OK; by++) {
@@ -220,6 +225,8 @@ static int diff_reduce(const void *ctx, const struct gp_cli_result *const *res, 
 	(void)out;
 	for (size_t i = 0; i < n; i++) {
 		int rc = gp_diff_parts_add(&res[i]->rows, j->run, j->need, res[i]->id.rank, err);
+		if (rc == GP_OK)
+			rc = gp_diff_facts_add(&res[i]->rows, j->facts, err);
 		if (rc != GP_OK)
 			return rc;
 	}
@@ -372,11 +379,12 @@ static void write_raw(gp_writer *w, const struct gp_diff *d, const struct gp_dif
 	gp_writer_row(w, row);
 }
 
-/* "a -> b" of two optional texts ("-" for none), or one when they agree. */
+/* "a->b" of two optional texts, or one when they agree or only one is
+** known (a new or gone group: its status says which side), "-" for none. */
 static const char *pair(const char *a, const char *b, char *buf, size_t size)
 {
-	a = a ? a : "-";
-	b = b ? b : "-";
+	a = a ? a : b ? b : "-";
+	b = b ? b : a;
 	if (strcmp(a, b) == 0)
 		snprintf(buf, size, "%s", a);
 	else
@@ -492,12 +500,40 @@ static int write_rows(gp_writer *w, const struct gp_cli_opts *co, const struct g
 	return gp_writer_close(w, err);
 }
 
+/* What changed between the runs' setups (diff_facts.h), said before the
+** times: on stdout above the table, else as notes on stderr (the rows
+** stay rows).  Nothing changed: one line saying what was the same. */
+static void what_changed(const struct gp_diff_facts *f, bool table)
+{
+	int n = 0;
+
+	for (int i = 0; i < GP_FACT__COUNT; i++) {
+		if (!gp_diff_fact_changed(&f[0], &f[1], i))
+			continue;
+		if (table && !n)
+			printf("What changed between the runs:\n");
+		if (table)
+			printf("  %-31s %s -> %s\n", gp_diff_fact_names[i], f[0].v[i], f[1].v[i]);
+		else
+			fprintf(stderr, "gpuprof diff: note: %s changed: %s -> %s\n", gp_diff_fact_names[i],
+				f[0].v[i], f[1].v[i]);
+		n++;
+	}
+	if (table && !n)
+		printf("What changed between the runs: nothing the traces say about the setup\n"
+		       "  (GPU %s, world size %s, %s CUDA graph launches, %s Triton kernels)\n",
+		       f[0].v[GP_FACT_GPU][0] ? f[0].v[GP_FACT_GPU] : "not stated", f[0].v[GP_FACT_WORLD],
+		       f[0].v[GP_FACT_GRAPHS], f[0].v[GP_FACT_TRITON]);
+	if (table)
+		printf("\n");
+}
+
 /* Reads one run (a file, a directory or a glob of rank files: arg) through
 ** gp_cli_run, -j files at a time, into run[by] for each grouping j needs;
 ** its messages (rank notes, a glob that matches nothing) start "gpuprof
 ** diff WORD:".  Returns the exit code (the failing files named on stderr). */
 static int read_run(struct job *j, const struct gp_cli_opts *co, const char *arg, const char *word,
-		    struct gp_diff_run_in *run)
+		    struct gp_diff_run_in *run, struct gp_diff_facts *facts)
 {
 	char *files[1] = {(char *)arg}, cmd[16];
 	struct gp_cli_opts one = *co;
@@ -510,6 +546,8 @@ static int read_run(struct job *j, const struct gp_cli_opts *co, const char *arg
 	one.files = files;
 	one.nfiles = 1;
 	j->run = run;
+	j->facts = facts;
+	memset(facts, 0, sizeof(*facts));
 	return gp_cli_run(&m, &one);
 }
 
@@ -569,6 +607,7 @@ int cmd_diff(int argc, char **argv)
 	struct gp_diff diffs[GP_DIFF_NBY];
 	struct gp_diff_run_in run[2][GP_DIFF_NBY];
 	struct gp_diff_gate_result gates[MAX_GATES];
+	struct gp_diff_facts facts[2];
 	struct job j = {0};
 	struct gp_cli_opts co;
 	gp_error err = {0};
@@ -610,10 +649,10 @@ int cmd_diff(int argc, char **argv)
 				  strcmp(co.format, "table") == 0 ? NTCOLS : NCOLS, &co.wo, &err)) {
 		return gp_cli_usage("diff", "%s", err.msg);
 	}
-	rc = read_run(&j, &co, co.file, "BASE", run[0]);
+	rc = read_run(&j, &co, co.file, "BASE", run[0], &facts[0]);
 	read = 1;
 	if (rc == GP_EXIT_OK) {
-		rc = read_run(&j, &co, co.file2, "TEST", run[1]);
+		rc = read_run(&j, &co, co.file2, "TEST", run[1], &facts[1]);
 		read = 2;
 	}
 	if (rc == GP_EXIT_OK) {
@@ -628,6 +667,7 @@ int cmd_diff(int argc, char **argv)
 		}
 		eval_gates(&o, diffs, gates);
 		rank_notes(shown[0], shown[1]);
+		what_changed(facts, strcmp(co.format, "table") == 0);
 		if (html) {
 			/* an output that cannot be opened is said by gp_cli_open_output */
 			FILE *out = strcmp(o.out, "-") == 0 ? stdout : gp_cli_open_output("diff", o.out, o.force);
