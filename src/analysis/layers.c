@@ -6,7 +6,6 @@
 
 #include "analysis/layers.h"
 #include "util/alloc.h"
-#include "util/u64map.h"
 
 const char *gp_layer_next(const char *path, size_t *pos, size_t *len)
 {
@@ -72,33 +71,41 @@ char *gp_layer_key(const char *path, const struct gp_layer_view *v, char *buf, s
 	return buf;
 }
 
+gp_str gp_layer_cut_str(gp_trace *t, struct gp_layer_cut *c, gp_str layer)
+{
+	int32_t key;
+
+	if (!layer)
+		return 0;
+	key = gp_u64map_get(&c->memo, layer);
+	if (key < 0) {
+		const char *path = gp_s(t, layer);
+		size_t need = strlen(path) + 1;
+		if (need > c->cap) {
+			c->cap = need;
+			c->buf = gp_xrealloc(c->buf, c->cap);
+		}
+		gp_layer_key(path, c->v, c->buf, c->cap);
+		key = *c->buf ? (int32_t)gp_intern(t, c->buf) : 0;
+		gp_u64map_put(&c->memo, layer, key);
+	}
+	return (gp_str)key;
+}
+
+void gp_layer_cut_free(struct gp_layer_cut *c)
+{
+	free(c->buf);
+	gp_u64map_free(&c->memo);
+	memset(c, 0, sizeof(*c));
+}
+
 void gp_layers_apply(gp_trace *t, const struct gp_layer_view *v)
 {
-	gp_u64map memo = {0};   /* layer -> its key (0: no component) */
-	char *buf = NULL;
-	size_t cap = 0;
+	struct gp_layer_cut c = {.v = v};
 
 	if (!t->attrs || !gp_layer_view_cuts(v))
 		return;
-	for (size_t k = 0; k < t->kernels.n; k++) {
-		gp_str layer = t->attrs[k].layer;
-		int32_t key;
-		if (!layer)
-			continue;
-		key = gp_u64map_get(&memo, layer);
-		if (key < 0) {
-			const char *path = gp_s(t, layer);
-			size_t need = strlen(path) + 1;
-			if (need > cap) {
-				cap = need;
-				buf = gp_xrealloc(buf, cap);
-			}
-			gp_layer_key(path, v, buf, cap);
-			key = *buf ? (int32_t)gp_intern(t, buf) : 0;
-			gp_u64map_put(&memo, layer, key);
-		}
-		t->attrs[k].layer = (gp_str)key;
-	}
-	free(buf);
-	gp_u64map_free(&memo);
+	for (size_t k = 0; k < t->kernels.n; k++)
+		t->attrs[k].layer = gp_layer_cut_str(t, &c, t->attrs[k].layer);
+	gp_layer_cut_free(&c);
 }

@@ -17,6 +17,7 @@
 #include <stddef.h>
 
 #include "model/trace.h"
+#include "util/u64map.h"
 
 #define GP_LAYER_SEP '/'
 
@@ -48,6 +49,21 @@ char *gp_layer_key(const char *path, const struct gp_layer_view *v, char *buf, s
 
 /* Whether v changes any path (a depth or the module type). */
 bool gp_layer_view_cuts(const struct gp_layer_view *v);
+
+/* Layer paths cut under one view, each distinct path once: the key of a
+** path interned into the trace.  Zero-initialise with the view set; free
+** with gp_layer_cut_free. */
+struct gp_layer_cut {
+	const struct gp_layer_view *v;
+	gp_u64map memo;         /* path gp_str -> key gp_str (0: no component) */
+	char *buf;
+	size_t cap;
+};
+
+/* The key of path layer under c->v, interned into t (0 when the path has
+** no component, or layer is 0). */
+gp_str gp_layer_cut_str(gp_trace *t, struct gp_layer_cut *c, gp_str layer);
+void gp_layer_cut_free(struct gp_layer_cut *c);
 
 /* Rewrites every kernel's layer (t->attrs) to its key under v, so that
 ** whatever groups by layer afterwards (summary, diff, html, folded stacks)

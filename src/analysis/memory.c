@@ -411,31 +411,18 @@ static void group_events(gp_trace *t, struct gp_memory *m, const int32_t *slot,
 
 void gp_memory_layers(gp_trace *t, struct gp_memory *m, const struct gp_layer_view *v)
 {
-	gp_u64map index = {0}, keys = {0};
+	struct gp_layer_cut cut = {.v = v};
+	gp_u64map index = {0};
 	size_t n = 0;
 	int32_t device = 0;
 	uint8_t by = 0;
-	char *buf = NULL;
-	size_t cap = 0;
 
 	if (!gp_layer_view_cuts(v))
 		return;
 	for (size_t i = 0; i < m->groups.n; i++) {
 		struct gp_mem_group g = m->groups.v[i];
-		if (g.by == GP_MEM_BY_LAYER && g.name) {
-			int32_t key = gp_u64map_get(&keys, g.name);
-			if (key < 0) {
-				const char *path = gp_s(t, g.name);
-				if (strlen(path) + 1 > cap) {
-					cap = strlen(path) + 1;
-					buf = gp_xrealloc(buf, cap);
-				}
-				gp_layer_key(path, v, buf, cap);
-				key = *buf ? (int32_t)gp_intern(t, buf) : 0;
-				gp_u64map_put(&keys, g.name, key);
-			}
-			g.name = (gp_str)key;
-		}
+		if (g.by == GP_MEM_BY_LAYER)
+			g.name = gp_layer_cut_str(t, &cut, g.name);
 		/* one group per (device, by, name): merge into the first; the
 		** groups come by device and by, so index holds one run's names */
 		if (i == 0 || g.device != device || g.by != by) {
@@ -460,8 +447,7 @@ void gp_memory_layers(gp_trace *t, struct gp_memory *m, const struct gp_layer_vi
 	}
 	m->groups.n = n;
 	gp_vec_sort(m->groups, cmp_group);
-	free(buf);
-	gp_u64map_free(&keys);
+	gp_layer_cut_free(&cut);
 	gp_u64map_free(&index);
 }
 
