@@ -49,6 +49,7 @@ static const struct gp_cmd_spec comm_spec = {
 		  GP_OPT_WINDOW,
 	.row_formats = true,
 	.format_note = "(times in ns and bandwidths in GB/s except in the table)",
+	.top_help = "--view calls: the N calls with the most waiting (a\npositive number; default 20)",
 	.own = comm_own,
 	.many_files = true,
 	.many_help =

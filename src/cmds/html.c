@@ -54,6 +54,7 @@ static const struct gp_cmd_spec html_spec = {
 	"time and memory per rank, the idle gaps and advice of every rank.\n"
 	"See docs/html.md.",
 	.shared = GP_OPT_TOP | GP_OPT_PEAKS | GP_OPT_WINDOW | GP_OPT_JOBS | GP_OPT_DEPTH,
+	.top_help = "rows per table, then an \"other\" row (a positive\nnumber; default 25)",
 	.formats = html_formats,
 	.own = html_opts,
 	.many_help =

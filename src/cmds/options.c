@@ -498,7 +498,8 @@ void gp_cli_help(const struct gp_cmd_spec *spec, FILE *out)
 				 spec->format_note ? "\n" : "", spec->format_note ? spec->format_note : "");
 			help_line(out, s->short_name, s->name, s->arg, help);
 		} else {
-			help_line(out, s->short_name, s->name, s->arg, s->help);
+			help_line(out, s->short_name, s->name, s->arg,
+				  s->bit == GP_OPT_TOP && spec->top_help ? spec->top_help : s->help);
 		}
 	}
 	for (int i = 0; spec->own && spec->own[i].name; i++)

@@ -66,6 +66,7 @@ struct gp_cmd_spec {
 					** ("BASE TEST"); NULL = exactly one FILE */
 	const char *usage;              /* --help's arguments after [OPTIONS], NULL = "FILE" */
 	const char *exit_help;          /* the exit-code paragraph, NULL = gp_exit_help */
+	const char *top_help;           /* -n's help when its default is not "all" */
 };
 
 /* What the shared options and the FILE arguments say. */

@@ -113,3 +113,7 @@ assert_grep ' 117\.74 MiB ' "$TMP/out"
 "$GPUPROF" memory -f tsv "$TMP/mem.json" >"$TMP/out" 2>/dev/null
 assert_grep '	123456789	' "$TMP/out"
 assert_grep '^Device	Events	Allocs	Frees	Alloc \(B\)	' "$TMP/out"
+# -n's help says the command's own default (html: 25 rows a table)
+assert_grep '^  -n, --top N +rows per table, then an "other" row' "$TMP/help.html"
+assert_grep 'number; default 25\)$' "$TMP/help.html"
+assert_no_grep 'default all' "$TMP/help.html"
