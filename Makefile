@@ -4,6 +4,9 @@
 #   build/gpuprof            the CLI
 #   build/gpuprof-gen        the trace generator (tools/gen/): tests, demo,
 #                            benchmarks; not installed
+#   build/gpuprof-audit      the kernel-name audit (tools/audit/): every kernel
+#                            name of some traces with its family, op and TC
+#                            verdict; not installed
 #   build/libgpuprof.so/.a   the instrumentation library (lib/)
 #   build/tests/             unit-test binaries
 # ASAN=1 builds everything with AddressSanitizer + UndefinedBehaviorSanitizer
@@ -67,8 +70,13 @@ MAIN_OBJ  := $(BUILD)/obj/src/main.o
 # The trace generator links only the util and model layers of the core.
 GEN_SRCS  := $(wildcard tools/gen/*.c)
 GEN_OBJS  := $(GEN_SRCS:%.c=$(BUILD)/obj/%.o)
-GEN_SCHEMA_OBJS := $(BUILD)/obj/tools/gen/schema_nsys.o $(BUILD)/obj/tools/gen/schema_nvprof.o
+GEN_SCHEMA_OBJS := $(BUILD)/obj/tools/gen/schema_nsys.o $(BUILD)/obj/tools/gen/schema_nvprof.o \
+  $(BUILD)/obj/tools/gen/schema_nsys_graphs.o
 GEN_CORE_OBJS := $(filter $(BUILD)/obj/src/util/% $(BUILD)/obj/src/model/%,$(CORE_OBJS))
+
+# The audit of kernel-name knowledge links the whole core.
+AUDIT_SRCS := $(wildcard tools/audit/*.c)
+AUDIT_OBJS := $(AUDIT_SRCS:%.c=$(BUILD)/obj/%.o)
 
 LIB_SRCS  := $(wildcard lib/*.c)
 LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
@@ -83,7 +91,7 @@ DEPS_OK := build/.deps-ok
 
 .PHONY: mpi-build all clean check unit cli-test fuzz-replay fuzz fuzz-long demo bench install help lib
 
-all: $(BUILD)/gpuprof $(BUILD)/gpuprof-gen lib
+all: $(BUILD)/gpuprof $(BUILD)/gpuprof-gen $(BUILD)/gpuprof-audit lib
 
 $(DEPS_OK): scripts/check-deps.sh scripts/install-deps.sh
 	$(Q)mkdir -p build
@@ -128,6 +136,10 @@ $(BUILD)/obj/tools/gen/schema_%.o: $(BUILD)/tools/gen/schema_%.c
 	$(Q)$(CC) $(CPPFLAGS) -Itools/gen $(CFLAGS) -MMD -MP -c -o $@ $<
 
 $(BUILD)/gpuprof-gen: $(GEN_OBJS) $(GEN_SCHEMA_OBJS) $(GEN_CORE_OBJS)
+	@[ "$(V)" = 1 ] || echo "  LINK    $@"
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/gpuprof-audit: $(AUDIT_OBJS) $(CORE_OBJS)
 	@[ "$(V)" = 1 ] || echo "  LINK    $@"
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
@@ -193,7 +205,7 @@ clean:
 
 help:
 	@echo "Targets:"
-	@echo "  all (default)  build build/gpuprof, build/gpuprof-gen and libgpuprof"
+	@echo "  all (default)  build build/gpuprof, build/gpuprof-gen, build/gpuprof-audit and libgpuprof"
 	@echo "  demo           build, then run report, summary, advise and html on a generated example trace"
 	@echo "  check          build and run every test (unit, CLI, fuzz-corpus replay)"
 	@echo "  bench          run the benchmarks in bench/ (see docs/PERFORMANCE.md)"
@@ -209,4 +221,4 @@ help:
 	@echo "  V=1            show full commands"
 	@echo "  CC=clang       another compiler"
 
--include $(CORE_OBJS:.o=.d) $(MAIN_OBJ:.o=.d) $(LIB_OBJS:.o=.d) $(GEN_OBJS:.o=.d) $(GEN_SCHEMA_OBJS:.o=.d)
+-include $(CORE_OBJS:.o=.d) $(MAIN_OBJ:.o=.d) $(LIB_OBJS:.o=.d) $(GEN_OBJS:.o=.d) $(GEN_SCHEMA_OBJS:.o=.d) $(AUDIT_OBJS:.o=.d)

@@ -31,7 +31,9 @@
 #              timers), gpuprof record of it, and with --capture-range
 #   graphs     bench/record_graphs.py eager and CUDA-graph runs under
 #              gpuprof record (also with emit_nvtx) and torch.profiler
-#              (capture in the same file, and in a file of its own)
+#              (capture in the same file, and in a file of its own);
+#              bench/record_graph_layers.cu: a graph captured inside
+#              libgpuprof layers, recorded
 #   whatif     bench/whatif_step.cu with slow_kernel at 600 us and at 200 us,
 #              plain and recorded: the measured step times for the what-if
 #              check (done on the recordings by tests/cli/t1630)
@@ -215,6 +217,10 @@ graphs() {
 	$py --mode graph --profiler --trace-out "$O/rec/graph-replay-kineto.json" || rc=1
 	$py --mode graph --profiler --trace-out "$O/rec/graph-replay-only-kineto.json" \
 		--capture-out "$O/rec/graph-capture-kineto.json" || rc=1
+	# a C program capturing a graph inside libgpuprof layer ranges
+	nvcc -Iinclude -Lbuild -lgpuprof -Xlinker -rpath -Xlinker "$PWD/build" -o "$O/record_graph_layers" \
+		bench/record_graph_layers.cu &&
+		"$G" record -q -o "$O/rec/graph-layers.gprec" -- "$O/record_graph_layers" 10 || rc=1
 	for f in "$O"/rec/graph-*; do
 		[ -f "$f" ] || continue
 		echo "== $f"

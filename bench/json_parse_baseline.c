@@ -14,22 +14,7 @@
 
 #define CHUNK (256 * 1024)
 
-static unsigned long long values;
-
-static int on_null(void *ctx) { values++; return 1; }
-static int on_bool(void *ctx, int b) { values++; return 1; }
-static int on_number(void *ctx, const char *s, size_t n) { values++; return 1; }
-static int on_string(void *ctx, const unsigned char *s, size_t n) { values++; return 1; }
-static int on_start_map(void *ctx) { return 1; }
-static int on_key(void *ctx, const unsigned char *s, size_t n) { return 1; }
-static int on_end_map(void *ctx) { values++; return 1; }
-static int on_start_array(void *ctx) { return 1; }
-static int on_end_array(void *ctx) { values++; return 1; }
-
-static const yajl_callbacks callbacks = {
-	on_null, on_bool, NULL, NULL, on_number, on_string,
-	on_start_map, on_key, on_end_map, on_start_array, on_end_array,
-};
+#include "json_floor_callbacks.h"   /* values, callbacks */
 
 int main(int argc, char **argv)
 {

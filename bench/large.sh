@@ -17,7 +17,8 @@
 #   env: RUNS=5 (pairs), DIR=build/bench/large, TOOLS=../shared/tools,
 #        TESTDATA=../shared/testdata, ONLY="name ..." (a subset, names as
 #        printed), MODEL_BYTES=1 (also print bytes per table, bench/model_bytes.c)
-# The grown traces (~300 MB each, ~2.5 GB in all) are made once and kept in DIR.
+# The grown traces (~300 MB each, the PyProf LM database grown to 1M
+# kernels 1.3 GB; ~4 GB in all) are made once and kept in DIR.
 set -eu
 GPUPROF=${1:-build/gpuprof}
 GEN=${2:-build/gpuprof-gen}
@@ -56,6 +57,7 @@ grow_kineto() { # NAME SRC K [--minify]
 list() {
 	grow_kineto resnet-x10 kineto_tb_plugin/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz 10
 	grow_kineto resnet-x10-min kineto_tb_plugin/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz 10 --minify
+	grow_kineto param-resnet-x10 param/resnet_kineto.json.gz 10
 	grow_kineto bert-h100-x300 tracelens/h100/gaunernst_bert-small-uncased__1016001.json.gz 300
 	grow_kineto df-index-x5 hta/df_index_resolver/df_index_resolver.json.gz 5
 	f=$DIR/gen-kineto-200000.json
@@ -64,6 +66,9 @@ list() {
 	f=$DIR/lm-x300.nvprof
 	[ -f "$f" ] || python3 "$TOOLS/grow_nvprof.py" "$TESTDATA/nvprof/pyprof_lm_v100/net_da6bcc3.sql" "$f" 300 >/dev/null
 	echo "pyprof-lm-x300 $f"
+	f=$DIR/lm-x3522.nvprof   # 1,000,248 kernels, 1.3 GB: a real export at 1M kernels
+	[ -f "$f" ] || python3 "$TOOLS/grow_nvprof.py" "$TESTDATA/nvprof/pyprof_lm_v100/net_da6bcc3.sql" "$f" 3522 >/dev/null
+	echo "pyprof-lm-1M $f"
 	for fmt in nsys nvprof; do
 		f=$DIR/gen-1000000.$fmt
 		[ -f "$f" ] || "$GEN" --format $fmt -n 1000000 --seed 1 --streams 2 -o "$f" >/dev/null

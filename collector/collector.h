@@ -71,6 +71,11 @@ void gpc_flush(void);
 ** handlers chained to the program's).  Called by each injection entry. */
 void gpc_start(void);
 
+/* Tells the NVTX side that this thread made a CUDA graph node (cupti.c):
+** the push/pop ranges open on it are kept even outside the capture range,
+** since they say what the node's replays belong to. */
+void gpc_nvtx_node_made(void);
+
 /* Marks that CUDA's injection ran in this process (for the notes at exit). */
 void gpc_cuda_started(void);
 

@@ -3,7 +3,9 @@
 ** the driver inside cuInit): CUPTI found at run time (the copy already in
 ** the process first, so a PyTorch wheel's CUPTI and ours are one), the
 ** activity kinds of docs/collector.md enabled, buffers handed out and
-** taken back, every record decoded (decode.c) and written as a chunk.
+** taken back, every record decoded (decode.c) and written as a chunk; CUDA
+** graph nodes' creation and cloning (resource callbacks) kept as lines, so
+** that replayed kernels lead back to where their nodes were captured.
 ** Whatever fails becomes a note; InitializeInjection always returns 1 so
 ** that CUDA goes on as without us.
 */
@@ -13,6 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <cupti.h>
 
@@ -22,13 +26,17 @@
 /* CUPTI fills a buffer of this size before handing it back (or earlier
 ** on a flush); 8 MiB is about 40,000 kernel records. */
 #define BUFFER_BYTES (8u << 20)
+/* Graph node lines are written once they pass this size, at each
+** instantiation, and at a flush. */
+#define GRAPH_FLUSH_BYTES (64u << 10)
 
 /* The CUPTI functions used, looked up at run time. */
 #define CUPTI_FUNCS(X) \
 	X(cuptiSubscribe) X(cuptiEnableCallback) X(cuptiActivityRegisterCallbacks) \
 	X(cuptiActivityEnable) X(cuptiActivityDisable) X(cuptiActivityFlushAll) \
 	X(cuptiActivityGetNextRecord) X(cuptiActivityGetNumDroppedRecords) \
-	X(cuptiSetThreadIdType) X(cuptiGetResultString) X(cuptiActivityRegisterTimestampCallback)
+	X(cuptiSetThreadIdType) X(cuptiGetResultString) X(cuptiActivityRegisterTimestampCallback) \
+	X(cuptiGetGraphNodeId) X(cuptiGetGraphId) X(cuptiGetGraphExecId)
 
 #define DECLARE(f) __typeof__(&f) f;
 static struct {
@@ -38,14 +46,22 @@ static struct {
 	bool own_clock;                     /* CUPTI stamps with gpc_now() */
 	atomic_uint_fast64_t untimed, after_deadline, unknown;
 	atomic_uint_fast64_t buffers_lost;  /* buffers we could not allocate */
-} cu;
+	pthread_mutex_t graph_lock;         /* guards graph_lines */
+	struct gpc_buf graph_lines;         /* gnode/gexec lines not yet written */
+} cu = {.graph_lock = PTHREAD_MUTEX_INITIALIZER};
 #undef DECLARE
+
+/* The graph resource callbacks recorded (decode.c says their lines). */
+static const CUpti_CallbackId graph_cbids[] = {
+	CUPTI_CBID_RESOURCE_GRAPHNODE_CREATED, CUPTI_CBID_RESOURCE_GRAPHNODE_CLONED,
+	CUPTI_CBID_RESOURCE_GRAPHEXEC_CREATED,
+};
 
 /* The GPU activity kinds; API kinds come with --trace cuda. */
 static const CUpti_ActivityKind gpu_kinds[] = {
 	CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY,
 	CUPTI_ACTIVITY_KIND_MEMCPY2, CUPTI_ACTIVITY_KIND_MEMSET,
-	CUPTI_ACTIVITY_KIND_SYNCHRONIZATION, CUPTI_ACTIVITY_KIND_OVERHEAD,
+	CUPTI_ACTIVITY_KIND_SYNCHRONIZATION, CUPTI_ACTIVITY_KIND_CUDA_EVENT, CUPTI_ACTIVITY_KIND_OVERHEAD,
 };
 static const CUpti_ActivityKind api_kinds[] = {
 	CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_ACTIVITY_KIND_DRIVER,
@@ -190,6 +206,10 @@ static void flush(void)
 	if (!atomic_load(&cu.ready))
 		return;   /* FlushAll without our subscription can hang (HPCToolkit#195) */
 	cu.cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+	pthread_mutex_lock(&cu.graph_lock);
+	if (cu.graph_lines.len)
+		gpc_write_chunk(&cu.graph_lines, 0);
+	pthread_mutex_unlock(&cu.graph_lock);
 	if ((n = atomic_exchange(&cu.untimed, 0))) {
 		gpc_buf_printf(&out, "dropped\t%llu\tuntimed", (unsigned long long)n);
 		gpc_buf_endline(&out);
@@ -208,15 +228,54 @@ static void flush(void)
 	gpc_buf_free(&out);
 }
 
+/* The calling thread's id as CUPTI's records and NVTX ranges give it. */
+static uint32_t this_tid(void)
+{
+	static __thread uint32_t tid;
+
+	if (!tid)
+		tid = (uint32_t)syscall(SYS_gettid);
+	return tid;
+}
+
+/*
+** A CUDA graph node made or cloned, an executable graph made: one line,
+** kept whatever the capture range or --duration (a graph captured before
+** them is replayed inside).  Runs inside the CUDA call that made the node
+** (during stream capture, the launch), so it is cheap: CUPTI's id lookups,
+** one formatted line under a lock, a write at each instantiation.  The
+** NVTX ranges open on this thread are kept too (gpc_nvtx_node_made): they
+** say what the node belongs to.
+*/
+static void on_graph(CUpti_CallbackId cbid, const CUpti_ResourceData *rd)
+{
+	const struct gpc_graph_ids lookups = {cu.cuptiGetGraphNodeId, cu.cuptiGetGraphId,
+					      cu.cuptiGetGraphExecId};
+	uint64_t now = gpc_now();
+
+	if (cbid == CUPTI_CBID_RESOURCE_GRAPHNODE_CREATED)
+		gpc_nvtx_node_made();
+	pthread_mutex_lock(&cu.graph_lock);
+	gpc_decode_graph(cbid, rd, &lookups, now, this_tid(), &cu.graph_lines);
+	if (cu.graph_lines.len && (cbid == CUPTI_CBID_RESOURCE_GRAPHEXEC_CREATED ||
+				   cu.graph_lines.len >= GRAPH_FLUSH_BYTES))
+		gpc_write_chunk(&cu.graph_lines, 0);
+	pthread_mutex_unlock(&cu.graph_lock);
+}
+
 /* cuProfilerStart/Stop (cudaProfilerStart/Stop, libgpuprof's
 ** gp_profiler_start/stop): open and close the capture range; a stop
-** flushes in any case. */
+** flushes in any case.  Graph resource callbacks: on_graph. */
 static void CUPTIAPI on_callback(void *ud, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
 				 const void *data)
 {
 	const CUpti_CallbackData *cd = data;
 	bool capture = gpc_config()->capture_range;
 
+	if (domain == CUPTI_CB_DOMAIN_RESOURCE && data) {
+		on_graph(cbid, data);
+		return;
+	}
 	if (domain != CUPTI_CB_DOMAIN_DRIVER_API || !cd)
 		return;
 	if (cbid == CUPTI_DRIVER_TRACE_CBID_cuProfilerStart && cd->callbackSite == CUPTI_API_ENTER &&
@@ -230,6 +289,25 @@ static void CUPTIAPI on_callback(void *ud, CUpti_CallbackDomain domain, CUpti_Ca
 		}
 		gpc_flush();
 	}
+}
+
+/* CUDA graph nodes' creation and cloning, always (a graph captured before
+** a capture range is replayed inside it); a note when this CUPTI cannot. */
+static void enable_graph_callbacks(void)
+{
+	CUptiResult r = CUPTI_SUCCESS;
+
+	if (!cu.cuptiGetGraphNodeId || !cu.cuptiGetGraphId) {
+		gpc_note("this CUPTI cannot name CUDA graph nodes: kernels replayed from graphs "
+			 "will have no op");
+		return;
+	}
+	for (size_t i = 0; i < sizeof(graph_cbids) / sizeof(graph_cbids[0]) && r == CUPTI_SUCCESS; i++)
+		if (graph_cbids[i] != CUPTI_CBID_RESOURCE_GRAPHEXEC_CREATED || cu.cuptiGetGraphExecId)
+			r = cu.cuptiEnableCallback(1, cu.subscriber, CUPTI_CB_DOMAIN_RESOURCE, graph_cbids[i]);
+	if (r != CUPTI_SUCCESS)
+		gpc_note("CUDA graph node callbacks not enabled (error %d: %s): kernels replayed from "
+			 "graphs will have no op", (int)r, result_text(r));
 }
 
 int InitializeInjection(void);
@@ -278,6 +356,7 @@ __attribute__((visibility("default"))) int InitializeInjection(void)
 	if (cfg->trace & GPC_TRACE_CUDA) {
 		cu.cuptiActivityEnable(CUPTI_ACTIVITY_KIND_DEVICE);
 		cu.cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONTEXT);
+		enable_graph_callbacks();
 	}
 	if (!cfg->capture_range)
 		set_kinds(true);

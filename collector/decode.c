@@ -83,6 +83,8 @@ static void memcpy_line(struct gpc_buf *o, const CUpti_ActivityMemcpy6 *m)
 	gpc_buf_u64(o, (m->flags & CUPTI_ACTIVITY_FLAG_MEMCPY_ASYNC) != 0);
 	gpc_buf_u64(o, m->bytes);
 	gpc_buf_str(o, "\t-1\t-1");
+	gpc_buf_u64(o, m->graphId);
+	gpc_buf_u64(o, m->graphNodeId);
 	gpc_buf_endline(o);
 }
 
@@ -96,6 +98,8 @@ static void memcpy_p2p(struct gpc_buf *o, const CUpti_ActivityMemcpyPtoP4 *m)
 	gpc_buf_u64(o, m->bytes);
 	gpc_buf_u64(o, m->srcDeviceId);
 	gpc_buf_u64(o, m->dstDeviceId);
+	gpc_buf_u64(o, m->graphId);
+	gpc_buf_u64(o, m->graphNodeId);
 	gpc_buf_endline(o);
 }
 
@@ -105,6 +109,8 @@ static void memset_line(struct gpc_buf *o, const CUpti_ActivityMemset4 *m)
 	gpc_buf_u64(o, m->bytes);
 	gpc_buf_u64(o, m->value);
 	gpc_buf_u64(o, m->memoryKind);
+	gpc_buf_u64(o, m->graphId);
+	gpc_buf_u64(o, m->graphNodeId);
 	gpc_buf_endline(o);
 }
 
@@ -130,6 +136,17 @@ static void sync_line(struct gpc_buf *o, const CUpti_ActivitySynchronization2 *s
 	gpc_buf_u64(o, s->correlationId);
 	gpc_buf_u64(o, s->type);
 	gpc_buf_u64(o, s->cudaEventId);
+	gpc_buf_endline(o);
+}
+
+static void event_line(struct gpc_buf *o, const CUpti_ActivityCudaEvent2 *e)
+{
+	gpc_buf_str(o, "event");
+	gpc_buf_u64(o, e->correlationId);
+	gpc_buf_u64(o, e->eventId);
+	gpc_buf_u64(o, e->deviceId);
+	gpc_buf_u64(o, e->contextId);
+	gpc_buf_u64(o, e->streamId);
 	gpc_buf_endline(o);
 }
 
@@ -212,6 +229,9 @@ int gpc_decode(struct gpc_decoder *d, const CUpti_Activity *rec, struct gpc_buf 
 		sync_line(out, s);
 		return 1;
 	}
+	case CUPTI_ACTIVITY_KIND_CUDA_EVENT:
+		event_line(out, (const void *)rec);   /* no time: its call has it */
+		return 1;
 	case CUPTI_ACTIVITY_KIND_GRAPH_TRACE: {
 		const CUpti_ActivityGraphTrace2 *g = (const void *)rec;
 		if (!timed(d, g->start, g->end))
@@ -229,6 +249,51 @@ int gpc_decode(struct gpc_decoder *d, const CUpti_Activity *rec, struct gpc_buf 
 		return 0;   /* enabled so CUPTI has the context ids of the records; nothing to keep */
 	default:
 		d->unknown++;
+		return 0;
+	}
+}
+
+int gpc_decode_graph(CUpti_CallbackId cbid, const CUpti_ResourceData *rd, const struct gpc_graph_ids *ids,
+		     uint64_t now, uint32_t tid, struct gpc_buf *out)
+{
+	const CUpti_GraphData *g = rd ? rd->resourceDescriptor : NULL;
+	uint64_t node = 0, original = 0;
+	uint32_t graph = 0, exec = 0;
+
+	if (!g)
+		return 0;
+	switch (cbid) {
+	case CUPTI_CBID_RESOURCE_GRAPHNODE_CREATED:
+	case CUPTI_CBID_RESOURCE_GRAPHNODE_CLONED:
+		if (!g->node || ids->node_id(g->node, &node) != CUPTI_SUCCESS || !node)
+			return 0;
+		if (cbid == CUPTI_CBID_RESOURCE_GRAPHNODE_CLONED &&
+		    (!g->originalNode || ids->node_id(g->originalNode, &original) != CUPTI_SUCCESS || !original))
+			return 0;   /* a clone of nothing known would read as a creation */
+		if (g->graph)
+			ids->graph_id(g->graph, &graph);
+		gpc_buf_str(out, "gnode");
+		gpc_buf_u64(out, now);
+		gpc_buf_u64(out, tid);
+		gpc_buf_u64(out, graph);
+		gpc_buf_u64(out, node);
+		gpc_buf_u64(out, original);
+		gpc_buf_u64(out, (uint64_t)g->nodeType);
+		gpc_buf_endline(out);
+		return 1;
+	case CUPTI_CBID_RESOURCE_GRAPHEXEC_CREATED:
+		if (!g->graphExec || !ids->exec_id || ids->exec_id(g->graphExec, &exec) != CUPTI_SUCCESS)
+			return 0;
+		if (g->graph)
+			ids->graph_id(g->graph, &graph);
+		gpc_buf_str(out, "gexec");
+		gpc_buf_u64(out, now);
+		gpc_buf_u64(out, tid);
+		gpc_buf_u64(out, exec);
+		gpc_buf_u64(out, graph);
+		gpc_buf_endline(out);
+		return 1;
+	default:
 		return 0;
 	}
 }

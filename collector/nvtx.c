@@ -38,6 +38,7 @@ struct open_range {
 	const char *domain;     /* owned by its domain handle, "" = default */
 	uint32_t color, tid;
 	int64_t payload;
+	uint64_t nodes_at;      /* push/pop: the thread's graph node count when it began */
 	bool keep;              /* collecting when it began */
 };
 
@@ -48,6 +49,7 @@ static __thread struct {
 	int n, cap;
 	int dropped;            /* pushes beyond MAX_DEPTH not yet popped */
 	uint32_t tid;
+	uint64_t nodes_made;    /* CUDA graph nodes this thread made (gpc_nvtx_node_made) */
 } stack;
 
 static struct {
@@ -239,7 +241,7 @@ static int push(const char *domain, const nvtxEventAttributes_t *a, char *name)
 	r = &stack.v[stack.n++];
 	*r = (struct open_range){.start = gpc_now(), .name = name, .domain = domain,
 				 .color = color_of(a), .tid = this_tid(), .payload = payload_of(a),
-				 .keep = gpc_collecting()};
+				 .nodes_at = stack.nodes_made, .keep = gpc_collecting()};
 	return stack.n - 1;
 }
 
@@ -259,11 +261,18 @@ static int pop(const char *domain)
 	struct open_range r = stack.v[i];
 	memmove(&stack.v[i], &stack.v[i + 1], (size_t)(stack.n - i - 1) * sizeof(r));
 	stack.n--;
-	if (r.keep || gpc_collecting())
+	/* a range around a graph node's capture says what the node is, and the
+	** graph may be replayed inside the capture range */
+	if (r.keep || gpc_collecting() || r.nodes_at != stack.nodes_made)
 		emit("range\tpush", &r, end, 0);
 	else
 		free(r.name);
 	return stack.n;
+}
+
+void gpc_nvtx_node_made(void)
+{
+	stack.nodes_made++;
 }
 
 static int push_a(const char *m)

@@ -27,7 +27,7 @@ python)
 	pypre=""
 	case $BUILD in *asan*) pypre=$(${CC:-cc} -print-file-name=libasan.so) ;; esac
 	GPUPROF_LIB=$TOP/$BUILD/libgpuprof.so PYTHONPATH=$TOP/python LD_PRELOAD=$pypre \
-		ASAN_OPTIONS=detect_leaks=0 python3 "tests/python/$n.py" >"$log" 2>&1 ;;
+		ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 python3 "tests/python/$n.py" >"$log" 2>&1 ;;
 cli)
 	TMP=$OUTDIR/$n.tmp; rm -rf "$TMP"; mkdir -p "$TMP"; export TMP
 	(. tests/lib.sh && . "tests/cli/$n.sh") >"$log" 2>&1 ;;

@@ -1,7 +1,8 @@
 /*
 ** The gpuprof recording format: what libgpuprof writes when GPUPROF_RECORD
-** is set (version 1), what `gpuprof record`'s collector writes (version 2),
-** and what gpuprof's "gpuprof-rec" reader reads (both versions).
+** is set (version 1), what `gpuprof record`'s collector writes (version 3;
+** version 2 before CUDA graph nodes were recorded), and what gpuprof's
+** "gpuprof-rec" reader reads (all three).
 **
 ** Ownership: constants only.
 **
@@ -26,9 +27,9 @@
 **                                            trailer means a truncated file
 **
 ** Version 2 (the CUPTI collector) adds these lines, anywhere between the
-** magic line and the end line.  Kinds are CUPTI's numbering, which is
-** nvprof's: COPY_KIND CUpti_ActivityMemcpyKind (1 HtoD, 2 DtoH, 8 DtoD,
-** 10 PtoP...), MEM_KIND CUpti_ActivityMemoryKind (1 pageable, 2 pinned,
+** magic line and the end line; version 3 adds what is marked so.  Kinds
+** are CUPTI's numbering, which is nvprof's: COPY_KIND
+** CUpti_ActivityMemcpyKind (1 HtoD, 2 DtoH, 8 DtoD, 10 PtoP...), MEM_KIND CUpti_ActivityMemoryKind (1 pageable, 2 pinned,
 ** 3 device, 5 managed...), SYNC_KIND CUpti_ActivitySynchronizationType
 ** (1 event sync, 2 stream wait event, 3 stream sync, 4 context sync).
 **
@@ -40,13 +41,29 @@
 **           the launching API call (a graph's launch for graph nodes)
 **   memcpy  START END DEVICE CONTEXT STREAM CORR COPY_KIND SRC_KIND
 **           DST_KIND ASYNC BYTES SRC_DEVICE DST_DEVICE   (-1 = not P2P)
+**           [version 3: GRAPH_ID GRAPH_NODE, 0 0 = not from a graph]
 **   memset  START END DEVICE CONTEXT STREAM CORR BYTES VALUE MEM_KIND
+**           [version 3: GRAPH_ID GRAPH_NODE]
 **   api     runtime|driver START END TID CORR CBID RETURN
 **           CBID is CUPTI's callback id (the API's name by its tables)
 **   sync    START END CONTEXT STREAM CORR SYNC_KIND EVENT_ID
 **           STREAM and EVENT_ID 4294967295 = not applicable
+**   event   CORR EVENT_ID DEVICE CONTEXT STREAM
+**           a cudaEventRecord as the GPU saw it: the stream the event
+**           was recorded on (CORR: the record call's correlation id)
 **   graph   START END DEVICE CONTEXT STREAM CORR GRAPH_ID
 **           one CUDA graph launch (--cuda-graph-trace graph)
+**   gnode   TIME TID GRAPH_ID NODE ORIGINAL NODE_TYPE     (version 3)
+**           a CUDA graph node made (ORIGINAL 0: by stream capture or a
+**           cudaGraphAdd*Node call) or cloned from node ORIGINAL (at
+**           cudaGraphInstantiate, cudaGraphClone), at TIME on thread TID:
+**           CUPTI's graph node callbacks, ids as CUPTI's kernel, memcpy
+**           and memset records give them (GRAPH_NODE); NODE_TYPE is
+**           CUgraphNodeType (0 kernel, 1 memcpy, 2 memset, 3 host...).
+**           The ranges open on TID at the creation's TIME are the node's
+**           capture context (its op, layer, shapes).
+**   gexec   TIME TID EXEC_ID GRAPH_ID                     (version 3)
+**           an executable graph instantiated from graph GRAPH_ID
 **   overhead KIND START END                  CUPTI's own time: KIND is
 **           instrumentation, buffer_flush, buffer_request, resource,
 **           driver_compiler, module_loading, lazy_function_loading,
@@ -71,7 +88,7 @@
 
 #define GPREC_MAGIC "GPUPROF-REC\t"
 #define GPREC_VERSION 1          /* what libgpuprof writes */
-#define GPREC_VERSION_COLLECTOR 2 /* what the collector writes */
+#define GPREC_VERSION_COLLECTOR 3 /* what the collector writes (2: before graph nodes) */
 
 /* Range kinds, in the order of this list's indexes. */
 enum gprec_kind {

@@ -195,14 +195,33 @@
     });
     byId('chart-breakdown').setAttribute('data-bars', String(chart.getDatasetMeta(0).data.length));
     setMarks('chart-breakdown', chartMarks(chart));
-    var t = byId('idle-causes');
-    var hr = el('tr');
-    ['GPU', 'Span', 'Busy', 'Idle'].concat(inp.idle_causes.map(function (c) { return 'idle: ' + c; })).forEach(function (h) { hr.appendChild(el('th', h)); });
+    idleTable(inp.idle_causes, [], inp.breakdown.filter(function (w) { return w.iter < 0; }).map(function (w) {
+      return { lead: [], w: w };
+    }));
+  }
+
+  /*
+   * The table under the breakdown: per GPU (rows: {lead: leading cells,
+   * w: its whole-trace window}) its GPU span, the busy time with its share
+   * of the GPU span (advise's denominator), the idle time and the idle
+   * time of each cause some row has.
+   */
+  function idleTable(causes, leadTitles, rows) {
+    var t = byId('idle-causes'), hr = el('tr');
+    var shown = causes.map(function (c, i) { return i; }).filter(function (i) {
+      return rows.some(function (r) { return r.w.causes[i] > 0; });
+    });
+    leadTitles.concat(['GPU', 'GPU span', 'Busy (share of the GPU span)', 'Idle'],
+                      shown.map(function (i) { return 'idle: ' + causes[i]; })).forEach(function (h) {
+      hr.appendChild(el('th', h));
+    });
     t.appendChild(hr);
-    inp.breakdown.filter(function (w) { return w.iter < 0; }).forEach(function (w) {
-      var span = w.end - w.start;
-      var tr = el('tr');
-      [w.device, fmtNs(span), pct(span - w.idle, span), fmtNs(w.idle)].concat(w.causes.map(fmtNs)).forEach(function (v) { tr.appendChild(el('td', v)); });
+    rows.forEach(function (r) {
+      var w = r.w, span = w.end - w.start, tr = el('tr');
+      r.lead.concat([w.device, fmtNs(span), fmtNs(span - w.idle) + ' (' + pct(span - w.idle, span) + ')', fmtNs(w.idle)],
+                    shown.map(function (i) { return fmtNs(w.causes[i]); })).forEach(function (v) {
+        tr.appendChild(el('td', v));
+      });
       t.appendChild(tr);
     });
   }
@@ -263,7 +282,7 @@
     table('table-layers', [
       { key: 'name', title: 'Layer' },
       { key: 'ns', title: 'GPU time', num: true, fmt: fmtNs },
-      { key: 'share', title: 'Share', num: true, fmt: function (v) { return (100 * v).toFixed(1) + '%'; } },
+      { key: 'share', title: 'Share of GPU time', num: true, fmt: function (v) { return (100 * v).toFixed(1) + '%'; } },
       { key: 'ns', title: '', bar: true, fmt: fmtNs },
       { key: 'count', title: 'Kernels', num: true }
     ], inp.layers.map(function (l) {
@@ -275,7 +294,7 @@
     table('table-ops', [
       { key: 'name', title: 'Op' },
       { key: 'ns', title: 'GPU time', num: true, fmt: fmtNs },
-      { key: 'share', title: 'Share', num: true, fmt: function (v) { return (100 * v).toFixed(1) + '%'; } },
+      { key: 'share', title: 'Share of GPU time', num: true, fmt: function (v) { return (100 * v).toFixed(1) + '%'; } },
       { key: 'ns', title: '', bar: true, fmt: fmtNs },
       { key: 'count', title: 'Kernels', num: true },
       { key: 'rate', title: 'Achieved FLOP/s', num: true, fmt: function (v) { return fmtRate(v, 'FLOP/s'); } },
@@ -383,7 +402,7 @@
                  pointRadius: 0, borderWidth: 1, data: d.busy.map(function (b) { return 100 * b; }) };
       }) },
       options: { scales: { x: { title: { display: true, text: 'ms from the start (' + n + ' buckets of ' + fmtNs(tl.width) + ')' } },
-                           y: { min: 0, max: 100, title: { display: true, text: 'busy %' } } } }
+                           y: { min: 0, max: 100, title: { display: true, text: 'busy % of each bucket' } } } }
     });
     setMarks('chart-timeline', chartMarks(chart));
   }
@@ -423,7 +442,7 @@
     table('table-kernels', [
       { key: 'name', title: 'Kernel' },
       { key: 'ns', title: 'GPU time', num: true, fmt: fmtNs },
-      { key: 'share', title: 'Share', num: true, fmt: function (v) { return (100 * v).toFixed(1) + '%'; } },
+      { key: 'share', title: 'Share of GPU time', num: true, fmt: function (v) { return (100 * v).toFixed(1) + '%'; } },
       { key: 'ns', title: '', bar: true, fmt: fmtNs },
       { key: 'count', title: 'Calls', num: true },
       { key: 'mean', title: 'Mean', num: true, fmt: function (v) { return fmtNs(Math.round(v)); } }
@@ -447,14 +466,47 @@
     }), { sortKey: 'ns' });
   }
 
+  function critical(inp) {
+    var c = inp.critical;
+    if (!c || !c.causes) {
+      byId('critical').hidden = true;
+      return;
+    }
+    var t = byId('critical-causes'), hr = el('tr'), tr = el('tr'), shown = 0;
+    hr.appendChild(el('th', 'Path'));
+    tr.appendChild(el('td', fmtNs(c.span)));
+    c.causes.forEach(function (name, i) {
+      if (!c.by_cause[i]) return;
+      hr.appendChild(el('th', name));
+      tr.appendChild(el('td', fmtNs(c.by_cause[i]) + ' (' + pct(c.by_cause[i], c.span) + ' of the path)'));
+      shown++;
+    });
+    t.appendChild(hr);
+    t.appendChild(tr);
+    setMarks('critical-causes', shown);
+    table('table-critical', [
+      { key: 'cause', title: 'Cause' },
+      { key: 'name', title: 'Op, kernel or call' },
+      { key: 'layer', title: 'Layer' },
+      { key: 'ns', title: 'Time on the path', num: true, fmt: fmtNs },
+      { key: 'share', title: 'Share of the path', num: true, fmt: function (v) { return (100 * v).toFixed(1) + '%'; } }
+    ], c.rows.map(function (r) {
+      return { cause: r.cause, name: r.op, layer: r.layer, ns: r.ns, share: c.span ? r.ns / c.span : 0, other: false };
+    }), { sortKey: 'ns' });
+  }
+
   function advice(inp) {
     var ol = byId('advice-list');
-    if (!inp.advice.length) ol.appendChild(el('li', 'No findings.'));
+    if (!inp.advice.length) ol.appendChild(el('li', 'No change found that saves more than 0.1% of the GPU span.'));
     inp.advice.forEach(function (a) {
       var li = el('li', null, { 'data-kind': a.kind });
       li.appendChild(el('strong', a.title));
-      li.appendChild(el('span', ' ' + fmtNs(Math.round(a.ns)) + ' at stake (' + (100 * a.share).toFixed(1) + '% of GPU time), ' +
-                        a.count + ' involved [' + a.kind + ']', { class: 'at-stake' }));
+      li.appendChild(el('span', a.notice ? ' [' + a.kind + ']'
+                        : ' saves ' + fmtNs(Math.round(a.ns)) + ' (' + (100 * a.share).toFixed(1) + '% of the GPU span), ' +
+                          a.count + ' involved [' + a.kind + ']', { class: 'at-stake' }));
+      if (!a.notice && a.shared > 0)
+        li.appendChild(el('p', 'Shared: ' + fmtNs(Math.round(a.shared)) + ' more alone, saved too by the changes above' +
+                          (a.shared_with ? ' [' + a.shared_with + ']' : '')));
       li.appendChild(el('p', 'Evidence: ' + a.evidence));
       li.appendChild(el('p', 'Change: ' + a.change));
       ol.appendChild(li);
@@ -469,6 +521,9 @@
 
   function rankName(job, i) { return 'rank ' + job.ranks[i].rank; }
 
+  /* A cell format for a figure at collectives: '-' where the traces cannot tell (-1). */
+  function known(fmt) { return function (v) { return v < 0 ? '-' : fmt(v); }; }
+
   /* The facts of the job and a sortable row per rank. */
   function jobFacts(data) {
     var job = data.job, dl = byId('facts');
@@ -476,7 +531,10 @@
     fact('Ranks', job.ranks.length + ' files');
     fact('Kernels', job.kernels + ' (' + fmtNs(job.gpu_ns) + ' of GPU time' + (job.only_rank >= 0 ? ', rank ' + job.only_rank : '') + ')');
     fact('Tables and roofline', job.only_rank >= 0 ? 'rank ' + job.only_rank + ' alone (--rank)' : 'every rank\'s kernels summed by name');
-    fact('Median step skew', fmtNs(job.skew) + ' (' + job.skew_pct.toFixed(2) + '%: slowest rank\'s median step minus the fastest\'s)');
+    fact('Straggler', job.straggler >= 0 ? 'rank ' + job.straggler + ' (the others waited longest for it at the ' + job.collectives + ' collectives matched on every rank)'
+         : job.collectives ? 'none at the ' + job.collectives + ' collectives matched on every rank (that rank would arrive last at more than half of them and cause more than a quarter of the waiting)'
+         : 'unknown (no collective is matched on every rank: the traces cannot tell who waits)');
+    fact('Median step skew', fmtNs(job.skew) + ' (' + job.skew_pct.toFixed(2) + '%: slowest rank\'s median step minus the fastest\'s; a slow step is no straggler)');
     byId('table-ranks').hidden = false;
     table('table-ranks', [
       { key: 'rank', title: 'Rank', num: true },
@@ -492,6 +550,9 @@
       { key: 'steps', title: 'Steps', num: true },
       { key: 'step_median', title: 'Median step', num: true, fmt: fmtNs },
       { key: 'vs_fastest', title: 'vs fastest', num: true, fmt: function (v, r) { return '+' + fmtNs(v) + ' (' + r.vs_fastest_pct.toFixed(2) + '%)'; } },
+      { key: 'wait', title: 'Waited', num: true, fmt: known(fmtNs) },
+      { key: 'caused', title: 'Caused', num: true, fmt: known(fmtNs) },
+      { key: 'times_last', title: 'Last at', num: true, fmt: known(String) },
       { key: 'role', title: 'Role' }
     ], job.ranks.map(function (r, i) {
       var inp = data.inputs[i];
@@ -499,7 +560,8 @@
       return { rank: r.rank, name: r.path, gpu: gpus.filter(function (g, k) { return gpus.indexOf(g) === k; }).join(', '),
                kernels: inp.kernels, gpu_ns: inp.gpu_ns, span: r.span, compute: r.compute, comm: r.comm, memory: r.memory,
                idle: r.idle, steps: r.steps.length, step_median: r.step_median, vs_fastest: r.vs_fastest,
-               vs_fastest_pct: r.vs_fastest_pct, role: r.role, other: false };
+               vs_fastest_pct: r.vs_fastest_pct, wait: r.wait, caused: r.caused, times_last: r.times_last,
+               role: r.role, other: false };
     }), { sortKey: 'rank', ascending: true });
     byId('devices').hidden = true;
     document.title = 'gpuprof report: ' + job.ranks.length + ' ranks';
@@ -533,16 +595,13 @@
     });
     byId('chart-breakdown').setAttribute('data-bars', String(chart.getDatasetMeta(0).data.length));
     setMarks('chart-breakdown', chartMarks(chart));
-    var t = byId('idle-causes'), hr = el('tr');
-    ['Rank', 'GPU', 'Span', 'Busy', 'Idle'].concat(data.inputs[0].idle_causes.map(function (c) { return 'idle: ' + c; })).forEach(function (h) { hr.appendChild(el('th', h)); });
-    t.appendChild(hr);
+    var rows = [];
     data.inputs.forEach(function (inp, i) {
       inp.breakdown.filter(function (w) { return w.iter < 0; }).forEach(function (w) {
-        var span = w.end - w.start, tr = el('tr');
-        [job.ranks[i].rank, w.device, fmtNs(span), pct(span - w.idle, span), fmtNs(w.idle)].concat(w.causes.map(fmtNs)).forEach(function (v) { tr.appendChild(el('td', v)); });
-        t.appendChild(tr);
+        rows.push({ lead: [job.ranks[i].rank], w: w });
       });
     });
+    idleTable(data.inputs[0].idle_causes, ['Rank'], rows);
   }
 
   /* A line per rank of its step times by iteration; each iteration's slowest rank drawn large and red. */
@@ -626,7 +685,7 @@
         return { label: name + ' GPU ' + d.device + ' busy %',
                  data: d.busy.map(function (b, i) { return { x: (i + 0.5) * tl.width / 1e6, y: 100 * b }; }) };
       });
-    }, 'busy %', 100);
+    }, 'busy % of each bucket', 100);
   }
 
   function rankMemory(data) {
@@ -689,8 +748,9 @@
     Chart.defaults.font.size = 12;
     /* the job's tables are drawn as one input's */
     var draw = job ? [[jobFacts, data], [rankBreakdown, data], [layers, job], [ops, job], [roofline, job], [rankSteps, data],
-                      [rankTimeline, data], [rankMemory, data], [kernels, job], [rankGaps, data], [rankAdvice, data]]
-                   : [facts, breakdown, layers, ops, roofline, steps, timeline, memory, kernels, gaps, advice].map(function (f) {
+                      [rankTimeline, data], [rankMemory, data], [kernels, job], [rankGaps, data], [critical, {}],
+                      [rankAdvice, data]]
+                   : [facts, breakdown, layers, ops, roofline, steps, timeline, memory, kernels, gaps, critical, advice].map(function (f) {
                        return [f, data.inputs[0]];
                      });
     draw.forEach(function (d) {

@@ -1,34 +1,26 @@
 /*
 ** gpuprof advise's engine (advise.h): the facts every rule shares, the
-** table of rules, and the settling of their claims.  The rules live by
-** family in advise_*.c, their texts in advise_texts.h, their thresholds
-** below (docs/op-model.md, "advise").
+** table of rules, and the savings.  The rules live by family in
+** advise_*.c, their texts in advise_texts.h, their thresholds below
+** (docs/op-model.md, "advise").
 **
-** Each rule scans the trace once (kernels are sorted by start), sums the
-** time involved per group (op or kernel name, indexed by string id: no
-** hashing), and emits at most one finding with the top groups as
-** evidence.  "At stake" is an estimate of the time the change would save,
-** so findings of different rules rank together:
-**   tensor cores / TF32 / AMP: half the time of the kernels involved;
-**   below roofline: measured - ideal / 0.8 (0.8: achievable fraction);
-**   launch-bound, idle gaps, synchronization: the GPU idle time involved;
-**   idle causes (host launch, short gaps; with synchronization, pageable
-**   copies and the remaining idle gaps): each gap's time of that cause as
-**   the time breakdown split it;
-**   memcpy: the copy time; small grids: time x (1 - blocks / SMs) / 2;
-**   fusion: each row of small ops but its longest kernel;
-**   unfused attention: its softmax, scaling, mask and dropout kernels.
-**
-** Two rules can describe the same time (an idle gap before a tiny kernel
-** is both launch overhead and idle time; a slow fp32 GEMM is both fp32 and
-** below its roofline).  So a rule does not sum its time itself: it claims
-** pieces of the timeline (a kernel, a copy, an idle gap of the breakdown)
-** with the time at stake on each, measured in wall time (a kernel's own
-** share of its device's busy time: concurrent kernels split it).
-** gp_advise() then settles the claims largest finding first: each piece
-** gives what is left of it, so the times at stake are disjoint and sum to
-** at most the span x devices, and each finding says how much it shared
-** and with which kinds.
+** Each rule scans the trace once, sums the time involved per group (op,
+** kernel or call name, indexed by string id: no hashing), and emits at most
+** one finding with the top groups as evidence and the change it advises,
+** stated as a change to the timeline: time taken off kernels and copies
+** (a 2x faster GEMM, a fused elementwise row), CPU time of a cause removed
+** (data loading, allocator calls), syncs or launches no longer waited for,
+** a graph replay's own latencies gone.  The global latency changes leave
+** graph replays as recorded (gp_whatif_spec.keep_graphs): the gaps before
+** and inside replays are the graph rules' (advise_graph.c), which change
+** the replays' units one by one.
+** The engine then re-times the trace's dependency graph with each change
+** (whatif.h): what the span would be after it is the finding's saving.  The
+** findings are ranked by saving; then, in that order, each change is added
+** to the ones above it, and a finding keeps what it saves beyond them: two
+** findings that change the same work (a slow fp32 GEMM is both fp32 and
+** below its roofline) do not count its saving twice, and the model, not a
+** rule of thumb, says how much they share.
 **
 ** Adding a rule = one function in its family's file (declared in
 ** advise_int.h), one row in the table below, its texts in advise_texts.h
@@ -39,7 +31,9 @@
 #include <string.h>
 
 #include "analysis/advise_int.h"
+#include "analysis/critpath.h"
 #include "model/classify.h"
+#include "util/fmt.h"
 
 const struct gp_adv_limits gp_adv_lim = {
 	.min_share = 0.01,
@@ -68,13 +62,43 @@ void gp_adv_involved(struct gp_finding *x, double total_ns, size_t count)
 
 void gp_adv_claim(const struct gp_adv_in *in, size_t u, double ns)
 {
-	if (ns <= 0 || u >= in->nunits)
+	if (ns <= 0 || u >= in->nunits || in->dur[u] <= 0)
 		return;
-	struct gp_adv_claim *c = gp_vec_push(*in->claims);
-	c->unit = (uint32_t)u;
-	c->ns = ns < in->wall[u] ? ns : in->wall[u];
+	/* the change runs it (dur - ns) / dur as long; a unit two changes
+	** speed up keeps the larger saving (they are alternatives) */
+	float f = (float)(ns >= in->dur[u] ? 0 : (in->dur[u] - ns) / in->dur[u]);
+	if (f < in->factors[u])
+		in->factors[u] = f;
+	in->spec->unit_factor = in->factors;
 }
 
+void gp_adv_pin(const struct gp_adv_in *in, size_t u)
+{
+	if (u >= in->nunits)
+		return;
+	in->pinned[u] = 1;
+	in->spec->unit_pinned = in->pinned;
+}
+
+void gp_adv_loosen(const struct gp_adv_in *in, size_t u, uint8_t bits)
+{
+	if (u >= in->nunits)
+		return;
+	in->loose[u] |= bits;
+	in->spec->unit_loose = in->loose;
+}
+
+double gp_adv_gap_mask_ns(const struct gp_adv_in *in, size_t i, uint32_t mask, int where)
+{
+	double v = 0;
+
+	if (gp_adv_gap_graph(in, i) != where)
+		return 0;
+	for (int c = 0; c < GP_CAUSE__COUNT; c++)
+		if (mask & (1u << c))
+			v += gp_adv_gap_cause_ns(in, i, c);
+	return v;
+}
 
 void gp_adv_agg_init(struct gp_adv_agg *a, const gp_trace *t)
 {
@@ -93,8 +117,16 @@ void gp_adv_agg_free(struct gp_adv_agg *a)
 
 void gp_adv_agg_add(struct gp_adv_agg *a, gp_str id, double ns, size_t k)
 {
-	if (id >= a->n)
-		return;
+	if (id >= a->n) {   /* a name interned since (a marker's label: gp_deps_text) */
+		size_t n = (size_t)id + 1 + a->n / 4;
+		a->ns = gp_xrealloc(a->ns, n * sizeof(*a->ns));
+		a->cnt = gp_xrealloc(a->cnt, n * sizeof(*a->cnt));
+		a->sample = gp_xrealloc(a->sample, n * sizeof(*a->sample));
+		memset(a->ns + a->n, 0, (n - a->n) * sizeof(*a->ns));
+		memset(a->cnt + a->n, 0, (n - a->n) * sizeof(*a->cnt));
+		memset(a->sample + a->n, 0, (n - a->n) * sizeof(*a->sample));
+		a->n = n;
+	}
 	/* keep the longest kernel as the sample */
 	if (!a->cnt[id] || ns > a->ns[id] / a->cnt[id])
 		a->sample[id] = (int32_t)k;
@@ -123,21 +155,54 @@ int gp_adv_agg_top(const struct gp_adv_agg *a, gp_str *top, int ntop)
 	return n;
 }
 
+double gp_adv_param(const char *params, const char *key)
+{
+	size_t kl = strlen(key);
+	const char *p = params;
+
+	while (p && *p) {
+		if (strncmp(p, key, kl) == 0 && p[kl] == '=') {
+			p += kl + 1;
+			if (*p == '(') {
+				double v = 1;
+				for (p++; *p && *p != ')';) {
+					char *e;
+					double x = strtod(p, &e);
+					if (e == p)
+						break;
+					v *= x;
+					p = *e == ',' ? e + 1 : e;
+				}
+				return v;
+			}
+			char *e;
+			double v = strtod(p, &e);
+			return e == p ? -1 : v;
+		}
+		/* next key: skip to the next ',' outside parentheses */
+		int depth = 0;
+		for (; *p && (depth || *p != ','); p++)
+			depth += *p == '(' ? 1 : *p == ')' ? -1 : 0;
+		if (*p)
+			p++;
+	}
+	return -1;
+}
+
+int gp_adv_tc_multiple(enum gp_dtype dt)
+{
+	switch (dt) {
+	case GP_DT_FP8_E4M3: case GP_DT_FP8_E5M2: case GP_DT_INT8: return 16;
+	case GP_DT_TF32: return 4;
+	default: return 8;
+	}
+}
+
 double gp_adv_dur(const struct gp_kernel *k)
 {
 	return k->end > k->start ? (double)(k->end - k->start) : 0;
 }
 
-const char *gp_adv_fmt_ms(double ns, char *buf, size_t size)
-{
-	if (ns >= 1e9)
-		snprintf(buf, size, "%.2f s", ns / 1e9);
-	else if (ns >= 1e6)
-		snprintf(buf, size, "%.2f ms", ns / 1e6);
-	else
-		snprintf(buf, size, "%.1f us", ns / 1e3);
-	return buf;
-}
 
 gp_str gp_adv_group_key(const gp_trace *t, const struct gp_opres *r, size_t k)
 {
@@ -162,7 +227,7 @@ void gp_adv_evidence(const gp_trace *t, const struct gp_opres *r, const struct g
 		const char *params = r && r[s].params ? gp_s(t, r[s].params) : NULL;
 		/* long generic params (every tensor of a big op) are cut */
 		int w = snprintf(out + len, size - len, "%s%s %s in %u %s%s%.100s%s%s", i ? "; " : "",
-				 gp_s(t, top[i]), gp_adv_fmt_ms(a->ns[top[i]], d, sizeof(d)), a->cnt[top[i]], unit,
+				 gp_s(t, top[i]), gp_fmt_duration(a->ns[top[i]], d, sizeof(d)), a->cnt[top[i]], unit,
 				 params ? " (" : "", params ? params : "",
 				 params && strlen(params) > 100 ? "..." : "", params ? ")" : "");
 		if (w < 0)
@@ -171,105 +236,17 @@ void gp_adv_evidence(const gp_trace *t, const struct gp_opres *r, const struct g
 	}
 }
 
-/* A start or end of an activity, for the wall-time sweep. */
-struct edge {
-	gp_ns at;
-	int32_t dev;
-	uint32_t unit;
-	bool end;
-};
-
-static int cmp_edge(const void *pa, const void *pb)
+void gp_adv_largest_gaps(const struct gp_adv_in *in, int c, int where, char *out, size_t size)
 {
-	const struct edge *a = pa, *b = pb;
-
-	if (a->dev != b->dev)
-		return a->dev < b->dev ? -1 : 1;
-	if (a->at != b->at)
-		return a->at < b->at ? -1 : 1;
-	return (int)a->end - (int)b->end;      /* starts first: no negative count */
-}
-
-/* Fills wall[u] for the n activities a: each activity's own share of its
-** device's busy time, where k activities running at once get 1/k of it
-** each (so the walls of one device sum to its busy time).  One sorted
-** sweep: S(x) = integral of 1/active up to x, wall = S(end) - S(start).
-** Returns the number of devices with activity. */
-static int activity_walls(const struct gp_activity *a, size_t n, double *wall)
-{
-	struct edge *e = gp_xmalloc((n ? 2 * n : 1) * sizeof(*e));
-	int devices = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		e[2 * i] = (struct edge){a[i].s, a[i].dev, a[i].unit, false};
-		e[2 * i + 1] = (struct edge){a[i].e, a[i].dev, a[i].unit, true};
-	}
-	qsort(e, 2 * n, sizeof(*e), cmp_edge);
-	double S = 0;
-	size_t active = 0;
-	for (size_t i = 0; i < 2 * n; i++) {
-		if (!i || e[i].dev != e[i - 1].dev) {
-			devices++;
-			S = 0;
-			active = 0;
-		} else if (active) {
-			S += (double)(e[i].at - e[i - 1].at) / (double)active;
-		}
-		if (e[i].end) {
-			wall[e[i].unit] += S;
-			active--;
-		} else {
-			wall[e[i].unit] = -S;
-			active++;
-		}
-	}
-	free(e);
-	return devices;
-}
-
-/* Whether an API call holds the host until the GPU catches up: a call
-** that waits or a blocking copy (model/classify.h). */
-static bool holds_host(const gp_trace *t, const struct gp_api *a)
-{
-	return gp_api_sync_call(gp_s(t, gp_api_def(t, a)->name)) != GP_SYNC_CALL_NONE;
-}
-
-/* The API call whose span contains time x on any thread, preferring one
-** that holds the host (holds_host); -1 if none.  apis are sorted by start. */
-static int32_t api_at(const gp_trace *t, gp_ns x)
-{
-	int32_t best = -1;
-	size_t lo = 0, hi = t->apis.n;
-
-	while (lo < hi) {      /* first api with start > x */
-		size_t mid = (lo + hi) / 2;
-		if (t->apis.v[mid].start <= x)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	/* calls are short; look back a bounded number for one covering x */
-	for (size_t i = lo, steps = 0; i > 0 && steps < 256; i--, steps++) {
-		const struct gp_api *a = &t->apis.v[i - 1];
-		if (a->end >= x) {
-			best = (int32_t)(i - 1);
-			if (holds_host(t, a))
-				return best;
-		}
-	}
-	return best;
-}
-
-void gp_adv_largest_gaps(const struct gp_adv_in *in, int c, const bool *want, char *out, size_t size)
-{
-	struct gp_bd_gap top[3];
+	size_t top[3];
 	double ns[3];
 	size_t n = 0, len = strlen(out);
-	char d[32];
+	char d[32], when[32], story[512];
 
 	for (size_t i = 0; i < in->gaps.n; i++) {
-		double v = c >= 0 ? gp_adv_gap_cause_ns(in, i, c) : want[i] ? in->gaps.v[i].ns : 0;
-		if (v <= 0 || (n == 3 && v <= ns[2]))
+		double v = c >= 0 ? gp_adv_gap_cause_ns(in, i, c) : in->gaps.v[i].ns;
+		/* a gap the cause holds a small part of tells little about it */
+		if (gp_adv_gap_graph(in, i) != where || v <= 0 || (n == 3 && v <= ns[2]) || (n && v < 0.1 * in->gaps.v[i].ns))
 			continue;
 		size_t at = n < 3 ? n++ : 2;
 		while (at > 0 && ns[at - 1] < v) {
@@ -277,21 +254,20 @@ void gp_adv_largest_gaps(const struct gp_adv_in *in, int c, const bool *want, ch
 			ns[at] = ns[at - 1];
 			at--;
 		}
-		const struct gp_adv_gap *g = &in->gaps.v[i];
-		top[at] = (struct gp_bd_gap){.device = g->c->device, .start = g->c->start, .end = g->c->end};
+		top[at] = i;
 		ns[at] = v;
 	}
 	if (!n)
 		return;
-	gp_bd_gap_contexts(in->t, top, n);
 	if (len < size)
-		len += (size_t)snprintf(out + len, size - len, LARGEST_GAPS);
-	for (size_t i = 0; i < n; i++) {
-		if (len < size)
-			len += (size_t)snprintf(out + len, size - len, LARGEST_GAP, i ? ";" : "",
-						gp_adv_fmt_ms(ns[i], d, sizeof(d)), (double)(top[i].start - in->first) / 1e9,
-						top[i].context ? top[i].context : LARGEST_GAP_NO_CPU);
-		free(top[i].context);
+		len += (size_t)snprintf(out + len, size - len, "%s", len ? "; " LARGEST_GAPS : LARGEST_GAPS);
+	for (size_t i = 0; i < n && len < size; i++) {
+		const struct gp_bd_gap_cause *g = in->gaps.v[top[i]].c;
+		gp_gap_story(in->deps, g->unit, g->start, g->end, story, sizeof(story));
+		len += (size_t)snprintf(out + len, size - len, LARGEST_GAP, i ? ";" : "",
+					gp_fmt_duration((double)(g->end - g->start), d, sizeof(d)),
+					gp_fmt_duration((double)(g->start - in->first), when, sizeof(when)),
+					*story ? story : LARGEST_GAP_UNKNOWN);
 	}
 }
 
@@ -304,12 +280,20 @@ static const struct {
 	{"tc-not-used", gp_rule_tc_not_used},
 	{"fp32-gemm", gp_rule_fp32_gemm},
 	{"below-roofline", gp_rule_roofline},
-	{"idle-gaps", gp_rule_idle_gaps},
+	{"cpu-bound", gp_rule_cpu_bound},
+	{"launch-latency", gp_rule_launch_latency},
 	{"sync-calls", gp_rule_sync_calls},
-	{"host-launch", gp_rule_host_launch},
-	{"short-gaps", gp_rule_short_gaps},
+	{"dataloader", gp_rule_dataloader},
+	{"python-cpu", gp_rule_python},
+	{"user-code", gp_rule_annotation},
+	{"allocator", gp_rule_allocator},
+	{"jit", gp_rule_jit},
+	{"cuda-api", gp_rule_cuda_api},
+	{"event-wait", gp_rule_event_wait},
+	{"untraced-cpu", gp_rule_untraced},
 	{"tiny-kernels", gp_rule_tiny_kernels},
 	{"pageable-memcpy", gp_rule_pageable_memcpy},
+	{"host-sync-copies", gp_rule_sync_copies},
 	{"sync-memcpy", gp_rule_sync_memcpy},
 	{"small-grid", gp_rule_small_grid},
 	{"fp32-unshaped", gp_rule_fp32_unshaped},
@@ -317,105 +301,225 @@ static const struct {
 	{"unfused-attention", gp_rule_unfused_attention},
 	{"alloc-churn", gp_rule_alloc_churn},
 	{"exposed-comm", gp_rule_exposed_comm},
+	{"graph-unattributed", gp_rule_graph_unattributed},
+	{"graph-host-bound", gp_rule_graph_host_bound},
+	{"graph-gaps", gp_rule_graph_gaps},
 };
 
 #define NRULES (sizeof(rules) / sizeof(rules[0]))
 
-/* What finding i of the settling claims: its claims and what it got. */
-struct pending {
-	gp_adv_claims claims;
-	double overlap[NRULES];  /* by finding index: time it shared with that one */
-	bool settled;
+/* A fired finding's change, kept until its saving is known: the spec, the
+** units it speeds up, the copies it issues without waiting and the units
+** it loosens (sparse: most findings touch few). */
+struct change {
+	struct gp_whatif_spec spec;
+	GP_VEC(uint32_t) units;
+	GP_VEC(float) factors;
+	GP_VEC(uint32_t) pinned;
+	GP_VEC(uint32_t) loosened;
+	GP_VEC(uint8_t) loose;
 };
 
-/* The time at stake of claims c on what is left of each unit. */
-static double unclaimed(const gp_adv_claims *c, const double *left)
+static void change_free(struct change *c)
 {
-	double ns = 0;
-
-	for (size_t i = 0; i < c->n; i++)
-		ns += c->v[i].ns < left[c->v[i].unit] ? c->v[i].ns : left[c->v[i].unit];
-	return ns;
+	gp_vec_free(c->units);
+	gp_vec_free(c->factors);
+	gp_vec_free(c->pinned);
+	gp_vec_free(c->loosened);
+	gp_vec_free(c->loose);
 }
 
-/* Writes "kind, kind" of the findings x overlapped, largest overlap first. */
-static void name_overlaps(const struct gp_findings *f, const double *overlap, char *out, size_t size)
+/* Copies the running rule's change out of in (and resets in for the next). */
+static void keep_change(struct gp_adv_in *in, struct change *c)
 {
-	bool used[NRULES] = {0};
-	size_t len = 0;
-
-	out[0] = 0;
-	for (;;) {
-		size_t best = NRULES;
-		for (size_t j = 0; j < f->v.n; j++)
-			if (!used[j] && overlap[j] > 0 && (best == NRULES || overlap[j] > overlap[best]))
-				best = j;
-		if (best == NRULES || len >= size)
-			return;
-		used[best] = true;
-		int w = snprintf(out + len, size - len, "%s%s", len ? ", " : "", f->v.v[best].kind);
-		if (w < 0)
-			return;
-		len += (size_t)w;
+	memset(c, 0, sizeof(*c));
+	c->spec = *in->spec;
+	c->spec.unit_factor = NULL;
+	c->spec.unit_pinned = NULL;
+	c->spec.unit_loose = NULL;
+	for (size_t u = 0; u < in->nunits; u++) {
+		if (in->factors[u] < 1) {
+			*gp_vec_push(c->units) = (uint32_t)u;
+			*gp_vec_push(c->factors) = in->factors[u];
+			in->factors[u] = 1;
+		}
+		if (in->pinned[u]) {
+			*gp_vec_push(c->pinned) = (uint32_t)u;
+			in->pinned[u] = 0;
+		}
+		if (in->loose[u]) {
+			*gp_vec_push(c->loosened) = (uint32_t)u;
+			*gp_vec_push(c->loose) = in->loose[u];
+			in->loose[u] = 0;
+		}
 	}
+	memset(in->spec, 0, sizeof(*in->spec));
 }
 
-/* Settles the claims p of the findings f (one per finding): the finding
-** with the most unclaimed time at stake first, each taking what is left of
-** its units; sets each finding's ns, overlap_ns and overlaps, and orders
-** f by ns (largest first, the order they settled in). */
-static void settle(struct gp_findings *f, struct pending *p, size_t nunits, const double *wall)
+/* Adds change c to spec (factors, pinned, loose: the arrays spec points to
+** when units change). */
+static void apply_change(const struct change *c, struct gp_whatif_spec *spec, float *factors, uint8_t *pinned,
+			 uint8_t *loose)
 {
-	double *left = gp_xmalloc((nunits ? nunits : 1) * sizeof(*left));
-	int8_t *owner = gp_xmalloc(nunits ? nunits : 1);   /* last finding that took from a unit */
-	size_t *order = gp_xmalloc((f->v.n ? f->v.n : 1) * sizeof(*order));
-	struct gp_finding *sorted = gp_xmalloc((f->v.n ? f->v.n : 1) * sizeof(*sorted));
+	spec->remove_cpu |= c->spec.remove_cpu;
+	spec->no_launch_latency |= c->spec.no_launch_latency;
+	spec->no_gpu_gaps |= c->spec.no_gpu_gaps;
+	spec->pinned_copies |= c->spec.pinned_copies;
+	spec->no_syncs |= c->spec.no_syncs;
+	spec->no_launch_waits |= c->spec.no_launch_waits;
+	for (size_t i = 0; i < c->units.n; i++)
+		if (c->factors.v[i] < factors[c->units.v[i]])
+			factors[c->units.v[i]] = c->factors.v[i];
+	if (c->units.n)
+		spec->unit_factor = factors;
+	for (size_t i = 0; i < c->pinned.n; i++)
+		pinned[c->pinned.v[i]] = 1;
+	if (c->pinned.n)
+		spec->unit_pinned = pinned;
+	for (size_t i = 0; i < c->loosened.n; i++)
+		loose[c->loosened.v[i]] |= c->loose.v[i];
+	if (c->loosened.n)
+		spec->unit_loose = loose;
+}
 
-	memcpy(left, wall, nunits * sizeof(*left));
-	memset(owner, -1, nunits);
-	for (size_t round = 0; round < f->v.n; round++) {
-		size_t best = f->v.n;
-		double best_ns = -1;
-		for (size_t i = 0; i < f->v.n; i++) {
-			if (p[i].settled)
-				continue;
-			double ns = unclaimed(&p[i].claims, left);
-			if (ns > best_ns) {
-				best = i;
-				best_ns = ns;
+/* Whether sorted lists a and b of n and m entries share one. */
+static bool sorted_share(const uint32_t *a, size_t n, const uint32_t *b, size_t m)
+{
+	for (size_t i = 0, j = 0; i < n && j < m;) {
+		if (a[i] == b[j])
+			return true;
+		if (a[i] < b[j])
+			i++;
+		else
+			j++;
+	}
+	return false;
+}
+
+/* Whether changes a and b touch the same work: a unit both speed up, a
+** copy both pin, a unit both loosen, a CPU cause both remove, a wait both
+** drop. */
+static bool changes_share(const struct change *a, const struct change *b)
+{
+	const struct gp_whatif_spec *x = &a->spec, *y = &b->spec;
+
+	if ((x->remove_cpu & y->remove_cpu) || (x->no_launch_latency && y->no_launch_latency) ||
+	    (x->no_gpu_gaps && y->no_gpu_gaps) || (x->pinned_copies && y->pinned_copies) ||
+	    (x->no_syncs && y->no_syncs) || (x->no_launch_waits && y->no_launch_waits))
+		return true;
+	return sorted_share(a->units.v, a->units.n, b->units.v, b->units.n) ||
+	       sorted_share(a->pinned.v, a->pinned.n, b->pinned.v, b->pinned.n) ||
+	       sorted_share(a->loosened.v, a->loosened.n, b->loosened.v, b->loosened.n);
+}
+
+/* What the change spec saves: how much shorter replay r makes the GPU span
+** of the process whose work ends last (its whole span when it ran no GPU
+** work), the denominator every finding's share is of. */
+static double saving(struct gp_replay *r, const struct gp_whatif_spec *spec)
+{
+	struct gp_whatif_result res;
+	double saved;
+
+	gp_replay_run(r, spec, &res);
+	saved = res.gpu_before > 0 ? (double)(res.gpu_before - res.gpu_after)
+				   : (double)(res.span_before - res.span_after);
+	gp_whatif_result_free(&res);
+	return saved;
+}
+
+static int cmp_alone(const void *pa, const void *pb, void *ctx)
+{
+	const struct gp_finding *f = ctx;
+	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+
+	if (f[a].first != f[b].first)
+		return f[a].first ? -1 : 1;
+	if (f[a].alone_ns != f[b].alone_ns)
+		return f[a].alone_ns > f[b].alone_ns ? -1 : 1;
+	if (f[a].total_ns != f[b].total_ns)
+		return f[a].total_ns > f[b].total_ns ? -1 : 1;
+	return (a > b) - (a < b);
+}
+
+/* Re-times the trace with each finding's change for its saving alone, ranks
+** them, then applies the changes in rank order for what each saves beyond
+** the ones above it; drops findings that save nothing measurable (a
+** thousandth of the span) unless they are notices.  Every replay keeps the
+** graph replays' latencies but where a change loosens their units
+** (keep_graphs). */
+static void rank_by_saving(struct gp_findings *f, struct change *ch, gp_deps *d, size_t nunits)
+{
+	struct gp_replay *r = gp_replay_new(d);
+	size_t n = f->v.n, *order = gp_xmalloc((n ? n : 1) * sizeof(*order));
+	float *factors = gp_xmalloc((nunits ? nunits : 1) * sizeof(*factors));
+	uint8_t *pinned = gp_xcalloc(nunits ? nunits : 1, 1);
+	uint8_t *loose = gp_xcalloc(nunits ? nunits : 1, 1);
+	struct gp_finding *sorted = gp_xmalloc((n ? n : 1) * sizeof(*sorted));
+	struct change *sorted_ch = gp_xmalloc((n ? n : 1) * sizeof(*sorted_ch));
+	struct gp_whatif_spec all = {.keep_graphs = true};
+	double before = 0;
+	size_t kept = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		struct gp_whatif_spec spec = {.keep_graphs = true};
+		for (size_t u = 0; u < nunits; u++) {
+			factors[u] = 1;
+			pinned[u] = 0;
+			loose[u] = 0;
+		}
+		apply_change(&ch[i], &spec, factors, pinned, loose);
+		f->v.v[i].alone_ns = r ? saving(r, &spec) : 0;
+		order[i] = i;
+	}
+	qsort_r(order, n, sizeof(*order), cmp_alone, f->v.v);
+	for (size_t u = 0; u < nunits; u++) {
+		factors[u] = 1;
+		pinned[u] = 0;
+		loose[u] = 0;
+	}
+	for (size_t k = 0; k < n; k++) {
+		struct gp_finding *x = &f->v.v[order[k]];
+		double together;
+		apply_change(&ch[order[k]], &all, factors, pinned, loose);
+		together = r ? saving(r, &all) : 0;
+		x->ns = together - before;
+		if (x->ns < 0)
+			x->ns = 0;
+		before = together;
+		x->overlap_ns = x->alone_ns > x->ns ? x->alone_ns - x->ns : 0;
+		if (!x->first && x->alone_ns < 1e-3 * f->span_ns) {
+			change_free(&ch[order[k]]);
+			continue;
+		}
+		/* the findings above it that change the same work */
+		size_t len = 0;
+		x->overlaps[0] = '\0';
+		for (size_t j = 0; j < kept && x->overlap_ns > 0; j++)
+			if (changes_share(&sorted_ch[j], &ch[order[k]]) && len < sizeof(x->overlaps)) {
+				int w = snprintf(x->overlaps + len, sizeof(x->overlaps) - len, "%s%s", len ? ", " : "",
+						 sorted[j].kind);
+				len = w < 0 ? len : len + (size_t)w;
 			}
-		}
-		struct pending *b = &p[best];
-		struct gp_finding *x = &f->v.v[best];
-		x->ns = 0;
-		x->overlap_ns = 0;
-		for (size_t c = 0; c < b->claims.n; c++) {
-			uint32_t u = b->claims.v[c].unit;
-			double want = b->claims.v[c].ns, take = want < left[u] ? want : left[u];
-			if (want > take && owner[u] >= 0)
-				b->overlap[owner[u]] += want - take;
-			x->ns += take;
-			x->overlap_ns += want - take;
-			left[u] -= take;
-			owner[u] = (int8_t)best;
-		}
-		b->settled = true;
-		order[round] = best;
+		sorted[kept] = *x;
+		sorted_ch[kept++] = ch[order[k]];
 	}
-	for (size_t i = 0; i < f->v.n; i++)
-		name_overlaps(f, p[i].overlap, f->v.v[i].overlaps, sizeof(f->v.v[i].overlaps));
-	for (size_t round = 0; round < f->v.n; round++)
-		sorted[round] = f->v.v[order[round]];
-	if (f->v.n)
-		memcpy(f->v.v, sorted, f->v.n * sizeof(*sorted));
+	for (size_t k = 0; k < kept; k++) {
+		change_free(&sorted_ch[k]);
+	}
+	if (kept)
+		memcpy(f->v.v, sorted, kept * sizeof(*sorted));
+	f->v.n = kept;
 	free(sorted);
+	free(sorted_ch);
+	free(factors);
+	free(pinned);
+	free(loose);
 	free(order);
-	free(owner);
-	free(left);
+	gp_replay_free(r);
 }
 
-/* The gaps of breakdown b as the rules see them: each with its length and,
-** when long, the API call the CPU was in at its middle. */
+/* The gaps of breakdown b as the rules see them, and the idle time and
+** gaps of each cause. */
 static void gaps_of(struct gp_adv_in *in, const gp_breakdown *b)
 {
 	for (size_t i = 0; i < b->ngap_causes; i++) {
@@ -423,13 +527,28 @@ static void gaps_of(struct gp_adv_in *in, const gp_breakdown *b)
 		struct gp_adv_gap *g = gp_vec_push(in->gaps);
 		g->c = c;
 		g->ns = (double)(c->end - c->start);
-		g->api = g->ns >= gp_adv_lim.idle_gap_ns ? api_at(in->t, c->start + (gp_ns)(g->ns / 2)) : -1;
+		for (int k = 0; k < GP_IDLE__COUNT; k++)
+			if (c->idle[k] > 0)
+				in->idle_cause_gaps[k]++;
 	}
 }
 
-/* Sums breakdown b's whole-trace windows over devices into in: the
-** communication, its exposed part, the idle time and its causes. */
-static void sums_of(struct gp_adv_in *in, const gp_breakdown *b)
+/* Where each gap of in ends (in->gap_graph, which *owned receives to free)
+** and the idle time of each cause in the gaps before eager work. */
+static void gap_ends_of(struct gp_adv_in *in, uint8_t **owned)
+{
+	*owned = gp_adv_gap_graphs(in);
+	in->gap_graph = *owned;
+	memcpy(in->eager_cause_ns, in->idle_cause_ns, sizeof(in->eager_cause_ns));
+	for (size_t i = 0; i < in->gaps.n; i++)
+		if (gp_adv_gap_graph(in, i) != GP_ADV_GAP_EAGER)
+			for (int c = 0; c < GP_IDLE__COUNT; c++)
+				in->eager_cause_ns[c] -= gp_adv_gap_cause_ns(in, i, c);
+}
+
+/* Sums breakdown b's whole-trace windows over devices into in and f: the
+** communication, its exposed part, the busy and idle time and its causes. */
+static void sums_of(struct gp_adv_in *in, const gp_breakdown *b, struct gp_findings *f)
 {
 	for (size_t i = 0; i < b->nwin; i++) {
 		const struct gp_bd_window *w = &b->win[i];
@@ -437,6 +556,8 @@ static void sums_of(struct gp_adv_in *in, const gp_breakdown *b)
 			       w->by_mask[GP_BD_COMPUTE | GP_BD_COMM | GP_BD_MEMORY];
 		if (w->iter >= 0)
 			continue;
+		f->devices++;
+		f->busy_ns += (double)gp_bd_busy(w);
 		in->comm_ns += (double)gp_bd_kind_time(w, GP_BD_COMM);
 		in->comm_exposed_ns += (double)(gp_bd_kind_time(w, GP_BD_COMM) - hidden);
 		in->idle_ns += (double)w->by_mask[0];
@@ -445,20 +566,143 @@ static void sums_of(struct gp_adv_in *in, const gp_breakdown *b)
 	}
 }
 
-void gp_advise(const gp_trace *t, const struct gp_ops *ops, const gp_breakdown *b, struct gp_findings *f)
+/* The GPU span of breakdown b's whole-trace windows (first GPU work on any
+** device to the last) into f->span_ns, when there is GPU work. */
+static void gpu_span_of(const gp_breakdown *b, struct gp_findings *f)
 {
-	struct gp_adv_in in = {.t = t, .r = ops->r, .ops = ops, .b = b, .f = f};
-	struct pending p[NRULES];
+	gp_ns first = INT64_MAX, last = INT64_MIN;
+
+	for (size_t i = 0; i < b->nwin; i++)
+		if (b->win[i].iter < 0 && b->win[i].end > b->win[i].start) {
+			first = b->win[i].start < first ? b->win[i].start : first;
+			last = b->win[i].end > last ? b->win[i].end : last;
+		}
+	if (last > first)
+		f->span_ns = (double)(last - first);
+}
+
+/* The steps of the trace on the step clock and their median (critpath.h's
+** windows of the process whose work ends last). */
+static void steps_of(gp_deps *d, struct gp_findings *f)
+{
+	struct gp_cp_scope sc;
+	struct gp_cp_window *win;
+	size_t n;
+
+	if (!gp_critpath_scope(d, &sc))
+		return;
+	gp_critpath_windows(d->t, &sc, &win, &n);
+	if (n > 1) {
+		gp_ns *v = gp_xmalloc((n - 1) * sizeof(*v));
+		for (size_t i = 1; i < n; i++) {
+			gp_ns x = win[i].end - win[i].start;
+			size_t j = i - 1;
+			while (j > 0 && v[j - 1] > x) {   /* insertion sort: steps are few */
+				v[j] = v[j - 1];
+				j--;
+			}
+			v[j] = x;
+		}
+		f->steps = n - 1;
+		f->step_ns = (double)v[(n - 1) / 2];
+		free(v);
+	}
+	free(win);
+}
+
+/* The share of GPU time or of idle time a trace must leave unexplained
+** before advise says so first. */
+#define COVERAGE_MIN 0.25
+
+/* The notice of what the trace cannot tell (never "no findings" when it
+** cannot): GPU time with no known op (work launched before the trace,
+** launches outside any op; graph replays without capture information are
+** graph-unattributed's notice) and idle time with no known cause; fires
+** when either is COVERAGE_MIN of its whole. */
+static bool coverage(const struct gp_adv_in *in, struct gp_finding *x)
+{
+	const gp_trace *t = in->t;
+	double nolaunch = 0, noop = 0, unknown, untraced, d;
+	char what[128], d1[32], d2[32], d3[32];
+	size_t len = 0, n = 0;
+
+	for (size_t k = 0; k < t->kernels.n; k++) {
+		const struct gp_attr *a = &t->attrs[k];
+		if (a->op || a->marker || gp_unit_replayed(in->deps, k))
+			continue;
+		d = gp_adv_dur(&t->kernels.v[k]);
+		n++;
+		if (a->api < 0)
+			nolaunch += d;
+		else
+			noop += d;
+	}
+	unknown = in->idle_cause_ns[GP_CAUSE_UNKNOWN];
+	untraced = in->idle_cause_ns[GP_CAUSE_UNTRACED];
+	bool ops = in->f->gpu_ns > 0 && nolaunch + noop >= COVERAGE_MIN * in->f->gpu_ns;
+	bool idle = in->idle_ns >= 0.05 * in->f->span_ns && unknown + untraced >= COVERAGE_MIN * in->idle_ns;
+	if (!ops && !idle)
+		return false;
+	what[0] = '\0';
+	if (ops)
+		len += (size_t)snprintf(what, sizeof(what), COVER_OPS, 100 * (nolaunch + noop) / in->f->gpu_ns);
+	if (idle)
+		snprintf(what + len, sizeof(what) - len, "%s" COVER_IDLE, ops ? " and " : "",
+			 100 * (unknown + untraced) / in->idle_ns);
+	snprintf(x->title, sizeof(x->title), COVER_TITLE, what);
+	gp_adv_involved(x, nolaunch + noop + unknown + untraced, n);
+	len = 0;
+	const struct {
+		double ns;
+		const char *fmt;
+	} parts[] = {{nolaunch, COVER_EVIDENCE_NOLAUNCH}, {noop, COVER_EVIDENCE_NOOP}};
+	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+		if (parts[i].ns <= 0 || len >= sizeof(x->evidence))
+			continue;
+		len += (size_t)snprintf(x->evidence + len, sizeof(x->evidence) - len, "%s", len ? "; " : "");
+		len += (size_t)snprintf(x->evidence + len, sizeof(x->evidence) - len, parts[i].fmt,
+					gp_fmt_duration(parts[i].ns, d1, sizeof(d1)));
+	}
+	if (unknown + untraced > 0 && len < sizeof(x->evidence))
+		snprintf(x->evidence + len, sizeof(x->evidence) - len, "%s" COVER_EVIDENCE_IDLE, len ? "; " : "",
+			 gp_fmt_duration(unknown + untraced, d1, sizeof(d1)), gp_fmt_duration(unknown, d2, sizeof(d2)),
+			 gp_fmt_duration(untraced, d3, sizeof(d3)));
+	snprintf(x->change, sizeof(x->change), "%s", COVER_CHANGE);
+	x->first = true;
+	return true;
+}
+
+/* graph-unattributed goes first, before the other notices: it says what to
+** record so that the other findings can see the replayed time. */
+static void first_what_to_record(struct gp_findings *f)
+{
+	for (size_t i = 1; i < f->v.n; i++)
+		if (strcmp(f->v.v[i].kind, "graph-unattributed") == 0) {
+			struct gp_finding x = f->v.v[i];
+			memmove(&f->v.v[1], &f->v.v[0], i * sizeof(x));
+			f->v.v[0] = x;
+			return;
+		}
+}
+
+void gp_advise(const gp_trace *t, const struct gp_ops *ops, const gp_breakdown *b, gp_deps *d,
+	       struct gp_findings *f)
+{
+	struct gp_whatif_spec spec = {0};
+	struct gp_adv_in in = {.t = t, .r = ops->r, .ops = ops, .b = b, .deps = d, .f = f, .spec = &spec};
+	struct change ch[NRULES + 1];   /* the rules' and the coverage notice's (none) */
 	gp_ns last = 0;
 	const struct gp_gpu *g = ops->po.gpu;
 	struct gp_gpu est;      /* a GPU the table lacks: its estimated peaks */
+	double *dur;
+	uint8_t *gap_graph;
 
 	memset(f, 0, sizeof(*f));
-	memset(p, 0, sizeof(p));
 	for (size_t k = 0; k < t->kernels.n; k++)
 		f->gpu_ns += gp_adv_dur(&t->kernels.v[k]);
 	if (gp_trace_span(t, &in.first, &last))
 		f->span_ns = (double)(last - in.first);
+	gpu_span_of(b, f);
 	for (size_t i = 0; i < t->devices.n && !g; i++)
 		g = gp_gpu_for_device(t, &t->devices.v[i], &est);
 	for (size_t i = 0; i < t->devices.n && !f->sm_count; i++)
@@ -467,39 +711,52 @@ void gp_advise(const gp_trace *t, const struct gp_ops *ops, const gp_breakdown *
 		f->sm_count = g->sm_count;
 	f->gpu = g ? g->name : NULL;
 	in.gpu = g;
-	sums_of(&in, b);
+	sums_of(&in, b, f);
 	gaps_of(&in, b);
+	gap_ends_of(&in, &gap_graph);
+	steps_of(d, f);
 
-	size_t na;
-	struct gp_activity *acts = gp_trace_activities(t, &na);
-	in.copy0 = t->kernels.n;
-	in.set0 = in.copy0 + t->memcpys.n;
-	in.gap0 = in.set0 + t->memsets.n;
-	in.nunits = in.gap0 + in.gaps.n;
-	in.wall = gp_xcalloc(in.nunits ? in.nunits : 1, sizeof(*in.wall));
-	f->devices = activity_walls(acts, na, in.wall);
-	for (size_t i = 0; i < in.gaps.n; i++)
-		in.wall[in.gap0 + i] = in.gaps.v[i].ns;
-	f->capacity_ns = f->span_ns * (f->devices > 1 ? f->devices : 1);
-	free(acts);
+	in.nunits = d->n;
+	dur = gp_xmalloc((in.nunits ? in.nunits : 1) * sizeof(*dur));
+	in.factors = gp_xmalloc((in.nunits ? in.nunits : 1) * sizeof(*in.factors));
+	in.pinned = gp_xcalloc(in.nunits ? in.nunits : 1, 1);
+	in.loose = gp_xcalloc(in.nunits ? in.nunits : 1, 1);
+	for (size_t u = 0; u < in.nunits; u++) {
+		gp_ns s = gp_unit_start(t, u), e = gp_unit_end(t, u);
+		dur[u] = e > s ? (double)(e - s) : 0;
+		in.factors[u] = 1;
+	}
+	in.dur = dur;
 
 	if (t->kernels.n && in.r && t->attrs) {
 		for (size_t i = 0; i < NRULES; i++) {
 			struct gp_finding x;
 			memset(&x, 0, sizeof(x));
-			in.claims = &p[f->v.n].claims;
 			if (rules[i].fn(&in, &x)) {
 				x.kind = rules[i].kind;
+				keep_change(&in, &ch[f->v.n]);
 				*gp_vec_push(f->v) = x;
 			} else {
-				p[f->v.n].claims.n = 0;
+				struct change drop;
+				keep_change(&in, &drop);   /* resets in for the next rule */
+				change_free(&drop);
 			}
 		}
-		settle(f, p, in.nunits, in.wall);
+		struct gp_finding x;
+		memset(&x, 0, sizeof(x));
+		if (coverage(&in, &x)) {
+			x.kind = "coverage";
+			memset(&ch[f->v.n], 0, sizeof(ch[f->v.n]));
+			*gp_vec_push(f->v) = x;
+		}
+		rank_by_saving(f, ch, d, in.nunits);
+		first_what_to_record(f);
 	}
-	for (size_t i = 0; i < NRULES; i++)
-		gp_vec_free(p[i].claims);
-	free(in.wall);
+	free(dur);
+	free(in.factors);
+	free(in.pinned);
+	free(in.loose);
+	free(gap_graph);
 	gp_vec_free(in.gaps);
 }
 

@@ -1,12 +1,12 @@
 /*
-** gpuprof advise's analysis: findings about a trace, ranked by the GPU (or
-** CPU) time at stake, each with evidence and the concrete change to make.
+** gpuprof advise's analysis: findings about a trace, each with evidence,
+** the concrete change to make and the time that change would save, ranked
+** by that saving.  A saving is not guessed from what overlaps in time: the
+** trace is re-timed on its dependency graph with the change applied
+** (whatif.h, docs/dependencies.md).  Findings that change the same work
+** share a saving: in rank order each says what it saves beyond the ones
+** above it (the changes applied together), and what it would save alone.
 ** Rules and thresholds are documented in docs/op-model.md ("advise").
-** Times at stake are disjoint: each finding claims pieces of the GPU
-** timeline (kernels, copies, the time breakdown's idle gaps), and a
-** finding's time at stake is what larger findings did not claim first; the
-** rest is its overlap, with the kinds it overlaps.  So the times at stake
-** never sum above capacity_ns.
 **
 ** Ownership: gp_advise() fills a caller-owned gp_findings; free its array
 ** with gp_findings_free().  Strings are inside the findings.
@@ -16,50 +16,75 @@
 
 #include "analysis/breakdown.h"
 #include "analysis/collectives.h"
+#include "analysis/deps.h"
 #include "model/trace.h"
 #include "ops/ops.h"
 #include "util/alloc.h"
 
+struct gp_rank_job;
+
 struct gp_finding {
 	const char *kind;       /* stable id: "tc-not-used", "fp32-gemm", ... */
-	double ns;              /* time at stake (ns) no larger finding claimed */
-	double overlap_ns;      /* time at stake that larger findings claimed first */
-	char overlaps[96];      /* their kinds, largest overlap first: "idle-gaps, fp32-gemm" */
-	double total_ns;        /* time of the kernels/calls involved */
+	double ns;              /* the span it saves beyond the findings above it */
+	double alone_ns;        /* the span it would save alone */
+	double overlap_ns;      /* alone_ns - ns: saved too by findings above */
+	char overlaps[96];      /* the kinds above whose changes touch the same work */
+	double total_ns;        /* time of the kernels, calls or idle gaps involved */
 	size_t count;           /* kernels, calls or gaps involved */
+	bool first;             /* a notice shown before the ranked findings
+				** (coverage: what the trace cannot tell) */
 	char title[160];
-	char evidence[640];
+	char evidence[1024];
 	char change[640];
 };
 
+/* The denominators every output uses (docs/op-model.md, "advise"). */
 struct gp_findings {
-	GP_VEC(struct gp_finding) v;
+	GP_VEC(struct gp_finding) v;   /* notices first, then by ns, largest first */
 	double gpu_ns;          /* total kernel time */
-	double span_ns;         /* first to last GPU activity */
+	double span_ns;         /* the GPU span: first to last GPU activity of the window */
+	double busy_ns;         /* GPU busy time in it (union per device, summed over devices) */
 	int devices;            /* devices with GPU activity */
-	double capacity_ns;     /* span_ns x devices: what the times at stake share */
+	size_t steps;           /* iterations on the step clock, 0 = none marked */
+	double step_ns;         /* their median step time, 0 = none */
 	const char *gpu;        /* peak table name used, NULL = unknown */
 	int sm_count;           /* 0 = unknown */
 };
 
-/* Runs every rule over t (attrs filled), its op model ops and its time
-** breakdown b, run with every gap's causes (gp_breakdown_opts.gap_causes:
-** the idle rules claim those gaps and read their causes; without them
-** they stay silent).  Findings are sorted by ns, largest first.  Never
-** fails. */
-void gp_advise(const gp_trace *t, const struct gp_ops *ops, const gp_breakdown *b, struct gp_findings *out);
+/* Runs every rule over t (attrs filled), its op model ops, its time
+** breakdown b (run with every gap's causes, gp_breakdown_opts.gap_causes)
+** and its dependency graph d, then re-times d with each finding's change
+** to get its saving.  Never fails. */
+void gp_advise(const gp_trace *t, const struct gp_ops *ops, const gp_breakdown *b, gp_deps *d,
+	       struct gp_findings *out);
 
 void gp_findings_free(struct gp_findings *f);
 
+/* The straggler finding ("straggler") of collectives matched across ranks
+** (m, from gp_coll_match): the rank gp_coll_straggler names.  ns and alone_ns:
+** its late, what every rank would save if it arrived on time (with the
+** next-to-last rank); total_ns: the others' wait for it; count: the calls
+** it arrived last at.  compute (NULL: not known) is each rank's compute
+** time (m's order), for the evidence.  False when there is no straggler. */
+bool gp_advise_straggler(const struct gp_coll_match *m, const gp_ns *compute, struct gp_finding *f);
+
 /* Findings about collectives matched across ranks (m, from gp_coll_match;
 ** link = the link's name for the texts, NULL = unknown): the straggler
-** rank ("coll-straggler": the time the others waited for it) and
-** collective kinds far below the link's peak ("coll-low-busbw": the pure
-** communication time above what the peak would take, scaled by the achievable
-** fraction).  The two claim disjoint time: waiting is before a call's last
-** arrival, pure communication after it, so no settling is needed between
-** them; neither overlaps a trace rule's kernel claims in another rank.
-** Sorted by ns, largest first.  Never fails. */
+** (gp_advise_straggler) and collective kinds far below the link's peak
+** ("coll-low-busbw": the pure communication time above what the peak
+** would take, scaled by the achievable fraction).  The two save disjoint
+** time: waiting is before a call's last arrival, pure communication after
+** it, so no settling is needed between them.  Sorted by ns, largest
+** first.  Never fails. */
 void gp_advise_collectives(const struct gp_coll_match *m, const char *link, struct gp_findings *out);
+
+/* advise's findings of a job of several rank files (j, its records
+** compared): the straggler (gp_advise_straggler with the ranks' compute
+** times; its saving what the job's GPU span loses with it on time,
+** gp_rank_job_on_time, the model of --what-if rank:R=on-time), or, when no collective is matched on every rank and the ranks'
+** median steps differ by more than 2%, a notice (first) that the traces
+** cannot tell who waits.  out's span_ns is the job's GPU span (its longest
+** rank's), steps the straggler's iterations.  Never fails. */
+void gp_advise_job(const struct gp_rank_job *j, struct gp_findings *out);
 
 #endif

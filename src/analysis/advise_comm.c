@@ -1,14 +1,19 @@
 /*
 ** advise's communication rules: exposed-comm (communication no compute
 ** hides, from the time breakdown) within one trace, and the findings over
-** collectives matched across the ranks of a job (gp_advise_collectives:
-** coll-straggler, coll-low-busbw; docs/comm.md).
+** collectives matched across the ranks of a job: the straggler
+** (gp_advise_straggler, for comm's and advise's), coll-low-busbw
+** (gp_advise_collectives; docs/comm.md), and advise's findings of a job
+** (gp_advise_job).
 */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "analysis/advise_int.h"
+#include "analysis/ranks.h"
+#include "util/stats.h"
 
 /* exposed-comm: communication no compute hides (the time breakdown's
 ** comm_exposed).  Each communication kernel claims its wall time times the
@@ -28,64 +33,125 @@ bool gp_rule_exposed_comm(const struct gp_adv_in *in, struct gp_finding *x)
 	for (size_t k = 0; k < t->kernels.n; k++)
 		if (gp_op_is_comm(&in->r[k])) {
 			double d = gp_adv_dur(&t->kernels.v[k]);
-			gp_adv_claim(in, k, in->wall[k] * share);
+			gp_adv_claim(in, k, in->dur[k] * share);
 			gp_adv_agg_add(&a, gp_kernel_def(t, &t->kernels.v[k])->name, d, k);
 			total += d;
 			n++;
 		}
 	gp_adv_involved(x, total, n);
-	snprintf(x->title, sizeof(x->title), COMM_TITLE, gp_adv_fmt_ms(in->comm_exposed_ns, d1, sizeof(d1)),
+	snprintf(x->title, sizeof(x->title), COMM_TITLE, gp_fmt_duration(in->comm_exposed_ns, d1, sizeof(d1)),
 		 100 * share);
 	gp_adv_evidence(t, NULL, &a, x->evidence, sizeof(x->evidence), "kernels");
 	size_t len = strlen(x->evidence);
 	snprintf(x->evidence + len, sizeof(x->evidence) - len, COMM_EVIDENCE,
-		 gp_adv_fmt_ms(in->comm_ns, d2, sizeof(d2)),
-		 gp_adv_fmt_ms(in->comm_ns - in->comm_exposed_ns, d3, sizeof(d3)));
+		 gp_fmt_duration(in->comm_ns, d2, sizeof(d2)),
+		 gp_fmt_duration(in->comm_ns - in->comm_exposed_ns, d3, sizeof(d3)));
 	snprintf(x->change, sizeof(x->change), "%s", COMM_CHANGE);
 	gp_adv_agg_free(&a);
 	return true;
 }
 
-/* The limits of the two collective rules (docs/comm.md). */
+/* The limits of the collective rules (docs/comm.md). */
 static const struct {
-	double straggler_min_last;  /* last in more than this share of the calls */
-	double straggler_min_share; /* and its caused wait above this share of all waits */
 	double busbw_low;           /* busbw p50 under this fraction of the link peak */
 	double busbw_achievable;    /* the fraction of the peak nccl-tests reaches */
 	uint64_t busbw_min_calls;   /* a kind needs this many calls */
-} coll_limits = {0.5, 0.25, 0.5, 0.8, 4};
+	double steps_differ_pct;    /* no collective matched: steps this far apart get a notice */
+} coll_limits = {0.5, 0.8, 4, 2.0};
+
+/* The median of the compute times of every rank of m but s. */
+static gp_ns others_compute(const gp_ns *compute, size_t n, size_t s)
+{
+	int64_t *v = gp_xmalloc((n ? n : 1) * sizeof(*v));
+	struct gp_stats st;
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (i != s)
+			v[k++] = compute[i];
+	gp_stats_compute(v, k, &st);
+	free(v);
+	return (gp_ns)st.med;
+}
+
+bool gp_advise_straggler(const struct gp_coll_match *m, const gp_ns *compute, struct gp_finding *f)
+{
+	int s = gp_coll_straggler(m);
+	char a[64], b[64], c[64], d[64];
+
+	if (s < 0)
+		return false;
+	const struct gp_coll_rank_stats *x = &m->ranks[s];
+	memset(f, 0, sizeof(*f));
+	f->kind = "straggler";
+	f->ns = f->alone_ns = (double)x->late;
+	f->total_ns = (double)x->caused;
+	f->count = x->times_last;
+	snprintf(f->title, sizeof(f->title), STRAGGLER_TITLE, x->rank, gp_fmt_duration((double)x->caused, a, sizeof(a)),
+		 x->times_last, m->ncomplete);
+	snprintf(f->evidence, sizeof(f->evidence), STRAGGLER_EVIDENCE, x->times_last, m->ncomplete,
+		 gp_fmt_duration((double)x->late, a, sizeof(a)),
+		 gp_fmt_duration((double)x->late / (double)x->times_last, b, sizeof(b)),
+		 gp_fmt_duration((double)x->caused, c, sizeof(c)), gp_fmt_duration((double)m->wait_total, d, sizeof(d)));
+	if (compute) {
+		size_t len = strlen(f->evidence);
+		snprintf(f->evidence + len, sizeof(f->evidence) - len, STRAGGLER_COMPUTE,
+			 gp_fmt_duration((double)compute[s], a, sizeof(a)),
+			 gp_fmt_duration((double)others_compute(compute, m->nranks, (size_t)s), b, sizeof(b)));
+	}
+	snprintf(f->change, sizeof(f->change), STRAGGLER_CHANGE, x->rank);
+	return true;
+}
+
+void gp_advise_job(const struct gp_rank_job *j, struct gp_findings *out)
+{
+	gp_ns *compute = gp_xmalloc((j->n ? j->n : 1) * sizeof(*compute));
+	uint64_t calls = 0;
+	struct gp_finding f;
+
+	memset(out, 0, sizeof(*out));
+	out->span_ns = (double)j->gpu_span;
+	for (size_t i = 0; i < j->n; i++) {
+		compute[i] = j->rec[i].compute;
+		calls += j->rec[i].coll.n;
+	}
+	if (j->straggler >= 0) {
+		const struct gp_rank_record *r = &j->rec[j->straggler];
+		for (size_t k = 0; k < r->nsteps; k++)
+			out->steps += r->steps[k].iter >= 0;
+	}
+	if (gp_advise_straggler(&j->coll, compute, &f)) {
+		/* its saving as the what-if replays it: the job's GPU span with
+		** the straggler on time (--what-if rank:R=on-time) */
+		struct gp_rank_on_time o;
+		gp_rank_job_on_time(j, (size_t)j->straggler, &o);
+		f.ns = f.alone_ns = (double)(o.span_before - o.span_after);
+		*gp_vec_push(out->v) = f;
+	} else if (j->n > 1 && !j->coll.ncomplete && j->steps.skew_pct > coll_limits.steps_differ_pct) {
+		memset(&f, 0, sizeof(f));
+		f.kind = "straggler-unknown";
+		f.first = true;
+		snprintf(f.title, sizeof(f.title), NO_ARRIVALS_TITLE, j->steps.skew_pct,
+			 j->rec[j->steps.slowest].coll.rank, j->rec[j->steps.fastest].coll.rank);
+		snprintf(f.evidence, sizeof(f.evidence), NO_ARRIVALS_EVIDENCE, j->n, calls);
+		snprintf(f.change, sizeof(f.change), "%s", NO_ARRIVALS_CHANGE);
+		*gp_vec_push(out->v) = f;
+	}
+	free(compute);
+}
 
 void gp_advise_collectives(const struct gp_coll_match *m, const char *link, struct gp_findings *out)
 {
-	char a[64], b[64];
-	size_t worst = 0;
+	char a[64];
 	double peak = 0;
+	struct gp_finding s;
 
 	memset(out, 0, sizeof(*out));
-	for (size_t r = 0; r < m->nranks; r++) {
-		if (m->ranks[r].caused > m->ranks[worst].caused)
-			worst = r;
+	for (size_t r = 0; r < m->nranks; r++)
 		if (m->ranks[r].link_bw > 0 && (peak == 0 || m->ranks[r].link_bw < peak))
 			peak = m->ranks[r].link_bw;
-	}
-	if (m->nranks >= 2 && m->ncomplete && m->wait_total > 0) {
-		const struct gp_coll_rank_stats *w = &m->ranks[worst];
-		if ((double)w->times_last > coll_limits.straggler_min_last * (double)m->ncomplete &&
-		    (double)w->caused > coll_limits.straggler_min_share * (double)m->wait_total) {
-			struct gp_finding *f = gp_vec_push(out->v);
-			memset(f, 0, sizeof(*f));
-			f->kind = "coll-straggler";
-			f->ns = f->total_ns = (double)w->caused;
-			f->count = w->times_last;
-			snprintf(f->title, sizeof(f->title), STRAGGLER_TITLE, w->rank, w->times_last, m->ncomplete,
-				 gp_adv_fmt_ms((double)w->caused, a, sizeof(a)));
-			snprintf(f->evidence, sizeof(f->evidence), STRAGGLER_EVIDENCE,
-				 gp_adv_fmt_ms((double)w->caused / (double)w->times_last / (double)(m->nranks - 1), b,
-					       sizeof(b)),
-				 gp_adv_fmt_ms((double)m->wait_total, a, sizeof(a)), m->ncomplete);
-			snprintf(f->change, sizeof(f->change), STRAGGLER_CHANGE, w->rank);
-		}
-	}
+	if (gp_advise_straggler(m, NULL, &s))
+		*gp_vec_push(out->v) = s;
 	for (int k = 0; k < GP_COLL__COUNT && peak > 0; k++) {
 		const struct gp_coll_kind_stats *ks = &m->kinds[k];
 		double p50;
@@ -105,7 +171,7 @@ void gp_advise_collectives(const struct gp_coll_match *m, const char *link, stru
 		snprintf(f->title, sizeof(f->title), BUSBW_TITLE, gp_coll_kind_name(k), p50 / 1e9, 100 * p50 / peak,
 			 link ? link : "link", peak / 1e9);
 		snprintf(f->evidence, sizeof(f->evidence), BUSBW_EVIDENCE, ks->calls,
-			 (double)ks->bytes / (double)ks->calls / 1e6, gp_adv_fmt_ms((double)ks->comm, a, sizeof(a)));
+			 (double)ks->bytes / (double)ks->calls / 1e6, gp_fmt_duration((double)ks->comm, a, sizeof(a)));
 		snprintf(f->change, sizeof(f->change), "%s", BUSBW_CHANGE);
 	}
 	for (size_t i = 1; i < out->v.n; i++)

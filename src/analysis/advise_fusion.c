@@ -120,7 +120,7 @@ bool gp_rule_fusion(const struct gp_adv_in *in, struct gp_finding *x)
 		gp_adv_agg_add(&a, gp_adv_group_key(t, in->r, k), d, k);
 		if (longest[row[k]] != (int32_t)k) {
 			stake += d;
-			gp_adv_claim(in, k, in->wall[k]);
+			gp_adv_claim(in, k, in->dur[k]);
 		}
 	}
 	found = n && stake >= gp_adv_lim.fusion_min_share * in->f->gpu_ns;
@@ -184,7 +184,7 @@ bool gp_rule_unfused_attention(const struct gp_adv_in *in, struct gp_finding *x)
 					gemms += d;
 				} else {
 					side += d;
-					gp_adv_claim(in, j, in->wall[j]);
+					gp_adv_claim(in, j, in->dur[j]);
 				}
 			}
 			if (!paths++) {
@@ -206,8 +206,8 @@ bool gp_rule_unfused_attention(const struct gp_adv_in *in, struct gp_finding *x)
 		return false;
 	gp_adv_involved(x, side + gemms, paths);
 	snprintf(x->title, sizeof(x->title), ATTN_TITLE, paths, qk, pv);
-	snprintf(x->evidence, sizeof(x->evidence), ATTN_EVIDENCE, gp_adv_fmt_ms(side, d1, sizeof(d1)),
-		 gp_adv_fmt_ms(gemms, d2, sizeof(d2)));
+	snprintf(x->evidence, sizeof(x->evidence), ATTN_EVIDENCE, gp_fmt_duration(side, d1, sizeof(d1)),
+		 gp_fmt_duration(gemms, d2, sizeof(d2)));
 	snprintf(x->change, sizeof(x->change), "%s", ATTN_CHANGE);
 	return true;
 }

@@ -1,182 +1,313 @@
 /*
-** advise's idle-time rules, on the time breakdown's gaps and causes:
-** idle-gaps (long gaps no cause explains, and the CPU's calls in them),
-** sync-calls (the CPU waiting in a synchronize call), host-launch (the
-** launch returned after the gap began), short-gaps (launch latency between
-** back-to-back work), tiny-kernels (launch-bound tiny kernels).
+** advise's idle-time rules, one per cause the dependency chain gives the
+** GPU's idle time (critpath.h, docs/dependencies.md): the CPU issuing work
+** too slowly (cpu-bound), launch and queue latency (launch-latency), host
+** synchronization (sync-calls), data loading (dataloader), Python code
+** (python-cpu), the user's own ranges (user-code), the allocator
+** (allocator), compilation and module loading (jit), other CUDA calls
+** (cuda-api), waits for other streams (event-wait), unrecorded CPU code
+** (untraced-cpu); and tiny-kernels.  Each states its change as the cause
+** removed (whatif.h), so its saving is what the re-timed trace gains.
+** They read the gaps before eager work only: gaps before or inside CUDA/HIP
+** graph replays, and replayed kernels, are advise_graph.c's (its rules say
+** what holds a replay; none of these suggests CUDA graphs to work already
+** replayed from one).
 */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/advise_int.h"
-#include "model/classify.h"
+#include "analysis/critpath.h"
 
-/* The finding for idle cause c: every gap claims its time of that cause;
-** fires at gp_adv_lim.min_share of the span.  Returns the time and gaps in
-** *total, *n. */
-static bool idle_cause(const struct gp_adv_in *in, int c, double *total, size_t *n)
+/* Gaps whose pieces a rule reads for its evidence: the longest of them by
+** the cause's time (walking every gap of a million would cost a walk a
+** kernel). */
+#define EVIDENCE_GAPS 2000
+
+/* An op call holding this much of its own CPU time in the gaps does work
+** on the host, not the per-op dispatch and launch cost (microseconds) a
+** CUDA graph removes: a first call autotuning or allocating, an op on CPU
+** tensors (a sampler's randperm). */
+#define LONG_OP_CALL_NS 1000000.0
+
+/* What the gaps read for a finding's evidence hold: how many gaps, and
+** the time of the finding's causes in them that op calls holding
+** LONG_OP_CALL_NS or more each hold. */
+struct held {
+	size_t gaps;
+	double long_ns;
+};
+
+static int cmp_desc(const void *pa, const void *pb)
 {
-	*total = 0;
-	*n = 0;
-	for (size_t i = 0; i < in->gaps.n; i++) {
-		double v = gp_adv_gap_cause_ns(in, i, c);
-		if (v <= 0)
-			continue;
-		*total += v;
-		(*n)++;
-		gp_adv_claim(in, in->gap0 + i, v);
-	}
-	return *n && *total >= gp_adv_lim.min_share * in->f->span_ns;
+	double a = *(const double *)pa, b = *(const double *)pb;
+
+	return a < b ? 1 : a > b ? -1 : 0;
 }
 
-/* host-launch: idle time the breakdown puts on the host launching too
-** slowly (the next kernel's launch call returned after the gap began). */
-bool gp_rule_host_launch(const struct gp_adv_in *in, struct gp_finding *x)
-{
-	double total, cap = in->f->capacity_ns;
-	size_t n;
-	char d1[32];
-
-	if (!idle_cause(in, GP_IDLE_HOST_LAUNCH, &total, &n))
-		return false;
-	gp_adv_involved(x, total, n);
-	snprintf(x->title, sizeof(x->title), HOST_TITLE, gp_adv_fmt_ms(total, d1, sizeof(d1)),
-		 cap > 0 ? 100 * total / cap : 0.0, n);
-	snprintf(x->evidence, sizeof(x->evidence), "%s", HOST_EVIDENCE);
-	gp_adv_largest_gaps(in, GP_IDLE_HOST_LAUNCH, NULL, x->evidence, sizeof(x->evidence));
-	snprintf(x->change, sizeof(x->change), "%s", HOST_CHANGE);
-	return true;
-}
-
-/* short-gaps: gaps shorter than the breakdown's short-gap threshold
-** between back-to-back GPU work: launch latency CUDA graphs remove. */
-bool gp_rule_short_gaps(const struct gp_adv_in *in, struct gp_finding *x)
-{
-	double total, cap = in->f->capacity_ns;
-	size_t n;
-	char d1[32];
-
-	if (!idle_cause(in, GP_IDLE_SHORT_GAP, &total, &n))
-		return false;
-	gp_adv_involved(x, total, n);
-	snprintf(x->title, sizeof(x->title), SHORT_TITLE, n, (double)in->b->short_gap_ns / 1e3,
-		 gp_adv_fmt_ms(total, d1, sizeof(d1)), cap > 0 ? 100 * total / cap : 0.0);
-	snprintf(x->evidence, sizeof(x->evidence), SHORT_EVIDENCE, total / (double)n / 1e3);
-	gp_adv_largest_gaps(in, GP_IDLE_SHORT_GAP, NULL, x->evidence, sizeof(x->evidence));
-	snprintf(x->change, sizeof(x->change), "%s", SHORT_CHANGE);
-	return true;
-}
-
-/* idle-gaps: the GPU idle between activities, and what the CPU was doing. */
-bool gp_rule_idle_gaps(const struct gp_adv_in *in, struct gp_finding *x)
+/* The gp_str naming what holds piece p: its op's or call's name, range's
+** name or kernel's name (0 when none). */
+static gp_str piece_subject(const struct gp_adv_in *in, const struct gp_piece *p)
 {
 	const gp_trace *t = in->t;
-	double idle = 0, biggest = 0, unexplained = 0;
-	gp_ns big_at = 0;
-	struct gp_adv_agg cause;
-	char d1[32], d2[32];
-	bool found;
+
+	switch (p->of) {
+	case GP_PIECE_API:
+		return gp_api_def(t, &t->apis.v[p->idx])->name;
+	case GP_PIECE_RANGE:
+		return gp_deps_text(in->deps, t->ranges.v[p->idx].text);
+	case GP_PIECE_UNIT:
+		if ((size_t)p->idx < t->kernels.n)
+			return gp_kernel_short_name_of(t, &t->kernels.v[p->idx]);
+		return 0;
+	}
+	return 0;
+}
+
+/* What holds the idle time of the causes in mask in the gaps that end
+** where `where` says: in the EVIDENCE_GAPS gaps with the most of it, each
+** piece of those causes by its subject into a, and what those gaps hold
+** into *h. */
+static void subjects(const struct gp_adv_in *in, uint32_t mask, int where, struct gp_adv_agg *a, struct held *h)
+{
+	double *v = gp_xmalloc((in->gaps.n ? in->gaps.n : 1) * sizeof(*v)), floor = 0;
+	gp_piece_vec pieces = {0};
+	gp_u64map call_at = {0};          /* an op call (range) -> its index in call_ns */
+	GP_VEC(double) call_ns = {0};
 	size_t n = 0;
 
-	bool *long_gap = gp_xcalloc(in->gaps.n ? in->gaps.n : 1, sizeof(*long_gap));
-
-	gp_adv_agg_init(&cause, t);
 	for (size_t i = 0; i < in->gaps.n; i++) {
-		const struct gp_adv_gap *g = &in->gaps.v[i];
-		double other = gp_adv_gap_cause_ns(in, i, GP_IDLE_OTHER);
-		if (g->ns < gp_adv_lim.idle_gap_ns)
+		double x = gp_adv_gap_mask_ns(in, i, mask, where);
+		if (x > 0)
+			v[n++] = x;
+	}
+	if (n > EVIDENCE_GAPS) {
+		gp_sort(v, n, sizeof(*v), cmp_desc);
+		floor = v[EVIDENCE_GAPS - 1];
+	}
+	memset(h, 0, sizeof(*h));
+	for (size_t i = 0; i < in->gaps.n && h->gaps < EVIDENCE_GAPS; i++) {
+		const struct gp_bd_gap_cause *g = in->gaps.v[i].c;
+		double x = gp_adv_gap_mask_ns(in, i, mask, where);
+		if (x <= 0 || x < floor || g->unit < 0)
 			continue;
-		idle += g->ns;
-		n++;
-		long_gap[i] = true;
-		/* the time a cause explains is its finding's (host-launch,
-		** sync-calls, pageable-memcpy): this one keeps the rest */
-		unexplained += other;
-		gp_adv_claim(in, in->gap0 + i, other);
-		if (g->ns > biggest) {
-			biggest = g->ns;
-			big_at = g->c->start;
+		h->gaps++;
+		pieces.n = 0;
+		gp_gap_pieces(in->deps, (size_t)g->unit, g->start, &pieces);
+		for (size_t k = 0; k < pieces.n; k++) {
+			const struct gp_piece *p = &pieces.v[k];
+			double ns = (double)(p->end - p->start);
+			if (!(mask & (1u << p->cause)))
+				continue;
+			gp_adv_agg_add(a, piece_subject(in, p), ns, 0);
+			if (p->of == GP_PIECE_RANGE) {
+				int32_t at = gp_u64map_add(&call_at, (uint64_t)p->idx, (int32_t)call_ns.n);
+				if ((size_t)at == call_ns.n)
+					*gp_vec_push(call_ns) = 0;
+				call_ns.v[at] += ns;
+			}
 		}
-		gp_adv_agg_add(&cause, g->api >= 0 ? gp_api_def(t, &t->apis.v[g->api])->name : 0, g->ns, 0);
 	}
-	/* fires on the idle time no cause explains */
-	found = n && unexplained >= gp_adv_lim.min_share * in->f->span_ns;
-	if (found) {
-		double cap = in->f->capacity_ns;
-		gp_adv_involved(x, idle, n);
-		snprintf(x->title, sizeof(x->title), IDLE_TITLE, gp_adv_fmt_ms(idle, d1, sizeof(d1)), n,
-			 gp_adv_lim.idle_gap_ns / 1e3, cap > 0 ? 100 * idle / cap : 0.0);
-		gp_str top[3];
-		int ntop = gp_adv_agg_top(&cause, top, 3);
-		size_t len = (size_t)snprintf(x->evidence, sizeof(x->evidence), IDLE_EVIDENCE,
-					      gp_adv_fmt_ms(biggest, d2, sizeof(d2)), (double)(big_at - in->first) / 1e9);
-		for (int i = 0; i < ntop && len < sizeof(x->evidence); i++)
-			len += (size_t)snprintf(x->evidence + len, sizeof(x->evidence) - len, IDLE_EVIDENCE_CAUSE,
-						i ? ";" : "", top[i] ? gp_s(t, top[i]) : IDLE_NO_CALL,
-						gp_adv_fmt_ms(cause.ns[top[i]], d1, sizeof(d1)), cause.cnt[top[i]]);
-		const double idle_all = in->idle_ns, *by = in->idle_cause_ns;
-		if (idle_all > 0 && len < sizeof(x->evidence))
-			snprintf(x->evidence + len, sizeof(x->evidence) - len, IDLE_EVIDENCE_BREAKDOWN,
-				 gp_adv_fmt_ms(idle_all, d1, sizeof(d1)), 100 * by[GP_IDLE_HOST_LAUNCH] / idle_all,
-				 100 * by[GP_IDLE_SYNC] / idle_all, 100 * by[GP_IDLE_PAGEABLE] / idle_all,
-				 100 * by[GP_IDLE_SHORT_GAP] / idle_all, 100 * by[GP_IDLE_OTHER] / idle_all);
-		gp_adv_largest_gaps(in, -1, long_gap, x->evidence, sizeof(x->evidence));
-		const char *top0 = ntop && top[0] ? gp_s(t, top[0]) : "";
-		bool alloc = strstr(top0, "Malloc") || strstr(top0, "Free");
-		snprintf(x->change, sizeof(x->change), "%s%s", alloc ? IDLE_CHANGE_ALLOC : "", IDLE_CHANGE);
-	}
-	gp_adv_agg_free(&cause);
-	free(long_gap);
-	return found;
+	for (size_t i = 0; i < call_ns.n; i++)
+		if (call_ns.v[i] >= LONG_OP_CALL_NS)
+			h->long_ns += call_ns.v[i];
+	gp_u64map_free(&call_at);
+	gp_vec_free(call_ns);
+	gp_vec_free(pieces);
+	free(v);
 }
 
-/* sync-calls: idle gaps during which the host sat in a synchronizing call. */
-bool gp_rule_sync_calls(const struct gp_adv_in *in, struct gp_finding *x)
+/* gp_adv_cause_finding; what the gaps read for the evidence hold goes to
+** *h when h is not NULL. */
+static bool cause_finding(const struct gp_adv_in *in, struct gp_finding *x, uint32_t mask, int where,
+			  const char *what, const char *change, struct held *h)
 {
-	const gp_trace *t = in->t;
-	double sync_idle = 0;
-	size_t nsync_gaps = 0;
-	struct gp_adv_agg calls;
+	double total = 0, by_cause[GP_CAUSE__COUNT] = {0};
+	size_t n = 0, len;
+	struct held read;
+	int main = -1;
 	char d1[32], d2[32];
+	struct gp_adv_agg a;
+	gp_str top[3];
 
-	/* the time the CPU sat in a call that waits during each gap */
 	for (size_t i = 0; i < in->gaps.n; i++) {
-		double ns = gp_adv_gap_cause_ns(in, i, GP_IDLE_SYNC);
-		if (ns <= 0)
+		double v = gp_adv_gap_mask_ns(in, i, mask, where);
+		if (v <= 0)
 			continue;
-		sync_idle += ns;
-		nsync_gaps++;
-		gp_adv_claim(in, in->gap0 + i, ns);
+		total += v;
+		n++;
+		if (where != GP_ADV_GAP_EAGER)
+			for (int c = 0; c < GP_CAUSE__COUNT; c++)
+				by_cause[c] += gp_adv_gap_cause_ns(in, i, c);
 	}
-	if (!nsync_gaps || sync_idle < gp_adv_lim.min_share * in->f->span_ns)
+	if (!n || total < gp_adv_lim.min_share * in->f->span_ns)
 		return false;
-	gp_adv_involved(x, sync_idle, nsync_gaps);
-	/* the calls whose time the breakdown counts as sync (those that wait) */
-	gp_adv_agg_init(&calls, t);
-	for (size_t i = 0; i < t->apis.n; i++)
-		if (gp_sync_call_waits(gp_api_sync_call(gp_s(t, gp_api_def(t, &t->apis.v[i])->name))))
-			gp_adv_agg_add(&calls, gp_api_def(t, &t->apis.v[i])->name,
-				       (double)(t->apis.v[i].end - t->apis.v[i].start), 0);
-	snprintf(x->title, sizeof(x->title), SYNC_TITLE, gp_adv_fmt_ms(sync_idle, d1, sizeof(d1)));
-	gp_adv_evidence(t, NULL, &calls, x->evidence, sizeof(x->evidence), "calls");
-	size_t len = strlen(x->evidence);
-	snprintf(x->evidence + len, sizeof(x->evidence) - len, SYNC_EVIDENCE_CAUSE,
-		 gp_adv_fmt_ms(sync_idle, d2, sizeof(d2)), nsync_gaps);
-	gp_adv_largest_gaps(in, GP_IDLE_SYNC, NULL, x->evidence, sizeof(x->evidence));
-	snprintf(x->change, sizeof(x->change), "%s", SYNC_CHANGE);
-	gp_adv_agg_free(&calls);
+	/* the cause that holds the most of these gaps names the largest */
+	const double *held_by = where == GP_ADV_GAP_EAGER ? in->eager_cause_ns : by_cause;
+	for (int c = 0; c < GP_CAUSE__COUNT; c++)
+		if ((mask & (1u << c)) && (main < 0 || held_by[c] > held_by[main]))
+			main = c;
+	gp_adv_involved(x, total, n);
+	snprintf(x->title, sizeof(x->title), IDLE_CAUSE_TITLE, what, gp_fmt_duration(total, d1, sizeof(d1)),
+		 in->f->span_ns > 0 ? 100 * total / in->f->span_ns : 0.0, n);
+	gp_adv_agg_init(&a, in->t);
+	subjects(in, mask, where, &a, &read);
+	if (h)
+		*h = read;
+	int ntop = gp_adv_agg_top(&a, top, 3);
+	len = 0;
+	x->evidence[0] = '\0';
+	bool named = false;
+	for (int i = 0; i < ntop; i++)
+		named |= top[i] != 0;
+	if (named && read.gaps < n)
+		len += (size_t)snprintf(x->evidence, sizeof(x->evidence), IDLE_CAUSE_TOP_LEAD, read.gaps);
+	for (int i = 0, shown = 0; i < ntop && len < sizeof(x->evidence); i++)
+		if (top[i])   /* untraced time names nothing */
+			len += (size_t)snprintf(x->evidence + len, sizeof(x->evidence) - len, IDLE_CAUSE_TOP,
+						shown++ ? "; " : "", gp_s(in->t, top[i]),
+						gp_fmt_duration(a.ns[top[i]], d2, sizeof(d2)));
+	gp_adv_agg_free(&a);
+	gp_adv_largest_gaps(in, main, where, x->evidence, sizeof(x->evidence));
+	snprintf(x->change, sizeof(x->change), "%s", change);
 	return true;
 }
 
-/* tiny-kernels: launch-bound tiny kernels: the idle gaps shorter than
-** gp_adv_lim.launch_gap_ns that end in a tiny kernel on its device. */
+bool gp_adv_cause_finding(const struct gp_adv_in *in, struct gp_finding *x, uint32_t mask, int where,
+			  const char *what, const char *change)
+{
+	return cause_finding(in, x, mask, where, what, change, NULL);
+}
+
+#define BIT(c) (1u << (c))
+
+/* cpu-bound: the launch of the work after a gap came late because the
+** launching thread was running framework ops.  The change: the step as a
+** CUDA graph, whose replay runs none of the framework ops' CPU code and
+** their launch calls (that CPU time gone) and queues the kernels without
+** a launch latency each; what else held the CPU (syncs, the data loader,
+** the user's code) stays.  When most of the time is op calls of a
+** millisecond or more (work on the host, not the per-op cost), those ops'
+** CPU time gone, and no graph advised.  (The host between graph replays is
+** graph-host-bound's.) */
+bool gp_rule_cpu_bound(const struct gp_adv_in *in, struct gp_finding *x)
+{
+	struct held h;
+	char d1[32];
+
+	if (!cause_finding(in, x, BIT(GP_CAUSE_CPU_OP), GP_ADV_GAP_EAGER, CPU_WHAT, CPU_CHANGE, &h))
+		return false;
+	in->spec->remove_cpu |= BIT(GP_CAUSE_CPU_OP);
+	if (h.long_ns > 0.5 * x->total_ns) {
+		snprintf(x->change, sizeof(x->change), CPU_CHANGE_LONG_OPS, gp_fmt_duration(h.long_ns, d1, sizeof(d1)),
+			 LONG_OP_CALL_NS / 1e6);
+		return true;
+	}
+	in->spec->no_launch_latency = true;
+	return true;
+}
+
+/* launch-latency: after a launch call returned, before its work started,
+** and between work queued back to back on a stream (eager work: inside
+** graph replays it is graph-gaps'). */
+bool gp_rule_launch_latency(const struct gp_adv_in *in, struct gp_finding *x)
+{
+	char d1[32], d2[32];
+	double launch = in->eager_cause_ns[GP_CAUSE_LAUNCH], gap = in->eager_cause_ns[GP_CAUSE_GPU_GAP];
+	size_t gaps;
+
+	if (!cause_finding(in, x, BIT(GP_CAUSE_LAUNCH) | BIT(GP_CAUSE_GPU_GAP), GP_ADV_GAP_EAGER, LAUNCH_WHAT,
+			   LAUNCH_CHANGE, NULL))
+		return false;
+	gaps = x->count ? x->count : 1;
+	snprintf(x->evidence, sizeof(x->evidence), LAUNCH_EVIDENCE, x->total_ns / (double)gaps / 1e3,
+		 gp_fmt_duration(launch, d1, sizeof(d1)), gp_fmt_duration(gap, d2, sizeof(d2)));
+	in->spec->no_launch_latency = true;
+	in->spec->no_gpu_gaps = true;
+	return true;
+}
+
+bool gp_rule_sync_calls(const struct gp_adv_in *in, struct gp_finding *x)
+{
+	if (!cause_finding(in, x, BIT(GP_CAUSE_SYNC), GP_ADV_GAP_EAGER, SYNC_WHAT, SYNC_CHANGE, NULL))
+		return false;
+	in->spec->no_syncs = true;
+	return true;
+}
+
+/* The findings whose change is one CPU cause removed. */
+static bool cpu_cause(const struct gp_adv_in *in, struct gp_finding *x, enum gp_cause c, const char *what,
+		      const char *change)
+{
+	if (!cause_finding(in, x, BIT(c), GP_ADV_GAP_EAGER, what, change, NULL))
+		return false;
+	in->spec->remove_cpu |= BIT(c);
+	return true;
+}
+
+bool gp_rule_dataloader(const struct gp_adv_in *in, struct gp_finding *x)
+{
+	return cpu_cause(in, x, GP_CAUSE_DATALOADER, LOADER_WHAT, LOADER_CHANGE);
+}
+
+bool gp_rule_python(const struct gp_adv_in *in, struct gp_finding *x)
+{
+	return cpu_cause(in, x, GP_CAUSE_PYTHON, PYTHON_WHAT, PYTHON_CHANGE);
+}
+
+bool gp_rule_annotation(const struct gp_adv_in *in, struct gp_finding *x)
+{
+	return cpu_cause(in, x, GP_CAUSE_ANNOTATION, USER_WHAT, USER_CHANGE);
+}
+
+bool gp_rule_allocator(const struct gp_adv_in *in, struct gp_finding *x)
+{
+	return cpu_cause(in, x, GP_CAUSE_ALLOCATOR, ALLOC_WHAT, ALLOC_CHANGE);
+}
+
+bool gp_rule_jit(const struct gp_adv_in *in, struct gp_finding *x)
+{
+	return cpu_cause(in, x, GP_CAUSE_JIT, JIT_WHAT, JIT_CHANGE);
+}
+
+bool gp_rule_cuda_api(const struct gp_adv_in *in, struct gp_finding *x)
+{
+	return cpu_cause(in, x, GP_CAUSE_CUDA_API, API_WHAT, API_CHANGE);
+}
+
+bool gp_rule_untraced(const struct gp_adv_in *in, struct gp_finding *x)
+{
+	return cpu_cause(in, x, GP_CAUSE_UNTRACED, UNTRACED_WHAT, UNTRACED_CHANGE);
+}
+
+/* The share of the GPU span event waits must hold to be told. */
+#define EVENT_WAIT_NOTICE 0.1
+
+/* event-wait: no change the model can re-time (what the producing stream
+** would do instead is the user's design), so it has no saving to rank by:
+** a notice, shown before the findings, when the waits hold
+** EVENT_WAIT_NOTICE of the GPU span; it says where to look. */
+bool gp_rule_event_wait(const struct gp_adv_in *in, struct gp_finding *x)
+{
+	if (in->eager_cause_ns[GP_CAUSE_EVENT_WAIT] < EVENT_WAIT_NOTICE * in->f->span_ns ||
+	    !cause_finding(in, x, BIT(GP_CAUSE_EVENT_WAIT), GP_ADV_GAP_EAGER, EVENT_WHAT, EVENT_CHANGE, NULL))
+		return false;
+	x->first = true;
+	return true;
+}
+
+/* tiny-kernels: most eager kernels run under gp_adv_lim.tiny_ns and the
+** GPU waits for their launches (launch and CPU-op idle time before them).
+** The change is fewer launches: the step as a CUDA graph of fused kernels.
+** A replayed kernel has no launch of its own to wait on: replays are the
+** graph rules'. */
 bool gp_rule_tiny_kernels(const struct gp_adv_in *in, struct gp_finding *x)
 {
 	const gp_trace *t = in->t;
 	struct gp_adv_agg tiny;
 	double tiny_ns = 0, gap_ns = 0;
-	size_t ntiny = 0;
+	size_t ntiny = 0, neager = 0;
 	char d1[32], d2[32];
 	bool found;
 
@@ -184,6 +315,9 @@ bool gp_rule_tiny_kernels(const struct gp_adv_in *in, struct gp_finding *x)
 	for (size_t k = 0; k < t->kernels.n; k++) {
 		const struct gp_kernel *kr = &t->kernels.v[k];
 		double d = gp_adv_dur(kr);
+		if (gp_unit_replayed(in->deps, k))
+			continue;
+		neager++;
 		if (d >= gp_adv_lim.tiny_ns)
 			continue;
 		ntiny++;
@@ -193,21 +327,27 @@ bool gp_rule_tiny_kernels(const struct gp_adv_in *in, struct gp_finding *x)
 	for (size_t i = 0; i < in->gaps.n; i++) {
 		const struct gp_adv_gap *g = &in->gaps.v[i];
 		if (g->ns >= gp_adv_lim.launch_gap_ns || g->c->next < 0 ||
-		    gp_adv_dur(&t->kernels.v[g->c->next]) >= gp_adv_lim.tiny_ns)
+		    gp_adv_dur(&t->kernels.v[g->c->next]) >= gp_adv_lim.tiny_ns ||
+		    gp_adv_gap_graph(in, i) != GP_ADV_GAP_EAGER)
 			continue;
-		gap_ns += g->ns;
-		gp_adv_claim(in, in->gap0 + i, g->ns);
+		gap_ns += gp_adv_gap_cause_ns(in, i, GP_CAUSE_LAUNCH) + gp_adv_gap_cause_ns(in, i, GP_CAUSE_GPU_GAP) +
+			  gp_adv_gap_cause_ns(in, i, GP_CAUSE_CPU_OP);
 	}
-	found = ntiny >= gp_adv_lim.tiny_min_count && ntiny * gp_adv_lim.tiny_min_part >= t->kernels.n &&
+	found = ntiny >= gp_adv_lim.tiny_min_count && ntiny * gp_adv_lim.tiny_min_part >= neager &&
 		gap_ns >= gp_adv_lim.min_share * in->f->span_ns;
 	if (found) {
 		gp_adv_involved(x, tiny_ns, ntiny);
-		snprintf(x->title, sizeof(x->title), TINY_TITLE, ntiny, t->kernels.n, gp_adv_lim.tiny_ns / 1e3);
+		snprintf(x->title, sizeof(x->title), TINY_TITLE, ntiny, neager, gp_adv_lim.tiny_ns / 1e3);
 		gp_adv_evidence(t, NULL, &tiny, x->evidence, sizeof(x->evidence), "kernels");
 		size_t len = strlen(x->evidence);
 		snprintf(x->evidence + len, sizeof(x->evidence) - len, TINY_EVIDENCE,
-			 gp_adv_fmt_ms(tiny_ns, d1, sizeof(d1)), gp_adv_fmt_ms(gap_ns, d2, sizeof(d2)));
+			 gp_fmt_duration(tiny_ns, d1, sizeof(d1)), gp_fmt_duration(gap_ns, d2, sizeof(d2)));
 		snprintf(x->change, sizeof(x->change), "%s", TINY_CHANGE);
+		/* a CUDA graph of fused kernels: cpu-bound's change, and no
+		** gaps between the kernels it queues back to back */
+		in->spec->remove_cpu |= BIT(GP_CAUSE_CPU_OP);
+		in->spec->no_launch_latency = true;
+		in->spec->no_gpu_gaps = true;
 	}
 	gp_adv_agg_free(&tiny);
 	return found;

@@ -11,42 +11,6 @@
 
 #include "analysis/advise_int.h"
 
-/* The value of key in a params string ("M=200,N=(35,20),K=200"), tuples
-** multiplied out; -1 if absent. */
-static double param_val(const char *params, const char *key)
-{
-	size_t kl = strlen(key);
-	const char *p = params;
-
-	while (p && *p) {
-		if (strncmp(p, key, kl) == 0 && p[kl] == '=') {
-			p += kl + 1;
-			if (*p == '(') {
-				double v = 1;
-				for (p++; *p && *p != ')';) {
-					char *e;
-					double x = strtod(p, &e);
-					if (e == p)
-						break;
-					v *= x;
-					p = *e == ',' ? e + 1 : e;
-				}
-				return v;
-			}
-			char *e;
-			double v = strtod(p, &e);
-			return e == p ? -1 : v;
-		}
-		/* next key: skip to the next ',' outside parentheses */
-		int depth = 0;
-		for (; *p && (depth || *p != ','); p++)
-			depth += *p == '(' ? 1 : *p == ')' ? -1 : 0;
-		if (*p)
-			p++;
-	}
-	return -1;
-}
-
 /* "pad K=1001 to 1008, N=700 is fine": the dims of a GEMM/conv's params
 ** that are not multiples of mult. */
 static void pad_advice(const char *params, int mult, char *out, size_t size)
@@ -56,22 +20,13 @@ static void pad_advice(const char *params, int mult, char *out, size_t size)
 
 	out[0] = 0;
 	for (int i = 0; keys[i] && len < size; i++) {
-		double v = param_val(params, keys[i]);
+		double v = gp_adv_param(params, keys[i]);
 		if (v <= 0 || fmod(v, mult) == 0)
 			continue;
 		double to = ceil(v / mult) * mult;
 		int w = snprintf(out + len, size - len, "%s%s=%.0f to %.0f", len ? ", " : "", keys[i], v, to);
 		if (w > 0)
 			len += (size_t)w;
-	}
-}
-
-static int tc_multiple(enum gp_dtype dt)
-{
-	switch (dt) {
-	case GP_DT_FP8_E4M3: case GP_DT_FP8_E5M2: case GP_DT_INT8: return 16;
-	case GP_DT_TF32: return 4;
-	default: return 8;
 	}
 }
 
@@ -93,7 +48,7 @@ static bool claim_half(const struct gp_adv_in *in, bool (*pick)(const struct gp_
 			continue;
 		*total += gp_adv_dur(&t->kernels.v[k]);
 		(*n)++;
-		gp_adv_claim(in, k, in->wall[k] / 2);
+		gp_adv_claim(in, k, in->dur[k] / 2);
 		gp_adv_agg_add(a, gp_adv_group_key(t, in->r, k), gp_adv_dur(&t->kernels.v[k]), k);
 	}
 	return *n && *total >= gp_adv_lim.min_share * in->f->gpu_ns;
@@ -121,7 +76,7 @@ bool gp_rule_tc_not_used(const struct gp_adv_in *in, struct gp_finding *x)
 		gp_adv_agg_top(&a, top, 1);
 		int32_t s = a.sample[top[0]];
 		enum gp_dtype dt = (enum gp_dtype)r[s].dtype;
-		int mult = tc_multiple(dt);
+		int mult = gp_adv_tc_multiple(dt);
 		char pad[200];
 		pad_advice(gp_s(t, r[s].params), mult, pad, sizeof(pad));
 		snprintf(x->title, sizeof(x->title), TC_TITLE, n, gp_dtype_short(dt));

@@ -3,10 +3,61 @@
 ** share of GPU time far below their roofline, gp_op_roofline) and
 ** small-grid (long kernels with fewer blocks than the GPU has SMs).
 */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "analysis/advise_int.h"
+
+/* The change for a fused attention kernel s far below its roofline, from
+** what its params and name say: the dims (head dim E, sequence lengths L
+** and S) that are not multiples of what tensor cores tile in its dtype,
+** and which backend ran (flash and cuDNN are the fastest SDPA has; the
+** memory-efficient one's kernels are named fmha_cutlass*).  When both are
+** right it says so instead of asking to check them; what the trace cannot
+** tell (a backend by a name it does not know, no params: no shapes
+** recorded) it asks to check. */
+static void attention_change(const struct gp_adv_in *in, size_t s, char *out, size_t size)
+{
+	const gp_trace *t = in->t;
+	const char *params = in->r[s].params ? gp_s(t, in->r[s].params) : NULL;
+	const char *name = gp_s(t, gp_kernel_def(t, &t->kernels.v[s])->name);
+	static const char *const dims[] = {"E", "L", "S", NULL};
+	int mult = gp_adv_tc_multiple((enum gp_dtype)in->r[s].dtype);
+	/* flash (FlashAttention, PyTorch's pytorch_flash, CK's FmhaFwdKernel) and
+	** cuDNN's; the memory-efficient backend's CUTLASS kernels */
+	bool fast = strstr(name, "flash") || strstr(name, "Flash") || strstr(name, "cudnn") || strstr(name, "Fmha");
+	bool slow = !fast && (strstr(name, "fmha_cutlass") || strstr(name, "efficient_attention"));
+	char pad[128] = "", have[128] = "";
+	size_t lp = 0, lh = 0;
+
+	if (!params || gp_adv_param(params, "E") <= 0) {
+		snprintf(out, size, "%s", ROOF_CHANGE_FUSED_ATTENTION);
+		return;
+	}
+	for (int i = 0; dims[i]; i++) {
+		double v = gp_adv_param(params, dims[i]);
+		if (v <= 0)
+			continue;
+		if (lh < sizeof(have))
+			lh += (size_t)snprintf(have + lh, sizeof(have) - lh, "%s%s=%.0f", lh ? ", " : "", dims[i], v);
+		if (fmod(v, mult) != 0 && lp < sizeof(pad))
+			lp += (size_t)snprintf(pad + lp, sizeof(pad) - lp, "%s%s=%.0f to %.0f", lp ? ", " : "", dims[i], v,
+					       ceil(v / mult) * mult);
+	}
+	if (!lp && fast) {
+		snprintf(out, size, ROOF_CHANGE_ATTENTION_DONE, mult, have);
+		return;
+	}
+	size_t len = 0;
+	out[0] = '\0';
+	if (lp)
+		len += (size_t)snprintf(out, size, ROOF_CHANGE_ATTENTION_PAD, pad, mult);
+	else if (!slow)
+		len += (size_t)snprintf(out, size, ROOF_CHANGE_ATTENTION_ALIGNED, mult, have);
+	if (slow && len < size)
+		snprintf(out + len, size - len, "%s" ROOF_CHANGE_ATTENTION_BACKEND, len ? "  " : "", name);
+}
 
 /* below-roofline: kernels with a large share of GPU time far below their
 ** roofline. */
@@ -40,7 +91,7 @@ bool gp_rule_roofline(const struct gp_adv_in *in, struct gp_finding *x)
 		stake += save;
 		total += d;
 		n++;
-		gp_adv_claim(in, k, in->wall[k] * save / d);
+		gp_adv_claim(in, k, in->dur[k] * save / d);
 		gp_adv_agg_add(&a, name, d, k);
 	}
 	found = n && stake >= gp_adv_lim.min_share * in->f->gpu_ns;
@@ -59,9 +110,11 @@ bool gp_rule_roofline(const struct gp_adv_in *in, struct gp_finding *x)
 			 gp_s(t, gp_kernel_def(t, &t->kernels.v[s])->name), rl.gflops, rl.gbps,
 			 rl.eff * 100, rl.bound == 1 ? "compute" : "memory");
 		const char *fam = gp_opres_family(&r[s]);
-		snprintf(x->change, sizeof(x->change), "%s",
-			 fam && !strcmp(fam, "attention") ? ROOF_CHANGE_FUSED_ATTENTION
-			 : rl.bound == 1 ? ROOF_CHANGE_COMPUTE : ROOF_CHANGE_MEMORY);
+		if (fam && !strcmp(fam, "attention"))
+			attention_change(in, (size_t)s, x->change, sizeof(x->change));
+		else
+			snprintf(x->change, sizeof(x->change), "%s",
+				 rl.bound == 1 ? ROOF_CHANGE_COMPUTE : ROOF_CHANGE_MEMORY);
 	}
 	gp_adv_agg_free(&a);
 	gp_adv_agg_free(&all);
@@ -93,7 +146,7 @@ bool gp_rule_small_grid(const struct gp_adv_in *in, struct gp_finding *x)
 		stake += d * (1 - blocks / sms) / 2;
 		total += d;
 		n++;
-		gp_adv_claim(in, k, in->wall[k] * (1 - blocks / sms) / 2);
+		gp_adv_claim(in, k, in->dur[k] * (1 - blocks / sms) / 2);
 		gp_adv_agg_add(&a, gp_kernel_def(t, kr)->name, d, k);
 	}
 	found = n && stake >= gp_adv_lim.min_share * in->f->gpu_ns;

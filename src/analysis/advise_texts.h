@@ -42,6 +42,21 @@
 	"Already a fused attention kernel: check that head dim and sequence lengths are "  \
 	"multiples of 8 (16 for fp8), that the fastest SDPA backend was chosen "            \
 	"(flash/cuDNN over efficient/math), and that batches are not padded to long lengths."
+#define ROOF_CHANGE_ATTENTION_DONE                                                         \
+	"Already the flash/cuDNN attention kernel, with dims that are multiples of %d "    \
+	"(%s): backend and alignment are right.  What is left is the kernel at these "     \
+	"shapes: do not pad batches to long lengths (pack them: flash_attn_varlen_func, "  \
+	"nested tensors), and few heads or short sequences leave SMs idle (a larger batch)."
+#define ROOF_CHANGE_ATTENTION_PAD                                                          \
+	"Pad %s: attention kernels tile head dim and sequence lengths in multiples of %d."
+#define ROOF_CHANGE_ATTENTION_ALIGNED                                                      \
+	"Head dim and sequence lengths are multiples of %d (%s); check that the fastest "  \
+	"SDPA backend ran (flash/cuDNN over efficient/math: torch.nn.attention.sdpa_kernel) " \
+	"and that batches are not padded to long lengths."
+#define ROOF_CHANGE_ATTENTION_BACKEND                                                      \
+	"The kernel (%.80s) is the memory-efficient backend, not flash or cuDNN: check why " \
+	"(torch.nn.attention.sdpa_kernel, attn_implementation=\"flash_attention_2\"; flash " \
+	"needs fp16/bf16, a head dim it supports and no arbitrary attention mask)."
 
 #define COMM_TITLE "communication is exposed %s: %.0f%% of it runs with no compute beside it"
 #define COMM_EVIDENCE "; communication runs %s in all (union per device), %s of it hidden behind compute"
@@ -51,47 +66,99 @@
 	"(bucket_cap_mb) all-reduce during backward; in FSDP enable forward/backward "          \
 	"prefetch; check the exposed part for a straggling rank (the collective waits for it)."
 
-#define IDLE_TITLE "the GPU sat idle %s in %zu gaps of %.0f us or more (%.1f%% of the span)"
-#define IDLE_EVIDENCE "longest gap %s at %.3f s into the trace; CPU during the gaps:"
-#define IDLE_EVIDENCE_CAUSE "%s %s %s (%u gaps)"
-#define IDLE_EVIDENCE_BREAKDOWN \
-	"; all idle time (%s, gpuprof breakdown): host launch %.0f%%, synchronisation %.0f%%, "  \
-	"pageable copies %.0f%%, gaps under 10 us %.0f%%, other %.0f%%"
-#define IDLE_NO_CALL "no CUDA call (Python, data loading)"
-#define IDLE_CHANGE_ALLOC                                                                  \
-	"Most idle time is spent in cudaMalloc/cudaFree: let PyTorch's caching "           \
-	"allocator reuse memory (no torch.cuda.empty_cache() in the loop, fixed shapes, "  \
-	"warm-up steps before profiling). "
-#define IDLE_CHANGE                                                                        \
-	"Keep the GPU fed: overlap data loading (DataLoader num_workers > 0, pin_memory=True, " \
-	"prefetch), move CPU-side work out of the training step, and remove host "         \
-	"synchronizations; for gaps inside a step, CUDA graphs or torch.compile."
+/* The idle-time findings, one per cause of the dependency chain
+** (docs/dependencies.md): a title with the idle time, its share of the GPU
+** span and the gaps; the evidence names what held the work (the op, call,
+** range or Python frame) and the largest gaps with their chains. */
+#define IDLE_CAUSE_TITLE "%s: the GPU sat idle %s (%.1f%% of the GPU span) in %zu gaps"
+#define IDLE_CAUSE_TOP "%s%.160s %s"
+#define IDLE_CAUSE_TOP_LEAD "in the %zu longest of them: "
 
-#define LARGEST_GAPS "; the largest gaps:"
-#define LARGEST_GAP "%s %s at %.3f s (CPU: %.160s)"
-#define LARGEST_GAP_NO_CPU "no CPU range open"
+#define LARGEST_GAPS "the largest gaps:"
+#define LARGEST_GAP "%s %s at %s (%.300s)"
+#define LARGEST_GAP_UNKNOWN "nothing recorded explains it"
 
-#define HOST_TITLE "the GPU waited for the host to launch work %s (%.1f%% of the span) in %zu gaps"
-#define HOST_EVIDENCE "the GPU had nothing queued and the next kernel's launch call returned after the gap began"
-#define HOST_CHANGE                                                                         \
-	"The step is launch-bound: the CPU does not launch kernels as fast as the GPU runs them. " \
-	"Capture the step in a CUDA graph (torch.compile(mode='reduce-overhead'), "           \
-	"torch.cuda.graphs), fuse kernels with torch.compile, move Python work (logging, "     \
-	"metrics, data preparation) out of the step, or give each launch more work (larger batch)."
+#define CPU_WHAT "the CPU issuing work (framework ops' own time and their launch calls)"
+#define CPU_CHANGE                                                                          	"The step is CPU-bound: the framework's per-op CPU cost (dispatch, launch) exceeds "  	"the GPU work it issues.  Capture the step in a CUDA graph "                          	"(torch.compile(mode='reduce-overhead'), torch.cuda.graphs), fuse ops with "          	"torch.compile, or give each op more work (a larger batch)."
 
-#define SHORT_TITLE "%zu gaps under %.0f us between back-to-back GPU work: %s idle (%.1f%% of the span)"
-#define SHORT_EVIDENCE "each gap is the launch latency between two kernels; %.1f us per gap on average"
-#define SHORT_CHANGE                                                                        \
-	"Remove the per-kernel launch latency: CUDA graphs (torch.compile(mode='reduce-overhead'), " \
-	"torch.cuda.graphs) replay the step without it, and torch.compile fuses small kernels "  \
-	"into fewer; fused or foreach optimizers do the same for the optimizer step."
+#define CPU_CHANGE_LONG_OPS                                                                 \
+	"Most of this time (%s) is op calls that each held the CPU %.0f ms or more: work on "   \
+	"the host, not the per-op dispatch and launch cost that CUDA graphs remove.  See what " \
+	"these ops do there: a first call autotunes or allocates (cuDNN benchmark, "            \
+	"workspaces: profile after warm-up steps), an op on CPU tensors (a sampler's "           \
+	"randperm, indexing, data preparation) belongs in the data loader or ahead of the step."
 
-#define SYNC_TITLE "host synchronization left the GPU idle %s"
-#define SYNC_EVIDENCE_CAUSE "; the CPU was synchronising during %s of idle time in %zu gaps"
-#define SYNC_CHANGE                                                                        \
-	"Remove synchronizations from the loop: .item(), .cpu(), .tolist(), print(tensor), " \
-	"torch.cuda.synchronize(), blocking copies; accumulate metrics on the GPU and read them " \
-	"every N steps; use non_blocking=True copies from pinned memory."
+#define LAUNCH_WHAT "launch and queue latency between back-to-back GPU work"
+#define LAUNCH_EVIDENCE "%.1f us per gap on average: %s after launch calls returned, %s between kernels queued on one stream"
+#define LAUNCH_CHANGE                                                                       	"Remove the per-kernel launch latency: CUDA graphs (torch.compile(mode='reduce-overhead'), " 	"torch.cuda.graphs) replay the step without it, and torch.compile fuses small kernels "  	"into fewer; fused or foreach optimizers do the same for the optimizer step."
+
+#define SYNC_WHAT "host synchronization (the launching thread waited for the GPU)"
+#define SYNC_CHANGE                                                                        	"Remove synchronizations from the loop: .item(), .cpu(), .tolist(), print(tensor), " 	"torch.cuda.synchronize(), blocking copies; accumulate metrics on the GPU and read them " 	"every N steps; use non_blocking=True copies from pinned memory."
+
+#define LOADER_WHAT "data loading"
+#define LOADER_CHANGE                                                                       	"Load data ahead of the GPU: DataLoader(num_workers > 0, pin_memory=True, "           	"prefetch_factor, persistent_workers=True); move decoding and augmentation into the " 	"workers or onto the GPU (DALI), and check that storage keeps up."
+
+#define PYTHON_WHAT "Python code outside framework ops"
+#define PYTHON_CHANGE                                                                       	"Move this Python work out of the step or off its critical path: precompute it, "     	"vectorize it with tensor ops, or run it in a worker while the GPU works; the frames " 	"above say where it is."
+
+#define USER_WHAT "code inside your own ranges, outside framework ops"
+#define USER_CHANGE                                                                         	"The code inside these ranges (record_function / NVTX) runs while the GPU waits: "    	"move it out of the step, overlap it with GPU work, or make it cheaper."
+
+#define ALLOC_WHAT "the CUDA allocator (cudaMalloc, cudaFree, host allocation)"
+#define ALLOC_CHANGE                                                                        	"cudaMalloc/cudaFree synchronize the device: let PyTorch's caching allocator reuse "  	"memory (no torch.cuda.empty_cache() in the loop, fixed shapes or length buckets, "   	"buffers allocated once), set PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True, and " 	"profile after warm-up steps."
+
+#define JIT_WHAT "compiling, loading or autotuning GPU code"
+#define JIT_CHANGE                                                                          	"One-time work that a steady-state step does not pay: module loading (CUDA lazy "     	"loading; CUDA_MODULE_LOADING=EAGER pays it at start-up), JIT compilation "           	"(torch.compile; keep its cache with TORCHINDUCTOR_CACHE_DIR), cuDNN autotuning "     	"(cudnn.benchmark).  Profile after warm-up steps (torch.profiler schedule with wait "  	"and warmup) to see the steady state."
+
+#define API_WHAT "other CUDA calls (stream and event creation, device queries)"
+#define API_CHANGE                                                                          	"Create streams, events and handles once, outside the step, and avoid device queries " 	"in the loop; the first CUDA call of a process creates its context (one-time)."
+
+#define EVENT_WHAT "work on other streams or devices (event waits)"
+#define EVENT_CHANGE                                                                        	"The work after these gaps waited for an event on another stream or device: start "   	"the producing work earlier, or wait for it later (cudaStreamWaitEvent just before "   	"its result is needed)."
+
+#define UNTRACED_WHAT "code the profiler did not record on the launching thread"
+#define UNTRACED_CHANGE                                                                     	"Record what the CPU does there: torch.profiler(with_stack=True) for Python frames, " 	"record_function or NVTX ranges around your own code, or nsys with "                  	"--python-sampling=true; gpuprof then names the cause."
+
+#define COVER_TITLE "what the trace cannot tell: %s"
+#define COVER_OPS "%.0f%% of GPU time has no known op"
+#define COVER_IDLE "%.0f%% of idle time has no known cause"
+#define COVER_EVIDENCE_NOLAUNCH "%s of kernel time whose launch is not in the trace (launched before it started)"
+#define COVER_EVIDENCE_NOOP "%s of kernel time launched outside any recorded op"
+#define COVER_EVIDENCE_IDLE "%s of idle time unexplained (%s with no recorded cause, %s while the CPU ran code the profiler did not record)"
+#define COVER_CHANGE                                                                        	"Record what is missing: for CUDA-graph replays, the capture (vLLM/SGLang "           	"capture_traces beside the trace, gpuprof --capture FILE, nsys "                      	"--cuda-graph-trace=node, gpuprof record); for kernels launched before the trace, "   	"start the profiler a step earlier; for ops and causes, torch.profiler("              	"record_shapes=True, with_stack=True), or emit_nvtx(record_shapes=True) under nsys."
+
+/* The graph rules (advise_graph.c): replayed time without op (a notice:
+** what to record), the idle between replays (the host) and inside them
+** (the graph's own latency). */
+#define GRAPH_UNATTR_TITLE "%.1f%% of GPU time (%s in %zu kernels) was replayed from CUDA/HIP graphs whose ops are unknown"
+#define GRAPH_UNATTR_EVIDENCE "%s%s %s in %zu kernels: %s"
+#define GRAPH_UNATTR_NO_OP_OPEN "captured where no op range was open"
+#define GRAPH_UNATTR_CHANGE                                                                \
+	"Record where the graphs were captured, then run gpuprof again: the op, layer and "  \
+	"shapes of a replayed kernel are those of its capture.  vLLM and SGLang write capture " \
+	"traces (vLLM's capture tracing, SGLang --enable-profile-cuda-graph: capture_traces/ " \
+	"beside the trace, or --capture DIR); Nsight Systems: --cuda-graph-trace=node with the " \
+	"profile running while the graphs are captured (emit_nvtx for the ops); or gpuprof "   \
+	"record, which records every node's capture.  Until then no op-level finding sees this time."
+
+#define GRAPH_HOST_WHAT "the host between CUDA/HIP graph replays (preparing and launching the next)"
+#define GRAPH_HOST_EVIDENCE "%.1f us before each replay on average, by the chain's cause: "
+#define GRAPH_HOST_CAUSE "%s%s %s"
+#define GRAPH_HOST_CHANGE                                                                   \
+	"The step is bound by the CPU work between replays (input preparation, sampling, "    \
+	"scheduling), not by kernel launches: the graphs already remove those.  Overlap that "  \
+	"work with the running replay (vLLM's async scheduling, SGLang's overlap scheduler), " \
+	"move sampling and input preparation to the GPU, avoid host synchronization between "  \
+	"steps, or replay larger batches."
+
+#define GRAPH_GAPS_WHAT "latency inside CUDA/HIP graph replays (between a replay's nodes)"
+#define GRAPH_GAPS_EVIDENCE "idle between the kernels of a running replay:"
+#define GRAPH_GAPS_GRAPH "%s %s: %zu replays of %.0f kernels, %s of GPU time, %s idle inside (%s per replay)"
+#define GRAPH_GAPS_CHANGE                                                                   \
+	"These gaps are the graph's own: the latency between its nodes and waits between its " \
+	"streams, which replaying as a graph does not remove.  Give the graph fewer, larger "  \
+	"nodes (torch.compile fusion, fused kernels), remove host nodes and cross-stream "     \
+	"waits from the captured region, and check that the kernels are not waiting on copies."
 
 #define TINY_TITLE "%zu of %zu kernels run under %.0f us: the GPU waits on launches between them"
 #define TINY_EVIDENCE "; they run %s in all, with %s of idle gaps before them"
@@ -100,14 +167,17 @@
 	"(torch.cuda.graphs / mode='reduce-overhead'), fused or foreach optimizers, a larger " \
 	"batch; avoid Python loops over small tensors."
 
-#define PAGEABLE_TITLE "%zu copies from or to pageable host memory"
+#define PAGEABLE_TITLE "%zu copies of 64 KB or more from or to pageable host memory"
 #define PAGEABLE_EVIDENCE "%zu pageable memcpy, %.1f MB, %s of copy time"
-#define PAGEABLE_EVIDENCE_WAIT "; the GPU sat idle %s in %zu gaps waiting for them"
+#define SMALLCOPY_TITLE                                                                    \
+	"%zu copies under %u KB that hold the host until the GPU catches up (.item(), .cpu(), " \
+	".tolist(), small tensors made on the host)"
+#define SMALLCOPY_EVIDENCE "%zu pageable or synchronous copies, %.1f KB in all, %s of copy time"
 #define PAGEABLE_CHANGE                                                                    \
 	"Copy from pinned memory (DataLoader(pin_memory=True), tensor.pin_memory()) with "  \
 	"non_blocking=True: pageable copies are staged through a bounce buffer and block the host."
 
-#define SYNCCOPY_TITLE "%zu synchronous memory copies"
+#define SYNCCOPY_TITLE "%zu synchronous memory copies of 64 KB or more"
 #define SYNCCOPY_EVIDENCE "%zu memcpy issued without Async, %s of copy time"
 #define SYNCCOPY_CHANGE                                                                    \
 	"Use cudaMemcpyAsync / tensor.to(device, non_blocking=True) from pinned memory so copies " \
@@ -153,14 +223,26 @@
 	"PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True against fragmentation."
 
 #define STRAGGLER_TITLE \
-	"rank %d is the straggler in %" PRIu64 " of %zu collectives, costing the others %s of waiting"
-#define STRAGGLER_EVIDENCE                                                                 \
-	"it arrives last by %s on average; all ranks waited %s in all in the %zu collectives " \
-	"matched on every rank (clocks aligned on collective ends)"
+	"rank %d is the straggler: the others waited %s for it at %" PRIu64 " of %zu collectives"
+#define STRAGGLER_EVIDENCE                                                                   \
+	"it arrived last at %" PRIu64 " of the %zu collectives matched on every rank, %s after " \
+	"the next-to-last rank in all (%s a call); the other ranks waited %s for it, of %s of "  \
+	"waiting in all (clocks aligned on collective ends)"
+#define STRAGGLER_COMPUTE "; its compute %s vs %s, the median of the other ranks'"
 #define STRAGGLER_CHANGE                                                                   \
 	"find what rank %d does before its collectives that the others do not: compare "   \
 	"`gpuprof breakdown` and `gpuprof ops` of its file with another rank's (slower "    \
 	"compute, data loading, a throttled GPU, more work in its shard)"
+#define NO_ARRIVALS_TITLE                                                                  \
+	"the ranks' median steps differ by %.1f%% (rank %d the slowest, rank %d the fastest), " \
+	"but no collective is matched on every rank: who waits for whom cannot be told"
+#define NO_ARRIVALS_EVIDENCE                                                               \
+	"%zu ranks with %" PRIu64 " collective calls in all, none on every rank (calls match by " \
+	"process group, kind and sequence number); a slow step by itself is no straggler: in a " \
+	"synchronised job the rank the others wait for has the shortest step"
+#define NO_ARRIVALS_CHANGE                                                                 \
+	"give the files of every rank of one run, traced over the same steps with their "   \
+	"collectives: NCCL/RCCL kernels (PyTorch profiler with record_param_comms, or nsys)"
 
 #define BUSBW_TITLE "%s reaches %.1f GB/s bus bandwidth (median), %.0f%% of the %s peak %.0f GB/s"
 #define BUSBW_EVIDENCE \

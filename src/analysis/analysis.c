@@ -11,7 +11,6 @@
 void gp_analysis_opts_init(struct gp_analysis_opts *o)
 {
 	memset(o, 0, sizeof(*o));
-	o->short_gap_ns = GP_SHORT_GAP_NS;
 	o->top_gaps = GP_TOP_GAPS;
 	o->depth_buckets = GP_DEPTH_BUCKETS;
 	o->timeline_buckets = GP_TIMELINE_BUCKETS;
@@ -37,7 +36,7 @@ static int run_breakdown(struct gp_analysis *a, unsigned needs, gp_error *err)
 {
 	const struct gp_analysis_opts *o = &a->opts;
 	struct gp_breakdown_opts bo = {
-		.short_gap_ns = o->short_gap_ns,
+		.deps = &a->deps,
 		.top_gaps = needs & GP_NEED_TOP_GAPS ? o->top_gaps : 0,
 		.one_timeline = o->one_timeline,
 		.memset_compute = o->memset_compute,
@@ -67,7 +66,7 @@ static void free_memory(struct gp_analysis *a)
 
 static int run_findings(struct gp_analysis *a, unsigned needs, gp_error *err)
 {
-	gp_advise(a->trace, &a->ops, &a->breakdown, &a->findings);
+	gp_advise(a->trace, &a->ops, &a->breakdown, &a->deps, &a->findings);
 	return GP_OK;
 }
 
@@ -76,10 +75,19 @@ static void free_findings(struct gp_analysis *a)
 	gp_findings_free(&a->findings);
 }
 
+/* The cross-rank record: the breakdown's sums and steps, and the
+** collectives with the link of the GPU the op model uses (--gpu, else
+** the trace's). */
 static int run_record(struct gp_analysis *a, unsigned needs, gp_error *err)
 {
+	const struct gp_coll_opts co = {.default_rank = -1, .gpu = a->opts.peaks.gpu};
+	int rc;
+
 	gp_rank_record_of(&a->breakdown, &a->record);
-	return GP_OK;
+	rc = gp_coll_extract(a->trace, &co, &a->record.coll, err);
+	if (rc != GP_OK)
+		gp_rank_record_free(&a->record);   /* a failed pass leaves nothing to free */
+	return rc;
 }
 
 static void free_record(struct gp_analysis *a)
@@ -119,6 +127,36 @@ static void free_timeline(struct gp_analysis *a)
 	gp_timeline_free(&a->timeline);
 }
 
+static int run_deps(struct gp_analysis *a, unsigned needs, gp_error *err)
+{
+	gp_deps_build(&a->deps, a->trace);
+	gp_deps_label_markers(&a->deps, a->trace);
+	return GP_OK;
+}
+
+static void free_deps(struct gp_analysis *a)
+{
+	gp_deps_free(&a->deps);
+}
+
+static int run_critpath(struct gp_analysis *a, unsigned needs, gp_error *err)
+{
+	gp_critpath_run(&a->deps, a->trace, a->opts.critpath_pieces, &a->critpath);
+	return GP_OK;
+}
+
+static void free_critpath(struct gp_analysis *a)
+{
+	gp_critpath_free(&a->critpath);
+}
+
+/* TraceLens's gpu_timeline: its own choice of GPU events and arithmetic. */
+static int run_tracelens(struct gp_analysis *a, unsigned needs, gp_error *err)
+{
+	gp_tl_timeline(a->trace, a->opts.tracelens_unlinked, &a->tracelens);
+	return GP_OK;
+}
+
 /* The passes, each after those it requires.  run NULL: a part of the pass
 ** it requires, which reads its bit (the breakdown's sweep makes its top
 ** gaps, gap causes and depth series together). */
@@ -128,16 +166,19 @@ static const struct pass {
 	int (*run)(struct gp_analysis *a, unsigned needs, gp_error *err);
 	void (*free)(struct gp_analysis *a);
 } passes[] = {
+	{GP_NEED_DEPS, 0, run_deps, free_deps},
+	{GP_NEED_CRITPATH, GP_NEED_DEPS, run_critpath, free_critpath},
 	{GP_NEED_OPS, 0, run_ops, free_ops},
-	{GP_NEED_BREAKDOWN, 0, run_breakdown, free_breakdown},
+	{GP_NEED_BREAKDOWN, GP_NEED_DEPS, run_breakdown, free_breakdown},
 	{GP_NEED_TOP_GAPS, GP_NEED_BREAKDOWN, NULL, NULL},
 	{GP_NEED_GAP_CAUSES, GP_NEED_BREAKDOWN, NULL, NULL},
 	{GP_NEED_DEPTH, GP_NEED_BREAKDOWN, NULL, NULL},
 	{GP_NEED_MEMORY, 0, run_memory, free_memory},
-	{GP_NEED_FINDINGS, GP_NEED_OPS | GP_NEED_GAP_CAUSES, run_findings, free_findings},
+	{GP_NEED_FINDINGS, GP_NEED_OPS | GP_NEED_GAP_CAUSES | GP_NEED_DEPS, run_findings, free_findings},
 	{GP_NEED_RECORD, GP_NEED_BREAKDOWN, run_record, free_record},
 	{GP_NEED_GROUPS, GP_NEED_OPS, run_groups, free_groups},
 	{GP_NEED_TIMELINE, GP_NEED_OPS, run_timeline, free_timeline},
+	{GP_NEED_TRACELENS, 0, run_tracelens, NULL},
 };
 
 #define NPASSES (sizeof(passes) / sizeof(passes[0]))

@@ -8,9 +8,7 @@
 **
 ** Adding a pass = one GP_NEED_* bit below, its result in struct
 ** gp_analysis, one run function (and its free) in analysis.c, and one row
-** in analysis.c's pass table naming the bits it reads.  The passes to come
-** (a per-process dependency graph of the step, its critical path,
-** graph-replay attribution) are such rows.
+** in analysis.c's pass table naming the bits it reads.
 **
 ** Ownership: a gp_analysis owns every result in it (gp_analysis_free()
 ** releases them) and borrows the trace, which must outlive it: the op
@@ -25,6 +23,9 @@
 
 #include "analysis/advise.h"
 #include "analysis/breakdown.h"
+#include "analysis/critpath.h"
+#include "analysis/deps.h"
+#include "analysis/breakdown_tl.h"
 #include "analysis/groups.h"
 #include "analysis/memory.h"
 #include "analysis/ranks.h"
@@ -34,8 +35,7 @@
 #include "util/error.h"
 
 /* The defaults the passes share; a command changes them in its
-** gp_analysis_opts (breakdown --short-gap, -n...). */
-#define GP_SHORT_GAP_NS ((gp_ns)10000)  /* idle gaps shorter than this are launch latency (short_gap) */
+** gp_analysis_opts (breakdown --buckets, -n...). */
 #define GP_TOP_GAPS 10                   /* the longest idle gaps kept per device with their CPU context */
 #define GP_DEPTH_BUCKETS 100             /* buckets of each stream's queue depth series */
 #define GP_TIMELINE_BUCKETS 400          /* buckets of the device timeline */
@@ -53,11 +53,13 @@ enum gp_need {
 	GP_NEED_RECORD = 1u << 7,       /* the trace's cross-rank record: a->record */
 	GP_NEED_GROUPS = 1u << 8,       /* kernels by layer, op, op and shapes, name: a->groups */
 	GP_NEED_TIMELINE = 1u << 9,     /* busy time, FLOPs and bytes per device in buckets: a->timeline */
+	GP_NEED_DEPS = 1u << 10,        /* the step's dependency graph: a->deps */
+	GP_NEED_CRITPATH = 1u << 11,    /* its critical path, by cause, op and layer: a->critpath */
+	GP_NEED_TRACELENS = 1u << 12,   /* TraceLens's gpu_timeline, as it computes it: a->tracelens */
 };
 
 struct gp_analysis_opts {
 	struct gp_peak_opts peaks;      /* the op model's: --gpu, --peak-* (zero: the trace's GPUs) */
-	gp_ns short_gap_ns;             /* GP_SHORT_GAP_NS */
 	size_t top_gaps;                /* GP_NEED_TOP_GAPS: gaps per device (GP_TOP_GAPS) */
 	size_t depth_buckets;           /* GP_NEED_DEPTH: buckets per stream (GP_DEPTH_BUCKETS) */
 	size_t timeline_buckets;        /* GP_NEED_TIMELINE (GP_TIMELINE_BUCKETS) */
@@ -68,6 +70,10 @@ struct gp_analysis_opts {
 	** device as one timeline, memsets as compute (TraceLens), HTA's
 	** kept work and idle categories. */
 	bool one_timeline, memset_compute, hta;
+	bool critpath_pieces;           /* GP_NEED_CRITPATH: keep the path's pieces */
+	/* GP_NEED_TRACELENS: every GPU event, not only those TraceLens links
+	** to a launch (its include_unlinked_kernels) */
+	bool tracelens_unlinked;
 };
 
 /* Sets o to the defaults above. */
@@ -86,13 +92,16 @@ struct gp_analysis {
 	struct gp_rank_record record;
 	struct gp_kgroups groups;
 	struct gp_timeline timeline;
+	gp_deps deps;
+	gp_critpath critpath;
+	struct gp_tl_timeline tracelens;
 };
 
 /* Runs the passes that the results in needs (GP_NEED_* bits) require, each
 ** once, over t (loaded and correlated: t->attrs filled), with o (NULL: the
 ** defaults) into a, which owns the results: gp_analysis_free() it whatever
 ** the outcome.  Fails only with a pass's error (GP_ERR_USAGE for options a
-** pass rejects: a negative short gap, too many depth buckets); a then
+** pass rejects: too many depth buckets); a then
 ** holds the results computed before it. */
 int gp_analysis_run(gp_trace *t, unsigned needs, const struct gp_analysis_opts *o, struct gp_analysis *a,
 		    gp_error *err);

@@ -381,7 +381,10 @@ gp_opattr *gp_opattr_begin(gp_trace *t)
 	ctx->args_first = gp_xcalloc(t->op_exts.n ? t->op_exts.n : 1, sizeof(*ctx->args_first));
 	ctx->args_count = gp_xcalloc(t->op_exts.n ? t->op_exts.n : 1, sizeof(*ctx->args_count));
 
-	/* External ids: cpu_ops win over the user annotations sharing an id */
+	/* External ids: cpu_ops win over the user annotations sharing an id;
+	** an op_ext holds one, so there are no more of them (the map made to
+	** size: growing it was the peak of a Kineto read's memory) */
+	gp_u64map_reserve(&ctx->ext, t->op_exts.n);
 	for (int pass = 0; pass < 2; pass++)
 		for (size_t i = 0; i < t->ranges.n; i++) {
 			const struct gp_range *r = &t->ranges.v[i];
@@ -401,7 +404,7 @@ gp_opattr *gp_opattr_begin(gp_trace *t)
 		}
 	}
 	if (ctx->nsteps > 1)
-		qsort(ctx->steps, ctx->nsteps, sizeof(*ctx->steps), cmp_step);
+		gp_sort(ctx->steps, ctx->nsteps, sizeof(*ctx->steps), cmp_step);
 
 	/* GPU annotations, with their own nesting (other ranges may share
 	** their pid/tid numbers, e.g. python frames on pid 0 tid 0) */
@@ -648,6 +651,16 @@ void gp_opattr_end(gp_opattr *ctx, gp_trace *t)
 
 	if (!ctx)
 		return;
+	/* what the pass below does not use goes first: the External id map
+	** and the per-op arrays beside the maps below were the peak of a
+	** Kineto read's memory */
+	gp_u64map_free(&ctx->ext);
+	gp_u64map_free(&ctx->args_seen);
+	free(ctx->args_first);
+	free(ctx->args_count);
+	free(ctx->gpu);
+	free(ctx->gpu_par);
+	free(ctx->steps);
 	count = gp_xcalloc(t->ranges.n ? t->ranges.n : 1, sizeof(*count));
 	for (size_t k = 0; k < t->kernels.n; k++) {
 		struct gp_attr *a = &t->attrs[k];
@@ -676,13 +689,6 @@ void gp_opattr_end(gp_opattr *ctx, gp_trace *t)
 	}
 	free(count);
 	gp_u64map_free(&fwd);
-	gp_u64map_free(&ctx->ext);
-	gp_u64map_free(&ctx->args_seen);
 	free(ctx->op_range);
-	free(ctx->args_first);
-	free(ctx->args_count);
-	free(ctx->gpu);
-	free(ctx->gpu_par);
-	free(ctx->steps);
 	free(ctx);
 }

@@ -17,7 +17,6 @@
 #include <string.h>
 
 #include "analysis/breakdown_hta.h"
-#include "analysis/markers.h"
 #include "model/classify.h"
 #include "util/alloc.h"
 #include "util/u64map.h"
@@ -74,17 +73,10 @@ int gp_bd_gap_main_cause(const struct gp_bd_gap_cause *g)
 	return best;
 }
 
-const char *gp_idle_cause_name(int cause)
-{
-	static const char *const names[GP_IDLE__COUNT] = {
-		"short_gap", "sync", "pageable_memcpy", "host_launch", "other",
-	};
-	return cause >= 0 && cause < GP_IDLE__COUNT ? names[cause] : "?";
-}
 
 /* ---- the sweep ---- */
 
-enum { ACT_KERNEL, ACT_COPY, ACT_MEMSET };
+enum { ACT_KERNEL, ACT_COPY, ACT_MEMSET, ACT_WINDOW_WORK };
 
 /* One GPU activity as the merge sees it. */
 struct act {
@@ -92,6 +84,7 @@ struct act {
 	int32_t device;
 	unsigned kind;
 	int32_t kernel;        /* index into t->kernels, -1 = a copy or memset */
+	int32_t unit;          /* deps.h's numbering: kernels, then copies, then memsets */
 	uint8_t what;          /* ACT_* */
 	bool pageable;         /* a copy from or to pageable memory */
 	uint32_t stream;
@@ -112,7 +105,6 @@ struct dev {
 	bool started;
 	gp_ns clock;
 	gp_ns cover[3];        /* per kind: the end of the union so far */
-	size_t sync_lo;        /* first sync interval ending after the current gap's start */
 	struct gp_bd_gap *top; /* [opts.top_gaps], ntop used */
 	size_t ntop;
 };
@@ -123,7 +115,7 @@ struct sweep {
 	GP_VEC(struct gp_bd_window) win;
 	struct dev *dev;
 	size_t ndev;
-	GP_VEC(gp_ns) sync;    /* union of CPU synchronisation intervals: start, end pairs */
+	gp_piece_vec pieces;   /* the current gap's causes (gap_pieces) */
 	GP_VEC(struct gp_bd_gap_cause) gapc;   /* opts.gap_causes */
 	struct gp_bd_hta hta;  /* opts.hta: HTA's view */
 };
@@ -147,45 +139,76 @@ static gp_ns end_of(gp_ns start, gp_ns end)
 	return end > start ? end : start;
 }
 
-/* The first not yet taken of kernels[*ik], memcpys[*ic], memsets[*is] by
+/* Where a sweep is in the trace's kernels, copies, memsets and window
+** work (each sorted by start). */
+struct cursor {
+	size_t k, c, m, w;
+};
+
+/* The first not yet taken of kernels, memcpys, memsets and window work by
 ** start into *a, advancing its index; false when all are taken. */
-static bool merge_next(const gp_trace *t, size_t *ik, size_t *ic, size_t *is, struct act *a)
+static bool merge_next(const gp_trace *t, struct cursor *cur, struct act *a)
 {
+	size_t *ik = &cur->k, *ic = &cur->c, *is = &cur->m;
 	gp_ns sk = *ik < t->kernels.n ? t->kernels.v[*ik].start : INT64_MAX;
 	gp_ns sc = *ic < t->memcpys.n ? t->memcpys.v[*ic].start : INT64_MAX;
 	gp_ns ss = *is < t->memsets.n ? t->memsets.v[*is].start : INT64_MAX;
+	gp_ns sw = cur->w < t->window_work.n ? t->window_work.v[cur->w].start : INT64_MAX;
 
+	if (cur->w < t->window_work.n && sw < sk && sw < sc && sw < ss) {
+		const struct gp_window_work *x = &t->window_work.v[cur->w++];
+		*a = (struct act){gp_bd_clamp(x->start), end_of(gp_bd_clamp(x->start), x->end), x->device,
+				  x->comm ? GP_BD_COMM : GP_BD_COMPUTE, -1, -1, ACT_WINDOW_WORK, false, x->stream, 0, 0, 0};
+		return true;
+	}
 	if (*ik < t->kernels.n && sk <= sc && sk <= ss) {
 		const struct gp_kernel *k = &t->kernels.v[*ik];
 		*a = (struct act){gp_bd_clamp(k->start), end_of(gp_bd_clamp(k->start), k->end), gp_kernel_device(t, k), GP_BD_COMPUTE,
-				  (int32_t)*ik, ACT_KERNEL, false, k->stream, k->corr, 0, 0};
+				  (int32_t)*ik, (int32_t)*ik, ACT_KERNEL, false, k->stream, k->corr, 0, 0};
 		(*ik)++;
 		return true;
 	}
 	if (*ic < t->memcpys.n && sc <= ss) {
 		const struct gp_memcpy *c = &t->memcpys.v[*ic];
-		*a = (struct act){gp_bd_clamp(c->start), end_of(gp_bd_clamp(c->start), c->end), c->device, GP_BD_MEMORY, -1, ACT_COPY,
+		*a = (struct act){gp_bd_clamp(c->start), end_of(gp_bd_clamp(c->start), c->end), c->device, GP_BD_MEMORY, -1,
+				  (int32_t)(t->kernels.n + *ic), ACT_COPY,
 				  c->src_kind == GP_MEM_PAGEABLE || c->dst_kind == GP_MEM_PAGEABLE, c->stream, c->corr, 0, 0};
 		(*ic)++;
 		return true;
 	}
 	if (*is < t->memsets.n) {
 		const struct gp_memset *m = &t->memsets.v[*is];
-		*a = (struct act){gp_bd_clamp(m->start), end_of(gp_bd_clamp(m->start), m->end), m->device, GP_BD_MEMORY, -1, ACT_MEMSET, false, m->stream, m->corr, 0, 0};
+		*a = (struct act){gp_bd_clamp(m->start), end_of(gp_bd_clamp(m->start), m->end), m->device, GP_BD_MEMORY, -1,
+				  (int32_t)(t->kernels.n + t->memcpys.n + *is), ACT_MEMSET, false, m->stream, m->corr, 0, 0};
 		(*is)++;
 		return true;
 	}
 	return false;
 }
 
-/* The next activity in start order into *a; false after the last.  With
-** one_timeline every device is device -1. */
-static bool act_next(const struct sweep *s, size_t *ik, size_t *ic, size_t *is, struct act *a)
+/* The next activity in start order into *a, clipped to the window the
+** trace was cut to (what runs in it counts, the rest not); false after the
+** last.  With one_timeline every device is device -1. */
+static bool act_next(const struct sweep *s, struct cursor *cur, struct act *a)
 {
-	do {
-		if (!merge_next(s->t, ik, ic, is, a))
+	const struct gp_breakdown_opts *o = s->o;
+	const gp_trace *t = s->t;
+	bool clip = t->windowed;
+
+	for (;;) {
+		if (!merge_next(s->t, cur, a))
 			return false;
-	} while (s->o->hta && !gp_bd_hta_keep(&s->hta, a->kernel, a->corr, &a->launch));
+		if (o->hta && !gp_bd_hta_keep(&s->hta, a->kernel, a->corr, &a->launch))
+			continue;
+		if (!clip)
+			break;
+		if (a->start < t->window_lo)
+			a->start = t->window_lo;
+		if (a->end > t->window_hi)
+			a->end = t->window_hi;
+		if (a->end > a->start || (a->end == a->start && a->start >= t->window_lo && a->start <= t->window_hi))
+			break;
+	}
 	a->hta_end = a->end;
 	if (s->o->hta)
 		gp_bd_hta_round(&s->hta, &a->start, &a->end, &a->launch, &a->hta_end);
@@ -216,10 +239,10 @@ static void make_windows(struct sweep *s)
 {
 	const gp_trace *t = s->t;
 	gp_u64map at = {0};
-	size_t ik = 0, ic = 0, is = 0;
+	struct cursor cur = {0};
 	struct act a;
 
-	while (act_next(s, &ik, &ic, &is, &a)) {
+	while (act_next(s, &cur, &a)) {
 		struct dev *d = dev_of(s, a.device);
 		struct gp_bd_window *w;
 		int32_t i;
@@ -266,119 +289,30 @@ static void make_windows(struct sweep *s)
 	}
 }
 
-static void sync_add(struct sweep *s, gp_ns start, gp_ns end)
+/* The causes of gap [a, b) that unit u ends, into s->pieces (deps.h and
+** critpath.h: the walk back from u's start): all of it unknown without a
+** dependency graph. */
+static void gap_pieces(struct sweep *s, int32_t u, gp_ns a, gp_ns b)
 {
-	start = gp_bd_clamp(start);
-	end = end_of(start, end);
-	if (s->sync.n && start <= s->sync.v[s->sync.n - 1]) {
-		if (end > s->sync.v[s->sync.n - 1])
-			s->sync.v[s->sync.n - 1] = end;
-		return;
-	}
-	*gp_vec_push(s->sync) = start;
-	*gp_vec_push(s->sync) = end;
+	s->pieces.n = 0;
+	if (s->o->deps && u >= 0)
+		gp_gap_pieces(s->o->deps, (size_t)u, a, &s->pieces);
+	if (!s->pieces.n)
+		*gp_vec_push(s->pieces) = (struct gp_piece){.start = a, .end = b, .cause = GP_CAUSE_UNKNOWN,
+							    .of = GP_PIECE_UNIT, .idx = u};
 }
 
-/* The union of the time the CPU spent in synchronisation: the calls that
-** only wait (gp_sync_call_waits: *Synchronize*; a blocking copy's wait is
-** its copy's) and the trace's sync records, merged in start order. */
-static void make_sync_union(struct sweep *s)
-{
-	const gp_trace *t = s->t;
-	size_t nstr = t->strs.n + 1, ia = 0, iy = 0;
-	uint8_t *is_sync = gp_xcalloc(nstr, 1);   /* 0 = not seen, 1 = no, 2 = yes */
-
-	for (;;) {
-		const struct gp_api *a = NULL;
-		gp_ns sa = INT64_MAX, sy = iy < t->syncs.n ? t->syncs.v[iy].start : INT64_MAX;
-
-		while (ia < t->apis.n) {
-			const struct gp_api *c = &t->apis.v[ia];
-			gp_str name = gp_api_def(t, c)->name;
-			if (name < nstr && !is_sync[name])
-				is_sync[name] = gp_sync_call_waits(gp_api_sync_call(gp_s(t, name))) ? 2 : 1;
-			if (name < nstr && is_sync[name] == 2) {
-				a = c;
-				sa = c->start;
-				break;
-			}
-			ia++;
-		}
-		if (!a && iy >= t->syncs.n)
-			break;
-		if (a && sa <= sy) {
-			sync_add(s, a->start, a->end);
-			ia++;
-		} else {
-			sync_add(s, t->syncs.v[iy].start, t->syncs.v[iy].end);
-			iy++;
-		}
-	}
-	free(is_sync);
-}
-
-/* Moves d->sync_lo to the first sync interval ending after x, the start
-** of the device's next gap (gaps come in time order). */
-static void sync_seek(const struct sweep *s, struct dev *d, gp_ns x)
-{
-	while (d->sync_lo < s->sync.n && s->sync.v[d->sync_lo + 1] <= x)
-		d->sync_lo += 2;
-}
-
-/* How much of [x0, x1), inside the gap sync_seek() went to, the CPU spent
-** synchronising. */
-static gp_ns sync_within(const struct sweep *s, const struct dev *d, gp_ns x0, gp_ns x1)
-{
-	gp_ns sum = 0;
-
-	for (size_t i = d->sync_lo; i < s->sync.n && s->sync.v[i] < x1; i += 2) {
-		gp_ns a = s->sync.v[i] > x0 ? s->sync.v[i] : x0;
-		gp_ns b = s->sync.v[i + 1] < x1 ? s->sync.v[i + 1] : x1;
-		if (b > a)
-			sum += b - a;
-	}
-	return sum;
-}
-
-/* Why the idle gap [a, b) happened, apart from the CPU's synchronisation,
-** from the work next that ends it. */
-static int gap_cause(const struct sweep *s, const struct act *next, gp_ns a)
-{
-	const gp_trace *t = s->t;
-
-	if (next->pageable)
-		return GP_IDLE_PAGEABLE;
-	if (next->kernel >= 0 && t->attrs) {
-		int32_t api = t->attrs[next->kernel].api;
-		if (api >= 0 && (size_t)api < t->apis.n && gp_bd_clamp(t->apis.v[api].end) > a)
-			return GP_IDLE_HOST_LAUNCH;
-	}
-	return GP_IDLE_OTHER;
-}
-
-/* Adds the idle time of [x0, x1) (part of the gap [a, b)) by cause to
-** idle[]: all of it short_gap in a short gap, else the CPU's
-** synchronisation in it sync and the rest rest_cause. */
-static void split_idle(const struct sweep *s, const struct dev *d, gp_ns x0, gp_ns x1, gp_ns a, gp_ns b,
-		       int rest_cause, gp_ns *idle)
-{
-	gp_ns synced;
-
-	if (b - a < s->o->short_gap_ns) {
-		idle[GP_IDLE_SHORT_GAP] += x1 - x0;
-		return;
-	}
-	synced = sync_within(s, d, x0, x1);
-	idle[GP_IDLE_SYNC] += synced;
-	idle[rest_cause] += x1 - x0 - synced;
-}
-
-/* Adds the idle time of [x0, x1) (part of the gap [a, b)) to window w. */
-static void add_idle(const struct sweep *s, const struct dev *d, struct gp_bd_window *w, gp_ns x0, gp_ns x1,
-		     gp_ns a, gp_ns b, int rest_cause)
+/* Adds the idle time of [x0, x1), part of the gap whose pieces are in
+** s->pieces, to window w: its total and its time by cause. */
+static void add_idle(const struct sweep *s, struct gp_bd_window *w, gp_ns x0, gp_ns x1)
 {
 	w->by_mask[0] += x1 - x0;
-	split_idle(s, d, x0, x1, a, b, rest_cause, w->idle);
+	for (size_t i = 0; i < s->pieces.n; i++) {
+		const struct gp_piece *p = &s->pieces.v[i];
+		gp_ns lo = p->start > x0 ? p->start : x0, hi = p->end < x1 ? p->end : x1;
+		if (hi > lo)
+			w->idle[p->cause] += hi - lo;
+	}
 }
 
 /* Opens the device's iteration windows that start before x (at or before
@@ -391,16 +325,16 @@ static void open_windows(struct sweep *s, struct dev *d, gp_ns x, bool at_x)
 }
 
 /* Adds segment [a, b) with mask m to the device's windows.  For an idle
-** segment (m == 0), [a, b) is the whole gap and next the work ending it. */
+** segment (m == 0), [a, b) is the whole gap and next the work ending it,
+** and s->pieces holds its causes. */
 static void add_segment(struct sweep *s, struct dev *d, gp_ns a, gp_ns b, unsigned m, const struct act *next)
 {
-	int cause = m ? 0 : gap_cause(s, next, a);
 	struct gp_bd_window *w = &s->win.v[d->all];
 
 	if (m) {
 		w->by_mask[m] += b - a;
 	} else {
-		add_idle(s, d, w, a, b, a, b, cause);
+		add_idle(s, w, a, b);
 		w->gaps++;
 		if (s->o->gap_causes) {
 			struct gp_bd_gap_cause *g = gp_vec_push(s->gapc);
@@ -410,7 +344,9 @@ static void add_segment(struct sweep *s, struct dev *d, gp_ns a, gp_ns b, unsign
 			g->start = a;
 			g->end = b;
 			g->next = next ? next->kernel : -1;
-			split_idle(s, d, a, b, a, b, cause, g->idle);
+			g->unit = next ? next->unit : -1;
+			for (size_t i = 0; i < s->pieces.n; i++)
+				g->idle[s->pieces.v[i].cause] += s->pieces.v[i].end - s->pieces.v[i].start;
 		}
 	}
 	open_windows(s, d, b, false);
@@ -427,21 +363,24 @@ static void add_segment(struct sweep *s, struct dev *d, gp_ns a, gp_ns b, unsign
 		if (m) {
 			iw->by_mask[m] += x1 - x0;
 		} else {
-			add_idle(s, d, iw, x0, x1, a, b, cause);
+			add_idle(s, iw, x0, x1);
 			iw->gaps++;
 		}
 	}
 }
 
-/* The cause of most of gap [a, b) of device d, ended by next: a short gap,
-** the CPU's synchronisation when it covers half the gap, else what next
-** says (gap_cause). */
-static uint8_t whole_gap_cause(const struct sweep *s, const struct dev *d, gp_ns a, gp_ns b,
-			       const struct act *next)
+/* The cause of most of the current gap (s->pieces). */
+static uint8_t main_piece_cause(const struct sweep *s)
 {
-	if (b - a < s->o->short_gap_ns)
-		return GP_IDLE_SHORT_GAP;
-	return (uint8_t)(2 * sync_within(s, d, a, b) >= b - a ? GP_IDLE_SYNC : gap_cause(s, next, a));
+	gp_ns by[GP_CAUSE__COUNT] = {0};
+	int best = GP_CAUSE_UNKNOWN;
+
+	for (size_t i = 0; i < s->pieces.n; i++)
+		by[s->pieces.v[i].cause] += s->pieces.v[i].end - s->pieces.v[i].start;
+	for (int c = 0; c < GP_CAUSE__COUNT; c++)
+		if (by[c] > by[best])
+			best = c;
+	return (uint8_t)best;
 }
 
 /* Keeps gap [a, b) if it is among the device's longest. */
@@ -469,8 +408,9 @@ static void keep_gap(struct sweep *s, struct dev *d, gp_ns a, gp_ns b, const str
 	g->start = a;
 	g->end = b;
 	g->iter = iter;
+	g->unit = next->unit;
 	g->context = NULL;
-	g->cause = whole_gap_cause(s, d, a, b, next);
+	g->cause = main_piece_cause(s);
 }
 
 /* Moves the device's clock to x; next is the work starting at x (NULL at
@@ -489,7 +429,7 @@ static void advance(struct sweep *s, struct dev *d, gp_ns x, const struct act *n
 		if (!m && !next)
 			break;
 		if (!m) {
-			sync_seek(s, d, d->clock);
+			gap_pieces(s, next->unit, d->clock, to);
 			keep_gap(s, d, d->clock, to, next);
 		}
 		add_segment(s, d, d->clock, to, m, next);
@@ -508,7 +448,7 @@ static void count_in(struct gp_bd_window *w, const struct act *a)
 		w->kernels++;
 	else if (a->what == ACT_COPY)
 		w->copies++;
-	else
+	else if (a->what == ACT_MEMSET)
 		w->memsets++;
 }
 
@@ -542,17 +482,6 @@ struct launches {
 	uint8_t *launched;     /* per API call: its launch already counted (a CUDA
 			       ** graph launch, or any call with several kernels) */
 };
-
-/* Whether kernel k was launched as part of a CUDA graph: it has a graph id
-** or node, or its call is a graph launch (cudaGraphLaunch, cuGraphLaunch,
-** hipGraphLaunch). */
-static bool graph_kernel(const gp_trace *t, const struct gp_kernel *k, int32_t api)
-{
-	const struct gp_kernel_def *d = gp_kernel_def(t, k);
-
-	return d->graph_id || d->graph_node ||
-	       (api >= 0 && strstr(gp_s(t, gp_api_def(t, &t->apis.v[api])->name), "GraphLaunch") != NULL);
-}
 
 /* The bucket of the series over window w that time x falls in (times
 ** outside the window go to the first or last bucket). */
@@ -618,7 +547,7 @@ static void launch_kernel(const gp_trace *t, struct launches *l, size_t k, const
 				b->max_depth = depth;
 		}
 		st->launches++;
-		if (graph_kernel(t, kr, api))
+		if (gp_kernel_graph_launched(t, kr, api))
 			st->graph_launches++;
 		if (gp_bd_clamp(kr->start) < ret)
 			st->early++;
@@ -641,12 +570,7 @@ static int cmp_stream(const void *pa, const void *pb)
 	return (a->stream > b->stream) - (a->stream < b->stream);
 }
 
-/* ---- CPU context of the longest gaps ---- */
-
-static bool context_kind(uint8_t kind)
-{
-	return kind != GP_RANGE_MARK && kind != GP_RANGE_GPU_ANNOTATION;
-}
+/* ---- the longest gaps ---- */
 
 static int cmp_gap_len(const void *pa, const void *pb)
 {
@@ -669,66 +593,16 @@ static int cmp_gap_cause(const void *pa, const void *pb)
 	return (a->start > b->start) - (a->start < b->start);
 }
 
-/* The name a gap's context shows for range r, as `gpuprof ranges` shows
-** it: an NVTX marker its short label (gp_marker_label: a PyProf dict
-** marker "torch.nn.functional.linear", an emit_nvtx range "aten::mm"),
-** other ranges their text.  The label is made in a scratch trace, t being
-** read only.  Returns a new string. */
-static char *range_label(const gp_trace *t, const struct gp_range *r)
+/* Sets each kept gap's context: what held the work that ended it. */
+static void gap_contexts(struct sweep *s, struct gp_bd_gap *g, size_t n)
 {
-	const char *text = gp_s(t, r->text);
-	char *out;
+	char buf[1024];
 
-	if (r->kind != GP_RANGE_PUSHPOP && r->kind != GP_RANGE_STARTEND)
-		return gp_xstrdup(text);
-	gp_trace scratch;
-	bool per_op;
-	gp_trace_init(&scratch);
-	gp_str label = gp_marker_label(&scratch, text, strlen(text), &per_op);
-	out = gp_xstrdup(label ? gp_s(&scratch, label) : text);
-	gp_trace_free(&scratch);
-	return out;
-}
-
-void gp_bd_gap_contexts(const gp_trace *t, struct gp_bd_gap *g, size_t n)
-{
-	int32_t *best = gp_xmalloc((n ? n : 1) * sizeof(*best));
-
+	if (!s->o->deps)
+		return;
 	for (size_t i = 0; i < n; i++)
-		best[i] = -1;
-	for (size_t r = 0; r < t->ranges.n; r++) {
-		const struct gp_range *rg = &t->ranges.v[r];
-		if (!context_kind(rg->kind) || rg->end <= rg->start)
-			continue;
-		for (size_t i = 0; i < n; i++) {
-			gp_ns mid = g[i].start + (g[i].end - g[i].start) / 2;
-			if (rg->start <= mid && mid < rg->end &&
-			    (best[i] < 0 || rg->depth >= t->ranges.v[best[i]].depth))
-				best[i] = (int32_t)r;
-		}
-	}
-	for (size_t i = 0; i < n; i++) {
-		char *part[4];
-		int np = 0;
-		size_t len = 1;
-		for (int32_t r = best[i]; r >= 0 && np < 4; r = t->ranges.v[r].parent) {
-			part[np++] = range_label(t, &t->ranges.v[r]);
-			len += strlen(part[np - 1]) + 3;
-		}
-		if (!np)
-			continue;
-		g[i].context = gp_xmalloc(len + 4);
-		g[i].context[0] = 0;
-		if (best[i] >= 0 && t->ranges.v[best[i]].depth >= 4)
-			strcat(g[i].context, "... ");
-		for (int j = np - 1; j >= 0; j--) {
-			strcat(g[i].context, part[j]);
-			if (j)
-				strcat(g[i].context, " > ");
-			free(part[j]);
-		}
-	}
-	free(best);
+		if (*gp_gap_story(s->o->deps, g[i].unit, g[i].start, g[i].end, buf, sizeof(buf)))
+			g[i].context = gp_xstrdup(buf);
 }
 
 int gp_breakdown_run(const gp_trace *t, const struct gp_breakdown_opts *o, gp_breakdown *b,
@@ -736,23 +610,21 @@ int gp_breakdown_run(const gp_trace *t, const struct gp_breakdown_opts *o, gp_br
 {
 	struct sweep s = {.t = t, .o = o};
 	struct launches l = {0};
-	size_t ik = 0, ic = 0, is = 0, ng = 0;
+	struct cursor cur = {0};
+	size_t ng = 0;
 	struct act a;
 
 	memset(b, 0, sizeof(*b));
-	if (o->short_gap_ns < 0)
-		return gp_err(err, GP_ERR_USAGE, "breakdown: the short-gap threshold must not be negative");
 	if (o->depth_buckets > GP_BD_MAX_BUCKETS)
 		return gp_err(err, GP_ERR_USAGE, "breakdown: at most %d queue depth buckets", GP_BD_MAX_BUCKETS);
 	if (o->hta)
 		gp_bd_hta_begin(&s.hta, t);
 	make_windows(&s);
-	make_sync_union(&s);
 	for (size_t i = 0; i < s.ndev; i++)
 		s.dev[i].top = gp_xcalloc(o->top_gaps ? o->top_gaps : 1, sizeof(struct gp_bd_gap));
 	l.launched = gp_xcalloc(t->apis.n ? t->apis.n : 1, 1);
 	l.nbuckets = o->depth_buckets;
-	while (act_next(&s, &ik, &ic, &is, &a)) {
+	while (act_next(&s, &cur, &a)) {
 		struct dev *d = dev_of(&s, a.device);
 		if (a.kernel >= 0 && gp_kernel_is_comm(t, &t->kernels.v[a.kernel]))
 			a.kind = GP_BD_COMM;
@@ -781,7 +653,6 @@ int gp_breakdown_run(const gp_trace *t, const struct gp_breakdown_opts *o, gp_br
 		gp_vec_free(d->open);
 	}
 
-	b->short_gap_ns = o->short_gap_ns;
 	b->win = s.win.v;
 	b->nwin = s.win.n;
 	gp_vec_sort(l.st, cmp_stream);
@@ -803,7 +674,7 @@ int gp_breakdown_run(const gp_trace *t, const struct gp_breakdown_opts *o, gp_br
 		free(s.dev[i].top);
 	}
 	gp_sort(b->gaps, b->ngaps, sizeof(*b->gaps), cmp_gap_len);
-	gp_bd_gap_contexts(t, b->gaps, b->ngaps);
+	gap_contexts(&s, b->gaps, b->ngaps);
 	gp_vec_sort(s.gapc, cmp_gap_cause);
 	b->gap_causes = s.gapc.v;
 	b->ngap_causes = s.gapc.n;
@@ -819,7 +690,7 @@ int gp_breakdown_run(const gp_trace *t, const struct gp_breakdown_opts *o, gp_br
 	free(l.q);
 	free(l.launched);
 	gp_u64map_free(&l.at);
-	gp_vec_free(s.sync);
+	gp_vec_free(s.pieces);
 	free(s.dev);
 	return 0;
 }

@@ -25,21 +25,17 @@
 #include "util/error.h"
 #include "util/hist.h"
 #include "model/trace.h"
+#include "analysis/critpath.h"
 
 /* Kinds of GPU work, as bits of a mask: the time with exactly the set m
 ** of kinds active is gp_bd_window.by_mask[m] (by_mask[0] is idle). */
 enum gp_bd_kind { GP_BD_COMPUTE = 1, GP_BD_COMM = 2, GP_BD_MEMORY = 4 };
 #define GP_BD_MASKS 8
 
-/* Why the GPU was idle; every idle ns has exactly one cause. */
-enum gp_idle_cause {
-	GP_IDLE_SHORT_GAP,   /* a gap between back-to-back work shorter than the threshold */
-	GP_IDLE_SYNC,        /* the CPU was in a call that waits (gp_sync_call_waits) */
-	GP_IDLE_PAGEABLE,    /* the gap ends with a copy from/to pageable memory */
-	GP_IDLE_HOST_LAUNCH, /* the launch of the work ending the gap returned after the gap began */
-	GP_IDLE_OTHER,
-	GP_IDLE__COUNT
-};
+/* Why the GPU was idle: every idle ns has exactly one cause (enum gp_cause
+** of critpath.h, read off the dependency chain of the work that ended the
+** gap: docs/dependencies.md); idle[] arrays are indexed by it. */
+#define GP_IDLE__COUNT GP_CAUSE__COUNT
 
 /* One (device, iteration): iter -1 is the whole trace on that device.
 ** span = end - start = sum of by_mask[] exactly; idle = by_mask[0] =
@@ -84,8 +80,11 @@ struct gp_bd_gap {
 	int32_t device;
 	int32_t iter;             /* of the work that ends the gap, -1 = unknown */
 	gp_ns start, end;
-	uint8_t cause;            /* enum gp_idle_cause of most of its time */
-	char *context;            /* "ProfilerStep#3 > aten::item > cudaStreamSynchronize", or NULL */
+	uint8_t cause;            /* enum gp_cause of most of its time */
+	int32_t unit;             /* the GPU work that ends it (deps.h's numbering) */
+	char *context;            /* what held that work, largest first: "allocator cudaFree
+				** (aten::cudnn_convolution) 788.5 ms; jit cudaLaunchKernel 726.3 ms",
+				** or NULL */
 };
 
 /* Every idle gap of a device (the whole trace) with its time by cause: the
@@ -96,6 +95,7 @@ struct gp_bd_gap_cause {
 	gp_ns start, end;
 	gp_ns idle[GP_IDLE__COUNT];
 	int32_t next;             /* the kernel that ends it (index), -1 = a copy or memset */
+	int32_t unit;             /* the GPU work that ends it (deps.h's numbering) */
 };
 
 /* HTA's idle time breakdown of one stream: the gap before each GPU event
@@ -125,7 +125,9 @@ struct gp_bd_hta_device {
 };
 
 struct gp_breakdown_opts {
-	gp_ns short_gap_ns;       /* gaps shorter than this are GP_IDLE_SHORT_GAP */
+	/* The dependency graph the idle causes are read from (NULL: every
+	** idle ns is GP_CAUSE_UNKNOWN). */
+	gp_deps *deps;
 	size_t top_gaps;          /* gaps kept per device */
 	bool one_timeline;        /* all devices as one (device -1): TraceLens' gpu_timeline */
 	bool memset_compute;      /* a memset is compute work, not memory (TraceLens) */
@@ -139,7 +141,6 @@ struct gp_breakdown_opts {
 };
 
 typedef struct gp_breakdown {
-	gp_ns short_gap_ns;           /* the short-gap threshold it ran with */
 	struct gp_bd_window *win;     /* per device: the whole trace, then its iterations by start */
 	size_t nwin;
 	struct gp_bd_stream *streams; /* by device, stream */
@@ -150,9 +151,6 @@ typedef struct gp_breakdown {
 	size_t nhta;
 	struct gp_bd_hta_device *hta_dev;   /* opts.hta only: by device */
 	size_t nhta_dev;
-	/* opts.hta only: the ProfilerStep ranges HTA keeps (all but the
-	** last), -1 when the trace has none (HTA then keeps all GPU work) */
-	long hta_steps;
 	/* opts.depth_buckets per stream, in streams' order: the series of
 	** streams[i] is depth[i * depth_buckets ...], its buckets cutting the
 	** span of its device's whole-trace window into equal parts */
@@ -166,7 +164,7 @@ typedef struct gp_breakdown {
 /* Computes the breakdown of trace t (correlated: t->attrs filled, or NULL
 ** for no iterations and no launch calls).  Never fails on odd data: a
 ** record ending before it starts counts as an instant.  Fails only with
-** GP_ERR_USAGE for bad options (a negative short gap, more than
+** GP_ERR_USAGE for bad options (more than
 ** GP_BD_MAX_BUCKETS depth buckets). */
 int gp_breakdown_run(const gp_trace *t, const struct gp_breakdown_opts *o, gp_breakdown *b,
 		     gp_error *err);
@@ -182,19 +180,7 @@ gp_ns gp_bd_overlap(const struct gp_bd_window *w);  /* sum over masks of (kinds 
 ** to cover both. */
 void gp_bd_window_merge(struct gp_bd_window *into, const struct gp_bd_window *from);
 
-const char *gp_idle_cause_name(int cause);   /* "host_launch" */
-/* The cause of most of gap g's time (ties to the first in enum order, so a
-** gap half in a synchronisation is sync). */
+/* The cause of most of gap g's time (ties to the first in enum order). */
 int gp_bd_gap_main_cause(const struct gp_bd_gap_cause *g);
-
-/* Sets g[i].context for each of the n gaps: the deepest CPU range (not a
-** mark or GPU annotation) of t open at the gap's middle on any thread, as
-** the path of up to four enclosing ranges ("ProfilerStep#3 > aten::item";
-** "... " first when deeper), NVTX markers by their short label as
-** `ranges` shows them (a PyProf dict marker "torch.nn.functional.linear",
-** an emit_nvtx range "aten::mm"); NULL when none.  One pass over the ranges per
-** call, n checks each: for a few gaps.  The strings are malloc()ed
-** (gp_breakdown_free() frees those of a breakdown's gaps). */
-void gp_bd_gap_contexts(const gp_trace *t, struct gp_bd_gap *g, size_t n);
 
 #endif

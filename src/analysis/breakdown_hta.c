@@ -9,28 +9,13 @@
 #include "analysis/breakdown_hta.h"
 #include "util/sort.h"
 
-struct step {
-	gp_ns start, end;
-	long number;
-};
-
-static int cmp_step(const void *pa, const void *pb)
-{
-	const struct step *a = pa, *b = pb;
-
-	return (a->start > b->start) - (a->start < b->start);
-}
-
 /* Whether x - base is a whole number of microseconds. */
 static bool whole_us(gp_ns x, gp_ns base)
 {
 	return (x - base) % 1000 == 0;
 }
 
-/* x as HTA holds it: the trace's microseconds (x - base) as a float64,
-** the nearest double to the decimal the file wrote (an integer part below
-** 2^53 is exact; the sum rounds as parsing the decimal does). */
-static double hta_us(gp_ns x, gp_ns base)
+double gp_bd_file_us(gp_ns x, gp_ns base)
 {
 	gp_ns r = x - base, q = r / 1000, f = r % 1000;
 
@@ -44,14 +29,14 @@ static double hta_us(gp_ns x, gp_ns base)
 /* HTA's rounded start of [start, end): ceil(ts), in ns of the model. */
 static gp_ns start_us(gp_ns start, gp_ns base)
 {
-	return base + (gp_ns)ceil(hta_us(start, base)) * 1000;
+	return base + (gp_ns)ceil(gp_bd_file_us(start, base)) * 1000;
 }
 
 /* HTA's rounded end of [start, end): floor(ts + dur), computed in float64
 ** as HTA does (the sum's rounding can cross a microsecond). */
 static gp_ns end_us(gp_ns start, gp_ns end, gp_ns base)
 {
-	return base + (gp_ns)floor(hta_us(start, base) + (double)(end - start) / 1000.0) * 1000;
+	return base + (gp_ns)floor(gp_bd_file_us(start, base) + (double)(end - start) / 1000.0) * 1000;
 }
 
 /* HTA 0.6.1 reads a trace whose "ts" are not all integers (a float
@@ -77,47 +62,49 @@ static void detect_rounding(struct gp_bd_hta *h)
 #undef FRACTION
 }
 
-/* The ProfilerStep#N ranges except the one with the largest N (HTA drops
-** the last iteration), and a map from correlation id to API call for the
-** copies and memsets, which the correlation pass does not link. */
+/* HTA's cut of the last iteration (TraceCollection._filter_irrelevant_gpu_
+** kernels): with two or more distinct ProfilerStep names among its events
+** (a GPU-side gpu_user_annotation "ProfilerStep#N" is one of its CPU
+** events: no stream, no correlation), it keeps the GPU work whose launch
+** call started before the latest start of those ProfilerStep events;
+** with one name or none it keeps all GPU work.  Also a map from
+** correlation id to API call for the copies and memsets, which the
+** correlation pass does not link. */
 void gp_bd_hta_begin(struct gp_bd_hta *h, const gp_trace *t)
 {
-	GP_VEC(struct step) st = {0};
-	long last = -1;
+	gp_u64map names = {0};
+	size_t distinct = 0;
 
-	for (size_t i = 0; i < t->ranges.n; i++) {
-		const struct gp_range *r = &t->ranges.v[i];
-		const char *text = gp_s(t, r->text);
-		if (r->kind == GP_RANGE_GPU_ANNOTATION || strncmp(text, "ProfilerStep#", 13) != 0)
-			continue;
-		struct step *p = gp_vec_push(st);
-		p->start = gp_bd_clamp(r->start);
-		p->end = gp_bd_clamp(r->end) > p->start ? gp_bd_clamp(r->end) : p->start;
-		p->number = strtol(text + 13, NULL, 10);
-		if (p->number > last)
-			last = p->number;
-	}
 	memset(h, 0, sizeof(*h));
 	h->t = t;
-	h->no_steps = st.n == 0;
-	gp_vec_sort(st, cmp_step);
-	for (size_t i = 0; i < st.n; i++)
-		if (st.v[i].number != last) {
-			*gp_vec_push(h->steps) = st.v[i].start;
-			*gp_vec_push(h->steps) = st.v[i].end;
+	detect_rounding(h);
+	h->cutoff = INT64_MIN;
+	for (size_t i = 0; i < t->ranges.n; i++) {
+		const struct gp_range *r = &t->ranges.v[i];
+		if (!strstr(gp_s(t, r->text), "ProfilerStep"))
+			continue;
+		if (gp_u64map_get(&names, r->text) < 0) {
+			gp_u64map_put(&names, r->text, 1);
+			distinct++;
 		}
-	gp_vec_free(st);
+		/* HTA compares its rounded times when it rounds */
+		gp_ns start = gp_bd_clamp(r->start);
+		if (h->round)
+			start = start_us(start, h->base);
+		if (start > h->cutoff)
+			h->cutoff = start;
+	}
+	gp_u64map_free(&names);
+	h->no_steps = distinct <= 1;
 	for (size_t i = 0; i < t->apis.n; i++)
 		if (t->apis.v[i].corr)
 			gp_u64map_add(&h->api_of_corr, t->apis.v[i].corr, (int32_t)i);
-	detect_rounding(h);
 }
 
 bool gp_bd_hta_keep(const struct gp_bd_hta *h, int32_t kernel, uint64_t corr, gp_ns *launch)
 {
 	const gp_trace *t = h->t;
 	int32_t api = -1;
-	size_t lo = 0, hi = h->steps.n / 2;
 
 	if (kernel >= 0)
 		api = t->attrs ? t->attrs[kernel].api : -1;
@@ -128,14 +115,8 @@ bool gp_bd_hta_keep(const struct gp_bd_hta *h, int32_t kernel, uint64_t corr, gp
 		return true;
 	if (*launch == INT64_MIN)
 		return false;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		if (h->steps.v[2 * mid] <= *launch)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo > 0 && *launch < h->steps.v[2 * (lo - 1) + 1];
+	gp_ns at = h->round ? start_us(*launch, h->base) : *launch;
+	return at < h->cutoff;
 }
 
 void gp_bd_hta_round(const struct gp_bd_hta *h, gp_ns *start, gp_ns *end, gp_ns *launch, gp_ns *hta_end)
@@ -312,13 +293,11 @@ void gp_bd_hta_finish(struct gp_bd_hta *h, gp_breakdown *b, size_t ndev)
 	b->nhta = h->streams.n;
 	h->streams.v = NULL;
 	h->streams.n = h->streams.cap = 0;
-	b->hta_steps = h->no_steps ? -1 : (long)(h->steps.n / 2);
 	devices(h, b, ndev);
 }
 
 void gp_bd_hta_free(struct gp_bd_hta *h)
 {
-	gp_vec_free(h->steps);
 	gp_vec_free(h->streams);
 	gp_vec_free(h->iv);
 	gp_u64map_free(&h->api_of_corr);

@@ -30,6 +30,12 @@ static inline gp_ns gp_bd_clamp(gp_ns v)
 	return v > GP_BD_NS_LIMIT ? GP_BD_NS_LIMIT : v < -GP_BD_NS_LIMIT ? -GP_BD_NS_LIMIT : v;
 }
 
+/* Time x of the model as the Python tools (HTA, TraceLens) hold it: the
+** file's microseconds (x - base, base = the reader's base_time_ns) as a
+** float64, the nearest double to the decimal the file wrote (an integer
+** part below 2^53 is exact; the sum rounds as parsing the decimal does). */
+double gp_bd_file_us(gp_ns x, gp_ns base);
+
 /* One GPU work as HTA's temporal breakdown reads it. */
 struct gp_bd_hta_iv {
 	int32_t device;
@@ -39,8 +45,8 @@ struct gp_bd_hta_iv {
 
 struct gp_bd_hta {
 	const gp_trace *t;
-	GP_VEC(gp_ns) steps;   /* ProfilerStep ranges but the last, by start: start, end pairs */
-	bool no_steps;         /* none at all: HTA keeps all GPU work */
+	gp_ns cutoff;          /* the latest start of a ProfilerStep event (CPU or GPU side) */
+	bool no_steps;         /* one ProfilerStep name or none: HTA keeps all GPU work */
 	gp_u64map api_of_corr; /* API calls by correlation id (copies and memsets) */
 	gp_u64map at;          /* (device, stream) -> index into streams */
 	GP_VEC(struct gp_bd_hta_stream) streams;
@@ -49,13 +55,15 @@ struct gp_bd_hta {
 	GP_VEC(struct gp_bd_hta_iv) iv;   /* every kept GPU work as HTA reads it */
 };
 
-/* Prepares h for trace t: its kept steps, the calls by correlation id and
-** whether HTA rounds its times.  Never fails. */
+/* Prepares h for trace t: HTA's cutoff (the latest start of its
+** ProfilerStep events), the calls by correlation id and whether HTA
+** rounds its times.  Never fails. */
 void gp_bd_hta_begin(struct gp_bd_hta *h, const gp_trace *t);
 
 /* Whether HTA keeps a GPU work (kernel: its index, -1 for a copy or memset
-** found by corr): its launch call began inside a kept step, or the trace
-** has no steps.  *launch = that call's start, INT64_MIN when unknown. */
+** found by corr): its launch call began before the cutoff, or the trace
+** has fewer than two ProfilerStep names.  *launch = that call's start,
+** INT64_MIN when unknown. */
 bool gp_bd_hta_keep(const struct gp_bd_hta *h, int32_t kernel, uint64_t corr, gp_ns *launch);
 
 /* A kept work [*start, *end) launched at *launch (INT64_MIN: unknown) as

@@ -5,12 +5,15 @@
 */
 #include <ctype.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/collectives.h"
 #include "model/classify.h"
+#include "ops/ops.h"
 #include "util/alloc.h"
+#include "util/fmt.h"
 #include "util/stats.h"
 #include "util/u64map.h"
 
@@ -28,12 +31,17 @@ enum gp_coll_kind gp_coll_kind_parse(const char *name)
 {
 	/* folded: lower case without '_' and ':', so that "AllReduce",
 	** "all_reduce" and "allreduce_" read alike; the longer names first
-	** ("reducescatter" and "allreduce" contain "reduce") */
+	** ("reducescatter" and "allreduce" contain "reduce").  Kernels that
+	** name no collective word: vLLM's and SGLang's custom all-reduce
+	** (cross_device_reduce_1stage) and DeepEP's expert-parallel
+	** all-to-all (dispatch, combine and their notify steps) */
 	static const struct {
 		const char *s;
 		enum gp_coll_kind kind;
 	} words[] = {
 		{"reducescatter", GP_COLL_REDUCE_SCATTER}, {"allreduce", GP_COLL_ALL_REDUCE},
+		{"crossdevicereduce", GP_COLL_ALL_REDUCE}, {"dispatch", GP_COLL_ALL_TO_ALL},
+		{"combine", GP_COLL_ALL_TO_ALL},
 		{"allgather", GP_COLL_ALL_GATHER}, {"alltoall", GP_COLL_ALL_TO_ALL},
 		{"broadcast", GP_COLL_BROADCAST}, {"sendrecv", GP_COLL_SEND_RECV},
 		{"barrier", GP_COLL_BARRIER}, {"reduce", GP_COLL_REDUCE}, {"send", GP_COLL_SEND_RECV},
@@ -166,6 +174,26 @@ static void call_context(const gp_trace *t, size_t k, const gp_u64map *op_args, 
 	}
 }
 
+/* The GPU of r's trace t (gpu, else the GPU table's for the device of the
+** first collective, else of the trace's first device) and its link into r. */
+static void link_of(const gp_trace *t, const struct gp_gpu *gpu, struct gp_coll_rank *r)
+{
+	const struct gp_gpu *g = gpu;
+	struct gp_gpu est;
+
+	if (!g) {
+		int32_t dev = r->n ? r->v[0].device : t->devices.n ? t->devices.v[0].id : -1;
+		const struct gp_device *d = gp_trace_device(t, dev);
+		if (d)
+			g = gp_gpu_for_device(t, d, &est);
+	}
+	if (!g)
+		return;
+	r->link_bw = g->link_bw * 1e9;
+	snprintf(r->gpu, sizeof(r->gpu), "%s", g->name);
+	snprintf(r->link, sizeof(r->link), "%s", g->link ? g->link : "");
+}
+
 int gp_coll_extract(const gp_trace *t, const struct gp_coll_opts *o, struct gp_coll_rank *out,
 		    gp_error *err)
 {
@@ -248,6 +276,7 @@ int gp_coll_extract(const gp_trace *t, const struct gp_coll_opts *o, struct gp_c
 		(*p)++;
 	}
 	free(position);
+	link_of(t, o->gpu, out);
 	return GP_OK;
 }
 
@@ -259,6 +288,153 @@ void gp_coll_rank_free(struct gp_coll_rank *r)
 		free(r->groups[i]);
 	free(r->groups);
 	memset(r, 0, sizeof(*r));
+}
+
+/* ---- the record as kept rows ---- */
+
+const struct gp_column gp_coll_record_cols[GP_COLL_RECORD_NCOLS] = {
+	{"what", "What", 4, false, false, NULL},
+	{"a", "A", 4, false, false, NULL}, {"b", "B", 4, false, false, NULL},
+	{"c", "C", 4, false, false, NULL}, {"d", "D", 4, false, false, NULL},
+	{"e", "E", 4, false, false, NULL}, {"f", "F", 4, false, false, NULL},
+	{"g", "G", 4, false, false, NULL}, {"h", "H", 4, false, false, NULL},
+	{"i", "I", 4, false, false, NULL}, {"j", "J", 4, false, false, NULL},
+	{"k", "K", 4, false, false, NULL}, {"l", "L", 4, false, false, NULL},
+	{"m", "M", 4, false, false, NULL},
+};
+
+void gp_coll_rank_put(const struct gp_coll_rank *r, gp_writer *w)
+{
+	char v[13][32];
+	const char *row[GP_COLL_RECORD_NCOLS] = {"rank", v[0], v[1], r->gpu, *r->link ? r->link : NULL};
+
+	snprintf(v[0], 32, "%d", r->world_size);
+	snprintf(v[1], 32, "%.17g", r->link_bw);   /* round-trips exactly */
+	gp_writer_row(w, row);
+	for (size_t g = 0; g < r->ngroups; g++) {
+		const char *grow[GP_COLL_RECORD_NCOLS] = {"group", r->groups[g]};
+		gp_writer_row(w, grow);
+	}
+	row[0] = "coll";
+	for (int c = 0; c < 13; c++)
+		row[c + 1] = v[c];
+	for (size_t i = 0; i < r->n; i++) {
+		const struct gp_coll *c = &r->v[i];
+		/* gp_fmt, not snprintf: a rank has tens of thousands of calls */
+		gp_fmt_i64(v[0], c->start);
+		gp_fmt_i64(v[1], c->end);
+		gp_fmt_i64(v[2], c->launch);
+		gp_fmt_i64(v[3], c->seq);
+		gp_fmt_u64(v[4], c->bytes);
+		gp_fmt_u64(v[5], c->group);
+		gp_fmt_u64(v[6], c->stream);
+		gp_fmt_i64(v[7], c->device);
+		gp_fmt_i64(v[8], c->iter);
+		gp_fmt_i64(v[9], c->group_size);
+		gp_fmt_u64(v[10], c->kind);
+		gp_fmt_u64(v[11], c->dtype);
+		gp_fmt_u64(v[12], c->seq_stated);
+		gp_writer_row(w, row);
+	}
+}
+
+/* One "coll" row's cells c[1..13] into *out; false when one is not a
+** value the record can hold. */
+static bool coll_of_row(const char *const *c, size_t ngroups, struct gp_coll *out)
+{
+	int64_t v[13];
+	static const int64_t lo[13] = {INT64_MIN, INT64_MIN, INT64_MIN, INT64_MIN, 0, 0, 0,
+				       INT32_MIN, INT32_MIN, INT32_MIN, 0, 0, 0};
+	static const int64_t hi[13] = {INT64_MAX, INT64_MAX, INT64_MAX, INT64_MAX, 0, 0, UINT32_MAX,
+				       INT32_MAX, INT32_MAX, INT32_MAX, GP_COLL__COUNT - 1, UINT8_MAX, 1};
+
+	for (int k = 0; k < 13; k++)
+		if (k != 4 && !gp_rowbuf_cell_i64(c[k + 1], lo[k], k == 5 ? (int64_t)ngroups - 1 : hi[k], &v[k]))
+			return false;
+	if (!gp_rowbuf_cell_u64(c[5], &out->bytes))
+		return false;
+	out->start = v[0], out->end = v[1], out->launch = v[2], out->seq = v[3];
+	out->group = (uint32_t)v[5], out->stream = (uint32_t)v[6], out->device = (int32_t)v[7];
+	out->iter = (int32_t)v[8], out->group_size = (int32_t)v[9];
+	out->kind = (uint8_t)v[10], out->dtype = (uint8_t)v[11], out->seq_stated = (uint8_t)v[12];
+	return true;
+}
+
+void gp_coll_reader_init(struct gp_coll_reader *rd, struct gp_coll_rank *r)
+{
+	memset(r, 0, sizeof(*r));
+	rd->r = r;
+	rd->cap = 0;
+	rd->heads = 0;
+}
+
+int gp_coll_reader_row(struct gp_coll_reader *rd, const char *const *c)
+{
+	struct gp_coll_rank *r = rd->r;
+	int64_t world;
+	char *end;
+
+	if (!c[0])
+		return 0;
+	if (strcmp(c[0], "rank") == 0) {
+		if (rd->heads++ || !gp_rowbuf_cell_i64(c[1], -1, INT32_MAX, &world) || !c[2] || !c[3] ||
+		    strlen(c[3]) >= sizeof(r->gpu) || (c[4] && strlen(c[4]) >= sizeof(r->link)))
+			return -1;
+		r->world_size = (int)world;
+		r->link_bw = strtod(c[2], &end);
+		if (*end || end == c[2] || !(r->link_bw >= 0))
+			return -1;
+		snprintf(r->gpu, sizeof(r->gpu), "%s", c[3]);
+		snprintf(r->link, sizeof(r->link), "%s", c[4] ? c[4] : "");
+		return 1;
+	}
+	if (strcmp(c[0], "group") == 0) {
+		if (!rd->heads || r->n || !c[1])
+			return -1;
+		r->groups = gp_xrealloc(r->groups, (r->ngroups + 1) * sizeof(*r->groups));
+		r->groups[r->ngroups++] = gp_xstrdup(c[1]);
+		return 1;
+	}
+	if (strcmp(c[0], "coll") == 0) {
+		if (!rd->heads)
+			return -1;
+		if (r->n == rd->cap) {
+			rd->cap = rd->cap ? 2 * rd->cap : 64;
+			r->v = gp_xrealloc(r->v, rd->cap * sizeof(*r->v));
+		}
+		if (!coll_of_row(c, r->ngroups, &r->v[r->n]))
+			return -1;
+		r->n++;
+		return 1;
+	}
+	return 0;
+}
+
+bool gp_coll_reader_done(const struct gp_coll_reader *rd)
+{
+	return rd->heads == 1;
+}
+
+int gp_coll_rank_read(const struct gp_rowbuf *rb, const char *path, int rank, struct gp_coll_rank *r,
+		      gp_error *err)
+{
+	const char *c[GP_COLL_RECORD_NCOLS];
+	struct gp_coll_reader rd;
+	size_t at = 0;
+	int got;
+
+	gp_coll_reader_init(&rd, r);
+	while ((got = gp_rowbuf_next(rb, &at, c)) > 0)
+		if (gp_coll_reader_row(&rd, c) != 1) {
+			got = -1;
+			break;
+		}
+	r->path = gp_xstrdup(path);
+	r->rank = rank;
+	if (got < 0 || !gp_coll_reader_done(&rd))
+		return gp_err(err, GP_ERR_FORMAT, "%s: a collectives record is damaged (byte %zu of %zu)", path, at,
+			      rb->len);
+	return GP_OK;
 }
 
 /* ---- matching ---- */
@@ -330,6 +506,25 @@ static uint32_t global_group(struct gp_coll_match *m, const char *name)
 	return (uint32_t)m->ngroups++;
 }
 
+/* The median of v[0..n) (n >= 1; sorted here): of an even count the mean
+** of the middle two, rounded half away from zero.  Exact and free of
+** overflow whatever the values (clock differences between a trace on the
+** host's epoch and one from 0 are near 2^61, and ten of them overflow a
+** sum). */
+static gp_ns median_i64(int64_t *v, size_t n)
+{
+	int64_t a, b, m;
+	uint64_t d;
+
+	gp_sort(v, n, sizeof(*v), gp_cmp_i64);
+	if (n % 2)
+		return v[n / 2];
+	a = v[n / 2 - 1], b = v[n / 2];
+	d = (uint64_t)b - (uint64_t)a;          /* b >= a: the distance, exact */
+	m = (int64_t)((uint64_t)a + d / 2);     /* between a and b */
+	return d % 2 && m >= 0 ? m + 1 : m;     /* m + 0.5, away from zero */
+}
+
 /* Each rank's clock offset to ranks[0]: the median of (end on ranks[0] -
 ** end on it) over the calls both have.  A collective ends at about the
 ** same instant on every rank (the last data arrives everywhere at once),
@@ -341,7 +536,6 @@ static void align_clocks(const struct gp_coll_rank *ranks, struct gp_coll_match 
 	m->ranks[0].aligned = true;
 	for (size_t r = 1; r < m->nranks; r++) {
 		size_t n = 0;
-		struct gp_stats st;
 		for (size_t c = 0; c < m->ncalls; c++) {
 			int32_t i0 = m->slots[m->calls[c].first], ir = m->slots[m->calls[c].first + r];
 			if (i0 >= 0 && ir >= 0)
@@ -349,8 +543,7 @@ static void align_clocks(const struct gp_coll_rank *ranks, struct gp_coll_match 
 		}
 		if (!n)
 			continue;
-		gp_stats_compute(diff, n, &st);
-		m->ranks[r].offset = (gp_ns)llround(st.med);
+		m->ranks[r].offset = median_i64(diff, n);
 		m->ranks[r].aligned = true;
 	}
 	free(diff);
@@ -360,7 +553,7 @@ static void align_clocks(const struct gp_coll_rank *ranks, struct gp_coll_match 
 static void settle_call(const struct gp_coll_rank *ranks, struct gp_coll_match *m, struct gp_coll_call *c)
 {
 	const struct gp_coll *first = NULL;
-	gp_ns last = 0, earliest = 0, kernel_sum = 0;
+	gp_ns last = 0, earliest = 0, kernel_sum = 0, second = INT64_MIN;
 	int last_rank = -1;
 
 	for (size_t r = 0; r < m->nranks; r++) {
@@ -368,8 +561,13 @@ static void settle_call(const struct gp_coll_rank *ranks, struct gp_coll_match *
 		gp_ns arrival = x->start + m->ranks[r].offset;
 		if (!first)
 			first = x;
-		if (last_rank < 0 || arrival > last)
+		if (last_rank < 0 || arrival > last) {
+			if (last_rank >= 0)
+				second = last;
 			last = arrival, last_rank = (int)r;
+		} else if (arrival > second) {
+			second = arrival;
+		}
 		if (r == 0 || arrival < earliest)
 			earliest = arrival;
 		kernel_sum += x->end - x->start;
@@ -394,8 +592,10 @@ static void settle_call(const struct gp_coll_rank *ranks, struct gp_coll_match *
 		m->ranks[r].matched++;
 	}
 	if (c->last_rank >= 0) {
+		c->late = second != INT64_MIN ? last - second : 0;
 		m->ranks[last_rank].times_last++;
 		m->ranks[last_rank].caused += c->wait_total;
+		m->ranks[last_rank].late += c->late;
 	}
 	double factor = gp_coll_busbw_factor(c->kind, c->nranks_group);
 	if (c->bytes && c->comm > 0) {
@@ -444,7 +644,7 @@ void gp_coll_match(const struct gp_coll_rank *ranks, size_t n, struct gp_coll_ma
 			const struct gp_coll *c = &ranks[r].v[i];
 			ents[e++] = (struct entry){gmap[r][c->group], c->kind, c->seq, (uint32_t)r, (uint32_t)i};
 		}
-	qsort(ents, total, sizeof(*ents), entry_cmp);
+	gp_sort(ents, total, sizeof(*ents), entry_cmp);
 
 	/* one call per run of equal keys; a rank's second call of a key
 	** (a trace numbering two calls alike) is left out */
@@ -499,4 +699,36 @@ void gp_coll_match_free(struct gp_coll_match *m)
 		free(m->groups[i]);
 	free(m->groups);
 	memset(m, 0, sizeof(*m));
+}
+
+/* When the rank the others waited for longest is the straggler: it
+** arrived last at more than half of the calls matched on every rank, the
+** others' wait for it is more than a quarter of all waiting, and it came
+** after the next-to-last rank (docs/comm.md).  A rank that is last now and
+** then is jitter: nobody to fix. */
+static const struct {
+	double min_last;        /* last at more than this share of the complete calls */
+	double min_share;       /* its caused wait above this share of all waits */
+} straggler_limits = {0.5, 0.25};
+
+int gp_coll_straggler(const struct gp_coll_match *m)
+{
+	const struct gp_coll_rank_stats *x;
+	int best = -1;
+
+	for (size_t r = 0; r < m->nranks; r++) {
+		x = &m->ranks[r];
+		if (x->caused <= 0)
+			continue;
+		if (best < 0 || x->caused > m->ranks[best].caused ||
+		    (x->caused == m->ranks[best].caused && x->times_last > m->ranks[best].times_last))
+			best = (int)r;
+	}
+	if (best < 0 || m->nranks < 2)
+		return -1;
+	x = &m->ranks[best];
+	if ((double)x->times_last <= straggler_limits.min_last * (double)m->ncomplete ||
+	    (double)x->caused <= straggler_limits.min_share * (double)m->wait_total || x->late <= 0)
+		return -1;
+	return best;
 }

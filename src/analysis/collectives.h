@@ -7,6 +7,12 @@
 ** (algbw, busbw).  Ranks' clocks are aligned on the collectives' ends, never
 ** trusted.  Definitions: docs/comm.md.
 **
+** A rank's record travels from the worker that read its trace to the
+** reduce (another thread or MPI process) as kept rows: gp_coll_rank_put,
+** read back by gp_coll_reader (docs/comm.md, "The per-rank record"); the
+** cross-rank record of every command of many files carries it
+** (analysis/ranks.h).
+**
 ** Ownership: gp_coll_extract() fills a gp_coll_rank that owns its arrays and
 ** strings (copied: it outlives the trace it came from, so a caller can
 ** free each trace after extracting, or ship the record to another
@@ -24,6 +30,10 @@
 #include "util/error.h"
 #include "model/trace.h"
 #include "util/hist.h"
+#include "writers/rowbuf.h"
+#include "writers/writer.h"
+
+struct gp_gpu;
 
 enum gp_coll_kind {
 	GP_COLL_ALL_REDUCE, GP_COLL_ALL_GATHER, GP_COLL_REDUCE_SCATTER, GP_COLL_BROADCAST,
@@ -56,8 +66,9 @@ struct gp_coll_rank {
 	int rank;               /* the trace's "rank", else the caller's default */
 	int world_size;         /* the trace's "world_size", -1 = unknown */
 	double link_bw;         /* the GPU's link peak, bytes/s per direction, 0 =
-				** unknown (filled by the caller, see gp_gpu) */
+				** unknown (ops.h, struct gp_gpu) */
 	char gpu[32];           /* the GPU table's name, "" = unknown */
+	char link[32];          /* the link's name ("NVLink4"), "" = unknown */
 	struct gp_coll *v;      /* sorted by kernel start */
 	size_t n;
 	char **groups;          /* process group names; "" = not stated */
@@ -67,16 +78,52 @@ struct gp_coll_rank {
 /* Options of the extraction. */
 struct gp_coll_opts {
 	int default_rank;       /* rank when the trace does not state one */
+	const struct gp_gpu *gpu;   /* --gpu NAME: its link; NULL = the trace's GPU */
 };
 
 /* The collectives of t (correlated: t->attrs set) into out.  Kind, group,
 ** sequence number, size and dtype come from the call's record_param_comms
 ** args (Kineto), else from the enclosing nccl:* annotation (its Input
-** Dims/type) and c10d:: op, else from the kernel's name.  Fails only with
-** GP_ERR_INTERNAL when t is not correlated (a caller's bug). */
+** Dims/type) and c10d:: op, else from the kernel's name.  The GPU (o->gpu,
+** else the one the GPU table finds for the device of the first collective,
+** else of the trace's first device: gp_gpu_for_device) gives gpu, link and
+** link_bw.  Fails only with GP_ERR_INTERNAL when t is not correlated (a
+** caller's bug); out is then still freeable. */
 int gp_coll_extract(const gp_trace *t, const struct gp_coll_opts *o, struct gp_coll_rank *out,
 		    gp_error *err);
 void gp_coll_rank_free(struct gp_coll_rank *r);
+
+/* The record as kept rows over gp_coll_record_cols ("what" and 13 cells):
+** one "rank" row (world size, link peak in bytes/s as %.17g, which reads
+** back exactly, GPU name, link name), one "group" row per process group
+** in index order, one "coll" row of 13 integers per call.  path and rank
+** do not travel: the reader's caller knows them. */
+#define GP_COLL_RECORD_NCOLS 14
+extern const struct gp_column gp_coll_record_cols[GP_COLL_RECORD_NCOLS];
+void gp_coll_rank_put(const struct gp_coll_rank *r, gp_writer *w);
+
+/* Reading a record back row by row, so that it can sit among another
+** record's rows (analysis/ranks.h): gp_coll_reader_init over r (emptied),
+** then gp_coll_reader_row for each row (cells c[0..GP_COLL_RECORD_NCOLS)),
+** which returns 1 when the row was one of the record's, 0 when it is none
+** of its kinds ("rank", "group", "coll": the caller's to read), -1 when it
+** is one of them but damaged or out of order.  gp_coll_reader_done says
+** whether the record was whole (its one "rank" row read). */
+struct gp_coll_reader {
+	struct gp_coll_rank *r;
+	size_t cap;
+	int heads;
+};
+void gp_coll_reader_init(struct gp_coll_reader *rd, struct gp_coll_rank *r);
+int gp_coll_reader_row(struct gp_coll_reader *rd, const char *const *c);
+bool gp_coll_reader_done(const struct gp_coll_reader *rd);
+
+/* Reads rows that hold one record and nothing else into r (its path and
+** rank as given; gp_coll_rank_free it whatever the outcome).  GP_OK, or
+** GP_ERR_FORMAT naming path when the rows are not one record (a damaged
+** record from another process). */
+int gp_coll_rank_read(const struct gp_rowbuf *rb, const char *path, int rank, struct gp_coll_rank *r,
+		      gp_error *err);
 
 /* One collective matched across ranks (the same group, kind and sequence
 ** number). */
@@ -93,6 +140,8 @@ struct gp_coll_call {
 	int last_rank;          /* index (in the order given) of the last arrival
 				** (the first of equals), -1 when all arrived at once */
 	gp_ns skew;             /* last arrival - first arrival (aligned clocks) */
+	gp_ns late;             /* last arrival - the next-to-last's: what each rank
+				** would save if the last had come on time */
 	gp_ns comm;             /* pure communication: the last arrival's kernel
 				** duration (it waited for nobody) */
 	gp_ns wait_total;       /* sum over ranks of last arrival - arrival */
@@ -112,6 +161,9 @@ struct gp_coll_rank_stats {
 	uint64_t times_last;    /* matched calls where it arrived last */
 	gp_ns wait;             /* time it waited for others */
 	gp_ns caused;           /* time the others waited for it */
+	gp_ns late;             /* over the calls it arrived last at, how much after
+				** the next-to-last rank: the time it would save
+				** every rank if it arrived on time (docs/comm.md) */
 	gp_ns kernel;           /* time in collective kernels */
 	double link_bw;
 };
@@ -148,6 +200,17 @@ struct gp_coll_match {
 void gp_coll_match(const struct gp_coll_rank *ranks, size_t n, struct gp_coll_match *out);
 void gp_coll_match_free(struct gp_coll_match *m);
 
+/* The straggler of m: the rank the others waited for longest (by index in
+** the order given; ties to the rank that arrived last more often, then the
+** lower index), when it arrived last at more than half of the calls
+** matched on every rank and the others' wait for it is more than a quarter
+** of all waiting; else -1 (nobody waited, or a rank is last now and then:
+** jitter).  The one answer every command gives (docs/comm.md): a rank is
+** the straggler because the others wait for it at collectives, never
+** because its own step is the slowest (in a synchronised job the
+** straggler's step is the shortest: it is the one that waits least). */
+int gp_coll_straggler(const struct gp_coll_match *m);
+
 /* nccl-tests' bus bandwidth factor for kind over n ranks (2(n-1)/n for
 ** all_reduce, (n-1)/n for all_gather, reduce_scatter and all_to_all, 1
 ** for broadcast, reduce and send/recv); 0 when unknown (n < 1, barrier). */
@@ -157,7 +220,9 @@ const char *gp_coll_kind_name(int kind);   /* "all_reduce" */
 
 /* The kind a collective's name says: "allreduce", "nccl:all_reduce",
 ** "c10d::allreduce_", "ncclDevKernel_AllReduce_Sum_f32_RING_LL",
-** "_allgather_base"...; GP_COLL_OTHER when none. */
+** "_allgather_base", the communication kernels of model/classify.c
+** ("multimem_all_reduce_kernel", "cross_device_reduce_1stage": all-reduce;
+** DeepEP's "dispatch", "combine": all-to-all)...; GP_COLL_OTHER when none. */
 enum gp_coll_kind gp_coll_kind_parse(const char *name);
 
 #endif

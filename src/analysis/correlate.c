@@ -15,9 +15,16 @@
 **    with PyProf's rules (attr_nvtx.h), framework-op ranges (attr_ops.h).
 **    A new source is one file with the same begin/kernel/end interface and
 **    one block in gp_correlate().
+** 4. Graph replays (attr_graph.h): a kernel replayed from a CUDA graph is
+**    launched by the graph launch, which no op encloses.  Where its node's
+**    capture is in the trace (nsys node events), the sweep visits that
+**    capture point too and the sources read the ranges open there, as if the
+**    kernel had been launched then; where it is in a capture trace, the
+**    graph source copies that trace's attribution at the end.
 */
 #include <stdlib.h>
 
+#include "analysis/attr_graph.h"
 #include "analysis/attr_nvtx.h"
 #include "analysis/attr_ops.h"
 #include "analysis/correlate.h"
@@ -122,8 +129,8 @@ static uint32_t *launch_order(const gp_trace *t, size_t *nl)
 	return order;
 }
 
-/* The enclosing ranges of every kernel: stack entries of kernel k are
-** all.v[first[k] .. first[k] + count[k]), outermost first. */
+/* The enclosing ranges of every kernel (or capture point): stack entries
+** of item k are all.v[first[k] .. first[k] + count[k]), outermost first. */
 struct stacks {
 	GP_VEC(int32_t) all;
 	uint32_t *first, *count;
@@ -135,12 +142,67 @@ static const int32_t *kernel_stack(const struct stacks *s, size_t k)
 	return s->count[k] ? s->all.v + s->first[k] : NULL;
 }
 
+static void stacks_free(struct stacks *s)
+{
+	gp_vec_free(s->all);
+	free(s->first);
+	free(s->count);
+}
+
+/* One walk over the ranges of t, thread by thread, beside moments visited
+** in (thread, start) order: the ranges open at each. */
+struct sweeper {
+	GP_VEC(int32_t) open;
+	size_t r;               /* next range not yet opened */
+	uint32_t pid, tid;
+	bool started;
+};
+
+/* Moves w to the call or capture point [start, end] on thread (pid, tid),
+** which comes at or after the last one in (thread, start) order, and
+** appends the ranges strictly enclosing it to all, outermost first.
+** Returns their count. */
+static uint32_t sweep_to(const gp_trace *t, struct sweeper *w, uint32_t pid, uint32_t tid, gp_ns start,
+			 gp_ns end, struct stacks *s)
+{
+	size_t n0 = s->all.n;
+
+	if (!w->started || gp_thread_cmp(pid, tid, w->pid, w->tid) != 0) {
+		w->open.n = 0;
+		while (w->r < t->ranges.n &&
+		       gp_thread_cmp(t->ranges.v[w->r].pid, t->ranges.v[w->r].tid, pid, tid) < 0)
+			w->r++;
+		w->pid = pid;
+		w->tid = tid;
+		w->started = true;
+	}
+	/* Open every range of this thread that starts before the call. */
+	while (w->r < t->ranges.n && t->ranges.v[w->r].pid == pid && t->ranges.v[w->r].tid == tid &&
+	       t->ranges.v[w->r].start < start) {
+		if (t->ranges.v[w->r].kind != GP_RANGE_MARK &&
+		    !(t->ranges.v[w->r].flags & GP_RANGE_F_UNCLOSED))
+			*gp_vec_push(w->open) = (int32_t)w->r;
+		w->r++;
+	}
+	/* Drop ranges that ended before this call started: later calls start
+	** later, so they cannot enclose those either.  Ranges that only fail
+	** the end test stay (a nested call may fit them). */
+	size_t keep = 0;
+	for (size_t j = 0; j < w->open.n; j++)
+		if (t->ranges.v[w->open.v[j]].end > start)
+			w->open.v[keep++] = w->open.v[j];
+	w->open.n = keep;
+	for (size_t j = 0; j < w->open.n; j++)
+		if (t->ranges.v[w->open.v[j]].end > end)
+			*gp_vec_push(s->all) = w->open.v[j];
+	return (uint32_t)(s->all.n - n0);
+}
+
 static void sweep(gp_trace *t, struct stacks *s)
 {
-	size_t nl, r = 0;
+	size_t nl;
 	uint32_t *order = launch_order(t, &nl);
-	GP_VEC(int32_t) open = {0};
-	const struct gp_api *prev = NULL;
+	struct sweeper w = {0};
 
 	s->first = gp_xcalloc(t->kernels.n ? t->kernels.n : 1, sizeof(*s->first));
 	s->count = gp_xcalloc(t->kernels.n ? t->kernels.n : 1, sizeof(*s->count));
@@ -148,41 +210,63 @@ static void sweep(gp_trace *t, struct stacks *s)
 		uint32_t k = order[i];
 		const struct gp_api *q = &t->apis.v[t->attrs[k].api];
 
-		if (!prev || gp_thread_cmp(q->pid, q->tid, prev->pid, prev->tid) != 0) {
-			open.n = 0;
-			while (r < t->ranges.n &&
-			       gp_thread_cmp(t->ranges.v[r].pid, t->ranges.v[r].tid, q->pid, q->tid) < 0)
-				r++;
-		}
-		prev = q;
-		/* Open every range of this thread that starts before the call. */
-		while (r < t->ranges.n && t->ranges.v[r].pid == q->pid && t->ranges.v[r].tid == q->tid &&
-		       t->ranges.v[r].start < q->start) {
-			if (t->ranges.v[r].kind != GP_RANGE_MARK &&
-			    !(t->ranges.v[r].flags & GP_RANGE_F_UNCLOSED))
-				*gp_vec_push(open) = (int32_t)r;
-			r++;
-		}
-		/* Drop ranges that ended before this call started: later calls
-		** start later, so they cannot enclose those either.  Ranges that
-		** only fail the end test stay (a nested call may fit them). */
-		size_t w = 0;
-		for (size_t j = 0; j < open.n; j++)
-			if (t->ranges.v[open.v[j]].end > q->start)
-				open.v[w++] = open.v[j];
-		open.n = w;
-
 		s->first[k] = (uint32_t)s->all.n;
-		for (size_t j = 0; j < open.n; j++)
-			if (t->ranges.v[open.v[j]].end > q->end)
-				*gp_vec_push(s->all) = open.v[j];
-		s->count[k] = (uint32_t)(s->all.n - s->first[k]);
+		s->count[k] = sweep_to(t, &w, q->pid, q->tid, q->start, q->end, s);
 		/* the stack is in start order: its last entry is the innermost */
 		if (s->count[k])
 			t->attrs[k].range = s->all.v[s->all.n - 1];
 	}
-	gp_vec_free(open);
+	gp_vec_free(w.open);
 	free(order);
+}
+
+/*
+** The stacks of the replayed kernels that have a capture point (a graph
+** node's creation, attr_graph.h): the ranges open at the point, with the
+** iteration ranges open at the real launch instead of those open at the
+** capture (a graph captured in the warm-up and replayed in step 7 runs in
+** step 7).  Each such kernel's entry in s is replaced by that stack; its
+** gp_attr.range stays the launch's (the graph launch is its launching call).
+*/
+static void capture_stacks(gp_trace *t, const gp_graphattr *g, struct stacks *s)
+{
+	size_t np;
+	const struct gp_graph_point *pts = gp_graphattr_points(g, &np);
+	struct stacks ps = {0};
+	struct sweeper w = {0};
+	uint8_t *iter = gp_xcalloc(t->ranges.n ? t->ranges.n : 1, 1);
+
+	if (!np) {
+		free(iter);
+		return;
+	}
+	for (size_t i = 0; i < t->ranges.n; i++)
+		iter[i] = gp_graphattr_iteration_range(t, &t->ranges.v[i]);
+	ps.first = gp_xmalloc(np * sizeof(*ps.first));
+	ps.count = gp_xmalloc(np * sizeof(*ps.count));
+	for (size_t p = 0; p < np; p++) {
+		ps.first[p] = (uint32_t)ps.all.n;
+		ps.count[p] = sweep_to(t, &w, pts[p].pid, pts[p].tid, pts[p].start, pts[p].end, &ps);
+	}
+	for (size_t k = 0; k < t->kernels.n; k++) {
+		int32_t p = gp_graphattr_point_of(g, k);
+		if (p < 0)
+			continue;
+		uint32_t first = (uint32_t)s->all.n, lf = s->first[k], ln = s->count[k];
+		for (uint32_t j = 0; j < ln; j++) {
+			int32_t r = s->all.v[lf + j];   /* read before the push moves the array */
+			if (iter[r])
+				*gp_vec_push(s->all) = r;
+		}
+		for (uint32_t j = 0; j < ps.count[p]; j++)
+			if (!iter[ps.all.v[ps.first[p] + j]])
+				*gp_vec_push(s->all) = ps.all.v[ps.first[p] + j];
+		s->first[k] = first;
+		s->count[k] = (uint32_t)(s->all.n - first);
+	}
+	stacks_free(&ps);
+	gp_vec_free(w.open);
+	free(iter);
 }
 
 /* ------------------------------------------------------------------ */
@@ -211,6 +295,7 @@ int gp_correlate(gp_trace *t, const struct gp_correlate_opts *o, gp_error *err)
 	struct stacks s = {0};
 	uint32_t kinds = 0;   /* bit 1 << kind for each range kind present */
 	size_t missing;
+	gp_graphattr *graph;
 
 	attrs_init(t);
 	if (!t->kernels.n)
@@ -218,12 +303,16 @@ int gp_correlate(gp_trace *t, const struct gp_correlate_opts *o, gp_error *err)
 	missing = link_launches(t);
 	if (missing && t->apis.n && !o->window_cut)
 		gp_correlate_note_missing(t, missing);
+	/* NULL, at no cost, for a trace without graph replays */
+	graph = gp_graphattr_begin(t);
 
 	for (size_t i = 0; i < t->ranges.n; i++)
 		kinds |= 1u << t->ranges.v[i].kind;
-	if (!(kinds & (GP_NVTXATTR_KINDS | GP_OPATTR_KINDS)))
-		return GP_OK;
-	sweep(t, &s);
+	if (kinds & (GP_NVTXATTR_KINDS | GP_OPATTR_KINDS)) {
+		sweep(t, &s);
+		if (graph)
+			capture_stacks(t, graph, &s);
+	}
 
 	/* Each attribution source sees every kernel, in kernel order. */
 	if (kinds & GP_NVTXATTR_KINDS) {
@@ -238,8 +327,8 @@ int gp_correlate(gp_trace *t, const struct gp_correlate_opts *o, gp_error *err)
 			gp_opattr_kernel(ctx, t, k, kernel_stack(&s, k), (int)s.count[k], &t->attrs[k]);
 		gp_opattr_end(ctx, t);
 	}
-	gp_vec_free(s.all);
-	free(s.first);
-	free(s.count);
+	/* last: replayed kernels take what their capture says */
+	gp_graphattr_end(graph, t);
+	stacks_free(&s);
 	return GP_OK;
 }

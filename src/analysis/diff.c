@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "analysis/attr_graph.h"
 #include "analysis/diff.h"
 #include "util/alloc.h"
 #include "util/u64map.h"
@@ -208,6 +209,10 @@ static gp_str kernel_group_str(const gp_trace *t, size_t k, int by)
 	if (by == GP_DIFF_BY_KERNEL)
 		return gp_kernel_long_name_of(t, kr);
 	if (by == GP_DIFF_BY_OP) {
+		/* a replayed kernel's op is its capture's (or none known), not
+		** the op around its graph launch */
+		if (a && a->graph != GP_GRAPH_NONE)
+			return a->marker ? a->marker : a->op ? a->op : gp_graph_op_group(t, a);
 		r = op_range(t, k);
 		if (r >= 0)
 			return t->ranges.v[r].text;
@@ -281,7 +286,7 @@ static struct window *launch_windows(const gp_trace *t, const gp_u64map *iter_or
 		if (w[i].lo <= w[i].hi)
 			w[m++] = w[i];
 	if (m > 1)
-		qsort(w, m, sizeof(*w), cmp_window);
+		gp_sort(w, m, sizeof(*w), cmp_window);
 	*n = m;
 	return w;
 }
@@ -594,7 +599,7 @@ static void bootstrap_ci(const double *vb, size_t nb, const double *vt, size_t n
 		double mb = resample_median(vb, nb, count, &rng);
 		diffs[i] = resample_median(vt, nt, count, &rng) - mb;
 	}
-	qsort(diffs, nr, sizeof(*diffs), cmp_double);
+	gp_sort(diffs, nr, sizeof(*diffs), cmp_double);
 	*lo = quantile(diffs, nr, 0.025);
 	*hi = quantile(diffs, nr, 0.975);
 	free(diffs);
@@ -618,8 +623,8 @@ static double median_se(const double *v, size_t n)
 static void row_stats(struct gp_diff_row *r, double *vb, size_t nb, double *vt, size_t nt,
 		      const struct gp_diff_opts *o, const char *key, bool ci)
 {
-	qsort(vb, nb, sizeof(*vb), cmp_double);
-	qsort(vt, nt, sizeof(*vt), cmp_double);
+	gp_sort(vb, nb, sizeof(*vb), cmp_double);
+	gp_sort(vt, nt, sizeof(*vt), cmp_double);
 	r->base.med = gp_diff_median(vb, nb);
 	r->test.med = gp_diff_median(vt, nt);
 	r->base.iqr = quantile(vb, nb, 0.75) - quantile(vb, nb, 0.25);

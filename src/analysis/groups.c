@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/attr_graph.h"
 #include "analysis/groups.h"
 
 /* The group for key in set s (created with name, params and first kernel
@@ -44,7 +45,7 @@ void gp_kgroups_build(const gp_trace *t, const struct gp_ops *ops, struct gp_kgr
 	g->names = &t->strs;
 	for (size_t k = 0; k < t->kernels.n; k++) {
 		const struct gp_attr *a = &t->attrs[k];
-		gp_str op = r && r[k].op ? r[k].op : a->op;
+		gp_str op = r && r[k].op ? r[k].op : a->op ? a->op : gp_graph_op_group(t, a);
 		gp_str params = r ? r[k].params : 0;
 		gp_str name = gp_kernel_def(t, &t->kernels.v[k])->name;
 		group_add(group_of(&g->by[GP_KGROUP_LAYER], a->layer, a->layer, 0, k), t, r, k);

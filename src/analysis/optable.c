@@ -7,13 +7,18 @@
 ** nests a range that overlaps its predecessor's end), and one backward
 ** pass adds every op's times into its parent's before the parent is read.
 ** Kernels reach their op through gp_attr.range, the innermost range the
-** correlation sweep found around their launch: no search per kernel.
+** correlation sweep found around their launch: no search per kernel.  A
+** kernel replayed from a CUDA/HIP graph whose op its capture gave
+** (gp_attr.graph) is its captured op's Self GPU instead, in the row of that
+** op's name, and GPU total of the ops around its graph launch (it ran
+** there, inside them).
 ** Allocator events reach theirs in one walk of the events by thread beside
 ** the ranges (both sorted).
 */
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/attr_graph.h"
 #include "analysis/markers.h"
 #include "analysis/memory.h"
 #include "analysis/optable.h"
@@ -90,36 +95,45 @@ static int32_t *containers(const gp_trace *t, bool (*want)(const struct gp_range
 	return parent;
 }
 
-/* The innermost op around API call api, starting from range r (a range
-** of the call's thread that starts before it, -1 = none): r's nearest op,
-** then up the op tree to the first op that strictly encloses the call
-** (starts before it starts, ends after it ends); -1 when none. */
-static int32_t call_op(const gp_trace *t, const int32_t *op_up, const int32_t *op_parent, int32_t r,
-		       int32_t api)
+/* The innermost op strictly enclosing [start, end] (starting before it
+** starts, ending after it ends) on range r's thread, from r (a range of that
+** thread that starts before start, -1 = none): r's nearest op, then up the
+** op tree; -1 when none. */
+static int32_t op_around(const gp_trace *t, const int32_t *op_up, const int32_t *op_parent, int32_t r,
+			 gp_ns start, gp_ns end)
 {
 	int32_t o;
 
-	if (r < 0 || (size_t)r >= t->ranges.n || api < 0 || (size_t)api >= t->apis.n)
+	if (r < 0 || (size_t)r >= t->ranges.n)
 		return -1;
 	for (o = op_up[r]; o >= 0; o = op_parent[o]) {
 		const struct gp_range *op = &t->ranges.v[o];
-		if (op->start < t->apis.v[api].start && op->end > t->apis.v[api].end)
+		if (op->start < start && op->end > end)
 			break;
 	}
 	return o;
 }
 
-/* The last range of api's thread that starts before it, -1 (a binary
+/* The innermost op around API call api (op_around from range r); -1. */
+static int32_t call_op(const gp_trace *t, const int32_t *op_up, const int32_t *op_parent, int32_t r,
+		       int32_t api)
+{
+	if (api < 0 || (size_t)api >= t->apis.n)
+		return -1;
+	return op_around(t, op_up, op_parent, r, t->apis.v[api].start, t->apis.v[api].end);
+}
+
+/* The last range of thread (pid, tid) that starts before at, -1 (a binary
 ** search: ranges are in gp_range_cmp's order). */
-static int32_t last_range_before(const gp_trace *t, const struct gp_api *a)
+static int32_t last_range_before(const gp_trace *t, uint32_t pid, uint32_t tid, gp_ns at)
 {
 	size_t lo = 0, hi = t->ranges.n;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 		const struct gp_range *r = &t->ranges.v[mid];
-		int c = gp_thread_cmp(r->pid, r->tid, a->pid, a->tid);
-		if (c < 0 || (c == 0 && r->start < a->start))
+		int c = gp_thread_cmp(r->pid, r->tid, pid, tid);
+		if (c < 0 || (c == 0 && r->start < at))
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -127,40 +141,8 @@ static int32_t last_range_before(const gp_trace *t, const struct gp_api *a)
 	if (lo == 0)
 		return -1;
 	const struct gp_range *r = &t->ranges.v[lo - 1];
-	return r->pid == a->pid && r->tid == a->tid ? (int32_t)(lo - 1) : -1;
+	return r->pid == pid && r->tid == tid ? (int32_t)(lo - 1) : -1;
 }
-
-/* Adds the time of each memcpy and memset to self_gpu[] of the op around
-** its launching call (the API call with its correlation id and pid; a
-** record without a pid takes any), and all of it to *sum.  The kernels'
-** launches come from the correlation pass; copies and sets are fewer, so
-** one hash of the calls and one binary search each. */
-#define ADD_COPIES(vec)                                                                   \
-	for (size_t i = 0; i < (vec).n; i++) {                                            \
-		int32_t a = gp_u64map_get(&by_corr, (vec).v[i].corr);                      \
-		*sum += (vec).v[i].end - (vec).v[i].start;                                 \
-		if (a < 0 || !(vec).v[i].corr ||                                          \
-		    ((vec).v[i].pid && (vec).v[i].pid != t->apis.v[a].pid))                 \
-			continue;                                                          \
-		int32_t o = call_op(t, op_up, op_parent, last_range_before(t, &t->apis.v[a]), a); \
-		if (o >= 0)                                                                \
-			self_gpu[o] += (vec).v[i].end - (vec).v[i].start;                   \
-	}
-
-static void add_copies(const gp_trace *t, const int32_t *op_up, const int32_t *op_parent,
-		       gp_ns *self_gpu, gp_ns *sum)
-{
-	gp_u64map by_corr = {0};
-
-	if (!t->memcpys.n && !t->memsets.n)
-		return;
-	for (size_t i = 0; i < t->apis.n; i++)
-		gp_u64map_add(&by_corr, t->apis.v[i].corr, (int32_t)i);
-	ADD_COPIES(t->memcpys)
-	ADD_COPIES(t->memsets)
-	gp_u64map_free(&by_corr);
-}
-#undef ADD_COPIES
 
 /* The memory figures (enum gp_opmem) of the op instances, kept only for
 ** traces with allocator events and only for ops (a slot per op range). */
@@ -270,6 +252,107 @@ static gp_str shapes_of(gp_trace *t, struct names *nm, size_t i)
 	return 0;
 }
 
+/* The op name a replayed kernel takes from its capture (gp_attr.graph
+** CAPTURED, CAPTURED_OPS, ANNOTATED): the raw op ("aten::mm") where the
+** attribution names one, else its op; 0 for any other kernel. */
+static gp_str captured_op(const struct gp_attr *a)
+{
+	if (a->graph != GP_GRAPH_CAPTURED && a->graph != GP_GRAPH_CAPTURED_OPS && a->graph != GP_GRAPH_ANNOTATED)
+		return 0;
+	return a->marker ? a->marker : a->op;
+}
+
+/* The GPU time and FLOPs of the replayed kernels (copies, memsets) of one
+** captured op name. */
+struct replayed_op {
+	gp_str name;
+	gp_ns gpu;
+	double flops;           /* < 0 = none known */
+};
+
+/* The replayed work by captured op name. */
+struct replays {
+	GP_VEC(struct replayed_op) v;
+	gp_u64map at;           /* name -> index in v */
+};
+
+static struct replayed_op *replayed_row(struct replays *rp, gp_str name)
+{
+	int32_t at = gp_u64map_add(&rp->at, name, (int32_t)rp->v.n);
+
+	if ((size_t)at == rp->v.n)
+		*gp_vec_push(rp->v) = (struct replayed_op){name, 0, -1};
+	return &rp->v.v[at];
+}
+
+/* What add_copy() reads and adds to. */
+struct copies {
+	gp_trace *t;
+	const int32_t *op_up, *op_parent;
+	gp_u64map by_corr;      /* correlation id -> API call */
+	gp_u64map nodes;        /* graph node events (gp_graph_node_index) */
+	gp_ns *self_gpu, *gpu_total, *sum;
+	struct replays *rp;
+	struct names *nm;
+};
+
+/* Adds one memcpy's or memset's time to *sum and to an op: replayed from
+** a graph and made inside an op during capture (its node's creation, as
+** for kernels: attr_graph.h), that op's row by name and the GPU total of
+** the op around its graph launch; else Self GPU of the op around its
+** launching call (the API call with its correlation id and pid; a record
+** without a pid takes any). */
+static void add_copy(struct copies *c, uint64_t corr, uint32_t pid, gp_ns start, gp_ns end, uint64_t node)
+{
+	const gp_trace *t = c->t;
+	int32_t a = corr ? gp_u64map_get(&c->by_corr, corr) : -1, o = -1, cap = -1;
+
+	*c->sum += end - start;
+	if (a >= 0 && pid && pid != t->apis.v[a].pid)
+		a = -1;
+	if (a >= 0) {
+		const struct gp_api *api = &t->apis.v[a];
+		o = call_op(t, c->op_up, c->op_parent, last_range_before(t, api->pid, api->tid, api->start), a);
+	}
+	int32_t e = node && t->graph_nodes.n ? gp_graph_node_creation(t, &c->nodes, pid, node) : -1;
+	if (e >= 0) {
+		const struct gp_graph_node *n = &t->graph_nodes.v[e];
+		cap = op_around(t, c->op_up, c->op_parent, last_range_before(t, n->pid, n->tid, n->start),
+				n->start, n->end);
+	}
+	if (cap >= 0) {
+		replayed_row(c->rp, name_of(c->t, c->nm, &t->ranges.v[cap]))->gpu += end - start;
+		if (o >= 0)
+			c->gpu_total[o] += end - start;
+	} else if (o >= 0) {
+		c->self_gpu[o] += end - start;
+	}
+}
+
+/* add_copy() for every memcpy and memset of c->t.  The kernels' launches
+** come from the correlation pass; copies and sets are fewer, so one hash
+** of the calls and one binary search each. */
+static void add_copies(struct copies *c)
+{
+	const gp_trace *t = c->t;
+
+	if (!t->memcpys.n && !t->memsets.n)
+		return;
+	for (size_t i = 0; i < t->apis.n; i++)
+		gp_u64map_add(&c->by_corr, t->apis.v[i].corr, (int32_t)i);
+	gp_graph_node_index(t, &c->nodes);
+	for (size_t i = 0; i < t->memcpys.n; i++) {
+		const struct gp_memcpy *m = &t->memcpys.v[i];
+		add_copy(c, m->corr, m->pid, m->start, m->end, m->graph_node);
+	}
+	for (size_t i = 0; i < t->memsets.n; i++) {
+		const struct gp_memset *m = &t->memsets.v[i];
+		add_copy(c, m->corr, m->pid, m->start, m->end, m->graph_node);
+	}
+	gp_u64map_free(&c->by_corr);
+	gp_u64map_free(&c->nodes);
+}
+
 /* The stack key of python frame p and the depth-1 frames enclosing it,
 ** innermost first, "; "-joined; memo[p] keeps it. */
 static gp_str stack_of(gp_trace *t, const int32_t *py_up, gp_str *memo, int32_t p, int depth)
@@ -308,7 +391,8 @@ void gp_optable_build(gp_trace *t, const struct gp_optable_opts *o, struct gp_op
 	int32_t *py_up = o->group == GP_OPTABLE_BY_STACK ? nearest_up(t, is_python) : NULL;
 	gp_str *stack_memo = py_up ? gp_xcalloc(nn, sizeof(*stack_memo)) : NULL;
 	gp_ns *self_gpu = gp_xcalloc(nn, sizeof(*self_gpu));
-	gp_ns *gpu_total = gp_xcalloc(nn, sizeof(*gpu_total));
+	gp_ns *gpu_total = gp_xcalloc(nn, sizeof(*gpu_total));   /* starts as the replays' */
+	struct replays rp = {0};
 	gp_ns *cpu_children = gp_xcalloc(nn, sizeof(*cpu_children));
 	double *flops = gp_xmalloc(nn * sizeof(*flops));
 	struct op_mem mem = {0};
@@ -326,14 +410,25 @@ void gp_optable_build(gp_trace *t, const struct gp_optable_opts *o, struct gp_op
 	for (size_t k = 0; k < t->kernels.n; k++) {
 		const struct gp_kernel *kr = &t->kernels.v[k];
 		int32_t op = t->attrs ? call_op(t, op_up, op_parent, t->attrs[k].range, t->attrs[k].api) : -1;
+		gp_str cap = t->attrs ? captured_op(&t->attrs[k]) : 0;
 		tb->gpu_sum += kr->end - kr->start;
+		if (cap) {
+			struct replayed_op *ro = replayed_row(&rp, cap);
+			ro->gpu += kr->end - kr->start;
+			if (o->flops && o->flops[k] >= 0)
+				ro->flops = (ro->flops > 0 ? ro->flops : 0) + o->flops[k];
+			if (op >= 0)
+				gpu_total[op] += kr->end - kr->start;
+			continue;
+		}
 		if (op < 0)
 			continue;
 		self_gpu[op] += kr->end - kr->start;
 		if (o->flops && o->flops[k] >= 0)
 			flops[op] = (flops[op] > 0 ? flops[op] : 0) + o->flops[k];
 	}
-	add_copies(t, op_up, op_parent, self_gpu, &tb->gpu_sum);
+	add_copies(&(struct copies){.t = t, .op_up = op_up, .op_parent = op_parent, .self_gpu = self_gpu,
+				    .gpu_total = gpu_total, .sum = &tb->gpu_sum, .rp = &rp, .nm = &nm});
 	tb->has_memory = t->memevents.n > 0;
 	if (tb->has_memory) {
 		op_mem_init(t, op_up, &mem);
@@ -393,6 +488,27 @@ void gp_optable_build(gp_trace *t, const struct gp_optable_opts *o, struct gp_op
 		}
 		tb->self_cpu_sum += dur - cpu_children[i];
 	}
+	/* Replayed kernels to the rows of their captured ops (grouped by name
+	** alone: a replayed kernel knows no stack, and its shapes no text); an
+	** op captured only in a capture trace is a row of no calls. */
+	for (size_t i = 0; i < rp.v.n; i++) {
+		const struct replayed_op *ro = &rp.v.v[i];
+		int32_t at = gp_u64map_add(&slot, (uint64_t)ro->name << 32, (int32_t)tb->rows.n);
+		if ((size_t)at == tb->rows.n) {
+			struct gp_oprow *row = gp_vec_push(tb->rows);
+			memset(row, 0, sizeof(*row));
+			row->name = ro->name;
+			row->kind = GP_RANGE_CPU_OP;
+			row->flops = -1;
+		}
+		struct gp_oprow *row = &tb->rows.v[at];
+		row->self_gpu += ro->gpu;
+		row->gpu_total += ro->gpu;
+		if (ro->flops >= 0)
+			row->flops = (row->flops > 0 ? row->flops : 0) + ro->flops;
+	}
+	gp_vec_free(rp.v);
+	gp_u64map_free(&rp.at);
 	gp_u64map_free(&slot);
 	free(nm.label);
 	free(nm.sizes);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "util/alloc.h"
+#include "util/chars.h"
 #include "analysis/pylit.h"
 
 struct ps {
@@ -92,17 +93,6 @@ static bool is_ident(char c)
 	       (c >= '0' && c <= '9') || c == '_';
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* Number of hex digits a \x, \u or \U escape needs, 0 for others. */
 static int hex_escape_digits(char c)
 {
@@ -131,7 +121,7 @@ static uint32_t parse_str(struct ps *p)
 			if (p->pos + 2 + (size_t)nd > p->len)
 				return fail(p, p->pos, "truncated escape");
 			for (int k = 0; k < nd; k++)
-				if (hexval(p->s[p->pos + 2 + k]) < 0)
+				if (gp_hex_digit(p->s[p->pos + 2 + k]) < 0)
 					return fail(p, p->pos, "bad hex escape");
 			p->pos += 2 + (size_t)nd;
 			continue;
@@ -405,26 +395,7 @@ static size_t put_utf8(char *o, uint32_t cp)
 {
 	if ((cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF)
 		cp = 0xFFFD;
-	if (cp < 0x80) {
-		o[0] = (char)cp;
-		return 1;
-	}
-	if (cp < 0x800) {
-		o[0] = (char)(0xC0 | (cp >> 6));
-		o[1] = (char)(0x80 | (cp & 0x3F));
-		return 2;
-	}
-	if (cp < 0x10000) {
-		o[0] = (char)(0xE0 | (cp >> 12));
-		o[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
-		o[2] = (char)(0x80 | (cp & 0x3F));
-		return 3;
-	}
-	o[0] = (char)(0xF0 | (cp >> 18));
-	o[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
-	o[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
-	o[3] = (char)(0x80 | (cp & 0x3F));
-	return 4;
+	return gp_utf8_put(o, cp);
 }
 
 /*
@@ -457,7 +428,7 @@ static size_t decode_escape(const char *s, size_t n, char *o, size_t *used)
 	if (nd && (size_t)nd + 2 <= n) {
 		uint32_t cp = 0;
 		for (int k = 0; k < nd; k++)
-			cp = cp * 16 + (uint32_t)hexval(s[2 + k]);
+			cp = cp * 16 + (uint32_t)gp_hex_digit(s[2 + k]);
 		*used = 2 + (size_t)nd;
 		return put_utf8(o, cp);
 	}

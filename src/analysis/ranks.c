@@ -150,7 +150,7 @@ char *gp_ranks_order(struct gp_rank_id *ids, const char *const *paths, size_t n,
 			world = ids[i].world;
 		k[i] = (struct keyed){ids[i].rank, i};
 	}
-	qsort(k, n, sizeof(*k), by_rank);
+	gp_sort(k, n, sizeof(*k), by_rank);
 	for (size_t i = 0; i < n; i++) {
 		order[i] = k[i].pos;
 		if (i && k[i].rank == k[i - 1].rank)
@@ -191,6 +191,13 @@ static int by_iter(const void *a, const void *b)
 	return x->iter < y->iter ? -1 : x->iter > y->iter;
 }
 
+static int by_i32(const void *a, const void *b)
+{
+	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 /* The median of v[0..n) (sorted here), the mean of the middle two of an
 ** even count, as util/stats.h defines it; 0 for none. */
 static gp_ns median(int64_t *v, size_t n)
@@ -205,6 +212,7 @@ void gp_rank_record_of(const gp_breakdown *b, struct gp_rank_record *r)
 {
 	GP_VEC(struct gp_rank_step) steps = {0};
 	GP_VEC(gp_ns) starts = {0};
+	gp_ns first = INT64_MAX, last = INT64_MIN;
 	int64_t *t;
 
 	memset(r, 0, sizeof(*r));
@@ -212,6 +220,10 @@ void gp_rank_record_of(const gp_breakdown *b, struct gp_rank_record *r)
 		const struct gp_bd_window *w = &b->win[i];
 		size_t k;
 		if (w->iter < 0) {
+			if (w->end > w->start) {
+				first = w->start < first ? w->start : first;
+				last = w->end > last ? w->end : last;
+			}
 			r->span += w->end - w->start;
 			r->compute += gp_bd_kind_time(w, GP_BD_COMPUTE);
 			r->comm += gp_bd_kind_time(w, GP_BD_COMM);
@@ -232,12 +244,13 @@ void gp_rank_record_of(const gp_breakdown *b, struct gp_rank_record *r)
 				starts.v[k] = w->start;
 		}
 	}
+	r->gpu_span = last > first ? last - first : 0;
 	for (size_t k = 0; k < steps.n; k++)
 		steps.v[k].time -= starts.v[k];
 	gp_vec_free(starts);
 	if (!steps.n)
 		*gp_vec_push(steps) = (struct gp_rank_step){-1, r->span};
-	qsort(steps.v, steps.n, sizeof(*steps.v), by_iter);
+	gp_sort(steps.v, steps.n, sizeof(*steps.v), by_iter);
 	r->steps = steps.v;
 	r->nsteps = steps.n;
 	t = gp_xmalloc(steps.n * sizeof(*t));
@@ -250,6 +263,7 @@ void gp_rank_record_of(const gp_breakdown *b, struct gp_rank_record *r)
 void gp_rank_record_free(struct gp_rank_record *r)
 {
 	free(r->steps);
+	gp_coll_rank_free(&r->coll);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -260,6 +274,22 @@ static gp_ns step_of(const struct gp_rank_record *r, int32_t iter)
 
 	s = bsearch(&key, r->steps, r->nsteps, sizeof(key), by_iter);
 	return s ? s->time : -1;
+}
+
+int32_t *gp_ranks_iters(const struct gp_rank_record *const *rec, size_t n, size_t *count)
+{
+	GP_VEC(int32_t) iters = {0};
+	size_t u = 0;
+
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < rec[i]->nsteps; k++)
+			*gp_vec_push(iters) = rec[i]->steps[k].iter;
+	gp_vec_sort(iters, by_i32);
+	for (size_t k = 0; k < iters.n; k++)
+		if (!u || iters.v[k] != iters.v[u - 1])
+			iters.v[u++] = iters.v[k];
+	*count = u;
+	return iters.v;
 }
 
 void gp_ranks_step(const struct gp_rank_record *const *rec, size_t n, int32_t iter, struct gp_step_cmp *c)
@@ -287,96 +317,72 @@ void gp_ranks_step(const struct gp_rank_record *const *rec, size_t n, int32_t it
 
 void gp_ranks_compare(const struct gp_rank_record *const *rec, size_t n, struct gp_ranks_cmp *c)
 {
-	int64_t *v = gp_xmalloc((n ? n : 1) * sizeof(*v));
-	size_t m = 0;
-
 	memset(c, 0, sizeof(*c));
+	if (!n)
+		return;
 	for (size_t i = 0; i < n; i++) {
 		if (rec[i]->step_median > rec[c->slowest]->step_median)
 			c->slowest = i;
 		if (rec[i]->step_median < rec[c->fastest]->step_median)
 			c->fastest = i;
 	}
-	if (!n) {
-		free(v);
-		return;
-	}
 	c->skew = rec[c->slowest]->step_median - rec[c->fastest]->step_median;
 	c->skew_pct = rec[c->fastest]->step_median > 0
 		      ? 100.0 * (double)c->skew / (double)rec[c->fastest]->step_median : 0;
-	for (size_t i = 0; i < n; i++)
-		if (i != c->slowest)
-			v[m++] = rec[i]->step_median;
-	c->others_median = m ? median(v, m) : rec[c->slowest]->step_median;
-	/* per step of the slowest rank: its time above the others' median */
-	for (size_t k = 0; k < rec[c->slowest]->nsteps && n > 1; k++) {
-		const struct gp_rank_step *s = &rec[c->slowest]->steps[k];
-		size_t o = 0;
-		for (size_t i = 0; i < n; i++) {
-			gp_ns x = i == c->slowest ? -1 : step_of(rec[i], s->iter);
-			if (x >= 0)
-				v[o++] = x;
-		}
-		if (!o)
-			continue;
-		c->steps++;
-		gp_ns others = median(v, o);
-		if (s->time > others)
-			c->at_stake += s->time - others;
-	}
-	free(v);
 }
 
 /* ---- the record as kept rows ---- */
 
-const struct gp_column gp_rank_record_cols[GP_RANK_RECORD_NCOLS] = {
-	{"record", "Record", 4, false, false, NULL},
-	{"a", "A", 4, true, false, NULL},
-	{"b", "B", 4, true, false, NULL},
-	{"c", "C", 4, true, false, NULL},
-	{"d", "D", 4, true, false, NULL},
-	{"e", "E", 4, true, false, NULL},
-	{"f", "F", 4, true, false, NULL},
-};
+const struct gp_column *const gp_rank_record_cols = gp_coll_record_cols;
 
 void gp_rank_record_put(const struct gp_rank_record *r, gp_writer *w)
 {
 	char v[6][24];
-	const char *row[7] = {"sums", v[0], v[1], v[2], v[3], v[4], NULL};
+	const char *row[GP_RANK_RECORD_NCOLS] = {"sums", v[0], v[1], v[2], v[3], v[4], v[5]};
 
 	snprintf(v[0], 24, "%" PRId64, r->span);
 	snprintf(v[1], 24, "%" PRId64, r->compute);
 	snprintf(v[2], 24, "%" PRId64, r->comm);
 	snprintf(v[3], 24, "%" PRId64, r->memory);
 	snprintf(v[4], 24, "%" PRId64, r->idle);
+	snprintf(v[5], 24, "%" PRId64, r->gpu_span);
 	gp_writer_row(w, row);
 	for (size_t k = 0; k < r->nsteps; k++) {
-		const char *srow[7] = {"step", v[0], v[1], NULL, NULL, NULL, NULL};
+		const char *srow[GP_RANK_RECORD_NCOLS] = {"step", v[0], v[1]};
 		snprintf(v[0], 24, "%" PRId32, r->steps[k].iter);
 		snprintf(v[1], 24, "%" PRId64, r->steps[k].time);
 		gp_writer_row(w, srow);
 	}
+	gp_coll_rank_put(&r->coll, w);
 }
 
-int gp_rank_record_read(const struct gp_rowbuf *rb, struct gp_rank_record *r, gp_error *err)
+int gp_rank_record_read(const struct gp_rowbuf *rb, const char *path, int rank, struct gp_rank_record *r,
+			gp_error *err)
 {
 	GP_VEC(struct gp_rank_step) steps = {0};
 	const char *c[GP_RANK_RECORD_NCOLS];
+	struct gp_coll_reader rd;
 	int64_t *t;
 	size_t at = 0;
 	int got, sums = 0;
 
 	memset(r, 0, sizeof(*r));
+	gp_coll_reader_init(&rd, &r->coll);
 	while ((got = gp_rowbuf_next(rb, &at, c)) > 0) {
 		int64_t a, b;
-		if (c[0] && strcmp(c[0], "sums") == 0 &&
+		int coll = gp_coll_reader_row(&rd, c);
+		if (coll == 1)
+			continue;
+		if (coll == 0 && c[0] && strcmp(c[0], "sums") == 0 && !rd.heads &&
 		    gp_rowbuf_cell_i64(c[1], INT64_MIN, INT64_MAX, &r->span) &&
 		    gp_rowbuf_cell_i64(c[2], INT64_MIN, INT64_MAX, &r->compute) &&
 		    gp_rowbuf_cell_i64(c[3], INT64_MIN, INT64_MAX, &r->comm) &&
 		    gp_rowbuf_cell_i64(c[4], INT64_MIN, INT64_MAX, &r->memory) &&
-		    gp_rowbuf_cell_i64(c[5], INT64_MIN, INT64_MAX, &r->idle)) {
+		    gp_rowbuf_cell_i64(c[5], INT64_MIN, INT64_MAX, &r->idle) &&
+		    gp_rowbuf_cell_i64(c[6], 0, INT64_MAX, &r->gpu_span)) {
 			sums++;
-		} else if (c[0] && strcmp(c[0], "step") == 0 && gp_rowbuf_cell_i64(c[1], -1, INT32_MAX, &a) &&
+		} else if (coll == 0 && c[0] && strcmp(c[0], "step") == 0 && !rd.heads &&
+			   gp_rowbuf_cell_i64(c[1], -1, INT32_MAX, &a) &&
 			   gp_rowbuf_cell_i64(c[2], INT64_MIN, INT64_MAX, &b) &&
 			   (!steps.n || a > steps.v[steps.n - 1].iter)) {
 			*gp_vec_push(steps) = (struct gp_rank_step){(int32_t)a, b};
@@ -385,18 +391,83 @@ int gp_rank_record_read(const struct gp_rowbuf *rb, struct gp_rank_record *r, gp
 			break;
 		}
 	}
-	if (got < 0 || sums != 1 || !steps.n) {
-		gp_vec_free(steps);
-		return gp_err(err, GP_ERR_FORMAT, "a rank record is damaged (byte %zu of %zu)", at, rb->len);
-	}
 	r->steps = steps.v;
 	r->nsteps = steps.n;
+	r->coll.path = gp_xstrdup(path);
+	r->coll.rank = rank;
+	if (got < 0 || sums != 1 || !steps.n || !gp_coll_reader_done(&rd))
+		return gp_err(err, GP_ERR_FORMAT, "%s: a rank record is damaged (byte %zu of %zu)", path, at, rb->len);
 	t = gp_xmalloc(steps.n * sizeof(*t));
 	for (size_t k = 0; k < steps.n; k++)
 		t[k] = steps.v[k].time;
-	struct gp_stats st;
-	gp_stats_compute(t, steps.n, &st);
-	r->step_median = (gp_ns)st.med;
+	r->step_median = median(t, steps.n);
 	free(t);
 	return GP_OK;
+}
+
+/* ---- a job: the records compared ---- */
+
+void gp_rank_job_compare(struct gp_rank_record *rec, size_t n, struct gp_rank_job *j)
+{
+	struct gp_coll_rank *coll = gp_xmalloc((n ? n : 1) * sizeof(*coll));
+
+	memset(j, 0, sizeof(*j));
+	j->rec = rec;
+	j->n = n;
+	j->rp = gp_xmalloc((n ? n : 1) * sizeof(*j->rp));
+	for (size_t i = 0; i < n; i++) {
+		j->rp[i] = &rec[i];
+		coll[i] = rec[i].coll;   /* borrowed for the match, which copies what it keeps */
+		if (rec[i].gpu_span > j->gpu_span)
+			j->gpu_span = rec[i].gpu_span;
+	}
+	gp_ranks_compare(j->rp, n, &j->steps);
+	gp_coll_match(coll, n, &j->coll);
+	j->straggler = gp_coll_straggler(&j->coll);
+	free(coll);
+}
+
+void gp_rank_job_free(struct gp_rank_job *j)
+{
+	for (size_t i = 0; i < j->n; i++)
+		gp_rank_record_free(&j->rec[i]);
+	free(j->rec);
+	free(j->rp);
+	gp_coll_match_free(&j->coll);
+	memset(j, 0, sizeof(*j));
+}
+
+void gp_rank_job_on_time(const struct gp_rank_job *j, size_t r, struct gp_rank_on_time *o)
+{
+	const struct gp_coll_match *m = &j->coll;
+	GP_VEC(int32_t) iters = {0};
+	GP_VEC(int64_t) before = {0}, after = {0};
+
+	memset(o, 0, sizeof(*o));
+	o->saving = r < m->nranks ? m->ranks[r].late : 0;
+	o->span_before = j->gpu_span;
+	o->span_after = j->gpu_span - o->saving > 0 ? j->gpu_span - o->saving : 0;
+	o->wait_before = o->wait_after = m->wait_total;
+	for (size_t c = 0; c < m->ncomplete; c++)
+		if (m->calls[c].last_rank == (int)r)
+			o->wait_after -= (gp_ns)(m->nranks - 1) * m->calls[c].late;
+	/* the job's step of each iteration, less r's late in it */
+	iters.v = gp_ranks_iters(j->rp, j->n, &iters.n);
+	for (size_t k = 0; k < iters.n; k++) {
+		struct gp_step_cmp sc;
+		gp_ns late = 0;
+		if (iters.v[k] < 0)
+			continue;
+		gp_ranks_step(j->rp, j->n, iters.v[k], &sc);
+		for (size_t c = 0; c < m->ncomplete; c++)
+			if (m->calls[c].last_rank == (int)r && m->calls[c].iter == iters.v[k])
+				late += m->calls[c].late;
+		*gp_vec_push(before) = sc.slowest_ns;
+		*gp_vec_push(after) = sc.slowest_ns - late > 0 ? sc.slowest_ns - late : 0;
+	}
+	o->step_before = before.n ? median(before.v, before.n) : -1;
+	o->step_after = after.n ? median(after.v, after.n) : -1;
+	gp_vec_free(iters);
+	gp_vec_free(before);
+	gp_vec_free(after);
 }

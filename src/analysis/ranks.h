@@ -8,14 +8,19 @@
 ** position in the argument list.  Two files claiming one rank, or ranks
 ** missing below the world size, are noted, never fatal.
 **
-** The cross-rank record of one trace (gp_rank_record) travels from the
-** worker that read the trace to the reduce as kept rows (gp_rank_record_put,
-** gp_rank_record_read; docs/ranks.md, "MPI records").
+** The cross-rank record of one trace (gp_rank_record: its time sums, its
+** steps and its collectives) travels from the worker that read the trace
+** to the reduce as kept rows (gp_rank_record_put, gp_rank_record_read;
+** docs/ranks.md, "MPI records").  The records of a job are compared in a
+** gp_rank_job: by their steps (facts about steps) and by arrival at their
+** collectives, which names the straggler (gp_coll_straggler, the one
+** definition every command uses).
 **
 ** Ownership: everything works on the caller's arrays; nothing allocates
-** but gp_ranks_order(), whose notes the caller frees, and the records
-** (gp_rank_record_of, gp_rank_record_read), which own their steps
-** (gp_rank_record_free).
+** but gp_ranks_order(), whose notes the caller frees, the records
+** (gp_rank_record_of, gp_rank_record_read), which own their steps and
+** collectives (gp_rank_record_free), and a gp_rank_job, which owns its
+** records and their match (gp_rank_job_free).
 */
 #ifndef GP_RANKS_H
 #define GP_RANKS_H
@@ -24,6 +29,7 @@
 #include <stdint.h>
 
 #include "analysis/breakdown.h"
+#include "analysis/collectives.h"
 #include "model/trace.h"
 #include "util/error.h"
 #include "writers/rowbuf.h"
@@ -64,8 +70,8 @@ char *gp_ranks_order(struct gp_rank_id *ids, const char *const *paths, size_t n,
 
 const char *gp_rank_source_name(int source);   /* "metadata", "file name", "order" */
 
-/* What the cross-rank view keeps of one rank: a few sums and its steps,
-** whatever the size of its trace. */
+/* What the cross-rank view keeps of one rank: a few sums, its steps and
+** its collectives, whatever the size of its trace. */
 struct gp_rank_step {
 	int32_t iter;           /* iteration number; -1: the whole trace (no iterations) */
 	gp_ns time;             /* first to last GPU work of the iteration, over its devices */
@@ -74,43 +80,52 @@ struct gp_rank_step {
 struct gp_rank_record {
 	/* sums over the rank's devices of the whole trace's windows */
 	gp_ns span, compute, comm, memory, idle;
+	gp_ns gpu_span;         /* first GPU work on any of its devices to the last */
 	struct gp_rank_step *steps;   /* by iteration number */
 	size_t nsteps;
 	gp_ns step_median;      /* median step time (of two middle ones, the mean) */
+	struct gp_coll_rank coll;     /* its collectives (gp_coll_extract) */
 };
 
-/* Reduces breakdown b (iterations on) to r: the sums, each iteration's
-** step time (its windows on all devices: first start to last end), or one
-** step of the whole span when the trace marks no iterations.  r owns its
-** steps (gp_rank_record_free). */
+/* Reduces breakdown b (iterations on) to r: the sums, the GPU span, each
+** iteration's step time (its windows on all devices: first start to last
+** end), or one step of the whole span when the trace marks no iterations.
+** r's collectives stay empty (the runner's GP_NEED_RECORD adds them:
+** gp_coll_extract).  r owns its steps (gp_rank_record_free). */
 void gp_rank_record_of(const gp_breakdown *b, struct gp_rank_record *r);
 void gp_rank_record_free(struct gp_rank_record *r);
 
-/* The record as kept rows: one "sums" row (span, compute, communication,
-** memory, idle in ns) and one "step" row per iteration (number, time in
-** ns), over gp_rank_record_cols. */
-#define GP_RANK_RECORD_NCOLS 7
-extern const struct gp_column gp_rank_record_cols[GP_RANK_RECORD_NCOLS];
+/* The record as kept rows over gp_rank_record_cols, the collectives'
+** columns (GP_COLL_RECORD_NCOLS): one "sums" row (span, compute,
+** communication, memory, idle, GPU span in ns), one "step" row per
+** iteration (number, time in ns), then the collectives' rows
+** (gp_coll_rank_put). */
+#define GP_RANK_RECORD_NCOLS GP_COLL_RECORD_NCOLS
+extern const struct gp_column *const gp_rank_record_cols;
 void gp_rank_record_put(const struct gp_rank_record *r, gp_writer *w);
 
-/* Reads a record back from kept rows into r (gp_rank_record_free it);
-** GP_ERR_FORMAT when the rows are not one (a damaged record from another
-** process). */
-int gp_rank_record_read(const struct gp_rowbuf *rb, struct gp_rank_record *r, gp_error *err);
+/* Reads a record back from kept rows into r (gp_rank_record_free it
+** whatever the outcome), the file's path and rank (not in the rows) set
+** in its collectives; GP_ERR_FORMAT naming path when the rows are not one
+** (a damaged record from another process). */
+int gp_rank_record_read(const struct gp_rowbuf *rb, const char *path, int rank, struct gp_rank_record *r,
+			gp_error *err);
 
-/* The cross-rank comparison of records rec[0..n) (in rank order). */
+/* The cross-rank comparison of records rec[0..n) (in rank order) by their
+** steps: facts about steps, never a verdict on who the others wait for. */
 struct gp_ranks_cmp {
 	size_t slowest, fastest;        /* indices into rec, by median step time */
 	gp_ns skew;                     /* slowest median - fastest median */
 	double skew_pct;                /* skew / fastest median x 100 */
-	gp_ns others_median;            /* median of the other ranks' medians (vs slowest) */
-	size_t steps;                   /* steps the slowest rank shares with others */
-	gp_ns at_stake;                 /* over those steps: the slowest rank's step time
-					** minus the others' median step time, when positive */
 };
 
 /* Compares the ranks (n >= 1).  Ties go to the lower index. */
 void gp_ranks_compare(const struct gp_rank_record *const *rec, size_t n, struct gp_ranks_cmp *c);
+
+/* The iteration numbers of the steps of rec[0..n), each once, ascending
+** (-1: a rank without iterations), in a malloc'd array of *count (NULL
+** when none). */
+int32_t *gp_ranks_iters(const struct gp_rank_record *const *rec, size_t n, size_t *count);
 
 /* One iteration across the ranks: how many have it, the median of their
 ** step times (-1 when none has it), the slowest and fastest (indices into
@@ -120,5 +135,40 @@ struct gp_step_cmp {
 	gp_ns median, slowest_ns, fastest_ns;
 };
 void gp_ranks_step(const struct gp_rank_record *const *rec, size_t n, int32_t iter, struct gp_step_cmp *c);
+
+/* A job: the records of its ranks compared. */
+struct gp_rank_job {
+	struct gp_rank_record *rec;     /* [n], in rank order */
+	const struct gp_rank_record **rp;   /* [n]: &rec[i], for the comparisons above */
+	size_t n;
+	struct gp_ranks_cmp steps;      /* by median step */
+	struct gp_coll_match coll;      /* their collectives matched (ranks in rec's order) */
+	int straggler;                  /* gp_coll_straggler(&coll): index into rec, -1 = none */
+	gp_ns gpu_span;                 /* the job's GPU span: its longest rank's */
+};
+
+/* Takes the records rec[0..n) (malloc'd, in rank order, n >= 1; j owns
+** them from now on) and compares them into j: by steps, and by arrival at
+** their collectives (gp_coll_match, the first rank the clock reference).
+** Never fails. */
+void gp_rank_job_compare(struct gp_rank_record *rec, size_t n, struct gp_rank_job *j);
+void gp_rank_job_free(struct gp_rank_job *j);
+
+/* What rank index r arriving on time would change in job j: at every
+** collective matched on every rank where it arrived last, it arrives with
+** the next-to-last rank instead, so every rank's wait there shrinks by
+** the call's late, and so does every rank's run from there on (the
+** synchronised job's time moves with its collectives).  Before and after:
+** the job's GPU span, the waits of all ranks at those collectives, and the
+** median over iterations of the job's step (each iteration's slowest
+** rank's step, less the late of r's calls of that iteration: numbered as
+** on the first rank); steps -1 when the ranks mark no iterations. */
+struct gp_rank_on_time {
+	gp_ns saving;                   /* r's late: what every rank saves */
+	gp_ns span_before, span_after;
+	gp_ns wait_before, wait_after;
+	gp_ns step_before, step_after;
+};
+void gp_rank_job_on_time(const struct gp_rank_job *j, size_t r, struct gp_rank_on_time *o);
 
 #endif

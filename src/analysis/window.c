@@ -9,6 +9,7 @@
 
 #include "analysis/correlate.h"
 #include "analysis/window.h"
+#include "model/classify.h"
 
 bool gp_window_iteration_span(const gp_trace *t, int32_t a, int32_t b, gp_ns *lo, gp_ns *hi)
 {
@@ -104,6 +105,9 @@ int gp_window_apply(gp_trace *t, const struct gp_window *w, gp_ns *lo, gp_ns *hi
 		*hi = cut_hi == GP_NS_MAX ? last : cut_hi;
 	}
 
+	t->windowed = true;
+	t->window_lo = *lo;
+	t->window_hi = *hi;
 	most = t->kernels.n;
 	if (t->apis.n > most) most = t->apis.n;
 	if (t->ranges.n > most) most = t->ranges.n;
@@ -116,11 +120,20 @@ int gp_window_apply(gp_trace *t, const struct gp_window *w, gp_ns *lo, gp_ns *hi
 	renum_api = gp_xmalloc((t->apis.n ? t->apis.n : 1) * sizeof(int32_t));
 	renum_range = gp_xmalloc((t->ranges.n ? t->ranges.n : 1) * sizeof(int32_t));
 
-	/* kernels, with their attributions */
-	for (size_t k = 0; k < t->kernels.n; k++)
+	/* kernels, with their attributions; another iteration's kernel that
+	** runs inside an iteration window's span is its busy time all the
+	** same: kept aside, clipped to the span */
+	t->window_work.n = 0;
+	for (size_t k = 0; k < t->kernels.n; k++) {
+		const struct gp_kernel *kr = &t->kernels.v[k];
 		keep[k] = w->mode == GP_WINDOW_ITERS
 			? t->attrs[k].iter >= w->iter_a && t->attrs[k].iter <= w->iter_b
-			: gp_span_overlaps(t->kernels.v[k].start, t->kernels.v[k].end, cut_lo, cut_hi);
+			: gp_span_overlaps(kr->start, kr->end, cut_lo, cut_hi);
+		if (!keep[k] && kr->end > cut_lo && kr->start < cut_hi)
+			*gp_vec_push(t->window_work) = (struct gp_window_work){
+				kr->start > cut_lo ? kr->start : cut_lo, kr->end < cut_hi ? kr->end : cut_hi,
+				gp_kernel_device(t, kr), kr->stream, gp_kernel_is_comm(t, kr)};
+	}
 	size_t nk = 0;
 	for (size_t k = 0; k < t->kernels.n; k++) {
 		renum_kernel[k] = keep[k] ? (int32_t)nk : -1;

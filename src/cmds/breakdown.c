@@ -23,18 +23,20 @@
 #include "writers/writer.h"
 
 static const struct gp_cmd_opt breakdown_own[] = {
-	{"view", 'V', "V", "time (default), streams, gaps or depth"},
+	{"view", 'V', "V", "time (default), streams, gaps, depth or critical"},
 	{"as", 0, "TOOL", "tracelens: TraceLens' gpu_timeline (all GPUs as one\n"
-	 "timeline, the whole trace; times in ms as it writes them);\n"
-	 "hta: HTA's temporal breakdown and communication/computation\n"
-	 "overlap (GPU work launched inside ProfilerStep ranges but\n"
-	 "the last); hta-idle: HTA's idle time per stream by\n"
+	 "timeline, the whole trace, the GPU events it links to a\n"
+	 "launch; times in ms as it writes them); hta: HTA's\n"
+	 "temporal breakdown and communication/computation overlap\n"
+	 "(GPU work launched before the last ProfilerStep; all of\n"
+	 "it with one step); hta-idle: HTA's idle time per stream by\n"
 	 "host_wait, kernel_wait, other"},
-	{"short-gap", 0, "NS", "idle gaps shorter than NS ns are short_gap (default 10000)"},
+	{"include-unlinked", 0, NULL, "--as tracelens: the GPU events it does not link to a\n"
+	 "launch too (TraceLens' --include_unlinked_kernels)"},
 	{"buckets", 0, "N", "--view depth: buckets per stream (default 100, at most 100000)"},
 	{NULL, 0, NULL, NULL},
 };
-enum { OWN_VIEW, OWN_AS, OWN_SHORT_GAP, OWN_BUCKETS };
+enum { OWN_VIEW, OWN_AS, OWN_UNLINKED, OWN_BUCKETS };
 
 static const struct gp_cmd_spec breakdown_spec = {
 	.name = "breakdown",
@@ -42,11 +44,15 @@ static const struct gp_cmd_spec breakdown_spec = {
 	"Where the GPU time goes, per device and per iteration (ProfilerStep#N,\n"
 	"NVTX 'iteration N', libgpuprof iterations; 'all' = the whole trace).  The\n"
 	"span (first to last GPU work of the device in the window) splits exactly\n"
-	"into compute, communication (NCCL/RCCL kernels), memory (memcpy, memset)\n"
+	"into compute, communication (NCCL/RCCL, symmetric-memory and custom\n"
+	"all-reduce kernels...), memory (memcpy, memset)\n"
 	"and idle time, as a union over all streams (concurrent work counts once;\n"
 	"'overlap' is the time counted twice, so compute + communication + memory\n"
-	"+ idle - overlap = span).  Idle time splits by cause: short_gap,\n"
-	"sync, pageable_memcpy, host_launch, other.  --view streams gives each\n"
+	"+ idle - overlap = span).  Idle time splits by what held the work after\n"
+	"each gap (the chain of waits back to the gap's start, docs/dependencies.md):\n"
+	"launch, gpu_gap, event_wait, sync, cpu_op, python, annotation,\n"
+	"dataloader, allocator, jit, cuda_api, untraced, unknown.  --view\n"
+	"critical: the critical path by cause, op and layer.  --view streams gives each\n"
 	"stream's launch delay and queue depth; --view depth each stream's queue\n"
 	"depth over time (the largest per bucket); --view gaps the longest idle\n"
 	"gaps with the CPU ranges open in them (-n: gaps per device, default 10;\n"
@@ -60,12 +66,13 @@ static const struct gp_cmd_spec breakdown_spec = {
 	.many_files = true,
 };
 
-enum view { VIEW_TIME, VIEW_STREAMS, VIEW_GAPS, VIEW_DEPTH, VIEW_TRACELENS, VIEW_HTA, VIEW_HTA_IDLE };
+enum view { VIEW_TIME, VIEW_STREAMS, VIEW_GAPS, VIEW_DEPTH, VIEW_CRITICAL, VIEW_TRACELENS, VIEW_HTA,
+	    VIEW_HTA_IDLE };
 
 struct opts {
 	enum view view;
-	gp_ns short_gap;
 	size_t buckets;
+	bool unlinked;          /* --include-unlinked */
 };
 
 static const struct gp_column time_cols[] = {
@@ -145,6 +152,24 @@ static const struct gp_column depth_cols[] = {
 	{"max_depth", "Depth max", 4, true, false, NULL},
 };
 
+static const struct gp_column crit_cols[] = {
+	{"iteration", "Iter", 4, true, false, "all"},
+	{"cause", "Cause", 10, false, false, NULL},
+	{"op", "Op", 24, false, true, "(none)"},
+	{"layer", "Layer", 16, false, true, "(none)"},
+	{"time_ns", "Time", 10, true, false, NULL},
+	{"pct", "Pct", 5, true, false, NULL},
+};
+
+static const struct gp_column crit_cols_raw[] = {
+	{"iteration", "Iter", 4, true, false, "all"},
+	{"cause", "Cause", 10, false, false, NULL},
+	{"op", "Op", 24, false, true, "(none)"},
+	{"layer", "Layer", 16, false, true, "(none)"},
+	{"time_ns", "Time (ns)", 10, true, false, NULL},
+	{"pct", "Pct", 5, true, false, NULL},
+};
+
 static const struct gp_column tl_cols[] = {
 	{"type", "type", 20, false, false, NULL},
 	{"time_ms", "time ms", 10, true, false, NULL},
@@ -192,11 +217,21 @@ static const struct part parts[] = {
 	{"idle", 0, -1, 5},
 	{"comm_hidden", 0, -1, 3},
 	{"comm_exposed", 0, -1, 4},
-	{"idle_short_gap", 0, GP_IDLE_SHORT_GAP, 0},
-	{"idle_sync", 0, GP_IDLE_SYNC, 0},
-	{"idle_pageable_memcpy", 0, GP_IDLE_PAGEABLE, 0},
-	{"idle_host_launch", 0, GP_IDLE_HOST_LAUNCH, 0},
-	{"idle_other", 0, GP_IDLE_OTHER, 0},
+	/* idle time by cause (docs/dependencies.md): every cause idle time
+	** can have, in enum gp_cause's order */
+	{"idle_launch", 0, GP_CAUSE_LAUNCH, 0},
+	{"idle_gpu_gap", 0, GP_CAUSE_GPU_GAP, 0},
+	{"idle_event_wait", 0, GP_CAUSE_EVENT_WAIT, 0},
+	{"idle_sync", 0, GP_CAUSE_SYNC, 0},
+	{"idle_cpu_op", 0, GP_CAUSE_CPU_OP, 0},
+	{"idle_python", 0, GP_CAUSE_PYTHON, 0},
+	{"idle_annotation", 0, GP_CAUSE_ANNOTATION, 0},
+	{"idle_dataloader", 0, GP_CAUSE_DATALOADER, 0},
+	{"idle_allocator", 0, GP_CAUSE_ALLOCATOR, 0},
+	{"idle_jit", 0, GP_CAUSE_JIT, 0},
+	{"idle_cuda_api", 0, GP_CAUSE_CUDA_API, 0},
+	{"idle_untraced", 0, GP_CAUSE_UNTRACED, 0},
+	{"idle_unknown", 0, GP_CAUSE_UNKNOWN, 0},
 };
 
 static gp_ns part_time(const struct gp_bd_window *w, const struct part *p)
@@ -279,7 +314,7 @@ static void write_gaps(gp_writer *w, const gp_breakdown *b, bool table)
 		const struct gp_bd_gap *g = &b->gaps[i];
 		char dev[16], it[16], st[32], dur[64];
 		const char *row[6] = {g->device >= 0 ? dev : NULL, g->iter >= 0 ? it : NULL, st, dur,
-				      gp_idle_cause_name(g->cause), g->context};
+				      gp_cause_name(g->cause), g->context};
 		snprintf(dev, sizeof(dev), "%d", g->device);
 		snprintf(it, sizeof(it), "%d", g->iter);
 		snprintf(st, sizeof(st), "%" PRId64, g->start);
@@ -308,41 +343,23 @@ static void write_depth(gp_writer *w, const gp_breakdown *b)
 	}
 }
 
-/* TraceLens' gpu_timeline: computation = compute union; exposed
-** communication = communication not under compute; exposed memcpy = memory
-** work under neither; busy, idle, total; then the totals of communication
-** and memory work.  Times in ms with its percent of total. */
-static void write_tracelens(gp_writer *w, const gp_breakdown *b)
+/* TraceLens' gpu_timeline, as it computes it (analysis/breakdown_tl.h):
+** computation, exposed communication, exposed memcpy, busy, idle, total,
+** then the totals of communication and memcpy.  Times in ms with its
+** percent of total; no rows when TraceLens finds no GPU event (it stops
+** there: "No GPU events found in the trace"), a note on stderr. */
+static void write_tracelens(gp_writer *w, const struct gp_tl_timeline *tl, const char *path)
 {
-	const struct gp_bd_window *win = b->nwin ? &b->win[0] : NULL;
-	struct gp_bd_window none = {0};
-	gp_ns total, comp, comm, mem, exposed_comm;
-
-	if (!win)
-		win = &none;
-	total = win->end - win->start;
-	comp = gp_bd_kind_time(win, GP_BD_COMPUTE);
-	comm = gp_bd_kind_time(win, GP_BD_COMM);
-	mem = gp_bd_kind_time(win, GP_BD_MEMORY);
-	exposed_comm = win->by_mask[GP_BD_COMM] + win->by_mask[GP_BD_COMM | GP_BD_MEMORY];
-	const struct {
-		const char *name;
-		gp_ns v;
-	} rows[] = {
-		{"computation_time", comp},
-		{"exposed_comm_time", exposed_comm},
-		{"exposed_memcpy_time", win->by_mask[GP_BD_MEMORY]},
-		{"busy_time", gp_bd_busy(win)},
-		{"idle_time", win->by_mask[0]},
-		{"total_time", total},
-		{"total_comm_time", comm},
-		{"total_memcpy_time", mem},
-	};
-	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+	if (!tl->events) {
+		fprintf(stderr, "gpuprof: %s: no GPU event that TraceLens links to a launch (%zu not linked: "
+			"--include-unlinked counts them)\n", path, tl->unlinked);
+		return;
+	}
+	for (int i = 0; i < GP_TL__COUNT; i++) {
 		char ms[64], pct[64];
-		const char *row[3] = {rows[i].name, ms, pct};
-		snprintf(ms, sizeof(ms), "%.6f", (double)rows[i].v / 1e6);
-		snprintf(pct, sizeof(pct), "%.6f", gp_percent(rows[i].v, total));
+		const char *row[3] = {gp_tl_row_names[i], ms, pct};
+		snprintf(ms, sizeof(ms), "%.6f", tl->us[i] / 1e3);
+		snprintf(pct, sizeof(pct), "%.6f", tl->us[GP_TL_TOTAL] > 0 ? tl->us[i] / tl->us[GP_TL_TOTAL] * 100 : 0.0);
 		gp_writer_row(w, row);
 	}
 }
@@ -394,6 +411,41 @@ static void write_hta_idle(gp_writer *w, const gp_breakdown *b)
 	}
 }
 
+/* The critical path: per cause, op and layer the time it held over the
+** whole trace (the -n largest rows), then per iteration its time by cause;
+** shares of the path's span (of the iteration's, for its rows). */
+static void write_critical(gp_writer *w, const gp_trace *t, const gp_critpath *cp, size_t top, bool table)
+{
+	char it[16], tm[64], pct[32];
+	const char *row[6] = {NULL, NULL, NULL, NULL, tm, pct};
+
+	if (!cp->nwin)
+		return;
+	for (size_t i = 0; i < cp->nrows && i < top; i++) {
+		const struct gp_cp_row *r = &cp->rows[i];
+		row[1] = gp_cause_name(r->cause);
+		row[2] = r->op ? gp_s(t, r->op) : NULL;
+		row[3] = r->layer ? gp_s(t, r->layer) : NULL;
+		cell_time(tm, sizeof(tm), r->ns, table);
+		snprintf(pct, sizeof(pct), "%.2f", gp_percent(r->ns, cp->win[0].end - cp->win[0].start));
+		gp_writer_row(w, row);
+	}
+	row[0] = it;
+	row[2] = row[3] = NULL;
+	for (size_t i = 1; i < cp->nwin; i++) {
+		const struct gp_cp_window *cw = &cp->win[i];
+		snprintf(it, sizeof(it), "%d", cw->iter);
+		for (int c = 0; c < GP_CAUSE__COUNT; c++) {
+			if (!cw->by_cause[c])
+				continue;
+			row[1] = gp_cause_name(c);
+			cell_time(tm, sizeof(tm), cw->by_cause[c], table);
+			snprintf(pct, sizeof(pct), "%.2f", gp_percent(cw->by_cause[c], cw->end - cw->start));
+			gp_writer_row(w, row);
+		}
+	}
+}
+
 static int breakdown_option(void *ctx, int index, const char *arg)
 {
 	struct opts *o = ctx;
@@ -410,8 +462,11 @@ static int breakdown_option(void *ctx, int index, const char *arg)
 			o->view = VIEW_GAPS;
 		else if (strcmp(arg, "depth") == 0)
 			o->view = VIEW_DEPTH;
+		else if (strcmp(arg, "critical") == 0)
+			o->view = VIEW_CRITICAL;
 		else
-			return gp_cli_usage("breakdown", "--view wants time, streams, gaps or depth, not '%s'", arg);
+			return gp_cli_usage("breakdown", "--view wants time, streams, gaps, depth or critical, not '%s'",
+					    arg);
 		return 0;
 	case OWN_AS:
 		if (strcmp(arg, "tracelens") == 0)
@@ -423,11 +478,8 @@ static int breakdown_option(void *ctx, int index, const char *arg)
 		else
 			return gp_cli_usage("breakdown", "--as wants tracelens, hta or hta-idle, not '%s'", arg);
 		return 0;
-	case OWN_SHORT_GAP:
-		v = strtoll(arg, &end, 10);
-		if (end == arg || *end || v < 0 || v > INT64_MAX / 2)
-			return gp_cli_usage("breakdown", "--short-gap wants a number of ns >= 0, not '%s'", arg);
-		o->short_gap = v;
+	case OWN_UNLINKED:
+		o->unlinked = true;
 		return 0;
 	case OWN_BUCKETS:
 		v = strtoll(arg, &end, 10);
@@ -445,11 +497,15 @@ struct job {
 	unsigned needs;                 /* GP_NEED_BREAKDOWN and the view's parts */
 	struct gp_analysis_opts ao;
 	bool table;
+	size_t top;                     /* --view critical: rows of the whole path */
 };
 
-/* Writes breakdown b's rows of the view to w. */
-static void write_view(const struct job *j, const gp_breakdown *b, gp_writer *w)
+/* Writes the rows of the view to w: breakdown b's, or a's TraceLens
+** timeline. */
+static void write_view(const struct job *j, const struct gp_analysis *a, gp_writer *w)
 {
+	const gp_breakdown *b = &a->breakdown;
+
 	if (j->view == VIEW_STREAMS)
 		write_streams(w, b, j->table);
 	else if (j->view == VIEW_GAPS)
@@ -457,7 +513,7 @@ static void write_view(const struct job *j, const gp_breakdown *b, gp_writer *w)
 	else if (j->view == VIEW_DEPTH)
 		write_depth(w, b);
 	else if (j->view == VIEW_TRACELENS)
-		write_tracelens(w, b);
+		write_tracelens(w, &a->tracelens, gp_s(a->trace, a->trace->path));
 	else if (j->view == VIEW_HTA)
 		write_hta(w, b);
 	else if (j->view == VIEW_HTA_IDLE)
@@ -472,21 +528,17 @@ static int breakdown_trace(const void *ctx, gp_trace *t, gp_writer *w, gp_writer
 	struct gp_analysis a;
 	int rc = gp_analysis_run(t, j->needs, &j->ao, &a, err);
 
-	if (rc == GP_OK)
-		write_view(j, &a.breakdown, w);
-	/* rather than a bare header: why HTA's view is empty (one line, so
-	** that workers' notes never mix) */
-	if (rc == GP_OK && j->ao.hta && a.breakdown.hta_steps == 0)
-		fprintf(stderr, "gpuprof breakdown: note: %s: HTA drops the last ProfilerStep of a trace and "
-			"this one has a single step, so HTA's view keeps no GPU work (the whole trace: "
-			"without --as)\n", gp_s(t, t->path));
+	if (rc == GP_OK && j->view == VIEW_CRITICAL)
+		write_critical(w, t, &a.critpath, j->top, j->table);
+	else if (rc == GP_OK)
+		write_view(j, &a, w);
 	gp_analysis_free(&a);
 	return rc;
 }
 
 int cmd_breakdown(int argc, char **argv)
 {
-	struct opts o = {.view = VIEW_TIME, .short_gap = GP_SHORT_GAP_NS, .buckets = GP_DEPTH_BUCKETS};
+	struct opts o = {.view = VIEW_TIME, .buckets = GP_DEPTH_BUCKETS};
 	struct job j = {0};
 	struct gp_cli_many m = {.cmd = "breakdown", .fn = breakdown_trace, .ctx = &j};
 	struct gp_cli_opts co;
@@ -506,6 +558,9 @@ int cmd_breakdown(int argc, char **argv)
 	case VIEW_DEPTH:
 		m.cols = depth_cols, m.ncols = NCOL(depth_cols);
 		break;
+	case VIEW_CRITICAL:
+		m.cols = j.table ? crit_cols : crit_cols_raw, m.ncols = NCOL(crit_cols);
+		break;
 	case VIEW_TRACELENS:
 		m.cols = tl_cols, m.ncols = NCOL(tl_cols);
 		break;
@@ -519,14 +574,18 @@ int cmd_breakdown(int argc, char **argv)
 		m.cols = j.table ? time_cols : time_cols_raw, m.ncols = NCOL(time_cols);
 	}
 	j.view = o.view;
-	j.needs = GP_NEED_BREAKDOWN | (o.view == VIEW_GAPS ? GP_NEED_TOP_GAPS : 0) |
+	j.needs = o.view == VIEW_CRITICAL ? GP_NEED_CRITPATH
+		: o.view == VIEW_TRACELENS ? GP_NEED_TRACELENS
+		: GP_NEED_BREAKDOWN | (o.view == VIEW_GAPS ? GP_NEED_TOP_GAPS : 0) |
 		  (o.view == VIEW_DEPTH ? GP_NEED_DEPTH : 0);
+	j.top = co.top == SIZE_MAX ? (j.table ? 20 : SIZE_MAX) : co.top;
 	gp_analysis_opts_init(&j.ao);
-	j.ao.short_gap_ns = o.short_gap;
 	if (co.top != SIZE_MAX)
 		j.ao.top_gaps = co.top;
 	j.ao.depth_buckets = o.buckets;
-	j.ao.one_timeline = j.ao.memset_compute = o.view == VIEW_TRACELENS;
+	if (o.unlinked && o.view != VIEW_TRACELENS)
+		return gp_cli_usage("breakdown", "--include-unlinked goes with --as tracelens");
+	j.ao.tracelens_unlinked = o.unlinked;
 	j.ao.hta = o.view == VIEW_HTA || o.view == VIEW_HTA_IDLE;
 	return gp_cli_run(&m, &co);
 }

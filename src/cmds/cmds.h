@@ -58,17 +58,20 @@ extern const char gp_exit_help[];
 /* The paragraph of commands that take several FILEs (before the codes). */
 extern const char gp_many_files_help[];
 
-/* Loads path (reader chosen by content; what lies far outside window w is
-** not kept), runs correlation, then cuts the trace to exactly w
-** (analysis/window.h); span, when not NULL, receives w's span (first and
-** last ns).  Shows a progress line on stderr when it takes over a second
-** and stderr is a terminal.  On failure (a window with no iteration too)
-** prints the error and returns the exit code; returns 0 on success. */
-int gp_cli_load(const char *path, const struct gp_window *w, gp_trace *t, gp_ns span[2]);
+/* Loads path (reader chosen by content; what lies far outside window
+** o->window is not kept) with the capture traces o names (--capture),
+** runs correlation, then cuts the trace to exactly the window
+** (analysis/window.h); span, when not NULL, receives the window's span
+** (first and last ns).  Shows a progress line on stderr when it takes over
+** a second and stderr is a terminal.  On failure (a window with no
+** iteration too) prints the error and returns the exit code; returns 0 on
+** success. */
+int gp_cli_load(const char *path, const struct gp_cli_opts *o, gp_trace *t, gp_ns span[2]);
 
-/* The load options the environment sets (GPUPROF_THREADS,
-** GPUPROF_PARALLEL_MIN_BYTES, GPUPROF_GZIP_KEEP; docs/kineto.md), no progress. */
-void gp_cli_load_opts(struct gp_load_opts *o);
+/* The load options the environment (GPUPROF_THREADS,
+** GPUPROF_PARALLEL_MIN_BYTES, GPUPROF_GZIP_KEEP; docs/kineto.md) and the
+** command line co (its window and capture traces) set, no progress. */
+void gp_cli_load_opts(struct gp_load_opts *o, const struct gp_cli_opts *co);
 
 /* Loads and correlates path and cuts it to the window o->window as
 ** gp_cli_load does, but prints nothing: returns GP_OK or the gp_status with
@@ -155,30 +158,31 @@ int gp_cli_run(const struct gp_cli_many *m, const struct gp_cli_opts *co);
 void gp_cli_ranks_order(const char *cmd, struct gp_rank_id *ids, const char *const *paths, size_t n,
 			size_t *order);
 
+/* The job of results res[0..n) (rank order, all succeeded): each one's
+** rank record (gp_rank_record_put's rows: its record, or its rows when
+** rows is set) read back with its path and rank, and the records compared
+** into j (gp_rank_job_compare: by steps, and by arrival, which names the
+** straggler; gp_rank_job_free it).  GP_OK, or GP_ERR_FORMAT with err set
+** when a record is damaged (j is then empty). */
+int gp_cli_rank_job(const struct gp_cli_result *const *res, size_t n, bool rows, struct gp_rank_job *j,
+		    gp_error *err);
+
 struct gp_coll_rank;
 struct gp_gpu;
 
-/* One loaded rank file's collectives into *r (gp_coll_extract), with the
-** link peak of gpu, or of the GPU the trace names, and *link that GPU's
-** link name (NULL = unknown).  The step comm's workers and
-** gp_cli_coll_load share.  Returns GP_OK or the error in err; the caller
-** frees *r (gp_coll_rank_free) either way. */
-int gp_cli_coll_extract(gp_trace *t, const struct gp_gpu *gpu, struct gp_coll_rank *r, const char **link,
-			gp_error *err);
-
 /* The collectives of the files in (one rank each) for a cross-rank
-** match (analysis/collectives.h): each file loaded, cut to window w, its
-** collectives kept as a small record and the trace freed before the next
-** (memory is one trace at a time); then the records put in rank order
-** (gp_cli_ranks_order, its notes printed as command cmd): ranks[i] is the
-** file in->paths.v[order[i]], its rank set, ranks[0] the clock reference.
-** Each record gets the link peak of gpu, or of the GPU its trace names;
-** *link, when NULL, the first such GPU's link name.  ranks and order have
-** in->paths.n entries; the caller frees the records (gp_coll_rank_free)
-** whatever the outcome.  Returns 0, or the exit code after printing the
-** error (naming the file). */
-int gp_cli_coll_load(const char *cmd, const struct gp_cli_inputs *in, const struct gp_window *w,
-		     const struct gp_gpu *gpu, struct gp_coll_rank *ranks, size_t *order, const char **link);
+** match (analysis/collectives.h): each file loaded as w says (window,
+** capture traces) and cut to its window, its collectives kept as a small
+** record and the trace freed before the next (memory is one trace at a
+** time); then the records put in rank order (gp_cli_ranks_order, its notes
+** printed as command cmd): ranks[i] is the file in->paths.v[order[i]], its
+** rank set, ranks[0] the clock reference.  Each record gets the link of
+** gpu, or of the GPU its trace names.  ranks and order have in->paths.n
+** entries; the caller frees the records (gp_coll_rank_free) whatever the
+** outcome.  Returns 0, or the exit code after printing the error (naming
+** the file). */
+int gp_cli_coll_load(const char *cmd, const struct gp_cli_inputs *in, const struct gp_cli_opts *w,
+		     const struct gp_gpu *gpu, struct gp_coll_rank *ranks, size_t *order);
 
 
 #ifdef GP_MPI

@@ -6,7 +6,7 @@
 **   kinds   per collective kind: calls, bytes, pure communication, skew,
 **           busbw percentiles against the link's peak;
 **   calls   the collectives that cost the most waiting (-n, default 20);
-**   advise  the straggler and low-bandwidth findings.
+**   advise  the straggler and low-bandwidth findings (analysis/advise.h).
 */
 #include <inttypes.h>
 #include <stdio.h>
@@ -39,10 +39,11 @@ static const struct gp_cmd_spec comm_spec = {
 	"Calls are matched across ranks by process group, kind and sequence number\n"
 	"(the trace's, else the call's position).  Clocks are aligned on collective\n"
 	"ends, never trusted.  For every call matched on all ranks: the last rank to\n"
-	"arrive (the straggler), each other rank's wait for it, the skew (first to\n"
-	"last arrival) and the pure communication time (the straggler's kernel:\n"
-	"from the last arrival to the end), with nccl-tests' algbw and busbw over\n"
-	"it and busbw as a share of the GPU's link peak (NVLink, xGMI, PCIe).\n"
+	"arrive, each other rank's wait for it, the skew (first to last arrival)\n"
+	"and the pure communication time (the last rank's kernel: from its arrival\n"
+	"to the end), with nccl-tests' algbw and busbw over it and busbw as a share\n"
+	"of the GPU's link peak (NVLink, xGMI, PCIe).  The straggler is the rank\n"
+	"the others waited for longest, the one every command names.\n"
 	"One FILE: sizes, kernel times and bandwidths only (waits need two ranks).\n"
 	"Definitions: docs/comm.md.",
 	.shared = GP_OPT_FORMAT | GP_OPT_TOP | GP_OPT_WIDTH | GP_OPT_NO_HEADER | GP_OPT_GPU | GP_OPT_JOBS |
@@ -73,6 +74,7 @@ static const struct gp_column rank_cols[] = {
 	{"kernel_ns", "Kernel time", 8, true, false, NULL, GP_UNIT_NS},
 	{"offset_ns", "Clock offset", 8, true, false, NULL, GP_UNIT_NS},
 	{"link_gbs", "Link (GB/s)", 6, true, false, NULL},
+	{"role", "Role", 9, false, false, ""},
 };
 
 static const struct gp_column kind_cols[] = {
@@ -107,7 +109,7 @@ static const struct gp_column call_cols[] = {
 
 static const struct gp_column advise_cols[] = {
 	{"kind", "Finding", 12, false, false, NULL},
-	{"ns", "At stake", 8, true, false, NULL},
+	{"ns", "Saving", 8, true, false, NULL},
 	{"title", "Title", 30, false, true, NULL},
 	{"evidence", "Evidence", 20, false, true, NULL},
 	{"change", "Change", 20, false, true, NULL},
@@ -134,14 +136,18 @@ static double link_peak(const struct gp_coll_match *m)
 	return peak;
 }
 
+/* One row per rank; the straggler (gp_coll_straggler) marked. */
 static void write_ranks(gp_writer *w, const struct gp_coll_rank *ranks, const struct gp_coll_match *m,
 			bool table)
 {
+	int straggler = gp_coll_straggler(m);
+
 	for (size_t r = 0; r < m->nranks; r++) {
 		const struct gp_coll_rank_stats *s = &m->ranks[r];
 		char v[10][64];
-		const char *row[10] = {v[0], ranks[r].path, v[2], v[3], v[4], v[5], v[6], v[7],
-				       s->aligned ? v[8] : NULL, s->link_bw > 0 ? v[9] : NULL};
+		const char *row[11] = {v[0], ranks[r].path, v[2], v[3], v[4], v[5], v[6], v[7],
+				       s->aligned ? v[8] : NULL, s->link_bw > 0 ? v[9] : NULL,
+				       (int)r == straggler ? "straggler" : NULL};
 		snprintf(v[0], 64, "%d", s->rank);
 		snprintf(v[2], 64, "%" PRIu64, s->calls);
 		snprintf(v[3], 64, "%" PRIu64, s->matched);
@@ -240,23 +246,8 @@ static void write_advise(gp_writer *w, const struct gp_coll_match *m, const char
 	gp_findings_free(&f);
 }
 
-/* What comm keeps of one rank file: its collectives (gp_coll_rank) and the
-** GPU's link, as kept rows (rowbuf.h) so that they travel between threads
-** and MPI processes like every command's of many files.  One "rank" row
-** (world size, link peak in bytes/s, GPU name, link name), one "group" row
-** per process group (in index order), one "coll" row per collective. */
-static const struct gp_column record_cols[] = {
-	{"what", "What", 4, false, false, NULL},
-	{"a", "A", 4, false, false, NULL}, {"b", "B", 4, false, false, NULL},
-	{"c", "C", 4, false, false, NULL}, {"d", "D", 4, false, false, NULL},
-	{"e", "E", 4, false, false, NULL}, {"f", "F", 4, false, false, NULL},
-	{"g", "G", 4, false, false, NULL}, {"h", "H", 4, false, false, NULL},
-	{"i", "I", 4, false, false, NULL}, {"j", "J", 4, false, false, NULL},
-	{"k", "K", 4, false, false, NULL}, {"l", "L", 4, false, false, NULL},
-	{"m", "M", 4, false, false, NULL},
-};
-#define RECORD_NCOLS NCOL(record_cols)
-
+/* What comm's workers (each rank file kept as its collectives' record:
+** gp_coll_rank_put) and its reduce share. */
 struct job {
 	enum view view;
 	bool table;
@@ -264,128 +255,19 @@ struct job {
 	const struct gp_gpu *gpu;   /* --gpu, else each trace's device */
 };
 
-/* Writes r (and the link name, NULL = unknown) as comm's record rows. */
-static void record_write(gp_writer *w, const struct gp_coll_rank *r, const char *link)
-{
-	char v[13][32];
-	const char *row[RECORD_NCOLS];
-
-	snprintf(v[0], 32, "%d", r->world_size);
-	snprintf(v[1], 32, "%.17g", r->link_bw);   /* round-trips exactly */
-	gp_writer_row(w, (const char *[]){"rank", v[0], v[1], r->gpu, link, NULL, NULL, NULL, NULL,
-					  NULL, NULL, NULL, NULL, NULL});
-	for (size_t g = 0; g < r->ngroups; g++)
-		gp_writer_row(w, (const char *[]){"group", r->groups[g], NULL, NULL, NULL, NULL, NULL,
-						  NULL, NULL, NULL, NULL, NULL, NULL, NULL});
-	row[0] = "coll";
-	for (int c = 0; c < 13; c++)
-		row[c + 1] = v[c];
-	for (size_t i = 0; i < r->n; i++) {
-		const struct gp_coll *c = &r->v[i];
-		/* gp_fmt, not snprintf: a rank has tens of thousands of calls */
-		gp_fmt_i64(v[0], c->start);
-		gp_fmt_i64(v[1], c->end);
-		gp_fmt_i64(v[2], c->launch);
-		gp_fmt_i64(v[3], c->seq);
-		gp_fmt_u64(v[4], c->bytes);
-		gp_fmt_u64(v[5], c->group);
-		gp_fmt_u64(v[6], c->stream);
-		gp_fmt_i64(v[7], c->device);
-		gp_fmt_i64(v[8], c->iter);
-		gp_fmt_i64(v[9], c->group_size);
-		gp_fmt_u64(v[10], c->kind);
-		gp_fmt_u64(v[11], c->dtype);
-		gp_fmt_u64(v[12], c->seq_stated);
-		gp_writer_row(w, row);
-	}
-}
-
-/* One "coll" row's cells c[1..13] into *out; false when one is not a
-** value the record can hold. */
-static bool record_coll(const char *const *c, size_t ngroups, struct gp_coll *out)
-{
-	int64_t v[13];
-	static const int64_t lo[13] = {INT64_MIN, INT64_MIN, INT64_MIN, INT64_MIN, 0, 0, 0,
-				       INT32_MIN, INT32_MIN, INT32_MIN, 0, 0, 0};
-	static const int64_t hi[13] = {INT64_MAX, INT64_MAX, INT64_MAX, INT64_MAX, 0, 0, UINT32_MAX,
-				       INT32_MAX, INT32_MAX, INT32_MAX, GP_COLL__COUNT - 1, UINT8_MAX, 1};
-
-	for (int k = 0; k < 13; k++)
-		if (k != 4 && !gp_rowbuf_cell_i64(c[k + 1], lo[k], k == 5 ? (int64_t)ngroups - 1 : hi[k], &v[k]))
-			return false;
-	if (!gp_rowbuf_cell_u64(c[5], &out->bytes))
-		return false;
-	out->start = v[0], out->end = v[1], out->launch = v[2], out->seq = v[3];
-	out->group = (uint32_t)v[5], out->stream = (uint32_t)v[6], out->device = (int32_t)v[7];
-	out->iter = (int32_t)v[8], out->group_size = (int32_t)v[9];
-	out->kind = (uint8_t)v[10], out->dtype = (uint8_t)v[11], out->seq_stated = (uint8_t)v[12];
-	return true;
-}
-
-/* Reads comm's record rows back into r (path and rank from res) and *link
-** (a copy, NULL when unknown).  Returns GP_OK, or GP_ERR_FORMAT when the
-** rows are not one record (a damaged record from another process). */
-static int record_read(const struct gp_cli_result *res, struct gp_coll_rank *r, char **link,
-		       gp_error *err)
-{
-	const struct gp_rowbuf *rb = &res->rows;
-	const char *c[RECORD_NCOLS];
-	GP_VEC(struct gp_coll) v = {0};
-	GP_VEC(char *) groups = {0};
-	size_t at = 0;
-	int got, heads = 0;
-	int64_t world;
-
-	memset(r, 0, sizeof(*r));
-	*link = NULL;
-	while ((got = gp_rowbuf_next(rb, &at, c)) > 0) {
-		char *end;
-		if (!c[0]) {
-			got = -1;
-		} else if (strcmp(c[0], "rank") == 0 && !heads++ && gp_rowbuf_cell_i64(c[1], -1, INT32_MAX, &world) &&
-			   c[2] && c[3] && strlen(c[3]) < sizeof(r->gpu)) {
-			r->world_size = (int)world;
-			r->link_bw = strtod(c[2], &end);
-			snprintf(r->gpu, sizeof(r->gpu), "%s", c[3]);
-			*link = c[4] ? gp_xstrdup(c[4]) : NULL;
-			if (*end)
-				got = -1;
-		} else if (strcmp(c[0], "group") == 0 && heads && !v.n && c[1]) {
-			*gp_vec_push(groups) = gp_xstrdup(c[1]);
-		} else if (strcmp(c[0], "coll") == 0 && heads) {
-			if (!record_coll(c, groups.n, gp_vec_push(v)))
-				got = -1;
-		} else {
-			got = -1;
-		}
-		if (got < 0)
-			break;
-	}
-	r->path = gp_xstrdup(res->path);
-	r->rank = res->id.rank;
-	r->v = v.v, r->n = v.n;
-	r->groups = groups.v, r->ngroups = groups.n;
-	if (got < 0 || heads != 1)
-		return gp_err(err, GP_ERR_FORMAT, "%s: a comm record is damaged (byte %zu of %zu)",
-			      res->path, at, rb->len);
-	return GP_OK;
-}
-
 /* One rank file: its collectives and its GPU's link as record rows
 ** (gp_cli_trace_fn). */
 static int comm_trace(const void *ctx, gp_trace *t, gp_writer *w, gp_writer *rec, gp_error *err)
 {
 	const struct job *j = ctx;
+	struct gp_coll_opts o = {.gpu = j->gpu};
 	struct gp_coll_rank r;
-	const char *link;
+	int rc = gp_coll_extract(t, &o, &r, err);
 
-	if (gp_cli_coll_extract(t, j->gpu, &r, &link, err)) {
-		gp_coll_rank_free(&r);
-		return err->status;
-	}
-	record_write(w, &r, link);
+	if (rc == GP_OK)
+		gp_coll_rank_put(&r, w);
 	gp_coll_rank_free(&r);
-	return GP_OK;
+	return rc;
 }
 
 /* The ranks' records back from the kept rows (in rank order, the first
@@ -397,19 +279,18 @@ static int comm_reduce(const void *ctx, const struct gp_cli_result *const *res, 
 {
 	const struct job *j = ctx;
 	struct gp_coll_rank *ranks = gp_xcalloc(n ? n : 1, sizeof(*ranks));
-	char **links = gp_xcalloc(n ? n : 1, sizeof(*links));
 	const char *link = NULL;
 	double peak = 0;
 	struct gp_coll_match m;
 	int rc = GP_OK;
 
 	for (size_t i = 0; i < n && rc == GP_OK; i++)
-		rc = record_read(res[i], &ranks[i], &links[i], err);
+		rc = gp_coll_rank_read(&res[i]->rows, res[i]->path, res[i]->id.rank, &ranks[i], err);
 	if (rc == GP_OK) {
 		for (size_t i = 0; i < n; i++)
-			if (links[i] && ranks[i].link_bw > 0 && (peak == 0 || ranks[i].link_bw < peak)) {
+			if (*ranks[i].link && ranks[i].link_bw > 0 && (peak == 0 || ranks[i].link_bw < peak)) {
 				peak = ranks[i].link_bw;
-				link = links[i];
+				link = ranks[i].link;
 			}
 		gp_coll_match(ranks, n, &m);
 		if (j->view == VIEW_KINDS)
@@ -422,11 +303,8 @@ static int comm_reduce(const void *ctx, const struct gp_cli_result *const *res, 
 			write_ranks(out, ranks, &m, j->table);
 		gp_coll_match_free(&m);
 	}
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n; i++)
 		gp_coll_rank_free(&ranks[i]);
-		free(links[i]);
-	}
-	free(links);
 	free(ranks);
 	return rc;
 }
@@ -453,8 +331,8 @@ static int comm_option(void *ctx, int index, const char *arg)
 int cmd_comm(int argc, char **argv)
 {
 	struct job j = {.view = VIEW_RANKS};
-	struct gp_cli_many m = {.cmd = "comm", .fn = comm_trace, .ctx = &j, .cols = record_cols,
-				.ncols = RECORD_NCOLS, .reduce = comm_reduce};
+	struct gp_cli_many m = {.cmd = "comm", .fn = comm_trace, .ctx = &j, .cols = gp_coll_record_cols,
+				.ncols = GP_COLL_RECORD_NCOLS, .reduce = comm_reduce};
 	struct gp_cli_opts co;
 	int rc;
 

@@ -121,10 +121,12 @@ static void load_opts_from_env(struct gp_load_opts *o)
 	}
 }
 
-void gp_cli_load_opts(struct gp_load_opts *o)
+void gp_cli_load_opts(struct gp_load_opts *o, const struct gp_cli_opts *co)
 {
 	memset(o, 0, sizeof(*o));
 	load_opts_from_env(o);
+	o->window = co->window;
+	o->captures = (struct gp_capture_opts){co->capture, (size_t)co->ncapture, co->no_capture};
 }
 
 int gp_cli_load_quiet(const char *path, gp_trace *t, const struct gp_load_opts *o, gp_error *err)
@@ -138,16 +140,19 @@ int gp_cli_load_quiet(const char *path, gp_trace *t, const struct gp_load_opts *
 	return rc ? rc : gp_window_apply(t, &o->window, &a, &b, err);
 }
 
-int gp_cli_load(const char *path, const struct gp_window *w, gp_trace *t, gp_ns span[2])
+int gp_cli_load(const char *path, const struct gp_cli_opts *opts, gp_trace *t, gp_ns span[2])
 {
 	struct gp_cli_progress p;
-	struct gp_load_opts o = {.progress = gp_cli_progress_show, .progress_ctx = &p, .window = *w};
+	struct gp_load_opts o;
+	const struct gp_window *w = &opts->window;
 	struct gp_correlate_opts co = {.window_cut = w->mode != GP_WINDOW_NONE};
 	gp_ns lo, hi;
 	gp_error err = {0};
 	int rc;
 
-	load_opts_from_env(&o);
+	gp_cli_load_opts(&o, opts);
+	o.progress = gp_cli_progress_show;
+	o.progress_ctx = &p;
 	gp_cli_progress_start(&p, "reading");
 	rc = gp_trace_load(path, t, &o, &err);
 	if (rc) {

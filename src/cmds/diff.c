@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 
 #include "analysis/analysis.h"
+#include "analysis/collectives.h"
 #include "analysis/diff.h"
 #include "analysis/diff_facts.h"
 #include "analysis/layers.h"
@@ -176,18 +177,31 @@ static int diff_option(void *ctx, int index, const char *arg)
 	return 0;
 }
 
+/* A run's straggler by arrival (--by rank): the rank the others waited
+** for at the collectives matched on every rank file of the run. */
+struct straggler {
+	size_t ranks;            /* rank files (0: one file, nothing to match) */
+	size_t calls;            /* collectives matched on every rank */
+	int rank;                /* -1: none (gp_coll_straggler names none, or nothing matched) */
+	uint64_t last;           /* the calls it arrived last at */
+	gp_ns caused, late;      /* the others' wait for it; its lateness */
+};
+
 /* What the file workers and the reduce share: the groupings asked for, the
-** peaks, and the run the reduce adds to (one gp_diff_run_in per grouping). */
+** peaks, and the run the reduce adds to (one gp_diff_run_in per grouping)
+** with its straggler. */
 struct job {
 	bool need[GP_DIFF_NBY];
 	struct gp_diff_facts *facts;          /* the run being read */
 	const struct gp_layer_view *layers;   /* how layer paths are read */
 	const struct gp_peak_opts *peaks;
 	struct gp_diff_run_in *run;   /* [GP_DIFF_NBY] */
+	struct straggler *straggler;
 };
 
 /* A file's work on a worker thread: the op model, then one part per
-** grouping asked for, written as kept rows; the trace is freed after. */
+** grouping asked for, written as kept rows, and for --by rank its
+** collectives to rec (several files); the trace is freed after. */
 static int diff_trace(const void *ctx, gp_trace *t, gp_writer *w, gp_writer *rec, gp_error *err)
 {
 	const struct job *j = ctx;
@@ -195,7 +209,15 @@ static int diff_trace(const void *ctx, gp_trace *t, gp_writer *w, gp_writer *rec
 	struct gp_analysis a;
 	int rc;
 
-	(void)rec;
+	if (rec) {
+		struct gp_coll_rank c;
+		rc = gp_coll_extract(t, &(struct gp_coll_opts){.default_rank = -1}, &c, err);
+		if (rc == GP_OK)
+			gp_coll_rank_put(&c, rec);
+		gp_coll_rank_free(&c);
+		if (rc != GP_OK)
+			return rc;
+	}
 	gp_analysis_opts_init(&ao);
 	ao.peaks = *j->peaks;
 	rc = gp_analysis_run(t, GP_NEED_OPS, &ao, &a, err);
@@ -216,7 +238,35 @@ static int diff_trace(const void *ctx, gp_trace *t, gp_writer *w, gp_writer *rec
 	return rc;
 }
 
-/* A run's files in rank order: each one's parts added to the run. */
+/* The straggler of a run's files res[0..n) (their collectives' records,
+** in rank order) into *s. */
+static int run_straggler(const struct gp_cli_result *const *res, size_t n, struct straggler *s, gp_error *err)
+{
+	struct gp_coll_rank *ranks = gp_xcalloc(n, sizeof(*ranks));
+	int rc = GP_OK;
+
+	for (size_t i = 0; i < n && rc == GP_OK; i++)
+		rc = gp_coll_rank_read(&res[i]->record, res[i]->path, res[i]->id.rank, &ranks[i], err);
+	if (rc == GP_OK) {
+		struct gp_coll_match m;
+		gp_coll_match(ranks, n, &m);
+		int r = gp_coll_straggler(&m);
+		*s = (struct straggler){.ranks = n, .calls = m.ncomplete, .rank = r >= 0 ? m.ranks[r].rank : -1};
+		if (r >= 0) {
+			s->last = m.ranks[r].times_last;
+			s->caused = m.ranks[r].caused;
+			s->late = m.ranks[r].late;
+		}
+		gp_coll_match_free(&m);
+	}
+	for (size_t i = 0; i < n; i++)
+		gp_coll_rank_free(&ranks[i]);
+	free(ranks);
+	return rc;
+}
+
+/* A run's files in rank order: each one's parts added to the run; for
+** --by rank, its straggler. */
 static int diff_reduce(const void *ctx, const struct gp_cli_result *const *res, size_t n, gp_writer *out,
 		       gp_error *err)
 {
@@ -230,7 +280,35 @@ static int diff_reduce(const void *ctx, const struct gp_cli_result *const *res, 
 		if (rc != GP_OK)
 			return rc;
 	}
-	return GP_OK;
+	*j->straggler = (struct straggler){.rank = -1};
+	return j->need[GP_DIFF_BY_RANK] && n > 1 ? run_straggler(res, n, j->straggler, err) : GP_OK;
+}
+
+/* Each run's straggler by arrival (stderr), for --by rank, when either run
+** has one: a slow rank is the one the others wait for, which its compute
+** row shows growing.  The other run then says why it has none. */
+static void straggler_notes(const struct straggler *s)
+{
+	static const char *const words[2] = {"BASE", "TEST"};
+	char a[48], b[48];
+
+	if (s[0].rank < 0 && s[1].rank < 0)
+		return;
+	for (int k = 0; k < 2; k++) {
+		if (s[k].rank >= 0)
+			fprintf(stderr, "gpuprof diff: note: %s: rank %d is the straggler: the others waited %s "
+				"for it at %" PRIu64 " of %zu collectives (%s after the next-to-last rank in all)\n",
+				words[k], s[k].rank, gp_fmt_duration((double)s[k].caused, a, sizeof(a)), s[k].last,
+				s[k].calls, gp_fmt_duration((double)s[k].late, b, sizeof(b)));
+		else if (s[k].ranks < 2)
+			fprintf(stderr, "gpuprof diff: note: %s: one rank file, no straggler\n", words[k]);
+		else if (!s[k].calls)
+			fprintf(stderr, "gpuprof diff: note: %s: no collective is matched on every rank: who "
+				"waits for whom cannot be told\n", words[k]);
+		else
+			fprintf(stderr, "gpuprof diff: note: %s: no straggler at the %zu collectives matched on "
+				"every rank\n", words[k], s[k].calls);
+	}
 }
 
 enum {
@@ -533,12 +611,13 @@ static void what_changed(const struct gp_diff_facts *f, bool table)
 ** its messages (rank notes, a glob that matches nothing) start "gpuprof
 ** diff WORD:".  Returns the exit code (the failing files named on stderr). */
 static int read_run(struct job *j, const struct gp_cli_opts *co, const char *arg, const char *word,
-		    struct gp_diff_run_in *run, struct gp_diff_facts *facts)
+		    struct gp_diff_run_in *run, struct gp_diff_facts *facts, struct straggler *straggler)
 {
 	char *files[1] = {(char *)arg}, cmd[16];
 	struct gp_cli_opts one = *co;
 	struct gp_cli_many m = {.cmd = cmd, .cols = gp_diff_part_cols, .ncols = GP_DIFF_PART_NCOLS, .fn = diff_trace,
-				.ctx = j, .reduce = diff_reduce, .local = true};
+				.ctx = j, .reduce = diff_reduce, .local = true,
+				.want_record = j->need[GP_DIFF_BY_RANK]};
 
 	snprintf(cmd, sizeof(cmd), "diff %s", word);
 	for (int by = 0; by < GP_DIFF_NBY; by++)
@@ -548,6 +627,8 @@ static int read_run(struct job *j, const struct gp_cli_opts *co, const char *arg
 	j->run = run;
 	j->facts = facts;
 	memset(facts, 0, sizeof(*facts));
+	j->straggler = straggler;
+	*straggler = (struct straggler){.rank = -1};
 	return gp_cli_run(&m, &one);
 }
 
@@ -608,6 +689,7 @@ int cmd_diff(int argc, char **argv)
 	struct gp_diff_run_in run[2][GP_DIFF_NBY];
 	struct gp_diff_gate_result gates[MAX_GATES];
 	struct gp_diff_facts facts[2];
+	struct straggler straggler[2];
 	struct job j = {0};
 	struct gp_cli_opts co;
 	gp_error err = {0};
@@ -649,10 +731,10 @@ int cmd_diff(int argc, char **argv)
 				  strcmp(co.format, "table") == 0 ? NTCOLS : NCOLS, &co.wo, &err)) {
 		return gp_cli_usage("diff", "%s", err.msg);
 	}
-	rc = read_run(&j, &co, co.file, "BASE", run[0], &facts[0]);
+	rc = read_run(&j, &co, co.file, "BASE", run[0], &facts[0], &straggler[0]);
 	read = 1;
 	if (rc == GP_EXIT_OK) {
-		rc = read_run(&j, &co, co.file2, "TEST", run[1], &facts[1]);
+		rc = read_run(&j, &co, co.file2, "TEST", run[1], &facts[1], &straggler[1]);
 		read = 2;
 	}
 	if (rc == GP_EXIT_OK) {
@@ -668,6 +750,8 @@ int cmd_diff(int argc, char **argv)
 		eval_gates(&o, diffs, gates);
 		rank_notes(shown[0], shown[1]);
 		what_changed(facts, strcmp(co.format, "table") == 0);
+		if (o.d.by == GP_DIFF_BY_RANK)
+			straggler_notes(straggler);
 		if (html) {
 			/* an output that cannot be opened is said by gp_cli_open_output */
 			FILE *out = strcmp(o.out, "-") == 0 ? stdout : gp_cli_open_output("diff", o.out, o.force);

@@ -23,7 +23,7 @@
 
 static const char *const export_formats[] = {"perfetto", "folded", NULL};
 
-enum { O_OUT, O_FORCE, O_WEIGHT, O_PER_RANK, O_ALIGN };
+enum { O_OUT, O_FORCE, O_WEIGHT, O_PER_RANK, O_ALIGN, O_CRITICAL };
 
 static const struct gp_cmd_opt export_opts[] = {
 	[O_OUT] = {"output", 'o', "FILE", "write to FILE (FILE.gz: gzip-compressed; - or none:\nstandard output)"},
@@ -31,6 +31,7 @@ static const struct gp_cmd_opt export_opts[] = {
 	[O_WEIGHT] = {"weight", 0, "W", "folded: time (GPU ns, default), flops (modelled\nFLOPs) or idle (GPU idle ns)"},
 	[O_PER_RANK] = {"per-rank", 0, NULL, "folded: each stack starts with a frame 'rank-R'\n(default: the files' stacks summed)"},
 	[O_ALIGN] = {"align-clocks", 0, NULL, "perfetto, several files: shift each rank's times by\nits clock offset to the first rank, estimated from\nthe collectives' ends as gpuprof comm does (reads\nevery file twice)"},
+	[O_CRITICAL] = {"critical-path", 0, NULL, "perfetto: mark the critical path (docs/dependencies.md):\n\"critical\": true in the args of every record on it (as\nHTA does) and a \"critical path\" track in its process\nwith a slice per piece, named by its cause"},
 	{NULL, 0, NULL, NULL},
 };
 
@@ -76,6 +77,7 @@ struct export_opts {
 	const char *weight;     /* "time", "flops", "idle" */
 	bool per_rank;          /* folded: a first frame "rank-R" */
 	bool align;             /* perfetto: --align-clocks */
+	bool critical;          /* perfetto: --critical-path */
 };
 
 static int export_option(void *ctx, int index, const char *arg)
@@ -87,6 +89,7 @@ static int export_option(void *ctx, int index, const char *arg)
 	case O_FORCE: x->force = true; return 0;
 	case O_PER_RANK: x->per_rank = true; return 0;
 	case O_ALIGN: x->align = true; return 0;
+	case O_CRITICAL: x->critical = true; return 0;
 	case O_WEIGHT:
 		if (strcmp(arg, "time") && strcmp(arg, "flops") && strcmp(arg, "idle"))
 			return gp_cli_usage("export", "--weight is time, flops or idle, not '%s'", arg);
@@ -99,17 +102,16 @@ static int export_option(void *ctx, int index, const char *arg)
 /* --align-clocks: each file's clock offset to the first rank's
 ** (offsets[i] for in->paths.v[i]), estimated from the collectives' ends as
 ** gpuprof comm does (analysis/collectives.h), over a first read of every
-** file cut to window w.  A rank that shares no collective with the first
+** file read as o says (window, capture traces).  A rank that shares no collective with the first
 ** keeps its clock (offset 0), with a note.  Returns 0 or the exit code
 ** after printing the error. */
-static int clock_offsets(const struct gp_cli_inputs *in, const struct gp_window *w, gp_ns *offsets)
+static int clock_offsets(const struct gp_cli_inputs *in, const struct gp_cli_opts *w, gp_ns *offsets)
 {
 	size_t n = in->paths.n;
 	struct gp_coll_rank *ranks = gp_xcalloc(n, sizeof(*ranks));
 	size_t *order = gp_xmalloc(n * sizeof(*order));
-	const char *link = NULL;
 	struct gp_coll_match m;
-	int rc = gp_cli_coll_load("export", in, w, NULL, ranks, order, &link);
+	int rc = gp_cli_coll_load("export", in, w, NULL, ranks, order);
 
 	if (rc == GP_EXIT_OK) {
 		gp_coll_match(ranks, n, &m);
@@ -136,9 +138,10 @@ static int clock_offsets(const struct gp_cli_inputs *in, const struct gp_window 
 ** of span) into a: the op model for the folded stacks; for perfetto also
 ** every idle gap with its cause and the CPU's context of the longest, each
 ** stream's queue depth and the device timeline in as many buckets as its
-** counters.  GP_OK or the runner's error (gp_analysis_free a either way). */
-static int analyse(const struct gp_cli_opts *o, gp_trace *t, const gp_ns span[2], struct gp_analysis *a,
-		   gp_error *err)
+** counters, and the critical path with its pieces when x asks.  GP_OK or
+** the runner's error (gp_analysis_free a either way). */
+static int analyse(const struct export_opts *x, const struct gp_cli_opts *o, gp_trace *t, const gp_ns span[2],
+		   struct gp_analysis *a, gp_error *err)
 {
 	bool folded = strcmp(o->format, "folded") == 0;
 	struct gp_analysis_opts ao;
@@ -150,8 +153,9 @@ static int analyse(const struct gp_cli_opts *o, gp_trace *t, const gp_ns span[2]
 		ao.window_start = span[0];
 		ao.window_end = span[1];
 	}
+	ao.critpath_pieces = x->critical;
 	return gp_analysis_run(t, folded ? GP_NEED_OPS : GP_NEED_OPS | GP_NEED_GAP_CAUSES | GP_NEED_TOP_GAPS |
-			       GP_NEED_DEPTH | GP_NEED_TIMELINE, &ao, a, err);
+			       GP_NEED_DEPTH | GP_NEED_TIMELINE | (x->critical ? GP_NEED_CRITPATH : 0), &ao, a, err);
 }
 
 /* Loads, analyses and writes the input path (argument position pos) into
@@ -174,7 +178,7 @@ static int export_one(const struct export_opts *x, const struct gp_cli_opts *o, 
 	int rc;
 
 	gp_trace_init(&t);
-	rc = gp_cli_load(path, &o->window, &t, span);
+	rc = gp_cli_load(path, o, &t, span);
 	if (rc) {
 		if (!many)
 			gp_sink_discard(sink);
@@ -198,7 +202,7 @@ static int export_one(const struct export_opts *x, const struct gp_cli_opts *o, 
 		__fsetlocking(*out, FSETLOCKING_BYCALLER);
 	}
 	sink->out = *out;
-	rc = analyse(o, &t, span, &a, &err);
+	rc = analyse(x, o, &t, span, &a, &err);
 	gp_cli_progress_start(progress, "writing");
 	if (!rc)
 		rc = many ? gp_sink_write(sink, &in, &err) : gp_sink_write_close(sink, &in, &err);
@@ -237,6 +241,8 @@ int cmd_export(int argc, char **argv)
 		return gp_cli_usage("export", "--per-rank is for -f folded (-f perfetto always shows the ranks)");
 	if (folded && x.align)
 		return gp_cli_usage("export", "--align-clocks is for -f perfetto");
+	if (folded && x.critical)
+		return gp_cli_usage("export", "--critical-path is for -f perfetto");
 	bool to_stdout = !x.out || strcmp(x.out, "-") == 0;
 	if (!to_stdout && !x.force && stat(x.out, &st) == 0) {
 		fprintf(stderr, "gpuprof export: %s exists (--force overwrites it)\n", x.out);
@@ -252,7 +258,7 @@ int cmd_export(int argc, char **argv)
 	struct gp_rank_id *ids = gp_xcalloc(n, sizeof(*ids));
 	gp_ns *offsets = gp_xcalloc(n, sizeof(*offsets));
 	if (x.align && n > 1)
-		rc = clock_offsets(&in, &o.window, offsets);
+		rc = clock_offsets(&in, &o, offsets);
 	if (rc) {
 		many = false;   /* no sink opened */
 	} else if (gp_sink_open(&sink, sink_name, stdout, &so, &err)) {

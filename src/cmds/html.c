@@ -156,7 +156,7 @@ static int html_single(const void *ctx, const char *path)
 	int rc;
 
 	gp_trace_init(&t);
-	rc = gp_cli_load(path, &x->o->window, &t, NULL);
+	rc = gp_cli_load(path, x->o, &t, NULL);
 	if (!rc && !(out = open_page(x)))
 		rc = GP_EXIT_IO;
 	if (!rc) {
@@ -211,25 +211,22 @@ static int html_reduce(const void *ctx, const struct gp_cli_result *const *res, 
 {
 	const struct html_opts *x = ctx;
 	struct gp_html_rank *ranks = gp_xcalloc(n, sizeof(*ranks));
-	struct gp_rank_record *recs = gp_xcalloc(n, sizeof(*recs));
 	struct gp_kgroups groups;
-	struct gp_html_job job = {.ranks = ranks, .n = n, .only_rank = x->only_rank, .groups = &groups};
+	struct gp_rank_job cmp;
+	struct gp_html_job job = {.ranks = ranks, .n = n, .cmp = &cmp, .only_rank = x->only_rank, .groups = &groups};
 	bool found = x->only_rank < 0;
-	size_t got = 0;
-	int rc = GP_OK;
+	int rc = gp_cli_rank_job(res, n, false, &cmp, err);
 
 	gp_kgroups_init(&groups);
-	for (; got < n && rc == GP_OK; got++) {
+	for (size_t i = 0; i < n && rc == GP_OK; i++) {
 		const char *c[GP_KGROUP_NCOLS];
 		size_t at = 0;
-		rc = gp_rank_record_read(&res[got]->record, &recs[got], err);
-		ranks[got] = (struct gp_html_rank){.path = res[got]->path, .id = res[got]->id, .record = &recs[got]};
-		if (rc == GP_OK && gp_rowbuf_next(&res[got]->rows, &at, c) == 1 && c[0] &&
-		    strcmp(c[0], "input") == 0 && c[1])
-			ranks[got].input = c[1];
-		else if (rc == GP_OK)
-			rc = gp_err(err, GP_ERR_FORMAT, "%s: html: the rank's part is damaged", res[got]->path);
-		found |= res[got]->id.rank == x->only_rank;
+		ranks[i] = (struct gp_html_rank){.path = res[i]->path, .id = res[i]->id};
+		if (gp_rowbuf_next(&res[i]->rows, &at, c) == 1 && c[0] && strcmp(c[0], "input") == 0 && c[1])
+			ranks[i].input = c[1];
+		else
+			rc = gp_err(err, GP_ERR_FORMAT, "%s: html: the rank's part is damaged", res[i]->path);
+		found |= res[i]->id.rank == x->only_rank;
 	}
 	if (rc == GP_OK && !found)
 		rc = gp_err(err, GP_ERR_USAGE, "html: --rank %d: no such rank among the %zu files", x->only_rank, n);
@@ -249,9 +246,7 @@ static int html_reduce(const void *ctx, const struct gp_cli_result *const *res, 
 		rc = write_page(x, out, &in, err);
 	}
 	gp_kgroups_free(&groups);
-	for (size_t i = 0; i < got; i++)
-		gp_rank_record_free(&recs[i]);
-	free(recs);
+	gp_rank_job_free(&cmp);
 	free(ranks);
 	return rc;
 }

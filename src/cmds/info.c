@@ -11,6 +11,8 @@
 #include "cmds/cmds.h"
 #include "cmds/options.h"
 #include "analysis/analysis.h"
+#include "analysis/attr_graph.h"
+#include "analysis/phases.h"
 #include "writers/kv.h"
 #include "writers/writer.h"
 
@@ -19,8 +21,10 @@ static const struct gp_cmd_spec info_spec = {
 	.about =
 	"Shows the detected format and tool version, the GPUs, metadata (rank,\n"
 	"versions), how many kernels, API calls, NVTX ranges, memcpy, memset and\n"
-	"synchronization records the trace holds, and its time span.",
-	.shared = GP_OPT_FORMAT | GP_OPT_JOBS | GP_OPT_WINDOW,
+	"synchronization records the trace holds, and its time span; for traces\n"
+	"that replay CUDA/HIP graphs, how many kernels (and what share of GPU\n"
+	"time) were replayed and how many of those have an op.",
+	.shared = GP_OPT_FORMAT | GP_OPT_JOBS | GP_OPT_WINDOW | GP_OPT_OPS_FILE,
 	.formats = gp_kv_formats,
 	.format_note = "(json: one object, keys in docs/report.md; several\n"
 	"files: a list of {rank, rank_from, info})",
@@ -71,8 +75,88 @@ static void write_gpus(gp_kv *kv, const gp_trace *t)
 	gp_kv_end(kv);
 }
 
+/* The kernels replayed from CUDA/HIP graphs, how many of them have an op,
+** and why the others have none (gp_graph_stats; docs/correlation.md).
+** Text lines only for traces with replays; JSON always has the keys. */
+static void write_graphs(gp_kv *kv, const gp_trace *t)
+{
+	struct gp_graph_stats g;
+	char buf[256], dur[64];
+
+	gp_graph_stats(t, &g);
+	bool any = g.replayed > 0;
+	double share = g.kernel_ns > 0 ? 100.0 * (double)g.replayed_ns / (double)g.kernel_ns : 0;
+	double attr = g.replayed_ns > 0 ? 100.0 * (double)g.attributed_ns / (double)g.replayed_ns : 0;
+	gp_kv_u64(kv, "graph_kernels", NULL, g.replayed);
+	gp_kv_pct(kv, "graph_gpu_time_pct", NULL, share);
+	gp_kv_u64(kv, "graph_launches", NULL, g.launches);
+	gp_kv_u64(kv, "graph_kernels_attributed", NULL, g.attributed);
+	gp_kv_pct(kv, "graph_gpu_time_attributed_pct", NULL, attr);
+	gp_kv_u64(kv, "capture_traces", NULL, g.captures);
+	gp_kv_u64(kv, "captured_graphs", NULL, g.captured_graphs);
+	snprintf(buf, sizeof(buf), "%zu kernels (%.1f%% of GPU time) in %zu graph launches", g.replayed, share,
+		 g.launches);
+	gp_kv_str(kv, NULL, any ? "graph replays" : NULL, buf);
+	snprintf(buf, sizeof(buf), "%zu of them (%.1f%% of their GPU time)", g.attributed, attr);
+	gp_kv_str(kv, NULL, any ? "  with an op" : NULL, buf);
+	snprintf(buf, sizeof(buf), "%zu (%zu graphs captured)", g.captures, g.captured_graphs);
+	gp_kv_str(kv, NULL, g.captures ? "capture traces" : NULL, buf);
+	gp_kv_begin(kv, "graph_kernels_by_state", false);
+	for (int st = GP_GRAPH_CAPTURED; st < GP_GRAPH__COUNT; st++) {
+		gp_kv_begin(kv, gp_graph_state_name(st), false);
+		gp_kv_u64(kv, "kernels", NULL, g.state[st]);
+		gp_kv_i64(kv, "gpu_ns", NULL, g.state_ns[st]);
+		gp_kv_end(kv);
+		if (!g.state[st] || st == GP_GRAPH_CAPTURED || st == GP_GRAPH_ANNOTATED)
+			continue;
+		snprintf(buf, sizeof(buf), "%zu kernels, %s: %s", g.state[st],
+			 gp_fmt_duration((double)g.state_ns[st], dur, sizeof(dur)), gp_graph_state_why(st));
+		gp_kv_str(kv, NULL, st == GP_GRAPH_CAPTURED_OPS ? "  without shapes" : "  without op", buf);
+	}
+	gp_kv_end(kv);
+	gp_kv_u64(kv, "graph_kernels_captured_without_op", NULL, g.bare);
+	snprintf(buf, sizeof(buf), "%zu kernels, %s: captured where no op was open (record the ops: "
+		 "emit_nvtx, torch.profiler, libgpuprof ranges around the capture)", g.bare,
+		 gp_fmt_duration((double)g.bare_ns, dur, sizeof(dur)));
+	gp_kv_str(kv, NULL, g.bare ? "  without op" : NULL, buf);
+}
+
+/* The serving steps the trace marks (analysis/phases.h): per phase, the
+** steps, their kernels' GPU time and the idle inside the steps.  Lines and
+** JSON keys only for traces with step markers. */
+static void write_phases(gp_kv *kv, const gp_trace *t)
+{
+	uint8_t *phase = gp_phases_of_kernels(t);
+	struct gp_phase_stats s;
+	char buf[256], d1[64], d2[64], label[32];
+
+	if (!phase)
+		return;
+	gp_phase_stats(t, phase, &s);
+	gp_kv_begin(kv, "serving_phases", false);
+	for (int p = GP_PHASE_PREFILL; p < GP_PHASE__COUNT; p++) {
+		gp_kv_begin(kv, gp_phase_name(p), false);
+		gp_kv_u64(kv, "steps", NULL, s.steps[p]);
+		gp_kv_u64(kv, "kernels", NULL, s.kernels[p]);
+		gp_kv_i64(kv, "gpu_ns", NULL, s.gpu_ns[p]);
+		gp_kv_i64(kv, "window_ns", NULL, s.window_ns[p]);
+		gp_kv_i64(kv, "idle_ns", NULL, s.idle_ns[p]);
+		gp_kv_end(kv);
+		if (!s.steps[p])
+			continue;
+		snprintf(label, sizeof(label), "%s steps", gp_phase_name(p));
+		snprintf(buf, sizeof(buf), "%zu, %zu kernels, %s of GPU time, %s idle inside them (%.1f%%)",
+			 s.steps[p], s.kernels[p], gp_fmt_duration((double)s.gpu_ns[p], d1, sizeof(d1)),
+			 gp_fmt_duration((double)s.idle_ns[p], d2, sizeof(d2)),
+			 s.window_ns[p] > 0 ? 100.0 * (double)s.idle_ns[p] / (double)s.window_ns[p] : 0.0);
+		gp_kv_str(kv, NULL, label, buf);
+	}
+	gp_kv_end(kv);
+	free(phase);
+}
+
 /* Writes what trace t holds to kv (not closed). */
-static void write_info(gp_kv *kv, gp_trace *t)
+static void write_info(gp_kv *kv, gp_trace *t, const struct gp_cli_opts *o)
 {
 	char buf[64], label[32];
 
@@ -143,12 +227,16 @@ static void write_info(gp_kv *kv, gp_trace *t)
 	for (size_t i = 0; i < t->kernels.n; i++)
 		attributed += t->attrs[i].api >= 0;
 	gp_kv_u64(kv, "kernels_with_launch", t->kernels.n ? "kernels with launch" : NULL, attributed);
+	write_graphs(kv, t);
+	write_phases(kv, t);
 	if (t->kernels.n) {
 		/* Op model coverage: how much GPU time has known FLOPs. */
 		struct gp_analysis a;
 		struct gp_ops_summary os;
+		struct gp_analysis_opts ao;
 		gp_error err = {0};
-		gp_analysis_run(t, GP_NEED_OPS, NULL, &a, &err);   /* the op model never fails */
+		gp_cli_analysis_opts(o, &ao);
+		gp_analysis_run(t, GP_NEED_OPS, &ao, &a, &err);   /* the op model never fails */
 		gp_ops_summarize(t, &a.ops, &os);
 		gp_kv_pct(kv, "gpu_time_with_flops_pct", "gpu time with flops",
 			  os.gpu_ns > 0 ? 100 * os.known_ns / os.gpu_ns : 0.0);
@@ -187,7 +275,7 @@ static int info_trace(const void *ctx, gp_trace *t, gp_writer *w, gp_writer *rec
 	if (!mem)
 		return gp_err(err, GP_ERR_INTERNAL, "%s: cannot open a memory stream", gp_s(t, t->path));
 	gp_kv_open(&kv, ((const struct gp_cli_opts *)ctx)->format, mem, err);
-	write_info(&kv, t);
+	write_info(&kv, t, ctx);
 	rc = gp_kv_close(&kv, err);
 	fclose(mem);
 	if (rc == GP_OK)
@@ -236,12 +324,12 @@ static int info_single(const void *ctx, const char *path)
 	if (gp_kv_open(&kv, o->format, stdout, &err))
 		return gp_cli_usage("info", "%s", err.msg);
 	gp_trace_init(&t);
-	rc = gp_cli_load(path, &o->window, &t, NULL);
+	rc = gp_cli_load(path, o, &t, NULL);
 	if (rc) {
 		gp_trace_free(&t);
 		return rc;
 	}
-	write_info(&kv, &t);
+	write_info(&kv, &t, o);
 	rc = gp_kv_close(&kv, &err);
 	gp_trace_free(&t);
 	if (rc) {

@@ -272,7 +272,7 @@ int cmd_memory(int argc, char **argv)
 	if (gp_writer_open(&w, co.format, stdout, cols, ncols, &co.wo, &err))
 		return gp_cli_usage("memory", "%s", err.msg);
 	gp_trace_init(&t);
-	rc = gp_cli_load(co.file, &co.window, &t, NULL);
+	rc = gp_cli_load(co.file, &co, &t, NULL);
 	if (rc) {
 		gp_trace_free(&t);
 		return rc;

@@ -121,9 +121,10 @@ void gp_cli_ranks_order(const char *cmd, struct gp_rank_id *ids, const char *con
 }
 
 /* Runs the files todo[0..ntodo) with jobs threads (the calling one too),
-** each cut to window; on a terminal with a progress line over them all. */
+** each read as co says (window, capture traces); on a terminal with a
+** progress line over them all. */
 static void run_files(const struct gp_cli_many *m, struct gp_cli_result *res, const size_t *todo,
-		      size_t ntodo, int jobs, const struct gp_window *window)
+		      size_t ntodo, int jobs, const struct gp_cli_opts *co)
 {
 	struct pool p = {.m = m, .res = res, .todo = todo, .ntodo = ntodo};
 	char what[64];
@@ -137,8 +138,7 @@ static void run_files(const struct gp_cli_many *m, struct gp_cli_result *res, co
 		jobs = (int)cpus;
 	if ((size_t)jobs > ntodo)
 		jobs = ntodo ? (int)ntodo : 1;
-	gp_cli_load_opts(&p.lo);
-	p.lo.window = *window;
+	gp_cli_load_opts(&p.lo, co);
 	/* a reader's own threads share what the files leave over */
 	if (!p.lo.threads)
 		p.lo.threads = jobs >= cpus ? 1 : (int)(cpus / jobs);
@@ -230,7 +230,7 @@ static int run_single(const struct gp_cli_many *m, const struct gp_cli_opts *co,
 	if (gp_writer_open(&w, co->format, stdout, m->cols, m->ncols, &co->wo, &err))
 		return gp_cli_usage(m->cmd, "%s", err.msg);
 	gp_trace_init(&t);
-	rc = gp_cli_load(path, &co->window, &t, NULL);
+	rc = gp_cli_load(path, co, &t, NULL);
 	if (rc == GP_EXIT_OK) {
 		int st = m->fn(m->ctx, &t, &w, NULL, &err);
 		if (st == GP_OK)
@@ -259,7 +259,7 @@ static int run_many(const struct gp_cli_many *m, const struct gp_cli_opts *co, s
 		if ((int)(i % (size_t)nproc) == proc)
 			todo[ntodo++] = i;
 	}
-	run_files(m, res, todo, ntodo, co->jobs, &co->window);
+	run_files(m, res, todo, ntodo, co->jobs, co);
 #ifdef GP_MPI
 	gp_error err = {0};
 	if (nproc > 1 && gp_mpi_gather(res, n, proc, nproc, &err) != GP_OK) {
@@ -320,32 +320,28 @@ int gp_cli_run(const struct gp_cli_many *m, const struct gp_cli_opts *co)
 	return rc;
 }
 
-int gp_cli_coll_extract(gp_trace *t, const struct gp_gpu *gpu, struct gp_coll_rank *r, const char **link,
-			gp_error *err)
+int gp_cli_rank_job(const struct gp_cli_result *const *res, size_t n, bool rows, struct gp_rank_job *j,
+		    gp_error *err)
 {
-	struct gp_coll_opts co = {0};
-	const struct gp_gpu *g = gpu;
-	struct gp_gpu est;
+	struct gp_rank_record *rec = gp_xcalloc(n ? n : 1, sizeof(*rec));
+	int rc = GP_OK;
 
-	*link = NULL;
-	if (gp_coll_extract(t, &co, r, err))
-		return err->status;
-	if (!g) {
-		int32_t dev = r->n ? r->v[0].device : t->devices.n ? t->devices.v[0].id : -1;
-		const struct gp_device *d = gp_trace_device(t, dev);
-		if (d)
-			g = gp_gpu_for_device(t, d, &est);
+	for (size_t i = 0; i < n && rc == GP_OK; i++)
+		rc = gp_rank_record_read(rows ? &res[i]->rows : &res[i]->record, res[i]->path, res[i]->id.rank,
+					 &rec[i], err);
+	if (rc != GP_OK) {
+		for (size_t i = 0; i < n; i++)
+			gp_rank_record_free(&rec[i]);
+		free(rec);
+		memset(j, 0, sizeof(*j));
+		return rc;
 	}
-	if (g) {
-		r->link_bw = g->link_bw * 1e9;
-		snprintf(r->gpu, sizeof(r->gpu), "%s", g->name);
-		*link = g->link;
-	}
+	gp_rank_job_compare(rec, n, j);
 	return GP_OK;
 }
 
-int gp_cli_coll_load(const char *cmd, const struct gp_cli_inputs *in, const struct gp_window *w,
-		     const struct gp_gpu *gpu, struct gp_coll_rank *ranks, size_t *order, const char **link)
+int gp_cli_coll_load(const char *cmd, const struct gp_cli_inputs *in, const struct gp_cli_opts *w,
+		     const struct gp_gpu *gpu, struct gp_coll_rank *ranks, size_t *order)
 {
 	size_t n = in->paths.n;
 	struct gp_rank_id *ids = gp_xcalloc(n ? n : 1, sizeof(*ids));
@@ -361,12 +357,10 @@ int gp_cli_coll_load(const char *cmd, const struct gp_cli_inputs *in, const stru
 		if (rc == GP_EXIT_OK)
 			ids[i] = gp_rank_from_meta(&t);   /* name and position: gp_cli_ranks_order */
 		if (rc == GP_EXIT_OK) {
-			const char *l;
-			if (gp_cli_coll_extract(&t, gpu, &ranks[i], &l, &err)) {
+			struct gp_coll_opts o = {.gpu = gpu};
+			if (gp_coll_extract(&t, &o, &ranks[i], &err)) {
 				gp_err_print(&err);
 				rc = gp_exit_code(err.status);
-			} else if (l && !*link) {
-				*link = l;
 			}
 		}
 		gp_trace_free(&t);

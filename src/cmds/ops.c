@@ -49,7 +49,8 @@ static const struct gp_cmd_spec ops_spec = {
 	"and GPU apart: net (allocated - freed: PyTorch's CPU Mem, CUDA Mem) and\n"
 	"gross (allocated only: Alloc), Self (events whose innermost op it is) and\n"
 	"total (its descendants' too).  docs/ops-table.md.",
-	.shared = GP_OPT_COLUMNS | GP_OPT_FORMAT | GP_OPT_TOP | GP_OPT_WIDTH | GP_OPT_NO_HEADER | GP_OPT_WINDOW,
+	.shared = GP_OPT_COLUMNS | GP_OPT_FORMAT | GP_OPT_TOP | GP_OPT_WIDTH | GP_OPT_NO_HEADER | GP_OPT_WINDOW |
+		  GP_OPT_OPS_FILE,
 	.row_formats = true,
 	.own = ops_own,
 	.more = "Columns (-c, comma-separated; default: all of the grouping's, the memory\n"
@@ -447,7 +448,7 @@ int cmd_ops(int argc, char **argv)
 		return gp_cli_usage("ops", "%s", err.msg);
 
 	gp_trace_init(&t);
-	rc = gp_cli_load(o.file, &o.window, &t, NULL);
+	rc = gp_cli_load(o.file, &o, &t, NULL);
 	if (rc) {
 		gp_trace_free(&t);
 		return rc;
@@ -457,7 +458,9 @@ int cmd_ops(int argc, char **argv)
 		gp_optable_python(&t, &tb);
 	} else {
 		struct gp_analysis a;
-		gp_analysis_run(&t, GP_NEED_OPS, NULL, &a, &err);   /* the op model never fails */
+		struct gp_analysis_opts ao;
+		gp_cli_analysis_opts(&o, &ao);
+		gp_analysis_run(&t, GP_NEED_OPS, &ao, &a, &err);   /* the op model never fails */
 		double *flops = gp_xmalloc((t.kernels.n ? t.kernels.n : 1) * sizeof(*flops));
 		struct gp_optable_opts to = {.group = oo.group, .stack_depth = oo.depth, .flops = flops};
 		for (size_t k = 0; k < t.kernels.n; k++)

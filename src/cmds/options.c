@@ -15,6 +15,7 @@
 
 #include "cmds/cmds.h"
 #include "cmds/options.h"
+#include "ops/opdefs.h"
 
 /* Parses arg into o for the shared option; 0, GP_CLI_DONE or an exit code. */
 typedef int (*shared_parse_fn)(const char *cmd, const char *arg, struct gp_cli_opts *o);
@@ -184,6 +185,20 @@ static int parse_end(const char *cmd, const char *arg, struct gp_cli_opts *o)
 	return window_mode(cmd, o, GP_WINDOW_TIME);
 }
 
+/* --capture FILE|DIR, repeatable; "none" reads no capture trace, not even
+** those beside the trace. */
+static int parse_capture(const char *cmd, const char *arg, struct gp_cli_opts *o)
+{
+	if (strcmp(arg, "none") == 0) {
+		o->no_capture = true;
+		return 0;
+	}
+	if (o->ncapture >= GP_MAX_CAPTURE_ARGS)
+		return gp_cli_usage(cmd, "at most %d --capture options", GP_MAX_CAPTURE_ARGS);
+	o->capture[o->ncapture++] = arg;
+	return 0;
+}
+
 static void list_gpus(void)
 {
 	printf("%-28s %4s %4s %7s %7s %7s %7s %7s %7s %7s %6s %6s  %s\n", "GPU", "SMs", "cc", "FP64", "FP32",
@@ -234,6 +249,54 @@ static int parse_peak_bw(const char *cmd, const char *arg, struct gp_cli_opts *o
 	return 0;
 }
 
+/* --ops-file FILE: the user's kernel families and op formulas (a file or
+** a directory of *.ops files), read now so a bad one stops the command. */
+static int parse_ops_file(const char *cmd, const char *arg, struct gp_cli_opts *o)
+{
+	if (o->peaks.nops_paths == GP_OPS_MAX_PATHS - 1)
+		return gp_cli_usage(cmd, "at most %d --ops-file options", GP_OPS_MAX_PATHS - 1);
+	o->peaks.ops_optional[o->peaks.nops_paths] = false;
+	o->peaks.ops_paths[o->peaks.nops_paths++] = arg;
+	return 0;
+}
+
+/* The configuration's ops path first (the user's --ops-file rows come
+** later and win): $GPUPROF_OPS (a file or directory; empty: none), else
+** $XDG_CONFIG_HOME/gpuprof/ops.d or ~/.config/gpuprof/ops.d when it
+** exists.  Then reads them all once, so a bad file is reported with its
+** file:line before any trace is read.  Returns 0 or an exit code. */
+static int ops_files(const char *cmd, struct gp_cli_opts *o)
+{
+	const char *env = getenv("GPUPROF_OPS"), *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
+	struct gp_peak_opts *p = &o->peaks;
+	bool optional = false;
+
+	if (env)
+		snprintf(o->ops_config, sizeof(o->ops_config), "%s", env);
+	else if (xdg && *xdg)
+		optional = snprintf(o->ops_config, sizeof(o->ops_config), "%s/gpuprof/ops.d", xdg) > 0;
+	else if (home && *home)
+		optional = snprintf(o->ops_config, sizeof(o->ops_config), "%s/.config/gpuprof/ops.d", home) > 0;
+	if (o->ops_config[0]) {
+		memmove(p->ops_paths + 1, p->ops_paths, p->nops_paths * sizeof(p->ops_paths[0]));
+		memmove(p->ops_optional + 1, p->ops_optional, p->nops_paths * sizeof(p->ops_optional[0]));
+		p->ops_paths[0] = o->ops_config;
+		p->ops_optional[0] = optional;
+		p->nops_paths++;
+	}
+	if (!p->nops_paths)
+		return 0;
+	struct gp_opdefs d;
+	gp_error err;
+	int rc = gp_opdefs_init(&d, p->ops_paths, p->ops_optional, p->nops_paths, &err);
+	gp_opdefs_free(&d);
+	if (rc) {
+		gp_err_print(&err);
+		return gp_exit_code(err.status);
+	}
+	return 0;
+}
+
 static const struct shared_opt shared_opts[] = {
 	{GP_OPT_COLUMNS, "columns", 'c', "LIST", "comma-separated columns (see below)", parse_columns},
 	{GP_OPT_FORMAT, "format", 'f', "F", NULL, parse_format},
@@ -247,6 +310,9 @@ static const struct shared_opt shared_opts[] = {
 	 "trace's device; 'list' shows the table)", parse_gpu},
 	{GP_OPT_PEAK_FLOPS, "peak-flops", 0, "F", "peak FLOP/s for every kernel (e.g. 312e12)", parse_peak_flops},
 	{GP_OPT_PEAK_BW, "peak-bw", 0, "B", "peak memory bandwidth in bytes/s (e.g. 1.555e12)", parse_peak_bw},
+	{GP_OPT_OPS_FILE, "ops-file", 0, "FILE", "kernel families and op formulas of your own (a file or\n"
+	 "a directory of *.ops; after $GPUPROF_OPS, else\n"
+	 "~/.config/gpuprof/ops.d/); docs/op-model.md", parse_ops_file},
 	{GP_OPT_DEPTH, "depth", 0, "N", "layers: the first N levels of each layer path\n"
 	 "(Model/Block_3/Attention at 2: Model/Block_3); with\n"
 	 "module types, the type at level N", parse_depth},
@@ -263,6 +329,9 @@ static const struct shared_opt shared_opts[] = {
 	{GP_OPT_WINDOW, "start", 0, "NS", "only what runs at or after NS (ns on the trace's\n"
 	 "clock: report's start column)", parse_start},
 	{GP_OPT_WINDOW, "end", 0, "NS", "only what runs at or before NS", parse_end},
+	{GP_OPT_WINDOW, "capture", 0, "FILE|DIR", "graph-capture traces of the CUDA/HIP graphs the\n"
+	 "trace replays (repeatable; default: capture_traces/\n"
+	 "beside the trace; 'none': none); docs/correlation.md", parse_capture},
 };
 #define NSHARED ((int)(sizeof(shared_opts) / sizeof(shared_opts[0])))
 
@@ -452,6 +521,8 @@ int gp_cli_parse(const struct gp_cmd_spec *spec, int argc, char **argv, struct g
 	if (!format_known(spec, o->format))
 		return gp_cli_usage(spec->name, "unknown output format '%s' (valid: %s)", o->format,
 				    gp_name_list(names, list, sizeof(list)));
+	if (spec->shared & GP_OPT_OPS_FILE)
+		return ops_files(spec->name, o);
 	return 0;
 }
 

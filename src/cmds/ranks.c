@@ -1,15 +1,18 @@
 /*
 ** gpuprof ranks: the cross-rank view of a distributed job's traces (one
 ** file per rank).  Each file is reduced to a small record (its time
-** breakdown's sums and step times, src/analysis/ranks.h) on a worker; the
-** records are compared here.  Views:
+** breakdown's sums, step times and collectives, src/analysis/ranks.h) on a
+** worker; the records are compared here (gp_rank_job).  Views:
 **   ranks   one row per rank: steps, median step time, how much slower than
-**           the fastest rank, compute / communication / memory / idle;
+**           the fastest rank, compute / communication / memory / idle, and
+**           at the collectives matched on every rank its wait, the wait it
+**           caused the others and the calls it arrived last at; the
+**           straggler (gp_coll_straggler: the rank the others waited for)
+**           is marked;
 **   steps   one row per iteration: the median, fastest and slowest rank
-**           and the skew between them.
-** The collectives section (matching collectives across ranks, sync skew vs
-** communication, bandwidths) plugs in here as a third view over its own
-** per-rank records: see "collectives" below.  docs/ranks.md.
+**           and the skew between them (facts about steps: a slow step is
+**           no straggler).
+** gpuprof comm has the collectives' own views.  docs/ranks.md.
 */
 #include <inttypes.h>
 #include <stdio.h>
@@ -36,9 +39,12 @@ static const struct gp_cmd_spec ranks_spec = {
 	"iteration; without iterations the whole span is one step), the median\n"
 	"step time and how much slower it is than the fastest rank's, and its\n"
 	"compute, communication, memory and idle time (breakdown's definitions,\n"
-	"summed over its GPUs).  The slowest and fastest rank are marked; the\n"
-	"skew is the slowest median minus the fastest.  --view steps: per\n"
-	"iteration, which rank was slowest and by how much.  One file works too.\n"
+	"summed over its GPUs); at the collectives matched on every rank (as\n"
+	"gpuprof comm matches them), its wait, the wait it caused the others and\n"
+	"the calls it arrived last at.  The straggler is the rank the others\n"
+	"waited for longest, never the one with the slowest step (in a\n"
+	"synchronised job that one waits least).  --view steps: per iteration,\n"
+	"which rank's step was slowest and by how much.  One file works too.\n"
 	"Definitions: docs/ranks.md.",
 	.shared = GP_OPT_FORMAT | GP_OPT_WIDTH | GP_OPT_NO_HEADER | GP_OPT_JOBS | GP_OPT_WINDOW,
 	.row_formats = true,
@@ -47,10 +53,7 @@ static const struct gp_cmd_spec ranks_spec = {
 	.many_files = true,
 };
 
-/* The views; a "collectives" view (the collective records matched across
-** ranks) joins here with its own columns and reduce. */
 enum view { VIEW_RANKS, VIEW_STEPS };
-
 
 static const struct gp_column rank_cols[] = {
 	{"rank", "Rank", 4, true, false, NULL},
@@ -64,7 +67,10 @@ static const struct gp_column rank_cols[] = {
 	{"communication_ns", "Comm", 10, true, false, NULL, GP_UNIT_NS},
 	{"memory_ns", "Memory", 10, true, false, NULL, GP_UNIT_NS},
 	{"idle_ns", "Idle", 10, true, false, NULL, GP_UNIT_NS},
-	{"role", "Role", 7, false, false, ""},
+	{"wait_ns", "Waited", 10, true, false, "-", GP_UNIT_NS},
+	{"caused_ns", "Caused", 10, true, false, "-", GP_UNIT_NS},
+	{"last", "Last", 4, true, false, "-"},
+	{"role", "Role", 9, false, false, ""},
 	{"file", "File", 10, false, true, NULL},
 };
 
@@ -107,21 +113,22 @@ static void cell_time(char *buf, size_t size, gp_ns ns, bool table)
 		snprintf(buf, size, "%" PRId64, ns);
 }
 
-static void write_ranks(gp_writer *w, const struct gp_cli_result *const *res,
-			struct gp_rank_record *rec, const struct gp_rank_record *const *rp, size_t n,
-			bool table)
+/* One row per rank; the figures at collectives unknown (empty) when no
+** collective is matched on every rank. */
+static void write_ranks(gp_writer *w, const struct gp_cli_result *const *res, const struct gp_rank_job *j, bool table)
 {
-	struct gp_ranks_cmp c;
+	const struct gp_ranks_cmp *c = &j->steps;
+	bool arrivals = j->coll.ncomplete > 0;
 
-	gp_ranks_compare(rp, n, &c);
-	for (size_t i = 0; i < n; i++) {
-		const struct gp_rank_record *r = &rec[i];
-		gp_ns fastest = rec[c.fastest].step_median, vs = r->step_median - fastest;
-		char v[11][48];
-		const char *role = n < 2 || c.skew == 0 ? NULL : i == c.slowest ? "slowest"
-				 : i == c.fastest ? "fastest" : NULL;
-		const char *row[13] = {v[0], gp_rank_source_name(res[i]->id.source), v[1], v[2], v[3],
-				       v[4], v[5], v[6], v[7], v[8], v[9], role, res[i]->path};
+	for (size_t i = 0; i < j->n; i++) {
+		const struct gp_rank_record *r = &j->rec[i];
+		const struct gp_coll_rank_stats *cs = &j->coll.ranks[i];
+		gp_ns fastest = j->rec[c->fastest].step_median, vs = r->step_median - fastest;
+		char v[14][48];
+		const char *row[16] = {v[0], gp_rank_source_name(res[i]->id.source), v[1], v[2], v[3], v[4], v[5],
+				       v[6], v[7], v[8], v[9], arrivals ? v[10] : NULL, arrivals ? v[11] : NULL,
+				       arrivals ? v[12] : NULL, (int)i == j->straggler ? "straggler" : NULL,
+				       res[i]->path};
 		snprintf(v[0], 48, "%d", res[i]->id.rank);
 		snprintf(v[1], 48, "%zu", r->nsteps);
 		cell_time(v[2], 48, r->step_median, table);
@@ -132,36 +139,25 @@ static void write_ranks(gp_writer *w, const struct gp_cli_result *const *res,
 		cell_time(v[7], 48, r->comm, table);
 		cell_time(v[8], 48, r->memory, table);
 		cell_time(v[9], 48, r->idle, table);
+		cell_time(v[10], 48, cs->wait, table);
+		cell_time(v[11], 48, cs->caused, table);
+		snprintf(v[12], 48, "%" PRIu64, cs->times_last);
 		gp_writer_row(w, row);
 	}
 }
 
-static int by_i32(const void *a, const void *b)
+static void write_steps(gp_writer *w, const struct gp_cli_result *const *res, const struct gp_rank_job *j,
+			bool table)
 {
-	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+	size_t niters;
+	int32_t *iters = gp_ranks_iters(j->rp, j->n, &niters);
 
-	return x < y ? -1 : x > y;
-}
-
-static void write_steps(gp_writer *w, const struct gp_cli_result *const *res,
-			const struct gp_rank_record *const *rp, size_t n, bool table)
-{
-	GP_VEC(int32_t) iters = {0};
-
-	for (size_t i = 0; i < n; i++)
-		for (size_t k = 0; k < rp[i]->nsteps; k++)
-			*gp_vec_push(iters) = rp[i]->steps[k].iter;
-	if (iters.n)
-		qsort(iters.v, iters.n, sizeof(*iters.v), by_i32);
-	for (size_t k = 0; k < iters.n; k++) {
+	for (size_t k = 0; k < niters; k++) {
 		struct gp_step_cmp c;
 		char v[9][48];
-		const char *row[9] = {iters.v[k] >= 0 ? v[0] : NULL, v[1], v[2], v[3], v[4], v[5], v[6],
-				      v[7], v[8]};
-		if (k && iters.v[k] == iters.v[k - 1])
-			continue;
-		gp_ranks_step(rp, n, iters.v[k], &c);
-		snprintf(v[0], 48, "%d", iters.v[k]);
+		const char *row[9] = {iters[k] >= 0 ? v[0] : NULL, v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8]};
+		gp_ranks_step(j->rp, j->n, iters[k], &c);
+		snprintf(v[0], 48, "%d", iters[k]);
 		snprintf(v[1], 48, "%zu", c.have);
 		cell_time(v[2], 48, c.median, table);
 		snprintf(v[3], 48, "%d", res[c.fastest]->id.rank);
@@ -172,31 +168,22 @@ static void write_steps(gp_writer *w, const struct gp_cli_result *const *res,
 		snprintf(v[8], 48, "%.2f", c.fastest_ns > 0 ? 100.0 * (double)(c.slowest_ns - c.fastest_ns) / (double)c.fastest_ns : 0.0);
 		gp_writer_row(w, row);
 	}
-	gp_vec_free(iters);
+	free(iters);
 }
 
 /* The records back from the kept rows, compared (gp_cli_reduce_fn). */
 static int ranks_reduce(const void *ctx, const struct gp_cli_result *const *res, size_t n,
 			gp_writer *out, gp_error *err)
 {
-	const struct job *j = ctx;
-	struct gp_rank_record *rec = gp_xcalloc(n ? n : 1, sizeof(*rec));
-	const struct gp_rank_record **rp = gp_xmalloc((n ? n : 1) * sizeof(*rp));
-	int rc = GP_OK;
-	size_t got = 0;
+	const struct job *jb = ctx;
+	struct gp_rank_job j;
+	int rc = gp_cli_rank_job(res, n, true, &j, err);
 
-	for (; got < n && rc == GP_OK; got++) {
-		rc = gp_rank_record_read(&res[got]->rows, &rec[got], err);
-		rp[got] = &rec[got];
-	}
-	if (rc == GP_OK && j->view == VIEW_STEPS)
-		write_steps(out, res, rp, n, j->table);
+	if (rc == GP_OK && jb->view == VIEW_STEPS)
+		write_steps(out, res, &j, jb->table);
 	else if (rc == GP_OK)
-		write_ranks(out, res, rec, rp, n, j->table);
-	for (size_t i = 0; i < got; i++)
-		gp_rank_record_free(&rec[i]);
-	free(rp);
-	free(rec);
+		write_ranks(out, res, &j, jb->table);
+	gp_rank_job_free(&j);
 	return rc;
 }
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "analysis/attr_graph.h"
 #include "cmds/cmds.h"
 #include "cmds/options.h"
 #include "util/fmt.h"
@@ -23,6 +24,7 @@ enum col {
 	/* roofline (op model) */
 	C_GFLOPS, C_GBPS, C_INTENSITY, C_IDEAL, C_EFF, C_BOUND, C_TCELIG,
 	C_ITER,   /* iteration (Kineto ProfilerStep#N) */
+	C_MARKER, C_GRAPH,  /* the raw op, the graph replay's attribution */
 	C__COUNT
 };
 
@@ -64,6 +66,8 @@ static const struct gp_column columns[C__COUNT] = {
 	[C_BOUND] = {"bound", "Bound", 7, false, false, NULL},
 	[C_TCELIG] = {"tceligible", "TCElig", 2, false, false, NULL},
 	[C_ITER] = {"iter", "Iter", 4, true, false, NULL},
+	[C_MARKER] = {"marker", "Marker", 15, false, false, NULL},
+	[C_GRAPH] = {"graph", "Graph", 8, false, false, NULL},
 };
 
 static const struct gp_cmd_spec report_spec = {
@@ -170,6 +174,8 @@ static const char *cell(const gp_trace *t, const struct gp_ops *ops, size_t k, i
 	case C_DIR: return a->dir == GP_DIR_NA ? NULL : gp_dir_name(a->dir);
 	case C_SUB: return gp_fmt_i64(buf, a->sub);
 	case C_MOD: return gp_known_text(gp_s(t, a->mod));
+	case C_MARKER: return gp_known_text(gp_s(t, a->marker));
+	case C_GRAPH: return gp_graph_state_name(a->graph);
 	case C_OP: return gp_known_text(gp_s(t, res && res[k].op ? res[k].op : a->op));
 	case C_KERNEL: return kernel_cell(c, gp_known_text(gp_s(t, kd->name)));
 	case C_PARAMS: return gp_known_text(res ? gp_s(t, res[k].params) : NULL);
@@ -271,7 +277,7 @@ int cmd_report(int argc, char **argv)
 			sel[i] = C_LONGNAME;
 
 	gp_trace_init(&t);
-	rc = gp_cli_load(o.file, &o.window, &t, NULL);
+	rc = gp_cli_load(o.file, &o, &t, NULL);
 	if (rc) {
 		gp_trace_free(&t);
 		return rc;

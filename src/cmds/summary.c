@@ -17,6 +17,8 @@
 #include "analysis/layers.h"
 #include "cmds/cmds.h"
 #include "cmds/options.h"
+#include "analysis/attr_graph.h"
+#include "analysis/phases.h"
 #include "util/sort.h"
 #include "util/stats.h"
 #include "writers/writer.h"
@@ -27,11 +29,17 @@ static const struct gp_cmd_opt summary_own[] = {
 	 "memcpy by kind and memset), op, layer, module-type (the\n"
 	 "layer's module class: Qwen2Attention_3 counts as\n"
 	 "Qwen2Attention), iter (from the correlation pass;\n"
-	 "kernels only, '(none)' when unknown, null in json),\n"
-	 "stream or device (all GPU activities)"},
+	 "kernels only, '(none)' when unknown, null in json; by\n"
+	 "op, kernels replayed from a CUDA graph whose op is\n"
+	 "unknown: 'graph replay (op unknown)'), phase (the\n"
+	 "serving step around the launch: prefill, decode,\n"
+	 "mixed), stream or device (all GPU activities)"},
+	{"phase", 0, "P", "GPU activities: only the kernels of serving steps of\n"
+	 "phase P (prefill, decode, mixed: SGLang step[EXTEND],\n"
+	 "vLLM execute_... markers; docs/correlation.md)"},
 	{NULL, 0, NULL, NULL},
 };
-enum { OWN_SECTION, OWN_BY };
+enum { OWN_SECTION, OWN_BY, OWN_PHASE };
 
 static const struct gp_cmd_spec summary_spec = {
 	.name = "summary",
@@ -49,7 +57,7 @@ static const struct gp_cmd_spec summary_spec = {
 	.own = summary_own,
 };
 
-enum by { BY_KERNEL, BY_OP, BY_LAYER, BY_ITER, BY_STREAM, BY_DEVICE };
+enum by { BY_KERNEL, BY_OP, BY_LAYER, BY_ITER, BY_STREAM, BY_DEVICE, BY_PHASE };
 
 /* One duration (b, >= 0) and the group it belongs to (a): a gp_str for
 ** names, a number for iteration/stream/device.  Pairs, so that the one
@@ -69,6 +77,7 @@ struct opts {
 	bool base;
 	size_t top;            /* rows per section, SIZE_MAX = all */
 	int sections;          /* bit 0 gpu, bit 1 api */
+	int phase;             /* --phase: enum gp_phase, GP_PHASE_NONE = all */
 };
 
 /* nsys' order: total descending, then count, then name. */
@@ -99,8 +108,9 @@ static const char *kernel_name(const gp_trace *t, const struct gp_kernel *k, boo
 	return a ? gp_s(t, a) : b ? gp_s(t, b) : "(unnamed kernel)";
 }
 
-/* Group key of kernel i; names are interned so the key is a gp_str. */
-static uint64_t kernel_key(gp_trace *t, size_t i, const struct opts *o)
+/* Group key of kernel i; names are interned so the key is a gp_str.
+** phase: the kernels' serving phases (NULL: none marked). */
+static uint64_t kernel_key(gp_trace *t, size_t i, const struct opts *o, const uint8_t *phase)
 {
 	const struct gp_kernel *k = &t->kernels.v[i];
 	const struct gp_attr *a = t->attrs ? &t->attrs[i] : NULL;
@@ -109,6 +119,8 @@ static uint64_t kernel_key(gp_trace *t, size_t i, const struct opts *o)
 	case BY_KERNEL:
 		return gp_intern(t, kernel_name(t, k, o->base));
 	case BY_OP:
+		if (a && gp_graph_op_group(t, a))
+			return gp_graph_op_group(t, a);
 		return a && a->op ? a->op : a && a->marker ? a->marker : 0;
 	case BY_LAYER:
 		return a ? a->layer : 0;
@@ -118,6 +130,8 @@ static uint64_t kernel_key(gp_trace *t, size_t i, const struct opts *o)
 		return (uint64_t)(uint32_t)gp_kernel_device(t, k) << 32 | k->stream;
 	case BY_DEVICE:
 		return (uint32_t)gp_kernel_device(t, k);
+	case BY_PHASE:
+		return phase ? phase[i] : GP_PHASE_NONE;
 	}
 	return 0;
 }
@@ -141,6 +155,8 @@ static const char *key_label(const gp_trace *t, uint64_t key, const struct opts 
 	case BY_STREAM:
 		snprintf(buf, size, "GPU %d stream %u", (int32_t)(key >> 32), (uint32_t)key);
 		return buf;
+	case BY_PHASE:
+		return key ? gp_phase_name((int)key) : "(none)";
 	case BY_DEVICE:
 		d = gp_trace_device(t, (int32_t)key);
 		if (d && d->name)
@@ -177,7 +193,7 @@ static struct group *make_groups(const gp_trace *t, struct gp_pair *items, size_
 			*labels = gp_xrealloc(*labels, cap * sizeof(**labels));
 		}
 		g[ng].key = items[i].a;
-		g[ng].unknown = !items[i].a && (named_keys || o->by == BY_ITER);
+		g[ng].unknown = !items[i].a && (named_keys || o->by == BY_ITER || o->by == BY_PHASE);
 		gp_stats_sorted(scratch, j - i, &g[ng].st);
 		if (named_keys) {
 			g[ng].name = items[i].a ? gp_s(t, (gp_str)items[i].a) : "(none)";
@@ -277,14 +293,17 @@ static void gpu_section(gp_writer *w, gp_trace *t, const struct opts *o, bool ta
 {
 	item_vec items = {0};
 	bool named = o->by == BY_KERNEL || o->by == BY_OP || o->by == BY_LAYER;
-	bool mem = o->by == BY_KERNEL || o->by == BY_STREAM || o->by == BY_DEVICE;
+	bool mem = (o->by == BY_KERNEL || o->by == BY_STREAM || o->by == BY_DEVICE) && o->phase == GP_PHASE_NONE;
+	uint8_t *phase = o->by == BY_PHASE || o->phase != GP_PHASE_NONE ? gp_phases_of_kernels(t) : NULL;
 	struct group *g;
 	char **labels;
 	size_t ng;
 
 	gp_vec_reserve(items, t->kernels.n + (mem ? t->memcpys.n + t->memsets.n : 0));
 	for (size_t i = 0; i < t->kernels.n; i++)
-		add(&items, kernel_key(t, i, o), t->kernels.v[i].start, t->kernels.v[i].end);
+		if (o->phase == GP_PHASE_NONE || (phase && phase[i] == o->phase))
+			add(&items, kernel_key(t, i, o, phase), t->kernels.v[i].start, t->kernels.v[i].end);
+	free(phase);
 	if (mem) {
 		gp_str copy_key[GP_COPY__COUNT] = {0}, set_key = gp_intern(t, "[CUDA memset]");
 		for (size_t i = 0; i < t->memcpys.n; i++) {
@@ -350,7 +369,7 @@ static void api_section(gp_writer *w, gp_trace *t, const struct opts *o, bool ta
 	free(stripped);
 }
 
-static const char *const by_names[] = {"kernel", "op", "layer", "iter", "stream", "device"};
+static const char *const by_names[] = {"kernel", "op", "layer", "iter", "stream", "device", "phase"};
 
 /* Parses summary's own options into the struct opts at ctx. */
 static int summary_option(void *ctx, int index, const char *arg)
@@ -379,8 +398,15 @@ static int summary_option(void *ctx, int index, const char *arg)
 				o->by = (enum by)i;
 				return 0;
 			}
-		return gp_cli_usage("summary", "--by wants kernel, op, layer, module-type, iter, stream or device, "
-				    "not '%s'", arg);
+		return gp_cli_usage("summary", "--by wants kernel, op, layer, module-type, iter, stream, device or "
+				    "phase, not '%s'", arg);
+	case OWN_PHASE:
+		for (int p = GP_PHASE_PREFILL; p < GP_PHASE__COUNT; p++)
+			if (strcmp(arg, gp_phase_name(p)) == 0) {
+				o->phase = p;
+				return 0;
+			}
+		return gp_cli_usage("summary", "--phase wants prefill, decode or mixed, not '%s'", arg);
 	}
 	return 0;
 }

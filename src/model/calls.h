@@ -17,19 +17,14 @@
 #include <stdint.h>
 
 #include "model/trace.h"
-
-struct gp_call_key {
-	uint64_t corr;
-	uint32_t pid;
-	int32_t idx;        /* into t->apis */
-};
+#include "util/sort.h"
 
 typedef struct gp_call_index {
-	struct gp_call_key *keys;   /* sorted by (corr, pid, idx) */
+	struct gp_pair *keys;   /* a: corr, b: pid << 32 | index into t->apis; sorted */
 	size_t n;
 } gp_call_index;
 
-/* Builds the index of t's API calls (one sort). */
+/* Builds the index of t's API calls (one radix sort). */
 void gp_call_index_build(gp_call_index *ix, const gp_trace *t);
 
 /* The call with correlation id corr in process pid (pid 0: in any process,

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/classify.h"
 #include "model/trace.h"
 #include "util/fmt.h"
 
@@ -26,20 +27,32 @@ void gp_trace_free(gp_trace *t)
 	gp_vec_free(t->kernels);
 	gp_vec_free(t->kernel_defs);
 	gp_u64map_free(&t->kernel_defs_seen);
+	gp_vec_free(t->def_comm);
 	gp_vec_free(t->api_defs);
 	gp_u64map_free(&t->api_defs_seen);
 	gp_vec_free(t->apis);
 	gp_vec_free(t->memcpys);
 	gp_vec_free(t->memsets);
 	gp_vec_free(t->syncs);
+	gp_vec_free(t->window_work);
+	gp_vec_free(t->event_records);
 	gp_vec_free(t->ranges);
 	gp_vec_free(t->coll_args);
+	gp_vec_free(t->launch_args);
+	gp_vec_free(t->graph_nodes);
+	gp_vec_free(t->node_annots);
+	for (size_t i = 0; i < t->captures.n; i++) {
+		gp_trace_free(t->captures.v[i].t);
+		free(t->captures.v[i].t);
+	}
+	gp_vec_free(t->captures);
 	gp_vec_free(t->memevents);
 	gp_vec_free(t->op_exts);
 	gp_vec_free(t->range_nvtx);
 	gp_vec_free(t->args);
 	gp_vec_free(t->meta);
 	gp_vec_free(t->warnings);
+	gp_vec_free(t->launch_flows);
 	free(t->attrs);
 	gp_arena_free(&t->arena);
 	gp_strtab_free(&t->strs);
@@ -69,7 +82,7 @@ _Static_assert(sizeof(struct gp_kernel) == 40, "gp_kernel is 40 bytes");
 _Static_assert(sizeof(struct gp_attr) == 64, "gp_attr is 64 bytes");
 _Static_assert(sizeof(struct gp_api) == 48, "gp_api is 48 bytes");
 /* The shared tables are hashed and compared as bytes: no padding in them. */
-_Static_assert(sizeof(struct gp_kernel_def) == 16 * 4 + 8, "gp_kernel_def has no padding");
+_Static_assert(sizeof(struct gp_kernel_def) == 18 * 4 + 8, "gp_kernel_def has no padding");
 _Static_assert(sizeof(struct gp_api_def) == 4 * 4, "gp_api_def has no padding");
 
 uint32_t gp_share_record(void **v, size_t *n, size_t *cap, size_t size, gp_u64map *seen,
@@ -128,10 +141,10 @@ struct gp_range_nvtx *gp_range_nvtx_add(gp_trace *t, struct gp_range *r)
 uint32_t gp_trace_args_share(gp_trace *t, uint32_t first, gp_u64map *seen)
 {
 	size_t count = t->args.n - first, bytes = count * sizeof(*t->args.v);
-	const struct gp_arg *run = t->args.v + first;
 
 	if (!count)
-		return first;
+		return first;   /* (args.v may still be NULL) */
+	const struct gp_arg *run = t->args.v + first;
 	/* key: the content's hash and the list's length; on a hash collision
 	** between different lists the later one keeps its own copy */
 	uint64_t key = (uint64_t)count << 32 | gp_strtab_hash(run, bytes);
@@ -387,6 +400,7 @@ void gp_trace_finish(gp_trace *t)
 	gp_vec_sort(t->memevents, cmp_memevent);
 	nest_ranges(t);
 	mark_unclosed(t);
+	gp_trace_classify_kernels(t);
 }
 
 bool gp_trace_span(const gp_trace *t, gp_ns *first, gp_ns *last)
@@ -424,7 +438,7 @@ static int cmp_activity(const void *pa, const void *pb)
 
 struct gp_activity *gp_trace_activities(const gp_trace *t, size_t *n)
 {
-	size_t cap = t->kernels.n + t->memcpys.n + t->memsets.n, m = 0;
+	size_t cap = t->kernels.n + t->memcpys.n + t->memsets.n + t->window_work.n, m = 0;
 	struct gp_activity *v = gp_xmalloc((cap ? cap : 1) * sizeof(*v));
 
 	for (size_t i = 0; i < t->kernels.n; i++, m++)
@@ -434,6 +448,9 @@ struct gp_activity *gp_trace_activities(const gp_trace *t, size_t *n)
 		v[m] = (struct gp_activity){t->memcpys.v[i].start, t->memcpys.v[i].end, t->memcpys.v[i].device, (uint32_t)m};
 	for (size_t i = 0; i < t->memsets.n; i++, m++)
 		v[m] = (struct gp_activity){t->memsets.v[i].start, t->memsets.v[i].end, t->memsets.v[i].device, (uint32_t)m};
+	for (size_t i = 0; i < t->window_work.n; i++, m++)
+		v[m] = (struct gp_activity){t->window_work.v[i].start, t->window_work.v[i].end, t->window_work.v[i].device,
+					    UINT32_MAX};
 	for (size_t i = 0; i < m; i++)
 		if (v[i].e < v[i].s)
 			v[i].e = v[i].s;

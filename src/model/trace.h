@@ -128,11 +128,20 @@ struct gp_kernel_def {
 	uint32_t regs;          /* registers per thread */
 	uint32_t static_smem, dynamic_smem;  /* bytes */
 	uint32_t graph_id;
+	uint32_t graph_exec;    /* executable graph (nsys graphExecId), 0 = unknown */
+	uint32_t flags;         /* GP_KDEF_* */
 	uint32_t pid;           /* process that launched it, 0 = unknown */
 	int32_t device;
 	uint32_t context;
 	uint64_t graph_node;    /* CUDA graph node id, 0 = eager launch */
 };
+
+/* The record is one whole execution of a CUDA graph, not a kernel (nsys
+** --cuda-graph-trace=graph: CUPTI_ACTIVITY_KIND_GRAPH_TRACE): GPU busy
+** time of all the graph's nodes at once, named "[CUDA graph N]", with
+** graph_id set and no node.  Which ops ran inside it the record cannot
+** tell (docs/trace-model.md). */
+#define GP_KDEF_WHOLE_GRAPH 0x1
 
 /* An API call: 48 bytes.  Which function it was and what it returned
 ** repeat from call to call: one shared gp_api_def, read with gp_api_def(). */
@@ -162,6 +171,7 @@ struct gp_memcpy {
 	uint32_t context, stream;
 	uint8_t copy_kind, src_kind, dst_kind;  /* gp_copy_kind, gp_mem_kind */
 	bool async;
+	uint64_t graph_node;    /* CUDA graph node id, 0 = not from a graph */
 };
 
 struct gp_memset {
@@ -173,8 +183,14 @@ struct gp_memset {
 	uint32_t context, stream;
 	uint32_t value;
 	uint8_t mem_kind;
+	uint64_t graph_node;    /* CUDA graph node id, 0 = not from a graph */
 };
 
+/* What a synchronisation waited on, as CUPTI records it: a stream or
+** device sync (the work launched on that stream or device before the
+** call), an event sync or a stream's wait for an event (the work launched
+** on the event's stream before the event was recorded).  corr is the
+** synchronising API call's. */
 struct gp_sync {
 	gp_ns start, end;
 	uint64_t corr;
@@ -183,6 +199,23 @@ struct gp_sync {
 	uint32_t context, stream;
 	uint8_t kind;          /* enum gp_sync_kind */
 	uint64_t event_id;
+	uint64_t record_corr;  /* the correlation id of the call that recorded
+			       ** the event waited on, when the file states it
+			       ** (Kineto's wait_on_cuda_event_record_corr_id);
+			       ** 0 = find it by event_id */
+};
+
+/* A cudaEventRecord / hipEventRecord as the GPU saw it: the event marks
+** the point of stream that the work launched before the record call
+** reached.  The call itself is the API call with correlation id corr
+** (its time says which launches came before).  nsys and nvprof list them
+** (CUDA_EVENT); Kineto names them in the waits on them (wait_on_stream). */
+struct gp_event_record {
+	uint64_t corr;          /* the record call's correlation id */
+	uint64_t event_id;      /* 0 = not stated */
+	uint32_t pid;           /* 0 = unknown */
+	int32_t device;
+	uint32_t stream;
 };
 
 /* A range: NVTX range or mark, framework op, annotation, timer.  CPU ranges
@@ -272,10 +305,50 @@ struct gp_attr {
 	uint16_t args_count;    /* at most GP_ATTR_MAX_ARGS: a marker with more
 				** keeps its first ones, with a warning */
 	uint8_t dir;            /* enum gp_dir */
-	uint8_t seq_is_list;    /* 1: the list is seq alone, not interned (a
+	uint8_t seq_is_list : 1;  /* 1: the list is seq alone, not interned (a
 				** third of a generated nsys trace's strings) */
+	uint8_t graph : 4;      /* enum gp_graph_state */
 };
 #define GP_ATTR_MAX_ARGS UINT16_MAX
+
+/* Whether a kernel was replayed from a CUDA/HIP graph, and what its
+** attribution rests on (gp_attr.graph; src/analysis/attr_graph.h,
+** docs/correlation.md).  A replayed kernel's launching call is the graph
+** launch, which no op encloses: its op, layer and shapes can only come from
+** where its node was captured. */
+enum gp_graph_state {
+	GP_GRAPH_NONE,          /* launched on its own (eagerly) */
+	GP_GRAPH_CAPTURED,      /* replayed; attributed as launched where its
+				** node was captured (nsys node creation, a
+				** capture trace's launch) */
+	GP_GRAPH_CAPTURED_OPS,  /* replayed; op and layer from its capture, but
+				** several captures fit that differ in shapes
+				** only (batch sizes): no shapes */
+	GP_GRAPH_ANNOTATED,     /* replayed; attributed by annotations the
+				** trace carries on the kernel itself */
+	GP_GRAPH_WHOLE,         /* a whole graph's execution (GP_KDEF_WHOLE_GRAPH):
+				** many ops, none of them known */
+	GP_GRAPH_NO_CAPTURE,    /* replayed; the inputs hold no record of any capture */
+	GP_GRAPH_NODE_UNSEEN,   /* replayed; its node's creation is not in the
+				** trace (captured before the profile began) */
+	GP_GRAPH_NO_MATCH,      /* replayed; no captured graph has its replay's kernels */
+	GP_GRAPH_AMBIGUOUS,     /* replayed; several captures (or captured
+				** launches) fit and they say different things */
+	GP_GRAPH_NOT_CAPTURED,  /* replayed; its graph matched a capture, but no
+				** captured launch matches this kernel */
+	GP_GRAPH__COUNT
+};
+
+/* A kernel an iteration window does not keep (it belongs to another
+** iteration) that runs inside the window's span, clipped to it: busy time
+** of the window that no kept record holds (the breakdown and the busy
+** timeline count it; nothing lists it).  docs/window.md. */
+struct gp_window_work {
+	gp_ns start, end;
+	int32_t device;
+	uint32_t stream;
+	bool comm;              /* a communication kernel */
+};
 
 /* One allocator event: memory allocated (bytes > 0) or freed (bytes < 0)
 ** on a device, as the profiler recorded it (Kineto [memory] instants, nsys
@@ -314,6 +387,57 @@ struct gp_coll_args {
 	uint8_t on_kernel;      /* 1: id is a kernel's correlation id */
 };
 
+/* What a launch call's own args say it launched: ROCm Kineto traces name
+** the kernel, grid and block on hipLaunchKernel & co (CUDA traces do not).
+** A side table found by the call's correlation id and process, as
+** gp_coll_args; only calls that state it have an entry.  Capture traces
+** need it: a launch recorded during stream capture runs nothing, so its
+** name is known only from here (docs/correlation.md). */
+struct gp_launch_args {
+	uint64_t corr;
+	uint32_t pid;
+	gp_str kernel;          /* the kernel's name as the call gives it */
+	uint32_t grid[3], block[3];  /* all 0 = not stated */
+};
+
+/* A CUDA graph node's creation or cloning, as nsys records it
+** (CUDA_GRAPH_NODE_EVENTS): the node, the node it was cloned from (0 =
+** none: made by stream capture or a cudaGraphAdd*Node call), when and on
+** which thread.  Instantiation clones every node, so a replayed kernel's
+** graph_node leads through one or more clones to its original's creation,
+** whose time and thread say which ranges were open around it. */
+struct gp_graph_node {
+	gp_ns start, end;
+	uint64_t node, original;
+	uint32_t pid, tid;
+};
+
+/* Annotations a trace carries on a graph's kernels themselves (PyTorch's
+** CUDA graph kernel annotations, torch.cuda._graph_annotations: the fields
+** of a mark_kernels() scope written into the args of every replayed kernel
+** of the nodes it marked), by graph and node id. */
+struct gp_node_annot {
+	uint64_t node;          /* graph node id */
+	uint32_t graph;         /* graph id */
+	gp_str name;            /* args "name", 0 = none */
+	gp_str layer;           /* args "module_fqn", else "layer"; 0 = none */
+};
+
+struct gp_trace;
+
+/* A capture trace read with this one: the profile a serving framework
+** records while it captures its graphs (vLLM capture_traces/
+** graph_capture_rank_R.TS.pt.trace.json.gz, SGLang bs_B_rankR.json.gz), in
+** which every launch between *StreamBeginCapture and *StreamEndCapture sits
+** under the ops that made it (src/readers/captures.c). */
+struct gp_capture {
+	struct gp_trace *t;     /* the capture trace (owned) */
+	gp_str path;
+	gp_str mode;            /* vLLM's "FULL", "PIECEWISE"; 0 = not stated */
+	int32_t batch;          /* batch size the graphs were captured for, -1 = not stated */
+	int32_t rank;           /* -1 = not stated */
+};
+
 typedef struct gp_trace {
 	gp_strtab strs;
 	gp_arena arena;
@@ -327,12 +451,16 @@ typedef struct gp_trace {
 	GP_VEC(struct gp_kernel) kernels;
 	GP_VEC(struct gp_kernel_def) kernel_defs;  /* [0] is all zero */
 	gp_u64map kernel_defs_seen;  /* content hash -> index, for gp_kernel_def_add */
+	/* per kernel def: 1 when its kernel is communication (model/classify.h),
+	** filled by gp_trace_finish() */
+	GP_VEC(uint8_t) def_comm;
 	GP_VEC(struct gp_api) apis;
 	GP_VEC(struct gp_api_def) api_defs;  /* [0] is all zero */
 	gp_u64map api_defs_seen;  /* content hash -> index, for gp_api_def_add */
 	GP_VEC(struct gp_memcpy) memcpys;
 	GP_VEC(struct gp_memset) memsets;
 	GP_VEC(struct gp_sync) syncs;
+	GP_VEC(struct gp_event_record) event_records;
 	GP_VEC(struct gp_range) ranges;
 	GP_VEC(struct gp_memevent) memevents;
 	GP_VEC(struct gp_op_ext) op_exts;
@@ -340,10 +468,31 @@ typedef struct gp_trace {
 	GP_VEC(struct gp_arg) args;
 	GP_VEC(struct gp_meta) meta;
 	GP_VEC(struct gp_coll_args) coll_args;
+	GP_VEC(struct gp_launch_args) launch_args;
+	GP_VEC(struct gp_graph_node) graph_nodes;
+	GP_VEC(struct gp_node_annot) node_annots;
+	GP_VEC(struct gp_capture) captures;
 	GP_VEC(gp_str) warnings;  /* non-fatal reader findings, for `info` */
+	/* The correlation ids that a launch flow joins to its GPU work (a
+	** Kineto "ac2g" flow with both its start and its end), sorted, and
+	** whether the format records such flows at all (Kineto): TraceLens
+	** links a launch call to its GPU work through them only
+	** (docs/breakdown.md, "--as tracelens"). */
+	GP_VEC(uint64_t) launch_flows;
+	bool has_launch_flows;
 
 	/* Derived, filled by gp_correlate(); NULL before. */
 	struct gp_attr *attrs;   /* [kernels.n] */
+	gp_str graph_unknown_op; /* GP_GRAPH_UNKNOWN_OP (analysis/attr_graph.h),
+				 ** interned when a kernel was replayed from a
+				 ** graph; 0 = none was */
+	/* Set by gp_window_apply: the span of the window the trace was cut
+	** to (the work in it counts, clipped to it: docs/window.md), and for
+	** an iteration window the kernels of other iterations still running
+	** inside it, clipped. */
+	bool windowed;
+	gp_ns window_lo, window_hi;
+	GP_VEC(struct gp_window_work) window_work;
 } gp_trace;
 
 void gp_trace_init(gp_trace *t);
@@ -512,11 +661,11 @@ bool gp_trace_span(const gp_trace *t, gp_ns *first, gp_ns *last);
 struct gp_activity {
 	gp_ns s, e;
 	int32_t dev;
-	uint32_t unit;
+	uint32_t unit;          /* deps.h's unit numbering; UINT32_MAX: window work */
 };
 
-/* Every GPU activity of t, sorted by device and start; *n of them (the
-** caller frees the array).  An end before the start (bad input) is taken
+/* Every GPU activity of t (its window work too), sorted by device and
+** start; *n of them (the caller frees the array).  An end before the start (bad input) is taken
 ** as the start.  The one source of a device's busy and idle time, for
 ** advise's idle gaps and the export's busy counters and idle slices. */
 struct gp_activity *gp_trace_activities(const gp_trace *t, size_t *n);

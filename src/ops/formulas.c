@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ops/opsint.h"
+#include "ops/opdefs.h"
 #include "util/fmt.h"
 
 /* Whether s contains any of the NULL-terminated needles. */
@@ -25,10 +25,9 @@ static bool has_any(const char *s, const char *const *needles)
 	return false;
 }
 
-/* TC value of a GEMM-like kernel: 1 or 0. */
-static int tc_gemm(const struct gp_opctx *c)
+int gp_optc_matrix(const struct gp_opctx *c)
 {
-	return c->kn->tc == GP_TC_YES ? GP_TC_YES : GP_TC_NO;
+	return c->kn->tc == GP_TC_YES ? GP_TC_YES : c->kn->tc == GP_TC_NA ? GP_TC_NA : GP_TC_NO;
 }
 
 /* ---- linear ---- */
@@ -85,7 +84,7 @@ static bool f_linear(struct gp_opctx *c)
 		c->tc = GP_TC_NOT_APPLICABLE;
 		return true;
 	}
-	c->tc = tc_gemm(c);
+	c->tc = gp_optc_matrix(c);
 	if (c->dir == GP_DIR_BPROP && c->sub >= 2) {
 		/* PyProf: "additional kernels for reduction" (split-K reduce
 		** kernels are helpers: ops.c gives them 0 FLOPs). */
@@ -222,7 +221,7 @@ static bool gemm_side_kernel(struct gp_opctx *c, double m, double n, enum gp_dty
 	return true;
 }
 
-static bool gemm_result(struct gp_opctx *c, double b, double m, double n, double k, enum gp_dtype dt)
+bool gp_opgemm(struct gp_opctx *c, double b, double m, double n, double k, enum gp_dtype dt)
 {
 	double s = gp_opsize(dt);
 
@@ -233,7 +232,7 @@ static bool gemm_result(struct gp_opctx *c, double b, double m, double n, double
 	gp_pp(c, "K", "%.0f", k);
 	gp_pp_type(c, dt);
 	c->dtype = dt;
-	c->tc = tc_gemm(c);
+	c->tc = gp_optc_matrix(c);
 	c->flops = 2 * b * m * n * k;
 	c->bytes = s * b * (m * n + m * k + n * k);
 	return true;
@@ -267,7 +266,7 @@ static bool f_mm(struct gp_opctx *c)
 		c->dtype = dt;
 		return gemm_side_kernel(c, m, bt * n, dt);
 	}
-	return gemm_result(c, bt, m, n, k, dt);
+	return gp_opgemm(c, bt, m, n, k, dt);
 }
 
 /* matmul / __matmul__ / einsum-free broadcasting matmul: 1-D.1-D (dot),
@@ -306,7 +305,7 @@ static bool f_matmul(struct gp_opctx *c)
 			batch *= da > db ? da : db;
 		}
 	}
-	return gemm_result(c, batch, m, n, k, dt);
+	return gp_opgemm(c, batch, m, n, k, dt);
 }
 
 /* ---- convolution ---- */
@@ -423,7 +422,7 @@ static bool f_conv(struct gp_opctx *c)
 	bool gemm = c->kn->gemm_like || c->kn->tc == GP_TC_YES ||
 		    strstr(c->kfull, "depthwise") || strstr(c->kfull, "Depthwise");
 	if (gemm && !strstr(c->kshort, "bias")) {
-		c->tc = tc_gemm(c);
+		c->tc = gp_optc_matrix(c);
 		c->flops = 2 * macs;
 		c->bytes = s * (xin + wsz + yout);
 		return true;
@@ -1010,15 +1009,14 @@ static bool f_attention(struct gp_opctx *c)
 	if (is_causal)
 		gp_pp(c, "causal", "1");
 	gp_pp_type(c, dt);
-	int tc = c->kn->tc;
-	bool fused = strstr(c->kfull, "flash") || strstr(c->kfull, "fmha") || strstr(c->kfull, "attention") ||
-		     strstr(c->kfull, "sdpa") || strstr(c->kfull, "Attention");
+	bool fused = c->kn->family == GP_KF_ATTENTION || strstr(c->kfull, "flash") || strstr(c->kfull, "fmha") ||
+		     strstr(c->kfull, "attention") || strstr(c->kfull, "sdpa") || strstr(c->kfull, "Attention");
 	if (fused) {
-		c->tc = tc == GP_TC_YES ? GP_TC_YES : GP_TC_NO;
+		c->tc = gp_optc_matrix(c);
 		c->flops = bp ? 2.5 * f : f;
 		c->bytes = bp ? 2 * io : io;
 	} else if (c->kn->gemm_like) {
-		c->tc = tc == GP_TC_YES ? GP_TC_YES : GP_TC_NO;
+		c->tc = gp_optc_matrix(c);
 		c->flops = f / 2;
 		c->bytes = s * (gp_numel(q) + gp_numel(k) + BH * L * S);
 	} else {
@@ -1056,7 +1054,7 @@ static bool f_rnncell(struct gp_opctx *c)
 	if (c->kn->gemm_like) {
 		double K = c->sub % 2 == 0 ? X : H;
 		gp_pp(c, "cell", "%s", m == 4 ? "LSTM" : m == 3 ? "GRU" : "RNN");
-		return gemm_result(c, 1, m * H, B, K, dt);
+		return gp_opgemm(c, 1, m * H, B, K, dt);
 	}
 	gp_pp(c, "cell", "%s", m == 4 ? "LSTM" : m == 3 ? "GRU" : "RNN");
 	gp_pp(c, "X", "%.0f", X);
@@ -1301,9 +1299,45 @@ static bool f_comm(struct gp_opctx *c)
 
 /* ---- the table ---- */
 
-#define GP_OP(names, family, fn, k1, k2, k3, ref) {names, family, fn, k1, k2, k3, ref},
+#define GP_OP(names, family, fn, k1, k2, k3, ref) {names, family, fn, k1, k2, k3, ref, NULL},
 const struct gp_oprule gp_oprules[] = {
 #include "ops/ops.def"
 };
 #undef GP_OP
 const size_t gp_noprules = sizeof(gp_oprules) / sizeof(gp_oprules[0]);
+
+/* Every family ops.def's rows name (tests/unit/test_ops_rules.c checks
+** it), the ones a user's rule may name. */
+const char *const gp_op_families[] = {
+	"gemm", "conv", "attention", "rnn", "pooling", "norm", "softmax", "dropout", "loss", "embedding",
+	"reduction", "pointwise", "activation", "optimizer", "convert", "copy", "movement", "comm", NULL
+};
+
+int gp_op_family_index(const char *name, size_t len)
+{
+	for (int i = 0; gp_op_families[i]; i++)
+		if (strlen(gp_op_families[i]) == len && strncmp(name, gp_op_families[i], len) == 0)
+			return i;
+	return -1;
+}
+
+/* The formulas by the names a user's ops file may give them: the
+** functions above without their f_. */
+static const struct {
+	const char *name;
+	gp_opfn fn;
+} formulas[] = {
+	{"linear", f_linear}, {"mm", f_mm}, {"matmul", f_matmul}, {"conv", f_conv}, {"attention", f_attention},
+	{"rnncell", f_rnncell}, {"pool", f_pool}, {"norm", f_norm}, {"softmax", f_softmax}, {"dropout", f_dropout},
+	{"mse", f_mse}, {"xent", f_xent}, {"embedding", f_embedding}, {"reduce", f_reduce}, {"unary", f_unary},
+	{"binary", f_binary}, {"adam", f_adam}, {"multi", f_multi}, {"convert", f_convert}, {"copy", f_copy},
+	{"move", f_move}, {"gather", f_gather}, {"comm", f_comm},
+};
+
+gp_opfn gp_opformula_find(const char *name, size_t len)
+{
+	for (size_t i = 0; i < sizeof(formulas) / sizeof(formulas[0]); i++)
+		if (strlen(formulas[i].name) == len && strncmp(name, formulas[i].name, len) == 0)
+			return formulas[i].fn;
+	return NULL;
+}

@@ -15,7 +15,7 @@
 #include "util/alloc.h"
 #include "util/fmt.h"
 #include "model/classify.h"
-#include "ops/opsint.h"
+#include "ops/opdefs.h"
 #include "util/u64map.h"
 
 /* ---- argument helpers (shared with formulas.c) ---- */
@@ -182,9 +182,8 @@ void gp_pp_type(struct gp_opctx *c, enum gp_dtype dt)
 
 /* ---- rule lookup ---- */
 
-/* The op name without its namespace: "aten::linear" -> "linear",
-** "torch.nn.functional.linear" stays as markers give the op separately. */
-static const char *op_base(const char *s)
+/* "torch.nn.functional.linear" stays as markers give the op separately. */
+const char *gp_op_base(const char *s)
 {
 	static const char *const ns[] = {
 		"aten::", "prim::", "torch::", "c10d::", "_c10d_functional::", "c10d_functional::",
@@ -221,10 +220,11 @@ static bool names_match(const char *names, const char *op)
 	return false;
 }
 
-static int rule_find(const char *op)
+/* The first rule of d (the user's, then ops.def's) that names op; -1. */
+static int rule_find(const struct gp_opdefs *d, const char *op)
 {
-	for (size_t i = 0; i < gp_noprules; i++)
-		if (names_match(gp_oprules[i].names, op))
+	for (size_t i = 0; i < d->rules.n; i++)
+		if (names_match(d->rules.v[i].names, op))
 			return (int)i;
 	return -1;
 }
@@ -255,27 +255,51 @@ static void generic_params(struct gp_opctx *c)
 	gp_pp(c, "type", "[%s]", types);
 }
 
-/* TC for a kernel whose op gives no TC answer: 1/0 if its name is a GEMM or
-** convolution, "-" otherwise. */
+/* The tensor-core answer of a kernel whose family row lets the element
+** type decide (Triton's tl.dot: MMA/MFMA for fp16, bf16, tf32, fp8):
+** yes for those, na for fp32 (tf32 or not, the trace cannot tell), no
+** for the rest; tc when the row does not say so or tc is no GEMM answer. */
+static int tc_by_dtype(const struct gp_opctx *c, int tc, enum gp_dtype dt)
+{
+	if (!c->kn->tc_by_dtype || tc != GP_TC_NA)
+		return tc;
+	if (gp_dtype_tc_capable(dt))
+		return GP_TC_YES;
+	return dt == GP_DT_FP32 || dt == GP_DT_UNKNOWN ? GP_TC_NA : GP_TC_NO;
+}
+
+/* TC for a kernel whose op gives no TC answer: 1/0 (na where its family
+** row says the name cannot tell) if its name is a GEMM, convolution or
+** attention kernel, "-" otherwise. */
 static int tc_from_name(const struct gp_opctx *c)
 {
 	if (c->kn->gemm_like || c->kn->tc == GP_TC_YES)
-		return c->kn->tc == GP_TC_YES ? GP_TC_YES : GP_TC_NO;
+		return c->kn->tc == GP_TC_YES ? GP_TC_YES : c->kn->tc == GP_TC_NA ? GP_TC_NA : GP_TC_NO;
 	return GP_TC_NOT_APPLICABLE;
 }
 
-static void kname_fill(struct gp_kname *kn, const char *kfull, const char *kshort)
+/* A kernel name's classification: its family row (kernels.def, the
+** user's), else tc.c's name patterns. */
+static void kname_fill(const struct gp_opdefs *d, struct gp_kname *kn, const char *kfull, const char *kshort)
 {
-	kn->tc = (int8_t)gp_tc_kernel(kfull);
-	kn->gemm_like = gp_kernel_is_gemm_like(kfull);
-	kn->dtype = (uint8_t)gp_kernel_dtype(kfull);
-	kn->comm = gp_kernel_name_is_comm(kshort);
+	struct gp_kclass kc;
+
+	gp_kernel_classify(d, kshort, kfull, &kc);
+	kn->family = kc.family;
+	kn->tc = kc.tc;
+	kn->tc_by_dtype = kc.by_dtype;
 	kn->helper = gp_kernel_is_helper(kfull);
+	kn->gemm_like = kc.row ? !kn->helper && (kc.family == GP_KF_GEMM || kc.family == GP_KF_CONV ||
+						 kc.family == GP_KF_ATTENTION)
+			       : kc.family != GP_KF_COMM && gp_kernel_is_gemm_like(kfull);
+	kn->dtype = (uint8_t)gp_kernel_dtype(kfull);
+	kn->comm = kc.family == GP_KF_COMM;
 }
 
 /* Per-run caches, indexed by gp_str id (ids below n, the string count when
 ** the run began: kernel and op names are all interned by then). */
 struct ops_cache {
+	const struct gp_opdefs *defs;
 	size_t n;
 	int32_t *rule;          /* op id -> rule index + 1, -1 = no rule, 0 = not looked up */
 	struct gp_kname *kn;    /* kernel name id -> classification */
@@ -288,11 +312,11 @@ static const struct gp_kname *kname_get(struct ops_cache *oc, gp_str id, const c
 					const char *kshort)
 {
 	if (id >= oc->n) {
-		kname_fill(&oc->scratch, kfull, kshort);
+		kname_fill(oc->defs, &oc->scratch, kfull, kshort);
 		return &oc->scratch;
 	}
 	if (!oc->kn_done[id]) {
-		kname_fill(&oc->kn[id], kfull, kshort);
+		kname_fill(oc->defs, &oc->kn[id], kfull, kshort);
 		oc->kn_done[id] = 1;
 	}
 	return &oc->kn[id];
@@ -384,14 +408,15 @@ static void note_marked(gp_trace *t, const struct gp_opres *r, const uint8_t *ma
 
 _Static_assert(sizeof(struct gp_opres) == 32, "gp_opres is 32 bytes");
 
-/* gp_opres.family: 0 no op, else one of these or a rule index + FAMILY_RULE */
+/* gp_opres.family: 0 no op, else one of these or the index of its rule's
+** family in gp_op_families + FAMILY_RULE */
 #define FAMILY_UNKNOWN 1
 #define FAMILY_RULE 2
 
 const char *gp_opres_family(const struct gp_opres *r)
 {
 	if (r->family >= FAMILY_RULE)
-		return gp_oprules[r->family - FAMILY_RULE].family;
+		return gp_op_families[r->family - FAMILY_RULE];
 	return r->family == FAMILY_UNKNOWN ? "unknown" : NULL;
 }
 
@@ -590,8 +615,14 @@ void gp_ops_run(gp_trace *t, const struct gp_peak_opts *po, struct gp_ops *ops)
 	struct gp_opres *r = gp_xcalloc(t->kernels.n ? t->kernels.n : 1, sizeof(*r));
 	/* Distinct op and kernel names are few, kernels many. */
 	struct ops_cache oc = {.n = t->strs.n};
+	struct gp_opdefs *defs = gp_xcalloc(1, sizeof(*defs));
 	struct gp_opctx c;
+	gp_error err;
 
+	if (gp_opdefs_init(defs, po ? po->ops_paths : NULL, po ? po->ops_optional : NULL, po ? po->nops_paths : 0,
+			   &err))
+		gp_trace_warn(t, "%s; the op model runs without the user's ops files", err.msg);
+	oc.defs = defs;
 	gp_gpus_resolve(t, po);
 	oc.rule = gp_xcalloc(oc.n, sizeof(*oc.rule));
 	oc.kn = gp_xmalloc(oc.n * sizeof(*oc.kn));
@@ -610,32 +641,32 @@ void gp_ops_run(gp_trace *t, const struct gp_peak_opts *po, struct gp_ops *ops)
 		if (!opid) {
 			/* No op: PyProf's "na" row, but a GEMM kernel still says
 			** whether it used tensor cores. */
-			int tc = tc_from_name(&c);
+			int tc = tc_by_dtype(&c, tc_from_name(&c), (enum gp_dtype)c.kn->dtype);
 			o->tc = tc == GP_TC_NOT_APPLICABLE ? GP_TC_NA : (int8_t)tc;
 			o->dtype = c.kn->dtype;
 			o->comm = c.kn->comm;
 			continue;
 		}
-		c.op = op_base(gp_s(t, opid));
+		c.op = gp_op_base(gp_s(t, opid));
 		/* PyProf marks RNN cells as mod "LSTMCell", op "forward": the
 		** module names the op. */
 		if (strcmp(c.op, "forward") == 0 && t->attrs[i].mod) {
-			c.op = op_base(gp_s(t, t->attrs[i].mod));
+			c.op = gp_op_base(gp_s(t, t->attrs[i].mod));
 			opid = t->attrs[i].mod;
 		}
 		int ri = -1;
 		if (opid < oc.n) {
 			if (!oc.rule[opid]) {
-				ri = rule_find(c.op);
+				ri = rule_find(defs, c.op);
 				oc.rule[opid] = ri >= 0 ? ri + 1 : -1;
 			}
 			ri = oc.rule[opid] > 0 ? oc.rule[opid] - 1 : -1;
 		} else {
-			ri = rule_find(c.op);
+			ri = rule_find(defs, c.op);
 		}
 		bool ok = false;
 		if (ri >= 0) {
-			c.rule = &gp_oprules[ri];
+			c.rule = &defs->rules.v[ri];
 			ok = c.rule->fn(&c);
 		}
 		if (!ok) {
@@ -658,10 +689,12 @@ void gp_ops_run(gp_trace *t, const struct gp_peak_opts *po, struct gp_ops *ops)
 			c.op_override = NULL;
 			c.helper = true;
 		}
+		c.tc = tc_by_dtype(&c, c.tc, c.dtype);
 		/* fp32 inputs on tensor cores means TF32 math (Ampere+). */
 		if (c.tc == GP_TC_YES && c.dtype == GP_DT_FP32)
 			c.dtype = GP_DT_TF32;
-		o->family = ok ? (uint16_t)(ri + FAMILY_RULE) : FAMILY_UNKNOWN;
+		o->family = ok ? (uint16_t)(gp_op_family_index(c.rule->family, strlen(c.rule->family)) + FAMILY_RULE)
+			       : FAMILY_UNKNOWN;
 		o->comm = c.kn->comm;
 		o->known = ok && c.flops >= 0;
 		o->flops = c.flops;
@@ -681,6 +714,7 @@ void gp_ops_run(gp_trace *t, const struct gp_peak_opts *po, struct gp_ops *ops)
 
 	memset(ops, 0, sizeof(*ops));
 	ops->r = r;
+	ops->defs = defs;
 	if (po)
 		ops->po = *po;
 	assign_peaks(t, ops);
@@ -699,6 +733,9 @@ void gp_ops_free(struct gp_ops *ops)
 {
 	free(ops->r);
 	free(ops->peaks);
+	if (ops->defs)
+		gp_opdefs_free(ops->defs);
+	free(ops->defs);
 	memset(ops, 0, sizeof(*ops));
 }
 

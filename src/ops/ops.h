@@ -55,10 +55,17 @@ static inline bool gp_op_is_comm(const struct gp_opres *r)
 ** --gpu/--peak-* options, else the GPU table entry of its device.  A GPU
 ** without its own name (gp_gpu_for_device) in a trace of one device takes
 ** that device's. */
+#define GP_OPS_MAX_PATHS 8
 struct gp_peak_opts {
 	const struct gp_gpu *gpu;   /* --gpu NAME, NULL = from the trace's device */
 	double peak_flops;          /* --peak-flops (FLOP/s), 0 = table */
 	double peak_bw;             /* --peak-bw (bytes/s), 0 = table */
+	/* The user's ops files or directories (docs/op-model.md, "Your own
+	** ops"): the configuration directory's, then each --ops-file;
+	** ops_optional[i]: a default that need not exist. */
+	const char *ops_paths[GP_OPS_MAX_PATHS];
+	bool ops_optional[GP_OPS_MAX_PATHS];
+	size_t nops_paths;
 };
 
 /* A kernel's peaks: FLOP/s for its dtype on tensor cores or not, and
@@ -70,8 +77,10 @@ struct gp_peak {
 /* The op model of a trace: per kernel its gp_opres, and the few distinct
 ** peaks the kernels run against (their device, dtype and tensor-core use
 ** decide them), referenced by gp_opres.peak: 32 bytes a kernel in all. */
+struct gp_opdefs;
 struct gp_ops {
 	struct gp_opres *r;         /* [t->kernels.n] */
+	struct gp_opdefs *defs;     /* the kernel families and op rules it ran with (ops/opdefs.h) */
 	struct gp_peak *peaks;      /* [npeaks]; peaks[0] is {0, 0}: unknown */
 	size_t npeaks;
 	struct gp_peak_opts po;     /* the peak options it ran with */
@@ -105,6 +114,11 @@ struct gp_roofline;
 ** (0 when it ends before it starts) against its peaks; a communication
 ** kernel has none (ideal, eff and bound unknown, achieved rates kept). */
 void gp_op_roofline(const gp_trace *t, const struct gp_ops *o, size_t k, struct gp_roofline *rl);
+
+/* The op name s without its namespace ("aten::linear" -> "linear",
+** "nccl:all_reduce" -> "all_reduce"): the op model's rules and the
+** names people type match on it.  Points into s. */
+const char *gp_op_base(const char *s);
 
 /* Totals over a gp_ops_run() result, for `info`. */
 struct gp_ops_summary {

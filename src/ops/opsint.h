@@ -14,6 +14,8 @@
 #include "ops/ops.h"
 
 struct gp_opctx;
+struct gp_opexpr;
+struct gp_opdefs;
 
 /* A formula: fills c->flops, c->bytes, the params and may set tc and
 ** op_override.  Returns false when the arguments do not fit (the row then
@@ -27,6 +29,7 @@ struct gp_oprule {
 	gp_opfn fn;
 	double k1, k2, k3;      /* constants the formula takes (FLOPs/element, byte factors) */
 	const char *ref;
+	const struct gp_opexpr *x;  /* a user rule's formula (opsfile.c), NULL for ops.def's */
 };
 
 /* What the op model reads from a kernel's names, computed once per
@@ -34,10 +37,12 @@ struct gp_oprule {
 ** more than the formulas, and a trace has few distinct kernel names; the
 ** short name follows from the full one). */
 struct gp_kname {
-	int8_t tc;              /* gp_tc_kernel(kfull) */
-	bool gemm_like;         /* gp_kernel_is_gemm_like(kfull) */
+	int8_t tc;              /* the family row's verdict (gp_kernel_classify), else gp_tc_kernel(kfull) */
+	bool tc_by_dtype;       /* the row says: tensor cores when the op's dtype can use them */
+	bool gemm_like;         /* a GEMM/conv/attention family, else gp_kernel_is_gemm_like(kfull) */
+	uint8_t family;         /* enum gp_kfamily (opdefs.h) */
 	uint8_t dtype;          /* gp_kernel_dtype(kfull) */
-	bool comm;              /* gp_kernel_name_is_comm(kshort) */
+	bool comm;              /* gp_kernel_name_is_comm(kshort, kfull) */
 	bool helper;            /* gp_kernel_is_helper(kfull) */
 };
 
@@ -75,6 +80,28 @@ void gp_peaks_lookup(const gp_trace *t, int32_t device, enum gp_dtype dt, bool t
 /* The rule table (formulas.c, from ops.def) and its size. */
 extern const struct gp_oprule gp_oprules[];
 extern const size_t gp_noprules;
+
+/* The op families the rules may name ("gemm", "norm"...; formulas.c), and
+** the index of one in it (-1 when it is none). */
+extern const char *const gp_op_families[];
+int gp_op_family_index(const char *name, size_t len);
+
+/* The TC value of a GEMM/conv/attention kernel of c (formulas.c): 1, 0,
+** or na when its family row says the name cannot tell (ops.c then decides
+** a dtype row's by the op's element type). */
+int gp_optc_matrix(const struct gp_opctx *c);
+
+/* A GEMM's params, FLOPs (2BMNK), bytes (s B (MN + MK + NK)), dtype and TC
+** into c (formulas.c); returns true. */
+bool gp_opgemm(struct gp_opctx *c, double b, double m, double n, double k, enum gp_dtype dt);
+
+/* The formula of a user's op rule (opsfile.c): evaluates c->rule->x. */
+bool gp_opsfile_formula(struct gp_opctx *c);
+
+/* The built-in formula named name ("mm", "unary"...: f_mm, f_unary of
+** formulas.c, the functions ops.def's rows name), NULL when none: a user's
+** row may reuse one (opsfile.c). */
+gp_opfn gp_opformula_find(const char *name, size_t len);
 
 /* Argument access.  NULL when absent. */
 const struct gp_arg *gp_oparg(const struct gp_opctx *c, uint32_t i);           /* i-th argument */

@@ -1,10 +1,11 @@
 /*
 ** Reader: gpuprof recordings, as libgpuprof writes them (GPUPROF_RECORD,
 ** version 1) and as `gpuprof record`'s CUPTI collector writes them
-** (version 2).  The format is in include/gpuprof/record-format.h:
-** tab-separated lines after a "GPUPROF-REC<TAB>N" magic line, ending with
-** an "end" trailer that counts what came before (so a truncated file is
-** caught).  A version 2 file is written in chunks while the program runs;
+** (version 3; version 2 lacks the CUDA graph lines and fields).  The
+** format is in include/gpuprof/record-format.h: tab-separated lines after
+** a "GPUPROF-REC<TAB>N" magic line, ending with an "end" trailer that
+** counts what came before (so a truncated file is caught).  A version 2
+** or 3 file is written in chunks while the program runs;
 ** one without its end line (the program crashed) is read up to its last
 ** complete chunk, with a note.
 **
@@ -15,7 +16,10 @@
 ** collector's kernels, memcpys, memsets, API calls (named by their CUPTI
 ** callback id), syncs and devices fill the model as an nsys export does;
 ** dropped-record counts and CUPTI's overhead go to metadata, notes to the
-** trace's notes (docs/collector.md).
+** trace's notes (docs/collector.md).  CUDA graph nodes' creations and
+** clones (version 3 "gnode") become the trace's graph node events, as
+** nsys's CUDA_GRAPH_NODE_EVENTS: the graph-replay attribution follows a
+** replayed kernel's node to where it was captured.
 */
 #include <errno.h>
 #include <inttypes.h>
@@ -130,8 +134,8 @@ static bool parse_double(const char *s, double *v)
 /* Where the model stood at the last chunk line: a truncated version 2
 ** file is cut back to it. */
 struct chunk_mark {
-	size_t kernels, apis, memcpys, memsets, syncs, ranges, devices, threads, warnings;
-	uint64_t nranges, dropped[4], graphs, overhead_ns;
+	size_t kernels, apis, memcpys, memsets, syncs, event_records, ranges, devices, threads, warnings, graph_nodes;
+	uint64_t nranges, dropped[4], graphs, graph_execs, overhead_ns;
 	uint64_t lineno;
 };
 
@@ -154,7 +158,7 @@ struct rec_state {
 	bool ended;
 	uint64_t lines_in_chunk;    /* version 2: records since the last chunk line */
 	uint64_t dropped[4];        /* by dropped_reasons */
-	uint64_t graphs, overhead_ns;
+	uint64_t graphs, graph_execs, overhead_ns;
 	struct chunk_mark mark;     /* at the last chunk line */
 	gp_u64map kernel_names;     /* raw name's gp_str -> index into names */
 	GP_VEC(struct kname) names;
@@ -353,15 +357,26 @@ static bool mem_kind(uint64_t v, uint8_t *out)
 	return v < GP_MEM__COUNT;
 }
 
+/* Version 3's graph id and node of a memcpy or memset, the last two of
+** its n fields; 0 in version 2.  False on a bad number. */
+static bool graph_fields(const struct rec_state *st, char **f, int n, uint64_t *node)
+{
+	uint64_t graph;
+
+	*node = 0;
+	return st->version < 3 || (parse_u64(f[n - 2], &graph) && graph <= UINT32_MAX && parse_u64(f[n - 1], node));
+}
+
 static int parse_memcpy(struct rec_state *st, char **f, int n, const char *where, gp_error *err)
 {
-	uint64_t v[11];
+	uint64_t v[11], node;
 	int64_t src, dst;
-	int rc;
+	int want = st->version >= 3 ? 16 : 14, rc;
 
-	if (n != 14)
-		return gp_err(err, GP_ERR_CORRUPT, "%s: memcpy has %d fields, expected 14", where, n);
+	if (n != want)
+		return gp_err(err, GP_ERR_CORRUPT, "%s: memcpy has %d fields, expected %d", where, n, want);
 	if (!parse_u64s(f, 1, 12, v) || !parse_i64(f[12], &src) || !parse_i64(f[13], &dst) ||
+	    !graph_fields(st, f, n, &node) ||
 	    v[2] > INT32_MAX || !fits_u32(v + 3, 2) || v[6] >= GP_COPY__COUNT || v[9] > 1 ||
 	    src < -1 || src > INT32_MAX || dst < -1 || dst > INT32_MAX)
 		return gp_err(err, GP_ERR_CORRUPT, "%s: bad number in a memcpy", where);
@@ -383,19 +398,20 @@ static int parse_memcpy(struct rec_state *st, char **f, int n, const char *where
 	m->bytes = v[10];
 	m->src_device = (int32_t)src;
 	m->dst_device = (int32_t)dst;
+	m->graph_node = node;
 	m->pid = st->pid;
 	return GP_OK;
 }
 
 static int parse_memset(struct rec_state *st, char **f, int n, const char *where, gp_error *err)
 {
-	uint64_t v[9];
-	int rc;
+	uint64_t v[9], node;
+	int want = st->version >= 3 ? 12 : 10, rc;
 
-	if (n != 10)
-		return gp_err(err, GP_ERR_CORRUPT, "%s: memset has %d fields, expected 10", where, n);
+	if (n != want)
+		return gp_err(err, GP_ERR_CORRUPT, "%s: memset has %d fields, expected %d", where, n, want);
 	if (!parse_u64s(f, 1, 10, v) || v[2] > INT32_MAX || !fits_u32(v + 3, 2) || !fits_u32(v + 7, 1) ||
-	    v[8] >= GP_MEM__COUNT)
+	    v[8] >= GP_MEM__COUNT || !graph_fields(st, f, n, &node))
 		return gp_err(err, GP_ERR_CORRUPT, "%s: bad number in a memset", where);
 	if ((rc = check_times(v[0], v[1], "memset", where, err)))
 		return rc;
@@ -409,6 +425,7 @@ static int parse_memset(struct rec_state *st, char **f, int n, const char *where
 	m->bytes = v[6];
 	m->value = (uint32_t)v[7];
 	m->mem_kind = (uint8_t)v[8];
+	m->graph_node = node;
 	m->pid = st->pid;
 	return GP_OK;
 }
@@ -476,18 +493,90 @@ static int parse_sync(struct rec_state *st, char **f, int n, const char *where, 
 	return GP_OK;
 }
 
-/* A CUDA graph launch (--cuda-graph-trace graph): counted; its nodes are
-** not in the recording. */
+/* A cudaEventRecord: the stream its event was recorded on (its call has
+** the time). */
+static int parse_event(struct rec_state *st, char **f, int n, const char *where, gp_error *err)
+{
+	uint64_t v[5];
+
+	if (n != 6)
+		return gp_err(err, GP_ERR_CORRUPT, "%s: event has %d fields, expected 6", where, n);
+	if (!parse_u64s(f, 1, 6, v) || v[2] > INT32_MAX || !fits_u32(v + 3, 2))
+		return gp_err(err, GP_ERR_CORRUPT, "%s: bad number in an event", where);
+	struct gp_event_record *e = gp_vec_push(st->t->event_records);
+	e->corr = v[0];
+	e->event_id = v[1];
+	e->device = (int32_t)v[2];
+	e->stream = (uint32_t)v[4];
+	e->pid = st->pid;
+	return GP_OK;
+}
+
+/* A CUDA graph launch (--cuda-graph-trace graph): one whole-graph record
+** ("[CUDA graph N]", GP_KDEF_WHOLE_GRAPH), the GPU busy time of all its
+** nodes, which the recording does not hold one by one. */
 static int parse_graph(struct rec_state *st, char **f, int n, const char *where, gp_error *err)
 {
 	uint64_t v[7];
+	char name[64];
+	int rc;
 
 	if (n != 8)
 		return gp_err(err, GP_ERR_CORRUPT, "%s: graph has %d fields, expected 8", where, n);
-	if (!parse_u64s(f, 1, 8, v))
+	if (!parse_u64s(f, 1, 8, v) || v[2] > INT32_MAX || !fits_u32(v + 3, 2) || !fits_u32(v + 6, 1))
 		return gp_err(err, GP_ERR_CORRUPT, "%s: bad number in a graph launch", where);
+	if ((rc = check_times(v[0], v[1], "graph launch", where, err)))
+		return rc;
+	struct gp_kernel *k = gp_vec_push(st->t->kernels);
+	struct gp_kernel_def d = {
+		.device = (int32_t)v[2],
+		.context = (uint32_t)v[3],
+		.pid = st->pid,
+		.graph_id = (uint32_t)v[6],
+		.flags = GP_KDEF_WHOLE_GRAPH,
+	};
+	k->start = (gp_ns)v[0];
+	k->end = (gp_ns)v[1];
+	k->stream = (uint32_t)v[4];
+	k->corr = v[5];
+	snprintf(name, sizeof(name), "[CUDA graph %" PRIu32 "]", d.graph_id);
+	d.name = d.demangled = gp_intern(st->t, name);
+	k->def = gp_kernel_def_add(st->t, &d);
 	st->graphs++;
-	return check_times(v[0], v[1], "graph launch", where, err);
+	return GP_OK;
+}
+
+/* A CUDA graph node made (ORIGINAL 0) or cloned (version 3): a graph node
+** event of the trace, at a moment on a thread.  Node 0 names nothing. */
+static int parse_gnode(struct rec_state *st, char **f, int n, const char *where, gp_error *err)
+{
+	uint64_t v[6];
+
+	if (n != 7)
+		return gp_err(err, GP_ERR_CORRUPT, "%s: gnode has %d fields, expected 7", where, n);
+	if (!parse_u64s(f, 1, 7, v) || v[0] > INT64_MAX || !fits_u32(v + 1, 2) || v[3] == 0 ||
+	    v[5] > UINT32_MAX)
+		return gp_err(err, GP_ERR_CORRUPT, "%s: bad number in a graph node", where);
+	struct gp_graph_node *g = gp_vec_push(st->t->graph_nodes);
+	g->start = g->end = (gp_ns)v[0];
+	g->tid = (uint32_t)v[1];
+	g->node = v[3];
+	g->original = v[4];
+	g->pid = st->pid;
+	return GP_OK;
+}
+
+/* An executable graph instantiated (version 3): counted. */
+static int parse_gexec(struct rec_state *st, char **f, int n, const char *where, gp_error *err)
+{
+	uint64_t v[4];
+
+	if (n != 5)
+		return gp_err(err, GP_ERR_CORRUPT, "%s: gexec has %d fields, expected 5", where, n);
+	if (!parse_u64s(f, 1, 5, v) || v[0] > INT64_MAX || !fits_u32(v + 1, 3))
+		return gp_err(err, GP_ERR_CORRUPT, "%s: bad number in an executable graph", where);
+	st->graph_execs++;
+	return GP_OK;
 }
 
 static int parse_overhead(struct rec_state *st, char **f, int n, const char *where, gp_error *err)
@@ -524,10 +613,11 @@ static void mark_chunk(struct rec_state *st, uint64_t lineno)
 
 	st->mark = (struct chunk_mark){
 		.kernels = t->kernels.n, .apis = t->apis.n, .memcpys = t->memcpys.n,
-		.memsets = t->memsets.n, .syncs = t->syncs.n, .ranges = t->ranges.n,
+		.memsets = t->memsets.n, .syncs = t->syncs.n, .event_records = t->event_records.n,
+		.ranges = t->ranges.n,
 		.devices = t->devices.n, .threads = t->threads.n, .warnings = t->warnings.n,
-		.nranges = st->nranges,
-		.graphs = st->graphs, .overhead_ns = st->overhead_ns, .lineno = lineno,
+		.graph_nodes = t->graph_nodes.n, .nranges = st->nranges,
+		.graphs = st->graphs, .graph_execs = st->graph_execs, .overhead_ns = st->overhead_ns, .lineno = lineno,
 	};
 	memcpy(st->mark.dropped, st->dropped, sizeof(st->dropped));
 }
@@ -541,12 +631,15 @@ static void cut_to_mark(struct rec_state *st)
 	t->memcpys.n = st->mark.memcpys;
 	t->memsets.n = st->mark.memsets;
 	t->syncs.n = st->mark.syncs;
+	t->event_records.n = st->mark.event_records;
 	t->ranges.n = st->mark.ranges;
 	t->devices.n = st->mark.devices;
 	t->threads.n = st->mark.threads;
 	t->warnings.n = st->mark.warnings;
+	t->graph_nodes.n = st->mark.graph_nodes;
 	st->nranges = st->mark.nranges;
 	st->graphs = st->mark.graphs;
+	st->graph_execs = st->mark.graph_execs;
 	st->overhead_ns = st->mark.overhead_ns;
 	memcpy(st->dropped, st->mark.dropped, sizeof(st->dropped));
 }
@@ -598,6 +691,13 @@ static void finish_v2(struct rec_state *st)
 	if (st->graphs) {
 		snprintf(v, sizeof(v), "%" PRIu64, st->graphs);
 		gp_trace_meta_set(st->t, "cuda_graph_launches", v);
+		gp_trace_warn(st->t, "%" PRIu64 " CUDA graph launches were recorded as whole graphs "
+			      "(--cuda-graph-trace graph): each is one \"[CUDA graph N]\" kernel; record "
+			      "with --cuda-graph-trace node (the default) to see their kernels", st->graphs);
+	}
+	if (st->graph_execs) {
+		snprintf(v, sizeof(v), "%" PRIu64, st->graph_execs);
+		gp_trace_meta_set(st->t, "cuda_graphs_instantiated", v);
 	}
 	snprintf(v, sizeof(v), "%" PRIu64, st->overhead_ns);
 	gp_trace_meta_set(st->t, "cupti_overhead_ns", v);
@@ -612,7 +712,8 @@ static int parse_note(struct rec_state *st, char **f, int n, const char *where, 
 	return GP_OK;
 }
 
-/* The version 2 record types; *known = false for another first field. */
+/* The version 2 and 3 record types; *known = false for another first
+** field (version 3's in a version 2 file: a later minor addition). */
 static int parse_v2(struct rec_state *st, char **f, int n, uint64_t lineno, const char *where,
 		    gp_error *err, bool *known)
 {
@@ -622,12 +723,13 @@ static int parse_v2(struct rec_state *st, char **f, int n, uint64_t lineno, cons
 	} types[] = {
 		{"kernel", parse_kernel}, {"api", parse_api}, {"memcpy", parse_memcpy},
 		{"memset", parse_memset}, {"sync", parse_sync}, {"device", parse_device},
-		{"graph", parse_graph}, {"overhead", parse_overhead}, {"dropped", parse_dropped},
-		{"note", parse_note},
+		{"graph", parse_graph}, {"event", parse_event}, {"overhead", parse_overhead}, {"dropped", parse_dropped},
+		{"note", parse_note}, {"gnode", parse_gnode}, {"gexec", parse_gexec},
 	};
+	size_t ntypes = sizeof(types) / sizeof(types[0]) - (st->version < 3 ? 2 : 0);
 
 	*known = true;
-	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+	for (size_t i = 0; i < ntypes; i++)
 		if (strcmp(f[0], types[i].name) == 0)
 			return types[i].parse(st, f, n, where, err);
 	if (strcmp(f[0], "chunk") == 0)
@@ -750,7 +852,7 @@ static void put_lineno(char *out, uint64_t n)
 	*out = '\0';
 }
 
-/* The magic line: sets st->version (1 or 2). */
+/* The magic line: sets st->version (1 to 3). */
 static int parse_magic(struct rec_state *st, const char *buf, size_t len, const char *where, gp_error *err)
 {
 	size_t m = strlen(GPREC_MAGIC);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/chars.h"
 #include "readers/jsonutil.h"
 
 bool gp_json_u64(const char *s, size_t n, uint64_t *out)
@@ -17,22 +18,20 @@ bool gp_json_u64(const char *s, size_t n, uint64_t *out)
 		return false;
 	if (n > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
 		for (i = 2; i < n; i++) {
-			int c = s[i], d;
-			if (c >= '0' && c <= '9') d = c - '0';
-			else if (c >= 'a' && c <= 'f') d = c - 'a' + 10;
-			else if (c >= 'A' && c <= 'F') d = c - 'A' + 10;
-			else return false;
+			int d = gp_hex_digit(s[i]);
+			if (d < 0)
+				return false;
 			v = v * 16 + (uint64_t)d;
 		}
 		*out = v;
 		return true;
 	}
-	for (; i < n && s[i] >= '0' && s[i] <= '9'; i++) {
-		uint64_t d = (uint64_t)(s[i] - '0');
-		if (v > (UINT64_MAX - d) / 10)
+	/* 19 digits cannot overflow (10^19 - 1 < 2^64): only later ones are checked */
+	for (; i < n && i < 19 && s[i] >= '0' && s[i] <= '9'; i++)
+		v = v * 10 + (uint64_t)(s[i] - '0');
+	for (; i < n && s[i] >= '0' && s[i] <= '9'; i++)
+		if (__builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, (uint64_t)(s[i] - '0'), &v))
 			return false;
-		v = v * 10 + d;
-	}
 	if (i == n) {
 		*out = v;
 		return true;

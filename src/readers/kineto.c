@@ -4,11 +4,14 @@
 ** baseTimeNanoseconds) and the 2021 one (Operator, Runtime, Kernel...;
 ** absolute microseconds, string tids, "external id").
 **
-** One streaming pass with yajl over 256 KiB chunks: no DOM, memory grows
-** with the records kept, not with the file.  Large plain files are parsed
-** in parts on several threads and merged into the trace one pass would
-** give (kineto_parallel.c); gzip files are inflated on a second thread
-** (inflate.c).  How many threads, and from which size on a file is split,
+** One streaming pass over 256 KiB chunks: no DOM, memory grows with the
+** records kept, not with the file.  The fast tokenizer (jsonscan.h) reads
+** the JSON; where it gives up (invalid JSON, an error a callback found, a
+** rare escape) the trace is put back as it was and yajl reads the file
+** again, so every message and byte offset is yajl's.  Large plain files
+** are parsed in parts on several threads and merged into the trace one
+** pass would give (kineto_parallel.c); gzip files are inflated on a second
+** thread (inflate.c).  How many threads, and from which size on a file is split,
 ** are load options: this file never reads the environment.  kineto_int.h
 ** lists the other files; docs/kineto.md has the field mapping.
 */
@@ -56,6 +59,21 @@ static int parse_error(struct kineto_parser *p, yajl_handle h, yajl_status st, u
 		      p->path, msg, offset, p->nevents);
 }
 
+/* The not-a-trace tests of a document that parsed: returns GP_OK, or the
+** error. */
+static int check_trace(struct kineto_parser *p)
+{
+	if (!p->seen_events)
+		return gp_err(p->err, GP_ERR_FORMAT,
+			      "%s: not a PyTorch profiler trace: no traceEvents array in the JSON object",
+			      p->path);
+	if (p->top_is_array && p->nevents && !p->with_ph)   /* vLLM's execution_details.json */
+		return gp_err(p->err, GP_ERR_FORMAT,
+			      "%s: not a PyTorch profiler trace: a JSON array of %" PRIu64 " objects, none "
+			      "of them a trace event (no \"ph\")", p->path, p->nevents);
+	return GP_OK;
+}
+
 /* The sequential parse: every chunk of src through one yajl handle, then
 ** kineto_finish(); progress (o's, if any) is where(src) of total, or the
 ** bytes parsed when where is NULL.  Returns GP_OK, or an error naming the
@@ -92,19 +110,87 @@ static int parse_stream(struct kineto_parser *p, read_fn rd, void *src, where_fn
 	st = yajl_complete_parse(h);
 	if (st != yajl_status_ok)
 		rc = parse_error(p, h, st, offset, true);
-	else if (!p->seen_events)
-		rc = gp_err(p->err, GP_ERR_FORMAT,
-			    "%s: not a PyTorch profiler trace: no traceEvents array in the JSON object",
-			    p->path);
-	else if (p->top_is_array && p->nevents && !p->with_ph)   /* vLLM's execution_details.json */
-		rc = gp_err(p->err, GP_ERR_FORMAT,
-			    "%s: not a PyTorch profiler trace: a JSON array of %" PRIu64 " objects, none "
-			    "of them a trace event (no \"ph\")", p->path, p->nevents);
-	else
+	else if ((rc = check_trace(p)) == GP_OK)
 		kineto_finish(p);
 out:
 	yajl_free(h);
 	return rc;
+}
+
+/* parse_stream's fast twin: the same with the fast tokenizer, which
+** returns GP_OK or -1 for anything else (invalid JSON, a callback's error,
+** a damaged gzip stream, the tokenizer giving up): the caller then puts
+** the trace back and runs parse_stream, which words the error. */
+static int parse_fast(struct kineto_parser *p, read_fn rd, void *src, where_fn where,
+		      const struct gp_load_opts *o, uint64_t total)
+{
+	gp_jscan *j = kineto_jscan(p);
+	uint64_t offset = 0;
+	bool ok = true;
+
+	for (;;) {
+		const char *errmsg = NULL, *data;
+		long n = rd(src, &data, &errmsg);
+		if (n <= 0) {
+			ok = n == 0;
+			break;
+		}
+		if (!gp_jscan_parse(j, data, (size_t)n)) {
+			ok = false;
+			break;
+		}
+		offset += (uint64_t)n;
+		if (o && o->progress)
+			o->progress(o->progress_ctx, where ? where(src) : offset, total);
+	}
+	ok = ok && gp_jscan_complete(j) && !p->failed && check_trace(p) == GP_OK;
+	gp_jscan_free(j);
+	if (ok)
+		kineto_finish(p);
+	return ok ? GP_OK : -1;
+}
+
+bool kineto_save(const struct kineto_parser *p, struct kineto_saved *s)
+{
+	const gp_trace *t = p->t;
+
+	if (t->devices.n || t->processes.n || t->threads.n || t->kernels.n || t->apis.n ||
+	    t->memcpys.n || t->memsets.n || t->syncs.n || t->event_records.n || t->ranges.n || t->op_exts.n ||
+	    t->range_nvtx.n || t->memevents.n || t->coll_args.n || t->launch_args.n || t->node_annots.n ||
+	    t->args.n || t->meta.n || t->warnings.n || t->attrs)
+		return false;
+	s->n = t->strs.n;
+	s->strs = gp_xmalloc(s->n * sizeof(*s->strs));
+	for (uint32_t i = 1; i < s->n; i++)
+		s->strs[i] = gp_xstrdup(gp_s(t, i));
+	return true;
+}
+
+void kineto_restore(struct kineto_parser *p, const struct kineto_saved *s)
+{
+	gp_trace *t = p->t;
+	gp_str path = t->path, format = t->format, tool = t->tool_version;
+	struct kineto_window win = p->win;
+
+	gp_trace_free(t);
+	gp_trace_init(t);
+	for (uint32_t i = 1; i < s->n; i++)
+		gp_strtab_intern(&t->strs, s->strs[i]);
+	t->path = path;
+	t->format = format;
+	t->tool_version = tool;
+	kineto_parser_free(p);
+	kineto_parser_init(p, p->path, t, p->err);
+	p->win = win;
+}
+
+void kineto_saved_free(struct kineto_saved *s)
+{
+	for (uint32_t i = 1; i < s->n; i++)
+		free(s->strs[i]);
+	free(s->strs);
+	s->strs = NULL;
+	s->n = 0;
 }
 
 struct membuf {
@@ -132,6 +218,61 @@ static uint64_t where_inflate(void *src)
 	return gp_inflate_position(src);
 }
 
+/* m's bytes, by the fast tokenizer and, where it gives up, by yajl. */
+static int parse_mem(struct kineto_parser *p, struct membuf *m, const struct gp_load_opts *o)
+{
+	struct kineto_saved saved;
+	int rc = -1;
+
+	if (kineto_save(p, &saved)) {
+		rc = parse_fast(p, read_mem, m, NULL, o, m->len);
+		if (rc < 0)
+			kineto_restore(p, &saved);
+		kineto_saved_free(&saved);
+	}
+	if (rc < 0) {
+		m->pos = 0;
+		rc = parse_stream(p, read_mem, m, NULL, o, m->len);
+	}
+	return rc;
+}
+
+typedef int (*parse_fn)(struct kineto_parser *p, read_fn rd, void *src, where_fn where,
+			const struct gp_load_opts *o, uint64_t total);
+
+/* The file at path (size bytes, plain or gzip; threaded: inflated on a
+** second thread) through parse (parse_fast or parse_stream). */
+static int parse_path(struct kineto_parser *p, parse_fn parse, const char *path, bool threaded,
+		      const struct gp_load_opts *o, uint64_t size, gp_error *err)
+{
+	gp_inflate *in = gp_inflate_open(path, KINETO_CHUNK, threaded, err);
+	int rc;
+
+	if (!in)
+		return err->status;
+	rc = parse(p, read_inflate, in, where_inflate, o, size);
+	gp_inflate_close(in);
+	return rc;
+}
+
+/* The file at path, as parse_mem does with bytes in memory. */
+static int parse_file(struct kineto_parser *p, const char *path, bool threaded,
+		      const struct gp_load_opts *o, uint64_t size, gp_error *err)
+{
+	struct kineto_saved saved;
+	int rc = -1;
+
+	if (kineto_save(p, &saved)) {
+		rc = parse_path(p, parse_fast, path, threaded, o, size, err);
+		if (rc < 0)
+			kineto_restore(p, &saved);
+		kineto_saved_free(&saved);
+	}
+	if (rc < 0)
+		rc = parse_path(p, parse_stream, path, threaded, o, size, err);
+	return rc;
+}
+
 int gp_kineto_load_buffer(const char *name, const void *data, size_t len, gp_trace *t,
 			  gp_error *err)
 {
@@ -140,7 +281,7 @@ int gp_kineto_load_buffer(const char *name, const void *data, size_t len, gp_tra
 	int rc;
 
 	kineto_parser_init(p, name, t, err);
-	rc = parse_stream(p, read_mem, &m, NULL, NULL, len);
+	rc = parse_mem(p, &m, NULL);
 	kineto_parser_free(p);
 	free(p);
 	return rc;
@@ -191,15 +332,9 @@ static int load(const char *path, gp_trace *t, const struct gp_load_opts *o, gp_
 		if (threads > 1 && inflated.n >= parallel_min_bytes(o))
 			rc = kineto_parse_parallel(p, -1, inflated.s, inflated.n, threads, o);
 		if (rc < 0)
-			rc = parse_stream(p, read_mem, &m, NULL, o, inflated.n);
+			rc = parse_mem(p, &m, o);
 	} else if (rc < 0) {
-		gp_inflate *in = gp_inflate_open(path, KINETO_CHUNK, threads > 1 && gzip, err);
-		if (in) {
-			rc = parse_stream(p, read_inflate, in, where_inflate, o, size);
-			gp_inflate_close(in);
-		} else {
-			rc = err->status;
-		}
+		rc = parse_file(p, path, threads > 1 && gzip, o, size, err);
 	}
 	close(fd);
 	free(inflated.s);

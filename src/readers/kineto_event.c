@@ -23,6 +23,7 @@ void kineto_event_reset(struct kineto_event *e)
 	e->name_cap = cap;
 	e->seq = -1;
 	e->device = -1;
+	e->wait_stream = -1;
 	e->mem_total_alloc = e->mem_total_reserved = -1;
 	e->mem_device = e->mem_device_type = -1;
 	e->coll_in = e->coll_out = e->coll_group_size = e->coll_seq = -1;
@@ -130,6 +131,27 @@ static uint8_t sync_kind_of(const char *name)
 	return GP_SYNC_UNKNOWN;
 }
 
+/* Keeps where a record (index in table, an SR_*) holds e's synthetic ids
+** among fields (S_*), for the merge of a later part to renumber. */
+static void note_synth(struct kineto_parser *p, uint8_t table, size_t index, uint8_t fields)
+{
+	if (!fields || !p->note_synth)
+		return;
+	struct synth_ref *r = gp_vec_push(p->synth_refs);
+	r->index = (uint32_t)index;
+	r->table = table;
+	r->fields = fields;
+}
+
+/* A GPU record takes e's pid as its device and its tid as its stream
+** unless args name them: no synth_ref follows those. */
+static void gpu_synth(struct kineto_parser *p, const struct kineto_event *e, bool tid_used)
+{
+	if (((e->synth & S_PID) && !(e->have & H_DEVICE)) ||
+	    (tid_used && (e->synth & S_TID) && !(e->have & H_STREAM)))
+		p->synth_stuck = true;
+}
+
 /* GPU events name their stream and device in args; old files only as
 ** tid and pid. */
 static uint32_t gpu_stream(const struct kineto_event *e)
@@ -163,6 +185,26 @@ static void demangle_kernel(struct kineto_parser *p, struct gp_kernel_def *k)
 	k->demangled = (gp_str)d;
 }
 
+/* A graph kernel's annotation (PyTorch's CUDA graph kernel annotations:
+** the mark_kernels() fields written into its args) into the model's side
+** table, once per (graph, node): every replay repeats it. */
+static void add_node_annot(struct kineto_parser *p, const struct kineto_event *e)
+{
+	gp_trace *t = p->t;
+	uint64_t key = e->graph_node * 0x9E3779B97F4A7C15ull ^ e->graph_id;
+	int32_t at = gp_u64map_get(&p->annots, key);
+	gp_str layer = e->module_fqn ? e->module_fqn : e->annot_layer;
+
+	if (at >= 0 && t->node_annots.v[at].node == e->graph_node &&
+	    t->node_annots.v[at].graph == (uint32_t)e->graph_id && t->node_annots.v[at].name == e->arg_name &&
+	    t->node_annots.v[at].layer == layer)
+		return;
+	gp_u64map_put(&p->annots, key, (int32_t)t->node_annots.n);
+	*gp_vec_push(t->node_annots) = (struct gp_node_annot){
+		.node = e->graph_node, .graph = (uint32_t)e->graph_id, .name = e->arg_name, .layer = layer,
+	};
+}
+
 static void add_kernel(struct kineto_parser *p, const struct kineto_event *e, gp_ns start,
 		       gp_ns end)
 {
@@ -182,6 +224,7 @@ static void add_kernel(struct kineto_parser *p, const struct kineto_event *e, gp
 	k->ext_id = e->ext_id;
 	d.device = gpu_device(e);
 	k->stream = gpu_stream(e);
+	gpu_synth(p, e, true);
 	d.context = (uint32_t)e->context;
 	memcpy(d.grid, e->grid, sizeof(d.grid));
 	memcpy(d.block, e->block, sizeof(d.block));
@@ -197,6 +240,8 @@ static void add_kernel(struct kineto_parser *p, const struct kineto_event *e, gp
 	k->def = gp_kernel_def_add(t, &d);
 	if (!(e->have & H_GRID))
 		p->no_launch_cfg++;
+	if (e->graph_node && (e->arg_name || e->module_fqn || e->annot_layer))
+		add_node_annot(p, e);
 }
 
 static void add_memcpy(struct kineto_parser *p, const struct kineto_event *e, gp_ns start,
@@ -213,6 +258,7 @@ static void add_memcpy(struct kineto_parser *p, const struct kineto_event *e, gp
 	m->src_device = m->dst_device = m->device;
 	m->context = (uint32_t)e->context;
 	m->stream = gpu_stream(e);
+	gpu_synth(p, e, true);
 	parse_memcpy_name(e->name, m);
 }
 
@@ -231,6 +277,7 @@ static void add_memset(struct kineto_parser *p, const struct kineto_event *e, gp
 	m->device = gpu_device(e);
 	m->context = (uint32_t)e->context;
 	m->stream = gpu_stream(e);
+	gpu_synth(p, e, true);
 	if (open) {
 		const char *close = strchr(open, ')');
 		if (close)
@@ -247,10 +294,22 @@ static void add_sync(struct kineto_parser *p, const struct kineto_event *e, gp_n
 	s->end = end;
 	s->corr = e->corr;
 	s->device = gpu_device(e);
+	gpu_synth(p, e, false);
 	s->context = (uint32_t)e->context;
 	s->stream = (uint32_t)e->stream;
 	s->kind = sync_kind_of(e->name);
 	s->event_id = e->wait_event;
+	/* a wait names the event's record call and stream ("wait_on_*", newer
+	** PyTorch; -1 when the record is unknown): the record as nsys lists it */
+	if (e->wait_record && e->wait_record != UINT64_MAX && e->wait_stream >= 0) {
+		struct gp_event_record *r = gp_vec_push(p->t->event_records);
+		r->corr = e->wait_record;
+		r->event_id = e->wait_event;
+		r->pid = 0;
+		r->device = s->device;
+		r->stream = (uint32_t)e->wait_stream;
+		s->record_corr = e->wait_record;
+	}
 }
 
 /* cuda_runtime, cuda_driver, mtia_runtime and the 2021 Runtime, where
@@ -267,6 +326,7 @@ static void add_api(struct kineto_parser *p, const struct kineto_event *e, gp_ns
 	a->ext_id = e->ext_id;
 	a->pid = e->pid;
 	a->tid = e->tid;
+	note_synth(p, SR_API, p->t->apis.n - 1, e->synth & (S_PID | S_TID));
 	const char *an = gp_api_strip_version(e->name, nbuf, sizeof(nbuf));
 	struct gp_api_def d = {
 		.name = intern_cached(p, an, strlen(an)),
@@ -283,6 +343,14 @@ static void add_api(struct kineto_parser *p, const struct kineto_event *e, gp_ns
 	a->def = gp_api_def_add(p->t, &d);
 	if (strncmp(e->name, "hip", 3) == 0)
 		p->hip_apis++;
+	if (e->launch_kernel || (e->have & H_GRID)) {
+		struct gp_launch_args *l = gp_vec_push(p->t->launch_args);
+		l->corr = e->corr;
+		l->pid = e->pid;
+		l->kernel = e->launch_kernel;
+		memcpy(l->grid, e->grid, sizeof(l->grid));
+		memcpy(l->block, e->block, sizeof(l->block));
+	}
 }
 
 /* The op fields of a cpu_op or annotation, when it has any, as its
@@ -316,6 +384,7 @@ static struct gp_range *push_range(struct kineto_parser *p, const struct kineto_
 	r->parent = -1;
 	r->pid = e->pid;
 	r->tid = e->tid;
+	note_synth(p, SR_RANGE, p->t->ranges.n - 1, e->synth & (S_PID | S_TID));
 	return r;
 }
 
@@ -388,7 +457,7 @@ static void add_complete(struct kineto_parser *p, struct kineto_event *e)
 {
 	add_fn add = add_by_cat[e->cat];
 
-	if (e->cat == CAT_IGNORED || e->cat == CAT_NONE)
+	if (e->cat == CAT_IGNORED || e->cat == CAT_NONE || e->cat == CAT_AC2G)
 		return;
 	if (e->cat == CAT_OTHER) {
 		count_skipped(p, e->cat_text);
@@ -419,11 +488,13 @@ static void add_name(struct kineto_parser *p, const struct kineto_event *e)
 		struct gp_process *pr = gp_vec_push(t->processes);
 		pr->pid = e->pid;
 		pr->name = e->arg_name;
+		note_synth(p, SR_PROCESS, t->processes.n - 1, e->synth & S_PID);
 	} else if (strcmp(e->name, "thread_name") == 0) {
 		struct gp_thread *th = gp_vec_push(t->threads);
 		th->pid = e->pid;
 		th->tid = e->tid;
 		th->name = e->arg_name;
+		note_synth(p, SR_THREAD, t->threads.n - 1, e->synth & (S_PID | S_TID));
 	}
 }
 
@@ -437,6 +508,7 @@ static void add_flow_end(struct kineto_parser *p, const struct kineto_event *e)
 	f->pid = e->pid;
 	f->tid = e->tid;
 	f->start = e->ph == 's';
+	note_synth(p, SR_FLOW, p->flows.n - 1, e->synth);
 }
 
 /* Kineto's device types in [memory] instants (c10::DeviceType: CPU 0,
@@ -477,6 +549,7 @@ static void add_memevent(struct kineto_parser *p, const struct kineto_event *e)
 	m->addr = e->mem_addr;
 	m->pid = e->pid;
 	m->tid = e->tid;
+	note_synth(p, SR_MEMEVENT, p->t->memevents.n - 1, e->synth & (S_PID | S_TID));
 	m->device = e->mem_device_type == KINETO_DEVICE_CPU ? GP_MEM_HOST
 		  : e->mem_device < 0 || e->mem_device > INT32_MAX ? 0 : (int32_t)e->mem_device;
 }
@@ -493,6 +566,8 @@ int kineto_event_finish(struct kineto_parser *p)
 	case 's': case 'f':
 		if (e->cat == CAT_FWDBWD && (e->have & H_ID) && (e->have & H_TS))
 			add_flow_end(p, e);
+		else if (e->cat == CAT_AC2G && (e->have & H_ID))
+			*gp_vec_push(p->ac2g[e->ph == 'f']) = e->id;
 		break;
 	case 'X':
 		add_complete(p, e);

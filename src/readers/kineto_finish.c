@@ -64,6 +64,7 @@ static void link_pids(gp_trace *t)
 	LINK(memcpys)
 	LINK(memsets)
 	LINK(syncs)
+	LINK(event_records)
 #undef LINK
 	gp_call_index_free(&calls);
 }
@@ -121,12 +122,44 @@ static void format_versions(gp_trace *t)
 	}
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The launch flows: the ids of "ac2g" flows seen with both a start and
+** an end, sorted and unique, into the trace. */
+static void launch_flows(struct kineto_parser *p)
+{
+	gp_trace *t = p->t;
+
+	t->has_launch_flows = true;
+	gp_vec_sort(p->ac2g[0], cmp_u64);
+	gp_vec_sort(p->ac2g[1], cmp_u64);
+	for (size_t i = 0, j = 0; i < p->ac2g[0].n && j < p->ac2g[1].n;) {
+		uint64_t a = p->ac2g[0].v[i], b = p->ac2g[1].v[j];
+		if (a < b) {
+			i++;
+		} else if (b < a) {
+			j++;
+		} else {
+			if (!t->launch_flows.n || t->launch_flows.v[t->launch_flows.n - 1] != a)
+				*gp_vec_push(t->launch_flows) = a;
+			i++;
+			j++;
+		}
+	}
+}
+
 void kineto_finish(struct kineto_parser *p)
 {
 	const char *schema = gp_trace_meta_get(p->t, "schema_version");
 	char tool[64];
 
 	kineto_resolve_flows(p);   /* flow ts are still relative, like the ranges */
+	launch_flows(p);
 	apply_base(p);
 	link_pids(p->t);
 	format_versions(p->t);

@@ -29,6 +29,7 @@
 #include "util/error.h"
 #include "util/u64map.h"
 #include "model/trace.h"
+#include "readers/jsonscan.h"
 #include "readers/jsonutil.h"
 #include "readers/reader.h"
 
@@ -65,7 +66,7 @@ enum key {
 	K_DEVICE, K_CONTEXT, K_STREAM, K_CORR, K_EXT_ID, K_REGS, K_SMEM, K_GRID,
 	K_BLOCK, K_BYTES, K_CBID, K_SEQ, K_FWD_TID, K_INPUT_DIMS, K_INPUT_TYPES,
 	K_CONCRETE, K_CALL_STACK, K_GRAPH_ID, K_GRAPH_NODE, K_ARG_NAME,
-	K_WAIT_EVENT,
+	K_WAIT_EVENT, K_WAIT_STREAM, K_WAIT_RECORD, K_LAUNCH_KERNEL, K_MODULE_FQN, K_ANNOT_LAYER,
 	/* args of collectives (record_param_comms, NCCL kernels) */
 	K_COLL_NAME, K_COLL_IN, K_COLL_OUT, K_COLL_GROUP_SIZE, K_COLL_DTYPE, K_COLL_GROUP,
 	K_COLL_SEQ,
@@ -82,7 +83,7 @@ enum key {
 enum cat {
 	CAT_NONE, CAT_KERNEL, CAT_MEMCPY, CAT_MEMSET, CAT_RUNTIME, CAT_DRIVER,
 	CAT_OLD_RUNTIME, CAT_CPU_OP, CAT_USER_ANNOT, CAT_GPU_ANNOT, CAT_PYTHON,
-	CAT_SYNC, CAT_MTIA_RUNTIME, CAT_FWDBWD, CAT_NVTX, CAT_IGNORED, CAT_OTHER,
+	CAT_SYNC, CAT_MTIA_RUNTIME, CAT_FWDBWD, CAT_NVTX, CAT_AC2G, CAT_IGNORED, CAT_OTHER,
 	CAT__COUNT
 };
 
@@ -95,6 +96,9 @@ enum {
 	H_COLL = 1 << 15,         /* any collective arg */
 };
 
+/* Which of an event's pid, tid and id are synthetic (kineto_synth_id). */
+enum { S_PID = 1, S_TID = 2, S_ID = 4 };
+
 /* The event being read. */
 struct kineto_event {
 	char ph;
@@ -106,13 +110,21 @@ struct kineto_event {
 	int64_t ts, dur;          /* ns, relative to the base time */
 	uint32_t pid, tid;
 	uint64_t id;
+	uint8_t synth;            /* S_* */
 	int64_t device, context, stream, cbid, seq;
 	uint64_t corr, ext_id, regs, smem, bytes, graph_id, graph_node, fwd_tid, wait_event;
+	/* cuda_sync: the stream and the record call of the event waited on;
+	** -1 / 0 = not stated */
+	int64_t wait_stream;
+	uint64_t wait_record;
 	uint32_t grid[3], block[3];
 	/* [memory] instants; totals -1 = not stated */
 	int64_t mem_bytes, mem_total_alloc, mem_total_reserved, mem_device, mem_device_type;
 	uint64_t mem_addr;
 	gp_str input_dims, input_types, concrete, call_stack, arg_name;
+	/* a launch call's args.kernel (ROCm); a graph kernel's annotation
+	** (module_fqn, layer) */
+	gp_str launch_kernel, module_fqn, annot_layer;
 	/* collective args; -1 = not stated */
 	gp_str coll_name, coll_group;
 	uint8_t coll_dtype;
@@ -136,6 +148,15 @@ struct text_buf {
 /* Appends s[0..n) to b, keeping b->s 0-terminated (kineto_parse.c; the
 ** captured args text and the window pre-scan's documents). */
 void kineto_buf_add(struct text_buf *b, const char *s, size_t n);
+
+/* A record of a part of the parallel parse holding a synthetic id, which
+** the merge renumbers when the parts met their strings in another order. */
+enum { SR_API, SR_RANGE, SR_PROCESS, SR_THREAD, SR_MEMEVENT, SR_FLOW };
+struct synth_ref {
+	uint32_t index;           /* into the table */
+	uint8_t table;            /* SR_* */
+	uint8_t fields;           /* S_* */
+};
 
 /* Counted categories we do not read, for the notes. */
 struct skipped_cat {
@@ -180,12 +201,17 @@ struct kineto_parser {
 	bool base_set;            /* baseTimeNanoseconds was read */
 
 	gp_u64map short_names;    /* kernel name -> its short name (gp_str) */
+	gp_u64map annots;         /* (graph, node) hash -> its node_annots entry */
 	gp_u64map demangled;      /* mangled kernel name -> demangled (gp_str) */
 	gp_str name_cache[256];   /* recent names, by a cheap hash: skips FNV */
 	GP_VEC(struct flow_end) flows;
+	GP_VEC(uint64_t) ac2g[2];  /* ids of the launch flows' starts [0] and ends [1] */
 	GP_VEC(struct skipped_cat) skipped;
 	char synth[KINETO_MAX_SYNTH_IDS][40];  /* string pid/tid -> synthetic id */
 	int nsynth;
+	bool note_synth;          /* a later part: keep synth_refs */
+	bool synth_stuck;         /* a synthetic id went where no synth_ref can follow */
+	GP_VEC(struct synth_ref) synth_refs;
 
 	uint64_t no_ts, neg_dur, no_launch_cfg, hip_apis;
 	uint64_t mem_unread;      /* [memory] instants without ts or Bytes */
@@ -212,8 +238,10 @@ uint8_t kineto_category(const char *s, size_t n);
 bool kineto_parse_us_as_ns(const char *s, size_t n, int64_t *out);
 
 /* A pid or tid (is_string: it was a JSON string) as a uint32; strings
-** without a usable number get a synthetic id (kineto_synth_id). */
-uint32_t kineto_parse_thread_id(struct kineto_parser *p, const char *s, size_t n, bool is_string);
+** without a usable number get a synthetic id (kineto_synth_id), and
+** *synth says which it was. */
+uint32_t kineto_parse_thread_id(struct kineto_parser *p, const char *s, size_t n, bool is_string,
+				bool *synth);
 
 /* The synthetic id of the string s[0..n): the same string always gets the
 ** same id, counting down from UINT32_MAX in order of first use. */
@@ -230,6 +258,10 @@ void kineto_parser_free(struct kineto_parser *p);
 
 /* A yajl handle that feeds p's state machine (free with yajl_free). */
 yajl_handle kineto_yajl(struct kineto_parser *p);
+
+/* The same state machine behind the fast tokenizer (jsonscan.h; free with
+** gp_jscan_free): what reads valid input; yajl reads what it gives up on. */
+gp_jscan *kineto_jscan(struct kineto_parser *p);
 
 /* ---- kineto_event.c ---- */
 
@@ -272,6 +304,25 @@ void kineto_finish(struct kineto_parser *p);
 
 /* Ties fwdbwd flow ends to op ranges (timestamps still relative). */
 void kineto_resolve_flows(struct kineto_parser *p);
+
+/* ---- kineto.c ---- */
+
+/* The trace as the parse found it: blank but for strings (load.c interns
+** the path and the format), which kineto_restore() puts back. */
+struct kineto_saved {
+	char **strs;              /* strs[1..n) */
+	uint32_t n;
+};
+
+/* Saves p's trace into s; false (nothing saved) when it holds more than
+** strings (a window pre-scan's note), which no restore could put back. */
+bool kineto_save(const struct kineto_parser *p, struct kineto_saved *s);
+
+/* Puts p's trace back as saved and p to a fresh start (its window kept). */
+void kineto_restore(struct kineto_parser *p, const struct kineto_saved *s);
+
+/* Frees what a kineto_save() that returned true copied into s. */
+void kineto_saved_free(struct kineto_saved *s);
 
 /* ---- kineto_parallel.c ---- */
 

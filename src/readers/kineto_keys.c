@@ -102,9 +102,10 @@ static uint8_t arg_key(const char *s, size_t n)
 		     : IS("Addr") ? K_MEM_ADDR : K_NONE;
 	case 5:
 		return IS("block") ? K_BLOCK : IS("bytes") ? K_BYTES : IS("Bytes") ? K_MEM_BYTES
-		     : IS("dtype") ? K_COLL_DTYPE : K_NONE;
+		     : IS("dtype") ? K_COLL_DTYPE : IS("layer") ? K_ANNOT_LAYER : K_NONE;
 	case 6:
-		return IS("device") ? K_DEVICE : IS("stream") ? K_STREAM : K_NONE;
+		return IS("device") ? K_DEVICE : IS("stream") ? K_STREAM : IS("kernel") ? K_LAUNCH_KERNEL
+		     : K_NONE;
 	case 7:
 		return IS("context") ? K_CONTEXT : K_NONE;
 	case 8:
@@ -114,7 +115,7 @@ static uint8_t arg_key(const char *s, size_t n)
 	case 10:
 		return IS("Input Dims") || IS("Input dims") ? K_INPUT_DIMS
 		     : IS("Input type") ? K_INPUT_TYPES : IS("Call stack") ? K_CALL_STACK
-		     : IS("Group size") ? K_COLL_GROUP_SIZE : K_NONE;
+		     : IS("Group size") ? K_COLL_GROUP_SIZE : IS("module_fqn") ? K_MODULE_FQN : K_NONE;
 	case 11:
 		return IS("correlation") ? K_CORR : IS("External id") || IS("external id") ? K_EXT_ID
 		     : IS("Device Type") ? K_MEM_DEV_TYPE : K_NONE;
@@ -123,7 +124,7 @@ static uint8_t arg_key(const char *s, size_t n)
 		     : IS("graph node id") ? K_GRAPH_NODE : IS("In msg nelems") ? K_COLL_IN : K_NONE;
 	case 14:
 		return IS("Total Reserved") ? K_MEM_TOTAL_RESERVED : IS("Out msg nelems") ? K_COLL_OUT
-		     : K_NONE;
+		     : IS("wait_on_stream") ? K_WAIT_STREAM : K_NONE;
 	case 15:
 		return IS("Sequence number") ? K_SEQ : IS("Concrete Inputs") ? K_CONCRETE
 		     : IS("Total Allocated") ? K_MEM_TOTAL_ALLOC : IS("Collective name") ? K_COLL_NAME
@@ -134,6 +135,8 @@ static uint8_t arg_key(const char *s, size_t n)
 		return IS("registers per thread") ? K_REGS : K_NONE;
 	case 21:
 		return IS("wait_on_cuda_event_id") ? K_WAIT_EVENT : K_NONE;
+	case 33:
+		return IS("wait_on_cuda_event_record_corr_id") ? K_WAIT_RECORD : K_NONE;
 	}
 	return K_NONE;
 #undef IS
@@ -168,13 +171,20 @@ static const struct {
 	{"mtia_runtime", CAT_MTIA_RUNTIME, 12}, {"fwdbwd", CAT_FWDBWD, 6},
 	/* NVTX ranges as gpuprof export writes them (docs/export.md) */
 	{"nvtx", CAT_NVTX, 4},
-	/* read and deliberately not kept: flows duplicating args.correlation,
-	** the profiler's own span, HTA overlays; memory instants are read by
-	** their name ("[memory]", kineto_event.c), not their category */
-	{"ac2g", CAT_IGNORED, 4}, {"async", CAT_IGNORED, 5}, {"async_gpu", CAT_IGNORED, 9},
+	/* launch flows: only which correlation ids have both ends is kept
+	** (TraceLens links by them, docs/breakdown.md) */
+	{"ac2g", CAT_AC2G, 4},
+	/* read and deliberately not kept: older flows duplicating
+	** args.correlation, the profiler's own span, HTA overlays; memory
+	** instants are read by their name ("[memory]", kineto_event.c), not
+	** their category */
+	{"async", CAT_IGNORED, 5}, {"async_gpu", CAT_IGNORED, 9},
 	{"async_cpu_to_gpu", CAT_IGNORED, 16}, {"Trace", CAT_IGNORED, 5},
 	{"cpu_instant_event", CAT_IGNORED, 17}, {"[memory]", CAT_IGNORED, 8},
 	{"overhead", CAT_IGNORED, 8},
+	/* gpuprof export's own overlays: idle gaps, the critical path (whose
+	** flows HTA's overlaid traces name so too) */
+	{"gpu_idle", CAT_IGNORED, 8}, {"critical_path", CAT_IGNORED, 13},
 	{NULL, 0, 0},
 };
 

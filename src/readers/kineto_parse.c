@@ -156,7 +156,9 @@ static int event_value(struct kineto_parser *p, uint8_t k, char kind, const char
 	case K_PID: case K_TID: {
 		if (kind != 's' && kind != 'n')
 			return kind == 'z' ? 1 : fail(p, "%s is a boolean", k == K_PID ? "pid" : "tid");
-		uint32_t id = kineto_parse_thread_id(p, s, n, kind == 's');
+		bool synth;
+		uint32_t id = kineto_parse_thread_id(p, s, n, kind == 's', &synth);
+		uint8_t bit = k == K_PID ? S_PID : S_TID;
 		if (k == K_PID) {
 			e->pid = id;
 			e->have |= H_PID;
@@ -164,12 +166,18 @@ static int event_value(struct kineto_parser *p, uint8_t k, char kind, const char
 			e->tid = id;
 			e->have |= H_TID;
 		}
+		e->synth = synth ? e->synth | bit : e->synth & ~bit;
 		return 1;
 	}
 	case K_ID:
-		if (gp_json_u64(s, n, &u) || (kind == 's' && (u = kineto_synth_id(p, s, n)))) {
+		if (gp_json_u64(s, n, &u)) {
 			e->id = u;
 			e->have |= H_ID;
+			e->synth &= ~S_ID;
+		} else if (kind == 's') {
+			e->id = kineto_synth_id(p, s, n);
+			e->have |= H_ID;
+			e->synth |= S_ID;
 		}
 		return 1;
 	case K_ARGS:
@@ -197,6 +205,7 @@ static void args_signed(struct kineto_event *e, uint8_t k, const char *s, size_t
 	case K_DEVICE: e->device = v; e->have |= H_DEVICE; break;
 	case K_CONTEXT: e->context = v; e->have |= H_CONTEXT; break;
 	case K_STREAM: e->stream = v; e->have |= H_STREAM; break;
+	case K_WAIT_STREAM: e->wait_stream = v; break;
 	case K_CBID: e->cbid = v; break;
 	case K_MEM_BYTES: e->mem_bytes = v; e->have |= H_MEM_BYTES; break;
 	case K_MEM_TOTAL_ALLOC: e->mem_total_alloc = v; e->have |= H_MEM_TOTAL_ALLOC; break;
@@ -222,6 +231,7 @@ static void args_unsigned(struct kineto_event *e, uint8_t k, const char *s, size
 	case K_GRAPH_ID: e->graph_id = u; break;
 	case K_GRAPH_NODE: e->graph_node = u; break;
 	case K_WAIT_EVENT: e->wait_event = u; break;
+	case K_WAIT_RECORD: e->wait_record = u; break;
 	case K_MEM_ADDR: e->mem_addr = u; break;
 	}
 }
@@ -275,6 +285,13 @@ static int args_value(struct kineto_parser *p, uint8_t k, char kind, const char 
 		if (kind == 's')
 			e->arg_name = gp_strtab_intern_n(&p->t->strs, s, n);
 		return 1;
+	case K_LAUNCH_KERNEL: case K_MODULE_FQN: case K_ANNOT_LAYER:
+		if (kind == 's') {
+			gp_str id = gp_strtab_intern_n(&p->t->strs, s, n);
+			*(k == K_LAUNCH_KERNEL ? &e->launch_kernel : k == K_MODULE_FQN ? &e->module_fqn
+			  : &e->annot_layer) = id;
+		}
+		return 1;
 	case K_CALL_STACK:
 		if (kind == 's' && !kineto_event_outside(p, e, false))
 			e->call_stack = gp_strtab_intern_n(&p->t->strs, s, n);
@@ -289,6 +306,7 @@ static int args_value(struct kineto_parser *p, uint8_t k, char kind, const char 
 	if (kind != 'n' && kind != 's')
 		return 1;
 	if (k == K_SEQ || k == K_DEVICE || k == K_CONTEXT || k == K_STREAM || k == K_CBID ||
+	    k == K_WAIT_STREAM ||
 	    (k >= K_MEM_BYTES && k <= K_MEM_DEV_TYPE && k != K_MEM_ADDR))
 		args_signed(e, k, s, n);
 	else
@@ -573,6 +591,11 @@ static const yajl_callbacks callbacks = {
 	.yajl_end_array = cb_end_array,
 };
 
+gp_jscan *kineto_jscan(struct kineto_parser *p)
+{
+	return gp_jscan_alloc(&callbacks, p);
+}
+
 yajl_handle kineto_yajl(struct kineto_parser *p)
 {
 	yajl_handle h = yajl_alloc(&callbacks, NULL, p);
@@ -594,7 +617,11 @@ void kineto_parser_free(struct kineto_parser *p)
 	free(p->ev.name);
 	free(p->cap.s);
 	gp_vec_free(p->flows);
+	gp_vec_free(p->ac2g[0]);
+	gp_vec_free(p->ac2g[1]);
 	gp_vec_free(p->skipped);
+	gp_vec_free(p->synth_refs);
 	gp_u64map_free(&p->short_names);
+	gp_u64map_free(&p->annots);
 	gp_u64map_free(&p->demangled);
 }

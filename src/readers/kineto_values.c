@@ -85,7 +85,8 @@ uint32_t kineto_synth_id(struct kineto_parser *p, const char *s, size_t n)
 /* Numbers (negative ones wrap, as they do in the files' own joins),
 ** "stream 7" and "25738" strings by their number; other strings ("Spans")
 ** and numbers that would meet the synthetic range by a synthetic id. */
-uint32_t kineto_parse_thread_id(struct kineto_parser *p, const char *s, size_t n, bool is_string)
+uint32_t kineto_parse_thread_id(struct kineto_parser *p, const char *s, size_t n, bool is_string,
+				bool *synth)
 {
 	int64_t v;
 	const char *num = s;
@@ -99,8 +100,10 @@ uint32_t kineto_parse_thread_id(struct kineto_parser *p, const char *s, size_t n
 			len = n - (size_t)(num - s);
 		}
 	}
+	*synth = false;
 	if (gp_json_i64(num, len, &v) && v >= INT32_MIN &&
 	    v <= (int64_t)UINT32_MAX - KINETO_MAX_SYNTH_IDS - 1 && memchr(num, '.', len) == NULL)
 		return (uint32_t)v;
+	*synth = true;
 	return kineto_synth_id(p, s, n);
 }

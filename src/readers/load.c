@@ -8,6 +8,7 @@
 #include <zlib.h>
 
 #include "model/calls.h"
+#include "readers/captures.h"
 #include "readers/reader.h"
 
 #define HEAD_BYTES 4096
@@ -170,5 +171,5 @@ int gp_trace_load(const char *path, gp_trace *t, const struct gp_load_opts *o, g
 		return rc;
 	copies_async_from_calls(t);
 	gp_trace_finish(t);
-	return GP_OK;
+	return gp_captures_load(t, path, o ? &o->captures : NULL, err);
 }

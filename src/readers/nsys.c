@@ -26,7 +26,9 @@
 #define T_MEMCPY "CUPTI_ACTIVITY_KIND_MEMCPY"
 #define T_MEMSET "CUPTI_ACTIVITY_KIND_MEMSET"
 #define T_SYNC "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION"
+#define T_EVENT "CUPTI_ACTIVITY_KIND_CUDA_EVENT"
 #define T_GRAPH "CUPTI_ACTIVITY_KIND_GRAPH_TRACE"
+#define T_GRAPH_NODE "CUDA_GRAPH_NODE_EVENTS"
 #define T_NVTX "NVTX_EVENTS"
 #define T_MEMUSE "CUDA_GPU_MEMORY_USAGE_EVENTS"
 
@@ -553,7 +555,7 @@ static int read_graphs(struct nsys *r)
 {
 	static const char *const cols[] = {
 		"start", "end", "deviceId", "contextId", "streamId", "correlationId",
-		"globalPid", "graphId",
+		"globalPid", "graphId", "graphExecId",
 	};
 	sqlite3_stmt *st;
 	size_t n0 = r->t->kernels.n;
@@ -572,6 +574,8 @@ static int read_graphs(struct nsys *r)
 			.context = (uint32_t)gp_sql_i64(st, 3),
 			.pid = gid_pid(gp_sql_i64(st, 6)),
 			.graph_id = (uint32_t)gp_sql_i64(st, 7),
+			.graph_exec = (uint32_t)gp_sql_i64(st, 8),
+			.flags = GP_KDEF_WHOLE_GRAPH,
 		};
 		snprintf(name, sizeof(name), "[CUDA graph %" PRIu32 "]", d.graph_id);
 		d.name = d.demangled = gp_intern(r->t, name);
@@ -586,6 +590,43 @@ static int read_graphs(struct nsys *r)
 			      "profile with --cuda-graph-trace=node to see their kernels",
 			      r->t->kernels.n - n0);
 	return GP_OK;
+}
+
+/* CUDA_GRAPH_NODE_EVENTS: every graph node's creation (during stream
+** capture or a cudaGraphAdd*Node call) and every clone of it (one per node
+** at each cudaGraphInstantiate), for the graph-replay attribution
+** (src/analysis/attr_graph.c).  All of them, whatever the read window: a
+** graph captured before the window is replayed inside it.  Rows without a
+** node id or a start say nothing and are counted in a warning. */
+static int read_graph_nodes(struct nsys *r)
+{
+	static const char *const cols[] = {
+		"graphNodeId", "start", "end", "globalTid", "originalGraphNodeId",
+	};
+	sqlite3_stmt *st;
+	uint64_t unusable = 0;
+	int rc;
+
+	if ((rc = select_cols(r, T_GRAPH_NODE, "CUDA graph node events", cols, GP_SQL_NCOLS(cols), 0, &st)) ||
+	    !st)
+		return rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (gp_sql_is_null(st, 0) || gp_sql_is_null(st, 1) || gp_sql_i64(st, 0) == 0) {
+			unusable++;
+			continue;
+		}
+		struct gp_graph_node *g = gp_vec_push(r->t->graph_nodes);
+		int64_t gtid = gp_sql_i64(st, 3);
+		g->node = (uint64_t)gp_sql_i64(st, 0);
+		read_times(r, st, 1, &g->start, &g->end);
+		g->pid = gid_pid(gtid);
+		g->tid = gid_tid(gtid);
+		g->original = (uint64_t)gp_sql_i64(st, 4);
+	}
+	if (unusable)
+		gp_trace_warn(r->t, "%" PRIu64 " CUDA graph node events have no node id or time "
+			      "(left out)", unusable);
+	return finish(r, st, rc, "CUDA graph node events");
 }
 
 /* The API name for a StringIds key, "_vNNNN" stripped once per name. */
@@ -647,7 +688,7 @@ static int read_memcpys(struct nsys *r)
 {
 	static const char *const cols[] = {
 		"start", "end", "deviceId", "contextId", "streamId", "correlationId", "globalPid",
-		"bytes", "copyKind", "srcKind", "dstKind", "srcDeviceId", "dstDeviceId",
+		"bytes", "copyKind", "srcKind", "dstKind", "srcDeviceId", "dstDeviceId", "graphNodeId",
 	};
 	sqlite3_stmt *st;
 	int rc;
@@ -676,6 +717,7 @@ static int read_memcpys(struct nsys *r)
 		m->dst_kind = (uint8_t)(gp_sql_is_null(st, 10) ? GP_MEM_UNKNOWN : enum_get(&r->mem_kind, gp_sql_i64(st, 10)));
 		m->src_device = gp_sql_is_null(st, 11) ? -1 : (int32_t)gp_sql_i64(st, 11);
 		m->dst_device = gp_sql_is_null(st, 12) ? -1 : (int32_t)gp_sql_i64(st, 12);
+		m->graph_node = (uint64_t)gp_sql_i64(st, 13);
 		tick(r);
 	}
 	return finish(r, st, rc, "memory copies");
@@ -685,7 +727,7 @@ static int read_memsets(struct nsys *r)
 {
 	static const char *const cols[] = {
 		"start", "end", "deviceId", "contextId", "streamId", "correlationId", "globalPid",
-		"bytes", "value", "memKind",
+		"bytes", "value", "memKind", "graphNodeId",
 	};
 	sqlite3_stmt *st;
 	int rc;
@@ -711,6 +753,7 @@ static int read_memsets(struct nsys *r)
 		m->bytes = (uint64_t)gp_sql_i64(st, 7);
 		m->value = (uint32_t)gp_sql_i64(st, 8);
 		m->mem_kind = (uint8_t)(gp_sql_is_null(st, 9) ? GP_MEM_UNKNOWN : enum_get(&r->mem_kind, gp_sql_i64(st, 9)));
+		m->graph_node = (uint64_t)gp_sql_i64(st, 10);
 		tick(r);
 	}
 	return finish(r, st, rc, "memsets");
@@ -748,6 +791,29 @@ static int read_syncs(struct nsys *r)
 		tick(r);
 	}
 	return finish(r, st, rc, "synchronizations");
+}
+
+/* cudaEventRecord calls as the GPU saw them: which stream each event was
+** recorded on.  They carry no time (their API call does), so a window
+** keeps them all; the dependency pass ignores those whose call is gone.
+** greenContextId and later columns are not needed. */
+static int read_event_records(struct nsys *r)
+{
+	static const char *const cols[] = {"correlationId", "eventId", "globalPid", "deviceId", "streamId"};
+	sqlite3_stmt *st;
+	int rc;
+
+	if ((rc = select_cols(r, T_EVENT, "CUDA event records", cols, GP_SQL_NCOLS(cols), 5, &st)) || !st)
+		return rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct gp_event_record *e = gp_vec_push(r->t->event_records);
+		e->corr = gp_sql_is_null(st, 0) ? 0 : (uint64_t)gp_sql_i64(st, 0);
+		e->event_id = (uint64_t)gp_sql_i64(st, 1);
+		e->pid = gp_sql_is_null(st, 2) ? 0 : gid_pid(gp_sql_i64(st, 2));
+		e->device = (int32_t)gp_sql_i64(st, 3);
+		e->stream = (uint32_t)gp_sql_i64(st, 4);
+	}
+	return finish(r, st, rc, "CUDA event records");
 }
 
 /* nsys --cuda-memory-usage=true: one row per allocation or free (operation
@@ -1046,10 +1112,12 @@ static int load(const char *path, gp_trace *t, const struct gp_load_opts *o, gp_
 	    !(rc = set_window(&r)) &&
 	    !(rc = read_kernels(&r)) &&
 	    !(rc = read_graphs(&r)) &&
+	    !(rc = read_graph_nodes(&r)) &&
 	    !(rc = read_apis(&r)) &&
 	    !(rc = read_memcpys(&r)) &&
 	    !(rc = read_memsets(&r)) &&
 	    !(rc = read_syncs(&r)) &&
+	    !(rc = read_event_records(&r)) &&
 	    !(rc = read_memevents(&r)) &&
 	    !(rc = read_nvtx(&r))) {
 		fix_ranges(&r);

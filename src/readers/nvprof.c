@@ -31,6 +31,7 @@
 #define T_MEMCPY2  "CUPTI_ACTIVITY_KIND_MEMCPY2"
 #define T_MEMSET   "CUPTI_ACTIVITY_KIND_MEMSET"
 #define T_SYNC     "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION"
+#define T_EVENT    "CUPTI_ACTIVITY_KIND_CUDA_EVENT"
 
 /* CUPTI marker flags and object kinds (cupti_activity.h). */
 #define MARKER_INSTANT 1
@@ -610,6 +611,19 @@ static int sync_row(struct ctx *c, sqlite3_stmt *st)
 	return GP_OK;
 }
 
+/* cudaEventRecord calls: the stream each event was recorded on (no time:
+** the call has it).  nvprof names the context, not the device. */
+static int event_record_row(struct ctx *c, sqlite3_stmt *st)
+{
+	struct gp_event_record *e = gp_vec_push(c->t->event_records);
+
+	e->corr = (uint64_t)gp_sql_i64(st, 0);
+	e->device = ctx_device(c, gp_sql_i64(st, 1));
+	e->stream = gp_sql_u32(st, 2);
+	e->event_id = (uint64_t)gp_sql_i64(st, 3);
+	return GP_OK;
+}
+
 /* ---- threads ---- */
 
 static int cmp_thread(const void *pa, const void *pb)
@@ -706,6 +720,7 @@ static int load_tables(struct ctx *c, gp_error *err)
 	static const char *const syncs[] = {
 		"type", "start", "end", "correlationId", "contextId", "streamId", "cudaEventId",
 	};
+	static const char *const events[] = {"correlationId", "contextId", "streamId", "eventId"};
 	gp_trace *t = c->t;
 	int rc;
 
@@ -754,7 +769,8 @@ static int load_tables(struct ctx *c, gp_error *err)
 		return rc;
 	if ((rc = each_row(c, T_MEMSET, "memset (" T_MEMSET ")", memsets, GP_SQL_NCOLS(memsets),
 			   GP_SQL_NCOLS(memsets) - 1, memset_row, err)) ||
-	    (rc = EACH_ROW(c, T_SYNC, "synchronizations (" T_SYNC ")", syncs, sync_row, err)))
+	    (rc = EACH_ROW(c, T_SYNC, "synchronizations (" T_SYNC ")", syncs, sync_row, err)) ||
+	    (rc = EACH_ROW(c, T_EVENT, "CUDA event records (" T_EVENT ")", events, event_record_row, err)))
 		return rc;
 
 	dedup_kernels(c);

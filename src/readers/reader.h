@@ -11,6 +11,7 @@
 #ifndef GP_READER_H
 #define GP_READER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -21,6 +22,14 @@
 /* Progress callback: done/total in any unit (bytes, rows); total 0 when
 ** unknown.  May be NULL. */
 typedef void (*gp_progress_fn)(void *ctx, uint64_t done, uint64_t total);
+
+/* The capture traces to read with a trace (src/readers/captures.h).  All
+** zero: those found in a capture_traces/ directory beside it. */
+struct gp_capture_opts {
+	const char *const *paths;   /* files and directories (--capture), in order */
+	size_t n;
+	bool none;                  /* read none, not even those found beside it */
+};
 
 /* How to load.  All zero (or a NULL pointer) gives the defaults.  Readers
 ** never read the environment; the CLI fills these from it. */
@@ -45,6 +54,8 @@ struct gp_load_opts {
 	** found by a pre-scan), and fails with GP_ERR_USAGE when the file has
 	** none of the iterations.  Readers that cannot read everything. */
 	struct gp_window window;
+	/* The graph-capture traces read with the trace (gp_trace_load). */
+	struct gp_capture_opts captures;
 };
 
 /* What the loader knows about a file when asking readers to rate it. */
@@ -80,9 +91,10 @@ const struct gp_reader *gp_trace_probe(const char *path, gp_error *err);
 ** whole read only after a guess. */
 bool gp_trace_foreign(const char *path, gp_error *err);
 
-/* Reads path with the best-fitting reader, then gp_trace_finish().
-** Fails with GP_ERR_IO when the file cannot be read, GP_ERR_FORMAT when
-** no reader recognises it. */
+/* Reads path with the best-fitting reader, then gp_trace_finish(), then
+** the capture traces o->captures says (gp_captures_load).  Fails with
+** GP_ERR_IO when the file (or a capture path named) cannot be read,
+** GP_ERR_FORMAT when no reader recognises it. */
 int gp_trace_load(const char *path, gp_trace *t, const struct gp_load_opts *o, gp_error *err);
 
 #endif

@@ -8,6 +8,7 @@ extern const struct gp_reader gp_reader_nvprof;
 extern const struct gp_reader gp_reader_kineto;
 extern const struct gp_reader gp_reader_gprec;
 extern const struct gp_reader gp_reader_rocprof;
+extern const struct gp_reader gp_reader_rocprof_csv;
 
 const struct gp_reader *const gp_readers[] = {
 	&gp_reader_nsys,
@@ -15,5 +16,6 @@ const struct gp_reader *const gp_readers[] = {
 	&gp_reader_kineto,
 	&gp_reader_gprec,
 	&gp_reader_rocprof,
+	&gp_reader_rocprof_csv,
 	NULL,
 };

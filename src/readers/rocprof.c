@@ -30,6 +30,7 @@
 #include "readers/jsonutil.h"
 #include "readers/reader.h"
 #include "readers/rocprof.h"
+#include "readers/rocprof_int.h"
 #include "util/demangle.h"
 
 #define CHUNK (256u << 10)
@@ -151,8 +152,6 @@ struct pend_mark {
 struct pend_alloc {
 	gp_ns ts;
 	uint64_t tid, agent, addr, size, kind, op;
-	uint32_t order;
-	bool live;
 };
 
 /* One process object's state, reset when it closes. */
@@ -322,13 +321,7 @@ static void add_dispatch(struct rp *p, gp_ns start, gp_ns end)
 	struct pend_kdef d = {.kernel_id = r->kernel_id, .agent = r->agent,
 			      .group_seg = clamp32(r->group_seg)};
 
-	/* grid_size counts work-items (the HSA dispatch packet's grid), the
-	** model's grid counts blocks (workgroups): rounded up */
-	for (int i = 0; i < 3; i++) {
-		d.block[i] = clamp32(r->wg[i]);
-		d.grid[i] = r->wg[i] ? clamp32(r->grid[i] / r->wg[i] + (r->grid[i] % r->wg[i] != 0)) : 0;
-	}
-	if (!r->wg[0] || !r->wg[1] || !r->wg[2])
+	if (!gp_rocprof_launch(r->wg, r->grid, d.block, d.grid))
 		p->zero_wg++;
 	if (!(r->have & H_KERNEL))
 		d.kernel_id = UINT64_MAX;   /* no symbol has it */
@@ -400,7 +393,7 @@ static int finish_record(struct rp *p)
 	case S_ALLOC:
 		*gp_vec_push(p->proc.allocs) = (struct pend_alloc){
 			.ts = start, .tid = r->tid, .agent = r->agent, .addr = r->addr, .size = r->size,
-			.kind = r->kind, .op = r->op, .order = (uint32_t)p->proc.allocs.n};
+			.kind = r->kind, .op = r->op};
 		break;
 	}
 	return 1;
@@ -460,31 +453,56 @@ static int32_t agent_device(struct rp *p, uint64_t handle, bool *gpu)
 	return a && a->type == AGENT_CPU ? GP_MEM_HOST : -1;
 }
 
-/* The names the model gives symbol s: the mangled name without rocprof's
-** ".kd" suffix, its demangled form (libiberty, as for every reader; else
-** the formatted name rocprof wrote), the short name of that. */
-static void sym_names(struct rp *p, struct sym *s)
+void gp_rocprof_kernel_names(gp_trace *t, const char *raw, gp_str formatted,
+			     struct gp_kernel_def *d)
 {
-	const char *raw = gp_s(p->t, s->raw);
 	size_t n = strlen(raw);
 	char buf[1024];
 
-	s->named = true;
 	if (n > 3 && strcmp(raw + n - 3, ".kd") == 0)
 		n -= 3;
 	char *base = gp_xmalloc(n + 1);
 	memcpy(base, raw, n);
 	base[n] = '\0';
 	char *dem = strncmp(base, "_Z", 2) == 0 ? gp_demangle(base) : NULL;
+	d->mangled = 0;
 	if (dem) {
-		s->mangled = gp_intern(p->t, base);
-		s->demangled = gp_intern(p->t, dem);
+		d->mangled = gp_intern(t, base);
+		d->demangled = gp_intern(t, dem);
 	} else {
-		s->demangled = s->formatted ? s->formatted : gp_intern(p->t, base);
+		d->demangled = formatted ? formatted : gp_intern(t, base);
 	}
-	s->name = gp_intern(p->t, gp_kernel_short_name(gp_s(p->t, s->demangled), buf, sizeof(buf)));
+	d->name = gp_intern(t, gp_kernel_short_name(gp_s(t, d->demangled), buf, sizeof(buf)));
 	free(dem);
 	free(base);
+}
+
+bool gp_rocprof_launch(const uint64_t wg[3], const uint64_t grid[3], uint32_t block[3],
+		       uint32_t blocks[3])
+{
+	for (int i = 0; i < 3; i++) {
+		block[i] = clamp32(wg[i]);
+		blocks[i] = wg[i] ? clamp32(grid[i] / wg[i] + (grid[i] % wg[i] != 0)) : 0;
+	}
+	return wg[0] && wg[1] && wg[2];
+}
+
+void gp_rocprof_gfx(uint64_t version, struct gp_device *d)
+{
+	d->cc_major = (int16_t)(version / 10000 % 1000);
+	d->cc_minor = (int16_t)(version / 100 % 100);
+}
+
+/* The names the model gives symbol s (gp_rocprof_kernel_names), made once. */
+static void sym_names(struct rp *p, struct sym *s)
+{
+	struct gp_kernel_def d;
+
+	s->named = true;
+	gp_rocprof_kernel_names(p->t, gp_s(p->t, s->raw), s->formatted, &d);
+	s->name = d.name;
+	s->demangled = d.demangled;
+	s->mangled = d.mangled;
 }
 
 /* The process's pending kernel defs become the model's (names from the
@@ -561,8 +579,24 @@ static void resolve_apis(struct rp *p, uint32_t pid)
 	free(def);
 }
 
-/* Copies: direction from the agents' types, the device from the GPU side
-** (a GPU-to-GPU copy's source). */
+void gp_rocprof_copy_ends(struct gp_memcpy *m, bool sg, int32_t s, bool dg, int32_t d)
+{
+	m->src_device = sg ? s : -1;
+	m->dst_device = dg ? d : -1;
+	m->src_kind = sg ? GP_MEM_DEVICE : GP_MEM_UNKNOWN;
+	m->dst_kind = dg ? GP_MEM_DEVICE : GP_MEM_UNKNOWN;
+	m->device = sg ? s : dg ? d : -1;
+	if (sg && dg)
+		m->copy_kind = s == d ? GP_COPY_DTOD : GP_COPY_PTOP;
+	else if (sg)
+		m->copy_kind = d == GP_MEM_HOST ? GP_COPY_DTOH : GP_COPY_UNKNOWN;
+	else if (dg)
+		m->copy_kind = s == GP_MEM_HOST ? GP_COPY_HTOD : GP_COPY_UNKNOWN;
+	else
+		m->copy_kind = s == GP_MEM_HOST && d == GP_MEM_HOST ? GP_COPY_HTOH : GP_COPY_UNKNOWN;
+}
+
+/* The process's copies: their ends from their agents (gp_rocprof_copy_ends). */
 static void resolve_copies(struct rp *p, uint32_t pid)
 {
 	struct proc *pr = &p->proc;
@@ -573,19 +607,7 @@ static void resolve_copies(struct rp *p, uint32_t pid)
 		int32_t s = agent_device(p, pr->copies.v[i].src, &sg);
 		int32_t d = agent_device(p, pr->copies.v[i].dst, &dg);
 		m->pid = pid;
-		m->src_device = sg ? s : -1;
-		m->dst_device = dg ? d : -1;
-		m->src_kind = sg ? GP_MEM_DEVICE : GP_MEM_UNKNOWN;
-		m->dst_kind = dg ? GP_MEM_DEVICE : GP_MEM_UNKNOWN;
-		m->device = sg ? s : dg ? d : -1;
-		if (sg && dg)
-			m->copy_kind = s == d ? GP_COPY_DTOD : GP_COPY_PTOP;
-		else if (sg)
-			m->copy_kind = d == GP_MEM_HOST ? GP_COPY_DTOH : GP_COPY_UNKNOWN;
-		else if (dg)
-			m->copy_kind = s == GP_MEM_HOST ? GP_COPY_HTOD : GP_COPY_UNKNOWN;
-		else
-			m->copy_kind = s == GP_MEM_HOST && d == GP_MEM_HOST ? GP_COPY_HTOH : GP_COPY_UNKNOWN;
+		gp_rocprof_copy_ends(m, sg, s, dg, d);
 	}
 }
 
@@ -631,11 +653,47 @@ static void resolve_marks(struct rp *p, uint32_t pid)
 
 static int cmp_alloc(const void *pa, const void *pb)
 {
-	const struct pend_alloc *a = pa, *b = pb;
+	const struct gp_rocprof_alloc *a = pa, *b = pb;
 
 	if (a->ts != b->ts)
 		return a->ts < b->ts ? -1 : 1;
 	return a->order < b->order ? -1 : a->order > b->order;
+}
+
+uint64_t gp_rocprof_add_allocs(gp_trace *t, struct gp_rocprof_alloc *v, size_t n, uint32_t pid)
+{
+	gp_u64map live = {0};
+	uint64_t unpaired = 0;
+
+	if (n)
+		qsort(v, n, sizeof(*v), cmp_alloc);
+	for (size_t i = 0; i < n; i++) {
+		struct gp_rocprof_alloc *a = &v[i];
+		struct gp_memevent e = {.ts = a->ts, .total_alloc = -1, .total_reserved = -1,
+					.addr = a->addr, .pid = pid, .tid = a->tid};
+		if (a->frees) {
+			int32_t at = gp_u64map_get(&live, a->addr);
+			if (at < 0 || !v[at].live) {
+				unpaired++;
+				continue;
+			}
+			v[at].live = false;
+			a = &v[at];
+			e.bytes = -(int64_t)a->size;
+		} else {
+			if (a->size > INT64_MAX)
+				continue;
+			e.bytes = (int64_t)a->size;
+			a->live = true;
+			gp_u64map_put(&live, a->addr, (int32_t)i);
+		}
+		if (a->undescribed)
+			continue;
+		e.device = a->device;
+		*gp_vec_push(t->memevents) = e;
+	}
+	gp_u64map_free(&live);
+	return unpaired;
 }
 
 /* Whether allocation record a frees (by its operation's name; rocprofv3's
@@ -652,45 +710,28 @@ static int alloc_frees(struct rp *p, const struct pend_alloc *a)
 	return strstr(op, "ALLOCATE") ? 0 : -1;
 }
 
-/* Allocations and frees in time order; a free (rocprofv3 records neither
-** its size nor its agent) takes both from the live allocation at its
-** address. */
+/* The process's allocations and frees, their agents resolved, as memory
+** events (gp_rocprof_add_allocs). */
 static void resolve_allocs(struct rp *p, uint32_t pid)
 {
 	struct proc *pr = &p->proc;
-	gp_u64map live = {0};
+	struct gp_rocprof_alloc *v = gp_xcalloc(pr->allocs.n ? pr->allocs.n : 1, sizeof(*v));
+	size_t n = 0;
 
-	gp_vec_sort(pr->allocs, cmp_alloc);
 	for (size_t i = 0; i < pr->allocs.n; i++) {
-		struct pend_alloc *a = &pr->allocs.v[i];
+		const struct pend_alloc *a = &pr->allocs.v[i];
 		int frees = alloc_frees(p, a);
-		struct gp_memevent e = {.ts = a->ts, .total_alloc = -1, .total_reserved = -1,
-					.addr = a->addr, .pid = pid, .tid = (uint32_t)a->tid};
 		bool gpu;
 		if (frees < 0)
 			continue;
-		if (frees) {
-			int32_t at = gp_u64map_get(&live, a->addr);
-			if (at < 0 || !pr->allocs.v[at].live) {
-				p->unpaired_free++;
-				continue;
-			}
-			pr->allocs.v[at].live = false;
-			e.bytes = -(int64_t)pr->allocs.v[at].size;
-			e.device = agent_device(p, pr->allocs.v[at].agent, &gpu);
-		} else {
-			if (a->size > INT64_MAX)
-				continue;
-			e.bytes = (int64_t)a->size;
-			e.device = agent_device(p, a->agent, &gpu);
-			a->live = true;
-			gp_u64map_put(&live, a->addr, (int32_t)i);
-		}
-		if (!gpu && e.device != GP_MEM_HOST)
-			continue;   /* an agent the file does not describe */
-		*gp_vec_push(p->t->memevents) = e;
+		int32_t dev = agent_device(p, a->agent, &gpu);
+		v[n++] = (struct gp_rocprof_alloc){.ts = a->ts, .addr = a->addr, .size = a->size,
+						   .tid = (uint32_t)a->tid, .order = (uint32_t)i,
+						   .device = dev, .frees = frees,
+						   .undescribed = !gpu && dev != GP_MEM_HOST};
 	}
-	gp_u64map_free(&live);
+	p->unpaired_free += gp_rocprof_add_allocs(p->t, v, n, pid);
+	free(v);
 }
 
 /* Adds thread (pid, tid) unless seen has it. */
@@ -702,18 +743,17 @@ static void add_thread(gp_trace *t, gp_u64map *seen, uint32_t pid, uint32_t tid)
 	*gp_vec_push(t->threads) = (struct gp_thread){pid, tid, 0};
 }
 
-/* The threads of the process's API calls and ranges, once each. */
-static void add_threads(struct rp *p, uint32_t pid, size_t range_first)
+void gp_rocprof_add_threads(gp_trace *t, uint32_t pid, size_t api_first, size_t range_first)
 {
 	gp_u64map seen = {0};
 
-	for (size_t i = 0; i < p->t->threads.n; i++)
-		if (p->t->threads.v[i].pid == pid)
-			gp_u64map_put(&seen, p->t->threads.v[i].tid, 0);
-	for (size_t i = p->proc.api_first; i < p->t->apis.n; i++)
-		add_thread(p->t, &seen, pid, p->t->apis.v[i].tid);
-	for (size_t i = range_first; i < p->t->ranges.n; i++)
-		add_thread(p->t, &seen, pid, p->t->ranges.v[i].tid);
+	for (size_t i = 0; i < t->threads.n; i++)
+		if (t->threads.v[i].pid == pid)
+			gp_u64map_put(&seen, t->threads.v[i].tid, 0);
+	for (size_t i = api_first; i < t->apis.n; i++)
+		add_thread(t, &seen, pid, t->apis.v[i].tid);
+	for (size_t i = range_first; i < t->ranges.n; i++)
+		add_thread(t, &seen, pid, t->ranges.v[i].tid);
 	gp_u64map_free(&seen);
 }
 
@@ -750,7 +790,7 @@ static void finish_process(struct rp *p)
 	resolve_copies(p, pid);
 	resolve_marks(p, pid);
 	resolve_allocs(p, pid);
-	add_threads(p, pid, range_first);
+	gp_rocprof_add_threads(p->t, pid, pr->api_first, range_first);
 	if (pid || pr->command) {
 		struct gp_process *q = gp_vec_push(p->t->processes);
 		q->pid = pid;
@@ -834,12 +874,7 @@ static int agent_value(struct rp *p, uint8_t ctx, uint8_t k, char kind, const ch
 	switch (k) {
 	case K_TYPE: a->type = (int64_t)(v & 0xff); break;
 	case K_CU_COUNT: a->dev.sm_count = (int32_t)(v > INT32_MAX ? INT32_MAX : v); break;
-	case K_GFX:
-		/* gfx_target_version: 90402 = gfx942 -> 9.4 (the model's AMD
-		** compute capability, as ROCm's hipDeviceProp reports it) */
-		a->dev.cc_major = (int16_t)(v / 10000 % 1000);
-		a->dev.cc_minor = (int16_t)(v / 100 % 100);
-		break;
+	case K_GFX: gp_rocprof_gfx(v, &a->dev); break;
 	case K_CLK_F: a->dev.clock_hz = (double)v * 1e6; break;
 	case K_GPU_INDEX: a->gpu_index = v > INT32_MAX ? -1 : (int64_t)v; break;
 	}
@@ -1263,6 +1298,19 @@ static const yajl_callbacks callbacks = {
 
 /* ---- driving the parse ---- */
 
+void gp_rocprof_notes(gp_trace *t, uint64_t neg_dur, uint64_t zero_wg, uint64_t unpaired_free)
+{
+	if (neg_dur)
+		gp_trace_warn(t, "%" PRIu64 " records end before they start (read as zero-length)",
+			      neg_dur);
+	if (zero_wg)
+		gp_trace_warn(t, "%" PRIu64 " kernel dispatches have a workgroup size of 0 (grid read "
+			      "as 0 blocks)", zero_wg);
+	if (unpaired_free)
+		gp_trace_warn(t, "%" PRIu64 " memory frees have no recorded allocation at their address "
+			      "(allocated before tracing): skipped", unpaired_free);
+}
+
 /* The notes of what was skipped or repaired. */
 static void add_notes(struct rp *p)
 {
@@ -1271,21 +1319,13 @@ static void add_notes(struct rp *p)
 	if (p->no_time)
 		gp_trace_warn(t, "%" PRIu64 " rocprofv3 records without start_timestamp or end_timestamp "
 			      "skipped", p->no_time);
-	if (p->neg_dur)
-		gp_trace_warn(t, "%" PRIu64 " records end before they start (read as zero-length)",
-			      p->neg_dur);
-	if (p->zero_wg)
-		gp_trace_warn(t, "%" PRIu64 " kernel dispatches have a workgroup size of 0 (grid read "
-			      "as 0 blocks)", p->zero_wg);
+	gp_rocprof_notes(t, p->neg_dur, p->zero_wg, p->unpaired_free);
 	if (p->no_symbol)
 		gp_trace_warn(t, "%" PRIu64 " kernel dispatches name a kernel_id that kernel_symbols "
 			      "does not list: named (unknown kernel)", p->no_symbol);
 	if (p->unlisted_agent)
 		gp_trace_warn(t, "%" PRIu64 " agents named by records are not in agents: their GPUs "
 			      "have no properties", p->unlisted_agent);
-	if (p->unpaired_free)
-		gp_trace_warn(t, "%" PRIu64 " memory frees have no recorded allocation at their address "
-			      "(allocated before tracing): skipped", p->unpaired_free);
 	if (p->no_message)
 		gp_trace_warn(t, "%" PRIu64 " ROCTx marks or ranges have no message in strings.marker_api "
 			      "(read as API calls)", p->no_message);

@@ -1,6 +1,6 @@
 /*
-** The rocprofv3 JSON reader's entry point beyond the gp_reader interface:
-** parsing from memory, for the fuzz target and unit tests.  docs/trace-model.md
+** The rocprofv3 readers' entry points beyond the gp_reader interface:
+** parsing from memory, for the fuzz targets and unit tests.  docs/trace-model.md
 ** ("rocprofv3 mapping") describes the field mapping.
 **
 ** Ownership: like gp_reader.load, this fills the caller's trace, which the
@@ -21,5 +21,14 @@
 ** gp_trace_finish(). */
 int gp_rocprof_load_buffer(const char *name, const void *data, size_t len, gp_trace *t,
 			   gp_error *err);
+
+/* Parses one rocprofv3 CSV document held in data[0..len) (any of the
+** files of a CSV run: a kernel trace, an API trace, a memory copy or
+** allocation trace, agent_info; its kind by its header) into t, as the CSV
+** reader reads each file of a run (rocprof_csv.c).  Returns GP_OK, or
+** GP_ERR_FORMAT (no rocprofv3 CSV header) / GP_ERR_CORRUPT with err set.
+** Does not call gp_trace_finish(). */
+int gp_rocprof_csv_load_buffer(const char *name, const void *data, size_t len, gp_trace *t,
+			       gp_error *err);
 
 #endif

@@ -1,6 +1,7 @@
 /*
 ** Integer formatting; see fmt.h.
 */
+#include <stdio.h>
 #include <string.h>
 
 #include "util/fmt.h"
@@ -75,4 +76,34 @@ size_t gp_fmt_shape(char *buf, size_t size, const int64_t *dims, size_t ndim)
 	len = ndim == 1 ? put(buf, size, len, ",)", 2) : put(buf, size, len, ")", 1);
 	terminate(buf, size, len);
 	return len;
+}
+
+const char *gp_fmt_duration(double ns, char *buf, size_t size)
+{
+	if (ns < 1e3)
+		snprintf(buf, size, "%.0f ns", ns);
+	else if (ns < 1e6)
+		snprintf(buf, size, "%.3f us", ns / 1e3);
+	else if (ns < 1e9)
+		snprintf(buf, size, "%.3f ms", ns / 1e6);
+	else
+		snprintf(buf, size, "%.3f s", ns / 1e9);
+	return buf;
+}
+
+const char *gp_fmt_bytes(double bytes, char *buf, size_t size)
+{
+	static const char *const unit[] = {"KiB", "MiB", "GiB", "TiB", "PiB"};
+	int u = -1;
+
+	if (bytes < 1024) {
+		snprintf(buf, size, "%.0f B", bytes);
+		return buf;
+	}
+	while (bytes >= 1024 && u < 4) {
+		bytes /= 1024;
+		u++;
+	}
+	snprintf(buf, size, "%.2f %s", bytes, unit[u]);
+	return buf;
 }

@@ -30,6 +30,13 @@ void gp_sort_pairs(struct gp_pair *v, size_t n)
 	size_t (*count)[256];
 	struct gp_pair *tmp, *src = v, *dst;
 
+	/* input already in order (a trace's calls by correlation id often
+	** are) costs one look at each pair, not the passes */
+	size_t in_order = 1;
+	while (in_order < n && cmp_pair(&v[in_order - 1], &v[in_order]) <= 0)
+		in_order++;
+	if (in_order >= n)
+		return;
 	if (n < RADIX_MIN) {
 		if (n > 1)
 			qsort(v, n, sizeof(*v), cmp_pair);

@@ -19,7 +19,8 @@ struct gp_pair {
 
 /* Sorts v[0..n) ascending by a, then b (unsigned); equal pairs are
 ** indistinguishable, so the result is the one any correct sort gives.
-** Never fails (allocation failure exits, as gp_xmalloc does). */
+** Input already in order is only checked.  Never fails (allocation
+** failure exits, as gp_xmalloc does). */
 void gp_sort_pairs(struct gp_pair *v, size_t n);
 
 #endif

@@ -3,23 +3,26 @@
 ** it would be more than three quarters full: at most half full cost 24
 ** bytes a key where 16 do (a million External ids or sequence numbers),
 ** and a probe run stays short with the murmur3 finaliser spreading keys.
+** A reserved map has exactly the slots its keys need at that fill.
 */
 #include <stdlib.h>
 
 #include "util/alloc.h"
 #include "util/u64map.h"
 
+/* The home slot of key: the murmur3 finaliser (ids are often sequential)
+** mapped onto [0, cap) by a multiply (any cap, no modulo). */
 static size_t slot_of(uint64_t key, size_t cap)
 {
 	key ^= key >> 33;
-	key *= 0xff51afd7ed558ccdULL;   /* murmur3 finaliser: ids are often sequential */
+	key *= 0xff51afd7ed558ccdULL;
 	key ^= key >> 33;
-	return (size_t)key & (cap - 1);
+	return (size_t)(((unsigned __int128)key * cap) >> 64);
 }
 
-static void grow(gp_u64map *m)
+/* Rehashes m into cap slots (cap * 3 / 4 >= m->n). */
+static void resize(gp_u64map *m, size_t cap)
 {
-	size_t cap = m->cap ? m->cap * 2 : 64;
 	uint64_t *keys = gp_xmalloc(cap * sizeof(*keys));
 	int32_t *vals = gp_xmalloc(cap * sizeof(*vals));
 
@@ -30,7 +33,7 @@ static void grow(gp_u64map *m)
 			continue;
 		size_t s = slot_of(m->keys[i], cap);
 		while (vals[s] >= 0)
-			s = (s + 1) & (cap - 1);
+			s = s + 1 < cap ? s + 1 : 0;
 		keys[s] = m->keys[i];
 		vals[s] = m->vals[i];
 	}
@@ -47,8 +50,21 @@ static size_t find(const gp_u64map *m, uint64_t key)
 	size_t s = slot_of(key, m->cap);
 
 	while (m->vals[s] >= 0 && m->keys[s] != key)
-		s = (s + 1) & (m->cap - 1);
+		s = s + 1 < m->cap ? s + 1 : 0;
 	return s;
+}
+
+static void grow(gp_u64map *m)
+{
+	resize(m, m->cap ? m->cap * 2 : 64);
+}
+
+void gp_u64map_reserve(gp_u64map *m, size_t n)
+{
+	size_t cap = n + n / 3 + 1;   /* n at most three quarters of it */
+
+	if (cap > m->cap)
+		resize(m, cap < 64 ? 64 : cap);
 }
 
 int32_t gp_u64map_add(gp_u64map *m, uint64_t key, int32_t val)

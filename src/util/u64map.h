@@ -2,7 +2,8 @@
 ** A hash map from 64-bit keys to 32-bit values (indices into a record
 ** array): correlation id -> API call, External id -> op range, sequence
 ** number -> kernel.  Open addressing, linear probing, kept at most three
-** quarters full.
+** quarters full; any capacity, not only powers of two, so a map reserved
+** for its keys holds no more slots than it needs.
 **
 ** Ownership: the map owns its slot array; gp_u64map_free() releases it.
 */
@@ -15,8 +16,14 @@
 typedef struct gp_u64map {
 	uint64_t *keys;
 	int32_t *vals;     /* -1 = empty slot */
-	size_t n, cap;     /* cap is 0 or a power of two */
+	size_t n, cap;     /* keys held, slots */
 } gp_u64map;
+
+/* Makes room for n keys in all (the caller knows how many at most), so no
+** key added up to there grows the map: a grown map holds its old slots
+** beside its new ones while it rehashes, and doubling may leave it at
+** twice the slots it needs. */
+void gp_u64map_reserve(gp_u64map *m, size_t n);
 
 /* Sets key -> val (val >= 0), replacing an existing value. */
 void gp_u64map_put(gp_u64map *m, uint64_t key, int32_t val);

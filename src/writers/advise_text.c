@@ -1,12 +1,15 @@
 /*
-** The advise report for people: the GPU and time totals, then each
-** finding with its time at stake (and the time it shares with larger
-** findings, counted there), evidence and change, wrapped at 78 columns.
+** The advise report for people: the GPU, its span and busy time (the
+** denominators of every percentage), then the notices (what the trace
+** cannot tell), then each finding with the time its change saves (and
+** what it would save alone beyond that, shared with the changes above),
+** evidence and change, wrapped at 78 columns.
 ** A sink: it needs the findings (GP_NEED_FINDINGS) and the path.
 */
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "writers/advise_text.h"
 #include "writers/sink.h"
 #include "writers/writer.h"
 
@@ -34,37 +37,73 @@ static void wrap(FILE *out, const char *label, const char *s)
 	fputc('\n', out);
 }
 
+/* Finding x of f for people: its title after pos (0: a notice, "!."), the
+** time its change saves as a share of f's span (named span) and per step,
+** what it shares with the findings above, its evidence and change. */
+static void write_finding(FILE *out, size_t pos, const struct gp_finding *x, const struct gp_findings *f,
+			  const char *span)
+{
+	char d[64];
+
+	if (!pos) {
+		fprintf(out, "\n !. %s\n", x->title);
+	} else {
+		fprintf(out, "\n%2zu. %s\n", pos, x->title);
+		fprintf(out, "     saves:    about %s (%.1f%% of %s", gp_fmt_duration(x->ns, d, sizeof(d)),
+			f->span_ns > 0 ? 100 * x->ns / f->span_ns : 0.0, span);
+		if (f->steps > 1)
+			fprintf(out, "; %s per step", gp_fmt_duration(x->ns / (double)f->steps, d, sizeof(d)));
+		fprintf(out, ")  [%s]\n", x->kind);
+		if (x->overlap_ns > 0)
+			fprintf(out, "     shared:   %s more alone, saved too by the changes above%s%s%s\n",
+				gp_fmt_duration(x->overlap_ns, d, sizeof(d)), *x->overlaps ? " [" : "",
+				x->overlaps, *x->overlaps ? "]" : "");
+	}
+	wrap(out, "evidence: ", x->evidence);
+	wrap(out, "change:   ", x->change);
+}
+
 static int advise_write(gp_sink *s, const struct gp_sink_input *in, gp_error *err)
 {
 	FILE *out = s->out;
-	char d[64], d2[64], of[48];
+	char d[64], d2[64], d3[64];
+	size_t shown = 0;
 
 	if (!in->an || !gp_analysis_has(in->an, GP_NEED_FINDINGS))
 		return gp_err(err, GP_ERR_USAGE, "the advise output needs the findings");
 	const struct gp_findings *f = &in->an->findings;
+	/* the denominators every percentage below uses */
 	fprintf(out, "gpuprof advise: %s\n", in->path);
-	fprintf(out, "GPU %s, %s of kernel time over a %s span\n", f->gpu ? f->gpu : "unknown (use --gpu)",
-		gp_fmt_duration(f->gpu_ns, d, sizeof(d)), gp_fmt_duration(f->span_ns, d2, sizeof(d2)));
-	if (!f->v.n) {
-		fprintf(out, "\nNo findings: nothing above the thresholds.\n");
-		return GP_OK;
-	}
+	fprintf(out, "GPU %s", f->gpu ? f->gpu : "unknown (use --gpu)");
 	if (f->devices > 1)
-		snprintf(of, sizeof(of), "of %d GPUs x the span", f->devices);
-	else
-		snprintf(of, sizeof(of), "of the span");
-	for (size_t i = 0; i < f->v.n && i < s->opts.top; i++) {
-		const struct gp_finding *x = &f->v.v[i];
-		fprintf(out, "\n%2zu. %s\n", i + 1, x->title);
-		fprintf(out, "     at stake: about %s (%.1f%% %s)  [%s]\n", gp_fmt_duration(x->ns, d, sizeof(d)),
-			f->capacity_ns > 0 ? 100 * x->ns / f->capacity_ns : 0.0, of, x->kind);
-		if (x->overlap_ns > 0)
-			fprintf(out, "     shared:   %s more, counted above under [%s]\n",
-				gp_fmt_duration(x->overlap_ns, d, sizeof(d)), x->overlaps);
-		wrap(out, "evidence: ", x->evidence);
-		wrap(out, "change:   ", x->change);
-	}
+		fprintf(out, " x %d", f->devices);
+	fprintf(out, ": GPU span %s, busy %s (%.1f%%), %s of kernel time", gp_fmt_duration(f->span_ns, d, sizeof(d)),
+		gp_fmt_duration(f->busy_ns, d2, sizeof(d2)),
+		f->span_ns > 0 ? 100 * f->busy_ns / (f->span_ns * (f->devices > 1 ? f->devices : 1)) : 0.0,
+		gp_fmt_duration(f->gpu_ns, d3, sizeof(d3)));
+	if (f->steps)
+		fprintf(out, "; %zu steps, median %s", f->steps, gp_fmt_duration(f->step_ns, d, sizeof(d)));
+	fputc('\n', out);
+	for (size_t i = 0; i < f->v.n && shown < s->opts.top; i++)
+		write_finding(out, f->v.v[i].first ? 0 : ++shown, &f->v.v[i], f, "the GPU span");
+	if (!shown)
+		fprintf(out, "\nNo change found that saves more than 0.1%% of the GPU span%s.\n",
+			f->v.n ? " (see the notice above)" : "");
 	return GP_OK;
+}
+
+void gp_advise_text_job(FILE *out, const struct gp_findings *f, size_t nranks)
+{
+	char d[64];
+	size_t shown = 0;
+
+	if (!f->v.n)
+		return;
+	fprintf(out, "Across %zu ranks: the job's GPU span %s (its longest rank's)\n", nranks,
+		gp_fmt_duration(f->span_ns, d, sizeof(d)));
+	for (size_t i = 0; i < f->v.n; i++)
+		write_finding(out, f->v.v[i].first ? 0 : ++shown, &f->v.v[i], f, "the job's GPU span");
+	fputc('\n', out);
 }
 
 const struct gp_sink_ops gp_sink_advise_text = {

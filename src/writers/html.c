@@ -41,13 +41,6 @@ static int cmp_group(const void *pa, const void *pb)
 	return (a->key > b->key) - (a->key < b->key);
 }
 
-static int cmp_i32(const void *pa, const void *pb)
-{
-	int32_t a = *(const int32_t *)pa, b = *(const int32_t *)pb;
-
-	return (a > b) - (a < b);
-}
-
 /* The page's JSON writer: commas between members and elements. */
 struct doc {
 	FILE *out;
@@ -197,7 +190,7 @@ static void write_breakdown(struct doc *d, const gp_breakdown *b)
 	open_c(d, "idle_causes", '[');
 	for (int c = 0; c < GP_IDLE__COUNT; c++) {
 		sep(d);
-		gp_json_string_html(d->out, gp_idle_cause_name(c));
+		gp_json_string_html(d->out, gp_cause_name(c));
 	}
 	close_c(d, ']');
 	open_c(d, "breakdown", '[');
@@ -229,7 +222,7 @@ static void write_breakdown(struct doc *d, const gp_breakdown *b)
 		i64(d, "iter", g->iter);
 		i64(d, "start", g->start);
 		i64(d, "ns", g->end - g->start);
-		str(d, "cause", gp_idle_cause_name(g->cause));
+		str(d, "cause", gp_cause_name(g->cause));
 		str(d, "context", g->context);
 		close_c(d, '}');
 	}
@@ -406,6 +399,44 @@ static void write_memory(struct doc *d, const struct gp_memory *m)
 	free(b);
 }
 
+/* The rows of the critical path the page lists. */
+#define HTML_CRITICAL_ROWS 50
+
+/* The critical path of the whole trace (docs/dependencies.md): its span,
+** its time by cause, and the largest (cause, op, layer) rows. */
+static void write_critical(struct doc *d, const gp_trace *t, const gp_critpath *cp)
+{
+	open_c(d, "critical", '{');
+	if (cp->nwin) {
+		const struct gp_cp_window *w = &cp->win[0];
+		i64(d, "span", w->end - w->start);
+		open_c(d, "causes", '[');
+		for (int c = 0; c < GP_CAUSE__COUNT; c++) {
+			sep(d);
+			gp_json_string_html(d->out, gp_cause_name(c));
+		}
+		close_c(d, ']');
+		open_c(d, "by_cause", '[');
+		for (int c = 0; c < GP_CAUSE__COUNT; c++) {
+			sep(d);
+			fprintf(d->out, "%" PRId64, w->by_cause[c]);
+		}
+		close_c(d, ']');
+	}
+	open_c(d, "rows", '[');
+	for (size_t i = 0; i < cp->nrows && i < HTML_CRITICAL_ROWS; i++) {
+		const struct gp_cp_row *r = &cp->rows[i];
+		open_c(d, NULL, '{');
+		str(d, "cause", gp_cause_name(r->cause));
+		str(d, "op", r->op ? gp_s(t, r->op) : "");
+		str(d, "layer", r->layer ? gp_s(t, r->layer) : "");
+		i64(d, "ns", r->ns);
+		close_c(d, '}');
+	}
+	close_c(d, ']');
+	close_c(d, '}');
+}
+
 static void write_advice(struct doc *d, const struct gp_findings *f)
 {
 	open_c(d, "advice", '[');
@@ -414,7 +445,10 @@ static void write_advice(struct doc *d, const struct gp_findings *f)
 		open_c(d, NULL, '{');
 		str(d, "kind", x->kind);
 		dbl(d, "ns", x->ns);
-		dbl(d, "share", f->capacity_ns > 0 ? x->ns / f->capacity_ns : 0);
+		dbl(d, "share", f->span_ns > 0 ? x->ns / f->span_ns : 0);   /* of the GPU span, as advise says */
+		dbl(d, "shared", x->overlap_ns);
+		str(d, "shared_with", x->overlaps);
+		i64(d, "notice", x->first);
 		i64(d, "count", (int64_t)x->count);
 		str(d, "title", x->title);
 		str(d, "evidence", x->evidence);
@@ -424,8 +458,9 @@ static void write_advice(struct doc *d, const struct gp_findings *f)
 	close_c(d, ']');
 }
 
-/* One input's object (d at an element of "inputs"); with tables its
-** layers, ops, top kernels and roofline too. */
+/* One input's object (d at an element of "inputs"); with tables (the page
+** of one trace) its layers, ops, top kernels, roofline and critical path
+** too. */
 static void write_input(struct doc *d, const char *path, const struct gp_analysis *an, bool tables)
 {
 	open_c(d, NULL, '{');
@@ -436,6 +471,8 @@ static void write_input(struct doc *d, const char *path, const struct gp_analysi
 	write_timeline(d, &an->timeline);
 	write_memory(d, &an->memory);
 	write_advice(d, &an->findings);
+	if (tables && gp_analysis_has(an, GP_NEED_CRITPATH))
+		write_critical(d, an->trace, &an->critpath);
 	close_c(d, '}');
 }
 
@@ -453,56 +490,61 @@ void gp_html_input(FILE *out, const char *path, const struct gp_analysis *an, si
 	write_input(&d, path, an, false);
 }
 
-/* The "ranks" and "steps" of the job: each rank's straggler figures and
-** step times, then per iteration its slowest and fastest rank. */
+/* The "ranks" and "steps" of the job: each rank's step times, time sums
+** and figures at collectives (its wait, the wait it caused the others, the
+** calls it arrived last at; the straggler by arrival), then per iteration
+** its slowest and fastest rank (facts about steps). */
 static void write_ranks(struct doc *d, const struct gp_html_job *job)
 {
-	const struct gp_rank_record **rp = gp_xmalloc(job->n * sizeof(*rp));
-	GP_VEC(int32_t) iters = {0};
-	struct gp_ranks_cmp c;
+	const struct gp_rank_job *j = job->cmp;
+	const struct gp_ranks_cmp *c = &j->steps;
+	bool arrivals = j->coll.ncomplete > 0;
+	int32_t *iters;
+	size_t niters;
 
-	for (size_t i = 0; i < job->n; i++)
-		rp[i] = job->ranks[i].record;
-	gp_ranks_compare(rp, job->n, &c);
 	open_c(d, "ranks", '[');
 	for (size_t i = 0; i < job->n; i++) {
 		const struct gp_html_rank *r = &job->ranks[i];
-		gp_ns fastest = rp[c.fastest]->step_median, vs = r->record->step_median - fastest;
+		const struct gp_rank_record *rec = &j->rec[i];
+		const struct gp_coll_rank_stats *cs = &j->coll.ranks[i];
+		gp_ns fastest = j->rec[c->fastest].step_median, vs = rec->step_median - fastest;
 		open_c(d, NULL, '{');
 		i64(d, "rank", r->id.rank);
 		str(d, "rank_from", gp_rank_source_name(r->id.source));
 		str(d, "path", r->path);
-		i64(d, "step_median", r->record->step_median);
+		i64(d, "step_median", rec->step_median);
 		i64(d, "vs_fastest", vs);
 		dbl(d, "vs_fastest_pct", fastest > 0 ? 100.0 * (double)vs / (double)fastest : 0.0);
-		i64(d, "span", r->record->span);
-		i64(d, "compute", r->record->compute);
-		i64(d, "comm", r->record->comm);
-		i64(d, "memory", r->record->memory);
-		i64(d, "idle", r->record->idle);
-		str(d, "role", job->n < 2 || c.skew == 0 ? "" : i == c.slowest ? "slowest" : i == c.fastest ? "fastest" : "");
+		i64(d, "span", rec->span);
+		i64(d, "compute", rec->compute);
+		i64(d, "comm", rec->comm);
+		i64(d, "memory", rec->memory);
+		i64(d, "idle", rec->idle);
+		/* -1: no collective matched on every rank, the traces cannot tell */
+		i64(d, "wait", arrivals ? cs->wait : -1);
+		i64(d, "caused", arrivals ? cs->caused : -1);
+		i64(d, "times_last", arrivals ? (int64_t)cs->times_last : -1);
+		str(d, "role", (int)i == j->straggler ? "straggler" : "");
 		open_c(d, "steps", '[');
-		for (size_t k = 0; k < r->record->nsteps; k++) {
+		for (size_t k = 0; k < rec->nsteps; k++) {
 			sep(d);
-			fprintf(d->out, "[%" PRId32 ",%" PRId64 "]", r->record->steps[k].iter, r->record->steps[k].time);
-			*gp_vec_push(iters) = r->record->steps[k].iter;
+			fprintf(d->out, "[%" PRId32 ",%" PRId64 "]", rec->steps[k].iter, rec->steps[k].time);
 		}
 		close_c(d, ']');
 		close_c(d, '}');
 	}
 	close_c(d, ']');
-	i64(d, "skew", c.skew);
-	dbl(d, "skew_pct", c.skew_pct);
-	i64(d, "at_stake", c.at_stake);
-	gp_vec_sort(iters, cmp_i32);
+	i64(d, "straggler", j->straggler >= 0 ? job->ranks[j->straggler].id.rank : -1);
+	i64(d, "collectives", (int64_t)j->coll.ncomplete);
+	i64(d, "skew", c->skew);
+	dbl(d, "skew_pct", c->skew_pct);
+	iters = gp_ranks_iters(j->rp, job->n, &niters);
 	open_c(d, "steps", '[');
-	for (size_t k = 0; k < iters.n; k++) {
+	for (size_t k = 0; k < niters; k++) {
 		struct gp_step_cmp s;
-		if (k && iters.v[k] == iters.v[k - 1])
-			continue;
-		gp_ranks_step(rp, job->n, iters.v[k], &s);
+		gp_ranks_step(j->rp, job->n, iters[k], &s);
 		open_c(d, NULL, '{');
-		i64(d, "iter", iters.v[k]);
+		i64(d, "iter", iters[k]);
 		i64(d, "ranks", (int64_t)s.have);
 		i64(d, "median", s.median);
 		i64(d, "fastest_rank", job->ranks[s.fastest].id.rank);
@@ -512,8 +554,7 @@ static void write_ranks(struct doc *d, const struct gp_html_job *job)
 		close_c(d, '}');
 	}
 	close_c(d, ']');
-	gp_vec_free(iters);
-	free(rp);
+	free(iters);
 }
 
 /* The job object: the ranks compared, then the kernel groups of every rank

@@ -8,8 +8,9 @@
 ** gp_html_input) and its kernel groups as kept rows (gp_kgroups_put,
 ** analysis/groups.h), then frees the trace.  The html sink then writes one
 ** page from the parts of every rank (gp_sink_input.job): the ranks
-** compared (their records, analysis/ranks.h) and the groups of every rank,
-** or of one, summed by name (gp_kgroups_add_rows).
+** compared (their records, analysis/ranks.h: steps, and who the others
+** waited for at collectives) and the groups of every rank, or of one,
+** summed by name (gp_kgroups_add_rows).
 **
 ** Ownership: a gp_html_job and its ranks point to what the command owns
 ** (paths, the input texts, the kept rows, the records, the summed groups).
@@ -26,7 +27,7 @@
 /* The results a page of one trace shows. */
 #define GP_HTML_NEEDS                                                                      \
 	(GP_NEED_OPS | GP_NEED_BREAKDOWN | GP_NEED_TOP_GAPS | GP_NEED_MEMORY | GP_NEED_FINDINGS | \
-	 GP_NEED_GROUPS | GP_NEED_TIMELINE)
+	 GP_NEED_GROUPS | GP_NEED_TIMELINE | GP_NEED_CRITPATH)
 
 /* Buckets of the page's busy timeline and memory series. */
 #define GP_HTML_BUCKETS 400
@@ -42,15 +43,16 @@ struct gp_html_rank {
 	const char *path;
 	struct gp_rank_id id;                   /* completed by gp_ranks_order */
 	const char *input;                      /* gp_html_input's text */
-	const struct gp_rank_record *record;    /* its steps and time sums */
 };
 
-/* The page over ranks[0..n) (rank order, n >= 1): the tables and roofline
-** show groups, the groups of every rank or only of rank only_rank when
-** >= 0, summed. */
+/* The page over ranks[0..n) (rank order, n >= 1): their records compared
+** in cmp (its rec[i] is ranks[i]'s: steps, time sums, collectives and the
+** straggler by arrival); the tables and roofline show groups, the groups
+** of every rank or only of rank only_rank when >= 0, summed. */
 struct gp_html_job {
 	const struct gp_html_rank *ranks;
 	size_t n;
+	const struct gp_rank_job *cmp;
 	int32_t only_rank;
 	const struct gp_kgroups *groups;
 };

@@ -31,13 +31,16 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "analysis/attr_graph.h"
 #include "util/fmt.h"
 #include "util/u64map.h"
 #include "writers/sink.h"
 #include "writers/writer.h"
 
-/* The thread id of each GPU's "idle" track; Kineto's stream ids are small. */
+/* The thread id of each GPU's "idle" track and of the critical path's
+** track in its process; Kineto's stream ids and thread ids are smaller. */
 #define IDLE_TID 2147483646
+#define CRITICAL_TID 2147483645
 
 /* A GPU of a document of several traces, for its deviceProperties (which
 ** follow the events: a trace's GPUs are known once it is written). */
@@ -76,6 +79,8 @@ struct pf {
 	/* added to flow, correlation, External ids and sequence numbers (0 for
 	** one trace) */
 	uint64_t flow_base, corr_base, ext_base, seq_base;
+	const gp_critpath *cp;  /* the critical path to mark; NULL: none asked */
+	const gp_deps *deps;    /* its graph (the ranges' names) */
 };
 
 /* Events between progress callbacks. */
@@ -158,6 +163,14 @@ static void begin(struct pf *p, char ph, const char *cat, const char *name, int6
 	put_us(out, ts + p->clock_offset);
 }
 
+/* ,"critical":true when bit i of bits (a gp_critpath's) is set: HTA's mark
+** of the records on the critical path. */
+static void arg_critical(const struct pf *p, const uint8_t *bits, size_t i)
+{
+	if (p->cp && gp_critpath_on(bits, i))
+		fputs(",\"critical\":true", p->out);
+}
+
 /* A complete event's dur (end before start counts 0). */
 static void put_dur(FILE *out, gp_ns s, gp_ns e)
 {
@@ -183,8 +196,8 @@ static void arg_u64(FILE *out, const char *key, uint64_t v)
 
 /* The duration and args of a memcpy or memset slice, as the Kineto reader
 ** reads them back. */
-static void put_mem_op(struct pf *p, gp_ns start, gp_ns end, int32_t device, uint32_t stream, uint64_t corr,
-		       uint64_t ext_id, uint32_t context, uint64_t bytes)
+static void put_mem_op(struct pf *p, size_t unit, gp_ns start, gp_ns end, int32_t device, uint32_t stream,
+		       uint64_t corr, uint64_t ext_id, uint32_t context, uint64_t bytes)
 {
 	FILE *out = p->out;
 
@@ -197,6 +210,8 @@ static void put_mem_op(struct pf *p, gp_ns start, gp_ns end, int32_t device, uin
 		arg_u64(out, "External id", p->ext_base + ext_id);
 	arg_u64(out, "context", context);
 	arg_u64(out, "bytes", bytes);
+	if (p->cp)
+		arg_critical(p, p->cp->unit_on, unit);
 	fputs("}}", out);
 }
 
@@ -423,6 +438,8 @@ static void write_ranges(struct pf *p)
 			if (x->call_stack)
 				arg_str(out, "Call stack", gp_s(t, x->call_stack));
 		}
+		if (p->cp)
+			arg_critical(p, p->cp->range_on, i);
 		fputs("}}", out);
 	}
 }
@@ -446,6 +463,8 @@ static void write_apis(struct pf *p, const bool *launch)
 		arg_u64(out, "correlation", p->corr_base + a->corr);
 		if (a->ext_id)
 			arg_u64(out, "External id", p->ext_base + a->ext_id);
+		if (p->cp)
+			arg_critical(p, p->cp->api_on, i);
 		fputs("}}", out);
 	}
 }
@@ -523,7 +542,13 @@ static void write_kernels(struct pf *p, const struct gp_analysis *an)
 			arg_u64(out, "graph id", kd->graph_id);
 			arg_u64(out, "graph node id", kd->graph_node);
 		}
+		/* replayed from a graph: what its op rests on (report's graph
+		** column); its flow starts at the graph launch */
+		if (t->attrs && t->attrs[k].graph != GP_GRAPH_NONE)
+			arg_str(out, "graph replay", gp_graph_state_name(t->attrs[k].graph));
 		kernel_model_args(out, an, k);
+		if (p->cp)
+			arg_critical(p, p->cp->unit_on, k);
 		fputs("}}", out);
 	}
 }
@@ -541,7 +566,8 @@ static void write_copies(struct pf *p)
 		snprintf(name, sizeof(name), "Memcpy %s (%s -> %s)", gp_copy_kind_name(m->copy_kind),
 			 gp_mem_kind_name(m->src_kind), gp_mem_kind_name(m->dst_kind));
 		begin(p, 'X', "gpu_memcpy", name, m->device, m->stream, m->start);
-		put_mem_op(p, m->start, m->end, m->device, m->stream, m->corr, m->ext_id, m->context, m->bytes);
+		put_mem_op(p, t->kernels.n + i, m->start, m->end, m->device, m->stream, m->corr, m->ext_id, m->context,
+			   m->bytes);
 	}
 	for (size_t i = 0; i < t->memsets.n; i++) {
 		const struct gp_memset *m = &t->memsets.v[i];
@@ -549,8 +575,50 @@ static void write_copies(struct pf *p)
 			continue;
 		snprintf(name, sizeof(name), "Memset (%s)", gp_mem_kind_name(m->mem_kind));
 		begin(p, 'X', "gpu_memset", name, m->device, m->stream, m->start);
-		put_mem_op(p, m->start, m->end, m->device, m->stream, m->corr, m->ext_id, m->context, m->bytes);
+		put_mem_op(p, t->kernels.n + t->memcpys.n + i, m->start, m->end, m->device, m->stream, m->corr,
+			   m->ext_id, m->context, m->bytes);
 	}
+}
+
+/* The synchronizations as Kineto's cuda_sync events on their stream: a
+** wait for an event names the event, and the record call and stream when
+** the trace knows them (the dependency graph's event edges read back). */
+static void write_syncs(struct pf *p)
+{
+	static const char *const names[GP_SYNC__COUNT] = {
+		[GP_SYNC_UNKNOWN] = "Sync", [GP_SYNC_EVENT] = "Event Sync", [GP_SYNC_STREAM_WAIT] = "Stream Wait Event",
+		[GP_SYNC_STREAM] = "Stream Sync", [GP_SYNC_CONTEXT] = "Context Sync",
+	};
+	const gp_trace *t = p->t;
+	FILE *out = p->out;
+	gp_u64map rec = {0};
+
+	for (size_t i = 0; i < t->event_records.n; i++)
+		gp_u64map_put(&rec, t->event_records.v[i].corr, (int64_t)i);
+	for (size_t i = 0; i < t->syncs.n; i++) {
+		const struct gp_sync *y = &t->syncs.v[i];
+		const char *name = names[y->kind < GP_SYNC__COUNT ? y->kind : GP_SYNC_UNKNOWN];
+		if (!in_window(p, y->start, y->end))
+			continue;
+		begin(p, 'X', "cuda_sync", name, y->device, y->stream, y->start);
+		put_dur(out, y->start, y->end);
+		fputs(",\"args\":{\"cuda_sync_kind\":", out);
+		gp_json_string(out, name);
+		fputs(",\"device\":", out);
+		put_i64(out, doc_pid(p, y->device));
+		fprintf(out, ",\"stream\":%" PRIu32, y->stream);
+		arg_u64(out, "correlation", p->corr_base + y->corr);
+		arg_u64(out, "context", y->context);
+		if (y->event_id)
+			arg_u64(out, "wait_on_cuda_event_id", y->event_id);
+		int64_t r = y->record_corr ? gp_u64map_get(&rec, y->record_corr) : -1;
+		if (r >= 0) {
+			arg_u64(out, "wait_on_stream", t->event_records.v[r].stream);
+			arg_u64(out, "wait_on_cuda_event_record_corr_id", p->corr_base + y->record_corr);
+		}
+		fputs("}}", out);
+	}
+	gp_u64map_free(&rec);
 }
 
 /* One flow: start at (spid, stid, sts), finish bound to the slice that
@@ -643,10 +711,10 @@ static void write_idle(struct pf *p, const struct gp_breakdown *b)
 			j++;
 		if (!p->all && (g->start < p->ws || g->end > p->we))
 			continue;
-		begin(p, 'X', "gpu_idle", gp_idle_cause_name(cause), g->device, IDLE_TID, g->start);
+		begin(p, 'X', "gpu_idle", gp_cause_name(cause), g->device, IDLE_TID, g->start);
 		put_dur(p->out, g->start, g->end);
 		fputs(",\"args\":{\"cause\":", p->out);
-		gp_json_string(p->out, gp_idle_cause_name(cause));
+		gp_json_string(p->out, gp_cause_name(cause));
 		if (g->iter >= 0)
 			fprintf(p->out, ",\"iteration\":%" PRId32, g->iter);
 		if (j < b->ngaps && top[j]->device == g->device && top[j]->start == g->start && top[j]->context) {
@@ -656,6 +724,51 @@ static void write_idle(struct pf *p, const struct gp_breakdown *b)
 		fputs("}}", p->out);
 	}
 	free(top);
+}
+
+/* The critical path (export --critical-path) as a track of its process,
+** "critical path": a slice per piece of the walk from the last work back
+** to the first, named by its cause, what held it in its args (the kernel,
+** call or range, and where it ran); HTA's "critical" arg marks the records
+** themselves (arg_critical). */
+static void write_critical(struct pf *p)
+{
+	const gp_trace *t = p->t;
+	const gp_critpath *cp = p->cp;
+
+	if (!cp || !cp->pieces.n)
+		return;
+	meta(p, "thread_name", cp->pid, CRITICAL_TID, "name", "critical path", 0);
+	meta(p, "thread_sort_index", cp->pid, CRITICAL_TID, "sort_index", NULL, -2);
+	for (size_t i = 0; i < cp->pieces.n; i++) {
+		const struct gp_piece *x = &cp->pieces.v[i];
+		const char *what = NULL;
+		if (!in_window(p, x->start, x->end))
+			continue;
+		switch (x->of) {
+		case GP_PIECE_UNIT:
+			what = (size_t)x->idx < t->kernels.n ? gp_s(t, gp_kernel_short_name_of(t, &t->kernels.v[x->idx]))
+				: gp_unit_kind(t, (size_t)x->idx) == GP_UNIT_COPY ? "memcpy" : "memset";
+			break;
+		case GP_PIECE_API:
+			what = gp_s(t, gp_api_def(t, &t->apis.v[x->idx])->name);
+			break;
+		case GP_PIECE_RANGE:
+			what = gp_s(t, gp_deps_text(p->deps, t->ranges.v[x->idx].text));
+			break;
+		default:
+			break;
+		}
+		begin(p, 'X', "critical_path", gp_cause_name(x->cause), cp->pid, CRITICAL_TID, x->start);
+		put_dur(p->out, x->start, x->end);
+		fputs(",\"args\":{\"cause\":", p->out);
+		gp_json_string(p->out, gp_cause_name(x->cause));
+		if (what)
+			arg_str(p->out, "what", what);
+		fprintf(p->out, ",\"on\":\"%s %" PRIu32 ":%" PRIu32 "\"", x->cpu ? "thread" : "stream", x->lane_a,
+			x->lane_b);
+		fputs("}}", p->out);
+	}
 }
 
 /* Each stream's queue depth over time (the breakdown's series, b run with
@@ -758,8 +871,10 @@ static void write_events(struct pf *p, const struct gp_analysis *an)
 
 	/* the bulk of the events: a range, API call, kernel (and its flow),
 	** copy each; names, idle slices and counters are few */
-	p->total = t->ranges.n + t->apis.n + 2 * t->kernels.n + t->memcpys.n + t->memsets.n;
+	p->total = t->ranges.n + t->apis.n + 2 * t->kernels.n + t->memcpys.n + t->memsets.n + t->syncs.n;
 	p->all = an->opts.window_start == 0 && an->opts.window_end == 0;
+	p->cp = gp_analysis_has(an, GP_NEED_CRITPATH) ? &an->critpath : NULL;
+	p->deps = &an->deps;
 	size_t nacts;
 	struct gp_activity *acts = gp_trace_activities(t, &nacts);
 	bool *launch = gp_xcalloc(t->apis.n ? t->apis.n : 1, sizeof(*launch));
@@ -772,8 +887,10 @@ static void write_events(struct pf *p, const struct gp_analysis *an)
 	write_apis(p, launch);
 	write_kernels(p, an);
 	write_copies(p);
+	write_syncs(p);
 	write_flows(p);
 	write_idle(p, &an->breakdown);
+	write_critical(p);
 	write_counters(p, an);
 	write_depth(p, &an->breakdown);
 	free(launch);

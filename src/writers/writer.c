@@ -124,23 +124,6 @@ int gp_columns_select(const struct gp_column *cols, int ncols, const char *list,
 	return n;
 }
 
-const char *gp_fmt_bytes(double bytes, char *buf, size_t size)
-{
-	static const char *const unit[] = {"KiB", "MiB", "GiB", "TiB", "PiB"};
-	int u = -1;
-
-	if (bytes < 1024) {
-		snprintf(buf, size, "%.0f B", bytes);
-		return buf;
-	}
-	while (bytes >= 1024 && u < 4) {
-		bytes /= 1024;
-		u++;
-	}
-	snprintf(buf, size, "%.2f %s", bytes, unit[u]);
-	return buf;
-}
-
 const char *gp_column_header(const struct gp_column *c, char *buf, size_t size)
 {
 	if (c->unit == GP_UNIT_NONE)
@@ -164,18 +147,5 @@ const char *gp_cell_human(const struct gp_column *c, const char *v, char *buf, s
 		gp_fmt_duration(fabs(x), buf + (x < 0), size - 1);
 	else
 		gp_fmt_bytes(fabs(x), buf + (x < 0), size - 1);
-	return buf;
-}
-
-const char *gp_fmt_duration(double ns, char *buf, size_t size)
-{
-	if (ns < 1e3)
-		snprintf(buf, size, "%.0f ns", ns);
-	else if (ns < 1e6)
-		snprintf(buf, size, "%.3f us", ns / 1e3);
-	else if (ns < 1e9)
-		snprintf(buf, size, "%.3f ms", ns / 1e6);
-	else
-		snprintf(buf, size, "%.3f s", ns / 1e9);
 	return buf;
 }

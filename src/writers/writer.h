@@ -17,6 +17,7 @@
 #include <stdio.h>
 
 #include "util/error.h"
+#include "util/fmt.h"
 
 /* The unit of a column's numbers.  A command writes them raw (integer
 ** nanoseconds, bytes); the table writer shows them in human units
@@ -104,12 +105,6 @@ const char *gp_name_list(const char *const *names, char *buf, size_t size);
 /* The row writers' names as gp_name_list writes them. */
 const char *gp_writer_names(char *buf, size_t size);
 
-/* Formats ns as a human duration ("1.234 ms") into buf; returns buf. */
-const char *gp_fmt_duration(double ns, char *buf, size_t size);
-
-/* Formats a byte count in binary units ("512 B", "1.50 KiB", "19.91
-** GiB") into buf; returns buf. */
-const char *gp_fmt_bytes(double bytes, char *buf, size_t size);
 
 /* Column c's header for csv/tsv: with its unit ("Total (ns)") when it has
 ** one, else the header itself; written into buf when composed. */

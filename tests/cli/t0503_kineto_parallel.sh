@@ -2,7 +2,8 @@
 # on several threads (GPUPROF_PARALLEL_MIN_BYTES=0 splits even small files)
 # and a .json.gz inflated on a second thread give byte-identical `info` and
 # `report` (all columns) output, errors and exit codes to the one-thread
-# parse (GPUPROF_THREADS=1).  A part starts at a "}" "," newline "{" found
+# parse (GPUPROF_THREADS=1).  A part starts at an event boundary (the
+# bytes between the file's first two events, docs/kineto.md "Threads") found
 # near a split point (1/n, 2/n... of the file for n threads); each file
 # below puts a different kind of text at those points (the comment over
 # each group says which), so one thread count per file is enough unless it
@@ -72,8 +73,23 @@ t = open(d + "/tail.json").read()
 pos = t.index('"name": "', len(t) * 3 // 4) + 9
 open(d + "/rawnl.json", "w").write(t[:pos] + "a\nb" + t[pos:])
 open(d + "/trunc.json", "w").write(t[:len(t) * 4 // 5])
-# the bare array form is read in one pass
+# the bare array form (the Chrome trace array torch.autograd.profiler writes)
 open(d + "/array.json", "w").write("[\n" + ",\n".join(json.dumps(e) for e in ev) + "\n]\n")
+# json.dump's own layouts of the whole document: "}, {", "},{", indent=2
+full = dict(traceEvents=ev, **doc)
+json.dump(full, open(d + "/dump.json", "w"))
+json.dump(full, open(d + "/dumpmin.json", "w"), separators=(",", ":"))
+json.dump(full, open(d + "/dump2.json", "w"), indent=2)
+# libkineto 2.x: an event's fields on lines of their own, args below
+def kineto_event(e):
+    a = e.get("args")
+    f = ", ".join(json.dumps(k) + ": " + json.dumps(v) for k, v in e.items() if k != "args")
+    s = "  {\n    " + f
+    if a is not None:
+        s += ",\n    \"args\": {\n      " + ", ".join(json.dumps(k) + ": " + json.dumps(v) for k, v in a.items()) + "\n    }"
+    return s + "\n  }"
+open(d + "/kineto2.json", "w").write("{\n  \"schemaVersion\": 1,\n  \"traceEvents\": [\n" +
+                                     ",\n".join(kineto_event(e) for e in ev) + "\n  ]\n}\n")
 PY
 # Generated variants (same events):
 #   gen.json     libkineto's layout, header keys first: the ordinary split
@@ -82,13 +98,17 @@ PY
 #   indent.json  pretty-printed, one event over many lines, nested objects
 #                closing on their own lines ("}" lines that are not events)
 #   crlf.json    CRLF line ends: a "\r" between "," and the newline
-#   array.json   the bare array form: never split, parsed in one pass
+#   array.json   the bare array form: split after a synthetic "["
+#   dump.json, dumpmin.json, dump2.json  json.dump's default ("}, {"),
+#                minified ("},{") and indent=2 layouts
+#   kineto2.json libkineto 2.x: "  {\n    \"ph\": ..." with args on lines
+#                of their own
 #   gen.json.gz  gzip: inflated on a second thread (2 threads is the case)
 #   tricky.json  look-alikes at the points 3 threads (1/3: "},\n  {" inside
 #                a long string, escaped) and 2 threads (1/2: a nested list
 #                of objects over many lines, a real "},\n  {" at depth 4)
-#                pick; both must be rejected as split points
-for f in gen.json tail.json indent.json crlf.json array.json; do
+#                pick; the part before a wrong one parses on through it
+for f in gen.json tail.json indent.json crlf.json array.json dump.json dumpmin.json dump2.json kineto2.json; do
 	same_output "$TMP/$f"
 done
 same_output "$TMP/gen.json.gz" 2

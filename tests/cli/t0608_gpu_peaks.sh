@@ -51,7 +51,7 @@ assert_grep '^gpu 0 +NVIDIA Test GPU, 108 SMs, cc 8.0, 39.4 GiB, peaks Ampere sm
 # 108 SMs x 1.41 GHz x 128 = 19.5 FP32; x 2048 = 311.9 FP16 tensor (the A100's 19.5, 312); 1555 GB/s
 assert_grep "^note [0-9]+ +gpu 0 \(NVIDIA Test GPU\): not in the GPU table; peaks estimated from the trace's properties \(108 SMs, cc 8.0, 1.41 GHz, 1555 GB/s\): 19.5 FP32, 311.9 FP16 tensor TFLOP/s dense" "$TMP/out"
 run_ok "$GPUPROF" advise "$TMP/g.sqlite"
-assert_grep '^GPU Ampere sm_80 \(estimated\), ' "$TMP/out"
+assert_grep '^GPU Ampere sm_80 \(estimated\)( x [0-9]+)?: ' "$TMP/out"
 run_ok "$GPUPROF" html -o "$TMP/g.html" "$TMP/g.sqlite"
 assert_grep '"gpu":"Ampere sm_80 \(estimated\)"' "$TMP/g.html"
 assert_grep 'not in the GPU table; peaks estimated' "$TMP/g.html"
@@ -62,7 +62,7 @@ paste "$TMP/est" "$TMP/row" | awk -F'\t' '$1 != "na" { n++; d = $1 - $2; if (d <
 	END { exit bad || n < 20 }' || fail "eff on the estimate differs from eff on the A100 row"
 # --gpu takes the estimate's place
 run_ok "$GPUPROF" advise --gpu "A100-SXM4-40GB" "$TMP/g.sqlite"
-assert_grep '^GPU A100-SXM4-40GB, ' "$TMP/out"
+assert_grep '^GPU A100-SXM4-40GB( x [0-9]+)?: ' "$TMP/out"
 
 # --gpu list: the whole table, one line per row; --gpu takes every name
 run_ok "$GPUPROF" report --gpu list
@@ -72,7 +72,7 @@ n=$(grep -cE '^[A-Za-z0-9].* +[0-9]+ +[0-9]+\.[0-9] +[0-9.]+ ' "$TMP/list")
 for name in "A100-PCIE-40GB" "MI210" "RTX 3050 Laptop" "RTX PRO 6000 Blackwell" "GH200 144GB" "H20" "B300"; do
 	assert_grep "^$name " "$TMP/list"
 	run_ok "$GPUPROF" advise --gpu "$name" "$TMP/g.sqlite"
-	assert_grep "^GPU $name, " "$TMP/out"
+	assert_grep "^GPU $name( x [0-9]+)?: " "$TMP/out"
 done
 expect_exit 2 "$GPUPROF" advise --gpu "Voodoo 5" "$TMP/g.sqlite"
 # docs/op-model.md lists every row of the table

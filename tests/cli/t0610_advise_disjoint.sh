@@ -1,9 +1,10 @@
-# advise's times at stake are disjoint: on every trace in testdata and on
-# generated ones (1 to 4 streams, every format) they sum to at most the GPU
-# time (span x devices with activity; info's duration bounds the span), and
-# a finding that shares time with a larger one says with which.  The HTA
-# step trace (130 tiny kernels on a GP100) once summed to 117% of its span:
-# its idle gaps are also the launch gaps before tiny kernels.
+# advise's savings are disjoint: on every trace in testdata and on
+# generated ones (1 to 4 streams, every format) each finding saves what its
+# change adds to the ones above it (the changes applied together, re-timed
+# on the dependency graph), so the savings sum to at most the GPU span
+# (info's duration bounds it) and their shares to at most 100%; a finding
+# whose own saving the ones above already took in part says how much, and
+# names those that change the same work, all ranked above it.
 need_testdata
 find "$TESTDATA" -type f \( -name '*.sqlite' -o -name '*.sql' -o -name '*.nvvp' -o -name '*.json' \
 	-o -name '*.json.gz' \) -not -path '*/expected/*' | sort >"$TMP/files"
@@ -36,27 +37,33 @@ for line in open(d + "/index"):
         continue                     # not a trace advise reads
     devices = max(1, len(open("%s/d%s.csv" % (d, n)).read().splitlines()) - 1)
     text = open("%s/t%s.txt" % (d, n)).read()
-    total = sum(r["time_ns"] for r in rows)
-    cap = (info.get("duration_ns") or 0) * devices
+    ranked = [r for r in rows if r["saving_ns"] is not None]   # notices save nothing
+    total = sum(r["saving_ns"] for r in ranked)
+    cap = info.get("duration_ns") or 0
     assert total <= cap + len(rows), (f, total, cap, rows)
-    assert sum(r["share"] for r in rows) <= 1 + 0.0001 * len(rows), (f, rows)
-    for r in rows:
-        assert (r["overlap_ns"] > 0) == (r["overlaps"] != ""), (f, r)
-        if r["overlap_ns"] > 0:
+    assert sum(r["saving_pct"] for r in ranked) <= 100 + 0.01 * len(rows), (f, rows)
+    alone = [r["alone_ns"] for r in ranked]
+    assert alone == sorted(alone, reverse=True), (f, alone)
+    for r in ranked:
+        assert abs(r["shared_ns"] - max(0, r["alone_ns"] - r["saving_ns"])) <= 1, (f, r)
+        assert r["shared_with"] == "" or r["shared_ns"] > 0, (f, r)
+        if r["shared_ns"] > 0:
             shared += 1
-            assert "counted above under [%s]" % r["overlaps"] in text, (f, r["kind"])
-            # the ones it shares with rank above it (finding: its place)
-            above = [q["kind"] for q in rows if q["finding"] < r["finding"]]
-            assert all(k in above for k in r["overlaps"].split(", ")), (f, r, above)
+            assert "saved too by the changes above" in text, (f, r["kind"])
+        if r["shared_with"]:
+            assert "saved too by the changes above [%s]" % r["shared_with"] in text, (f, r["kind"])
+            above = [q["kind"] for q in rows if q["position"] < r["position"]]
+            assert all(k in above for k in r["shared_with"].split(", ")), (f, r, above)
     checked += 1
 assert checked >= 40, checked
 assert shared >= 3, shared
 PY
 
-# the HTA step trace: tiny-kernels' gaps are the idle gaps, counted once;
-# the breakdown puts them on the host launching (6.829 ms), so host-launch
-# claims them too and shares all of it with tiny-kernels; no idle time is
-# left unexplained, so idle-gaps stays silent
+# the HTA step trace (130 tiny kernels on a GP100, the CPU issuing them):
+# tiny-kernels and cpu-bound make the same change (the ops' CPU time gone),
+# so the second saves nothing beyond the first and says so; the breakdown
+# puts 4.684 ms of the idle time on the ops, which cpu-bound states; the
+# untraced share of the idle time (25%) is noticed first
 f=$TESTDATA/hta/with_gpu_user_annotation/step_based_trace_2543932.json.gz
 run_ok "$GPUPROF" advise -f json "$f"
 cp "$TMP/out" "$TMP/advise.json"
@@ -65,10 +72,11 @@ python3 - "$TMP/advise.json" "$TMP/out" <<'PY' || fail "HTA step trace"
 import json, sys
 rows = {r["kind"]: r for r in map(json.loads, open(sys.argv[1]))}
 bd = {r["part"]: r["time_ns"] for r in map(json.loads, open(sys.argv[2])) if r["iteration"] is None}
-tiny, host = rows["tiny-kernels"], rows["host-launch"]
-assert tiny["finding"] == 1 and host["overlaps"] == "tiny-kernels", rows
-assert host["involved_ns"] == bd["idle_host_launch"] == 6829000, (host, bd)
-assert host["time_ns"] + host["overlap_ns"] == host["involved_ns"], host
-assert "idle-gaps" not in rows and bd["idle_other"] == 0, rows
-assert sum(r["share"] for r in rows.values()) <= 1, rows
+tiny, cpu, cover = rows["tiny-kernels"], rows["cpu-bound"], rows["coverage"]
+assert cover["position"] == 1 and cover["saving_ns"] is None, rows
+assert tiny["position"] == 2 and cpu["position"] == 3 and cpu["shared_with"] == "tiny-kernels", rows
+assert cpu["involved_ns"] == bd["idle_cpu_op"] == 4684000, (cpu, bd)
+assert cpu["saving_ns"] == 0 and cpu["shared_ns"] == cpu["alone_ns"] > 0, cpu
+assert 0 < tiny["saving_ns"] <= bd["idle"], (tiny, bd)
+assert cover["involved_ns"] == bd["idle_untraced"] + bd["idle_unknown"], (cover, bd)
 PY

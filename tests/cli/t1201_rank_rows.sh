@@ -38,7 +38,7 @@ cp "$TMP/out" "$TMP/got"
 expect_ranks "$TMP/got" 1:"$H/trace_compare/base/base.json.gz" 1:"$H/trace_compare/test/test.json.gz"
 assert_grep "^gpuprof summary: note: $H/trace_compare/test/test.json.gz: rank 1 also given by file 1" "$TMP/err"
 # advise: each rank's findings as alone, under Rank (the distributed rank;
-# the finding's place is "finding"); json too
+# the finding's place is "position"); json too
 CMD=advise
 run_ok "$GPUPROF" advise -f csv "$H/trace_filter/sampled_rank-0.json.gz" "$H/trace_filter/sampled_rank-1.json.gz"
 sed 1d "$TMP/out" | grep -v '^"all",' >"$TMP/got"
@@ -47,8 +47,12 @@ run_ok "$GPUPROF" advise -f json "$H/trace_filter"
 python3 - "$TMP/out" <<'PY' || fail "advise json"
 import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1])]
-assert {r["rank"] for r in rows} == {0, 1}, rows
-assert all(isinstance(r["finding"], int) for r in rows)
+# the job's row first (rank null): rank 1 is the straggler by arrival
+# (t1231 checks the arrivals), then each rank's own findings
+assert rows[0]["rank"] is None and rows[0]["kind"] == "straggler", rows[0]
+assert rows[0]["title"].startswith("rank 1 is the straggler"), rows[0]
+assert {r["rank"] for r in rows[1:]} == {0, 1}, rows
+assert all(isinstance(r["position"], int) for r in rows)
 PY
 # names: rank-3, rank3, _3. and the position when nothing says
 G=$TMP/g; mkdir "$G"

@@ -2,7 +2,11 @@
 # Kineto JSON (tests/tools/kineto_steps.py: a kernel belongs to step N when
 # its launch call starts inside ProfilerStep#N; a step runs from its first
 # kernel's start to its last kernel's end): a rank's median step, the
-# slowest and fastest rank, the skew.  Its sums are breakdown's "all" rows.
+# slowest and fastest rank, the skew; and tests/tools/coll_oracle.py --job:
+# each rank's wait at the collectives matched on every rank, the wait it
+# caused, the calls it was last at, the straggler (none among these three
+# files of two jobs; trace_filter's two ranks alone: rank 1).  Its sums
+# are breakdown's "all" rows.
 need_testdata
 H=$TESTDATA/hta
 F0=$H/trace_filter/sampled_rank-0.json.gz F1=$H/trace_filter/sampled_rank-1.json.gz
@@ -15,7 +19,10 @@ python3 - "$TMP/ranks.csv" "$TMP/steps.csv" "$F0" "$F1" "$F2" "$TOP/tests/tools"
 import csv, sys
 sys.path.insert(0, sys.argv[6])
 from kineto_steps import steps, median
+from coll_oracle import job
 ranks = list(csv.DictReader(open(sys.argv[1])))
+cst, ncalls, _, straggler = job(sys.argv[3:6])
+assert ncalls > 0
 st = [steps(p) for p in sys.argv[3:6]]
 med = [median(list(s.values())) for s in st]
 assert [int(r["Rank"]) for r in ranks] == [0, 1, 1], ranks
@@ -24,8 +31,8 @@ for i, r in enumerate(ranks):
     assert int(r["Steps"]) == len(st[i]), (i, r["Steps"], st[i])
     assert int(r["Median step (ns)"]) == med[i], (i, r["Median step (ns)"], med[i])
     assert int(r["vs fastest (ns)"]) == med[i] - med[fast], (i, r)
-    want = "slowest" if i == slow else "fastest" if i == fast else ""
-    assert r["Role"] == want, (i, r["Role"], want)
+    assert (int(r["Waited (ns)"]), int(r["Caused (ns)"]), int(r["Last"])) == (cst[i][3], cst[i][4], cst[i][2]), (i, r, cst[i])
+    assert r["Role"] == ("straggler" if i == straggler else ""), (i, r["Role"], straggler)
 rows = list(csv.DictReader(open(sys.argv[2])))
 iters = sorted(set(n for s in st for n in s))
 assert [int(r["Iter"]) for r in rows] == iters, rows
@@ -39,6 +46,18 @@ for r in rows:
     assert (int(r["Fastest"]), int(r["Fastest time (ns)"])) == (rk[fi], lo), r
     assert (int(r["Slowest"]), int(r["Slowest time (ns)"])) == (rk[si], hi), r
     assert int(r["Skew (ns)"]) == hi - lo, r
+PY
+# trace_filter's ranks alone: rank 1 is the straggler, by arrival
+run_ok "$GPUPROF" ranks -f csv "$F1" "$F0"
+python3 - "$TMP/out" "$F0" "$F1" "$TOP/tests/tools" <<'PY' || fail "trace_filter's straggler"
+import csv, sys
+sys.path.insert(0, sys.argv[4])
+from coll_oracle import job
+cst, ncalls, _, straggler = job(sys.argv[2:4])
+assert straggler == 1, straggler
+for i, r in enumerate(csv.DictReader(open(sys.argv[1]))):
+    assert (int(r["Waited (ns)"]), int(r["Caused (ns)"]), int(r["Last"])) == (cst[i][3], cst[i][4], cst[i][2]), (i, r, cst[i])
+    assert r["Role"] == ("straggler" if i == 1 else ""), r
 PY
 # the sums are breakdown's whole-trace rows of each file, summed over devices
 for f in "$F0" "$F2"; do

@@ -1,7 +1,8 @@
 # The MPI build (issue 12 item 6; make check builds build/mpi/gpuprof when
 # OpenMPI is installed): mpirun -n 1, 2 and 4 give the output of the
-# single-process run, for breakdown, ranks and summary over a directory of
-# ranks; a missing and a corrupt file on some processes give their errors,
+# single-process run, for breakdown, ranks, summary and advise (the ranks'
+# records travel with their collectives) over a directory of ranks; a
+# missing and a corrupt file on some processes give their errors,
 # by name, and every process ends (no hang: the run is bounded by timeout).
 MPIGP=$TOP/build/mpi/gpuprof
 if ! command -v mpirun >/dev/null 2>&1 || [ ! -x "$MPIGP" ]; then
@@ -17,7 +18,8 @@ for r in 0 1 2 3 4; do
 	"$GEN" --format kineto -n 400 --seed $((r + 1)) -o "$D/rank$r.json" >/dev/null || fail gen
 done
 "$GEN" --format nsys -n 300 --seed 9 -o "$D/rank5.sqlite" >/dev/null || fail gen
-for args in "breakdown -f csv" "breakdown --view streams" "ranks -f json" "ranks --view steps" "summary -f tsv"; do
+for args in "breakdown -f csv" "breakdown --view streams" "ranks -f json" "ranks --view steps" "summary -f tsv" \
+	"advise -f csv"; do
 	run_ok "$GPUPROF" $args "$D"
 	cp "$TMP/out" "$TMP/single"
 	for np in 1 2 4; do

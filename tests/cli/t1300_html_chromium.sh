@@ -1,8 +1,8 @@
 # gpuprof html opened in headless Chromium: the page's script ran without
 # a JavaScript error (none in #errors, none "Uncaught" on the console),
-# every chart and table drew the number of marks computed from `report`
-# rows by tests/tools/html_marks.py and, for Kineto traces, from the raw
-# JSON alone by tests/tools/kineto_page_counts.py (iterations, kernel names), and hostile names from a crafted trace
+# every chart and table drew the number of marks computed from `report`,
+# `advise` and `breakdown --view critical` rows by tests/tools/html_marks.py
+# and, for Kineto traces, from the raw JSON alone by tests/tools/kineto_page_counts.py (iterations, kernel names), and hostile names from a crafted trace
 # (</script>, an <img onerror>, quotes, U+2028) show as text with no element
 # injected; the same for the page of several ranks (one step-time series
 # per rank, each iteration's slowest rank).  Saves screenshots of a
@@ -32,8 +32,9 @@ check_marks() {
 	"$GPUPROF" report -f json -c device,iter,layer,op,params,flops,bytes,kernel "$1" >"$TMP/report.json" ||
 		fail "report $1"
 	"$GPUPROF" advise -f json "$1" >"$TMP/advise.json" || fail "advise $1"
+	"$GPUPROF" breakdown --view critical -f json -n 1000000 "$1" >"$TMP/critical.json" || fail "breakdown $1"
 	open_page "$TMP/page.html"
-	python3 tests/tools/html_marks.py "$TMP/report.json" "$TMP/advise.json" "$TMP/dom" 25 ||
+	python3 tests/tools/html_marks.py "$TMP/report.json" "$TMP/advise.json" "$TMP/dom" 25 "$TMP/critical.json" ||
 		fail "$1: marks differ from the report's rows"
 	case $1 in
 	*.json|*.json.gz) python3 tests/tools/kineto_page_counts.py "$TMP/dom" "$1" 25 ||
@@ -49,6 +50,19 @@ timeout 120 chromium --headless --no-sandbox --disable-gpu --user-data-dir="$TMP
 	fail "chromium --screenshot failed"
 [ "$(head -c 8 "$TMP/html-report.png" | od -An -tx1 | tr -d ' ')" = 89504e470d0a1a0a ] || fail "the screenshot is not a PNG"
 [ "${UPDATE_SCREENSHOT:-}" = 1 ] && cp "$TMP/html-report.png" docs/img/html-report.png
+
+# the page's busy share is of the GPU span, as advise's header says it
+run_ok "$GPUPROF" advise "$TMP/gen.json"
+python3 - "$TMP/dom" "$TMP/out" <<'EOF' || fail "the page's GPU span and busy share differ from advise's"
+import re, sys
+dom, advise = open(sys.argv[1]).read(), open(sys.argv[2]).read()
+table = dom.split('id="idle-causes"')[1].split("</table>")[0]
+head = re.findall(r"<th>([^<]*)</th>", table)
+row = re.findall(r"<td>([^<]*)</td>", table)
+want = re.search(r"GPU span ([0-9.]+ [a-z]+), busy ([0-9.]+ [a-z]+) \(([0-9.]+%)\)", advise)
+assert head[1:3] == ["GPU span", "Busy (share of the GPU span)"], head
+assert row[1] == want.group(1) and row[2] == "%s (%s)" % (want.group(2), want.group(3)), (row, want.groups())
+EOF
 
 # 2. hostile names: a kernel, an op and a layer renamed
 hostile='</script><img src=x onerror=alert(1)>"'"'"
@@ -85,7 +99,7 @@ grep -q '&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;"'"'"'</td>' "$TMP/dom
 grep -q '&lt;svg onload=alert(2)&gt;&amp;amp;' "$TMP/dom" || fail "the hostile layer name is not shown as text"
 
 # 3. several ranks: the generated trace, the hostile one, a third stretched
-# by 1.25 (the straggler) and another seed's make a job; the page draws one step-time
+# by 1.25 (the slowest steps) and another seed's make a job; the page draws one step-time
 # series per rank with a point per iteration and marks each iteration's
 # slowest rank as tests/tools/html_job_marks.py computes them from the raw
 # JSON; the hostile names stay text.  Screenshot: docs/img/html-ranks.png.

@@ -2,7 +2,10 @@
 # the job whose figures match the ones tests/tools/html_job_oracle.py
 # computes from the raw Kineto JSON (kernels and GPU time per rank and per
 # kernel name, each rank's steps and median, each iteration's slowest and
-# fastest rank, the straggler: rank 2, stretched by 1.25 as in t1204).  The
+# fastest rank, each rank's waits at collectives and the straggler by
+# arrival, from tests/tools/coll_oracle.py: none here, though rank 2,
+# stretched by 1.25, has the slowest steps: it is last at only half of
+# the calls matched by position in these unrelated traces).  The
 # page does not depend on -j; --rank N shows rank N's tables exactly as its
 # own page does; a bad rank file, an unknown --rank and an existing output
 # fail with their exit codes and leave no page.

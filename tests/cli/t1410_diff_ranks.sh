@@ -105,6 +105,11 @@ for r in 0 1 3; do
 	assert_eq "$(col "$TMP/r.tsv" "^rank $r compute\$" 2)/$(col "$TMP/r.tsv" "^rank $r compute\$" 7)" "same/0.0" \
 		"rank $r compute"
 done
+# the straggler by arrival, as gpuprof ranks and advise name it: rank 2 in
+# the test run (8 iterations x 3 collectives, 100 us late at each: the 3
+# others wait 7.2 ms in all), none in the base run
+assert_grep '^gpuprof diff: note: TEST: rank 2 is the straggler: the others waited 7.200 ms for it at 24 of 24 collectives \(2.400 ms after the next-to-last rank in all\)$' "$TMP/err"
+assert_grep '^gpuprof diff: note: BASE: no straggler at the 24 collectives matched on every rank$' "$TMP/err"
 # every rank waits for the slow one: the step time (the slowest rank's) +300 us
 awk -F'\t' '$1 == "step" { exit !($7 == "300000.0" && $11 == "significant") }' "$TMP/r.tsv" ||
 	fail "step: not +300 us"

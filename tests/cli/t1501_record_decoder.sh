@@ -6,7 +6,8 @@
 t=$BUILD/tests/collector/test_decode
 [ -x "$t" ] || skip "collector not built (no CUDA toolkit)"
 rec=$TMP/decoded.gprec
-"$t" "$rec" >"$TMP/unit.log" 2>&1 || { cat "$TMP/unit.log"; fail "test_decode failed"; }
+grec=$TMP/graphs.gprec
+"$t" "$rec" "$grec" >"$TMP/unit.log" 2>&1 || { cat "$TMP/unit.log"; fail "test_decode failed"; }
 # independent figures from the recording's text
 kdur=$(awk -F'\t' '$1 == "kernel" { print $3 - $2 }' "$rec")
 nk=$(grep -c '^kernel	' "$rec")
@@ -38,3 +39,18 @@ for c in advise ranges breakdown ops memory; do
 	run_ok "$GPUPROF" $c "$rec"
 done
 run_ok "$GPUPROF" export -o "$TMP/x.json" "$rec"
+
+# CUDA graphs: the replayed kernel is attributed where its node was
+# captured (the op range around the node's creation, with its shapes), the
+# kernel of a node no callback named is counted, without op
+node=$(awk -F'\t' '$1 == "kernel" && $17 != 0 { print $18; exit }' "$grec")
+made=$(awk -F'\t' -v n="$node" '$1 == "gnode" && $5 == n && $6 != 0 { print $6 }' "$grec")
+at=$(awk -F'\t' -v n="$made" '$1 == "gnode" && $5 == n && $6 == 0 { print $2 }' "$grec")
+mm=$(awk -F'\t' -v t="$at" '$1 == "range" && $5 < t && $6 > t && $10 ~ /^aten::mm/ { n++ } END { print n }' "$grec")
+assert_eq "$mm" 1 "the first replayed kernel's node was made inside aten::mm"
+run_ok "$GPUPROF" report -f csv --no-header -c graph,op,layer,flops "$grec"
+assert_eq "$(cat "$TMP/out")" "$(printf '"captured","aten::mm","decoder","16777216"\n"node-unseen","na","-","na"')" \
+	"replayed kernels of the graph recording"
+run_ok "$GPUPROF" info "$grec"
+assert_grep '^cuda_graphs_instantiated +1$' "$TMP/out"
+assert_grep '^  with an op +1 of them \(50\.0% of their GPU time\)' "$TMP/out"

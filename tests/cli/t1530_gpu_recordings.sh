@@ -114,3 +114,14 @@ PY
 run_ok "$GPUPROF" report -f tsv --no-header -c api graph-replay.gprec
 [ "$(grep -c '^cudaGraphLaunch$' "$TMP/out")" = 75 ] || fail "graph-replay.gprec: $(grep -c '^cudaGraphLaunch$' "$TMP/out") kernels of graph launches"
 [ "$(count kernel graph-eager.gprec)" = 94 ] && [ "$(count kernel graph-replay.gprec)" = 141 ] || fail "graph recordings' counts"
+
+# 7. what-if on real hardware: the model's GPU span for slow_kernel 3x
+# faster (from the 600 us recording) against the run where it really was
+# (the 200 us recording), and back; within 2% (docs/dependencies.md)
+span() { "$GPUPROF" breakdown -f csv --no-header "$1" | awk -F, '$2 == "\"all\"" && $3 == "\"span\"" { gsub(/"/, "", $4); print $4 }'; }
+after() { "$GPUPROF" advise -f csv --what-if "$2" "$1" | awk -F, '$1 == "\"gpu_span\"" { gsub(/"/, "", $3); print $3 }'; }
+s600=$(span whatif-600.gprec) s200=$(span whatif-200.gprec)
+p200=$(after whatif-600.gprec 'kernel:slow_kernel=3x') p600=$(after whatif-200.gprec 'kernel:slow_kernel=0.3333333x')
+[ -n "$s600" ] && [ -n "$s200" ] && [ -n "$p200" ] && [ -n "$p600" ] || fail "what-if: no figures ($s600 $s200 $p200 $p600)"
+awk -v p="$p200" -v m="$s200" 'BEGIN { exit !(p > 0.98 * m && p < 1.02 * m) }' || fail "what-if 3x: predicted $p200, measured $s200"
+awk -v p="$p600" -v m="$s600" 'BEGIN { exit !(p > 0.98 * m && p < 1.02 * m) }' || fail "what-if 1/3x: predicted $p600, measured $s600"

@@ -18,7 +18,7 @@ for v in ranks kinds calls advise; do
 done
 # the straggler is found whatever -j
 run_ok "$GPUPROF" comm -V advise -f csv --no-header -j 2 "$J"
-assert_grep '^"coll-straggler",.*rank 2 ' "$TMP/out"
+assert_grep '^"straggler",.*rank 2 ' "$TMP/out"
 # two failing files: both named, the first one's code, nothing written
 head -c 3000 "$J/rank-1.json" >"$TMP/cut.json"
 expect_exit 3 "$GPUPROF" comm -j 2 "$J/rank-0.json" "$TMP/missing.json" "$TMP/cut.json"

@@ -9,6 +9,14 @@
 ** the model, the correlation of the kernel to its launch, and leaves the
 ** file (argv[1], default build/test-out/decoded.gprec) for t1501's CLI
 ** checks.
+**
+** CUDA graphs: CUPTI's graph resource callbacks (node made during stream
+** capture, made and cloned by cudaGraphInstantiate, the executable graph
+** made) decoded with stand-in id lookups, then a recording where a graph
+** captured inside emit_nvtx and layer: ranges is replayed: its kernels
+** and copy take the op and layer of their node's capture, a kernel of an
+** unknown node is counted as captured before the recording, never
+** attributed (argv[2], default build/test-out/graphs.gprec, for t1501).
 */
 #include <stdarg.h>
 #include <stddef.h>
@@ -27,6 +35,7 @@
 #include "readers/reader.h"
 
 static const char *out_path = "build/test-out/decoded.gprec";
+static const char *graph_path = "build/test-out/graphs.gprec";
 
 /* Record times, ns. */
 #define LAUNCH_START 1000
@@ -68,6 +77,7 @@ static void build_buffer(void)
 	CUpti_ActivityMemcpy6 mc;
 	CUpti_ActivityMemset4 ms;
 	CUpti_ActivitySynchronization2 sy;
+	CUpti_ActivityCudaEvent2 ev;
 	CUpti_ActivityOverhead3 ov;
 
 	memset(&dev, 0, sizeof(dev));
@@ -141,6 +151,15 @@ static void build_buffer(void)
 	sy.cudaEventId = CUPTI_SYNCHRONIZATION_INVALID_VALUE;
 	append(&sy, sizeof(sy));
 
+	memset(&ev, 0, sizeof(ev));
+	ev.kind = CUPTI_ACTIVITY_KIND_CUDA_EVENT;
+	ev.correlationId = 16;
+	ev.contextId = 1;
+	ev.streamId = 7;
+	ev.eventId = 3;
+	ev.deviceId = 0;
+	append(&ev, sizeof(ev));
+
 	memset(&ov, 0, sizeof(ov));
 	ov.kind = CUPTI_ACTIVITY_KIND_OVERHEAD;
 	ov.overheadKind = CUPTI_ACTIVITY_OVERHEAD_CUPTI_INSTRUMENTATION;
@@ -174,18 +193,19 @@ static void test_lines(void **state)
 	struct gpc_buf out = {0};
 	int n;
 
-	assert_int_equal(decode_all(&d, &out, &n), 11);
-	assert_int_equal(n, 12);   /* CUPTI found every record we built */
+	assert_int_equal(decode_all(&d, &out, &n), 12);
+	assert_int_equal(n, 13);   /* CUPTI found every record we built */
 	assert_int_equal(d.untimed, 1);
-	assert_int_equal(out.lines, 11);
+	assert_int_equal(out.lines, 12);
 	assert_non_null(strstr(out.data,
 		"kernel\t2000\t7000\t0\t1\t7\t10\t128\t2\t1\t256\t1\t1\t32\t512\t1024\t0\t0\t_Z6vecAddPKfS0_Pfi\n"));
-	assert_non_null(strstr(out.data, "memcpy\t8000\t9000\t0\t1\t7\t11\t1\t1\t3\t0\t1048576\t-1\t-1\n"));
-	assert_non_null(strstr(out.data, "memset\t9500\t9600\t0\t1\t7\t12\t4096\t0\t3\n"));
+	assert_non_null(strstr(out.data, "memcpy\t8000\t9000\t0\t1\t7\t11\t1\t1\t3\t0\t1048576\t-1\t-1\t0\t0\n"));
+	assert_non_null(strstr(out.data, "memset\t9500\t9600\t0\t1\t7\t12\t4096\t0\t3\t0\t0\n"));
 	assert_non_null(strstr(out.data, "api\truntime\t1000\t1500\t4242\t10\t211\t0\n"));
 	assert_non_null(strstr(out.data, "api\tdriver\t9660\t9890\t4242\t14\t"));
 	assert_non_null(strstr(out.data, "sync\t9700\t9800\t1\t4294967295\t14\t4\t4294967295\n"));
 	assert_non_null(strstr(out.data, "overhead\tinstrumentation\t100\t600\n"));
+	assert_non_null(strstr(out.data, "event\t16\t3\t0\t1\t7\n"));
 	assert_non_null(strstr(out.data,
 		"device\t0\t132\t9\t0\t85520809984\t3352320000000\t1980000000\t52428800\tNVIDIA H100 80GB HBM3\n"));
 	gpc_buf_free(&out);
@@ -198,9 +218,9 @@ static void test_deadline(void **state)
 	int n;
 
 	/* the memcpy (8000), the memset and its call, both synchronize calls
-	** and the sync record start later; the device and overhead records
-	** are not GPU work */
-	assert_int_equal(decode_all(&d, &out, &n), 11 - 6);
+	** and the sync record start later; the device, event record and
+	** overhead records are not GPU work */
+	assert_int_equal(decode_all(&d, &out, &n), 12 - 6);
 	assert_int_equal(d.after_deadline, 6);
 	assert_null(strstr(out.data, "memcpy\t"));
 	gpc_buf_free(&out);
@@ -241,6 +261,10 @@ static void test_read_back(void **state)
 	assert_int_equal(t.memcpys.n, 1);
 	assert_int_equal(t.memsets.n, 1);
 	assert_int_equal(t.syncs.n, 1);
+	assert_int_equal(t.event_records.n, 1);
+	assert_int_equal(t.event_records.v[0].corr, 16);
+	assert_int_equal(t.event_records.v[0].stream, 7);
+	assert_int_equal(t.event_records.v[0].event_id, 3);
 	assert_int_equal(t.devices.n, 1);
 
 	const struct gp_kernel *k = &t.kernels.v[0];
@@ -277,16 +301,219 @@ static void test_read_back(void **state)
 	gp_trace_free(&t);
 }
 
+
+/* ---- CUDA graphs ---- */
+
+/* Stand-ins for CUPTI's id lookups: a handle's id is its address; handles
+** below 0x100 have none (CUPTI's error for a node it does not know). */
+static CUptiResult node_id(CUgraphNode n, uint64_t *id)
+{
+	if ((uintptr_t)n < 0x100)
+		return CUPTI_ERROR_INVALID_PARAMETER;
+	*id = (uintptr_t)n;
+	return CUPTI_SUCCESS;
+}
+static CUptiResult graph_id(CUgraph g, uint32_t *id)
+{
+	*id = (uint32_t)(uintptr_t)g;
+	return CUPTI_SUCCESS;
+}
+static CUptiResult exec_id(CUgraphExec x, uint32_t *id)
+{
+	*id = (uint32_t)(uintptr_t)x;
+	return CUPTI_SUCCESS;
+}
+static const struct gpc_graph_ids ids = {node_id, graph_id, exec_id};
+
+#define H(type, v) ((type)(uintptr_t)(v))
+
+/* Decodes one graph callback as CUPTI passes it (a CUpti_ResourceData
+** whose resourceDescriptor is the CUpti_GraphData). */
+static int graph_cb(CUpti_CallbackId cbid, CUpti_GraphData *g, uint64_t now, struct gpc_buf *out)
+{
+	CUpti_ResourceData rd = {.resourceDescriptor = g};
+
+	return gpc_decode_graph(cbid, &rd, &ids, now, 4242, out);
+}
+
+/* Capture times (ns) of the recording: the op ranges and the capture. */
+#define CAP_LAYER_START 100
+#define CAP_MM_START 120     /* aten::mm, node 0x1001 */
+#define CAP_ADD_START 320    /* aten::add, node 0x1002 (a copy) */
+#define CAP_LAYER_END 600
+#define INSTANTIATE 700
+#define REPLAY 5000
+
+static void test_graph_lines(void **state)
+{
+	struct gpc_buf out = {0};
+	CUpti_GraphData g = {.graph = H(CUgraph, 7), .node = H(CUgraphNode, 0x1001),
+			     .nodeType = CU_GRAPH_NODE_TYPE_KERNEL};
+
+	assert_int_equal(graph_cb(CUPTI_CBID_RESOURCE_GRAPHNODE_CREATED, &g, 250, &out), 1);
+	g.node = H(CUgraphNode, 0x2001);
+	g.originalNode = H(CUgraphNode, 0x1001);
+	assert_int_equal(graph_cb(CUPTI_CBID_RESOURCE_GRAPHNODE_CLONED, &g, 720, &out), 1);
+	g.graphExec = H(CUgraphExec, 9);
+	assert_int_equal(graph_cb(CUPTI_CBID_RESOURCE_GRAPHEXEC_CREATED, &g, 800, &out), 1);
+	assert_string_equal(out.data, "gnode\t250\t4242\t7\t4097\t0\t0\n"
+				      "gnode\t720\t4242\t7\t8193\t4097\t0\n"
+				      "gexec\t800\t4242\t9\t7\n");
+	/* left out: a clone of a node without id (it would read as a
+	** creation), a node without id, no graph data, other callbacks */
+	g.originalNode = H(CUgraphNode, 0x10);
+	assert_int_equal(graph_cb(CUPTI_CBID_RESOURCE_GRAPHNODE_CLONED, &g, 900, &out), 0);
+	g.node = NULL;
+	assert_int_equal(graph_cb(CUPTI_CBID_RESOURCE_GRAPHNODE_CREATED, &g, 900, &out), 0);
+	assert_int_equal(gpc_decode_graph(CUPTI_CBID_RESOURCE_GRAPHNODE_CREATED,
+					  &(CUpti_ResourceData){0}, &ids, 900, 1, &out), 0);
+	assert_int_equal(graph_cb(CUPTI_CBID_RESOURCE_GRAPH_CREATED, &g, 900, &out), 0);
+	/* a CUPTI without cuptiGetGraphExecId: no gexec line */
+	struct gpc_graph_ids no_exec = {node_id, graph_id, NULL};
+	assert_int_equal(gpc_decode_graph(CUPTI_CBID_RESOURCE_GRAPHEXEC_CREATED,
+					  &(CUpti_ResourceData){.resourceDescriptor = &g}, &no_exec, 900, 1, &out), 0);
+	assert_int_equal(out.lines, 3);
+	gpc_buf_free(&out);
+}
+
+/* A replayed kernel record of node `node` launched by correlation id 30. */
+static void replayed_kernel(struct gpc_buf *out, uint64_t start, uint64_t node)
+{
+	CUpti_ActivityKernel10 k;
+	struct gpc_decoder d = {0};
+
+	memset(&k, 0, sizeof(k));
+	k.kind = CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
+	k.start = start;
+	k.end = start + 1000;
+	k.streamId = 7;
+	k.contextId = 1;
+	k.correlationId = 30;
+	k.gridX = 8; k.gridY = k.gridZ = 1;
+	k.blockX = 256; k.blockY = k.blockZ = 1;
+	k.graphId = 7;
+	k.graphNodeId = node;
+	k.name = "sm80_xmma_gemm_f16f16_f16f32_f32_tn_n_tilesize128x128x32_stage4_warpsize2x2x1_tensor16x8x16_kernel";
+	assert_int_equal(gpc_decode(&d, (const CUpti_Activity *)&k, out), 1);
+}
+
+/*
+** The recording of a program that captures a graph of a kernel (inside
+** "aten::mm" and "layer:decoder") and a copy (inside "aten::add"), whose
+** instantiation CUPTI reports as a node made and cloned, then replays it;
+** the replay also runs a kernel of a node no callback named.
+*/
+static void write_graph_recording(void)
+{
+	struct gpc_buf out = {0};
+	struct gpc_decoder d = {0};
+	CUpti_ActivityAPI a;
+	CUpti_ActivityMemcpy6 mc;
+	CUpti_GraphData g = {.graph = H(CUgraph, 7), .nodeType = CU_GRAPH_NODE_TYPE_KERNEL};
+	FILE *f;
+
+	/* capture: the launches make nodes, inside the ranges */
+	g.node = H(CUgraphNode, 0x1001);
+	graph_cb(CUPTI_CBID_RESOURCE_GRAPHNODE_CREATED, &g, CAP_MM_START + 50, &out);
+	g.node = H(CUgraphNode, 0x1002);
+	g.nodeType = CU_GRAPH_NODE_TYPE_MEMCPY;
+	graph_cb(CUPTI_CBID_RESOURCE_GRAPHNODE_CREATED, &g, CAP_ADD_START + 50, &out);
+	/* instantiation, after the ranges: each exec node made, then cloned */
+	for (uintptr_t i = 1; i <= 2; i++) {
+		g.node = H(CUgraphNode, 0x2000 + i);
+		g.originalNode = H(CUgraphNode, 0x1000 + i);
+		graph_cb(CUPTI_CBID_RESOURCE_GRAPHNODE_CREATED, &g, INSTANTIATE + 10 * i, &out);
+		graph_cb(CUPTI_CBID_RESOURCE_GRAPHNODE_CLONED, &g, INSTANTIATE + 10 * i + 1, &out);
+	}
+	g.graphExec = H(CUgraphExec, 9);
+	graph_cb(CUPTI_CBID_RESOURCE_GRAPHEXEC_CREATED, &g, INSTANTIATE + 50, &out);
+
+	/* the replay: one graph launch, its kernel and copy, and a kernel of a
+	** node nothing named */
+	memset(&a, 0, sizeof(a));
+	a.kind = CUPTI_ACTIVITY_KIND_RUNTIME;
+	a.cbid = CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000;
+	a.start = REPLAY - 500;
+	a.end = REPLAY - 400;
+	a.threadId = 4242;
+	a.correlationId = 30;
+	gpc_decode(&d, (const CUpti_Activity *)&a, &out);
+	replayed_kernel(&out, REPLAY, 0x2001);
+	memset(&mc, 0, sizeof(mc));
+	mc.kind = CUPTI_ACTIVITY_KIND_MEMCPY;
+	mc.copyKind = CUPTI_ACTIVITY_MEMCPY_KIND_DTOD;
+	mc.srcKind = mc.dstKind = CUPTI_ACTIVITY_MEMORY_KIND_DEVICE;
+	mc.bytes = 4096;
+	mc.start = REPLAY + 1100;
+	mc.end = REPLAY + 1200;
+	mc.streamId = 7;
+	mc.contextId = 1;
+	mc.correlationId = 30;
+	mc.graphId = 7;
+	mc.graphNodeId = 0x2002;
+	gpc_decode(&d, (const CUpti_Activity *)&mc, &out);
+	replayed_kernel(&out, REPLAY + 2000, 0x2999);
+
+	f = fopen(graph_path, "w");
+	assert_non_null(f);
+	fprintf(f, "%s%d\nmeta\tpid\t77\nmeta\tcmdline\t./graphs\n", GPREC_MAGIC, GPREC_VERSION_COLLECTOR);
+	/* the NVTX ranges as nvtx.c writes them, on the capturing thread */
+	fprintf(f, "range\tpush\t4242\t0\t%d\t%d\t00000000\t0\t\tlayer:decoder\n", CAP_LAYER_START, CAP_LAYER_END);
+	fprintf(f, "range\tpush\t4242\t0\t%d\t%d\t00000000\t0\t\taten::mm, op_id = 1, sizes = [[8, 1024], "
+		   "[1024, 1024]]\n", CAP_MM_START, CAP_MM_START + 100);
+	fprintf(f, "range\tpush\t4242\t0\t%d\t%d\t00000000\t0\t\taten::add, op_id = 2, sizes = [[8, 1024], "
+		   "[8, 1024]]\n", CAP_ADD_START, CAP_ADD_START + 100);
+	fprintf(f, "%schunk\t%llu\nend\t3\t0\n", out.data, (unsigned long long)out.lines + 5);   /* + meta, ranges */
+	assert_int_equal(fclose(f), 0);
+	gpc_buf_free(&out);
+}
+
+static void test_graph_read_back(void **state)
+{
+	gp_trace t;
+	gp_error err = {0};
+
+	write_graph_recording();
+	gp_trace_init(&t);
+	if (gp_trace_load(graph_path, &t, NULL, &err) != GP_OK)
+		fail_msg("%s", err.msg);
+	assert_int_equal(t.kernels.n, 2);
+	assert_int_equal(t.memcpys.n, 1);
+	assert_int_equal(t.memcpys.v[0].graph_node, 0x2002);
+	assert_int_equal(t.graph_nodes.n, 6);
+	assert_string_equal(gp_trace_meta_get(&t, "cuda_graphs_instantiated"), "1");
+	assert_int_equal(gp_correlate(&t, NULL, &err), GP_OK);
+
+	/* the replayed kernel: launched by the graph launch, attributed where
+	** its node was captured */
+	const struct gp_attr *a = &t.attrs[0];
+	assert_int_equal(t.kernels.v[0].start, REPLAY);
+	assert_int_equal(a->graph, GP_GRAPH_CAPTURED);
+	assert_string_equal(gp_s(&t, gp_api_def(&t, &t.apis.v[a->api])->name), "cudaGraphLaunch");
+	assert_string_equal(gp_s(&t, a->op), "aten::mm");
+	assert_string_equal(gp_s(&t, a->layer), "decoder");
+	assert_int_equal(t.args.v[a->args_first].shape[0], 8);   /* the capture's shapes */
+	/* the kernel of a node nothing named: counted, no op */
+	a = &t.attrs[1];
+	assert_int_equal(a->graph, GP_GRAPH_NODE_UNSEEN);
+	assert_int_equal(a->op, 0);
+	gp_trace_free(&t);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_lines),
 		cmocka_unit_test(test_deadline),
 		cmocka_unit_test(test_read_back),
+		cmocka_unit_test(test_graph_lines),
+		cmocka_unit_test(test_graph_read_back),
 	};
 
 	if (argc > 1)
 		out_path = argv[1];
+	if (argc > 2)
+		graph_path = argv[2];
 	build_buffer();
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

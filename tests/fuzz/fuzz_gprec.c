@@ -1,5 +1,5 @@
 /*
-** Fuzz target: the gpuprof recording reader (versions 1 and 2).  `gpuprof
+** Fuzz target: the gpuprof recording reader (versions 1 to 3).  `gpuprof
 ** ranges` builds nesting paths from parent indexes, so a loaded trace must
 ** have parents that precede their children; no range, kernel, memcpy,
 ** memset, API call or sync may end before it starts (what the collector's

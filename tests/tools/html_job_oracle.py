@@ -4,8 +4,10 @@ against figures computed here from the raw Kineto JSON of each rank, not
 from gpuprof: kernels and GPU time per rank, the time per kernel name over
 all ranks, each rank's step times (tests/tools/kineto_steps.py: a kernel
 belongs to step N when its launch starts inside ProfilerStep#N), the
-median step, each iteration's slowest and fastest rank, the slowest rank
-of the job.
+median step, each iteration's slowest and fastest rank, each rank's wait
+at the collectives matched on every rank, the wait it caused the others,
+the calls it arrived last at and the straggler (tests/tools/coll_oracle.py:
+by arrival, never by step time).
 
 usage: html_job_oracle.py PAGE RANKFILE...   (rank files in rank order)
 Prints each failed check; exits 1 when one fails.
@@ -19,6 +21,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from kineto_steps import median, steps  # noqa: E402
+from coll_oracle import job as arrivals  # noqa: E402
 
 D = decimal.Decimal
 
@@ -106,10 +109,15 @@ def main():
                                             x["fastest_rank"], x["fastest_ns"]),
               (len(have), median([t for _, t in have]), slow[0], slow[1], fast[0], fast[1]))
     meds = [median(list(s.values())) for s in st]
-    slowest = max(range(len(meds)), key=lambda i: (meds[i], -i))
-    if len(meds) > 1 and max(meds) > min(meds):
-        check("slowest rank", [r["role"] for r in job["ranks"]].index("slowest"), slowest)
     check("skew", job["skew"], max(meds) - min(meds))
+    # arrivals at the collectives: the straggler and what each rank waited
+    cst, ncalls, _, straggler = arrivals(files)
+    check("collectives", job["collectives"], ncalls)
+    check("straggler", job["straggler"], straggler)
+    for i, r in enumerate(job["ranks"]):
+        want = (cst[i][3], cst[i][4], cst[i][2]) if ncalls else (-1, -1, -1)
+        check("rank %d wait, caused, last" % i, (r["wait"], r["caused"], r["times_last"]), want)
+        check("rank %d role" % i, r["role"], "straggler" if i == straggler else "")
     for b in bad:
         print("FAIL " + b)
     print("%d checks failed" % len(bad))

@@ -3,9 +3,11 @@
 writes after drawing, read from Chromium's --dump-dom) against counts
 computed here from `gpuprof report -f json` rows, not from the page's data.
 
-usage: html_marks.py REPORT ADVICE DOM TOP
+usage: html_marks.py REPORT ADVICE DOM TOP [CRITICAL]
 REPORT: gpuprof report -f json -c device,iter,layer,op,params,flops,bytes,kernel
 ADVICE: gpuprof advise -f json
+CRITICAL: gpuprof breakdown --view critical -f json -n 1000000 (the page's
+critical path: its rows, at most 50, and its causes with time)
 Prints each check; exits 1 when one fails.
 """
 import json
@@ -110,6 +112,20 @@ def main():
         ("breakdown marks", attr(dom, "chart-breakdown", "data-marks"), str(5 * bars)),
         ("advice items", attr(dom, "advice", "data-marks"), str(min(len(advice), top))),
     ]
+    # advice: a "Shared:" line under each shown finding that saves less
+    # with the changes above it than alone
+    shown_advice = [a for a in advice if a["saving_ns"] is not None][:top]
+    shared = sum(1 for a in shown_advice if a["alone_ns"] > a["saving_ns"])
+    listed = dom.split('id="advice-list"')[1].split("</ol>")[0] if 'id="advice-list"' in dom else ""
+    checks.append(("advice shared lines", listed.count("<p>Shared: "), shared))
+    if len(sys.argv) > 5:
+        path = [json.loads(line) for line in open(sys.argv[5], encoding="utf-8")]
+        whole = [r for r in path if r["iteration"] is None]
+        causes = {r["cause"] for r in whole if r["time_ns"] > 0}
+        checks += [
+            ("critical path rows", attr(dom, "table-critical", "data-rows"), str(min(len(whole), 50))),
+            ("critical path causes", attr(dom, "critical-causes", "data-marks"), str(len(causes))),
+        ]
     verdict(checks)
 
 

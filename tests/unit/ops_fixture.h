@@ -122,6 +122,37 @@ static inline void fx_list(struct fx *f, const char *name, int n, ...)
 	va_end(ap);
 }
 
+/* Adds the call that launched kernel k: a cudaLaunchKernel of dur ns on
+** thread 1 of process 0 (the kernels'), returning before ns before the kernel starts
+** (calls must be added in time order, as readers sort them); returns the
+** call's index. */
+static inline size_t fx_launch(struct fx *f, size_t k, gp_ns before, gp_ns dur)
+{
+	struct gp_api *a = gp_vec_push(f->t.apis);
+
+	a->end = f->t.kernels.v[k].start - before;
+	a->start = a->end - dur;
+	a->tid = 1;
+	a->corr = k + 1;
+	a->def = gp_api_def_add(&f->t, &(struct gp_api_def){
+		.name = gp_intern(&f->t, "cudaLaunchKernel"), .cbid = -1});
+	f->t.kernels.v[k].corr = k + 1;
+	f->attrs.v[k].api = (int32_t)(f->t.apis.n - 1);
+	return f->t.apis.n - 1;
+}
+
+/* Adds a call of name on thread 1 of process 0 (the kernels') over [start, end). */
+static inline size_t fx_call(struct fx *f, const char *name, gp_ns start, gp_ns end)
+{
+	struct gp_api *a = gp_vec_push(f->t.apis);
+
+	a->start = start;
+	a->end = end;
+	a->tid = 1;
+	a->def = gp_api_def_add(&f->t, &(struct gp_api_def){.name = gp_intern(&f->t, name), .cbid = -1});
+	return f->t.apis.n - 1;
+}
+
 static inline void fx_device(struct fx *f, const char *name, int sms)
 {
 	struct gp_device *d = gp_vec_push(f->t.devices);

@@ -60,14 +60,14 @@ static void range(gp_trace *t, gp_ns s, gp_ns e, const char *text)
 **   A compute  [0,100)   stream 1  launch ends -10   iter 0
 **   B nccl     [50,150)  stream 2  launch ends 40    iter 0
 **   M1 copy    [140,160) pinned
-**   idle [160,200): cudaStreamSynchronize [165,175) = sync 10, C's launch
-**      ends 195 > 160 = host_launch 30
+**   idle [160,200): cudaStreamSynchronize [165,175), C's launch ends 195
 **   C compute  [200,300) stream 1  launch ends 195   iter 1
-**   idle [300,305): short_gap 5 (< 10)
+**   idle [300,305)
 **   D compute  [305,320) stream 1  launch ends 250   iter 1
-**   idle [320,400): ends with a pageable copy = pageable_memcpy 80
+**   idle [320,400)
 **   M2 copy    [400,410) pageable
-**   idle [410,500): the graph launch ends 450 > 410 = host_launch 90
+**   idle [410,500): the graph launch ends 450
+** (the gaps' causes: time_split)
 **   E compute  [500,510) stream 2  graph launch (ends 450)
 **   F compute  [510,520) stream 1  same graph launch
 ** Masks: compute 50+100+15+20 = 185, compute+comm 50, comm 40, comm+memory
@@ -101,7 +101,21 @@ static void build(gp_trace *t)
 	}
 }
 
-static const struct gp_breakdown_opts opts = {.short_gap_ns = 10, .top_gaps = 2};
+static const struct gp_breakdown_opts opts = {.top_gaps = 2};
+
+/* gp_breakdown_run with t's dependency graph (the idle causes' source). */
+static int bd_run(gp_trace *t, const struct gp_breakdown_opts *o, gp_breakdown *b, gp_error *err)
+{
+	struct gp_breakdown_opts with = *o;
+	gp_deps d;
+	int rc;
+
+	gp_deps_build(&d, t);
+	with.deps = &d;
+	rc = gp_breakdown_run(t, &with, b, err);
+	gp_deps_free(&d);
+	return rc;
+}
 
 static void time_split(void **state)
 {
@@ -112,7 +126,7 @@ static void time_split(void **state)
 
 	(void)state;
 	build(&t);
-	assert_int_equal(gp_breakdown_run(&t, &opts, &b, &err), 0);
+	assert_int_equal(bd_run(&t, &opts, &b, &err), 0);
 	assert_int_equal(b.nwin, 3);
 	w = &b.win[0];
 	assert_int_equal(w->iter, -1);
@@ -127,11 +141,22 @@ static void time_split(void **state)
 	assert_int_equal(gp_bd_overlap(w), 60);
 	assert_int_equal(gp_bd_kind_time(w, GP_BD_COMPUTE) + gp_bd_kind_time(w, GP_BD_COMM) +
 			 gp_bd_kind_time(w, GP_BD_MEMORY) + w->by_mask[0] - gp_bd_overlap(w), 520);
-	assert_int_equal(w->idle[GP_IDLE_SYNC], 10);
-	assert_int_equal(w->idle[GP_IDLE_HOST_LAUNCH], 120);
-	assert_int_equal(w->idle[GP_IDLE_SHORT_GAP], 5);
-	assert_int_equal(w->idle[GP_IDLE_PAGEABLE], 80);
-	assert_int_equal(w->idle[GP_IDLE_OTHER], 0);
+	/* the causes, from the chain of the work after each gap (the API
+	** calls are thread 0's, which records nothing else):
+	**   [160,200) before C: C's launch returned at 195 (launch 5), the call
+	**      itself (cpu_op 5), nothing recorded since the sync (untraced 15),
+	**      the sync (sync 10, it did not wait: M1 ended at 160), untraced 5
+	**   [300,305) before D: queued behind C (gpu_gap 5)
+	**   [320,400) before M2, launched nowhere in the trace, behind M1 on its
+	**      stream: under 10 us, the GPU's own gap (gpu_gap 80)
+	**   [410,500) before E: the graph launch returned at 450 (launch 50),
+	**      the call (cpu_op 10), untraced 30 */
+	assert_int_equal(w->idle[GP_CAUSE_SYNC], 10);
+	assert_int_equal(w->idle[GP_CAUSE_LAUNCH], 55);
+	assert_int_equal(w->idle[GP_CAUSE_CPU_OP], 15);
+	assert_int_equal(w->idle[GP_CAUSE_UNTRACED], 50);
+	assert_int_equal(w->idle[GP_CAUSE_GPU_GAP], 85);
+	assert_int_equal(w->idle[GP_CAUSE_UNKNOWN], 0);
 	assert_int_equal(w->kernels, 6);
 	assert_int_equal(w->copies, 2);
 	assert_int_equal(w->gaps, 4);
@@ -148,7 +173,7 @@ static void time_split(void **state)
 	assert_int_equal(w->iter, 1);
 	assert_int_equal(w->end - w->start, 120);
 	assert_int_equal(w->by_mask[GP_BD_COMPUTE], 115);
-	assert_int_equal(w->idle[GP_IDLE_SHORT_GAP], 5);
+	assert_int_equal(w->idle[GP_CAUSE_GPU_GAP], 5);
 	assert_int_equal(w->kernels, 2);
 	gp_breakdown_free(&b);
 	gp_trace_free(&t);
@@ -163,7 +188,7 @@ static void streams_and_gaps(void **state)
 
 	(void)state;
 	build(&t);
-	assert_int_equal(gp_breakdown_run(&t, &opts, &b, &err), 0);
+	assert_int_equal(bd_run(&t, &opts, &b, &err), 0);
 	assert_int_equal(b.nstreams, 2);
 	s1 = &b.streams[0];
 	s2 = &b.streams[1];
@@ -182,13 +207,14 @@ static void streams_and_gaps(void **state)
 	assert_int_equal(s2->launches, 2);
 	assert_int_equal(s2->graph_launches, 1);
 	assert_int_equal(s2->delay.max, 50);
-	/* the two longest gaps, longest first, with the CPU op open in them */
+	/* the two longest gaps, longest first, with the chain that held the
+	** work after them */
 	assert_int_equal(b.ngaps, 2);
 	assert_int_equal(b.gaps[0].start, 410);
-	assert_int_equal(b.gaps[0].cause, GP_IDLE_HOST_LAUNCH);
+	assert_int_equal(b.gaps[0].cause, GP_CAUSE_LAUNCH);
 	assert_int_equal(b.gaps[1].start, 320);
-	assert_int_equal(b.gaps[1].cause, GP_IDLE_PAGEABLE);
-	assert_string_equal(b.gaps[0].context, "step");
+	assert_int_equal(b.gaps[1].cause, GP_CAUSE_GPU_GAP);
+	assert_string_equal(b.gaps[0].context, "launch g1 50 ns; untraced 30 ns; cpu_op cudaGraphLaunch 10 ns");
 	gp_breakdown_free(&b);
 	gp_trace_free(&t);
 }
@@ -209,20 +235,20 @@ static void devices(void **state)
 	d.device = 1;
 	t.kernels.v[1].def = gp_kernel_def_add(&t, &d);
 	gp_trace_finish(&t);
-	assert_int_equal(gp_breakdown_run(&t, &opts, &b, &err), 0);
+	assert_int_equal(bd_run(&t, &opts, &b, &err), 0);
 	assert_int_equal(b.nwin, 2);
 	assert_int_equal(b.win[0].device, 0);
 	assert_int_equal(b.win[0].end - b.win[0].start, 100);
 	assert_int_equal(b.win[1].end - b.win[1].start, 150);
 	gp_breakdown_free(&b);
 	one.one_timeline = true;
-	assert_int_equal(gp_breakdown_run(&t, &one, &b, &err), 0);
+	assert_int_equal(bd_run(&t, &one, &b, &err), 0);
 	assert_int_equal(b.nwin, 1);
 	assert_int_equal(b.win[0].by_mask[GP_BD_COMPUTE], 200);
 	assert_int_equal(b.win[0].by_mask[0], 0);
 	gp_breakdown_free(&b);
-	one.short_gap_ns = -1;
-	assert_int_equal(gp_breakdown_run(&t, &one, &b, &err), GP_ERR_USAGE);
+	one.depth_buckets = GP_BD_MAX_BUCKETS + 1;
+	assert_int_equal(bd_run(&t, &one, &b, &err), GP_ERR_USAGE);
 	gp_breakdown_free(&b);
 	gp_trace_free(&t);
 }
@@ -246,7 +272,7 @@ static void nested_windows(void **state)
 		t.attrs[i].api = -1;
 		t.attrs[i].iter = iter_of[i];
 	}
-	assert_int_equal(gp_breakdown_run(&t, &opts, &b, &err), 0);
+	assert_int_equal(bd_run(&t, &opts, &b, &err), 0);
 	assert_int_equal(b.nwin, 4);
 	assert_int_equal(b.win[1].iter, 0);
 	assert_int_equal(b.win[1].end - b.win[1].start, 70);

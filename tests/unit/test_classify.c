@@ -7,18 +7,57 @@
 #include <stdint.h>
 #include <setjmp.h>
 #include <cmocka.h>
+#include <string.h>
 
 #include "model/classify.h"
 
 static void comm_kernel_names(void **state)
 {
-	assert_true(gp_kernel_name_is_comm("ncclKernel_AllReduce_RING_LL_Sum_float"));
-	assert_true(gp_kernel_name_is_comm("ncclDevKernel_AllGather_RING_LL"));
-	assert_true(gp_kernel_name_is_comm("rcclGenericKernel"));
-	assert_false(gp_kernel_name_is_comm("ncclKernel"));          /* no collective named */
-	assert_false(gp_kernel_name_is_comm("my_nccl_pack_kernel"));
-	assert_false(gp_kernel_name_is_comm("elementwise_kernel"));
-	assert_false(gp_kernel_name_is_comm(NULL));
+	/* every library's communication kernels, by short and full name */
+	static const struct {
+		const char *name, *full, *library;
+	} comm[] = {
+		{"ncclKernel_AllReduce_RING_LL_Sum_float", NULL, "NCCL/RCCL"},
+		{"ncclDevKernel_AllGather_RING_LL", NULL, "NCCL/RCCL"},
+		{"ncclDevKernel_AllReduce_Sum_bf16_NVLS", NULL, "NCCL/RCCL"},
+		{"ncclDevKernel_Generic_1", "ncclDevKernel_Generic_1(ncclDevKernelArgsStorage<4096ul>)", "NCCL/RCCL"},
+		{"ncclSymkDevKernel_AllReduce_AGxLL_R_sum_f32",
+		 "ncclSymkDevKernel_AllReduce_AGxLL_R_sum_f32(ncclSymkDevWorkArgs4K)", "NCCL symmetric memory"},
+		{"rcclGenericKernel", NULL, "RCCL"},
+		{"mscclKernel_Sum_bf16_LL", NULL, "MSCCL"},
+		{"allreduce6", "void mscclpp::allreduce6<__nv_bfloat16>(__nv_bfloat16*, mscclpp::DeviceHandle<mscclpp::SmChannel>*, unsigned long, int, int, int, unsigned long)", "MSCCL++"},
+		{"nvshmemi_transfer_rma_kernel", NULL, "NVSHMEM"},
+		{"multimem_all_reduce_kernel",
+		 "void (anonymous namespace)::multimem_all_reduce_kernel<c10::BFloat16, 16>(c10::BFloat16*, unsigned long, unsigned int**, unsigned long, unsigned long)",
+		 "PyTorch symmetric memory"},
+		{"one_shot_all_reduce_kernel", NULL, "PyTorch symmetric memory"},
+		{"two_shot_all_reduce_kernel_inplace", NULL, "PyTorch symmetric memory"},
+		{"cross_device_reduce_1stage",
+		 "void vllm::cross_device_reduce_1stage<__nv_bfloat16, 8>(vllm::RankData*, vllm::RankSignals, vllm::Signal*, __nv_bfloat16*, int, int)",
+		 "vLLM/SGLang custom all-reduce"},
+		{"cross_device_reduce_2stage", NULL, "vLLM/SGLang custom all-reduce"},
+		{"oneShotAllReduceKernel", NULL, "TensorRT-LLM all-reduce"},
+		{"twoShotAllReduceKernel", NULL, "TensorRT-LLM all-reduce"},
+		{"allreduce_prototype_twoshot", "void quickreduce::allreduce_prototype_twoshot<quickreduce::AllReduceTwoshot<quickreduce::CodecFP<__hip_bfloat16>>>(...)",
+		 "vLLM quick all-reduce (ROCm)"},
+		{"dispatch", "void deep_ep::intranode::dispatch<8, 768, 8192>(int4*, float*, int*, long*, float*, int*, int*, int4 const*, float const*, long const*, float const*, bool const*, int const*, int, int, int, int, int, int, int, void**, int, int, int)", "DeepEP"},
+		{"combine", "void deep_ep::internode_ll::combine<false, 7168>(void*, int*, int*, void*, void const*, long const*, int const*, int const*, int*, void*, int, int, int, int, int, int, int, int, int, int, int)", "DeepEP"},
+	};
+	for (size_t i = 0; i < sizeof(comm) / sizeof(comm[0]); i++) {
+		const char *lib = gp_comm_kernel_library(comm[i].name, comm[i].full);
+		if (!lib || strcmp(lib, comm[i].library) != 0)
+			fail_msg("%s: %s, not %s", comm[i].name, lib ? lib : "not communication", comm[i].library);
+		assert_true(gp_kernel_name_is_comm(comm[i].name, comm[i].full));
+	}
+	/* names that look alike and are local work */
+	assert_false(gp_kernel_name_is_comm("ncclKernel", NULL));          /* no collective named */
+	assert_false(gp_kernel_name_is_comm("my_nccl_pack_kernel", NULL));
+	assert_false(gp_kernel_name_is_comm("elementwise_kernel", NULL));
+	assert_false(gp_kernel_name_is_comm("get_dispatch_layout",
+		"void deep_ep::layout::get_dispatch_layout<256, 32, 8>(long const*, int*, int*, int*, bool*, int, int, int, int)"));
+	assert_false(gp_kernel_name_is_comm("dispatch", "void my::moe::dispatch<4>(float*)"));
+	assert_false(gp_kernel_name_is_comm("reduce_kernel", "void at::native::reduce_kernel<512, 1>(...)"));
+	assert_false(gp_kernel_name_is_comm(NULL, NULL));
 }
 
 static void sync_call_kinds(void **state)

@@ -2,7 +2,8 @@
 ** Unit tests: collectives matched across hand-built rank records whose
 ** every number is worked out below (clock offsets from the median of end
 ** differences, waits, the straggler, skew, pure communication, a call
-** missing on one rank), nccl-tests' busbw factors and the kind names.
+** missing on one rank), the straggler's limits, nccl-tests' busbw factors
+** and the kind names.
 */
 #include <stdarg.h>
 #include <stddef.h>
@@ -76,6 +77,8 @@ static void match_with_skewed_clocks(void **state)
 		assert_int_equal(x->skew, 2 * MS);
 		/* ranks 0 and 2 wait 2 ms, but at call 2 rank 2 came 1 ms late */
 		assert_int_equal(x->wait_total, c == 2 ? 3 * MS : 4 * MS);
+		/* after the next-to-last: rank 2 at call 2, 1 ms before it */
+		assert_int_equal(x->late, c == 2 ? 1 * MS : 2 * MS);
 		/* the straggler's own kernel: 3 ms (call 0: 3 ms + 1 us) */
 		assert_int_equal(x->comm, c == 0 ? 3 * MS + 1000 : 3 * MS);
 		assert_int_equal(x->nranks_group, 3);
@@ -86,6 +89,8 @@ static void match_with_skewed_clocks(void **state)
 	assert_int_equal(m.calls[3].present, 2);
 	assert_int_equal(m.ranks[1].times_last, 3);
 	assert_int_equal(m.ranks[1].caused, 11 * MS);
+	assert_int_equal(m.ranks[1].late, 5 * MS);
+	assert_int_equal(gp_coll_straggler(&m), 1);
 	assert_int_equal(m.ranks[1].wait, 0);
 	assert_int_equal(m.ranks[0].wait, 6 * MS);
 	assert_int_equal(m.ranks[2].wait, 5 * MS);
@@ -96,6 +101,76 @@ static void match_with_skewed_clocks(void **state)
 	gp_coll_match_free(&m);
 	for (int i = 0; i < 3; i++)
 		gp_coll_rank_free(&r[i]);
+}
+
+/* gp_coll_straggler of three ranks on one clock whose four calls end at
+** 10, 20, 30, 40 ms and start 5 ms earlier, but for the (rank, call,
+** ms late) given. */
+static int straggler_of(const int late[][3], size_t nlate)
+{
+	static const int64_t seq[] = {0, 1, 2, 3};
+	static const gp_ns e[] = {10 * MS, 20 * MS, 30 * MS, 40 * MS};
+	struct gp_coll_rank r[3];
+	struct gp_coll_match m;
+	int s;
+
+	for (int k = 0; k < 3; k++) {
+		gp_ns st[4] = {5 * MS, 15 * MS, 25 * MS, 35 * MS};
+		for (size_t i = 0; i < nlate; i++)
+			if (late[i][0] == k)
+				st[late[i][1]] += late[i][2] * MS;
+		rank_of(&r[k], k, 0, st, e, seq, 4);
+	}
+	gp_coll_match(r, 3, &m);
+	s = gp_coll_straggler(&m);
+	gp_coll_match_free(&m);
+	for (int k = 0; k < 3; k++)
+		gp_coll_rank_free(&r[k]);
+	return s;
+}
+
+static void straggler_limits(void **state)
+{
+	/* rank 1 last at 3 of 4 calls (2 ms: 4 ms of waiting each), rank 0 at
+	** one (1 ms): rank 1 caused 12 of 14 ms */
+	static const int mostly[][3] = {{1, 0, 2}, {1, 1, 2}, {1, 3, 2}, {0, 2, 1}};
+	/* ranks 0 and 1 last at two calls each by 1 ms: jitter, no straggler */
+	static const int jitter[][3] = {{0, 0, 1}, {0, 1, 1}, {1, 2, 1}, {1, 3, 1}};
+	/* rank 0 is waited for longest (5 ms late once: 10 of 16 ms) but was
+	** last at one call only; rank 2, last at the other three by 1 ms (6
+	** ms), is not the one waited for longest: none */
+	static const int once[][3] = {{0, 0, 5}, {2, 1, 1}, {2, 2, 1}, {2, 3, 1}};
+	(void)state;
+	assert_int_equal(straggler_of(mostly, 4), 1);
+	assert_int_equal(straggler_of(jitter, 4), -1);
+	assert_int_equal(straggler_of(once, 4), -1);
+	assert_int_equal(straggler_of(NULL, 0), -1);   /* all on time: nobody waits */
+}
+
+/* Clocks 1.7e18 ns apart (a trace on the host's epoch, one from 0): six
+** end differences near -2^60.6 overflow a sum; the offset is still the
+** exact median (of an even count, the middle two's mean, half away from
+** zero: -1719619200000792924.5 -> ...925). */
+static void offsets_far_apart(void **state)
+{
+	static const int64_t seq[] = {0, 1, 2, 3, 4, 5};
+	static const gp_ns s[] = {1 * MS, 3 * MS, 5 * MS, 7 * MS, 9 * MS, 11 * MS};
+	static const gp_ns e0[] = {2 * MS, 4 * MS, 6 * MS, 8 * MS, 10 * MS, 12 * MS};
+	gp_ns e1[6];
+	const gp_ns shift = 1719619200000792924;
+	struct gp_coll_rank r[2];
+	struct gp_coll_match m;
+
+	(void)state;
+	for (int i = 0; i < 6; i++)   /* rank 1 ends 1 ns later at calls 3, 4, 5 */
+		e1[i] = e0[i] + (i >= 3);
+	rank_of(&r[0], 0, 0, s, e0, seq, 6);
+	rank_of(&r[1], 1, shift, s, e1, seq, 6);
+	gp_coll_match(r, 2, &m);
+	assert_int_equal(m.ranks[1].offset, -shift - 1);
+	gp_coll_match_free(&m);
+	gp_coll_rank_free(&r[0]);
+	gp_coll_rank_free(&r[1]);
 }
 
 static void busbw_factors(void **state)
@@ -131,6 +206,16 @@ static void kind_names(void **state)
 		{"_reduce_scatter_base", GP_COLL_REDUCE_SCATTER},
 		{"allgather_into_tensor_coalesced", GP_COLL_ALL_GATHER},
 		{"nccl:recv 0<-1", GP_COLL_SEND_RECV},
+		/* communication kernels of other libraries (model/classify.c) */
+		{"multimem_all_reduce_kernel", GP_COLL_ALL_REDUCE},
+		{"two_shot_all_reduce_kernel_inplace", GP_COLL_ALL_REDUCE},
+		{"cross_device_reduce_1stage", GP_COLL_ALL_REDUCE},
+		{"cross_device_reduce_2stage", GP_COLL_ALL_REDUCE},
+		{"oneShotAllReduceKernel", GP_COLL_ALL_REDUCE},
+		{"ncclSymkDevKernel_AllGather_LL", GP_COLL_ALL_GATHER},
+		{"dispatch", GP_COLL_ALL_TO_ALL},
+		{"cached_notify_combine", GP_COLL_ALL_TO_ALL},
+		{"nvshmemi_proxy_progress", GP_COLL_OTHER},
 		{"aten::mm", GP_COLL_OTHER},
 	};
 	(void)state;
@@ -143,6 +228,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(match_with_skewed_clocks),
+		cmocka_unit_test(straggler_limits),
+		cmocka_unit_test(offsets_far_apart),
 		cmocka_unit_test(busbw_factors),
 		cmocka_unit_test(kind_names),
 	};

@@ -12,7 +12,48 @@
 
 #include "util/fmt.h"
 #include "util/sort.h"
+#include "util/u64map.h"
 #include "model/trace.h"
+
+/* A map reserved for n keys takes them all without growing, at no more
+** slots than three quarters full needs, and finds each one; sequential
+** and scattered keys, several sizes (capacities that are not powers of
+** two included), then growth past the reserve. */
+static void u64map_reserve_holds_its_keys(void **state)
+{
+	const size_t sizes[] = {1, 2, 5, 47, 48, 49, 1000, 12345};
+
+	for (size_t z = 0; z < sizeof(sizes) / sizeof(*sizes); z++) {
+		size_t n = sizes[z];
+		for (int scatter = 0; scatter < 2; scatter++) {
+			gp_u64map m = {0};
+			gp_u64map_reserve(&m, n);
+			size_t cap = m.cap;
+			assert_true(cap * 3 >= n * 4);
+			assert_true(cap == 64 || cap * 3 <= n * 4 + 6);
+			for (size_t i = 0; i < n; i++) {
+				uint64_t key = scatter ? (i + 1) * 0x9e3779b97f4a7c15ULL : i;
+				assert_int_equal(gp_u64map_add(&m, key, (int32_t)i), (int32_t)i);
+			}
+			assert_int_equal(m.cap, cap);
+			assert_int_equal(m.n, n);
+			for (size_t i = 0; i < n; i++) {
+				uint64_t key = scatter ? (i + 1) * 0x9e3779b97f4a7c15ULL : i;
+				assert_int_equal(gp_u64map_get(&m, key), (int32_t)i);
+				assert_int_equal(gp_u64map_add(&m, key, 7), (int32_t)i);   /* add keeps */
+			}
+			assert_int_equal(gp_u64map_get(&m, (uint64_t)-1), -1);
+			/* past the reserve the map grows and loses nothing */
+			for (size_t i = n; i < 3 * n + 100; i++)
+				gp_u64map_put(&m, scatter ? (i + 1) * 0x9e3779b97f4a7c15ULL : i, (int32_t)i);
+			assert_true(m.cap > cap);
+			for (size_t i = 0; i < 3 * n + 100; i++)
+				assert_int_equal(gp_u64map_get(&m, scatter ? (i + 1) * 0x9e3779b97f4a7c15ULL : i),
+						 (int32_t)i);
+			gp_u64map_free(&m);
+		}
+	}
+}
 
 static void strtab_interns_once(void **state)
 {
@@ -273,6 +314,24 @@ static void radix_sort_matches_qsort(void **state)
 		if (n)
 			qsort(w, n, sizeof(*w), pair_order);
 		assert_memory_equal(v, w, n * sizeof(*v));
+		/* sorted input is left as it is; one pair out of place at either
+		** end is still found (the sortedness check stops only at the end) */
+		gp_sort_pairs(v, n);
+		assert_memory_equal(v, w, n * sizeof(*v));
+		if (n > 1 && pair_order(&w[n - 2], &w[n - 1]) < 0) {
+			struct gp_pair last = v[n - 1];
+			v[n - 1] = v[n - 2];
+			v[n - 2] = last;
+			gp_sort_pairs(v, n);
+			assert_memory_equal(v, w, n * sizeof(*v));
+		}
+		if (n > 1 && pair_order(&w[0], &w[1]) < 0) {
+			struct gp_pair first = v[0];
+			v[0] = v[1];
+			v[1] = first;
+			gp_sort_pairs(v, n);
+			assert_memory_equal(v, w, n * sizeof(*v));
+		}
 		free(v);
 		free(w);
 	}
@@ -455,6 +514,7 @@ static void unpopped_ranges_are_flagged(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(u64map_reserve_holds_its_keys),
 		cmocka_unit_test(strtab_interns_once),
 		cmocka_unit_test(strtab_layout_edges),
 		cmocka_unit_test(arena_aligns_and_zeroes),

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <setjmp.h>
 #include <cmocka.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +26,7 @@
 #include "model/trace.h"
 #include "util/u64map.h"
 #include "readers/inflate.h"
+#include "readers/jsonutil.h"
 #include "readers/kineto.h"
 #include "readers/kineto_int.h"
 #include "readers/reader.h"
@@ -309,6 +311,47 @@ static void reads_old_format_and_flows(void **state)
 	gp_trace_free(&t);
 }
 
+/* gp_json_u64 / gp_json_i64 at the edges of their ranges, and against
+** strtoull on random digit strings of 1 to 24 digits (leading zeros,
+** values past 2^64 included). */
+static void json_integers(void **state)
+{
+	static const struct { const char *s; bool ok; uint64_t v; } u[] = {
+		{"0", true, 0}, {"7", true, 7}, {"18446744073709551615", true, UINT64_MAX},
+		{"18446744073709551616", false, 0}, {"99999999999999999999", false, 0},
+		{"9999999999999999999", true, 9999999999999999999ULL},
+		{"000000000000000000000000001", true, 1}, {"0x1F", true, 31}, {"0xg", false, 0},
+		{"1.5", true, 1}, {"2e3", true, 2000}, {"-1", false, 0}, {"", false, 0}, {"12a", false, 0},
+	};
+	uint64_t v;
+	int64_t i;
+	char buf[32];
+	unsigned seed = 27;
+
+	for (size_t k = 0; k < sizeof(u) / sizeof(*u); k++) {
+		bool ok = gp_json_u64(u[k].s, strlen(u[k].s), &v);
+		if (ok != u[k].ok || (ok && v != u[k].v))
+			fail_msg("gp_json_u64(\"%s\")", u[k].s);
+	}
+	assert_true(gp_json_i64("-9223372036854775808", 20, &i) && i == INT64_MIN);
+	assert_true(gp_json_i64("9223372036854775807", 19, &i) && i == INT64_MAX);
+	assert_false(gp_json_i64("9223372036854775808", 19, &i));
+	assert_false(gp_json_i64("-9223372036854775809", 20, &i));
+	for (int k = 0; k < 100000; k++) {
+		size_t n = 1 + (size_t)rand_r(&seed) % 24;
+		for (size_t d = 0; d < n; d++)
+			buf[d] = (char)('0' + (rand_r(&seed) % 3 ? rand_r(&seed) % 10 : 9 * (k & 1)));
+		buf[n] = '\0';
+		char *end;
+		errno = 0;
+		unsigned long long ref = strtoull(buf, &end, 10);
+		bool ok = gp_json_u64(buf, n, &v);
+		assert_int_equal(ok, errno != ERANGE);
+		if (ok)
+			assert_true(v == ref);
+	}
+}
+
 static void exact_times(void **state)
 {
 	static const char json[] =
@@ -564,20 +607,9 @@ static void minified_split(void **state)
 	gp_trace seq, par, direct;
 	gp_error err = {0};
 
-	/* one line; named threads numbered, so that no part meets a thread
-	** name in another order than the first part (which makes the merge
-	** give up: the synthetic tids would differ) */
+	/* one line: the newlines and indents between events dropped */
 	bool indent = false;   /* big_trace has no newline in a string */
 	for (size_t i = 0; i < len; i++) {
-		const char *named[] = {"\"Spans\"", "\"late thread\""}, *number[] = {"12", "13"};
-		for (int k = 0; k < 2; k++) {
-			size_t nl = strlen(named[k]);
-			if (strncmp(json + i, named[k], nl) == 0) {
-				memcpy(json + m, number[k], 2);
-				m += 2;
-				i += nl;
-			}
-		}
 		indent = json[i] == '\n' || (indent && json[i] == ' ');
 		if (!indent)
 			json[m++] = json[i];
@@ -614,6 +646,222 @@ static void minified_split(void **state)
 	gp_trace_free(&seq);
 	gp_trace_free(&par);
 	unlink(path);
+	remove_temp_dir();
+}
+
+/* A growable text for the layouts below. */
+struct text {
+	char *s;
+	size_t n, cap;
+};
+
+static void text_add(struct text *t, const char *s, size_t n)
+{
+	if (t->n + n + 1 > t->cap) {
+		t->cap = (t->n + n + 1) * 2;
+		t->s = realloc(t->s, t->cap);
+		assert_non_null(t->s);
+	}
+	memcpy(t->s + t->n, s, n);
+	t->n += n;
+	t->s[t->n] = '\0';
+}
+
+static void text_str(struct text *t, const char *s)
+{
+	text_add(t, s, strlen(s));
+}
+
+/* The newline and indent of level depth (indent spaces each). */
+static void text_indent(struct text *t, int indent, int depth)
+{
+	text_add(t, "\n", 1);
+	for (int i = 0; i < indent * depth; i++)
+		text_add(t, " ", 1);
+}
+
+/* compact JSON pretty-printed as json.dumps(indent=indent) writes it:
+** every value of a container on its own line, ": " after a key. */
+static void text_pretty(struct text *t, const char *compact, int indent)
+{
+	int depth = 0;
+	bool in_str = false;
+
+	for (const char *c = compact; *c; c++) {
+		if (in_str) {
+			text_add(t, c, 1);
+			if (*c == '\\')
+				text_add(t, ++c, 1);
+			else if (*c == '"')
+				in_str = false;
+			continue;
+		}
+		switch (*c) {
+		case '"': in_str = true; text_add(t, c, 1); break;
+		case '{': case '[':
+			text_add(t, c, 1);
+			text_indent(t, indent, ++depth);
+			break;
+		case '}': case ']':
+			text_indent(t, indent, --depth);
+			text_add(t, c, 1);
+			break;
+		case ',': text_add(t, ",", 1); text_indent(t, indent, depth); break;
+		case ':': text_add(t, ": ", 2); break;
+		default: text_add(t, c, 1);
+		}
+	}
+}
+
+/* The events of a big_trace(n) one by one (it writes ",\n  " between them
+** and nowhere else), *count of them. */
+static char **trace_events(int n, size_t *count)
+{
+	size_t len, cap = 16;
+	char *json = big_trace(n, &len), **ev = malloc(cap * sizeof(*ev));
+	char *p = strstr(json, "\"traceEvents\": [\n  ") + strlen("\"traceEvents\": [\n  ");
+	char *stop = strstr(json, "\n  ],\n  \"baseTimeNanoseconds\"");
+
+	*count = 0;
+	*stop = '\0';
+	for (char *next; p; p = next) {
+		next = strstr(p, ",\n  ");
+		if (next) {
+			*next = '\0';
+			next += 4;
+		}
+		if (*count == cap)
+			ev = realloc(ev, (cap *= 2) * sizeof(*ev));
+		ev[(*count)++] = strdup(p);
+	}
+	free(json);
+	return ev;
+}
+
+enum layout {
+	L_LIBKINETO,   /* "  {\n    \"ph\": ...\n  },\n  {\n    ..." as PyTorch 2.x writes */
+	L_ONE_LINE,    /* "  {...},\n  {...}": grow_kineto.py, PyTorch's older writer */
+	L_DUMP,        /* json.dump(d, f): "}, {" */
+	L_MINIFIED,    /* json.dump(d, f, separators=(',', ':')): "},{" */
+	L_INDENT2,     /* json.dump(d, f, indent=2) */
+	L_CRLF,        /* one event a line, CRLF line ends */
+	L_ARRAY,       /* a bare event array, "}, " between events (torch.autograd.profiler) */
+	L_COUNT
+};
+
+/* The events in layout l, with a header before traceEvents and the base
+** time after; in the middle, when trap, an event whose args hold a list of
+** objects long enough to span the file's middle (in a minified file the
+** boundaries of those objects look like events'). */
+static char *layout_trace(char **ev, size_t count, enum layout l, bool trap, size_t *len)
+{
+	static const char *head = "{\"schemaVersion\":1,\"distributedInfo\":{\"pg_config\":"
+		"[{\"pg_name\":\"0\",\"ranks\":[0,1]},{\"pg_name\":\"1\",\"ranks\":[0]}]},"
+		"\"deviceProperties\":[{\"id\":0,\"name\":\"GPU\",\"numSms\":80},{\"id\":1,\"name\":\"GPU\"}],"
+		"\"traceEvents\":[";
+	static const char *sep[L_COUNT] = {
+		[L_ONE_LINE] = ",\n  ", [L_DUMP] = ", ", [L_MINIFIED] = ",", [L_CRLF] = ",\r\n  ",
+		[L_ARRAY] = ", ",
+	};
+	struct text t = {0}, body = {0};
+
+	for (size_t i = 0; i < count; i++) {
+		if (i)
+			text_str(&body, l == L_LIBKINETO || l == L_INDENT2 ? "," : sep[l]);
+		if (trap && i == count / 2) {
+			text_str(&body, "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"trap\",\"pid\":10,\"tid\":11,"
+				 "\"ts\":5,\"dur\":1,\"args\":{\"list\":[");
+			for (int k = 0; k < 40000; k++) {
+				char o[64];
+				snprintf(o, sizeof(o), "%s{\"ph\":\"X\",\"k\":%d}", k ? "," : "", k);
+				text_str(&body, o);
+			}
+			text_str(&body, "]}},");
+		}
+		if (l == L_LIBKINETO) {   /* the event's own fields on lines of their own */
+			text_str(&body, "\n  {\n    ");
+			text_add(&body, ev[i] + 1, strlen(ev[i]) - 2);
+			text_str(&body, "\n  }");
+		} else {
+			text_str(&body, ev[i]);
+		}
+	}
+	if (l == L_ARRAY) {
+		text_str(&t, "[");
+		text_add(&t, body.s, body.n);
+		text_str(&t, "]");
+	} else if (l == L_INDENT2) {
+		struct text c = {0};
+		text_str(&c, head);
+		text_add(&c, body.s, body.n);
+		text_str(&c, "],\"baseTimeNanoseconds\":1700000000000000000}");
+		text_pretty(&t, c.s, 2);
+		free(c.s);
+	} else {
+		text_str(&t, head);
+		text_str(&t, l == L_MINIFIED || l == L_DUMP ? "" : "\n  ");
+		text_add(&t, body.s, body.n);
+		text_str(&t, l == L_MINIFIED || l == L_DUMP ? "]," : "\n  ],\n  ");
+		text_str(&t, "\"baseTimeNanoseconds\":1700000000000000000}\n");
+	}
+	free(body.s);
+	*len = t.n;
+	return t.s;
+}
+
+/* Every layout libkineto, PyTorch and json.dump write is split: the
+** parallel parse keeps its parts (kineto_parse_parallel returns GP_OK, not
+** -1 = "parse it in one pass") and gives the one-thread trace, synthetic
+** tids met in another order by later parts included ("Spans" every fifth
+** op, "late thread" in the second half).  A split that falls inside a list
+** of objects of an event's args (the middle of a minified file with the
+** trap event) is parsed through by the part before it and the others are
+** kept: still GP_OK. */
+static void layouts_split(void **state)
+{
+	size_t count, len;
+	char **ev = trace_events(1500, &count), path[128];
+	struct gp_load_opts one = {.threads = 1};
+	gp_error err = {0};
+
+	for (int l = 0; l < L_COUNT; l++)
+		for (int trap = 0; trap < 2; trap++) {
+			char *json = layout_trace(ev, count, (enum layout)l, trap, &len);
+			if (trap) {   /* the trap spans the file's middle, where 2 and 4 parts split */
+				const char *t = strstr(json, "\"trap\"");
+				assert_true(t && t < json + len / 2 && strstr(t, "39999") > json + len / 2);
+			}
+			write_file(temp_path("layout.json", path, sizeof(path)), json, len);
+			gp_trace seq;
+			gp_trace_init(&seq);
+			assert_int_equal(gp_trace_load(path, &seq, &one, &err), GP_OK);
+			for (int nparts = 2; nparts <= 4; nparts += 2) {
+				struct gp_load_opts parts = {.threads = nparts, .parallel_min_bytes = 1};
+				struct kineto_parser *p = malloc(sizeof(*p));
+				int fd = open(path, O_RDONLY);
+				gp_trace par, direct;
+				assert_true(fd >= 0 && p);
+				gp_trace_init(&direct);
+				kineto_parser_init(p, path, &direct, &err);
+				if (kineto_parse_parallel(p, fd, NULL, len, nparts, &parts) != GP_OK)
+					fail_msg("layout %d%s: not split in %d parts", l, trap ? " with trap" : "",
+						 nparts);
+				kineto_parser_free(p);
+				free(p);
+				close(fd);
+				gp_trace_free(&direct);
+				gp_trace_init(&par);
+				assert_int_equal(gp_trace_load(path, &par, &parts, &err), GP_OK);
+				assert_same_trace(&seq, &par);
+				gp_trace_free(&par);
+			}
+			gp_trace_free(&seq);
+			unlink(path);
+			free(json);
+		}
+	for (size_t i = 0; i < count; i++)
+		free(ev[i]);
+	free(ev);
 	remove_temp_dir();
 }
 
@@ -752,11 +1000,13 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(reads_step_trace),
 		cmocka_unit_test(reads_old_format_and_flows),
+		cmocka_unit_test(json_integers),
 		cmocka_unit_test(exact_times),
 		cmocka_unit_test(wide_fields),
 		cmocka_unit_test(bad_input),
 		cmocka_unit_test(load_options),
 		cmocka_unit_test(minified_split),
+		cmocka_unit_test(layouts_split),
 		cmocka_unit_test(inflate_helper),
 		cmocka_unit_test(testdata_attribution),
 	};

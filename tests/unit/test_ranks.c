@@ -1,7 +1,10 @@
 /*
 ** Unit tests: ranks of trace files (src/analysis/ranks.c: names, order,
-** notes, records and their comparison) and kept rows (src/writers/rowbuf.c:
-** the bytes that travel between threads and MPI processes).
+** notes, records and their comparison; the record with its collectives
+** through kept rows and back; a job's straggler by arrival and what its
+** arriving on time saves, every number worked out below) and kept rows
+** (src/writers/rowbuf.c: the bytes that travel between threads and MPI
+** processes).
 */
 #include <stdarg.h>
 #include <stddef.h>
@@ -63,7 +66,7 @@ static void order_and_notes(void **state)
 static void compare_records(void **state)
 {
 	struct gp_rank_step s0[] = {{1, 100}, {2, 110}, {3, 90}};
-	struct gp_rank_step s1[] = {{1, 150}, {2, 160}, {3, 170}};  /* the straggler */
+	struct gp_rank_step s1[] = {{1, 150}, {2, 160}, {3, 170}};  /* the slowest steps */
 	struct gp_rank_step s2[] = {{2, 100}, {3, 80}, {4, 500}};
 	struct gp_rank_record r[3] = {
 		{.steps = s0, .nsteps = 3, .step_median = 100},
@@ -78,10 +81,6 @@ static void compare_records(void **state)
 	assert_int_equal(c.slowest, 1);
 	assert_int_equal(c.fastest, 0);     /* tie: the lower index */
 	assert_int_equal(c.skew, 60);
-	assert_int_equal(c.others_median, 100);
-	/* steps 1 (others: 100), 2 (others 110, 100: 105), 3 (90, 80: 85) */
-	assert_int_equal(c.steps, 3);
-	assert_int_equal(c.at_stake, 50 + 55 + 85);
 	gp_ranks_step(rp, 3, 3, &sc);
 	assert_int_equal(sc.have, 3);
 	assert_int_equal(sc.median, 90);
@@ -92,6 +91,195 @@ static void compare_records(void **state)
 	gp_ranks_step(rp, 3, 9, &sc);
 	assert_int_equal(sc.have, 0);
 	assert_int_equal(sc.median, -1);
+}
+
+#define MS 1000000LL
+
+/* A record of rank rank: steps of iterations 0 and 1 (step0, step1 ns),
+** GPU span span, and two all-reduces (seq 0 in iteration 0, seq 1 in
+** iteration 1) arriving at a[0], a[1] and ending at 20 and 40 ms. */
+static void record_of(struct gp_rank_record *r, int rank, gp_ns step0, gp_ns step1, gp_ns span, const gp_ns *a)
+{
+	memset(r, 0, sizeof(*r));
+	r->steps = calloc(2, sizeof(*r->steps));
+	r->steps[0] = (struct gp_rank_step){0, step0};
+	r->steps[1] = (struct gp_rank_step){1, step1};
+	r->nsteps = 2;
+	r->step_median = (step0 + step1) / 2;
+	r->span = r->gpu_span = span;
+	r->compute = 10 * MS + rank;
+	r->coll.rank = rank;
+	r->coll.world_size = 3;
+	r->coll.groups = calloc(2, sizeof(*r->coll.groups));
+	r->coll.groups[0] = strdup("");
+	r->coll.groups[1] = strdup("pg 7");
+	r->coll.ngroups = 2;
+	r->coll.v = calloc(2, sizeof(*r->coll.v));
+	r->coll.n = 2;
+	for (int i = 0; i < 2; i++)
+		r->coll.v[i] = (struct gp_coll){.start = a[i], .end = (i + 1) * 20 * MS, .launch = i ? -1 : a[i] - 7,
+						.seq = i, .bytes = UINT64_MAX - (uint64_t)i, .group = (uint32_t)i,
+						.stream = 4000000000u, .device = 3, .iter = i, .group_size = -1,
+						.kind = GP_COLL_ALL_REDUCE, .dtype = 5, .seq_stated = 1};
+}
+
+/* r through kept rows and back into out (as rank rank of file path). */
+static int round_trip(const struct gp_rank_record *r, const char *path, int rank, struct gp_rank_record *out,
+		      struct gp_rowbuf *rb)
+{
+	gp_error err = {0};
+	gp_writer w;
+
+	gp_rowbuf_writer(&w, rb, gp_rank_record_cols, GP_RANK_RECORD_NCOLS);
+	gp_rank_record_put(r, &w);
+	return gp_rank_record_read(rb, path, rank, out, &err);
+}
+
+static void record_round_trip(void **state)
+{
+	static const gp_ns a[2] = {10 * MS, 30 * MS};
+	struct gp_rank_record r, b;
+	struct gp_rowbuf rb = {0};
+	gp_error err = {0};
+
+	(void)state;
+	record_of(&r, 1, 21 * MS, 19 * MS, 60 * MS, a);
+	r.idle = -5;
+	r.coll.link_bw = 0.1 * 3e12;    /* no exact binary fraction: %.17g must round-trip it */
+	strcpy(r.coll.gpu, "H100 SXM5 80GB");
+	strcpy(r.coll.link, "NVLink4");
+	assert_int_equal(round_trip(&r, "run/rank-1.json", 1, &b, &rb), GP_OK);
+	assert_int_equal(b.span, r.span);
+	assert_int_equal(b.idle, -5);
+	assert_int_equal(b.gpu_span, 60 * MS);
+	assert_int_equal(b.compute, r.compute);
+	assert_int_equal(b.nsteps, 2);
+	assert_int_equal(b.steps[1].iter, 1);
+	assert_int_equal(b.steps[1].time, 19 * MS);
+	assert_int_equal(b.step_median, 20 * MS);
+	assert_string_equal(b.coll.path, "run/rank-1.json");
+	assert_int_equal(b.coll.rank, 1);
+	assert_int_equal(b.coll.world_size, 3);
+	assert_true(b.coll.link_bw == r.coll.link_bw);
+	assert_string_equal(b.coll.gpu, "H100 SXM5 80GB");
+	assert_string_equal(b.coll.link, "NVLink4");
+	assert_int_equal(b.coll.ngroups, 2);
+	assert_string_equal(b.coll.groups[1], "pg 7");
+	assert_int_equal(b.coll.n, 2);
+	for (int i = 0; i < 2; i++) {
+		const struct gp_coll *x = &r.coll.v[i], *y = &b.coll.v[i];
+		assert_int_equal(y->start, x->start);
+		assert_int_equal(y->end, x->end);
+		assert_int_equal(y->launch, x->launch);
+		assert_int_equal(y->seq, x->seq);
+		assert_true(y->bytes == x->bytes);
+		assert_int_equal(y->group, x->group);
+		assert_int_equal(y->stream, x->stream);
+		assert_int_equal(y->device, x->device);
+		assert_int_equal(y->iter, x->iter);
+		assert_int_equal(y->group_size, x->group_size);
+		assert_int_equal(y->kind, x->kind);
+		assert_int_equal(y->dtype, x->dtype);
+		assert_int_equal(y->seq_stated, x->seq_stated);
+	}
+	gp_rank_record_free(&b);
+	/* without collectives (a trace with none): the rank row alone */
+	gp_coll_rank_free(&r.coll);
+	assert_int_equal(round_trip(&r, "x", 0, &b, &rb), GP_OK);
+	assert_int_equal(b.coll.n, 0);
+	assert_int_equal(b.coll.ngroups, 0);
+	gp_rank_record_free(&b);
+
+	/* damaged: cut before the collectives' rank row, a step after it, a
+	** group index out of range; then whole */
+	gp_writer w;
+	const char *sums[GP_RANK_RECORD_NCOLS] = {"sums", "1", "2", "3", "4", "5", "6"};
+	const char *step[GP_RANK_RECORD_NCOLS] = {"step", "0", "9"};
+	const char *head[GP_RANK_RECORD_NCOLS] = {"rank", "2", "0", ""};
+	const char *coll[GP_RANK_RECORD_NCOLS] = {"coll", "1", "2", "-1", "0", "0", "3", "0", "0", "0", "-1", "0", "0", "0"};
+	gp_rowbuf_writer(&w, &rb, gp_rank_record_cols, GP_RANK_RECORD_NCOLS);
+	gp_writer_row(&w, sums);
+	gp_writer_row(&w, step);
+	assert_int_equal(gp_rank_record_read(&rb, "cut", 0, &b, &err), GP_ERR_FORMAT);
+	assert_non_null(strstr(err.msg, "cut: a rank record is damaged"));
+	gp_rank_record_free(&b);
+	gp_writer_row(&w, head);
+	gp_writer_row(&w, step);
+	assert_int_equal(gp_rank_record_read(&rb, "late step", 0, &b, &err), GP_ERR_FORMAT);
+	gp_rank_record_free(&b);
+	gp_rowbuf_writer(&w, &rb, gp_rank_record_cols, GP_RANK_RECORD_NCOLS);
+	gp_writer_row(&w, sums);
+	gp_writer_row(&w, step);
+	gp_writer_row(&w, head);
+	gp_writer_row(&w, coll);
+	assert_int_equal(gp_rank_record_read(&rb, "group 3", 0, &b, &err), GP_ERR_FORMAT);
+	gp_rank_record_free(&b);
+	coll[6] = "0";
+	gp_rowbuf_writer(&w, &rb, gp_rank_record_cols, GP_RANK_RECORD_NCOLS);
+	gp_writer_row(&w, sums);
+	gp_writer_row(&w, step);
+	gp_writer_row(&w, head);
+	gp_writer_row(&w, (const char *[GP_RANK_RECORD_NCOLS]){"group", ""});
+	gp_writer_row(&w, coll);
+	assert_int_equal(gp_rank_record_read(&rb, "whole", 0, &b, &err), GP_OK);
+	assert_int_equal(b.coll.n, 1);
+	gp_rank_record_free(&b);
+	gp_rowbuf_free(&rb);
+	gp_rank_record_free(&r);
+}
+
+/* Three ranks on one clock, read back from kept rows.  Call 0 (iteration
+** 0): rank 0 arrives at 10 ms, rank 1 at 13, rank 2 at 11; call 1: 30,
+** 32, 31.5 ms.  Rank 1 is last at both: late 2 + 0.5 ms; the others wait
+** 3 + 2 and 2 + 0.5 ms (caused 7.5 ms).  On time, rank 0 waits 1 and 1.5
+** ms and rank 2 none: 2.5 ms in all.  Steps (iteration 0, 1): rank 0 20,
+** 20; rank 1 21, 19; rank 2 20, 22 ms: the job's 21 and 22 (median 21.5),
+** on time 19 and 21.5 (median 20.25).  GPU spans 50, 60, 55 ms. */
+static void job_straggler_on_time(void **state)
+{
+	static const gp_ns a0[2] = {10 * MS, 30 * MS}, a1[2] = {13 * MS, 32 * MS}, a2[2] = {11 * MS, 31500000};
+	struct gp_rank_record *rec = calloc(3, sizeof(*rec));
+	struct gp_rowbuf rb = {0};
+	struct gp_rank_record r;
+	struct gp_rank_job j;
+	struct gp_rank_on_time o;
+
+	(void)state;
+	record_of(&r, 0, 20 * MS, 20 * MS, 50 * MS, a0);
+	assert_int_equal(round_trip(&r, "r0", 0, &rec[0], &rb), GP_OK);
+	gp_rank_record_free(&r);
+	record_of(&r, 1, 21 * MS, 19 * MS, 60 * MS, a1);
+	assert_int_equal(round_trip(&r, "r1", 1, &rec[1], &rb), GP_OK);
+	gp_rank_record_free(&r);
+	record_of(&r, 2, 20 * MS, 22 * MS, 55 * MS, a2);
+	assert_int_equal(round_trip(&r, "r2", 2, &rec[2], &rb), GP_OK);
+	gp_rank_record_free(&r);
+	gp_rowbuf_free(&rb);
+
+	gp_rank_job_compare(rec, 3, &j);
+	assert_int_equal(j.coll.ncomplete, 2);
+	assert_int_equal(j.straggler, 1);
+	assert_int_equal(j.coll.ranks[1].times_last, 2);
+	assert_int_equal(j.coll.ranks[1].caused, 7500000);
+	assert_int_equal(j.coll.ranks[1].late, 2500000);
+	assert_int_equal(j.coll.ranks[0].wait, 5 * MS);
+	/* by steps rank 2 is the slowest: a fact, not the straggler */
+	assert_int_equal(j.steps.slowest, 2);
+	assert_int_equal(j.gpu_span, 60 * MS);
+	gp_rank_job_on_time(&j, 1, &o);
+	assert_int_equal(o.saving, 2500000);
+	assert_int_equal(o.span_before, 60 * MS);
+	assert_int_equal(o.span_after, 57500000);
+	assert_int_equal(o.wait_before, 7500000);
+	assert_int_equal(o.wait_after, 2500000);
+	assert_int_equal(o.step_before, 21500000);
+	assert_int_equal(o.step_after, 20250000);
+	/* rank 0 is never last: on time already */
+	gp_rank_job_on_time(&j, 0, &o);
+	assert_int_equal(o.saving, 0);
+	assert_int_equal(o.wait_after, o.wait_before);
+	assert_int_equal(o.step_after, o.step_before);
+	gp_rank_job_free(&j);
 }
 
 static void rowbuf_round_trip(void **state)
@@ -133,6 +321,8 @@ int main(void)
 		cmocka_unit_test(rank_from_names),
 		cmocka_unit_test(order_and_notes),
 		cmocka_unit_test(compare_records),
+		cmocka_unit_test(record_round_trip),
+		cmocka_unit_test(job_straggler_on_time),
 		cmocka_unit_test(rowbuf_round_trip),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

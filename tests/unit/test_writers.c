@@ -231,7 +231,7 @@ static void kv_text_and_json(void **state)
 
 static void advise_sink(void **state)
 {
-	struct gp_findings f = {.gpu_ns = 2e6, .span_ns = 4e6, .devices = 1, .capacity_ns = 4e6, .gpu = "V100"};
+	struct gp_findings f = {.gpu_ns = 2e6, .span_ns = 4e6, .busy_ns = 3e6, .devices = 1, .gpu = "V100"};
 	struct gp_finding *x;
 	gp_error err = {0};
 	struct mem m;
@@ -241,12 +241,13 @@ static void advise_sink(void **state)
 	for (int i = 0; gp_sinks[i]; i++)
 		assert_non_null(gp_sinks[i]->help);
 	assert_int_equal(gp_sink_open(&s, "nope", stdout, NULL, &err), GP_ERR_USAGE);
-	for (int i = 0; i < 2; i++) {
+	for (int i = 0; i < 3; i++) {
 		x = gp_vec_push(f.v);
 		memset(x, 0, sizeof(*x));
-		x->kind = i ? "gap" : "fp32-gemm";
-		x->ns = i ? 1e6 : 2e6;
-		snprintf(x->title, sizeof(x->title), "finding %d", i + 1);
+		x->kind = i == 0 ? "coverage" : i == 2 ? "gap" : "fp32-gemm";
+		x->first = i == 0;
+		x->ns = i == 2 ? 1e6 : i ? 2e6 : 0;
+		snprintf(x->title, sizeof(x->title), i ? "finding %d" : "notice", i);
 		snprintf(x->evidence, sizeof(x->evidence), "why");
 		snprintf(x->change, sizeof(x->change), "what");
 	}
@@ -254,32 +255,42 @@ static void advise_sink(void **state)
 	const struct gp_sink_input in = {.path = "t.sqlite", .an = &a};
 	struct gp_sink_opts so = {.top = 1};
 
+	/* the denominators first; a notice before the ranked findings, which
+	** --top counts */
 	mem_open(&m);
 	assert_int_equal(gp_sink_open(&s, "advise-text", m.f, &so, &err), GP_OK);
 	assert_int_equal(gp_sink_write_close(&s, &in, &err), GP_OK);
 	char *out = mem_close(&m);
 	assert_string_equal(out, "gpuprof advise: t.sqlite\n"
-				 "GPU V100, 2.000 ms of kernel time over a 4.000 ms span\n"
+				 "GPU V100: GPU span 4.000 ms, busy 3.000 ms (75.0%), 2.000 ms of kernel time\n"
+				 "\n !. notice\n"
+				 "     evidence: why\n"
+				 "     change:   what\n"
 				 "\n 1. finding 1\n"
-				 "     at stake: about 2.000 ms (50.0% of the span)  [fp32-gemm]\n"
+				 "     saves:    about 2.000 ms (50.0% of the GPU span)  [fp32-gemm]\n"
 				 "     evidence: why\n"
 				 "     change:   what\n");
 	free(out);
 
-	/* two GPUs: shares of 2 x the span; a finding that shares time says so */
+	/* two GPUs, 4 steps: busy of 2 x the span, savings per step too; a
+	** finding that shares its saving says so */
 	a.findings.devices = 2;
-	a.findings.capacity_ns = 8e6;
-	a.findings.v.v[1].overlap_ns = 5e5;
-	snprintf(a.findings.v.v[1].overlaps, sizeof(a.findings.v.v[1].overlaps), "fp32-gemm");
+	a.findings.steps = 4;
+	a.findings.step_ns = 1e6;
+	a.findings.v.v[2].overlap_ns = 5e5;
+	snprintf(a.findings.v.v[2].overlaps, sizeof(a.findings.v.v[2].overlaps), "fp32-gemm");
 	so.top = 2;
 	mem_open(&m);
 	assert_int_equal(gp_sink_open(&s, "advise-text", m.f, &so, &err), GP_OK);
 	assert_int_equal(gp_sink_write_close(&s, &in, &err), GP_OK);
 	out = mem_close(&m);
-	assert_non_null(strstr(out, "at stake: about 2.000 ms (25.0% of 2 GPUs x the span)  [fp32-gemm]\n"));
+	assert_non_null(strstr(out, "GPU V100 x 2: GPU span 4.000 ms, busy 3.000 ms (37.5%), 2.000 ms of "
+				    "kernel time; 4 steps, median 1.000 ms\n"));
+	assert_non_null(strstr(out, "saves:    about 2.000 ms (50.0% of the GPU span; 500.000 us per step)  "
+				    "[fp32-gemm]\n"));
 	assert_non_null(strstr(out, "\n 2. finding 2\n"
-				    "     at stake: about 1.000 ms (12.5% of 2 GPUs x the span)  [gap]\n"
-				    "     shared:   500.000 us more, counted above under [fp32-gemm]\n"));
+				    "     saves:    about 1.000 ms (25.0% of the GPU span; 250.000 us per step)  [gap]\n"
+				    "     shared:   500.000 us more alone, saved too by the changes above [fp32-gemm]\n"));
 	free(out);
 
 	/* a sink refuses an analysis without what it needs */

@@ -37,6 +37,17 @@ struct gen_kdef {
 	uint32_t static_smem, dynamic_smem;
 };
 
+/* The kernel catalog's entries (model.c). */
+enum gen_kd {
+	KD_FILL, KD_MUL, KD_ADD, KD_GELU, KD_GELU_BWD, KD_DROPOUT, KD_LAYERNORM,
+	KD_LAYERNORM_BWD, KD_REDUCE, KD_SOFTMAX, KD_ADAM, KD_NCCL,
+	KD_GEMM_TN, KD_GEMM_NN, KD_GEMM_NT, KD_GEMM_RELU,       /* sm80 */
+	KD_V_GEMM_TN, KD_V_GEMM_NN, KD_V_GEMM_NT, KD_V_GEMM_RELU, /* sm70 */
+	KD_NCCL_ALL_GATHER, KD_NCCL_REDUCE_SCATTER,              /* the rank workload's (ranks.c) */
+	KD_CAST, KD_SIMT_GEMM,  /* --inject add-kernel, no-tc */
+	KD__COUNT
+};
+
 extern const struct gen_kdef gen_kdefs[];
 extern const int gen_nkdefs;
 /* The kernels of the rank workload (ranks.c): a GEMM, and the NCCL
@@ -47,7 +58,10 @@ extern const int gen_kd_coll[3];
 /* The CUDA API calls the model makes (index into gen_apis). */
 enum gen_api_id {
 	GEN_API_LAUNCH, GEN_API_MEMCPY_ASYNC, GEN_API_MEMSET_ASYNC, GEN_API_STREAM_SYNC,
-	GEN_API_EVENT_RECORD, GEN_API_STREAM_WAIT_EVENT, GEN_API__COUNT
+	GEN_API_EVENT_RECORD, GEN_API_STREAM_WAIT_EVENT,
+	/* CUDA graphs (graphs.c) */
+	GEN_API_GRAPH_LAUNCH, GEN_API_BEGIN_CAPTURE, GEN_API_END_CAPTURE, GEN_API_INSTANTIATE,
+	GEN_API__COUNT
 };
 
 struct gen_api_def {
@@ -87,6 +101,11 @@ struct gen_api {
 	enum gen_api_id api;
 	uint64_t corr;
 	uint64_t ext;           /* op_id of the innermost open op, 0 = none */
+	const char *name;       /* instead of gen_apis' name (HIP's), NULL = none */
+	/* what a launch's args state (ROCm Kineto traces: args.kernel, grid,
+	** block): 1 + the kernel's gen_kdefs index, 0 = nothing */
+	int launched;
+	uint32_t grid[3], block[3];
 };
 
 struct gen_kernel {
@@ -94,7 +113,25 @@ struct gen_kernel {
 	int kdef;               /* index into gen_kdefs */
 	uint32_t stream;
 	uint64_t corr, ext;
-	uint32_t grid[3], block[3];
+	uint32_t grid[3], block[3];  /* all 0: not stated (ROCm graph kernels) */
+	uint64_t graph_node;    /* the graph node it runs, 0 = launched eagerly */
+	uint32_t graph_id;
+};
+
+/* A CUDA graph node's creation (original 0) or clone (nsys
+** CUDA_GRAPH_NODE_EVENTS). */
+struct gen_graph_node {
+	int64_t start, end;
+	enum gen_thread thr;
+	uint64_t node, original;
+};
+
+/* One execution of a whole graph (nsys --cuda-graph-trace=graph). */
+struct gen_graph_exec {
+	int64_t start, end;
+	uint32_t stream;
+	uint64_t corr;          /* the graph launch */
+	uint32_t graph_id, exec_id;
 };
 
 /* CUPTI numbering (nvprof's) for copy and memory kinds. */
@@ -104,6 +141,7 @@ struct gen_memcpy {
 	uint64_t corr, ext, bytes;
 	int copy_kind;          /* 1 HtoD, 2 DtoH, 8 DtoD */
 	int src_kind, dst_kind; /* 1 pageable, 2 pinned, 3 device */
+	uint64_t graph_node;    /* 0 = not from a graph */
 };
 
 struct gen_memset {
@@ -111,6 +149,7 @@ struct gen_memset {
 	uint32_t stream;
 	uint64_t corr, ext, bytes;
 	uint32_t value;
+	uint64_t graph_node;    /* 0 = not from a graph */
 };
 
 struct gen_sync {
@@ -119,6 +158,9 @@ struct gen_sync {
 	uint64_t corr;
 	int type;               /* CUPTI: 1 event, 2 stream wait event, 3 stream, 4 context */
 	uint32_t event_id;      /* 0xffffffff when not an event sync */
+	/* a stream wait's event: its record call and the stream it recorded */
+	uint64_t record_corr;
+	uint32_t record_stream;
 };
 
 struct gen_sink {
@@ -129,6 +171,9 @@ struct gen_sink {
 	void (*memcpy)(void *ctx, const struct gen_memcpy *m);
 	void (*memset)(void *ctx, const struct gen_memset *m);
 	void (*sync)(void *ctx, const struct gen_sync *s);
+	/* NULL in sinks whose format has no such records (graphs.c skips them) */
+	void (*graph_node)(void *ctx, const struct gen_graph_node *n);
+	void (*graph_exec)(void *ctx, const struct gen_graph_exec *x);
 };
 
 /* Changes to the workload (--inject), for `gpuprof diff` tests: a pair of
@@ -140,6 +185,12 @@ struct gen_inject {
 				** launches one fp32->fp16 cast kernel */
 	const char *no_tc;      /* this kernel (short name) runs as a SIMT GEMM
 				** instead, 4 times as long */
+	/* the data loader's time before each step: recorded as an
+	** enumerate(DataLoader) annotation and taking this factor times its
+	** time when data_loader is set (0 removes it) */
+	bool data_loader;
+	double loader_factor;
+	bool pinned;            /* loss.item() copies into pinned memory (no host block) */
 };
 
 struct gen_opts {
@@ -151,6 +202,8 @@ struct gen_opts {
 	int iters;              /* > 0: stop after this many whole iterations */
 	double noise;           /* kernel time jitter: base * (1 +- noise) */
 	struct gen_inject inject;
+	bool graphs;            /* the file holds CUDA graph records (graphs.c) */
+	bool amd;               /* a ROCm trace (Kineto: HIP names, no kernel registers) */
 };
 
 /* Parses one --inject list ("slow-op=NAME:F,add-kernel=OP,no-tc=KERNEL")
@@ -175,7 +228,7 @@ struct gen_writer {
 	int (*finish)(struct gen_sink *sink, gp_error *err);
 };
 
-extern const struct gen_writer gen_writer_nsys, gen_writer_nvprof, gen_writer_kineto;
+extern const struct gen_writer gen_writer_nsys, gen_writer_nvprof, gen_writer_kineto, gen_writer_gprec;
 
 /* The rank set (ranks.c): one trace per rank of a data-parallel job, the
 ** same iterations on every rank, each a GEMM then a collective (all-reduce,
@@ -195,6 +248,14 @@ struct gen_rank_opts {
 ** err (the file it could not write). */
 int gen_ranks_run(const struct gen_writer *w, const char *dir, bool force, const struct gen_rank_opts *ro,
 		  gp_error *err);
+
+/* `--graphs MODE` (graphs.c): a small server that captures CUDA graphs and
+** replays them.  nsys and gprec: MODE node or graph (--cuda-graph-trace),
+** one file at path; kineto: MODE amd or cuda, the replay trace at path and its capture
+** traces in capture_traces/ beside it, as vLLM writes them.  Every
+** replayed kernel's expected attribution goes to path.truth (graphs.c
+** says the columns).  Returns 0, or fills err. */
+int gen_graphs_run(const struct gen_writer *w, const char *path, const char *mode, bool force, gp_error *err);
 
 /* Creates path for writing and returns its descriptor: fails (GP_ERR_IO)
 ** when it exists, unless force, which replaces it.  -1 on failure. */
@@ -230,5 +291,7 @@ int gen_db_close(struct gen_db *g, const char *post, gp_error *err);
 ** nvprof.sql (copied from real exports), embedded by the Makefile. */
 extern const char gen_nsys_ddl[];
 extern const char gen_nvprof_ddl[];
+/* tests/data/schema/nsys_graphs.sql: the CUDA graph tables, added by --graphs */
+extern const char gen_nsys_graphs_ddl[];
 
 #endif

@@ -31,8 +31,20 @@ int gen_inject_parse(char *spec, struct gen_inject *in, gp_error *err)
 			in->add_op = value;
 		} else if (strcmp(item, "no-tc") == 0) {
 			in->no_tc = value;
+		} else if (strcmp(item, "dataloader") == 0) {
+			char *end;
+			double f = strtod(value, &end);
+			if (end == value || *end || !(f >= 0) || f > 1000)
+				return gp_err(err, GP_ERR_USAGE, "--inject dataloader wants a factor >= 0, not '%s'", value);
+			in->data_loader = true;
+			in->loader_factor = f;
+		} else if (strcmp(item, "copies") == 0) {
+			if (strcmp(value, "pinned") != 0)
+				return gp_err(err, GP_ERR_USAGE, "--inject copies wants pinned, not '%s'", value);
+			in->pinned = true;
 		} else {
-			return gp_err(err, GP_ERR_USAGE, "--inject: unknown change '%s' (slow-op, add-kernel or no-tc)", item);
+			return gp_err(err, GP_ERR_USAGE,
+				      "--inject: unknown change '%s' (slow-op, add-kernel, no-tc, dataloader or copies)", item);
 		}
 	}
 	return 0;

@@ -29,6 +29,7 @@
 
 struct kineto {
 	const char *path;
+	bool amd;               /* ROCm: HIP names, lean kernel args */
 	int fd;
 	gzFile gz;
 	char buf[256 * 1024];
@@ -148,15 +149,35 @@ static void on_range(void *ctx, const struct gen_range *r)
 	put(k, "}}", 2);
 }
 
+/* Kernel kd's name as CUPTI (c++filt) demangles it, made once. */
+static const char *kname(struct kineto *k, int kd)
+{
+	const struct gen_kdef *d = &gen_kdefs[kd];
+
+	if (!k->kname[kd]) {
+		char *dm = d->mangled ? cplus_demangle(d->mangled, DMGL_PARAMS | DMGL_ANSI | DMGL_TYPES) : NULL;
+		k->kname[kd] = gp_xstrdup(dm ? dm : d->demangled);
+		free(dm);
+	}
+	return k->kname[kd];
+}
+
 static void on_api(void *ctx, const struct gen_api *a)
 {
 	struct kineto *k = ctx;
 	char buf[64];
 
-	ev_begin(k, "X", "cuda_runtime", gp_api_strip_version(gen_apis[a->api].name, buf, sizeof(buf)),
+	ev_begin(k, "X", "cuda_runtime", a->name ? a->name : gp_api_strip_version(gen_apis[a->api].name, buf, sizeof(buf)),
 		 GEN_PID, tid_of(a->thr), a->start, a->end - a->start);
-	out(k, ", \"args\": {\"External id\": %" PRIu64 ", \"cbid\": %d, \"correlation\": %" PRIu64 "}}",
+	out(k, ", \"args\": {\"External id\": %" PRIu64 ", \"cbid\": %d, \"correlation\": %" PRIu64,
 	    a->ext, gen_apis[a->api].cbid, a->corr);
+	if (a->launched) {
+		out(k, ", \"kernel\": \"");
+		out_str(k, kname(k, a->launched - 1));
+		out(k, "\", \"grid\": [%u, %u, %u], \"block\": [%u, %u, %u]", a->grid[0], a->grid[1], a->grid[2],
+		    a->block[0], a->block[1], a->block[2]);
+	}
+	put(k, "}}", 2);
 	k->last_corr = a->corr;
 	k->last_start = a->start;
 	k->last_thr = a->thr;
@@ -180,19 +201,28 @@ static void on_kernel(void *ctx, const struct gen_kernel *g)
 	double blocks = (double)g->grid[0] * g->grid[1] * g->grid[2] / 108.0;
 	double warps = blocks * (double)((g->block[0] * g->block[1] * g->block[2] + 31) / 32);
 
-	if (!k->kname[g->kdef]) {
-		char *dm = d->mangled ? cplus_demangle(d->mangled, DMGL_PARAMS | DMGL_ANSI | DMGL_TYPES) : NULL;
-		k->kname[g->kdef] = gp_xstrdup(dm ? dm : d->demangled);
-		free(dm);
+	ev_begin(k, "X", "kernel", kname(k, g->kdef), 0, g->stream, g->start, g->end - g->start);
+	if (k->amd) {
+		/* ROCm: no registers, occupancy or queue time; graph kernels no grid */
+		out(k, ", \"args\": {\"External id\": %" PRIu64 ", \"device\": 0, \"stream\": %u, "
+		       "\"correlation\": %" PRIu64 ", \"kind\": \"Dispatch Kernel\"", g->ext, g->stream, g->corr);
+		if (g->grid[0])
+			out(k, ", \"grid\": [%u, %u, %u], \"block\": [%u, %u, %u]", g->grid[0], g->grid[1],
+			    g->grid[2], g->block[0], g->block[1], g->block[2]);
+		put(k, "}}", 2);
+		flow(k, g->corr, g->stream, g->start);
+		return;
 	}
-	ev_begin(k, "X", "kernel", k->kname[g->kdef], 0, g->stream, g->start, g->end - g->start);
 	out(k, ", \"args\": {\"External id\": %" PRIu64 ", \"queued\": 0, \"device\": 0, \"context\": 1, "
 	       "\"stream\": %u, \"correlation\": %" PRIu64 ", \"registers per thread\": %u, "
 	       "\"shared memory\": %u, \"blocks per SM\": %.6f, \"warps per SM\": %.6f, "
-	       "\"grid\": [%u, %u, %u], \"block\": [%u, %u, %u], \"est. achieved occupancy %%\": %d}}",
+	       "\"grid\": [%u, %u, %u], \"block\": [%u, %u, %u], \"est. achieved occupancy %%\": %d",
 	    g->ext, g->stream, g->corr, d->regs, d->static_smem + d->dynamic_smem, blocks, warps,
 	    g->grid[0], g->grid[1], g->grid[2], g->block[0], g->block[1], g->block[2],
 	    warps >= 64 ? 100 : (int)(warps * 100 / 64));
+	if (g->graph_node)
+		out(k, ", \"graph id\": %u, \"graph node id\": %" PRIu64, g->graph_id, g->graph_node);
+	put(k, "}}", 2);
 	flow(k, g->corr, g->stream, g->start);
 }
 
@@ -236,8 +266,13 @@ static void on_sync(void *ctx, const struct gen_sync *y)
 			 : y->type == 1 ? "Event Sync" : "Context Sync";
 
 	ev_begin(k, "X", "cuda_sync", name, 0, y->stream, y->start, y->end - y->start);
-	out(k, ", \"args\": {\"cuda_sync_kind\": \"%s\", \"stream\": %u, \"correlation\": %" PRIu64
-	       ", \"device\": 0, \"context\": 1}}", name, y->stream, y->corr);
+	out(k, ", \"args\": {\"cuda_sync_kind\": \"%s\", \"stream\": %u, \"correlation\": %" PRIu64,
+	    name, y->stream, y->corr);
+	/* what PyTorch 2.1+ writes about the event a wait waits on */
+	if (y->type == 2)
+		out(k, ", \"wait_on_stream\": %u, \"wait_on_cuda_event_record_corr_id\": %" PRIu64
+		       ", \"wait_on_cuda_event_id\": %u", y->record_stream, y->record_corr, y->event_id);
+	out(k, ", \"device\": 0, \"context\": 1}}");
 }
 
 static void meta(struct kineto *k, const char *what, int64_t pid, int64_t tid, const char *key,
@@ -264,6 +299,7 @@ static int kineto_open(const char *path, bool force, const struct gen_opts *o, s
 		return err->status;
 	k = gp_xcalloc(1, sizeof(*k));
 	k->path = path;
+	k->amd = o->amd;
 	k->fd = fd;
 	k->first = true;
 	if (ends_with(path, ".gz")) {
@@ -281,10 +317,12 @@ static int kineto_open(const char *path, bool force, const struct gen_opts *o, s
 	       "\"regsPerBlock\": 65536, \"regsPerMultiprocessor\": 65536, \"warpSize\": 32, "
 	       "\"sharedMemPerBlock\": 49152, \"sharedMemPerMultiprocessor\": 167936, \"numSms\": 108, "
 	       "\"sharedMemPerBlockOptin\": 166912}\n  ],\n"
-	       "  \"cupti_version\": 22,\n  \"cuda_runtime_version\": 12040,\n  \"cuda_driver_version\": 12090,\n"
+	       "%s"
 	       "  \"record_shapes\": 1,\n  \"profile_memory\": 0,\n  \"with_stack\": 0,\n  \"with_flops\": 0,\n"
 	       "  \"with_modules\": 0,\n  \"trace_id\": \"GPUPROFGEN%016" PRIX64 "\",\n"
 	       "  \"displayTimeUnit\": \"ms\",\n  \"baseTimeNanoseconds\": %lld,\n",
+	    o->amd ? "  \"roctracer_version\": 4.1,\n  \"hip_runtime_version\": 70051831,\n"
+		   : "  \"cupti_version\": 22,\n  \"cuda_runtime_version\": 12040,\n  \"cuda_driver_version\": 12090,\n",
 	    o->seed, (long long)BASE_NS);
 	if (o->world_size > 0)
 		out(k, "  \"distributedInfo\": {\"backend\": \"nccl\", \"rank\": %d, \"world_size\": %d},\n",
@@ -301,7 +339,7 @@ static int kineto_open(const char *path, bool force, const struct gen_opts *o, s
 		snprintf(name, sizeof(name), "stream %u ", gen_stream_id(i));
 		meta(k, "thread_name", 0, gen_stream_id(i), "name", name);
 	}
-	*sink = (struct gen_sink){k, on_range, on_api, on_kernel, on_memcpy, on_memset, on_sync};
+	*sink = (struct gen_sink){k, on_range, on_api, on_kernel, on_memcpy, on_memset, on_sync, NULL, NULL};
 	return GP_OK;
 }
 

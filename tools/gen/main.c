@@ -14,10 +14,11 @@
 #include "gen.h"
 
 static const char gen_help[] =
-	"usage: gpuprof-gen --format nsys|nvprof|kineto -n KERNELS|--iters N [--seed S]\n"
+	"usage: gpuprof-gen --format nsys|nvprof|kineto|gprec -n KERNELS|--iters N [--seed S]\n"
 	"                   [--streams K] [--noise F] [--inject LIST] [--force] -o FILE\n"
 	"       gpuprof-gen --format kineto|nsys --ranks N [--slow-rank R --delay-us D]\n"
-	"                   [--clock-skew-us S] [--iters I] [--force] -o DIR\n\n"
+	"                   [--clock-skew-us S] [--iters I] [--force] -o DIR\n"
+	"       gpuprof-gen --format nsys|gprec|kineto --graphs MODE [--force] -o FILE\n\n"
 	"Writes a synthetic trace of a small transformer's training loop, as the\n"
 	"named tool would have exported it: NVTX iterations and `layer:` ranges,\n"
 	"PyProf dict markers, emit_nvtx op markers with sequence numbers and shapes\n"
@@ -26,7 +27,8 @@ static const char gen_help[] =
 	"on a second stream.  The same seed always gives the same trace.\n\n"
 	"  -f, --format F    nsys (Nsight Systems 2024.2 SQLite export), nvprof\n"
 	"                    (nvprof SQLite, V100 names), kineto (PyTorch profiler\n"
-	"                    JSON; gzip when FILE ends in .gz)\n"
+	"                    JSON; gzip when FILE ends in .gz), gprec (a recording\n"
+	"                    of gpuprof record, version 3)\n"
 	"  -n, --kernels N   exactly N kernels (0 to 1000000000)\n"
 	"  -s, --seed S      random seed (default 1)\n"
 	"  -k, --streams K   CUDA streams, 1 to 16 (default 2): 2+ adds an all-reduce\n"
@@ -34,12 +36,19 @@ static const char gen_help[] =
 	"  -i, --iters N     exactly N whole iterations (1 to 100000; with -n, stop\n"
 	"                    at whichever comes first)\n"
 	"      --noise F     kernel times vary by +-F (0 to 0.5, default 0.04)\n"
-	"      --inject LIST changes for `gpuprof diff` tests, comma-separated:\n"
+	"      --inject LIST changes for `gpuprof diff` and what-if tests,\n"
+	"                    comma-separated:\n"
 	"                    slow-op=OP:F (kernels inside op OP take F times as\n"
 	"                    long), add-kernel=OP (each block's forward also runs\n"
 	"                    op OP: one fp32->fp16 cast kernel), no-tc=KERNEL (the\n"
 	"                    GEMM kernel of that short name runs as a SIMT GEMM\n"
-	"                    without tensor cores, 4 times as long); repeatable\n"
+	"                    without tensor cores, 4 times as long),\n"
+	"                    dataloader=F (each iteration starts with the data\n"
+	"                    loader's CPU time, F times the usual; 0 removes it),\n"
+	"                    copies=pinned (host copies from pinned memory, async:\n"
+	"                    the launching call no longer waits); repeatable.  The\n"
+	"                    same seed with and without a change gives the trace\n"
+	"                    before and after it (gpuprof advise --what-if tests)\n"
 	"  -o, --output FILE file to write; it must not exist\n"
 	"      --force       replace FILE if it exists\n"
 	"\nWith --ranks, the traces of an N-rank data-parallel job instead, one file per\n"
@@ -54,6 +63,14 @@ static const char gen_help[] =
 	"      --delay-us D      its extra GEMM time per phase, us (default 0)\n"
 	"      --clock-skew-us S rank K's clock offset is K x S us (default 0)\n"
 	"      --iters I         iterations per rank, 1 to 100000 (default 5)\n"
+	"\nWith --graphs MODE, a small inference server that captures CUDA graphs and\n"
+	"replays them (several batch sizes, two streams, a capture never replayed, a\n"
+	"replay never captured), with FILE.truth: per replayed kernel the attribution\n"
+	"gpuprof should give (tools/gen/graphs.c).  nsys, gprec: MODE node or graph\n"
+	"(as --cuda-graph-trace; gprec: CUPTI's graph node callbacks); kineto: MODE\n"
+	"amd or cuda, the replay trace at FILE and the capture traces in\n"
+	"capture_traces/ beside it, as vLLM writes them.\n"
+	"      --graphs MODE     node, graph, eager (nsys, gprec); amd, cuda (kineto)\n"
 	"  -h, --help        this text\n\n"
 	"Exit codes:\n"
 	"  0  success\n"
@@ -102,16 +119,17 @@ int main(int argc, char **argv)
 		{"iters", required_argument, NULL, 'i'},
 		{"noise", required_argument, NULL, 'N'},
 		{"inject", required_argument, NULL, 'I'},
+		{"graphs", required_argument, NULL, 'G'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
 	static const struct gen_writer *const writers[] = {
-		&gen_writer_nsys, &gen_writer_nvprof, &gen_writer_kineto, NULL,
+		&gen_writer_nsys, &gen_writer_nvprof, &gen_writer_kineto, &gen_writer_gprec, NULL,
 	};
 	struct gen_opts o = {.seed = 1, .streams = 2, .noise = 0.04};
 	struct gen_rank_opts ro = {.slow_rank = -1, .iters = 5};
 	const struct gen_writer *w = NULL;
-	const char *format = NULL, *path = NULL;
+	const char *format = NULL, *path = NULL, *graphs = NULL;
 	bool force = false, have_n = false;
 	struct gen_sink sink;
 	gp_error err = {0};
@@ -179,6 +197,9 @@ int main(int argc, char **argv)
 			if (gen_inject_parse(optarg, &o.inject, &err))
 				return usage_error("%s", err.msg);
 			break;
+		case 'G':
+			graphs = optarg;
+			break;
 		case 'h':
 			fputs(gen_help, stdout);
 			return GP_EXIT_OK;
@@ -189,12 +210,23 @@ int main(int argc, char **argv)
 	if (optind < argc)
 		return usage_error("unexpected argument '%s'", argv[optind]);
 	if (!format)
-		return usage_error("--format is required (nsys, nvprof or kineto)");
+		return usage_error("--format is required (nsys, nvprof, kineto or gprec)");
 	for (int i = 0; writers[i]; i++)
 		if (strcmp(writers[i]->name, format) == 0)
 			w = writers[i];
 	if (!w)
-		return usage_error("unknown format '%s' (valid: nsys, nvprof, kineto)", format);
+		return usage_error("unknown format '%s' (valid: nsys, nvprof, kineto, gprec)", format);
+	if (graphs) {
+		if (!path || !*path)
+			return usage_error("-o FILE is required");
+		if (gen_graphs_run(w, path, graphs, force, &err)) {
+			if (err.status == GP_ERR_USAGE)
+				return usage_error("%s", err.msg);
+			gp_err_print(&err);
+			return gp_exit_code(err.status);
+		}
+		return GP_EXIT_OK;
+	}
 	if (ro.ranks) {
 		if (w == &gen_writer_nvprof)
 			return usage_error("--ranks writes kineto or nsys traces, not nvprof");

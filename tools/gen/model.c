@@ -18,18 +18,9 @@
 
 #include "gen.h"
 
-/* Kernel catalog.  Mangled names come from g++ on declarations that mirror
-** PyTorch's; demangled names are written the way nsys prints them. */
-enum {
-	KD_FILL, KD_MUL, KD_ADD, KD_GELU, KD_GELU_BWD, KD_DROPOUT, KD_LAYERNORM,
-	KD_LAYERNORM_BWD, KD_REDUCE, KD_SOFTMAX, KD_ADAM, KD_NCCL,
-	KD_GEMM_TN, KD_GEMM_NN, KD_GEMM_NT, KD_GEMM_RELU,       /* sm80 */
-	KD_V_GEMM_TN, KD_V_GEMM_NN, KD_V_GEMM_NT, KD_V_GEMM_RELU, /* sm70 */
-	KD_NCCL_ALL_GATHER, KD_NCCL_REDUCE_SCATTER,              /* the rank workload's (ranks.c) */
-	KD_CAST, KD_SIMT_GEMM,  /* --inject add-kernel, no-tc */
-	KD__COUNT
-};
-
+/* Kernel catalog (the KD_* indices are in gen.h).  Mangled names come
+** from g++ on declarations that mirror PyTorch's; demangled names are
+** written the way nsys prints them. */
 const struct gen_kdef gen_kdefs[KD__COUNT] = {
 	/* the loss gradient's ones, in the loss' dtype (half: the time the
 	** generator gives it is that of 2-byte elements) */
@@ -123,6 +114,10 @@ const struct gen_api_def gen_apis[GEN_API__COUNT] = {
 	[GEN_API_STREAM_SYNC] = {"cudaStreamSynchronize_v3020", 131},
 	[GEN_API_EVENT_RECORD] = {"cudaEventRecord_v3020", 135},
 	[GEN_API_STREAM_WAIT_EVENT] = {"cudaStreamWaitEvent_v3020", 147},
+	[GEN_API_GRAPH_LAUNCH] = {"cudaGraphLaunch_v10000", 311},
+	[GEN_API_BEGIN_CAPTURE] = {"cudaStreamBeginCapture_v10000", 315},
+	[GEN_API_END_CAPTURE] = {"cudaStreamEndCapture_v10000", 319},
+	[GEN_API_INSTANTIATE] = {"cudaGraphInstantiate_v10000", 310},
 };
 
 /* Model size: tokens per batch, hidden and FFN width, encoder blocks. */
@@ -368,8 +363,11 @@ static void memcpy_async(struct model *m, int si, uint64_t bytes, int kind, int 
 	c.end = c.start + uni(m, 1500, 2500) + (int64_t)((double)bytes / bw);
 	m->gpu[si] = c.end;
 	t1 = t0 + uni(m, 5 * US, 10 * US);
-	if (src == 1 || dst == 1)
-		t1 = max64(t1, c.end + uni(m, 2 * US, 4 * US));
+	if (src == 1 || dst == 1) {
+		int64_t ret = uni(m, 2 * US, 4 * US);
+		if (!m->o->inject.pinned)
+			t1 = max64(t1, c.end + ret);
+	}
 	api(m, GEN_API_MEMCPY_ASYNC, t0, t1, c.corr);
 	m->s->memcpy(m->s->ctx, &c);
 	m->cpu[m->thr] = t1;
@@ -419,7 +417,9 @@ static void stream_wait(struct model *m, int from, int to)
 	y.event_id = ++m->event_id;
 	t0 = m->cpu[m->thr] + uni(m, 1 * US, 2 * US);
 	t1 = t0 + uni(m, 2 * US, 4 * US);
-	api(m, GEN_API_EVENT_RECORD, t0, t1, ++m->corr);
+	y.record_corr = ++m->corr;
+	y.record_stream = gen_stream_id(from);
+	api(m, GEN_API_EVENT_RECORD, t0, t1, y.record_corr);
 	t0 = t1 + uni(m, 500, 1500);
 	t1 = t0 + uni(m, 2 * US, 4 * US);
 	y.corr = ++m->corr;
@@ -683,8 +683,17 @@ static void iteration(struct model *m, int it)
 	int copy = m->o->streams >= 3 ? 2 : 0;
 
 	m->thr = GEN_THR_MAIN;
-	/* the data loader: the GPU sits idle meanwhile */
-	m->cpu[GEN_THR_MAIN] += uni(m, 300 * US, 2000 * US);
+	/* the data loader: the GPU sits idle meanwhile (the draw happens in
+	** every variant, so that --inject changes nothing else) */
+	int64_t load = uni(m, 300 * US, 2000 * US);
+	if (m->o->inject.data_loader) {
+		push(m, GEN_R_ANNOT, "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__",
+		     "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__");
+		m->cpu[GEN_THR_MAIN] += (int64_t)((double)load * m->o->inject.loader_factor);
+		pop(m);
+	} else {
+		m->cpu[GEN_THR_MAIN] += load;
+	}
 	snprintf(text, sizeof(text), "iteration %d", it);
 	snprintf(name, sizeof(name), "ProfilerStep#%d", it);
 	push(m, GEN_R_ITER, name, text);

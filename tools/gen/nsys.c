@@ -21,7 +21,7 @@ struct nsys {
 	struct gen_db db;
 	gp_strtab strs;
 	uint32_t nwritten;   /* strs ids below this are in StringIds */
-	sqlite3_stmt *s_str, *s_kern, *s_rt, *s_cpy, *s_set, *s_sync, *s_nvtx;
+	sqlite3_stmt *s_str, *s_kern, *s_rt, *s_cpy, *s_set, *s_sync, *s_event, *s_nvtx, *s_gnode, *s_gexec;
 	uint32_t kname[3 * 32];  /* demangled, short, mangled id per kdef; 0 = not yet */
 	uint32_t api_name[GEN_API__COUNT];
 };
@@ -66,7 +66,7 @@ static void on_api(void *ctx, const struct gen_api *a)
 	if (!n->api_name[a->api])
 		n->api_name[a->api] = (uint32_t)sid(n, gen_apis[a->api].name);
 	gen_db_row(&n->db, n->s_rt, "iiiiiiin", a->start, a->end, (int64_t)0, gtid(a->thr),
-		   (int64_t)a->corr, (int64_t)n->api_name[a->api], (int64_t)0);
+		   (int64_t)a->corr, a->name ? sid(n, a->name) : (int64_t)n->api_name[a->api], (int64_t)0);
 }
 
 static void on_kernel(void *ctx, const struct gen_kernel *k)
@@ -80,14 +80,16 @@ static void on_kernel(void *ctx, const struct gen_kernel *k)
 		ids[1] = (uint32_t)sid(n, d->short_name);
 		ids[2] = (uint32_t)sid(n, d->mangled ? d->mangled : d->demangled);
 	}
-	gen_db_row(&n->db, n->s_kern, "iiiiiiiiiiiiiiiiiiiiiiiiiini",
+	/* the 27th column, graphNodeId, is NULL for an eager launch */
+	gen_db_row(&n->db, n->s_kern, k->graph_node ? "iiiiiiiiiiiiiiiiiiiiiiiiiiii" : "iiiiiiiiiiiiiiiiiiiiiiiiiini",
 		   k->start, k->end, (int64_t)0, (int64_t)1, (int64_t)0, (int64_t)k->stream,
 		   (int64_t)k->corr, GPID, (int64_t)ids[0], (int64_t)ids[1], (int64_t)ids[2],
 		   (int64_t)1, (int64_t)0, (int64_t)d->regs,
 		   (int64_t)k->grid[0], (int64_t)k->grid[1], (int64_t)k->grid[2],
 		   (int64_t)k->block[0], (int64_t)k->block[1], (int64_t)k->block[2],
 		   (int64_t)d->static_smem, (int64_t)d->dynamic_smem, (int64_t)0, (int64_t)127401984,
-		   (int64_t)k->corr, (int64_t)(d->dynamic_smem ? 167936 : 32768), (int64_t)0);
+		   (int64_t)k->corr, (int64_t)(d->dynamic_smem ? 167936 : 32768),
+		   k->graph_node ? (int64_t)k->graph_node : (int64_t)0, (int64_t)0);
 }
 
 /* CUPTI memory kinds (1 pageable, 2 pinned, 3 device) to nsys's (0, 1, 2). */
@@ -100,18 +102,24 @@ static void on_memcpy(void *ctx, const struct gen_memcpy *c)
 {
 	struct nsys *n = ctx;
 
-	gen_db_row(&n->db, n->s_cpy, "iiiiiiiiiinii", c->start, c->end, (int64_t)0, (int64_t)1,
-		   (int64_t)0, (int64_t)c->stream, (int64_t)c->corr, GPID, (int64_t)c->bytes,
-		   (int64_t)c->copy_kind, mem_kind(c->src_kind), mem_kind(c->dst_kind));
+	gen_db_row(&n->db, n->s_cpy, c->graph_node ? "iiiiiiiiiiniii" : "iiiiiiiiiiniin", c->start, c->end,
+		   (int64_t)0, (int64_t)1, (int64_t)0, (int64_t)c->stream, (int64_t)c->corr, GPID,
+		   (int64_t)c->bytes, (int64_t)c->copy_kind, mem_kind(c->src_kind), mem_kind(c->dst_kind),
+		   (int64_t)c->graph_node);
 }
 
 static void on_memset(void *ctx, const struct gen_memset *s)
 {
 	struct nsys *n = ctx;
 
-	gen_db_row(&n->db, n->s_set, "iiiiiiiiiini", s->start, s->end, (int64_t)0, (int64_t)1,
-		   (int64_t)0, (int64_t)s->stream, (int64_t)s->corr, GPID, (int64_t)s->value,
-		   (int64_t)s->bytes, (int64_t)2);
+	if (s->graph_node)
+		gen_db_row(&n->db, n->s_set, "iiiiiiiiiiii", s->start, s->end, (int64_t)0, (int64_t)1,
+			   (int64_t)0, (int64_t)s->stream, (int64_t)s->corr, GPID, (int64_t)s->value,
+			   (int64_t)s->bytes, (int64_t)s->graph_node, (int64_t)2);
+	else
+		gen_db_row(&n->db, n->s_set, "iiiiiiiiiini", s->start, s->end, (int64_t)0, (int64_t)1,
+			   (int64_t)0, (int64_t)s->stream, (int64_t)s->corr, GPID, (int64_t)s->value,
+			   (int64_t)s->bytes, (int64_t)2);
 }
 
 static void on_sync(void *ctx, const struct gen_sync *y)
@@ -120,6 +128,26 @@ static void on_sync(void *ctx, const struct gen_sync *y)
 
 	gen_db_row(&n->db, n->s_sync, "iiiiniiiii", y->start, y->end, (int64_t)0, (int64_t)1,
 		   (int64_t)y->stream, (int64_t)y->corr, GPID, (int64_t)y->type, (int64_t)y->event_id);
+	if (y->type == 2)   /* the record of the event the stream waits on */
+		gen_db_row(&n->db, n->s_event, "iiniiii", (int64_t)0, (int64_t)1, (int64_t)y->record_stream,
+			   (int64_t)y->record_corr, GPID, (int64_t)y->event_id);
+}
+
+/* A node's creation or clone: eventClass 77, TRACE_PROCESS_EVENT_CUDA_GRAPH_NODE_CREATION. */
+static void on_graph_node(void *ctx, const struct gen_graph_node *g)
+{
+	struct nsys *n = ctx;
+
+	gen_db_row(&n->db, n->s_gnode, g->original ? "iiiiiii" : "iiiiiin", g->start, g->end, (int64_t)77,
+		   gtid(g->thr), sid(n, "Graph Node Creation"), (int64_t)g->node, (int64_t)g->original);
+}
+
+static void on_graph_exec(void *ctx, const struct gen_graph_exec *x)
+{
+	struct nsys *n = ctx;
+
+	gen_db_row(&n->db, n->s_gexec, "iiiiniiiii", x->start, x->end, (int64_t)0, (int64_t)1,
+		   (int64_t)x->stream, (int64_t)x->corr, GPID, (int64_t)x->graph_id, (int64_t)x->exec_id);
 }
 
 static int nsys_open(const char *path, bool force, const struct gen_opts *o, struct gen_sink *sink,
@@ -141,15 +169,22 @@ static int nsys_open(const char *path, bool force, const struct gen_opts *o, str
 	n->s_rt = gen_db_prepare(&n->db, "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES(?,?,?,?,?,?,?,?)");
 	n->s_cpy = gen_db_prepare(&n->db, "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY(start,end,deviceId,"
 					  "contextId,greenContextId,streamId,correlationId,globalPid,bytes,"
-					  "copyKind,deprecatedSrcId,srcKind,dstKind) "
-					  "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)");
+					  "copyKind,deprecatedSrcId,srcKind,dstKind,graphNodeId) "
+					  "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
 	n->s_set = gen_db_prepare(&n->db, "INSERT INTO CUPTI_ACTIVITY_KIND_MEMSET VALUES(?,?,?,?,?,?,?,?,?,?,?,?)");
+	if (o->graphs) {
+		gen_db_exec(&n->db, gen_nsys_graphs_ddl);
+		n->s_gnode = gen_db_prepare(&n->db, "INSERT INTO CUDA_GRAPH_NODE_EVENTS VALUES(?,?,?,?,?,?,?)");
+		n->s_gexec = gen_db_prepare(&n->db, "INSERT INTO CUPTI_ACTIVITY_KIND_GRAPH_TRACE "
+						    "VALUES(?,?,?,?,?,?,?,?,?,?)");
+	}
 	n->s_sync = gen_db_prepare(&n->db, "INSERT INTO CUPTI_ACTIVITY_KIND_SYNCHRONIZATION VALUES(?,?,?,?,?,?,?,?,?,?)");
+	n->s_event = gen_db_prepare(&n->db, "INSERT INTO CUPTI_ACTIVITY_KIND_CUDA_EVENT VALUES(?,?,?,?,?,?,?)");
 	n->s_nvtx = gen_db_prepare(&n->db, "INSERT INTO NVTX_EVENTS(start,end,eventType,rangeId,category,"
 					   "color,text,globalTid,endGlobalTid,textId,domainId) "
 					   "VALUES(?,?,?,?,?,?,?,?,?,?,?)");
-	(void)o;
-	*sink = (struct gen_sink){n, on_range, on_api, on_kernel, on_memcpy, on_memset, on_sync};
+	*sink = (struct gen_sink){n, on_range, on_api, on_kernel, on_memcpy, on_memset, on_sync,
+				  o->graphs ? on_graph_node : NULL, o->graphs ? on_graph_exec : NULL};
 	return GP_OK;
 }
 

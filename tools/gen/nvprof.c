@@ -28,7 +28,7 @@ struct nvprof {
 	GP_VEC(uint32_t) ids;
 	int64_t next_id;
 	int64_t marker_id;
-	sqlite3_stmt *s_str, *s_kern, *s_rt, *s_cpy, *s_set, *s_sync, *s_mark;
+	sqlite3_stmt *s_str, *s_kern, *s_rt, *s_cpy, *s_set, *s_sync, *s_event, *s_mark;
 	int64_t kname[32];
 	const char *indexes;    /* the index DDL, run after the rows */
 };
@@ -140,6 +140,9 @@ static void on_sync(void *ctx, const struct gen_sync *y)
 	gen_db_row(&n->db, n->s_sync, "iiiiiii", (int64_t)y->type, BASE + y->start, BASE + y->end,
 		   (int64_t)y->corr, (int64_t)1, (int64_t)y->stream,
 		   y->event_id == 0xffffffffu ? (int64_t)-1 : (int64_t)y->event_id);
+	if (y->type == 2)   /* the record of the event the stream waits on */
+		gen_db_row(&n->db, n->s_event, "iiii", (int64_t)y->record_corr, (int64_t)1,
+			   (int64_t)y->record_stream, (int64_t)y->event_id);
 }
 
 static int nvprof_open(const char *path, bool force, const struct gen_opts *o, struct gen_sink *sink,
@@ -185,6 +188,8 @@ static int nvprof_open(const char *path, bool force, const struct gen_opts *o, s
 					  "VALUES(?,?,?,?,?,?,?,?,?,?)");
 	n->s_sync = gen_db_prepare(&n->db, "INSERT INTO CUPTI_ACTIVITY_KIND_SYNCHRONIZATION(type,start,end,"
 					   "correlationId,contextId,streamId,cudaEventId) VALUES(?,?,?,?,?,?,?)");
+	n->s_event = gen_db_prepare(&n->db, "INSERT INTO CUPTI_ACTIVITY_KIND_CUDA_EVENT(correlationId,contextId,"
+				   "streamId,eventId) VALUES(?,?,?,?)");
 	n->s_mark = gen_db_prepare(&n->db, "INSERT INTO CUPTI_ACTIVITY_KIND_MARKER(flags,timestamp,id,"
 					   "objectKind,objectId,name,domain) VALUES(?,?,?,?,?,?,?)");
 	/* fixed strings first, at the ids nvprof gives them */
@@ -193,7 +198,7 @@ static int nvprof_open(const char *path, bool force, const struct gen_opts *o, s
 	sid(n, "Tesla V100-SXM2-16GB");
 	n->marker_id = 181130;
 	(void)o;
-	*sink = (struct gen_sink){n, on_range, on_api, on_kernel, on_memcpy, on_memset, on_sync};
+	*sink = (struct gen_sink){n, on_range, on_api, on_kernel, on_memcpy, on_memset, on_sync, NULL, NULL};
 	return GP_OK;
 }
 
