@@ -42,7 +42,10 @@ else
 OPT = -O2 -g
 endif
 
-WARN     = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
+# -Wno-missing-field-initializers: the column and option tables list their
+# leading fields; a trailing one (a column's unit) defaults to zero.
+WARN     = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter \
+           -Wno-missing-field-initializers
 CPPFLAGS += -Isrc -Iinclude -D_GNU_SOURCE
 CFLAGS   += -std=c11 $(OPT) $(WARN) $(SANFLAGS) -fPIC
 LDFLAGS  += $(SANFLAGS)
@@ -203,7 +206,7 @@ clean:
 help:
 	@echo "Targets:"
 	@echo "  all (default)  build build/gpuprof, build/gpuprof-gen, build/gpuprof-audit and libgpuprof"
-	@echo "  demo           build, then run report and summary on a generated example trace"
+	@echo "  demo           build, then run report, summary, advise and html on a generated example trace"
 	@echo "  check          build and run every test (unit, CLI, fuzz-corpus replay)"
 	@echo "  bench          run the benchmarks in bench/ (see docs/PERFORMANCE.md)"
 	@echo "  fuzz           build libFuzzer targets with clang into build/fuzz/"

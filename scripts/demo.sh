@@ -2,7 +2,8 @@
 # make demo: gpuprof on a bundled example.  The example is generated here
 # (gpuprof-gen: a small transformer's training steps as Nsight Systems would
 # export them, with `layer:` ranges, forward/backward ops and PyProf
-# markers), then read back with `report` and `summary`.
+# markers), then read back with `report` and `summary`, and answered with
+# `advise` (what to change) and `html` (the whole analysis as one page).
 #   usage: scripts/demo.sh [GPUPROF] [GEN]
 set -e
 GPUPROF=${1:-build/gpuprof}
@@ -38,4 +39,15 @@ heading "4. The same GPU time by layer" \
 "Every kernel counted under the layer: ranges open when it was launched."
 "$GPUPROF" summary --by layer --section gpu "$trace"
 
-printf '\nMore: gpuprof report --help, gpuprof summary --help; machine-readable\noutput with --format csv|tsv|json.\n'
+heading "5. gpuprof advise: what to change, ranked by the time at stake" \
+"Each finding with its evidence and the change to make; the times at stake
+do not overlap (time two findings share is counted once)."
+"$GPUPROF" advise "$trace"
+
+heading "6. gpuprof html: all of it on one page" \
+"The trace's facts, the time split per iteration, time by layer, op and
+kernel, the roofline, idle gaps and the advice, as one self-contained page."
+"$GPUPROF" html --force -o "$out/report.html" "$trace"
+echo "written: $out/report.html (open it in a browser: xdg-open $out/report.html)"
+
+printf '\nMore: gpuprof --help lists the questions and the command for each;\ngpuprof COMMAND --help its options; machine-readable output with\n--format csv|tsv|json.\n'

@@ -13,37 +13,62 @@
 #define GP_VERSION "0.1.0"
 #endif
 
+/* The front door: in the order a user needs them, each with the question
+** it answers and how it is usually called; `gpuprof` and `gpuprof --help`
+** print this table and README.md opens with the same (t0001 compares). */
 const struct gp_command gp_commands[] = {
-	{"info", cmd_info, "what a trace holds: format, GPUs, counts, time span", 0},
-	{"report", cmd_report, "one row per kernel: layer, op, direction, shapes, time (PyProf's view)", 0},
-	{"summary", cmd_summary, "time per kernel, memcpy/memset and API call (nvprof's summary)", 0},
-	{"advise", cmd_advise, "ranked findings with the change to make", 0},
-	{"ops", cmd_ops, "per op or range: self and total CPU and GPU time (PyTorch's key_averages)", 0},
-	{"export", cmd_export, "the trace for Perfetto/chrome://tracing, or flame-graph stacks", 0},
-	{"html", cmd_html, "a self-contained HTML report with charts, to open in a browser", 0},
-	{"ranges", cmd_ranges, "statistics per NVTX range, marker and timer, by nesting path", 0},
-	{"memory", cmd_memory, "allocated and reserved memory over time, peak, allocations per op", 0},
-	{"diff", cmd_diff, "what changed between two runs, with statistics and a CI gate", 0},
-	{"breakdown", cmd_breakdown, "where GPU time goes: compute, communication, memory, idle and its causes", 0},
-	{"ranks", cmd_ranks, "one trace per rank: step time, skew, slowest and fastest rank", 0},
-	{"comm", cmd_comm, "collectives across rank files: stragglers, waits, skew, busbw vs link peak", 0},
-	{"record", cmd_record, "run a program under gpuprof's CUPTI collector: a recording without nsys", 0},
-	{NULL, NULL, NULL, 0},
+	{"advise", cmd_advise, "advise FILE", "What should I change, and what would it save?", 1},
+	{"html", cmd_html, "html -o report.html FILE", "All of it on one page, to read in a browser", 1},
+	{"breakdown", cmd_breakdown, "breakdown FILE",
+	 "Where does the GPU time go: compute, communication,\nmemory, idle (and why is the GPU idle)?", 0},
+	{"summary", cmd_summary, "summary --by layer FILE",
+	 "Which kernels, ops, layers or module types take the\ntime (--by kernel|op|layer|module-type|iter)?", 0},
+	{"report", cmd_report, "report FILE",
+	 "Which layer and op launched each kernel, with what\nshapes, FLOPs and efficiency?", 0},
+	{"ops", cmd_ops, "ops FILE", "PyTorch's key_averages(): CPU and GPU time per op", 0},
+	{"memory", cmd_memory, "memory FILE", "How much memory, when is the peak, who allocates?", 0},
+	{"ranges", cmd_ranges, "ranges FILE", "How long do my NVTX ranges, markers, timers take?", 0},
+	{"info", cmd_info, "info FILE", "What does this trace hold: format, GPUs, counts?", 0},
+	{"ranks", cmd_ranks, "ranks DIR", "Which rank of a multi-GPU job is slow? (advise DIR:\neach rank's findings and the straggler)", 0},
+	{"comm", cmd_comm, "comm DIR", "Who holds the collectives up; is their bandwidth\nwhat the link gives?", 0},
+	{"diff", cmd_diff, "diff BASE TEST", "What changed between two runs: significant or noise?", 0},
+	{"export", cmd_export, "export -o out.json FILE",
+	 "A timeline for ui.perfetto.dev, or flame-graph\nstacks (-f folded)", 0},
+	{"record", cmd_record, "record -- CMD", "Record a program without Nsight Systems (CUPTI)", 0},
+	{NULL, NULL, NULL, NULL, 0},
 };
+
+/* One front-door line: "  CALL" padded, then the question, its
+** continuation lines under it. */
+static void door_line(FILE *out, const struct gp_command *c)
+{
+	fprintf(out, "  %-25s ", c->call);
+	for (const char *q = c->question; *q; q++) {
+		fputc(*q, out);
+		if (*q == '\n')
+			fprintf(out, "%28s", "");
+	}
+	fputc('\n', out);
+}
 
 static void usage(FILE *out)
 {
 	fprintf(out, "usage: gpuprof COMMAND [OPTIONS] FILE...\n\n"
-		     "Reads Nsight Systems and nvprof SQLite exports, PyTorch profiler (Kineto)\n"
-		     "JSON traces, ROCm's rocprofv3 JSON and CSV output and gpuprof recordings,\n"
-		     "and tells which layer and op launched each kernel and where the GPU time\n"
-		     "goes.\n\nCommands:\n");
+		     "Where a deep-learning program loses GPU time, and what to change.  FILE is\n"
+		     "an Nsight Systems or nvprof SQLite export, a PyTorch profiler (Kineto)\n"
+		     "JSON trace (.json or .json.gz), ROCm's rocprofv3 JSON or CSV output or a\n"
+		     "gpuprof recording; the format is recognised from the content.\n\nStart here:\n");
 	for (int i = 0; gp_commands[i].name; i++)
-		if (!gp_commands[i].hidden)
-			fprintf(out, "  %-9s %s\n", gp_commands[i].name, gp_commands[i].summary);
-	fprintf(out, "\ninfo, summary, advise, ranges, breakdown, ranks and comm take several\n"
-		     "FILEs, a directory or a glob (one trace per rank); diff takes two.\n"
-		     "'gpuprof COMMAND --help' describes a command's options.\n\n%s", gp_exit_help);
+		if (gp_commands[i].start)
+			door_line(out, &gp_commands[i]);
+	fprintf(out, "\nThen, by question:\n");
+	for (int i = 0; gp_commands[i].name; i++)
+		if (!gp_commands[i].start)
+			door_line(out, &gp_commands[i]);
+	fprintf(out, "\nFILE may also be several files, a directory or a quoted glob (one trace\n"
+		     "per rank), except for report, ops and memory; diff's BASE and TEST may\n"
+		     "each be one.  'gpuprof COMMAND --help' describes a command's options.\n\n%s",
+		gp_exit_help);
 }
 
 int main(int argc, char **argv)

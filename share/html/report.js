@@ -44,17 +44,11 @@
 
   function pct(part, whole) { return whole > 0 ? (100 * part / whole).toFixed(1) + '%' : 'n/a'; }
 
-  /* Splits a layer path at a ':' that is not part of '::' (as the folded export does). */
+  /* A layer path's components: split at each '/', empty ones skipped
+     (analysis/layers.h, as the folded export does). */
   function layerFrames(path) {
-    var out = [], from = 0;
-    for (var i = 0; i < path.length; i++) {
-      if (path[i] !== ':') continue;
-      if (path[i + 1] === ':') { i++; continue; }
-      out.push(path.slice(from, i));
-      from = i + 1;
-    }
-    out.push(path.slice(from));
-    return out;
+    var out = path.split('/').filter(function (c) { return c !== ''; });
+    return out.length ? out : [path];
   }
 
   function setMarks(id, n) { byId(id).setAttribute('data-marks', String(n)); }

@@ -22,6 +22,7 @@
 #include <strings.h>
 
 #include "analysis/attr_nvtx.h"
+#include "analysis/layers.h"
 #include "analysis/markers.h"
 #include "model/window.h"
 #include "util/fmt.h"
@@ -370,7 +371,7 @@ void gp_nvtxattr_kernel(gp_nvtxattr *st, gp_trace *t, size_t k, const int32_t *s
 		const struct nvinfo *in = range_info(t, st, (size_t)r);
 		switch (in->bin) {
 		case GP_MK_PYPROF: if (first_pyprof < 0) first_pyprof = r; break;
-		case GP_MK_LAYER: len = buf_add(st, len, ':', gp_s(t, in->layer)); break;
+		case GP_MK_LAYER: len = buf_add(st, len, GP_LAYER_SEP, gp_s(t, in->layer)); break;
 		case GP_MK_TRACE: last_trace = r; break;
 		case GP_MK_SEQ: {
 			struct gp_marker *m = gp_vec_push(st->seqm);
@@ -458,8 +459,8 @@ void gp_nvtxattr_kernel(gp_nvtxattr *st, gp_trace *t, size_t k, const int32_t *s
 		}
 		a->mod = gp_intern(t, "na");
 	}
-	/* ... and the plain ranges around it are its layer, joined with '/',
-	** unless PyProf "layer:" markers name one.  Under a framework op only
+	/* ... and the plain ranges around it are its layer (joined as every
+	** layer path is: analysis/layers.h), unless PyProf "layer:" markers name one.  Under a framework op only
 	** module ranges ("nn.Module: Linear_3") count, so that PyProf's
 	** attribution stays as it is. */
 	if (!len)
@@ -467,7 +468,7 @@ void gp_nvtxattr_kernel(gp_nvtxattr *st, gp_trace *t, size_t k, const int32_t *s
 			const char *text = gp_s(t, t->ranges.v[st->plain.v[i]].text);
 			const char *mod = gp_marker_module(text);
 			if (mod || !op_from_framework)
-				len = buf_add(st, len, '/', mod ? mod : text);
+				len = buf_add(st, len, GP_LAYER_SEP, mod ? mod : text);
 		}
 	a->layer = len ? gp_intern(t, st->buf) : 0;
 

@@ -7,8 +7,9 @@
 ** or, when the launch was not captured, the op whose External id the kernel
 ** carries, and the gpu_user_annotation ranges around the kernel on its
 ** stream.  From that stack: op = innermost cpu_op, mod = outermost cpu_op,
-** layer = user annotations (joined with ':'), else the nn.Module events of
-** with_modules=True (joined with '/'), else the GPU-side annotations,
+** layer = user annotations, else the nn.Module events of
+** with_modules=True, else the GPU-side annotations (each a path joined
+** with GP_LAYER_SEP, analysis/layers.h),
 ** iter = ProfilerStep#N, trace = innermost user
 ** Python frame, dir/seq from Sequence number and Fwd thread id, args from
 ** the op's Input Dims / Input type / Concrete Inputs.  At the end, sub
@@ -20,6 +21,7 @@
 #include <string.h>
 
 #include "analysis/attr_ops.h"
+#include "analysis/layers.h"
 #include "analysis/markers.h"
 #include "util/fmt.h"
 #include "util/u64map.h"
@@ -532,11 +534,11 @@ void gp_opattr_kernel(gp_opattr *ctx, gp_trace *t, size_t k, const int32_t *stac
 			if (is_step(text, &it))
 				a->iter = it;
 			else
-				path_add(layer, sizeof(layer), ':', text);
+				path_add(layer, sizeof(layer), GP_LAYER_SEP, text);
 			break;
 		case GP_RANGE_PYTHON:
 			if ((mod = gp_marker_module(text)) != NULL)
-				path_add(modules, sizeof(modules), '/', mod);
+				path_add(modules, sizeof(modules), GP_LAYER_SEP, mod);
 			else if (user_frame(text, strlen(text)))
 				python = st[i];
 			break;
@@ -558,7 +560,7 @@ void gp_opattr_kernel(gp_opattr *ctx, gp_trace *t, size_t k, const int32_t *stac
 			if (a->iter < 0)
 				a->iter = it;
 		} else if (!cpu_layer) {
-			path_add(layer, sizeof(layer), ':', text);
+			path_add(layer, sizeof(layer), GP_LAYER_SEP, text);
 		}
 	}
 	a->layer = gp_intern(t, layer);

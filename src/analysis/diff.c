@@ -1092,6 +1092,8 @@ int gp_diff_parts_add(const struct gp_rowbuf *rb, struct gp_diff_run_in *runs, c
 		}
 		if (got == 0)
 			break;
+		if (c[0] && strcmp(c[0], "fact") == 0)
+			continue;   /* the file's facts: gp_diff_facts_add (diff_facts.h) */
 		ok = c[0] && gp_rowbuf_cell_i64(c[1], 0, GP_DIFF_NBY - 1, &by) && (part || by == p.by);
 		if (ok && part) {
 			ok = gp_rowbuf_cell_i64(c[2], 0, 100000000, &x[0]) &&

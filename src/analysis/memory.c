@@ -14,12 +14,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/layers.h"
 #include "analysis/memory.h"
 #include "util/u64map.h"
 
 #define MAX_STACK 256
 
-/* Where an event happened: the op and layer ranges around it. */
+/* Where an event happened: the op and the innermost layer range around it. */
 struct event_site {
 	int32_t op, layer;      /* indices into trace->ranges, -1 = none */
 };
@@ -330,12 +331,44 @@ static struct gp_mem_group *group_of(struct gp_memory *m, gp_u64map *index, int3
 	return &m->groups.v[g];
 }
 
+/* The layer path of layer range r (analysis/layers.h): the layer ranges
+** from the outermost enclosing r down to r, each a "layer:" range's name
+** or an annotation's text; interned into t.  paths caches them by r. */
+static gp_str layer_path(gp_trace *t, int32_t r, gp_u64map *paths)
+{
+	int32_t chain[MAX_STACK], n = 0, got = gp_u64map_get(paths, (uint32_t)r);
+	GP_VEC(char) buf = {0};
+
+	if (got >= 0)
+		return (gp_str)got;
+	for (int32_t i = r; i >= 0 && n < MAX_STACK; i = t->ranges.v[i].parent)
+		if (layer_range(t, &t->ranges.v[i]))
+			chain[n++] = i;
+	while (n--) {
+		const char *text = gp_s(t, t->ranges.v[chain[n]].text);
+		size_t len;
+		if (strncmp(text, "layer:", 6) == 0)
+			text += 6;
+		len = strlen(text);
+		if (buf.n)
+			*gp_vec_push(buf) = GP_LAYER_SEP;
+		gp_vec_reserve(buf, buf.n + len + 1);
+		memcpy(buf.v + buf.n, text, len);
+		buf.n += len;
+	}
+	*gp_vec_push(buf) = 0;
+	gp_str path = gp_intern(t, buf.v);
+	gp_vec_free(buf);
+	gp_u64map_put(paths, (uint32_t)r, (int32_t)path);
+	return path;
+}
+
 /* The allocations and frees per op and layer, and what each had live at
 ** its device's peak. */
-static void group_events(const gp_trace *t, struct gp_memory *m, const int32_t *slot,
+static void group_events(gp_trace *t, struct gp_memory *m, const int32_t *slot,
 			 const int32_t *freed_at, const struct event_site *site)
 {
-	gp_u64map index = {0};
+	gp_u64map index = {0}, paths = {0};
 	bool *addresses = gp_xcalloc(m->devices.n ? m->devices.n : 1, sizeof(*addresses));
 
 	for (size_t i = 0; i < t->memevents.n; i++)
@@ -353,10 +386,10 @@ static void group_events(const gp_trace *t, struct gp_memory *m, const int32_t *
 			    (freed_at[i] < 0 || (uint32_t)freed_at[i] > d->peak_event);
 		if (live)
 			gp_mem_add_bytes(&d->live_known, e->bytes);
-		int32_t range[2] = {site[i].op, site[i].layer};
+		gp_str name[2] = {site[i].op >= 0 ? t->ranges.v[site[i].op].text : 0,
+				  site[i].layer >= 0 ? layer_path(t, site[i].layer, &paths) : 0};
 		for (uint8_t by = GP_MEM_BY_OP; by <= GP_MEM_BY_LAYER; by++) {
-			gp_str name = range[by] >= 0 ? t->ranges.v[range[by]].text : 0;
-			struct gp_mem_group *g = group_of(m, &index, slot[i], by, name, addresses[slot[i]]);
+			struct gp_mem_group *g = group_of(m, &index, slot[i], by, name[by], addresses[slot[i]]);
 			if (e->bytes >= 0) {
 				g->allocs++;
 				gp_mem_add_bytes(&g->alloc_bytes, e->bytes);
@@ -372,7 +405,50 @@ static void group_events(const gp_trace *t, struct gp_memory *m, const int32_t *
 	}
 	gp_vec_sort(m->groups, cmp_group);
 	gp_u64map_free(&index);
+	gp_u64map_free(&paths);
 	free(addresses);
+}
+
+void gp_memory_layers(gp_trace *t, struct gp_memory *m, const struct gp_layer_view *v)
+{
+	struct gp_layer_cut cut = {.v = v};
+	gp_u64map index = {0};
+	size_t n = 0;
+	int32_t device = 0;
+	uint8_t by = 0;
+
+	if (!gp_layer_view_cuts(v))
+		return;
+	for (size_t i = 0; i < m->groups.n; i++) {
+		struct gp_mem_group g = m->groups.v[i];
+		if (g.by == GP_MEM_BY_LAYER)
+			g.name = gp_layer_cut_str(t, &cut, g.name);
+		/* one group per (device, by, name): merge into the first; the
+		** groups come by device and by, so index holds one run's names */
+		if (i == 0 || g.device != device || g.by != by) {
+			gp_u64map_free(&index);
+			memset(&index, 0, sizeof(index));
+			device = g.device;
+			by = g.by;
+		}
+		int32_t at = gp_u64map_add(&index, g.name, (int32_t)n);
+		if (at == (int32_t)n) {
+			m->groups.v[n++] = g;
+			continue;
+		}
+		struct gp_mem_group *x = &m->groups.v[at];
+		x->allocs += g.allocs;
+		x->frees += g.frees;
+		gp_mem_add_bytes(&x->alloc_bytes, g.alloc_bytes);
+		gp_mem_add_bytes(&x->free_bytes, g.free_bytes);
+		if (x->live_at_peak >= 0 && g.live_at_peak >= 0)
+			gp_mem_add_bytes(&x->live_at_peak, g.live_at_peak);
+		x->live_count += g.live_count;
+	}
+	m->groups.n = n;
+	gp_vec_sort(m->groups, cmp_group);
+	gp_layer_cut_free(&cut);
+	gp_u64map_free(&index);
 }
 
 int gp_memory_alloc_call(const char *name)
@@ -445,7 +521,7 @@ void gp_memory_churn(const gp_trace *t, struct gp_mem_churn *c)
 	gp_vec_free(reserved);
 }
 
-void gp_memory_run(const gp_trace *t, struct gp_memory *m)
+void gp_memory_run(gp_trace *t, struct gp_memory *m)
 {
 	size_t n = t->memevents.n, idle = 0;
 	int32_t *freed_at = gp_xmalloc((n ? n : 1) * sizeof(*freed_at));

@@ -56,7 +56,8 @@ enum gp_mem_by { GP_MEM_BY_OP, GP_MEM_BY_LAYER };
 
 /* The allocations made inside one op (or layer) on one device. */
 struct gp_mem_group {
-	gp_str name;            /* the op's or layer's text; 0 = outside any */
+	gp_str name;            /* the op's text or the layer's path
+				** (analysis/layers.h); 0 = outside any */
 	int32_t device;
 	uint8_t by;             /* enum gp_mem_by */
 	uint64_t allocs, frees; /* events inside it */
@@ -106,8 +107,15 @@ uint32_t *gp_mem_thread_order(const gp_trace *t);
 ** thread beside the ranges for the ops and layers, one over the API calls
 ** for churn.  Odd input (a free without its allocation, a total below 0, an
 ** absurd value, events on a device without kernels) gets a note in m, never
-** a wrong number.  Never fails; an empty result when t has no events. */
-void gp_memory_run(const gp_trace *t, struct gp_memory *m);
+** a wrong number.  Layer paths are interned into t.  Never fails; an
+** empty result when t has no events. */
+void gp_memory_run(gp_trace *t, struct gp_memory *m);
+
+struct gp_layer_view;
+/* Regroups m's layer groups by their key under v (--depth, --by
+** module-type): groups whose paths cut to the same key are summed, in the
+** groups' order.  Keys are interned into t.  Nothing when v cuts nothing. */
+void gp_memory_layers(gp_trace *t, struct gp_memory *m, const struct gp_layer_view *v);
 
 void gp_memory_free(struct gp_memory *m);
 

@@ -48,7 +48,8 @@ static const struct gp_cmd_spec advise_spec = {
 	"a finding keeps what it saves beyond those above it (\"shared\": what they\n"
 	"already took; shared_ns and shared_with in json/csv/tsv).  Every\n"
 	"percentage is of the GPU span.  See docs/op-model.md.",
-	.shared = GP_OPT_FORMAT | GP_OPT_TOP | GP_OPT_PEAKS | GP_OPT_JOBS | GP_OPT_WINDOW,
+	.shared = GP_OPT_FORMAT | GP_OPT_TOP | GP_OPT_WIDTH | GP_OPT_NO_HEADER | GP_OPT_PEAKS | GP_OPT_JOBS |
+		  GP_OPT_WINDOW,
 	.own = advise_opts,
 	.more =
 	"--what-if EXPR (repeatable: the changes together) re-times the trace on\n"
@@ -73,19 +74,21 @@ static const struct gp_cmd_spec advise_spec = {
 	.format_note = "(text for people; the others one row per finding)",
 };
 
+/* "position" is the finding's place in the ranking; "rank" is always the
+** distributed rank (several files: job_rank_col). */
 static const struct gp_column cols[] = {
 	{"position", "Pos", 3, true, false, NULL},
 	{"kind", "Kind", 12, false, false, NULL},
-	{"saving_ns", "Saving (ns)", 10, true, false, NULL},
+	{"saving_ns", "Saving", 10, true, false, NULL, GP_UNIT_NS},
 	{"saving_pct", "Saving (% of GPU span)", 6, true, false, NULL},
-	{"per_step_ns", "Per step (ns)", 10, true, false, NULL},
-	{"alone_ns", "Alone (ns)", 10, true, false, NULL},
-	{"involved_ns", "Involved (ns)", 10, true, false, NULL},
+	{"per_step_ns", "Per step", 10, true, false, NULL, GP_UNIT_NS},
+	{"alone_ns", "Alone", 10, true, false, NULL, GP_UNIT_NS},
+	{"involved_ns", "Involved", 10, true, false, NULL, GP_UNIT_NS},
 	{"count", "Count", 5, true, false, NULL},
 	{"title", "Finding", 20, false, true, NULL},
 	{"evidence", "Evidence", 20, false, true, NULL},
 	{"change", "Change", 20, false, true, NULL},
-	{"shared_ns", "Shared (ns)", 10, true, false, NULL},
+	{"shared_ns", "Shared", 10, true, false, NULL, GP_UNIT_NS},
 	{"shared_with", "Shared with", 10, false, true, NULL},
 };
 
@@ -149,9 +152,9 @@ static int advise_option(void *ctx, int index, const char *arg)
 ** the changes together. */
 static const struct gp_column whatif_cols[] = {
 	{"measure", "Measure", 12, false, false, NULL},
-	{"before_ns", "Before (ns)", 12, true, false, NULL},
-	{"after_ns", "After (ns)", 12, true, false, NULL},
-	{"saving_ns", "Saving (ns)", 12, true, false, NULL},
+	{"before_ns", "Before", 12, true, false, NULL, GP_UNIT_NS},
+	{"after_ns", "After", 12, true, false, NULL, GP_UNIT_NS},
+	{"saving_ns", "Saving", 12, true, false, NULL, GP_UNIT_NS},
 	{"saving_pct", "Saving (%)", 6, true, false, NULL},
 	{"what_if", "What if", 20, false, true, NULL},
 };

@@ -61,6 +61,7 @@ static const struct gp_cmd_spec breakdown_spec = {
 	.shared = GP_OPT_FORMAT | GP_OPT_TOP | GP_OPT_WIDTH | GP_OPT_NO_HEADER | GP_OPT_JOBS | GP_OPT_WINDOW,
 	.row_formats = true,
 	.format_note = "(times in ns except in the table)",
+	.top_help = "--view gaps: gaps per device (a positive number;\ndefault 10); the other views write all their rows",
 	.own = breakdown_own,
 	.many_files = true,
 };

@@ -29,8 +29,9 @@ struct gp_cli_opts;
 struct gp_command {
 	const char *name;
 	gp_cmd_fn fn;
-	const char *summary;
-	int hidden;             /* not listed in `gpuprof --help` */
+	const char *call;       /* how it is usually called: "advise FILE" */
+	const char *question;   /* what it answers; '\n' continues the text */
+	int start;              /* listed under "Start here" */
 };
 
 extern const struct gp_command gp_commands[];   /* terminated by name == NULL */
@@ -78,12 +79,13 @@ void gp_cli_load_opts(struct gp_load_opts *o, const struct gp_cli_opts *co);
 int gp_cli_load_quiet(const char *path, gp_trace *t, const struct gp_load_opts *o, gp_error *err);
 
 /* The input files the FILE arguments name, in order: a file as given (a
-** missing one too: its load says so), a directory's trace files by name
-** (entries that no reader recognises skipped with a note on stderr), a
-** pattern that names no file expanded by glob(3) (sorted).  Returns 0, or
-** prints the error and returns an exit code: GP_EXIT_IO when a directory
-** cannot be listed or a pattern matches nothing, GP_EXIT_FORMAT when a
-** directory holds no trace. */
+** missing one too: its load says so), a directory's trace files by name, a
+** pattern that names no file expanded by glob(3) (sorted); a directory's
+** or pattern's files that are not traces (gp_trace_foreign: a README, a
+** config.json) are skipped with a note on stderr.  Returns 0, or prints the
+** error and returns an exit code: GP_EXIT_IO when a directory cannot be
+** listed or a pattern matches nothing, GP_EXIT_FORMAT when a directory or
+** pattern holds no trace. */
 struct gp_cli_inputs {
 	GP_VEC(char *) paths;
 	bool expanded;          /* a directory or pattern was among the arguments */
@@ -94,7 +96,8 @@ void gp_cli_inputs_free(struct gp_cli_inputs *in);
 /* Many files (multi.c).  A command's work on one loaded, correlated trace:
 ** writes its rows to w, which is the real output for a single file and
 ** kept rows (rowbuf.h) for many.  Runs on worker threads: it may read ctx
-** and change only t; it prints nothing.  rec, when the command asks for
+** and change only t; it prints nothing but whole note lines on stderr
+** (one fprintf each, naming t's file).  rec, when the command asks for
 ** it (want_record) and there are several files, takes the rank's record
 ** (gp_rank_record_put of the analysis' GP_NEED_RECORD); else NULL.  Returns GP_OK, or a gp_status
 ** with err set. */

@@ -50,6 +50,7 @@ static const struct gp_cmd_spec comm_spec = {
 		  GP_OPT_WINDOW,
 	.row_formats = true,
 	.format_note = "(times in ns and bandwidths in GB/s except in the table)",
+	.top_help = "--view calls: the N calls with the most waiting (a\npositive number; default 20)",
 	.own = comm_own,
 	.many_files = true,
 	.many_help =
@@ -68,11 +69,11 @@ static const struct gp_column rank_cols[] = {
 	{"calls", "Calls", 5, true, false, NULL},
 	{"matched", "Matched", 5, true, false, NULL},
 	{"last", "Last", 4, true, false, NULL},
-	{"wait_ns", "Waited", 8, true, false, NULL},
-	{"caused_ns", "Caused", 8, true, false, NULL},
-	{"kernel_ns", "Kernel time", 8, true, false, NULL},
-	{"offset_ns", "Clock offset (ns)", 8, true, false, NULL},
-	{"link_gbs", "Link GB/s", 6, true, false, NULL},
+	{"wait_ns", "Waited", 8, true, false, NULL, GP_UNIT_NS},
+	{"caused_ns", "Caused", 8, true, false, NULL, GP_UNIT_NS},
+	{"kernel_ns", "Kernel time", 8, true, false, NULL, GP_UNIT_NS},
+	{"offset_ns", "Clock offset", 8, true, false, NULL, GP_UNIT_NS},
+	{"link_gbs", "Link (GB/s)", 6, true, false, NULL},
 	{"role", "Role", 9, false, false, ""},
 };
 
@@ -80,13 +81,13 @@ static const struct gp_column kind_cols[] = {
 	{"kind", "Kind", 10, false, false, NULL},
 	{"calls", "Calls", 5, true, false, NULL},
 	{"bytes", "Bytes", 8, true, false, NULL},
-	{"comm_ns", "Comm", 8, true, false, NULL},
-	{"skew_ns", "Skew", 8, true, false, NULL},
-	{"wait_ns", "Wait", 8, true, false, NULL},
-	{"busbw_p50_gbs", "busbw p50", 6, true, false, NULL},
-	{"busbw_p90_gbs", "busbw p90", 6, true, false, NULL},
-	{"busbw_max_gbs", "busbw max", 6, true, false, NULL},
-	{"link_pct", "p50 % link", 5, true, false, NULL},
+	{"comm_ns", "Comm", 8, true, false, NULL, GP_UNIT_NS},
+	{"skew_ns", "Skew", 8, true, false, NULL, GP_UNIT_NS},
+	{"wait_ns", "Wait", 8, true, false, NULL, GP_UNIT_NS},
+	{"busbw_p50_gbs", "busbw p50 (GB/s)", 6, true, false, NULL},
+	{"busbw_p90_gbs", "busbw p90 (GB/s)", 6, true, false, NULL},
+	{"busbw_max_gbs", "busbw max (GB/s)", 6, true, false, NULL},
+	{"link_pct", "p50 (% of link)", 5, true, false, NULL},
 };
 
 static const struct gp_column call_cols[] = {
@@ -96,14 +97,14 @@ static const struct gp_column call_cols[] = {
 	{"iteration", "Iter", 4, true, false, NULL},
 	{"bytes", "Bytes", 8, true, false, NULL},
 	{"last_rank", "Last", 4, true, false, "(none)"},
-	{"wait_ns", "Wait", 8, true, false, NULL},
-	{"skew_ns", "Skew", 8, true, false, NULL},
-	{"comm_ns", "Comm", 8, true, false, NULL},
-	{"kernel_ns", "Kernel", 8, true, false, NULL},
-	{"algbw_gbs", "algbw", 6, true, false, NULL},
-	{"busbw_gbs", "busbw", 6, true, false, NULL},
-	{"busbw_kernel_gbs", "busbw kernel", 6, true, false, NULL},
-	{"link_pct", "% link", 5, true, false, NULL},
+	{"wait_ns", "Wait", 8, true, false, NULL, GP_UNIT_NS},
+	{"skew_ns", "Skew", 8, true, false, NULL, GP_UNIT_NS},
+	{"comm_ns", "Comm", 8, true, false, NULL, GP_UNIT_NS},
+	{"kernel_ns", "Kernel", 8, true, false, NULL, GP_UNIT_NS},
+	{"algbw_gbs", "algbw (GB/s)", 6, true, false, NULL},
+	{"busbw_gbs", "busbw (GB/s)", 6, true, false, NULL},
+	{"busbw_kernel_gbs", "busbw kernel (GB/s)", 6, true, false, NULL},
+	{"link_pct", "busbw (% of link)", 5, true, false, NULL},
 };
 
 static const struct gp_column advise_cols[] = {

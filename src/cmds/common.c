@@ -218,7 +218,7 @@ static int add_dir(struct gp_cli_inputs *in, const char *cmd, const char *dir)
 		sprintf(path, "%s%s%s", dir, len && dir[len - 1] == '/' ? "" : "/", names.v[i]);
 		if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
 			fprintf(stderr, "gpuprof %s: note: %s skipped: a directory (not searched)\n", cmd, path);
-		else if (!gp_trace_probe(path, &err))
+		else if (gp_trace_foreign(path, &err))
 			fprintf(stderr, "gpuprof %s: note: skipped %s\n", cmd, err.msg);
 		else
 			*gp_vec_push(in->paths) = path, path = NULL;
@@ -260,9 +260,19 @@ int gp_cli_inputs(const char *cmd, char *const *args, int nargs, struct gp_cli_i
 			rc = GP_EXIT_IO;
 			continue;
 		}
-		for (size_t k = 0; k < g.gl_pathc; k++)
-			add_path(in, g.gl_pathv[k]);
+		size_t before = in->paths.n;
+		for (size_t k = 0; k < g.gl_pathc; k++) {
+			gp_error err = {0};
+			if (gp_trace_foreign(g.gl_pathv[k], &err))
+				fprintf(stderr, "gpuprof %s: note: skipped %s\n", cmd, err.msg);
+			else
+				add_path(in, g.gl_pathv[k]);
+		}
 		globfree(&g);
+		if (in->paths.n == before) {
+			fprintf(stderr, "gpuprof: %s: no trace file matches this pattern\n", args[i]);
+			rc = GP_EXIT_FORMAT;
+		}
 	}
 	if (rc)
 		gp_cli_inputs_free(in);
@@ -284,7 +294,7 @@ int gp_cli_usage(const char *cmd, const char *fmt, ...)
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\n(see 'gpuprof %s --help')\n", cmd);
+	fprintf(stderr, "; see 'gpuprof %s --help'\n", cmd);
 	return GP_EXIT_USAGE;
 }
 

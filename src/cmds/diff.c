@@ -16,8 +16,11 @@
 #include "analysis/analysis.h"
 #include "analysis/collectives.h"
 #include "analysis/diff.h"
+#include "analysis/diff_facts.h"
+#include "analysis/layers.h"
 #include "cmds/cmds.h"
 #include "cmds/options.h"
+#include "util/demangle.h"
 #include "util/fmt.h"
 #include "util/u64map.h"
 #include "writers/html_diff.h"
@@ -28,8 +31,9 @@
 
 static const struct gp_cmd_opt diff_own[] = {
 	{"by", 'b', "G", "group kernel time by: kernel (default: the demangled\n"
-	 "name, matched across formats), op, layer or iter; rank:\n"
-	 "each rank's step and compute time"},
+	 "name, matched across formats), op, layer, module-type\n"
+	 "(the layer's module class: Block_3 counts as Block) or\n"
+	 "iter; rank: each rank's step and compute time"},
 	{"fail-if", 0, "EXPR", "exit 5 when a change crosses a limit: step>+5%,\n"
 	 "total>+3%, op:PATTERN>+10%, kernel:PATTERN>+1ms,\n"
 	 "layer:PATTERN<-5%, rank:PATTERN>+5% (PATTERN a\n"
@@ -68,7 +72,7 @@ static const struct gp_cmd_spec diff_spec = {
 	"rank's; --by rank compares each rank's step and compute time, ranks\n"
 	"matched by number.",
 	.shared = GP_OPT_FORMAT | GP_OPT_TOP | GP_OPT_WIDTH | GP_OPT_NO_HEADER | GP_OPT_PEAKS | GP_OPT_WINDOW |
-		  GP_OPT_JOBS,
+		  GP_OPT_JOBS | GP_OPT_DEPTH | GP_OPT_NAMES,
 	.formats = diff_formats,
 	.row_formats = true,
 	.format_note = "(times in ns except in the table; html: one page, -o FILE)",
@@ -95,6 +99,7 @@ static const struct gp_cmd_spec diff_spec = {
 
 struct opts {
 	struct gp_diff_opts d;
+	struct gp_layer_view layers;   /* --depth, --by module-type */
 	struct gp_diff_gate gates[MAX_GATES];
 	int ngates;
 	const char *out;         /* -f html: -o */
@@ -120,12 +125,17 @@ static int diff_option(void *ctx, int index, const char *arg)
 
 	switch (index) {
 	case OWN_BY:
+		o->layers.module_type = strcmp(arg, "module-type") == 0;
+		if (o->layers.module_type) {
+			o->d.by = GP_DIFF_BY_LAYER;
+			return 0;
+		}
 		for (int i = 0; i < GP_DIFF_NBY; i++)
 			if (strcmp(arg, gp_diff_by_names[i]) == 0) {
 				o->d.by = i;
 				return 0;
 			}
-		return gp_cli_usage("diff", "--by wants kernel, op, layer, iter or rank, not '%s'", arg);
+		return gp_cli_usage("diff", "--by wants kernel, op, layer, module-type, iter or rank, not '%s'", arg);
 	case OWN_FAIL_IF:
 		if (o->ngates == MAX_GATES)
 			return gp_cli_usage("diff", "at most %d --fail-if", MAX_GATES);
@@ -182,6 +192,8 @@ struct straggler {
 ** with its straggler. */
 struct job {
 	bool need[GP_DIFF_NBY];
+	struct gp_diff_facts *facts;          /* the run being read */
+	const struct gp_layer_view *layers;   /* how layer paths are read */
 	const struct gp_peak_opts *peaks;
 	struct gp_diff_run_in *run;   /* [GP_DIFF_NBY] */
 	struct straggler *straggler;
@@ -209,6 +221,11 @@ static int diff_trace(const void *ctx, gp_trace *t, gp_writer *w, gp_writer *rec
 	gp_analysis_opts_init(&ao);
 	ao.peaks = *j->peaks;
 	rc = gp_analysis_run(t, GP_NEED_OPS, &ao, &a, err);
+	struct gp_diff_facts facts;
+	gp_diff_facts_of(t, &facts);
+	gp_diff_facts_put(&facts, w);
+	if (j->need[GP_DIFF_BY_LAYER])
+		gp_layers_apply(t, j->layers);
 	for (int by = 0; by < GP_DIFF_NBY && rc == GP_OK; by++) {
 		struct gp_diff_part p;
 		if (!j->need[by])
@@ -258,6 +275,8 @@ static int diff_reduce(const void *ctx, const struct gp_cli_result *const *res, 
 	(void)out;
 	for (size_t i = 0; i < n; i++) {
 		int rc = gp_diff_parts_add(&res[i]->rows, j->run, j->need, res[i]->id.rank, err);
+		if (rc == GP_OK)
+			rc = gp_diff_facts_add(&res[i]->rows, j->facts, err);
 		if (rc != GP_OK)
 			return rc;
 	}
@@ -374,13 +393,19 @@ static const char *fmt_ci(const struct gp_diff_row *r, char *buf, size_t size)
 	return buf;
 }
 
-/* The shown name of a row: "(step)", "(total)" or the group's. */
-static const char *row_name(const struct gp_diff *d, const struct gp_diff_row *r)
+/* The shown name of a row: "(step)", "(total)" or the group's; with
+** base (--base) a kernel's short name (into buf). */
+static const char *row_name(const struct gp_diff *d, const struct gp_diff_row *r, bool base, char *buf,
+			    size_t size)
 {
-	return gp_strtab_get(&d->strs, r->name);
+	const char *name = gp_strtab_get(&d->strs, r->name);
+
+	if (!base || d->by != GP_DIFF_BY_KERNEL || r->kind != GP_DIFF_ROW_GROUP)
+		return name;
+	return gp_kernel_short_name(name, buf, size);
 }
 
-static void write_raw(gp_writer *w, const struct gp_diff *d, const struct gp_diff_row *r)
+static void write_raw(gp_writer *w, const struct gp_diff *d, const struct gp_diff_row *r, bool base)
 {
 	char v[NCOLS][48];
 	const char *row[NCOLS] = {0};
@@ -427,15 +452,17 @@ static void write_raw(gp_writer *w, const struct gp_diff *d, const struct gp_dif
 		}
 		row[C_BASE_TC + s] = gp_diff_tc_names[run[s]->tc];
 	}
-	row[C_NAME] = row_name(d, r);
+	char name[512];
+	row[C_NAME] = row_name(d, r, base, name, sizeof(name));
 	gp_writer_row(w, row);
 }
 
-/* "a -> b" of two optional texts ("-" for none), or one when they agree. */
+/* "a->b" of two optional texts, or one when they agree or only one is
+** known (a new or gone group: its status says which side), "-" for none. */
 static const char *pair(const char *a, const char *b, char *buf, size_t size)
 {
-	a = a ? a : "-";
-	b = b ? b : "-";
+	a = a ? a : b ? b : "-";
+	b = b ? b : a;
 	if (strcmp(a, b) == 0)
 		snprintf(buf, size, "%s", a);
 	else
@@ -443,7 +470,7 @@ static const char *pair(const char *a, const char *b, char *buf, size_t size)
 	return buf;
 }
 
-static void write_table(gp_writer *w, const struct gp_diff *d, const struct gp_diff_row *r)
+static void write_table(gp_writer *w, const struct gp_diff *d, const struct gp_diff_row *r, bool short_names)
 {
 	char v[NTCOLS][112], x[2][48];
 	const char *row[NTCOLS] = {0};
@@ -470,7 +497,8 @@ static void write_table(gp_writer *w, const struct gp_diff *d, const struct gp_d
 		row[T_EFF] = pair(r->base.eff >= 0 ? x[0] : NULL, r->test.eff >= 0 ? x[1] : NULL, v[T_EFF],
 				  sizeof(v[0]));
 	}
-	row[T_NAME] = row_name(d, r);
+	char name[512];
+	row[T_NAME] = row_name(d, r, short_names, name, sizeof(name));
 	gp_writer_row(w, row);
 }
 
@@ -492,7 +520,7 @@ static void describe_trip(const struct gp_diff *d, const struct gp_diff_gate *g,
 		snprintf(ci, sizeof(ci), " %s", fmt_ci(r, tmp, sizeof(tmp)));
 	}
 	if (g->target == GP_GATE_GROUP)
-		snprintf(buf, size, "%s:%s %s%s %c %s", gp_diff_by_names[g->by], row_name(d, r), ch, ci,
+		snprintf(buf, size, "%s:%s %s%s %c %s", gp_diff_by_names[g->by], row_name(d, r, false, NULL, 0), ch, ci,
 			 g->above ? '>' : '<', lim);
 	else
 		snprintf(buf, size, "%s %s%s %c %s", gp_diff_kind_names[r->kind], ch, ci, g->above ? '>' : '<', lim);
@@ -546,8 +574,36 @@ static int write_rows(gp_writer *w, const struct gp_cli_opts *co, const struct g
 	size_t shown = co->top < d->n - 2 ? co->top + 2 : d->n;
 
 	for (size_t i = 0; i < shown; i++)
-		(table ? write_table : write_raw)(w, d, &d->rows[i]);
+		(table ? write_table : write_raw)(w, d, &d->rows[i], co->names == GP_NAMES_BASE);
 	return gp_writer_close(w, err);
+}
+
+/* What changed between the runs' setups (diff_facts.h), said before the
+** times: on stdout above the table, else as notes on stderr (the rows
+** stay rows).  Nothing changed: one line saying what was the same. */
+static void what_changed(const struct gp_diff_facts *f, bool table)
+{
+	int n = 0;
+
+	for (int i = 0; i < GP_FACT__COUNT; i++) {
+		if (!gp_diff_fact_changed(&f[0], &f[1], i))
+			continue;
+		if (table && !n)
+			printf("What changed between the runs:\n");
+		if (table)
+			printf("  %-31s %s -> %s\n", gp_diff_fact_names[i], f[0].v[i], f[1].v[i]);
+		else
+			fprintf(stderr, "gpuprof diff: note: %s changed: %s -> %s\n", gp_diff_fact_names[i],
+				f[0].v[i], f[1].v[i]);
+		n++;
+	}
+	if (table && !n)
+		printf("What changed between the runs: nothing the traces say about the setup\n"
+		       "  (GPU %s, world size %s, %s CUDA graph launches, %s Triton kernels)\n",
+		       f[0].v[GP_FACT_GPU][0] ? f[0].v[GP_FACT_GPU] : "not stated", f[0].v[GP_FACT_WORLD],
+		       f[0].v[GP_FACT_GRAPHS], f[0].v[GP_FACT_TRITON]);
+	if (table)
+		printf("\n");
 }
 
 /* Reads one run (a file, a directory or a glob of rank files: arg) through
@@ -555,7 +611,7 @@ static int write_rows(gp_writer *w, const struct gp_cli_opts *co, const struct g
 ** its messages (rank notes, a glob that matches nothing) start "gpuprof
 ** diff WORD:".  Returns the exit code (the failing files named on stderr). */
 static int read_run(struct job *j, const struct gp_cli_opts *co, const char *arg, const char *word,
-		    struct gp_diff_run_in *run, struct straggler *straggler)
+		    struct gp_diff_run_in *run, struct gp_diff_facts *facts, struct straggler *straggler)
 {
 	char *files[1] = {(char *)arg}, cmd[16];
 	struct gp_cli_opts one = *co;
@@ -569,6 +625,8 @@ static int read_run(struct job *j, const struct gp_cli_opts *co, const char *arg
 	one.files = files;
 	one.nfiles = 1;
 	j->run = run;
+	j->facts = facts;
+	memset(facts, 0, sizeof(*facts));
 	j->straggler = straggler;
 	*straggler = (struct straggler){.rank = -1};
 	return gp_cli_run(&m, &one);
@@ -630,6 +688,7 @@ int cmd_diff(int argc, char **argv)
 	struct gp_diff diffs[GP_DIFF_NBY];
 	struct gp_diff_run_in run[2][GP_DIFF_NBY];
 	struct gp_diff_gate_result gates[MAX_GATES];
+	struct gp_diff_facts facts[2];
 	struct straggler straggler[2];
 	struct job j = {0};
 	struct gp_cli_opts co;
@@ -643,6 +702,16 @@ int cmd_diff(int argc, char **argv)
 	rc = gp_cli_parse(&diff_spec, argc, argv, &co, diff_option, &o);
 	if (rc)
 		return rc == GP_CLI_DONE ? GP_EXIT_OK : rc;
+	j.peaks = &co.peaks;
+	j.need[o.d.by] = true;
+	for (int i = 0; i < o.ngates; i++)
+		if (o.gates[i].target == GP_GATE_GROUP)
+			j.need[o.gates[i].by] = true;
+	if (co.depth && !j.need[GP_DIFF_BY_LAYER])
+		return gp_cli_usage("diff", "--depth cuts layer paths: it needs --by layer or module-type "
+				    "(or a layer: gate)");
+	o.layers.depth = co.depth;
+	j.layers = &o.layers;
 	html = strcmp(co.format, "html") == 0;
 	/* the output is checked before any input is read */
 	if (html) {
@@ -662,15 +731,10 @@ int cmd_diff(int argc, char **argv)
 				  strcmp(co.format, "table") == 0 ? NTCOLS : NCOLS, &co.wo, &err)) {
 		return gp_cli_usage("diff", "%s", err.msg);
 	}
-	j.peaks = &co.peaks;
-	j.need[o.d.by] = true;
-	for (int i = 0; i < o.ngates; i++)
-		if (o.gates[i].target == GP_GATE_GROUP)
-			j.need[o.gates[i].by] = true;
-	rc = read_run(&j, &co, co.file, "BASE", run[0], &straggler[0]);
+	rc = read_run(&j, &co, co.file, "BASE", run[0], &facts[0], &straggler[0]);
 	read = 1;
 	if (rc == GP_EXIT_OK) {
-		rc = read_run(&j, &co, co.file2, "TEST", run[1], &straggler[1]);
+		rc = read_run(&j, &co, co.file2, "TEST", run[1], &facts[1], &straggler[1]);
 		read = 2;
 	}
 	if (rc == GP_EXIT_OK) {
@@ -685,6 +749,7 @@ int cmd_diff(int argc, char **argv)
 		}
 		eval_gates(&o, diffs, gates);
 		rank_notes(shown[0], shown[1]);
+		what_changed(facts, strcmp(co.format, "table") == 0);
 		if (o.d.by == GP_DIFF_BY_RANK)
 			straggler_notes(straggler);
 		if (html) {

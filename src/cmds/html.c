@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 
 #include "analysis/analysis.h"
+#include "analysis/layers.h"
 #include "cmds/cmds.h"
 #include "cmds/options.h"
 #include "writers/html.h"
@@ -52,7 +53,8 @@ static const struct gp_cmd_spec html_spec = {
 	"rank, the tables and roofline over all ranks (--rank N: of one), busy\n"
 	"time and memory per rank, the idle gaps and advice of every rank.\n"
 	"See docs/html.md.",
-	.shared = GP_OPT_TOP | GP_OPT_PEAKS | GP_OPT_WINDOW | GP_OPT_JOBS,
+	.shared = GP_OPT_TOP | GP_OPT_PEAKS | GP_OPT_WINDOW | GP_OPT_JOBS | GP_OPT_DEPTH,
+	.top_help = "rows per table, then an \"other\" row (a positive\nnumber; default 25)",
 	.formats = html_formats,
 	.own = html_opts,
 	.many_help =
@@ -107,7 +109,9 @@ static int html_option(void *ctx, int index, const char *arg)
 static int analyse(gp_trace *t, const struct html_opts *x, unsigned more, struct gp_analysis *a, gp_error *err)
 {
 	struct gp_analysis_opts ao;
+	const struct gp_layer_view layers = {.depth = x->o->depth};
 
+	gp_layers_apply(t, &layers);
 	gp_cli_analysis_opts(x->o, &ao);
 	ao.timeline_buckets = GP_HTML_BUCKETS;
 	return gp_analysis_run(t, GP_HTML_NEEDS | more, &ao, a, err);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "analysis/layers.h"
 #include "cmds/cmds.h"
 #include "cmds/options.h"
 #include "writers/writer.h"
@@ -24,9 +25,10 @@ static const char *const view_names[] = {"device", "op", "layer", "series", "ste
 
 static const struct gp_cmd_opt memory_own[] = {
 	{"by", 'b', "V", "device (default: peak and final totals per device),\n"
-	 "op or layer (allocations per op or layer and what was\n"
-	 "live at the peak), series (highest totals per time\n"
-	 "bucket) or steps (every change, exact)"},
+	 "op, layer or module-type (allocations per op, layer path\n"
+	 "or the layer's module class, and what was live at the\n"
+	 "peak), series (highest totals per time bucket) or steps\n"
+	 "(every change, exact)"},
 	{"buckets", 0, "N", "--by series: this many buckets over the trace's span\n"
 	 "(default 100)"},
 	{NULL, 0, NULL, NULL},
@@ -40,10 +42,11 @@ static const struct gp_cmd_spec memory_spec = {
 	"events the profiler recorded (PyTorch profile_memory=True, nsys\n"
 	"--cuda-memory-usage=true).  Where the file states the allocator's totals\n"
 	"they are used as stated; otherwise they are replayed from the byte counts,\n"
-	"starting at 0.  Device 'host' is CPU memory.  Bytes and ns throughout;\n"
+	"starting at 0.  Device 'host' is CPU memory.  Sizes in binary units in the\n"
+	"table, in bytes in csv, tsv and json; times in ns on the trace's clock;\n"
 	"-n limits the rows per device.  The reader's notes and those about odd\n"
 	"events go to standard error.  docs/memory.md.",
-	.shared = GP_OPT_FORMAT | GP_OPT_TOP | GP_OPT_WIDTH | GP_OPT_NO_HEADER | GP_OPT_WINDOW,
+	.shared = GP_OPT_FORMAT | GP_OPT_TOP | GP_OPT_WIDTH | GP_OPT_NO_HEADER | GP_OPT_WINDOW | GP_OPT_DEPTH,
 	.row_formats = true,
 	.own = memory_own,
 };
@@ -53,39 +56,40 @@ static const struct gp_column device_cols[] = {
 	{"events", "Events", 6, true, false, NULL},
 	{"allocs", "Allocs", 6, true, false, NULL},
 	{"frees", "Frees", 5, true, false, NULL},
-	{"alloc_bytes", "Alloc (B)", 9, true, false, NULL},
-	{"free_bytes", "Freed (B)", 9, true, false, NULL},
-	{"peak_bytes", "Peak (B)", 8, true, false, NULL},
-	{"peak_ns", "Peak at (ns)", 12, true, false, NULL},
-	{"final_bytes", "Final (B)", 9, true, false, NULL},
-	{"peak_reserved", "Peak rsv (B)", 12, true, false, NULL},
-	{"final_reserved", "Final rsv (B)", 13, true, false, NULL},
-	{"live_known", "Live known (B)", 14, true, false, NULL},
+	{"alloc_bytes", "Alloc", 9, true, false, NULL, GP_UNIT_BYTES},
+	{"free_bytes", "Freed", 9, true, false, NULL, GP_UNIT_BYTES},
+	{"peak_bytes", "Peak", 8, true, false, NULL, GP_UNIT_BYTES},
+	{"peak_ns", "Peak at (ns)", 12, true, false, NULL},   /* a time on the trace's clock */
+	{"final_bytes", "Final", 9, true, false, NULL, GP_UNIT_BYTES},
+	{"peak_reserved_bytes", "Peak rsv", 12, true, false, NULL, GP_UNIT_BYTES},
+	{"final_reserved_bytes", "Final rsv", 13, true, false, NULL, GP_UNIT_BYTES},
+	{"live_known_bytes", "Live known", 14, true, false, NULL, GP_UNIT_BYTES},
 	{"totals", "Totals", 8, false, false, NULL},
 };
 
 static const struct gp_column group_cols[] = {
 	{"device", "Device", 6, false, false, NULL},
 	{"allocs", "Allocs", 6, true, false, NULL},
-	{"alloc_bytes", "Alloc (B)", 9, true, false, NULL},
+	{"alloc_bytes", "Alloc", 9, true, false, NULL, GP_UNIT_BYTES},
 	{"frees", "Frees", 5, true, false, NULL},
-	{"free_bytes", "Freed (B)", 9, true, false, NULL},
-	{"live_at_peak", "Live at peak (B)", 16, true, false, NULL},
+	{"free_bytes", "Freed", 9, true, false, NULL, GP_UNIT_BYTES},
+	{"live_at_peak_bytes", "Live at peak", 16, true, false, NULL, GP_UNIT_BYTES},
 	{"live_count", "Live allocs", 11, true, false, NULL},
 	{"name", "Name", 10, false, true, "(none)"},
 };
 
 static const struct gp_column series_cols[] = {
 	{"device", "Device", 6, false, false, NULL},
-	{"ts_ns", "Time (ns)", 9, true, false, NULL},
-	{"allocated", "Allocated (B)", 13, true, false, NULL},
-	{"reserved", "Reserved (B)", 12, true, false, NULL},
+	{"ts_ns", "Time (ns)", 9, true, false, NULL},   /* on the trace's clock */
+	{"allocated_bytes", "Allocated", 13, true, false, NULL, GP_UNIT_BYTES},
+	{"reserved_bytes", "Reserved", 12, true, false, NULL, GP_UNIT_BYTES},
 };
 
 #define NCOLS(c) ((int)(sizeof(c) / sizeof((c)[0])))
 
 struct opts {
 	enum view view;
+	struct gp_layer_view layers;   /* --depth, --by module-type */
 	size_t buckets;
 };
 
@@ -95,12 +99,18 @@ static int memory_option(void *ctx, int index, const char *arg)
 	char *end;
 
 	if (index == OWN_BY) {
+		o->layers.module_type = strcmp(arg, "module-type") == 0;
+		if (o->layers.module_type) {
+			o->view = VIEW_LAYER;
+			return 0;
+		}
 		for (int i = 0; view_names[i]; i++)
 			if (strcmp(arg, view_names[i]) == 0) {
 				o->view = (enum view)i;
 				return 0;
 			}
-		return gp_cli_usage("memory", "--by wants device, op, layer, series or steps, not '%s'", arg);
+		return gp_cli_usage("memory", "--by wants device, op, layer, module-type, series or steps, not '%s'",
+				    arg);
 	}
 	unsigned long long n = strtoull(arg, &end, 10);
 	if (*arg == '-' || *end || n < 1 || n > MAX_BUCKETS)
@@ -252,6 +262,9 @@ int cmd_memory(int argc, char **argv)
 	rc = gp_cli_parse(&memory_spec, argc, argv, &co, memory_option, &o);
 	if (rc)
 		return rc == GP_CLI_DONE ? GP_EXIT_OK : rc;
+	if (co.depth && o.view != VIEW_LAYER)
+		return gp_cli_usage("memory", "--depth cuts layer paths: it needs --by layer or module-type");
+	o.layers.depth = co.depth;
 	const struct gp_column *cols = o.view == VIEW_DEVICE ? device_cols
 				     : o.view == VIEW_OP || o.view == VIEW_LAYER ? group_cols : series_cols;
 	int ncols = o.view == VIEW_DEVICE ? NCOLS(device_cols)
@@ -265,6 +278,7 @@ int cmd_memory(int argc, char **argv)
 		return rc;
 	}
 	gp_analysis_run(&t, GP_NEED_MEMORY, NULL, &a, &err);   /* the memory pass never fails */
+	gp_memory_layers(&t, &a.memory, &o.layers);
 	const struct gp_memory *m = &a.memory;
 	if (!t.memevents.n)
 		fprintf(stderr, "gpuprof memory: note: %s has no memory events (PyTorch: "

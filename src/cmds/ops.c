@@ -16,9 +16,10 @@
 #include "writers/writer.h"
 
 static const struct gp_cmd_opt ops_own[] = {
-	{"group-by", 'g', "KEY", "name (default), shape (name + input shapes:\n"
-	 "group_by_input_shape) or stack (name + the innermost\n"
-	 "python frames: group_by_stack_n)"},
+	{"by", 'b', "KEY", "group by: name (default), shape (name + input\n"
+	 "shapes: group_by_input_shape) or stack (name + the\n"
+	 "innermost python frames: group_by_stack_n)"},
+	{"group-by", 'g', "KEY", "the same as --by"},
 	{"stack-depth", 0, "N", "frames in a stack key (default 5)"},
 	{"sort", 's', "COL", "sort by this column's key (see -f json), largest\n"
 	 "first; name, shapes, stack and kind A to Z.  PyTorch's\n"
@@ -29,7 +30,7 @@ static const struct gp_cmd_opt ops_own[] = {
 	 "(Kineto traces recorded with_stack=True)"},
 	{NULL, 0, NULL, NULL},
 };
-enum { OWN_GROUP, OWN_DEPTH, OWN_SORT, OWN_PYTHON };
+enum { OWN_BY, OWN_GROUP, OWN_DEPTH, OWN_SORT, OWN_PYTHON };
 
 static const struct gp_cmd_spec ops_spec = {
 	.name = "ops",
@@ -41,15 +42,26 @@ static const struct gp_cmd_spec ops_spec = {
 	"launching call's innermost enclosing op is this one) and GPU total (those\n"
 	"of the ops it encloses too); each as a share (CPU: of the sum of Self\n"
 	"CPU; GPU: of all kernel, memcpy and memset time); average per call;\n"
-	"GFLOPs of its own kernels from the op model (na: none known).  Times in\n"
-	"ns.  Traces with allocator events (profile_memory=True, nsys\n"
+	"GFLOPs of its own kernels from the op model (na: none known).  Times and\n"
+	"sizes in human units in the table, in ns and bytes in csv, tsv and json.\n"
+	"Traces with allocator events (profile_memory=True, nsys\n"
 	"--cuda-memory-usage) add the bytes allocated inside each op, host (CPU)\n"
 	"and GPU apart: net (allocated - freed: PyTorch's CPU Mem, CUDA Mem) and\n"
 	"gross (allocated only: Alloc), Self (events whose innermost op it is) and\n"
 	"total (its descendants' too).  docs/ops-table.md.",
-	.shared = GP_OPT_FORMAT | GP_OPT_TOP | GP_OPT_WIDTH | GP_OPT_NO_HEADER | GP_OPT_WINDOW | GP_OPT_OPS_FILE,
+	.shared = GP_OPT_COLUMNS | GP_OPT_FORMAT | GP_OPT_TOP | GP_OPT_WIDTH | GP_OPT_NO_HEADER | GP_OPT_WINDOW |
+		  GP_OPT_OPS_FILE,
 	.row_formats = true,
 	.own = ops_own,
+	.more = "Columns (-c, comma-separated; default: all of the grouping's, the memory\n"
+		"ones with allocator events): name, shapes (--by shape), stack (--by\n"
+		"stack), self_cpu_pct, self_cpu_ns, cpu_total_pct, cpu_total_ns,\n"
+		"cpu_avg_ns, self_gpu_ns, self_gpu_pct, gpu_total_ns, gpu_total_pct,\n"
+		"gpu_avg_ns, cpu_mem_bytes, self_cpu_mem_bytes, gpu_mem_bytes,\n"
+		"self_gpu_mem_bytes, cpu_alloc_bytes, self_cpu_alloc_bytes,\n"
+		"gpu_alloc_bytes, self_gpu_alloc_bytes, calls, gflops, kind; --python:\n"
+		"ncalls, tottime_ns, tot_percall_ns, cumtime_ns, cum_percall_ns,\n"
+		"function.",
 };
 
 /* Every column of the op table; rows fill vals[] in this order.  Adding a
@@ -68,23 +80,23 @@ static const struct gp_column op_cols[C__COUNT] = {
 	[C_SHAPES] = {"shapes", "Input Shapes", 12, false, true, "-"},
 	[C_STACK] = {"stack", "Source Location", 12, false, true, "-"},
 	[C_SELF_CPU_PCT] = {"self_cpu_pct", "Self CPU %", 6, true, false, NULL},
-	[C_SELF_CPU] = {"self_cpu_ns", "Self CPU", 8, true, false, NULL},
+	[C_SELF_CPU] = {"self_cpu_ns", "Self CPU", 8, true, false, NULL, GP_UNIT_NS},
 	[C_CPU_TOTAL_PCT] = {"cpu_total_pct", "CPU total %", 6, true, false, NULL},
-	[C_CPU_TOTAL] = {"cpu_total_ns", "CPU total", 8, true, false, NULL},
-	[C_CPU_AVG] = {"cpu_avg_ns", "CPU time avg", 8, true, false, NULL},
-	[C_SELF_GPU] = {"self_gpu_ns", "Self GPU", 8, true, false, NULL},
+	[C_CPU_TOTAL] = {"cpu_total_ns", "CPU total", 8, true, false, NULL, GP_UNIT_NS},
+	[C_CPU_AVG] = {"cpu_avg_ns", "CPU time avg", 8, true, false, NULL, GP_UNIT_NS},
+	[C_SELF_GPU] = {"self_gpu_ns", "Self GPU", 8, true, false, NULL, GP_UNIT_NS},
 	[C_SELF_GPU_PCT] = {"self_gpu_pct", "Self GPU %", 6, true, false, NULL},
-	[C_GPU_TOTAL] = {"gpu_total_ns", "GPU total", 8, true, false, NULL},
+	[C_GPU_TOTAL] = {"gpu_total_ns", "GPU total", 8, true, false, NULL, GP_UNIT_NS},
 	[C_GPU_TOTAL_PCT] = {"gpu_total_pct", "GPU total %", 6, true, false, NULL},
-	[C_GPU_AVG] = {"gpu_avg_ns", "GPU time avg", 8, true, false, NULL},
-	[C_CPU_MEM] = {"cpu_mem_bytes", "CPU Mem", 8, true, false, NULL},
-	[C_SELF_CPU_MEM] = {"self_cpu_mem_bytes", "Self CPU Mem", 8, true, false, NULL},
-	[C_GPU_MEM] = {"gpu_mem_bytes", "GPU Mem", 8, true, false, NULL},
-	[C_SELF_GPU_MEM] = {"self_gpu_mem_bytes", "Self GPU Mem", 8, true, false, NULL},
-	[C_CPU_ALLOC] = {"cpu_alloc_bytes", "CPU Alloc", 8, true, false, NULL},
-	[C_SELF_CPU_ALLOC] = {"self_cpu_alloc_bytes", "Self CPU Alloc", 8, true, false, NULL},
-	[C_GPU_ALLOC] = {"gpu_alloc_bytes", "GPU Alloc", 8, true, false, NULL},
-	[C_SELF_GPU_ALLOC] = {"self_gpu_alloc_bytes", "Self GPU Alloc", 8, true, false, NULL},
+	[C_GPU_AVG] = {"gpu_avg_ns", "GPU time avg", 8, true, false, NULL, GP_UNIT_NS},
+	[C_CPU_MEM] = {"cpu_mem_bytes", "CPU Mem", 8, true, false, NULL, GP_UNIT_BYTES},
+	[C_SELF_CPU_MEM] = {"self_cpu_mem_bytes", "Self CPU Mem", 8, true, false, NULL, GP_UNIT_BYTES},
+	[C_GPU_MEM] = {"gpu_mem_bytes", "GPU Mem", 8, true, false, NULL, GP_UNIT_BYTES},
+	[C_SELF_GPU_MEM] = {"self_gpu_mem_bytes", "Self GPU Mem", 8, true, false, NULL, GP_UNIT_BYTES},
+	[C_CPU_ALLOC] = {"cpu_alloc_bytes", "CPU Alloc", 8, true, false, NULL, GP_UNIT_BYTES},
+	[C_SELF_CPU_ALLOC] = {"self_cpu_alloc_bytes", "Self CPU Alloc", 8, true, false, NULL, GP_UNIT_BYTES},
+	[C_GPU_ALLOC] = {"gpu_alloc_bytes", "GPU Alloc", 8, true, false, NULL, GP_UNIT_BYTES},
+	[C_SELF_GPU_ALLOC] = {"self_gpu_alloc_bytes", "Self GPU Alloc", 8, true, false, NULL, GP_UNIT_BYTES},
 	[C_CALLS] = {"calls", "# of Calls", 5, true, false, NULL},
 	[C_GFLOPS] = {"gflops", "Total GFLOPs", 6, true, false, NULL},
 	[C_KIND] = {"kind", "Kind", 6, false, false, NULL},
@@ -93,10 +105,10 @@ static const struct gp_column op_cols[C__COUNT] = {
 enum pycol { P_NCALLS, P_TOTTIME, P_TOT_PERCALL, P_CUMTIME, P_CUM_PERCALL, P_FUNC, P__COUNT };
 static const struct gp_column py_cols[P__COUNT] = {
 	[P_NCALLS] = {"ncalls", "ncalls", 6, true, false, NULL},
-	[P_TOTTIME] = {"tottime_ns", "tottime", 8, true, false, NULL},
-	[P_TOT_PERCALL] = {"tot_percall_ns", "percall", 8, true, false, NULL},
-	[P_CUMTIME] = {"cumtime_ns", "cumtime", 8, true, false, NULL},
-	[P_CUM_PERCALL] = {"cum_percall_ns", "percall", 8, true, false, NULL},
+	[P_TOTTIME] = {"tottime_ns", "tottime", 8, true, false, NULL, GP_UNIT_NS},
+	[P_TOT_PERCALL] = {"tot_percall_ns", "percall", 8, true, false, NULL, GP_UNIT_NS},
+	[P_CUMTIME] = {"cumtime_ns", "cumtime", 8, true, false, NULL, GP_UNIT_NS},
+	[P_CUM_PERCALL] = {"cum_percall_ns", "percall", 8, true, false, NULL, GP_UNIT_NS},
 	[P_FUNC] = {"function", "filename:lineno(function)", 20, false, true, NULL},
 };
 
@@ -126,6 +138,7 @@ static int ops_option(void *ctx, int index, const char *arg)
 	char *end;
 
 	switch (index) {
+	case OWN_BY:
 	case OWN_GROUP:
 		if (strcmp(arg, "name") == 0)
 			oo->group = GP_OPTABLE_BY_NAME;
@@ -134,7 +147,7 @@ static int ops_option(void *ctx, int index, const char *arg)
 		else if (strcmp(arg, "stack") == 0)
 			oo->group = GP_OPTABLE_BY_STACK;
 		else
-			return gp_cli_usage("ops", "bad --group-by '%s' (name, shape or stack)", arg);
+			return gp_cli_usage("ops", "bad --by '%s' (name, shape or stack)", arg);
 		return 0;
 	case OWN_DEPTH:
 		oo->depth = (int)strtol(arg, &end, 10);
@@ -351,9 +364,10 @@ static double py_value(const struct gp_pyrow *r, int c)
 	}
 }
 
-/* Writes the python view's first top rows in sort order to w. */
+/* Writes the python view's first top rows in sort order to w, the
+** columns pick[0..npick) (enum pycol). */
 static void write_python(gp_writer *w, const gp_trace *t, const struct gp_optable *tb, int sort_col,
-			 size_t top)
+			 size_t top, const int *pick, int npick)
 {
 	size_t n = tb->py.n;
 	struct sort_key *keys = gp_xmalloc((n ? n : 1) * sizeof(*keys));
@@ -380,9 +394,12 @@ static void write_python(gp_writer *w, const gp_trace *t, const struct gp_optabl
 		snprintf(buf[P_TOT_PERCALL], sizeof(buf[0]), "%.1f", py_value(r, P_TOT_PERCALL));
 		snprintf(buf[P_CUMTIME], sizeof(buf[0]), "%" PRId64, r->cumtime);
 		snprintf(buf[P_CUM_PERCALL], sizeof(buf[0]), "%.1f", py_value(r, P_CUM_PERCALL));
+		const char *all[P__COUNT];
 		for (int c = 0; c < P_FUNC; c++)
-			vals[c] = buf[c];
-		vals[P_FUNC] = py_location(gp_s(t, r->func), buf[P_FUNC], sizeof(buf[P_FUNC]));
+			all[c] = buf[c];
+		all[P_FUNC] = py_location(gp_s(t, r->func), buf[P_FUNC], sizeof(buf[P_FUNC]));
+		for (int c = 0; c < npick; c++)
+			vals[c] = all[pick[c]];
 		gp_writer_row(w, vals);
 	}
 	free(keys);
@@ -412,10 +429,23 @@ int cmd_ops(int argc, char **argv)
 		ncols = op_columns(oo.group, true, cols, sel);
 	}
 	sort_col = find_col(cols, ncols, oo.sort ? oo.sort : oo.python ? "cumtime_ns" : "gpu_total_ns");
-	if (sort_col < 0)
-		return gp_cli_usage("ops", "bad --sort '%s' (a column key: -f json shows them)", oo.sort);
+	if (sort_col < 0) {
+		const char *keys[C__COUNT + 1];
+		char list[1024];
+		for (int c = 0; c < ncols; c++)
+			keys[c] = cols[c].key;
+		keys[ncols] = NULL;
+		return gp_cli_usage("ops", "bad --sort '%s' (a column key: %s; or PyTorch's sort_by names)", oo.sort,
+				    gp_name_list(keys, list, sizeof(list)));
+	}
 	if (!oo.python)
 		sort_col = sel[sort_col];
+	/* -c: checked against every column now, picked after the read */
+	int pick[C__COUNT], npick = ncols;
+	for (int c = 0; c < ncols; c++)
+		pick[c] = c;
+	if (o.columns && (npick = gp_columns_select(cols, ncols, o.columns, pick, C__COUNT, &err)) < 0)
+		return gp_cli_usage("ops", "%s", err.msg);
 
 	gp_trace_init(&t);
 	rc = gp_cli_load(o.file, &o, &t, NULL);
@@ -439,15 +469,31 @@ int cmd_ops(int argc, char **argv)
 		free(flops);
 		gp_analysis_free(&a);
 		ncols = op_columns(oo.group, tb.has_memory, cols, sel);
+		if (o.columns && (npick = gp_columns_select(cols, ncols, o.columns, pick, C__COUNT, &err)) < 0) {
+			gp_optable_free(&tb);
+			gp_trace_free(&t);
+			return gp_cli_usage("ops", "%s: the memory columns need allocator events "
+					    "(profile_memory=True)", err.msg);
+		}
+	}
+	if (!o.columns)
+		for (npick = 0; npick < ncols; npick++)
+			pick[npick] = npick;
+	/* the columns shown: pick[] of cols (and of sel) */
+	struct gp_column shown[C__COUNT];
+	int shown_sel[C__COUNT];
+	for (int c = 0; c < npick; c++) {
+		shown[c] = cols[pick[c]];
+		shown_sel[c] = oo.python ? pick[c] : sel[pick[c]];
 	}
 	rc = GP_EXIT_OK;
-	if (gp_writer_open(&w, o.format, stdout, cols, ncols, &o.wo, &err)) {
+	if (gp_writer_open(&w, o.format, stdout, shown, npick, &o.wo, &err)) {
 		rc = gp_cli_usage("ops", "%s", err.msg);
 	} else {
 		if (oo.python)
-			write_python(&w, &t, &tb, sort_col, o.top);
+			write_python(&w, &t, &tb, sort_col, o.top, shown_sel, npick);
 		else
-			write_ops(&w, &t, &tb, sel, ncols, sort_col, o.top);
+			write_ops(&w, &t, &tb, shown_sel, npick, sort_col, o.top);
 		if (gp_writer_close(&w, &err)) {
 			gp_err_print(&err);
 			rc = gp_exit_code(err.status);

@@ -83,6 +83,28 @@ static int parse_top(const char *cmd, const char *arg, struct gp_cli_opts *o)
 	return 0;
 }
 
+static int parse_depth(const char *cmd, const char *arg, struct gp_cli_opts *o)
+{
+	long v = positive(arg, 1000);
+
+	if (v < 0)
+		return gp_cli_usage(cmd, "bad --depth '%s' (a number from 1 to 1000)", arg);
+	o->depth = (int)v;
+	return 0;
+}
+
+static int parse_base(const char *cmd, const char *arg, struct gp_cli_opts *o)
+{
+	o->names = GP_NAMES_BASE;
+	return 0;
+}
+
+static int parse_full_names(const char *cmd, const char *arg, struct gp_cli_opts *o)
+{
+	o->names = GP_NAMES_FULL;
+	return 0;
+}
+
 static int parse_jobs(const char *cmd, const char *arg, struct gp_cli_opts *o)
 {
 	long v = positive(arg, 4096);
@@ -291,6 +313,13 @@ static const struct shared_opt shared_opts[] = {
 	{GP_OPT_OPS_FILE, "ops-file", 0, "FILE", "kernel families and op formulas of your own (a file or\n"
 	 "a directory of *.ops; after $GPUPROF_OPS, else\n"
 	 "~/.config/gpuprof/ops.d/); docs/op-model.md", parse_ops_file},
+	{GP_OPT_DEPTH, "depth", 0, "N", "layers: the first N levels of each layer path\n"
+	 "(Model/Block_3/Attention at 2: Model/Block_3); with\n"
+	 "module types, the type at level N", parse_depth},
+	{GP_OPT_NAMES, "base", 0, NULL, "kernel names short: the function's base name\n"
+	 "(vectorized_elementwise_kernel)", parse_base},
+	{GP_OPT_NAMES, "full-names", 0, NULL, "kernel names in full: the demangled name with\n"
+	 "its template arguments and parameters", parse_full_names},
 	{GP_OPT_JOBS, "jobs", 'j', "N", "several FILEs: read N at once (default: one per CPU)", parse_jobs},
 	{GP_OPT_WINDOW, "iter", 0, "N", "only iteration N: its kernels (ProfilerStep#N, NVTX\n"
 	 "\"iteration N\", libgpuprof iterations, as report's iter\n"
@@ -340,11 +369,72 @@ static bool format_known(const struct gp_cmd_spec *spec, const char *name)
 	return false;
 }
 
+/* The edit distance of a and b (insertions, deletions, substitutions),
+** counted up to 99: enough to rank a few dozen option names. */
+static int distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	int row[64];
+
+	if (la > 60 || lb > 60)
+		return 99;
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = (int)j;
+	for (size_t i = 1; i <= la; i++) {
+		int diag = row[0];
+		row[0] = (int)i;
+		for (size_t j = 1; j <= lb; j++) {
+			int up = row[j], best = diag + (a[i - 1] != b[j - 1]);
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			diag = up;
+			row[j] = best;
+		}
+	}
+	return row[lb];
+}
+
+/* "unknown option ARG" for the argument getopt refused, with the command's
+** long option nearest to it when one is near ("did you mean --base?"). */
+static int unknown_option(const struct gp_cmd_spec *spec, const struct option *longopts, const char *arg,
+			  int letter)
+{
+	char name[64];
+	const char *best = NULL;
+	int best_d = 99;
+
+	if (letter || !arg || strncmp(arg, "--", 2) != 0)
+		return gp_cli_usage(spec->name, "unknown option -%c", letter ? letter : '?');
+	snprintf(name, sizeof(name), "%.*s", (int)strcspn(arg + 2, "="), arg + 2);
+	int prefixed = 0;
+	for (int i = 0; longopts[i].name; i++) {
+		int d = distance(name, longopts[i].name);
+		/* a prefix of an option is that option to getopt, unless two share it */
+		if (*name && strncmp(longopts[i].name, name, strlen(name)) == 0 && d) {
+			d = 1;
+			prefixed++;
+		}
+		if (d < best_d) {
+			best_d = d;
+			best = longopts[i].name;
+		}
+	}
+	if (best_d == 0)
+		return gp_cli_usage(spec->name, "option --%s takes no value", name);
+	if (prefixed > 1)
+		return gp_cli_usage(spec->name, "option --%s is ambiguous (did you mean --%s?)", name, best);
+	if (best && best_d <= 1 + (int)strlen(name) / 3)
+		return gp_cli_usage(spec->name, "unknown option --%s (did you mean --%s?)", name, best);
+	return gp_cli_usage(spec->name, "unknown option --%s", name);
+}
+
 int gp_cli_parse(const struct gp_cmd_spec *spec, int argc, char **argv, struct gp_cli_opts *o,
 		 gp_own_opt_fn own, void *ctx)
 {
 	struct option longopts[64];
-	char optstring[128] = "h";
+	char optstring[128] = ":h";
 	const char *names[32];
 	char list[256];
 	int nlong = 0, c, rc;
@@ -381,8 +471,17 @@ int gp_cli_parse(const struct gp_cmd_spec *spec, int argc, char **argv, struct g
 	longopts[nlong] = (struct option){NULL, 0, NULL, 0};
 
 	optind = 1;
+	opterr = 0;   /* the errors are said here, on one line */
 	while ((c = getopt_long(argc, argv, optstring, longopts, NULL)) != -1) {
 		int found = 0;
+		if (c == '?')
+			return unknown_option(spec, longopts, argv[optind - 1], optopt > 0 && optopt < 256 ? optopt : 0);
+		if (c == ':') {
+			const char *arg = argv[optind - 1];
+			if (optopt > 0 && optopt < 256 && strncmp(arg, "--", 2) != 0)
+				return gp_cli_usage(spec->name, "option -%c wants a value", optopt);
+			return gp_cli_usage(spec->name, "option %.*s wants a value", (int)strcspn(arg, "="), arg);
+		}
 		if (c == 'h') {
 			gp_cli_help(spec, stdout);
 			return GP_CLI_DONE;
@@ -470,7 +569,8 @@ void gp_cli_help(const struct gp_cmd_spec *spec, FILE *out)
 				 spec->format_note ? "\n" : "", spec->format_note ? spec->format_note : "");
 			help_line(out, s->short_name, s->name, s->arg, help);
 		} else {
-			help_line(out, s->short_name, s->name, s->arg, s->help);
+			help_line(out, s->short_name, s->name, s->arg,
+				  s->bit == GP_OPT_TOP && spec->top_help ? spec->top_help : s->help);
 		}
 	}
 	for (int i = 0; spec->own && spec->own[i].name; i++)

@@ -1,8 +1,9 @@
 /*
 ** The options every command shares (-f, -w, -c, --no-header, --gpu,
-** --peak-flops, --peak-bw, -n, -h, --csv (PyProf's spelling of -f csv), and
-** the window: --iter, --iters, --start, --end, and --ops-file with the
-** configuration's ops files, docs/op-model.md "Your own ops"): one table in options.c gives each its
+** --peak-flops, --peak-bw, -n, -h, --csv (PyProf's spelling of -f csv),
+** --depth, --base, --full-names, the window: --iter, --iters, --start,
+** --end, and --ops-file with the configuration's ops files, docs/op-model.md
+** "Your own ops"): one table in options.c gives each its
 ** long and short name, argument, help text and parser, and a command says
 ** by a mask which of them it takes, so they are spelt, limited and
 ** documented the same way everywhere.  A command's own options ride along
@@ -36,7 +37,13 @@ enum gp_shared_opt {
 					** (what of the input is read: every command
 					** reading traces takes them) */
 	GP_OPT_OPS_FILE = 1u << 11,     /* --ops-file: the user's kernel families and op formulas */
+	GP_OPT_DEPTH = 1u << 12,        /* --depth N: layer paths cut to N components */
+	GP_OPT_NAMES = 1u << 13,        /* --base, --full-names: how kernel names show */
 };
+
+/* How a command shows kernel names (--base, --full-names). */
+enum gp_names { GP_NAMES_DEFAULT, GP_NAMES_BASE, GP_NAMES_FULL };
+
 /* The op model's options: every command that runs it takes them all. */
 #define GP_OPT_PEAKS (GP_OPT_GPU | GP_OPT_PEAK_FLOPS | GP_OPT_PEAK_BW | GP_OPT_OPS_FILE)
 
@@ -65,6 +72,7 @@ struct gp_cmd_spec {
 					** ("BASE TEST"); NULL = exactly one FILE */
 	const char *usage;              /* --help's arguments after [OPTIONS], NULL = "FILE" */
 	const char *exit_help;          /* the exit-code paragraph, NULL = gp_exit_help */
+	const char *top_help;           /* -n's help when its default is not "all" */
 };
 
 /* Most --capture options one command line may give. */
@@ -85,6 +93,8 @@ struct gp_cli_opts {
 	char ops_config[4096];          /* the configuration's ops path (peaks.ops_paths[0]) */
 	size_t top;                     /* -n, SIZE_MAX when not given */
 	struct gp_window window;        /* --iter(s), --start, --end */
+	int depth;                      /* --depth; 0 when not given */
+	int names;                      /* enum gp_names: the last of --base, --full-names */
 	const char *capture[GP_MAX_CAPTURE_ARGS];  /* --capture FILE|DIR (into argv) */
 	int ncapture;
 	bool no_capture;                /* --capture none */

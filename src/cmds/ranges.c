@@ -29,7 +29,8 @@ static const struct gp_cmd_spec ranges_spec = {
 	"One row per distinct range path (a range's name preceded by the names of\n"
 	"the ranges enclosing it on its thread, joined with '/'): NVTX push/pop and\n"
 	"start/end ranges, marks, framework ops and annotations, libgpuprof timers\n"
-	"and training markers.  Times in nanoseconds; sorted by total time.\n"
+	"and training markers; sorted by total time.  Times in human units in the\n"
+	"table, in ns in csv, tsv and json.\n"
 	"Marker texts show a short name: a PyProf dict marker its module and op\n"
 	"(torch.nn.functional.conv2d) or call site (trace model.py:12), an\n"
 	"emit_nvtx range its op (aten::mm); PyProf's per-op markers are not path\n"
@@ -43,11 +44,11 @@ static const struct gp_cmd_spec ranges_spec = {
 
 static const struct gp_column cols[] = {
 	{"calls", "Calls", 5, true, false, NULL},
-	{"total_ns", "Total (ns)", 10, true, false, NULL},
-	{"avg_ns", "Avg (ns)", 8, true, false, NULL},
-	{"min_ns", "Min (ns)", 8, true, false, NULL},
-	{"max_ns", "Max (ns)", 8, true, false, NULL},
-	{"stddev_ns", "StdDev (ns)", 8, true, false, NULL},
+	{"total_ns", "Total", 10, true, false, NULL, GP_UNIT_NS},
+	{"avg_ns", "Avg", 8, true, false, NULL, GP_UNIT_NS},
+	{"min_ns", "Min", 8, true, false, NULL, GP_UNIT_NS},
+	{"max_ns", "Max", 8, true, false, NULL, GP_UNIT_NS},
+	{"stddev_ns", "StdDev", 8, true, false, NULL, GP_UNIT_NS},
 	{"kind", "Kind", 10, false, false, NULL},
 	{"name", "Name", 10, false, true, NULL},
 	/* json only: the full text behind a short name */

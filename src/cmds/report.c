@@ -78,7 +78,8 @@ static const struct gp_cmd_spec report_spec = {
 	"kernel, its duration and launch shape, and the op model's params, FLOPs,\n"
 	"bytes and tensor-core use.  Unknown fields print as 'na' ('-' for seq,\n"
 	"altseq, layer and trace, as PyProf), null in json.  See docs/report.md.",
-	.shared = GP_OPT_COLUMNS | GP_OPT_FORMAT | GP_OPT_CSV | GP_OPT_WIDTH | GP_OPT_NO_HEADER | GP_OPT_PEAKS | GP_OPT_WINDOW,
+	.shared = GP_OPT_COLUMNS | GP_OPT_FORMAT | GP_OPT_CSV | GP_OPT_WIDTH | GP_OPT_NO_HEADER | GP_OPT_TOP |
+		  GP_OPT_PEAKS | GP_OPT_WINDOW | GP_OPT_NAMES,
 	.row_formats = true,
 	.more =
 	"With -w, kernel and params (and longname) are truncated first, then the\n"
@@ -270,6 +271,10 @@ int cmd_report(int argc, char **argv)
 		sel_cols[i] = columns[sel[i]];
 	if (gp_writer_open(&w, o.format, stdout, sel_cols, nsel, &o.wo, &err))
 		return gp_cli_usage("report", "%s", err.msg);
+	/* --full-names: the kernel column shows longname's text */
+	for (int i = 0; i < nsel && o.names == GP_NAMES_FULL; i++)
+		if (sel[i] == C_KERNEL)
+			sel[i] = C_LONGNAME;
 
 	gp_trace_init(&t);
 	rc = gp_cli_load(o.file, &o, &t, NULL);
@@ -288,7 +293,7 @@ int cmd_report(int argc, char **argv)
 	struct cells cells = {0};
 	const char *vals[C__COUNT];
 
-	for (size_t k = 0; k < t.kernels.n; k++) {
+	for (size_t k = 0; k < t.kernels.n && k < o.top; k++) {   /* -n: the first N, in start order */
 		for (int i = 0; i < nsel; i++)
 			vals[i] = cell(&t, ops, k, sel[i], short_trace, &cells);
 		gp_writer_row(&w, vals);

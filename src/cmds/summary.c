@@ -3,7 +3,7 @@
 ** sections: "GPU activities" (kernels grouped by name, memcpy by kind,
 ** memset; or GPU time grouped by op, layer, iteration, stream or device)
 ** and "API calls" (grouped by name without its _vNNNN suffix).  Each row:
-** Time(%), Total, Calls, Avg, Med, Min, Max, StdDev, Name, with the math
+** Time (%), Total, Calls, Avg, Med, Min, Max, StdDev, Name, with the math
 ** of cuda_gpu_kern_sum/cuda_api_sum (formats.md 1.9; src/util/stats.h).
 **
 ** One pass collects (group key, duration) pairs, one sort makes groups
@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/layers.h"
 #include "cmds/cmds.h"
 #include "cmds/options.h"
 #include "analysis/attr_graph.h"
@@ -25,19 +26,20 @@
 static const struct gp_cmd_opt summary_own[] = {
 	{"section", 's', "S", "gpu, api or all (default)"},
 	{"by", 'b', "G", "group GPU time by: kernel (default: kernel name, plus\n"
-	 "memcpy by kind and memset), op, layer, iter (from the\n"
-	 "correlation pass; kernels only, '(none)' when unknown,\n"
-	 "null in json; by op, kernels replayed from a CUDA graph\n"
-	 "whose op is unknown: 'graph replay (op unknown)'),\n"
-	 "phase (the serving step around the launch: prefill,\n"
-	 "decode, mixed), stream or device (all GPU activities)"},
-	{"base", 0, NULL, "kernel base names (shortName) instead of full\ndemangled names"},
+	 "memcpy by kind and memset), op, layer, module-type (the\n"
+	 "layer's module class: Qwen2Attention_3 counts as\n"
+	 "Qwen2Attention), iter (from the correlation pass;\n"
+	 "kernels only, '(none)' when unknown, null in json; by\n"
+	 "op, kernels replayed from a CUDA graph whose op is\n"
+	 "unknown: 'graph replay (op unknown)'), phase (the\n"
+	 "serving step around the launch: prefill, decode,\n"
+	 "mixed), stream or device (all GPU activities)"},
 	{"phase", 0, "P", "GPU activities: only the kernels of serving steps of\n"
 	 "phase P (prefill, decode, mixed: SGLang step[EXTEND],\n"
 	 "vLLM execute_... markers; docs/correlation.md)"},
 	{NULL, 0, NULL, NULL},
 };
-enum { OWN_SECTION, OWN_BY, OWN_BASE, OWN_PHASE };
+enum { OWN_SECTION, OWN_BY, OWN_PHASE };
 
 static const struct gp_cmd_spec summary_spec = {
 	.name = "summary",
@@ -45,9 +47,10 @@ static const struct gp_cmd_spec summary_spec = {
 	"Total, count, average, median, minimum, maximum and standard deviation of\n"
 	"the time of each kernel, memory operation and CUDA API call, largest total\n"
 	"first (nvprof's summary; the numbers of nsys stats' cuda_gpu_kern_sum and\n"
-	"cuda_api_sum).  Time(%) is the share of the section's total.  -n limits\n"
+	"cuda_api_sum).  Time (%) is the share of the section's total.  -n limits\n"
 	"each section.",
-	.shared = GP_OPT_FORMAT | GP_OPT_TOP | GP_OPT_WIDTH | GP_OPT_NO_HEADER | GP_OPT_JOBS | GP_OPT_WINDOW,
+	.shared = GP_OPT_FORMAT | GP_OPT_TOP | GP_OPT_WIDTH | GP_OPT_NO_HEADER | GP_OPT_JOBS | GP_OPT_WINDOW |
+		  GP_OPT_DEPTH | GP_OPT_NAMES,
 	.many_files = true,
 	.row_formats = true,
 	.format_note = "(times in ns except in the table)",
@@ -70,6 +73,7 @@ struct group {
 
 struct opts {
 	enum by by;
+	struct gp_layer_view layers;   /* --depth, --by module-type */
 	bool base;
 	size_t top;            /* rows per section, SIZE_MAX = all */
 	int sections;          /* bit 0 gpu, bit 1 api */
@@ -223,7 +227,7 @@ static const struct gp_column cols_raw[] = {
 
 static const struct gp_column cols_table[] = {
 	{"type", "Type", 14, false, false, NULL},
-	{"time_pct", "Time(%)", 5, true, false, NULL},
+	{"time_pct", "Time (%)", 5, true, false, NULL},
 	{"total", "Total", 8, true, false, NULL},
 	{"calls", "Calls", 5, true, false, NULL},
 	{"avg", "Avg", 8, true, false, NULL},
@@ -236,7 +240,7 @@ static const struct gp_column cols_table[] = {
 
 #define NCOLS ((int)(sizeof(cols_raw) / sizeof(cols_raw[0])))
 
-/* Writes one section's rows; Time(%) is relative to the section's sum over
+/* Writes one section's rows; Time (%) is relative to the section's sum over
 ** all groups, also those cut by --top. */
 static void write_section(gp_writer *w, const char *type, const struct group *g, size_t ng,
 			  const struct opts *o, bool table)
@@ -384,16 +388,18 @@ static int summary_option(void *ctx, int index, const char *arg)
 			return gp_cli_usage("summary", "--section wants gpu, api or all, not '%s'", arg);
 		return 0;
 	case OWN_BY:
+		o->layers.module_type = strcmp(arg, "module-type") == 0;
+		if (o->layers.module_type) {
+			o->by = BY_LAYER;
+			return 0;
+		}
 		for (int i = 0; i < (int)(sizeof(by_names) / sizeof(by_names[0])); i++)
 			if (strcmp(arg, by_names[i]) == 0) {
 				o->by = (enum by)i;
 				return 0;
 			}
-		return gp_cli_usage("summary", "--by wants kernel, op, layer, iter, stream, device or phase, "
-				    "not '%s'", arg);
-	case OWN_BASE:
-		o->base = true;
-		return 0;
+		return gp_cli_usage("summary", "--by wants kernel, op, layer, module-type, iter, stream, device or "
+				    "phase, not '%s'", arg);
 	case OWN_PHASE:
 		for (int p = GP_PHASE_PREFILL; p < GP_PHASE__COUNT; p++)
 			if (strcmp(arg, gp_phase_name(p)) == 0) {
@@ -415,6 +421,8 @@ static int summary_trace(const void *ctx, gp_trace *t, gp_writer *w, gp_writer *
 {
 	const struct job *j = ctx;
 
+	if (j->o.by == BY_LAYER)
+		gp_layers_apply(t, &j->o.layers);
 	if (j->o.sections & 1)
 		gpu_section(w, t, &j->o, j->table);
 	if (j->o.sections & 2)
@@ -432,6 +440,10 @@ int cmd_summary(int argc, char **argv)
 	rc = gp_cli_parse(&summary_spec, argc, argv, &co, summary_option, &j.o);
 	if (rc)
 		return rc == GP_CLI_DONE ? GP_EXIT_OK : rc;
+	if (co.depth && j.o.by != BY_LAYER)
+		return gp_cli_usage("summary", "--depth cuts layer paths: it needs --by layer or module-type");
+	j.o.layers.depth = co.depth;
+	j.o.base = co.names == GP_NAMES_BASE;   /* full names by default, as nsys */
 	j.o.top = co.top;
 	j.table = strcmp(co.format, "table") == 0;
 	m.cols = j.table ? cols_table : cols_raw;

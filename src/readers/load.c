@@ -91,7 +91,8 @@ static void copies_async_from_calls(gp_trace *t)
 	gp_call_index_free(&calls);
 }
 
-const struct gp_reader *gp_trace_probe(const char *path, gp_error *err)
+/* gp_trace_probe, with the best reader's claim (0..1) in *weight. */
+static const struct gp_reader *probe_best(const char *path, double *weight, gp_error *err)
 {
 	unsigned char head[HEAD_BYTES];
 	struct gp_probe_input in = {.path = path, .head = head};
@@ -120,7 +121,40 @@ const struct gp_reader *gp_trace_probe(const char *path, gp_error *err)
 		       "%s: not a recognised trace (expected an Nsight Systems or nvprof "
 		       "SQLite export, a PyTorch profiler JSON trace or a gpuprof recording)",
 		       path);
+	*weight = best_w;
 	return best;
+}
+
+const struct gp_reader *gp_trace_probe(const char *path, gp_error *err)
+{
+	double w;
+
+	return probe_best(path, &w, err);
+}
+
+/* A reader's claim below this is a guess (JSON without a trace's keys in
+** its head, a damaged SQLite file): only a read settles it. */
+#define SURE_CLAIM 0.5
+
+bool gp_trace_foreign(const char *path, gp_error *err)
+{
+	double w = 0;
+	const struct gp_reader *best = probe_best(path, &w, err);
+	gp_error lerr = {0};
+	gp_trace t;
+	int rc;
+
+	if (!best)
+		return err->status == GP_ERR_FORMAT;
+	if (w >= SURE_CLAIM)
+		return false;
+	gp_trace_init(&t);
+	rc = best->load(path, &t, NULL, &lerr);
+	gp_trace_free(&t);
+	if (rc != GP_ERR_FORMAT)
+		return false;
+	*err = lerr;
+	return true;
 }
 
 int gp_trace_load(const char *path, gp_trace *t, const struct gp_load_opts *o, gp_error *err)

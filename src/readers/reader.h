@@ -82,6 +82,15 @@ extern const struct gp_reader *const gp_readers[];   /* NULL-terminated */
 ** regular file, empty, or no reader recognises it. */
 const struct gp_reader *gp_trace_probe(const char *path, gp_error *err);
 
+/* Whether path is a file that is not a trace, to skip among a directory's
+** entries: no reader recognises it, or the best reader only guessed (a
+** JSON object without a trace's keys in its first 4 KB) and reading it
+** says it is none (GP_ERR_FORMAT: a config file, a JSON list of numbers).
+** Then err says why.  A damaged trace, an unreadable file or one a reader
+** is sure of is not foreign (its load reports it).  Costs a probe, plus a
+** whole read only after a guess. */
+bool gp_trace_foreign(const char *path, gp_error *err);
+
 /* Reads path with the best-fitting reader, then gp_trace_finish(), then
 ** the capture traces o->captures says (gp_captures_load).  Fails with
 ** GP_ERR_IO when the file (or a capture path named) cannot be read,

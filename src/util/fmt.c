@@ -90,3 +90,20 @@ const char *gp_fmt_duration(double ns, char *buf, size_t size)
 		snprintf(buf, size, "%.3f s", ns / 1e9);
 	return buf;
 }
+
+const char *gp_fmt_bytes(double bytes, char *buf, size_t size)
+{
+	static const char *const unit[] = {"KiB", "MiB", "GiB", "TiB", "PiB"};
+	int u = -1;
+
+	if (bytes < 1024) {
+		snprintf(buf, size, "%.0f B", bytes);
+		return buf;
+	}
+	while (bytes >= 1024 && u < 4) {
+		bytes /= 1024;
+		u++;
+	}
+	snprintf(buf, size, "%.2f %s", bytes, unit[u]);
+	return buf;
+}

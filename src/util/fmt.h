@@ -1,8 +1,9 @@
 /*
 ** Numbers as text.  Integers without snprintf: reports format several
 ** integers per kernel, millions of times, and printf's format parsing was
-** a visible share of that.  Durations for people (gp_fmt_duration), the
-** one format every table and message uses.  Output is exactly printf's "%lld" / "%llu".
+** a visible share of that.  Durations and byte counts for people
+** (gp_fmt_duration, gp_fmt_bytes), the one format every table and message
+** uses.  Output is exactly printf's "%lld" / "%llu".
 ** Integer lists ("1,2,3") and tensor shapes ("(8,3,32,32)") are written
 ** here and nowhere else.
 **
@@ -35,5 +36,9 @@ size_t gp_fmt_shape(char *buf, size_t size, const int64_t *dims, size_t ndim);
 /* ns as a human duration ("812 ns", "1.234 us", "5.678 ms", "1.234 s")
 ** into buf; returns buf. */
 const char *gp_fmt_duration(double ns, char *buf, size_t size);
+
+/* A byte count in binary units ("512 B", "1.50 KiB", "19.91 GiB") into
+** buf; returns buf. */
+const char *gp_fmt_bytes(double bytes, char *buf, size_t size);
 
 #endif

@@ -1,13 +1,17 @@
 /*
 ** CSV (every field double-quoted, as PyProf and nsys write it) and TSV
 ** (unquoted; tabs and newlines inside values become spaces, for awk).
+** Numbers are written raw; a column with a unit says it in its header
+** ("Total (ns)").
 **
 ** A report writes millions of fields: each line takes the stream's lock
 ** once (flockfile) and writes single characters with putc_unlocked and
 ** runs of text with fwrite, instead of a locked fputc per character.
 */
+#include <stdlib.h>
 #include <string.h>
 
+#include "util/alloc.h"
 #include "writers/writer.h"
 
 static void csv_field(FILE *out, const char *s)
@@ -39,12 +43,15 @@ static void csv_line(gp_writer *w, const char *const *vals)
 static void csv_begin(gp_writer *w)
 {
 	const char *hdr[256];
+	char (*buf)[96];
 
 	if (w->opts.no_header)
 		return;
+	buf = gp_xmalloc((size_t)(w->ncols ? w->ncols : 1) * sizeof(*buf));
 	for (int i = 0; i < w->ncols && i < 256; i++)
-		hdr[i] = w->cols[i].header;
+		hdr[i] = gp_column_header(&w->cols[i], buf[i], sizeof(buf[i]));
 	csv_line(w, hdr);
+	free(buf);
 }
 
 static void tsv_field(FILE *out, const char *s)
@@ -68,12 +75,15 @@ static void tsv_line(gp_writer *w, const char *const *vals)
 static void tsv_begin(gp_writer *w)
 {
 	const char *hdr[256];
+	char (*buf)[96];
 
 	if (w->opts.no_header)
 		return;
+	buf = gp_xmalloc((size_t)(w->ncols ? w->ncols : 1) * sizeof(*buf));
 	for (int i = 0; i < w->ncols && i < 256; i++)
-		hdr[i] = w->cols[i].header;
+		hdr[i] = gp_column_header(&w->cols[i], buf[i], sizeof(buf[i]));
 	tsv_line(w, hdr);
+	free(buf);
 }
 
 static void nothing(gp_writer *w)

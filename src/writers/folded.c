@@ -6,8 +6,9 @@
 ** CPU context of the kernel that ends each gap); folded-flops needs the
 ** op model (GP_NEED_OPS).  Weights are integers
 ** summed exactly: the lines add up to the trace's total.  Frame names are
-** escaped so that ';', ' ' and '%' (and control characters) cannot break
-** a line: they become %3B, %20, %25 (%XX).
+** escaped so that ';' and '%' (and control characters) cannot break a
+** line: they become %3B, %25 (%XX); a space stays a space (the readers
+** take the weight after the last one).
 **
 ** Several traces (gp_sink_write per trace, then the sink's end) add into
 ** one table of stacks, written at the end: identical stacks of different
@@ -21,6 +22,7 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "analysis/layers.h"
 #include "util/strtab.h"
 #include "util/u64map.h"
 #include "writers/sink.h"
@@ -57,7 +59,7 @@ static void put_frame(struct stacks *st, const char *s, size_t n)
 		put_raw(st, ";", 1);
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)s[i];
-		if (c == ';' || c == ' ' || c == '%' || c < 0x20 || c == 0x7f) {
+		if (c == ';' || c == '%' || c < 0x20 || c == 0x7f) {
 			snprintf(esc, sizeof(esc), "%%%02X", c);
 			put_raw(st, esc, 3);
 		} else {
@@ -66,23 +68,15 @@ static void put_frame(struct stacks *st, const char *s, size_t n)
 	}
 }
 
-/* A layer path "Encoder:Layer_1:Attention" as frames, split at a ':'
-** that is not part of "::" (a C++ or aten name). */
+/* A layer path "Encoder/Layer_1/Attention" as frames, one per component
+** (analysis/layers.h): a name holding ':' stays one frame. */
 static void put_layer(struct stacks *st, const char *layer)
 {
-	const char *p = layer, *from = layer;
+	size_t pos = 0, len;
+	const char *c;
 
-	for (; *p; p++) {
-		if (*p != ':')
-			continue;
-		if (p[1] == ':') {
-			p++;
-			continue;
-		}
-		put_frame(st, from, (size_t)(p - from));
-		from = p + 1;
-	}
-	put_frame(st, from, (size_t)(p - from));
+	while ((c = gp_layer_next(layer, &pos, &len)) != NULL)
+		put_frame(st, c, len);
 }
 
 /* Adds w to the stack in st->buf and clears the buffer. */

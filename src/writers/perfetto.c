@@ -289,6 +289,13 @@ static void host_process(struct pf *p, gp_u64map *seen, uint32_t pid, int64_t *o
 	}
 }
 
+/* Whether pid is a host process to name: something ran in it (active)
+** and it is not a GPU's pid. */
+static bool host_pid(const gp_u64map *gpus, const gp_u64map *active, uint32_t pid)
+{
+	return gp_u64map_get(active, pid) >= 0 && gp_u64map_get(gpus, pid) < 0;
+}
+
 /* One GPU's stream track, once (seen: key device << 32 | stream). */
 static void gpu_stream(struct pf *p, gp_u64map *seen, int32_t dev, uint32_t stream)
 {
@@ -310,27 +317,36 @@ static void write_names(struct pf *p, const struct gp_activity *acts, size_t nac
 {
 	const gp_trace *t = p->t;
 	const char *rank = p->rank;
-	gp_u64map seen = {0}, gpus = {0};
+	gp_u64map seen = {0}, gpus = {0}, active = {0};
 	int64_t order = 0;
 	char name[200];
 
 	/* a reader may name the GPUs' pids and streams as processes and
-	** threads (Kineto does); GPUs get their own names below */
+	** threads, and Kineto names a placeholder process per GPU of the
+	** machine: a host process is named only when something ran in it
+	** (API calls, CPU ranges), and never on a GPU's pid (that GPU's name
+	** below says the pid holds host events too) */
 	for (size_t i = 0; i < nacts; i++)
 		gp_u64map_put(&gpus, (uint64_t)(uint32_t)acts[i].dev, 1);
-	for (size_t i = 0; i < t->processes.n; i++)
-		if (gp_u64map_get(&gpus, t->processes.v[i].pid) < 0)
-			host_process(p, &seen, t->processes.v[i].pid, &order);
-	for (size_t i = 0; i < t->threads.n; i++)
-		if (gp_u64map_get(&gpus, t->threads.v[i].pid) < 0)
-			host_process(p, &seen, t->threads.v[i].pid, &order);
 	for (size_t i = 0; i < t->apis.n; i++)
-		host_process(p, &seen, t->apis.v[i].pid, &order);
+		gp_u64map_put(&active, t->apis.v[i].pid, 1);
 	for (size_t i = 0; i < t->ranges.n; i++)
 		if (t->ranges.v[i].kind != GP_RANGE_GPU_ANNOTATION)
+			gp_u64map_put(&active, t->ranges.v[i].pid, 1);
+	for (size_t i = 0; i < t->processes.n; i++)
+		if (host_pid(&gpus, &active, t->processes.v[i].pid))
+			host_process(p, &seen, t->processes.v[i].pid, &order);
+	for (size_t i = 0; i < t->threads.n; i++)
+		if (host_pid(&gpus, &active, t->threads.v[i].pid))
+			host_process(p, &seen, t->threads.v[i].pid, &order);
+	for (size_t i = 0; i < t->apis.n; i++)
+		if (host_pid(&gpus, &active, t->apis.v[i].pid))
+			host_process(p, &seen, t->apis.v[i].pid, &order);
+	for (size_t i = 0; i < t->ranges.n; i++)
+		if (t->ranges.v[i].kind != GP_RANGE_GPU_ANNOTATION && host_pid(&gpus, &active, t->ranges.v[i].pid))
 			host_process(p, &seen, t->ranges.v[i].pid, &order);
 	for (size_t i = 0; i < t->threads.n; i++)
-		if (t->threads.v[i].name && gp_u64map_get(&gpus, t->threads.v[i].pid) < 0)
+		if (t->threads.v[i].name && host_pid(&gpus, &active, t->threads.v[i].pid))
 			meta(p, "thread_name", t->threads.v[i].pid, t->threads.v[i].tid, "name",
 			     gp_s(t, t->threads.v[i].name), 0);
 	gp_u64map_free(&seen);
@@ -341,8 +357,9 @@ static void write_names(struct pf *p, const struct gp_activity *acts, size_t nac
 			continue;
 		const struct gp_device *d = gp_trace_device(t, acts[i].dev);
 		const char *dn = d && d->name ? gp_s(t, d->name) : NULL;
-		snprintf(name, sizeof(name), "%s%s%sGPU %" PRId32 "%s%s", rank ? "rank " : "",
-			 rank ? rank : "", rank ? ": " : "", acts[i].dev, dn ? ": " : "", dn ? dn : "");
+		snprintf(name, sizeof(name), "%s%s%sGPU %" PRId32 "%s%s%s", rank ? "rank " : "",
+			 rank ? rank : "", rank ? ": " : "", acts[i].dev, dn ? ": " : "", dn ? dn : "",
+			 gp_u64map_get(&active, (uint32_t)acts[i].dev) >= 0 ? " (and host events of this pid)" : "");
 		meta(p, "process_name", acts[i].dev, 0, "name", name, 0);
 		if (rank) {
 			snprintf(name, sizeof(name), "rank %s", rank);
@@ -353,6 +370,7 @@ static void write_names(struct pf *p, const struct gp_activity *acts, size_t nac
 		meta(p, "thread_name", acts[i].dev, IDLE_TID, "name", "idle", 0);
 		meta(p, "thread_sort_index", acts[i].dev, IDLE_TID, "sort_index", NULL, -1);
 	}
+	gp_u64map_free(&active);
 	gp_u64map streams = {0};
 	for (size_t i = 0; i < t->kernels.n; i++)
 		gpu_stream(p, &streams, gp_kernel_device(t, &t->kernels.v[i]), t->kernels.v[i].stream);

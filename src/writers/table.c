@@ -5,7 +5,8 @@
 ** cuttable columns truncated until the lines fit, the flex columns first
 ** (kernel names, params, range names), then the other text columns down to
 ** their min_width.  Numbers and headers are never cut, so when they alone
-** are wider than N the lines stay longer than N.
+** are wider than N the lines stay longer than N.  Numbers of a column
+** with a unit are shown in human units (gp_cell_human).
 */
 #include <stdlib.h>
 #include <string.h>
@@ -89,7 +90,8 @@ static void table_row(gp_writer *w, const char *const *vals)
 
 	t->packing.n = 0;
 	for (int i = 0; i < w->ncols; i++) {
-		const char *v = gp_cell_text(&w->cols[i], vals[i]);
+		char human[64];
+		const char *v = gp_cell_human(&w->cols[i], vals[i], human, sizeof(human));
 		size_t len = strlen(v) + 1;   /* with its NUL */
 		int n = text_width(v);
 		gp_vec_reserve(t->packing, t->packing.n + len);

@@ -2,6 +2,7 @@
 ** The row-writer registry, writer dispatch and column selection; see
 ** writer.h.
 */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -123,3 +124,28 @@ int gp_columns_select(const struct gp_column *cols, int ncols, const char *list,
 	return n;
 }
 
+const char *gp_column_header(const struct gp_column *c, char *buf, size_t size)
+{
+	if (c->unit == GP_UNIT_NONE)
+		return c->header;
+	snprintf(buf, size, "%s (%s)", c->header, c->unit == GP_UNIT_NS ? "ns" : "B");
+	return buf;
+}
+
+const char *gp_cell_human(const struct gp_column *c, const char *v, char *buf, size_t size)
+{
+	char *end;
+	double x;
+
+	if (!v || c->unit == GP_UNIT_NONE)
+		return gp_cell_text(c, v);
+	x = strtod(v, &end);
+	if (end == v || *end || !isfinite(x))
+		return v;
+	buf[0] = '-';
+	if (c->unit == GP_UNIT_NS)
+		gp_fmt_duration(fabs(x), buf + (x < 0), size - 1);
+	else
+		gp_fmt_bytes(fabs(x), buf + (x < 0), size - 1);
+	return buf;
+}

@@ -13,14 +13,22 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "util/error.h"
 #include "util/fmt.h"
 
+/* The unit of a column's numbers.  A command writes them raw (integer
+** nanoseconds, bytes); the table writer shows them in human units
+** ("3.029 ms", "1.50 GiB") under the bare header ("Total"), csv and tsv
+** raw under the header with its unit ("Total (ns)"), JSON raw under the
+** key, which names the unit ("total_ns"): one rule for every command. */
+enum gp_unit { GP_UNIT_NONE, GP_UNIT_NS, GP_UNIT_BYTES };
+
 struct gp_column {
 	const char *key;      /* -c name and JSON key: "kernel" */
-	const char *header;   /* table/CSV header: "Kernel" */
+	const char *header;   /* table/CSV header: "Kernel" (without the unit) */
 	int min_width;        /* table -w: narrowest width a text column is cut
 			      ** to (never below its header) */
 	bool numeric;         /* right-aligned; JSON number when it parses;
@@ -28,6 +36,8 @@ struct gp_column {
 	bool flex;            /* table -w: cut first (names, params) */
 	const char *unknown;  /* table/csv/tsv text of a NULL cell; NULL = "na"
 			      ** (JSON writes null) */
+	uint8_t unit;         /* enum gp_unit of its numbers, GP_UNIT_NONE for
+			      ** text, counts and values already formatted */
 };
 
 struct gp_writer_opts {
@@ -95,6 +105,16 @@ const char *gp_name_list(const char *const *names, char *buf, size_t size);
 /* The row writers' names as gp_name_list writes them. */
 const char *gp_writer_names(char *buf, size_t size);
 
+
+/* Column c's header for csv/tsv: with its unit ("Total (ns)") when it has
+** one, else the header itself; written into buf when composed. */
+const char *gp_column_header(const struct gp_column *c, char *buf, size_t size);
+
+/* The table text of cell v of column c: a raw number of a column with a
+** unit in human units (a sign kept), anything else (text, "12/3", NULL
+** as the column's unknown text) as gp_cell_text gives it.  Returns v,
+** the unknown text or buf. */
+const char *gp_cell_human(const struct gp_column *c, const char *v, char *buf, size_t size);
 
 /* Column selection shared by the commands: parses "a,b,c" against cols
 ** into idx[] (returns count) or fails with GP_ERR_USAGE listing the valid

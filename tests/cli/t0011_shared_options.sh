@@ -5,7 +5,7 @@
 command -v sqlite3 >/dev/null || skip "sqlite3 CLI not installed"
 tests/fuzz/make-nvprof-corpus.sh "$TMP/db" || fail "cannot build fixtures"
 f=$TMP/db/small.nvvp
-for cmd in summary advise ranges; do
+for cmd in summary advise ranges report; do
 	for n in 0 -1 abc 2x ''; do
 		expect_exit 2 "$GPUPROF" $cmd -n "$n" "$f"
 		assert_grep "bad --top '$n' \(a positive number\)" "$TMP/err"
@@ -45,7 +45,8 @@ for cmd in report advise; do
 done
 # options a command does not take are refused
 expect_exit 2 "$GPUPROF" info -w 80 "$f"
-expect_exit 2 "$GPUPROF" report -n 3 "$f"
+run_ok "$GPUPROF" report -n 3 --no-header -f csv "$f"
+assert_eq "$(wc -l <"$TMP/out")" 3 "report -n 3: the first 3 kernels"
 expect_exit 2 "$GPUPROF" summary -c name "$f"
 expect_exit 2 "$GPUPROF" report "$f" "$f"
 assert_grep 'expected exactly one trace file' "$TMP/err"

@@ -43,3 +43,15 @@ run_ok "$GPUPROF" ranges -f tsv --no-header "$TMP/g.sqlite"
 assert_grep '	push	iteration 0/layer:Encoder/layer:Block_0/layer:Linear1/torch\.nn\.functional\.linear$' "$TMP/out"
 assert_grep '	push	iteration 0/layer:Encoder/layer:Block_0/layer:Linear1/trace model\.py:[0-9]+$' "$TMP/out"
 assert_no_grep "trace model\.py:[0-9]+/|\{'" "$TMP/out"
+# breakdown -V gaps and advise name what held the work after a gap (the
+# dependency chain's pieces) with marker texts as ranges shows them (issue
+# 25): PyProf's kilobyte dict markers by module.op or trace FILE:LINE,
+# never their raw text
+lm=$TESTDATA/nvprof/pyprof_lm_v100/net_da6bcc3.sql
+run_ok "$GPUPROF" breakdown -V gaps -f tsv --no-header "$lm"
+assert_grep '	cpu_op	cpu_op torch\.nn\.functional\.linear [0-9.]+ us; cpu_op torch\.nn\.functional\.multi_head_attention_forward [0-9.]+ us$' "$TMP/out"
+assert_grep '; cpu_op trace profile2\.py:110 [0-9.]+ us' "$TMP/out"
+assert_no_grep "\{'" "$TMP/out"
+awk -F'\t' 'length($6) > 200 { exit 1 }' "$TMP/out" || fail "a gap's CPU context over 200 characters"
+run_ok "$GPUPROF" advise "$lm"
+assert_no_grep "\{'" "$TMP/out"

@@ -104,3 +104,14 @@ check trace_filter hta/trace_filter/sampled_rank-0.json.gz 0
 check trace_filter hta/trace_filter/sampled_rank-1.json.gz 1
 check nccl_parser_config hta/nccl_parser_config/nccl_data.json.gz
 check ns_resolution_trace hta/ns_resolution_trace/rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz
+# A trace of one ProfilerStep: one ProfilerStep name, so HTA keeps all its
+# GPU work (no cut of the last step): rows, not a bare header (issue 25)
+"$GEN" --format kineto --iters 1 -o "$TMP/gen1.json" >/dev/null || fail "gpuprof-gen"
+for as in hta hta-idle; do
+	run_ok "$GPUPROF" breakdown --as $as -f csv --no-header "$TMP/gen1.json"
+	[ -s "$TMP/out" ] || fail "--as $as on one step: no rows"
+	assert_no_grep 'note' "$TMP/err"
+done
+"$GEN" --format kineto --iters 2 -o "$TMP/gen2.json" >/dev/null || fail "gpuprof-gen"
+run_ok "$GPUPROF" breakdown --as hta "$TMP/gen2.json"
+assert_no_grep 'note' "$TMP/err"

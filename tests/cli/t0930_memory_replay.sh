@@ -50,7 +50,7 @@ for i in range(1, n + 1):
         g = got[dev]
         for k, gk in (("events", "events"), ("allocs", "allocs"), ("frees", "frees"),
                       ("peak", "peak_bytes"), ("alloc", "final_bytes"),
-                      ("peak_rsv", "peak_reserved"), ("rsv", "final_reserved")):
+                      ("peak_rsv", "peak_reserved_bytes"), ("rsv", "final_reserved_bytes")):
             assert g[gk] == w[k], (path, dev, gk, g[gk], w[k])
         assert g["totals"] == ("stated" if w["rsv"] is not None else "replayed"), (path, dev)
 print("checked", n)
@@ -86,8 +86,8 @@ for dev in rows("dev.json"):
     b = [r for r in rows("series.json") if r["device"] == dev["device"]]
     s = [r for r in rows("steps.json") if r["device"] == dev["device"]]
     assert len(b) == 7 and len(s) == dev["events"], (dev, len(b), len(s))
-    assert max(r["allocated"] for r in b if r["allocated"] is not None) == dev["peak_bytes"]
-    assert s[-1]["allocated"] == dev["final_bytes"] and max(r["allocated"] for r in s) == dev["peak_bytes"]
+    assert max(r["allocated_bytes"] for r in b if r["allocated_bytes"] is not None) == dev["peak_bytes"]
+    assert s[-1]["allocated_bytes"] == dev["final_bytes"] and max(r["allocated_bytes"] for r in s) == dev["peak_bytes"]
     assert [r["ts_ns"] for r in s] == sorted(r["ts_ns"] for r in s)
 PY
 

@@ -45,9 +45,9 @@ got = {r["device"]: r for r in map(json.loads, open(sys.argv[1]))}
 assert sorted(got) == ["0", "5", "host"], got
 g = got["0"]
 assert (g["events"], g["allocs"], g["frees"]) == (5, 3, 2), g
-assert (g["peak_bytes"], g["final_bytes"], g["peak_reserved"]) == (1336, 1286, 4096), g
-assert g["totals"] == "replayed" and g["live_known"] == 400, g
-assert (got["5"]["peak_bytes"], got["host"]["final_bytes"], got["host"]["peak_reserved"]) == (4096, 8, None)
+assert (g["peak_bytes"], g["final_bytes"], g["peak_reserved_bytes"]) == (1336, 1286, 4096), g
+assert g["totals"] == "replayed" and g["live_known_bytes"] == 400, g
+assert (got["5"]["peak_bytes"], got["host"]["final_bytes"], got["host"]["peak_reserved_bytes"]) == (4096, 8, None)
 assert (got["5"]["events"], got["5"]["frees"], got["5"]["final_bytes"]) == (2, 1, 0), got["5"]
 PY
 run_ok "$GPUPROF" memory -f json --by op "$TMP/odd.json"
@@ -56,9 +56,9 @@ import json, sys
 got = {(r["device"], r["name"]): r for r in map(json.loads, open(sys.argv[1]))}
 mm, empty, none = got["0", "aten::mm"], got["0", "aten::empty"], got["0", None]
 assert (mm["allocs"], mm["alloc_bytes"], mm["frees"], mm["free_bytes"]) == (2, 350, 1, 100), mm
-assert (mm["live_at_peak"], mm["live_count"]) == (300, 1), mm
-assert (empty["allocs"], empty["live_at_peak"]) == (1, 100), empty
-assert (none["frees"], none["free_bytes"], none["live_at_peak"]) == (1, 64, 0), none
+assert (mm["live_at_peak_bytes"], mm["live_count"]) == (300, 1), mm
+assert (empty["allocs"], empty["live_at_peak_bytes"]) == (1, 100), empty
+assert (none["frees"], none["free_bytes"], none["live_at_peak_bytes"]) == (1, 64, 0), none
 PY
 run_ok "$GPUPROF" memory -f csv --by layer "$TMP/odd.json"
 assert_grep '^"0","3","450","2","164","400","2","encoder"$' "$TMP/out"

@@ -24,13 +24,13 @@ for f in $(cat "$TMP/have"); do
 	# graph launch (with capture traces it is its captured op's: t1700)
 	run_ok "$GPUPROF" ops -f tsv --capture none "$TESTDATA/$f"
 	awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-		{ print $c["Name"] "\t" $c["# of Calls"] "\t" $c["CPU total"] "\t" $c["Self CPU"] "\t" $c["GPU total"] "\t" $c["Self GPU"] }' \
+		{ print $c["Name"] "\t" $c["# of Calls"] "\t" $c["CPU total (ns)"] "\t" $c["Self CPU (ns)"] "\t" $c["GPU total (ns)"] "\t" $c["Self GPU (ns)"] }' \
 		"$TMP/out" | LC_ALL=C sort >"$TMP/got"
 	diff "$TMP/want" "$TMP/got" >&2 || fail "$f: ops differs from the oracle (< oracle, > gpuprof)"
 	# Self CPU shares add up to 100% (when there is CPU time at all);
 	# the Self GPU shares to at most 100%
 	awk -F'\t' -v f="$f" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-		{ cpu += $c["Self CPU"]; pc += $c["Self CPU %"]; pg += $c["Self GPU %"]; rows++ }
+		{ cpu += $c["Self CPU (ns)"]; pc += $c["Self CPU %"]; pg += $c["Self GPU %"]; rows++ }
 		END { if (rows && cpu > 0 && (pc < 99.5 || pc > 100.5)) { print f ": Self CPU % adds to " pc; exit 1 }
 		      if (pg > 100.5) { print f ": Self GPU % adds to " pg; exit 1 } }' "$TMP/out" >&2 ||
 		fail "$f: shares"

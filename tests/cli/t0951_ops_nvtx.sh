@@ -9,7 +9,7 @@ need_testdata
 sums() {
 	run_ok "$GPUPROF" ops -f tsv "$1"
 	awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-		{ a += $c["# of Calls"]; b += $c["CPU total"]; g += $c["GPU total"]; s += $c["Self GPU"] }
+		{ a += $c["# of Calls"]; b += $c["CPU total (ns)"]; g += $c["GPU total (ns)"]; s += $c["Self GPU (ns)"] }
 		END { printf "%d %.0f %.0f %.0f\n", a, b, g, s }' "$TMP/out"
 }
 for x in nsys:nsys/dlprof_rtx2070_2022.1/no_relu_nsys_profile.sqlite \

@@ -11,11 +11,13 @@ run_ok "$GPUPROF" --help
 assert_grep '^  ops ' "$TMP/out"
 
 expect_exit 2 "$GPUPROF" ops --group-by module /nonexistent
-assert_grep "bad --group-by 'module'" "$TMP/err"
+assert_grep "bad --by 'module'" "$TMP/err"
 expect_exit 2 "$GPUPROF" ops --stack-depth 0 /nonexistent
 assert_grep "bad --stack-depth '0'" "$TMP/err"
 expect_exit 2 "$GPUPROF" ops --sort nope /nonexistent
-assert_grep "bad --sort 'nope'" "$TMP/err"
+assert_grep "bad --sort 'nope' \(a column key: name, self_cpu_pct, .*gpu_total_ns, .*calls, gflops or kind;" "$TMP/err"
+expect_exit 2 "$GPUPROF" ops --python --sort nope /nonexistent
+assert_grep "a column key: ncalls, tottime_ns, .*cumtime_ns, .* or function;" "$TMP/err"
 # the shapes column exists only with --group-by shape
 expect_exit 2 "$GPUPROF" ops --sort shapes /nonexistent
 
@@ -86,7 +88,7 @@ printf 'aten::empty\t5000\t5000\t1\naten::mm\t45000\t50000\t2\nstep\t50000\t1000
 diff "$TMP/want" "$TMP/got" >&2 || fail "CPU-only ranges"
 # no python frames: --python prints the header only
 run_ok "$GPUPROF" ops --python -f csv "$TMP/rec.json"
-assert_eq "$(cat "$TMP/out")" '"ncalls","tottime","percall","cumtime","percall","filename:lineno(function)"' "empty python view"
+assert_eq "$(cat "$TMP/out")" '"ncalls","tottime (ns)","percall (ns)","cumtime (ns)","percall (ns)","filename:lineno(function)"' "empty python view"
 
 # bad input: an error, never a crash
 printf '{"traceEvents": [' >"$TMP/bad.json"
@@ -95,3 +97,22 @@ printf '{"traceEvents": [' >"$TMP/bad.json"
 : >"$TMP/empty.json"
 "$GPUPROF" ops --python "$TMP/empty.json" >/dev/null 2>&1; rc=$?
 [ $rc -ge 1 ] && [ $rc -lt 128 ] || fail "empty file: exit $rc"
+# one vocabulary (issue 25): --by groups as -g/--group-by does; -c picks
+# columns; times and sizes in human units in the table, raw in csv with
+# the unit in the header
+run_ok "$GPUPROF" ops -f tsv --no-header -g shape "$TMP/g.json"
+cp "$TMP/out" "$TMP/g.tsv"
+run_ok "$GPUPROF" ops -f tsv --no-header --by shape "$TMP/g.json"
+cmp -s "$TMP/out" "$TMP/g.tsv" || fail "--by shape differs from -g shape"
+run_ok "$GPUPROF" ops -f csv -n 2 -c name,self_gpu_ns,calls "$TMP/g.json"
+assert_eq "$(head -1 "$TMP/out")" '"Name","Self GPU (ns)","# of Calls"'
+assert_grep '^"[^"]*","[0-9]+","[0-9]+"$' "$TMP/out"
+run_ok "$GPUPROF" ops -n 2 -c name,gpu_total_ns "$TMP/g.json"
+assert_grep '^Name +GPU total$' "$TMP/out"
+assert_grep ' [0-9.]+ (ns|us|ms|s)$' "$TMP/out"
+expect_exit 2 "$GPUPROF" ops -c name,nope "$TMP/g.json"
+assert_grep "unknown column 'nope' \(valid: name,self_cpu_pct," "$TMP/err"
+expect_exit 2 "$GPUPROF" ops -c cpu_mem_bytes "$TMP/g.json"
+assert_grep 'the memory columns need allocator events' "$TMP/err"
+run_ok "$GPUPROF" ops --python -c ncalls,function -f csv "$TMP/g.json"
+assert_eq "$(head -1 "$TMP/out")" '"ncalls","filename:lineno(function)"'

@@ -22,8 +22,8 @@ for r in want:
     direct = float(r["total_direct_kernel_time_sum"]) * 1000
     if g is None:
         print(name, "no row", r["name"]); bad += 1; continue
-    if abs(float(g["Self GPU"]) - direct) > max(20, tol * direct) or int(g["# of Calls"]) < int(r["Count"]):
-        print(name, r["name"], "Self GPU", g["Self GPU"], "TraceLens", direct, "calls", g["# of Calls"], r["Count"])
+    if abs(float(g["Self GPU (ns)"]) - direct) > max(20, tol * direct) or int(g["# of Calls"]) < int(r["Count"]):
+        print(name, r["name"], "Self GPU", g["Self GPU (ns)"], "TraceLens", direct, "calls", g["# of Calls"], r["Count"])
         bad += 1
 if len(want) < 2:
     print(name, "only", len(want), "TraceLens rows"); bad += 1

@@ -18,8 +18,8 @@ while read -r f; do
 	python3 tests/tools/optable_oracle.py --memory "$f" | LC_ALL=C sort >"$TMP/want" || fail "$f: oracle"
 	run_ok "$GPUPROF" ops -f tsv "$f"
 	awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-		{ print $c["Name"] "\t" $c["CPU Mem"] "\t" $c["Self CPU Mem"] "\t" $c["GPU Mem"] "\t" $c["Self GPU Mem"] "\t" \
-		  $c["CPU Alloc"] "\t" $c["Self CPU Alloc"] "\t" $c["GPU Alloc"] "\t" $c["Self GPU Alloc"] }' \
+		{ print $c["Name"] "\t" $c["CPU Mem (B)"] "\t" $c["Self CPU Mem (B)"] "\t" $c["GPU Mem (B)"] "\t" $c["Self GPU Mem (B)"] "\t" \
+		  $c["CPU Alloc (B)"] "\t" $c["Self CPU Alloc (B)"] "\t" $c["GPU Alloc (B)"] "\t" $c["Self GPU Alloc (B)"] }' \
 		"$TMP/out" | LC_ALL=C sort >"$TMP/got"
 	diff "$TMP/want" "$TMP/got" >&2 || fail "$f: memory columns differ from the oracle (< oracle, > gpuprof)"
 	# the oracle found some memory inside ops (not a table of zeros)

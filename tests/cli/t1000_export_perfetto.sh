@@ -67,3 +67,21 @@ PY
 fi
 run_ok "$GPUPROF" export --help
 assert_grep "ui.perfetto.dev" "$TMP/out"
+# Every process is named once, and only one in which something runs: no
+# Kineto placeholder process per GPU of the machine, no second name on a
+# GPU's pid when Kineto put host events there (issue 25)
+if [ -n "$TESTDATA" ] && [ -d "$TESTDATA" ]; then
+	for f in tracelens/h100/gaunernst_bert-small-uncased__1016001.json.gz hta/trace_filter/sampled_rank-1.json.gz; do
+		run_ok "$GPUPROF" export -o "$TMP/names.json" --force "$TESTDATA/$f"
+		python3 - "$TMP/names.json" <<'PY' || fail "$f: a process named twice or named without events"
+import collections, json, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+names = collections.Counter(e["pid"] for e in ev if e["ph"] == "M" and e["name"] == "process_name")
+used = {e["pid"] for e in ev if e["ph"] != "M"}
+assert all(n == 1 for n in names.values()), names
+assert set(names) <= used, set(names) - used
+PY
+	done
+	run_ok "$GPUPROF" export "$TESTDATA/tracelens/h100/gaunernst_bert-small-uncased__1016001.json.gz"
+	assert_grep '"name":"process_name","pid":0,.*"GPU 0: NVIDIA H100 80GB HBM3 \(and host events of this pid\)"' "$TMP/out"
+fi

@@ -5,11 +5,11 @@
 # --weight flops, and to the GPUs' idle time (merged from the raw events
 # here) with --weight idle.
 command -v python3 >/dev/null || skip "python3 not installed"
-lines_ok() { # FILE: well-formed folded lines
+lines_ok() { # FILE: well-formed folded lines (frames may hold spaces: the weight is after the last)
 	python3 - "$1" <<'PY' || fail "$1: malformed folded line"
 import re, sys
 for line in open(sys.argv[1]):
-    assert re.fullmatch(r"[^ ;\n]+(;[^ ;\n]+)* [1-9][0-9]*\n", line), line
+    assert re.fullmatch(r"[^;\n]+(;[^;\n]+)* [1-9][0-9]*\n", line), line
 PY
 }
 total() { python3 -c "import sys; print(sum(int(l.rsplit(' ', 1)[1]) for l in open(sys.argv[1])))" "$1"; }
@@ -68,7 +68,8 @@ for f in nsys nvprof; do
 	[ $f = nvprof ] && tab=CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL
 	assert_eq "$(total "$TMP/out")" "$(sqlite3 "$TMP/g.$f" "select sum(end - start) from $tab")" "$f: folded != SQL"
 done
-# hostile names: ';', ' ', '%' and a newline stay inside their frame
+# hostile names: ';', ' ', '%' and a newline stay inside their frame; a
+# space is written as it is (the weight is after the last one)
 cat >"$TMP/h.json" <<'JSON'
 {"traceEvents": [
  {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": 1.000, "dur": 1.000, "args": {"correlation": 5}},
@@ -78,4 +79,4 @@ cat >"$TMP/h.json" <<'JSON'
 JSON
 run_ok "$GPUPROF" export -f folded "$TMP/h.json"
 lines_ok "$TMP/out"
-assert_eq "$(cat "$TMP/out")" "my%3Bop%201;k%3Bx%25%0Az 1500"
+assert_eq "$(cat "$TMP/out")" "my%3Bop 1;k%3Bx%25%0Az 1500"

@@ -37,8 +37,8 @@ run_ok "$GPUPROF" summary -f csv --no-header "$H/trace_compare/base/base.json.gz
 cp "$TMP/out" "$TMP/got"
 expect_ranks "$TMP/got" 1:"$H/trace_compare/base/base.json.gz" 1:"$H/trace_compare/test/test.json.gz"
 assert_grep "^gpuprof summary: note: $H/trace_compare/test/test.json.gz: rank 1 also given by file 1" "$TMP/err"
-# advise: each rank's findings as alone, under JobRank (its own Rank column
-# is the finding's rank); json too
+# advise: each rank's findings as alone, under Rank (the distributed rank;
+# the finding's place is "position"); json too
 CMD=advise
 run_ok "$GPUPROF" advise -f csv "$H/trace_filter/sampled_rank-0.json.gz" "$H/trace_filter/sampled_rank-1.json.gz"
 sed 1d "$TMP/out" | grep -v '^"all",' >"$TMP/got"

@@ -29,9 +29,9 @@ assert [int(r["Rank"]) for r in ranks] == [0, 1, 1], ranks
 fast, slow = med.index(min(med)), med.index(max(med))
 for i, r in enumerate(ranks):
     assert int(r["Steps"]) == len(st[i]), (i, r["Steps"], st[i])
-    assert int(r["Step (med)"]) == med[i], (i, r["Step (med)"], med[i])
-    assert int(r["vs fastest"]) == med[i] - med[fast], (i, r)
-    assert (int(r["Waited"]), int(r["Caused"]), int(r["Last"])) == (cst[i][3], cst[i][4], cst[i][2]), (i, r, cst[i])
+    assert int(r["Median step (ns)"]) == med[i], (i, r["Median step (ns)"], med[i])
+    assert int(r["vs fastest (ns)"]) == med[i] - med[fast], (i, r)
+    assert (int(r["Waited (ns)"]), int(r["Caused (ns)"]), int(r["Last"])) == (cst[i][3], cst[i][4], cst[i][2]), (i, r, cst[i])
     assert r["Role"] == ("straggler" if i == straggler else ""), (i, r["Role"], straggler)
 rows = list(csv.DictReader(open(sys.argv[2])))
 iters = sorted(set(n for s in st for n in s))
@@ -42,10 +42,10 @@ for r in rows:
     have = [(s[n], i) for i, s in enumerate(st) if n in s]
     (lo, fi), (hi, si) = min(have), max(have, key=lambda x: (x[0], -x[1]))
     assert int(r["Ranks"]) == len(have)
-    assert int(r["Median"]) == median([h for h, _ in have]), (r, have)
-    assert (int(r["Fastest"]), int(r["Fastest time"])) == (rk[fi], lo), r
-    assert (int(r["Slowest"]), int(r["Slowest time"])) == (rk[si], hi), r
-    assert int(r["Skew"]) == hi - lo, r
+    assert int(r["Median (ns)"]) == median([h for h, _ in have]), (r, have)
+    assert (int(r["Fastest"]), int(r["Fastest time (ns)"])) == (rk[fi], lo), r
+    assert (int(r["Slowest"]), int(r["Slowest time (ns)"])) == (rk[si], hi), r
+    assert int(r["Skew (ns)"]) == hi - lo, r
 PY
 # trace_filter's ranks alone: rank 1 is the straggler, by arrival
 run_ok "$GPUPROF" ranks -f csv "$F1" "$F0"
@@ -56,7 +56,7 @@ from coll_oracle import job
 cst, ncalls, _, straggler = job(sys.argv[2:4])
 assert straggler == 1, straggler
 for i, r in enumerate(csv.DictReader(open(sys.argv[1]))):
-    assert (int(r["Waited"]), int(r["Caused"]), int(r["Last"])) == (cst[i][3], cst[i][4], cst[i][2]), (i, r, cst[i])
+    assert (int(r["Waited (ns)"]), int(r["Caused (ns)"]), int(r["Last"])) == (cst[i][3], cst[i][4], cst[i][2]), (i, r, cst[i])
     assert r["Role"] == ("straggler" if i == 1 else ""), r
 PY
 # the sums are breakdown's whole-trace rows of each file, summed over devices

@@ -63,7 +63,7 @@ assert job["straggler"] == want, job["straggler"]
 ranks = list(csv.DictReader(open(sys.argv[3])))
 for r, x in zip(job["ranks"], ranks):
     assert r["role"] == ("straggler" if r["rank"] == want else ""), r
-    assert (r["wait"], r["caused"], r["times_last"]) == (int(x["Waited"]), int(x["Caused"]), int(x["Last"])), (r, x)
+    assert (r["wait"], r["caused"], r["times_last"]) == (int(x["Waited (ns)"]), int(x["Caused (ns)"]), int(x["Last"])), (r, x)
 PY
 	# diff --by rank: the same rank in both runs (a run against itself)
 	run_ok "$GPUPROF" diff --by rank -n 1 "$dir" "$dir"

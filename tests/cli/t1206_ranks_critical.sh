@@ -44,11 +44,11 @@ assert (job["Rank"], job["Cause"], job["Pct"]) == ("all", "all", "100.00"), job
 held, causes, entered = {}, collections.Counter(), {}
 for r in rows[1:]:
     if r["Cause"] == "all":
-        held[r["Rank"]] = int(r["Time"]); entered[r["Rank"]] = r["Entered"]
+        held[r["Rank"]] = int(r["Time (ns)"]); entered[r["Rank"]] = r["Entered"]
     else:
-        causes[r["Rank"]] += int(r["Time"])
+        causes[r["Rank"]] += int(r["Time (ns)"])
 assert all(causes[k] == held[k] for k in held), (causes, held)
-assert sum(held.values()) == int(job["Time"]), (held, job)
+assert sum(held.values()) == int(job["Time (ns)"]), (held, job)
 for k in held:
     print(k, held[k], entered[k])
 PY
@@ -128,7 +128,7 @@ import collections, csv, sys
 a, b = collections.Counter(), collections.Counter()
 for r in csv.DictReader(open(sys.argv[1])):
     if r["Rank"] != "all" and r["Cause"] != "all":
-        a[r["Cause"], r["Op"]] += int(r["Time"])
+        a[r["Cause"], r["Op"]] += int(r["Time (ns)"])
 for r in csv.DictReader(open(sys.argv[2])):
     if r["Iter"] == "all":
         b[r["Cause"], r["Op"]] += int(r["Time (ns)"])

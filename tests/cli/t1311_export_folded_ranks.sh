@@ -29,7 +29,7 @@ import collections, re, sys
 def read(p):
     lines = open(p).read().splitlines()
     for l in lines:
-        assert re.fullmatch(r"[^ ;]+(;[^ ;]+)* [1-9][0-9]*", l), l
+        assert re.fullmatch(r"[^;]+(;[^;]+)* [1-9][0-9]*", l), l
     stacks = [l.rsplit(" ", 1) for l in lines]
     assert len({s for s, _ in stacks}) == len(stacks), (p, "a stack written twice")
     return {s: int(w) for s, w in stacks}

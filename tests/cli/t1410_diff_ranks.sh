@@ -126,7 +126,8 @@ run_ok "$GPUPROF" diff -f tsv --no-header --by rank "$TMP/even" "$TMP/slow/rank-
 assert_grep '^gpuprof diff: note: BASE has 4 rank files, TEST 3: ' "$TMP/err"
 assert_eq "$(col "$TMP/out" '^rank 3 step$' 2)" gone "rank 3 of the base run only"
 
-# 5. a rank file that cannot be read: named, exit 4
-printf 'not a trace\n' >"$TMP/slow/rank-9.json"
+# 5. a rank file that is damaged: named, exit 4 (a file that is no trace
+# at all is skipped with a note, as in a directory)
+printf '{"traceEvents": [{"ph": "X", "cat": "kernel", "ts": 1' >"$TMP/slow/rank-9.json"
 expect_exit 4 "$GPUPROF" diff "$TMP/even" "$TMP/slow/rank-*.json"
 assert_grep 'rank-9.json' "$TMP/err"

@@ -50,7 +50,7 @@ for n in ours:
 assert sum(c for c, _ in ours.values()) == 1812
 def ops(p):
     rows = list(csv.DictReader(open(p), delimiter="\t"))
-    return {r["Name"]: (int(r["# of Calls"]), float(r["Self GPU"])) for r in rows if float(r["Self GPU"]) > 0}
+    return {r["Name"]: (int(r["# of Calls"]), float(r["Self GPU (ns)"])) for r in rows if float(r["Self GPU (ns)"]) > 0}
 on, ok = ops("ops-nvtx.tsv"), ops("ops-kin.tsv")
 assert len(on) >= 10 and set(on) == set(ok), set(on) ^ set(ok)
 for n in on:
@@ -72,7 +72,7 @@ run_ok "$GPUPROF" report -f tsv --no-header -c dir,op,layer,iter markers.gprec
 [ "$(awk -F'\t' '$1 == "bprop" && $2 == "backward" && $4 != "na"' "$TMP/out" | wc -l)" = 972 ] ||
 	fail "markers: backward kernels: $(awk -F'\t' '$1 == "bprop"' "$TMP/out" | wc -l) bprop"
 [ "$(cut -f4 "$TMP/out" | grep -v na | sort -un | tr '\n' ' ')" = "0 1 2 3 4 5 " ] || fail "markers: iterations"
-assert_grep '^fprop	forward	Sequential:0:attn	0$' "$TMP/out"
+assert_grep '^fprop	forward	Sequential/0/attn	0$' "$TMP/out"
 run_ok "$GPUPROF" ranges -f tsv --no-header markers.gprec
 for r in iteration iteration/forward iteration/backward iteration/update; do
 	awk -F'\t' -v r="$r" '$NF == r && $1 == 6 { f = 1 } END { exit !f }' "$TMP/out" ||

@@ -31,7 +31,7 @@ with open(report) as f:
 rows = {}
 with open(ops) as f:
     for r in csv.DictReader(f):
-        rows[r["Name"]] = int(r["Self GPU"])
+        rows[r["Name"]] = int(r["Self GPU (ns)"])
 bad = 0
 for name in sorted(replayed):
     if rows.get(name) != gpu[name]:

@@ -41,21 +41,10 @@ def verdict(checks, source=""):
 
 
 def layer_frames(path):
-    """A layer path split at each ':' that is not part of '::'."""
-    out, cur, i = [], "", 0
-    while i < len(path):
-        if path[i] == ":" and path[i + 1:i + 2] == ":":
-            cur += "::"
-            i += 2
-            continue
-        if path[i] == ":":
-            out.append(cur)
-            cur = ""
-        else:
-            cur += path[i]
-        i += 1
-    out.append(cur)
-    return out
+    """A layer path's components: split at each '/', empty ones dropped
+    (src/analysis/layers.h)."""
+    out = [c for c in path.split("/") if c]
+    return out or [path]
 
 
 def main():

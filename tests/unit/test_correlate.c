@@ -86,8 +86,8 @@ static void sweep_strict_nesting(void **state)
 	correlate(&t);
 
 	assert_int_equal(t.attrs[0].api >= 0, 1);
-	assert_string_equal(gp_s(&t, t.attrs[0].layer), "Outer:Inner");
-	assert_string_equal(gp_s(&t, t.attrs[1].layer), "Outer:Inner:StartsAtApiStart:Later");
+	assert_string_equal(gp_s(&t, t.attrs[0].layer), "Outer/Inner");
+	assert_string_equal(gp_s(&t, t.attrs[1].layer), "Outer/Inner/StartsAtApiStart/Later");
 	assert_string_equal(gp_s(&t, t.attrs[2].layer), "Outer");
 	assert_int_equal(t.attrs[0].dir, GP_DIR_FPROP);
 	gp_trace_free(&t);

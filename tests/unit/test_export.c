@@ -57,7 +57,7 @@ static void build(gp_trace *t, struct gp_opres *r)
 		t->attrs[i].fwd = -1;
 		t->attrs[i].iter = -1;
 		t->attrs[i].seq = -1;
-		t->attrs[i].layer = gp_intern(t, "Net:Block 1:fc");
+		t->attrs[i].layer = gp_intern(t, "Net/Block 1/fc:a2a");
 		t->attrs[i].op = gp_intern(t, "aten::linear");
 		memset(&r[i], 0, sizeof(r[i]));
 		r[i].flops = 1000.0 * (i + 1);
@@ -123,13 +123,14 @@ static void folded_escapes_and_sums(void **state)
 	build(&t, r);
 	struct gp_analysis a = {.trace = &t, .done = GP_NEED_OPS, .ops = OPS_OF(r)};
 	char *out = run_sink("folded", &a);
-	/* kernels 0 and 2 share a stack: 200 + 100 ns; the layer splits at ':' */
-	assert_string_equal(out, "Net;Block%201;fc;aten::linear;gemm%3Bwith%20space 300\n"
-				 "Net;Block%201;fc;aten::linear;add%25 300\n");
+	/* kernels 0 and 2 share a stack: 200 + 100 ns; the layer splits at
+	** '/' only; spaces stay */
+	assert_string_equal(out, "Net;Block 1;fc:a2a;aten::linear;gemm%3Bwith space 300\n"
+				 "Net;Block 1;fc:a2a;aten::linear;add%25 300\n");
 	free(out);
 	out = run_sink("folded-flops", &a);
-	assert_string_equal(out, "Net;Block%201;fc;aten::linear;gemm%3Bwith%20space 4000\n"
-				 "Net;Block%201;fc;aten::linear;add%25 2000\n");
+	assert_string_equal(out, "Net;Block 1;fc:a2a;aten::linear;gemm%3Bwith space 4000\n"
+				 "Net;Block 1;fc:a2a;aten::linear;add%25 2000\n");
 	free(out);
 	/* device 0 is idle [500,700), before the copy: "idle" alone */
 	out = run_sink("folded-idle", &a);
@@ -168,7 +169,7 @@ static void perfetto_times_window_flows(void **state)
 	assert_non_null(strstr(out, "\"cat\":\"gpu_idle\",\"name\":\"unknown\",\"pid\":0,\"tid\":2147483646,"
 				    "\"ts\":0.500,\"dur\":0.200,\"args\":{\"cause\":\"unknown\","
 				    "\"cpu\":\"unknown memcpy 200 ns\"}}"));
-	assert_non_null(strstr(out, "\"layer\":\"Net:Block 1:fc\""));
+	assert_non_null(strstr(out, "\"layer\":\"Net/Block 1/fc:a2a\""));
 	assert_non_null(strstr(out, "\"flops\":3000"));
 	free(out);
 	/* a window around kernel 2 only: its launch comes along, but kernel

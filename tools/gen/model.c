@@ -22,8 +22,10 @@
 ** from g++ on declarations that mirror PyTorch's; demangled names are
 ** written the way nsys prints them. */
 const struct gen_kdef gen_kdefs[KD__COUNT] = {
-	[KD_FILL] = {"_ZN2at6native29vectorized_elementwise_kernelILi4ENS0_11FillFunctorIfEENS_6detail5ArrayIPcLi1EEEEEviT0_T1_",
-		     "void at::native::vectorized_elementwise_kernel<(int)4, at::native::FillFunctor<float>, "
+	/* the loss gradient's ones, in the loss' dtype (half: the time the
+	** generator gives it is that of 2-byte elements) */
+	[KD_FILL] = {"_ZN2at6native29vectorized_elementwise_kernelILi4ENS0_11FillFunctorIN3c104HalfEEENS_6detail5ArrayIPcLi1EEEEEviT0_T1_",
+		     "void at::native::vectorized_elementwise_kernel<(int)4, at::native::FillFunctor<c10::Half>, "
 		     "at::detail::Array<char *, (int)1>>(int, T2, T3)",
 		     "vectorized_elementwise_kernel", 16, 0, 0},
 	[KD_MUL] = {"_ZN2at6native29vectorized_elementwise_kernelILi4ENS0_13BinaryFunctorIN3c104HalfES4_S4_NS0_10MulFunctorIfEEEENS_6detail5ArrayIPcLi3EEEEEviT0_T1_",
