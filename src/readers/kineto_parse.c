@@ -62,16 +62,21 @@ static int fail(struct kineto_parser *p, const char *fmt, ...)
 {
 	char what[512];
 	va_list ap;
+	/* a bare JSON array whose first element is no event is some other
+	** JSON file (a list of numbers beside the traces), not a damaged trace */
+	int status = p->top_is_array && p->nevents == 1 && p->depth == 1 ? GP_ERR_FORMAT : GP_ERR_CORRUPT;
 
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
 	if (!p->failed) {
-		if (p->nevents)
-			gp_err(p->err, GP_ERR_CORRUPT, "%s: %s: in event %" PRIu64, p->path, what,
-			       p->nevents - 1);
+		if (status == GP_ERR_FORMAT)
+			gp_err(p->err, status, "%s: not a trace: a JSON array whose first element is not an event (%s)",
+			       p->path, what);
+		else if (p->nevents)
+			gp_err(p->err, status, "%s: %s: in event %" PRIu64, p->path, what, p->nevents - 1);
 		else
-			gp_err(p->err, GP_ERR_CORRUPT, "%s: %s", p->path, what);
+			gp_err(p->err, status, "%s: %s", p->path, what);
 	}
 	p->failed = true;
 	return 0;

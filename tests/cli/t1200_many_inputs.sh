@@ -8,6 +8,7 @@ for r in 0 1 2; do
 done
 echo "not a trace" >"$G/README.txt"
 echo '{"lr": 0.1, "batch_size": 32}' >"$G/job_rank-config.json"
+echo '[0.5, 0.25, 0.125]' >"$G/losses.json"
 mkdir "$G/sub"
 for cmd in info summary advise ranges breakdown ranks; do
 	run_ok "$GPUPROF" $cmd "$G/job_rank-0.json" "$G/job_rank-1.json" "$G/job_rank-2.json"
@@ -17,6 +18,7 @@ for cmd in info summary advise ranges breakdown ranks; do
 	assert_grep "^gpuprof $cmd: note: skipped $G/README.txt: not a recognised trace" "$TMP/err"
 	assert_grep "^gpuprof $cmd: note: $G/sub skipped: a directory" "$TMP/err"
 	assert_grep "^gpuprof $cmd: note: skipped $G/job_rank-config.json: not a PyTorch profiler trace: no traceEvents" "$TMP/err"
+	assert_grep "^gpuprof $cmd: note: skipped $G/losses.json: not a trace: a JSON array whose first element is not an event" "$TMP/err"
 	run_ok "$GPUPROF" $cmd "$G/job_rank-*.json"
 	cmp -s "$TMP/out" "$TMP/files.out" || fail "$cmd: a glob differs from its files"
 	assert_grep "^gpuprof $cmd: note: skipped $G/job_rank-config.json: not a PyTorch" "$TMP/err"
