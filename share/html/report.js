@@ -535,6 +535,11 @@
          : job.collectives ? 'none at the ' + job.collectives + ' collectives matched on every rank (that rank would arrive last at more than half of them and cause more than a quarter of the waiting)'
          : 'unknown (no collective is matched on every rank: the traces cannot tell who waits)');
     fact('Median step skew', fmtNs(job.skew) + ' (' + job.skew_pct.toFixed(2) + '%: slowest rank\'s median step minus the fastest\'s; a slow step is no straggler)');
+    var cp = job.critical_path;
+    fact('Critical path', !cp.known ? 'unknown: ' + cp.why
+         : fmtNs(cp.length) + ' from the job\'s end back across ' + (cp.jumps ? cp.jumps + ' jump' + (cp.jumps > 1 ? 's' : '') + ' to a rank the others waited for' : 'no other rank')
+           + (cp.top.length ? '; largest pieces: ' + cp.top.slice(0, 3).map(function (x) {
+               return 'rank ' + x.rank + ' ' + x.cause + (x.op ? ' ' + x.op : '') + ' ' + fmtNs(x.ns); }).join(', ') : ''));
     byId('table-ranks').hidden = false;
     table('table-ranks', [
       { key: 'rank', title: 'Rank', num: true },
@@ -553,6 +558,8 @@
       { key: 'wait', title: 'Waited', num: true, fmt: known(fmtNs) },
       { key: 'caused', title: 'Caused', num: true, fmt: known(fmtNs) },
       { key: 'times_last', title: 'Last at', num: true, fmt: known(String) },
+      { key: 'critical', title: 'On critical path', num: true, fmt: known(function (v) {
+          return fmtNs(v) + (cp.length > 0 ? ' (' + (100 * v / cp.length).toFixed(1) + '%)' : ''); }) },
       { key: 'role', title: 'Role' }
     ], job.ranks.map(function (r, i) {
       var inp = data.inputs[i];
@@ -561,7 +568,7 @@
                kernels: inp.kernels, gpu_ns: inp.gpu_ns, span: r.span, compute: r.compute, comm: r.comm, memory: r.memory,
                idle: r.idle, steps: r.steps.length, step_median: r.step_median, vs_fastest: r.vs_fastest,
                vs_fastest_pct: r.vs_fastest_pct, wait: r.wait, caused: r.caused, times_last: r.times_last,
-               role: r.role, other: false };
+               critical: r.critical, role: r.role, other: false };
     }), { sortKey: 'rank', ascending: true });
     byId('devices').hidden = true;
     document.title = 'gpuprof report: ' + job.ranks.length + ' ranks';

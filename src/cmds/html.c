@@ -187,7 +187,8 @@ static int html_rank(const void *ctx, gp_trace *t, gp_writer *w, gp_writer *rec,
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = NULL;
-	int rc = analyse(t, x, GP_NEED_RECORD, &a, err);
+	/* the record with its critical path's legs: the job's path across ranks */
+	int rc = analyse(t, x, GP_NEED_RANK_PATH, &a, err);
 
 	if (rc == GP_OK && !(f = open_memstream(&text, &len)))
 		rc = gp_err(err, GP_ERR_INTERNAL, "html: no memory to keep a rank's part");
@@ -213,7 +214,9 @@ static int html_reduce(const void *ctx, const struct gp_cli_result *const *res, 
 	struct gp_html_rank *ranks = gp_xcalloc(n, sizeof(*ranks));
 	struct gp_kgroups groups;
 	struct gp_rank_job cmp;
-	struct gp_html_job job = {.ranks = ranks, .n = n, .cmp = &cmp, .only_rank = x->only_rank, .groups = &groups};
+	struct gp_job_path path = {0};
+	struct gp_html_job job = {.ranks = ranks, .n = n, .cmp = &cmp, .only_rank = x->only_rank, .groups = &groups,
+				  .path = &path};
 	bool found = x->only_rank < 0;
 	int rc = gp_cli_rank_job(res, n, false, &cmp, err);
 
@@ -238,6 +241,8 @@ static int html_reduce(const void *ctx, const struct gp_cli_result *const *res, 
 			rc = gp_err(err, GP_ERR_FORMAT, "%s: html: the rank's kept groups are damaged (byte %zu)",
 				    res[i]->path, at);
 	}
+	if (rc == GP_OK)
+		gp_job_path_run(&cmp, &path);
 	FILE *out = rc == GP_OK ? open_page(x) : NULL;
 	if (rc == GP_OK && !out)
 		rc = gp_err(err, GP_ERR_IO, "%s: the page was not written", x->out);
@@ -246,6 +251,7 @@ static int html_reduce(const void *ctx, const struct gp_cli_result *const *res, 
 		rc = write_page(x, out, &in, err);
 	}
 	gp_kgroups_free(&groups);
+	gp_job_path_free(&path);
 	gp_rank_job_free(&cmp);
 	free(ranks);
 	return rc;

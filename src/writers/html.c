@@ -490,6 +490,40 @@ void gp_html_input(FILE *out, const char *path, const struct gp_analysis *an, si
 	write_input(&d, path, an, false);
 }
 
+/* The job's critical path across ranks: its length and jumps, or why the
+** traces cannot tell, and its ten largest pieces by rank, cause and op. */
+static void write_job_path(struct doc *d, const struct gp_html_job *job)
+{
+	const struct gp_job_path *p = job->path;
+
+	open_c(d, "critical_path", '{');
+	i64(d, "known", p->known);
+	str(d, "why", p->known ? "" : p->why);
+	i64(d, "length", p->known ? p->end - p->start : 0);
+	i64(d, "jumps", p->known ? (int64_t)p->jumps : 0);
+	open_c(d, "top", '[');
+	/* rows come by rank, largest first within a rank: pick the ten largest */
+	bool *used = gp_xcalloc(p->nrows ? p->nrows : 1, sizeof(*used));
+	for (int k = 0; k < 10 && p->known; k++) {
+		size_t best = p->nrows;
+		for (size_t i = 0; i < p->nrows; i++)
+			if (!used[i] && (best == p->nrows || p->rows[i].ns > p->rows[best].ns))
+				best = i;
+		if (best == p->nrows)
+			break;
+		used[best] = true;
+		open_c(d, NULL, '{');
+		i64(d, "rank", job->ranks[p->rows[best].rank].id.rank);
+		str(d, "cause", gp_cause_name(p->rows[best].cause));
+		str(d, "op", p->rows[best].op);
+		i64(d, "ns", p->rows[best].ns);
+		close_c(d, '}');
+	}
+	free(used);
+	close_c(d, ']');
+	close_c(d, '}');
+}
+
 /* The "ranks" and "steps" of the job: each rank's step times, time sums
 ** and figures at collectives (its wait, the wait it caused the others, the
 ** calls it arrived last at; the straggler by arrival), then per iteration
@@ -525,6 +559,9 @@ static void write_ranks(struct doc *d, const struct gp_html_job *job)
 		i64(d, "caused", arrivals ? cs->caused : -1);
 		i64(d, "times_last", arrivals ? (int64_t)cs->times_last : -1);
 		str(d, "role", (int)i == j->straggler ? "straggler" : "");
+		/* -1: the traces cannot tell the job's critical path */
+		i64(d, "critical", job->path->known ? job->path->ranks[i].held : -1);
+		i64(d, "critical_entered", job->path->known ? (int64_t)job->path->ranks[i].entered : -1);
 		open_c(d, "steps", '[');
 		for (size_t k = 0; k < rec->nsteps; k++) {
 			sep(d);
@@ -538,6 +575,7 @@ static void write_ranks(struct doc *d, const struct gp_html_job *job)
 	i64(d, "collectives", (int64_t)j->coll.ncomplete);
 	i64(d, "skew", c->skew);
 	dbl(d, "skew_pct", c->skew_pct);
+	write_job_path(d, job);
 	iters = gp_ranks_iters(j->rp, job->n, &niters);
 	open_c(d, "steps", '[');
 	for (size_t k = 0; k < niters; k++) {

@@ -21,6 +21,7 @@
 #include <stdio.h>
 
 #include "analysis/analysis.h"
+#include "analysis/jobpath.h"
 #include "writers/rowbuf.h"
 #include "writers/sink.h"
 
@@ -55,6 +56,7 @@ struct gp_html_job {
 	const struct gp_rank_job *cmp;
 	int32_t only_rank;
 	const struct gp_kgroups *groups;
+	const struct gp_job_path *path;   /* the job's critical path across ranks */
 };
 
 #endif

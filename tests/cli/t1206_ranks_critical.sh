@@ -160,3 +160,24 @@ same_path "$H/sampled_rank-1.json.gz"
 
 # 7. many collectives, shared segments
 same_path "$TESTDATA/hta/df_index_resolver/df_index_resolver.json.gz"
+
+# 5. the HTML page of the job shows the same path: its length, each rank's
+# time on it and the times it came to each, as ranks --view critical -f csv
+run_ok "$GPUPROF" html -o "$TMP/slow.html" "$TMP/slow"
+run_ok "$GPUPROF" ranks --view critical -f csv "$TMP/slow"
+python3 - "$TMP/slow.html" "$TMP/out" "$TOP/tests/tools" <<'PY' || fail "the job page's critical path differs from ranks --view critical"
+import csv, sys
+sys.path.insert(0, sys.argv[3])
+from html_job_oracle import page_data
+job = page_data(sys.argv[1])["job"]
+rows = [r for r in csv.DictReader(open(sys.argv[2])) if r["Cause"] == "all"]
+cp = job["critical_path"]
+assert cp["known"] == 1 and cp["jumps"] == 1, cp
+assert str(cp["length"]) == rows[0]["Time (ns)"], (cp, rows[0])
+want = {int(r["Rank"]): (int(r["Time (ns)"]), int(r["Entered"])) for r in rows[1:]}
+got = {r["rank"]: (r["critical"], r["critical_entered"]) for r in job["ranks"]}
+assert got == want, (got, want)
+top = cp["top"]
+assert top[0] == {"rank": 2, "cause": "gpu_compute", "op": "mm", "ns": 15 * 700000}, top[0]
+assert all(a["ns"] >= b["ns"] for a, b in zip(top, top[1:])), top
+PY

@@ -118,6 +118,10 @@ for tag in img svg b; do
 done
 grep -q '&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;"'"'"'</td>' "$TMP/dom" ||
 	fail "the hostile kernel name is not shown as text on the job page"
+# the job's critical path: a fact (its length, or why the traces cannot
+# tell) and a column of each rank's time on it
+assert_grep '<dt>Critical path</dt><dd>(unknown: |[0-9.]+ [mun]?s from the job)' "$TMP/dom"
+assert_grep '>On critical path<' "$TMP/dom"
 timeout 120 chromium --headless --no-sandbox --disable-gpu --user-data-dir="$TMP/chrome" --hide-scrollbars \
 	--screenshot="$TMP/html-ranks.png" --window-size=1400,1700 "file://$TMP/job.html" 2>/dev/null ||
 	fail "chromium --screenshot failed"
