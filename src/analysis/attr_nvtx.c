@@ -560,6 +560,19 @@ static int32_t *number_iterations(const gp_trace *t)
 	return iter_of;
 }
 
+/* Whether s holds ", seq=" (PyTorch 1.0's markers), as strstr() says:
+** looked for before each '=', which most range texts lack or hold a few
+** of, instead of a substring search through every text. */
+static bool has_legacy_seq(const char *s)
+{
+	size_t n = strlen(s);
+
+	for (const char *p = memchr(s, '=', n); p; p = memchr(p + 1, '=', n - (size_t)(p + 1 - s)))
+		if (p - s >= 5 && memcmp(p - 5, ", seq", 5) == 0)
+			return true;
+	return false;
+}
+
 gp_nvtxattr *gp_nvtxattr_begin(gp_trace *t)
 {
 	gp_nvtxattr *st = gp_xcalloc(1, sizeof(*st));
@@ -580,7 +593,7 @@ gp_nvtxattr *gp_nvtxattr_begin(gp_trace *t)
 	gp_vec_sort(st->procwide, cmp_procwide);
 	for (size_t i = 0; i < t->ranges.n && !st->any_legacy; i++) {
 		const struct gp_range *r = &t->ranges.v[i];
-		if ((GP_NVTXATTR_KINDS & (1u << r->kind)) && strstr(gp_s(t, r->text), ", seq="))
+		if ((GP_NVTXATTR_KINDS & (1u << r->kind)) && has_legacy_seq(gp_s(t, r->text)))
 			st->any_legacy = true;
 	}
 	return st;

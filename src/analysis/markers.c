@@ -15,11 +15,6 @@
 
 #define STACK_NODES 512
 
-static bool has(const char *s, size_t len, const char *pat)
-{
-	return memmem(s, len, pat, strlen(pat)) != NULL;
-}
-
 const char *gp_marker_kind_name(int kind)
 {
 	static const char *names[GP_MK__COUNT] = {
@@ -64,10 +59,10 @@ static unsigned bin_substrings(const char *s, size_t len)
 }
 #undef AT
 
-/* PyProf's binning, substring tests only, first match wins. */
-static uint8_t pyprof_bin(const char *s, size_t len)
+/* PyProf's binning of a text whose substrings are m (bin_substrings),
+** substring tests only, first match wins. */
+static uint8_t pyprof_bin(unsigned m)
 {
-	unsigned m = bin_substrings(s, len);
 	const unsigned pyprof = P_MOD | P_OP | P_ARGS | P_TYPE;
 
 	if (m & P_CHECKPOINT)
@@ -380,24 +375,29 @@ static void parse_layer(gp_trace *t, const char *s, size_t len, struct gp_marker
 
 enum { F_SEQ, F_OPID, F_SIZES, F_INPUTS };
 
+#define KEY(lit) lit, sizeof(lit) - 1
 static const struct {
 	const char *key;
-	uint8_t field, form;
+	uint8_t len, field, form;
 } seq_keys[] = {
-	{", seq = ", F_SEQ, GP_SEQ_MODERN},
-	{", seq=", F_SEQ, GP_SEQ_LEGACY},
-	{", stashed seq=", F_SEQ, GP_SEQ_STASHED},
-	{", op_id = ", F_OPID, 0},
-	{", sizes = ", F_SIZES, 0},
-	{", input_op_ids = ", F_INPUTS, 0},
+	{KEY(", seq = "), F_SEQ, GP_SEQ_MODERN},
+	{KEY(", seq="), F_SEQ, GP_SEQ_LEGACY},
+	{KEY(", stashed seq="), F_SEQ, GP_SEQ_STASHED},
+	{KEY(", op_id = "), F_OPID, 0},
+	{KEY(", sizes = "), F_SIZES, 0},
+	{KEY(", input_op_ids = "), F_INPUTS, 0},
 };
+#undef KEY
 
 /* The seq_keys entry starting at s[pos], or -1. */
 static int field_at(const char *s, size_t len, size_t pos)
 {
+	/* every key starts ", " and a letter */
+	if (len - pos < 3 || s[pos + 1] != ' ')
+		return -1;
 	for (size_t k = 0; k < sizeof(seq_keys) / sizeof(seq_keys[0]); k++) {
-		size_t n = strlen(seq_keys[k].key);
-		if (pos + n <= len && memcmp(s + pos, seq_keys[k].key, n) == 0)
+		size_t n = seq_keys[k].len;
+		if (len - pos >= n && s[pos + 2] == seq_keys[k].key[2] && memcmp(s + pos, seq_keys[k].key, n) == 0)
 			return (int)k;
 	}
 	return -1;
@@ -436,9 +436,13 @@ bool gp_marker_is_backward(const char *name, size_t len)
 ** Python's str.replace(pat, ""). */
 static size_t remove_all(char *s, size_t n, const char *pat)
 {
-	size_t pn = strlen(pat), o = 0;
+	size_t pn = strlen(pat), o;
+	const char *at = memmem(s, n, pat, pn);
 
-	for (size_t i = 0; i < n; ) {
+	if (!at)
+		return n;
+	o = (size_t)(at - s);   /* what precedes the first occurrence stays */
+	for (size_t i = o; i < n; ) {
 		if (i + pn <= n && memcmp(s + i, pat, pn) == 0) {
 			i += pn;
 		} else {
@@ -472,12 +476,24 @@ const char *gp_marker_fwd_op(const char *name, size_t len, char *buf, size_t siz
 	return buf;
 }
 
-/* An int value at s[pos..len) (seq, op_id); returns false if malformed. */
+/* An int value at s[pos..len) (seq, op_id); returns false if malformed.
+** Up to 18 plain digits (what emit_nvtx writes) are read here; anything
+** else goes through the Python-literal parser, which reads those the same. */
 static bool seq_int(gp_pyl_doc *d, const char *s, size_t len, size_t *pos,
                     int64_t *out, bool *lossy)
 {
-	size_t end;
+	size_t end = *pos;
+	int64_t v0 = 0;
 
+	while (end < len && end - *pos < 18 && s[end] >= '0' && s[end] <= '9')
+		v0 = v0 * 10 + (s[end++] - '0');
+	if (end > *pos && (end == len || (s[end] != '.' && s[end] != 'e' && s[end] != 'E' &&
+					  !(s[end] >= '0' && s[end] <= '9') && s[end] != '_' &&
+					  !(s[end] >= 'a' && s[end] <= 'z') && !(s[end] >= 'A' && s[end] <= 'Z')))) {
+		*out = v0;
+		*pos = end;
+		return true;
+	}
 	gp_pyl_reset(d);
 	uint32_t v = gp_pyl_parse(d, s + *pos, len - *pos, &end);
 	if (!v || d->nodes[v].type != GP_PYL_INT) {
@@ -527,7 +543,11 @@ static bool pyprof_backward(const char *s, size_t len)
 	return false;
 }
 
-static int parse_seq(gp_trace *t, const char *s, size_t len, size_t name_end,
+/* An emit_nvtx range "NAME, seq = N, op_id = M, sizes = [...]": its
+** fields from name_end on into m; subs: the text's bin_substrings().
+** Returns 0, or -1 with m->err and m->err_off set at the first field that
+** does not parse (the fields before it are kept). */
+static int parse_seq(gp_trace *t, const char *s, size_t len, size_t name_end, unsigned subs,
                      struct gp_marker *m)
 {
 	struct gp_pyl stack[STACK_NODES];
@@ -539,7 +559,7 @@ static int parse_seq(gp_trace *t, const char *s, size_t len, size_t name_end,
 	m->kind = GP_MK_SEQ;
 	m->name = gp_strtab_intern_n(&t->strs, s, name_end);
 	m->bwd = gp_marker_is_backward(s, name_end);
-	m->pyprof_bwd = pyprof_backward(s, len);
+	m->pyprof_bwd = (subs & P_SEQ) && pyprof_backward(s, len);   /* it needs ", seq = " */
 	if (m->bwd)
 		m->fwd_op = gp_intern(t, gp_marker_fwd_op(s, name_end, fwd, sizeof(fwd)));
 	gp_pyl_init(&d, stack, STACK_NODES);
@@ -551,7 +571,7 @@ static int parse_seq(gp_trace *t, const char *s, size_t len, size_t name_end,
 			ret = -1;
 			break;
 		}
-		pos += strlen(seq_keys[k].key);
+		pos += seq_keys[k].len;
 		bool ok = true;
 		switch (seq_keys[k].field) {
 		case F_SEQ:
@@ -647,7 +667,8 @@ int gp_marker_parse(gp_trace *t, const char *text, size_t len, struct gp_marker 
 	memset(m, 0, sizeof(*m));
 	m->seq = -1;
 	m->op_id = -1;
-	m->pyprof_kind = pyprof_bin(text, len);
+	unsigned subs = bin_substrings(text, len);
+	m->pyprof_kind = pyprof_bin(subs);
 	if (len >= UINT32_MAX) {
 		m->err = "marker too long";
 		return -1;
@@ -683,13 +704,13 @@ int gp_marker_parse(gp_trace *t, const char *text, size_t len, struct gp_marker 
 		if (ret)
 			return ret;
 	}
-	if (has(text, len, "layer:")) {
+	if (subs & P_LAYER) {
 		parse_layer(t, text, len, m);
 		return 0;
 	}
 	size_t f = first_field(text, len);
 	if (f < len)
-		return parse_seq(t, text, len, f, m);
+		return parse_seq(t, text, len, f, subs, m);
 	m->kind = GP_MK_OTHER;
 	m->name = gp_strtab_intern_n(&t->strs, text, len);
 	return 0;

@@ -470,6 +470,22 @@ static void marker_seq(void **state)
 	assert_true(m.seq == INT64_MAX);
 	assert_int_equal(mparse(t, "x, sizes = 3", &m), -1);
 	assert_string_equal(m.err, "expected a list");
+	/* numbers: plain digits (read without the literal parser up to 18
+	** digits) and every other form read as the literal parser reads them */
+	assert_int_equal(mparse(t, "x, seq = 123456789012345678, op_id = 1234567890123456789", &m), 0);
+	assert_true(m.seq == 123456789012345678 && m.op_id == 1234567890123456789 && !m.lossy);
+	assert_int_equal(mparse(t, "x, seq = 007, op_id = 08", &m), 0);
+	assert_true(m.seq == 7 && m.op_id == 8);
+	assert_int_equal(mparse(t, "x, seq =  -5", &m), 0);
+	assert_true(m.seq == -5);
+	assert_int_equal(mparse(t, "x, seq = 5abc", &m), -1);
+	assert_string_equal(m.err, "bad character in number");
+	assert_int_equal(m.err_off, 10);
+	assert_int_equal(mparse(t, "x, seq = 5_0", &m), -1);
+	assert_int_equal(m.err_off, 10);
+	assert_int_equal(mparse(t, "x, seq = 12e3", &m), -1);
+	assert_string_equal(m.err, "expected an integer");
+	assert_int_equal(m.err_off, 9);
 	/* plain commas are part of the name */
 	assert_int_equal(mparse(t, "a, b, seq = 2", &m), 0);
 	assert_string_equal(gp_s(t, m.name), "a, b");
