@@ -525,6 +525,64 @@ static void add_sizes(gp_trace *t, const gp_pyl_doc *d, uint32_t list, struct gp
 	}
 }
 
+/* The value of ", sizes = " as emit_nvtx writes it, "[[2, 3], [], [4]]":
+** lists of plain ints (up to 18 digits), ", " between items, at most
+** GP_MAX_DIMS a list.  Adds one arg per list as add_sizes() does from the
+** literal parser's nodes and returns the bytes read (the parser's end);
+** returns 0 with t->args and m as they were for any other text, which the
+** literal parser then reads.  Most texts of a PyProf run are of this form,
+** and building a node per int was the largest part of their parse. */
+static size_t quick_sizes(gp_trace *t, const char *s, size_t len, struct gp_marker *m)
+{
+	size_t i = 1, mark = t->args.n;
+	uint32_t first = m->args_first, count = m->args_count;
+
+	/* shorter than the parser's node limit: it would not stop either */
+	if (len < 2 || len >= GP_PYL_MAX_NODES - 2 || s[0] != '[')
+		return 0;
+	if (!m->args_count)
+		m->args_first = (uint32_t)t->args.n;
+	if (s[1] == ']')
+		return 2;
+	for (;;) {
+		if (i >= len || s[i] != '[')
+			goto other;
+		struct gp_arg *a = gp_vec_push(t->args);
+		if (++i < len && s[i] == ']') {
+			i++;
+		} else {
+			for (;;) {
+				size_t d0 = i;
+				int64_t v = 0;
+				while (i < len && i - d0 < 18 && s[i] >= '0' && s[i] <= '9')
+					v = v * 10 + (s[i++] - '0');
+				if (i == d0 || i >= len || a->ndim == GP_MAX_DIMS)
+					goto other;
+				a->shape[a->ndim++] = v;
+				if (s[i] == ']') {
+					i++;
+					break;
+				}
+				if (len - i < 2 || s[i] != ',' || s[i + 1] != ' ')
+					goto other;
+				i += 2;
+			}
+		}
+		a->type = a->ndim ? GP_ARG_TENSOR : GP_ARG_NONE;
+		m->args_count++;
+		if (i < len && s[i] == ']')
+			return i + 1;
+		if (len - i < 2 || s[i] != ',' || s[i + 1] != ' ')
+			goto other;
+		i += 2;
+	}
+other:
+	t->args.n = mark;
+	m->args_first = first;
+	m->args_count = count;
+	return 0;
+}
+
 /* PyProf's backward test, "Backward, seq = ", "backward, seq = " or
 ** "Backward0, seq = " in the text: each ", seq = " found once, with what
 ** precedes it compared (one scan instead of three). */
@@ -584,6 +642,10 @@ static int parse_seq(gp_trace *t, const char *s, size_t len, size_t name_end, un
 		case F_SIZES:
 		case F_INPUTS: {
 			size_t end;
+			if (seq_keys[k].field == F_SIZES && (end = quick_sizes(t, s + pos, len - pos, m))) {
+				pos += end;
+				break;
+			}
 			gp_pyl_reset(&d);
 			uint32_t v = gp_pyl_parse(&d, s + pos, len - pos, &end);
 			if (v && d.nodes[v].type != GP_PYL_LIST) {
