@@ -15,6 +15,20 @@
 
 #define STACK_NODES 512
 
+/* The first pat[0..pn) in s[0..n) (pn > 0), or NULL: memmem's answer,
+** found by memchr for pat's first byte and a compare.  Marker names are
+** tens of bytes, and glibc's memmem costs more to set up than that. */
+static const char *find(const char *s, size_t n, const char *pat, size_t pn)
+{
+	const char *end = s + n;
+
+	for (const char *p = s; pn <= (size_t)(end - p) &&
+	     (p = memchr(p, pat[0], (size_t)(end - p) - pn + 1)) != NULL; p++)
+		if (memcmp(p, pat, pn) == 0)
+			return p;
+	return NULL;
+}
+
 const char *gp_marker_kind_name(int kind)
 {
 	static const char *names[GP_MK__COUNT] = {
@@ -360,7 +374,7 @@ static bool parse_dict(gp_trace *t, gp_pyl_doc *d, uint32_t root, struct gp_mark
 
 static void parse_layer(gp_trace *t, const char *s, size_t len, struct gp_marker *m)
 {
-	const char *l = memmem(s, len, "layer:", 6);
+	const char *l = find(s, len, "layer:", 6);
 	const char *end = s + len;
 
 	m->kind = GP_MK_LAYER;
@@ -429,7 +443,7 @@ bool gp_marker_is_backward(const char *name, size_t len)
 		return true;
 	if (len >= 9 && memcmp(name + len - 9, "Backwards", 9) == 0)
 		return true;
-	return memmem(name, len, "_backward_", 10) != NULL;
+	return find(name, len, "_backward_", 10) != NULL;
 }
 
 /* Removes every non-overlapping occurrence of pat, left to right, like
@@ -437,7 +451,7 @@ bool gp_marker_is_backward(const char *name, size_t len)
 static size_t remove_all(char *s, size_t n, const char *pat)
 {
 	size_t pn = strlen(pat), o;
-	const char *at = memmem(s, n, pat, pn);
+	const char *at = find(s, n, pat, pn);
 
 	if (!at)
 		return n;
@@ -469,7 +483,7 @@ const char *gp_marker_fwd_op(const char *name, size_t len, char *buf, size_t siz
 	memcpy(buf, name, len);
 	for (size_t i = 0; i < sizeof(pats) / sizeof(pats[0]); i++)
 		len = remove_all(buf, len, pats[i]);
-	char *b = memmem(buf, len, "Backward", 8);
+	const char *b = find(buf, len, "Backward", 8);
 	if (b)
 		len = (size_t)(b - buf);
 	buf[len] = 0;
@@ -591,7 +605,7 @@ static bool pyprof_backward(const char *s, size_t len)
 	static const char key[] = ", seq = ";
 	const char *end = s + len;
 
-	for (const char *p = s; (p = memmem(p, (size_t)(end - p), key, sizeof(key) - 1)); p++) {
+	for (const char *p = s; (p = find(p, (size_t)(end - p), key, sizeof(key) - 1)); p++) {
 		size_t before = (size_t)(p - s);
 		if (before >= 8 && (memcmp(p - 8, "Backward", 8) == 0 || memcmp(p - 8, "backward", 8) == 0))
 			return true;
