@@ -10,6 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 #include "analysis/markers.h"
 #include "analysis/pylit.h"
 
@@ -45,30 +49,45 @@ enum {
 
 #define AT(lit) (len - i >= sizeof(lit) - 1 && memcmp(s + i, lit, sizeof(lit) - 1) == 0)
 
+/* The binning's substring starting at s[i] (its bit), or 0.  Each starts
+** with one of the eight bytes bin_substrings() looks for. */
+static unsigned bin_at(const char *s, size_t len, size_t i)
+{
+	switch (s[i]) {
+	case 'C': return AT("CheckpointFunctionBackward") ? P_CHECKPOINT : 0;
+	case 'm': return AT("mod") ? P_MOD : 0;
+	case 'o': return AT("op") ? P_OP : 0;
+	case 'a': return AT("args") ? P_ARGS : 0;
+	case 't': return AT("type") ? P_TYPE : AT("traceMarker") ? P_TRACE : 0;
+	case 'l': return AT("layer:") ? P_LAYER : 0;
+	case 's': return AT("strRepr") ? P_REPR : 0;
+	case ',': return AT(", seq = ") ? P_SEQ : 0;
+	}
+	return 0;
+}
+
 /* Which of the binning's substrings s[0..len) contains: one pass over the
 ** text instead of a memmem per substring (every distinct NVTX text of a
-** trace is binned, a million in a large PyProf run). */
+** trace is binned, a million in a large PyProf run), looking only where
+** a substring's first byte is (found 16 bytes at a time with SSE2). */
 static unsigned bin_substrings(const char *s, size_t len)
 {
 	unsigned m = 0;
+	size_t i = 0;
 
-	for (size_t i = 0; i < len; i++) {
-		switch (s[i]) {
-		case 'C': if (AT("CheckpointFunctionBackward")) m |= P_CHECKPOINT; break;
-		case 'm': if (AT("mod")) m |= P_MOD; break;
-		case 'o': if (AT("op")) m |= P_OP; break;
-		case 'a': if (AT("args")) m |= P_ARGS; break;
-		case 't':
-			if (AT("type"))
-				m |= P_TYPE;
-			else if (AT("traceMarker"))
-				m |= P_TRACE;
-			break;
-		case 'l': if (AT("layer:")) m |= P_LAYER; break;
-		case 's': if (AT("strRepr")) m |= P_REPR; break;
-		case ',': if (AT(", seq = ")) m |= P_SEQ; break;
-		}
+#ifdef __SSE2__
+#define EQ(c) _mm_cmpeq_epi8(v, _mm_set1_epi8(c))
+	for (; i + 16 <= len; i += 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+		__m128i hit = _mm_or_si128(_mm_or_si128(_mm_or_si128(EQ('C'), EQ('m')), _mm_or_si128(EQ('o'), EQ('a'))),
+					   _mm_or_si128(_mm_or_si128(EQ('t'), EQ('l')), _mm_or_si128(EQ('s'), EQ(','))));
+		for (unsigned bits = (unsigned)_mm_movemask_epi8(hit); bits; bits &= bits - 1)
+			m |= bin_at(s, len, i + (size_t)__builtin_ctz(bits));
 	}
+#undef EQ
+#endif
+	for (; i < len; i++)
+		m |= bin_at(s, len, i);
 	return m;
 }
 #undef AT
