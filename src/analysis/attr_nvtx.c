@@ -162,6 +162,7 @@ struct gp_nvtxattr {
 	uint8_t *phase_of;        /* per range: enum phase */
 	/* the iteration and phase ranges, by (pid, start): process_ranges() */
 	GP_VEC(struct procwide) procwide;
+	size_t procwide_phases;   /* how many of them are phase ranges */
 };
 
 /* libgpuprof's training phases (lib/range.c), by their range text. */
@@ -395,7 +396,10 @@ void gp_nvtxattr_kernel(gp_nvtxattr *st, gp_trace *t, size_t k, const int32_t *s
 		}
 	}
 	a->trace = last_trace >= 0 ? range_info(t, st, (size_t)last_trace)->trace : 0;
-	if ((a->iter < 0 || !phase) && a->api >= 0 && st->procwide.n)
+	/* only what the process's ranges can still give: an iteration when
+	** the kernel has none, a phase when it has none and there are some */
+	if (a->api >= 0 && ((a->iter < 0 && st->procwide.n > st->procwide_phases) ||
+			    (!phase && st->procwide_phases)))
 		process_ranges(t, st, &t->apis.v[a->api], a, &phase);
 	bprop |= phase == PHASE_BACKWARD;
 
@@ -589,6 +593,8 @@ gp_nvtxattr *gp_nvtxattr_begin(gp_trace *t)
 		st->phase_of[i] = phase_of_text(gp_s(t, r->text));
 		if (st->phase_of[i] || st->iter_of[i] >= 0)
 			*gp_vec_push(st->procwide) = (struct procwide){r->start, r->pid, (int32_t)i};
+		if (st->phase_of[i] && st->iter_of[i] < 0)   /* process_ranges() takes it as a phase */
+			st->procwide_phases++;
 	}
 	gp_vec_sort(st->procwide, cmp_procwide);
 	for (size_t i = 0; i < t->ranges.n && !st->any_legacy; i++) {
