@@ -207,22 +207,25 @@ static void add_memory(const gp_trace *t, const int32_t *op_up, const int32_t *o
 ** marker texts are parsed once each (ids below n exist before labelling). */
 struct names {
 	size_t n;
-	gp_str *label;          /* 0 = not computed yet */
-	gp_str *sizes;
+	struct gp_marker_labels labels;
+	gp_str *sizes;          /* GP_NO_SIZES = not looked for yet */
 };
+
+#define GP_NO_SIZES UINT32_MAX
 
 /* The row name of range r: an NVTX marker's short label (gp_marker_label:
 ** "aten::mm" for an emit_nvtx range), else its text. */
 static gp_str name_of(gp_trace *t, struct names *nm, const struct gp_range *r)
 {
+	gp_str label;
+
 	if (!is_nvtx(r) || r->text >= nm->n)
 		return r->text;
-	if (!nm->label[r->text]) {
-		bool per_op;
+	label = gp_marker_labels_get(&nm->labels, r->text, NULL);   /* interned first, as always */
+	if (nm->sizes[r->text] == GP_NO_SIZES) {
 		const char *s = gp_s(t, r->text);
-		gp_str lab = gp_marker_label(t, s, gp_strtab_len(&t->strs, r->text), &per_op);
 		const char *sz = strstr(s, "sizes = [");
-		nm->label[r->text] = lab ? lab : r->text;
+		nm->sizes[r->text] = 0;
 		if (sz) {
 			/* emit_nvtx: "aten::mm, seq = 3, sizes = [[2, 3], [3, 4]]" */
 			const char *b = sz + strlen("sizes = "), *e = b;
@@ -234,7 +237,7 @@ static gp_str name_of(gp_trace *t, struct names *nm, const struct gp_range *r)
 			nm->sizes[r->text] = gp_strtab_intern_n(&t->strs, b, (size_t)(e - b));
 		}
 	}
-	return nm->label[r->text];
+	return label;
 }
 
 /* The input shapes of op range i: Kineto's Input Dims, an emit_nvtx
@@ -400,8 +403,10 @@ void gp_optable_build(gp_trace *t, const struct gp_optable_opts *o, struct gp_op
 	gp_u64map slot = {0};
 
 	memset(tb, 0, sizeof(*tb));
-	nm.label = gp_xcalloc(nm.n ? nm.n : 1, sizeof(*nm.label));
-	nm.sizes = gp_xcalloc(nm.n ? nm.n : 1, sizeof(*nm.sizes));
+	gp_marker_labels_init(&nm.labels, t);
+	nm.sizes = gp_xmalloc((nm.n ? nm.n : 1) * sizeof(*nm.sizes));
+	for (size_t i = 0; i < nm.n; i++)
+		nm.sizes[i] = GP_NO_SIZES;
 	for (size_t i = 0; i < n; i++)
 		flops[i] = -1;
 
@@ -510,7 +515,7 @@ void gp_optable_build(gp_trace *t, const struct gp_optable_opts *o, struct gp_op
 	gp_vec_free(rp.v);
 	gp_u64map_free(&rp.at);
 	gp_u64map_free(&slot);
-	free(nm.label);
+	gp_marker_labels_free(&nm.labels);
 	free(nm.sizes);
 	free(flops);
 	op_mem_free(&mem);
