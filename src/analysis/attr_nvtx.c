@@ -163,6 +163,7 @@ struct gp_nvtxattr {
 	uint8_t *phase_of;        /* per range: enum phase */
 	/* the iteration and phase ranges, by (pid, start): process_ranges() */
 	GP_VEC(struct procwide) procwide;
+	size_t procwide_phases;   /* how many of them are phase ranges */
 };
 
 /* libgpuprof's training phases (lib/range.c), by their range text. */
@@ -396,7 +397,10 @@ void gp_nvtxattr_kernel(gp_nvtxattr *st, gp_trace *t, size_t k, const int32_t *s
 		}
 	}
 	a->trace = last_trace >= 0 ? range_info(t, st, (size_t)last_trace)->trace : 0;
-	if ((a->iter < 0 || !phase) && a->api >= 0 && st->procwide.n)
+	/* only what the process's ranges can still give: an iteration when
+	** the kernel has none, a phase when it has none and there are some */
+	if (a->api >= 0 && ((a->iter < 0 && st->procwide.n > st->procwide_phases) ||
+			    (!phase && st->procwide_phases)))
 		process_ranges(t, st, &t->apis.v[a->api], a, &phase);
 	bprop |= phase == PHASE_BACKWARD;
 
@@ -561,6 +565,19 @@ static int32_t *number_iterations(const gp_trace *t)
 	return iter_of;
 }
 
+/* Whether s holds ", seq=" (PyTorch 1.0's markers), as strstr() says:
+** looked for before each '=', which most range texts lack or hold a few
+** of, instead of a substring search through every text. */
+static bool has_legacy_seq(const char *s)
+{
+	size_t n = strlen(s);
+
+	for (const char *p = memchr(s, '=', n); p; p = memchr(p + 1, '=', n - (size_t)(p + 1 - s)))
+		if (p - s >= 5 && memcmp(p - 5, ", seq", 5) == 0)
+			return true;
+	return false;
+}
+
 gp_nvtxattr *gp_nvtxattr_begin(gp_trace *t)
 {
 	gp_nvtxattr *st = gp_xcalloc(1, sizeof(*st));
@@ -577,11 +594,13 @@ gp_nvtxattr *gp_nvtxattr_begin(gp_trace *t)
 		st->phase_of[i] = phase_of_text(gp_s(t, r->text));
 		if (st->phase_of[i] || st->iter_of[i] >= 0)
 			*gp_vec_push(st->procwide) = (struct procwide){r->start, r->pid, (int32_t)i};
+		if (st->phase_of[i] && st->iter_of[i] < 0)   /* process_ranges() takes it as a phase */
+			st->procwide_phases++;
 	}
 	gp_vec_sort(st->procwide, cmp_procwide);
 	for (size_t i = 0; i < t->ranges.n && !st->any_legacy; i++) {
 		const struct gp_range *r = &t->ranges.v[i];
-		if ((GP_NVTXATTR_KINDS & (1u << r->kind)) && strstr(gp_s(t, r->text), ", seq="))
+		if ((GP_NVTXATTR_KINDS & (1u << r->kind)) && has_legacy_seq(gp_s(t, r->text)))
 			st->any_legacy = true;
 	}
 	return st;

@@ -10,15 +10,28 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 #include "analysis/markers.h"
 #include "util/alloc.h"
 #include "analysis/pylit.h"
 
 #define STACK_NODES 512
 
-static bool has(const char *s, size_t len, const char *pat)
+/* The first pat[0..pn) in s[0..n) (pn > 0), or NULL: memmem's answer,
+** found by memchr for pat's first byte and a compare.  Marker names are
+** tens of bytes, and glibc's memmem costs more to set up than that. */
+static const char *find(const char *s, size_t n, const char *pat, size_t pn)
 {
-	return memmem(s, len, pat, strlen(pat)) != NULL;
+	const char *end = s + n;
+
+	for (const char *p = s; pn <= (size_t)(end - p) &&
+	     (p = memchr(p, pat[0], (size_t)(end - p) - pn + 1)) != NULL; p++)
+		if (memcmp(p, pat, pn) == 0)
+			return p;
+	return NULL;
 }
 
 const char *gp_marker_kind_name(int kind)
@@ -37,38 +50,53 @@ enum {
 
 #define AT(lit) (len - i >= sizeof(lit) - 1 && memcmp(s + i, lit, sizeof(lit) - 1) == 0)
 
+/* The binning's substring starting at s[i] (its bit), or 0.  Each starts
+** with one of the eight bytes bin_substrings() looks for. */
+static unsigned bin_at(const char *s, size_t len, size_t i)
+{
+	switch (s[i]) {
+	case 'C': return AT("CheckpointFunctionBackward") ? P_CHECKPOINT : 0;
+	case 'm': return AT("mod") ? P_MOD : 0;
+	case 'o': return AT("op") ? P_OP : 0;
+	case 'a': return AT("args") ? P_ARGS : 0;
+	case 't': return AT("type") ? P_TYPE : AT("traceMarker") ? P_TRACE : 0;
+	case 'l': return AT("layer:") ? P_LAYER : 0;
+	case 's': return AT("strRepr") ? P_REPR : 0;
+	case ',': return AT(", seq = ") ? P_SEQ : 0;
+	}
+	return 0;
+}
+
 /* Which of the binning's substrings s[0..len) contains: one pass over the
 ** text instead of a memmem per substring (every distinct NVTX text of a
-** trace is binned, a million in a large PyProf run). */
+** trace is binned, a million in a large PyProf run), looking only where
+** a substring's first byte is (found 16 bytes at a time with SSE2). */
 static unsigned bin_substrings(const char *s, size_t len)
 {
 	unsigned m = 0;
+	size_t i = 0;
 
-	for (size_t i = 0; i < len; i++) {
-		switch (s[i]) {
-		case 'C': if (AT("CheckpointFunctionBackward")) m |= P_CHECKPOINT; break;
-		case 'm': if (AT("mod")) m |= P_MOD; break;
-		case 'o': if (AT("op")) m |= P_OP; break;
-		case 'a': if (AT("args")) m |= P_ARGS; break;
-		case 't':
-			if (AT("type"))
-				m |= P_TYPE;
-			else if (AT("traceMarker"))
-				m |= P_TRACE;
-			break;
-		case 'l': if (AT("layer:")) m |= P_LAYER; break;
-		case 's': if (AT("strRepr")) m |= P_REPR; break;
-		case ',': if (AT(", seq = ")) m |= P_SEQ; break;
-		}
+#ifdef __SSE2__
+#define EQ(c) _mm_cmpeq_epi8(v, _mm_set1_epi8(c))
+	for (; i + 16 <= len; i += 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+		__m128i hit = _mm_or_si128(_mm_or_si128(_mm_or_si128(EQ('C'), EQ('m')), _mm_or_si128(EQ('o'), EQ('a'))),
+					   _mm_or_si128(_mm_or_si128(EQ('t'), EQ('l')), _mm_or_si128(EQ('s'), EQ(','))));
+		for (unsigned bits = (unsigned)_mm_movemask_epi8(hit); bits; bits &= bits - 1)
+			m |= bin_at(s, len, i + (size_t)__builtin_ctz(bits));
 	}
+#undef EQ
+#endif
+	for (; i < len; i++)
+		m |= bin_at(s, len, i);
 	return m;
 }
 #undef AT
 
-/* PyProf's binning, substring tests only, first match wins. */
-static uint8_t pyprof_bin(const char *s, size_t len)
+/* PyProf's binning of a text whose substrings are m (bin_substrings),
+** substring tests only, first match wins. */
+static uint8_t pyprof_bin(unsigned m)
 {
-	unsigned m = bin_substrings(s, len);
 	const unsigned pyprof = P_MOD | P_OP | P_ARGS | P_TYPE;
 
 	if (m & P_CHECKPOINT)
@@ -366,7 +394,7 @@ static bool parse_dict(gp_trace *t, gp_pyl_doc *d, uint32_t root, struct gp_mark
 
 static void parse_layer(gp_trace *t, const char *s, size_t len, struct gp_marker *m)
 {
-	const char *l = memmem(s, len, "layer:", 6);
+	const char *l = find(s, len, "layer:", 6);
 	const char *end = s + len;
 
 	m->kind = GP_MK_LAYER;
@@ -381,24 +409,29 @@ static void parse_layer(gp_trace *t, const char *s, size_t len, struct gp_marker
 
 enum { F_SEQ, F_OPID, F_SIZES, F_INPUTS };
 
+#define KEY(lit) lit, sizeof(lit) - 1
 static const struct {
 	const char *key;
-	uint8_t field, form;
+	uint8_t len, field, form;
 } seq_keys[] = {
-	{", seq = ", F_SEQ, GP_SEQ_MODERN},
-	{", seq=", F_SEQ, GP_SEQ_LEGACY},
-	{", stashed seq=", F_SEQ, GP_SEQ_STASHED},
-	{", op_id = ", F_OPID, 0},
-	{", sizes = ", F_SIZES, 0},
-	{", input_op_ids = ", F_INPUTS, 0},
+	{KEY(", seq = "), F_SEQ, GP_SEQ_MODERN},
+	{KEY(", seq="), F_SEQ, GP_SEQ_LEGACY},
+	{KEY(", stashed seq="), F_SEQ, GP_SEQ_STASHED},
+	{KEY(", op_id = "), F_OPID, 0},
+	{KEY(", sizes = "), F_SIZES, 0},
+	{KEY(", input_op_ids = "), F_INPUTS, 0},
 };
+#undef KEY
 
 /* The seq_keys entry starting at s[pos], or -1. */
 static int field_at(const char *s, size_t len, size_t pos)
 {
+	/* every key starts ", " and a letter */
+	if (len - pos < 3 || s[pos + 1] != ' ')
+		return -1;
 	for (size_t k = 0; k < sizeof(seq_keys) / sizeof(seq_keys[0]); k++) {
-		size_t n = strlen(seq_keys[k].key);
-		if (pos + n <= len && memcmp(s + pos, seq_keys[k].key, n) == 0)
+		size_t n = seq_keys[k].len;
+		if (len - pos >= n && s[pos + 2] == seq_keys[k].key[2] && memcmp(s + pos, seq_keys[k].key, n) == 0)
 			return (int)k;
 	}
 	return -1;
@@ -430,16 +463,20 @@ bool gp_marker_is_backward(const char *name, size_t len)
 		return true;
 	if (len >= 9 && memcmp(name + len - 9, "Backwards", 9) == 0)
 		return true;
-	return memmem(name, len, "_backward_", 10) != NULL;
+	return find(name, len, "_backward_", 10) != NULL;
 }
 
 /* Removes every non-overlapping occurrence of pat, left to right, like
 ** Python's str.replace(pat, ""). */
 static size_t remove_all(char *s, size_t n, const char *pat)
 {
-	size_t pn = strlen(pat), o = 0;
+	size_t pn = strlen(pat), o;
+	const char *at = find(s, n, pat, pn);
 
-	for (size_t i = 0; i < n; ) {
+	if (!at)
+		return n;
+	o = (size_t)(at - s);   /* what precedes the first occurrence stays */
+	for (size_t i = o; i < n; ) {
 		if (i + pn <= n && memcmp(s + i, pat, pn) == 0) {
 			i += pn;
 		} else {
@@ -466,19 +503,31 @@ const char *gp_marker_fwd_op(const char *name, size_t len, char *buf, size_t siz
 	memcpy(buf, name, len);
 	for (size_t i = 0; i < sizeof(pats) / sizeof(pats[0]); i++)
 		len = remove_all(buf, len, pats[i]);
-	char *b = memmem(buf, len, "Backward", 8);
+	const char *b = find(buf, len, "Backward", 8);
 	if (b)
 		len = (size_t)(b - buf);
 	buf[len] = 0;
 	return buf;
 }
 
-/* An int value at s[pos..len) (seq, op_id); returns false if malformed. */
+/* An int value at s[pos..len) (seq, op_id); returns false if malformed.
+** Up to 18 plain digits (what emit_nvtx writes) are read here; anything
+** else goes through the Python-literal parser, which reads those the same. */
 static bool seq_int(gp_pyl_doc *d, const char *s, size_t len, size_t *pos,
                     int64_t *out, bool *lossy)
 {
-	size_t end;
+	size_t end = *pos;
+	int64_t v0 = 0;
 
+	while (end < len && end - *pos < 18 && s[end] >= '0' && s[end] <= '9')
+		v0 = v0 * 10 + (s[end++] - '0');
+	if (end > *pos && (end == len || (s[end] != '.' && s[end] != 'e' && s[end] != 'E' &&
+					  !(s[end] >= '0' && s[end] <= '9') && s[end] != '_' &&
+					  !(s[end] >= 'a' && s[end] <= 'z') && !(s[end] >= 'A' && s[end] <= 'Z')))) {
+		*out = v0;
+		*pos = end;
+		return true;
+	}
 	gp_pyl_reset(d);
 	uint32_t v = gp_pyl_parse(d, s + *pos, len - *pos, &end);
 	if (!v || d->nodes[v].type != GP_PYL_INT) {
@@ -510,6 +559,64 @@ static void add_sizes(gp_trace *t, const gp_pyl_doc *d, uint32_t list, struct gp
 	}
 }
 
+/* The value of ", sizes = " as emit_nvtx writes it, "[[2, 3], [], [4]]":
+** lists of plain ints (up to 18 digits), ", " between items, at most
+** GP_MAX_DIMS a list.  Adds one arg per list as add_sizes() does from the
+** literal parser's nodes and returns the bytes read (the parser's end);
+** returns 0 with t->args and m as they were for any other text, which the
+** literal parser then reads.  Most texts of a PyProf run are of this form,
+** and building a node per int was the largest part of their parse. */
+static size_t quick_sizes(gp_trace *t, const char *s, size_t len, struct gp_marker *m)
+{
+	size_t i = 1, mark = t->args.n;
+	uint32_t first = m->args_first, count = m->args_count;
+
+	/* shorter than the parser's node limit: it would not stop either */
+	if (len < 2 || len >= GP_PYL_MAX_NODES - 2 || s[0] != '[')
+		return 0;
+	if (!m->args_count)
+		m->args_first = (uint32_t)t->args.n;
+	if (s[1] == ']')
+		return 2;
+	for (;;) {
+		if (i >= len || s[i] != '[')
+			goto other;
+		struct gp_arg *a = gp_vec_push(t->args);
+		if (++i < len && s[i] == ']') {
+			i++;
+		} else {
+			for (;;) {
+				size_t d0 = i;
+				int64_t v = 0;
+				while (i < len && i - d0 < 18 && s[i] >= '0' && s[i] <= '9')
+					v = v * 10 + (s[i++] - '0');
+				if (i == d0 || i >= len || a->ndim == GP_MAX_DIMS)
+					goto other;
+				a->shape[a->ndim++] = v;
+				if (s[i] == ']') {
+					i++;
+					break;
+				}
+				if (len - i < 2 || s[i] != ',' || s[i + 1] != ' ')
+					goto other;
+				i += 2;
+			}
+		}
+		a->type = a->ndim ? GP_ARG_TENSOR : GP_ARG_NONE;
+		m->args_count++;
+		if (i < len && s[i] == ']')
+			return i + 1;
+		if (len - i < 2 || s[i] != ',' || s[i + 1] != ' ')
+			goto other;
+		i += 2;
+	}
+other:
+	t->args.n = mark;
+	m->args_first = first;
+	m->args_count = count;
+	return 0;
+}
+
 /* PyProf's backward test, "Backward, seq = ", "backward, seq = " or
 ** "Backward0, seq = " in the text: each ", seq = " found once, with what
 ** precedes it compared (one scan instead of three). */
@@ -518,7 +625,7 @@ static bool pyprof_backward(const char *s, size_t len)
 	static const char key[] = ", seq = ";
 	const char *end = s + len;
 
-	for (const char *p = s; (p = memmem(p, (size_t)(end - p), key, sizeof(key) - 1)); p++) {
+	for (const char *p = s; (p = find(p, (size_t)(end - p), key, sizeof(key) - 1)); p++) {
 		size_t before = (size_t)(p - s);
 		if (before >= 8 && (memcmp(p - 8, "Backward", 8) == 0 || memcmp(p - 8, "backward", 8) == 0))
 			return true;
@@ -528,7 +635,11 @@ static bool pyprof_backward(const char *s, size_t len)
 	return false;
 }
 
-static int parse_seq(gp_trace *t, const char *s, size_t len, size_t name_end,
+/* An emit_nvtx range "NAME, seq = N, op_id = M, sizes = [...]": its
+** fields from name_end on into m; subs: the text's bin_substrings().
+** Returns 0, or -1 with m->err and m->err_off set at the first field that
+** does not parse (the fields before it are kept). */
+static int parse_seq(gp_trace *t, const char *s, size_t len, size_t name_end, unsigned subs,
                      struct gp_marker *m)
 {
 	struct gp_pyl stack[STACK_NODES];
@@ -540,7 +651,7 @@ static int parse_seq(gp_trace *t, const char *s, size_t len, size_t name_end,
 	m->kind = GP_MK_SEQ;
 	m->name = gp_strtab_intern_n(&t->strs, s, name_end);
 	m->bwd = gp_marker_is_backward(s, name_end);
-	m->pyprof_bwd = pyprof_backward(s, len);
+	m->pyprof_bwd = (subs & P_SEQ) && pyprof_backward(s, len);   /* it needs ", seq = " */
 	if (m->bwd)
 		m->fwd_op = gp_intern(t, gp_marker_fwd_op(s, name_end, fwd, sizeof(fwd)));
 	gp_pyl_init(&d, stack, STACK_NODES);
@@ -552,7 +663,7 @@ static int parse_seq(gp_trace *t, const char *s, size_t len, size_t name_end,
 			ret = -1;
 			break;
 		}
-		pos += strlen(seq_keys[k].key);
+		pos += seq_keys[k].len;
 		bool ok = true;
 		switch (seq_keys[k].field) {
 		case F_SEQ:
@@ -565,6 +676,10 @@ static int parse_seq(gp_trace *t, const char *s, size_t len, size_t name_end,
 		case F_SIZES:
 		case F_INPUTS: {
 			size_t end;
+			if (seq_keys[k].field == F_SIZES && (end = quick_sizes(t, s + pos, len - pos, m))) {
+				pos += end;
+				break;
+			}
 			gp_pyl_reset(&d);
 			uint32_t v = gp_pyl_parse(&d, s + pos, len - pos, &end);
 			if (v && d.nodes[v].type != GP_PYL_LIST) {
@@ -648,7 +763,8 @@ int gp_marker_parse(gp_trace *t, const char *text, size_t len, struct gp_marker 
 	memset(m, 0, sizeof(*m));
 	m->seq = -1;
 	m->op_id = -1;
-	m->pyprof_kind = pyprof_bin(text, len);
+	unsigned subs = bin_substrings(text, len);
+	m->pyprof_kind = pyprof_bin(subs);
 	if (len >= UINT32_MAX) {
 		m->err = "marker too long";
 		return -1;
@@ -684,13 +800,13 @@ int gp_marker_parse(gp_trace *t, const char *text, size_t len, struct gp_marker 
 		if (ret)
 			return ret;
 	}
-	if (has(text, len, "layer:")) {
+	if (subs & P_LAYER) {
 		parse_layer(t, text, len, m);
 		return 0;
 	}
 	size_t f = first_field(text, len);
 	if (f < len)
-		return parse_seq(t, text, len, f, m);
+		return parse_seq(t, text, len, f, subs, m);
 	m->kind = GP_MK_OTHER;
 	m->name = gp_strtab_intern_n(&t->strs, text, len);
 	return 0;

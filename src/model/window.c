@@ -13,7 +13,10 @@ bool gp_iteration_text(const char *text, int64_t *num)
 {
 	static const char *const words[] = {"iteration", "iter", "profilerstep", "step"};
 	size_t n = 0;
+	char c0 = (char)(*text | 0x20);   /* ASCII lower case of the first byte */
 
+	if (c0 != 'i' && c0 != 'p' && c0 != 's')   /* no word starts otherwise: most texts */
+		return false;
 	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]) && !n; i++)
 		if (!strncasecmp(text, words[i], strlen(words[i])))
 			n = strlen(words[i]);

@@ -610,6 +610,42 @@ static size_t mark_overpeak(const gp_trace *t, struct gp_ops *o, uint8_t *mark)
 	return marked;
 }
 
+/* Kernels whose op results are remembered, direct mapped by what they
+** were computed from: a power of two (256 KB of kernel indices). */
+#define MEMO_BITS 16
+
+/* What kernel i's op result is computed from, all of it: its kernel
+** names (ctx_init: the classification, kshort, kfull) and its attribution
+** (op, mod, args, dir, sub).  The rules read nothing else of the kernel or
+** the trace (no time, stream, index), so kernels equal here get equal
+** results; PyProf traces repeat the same few per iteration. */
+static bool same_op_inputs(const gp_trace *t, size_t i, size_t j)
+{
+	const struct gp_attr *a = &t->attrs[i], *b = &t->attrs[j];
+	const struct gp_kernel *ki = &t->kernels.v[i], *kj = &t->kernels.v[j];
+
+	return a->op == b->op && a->mod == b->mod && a->args_first == b->args_first &&
+	       a->args_count == b->args_count && a->dir == b->dir && a->sub == b->sub &&
+	       gp_kernel_long_name_of(t, ki) == gp_kernel_long_name_of(t, kj) &&
+	       gp_kernel_short_name_of(t, ki) == gp_kernel_short_name_of(t, kj);
+}
+
+/* The memo slot of kernel i: a hash of what same_op_inputs() compares. */
+static size_t op_inputs_slot(const gp_trace *t, size_t i)
+{
+	const struct gp_attr *a = &t->attrs[i];
+	const struct gp_kernel *k = &t->kernels.v[i];
+	uint64_t h = a->op;
+
+	h = h * 0x9E3779B97F4A7C15u ^ a->mod;
+	h = h * 0x9E3779B97F4A7C15u ^ ((uint64_t)a->args_first << 16 | a->args_count);
+	h = h * 0x9E3779B97F4A7C15u ^ ((uint64_t)(uint32_t)a->sub << 8 | a->dir);
+	h = h * 0x9E3779B97F4A7C15u ^ ((uint64_t)gp_kernel_long_name_of(t, k) << 32 |
+				       gp_kernel_short_name_of(t, k));
+	h *= 0x9E3779B97F4A7C15u;
+	return (size_t)(h >> (64 - MEMO_BITS));
+}
+
 void gp_ops_run(gp_trace *t, const struct gp_peak_opts *po, struct gp_ops *ops)
 {
 	struct gp_opres *r = gp_xcalloc(t->kernels.n ? t->kernels.n : 1, sizeof(*r));
@@ -627,6 +663,10 @@ void gp_ops_run(gp_trace *t, const struct gp_peak_opts *po, struct gp_ops *ops)
 	oc.rule = gp_xcalloc(oc.n, sizeof(*oc.rule));
 	oc.kn = gp_xmalloc(oc.n * sizeof(*oc.kn));
 	oc.kn_done = gp_xcalloc(oc.n, 1);
+	/* memo[slot]: a kernel whose result was computed, + 1; 0 = none.
+	** The op model is a pure function of same_op_inputs()'s fields: a
+	** kernel equal there to the one in its slot copies that result. */
+	uint32_t *memo = t->attrs ? gp_xcalloc((size_t)1 << MEMO_BITS, sizeof(*memo)) : NULL;
 
 	for (size_t i = 0; i < t->kernels.n; i++) {
 		struct gp_opres *o = &r[i];
@@ -636,6 +676,12 @@ void gp_ops_run(gp_trace *t, const struct gp_peak_opts *po, struct gp_ops *ops)
 		o->tc = GP_TC_NA;
 		if (!t->attrs)
 			continue;
+		size_t slot = op_inputs_slot(t, i);
+		if (memo[slot] && same_op_inputs(t, memo[slot] - 1, i)) {
+			*o = r[memo[slot] - 1];
+			continue;
+		}
+		memo[slot] = (uint32_t)i + 1;
 		ctx_init(&c, t, i, &oc);
 		gp_str opid = t->attrs[i].op;
 		if (!opid) {
@@ -708,6 +754,7 @@ void gp_ops_run(gp_trace *t, const struct gp_peak_opts *po, struct gp_ops *ops)
 		o->tc_eligible = is_gemm_family(gp_opres_family(o)) && gp_dtype_tc_capable(c.dtype);
 		o->helper = ok && c.helper;
 	}
+	free(memo);
 	free(oc.rule);
 	free(oc.kn);
 	free(oc.kn_done);

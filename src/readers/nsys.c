@@ -176,9 +176,11 @@ static int64_t str_index(struct nsys *r, int64_t id)
 ** with no row (counted). */
 static gp_str str_col(struct nsys *r, sqlite3_stmt *st, int col)
 {
-	if (gp_sql_is_null(st, col))
+	int64_t key = gp_sql_i64(st, col);
+
+	if (gp_sql_null_at0(st, col, key))
 		return 0;
-	int64_t i = str_index(r, gp_sql_i64(st, col));
+	int64_t i = str_index(r, key);
 	return i < 0 ? 0 : r->sm.v.v[i].s;
 }
 
@@ -634,9 +636,11 @@ static gp_str api_name(struct nsys *r, sqlite3_stmt *st, int col)
 {
 	char buf[512];
 
-	if (gp_sql_is_null(st, col))
+	int64_t key = gp_sql_i64(st, col);
+
+	if (gp_sql_null_at0(st, col, key))
 		return 0;
-	int64_t i = str_index(r, gp_sql_i64(st, col));
+	int64_t i = str_index(r, key);
 	if (i < 0)
 		return 0;
 	if (!r->api_names[i]) {
@@ -665,7 +669,7 @@ static int read_apis(struct nsys *r)
 			continue;
 		}
 		struct gp_api *a = gp_vec_push(r->t->apis);
-		int64_t g = gp_sql_i64(st, 3);
+		int64_t g = gp_sql_i64(st, 3), event_class = gp_sql_i64(st, 2);
 		a->start = start;
 		a->end = end;
 		a->pid = gid_pid(g);
@@ -676,8 +680,8 @@ static int read_apis(struct nsys *r)
 			.ret = (int32_t)gp_sql_i64(st, 6),
 			.cbid = -1,
 			/* no eventClass column: the table's historical content, runtime */
-			.kind = (uint32_t)(gp_sql_is_null(st, 2) ? GP_API_RUNTIME
-					   : enum_get(&r->api_kind, gp_sql_i64(st, 2))),
+			.kind = (uint32_t)(gp_sql_null_at0(st, 2, event_class) ? GP_API_RUNTIME
+					   : enum_get(&r->api_kind, event_class)),
 		});
 		tick(r);
 	}
@@ -968,19 +972,26 @@ static int read_nvtx(struct nsys *r)
 		return rc;
 	RESERVE(r, r->t->ranges, T_NVTX);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int cls = !gp_sql_is_null(st, TYPE) ? enum_get(&r->nvtx, gp_sql_i64(st, TYPE))
-			  : gp_sql_is_null(st, END) ? NV_MARK : NV_PUSHPOP;
-		int64_t g = gp_sql_i64(st, GTID);
+		int64_t type = gp_sql_i64(st, TYPE), end = gp_sql_i64(st, END);
+		bool no_end = gp_sql_null_at0(st, END, end);
+		int cls = !gp_sql_null_at0(st, TYPE, type) ? enum_get(&r->nvtx, type)
+			  : no_end ? NV_MARK : NV_PUSHPOP;
+		int64_t g = gp_sql_i64(st, GTID), domain;
+		const char *s;
 		gp_str text;
 
 		tick(r);
 		if (cls == NV_IGNORE || (r->win_on && nvtx_outside(r, st, cls)))
 			continue;
-		text = gp_sql_is_null(st, TEXT) ? str_col(r, st, TEXTID) : text_col(r, st, TEXT);
+		/* the text, else (NULL) the StringIds key of it */
+		s = (const char *)sqlite3_column_text(st, TEXT);
+		text = s ? gp_strtab_intern_n(&r->t->strs, s, (size_t)sqlite3_column_bytes(st, TEXT))
+			 : gp_sql_is_null(st, TEXT) ? str_col(r, st, TEXTID) : 0;
+		domain = gp_sql_i64(st, DOMAIN);
 		if (cls == NV_DOMAIN) {
 			struct domain_def *d = gp_vec_push(r->domains);
 			d->pid = gid_pid(g);
-			d->domain = gp_sql_i64(st, DOMAIN);
+			d->domain = domain;
 			d->name = text;
 			continue;
 		}
@@ -988,7 +999,7 @@ static int read_nvtx(struct nsys *r)
 		rg->start = gp_sql_i64(st, START);
 		rg->end = rg->start;
 		if (cls != NV_MARK) {
-			if (gp_sql_is_null(st, END))
+			if (no_end)
 				*gp_vec_push(r->unended) = r->t->ranges.n - 1;
 			else
 				read_times(r, st, START, &rg->start, &rg->end);
@@ -1000,18 +1011,19 @@ static int read_nvtx(struct nsys *r)
 			.color = (uint32_t)gp_sql_i64(st, COLOR),
 			.category = (int32_t)gp_sql_i64(st, CATEGORY),
 		};
-		if (!gp_sql_is_null(st, ENDGTID) && gp_sql_i64(st, ENDGTID) != g)
-			x.end_tid = gid_tid(gp_sql_i64(st, ENDGTID));
+		int64_t end_g = gp_sql_i64(st, ENDGTID);
+		if (!gp_sql_null_at0(st, ENDGTID, end_g) && end_g != g)
+			x.end_tid = gid_tid(end_g);
 		if (x.end_tid || x.color || x.category)
 			*gp_range_nvtx_add(r->t, rg) = x;
 		rg->kind = (uint8_t)(cls == NV_PUSHPOP ? GP_RANGE_PUSHPOP :
 				     cls == NV_STARTEND ? GP_RANGE_STARTEND : GP_RANGE_MARK);
 		rg->parent = -1;
-		if (gp_sql_i64(st, DOMAIN) != 0) {
+		if (domain != 0) {
 			struct domain_ref *d = gp_vec_push(r->domain_refs);
 			d->range = r->t->ranges.n - 1;
 			d->pid = rg->pid;
-			d->domain = gp_sql_i64(st, DOMAIN);
+			d->domain = domain;
 		}
 	}
 	return finish(r, st, rc, "NVTX events");

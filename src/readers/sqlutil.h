@@ -99,4 +99,12 @@ static inline bool gp_sql_is_null(sqlite3_stmt *st, int col)
 	return sqlite3_column_type(st, col) == SQLITE_NULL;
 }
 
+/* gp_sql_is_null() of a column whose gp_sql_i64() is v: only a 0 can be a
+** NULL, so a row's other values skip the type call (a call into SQLite
+** per column and row of the large tables). */
+static inline bool gp_sql_null_at0(sqlite3_stmt *st, int col, int64_t v)
+{
+	return v == 0 && sqlite3_column_type(st, col) == SQLITE_NULL;
+}
+
 #endif

@@ -470,6 +470,22 @@ static void marker_seq(void **state)
 	assert_true(m.seq == INT64_MAX);
 	assert_int_equal(mparse(t, "x, sizes = 3", &m), -1);
 	assert_string_equal(m.err, "expected a list");
+	/* numbers: plain digits (read without the literal parser up to 18
+	** digits) and every other form read as the literal parser reads them */
+	assert_int_equal(mparse(t, "x, seq = 123456789012345678, op_id = 1234567890123456789", &m), 0);
+	assert_true(m.seq == 123456789012345678 && m.op_id == 1234567890123456789 && !m.lossy);
+	assert_int_equal(mparse(t, "x, seq = 007, op_id = 08", &m), 0);
+	assert_true(m.seq == 7 && m.op_id == 8);
+	assert_int_equal(mparse(t, "x, seq =  -5", &m), 0);
+	assert_true(m.seq == -5);
+	assert_int_equal(mparse(t, "x, seq = 5abc", &m), -1);
+	assert_string_equal(m.err, "bad character in number");
+	assert_int_equal(m.err_off, 10);
+	assert_int_equal(mparse(t, "x, seq = 5_0", &m), -1);
+	assert_int_equal(m.err_off, 10);
+	assert_int_equal(mparse(t, "x, seq = 12e3", &m), -1);
+	assert_string_equal(m.err, "expected an integer");
+	assert_int_equal(m.err_off, 9);
 	/* plain commas are part of the name */
 	assert_int_equal(mparse(t, "a, b, seq = 2", &m), 0);
 	assert_string_equal(gp_s(t, m.name), "a, b");
@@ -764,6 +780,67 @@ static int ref_bin(const char *s)
 #undef HAS
 }
 
+/* ", sizes = [[..], ..]" in emit_nvtx's own spelling (read without the
+** literal parser where it can be) gives the args, flags, fields after it
+** and errors that the literal parser gives for the same list spelled
+** otherwise ("[ " opening it, which only the parser reads).  Random lists
+** of plain, long, fractional and odd items, up to 10 dims, cut short. */
+static void sizes_match_parser(void **state)
+{
+	static const char *const items[] = {"0", "7", "2048", "007", "123456789012345678",
+					    "1234567890123456789", "99999999999999999999", "1.0", "1.5",
+					    "-3", "True", "x", "(2, 3)", "[]"};
+	gp_trace *t = &((struct fx *)*state)->t;
+	uint64_t x = 0x9e3779b97f4a7c15ull;
+	char a[512], b[520];
+
+	for (int round = 0; round < 20000; round++) {
+		size_t n = (size_t)snprintf(a, sizeof(a), "aten::mm, seq = 3, sizes = [");
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		int lists = (int)(x % 5);
+		for (int l = 0; l < lists; l++) {
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			int dims = (int)(x % 11);
+			n += (size_t)snprintf(a + n, sizeof(a) - n, "%s[", l ? ", " : "");
+			for (int d = 0; d < dims; d++) {
+				x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+				/* mostly plain ints, as emit_nvtx writes */
+				const char *it = x % 8 ? items[x % 3 + 1] : items[(x >> 8) % (sizeof(items) / sizeof(items[0]))];
+				n += (size_t)snprintf(a + n, sizeof(a) - n, "%s%s", d ? ", " : "", it);
+			}
+			n += (size_t)snprintf(a + n, sizeof(a) - n, "]");
+		}
+		n += (size_t)snprintf(a + n, sizeof(a) - n, "], op_id = 9");
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		if (x % 10 == 0)   /* cut anywhere */
+			n = (size_t)(x >> 8) % (n + 1);
+		a[n] = '\0';
+		const char *open = strstr(a, "sizes = [");
+		size_t at = open ? (size_t)(open - a) + 9 : n;   /* after its '[' */
+		memcpy(b, a, at);
+		b[at] = ' ';
+		memcpy(b + at + 1, a + at, n - at + 1);
+
+		struct gp_marker ma, mb;
+		int ra = gp_marker_parse(t, a, n, &ma);
+		int rb = gp_marker_parse(t, b, n + (open ? 1 : 0), &mb);
+		if (ra != rb || ma.args_count != mb.args_count || ma.lossy != mb.lossy || ma.op_id != mb.op_id ||
+		    ma.kind != mb.kind || (ma.err == NULL) != (mb.err == NULL) ||
+		    (ma.err && strcmp(ma.err, mb.err)))
+			fail_msg("\"%s\": %d %u lossy %d op_id %lld; spelled otherwise %d %u lossy %d op_id %lld", a,
+				 ra, ma.args_count, ma.lossy, (long long)ma.op_id, rb, mb.args_count, mb.lossy,
+				 (long long)mb.op_id);
+		if (ma.err && ma.err_off + (open && ma.err_off >= at ? 1 : 0) != mb.err_off)
+			fail_msg("\"%s\": error at %u, spelled otherwise at %u", a, ma.err_off, mb.err_off);
+		for (uint32_t i = 0; i < ma.args_count; i++) {
+			const struct gp_arg *x1 = &t->args.v[ma.args_first + i], *x2 = &t->args.v[mb.args_first + i];
+			if (x1->type != x2->type || x1->ndim != x2->ndim ||
+			    memcmp(x1->shape, x2->shape, sizeof(x1->shape)))
+				fail_msg("\"%s\": arg %u differs", a, i);
+		}
+	}
+}
+
 /* Texts glued at random from pieces of the binning's substrings (whole,
 ** cut and overlapping: "typ", "mo", "layer", "traceMarke", "strRep", ", seq =",
 ** "CheckpointFunctionBackwar") bin as the substring tests bin them. */
@@ -827,6 +904,7 @@ int main(void)
 		cmocka_unit_test(marker_helpers),
 		cmocka_unit_test_setup_teardown(marker_seq_sort_prune, setup, teardown),
 		cmocka_unit_test_setup_teardown(marker_truncated, setup, teardown),
+		cmocka_unit_test_setup_teardown(sizes_match_parser, setup, teardown),
 		cmocka_unit_test_setup_teardown(real_nvprof_all_markers, setup, teardown),
 		cmocka_unit_test_setup_teardown(real_nsys_all_markers, setup, teardown),
 	};
