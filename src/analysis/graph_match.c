@@ -110,6 +110,7 @@ enum { RULE_NONE, RULE_EXACT, RULE_NAMES, RULE_COUNT, RULE_CONTAINS, RULE_PARTIA
 
 struct matcher {
 	gp_trace *t;
+	size_t cg_base;         /* graph g is t->captured_graphs.v[cg_base + g] */
 	int32_t *call_of;       /* t's own captures: per kernel, its captured call */
 	GP_VEC(struct node) nodes;
 	GP_VEC(struct cgraph) graphs;
@@ -368,6 +369,15 @@ static int32_t *place_nodes(struct matcher *m, size_t g0, const launch_vec *ls)
 	return slot;
 }
 
+/* Records the graphs found from g0 on in t->captured_graphs as capture
+** trace ci's (-1: t's own), graph g at cg_base + g. */
+static void record_graphs(struct matcher *m, size_t g0, int32_t ci)
+{
+	for (size_t g = g0; g < m->graphs.n; g++)
+		*gp_vec_push(m->t->captured_graphs) = (struct gp_captured_graph){
+			.capture = ci, .ordinal = (uint32_t)(g - g0), .launches = m->graphs.v[g].n};
+}
+
 /* The keys of the graphs found from g0 on (their nodes complete), and
 ** which one each thread captured next. */
 static void graph_keys(struct matcher *m, size_t g0)
@@ -407,6 +417,7 @@ static void read_capture(struct matcher *m, size_t ci)
 	int32_t *slot;
 
 	find_graphs(m, c, &ls);
+	record_graphs(m, g0, (int32_t)ci);
 	if (!ls.n) {
 		gp_vec_free(ls);
 		return;
@@ -457,6 +468,7 @@ static void read_self(struct matcher *m)
 	int32_t *slot;
 
 	find_graphs(m, t, &ls);
+	record_graphs(m, g0, -1);
 	if (!ls.n) {
 		gp_vec_free(ls);
 		return;
@@ -481,6 +493,7 @@ static void read_self(struct matcher *m)
 			gp_str parent = op->parent >= 0 ? t->ranges.v[op->parent].text : 0;
 			n->akey_op = mix((uint64_t)op->text << 32 | parent);
 			n->akey = mix(n->akey_op ^ gp_range_op_ext(t, op)->input_dims);
+			n->attr.marker = op->text;   /* the op of a replayed copy (kernels take the call) */
 		}
 	}
 	graph_keys(m, g0);
@@ -901,6 +914,33 @@ static void matched(struct matcher *m, size_t k, const struct node *n, bool ops_
 	}
 }
 
+/* Replayed copy or memset it matched node n: it takes the op of n's
+** captured launch (the raw op where it names one). */
+static void copy_matched(struct matcher *m, const struct item *it, const struct node *n)
+{
+	gp_str op = n->attr.marker ? n->attr.marker : n->attr.op;
+
+	if (it->kind == NK_COPY)
+		m->t->memcpys.v[it->idx].graph_op = op;
+	else
+		m->t->memsets.v[it->idx].graph_op = op;
+}
+
+/* Kernel k's replay matched graph g of m (exactly: not one of several
+** alike but for shapes, which would be a guess among batch sizes):
+** t->replay_graph says so. */
+static void replayed_in(struct matcher *m, size_t k, int32_t g)
+{
+	gp_trace *t = m->t;
+
+	if (!t->replay_graph) {
+		t->replay_graph = gp_xmalloc((t->kernels.n ? t->kernels.n : 1) * sizeof(*t->replay_graph));
+		for (size_t i = 0; i < t->kernels.n; i++)
+			t->replay_graph[i] = -1;
+	}
+	t->replay_graph[k] = (int32_t)(m->cg_base + (size_t)g);
+}
+
 /* Matches every replay of t to the graphs read into m (3. and 4.), and
 ** frees m. */
 static void match_replays(struct matcher *m)
@@ -937,9 +977,14 @@ static void match_replays(struct matcher *m)
 		}
 		uint32_t first = launch_map(m, x, g);
 		for (uint32_t i = 0; i < x->n; i++) {
-			if (v[i].kind != NK_KERNEL)
-				continue;
 			int32_t j = m->maps.v[first + i];
+			if (v[i].kind != NK_KERNEL) {
+				if (j >= 0 && !m->amb.v[first + i])
+					copy_matched(m, &v[i], &m->nodes.v[m->graphs.v[g].first + (uint32_t)j]);
+				continue;
+			}
+			if (how == PICK_EXACT)
+				replayed_in(m, v[i].idx, g);
 			if (m->amb.v[first + i])
 				t->attrs[v[i].idx].graph = GP_GRAPH_AMBIGUOUS;
 			else if (j < 0)
@@ -966,7 +1011,7 @@ static void match_replays(struct matcher *m)
 
 void gp_graph_match_captures(gp_trace *t)
 {
-	struct matcher m = {.t = t};
+	struct matcher m = {.t = t, .cg_base = t->captured_graphs.n};
 
 	for (size_t i = 0; i < t->captures.n; i++)
 		read_capture(&m, i);
@@ -975,7 +1020,7 @@ void gp_graph_match_captures(gp_trace *t)
 
 void gp_graph_match_self(gp_trace *t, int32_t *call_of)
 {
-	struct matcher m = {.t = t, .call_of = call_of};
+	struct matcher m = {.t = t, .call_of = call_of, .cg_base = t->captured_graphs.n};
 
 	for (size_t k = 0; k < t->kernels.n; k++)
 		call_of[k] = -1;

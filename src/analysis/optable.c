@@ -411,6 +411,8 @@ void gp_optable_build(gp_trace *t, const struct gp_optable_opts *o, struct gp_op
 		const struct gp_kernel *kr = &t->kernels.v[k];
 		int32_t op = t->attrs ? call_op(t, op_up, op_parent, t->attrs[k].range, t->attrs[k].api) : -1;
 		gp_str cap = t->attrs ? captured_op(&t->attrs[k]) : 0;
+		if (o->keep_kernel && !o->keep_kernel[k])
+			continue;
 		tb->gpu_sum += kr->end - kr->start;
 		if (cap) {
 			struct replayed_op *ro = replayed_row(&rp, cap);
@@ -427,8 +429,9 @@ void gp_optable_build(gp_trace *t, const struct gp_optable_opts *o, struct gp_op
 		if (o->flops && o->flops[k] >= 0)
 			flops[op] = (flops[op] > 0 ? flops[op] : 0) + o->flops[k];
 	}
-	add_copies(&(struct copies){.t = t, .op_up = op_up, .op_parent = op_parent, .self_gpu = self_gpu,
-				    .gpu_total = gpu_total, .sum = &tb->gpu_sum, .rp = &rp, .nm = &nm});
+	if (!o->keep_kernel)
+		add_copies(&(struct copies){.t = t, .op_up = op_up, .op_parent = op_parent, .self_gpu = self_gpu,
+					    .gpu_total = gpu_total, .sum = &tb->gpu_sum, .rp = &rp, .nm = &nm});
 	tb->has_memory = t->memevents.n > 0;
 	if (tb->has_memory) {
 		op_mem_init(t, op_up, &mem);
@@ -454,7 +457,7 @@ void gp_optable_build(gp_trace *t, const struct gp_optable_opts *o, struct gp_op
 	for (size_t i = 0; i < n; i++) {
 		const struct gp_range *r = &t->ranges.v[i];
 		gp_str name, extra = 0;
-		if (op_up[i] != (int32_t)i)
+		if (op_up[i] != (int32_t)i || (o->keep_range && !o->keep_range[i]))
 			continue;
 		name = name_of(t, &nm, r);
 		if (o->group == GP_OPTABLE_BY_SHAPE) {

@@ -30,11 +30,15 @@ static const struct gp_cmd_opt summary_own[] = {
 	 "null in json; by op, kernels replayed from a CUDA graph\n"
 	 "whose op is unknown: 'graph replay (op unknown)'),\n"
 	 "phase (the serving step around the launch: prefill,\n"
-	 "decode, mixed), stream or device (all GPU activities)"},
+	 "decode, mixed; with the batch size of the capture a\n"
+	 "replayed graph matched: 'decode bs=8', or 'bs=8' where\n"
+	 "no step is marked), stream or device (all GPU activities)"},
 	{"base", 0, NULL, "kernel base names (shortName) instead of full\ndemangled names"},
 	{"phase", 0, "P", "GPU activities: only the kernels of serving steps of\n"
 	 "phase P (prefill, decode, mixed: SGLang step[EXTEND],\n"
-	 "vLLM execute_... markers; docs/correlation.md)"},
+	 "vLLM execute_... markers; docs/correlation.md), or of\n"
+	 "graph replays of batch size N (bs=N: the capture they\n"
+	 "matched), or both ('decode bs=8')"},
 	{NULL, 0, NULL, NULL},
 };
 enum { OWN_SECTION, OWN_BY, OWN_BASE, OWN_PHASE };
@@ -73,7 +77,8 @@ struct opts {
 	bool base;
 	size_t top;            /* rows per section, SIZE_MAX = all */
 	int sections;          /* bit 0 gpu, bit 1 api */
-	int phase;             /* --phase: enum gp_phase, GP_PHASE_NONE = all */
+	bool select;           /* --phase given */
+	struct gp_phase_sel sel;  /* --phase */
 };
 
 /* nsys' order: total descending, then count, then name. */
@@ -127,7 +132,7 @@ static uint64_t kernel_key(gp_trace *t, size_t i, const struct opts *o, const ui
 	case BY_DEVICE:
 		return (uint32_t)gp_kernel_device(t, k);
 	case BY_PHASE:
-		return phase ? phase[i] : GP_PHASE_NONE;
+		return (uint64_t)(phase ? phase[i] : GP_PHASE_NONE) << 32 | (uint32_t)(gp_kernel_batch(t, i) + 1);
 	}
 	return 0;
 }
@@ -152,7 +157,7 @@ static const char *key_label(const gp_trace *t, uint64_t key, const struct opts 
 		snprintf(buf, size, "GPU %d stream %u", (int32_t)(key >> 32), (uint32_t)key);
 		return buf;
 	case BY_PHASE:
-		return key ? gp_phase_name((int)key) : "(none)";
+		return key ? gp_phase_label((int)(key >> 32), (int32_t)(uint32_t)key - 1, buf, size) : "(none)";
 	case BY_DEVICE:
 		d = gp_trace_device(t, (int32_t)key);
 		if (d && d->name)
@@ -289,15 +294,15 @@ static void gpu_section(gp_writer *w, gp_trace *t, const struct opts *o, bool ta
 {
 	item_vec items = {0};
 	bool named = o->by == BY_KERNEL || o->by == BY_OP || o->by == BY_LAYER;
-	bool mem = (o->by == BY_KERNEL || o->by == BY_STREAM || o->by == BY_DEVICE) && o->phase == GP_PHASE_NONE;
-	uint8_t *phase = o->by == BY_PHASE || o->phase != GP_PHASE_NONE ? gp_phases_of_kernels(t) : NULL;
+	bool mem = (o->by == BY_KERNEL || o->by == BY_STREAM || o->by == BY_DEVICE) && !o->select;
+	uint8_t *phase = o->by == BY_PHASE || o->select ? gp_phases_of_kernels(t) : NULL;
 	struct group *g;
 	char **labels;
 	size_t ng;
 
 	gp_vec_reserve(items, t->kernels.n + (mem ? t->memcpys.n + t->memsets.n : 0));
 	for (size_t i = 0; i < t->kernels.n; i++)
-		if (o->phase == GP_PHASE_NONE || (phase && phase[i] == o->phase))
+		if (!o->select || gp_phase_sel_keeps(t, phase, i, &o->sel))
 			add(&items, kernel_key(t, i, o, phase), t->kernels.v[i].start, t->kernels.v[i].end);
 	free(phase);
 	if (mem) {
@@ -395,12 +400,10 @@ static int summary_option(void *ctx, int index, const char *arg)
 		o->base = true;
 		return 0;
 	case OWN_PHASE:
-		for (int p = GP_PHASE_PREFILL; p < GP_PHASE__COUNT; p++)
-			if (strcmp(arg, gp_phase_name(p)) == 0) {
-				o->phase = p;
-				return 0;
-			}
-		return gp_cli_usage("summary", "--phase wants prefill, decode or mixed, not '%s'", arg);
+		o->select = true;
+		if (gp_phase_sel_parse(arg, &o->sel) == 0)
+			return 0;
+		return gp_cli_usage("summary", "--phase wants " GP_PHASE_SEL_WANTS ", not '%s'", arg);
 	}
 	return 0;
 }
