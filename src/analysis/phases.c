@@ -119,12 +119,40 @@ int32_t gp_kernel_batch(const gp_trace *t, size_t k)
 	return c >= 0 && (size_t)c < t->captures.n ? t->captures.v[c].batch : -1;
 }
 
-bool gp_trace_has_batches(const gp_trace *t)
+/* Step batch states, beside a step's batch size. */
+#define BATCH_UNSEEN (-2)
+
+int32_t *gp_phase_batches(const gp_trace *t, const uint8_t *phase)
 {
-	for (size_t k = 0; t->replay_graph && k < t->kernels.n; k++)
-		if (gp_kernel_batch(t, k) >= 0)
-			return true;
-	return false;
+	bool any = false, marked;
+	int32_t *batch = NULL, *step = NULL, *of_step = NULL;
+
+	for (size_t k = 0; t->replay_graph && k < t->kernels.n && !any; k++)
+		any = gp_kernel_batch(t, k) >= 0;
+	if (!any)
+		return NULL;
+	batch = gp_xmalloc(t->kernels.n * sizeof(*batch));
+	if (phase) {
+		step = steps_of_ranges(t, &marked);
+		of_step = gp_xmalloc((t->ranges.n ? t->ranges.n : 1) * sizeof(*of_step));
+		for (size_t r = 0; r < t->ranges.n; r++)
+			of_step[r] = BATCH_UNSEEN;
+	}
+	/* a step's batch: the one its replays agree on */
+	for (size_t k = 0; k < t->kernels.n; k++) {
+		int32_t st = phase && phase[k] ? step_of_kernel(t, step, k) : -1;
+		batch[k] = gp_kernel_batch(t, k);
+		if (st >= 0 && batch[k] >= 0)
+			of_step[st] = of_step[st] == BATCH_UNSEEN || of_step[st] == batch[k] ? batch[k] : -1;
+	}
+	for (size_t k = 0; phase && k < t->kernels.n; k++) {
+		int32_t st = phase[k] ? step_of_kernel(t, step, k) : -1;
+		if (st >= 0)
+			batch[k] = of_step[st] >= 0 ? of_step[st] : -1;
+	}
+	free(step);
+	free(of_step);
+	return batch;
 }
 
 const char *gp_phase_label(int phase, int32_t batch, char *buf, size_t size)
@@ -158,21 +186,23 @@ int gp_phase_sel_parse(const char *s, struct gp_phase_sel *sel)
 	return (plen && sel->phase == GP_PHASE_NONE) || (!plen && !b) ? -1 : 0;
 }
 
-bool gp_phase_sel_keeps(const gp_trace *t, const uint8_t *phase, size_t k, const struct gp_phase_sel *sel)
+bool gp_phase_sel_keeps(const uint8_t *phase, const int32_t *batch, size_t k, const struct gp_phase_sel *sel)
 {
 	if (sel->phase != GP_PHASE_NONE && (!phase || phase[k] != sel->phase))
 		return false;
-	return sel->batch < 0 || gp_kernel_batch(t, k) == sel->batch;
+	return sel->batch < 0 || (batch && batch[k] == sel->batch);
 }
 
 uint8_t *gp_phase_sel_kernels(const gp_trace *t, const struct gp_phase_sel *sel)
 {
-	uint8_t *phase = sel->phase != GP_PHASE_NONE ? gp_phases_of_kernels(t) : NULL;
+	uint8_t *phase = gp_phases_of_kernels(t);
+	int32_t *batch = sel->batch >= 0 ? gp_phase_batches(t, phase) : NULL;
 	uint8_t *keep = gp_xmalloc(t->kernels.n ? t->kernels.n : 1);
 
 	for (size_t k = 0; k < t->kernels.n; k++)
-		keep[k] = gp_phase_sel_keeps(t, phase, k, sel);
+		keep[k] = gp_phase_sel_keeps(phase, batch, k, sel);
 	free(phase);
+	free(batch);
 	return keep;
 }
 
@@ -228,11 +258,12 @@ size_t gp_phase_groups(const gp_trace *t, const uint8_t *phase, bool by_batch, s
 	GP_VEC(struct step_kernel) sk = {0};
 	GP_VEC(struct gp_phase_group) g = {0};
 	gp_u64map at = {0};     /* group key -> index in g */
+	int32_t *batch = by_batch ? gp_phase_batches(t, phase) : NULL;
 
 	for (size_t k = 0; k < t->kernels.n; k++) {
 		const struct gp_kernel *kr = &t->kernels.v[k];
 		int p = phase ? phase[k] : GP_PHASE_NONE;
-		int32_t b = by_batch ? gp_kernel_batch(t, k) : -1;
+		int32_t b = batch ? batch[k] : -1;
 		int32_t i = gp_u64map_add(&at, group_key(p, b), (int32_t)g.n);
 		if ((size_t)i == g.n)
 			*gp_vec_push(g) = (struct gp_phase_group){.phase = (uint8_t)p, .batch = b};
@@ -270,6 +301,7 @@ size_t gp_phase_groups(const gp_trace *t, const uint8_t *phase, bool by_batch, s
 		qsort(g.v, g.n, sizeof(*g.v), cmp_group);
 	gp_vec_free(sk);
 	gp_u64map_free(&at);
+	free(batch);
 	free(step);
 	*out = g.v;
 	return g.n;

@@ -46,8 +46,13 @@ uint8_t *gp_phases_of_kernels(const gp_trace *t);
 ** its capture trace's), -1 when none is known. */
 int32_t gp_kernel_batch(const gp_trace *t, size_t k);
 
-/* Whether any kernel of t has a batch size (gp_kernel_batch). */
-bool gp_trace_has_batches(const gp_trace *t);
+/* Per kernel of t (phase: gp_phases_of_kernels, may be NULL), the batch
+** size of its group: inside a step marker, the step's (the one batch size
+** its replayed kernels have, -1 when they have none or several: a step is
+** one group, its eager kernels and its replays together), else its own
+** (gp_kernel_batch).  NULL (nothing allocated) when no kernel has one;
+** else malloc'd, the caller frees. */
+int32_t *gp_phase_batches(const gp_trace *t, const uint8_t *phase);
 
 /* A group's name into buf: "decode bs=8", "bs=8", "decode"; "" for
 ** neither (phase GP_PHASE_NONE, batch -1).  Returns buf. */
@@ -67,9 +72,9 @@ int gp_phase_sel_parse(const char *s, struct gp_phase_sel *sel);
 /* The --help and usage text of what gp_phase_sel_parse takes. */
 #define GP_PHASE_SEL_WANTS "prefill, decode, mixed, bs=N or PHASE bs=N"
 
-/* Whether kernel k (phase: gp_phases_of_kernels, may be NULL) is one sel
-** selects. */
-bool gp_phase_sel_keeps(const gp_trace *t, const uint8_t *phase, size_t k, const struct gp_phase_sel *sel);
+/* Whether kernel k (phase: gp_phases_of_kernels, batch:
+** gp_phase_batches, either may be NULL) is one sel selects. */
+bool gp_phase_sel_keeps(const uint8_t *phase, const int32_t *batch, size_t k, const struct gp_phase_sel *sel);
 
 /* Per kernel of t: 1 when sel selects it (gp_phase_sel_keeps); malloc'd,
 ** the caller frees. */

@@ -6,7 +6,9 @@
 **   streams  per stream: launches, launch delay and queue depth percentiles;
 **   gaps     the longest idle gaps and what the CPU was doing in them;
 **   depth    per stream, the queue depth over time: --buckets equal parts
-**            of the device's span, the launches and the largest depth in each.
+**            of the device's span, the launches and the largest depth in each;
+**   phases   per serving phase and batch size of replayed graphs
+**            (analysis/phases.h): steps, kernels, GPU time, idle in the steps.
 ** --as tracelens gives TraceLens' gpu_timeline rows instead, --as hta
 ** HTA's temporal breakdown and comm/comp overlap, --as hta-idle HTA's idle
 ** time breakdown per stream.
@@ -17,13 +19,14 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "analysis/phases.h"
 #include "cmds/cmds.h"
 #include "cmds/options.h"
 #include "util/stats.h"
 #include "writers/writer.h"
 
 static const struct gp_cmd_opt breakdown_own[] = {
-	{"view", 'V', "V", "time (default), streams, gaps, depth or critical"},
+	{"view", 'V', "V", "time (default), streams, gaps, depth, critical or phases"},
 	{"as", 0, "TOOL", "tracelens: TraceLens' gpu_timeline (all GPUs as one\n"
 	 "timeline, the whole trace, the GPU events it links to a\n"
 	 "launch; times in ms as it writes them); hta: HTA's\n"
@@ -56,7 +59,10 @@ static const struct gp_cmd_spec breakdown_spec = {
 	"stream's launch delay and queue depth; --view depth each stream's queue\n"
 	"depth over time (the largest per bucket); --view gaps the longest idle\n"
 	"gaps with the CPU ranges open in them (-n: gaps per device, default 10;\n"
-	"the other views write all their rows).\n"
+	"the other views write all their rows).  --view phases: per serving phase\n"
+	"(prefill, decode, mixed step markers) and batch size of the graphs\n"
+	"replayed ('decode bs=8'; 'bs=8' outside marked steps): steps (or\n"
+	"replays), kernels, GPU time and the idle inside each step or replay.\n"
 	"Definitions: docs/breakdown.md.",
 	.shared = GP_OPT_FORMAT | GP_OPT_TOP | GP_OPT_WIDTH | GP_OPT_NO_HEADER | GP_OPT_JOBS | GP_OPT_WINDOW,
 	.row_formats = true,
@@ -66,7 +72,7 @@ static const struct gp_cmd_spec breakdown_spec = {
 };
 
 enum view { VIEW_TIME, VIEW_STREAMS, VIEW_GAPS, VIEW_DEPTH, VIEW_CRITICAL, VIEW_TRACELENS, VIEW_HTA,
-	    VIEW_HTA_IDLE };
+	    VIEW_HTA_IDLE, VIEW_PHASES };
 
 struct opts {
 	enum view view;
@@ -194,6 +200,28 @@ static const struct gp_column hta_idle_cols[] = {
 	{"idle_time_ns", "idle_time(ns)", 10, true, false, NULL},
 	{"idle_time_ratio", "idle_time_ratio", 6, true, false, NULL},
 	{"count", "count", 5, true, false, NULL},
+};
+
+static const struct gp_column phase_cols[] = {
+	{"phase", "Phase", 12, false, false, "(none)"},
+	{"steps", "Steps", 5, true, false, NULL},
+	{"kernels", "Kernels", 5, true, false, NULL},
+	{"gpu_ns", "GPU time", 10, true, false, NULL},
+	{"gpu_pct", "GPU %", 5, true, false, NULL},
+	{"window_ns", "In steps", 10, true, false, NULL},
+	{"idle_ns", "Idle", 10, true, false, NULL},
+	{"idle_pct", "Idle %", 5, true, false, NULL},
+};
+
+static const struct gp_column phase_cols_raw[] = {
+	{"phase", "Phase", 12, false, false, "(none)"},
+	{"steps", "Steps", 5, true, false, NULL},
+	{"kernels", "Kernels", 5, true, false, NULL},
+	{"gpu_ns", "GPU time (ns)", 10, true, false, NULL},
+	{"gpu_pct", "GPU %", 5, true, false, NULL},
+	{"window_ns", "In steps (ns)", 10, true, false, NULL},
+	{"idle_ns", "Idle (ns)", 10, true, false, NULL},
+	{"idle_pct", "Idle %", 5, true, false, NULL},
 };
 
 #define NCOL(c) ((int)(sizeof(c) / sizeof((c)[0])))
@@ -445,6 +473,39 @@ static void write_critical(gp_writer *w, const gp_trace *t, const gp_critpath *c
 	}
 }
 
+/* Per serving phase and batch size of t's kernels (gp_phase_groups): its
+** steps, kernels, GPU time (share of all kernel time), the steps' windows
+** and the idle in them (share of the windows); no rows when the trace
+** marks no step and replays no graph of a known batch size. */
+static void write_phases(gp_writer *w, const gp_trace *t, bool table)
+{
+	uint8_t *phase = gp_phases_of_kernels(t);
+	struct gp_phase_group *g = NULL;
+	int32_t *batch = gp_phase_batches(t, phase);
+	size_t n = phase || batch ? gp_phase_groups(t, phase, true, &g) : 0;
+	gp_ns all = 0;
+	char v[8][64];
+	const char *row[8] = {v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]};
+
+	for (size_t i = 0; i < n; i++)
+		all += g[i].gpu_ns;
+	for (size_t i = 0; i < n; i++) {
+		gp_phase_label(g[i].phase, g[i].batch, v[0], sizeof(v[0]));
+		row[0] = v[0][0] ? v[0] : NULL;
+		snprintf(v[1], sizeof(v[1]), "%zu", g[i].steps);
+		snprintf(v[2], sizeof(v[2]), "%zu", g[i].kernels);
+		cell_time(v[3], sizeof(v[3]), g[i].gpu_ns, table);
+		snprintf(v[4], sizeof(v[4]), "%.2f", gp_percent(g[i].gpu_ns, all));
+		cell_time(v[5], sizeof(v[5]), g[i].window_ns, table);
+		cell_time(v[6], sizeof(v[6]), g[i].idle_ns, table);
+		snprintf(v[7], sizeof(v[7]), "%.2f", gp_percent(g[i].idle_ns, g[i].window_ns));
+		gp_writer_row(w, row);
+	}
+	free(g);
+	free(batch);
+	free(phase);
+}
+
 static int breakdown_option(void *ctx, int index, const char *arg)
 {
 	struct opts *o = ctx;
@@ -463,9 +524,11 @@ static int breakdown_option(void *ctx, int index, const char *arg)
 			o->view = VIEW_DEPTH;
 		else if (strcmp(arg, "critical") == 0)
 			o->view = VIEW_CRITICAL;
+		else if (strcmp(arg, "phases") == 0)
+			o->view = VIEW_PHASES;
 		else
-			return gp_cli_usage("breakdown", "--view wants time, streams, gaps, depth or critical, not '%s'",
-					    arg);
+			return gp_cli_usage("breakdown", "--view wants time, streams, gaps, depth, critical or phases, "
+					    "not '%s'", arg);
 		return 0;
 	case OWN_AS:
 		if (strcmp(arg, "tracelens") == 0)
@@ -525,7 +588,13 @@ static int breakdown_trace(const void *ctx, gp_trace *t, gp_writer *w, gp_writer
 {
 	const struct job *j = ctx;
 	struct gp_analysis a;
-	int rc = gp_analysis_run(t, j->needs, &j->ao, &a, err);
+	int rc;
+
+	if (j->view == VIEW_PHASES) {   /* the correlated trace is all it reads */
+		write_phases(w, t, j->table);
+		return GP_OK;
+	}
+	rc = gp_analysis_run(t, j->needs, &j->ao, &a, err);
 
 	if (rc == GP_OK && j->view == VIEW_CRITICAL)
 		write_critical(w, t, &a.critpath, j->top, j->table);
@@ -568,6 +637,9 @@ int cmd_breakdown(int argc, char **argv)
 		break;
 	case VIEW_HTA_IDLE:
 		m.cols = hta_idle_cols, m.ncols = NCOL(hta_idle_cols);
+		break;
+	case VIEW_PHASES:
+		m.cols = j.table ? phase_cols : phase_cols_raw, m.ncols = NCOL(phase_cols);
 		break;
 	default:
 		m.cols = j.table ? time_cols : time_cols_raw, m.ncols = NCOL(time_cols);

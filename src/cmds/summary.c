@@ -110,8 +110,10 @@ static const char *kernel_name(const gp_trace *t, const struct gp_kernel *k, boo
 }
 
 /* Group key of kernel i; names are interned so the key is a gp_str.
-** phase: the kernels' serving phases (NULL: none marked). */
-static uint64_t kernel_key(gp_trace *t, size_t i, const struct opts *o, const uint8_t *phase)
+** phase, batch: the kernels' serving phases and batch sizes (NULL: none
+** known). */
+static uint64_t kernel_key(gp_trace *t, size_t i, const struct opts *o, const uint8_t *phase,
+			   const int32_t *batch)
 {
 	const struct gp_kernel *k = &t->kernels.v[i];
 	const struct gp_attr *a = t->attrs ? &t->attrs[i] : NULL;
@@ -132,7 +134,7 @@ static uint64_t kernel_key(gp_trace *t, size_t i, const struct opts *o, const ui
 	case BY_DEVICE:
 		return (uint32_t)gp_kernel_device(t, k);
 	case BY_PHASE:
-		return (uint64_t)(phase ? phase[i] : GP_PHASE_NONE) << 32 | (uint32_t)(gp_kernel_batch(t, i) + 1);
+		return (uint64_t)(phase ? phase[i] : GP_PHASE_NONE) << 32 | (uint32_t)((batch ? batch[i] : -1) + 1);
 	}
 	return 0;
 }
@@ -296,15 +298,17 @@ static void gpu_section(gp_writer *w, gp_trace *t, const struct opts *o, bool ta
 	bool named = o->by == BY_KERNEL || o->by == BY_OP || o->by == BY_LAYER;
 	bool mem = (o->by == BY_KERNEL || o->by == BY_STREAM || o->by == BY_DEVICE) && !o->select;
 	uint8_t *phase = o->by == BY_PHASE || o->select ? gp_phases_of_kernels(t) : NULL;
+	int32_t *batch = o->by == BY_PHASE || o->select ? gp_phase_batches(t, phase) : NULL;
 	struct group *g;
 	char **labels;
 	size_t ng;
 
 	gp_vec_reserve(items, t->kernels.n + (mem ? t->memcpys.n + t->memsets.n : 0));
 	for (size_t i = 0; i < t->kernels.n; i++)
-		if (!o->select || gp_phase_sel_keeps(t, phase, i, &o->sel))
-			add(&items, kernel_key(t, i, o, phase), t->kernels.v[i].start, t->kernels.v[i].end);
+		if (!o->select || gp_phase_sel_keeps(phase, batch, i, &o->sel))
+			add(&items, kernel_key(t, i, o, phase, batch), t->kernels.v[i].start, t->kernels.v[i].end);
 	free(phase);
+	free(batch);
 	if (mem) {
 		gp_str copy_key[GP_COPY__COUNT] = {0}, set_key = gp_intern(t, "[CUDA memset]");
 		for (size_t i = 0; i < t->memcpys.n; i++) {
