@@ -28,6 +28,7 @@
 #include "analysis/breakdown_tl.h"
 #include "analysis/groups.h"
 #include "analysis/memory.h"
+#include "analysis/phases.h"
 #include "analysis/ranks.h"
 #include "analysis/timeline.h"
 #include "model/trace.h"
@@ -56,6 +57,7 @@ enum gp_need {
 	GP_NEED_DEPS = 1u << 10,        /* the step's dependency graph: a->deps */
 	GP_NEED_CRITPATH = 1u << 11,    /* its critical path, by cause, op and layer: a->critpath */
 	GP_NEED_TRACELENS = 1u << 12,   /* TraceLens's gpu_timeline, as it computes it: a->tracelens */
+	GP_NEED_PHASES = 1u << 13,      /* serving phases and batch sizes of replays: a->phases */
 };
 
 struct gp_analysis_opts {
@@ -95,6 +97,13 @@ struct gp_analysis {
 	gp_deps deps;
 	gp_critpath critpath;
 	struct gp_tl_timeline tracelens;
+	/* GP_NEED_PHASES: the kernels by serving phase and batch size
+	** (gp_phase_groups), n = 0 when the trace marks no step and replays
+	** no graph of a known batch size */
+	struct {
+		struct gp_phase_group *v;
+		size_t n;
+	} phases;
 };
 
 /* Runs the passes that the results in needs (GP_NEED_* bits) require, each

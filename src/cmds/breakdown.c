@@ -19,7 +19,6 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
-#include "analysis/phases.h"
 #include "cmds/cmds.h"
 #include "cmds/options.h"
 #include "util/stats.h"
@@ -473,16 +472,14 @@ static void write_critical(gp_writer *w, const gp_trace *t, const gp_critpath *c
 	}
 }
 
-/* Per serving phase and batch size of t's kernels (gp_phase_groups): its
+/* Per serving phase and batch size (the runner's GP_NEED_PHASES groups):
 ** steps, kernels, GPU time (share of all kernel time), the steps' windows
-** and the idle in them (share of the windows); no rows when the trace
-** marks no step and replays no graph of a known batch size. */
-static void write_phases(gp_writer *w, const gp_trace *t, bool table)
+** and the idle in them (share of the windows); no rows when there are no
+** groups. */
+static void write_phases(gp_writer *w, const struct gp_analysis *a, bool table)
 {
-	uint8_t *phase = gp_phases_of_kernels(t);
-	struct gp_phase_group *g = NULL;
-	int32_t *batch = gp_phase_batches(t, phase);
-	size_t n = phase || batch ? gp_phase_groups(t, phase, true, &g) : 0;
+	const struct gp_phase_group *g = a->phases.v;
+	size_t n = a->phases.n;
 	gp_ns all = 0;
 	char v[8][64];
 	const char *row[8] = {v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]};
@@ -501,9 +498,6 @@ static void write_phases(gp_writer *w, const gp_trace *t, bool table)
 		snprintf(v[7], sizeof(v[7]), "%.2f", gp_percent(g[i].idle_ns, g[i].window_ns));
 		gp_writer_row(w, row);
 	}
-	free(g);
-	free(batch);
-	free(phase);
 }
 
 static int breakdown_option(void *ctx, int index, const char *arg)
@@ -568,7 +562,9 @@ static void write_view(const struct job *j, const struct gp_analysis *a, gp_writ
 {
 	const gp_breakdown *b = &a->breakdown;
 
-	if (j->view == VIEW_STREAMS)
+	if (j->view == VIEW_PHASES)
+		write_phases(w, a, j->table);
+	else if (j->view == VIEW_STREAMS)
 		write_streams(w, b, j->table);
 	else if (j->view == VIEW_GAPS)
 		write_gaps(w, b, j->table);
@@ -588,13 +584,7 @@ static int breakdown_trace(const void *ctx, gp_trace *t, gp_writer *w, gp_writer
 {
 	const struct job *j = ctx;
 	struct gp_analysis a;
-	int rc;
-
-	if (j->view == VIEW_PHASES) {   /* the correlated trace is all it reads */
-		write_phases(w, t, j->table);
-		return GP_OK;
-	}
-	rc = gp_analysis_run(t, j->needs, &j->ao, &a, err);
+	int rc = gp_analysis_run(t, j->needs, &j->ao, &a, err);
 
 	if (rc == GP_OK && j->view == VIEW_CRITICAL)
 		write_critical(w, t, &a.critpath, j->top, j->table);
@@ -647,6 +637,7 @@ int cmd_breakdown(int argc, char **argv)
 	j.view = o.view;
 	j.needs = o.view == VIEW_CRITICAL ? GP_NEED_CRITPATH
 		: o.view == VIEW_TRACELENS ? GP_NEED_TRACELENS
+		: o.view == VIEW_PHASES ? GP_NEED_PHASES
 		: GP_NEED_BREAKDOWN | (o.view == VIEW_GAPS ? GP_NEED_TOP_GAPS : 0) |
 		  (o.view == VIEW_DEPTH ? GP_NEED_DEPTH : 0);
 	j.top = co.top == SIZE_MAX ? (j.table ? 20 : SIZE_MAX) : co.top;

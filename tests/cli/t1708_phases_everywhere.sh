@@ -76,3 +76,23 @@ run_ok "$GPUPROF" summary -s gpu --by iter --phase 'mixed bs=8192' -f csv --no-h
 assert_eq "$(cut -d, -f4 "$TMP/out")" "\"$n\"" "summary --phase 'mixed bs=8192'"
 run_ok "$GPUPROF" summary -s gpu --phase 'decode bs=8192' -f csv --no-header "$V"
 assert_eq "$(cat "$TMP/out")" "" "no decode step"
+# the HTML report's phase table, drawn (headless Chromium): the same row
+command -v chromium >/dev/null || skip "chromium not installed"
+[ -r /usr/share/javascript/chart.js/chart.min.js ] || [ -n "${GPUPROF_CHARTJS:-}" ] || skip "libjs-chart.js not installed"
+run_ok "$GPUPROF" html -o "$TMP/v.html" "$V"
+timeout 120 chromium --headless --no-sandbox --disable-gpu --user-data-dir="$TMP/chrome" --dump-dom \
+	"file://$TMP/v.html" >"$TMP/dom" 2>/dev/null || fail "chromium failed"
+python3 - "$TMP/dom" "$n" <<'PY' || fail "the page's phase table"
+import re, sys
+dom, n = open(sys.argv[1]).read(), sys.argv[2]
+assert 'id="report" data-state="done"' in dom
+box = dom.split('id="phases"')[1].split("</table>")[0]
+assert not box.lstrip().startswith("hidden"), box[:80]
+rows = [re.findall(r"<td[^>]*>([^<]*)</td>", r) for r in box.split("<tr")[2:]]
+assert len(rows) == 1 and rows[0][:3] == ["mixed bs=8192", "1", n], rows
+PY
+# a trace without phases: the section stays hidden
+run_ok "$GPUPROF" html -o "$TMP/p.html" "$TMP/plain.json"
+timeout 120 chromium --headless --no-sandbox --disable-gpu --user-data-dir="$TMP/chrome" --dump-dom \
+	"file://$TMP/p.html" >"$TMP/dom" 2>/dev/null || fail "chromium failed"
+grep -q '<div id="phases" hidden' "$TMP/dom" || fail "phases shown for a trace without any"
