@@ -28,7 +28,9 @@ static const struct gp_cmd_opt summary_own[] = {
 	 "memcpy by kind and memset), op, layer, iter (from the\n"
 	 "correlation pass; kernels only, '(none)' when unknown,\n"
 	 "null in json; by op, kernels replayed from a CUDA graph\n"
-	 "whose op is unknown: 'graph replay (op unknown)'),\n"
+	 "whose op is unknown: 'graph replay (op unknown)'; by\n"
+	 "layer, those no capture attributed: 'graph replay\n"
+	 "(layer unknown)'),\n"
 	 "phase (the serving step around the launch: prefill,\n"
 	 "decode, mixed; with the batch size of the capture a\n"
 	 "replayed graph matched: 'decode bs=8', or 'bs=8' where\n"
@@ -126,7 +128,7 @@ static uint64_t kernel_key(gp_trace *t, size_t i, const struct opts *o, const ui
 			return gp_graph_op_group(t, a);
 		return a && a->op ? a->op : a && a->marker ? a->marker : 0;
 	case BY_LAYER:
-		return a ? a->layer : 0;
+		return !a ? 0 : a->layer ? a->layer : gp_graph_layer_group(t, a);
 	case BY_ITER:
 		return a && a->iter >= 0 ? (uint64_t)a->iter + 1 : 0;
 	case BY_STREAM:
