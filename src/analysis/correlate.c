@@ -275,8 +275,9 @@ static void attrs_init(gp_trace *t)
 {
 	free(t->attrs);
 	free(t->replay_graph);
-	t->replay_graph = NULL;
-	t->captured_graphs.n = 0;
+	free(t->replay_node);
+	t->replay_graph = t->replay_node = NULL;
+	t->captured_graphs.n = t->captured_nodes.n = 0;
 	t->attrs = gp_xcalloc(t->kernels.n ? t->kernels.n : 1, sizeof(*t->attrs));
 	for (size_t i = 0; i < t->kernels.n; i++) {
 		t->attrs[i].api = -1;

@@ -141,6 +141,8 @@ int gp_window_apply(gp_trace *t, const struct gp_window *w, gp_ns *lo, gp_ns *hi
 			t->kernels.v[nk] = t->kernels.v[k];
 			if (t->replay_graph)
 				t->replay_graph[nk] = t->replay_graph[k];
+			if (t->replay_node)
+				t->replay_node[nk] = t->replay_node[k];
 			t->attrs[nk++] = t->attrs[k];
 		}
 	}

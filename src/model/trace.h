@@ -450,6 +450,15 @@ struct gp_captured_graph {
 	uint32_t launches;      /* captured kernels, copies and memsets */
 };
 
+/* A launch captured in one of those graphs: where its op and Python frames
+** can be read (the ops table's shapes and stacks of replayed kernels). */
+struct gp_captured_node {
+	int32_t capture;        /* index into captures, -1 = the trace's own */
+	int32_t at;             /* its stand-in kernel in that capture trace
+				** (graph_match.c); in the trace itself, its
+				** launch call; -1 = not found */
+};
+
 typedef struct gp_trace {
 	gp_strtab strs;
 	gp_arena arena;
@@ -500,6 +509,10 @@ typedef struct gp_trace {
 				 ** graph; 0 = none was */
 	gp_str graph_unknown_layer; /* GP_GRAPH_UNKNOWN_LAYER, likewise */
 	GP_VEC(struct gp_captured_graph) captured_graphs;
+	GP_VEC(struct gp_captured_node) captured_nodes;
+	int32_t *replay_node;   /* [kernels.n]: the captured launch (index into
+				** captured_nodes) the kernel matched, -1; NULL =
+				** none matched one */
 	int32_t *replay_graph;  /* [kernels.n]: the captured graph (index into
 				** captured_graphs) the kernel's replay matched
 				** exactly (not one of several alike but for
