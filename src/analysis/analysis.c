@@ -176,6 +176,23 @@ static void free_phases(struct gp_analysis *a)
 	free(a->phases.v);
 }
 
+/* Graph replays per graph, with the idle inside them from the
+** breakdown's gaps. */
+static int run_graphs(struct gp_analysis *a, unsigned needs, gp_error *err)
+{
+	const gp_breakdown *b = &a->breakdown;
+	uint8_t *ends = gp_graph_gap_ends(&a->deps, b->gap_causes, b->ngap_causes);
+
+	gp_graph_table_build(&a->deps, b->gap_causes, b->ngap_causes, ends, &a->graphs);
+	free(ends);
+	return GP_OK;
+}
+
+static void free_graphs(struct gp_analysis *a)
+{
+	gp_graph_table_free(&a->graphs);
+}
+
 /* The passes, each after those it requires.  run NULL: a part of the pass
 ** it requires, which reads its bit (the breakdown's sweep makes its top
 ** gaps, gap causes and depth series together). */
@@ -199,6 +216,7 @@ static const struct pass {
 	{GP_NEED_TIMELINE, GP_NEED_OPS, run_timeline, free_timeline},
 	{GP_NEED_TRACELENS, 0, run_tracelens, NULL},
 	{GP_NEED_PHASES, 0, run_phases, free_phases},
+	{GP_NEED_GRAPHS, GP_NEED_GAP_CAUSES | GP_NEED_DEPS, run_graphs, free_graphs},
 };
 
 #define NPASSES (sizeof(passes) / sizeof(passes[0]))

@@ -26,6 +26,7 @@
 #include "analysis/critpath.h"
 #include "analysis/deps.h"
 #include "analysis/breakdown_tl.h"
+#include "analysis/graph_table.h"
 #include "analysis/groups.h"
 #include "analysis/memory.h"
 #include "analysis/phases.h"
@@ -58,6 +59,7 @@ enum gp_need {
 	GP_NEED_CRITPATH = 1u << 11,    /* its critical path, by cause, op and layer: a->critpath */
 	GP_NEED_TRACELENS = 1u << 12,   /* TraceLens's gpu_timeline, as it computes it: a->tracelens */
 	GP_NEED_PHASES = 1u << 13,      /* serving phases and batch sizes of replays: a->phases */
+	GP_NEED_GRAPHS = 1u << 14,      /* graph replays per graph, with the idle inside them: a->graphs */
 };
 
 struct gp_analysis_opts {
@@ -104,6 +106,7 @@ struct gp_analysis {
 		struct gp_phase_group *v;
 		size_t n;
 	} phases;
+	struct gp_graph_table graphs;
 };
 
 /* Runs the passes that the results in needs (GP_NEED_* bits) require, each
