@@ -95,6 +95,14 @@ static void free_record(struct gp_analysis *a)
 	gp_rank_record_free(&a->record);
 }
 
+/* The record's critical path in legs between its collectives (jobpath.h):
+** freed with the record. */
+static int run_rank_path(struct gp_analysis *a, unsigned needs, gp_error *err)
+{
+	gp_rank_path_build(&a->deps, a->trace, &a->record.coll, &a->record.path);
+	return GP_OK;
+}
+
 static int run_groups(struct gp_analysis *a, unsigned needs, gp_error *err)
 {
 	gp_kgroups_build(a->trace, &a->ops, &a->groups);
@@ -212,6 +220,7 @@ static const struct pass {
 	{GP_NEED_MEMORY, 0, run_memory, free_memory},
 	{GP_NEED_FINDINGS, GP_NEED_OPS | GP_NEED_GAP_CAUSES | GP_NEED_DEPS, run_findings, free_findings},
 	{GP_NEED_RECORD, GP_NEED_BREAKDOWN, run_record, free_record},
+	{GP_NEED_RANK_PATH, GP_NEED_RECORD | GP_NEED_DEPS, run_rank_path, NULL},
 	{GP_NEED_GROUPS, GP_NEED_OPS, run_groups, free_groups},
 	{GP_NEED_TIMELINE, GP_NEED_OPS, run_timeline, free_timeline},
 	{GP_NEED_TRACELENS, 0, run_tracelens, NULL},

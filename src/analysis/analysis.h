@@ -58,8 +58,9 @@ enum gp_need {
 	GP_NEED_DEPS = 1u << 10,        /* the step's dependency graph: a->deps */
 	GP_NEED_CRITPATH = 1u << 11,    /* its critical path, by cause, op and layer: a->critpath */
 	GP_NEED_TRACELENS = 1u << 12,   /* TraceLens's gpu_timeline, as it computes it: a->tracelens */
-	GP_NEED_PHASES = 1u << 13,      /* serving phases and batch sizes of replays: a->phases */
-	GP_NEED_GRAPHS = 1u << 14,      /* graph replays per graph, with the idle inside them: a->graphs */
+	GP_NEED_RANK_PATH = 1u << 13,   /* the record's critical path in legs: a->record.path */
+	GP_NEED_PHASES = 1u << 14,      /* serving phases and batch sizes of replays: a->phases */
+	GP_NEED_GRAPHS = 1u << 15,      /* graph replays per graph, with the idle inside them: a->graphs */
 };
 
 struct gp_analysis_opts {

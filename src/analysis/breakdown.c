@@ -157,8 +157,11 @@ static bool merge_next(const gp_trace *t, struct cursor *cur, struct act *a)
 
 	if (cur->w < t->window_work.n && sw < sk && sw < sc && sw < ss) {
 		const struct gp_window_work *x = &t->window_work.v[cur->w++];
+		/* a unit of the dependency graph after the memsets (deps.h) */
+		size_t u = t->kernels.n + t->memcpys.n + t->memsets.n + (size_t)(x - t->window_work.v);
 		*a = (struct act){gp_bd_clamp(x->start), end_of(gp_bd_clamp(x->start), x->end), x->device,
-				  x->comm ? GP_BD_COMM : GP_BD_COMPUTE, -1, -1, ACT_WINDOW_WORK, false, x->stream, 0, 0, 0};
+				  x->comm ? GP_BD_COMM : GP_BD_COMPUTE, -1, (int32_t)u, ACT_WINDOW_WORK, false, x->stream,
+				  0, 0, 0};
 		return true;
 	}
 	if (*ik < t->kernels.n && sk <= sc && sk <= ss) {

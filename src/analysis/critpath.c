@@ -22,6 +22,7 @@
 #include "util/alloc.h"
 #include "util/fmt.h"
 #include "util/sort.h"
+#include "util/u64map.h"
 
 const char *gp_cause_name(int cause)
 {
@@ -145,7 +146,10 @@ enum gp_cause gp_cpu_cause(const gp_deps *d, uint32_t who, int32_t range)
 static enum gp_cause unit_cause(const gp_deps *d, size_t u)
 {
 	const gp_trace *t = d->t;
+	const struct gp_window_work *w = gp_unit_window_work(t, u);
 
+	if (w)
+		return w->comm ? GP_CAUSE_GPU_COMM : GP_CAUSE_GPU_COMPUTE;
 	if (u >= t->kernels.n)
 		return GP_CAUSE_GPU_MEMORY;
 	if (gp_kernel_is_comm(t, &t->kernels.v[u]))
@@ -541,6 +545,9 @@ char *gp_piece_text(gp_deps *d, const struct gp_piece *p, char *buf, size_t size
 				gp_str op = t->attrs[p->idx].op ? t->attrs[p->idx].op : t->attrs[p->idx].marker;
 				in = op ? gp_s(t, op) : NULL;
 			}
+		} else if (gp_unit_window_work(t, (size_t)p->idx)) {
+			what = gp_s(t, gp_unit_window_work(t, (size_t)p->idx)->name);
+			in = "another iteration";
 		} else {
 			what = gp_unit_kind(t, (size_t)p->idx) == GP_UNIT_COPY ? "memcpy" : "memset";
 		}
@@ -584,23 +591,17 @@ struct cp_acc {
 	GP_VEC(struct gp_cp_row) rows;
 	gp_u64map row_at;         /* key hash -> row */
 	GP_VEC(struct cp_span) spans;
-	gp_str *range_op, *range_layer;   /* [ranges.n], from the kernels under each range */
+	struct gp_piece_namer names;
 	size_t wcur;              /* the iteration window pieces reach now (walking back) */
 	gp_ns low;                /* the earliest time a piece reached */
 	bool keep;                /* keep the pieces in cp->pieces */
 };
 
-static uint64_t mix(uint64_t h, uint64_t v)
-{
-	h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
-	return h * 0xff51afd7ed558ccdull;
-}
-
 static void add_row(struct cp_acc *a, int32_t win, uint8_t cause, gp_str op, gp_str layer, gp_ns ns)
 {
-	uint64_t h = mix(mix(mix(mix(0, (uint64_t)win), cause), op), layer);
+	uint64_t h = gp_hash_mix(gp_hash_mix(gp_hash_mix(gp_hash_mix(0, (uint64_t)win), cause), op), layer);
 
-	for (;; h = mix(h, 1)) {
+	for (;; h = gp_hash_mix(h, 1)) {
 		int32_t i = gp_u64map_get(&a->row_at, h);
 		struct gp_cp_row *r;
 		if (i < 0) {
@@ -620,7 +621,7 @@ static void add_row(struct cp_acc *a, int32_t win, uint8_t cause, gp_str op, gp_
 
 /* Each range's op and layer as the kernels launched under it were
 ** attributed: what a CPU piece inside the range is doing. */
-static void range_attrs(struct cp_acc *a)
+static void range_attrs(struct gp_piece_namer *a)
 {
 	const gp_trace *t = a->t;
 
@@ -639,8 +640,7 @@ static void range_attrs(struct cp_acc *a)
 	}
 }
 
-/* The op and layer holding piece p. */
-static void piece_names(struct cp_acc *a, const struct gp_piece *p, gp_str *op, gp_str *layer)
+void gp_piece_names(struct gp_piece_namer *a, const struct gp_piece *p, gp_str *op, gp_str *layer)
 {
 	const gp_trace *t = a->t;
 	int32_t r = -1;
@@ -652,6 +652,10 @@ static void piece_names(struct cp_acc *a, const struct gp_piece *p, gp_str *op, 
 		*layer = at->layer;
 		if (!*op)
 			*op = gp_kernel_short_name_of(t, &t->kernels.v[p->idx]);
+		return;
+	}
+	if (p->of == GP_PIECE_UNIT && gp_unit_window_work(t, (size_t)p->idx) && p->cause <= GP_CAUSE_GPU_MEMORY) {
+		*op = gp_unit_window_work(t, (size_t)p->idx)->name;   /* its run: the kernel */
 		return;
 	}
 	if (p->of == GP_PIECE_UNIT) {
@@ -687,13 +691,20 @@ static void piece_names(struct cp_acc *a, const struct gp_piece *p, gp_str *op, 
 	}
 }
 
+void gp_piece_namer_free(struct gp_piece_namer *a)
+{
+	free(a->range_op);
+	free(a->range_layer);
+	memset(a, 0, sizeof(*a));
+}
+
 static bool take_piece(void *ctx, const struct gp_piece *p)
 {
 	struct cp_acc *a = ctx;
 	gp_critpath *cp = a->cp;
 	gp_str op, layer;
 
-	piece_names(a, p, &op, &layer);
+	gp_piece_names(&a->names, p, &op, &layer);
 	if (a->keep)
 		*gp_vec_push(cp->pieces) = *p;
 	if (p->start < a->low)
@@ -880,7 +891,7 @@ bool gp_critpath_scope(gp_deps *d, struct gp_cp_scope *sc)
 
 void gp_critpath_run(gp_deps *d, const gp_trace *t, bool keep_pieces, gp_critpath *cp)
 {
-	struct cp_acc a = {.d = d, .t = t, .cp = cp, .keep = keep_pieces};
+	struct cp_acc a = {.d = d, .t = t, .cp = cp, .names = {.d = d, .t = t}, .keep = keep_pieces};
 	struct gp_cp_scope sc;
 
 	memset(cp, 0, sizeof(*cp));
@@ -912,8 +923,7 @@ void gp_critpath_run(gp_deps *d, const gp_trace *t, bool keep_pieces, gp_critpat
 	cp->nrows = a.rows.n;
 	gp_u64map_free(&a.row_at);
 	gp_vec_free(a.spans);
-	free(a.range_op);
-	free(a.range_layer);
+	gp_piece_namer_free(&a.names);
 }
 
 void gp_critpath_free(gp_critpath *cp)

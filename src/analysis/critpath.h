@@ -127,6 +127,22 @@ char *gp_gap_story(gp_deps *d, int32_t u, gp_ns a, gp_ns b, char *buf, size_t si
 ** (the rest is GP_CAUSE_UNKNOWN, added too). */
 gp_ns gp_gap_causes(gp_deps *d, size_t u, gp_ns a, gp_ns by_cause[GP_CAUSE__COUNT], struct gp_piece *main);
 
+/* Names the op and layer holding a piece, as the critical path's table
+** does: a kernel's op (else its short name) and layer; a call's or range's
+** enclosing framework op, else the call's name or the range's text (the
+** Python frame, annotation, loader).  Keep one per walk: it remembers each
+** range's op and layer once asked (gp_piece_namer_free).  Set d and t,
+** the rest zero. */
+struct gp_piece_namer {
+	gp_deps *d;
+	const gp_trace *t;
+	gp_str *range_op, *range_layer;   /* [ranges.n], from the kernels under each range */
+};
+
+/* The op and layer (0 = none) holding piece p of n's trace. */
+void gp_piece_names(struct gp_piece_namer *n, const struct gp_piece *p, gp_str *op, gp_str *layer);
+void gp_piece_namer_free(struct gp_piece_namer *n);
+
 /* One row of the critical path's table: time held per cause, op and layer
 ** (0 = none), over the whole path (window 0; the iterations have their
 ** sums by cause only: a table per step is what --iter gives). */

@@ -22,8 +22,21 @@
 #include "model/calls.h"
 #include "util/alloc.h"
 
+/* The window work unit u is (after the kernels, copies and memsets), or
+** NULL when it is none. */
+static const struct gp_window_work *window_unit(const gp_trace *t, size_t u)
+{
+	size_t first = t->kernels.n + t->memcpys.n + t->memsets.n;
+
+	return u >= first ? &t->window_work.v[u - first] : NULL;
+}
+
 gp_ns gp_unit_start(const gp_trace *t, size_t u)
 {
+	const struct gp_window_work *w = window_unit(t, u);
+
+	if (w)
+		return w->start;
 	if (u < t->kernels.n)
 		return t->kernels.v[u].start;
 	u -= t->kernels.n;
@@ -34,9 +47,13 @@ gp_ns gp_unit_start(const gp_trace *t, size_t u)
 
 gp_ns gp_unit_end(const gp_trace *t, size_t u)
 {
+	const struct gp_window_work *w = window_unit(t, u);
 	gp_ns s, e;
 
-	if (u < t->kernels.n) {
+	if (w) {
+		s = w->start;
+		e = w->end;
+	} else if (u < t->kernels.n) {
 		s = t->kernels.v[u].start;
 		e = t->kernels.v[u].end;
 	} else if ((u -= t->kernels.n) < t->memcpys.n) {
@@ -51,6 +68,10 @@ gp_ns gp_unit_end(const gp_trace *t, size_t u)
 
 int32_t gp_unit_device(const gp_trace *t, size_t u)
 {
+	const struct gp_window_work *w = window_unit(t, u);
+
+	if (w)
+		return w->device;
 	if (u < t->kernels.n)
 		return gp_kernel_device(t, &t->kernels.v[u]);
 	u -= t->kernels.n;
@@ -61,6 +82,10 @@ int32_t gp_unit_device(const gp_trace *t, size_t u)
 
 uint32_t gp_unit_stream(const gp_trace *t, size_t u)
 {
+	const struct gp_window_work *w = window_unit(t, u);
+
+	if (w)
+		return w->stream;
 	if (u < t->kernels.n)
 		return t->kernels.v[u].stream;
 	u -= t->kernels.n;
@@ -71,9 +96,14 @@ uint32_t gp_unit_stream(const gp_trace *t, size_t u)
 
 enum gp_unit_kind gp_unit_kind(const gp_trace *t, size_t u)
 {
-	if (u < t->kernels.n)
+	if (u < t->kernels.n || window_unit(t, u))
 		return GP_UNIT_KERNEL;
 	return u - t->kernels.n < t->memcpys.n ? GP_UNIT_COPY : GP_UNIT_MEMSET;
+}
+
+const struct gp_window_work *gp_unit_window_work(const gp_trace *t, size_t u)
+{
+	return window_unit(t, u);
 }
 
 bool gp_unit_replayed(const gp_deps *d, size_t u)
@@ -82,6 +112,8 @@ bool gp_unit_replayed(const gp_deps *d, size_t u)
 	int32_t c = u < d->n ? d->call[u] : -1;
 	uint64_t node;
 
+	if (window_unit(t, u))
+		return false;   /* another iteration's: the window does not attribute it */
 	if (u < t->kernels.n)
 		return t->attrs ? t->attrs[u].graph != GP_GRAPH_NONE : gp_kernel_graph_launched(t, &t->kernels.v[u], c);
 	u -= t->kernels.n;
@@ -91,6 +123,12 @@ bool gp_unit_replayed(const gp_deps *d, size_t u)
 
 static uint64_t unit_corr(const gp_trace *t, size_t u, uint32_t *pid)
 {
+	const struct gp_window_work *w = window_unit(t, u);
+
+	if (w) {
+		*pid = w->pid;
+		return 0;   /* its call is named by the cut (gp_window_work.api) */
+	}
 	if (u < t->kernels.n) {
 		*pid = gp_kernel_pid(t, &t->kernels.v[u]);
 		return t->kernels.v[u].corr;
@@ -122,14 +160,18 @@ struct streams {
 
 uint32_t *gp_units_by_start(const gp_trace *t)
 {
-	size_t nk = t->kernels.n, nc = t->memcpys.n, ns = t->memsets.n, ik = 0, ic = 0, is = 0;
-	uint32_t *v = gp_xmalloc((nk + nc + ns + 1) * sizeof(*v));
+	size_t nk = t->kernels.n, nc = t->memcpys.n, ns = t->memsets.n, nw = t->window_work.n;
+	size_t ik = 0, ic = 0, is = 0, iw = 0;
+	uint32_t *v = gp_xmalloc((nk + nc + ns + nw + 1) * sizeof(*v));
 
-	for (size_t i = 0; i < nk + nc + ns; i++) {
+	for (size_t i = 0; i < nk + nc + ns + nw; i++) {
 		gp_ns sk = ik < nk ? t->kernels.v[ik].start : INT64_MAX;
 		gp_ns sc = ic < nc ? t->memcpys.v[ic].start : INT64_MAX;
 		gp_ns ss = is < ns ? t->memsets.v[is].start : INT64_MAX;
-		if (ik < nk && sk <= sc && sk <= ss)
+		gp_ns sw = iw < nw ? t->window_work.v[iw].start : INT64_MAX;
+		if (iw < nw && sw < sk && sw < sc && sw < ss)
+			v[i] = (uint32_t)(nk + nc + ns + iw++);
+		else if (ik < nk && sk <= sc && sk <= ss)
 			v[i] = (uint32_t)ik++;
 		else if (ic < nc && sc <= ss)
 			v[i] = (uint32_t)(nk + ic++);
@@ -452,7 +494,7 @@ static void link_syncs(gp_deps *d, const struct streams *s, const gp_call_index 
 	** waited for it (synchronous copies, pageable memory) */
 	for (size_t u = t->kernels.n; u < d->n; u++) {
 		int32_t c = d->call[u];
-		if (c < 0)
+		if (c < 0 || window_unit(t, u))
 			continue;
 		enum gp_api_class k = gp_deps_api_class(d, (size_t)c);
 		if ((k == GP_APIC_COPY || k == GP_APIC_MEMSET) && t->apis.v[c].end >= gp_unit_end(t, u))
@@ -471,7 +513,7 @@ void gp_deps_build(gp_deps *d, const gp_trace *t)
 
 	memset(d, 0, sizeof(*d));
 	d->t = t;
-	d->n = t->kernels.n + t->memcpys.n + t->memsets.n;
+	d->n = t->kernels.n + t->memcpys.n + t->memsets.n + t->window_work.n;
 	d->call = gp_xmalloc((d->n + 1) * sizeof(*d->call));
 	d->prev = gp_xmalloc((d->n + 1) * sizeof(*d->prev));
 	d->api_class = gp_xmalloc(t->api_defs.n + 1);
@@ -485,6 +527,8 @@ void gp_deps_build(gp_deps *d, const gp_trace *t)
 		uint64_t corr = unit_corr(t, u, &pid);
 		if (u < t->kernels.n && t->attrs)
 			d->call[u] = t->attrs[u].api;
+		else if (window_unit(t, u))
+			d->call[u] = window_unit(t, u)->api;
 		else
 			d->call[u] = gp_call_find(&calls, corr, pid);
 		if (d->call[u] >= 0)
@@ -500,12 +544,10 @@ void gp_deps_label_markers(gp_deps *d, gp_trace *t)
 {
 	size_t n = t->strs.n + 1;
 
-	free(d->label);
+	gp_marker_labels_free(&d->labels);
 	free(d->marker);
-	d->label = gp_xcalloc(n, sizeof(*d->label));
+	gp_marker_labels_init(&d->labels, t);
 	d->marker = gp_xcalloc(n / 8 + 1, 1);
-	d->nlabels = n;
-	d->label_trace = t;
 	for (size_t i = 0; i < t->ranges.n; i++) {
 		const struct gp_range *r = &t->ranges.v[i];
 		if ((r->kind == GP_RANGE_PUSHPOP || r->kind == GP_RANGE_STARTEND) && r->text && r->text < n)
@@ -515,15 +557,9 @@ void gp_deps_label_markers(gp_deps *d, gp_trace *t)
 
 gp_str gp_deps_text(const gp_deps *d, gp_str s)
 {
-	if (s >= d->nlabels || !((d->marker[s >> 3] >> (s & 7)) & 1))
+	if (s >= d->labels.n || !((d->marker[s >> 3] >> (s & 7)) & 1))
 		return s;
-	if (!d->label[s]) {
-		const char *text = gp_s(d->label_trace, s);
-		bool per_op;
-		gp_str lab = gp_marker_label(d->label_trace, text, strlen(text), &per_op);
-		d->label[s] = lab ? lab : GP_DEPS_SELF;
-	}
-	return d->label[s] == GP_DEPS_SELF ? s : d->label[s];
+	return gp_marker_labels_get(&d->labels, s, NULL);
 }
 
 void gp_deps_free(gp_deps *d)
@@ -532,7 +568,7 @@ void gp_deps_free(gp_deps *d)
 	free(d->prev);
 	free(d->api_class);
 	free(d->text_class);
-	free(d->label);
+	gp_marker_labels_free(&d->labels);
 	free(d->marker);
 	gp_u64map_free(&d->wait);
 	gp_u64map_free(&d->wait_unknown);

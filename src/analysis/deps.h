@@ -2,7 +2,8 @@
 ** The dependency graph of a trace: why each piece of GPU work started when
 ** it did and what each blocking host call waited for, from what the trace
 ** records (docs/dependencies.md).  Its nodes are the GPU work (kernels,
-** copies, memsets: the gp_activity numbering of trace.h, a "unit") and the
+** copies, memsets: the gp_activity numbering of trace.h, a "unit"; then a
+** windowed trace's window work, gp_unit_window_work) and the
 ** CPU threads' activity (API calls and ranges); its edges:
 **
 **   launch   the API call -> the GPU work it launched (by correlation id)
@@ -30,6 +31,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analysis/markers.h"
 #include "model/classify.h"
 #include "model/trace.h"
 #include "util/u64map.h"
@@ -82,7 +84,7 @@ struct gp_main_thread {
 
 typedef struct gp_deps {
 	const gp_trace *t;
-	size_t n;                 /* units: kernels.n + memcpys.n + memsets.n */
+	size_t n;                 /* units: kernels.n + memcpys.n + memsets.n + window_work.n */
 	int32_t *call;            /* [n] launching API call, -1 = not in the trace */
 	int32_t *prev;            /* [n] the unit before it on its stream, -1 = first */
 	gp_u64map wait;           /* unit -> unit whose end it waited for (event edge) */
@@ -90,16 +92,13 @@ typedef struct gp_deps {
 	gp_u64map synced;         /* API call -> unit whose end the call waited for */
 	uint8_t *api_class;       /* [api_defs.n] enum gp_api_class of each API function */
 	uint8_t *text_class;      /* [strs.n + 1] what a range text says (critpath.c), 0 = not yet */
-	/* [nlabels]: a marker range text's short name (PyProf's dict as
-	** "mod.op", emit_nvtx's "aten::mm, seq = ..." as "aten::mm"), made on
-	** first use (gp_deps_text): 0 = not yet, GP_DEPS_SELF = the text is its
-	** name; marker[] has a bit set for each text of a marker range.  Set
-	** up by gp_deps_label_markers, which gives label_trace: the trace the
+	/* a marker range text's short name (PyProf's dict as "mod.op",
+	** emit_nvtx's "aten::mm, seq = ..." as "aten::mm"), made on first use
+	** (gp_deps_text); marker[] has a bit set for each text of a marker
+	** range.  Set up by gp_deps_label_markers, which gives the trace the
 	** names are interned into. */
-	gp_str *label;
+	struct gp_marker_labels labels;
 	uint8_t *marker;
-	size_t nlabels;
-	gp_trace *label_trace;
 	GP_VEC(struct gp_thread_view) views; /* made by gp_deps_view */
 	gp_u64map view_of;        /* (pid, tid) -> index into views */
 	uint32_t *api_by_thread;  /* API calls that take time, by thread, then start (made with the first view) */
@@ -131,7 +130,6 @@ void gp_deps_free(gp_deps *d);
 ** million-kernel trace cost more than the rest of the graph). */
 void gp_deps_label_markers(gp_deps *d, gp_trace *t);
 
-#define GP_DEPS_SELF UINT32_MAX
 
 /* The name a range text s shows as: its label, else itself.  May intern
 ** the label into the trace (gp_s pointers stay valid: strtab.h). */
@@ -143,6 +141,11 @@ gp_ns gp_unit_end(const gp_trace *t, size_t u);      /* >= start */
 int32_t gp_unit_device(const gp_trace *t, size_t u);
 uint32_t gp_unit_stream(const gp_trace *t, size_t u);
 enum gp_unit_kind gp_unit_kind(const gp_trace *t, size_t u);
+/* The window work (model/trace.h: another iteration's kernel running in
+** an iteration window, clipped to it) unit u is, or NULL: the units after
+** the memsets.  It is a kernel of the graph like any other, launched by
+** its call when the window kept it. */
+const struct gp_window_work *gp_unit_window_work(const gp_trace *t, size_t u);
 
 /* Whether unit u of d's trace was replayed from a CUDA/HIP graph: a kernel
 ** the correlation marked so (gp_attr.graph; without attributes,

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "analysis/markers.h"
+#include "util/alloc.h"
 #include "analysis/pylit.h"
 
 #define STACK_NODES 512
@@ -780,4 +781,33 @@ const char *gp_marker_module(const char *text)
 	return strncmp(text, prefix, sizeof(prefix) - 1) == 0 && text[sizeof(prefix) - 1]
 		       ? text + sizeof(prefix) - 1
 		       : NULL;
+}
+
+void gp_marker_labels_init(struct gp_marker_labels *c, gp_trace *t)
+{
+	c->t = t;
+	c->n = t->strs.n + 1;
+	c->label = gp_xcalloc(c->n, sizeof(*c->label));
+	c->per_op = gp_xcalloc(c->n, 1);
+}
+
+gp_str gp_marker_labels_get(const struct gp_marker_labels *c, gp_str text, bool *per_op)
+{
+	bool po = false;
+
+	if (text && text < c->n && !c->label[text]) {
+		gp_str lab = gp_marker_label(c->t, gp_s(c->t, text), gp_strtab_len(&c->t->strs, text), &po);
+		c->label[text] = lab ? lab : text;
+		c->per_op[text] = po;
+	}
+	if (per_op)
+		*per_op = text && text < c->n && c->per_op[text];
+	return text && text < c->n ? c->label[text] : text;
+}
+
+void gp_marker_labels_free(struct gp_marker_labels *c)
+{
+	free(c->label);
+	free(c->per_op);
+	memset(c, 0, sizeof(*c));
 }

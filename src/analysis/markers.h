@@ -107,6 +107,27 @@ int gp_marker_parse(gp_trace *t, const char *text, size_t len, struct gp_marker 
 */
 gp_str gp_marker_label(gp_trace *t, const char *text, size_t len, bool *per_op);
 
+/* The labels of a trace's marker texts (gp_marker_label), each parsed once
+** however many ranges carry it: the one cache every listing and the
+** dependency graph use.  Only the texts interned before it was made (every
+** range text by then) are labelled; a text interned since is its own name.
+** Ownership: the cache owns its arrays (gp_marker_labels_free) and labels
+** into t, which must outlive it. */
+struct gp_marker_labels {
+	gp_trace *t;
+	size_t n;               /* texts below n are labelled */
+	gp_str *label;          /* [n]: 0 = not yet */
+	uint8_t *per_op;        /* [n]: one of PyProf's per-op markers */
+};
+
+void gp_marker_labels_init(struct gp_marker_labels *c, gp_trace *t);
+
+/* The label of text (its own id when it is not a marker text or was
+** interned after c was made); *per_op (may be NULL) as gp_marker_label
+** sets it.  The arrays fill on first use, so a const cache labels too. */
+gp_str gp_marker_labels_get(const struct gp_marker_labels *c, gp_str text, bool *per_op);
+void gp_marker_labels_free(struct gp_marker_labels *c);
+
 /* "PYPROF", "LAYER", ... for messages and tests. */
 const char *gp_marker_kind_name(int kind);
 

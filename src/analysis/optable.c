@@ -207,22 +207,25 @@ static void add_memory(const gp_trace *t, const int32_t *op_up, const int32_t *o
 ** marker texts are parsed once each (ids below n exist before labelling). */
 struct names {
 	size_t n;
-	gp_str *label;          /* 0 = not computed yet */
-	gp_str *sizes;
+	struct gp_marker_labels labels;
+	gp_str *sizes;          /* GP_NO_SIZES = not looked for yet */
 };
+
+#define GP_NO_SIZES UINT32_MAX
 
 /* The row name of range r: an NVTX marker's short label (gp_marker_label:
 ** "aten::mm" for an emit_nvtx range), else its text. */
 static gp_str name_of(gp_trace *t, struct names *nm, const struct gp_range *r)
 {
+	gp_str label;
+
 	if (!is_nvtx(r) || r->text >= nm->n)
 		return r->text;
-	if (!nm->label[r->text]) {
-		bool per_op;
+	label = gp_marker_labels_get(&nm->labels, r->text, NULL);   /* interned first, as always */
+	if (nm->sizes[r->text] == GP_NO_SIZES) {
 		const char *s = gp_s(t, r->text);
-		gp_str lab = gp_marker_label(t, s, gp_strtab_len(&t->strs, r->text), &per_op);
 		const char *sz = strstr(s, "sizes = [");
-		nm->label[r->text] = lab ? lab : r->text;
+		nm->sizes[r->text] = 0;
 		if (sz) {
 			/* emit_nvtx: "aten::mm, seq = 3, sizes = [[2, 3], [3, 4]]" */
 			const char *b = sz + strlen("sizes = "), *e = b;
@@ -234,7 +237,7 @@ static gp_str name_of(gp_trace *t, struct names *nm, const struct gp_range *r)
 			nm->sizes[r->text] = gp_strtab_intern_n(&t->strs, b, (size_t)(e - b));
 		}
 	}
-	return nm->label[r->text];
+	return label;
 }
 
 /* The input shapes of op range i: Kineto's Input Dims, an emit_nvtx
@@ -412,8 +415,10 @@ static void keyer_init(struct keyer *kx, gp_trace *t, const struct gp_optable_op
 	kx->py_up = o->group == GP_OPTABLE_BY_STACK ? nearest_up(t, is_python) : NULL;
 	kx->stack_memo = kx->py_up ? gp_xcalloc(nn, sizeof(*kx->stack_memo)) : NULL;
 	kx->nm.n = t->strs.n;
-	kx->nm.label = gp_xcalloc(kx->nm.n ? kx->nm.n : 1, sizeof(*kx->nm.label));
-	kx->nm.sizes = gp_xcalloc(kx->nm.n ? kx->nm.n : 1, sizeof(*kx->nm.sizes));
+	gp_marker_labels_init(&kx->nm.labels, t);
+	kx->nm.sizes = gp_xmalloc((kx->nm.n ? kx->nm.n : 1) * sizeof(*kx->nm.sizes));
+	for (size_t i = 0; i < kx->nm.n; i++)
+		kx->nm.sizes[i] = GP_NO_SIZES;
 }
 
 static void keyer_free(struct keyer *kx)
@@ -422,7 +427,7 @@ static void keyer_free(struct keyer *kx)
 	free(kx->op_parent);
 	free(kx->py_up);
 	free(kx->stack_memo);
-	free(kx->nm.label);
+	gp_marker_labels_free(&kx->nm.labels);
 	free(kx->nm.sizes);
 }
 

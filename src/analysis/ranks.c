@@ -264,6 +264,7 @@ void gp_rank_record_free(struct gp_rank_record *r)
 {
 	free(r->steps);
 	gp_coll_rank_free(&r->coll);
+	gp_rank_path_free(&r->path);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -354,6 +355,7 @@ void gp_rank_record_put(const struct gp_rank_record *r, gp_writer *w)
 		gp_writer_row(w, srow);
 	}
 	gp_coll_rank_put(&r->coll, w);
+	gp_rank_path_put(&r->path, w);
 }
 
 int gp_rank_record_read(const struct gp_rowbuf *rb, const char *path, int rank, struct gp_rank_record *r,
@@ -371,6 +373,8 @@ int gp_rank_record_read(const struct gp_rowbuf *rb, const char *path, int rank, 
 	while ((got = gp_rowbuf_next(rb, &at, c)) > 0) {
 		int64_t a, b;
 		int coll = gp_coll_reader_row(&rd, c);
+		if (coll == 0)
+			coll = gp_rank_path_row(&r->path, c);
 		if (coll == 1)
 			continue;
 		if (coll == 0 && c[0] && strcmp(c[0], "sums") == 0 && !rd.heads &&
@@ -395,7 +399,7 @@ int gp_rank_record_read(const struct gp_rowbuf *rb, const char *path, int rank, 
 	r->nsteps = steps.n;
 	r->coll.path = gp_xstrdup(path);
 	r->coll.rank = rank;
-	if (got < 0 || sums != 1 || !steps.n || !gp_coll_reader_done(&rd))
+	if (got < 0 || sums != 1 || !steps.n || !gp_coll_reader_done(&rd) || !gp_rank_path_done(&r->path, r->coll.n))
 		return gp_err(err, GP_ERR_FORMAT, "%s: a rank record is damaged (byte %zu of %zu)", path, at, rb->len);
 	t = gp_xmalloc(steps.n * sizeof(*t));
 	for (size_t k = 0; k < steps.n; k++)

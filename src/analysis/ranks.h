@@ -30,6 +30,7 @@
 
 #include "analysis/breakdown.h"
 #include "analysis/collectives.h"
+#include "analysis/jobpath.h"
 #include "model/trace.h"
 #include "util/error.h"
 #include "writers/rowbuf.h"
@@ -85,6 +86,8 @@ struct gp_rank_record {
 	size_t nsteps;
 	gp_ns step_median;      /* median step time (of two middle ones, the mean) */
 	struct gp_coll_rank coll;     /* its collectives (gp_coll_extract) */
+	struct gp_rank_path path;     /* its critical path in legs between its
+				      ** collectives, when asked (GP_NEED_RANK_PATH) */
 };
 
 /* Reduces breakdown b (iterations on) to r: the sums, the GPU span, each
@@ -99,7 +102,7 @@ void gp_rank_record_free(struct gp_rank_record *r);
 ** columns (GP_COLL_RECORD_NCOLS): one "sums" row (span, compute,
 ** communication, memory, idle, GPU span in ns), one "step" row per
 ** iteration (number, time in ns), then the collectives' rows
-** (gp_coll_rank_put). */
+** (gp_coll_rank_put), then the path's when computed (gp_rank_path_put). */
 #define GP_RANK_RECORD_NCOLS GP_COLL_RECORD_NCOLS
 extern const struct gp_column *const gp_rank_record_cols;
 void gp_rank_record_put(const struct gp_rank_record *r, gp_writer *w);

@@ -183,7 +183,7 @@ static void learn_typicals(struct gp_replay *r)
 	}
 	for (size_t u = t->kernels.n; u < d->n; u++) {
 		int32_t c = d->call[u];
-		if (c >= 0 && gp_deps_synced_of(d, (size_t)c) < 0)
+		if (c >= 0 && gp_unit_kind(t, u) != GP_UNIT_KERNEL && gp_deps_synced_of(d, (size_t)c) < 0)
 			*gp_vec_push(async) = t->apis.v[c].end - t->apis.v[c].start;
 	}
 	r->typ_ret = median(&ret, TYP_SYNC_RETURN_NS);

@@ -132,7 +132,10 @@ int gp_window_apply(gp_trace *t, const struct gp_window *w, gp_ns *lo, gp_ns *hi
 		if (!keep[k] && kr->end > cut_lo && kr->start < cut_hi)
 			*gp_vec_push(t->window_work) = (struct gp_window_work){
 				kr->start > cut_lo ? kr->start : cut_lo, kr->end < cut_hi ? kr->end : cut_hi,
-				gp_kernel_device(t, kr), kr->stream, gp_kernel_is_comm(t, kr)};
+				gp_kernel_device(t, kr), kr->stream, gp_kernel_is_comm(t, kr),
+				/* the launch of work that starts inside the window is in its chain */
+				kr->start > cut_lo ? t->attrs[k].api : -1, gp_kernel_pid(t, kr),
+				gp_kernel_short_name_of(t, kr)};
 	}
 	size_t nk = 0;
 	for (size_t k = 0; k < t->kernels.n; k++) {
@@ -160,7 +163,12 @@ int gp_window_apply(gp_trace *t, const struct gp_window *w, gp_ns *lo, gp_ns *hi
 	for (size_t k = 0; k < nk; k++)
 		if (t->attrs[k].api >= 0)
 			keep[t->attrs[k].api] = true;
+	for (size_t i = 0; i < t->window_work.n; i++)
+		if (t->window_work.v[i].api >= 0)
+			keep[t->window_work.v[i].api] = true;
 	COMPACT(t->apis, keep, renum_api);
+	for (size_t i = 0; i < t->window_work.n; i++)
+		t->window_work.v[i].api = renumber(renum_api, t->window_work.v[i].api);
 
 	MARK_OVERLAP(t->ranges, keep, cut_lo, cut_hi);
 	for (size_t k = 0; k < nk; k++)

@@ -87,34 +87,18 @@ static const char *kind_label(const struct stat_row *s)
 	}
 }
 
-/* Per distinct text: its label and whether it is one of PyProf's per-op
-** markers; computed once per text id (ids below n, the string count before
-** labelling began: every range text is interned by then). */
-struct labels {
-	size_t n;
-	gp_str *label;          /* 0 = not computed yet */
-	uint8_t *per_op;
-};
-
 /* The name range r shows: NVTX marker texts get their short label
 ** (gp_marker_label(), docs/markers.md: "torch.nn.functional.conv2d" for a
 ** PyProf dict marker, "aten::mm" for an emit_nvtx range), other ranges
 ** their text.  Sets *per_op. */
-static gp_str range_label(gp_trace *t, struct labels *l, const struct gp_range *r, bool *per_op)
+static gp_str range_label(const struct gp_marker_labels *l, const struct gp_range *r, bool *per_op)
 {
 	bool nvtx = r->kind == GP_RANGE_PUSHPOP || r->kind == GP_RANGE_STARTEND || r->kind == GP_RANGE_MARK;
 
 	*per_op = false;
-	if (!nvtx || r->text >= l->n)
+	if (!nvtx)
 		return r->text;
-	if (!l->label[r->text]) {
-		bool po;
-		gp_str lab = gp_marker_label(t, gp_s(t, r->text), gp_strtab_len(&t->strs, r->text), &po);
-		l->label[r->text] = lab ? lab : r->text;
-		l->per_op[r->text] = po;
-	}
-	*per_op = l->per_op[r->text];
-	return l->label[r->text];
+	return gp_marker_labels_get(l, r->text, per_op);
 }
 
 /* The row key of every range: its label preceded by the path of the
@@ -130,16 +114,15 @@ static gp_str *range_paths(gp_trace *t, int name_only)
 	size_t n = t->ranges.n ? t->ranges.n : 1;
 	gp_str *path = gp_xcalloc(n, sizeof(*path));
 	gp_str *scope = gp_xcalloc(n, sizeof(*scope));   /* path its children extend */
-	struct labels l = {.n = t->strs.n};
+	struct gp_marker_labels l;
 	char *buf = NULL;
 	size_t cap = 0;
 
-	l.label = gp_xcalloc(l.n ? l.n : 1, sizeof(*l.label));
-	l.per_op = gp_xcalloc(l.n ? l.n : 1, 1);
+	gp_marker_labels_init(&l, t);
 	for (size_t i = 0; i < t->ranges.n; i++) {
 		const struct gp_range *r = &t->ranges.v[i];
 		bool per_op;
-		gp_str label = range_label(t, &l, r, &per_op);
+		gp_str label = range_label(&l, r, &per_op);
 		gp_str outer = r->parent >= 0 && (size_t)r->parent < i ? scope[r->parent] : 0;
 		if (name_only || !outer) {
 			path[i] = label;
@@ -157,8 +140,7 @@ static gp_str *range_paths(gp_trace *t, int name_only)
 	}
 	free(buf);
 	free(scope);
-	free(l.label);
-	free(l.per_op);
+	gp_marker_labels_free(&l);
 	return path;
 }
 

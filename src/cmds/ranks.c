@@ -11,7 +11,10 @@
 **           is marked;
 **   steps   one row per iteration: the median, fastest and slowest rank
 **           and the skew between them (facts about steps: a slow step is
-**           no straggler).
+**           no straggler);
+**   critical the job's critical path across ranks (analysis/jobpath.h):
+**           its length, then per rank the time it holds on it, by cause
+**           and op.
 ** gpuprof comm has the collectives' own views.  docs/ranks.md.
 */
 #include <inttypes.h>
@@ -26,7 +29,8 @@
 
 static const struct gp_cmd_opt ranks_own[] = {
 	{"view", 'V', "V", "ranks (default): one row per rank; steps: one row\n"
-	 "per iteration with its slowest and fastest rank"},
+	 "per iteration with its slowest and fastest rank; critical: the job's\n"
+	 "critical path across ranks, per rank by cause and op"},
 	{NULL, 0, NULL, NULL},
 };
 
@@ -44,7 +48,12 @@ static const struct gp_cmd_spec ranks_spec = {
 	"the calls it arrived last at.  The straggler is the rank the others\n"
 	"waited for longest, never the one with the slowest step (in a\n"
 	"synchronised job that one waits least).  --view steps: per iteration,\n"
-	"which rank's step was slowest and by how much.  One file works too.\n"
+	"which rank's step was slowest and by how much.  --view critical: the job's\n"
+	"critical path, walked back from its end through each rank's own path and,\n"
+	"at a collective where a rank waited, on from the rank that arrived last:\n"
+	"its length (rank all), then the time each rank holds on it by cause and\n"
+	"op (crossing ranks needs collectives matched on every rank).  One file\n"
+	"works too.\n"
 	"Definitions: docs/ranks.md.",
 	.shared = GP_OPT_FORMAT | GP_OPT_WIDTH | GP_OPT_NO_HEADER | GP_OPT_JOBS | GP_OPT_WINDOW,
 	.row_formats = true,
@@ -53,7 +62,7 @@ static const struct gp_cmd_spec ranks_spec = {
 	.many_files = true,
 };
 
-enum view { VIEW_RANKS, VIEW_STEPS };
+enum view { VIEW_RANKS, VIEW_STEPS, VIEW_CRITICAL };
 
 static const struct gp_column rank_cols[] = {
 	{"rank", "Rank", 4, true, false, NULL},
@@ -86,6 +95,15 @@ static const struct gp_column step_cols[] = {
 	{"skew_pct", "Skew %", 6, true, false, NULL},
 };
 
+static const struct gp_column crit_cols[] = {
+	{"rank", "Rank", 4, true, false, "all"},
+	{"cause", "Cause", 10, false, false, "all"},
+	{"op", "Op", 24, false, true, "(all)"},
+	{"time_ns", "Time", 10, true, false, NULL},
+	{"pct", "Pct", 6, true, false, NULL},
+	{"entered", "Entered", 7, true, false, ""},
+};
+
 #define NCOL(c) ((int)(sizeof(c) / sizeof((c)[0])))
 
 struct job {
@@ -96,8 +114,9 @@ struct job {
 /* Each file: its record as the rows (gp_cli_trace_fn). */
 static int ranks_trace(const void *ctx, gp_trace *t, gp_writer *w, gp_writer *rec, gp_error *err)
 {
+	const struct job *jb = ctx;
 	struct gp_analysis a;
-	int rc = gp_analysis_run(t, GP_NEED_RECORD, NULL, &a, err);
+	int rc = gp_analysis_run(t, jb->view == VIEW_CRITICAL ? GP_NEED_RANK_PATH : GP_NEED_RECORD, NULL, &a, err);
 
 	if (rc == GP_OK)
 		gp_rank_record_put(&a.record, w);
@@ -171,6 +190,49 @@ static void write_steps(gp_writer *w, const struct gp_cli_result *const *res, co
 	free(iters);
 }
 
+static void cell_pct(char *buf, size_t size, gp_ns ns, gp_ns of)
+{
+	snprintf(buf, size, "%.2f", of > 0 ? 100.0 * (double)ns / (double)of : 0.0);
+}
+
+/* The job's critical path: its length (rank and cause "all"), then per
+** rank its time on it (cause "all", with the times the path came to it
+** from a rank that waited for it) and its rows by cause and op.  Nothing
+** but a note when the traces cannot tell. */
+static void write_critical(gp_writer *w, const struct gp_cli_result *const *res, const struct gp_rank_job *j,
+			   bool table)
+{
+	struct gp_job_path p;
+	gp_ns len;
+	char v[4][48];
+	size_t k = 0;
+
+	gp_job_path_run(j, &p);
+	if (!p.known) {
+		fprintf(stderr, "gpuprof ranks: note: no critical path across the ranks: %s\n", p.why);
+		gp_job_path_free(&p);
+		return;
+	}
+	len = p.end - p.start;
+	cell_time(v[0], 48, len, table);
+	gp_writer_row(w, (const char *[]){NULL, NULL, NULL, v[0], "100.00", NULL});
+	for (size_t r = 0; r < j->n; r++) {
+		snprintf(v[0], 48, "%d", res[r]->id.rank);
+		cell_time(v[1], 48, p.ranks[r].held, table);
+		cell_pct(v[2], 48, p.ranks[r].held, len);
+		snprintf(v[3], 48, "%" PRIu32, p.ranks[r].entered);
+		gp_writer_row(w, (const char *[]){v[0], NULL, NULL, v[1], v[2], v[3]});
+		for (; k < p.nrows && p.rows[k].rank == r; k++) {
+			const struct gp_job_row *x = &p.rows[k];
+			cell_time(v[1], 48, x->ns, table);
+			cell_pct(v[2], 48, x->ns, len);
+			gp_writer_row(w, (const char *[]){v[0], gp_cause_name(x->cause), *x->op ? x->op : "(none)",
+							  v[1], v[2], ""});
+		}
+	}
+	gp_job_path_free(&p);
+}
+
 /* The records back from the kept rows, compared (gp_cli_reduce_fn). */
 static int ranks_reduce(const void *ctx, const struct gp_cli_result *const *res, size_t n,
 			gp_writer *out, gp_error *err)
@@ -181,6 +243,8 @@ static int ranks_reduce(const void *ctx, const struct gp_cli_result *const *res,
 
 	if (rc == GP_OK && jb->view == VIEW_STEPS)
 		write_steps(out, res, &j, jb->table);
+	else if (rc == GP_OK && jb->view == VIEW_CRITICAL)
+		write_critical(out, res, &j, jb->table);
 	else if (rc == GP_OK)
 		write_ranks(out, res, &j, jb->table);
 	gp_rank_job_free(&j);
@@ -195,8 +259,10 @@ static int ranks_option(void *ctx, int index, const char *arg)
 		j->view = VIEW_RANKS;
 	else if (strcmp(arg, "steps") == 0)
 		j->view = VIEW_STEPS;
+	else if (strcmp(arg, "critical") == 0)
+		j->view = VIEW_CRITICAL;
 	else
-		return gp_cli_usage("ranks", "--view wants ranks or steps, not '%s'", arg);
+		return gp_cli_usage("ranks", "--view wants ranks, steps or critical, not '%s'", arg);
 	return 0;
 }
 
@@ -212,7 +278,8 @@ int cmd_ranks(int argc, char **argv)
 	if (rc)
 		return rc == GP_CLI_DONE ? GP_EXIT_OK : rc;
 	j.table = strcmp(co.format, "table") == 0;
-	m.out_cols = j.view == VIEW_STEPS ? step_cols : rank_cols;
-	m.out_ncols = j.view == VIEW_STEPS ? NCOL(step_cols) : NCOL(rank_cols);
+	m.out_cols = j.view == VIEW_STEPS ? step_cols : j.view == VIEW_CRITICAL ? crit_cols : rank_cols;
+	m.out_ncols = j.view == VIEW_STEPS ? NCOL(step_cols) : j.view == VIEW_CRITICAL ? NCOL(crit_cols)
+		    : NCOL(rank_cols);
 	return gp_cli_run(&m, &co);
 }

@@ -352,6 +352,14 @@ struct gp_window_work {
 	int32_t device;
 	uint32_t stream;
 	bool comm;              /* a communication kernel */
+	/* for the dependency graph (analysis/deps.h: window work is a unit
+	** there, after the memsets, so that the gaps it ends and the work
+	** queued behind it have their chain): its launching call in the cut
+	** trace (kept when the work starts inside the window), -1 = none; the
+	** process that launched it; the kernel's short name */
+	int32_t api;
+	uint32_t pid;
+	gp_str name;
 };
 
 /* One allocator event: memory allocated (bytes > 0) or freed (bytes < 0)

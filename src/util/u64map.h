@@ -36,4 +36,13 @@ int32_t gp_u64map_get(const gp_u64map *m, uint64_t key);
 
 void gp_u64map_free(gp_u64map *m);
 
+/* Combines v into hash h: a key of several fields for the map (callers
+** keep the fields beside it and probe on with gp_hash_mix(h, 1) when two
+** keys collide). */
+static inline uint64_t gp_hash_mix(uint64_t h, uint64_t v)
+{
+	h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+	return h * 0xff51afd7ed558ccdull;
+}
+
 #endif

@@ -15,42 +15,33 @@
 #   untraced: nothing recorded until the next launch call [-2,-1): 249 us
 #             of untraced CPU time per gap
 #   busy:     kernels launched ahead, back to back
-python3 - "$TMP" <<'PY' || fail "crafting the traces"
-import json, sys
+python3 - "$TMP" "$TOP/tests/tools" <<'PY' || fail "crafting the traces"
+import sys
+sys.path.insert(0, sys.argv[2])
+from kineto_craft import Trace
 def trace(pattern):
-    ev, t, corr = [], 1000.0, 0
-    def call(name, ts, dur):
-        nonlocal corr
-        corr += 1
-        ev.append({"ph": "X", "cat": "cuda_runtime", "name": name, "pid": 1, "tid": 1,
-                   "ts": ts, "dur": dur, "args": {"correlation": corr}})
-        return corr
-    def rng(cat, name, ts, dur):
-        ev.append({"ph": "X", "cat": cat, "name": name, "pid": 1, "tid": 1, "ts": ts, "dur": dur, "args": {}})
-    def kern(ts, dur, c):
-        ev.append({"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": ts,
-                   "dur": dur, "args": {"device": 0, "stream": 7, "correlation": c}})
+    tr, t = Trace(), 1000.0
     for i in range(10):
         if pattern == "busy":
-            kern(t, 100, call("cudaLaunchKernel", 100 + i, 1))
+            tr.kern(t, 100, tr.call("cudaLaunchKernel", 100 + i, 1))
             t += 100
             continue
         if pattern == "host":
-            rng("cpu_op", "aten::mul", t - 251, 250)
-            c = call("cudaLaunchKernel", t - 5, 4)
+            tr.rng("cpu_op", "aten::mul", t - 251, 250)
+            c = tr.call("cudaLaunchKernel", t - 5, 4)
         elif pattern == "sync":
-            call("cudaDeviceSynchronize", t - 302, 300)
-            c = call("cudaLaunchKernel", t - 2, 1)
+            tr.call("cudaDeviceSynchronize", t - 302, 300)
+            c = tr.call("cudaLaunchKernel", t - 2, 1)
         elif pattern == "loader":
-            rng("user_annotation", "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__", t - 252, 250)
-            c = call("cudaLaunchKernel", t - 2, 1)
+            tr.rng("user_annotation", "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__", t - 252, 250)
+            c = tr.call("cudaLaunchKernel", t - 2, 1)
         else:
-            c = call("cudaLaunchKernel", t - 2, 1)
-        kern(t, 100, c)
+            c = tr.call("cudaLaunchKernel", t - 2, 1)
+        tr.kern(t, 100, c)
         t += 100 + (302 if pattern == "sync" else 252 if pattern == "loader" else 251)
-    return {"traceEvents": ev}
+    return tr
 for p in ("host", "sync", "loader", "untraced", "busy"):
-    json.dump(trace(p), open("%s/%s.json" % (sys.argv[1], p), "w"))
+    trace(p).write("%s/%s.json" % (sys.argv[1], p))
 PY
 # PATTERN KIND INVOLVED_NS: KIND fires on PATTERN with that much idle time,
 # and no other idle-cause finding does

@@ -23,49 +23,36 @@
 #             (.item()) whose copy runs 5 us and returns 100 us after the
 #             kernel before it ends: host-sync-copies with the sync change,
 #             no pageable-memcpy and no pin_memory
-python3 - "$TMP" <<'PY' || fail "crafting the traces"
-import json, sys
+python3 - "$TMP" "$TOP/tests/tools" <<'PY' || fail "crafting the traces"
+import sys
+sys.path.insert(0, sys.argv[2])
+from kineto_craft import Trace
 def trace(pattern):
-    ev, end, corr = [], 1000.0, 0   # end: the end of the kernel before
-    def call(name, ts, dur):
-        nonlocal corr
-        corr += 1
-        ev.append({"ph": "X", "cat": "cuda_runtime", "name": name, "pid": 1, "tid": 1,
-                   "ts": ts, "dur": dur, "args": {"correlation": corr}})
-        return corr
-    def rng(cat, name, ts, dur):
-        ev.append({"ph": "X", "cat": cat, "name": name, "pid": 1, "tid": 1, "ts": ts, "dur": dur, "args": {}})
-    def kern(ts, dur, c, graph):
-        args = {"device": 0, "stream": 7, "correlation": c}
-        if graph:
-            args["graph id"] = 1
-        ev.append({"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": ts, "dur": dur, "args": args})
+    tr, end = Trace(), 1000.0   # end: the end of the kernel before
     for i in range(10):
         graph = pattern == "graph" or (pattern == "mixed" and i >= 5)
         launch = "cudaGraphLaunch" if graph else "cudaLaunchKernel"
         gap = {"jit": 401, "syncread": 101, "longop": 5001 if i == 5 else 21}.get(pattern, 251)
         if pattern == "mixed" and i < 5:   # eager, launched ahead, back to back
             t = end + 1
-            kern(t, 300, call(launch, 500 + i, 0.5), False)
+            tr.kern(t, 300, tr.call(launch, 500 + i, 0.5))
             end = t + 300
             continue
         t = end + gap   # the kernel's start
         if i and pattern in ("graph", "eager", "mixed"):
-            rng("cpu_op", "aten::mul", t - 251, 250)
+            tr.rng("cpu_op", "aten::mul", t - 251, 250)
         elif i and pattern == "jit":
-            rng("user_annotation", "Nvrtc::CompileProgram", t - 401, 400)
+            tr.rng("user_annotation", "Nvrtc::CompileProgram", t - 401, 400)
         elif i and pattern == "longop":
-            rng("cpu_op", "aten::cudnn_convolution" if i == 5 else "aten::add", t - gap, gap - 1)
+            tr.rng("cpu_op", "aten::cudnn_convolution" if i == 5 else "aten::add", t - gap, gap - 1)
         elif i and pattern == "syncread":
-            c = call("cudaMemcpy", t - 101, 100)
-            ev.append({"ph": "X", "cat": "gpu_memcpy", "name": "Memcpy DtoH (Device -> Pageable)", "pid": 0,
-                       "tid": 7, "ts": t - 101, "dur": 5,
-                       "args": {"device": 0, "stream": 7, "correlation": c, "bytes": 4}})
-        kern(t, 100, call(launch, t - 1, 0.5), graph)
+            c = tr.call("cudaMemcpy", t - 101, 100)
+            tr.copy("Memcpy DtoH (Device -> Pageable)", t - 101, 5, c, 4)
+        tr.kern(t, 100, tr.call(launch, t - 1, 0.5), graph)
         end = t + 100
-    return {"traceEvents": ev}
+    return tr
 for p in ("graph", "mixed", "eager", "jit", "longop", "syncread"):
-    json.dump(trace(p), open("%s/%s.json" % (sys.argv[1], p), "w"))
+    trace(p).write("%s/%s.json" % (sys.argv[1], p))
 PY
 # advise PATTERN: the findings as KIND<TAB>change lines in $TMP/kinds
 findings() {

@@ -77,4 +77,4 @@ assert_eq "$(sed 1d "$TMP/out" | cut -d, -f3,4 | tr -d '"')" "1,$span" "one step
 run_ok "$GPUPROF" ranks --view steps -f csv "$TMP/a.sqlite"
 assert_grep '^"all","1",' "$TMP/out"
 expect_exit 2 "$GPUPROF" ranks --view nope "$TMP/a.sqlite"
-assert_grep "--view wants ranks or steps" "$TMP/err"
+assert_grep "--view wants ranks, steps or critical" "$TMP/err"

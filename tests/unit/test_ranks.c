@@ -282,6 +282,113 @@ static void job_straggler_on_time(void **state)
 	gp_rank_job_free(&j);
 }
 
+/* A hand-made path for a record of record_of: the walk from the rank's
+** end (end ns) back to the end of call 1 (40 ms), CPU time of "step";
+** from call 0's start (a[0]) back to its first activity (0), "mm" on the
+** GPU; from call 1's start (a[1]) back to the end of call 0 (20 ms), "mm". */
+static void path_of(struct gp_rank_path *p, gp_ns end, const gp_ns *a)
+{
+	static const char *const names[] = {"", "step", "mm", "nccl:all_reduce"};
+
+	memset(p, 0, sizeof(*p));
+	p->have = true;
+	p->first = 0;
+	p->end = end;
+	p->nnames = 4;
+	p->names = calloc(4, sizeof(*p->names));
+	for (int i = 0; i < 4; i++)
+		p->names[i] = strdup(names[i]);
+	p->nlegs = p->nsegs = p->nrows = 3;
+	p->legs = calloc(3, sizeof(*p->legs));
+	p->segs = calloc(3, sizeof(*p->segs));
+	p->rows = calloc(3, sizeof(*p->rows));
+	for (int i = 0; i < 3; i++)
+		p->legs[i] = i;
+	p->segs[0] = (struct gp_path_seg){.next = -1, .to = 1, .lo = 40 * MS, .hi = end, .to_op = 3, .row0 = 0, .nrows = 1};
+	p->segs[1] = (struct gp_path_seg){.next = -1, .to = -1, .lo = 0, .hi = a[0], .row0 = 1, .nrows = 1};
+	p->segs[2] = (struct gp_path_seg){.next = -1, .to = 0, .lo = 20 * MS, .hi = a[1], .to_op = 3, .row0 = 2, .nrows = 1};
+	p->rows[0] = (struct gp_path_row){.cause = GP_CAUSE_CPU_OP, .op = 1, .ns = end - 40 * MS};
+	p->rows[1] = (struct gp_path_row){.cause = GP_CAUSE_GPU_COMPUTE, .op = 2, .ns = a[0]};
+	p->rows[2] = (struct gp_path_row){.cause = GP_CAUSE_GPU_COMPUTE, .op = 2, .ns = a[1] - 20 * MS};
+}
+
+/* The job's critical path from the ranks' legs (read back from kept
+** rows), arrivals as in job_straggler_on_time, ends 45, 44 and 45 ms.  The
+** job ends on rank 0 (the first of the latest): its 5 ms of "step", then
+** call 1, where it waited for rank 1 (arrived at 32 ms): 8 ms of the call
+** from there, then rank 1: 12 ms of "mm" back to call 0, which it arrived
+** last at: its 7 ms of the call, then its 13 ms of "mm" back to 0.  Rank
+** 0 holds 13 ms, rank 1 32 ms, rank 2 nothing: 45 ms in all, one jump. */
+static void job_critical_path(void **state)
+{
+	static const gp_ns a0[2] = {10 * MS, 30 * MS}, a1[2] = {13 * MS, 32 * MS}, a2[2] = {11 * MS, 31500000};
+	static const gp_ns ends[3] = {45 * MS, 44 * MS, 45 * MS};
+	const gp_ns *arr[3] = {a0, a1, a2};
+	struct gp_rank_record *rec = calloc(3, sizeof(*rec));
+	struct gp_rowbuf rb = {0};
+	struct gp_rank_record r, b;
+	struct gp_rank_job j;
+	struct gp_job_path p;
+	gp_error err = {0};
+
+	(void)state;
+	for (int i = 0; i < 3; i++) {
+		record_of(&r, i, 20 * MS, 20 * MS, 50 * MS, arr[i]);
+		path_of(&r.path, ends[i], arr[i]);
+		assert_int_equal(round_trip(&r, "r", i, &rec[i], &rb), GP_OK);
+		gp_rank_record_free(&r);
+	}
+	gp_rank_job_compare(rec, 3, &j);
+	gp_job_path_run(&j, &p);
+	assert_true(p.known);
+	assert_int_equal(p.end, 45 * MS);
+	assert_int_equal(p.start, 0);
+	assert_int_equal(p.end_rank, 0);
+	assert_int_equal(p.start_rank, 1);
+	assert_int_equal(p.jumps, 1);
+	assert_int_equal(p.ranks[0].held, 13 * MS);
+	assert_int_equal(p.ranks[0].by_cause[GP_CAUSE_GPU_COMM], 8 * MS);
+	assert_int_equal(p.ranks[1].held, 32 * MS);
+	assert_int_equal(p.ranks[1].by_cause[GP_CAUSE_GPU_COMPUTE], 25 * MS);
+	assert_int_equal(p.ranks[1].entered, 1);
+	assert_int_equal(p.ranks[2].held, 0);
+	/* rows by rank, then time: rank 1's "mm" first of its own */
+	assert_int_equal(p.nrows, 4);
+	assert_int_equal(p.rows[2].rank, 1);
+	assert_string_equal(p.rows[2].op, "mm");
+	assert_int_equal(p.rows[2].ns, 25 * MS);
+	assert_string_equal(p.rows[3].op, "nccl:all_reduce");
+	gp_job_path_free(&p);
+	gp_rank_job_free(&j);
+
+	/* a segment that goes on past the last one is a damaged record */
+	record_of(&r, 0, 20 * MS, 20 * MS, 50 * MS, a0);
+	path_of(&r.path, 45 * MS, a0);
+	r.path.segs[1].next = 3;
+	assert_int_equal(round_trip(&r, "bad next", 0, &b, &rb), GP_ERR_FORMAT);
+	gp_rank_record_free(&b);
+	/* as is one with fewer legs than collectives + 1 */
+	r.path.segs[1].next = -1;
+	r.path.nlegs = 2;
+	assert_int_equal(round_trip(&r, "few legs", 0, &b, &rb), GP_ERR_FORMAT);
+	gp_rank_record_free(&b);
+	r.path.nlegs = 3;
+	gp_rank_record_free(&r);
+	/* one rank without a path: the traces cannot tell */
+	rec = calloc(2, sizeof(*rec));
+	record_of(&rec[0], 0, 20 * MS, 20 * MS, 50 * MS, a0);
+	record_of(&rec[1], 1, 20 * MS, 20 * MS, 50 * MS, a1);
+	path_of(&rec[0].path, 45 * MS, a0);
+	gp_rank_job_compare(rec, 2, &j);
+	gp_job_path_run(&j, &p);
+	assert_false(p.known);
+	assert_non_null(p.why);
+	gp_job_path_free(&p);
+	gp_rank_job_free(&j);
+	gp_rowbuf_free(&rb);
+	(void)err;
+}
+
 static void rowbuf_round_trip(void **state)
 {
 	static const struct gp_column cols[2] = {{"a", "A", 1, false, false, NULL},
@@ -323,6 +430,7 @@ int main(void)
 		cmocka_unit_test(compare_records),
 		cmocka_unit_test(record_round_trip),
 		cmocka_unit_test(job_straggler_on_time),
+		cmocka_unit_test(job_critical_path),
 		cmocka_unit_test(rowbuf_round_trip),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -240,6 +240,7 @@ struct gen_rank_opts {
 	int slow_rank;          /* -1 = none */
 	int64_t delay_ns, skew_ns;
 	int iters;
+	bool deps;              /* record the stream waits and the step's sync (ranks.c) */
 };
 #define GEN_MAX_RANKS 4096
 

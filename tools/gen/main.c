@@ -63,6 +63,11 @@ static const char gen_help[] =
 	"      --delay-us D      its extra GEMM time per phase, us (default 0)\n"
 	"      --clock-skew-us S rank K's clock offset is K x S us (default 0)\n"
 	"      --iters I         iterations per rank, 1 to 100000 (default 5)\n"
+	"      --deps            record what each piece of work waited for, as PyTorch's\n"
+	"                        NCCL backend makes it wait: the collective's stream waits\n"
+	"                        for the GEMM's (event record and stream wait), the next\n"
+	"                        GEMM's for the collective's, and each step ends in a\n"
+	"                        stream sync 5 us after its last collective (same times)\n"
 	"\nWith --graphs MODE, a small inference server that captures CUDA graphs and\n"
 	"replays them (several batch sizes, two streams, a capture never replayed, a\n"
 	"replay never captured), with FILE.truth: per replayed kernel the attribution\n"
@@ -117,6 +122,7 @@ int main(int argc, char **argv)
 		{"delay-us", required_argument, NULL, 'D'},
 		{"clock-skew-us", required_argument, NULL, 'C'},
 		{"iters", required_argument, NULL, 'i'},
+		{"deps", no_argument, NULL, 'P'},
 		{"noise", required_argument, NULL, 'N'},
 		{"inject", required_argument, NULL, 'I'},
 		{"graphs", required_argument, NULL, 'G'},
@@ -181,6 +187,9 @@ int main(int argc, char **argv)
 			if (parse_u64(optarg, 1000000000ULL, &v))
 				return usage_error("--clock-skew-us wants 0 to 1000000000, not '%s'", optarg);
 			ro.skew_ns = (int64_t)v * 1000;
+			break;
+		case 'P':
+			ro.deps = true;
 			break;
 		case 'i':
 			/* whole iterations: of the one trace, or of each rank's */

@@ -15,6 +15,13 @@
 ** delay_ns after the others; the collective ends at the same instant on
 ** every rank, its pure communication time (from the last arrival) being
 ** bytes / ALGBW.  Each rank writes its times on a clock r x skew_ns ahead.
+**
+** With deps (--deps), the trace also records why each piece of work waited,
+** as PyTorch's NCCL backend makes it wait: the collective's stream waits
+** for the GEMM's (cudaEventRecord + cudaStreamWaitEvent), the next GEMM's
+** stream for the collective's, and each step ends in a
+** cudaStreamSynchronize of the communication stream that returns 5 us
+** after the last collective ends.  The times stay as without.
 */
 #include <errno.h>
 #include <inttypes.h>
@@ -67,6 +74,7 @@ struct rank_run {
 	int rank;
 	int64_t shift;          /* this rank's clock minus the true clock */
 	uint64_t corr, op_id, seq;
+	uint32_t event_id;
 };
 
 static void range(struct rank_run *x, enum gen_range_kind kind, const char *name, int64_t start,
@@ -94,6 +102,41 @@ static void launch(struct rank_run *x, int64_t cpu, int kd, int si, int64_t gpu_
 	x->sink->kernel(x->sink->ctx, &k);
 }
 
+/* A CUDA runtime call id from cpu to end (true clock) with correlation
+** corr, on the main thread. */
+static void call(struct rank_run *x, enum gen_api_id id, int64_t cpu, int64_t end, uint64_t corr)
+{
+	struct gen_api a = {.start = cpu + x->shift, .end = end + x->shift, .thr = GEN_THR_MAIN, .api = id,
+			    .corr = corr};
+
+	x->sink->api(x->sink->ctx, &a);
+}
+
+/* cudaEventRecord on stream index from at cpu, then cudaStreamWaitEvent
+** of stream index to on it: 6 us of CPU (true clock). */
+static void stream_wait(struct rank_run *x, int64_t cpu, int from, int to)
+{
+	struct gen_sync y = {.type = 2, .event_id = ++x->event_id, .record_corr = ++x->corr,
+			     .record_stream = gen_stream_id(from), .stream = gen_stream_id(to)};
+
+	call(x, GEN_API_EVENT_RECORD, cpu, cpu + 2 * US, y.record_corr);
+	y.corr = ++x->corr;
+	y.start = cpu + 3 * US + x->shift;
+	y.end = cpu + 5 * US + x->shift;
+	call(x, GEN_API_STREAM_WAIT_EVENT, cpu + 3 * US, cpu + 5 * US, y.corr);
+	x->sink->sync(x->sink->ctx, &y);
+}
+
+/* cudaStreamSynchronize of stream index si from cpu to end (true clock). */
+static void stream_sync(struct rank_run *x, int64_t cpu, int64_t end, int si)
+{
+	struct gen_sync y = {.type = 3, .event_id = 0xffffffffu, .corr = ++x->corr, .stream = gen_stream_id(si),
+			     .start = cpu + x->shift, .end = end + x->shift};
+
+	call(x, GEN_API_STREAM_SYNC, cpu, end, y.corr);
+	x->sink->sync(x->sink->ctx, &y);
+}
+
 /* One iteration from t (true clock); returns when the next may start. */
 static int64_t iteration(struct rank_run *x, int it, int64_t t)
 {
@@ -110,6 +153,8 @@ static int64_t iteration(struct rank_run *x, int it, int64_t t)
 		phase_size(p, ro->ranks, &in, &out, &comm);
 		range(x, GEN_R_OP, "aten::mm", cpu, cpu + 30 * US, mm, NULL);
 		launch(x, cpu + 10 * US, gen_kd_gemm, 0, gpu, gpu + gemm, mm);
+		if (ro->deps)   /* the collective waits for the GEMM */
+			stream_wait(x, cpu + 32 * US, 0, 1);
 		snprintf(args, sizeof(args),
 			 "\"Seq\": %" PRIu64 ", \"Collective name\": \"%s\", \"In msg nelems\": %" PRId64
 			 ", \"Out msg nelems\": %" PRId64 ", \"Group size\": %d, \"dtype\": \"Half\", "
@@ -120,8 +165,12 @@ static int64_t iteration(struct rank_run *x, int it, int64_t t)
 		range(x, GEN_R_ANNOT, phases[p].annot, cpu + 44 * US, cpu + 86 * US, 0, NULL);
 		/* arrives when its GEMM ends; ends when the last arrival's data has gone round */
 		launch(x, cpu + 50 * US, gen_kd_coll[p], 1, gpu + gemm, gpu + slowest + comm, params);
+		if (ro->deps)   /* the next GEMM waits for the collective */
+			stream_wait(x, cpu + 92 * US, 1, 0);
 		gpu += slowest + comm + 10 * US;
 	}
+	if (ro->deps)   /* the step ends when the last collective has */
+		stream_sync(x, cpu, gpu - 5 * US, 1);
 	snprintf(step, sizeof(step), "ProfilerStep#%d", it);
 	range(x, GEN_R_ANNOT, step, t, gpu, 0, NULL);
 	return gpu + 100 * US;

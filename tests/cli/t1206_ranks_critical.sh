@@ -1,0 +1,162 @@
+# The job's critical path across ranks (issue 22 part 3, ranks --view
+# critical; docs/dependencies.md, "The critical path across ranks").
+# 1. A generated 4-rank job with the dependencies PyTorch's NCCL backend
+#    records (gpuprof-gen --deps: each collective waits for its GEMM
+#    through an event, the next GEMM for the collective, each step ends in
+#    a stream sync 5 us after its last collective), rank 2's GEMMs 300 us
+#    longer, each rank's clock 1.5 ms ahead of the one before.  The truth
+#    the generator makes: every collective waits for rank 2, so from the
+#    job's end (every rank's step ends at one instant: the first rank, 0,
+#    is taken) the path holds rank 0's step end (5 us of the step range
+#    after 5 us of its sync) and the last reduce-scatter's communication
+#    from rank 2's arrival on (8 MiB x 4 ranks at 64 B/ns: 524288 ns),
+#    then goes to rank 2 once and stays there: its 15 GEMMs (700 us each)
+#    and 14 collectives (524288 ns each), back to its first activity.
+#    Ranks 1 and 3 hold nothing.  The path's length is computed here from
+#    the raw JSON (the job's last end less its first start, on clocks the
+#    generator's skew aligns), and the ranks' times add up to it.
+# 2. The same job without the late rank: nobody waits, the path stays on
+#    rank 0 from end to start.
+# 3. nsys exports (calls matched by position), 3 ranks, rank 1 40 us late:
+#    the same shape (the last reduce-scatter: 8 MiB x 3 at 64 B/ns).
+# 4. One file: the job is the rank, and its path is the one breakdown
+#    --view critical walks (by cause and op, to the nanosecond).
+# 5. No collective matched on every rank: a note, no rows.
+# 6. hta/trace_filter, two ranks of a real job: the ranks' times add up to
+#    the path's length; the job ends on rank 1 (the straggler), whose path
+#    walks back through its CPU work without reaching a collective where
+#    rank 1 waited, so it stays on rank 1: its time is its own critical
+#    path, breakdown's.
+# 7. hta/df_index_resolver, one rank with 2020 all-reduces: the walks from
+#    its collectives share their segments (each point is walked once), and
+#    the path put together from them is still breakdown's.
+command -v python3 >/dev/null || skip "python3 not installed"
+
+# sums FILE: checks that the ranks' rows of a ranks --view critical -f csv
+# output add up (each rank's causes to its "all" row, the ranks to the
+# job's) and prints "RANK HELD ENTERED" per rank.
+sums() {
+	python3 - "$1" <<'PY' || fail "the rows of $1 do not add up"
+import collections, csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+job = rows[0]
+assert (job["Rank"], job["Cause"], job["Pct"]) == ("all", "all", "100.00"), job
+held, causes, entered = {}, collections.Counter(), {}
+for r in rows[1:]:
+    if r["Cause"] == "all":
+        held[r["Rank"]] = int(r["Time"]); entered[r["Rank"]] = r["Entered"]
+    else:
+        causes[r["Rank"]] += int(r["Time"])
+assert all(causes[k] == held[k] for k in held), (causes, held)
+assert sum(held.values()) == int(job["Time"]), (held, job)
+for k in held:
+    print(k, held[k], entered[k])
+PY
+}
+
+# length DIR SKEW_NS FILE...: the job's length from the raw Kineto JSON of
+# FILE... (rank order): the last end less the first start over every
+# complete event, rank r's times less r x SKEW_NS.
+length() {
+	python3 - "$@" <<'PY'
+import json, sys
+skew = int(sys.argv[1])
+first, last = None, None
+for r, path in enumerate(sys.argv[2:]):
+    for e in json.load(open(path))["traceEvents"]:
+        if e.get("ph") != "X":
+            continue
+        s = round(e["ts"] * 1000) - r * skew
+        t = s + round(e["dur"] * 1000)
+        first = s if first is None else min(first, s)
+        last = t if last is None else max(last, t)
+print(last - first)
+PY
+}
+
+# 1. generated Kineto ranks with their dependencies, rank 2 late
+run_ok "$GEN" --format kineto --ranks 4 --slow-rank 2 --delay-us 300 --clock-skew-us 1500 --deps -o "$TMP/slow"
+run_ok "$GPUPROF" ranks --view critical -f csv "$TMP/slow"
+cp "$TMP/out" "$TMP/slow.csv"
+len=$(length 1500000 "$TMP"/slow/rank-0.json "$TMP"/slow/rank-1.json "$TMP"/slow/rank-2.json \
+	"$TMP"/slow/rank-3.json) || fail "the oracle"
+assert_eq "$(awk -F, 'NR == 2 { gsub(/"/, ""); print $4 }' "$TMP/slow.csv")" "$len" "the path's length"
+comm=$((4194304 * 4 * 2 / 64))
+tail0=$((comm + 5000 + 5000))
+assert_eq "$(sums "$TMP/slow.csv" | tr '\n' ' ')" "0 $tail0 0 1 0 0 2 $((len - tail0)) 1 3 0 0 " \
+	"each rank's time on the path"
+assert_grep '^"0","gpu_comm","record_param_comms","'"$comm"'",' "$TMP/slow.csv"
+assert_grep '^"0","sync","cudaStreamSynchronize","5000",' "$TMP/slow.csv"
+assert_grep '^"2","gpu_compute","mm","'$((15 * 700000))'",' "$TMP/slow.csv"
+assert_grep '^"2","gpu_comm","record_param_comms","'$((14 * comm))'",' "$TMP/slow.csv"
+# the straggler the other views name holds the most
+run_ok "$GPUPROF" ranks -f csv "$TMP/slow"
+assert_eq "$(awk -F, '{ gsub(/"/, "") } NR > 1 && $15 != "" { print $1, $15 }' "$TMP/out")" "2 straggler" \
+	"ranks: the straggler"
+# the table: the same rows
+run_ok "$GPUPROF" ranks --view critical "$TMP/slow"
+assert_grep '^ +2 all +\(all\) +23\.380 ms +97\.77 +1$' "$TMP/out"
+
+# 2. nobody late: the path stays on the rank it ends on
+run_ok "$GEN" --format kineto --ranks 4 --clock-skew-us 1500 --deps -o "$TMP/even"
+run_ok "$GPUPROF" ranks --view critical -f csv "$TMP/even"
+cp "$TMP/out" "$TMP/even.csv"
+len=$(length 1500000 "$TMP"/even/rank-0.json "$TMP"/even/rank-1.json "$TMP"/even/rank-2.json \
+	"$TMP"/even/rank-3.json) || fail "the oracle"
+assert_eq "$(sums "$TMP/even.csv" | tr '\n' ' ')" "0 $len 0 1 0 0 2 0 0 3 0 0 " "the even job"
+
+# 3. nsys exports, rank 1 late
+run_ok "$GEN" --format nsys --ranks 3 --slow-rank 1 --delay-us 40 --clock-skew-us 7 --deps -o "$TMP/nsys"
+run_ok "$GPUPROF" ranks --view critical -f csv "$TMP/nsys"
+cp "$TMP/out" "$TMP/nsys.csv"
+comm=$((4194304 * 3 * 2 / 64))
+s=$(sums "$TMP/nsys.csv" | tr '\n' ' ')
+case $s in
+"0 $((comm + 10000)) 0 1 "*" 1 2 0 0 ") ;;
+*) fail "nsys: each rank's time on the path: $s" ;;
+esac
+assert_grep '^"1","gpu_compute","aten::mm","'$((15 * 440000))'",' "$TMP/nsys.csv"
+
+# 4. one file: breakdown's critical path, by cause and op
+same_path() {
+	run_ok "$GPUPROF" ranks --view critical -f csv "$1"
+	cp "$TMP/out" "$TMP/one.csv"
+	sums "$TMP/one.csv" >/dev/null
+	run_ok "$GPUPROF" breakdown --view critical -f csv "$1"
+	python3 - "$TMP/one.csv" "$TMP/out" <<'PY' || fail "ranks and breakdown: the critical path of $1"
+import collections, csv, sys
+a, b = collections.Counter(), collections.Counter()
+for r in csv.DictReader(open(sys.argv[1])):
+    if r["Rank"] != "all" and r["Cause"] != "all":
+        a[r["Cause"], r["Op"]] += int(r["Time"])
+for r in csv.DictReader(open(sys.argv[2])):
+    if r["Iter"] == "all":
+        b[r["Cause"], r["Op"]] += int(r["Time (ns)"])
+assert a and a == b, (a - b, b - a)
+PY
+}
+same_path "$TMP/slow/rank-2.json"
+same_path "$TMP/nsys/rank-1.sqlite"
+
+# 5. no collective in common: the traces cannot tell
+D=$TMP/nocoll; mkdir "$D"
+for r in 0 1; do
+	"$GEN" --format kineto -k 1 -n 300 --seed $((r + 1)) -o "$D/rank$r.json" >/dev/null || fail gen
+done
+run_ok "$GPUPROF" ranks --view critical -f csv "$D"
+assert_eq "$(wc -l <"$TMP/out")" 1 "no rows but the header"
+assert_grep 'note: no critical path across the ranks: a rank shares no collective' "$TMP/err"
+
+# 6. the shared trace_filter ranks
+need_testdata
+H=$TESTDATA/hta/trace_filter
+run_ok "$GPUPROF" ranks --view critical -f csv "$H"
+cp "$TMP/out" "$TMP/hta.csv"
+s=$(sums "$TMP/hta.csv" | tr '\n' ' ')
+held1=$(echo "$s" | awk '{ print $5 }')
+assert_eq "$(echo "$s" | awk '{ print $1, $2, $3, $4, $6 }')" "0 0 0 1 0" "trace_filter: rank 1 alone, never entered"
+assert_eq "$held1" "$(awk -F, 'NR == 2 { gsub(/"/, ""); print $4 }' "$TMP/hta.csv")" "trace_filter: rank 1 holds it all"
+same_path "$H/sampled_rank-1.json.gz"
+
+# 7. many collectives, shared segments
+same_path "$TESTDATA/hta/df_index_resolver/df_index_resolver.json.gz"
