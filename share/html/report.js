@@ -466,6 +466,26 @@
     }), { sortKey: 'ns' });
   }
 
+  function phases(inp) {
+    var ph = inp.phases;
+    if (!ph || !ph.length) return;
+    byId('phases').hidden = false;
+    var all = ph.reduce(function (s, p) { return s + p.gpu_ns; }, 0);
+    table('table-phases', [
+      { key: 'name', title: 'Phase' },
+      { key: 'steps', title: 'Steps', num: true },
+      { key: 'kernels', title: 'Kernels', num: true },
+      { key: 'gpu_ns', title: 'GPU time', num: true, fmt: fmtNs, bar: true },
+      { key: 'share', title: 'Share of GPU time', num: true, fmt: function (v) { return (100 * v).toFixed(1) + '%'; } },
+      { key: 'idle_ns', title: 'Idle in its steps', num: true, fmt: fmtNs },
+      { key: 'idle_share', title: 'Idle share', num: true, fmt: function (v) { return (100 * v).toFixed(1) + '%'; } }
+    ], ph.map(function (p) {
+      return { name: p.name || '(none)', steps: p.steps, kernels: p.kernels, gpu_ns: p.gpu_ns,
+               share: all ? p.gpu_ns / all : 0, idle_ns: p.idle_ns, idle_share: p.window_ns ? p.idle_ns / p.window_ns : 0,
+               other: false };
+    }), { sortKey: 'gpu_ns' });
+  }
+
   function critical(inp) {
     var c = inp.critical;
     if (!c || !c.causes) {
@@ -757,7 +777,7 @@
     var draw = job ? [[jobFacts, data], [rankBreakdown, data], [layers, job], [ops, job], [roofline, job], [rankSteps, data],
                       [rankTimeline, data], [rankMemory, data], [kernels, job], [rankGaps, data], [critical, {}],
                       [rankAdvice, data]]
-                   : [facts, breakdown, layers, ops, roofline, steps, timeline, memory, kernels, gaps, critical, advice].map(function (f) {
+                   : [facts, breakdown, phases, layers, ops, roofline, steps, timeline, memory, kernels, gaps, critical, advice].map(function (f) {
                        return [f, data.inputs[0]];
                      });
     draw.forEach(function (d) {

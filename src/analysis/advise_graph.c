@@ -21,55 +21,11 @@
 #include "analysis/advise_int.h"
 #include "analysis/attr_graph.h"
 #include "analysis/critpath.h"
-#include "util/u64map.h"
-
-/* Per unit of d: the first start of the graph replay it belongs to (the
-** replayed units of one launching call; a replayed unit whose launch the
-** trace lacks is a replay of its own), 0 for eager units; NULL (nothing
-** allocated) when no unit was replayed. */
-static gp_ns *replay_firsts(const gp_deps *d)
-{
-	const gp_trace *t = d->t;
-	gp_ns *first = NULL;
-	gp_u64map at = {0};     /* launching call -> a unit of its replay */
-
-	for (size_t u = 0; u < d->n; u++) {
-		if (!gp_unit_replayed(d, u))
-			continue;
-		if (!first)
-			first = gp_xcalloc(d->n, sizeof(*first));
-		first[u] = gp_unit_start(t, u);
-		if (d->call[u] < 0)
-			continue;
-		int32_t j = gp_u64map_add(&at, (uint64_t)d->call[u], (int32_t)u);
-		if (first[u] < first[j])
-			first[j] = first[u];
-	}
-	/* every unit of a replay takes its earliest start */
-	for (size_t u = 0; first && u < d->n; u++)
-		if (d->call[u] >= 0 && gp_unit_replayed(d, u))
-			first[u] = first[gp_u64map_get(&at, (uint64_t)d->call[u])];
-	gp_u64map_free(&at);
-	return first;
-}
+#include "analysis/graph_table.h"
 
 uint8_t *gp_adv_gap_graphs(const struct gp_adv_in *in)
 {
-	const gp_deps *d = in->deps;
-	gp_ns *first = replay_firsts(d);
-	uint8_t *where;
-
-	if (!first)
-		return NULL;
-	where = gp_xcalloc(in->gaps.n ? in->gaps.n : 1, 1);
-	for (size_t i = 0; i < in->gaps.n; i++) {
-		const struct gp_bd_gap_cause *g = in->gaps.v[i].c;
-		if (g->unit < 0 || (size_t)g->unit >= d->n || !gp_unit_replayed(d, (size_t)g->unit))
-			continue;   /* eager */
-		where[i] = g->start >= first[g->unit] ? GP_ADV_GAP_IN_REPLAY : GP_ADV_GAP_BEFORE_REPLAY;
-	}
-	free(first);
-	return where;
+	return gp_graph_gap_ends(in->deps, in->gaps.n ? in->gaps.v[0].c : NULL, in->gaps.n);
 }
 
 /* graph-unattributed: replayed kernels without op, by why (gp_attr.graph).
@@ -189,56 +145,6 @@ bool gp_rule_graph_host_bound(const struct gp_adv_in *in, struct gp_finding *x)
 	return true;
 }
 
-/* One graph's replays, for graph-gaps' evidence. */
-struct graph_sum {
-	uint64_t key;           /* graph id, else the first kernel's def and the replay's size */
-	size_t replays, kernels;
-	double gpu_ns, gap_ns;
-};
-typedef GP_VEC(struct graph_sum) graph_sums_t;
-
-/* The graphs of d's replayed kernels (a replay: the kernels of one
-** launching call), each with its replays, kernels and GPU time; the idle
-** inside replays is added by the caller.  by_launch maps a launching call
-** to its graph's index. */
-static graph_sums_t *graph_sums(const gp_deps *d, gp_u64map *by_launch, gp_u64map *by_key)
-{
-	const gp_trace *t = d->t;
-	graph_sums_t *g = gp_xcalloc(1, sizeof(*g));
-	gp_u64map nk = {0};     /* launch -> kernels in its replay */
-	GP_VEC(uint32_t) counts = {0};
-
-	for (size_t k = 0; k < t->kernels.n; k++) {
-		if (!gp_unit_replayed(d, k) || d->call[k] < 0)
-			continue;
-		int32_t i = gp_u64map_add(&nk, (uint64_t)d->call[k], (int32_t)counts.n);
-		if ((size_t)i == counts.n)
-			*gp_vec_push(counts) = 0;
-		counts.v[i]++;
-	}
-	for (size_t k = 0; k < t->kernels.n; k++) {
-		const struct gp_kernel_def *def = gp_kernel_def(t, &t->kernels.v[k]);
-		if (!gp_unit_replayed(d, k) || d->call[k] < 0)
-			continue;
-		int32_t launch = gp_u64map_get(by_launch, (uint64_t)d->call[k]);
-		if (launch < 0) {
-			uint32_t size = counts.v[gp_u64map_get(&nk, (uint64_t)d->call[k])];
-			uint64_t key = def->graph_id ? (uint64_t)def->graph_id << 32 | 1u << 31
-						     : (uint64_t)t->kernels.v[k].def << 32 | size;
-			launch = gp_u64map_add(by_key, key, (int32_t)g->n);
-			if ((size_t)launch == g->n)
-				*gp_vec_push(*g) = (struct graph_sum){.key = key};
-			gp_u64map_put(by_launch, (uint64_t)d->call[k], launch);
-			g->v[launch].replays++;
-		}
-		g->v[launch].kernels++;
-		g->v[launch].gpu_ns += gp_adv_dur(&t->kernels.v[k]);
-	}
-	gp_vec_free(counts);
-	gp_u64map_free(&nk);
-	return g;
-}
-
 /* graph-gaps: the GPU idle inside graph replays (after a replay's first
 ** unit began, before the next of its units): the graph's own node latency
 ** and dependencies, which CUDA graphs do not remove.  The change: those
@@ -250,7 +156,7 @@ bool gp_rule_graph_gaps(const struct gp_adv_in *in, struct gp_finding *x)
 	const gp_deps *d = in->deps;
 	double total = 0;
 	size_t n = 0;
-	gp_u64map by_launch = {0}, by_key = {0};
+	struct gp_graph_table tab;
 	char d1[32], d2[32], d3[32];
 
 	for (size_t i = 0; i < in->gaps.n; i++) {
@@ -261,48 +167,41 @@ bool gp_rule_graph_gaps(const struct gp_adv_in *in, struct gp_finding *x)
 	}
 	if (!n || total < gp_adv_lim.min_share * in->f->span_ns)
 		return false;
-	graph_sums_t *g = graph_sums(d, &by_launch, &by_key);
-	for (size_t i = 0; i < in->gaps.n; i++) {
-		int32_t u = in->gaps.v[i].c->unit;
-		if (gp_adv_gap_graph(in, i) != GP_ADV_GAP_IN_REPLAY)
-			continue;
-		gp_adv_loosen(in, (size_t)u, GP_WI_UNIT_NO_GAP);
-		int32_t j = d->call[u] >= 0 ? gp_u64map_get(&by_launch, (uint64_t)d->call[u]) : -1;
-		if (j >= 0)
-			g->v[j].gap_ns += in->gaps.v[i].ns;
-	}
+	gp_graph_table_build(d, in->gaps.v[0].c, in->gaps.n, in->gap_graph, &tab);
+	for (size_t i = 0; i < in->gaps.n; i++)
+		if (gp_adv_gap_graph(in, i) == GP_ADV_GAP_IN_REPLAY)
+			gp_adv_loosen(in, (size_t)in->gaps.v[i].c->unit, GP_WI_UNIT_NO_GAP);
 	gp_adv_involved(x, total, n);
 	x->idle = true;
 	snprintf(x->title, sizeof(x->title), IDLE_CAUSE_TITLE, GRAPH_GAPS_WHAT, gp_fmt_duration(total, d1, sizeof(d1)),
 		 in->f->span_ns > 0 ? 100 * total / in->f->span_ns : 0.0, n);
 	/* the three graphs with the most idle inside their replays */
 	size_t len = (size_t)snprintf(x->evidence, sizeof(x->evidence), "%s", GRAPH_GAPS_EVIDENCE);
-	bool *used = gp_xcalloc(g->n ? g->n : 1, sizeof(*used));
+	bool *used = gp_xcalloc(tab.v.n ? tab.v.n : 1, sizeof(*used));
 	for (int r = 0; r < 3 && len < sizeof(x->evidence); r++) {
-		size_t best = g->n;
-		for (size_t i = 0; i < g->n; i++)
-			if (!used[i] && g->v[i].gap_ns > 0 && (best == g->n || g->v[i].gap_ns > g->v[best].gap_ns))
+		size_t best = tab.v.n;
+		for (size_t i = 0; i < tab.v.n; i++)
+			if (!used[i] && tab.v.v[i].gap_ns > 0 &&
+			    (best == tab.v.n || tab.v.v[i].gap_ns > tab.v.v[best].gap_ns))
 				best = i;
-		if (best == g->n)
+		if (best == tab.v.n)
 			break;
 		used[best] = true;
-		const struct graph_sum *s = &g->v[best];
+		const struct gp_graph_row *s = &tab.v.v[best];
 		char name[64];
-		if (s->key & 1u << 31)
-			snprintf(name, sizeof(name), "graph %u", (unsigned)(s->key >> 32));
+		if (s->graph_id)
+			snprintf(name, sizeof(name), "graph %u", (unsigned)s->graph_id);
 		else
-			snprintf(name, sizeof(name), "a graph of %u kernels", (unsigned)(s->key & 0x7fffffffu));
+			snprintf(name, sizeof(name), "a graph of %u kernels", (unsigned)s->size);
 		len += (size_t)snprintf(x->evidence + len, sizeof(x->evidence) - len, GRAPH_GAPS_GRAPH, r ? ";" : "",
 					name, s->replays, (double)s->kernels / (double)s->replays,
-					gp_fmt_duration(s->gpu_ns, d1, sizeof(d1)), gp_fmt_duration(s->gap_ns, d2, sizeof(d2)),
-					gp_fmt_duration(s->gap_ns / (double)s->replays, d3, sizeof(d3)));
+					gp_fmt_duration((double)s->gpu_ns, d1, sizeof(d1)),
+					gp_fmt_duration((double)s->gap_ns, d2, sizeof(d2)),
+					gp_fmt_duration((double)s->gap_ns / (double)s->replays, d3, sizeof(d3)));
 	}
 	gp_adv_largest_gaps(in, -1, GP_ADV_GAP_IN_REPLAY, x->evidence, sizeof(x->evidence));
 	snprintf(x->change, sizeof(x->change), "%s", GRAPH_GAPS_CHANGE);
 	free(used);
-	gp_vec_free(*g);
-	free(g);
-	gp_u64map_free(&by_launch);
-	gp_u64map_free(&by_key);
+	gp_graph_table_free(&tab);
 	return true;
 }

@@ -26,6 +26,7 @@
 #include "analysis/advise.h"
 #include "analysis/advise_texts.h"
 #include "analysis/breakdown.h"
+#include "analysis/graph_table.h"
 #include "analysis/whatif.h"
 #include "ops/ops.h"
 #include "util/alloc.h"
@@ -134,9 +135,11 @@ bool gp_rule_graph_gaps(const struct gp_adv_in *in, struct gp_finding *x);
 ** (advise_idle.c) read the eager gaps only, the graph rules the others: a
 ** gap's time is one family's, and no eager advice (CUDA graphs among it)
 ** is given to work already replayed from a graph. */
-enum { GP_ADV_GAP_EAGER, GP_ADV_GAP_IN_REPLAY, GP_ADV_GAP_BEFORE_REPLAY };
+enum { GP_ADV_GAP_EAGER = GP_GAP_AT_EAGER, GP_ADV_GAP_IN_REPLAY = GP_GAP_IN_REPLAY,
+       GP_ADV_GAP_BEFORE_REPLAY = GP_GAP_BEFORE_REPLAY };   /* graph_table.h's */
 
-/* Where each gap of in ends (in->gaps, in->deps), as a malloc()ed
+/* Where each gap of in ends (in->gaps, in->deps: gp_graph_gap_ends over
+** the breakdown's gaps, which in->gaps holds in order), as a malloc()ed
 ** [gaps.n] array; NULL (nothing allocated) when no unit was replayed. */
 uint8_t *gp_adv_gap_graphs(const struct gp_adv_in *in);
 

@@ -165,6 +165,42 @@ static int run_tracelens(struct gp_analysis *a, unsigned needs, gp_error *err)
 	return GP_OK;
 }
 
+/* The kernels by serving phase and batch size, when the trace tells
+** either. */
+static int run_phases(struct gp_analysis *a, unsigned needs, gp_error *err)
+{
+	uint8_t *phase = gp_phases_of_kernels(a->trace);
+	int32_t *batch = gp_phase_batches(a->trace, phase);
+
+	if (phase || batch)
+		a->phases.n = gp_phase_groups(a->trace, phase, true, &a->phases.v);
+	free(phase);
+	free(batch);
+	return GP_OK;
+}
+
+static void free_phases(struct gp_analysis *a)
+{
+	free(a->phases.v);
+}
+
+/* Graph replays per graph, with the idle inside them from the
+** breakdown's gaps. */
+static int run_graphs(struct gp_analysis *a, unsigned needs, gp_error *err)
+{
+	const gp_breakdown *b = &a->breakdown;
+	uint8_t *ends = gp_graph_gap_ends(&a->deps, b->gap_causes, b->ngap_causes);
+
+	gp_graph_table_build(&a->deps, b->gap_causes, b->ngap_causes, ends, &a->graphs);
+	free(ends);
+	return GP_OK;
+}
+
+static void free_graphs(struct gp_analysis *a)
+{
+	gp_graph_table_free(&a->graphs);
+}
+
 /* The passes, each after those it requires.  run NULL: a part of the pass
 ** it requires, which reads its bit (the breakdown's sweep makes its top
 ** gaps, gap causes and depth series together). */
@@ -188,6 +224,8 @@ static const struct pass {
 	{GP_NEED_GROUPS, GP_NEED_OPS, run_groups, free_groups},
 	{GP_NEED_TIMELINE, GP_NEED_OPS, run_timeline, free_timeline},
 	{GP_NEED_TRACELENS, 0, run_tracelens, NULL},
+	{GP_NEED_PHASES, 0, run_phases, free_phases},
+	{GP_NEED_GRAPHS, GP_NEED_GAP_CAUSES | GP_NEED_DEPS, run_graphs, free_graphs},
 };
 
 #define NPASSES (sizeof(passes) / sizeof(passes[0]))

@@ -26,8 +26,10 @@
 #include "analysis/critpath.h"
 #include "analysis/deps.h"
 #include "analysis/breakdown_tl.h"
+#include "analysis/graph_table.h"
 #include "analysis/groups.h"
 #include "analysis/memory.h"
+#include "analysis/phases.h"
 #include "analysis/ranks.h"
 #include "analysis/timeline.h"
 #include "model/trace.h"
@@ -57,6 +59,8 @@ enum gp_need {
 	GP_NEED_CRITPATH = 1u << 11,    /* its critical path, by cause, op and layer: a->critpath */
 	GP_NEED_TRACELENS = 1u << 12,   /* TraceLens's gpu_timeline, as it computes it: a->tracelens */
 	GP_NEED_RANK_PATH = 1u << 13,   /* the record's critical path in legs: a->record.path */
+	GP_NEED_PHASES = 1u << 14,      /* serving phases and batch sizes of replays: a->phases */
+	GP_NEED_GRAPHS = 1u << 15,      /* graph replays per graph, with the idle inside them: a->graphs */
 };
 
 struct gp_analysis_opts {
@@ -96,6 +100,14 @@ struct gp_analysis {
 	gp_deps deps;
 	gp_critpath critpath;
 	struct gp_tl_timeline tracelens;
+	/* GP_NEED_PHASES: the kernels by serving phase and batch size
+	** (gp_phase_groups), n = 0 when the trace marks no step and replays
+	** no graph of a known batch size */
+	struct {
+		struct gp_phase_group *v;
+		size_t n;
+	} phases;
+	struct gp_graph_table graphs;
 };
 
 /* Runs the passes that the results in needs (GP_NEED_* bits) require, each

@@ -178,6 +178,7 @@ gp_graphattr *gp_graphattr_begin(gp_trace *t)
 	if (!replayed)
 		return NULL;
 	t->graph_unknown_op = gp_intern(t, GP_GRAPH_UNKNOWN_OP);
+	t->graph_unknown_layer = gp_intern(t, GP_GRAPH_UNKNOWN_LAYER);
 	g = gp_xcalloc(1, sizeof(*g));
 	g->point_of = gp_xmalloc(t->kernels.n * sizeof(*g->point_of));
 	for (size_t k = 0; k < t->kernels.n; k++)
@@ -289,6 +290,19 @@ const char *gp_graph_op_label(const struct gp_attr *a)
 gp_str gp_graph_op_group(const gp_trace *t, const struct gp_attr *a)
 {
 	return gp_graph_op_label(a) ? t->graph_unknown_op : 0;
+}
+
+const char *gp_graph_layer_label(const struct gp_attr *a)
+{
+	bool attributed = a->graph == GP_GRAPH_CAPTURED || a->graph == GP_GRAPH_CAPTURED_OPS ||
+			  a->graph == GP_GRAPH_ANNOTATED;
+
+	return a->graph != GP_GRAPH_NONE && !attributed && !a->layer ? GP_GRAPH_UNKNOWN_LAYER : NULL;
+}
+
+gp_str gp_graph_layer_group(const gp_trace *t, const struct gp_attr *a)
+{
+	return gp_graph_layer_label(a) ? t->graph_unknown_layer : 0;
 }
 
 void gp_graph_stats(const gp_trace *t, struct gp_graph_stats *s)

@@ -91,6 +91,19 @@ const char *gp_graph_op_label(const struct gp_attr *a);
 ** a kernel wherever kernels are grouped by op (summary, html, diff). */
 gp_str gp_graph_op_group(const gp_trace *t, const struct gp_attr *a);
 
+/* The group name of replayed kernels whose layer is unknown because they
+** were replayed: no capture attributed them (a captured kernel without a
+** layer had none open at its capture, as an eager launch there would). */
+#define GP_GRAPH_UNKNOWN_LAYER "graph replay (layer unknown)"
+
+/* GP_GRAPH_UNKNOWN_LAYER for a replayed kernel without layer whose state
+** is not CAPTURED, CAPTURED_OPS or ANNOTATED, else NULL. */
+const char *gp_graph_layer_label(const struct gp_attr *a);
+
+/* The same as a string of t (t->graph_unknown_layer), else 0: the layer
+** group of a kernel wherever kernels are grouped by layer. */
+gp_str gp_graph_layer_group(const gp_trace *t, const struct gp_attr *a);
+
 struct gp_graph_stats {
 	size_t kernels;                 /* every kernel (whole-graph records too) */
 	gp_ns kernel_ns;                /* their GPU time */

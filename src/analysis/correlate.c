@@ -274,6 +274,10 @@ static void capture_stacks(gp_trace *t, const gp_graphattr *g, struct stacks *s)
 static void attrs_init(gp_trace *t)
 {
 	free(t->attrs);
+	free(t->replay_graph);
+	free(t->replay_node);
+	t->replay_graph = t->replay_node = NULL;
+	t->captured_graphs.n = t->captured_nodes.n = 0;
 	t->attrs = gp_xcalloc(t->kernels.n ? t->kernels.n : 1, sizeof(*t->attrs));
 	for (size_t i = 0; i < t->kernels.n; i++) {
 		t->attrs[i].api = -1;

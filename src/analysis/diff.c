@@ -218,7 +218,7 @@ static gp_str kernel_group_str(const gp_trace *t, size_t k, int by)
 			return t->ranges.v[r].text;
 		return a ? (a->op ? a->op : a->marker) : 0;
 	}
-	return a ? a->layer : 0;
+	return !a ? 0 : a->layer ? a->layer : gp_graph_layer_group(t, a);
 }
 
 static int cmp_i32(const void *a, const void *b)

@@ -110,6 +110,8 @@ enum { RULE_NONE, RULE_EXACT, RULE_NAMES, RULE_COUNT, RULE_CONTAINS, RULE_PARTIA
 
 struct matcher {
 	gp_trace *t;
+	size_t cg_base;         /* graph g is t->captured_graphs.v[cg_base + g] */
+	size_t cn_base;         /* node i is t->captured_nodes.v[cn_base + i] */
 	int32_t *call_of;       /* t's own captures: per kernel, its captured call */
 	GP_VEC(struct node) nodes;
 	GP_VEC(struct cgraph) graphs;
@@ -368,6 +370,26 @@ static int32_t *place_nodes(struct matcher *m, size_t g0, const launch_vec *ls)
 	return slot;
 }
 
+/* Records the graphs found from g0 on in t->captured_graphs as capture
+** trace ci's (-1: t's own), graph g at cg_base + g. */
+static void record_graphs(struct matcher *m, size_t g0, int32_t ci)
+{
+	for (size_t g = g0; g < m->graphs.n; g++)
+		*gp_vec_push(m->t->captured_graphs) = (struct gp_captured_graph){
+			.capture = ci, .ordinal = (uint32_t)(g - g0), .launches = m->graphs.v[g].n};
+}
+
+/* Records where node i of m can be read: capture trace ci's stand-in
+** kernel at, or (ci -1) t's launch call at. */
+static void node_at(struct matcher *m, size_t i, int32_t ci, int32_t at)
+{
+	gp_trace *t = m->t;
+
+	while (t->captured_nodes.n < m->cn_base + m->nodes.n)
+		*gp_vec_push(t->captured_nodes) = (struct gp_captured_node){-1, -1};
+	t->captured_nodes.v[m->cn_base + i] = (struct gp_captured_node){ci, at};
+}
+
 /* The keys of the graphs found from g0 on (their nodes complete), and
 ** which one each thread captured next. */
 static void graph_keys(struct matcher *m, size_t g0)
@@ -407,6 +429,7 @@ static void read_capture(struct matcher *m, size_t ci)
 	int32_t *slot;
 
 	find_graphs(m, c, &ls);
+	record_graphs(m, g0, (int32_t)ci);
 	if (!ls.n) {
 		gp_vec_free(ls);
 		return;
@@ -426,6 +449,7 @@ static void read_capture(struct matcher *m, size_t ci)
 			continue;
 		struct node *n = &m->nodes.v[slot[i]];
 		int32_t k = gp_u64map_get(&stand_in, mix(a->corr) ^ a->pid);
+		node_at(m, (size_t)slot[i], (int32_t)ci, k >= 0 && c->kernels.v[k].corr == a->corr ? k : -1);
 		n->name = restr(m->t, c, l->name);
 		if (k >= 0 && c->attrs && c->kernels.v[k].corr == a->corr)
 			attr_into(m, c, &c->attrs[k], &n->attr);
@@ -457,6 +481,7 @@ static void read_self(struct matcher *m)
 	int32_t *slot;
 
 	find_graphs(m, t, &ls);
+	record_graphs(m, g0, -1);
 	if (!ls.n) {
 		gp_vec_free(ls);
 		return;
@@ -474,6 +499,7 @@ static void read_self(struct matcher *m)
 			continue;
 		struct node *n = &m->nodes.v[slot[i]];
 		int32_t r = a->ext_id ? gp_u64map_get(&op_of, mix(a->ext_id) ^ a->pid) : -1;
+		node_at(m, (size_t)slot[i], -1, ls.v[i].api);
 		n->name = ls.v[i].name;
 		n->call = ls.v[i].api;
 		if (r >= 0) {
@@ -481,6 +507,7 @@ static void read_self(struct matcher *m)
 			gp_str parent = op->parent >= 0 ? t->ranges.v[op->parent].text : 0;
 			n->akey_op = mix((uint64_t)op->text << 32 | parent);
 			n->akey = mix(n->akey_op ^ gp_range_op_ext(t, op)->input_dims);
+			n->attr.marker = op->text;   /* the op of a replayed copy (kernels take the call) */
 		}
 	}
 	graph_keys(m, g0);
@@ -890,15 +917,51 @@ static void take(gp_trace *t, size_t k, const struct node *n, bool ops_only)
 }
 
 /* Kernel k matched node n: takes its attribution (a capture trace's) or
-** its call (t's own capture, correlated later). */
+** its call (t's own capture, correlated later); t->replay_node says
+** which. */
 static void matched(struct matcher *m, size_t k, const struct node *n, bool ops_only)
 {
+	gp_trace *t = m->t;
+
+	if (!t->replay_node) {
+		t->replay_node = gp_xmalloc((t->kernels.n ? t->kernels.n : 1) * sizeof(*t->replay_node));
+		for (size_t i = 0; i < t->kernels.n; i++)
+			t->replay_node[i] = -1;
+	}
+	t->replay_node[k] = (int32_t)(m->cn_base + (size_t)(n - m->nodes.v));
 	if (m->call_of) {
 		m->call_of[k] = n->call;
 		m->t->attrs[k].graph = ops_only ? GP_GRAPH_CAPTURED_OPS : GP_GRAPH_CAPTURED;
 	} else {
 		take(m->t, k, n, ops_only);
 	}
+}
+
+/* Replayed copy or memset it matched node n: it takes the op of n's
+** captured launch (the raw op where it names one). */
+static void copy_matched(struct matcher *m, const struct item *it, const struct node *n)
+{
+	gp_str op = n->attr.marker ? n->attr.marker : n->attr.op;
+
+	if (it->kind == NK_COPY)
+		m->t->memcpys.v[it->idx].graph_op = op;
+	else
+		m->t->memsets.v[it->idx].graph_op = op;
+}
+
+/* Kernel k's replay matched graph g of m (exactly: not one of several
+** alike but for shapes, which would be a guess among batch sizes):
+** t->replay_graph says so. */
+static void replayed_in(struct matcher *m, size_t k, int32_t g)
+{
+	gp_trace *t = m->t;
+
+	if (!t->replay_graph) {
+		t->replay_graph = gp_xmalloc((t->kernels.n ? t->kernels.n : 1) * sizeof(*t->replay_graph));
+		for (size_t i = 0; i < t->kernels.n; i++)
+			t->replay_graph[i] = -1;
+	}
+	t->replay_graph[k] = (int32_t)(m->cg_base + (size_t)g);
 }
 
 /* Matches every replay of t to the graphs read into m (3. and 4.), and
@@ -937,9 +1000,14 @@ static void match_replays(struct matcher *m)
 		}
 		uint32_t first = launch_map(m, x, g);
 		for (uint32_t i = 0; i < x->n; i++) {
-			if (v[i].kind != NK_KERNEL)
-				continue;
 			int32_t j = m->maps.v[first + i];
+			if (v[i].kind != NK_KERNEL) {
+				if (j >= 0 && !m->amb.v[first + i])
+					copy_matched(m, &v[i], &m->nodes.v[m->graphs.v[g].first + (uint32_t)j]);
+				continue;
+			}
+			if (how == PICK_EXACT)
+				replayed_in(m, v[i].idx, g);
 			if (m->amb.v[first + i])
 				t->attrs[v[i].idx].graph = GP_GRAPH_AMBIGUOUS;
 			else if (j < 0)
@@ -966,7 +1034,7 @@ static void match_replays(struct matcher *m)
 
 void gp_graph_match_captures(gp_trace *t)
 {
-	struct matcher m = {.t = t};
+	struct matcher m = {.t = t, .cg_base = t->captured_graphs.n, .cn_base = t->captured_nodes.n};
 
 	for (size_t i = 0; i < t->captures.n; i++)
 		read_capture(&m, i);
@@ -975,7 +1043,8 @@ void gp_graph_match_captures(gp_trace *t)
 
 void gp_graph_match_self(gp_trace *t, int32_t *call_of)
 {
-	struct matcher m = {.t = t, .call_of = call_of};
+	struct matcher m = {.t = t, .call_of = call_of, .cg_base = t->captured_graphs.n,
+			    .cn_base = t->captured_nodes.n};
 
 	for (size_t k = 0; k < t->kernels.n; k++)
 		call_of[k] = -1;

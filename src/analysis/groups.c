@@ -48,7 +48,8 @@ void gp_kgroups_build(const gp_trace *t, const struct gp_ops *ops, struct gp_kgr
 		gp_str op = r && r[k].op ? r[k].op : a->op ? a->op : gp_graph_op_group(t, a);
 		gp_str params = r ? r[k].params : 0;
 		gp_str name = gp_kernel_def(t, &t->kernels.v[k])->name;
-		group_add(group_of(&g->by[GP_KGROUP_LAYER], a->layer, a->layer, 0, k), t, r, k);
+		gp_str layer = a->layer ? a->layer : gp_graph_layer_group(t, a);
+		group_add(group_of(&g->by[GP_KGROUP_LAYER], layer, layer, 0, k), t, r, k);
 		group_add(group_of(&g->by[GP_KGROUP_OP], op, op, 0, k), t, r, k);
 		group_add(group_of(shape, (uint64_t)op << 32 | params, op, params, k), t, r, k);
 		group_add(group_of(&g->by[GP_KGROUP_KERNEL], name, name, 0, k), t, r, k);

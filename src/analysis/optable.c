@@ -266,25 +266,25 @@ static gp_str captured_op(const struct gp_attr *a)
 }
 
 /* The GPU time and FLOPs of the replayed kernels (copies, memsets) of one
-** captured op name. */
+** captured op name (and shapes or stack: the row key's extra part). */
 struct replayed_op {
-	gp_str name;
+	gp_str name, extra;
 	gp_ns gpu;
 	double flops;           /* < 0 = none known */
 };
 
-/* The replayed work by captured op name. */
+/* The replayed work by captured op name and extra key. */
 struct replays {
 	GP_VEC(struct replayed_op) v;
-	gp_u64map at;           /* name -> index in v */
+	gp_u64map at;           /* (name, extra) -> index in v */
 };
 
-static struct replayed_op *replayed_row(struct replays *rp, gp_str name)
+static struct replayed_op *replayed_row(struct replays *rp, gp_str name, gp_str extra)
 {
-	int32_t at = gp_u64map_add(&rp->at, name, (int32_t)rp->v.n);
+	int32_t at = gp_u64map_add(&rp->at, (uint64_t)name << 32 | extra, (int32_t)rp->v.n);
 
 	if ((size_t)at == rp->v.n)
-		*gp_vec_push(rp->v) = (struct replayed_op){name, 0, -1};
+		*gp_vec_push(rp->v) = (struct replayed_op){name, extra, 0, -1};
 	return &rp->v.v[at];
 }
 
@@ -301,11 +301,13 @@ struct copies {
 
 /* Adds one memcpy's or memset's time to *sum and to an op: replayed from
 ** a graph and made inside an op during capture (its node's creation, as
-** for kernels: attr_graph.h), that op's row by name and the GPU total of
-** the op around its graph launch; else Self GPU of the op around its
+** for kernels: attr_graph.h; or graph_op, the op of its launch in a
+** matched Kineto capture), that op's row by name and the GPU total of the
+** op around its graph launch; else Self GPU of the op around its
 ** launching call (the API call with its correlation id and pid; a record
 ** without a pid takes any). */
-static void add_copy(struct copies *c, uint64_t corr, uint32_t pid, gp_ns start, gp_ns end, uint64_t node)
+static void add_copy(struct copies *c, uint64_t corr, uint32_t pid, gp_ns start, gp_ns end, uint64_t node,
+		     gp_str graph_op)
 {
 	const gp_trace *t = c->t;
 	int32_t a = corr ? gp_u64map_get(&c->by_corr, corr) : -1, o = -1, cap = -1;
@@ -323,8 +325,9 @@ static void add_copy(struct copies *c, uint64_t corr, uint32_t pid, gp_ns start,
 		cap = op_around(t, c->op_up, c->op_parent, last_range_before(t, n->pid, n->tid, n->start),
 				n->start, n->end);
 	}
-	if (cap >= 0) {
-		replayed_row(c->rp, name_of(c->t, c->nm, &t->ranges.v[cap]))->gpu += end - start;
+	if (cap >= 0 || graph_op) {
+		gp_str name = cap >= 0 ? name_of(c->t, c->nm, &t->ranges.v[cap]) : graph_op;
+		replayed_row(c->rp, name, 0)->gpu += end - start;
 		if (o >= 0)
 			c->gpu_total[o] += end - start;
 	} else if (o >= 0) {
@@ -346,11 +349,11 @@ static void add_copies(struct copies *c)
 	gp_graph_node_index(t, &c->nodes);
 	for (size_t i = 0; i < t->memcpys.n; i++) {
 		const struct gp_memcpy *m = &t->memcpys.v[i];
-		add_copy(c, m->corr, m->pid, m->start, m->end, m->graph_node);
+		add_copy(c, m->corr, m->pid, m->start, m->end, m->graph_node, m->graph_op);
 	}
 	for (size_t i = 0; i < t->memsets.n; i++) {
 		const struct gp_memset *m = &t->memsets.v[i];
-		add_copy(c, m->corr, m->pid, m->start, m->end, m->graph_node);
+		add_copy(c, m->corr, m->pid, m->start, m->end, m->graph_node, m->graph_op);
 	}
 	gp_u64map_free(&c->by_corr);
 	gp_u64map_free(&c->nodes);
@@ -386,27 +389,111 @@ static gp_str stack_of(gp_trace *t, const int32_t *py_up, gp_str *memo, int32_t 
 	return memo[p];
 }
 
+/* What a row's key is read from in one trace (t, or a capture trace a
+** replayed kernel was matched in): its op tree and, for the grouping's
+** extra key, names and shapes, python frames and their stacks. */
+struct keyer {
+	gp_trace *t;
+	int group;              /* enum gp_optable_group */
+	int stack_depth;
+	int32_t *op_up, *op_parent;
+	int32_t *py_up;         /* BY_STACK */
+	gp_str *stack_memo;
+	struct names nm;
+};
+
+static void keyer_init(struct keyer *kx, gp_trace *t, const struct gp_optable_opts *o)
+{
+	size_t nn = t->ranges.n ? t->ranges.n : 1;
+
+	memset(kx, 0, sizeof(*kx));
+	kx->t = t;
+	kx->group = o->group;
+	kx->stack_depth = o->stack_depth;
+	kx->op_up = nearest_up(t, is_op);
+	kx->op_parent = containers(t, is_op);
+	kx->py_up = o->group == GP_OPTABLE_BY_STACK ? nearest_up(t, is_python) : NULL;
+	kx->stack_memo = kx->py_up ? gp_xcalloc(nn, sizeof(*kx->stack_memo)) : NULL;
+	kx->nm.n = t->strs.n;
+	gp_marker_labels_init(&kx->nm.labels, t);
+	kx->nm.sizes = gp_xmalloc((kx->nm.n ? kx->nm.n : 1) * sizeof(*kx->nm.sizes));
+	for (size_t i = 0; i < kx->nm.n; i++)
+		kx->nm.sizes[i] = GP_NO_SIZES;
+}
+
+static void keyer_free(struct keyer *kx)
+{
+	free(kx->op_up);
+	free(kx->op_parent);
+	free(kx->py_up);
+	free(kx->stack_memo);
+	gp_marker_labels_free(&kx->nm.labels);
+	free(kx->nm.sizes);
+}
+
+/* The extra key of op range i of kx's trace (its shapes, or the stack of
+** the python frame around it; a string of that trace), 0 for BY_NAME or
+** when it has none. */
+static gp_str extra_of(struct keyer *kx, size_t i)
+{
+	if (kx->group == GP_OPTABLE_BY_SHAPE)
+		return shapes_of(kx->t, &kx->nm, i);
+	if (kx->group == GP_OPTABLE_BY_STACK) {
+		int32_t p = parent_of(kx->t, i), f = p >= 0 ? kx->py_up[p] : -1;
+		return f >= 0 ? stack_of(kx->t, kx->py_up, kx->stack_memo, f, kx->stack_depth) : 0;
+	}
+	return 0;
+}
+
+/* The extra key (a string of kt->t) of replayed kernel k, read at the op
+** around its captured launch: in the trace itself (kt), or in the capture
+** trace it was matched in (kc[capture], set up on first use).  0 by name,
+** when the capture is not known, and for shapes of a kernel that several
+** captures alike but for shapes fit (GP_GRAPH_CAPTURED_OPS). */
+static gp_str replay_extra(struct keyer *kt, struct keyer *kc, const struct gp_optable_opts *o, size_t k)
+{
+	gp_trace *t = kt->t;
+	int32_t n = t->replay_node ? t->replay_node[k] : -1, r;
+
+	if (o->group == GP_OPTABLE_BY_NAME || n < 0 || (size_t)n >= t->captured_nodes.n ||
+	    (o->group == GP_OPTABLE_BY_SHAPE && t->attrs[k].graph == GP_GRAPH_CAPTURED_OPS))
+		return 0;
+	const struct gp_captured_node *cn = &t->captured_nodes.v[n];
+	if (cn->capture < 0) {
+		if (cn->at < 0 || (size_t)cn->at >= t->apis.n)
+			return 0;
+		const struct gp_api *api = &t->apis.v[cn->at];
+		r = call_op(t, kt->op_up, kt->op_parent, last_range_before(t, api->pid, api->tid, api->start), cn->at);
+		return r >= 0 ? extra_of(kt, (size_t)r) : 0;
+	}
+	if ((size_t)cn->capture >= t->captures.n)
+		return 0;
+	gp_trace *c = t->captures.v[cn->capture].t;
+	struct keyer *x = &kc[cn->capture];
+	if (!c || !c->attrs || cn->at < 0 || (size_t)cn->at >= c->kernels.n)
+		return 0;
+	if (!x->t)
+		keyer_init(x, c, o);
+	r = call_op(c, x->op_up, x->op_parent, c->attrs[cn->at].range, c->attrs[cn->at].api);
+	gp_str e = r >= 0 ? extra_of(x, (size_t)r) : 0;
+	return e ? gp_intern(t, gp_s(c, e)) : 0;
+}
+
 void gp_optable_build(gp_trace *t, const struct gp_optable_opts *o, struct gp_optable *tb)
 {
 	size_t n = t->ranges.n, nn = n ? n : 1;
-	int32_t *op_up = nearest_up(t, is_op);
-	int32_t *op_parent = containers(t, is_op);
-	int32_t *py_up = o->group == GP_OPTABLE_BY_STACK ? nearest_up(t, is_python) : NULL;
-	gp_str *stack_memo = py_up ? gp_xcalloc(nn, sizeof(*stack_memo)) : NULL;
+	struct keyer kt, *kc = gp_xcalloc(t->captures.n ? t->captures.n : 1, sizeof(*kc));
+	keyer_init(&kt, t, o);
+	const int32_t *op_up = kt.op_up, *op_parent = kt.op_parent;
 	gp_ns *self_gpu = gp_xcalloc(nn, sizeof(*self_gpu));
 	gp_ns *gpu_total = gp_xcalloc(nn, sizeof(*gpu_total));   /* starts as the replays' */
 	struct replays rp = {0};
 	gp_ns *cpu_children = gp_xcalloc(nn, sizeof(*cpu_children));
 	double *flops = gp_xmalloc(nn * sizeof(*flops));
 	struct op_mem mem = {0};
-	struct names nm = {.n = t->strs.n};
 	gp_u64map slot = {0};
 
 	memset(tb, 0, sizeof(*tb));
-	gp_marker_labels_init(&nm.labels, t);
-	nm.sizes = gp_xmalloc((nm.n ? nm.n : 1) * sizeof(*nm.sizes));
-	for (size_t i = 0; i < nm.n; i++)
-		nm.sizes[i] = GP_NO_SIZES;
 	for (size_t i = 0; i < n; i++)
 		flops[i] = -1;
 
@@ -416,9 +503,11 @@ void gp_optable_build(gp_trace *t, const struct gp_optable_opts *o, struct gp_op
 		const struct gp_kernel *kr = &t->kernels.v[k];
 		int32_t op = t->attrs ? call_op(t, op_up, op_parent, t->attrs[k].range, t->attrs[k].api) : -1;
 		gp_str cap = t->attrs ? captured_op(&t->attrs[k]) : 0;
+		if (o->keep_kernel && !o->keep_kernel[k])
+			continue;
 		tb->gpu_sum += kr->end - kr->start;
 		if (cap) {
-			struct replayed_op *ro = replayed_row(&rp, cap);
+			struct replayed_op *ro = replayed_row(&rp, cap, replay_extra(&kt, kc, o, k));
 			ro->gpu += kr->end - kr->start;
 			if (o->flops && o->flops[k] >= 0)
 				ro->flops = (ro->flops > 0 ? ro->flops : 0) + o->flops[k];
@@ -432,8 +521,9 @@ void gp_optable_build(gp_trace *t, const struct gp_optable_opts *o, struct gp_op
 		if (o->flops && o->flops[k] >= 0)
 			flops[op] = (flops[op] > 0 ? flops[op] : 0) + o->flops[k];
 	}
-	add_copies(&(struct copies){.t = t, .op_up = op_up, .op_parent = op_parent, .self_gpu = self_gpu,
-				    .gpu_total = gpu_total, .sum = &tb->gpu_sum, .rp = &rp, .nm = &nm});
+	if (!o->keep_kernel)
+		add_copies(&(struct copies){.t = t, .op_up = op_up, .op_parent = op_parent, .self_gpu = self_gpu,
+					    .gpu_total = gpu_total, .sum = &tb->gpu_sum, .rp = &rp, .nm = &kt.nm});
 	tb->has_memory = t->memevents.n > 0;
 	if (tb->has_memory) {
 		op_mem_init(t, op_up, &mem);
@@ -459,15 +549,10 @@ void gp_optable_build(gp_trace *t, const struct gp_optable_opts *o, struct gp_op
 	for (size_t i = 0; i < n; i++) {
 		const struct gp_range *r = &t->ranges.v[i];
 		gp_str name, extra = 0;
-		if (op_up[i] != (int32_t)i)
+		if (op_up[i] != (int32_t)i || (o->keep_range && !o->keep_range[i]))
 			continue;
-		name = name_of(t, &nm, r);
-		if (o->group == GP_OPTABLE_BY_SHAPE) {
-			extra = shapes_of(t, &nm, i);
-		} else if (o->group == GP_OPTABLE_BY_STACK) {
-			int32_t p = parent_of(t, i), f = p >= 0 ? py_up[p] : -1;
-			extra = f >= 0 ? stack_of(t, py_up, stack_memo, f, o->stack_depth) : 0;
-		}
+		name = name_of(t, &kt.nm, r);
+		extra = extra_of(&kt, i);
 		int32_t at = gp_u64map_add(&slot, (uint64_t)name << 32 | extra, (int32_t)tb->rows.n);
 		if ((size_t)at == tb->rows.n) {
 			struct gp_oprow *row = gp_vec_push(tb->rows);
@@ -493,16 +578,18 @@ void gp_optable_build(gp_trace *t, const struct gp_optable_opts *o, struct gp_op
 		}
 		tb->self_cpu_sum += dur - cpu_children[i];
 	}
-	/* Replayed kernels to the rows of their captured ops (grouped by name
-	** alone: a replayed kernel knows no stack, and its shapes no text); an
-	** op captured only in a capture trace is a row of no calls. */
+	/* Replayed kernels to the rows of their captured ops (with the shapes
+	** or stack of the op at their capture); an op captured only in a
+	** capture trace is a row of no calls. */
 	for (size_t i = 0; i < rp.v.n; i++) {
 		const struct replayed_op *ro = &rp.v.v[i];
-		int32_t at = gp_u64map_add(&slot, (uint64_t)ro->name << 32, (int32_t)tb->rows.n);
+		int32_t at = gp_u64map_add(&slot, (uint64_t)ro->name << 32 | ro->extra, (int32_t)tb->rows.n);
 		if ((size_t)at == tb->rows.n) {
 			struct gp_oprow *row = gp_vec_push(tb->rows);
 			memset(row, 0, sizeof(*row));
 			row->name = ro->name;
+			row->shapes = o->group == GP_OPTABLE_BY_SHAPE ? ro->extra : 0;
+			row->stack = o->group == GP_OPTABLE_BY_STACK ? ro->extra : 0;
 			row->kind = GP_RANGE_CPU_OP;
 			row->flops = -1;
 		}
@@ -515,17 +602,16 @@ void gp_optable_build(gp_trace *t, const struct gp_optable_opts *o, struct gp_op
 	gp_vec_free(rp.v);
 	gp_u64map_free(&rp.at);
 	gp_u64map_free(&slot);
-	gp_marker_labels_free(&nm.labels);
-	free(nm.sizes);
 	free(flops);
 	op_mem_free(&mem);
 	free(cpu_children);
 	free(gpu_total);
 	free(self_gpu);
-	free(stack_memo);
-	free(py_up);
-	free(op_parent);
-	free(op_up);
+	for (size_t i = 0; i < t->captures.n; i++)
+		if (kc[i].t)
+			keyer_free(&kc[i]);
+	free(kc);
+	keyer_free(&kt);
 }
 
 void gp_optable_python(gp_trace *t, struct gp_optable *tb)

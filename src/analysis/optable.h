@@ -35,6 +35,12 @@ struct gp_optable_opts {
 	const double *flops;             /* per kernel, < 0 = unknown (the op
 					** model's, which sits above this
 					** layer); NULL = no FLOPs column */
+	const uint8_t *keep_kernel;      /* per kernel: 0 = leave it out (and
+					** every memcpy and memset); NULL =
+					** all (ops --phase) */
+	const uint8_t *keep_range;       /* per range: 0 = no row of its own
+					** (its kernels still count where
+					** kept); NULL = all */
 };
 
 /* The memory figures of an op, in bytes: net = allocated minus freed

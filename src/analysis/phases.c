@@ -8,8 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <stdio.h>
 
 #include "analysis/phases.h"
+#include "util/alloc.h"
+#include "util/u64map.h"
 
 /* The decimal number at *s (advancing it); -1 when none. */
 static long number(const char **s)
@@ -108,9 +111,117 @@ uint8_t *gp_phases_of_kernels(const gp_trace *t)
 	return phase;
 }
 
-/* A kernel of a step, for the per-step sweep. */
+int32_t gp_kernel_batch(const gp_trace *t, size_t k)
+{
+	int32_t g = t->replay_graph && k < t->kernels.n ? t->replay_graph[k] : -1;
+	int32_t c = g >= 0 && (size_t)g < t->captured_graphs.n ? t->captured_graphs.v[g].capture : -1;
+
+	return c >= 0 && (size_t)c < t->captures.n ? t->captures.v[c].batch : -1;
+}
+
+/* Step batch states, beside a step's batch size. */
+#define BATCH_UNSEEN (-2)
+
+int32_t *gp_phase_batches(const gp_trace *t, const uint8_t *phase)
+{
+	bool any = false, marked;
+	int32_t *batch = NULL, *step = NULL, *of_step = NULL;
+
+	for (size_t k = 0; t->replay_graph && k < t->kernels.n && !any; k++)
+		any = gp_kernel_batch(t, k) >= 0;
+	if (!any)
+		return NULL;
+	batch = gp_xmalloc(t->kernels.n * sizeof(*batch));
+	if (phase) {
+		step = steps_of_ranges(t, &marked);
+		of_step = gp_xmalloc((t->ranges.n ? t->ranges.n : 1) * sizeof(*of_step));
+		for (size_t r = 0; r < t->ranges.n; r++)
+			of_step[r] = BATCH_UNSEEN;
+	}
+	/* a step's batch: the one its replays agree on */
+	for (size_t k = 0; k < t->kernels.n; k++) {
+		int32_t st = phase && phase[k] ? step_of_kernel(t, step, k) : -1;
+		batch[k] = gp_kernel_batch(t, k);
+		if (st >= 0 && batch[k] >= 0)
+			of_step[st] = of_step[st] == BATCH_UNSEEN || of_step[st] == batch[k] ? batch[k] : -1;
+	}
+	for (size_t k = 0; phase && k < t->kernels.n; k++) {
+		int32_t st = phase[k] ? step_of_kernel(t, step, k) : -1;
+		if (st >= 0)
+			batch[k] = of_step[st] >= 0 ? of_step[st] : -1;
+	}
+	free(step);
+	free(of_step);
+	return batch;
+}
+
+const char *gp_phase_label(int phase, int32_t batch, char *buf, size_t size)
+{
+	const char *p = gp_phase_name(phase);
+
+	if (batch >= 0)
+		snprintf(buf, size, "%s%sbs=%d", p, *p ? " " : "", (int)batch);
+	else
+		snprintf(buf, size, "%s", p);
+	return buf;
+}
+
+int gp_phase_sel_parse(const char *s, struct gp_phase_sel *sel)
+{
+	const char *b = strstr(s, "bs=");
+	size_t plen = b ? (size_t)(b - s) : strlen(s);
+
+	*sel = (struct gp_phase_sel){GP_PHASE_NONE, -1};
+	if (b) {
+		const char *p = b + 3;
+		long v = number(&p);
+		if (v < 0 || *p || (plen && s[plen - 1] != ' '))
+			return -1;
+		sel->batch = (int32_t)v;
+		plen -= plen ? 1 : 0;
+	}
+	for (int p = GP_PHASE_PREFILL; p < GP_PHASE__COUNT && plen; p++)
+		if (strlen(gp_phase_name(p)) == plen && strncmp(s, gp_phase_name(p), plen) == 0)
+			sel->phase = p;
+	return (plen && sel->phase == GP_PHASE_NONE) || (!plen && !b) ? -1 : 0;
+}
+
+bool gp_phase_sel_keeps(const uint8_t *phase, const int32_t *batch, size_t k, const struct gp_phase_sel *sel)
+{
+	if (sel->phase != GP_PHASE_NONE && (!phase || phase[k] != sel->phase))
+		return false;
+	return sel->batch < 0 || (batch && batch[k] == sel->batch);
+}
+
+uint8_t *gp_phase_sel_kernels(const gp_trace *t, const struct gp_phase_sel *sel)
+{
+	uint8_t *phase = gp_phases_of_kernels(t);
+	int32_t *batch = sel->batch >= 0 ? gp_phase_batches(t, phase) : NULL;
+	uint8_t *keep = gp_xmalloc(t->kernels.n ? t->kernels.n : 1);
+
+	for (size_t k = 0; k < t->kernels.n; k++)
+		keep[k] = gp_phase_sel_keeps(phase, batch, k, sel);
+	free(phase);
+	free(batch);
+	return keep;
+}
+
+uint8_t *gp_phase_sel_ranges(const gp_trace *t, const struct gp_phase_sel *sel)
+{
+	bool any;
+	int32_t *step = steps_of_ranges(t, &any);
+	uint8_t *keep = gp_xcalloc(t->ranges.n ? t->ranges.n : 1, 1);
+
+	for (size_t r = 0; any && sel->phase != GP_PHASE_NONE && r < t->ranges.n; r++)
+		keep[r] = step[r] >= 0 && gp_phase_of_text(gp_s(t, t->ranges.v[step[r]].text)) == sel->phase;
+	free(step);
+	return keep;
+}
+
+/* A kernel of a group's step, for the per-step sweep. */
 struct step_kernel {
-	int32_t step;
+	uint32_t group;
+	int64_t step;           /* a step marker (range), or ranges.n + its launch */
 	uint32_t k;
 	gp_ns start;
 };
@@ -119,39 +230,61 @@ static int cmp_step_kernel(const void *pa, const void *pb)
 {
 	const struct step_kernel *a = pa, *b = pb;
 
+	if (a->group != b->group)
+		return a->group < b->group ? -1 : 1;
 	if (a->step != b->step)
 		return a->step < b->step ? -1 : 1;
 	return a->start < b->start ? -1 : a->start > b->start;
 }
 
-void gp_phase_stats(const gp_trace *t, const uint8_t *phase, struct gp_phase_stats *s)
+/* The group key of (phase, batch): in (phase, batch) order. */
+static uint64_t group_key(int phase, int32_t batch)
+{
+	return (uint64_t)phase << 32 | (uint32_t)(batch + 1);
+}
+
+static int cmp_group(const void *pa, const void *pb)
+{
+	const struct gp_phase_group *a = pa, *b = pb;
+	uint64_t x = group_key(a->phase, a->batch), y = group_key(b->phase, b->batch);
+
+	return x < y ? -1 : x > y;
+}
+
+size_t gp_phase_groups(const gp_trace *t, const uint8_t *phase, bool by_batch, struct gp_phase_group **out)
 {
 	bool any;
-	int32_t *step;
+	int32_t *step = steps_of_ranges(t, &any);
 	GP_VEC(struct step_kernel) sk = {0};
+	GP_VEC(struct gp_phase_group) g = {0};
+	gp_u64map at = {0};     /* group key -> index in g */
+	int32_t *batch = by_batch ? gp_phase_batches(t, phase) : NULL;
 
-	memset(s, 0, sizeof(*s));
 	for (size_t k = 0; k < t->kernels.n; k++) {
-		int p = phase ? phase[k] : GP_PHASE_NONE;
 		const struct gp_kernel *kr = &t->kernels.v[k];
-		s->kernels[p]++;
-		s->gpu_ns[p] += kr->end > kr->start ? kr->end - kr->start : 0;
-	}
-	if (!phase)
-		return;
-	step = steps_of_ranges(t, &any);
-	for (size_t k = 0; k < t->kernels.n; k++) {
-		int32_t st = phase[k] ? step_of_kernel(t, step, k) : -1;
+		int p = phase ? phase[k] : GP_PHASE_NONE;
+		int32_t b = batch ? batch[k] : -1;
+		int32_t i = gp_u64map_add(&at, group_key(p, b), (int32_t)g.n);
+		if ((size_t)i == g.n)
+			*gp_vec_push(g) = (struct gp_phase_group){.phase = (uint8_t)p, .batch = b};
+		g.v[i].kernels++;
+		g.v[i].gpu_ns += kr->end > kr->start ? kr->end - kr->start : 0;
+		/* its step: the step marker, else its graph replay (a batch size's) */
+		int32_t st = p != GP_PHASE_NONE ? step_of_kernel(t, step, k) : -1;
+		int32_t api = t->attrs ? t->attrs[k].api : -1;
 		if (st >= 0)
-			*gp_vec_push(sk) = (struct step_kernel){st, (uint32_t)k, t->kernels.v[k].start};
+			*gp_vec_push(sk) = (struct step_kernel){(uint32_t)i, st, (uint32_t)k, kr->start};
+		else if (b >= 0 && api >= 0)
+			*gp_vec_push(sk) = (struct step_kernel){(uint32_t)i, (int64_t)t->ranges.n + api, (uint32_t)k,
+								kr->start};
 	}
 	qsort(sk.v, sk.n, sizeof(*sk.v), cmp_step_kernel);
-	/* per step: its window, and the union of its kernels inside it */
+	/* per step of a group: its window, and the union of its kernels inside it */
 	for (size_t i = 0; i < sk.n;) {
-		int p = phase[sk.v[i].k];
+		struct gp_phase_group *x = &g.v[sk.v[i].group];
 		gp_ns first = sk.v[i].start, reach = first, busy = 0;
 		size_t j = i;
-		for (; j < sk.n && sk.v[j].step == sk.v[i].step; j++) {
+		for (; j < sk.n && sk.v[j].group == sk.v[i].group && sk.v[j].step == sk.v[i].step; j++) {
 			const struct gp_kernel *kr = &t->kernels.v[sk.v[j].k];
 			gp_ns from = kr->start > reach ? kr->start : reach;
 			if (kr->end > from)
@@ -159,11 +292,34 @@ void gp_phase_stats(const gp_trace *t, const uint8_t *phase, struct gp_phase_sta
 			if (kr->end > reach)
 				reach = kr->end;
 		}
-		s->steps[p]++;
-		s->window_ns[p] += reach - first;
-		s->idle_ns[p] += reach - first - busy;
+		x->steps++;
+		x->window_ns += reach - first;
+		x->idle_ns += reach - first - busy;
 		i = j;
 	}
+	if (g.n > 1)
+		qsort(g.v, g.n, sizeof(*g.v), cmp_group);
 	gp_vec_free(sk);
+	gp_u64map_free(&at);
+	free(batch);
 	free(step);
+	*out = g.v;
+	return g.n;
+}
+
+void gp_phase_stats(const gp_trace *t, const uint8_t *phase, struct gp_phase_stats *s)
+{
+	struct gp_phase_group *g;
+	size_t n = gp_phase_groups(t, phase, false, &g);
+
+	memset(s, 0, sizeof(*s));
+	for (size_t i = 0; i < n; i++) {
+		int p = g[i].phase;
+		s->steps[p] = g[i].steps;
+		s->kernels[p] = g[i].kernels;
+		s->gpu_ns[p] = g[i].gpu_ns;
+		s->window_ns[p] = g[i].window_ns;
+		s->idle_ns[p] = g[i].idle_ns;
+	}
+	free(g);
 }

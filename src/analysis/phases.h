@@ -11,7 +11,11 @@
 **            D decode requests: prefill (D = 0), decode (P = 0), mixed
 **
 ** A kernel belongs to the innermost step marker around its launch (graph
-** replays: around their graph launch).
+** replays: around their graph launch).  A replayed kernel whose graph
+** matched a capture of a stated batch size (vLLM's execution_details.json,
+** SGLang's bs_B file names; t->replay_graph) has that batch size too: the
+** phase of replays where no step is marked ("bs=8"), a finer one where a
+** step is ("decode bs=8").
 **
 ** Ownership: gp_phases_of_kernels() returns a malloc'd array the caller
 ** frees; the stats are plain values.
@@ -19,6 +23,7 @@
 #ifndef GP_PHASES_H
 #define GP_PHASES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -36,6 +41,70 @@ const char *gp_phase_name(int phase);
 /* Per kernel of t (correlated), its enum gp_phase; NULL (nothing
 ** allocated) when no kernel is inside a step marker. */
 uint8_t *gp_phases_of_kernels(const gp_trace *t);
+
+/* The batch size of the capture kernel k's replay matched (t->replay_graph,
+** its capture trace's), -1 when none is known. */
+int32_t gp_kernel_batch(const gp_trace *t, size_t k);
+
+/* Per kernel of t (phase: gp_phases_of_kernels, may be NULL), the batch
+** size of its group: inside a step marker, the step's (the one batch size
+** its replayed kernels have, -1 when they have none or several: a step is
+** one group, its eager kernels and its replays together), else its own
+** (gp_kernel_batch).  NULL (nothing allocated) when no kernel has one;
+** else malloc'd, the caller frees. */
+int32_t *gp_phase_batches(const gp_trace *t, const uint8_t *phase);
+
+/* A group's name into buf: "decode bs=8", "bs=8", "decode"; "" for
+** neither (phase GP_PHASE_NONE, batch -1).  Returns buf. */
+const char *gp_phase_label(int phase, int32_t batch, char *buf, size_t size);
+
+/* What a --phase argument selects: a step phase (GP_PHASE_NONE: any) and
+** a batch size (-1: any); at least one of them. */
+struct gp_phase_sel {
+	int phase;
+	int32_t batch;
+};
+
+/* Parses "prefill", "decode", "mixed", "bs=N" or "PHASE bs=N" into *sel;
+** -1 when s is none of these. */
+int gp_phase_sel_parse(const char *s, struct gp_phase_sel *sel);
+
+/* The --help and usage text of what gp_phase_sel_parse takes. */
+#define GP_PHASE_SEL_WANTS "prefill, decode, mixed, bs=N or PHASE bs=N"
+
+/* Whether kernel k (phase: gp_phases_of_kernels, batch:
+** gp_phase_batches, either may be NULL) is one sel selects. */
+bool gp_phase_sel_keeps(const uint8_t *phase, const int32_t *batch, size_t k, const struct gp_phase_sel *sel);
+
+/* Per kernel of t: 1 when sel selects it (gp_phase_sel_keeps); malloc'd,
+** the caller frees. */
+uint8_t *gp_phase_sel_kernels(const gp_trace *t, const struct gp_phase_sel *sel);
+
+/* Per range of t: 1 when it lies in (or is) a step marker of sel's phase;
+** all 0 when sel names a batch size alone (no range is a batch size's).
+** malloc'd, the caller frees. */
+uint8_t *gp_phase_sel_ranges(const gp_trace *t, const struct gp_phase_sel *sel);
+
+/* One group of kernels: a step phase and, when asked for, a batch size. */
+struct gp_phase_group {
+	uint8_t phase;          /* enum gp_phase */
+	int32_t batch;          /* -1 = none (or not asked for) */
+	size_t steps;           /* its steps: step markers with kernels; for
+				** kernels outside every step, each graph
+				** replay (launch) of a batch size */
+	size_t kernels;
+	gp_ns gpu_ns;           /* their summed durations */
+	gp_ns window_ns;        /* per step, first kernel start to last kernel
+				** end (of the group's kernels), summed */
+	gp_ns idle_ns;          /* of those windows, the time none of them ran */
+};
+
+/* t's kernels grouped by phase (phase from gp_phases_of_kernels, may be
+** NULL) and, when by_batch, batch size: *out (malloc'd, the caller frees)
+** in (phase, batch) order, its length returned; the kernels outside
+** every group are the group of GP_PHASE_NONE and batch -1 (no steps).
+** Never fails. */
+size_t gp_phase_groups(const gp_trace *t, const uint8_t *phase, bool by_batch, struct gp_phase_group **out);
 
 struct gp_phase_stats {
 	size_t steps[GP_PHASE__COUNT];      /* step markers with kernels */

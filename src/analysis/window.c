@@ -142,6 +142,10 @@ int gp_window_apply(gp_trace *t, const struct gp_window *w, gp_ns *lo, gp_ns *hi
 		renum_kernel[k] = keep[k] ? (int32_t)nk : -1;
 		if (keep[k]) {
 			t->kernels.v[nk] = t->kernels.v[k];
+			if (t->replay_graph)
+				t->replay_graph[nk] = t->replay_graph[k];
+			if (t->replay_node)
+				t->replay_node[nk] = t->replay_node[k];
 			t->attrs[nk++] = t->attrs[k];
 		}
 	}

@@ -6,7 +6,11 @@
 **   streams  per stream: launches, launch delay and queue depth percentiles;
 **   gaps     the longest idle gaps and what the CPU was doing in them;
 **   depth    per stream, the queue depth over time: --buckets equal parts
-**            of the device's span, the launches and the largest depth in each.
+**            of the device's span, the launches and the largest depth in each;
+**   phases   per serving phase and batch size of replayed graphs
+**            (analysis/phases.h): steps, kernels, GPU time, idle in the steps;
+**   graphs   per graph replayed (analysis/graph_table.h): replays, kernels
+**            per replay, GPU time, its attributed share, idle in replays.
 ** --as tracelens gives TraceLens' gpu_timeline rows instead, --as hta
 ** HTA's temporal breakdown and comm/comp overlap, --as hta-idle HTA's idle
 ** time breakdown per stream.
@@ -23,7 +27,7 @@
 #include "writers/writer.h"
 
 static const struct gp_cmd_opt breakdown_own[] = {
-	{"view", 'V', "V", "time (default), streams, gaps, depth or critical"},
+	{"view", 'V', "V", "time (default), streams, gaps, depth, critical, phases\nor graphs"},
 	{"as", 0, "TOOL", "tracelens: TraceLens' gpu_timeline (all GPUs as one\n"
 	 "timeline, the whole trace, the GPU events it links to a\n"
 	 "launch; times in ms as it writes them); hta: HTA's\n"
@@ -56,7 +60,15 @@ static const struct gp_cmd_spec breakdown_spec = {
 	"stream's launch delay and queue depth; --view depth each stream's queue\n"
 	"depth over time (the largest per bucket); --view gaps the longest idle\n"
 	"gaps with the CPU ranges open in them (-n: gaps per device, default 10;\n"
-	"the other views write all their rows).\n"
+	"the other views write all their rows).  --view phases: per serving phase\n"
+	"(prefill, decode, mixed step markers) and batch size of the graphs\n"
+	"replayed ('decode bs=8'; 'bs=8' outside marked steps): steps (or\n"
+	"replays), kernels, GPU time and the idle inside each step or replay.\n"
+	"--view graphs: per CUDA/HIP graph replayed (its graph id, else its first\n"
+	"kernel and size): the batch size of the captures its replays matched,\n"
+	"replays, kernels per replay, GPU time, the share of it attributed to an\n"
+	"op, and the idle inside its replays (the gaps that advise's graph-gaps\n"
+	"finding counts).\n"
 	"Definitions: docs/breakdown.md.",
 	.shared = GP_OPT_FORMAT | GP_OPT_TOP | GP_OPT_WIDTH | GP_OPT_NO_HEADER | GP_OPT_JOBS | GP_OPT_WINDOW,
 	.row_formats = true,
@@ -67,7 +79,7 @@ static const struct gp_cmd_spec breakdown_spec = {
 };
 
 enum view { VIEW_TIME, VIEW_STREAMS, VIEW_GAPS, VIEW_DEPTH, VIEW_CRITICAL, VIEW_TRACELENS, VIEW_HTA,
-	    VIEW_HTA_IDLE };
+	    VIEW_HTA_IDLE, VIEW_PHASES, VIEW_GRAPHS };
 
 struct opts {
 	enum view view;
@@ -195,6 +207,50 @@ static const struct gp_column hta_idle_cols[] = {
 	{"idle_time_ns", "idle_time(ns)", 10, true, false, NULL},
 	{"idle_time_ratio", "idle_time_ratio", 6, true, false, NULL},
 	{"count", "count", 5, true, false, NULL},
+};
+
+static const struct gp_column phase_cols[] = {
+	{"phase", "Phase", 12, false, false, "(none)"},
+	{"steps", "Steps", 5, true, false, NULL},
+	{"kernels", "Kernels", 5, true, false, NULL},
+	{"gpu_ns", "GPU time", 10, true, false, NULL},
+	{"gpu_pct", "GPU %", 5, true, false, NULL},
+	{"window_ns", "In steps", 10, true, false, NULL},
+	{"idle_ns", "Idle", 10, true, false, NULL},
+	{"idle_pct", "Idle %", 5, true, false, NULL},
+};
+
+static const struct gp_column phase_cols_raw[] = {
+	{"phase", "Phase", 12, false, false, "(none)"},
+	{"steps", "Steps", 5, true, false, NULL},
+	{"kernels", "Kernels", 5, true, false, NULL},
+	{"gpu_ns", "GPU time (ns)", 10, true, false, NULL},
+	{"gpu_pct", "GPU %", 5, true, false, NULL},
+	{"window_ns", "In steps (ns)", 10, true, false, NULL},
+	{"idle_ns", "Idle (ns)", 10, true, false, NULL},
+	{"idle_pct", "Idle %", 5, true, false, NULL},
+};
+
+static const struct gp_column graph_cols[] = {
+	{"graph", "Graph", 16, false, true, NULL},
+	{"batch", "Batch", 4, false, false, "-"},
+	{"replays", "Replays", 5, true, false, NULL},
+	{"kernels_per_replay", "Kernels/replay", 5, true, false, NULL},
+	{"gpu_ns", "GPU time", 10, true, false, NULL},
+	{"attributed_pct", "Attributed %", 5, true, false, NULL},
+	{"gaps", "Gaps", 5, true, false, NULL},
+	{"idle_ns", "Idle in replays", 10, true, false, NULL},
+};
+
+static const struct gp_column graph_cols_raw[] = {
+	{"graph", "Graph", 16, false, true, NULL},
+	{"batch", "Batch", 4, false, false, "-"},
+	{"replays", "Replays", 5, true, false, NULL},
+	{"kernels_per_replay", "Kernels/replay", 5, true, false, NULL},
+	{"gpu_ns", "GPU time (ns)", 10, true, false, NULL},
+	{"attributed_pct", "Attributed %", 5, true, false, NULL},
+	{"gaps", "Gaps", 5, true, false, NULL},
+	{"idle_ns", "Idle in replays (ns)", 10, true, false, NULL},
 };
 
 #define NCOL(c) ((int)(sizeof(c) / sizeof((c)[0])))
@@ -446,6 +502,69 @@ static void write_critical(gp_writer *w, const gp_trace *t, const gp_critpath *c
 	}
 }
 
+/* Per serving phase and batch size (the runner's GP_NEED_PHASES groups):
+** steps, kernels, GPU time (share of all kernel time), the steps' windows
+** and the idle in them (share of the windows); no rows when there are no
+** groups. */
+static void write_phases(gp_writer *w, const struct gp_analysis *a, bool table)
+{
+	const struct gp_phase_group *g = a->phases.v;
+	size_t n = a->phases.n;
+	gp_ns all = 0;
+	char v[8][64];
+	const char *row[8] = {v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]};
+
+	for (size_t i = 0; i < n; i++)
+		all += g[i].gpu_ns;
+	for (size_t i = 0; i < n; i++) {
+		gp_phase_label(g[i].phase, g[i].batch, v[0], sizeof(v[0]));
+		row[0] = v[0][0] ? v[0] : NULL;
+		snprintf(v[1], sizeof(v[1]), "%zu", g[i].steps);
+		snprintf(v[2], sizeof(v[2]), "%zu", g[i].kernels);
+		cell_time(v[3], sizeof(v[3]), g[i].gpu_ns, table);
+		snprintf(v[4], sizeof(v[4]), "%.2f", gp_percent(g[i].gpu_ns, all));
+		cell_time(v[5], sizeof(v[5]), g[i].window_ns, table);
+		cell_time(v[6], sizeof(v[6]), g[i].idle_ns, table);
+		snprintf(v[7], sizeof(v[7]), "%.2f", gp_percent(g[i].idle_ns, g[i].window_ns));
+		gp_writer_row(w, row);
+	}
+}
+
+/* Per graph replayed (the runner's GP_NEED_GRAPHS rows, most GPU time
+** first): "graph 3" by its id, else "N kernels: FIRST" (its replays' size
+** and first kernel); the batch size of the captures its replays matched
+** ("several", none: empty); replays, kernels per replay, GPU time, the
+** share of it with an op, the gaps inside its replays and their idle. */
+static void write_graphs(gp_writer *w, const gp_trace *t, const struct gp_graph_table *g, bool table)
+{
+	char v[8][512];
+	const char *row[8] = {v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]};
+
+	for (size_t i = 0; i < g->v.n; i++) {
+		const struct gp_graph_row *r = &g->v.v[i];
+		const struct gp_kernel_def *d = gp_kernel_def(t, &t->kernels.v[r->first]);
+		if (r->graph_id)
+			snprintf(v[0], sizeof(v[0]), "graph %u", (unsigned)r->graph_id);
+		else
+			snprintf(v[0], sizeof(v[0]), "%u kernels: %s", (unsigned)r->size,
+				 gp_s(t, d->name ? d->name : d->demangled));
+		row[1] = v[1];
+		if (r->batch >= 0)
+			snprintf(v[1], sizeof(v[1]), "%d", (int)r->batch);
+		else if (r->batch == GP_GRAPH_BATCH_SEVERAL)
+			snprintf(v[1], sizeof(v[1]), "several");
+		else
+			row[1] = NULL;
+		snprintf(v[2], sizeof(v[2]), "%zu", r->replays);
+		snprintf(v[3], sizeof(v[3]), "%.1f", r->replays ? (double)r->kernels / (double)r->replays : 0.0);
+		cell_time(v[4], sizeof(v[4]), r->gpu_ns, table);
+		snprintf(v[5], sizeof(v[5]), "%.2f", gp_percent(r->attributed_ns, r->gpu_ns));
+		snprintf(v[6], sizeof(v[6]), "%zu", r->gaps);
+		cell_time(v[7], sizeof(v[7]), r->gap_ns, table);
+		gp_writer_row(w, row);
+	}
+}
+
 static int breakdown_option(void *ctx, int index, const char *arg)
 {
 	struct opts *o = ctx;
@@ -464,9 +583,13 @@ static int breakdown_option(void *ctx, int index, const char *arg)
 			o->view = VIEW_DEPTH;
 		else if (strcmp(arg, "critical") == 0)
 			o->view = VIEW_CRITICAL;
+		else if (strcmp(arg, "phases") == 0)
+			o->view = VIEW_PHASES;
+		else if (strcmp(arg, "graphs") == 0)
+			o->view = VIEW_GRAPHS;
 		else
-			return gp_cli_usage("breakdown", "--view wants time, streams, gaps, depth or critical, not '%s'",
-					    arg);
+			return gp_cli_usage("breakdown", "--view wants time, streams, gaps, depth, critical, phases or "
+					    "graphs, not '%s'", arg);
 		return 0;
 	case OWN_AS:
 		if (strcmp(arg, "tracelens") == 0)
@@ -506,7 +629,11 @@ static void write_view(const struct job *j, const struct gp_analysis *a, gp_writ
 {
 	const gp_breakdown *b = &a->breakdown;
 
-	if (j->view == VIEW_STREAMS)
+	if (j->view == VIEW_PHASES)
+		write_phases(w, a, j->table);
+	else if (j->view == VIEW_GRAPHS)
+		write_graphs(w, a->trace, &a->graphs, j->table);
+	else if (j->view == VIEW_STREAMS)
 		write_streams(w, b, j->table);
 	else if (j->view == VIEW_GAPS)
 		write_gaps(w, b, j->table);
@@ -570,12 +697,20 @@ int cmd_breakdown(int argc, char **argv)
 	case VIEW_HTA_IDLE:
 		m.cols = hta_idle_cols, m.ncols = NCOL(hta_idle_cols);
 		break;
+	case VIEW_PHASES:
+		m.cols = j.table ? phase_cols : phase_cols_raw, m.ncols = NCOL(phase_cols);
+		break;
+	case VIEW_GRAPHS:
+		m.cols = j.table ? graph_cols : graph_cols_raw, m.ncols = NCOL(graph_cols);
+		break;
 	default:
 		m.cols = j.table ? time_cols : time_cols_raw, m.ncols = NCOL(time_cols);
 	}
 	j.view = o.view;
 	j.needs = o.view == VIEW_CRITICAL ? GP_NEED_CRITPATH
 		: o.view == VIEW_TRACELENS ? GP_NEED_TRACELENS
+		: o.view == VIEW_PHASES ? GP_NEED_PHASES
+		: o.view == VIEW_GRAPHS ? GP_NEED_GRAPHS
 		: GP_NEED_BREAKDOWN | (o.view == VIEW_GAPS ? GP_NEED_TOP_GAPS : 0) |
 		  (o.view == VIEW_DEPTH ? GP_NEED_DEPTH : 0);
 	j.top = co.top == SIZE_MAX ? (j.table ? 20 : SIZE_MAX) : co.top;

@@ -11,6 +11,7 @@
 
 #include "analysis/analysis.h"
 #include "analysis/optable.h"
+#include "analysis/phases.h"
 #include "cmds/cmds.h"
 #include "cmds/options.h"
 #include "writers/writer.h"
@@ -28,9 +29,15 @@ static const struct gp_cmd_opt ops_own[] = {
 	 "cumtime_ns"},
 	{"python", 0, NULL, "cProfile's view of the python_function frames\n"
 	 "(Kineto traces recorded with_stack=True)"},
+	{"phase", 0, "P", "only serving steps of phase P (prefill, decode, mixed:\n"
+	 "the ops inside those steps, their kernels), or the\n"
+	 "graph replays of batch size N (bs=N: kernels of the\n"
+	 "captured ops), or both ('decode bs=8'); kernels only:\n"
+	 "memcpys and memsets left out; GPU % of the kept\n"
+	 "kernels (docs/correlation.md)"},
 	{NULL, 0, NULL, NULL},
 };
-enum { OWN_BY, OWN_GROUP, OWN_DEPTH, OWN_SORT, OWN_PYTHON };
+enum { OWN_BY, OWN_GROUP, OWN_DEPTH, OWN_SORT, OWN_PYTHON, OWN_PHASE };
 
 static const struct gp_cmd_spec ops_spec = {
 	.name = "ops",
@@ -130,6 +137,8 @@ struct ops_opts {
 	int depth;
 	const char *sort;       /* a column key or alias; NULL = default */
 	bool python;
+	bool select;            /* --phase given */
+	struct gp_phase_sel sel;
 };
 
 static int ops_option(void *ctx, int index, const char *arg)
@@ -157,6 +166,11 @@ static int ops_option(void *ctx, int index, const char *arg)
 	case OWN_SORT:
 		oo->sort = arg;
 		return 0;
+	case OWN_PHASE:
+		oo->select = true;
+		if (gp_phase_sel_parse(arg, &oo->sel) == 0)
+			return 0;
+		return gp_cli_usage("ops", "--phase wants " GP_PHASE_SEL_WANTS ", not '%s'", arg);
 	default:
 		oo->python = true;
 		return 0;
@@ -463,9 +477,15 @@ int cmd_ops(int argc, char **argv)
 		gp_analysis_run(&t, GP_NEED_OPS, &ao, &a, &err);   /* the op model never fails */
 		double *flops = gp_xmalloc((t.kernels.n ? t.kernels.n : 1) * sizeof(*flops));
 		struct gp_optable_opts to = {.group = oo.group, .stack_depth = oo.depth, .flops = flops};
+		uint8_t *keep_kernel = oo.select ? gp_phase_sel_kernels(&t, &oo.sel) : NULL;
+		uint8_t *keep_range = oo.select ? gp_phase_sel_ranges(&t, &oo.sel) : NULL;
 		for (size_t k = 0; k < t.kernels.n; k++)
 			flops[k] = a.ops.r[k].flops;
+		to.keep_kernel = keep_kernel;
+		to.keep_range = keep_range;
 		gp_optable_build(&t, &to, &tb);
+		free(keep_kernel);
+		free(keep_range);
 		free(flops);
 		gp_analysis_free(&a);
 		ncols = op_columns(oo.group, tb.has_memory, cols, sel);

@@ -31,12 +31,17 @@ static const struct gp_cmd_opt summary_own[] = {
 	 "Qwen2Attention), iter (from the correlation pass;\n"
 	 "kernels only, '(none)' when unknown, null in json; by\n"
 	 "op, kernels replayed from a CUDA graph whose op is\n"
-	 "unknown: 'graph replay (op unknown)'), phase (the\n"
-	 "serving step around the launch: prefill, decode,\n"
-	 "mixed), stream or device (all GPU activities)"},
+	 "unknown: 'graph replay (op unknown)'; by layer, those\n"
+	 "no capture attributed: 'graph replay (layer unknown)'),\n"
+	 "phase (the serving step around the launch: prefill,\n"
+	 "decode, mixed; with the batch size of the capture a\n"
+	 "replayed graph matched: 'decode bs=8', or 'bs=8' where\n"
+	 "no step is marked), stream or device (all GPU activities)"},
 	{"phase", 0, "P", "GPU activities: only the kernels of serving steps of\n"
 	 "phase P (prefill, decode, mixed: SGLang step[EXTEND],\n"
-	 "vLLM execute_... markers; docs/correlation.md)"},
+	 "vLLM execute_... markers; docs/correlation.md), or of\n"
+	 "graph replays of batch size N (bs=N: the capture they\n"
+	 "matched), or both ('decode bs=8')"},
 	{NULL, 0, NULL, NULL},
 };
 enum { OWN_SECTION, OWN_BY, OWN_PHASE };
@@ -77,7 +82,8 @@ struct opts {
 	bool base;
 	size_t top;            /* rows per section, SIZE_MAX = all */
 	int sections;          /* bit 0 gpu, bit 1 api */
-	int phase;             /* --phase: enum gp_phase, GP_PHASE_NONE = all */
+	bool select;           /* --phase given */
+	struct gp_phase_sel sel;  /* --phase */
 };
 
 /* nsys' order: total descending, then count, then name. */
@@ -109,8 +115,10 @@ static const char *kernel_name(const gp_trace *t, const struct gp_kernel *k, boo
 }
 
 /* Group key of kernel i; names are interned so the key is a gp_str.
-** phase: the kernels' serving phases (NULL: none marked). */
-static uint64_t kernel_key(gp_trace *t, size_t i, const struct opts *o, const uint8_t *phase)
+** phase, batch: the kernels' serving phases and batch sizes (NULL: none
+** known). */
+static uint64_t kernel_key(gp_trace *t, size_t i, const struct opts *o, const uint8_t *phase,
+			   const int32_t *batch)
 {
 	const struct gp_kernel *k = &t->kernels.v[i];
 	const struct gp_attr *a = t->attrs ? &t->attrs[i] : NULL;
@@ -123,7 +131,7 @@ static uint64_t kernel_key(gp_trace *t, size_t i, const struct opts *o, const ui
 			return gp_graph_op_group(t, a);
 		return a && a->op ? a->op : a && a->marker ? a->marker : 0;
 	case BY_LAYER:
-		return a ? a->layer : 0;
+		return !a ? 0 : a->layer ? a->layer : gp_graph_layer_group(t, a);
 	case BY_ITER:
 		return a && a->iter >= 0 ? (uint64_t)a->iter + 1 : 0;
 	case BY_STREAM:
@@ -131,7 +139,7 @@ static uint64_t kernel_key(gp_trace *t, size_t i, const struct opts *o, const ui
 	case BY_DEVICE:
 		return (uint32_t)gp_kernel_device(t, k);
 	case BY_PHASE:
-		return phase ? phase[i] : GP_PHASE_NONE;
+		return (uint64_t)(phase ? phase[i] : GP_PHASE_NONE) << 32 | (uint32_t)((batch ? batch[i] : -1) + 1);
 	}
 	return 0;
 }
@@ -156,7 +164,7 @@ static const char *key_label(const gp_trace *t, uint64_t key, const struct opts 
 		snprintf(buf, size, "GPU %d stream %u", (int32_t)(key >> 32), (uint32_t)key);
 		return buf;
 	case BY_PHASE:
-		return key ? gp_phase_name((int)key) : "(none)";
+		return key ? gp_phase_label((int)(key >> 32), (int32_t)(uint32_t)key - 1, buf, size) : "(none)";
 	case BY_DEVICE:
 		d = gp_trace_device(t, (int32_t)key);
 		if (d && d->name)
@@ -293,17 +301,19 @@ static void gpu_section(gp_writer *w, gp_trace *t, const struct opts *o, bool ta
 {
 	item_vec items = {0};
 	bool named = o->by == BY_KERNEL || o->by == BY_OP || o->by == BY_LAYER;
-	bool mem = (o->by == BY_KERNEL || o->by == BY_STREAM || o->by == BY_DEVICE) && o->phase == GP_PHASE_NONE;
-	uint8_t *phase = o->by == BY_PHASE || o->phase != GP_PHASE_NONE ? gp_phases_of_kernels(t) : NULL;
+	bool mem = (o->by == BY_KERNEL || o->by == BY_STREAM || o->by == BY_DEVICE) && !o->select;
+	uint8_t *phase = o->by == BY_PHASE || o->select ? gp_phases_of_kernels(t) : NULL;
+	int32_t *batch = o->by == BY_PHASE || o->select ? gp_phase_batches(t, phase) : NULL;
 	struct group *g;
 	char **labels;
 	size_t ng;
 
 	gp_vec_reserve(items, t->kernels.n + (mem ? t->memcpys.n + t->memsets.n : 0));
 	for (size_t i = 0; i < t->kernels.n; i++)
-		if (o->phase == GP_PHASE_NONE || (phase && phase[i] == o->phase))
-			add(&items, kernel_key(t, i, o, phase), t->kernels.v[i].start, t->kernels.v[i].end);
+		if (!o->select || gp_phase_sel_keeps(phase, batch, i, &o->sel))
+			add(&items, kernel_key(t, i, o, phase, batch), t->kernels.v[i].start, t->kernels.v[i].end);
 	free(phase);
+	free(batch);
 	if (mem) {
 		gp_str copy_key[GP_COPY__COUNT] = {0}, set_key = gp_intern(t, "[CUDA memset]");
 		for (size_t i = 0; i < t->memcpys.n; i++) {
@@ -401,12 +411,10 @@ static int summary_option(void *ctx, int index, const char *arg)
 		return gp_cli_usage("summary", "--by wants kernel, op, layer, module-type, iter, stream, device or "
 				    "phase, not '%s'", arg);
 	case OWN_PHASE:
-		for (int p = GP_PHASE_PREFILL; p < GP_PHASE__COUNT; p++)
-			if (strcmp(arg, gp_phase_name(p)) == 0) {
-				o->phase = p;
-				return 0;
-			}
-		return gp_cli_usage("summary", "--phase wants prefill, decode or mixed, not '%s'", arg);
+		o->select = true;
+		if (gp_phase_sel_parse(arg, &o->sel) == 0)
+			return 0;
+		return gp_cli_usage("summary", "--phase wants " GP_PHASE_SEL_WANTS ", not '%s'", arg);
 	}
 	return 0;
 }

@@ -54,6 +54,10 @@ void gp_trace_free(gp_trace *t)
 	gp_vec_free(t->warnings);
 	gp_vec_free(t->launch_flows);
 	free(t->attrs);
+	free(t->replay_graph);
+	free(t->replay_node);
+	gp_vec_free(t->captured_graphs);
+	gp_vec_free(t->captured_nodes);
 	gp_arena_free(&t->arena);
 	gp_strtab_free(&t->strs);
 	memset(t, 0, sizeof(*t));

@@ -172,6 +172,9 @@ struct gp_memcpy {
 	uint8_t copy_kind, src_kind, dst_kind;  /* gp_copy_kind, gp_mem_kind */
 	bool async;
 	uint64_t graph_node;    /* CUDA graph node id, 0 = not from a graph */
+	gp_str graph_op;        /* derived (graph_match.c): replayed from a graph
+				** matched to a Kineto capture, the op of its
+				** captured launch; 0 = none */
 };
 
 struct gp_memset {
@@ -184,6 +187,7 @@ struct gp_memset {
 	uint32_t value;
 	uint8_t mem_kind;
 	uint64_t graph_node;    /* CUDA graph node id, 0 = not from a graph */
+	gp_str graph_op;        /* derived, as gp_memcpy's */
 };
 
 /* What a synchronisation waited on, as CUPTI records it: a stream or
@@ -446,6 +450,23 @@ struct gp_capture {
 	int32_t rank;           /* -1 = not stated */
 };
 
+/* A graph captured in a capture trace or in the trace itself, as the graph
+** matcher read it (src/analysis/graph_match.c): what a replay matched. */
+struct gp_captured_graph {
+	int32_t capture;        /* index into captures, -1 = the trace's own */
+	uint32_t ordinal;       /* its place among its trace's graphs, from 0 */
+	uint32_t launches;      /* captured kernels, copies and memsets */
+};
+
+/* A launch captured in one of those graphs: where its op and Python frames
+** can be read (the ops table's shapes and stacks of replayed kernels). */
+struct gp_captured_node {
+	int32_t capture;        /* index into captures, -1 = the trace's own */
+	int32_t at;             /* its stand-in kernel in that capture trace
+				** (graph_match.c); in the trace itself, its
+				** launch call; -1 = not found */
+};
+
 typedef struct gp_trace {
 	gp_strtab strs;
 	gp_arena arena;
@@ -494,6 +515,16 @@ typedef struct gp_trace {
 	gp_str graph_unknown_op; /* GP_GRAPH_UNKNOWN_OP (analysis/attr_graph.h),
 				 ** interned when a kernel was replayed from a
 				 ** graph; 0 = none was */
+	gp_str graph_unknown_layer; /* GP_GRAPH_UNKNOWN_LAYER, likewise */
+	GP_VEC(struct gp_captured_graph) captured_graphs;
+	GP_VEC(struct gp_captured_node) captured_nodes;
+	int32_t *replay_node;   /* [kernels.n]: the captured launch (index into
+				** captured_nodes) the kernel matched, -1; NULL =
+				** none matched one */
+	int32_t *replay_graph;  /* [kernels.n]: the captured graph (index into
+				** captured_graphs) the kernel's replay matched
+				** exactly (not one of several alike but for
+				** shapes), -1; NULL = no replay matched one */
 	/* Set by gp_window_apply: the span of the window the trace was cut
 	** to (the work in it counts, clipped to it: docs/window.md), and for
 	** an iteration window the kernels of other iterations still running

@@ -5,7 +5,7 @@
 ** <script type="application/json"> element, which the page's script reads
 ** and draws.  It formats what the analysis runner computed (GP_HTML_NEEDS,
 ** html.h: the kernel groups, the bucketed timeline, the breakdown, memory,
-** the findings), aggregated: the top N groups of a table + "other", at most
+** the findings, the serving phases), aggregated: the top N groups of a table + "other", at most
 ** HTML_POINTS roofline points, so the page stays small whatever the
 ** trace's size.  Every string from the trace goes through
 ** gp_json_string_html: no trace text can end the element or reach markup.
@@ -437,6 +437,27 @@ static void write_critical(struct doc *d, const gp_trace *t, const gp_critpath *
 	close_c(d, '}');
 }
 
+/* The kernels by serving phase and batch size (GP_NEED_PHASES); an empty
+** list when the trace tells neither. */
+static void write_phases(struct doc *d, const struct gp_analysis *an)
+{
+	char name[64];
+
+	open_c(d, "phases", '[');
+	for (size_t i = 0; i < an->phases.n; i++) {
+		const struct gp_phase_group *g = &an->phases.v[i];
+		open_c(d, NULL, '{');
+		str(d, "name", gp_phase_label(g->phase, g->batch, name, sizeof(name)));
+		i64(d, "steps", (int64_t)g->steps);
+		i64(d, "kernels", (int64_t)g->kernels);
+		i64(d, "gpu_ns", g->gpu_ns);
+		i64(d, "window_ns", g->window_ns);
+		i64(d, "idle_ns", g->idle_ns);
+		close_c(d, '}');
+	}
+	close_c(d, ']');
+}
+
 static void write_advice(struct doc *d, const struct gp_findings *f)
 {
 	open_c(d, "advice", '[');
@@ -473,6 +494,8 @@ static void write_input(struct doc *d, const char *path, const struct gp_analysi
 	write_advice(d, &an->findings);
 	if (tables && gp_analysis_has(an, GP_NEED_CRITPATH))
 		write_critical(d, an->trace, &an->critpath);
+	if (tables && gp_analysis_has(an, GP_NEED_PHASES))
+		write_phases(d, an);
 	close_c(d, '}');
 }
 

@@ -22,7 +22,7 @@ assert_grep '^prefill steps +1, 2 kernels, 30.000 us of GPU time, 10.000 us idle
 assert_grep '^decode steps +2, 3 kernels, 18.000 us of GPU time, 15.000 us idle inside them \(45.5%\)$' "$TMP/out"
 assert_grep '^mixed steps +1, 2 kernels, 40.000 us of GPU time, 0 ns idle inside them \(0.0%\)$' "$TMP/out"
 expect_exit 2 "$GPUPROF" summary --phase idle "$f"
-assert_grep "phase wants prefill, decode or mixed, not 'idle'" "$TMP/err"
+assert_grep "phase wants prefill, decode, mixed, bs=N or PHASE bs=N, not 'idle'" "$TMP/err"
 # a trace without step markers: no phase lines, every kernel '(none)'
 run_ok "$GEN" --format kineto -n 200 -o "$TMP/plain.json"
 run_ok "$GPUPROF" info "$TMP/plain.json"

@@ -134,6 +134,29 @@ static void time_cut(void **state)
 	gp_trace_free(&t);
 }
 
+/* The graph matcher's per-kernel tables follow their kernels through the
+** cut: the kept kernel (205..215) keeps its replay graph and node. */
+static void replay_tables_cut(void **state)
+{
+	gp_trace t;
+	gp_error err = {0};
+	gp_ns lo, hi;
+	struct gp_window w = {.mode = GP_WINDOW_TIME, .start = 200, .end = 206};
+
+	build(&t);
+	t.replay_graph = gp_xmalloc(t.kernels.n * sizeof(*t.replay_graph));
+	t.replay_node = gp_xmalloc(t.kernels.n * sizeof(*t.replay_node));
+	for (size_t k = 0; k < t.kernels.n; k++) {
+		t.replay_graph[k] = t.kernels.v[k].start == 205 ? 7 : -1;
+		t.replay_node[k] = t.kernels.v[k].start == 205 ? 11 : (int32_t)k;
+	}
+	assert_int_equal(gp_window_apply(&t, &w, &lo, &hi, &err), GP_OK);
+	assert_int_equal(t.kernels.n, 1);
+	assert_int_equal(t.replay_graph[0], 7);
+	assert_int_equal(t.replay_node[0], 11);
+	gp_trace_free(&t);
+}
+
 /* An open end cuts nothing on its side and is reported as the trace's own
 ** first or last time (API calls and GPU work; the ranges start before). */
 static void open_time_cut(void **state)
@@ -224,6 +247,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(iteration_cut),
 		cmocka_unit_test(time_cut),
+		cmocka_unit_test(replay_tables_cut),
 		cmocka_unit_test(open_time_cut),
 		cmocka_unit_test(no_such_iteration),
 		cmocka_unit_test(iteration_texts),

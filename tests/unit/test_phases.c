@@ -1,0 +1,89 @@
+/*
+** Unit tests: serving phases (analysis/phases.c): what --phase accepts,
+** the group labels, and a replayed kernel's batch size through the graph
+** matcher's tables (t->replay_graph, t->captured_graphs, t->captures).
+*/
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/phases.h"
+
+static void selection(void **state)
+{
+	struct gp_phase_sel s;
+
+	assert_int_equal(gp_phase_sel_parse("decode", &s), 0);
+	assert_int_equal(s.phase, GP_PHASE_DECODE);
+	assert_int_equal(s.batch, -1);
+	assert_int_equal(gp_phase_sel_parse("bs=8", &s), 0);
+	assert_int_equal(s.phase, GP_PHASE_NONE);
+	assert_int_equal(s.batch, 8);
+	assert_int_equal(gp_phase_sel_parse("mixed bs=8192", &s), 0);
+	assert_int_equal(s.phase, GP_PHASE_MIXED);
+	assert_int_equal(s.batch, 8192);
+	/* none of these */
+	const char *bad[] = {"", "idle", "bs=", "bs=x", "bs=8 ", "decodebs=8", "decode  bs=8", "decod bs=1",
+			     "bs=-1", "prefill bs=1x"};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		assert_int_equal(gp_phase_sel_parse(bad[i], &s), -1);
+}
+
+static void labels(void **state)
+{
+	char buf[64];
+
+	assert_string_equal(gp_phase_label(GP_PHASE_DECODE, 8, buf, sizeof(buf)), "decode bs=8");
+	assert_string_equal(gp_phase_label(GP_PHASE_NONE, 8, buf, sizeof(buf)), "bs=8");
+	assert_string_equal(gp_phase_label(GP_PHASE_PREFILL, -1, buf, sizeof(buf)), "prefill");
+	assert_string_equal(gp_phase_label(GP_PHASE_NONE, -1, buf, sizeof(buf)), "");
+}
+
+/* Two kernels: one replayed from the graph of a capture of batch size 32,
+** one eager; a graph of a capture without a batch size gives none. */
+static void kernel_batch(void **state)
+{
+	gp_trace t;
+
+	gp_trace_init(&t);
+	for (int i = 0; i < 3; i++)
+		gp_vec_push(t.kernels)->def = 0;
+	*gp_vec_push(t.captures) = (struct gp_capture){.batch = 32, .rank = -1};
+	*gp_vec_push(t.captures) = (struct gp_capture){.batch = -1, .rank = -1};
+	*gp_vec_push(t.captured_graphs) = (struct gp_captured_graph){.capture = 0};
+	*gp_vec_push(t.captured_graphs) = (struct gp_captured_graph){.capture = 1};
+	assert_int_equal(gp_kernel_batch(&t, 0), -1);   /* no table: nothing matched */
+	assert_null(gp_phase_batches(&t, NULL));
+	t.replay_graph = gp_xmalloc(3 * sizeof(*t.replay_graph));
+	t.replay_graph[0] = 0;
+	t.replay_graph[1] = -1;
+	t.replay_graph[2] = 1;
+	assert_int_equal(gp_kernel_batch(&t, 0), 32);
+	assert_int_equal(gp_kernel_batch(&t, 1), -1);
+	assert_int_equal(gp_kernel_batch(&t, 2), -1);
+	int32_t *b = gp_phase_batches(&t, NULL);
+	assert_non_null(b);
+	assert_int_equal(b[0], 32);
+	assert_int_equal(b[1], -1);
+	free(b);
+	struct gp_phase_sel s = {GP_PHASE_NONE, 32};
+	uint8_t *keep = gp_phase_sel_kernels(&t, &s);
+	assert_int_equal(keep[0] + 2 * keep[1] + 4 * keep[2], 1);
+	free(keep);
+	t.captures.n = 0;   /* the captures are stand-ins: no traces to free */
+	gp_trace_free(&t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(selection),
+		cmocka_unit_test(labels),
+		cmocka_unit_test(kernel_batch),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
