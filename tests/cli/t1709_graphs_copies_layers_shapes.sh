@@ -86,7 +86,7 @@ for o in ops:
                 inner = p
     if inner:
         frames.setdefault(o["name"], set()).add(inner["name"])
-gpu = lambda r: int(r["Self GPU"])
+gpu = lambda r: int(r["Self GPU (ns)"])
 replayed = lambda rs: [r for r in rs if gpu(r) > 0 and r["# of Calls"] == "0"]
 rs, rk = replayed(by_shape), replayed(by_stack)
 assert len(rs) >= 10 and len(rk) >= 10, (len(rs), len(rk))
