@@ -517,7 +517,8 @@ void gp_html_input(FILE *out, const char *path, const struct gp_analysis *an, si
 ** traces cannot tell, and its ten largest pieces by rank, cause and op. */
 static void write_job_path(struct doc *d, const struct gp_html_job *job)
 {
-	const struct gp_job_path *p = job->path;
+	static const struct gp_job_path none = {.why = "not computed for this page"};
+	const struct gp_job_path *p = job->path ? job->path : &none;
 
 	open_c(d, "critical_path", '{');
 	i64(d, "known", p->known);
@@ -583,8 +584,9 @@ static void write_ranks(struct doc *d, const struct gp_html_job *job)
 		i64(d, "times_last", arrivals ? (int64_t)cs->times_last : -1);
 		str(d, "role", (int)i == j->straggler ? "straggler" : "");
 		/* -1: the traces cannot tell the job's critical path */
-		i64(d, "critical", job->path->known ? job->path->ranks[i].held : -1);
-		i64(d, "critical_entered", job->path->known ? (int64_t)job->path->ranks[i].entered : -1);
+		bool on_path = job->path && job->path->known;
+		i64(d, "critical", on_path ? job->path->ranks[i].held : -1);
+		i64(d, "critical_entered", on_path ? (int64_t)job->path->ranks[i].entered : -1);
 		open_c(d, "steps", '[');
 		for (size_t k = 0; k < rec->nsteps; k++) {
 			sep(d);

@@ -56,7 +56,8 @@ struct gp_html_job {
 	const struct gp_rank_job *cmp;
 	int32_t only_rank;
 	const struct gp_kgroups *groups;
-	const struct gp_job_path *path;   /* the job's critical path across ranks */
+	const struct gp_job_path *path;   /* the job's critical path across ranks;
+					  ** NULL: not computed (the page says so) */
 };
 
 #endif

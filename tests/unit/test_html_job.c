@@ -101,8 +101,12 @@ static void sums_by_name(void **state)
 	assert_non_null(strstr(p, "\"only_rank\":-1,\"kernels\":6,\"gpu_ns\":26"));
 	/* rank 1's steps are slower, a fact about steps; with no collective
 	** matched the traces cannot tell who waits: no straggler */
-	assert_non_null(strstr(p, "\"wait\":-1,\"caused\":-1,\"times_last\":-1,\"role\":\"\",\"steps\":[[0,150],[1,160]]"));
+	assert_non_null(strstr(p, "\"wait\":-1,\"caused\":-1,\"times_last\":-1,\"role\":\"\",\"critical\":-1,"
+				  "\"critical_entered\":-1,\"steps\":[[0,150],[1,160]]"));
 	assert_non_null(strstr(p, "\"straggler\":-1,\"collectives\":0,\"skew\":50,"));
+	/* no job path given: the page says it was not computed */
+	assert_non_null(strstr(p, "\"critical_path\":{\"known\":0,\"why\":\"not computed for this page\",\"length\":0,"
+				  "\"jumps\":0,\"top\":[]}"));
 	assert_non_null(strstr(p, "{\"iter\":1,\"ranks\":2,\"median\":135,\"fastest_rank\":0,\"fastest_ns\":110,"
 				  "\"slowest_rank\":1,\"slowest_ns\":160}"));
 	free(p);

@@ -453,7 +453,12 @@ static void bad_input(void **state)
 	expect_error("{\"traceEvents\": [{\"ph\":\"X\",\"ts\":1}, {\"ph\":\"X\",\"ts\":2", GP_ERR_CORRUPT,
 		     "truncated JSON: the file ends inside traceEvents after 2 events");
 	expect_error("{\"traceEvents\": [{\"ph\":\"X\",,}]}", GP_ERR_CORRUPT, "invalid JSON");
-	expect_error("[1]", GP_ERR_CORRUPT, "an event is a number");
+	/* a bare array whose first element is no event is another JSON file;
+	** a bad element after an event is a damaged trace */
+	expect_error("[1]", GP_ERR_FORMAT, "not a trace: a JSON array whose first element is not an event");
+	expect_error("[[1]]", GP_ERR_FORMAT, "not a trace: a JSON array whose first element is not an event");
+	expect_error("[{\"ph\":\"X\"}, 1]", GP_ERR_CORRUPT, "an event is a number, expected an object: in event 1");
+	expect_error("{\"traceEvents\": [1]}", GP_ERR_CORRUPT, "an event is a number");
 	expect_error("{\"traceEvents\": [{\"ts\": 99999999999999999999}]}", GP_ERR_CORRUPT,
 		     "out of range");
 }
