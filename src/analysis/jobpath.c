@@ -121,7 +121,8 @@ static int32_t segment_at(struct leg_acc *a, size_t q)
 	if (a->segs.v[s].p0 == q)
 		return s;
 	t = (int32_t)a->segs.n;
-	*gp_vec_push(a->segs) = a->segs.v[s];
+	struct seg_b copy = a->segs.v[s];   /* the push may move the array */
+	*gp_vec_push(a->segs) = copy;
 	a->segs.v[t].p0 = q;
 	a->segs.v[t].hi = a->pieces.v[q].end;
 	a->segs.v[s].p1 = q;
