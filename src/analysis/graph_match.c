@@ -183,12 +183,40 @@ static int node_kind(const char *name)
 	return -1;
 }
 
+/* What a call of each API name does to a capture (indexed by API def). */
+enum { CALL_BEGIN = NK__COUNT, CALL_END, CALL_OTHER };
+
+/* The role of every API def of c (CALL_BEGIN, CALL_END, a node kind or
+** CALL_OTHER), named once per distinct name rather than once per call;
+** NULL when c has no call that begins a capture.  Free it. */
+static uint8_t *call_roles(const gp_trace *c)
+{
+	uint8_t *role = gp_xmalloc(c->api_defs.n ? c->api_defs.n : 1);
+	bool begins = false;
+
+	for (size_t i = 0; i < c->api_defs.n; i++) {
+		const char *name = c->api_defs.v[i].name ? gp_s(c, c->api_defs.v[i].name) : "";
+		int kind = node_kind(name);
+		role[i] = strstr(name, "StreamBeginCapture") ? CALL_BEGIN
+			: strstr(name, "StreamEndCapture") ? CALL_END
+			: kind >= 0 ? (uint8_t)kind : CALL_OTHER;
+		begins |= role[i] == CALL_BEGIN;
+	}
+	if (!begins) {
+		free(role);
+		return NULL;
+	}
+	return role;
+}
+
 size_t gp_graph_capture_count(const gp_trace *c)
 {
+	uint8_t *role = call_roles(c);
 	size_t n = 0;
 
-	for (size_t i = 0; i < c->apis.n; i++)
-		n += strstr(gp_s(c, gp_api_def(c, &c->apis.v[i])->name), "StreamBeginCapture") != NULL;
+	for (size_t i = 0; role && i < c->apis.n; i++)
+		n += role[c->apis.v[i].def] == CALL_BEGIN;
+	free(role);
 	return n;
 }
 
@@ -248,6 +276,7 @@ struct launch {
 	int kind;
 	gp_str name;            /* in the capture trace */
 	uint32_t grid[3], block[3];
+	bool args_read;         /* name, grid and block come from its args */
 };
 typedef GP_VEC(struct launch) launch_vec;
 
@@ -259,41 +288,47 @@ typedef GP_VEC(struct launch) launch_vec;
 */
 static void find_graphs(struct matcher *m, gp_trace *c, launch_vec *ls)
 {
-	gp_u64map open = {0}, args = {0};   /* thread -> its open graph; (pid, corr) -> launch args */
+	gp_u64map open = {0}, wanted = {0}; /* thread -> its open graph; (pid, corr) -> captured kernel launch */
 	GP_VEC(uint8_t) ended = {0};        /* per graph found here */
 	size_t g0 = m->graphs.n, unended = 0;
+	uint8_t *role = call_roles(c);
 
-	for (size_t i = 0; i < c->launch_args.n; i++)
-		gp_u64map_add(&args, mix(c->launch_args.v[i].corr) ^ c->launch_args.v[i].pid, (int32_t)i);
-	for (size_t i = 0; i < c->apis.n; i++) {
+	for (size_t i = 0; role && i < c->apis.n; i++) {
 		const struct gp_api *a = &c->apis.v[i];
-		const char *name = gp_s(c, gp_api_def(c, a)->name);
 		uint64_t thread = (uint64_t)a->pid << 32 | a->tid;
-		int32_t g = gp_u64map_get(&open, thread), kind;
+		int32_t g = gp_u64map_get(&open, thread);
+		uint8_t r = role[a->def];
 
-		if (strstr(name, "StreamBeginCapture")) {
+		if (r == CALL_BEGIN) {
 			struct cgraph *x = gp_vec_push(m->graphs);
 			x->next = -1;
 			gp_vec_push(ended);
 			gp_u64map_put(&open, thread, (int32_t)(m->graphs.n - 1));
-		} else if (g >= 0 && strstr(name, "StreamEndCapture")) {
+		} else if (g >= 0 && r == CALL_END) {
 			ended.v[g - (int32_t)g0] = 1;
 			gp_u64map_put(&open, thread, -1);
-		} else if (g >= 0 && (kind = node_kind(name)) >= 0) {
-			struct launch *l = gp_vec_push(*ls);
-			int32_t x = gp_u64map_get(&args, mix(a->corr) ^ a->pid);
-			const struct gp_launch_args *la = x >= 0 && c->launch_args.v[x].corr == a->corr &&
-							  c->launch_args.v[x].pid == a->pid
-							  ? &c->launch_args.v[x] : NULL;
-			*l = (struct launch){.api = (int32_t)i, .graph = g, .kind = kind};
-			if (la && kind == NK_KERNEL) {
-				l->name = la->kernel;
-				memcpy(l->grid, la->grid, sizeof(l->grid));
-				memcpy(l->block, la->block, sizeof(l->block));
-			}
+		} else if (g >= 0 && r < NK__COUNT) {
+			*gp_vec_push(*ls) = (struct launch){.api = (int32_t)i, .graph = g, .kind = r};
+			if (r == NK_KERNEL)
+				gp_u64map_put(&wanted, mix(a->corr) ^ a->pid, (int32_t)(ls->n - 1));
 			m->graphs.v[g].n++;
 		}
 	}
+	/* the kernel names and grids the launches' args give (ROCm), in one
+	** pass over the args, looking up only the captured launches */
+	for (size_t i = 0; wanted.n && i < c->launch_args.n; i++) {
+		const struct gp_launch_args *la = &c->launch_args.v[i];
+		int32_t x = gp_u64map_get(&wanted, mix(la->corr) ^ la->pid);
+		const struct gp_api *a = x >= 0 ? &c->apis.v[ls->v[x].api] : NULL;
+		if (!a || a->corr != la->corr || a->pid != la->pid || ls->v[x].args_read)
+			continue;
+		ls->v[x].args_read = true;   /* the first args row counts */
+		ls->v[x].name = la->kernel;
+		memcpy(ls->v[x].grid, la->grid, sizeof(la->grid));
+		memcpy(ls->v[x].block, la->block, sizeof(la->block));
+	}
+	free(role);
+	gp_u64map_free(&wanted);
 	/* a graph whose capture never ended was cut off: left out */
 	for (size_t g = g0; g < m->graphs.n; g++)
 		if (!ended.v[g - g0]) {
@@ -305,7 +340,6 @@ static void find_graphs(struct matcher *m, gp_trace *c, launch_vec *ls)
 			      c == m->t ? "the trace" : "their capture trace");
 	gp_vec_free(ended);
 	gp_u64map_free(&open);
-	gp_u64map_free(&args);
 }
 
 /* Gives capture trace c a zero-length kernel for each launch of ls, unless
