@@ -88,7 +88,11 @@ void gp_advise_collectives(const struct gp_coll_match *m, const char *link, stru
 ** gp_rank_job_on_time, the model of --what-if rank:R=on-time), or, when no collective is matched on every rank and the ranks'
 ** median steps differ by more than 2%, a notice (first) that the traces
 ** cannot tell who waits.  out's span_ns is the job's GPU span (its longest
-** rank's), steps the straggler's iterations.  Never fails. */
-void gp_advise_job(const struct gp_rank_job *j, struct gp_findings *out);
+** rank's), steps the straggler's iterations.  path, when known (the
+** job's critical path across the ranks, jobpath.h; may be NULL), adds to
+** the straggler's evidence where the path runs: on the straggler, or, when
+** it holds most on another rank, that rank.  Never fails. */
+struct gp_job_path;
+void gp_advise_job(const struct gp_rank_job *j, const struct gp_job_path *path, struct gp_findings *out);
 
 #endif

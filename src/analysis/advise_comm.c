@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "analysis/advise_int.h"
+#include "analysis/jobpath.h"
 #include "analysis/ranks.h"
 #include "util/stats.h"
 
@@ -103,7 +104,32 @@ bool gp_advise_straggler(const struct gp_coll_match *m, const gp_ns *compute, st
 	return true;
 }
 
-void gp_advise_job(const struct gp_rank_job *j, struct gp_findings *out)
+/* Appends to f's evidence where the job's critical path p runs: its share
+** on rank s (the straggler), or on the rank holding most of it when that
+** is another. */
+static void path_evidence(const struct gp_rank_job *j, const struct gp_job_path *p, size_t s, struct gp_finding *f)
+{
+	gp_ns len = p->end - p->start;
+	size_t most = s;
+	char d[64];
+	size_t at = strlen(f->evidence);
+
+	if (len <= 0)
+		return;
+	for (size_t r = 0; r < j->n; r++)
+		if (p->ranks[r].held > p->ranks[most].held)
+			most = r;
+	snprintf(f->evidence + at, sizeof(f->evidence) - at, STRAGGLER_PATH, gp_fmt_duration((double)len, d, sizeof(d)),
+		 100.0 * (double)p->ranks[s].held / (double)len, j->rec[s].coll.rank,
+		 most == s ? "" : ", most of it on another rank: rank ");
+	if (most != s) {
+		at = strlen(f->evidence);
+		snprintf(f->evidence + at, sizeof(f->evidence) - at, "%d (%.1f%%)", j->rec[most].coll.rank,
+			 100.0 * (double)p->ranks[most].held / (double)len);
+	}
+}
+
+void gp_advise_job(const struct gp_rank_job *j, const struct gp_job_path *path, struct gp_findings *out)
 {
 	gp_ns *compute = gp_xmalloc((j->n ? j->n : 1) * sizeof(*compute));
 	uint64_t calls = 0;
@@ -126,6 +152,8 @@ void gp_advise_job(const struct gp_rank_job *j, struct gp_findings *out)
 		struct gp_rank_on_time o;
 		gp_rank_job_on_time(j, (size_t)j->straggler, &o);
 		f.ns = f.alone_ns = (double)(o.span_before - o.span_after);
+		if (path && path->known && j->n > 1)
+			path_evidence(j, path, (size_t)j->straggler, &f);
 		*gp_vec_push(out->v) = f;
 	} else if (j->n > 1 && !j->coll.ncomplete && j->steps.skew_pct > coll_limits.steps_differ_pct) {
 		memset(&f, 0, sizeof(f));

@@ -229,6 +229,8 @@
 	"the next-to-last rank in all (%s a call); the other ranks waited %s for it, of %s of "  \
 	"waiting in all (clocks aligned on collective ends)"
 #define STRAGGLER_COMPUTE "; its compute %s vs %s, the median of the other ranks'"
+#define STRAGGLER_PATH                                                                     \
+	"; the job's critical path (%s, `gpuprof ranks --view critical`) runs %.1f%% on rank %d%s"
 #define STRAGGLER_CHANGE                                                                   \
 	"find what rank %d does before its collectives that the others do not: compare "   \
 	"`gpuprof breakdown` and `gpuprof ops` of its file with another rank's (slower "    \

@@ -149,7 +149,11 @@ static void free_deps(struct gp_analysis *a)
 
 static int run_critpath(struct gp_analysis *a, unsigned needs, gp_error *err)
 {
-	gp_critpath_run(&a->deps, a->trace, a->opts.critpath_pieces, &a->critpath);
+	if (a->opts.critpath_legs)
+		gp_critpath_run_legs(&a->deps, a->trace, a->opts.critpath_legs, a->opts.ncritpath_legs,
+				     a->opts.critpath_pieces, &a->critpath);
+	else
+		gp_critpath_run(&a->deps, a->trace, a->opts.critpath_pieces, &a->critpath);
 	return GP_OK;
 }
 

@@ -76,6 +76,11 @@ struct gp_analysis_opts {
 	** kept work and idle categories. */
 	bool one_timeline, memset_compute, hta;
 	bool critpath_pieces;           /* GP_NEED_CRITPATH: keep the path's pieces */
+	/* GP_NEED_CRITPATH: the path is these legs of a job's path across
+	** ranks (gp_critpath_run_legs; borrowed), not the trace's own walk,
+	** when not NULL */
+	const struct gp_cp_leg *critpath_legs;
+	size_t ncritpath_legs;
 	/* GP_NEED_TRACELENS: every GPU event, not only those TraceLens links
 	** to a launch (its include_unlinked_kernels) */
 	bool tracelens_unlinked;

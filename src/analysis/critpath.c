@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "analysis/critpath.h"
+#include "model/classify.h"
 #include "model/window.h"
 #include "util/alloc.h"
 #include "util/fmt.h"
@@ -889,7 +890,10 @@ bool gp_critpath_scope(gp_deps *d, struct gp_cp_scope *sc)
 	return true;
 }
 
-void gp_critpath_run(gp_deps *d, const gp_trace *t, bool keep_pieces, gp_critpath *cp)
+/* gp_critpath_run's work: the trace's own walk when legs is NULL, else
+** the n legs given. */
+static void run(gp_deps *d, const gp_trace *t, const struct gp_cp_leg *legs, size_t n, bool keep_pieces,
+		gp_critpath *cp)
 {
 	struct cp_acc a = {.d = d, .t = t, .cp = cp, .names = {.d = d, .t = t}, .keep = keep_pieces};
 	struct gp_cp_scope sc;
@@ -906,11 +910,35 @@ void gp_critpath_run(gp_deps *d, const gp_trace *t, bool keep_pieces, gp_critpat
 	cp->range_on = gp_xcalloc(t->ranges.n / 8 + 1, 1);
 	a.wcur = cp->nwin;
 	a.low = sc.end;
-	gp_walk(d, sc.from, sc.first, take_piece, &a);
-	/* what the walk could not reach back to: nothing recorded says */
-	if (a.low > sc.first) {
-		struct gp_piece p = {.start = sc.first, .end = a.low, .cause = GP_CAUSE_UNKNOWN};
-		take_piece(&a, &p);
+	if (!legs) {
+		gp_walk(d, sc.from, sc.first, take_piece, &a);
+		/* what the walk could not reach back to: nothing recorded says */
+		if (a.low > sc.first) {
+			struct gp_piece p = {.start = sc.first, .end = a.low, .cause = GP_CAUSE_UNKNOWN};
+			take_piece(&a, &p);
+		}
+	}
+	if (legs && n) {
+		/* the communication kernels in unit order: the collectives the
+		** legs name, as gp_rank_path_build counts them */
+		GP_VEC(int32_t) comm = {0};
+		for (size_t u = 0; u < t->kernels.n; u++)
+			if (gp_kernel_is_comm(t, &t->kernels.v[u]))
+				*gp_vec_push(comm) = (int32_t)u;
+		for (size_t i = 0; i < n; i++) {
+			/* from where gp_rank_path_build starts the same leg */
+			struct gp_walk_at w = sc.from;
+			if (legs[i].coll >= (int32_t)comm.n)
+				continue;
+			if (legs[i].coll >= 0) {
+				int32_t u = comm.v[legs[i].coll];
+				w = (struct gp_walk_at){.on_gpu = true, .unit = u, .at = gp_unit_start(t, (size_t)u)};
+				if (w.at < sc.first)
+					w.at = sc.first;
+			}
+			gp_walk(d, w, legs[i].stop > sc.first ? legs[i].stop : sc.first, take_piece, &a);
+		}
+		gp_vec_free(comm);
 	}
 	mark_cpu(&a);
 	for (size_t i = 0, j = cp->pieces.n; i + 1 < j; i++, j--) {   /* latest first: to time order */
@@ -924,6 +952,19 @@ void gp_critpath_run(gp_deps *d, const gp_trace *t, bool keep_pieces, gp_critpat
 	gp_u64map_free(&a.row_at);
 	gp_vec_free(a.spans);
 	gp_piece_namer_free(&a.names);
+}
+
+void gp_critpath_run(gp_deps *d, const gp_trace *t, bool keep_pieces, gp_critpath *cp)
+{
+	run(d, t, NULL, 0, keep_pieces, cp);
+}
+
+void gp_critpath_run_legs(gp_deps *d, const gp_trace *t, const struct gp_cp_leg *legs, size_t n,
+			  bool keep_pieces, gp_critpath *cp)
+{
+	static const struct gp_cp_leg none;
+
+	run(d, t, legs ? legs : &none, legs ? n : 0, keep_pieces, cp);
 }
 
 void gp_critpath_free(gp_critpath *cp)

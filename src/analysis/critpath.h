@@ -203,6 +203,23 @@ void gp_critpath_windows(const gp_trace *t, const struct gp_cp_scope *s, struct 
 ** what export draws).  Never fails on odd data; an empty trace gives no
 ** windows. */
 void gp_critpath_run(gp_deps *d, const gp_trace *t, bool keep_pieces, gp_critpath *cp);
+
+/* A walk a path takes on one trace of a job (jobpath.h): from the trace's
+** end (coll -1) or from the start of its coll-th communication kernel
+** (in unit order: the collectives gp_coll_extract finds), back to stop. */
+struct gp_cp_leg {
+	int32_t coll;
+	gp_ns stop;
+};
+
+/* As gp_critpath_run, but the path is the n legs (latest first, each
+** earlier than the one before: a job's path on this trace), not the
+** trace's own walk: what the job's path across ranks marks on one rank
+** (export --critical-path over several files).  Time between the legs is
+** held by other ranks and is in no window's sums.  A leg whose collective
+** the trace does not have is skipped.  n = 0 marks nothing. */
+void gp_critpath_run_legs(gp_deps *d, const gp_trace *t, const struct gp_cp_leg *legs, size_t n,
+			  bool keep_pieces, gp_critpath *cp);
 void gp_critpath_free(gp_critpath *cp);
 
 static inline bool gp_critpath_on(const uint8_t *bits, size_t i)

@@ -410,7 +410,15 @@ struct job_acc {
 	const struct gp_rank_job *j;
 	struct gp_job_path *p;
 	GP_VEC(struct gp_job_row) rows;
+	GP_VEC(struct gp_path_visit) visits;
 };
+
+/* The path comes to rank r at its end (coll -1) or at the start of its
+** collective coll; where it leaves is set when it does (stop). */
+static void visit(struct job_acc *a, size_t r, int32_t coll)
+{
+	*gp_vec_push(a->visits) = (struct gp_path_visit){.rank = r, .leg = {.coll = coll}};
+}
 
 /* Rank r holds ns of cause under op. */
 static void hold(struct job_acc *a, size_t r, uint8_t cause, const char *op, gp_ns ns)
@@ -521,6 +529,7 @@ void gp_job_path_run(const struct gp_rank_job *j, struct gp_job_path *p)
 	p->end = j->rec[cur].path.end + (j->n > 1 ? m->ranks[cur].offset : 0);
 	of = calls_of(j);
 	seg = &j->rec[cur].path.segs[j->rec[cur].path.legs[0]];
+	visit(&a, cur, -1);
 	while (guard--) {
 		const struct gp_rank_path *rp = &j->rec[cur].path;
 		const struct gp_coll *c;
@@ -536,6 +545,7 @@ void gp_job_path_run(const struct gp_rank_job *j, struct gp_job_path *p)
 		}
 		if (seg->to < 0) {
 			p->start = seg->lo + off;
+			a.visits.v[a.visits.n - 1].leg.stop = seg->lo;
 			break;
 		}
 		/* at a collective kernel, reached at seg->lo; its own leg goes on
@@ -554,6 +564,8 @@ void gp_job_path_run(const struct gp_rank_job *j, struct gp_job_path *p)
 				/* waited for rank l: the call's communication from its
 				** arrival on, then l's way there */
 				hold(&a, cur, GP_CAUSE_GPU_COMM, rp->names[seg->to_op], at + off - sl);
+				a.visits.v[a.visits.n - 1].leg.stop = sl - off;
+				visit(&a, l, kl);
 				cur = l;
 				p->ranks[l].entered++;
 				p->jumps++;
@@ -564,18 +576,23 @@ void gp_job_path_run(const struct gp_rank_job *j, struct gp_job_path *p)
 		hold(&a, cur, GP_CAUSE_GPU_COMM, rp->names[seg->to_op], at - next->hi);
 		seg = next;
 	}
-	if (guard == (size_t)-1)   /* cannot happen: every segment moves back in time */
+	if (guard == (size_t)-1) {   /* cannot happen: every segment moves back in time */
 		p->start = seg->hi + (j->n > 1 ? m->ranks[cur].offset : 0);
+		a.visits.v[a.visits.n - 1].leg.stop = seg->hi;
+	}
 	p->start_rank = cur;
 	for (size_t r = 0; r < j->n; r++)
 		free(of[r]);
 	free(of);
 	settle_rows(&a);
+	p->visits = a.visits.v;
+	p->nvisits = a.visits.n;
 }
 
 void gp_job_path_free(struct gp_job_path *p)
 {
 	free(p->ranks);
 	free(p->rows);
+	free(p->visits);
 	memset(p, 0, sizeof(*p));
 }

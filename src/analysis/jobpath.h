@@ -120,6 +120,15 @@ struct gp_job_row {
 	gp_ns ns;
 };
 
+/* A stretch of the job's path on one rank, on the rank's own clock: the
+** rank's walk from its end (coll -1) or from the start of its coll-th
+** collective kernel, back to stop (where the path left for another rank,
+** or where it ends).  What export marks on each rank's records. */
+struct gp_path_visit {
+	size_t rank;            /* index into the job's records */
+	struct gp_cp_leg leg;
+};
+
 struct gp_job_path {
 	bool known;             /* false: the traces cannot tell (why says) */
 	const char *why;
@@ -130,6 +139,8 @@ struct gp_job_path {
 	struct gp_job_path_rank *ranks;     /* [n] */
 	struct gp_job_row *rows;            /* by rank, then time (largest first) */
 	size_t nrows;
+	struct gp_path_visit *visits;       /* in path order: latest first */
+	size_t nvisits;
 };
 
 /* The critical path of job j (every record with its path: the runner's

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "analysis/jobpath.h"
 #include "analysis/whatif.h"
 #include "cmds/cmds.h"
 #include "cmds/options.h"
@@ -285,7 +286,8 @@ static int advise_trace(const void *ctx, gp_trace *t, gp_writer *w, gp_writer *r
 	char *text = NULL;
 	size_t len = 0;
 	FILE *mem = NULL;
-	int rc = j->on_time ? gp_analysis_run(t, GP_NEED_RECORD, NULL, &a, err) : analyse(j, t, GP_NEED_RECORD, &a, err);
+	/* the record with its critical path's legs: the job's path across ranks */
+	int rc = j->on_time ? gp_analysis_run(t, GP_NEED_RECORD, NULL, &a, err) : analyse(j, t, j->nwhatif ? GP_NEED_RECORD : GP_NEED_RANK_PATH, &a, err);
 
 	if (rc == GP_OK && rec)
 		gp_rank_record_put(&a.record, rec);
@@ -363,8 +365,12 @@ static int advise_reduce(const void *ctx, const struct gp_cli_result *const *res
 		gp_rank_job_free(&j);
 		return rc;
 	}
-	if (rc == GP_OK && !jb->nwhatif)
-		gp_advise_job(&j, &f);
+	if (rc == GP_OK && !jb->nwhatif) {
+		struct gp_job_path path;
+		gp_job_path_run(&j, &path);
+		gp_advise_job(&j, &path, &f);
+		gp_job_path_free(&path);
+	}
 	if (rc == GP_OK && jb->text) {
 		gp_advise_text_job(stdout, &f, n);
 	} else if (rc == GP_OK && f.v.n) {

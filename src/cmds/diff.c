@@ -17,6 +17,7 @@
 #include "analysis/collectives.h"
 #include "analysis/diff.h"
 #include "analysis/diff_facts.h"
+#include "analysis/jobpath.h"
 #include "analysis/layers.h"
 #include "cmds/cmds.h"
 #include "cmds/options.h"
@@ -185,6 +186,9 @@ struct straggler {
 	int rank;                /* -1: none (gp_coll_straggler names none, or nothing matched) */
 	uint64_t last;           /* the calls it arrived last at */
 	gp_ns caused, late;      /* the others' wait for it; its lateness */
+	gp_ns path;              /* the job's critical path (0: not known) */
+	int path_rank;           /* the rank holding most of it */
+	double path_pct;         /* its share */
 };
 
 /* What the file workers and the reduce share: the groupings asked for, the
@@ -209,18 +213,13 @@ static int diff_trace(const void *ctx, gp_trace *t, gp_writer *w, gp_writer *rec
 	struct gp_analysis a;
 	int rc;
 
-	if (rec) {
-		struct gp_coll_rank c;
-		rc = gp_coll_extract(t, &(struct gp_coll_opts){.default_rank = -1}, &c, err);
-		if (rc == GP_OK)
-			gp_coll_rank_put(&c, rec);
-		gp_coll_rank_free(&c);
-		if (rc != GP_OK)
-			return rc;
-	}
 	gp_analysis_opts_init(&ao);
 	ao.peaks = *j->peaks;
-	rc = gp_analysis_run(t, GP_NEED_OPS, &ao, &a, err);
+	/* several files, --by rank: the rank's record with its collectives and
+	** its critical path's legs (the straggler and the job's path) */
+	rc = gp_analysis_run(t, GP_NEED_OPS | (rec ? GP_NEED_RANK_PATH : 0), &ao, &a, err);
+	if (rc == GP_OK && rec)
+		gp_rank_record_put(&a.record, rec);
 	struct gp_diff_facts facts;
 	gp_diff_facts_of(t, &facts);
 	gp_diff_facts_put(&facts, w);
@@ -238,31 +237,38 @@ static int diff_trace(const void *ctx, gp_trace *t, gp_writer *w, gp_writer *rec
 	return rc;
 }
 
-/* The straggler of a run's files res[0..n) (their collectives' records,
-** in rank order) into *s. */
+/* The straggler of a run's files res[0..n) (their records, in rank
+** order) into *s, as advise and ranks name it (by arrival), with where the
+** job's critical path runs. */
 static int run_straggler(const struct gp_cli_result *const *res, size_t n, struct straggler *s, gp_error *err)
 {
-	struct gp_coll_rank *ranks = gp_xcalloc(n, sizeof(*ranks));
-	int rc = GP_OK;
+	struct gp_rank_job j;
+	struct gp_job_path p;
+	int rc = gp_cli_rank_job(res, n, false, &j, err);
 
-	for (size_t i = 0; i < n && rc == GP_OK; i++)
-		rc = gp_coll_rank_read(&res[i]->record, res[i]->path, res[i]->id.rank, &ranks[i], err);
-	if (rc == GP_OK) {
-		struct gp_coll_match m;
-		gp_coll_match(ranks, n, &m);
-		int r = gp_coll_straggler(&m);
-		*s = (struct straggler){.ranks = n, .calls = m.ncomplete, .rank = r >= 0 ? m.ranks[r].rank : -1};
-		if (r >= 0) {
-			s->last = m.ranks[r].times_last;
-			s->caused = m.ranks[r].caused;
-			s->late = m.ranks[r].late;
-		}
-		gp_coll_match_free(&m);
+	if (rc != GP_OK)
+		return rc;
+	*s = (struct straggler){.ranks = n, .calls = j.coll.ncomplete, .rank = -1, .path_rank = -1};
+	if (j.straggler >= 0) {
+		const struct gp_coll_rank_stats *x = &j.coll.ranks[j.straggler];
+		s->rank = x->rank;
+		s->last = x->times_last;
+		s->caused = x->caused;
+		s->late = x->late;
 	}
-	for (size_t i = 0; i < n; i++)
-		gp_coll_rank_free(&ranks[i]);
-	free(ranks);
-	return rc;
+	gp_job_path_run(&j, &p);
+	if (p.known && p.end > p.start) {
+		size_t most = 0;
+		for (size_t r = 1; r < n; r++)
+			if (p.ranks[r].held > p.ranks[most].held)
+				most = r;
+		s->path = p.end - p.start;
+		s->path_rank = res[most]->id.rank;
+		s->path_pct = 100.0 * (double)p.ranks[most].held / (double)s->path;
+	}
+	gp_job_path_free(&p);
+	gp_rank_job_free(&j);
+	return GP_OK;
 }
 
 /* A run's files in rank order: each one's parts added to the run; for
@@ -280,7 +286,7 @@ static int diff_reduce(const void *ctx, const struct gp_cli_result *const *res, 
 		if (rc != GP_OK)
 			return rc;
 	}
-	*j->straggler = (struct straggler){.rank = -1};
+	*j->straggler = (struct straggler){.rank = -1, .path_rank = -1};
 	return j->need[GP_DIFF_BY_RANK] && n > 1 ? run_straggler(res, n, j->straggler, err) : GP_OK;
 }
 
@@ -292,7 +298,7 @@ static void straggler_notes(const struct straggler *s)
 	static const char *const words[2] = {"BASE", "TEST"};
 	char a[48], b[48];
 
-	if (s[0].rank < 0 && s[1].rank < 0)
+	if (s[0].rank < 0 && s[1].rank < 0 && !s[0].path && !s[1].path)
 		return;
 	for (int k = 0; k < 2; k++) {
 		if (s[k].rank >= 0)
@@ -308,6 +314,10 @@ static void straggler_notes(const struct straggler *s)
 		else
 			fprintf(stderr, "gpuprof diff: note: %s: no straggler at the %zu collectives matched on "
 				"every rank\n", words[k], s[k].calls);
+		if (s[k].path > 0)
+			fprintf(stderr, "gpuprof diff: note: %s: the job's critical path (%s) runs %.1f%% on rank %d\n",
+				words[k], gp_fmt_duration((double)s[k].path, a, sizeof(a)), s[k].path_pct,
+				s[k].path_rank);
 	}
 }
 
@@ -628,7 +638,7 @@ static int read_run(struct job *j, const struct gp_cli_opts *co, const char *arg
 	j->facts = facts;
 	memset(facts, 0, sizeof(*facts));
 	j->straggler = straggler;
-	*straggler = (struct straggler){.rank = -1};
+	*straggler = (struct straggler){.rank = -1, .path_rank = -1};
 	return gp_cli_run(&m, &one);
 }
 

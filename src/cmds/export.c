@@ -17,6 +17,8 @@
 
 #include "analysis/analysis.h"
 #include "analysis/collectives.h"
+#include "analysis/jobpath.h"
+#include "util/alloc.h"
 #include "cmds/cmds.h"
 #include "cmds/options.h"
 #include "writers/sink.h"
@@ -31,7 +33,7 @@ static const struct gp_cmd_opt export_opts[] = {
 	[O_WEIGHT] = {"weight", 0, "W", "folded: time (GPU ns, default), flops (modelled\nFLOPs) or idle (GPU idle ns)"},
 	[O_PER_RANK] = {"per-rank", 0, NULL, "folded: each stack starts with a frame 'rank-R'\n(default: the files' stacks summed)"},
 	[O_ALIGN] = {"align-clocks", 0, NULL, "perfetto, several files: shift each rank's times by\nits clock offset to the first rank, estimated from\nthe collectives' ends as gpuprof comm does (reads\nevery file twice)"},
-	[O_CRITICAL] = {"critical-path", 0, NULL, "perfetto: mark the critical path (docs/dependencies.md):\n\"critical\": true in the args of every record on it (as\nHTA does) and a \"critical path\" track in its process\nwith a slice per piece, named by its cause"},
+	[O_CRITICAL] = {"critical-path", 0, NULL, "perfetto: mark the critical path (docs/dependencies.md):\n\"critical\": true in the args of every record on it (as\nHTA does) and a \"critical path\" track in its process\nwith a slice per piece, named by its cause; several\nfiles: the job's path across the ranks (reads every\nfile twice)"},
 	{NULL, 0, NULL, NULL},
 };
 
@@ -78,6 +80,16 @@ struct export_opts {
 	bool per_rank;          /* folded: a first frame "rank-R" */
 	bool align;             /* perfetto: --align-clocks */
 	bool critical;          /* perfetto: --critical-path */
+};
+
+typedef GP_VEC(struct gp_cp_leg) leg_vec;
+
+/* The job's critical path across several files, as each file's legs. */
+struct job_legs {
+	const struct gp_cli_inputs *in;
+	bool known;             /* the traces could tell: legs hold it */
+	leg_vec *legs;          /* [in->paths.n]: the path's legs on each file */
+	gp_ns *offsets;         /* [in->paths.n]: clock offsets, or NULL */
 };
 
 static int export_option(void *ctx, int index, const char *arg)
@@ -130,6 +142,81 @@ static int clock_offsets(const struct gp_cli_inputs *in, const struct gp_cli_opt
 	return rc;
 }
 
+/* Each file's record with its path's legs (gp_cli_trace_fn). */
+static int leg_record(const void *ctx, gp_trace *t, gp_writer *w, gp_writer *rec, gp_error *err)
+{
+	struct gp_analysis a;
+	int rc = gp_analysis_run(t, GP_NEED_RANK_PATH, NULL, &a, err);
+
+	(void)ctx;
+	(void)rec;
+	if (rc == GP_OK)
+		gp_rank_record_put(&a.record, w);
+	gp_analysis_free(&a);
+	return rc;
+}
+
+/* The job's path from the files' records (gp_cli_reduce_fn): its visits
+** as each file's legs, and the clock offsets when asked (those of the
+** job's collectives, as clock_offsets estimates them).  A note when the
+** traces cannot tell; each file then shows its own path. */
+static int leg_reduce(const void *ctx, const struct gp_cli_result *const *res, size_t n, gp_writer *unused,
+		      gp_error *err)
+{
+	struct job_legs *jl = (struct job_legs *)ctx;
+	const struct gp_cli_inputs *in = jl->in;
+	size_t *input = gp_xmalloc((n ? n : 1) * sizeof(*input));
+	struct gp_rank_job j;
+	struct gp_job_path p;
+	int rc = gp_cli_rank_job(res, n, true, &j, err);
+
+	(void)unused;
+	if (rc != GP_OK) {
+		free(input);
+		return rc;
+	}
+	/* the results are in rank order: each one's input */
+	for (size_t r = 0; r < n; r++) {
+		input[r] = SIZE_MAX;
+		for (size_t i = 0; i < in->paths.n && input[r] == SIZE_MAX; i++)
+			if (strcmp(in->paths.v[i], res[r]->path) == 0)
+				input[r] = i;
+	}
+	gp_job_path_run(&j, &p);
+	if (!p.known)
+		fprintf(stderr, "gpuprof export: note: no critical path across the ranks (%s): each rank's own "
+			"path is marked\n", p.why);
+	jl->known = p.known;
+	for (size_t v = 0; p.known && v < p.nvisits; v++) {
+		size_t i = input[p.visits[v].rank];
+		if (i != SIZE_MAX)
+			*gp_vec_push(jl->legs[i]) = p.visits[v].leg;
+	}
+	for (size_t r = 0; jl->offsets && r < n; r++)
+		if (input[r] != SIZE_MAX) {
+			jl->offsets[input[r]] = j.coll.ranks[r].aligned ? j.coll.ranks[r].offset : 0;
+			if (!j.coll.ranks[r].aligned)
+				fprintf(stderr, "gpuprof export: note: %s: no collective shared with rank %d: its "
+					"clock is left as it is\n", res[r]->path, res[0]->id.rank);
+		}
+	gp_job_path_free(&p);
+	gp_rank_job_free(&j);
+	free(input);
+	return GP_OK;
+}
+
+/* --critical-path over several files: the job's path across the ranks
+** (jobpath.h), from a first read of every file (as `ranks --view
+** critical`), into jl; with --align-clocks, the clock offsets from the
+** same read.  Returns 0 or the exit code after printing the error. */
+static int job_legs(const struct gp_cli_opts *o, struct job_legs *jl)
+{
+	struct gp_cli_many m = {.cmd = "export", .fn = leg_record, .ctx = jl, .cols = gp_rank_record_cols,
+				.ncols = GP_RANK_RECORD_NCOLS, .reduce = leg_reduce};
+
+	return gp_cli_run(&m, o);
+}
+
 /* The number of idle gaps per GPU the perfetto sink names with the CPU's
 ** context (its idle slices). */
 #define EXPORT_TOP_GAPS 20
@@ -141,8 +228,9 @@ static int clock_offsets(const struct gp_cli_inputs *in, const struct gp_cli_opt
 ** counters, and the critical path with its pieces when x asks.  GP_OK or
 ** the runner's error (gp_analysis_free a either way). */
 static int analyse(const struct export_opts *x, const struct gp_cli_opts *o, gp_trace *t, const gp_ns span[2],
-		   struct gp_analysis *a, gp_error *err)
+		   const leg_vec *legs, struct gp_analysis *a, gp_error *err)
 {
+	static const struct gp_cp_leg none;
 	bool folded = strcmp(o->format, "folded") == 0;
 	struct gp_analysis_opts ao;
 
@@ -154,6 +242,10 @@ static int analyse(const struct export_opts *x, const struct gp_cli_opts *o, gp_
 		ao.window_end = span[1];
 	}
 	ao.critpath_pieces = x->critical;
+	if (legs) {
+		ao.critpath_legs = legs->n ? legs->v : &none;
+		ao.ncritpath_legs = legs->n;
+	}
 	return gp_analysis_run(t, folded ? GP_NEED_OPS : GP_NEED_OPS | GP_NEED_GAP_CAUSES | GP_NEED_TOP_GAPS |
 			       GP_NEED_DEPTH | GP_NEED_TIMELINE | (x->critical ? GP_NEED_CRITPATH : 0), &ao, a, err);
 }
@@ -164,9 +256,11 @@ static int analyse(const struct export_opts *x, const struct gp_cli_opts *o, gp_
 ** input that loads, so a failed load leaves no file; offset is added to
 ** the times written.  When alone, the sink is closed on return whatever
 ** happened.  Returns the exit code after printing any error; id receives
-** the input's rank. */
+** the input's rank.  legs, when not NULL, is the job's critical path on
+** this input (else its own path is marked, when asked). */
 static int export_one(const struct export_opts *x, const struct gp_cli_opts *o, gp_sink *sink, FILE **out,
-		      const char *path, size_t pos, bool many, gp_ns offset, struct gp_rank_id *id)
+		      const char *path, size_t pos, bool many, gp_ns offset, const leg_vec *legs,
+		      struct gp_rank_id *id)
 {
 	bool folded = strcmp(o->format, "folded") == 0;
 	bool to_stdout = !x->out || strcmp(x->out, "-") == 0;
@@ -202,7 +296,7 @@ static int export_one(const struct export_opts *x, const struct gp_cli_opts *o, 
 		__fsetlocking(*out, FSETLOCKING_BYCALLER);
 	}
 	sink->out = *out;
-	rc = analyse(x, o, &t, span, &a, &err);
+	rc = analyse(x, o, &t, span, legs, &a, &err);
 	gp_cli_progress_start(progress, "writing");
 	if (!rc)
 		rc = many ? gp_sink_write(sink, &in, &err) : gp_sink_write_close(sink, &in, &err);
@@ -257,7 +351,10 @@ int cmd_export(int argc, char **argv)
 	bool many = n > 1 || x.per_rank;
 	struct gp_rank_id *ids = gp_xcalloc(n, sizeof(*ids));
 	gp_ns *offsets = gp_xcalloc(n, sizeof(*offsets));
-	if (x.align && n > 1)
+	struct job_legs jl = {.in = &in, .legs = gp_xcalloc(n, sizeof(*jl.legs)), .offsets = x.align ? offsets : NULL};
+	if (x.critical && n > 1)
+		rc = job_legs(&o, &jl);   /* the clock offsets too, from the same read */
+	else if (x.align && n > 1)
 		rc = clock_offsets(&in, &o, offsets);
 	if (rc) {
 		many = false;   /* no sink opened */
@@ -269,11 +366,12 @@ int cmd_export(int argc, char **argv)
 	/* one input at a time, each freed before the next: memory is the
 	** largest input's, whatever their number */
 	for (size_t i = 0; i < n && !rc; i++)
-		rc = export_one(&x, &o, &sink, &out, in.paths.v[i], i, many, offsets[i], &ids[i]);
+		rc = export_one(&x, &o, &sink, &out, in.paths.v[i], i, many, offsets[i], jl.known ? &jl.legs[i] : NULL,
+				&ids[i]);
 	if (many && !rc) {
 		/* the notes on the ranks, once: the alignment's pass printed them */
 		size_t *order = gp_xmalloc(n * sizeof(*order));
-		if (!(x.align && n > 1))
+		if (!((x.align || x.critical) && n > 1))
 			gp_cli_ranks_order("export", ids, (const char *const *)in.paths.v, n, order);
 		free(order);
 		rc = gp_sink_end_close(&sink, &err);
@@ -291,6 +389,9 @@ int cmd_export(int argc, char **argv)
 	}
 	if (rc && out && !to_stdout)
 		gp_cli_remove_output(x.out);
+	for (size_t i = 0; i < n; i++)
+		gp_vec_free(jl.legs[i]);
+	free(jl.legs);
 	free(offsets);
 	free(ids);
 	gp_cli_inputs_free(&in);

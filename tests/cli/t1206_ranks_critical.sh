@@ -97,6 +97,35 @@ assert_eq "$(awk -F, '{ gsub(/"/, "") } NR > 1 && $15 != "" { print $1, $15 }' "
 run_ok "$GPUPROF" ranks --view critical "$TMP/slow"
 assert_grep '^ +2 all +\(all\) +23\.380 ms +97\.77 +1$' "$TMP/out"
 
+# 1b. export --critical-path over the job's files marks the job's path,
+# not each rank's own: the "critical path" slices of each rank's process
+# add up to its time on the path (ranks 1 and 3: none), and only the
+# records of ranks 0 and 2 carry "critical": true
+run_ok "$GPUPROF" export --critical-path -o "$TMP/slow.trace.json" "$TMP/slow"
+python3 - "$TMP/slow.trace.json" "$TMP/slow.csv" <<'PY' || fail "export --critical-path: not the job's path"
+import collections, csv, json, re, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+rank_of = {e["pid"]: int(re.match(r"rank (\d+):", e["args"]["name"]).group(1))
+           for e in ev if e.get("ph") == "M" and e.get("name") == "process_name"}
+held = collections.Counter()
+marked = set()
+for e in ev:
+    if e.get("cat") == "critical_path":
+        held[rank_of[e["pid"]]] += round(e["dur"] * 1000)
+    elif (e.get("args") or {}).get("critical"):
+        marked.add(rank_of[e["pid"]])
+want = {int(r["Rank"]): int(r["Time (ns)"]) for r in csv.DictReader(open(sys.argv[2]))
+        if r["Rank"] != "all" and r["Cause"] == "all" and r["Time (ns)"] != "0"}
+assert dict(held) == want, (held, want)
+assert marked == {0, 2}, marked
+PY
+# advise's straggler and diff --by rank say where the job's path runs
+run_ok "$GPUPROF" advise -n 1 "$TMP/slow"
+tr -s ' \n' ' ' <"$TMP/out" | grep -q "the job's critical path (23.914 ms, \`gpuprof ranks --view critical\`) runs 97.8% on rank 2" ||
+	fail "advise: the straggler's evidence does not give the job's path"
+run_ok "$GPUPROF" diff --by rank "$TMP/slow" "$TMP/slow"
+assert_grep "note: BASE: the job's critical path \\(23\\.914 ms\\) runs 97\\.8% on rank 2" "$TMP/err"
+
 # 2. nobody late: the path stays on the rank it ends on
 run_ok "$GEN" --format kineto --ranks 4 --clock-skew-us 1500 --deps -o "$TMP/even"
 run_ok "$GPUPROF" ranks --view critical -f csv "$TMP/even"
@@ -152,6 +181,16 @@ need_testdata
 H=$TESTDATA/hta/trace_filter
 run_ok "$GPUPROF" ranks --view critical -f csv "$H"
 cp "$TMP/out" "$TMP/hta.csv"
+# its export marks rank 1 alone
+run_ok "$GPUPROF" export --critical-path -o "$TMP/hta.trace.json" "$H"
+python3 - "$TMP/hta.trace.json" <<'PY' || fail "trace_filter: export --critical-path marks a rank other than 1"
+import json, re, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+rank_of = {e["pid"]: int(re.match(r"rank (\d+):", e["args"]["name"]).group(1))
+           for e in ev if e.get("ph") == "M" and e.get("name") == "process_name"}
+on = {rank_of[e["pid"]] for e in ev if e.get("cat") == "critical_path" or (e.get("args") or {}).get("critical")}
+assert on == {1}, on
+PY
 s=$(sums "$TMP/hta.csv" | tr '\n' ' ')
 held1=$(echo "$s" | awk '{ print $5 }')
 assert_eq "$(echo "$s" | awk '{ print $1, $2, $3, $4, $6 }')" "0 0 0 1 0" "trace_filter: rank 1 alone, never entered"
