@@ -292,13 +292,14 @@ static int diff_reduce(const void *ctx, const struct gp_cli_result *const *res, 
 
 /* Each run's straggler by arrival (stderr), for --by rank, when either run
 ** has one: a slow rank is the one the others wait for, which its compute
-** row shows growing.  The other run then says why it has none. */
+** row shows growing.  The other run then says why it has none.  Each
+** run's job critical path, where known, says which rank holds most of it. */
 static void straggler_notes(const struct straggler *s)
 {
 	static const char *const words[2] = {"BASE", "TEST"};
 	char a[48], b[48];
 
-	if (s[0].rank < 0 && s[1].rank < 0 && !s[0].path && !s[1].path)
+	if (s[0].rank < 0 && s[1].rank < 0)
 		return;
 	for (int k = 0; k < 2; k++) {
 		if (s[k].rank >= 0)
