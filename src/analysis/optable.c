@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "analysis/attr_graph.h"
+#include "analysis/layers.h"
 #include "analysis/markers.h"
 #include "analysis/memory.h"
 #include "analysis/optable.h"
@@ -392,6 +393,63 @@ static gp_str stack_of(gp_trace *t, const int32_t *py_up, gp_str *memo, int32_t 
 /* What a row's key is read from in one trace (t, or a capture trace a
 ** replayed kernel was matched in): its op tree and, for the grouping's
 ** extra key, names and shapes, python frames and their stacks. */
+/* The length of the longest common leading components of layer paths a
+** and b (whole components: "M/Block_1" and "M/Block_10" share "M"). */
+static size_t common_path(const char *a, const char *b)
+{
+	size_t i = 0, keep = 0;
+
+	for (;; i++) {
+		bool end_a = !a[i] || a[i] == GP_LAYER_SEP, end_b = !b[i] || b[i] == GP_LAYER_SEP;
+		if (end_a && end_b)
+			keep = i;
+		if (end_a || end_b || a[i] != b[i])
+			break;
+	}
+	return keep;
+}
+
+/* Each range's layer path (malloc'd, [ranges.n], 0 = none): the path all
+** the kernels launched under it share (their attrs' layers' common leading
+** components: an op inside one layer gets it whole, a step or optimizer
+** range spanning several layers their common part); a range with no
+** kernel under it, its parent's.  So an op's layer is read from what the
+** kernels' attribution decided (annotations, modules, NVTX), never a
+** second rule. */
+static gp_str *range_layers(gp_trace *t)
+{
+	size_t n = t->ranges.n;
+	gp_str *of = gp_xcalloc(n ? n : 1, sizeof(*of));
+	uint8_t *seen = gp_xcalloc(n ? n : 1, 1);
+
+	for (size_t k = 0; t->attrs && k < t->kernels.n; k++) {
+		gp_str l = t->attrs[k].layer;
+		for (int32_t r = t->attrs[k].range; r >= 0 && (size_t)r < n; r = t->ranges.v[r].parent) {
+			if (!seen[r]) {
+				seen[r] = 1;
+				of[r] = l;
+				continue;
+			}
+			if (of[r] == l || !of[r])
+				break;   /* its ancestors' paths are prefixes of this one already */
+			const char *a = gp_s(t, of[r]), *b = l ? gp_s(t, l) : "";
+			size_t keep = common_path(a, b);
+			if (keep == strlen(a))
+				break;
+			of[r] = keep ? gp_strtab_intern_n(&t->strs, a, keep) : 0;
+			l = of[r];
+		}
+	}
+	/* parents come before their children in range order */
+	for (size_t i = 0; i < n; i++) {
+		int32_t p = t->ranges.v[i].parent;
+		if (!seen[i] && p >= 0 && (size_t)p < i)
+			of[i] = of[p];
+	}
+	free(seen);
+	return of;
+}
+
 struct keyer {
 	gp_trace *t;
 	int group;              /* enum gp_optable_group */
@@ -399,6 +457,7 @@ struct keyer {
 	int32_t *op_up, *op_parent;
 	int32_t *py_up;         /* BY_STACK */
 	gp_str *stack_memo;
+	gp_str *layer_of;       /* BY_LAYER: each range's layer path */
 	struct names nm;
 };
 
@@ -414,6 +473,7 @@ static void keyer_init(struct keyer *kx, gp_trace *t, const struct gp_optable_op
 	kx->op_parent = containers(t, is_op);
 	kx->py_up = o->group == GP_OPTABLE_BY_STACK ? nearest_up(t, is_python) : NULL;
 	kx->stack_memo = kx->py_up ? gp_xcalloc(nn, sizeof(*kx->stack_memo)) : NULL;
+	kx->layer_of = o->group == GP_OPTABLE_BY_LAYER ? range_layers(t) : NULL;
 	kx->nm.n = t->strs.n;
 	gp_marker_labels_init(&kx->nm.labels, t);
 	kx->nm.sizes = gp_xmalloc((kx->nm.n ? kx->nm.n : 1) * sizeof(*kx->nm.sizes));
@@ -427,6 +487,7 @@ static void keyer_free(struct keyer *kx)
 	free(kx->op_parent);
 	free(kx->py_up);
 	free(kx->stack_memo);
+	free(kx->layer_of);
 	gp_marker_labels_free(&kx->nm.labels);
 	free(kx->nm.sizes);
 }
@@ -442,6 +503,8 @@ static gp_str extra_of(struct keyer *kx, size_t i)
 		int32_t p = parent_of(kx->t, i), f = p >= 0 ? kx->py_up[p] : -1;
 		return f >= 0 ? stack_of(kx->t, kx->py_up, kx->stack_memo, f, kx->stack_depth) : 0;
 	}
+	if (kx->group == GP_OPTABLE_BY_LAYER)
+		return kx->layer_of[i];
 	return 0;
 }
 
@@ -455,6 +518,8 @@ static gp_str replay_extra(struct keyer *kt, struct keyer *kc, const struct gp_o
 	gp_trace *t = kt->t;
 	int32_t n = t->replay_node ? t->replay_node[k] : -1, r;
 
+	if (o->group == GP_OPTABLE_BY_LAYER)
+		return t->attrs[k].layer;   /* the replay's own: its capture's, or "graph replay" */
 	if (o->group == GP_OPTABLE_BY_NAME || n < 0 || (size_t)n >= t->captured_nodes.n ||
 	    (o->group == GP_OPTABLE_BY_SHAPE && t->attrs[k].graph == GP_GRAPH_CAPTURED_OPS))
 		return 0;
@@ -560,6 +625,7 @@ void gp_optable_build(gp_trace *t, const struct gp_optable_opts *o, struct gp_op
 			row->name = name;
 			row->shapes = o->group == GP_OPTABLE_BY_SHAPE ? extra : 0;
 			row->stack = o->group == GP_OPTABLE_BY_STACK ? extra : 0;
+			row->layer = o->group == GP_OPTABLE_BY_LAYER ? extra : 0;
 			row->kind = r->kind;
 			row->flops = -1;
 		}
@@ -590,6 +656,7 @@ void gp_optable_build(gp_trace *t, const struct gp_optable_opts *o, struct gp_op
 			row->name = ro->name;
 			row->shapes = o->group == GP_OPTABLE_BY_SHAPE ? ro->extra : 0;
 			row->stack = o->group == GP_OPTABLE_BY_STACK ? ro->extra : 0;
+			row->layer = o->group == GP_OPTABLE_BY_LAYER ? ro->extra : 0;
 			row->kind = GP_RANGE_CPU_OP;
 			row->flops = -1;
 		}

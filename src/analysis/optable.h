@@ -10,7 +10,7 @@
 ** cProfile-like view of python_function frames.  One pass over the ranges
 ** in their sorted order plus one over the kernels (docs/ops-table.md).
 **
-** Each row is a small record keyed by strings (name, shapes, stack) with
+** Each row is a small record keyed by strings (name, shapes, stack, layer) with
 ** sums only, so tables of many files or ranks merge by adding rows with
 ** equal keys.  A new column is one field here, summed in
 ** gp_optable_build(), and one line in the command's column table.
@@ -27,6 +27,7 @@ enum gp_optable_group {
 	GP_OPTABLE_BY_NAME,      /* key_averages() */
 	GP_OPTABLE_BY_SHAPE,     /* group_by_input_shape=True */
 	GP_OPTABLE_BY_STACK,     /* group_by_stack_n=N */
+	GP_OPTABLE_BY_LAYER,     /* name + the layer path it ran in */
 };
 
 struct gp_optable_opts {
@@ -53,6 +54,8 @@ struct gp_oprow {
 	gp_str name;
 	gp_str shapes;          /* BY_SHAPE: input shapes ("[[2, 3], []]"), 0 = none */
 	gp_str stack;           /* BY_STACK: innermost frames first, "; "-joined, 0 = none */
+	gp_str layer;           /* BY_LAYER: the layer path (as the kernels'
+				** attrs give it, cut as they are), 0 = none */
 	uint8_t kind;           /* enum gp_range_kind of its first instance */
 	uint64_t calls;
 	gp_ns self_cpu, cpu_total;

@@ -12,14 +12,16 @@
 #include "analysis/analysis.h"
 #include "analysis/optable.h"
 #include "analysis/phases.h"
+#include "analysis/layers.h"
 #include "cmds/cmds.h"
 #include "cmds/options.h"
 #include "writers/writer.h"
 
 static const struct gp_cmd_opt ops_own[] = {
 	{"by", 'b', "KEY", "group by: name (default), shape (name + input\n"
-	 "shapes: group_by_input_shape) or stack (name + the\n"
-	 "innermost python frames: group_by_stack_n)"},
+	 "shapes: group_by_input_shape), stack (name + the\n"
+	 "innermost python frames: group_by_stack_n) or layer\n"
+	 "(name + the layer path it ran in; --depth cuts it)"},
 	{"group-by", 'g', "KEY", "the same as --by"},
 	{"stack-depth", 0, "N", "frames in a stack key (default 5)"},
 	{"sort", 's', "COL", "sort by this column's key (see -f json), largest\n"
@@ -57,12 +59,12 @@ static const struct gp_cmd_spec ops_spec = {
 	"gross (allocated only: Alloc), Self (events whose innermost op it is) and\n"
 	"total (its descendants' too).  docs/ops-table.md.",
 	.shared = GP_OPT_COLUMNS | GP_OPT_FORMAT | GP_OPT_TOP | GP_OPT_WIDTH | GP_OPT_NO_HEADER | GP_OPT_WINDOW |
-		  GP_OPT_OPS_FILE,
+		  GP_OPT_OPS_FILE | GP_OPT_DEPTH,
 	.row_formats = true,
 	.own = ops_own,
 	.more = "Columns (-c, comma-separated; default: all of the grouping's, the memory\n"
 		"ones with allocator events): name, shapes (--by shape), stack (--by\n"
-		"stack), self_cpu_pct, self_cpu_ns, cpu_total_pct, cpu_total_ns,\n"
+		"stack), layer (--by layer), self_cpu_pct, self_cpu_ns, cpu_total_pct, cpu_total_ns,\n"
 		"cpu_avg_ns, self_gpu_ns, self_gpu_pct, gpu_total_ns, gpu_total_pct,\n"
 		"gpu_avg_ns, cpu_mem_bytes, self_cpu_mem_bytes, gpu_mem_bytes,\n"
 		"self_gpu_mem_bytes, cpu_alloc_bytes, self_cpu_alloc_bytes,\n"
@@ -76,7 +78,7 @@ static const struct gp_cmd_spec ops_spec = {
 ** columns (C_CPU_MEM .. C_SELF_GPU_ALLOC) only for traces with allocator
 ** events, as PyTorch adds them only with profile_memory=True. */
 enum col {
-	C_NAME, C_SHAPES, C_STACK, C_SELF_CPU_PCT, C_SELF_CPU, C_CPU_TOTAL_PCT, C_CPU_TOTAL,
+	C_NAME, C_SHAPES, C_STACK, C_LAYER, C_SELF_CPU_PCT, C_SELF_CPU, C_CPU_TOTAL_PCT, C_CPU_TOTAL,
 	C_CPU_AVG, C_SELF_GPU, C_SELF_GPU_PCT, C_GPU_TOTAL, C_GPU_TOTAL_PCT, C_GPU_AVG,
 	C_CPU_MEM, C_SELF_CPU_MEM, C_GPU_MEM, C_SELF_GPU_MEM,
 	C_CPU_ALLOC, C_SELF_CPU_ALLOC, C_GPU_ALLOC, C_SELF_GPU_ALLOC,
@@ -86,6 +88,7 @@ static const struct gp_column op_cols[C__COUNT] = {
 	[C_NAME] = {"name", "Name", 12, false, true, NULL},
 	[C_SHAPES] = {"shapes", "Input Shapes", 12, false, true, "-"},
 	[C_STACK] = {"stack", "Source Location", 12, false, true, "-"},
+	[C_LAYER] = {"layer", "Layer", 12, false, true, "-"},
 	[C_SELF_CPU_PCT] = {"self_cpu_pct", "Self CPU %", 6, true, false, NULL},
 	[C_SELF_CPU] = {"self_cpu_ns", "Self CPU", 8, true, false, NULL, GP_UNIT_NS},
 	[C_CPU_TOTAL_PCT] = {"cpu_total_pct", "CPU total %", 6, true, false, NULL},
@@ -155,8 +158,10 @@ static int ops_option(void *ctx, int index, const char *arg)
 			oo->group = GP_OPTABLE_BY_SHAPE;
 		else if (strcmp(arg, "stack") == 0)
 			oo->group = GP_OPTABLE_BY_STACK;
+		else if (strcmp(arg, "layer") == 0)
+			oo->group = GP_OPTABLE_BY_LAYER;
 		else
-			return gp_cli_usage("ops", "bad --by '%s' (name, shape or stack)", arg);
+			return gp_cli_usage("ops", "bad --by '%s' (name, shape, stack or layer)", arg);
 		return 0;
 	case OWN_DEPTH:
 		oo->depth = (int)strtol(arg, &end, 10);
@@ -278,6 +283,7 @@ static const char *op_text(const gp_trace *t, const struct gp_optable *tb, const
 	case C_NAME: return gp_s(t, r->name);
 	case C_SHAPES: return r->shapes ? gp_s(t, r->shapes) : NULL;
 	case C_STACK: return r->stack ? gp_s(t, r->stack) : NULL;
+	case C_LAYER: return r->layer ? gp_s(t, r->layer) : NULL;
 	case C_KIND: return kind_label(r->kind);
 	case C_SELF_CPU_PCT: case C_CPU_TOTAL_PCT: case C_SELF_GPU_PCT: case C_GPU_TOTAL_PCT:
 		snprintf(buf, size, "%.2f", op_value(tb, r, c));
@@ -307,6 +313,7 @@ static int op_columns(int group, bool memory, struct gp_column *cols, int *sel)
 	for (int c = 0; c < C__COUNT; c++)
 		if ((c != C_SHAPES || group == GP_OPTABLE_BY_SHAPE) &&
 		    (c != C_STACK || group == GP_OPTABLE_BY_STACK) &&
+		    (c != C_LAYER || group == GP_OPTABLE_BY_LAYER) &&
 		    (memory || c < C_CPU_MEM || c > C_SELF_GPU_ALLOC)) {
 			sel[n] = c;
 			cols[n++] = op_cols[c];
@@ -323,7 +330,8 @@ static void write_ops(gp_writer *w, const gp_trace *t, const struct gp_optable *
 	struct sort_key *keys = gp_xmalloc((n ? n : 1) * sizeof(*keys));
 	char buf[C__COUNT][40];
 	const char *vals[C__COUNT];
-	bool text = sort_col == C_NAME || sort_col == C_SHAPES || sort_col == C_STACK || sort_col == C_KIND;
+	bool text = sort_col == C_NAME || sort_col == C_SHAPES || sort_col == C_STACK || sort_col == C_LAYER ||
+		    sort_col == C_KIND;
 
 	for (size_t i = 0; i < n; i++) {
 		const struct gp_oprow *r = &tb->rows.v[i];
@@ -475,6 +483,8 @@ int cmd_ops(int argc, char **argv)
 		struct gp_analysis_opts ao;
 		gp_cli_analysis_opts(&o, &ao);
 		gp_analysis_run(&t, GP_NEED_OPS, &ao, &a, &err);   /* the op model never fails */
+		if (oo.group == GP_OPTABLE_BY_LAYER)
+			gp_layers_apply(&t, &(struct gp_layer_view){.depth = o.depth});
 		double *flops = gp_xmalloc((t.kernels.n ? t.kernels.n : 1) * sizeof(*flops));
 		struct gp_optable_opts to = {.group = oo.group, .stack_depth = oo.depth, .flops = flops};
 		uint8_t *keep_kernel = oo.select ? gp_phase_sel_kernels(&t, &oo.sel) : NULL;

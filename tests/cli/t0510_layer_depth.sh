@@ -59,6 +59,12 @@ assert_eq "$(got --by layer --depth 2)" "$(cat "$TMP/depth2.exp")" "summary --by
 assert_eq "$(got --by module-type)" "$(cat "$TMP/type.exp")" "summary --by module-type"
 assert_eq "$(got --by module-type --depth 2)" "$(cat "$TMP/type2.exp")" "summary --by module-type --depth 2"
 assert_eq "$(got --by layer --depth 9)" "$(got --by layer)" "a depth past the paths"
+# ops --by layer: each aten::mm launched one kernel, so its Self GPU per
+# layer path cut at depth 2 is the trace's sum per path
+opsl() { "$GPUPROF" ops --by layer -f tsv --no-header -c name,layer,self_gpu_ns "$@" "$m" |
+	awk -F'\t' '$1 == "aten::mm" { print $2 "\t" $3 }' | sort; }
+assert_eq "$(opsl --depth 2)" "$(cat "$TMP/depth2.exp")" "ops --by layer --depth 2"
+assert_eq "$(opsl --depth 9)" "$(opsl)" "ops: a depth past the paths"
 # diff of the trace with itself: the same groups
 run_ok "$GPUPROF" diff --by module-type -f tsv --no-header --no-stats "$m" "$m"
 assert_eq "$(awk -F'\t' '$1 != "step" && $1 != "total" { print $NF }' "$TMP/out" | sort | tr '\n' ' ')" \
@@ -76,7 +82,7 @@ expect_exit 2 "$GPUPROF" summary --by layer --depth 0 "$m"
 assert_grep "bad --depth '0'" "$TMP/err"
 expect_exit 2 "$GPUPROF" memory --by op --depth 1 "$m"
 expect_exit 2 "$GPUPROF" diff --depth 1 "$m" "$m"
-for cmd in summary memory diff html; do
+for cmd in summary memory diff html ops; do
 	run_ok "$GPUPROF" $cmd --help
 	assert_grep '^      --depth N +layers: the first N levels' "$TMP/out"
 done
