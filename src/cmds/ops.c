@@ -442,6 +442,8 @@ int cmd_ops(int argc, char **argv)
 	rc = gp_cli_parse(&ops_spec, argc, argv, &o, ops_option, &oo);
 	if (rc)
 		return rc == GP_CLI_DONE ? GP_EXIT_OK : rc;
+	if (o.depth && oo.group != GP_OPTABLE_BY_LAYER)
+		return gp_cli_usage("ops", "--depth cuts layer paths: it needs --by layer");
 	/* the sort key among every column (memory ones too: the trace is not
 	** read yet), as an enum col / enum pycol */
 	if (oo.python) {

@@ -81,6 +81,8 @@ assert_grep 'needs --by layer or module-type' "$TMP/err"
 expect_exit 2 "$GPUPROF" summary --by layer --depth 0 "$m"
 assert_grep "bad --depth '0'" "$TMP/err"
 expect_exit 2 "$GPUPROF" memory --by op --depth 1 "$m"
+expect_exit 2 "$GPUPROF" ops --depth 1 "$m"
+assert_grep 'needs --by layer' "$TMP/err"
 expect_exit 2 "$GPUPROF" diff --depth 1 "$m" "$m"
 for cmd in summary memory diff html ops; do
 	run_ok "$GPUPROF" $cmd --help
