@@ -31,29 +31,56 @@ static const struct gp_cmd_spec info_spec = {
 	.many_files = true,
 };
 
-/* The GPUs: a text line "gpu N  name, SMs, cc, GiB, peaks ROW" each (ROW:
-** the GPU table's row, an estimate's "... (estimated)", or "unknown"); in
-** JSON a "gpus" list of objects whose unknown fields are null. */
+/* One GPU's description: "name, SMs, cc, GiB, peaks ROW" (ROW: the GPU
+** table's row, an estimate's "... (estimated)", or "unknown") into buf;
+** returns the row (NULL: unknown). */
+static const struct gp_gpu *gpu_text(const gp_trace *t, const struct gp_device *d, struct gp_gpu *est, char *buf,
+				     size_t size)
+{
+	const char *name = gp_s(t, d->name);
+	const struct gp_gpu *g = gp_gpu_for_device(t, d, est);
+	int n = snprintf(buf, size, "%s", name[0] ? name : "(unnamed)");
+
+	if (d->sm_count)
+		n += snprintf(buf + n, size - (size_t)n, ", %d SMs", d->sm_count);
+	if (d->cc_major)
+		n += snprintf(buf + n, size - (size_t)n, ", cc %d.%d", d->cc_major, d->cc_minor);
+	if (d->mem_bytes)
+		n += snprintf(buf + n, size - (size_t)n, ", %.1f GiB", (double)d->mem_bytes / (1u << 30));
+	snprintf(buf + n, size - (size_t)n, ", peaks %s", g ? g->name : "unknown");
+	return g;
+}
+
+/* The GPUs: a text line "gpu N  description" each, identical GPUs of
+** consecutive ids once ("gpu 0-7  8 x description"); in JSON a "gpus"
+** list of objects, one per GPU, whose unknown fields are null. */
 static void write_gpus(gp_kv *kv, const gp_trace *t)
 {
-	char buf[512], label[32];
+	char buf[512], next[512], line[560], label[48];
+	size_t first = 0;
 
 	gp_kv_begin(kv, "gpus", true);
 	for (size_t i = 0; i < t->devices.n; i++) {
 		const struct gp_device *d = &t->devices.v[i];
 		const char *name = gp_s(t, d->name);
 		struct gp_gpu est;
-		const struct gp_gpu *g = gp_gpu_for_device(t, d, &est);
-		int n = snprintf(buf, sizeof(buf), "%s", name[0] ? name : "(unnamed)");
-		if (d->sm_count)
-			n += snprintf(buf + n, sizeof(buf) - (size_t)n, ", %d SMs", d->sm_count);
-		if (d->cc_major)
-			n += snprintf(buf + n, sizeof(buf) - (size_t)n, ", cc %d.%d", d->cc_major, d->cc_minor);
-		if (d->mem_bytes)
-			n += snprintf(buf + n, sizeof(buf) - (size_t)n, ", %.1f GiB", (double)d->mem_bytes / (1u << 30));
-		snprintf(buf + n, sizeof(buf) - (size_t)n, ", peaks %s", g ? g->name : "unknown");
-		snprintf(label, sizeof(label), "gpu %d", d->id);
-		gp_kv_str(kv, NULL, label, buf);
+		const struct gp_gpu *g = gpu_text(t, d, &est, buf, sizeof(buf));
+		bool same_next = false;
+		if (i + 1 < t->devices.n && t->devices.v[i + 1].id == d->id + 1) {
+			struct gp_gpu est2;
+			gpu_text(t, &t->devices.v[i + 1], &est2, next, sizeof(next));
+			same_next = strcmp(buf, next) == 0;
+		}
+		if (!same_next && i > first) {
+			snprintf(label, sizeof(label), "gpu %d-%d", t->devices.v[first].id, d->id);
+			snprintf(line, sizeof(line), "%zu x %s", i - first + 1, buf);
+			gp_kv_str(kv, NULL, label, line);
+		} else if (!same_next) {
+			snprintf(label, sizeof(label), "gpu %d", d->id);
+			gp_kv_str(kv, NULL, label, buf);
+		}
+		if (!same_next)
+			first = i + 1;
 
 		gp_kv_begin(kv, "gpu", false);
 		gp_kv_i64(kv, "id", NULL, d->id);

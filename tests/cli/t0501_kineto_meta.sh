@@ -22,11 +22,19 @@ assert_grep 'this trace has no kernels' "$TMP/out"
 run_ok "$GPUPROF" report "$TESTDATA/hta/cpu_only/rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz"
 # AMD and MTIA: kept what is there, said what is not
 run_ok "$GPUPROF" info "$TESTDATA/hta/amd_trace/mi250_minitoy_train_ROCm6_2_kineto.json.gz"
-assert_grep '^gpu 0 +AMD Radeon Graphics' "$TMP/out"
+assert_grep '^gpu 0-3 +4 x AMD Radeon Graphics' "$TMP/out"
 assert_grep 'AMD GPU trace' "$TMP/out"
 run_ok "$GPUPROF" info "$TESTDATA/hta/mtia_inference_trace/mtia_inference_rank_0.json.gz"
 assert_grep 'events of category mtia_ccp_events not read \(MTIA device activity' "$TMP/out"
 assert_grep '^gpu 17 +ARTEMIS' "$TMP/out"
+# eight identical GPUs: one line with their count (the JSON keeps each)
+V=$TESTDATA/tracelens/inference/vllm_prefilldecode_piecewise/graph_execution.json.gz
+run_ok "$GPUPROF" info "$V"
+assert_grep '^gpu 0-7 +8 x \(unnamed\), 304 SMs, cc 9\.4, 192\.0 GiB, peaks MI300X$' "$TMP/out"
+assert_eq "$(grep -c '^gpu [0-9]' "$TMP/out")" 1 "one line for eight identical GPUs"
+run_ok "$GPUPROF" info -f json "$V"
+assert_eq "$(python3 -c 'import json, sys; print([g["id"] for g in json.load(open(sys.argv[1]))["gpus"]])' "$TMP/out")" \
+	"[0, 1, 2, 3, 4, 5, 6, 7]" "info -f json: every GPU"
 run_ok "$GPUPROF" info "$TESTDATA/hta/cupti_profiler/benchmark_result_924719_1679055439_trace.json.gz"
 assert_grep 'cuda_profiler_range not read' "$TMP/out"
 # ids above INT64_MAX and a trace of two bare events
