@@ -182,6 +182,54 @@ static void write_phases(gp_kv *kv, const gp_trace *t)
 	free(phase);
 }
 
+/* The batch sizes of the steps and graph replays (analysis/phases.h:
+** a step marker's, else a replay's captured graph's), each with its
+** steps, kernels and GPU time over every phase: a JSON list
+** "batch_sizes" (empty when no kernel has one) and a line "batch sizes"
+** when it is not empty. */
+static void write_batches(gp_kv *kv, const gp_trace *t)
+{
+	uint8_t *phase = gp_phases_of_kernels(t);
+	struct gp_phase_group *g = NULL;
+	size_t n = gp_phase_groups(t, phase, true, &g), shown = 0;
+	char buf[512], d[64];
+	int len = 0;
+
+	/* the groups come in (phase, batch) order: sum each batch over the phases */
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < i && g[i].batch >= 0; j++)
+			if (g[j].batch == g[i].batch && g[j].steps) {
+				g[j].steps += g[i].steps;
+				g[j].kernels += g[i].kernels;
+				g[j].gpu_ns += g[i].gpu_ns;
+				g[i].steps = 0;
+				break;
+			}
+	for (size_t i = 0; i < n; i++)
+		shown += g[i].batch >= 0 && g[i].steps;
+	gp_kv_begin(kv, "batch_sizes", true);
+	if (shown) {
+		for (size_t i = 0; i < n; i++) {
+			if (g[i].batch < 0 || !g[i].steps)
+				continue;
+			gp_kv_begin(kv, NULL, false);
+			gp_kv_i64(kv, "batch", NULL, g[i].batch);
+			gp_kv_u64(kv, "steps", NULL, g[i].steps);
+			gp_kv_u64(kv, "kernels", NULL, g[i].kernels);
+			gp_kv_i64(kv, "gpu_ns", NULL, g[i].gpu_ns);
+			gp_kv_end(kv);
+			if (len < (int)sizeof(buf))
+				len += snprintf(buf + len, sizeof(buf) - (size_t)len, "%s%d (%zu step%s, %s)",
+						len ? "; " : "", g[i].batch, g[i].steps, g[i].steps == 1 ? "" : "s",
+						gp_fmt_duration((double)g[i].gpu_ns, d, sizeof(d)));
+		}
+		gp_kv_str(kv, NULL, "batch sizes", buf);
+	}
+	gp_kv_end(kv);
+	free(g);
+	free(phase);
+}
+
 /* Writes what trace t holds to kv (not closed). */
 static void write_info(gp_kv *kv, gp_trace *t, const struct gp_cli_opts *o)
 {
@@ -256,6 +304,7 @@ static void write_info(gp_kv *kv, gp_trace *t, const struct gp_cli_opts *o)
 	gp_kv_u64(kv, "kernels_with_launch", t->kernels.n ? "kernels with launch" : NULL, attributed);
 	write_graphs(kv, t);
 	write_phases(kv, t);
+	write_batches(kv, t);
 	if (t->kernels.n) {
 		/* Op model coverage: how much GPU time has known FLOPs. */
 		struct gp_analysis a;

@@ -51,6 +51,13 @@ run_ok "$GPUPROF" breakdown --view phases -f csv --no-header "$r"
 assert_eq "$(cut -d, -f1-3 "$TMP/out")" "\"(none)\",\"0\",\"$none\"
 \"bs=1\",\"4\",\"$p\"
 \"bs=8\",\"4\",\"$m\"" "breakdown --view phases: four replays of each"
+# info: the same batch sizes, their replays and kernels (the truth's counts)
+run_ok "$GPUPROF" info -f json "$r"
+assert_eq "$(python3 -c 'import json, sys
+print(" ".join("%d:%d:%d" % (b["batch"], b["steps"], b["kernels"]) for b in json.load(open(sys.argv[1]))["batch_sizes"]))' "$TMP/out")" \
+	"1:4:$p 8:4:$m" "info: batch sizes"
+run_ok "$GPUPROF" info "$r"
+assert_grep '^batch sizes +1 \(4 steps, [0-9.]+ [mu]s\); 8 \(4 steps, [0-9.]+ [mu]s\)$' "$TMP/out"
 # ops --phase bs=8: M's captured ops with summary's GPU time per op (the
 # ambiguous adds have none: 'graph replay (op unknown)')
 run_ok "$GPUPROF" summary -s gpu --by op --phase bs=8 -f csv --no-header "$r"
