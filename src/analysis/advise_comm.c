@@ -106,7 +106,8 @@ bool gp_advise_straggler(const struct gp_coll_match *m, const gp_ns *compute, st
 
 /* Appends to f's evidence where the job's critical path p runs: its share
 ** on rank s (the straggler), or on the rank holding most of it when that
-** is another. */
+** is another; or, when the path reaches no collective, that it cannot
+** tell. */
 static void path_evidence(const struct gp_rank_job *j, const struct gp_job_path *p, size_t s, struct gp_finding *f)
 {
 	gp_ns len = p->end - p->start;
@@ -116,6 +117,11 @@ static void path_evidence(const struct gp_rank_job *j, const struct gp_job_path 
 
 	if (len <= 0)
 		return;
+	if (!gp_job_path_meets_collective(p, j->n)) {
+		snprintf(f->evidence + at, sizeof(f->evidence) - at, STRAGGLER_PATH_NO_COLL,
+			 gp_fmt_duration((double)len, d, sizeof(d)));
+		return;
+	}
 	for (size_t r = 0; r < j->n; r++)
 		if (p->ranks[r].held > p->ranks[most].held)
 			most = r;

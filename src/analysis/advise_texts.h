@@ -231,6 +231,10 @@
 #define STRAGGLER_COMPUTE "; its compute %s vs %s, the median of the other ranks'"
 #define STRAGGLER_PATH                                                                     \
 	"; the job's critical path (%s, `gpuprof ranks --view critical`) runs %.1f%% on rank %d%s"
+#define STRAGGLER_PATH_NO_COLL                                                             \
+	"; the job's critical path (%s) reaches no collective: from the job's end the traces " \
+	"record nothing the CPU waited for on the GPU (no synchronization), so it cannot say " \
+	"who waited for whom; the arrivals above can"
 #define STRAGGLER_CHANGE                                                                   \
 	"find what rank %d does before its collectives that the others do not: compare "   \
 	"`gpuprof breakdown` and `gpuprof ops` of its file with another rank's (slower "    \

@@ -589,6 +589,14 @@ void gp_job_path_run(const struct gp_rank_job *j, struct gp_job_path *p)
 	p->nvisits = a.visits.n;
 }
 
+bool gp_job_path_meets_collective(const struct gp_job_path *p, size_t nranks)
+{
+	for (size_t r = 0; p->known && r < nranks; r++)
+		if (p->ranks[r].by_cause[GP_CAUSE_GPU_COMM] > 0)
+			return true;
+	return false;
+}
+
 void gp_job_path_free(struct gp_job_path *p)
 {
 	free(p->ranks);

@@ -143,6 +143,12 @@ struct gp_job_path {
 	size_t nvisits;
 };
 
+/* Whether p, known, holds any collective's communication: a path that
+** holds none never reached a collective (the traces record nothing the
+** end of a step waited for on the GPU), so it cannot tell who waited for
+** whom. */
+bool gp_job_path_meets_collective(const struct gp_job_path *p, size_t nranks);
+
 /* The critical path of job j (every record with its path: the runner's
 ** GP_NEED_RANK_PATH) into p.  Not known (p->why) when a record has no
 ** path, or, for more than one rank, when a rank's clock could not be

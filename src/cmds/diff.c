@@ -189,6 +189,7 @@ struct straggler {
 	gp_ns path;              /* the job's critical path (0: not known) */
 	int path_rank;           /* the rank holding most of it */
 	double path_pct;         /* its share */
+	bool path_coll;          /* it reaches a collective (else it cannot tell) */
 };
 
 /* What the file workers and the reduce share: the groupings asked for, the
@@ -257,6 +258,7 @@ static int run_straggler(const struct gp_cli_result *const *res, size_t n, struc
 		s->late = x->late;
 	}
 	gp_job_path_run(&j, &p);
+	s->path_coll = gp_job_path_meets_collective(&p, n);
 	if (p.known && p.end > p.start) {
 		size_t most = 0;
 		for (size_t r = 1; r < n; r++)
@@ -315,10 +317,14 @@ static void straggler_notes(const struct straggler *s)
 		else
 			fprintf(stderr, "gpuprof diff: note: %s: no straggler at the %zu collectives matched on "
 				"every rank\n", words[k], s[k].calls);
-		if (s[k].path > 0)
+		if (s[k].path > 0 && s[k].path_coll)
 			fprintf(stderr, "gpuprof diff: note: %s: the job's critical path (%s) runs %.1f%% on rank %d\n",
 				words[k], gp_fmt_duration((double)s[k].path, a, sizeof(a)), s[k].path_pct,
 				s[k].path_rank);
+		else if (s[k].path > 0)
+			fprintf(stderr, "gpuprof diff: note: %s: the job's critical path (%s) reaches no collective: "
+				"the traces record nothing a step's end waited for on the GPU\n", words[k],
+				gp_fmt_duration((double)s[k].path, a, sizeof(a)));
 	}
 }
 

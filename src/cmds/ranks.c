@@ -213,6 +213,11 @@ static void write_critical(gp_writer *w, const struct gp_cli_result *const *res,
 		gp_job_path_free(&p);
 		return;
 	}
+	if (j->n > 1 && !gp_job_path_meets_collective(&p, j->n))
+		fprintf(stderr, "gpuprof ranks: note: the critical path reaches no collective: from the job's end the "
+			"traces record nothing the CPU waited for on the GPU (no synchronization), so it stays on "
+			"rank %d and cannot tell who waited for whom (the straggler by arrival: gpuprof ranks)\n",
+			res[p.end_rank]->id.rank);
 	len = p.end - p.start;
 	cell_time(v[0], 48, len, table);
 	gp_writer_row(w, (const char *[]){NULL, NULL, NULL, v[0], "100.00", NULL});

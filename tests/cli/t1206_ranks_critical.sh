@@ -126,6 +126,18 @@ tr -s ' \n' ' ' <"$TMP/out" | grep -q "the job's critical path (23.914 ms, \`gpu
 run_ok "$GPUPROF" diff --by rank "$TMP/slow" "$TMP/slow"
 assert_grep "note: BASE: the job's critical path \\(23\\.914 ms\\) runs 97\\.8% on rank 2" "$TMP/err"
 
+# 1c. the same job without the dependencies (no event waits, no step-end
+# sync): the path walks back on rank 0's CPU and reaches no collective, so
+# it cannot tell who waited: said, not "0% on the straggler"
+run_ok "$GEN" --format kineto --ranks 4 --slow-rank 2 --delay-us 300 -o "$TMP/nodeps"
+run_ok "$GPUPROF" ranks --view critical "$TMP/nodeps"
+assert_grep 'note: the critical path reaches no collective' "$TMP/err"
+run_ok "$GPUPROF" advise -n 1 "$TMP/nodeps"
+tr -s ' \n' ' ' <"$TMP/out" | grep -q "rank 2 is the straggler.*reaches no collective: from the job's end the traces record nothing" ||
+	fail "advise: the straggler's evidence claims a path that reaches no collective"
+run_ok "$GPUPROF" ranks --view critical "$TMP/slow"
+assert_no_grep 'reaches no collective' "$TMP/err"
+
 # 2. nobody late: the path stays on the rank it ends on
 run_ok "$GEN" --format kineto --ranks 4 --clock-skew-us 1500 --deps -o "$TMP/even"
 run_ok "$GPUPROF" ranks --view critical -f csv "$TMP/even"
