@@ -89,8 +89,11 @@ def main():
     if len(layer_ns) > top:
         # which layers are "top" depends on time, not counts: take the
         # page's own table rows for the shown names
-        names = re.findall(r'<tr><td class="name">([^<]*)</td>', dom.split('id="table-layers"')[1].split("</table>")[0])
-        names = [n.replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">") for n in names]
+        # a row's first cell: its name, or a cut name with the whole one in its title
+        cells = re.findall(r'<tr[^>]*><td class="name"(?: title="([^"]*)")?>([^<]*)</td>',
+                           dom.split('id="table-layers"')[1].split("</table>")[0])
+        names = [(t or n).replace("&quot;", '"').replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">")
+                 for t, n in cells]
     else:
         names = list(layer_ns)
     prefixes = set()
