@@ -96,10 +96,12 @@
    * A sortable, filterable table: cols = [{key, title, num, fmt, bar}];
    * rows are objects; a "bar" column draws the value against the largest;
    * a row with other: true (the sum of the rows not shown) stays last;
-   * a text column's long values are cut (keepEnd: their end kept) with the
+   * a text column's long values are cut (to chars, else NAME_CHARS;
+   * keepEnd: their end kept) with the
    * full value in the cell's tooltip; label(value, row): the text shown
    * instead (a file's base name), the value then in the tooltip;
    * opts: sortKey (the first order, longest first unless ascending),
+   * a tag column (short words: a cause, a step) never wraps;
    * noFilter: no filter box (a small table), onRow(row, tr): called when a row is clicked (rows then show a pointer;
    * "other" rows are not clickable).
    */
@@ -158,15 +160,15 @@
             tr.appendChild(td);
           } else {
             var text = c.fmt ? c.fmt(v, r) : v;
-            var attrs = { class: c.num ? 'num' : 'name' };
+            var attrs = { class: c.num ? 'num' : c.tag ? 'tag' : 'name' };
             if (c.label) {
               var full = String(text);
               text = c.label(v, r);
               if (text !== full) attrs.title = full;
             }
-            if (!c.num && String(text).length > NAME_CHARS) {
+            if (!c.num && String(text).length > (c.chars || NAME_CHARS)) {
               attrs.title = String(text);
-              text = shorten(text, NAME_CHARS, c.keepEnd);
+              text = shorten(text, c.chars || NAME_CHARS, c.keepEnd);
             }
             tr.appendChild(el('td', text, attrs));
           }
@@ -376,7 +378,7 @@
       var div = el('div', null, { class: 'table', id: 'layer-detail-' + part[0] });
       cols.appendChild(div);
       table(div.id, [
-        { key: 'name', title: part[1] },
+        { key: 'name', title: part[1], chars: 56 },
         { key: 'ns', title: 'GPU time', num: true, fmt: fmtNs },
         { key: 'share', title: 'Share of the layer', num: true, fmt: function (v) { return (100 * v).toFixed(1) + '%'; } },
         { key: 'count', title: 'Kernels', num: true }
@@ -768,10 +770,10 @@
     }
     table('table-gaps', lead.concat([
       { key: 'device', title: 'GPU', num: true },
-      { key: 'step', title: 'Step' },
+      { key: 'step', title: 'Step', tag: true },
       { key: 'start', title: startTitle, num: true, fmt: fmtNs },
       { key: 'ns', title: 'Length', num: true, fmt: fmtNs },
-      { key: 'cause', title: 'Cause' },
+      { key: 'cause', title: 'Cause', tag: true },
       { key: 'name', title: 'What the CPU was doing' }
     ]), rows, { sortKey: 'ns', onRow: show });
     var longest = rows.slice().sort(function (a, b) { return b.ns - a.ns; })[0];
@@ -824,7 +826,7 @@
     t.appendChild(tr);
     setMarks('critical-causes', shown);
     table('table-critical', [
-      { key: 'cause', title: 'Cause' },
+      { key: 'cause', title: 'Cause', tag: true },
       { key: 'name', title: 'Op, kernel or call' },
       { key: 'layer', title: 'Layer' },
       { key: 'ns', title: 'Time on the path', num: true, fmt: fmtNs },
@@ -850,7 +852,7 @@
 
   function advice(inp) {
     var ol = byId('advice-list');
-    if (!inp.advice.length) ol.appendChild(el('li', 'No change found that saves more than 0.1% of the GPU span.'));
+    /* none: the verdict above says so */
     inp.advice.forEach(function (a) {
       var li = el('li', null, { 'data-kind': a.kind });
       li.appendChild(el('strong', a.title));
@@ -1102,18 +1104,27 @@
               (100 * best.share).toFixed(1) + '% of its GPU span).' : 'No change found that saves more than 0.1% of any rank\'s GPU span.');
   }
 
-  /* Every rank's findings, longest first, the job's -n of them; notes by rank. */
+  /* Every rank's findings, one item per kind of finding: the ranks that
+     have it and the largest of them (its title, saving, evidence and
+     change), largest first, the job's -n of them; notes by rank. */
   function rankAdvice(data) {
-    var items = [], notes = [];
+    var kinds = {}, order = [], notes = [];
     data.inputs.forEach(function (inp, i) {
       var name = rankName(data.job, i);
-      inp.advice.forEach(function (a) { items.push({ rank: name, a: a }); });
+      inp.advice.forEach(function (a) {
+        if (!(a.kind in kinds)) { kinds[a.kind] = { ranks: [], best: null, bestRank: '' }; order.push(a.kind); }
+        var k = kinds[a.kind];
+        k.ranks.push(data.job.ranks[i].rank);
+        if (!k.best || a.ns > k.best.ns) { k.best = a; k.bestRank = name; }
+      });
       inp.notes.forEach(function (n) { notes.push(name + ': ' + n); });
     });
-    items.sort(function (x, y) { return y.a.ns - x.a.ns; });
-    advice({ advice: items.slice(0, data.job.top).map(function (x) {
-      var a = Object.assign({}, x.a);
-      a.title = x.rank + ': ' + a.title;
+    var items = order.map(function (kind) { return kinds[kind]; });
+    items.sort(function (x, y) { return y.best.ns - x.best.ns; });
+    advice({ advice: items.slice(0, data.job.top).map(function (k) {
+      var a = Object.assign({}, k.best);
+      a.title = (k.ranks.length > 1 ? k.ranks.length + ' ranks (' + idList(k.ranks) + '), the largest on ' + k.bestRank + ': '
+                                     : k.bestRank + ': ') + a.title;
       return a;
     }), notes: notes });
   }
@@ -1141,6 +1152,9 @@
     });
     var r = byId('report');
     if (r.getAttribute('data-state') === 'loading') r.setAttribute('data-state', 'done');
+    /* the section a link names (page.html#timeline), now that the charts above it have their height */
+    var target = location.hash && byId(location.hash.slice(1));
+    if (target) target.scrollIntoView();
     /* from the start of navigation to the last chart drawn (docs/PERFORMANCE.md) */
     r.setAttribute('data-drawn-ms', String(Math.round(performance.now())));
   }
