@@ -241,7 +241,12 @@
   /* One stacked bar per (device, iteration); the whole trace per device when there are no iterations. */
   function breakdown(inp) {
     var wins = inp.breakdown.filter(function (w) { return w.iter >= 0; });
-    if (!wins.length) wins = inp.breakdown.filter(function (w) { return w.iter < 0; });
+    if (!wins.length) {
+      wins = inp.breakdown.filter(function (w) { return w.iter < 0; });
+      byId('breakdown-title').textContent = 'Where the time goes, per GPU';
+      byId('breakdown-note').textContent = 'The trace marks no steps: each bar is one GPU\'s whole trace, split into time ' +
+        'with only compute, only communication or only memory work, time with several at once (overlap), and idle time.';
+    }
     var devs = {};
     inp.breakdown.forEach(function (w) { devs[w.device] = true; });
     var many = Object.keys(devs).length > 1;
