@@ -12,7 +12,7 @@
   var BASE = '#4e79a7', TEST = '#f28e2b';
 
   var byId = gpPage.byId, showError = gpPage.showError, el = gpPage.el, shorten = gpPage.shorten;
-  var NAME_CHARS = 60;   /* longer names are cut, the whole name in the cell's tooltip */
+  var NAME_CHARS = 56;   /* longer names are cut, the whole name in the cell's tooltip */
 
   function fmtNs(ns) {
     if (ns === null || ns === undefined) return 'n/a';
@@ -155,8 +155,10 @@
     var box = byId(id), t = el('table', null, { class: 'data' }), head = el('tr'), body = el('tbody');
     var max = 0, bars = 0;
     rows.forEach(function (r) { if (r.kind === 'group') max = Math.max(max, Math.abs(r.change)); });
-    ['Name', 'Status', 'Base', 'Test', 'Change', 'Change%', '95% CI', 'Verdict', 'Calls', 'TC', 'Eff%']
-      .concat(withBars ? ['Change (bar)'] : []).forEach(function (h) { head.appendChild(el('th', h)); });
+    /* what a reader looks for first on the left: the name, its status, the change and its verdict */
+    ['Name', 'Status'].concat(withBars ? ['Change (bar)'] : [])
+      .concat(['Change', 'Change%', '95% CI', 'Verdict', 'Base', 'Test', 'Calls', 'TC', 'Eff%'])
+      .forEach(function (h) { head.appendChild(el('th', h)); });
     t.appendChild(el('thead')).appendChild(head);
     rows.forEach(function (r) {
       var tr = el('tr');
@@ -164,16 +166,18 @@
       /* a kernel's short name (the full one in the tooltip), else the name cut to NAME_CHARS */
       var name = String(r.name), label = shorten(r.short || name, NAME_CHARS);
       tr.appendChild(el('td', label, label !== name ? { class: 'name', title: name } : { class: 'name' }));
-      [[r.kind === 'group' ? r.status : r.kind], [fmtNs(r.base), 'num'], [fmtNs(r.test), 'num'],
-       [signed(r.change), 'num'], [fmtRel(r), 'num'], [fmtCi(r), 'num'],
-       [r.verdict, r.verdict === 'significant' ? 'sig-significant' : r.verdict === 'within noise' ? 'sig-noise' : ''],
-       [pair(r.calls[0], r.calls[1]), 'num'], [pair(r.tc[0], r.tc[1])], [pair(eff(r.eff[0]), eff(r.eff[1])), 'num']]
-        .forEach(function (c) { tr.appendChild(el('td', c[0], c[1] ? { class: c[1] } : {})); });
+      var cell = function (c) { tr.appendChild(el('td', c[0], c[1] ? { class: c[1] } : {})); };
+      cell([r.kind === 'group' ? r.status : r.kind]);
       if (withBars) {
         var td = el('td');
         if (r.kind === 'group') { td.appendChild(deltaBar(r, max)); bars++; }
         tr.appendChild(td);
       }
+      [[signed(r.change), 'num'], [fmtRel(r), 'num'], [fmtCi(r), 'num'],
+       [r.verdict, r.verdict === 'significant' ? 'sig-significant' : r.verdict === 'within noise' ? 'sig-noise' : ''],
+       [fmtNs(r.base), 'num'], [fmtNs(r.test), 'num'],
+       [pair(r.calls[0], r.calls[1]), 'num'], [pair(r.tc[0], r.tc[1])], [pair(eff(r.eff[0]), eff(r.eff[1])), 'num']]
+        .forEach(cell);
       body.appendChild(tr);
     });
     t.appendChild(body);

@@ -79,7 +79,7 @@ grep -q '<td class="name">&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;"'"'"
 
 # a real pair, an A100 run and a V100 run: the page leads with what
 # changed in the setup (the GPUs and world size the raw traces state),
-# then the verdict; names fit (short kernel names, cut to 60 characters
+# then the verdict; names fit (short kernel names, cut to 56 characters
 # with the whole name in the tooltip); a TC pair never reads "-->no"
 need_testdata
 T=$TESTDATA/hta/trace_diff
@@ -104,9 +104,9 @@ assert rows["world size"] == (str(world[0]), str(world[1])), rows
 verdict = re.search(r'<p id="verdict"[^>]*>([^<]*)<', dom).group(1)
 assert "with the setup changed (GPU, world size" in verdict, verdict
 names = [html.unescape(n) for n in re.findall(r'<td class="name"[^>]*>([^<]*)</td>', dom)]
-assert names and max(len(n) for n in names) <= 60, max(names, key=len)
+assert names and max(len(n) for n in names) <= 56, max(names, key=len)
 assert not re.search(r"<td>-\u2192|<td>-&gt;|<td>-->", dom), "a pair with a missing side"
-print("ok: setup first (%s -> %s), %d names of at most 60 characters" % (gpu[0], gpu[1], len(names)))
+print("ok: setup first (%s -> %s), %d names of at most 56 characters" % (gpu[0], gpu[1], len(names)))
 PY
 
 # the screenshot: the generated pair as it was written
