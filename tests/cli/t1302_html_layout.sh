@@ -8,22 +8,7 @@
 # trace; UPDATE_SCREENSHOT=1 replaces docs/img/html-single.png,
 # html-ranks8.png and html-graphs.png.  (t1300 checks every chart's marks
 # and the section order, t1330 the job's figures.)
-if ! command -v chromium >/dev/null; then
-	[ "${CI:-}" = true ] && fail "chromium is not installed (required under CI: scripts/install-deps.sh)"
-	skip "chromium not installed (Debian package chromium; scripts/install-deps.sh)"
-fi
-command -v python3 >/dev/null || skip "python3 not installed"
-[ -r /usr/share/javascript/chart.js/chart.min.js ] || [ -n "${GPUPROF_CHARTJS:-}" ] ||
-	{ [ "${CI:-}" = true ] && fail "libjs-chart.js is not installed"; skip "libjs-chart.js not installed"; }
-
-# open_page HTML: Chromium's DOM after the page's script ran in $TMP/dom.
-open_page() {
-	timeout 120 chromium --headless --no-sandbox --disable-gpu --user-data-dir="$TMP/chrome" \
-		--enable-logging=stderr --v=0 --dump-dom "file://$1" >"$TMP/dom" 2>"$TMP/console" ||
-		{ tail -5 "$TMP/console" >&2; fail "chromium failed on $1"; }
-	! grep -q "Uncaught" "$TMP/console" || { grep "Uncaught" "$TMP/console" >&2; fail "$1: JavaScript error"; }
-	grep -q 'id="report" data-state="done"' "$TMP/dom" || { grep -A3 'id="errors"' "$TMP/dom" >&2; fail "$1: the page did not finish drawing"; }
-}
+need_chromium
 
 # shot HTML PNG HEIGHT HIDE: a screenshot of the page, 1400 px wide, the
 # sections HIDE (CSS selectors, comma-separated) left out so that the

@@ -7,13 +7,7 @@
 # injected.  On a real A100/V100 pair the page leads with what changed in
 # the setup, then the verdict, and its names fit.  The page is written before the gate's exit code 5.  Saves a
 # screenshot of the pair without the hostile name; with UPDATE_SCREENSHOT=1 it replaces docs/img/diff-html.png.
-if ! command -v chromium >/dev/null; then
-	[ "${CI:-}" = true ] && fail "chromium is not installed (required under CI: scripts/install-deps.sh)"
-	skip "chromium not installed (Debian package chromium; scripts/install-deps.sh)"
-fi
-command -v python3 >/dev/null || skip "python3 not installed"
-[ -r /usr/share/javascript/chart.js/chart.min.js ] || [ -n "${GPUPROF_CHARTJS:-}" ] ||
-	{ [ "${CI:-}" = true ] && fail "libjs-chart.js is not installed"; skip "libjs-chart.js not installed"; }
+need_chromium
 
 # the command line: -o is required, an existing page is kept without --force
 expect_exit 2 "$GPUPROF" diff -f html /nonexistent /nonexistent
@@ -46,11 +40,7 @@ assert_grep '^gpuprof diff: FAIL step ' "$TMP/err"
 run_ok "$GPUPROF" diff -f tsv --no-header "$TMP/base.json" "$TMP/test.json"
 cp "$TMP/out" "$TMP/rows.tsv"
 
-timeout 120 chromium --headless --no-sandbox --disable-gpu --user-data-dir="$TMP/chrome" \
-	--enable-logging=stderr --v=0 --dump-dom "file://$TMP/page.html" >"$TMP/dom" 2>"$TMP/console" ||
-	{ tail -5 "$TMP/console" >&2; fail "chromium failed"; }
-! grep -q "Uncaught" "$TMP/console" || { grep "Uncaught" "$TMP/console" >&2; fail "JavaScript error"; }
-grep -q 'id="report" data-state="done"' "$TMP/dom" || { grep -A3 'id="errors"' "$TMP/dom" >&2; fail "the page did not finish drawing"; }
+open_page "$TMP/page.html"
 grep -q 'id="errors" data-errors="0"' "$TMP/dom" || fail "errors shown on the page"
 
 # marks: id -> data-marks
@@ -84,10 +74,7 @@ grep -q '<td class="name">&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;"'"'"
 need_testdata
 T=$TESTDATA/hta/trace_diff
 run_ok "$GPUPROF" diff -f html -o "$TMP/real.html" "$T/control/control.json.gz" "$T/test/test.json.gz"
-timeout 120 chromium --headless --no-sandbox --disable-gpu --user-data-dir="$TMP/chrome" \
-	--enable-logging=stderr --v=0 --dump-dom "file://$TMP/real.html" >"$TMP/dom" 2>"$TMP/console" ||
-	fail "chromium failed on the real pair"
-grep -q 'id="report" data-state="done"' "$TMP/dom" || fail "the real pair's page did not finish drawing"
+open_page "$TMP/real.html"
 python3 - "$TMP/dom" "$T/control/control.json.gz" "$T/test/test.json.gz" <<'PY' || fail "the real pair's page"
 import gzip, html, json, re, sys
 dom = open(sys.argv[1]).read()
