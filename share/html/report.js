@@ -996,7 +996,8 @@
         })
       },
       options: { scales: { y: { title: { display: true, text: 'ms per iteration' } } },
-                 plugins: { tooltip: { callbacks: { label: function (c) {
+                 /* past 8 ranks a legend of every rank would crowd out the chart: the tooltip names the line */
+                 plugins: { legend: { display: job.ranks.length <= 8 }, tooltip: { callbacks: { label: function (c) {
                    var it = iters[c.dataIndex];
                    return c.dataset.label + ': ' + fmtNs(Math.round(c.raw * 1e6)) + (slowest[it] === job.ranks[c.datasetIndex].rank ? ' (slowest)' : '');
                  } } } } }
