@@ -353,7 +353,7 @@ static void write_row_detail(struct doc *d, const struct gp_kgroup *x)
 			free(y);
 		}
 		close_c(d, '}');
-	} else if (d->by == GP_KGROUP_KERNEL && g->names == &d->t->strs && x->longest < d->t->kernels.n) {
+	} else if (d->by == GP_KGROUP_KERNEL && d->t && g->names == &d->t->strs && x->longest < d->t->kernels.n) {
 		/* the trace's own groups: their kernel indices are the trace's */
 		const struct gp_kernel *k = &d->t->kernels.v[x->longest];
 		int32_t dev = gp_kernel_device(d->t, k);
