@@ -15,6 +15,29 @@ need_testdata() {
 	fi
 }
 
+# need_chromium: headless Chromium, python3 and the charting library the
+# pages inline, or the test is skipped (a failure under CI).
+need_chromium() {
+	if ! command -v chromium >/dev/null; then
+		[ "${CI:-}" = true ] && fail "chromium is not installed (required under CI: scripts/install-deps.sh)"
+		skip "chromium not installed (Debian package chromium; scripts/install-deps.sh)"
+	fi
+	command -v python3 >/dev/null || skip "python3 not installed"
+	[ -r /usr/share/javascript/chart.js/chart.min.js ] || [ -n "${GPUPROF_CHARTJS:-}" ] ||
+		{ [ "${CI:-}" = true ] && fail "libjs-chart.js is not installed"; skip "libjs-chart.js not installed"; }
+}
+
+# open_page HTML: Chromium's DOM after a gpuprof page's script ran in
+# $TMP/dom, its console log in $TMP/console; fails on a JavaScript error
+# or a page that did not finish drawing.
+open_page() {
+	timeout 120 chromium --headless --no-sandbox --disable-gpu --user-data-dir="$TMP/chrome" \
+		--enable-logging=stderr --v=0 --dump-dom "file://$1" >"$TMP/dom" 2>"$TMP/console" ||
+		{ tail -5 "$TMP/console" >&2; fail "chromium failed on $1"; }
+	! grep -q "Uncaught" "$TMP/console" || { grep "Uncaught" "$TMP/console" >&2; fail "$1: JavaScript error"; }
+	grep -q 'id="report" data-state="done"' "$TMP/dom" || { grep -A3 'id="errors"' "$TMP/dom" >&2; fail "$1: the page did not finish drawing"; }
+}
+
 # expect_exit CODE CMD...: run CMD, stdout to $TMP/out, stderr to $TMP/err.
 expect_exit() {
 	want=$1; shift

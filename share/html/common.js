@@ -29,5 +29,20 @@ var gpPage = (function () {
     return e;
   }
 
-  return { byId: byId, showError: showError, el: el };
+  /* s cut to at most n characters with an ellipsis, keeping its end when
+     keepEnd (layer paths, file paths: their last parts tell them apart),
+     else its start (kernel names); s itself when it fits. */
+  function shorten(s, n, keepEnd) {
+    s = String(s);
+    if (s.length <= n) return s;
+    return keepEnd ? '\u2026' + s.slice(s.length - n + 1) : s.slice(0, n - 1) + '\u2026';
+  }
+
+  /* A file path's last part, for a label (the path goes in a tooltip). */
+  function baseName(path) {
+    var parts = String(path).split('/').filter(function (p) { return p !== ''; });
+    return parts.length ? parts[parts.length - 1] : String(path);
+  }
+
+  return { byId: byId, showError: showError, el: el, shorten: shorten, baseName: baseName };
 })();

@@ -11,7 +11,8 @@
 
   var BASE = '#4e79a7', TEST = '#f28e2b';
 
-  var byId = gpPage.byId, showError = gpPage.showError, el = gpPage.el;
+  var byId = gpPage.byId, showError = gpPage.showError, el = gpPage.el, shorten = gpPage.shorten;
+  var NAME_CHARS = 56;   /* longer names are cut, the whole name in the cell's tooltip */
 
   function fmtNs(ns) {
     if (ns === null || ns === undefined) return 'n/a';
@@ -41,10 +42,12 @@
     return '[' + signed(r.ci[0]) + ', ' + signed(r.ci[1]) + ']';
   }
 
+  /* "a→b", or the one side there is (a group new or gone, a figure unknown in one run) */
   function pair(a, b) {
-    a = a === null || a === undefined ? '-' : String(a);
-    b = b === null || b === undefined ? '-' : String(b);
-    return a === b ? a : a + '\u2192' + b;
+    var none = function (v) { return v === null || v === undefined || v === ''; };
+    if (none(a) && none(b)) return '-';
+    if (none(a) || none(b)) return String(none(a) ? b : a);
+    return String(a) === String(b) ? String(a) : a + '\u2192' + b;
   }
 
   function setMarks(id, n) { byId(id).setAttribute('data-marks', String(n)); }
@@ -52,6 +55,28 @@
   function median(v) {
     var s = v.slice().sort(function (a, b) { return a - b; }), n = s.length;
     return n ? (s[(n - 1) >> 1] + s[n >> 1]) / 2 : 0;
+  }
+
+  /* The runs' setups, first: the facts that changed (marked), then the
+     ones the same; a summary line naming what changed. */
+  function setup(d) {
+    var t = byId('setup-table'), hr = el('tr'), changed = [];
+    ['', 'Base', 'Test'].forEach(function (h) { hr.appendChild(el('th', h)); });
+    t.appendChild(hr);
+    var rows = d.setup.filter(function (f) { return f.changed; }).concat(d.setup.filter(function (f) { return !f.changed; }));
+    rows.forEach(function (f) {
+      var tr = el('tr', null, f.changed ? { class: 'changed' } : {});
+      tr.appendChild(el('td', f.name, f.changed ? { class: 'changed' } : {}));
+      tr.appendChild(el('td', f.base || 'not stated'));
+      tr.appendChild(el('td', f.changed ? f.test : f.test === f.base ? 'the same' : f.test || 'not stated'));
+      t.appendChild(tr);
+      if (f.changed) changed.push(f.name);
+    });
+    byId('setup-summary').textContent = changed.length
+      ? 'The setup changed: ' + changed.join(', ') + '.  The times below compare two setups.'
+      : 'Nothing the traces state about the setup changed.';
+    if (changed.length) byId('setup-summary').className = 'verdict fail';
+    setMarks('setup-table', changed.length);
   }
 
   function facts(d) {
@@ -76,7 +101,9 @@
         : 'PASS: ' + d.gates.length + ' limit' + (d.gates.length > 1 ? 's' : '') + ', none crossed') + '. ' + text;
       v.className = 'verdict ' + (trips.length ? 'fail' : 'pass');
     }
-    v.textContent = text + '; ' + sig + ' of the groups shown changed beyond the threshold.';
+    var moved = d.setup.filter(function (f) { return f.changed; }).map(function (f) { return f.name; });
+    v.textContent = text + '; ' + sig + ' of the groups shown changed beyond the threshold' +
+      (moved.length ? ', with the setup changed (' + moved.join(', ') + ')' : '') + '.';
   }
 
   function steps(d) {
@@ -128,23 +155,29 @@
     var box = byId(id), t = el('table', null, { class: 'data' }), head = el('tr'), body = el('tbody');
     var max = 0, bars = 0;
     rows.forEach(function (r) { if (r.kind === 'group') max = Math.max(max, Math.abs(r.change)); });
-    ['Status', 'Base', 'Test', 'Change', 'Change%', '95% CI', 'Verdict', 'Calls', 'TC', 'Eff%']
-      .concat(withBars ? ['Change (bar)'] : []).concat(['Name']).forEach(function (h) { head.appendChild(el('th', h)); });
+    /* what a reader looks for first on the left: the name, its status, the change and its verdict */
+    ['Name', 'Status'].concat(withBars ? ['Change (bar)'] : [])
+      .concat(['Change', 'Change%', '95% CI', 'Verdict', 'Base', 'Test', 'Calls', 'TC', 'Eff%'])
+      .forEach(function (h) { head.appendChild(el('th', h)); });
     t.appendChild(el('thead')).appendChild(head);
     rows.forEach(function (r) {
       var tr = el('tr');
       var eff = function (e) { return e === null ? null : (100 * e).toFixed(0); };
-      [[r.kind === 'group' ? r.status : r.kind], [fmtNs(r.base), 'num'], [fmtNs(r.test), 'num'],
-       [signed(r.change), 'num'], [fmtRel(r), 'num'], [fmtCi(r), 'num'],
-       [r.verdict, r.verdict === 'significant' ? 'sig-significant' : r.verdict === 'within noise' ? 'sig-noise' : ''],
-       [pair(r.calls[0], r.calls[1]), 'num'], [pair(r.tc[0], r.tc[1])], [pair(eff(r.eff[0]), eff(r.eff[1])), 'num']]
-        .forEach(function (c) { tr.appendChild(el('td', c[0], c[1] ? { class: c[1] } : {})); });
+      /* a kernel's short name (the full one in the tooltip), else the name cut to NAME_CHARS */
+      var name = String(r.name), label = shorten(r.short || name, NAME_CHARS);
+      tr.appendChild(el('td', label, label !== name ? { class: 'name', title: name } : { class: 'name' }));
+      var cell = function (c) { tr.appendChild(el('td', c[0], c[1] ? { class: c[1] } : {})); };
+      cell([r.kind === 'group' ? r.status : r.kind]);
       if (withBars) {
         var td = el('td');
         if (r.kind === 'group') { td.appendChild(deltaBar(r, max)); bars++; }
         tr.appendChild(td);
       }
-      tr.appendChild(el('td', r.name, { class: 'name' }));
+      [[signed(r.change), 'num'], [fmtRel(r), 'num'], [fmtCi(r), 'num'],
+       [r.verdict, r.verdict === 'significant' ? 'sig-significant' : r.verdict === 'within noise' ? 'sig-noise' : ''],
+       [fmtNs(r.base), 'num'], [fmtNs(r.test), 'num'],
+       [pair(r.calls[0], r.calls[1]), 'num'], [pair(r.tc[0], r.tc[1])], [pair(eff(r.eff[0]), eff(r.eff[1])), 'num']]
+        .forEach(cell);
       body.appendChild(tr);
     });
     t.appendChild(body);
@@ -181,7 +214,7 @@
     if (typeof Chart !== 'function') throw new Error('the charting library (Chart.js) is missing from the page');
     var d = JSON.parse(byId('gp-data').textContent);
     Chart.defaults.font.size = 12;
-    [facts, steps, changes, appeared, gates].forEach(function (f) {
+    [setup, facts, steps, changes, appeared, gates].forEach(function (f) {
       try {
         f(d);
       } catch (e) {

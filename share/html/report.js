@@ -17,7 +17,8 @@
   var COLORS = { compute: '#4e79a7', comm: '#f28e2b', memory: '#59a14f', overlap: '#b07aa1', idle: '#bab0ac' };
   var PALETTE = ['#4e79a7', '#f28e2b', '#e15759', '#76b7b2', '#59a14f', '#edc948', '#b07aa1', '#ff9da7', '#9c755f'];
 
-  var byId = gpPage.byId, showError = gpPage.showError, el = gpPage.el;
+  var byId = gpPage.byId, showError = gpPage.showError, el = gpPage.el, shorten = gpPage.shorten;
+  var NAME_CHARS = 110;   /* a table's names longer than this are cut (the full name in its tooltip) */
 
   function fmtNs(ns) {
     if (ns === null || ns === undefined) return 'n/a';
@@ -53,6 +54,26 @@
 
   function setMarks(id, n) { byId(id).setAttribute('data-marks', String(n)); }
 
+  /* A chart the trace has no data for: its caption and canvas hidden, the
+     sentence why in its place (#NAME-absent), no marks. */
+  function absent(name, chartId, why) {
+    var p = byId(name + '-absent');
+    p.textContent = why;
+    p.hidden = false;
+    var cap = byId(name + '-caption');
+    if (cap) cap.hidden = true;
+    byId(chartId).style.display = 'none';
+    setMarks(chartId, 0);
+  }
+
+  /* Log-axis tick labels at powers of ten only (the others crowd). */
+  function decadeTicks(fmt) {
+    return function (v) {
+      var e = Math.log10(v);
+      return Math.abs(e - Math.round(e)) < 1e-6 ? fmt(v) : '';
+    };
+  }
+
   /* Elements Chart.js drew for the datasets named in which (all when absent). */
   function chartMarks(chart, which) {
     var n = 0;
@@ -75,7 +96,14 @@
    * A sortable, filterable table: cols = [{key, title, num, fmt, bar}];
    * rows are objects; a "bar" column draws the value against the largest;
    * a row with other: true (the sum of the rows not shown) stays last;
-   * opts: sortKey (the first order, longest first unless ascending).
+   * a text column's long values are cut (to chars, else NAME_CHARS;
+   * keepEnd: their end kept) with the
+   * full value in the cell's tooltip; label(value, row): the text shown
+   * instead (a file's base name), the value then in the tooltip;
+   * opts: sortKey (the first order, longest first unless ascending),
+   * a tag column (short words: a cause, a step) never wraps;
+   * noFilter: no filter box (a small table), onRow(row, tr): called when a row is clicked (rows then show a pointer;
+   * "other" rows are not clickable).
    */
   function table(containerId, cols, rows, opts) {
     var box = byId(containerId);
@@ -115,7 +143,13 @@
       }
       body.textContent = '';
       shown.forEach(function (r) {
-        var tr = el('tr');
+        var click = opts && opts.onRow && !r.other;
+        var tr = el('tr', null, click ? { class: 'click' } : {});
+        if (click) tr.addEventListener('click', function () {
+          Array.prototype.forEach.call(body.querySelectorAll('tr.selected'), function (x) { x.classList.remove('selected'); });
+          tr.classList.add('selected');
+          opts.onRow(r, tr);
+        });
         cols.forEach(function (c) {
           var v = r[c.key];
           if (c.bar) {
@@ -125,7 +159,18 @@
             td.appendChild(span);
             tr.appendChild(td);
           } else {
-            tr.appendChild(el('td', c.fmt ? c.fmt(v, r) : v, { class: c.num ? 'num' : 'name' }));
+            var text = c.fmt ? c.fmt(v, r) : v;
+            var attrs = { class: c.num ? 'num' : c.tag ? 'tag' : 'name' };
+            if (c.label) {
+              var full = String(text);
+              text = c.label(v, r);
+              if (text !== full) attrs.title = full;
+            }
+            if (!c.num && String(text).length > (c.chars || NAME_CHARS)) {
+              attrs.title = String(text);
+              text = shorten(text, c.chars || NAME_CHARS, c.keepEnd);
+            }
+            tr.appendChild(el('td', text, attrs));
           }
         });
         body.appendChild(tr);
@@ -133,9 +178,36 @@
       box.setAttribute('data-rows', String(shown.length));
     }
     filter.addEventListener('input', draw);
-    box.appendChild(filter);
+    if (!(opts && opts.noFilter)) box.appendChild(filter);
     box.appendChild(t);
     draw();
+  }
+
+  /* Identical GPUs (same name, peak table entry, SMs and peaks) once:
+     [{d: the first, ids: their ids, count}], in the order they first come. */
+  function gpuGroups(devices) {
+    var out = [], at = {};
+    devices.forEach(function (d) {
+      var k = JSON.stringify([d.name, d.gpu, d.sm, d.fp32, d.fp16, d.bw]);
+      if (!(k in at)) { at[k] = out.length; out.push({ d: d, ids: [], count: 0 }); }
+      out[at[k]].ids.push(d.id);
+      out[at[k]].count++;
+    });
+    return out;
+  }
+
+  /* "8 × NVIDIA H100 80GB HBM3, 1 × ..." for a list of devices. */
+  function gpuSummary(devices) {
+    return gpuGroups(devices).map(function (g) {
+      return g.count + ' \u00d7 ' + (g.d.name || g.d.gpu || 'unknown GPU');
+    }).join(', ') || 'none recorded';
+  }
+
+  /* GPU ids as a short list: "0-7", "0, 2, 5". */
+  function idList(ids) {
+    var sorted = ids.slice().sort(function (a, b) { return a - b; });
+    var run = sorted.every(function (v, i) { return i === 0 || v === sorted[i - 1] + 1; });
+    return run && sorted.length > 2 ? sorted[0] + '-' + sorted[sorted.length - 1] : sorted.join(', ');
   }
 
   function facts(inp) {
@@ -148,24 +220,33 @@
     fact('Copies, memsets', inp.copies + ', ' + inp.memsets);
     fact('API calls', inp.apis);
     fact('Time span', fmtNs(span) + ' (first to last event)');
+    fact('GPUs', gpuSummary(inp.devices));
     var dev = byId('devices');
     var hr = el('tr');
-    ['GPU', 'Device name', 'Peaks from', 'SMs', 'FP32', 'FP16 (tensor cores)', 'Memory bandwidth'].forEach(function (h) { hr.appendChild(el('th', h)); });
+    ['GPUs', 'Count', 'Device name', 'Peaks from', 'SMs', 'FP32', 'FP16 (tensor cores)', 'Memory bandwidth'].forEach(function (h) { hr.appendChild(el('th', h)); });
     dev.appendChild(hr);
-    inp.devices.forEach(function (d) {
-      var tr = el('tr');
-      [d.id, d.name, d.gpu || 'unknown GPU', d.sm || 'n/a', fmtRate(d.fp32, 'FLOP/s'), fmtRate(d.fp16, 'FLOP/s'),
+    var groups = gpuGroups(inp.devices);
+    groups.forEach(function (g) {
+      var tr = el('tr'), d = g.d;
+      [idList(g.ids), g.count, d.name, d.gpu || 'unknown GPU', d.sm || 'n/a', fmtRate(d.fp32, 'FLOP/s'), fmtRate(d.fp16, 'FLOP/s'),
        fmtRate(d.bw, 'B/s')].forEach(function (v) { tr.appendChild(el('td', v)); });
       dev.appendChild(tr);
     });
-    document.title = 'gpuprof report: ' + inp.path;
-    byId('title').textContent = inp.path;
+    dev.setAttribute('data-rows', String(groups.length));
+    document.title = 'gpuprof report: ' + gpPage.baseName(inp.path);
+    byId('title').textContent = shorten(gpPage.baseName(inp.path), 80);
+    byId('title').setAttribute('title', inp.path);
   }
 
   /* One stacked bar per (device, iteration); the whole trace per device when there are no iterations. */
   function breakdown(inp) {
     var wins = inp.breakdown.filter(function (w) { return w.iter >= 0; });
-    if (!wins.length) wins = inp.breakdown.filter(function (w) { return w.iter < 0; });
+    if (!wins.length) {
+      wins = inp.breakdown.filter(function (w) { return w.iter < 0; });
+      byId('breakdown-title').textContent = 'Where the time goes, per GPU';
+      byId('breakdown-note').textContent = 'The trace marks no steps: each bar is one GPU\'s whole trace, split into time ' +
+        'with only compute, only communication or only memory work, time with several at once (overlap), and idle time.';
+    }
     var devs = {};
     inp.breakdown.forEach(function (w) { devs[w.device] = true; });
     var many = Object.keys(devs).length > 1;
@@ -226,8 +307,9 @@
     });
   }
 
-  /* The layer tree of the shown layers as an icicle: a row per depth, widths by GPU time. */
-  function icicle(inp) {
+  /* The layer tree of the shown layers as an icicle: a row per depth, widths by GPU time;
+     onCell(path) when a cell is clicked (path: its frames). */
+  function icicle(inp, onCell) {
     var root = { name: 'all', ns: 0, kids: {}, order: [] };
     inp.layers.forEach(function (l) {
       var path = l.name === '(none)' || l.name === 'other' ? [l.name] : layerFrames(l.name);
@@ -239,14 +321,19 @@
         node.ns += l.ns;
       });
     });
-    var box = byId('icicle'), cells = 0, depth = 0;
-    function draw(node, x, level, color) {
+    var box = byId('icicle'), cells = 0, depth = 0, px = box.clientWidth || 1200;
+    function draw(node, x, level, color, path) {
       var total = root.ns || 1;
       node.order.forEach(function (f, i) {
         var kid = node.kids[f];
         var w = kid.ns / total;
         var c = level === 0 ? PALETTE[i % PALETTE.length] : color;
-        var d = el('div', kid.name, { title: kid.name + ': ' + fmtNs(kid.ns) + ' (' + pct(kid.ns, total) + ')' });
+        var here = path.concat([f]);
+        /* a label only where it fits (about 7 px a character); the tooltip has it all */
+        var room = Math.floor(w * px / 7);
+        var d = el('div', room >= 4 ? shorten(kid.name, room) : '', { title: here.join('/') + ': ' + fmtNs(kid.ns) + ' (' + pct(kid.ns, total) + ')',
+                                                                  class: 'clickable' });
+        d.addEventListener('click', function () { onCell(here); });
         d.style.left = (100 * x) + '%';
         d.style.width = 'max(1px, ' + (100 * w) + '%)';
         d.style.top = (22 * level) + 'px';
@@ -255,39 +342,101 @@
         box.appendChild(d);
         cells++;
         if (level + 1 > depth) depth = level + 1;
-        draw(kid, x, level + 1, c);
+        draw(kid, x, level + 1, c, here);
         x += w;
       });
     }
-    draw(root, 0, 0, PALETTE[0]);
+    draw(root, 0, 0, PALETTE[0], []);
     box.style.height = (22 * depth + 4) + 'px';
     setMarks('icicle', cells);
   }
 
+  /*
+   * The drill-down of the layers whose path starts with the frames prefix
+   * (exact: the layer of that path alone) in #layer-detail: their ops and
+   * kernels (the page's data: each layer's "drill", whose rows add up to
+   * the layer's time), summed by name over those layers.
+   */
+  function layerDetail(inp, prefix, exact) {
+    var box = byId('layer-detail');
+    var under = inp.layers.filter(function (l) {
+      if (!l.drill) return false;
+      var f = l.name === '(none)' ? [l.name] : layerFrames(l.name);
+      return (!exact || f.length === prefix.length) && prefix.every(function (p, i) { return f[i] === p; });
+    });
+    var ns = under.reduce(function (a, l) { return a + l.ns; }, 0);
+    box.textContent = '';
+    var name = prefix.join('/');
+    box.appendChild(el('h3', 'Layer ' + shorten(name, NAME_CHARS, true) + ': ' + fmtNs(ns) + ' of GPU time' +
+                       (under.length > 1 ? ' in ' + under.length + ' layers' : ''), { title: name }));
+    var cols = el('div', null, { class: 'cols' });
+    box.appendChild(cols);
+    [['ops', 'Op'], ['kernels', 'Kernel']].forEach(function (part) {
+      var sum = {}, order = [];
+      under.forEach(function (l) {
+        l.drill[part[0]].forEach(function (r) {
+          if (!(r.name in sum)) { sum[r.name] = { name: r.name, ns: 0, count: 0, other: 'groups' in r }; order.push(r.name); }
+          sum[r.name].ns += r.ns;
+          sum[r.name].count += r.count;
+        });
+      });
+      var div = el('div', null, { class: 'table', id: 'layer-detail-' + part[0] });
+      cols.appendChild(div);
+      table(div.id, [
+        { key: 'name', title: part[1], chars: 56 },
+        { key: 'ns', title: 'GPU time', num: true, fmt: fmtNs },
+        { key: 'share', title: 'Share of the layer', num: true, fmt: function (v) { return (100 * v).toFixed(1) + '%'; } },
+        { key: 'count', title: 'Kernels', num: true }
+      ], order.map(function (k) {
+        var r = sum[k];
+        r.share = ns ? r.ns / ns : 0;
+        return r;
+      }), { sortKey: 'ns', noFilter: true });
+      div.setAttribute('data-ns', String(order.reduce(function (a, k) { return a + sum[k].ns; }, 0)));
+    });
+    box.setAttribute('data-layer', name);
+    box.setAttribute('data-ns', String(ns));
+  }
+
   function layers(inp) {
-    icicle(inp);
+    var named = inp.layers.filter(function (l) { return l.name !== '(none)' && l.name !== 'other'; });
+    if (!named.length) {
+      byId('layers-absent').hidden = false;
+      byId('layers-absent').textContent = 'No layers: no kernel of this trace ran inside a module or NVTX range ' +
+        'that names a layer, so every kernel is under "(none)" (record with with_modules=True or torch.profiler ' +
+        'record_function ranges, or NVTX ranges).';
+    }
+    function pick(prefix, exact) { layerDetail(inp, prefix, exact); byId('layer-detail').scrollIntoView({ block: 'nearest' }); }
+    icicle(inp, pick);
     byId('chart-layers').style.height = (80 + 22 * inp.layers.length) + 'px';
     var chart = newChart('chart-layers', {
       type: 'bar',
       data: {
-        labels: inp.layers.map(function (l) { return l.name.length > 60 ? '...' + l.name.slice(-57) : l.name; }),
+        labels: inp.layers.map(function (l) { return shorten(l.name, 48, true); }),
         datasets: [{ label: 'GPU time (ms)', gpKind: 'bar', backgroundColor: COLORS.compute,
                      data: inp.layers.map(function (l) { return l.ns / 1e6; }) }]
       },
       options: { indexAxis: 'y', plugins: { legend: { display: false },
         tooltip: { callbacks: { title: function (c) { return inp.layers[c[0].dataIndex].name; },
-                                label: function (c) { return fmtNs(inp.layers[c.dataIndex].ns); } } } } }
+                                label: function (c) { return fmtNs(inp.layers[c.dataIndex].ns); } } } },
+        onClick: function (e, items) {
+          var l = items.length ? inp.layers[items[0].index] : null;
+          if (l && l.drill) pick(l.name === '(none)' ? [l.name] : layerFrames(l.name), true);
+        } }
     });
     setMarks('chart-layers', chartMarks(chart));
     table('table-layers', [
-      { key: 'name', title: 'Layer' },
+      { key: 'name', title: 'Layer', keepEnd: true },
       { key: 'ns', title: 'GPU time', num: true, fmt: fmtNs },
       { key: 'share', title: 'Share of GPU time', num: true, fmt: function (v) { return (100 * v).toFixed(1) + '%'; } },
       { key: 'ns', title: '', bar: true, fmt: fmtNs },
       { key: 'count', title: 'Kernels', num: true }
     ], inp.layers.map(function (l) {
       return { name: l.name, ns: l.ns, count: l.count, share: inp.gpu_ns ? l.ns / inp.gpu_ns : 0, other: 'groups' in l };
-    }), { sortKey: 'ns' });
+    }), { sortKey: 'ns', onRow: function (r) { pick(r.name === '(none)' ? [r.name] : layerFrames(r.name), true); } });
+    /* the largest layer's ops and kernels open from the start */
+    var first = inp.layers.filter(function (l) { return l.drill; })[0];
+    if (first) layerDetail(inp, first.name === '(none)' ? [first.name] : layerFrames(first.name), true);
   }
 
   function ops(inp) {
@@ -309,6 +458,13 @@
   /* Points at (FLOP/byte, FLOP/s) sized by time; one roof per distinct pair of peaks. */
   function roofline(inp) {
     var pts = inp.roofline;
+    if (!pts.length) {
+      absent('roofline', 'chart-roofline', 'No roofline: no kernel of this trace has a FLOP model (the op model knows ' +
+             'the FLOPs and bytes of none of its ops with their shapes; record shapes with record_shapes=True, ' +
+             'or name the ops in an ops file: docs/op-model.md).');
+      byId('chart-roofline').setAttribute('data-roofs', '0');
+      return;
+    }
     var maxNs = 1, xmin = Infinity, xmax = 0, roofs = {};
     pts.forEach(function (p) {
       var ai = p.flops / p.bytes;
@@ -341,9 +497,10 @@
       data: { datasets: datasets },
       options: {
         scales: {
-          x: { type: 'logarithmic', min: xmin, max: xmax, title: { display: true, text: 'arithmetic intensity (FLOP/byte)' } },
+          x: { type: 'logarithmic', min: xmin, max: xmax, title: { display: true, text: 'arithmetic intensity (FLOP/byte)' },
+               ticks: { autoSkip: true, maxRotation: 0, callback: decadeTicks(function (v) { return String(+v.toPrecision(3)); }) } },
           y: { type: 'logarithmic', title: { display: true, text: 'achieved FLOP/s' },
-               ticks: { callback: function (v) { return fmtRate(v, 'FLOP/s'); } } }
+               ticks: { autoSkip: true, callback: decadeTicks(function (v) { return fmtRate(v, 'FLOP/s'); }) } }
         },
         plugins: { tooltip: { callbacks: { label: function (c) {
           var p = c.raw.p;
@@ -372,6 +529,13 @@
     /* the span of an iteration is the sum of its parts; of a group, their sum */
     function stepNs(w) { return w.compute + w.comm + w.memory + w.overlap + w.idle; }
     iters.sort(function (a, b) { return a - b; });
+    if (iters.length < 2) {
+      var one = wins.filter(function (w) { return w.iters === 1; })[0];
+      absent('steps', 'chart-steps', iters.length ? 'Step time: the trace records one step (iteration ' + iters[0] +
+             (one ? ', ' + fmtNs(one.end - one.start) : '') + '): nothing to compare it with.'
+             : 'Step time: the trace marks no steps (no ProfilerStep#N or "iteration N" ranges), so its time cannot be cut into steps.');
+      return;
+    }
     var chart = newChart('chart-steps', {
       type: 'bar',
       data: {
@@ -387,12 +551,99 @@
       options: { scales: { y: { title: { display: true, text: 'ms per iteration' } } } }
     });
     setMarks('chart-steps', chartMarks(chart));
-    if (!iters.length) byId('chart-steps').parentNode.appendChild(el('p', 'The trace has no iterations (ProfilerStep#N or "iteration N" ranges).', { class: 'note' }));
   }
 
+  /* The busy share from 0 (light) to 1 (dark blue), one hue. */
+  function busyColor(b) {
+    var t = Math.max(0, Math.min(1, b));
+    var c0 = [240, 242, 245], c1 = [31, 78, 137];
+    return 'rgb(' + c0.map(function (v, i) { return Math.round(v + (c1[i] - v) * t); }).join(',') + ')';
+  }
+
+  /*
+   * A heat map of GPU busy in #heatmap: a row per series ({label, title,
+   * busy: fractions per bucket, width: ns per bucket}), a column per
+   * bucket, x in ms from each row's own first event (ranks' clocks
+   * differ), the longest row across; hover for a cell's figures.
+   * data-rows: the rows drawn; data-marks: the cells.
+   */
+  function heatmap(rows, xtitle) {
+    var box = byId('heatmap');
+    box.hidden = false;
+    var canvas = box.querySelector('canvas'), dpr = window.devicePixelRatio || 1;
+    var labelW = 120, rowH = rows.length > 40 ? 6 : rows.length > 16 ? 10 : 18, top = 4, axisH = 40;
+    var W = box.clientWidth || 1200, H = top + rowH * rows.length + axisH, plotW = W - labelW - 12;
+    canvas.width = Math.round(W * dpr);
+    canvas.height = Math.round(H * dpr);
+    canvas.style.height = H + 'px';
+    var ctx = canvas.getContext('2d');
+    ctx.scale(dpr, dpr);
+    var span = 0, cells = 0;
+    rows.forEach(function (r) { span = Math.max(span, r.busy.length * r.width); });
+    span = span || 1;
+    ctx.font = '11px system-ui, sans-serif';
+    ctx.textBaseline = 'middle';
+    var every = Math.ceil(13 / rowH);
+    rows.forEach(function (r, i) {
+      var y = top + i * rowH;
+      if (i % every === 0) {
+        ctx.fillStyle = '#1d2330';
+        ctx.textAlign = 'right';
+        ctx.fillText(shorten(r.label, 18), labelW - 6, y + rowH / 2);
+      }
+      r.busy.forEach(function (b, j) {
+        var x0 = labelW + plotW * j * r.width / span, x1 = labelW + plotW * (j + 1) * r.width / span;
+        ctx.fillStyle = busyColor(b);
+        ctx.fillRect(x0, y, Math.max(1, x1 - x0 + 0.5), rowH - (rowH > 8 ? 1 : 0));
+        cells++;
+      });
+    });
+    /* the axis: five ticks in ms */
+    var ay = top + rowH * rows.length + 4;
+    ctx.fillStyle = '#5b6475';
+    ctx.textAlign = 'center';
+    for (var k = 0; k <= 4; k++) {
+      var x = labelW + plotW * k / 4;
+      ctx.fillRect(x, ay - 3, 1, 4);
+      ctx.fillText((span * k / 4 / 1e6).toFixed(span >= 1e8 ? 0 : 2), x, ay + 7);
+    }
+    ctx.fillText(xtitle, labelW + plotW / 2, ay + 22);
+    /* the legend: 0% to 100% busy */
+    ctx.textAlign = 'left';
+    for (var q = 0; q < 50; q++) { ctx.fillStyle = busyColor(q / 49); ctx.fillRect(4 + q * 1.6, ay + 16, 2, 10); }
+    ctx.fillStyle = '#5b6475';
+    ctx.fillText('idle', 4, ay + 6);
+    ctx.fillText('busy', 70, ay + 6);
+    canvas.addEventListener('mousemove', function (ev) {
+      var rect = canvas.getBoundingClientRect(), i = Math.floor((ev.clientY - rect.top - top) / rowH);
+      var r = rows[i];
+      if (!r) { canvas.removeAttribute('title'); return; }
+      var j = Math.floor((ev.clientX - rect.left - labelW) / plotW * span / r.width);
+      if (j < 0 || j >= r.busy.length) { canvas.setAttribute('title', r.title); return; }
+      canvas.setAttribute('title', r.title + ': ' + fmtNs(Math.round(j * r.width)) + ' to ' + fmtNs(Math.round((j + 1) * r.width)) +
+                          ', ' + (100 * r.busy[j]).toFixed(1) + '% busy');
+    });
+    box.setAttribute('data-rows', String(rows.length));
+    box.setAttribute('data-marks', String(cells));
+  }
+
+  /* More than two GPUs: a heat map row each; else a line each. */
   function timeline(inp) {
     var tl = inp.timeline;
     var n = tl.devices.length ? tl.devices[0].busy.length : 0;
+    if (!n) {
+      absent('timeline', 'chart-timeline', 'No busy timeline: the trace has no GPU work to put on one.');
+      return;
+    }
+    if (tl.devices.length > 2) {
+      byId('chart-timeline').style.display = 'none';
+      byId('timeline-caption').textContent = 'A row per GPU, a column per time bucket (' + n + ' of ' + fmtNs(tl.width) +
+        '): the darker, the larger the share of the bucket in which the GPU ran work; light stripes are idle gaps.  Hover for the figures.';
+      heatmap(tl.devices.map(function (d) {
+        return { label: 'GPU ' + d.device, title: 'GPU ' + d.device, busy: d.busy, width: tl.width };
+      }), 'ms from the start');
+      return;
+    }
     var labels = [];
     for (var i = 0; i < n; i++) labels.push(((i + 0.5) * tl.width / 1e6).toFixed(2));
     var chart = newChart('chart-timeline', {
@@ -438,7 +689,59 @@
     setMarks('chart-memory', chartMarks(chart));
   }
 
+  /*
+   * A small timeline in box (an element): title, then the kernels near
+   * (rows [start, end, name], ns from the focus' start) on lanes where they
+   * overlap, and the focus [0, len): an idle gap drawn hatched (isGap) or
+   * the kernel among them that starts at 0 and lasts len drawn red.
+   * data-marks: the cells drawn.
+   */
+  function nearView(box, title, near, len, isGap) {
+    var items = near.map(function (n) { return { s: n[0], e: n[1], name: n[2] }; });
+    if (isGap) items.push({ s: 0, e: len, name: 'idle ' + fmtNs(len), gap: true });
+    else items.some(function (it) { return it.s === 0 && it.e === len ? (it.focus = true) : false; });
+    var lo = 0, hi = len;
+    items.forEach(function (it) { if (it.s < lo) lo = it.s; if (it.e > hi) hi = it.e; });
+    if (hi <= lo) hi = lo + 1;
+    items.sort(function (a, b) { return a.s - b.s; });
+    var laneEnd = [];
+    items.forEach(function (it) {
+      var l = 0;
+      while (l < laneEnd.length && laneEnd[l] > it.s) l++;
+      laneEnd[l] = it.e;
+      it.lane = l;
+    });
+    box.textContent = '';
+    box.appendChild(el('h3', title));
+    var strip = el('div', null, { class: 'near' });
+    strip.style.height = (20 * Math.max(1, laneEnd.length) + 2) + 'px';
+    box.appendChild(strip);
+    var px = strip.clientWidth || 1200;
+    items.forEach(function (it) {
+      var w = (it.e - it.s) / (hi - lo), room = Math.floor(w * px / 6);
+      var d = el('div', room >= 4 ? shorten(it.name, room) : '', {
+        title: it.name + ': ' + fmtNs(it.e - it.s) + ', ' + (it.s >= 0 ? '+' : '-') + fmtNs(Math.abs(it.s)) + ' from the ' + (isGap ? 'gap' : 'kernel') + '\'s start',
+        class: it.gap ? 'gap' : it.focus ? 'focus' : '' });
+      d.style.left = (100 * (it.s - lo) / (hi - lo)) + '%';
+      d.style.width = 'max(2px, ' + (100 * w) + '%)';
+      d.style.top = (1 + 20 * it.lane) + 'px';
+      strip.appendChild(d);
+    });
+    var axis = el('div', null, { class: 'near-axis' });
+    axis.appendChild(el('span', '-' + fmtNs(-lo)));
+    axis.appendChild(el('span', (isGap ? 'the gap' : 'the kernel') + ' starts at 0; its GPU\'s other kernels around it, overlapping ones on lanes below'));
+    axis.appendChild(el('span', '+' + fmtNs(hi)));
+    box.appendChild(axis);
+    box.setAttribute('data-marks', String(items.length));
+  }
+
   function kernels(inp) {
+    function show(k) {
+      nearView(byId('kernel-detail'), 'The longest launch of ' + shorten(k.name, NAME_CHARS) + ' (' + fmtNs(k.at[1] - k.at[0]) +
+               ', GPU ' + k.device + ', at ' + fmtNs(k.at[0] - inp.start) + ' from the start)', k.near, k.at[1] - k.at[0], false);
+    }
+    var near = inp.top_kernels.some(function (k) { return k.near; });
+    if (!near) byId('kernels-caption').hidden = true;
     table('table-kernels', [
       { key: 'name', title: 'Kernel' },
       { key: 'ns', title: 'GPU time', num: true, fmt: fmtNs },
@@ -448,22 +751,45 @@
       { key: 'mean', title: 'Mean', num: true, fmt: function (v) { return fmtNs(Math.round(v)); } }
     ], inp.top_kernels.map(function (k) {
       return { name: k.name, ns: k.ns, count: k.count, share: inp.gpu_ns ? k.ns / inp.gpu_ns : 0, mean: k.count ? k.ns / k.count : 0,
-               other: 'groups' in k };
-    }), { sortKey: 'ns' });
+               other: 'groups' in k, k: k };
+    }), near ? { sortKey: 'ns', onRow: function (r) { show(r.k); } } : { sortKey: 'ns' });
+  }
+
+  /* Where a gap lies among the steps of its GPU (the page's data: step,
+     step_before, step_after): never "n/a". */
+  function stepLabel(g) {
+    if (g.step >= 0) return 'step ' + g.step;
+    if (g.step_before >= 0 && g.step_after >= 0) return 'between steps ' + g.step_before + ' and ' + g.step_after;
+    if (g.step_after >= 0) return 'before step ' + g.step_after + ' (the first)';
+    if (g.step_before >= 0) return 'after step ' + g.step_before + ' (the last)';
+    return 'outside any step (none marked)';
+  }
+
+  /* The gaps' table (rows: lead columns first) and, for the longest one
+     and any row clicked, its small timeline. */
+  function gapTable(rows, lead, startTitle) {
+    function show(r) {
+      var g = r.g;
+      nearView(byId('gap-detail'), 'Idle gap of ' + fmtNs(g.ns) + ' on ' + (r.rank !== undefined ? 'rank ' + r.rank + ' ' : '') + 'GPU ' + g.device +
+               ', ' + fmtNs(r.start) + ' from the ' + (r.rank !== undefined ? 'rank\'s ' : '') + 'start, ' + r.step + ': ' + g.cause, g.near || [], g.ns, true);
+    }
+    table('table-gaps', lead.concat([
+      { key: 'device', title: 'GPU', num: true },
+      { key: 'step', title: 'Step', tag: true },
+      { key: 'start', title: startTitle, num: true, fmt: fmtNs },
+      { key: 'ns', title: 'Length', num: true, fmt: fmtNs },
+      { key: 'cause', title: 'Cause', tag: true },
+      { key: 'name', title: 'What the CPU was doing' }
+    ]), rows, { sortKey: 'ns', onRow: show });
+    var longest = rows.slice().sort(function (a, b) { return b.ns - a.ns; })[0];
+    if (longest) show(longest);
   }
 
   function gaps(inp) {
-    table('table-gaps', [
-      { key: 'device', title: 'GPU', num: true },
-      { key: 'iter', title: 'Iteration', num: true, fmt: function (v) { return v >= 0 ? v : 'n/a'; } },
-      { key: 'start', title: 'Start (from the first event)', num: true, fmt: fmtNs },
-      { key: 'ns', title: 'Length', num: true, fmt: fmtNs },
-      { key: 'cause', title: 'Cause' },
-      { key: 'name', title: 'What the CPU was doing' }
-    ], inp.gaps.map(function (g) {
-      return { device: g.device, iter: g.iter, start: g.start - inp.start, ns: g.ns, cause: g.cause, name: g.context || '',
-               other: false };
-    }), { sortKey: 'ns' });
+    gapTable(inp.gaps.map(function (g) {
+      return { device: g.device, step: stepLabel(g), start: g.start - inp.start, ns: g.ns, cause: g.cause, name: g.context || '',
+               other: false, g: g };
+    }), [], 'Start (from the first event)');
   }
 
   function phases(inp) {
@@ -505,7 +831,7 @@
     t.appendChild(tr);
     setMarks('critical-causes', shown);
     table('table-critical', [
-      { key: 'cause', title: 'Cause' },
+      { key: 'cause', title: 'Cause', tag: true },
       { key: 'name', title: 'Op, kernel or call' },
       { key: 'layer', title: 'Layer' },
       { key: 'ns', title: 'Time on the path', num: true, fmt: fmtNs },
@@ -515,9 +841,23 @@
     }), { sortKey: 'ns' });
   }
 
+  /* The verdict: advise's header (how busy the GPU was in its span, the
+     steps) and the finding that saves the most, in one paragraph. */
+  function verdict(inp) {
+    var v = inp.verdict, p = byId('verdict');
+    var text = 'GPU busy ' + fmtNs(Math.round(v.busy)) + ' of its ' + fmtNs(Math.round(v.span)) + ' span (' + pct(v.busy, v.span) + ')' +
+      (v.devices > 1 ? ' over ' + v.devices + ' GPUs' : '') +
+      (v.steps > 1 ? '; ' + v.steps + ' steps, median ' + fmtNs(Math.round(v.step_ns)) : v.steps === 1 ? '; one step' : '; no steps marked') + '. ';
+    var best = inp.advice.filter(function (a) { return !a.notice; })[0];
+    text += best ? 'The largest saving: ' + best.title + ', about ' + fmtNs(Math.round(best.ns)) + ' (' +
+                   (100 * best.share).toFixed(1) + '% of the GPU span).'
+                 : 'No change found that saves more than 0.1% of the GPU span.';
+    p.textContent = text;
+  }
+
   function advice(inp) {
     var ol = byId('advice-list');
-    if (!inp.advice.length) ol.appendChild(el('li', 'No change found that saves more than 0.1% of the GPU span.'));
+    /* none: the verdict above says so */
     inp.advice.forEach(function (a) {
       var li = el('li', null, { 'data-kind': a.kind });
       li.appendChild(el('strong', a.title));
@@ -549,6 +889,7 @@
     var job = data.job, dl = byId('facts');
     function fact(k, v) { dl.appendChild(el('dt', k)); dl.appendChild(el('dd', v)); }
     fact('Ranks', job.ranks.length + ' files');
+    fact('GPUs', gpuSummary([].concat.apply([], data.inputs.map(function (inp) { return inp.devices; }))));
     fact('Kernels', job.kernels + ' (' + fmtNs(job.gpu_ns) + ' of GPU time' + (job.only_rank >= 0 ? ', rank ' + job.only_rank : '') + ')');
     fact('Tables and roofline', job.only_rank >= 0 ? 'rank ' + job.only_rank + ' alone (--rank)' : 'every rank\'s kernels summed by name');
     fact('Straggler', job.straggler >= 0 ? 'rank ' + job.straggler + ' (the others waited longest for it at the ' + job.collectives + ' collectives matched on every rank)'
@@ -563,7 +904,7 @@
     byId('table-ranks').hidden = false;
     table('table-ranks', [
       { key: 'rank', title: 'Rank', num: true },
-      { key: 'name', title: 'File' },
+      { key: 'name', title: 'File', label: function (v) { return shorten(gpPage.baseName(v), 40); } },
       { key: 'gpu', title: 'GPU' },
       { key: 'kernels', title: 'Kernels', num: true },
       { key: 'gpu_ns', title: 'GPU time', num: true, fmt: fmtNs },
@@ -638,8 +979,7 @@
     /* no slowest rank where every rank took the same time */
     job.steps.forEach(function (s) { if (s.slowest_ns > s.fastest_ns) slowest[s.iter] = s.slowest_rank; });
     byId('steps-note').hidden = false;
-    /* the job's first question (which rank is slow, when): right after the overview */
-    byId('overview').parentNode.insertBefore(byId('steps'), byId('overview').nextSibling);
+    byId('steps-caption').hidden = true;
     var chart = newChart('chart-steps', {
       type: 'line',
       data: {
@@ -656,7 +996,8 @@
         })
       },
       options: { scales: { y: { title: { display: true, text: 'ms per iteration' } } },
-                 plugins: { tooltip: { callbacks: { label: function (c) {
+                 /* past 8 ranks a legend of every rank would crowd out the chart: the tooltip names the line */
+                 plugins: { legend: { display: job.ranks.length <= 8 }, tooltip: { callbacks: { label: function (c) {
                    var it = iters[c.dataIndex];
                    return c.dataset.label + ': ' + fmtNs(Math.round(c.raw * 1e6)) + (slowest[it] === job.ranks[c.datasetIndex].rank ? ' (slowest)' : '');
                  } } } } }
@@ -705,14 +1046,23 @@
     setMarks(id, chartMarks(chart));
   }
 
+  /* A heat map row per rank and GPU (readable at 64 ranks, where lines would overlap). */
   function rankTimeline(data) {
-    rankLines('chart-timeline', data, function (inp, name) {
-      var tl = inp.timeline;
-      return tl.devices.map(function (d) {
-        return { label: name + ' GPU ' + d.device + ' busy %',
-                 data: d.busy.map(function (b, i) { return { x: (i + 0.5) * tl.width / 1e6, y: 100 * b }; }) };
+    var rows = [];
+    data.inputs.forEach(function (inp, i) {
+      var tl = inp.timeline, r = data.job.ranks[i];
+      tl.devices.forEach(function (d) {
+        var gpu = tl.devices.length > 1 ? ' GPU ' + d.device : '';
+        rows.push({ label: rankName(data.job, i) + gpu, title: rankName(data.job, i) + gpu + ' (' + r.path + ')', busy: d.busy, width: tl.width });
       });
-    }, 'busy % of each bucket', 100);
+    });
+    byId('chart-timeline').style.display = 'none';
+    setMarks('chart-timeline', 0);
+    byId('timeline-caption').textContent = 'A row per rank (and GPU), a column per time bucket, in ms from the rank\'s own first ' +
+      'event: the darker, the larger the share of the bucket in which the GPU ran work; light stripes are idle gaps, ' +
+      'a stripe down every row a pause of the whole job.  Hover for the figures.';
+    if (!rows.length) { absent('timeline', 'chart-timeline', 'No busy timeline: no rank has GPU work.'); return; }
+    heatmap(rows, 'ms from the rank\'s first event');
   }
 
   function rankMemory(data) {
@@ -737,33 +1087,50 @@
     var rows = [];
     data.inputs.forEach(function (inp, i) {
       inp.gaps.forEach(function (g) {
-        rows.push({ rank: data.job.ranks[i].rank, device: g.device, iter: g.iter, start: g.start - inp.start, ns: g.ns,
-                    cause: g.cause, name: g.context || '', other: false });
+        rows.push({ rank: data.job.ranks[i].rank, device: g.device, step: stepLabel(g), start: g.start - inp.start, ns: g.ns,
+                    cause: g.cause, name: g.context || '', other: false, g: g });
       });
     });
-    table('table-gaps', [
-      { key: 'rank', title: 'Rank', num: true },
-      { key: 'device', title: 'GPU', num: true },
-      { key: 'iter', title: 'Iteration', num: true, fmt: function (v) { return v >= 0 ? v : 'n/a'; } },
-      { key: 'start', title: 'Start (from the rank\'s first event)', num: true, fmt: fmtNs },
-      { key: 'ns', title: 'Length', num: true, fmt: fmtNs },
-      { key: 'cause', title: 'Cause' },
-      { key: 'name', title: 'What the CPU was doing' }
-    ], rows, { sortKey: 'ns' });
+    gapTable(rows, [{ key: 'rank', title: 'Rank', num: true }], 'Start (from the rank\'s first event)');
   }
 
-  /* Every rank's findings, longest first, the job's -n of them; notes by rank. */
+  /* The job's verdict: the ranks, who the others waited for, the step
+     skew, and the finding of any rank that saves the most. */
+  function jobVerdict(data) {
+    var job = data.job, best = null, bestRank = null;
+    data.inputs.forEach(function (inp, i) {
+      inp.advice.forEach(function (a) { if (!a.notice && (!best || a.ns > best.ns)) { best = a; bestRank = rankName(job, i); } });
+    });
+    byId('verdict').textContent = job.ranks.length + ' ranks; ' +
+      (job.straggler >= 0 ? 'the others waited longest for rank ' + job.straggler + ' at collectives (the straggler)'
+       : job.collectives ? 'no straggler at the ' + job.collectives + ' collectives matched on every rank'
+       : 'no collective is matched on every rank, so who waits for whom is unknown') +
+      '; median step skew ' + fmtNs(job.skew) + ' (' + job.skew_pct.toFixed(2) + '%). ' +
+      (best ? 'The largest saving: ' + bestRank + ': ' + best.title + ', about ' + fmtNs(Math.round(best.ns)) + ' (' +
+              (100 * best.share).toFixed(1) + '% of its GPU span).' : 'No change found that saves more than 0.1% of any rank\'s GPU span.');
+  }
+
+  /* Every rank's findings, one item per kind of finding: the ranks that
+     have it and the largest of them (its title, saving, evidence and
+     change), largest first, the job's -n of them; notes by rank. */
   function rankAdvice(data) {
-    var items = [], notes = [];
+    var kinds = {}, order = [], notes = [];
     data.inputs.forEach(function (inp, i) {
       var name = rankName(data.job, i);
-      inp.advice.forEach(function (a) { items.push({ rank: name, a: a }); });
+      inp.advice.forEach(function (a) {
+        if (!(a.kind in kinds)) { kinds[a.kind] = { ranks: [], best: null, bestRank: '' }; order.push(a.kind); }
+        var k = kinds[a.kind];
+        k.ranks.push(data.job.ranks[i].rank);
+        if (!k.best || a.ns > k.best.ns) { k.best = a; k.bestRank = name; }
+      });
       inp.notes.forEach(function (n) { notes.push(name + ': ' + n); });
     });
-    items.sort(function (x, y) { return y.a.ns - x.a.ns; });
-    advice({ advice: items.slice(0, data.job.top).map(function (x) {
-      var a = Object.assign({}, x.a);
-      a.title = x.rank + ': ' + a.title;
+    var items = order.map(function (kind) { return kinds[kind]; });
+    items.sort(function (x, y) { return y.best.ns - x.best.ns; });
+    advice({ advice: items.slice(0, data.job.top).map(function (k) {
+      var a = Object.assign({}, k.best);
+      a.title = (k.ranks.length > 1 ? k.ranks.length + ' ranks (' + idList(k.ranks) + '), the largest on ' + k.bestRank + ': '
+                                     : k.bestRank + ': ') + a.title;
       return a;
     }), notes: notes });
   }
@@ -774,10 +1141,12 @@
     var job = data.job;
     Chart.defaults.font.size = 12;
     /* the job's tables are drawn as one input's */
-    var draw = job ? [[jobFacts, data], [rankBreakdown, data], [layers, job], [ops, job], [roofline, job], [rankSteps, data],
-                      [rankTimeline, data], [rankMemory, data], [kernels, job], [rankGaps, data], [critical, {}],
-                      [rankAdvice, data]]
-                   : [facts, breakdown, phases, layers, ops, roofline, steps, timeline, memory, kernels, gaps, critical, advice].map(function (f) {
+    /* the verdict and findings first, then where the time goes, then the details (the template's order) */
+    var draw = job ? [[jobVerdict, data], [rankAdvice, data], [jobFacts, data], [rankBreakdown, data], [rankSteps, data],
+                      [layers, job], [ops, job], [kernels, job], [rankGaps, data], [rankTimeline, data], [rankMemory, data],
+                      [roofline, job], [critical, {}]]
+                   : [verdict, advice, facts, breakdown, phases, steps, layers, ops, kernels, gaps, timeline, memory, roofline,
+                      critical].map(function (f) {
                        return [f, data.inputs[0]];
                      });
     draw.forEach(function (d) {
@@ -789,6 +1158,9 @@
     });
     var r = byId('report');
     if (r.getAttribute('data-state') === 'loading') r.setAttribute('data-state', 'done');
+    /* the section a link names (page.html#timeline), now that the charts above it have their height */
+    var target = location.hash && byId(location.hash.slice(1));
+    if (target) target.scrollIntoView();
     /* from the start of navigation to the last chart drawn (docs/PERFORMANCE.md) */
     r.setAttribute('data-drawn-ms', String(Math.round(performance.now())));
   }

@@ -63,6 +63,30 @@ void gp_bd_window_merge(struct gp_bd_window *into, const struct gp_bd_window *fr
 	into->gaps += from->gaps;
 }
 
+int32_t gp_bd_step_of(const gp_breakdown *b, int32_t device, gp_ns start, gp_ns end, int32_t *before,
+		      int32_t *after)
+{
+	gp_ns before_end = INT64_MIN, after_start = INT64_MAX;
+
+	*before = *after = -1;
+	for (size_t i = 0; i < b->nwin; i++) {
+		const struct gp_bd_window *w = &b->win[i];
+		if (w->device != device || w->iter < 0)
+			continue;
+		if (w->start <= start && end <= w->end)
+			return w->iter;
+		if (w->end <= start && w->end > before_end) {
+			before_end = w->end;
+			*before = w->iter;
+		}
+		if (w->start >= end && w->start < after_start) {
+			after_start = w->start;
+			*after = w->iter;
+		}
+	}
+	return -1;
+}
+
 int gp_bd_gap_main_cause(const struct gp_bd_gap_cause *g)
 {
 	int best = 0;

@@ -180,6 +180,16 @@ gp_ns gp_bd_overlap(const struct gp_bd_window *w);  /* sum over masks of (kinds 
 ** to cover both. */
 void gp_bd_window_merge(struct gp_bd_window *into, const struct gp_bd_window *from);
 
+/* Where [start, end) on device lies among b's iterations (b->win): the
+** iteration whose window holds it whole, or -1 with *before the last
+** iteration ending at or before start and *after the first starting at or
+** after end (-1 each when none: before the first step, after the last,
+** or a device whose trace marks no iterations).  The HTML report's gaps
+** say "step N", "between steps" or "outside any step" from it.  One pass
+** over b's windows. */
+int32_t gp_bd_step_of(const gp_breakdown *b, int32_t device, gp_ns start, gp_ns end, int32_t *before,
+		      int32_t *after);
+
 /* The cause of most of gap g's time (ties to the first in enum order). */
 int gp_bd_gap_main_cause(const struct gp_bd_gap_cause *g);
 

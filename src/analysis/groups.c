@@ -1,5 +1,5 @@
 /*
-** Kernels grouped four ways; see groups.h.
+** Kernels grouped six ways; see groups.h.
 */
 #include <inttypes.h>
 #include <stdio.h>
@@ -17,7 +17,8 @@ static struct gp_kgroup *group_of(struct gp_kgroup_set *s, uint64_t key, gp_str 
 	int32_t i = gp_u64map_add(&s->at, key, (int32_t)s->v.n);
 
 	if (i == (int32_t)s->v.n)
-		*gp_vec_push(s->v) = (struct gp_kgroup){.key = key, .name = name, .params = params, .first = k};
+		*gp_vec_push(s->v) = (struct gp_kgroup){.key = key, .name = name, .params = params, .first = k,
+							.longest = k};
 	return &s->v.v[i];
 }
 
@@ -27,6 +28,8 @@ static void group_add(struct gp_kgroup *x, const gp_trace *t, const struct gp_op
 	const struct gp_kernel *kr = &t->kernels.v[k];
 	int64_t ns = kr->end > kr->start ? kr->end - kr->start : 0;
 
+	if (ns > t->kernels.v[x->longest].end - t->kernels.v[x->longest].start)
+		x->longest = k;
 	x->ns += ns;
 	x->count++;
 	if (r && r[k].flops >= 0 && r[k].bytes >= 0) {
@@ -53,6 +56,9 @@ void gp_kgroups_build(const gp_trace *t, const struct gp_ops *ops, struct gp_kgr
 		group_add(group_of(&g->by[GP_KGROUP_OP], op, op, 0, k), t, r, k);
 		group_add(group_of(shape, (uint64_t)op << 32 | params, op, params, k), t, r, k);
 		group_add(group_of(&g->by[GP_KGROUP_KERNEL], name, name, 0, k), t, r, k);
+		group_add(group_of(&g->by[GP_KGROUP_LAYER_OP], (uint64_t)layer << 32 | op, layer, op, k), t, r, k);
+		group_add(group_of(&g->by[GP_KGROUP_LAYER_KERNEL], (uint64_t)layer << 32 | name, layer, name, k), t, r,
+			  k);
 	}
 	for (size_t i = 0; i < shape->v.n; i++) {
 		struct gp_kgroup *x = &shape->v.v[i];
@@ -85,7 +91,8 @@ const struct gp_column gp_kgroup_cols[GP_KGROUP_NCOLS] = {
 };
 
 /* The part names of the rows, by enum gp_kgroup_by. */
-static const char *const part_name[GP_KGROUP__COUNT] = {"layer", "op", "shape", "kernel"};
+static const char *const part_name[GP_KGROUP__COUNT] = {"layer", "op", "shape", "kernel", "layer-op",
+							 "layer-kernel"};
 
 void gp_kgroups_put(const struct gp_kgroups *g, gp_writer *w)
 {

@@ -1,7 +1,9 @@
 /*
-** A trace's kernels grouped four ways, for the tables and roofline of the
+** A trace's kernels grouped six ways, for the tables and roofline of the
 ** HTML report: by layer, by op, by op and shapes (the roofline's points),
-** by kernel name.  Each group holds exact sums of its kernels' time and
+** by kernel name, and for the layer view's drill-down by layer and op and
+** by layer and kernel name (name: the layer, params: the op or kernel, so
+** a layer's op groups add up to its layer group exactly).  Each group holds exact sums of its kernels' time and
 ** modelled work, and an op+shape group with known work the peaks of its
 ** first kernel.  The analysis runner builds them (GP_NEED_GROUPS); the
 ** groups of the ranks of a job travel as kept rows (gp_kgroups_put) and
@@ -24,7 +26,11 @@
 #include "writers/rowbuf.h"
 #include "writers/writer.h"
 
-enum gp_kgroup_by { GP_KGROUP_LAYER, GP_KGROUP_OP, GP_KGROUP_SHAPE, GP_KGROUP_KERNEL, GP_KGROUP__COUNT };
+enum gp_kgroup_by {
+	GP_KGROUP_LAYER, GP_KGROUP_OP, GP_KGROUP_SHAPE, GP_KGROUP_KERNEL,
+	GP_KGROUP_LAYER_OP, GP_KGROUP_LAYER_KERNEL,   /* name: the layer; params: the op, the kernel */
+	GP_KGROUP__COUNT
+};
 
 struct gp_kgroup {
 	uint64_t key;
@@ -34,6 +40,7 @@ struct gp_kgroup {
 	double flops, bytes;    /* of the kernels whose FLOPs and bytes are both known */
 	int64_t known_ns;       /* their time */
 	size_t first;           /* a trace's groups: the first kernel */
+	size_t longest;         /* a trace's groups: the longest kernel (the first of equals) */
 	double peak_flops, peak_bw;   /* shape groups with known work: the first kernel's peaks */
 };
 
@@ -50,14 +57,15 @@ struct gp_kgroups {
 	struct gp_kgroup_set by[GP_KGROUP__COUNT];
 };
 
-/* Groups t's kernels (t->attrs filled) four ways in one pass into g, with
+/* Groups t's kernels (t->attrs filled) six ways in one pass into g, with
 ** the FLOPs, bytes and peaks of ops (its r may be NULL: no work known). */
 void gp_kgroups_build(const gp_trace *t, const struct gp_ops *ops, struct gp_kgroups *g);
 
 /* An empty g with its own names, for gp_kgroups_add_rows. */
 void gp_kgroups_init(struct gp_kgroups *g);
 
-/* The kept rows of groups: part ("layer", "op", "shape", "kernel"), name,
+/* The kept rows of groups: part ("layer", "op", "shape", "kernel",
+** "layer-op", "layer-kernel"), name,
 ** params, ns, count, flops, bytes, known_ns, peak_flops, peak_bw; exact
 ** sums, doubles as %.17g.  A command may keep rows of its own parts in the
 ** same buffer (html's "input"), which gp_kgroups_add_rows skips. */

@@ -106,3 +106,39 @@ void gp_timeline_free(struct gp_timeline *tl)
 	free(tl->b);
 	memset(tl, 0, sizeof(*tl));
 }
+
+size_t gp_timeline_nearby(const gp_trace *t, int32_t dev, gp_ns start, gp_ns end, gp_ns margin, size_t max,
+			  size_t *out)
+{
+	const struct gp_kernel *k = t->kernels.v;
+	size_t lo = 0, hi = t->kernels.n, n = 0, before = 0;
+
+	/* the first kernel that starts at or after start */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (k[mid].start < start)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo, seen = 0; i > 0 && before < max && seen < GP_NEARBY_SCAN; i--, seen++) {
+		if (k[i - 1].start < start - margin)
+			break;
+		if (gp_kernel_device(t, &k[i - 1]) == dev)
+			out[before++] = i - 1;
+	}
+	/* closest first: put them in start order */
+	for (size_t i = 0; i < before / 2; i++) {
+		size_t x = out[i];
+		out[i] = out[before - 1 - i];
+		out[before - 1 - i] = x;
+	}
+	n = before;
+	for (size_t i = lo, seen = 0; i < t->kernels.n && n < before + max && seen < GP_NEARBY_SCAN; i++, seen++) {
+		if (k[i].start >= end + margin)
+			break;
+		if (gp_kernel_device(t, &k[i]) == dev)
+			out[n++] = i;
+	}
+	return n;
+}

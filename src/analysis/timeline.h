@@ -45,4 +45,16 @@ gp_ns gp_timeline_at(const struct gp_timeline *tl, size_t i);
 
 void gp_timeline_free(struct gp_timeline *tl);
 
+/* The neighbourhood of [start, end) on device dev (the HTML report's small
+** timelines around a gap or a kernel): the indices into t->kernels (sorted
+** by start, as every loaded trace is) of dev's kernels that start in
+** [start - margin, end + margin), at most max of those that start before
+** start (the closest) and at most max of the others (the first), in start
+** order, written to out (room for 2 * max).  Returns how many.  A bounded
+** walk: it looks at most GP_NEARBY_SCAN kernels of any device on each
+** side, so another device's work cannot make it slow.  Never fails. */
+#define GP_NEARBY_SCAN 4096
+size_t gp_timeline_nearby(const gp_trace *t, int32_t dev, gp_ns start, gp_ns end, gp_ns margin, size_t max,
+			  size_t *out);
+
 #endif

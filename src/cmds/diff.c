@@ -666,17 +666,18 @@ static void rank_notes(const struct gp_diff_run_in *base, const struct gp_diff_r
 				run[s]->iters, run[s]->iters_max, run[s]->iters);
 }
 
-/* -f html: the page of d, the runs' step times and the gates' results,
+/* -f html: the page of d, the runs' setups (facts[2]), step times and the gates' results,
 ** through the html-diff sink, to out (opened on o->out; closed here, and
 ** the file removed again on failure).  Returns GP_OK or the error in err. */
 static int write_html(const struct opts *o, const struct gp_cli_opts *co, const struct gp_diff *d,
-		      const struct gp_diff_run_in *const *run, const struct gp_diff_gate_result *gates,
-		      const char *lib, size_t lib_len, FILE *out, gp_error *err)
+		      const struct gp_diff_run_in *const *run, const struct gp_diff_facts *facts,
+		      const struct gp_diff_gate_result *gates, const char *lib, size_t lib_len, FILE *out,
+		      gp_error *err)
 {
 	bool to_stdout = out == stdout;
 	struct gp_diff_page pg = {.base = co->file, .test = co->file2, .diff = d, .gates = gates,
 				  .ngates = (size_t)o->ngates, .threshold = o->d.threshold,
-				  .top = co->top == SIZE_MAX ? 50 : co->top};
+				  .top = co->top == SIZE_MAX ? 50 : co->top, .facts = facts};
 	const struct gp_sink_opts so = {.top = pg.top, .script = lib, .script_len = lib_len};
 	const struct gp_sink_input in = {.diff = &pg};
 	gp_sink sink;
@@ -773,7 +774,7 @@ int cmd_diff(int argc, char **argv)
 			/* an output that cannot be opened is said by gp_cli_open_output */
 			FILE *out = strcmp(o.out, "-") == 0 ? stdout : gp_cli_open_output("diff", o.out, o.force);
 			rc = !out ? GP_EXIT_IO
-			   : write_html(&o, &co, d, shown, gates, lib, lib_len, out, &err) ? GP_EXIT_FAIL : GP_EXIT_OK;
+			   : write_html(&o, &co, d, shown, facts, gates, lib, lib_len, out, &err) ? GP_EXIT_FAIL : GP_EXIT_OK;
 		} else {
 			rc = write_rows(&w, &co, d, &err) ? GP_EXIT_FAIL : GP_EXIT_OK;
 		}

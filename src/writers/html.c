@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "analysis/timeline.h"
 #include "writers/html.h"
 #include "writers/html_assets.h"
 #include "writers/html_common.h"
@@ -30,6 +31,9 @@
 #define HTML_TOP 25         /* table rows when -n is not given */
 #define HTML_POINTS 1000    /* roofline points at most */
 #define HTML_ITERS 200      /* iterations per GPU in the charts; more are merged */
+#define HTML_DRILL 10       /* a layer's ops and kernels in its drill-down, then "other" */
+#define HTML_NEAR 15        /* kernels on each side of a gap or kernel in its small timeline */
+#define HTML_NEAR_MIN 20000 /* ns: the least margin around it */
 
 /* Groups longest first; equal times by key so the page is reproducible. */
 static int cmp_group(const void *pa, const void *pb)
@@ -47,6 +51,8 @@ struct doc {
 	const gp_trace *t;
 	const gp_strtab *names; /* the groups' names: t's, or the merged ranks' */
 	size_t top;             /* rows per table (-n, else HTML_TOP) */
+	const struct gp_kgroups *drill;   /* the groups write_tables writes, for a row's detail */
+	int by;                 /* the way of the table being written (enum gp_kgroup_by), -1: none */
 	bool first;             /* no member written yet in the open object/array */
 };
 
@@ -179,6 +185,26 @@ static void write_window(struct doc *d, const struct gp_bd_window *w, int32_t it
 	close_c(d, '}');
 }
 
+/* "near": the kernels of device dev around [start, end) (gp_timeline_nearby,
+** HTML_NEAR on each side, margin around it) as [start, end, short name]
+** rows, times in ns from start, for the page's small timeline of a gap or
+** kernel; buf has room for 2 * HTML_NEAR indices. */
+static void write_near(struct doc *d, int32_t dev, gp_ns start, gp_ns end, gp_ns margin, size_t *buf)
+{
+	size_t n = gp_timeline_nearby(d->t, dev, start, end, margin, HTML_NEAR, buf);
+
+	open_c(d, "near", '[');
+	for (size_t i = 0; i < n; i++) {
+		const struct gp_kernel *k = &d->t->kernels.v[buf[i]];
+		const char *name = gp_s(d->t, gp_kernel_short_name_of(d->t, k));
+		sep(d);
+		fprintf(d->out, "[%" PRId64 ",%" PRId64 ",", k->start - start, (k->end > k->start ? k->end : k->start) - start);
+		gp_json_string_html(d->out, gp_known_text(name) ? name : "(none)");
+		fputc(']', d->out);
+	}
+	close_c(d, ']');
+}
+
 /* Per device, the whole trace, then its iterations: the span split into
 ** compute, communication and memory work alone, overlapped work and idle
 ** time (sums to the span exactly), and idle time by cause.  More than
@@ -187,6 +213,8 @@ static void write_window(struct doc *d, const struct gp_bd_window *w, int32_t it
 ** longest idle gaps. */
 static void write_breakdown(struct doc *d, const gp_breakdown *b)
 {
+	size_t *near = gp_xmalloc(2 * HTML_NEAR * sizeof(*near));
+
 	open_c(d, "idle_causes", '[');
 	for (int c = 0; c < GP_IDLE__COUNT; c++) {
 		sep(d);
@@ -224,9 +252,16 @@ static void write_breakdown(struct doc *d, const gp_breakdown *b)
 		i64(d, "ns", g->end - g->start);
 		str(d, "cause", gp_cause_name(g->cause));
 		str(d, "context", g->context);
+		int32_t before, after, step = gp_bd_step_of(b, g->device, g->start, g->end, &before, &after);
+		i64(d, "step", step);
+		i64(d, "step_before", before);
+		i64(d, "step_after", after);
+		gp_ns margin = g->end - g->start > HTML_NEAR_MIN ? g->end - g->start : HTML_NEAR_MIN;
+		write_near(d, g->device, g->start, g->end, margin, near);
 		close_c(d, '}');
 	}
 	close_c(d, ']');
+	free(near);
 }
 
 /* A group's name as the tables show it. */
@@ -237,10 +272,34 @@ static const char *name_of(const struct doc *d, gp_str name)
 	return gp_known_text(s) ? s : "(none)";
 }
 
-/* Writes the top groups of g (sorted: x[0..n)) as rows, then one "other"
-** row for the rest; work: with their FLOPs and bytes. */
-static void write_groups(struct doc *d, const char *k, const struct gp_kgroup *const *x, size_t n, size_t top,
-			 bool work)
+/* What a table row drills down to (d->drill: the groups the table is of,
+** d->by: which way): a layer's ops and kernels ("drill": {"ops",
+** "kernels"}, each HTML_DRILL rows and "other": they add up to the
+** layer's time), and a kernel of the trace's own groups its longest launch
+** ("at": [start, end], "device") and that launch's neighbourhood
+** ("near"). */
+static void write_row_detail(struct doc *d, const struct gp_kgroup *x);
+
+/* The groups of set `by` of g whose name is the layer `layer`, longest
+** first (the caller frees the array); *n of them. */
+static const struct gp_kgroup **layer_part(const struct gp_kgroups *g, int by, gp_str layer, size_t *n)
+{
+	const struct gp_kgroup_set *s = &g->by[by];
+	const struct gp_kgroup **x = gp_xmalloc((s->v.n ? s->v.n : 1) * sizeof(*x));
+
+	*n = 0;
+	for (size_t i = 0; i < s->v.n; i++)
+		if (s->v.v[i].name == layer)
+			x[(*n)++] = &s->v.v[i];
+	gp_sort(x, *n, sizeof(*x), cmp_group);
+	return x;
+}
+
+/* Writes rows x[0..n) as member k: each {name, ns, count} of its params
+** (as_params: a layer's op or kernel) or name, the top of them, then one
+** "other" row summing the rest, so the rows add up to the groups'. */
+static void write_rows(struct doc *d, const char *k, const struct gp_kgroup *const *x, size_t n, size_t top,
+		       bool work, bool as_params)
 {
 	struct gp_kgroup other = {0};
 	size_t rest = 0;
@@ -254,7 +313,7 @@ static void write_groups(struct doc *d, const char *k, const struct gp_kgroup *c
 			continue;
 		}
 		open_c(d, NULL, '{');
-		str(d, "name", name_of(d, x[i]->name));
+		str(d, "name", name_of(d, as_params ? x[i]->params : x[i]->name));
 		i64(d, "ns", x[i]->ns);
 		i64(d, "count", (int64_t)x[i]->count);
 		if (work) {
@@ -262,6 +321,8 @@ static void write_groups(struct doc *d, const char *k, const struct gp_kgroup *c
 			dbl(d, "bytes", x[i]->bytes);
 			i64(d, "known_ns", x[i]->known_ns);
 		}
+		if (!as_params)
+			write_row_detail(d, x[i]);
 		close_c(d, '}');
 	}
 	if (rest) {
@@ -273,6 +334,39 @@ static void write_groups(struct doc *d, const char *k, const struct gp_kgroup *c
 		close_c(d, '}');
 	}
 	close_c(d, ']');
+}
+
+static void write_row_detail(struct doc *d, const struct gp_kgroup *x)
+{
+	const struct gp_kgroups *g = d->drill;
+
+	if (d->by == GP_KGROUP_LAYER) {
+		static const struct {
+			const char *key;
+			int by;
+		} parts[] = {{"ops", GP_KGROUP_LAYER_OP}, {"kernels", GP_KGROUP_LAYER_KERNEL}};
+		open_c(d, "drill", '{');
+		for (size_t p = 0; p < sizeof(parts) / sizeof(parts[0]); p++) {
+			size_t n;
+			const struct gp_kgroup **y = layer_part(g, parts[p].by, x->name, &n);
+			write_rows(d, parts[p].key, y, n, HTML_DRILL, false, true);
+			free(y);
+		}
+		close_c(d, '}');
+	} else if (d->by == GP_KGROUP_KERNEL && d->t && g->names == &d->t->strs && x->longest < d->t->kernels.n) {
+		/* the trace's own groups: their kernel indices are the trace's */
+		const struct gp_kernel *k = &d->t->kernels.v[x->longest];
+		int32_t dev = gp_kernel_device(d->t, k);
+		gp_ns len = k->end > k->start ? k->end - k->start : 0;
+		size_t *near = gp_xmalloc(2 * HTML_NEAR * sizeof(*near));
+		open_c(d, "at", '[');
+		sep(d);
+		fprintf(d->out, "%" PRId64 ",%" PRId64, k->start, k->start + len);
+		close_c(d, ']');
+		i64(d, "device", dev);
+		write_near(d, dev, k->start, k->start + len, 3 * len > HTML_NEAR_MIN ? 3 * len : HTML_NEAR_MIN, near);
+		free(near);
+	}
 }
 
 /* The roofline's points: ops with their shapes (op, params; sorted:
@@ -328,12 +422,15 @@ static void write_tables(struct doc *d, const struct gp_kgroups *g, size_t top)
 	const struct gp_kgroup **x;
 
 	d->names = g->names;
+	d->drill = g;
 	for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]); i++) {
 		const struct gp_kgroup_set *s = &g->by[tables[i].by];
 		x = sorted(s);
-		write_groups(d, tables[i].key, x, s->v.n, top, tables[i].work);
+		d->by = tables[i].by;
+		write_rows(d, tables[i].key, x, s->v.n, top, tables[i].work, false);
 		free(x);
 	}
+	d->by = -1;
 	x = sorted(&g->by[GP_KGROUP_SHAPE]);
 	write_roofline(d, x, g->by[GP_KGROUP_SHAPE].v.n);
 	free(x);
@@ -458,8 +555,19 @@ static void write_phases(struct doc *d, const struct gp_analysis *an)
 	close_c(d, ']');
 }
 
+/* The verdict's figures (advise's header: the GPU span, busy and kernel
+** time, devices, steps and their median), then the findings, the top of
+** them, each with its saving from the step model's replay. */
 static void write_advice(struct doc *d, const struct gp_findings *f)
 {
+	open_c(d, "verdict", '{');
+	dbl(d, "span", f->span_ns);
+	dbl(d, "busy", f->busy_ns);
+	dbl(d, "gpu_ns", f->gpu_ns);
+	i64(d, "devices", f->devices);
+	i64(d, "steps", (int64_t)f->steps);
+	dbl(d, "step_ns", f->step_ns);
+	close_c(d, '}');
 	open_c(d, "advice", '[');
 	for (size_t i = 0; i < f->v.n && i < d->top; i++) {
 		const struct gp_finding *x = &f->v.v[i];
@@ -507,7 +615,7 @@ static size_t table_rows(size_t top)
 
 void gp_html_input(FILE *out, const char *path, const struct gp_analysis *an, size_t top)
 {
-	struct doc d = {.out = out, .t = an->trace, .names = &an->trace->strs, .top = table_rows(top),
+	struct doc d = {.out = out, .t = an->trace, .names = &an->trace->strs, .top = table_rows(top), .by = -1,
 			.first = true};
 
 	write_input(&d, path, an, false);
@@ -654,7 +762,7 @@ static int write_data(FILE *out, const void *ctx, gp_error *err)
 	const struct page *pg = ctx;
 	const struct gp_sink_input *in = pg->in;
 	const gp_trace *t = in->an ? in->an->trace : NULL;
-	struct doc d = {.out = out, .t = t, .names = t ? &t->strs : NULL, .top = table_rows(pg->top),
+	struct doc d = {.out = out, .t = t, .names = t ? &t->strs : NULL, .top = table_rows(pg->top), .by = -1,
 			.first = true};
 
 	(void)err;

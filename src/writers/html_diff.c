@@ -12,6 +12,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "util/demangle.h"
 #include "writers/html_assets.h"
 #include "writers/html_common.h"
 #include "writers/html_diff.h"
@@ -45,7 +46,17 @@ static void write_row(FILE *out, const struct gp_diff *d, const struct gp_diff_r
 	fputs(",\"verdict\":", out);
 	gp_json_string_html(out, gp_diff_verdict_names[r->verdict]);
 	fputs(",\"name\":", out);
-	gp_json_string_html(out, gp_strtab_get(&d->strs, r->name));
+	const char *name = gp_strtab_get(&d->strs, r->name);
+	gp_json_string_html(out, name);
+	if (d->by == GP_DIFF_BY_KERNEL && r->kind == GP_DIFF_ROW_GROUP) {
+		/* the kernel's short name (diff --base's), the page's label */
+		char buf[512];
+		const char *brief = gp_kernel_short_name(name, buf, sizeof(buf));
+		if (strcmp(brief, name) != 0) {
+			fputs(",\"short\":", out);
+			gp_json_string_html(out, brief);
+		}
+	}
 	for (int s = 0; s < 2; s++) {
 		fputs(s ? ",\"test\":" : ",\"base\":", out);
 		number(out, shown(r, run[s]));
@@ -97,6 +108,24 @@ static void write_status_rows(FILE *out, const struct gp_diff *d, int status)
 	fputc(']', out);
 }
 
+/* "setup": each fact of the runs' setups (diff_facts.h) as {name, base,
+** test, changed}, "" where a trace does not state it; changed by
+** gp_diff_fact_changed, the rule of the table output's "What changed". */
+static void write_setup(FILE *out, const struct gp_diff_facts *f)
+{
+	fputs(",\"setup\":[", out);
+	for (int i = 0; f && i < GP_FACT__COUNT; i++) {
+		fputs(i ? ",{\"name\":" : "{\"name\":", out);
+		gp_json_string_html(out, gp_diff_fact_names[i]);
+		fputs(",\"base\":", out);
+		gp_json_string_html(out, f[0].v[i]);
+		fputs(",\"test\":", out);
+		gp_json_string_html(out, f[1].v[i]);
+		fprintf(out, ",\"changed\":%s}", gp_diff_fact_changed(&f[0], &f[1], i) ? "true" : "false");
+	}
+	fputc(']', out);
+}
+
 /* The JSON document (docs/diff.md, "The HTML page"). */
 static int write_data(FILE *out, const void *ctx, gp_error *err)
 {
@@ -110,6 +139,7 @@ static int write_data(FILE *out, const void *ctx, gp_error *err)
 	gp_json_string_html(out, pg->test);
 	fputs(",\"by\":", out);
 	gp_json_string_html(out, gp_diff_by_names[d->by]);
+	write_setup(out, pg->facts);
 	fprintf(out, ",\"stats\":%s,\"threshold\":", d->stats ? "true" : "false");
 	number(out, pg->threshold);
 	fprintf(out, ",\"iters\":[%zu,%zu],\"ranks\":[%zu,%zu],\"groups\":%zu,\"steps\":[", d->base_iters,

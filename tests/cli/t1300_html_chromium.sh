@@ -8,28 +8,12 @@
 # per rank, each iteration's slowest rank).  Saves screenshots of a
 # generated trace's page and of the job's; with UPDATE_SCREENSHOT=1 they
 # replace docs/img/html-report.png and docs/img/html-ranks.png.
-if ! command -v chromium >/dev/null; then
-	[ "${CI:-}" = true ] && fail "chromium is not installed (required under CI: scripts/install-deps.sh)"
-	skip "chromium not installed (Debian package chromium; scripts/install-deps.sh)"
-fi
-command -v python3 >/dev/null || skip "python3 not installed"
-[ -r /usr/share/javascript/chart.js/chart.min.js ] || [ -n "${GPUPROF_CHARTJS:-}" ] ||
-	{ [ "${CI:-}" = true ] && fail "libjs-chart.js is not installed"; skip "libjs-chart.js not installed"; }
-
-# open_page HTML: Chromium's DOM after the page's script ran in $TMP/dom,
-# its console log in $TMP/console.
-open_page() {
-	timeout 120 chromium --headless --no-sandbox --disable-gpu --user-data-dir="$TMP/chrome" \
-		--enable-logging=stderr --v=0 --dump-dom "file://$1" >"$TMP/dom" 2>"$TMP/console" ||
-		{ tail -5 "$TMP/console" >&2; fail "chromium failed on $1"; }
-	! grep -q "Uncaught" "$TMP/console" || { grep "Uncaught" "$TMP/console" >&2; fail "$1: JavaScript error"; }
-	grep -q 'id="report" data-state="done"' "$TMP/dom" || { grep -A3 'id="errors"' "$TMP/dom" >&2; fail "$1: the page did not finish drawing"; }
-}
+need_chromium
 
 # check_marks TRACE: the page of TRACE draws what its report rows say.
 check_marks() {
 	run_ok "$GPUPROF" html -o "$TMP/page.html" --force "$1"
-	"$GPUPROF" report -f json -c device,iter,layer,op,params,flops,bytes,kernel "$1" >"$TMP/report.json" ||
+	"$GPUPROF" report -f json -c device,iter,layer,op,params,flops,bytes,kernel,sil "$1" >"$TMP/report.json" ||
 		fail "report $1"
 	"$GPUPROF" advise -f json "$1" >"$TMP/advise.json" || fail "advise $1"
 	"$GPUPROF" breakdown --view critical -f json -n 1000000 "$1" >"$TMP/critical.json" || fail "breakdown $1"

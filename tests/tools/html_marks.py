@@ -4,10 +4,16 @@ writes after drawing, read from Chromium's --dump-dom) against counts
 computed here from `gpuprof report -f json` rows, not from the page's data.
 
 usage: html_marks.py REPORT ADVICE DOM TOP [CRITICAL]
-REPORT: gpuprof report -f json -c device,iter,layer,op,params,flops,bytes,kernel
+REPORT: gpuprof report -f json -c device,iter,layer,op,params,flops,bytes,kernel,sil
 ADVICE: gpuprof advise -f json
 CRITICAL: gpuprof breakdown --view critical -f json -n 1000000 (the page's
 critical path: its rows, at most 50, and its causes with time)
+Also checks the page's layout against the same rows: the verdict and
+findings before where the time goes, before the details; a sentence in
+place of the roofline when no op has known work and of the step chart
+when the trace has fewer than two steps; the largest layer's drill-down
+(its ops and kernels, the 10 longest and "other") adding up to the time
+the rows give that layer; the gaps' steps never "n/a".
 Prints each check; exits 1 when one fails.
 """
 import json
@@ -38,6 +44,60 @@ def verdict(checks, source=""):
         bad += not ok
         print("%s %s%s: page %s, expected %s" % ("ok  " if ok else "FAIL", name, source, got, want))
     sys.exit(1 if bad else 0)
+
+
+def shown_p(dom, elem_id):
+    """The text of the <p> with id elem_id when it is shown (not hidden), else None."""
+    m = re.search(r'<p [^>]*\bid="%s"([^>]*)>([^<]*)</p>' % re.escape(elem_id), dom)
+    if not m or "hidden" in m.group(1):
+        return None
+    return m.group(2)
+
+
+def unescape(text):
+    return text.replace("&quot;", '"').replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
+
+
+def layout_checks(dom, rows, unknown, points, iters):
+    """The page's layout checks (see the module's text): (name, page, expected) triples."""
+    checks = []
+    at = [dom.find('<section id="%s"' % s) for s in ("advice", "overview", "layers", "roofline")]
+    checks.append(("sections: verdict, where the time goes, layers, roofline", at == sorted(at) and min(at) >= 0, True))
+    checks.append(("verdict written", bool(re.search(r'id="verdict"[^>]*>GPU busy ', dom)), True))
+    absent = shown_p(dom, "roofline-absent")
+    checks.append(("roofline replaced by a sentence", absent is not None and absent.startswith("No roofline: "), points == 0))
+    most = len(set().union(*iters.values())) if iters else 0   # the iterations of any GPU
+    steps = shown_p(dom, "steps-absent") or ""
+    want = "one step" if most == 1 else "no steps" if most == 0 else ""
+    got = "one step" if "records one step" in steps else "no steps" if "marks no steps" in steps else ""
+    checks.append(("step chart replaced by a sentence", got, want))
+    # the drill-down open from the start: the largest layer, its ops and kernels
+    m = re.search(r'<div id="layer-detail"[^>]*>', dom)
+    name = re.search(r'data-layer="([^"]*)"', m.group(0)) if m else None
+    if name:
+        layer = unescape(name.group(1))
+        ns = {}
+        for r in rows:
+            key = "(none)" if unknown(r["layer"]) else r["layer"]
+            ns[key] = ns.get(key, 0) + int(r["sil"])
+        mine = [r for r in rows if ("(none)" if unknown(r["layer"]) else r["layer"]) == layer]
+        checks.append(("drilled layer is a longest one", ns.get(layer), max(ns.values())))
+        for part, col in (("ops", "op"), ("kernels", "kernel")):
+            names = {("(none)" if unknown(r[col]) else r[col]) for r in mine}
+            box = re.search(r'<div class="table" id="layer-detail-%s"[^>]*>' % part, dom)
+            data_ns = re.search(r'data-ns="([0-9]+)"', box.group(0)) if box else None
+            data_rows = re.search(r'data-rows="([0-9]+)"', box.group(0)) if box else None
+            checks.append(("drill-down %s add up to the layer" % part, int(data_ns.group(1)) if data_ns else None,
+                           sum(int(r["sil"]) for r in mine)))
+            checks.append(("drill-down %s rows" % part, data_rows.group(1) if data_rows else None, str(shown(len(names), 10))))
+    else:
+        checks.append(("layer drill-down open", None, "a layer"))
+    gaps = dom.split('id="table-gaps"')[1].split("</table>")[0] if 'id="table-gaps"' in dom else ""
+    labels = re.findall(r'<td class="tag">([^<]*)</td>', gaps)
+    bad = [x for x in labels if not re.fullmatch(r"step \d+|between steps \d+ and \d+|before step \d+ \(the first\)|"
+                                                 r"after step \d+ \(the last\)|outside any step \(none marked\)|[a-z_]+", x)]
+    checks.append(("gap steps (never n/a)", bad + ["n/a"] * gaps.count(">n/a<"), []))
+    return checks
 
 
 def layer_frames(path):
@@ -89,8 +149,11 @@ def main():
     if len(layer_ns) > top:
         # which layers are "top" depends on time, not counts: take the
         # page's own table rows for the shown names
-        names = re.findall(r'<tr><td class="name">([^<]*)</td>', dom.split('id="table-layers"')[1].split("</table>")[0])
-        names = [n.replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">") for n in names]
+        # a row's first cell: its name, or a cut name with the whole one in its title
+        cells = re.findall(r'<tr[^>]*><td class="name"(?: title="([^"]*)")?>([^<]*)</td>',
+                           dom.split('id="table-layers"')[1].split("</table>")[0])
+        names = [(t or n).replace("&quot;", '"').replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">")
+                 for t, n in cells]
     else:
         names = list(layer_ns)
     prefixes = set()
@@ -126,6 +189,7 @@ def main():
             ("critical path rows", attr(dom, "table-critical", "data-rows"), str(min(len(whole), 50))),
             ("critical path causes", attr(dom, "critical-causes", "data-marks"), str(len(causes))),
         ]
+    checks += layout_checks(dom, rows, unknown, points, iters)
     verdict(checks)
 
 

@@ -1,8 +1,9 @@
 /*
 ** Unit tests: the time breakdown on a hand-built trace whose every number
 ** is worked out below (masks, idle causes, iteration windows, launch delay,
-** queue depth, a CUDA graph launch counted once, the longest gaps), and the
-** mergeable histogram.
+** queue depth, a CUDA graph launch counted once, the longest gaps), the
+** mergeable histogram, where a gap lies among the steps (gp_bd_step_of) and
+** the HTML report's neighbourhood of a gap (gp_timeline_nearby).
 */
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,6 +14,7 @@
 #include <string.h>
 
 #include "analysis/breakdown.h"
+#include "analysis/timeline.h"
 
 static void api(gp_trace *t, gp_ns s, gp_ns e, const char *name)
 {
@@ -320,6 +322,79 @@ static void histogram(void **state)
 	assert_int_equal(gp_hist_quantile(&a, 0.5), INT64_MAX);
 }
 
+/* Steps 0 [100, 200) and 1 [300, 400) on device 0, step 5 [0, 1000) on
+** device 1: a time inside a step, between two, before the first, after
+** the last, and on a device without steps. */
+static void step_of(void **state)
+{
+	struct gp_bd_window w[] = {
+		{.device = 0, .iter = -1, .start = 100, .end = 400},
+		{.device = 0, .iter = 0, .start = 100, .end = 200},
+		{.device = 0, .iter = 1, .start = 300, .end = 400},
+		{.device = 1, .iter = 5, .start = 0, .end = 1000},
+		{.device = 2, .iter = -1, .start = 0, .end = 1000},
+	};
+	gp_breakdown b = {.win = w, .nwin = 5};
+	int32_t before, after;
+
+	(void)state;
+	assert_int_equal(gp_bd_step_of(&b, 0, 120, 150, &before, &after), 0);
+	assert_int_equal(gp_bd_step_of(&b, 0, 200, 300, &before, &after), -1);
+	assert_int_equal(before, 0);
+	assert_int_equal(after, 1);
+	/* a gap that is not whole inside step 0 is not in it */
+	assert_int_equal(gp_bd_step_of(&b, 0, 150, 250, &before, &after), -1);
+	assert_int_equal(before, -1);
+	assert_int_equal(after, 1);
+	assert_int_equal(gp_bd_step_of(&b, 0, 50, 90, &before, &after), -1);
+	assert_int_equal(before, -1);
+	assert_int_equal(after, 0);
+	assert_int_equal(gp_bd_step_of(&b, 0, 450, 500, &before, &after), -1);
+	assert_int_equal(before, 1);
+	assert_int_equal(after, -1);
+	assert_int_equal(gp_bd_step_of(&b, 1, 450, 500, &before, &after), 5);
+	assert_int_equal(gp_bd_step_of(&b, 2, 450, 500, &before, &after), -1);
+	assert_int_equal(before, -1);
+	assert_int_equal(after, -1);
+}
+
+/* Kernels every 10 ns, 5 long, alternating devices 0 and 1 (kernel k at
+** 10k on device k % 2); the neighbourhood of [200, 260) on device 0 with a
+** 50 ns margin: device 0's kernels starting in [150, 310), at most 3 before
+** 200 (there are two: 160, 180) and the first 3 from 200, in start order. */
+static void nearby(void **state)
+{
+	gp_trace t;
+	size_t out[6];
+
+	(void)state;
+	gp_trace_init(&t);
+	for (int k = 0; k < 60; k++) {
+		struct gp_kernel *x = gp_vec_push(t.kernels);
+		memset(x, 0, sizeof(*x));
+		x->start = 10 * k;
+		x->end = 10 * k + 5;
+		x->def = gp_kernel_def_add(&t, &(struct gp_kernel_def){.name = gp_intern(&t, "k"), .device = k % 2});
+	}
+	size_t n = gp_timeline_nearby(&t, 0, 200, 260, 50, 3, out);
+	assert_int_equal(n, 5);
+	const size_t want[] = {16, 18, 20, 22, 24};
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(out[i], want[i]);
+	/* a wider limit stops at the margin: 150 .. 300 on device 0 */
+	size_t wide[40];
+	n = gp_timeline_nearby(&t, 0, 200, 260, 50, 20, wide);
+	assert_int_equal(n, 8);   /* 160, 180 before; 200, 220, 240, 260, 280, 300 */
+	assert_int_equal(wide[0], 16);
+	assert_int_equal(wide[n - 1], 30);
+	/* device 1 after its last kernel: the closest 3 before it in [500, 1000) */
+	n = gp_timeline_nearby(&t, 1, 1000, 1010, 500, 3, out);
+	assert_int_equal(n, 3);
+	assert_int_equal(out[0], 55);
+	assert_int_equal(out[2], 59);
+	gp_trace_free(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -328,6 +403,8 @@ int main(void)
 		cmocka_unit_test(devices),
 		cmocka_unit_test(nested_windows),
 		cmocka_unit_test(histogram),
+		cmocka_unit_test(step_of),
+		cmocka_unit_test(nearby),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,7 +1,9 @@
 /*
 ** Unit tests: the html page over several ranks (src/writers/html.c,
 ** html.h): the ranks' kept groups summed by name (analysis/groups.h: exact
-** sums, the first known peaks), --rank's one rank, a damaged part refused.
+** sums, the first known peaks), a layer's drill-down (its ops and kernels,
+** summed over the ranks, adding up to the layer), --rank's one rank, a
+** damaged part refused.
 */
 #include <stdarg.h>
 #include <stddef.h>
@@ -24,6 +26,16 @@ static void group(gp_writer *w, const char *part, const char *name, const char *
 	gp_writer_row(w, row);
 }
 
+/* Keeps one drill-down row (part "layer-op" or "layer-kernel": the layer
+** as name, the op or kernel as params). */
+static void drill(gp_writer *w, const char *part, const char *layer, const char *what, const char *ns,
+		  const char *count)
+{
+	const char *row[GP_KGROUP_NCOLS] = {part, layer, what, ns, count, "0", "0", "0", "0", "0"};
+
+	gp_writer_row(w, row);
+}
+
 struct job {
 	struct gp_rowbuf parts[2];
 	struct gp_rank_job cmp;
@@ -41,11 +53,18 @@ static void make_job(struct job *j)
 	group(&w, "layer", "A", "10", "2", "0.5", "0");
 	group(&w, "shape", "mm", "10", "2", "1000", "3e14");
 	group(&w, "kernel", "k", "10", "2", "0", "0");
+	drill(&w, "layer-op", "A", "mm", "10", "2");
+	drill(&w, "layer-kernel", "A", "k", "10", "2");
 	gp_rowbuf_writer(&w, &j->parts[1], gp_kgroup_cols, GP_KGROUP_NCOLS);
 	group(&w, "layer", "A", "5", "1", "0.25", "0");
 	group(&w, "layer", "B", "7", "3", "0", "0");
 	group(&w, "shape", "mm", "4", "1", "500", "1e14");
 	group(&w, "kernel", "k", "16", "4", "0", "0");
+	drill(&w, "layer-op", "A", "mm", "5", "1");
+	drill(&w, "layer-op", "B", "add", "4", "2");
+	drill(&w, "layer-op", "B", "mm", "3", "1");
+	drill(&w, "layer-kernel", "A", "k", "5", "1");
+	drill(&w, "layer-kernel", "B", "k", "7", "3");
 	/* no collectives: who waits for whom is unknown */
 	struct gp_rank_record *rec = calloc(2, sizeof(*rec));
 	for (int r = 0; r < 2; r++) {
@@ -93,8 +112,15 @@ static void sums_by_name(void **state)
 	make_job(&j);
 	char *p = page(&j, -1, &rc, &err);
 	assert_int_equal(rc, GP_OK);
-	/* layer A: 10 + 5 ns in 3 kernels; B after it (7 ns) */
-	assert_non_null(strstr(p, "\"layers\":[{\"name\":\"A\",\"ns\":15,\"count\":3},{\"name\":\"B\",\"ns\":7,\"count\":3}]"));
+	/* layer A: 10 + 5 ns in 3 kernels; B after it (7 ns); each with its
+	** ops and kernels summed over the ranks, longest first, adding up to
+	** the layer */
+	assert_non_null(strstr(p, "\"layers\":[{\"name\":\"A\",\"ns\":15,\"count\":3,\"drill\":{"
+				  "\"ops\":[{\"name\":\"mm\",\"ns\":15,\"count\":3}],"
+				  "\"kernels\":[{\"name\":\"k\",\"ns\":15,\"count\":3}]}},"
+				  "{\"name\":\"B\",\"ns\":7,\"count\":3,\"drill\":{"
+				  "\"ops\":[{\"name\":\"add\",\"ns\":4,\"count\":2},{\"name\":\"mm\",\"ns\":3,\"count\":1}],"
+				  "\"kernels\":[{\"name\":\"k\",\"ns\":7,\"count\":3}]}}]"));
 	/* the roofline point sums FLOPs and bytes, keeps rank 0's peaks */
 	assert_non_null(strstr(p, "{\"op\":\"mm\",\"params\":\"\",\"ns\":14,\"count\":3,\"flops\":1500,\"bytes\":200,"
 				  "\"peak_flops\":300000000000000,\"peak_bw\":2000000000000}"));
@@ -112,7 +138,10 @@ static void sums_by_name(void **state)
 	free(p);
 	p = page(&j, 1, &rc, &err);
 	assert_int_equal(rc, GP_OK);
-	assert_non_null(strstr(p, "\"layers\":[{\"name\":\"B\",\"ns\":7,\"count\":3},{\"name\":\"A\",\"ns\":5,\"count\":1}]"));
+	assert_non_null(strstr(p, "\"layers\":[{\"name\":\"B\",\"ns\":7,\"count\":3,\"drill\":"));
+	assert_non_null(strstr(p, "{\"name\":\"A\",\"ns\":5,\"count\":1,\"drill\":{"
+				  "\"ops\":[{\"name\":\"mm\",\"ns\":5,\"count\":1}],"
+				  "\"kernels\":[{\"name\":\"k\",\"ns\":5,\"count\":1}]}}]"));
 	assert_non_null(strstr(p, "\"only_rank\":1,\"kernels\":4,\"gpu_ns\":16"));
 	free(p);
 	gp_rowbuf_free(&j.parts[0]);
