@@ -899,6 +899,7 @@
     var cp = job.critical_path;
     fact('Critical path', !cp.known ? 'unknown: ' + cp.why
          : fmtNs(cp.length) + ' from the job\'s end back across ' + (cp.jumps ? cp.jumps + ' jump' + (cp.jumps > 1 ? 's' : '') + ' to a rank the others waited for' : 'no other rank')
+           + (job.ranks.length > 1 && !cp.meets_collective ? ' (it reaches no collective: the traces record nothing a step\'s end waited for on the GPU, so it cannot tell who waited for whom; the straggler above is by arrival)' : '')
            + (cp.top.length ? '; largest pieces: ' + cp.top.slice(0, 3).map(function (x) {
                return 'rank ' + x.rank + ' ' + x.cause + (x.op ? ' ' + x.op : '') + ' ' + fmtNs(x.ns); }).join(', ') : ''));
     byId('table-ranks').hidden = false;

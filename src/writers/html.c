@@ -633,6 +633,9 @@ static void write_job_path(struct doc *d, const struct gp_html_job *job)
 	str(d, "why", p->known ? "" : p->why);
 	i64(d, "length", p->known ? p->end - p->start : 0);
 	i64(d, "jumps", p->known ? (int64_t)p->jumps : 0);
+	/* a path of several ranks that reaches no collective cannot tell who
+	** waited for whom (docs/dependencies.md) */
+	i64(d, "meets_collective", p->known && gp_job_path_meets_collective(p, job->n));
 	open_c(d, "top", '[');
 	/* rows come by rank, largest first within a rank: pick the ten largest */
 	bool *used = gp_xcalloc(p->nrows ? p->nrows : 1, sizeof(*used));

@@ -132,7 +132,7 @@ static void sums_by_name(void **state)
 	assert_non_null(strstr(p, "\"straggler\":-1,\"collectives\":0,\"skew\":50,"));
 	/* no job path given: the page says it was not computed */
 	assert_non_null(strstr(p, "\"critical_path\":{\"known\":0,\"why\":\"not computed for this page\",\"length\":0,"
-				  "\"jumps\":0,\"top\":[]}"));
+				  "\"jumps\":0,\"meets_collective\":0,\"top\":[]}"));
 	assert_non_null(strstr(p, "{\"iter\":1,\"ranks\":2,\"median\":135,\"fastest_rank\":0,\"fastest_ns\":110,"
 				  "\"slowest_rank\":1,\"slowest_ns\":160}"));
 	free(p);
