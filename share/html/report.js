@@ -1099,6 +1099,7 @@
      skew, and the finding of any rank that saves the most. */
   function jobVerdict(data) {
     var job = data.job, best = null, bestRank = null;
+    (job.advice || []).forEach(function (a) { if (!a.notice && (!best || a.ns > best.ns)) { best = a; bestRank = 'the job'; } });
     data.inputs.forEach(function (inp, i) {
       inp.advice.forEach(function (a) { if (!a.notice && (!best || a.ns > best.ns)) { best = a; bestRank = rankName(job, i); } });
     });
@@ -1127,9 +1128,12 @@
       inp.notes.forEach(function (n) { notes.push(name + ': ' + n); });
     });
     var items = order.map(function (kind) { return kinds[kind]; });
+    /* the job's own findings (the straggler, as advise DIR names it) rank with them */
+    (data.job.advice || []).forEach(function (a) { items.push({ ranks: [], best: a, bestRank: '', job: true }); });
     items.sort(function (x, y) { return y.best.ns - x.best.ns; });
     advice({ advice: items.slice(0, data.job.top).map(function (k) {
       var a = Object.assign({}, k.best);
+      if (k.job) return a;
       a.title = (k.ranks.length > 1 ? k.ranks.length + ' ranks (' + idList(k.ranks) + '), the largest on ' + k.bestRank + ': '
                                      : k.bestRank + ': ') + a.title;
       return a;

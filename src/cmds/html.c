@@ -16,6 +16,7 @@
 
 #include "analysis/analysis.h"
 #include "analysis/layers.h"
+#include "analysis/advise.h"
 #include "cmds/cmds.h"
 #include "cmds/options.h"
 #include "writers/html.h"
@@ -215,8 +216,9 @@ static int html_reduce(const void *ctx, const struct gp_cli_result *const *res, 
 	struct gp_kgroups groups;
 	struct gp_rank_job cmp;
 	struct gp_job_path path = {0};
+	struct gp_findings findings = {0};
 	struct gp_html_job job = {.ranks = ranks, .n = n, .cmp = &cmp, .only_rank = x->only_rank, .groups = &groups,
-				  .path = &path};
+				  .path = &path, .findings = &findings};
 	bool found = x->only_rank < 0;
 	int rc = gp_cli_rank_job(res, n, false, &cmp, err);
 
@@ -241,8 +243,10 @@ static int html_reduce(const void *ctx, const struct gp_cli_result *const *res, 
 			rc = gp_err(err, GP_ERR_FORMAT, "%s: html: the rank's kept groups are damaged (byte %zu)",
 				    res[i]->path, at);
 	}
-	if (rc == GP_OK)
+	if (rc == GP_OK) {
 		gp_job_path_run(&cmp, &path);
+		gp_advise_job(&cmp, &path, &findings);   /* the straggler, as advise DIR names it */
+	}
 	FILE *out = rc == GP_OK ? open_page(x) : NULL;
 	if (rc == GP_OK && !out)
 		rc = gp_err(err, GP_ERR_IO, "%s: the page was not written", x->out);
@@ -251,6 +255,7 @@ static int html_reduce(const void *ctx, const struct gp_cli_result *const *res, 
 		rc = write_page(x, out, &in, err);
 	}
 	gp_kgroups_free(&groups);
+	gp_findings_free(&findings);
 	gp_job_path_free(&path);
 	gp_rank_job_free(&cmp);
 	free(ranks);

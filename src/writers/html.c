@@ -555,6 +555,8 @@ static void write_phases(struct doc *d, const struct gp_analysis *an)
 	close_c(d, ']');
 }
 
+static void write_findings(struct doc *d, const char *key, const struct gp_findings *f);
+
 /* The verdict's figures (advise's header: the GPU span, busy and kernel
 ** time, devices, steps and their median), then the findings, the top of
 ** them, each with its saving from the step model's replay. */
@@ -568,7 +570,15 @@ static void write_advice(struct doc *d, const struct gp_findings *f)
 	i64(d, "steps", (int64_t)f->steps);
 	dbl(d, "step_ns", f->step_ns);
 	close_c(d, '}');
-	open_c(d, "advice", '[');
+	write_findings(d, "advice", f);
+}
+
+/* The findings of f, the top of them, as a list under key: each with its
+** saving (and its share of f's GPU span, as advise says), evidence and
+** change. */
+static void write_findings(struct doc *d, const char *key, const struct gp_findings *f)
+{
+	open_c(d, key, '[');
 	for (size_t i = 0; i < f->v.n && i < d->top; i++) {
 		const struct gp_finding *x = &f->v.v[i];
 		open_c(d, NULL, '{');
@@ -712,6 +722,8 @@ static void write_ranks(struct doc *d, const struct gp_html_job *job)
 	i64(d, "skew", c->skew);
 	dbl(d, "skew_pct", c->skew_pct);
 	write_job_path(d, job);
+	if (job->findings)
+		write_findings(d, "advice", job->findings);
 	iters = gp_ranks_iters(j->rp, job->n, &niters);
 	open_c(d, "steps", '[');
 	for (size_t k = 0; k < niters; k++) {
