@@ -151,6 +151,7 @@ struct gp_nvtxattr {
 	int64_t prev_seq;
 	int32_t prev_sub;
 	gp_str prev_op;
+	gp_str na;                /* "na", once interned (when first needed, as before) */
 	gp_ns prev_hi;            /* start of the previous kernel's innermost marker */
 	bool any_legacy;          /* the trace has PyTorch 1.0 ", seq=N" markers */
 	gp_u64map by_seq, by_altseq;   /* seq -> last fprop kernel */
@@ -461,7 +462,9 @@ void gp_nvtxattr_kernel(gp_nvtxattr *st, gp_trace *t, size_t k, const int32_t *s
 			a->op = t->ranges.v[st->plain.v[--st->plain.n]].text;
 			op_from_framework = false;
 		}
-		a->mod = gp_intern(t, "na");
+		if (!st->na)
+			st->na = gp_intern(t, "na");
+		a->mod = st->na;
 	}
 	/* ... and the plain ranges around it are its layer (joined as every
 	** layer path is: analysis/layers.h), unless PyProf "layer:" markers name one.  Under a framework op only

@@ -28,15 +28,51 @@ void gp_call_index_build(gp_call_index *ix, const gp_trace *t)
 	gp_sort_pairs(ix->keys, ix->n);
 }
 
-/* Position of the first key >= (corr, pid). */
+/* Whether key k orders before (corr, pid). */
+static bool key_before(const struct gp_pair *k, uint64_t corr, uint32_t pid)
+{
+	return k->a < corr || (k->a == corr && key_pid(k) < pid);
+}
+
+/*
+** Position of the first key >= (corr, pid).  Correlation ids are mostly
+** dense and counted up in call order, so the key's place is guessed from
+** where corr lies between the least and the greatest id, and steps that
+** double from the guess bracket it in a few probes where the ids are
+** dense (about 18 probes of a plain binary search for 200,000 calls); the
+** binary search then runs within the bracket.  Any spread of ids gives
+** the same answer, at worst in twice the probes.
+*/
 static size_t lower_bound(const gp_call_index *ix, uint64_t corr, uint32_t pid)
 {
 	size_t lo = 0, hi = ix->n;
 
+	if (ix->n > 16 && corr > ix->keys[0].a && corr <= ix->keys[ix->n - 1].a) {
+		uint64_t first = ix->keys[0].a, span = ix->keys[ix->n - 1].a - first;
+		size_t g = (size_t)((double)(corr - first) / (double)span * (double)(ix->n - 1)), step = 1;
+		if (g >= ix->n)
+			g = ix->n - 1;
+		if (key_before(&ix->keys[g], corr, pid)) {   /* the answer is past g */
+			lo = g + 1;
+			while (lo + step - 1 < hi && key_before(&ix->keys[lo + step - 1], corr, pid)) {
+				lo += step;
+				step *= 2;
+			}
+			if (lo + step - 1 < hi)
+				hi = lo + step - 1;
+		} else {   /* at g or before */
+			hi = g;
+			while (hi >= step && !key_before(&ix->keys[hi - step], corr, pid)) {
+				hi -= step;
+				step *= 2;
+			}
+			if (hi >= step)
+				lo = hi - step + 1;
+		}
+	}
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		const struct gp_pair *k = &ix->keys[mid];
-		if (k->a < corr || (k->a == corr && key_pid(k) < pid))
+		if (key_before(&ix->keys[mid], corr, pid))
 			lo = mid + 1;
 		else
 			hi = mid;

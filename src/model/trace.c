@@ -10,6 +10,7 @@
 #include "model/classify.h"
 #include "model/trace.h"
 #include "util/fmt.h"
+#include "util/sort.h"
 
 void gp_trace_init(gp_trace *t)
 {
@@ -220,6 +221,23 @@ static int cmp_kernel(const void *pa, const void *pb)
 	return 0;
 }
 
+/* A time as an unsigned key in the same order (the sign bit flipped). */
+static uint64_t time_key(gp_ns t)
+{
+	return (uint64_t)t ^ (UINT64_C(1) << 63);
+}
+
+static uint64_t kernel_key(const void *p)
+{
+	return time_key(((const struct gp_kernel *)p)->start);
+}
+
+/* Within one thread's run gp_range_cmp orders by start first. */
+static uint64_t range_key(const void *p)
+{
+	return time_key(((const struct gp_range *)p)->start);
+}
+
 int gp_range_cmp(const struct gp_range *a, const struct gp_range *b)
 {
 	int c = gp_thread_cmp(a->pid, a->tid, b->pid, b->tid);
@@ -271,8 +289,9 @@ static int cmp_thread_run(const void *pa, const void *pb)
 ** in its thread's run, in reader order (a stable partition), the ranges
 ** are moved there in place by following the permutation's cycles (4 bytes
 ** a range aside, not a second array of ranges: this can be the peak of a
-** Kineto read), and each run is sorted where it is not in order already;
-** stable sorts compose, so the order is the same.
+** Kineto read), and each run is sorted where it is not in order already,
+** by start with a radix sort and by the rest of gp_range_cmp among equal
+** starts (gp_sort_keyed); stable sorts compose, so the order is the same.
 */
 static void sort_ranges(gp_trace *t)
 {
@@ -287,26 +306,28 @@ static void sort_ranges(gp_trace *t)
 		;
 	if (i >= n)
 		return;
+	/* dest[i]: first the thread's order of first sight (a stretch of one
+	** thread's ranges asks the map once), then the range's place */
+	dest = gp_xmalloc(n * sizeof(*dest));
 	for (i = 0; i < n; i++) {
 		uint64_t key = (uint64_t)v[i].pid << 32 | v[i].tid;
-		int32_t r = gp_u64map_add(&at, key, (int32_t)runs.n);
+		int32_t r = i && key == ((uint64_t)v[i - 1].pid << 32 | v[i - 1].tid) ? (int32_t)dest[i - 1]
+			    : gp_u64map_add(&at, key, (int32_t)runs.n);
 		if ((size_t)r == runs.n)
 			*gp_vec_push(runs) = (struct thread_run){.pid = v[i].pid, .tid = v[i].tid};
 		runs.v[r].n++;
+		dest[i] = (uint32_t)r;
 	}
 	gp_vec_sort(runs, cmp_thread_run);
-	/* run_of: from the map's value (the order of first sight) to the run */
+	/* run_of: from the order of first sight to the run */
 	run_of = gp_xmalloc(runs.n * sizeof(*run_of));
 	for (size_t r = 0, first = 0; r < runs.n; r++) {
 		runs.v[r].first = runs.v[r].next = first;
 		first += runs.v[r].n;
 		run_of[gp_u64map_get(&at, (uint64_t)runs.v[r].pid << 32 | runs.v[r].tid)] = (int32_t)r;
 	}
-	dest = gp_xmalloc(n * sizeof(*dest));
-	for (i = 0; i < n; i++) {
-		int32_t seen = gp_u64map_get(&at, (uint64_t)v[i].pid << 32 | v[i].tid);
-		dest[i] = (uint32_t)runs.v[run_of[seen]].next++;
-	}
+	for (i = 0; i < n; i++)
+		dest[i] = (uint32_t)runs.v[run_of[dest[i]]].next++;
 	for (i = 0; i < n; i++) {
 		while (dest[i] != i) {   /* each swap puts one range in its place */
 			uint32_t d = dest[i];
@@ -319,7 +340,7 @@ static void sort_ranges(gp_trace *t)
 	}
 	free(dest);
 	for (size_t r = 0; r < runs.n; r++)
-		gp_sort(v + runs.v[r].first, runs.v[r].n, sizeof(*v), cmp_range);
+		gp_sort_keyed(v + runs.v[r].first, runs.v[r].n, sizeof(*v), range_key, cmp_range);
 	free(run_of);
 	gp_u64map_free(&at);
 	gp_vec_free(runs);
@@ -393,7 +414,7 @@ static void mark_unclosed(gp_trace *t)
 
 void gp_trace_finish(gp_trace *t)
 {
-	gp_vec_sort(t->kernels, cmp_kernel);
+	gp_sort_keyed(t->kernels.v, t->kernels.n, sizeof(*t->kernels.v), kernel_key, cmp_kernel);
 	gp_vec_sort(t->apis, cmp_api);
 	gp_vec_sort(t->memcpys, cmp_memcpy);
 	gp_vec_sort(t->memsets, cmp_memset);

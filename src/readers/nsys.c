@@ -54,7 +54,8 @@ struct enum_name {
 enum nvtx_class { NV_IGNORE, NV_PUSHPOP, NV_STARTEND, NV_MARK, NV_DOMAIN };
 
 /* StringIds as (id, string) pairs sorted by id.  Real exports number them
-** 0..n-1, so the index is the id (dense); otherwise lookups binary-search. */
+** 0..n-1 (other writers from 1), so the index is the id less the first
+** (dense); otherwise lookups binary-search. */
 struct str_entry {
 	int64_t id;
 	gp_str s;
@@ -63,6 +64,7 @@ struct str_entry {
 struct strmap {
 	GP_VEC(struct str_entry) v;
 	bool dense;
+	int64_t base;            /* the first id, where dense */
 };
 
 /* A range whose NVTX domain is resolved after the whole table is read
@@ -155,8 +157,8 @@ static int64_t str_index(struct nsys *r, int64_t id)
 	size_t lo = 0, hi = m->v.n;
 
 	if (m->dense) {
-		if (id >= 0 && (uint64_t)id < m->v.n)
-			return id;
+		if (id >= m->base && (uint64_t)id - (uint64_t)m->base < m->v.n)
+			return id - m->base;
 	} else {
 		while (lo < hi) {
 			size_t mid = lo + (hi - lo) / 2;
@@ -344,7 +346,9 @@ static int read_strings(struct nsys *r)
 		int64_t id = gp_sql_i64(st, 0);
 		if (r->sm.v.n && id <= r->sm.v.v[r->sm.v.n - 1].id)
 			sorted = false;
-		r->sm.dense = r->sm.dense && id == (int64_t)r->sm.v.n;
+		if (!r->sm.v.n)
+			r->sm.base = id;
+		r->sm.dense = r->sm.dense && (uint64_t)id - (uint64_t)r->sm.base == r->sm.v.n;
 		struct str_entry *e = gp_vec_push(r->sm.v);
 		e->id = id;
 		e->s = text_col(r, st, 1);

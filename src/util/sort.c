@@ -19,17 +19,61 @@ static int cmp_pair(const void *pa, const void *pb)
 	return (x->b > y->b) - (x->b < y->b);
 }
 
-/* Byte d (0..15: b's bytes low to high, then a's) of p. */
-static unsigned digit(const struct gp_pair *p, int d)
+/* The 64-bit half of p that digit d (0..15: b's bytes low to high, then
+** a's) is in, shifted so the digit is the low byte. */
+static uint64_t digit_of(const struct gp_pair *p, int d)
 {
-	return (unsigned)((d < 8 ? p->b >> (8 * d) : p->a >> (8 * (d - 8))) & 0xff);
+	return d < 8 ? p->b >> (8 * d) : p->a >> (8 * (d - 8));
 }
 
-void gp_sort_pairs(struct gp_pair *v, size_t n)
+/* The radix passes over digits lo..hi-1 of v[0..n) (0, 16: by a, then b;
+** 8, 16: by a alone, keeping the order of pairs with equal a; a lower hi
+** where a's high bytes are known to be 0). */
+static void radix(struct gp_pair *v, size_t n, int lo, int hi)
 {
 	size_t (*count)[256];
 	struct gp_pair *tmp, *src = v, *dst;
 
+	/* one pass counts every digit; a digit all pairs share needs no pass */
+	count = gp_xcalloc(16, sizeof(*count));
+	for (size_t i = 0; i < n; i++) {
+		uint64_t a = v[i].a, b = v[i].b;
+		for (int d = lo; d < 8; d++)
+			count[d][(b >> (8 * d)) & 0xff]++;
+		for (int d = 0; d < hi - 8; d++)
+			count[8 + d][(a >> (8 * d)) & 0xff]++;
+	}
+	tmp = gp_xmalloc(n * sizeof(*tmp));
+	dst = tmp;
+	for (int d = lo; d < hi; d++) {
+		size_t pos = 0, *at = count[d];
+		int shift = 8 * (d & 7);
+		if (at[digit_of(&v[0], d) & 0xff] == n)
+			continue;
+		for (int k = 0; k < 256; k++) {
+			size_t c = at[k];
+			at[k] = pos;
+			pos += c;
+		}
+		if (d < 8) {
+			for (size_t i = 0; i < n; i++)
+				dst[at[(src[i].b >> shift) & 0xff]++] = src[i];
+		} else {
+			for (size_t i = 0; i < n; i++)
+				dst[at[(src[i].a >> shift) & 0xff]++] = src[i];
+		}
+		struct gp_pair *t = src;
+		src = dst;
+		dst = t;
+	}
+	if (src != v)
+		memcpy(v, src, n * sizeof(*v));
+	free(tmp);
+	free(count);
+}
+
+void gp_sort_pairs(struct gp_pair *v, size_t n)
+{
 	/* input already in order (a trace's calls by correlation id often
 	** are) costs one look at each pair, not the passes */
 	size_t in_order = 1;
@@ -42,30 +86,76 @@ void gp_sort_pairs(struct gp_pair *v, size_t n)
 			qsort(v, n, sizeof(*v), cmp_pair);
 		return;
 	}
-	/* one pass counts every digit; a digit all pairs share needs no pass */
-	count = gp_xcalloc(16, sizeof(*count));
-	for (size_t i = 0; i < n; i++)
-		for (int d = 0; d < 16; d++)
-			count[d][digit(&v[i], d)]++;
-	tmp = gp_xmalloc(n * sizeof(*tmp));
-	dst = tmp;
-	for (int d = 0; d < 16; d++) {
-		size_t pos = 0;
-		if (count[d][digit(&v[0], d)] == n)
+	radix(v, n, 0, 16);
+}
+
+/*
+** Moves the records of base so that position i holds the one that was at
+** order[i].b, following the permutation's cycles: one record aside (rec),
+** no second array.  order[].b is left as the identity.
+*/
+static void permute(char *base, size_t size, struct gp_pair *order, size_t n, char *rec)
+{
+	for (size_t i = 0; i < n; i++) {
+		size_t j = i;
+		if (order[i].b == i)
 			continue;
-		for (int k = 0; k < 256; k++) {
-			size_t c = count[d][k];
-			count[d][k] = pos;
-			pos += c;
+		memcpy(rec, base + i * size, size);
+		for (;;) {
+			size_t from = (size_t)order[j].b;
+			order[j].b = j;
+			if (from == i) {
+				memcpy(base + j * size, rec, size);
+				break;
+			}
+			memcpy(base + j * size, base + from * size, size);
+			j = from;
 		}
-		for (size_t i = 0; i < n; i++)
-			dst[count[d][digit(&src[i], d)]++] = src[i];
-		struct gp_pair *t = src;
-		src = dst;
-		dst = t;
 	}
-	if (src != v)
-		memcpy(v, src, n * sizeof(*v));
-	free(tmp);
-	free(count);
+}
+
+void gp_sort_keyed(void *base, size_t n, size_t size, uint64_t (*key)(const void *),
+		   int (*cmp)(const void *, const void *))
+{
+	char *p = base;
+	struct gp_pair *order;
+	uint64_t lo = UINT64_MAX, hi = 0;
+	int digits;
+	char *rec;
+	size_t i;
+
+	for (i = 1; i < n && cmp(p + (i - 1) * size, p + i * size) <= 0; i++)
+		;
+	if (i >= n)
+		return;
+	if (n < RADIX_MIN) {
+		qsort(base, n, size, cmp);
+		return;
+	}
+	order = gp_xmalloc(n * sizeof(*order));
+	for (i = 0; i < n; i++) {
+		order[i] = (struct gp_pair){key(p + i * size), i};
+		lo = order[i].a < lo ? order[i].a : lo;
+		hi = order[i].a > hi ? order[i].a : hi;
+	}
+	/* keys as offsets from the least: only the bytes of the span count */
+	for (i = 0; i < n; i++)
+		order[i].a -= lo;
+	for (digits = 8; hi - lo; digits++)
+		hi = lo + ((hi - lo) >> 8);
+	radix(order, n, 8, digits);
+	rec = gp_xmalloc(size);
+	permute(p, size, order, n, rec);
+	free(rec);
+	/* runs of equal keys, still in input order: cmp orders them (gp_sort
+	** is stable, so this is the stable sort of the whole array) */
+	for (i = 0; i < n;) {
+		size_t j = i + 1;
+		while (j < n && order[j].a == order[i].a)
+			j++;
+		if (j - i > 1)
+			gp_sort(p + i * size, j - i, size, cmp);
+		i = j;
+	}
+	free(order);
 }

@@ -4,8 +4,8 @@
 ** item per kernel or API call) where qsort's callback per comparison is
 ** most of the time.
 **
-** Ownership: gp_sort_pairs() sorts the caller's array in place; it
-** allocates a scratch copy of the array for the time of the call.
+** Ownership: gp_sort_pairs() and gp_sort_keyed() sort the caller's array
+** in place; they allocate their scratch arrays for the time of the call.
 */
 #ifndef GP_SORT_H
 #define GP_SORT_H
@@ -22,5 +22,15 @@ struct gp_pair {
 ** Input already in order is only checked.  Never fails (allocation
 ** failure exits, as gp_xmalloc does). */
 void gp_sort_pairs(struct gp_pair *v, size_t n);
+
+/* Sorts n records of size bytes at base into the order a stable sort by
+** cmp gives (gp_sort), where cmp orders records first by key(record),
+** unsigned: the records are radix-sorted by their keys, moved into place
+** along the permutation's cycles, and cmp sorts only runs of equal keys.
+** Input already in order costs one cmp a record.  Costs 32 bytes a record
+** beside the array while it runs (gp_sort's merge sort: 16 for records
+** over 32 bytes).  Never fails (allocation failure exits). */
+void gp_sort_keyed(void *base, size_t n, size_t size, uint64_t (*key)(const void *),
+		   int (*cmp)(const void *, const void *));
 
 #endif

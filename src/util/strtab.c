@@ -29,34 +29,76 @@
 #define CHUNK ((size_t)1 << CHUNK_BITS)
 #define LONG_PREFIX 255   /* marks a 32-bit length before it */
 
+/* The 128-bit product of a and b folded to 64 bits (its halves xored):
+** every bit of either factor reaches the middle bits of the product, and
+** the fold brings the high half down to the low one. */
+static uint64_t fold_mul(uint64_t a, uint64_t b)
+{
+#ifdef __SIZEOF_INT128__
+	unsigned __int128 p = (unsigned __int128)a * b;
+	return (uint64_t)p ^ (uint64_t)(p >> 64);
+#else
+	uint64_t al = a & 0xffffffffu, ah = a >> 32, bl = b & 0xffffffffu, bh = b >> 32;
+	uint64_t ll = al * bl, lh = al * bh, hl = ah * bl, hh = ah * bh;
+	uint64_t mid = (ll >> 32) + (lh & 0xffffffffu) + (hl & 0xffffffffu);
+	uint64_t lo = (mid << 32) | (ll & 0xffffffffu);
+	uint64_t hi = hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
+	return lo ^ hi;
+#endif
+}
+
 /*
-** Hashes s[0..n) eight bytes at a time (NVTX texts and kernel names are
-** tens to hundreds of bytes, and byte-at-a-time FNV-1a was the top cost of
-** loading a trace).  Each word is mixed in with a multiply by a large odd
-** constant and a shift that folds the high bits down; the tail is read
-** into a zeroed word, and the length is mixed in so that "a" and "a\0"
-** differ.  Not cryptographic: only the spread of ordinary strings matters.
+** Hashes s[0..n) sixteen bytes at a time (NVTX texts and kernel names are
+** tens to hundreds of bytes, and hashing them is a top cost of loading a
+** trace: byte-at-a-time FNV-1a first, then a multiply per eight bytes).
+** Each 16-byte block is folded into the state with one 64 x 64 -> 128-bit
+** multiply of its two words, one xored with a constant and the other with
+** the state; the tail is the last 16 bytes (overlapping the blocks before)
+** and a string under 16 bytes two loads that overlap, without a call to
+** copy a partial word; the length seeds the state (so that "a" and "a\0"
+** differ), and a last multiply spreads every bit over the result.  Not cryptographic: only the spread of ordinary
+** strings matters (the table compares texts, so the hash decides speed,
+** never a result).
 */
 uint32_t gp_strtab_hash(const void *p, size_t n)
 {
 	const char *s = p;
-	const uint64_t k = 0x9E3779B97F4A7C15ull;   /* 2^64 / golden ratio */
-	uint64_t h = (uint64_t)n * k, w;
+	const uint64_t k0 = 0x9E3779B97F4A7C15ull;   /* 2^64 / golden ratio */
+	const uint64_t k1 = 0xD6E8FEB86659FD93ull;   /* odd, bits spread */
+	uint64_t h = (uint64_t)n * k0, a, b;
 	size_t i = 0;
 
-	for (; i + 8 <= n; i += 8) {
-		memcpy(&w, s + i, 8);   /* unaligned load, one instruction */
-		h = (h ^ w) * k;
-		h ^= h >> 29;
+	if (n >= 16) {
+		for (; i + 16 <= n; i += 16) {
+			memcpy(&a, s + i, 8);   /* unaligned loads, one instruction each */
+			memcpy(&b, s + i + 8, 8);
+			h = fold_mul(a ^ k1, b ^ h);
+		}
+		if (i < n) {   /* the last 16 bytes, some hashed already */
+			memcpy(&a, s + n - 16, 8);
+			memcpy(&b, s + n - 8, 8);
+			h = fold_mul(a ^ k1, b ^ h);
+		}
+	} else if (n > 0) {
+		/* two loads that overlap where n is not their sum cover every byte */
+		if (n >= 8) {
+			memcpy(&a, s, 8);
+			memcpy(&b, s + n - 8, 8);
+		} else if (n >= 4) {
+			uint32_t x, y;
+			memcpy(&x, s, 4);
+			memcpy(&y, s + n - 4, 4);
+			a = x;
+			b = y;
+		} else {
+			const unsigned char *u = p;
+			a = (uint64_t)u[0] | (uint64_t)u[n / 2] << 8 | (uint64_t)u[n - 1] << 16;
+			b = 0;
+		}
+		h = fold_mul(a ^ k1, b ^ h);
 	}
-	if (i < n) {
-		w = 0;
-		memcpy(&w, s + i, n - i);
-		h = (h ^ w) * k;
-		h ^= h >> 29;
-	}
-	h *= k;
-	return (uint32_t)(h >> 32);
+	h = fold_mul(h ^ k1, k0);
+	return (uint32_t)(h ^ (h >> 32));
 }
 
 void gp_strtab_init(gp_strtab *st)

@@ -337,6 +337,66 @@ static void radix_sort_matches_qsort(void **state)
 	}
 }
 
+/* A record for gp_sort_keyed: a signed key, a tie-breaker, and where it
+** came from (which a stable sort keeps in order among full ties). */
+struct keyed_rec {
+	int64_t key;
+	uint32_t tie, from;
+	char pad[24];   /* over 32 bytes, as kernels and ranges are */
+};
+
+static int keyed_cmp(const void *pa, const void *pb)
+{
+	const struct keyed_rec *x = pa, *y = pb;
+
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return (x->tie > y->tie) - (x->tie < y->tie);
+}
+
+static uint64_t keyed_key(const void *p)
+{
+	return (uint64_t)((const struct keyed_rec *)p)->key ^ (UINT64_C(1) << 63);
+}
+
+/* gp_sort_keyed gives the stable merge sort's order (glibc's qsort, which
+** gp_sort calls): negative and extreme keys, keys spread over one byte or
+** all eight, runs of equal keys broken by the tie-breaker, full ties in
+** input order, sorted input, sizes both sides of the radix cut-off. */
+static void keyed_sort_matches_stable_sort(void **state)
+{
+	static const size_t sizes[] = {0, 1, 2, 255, 256, 3000, 70000};
+	uint64_t x = 88172645463325252ull;
+
+	(void)state;
+	for (int spread = 0; spread < 3; spread++)
+		for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+			size_t n = sizes[s];
+			struct keyed_rec *v = calloc(n ? n : 1, sizeof(*v)), *w = calloc(n ? n : 1, sizeof(*w));
+			for (size_t i = 0; i < n; i++) {
+				x ^= x << 13, x ^= x >> 7, x ^= x << 17;   /* xorshift64 */
+				v[i].key = spread == 0 ? (int64_t)(x % 200) - 100 :
+					   spread == 1 ? (int64_t)x : 1000000000000 + (int64_t)(x % 5000) * 1000;
+				if (i % 97 == 0)
+					v[i].key = i % 2 ? INT64_MIN : INT64_MAX;
+				v[i].tie = (uint32_t)(x >> 61);
+				v[i].from = (uint32_t)i;
+			}
+			memcpy(w, v, n * sizeof(*v));
+			gp_sort_keyed(v, n, sizeof(*v), keyed_key, keyed_cmp);
+			if (n)
+				qsort(w, n, sizeof(*w), keyed_cmp);
+			assert_memory_equal(v, w, n * sizeof(*v));
+			for (size_t i = 1; i < n; i++)   /* the reference is stable */
+				if (keyed_cmp(&w[i - 1], &w[i]) == 0)
+					assert_true(w[i - 1].from < w[i].from);
+			gp_sort_keyed(v, n, sizeof(*v), keyed_key, keyed_cmp);
+			assert_memory_equal(v, w, n * sizeof(*v));
+			free(v);
+			free(w);
+		}
+}
+
 static void dtypes_parse_every_spelling(void **state)
 {
 	assert_int_equal(gp_dtype_parse("float16"), GP_DT_FP16);
@@ -526,6 +586,7 @@ int main(void)
 		cmocka_unit_test(api_version_suffix_is_stripped),
 		cmocka_unit_test(dtypes_parse_every_spelling),
 		cmocka_unit_test(radix_sort_matches_qsort),
+		cmocka_unit_test(keyed_sort_matches_stable_sort),
 		cmocka_unit_test(finish_sorts_and_nests),
 		cmocka_unit_test(finish_orders_ranges_as_one_stable_sort),
 		cmocka_unit_test(kernel_pid_moves_to_a_shared_def),

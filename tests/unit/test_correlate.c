@@ -366,6 +366,59 @@ static void call_index_shared_ids(void **state)
 	gp_trace_free(&t);
 }
 
+/* The call a lookup must find, by looking at every call: the one with id
+** corr in pid (pid 0: the lowest pid with it; the first of equal keys). */
+static int32_t call_by_scan(const gp_trace *t, uint64_t corr, uint32_t pid)
+{
+	int32_t best = -1;
+
+	for (size_t i = 0; i < t->apis.n; i++) {
+		const struct gp_api *a = &t->apis.v[i];
+		if (corr == 0 || a->corr != corr || (pid && a->pid != pid))
+			continue;
+		if (best < 0 || a->pid < t->apis.v[best].pid)
+			best = (int32_t)i;
+	}
+	return best;
+}
+
+/* Many calls, so that the lookup guesses a key's place from the id range:
+** dense ids, ids in clusters far apart (the guess far off), ids shared by
+** processes, the extreme ids; every id in and around them found as a scan
+** over all calls finds it. */
+static void call_index_finds_what_a_scan_finds(void **state)
+{
+	gp_trace t;
+	gp_call_index ix;
+	uint64_t x = 88172645463325252ull;
+	static const uint64_t bases[] = {1, 1000, 1ull << 40, UINT64_MAX - 3000};
+	static const uint32_t pids[] = {0, 5, 10, 11, 12, 20, 21, 30};
+
+	(void)state;
+	gp_trace_init(&t);
+	for (size_t c = 0; c < sizeof(bases) / sizeof(bases[0]); c++)
+		for (uint64_t i = 0; i < 1500; i++) {
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;   /* xorshift64 */
+			if (x % 5 == 0)
+				continue;   /* a gap */
+			api(&t, 10 + (uint32_t)(x % 3), 1, 0, 5, bases[c] + i * (c == 2 ? 7 : 1));
+			if (x % 11 == 0)   /* the id again in another process */
+				api(&t, 20 + (uint32_t)(x % 2), 1, 0, 5, bases[c] + i * (c == 2 ? 7 : 1));
+		}
+	api(&t, 30, 1, 0, 5, UINT64_MAX);
+	gp_call_index_build(&ix, &t);
+	for (size_t c = 0; c < sizeof(bases) / sizeof(bases[0]); c++)
+		for (uint64_t i = 0; i < 1510 * 7; i += c == 2 ? 3 : 7) {
+			uint64_t corr = bases[c] + i;
+			for (size_t p = 0; p < sizeof(pids) / sizeof(pids[0]); p++)
+				assert_int_equal(gp_call_find(&ix, corr, pids[p]), call_by_scan(&t, corr, pids[p]));
+		}
+	assert_int_equal(gp_call_find(&ix, UINT64_MAX, 0), call_by_scan(&t, UINT64_MAX, 0));
+	assert_int_equal(gp_call_find(&ix, 0, 0), -1);
+	gp_call_index_free(&ix);
+	gp_trace_free(&t);
+}
+
 /* Mangled names cut by the tool that wrote them (ROCm): the longest prefix
 ** that reads with its scopes closed, marked; nothing when none reads. */
 static void truncated_mangled_names(void **state)
@@ -402,6 +455,7 @@ int main(void)
 		cmocka_unit_test(sweep_strict_nesting),
 		cmocka_unit_test(launch_lookup),
 		cmocka_unit_test(call_index_shared_ids),
+		cmocka_unit_test(call_index_finds_what_a_scan_finds),
 		cmocka_unit_test(pyprof_rules),
 		cmocka_unit_test(no_ranges),
 		cmocka_unit_test(truncated_mangled_names),
