@@ -70,7 +70,7 @@ static const struct gp_column rank_cols[] = {
 	{"steps", "Steps", 5, true, false, NULL},
 	{"step_median_ns", "Median step", 10, true, false, NULL, GP_UNIT_NS},
 	{"vs_fastest_ns", "vs fastest", 10, true, false, NULL, GP_UNIT_NS},
-	{"vs_fastest_pct", "+%", 5, true, false, NULL},
+	{"vs_fastest_pct", "Slower by", 5, true, false, NULL, GP_UNIT_PCT},
 	{"span_ns", "Span", 10, true, false, NULL, GP_UNIT_NS},
 	{"compute_ns", "Compute", 10, true, false, NULL, GP_UNIT_NS},
 	{"communication_ns", "Comm", 10, true, false, NULL, GP_UNIT_NS},
@@ -92,7 +92,7 @@ static const struct gp_column step_cols[] = {
 	{"slowest_rank", "Slowest", 4, true, false, NULL},
 	{"slowest_ns", "Slowest time", 10, true, false, NULL, GP_UNIT_NS},
 	{"skew_ns", "Skew", 10, true, false, NULL, GP_UNIT_NS},
-	{"skew_pct", "Skew %", 6, true, false, NULL},
+	{"skew_pct", "Skew share", 6, true, false, NULL, GP_UNIT_PCT},
 };
 
 static const struct gp_column crit_cols[] = {
@@ -100,7 +100,7 @@ static const struct gp_column crit_cols[] = {
 	{"cause", "Cause", 10, false, false, "all"},
 	{"op", "Op", 24, false, true, "(all)"},
 	{"time_ns", "Time", 10, true, false, NULL, GP_UNIT_NS},
-	{"pct", "Pct", 6, true, false, NULL},
+	{"pct", "Share", 6, true, false, NULL, GP_UNIT_PCT},
 	{"entered", "Entered", 7, true, false, ""},
 };
 

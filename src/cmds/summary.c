@@ -222,20 +222,20 @@ static struct group *make_groups(const gp_trace *t, struct gp_pair *items, size_
 
 static const struct gp_column cols_raw[] = {
 	{"type", "Type", 14, false, false, NULL},
-	{"time_pct", "Time (%)", 5, true, false, NULL},
-	{"total_ns", "Total Time (ns)", 8, true, false, NULL},
+	{"time_pct", "Time", 5, true, false, NULL, GP_UNIT_PCT},
+	{"total_ns", "Total Time", 8, true, false, NULL, GP_UNIT_NS},
 	{"calls", "Calls", 5, true, false, NULL},
-	{"avg_ns", "Avg (ns)", 8, true, false, NULL},
-	{"med_ns", "Med (ns)", 8, true, false, NULL},
-	{"min_ns", "Min (ns)", 8, true, false, NULL},
-	{"max_ns", "Max (ns)", 8, true, false, NULL},
-	{"stddev_ns", "StdDev (ns)", 8, true, false, NULL},
+	{"avg_ns", "Avg", 8, true, false, NULL, GP_UNIT_NS},
+	{"med_ns", "Med", 8, true, false, NULL, GP_UNIT_NS},
+	{"min_ns", "Min", 8, true, false, NULL, GP_UNIT_NS},
+	{"max_ns", "Max", 8, true, false, NULL, GP_UNIT_NS},
+	{"stddev_ns", "StdDev", 8, true, false, NULL, GP_UNIT_NS},
 	{"name", "Name", 20, false, true, "(none)"},
 };
 
 static const struct gp_column cols_table[] = {
 	{"type", "Type", 14, false, false, NULL},
-	{"time_pct", "Time (%)", 5, true, false, NULL},
+	{"time_pct", "Time", 5, true, false, NULL, GP_UNIT_PCT},
 	{"total", "Total", 8, true, false, NULL},
 	{"calls", "Calls", 5, true, false, NULL},
 	{"avg", "Avg", 8, true, false, NULL},

@@ -532,6 +532,10 @@ typedef struct gp_trace {
 	bool windowed;
 	gp_ns window_lo, window_hi;
 	GP_VEC(struct gp_window_work) window_work;
+	/* the trace's start as read (gp_trace_start), set by gp_trace_finish
+	** so that a window cut does not move it */
+	bool has_start;
+	gp_ns start;
 } gp_trace;
 
 void gp_trace_init(gp_trace *t);
@@ -694,6 +698,13 @@ int gp_range_cmp(const struct gp_range *a, const struct gp_range *b);
 /* Earliest start and latest end over GPU activities and API calls (and
 ** ranges when there is nothing else).  Returns false for an empty trace. */
 bool gp_trace_span(const gp_trace *t, gp_ns *first, gp_ns *last);
+
+/* The trace's start: the earliest start of any record it holds (GPU
+** activities, API calls, syncs, ranges, allocator events) as the file
+** was read, before any window cut.  The one reference every command shows
+** a time point from ("at 14.470 ms": 14.470 ms after the trace's first
+** event; docs/cli.md, "Time points"); 0 for an empty trace. */
+gp_ns gp_trace_start(const gp_trace *t);
 
 /* One GPU activity (kernel, memcpy or memset) on the device timeline:
 ** unit i < kernels.n is kernel i, then the memcpys, then the memsets. */
