@@ -394,7 +394,7 @@ static const char *fmt_ci(const struct gp_diff_row *r, char *buf, size_t size)
 }
 
 /* The shown name of a row: "(step)", "(total)" or the group's; with
-** base (--base) a kernel's short name (into buf). */
+** base (--base) a kernel's label, gp_kernel_label (into buf). */
 static const char *row_name(const struct gp_diff *d, const struct gp_diff_row *r, bool base, char *buf,
 			    size_t size)
 {
@@ -402,7 +402,7 @@ static const char *row_name(const struct gp_diff *d, const struct gp_diff_row *r
 
 	if (!base || d->by != GP_DIFF_BY_KERNEL || r->kind != GP_DIFF_ROW_GROUP)
 		return name;
-	return gp_kernel_short_name(name, buf, size);
+	return gp_kernel_label(name, buf, size);
 }
 
 static void write_raw(gp_writer *w, const struct gp_diff *d, const struct gp_diff_row *r, bool base)
@@ -574,7 +574,7 @@ static int write_rows(gp_writer *w, const struct gp_cli_opts *co, const struct g
 	size_t shown = co->top < d->n - 2 ? co->top + 2 : d->n;
 
 	for (size_t i = 0; i < shown; i++)
-		(table ? write_table : write_raw)(w, d, &d->rows[i], co->names == GP_NAMES_BASE);
+		(table ? write_table : write_raw)(w, d, &d->rows[i], gp_cli_short_names(co));
 	return gp_writer_close(w, err);
 }
 

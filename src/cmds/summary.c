@@ -107,25 +107,27 @@ static void add(item_vec *v, uint64_t key, int64_t start, int64_t end)
 	it->b = end > start ? (uint64_t)(end - start) : 0;
 }
 
-static const char *kernel_name(const gp_trace *t, const struct gp_kernel *k, bool base)
+/* Kernel k's group name: its label (--base; memo: gp_kernel_label_of's)
+** or its full name, interned. */
+static gp_str kernel_name(gp_trace *t, const struct gp_kernel *k, bool base, gp_str *memo)
 {
 	const struct gp_kernel_def *kd = gp_kernel_def(t, k);
-	gp_str a = base ? kd->name : kd->demangled, b = base ? kd->demangled : kd->name;
-	return a ? gp_s(t, a) : b ? gp_s(t, b) : "(unnamed kernel)";
+	gp_str a = base ? gp_kernel_label_of(t, k, memo) : kd->demangled;
+	return a ? a : kd->name ? kd->name : gp_intern(t, "(unnamed kernel)");
 }
 
 /* Group key of kernel i; names are interned so the key is a gp_str.
 ** phase, batch: the kernels' serving phases and batch sizes (NULL: none
 ** known). */
 static uint64_t kernel_key(gp_trace *t, size_t i, const struct opts *o, const uint8_t *phase,
-			   const int32_t *batch)
+			   const int32_t *batch, gp_str *memo)
 {
 	const struct gp_kernel *k = &t->kernels.v[i];
 	const struct gp_attr *a = t->attrs ? &t->attrs[i] : NULL;
 
 	switch (o->by) {
 	case BY_KERNEL:
-		return gp_intern(t, kernel_name(t, k, o->base));
+		return kernel_name(t, k, o->base, memo);
 	case BY_OP:
 		if (a && gp_graph_op_group(t, a))
 			return gp_graph_op_group(t, a);
@@ -304,6 +306,7 @@ static void gpu_section(gp_writer *w, gp_trace *t, const struct opts *o, bool ta
 	bool mem = (o->by == BY_KERNEL || o->by == BY_STREAM || o->by == BY_DEVICE) && !o->select;
 	uint8_t *phase = o->by == BY_PHASE || o->select ? gp_phases_of_kernels(t) : NULL;
 	int32_t *batch = o->by == BY_PHASE || o->select ? gp_phase_batches(t, phase) : NULL;
+	gp_str *memo = gp_xcalloc(t->kernel_defs.n + 1, sizeof(*memo));
 	struct group *g;
 	char **labels;
 	size_t ng;
@@ -311,7 +314,9 @@ static void gpu_section(gp_writer *w, gp_trace *t, const struct opts *o, bool ta
 	gp_vec_reserve(items, t->kernels.n + (mem ? t->memcpys.n + t->memsets.n : 0));
 	for (size_t i = 0; i < t->kernels.n; i++)
 		if (!o->select || gp_phase_sel_keeps(phase, batch, i, &o->sel))
-			add(&items, kernel_key(t, i, o, phase, batch), t->kernels.v[i].start, t->kernels.v[i].end);
+			add(&items, kernel_key(t, i, o, phase, batch, memo), t->kernels.v[i].start,
+			    t->kernels.v[i].end);
+	free(memo);
 	free(phase);
 	free(batch);
 	if (mem) {
@@ -451,7 +456,7 @@ int cmd_summary(int argc, char **argv)
 	if (co.depth && j.o.by != BY_LAYER)
 		return gp_cli_usage("summary", "--depth cuts layer paths: it needs --by layer or module-type");
 	j.o.layers.depth = co.depth;
-	j.o.base = co.names == GP_NAMES_BASE;   /* full names by default, as nsys */
+	j.o.base = gp_cli_short_names(&co);
 	j.o.top = co.top;
 	j.table = strcmp(co.format, "table") == 0;
 	m.cols = j.table ? cols_table : cols_raw;

@@ -9,6 +9,7 @@
 
 #include "model/classify.h"
 #include "model/trace.h"
+#include "util/demangle.h"
 #include "util/fmt.h"
 
 void gp_trace_init(gp_trace *t)
@@ -428,6 +429,20 @@ void gp_trace_finish(gp_trace *t)
 	gp_trace_classify_kernels(t);
 	t->start = first_start(t);
 	t->has_start = true;
+}
+
+gp_str gp_kernel_label_of(gp_trace *t, const struct gp_kernel *k, gp_str *memo)
+{
+	const struct gp_kernel_def *d = gp_kernel_def(t, k);
+	char buf[1024];
+
+	if (memo && memo[k->def])
+		return memo[k->def];
+	gp_str label = d->demangled ? gp_intern(t, gp_kernel_label(gp_s(t, d->demangled), buf, sizeof(buf)))
+				    : d->name;
+	if (memo)
+		memo[k->def] = label;
+	return label;
 }
 
 gp_ns gp_trace_start(const gp_trace *t)

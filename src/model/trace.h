@@ -608,6 +608,14 @@ static inline gp_str gp_kernel_long_name_of(const gp_trace *t, const struct gp_k
 	return d->demangled ? d->demangled : d->name;
 }
 
+/* Kernel k's label, the name every command shows a kernel by
+** (gp_kernel_label of its demangled name: "elementwise_kernel<MulFunctor>";
+** its short name when it has no demangled one), interned into t.  memo is
+** NULL or the caller's array of t->kernel_defs.n zeroed entries (freed by
+** it) keeping each def's label, so that a pass over every kernel reads
+** each distinct name once. */
+gp_str gp_kernel_label_of(gp_trace *t, const struct gp_kernel *k, gp_str *memo);
+
 /* Stores d in t->kernel_defs unless an equal one is there; returns its
 ** index, for gp_kernel.def. */
 uint32_t gp_kernel_def_add(gp_trace *t, const struct gp_kernel_def *d);
