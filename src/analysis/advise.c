@@ -266,7 +266,7 @@ void gp_adv_largest_gaps(const struct gp_adv_in *in, int c, int where, char *out
 		gp_gap_story(in->deps, g->unit, g->start, g->end, story, sizeof(story));
 		len += (size_t)snprintf(out + len, size - len, LARGEST_GAP, i ? ";" : "",
 					gp_fmt_duration((double)(g->end - g->start), d, sizeof(d)),
-					gp_fmt_duration((double)(g->start - in->first), when, sizeof(when)),
+					gp_fmt_duration((double)(g->start - in->origin), when, sizeof(when)),
 					*story ? story : LARGEST_GAP_UNKNOWN);
 	}
 }
@@ -700,8 +700,10 @@ void gp_advise(const gp_trace *t, const struct gp_ops *ops, const gp_breakdown *
 	memset(f, 0, sizeof(*f));
 	for (size_t k = 0; k < t->kernels.n; k++)
 		f->gpu_ns += gp_adv_dur(&t->kernels.v[k]);
-	if (gp_trace_span(t, &in.first, &last))
-		f->span_ns = (double)(last - in.first);
+	gp_ns first;
+	if (gp_trace_span(t, &first, &last))
+		f->span_ns = (double)(last - first);
+	in.origin = gp_trace_start(t);
 	gpu_span_of(b, f);
 	for (size_t i = 0; i < t->devices.n && !g; i++)
 		g = gp_gpu_for_device(t, &t->devices.v[i], &est);

@@ -71,7 +71,8 @@ struct gp_adv_in {
 	gp_deps *deps;
 	const struct gp_findings *f;   /* gpu_ns, span_ns, busy_ns, gpu, sm_count */
 	const struct gp_gpu *gpu;      /* peak table entry, NULL = unknown */
-	gp_ns first;                   /* start of the span */
+	gp_ns origin;                  /* the trace's start (gp_trace_start): a
+				       ** gap's "at" is counted from it */
 	/* the breakdown's whole-trace windows summed over devices */
 	double comm_ns;                /* communication time: union per device */
 	double comm_exposed_ns;        /* of it, the time no compute ran beside it */

@@ -81,7 +81,7 @@ static const struct gp_column cols[] = {
 	{"position", "Pos", 3, true, false, NULL},
 	{"kind", "Kind", 12, false, false, NULL},
 	{"saving_ns", "Saving", 10, true, false, NULL, GP_UNIT_NS},
-	{"saving_pct", "Saving (% of GPU span)", 6, true, false, NULL},
+	{"saving_pct", "Saving of GPU span", 6, true, false, NULL, GP_UNIT_PCT},
 	{"per_step_ns", "Per step", 10, true, false, NULL, GP_UNIT_NS},
 	{"alone_ns", "Alone", 10, true, false, NULL, GP_UNIT_NS},
 	{"involved_ns", "Involved", 10, true, false, NULL, GP_UNIT_NS},
@@ -156,7 +156,7 @@ static const struct gp_column whatif_cols[] = {
 	{"before_ns", "Before", 12, true, false, NULL, GP_UNIT_NS},
 	{"after_ns", "After", 12, true, false, NULL, GP_UNIT_NS},
 	{"saving_ns", "Saving", 12, true, false, NULL, GP_UNIT_NS},
-	{"saving_pct", "Saving (%)", 6, true, false, NULL},
+	{"saving_pct", "Saving share", 6, true, false, NULL, GP_UNIT_PCT},
 	{"what_if", "What if", 20, false, true, NULL},
 };
 #define NWHATIF_COLS ((int)(sizeof(whatif_cols) / sizeof(whatif_cols[0])))

@@ -87,21 +87,16 @@ struct opts {
 	bool unlinked;          /* --include-unlinked */
 };
 
+/* One column set a view: times declared in ns and percentages in %, so
+** the table shows them in human units and csv/tsv/json raw with the unit
+** in the header; a view's machine columns (absolute timestamps) are left
+** out of the table. */
 static const struct gp_column time_cols[] = {
 	{"device", "Device", 3, true, false, "all"},
 	{"iteration", "Iter", 4, true, false, "all"},
 	{"part", "Part", 16, false, false, NULL},
-	{"time_ns", "Time", 10, true, false, NULL},
-	{"pct", "Pct", 5, true, false, NULL},
-};
-
-/* -f csv/tsv/json: times in ns, and the headers say so */
-static const struct gp_column time_cols_raw[] = {
-	{"device", "Device", 3, true, false, "all"},
-	{"iteration", "Iter", 4, true, false, "all"},
-	{"part", "Part", 16, false, false, NULL},
-	{"time_ns", "Time (ns)", 10, true, false, NULL},
-	{"pct", "Pct", 5, true, false, NULL},
+	{"time_ns", "Time", 10, true, false, NULL, GP_UNIT_NS},
+	{"pct", "Share", 5, true, false, NULL, GP_UNIT_PCT},
 };
 
 static const struct gp_column stream_cols[] = {
@@ -111,27 +106,10 @@ static const struct gp_column stream_cols[] = {
 	{"launches", "Launches", 5, true, false, NULL},
 	{"graph_launches", "Graph launches", 5, true, false, NULL},
 	{"early", "Early", 3, true, false, NULL},
-	{"delay_p50_ns", "Delay p50", 8, true, false, NULL},
-	{"delay_p90_ns", "Delay p90", 8, true, false, NULL},
-	{"delay_p99_ns", "Delay p99", 8, true, false, NULL},
-	{"delay_max_ns", "Delay max", 8, true, false, NULL},
-	{"depth_p50", "Depth p50", 4, true, false, NULL},
-	{"depth_p90", "Depth p90", 4, true, false, NULL},
-	{"depth_p99", "Depth p99", 4, true, false, NULL},
-	{"depth_max", "Depth max", 4, true, false, NULL},
-};
-
-static const struct gp_column stream_cols_raw[] = {
-	{"device", "Device", 3, true, false, NULL},
-	{"stream", "Stream", 3, true, false, NULL},
-	{"kernels", "Kernels", 5, true, false, NULL},
-	{"launches", "Launches", 5, true, false, NULL},
-	{"graph_launches", "Graph launches", 5, true, false, NULL},
-	{"early", "Early", 3, true, false, NULL},
-	{"delay_p50_ns", "Delay p50 (ns)", 8, true, false, NULL},
-	{"delay_p90_ns", "Delay p90 (ns)", 8, true, false, NULL},
-	{"delay_p99_ns", "Delay p99 (ns)", 8, true, false, NULL},
-	{"delay_max_ns", "Delay max (ns)", 8, true, false, NULL},
+	{"delay_p50_ns", "Delay p50", 8, true, false, NULL, GP_UNIT_NS},
+	{"delay_p90_ns", "Delay p90", 8, true, false, NULL, GP_UNIT_NS},
+	{"delay_p99_ns", "Delay p99", 8, true, false, NULL, GP_UNIT_NS},
+	{"delay_max_ns", "Delay max", 8, true, false, NULL, GP_UNIT_NS},
 	{"depth_p50", "Depth p50", 4, true, false, NULL},
 	{"depth_p90", "Depth p90", 4, true, false, NULL},
 	{"depth_p99", "Depth p99", 4, true, false, NULL},
@@ -141,27 +119,20 @@ static const struct gp_column stream_cols_raw[] = {
 static const struct gp_column gap_cols[] = {
 	{"device", "Device", 3, true, false, "all"},
 	{"iteration", "Iter", 4, true, false, NULL},
-	{"start_ns", "Start (ns)", 10, true, false, NULL},
-	{"dur_ns", "Idle", 8, true, false, NULL},
+	{"start_from_trace_start_ns", "Start", 10, true, false, NULL, GP_UNIT_SINCE_START},
+	{"dur_ns", "Idle", 8, true, false, NULL, GP_UNIT_NS},
 	{"cause", "Cause", 10, false, false, NULL},
 	{"cpu", "CPU context", 20, false, true, "(none)"},
-};
-
-static const struct gp_column gap_cols_raw[] = {
-	{"device", "Device", 3, true, false, "all"},
-	{"iteration", "Iter", 4, true, false, NULL},
-	{"start_ns", "Start (ns)", 10, true, false, NULL},
-	{"dur_ns", "Idle (ns)", 8, true, false, NULL},
-	{"cause", "Cause", 10, false, false, NULL},
-	{"cpu", "CPU context", 20, false, true, "(none)"},
+	{"start_abs_ns", "Start on the trace's clock", 10, true, false, NULL, GP_UNIT_NS, true},
 };
 
 static const struct gp_column depth_cols[] = {
 	{"device", "Device", 3, true, false, NULL},
 	{"stream", "Stream", 3, true, false, NULL},
-	{"ts_ns", "Start (ns)", 10, true, false, NULL},
+	{"start_from_trace_start_ns", "Start", 10, true, false, NULL, GP_UNIT_SINCE_START},
 	{"launches", "Launches", 5, true, false, NULL},
 	{"max_depth", "Depth max", 4, true, false, NULL},
+	{"start_abs_ns", "Start on the trace's clock", 10, true, false, NULL, GP_UNIT_NS, true},
 };
 
 static const struct gp_column crit_cols[] = {
@@ -169,19 +140,12 @@ static const struct gp_column crit_cols[] = {
 	{"cause", "Cause", 10, false, false, NULL},
 	{"op", "Op", 24, false, true, "(none)"},
 	{"layer", "Layer", 16, false, true, "(none)"},
-	{"time_ns", "Time", 10, true, false, NULL},
-	{"pct", "Pct", 5, true, false, NULL},
+	{"time_ns", "Time", 10, true, false, NULL, GP_UNIT_NS},
+	{"pct", "Share", 5, true, false, NULL, GP_UNIT_PCT},
 };
 
-static const struct gp_column crit_cols_raw[] = {
-	{"iteration", "Iter", 4, true, false, "all"},
-	{"cause", "Cause", 10, false, false, NULL},
-	{"op", "Op", 24, false, true, "(none)"},
-	{"layer", "Layer", 16, false, true, "(none)"},
-	{"time_ns", "Time (ns)", 10, true, false, NULL},
-	{"pct", "Pct", 5, true, false, NULL},
-};
-
+/* --as tracelens and --as hta: the tool's own column names, so that its
+** readers keep working (docs/breakdown.md) */
 static const struct gp_column tl_cols[] = {
 	{"type", "type", 20, false, false, NULL},
 	{"time_ms", "time ms", 10, true, false, NULL},
@@ -213,22 +177,11 @@ static const struct gp_column phase_cols[] = {
 	{"phase", "Phase", 12, false, false, "(none)"},
 	{"steps", "Steps", 5, true, false, NULL},
 	{"kernels", "Kernels", 5, true, false, NULL},
-	{"gpu_ns", "GPU time", 10, true, false, NULL},
-	{"gpu_pct", "GPU %", 5, true, false, NULL},
-	{"window_ns", "In steps", 10, true, false, NULL},
-	{"idle_ns", "Idle", 10, true, false, NULL},
-	{"idle_pct", "Idle %", 5, true, false, NULL},
-};
-
-static const struct gp_column phase_cols_raw[] = {
-	{"phase", "Phase", 12, false, false, "(none)"},
-	{"steps", "Steps", 5, true, false, NULL},
-	{"kernels", "Kernels", 5, true, false, NULL},
-	{"gpu_ns", "GPU time (ns)", 10, true, false, NULL},
-	{"gpu_pct", "GPU %", 5, true, false, NULL},
-	{"window_ns", "In steps (ns)", 10, true, false, NULL},
-	{"idle_ns", "Idle (ns)", 10, true, false, NULL},
-	{"idle_pct", "Idle %", 5, true, false, NULL},
+	{"gpu_ns", "GPU time", 10, true, false, NULL, GP_UNIT_NS},
+	{"gpu_pct", "GPU", 5, true, false, NULL, GP_UNIT_PCT},
+	{"window_ns", "In steps", 10, true, false, NULL, GP_UNIT_NS},
+	{"idle_ns", "Idle", 10, true, false, NULL, GP_UNIT_NS},
+	{"idle_pct", "Idle share", 5, true, false, NULL, GP_UNIT_PCT},
 };
 
 static const struct gp_column graph_cols[] = {
@@ -236,21 +189,10 @@ static const struct gp_column graph_cols[] = {
 	{"batch", "Batch", 4, false, false, "-"},
 	{"replays", "Replays", 5, true, false, NULL},
 	{"kernels_per_replay", "Kernels/replay", 5, true, false, NULL},
-	{"gpu_ns", "GPU time", 10, true, false, NULL},
-	{"attributed_pct", "Attributed %", 5, true, false, NULL},
+	{"gpu_ns", "GPU time", 10, true, false, NULL, GP_UNIT_NS},
+	{"attributed_pct", "Attributed", 5, true, false, NULL, GP_UNIT_PCT},
 	{"gaps", "Gaps", 5, true, false, NULL},
-	{"idle_ns", "Idle in replays", 10, true, false, NULL},
-};
-
-static const struct gp_column graph_cols_raw[] = {
-	{"graph", "Graph", 16, false, true, NULL},
-	{"batch", "Batch", 4, false, false, "-"},
-	{"replays", "Replays", 5, true, false, NULL},
-	{"kernels_per_replay", "Kernels/replay", 5, true, false, NULL},
-	{"gpu_ns", "GPU time (ns)", 10, true, false, NULL},
-	{"attributed_pct", "Attributed %", 5, true, false, NULL},
-	{"gaps", "Gaps", 5, true, false, NULL},
-	{"idle_ns", "Idle in replays (ns)", 10, true, false, NULL},
+	{"idle_ns", "Idle in replays", 10, true, false, NULL, GP_UNIT_NS},
 };
 
 #define NCOL(c) ((int)(sizeof(c) / sizeof((c)[0])))
@@ -312,15 +254,12 @@ static gp_ns part_time(const struct gp_bd_window *w, const struct part *p)
 	return gp_bd_kind_time(w, p->mask_any);
 }
 
-static void cell_time(char *buf, size_t size, gp_ns ns, bool table)
+static void cell_time(char *buf, size_t size, gp_ns ns)
 {
-	if (table)
-		gp_fmt_duration((double)ns, buf, size);
-	else
-		snprintf(buf, size, "%" PRId64, ns);
+	snprintf(buf, size, "%" PRId64, ns);
 }
 
-static void write_time(gp_writer *w, const gp_breakdown *b, bool table)
+static void write_time(gp_writer *w, const gp_breakdown *b)
 {
 	for (size_t i = 0; i < b->nwin; i++) {
 		const struct gp_bd_window *win = &b->win[i];
@@ -331,14 +270,14 @@ static void write_time(gp_writer *w, const gp_breakdown *b, bool table)
 		for (size_t p = 0; p < sizeof(parts) / sizeof(parts[0]); p++) {
 			gp_ns v = part_time(win, &parts[p]);
 			row[2] = parts[p].name;
-			cell_time(tm, sizeof(tm), v, table);
+			cell_time(tm, sizeof(tm), v);
 			snprintf(pct, sizeof(pct), "%.2f", gp_percent(v, win->end - win->start));
 			gp_writer_row(w, row);
 		}
 	}
 }
 
-static void write_streams(gp_writer *w, const gp_breakdown *b, bool table)
+static void write_streams(gp_writer *w, const gp_breakdown *b)
 {
 	static const double q[3] = {0.5, 0.9, 0.99};
 
@@ -353,10 +292,10 @@ static void write_streams(gp_writer *w, const gp_breakdown *b, bool table)
 		snprintf(v[4], 64, "%" PRIu64, s->graph_launches);
 		snprintf(v[5], 64, "%" PRIu64, s->early);
 		for (int k = 0; k < 3; k++) {
-			cell_time(v[6 + k], 64, gp_hist_quantile(&s->delay, q[k]), table);
+			cell_time(v[6 + k], 64, gp_hist_quantile(&s->delay, q[k]));
 			snprintf(v[10 + k], 64, "%" PRId64, gp_hist_quantile(&s->depth, q[k]));
 		}
-		cell_time(v[9], 64, s->delay.max, table);
+		cell_time(v[9], 64, s->delay.max);
 		snprintf(v[13], 64, "%" PRId64, s->depth.max);
 		for (int c = 0; c < 14; c++)
 			row[c] = s->launches || c < 6 ? v[c] : NULL;
@@ -364,36 +303,44 @@ static void write_streams(gp_writer *w, const gp_breakdown *b, bool table)
 	}
 }
 
-static void write_gaps(gp_writer *w, const gp_breakdown *b, bool table)
+/* The longest idle gaps: their start from the trace's start (and on its
+** clock, for the machine formats). */
+static void write_gaps(gp_writer *w, const gp_trace *t, const gp_breakdown *b)
 {
+	gp_ns origin = gp_trace_start(t);
+
 	for (size_t i = 0; i < b->ngaps; i++) {
 		const struct gp_bd_gap *g = &b->gaps[i];
-		char dev[16], it[16], st[32], dur[64];
-		const char *row[6] = {g->device >= 0 ? dev : NULL, g->iter >= 0 ? it : NULL, st, dur,
-				      gp_cause_name(g->cause), g->context};
+		char dev[16], it[16], st[32], dur[64], abs[32];
+		const char *row[7] = {g->device >= 0 ? dev : NULL, g->iter >= 0 ? it : NULL, st, dur,
+				      gp_cause_name(g->cause), g->context, abs};
 		snprintf(dev, sizeof(dev), "%d", g->device);
 		snprintf(it, sizeof(it), "%d", g->iter);
-		snprintf(st, sizeof(st), "%" PRId64, g->start);
-		cell_time(dur, sizeof(dur), g->end - g->start, table);
+		snprintf(st, sizeof(st), "%" PRId64, g->start - origin);
+		snprintf(abs, sizeof(abs), "%" PRId64, g->start);
+		cell_time(dur, sizeof(dur), g->end - g->start);
 		gp_writer_row(w, row);
 	}
 }
 
 /* Each stream's queue depth series: one row per bucket; the depth is
 ** empty (JSON null) in a bucket without launches. */
-static void write_depth(gp_writer *w, const gp_breakdown *b)
+static void write_depth(gp_writer *w, const gp_trace *t, const gp_breakdown *b)
 {
+	gp_ns origin = gp_trace_start(t);
+
 	for (size_t i = 0; i < b->nstreams; i++) {
 		const struct gp_bd_stream *s = &b->streams[i];
 		for (size_t k = 0; k < b->depth_buckets; k++) {
 			const struct gp_bd_depth_bucket *d = &b->depth[i * b->depth_buckets + k];
-			char v[5][32];
-			const char *row[5] = {v[0], v[1], v[2], v[3], d->max_depth >= 0 ? v[4] : NULL};
+			char v[6][32];
+			const char *row[6] = {v[0], v[1], v[2], v[3], d->max_depth >= 0 ? v[4] : NULL, v[5]};
 			snprintf(v[0], 32, "%d", s->device);
 			snprintf(v[1], 32, "%u", s->stream);
-			snprintf(v[2], 32, "%" PRId64, d->start);
+			snprintf(v[2], 32, "%" PRId64, d->start - origin);
 			snprintf(v[3], 32, "%" PRIu64, d->launches);
 			snprintf(v[4], 32, "%" PRId64, d->max_depth);
+			snprintf(v[5], 32, "%" PRId64, d->start);
 			gp_writer_row(w, row);
 		}
 	}
@@ -470,7 +417,7 @@ static void write_hta_idle(gp_writer *w, const gp_breakdown *b)
 /* The critical path: per cause, op and layer the time it held over the
 ** whole trace (the -n largest rows), then per iteration its time by cause;
 ** shares of the path's span (of the iteration's, for its rows). */
-static void write_critical(gp_writer *w, const gp_trace *t, const gp_critpath *cp, size_t top, bool table)
+static void write_critical(gp_writer *w, const gp_trace *t, const gp_critpath *cp, size_t top)
 {
 	char it[16], tm[64], pct[32];
 	const char *row[6] = {NULL, NULL, NULL, NULL, tm, pct};
@@ -482,7 +429,7 @@ static void write_critical(gp_writer *w, const gp_trace *t, const gp_critpath *c
 		row[1] = gp_cause_name(r->cause);
 		row[2] = r->op ? gp_s(t, r->op) : NULL;
 		row[3] = r->layer ? gp_s(t, r->layer) : NULL;
-		cell_time(tm, sizeof(tm), r->ns, table);
+		cell_time(tm, sizeof(tm), r->ns);
 		snprintf(pct, sizeof(pct), "%.2f", gp_percent(r->ns, cp->win[0].end - cp->win[0].start));
 		gp_writer_row(w, row);
 	}
@@ -495,7 +442,7 @@ static void write_critical(gp_writer *w, const gp_trace *t, const gp_critpath *c
 			if (!cw->by_cause[c])
 				continue;
 			row[1] = gp_cause_name(c);
-			cell_time(tm, sizeof(tm), cw->by_cause[c], table);
+			cell_time(tm, sizeof(tm), cw->by_cause[c]);
 			snprintf(pct, sizeof(pct), "%.2f", gp_percent(cw->by_cause[c], cw->end - cw->start));
 			gp_writer_row(w, row);
 		}
@@ -506,7 +453,7 @@ static void write_critical(gp_writer *w, const gp_trace *t, const gp_critpath *c
 ** steps, kernels, GPU time (share of all kernel time), the steps' windows
 ** and the idle in them (share of the windows); no rows when there are no
 ** groups. */
-static void write_phases(gp_writer *w, const struct gp_analysis *a, bool table)
+static void write_phases(gp_writer *w, const struct gp_analysis *a)
 {
 	const struct gp_phase_group *g = a->phases.v;
 	size_t n = a->phases.n;
@@ -521,10 +468,10 @@ static void write_phases(gp_writer *w, const struct gp_analysis *a, bool table)
 		row[0] = v[0][0] ? v[0] : NULL;
 		snprintf(v[1], sizeof(v[1]), "%zu", g[i].steps);
 		snprintf(v[2], sizeof(v[2]), "%zu", g[i].kernels);
-		cell_time(v[3], sizeof(v[3]), g[i].gpu_ns, table);
+		cell_time(v[3], sizeof(v[3]), g[i].gpu_ns);
 		snprintf(v[4], sizeof(v[4]), "%.2f", gp_percent(g[i].gpu_ns, all));
-		cell_time(v[5], sizeof(v[5]), g[i].window_ns, table);
-		cell_time(v[6], sizeof(v[6]), g[i].idle_ns, table);
+		cell_time(v[5], sizeof(v[5]), g[i].window_ns);
+		cell_time(v[6], sizeof(v[6]), g[i].idle_ns);
 		snprintf(v[7], sizeof(v[7]), "%.2f", gp_percent(g[i].idle_ns, g[i].window_ns));
 		gp_writer_row(w, row);
 	}
@@ -535,7 +482,7 @@ static void write_phases(gp_writer *w, const struct gp_analysis *a, bool table)
 ** and first kernel); the batch size of the captures its replays matched
 ** ("several", none: empty); replays, kernels per replay, GPU time, the
 ** share of it with an op, the gaps inside its replays and their idle. */
-static void write_graphs(gp_writer *w, const gp_trace *t, const struct gp_graph_table *g, bool table)
+static void write_graphs(gp_writer *w, const gp_trace *t, const struct gp_graph_table *g)
 {
 	char v[8][512];
 	const char *row[8] = {v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]};
@@ -557,10 +504,10 @@ static void write_graphs(gp_writer *w, const gp_trace *t, const struct gp_graph_
 			row[1] = NULL;
 		snprintf(v[2], sizeof(v[2]), "%zu", r->replays);
 		snprintf(v[3], sizeof(v[3]), "%.1f", r->replays ? (double)r->kernels / (double)r->replays : 0.0);
-		cell_time(v[4], sizeof(v[4]), r->gpu_ns, table);
+		cell_time(v[4], sizeof(v[4]), r->gpu_ns);
 		snprintf(v[5], sizeof(v[5]), "%.2f", gp_percent(r->attributed_ns, r->gpu_ns));
 		snprintf(v[6], sizeof(v[6]), "%zu", r->gaps);
-		cell_time(v[7], sizeof(v[7]), r->gap_ns, table);
+		cell_time(v[7], sizeof(v[7]), r->gap_ns);
 		gp_writer_row(w, row);
 	}
 }
@@ -630,15 +577,15 @@ static void write_view(const struct job *j, const struct gp_analysis *a, gp_writ
 	const gp_breakdown *b = &a->breakdown;
 
 	if (j->view == VIEW_PHASES)
-		write_phases(w, a, j->table);
+		write_phases(w, a);
 	else if (j->view == VIEW_GRAPHS)
-		write_graphs(w, a->trace, &a->graphs, j->table);
+		write_graphs(w, a->trace, &a->graphs);
 	else if (j->view == VIEW_STREAMS)
-		write_streams(w, b, j->table);
+		write_streams(w, b);
 	else if (j->view == VIEW_GAPS)
-		write_gaps(w, b, j->table);
+		write_gaps(w, a->trace, b);
 	else if (j->view == VIEW_DEPTH)
-		write_depth(w, b);
+		write_depth(w, a->trace, b);
 	else if (j->view == VIEW_TRACELENS)
 		write_tracelens(w, &a->tracelens, gp_s(a->trace, a->trace->path));
 	else if (j->view == VIEW_HTA)
@@ -646,7 +593,7 @@ static void write_view(const struct job *j, const struct gp_analysis *a, gp_writ
 	else if (j->view == VIEW_HTA_IDLE)
 		write_hta_idle(w, b);
 	else
-		write_time(w, b, j->table);
+		write_time(w, b);
 }
 
 static int breakdown_trace(const void *ctx, gp_trace *t, gp_writer *w, gp_writer *rec, gp_error *err)
@@ -656,7 +603,7 @@ static int breakdown_trace(const void *ctx, gp_trace *t, gp_writer *w, gp_writer
 	int rc = gp_analysis_run(t, j->needs, &j->ao, &a, err);
 
 	if (rc == GP_OK && j->view == VIEW_CRITICAL)
-		write_critical(w, t, &a.critpath, j->top, j->table);
+		write_critical(w, t, &a.critpath, j->top);
 	else if (rc == GP_OK)
 		write_view(j, &a, w);
 	gp_analysis_free(&a);
@@ -677,16 +624,16 @@ int cmd_breakdown(int argc, char **argv)
 	j.table = strcmp(co.format, "table") == 0;
 	switch (o.view) {
 	case VIEW_STREAMS:
-		m.cols = j.table ? stream_cols : stream_cols_raw, m.ncols = NCOL(stream_cols);
+		m.cols = stream_cols, m.ncols = NCOL(stream_cols);
 		break;
 	case VIEW_GAPS:
-		m.cols = j.table ? gap_cols : gap_cols_raw, m.ncols = NCOL(gap_cols);
+		m.cols = gap_cols, m.ncols = NCOL(gap_cols);
 		break;
 	case VIEW_DEPTH:
 		m.cols = depth_cols, m.ncols = NCOL(depth_cols);
 		break;
 	case VIEW_CRITICAL:
-		m.cols = j.table ? crit_cols : crit_cols_raw, m.ncols = NCOL(crit_cols);
+		m.cols = crit_cols, m.ncols = NCOL(crit_cols);
 		break;
 	case VIEW_TRACELENS:
 		m.cols = tl_cols, m.ncols = NCOL(tl_cols);
@@ -698,13 +645,13 @@ int cmd_breakdown(int argc, char **argv)
 		m.cols = hta_idle_cols, m.ncols = NCOL(hta_idle_cols);
 		break;
 	case VIEW_PHASES:
-		m.cols = j.table ? phase_cols : phase_cols_raw, m.ncols = NCOL(phase_cols);
+		m.cols = phase_cols, m.ncols = NCOL(phase_cols);
 		break;
 	case VIEW_GRAPHS:
-		m.cols = j.table ? graph_cols : graph_cols_raw, m.ncols = NCOL(graph_cols);
+		m.cols = graph_cols, m.ncols = NCOL(graph_cols);
 		break;
 	default:
-		m.cols = j.table ? time_cols : time_cols_raw, m.ncols = NCOL(time_cols);
+		m.cols = time_cols, m.ncols = NCOL(time_cols);
 	}
 	j.view = o.view;
 	j.needs = o.view == VIEW_CRITICAL ? GP_NEED_CRITPATH

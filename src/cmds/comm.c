@@ -73,7 +73,7 @@ static const struct gp_column rank_cols[] = {
 	{"caused_ns", "Caused", 8, true, false, NULL, GP_UNIT_NS},
 	{"kernel_ns", "Kernel time", 8, true, false, NULL, GP_UNIT_NS},
 	{"offset_ns", "Clock offset", 8, true, false, NULL, GP_UNIT_NS},
-	{"link_gbs", "Link (GB/s)", 6, true, false, NULL},
+	{"link_gbs", "Link", 6, true, false, NULL, GP_UNIT_GBPS},
 	{"role", "Role", 9, false, false, ""},
 };
 
@@ -84,10 +84,10 @@ static const struct gp_column kind_cols[] = {
 	{"comm_ns", "Comm", 8, true, false, NULL, GP_UNIT_NS},
 	{"skew_ns", "Skew", 8, true, false, NULL, GP_UNIT_NS},
 	{"wait_ns", "Wait", 8, true, false, NULL, GP_UNIT_NS},
-	{"busbw_p50_gbs", "busbw p50 (GB/s)", 6, true, false, NULL},
-	{"busbw_p90_gbs", "busbw p90 (GB/s)", 6, true, false, NULL},
-	{"busbw_max_gbs", "busbw max (GB/s)", 6, true, false, NULL},
-	{"link_pct", "p50 (% of link)", 5, true, false, NULL},
+	{"busbw_p50_gbs", "busbw p50", 6, true, false, NULL, GP_UNIT_GBPS},
+	{"busbw_p90_gbs", "busbw p90", 6, true, false, NULL, GP_UNIT_GBPS},
+	{"busbw_max_gbs", "busbw max", 6, true, false, NULL, GP_UNIT_GBPS},
+	{"link_pct", "p50 of link", 5, true, false, NULL, GP_UNIT_PCT},
 };
 
 static const struct gp_column call_cols[] = {
@@ -101,10 +101,10 @@ static const struct gp_column call_cols[] = {
 	{"skew_ns", "Skew", 8, true, false, NULL, GP_UNIT_NS},
 	{"comm_ns", "Comm", 8, true, false, NULL, GP_UNIT_NS},
 	{"kernel_ns", "Kernel", 8, true, false, NULL, GP_UNIT_NS},
-	{"algbw_gbs", "algbw (GB/s)", 6, true, false, NULL},
-	{"busbw_gbs", "busbw (GB/s)", 6, true, false, NULL},
-	{"busbw_kernel_gbs", "busbw kernel (GB/s)", 6, true, false, NULL},
-	{"link_pct", "busbw (% of link)", 5, true, false, NULL},
+	{"algbw_gbs", "algbw", 6, true, false, NULL, GP_UNIT_GBPS},
+	{"busbw_gbs", "busbw", 6, true, false, NULL, GP_UNIT_GBPS},
+	{"busbw_kernel_gbs", "busbw kernel", 6, true, false, NULL, GP_UNIT_GBPS},
+	{"link_pct", "busbw of link", 5, true, false, NULL, GP_UNIT_PCT},
 };
 
 static const struct gp_column advise_cols[] = {

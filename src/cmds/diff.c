@@ -337,21 +337,21 @@ enum {
 static const struct gp_column cols_raw[NCOLS] = {
 	[C_KIND] = {"kind", "Kind", 5, false, false, NULL},
 	[C_STATUS] = {"status", "Status", 7, false, false, NULL},
-	[C_BASE] = {"base_ns", "Base (ns)", 8, true, false, NULL},
-	[C_TEST] = {"test_ns", "Test (ns)", 8, true, false, NULL},
-	[C_DELTA] = {"delta_ns", "Delta (ns)", 8, true, false, NULL},
-	[C_DELTA_PCT] = {"delta_pct", "Delta (%)", 6, true, false, NULL},
-	[C_CHANGE] = {"change_ns", "Change (ns)", 8, true, false, NULL},
-	[C_CHANGE_PCT] = {"change_pct", "Change (%)", 6, true, false, NULL},
-	[C_CI_LO] = {"ci_lo_ns", "CI low (ns)", 8, true, false, NULL},
-	[C_CI_HI] = {"ci_hi_ns", "CI high (ns)", 8, true, false, NULL},
+	[C_BASE] = {"base_ns", "Base", 8, true, false, NULL, GP_UNIT_NS},
+	[C_TEST] = {"test_ns", "Test", 8, true, false, NULL, GP_UNIT_NS},
+	[C_DELTA] = {"delta_ns", "Delta", 8, true, false, NULL, GP_UNIT_NS},
+	[C_DELTA_PCT] = {"delta_pct", "Delta", 6, true, false, NULL, GP_UNIT_PCT},
+	[C_CHANGE] = {"change_ns", "Change", 8, true, false, NULL, GP_UNIT_NS},
+	[C_CHANGE_PCT] = {"change_pct", "Change", 6, true, false, NULL, GP_UNIT_PCT},
+	[C_CI_LO] = {"ci_lo_ns", "CI low", 8, true, false, NULL, GP_UNIT_NS},
+	[C_CI_HI] = {"ci_hi_ns", "CI high", 8, true, false, NULL, GP_UNIT_NS},
 	[C_VERDICT] = {"verdict", "Verdict", 8, false, false, NULL},
 	[C_BASE_CALLS] = {"base_calls", "Base calls", 5, true, false, NULL},
 	[C_TEST_CALLS] = {"test_calls", "Test calls", 5, true, false, NULL},
-	[C_BASE_MED] = {"base_med_ns", "Base med (ns)", 8, true, false, NULL},
-	[C_TEST_MED] = {"test_med_ns", "Test med (ns)", 8, true, false, NULL},
-	[C_BASE_IQR] = {"base_iqr_ns", "Base IQR (ns)", 8, true, false, NULL},
-	[C_TEST_IQR] = {"test_iqr_ns", "Test IQR (ns)", 8, true, false, NULL},
+	[C_BASE_MED] = {"base_med_ns", "Base med", 8, true, false, NULL, GP_UNIT_NS},
+	[C_TEST_MED] = {"test_med_ns", "Test med", 8, true, false, NULL, GP_UNIT_NS},
+	[C_BASE_IQR] = {"base_iqr_ns", "Base IQR", 8, true, false, NULL, GP_UNIT_NS},
+	[C_TEST_IQR] = {"test_iqr_ns", "Test IQR", 8, true, false, NULL, GP_UNIT_NS},
 	[C_BASE_GFLOP] = {"base_gflop", "Base GFLOP", 6, true, false, NULL},
 	[C_TEST_GFLOP] = {"test_gflop", "Test GFLOP", 6, true, false, NULL},
 	[C_BASE_EFF] = {"base_eff", "Base eff", 5, true, false, NULL},
@@ -369,12 +369,12 @@ static const struct gp_column cols_table[NTCOLS] = {
 	[T_BASE] = {"base", "Base", 8, true, false, NULL},
 	[T_TEST] = {"test", "Test", 8, true, false, NULL},
 	[T_CHANGE] = {"change", "Change", 8, true, false, NULL},
-	[T_PCT] = {"change_pct", "Change%", 6, true, false, NULL},
+	[T_PCT] = {"change_pct", "Relative", 6, true, false, NULL},
 	[T_CI] = {"ci", "95% CI", 8, true, false, "-"},
 	[T_VERDICT] = {"verdict", "Verdict", 8, false, false, NULL},
 	[T_CALLS] = {"calls", "Calls", 5, true, false, NULL},
 	[T_TC] = {"tc", "TC", 3, false, false, NULL},
-	[T_EFF] = {"eff", "Eff%", 5, true, false, "-"},
+	[T_EFF] = {"eff", "Efficiency", 5, true, false, "-"},
 	[T_NAME] = {"name", "Name", 20, false, true, NULL},
 };
 
@@ -411,7 +411,7 @@ static const char *fmt_ci(const struct gp_diff_row *r, char *buf, size_t size)
 }
 
 /* The shown name of a row: "(step)", "(total)" or the group's; with
-** base (--base) a kernel's short name (into buf). */
+** base (--base) a kernel's label, gp_kernel_label (into buf). */
 static const char *row_name(const struct gp_diff *d, const struct gp_diff_row *r, bool base, char *buf,
 			    size_t size)
 {
@@ -419,7 +419,7 @@ static const char *row_name(const struct gp_diff *d, const struct gp_diff_row *r
 
 	if (!base || d->by != GP_DIFF_BY_KERNEL || r->kind != GP_DIFF_ROW_GROUP)
 		return name;
-	return gp_kernel_short_name(name, buf, size);
+	return gp_kernel_label(name, buf, size);
 }
 
 static void write_raw(gp_writer *w, const struct gp_diff *d, const struct gp_diff_row *r, bool base)
@@ -591,7 +591,7 @@ static int write_rows(gp_writer *w, const struct gp_cli_opts *co, const struct g
 	size_t shown = co->top < d->n - 2 ? co->top + 2 : d->n;
 
 	for (size_t i = 0; i < shown; i++)
-		(table ? write_table : write_raw)(w, d, &d->rows[i], co->names == GP_NAMES_BASE);
+		(table ? write_table : write_raw)(w, d, &d->rows[i], gp_cli_short_names(co));
 	return gp_writer_close(w, err);
 }
 

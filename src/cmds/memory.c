@@ -59,12 +59,13 @@ static const struct gp_column device_cols[] = {
 	{"alloc_bytes", "Alloc", 9, true, false, NULL, GP_UNIT_BYTES},
 	{"free_bytes", "Freed", 9, true, false, NULL, GP_UNIT_BYTES},
 	{"peak_bytes", "Peak", 8, true, false, NULL, GP_UNIT_BYTES},
-	{"peak_ns", "Peak at (ns)", 12, true, false, NULL},   /* a time on the trace's clock */
+	{"peak_at_from_trace_start_ns", "Peak at", 12, true, false, NULL, GP_UNIT_SINCE_START},
 	{"final_bytes", "Final", 9, true, false, NULL, GP_UNIT_BYTES},
 	{"peak_reserved_bytes", "Peak rsv", 12, true, false, NULL, GP_UNIT_BYTES},
 	{"final_reserved_bytes", "Final rsv", 13, true, false, NULL, GP_UNIT_BYTES},
 	{"live_known_bytes", "Live known", 14, true, false, NULL, GP_UNIT_BYTES},
 	{"totals", "Totals", 8, false, false, NULL},
+	{"peak_at_abs_ns", "Peak at on the trace's clock", 12, true, false, NULL, GP_UNIT_NS, true},
 };
 
 static const struct gp_column group_cols[] = {
@@ -80,9 +81,10 @@ static const struct gp_column group_cols[] = {
 
 static const struct gp_column series_cols[] = {
 	{"device", "Device", 6, false, false, NULL},
-	{"ts_ns", "Time (ns)", 9, true, false, NULL},   /* on the trace's clock */
+	{"time_from_trace_start_ns", "Time", 9, true, false, NULL, GP_UNIT_SINCE_START},
 	{"allocated_bytes", "Allocated", 13, true, false, NULL, GP_UNIT_BYTES},
 	{"reserved_bytes", "Reserved", 12, true, false, NULL, GP_UNIT_BYTES},
+	{"time_abs_ns", "Time on the trace's clock", 9, true, false, NULL, GP_UNIT_NS, true},
 };
 
 #define NCOLS(c) ((int)(sizeof(c) / sizeof((c)[0])))
@@ -137,9 +139,10 @@ static const char *bytes_or_na(int64_t v, char *buf, size_t size)
 	return buf;
 }
 
-static void device_rows(gp_writer *w, const struct gp_memory *m, size_t top)
+static void device_rows(gp_writer *w, const gp_trace *t, const struct gp_memory *m, size_t top)
 {
-	char v[12][32];
+	char v[14][32];
+	gp_ns origin = gp_trace_start(t);
 	const char *vals[NCOLS(device_cols)];
 
 	for (size_t i = 0; i < m->devices.n && i < top; i++) {
@@ -151,7 +154,8 @@ static void device_rows(gp_writer *w, const struct gp_memory *m, size_t top)
 		snprintf(v[4], sizeof(v[4]), "%" PRId64, d->alloc_bytes);
 		snprintf(v[5], sizeof(v[5]), "%" PRId64, d->free_bytes);
 		snprintf(v[6], sizeof(v[6]), "%" PRId64, d->peak_alloc);
-		snprintf(v[7], sizeof(v[7]), "%" PRId64, d->peak_ts);
+		snprintf(v[7], sizeof(v[7]), "%" PRId64, d->peak_ts - origin);
+		snprintf(v[13], sizeof(v[13]), "%" PRId64, d->peak_ts);
 		snprintf(v[8], sizeof(v[8]), "%" PRId64, d->final_alloc);
 		for (int c = 1; c <= 8; c++)
 			vals[c] = v[c];
@@ -159,6 +163,7 @@ static void device_rows(gp_writer *w, const struct gp_memory *m, size_t top)
 		vals[10] = bytes_or_na(d->final_reserved, v[10], sizeof(v[10]));
 		vals[11] = bytes_or_na(d->live_known, v[11], sizeof(v[11]));
 		vals[12] = d->stated ? "stated" : "replayed";
+		vals[13] = v[13];
 		gp_writer_row(w, vals);
 	}
 }
@@ -197,14 +202,17 @@ static void group_rows(gp_writer *w, const gp_trace *t, const struct gp_memory *
 	}
 }
 
-static void step_row(gp_writer *w, int32_t device, const struct gp_mem_step *s)
+/* A row of the series: its time from the trace's start origin. */
+static void step_row(gp_writer *w, int32_t device, const struct gp_mem_step *s, gp_ns origin)
 {
-	char v[4][32];
+	char v[5][32];
 	const char *vals[NCOLS(series_cols)];
 
 	vals[0] = device_label(device, v[0], sizeof(v[0]));
-	snprintf(v[1], sizeof(v[1]), "%" PRId64, s->ts);
+	snprintf(v[1], sizeof(v[1]), "%" PRId64, s->ts - origin);
 	vals[1] = v[1];
+	snprintf(v[4], sizeof(v[4]), "%" PRId64, s->ts);
+	vals[4] = v[4];
 	vals[2] = NULL;
 	if (s->allocated != INT64_MIN) {
 		snprintf(v[2], sizeof(v[2]), "%" PRId64, s->allocated);
@@ -220,13 +228,13 @@ static void step_row(gp_writer *w, int32_t device, const struct gp_mem_step *s)
 static void series_rows(gp_writer *w, const gp_trace *t, const struct gp_memory *m,
 			const struct opts *o, size_t top)
 {
-	gp_ns first = INT64_MAX, last = INT64_MIN;
+	gp_ns first = INT64_MAX, last = INT64_MIN, origin = gp_trace_start(t);
 
 	if (o->view == VIEW_STEPS) {
 		for (size_t i = 0; i < m->devices.n; i++) {
 			const struct gp_mem_device *d = &m->devices.v[i];
 			for (size_t k = 0; k < d->nsteps && k < top; k++)
-				step_row(w, d->device, &m->steps.v[d->step0 + k]);
+				step_row(w, d->device, &m->steps.v[d->step0 + k], origin);
 		}
 		return;
 	}
@@ -244,7 +252,7 @@ static void series_rows(gp_writer *w, const gp_trace *t, const struct gp_memory 
 	for (size_t i = 0; i < m->devices.n; i++) {
 		gp_memory_buckets(m, &m->devices.v[i], first, last, b, o->buckets);
 		for (size_t k = 0; k < o->buckets && k < top; k++)
-			step_row(w, m->devices.v[i].device, &b[k]);
+			step_row(w, m->devices.v[i].device, &b[k], origin);
 	}
 	free(b);
 }
@@ -289,7 +297,7 @@ int cmd_memory(int argc, char **argv)
 		fprintf(stderr, "gpuprof memory: note: %s\n", m->notes[i]);
 	switch (o.view) {
 	case VIEW_DEVICE:
-		device_rows(&w, m, co.top);
+		device_rows(&w, &t, m, co.top);
 		break;
 	case VIEW_OP: case VIEW_LAYER:
 		group_rows(&w, &t, m, o.view == VIEW_OP ? GP_MEM_BY_OP : GP_MEM_BY_LAYER, co.top);

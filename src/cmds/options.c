@@ -316,10 +316,12 @@ static const struct shared_opt shared_opts[] = {
 	{GP_OPT_DEPTH, "depth", 0, "N", "layers: the first N levels of each layer path\n"
 	 "(Model/Block_3/Attention at 2: Model/Block_3); with\n"
 	 "module types, the type at level N", parse_depth},
-	{GP_OPT_NAMES, "base", 0, NULL, "kernel names short: the function's base name\n"
-	 "(vectorized_elementwise_kernel)", parse_base},
+	{GP_OPT_NAMES, "base", 0, NULL, "kernel names short: the function and the operation\n"
+	 "it runs (elementwise_kernel<MulFunctor>; the table's\n"
+	 "default)", parse_base},
 	{GP_OPT_NAMES, "full-names", 0, NULL, "kernel names in full: the demangled name with\n"
-	 "its template arguments and parameters", parse_full_names},
+	 "its template arguments and parameters (the default\n"
+	 "of csv, tsv and json)", parse_full_names},
 	{GP_OPT_JOBS, "jobs", 'j', "N", "several FILEs: read N at once (default: one per CPU)", parse_jobs},
 	{GP_OPT_WINDOW, "iter", 0, "N", "only iteration N: its kernels (ProfilerStep#N, NVTX\n"
 	 "\"iteration N\", libgpuprof iterations, as report's iter\n"

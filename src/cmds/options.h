@@ -44,6 +44,13 @@ enum gp_shared_opt {
 /* How a command shows kernel names (--base, --full-names). */
 enum gp_names { GP_NAMES_DEFAULT, GP_NAMES_BASE, GP_NAMES_FULL };
 
+/* Whether kernels are shown by their labels (gp_kernel_label_of:
+** "elementwise_kernel<MulFunctor>") rather than their full names: --base,
+** else the table by default; --full-names, else csv/tsv/json (nsys' full
+** names, for tools) by default. */
+#define gp_cli_short_names(o) \
+	((o)->names == GP_NAMES_BASE || ((o)->names == GP_NAMES_DEFAULT && strcmp((o)->format, "table") == 0))
+
 /* The op model's options: every command that runs it takes them all. */
 #define GP_OPT_PEAKS (GP_OPT_GPU | GP_OPT_PEAK_FLOPS | GP_OPT_PEAK_BW | GP_OPT_OPS_FILE)
 

@@ -20,6 +20,8 @@
 static const struct gp_cmd_opt ranges_own[] = {
 	{"name-only", 0, NULL, "group by range name, not by nesting path (long\n"
 	 "option only: -n is --top, as in every command)"},
+	{"full-paths", 0, NULL, "every level of a path deeper than 8 ranges (by\n"
+	 "default its first 3 and last 4 levels around '...')"},
 	{NULL, 0, NULL, NULL},
 };
 
@@ -27,7 +29,9 @@ static const struct gp_cmd_spec ranges_spec = {
 	.name = "ranges",
 	.about =
 	"One row per distinct range path (a range's name preceded by the names of\n"
-	"the ranges enclosing it on its thread, joined with '/'): NVTX push/pop and\n"
+	"the ranges enclosing it on its thread, joined with '/'; a path deeper\n"
+	"than 8 ranges, a Python call stack, as its first 3 and last 4 levels\n"
+	"around '...', --full-paths for all): NVTX push/pop and\n"
 	"start/end ranges, marks, framework ops and annotations, libgpuprof timers\n"
 	"and training markers; sorted by total time.  Times in human units in the\n"
 	"table, in ns in csv, tsv and json.\n"
@@ -102,45 +106,81 @@ static gp_str range_label(const struct gp_marker_labels *l, const struct gp_rang
 	return gp_marker_labels_get(l, r->text, per_op);
 }
 
+/* How range_paths names a row: its path cut (PATH_HEAD levels, "...", the
+** last PATH_TAIL levels) when deeper than PATH_MAX levels, its name alone
+** (--name-only) or its whole path (--full-paths). */
+enum path_mode { PATHS_CUT, PATHS_NAME_ONLY, PATHS_FULL };
+#define PATH_MAX_LEVELS 8
+#define PATH_HEAD 3
+#define PATH_TAIL 4
+
 /* The row key of every range: its label preceded by the path of the
 ** ranges enclosing it, joined with '/' (parents first: gp_trace_finish
-** orders ranges so that a parent precedes what it encloses), or the label
-** alone with name_only.  PyProf's per-op markers name their own row but are
-** not path components of what they enclose: they mark one call (PyProf
-** nests its traceMarker and op markers into each other, hundreds deep), so
-** an op's row is grouped by the scopes around it (layer:, user ranges,
-** emit_nvtx ops), not by the call chain of markers.  Returns a new array. */
-static gp_str *range_paths(gp_trace *t, int name_only)
+** orders ranges so that a parent precedes what it encloses); a path of
+** more than PATH_MAX_LEVELS levels (a Python call stack of a serving
+** engine is hundreds deep) as its first PATH_HEAD and last PATH_TAIL
+** levels around "..." unless mode is PATHS_FULL; the label alone with
+** PATHS_NAME_ONLY.  PyProf's per-op markers name their own row but are not
+** path components of what they enclose: they mark one call (PyProf nests
+** its traceMarker and op markers into each other, hundreds deep), so an
+** op's row is grouped by the scopes around it (layer:, user ranges,
+** emit_nvtx ops), not by the call chain of markers.  Each range's levels
+** are read by walking up its enclosing components, so no whole path is
+** built unless asked for.  Returns a new array. */
+static gp_str *range_paths(gp_trace *t, enum path_mode mode)
 {
 	size_t n = t->ranges.n ? t->ranges.n : 1;
 	gp_str *path = gp_xcalloc(n, sizeof(*path));
-	gp_str *scope = gp_xcalloc(n, sizeof(*scope));   /* path its children extend */
+	gp_str *label = gp_xcalloc(n, sizeof(*label));
+	int32_t *outer = gp_xmalloc(n * sizeof(*outer));   /* the enclosing component, -1 none */
+	int32_t *scope = gp_xmalloc(n * sizeof(*scope));   /* the component its children extend */
+	uint32_t *levels = gp_xcalloc(n, sizeof(*levels)); /* levels of its path */
+	GP_VEC(int32_t) chain = {0};
+	GP_VEC(char) buf = {0};
 	struct gp_marker_labels l;
-	char *buf = NULL;
-	size_t cap = 0;
 
 	gp_marker_labels_init(&l, t);
 	for (size_t i = 0; i < t->ranges.n; i++) {
 		const struct gp_range *r = &t->ranges.v[i];
 		bool per_op;
-		gp_str label = range_label(&l, r, &per_op);
-		gp_str outer = r->parent >= 0 && (size_t)r->parent < i ? scope[r->parent] : 0;
-		if (name_only || !outer) {
-			path[i] = label;
-		} else {
-			const char *pp = gp_s(t, outer), *tx = gp_s(t, label);
-			size_t need = strlen(pp) + strlen(tx) + 2;
-			if (need > cap) {
-				cap = need * 2;
-				buf = gp_xrealloc(buf, cap);
-			}
-			snprintf(buf, cap, "%s/%s", pp, tx);
-			path[i] = gp_intern(t, buf);
+		label[i] = range_label(&l, r, &per_op);
+		outer[i] = mode != PATHS_NAME_ONLY && r->parent >= 0 && (size_t)r->parent < i ? scope[r->parent] : -1;
+		levels[i] = (outer[i] >= 0 ? levels[outer[i]] : 0) + 1;
+		scope[i] = per_op ? outer[i] : (int32_t)i;
+		if (outer[i] < 0) {
+			path[i] = label[i];
+			continue;
 		}
-		scope[i] = per_op ? outer : path[i];
+		/* the levels shown, innermost first */
+		bool cut = mode == PATHS_CUT && levels[i] > PATH_MAX_LEVELS;
+		chain.n = 0;
+		for (int32_t x = (int32_t)i; x >= 0; x = outer[x])
+			if (!cut || levels[x] <= PATH_HEAD || levels[x] > levels[i] - PATH_TAIL)
+				*gp_vec_push(chain) = x;
+		buf.n = 0;
+		for (size_t k = chain.n; k-- > 0;) {
+			const char *tx = gp_s(t, label[chain.v[k]]);
+			size_t len = strlen(tx);
+			gp_vec_reserve(buf, buf.n + len + 6);
+			if (k + 1 < chain.n) {
+				if (cut && levels[chain.v[k]] == levels[i] - PATH_TAIL + 1) {
+					memcpy(buf.v + buf.n, "/...", 4);
+					buf.n += 4;
+				}
+				buf.v[buf.n++] = '/';
+			}
+			memcpy(buf.v + buf.n, tx, len);
+			buf.n += len;
+		}
+		buf.v[buf.n] = '\0';
+		path[i] = gp_intern(t, buf.v);
 	}
-	free(buf);
+	gp_vec_free(buf);
+	gp_vec_free(chain);
+	free(levels);
 	free(scope);
+	free(outer);
+	free(label);
 	gp_marker_labels_free(&l);
 	return path;
 }
@@ -199,25 +239,26 @@ static void print_rows(gp_writer *w, gp_trace *t, struct stat_row *rows, size_t 
 	}
 }
 
-/* The only own option is --name-only: sets the int at ctx. */
-static int ranges_option(void *ctx, int index, const char *arg)
-{
-	*(int *)ctx = 1;
-	return 0;
-}
-
 /* What ranges does with each trace (gp_cli_trace_fn). */
 struct job {
-	int name_only;
+	enum path_mode paths;
 	size_t top;
 };
+
+/* --name-only (index 0) and --full-paths (1): the path mode, the last one
+** given winning. */
+static int ranges_option(void *ctx, int index, const char *arg)
+{
+	((struct job *)ctx)->paths = index == 0 ? PATHS_NAME_ONLY : PATHS_FULL;
+	return 0;
+}
 
 static int ranges_trace(const void *ctx, gp_trace *t, gp_writer *w, gp_writer *rec, gp_error *err)
 {
 	const struct job *j = ctx;
 	row_vec rows = {0};
 
-	gp_str *path = range_paths(t, j->name_only);
+	gp_str *path = range_paths(t, j->paths);
 	/* row index per (path, kind): the string table's ids are dense */
 	size_t nids = t->strs.n;
 	size_t nslots = (nids ? nids : 1) * (GP_RANGE_OTHER + 1);
@@ -258,12 +299,12 @@ static int ranges_trace(const void *ctx, gp_trace *t, gp_writer *w, gp_writer *r
 
 int cmd_ranges(int argc, char **argv)
 {
-	struct job j = {0};
+	struct job j = {.paths = PATHS_CUT};
 	struct gp_cli_many m = {.cmd = "ranges", .fn = ranges_trace, .ctx = &j, .cols = cols};
 	struct gp_cli_opts o;
 	int rc;
 
-	rc = gp_cli_parse(&ranges_spec, argc, argv, &o, ranges_option, &j.name_only);
+	rc = gp_cli_parse(&ranges_spec, argc, argv, &o, ranges_option, &j);
 	if (rc)
 		return rc == GP_CLI_DONE ? GP_EXIT_OK : rc;
 	j.top = o.top;

@@ -55,9 +55,13 @@ static const struct gp_cmd_spec ranks_spec = {
 	"op (crossing ranks needs collectives matched on every rank).  One file\n"
 	"works too.\n"
 	"Definitions: docs/ranks.md.",
-	.shared = GP_OPT_FORMAT | GP_OPT_WIDTH | GP_OPT_NO_HEADER | GP_OPT_JOBS | GP_OPT_WINDOW,
+	.shared = GP_OPT_FORMAT | GP_OPT_TOP | GP_OPT_WIDTH | GP_OPT_NO_HEADER | GP_OPT_JOBS | GP_OPT_WINDOW,
 	.row_formats = true,
 	.format_note = "(times in ns except in the table)",
+	.top_help = "at most N rows (a positive number; default all): the\n"
+		    "N ranks with the longest median step and the straggler\n"
+		    "(in rank order), the N iterations of most skew, each\n"
+		    "rank's N longest causes and ops on the critical path",
 	.own = ranks_own,
 	.many_files = true,
 };
@@ -70,7 +74,7 @@ static const struct gp_column rank_cols[] = {
 	{"steps", "Steps", 5, true, false, NULL},
 	{"step_median_ns", "Median step", 10, true, false, NULL, GP_UNIT_NS},
 	{"vs_fastest_ns", "vs fastest", 10, true, false, NULL, GP_UNIT_NS},
-	{"vs_fastest_pct", "+%", 5, true, false, NULL},
+	{"vs_fastest_pct", "Slower by", 5, true, false, NULL, GP_UNIT_PCT},
 	{"span_ns", "Span", 10, true, false, NULL, GP_UNIT_NS},
 	{"compute_ns", "Compute", 10, true, false, NULL, GP_UNIT_NS},
 	{"communication_ns", "Comm", 10, true, false, NULL, GP_UNIT_NS},
@@ -92,7 +96,7 @@ static const struct gp_column step_cols[] = {
 	{"slowest_rank", "Slowest", 4, true, false, NULL},
 	{"slowest_ns", "Slowest time", 10, true, false, NULL, GP_UNIT_NS},
 	{"skew_ns", "Skew", 10, true, false, NULL, GP_UNIT_NS},
-	{"skew_pct", "Skew %", 6, true, false, NULL},
+	{"skew_pct", "Skew share", 6, true, false, NULL, GP_UNIT_PCT},
 };
 
 static const struct gp_column crit_cols[] = {
@@ -100,7 +104,7 @@ static const struct gp_column crit_cols[] = {
 	{"cause", "Cause", 10, false, false, "all"},
 	{"op", "Op", 24, false, true, "(all)"},
 	{"time_ns", "Time", 10, true, false, NULL, GP_UNIT_NS},
-	{"pct", "Pct", 6, true, false, NULL},
+	{"pct", "Share", 6, true, false, NULL, GP_UNIT_PCT},
 	{"entered", "Entered", 7, true, false, ""},
 };
 
@@ -108,7 +112,7 @@ static const struct gp_column crit_cols[] = {
 
 struct job {
 	enum view view;
-	bool table;
+	size_t top;             /* -n; SIZE_MAX: all */
 };
 
 /* Each file: its record as the rows (gp_cli_trace_fn). */
@@ -124,22 +128,41 @@ static int ranks_trace(const void *ctx, gp_trace *t, gp_writer *w, gp_writer *re
 	return rc;
 }
 
-static void cell_time(char *buf, size_t size, gp_ns ns, bool table)
+static void cell_time(char *buf, size_t size, gp_ns ns)
 {
-	if (table)
-		gp_fmt_duration((double)ns, buf, size);
-	else
-		snprintf(buf, size, "%" PRId64, ns);
+	snprintf(buf, size, "%" PRId64, ns);
+}
+
+/* Which of n rows to show: the top with the largest key[] (ties: the
+** earlier row), and row always when >= 0; all when top >= n.  Returns a
+** mask the caller frees. */
+static bool *top_rows(const gp_ns *key, size_t n, size_t top, long always)
+{
+	bool *keep = gp_xcalloc(n ? n : 1, sizeof(*keep));
+
+	for (size_t i = 0; i < n; i++) {
+		size_t above = 0;
+		for (size_t k = 0; k < n && above < top; k++)
+			above += key[k] > key[i] || (key[k] == key[i] && k < i);
+		keep[i] = above < top || (long)i == always;
+	}
+	return keep;
 }
 
 /* One row per rank; the figures at collectives unknown (empty) when no
 ** collective is matched on every rank. */
-static void write_ranks(gp_writer *w, const struct gp_cli_result *const *res, const struct gp_rank_job *j, bool table)
+static void write_ranks(gp_writer *w, const struct gp_cli_result *const *res, const struct gp_rank_job *j, size_t top)
 {
 	const struct gp_ranks_cmp *c = &j->steps;
 	bool arrivals = j->coll.ncomplete > 0;
+	gp_ns *step = gp_xmalloc((j->n ? j->n : 1) * sizeof(*step));
 
+	for (size_t i = 0; i < j->n; i++)
+		step[i] = j->rec[i].step_median;
+	bool *keep = top_rows(step, j->n, top, j->straggler);
 	for (size_t i = 0; i < j->n; i++) {
+		if (!keep[i])
+			continue;
 		const struct gp_rank_record *r = &j->rec[i];
 		const struct gp_coll_rank_stats *cs = &j->coll.ranks[i];
 		gp_ns fastest = j->rec[c->fastest].step_median, vs = r->step_median - fastest;
@@ -150,43 +173,56 @@ static void write_ranks(gp_writer *w, const struct gp_cli_result *const *res, co
 				       res[i]->path};
 		snprintf(v[0], 48, "%d", res[i]->id.rank);
 		snprintf(v[1], 48, "%zu", r->nsteps);
-		cell_time(v[2], 48, r->step_median, table);
-		cell_time(v[3], 48, vs, table);
+		cell_time(v[2], 48, r->step_median);
+		cell_time(v[3], 48, vs);
 		snprintf(v[4], 48, "%.2f", fastest > 0 ? 100.0 * (double)vs / (double)fastest : 0.0);
-		cell_time(v[5], 48, r->span, table);
-		cell_time(v[6], 48, r->compute, table);
-		cell_time(v[7], 48, r->comm, table);
-		cell_time(v[8], 48, r->memory, table);
-		cell_time(v[9], 48, r->idle, table);
-		cell_time(v[10], 48, cs->wait, table);
-		cell_time(v[11], 48, cs->caused, table);
+		cell_time(v[5], 48, r->span);
+		cell_time(v[6], 48, r->compute);
+		cell_time(v[7], 48, r->comm);
+		cell_time(v[8], 48, r->memory);
+		cell_time(v[9], 48, r->idle);
+		cell_time(v[10], 48, cs->wait);
+		cell_time(v[11], 48, cs->caused);
 		snprintf(v[12], 48, "%" PRIu64, cs->times_last);
 		gp_writer_row(w, row);
 	}
+	free(keep);
+	free(step);
 }
 
 static void write_steps(gp_writer *w, const struct gp_cli_result *const *res, const struct gp_rank_job *j,
-			bool table)
+			size_t top)
 {
 	size_t niters;
 	int32_t *iters = gp_ranks_iters(j->rp, j->n, &niters);
+	gp_ns *skew = gp_xmalloc((niters ? niters : 1) * sizeof(*skew));
 
+	for (size_t k = 0; k < niters; k++) {
+		struct gp_step_cmp c;
+		gp_ranks_step(j->rp, j->n, iters[k], &c);
+		skew[k] = c.slowest_ns - c.fastest_ns;
+	}
+	bool *keep = top_rows(skew, niters, top, -1);
 	for (size_t k = 0; k < niters; k++) {
 		struct gp_step_cmp c;
 		char v[9][48];
 		const char *row[9] = {iters[k] >= 0 ? v[0] : NULL, v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8]};
+		if (!keep[k])
+			continue;
 		gp_ranks_step(j->rp, j->n, iters[k], &c);
 		snprintf(v[0], 48, "%d", iters[k]);
 		snprintf(v[1], 48, "%zu", c.have);
-		cell_time(v[2], 48, c.median, table);
+		cell_time(v[2], 48, c.median);
 		snprintf(v[3], 48, "%d", res[c.fastest]->id.rank);
-		cell_time(v[4], 48, c.fastest_ns, table);
+		cell_time(v[4], 48, c.fastest_ns);
 		snprintf(v[5], 48, "%d", res[c.slowest]->id.rank);
-		cell_time(v[6], 48, c.slowest_ns, table);
-		cell_time(v[7], 48, c.slowest_ns - c.fastest_ns, table);
+		cell_time(v[6], 48, c.slowest_ns);
+		cell_time(v[7], 48, c.slowest_ns - c.fastest_ns);
 		snprintf(v[8], 48, "%.2f", c.fastest_ns > 0 ? 100.0 * (double)(c.slowest_ns - c.fastest_ns) / (double)c.fastest_ns : 0.0);
 		gp_writer_row(w, row);
 	}
+	free(keep);
+	free(skew);
 	free(iters);
 }
 
@@ -200,7 +236,7 @@ static void cell_pct(char *buf, size_t size, gp_ns ns, gp_ns of)
 ** from a rank that waited for it) and its rows by cause and op.  Nothing
 ** but a note when the traces cannot tell. */
 static void write_critical(gp_writer *w, const struct gp_cli_result *const *res, const struct gp_rank_job *j,
-			   bool table)
+			   size_t top)
 {
 	struct gp_job_path p;
 	gp_ns len;
@@ -219,17 +255,19 @@ static void write_critical(gp_writer *w, const struct gp_cli_result *const *res,
 			"rank %d and cannot tell who waited for whom (the straggler by arrival: gpuprof ranks)\n",
 			res[p.end_rank]->id.rank);
 	len = p.end - p.start;
-	cell_time(v[0], 48, len, table);
+	cell_time(v[0], 48, len);
 	gp_writer_row(w, (const char *[]){NULL, NULL, NULL, v[0], "100.00", NULL});
 	for (size_t r = 0; r < j->n; r++) {
 		snprintf(v[0], 48, "%d", res[r]->id.rank);
-		cell_time(v[1], 48, p.ranks[r].held, table);
+		cell_time(v[1], 48, p.ranks[r].held);
 		cell_pct(v[2], 48, p.ranks[r].held, len);
 		snprintf(v[3], 48, "%" PRIu32, p.ranks[r].entered);
 		gp_writer_row(w, (const char *[]){v[0], NULL, NULL, v[1], v[2], v[3]});
-		for (; k < p.nrows && p.rows[k].rank == r; k++) {
+		for (size_t shown = 0; k < p.nrows && p.rows[k].rank == r; k++) {
 			const struct gp_job_row *x = &p.rows[k];
-			cell_time(v[1], 48, x->ns, table);
+			if (shown++ >= top)
+				continue;
+			cell_time(v[1], 48, x->ns);
 			cell_pct(v[2], 48, x->ns, len);
 			gp_writer_row(w, (const char *[]){v[0], gp_cause_name(x->cause), *x->op ? x->op : "(none)",
 							  v[1], v[2], ""});
@@ -247,11 +285,11 @@ static int ranks_reduce(const void *ctx, const struct gp_cli_result *const *res,
 	int rc = gp_cli_rank_job(res, n, true, &j, err);
 
 	if (rc == GP_OK && jb->view == VIEW_STEPS)
-		write_steps(out, res, &j, jb->table);
+		write_steps(out, res, &j, jb->top);
 	else if (rc == GP_OK && jb->view == VIEW_CRITICAL)
-		write_critical(out, res, &j, jb->table);
+		write_critical(out, res, &j, jb->top);
 	else if (rc == GP_OK)
-		write_ranks(out, res, &j, jb->table);
+		write_ranks(out, res, &j, jb->top);
 	gp_rank_job_free(&j);
 	return rc;
 }
@@ -282,7 +320,7 @@ int cmd_ranks(int argc, char **argv)
 	rc = gp_cli_parse(&ranks_spec, argc, argv, &co, ranks_option, &j);
 	if (rc)
 		return rc == GP_CLI_DONE ? GP_EXIT_OK : rc;
-	j.table = strcmp(co.format, "table") == 0;
+	j.top = co.top;
 	m.out_cols = j.view == VIEW_STEPS ? step_cols : j.view == VIEW_CRITICAL ? crit_cols : rank_cols;
 	m.out_ncols = j.view == VIEW_STEPS ? NCOL(step_cols) : j.view == VIEW_CRITICAL ? NCOL(crit_cols)
 		    : NCOL(rank_cols);

@@ -107,25 +107,27 @@ static void add(item_vec *v, uint64_t key, int64_t start, int64_t end)
 	it->b = end > start ? (uint64_t)(end - start) : 0;
 }
 
-static const char *kernel_name(const gp_trace *t, const struct gp_kernel *k, bool base)
+/* Kernel k's group name: its label (--base; memo: gp_kernel_label_of's)
+** or its full name, interned. */
+static gp_str kernel_name(gp_trace *t, const struct gp_kernel *k, bool base, gp_str *memo)
 {
 	const struct gp_kernel_def *kd = gp_kernel_def(t, k);
-	gp_str a = base ? kd->name : kd->demangled, b = base ? kd->demangled : kd->name;
-	return a ? gp_s(t, a) : b ? gp_s(t, b) : "(unnamed kernel)";
+	gp_str a = base ? gp_kernel_label_of(t, k, memo) : kd->demangled;
+	return a ? a : kd->name ? kd->name : gp_intern(t, "(unnamed kernel)");
 }
 
 /* Group key of kernel i; names are interned so the key is a gp_str.
 ** phase, batch: the kernels' serving phases and batch sizes (NULL: none
 ** known). */
 static uint64_t kernel_key(gp_trace *t, size_t i, const struct opts *o, const uint8_t *phase,
-			   const int32_t *batch)
+			   const int32_t *batch, gp_str *memo)
 {
 	const struct gp_kernel *k = &t->kernels.v[i];
 	const struct gp_attr *a = t->attrs ? &t->attrs[i] : NULL;
 
 	switch (o->by) {
 	case BY_KERNEL:
-		return gp_intern(t, kernel_name(t, k, o->base));
+		return kernel_name(t, k, o->base, memo);
 	case BY_OP:
 		if (a && gp_graph_op_group(t, a))
 			return gp_graph_op_group(t, a);
@@ -222,20 +224,20 @@ static struct group *make_groups(const gp_trace *t, struct gp_pair *items, size_
 
 static const struct gp_column cols_raw[] = {
 	{"type", "Type", 14, false, false, NULL},
-	{"time_pct", "Time (%)", 5, true, false, NULL},
-	{"total_ns", "Total Time (ns)", 8, true, false, NULL},
+	{"time_pct", "Time", 5, true, false, NULL, GP_UNIT_PCT},
+	{"total_ns", "Total Time", 8, true, false, NULL, GP_UNIT_NS},
 	{"calls", "Calls", 5, true, false, NULL},
-	{"avg_ns", "Avg (ns)", 8, true, false, NULL},
-	{"med_ns", "Med (ns)", 8, true, false, NULL},
-	{"min_ns", "Min (ns)", 8, true, false, NULL},
-	{"max_ns", "Max (ns)", 8, true, false, NULL},
-	{"stddev_ns", "StdDev (ns)", 8, true, false, NULL},
+	{"avg_ns", "Avg", 8, true, false, NULL, GP_UNIT_NS},
+	{"med_ns", "Med", 8, true, false, NULL, GP_UNIT_NS},
+	{"min_ns", "Min", 8, true, false, NULL, GP_UNIT_NS},
+	{"max_ns", "Max", 8, true, false, NULL, GP_UNIT_NS},
+	{"stddev_ns", "StdDev", 8, true, false, NULL, GP_UNIT_NS},
 	{"name", "Name", 20, false, true, "(none)"},
 };
 
 static const struct gp_column cols_table[] = {
 	{"type", "Type", 14, false, false, NULL},
-	{"time_pct", "Time (%)", 5, true, false, NULL},
+	{"time_pct", "Time", 5, true, false, NULL, GP_UNIT_PCT},
 	{"total", "Total", 8, true, false, NULL},
 	{"calls", "Calls", 5, true, false, NULL},
 	{"avg", "Avg", 8, true, false, NULL},
@@ -304,6 +306,7 @@ static void gpu_section(gp_writer *w, gp_trace *t, const struct opts *o, bool ta
 	bool mem = (o->by == BY_KERNEL || o->by == BY_STREAM || o->by == BY_DEVICE) && !o->select;
 	uint8_t *phase = o->by == BY_PHASE || o->select ? gp_phases_of_kernels(t) : NULL;
 	int32_t *batch = o->by == BY_PHASE || o->select ? gp_phase_batches(t, phase) : NULL;
+	gp_str *memo = gp_xcalloc(t->kernel_defs.n + 1, sizeof(*memo));
 	struct group *g;
 	char **labels;
 	size_t ng;
@@ -311,7 +314,9 @@ static void gpu_section(gp_writer *w, gp_trace *t, const struct opts *o, bool ta
 	gp_vec_reserve(items, t->kernels.n + (mem ? t->memcpys.n + t->memsets.n : 0));
 	for (size_t i = 0; i < t->kernels.n; i++)
 		if (!o->select || gp_phase_sel_keeps(phase, batch, i, &o->sel))
-			add(&items, kernel_key(t, i, o, phase, batch), t->kernels.v[i].start, t->kernels.v[i].end);
+			add(&items, kernel_key(t, i, o, phase, batch, memo), t->kernels.v[i].start,
+			    t->kernels.v[i].end);
+	free(memo);
 	free(phase);
 	free(batch);
 	if (mem) {
@@ -451,7 +456,7 @@ int cmd_summary(int argc, char **argv)
 	if (co.depth && j.o.by != BY_LAYER)
 		return gp_cli_usage("summary", "--depth cuts layer paths: it needs --by layer or module-type");
 	j.o.layers.depth = co.depth;
-	j.o.base = co.names == GP_NAMES_BASE;   /* full names by default, as nsys */
+	j.o.base = gp_cli_short_names(&co);
 	j.o.top = co.top;
 	j.table = strcmp(co.format, "table") == 0;
 	m.cols = j.table ? cols_table : cols_raw;

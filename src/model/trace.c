@@ -9,6 +9,7 @@
 
 #include "model/classify.h"
 #include "model/trace.h"
+#include "util/demangle.h"
 #include "util/fmt.h"
 #include "util/sort.h"
 
@@ -412,6 +413,27 @@ static void mark_unclosed(gp_trace *t)
 			      "at exit); kernels are not attributed to them", flagged);
 }
 
+/* The earliest start over every record array of t (0 when it has none). */
+static gp_ns first_start(const gp_trace *t)
+{
+	gp_ns lo = INT64_MAX;
+
+#define EARLIEST(vec)                                           \
+	for (size_t i = 0; i < t->vec.n; i++)                   \
+		if (t->vec.v[i].start < lo) lo = t->vec.v[i].start;
+	EARLIEST(kernels)
+	EARLIEST(apis)
+	EARLIEST(memcpys)
+	EARLIEST(memsets)
+	EARLIEST(syncs)
+	EARLIEST(ranges)
+#undef EARLIEST
+	for (size_t i = 0; i < t->memevents.n; i++)
+		if (t->memevents.v[i].ts < lo)
+			lo = t->memevents.v[i].ts;
+	return lo == INT64_MAX ? 0 : lo;
+}
+
 void gp_trace_finish(gp_trace *t)
 {
 	gp_sort_keyed(t->kernels.v, t->kernels.n, sizeof(*t->kernels.v), kernel_key, cmp_kernel);
@@ -426,6 +448,27 @@ void gp_trace_finish(gp_trace *t)
 	nest_ranges(t);
 	mark_unclosed(t);
 	gp_trace_classify_kernels(t);
+	t->start = first_start(t);
+	t->has_start = true;
+}
+
+gp_str gp_kernel_label_of(gp_trace *t, const struct gp_kernel *k, gp_str *memo)
+{
+	const struct gp_kernel_def *d = gp_kernel_def(t, k);
+	char buf[1024];
+
+	if (memo && memo[k->def])
+		return memo[k->def];
+	gp_str label = d->demangled ? gp_intern(t, gp_kernel_label(gp_s(t, d->demangled), buf, sizeof(buf)))
+				    : d->name;
+	if (memo)
+		memo[k->def] = label;
+	return label;
+}
+
+gp_ns gp_trace_start(const gp_trace *t)
+{
+	return t->has_start ? t->start : first_start(t);
 }
 
 bool gp_trace_span(const gp_trace *t, gp_ns *first, gp_ns *last)

@@ -532,6 +532,10 @@ typedef struct gp_trace {
 	bool windowed;
 	gp_ns window_lo, window_hi;
 	GP_VEC(struct gp_window_work) window_work;
+	/* the trace's start as read (gp_trace_start), set by gp_trace_finish
+	** so that a window cut does not move it */
+	bool has_start;
+	gp_ns start;
 } gp_trace;
 
 void gp_trace_init(gp_trace *t);
@@ -603,6 +607,14 @@ static inline gp_str gp_kernel_long_name_of(const gp_trace *t, const struct gp_k
 	const struct gp_kernel_def *d = gp_kernel_def(t, k);
 	return d->demangled ? d->demangled : d->name;
 }
+
+/* Kernel k's label, the name every command shows a kernel by
+** (gp_kernel_label of its demangled name: "elementwise_kernel<MulFunctor>";
+** its short name when it has no demangled one), interned into t.  memo is
+** NULL or the caller's array of t->kernel_defs.n zeroed entries (freed by
+** it) keeping each def's label, so that a pass over every kernel reads
+** each distinct name once. */
+gp_str gp_kernel_label_of(gp_trace *t, const struct gp_kernel *k, gp_str *memo);
 
 /* Stores d in t->kernel_defs unless an equal one is there; returns its
 ** index, for gp_kernel.def. */
@@ -694,6 +706,13 @@ int gp_range_cmp(const struct gp_range *a, const struct gp_range *b);
 /* Earliest start and latest end over GPU activities and API calls (and
 ** ranges when there is nothing else).  Returns false for an empty trace. */
 bool gp_trace_span(const gp_trace *t, gp_ns *first, gp_ns *last);
+
+/* The trace's start: the earliest start of any record it holds (GPU
+** activities, API calls, syncs, ranges, allocator events) as the file
+** was read, before any window cut.  The one reference every command shows
+** a time point from ("at 14.470 ms": 14.470 ms after the trace's first
+** event; docs/cli.md, "Time points"); 0 for an empty trace. */
+gp_ns gp_trace_start(const gp_trace *t);
 
 /* One GPU activity (kernel, memcpy or memset) on the device timeline:
 ** unit i < kernels.n is kernel i, then the memcpys, then the memsets. */

@@ -96,14 +96,15 @@ static bool is_word(const char *start, const char *end, const char *w)
 	return (size_t)(end - start) == n && memcmp(start, w, n) == 0;
 }
 
-char *gp_kernel_short_name(const char *demangled, char *buf, size_t size)
+/* The span [*start, *end) of the kernel function's own name in demangled
+** (see gp_kernel_short_name); *end is at its template argument list's '<'
+** when it has one. */
+static void short_span(const char *demangled, const char **start, const char **end)
 {
 	const char *comp = demangled, *comp_end = NULL, *s;
 	char open[64];          /* the open brackets, innermost last */
 	size_t depth = 0;
 
-	if (size == 0)
-		return buf;
 	/* One pass at bracket depth 0: a space ends a return type or
 	** qualifier ("void", "std::enable_if<...>::type"), "::" starts the
 	** next component of the qualified name, '<' opens its template
@@ -166,14 +167,207 @@ char *gp_kernel_short_name(const char *demangled, char *buf, size_t size)
 done:
 	if (!comp_end)
 		comp_end = s;
-	size_t n = (size_t)(comp_end - comp);
-	if (n == 0) {             /* nothing name-like: keep the text */
+	if (comp_end == comp) {   /* nothing name-like: keep the text */
 		comp = demangled;
-		n = strlen(demangled);
+		comp_end = demangled + strlen(demangled);
 	}
+	*start = comp;
+	*end = comp_end;
+}
+
+/* Copies [a, b) into buf (size > 0), cut to size-1 bytes; returns buf. */
+static char *copy_span(const char *a, const char *b, char *buf, size_t size)
+{
+	size_t n = (size_t)(b - a);
+
 	if (n >= size)
 		n = size - 1;
-	memcpy(buf, comp, n);
+	memcpy(buf, a, n);
 	buf[n] = '\0';
+	return buf;
+}
+
+char *gp_kernel_short_name(const char *demangled, char *buf, size_t size)
+{
+	const char *a, *b;
+
+	if (size == 0)
+		return buf;
+	short_span(demangled, &a, &b);
+	return copy_span(a, b, buf, size);
+}
+
+/* The end of the bracketed text that opens at s ('<', '(', '{' or '['):
+** just past its closing bracket, or NULL when it never closes (a name the
+** profiler cut).  Inside parentheses '<' and '>' are comparisons, not
+** brackets. */
+static const char *skip_brackets(const char *s)
+{
+	char open[64];
+	size_t depth = 0;
+
+	for (; *s; s++) {
+		char top = depth ? open[depth <= sizeof(open) ? depth - 1 : sizeof(open) - 1] : 0;
+		if ((*s == '<' || *s == '>') && top == '(')
+			continue;
+		if (strchr("<({[", *s)) {
+			if (depth < sizeof(open))
+				open[depth] = *s;
+			depth++;
+		} else if (strchr(">)}]", *s) && depth && --depth == 0) {
+			return s + 1;
+		}
+	}
+	return NULL;
+}
+
+/* Whether [a, b) starts with the text w. */
+static bool starts(const char *a, const char *b, const char *w)
+{
+	size_t n = strlen(w);
+	return (size_t)(b - a) >= n && memcmp(a, w, n) == 0;
+}
+
+/* Whether the identifier [a, b) ends with one of the '|'-separated texts
+** of list, or (list starting with '=') is one of them. */
+static bool word_in(const char *a, const char *b, const char *list)
+{
+	bool exact = *list == '=';
+	size_t n = (size_t)(b - a);
+
+	for (const char *w = list + exact; *w;) {
+		const char *e = strchr(w, '|');
+		size_t k = e ? (size_t)(e - w) : strlen(w);
+		if (k <= n && memcmp(exact ? a : b - k, w, k) == 0 && (!exact || k == n))
+			return true;
+		w = e ? e + 1 : w + k;
+	}
+	return false;
+}
+
+/* PyTorch's templates that only carry the operation they run: their own
+** template arguments name it ("gpu_kernel_impl<MulFunctor<float>>",
+** "BinaryFunctor<float, float, float, MulFunctor<float>>",
+** "ReduceOp<float, MeanOps<..>, ..>"). */
+#define WRAPPERS "=gpu_kernel_impl|gpu_kernel_impl_nocast|gpu_kernel_with_scalars|gpu_index_kernel|" \
+		 "AUnaryFunctor|BUnaryFunctor|BinaryFunctor|UnaryFunctor|ReduceOp|func_wrapper_t"
+/* Template arguments that say how, not what: element types, launch
+** plumbing, tuning policies and parameter blocks. */
+#define PLAIN_TYPES "=Half|BFloat16|half|__half|__nv_bfloat16|bfloat16_t|half_t|float2|half2|" \
+		    "complex|Array|array|decltype|__hip_bfloat16|__hip_fp8_e4m3_fnuz|Float8_e4m3fn|OpaqueType|TrivialOffsetCalculator|OffsetCalculator|" \
+		    "TensorListMetadata|LoadWithCast|StoreWithCast|LoadWithoutCast|StoreWithoutCast"
+#define PLAIN_SUFFIXES "Params|ParamsEx|Policy|policy|Traits|traits|Metadata|Calculator|Config|Problem|State|Batched"
+/* PyTorch's foreach functors take the operation as the next argument:
+** multi_tensor_apply_kernel<.., BinaryOpScalarFunctor<..>, std::multiplies<float>, ..> */
+#define FOREACH_FUNCTORS "OpScalarFunctor|OpListFunctor|OpListAlphaFunctor|OpScalarListFunctor|" \
+			 "OpScalarTensorFunctor|OpTensorFunctor|OpFunctor"
+
+static bool op_name(const char *a, const char *b, const char **na, const char **nb, int level);
+
+/* The first argument of the template list [a, b) ('<' .. '>') that names
+** an operation (op_name), into [*na, *nb); after a foreach functor the
+** operation argument that follows is taken instead when there is one. */
+static bool first_op_arg(const char *a, const char *b, const char **na, const char **nb, int level)
+{
+	const char *arg = a + 1, *s = arg;
+	bool found = false;
+
+	while (s < b) {
+		if (strchr("<({[", *s)) {
+			const char *e = skip_brackets(s);
+			s = e && e < b ? e : b;
+			continue;
+		}
+		if (*s == ',' || s == b - 1 || *s == '>') {
+			const char *xa, *xb;
+			if (op_name(arg, s, &xa, &xb, level + 1)) {
+				if (found)   /* the operation after a foreach functor */
+					return *na = xa, *nb = xb, true;
+				*na = xa;
+				*nb = xb;
+				if (!word_in(xa, xb, FOREACH_FUNCTORS))
+					return true;
+				found = true;
+			}
+			arg = s + 1;
+		}
+		s++;
+	}
+	return found;
+}
+
+/* The name of the operation template argument [a, b) stands for, into
+** [*na, *nb): a class's own name ("MulFunctor", "cutlass_80_..."), the
+** function a lambda belongs to ("direct_copy_kernel_cuda" for
+** "..::direct_copy_kernel_cuda(..)::{lambda()#2}::operator()() const::
+** {lambda(float)#1}"), what a wrapper (WRAPPERS) carries.  False for a
+** number, a scalar or pointer type, plumbing (PLAIN_TYPES, PLAIN_SUFFIXES)
+** and anything nested deeper than a few wrappers. */
+static bool op_name(const char *a, const char *b, const char **na, const char **nb, int level)
+{
+	const char *owner = NULL, *owner_end = NULL, *s;
+
+	while (a < b && *a == ' ')
+		a++;
+	while (b > a && b[-1] == ' ')
+		b--;
+	if (level > 4 || a == b || strchr("(0123456789-", *a) || b[-1] == '*' || b[-1] == '&')
+		return false;
+	/* a function's return type ("void at::native::gpu_kernel_impl<..>") */
+	if (starts(a, b, "void "))
+		a += 5;
+	/* the components of the qualified name, at bracket depth 0 */
+	for (const char *c = a; c < b;) {
+		const char *e = c;
+		while (e < b && !(e[0] == ':' && e + 1 < b && e[1] == ':')) {
+			if (strchr("<({[", *e)) {
+				const char *x = skip_brackets(e);
+				e = x && x < b ? x : b;
+			} else {
+				e++;
+			}
+		}
+		bool lambda = starts(c, e, "{lambda") || starts(c, e, "[lambda") || starts(c, e, "{unnamed");
+		if (lambda && owner)
+			break;          /* the lambda's owner is found */
+		if (!lambda && !starts(c, e, "operator") && !starts(c, e, "(anonymous namespace)") &&
+		    !starts(c, e, "<unnamed>")) {
+			owner = c;
+			owner_end = e;
+		}
+		c = e < b ? e + 2 : b;
+	}
+	if (!owner)
+		return false;
+	for (s = owner; s < owner_end && *s != '<' && *s != '(' && *s != ' '; s++)
+		;
+	if (s < owner_end && *s == ' ')
+		return false;   /* "unsigned int", "long long" */
+	if (word_in(owner, s, WRAPPERS)) {
+		const char *e = s < owner_end && *s == '<' ? skip_brackets(s) : NULL;
+		return e && first_op_arg(s, e, na, nb, level);
+	}
+	if (word_in(owner, s, PLAIN_TYPES) || word_in(owner, s, PLAIN_SUFFIXES) ||
+	    word_in(owner, s, "=bool|char|short|int|long|float|double|signed|unsigned|size_t|"
+			      "int8_t|int16_t|int32_t|int64_t|uint8_t|uint16_t|uint32_t|uint64_t|true|false"))
+		return false;
+	*na = owner;
+	*nb = s;
+	return true;
+}
+
+char *gp_kernel_label(const char *demangled, char *buf, size_t size)
+{
+	const char *a, *b, *na, *nb;
+
+	if (size == 0)
+		return buf;
+	short_span(demangled, &a, &b);
+	copy_span(a, b, buf, size);
+	const char *e = *b == '<' ? skip_brackets(b) : NULL;
+	if (!e || !first_op_arg(b, e, &na, &nb, 0))
+		return buf;
+	size_t n = strlen(buf);
+	snprintf(buf + n, size - n, "<%.*s>", (int)(nb - na), na);
 	return buf;
 }

@@ -3,7 +3,8 @@
 ** reader gives a kernel.
 **
 ** Ownership: gp_demangle() returns a malloc'd string the caller frees;
-** gp_kernel_short_name() writes into the caller's buffer.
+** gp_kernel_short_name() and gp_kernel_label() write into the caller's
+** buffer.
 */
 #ifndef GP_DEMANGLE_H
 #define GP_DEMANGLE_H
@@ -28,5 +29,19 @@ char *gp_demangle(const char *name);
 ** name ("volta_sgemm_128x64_tn") is itself.  Writes at most size-1 bytes
 ** into buf; returns buf. */
 char *gp_kernel_short_name(const char *demangled, char *buf, size_t size);
+
+/* The name a kernel is shown by: its short name with the one template
+** argument that tells the kernels of a template apart, when it has one:
+** the operation it runs ("elementwise_kernel<MulFunctor>" for
+** "at::native::elementwise_kernel<128, 2, at::native::gpu_kernel_impl<
+** at::native::BinaryFunctor<float, float, float, at::native::MulFunctor<
+** float> > >(..)::{lambda(int)#1}>(..)"), the function a lambda argument
+** belongs to ("unrolled_elementwise_kernel<direct_copy_kernel_cuda>"), a
+** CUTLASS kernel's configuration ("Kernel<cutlass_80_tensorop_...>").
+** Numbers, element types, launch plumbing and tuning policies are not
+** shown, nor are the arguments of the argument; a name with none of the
+** rest is its short name ("CatArrayBatchedCopy", "volta_sgemm_128x64_tn").
+** Writes at most size-1 bytes into buf; returns buf. */
+char *gp_kernel_label(const char *demangled, char *buf, size_t size);
 
 #endif

@@ -6,7 +6,8 @@
 ** (kernel names, params, range names), then the other text columns down to
 ** their min_width.  Numbers and headers are never cut, so when they alone
 ** are wider than N the lines stay longer than N.  Numbers of a column
-** with a unit are shown in human units (gp_cell_human).
+** with a unit are shown in human units (gp_cell_human).  A machine column
+** (gp_column.machine) is kept with its row but never printed.
 */
 #include <stdlib.h>
 #include <string.h>
@@ -65,10 +66,16 @@ static void print_row(gp_writer *w, const char *const *vals)
 {
 	struct table *t = w->priv;
 
-	for (int i = 0; i < w->ncols; i++) {
-		if (i)
+	int last = w->ncols - 1;
+
+	while (last > 0 && w->cols[last].machine)
+		last--;
+	for (int i = 0, shown = 0; i <= last; i++) {
+		if (w->cols[i].machine)
+			continue;
+		if (shown++)
 			fputc(' ', w->out);
-		cell(w->out, gp_cell_text(&w->cols[i], vals[i]), t->width[i], w->cols[i].numeric, i == w->ncols - 1);
+		cell(w->out, gp_cell_text(&w->cols[i], vals[i]), t->width[i], w->cols[i].numeric, i == last);
 	}
 	fputc('\n', w->out);
 }
@@ -135,7 +142,7 @@ static long cut_tier(gp_writer *w, int *width, const int *natural, bool flex, lo
 	int lo = 0, hi = 0;
 
 	for (int i = 0; i < w->ncols; i++)
-		if (!w->cols[i].numeric && w->cols[i].flex == flex && natural[i] > hi)
+		if (!w->cols[i].numeric && !w->cols[i].machine && w->cols[i].flex == flex && natural[i] > hi)
 			hi = natural[i];
 	/* binary search for the largest cap whose total is <= limit; when
 	** none is, lo ends at 0: every column of the tier at its floor */
@@ -143,7 +150,7 @@ static long cut_tier(gp_writer *w, int *width, const int *natural, bool flex, lo
 		int cap = lo + (hi - lo + 1) / 2;
 		long sum = total;
 		for (int i = 0; i < w->ncols; i++) {
-			if (w->cols[i].numeric || w->cols[i].flex != flex)
+			if (w->cols[i].numeric || w->cols[i].machine || w->cols[i].flex != flex)
 				continue;
 			int f = floor_width(&w->cols[i], natural[i]);
 			int cw = natural[i] < cap ? natural[i] : cap;
@@ -155,7 +162,7 @@ static long cut_tier(gp_writer *w, int *width, const int *natural, bool flex, lo
 			hi = cap - 1;
 	}
 	for (int i = 0; i < w->ncols; i++) {
-		if (w->cols[i].numeric || w->cols[i].flex != flex)
+		if (w->cols[i].numeric || w->cols[i].machine || w->cols[i].flex != flex)
 			continue;
 		int f = floor_width(&w->cols[i], natural[i]);
 		int cw = natural[i] < lo ? natural[i] : lo;
@@ -169,11 +176,12 @@ static long cut_tier(gp_writer *w, int *width, const int *natural, bool flex, lo
 /* Fits the buffered table into w->opts.width (see the file comment). */
 static void fit_width(gp_writer *w, struct table *t)
 {
-	long total = w->ncols - 1, limit = w->opts.width;
+	long total = -1, limit = w->opts.width;
 	int *natural;
 
 	for (int i = 0; i < w->ncols; i++)
-		total += t->width[i];
+		if (!w->cols[i].machine)
+			total += t->width[i] + 1;
 	if (total <= limit)
 		return;
 	natural = gp_xmalloc((size_t)w->ncols * sizeof(int));

@@ -126,9 +126,15 @@ int gp_columns_select(const struct gp_column *cols, int ncols, const char *list,
 
 const char *gp_column_header(const struct gp_column *c, char *buf, size_t size)
 {
-	if (c->unit == GP_UNIT_NONE)
+	static const char *const units[] = {
+		[GP_UNIT_NS] = "ns", [GP_UNIT_BYTES] = "B", [GP_UNIT_PCT] = "%", [GP_UNIT_GBPS] = "GB/s",
+		[GP_UNIT_SINCE_START] = "ns",
+	};
+
+	if (c->unit == GP_UNIT_NONE || c->unit >= sizeof(units) / sizeof(units[0]))
 		return c->header;
-	snprintf(buf, size, "%s (%s)", c->header, c->unit == GP_UNIT_NS ? "ns" : "B");
+	snprintf(buf, size, "%s%s (%s)", c->header, c->unit == GP_UNIT_SINCE_START ? " from trace start" : "",
+		 units[c->unit]);
 	return buf;
 }
 
@@ -142,10 +148,18 @@ const char *gp_cell_human(const struct gp_column *c, const char *v, char *buf, s
 	x = strtod(v, &end);
 	if (end == v || *end || !isfinite(x))
 		return v;
+	switch (c->unit) {
+	case GP_UNIT_PCT:       /* the command's own precision, the sign kept */
+		snprintf(buf, size, "%s%%", v);
+		return buf;
+	case GP_UNIT_GBPS:
+		snprintf(buf, size, "%s GB/s", v);
+		return buf;
+	}
 	buf[0] = '-';
-	if (c->unit == GP_UNIT_NS)
-		gp_fmt_duration(fabs(x), buf + (x < 0), size - 1);
-	else
+	if (c->unit == GP_UNIT_BYTES)
 		gp_fmt_bytes(fabs(x), buf + (x < 0), size - 1);
+	else
+		gp_fmt_duration(fabs(x), buf + (x < 0), size - 1);
 	return buf;
 }

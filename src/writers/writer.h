@@ -20,11 +20,15 @@
 #include "util/fmt.h"
 
 /* The unit of a column's numbers.  A command writes them raw (integer
-** nanoseconds, bytes); the table writer shows them in human units
-** ("3.029 ms", "1.50 GiB") under the bare header ("Total"), csv and tsv
-** raw under the header with its unit ("Total (ns)"), JSON raw under the
-** key, which names the unit ("total_ns"): one rule for every command. */
-enum gp_unit { GP_UNIT_NONE, GP_UNIT_NS, GP_UNIT_BYTES };
+** nanoseconds, bytes, a percentage, GB/s); the table writer shows them in
+** human units with the unit in the value ("3.029 ms", "1.50 GiB",
+** "31.9%", "12.3 GB/s") under the bare header ("Total"), csv and tsv raw
+** under the header with its unit ("Total (ns)", "Time (%)"), JSON raw
+** under the key, which names the unit ("total_ns", "time_pct"): one rule
+** for every command.  GP_UNIT_SINCE_START is a time point: nanoseconds
+** from the trace's start (gp_trace_start), a duration in the table,
+** "Start from trace start (ns)" in csv/tsv. */
+enum gp_unit { GP_UNIT_NONE, GP_UNIT_NS, GP_UNIT_BYTES, GP_UNIT_PCT, GP_UNIT_GBPS, GP_UNIT_SINCE_START };
 
 struct gp_column {
 	const char *key;      /* -c name and JSON key: "kernel" */
@@ -38,6 +42,9 @@ struct gp_column {
 			      ** (JSON writes null) */
 	uint8_t unit;         /* enum gp_unit of its numbers, GP_UNIT_NONE for
 			      ** text, counts and values already formatted */
+	bool machine;         /* csv, tsv and json only: the table leaves it
+			      ** out (an absolute timestamp beside its time
+			      ** point from the trace start) */
 };
 
 struct gp_writer_opts {

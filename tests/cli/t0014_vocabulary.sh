@@ -2,9 +2,12 @@
 # they share the same way (an option's long name has one short letter
 # everywhere; grouping is -b/--by, views -V/--view, -n/--top, -c/--columns,
 # --base/--full-names where kernel names are printed, --depth where layers
-# are grouped), and table outputs carry units: a time or size column shows
-# human units under a bare header, its csv/tsv header names the unit
-# ("Total (ns)"), and no raw count of ns or bytes reaches a table.
+# are grouped), and table outputs carry units: a time, size, percentage or
+# bandwidth column shows human units under a bare header ("31.9%",
+# "12.3 GB/s"), its csv/tsv header names the unit the one way "Name (unit)"
+# ("Total (ns)", "Time (%)"), no raw count of ns or bytes reaches a table,
+# and a time point is counted from the trace's start ("Start from trace
+# start (ns)"), its clock value a csv/tsv column the table leaves out.
 command -v python3 >/dev/null || skip "python3 not installed"
 cmds="info report summary advise ops export html ranges memory diff breakdown ranks comm record"
 for cmd in $cmds; do
@@ -39,8 +42,7 @@ def want(names, in_cmds, why):
                 bad.append("%s lacks --%s (%s)" % (c, n, why))
 rows = ["report", "summary", "advise", "ops", "ranges", "memory", "diff", "breakdown", "comm", "ranks"]
 want(["format", "width", "no-header"], rows, "a command of rows")
-# ranks: its rows are the ranks, every one shown
-want(["top"], [c for c in rows if c != "ranks"] + ["html"], "rows to limit")
+want(["top"], rows + ["html"], "rows to limit")
 want(["by"], ["summary", "memory", "diff", "ops"], "grouping")
 want(["view"], ["breakdown", "ranks", "comm"], "views")
 want(["columns"], ["report", "ops"], "columns to pick")
@@ -75,11 +77,23 @@ table, tsv, what = open(sys.argv[1]).read(), open(sys.argv[2]).read().splitlines
 head = table.splitlines()[0] if table else ""
 hdr = tsv[0].split("\t") if tsv else []
 tokens = set(table.split())
-clocks = ("Start (ns)", "Peak at (ns)", "Time (ns)")   # times on the trace's clock, raw
+assert not re.search(r"\((ns|B|%|GB/s)\)|(^|\s)(\+?%|Pct)(\s|$)", head), (what, "a unit or '%' in the table header", head)
+rows = [l.split("\t") for l in tsv[1:]]
 for i, h in enumerate(hdr):
-    assert not re.search(r"\w\((ns|B|%)\)", h), (what, "a header without a space before its unit", h)
+    assert not re.search(r"\w\((ns|B|%|GB/s)\)|\s%$|^Pct$", h), (what, "a header not 'Name (unit)'", h)
+    if h.endswith(" on the trace's clock (ns)"):
+        assert h.rsplit(" (", 1)[0] not in head, (what, "the clock column in the table", h)
+        continue
+    m = re.fullmatch(r"(.*) \((%|GB/s)\)", h)
+    if m:   # shown with its unit in the table (its first rows: -n)
+        for r in rows[:10]:
+            v = r[i] if i < len(r) else ""
+            if re.fullmatch(r"-?\d+\.\d+", v):
+                want = v + "%" if m.group(2) == "%" else v + " GB/s"
+                assert want in table, (what, h, "not shown as", want)
+        continue
     m = re.fullmatch(r"(.*) \((ns|B)\)", h)
-    if not m or h in clocks:
+    if not m:
         continue
     assert h not in head, (what, "the table shows a raw unit header", h)
     for line in tsv[1:]:
@@ -95,6 +109,10 @@ units "$TMP/g.sqlite" advise -f table
 units "$TMP/g.sqlite" breakdown
 units "$TMP/g.sqlite" breakdown -V streams
 units "$TMP/g.sqlite" breakdown -V gaps
+units "$TMP/g.sqlite" breakdown -V depth
+units "$TMP/g.sqlite" breakdown -V critical
+units "$TMP/mem.json" memory --by series
+units "$TMP/g.sqlite" ranks -V steps
 units "$TMP/g.sqlite" ranges
 units "$TMP/g.json" ops
 units "$TMP/g.json" ops --by shape
@@ -117,3 +135,35 @@ assert_grep '^Device	Events	Allocs	Frees	Alloc \(B\)	' "$TMP/out"
 assert_grep '^  -n, --top N +rows per table, then an "other" row' "$TMP/help.html"
 assert_grep 'number; default 25\)$' "$TMP/help.html"
 assert_no_grep 'default all' "$TMP/help.html"
+
+# One time reference: a gap's start from the trace's start plus the
+# trace's first event (every table of the export, by SQL) is its time on
+# the trace's clock, in every row
+"$GPUPROF" breakdown -V gaps -f tsv "$TMP/g.sqlite" >"$TMP/gaps.tsv" 2>/dev/null || fail "breakdown gaps"
+python3 - "$TMP/g.sqlite" "$TMP/gaps.tsv" <<'PY' || fail "time points: not from the trace's first event"
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+first = None
+for (t,) in db.execute("SELECT name FROM sqlite_master WHERE type='table'"):
+    cols = [c[1] for c in db.execute("PRAGMA table_info(%s)" % t)]
+    if "start" in cols:
+        v = db.execute("SELECT min(start) FROM %s" % t).fetchone()[0]
+        if v is not None and (first is None or v < first):
+            first = v
+rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[2])]
+h = rows[0]
+rel, ab = h.index("Start from trace start (ns)"), h.index("Start on the trace's clock (ns)")
+assert len(rows) > 1
+for r in rows[1:]:
+    assert int(r[ab]) - int(r[rel]) == first, (r, first)
+print("gaps from", first, "ok")
+PY
+# kernel names: labels in the table, full names in csv (--base, --full-names choose)
+"$GPUPROF" summary -s gpu -f tsv --base "$TMP/g.json" >"$TMP/base.tsv" 2>/dev/null || fail "summary --base"
+"$GPUPROF" summary -s gpu "$TMP/g.json" >"$TMP/t.table" 2>/dev/null || fail "summary"
+"$GPUPROF" summary -s gpu -f tsv "$TMP/g.json" >"$TMP/full.tsv" 2>/dev/null || fail "summary -f tsv"
+"$GPUPROF" summary -s gpu --full-names "$TMP/g.json" >"$TMP/full.table" 2>/dev/null || fail "summary --full-names"
+for n in $(cut -f10 "$TMP/base.tsv" | sed 1d | grep -v '^\[' | head -5); do
+	grep -q " $n\$" "$TMP/t.table" || fail "summary's table does not show the label $n"
+done
+cut -f10 "$TMP/full.tsv" | sed 1d | grep -q '(' || fail "summary -f tsv: no full name"

@@ -5,26 +5,27 @@
 # headers are never cut, and a width too small for them is not refused.
 need_testdata
 trixi=$TESTDATA/nsys/trixi_v100_2023.1/report1.sqlite
-run_ok "$GPUPROF" summary "$trixi"
+run_ok "$GPUPROF" summary --full-names "$trixi"
 cp "$TMP/out" "$TMP/full"
-# the widest line is the kernel's (219 characters): -w 100000 changes nothing
-assert_eq "$(awk '{ if (length($0) > n) n = length($0) } END { print n }' "$TMP/full")" 219
-run_ok "$GPUPROF" summary -w 100000 "$trixi"
+# the widest line is the kernel's full name (217 characters): -w 100000
+# changes nothing
+assert_eq "$(awk '{ if (length($0) > n) n = length($0) } END { print n }' "$TMP/full")" 217
+run_ok "$GPUPROF" summary --full-names -w 100000 "$trixi"
 cmp -s "$TMP/out" "$TMP/full" || fail "summary -w 100000 differs from summary"
 # Name is the last column and the only one cut: each line is the full
 # line cut at the width, headers and units whole
 for w in 200 160 114; do
-	run_ok "$GPUPROF" summary -w $w "$trixi"
+	run_ok "$GPUPROF" summary --full-names -w $w "$trixi"
 	cut -c1-$w "$TMP/full" | sed 's/ *$//' >"$TMP/want"
 	sed 's/ *$//' "$TMP/out" | cmp -s - "$TMP/want" || { diff "$TMP/want" "$TMP/out" >&2; fail "summary -w $w"; }
 done
-run_ok "$GPUPROF" summary -w 160 -s gpu "$trixi"
-assert_eq "$(cat "$TMP/out")" "Type           Time (%)    Total Calls      Avg      Med      Min      Max StdDev Name
-GPU activities    100.0 2.272 us     1 2.272 us 2.272 us 2.272 us 2.272 us   0 ns add_arrays_(CuDeviceArray<Int64, (int)3, (int)1>, CuDeviceArray<Int64, (int)3,"
+run_ok "$GPUPROF" summary --full-names -w 160 -s gpu "$trixi"
+assert_eq "$(cat "$TMP/out")" "Type             Time    Total Calls      Avg      Med      Min      Max StdDev Name
+GPU activities 100.0% 2.272 us     1 2.272 us 2.272 us 2.272 us 2.272 us   0 ns add_arrays_(CuDeviceArray<Int64, (int)3, (int)1>, CuDeviceArray<Int64, (int)3, ("
 # below what the numbers need: Name keeps 20 characters, lines are longer
 # than asked rather than numbers cut or the command refused
-run_ok "$GPUPROF" summary -w 40 -s gpu "$trixi"
-assert_eq "$(tail -1 "$TMP/out")" "GPU activities    100.0 2.272 us     1 2.272 us 2.272 us 2.272 us 2.272 us   0 ns add_arrays_(CuDevice"
+run_ok "$GPUPROF" summary --full-names -w 40 -s gpu "$trixi"
+assert_eq "$(tail -1 "$TMP/out")" "GPU activities 100.0% 2.272 us     1 2.272 us 2.272 us 2.272 us 2.272 us   0 ns add_arrays_(CuDevice"
 
 # report: the flex columns in the middle of the line are cut, the numbers
 # after them are whole (compare with the csv), every line within the width

@@ -49,9 +49,26 @@ assert_no_grep "trace model\.py:[0-9]+/|\{'" "$TMP/out"
 # never their raw text
 lm=$TESTDATA/nvprof/pyprof_lm_v100/net_da6bcc3.sql
 run_ok "$GPUPROF" breakdown -V gaps -f tsv --no-header "$lm"
-assert_grep '	cpu_op	cpu_op torch\.nn\.functional\.linear [0-9.]+ us; cpu_op torch\.nn\.functional\.multi_head_attention_forward [0-9.]+ us$' "$TMP/out"
+assert_grep '	cpu_op	cpu_op torch\.nn\.functional\.linear [0-9.]+ us; cpu_op torch\.nn\.functional\.multi_head_attention_forward [0-9.]+ us	[0-9]+$' "$TMP/out"
 assert_grep '; cpu_op trace profile2\.py:110 [0-9.]+ us' "$TMP/out"
 assert_no_grep "\{'" "$TMP/out"
 awk -F'\t' 'length($6) > 200 { exit 1 }' "$TMP/out" || fail "a gap's CPU context over 200 characters"
 run_ok "$GPUPROF" advise "$lm"
 assert_no_grep "\{'" "$TMP/out"
+
+# A serving engine's Python call stacks (vLLM's capture trace: paths
+# hundreds of ranges deep) are cut to their first 3 and last 4 levels
+# around "..." by default: short rows, the same ranges counted (--full-paths
+# keeps every level)
+vllm=$TESTDATA/tracelens/inference/vllm_prefilldecode_piecewise/capture_traces/graph_capture_rank_0.1773709679453551615.pt.trace.json.gz
+run_ok "$GPUPROF" ranges -f tsv --no-header "$vllm"
+cp "$TMP/out" "$TMP/cut.tsv"
+run_ok "$GPUPROF" ranges -f tsv --no-header --full-paths "$vllm"
+cp "$TMP/out" "$TMP/full.tsv"
+calls() { awk -F'\t' '{ n += $1 } END { print n }' "$1"; }
+assert_eq "$(calls "$TMP/cut.tsv")" "$(calls "$TMP/full.tsv")"
+longest() { awk '{ if (length($0) > n) n = length($0) } END { print n }' "$1"; }
+[ "$(longest "$TMP/full.tsv")" -gt 4000 ] || fail "--full-paths: no deep path"
+[ "$(longest "$TMP/cut.tsv")" -lt 1000 ] || fail "ranges: a deep path not cut"
+[ "$(wc -l <"$TMP/cut.tsv")" -lt "$(wc -l <"$TMP/full.tsv")" ] || fail "ranges: cut paths do not group"
+assert_grep '	annotation	threading\.py\(1032\): _bootstrap/threading\.py\(1075\): _bootstrap_inner/tqdm/_monitor\.py\(60\): run/\.\.\./' "$TMP/cut.tsv"

@@ -32,5 +32,5 @@ assert [r['name'] for r in api] == ['cuModuleLoadDataEx', 'cuLaunchKernel', 'cuC
 assert api[2]['stddev_ns'] == 4704.2 and api[2]['calls'] == 3 and api[2]['med_ns'] == 10416
 " || fail "json output"
 run_ok "$GPUPROF" summary "$dir/report1.sqlite"
-assert_grep '^API calls +57\.9 +113\.105 us +1 ' "$TMP/out"
-assert_grep '^ +13\.1 +25\.566 us +3 +8\.522 us +10\.416 us +3\.166 us +11\.984 us +4\.704 us cuCtxSynchronize$' "$TMP/out"
+assert_grep '^API calls +57\.9% +113\.105 us +1 ' "$TMP/out"
+assert_grep '^ +13\.1% +25\.566 us +3 +8\.522 us +10\.416 us +3\.166 us +11\.984 us +4\.704 us cuCtxSynchronize$' "$TMP/out"

@@ -68,7 +68,7 @@ EOF
 	assert_grep '^"1","0",.*"mark","step 1"$' "$TMP/out"
 	# memory: the free takes size and GPU from the allocation at its address
 	run_ok "$GPUPROF" memory -f csv --no-header "$f"
-	assert_grep '^"0","2","1","1","1048576","1048576","1048576","1000000200","0",' "$TMP/out"
+	assert_grep '^"0","2","1","1","1048576","1048576","1048576","150","0",.*,"1000000200"$' "$TMP/out"
 	assert_grep '^"host","1","1","0","4096","0","4096",' "$TMP/out"
 	run_ok "$GPUPROF" breakdown -f csv --no-header "$f"
 	assert_grep '^"1","all","communication","10000",' "$TMP/out"

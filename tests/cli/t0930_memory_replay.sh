@@ -88,7 +88,8 @@ for dev in rows("dev.json"):
     assert len(b) == 7 and len(s) == dev["events"], (dev, len(b), len(s))
     assert max(r["allocated_bytes"] for r in b if r["allocated_bytes"] is not None) == dev["peak_bytes"]
     assert s[-1]["allocated_bytes"] == dev["final_bytes"] and max(r["allocated_bytes"] for r in s) == dev["peak_bytes"]
-    assert [r["ts_ns"] for r in s] == sorted(r["ts_ns"] for r in s)
+    assert [r["time_from_trace_start_ns"] for r in s] == sorted(r["time_from_trace_start_ns"] for r in s)
+    assert all(r["time_abs_ns"] - r["time_from_trace_start_ns"] == s[0]["time_abs_ns"] - s[0]["time_from_trace_start_ns"] for r in s)
 PY
 
 # nsys: CUDA_GPU_MEMORY_USAGE_EVENTS added to a copy of a shared export;

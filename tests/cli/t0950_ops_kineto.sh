@@ -30,7 +30,7 @@ for f in $(cat "$TMP/have"); do
 	# Self CPU shares add up to 100% (when there is CPU time at all);
 	# the Self GPU shares to at most 100%
 	awk -F'\t' -v f="$f" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-		{ cpu += $c["Self CPU (ns)"]; pc += $c["Self CPU %"]; pg += $c["Self GPU %"]; rows++ }
+		{ cpu += $c["Self CPU (ns)"]; pc += $c["Self CPU share (%)"]; pg += $c["Self GPU share (%)"]; rows++ }
 		END { if (rows && cpu > 0 && (pc < 99.5 || pc > 100.5)) { print f ": Self CPU % adds to " pc; exit 1 }
 		      if (pg > 100.5) { print f ": Self GPU % adds to " pg; exit 1 } }' "$TMP/out" >&2 ||
 		fail "$f: shares"

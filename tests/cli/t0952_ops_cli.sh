@@ -54,12 +54,12 @@ run_ok "$GPUPROF" ops -f tsv --no-header --group-by shape --sort shapes "$g"
 cut -f2 "$TMP/out" >"$TMP/shapes"
 LC_ALL=C sort "$TMP/shapes" | cmp -s - "$TMP/shapes" || fail "--sort shapes is not A to Z"
 run_ok "$GPUPROF" ops -f csv -n 1 --group-by shape "$g"
-assert_grep '^"Name","Input Shapes","Self CPU %"' "$TMP/out"
+assert_grep '^"Name","Input Shapes","Self CPU share \(%\)"' "$TMP/out"
 run_ok "$GPUPROF" ops -f csv -n 1 --group-by stack --stack-depth 2 "$g"
-assert_grep '^"Name","Source Location","Self CPU %"' "$TMP/out"
+assert_grep '^"Name","Source Location","Self CPU share \(%\)"' "$TMP/out"
 # the table: the header PyTorch users know
 run_ok "$GPUPROF" ops -n 2 "$g"
-assert_grep '^Name +Self CPU % +Self CPU +CPU total % +CPU total +CPU time avg +Self GPU +Self GPU % +GPU total +GPU total % +GPU time avg +# of Calls +Total GFLOPs +Kind$' "$TMP/out"
+assert_grep '^Name +Self CPU share +Self CPU +CPU total share +CPU total +CPU time avg +Self GPU +Self GPU share +GPU total +GPU total share +GPU time avg +# of Calls +Total GFLOPs +Kind$' "$TMP/out"
 
 # every format the generator writes: exit 0, Self GPU over all rows at most
 # the kernels' time, GPU total at least Self GPU in every row

@@ -40,7 +40,7 @@ sums() {
 import collections, csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 job = rows[0]
-assert (job["Rank"], job["Cause"], job["Pct"]) == ("all", "all", "100.00"), job
+assert (job["Rank"], job["Cause"], job["Share (%)"]) == ("all", "all", "100.00"), job
 held, causes, entered = {}, collections.Counter(), {}
 for r in rows[1:]:
     if r["Cause"] == "all":
@@ -95,7 +95,7 @@ assert_eq "$(awk -F, '{ gsub(/"/, "") } NR > 1 && $15 != "" { print $1, $15 }' "
 	"ranks: the straggler"
 # the table: the same rows
 run_ok "$GPUPROF" ranks --view critical "$TMP/slow"
-assert_grep '^ +2 all +\(all\) +23\.380 ms +97\.77 +1$' "$TMP/out"
+assert_grep '^ +2 all +\(all\) +23\.380 ms +97\.77% +1$' "$TMP/out"
 
 # 1b. export --critical-path over the job's files marks the job's path,
 # not each rank's own: the "critical path" slices of each rank's process

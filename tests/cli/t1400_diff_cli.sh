@@ -46,7 +46,7 @@ for f in k.json n.sqlite v.sqlite; do
 	done
 done
 run_ok "$GPUPROF" diff "$TMP/k.json" "$TMP/k.json"
-assert_grep '^Status +Base +Test +Change +Change% +95% CI +Verdict +Calls +TC +Eff% +Name$' "$TMP/out"
+assert_grep '^Status +Base +Test +Change +Relative +95% CI +Verdict +Calls +TC +Efficiency +Name$' "$TMP/out"
 assert_grep '^step ' "$TMP/out"
 
 # the same run as nsys and as Kineto wrote it: kernel names differ in

@@ -35,7 +35,7 @@ assert d["graph_kernels"] == 16 and d["graph_kernels_attributed"] == 0, d
 assert d["graph_kernels_by_state"]["whole-graph"]["kernels"] == 16, d
 PY
 run_ok "$GPUPROF" summary -s gpu --by op "$TMP/graph.sqlite"
-assert_grep "^GPU activities +98\.[0-9] .* 16 .*graph replay \(op unknown\)$" "$TMP/out"
+assert_grep "^GPU activities +98\.[0-9]% .* 16 .*graph replay \(op unknown\)$" "$TMP/out"
 # busy, not idle: the breakdown's busy time is the whole-graph records'
 # time plus the eager kernels' (none overlap)
 busy_ns=$(sqlite3 "$TMP/graph.sqlite" "select (select sum(end - start) from CUPTI_ACTIVITY_KIND_GRAPH_TRACE) + (select sum(end - start) from CUPTI_ACTIVITY_KIND_KERNEL)")

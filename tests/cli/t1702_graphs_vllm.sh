@@ -27,7 +27,7 @@ assert_grep '^"captured","aten::addmm","[^n]' "$TMP/out"
 
 # no capture trace: the op of 96% of the GPU time is unknown, and named so
 run_ok "$GPUPROF" summary -s gpu --by op --capture none "$d/graph_execution.json.gz"
-assert_grep "^GPU activities +96\.1 .* 361 .*graph replay \(op unknown\)$" "$TMP/out"
+assert_grep "^GPU activities +96\.1% .* 361 .*graph replay \(op unknown\)$" "$TMP/out"
 run_ok "$GPUPROF" info --capture none "$d/graph_execution.json.gz"
 assert_grep "^graph replays +361 kernels \(96\.1% of GPU time\) in 25 graph launches" "$TMP/out"
 assert_grep "^  with an op +0 of them" "$TMP/out"
