@@ -20,6 +20,9 @@
   var byId = gpPage.byId, showError = gpPage.showError, el = gpPage.el, shorten = gpPage.shorten;
   var NAME_CHARS = 110;   /* a table's names longer than this are cut (the full name in its tooltip) */
 
+  /* What an input's time points are counted from: its trace's start (the
+     first event of any kind), as every command counts them. */
+  function origin(inp) { return inp.origin !== undefined ? inp.origin : inp.start; }
   function fmtNs(ns) {
     if (ns === null || ns === undefined) return 'n/a';
     var a = Math.abs(ns);
@@ -670,8 +673,8 @@
     for (var i = 0; i < n; i++) labels.push(((i + 0.5) * w / 1e6).toFixed(2));
     var ds = [];
     note.textContent = inp.memory.map(function (m) {
-      return 'GPU ' + m.device + ': peak ' + fmtBytes(m.peak) + ' allocated at ' + fmtNs(m.peak_ts - m.start) +
-             ' from the start' + (m.peak_reserved >= 0 ? ', ' + fmtBytes(m.peak_reserved) + ' reserved at most' : '');
+      return 'GPU ' + m.device + ': peak ' + fmtBytes(m.peak) + ' allocated at ' + fmtNs(m.peak_ts - origin(inp)) +
+             ' from the trace start' + (m.peak_reserved >= 0 ? ', ' + fmtBytes(m.peak_reserved) + ' reserved at most' : '');
     }).join('; ');
     inp.memory.forEach(function (m, j) {
       ds.push({ label: 'GPU ' + m.device + ' allocated (GiB)', gpKind: 'line', borderColor: PALETTE[(2 * j) % PALETTE.length],
@@ -738,7 +741,7 @@
   function kernels(inp) {
     function show(k) {
       nearView(byId('kernel-detail'), 'The longest launch of ' + shorten(k.name, NAME_CHARS) + ' (' + fmtNs(k.at[1] - k.at[0]) +
-               ', GPU ' + k.device + ', at ' + fmtNs(k.at[0] - inp.start) + ' from the start)', k.near, k.at[1] - k.at[0], false);
+               ', GPU ' + k.device + ', at ' + fmtNs(k.at[0] - origin(inp)) + ' from the trace start)', k.near, k.at[1] - k.at[0], false);
     }
     var near = inp.top_kernels.some(function (k) { return k.near; });
     if (!near) byId('kernels-caption').hidden = true;
@@ -771,7 +774,7 @@
     function show(r) {
       var g = r.g;
       nearView(byId('gap-detail'), 'Idle gap of ' + fmtNs(g.ns) + ' on ' + (r.rank !== undefined ? 'rank ' + r.rank + ' ' : '') + 'GPU ' + g.device +
-               ', ' + fmtNs(r.start) + ' from the ' + (r.rank !== undefined ? 'rank\'s ' : '') + 'start, ' + r.step + ': ' + g.cause, g.near || [], g.ns, true);
+               ', ' + fmtNs(r.start) + ' from the ' + (r.rank !== undefined ? 'rank\'s ' : '') + 'trace start, ' + r.step + ': ' + g.cause, g.near || [], g.ns, true);
     }
     table('table-gaps', lead.concat([
       { key: 'device', title: 'GPU', num: true },
@@ -787,9 +790,9 @@
 
   function gaps(inp) {
     gapTable(inp.gaps.map(function (g) {
-      return { device: g.device, step: stepLabel(g), start: g.start - inp.start, ns: g.ns, cause: g.cause, name: g.context || '',
+      return { device: g.device, step: stepLabel(g), start: g.start - origin(inp), ns: g.ns, cause: g.cause, name: g.context || '',
                other: false, g: g };
-    }), [], 'Start (from the first event)');
+    }), [], 'Start (from the trace start)');
   }
 
   function phases(inp) {
@@ -1070,7 +1073,7 @@
     var notes = [];
     data.inputs.forEach(function (inp, i) {
       inp.memory.forEach(function (m) {
-        notes.push(rankName(data.job, i) + ' GPU ' + m.device + ': peak ' + fmtBytes(m.peak) + ' at ' + fmtNs(m.peak_ts - m.start));
+        notes.push(rankName(data.job, i) + ' GPU ' + m.device + ': peak ' + fmtBytes(m.peak) + ' at ' + fmtNs(m.peak_ts - origin(inp)) + ' from its trace start');
       });
     });
     if (!notes.length) return memory({ memory: [] });
@@ -1088,11 +1091,11 @@
     var rows = [];
     data.inputs.forEach(function (inp, i) {
       inp.gaps.forEach(function (g) {
-        rows.push({ rank: data.job.ranks[i].rank, device: g.device, step: stepLabel(g), start: g.start - inp.start, ns: g.ns,
+        rows.push({ rank: data.job.ranks[i].rank, device: g.device, step: stepLabel(g), start: g.start - origin(inp), ns: g.ns,
                     cause: g.cause, name: g.context || '', other: false, g: g });
       });
     });
-    gapTable(rows, [{ key: 'rank', title: 'Rank', num: true }], 'Start (from the rank\'s first event)');
+    gapTable(rows, [{ key: 'rank', title: 'Rank', num: true }], 'Start (from the rank\'s trace start)');
   }
 
   /* The job's verdict: the ranks, who the others waited for, the step

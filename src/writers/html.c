@@ -132,6 +132,8 @@ static void write_facts(struct doc *d, const char *path, const struct gp_analysi
 	i64(d, "apis", (int64_t)t->apis.n);
 	i64(d, "start", first);
 	i64(d, "end", last);
+	/* what every time point is counted from, as in every command */
+	i64(d, "origin", gp_trace_start(t));
 	i64(d, "gpu_ns", gpu_ns);
 	i64(d, "top", (int64_t)d->top);
 	open_c(d, "devices", '[');

@@ -85,6 +85,18 @@ shot "$TMP/job.html" html-ranks8.png 2050 'section#layers,section#ops,section#ke
 # graph replay (MI300X): the verdict and where the time goes, then layers
 f=$TESTDATA/tracelens/h100/gaunernst_bert-small-uncased__1016001.json.gz
 run_ok "$GPUPROF" html -o "$TMP/bert.html" "$f"
+# one time reference: the page counts time points from the trace start as
+# breakdown --view gaps does (its csv gives both clocks of each gap)
+run_ok "$GPUPROF" breakdown --view gaps -f csv "$f"
+python3 - "$TMP/bert.html" "$TMP/out" "$TOP/tests/tools" <<'PY' || fail "the page's time origin is not the CLI's"
+import csv, sys
+sys.path.insert(0, sys.argv[3])
+from html_job_oracle import page_data
+inp = page_data(sys.argv[1])["inputs"][0]
+origins = {int(r["Start on the trace's clock (ns)"]) - int(r["Start from trace start (ns)"])
+           for r in csv.DictReader(open(sys.argv[2]))}
+assert origins == {inp["origin"]}, (origins, inp["origin"])
+PY
 open_page "$TMP/bert.html"
 shot "$TMP/bert.html" html-single.png 2200 'section#ops,section#steps,section#timeline,section#memory,section#roofline,section#critical'
 f=$TESTDATA/tracelens/inference/vllm_prefilldecode_piecewise/graph_execution.json.gz
