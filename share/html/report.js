@@ -170,7 +170,7 @@
               if (text !== full) attrs.title = full;
             }
             if (!c.num && String(text).length > (c.chars || NAME_CHARS)) {
-              attrs.title = String(text);
+              if (!attrs.title) attrs.title = String(text);
               text = shorten(text, c.chars || NAME_CHARS, c.keepEnd);
             }
             tr.appendChild(el('td', text, attrs));
@@ -378,7 +378,7 @@
       var sum = {}, order = [];
       under.forEach(function (l) {
         l.drill[part[0]].forEach(function (r) {
-          if (!(r.name in sum)) { sum[r.name] = { name: r.name, ns: 0, count: 0, other: 'groups' in r }; order.push(r.name); }
+          if (!(r.name in sum)) { sum[r.name] = { name: r.name, label: r.label, ns: 0, count: 0, other: 'groups' in r }; order.push(r.name); }
           sum[r.name].ns += r.ns;
           sum[r.name].count += r.count;
         });
@@ -386,7 +386,7 @@
       var div = el('div', null, { class: 'table', id: 'layer-detail-' + part[0] });
       cols.appendChild(div);
       table(div.id, [
-        { key: 'name', title: part[1], chars: 56 },
+        { key: 'name', title: part[1], chars: 56, label: function (v, r) { return r.label || v; } },
         { key: 'ns', title: 'GPU time', num: true, fmt: fmtNs },
         { key: 'share', title: 'Share of the layer', num: true, fmt: function (v) { return (100 * v).toFixed(1) + '%'; } },
         { key: 'count', title: 'Kernels', num: true }
@@ -740,20 +740,20 @@
 
   function kernels(inp) {
     function show(k) {
-      nearView(byId('kernel-detail'), 'The longest launch of ' + shorten(k.name, NAME_CHARS) + ' (' + fmtNs(k.at[1] - k.at[0]) +
+      nearView(byId('kernel-detail'), 'The longest launch of ' + shorten(k.label || k.name, NAME_CHARS) + ' (' + fmtNs(k.at[1] - k.at[0]) +
                ', GPU ' + k.device + ', at ' + fmtNs(k.at[0] - origin(inp)) + ' from the trace start)', k.near, k.at[1] - k.at[0], false);
     }
     var near = inp.top_kernels.some(function (k) { return k.near; });
     if (!near) byId('kernels-caption').hidden = true;
     table('table-kernels', [
-      { key: 'name', title: 'Kernel' },
+      { key: 'name', title: 'Kernel', label: function (v, r) { return r.label || v; } },
       { key: 'ns', title: 'GPU time', num: true, fmt: fmtNs },
       { key: 'share', title: 'Share of GPU time', num: true, fmt: function (v) { return (100 * v).toFixed(1) + '%'; } },
       { key: 'ns', title: '', bar: true, fmt: fmtNs },
       { key: 'count', title: 'Calls', num: true },
       { key: 'mean', title: 'Mean', num: true, fmt: function (v) { return fmtNs(Math.round(v)); } }
     ], inp.top_kernels.map(function (k) {
-      return { name: k.name, ns: k.ns, count: k.count, share: inp.gpu_ns ? k.ns / inp.gpu_ns : 0, mean: k.count ? k.ns / k.count : 0,
+      return { name: k.name, label: k.label, ns: k.ns, count: k.count, share: inp.gpu_ns ? k.ns / inp.gpu_ns : 0, mean: k.count ? k.ns / k.count : 0,
                other: 'groups' in k, k: k };
     }), near ? { sortKey: 'ns', onRow: function (r) { show(r.k); } } : { sortKey: 'ns' });
   }

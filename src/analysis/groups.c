@@ -39,10 +39,11 @@ static void group_add(struct gp_kgroup *x, const gp_trace *t, const struct gp_op
 	}
 }
 
-void gp_kgroups_build(const gp_trace *t, const struct gp_ops *ops, struct gp_kgroups *g)
+void gp_kgroups_build(gp_trace *t, const struct gp_ops *ops, struct gp_kgroups *g)
 {
 	const struct gp_opres *r = ops ? ops->r : NULL;
 	struct gp_kgroup_set *shape = &g->by[GP_KGROUP_SHAPE];
+	gp_str *labels = gp_xcalloc(t->kernel_defs.n + 1, sizeof(*labels));
 
 	memset(g, 0, sizeof(*g));
 	g->names = &t->strs;
@@ -50,7 +51,7 @@ void gp_kgroups_build(const gp_trace *t, const struct gp_ops *ops, struct gp_kgr
 		const struct gp_attr *a = &t->attrs[k];
 		gp_str op = r && r[k].op ? r[k].op : a->op ? a->op : gp_graph_op_group(t, a);
 		gp_str params = r ? r[k].params : 0;
-		gp_str name = gp_kernel_def(t, &t->kernels.v[k])->name;
+		gp_str name = gp_kernel_label_of(t, &t->kernels.v[k], labels);
 		gp_str layer = a->layer ? a->layer : gp_graph_layer_group(t, a);
 		group_add(group_of(&g->by[GP_KGROUP_LAYER], layer, layer, 0, k), t, r, k);
 		group_add(group_of(&g->by[GP_KGROUP_OP], op, op, 0, k), t, r, k);
@@ -60,6 +61,7 @@ void gp_kgroups_build(const gp_trace *t, const struct gp_ops *ops, struct gp_kgr
 		group_add(group_of(&g->by[GP_KGROUP_LAYER_KERNEL], (uint64_t)layer << 32 | name, layer, name, k), t, r,
 			  k);
 	}
+	free(labels);
 	for (size_t i = 0; i < shape->v.n; i++) {
 		struct gp_kgroup *x = &shape->v.v[i];
 		if (x->flops > 0 && x->bytes > 0 && x->known_ns > 0) {

@@ -58,8 +58,11 @@ struct gp_kgroups {
 };
 
 /* Groups t's kernels (t->attrs filled) six ways in one pass into g, with
-** the FLOPs, bytes and peaks of ops (its r may be NULL: no work known). */
-void gp_kgroups_build(const gp_trace *t, const struct gp_ops *ops, struct gp_kgroups *g);
+** the FLOPs, bytes and peaks of ops (its r may be NULL: no work known).
+** Kernels group by their label (gp_kernel_label_of, interned into t: the
+** name every command shows, keeping the functor that tells a template's
+** kernels apart). */
+void gp_kgroups_build(gp_trace *t, const struct gp_ops *ops, struct gp_kgroups *g);
 
 /* An empty g with its own names, for gp_kgroups_add_rows. */
 void gp_kgroups_init(struct gp_kgroups *g);

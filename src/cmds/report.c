@@ -25,6 +25,7 @@ enum col {
 	C_GFLOPS, C_GBPS, C_INTENSITY, C_IDEAL, C_EFF, C_BOUND, C_TCELIG,
 	C_ITER,   /* iteration (Kineto ProfilerStep#N) */
 	C_MARKER, C_GRAPH,  /* the raw op, the graph replay's attribution */
+	C_LABEL,            /* the kernel's label, as the other commands show it */
 	C__COUNT
 };
 
@@ -54,6 +55,7 @@ static const struct gp_column columns[C__COUNT] = {
 	[C_PID] = {"pid", "PId", 6, true, false, NULL},
 	[C_CORR] = {"corr", "CorrId", 6, true, false, NULL},
 	[C_LONGNAME] = {"longname", "LongName", 20, false, true, NULL},
+	[C_LABEL] = {"label", "Label", 20, false, true, NULL},
 	[C_REGS] = {"regs", "Regs", 4, true, false, NULL},
 	[C_SMEM] = {"smem", "SMem", 6, true, false, NULL},
 	[C_LATENCY] = {"latency", "Latency(ns)", 10, true, false, NULL},
@@ -89,7 +91,8 @@ static const struct gp_cmd_spec report_spec = {
 	"Default columns: idx,dir,sub,mod,op,kernel,params,sil\n"
 	"Columns (PyProf's): idx seq altseq tid layer trace dir sub mod op kernel\n"
 	"  params sil tc device stream grid block flops bytes\n"
-	"Columns (added): start end pid corr longname (demangled name) regs\n"
+	"Columns (added): start end pid corr longname (demangled name) label (the\n"
+	"  short name keeping the functor, as summary and html show kernels) regs\n"
 	"  smem (static+dynamic bytes) latency (kernel start - API start, ns)\n"
 	"  api (launching API call) iter (iteration: ProfilerStep#N, \"iteration N\" ranges)\n"
 	"Columns (roofline, docs/op-model.md; peaks of the trace's GPU from the\n"
@@ -107,6 +110,7 @@ struct cells {
 	char num[C__COUNT][48];   /* >= GP_FMT_INT_SIZE */
 	char *kernel;           /* kernel name with spaces -> '_' */
 	size_t kernel_cap;
+	char label[1024];       /* C_LABEL */
 };
 
 /* The innermost frame's file name ("model.py:12") of a comma-joined
@@ -206,6 +210,7 @@ static const char *cell(const gp_trace *t, const struct gp_ops *ops, size_t k, i
 		return gp_fmt_u64(buf, gp_kernel_pid(t, kr));
 	case C_CORR: return gp_fmt_u64(buf, kr->corr);
 	case C_LONGNAME: return gp_known_text(gp_s(t, gp_kernel_long_name_of(t, kr)));
+	case C_LABEL: return gp_known_text(gp_kernel_label_text(t, kr, c->label, sizeof(c->label)));
 	case C_REGS: return gp_fmt_u64(buf, kd->regs);
 	case C_SMEM:
 		return gp_fmt_u64(buf, (uint64_t)kd->static_smem + kd->dynamic_smem);

@@ -452,6 +452,13 @@ void gp_trace_finish(gp_trace *t)
 	t->has_start = true;
 }
 
+const char *gp_kernel_label_text(const gp_trace *t, const struct gp_kernel *k, char *buf, size_t size)
+{
+	const struct gp_kernel_def *d = gp_kernel_def(t, k);
+
+	return d->demangled ? gp_kernel_label(gp_s(t, d->demangled), buf, size) : gp_s(t, d->name);
+}
+
 gp_str gp_kernel_label_of(gp_trace *t, const struct gp_kernel *k, gp_str *memo)
 {
 	const struct gp_kernel_def *d = gp_kernel_def(t, k);
@@ -459,8 +466,7 @@ gp_str gp_kernel_label_of(gp_trace *t, const struct gp_kernel *k, gp_str *memo)
 
 	if (memo && memo[k->def])
 		return memo[k->def];
-	gp_str label = d->demangled ? gp_intern(t, gp_kernel_label(gp_s(t, d->demangled), buf, sizeof(buf)))
-				    : d->name;
+	gp_str label = d->demangled ? gp_intern(t, gp_kernel_label_text(t, k, buf, sizeof(buf))) : d->name;
 	if (memo)
 		memo[k->def] = label;
 	return label;

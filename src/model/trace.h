@@ -616,6 +616,11 @@ static inline gp_str gp_kernel_long_name_of(const gp_trace *t, const struct gp_k
 ** each distinct name once. */
 gp_str gp_kernel_label_of(gp_trace *t, const struct gp_kernel *k, gp_str *memo);
 
+/* Kernel k's label as text, without interning (for a const trace): into
+** buf when it is made from the demangled name, else the short name's text.
+** Returns it. */
+const char *gp_kernel_label_text(const gp_trace *t, const struct gp_kernel *k, char *buf, size_t size);
+
 /* Stores d in t->kernel_defs unless an equal one is there; returns its
 ** index, for gp_kernel.def. */
 uint32_t gp_kernel_def_add(gp_trace *t, const struct gp_kernel_def *d);

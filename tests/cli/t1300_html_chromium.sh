@@ -13,7 +13,7 @@ need_chromium
 # check_marks TRACE: the page of TRACE draws what its report rows say.
 check_marks() {
 	run_ok "$GPUPROF" html -o "$TMP/page.html" --force "$1"
-	"$GPUPROF" report -f json -c device,iter,layer,op,params,flops,bytes,kernel,sil "$1" >"$TMP/report.json" ||
+	"$GPUPROF" report -f json -c device,iter,layer,op,params,flops,bytes,label,sil "$1" >"$TMP/report.json" ||
 		fail "report $1"
 	"$GPUPROF" advise -f json "$1" >"$TMP/advise.json" || fail "advise $1"
 	"$GPUPROF" breakdown --view critical -f json -n 1000000 "$1" >"$TMP/critical.json" || fail "breakdown $1"

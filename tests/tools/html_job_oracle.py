@@ -47,9 +47,33 @@ def short(name):
     return m.group(0).split("::")[-1] if m else name
 
 
+_LABELS = {}
+
+
+def label(name, path):
+    """The name a page shows kernel `name` of trace `path` by: its label
+    (the short name that keeps the functor), as `gpuprof report -c
+    longname,label` gives it ($GPUPROF), else its short name here.  The
+    sums per name are checked here; the label rule itself by test_demangle."""
+    if path not in _LABELS:
+        m = {}
+        exe = os.environ.get("GPUPROF")
+        if exe:
+            import subprocess
+            out = subprocess.run([exe, "report", "-f", "tsv", "--no-header", "-c", "longname,label", path],
+                                 capture_output=True, text=True).stdout
+            for line in out.splitlines():
+                parts = line.split("\t")
+                if len(parts) == 2:
+                    m[parts[0]] = parts[1]
+        _LABELS[path] = m
+    return _LABELS[path].get(name[5:] if name.startswith("void ") and name[5:] in _LABELS[path] else name,
+                             short(name))
+
+
 def kernels(path):
-    """(short name, ns) of every kernel: durations in ns, half up, as
-    gpuprof reads them."""
+    """(label, ns) of every kernel: durations in ns, half up, as gpuprof
+    reads them."""
     opener = gzip.open if path.endswith(".gz") else open
     with opener(path, "rb") as f:
         ev = json.loads(f.read(), parse_float=D)["traceEvents"]
@@ -57,7 +81,7 @@ def kernels(path):
     for e in ev:
         if e.get("ph") == "X" and e.get("cat") == "kernel" and "ts" in e:
             ns = int((D(e.get("dur", 0)) * 1000).quantize(D(1), rounding=decimal.ROUND_HALF_UP))
-            out.append((short(e["name"]), max(ns, 0)))
+            out.append((label(e["name"], path), max(ns, 0)))
     return out
 
 

@@ -4,7 +4,7 @@ writes after drawing, read from Chromium's --dump-dom) against counts
 computed here from `gpuprof report -f json` rows, not from the page's data.
 
 usage: html_marks.py REPORT ADVICE DOM TOP [CRITICAL]
-REPORT: gpuprof report -f json -c device,iter,layer,op,params,flops,bytes,kernel,sil
+REPORT: gpuprof report -f json -c device,iter,layer,op,params,flops,bytes,label,sil
 ADVICE: gpuprof advise -f json
 CRITICAL: gpuprof breakdown --view critical -f json -n 1000000 (the page's
 critical path: its rows, at most 50, and its causes with time)
@@ -82,7 +82,7 @@ def layout_checks(dom, rows, unknown, points, iters):
             ns[key] = ns.get(key, 0) + int(r["sil"])
         mine = [r for r in rows if ("(none)" if unknown(r["layer"]) else r["layer"]) == layer]
         checks.append(("drilled layer is a longest one", ns.get(layer), max(ns.values())))
-        for part, col in (("ops", "op"), ("kernels", "kernel")):
+        for part, col in (("ops", "op"), ("kernels", "label")):
             names = {("(none)" if unknown(r[col]) else r[col]) for r in mine}
             box = re.search(r'<div class="table" id="layer-detail-%s"[^>]*>' % part, dom)
             data_ns = re.search(r'data-ns="([0-9]+)"', box.group(0)) if box else None
@@ -122,7 +122,7 @@ def main():
         layer = "(none)" if unknown(r["layer"]) else r["layer"]
         layer_ns[layer] = layer_ns.get(layer, 0) + 1
     ops = {("(none)" if unknown(r["op"]) else r["op"]) for r in rows}
-    kernels = {r["kernel"] for r in rows}
+    kernels = {r["label"] for r in rows}
     # roofline points: (op, params) whose known FLOPs and bytes both sum above 0
     work = {}
     for r in rows:

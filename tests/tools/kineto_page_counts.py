@@ -5,7 +5,7 @@ raw Kineto JSON alone, so that a bug shared by gpuprof's analysis and its
 page cannot pass (tests/tools/html_marks.py compares with gpuprof's own
 rows): the iterations (ProfilerStep#N ranges that launched kernels, per
 GPU: the step-time bars and, up to 200 per GPU, the breakdown bars) and
-the kernel rows (distinct short kernel names, the top ones plus "other").
+the kernel rows (distinct kernel labels, the top ones plus "other").
 
 usage: kineto_page_counts.py DOM TRACE TOP
 Prints each check; exits 1 when one fails.
@@ -17,7 +17,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from html_job_oracle import short  # noqa: E402
+from html_job_oracle import label  # noqa: E402
 from html_marks import attr, shown, verdict  # noqa: E402
 
 
@@ -39,7 +39,7 @@ def main():
         elif c in ("cuda_runtime", "runtime") and "correlation" in e.get("args", {}):
             launch[e["args"]["correlation"]] = t0
         elif c == "kernel":
-            kern.append((e["args"].get("device"), e["args"].get("correlation"), short(n)))
+            kern.append((e["args"].get("device"), e["args"].get("correlation"), label(n, path)))
     iters = set()
     for dev, corr, _ in kern:
         t = launch.get(corr)
