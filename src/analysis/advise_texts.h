@@ -74,7 +74,7 @@
 #define IDLE_CAUSE_TOP "%s%.160s %s"
 #define IDLE_CAUSE_TOP_LEAD "in the %zu longest of them: "
 
-#define LARGEST_GAPS "the largest gaps:"
+#define LARGEST_GAPS "the largest gaps (at: from the trace start):"
 #define LARGEST_GAP "%s %s at %s (%.300s)"
 #define LARGEST_GAP_UNKNOWN "nothing recorded explains it"
 

@@ -62,7 +62,7 @@ r = rows[kind]
 assert r["involved_ns"] == int(want), (r["involved_ns"], want)
 assert r["count"] == 9, r
 assert 0 < r["alone_ns"] <= r["involved_ns"] * 1.05, r   # gone, the gaps go (a typical latency stays)
-assert "the largest gaps:" in r["evidence"] and r["change"], r
+assert "the largest gaps (at: from the trace start):" in r["evidence"] and r["change"], r
 PY
 }
 check host cpu-bound $((9 * 250000))          # the op and its call, 9 gaps between 10 kernels
