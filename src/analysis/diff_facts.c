@@ -7,6 +7,7 @@
 
 #include "analysis/diff.h"
 #include "analysis/diff_facts.h"
+#include "util/u64map.h"
 
 const char *const gp_diff_fact_names[GP_FACT__COUNT] = {
 	[GP_FACT_GPU] = "GPU",
@@ -17,7 +18,42 @@ const char *const gp_diff_fact_names[GP_FACT__COUNT] = {
 	[GP_FACT_WORLD] = "world size",
 	[GP_FACT_GRAPHS] = "CUDA graph launches",
 	[GP_FACT_TRITON] = "Triton kernels (torch.compile)",
+	[GP_FACT_COMPILED] = "compiled regions (torch.compile)",
+	[GP_FACT_SHAPES] = "first op's input shapes",
 };
+
+/* Whether range text s names a torch.compile region: Inductor's
+** "## Call CompiledFxGraph <hash> ##" or Dynamo's "Torch-Compiled Region". */
+static bool compiled_region(const char *s)
+{
+	return s && (strstr(s, "CompiledFxGraph") || strncmp(s, "Torch-Compiled Region", 21) == 0);
+}
+
+/* The number of distinct compiled regions of t, and into buf the name and
+** input shapes of t's earliest framework op that has shapes with a
+** dimension ("aten::conv2d [[32,3,224,224],[64,3,7,7],[]]"; "" when none). */
+static size_t ops_facts(const gp_trace *t, char *buf, size_t size)
+{
+	gp_u64map seen = {0};
+	size_t regions = 0;
+	gp_ns first = INT64_MAX;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < t->ranges.n; i++) {
+		const struct gp_range *r = &t->ranges.v[i];
+		const char *text = gp_s(t, r->text);
+		if (compiled_region(text) && gp_u64map_add(&seen, r->text, (int32_t)regions) == (int32_t)regions)
+			regions++;   /* a text seen for the first time */
+		const struct gp_op_ext *x = r->kind == GP_RANGE_CPU_OP ? gp_range_op_ext(t, r) : NULL;
+		const char *dims = x && x->input_dims ? gp_s(t, x->input_dims) : NULL;
+		if (dims && r->start < first && strpbrk(dims, "0123456789")) {
+			first = r->start;
+			snprintf(buf, size, "%s %s", text, dims);
+		}
+	}
+	gp_u64map_free(&seen);
+	return regions;
+}
 
 /* The text a run shows for a fact whose files disagree. */
 #define MIXED "mixed"
@@ -68,6 +104,9 @@ void gp_diff_facts_of(const gp_trace *t, struct gp_diff_facts *f)
 		const char *name = gp_s(t, gp_kernel_def(t, &t->kernels.v[k])->name);
 		f->triton += name && strncmp(name, "triton_", 7) == 0;
 	}
+	size_t regions = ops_facts(t, buf, sizeof(buf));
+	set(f, GP_FACT_SHAPES, buf);
+	snprintf(f->v[GP_FACT_COMPILED], GP_DIFF_FACT_TEXT, "%zu", regions);
 	count_texts(f);
 	if (!f->world)
 		set(f, GP_FACT_WORLD, NULL);   /* travels as stated or not */

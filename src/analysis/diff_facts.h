@@ -2,7 +2,8 @@
 ** What a run is, so that `gpuprof diff` can say first what changed between
 ** two runs before it judges their times: the GPU, the profiler, the CUDA
 ** runtime, driver and PyTorch versions (where the trace states them), the
-** world size, CUDA graph launches and compiled (Triton) kernels.  A file's
+** world size, CUDA graph launches, compiled (Triton) kernels and regions,
+** and the input shapes of the first op that has some.  A file's
 ** facts travel as kept rows beside its diff parts (gp_diff_facts_put, over
 ** gp_diff_part_cols, rows "fact"); a run's files are merged
 ** (gp_diff_facts_add).  docs/diff.md, "What changed".
@@ -29,6 +30,10 @@ enum gp_diff_fact {
 	GP_FACT_WORLD,        /* world size: stated, else the run's files */
 	GP_FACT_GRAPHS,       /* CUDA/HIP graph launch calls */
 	GP_FACT_TRITON,       /* kernels compiled by Triton (torch.compile) */
+	GP_FACT_COMPILED,     /* distinct torch.compile regions (CompiledFxGraph,
+			      ** "Torch-Compiled Region" ranges) */
+	GP_FACT_SHAPES,       /* the first framework op with input shapes: its
+			      ** name and shapes (where a batch size shows) */
 	GP_FACT__COUNT
 };
 

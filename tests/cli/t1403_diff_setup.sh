@@ -25,8 +25,20 @@ command -v python3 >/dev/null || skip "python3 not installed"
 python3 - "$TMP" <<'PY' || fail "crafting the traces"
 import json, sys
 tmp = sys.argv[1]
-def trace(path, cuda, torch, graphs, triton, rank=None, world=None):
+def trace(path, cuda, torch, graphs, triton, rank=None, world=None, batch=32, regions=0):
     ev, corr = [], 0
+    # the first op with shapes holds the batch; an earlier one without
+    # shapes and a later one with others are not it
+    ev.append({"ph": "X", "cat": "cpu_op", "name": "aten::empty", "pid": 1, "tid": 1, "ts": 1, "dur": 1,
+               "args": {"Input Dims": [[], []]}})
+    ev.append({"ph": "X", "cat": "cpu_op", "name": "aten::to", "pid": 1, "tid": 1, "ts": 3, "dur": 1,
+               "args": {"Input Dims": [[batch, 3, 224, 224]]}})
+    ev.append({"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 5, "dur": 1,
+               "args": {"Input Dims": [[8, 8], [8, 8]]}})
+    for i in range(regions):   # each region called twice: counted once
+        for k in range(2):
+            ev.append({"ph": "X", "cat": "user_annotation", "name": "## Call CompiledFxGraph f%d ##" % i, "pid": 1,
+                       "tid": 1, "ts": 3000 + 100 * i + 10 * k, "dur": 5})
     def launch(name, kernel, ts):
         nonlocal corr
         corr += 1
@@ -46,7 +58,7 @@ def trace(path, cuda, torch, graphs, triton, rank=None, world=None):
         d["distributedInfo"] = {"rank": rank, "world_size": world}
     json.dump(d, open(path, "w"))
 trace(tmp + "/k1.json", "12.1", "2.1.0", 0, 0)
-trace(tmp + "/k2.json", "12.4", "2.4.0", 3, 5)
+trace(tmp + "/k2.json", "12.4", "2.4.0", 3, 5, batch=64, regions=2)
 import os
 os.mkdir(tmp + "/job")
 for r in range(2):
@@ -57,6 +69,8 @@ assert_grep '^  CUDA runtime +12\.1 -> 12\.4$' "$TMP/out"
 assert_grep '^  PyTorch +2\.1\.0 -> 2\.4\.0$' "$TMP/out"
 assert_grep '^  CUDA graph launches +0 -> 3$' "$TMP/out"
 assert_grep '^  Triton kernels \(torch\.compile\) +0 -> 5$' "$TMP/out"
+assert_grep '^  compiled regions \(torch\.compile\) +0 -> 2$' "$TMP/out"
+assert_grep "^  first op's input shapes +aten::to \[\[32,3,224,224\]\] -> aten::to \[\[64,3,224,224\]\]$" "$TMP/out"
 assert_no_grep '^  (GPU|world size|profiler) ' "$TMP/out"
 run_ok "$GPUPROF" diff "$TMP/k1.json" "$TMP/job"
 assert_grep '^  world size +1 -> 2$' "$TMP/out"
