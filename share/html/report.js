@@ -570,8 +570,12 @@
    * differ), the longest row across; hover for a cell's figures.
    * data-rows: the rows drawn; data-marks: the cells.
    */
-  function heatmap(rows, xtitle) {
-    var box = byId('heatmap');
+  /* A heat map of rows (label, title, busy: values 0..1 per bucket of
+     width ns) into the box o.box (default: the busy timeline's), the
+     legend from o.low to o.high, hover text from o.tip(row, bucket). */
+  function heatmap(rows, xtitle, o) {
+    o = o || {};
+    var box = byId(o.box || 'heatmap');
     box.hidden = false;
     var canvas = box.querySelector('canvas'), dpr = window.devicePixelRatio || 1;
     var labelW = 120, rowH = rows.length > 40 ? 6 : rows.length > 16 ? 10 : 18, top = 4, axisH = 40;
@@ -615,8 +619,8 @@
     ctx.textAlign = 'left';
     for (var q = 0; q < 50; q++) { ctx.fillStyle = busyColor(q / 49); ctx.fillRect(4 + q * 1.6, ay + 16, 2, 10); }
     ctx.fillStyle = '#5b6475';
-    ctx.fillText('idle', 4, ay + 6);
-    ctx.fillText('busy', 70, ay + 6);
+    ctx.fillText(o.low || 'idle', 4, ay + 6);
+    ctx.fillText(o.high || 'busy', 70, ay + 6);
     canvas.addEventListener('mousemove', function (ev) {
       var rect = canvas.getBoundingClientRect(), i = Math.floor((ev.clientY - rect.top - top) / rowH);
       var r = rows[i];
@@ -624,7 +628,7 @@
       var j = Math.floor((ev.clientX - rect.left - labelW) / plotW * span / r.width);
       if (j < 0 || j >= r.busy.length) { canvas.setAttribute('title', r.title); return; }
       canvas.setAttribute('title', r.title + ': ' + fmtNs(Math.round(j * r.width)) + ' to ' + fmtNs(Math.round((j + 1) * r.width)) +
-                          ', ' + (100 * r.busy[j]).toFixed(1) + '% busy');
+                          ', ' + (o.tip ? o.tip(r, j) : (100 * r.busy[j]).toFixed(1) + '% busy'));
     });
     box.setAttribute('data-rows', String(rows.length));
     box.setAttribute('data-marks', String(cells));
@@ -1078,13 +1082,22 @@
     });
     if (!notes.length) return memory({ memory: [] });
     byId('memory-note').textContent = notes.join('; ');
-    rankLines('chart-memory', data, function (inp, name) {
-      return inp.memory.map(function (m) {
-        var w = (m.end - m.start) / m.series.length;
-        return { label: name + ' GPU ' + m.device + ' allocated (GiB)',
-                 data: m.series.map(function (s, i) { return { x: (i + 0.5) * w / 1e6, y: s ? s[0] / 1073741824 : null }; }) };
+    /* a row per rank and GPU, the colour the bytes allocated as a share
+       of the job's highest: lines of many ranks would lie on each other */
+    var rows = [], peak = 0;
+    data.inputs.forEach(function (inp, i) {
+      inp.memory.forEach(function (m) {
+        var name = rankName(data.job, i) + ' GPU ' + m.device;
+        m.series.forEach(function (s) { if (s && s[0] > peak) peak = s[0]; });
+        rows.push({ label: name, title: name, m: m, width: (m.end - m.start) / m.series.length });
       });
-    }, 'GiB');
+    });
+    rows.forEach(function (r) { r.busy = r.m.series.map(function (s) { return s && peak ? s[0] / peak : 0; }); });
+    byId('chart-memory').style.display = 'none';
+    byId('memory-caption').textContent = 'A row per rank and GPU, a column per time bucket: the darker, ' +
+      'the more bytes the allocator held (each bucket\'s highest), as a share of the job\'s highest (' + fmtBytes(peak) + ').  Hover for the figures.';
+    heatmap(rows, 'ms from the rank\'s first event', { box: 'memory-heatmap', low: '0 B', high: 'highest',
+      tip: function (r, j) { var s = r.m.series[j]; return s ? fmtBytes(s[0]) + ' allocated' : 'no event'; } });
   }
 
   function rankGaps(data) {

@@ -79,6 +79,32 @@ near = re.search(r'<div id="gap-detail"[^>]*data-marks="([0-9]+)"', dom)
 assert near and int(near.group(1)) > 1, "no small timeline of the longest gap"
 print("ok: %d heat map rows, drill-down of %s ns, gap steps" % (rows, layer))
 PY
+# memory over time of many ranks: a heat map row per rank and GPU (lines
+# would lie on each other), the darkest cell the job's highest allocation
+python3 - "$TMP/job" "$TMP/mem" <<'PY' || fail "crafting the ranks' memory events"
+import json, os, sys
+src, dst = sys.argv[1], sys.argv[2]
+os.mkdir(dst)
+for r in range(8):
+    d = json.load(open("%s/rank-%d.json" % (src, r)))
+    ev = d["traceEvents"]
+    t0 = min(e["ts"] for e in ev if "ts" in e)
+    for i in range(20):   # allocate (r + 1) MiB more at each event: rank 7 holds the most
+        ev.append({"ph": "i", "s": "t", "cat": "cpu_instant_event", "name": "[memory]", "pid": 1, "tid": 1,
+                   "ts": t0 + 100 * i, "args": {"Device Type": 1, "Device Id": 0, "Addr": 4096 * (i + 1),
+                   "Bytes": (r + 1) << 20, "Total Allocated": (i + 1) * ((r + 1) << 20), "Total Reserved": 1 << 30}})
+    json.dump(d, open("%s/rank-%d.json" % (dst, r), "w"))
+PY
+run_ok "$GPUPROF" html -o "$TMP/mem.html" "$TMP/mem"
+open_page "$TMP/mem.html"
+python3 - "$TMP/dom" <<'PY' || fail "the job page's memory is not a heat map of its ranks"
+import re, sys
+dom = open(sys.argv[1]).read()
+heat = re.search(r'<div id="memory-heatmap"[^>]*>', dom).group(0)
+assert 'data-rows="8"' in heat and "hidden" not in heat, heat
+assert re.search(r'<div class="chart" id="chart-memory"[^>]*style="display: none;"', dom), "memory lines drawn too"
+assert "as a share of the job's highest (160.00 MiB)" in dom, "the caption names the job's highest"
+PY
 shot "$TMP/job.html" html-ranks8.png 2050 'section#layers,section#ops,section#kernels,section#memory,section#roofline,section#critical,section#steps,section#gaps'
 
 # 3. screenshots of real traces: a single GPU (BERT on an H100), a vLLM
