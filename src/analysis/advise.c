@@ -685,11 +685,16 @@ static void first_what_to_record(struct gp_findings *f)
 		}
 }
 
-void gp_advise(const gp_trace *t, const struct gp_ops *ops, const gp_breakdown *b, gp_deps *d,
+void gp_advise(gp_trace *t, const struct gp_ops *ops, const gp_breakdown *b, gp_deps *d,
 	       struct gp_findings *f)
 {
+	/* the kernels' labels, interned before any rule sizes its tables */
+	gp_str *label = gp_xcalloc(t->kernel_defs.n + 1, sizeof(*label));
+	for (size_t k = 0; k < t->kernels.n; k++)
+		gp_kernel_label_of(t, &t->kernels.v[k], label);
 	struct gp_whatif_spec spec = {0};
-	struct gp_adv_in in = {.t = t, .r = ops->r, .ops = ops, .b = b, .deps = d, .f = f, .spec = &spec};
+	struct gp_adv_in in = {.t = t, .label = label, .r = ops->r, .ops = ops, .b = b, .deps = d, .f = f,
+			       .spec = &spec};
 	struct change ch[NRULES + 1];   /* the rules' and the coverage notice's (none) */
 	gp_ns last = 0;
 	const struct gp_gpu *g = ops->po.gpu;
@@ -760,6 +765,7 @@ void gp_advise(const gp_trace *t, const struct gp_ops *ops, const gp_breakdown *
 	free(in.loose);
 	free(gap_graph);
 	gp_vec_free(in.gaps);
+	free(label);
 }
 
 void gp_findings_free(struct gp_findings *f)

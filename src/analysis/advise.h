@@ -59,7 +59,7 @@ struct gp_findings {
 ** breakdown b (run with every gap's causes, gp_breakdown_opts.gap_causes)
 ** and its dependency graph d, then re-times d with each finding's change
 ** to get its saving.  Never fails. */
-void gp_advise(const gp_trace *t, const struct gp_ops *ops, const gp_breakdown *b, gp_deps *d,
+void gp_advise(gp_trace *t, const struct gp_ops *ops, const gp_breakdown *b, gp_deps *d,
 	       struct gp_findings *out);
 
 void gp_findings_free(struct gp_findings *f);

@@ -35,7 +35,7 @@ bool gp_rule_exposed_comm(const struct gp_adv_in *in, struct gp_finding *x)
 		if (gp_op_is_comm(&in->r[k])) {
 			double d = gp_adv_dur(&t->kernels.v[k]);
 			gp_adv_claim(in, k, in->dur[k] * share);
-			gp_adv_agg_add(&a, gp_kernel_def(t, &t->kernels.v[k])->name, d, k);
+			gp_adv_agg_add(&a, gp_adv_kname(in, k), d, k);
 			total += d;
 			n++;
 		}

@@ -323,7 +323,7 @@ bool gp_rule_tiny_kernels(const struct gp_adv_in *in, struct gp_finding *x)
 			continue;
 		ntiny++;
 		tiny_ns += d;
-		gp_adv_agg_add(&tiny, gp_kernel_def(t, kr)->name, d, k);
+		gp_adv_agg_add(&tiny, gp_adv_kname(in, k), d, k);
 	}
 	for (size_t i = 0; i < in->gaps.n; i++) {
 		const struct gp_adv_gap *g = &in->gaps.v[i];

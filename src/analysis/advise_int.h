@@ -65,6 +65,8 @@ struct gp_adv_gap {
 ** gp_advise(). */
 struct gp_adv_in {
 	const gp_trace *t;
+	const gp_str *label;           /* [kernel_defs.n]: each kernel's label,
+				       ** the name evidence shows it by */
 	const struct gp_opres *r;      /* ops->r */
 	const struct gp_ops *ops;
 	const gp_breakdown *b;
@@ -233,5 +235,12 @@ void gp_adv_evidence(const gp_trace *t, const struct gp_opres *r, const struct g
 ** c (c < 0: the gaps' whole length), each with the chain of what held the
 ** work that ended it (gp_gap_story). */
 void gp_adv_largest_gaps(const struct gp_adv_in *in, int c, int where, char *out, size_t size);
+
+/* The name evidence shows kernel k by: its label (gp_kernel_label_of,
+** "elementwise_kernel<MulFunctor>"), as every command shows kernels. */
+static inline gp_str gp_adv_kname(const struct gp_adv_in *in, size_t k)
+{
+	return in->label[in->t->kernels.v[k].def];
+}
 
 #endif

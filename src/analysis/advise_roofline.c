@@ -92,7 +92,7 @@ bool gp_rule_roofline(const struct gp_adv_in *in, struct gp_finding *x)
 		total += d;
 		n++;
 		gp_adv_claim(in, k, in->dur[k] * save / d);
-		gp_adv_agg_add(&a, name, d, k);
+		gp_adv_agg_add(&a, gp_adv_kname(in, k), d, k);
 	}
 	found = n && stake >= gp_adv_lim.min_share * in->f->gpu_ns;
 	if (found) {
@@ -107,7 +107,7 @@ bool gp_rule_roofline(const struct gp_adv_in *in, struct gp_finding *x)
 		size_t len = strlen(x->evidence);
 		snprintf(x->evidence + len, sizeof(x->evidence) - len, ROOF_EVIDENCE,
 			 gp_s(t, gp_adv_group_key(t, r, (size_t)s)),
-			 gp_s(t, gp_kernel_def(t, &t->kernels.v[s])->name), rl.gflops, rl.gbps,
+			 gp_s(t, gp_adv_kname(in, (size_t)s)), rl.gflops, rl.gbps,
 			 rl.eff * 100, rl.bound == 1 ? "compute" : "memory");
 		const char *fam = gp_opres_family(&r[s]);
 		if (fam && !strcmp(fam, "attention"))
@@ -147,7 +147,7 @@ bool gp_rule_small_grid(const struct gp_adv_in *in, struct gp_finding *x)
 		total += d;
 		n++;
 		gp_adv_claim(in, k, in->dur[k] * (1 - blocks / sms) / 2);
-		gp_adv_agg_add(&a, gp_kernel_def(t, kr)->name, d, k);
+		gp_adv_agg_add(&a, gp_adv_kname(in, k), d, k);
 	}
 	found = n && stake >= gp_adv_lim.min_share * in->f->gpu_ns;
 	if (found) {

@@ -278,7 +278,8 @@ size_t gp_phase_groups(const gp_trace *t, const uint8_t *phase, bool by_batch, s
 			*gp_vec_push(sk) = (struct step_kernel){(uint32_t)i, (int64_t)t->ranges.n + api, (uint32_t)k,
 								kr->start};
 	}
-	qsort(sk.v, sk.n, sizeof(*sk.v), cmp_step_kernel);
+	if (sk.n > 1)   /* qsort of NULL, 0 is undefined */
+		qsort(sk.v, sk.n, sizeof(*sk.v), cmp_step_kernel);
 	/* per step of a group: its window, and the union of its kernels inside it */
 	for (size_t i = 0; i < sk.n;) {
 		struct gp_phase_group *x = &g.v[sk.v[i].group];
