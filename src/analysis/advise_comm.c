@@ -111,7 +111,7 @@ bool gp_advise_straggler(const struct gp_coll_match *m, const gp_ns *compute, st
 static void path_evidence(const struct gp_rank_job *j, const struct gp_job_path *p, size_t s, struct gp_finding *f)
 {
 	gp_ns len = p->end - p->start;
-	size_t most = s;
+	size_t most = gp_job_path_most(p, j->n, s);
 	char d[64];
 	size_t at = strlen(f->evidence);
 
@@ -122,9 +122,6 @@ static void path_evidence(const struct gp_rank_job *j, const struct gp_job_path 
 			 gp_fmt_duration((double)len, d, sizeof(d)));
 		return;
 	}
-	for (size_t r = 0; r < j->n; r++)
-		if (p->ranks[r].held > p->ranks[most].held)
-			most = r;
 	snprintf(f->evidence + at, sizeof(f->evidence) - at, STRAGGLER_PATH, gp_fmt_duration((double)len, d, sizeof(d)),
 		 100.0 * (double)p->ranks[s].held / (double)len, j->rec[s].coll.rank,
 		 most == s ? "" : ", most of it on another rank: rank ");

@@ -597,6 +597,16 @@ bool gp_job_path_meets_collective(const struct gp_job_path *p, size_t nranks)
 	return false;
 }
 
+size_t gp_job_path_most(const struct gp_job_path *p, size_t nranks, size_t prefer)
+{
+	size_t most = prefer;
+
+	for (size_t r = 0; r < nranks; r++)
+		if (p->ranks[r].held > p->ranks[most].held)
+			most = r;
+	return most;
+}
+
 void gp_job_path_free(struct gp_job_path *p)
 {
 	free(p->ranks);

@@ -149,6 +149,10 @@ struct gp_job_path {
 ** whom. */
 bool gp_job_path_meets_collective(const struct gp_job_path *p, size_t nranks);
 
+/* The rank (index into the job's records, < nranks) holding the most of
+** known path p; ties go to prefer (itself < nranks). */
+size_t gp_job_path_most(const struct gp_job_path *p, size_t nranks, size_t prefer);
+
 /* The critical path of job j (every record with its path: the runner's
 ** GP_NEED_RANK_PATH) into p.  Not known (p->why) when a record has no
 ** path, or, for more than one rank, when a rank's clock could not be

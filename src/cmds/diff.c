@@ -260,10 +260,7 @@ static int run_straggler(const struct gp_cli_result *const *res, size_t n, struc
 	gp_job_path_run(&j, &p);
 	s->path_coll = gp_job_path_meets_collective(&p, n);
 	if (p.known && p.end > p.start) {
-		size_t most = 0;
-		for (size_t r = 1; r < n; r++)
-			if (p.ranks[r].held > p.ranks[most].held)
-				most = r;
+		size_t most = gp_job_path_most(&p, n, 0);
 		s->path = p.end - p.start;
 		s->path_rank = res[most]->id.rank;
 		s->path_pct = 100.0 * (double)p.ranks[most].held / (double)s->path;
