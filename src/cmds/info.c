@@ -51,12 +51,28 @@ static const struct gp_gpu *gpu_text(const gp_trace *t, const struct gp_device *
 	return g;
 }
 
+/* The text line of GPUs devices[first, end) of t, all described as text:
+** "gpu N  text", or "gpu A-B  N x text" for several. */
+static void write_gpu_run(gp_kv *kv, const gp_trace *t, size_t first, size_t end, const char *text)
+{
+	char line[560], label[48];
+
+	if (end - first == 1) {
+		snprintf(label, sizeof(label), "gpu %d", t->devices.v[first].id);
+		gp_kv_str(kv, NULL, label, text);
+		return;
+	}
+	snprintf(label, sizeof(label), "gpu %d-%d", t->devices.v[first].id, t->devices.v[end - 1].id);
+	snprintf(line, sizeof(line), "%zu x %s", end - first, text);
+	gp_kv_str(kv, NULL, label, line);
+}
+
 /* The GPUs: a text line "gpu N  description" each, identical GPUs of
 ** consecutive ids once ("gpu 0-7  8 x description"); in JSON a "gpus"
 ** list of objects, one per GPU, whose unknown fields are null. */
 static void write_gpus(gp_kv *kv, const gp_trace *t)
 {
-	char buf[512], next[512], line[560], label[48];
+	char buf[512], run[512] = "";
 	size_t first = 0;
 
 	gp_kv_begin(kv, "gpus", true);
@@ -65,22 +81,12 @@ static void write_gpus(gp_kv *kv, const gp_trace *t)
 		const char *name = gp_s(t, d->name);
 		struct gp_gpu est;
 		const struct gp_gpu *g = gpu_text(t, d, &est, buf, sizeof(buf));
-		bool same_next = false;
-		if (i + 1 < t->devices.n && t->devices.v[i + 1].id == d->id + 1) {
-			struct gp_gpu est2;
-			gpu_text(t, &t->devices.v[i + 1], &est2, next, sizeof(next));
-			same_next = strcmp(buf, next) == 0;
+		/* the run of identical GPUs of consecutive ids so far ends here */
+		if (i > first && (strcmp(buf, run) != 0 || d->id != t->devices.v[i - 1].id + 1)) {
+			write_gpu_run(kv, t, first, i, run);
+			first = i;
 		}
-		if (!same_next && i > first) {
-			snprintf(label, sizeof(label), "gpu %d-%d", t->devices.v[first].id, d->id);
-			snprintf(line, sizeof(line), "%zu x %s", i - first + 1, buf);
-			gp_kv_str(kv, NULL, label, line);
-		} else if (!same_next) {
-			snprintf(label, sizeof(label), "gpu %d", d->id);
-			gp_kv_str(kv, NULL, label, buf);
-		}
-		if (!same_next)
-			first = i + 1;
+		memcpy(run, buf, sizeof(run));
 
 		gp_kv_begin(kv, "gpu", false);
 		gp_kv_i64(kv, "id", NULL, d->id);
@@ -99,6 +105,8 @@ static void write_gpus(gp_kv *kv, const gp_trace *t)
 		gp_kv_str(kv, "peaks_from", NULL, !g ? NULL : g->flags & GP_GPU_ESTIMATED ? "estimate" : "table");
 		gp_kv_end(kv);
 	}
+	if (t->devices.n)
+		write_gpu_run(kv, t, first, t->devices.n, run);
 	gp_kv_end(kv);
 }
 

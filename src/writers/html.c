@@ -557,24 +557,6 @@ static void write_phases(struct doc *d, const struct gp_analysis *an)
 	close_c(d, ']');
 }
 
-static void write_findings(struct doc *d, const char *key, const struct gp_findings *f);
-
-/* The verdict's figures (advise's header: the GPU span, busy and kernel
-** time, devices, steps and their median), then the findings, the top of
-** them, each with its saving from the step model's replay. */
-static void write_advice(struct doc *d, const struct gp_findings *f)
-{
-	open_c(d, "verdict", '{');
-	dbl(d, "span", f->span_ns);
-	dbl(d, "busy", f->busy_ns);
-	dbl(d, "gpu_ns", f->gpu_ns);
-	i64(d, "devices", f->devices);
-	i64(d, "steps", (int64_t)f->steps);
-	dbl(d, "step_ns", f->step_ns);
-	close_c(d, '}');
-	write_findings(d, "advice", f);
-}
-
 /* The findings of f, the top of them, as a list under key: each with its
 ** saving (and its share of f's GPU span, as advise says), evidence and
 ** change. */
@@ -597,6 +579,22 @@ static void write_findings(struct doc *d, const char *key, const struct gp_findi
 		close_c(d, '}');
 	}
 	close_c(d, ']');
+}
+
+/* The verdict's figures (advise's header: the GPU span, busy and kernel
+** time, devices, steps and their median), then the findings, the top of
+** them, each with its saving from the step model's replay. */
+static void write_advice(struct doc *d, const struct gp_findings *f)
+{
+	open_c(d, "verdict", '{');
+	dbl(d, "span", f->span_ns);
+	dbl(d, "busy", f->busy_ns);
+	dbl(d, "gpu_ns", f->gpu_ns);
+	i64(d, "devices", f->devices);
+	i64(d, "steps", (int64_t)f->steps);
+	dbl(d, "step_ns", f->step_ns);
+	close_c(d, '}');
+	write_findings(d, "advice", f);
 }
 
 /* One input's object (d at an element of "inputs"); with tables (the page
