@@ -29,6 +29,10 @@
 #include "analysis/attr_ops.h"
 #include "analysis/correlate.h"
 #include "model/calls.h"
+#include "util/par.h"
+
+/* Below this many kernels a second thread costs about what it saves. */
+#define PAR_MIN_KERNELS 65536
 
 /* ------------------------------------------------------------------ */
 /* 1. kernel -> launching API call                                     */
@@ -288,6 +292,37 @@ static void attrs_init(gp_trace *t)
 	}
 }
 
+/* Two steps of a trace with framework ops: the sweep (2.) writes the
+** stacks and attrs, the op attribution's index reads the ranges and
+** op_exts, and neither interns a string, so they run at once (gp_par2) on
+** a large trace. */
+struct sweep_job {
+	gp_trace *t;
+	gp_graphattr *graph;
+	struct stacks *s;
+};
+
+static void sweep_job(void *arg)
+{
+	struct sweep_job *j = arg;
+
+	sweep(j->t, j->s);
+	if (j->graph)
+		capture_stacks(j->t, j->graph, j->s);
+}
+
+struct opattr_job {
+	gp_trace *t;
+	gp_opattr *ctx;
+};
+
+static void opattr_begin_job(void *arg)
+{
+	struct opattr_job *j = arg;
+
+	j->ctx = gp_opattr_begin(j->t);
+}
+
 void gp_correlate_note_missing(gp_trace *t, size_t missing)
 {
 	gp_trace_warn(t, "%zu of %zu kernels have no launching API call in the trace", missing,
@@ -304,19 +339,21 @@ int gp_correlate(gp_trace *t, const struct gp_correlate_opts *o, gp_error *err)
 	attrs_init(t);
 	if (!t->kernels.n)
 		return GP_OK;
+	for (size_t i = 0; i < t->ranges.n; i++)
+		kinds |= 1u << t->ranges.v[i].kind;
 	missing = link_launches(t);
 	if (missing && t->apis.n && !o->window_cut)
 		gp_correlate_note_missing(t, missing);
 	/* NULL, at no cost, for a trace without graph replays */
 	graph = gp_graphattr_begin(t);
 
-	for (size_t i = 0; i < t->ranges.n; i++)
-		kinds |= 1u << t->ranges.v[i].kind;
-	if (kinds & (GP_NVTXATTR_KINDS | GP_OPATTR_KINDS)) {
-		sweep(t, &s);
-		if (graph)
-			capture_stacks(t, graph, &s);
-	}
+	struct sweep_job sw = {t, graph, &s};
+	struct opattr_job op = {t, NULL};
+	if (kinds & GP_OPATTR_KINDS)
+		gp_par2(sweep_job, &sw, opattr_begin_job, &op,
+			t->work_threads > 1 && t->kernels.n >= PAR_MIN_KERNELS);
+	else if (kinds & GP_NVTXATTR_KINDS)
+		sweep_job(&sw);
 
 	/* Each attribution source sees every kernel, in kernel order. */
 	if (kinds & GP_NVTXATTR_KINDS) {
@@ -326,7 +363,7 @@ int gp_correlate(gp_trace *t, const struct gp_correlate_opts *o, gp_error *err)
 		gp_nvtxattr_end(ctx, t);
 	}
 	if (kinds & GP_OPATTR_KINDS) {
-		gp_opattr *ctx = gp_opattr_begin(t);
+		gp_opattr *ctx = op.ctx;
 		for (size_t k = 0; k < t->kernels.n; k++)
 			gp_opattr_kernel(ctx, t, k, kernel_stack(&s, k), (int)s.count[k], &t->attrs[k]);
 		gp_opattr_end(ctx, t);

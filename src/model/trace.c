@@ -7,11 +7,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/calls.h"
 #include "model/classify.h"
 #include "model/trace.h"
 #include "util/demangle.h"
 #include "util/fmt.h"
+#include "util/par.h"
 #include "util/sort.h"
+
+/* Below this many records a second thread costs about what it saves. */
+#define PAR_MIN_RECORDS 65536
 
 void gp_trace_init(gp_trace *t)
 {
@@ -233,6 +238,11 @@ static uint64_t kernel_key(const void *p)
 	return time_key(((const struct gp_kernel *)p)->start);
 }
 
+static uint64_t api_key(const void *p)
+{
+	return time_key(((const struct gp_api *)p)->start);
+}
+
 /* Within one thread's run gp_range_cmp orders by start first. */
 static uint64_t range_key(const void *p)
 {
@@ -413,6 +423,36 @@ static void mark_unclosed(gp_trace *t)
 			      "at exit); kernels are not attributed to them", flagged);
 }
 
+/* Whether an API call returns before its copy ends: the *Async forms of
+** every runtime and driver (cudaMemcpyAsync, cudaMemcpy2DAsync,
+** cuMemcpyHtoDAsync, hipMemcpyAsync, hipMemcpyDtoHAsync...) and graph
+** launches, whose copy nodes run on the graph's stream. */
+static bool call_is_async(const char *name)
+{
+	return strstr(name, "Async") != NULL || strstr(name, "GraphLaunch") != NULL;
+}
+
+/* Marks a copy asynchronous when the call that launched it (same
+** correlation id, same process when the copy names one) is an async call,
+** for every reader: only nvprof stores the flag on the copy itself (kept
+** as it is); Kineto, nsys and gprec copies learn it here.  A copy whose
+** call is not in the trace keeps false. */
+static void copies_async_from_calls(gp_trace *t)
+{
+	gp_call_index calls;
+
+	if (!t->memcpys.n || !t->apis.n)
+		return;
+	gp_call_index_build(&calls, t);
+	for (size_t c = 0; c < t->memcpys.n; c++) {
+		struct gp_memcpy *m = &t->memcpys.v[c];
+		int32_t api = m->async ? -1 : gp_call_find(&calls, m->corr, m->pid);
+		if (api >= 0)
+			m->async = call_is_async(gp_s(t, gp_api_def(t, &t->apis.v[api])->name));
+	}
+	gp_call_index_free(&calls);
+}
+
 /* The earliest start over every record array of t (0 when it has none). */
 static gp_ns first_start(const gp_trace *t)
 {
@@ -434,18 +474,38 @@ static gp_ns first_start(const gp_trace *t)
 	return lo == INT64_MAX ? 0 : lo;
 }
 
-void gp_trace_finish(gp_trace *t)
+/* The records other than ranges: copies learn whether they are async,
+** then every array is sorted by start. */
+static void finish_records(void *arg)
 {
+	gp_trace *t = arg;
+
+	copies_async_from_calls(t);
 	gp_sort_keyed(t->kernels.v, t->kernels.n, sizeof(*t->kernels.v), kernel_key, cmp_kernel);
-	gp_vec_sort(t->apis, cmp_api);
+	gp_sort_keyed(t->apis.v, t->apis.n, sizeof(*t->apis.v), api_key, cmp_api);
 	gp_vec_sort(t->memcpys, cmp_memcpy);
 	gp_vec_sort(t->memsets, cmp_memset);
 	gp_vec_sort(t->syncs, cmp_sync);
-	sort_ranges(t);
 	for (size_t i = 0; i < t->memevents.n; i++)
 		t->memevents.v[i].order = (uint32_t)i;
 	gp_vec_sort(t->memevents, cmp_memevent);
+}
+
+/* The ranges, sorted and nested. */
+static void finish_ranges(void *arg)
+{
+	gp_trace *t = arg;
+
+	sort_ranges(t);
 	nest_ranges(t);
+}
+
+/* The two halves touch disjoint arrays and intern nothing (gp_par2), so
+** with t->work_threads > 1 they run at once: on a large trace each is a
+** quarter of what follows the parse. */
+void gp_trace_finish(gp_trace *t)
+{
+	gp_par2(finish_records, t, finish_ranges, t, t->work_threads > 1 && t->ranges.n + t->kernels.n + t->apis.n >= PAR_MIN_RECORDS);
 	mark_unclosed(t);
 	gp_trace_classify_kernels(t);
 	t->start = first_start(t);

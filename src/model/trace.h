@@ -473,6 +473,9 @@ typedef struct gp_trace {
 	gp_str path;
 	gp_str format;          /* reader name: "nsys", "nvprof", "kineto", "gpuprof-rec", "rocprof" */
 	gp_str tool_version;    /* "nsys 2024.2.1.106", "nvprof (Version 12)" */
+	int work_threads;       /* threads the passes over a large trace may use
+				** (gp_trace_load sets it from gp_load_opts.threads);
+				** 0 or 1: the caller's only */
 
 	GP_VEC(struct gp_device) devices;
 	GP_VEC(struct gp_process) processes;
@@ -685,10 +688,14 @@ const char *gp_trace_meta_get(const gp_trace *t, const char *key);
 /* The device with this id, or NULL. */
 const struct gp_device *gp_trace_device(const gp_trace *t, int32_t id);
 
-/* Sorts every record array by start time (ties: longer first, so that an
-** enclosing range precedes what it encloses; ranges by thread first, see
-** gp_range_cmp), then sets gp_range.depth and .parent per thread.  Called
-** by the loader after a reader finishes. */
+/* Marks each copy async when the call that launched it (same correlation
+** id and process) is an async call (only nvprof states it on the copy;
+** the other readers' copies learn it here), sorts every record array by
+** start time (ties: longer first, so that an enclosing range precedes what
+** it encloses; ranges by thread first, see gp_range_cmp), then sets
+** gp_range.depth and .parent per thread.  Called by the loader after a
+** reader finishes; on two threads when t->work_threads > 1 and the trace is
+** large, with the same result. */
 void gp_trace_finish(gp_trace *t);
 
 /* The order of threads, and of everything kept per thread (ranges, API

@@ -9,7 +9,11 @@
 #include <string.h>
 
 #include "model/calls.h"
+#include "util/par.h"
 #include "readers/kineto_int.h"
+
+/* Below this many launch flows sorting them costs less than a thread. */
+#define PAR_MIN_FLOWS 65536
 
 /* Adds the base time to every record (libkineto writes ts relative to
 ** baseTimeNanoseconds, and writes that key after the events). */
@@ -67,6 +71,16 @@ static void link_pids(gp_trace *t)
 	LINK(event_records)
 #undef LINK
 	gp_call_index_free(&calls);
+}
+
+/* The base time, then the launching processes: the records and the
+** string table (gp_par2). */
+static void base_and_pids(void *arg)
+{
+	struct kineto_parser *p = arg;
+
+	apply_base(p);
+	link_pids(p->t);
 }
 
 /* What the reader kept, what it skipped and what the file lacks. */
@@ -130,9 +144,11 @@ static int cmp_u64(const void *a, const void *b)
 }
 
 /* The launch flows: the ids of "ac2g" flows seen with both a start and
-** an end, sorted and unique, into the trace. */
-static void launch_flows(struct kineto_parser *p)
+** an end, sorted and unique, into the trace.  Touches p->ac2g and
+** t->launch_flows only (gp_par2). */
+static void launch_flows(void *arg)
 {
+	struct kineto_parser *p = arg;
 	gp_trace *t = p->t;
 
 	t->has_launch_flows = true;
@@ -159,9 +175,7 @@ void kineto_finish(struct kineto_parser *p)
 	char tool[64];
 
 	kineto_resolve_flows(p);   /* flow ts are still relative, like the ranges */
-	launch_flows(p);
-	apply_base(p);
-	link_pids(p->t);
+	gp_par2(base_and_pids, p, launch_flows, p, p->t->work_threads > 1 && p->ac2g[0].n >= PAR_MIN_FLOWS);
 	format_versions(p->t);
 	add_notes(p);
 	snprintf(tool, sizeof(tool), "PyTorch profiler (Kineto)%s%s", schema ? ", schema " : "",

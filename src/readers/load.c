@@ -5,9 +5,9 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <zlib.h>
 
-#include "model/calls.h"
 #include "readers/captures.h"
 #include "readers/reader.h"
 
@@ -59,36 +59,6 @@ static int read_head(const char *path, unsigned char *head, size_t *len, int *gz
 		r = 0;  /* a damaged gzip stream: let the readers see nothing */
 	*len = (size_t)r;
 	return GP_OK;
-}
-
-/* Whether an API call returns before its copy ends: the *Async forms of
-** every runtime and driver (cudaMemcpyAsync, cudaMemcpy2DAsync,
-** cuMemcpyHtoDAsync, hipMemcpyAsync, hipMemcpyDtoHAsync...) and graph
-** launches, whose copy nodes run on the graph's stream. */
-static bool call_is_async(const char *name)
-{
-	return strstr(name, "Async") != NULL || strstr(name, "GraphLaunch") != NULL;
-}
-
-/* Marks a copy asynchronous when the call that launched it (same
-** correlation id, same process when the copy names one) is an async call,
-** for every reader: only nvprof stores the flag on the copy itself (kept
-** as it is); Kineto, nsys and gprec copies learn it here.  A copy whose
-** call is not in the trace keeps false. */
-static void copies_async_from_calls(gp_trace *t)
-{
-	gp_call_index calls;
-
-	if (!t->memcpys.n || !t->apis.n)
-		return;
-	gp_call_index_build(&calls, t);
-	for (size_t c = 0; c < t->memcpys.n; c++) {
-		struct gp_memcpy *m = &t->memcpys.v[c];
-		int32_t api = m->async ? -1 : gp_call_find(&calls, m->corr, m->pid);
-		if (api >= 0)
-			m->async = call_is_async(gp_s(t, gp_api_def(t, &t->apis.v[api])->name));
-	}
-	gp_call_index_free(&calls);
 }
 
 /* gp_trace_probe, with the best reader's claim (0..1) in *weight. */
@@ -166,10 +136,10 @@ int gp_trace_load(const char *path, gp_trace *t, const struct gp_load_opts *o, g
 		return err->status;
 	t->path = gp_intern(t, path);
 	t->format = gp_intern(t, best->name);
+	t->work_threads = o && o->threads > 0 ? o->threads : (int)sysconf(_SC_NPROCESSORS_ONLN);
 	rc = best->load(path, t, o, err);
 	if (rc)
 		return rc;
-	copies_async_from_calls(t);
 	gp_trace_finish(t);
 	return gp_captures_load(t, path, o ? &o->captures : NULL, err);
 }

@@ -37,7 +37,8 @@ struct gp_load_opts {
 	gp_progress_fn progress;
 	void *progress_ctx;
 	/* Threads a reader may use (Kineto: parts of a large plain JSON file
-	** parsed at once, a .gz inflated beside the parse); 1 = one thread,
+	** parsed at once, a .gz inflated beside the parse), and the passes
+	** after it (gp_trace.work_threads: the final sorts); 1 = one thread,
 	** 0 = one per online CPU. */
 	int threads;
 	/* Plain Kineto files of at least this many bytes are parsed in parts;
