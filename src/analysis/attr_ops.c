@@ -383,8 +383,17 @@ gp_opattr *gp_opattr_begin(gp_trace *t)
 
 	/* External ids: cpu_ops win over the user annotations sharing an id;
 	** an op_ext holds one, so there are no more of them (the map made to
-	** size: growing it was the peak of a Kineto read's memory) */
-	gp_u64map_reserve(&ctx->ext, t->op_exts.n);
+	** size: growing it was the peak of a Kineto read's memory); profilers
+	** count them up from 1, so the map is an array where they are dense */
+	uint64_t lo = UINT64_MAX, hi = 0;
+	for (size_t i = 0; i < t->op_exts.n; i++) {
+		uint64_t id = t->op_exts.v[i].ext_id;
+		if (id && id < lo)
+			lo = id;
+		if (id > hi)
+			hi = id;
+	}
+	gp_u64map_reserve_range(&ctx->ext, t->op_exts.n, lo, hi);
 	for (int pass = 0; pass < 2; pass++)
 		for (size_t i = 0; i < t->ranges.n; i++) {
 			const struct gp_range *r = &t->ranges.v[i];

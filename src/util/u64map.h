@@ -14,9 +14,10 @@
 #include <stdint.h>
 
 typedef struct gp_u64map {
-	uint64_t *keys;
-	int32_t *vals;     /* -1 = empty slot */
+	uint64_t *keys;    /* NULL while dense */
+	int32_t *vals;     /* -1 = empty slot; dense: the value of key base + i */
 	size_t n, cap;     /* keys held, slots */
+	uint64_t base;     /* dense: the smallest key it can hold */
 } gp_u64map;
 
 /* Makes room for n keys in all (the caller knows how many at most), so no
@@ -24,6 +25,14 @@ typedef struct gp_u64map {
 ** beside its new ones while it rehashes, and doubling may leave it at
 ** twice the slots it needs. */
 void gp_u64map_reserve(gp_u64map *m, size_t n);
+
+/* gp_u64map_reserve for n keys the caller knows lie in [lo, hi] (an
+** empty map): where that range is at most four times n wide, the map is an
+** array indexed by key - lo, no larger than the hashed slots would be,
+** and keys that come in order then touch its memory in order (External
+** ids, correlation ids: counters).  A key outside the range turns it into
+** a hashed map, so the promise is about speed, not correctness. */
+void gp_u64map_reserve_range(gp_u64map *m, size_t n, uint64_t lo, uint64_t hi);
 
 /* Sets key -> val (val >= 0), replacing an existing value. */
 void gp_u64map_put(gp_u64map *m, uint64_t key, int32_t val);
