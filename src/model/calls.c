@@ -2,6 +2,7 @@
 ** API calls indexed by (correlation id, process).  See calls.h.
 */
 #include <stdlib.h>
+#include <string.h>
 
 #include "model/calls.h"
 
@@ -16,58 +17,61 @@ static int32_t key_idx(const struct gp_pair *k)
 	return (int32_t)(uint32_t)k->b;
 }
 
-/*
-** The keys of t's calls in (corr, pid, idx) order by one counting sort on
-** the correlation id, where the ids span at most four times the calls
-** (every profiler counts them up): two passes over the calls, where the
-** radix sort makes six over the pairs (three bytes of id, three of index).
-** The counting sort keeps call order among equal ids, which is index
-** order; calls of several processes sharing an id are then put in pid
-** order.  Returns false, touching nothing, where the ids are too sparse.
-*/
-static bool build_counted(gp_call_index *ix, const gp_trace *t)
+/* The array by id (calls.h) where the non-zero ids span at most eight
+** times the calls (4 bytes an id: at most the 32 bytes a call the keys
+** take while they are radix-sorted; CUPTI counts every activity, so a
+** trace's runtime calls hold a fifth of the ids or less) and no two calls
+** share one; false, with nothing kept, otherwise.  A call with id 0 is
+** never found (gp_call_find), so it needs no place. */
+static bool build_by_id(gp_call_index *ix, const gp_trace *t)
 {
 	uint64_t lo = UINT64_MAX, hi = 0;
 	size_t n = t->apis.n;
 
 	for (size_t i = 0; i < n; i++) {
 		uint64_t c = t->apis.v[i].corr;
-		if (c < lo)
+		if (c && c < lo)
 			lo = c;
 		if (c > hi)
 			hi = c;
 	}
-	if (!n || hi - lo >= 4 * (uint64_t)n + 64)
+	if (lo > hi || hi - lo >= 8 * (uint64_t)n + 64)
 		return false;
-	size_t span = (size_t)(hi - lo) + 1;
-	uint32_t *at = gp_xcalloc(span + 1, sizeof(*at));
-	for (size_t i = 0; i < n; i++)
-		at[t->apis.v[i].corr - lo + 1]++;
-	for (size_t c = 1; c <= span; c++)
-		at[c] += at[c - 1];
+	ix->span = (size_t)(hi - lo) + 1;
+	ix->base = lo;
+	ix->by_id = gp_xmalloc(ix->span * sizeof(*ix->by_id));
+	memset(ix->by_id, 0xff, ix->span * sizeof(*ix->by_id));
 	for (size_t i = 0; i < n; i++) {
-		const struct gp_api *a = &t->apis.v[i];
-		ix->keys[at[a->corr - lo]++] = (struct gp_pair){a->corr, (uint64_t)a->pid << 32 | (uint32_t)i};
-	}
-	free(at);
-	for (size_t i = 0, j; i < n; i = j) {   /* an id shared: its keys by pid */
-		for (j = i + 1; j < n && ix->keys[j].a == ix->keys[i].a; j++)
-			;
-		if (j - i > 1)
-			gp_sort_pairs(ix->keys + i, j - i);
+		uint64_t c = t->apis.v[i].corr;
+		if (!c)
+			continue;
+		if (ix->by_id[c - lo] >= 0) {   /* shared: the keys tell whose */
+			free(ix->by_id);
+			ix->by_id = NULL;
+			return false;
+		}
+		ix->by_id[c - lo] = (int32_t)i;
 	}
 	return true;
 }
 
-/* Keys as pairs ordered as (corr, pid, idx): a counting sort, else one
-** radix sort; no callback per comparison (glibc's merge sort of 16-byte
-** keys was 5% of a Kineto report's instructions). */
+/* The call of id corr in the array by id, -1 when none. */
+static int32_t by_id(const gp_call_index *ix, uint64_t corr)
+{
+	return corr - ix->base < ix->span ? ix->by_id[corr - ix->base] : -1;
+}
+
+/* Keys as pairs ordered as (corr, pid, idx): one radix sort, no callback
+** per comparison (glibc's merge sort of 16-byte keys was 5% of a Kineto
+** report's instructions). */
 void gp_call_index_build(gp_call_index *ix, const gp_trace *t)
 {
+	memset(ix, 0, sizeof(*ix));
 	ix->n = t->apis.n;
-	ix->keys = gp_xmalloc((ix->n ? ix->n : 1) * sizeof(*ix->keys));
-	if (build_counted(ix, t))
+	ix->t = t;
+	if (build_by_id(ix, t))
 		return;
+	ix->keys = gp_xmalloc((ix->n ? ix->n : 1) * sizeof(*ix->keys));
 	for (size_t i = 0; i < ix->n; i++)
 		ix->keys[i] = (struct gp_pair){t->apis.v[i].corr, (uint64_t)t->apis.v[i].pid << 32 | (uint32_t)i};
 	gp_sort_pairs(ix->keys, ix->n);
@@ -127,6 +131,10 @@ static size_t lower_bound(const gp_call_index *ix, uint64_t corr, uint32_t pid)
 
 int32_t gp_call_find(const gp_call_index *ix, uint64_t corr, uint32_t pid)
 {
+	if (ix->by_id) {
+		int32_t c = corr ? by_id(ix, corr) : -1;
+		return c >= 0 && (pid == 0 || ix->t->apis.v[c].pid == pid) ? c : -1;
+	}
 	size_t i = lower_bound(ix, corr, pid);
 
 	if (corr == 0 || i >= ix->n || ix->keys[i].a != corr || (pid != 0 && key_pid(&ix->keys[i]) != pid))
@@ -136,6 +144,8 @@ int32_t gp_call_find(const gp_call_index *ix, uint64_t corr, uint32_t pid)
 
 int32_t gp_call_find_unique(const gp_call_index *ix, uint64_t corr)
 {
+	if (ix->by_id)
+		return corr ? by_id(ix, corr) : -1;
 	size_t i = lower_bound(ix, corr, 0), last = lower_bound(ix, corr, UINT32_MAX);
 
 	if (corr == 0 || i >= ix->n || ix->keys[i].a != corr)
@@ -149,6 +159,6 @@ int32_t gp_call_find_unique(const gp_call_index *ix, uint64_t corr)
 void gp_call_index_free(gp_call_index *ix)
 {
 	free(ix->keys);
-	ix->keys = NULL;
-	ix->n = 0;
+	free(ix->by_id);
+	memset(ix, 0, sizeof(*ix));
 }

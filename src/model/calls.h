@@ -22,9 +22,18 @@
 typedef struct gp_call_index {
 	struct gp_pair *keys;   /* a: corr, b: pid << 32 | index into t->apis; sorted */
 	size_t n;
+	/* Where every non-zero id names one call and the ids are dense (a
+	** profiler counts them up), the index is this array instead of keys:
+	** by_id[corr - base] is the call, -1 none; keys is then NULL. */
+	int32_t *by_id;
+	uint64_t base;
+	size_t span;
+	const gp_trace *t;      /* borrowed: the calls' processes */
 } gp_call_index;
 
-/* Builds the index of t's API calls (one radix sort). */
+/* Builds the index of t's API calls: an array by id where the ids are
+** unique and dense (4 bytes an id, and kernels in time order look their
+** calls up in nearly sequential order), else one radix sort of keys. */
 void gp_call_index_build(gp_call_index *ix, const gp_trace *t);
 
 /* The call with correlation id corr in process pid (pid 0: in any process,

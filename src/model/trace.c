@@ -238,11 +238,6 @@ static uint64_t kernel_key(const void *p)
 	return time_key(((const struct gp_kernel *)p)->start);
 }
 
-static uint64_t api_key(const void *p)
-{
-	return time_key(((const struct gp_api *)p)->start);
-}
-
 /* Within one thread's run gp_range_cmp orders by start first. */
 static uint64_t range_key(const void *p)
 {
@@ -482,7 +477,7 @@ static void finish_records(void *arg)
 
 	copies_async_from_calls(t);
 	gp_sort_keyed(t->kernels.v, t->kernels.n, sizeof(*t->kernels.v), kernel_key, cmp_kernel);
-	gp_sort_keyed(t->apis.v, t->apis.n, sizeof(*t->apis.v), api_key, cmp_api);
+	gp_vec_sort(t->apis, cmp_api);
 	gp_vec_sort(t->memcpys, cmp_memcpy);
 	gp_vec_sort(t->memsets, cmp_memset);
 	gp_vec_sort(t->syncs, cmp_sync);
