@@ -81,7 +81,7 @@ void gp_u64map_reserve(gp_u64map *m, size_t n)
 
 void gp_u64map_reserve_range(gp_u64map *m, size_t n, uint64_t lo, uint64_t hi)
 {
-	if (m->cap || hi < lo || hi - lo >= 4 * (uint64_t)n + 64) {
+	if (m->cap || hi < lo || hi - lo >= 8 * (uint64_t)n + 64) {
 		gp_u64map_reserve(m, n);
 		return;
 	}

@@ -27,10 +27,11 @@ typedef struct gp_u64map {
 void gp_u64map_reserve(gp_u64map *m, size_t n);
 
 /* gp_u64map_reserve for n keys the caller knows lie in [lo, hi] (an
-** empty map): where that range is at most four times n wide, the map is an
-** array indexed by key - lo, no larger than the hashed slots would be,
-** and keys that come in order then touch its memory in order (External
-** ids, correlation ids: counters).  A key outside the range turns it into
+** empty map): where that range is at most eight times n wide, the map is
+** an array indexed by key - lo (4 bytes a key in the range: at most twice
+** the hashed slots' 16 bytes a key), no hashing, no probing, and keys that
+** come in order touch its memory in order (External ids, correlation ids:
+** counters, of which a trace's records hold a fraction).  A key outside the range turns it into
 ** a hashed map, so the promise is about speed, not correctness. */
 void gp_u64map_reserve_range(gp_u64map *m, size_t n, uint64_t lo, uint64_t hi);
 
