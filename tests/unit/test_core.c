@@ -55,6 +55,58 @@ static void u64map_reserve_holds_its_keys(void **state)
 	}
 }
 
+/* A map reserved for a narrow range of keys is an array (keys NULL) that
+** answers as a hashed map of the same keys does: add keeps, put replaces,
+** absent keys and keys outside the range are -1; a key outside the range
+** makes it hashed, with every key kept; a wide range is hashed at once. */
+static void u64map_dense_answers_as_hashed(void **state)
+{
+	uint64_t x = 88172645463325252ull;
+	const uint64_t bases[] = {1, 1000, UINT64_MAX - 5000};
+
+	(void)state;
+	for (size_t b = 0; b < sizeof(bases) / sizeof(*bases); b++) {
+		gp_u64map d = {0}, h = {0};
+		uint64_t lo = bases[b], hi = lo + 3999;
+		gp_u64map_reserve_range(&d, 1000, lo, hi);
+		assert_null(d.keys);
+		assert_int_equal(d.cap, 4000);
+		for (int i = 0; i < 3000; i++) {
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			uint64_t key = lo + x % 4000;
+			int32_t v = (int32_t)(x >> 40);
+			if (i % 3)
+				assert_int_equal(gp_u64map_add(&d, key, v), gp_u64map_add(&h, key, v));
+			else {
+				gp_u64map_put(&d, key, v);
+				gp_u64map_put(&h, key, v);
+			}
+		}
+		assert_null(d.keys);
+		assert_int_equal(d.n, h.n);
+		for (uint64_t k = lo - 10; k != hi + 10; k++)
+			assert_int_equal(gp_u64map_get(&d, k), gp_u64map_get(&h, k));
+		assert_int_equal(gp_u64map_get(&d, 0), gp_u64map_get(&h, 0));
+		/* a key outside: hashed from then on, nothing lost */
+		uint64_t out = b == 2 ? lo - 77 : hi + 77;
+		assert_int_equal(gp_u64map_add(&d, out, 5), 5);
+		assert_int_equal(gp_u64map_add(&h, out, 5), 5);
+		assert_non_null(d.keys);
+		assert_int_equal(d.n, h.n);
+		for (uint64_t k = lo - 100; k != hi + 100; k++)
+			assert_int_equal(gp_u64map_get(&d, k), gp_u64map_get(&h, k));
+		gp_u64map_free(&d);
+		gp_u64map_free(&h);
+	}
+	gp_u64map m = {0};
+	gp_u64map_reserve_range(&m, 10, 1, 1000);   /* 100 times the keys: hashed */
+	assert_non_null(m.keys);
+	gp_u64map_free(&m);
+	gp_u64map_reserve_range(&m, 10, 5, 4);      /* no keys in range: hashed */
+	assert_non_null(m.keys);
+	gp_u64map_free(&m);
+}
+
 static void strtab_interns_once(void **state)
 {
 	gp_strtab st;
@@ -505,6 +557,77 @@ static void finish_orders_ranges_as_one_stable_sort(void **state)
 	}
 }
 
+/* One random trace of n kernels, calls, copies and ranges (same seed, same
+** trace): copies of async and sync calls, ranges on several threads. */
+static void random_trace(gp_trace *t, size_t n, int threads)
+{
+	uint64_t x = 0x2545f4914f6cdd1dull;
+
+	gp_trace_init(t);
+	t->work_threads = threads;
+	gp_str names[2] = {gp_intern(t, "cudaMemcpyAsync"), gp_intern(t, "cudaMemcpy")};
+	for (size_t i = 0; i < n; i++) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		gp_ns s = (gp_ns)((x >> 8) % (n * 4));
+		struct gp_kernel *k = gp_vec_push(t->kernels);
+		k->start = s;
+		k->end = s + (gp_ns)(x % 50);
+		k->corr = i + 1;
+		struct gp_api *a = gp_vec_push(t->apis);
+		a->start = s - 10;
+		a->end = s + (gp_ns)(x % 7);
+		a->pid = 1;
+		a->tid = (uint32_t)(x % 3);
+		a->corr = i % 10 == 0 ? n + i : i + 1;
+		a->def = gp_api_def_add(t, &(struct gp_api_def){.name = names[(x >> 3) % 2]});
+		if (i % 10 == 0) {
+			struct gp_memcpy *m = gp_vec_push(t->memcpys);
+			m->start = s;
+			m->end = s + 5;
+			m->corr = n + i;
+			m->pid = 1;
+		}
+		struct gp_range *r = gp_vec_push(t->ranges);
+		r->pid = (uint32_t)(x % 2);
+		r->tid = (uint32_t)(x >> 20) % 5;
+		r->start = s - (gp_ns)((x >> 30) % 40);
+		r->end = s + (gp_ns)((x >> 40) % 40);
+		r->kind = GP_RANGE_PUSHPOP;
+		r->text = (gp_str)(i + 1);
+	}
+}
+
+/* gp_trace_finish on two threads (a trace past the size where it uses
+** them) gives the trace it gives on one: every record array the same,
+** byte for byte, and the same copies marked async. */
+static void finish_on_two_threads_as_on_one(void **state)
+{
+	gp_trace one, two;
+	size_t n = 70000;
+
+	(void)state;
+	random_trace(&one, n, 1);
+	random_trace(&two, n, 2);
+	gp_trace_finish(&one);
+	gp_trace_finish(&two);
+#define SAME(vec) \
+	assert_int_equal(one.vec.n, two.vec.n); \
+	assert_memory_equal(one.vec.v, two.vec.v, one.vec.n * sizeof(*one.vec.v))
+	SAME(kernels);
+	SAME(apis);
+	SAME(memcpys);
+	SAME(ranges);
+#undef SAME
+	size_t async = 0;
+	for (size_t i = 0; i < one.memcpys.n; i++)
+		async += one.memcpys.v[i].async;
+	assert_true(async > 0 && async < one.memcpys.n);
+	for (size_t i = 1; i < one.ranges.n; i++)
+		assert_true(gp_range_cmp(&one.ranges.v[i - 1], &one.ranges.v[i]) <= 0);
+	gp_trace_free(&one);
+	gp_trace_free(&two);
+}
+
 /* gp_kernel_set_pid: each kernel gets its own process, kernels of one def
 ** and one process share a def, the rest of the def is kept, and the memo
 ** gives the same answers as no memo. */
@@ -575,6 +698,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(u64map_reserve_holds_its_keys),
+		cmocka_unit_test(u64map_dense_answers_as_hashed),
 		cmocka_unit_test(strtab_interns_once),
 		cmocka_unit_test(strtab_layout_edges),
 		cmocka_unit_test(arena_aligns_and_zeroes),
@@ -591,6 +715,7 @@ int main(void)
 		cmocka_unit_test(finish_orders_ranges_as_one_stable_sort),
 		cmocka_unit_test(kernel_pid_moves_to_a_shared_def),
 		cmocka_unit_test(unpopped_ranges_are_flagged),
+		cmocka_unit_test(finish_on_two_threads_as_on_one),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

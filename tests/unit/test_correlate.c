@@ -419,6 +419,61 @@ static void call_index_finds_what_a_scan_finds(void **state)
 	gp_trace_free(&t);
 }
 
+/* gp_call_find_unique by a scan: the first call of corr when every call
+** of corr is in one process, else -1. */
+static int32_t unique_by_scan(const gp_trace *t, uint64_t corr)
+{
+	int32_t first = -1;
+
+	for (size_t i = 0; i < t->apis.n && corr; i++) {
+		if (t->apis.v[i].corr != corr)
+			continue;
+		if (first < 0)
+			first = (int32_t)i;
+		else if (t->apis.v[i].pid != t->apis.v[first].pid)
+			return -1;
+	}
+	return first;
+}
+
+/* Calls whose ids are unique and dense (with gaps, id 0 on some calls,
+** several processes): the index is an array by id, and it answers every
+** lookup as a scan does; the same calls with one id given twice, or with
+** the ids spread wide, are indexed by keys, with the same answers. */
+static void call_index_by_id_finds_what_a_scan_finds(void **state)
+{
+	uint64_t x = 88172645463325252ull;
+	static const uint32_t pids[] = {0, 3, 4, 9};
+
+	(void)state;
+	for (int variant = 0; variant < 3; variant++) {
+		gp_trace t;
+		gp_call_index ix;
+		gp_trace_init(&t);
+		for (uint64_t i = 0; i < 3000; i++) {
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			if (x % 4 == 0)
+				continue;   /* a gap */
+			uint64_t corr = x % 13 == 0 ? 0 : 500 + (variant == 2 ? i * 20 : i);
+			api(&t, 3 + (uint32_t)(x % 2), 1, 0, 5, corr);
+		}
+		if (variant == 1)
+			api(&t, 4, 1, 0, 5, t.apis.v[t.apis.n / 2].corr ? t.apis.v[t.apis.n / 2].corr : 600);
+		gp_call_index_build(&ix, &t);
+		if (variant == 0)
+			assert_non_null(ix.by_id);
+		else
+			assert_null(ix.by_id);
+		for (uint64_t corr = 0; corr < 500 + 3000 * 20 + 10; corr += corr < 4000 ? 1 : 7) {
+			for (size_t p = 0; p < sizeof(pids) / sizeof(pids[0]); p++)
+				assert_int_equal(gp_call_find(&ix, corr, pids[p]), call_by_scan(&t, corr, pids[p]));
+			assert_int_equal(gp_call_find_unique(&ix, corr), unique_by_scan(&t, corr));
+		}
+		gp_call_index_free(&ix);
+		gp_trace_free(&t);
+	}
+}
+
 /* Mangled names cut by the tool that wrote them (ROCm): the longest prefix
 ** that reads with its scopes closed, marked; nothing when none reads. */
 static void truncated_mangled_names(void **state)
@@ -456,6 +511,7 @@ int main(void)
 		cmocka_unit_test(launch_lookup),
 		cmocka_unit_test(call_index_shared_ids),
 		cmocka_unit_test(call_index_finds_what_a_scan_finds),
+		cmocka_unit_test(call_index_by_id_finds_what_a_scan_finds),
 		cmocka_unit_test(pyprof_rules),
 		cmocka_unit_test(no_ranges),
 		cmocka_unit_test(truncated_mangled_names),
