@@ -38,12 +38,22 @@ struct step {
 	gp_ns start, end;
 };
 
+/* An op_ext's arg texts (Input Dims, Input type, Concrete Inputs) and
+** the arg list they gave. */
+struct parse {
+	gp_str dims, types, conc;
+	uint32_t first;
+	uint16_t count;
+};
+
 struct gp_opattr {
 	gp_u64map ext;          /* External id -> op range */
 	int32_t *op_range;      /* per kernel: innermost cpu_op, -1 */
 	uint32_t *args_first;   /* per op_ext: 1 + first arg, 0 = not parsed yet */
 	uint16_t *args_count;
 	gp_u64map args_seen;    /* arg lists added so far, to share (gp_trace_args_share) */
+	gp_u64map parsed;       /* a hash of an op_ext's three arg texts -> parses */
+	GP_VEC(struct parse) parses;
 	int32_t *gpu;           /* GPU annotation ranges, in t->ranges order */
 	int32_t *gpu_par;       /* enclosing GPU annotation (index into gpu), -1 */
 	size_t ngpu;
@@ -92,9 +102,8 @@ static bool user_frame(const char *f, size_t n)
 		return false;   /* "nn.Module: Linear_0", "<built-in ...>" */
 	if (f[0] == '<')
 		return false;
-	for (size_t i = 0; i + 7 <= n; i++)
-		if (memcmp(f + i, "/torch/", 7) == 0)
-			return false;
+	if (memmem(f, n, "/torch/", 7))
+		return false;
 	return !(n > 6 && memcmp(f, "torch/", 6) == 0);
 }
 
@@ -275,6 +284,18 @@ static void op_args(gp_opattr *ctx, gp_trace *t, int32_t r, uint32_t *first, uin
 		return;
 	}
 	const struct gp_op_ext *x = &t->op_exts.v[xi];
+	/* the same three texts parse to the same list: every step repeats
+	** its ops' shapes (a text's id is its content) */
+	uint64_t key = gp_hash_mix(gp_hash_mix(x->input_dims, x->input_types), x->concrete_inputs);
+	int32_t seen = gp_u64map_get(&ctx->parsed, key);
+	if (seen >= 0 && ctx->parses.v[seen].dims == x->input_dims && ctx->parses.v[seen].types == x->input_types &&
+	    ctx->parses.v[seen].conc == x->concrete_inputs) {
+		*first = ctx->parses.v[seen].first;
+		*count = ctx->parses.v[seen].count;
+		ctx->args_first[xi] = *first + 1;
+		ctx->args_count[xi] = *count;
+		return;
+	}
 	nd = json_elements(gp_s(t, x->input_dims), dims, dl, MAX_OP_ARGS);
 	nt = json_elements(gp_s(t, x->input_types), types, tl, MAX_OP_ARGS);
 	nc = json_elements(gp_s(t, x->concrete_inputs), conc, cl, MAX_OP_ARGS);
@@ -334,6 +355,11 @@ static void op_args(gp_opattr *ctx, gp_trace *t, int32_t r, uint32_t *first, uin
 	*first = gp_trace_args_share(t, *first, &ctx->args_seen);
 	ctx->args_first[xi] = *first + 1;
 	ctx->args_count[xi] = *count;
+	if (seen < 0) {
+		gp_u64map_put(&ctx->parsed, key, (int32_t)ctx->parses.n);
+		*gp_vec_push(ctx->parses) = (struct parse){x->input_dims, x->input_types, x->concrete_inputs,
+							  *first, *count};
+	}
 }
 
 /* ---- begin / kernel / end ---- */
@@ -665,6 +691,8 @@ void gp_opattr_end(gp_opattr *ctx, gp_trace *t)
 	** Kineto read's memory */
 	gp_u64map_free(&ctx->ext);
 	gp_u64map_free(&ctx->args_seen);
+	gp_u64map_free(&ctx->parsed);
+	gp_vec_free(ctx->parses);
 	free(ctx->args_first);
 	free(ctx->args_count);
 	free(ctx->gpu);
