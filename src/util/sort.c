@@ -1,6 +1,7 @@
 /*
 ** LSD radix sort of (u64, u64) pairs.  See sort.h.
 */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -114,6 +115,48 @@ static void permute(char *base, size_t size, struct gp_pair *order, size_t n, ch
 	}
 }
 
+/*
+** Puts p[0..n), in order up to `from`, in the order a stable sort gives by
+** moving each record that is out of place back to where it goes (binary
+** insertion: after the records equal to it, so stable), as long as few
+** are out of place: at most n / 32 + 16 of them, moving at most 2 n
+** records in all.  Such is a trace read in file order: a range its
+** thread closed after the ones it encloses, a late kernel of another
+** stream.  Returns false past those bounds, with p a permutation of what
+** it was (the caller sorts it).
+*/
+static bool insert_stragglers(char *p, size_t n, size_t size, int (*cmp)(const void *, const void *),
+			      size_t from)
+{
+	size_t stragglers = 0, moved = 0;
+	char *rec = gp_xmalloc(size);
+	bool ok = true;
+
+	for (size_t i = from; i < n; i++) {
+		char *x = p + i * size;
+		if (cmp(x - size, x) <= 0)
+			continue;
+		size_t lo = 0, hi = i - 1;   /* p[i - 1] > x: its place is in [0, i - 1] */
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (cmp(p + mid * size, x) <= 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		moved += i - lo;
+		if (++stragglers > n / 32 + 16 || moved > 2 * n) {
+			ok = false;
+			break;
+		}
+		memcpy(rec, x, size);
+		memmove(p + (lo + 1) * size, p + lo * size, (i - lo) * size);
+		memcpy(p + lo * size, rec, size);
+	}
+	free(rec);
+	return ok;
+}
+
 void gp_sort_keyed(void *base, size_t n, size_t size, uint64_t (*key)(const void *),
 		   int (*cmp)(const void *, const void *))
 {
@@ -126,7 +169,7 @@ void gp_sort_keyed(void *base, size_t n, size_t size, uint64_t (*key)(const void
 
 	for (i = 1; i < n && cmp(p + (i - 1) * size, p + i * size) <= 0; i++)
 		;
-	if (i >= n)
+	if (i >= n || insert_stragglers(p, n, size, cmp, i))
 		return;
 	if (n < RADIX_MIN) {
 		qsort(base, n, size, cmp);
