@@ -508,8 +508,9 @@ static void finish_sorts_and_nests(void **state)
 /* gp_trace_finish orders ranges as one stable sort of the whole array by
 ** gp_range_cmp does (reader order kept among equal ranges), whatever the
 ** interleaving of threads: random ranges of several threads, with many
-** ties, against qsort (glibc's is a stable merge sort) over the reader's
-** order with the reader's index as the last key. */
+** ties, nearly sorted or not, spread over the threads or nearly all on one
+** (the partition's two ways), against qsort (glibc's is a stable merge
+** sort) over the reader's order with the reader's index as the last key. */
 static int cmp_range_then_order(const void *pa, const void *pb)
 {
 	const struct gp_range *a = pa, *b = pb;
@@ -525,7 +526,9 @@ static void finish_orders_ranges_as_one_stable_sort(void **state)
 
 	(void)state;
 	for (size_t si = 0; si < sizeof(sizes) / sizeof(sizes[0]); si++) {
-		for (int mostly_sorted = 0; mostly_sorted < 2; mostly_sorted++) {
+		for (int layout = 0; layout < 4; layout++) {
+			/* 1, 3: nearly sorted; 2, 3: one thread holds 19 of 20 ranges */
+			int mostly_sorted = layout & 1, skewed = layout >> 1;
 			size_t n = sizes[si];
 			gp_trace t;
 			struct gp_range *want = malloc((n ? n : 1) * sizeof(*want));
@@ -534,8 +537,8 @@ static void finish_orders_ranges_as_one_stable_sort(void **state)
 			for (size_t i = 0; i < n; i++) {
 				x ^= x << 13, x ^= x >> 7, x ^= x << 17;   /* xorshift64 */
 				struct gp_range *r = gp_vec_push(t.ranges);
-				r->pid = (uint32_t)(x % 3) * 100;
-				r->tid = (uint32_t)(x >> 8) % 4;
+				r->pid = skewed && x % 20 ? 100 : (uint32_t)(x % 3) * 100;
+				r->tid = skewed && x % 20 ? 1 : (uint32_t)(x >> 8) % 4;
 				r->start = mostly_sorted ? (gp_ns)i * 10 + (gp_ns)((x >> 16) % 3) : (gp_ns)((x >> 16) % 20);
 				r->end = r->start + (gp_ns)((x >> 24) % 4);
 				r->kind = (uint8_t)((x >> 32) % 2 ? GP_RANGE_PUSHPOP : GP_RANGE_MARK);
