@@ -53,6 +53,7 @@ struct gp_opattr {
 	uint16_t *args_count;
 	gp_u64map args_seen;    /* arg lists added so far, to share (gp_trace_args_share) */
 	gp_u64map parsed;       /* a hash of an op_ext's three arg texts -> parses */
+	uint8_t *python_kind;   /* per range: PY_*, found on first use */
 	GP_VEC(struct parse) parses;
 	int32_t *gpu;           /* GPU annotation ranges, in t->ranges order */
 	int32_t *gpu_par;       /* enclosing GPU annotation (index into gpu), -1 */
@@ -406,6 +407,7 @@ gp_opattr *gp_opattr_begin(gp_trace *t)
 	** annotations) */
 	ctx->args_first = gp_xcalloc(t->op_exts.n ? t->op_exts.n : 1, sizeof(*ctx->args_first));
 	ctx->args_count = gp_xcalloc(t->op_exts.n ? t->op_exts.n : 1, sizeof(*ctx->args_count));
+	ctx->python_kind = gp_xcalloc(t->ranges.n ? t->ranges.n : 1, 1);
 
 	/* External ids: cpu_ops win over the user annotations sharing an id;
 	** an op_ext holds one, so there are no more of them (the map made to
@@ -507,11 +509,31 @@ static bool in_stack(const int32_t *stack, int n, int32_t r)
 	return false;
 }
 
-/* Appends "sep text" to a layer path being built in buf. */
+/* Appends "sep text" to a layer path being built in buf (cut at size). */
 static void path_add(char *buf, size_t size, char sep, const char *text)
 {
-	size_t l = strlen(buf);
-	snprintf(buf + l, size - l, "%.*s%s", l ? 1 : 0, &sep, text);
+	size_t l = strlen(buf), n = strlen(text);
+
+	if (l && l + 1 < size)
+		buf[l++] = sep;
+	if (n >= size - l)
+		n = size - l - 1;
+	memcpy(buf + l, text, n);
+	buf[l + n] = '\0';
+}
+
+/* What a Python frame range is to the attribution (python_kind[]): the
+** same for every kernel launched under it, so it is found once. */
+enum { PY_UNSEEN, PY_OTHER, PY_MODULE, PY_USER };
+
+static uint8_t python_kind(gp_opattr *ctx, const gp_trace *t, int32_t r)
+{
+	if (!ctx->python_kind[r]) {
+		const char *text = gp_s(t, t->ranges.v[r].text);
+		ctx->python_kind[r] = gp_marker_module(text) ? PY_MODULE
+				      : user_frame(text, strlen(text)) ? PY_USER : PY_OTHER;
+	}
+	return ctx->python_kind[r];
 }
 
 void gp_opattr_kernel(gp_opattr *ctx, gp_trace *t, size_t k, const int32_t *stack, int n,
@@ -522,7 +544,6 @@ void gp_opattr_kernel(gp_opattr *ctx, gp_trace *t, size_t k, const int32_t *stac
 	int ns = 0, ng;
 	uint64_t ext = kr->ext_id;
 	char layer[1024] = "", modules[1024] = "", site[512], seqs[256];
-	const char *mod;
 
 	a->seq = -1;
 	a->iter = -1;
@@ -572,10 +593,14 @@ void gp_opattr_kernel(gp_opattr *ctx, gp_trace *t, size_t k, const int32_t *stac
 				path_add(layer, sizeof(layer), GP_LAYER_SEP, text);
 			break;
 		case GP_RANGE_PYTHON:
-			if ((mod = gp_marker_module(text)) != NULL)
-				path_add(modules, sizeof(modules), GP_LAYER_SEP, mod);
-			else if (user_frame(text, strlen(text)))
+			switch (python_kind(ctx, t, st[i])) {
+			case PY_MODULE:
+				path_add(modules, sizeof(modules), GP_LAYER_SEP, gp_marker_module(text));
+				break;
+			case PY_USER:
 				python = st[i];
+				break;
+			}
 			break;
 		}
 	}
@@ -692,6 +717,7 @@ void gp_opattr_end(gp_opattr *ctx, gp_trace *t)
 	gp_u64map_free(&ctx->ext);
 	gp_u64map_free(&ctx->args_seen);
 	gp_u64map_free(&ctx->parsed);
+	free(ctx->python_kind);
 	gp_vec_free(ctx->parses);
 	free(ctx->args_first);
 	free(ctx->args_count);
