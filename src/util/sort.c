@@ -115,45 +115,86 @@ static void permute(char *base, size_t size, struct gp_pair *order, size_t n, ch
 	}
 }
 
-/*
-** Puts p[0..n), in order up to `from`, in the order a stable sort gives by
-** moving each record that is out of place back to where it goes (binary
-** insertion: after the records equal to it, so stable), as long as few
-** are out of place: at most n / 32 + 16 of them, moving at most 2 n
-** records in all.  Such is a trace read in file order: a range its
-** thread closed after the ones it encloses, a late kernel of another
-** stream.  Returns false past those bounds, with p a permutation of what
-** it was (the caller sorts it).
-*/
-static bool insert_stragglers(char *p, size_t n, size_t size, int (*cmp)(const void *, const void *),
-			      size_t from)
+/* Merges the sorted a[0..nl) and a[nl..nl + nr), the left one copied to
+** buf first (nl records), from the front; equal records: the left first. */
+static void merge_lo(char *a, size_t nl, size_t nr, size_t size, int (*cmp)(const void *, const void *),
+		     char *buf)
 {
-	size_t stragglers = 0, moved = 0;
-	char *rec = gp_xmalloc(size);
+	size_t x = 0, y = nl, k = 0;
+
+	memcpy(buf, a, nl * size);
+	while (x < nl && y < nl + nr) {
+		if (cmp(a + y * size, buf + x * size) < 0)
+			memcpy(a + k++ * size, a + y++ * size, size);
+		else
+			memcpy(a + k++ * size, buf + x++ * size, size);
+	}
+	memcpy(a + k * size, buf + x * size, (nl - x) * size);   /* what is left of the right is in place */
+}
+
+/* The same with the right one copied to buf (nr records), from the back. */
+static void merge_hi(char *a, size_t nl, size_t nr, size_t size, int (*cmp)(const void *, const void *),
+		     char *buf)
+{
+	size_t x = nl, y = nr, k = nl + nr;   /* one past the next record of each */
+
+	memcpy(buf, a + nl * size, nr * size);
+	while (x > 0 && y > 0) {
+		if (cmp(buf + (y - 1) * size, a + (x - 1) * size) < 0)
+			memcpy(a + --k * size, a + --x * size, size);
+		else
+			memcpy(a + --k * size, buf + --y * size, size);
+	}
+	memcpy(a, buf, y * size);   /* what is left of the left is in place */
+}
+
+/*
+** Puts p[0..n), in order up to `from`, in the order a stable sort gives
+** when it is made of few sorted runs: each run is merged into the sorted
+** part before it, only where the two overlap (its place found by binary
+** search), through a buffer holding the smaller overlapping piece.  Such
+** is a trace read in file order: a thread's ranges of one kind before
+** those of another (Kineto files hold a step's cpu_ops, then its
+** python_functions), a range its thread closed after those it encloses, a
+** late kernel of another stream.  At most n / 32 + 16 runs, 3 n records
+** moved and a buffer of n / 16 + 64 records; past those it returns false,
+** with p a permutation of what it was whose sorted part is the stable sort
+** of what that part held, so a stable sort of p is still the input's.
+*/
+static bool merge_runs(char *p, size_t n, size_t size, int (*cmp)(const void *, const void *),
+		       size_t from)
+{
+	size_t runs = 0, moved = 0, cap = n / 16 + 64, buf_n = 0;
+	char *buf = NULL;
 	bool ok = true;
 
-	for (size_t i = from; i < n; i++) {
-		char *x = p + i * size;
-		if (cmp(x - size, x) <= 0)
-			continue;
-		size_t lo = 0, hi = i - 1;   /* p[i - 1] > x: its place is in [0, i - 1] */
+	for (size_t i = from, j; i < n; i = j) {
+		for (j = i + 1; j < n && cmp(p + (j - 1) * size, p + j * size) <= 0; j++)
+			;
+		size_t lo = 0, hi = i - 1;   /* p[i - 1] > p[i]: its place is in [0, i - 1] */
 		while (lo < hi) {
 			size_t mid = lo + (hi - lo) / 2;
-			if (cmp(p + mid * size, x) <= 0)
+			if (cmp(p + mid * size, p + i * size) <= 0)
 				lo = mid + 1;
 			else
 				hi = mid;
 		}
-		moved += i - lo;
-		if (++stragglers > n / 32 + 16 || moved > 2 * n) {
+		size_t left = i - lo, right = j - i, small = left < right ? left : right;
+		moved += left + right;
+		if (++runs > n / 32 + 16 || moved > 3 * n || small > cap) {
 			ok = false;
 			break;
 		}
-		memcpy(rec, x, size);
-		memmove(p + (lo + 1) * size, p + lo * size, (i - lo) * size);
-		memcpy(p + lo * size, rec, size);
+		if (small > buf_n) {
+			buf = gp_xrealloc(buf, small * size);
+			buf_n = small;
+		}
+		if (left <= right)
+			merge_lo(p + lo * size, left, right, size, cmp, buf);
+		else
+			merge_hi(p + lo * size, left, right, size, cmp, buf);
 	}
-	free(rec);
+	free(buf);
 	return ok;
 }
 
@@ -169,7 +210,7 @@ void gp_sort_keyed(void *base, size_t n, size_t size, uint64_t (*key)(const void
 
 	for (i = 1; i < n && cmp(p + (i - 1) * size, p + i * size) <= 0; i++)
 		;
-	if (i >= n || insert_stragglers(p, n, size, cmp, i))
+	if (i >= n || merge_runs(p, n, size, cmp, i))
 		return;
 	if (n < RADIX_MIN) {
 		qsort(base, n, size, cmp);

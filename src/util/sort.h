@@ -27,12 +27,12 @@ void gp_sort_pairs(struct gp_pair *v, size_t n);
 ** cmp gives (gp_sort), where cmp orders records first by key(record),
 ** unsigned: the records are radix-sorted by their keys, moved into place
 ** along the permutation's cycles, and cmp sorts only runs of equal keys.
-** Input already in order costs one cmp a record; input with a few records
-** out of place (at most n / 32 + 16 of them, moved by 2 n records in all)
-** costs that, plus a binary search and a memmove for each of them, and no
-** memory.  Otherwise it costs 32 bytes a record beside the array while it
-** runs (gp_sort's merge sort: 16 for records over 32 bytes).  Never fails
-** (allocation failure exits). */
+** Input already in order costs one cmp a record; input made of a few
+** sorted runs (at most n / 32 + 16) that overlap little (3 n records
+** moved, n / 16 records aside at most) is merged where the runs overlap,
+** at about two cmps and two copies a record.  Otherwise it costs 32 bytes
+** a record beside the array while it runs (gp_sort's merge sort: 16 for
+** records over 32 bytes).  Never fails (allocation failure exits). */
 void gp_sort_keyed(void *base, size_t n, size_t size, uint64_t (*key)(const void *),
 		   int (*cmp)(const void *, const void *));
 

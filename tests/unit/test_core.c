@@ -414,24 +414,35 @@ static uint64_t keyed_key(const void *p)
 /* gp_sort_keyed gives the stable merge sort's order (glibc's qsort, which
 ** gp_sort calls): negative and extreme keys, keys spread over one byte or
 ** all eight, runs of equal keys broken by the tie-breaker, full ties in
-** input order, sorted input, sizes both sides of the radix cut-off. */
+** input order, sorted input, sizes both sides of the radix cut-off; and
+** input made of sorted runs that the merge path takes: two overlapping
+** runs a group (the longer one first or second), a few records out of
+** place, two long runs overlapping wholly (past the merge's buffer). */
 static void keyed_sort_matches_stable_sort(void **state)
 {
 	static const size_t sizes[] = {0, 1, 2, 255, 256, 3000, 70000};
 	uint64_t x = 88172645463325252ull;
 
 	(void)state;
-	for (int spread = 0; spread < 3; spread++)
+	for (int spread = 0; spread < 6; spread++)
 		for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
 			size_t n = sizes[s];
 			struct keyed_rec *v = calloc(n ? n : 1, sizeof(*v)), *w = calloc(n ? n : 1, sizeof(*w));
 			for (size_t i = 0; i < n; i++) {
 				x ^= x << 13, x ^= x >> 7, x ^= x << 17;   /* xorshift64 */
+				size_t g = i / 1000, in = i % 1000, cut = g % 2 ? 300 : 700;
 				v[i].key = spread == 0 ? (int64_t)(x % 200) - 100 :
-					   spread == 1 ? (int64_t)x : 1000000000000 + (int64_t)(x % 5000) * 1000;
-				if (i % 97 == 0)
+					   spread == 1 ? (int64_t)x :
+					   spread == 2 ? 1000000000000 + (int64_t)(x % 5000) * 1000 :
+					   /* two sorted runs a group of 1000, overlapping, ties */
+					   spread == 3 ? (int64_t)(g * 10000 + (in < cut ? in * 3 : (in - cut) * 2) / 2) :
+					   /* sorted, every 500th record far out of place */
+					   spread == 4 ? (int64_t)(i % 500 == 499 ? i / 2 : i) :
+					   /* two halves, each sorted, overlapping wholly */
+					   (int64_t)(i < n / 2 ? i * 2 : (i - n / 2) * 2 + 1);
+				if (i % 97 == 0 && spread < 3)
 					v[i].key = i % 2 ? INT64_MIN : INT64_MAX;
-				v[i].tie = (uint32_t)(x >> 61);
+				v[i].tie = spread < 3 ? (uint32_t)(x >> 61) : (uint32_t)(in % 2);
 				v[i].from = (uint32_t)i;
 			}
 			memcpy(w, v, n * sizeof(*v));
