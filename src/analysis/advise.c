@@ -527,9 +527,9 @@ static void gaps_of(struct gp_adv_in *in, const gp_breakdown *b)
 		struct gp_adv_gap *g = gp_vec_push(in->gaps);
 		g->c = c;
 		g->ns = (double)(c->end - c->start);
-		for (int k = 0; k < GP_IDLE__COUNT; k++)
-			if (c->idle[k] > 0)
-				in->idle_cause_gaps[k]++;
+		for (uint64_t k = c->part; k < c->part + c->nparts; k++)
+			if (b->gap_part_ns[k] > 0)
+				in->idle_cause_gaps[b->gap_part_cause[k]]++;
 	}
 }
 

@@ -186,7 +186,7 @@ void gp_adv_loosen(const struct gp_adv_in *in, size_t u, uint8_t bits);
 /* Gap i's idle time of cause c (enum gp_cause), as the breakdown split it. */
 static inline double gp_adv_gap_cause_ns(const struct gp_adv_in *in, size_t i, int c)
 {
-	return (double)in->gaps.v[i].c->idle[c];
+	return (double)gp_bd_gap_idle(in->b, in->gaps.v[i].c, c);
 }
 
 /* Gap i's idle time of the causes in mask (bits of enum gp_cause) when it
