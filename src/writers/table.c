@@ -14,15 +14,22 @@
 
 #include "util/alloc.h"
 #include "util/arena.h"
+#include "util/strtab.h"
 #include "writers/writer.h"
 
-/* A buffered row is one string: its cells one after another, each ended by
-** its NUL ("12\0gemm\0"): a pointer a row instead of one a cell (72 of
-** the bytes a row of a 9-column table took: 100 MB for `ranges` on a
-** million-kernel PyProf trace). */
+/* A buffered row keeps its numeric cells as one string, one cell after
+** another, each ended by its NUL ("12\0" "3.5\0"): a pointer a row instead
+** of one a cell (72 of the bytes a row of a 9-column table took: 100 MB
+** for `ranges` on a million-kernel PyProf trace); and its text cells as
+** ids into one string table, as names repeat from row to row (`report` on
+** 200k kernels: 19.9 MB of rows as strings, most of it the same kernel,
+** op and module names again). */
 struct table {
-	gp_arena arena;
-	GP_VEC(const char *) rows;
+	gp_arena arena;             /* the rows' numeric cells */
+	gp_strtab texts;            /* every distinct text cell */
+	GP_VEC(const char *) rows;  /* per row: its numeric cells */
+	GP_VEC(gp_str) text;        /* per row: its text cells' ids, ntext of them */
+	int ntext;                  /* text (not numeric) columns */
 	GP_VEC(char) packing;       /* the row being packed */
 	const char **cells;         /* a row unpacked for printing */
 	int *width;
@@ -86,9 +93,12 @@ static void table_begin(gp_writer *w)
 
 	t->width = gp_xcalloc((size_t)w->ncols, sizeof(int));
 	t->cells = gp_xcalloc((size_t)w->ncols, sizeof(*t->cells));
+	gp_strtab_init(&t->texts);
 	w->priv = t;
-	for (int i = 0; i < w->ncols; i++)
+	for (int i = 0; i < w->ncols; i++) {
 		t->width[i] = text_width(w->cols[i].header);
+		t->ntext += !w->cols[i].numeric;
+	}
 }
 
 static void table_row(gp_writer *w, const char *const *vals)
@@ -101,22 +111,33 @@ static void table_row(gp_writer *w, const char *const *vals)
 		const char *v = gp_cell_human(&w->cols[i], vals[i], human, sizeof(human));
 		size_t len = strlen(v) + 1;   /* with its NUL */
 		int n = text_width(v);
+		if (n > t->width[i])
+			t->width[i] = n;
+		if (!w->cols[i].numeric) {
+			*gp_vec_push(t->text) = gp_strtab_intern_n(&t->texts, v, len - 1);
+			continue;
+		}
 		gp_vec_reserve(t->packing, t->packing.n + len);
 		memcpy(t->packing.v + t->packing.n, v, len);
 		t->packing.n += len;
-		if (n > t->width[i])
-			t->width[i] = n;
 	}
 	/* the last cell's NUL is the one strndup adds */
 	*gp_vec_push(t->rows) = t->packing.n ? gp_arena_strndup(&t->arena, t->packing.v, t->packing.n - 1) : "";
 }
 
-/* The cells of a packed row, into t->cells. */
-static const char *const *unpack(gp_writer *w, struct table *t, const char *row)
+/* The cells of buffered row r, into t->cells. */
+static const char *const *unpack(gp_writer *w, struct table *t, size_t r)
 {
+	const char *num = t->rows.v[r];
+	const gp_str *text = t->text.v + r * (size_t)t->ntext;
+
 	for (int i = 0; i < w->ncols; i++) {
-		t->cells[i] = row;
-		row += strlen(row) + 1;
+		if (!w->cols[i].numeric) {
+			t->cells[i] = gp_strtab_get(&t->texts, *text++);
+			continue;
+		}
+		t->cells[i] = num;
+		num += strlen(num) + 1;
 	}
 	return t->cells;
 }
@@ -205,8 +226,10 @@ static void table_end(gp_writer *w)
 		print_row(w, hdr);
 	}
 	for (size_t r = 0; r < t->rows.n; r++)
-		print_row(w, unpack(w, t, t->rows.v[r]));
+		print_row(w, unpack(w, t, r));
 	gp_vec_free(t->rows);
+	gp_vec_free(t->text);
+	gp_strtab_free(&t->texts);
 	gp_vec_free(t->packing);
 	free(t->cells);
 	gp_arena_free(&t->arena);
