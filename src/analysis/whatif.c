@@ -78,7 +78,8 @@ struct gp_replay {
 	GP_VEC(struct removed) removed;      /* of the run in progress */
 	GP_VEC(struct resume) resumes;
 	GP_VEC(struct event) ev;             /* the fixed points, in time order */
-	GP_VEC(struct event) all;            /* with the run's removals merged in */
+	GP_VEC(struct event) rm;             /* the ends of the run's removals, in time order:
+					     ** merged with ev as the run goes, not copied */
 };
 
 static int cmp_ns(const void *pa, const void *pb)
@@ -442,36 +443,20 @@ void gp_replay_free(struct gp_replay *r)
 	gp_vec_free(r->removed);
 	gp_vec_free(r->resumes);
 	gp_vec_free(r->ev);
-	gp_vec_free(r->all);
+	gp_vec_free(r->rm);
 	free(r->win);
 	free(r->new_end);
 	free(r);
 }
 
-/* The run's points: the fixed ones, with the ends of the CPU time the run
-** removes merged in (both in time order). */
-static const struct event *run_events(struct gp_replay *r, size_t *n)
+/* The ends of the CPU time the run removes (r->removed), into r->rm in
+** time order. */
+static void removal_events(struct gp_replay *r)
 {
-	GP_VEC(struct event) rm = {0};
-	size_t i = 0, j = 0;
-
-	if (!r->removed.n) {
-		*n = r->ev.n;
-		return r->ev.v;
-	}
+	r->rm.n = 0;
 	for (size_t k = 0; k < r->removed.n; k++)
-		*gp_vec_push(rm) = (struct event){r->removed.v[k].end, EV_REMOVE_END, (uint32_t)k};
-	gp_sort(rm.v, rm.n, sizeof(*rm.v), cmp_event);
-	r->all.n = 0;
-	while (i < r->ev.n || j < rm.n) {
-		if (j >= rm.n || (i < r->ev.n && cmp_event(&r->ev.v[i], &rm.v[j]) <= 0))
-			*gp_vec_push(r->all) = r->ev.v[i++];
-		else
-			*gp_vec_push(r->all) = rm.v[j++];
-	}
-	gp_vec_free(rm);
-	*n = r->all.n;
-	return r->all.v;
+		*gp_vec_push(r->rm) = (struct event){r->removed.v[k].end, EV_REMOVE_END, (uint32_t)k};
+	gp_sort(r->rm.v, r->rm.n, sizeof(*r->rm.v), cmp_event);
 }
 
 void gp_replay_run(struct gp_replay *r, const struct gp_whatif_spec *spec, struct gp_whatif_result *res)
@@ -479,9 +464,8 @@ void gp_replay_run(struct gp_replay *r, const struct gp_whatif_spec *spec, struc
 	gp_deps *d = r->d;
 	const gp_trace *t = d->t;
 	const struct gp_cp_scope *sc = &r->sc;
-	const struct event *ev;
+	size_t ei = 0, ri = 0;   /* the next of r->ev and of r->rm */
 	gp_ns new_last = INT64_MIN, gpu_first = INT64_MAX, gpu_last = INT64_MIN, new_gpu_first = INT64_MAX;
-	size_t nev;
 
 	memset(res, 0, sizeof(*res));
 	r->spec = spec;
@@ -492,10 +476,13 @@ void gp_replay_run(struct gp_replay *r, const struct gp_whatif_spec *spec, struc
 		r->new_end[u] = gp_unit_end(t, u);   /* a sync whose work starts after it (skew) reads this */
 	r->removed.n = 0;
 	find_removed(r);
-	ev = run_events(r, &nev);
+	removal_events(r);
 
-	for (size_t i = 0; i < nev; i++) {
-		const struct event *e = &ev[i];
+	/* the fixed points and the removals' ends merged, in time order */
+	while (ei < r->ev.n || ri < r->rm.n) {
+		const struct event *e = ri >= r->rm.n || (ei < r->ev.n && cmp_event(&r->ev.v[ei], &r->rm.v[ri]) <= 0)
+					? &r->ev.v[ei++]
+					: &r->rm.v[ri++];
 		if (e->kind == EV_UNIT_START) {
 			size_t u = e->idx;
 			gp_ns dur = gp_unit_end(t, u) - gp_unit_start(t, u);
