@@ -17,19 +17,24 @@
 #include "util/strtab.h"
 #include "writers/writer.h"
 
-/* A buffered row keeps its numeric cells as one string, one cell after
-** another, each ended by its NUL ("12\0" "3.5\0"): a pointer a row instead
-** of one a cell (72 of the bytes a row of a 9-column table took: 100 MB
-** for `ranges` on a million-kernel PyProf trace); and its text cells as
-** ids into one string table, as names repeat from row to row (`report` on
-** 200k kernels: 19.9 MB of rows as strings, most of it the same kernel,
-** op and module names again). */
+/* A buffered row is one string: its cells one after another, each ended
+** by its NUL ("12\0gemm\0"): a pointer a row instead of one a cell (72 of
+** the bytes a row of a 9-column table took: 100 MB for `ranges` on a
+** million-kernel PyProf trace).  From row SAMPLE_ROWS on, the text columns
+** whose cells repeat (at most half of the first SAMPLE_ROWS distinct:
+** kernel, op and module names) keep an id into one string table instead
+** (`report` on 200k kernels: 19.9 MB of rows as strings, most of it the
+** same names again); columns of distinct cells (`ranges`' paths) stay in
+** the string, where an id and its table entry would add 14 bytes a cell. */
+#define SAMPLE_ROWS 4096
+
 struct table {
-	gp_arena arena;             /* the rows' numeric cells */
-	gp_strtab texts;            /* every distinct text cell */
-	GP_VEC(const char *) rows;  /* per row: its numeric cells */
-	GP_VEC(gp_str) text;        /* per row: its text cells' ids, ntext of them */
-	int ntext;                  /* text (not numeric) columns */
+	gp_arena arena;             /* the rows' strings */
+	GP_VEC(const char *) rows;
+	bool *interned;             /* per column: its cells are ids from row SAMPLE_ROWS on */
+	int ninterned;
+	gp_strtab texts;            /* the interned columns' distinct cells */
+	GP_VEC(gp_str) ids;         /* per row from SAMPLE_ROWS on: its interned cells */
 	GP_VEC(char) packing;       /* the row being packed */
 	const char **cells;         /* a row unpacked for printing */
 	int *width;
@@ -93,11 +98,35 @@ static void table_begin(gp_writer *w)
 
 	t->width = gp_xcalloc((size_t)w->ncols, sizeof(int));
 	t->cells = gp_xcalloc((size_t)w->ncols, sizeof(*t->cells));
+	t->interned = gp_xcalloc((size_t)w->ncols, sizeof(*t->interned));
 	gp_strtab_init(&t->texts);
 	w->priv = t;
-	for (int i = 0; i < w->ncols; i++) {
+	for (int i = 0; i < w->ncols; i++)
 		t->width[i] = text_width(w->cols[i].header);
-		t->ntext += !w->cols[i].numeric;
+}
+
+/* Cell c of a packed row. */
+static const char *packed_cell(const char *row, int c)
+{
+	while (c-- > 0)
+		row += strlen(row) + 1;
+	return row;
+}
+
+/* Sets t->interned from the first SAMPLE_ROWS rows: the text columns
+** whose cells there are at most half distinct. */
+static void choose_interned(gp_writer *w, struct table *t)
+{
+	for (int i = 0; i < w->ncols; i++) {
+		gp_strtab seen;
+		if (w->cols[i].numeric)
+			continue;
+		gp_strtab_init(&seen);
+		for (size_t r = 0; r < SAMPLE_ROWS; r++)
+			gp_strtab_intern(&seen, packed_cell(t->rows.v[r], i));
+		t->interned[i] = seen.n <= SAMPLE_ROWS / 2;
+		t->ninterned += t->interned[i];
+		gp_strtab_free(&seen);
 	}
 }
 
@@ -105,6 +134,9 @@ static void table_row(gp_writer *w, const char *const *vals)
 {
 	struct table *t = w->priv;
 
+	if (t->rows.n == SAMPLE_ROWS)
+		choose_interned(w, t);
+	bool coded = t->rows.n >= SAMPLE_ROWS;
 	t->packing.n = 0;
 	for (int i = 0; i < w->ncols; i++) {
 		char human[64];
@@ -113,8 +145,8 @@ static void table_row(gp_writer *w, const char *const *vals)
 		int n = text_width(v);
 		if (n > t->width[i])
 			t->width[i] = n;
-		if (!w->cols[i].numeric) {
-			*gp_vec_push(t->text) = gp_strtab_intern_n(&t->texts, v, len - 1);
+		if (coded && t->interned[i]) {
+			*gp_vec_push(t->ids) = gp_strtab_intern_n(&t->texts, v, len - 1);
 			continue;
 		}
 		gp_vec_reserve(t->packing, t->packing.n + len);
@@ -128,16 +160,16 @@ static void table_row(gp_writer *w, const char *const *vals)
 /* The cells of buffered row r, into t->cells. */
 static const char *const *unpack(gp_writer *w, struct table *t, size_t r)
 {
-	const char *num = t->rows.v[r];
-	const gp_str *text = t->text.v + r * (size_t)t->ntext;
+	const char *row = t->rows.v[r];
+	const gp_str *id = r >= SAMPLE_ROWS ? t->ids.v + (r - SAMPLE_ROWS) * (size_t)t->ninterned : NULL;
 
 	for (int i = 0; i < w->ncols; i++) {
-		if (!w->cols[i].numeric) {
-			t->cells[i] = gp_strtab_get(&t->texts, *text++);
+		if (id && t->interned[i]) {
+			t->cells[i] = gp_strtab_get(&t->texts, *id++);
 			continue;
 		}
-		t->cells[i] = num;
-		num += strlen(num) + 1;
+		t->cells[i] = row;
+		row += strlen(row) + 1;
 	}
 	return t->cells;
 }
@@ -228,8 +260,9 @@ static void table_end(gp_writer *w)
 	for (size_t r = 0; r < t->rows.n; r++)
 		print_row(w, unpack(w, t, r));
 	gp_vec_free(t->rows);
-	gp_vec_free(t->text);
+	gp_vec_free(t->ids);
 	gp_strtab_free(&t->texts);
+	free(t->interned);
 	gp_vec_free(t->packing);
 	free(t->cells);
 	gp_arena_free(&t->arena);
