@@ -243,10 +243,10 @@ void gp_adv_largest_gaps(const struct gp_adv_in *in, int c, int where, char *out
 	size_t n = 0, len = strlen(out);
 	char d[32], when[32], story[512];
 
-	for (size_t i = 0; i < in->gaps.n; i++) {
-		double v = c >= 0 ? gp_adv_gap_cause_ns(in, i, c) : in->gaps.v[i].ns;
+	for (size_t i = 0; i < in->ngaps; i++) {
+		double v = c >= 0 ? gp_adv_gap_cause_ns(in, i, c) : gp_adv_gap_ns(in, i);
 		/* a gap the cause holds a small part of tells little about it */
-		if (gp_adv_gap_graph(in, i) != where || v <= 0 || (n == 3 && v <= ns[2]) || (n && v < 0.1 * in->gaps.v[i].ns))
+		if (gp_adv_gap_graph(in, i) != where || v <= 0 || (n == 3 && v <= ns[2]) || (n && v < 0.1 * gp_adv_gap_ns(in, i)))
 			continue;
 		size_t at = n < 3 ? n++ : 2;
 		while (at > 0 && ns[at - 1] < v) {
@@ -262,7 +262,7 @@ void gp_adv_largest_gaps(const struct gp_adv_in *in, int c, int where, char *out
 	if (len < size)
 		len += (size_t)snprintf(out + len, size - len, "%s", len ? "; " LARGEST_GAPS : LARGEST_GAPS);
 	for (size_t i = 0; i < n && len < size; i++) {
-		const struct gp_bd_gap_cause *g = in->gaps.v[top[i]].c;
+		const struct gp_bd_gap_cause *g = &in->gaps[top[i]];
 		gp_gap_story(in->deps, g->unit, g->start, g->end, story, sizeof(story));
 		len += (size_t)snprintf(out + len, size - len, LARGEST_GAP, i ? ";" : "",
 					gp_fmt_duration((double)(g->end - g->start), d, sizeof(d)),
@@ -522,14 +522,13 @@ static void rank_by_saving(struct gp_findings *f, struct change *ch, gp_deps *d,
 ** gaps of each cause. */
 static void gaps_of(struct gp_adv_in *in, const gp_breakdown *b)
 {
+	in->gaps = b->gap_causes;
+	in->ngaps = b->ngap_causes;
 	for (size_t i = 0; i < b->ngap_causes; i++) {
 		const struct gp_bd_gap_cause *c = &b->gap_causes[i];
-		struct gp_adv_gap *g = gp_vec_push(in->gaps);
-		g->c = c;
-		g->ns = (double)(c->end - c->start);
-		for (int k = 0; k < GP_IDLE__COUNT; k++)
-			if (c->idle[k] > 0)
-				in->idle_cause_gaps[k]++;
+		for (uint64_t k = c->part; k < c->part + c->nparts; k++)
+			if (b->gap_part_ns[k] > 0)
+				in->idle_cause_gaps[b->gap_part_cause[k]]++;
 	}
 }
 
@@ -540,7 +539,7 @@ static void gap_ends_of(struct gp_adv_in *in, uint8_t **owned)
 	*owned = gp_adv_gap_graphs(in);
 	in->gap_graph = *owned;
 	memcpy(in->eager_cause_ns, in->idle_cause_ns, sizeof(in->eager_cause_ns));
-	for (size_t i = 0; i < in->gaps.n; i++)
+	for (size_t i = 0; i < in->ngaps; i++)
 		if (gp_adv_gap_graph(in, i) != GP_ADV_GAP_EAGER)
 			for (int c = 0; c < GP_IDLE__COUNT; c++)
 				in->eager_cause_ns[c] -= gp_adv_gap_cause_ns(in, i, c);
@@ -764,7 +763,6 @@ void gp_advise(gp_trace *t, const struct gp_ops *ops, const gp_breakdown *b, gp_
 	free(in.pinned);
 	free(in.loose);
 	free(gap_graph);
-	gp_vec_free(in.gaps);
 	free(label);
 }
 

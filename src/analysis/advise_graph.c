@@ -25,7 +25,7 @@
 
 uint8_t *gp_adv_gap_graphs(const struct gp_adv_in *in)
 {
-	return gp_graph_gap_ends(in->deps, in->gaps.n ? in->gaps.v[0].c : NULL, in->gaps.n);
+	return gp_graph_gap_ends(in->deps, in->gaps, in->ngaps);
 }
 
 /* graph-unattributed: replayed kernels without op, by why (gp_attr.graph).
@@ -104,8 +104,8 @@ bool gp_rule_graph_host_bound(const struct gp_adv_in *in, struct gp_finding *x)
 				  GRAPH_HOST_CHANGE))
 		return false;
 	uint8_t *launch = gp_xcalloc(t->apis.n ? t->apis.n : 1, 1);   /* the replays' calls */
-	for (size_t i = 0; i < in->gaps.n; i++) {
-		int32_t u = in->gaps.v[i].c->unit;
+	for (size_t i = 0; i < in->ngaps; i++) {
+		int32_t u = in->gaps[i].unit;
 		if (gp_adv_gap_graph(in, i) != GP_ADV_GAP_BEFORE_REPLAY)
 			continue;
 		for (int c = 0; c < GP_CAUSE__COUNT; c++)
@@ -159,18 +159,18 @@ bool gp_rule_graph_gaps(const struct gp_adv_in *in, struct gp_finding *x)
 	struct gp_graph_table tab;
 	char d1[32], d2[32], d3[32];
 
-	for (size_t i = 0; i < in->gaps.n; i++) {
+	for (size_t i = 0; i < in->ngaps; i++) {
 		if (gp_adv_gap_graph(in, i) != GP_ADV_GAP_IN_REPLAY)
 			continue;
-		total += in->gaps.v[i].ns;
+		total += gp_adv_gap_ns(in, i);
 		n++;
 	}
 	if (!n || total < gp_adv_lim.min_share * in->f->span_ns)
 		return false;
-	gp_graph_table_build(d, in->gaps.v[0].c, in->gaps.n, in->gap_graph, &tab);
-	for (size_t i = 0; i < in->gaps.n; i++)
+	gp_graph_table_build(d, in->gaps, in->ngaps, in->gap_graph, &tab);
+	for (size_t i = 0; i < in->ngaps; i++)
 		if (gp_adv_gap_graph(in, i) == GP_ADV_GAP_IN_REPLAY)
-			gp_adv_loosen(in, (size_t)in->gaps.v[i].c->unit, GP_WI_UNIT_NO_GAP);
+			gp_adv_loosen(in, (size_t)in->gaps[i].unit, GP_WI_UNIT_NO_GAP);
 	gp_adv_involved(x, total, n);
 	x->idle = true;
 	snprintf(x->title, sizeof(x->title), IDLE_CAUSE_TITLE, GRAPH_GAPS_WHAT, gp_fmt_duration(total, d1, sizeof(d1)),

@@ -71,13 +71,13 @@ static gp_str piece_subject(const struct gp_adv_in *in, const struct gp_piece *p
 ** into *h. */
 static void subjects(const struct gp_adv_in *in, uint32_t mask, int where, struct gp_adv_agg *a, struct held *h)
 {
-	double *v = gp_xmalloc((in->gaps.n ? in->gaps.n : 1) * sizeof(*v)), floor = 0;
+	double *v = gp_xmalloc((in->ngaps ? in->ngaps : 1) * sizeof(*v)), floor = 0;
 	gp_piece_vec pieces = {0};
 	gp_u64map call_at = {0};          /* an op call (range) -> its index in call_ns */
 	GP_VEC(double) call_ns = {0};
 	size_t n = 0;
 
-	for (size_t i = 0; i < in->gaps.n; i++) {
+	for (size_t i = 0; i < in->ngaps; i++) {
 		double x = gp_adv_gap_mask_ns(in, i, mask, where);
 		if (x > 0)
 			v[n++] = x;
@@ -87,8 +87,8 @@ static void subjects(const struct gp_adv_in *in, uint32_t mask, int where, struc
 		floor = v[EVIDENCE_GAPS - 1];
 	}
 	memset(h, 0, sizeof(*h));
-	for (size_t i = 0; i < in->gaps.n && h->gaps < EVIDENCE_GAPS; i++) {
-		const struct gp_bd_gap_cause *g = in->gaps.v[i].c;
+	for (size_t i = 0; i < in->ngaps && h->gaps < EVIDENCE_GAPS; i++) {
+		const struct gp_bd_gap_cause *g = &in->gaps[i];
 		double x = gp_adv_gap_mask_ns(in, i, mask, where);
 		if (x <= 0 || x < floor || g->unit < 0)
 			continue;
@@ -131,7 +131,7 @@ static bool cause_finding(const struct gp_adv_in *in, struct gp_finding *x, uint
 	struct gp_adv_agg a;
 	gp_str top[3];
 
-	for (size_t i = 0; i < in->gaps.n; i++) {
+	for (size_t i = 0; i < in->ngaps; i++) {
 		double v = gp_adv_gap_mask_ns(in, i, mask, where);
 		if (v <= 0)
 			continue;
@@ -325,10 +325,10 @@ bool gp_rule_tiny_kernels(const struct gp_adv_in *in, struct gp_finding *x)
 		tiny_ns += d;
 		gp_adv_agg_add(&tiny, gp_adv_kname(in, k), d, k);
 	}
-	for (size_t i = 0; i < in->gaps.n; i++) {
-		const struct gp_adv_gap *g = &in->gaps.v[i];
-		if (g->ns >= gp_adv_lim.launch_gap_ns || g->c->next < 0 ||
-		    gp_adv_dur(&t->kernels.v[g->c->next]) >= gp_adv_lim.tiny_ns ||
+	for (size_t i = 0; i < in->ngaps; i++) {
+		const struct gp_bd_gap_cause *g = &in->gaps[i];
+		if (gp_adv_gap_ns(in, i) >= gp_adv_lim.launch_gap_ns || g->next < 0 ||
+		    gp_adv_dur(&t->kernels.v[g->next]) >= gp_adv_lim.tiny_ns ||
 		    gp_adv_gap_graph(in, i) != GP_ADV_GAP_EAGER)
 			continue;
 		gap_ns += gp_adv_gap_cause_ns(in, i, GP_CAUSE_LAUNCH) + gp_adv_gap_cause_ns(in, i, GP_CAUSE_GPU_GAP) +

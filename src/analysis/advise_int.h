@@ -55,11 +55,6 @@ struct gp_adv_limits {
 /* The values, in advise.c. */
 extern const struct gp_adv_limits gp_adv_lim;
 
-/* One idle gap of the time breakdown, as the rules see it. */
-struct gp_adv_gap {
-	const struct gp_bd_gap_cause *c;   /* the breakdown's: device, start, end, time by cause, next work */
-	double ns;                         /* its length */
-};
 
 /* What every rule reads.  Facts several rules share are computed once by
 ** gp_advise(). */
@@ -81,8 +76,11 @@ struct gp_adv_in {
 	double idle_ns;                /* idle time in the devices' spans */
 	double idle_cause_ns[GP_IDLE__COUNT];
 	size_t idle_cause_gaps[GP_IDLE__COUNT];   /* gaps with time of each cause */
-	GP_VEC(struct gp_adv_gap) gaps;   /* the breakdown's gaps, by device and start */
-	/* [gaps.n]: where each gap ends (GP_ADV_GAP_*: before eager work,
+	/* the breakdown's gaps (b->gap_causes: device, start, end, time by
+	** cause, next work), by device and start */
+	const struct gp_bd_gap_cause *gaps;
+	size_t ngaps;
+	/* [ngaps]: where each gap ends (GP_ADV_GAP_*: before eager work,
 	** inside or before a graph replay); NULL when nothing was replayed */
 	const uint8_t *gap_graph;
 	/* idle_cause_ns of the gaps before eager work only (the idle rules') */
@@ -143,7 +141,7 @@ enum { GP_ADV_GAP_EAGER = GP_GAP_AT_EAGER, GP_ADV_GAP_IN_REPLAY = GP_GAP_IN_REPL
 
 /* Where each gap of in ends (in->gaps, in->deps: gp_graph_gap_ends over
 ** the breakdown's gaps, which in->gaps holds in order), as a malloc()ed
-** [gaps.n] array; NULL (nothing allocated) when no unit was replayed. */
+** [ngaps] array; NULL (nothing allocated) when no unit was replayed. */
 uint8_t *gp_adv_gap_graphs(const struct gp_adv_in *in);
 
 static inline int gp_adv_gap_graph(const struct gp_adv_in *in, size_t i)
@@ -183,10 +181,16 @@ void gp_adv_pin(const struct gp_adv_in *in, size_t u);
 ** it; nothing for u out of range). */
 void gp_adv_loosen(const struct gp_adv_in *in, size_t u, uint8_t bits);
 
+/* Gap i's length. */
+static inline double gp_adv_gap_ns(const struct gp_adv_in *in, size_t i)
+{
+	return (double)(in->gaps[i].end - in->gaps[i].start);
+}
+
 /* Gap i's idle time of cause c (enum gp_cause), as the breakdown split it. */
 static inline double gp_adv_gap_cause_ns(const struct gp_adv_in *in, size_t i, int c)
 {
-	return (double)in->gaps.v[i].c->idle[c];
+	return (double)gp_bd_gap_idle(in->b, &in->gaps[i], c);
 }
 
 /* Gap i's idle time of the causes in mask (bits of enum gp_cause) when it

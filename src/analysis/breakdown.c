@@ -87,12 +87,23 @@ int32_t gp_bd_step_of(const gp_breakdown *b, int32_t device, gp_ns start, gp_ns 
 	return -1;
 }
 
-int gp_bd_gap_main_cause(const struct gp_bd_gap_cause *g)
+gp_ns gp_bd_gap_idle(const gp_breakdown *b, const struct gp_bd_gap_cause *g, int c)
 {
+	for (uint8_t k = 0; k < g->nparts; k++)
+		if (b->gap_part_cause[g->part + k] == c)
+			return b->gap_part_ns[g->part + k];
+	return 0;
+}
+
+int gp_bd_gap_main_cause(const gp_breakdown *b, const struct gp_bd_gap_cause *g)
+{
+	gp_ns idle[GP_IDLE__COUNT] = {0};
 	int best = 0;
 
+	for (uint8_t k = 0; k < g->nparts; k++)
+		idle[b->gap_part_cause[g->part + k]] = b->gap_part_ns[g->part + k];
 	for (int c = 1; c < GP_IDLE__COUNT; c++)
-		if (g->idle[c] > g->idle[best])
+		if (idle[c] > idle[best])
 			best = c;
 	return best;
 }
@@ -141,6 +152,8 @@ struct sweep {
 	size_t ndev;
 	gp_piece_vec pieces;   /* the current gap's causes (gap_pieces) */
 	GP_VEC(struct gp_bd_gap_cause) gapc;   /* opts.gap_causes */
+	GP_VEC(gp_ns) part_ns;                 /* the gaps' time by cause (gp_bd_gap_cause.part) */
+	GP_VEC(uint8_t) part_cause;
 	struct gp_bd_hta hta;  /* opts.hta: HTA's view */
 };
 
@@ -351,6 +364,31 @@ static void open_windows(struct sweep *s, struct dev *d, gp_ns x, bool at_x)
 		*gp_vec_push(d->open) = d->it_next++;
 }
 
+/* Appends gap [a, b) of device d, which next ends, to s->gapc with its
+** time by cause (s->pieces) to s->part_*: only the causes with time. */
+static void keep_gap_causes(struct sweep *s, const struct dev *d, gp_ns a, gp_ns b, const struct act *next)
+{
+	struct gp_bd_gap_cause *g = gp_vec_push(s->gapc);
+	gp_ns idle[GP_IDLE__COUNT] = {0};
+
+	memset(g, 0, sizeof(*g));
+	g->device = d->id;
+	g->iter = next && next->kernel >= 0 && s->t->attrs ? s->t->attrs[next->kernel].iter : -1;
+	g->start = a;
+	g->end = b;
+	g->next = next ? next->kernel : -1;
+	g->unit = next ? next->unit : -1;
+	g->part = s->part_ns.n;
+	for (size_t i = 0; i < s->pieces.n; i++)
+		idle[s->pieces.v[i].cause] += s->pieces.v[i].end - s->pieces.v[i].start;
+	for (int c = 0; c < GP_IDLE__COUNT; c++)
+		if (idle[c]) {
+			*gp_vec_push(s->part_ns) = idle[c];
+			*gp_vec_push(s->part_cause) = (uint8_t)c;
+			g->nparts++;
+		}
+}
+
 /* Adds segment [a, b) with mask m to the device's windows.  For an idle
 ** segment (m == 0), [a, b) is the whole gap and next the work ending it,
 ** and s->pieces holds its causes. */
@@ -363,18 +401,8 @@ static void add_segment(struct sweep *s, struct dev *d, gp_ns a, gp_ns b, unsign
 	} else {
 		add_idle(s, w, a, b);
 		w->gaps++;
-		if (s->o->gap_causes) {
-			struct gp_bd_gap_cause *g = gp_vec_push(s->gapc);
-			memset(g, 0, sizeof(*g));
-			g->device = d->id;
-			g->iter = next && next->kernel >= 0 && s->t->attrs ? s->t->attrs[next->kernel].iter : -1;
-			g->start = a;
-			g->end = b;
-			g->next = next ? next->kernel : -1;
-			g->unit = next ? next->unit : -1;
-			for (size_t i = 0; i < s->pieces.n; i++)
-				g->idle[s->pieces.v[i].cause] += s->pieces.v[i].end - s->pieces.v[i].start;
-		}
+		if (s->o->gap_causes)
+			keep_gap_causes(s, d, a, b, next);
 	}
 	open_windows(s, d, b, false);
 	for (size_t j = 0; j < d->open.n;) {
@@ -705,6 +733,8 @@ int gp_breakdown_run(const gp_trace *t, const struct gp_breakdown_opts *o, gp_br
 	gp_vec_sort(s.gapc, cmp_gap_cause);
 	b->gap_causes = s.gapc.v;
 	b->ngap_causes = s.gapc.n;
+	b->gap_part_ns = s.part_ns.v;
+	b->gap_part_cause = s.part_cause.v;
 	if (o->hta) {
 		gp_bd_hta_finish(&s.hta, b, s.ndev);
 		gp_bd_hta_free(&s.hta);
@@ -733,5 +763,7 @@ void gp_breakdown_free(gp_breakdown *b)
 	free(b->hta_dev);
 	free(b->depth);
 	free(b->gap_causes);
+	free(b->gap_part_ns);
+	free(b->gap_part_cause);
 	memset(b, 0, sizeof(*b));
 }

@@ -88,14 +88,19 @@ struct gp_bd_gap {
 };
 
 /* Every idle gap of a device (the whole trace) with its time by cause: the
-** gaps advise's findings and the perfetto sink's idle slices read. */
+** gaps advise's findings and the perfetto sink's idle slices read.  Its
+** time by cause is sparse, as a gap has a cause or two of the
+** GP_IDLE__COUNT: the causes with time, ascending, are
+** gp_breakdown.gap_part_cause[part ...] with their time in
+** gap_part_ns[part ...], nparts of them (gp_bd_gap_idle reads one). */
 struct gp_bd_gap_cause {
 	int32_t device;
 	int32_t iter;             /* of the work that ends the gap, -1 = unknown */
 	gp_ns start, end;
-	gp_ns idle[GP_IDLE__COUNT];
 	int32_t next;             /* the kernel that ends it (index), -1 = a copy or memset */
 	int32_t unit;             /* the GPU work that ends it (deps.h's numbering) */
+	uint64_t part;            /* its first cause in gp_breakdown.gap_part_* */
+	uint8_t nparts;           /* causes with time, <= GP_IDLE__COUNT */
 };
 
 /* HTA's idle time breakdown of one stream: the gap before each GPU event
@@ -156,9 +161,12 @@ typedef struct gp_breakdown {
 	** span of its device's whole-trace window into equal parts */
 	struct gp_bd_depth_bucket *depth;
 	size_t depth_buckets;
-	/* opts.gap_causes only: every gap, by device (ascending) and start */
+	/* opts.gap_causes only: every gap, by device (ascending) and start,
+	** and the gaps' time by cause (gp_bd_gap_cause.part) */
 	struct gp_bd_gap_cause *gap_causes;
 	size_t ngap_causes;
+	gp_ns *gap_part_ns;
+	uint8_t *gap_part_cause;      /* enum gp_cause */
 } gp_breakdown;
 
 /* Computes the breakdown of trace t (correlated: t->attrs filled, or NULL
@@ -190,7 +198,11 @@ void gp_bd_window_merge(struct gp_bd_window *into, const struct gp_bd_window *fr
 int32_t gp_bd_step_of(const gp_breakdown *b, int32_t device, gp_ns start, gp_ns end, int32_t *before,
 		      int32_t *after);
 
-/* The cause of most of gap g's time (ties to the first in enum order). */
-int gp_bd_gap_main_cause(const struct gp_bd_gap_cause *g);
+/* Gap g's idle time of cause c (enum gp_cause), g one of b->gap_causes. */
+gp_ns gp_bd_gap_idle(const gp_breakdown *b, const struct gp_bd_gap_cause *g, int c);
+
+/* The cause of most of gap g's time (ties to the first in enum order), g
+** one of b->gap_causes. */
+int gp_bd_gap_main_cause(const gp_breakdown *b, const struct gp_bd_gap_cause *g);
 
 #endif

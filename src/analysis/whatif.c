@@ -18,6 +18,7 @@
 
 #include "analysis/whatif.h"
 #include "util/alloc.h"
+#include "util/sort.h"
 
 /* Fallbacks when a trace has no binding sample of a latency, in ns: what
 ** the CUDA runtime typically takes (docs/dependencies.md). */
@@ -27,13 +28,8 @@
 #define TYP_SYNC_OWN_NS 3000
 #define TYP_ASYNC_COPY_CALL_NS 10000
 
-enum { EV_REMOVE_END, EV_SYNC_END, EV_RESUME, EV_UNIT_START };
-
-struct event {
-	gp_ns at;
-	uint8_t kind;
-	uint32_t idx;       /* unit, API call, or removed segment */
-};
+/* The kinds of a run's points; at one time they come in this order. */
+enum { EV_REMOVE_END, EV_SYNC_END, EV_RESUME, EV_UNIT_START, EV__COUNT };
 
 /* A thread's shifts: from recorded time at on, its clock reads `shift`
 ** later (negative: earlier). */
@@ -77,8 +73,11 @@ struct gp_replay {
 	gp_ns typ_ret, typ_own, typ_async;
 	GP_VEC(struct removed) removed;      /* of the run in progress */
 	GP_VEC(struct resume) resumes;
-	GP_VEC(struct event) ev;             /* the fixed points, in time order */
-	GP_VEC(struct event) all;            /* with the run's removals merged in */
+	/* per kind (EV_*), the indices of its points (removed segment, API
+	** call, resume, unit) in time order, then by index: a run walks the
+	** four merged, its points in (time, kind, index) order; the removals'
+	** are the run's, the others fixed */
+	GP_VEC(uint32_t) ev[EV__COUNT];
 };
 
 static int cmp_ns(const void *pa, const void *pb)
@@ -308,15 +307,35 @@ static void find_resumes(struct gp_replay *r, uint32_t pid)
 	}
 }
 
-static int cmp_event(const void *pa, const void *pb)
+/* The time of point idx of kind k (EV_*). */
+static gp_ns event_at(const struct gp_replay *r, int k, uint32_t idx)
 {
-	const struct event *a = pa, *b = pb;
+	const gp_trace *t = r->d->t;
 
-	if (a->at != b->at)
-		return a->at < b->at ? -1 : 1;
-	if (a->kind != b->kind)
-		return a->kind < b->kind ? -1 : 1;
-	return (a->idx > b->idx) - (a->idx < b->idx);
+	switch (k) {
+	case EV_REMOVE_END: return r->removed.v[idx].end;
+	case EV_SYNC_END: return t->apis.v[idx].end;
+	case EV_RESUME: return r->resumes.v[idx].b;
+	default: return gp_unit_start(t, idx);
+	}
+}
+
+/* Fills r->ev[k] with the indices in (time, index) order: the points of
+** kind k are p[0..n), each (its time, its index), which this sorts (the
+** time's sign bit flipped so that the unsigned order is gp_ns's). */
+static void order_events(struct gp_replay *r, int k, struct gp_pair *p, size_t n)
+{
+	gp_sort_pairs(p, n);
+	r->ev[k].n = 0;
+	gp_vec_reserve(r->ev[k], n);
+	for (size_t i = 0; i < n; i++)
+		r->ev[k].v[r->ev[k].n++] = (uint32_t)p[i].b;
+}
+
+/* The key of time at in a gp_pair: signed order as unsigned. */
+static uint64_t time_key(gp_ns at)
+{
+	return (uint64_t)at ^ (UINT64_C(1) << 63);
 }
 
 /* The new start of unit u: the latest of what its constraints allow. */
@@ -416,15 +435,21 @@ struct gp_replay *gp_replay_new(gp_deps *d)
 	find_resumes(r, r->sc.pid);
 	gp_critpath_windows(t, &r->sc, &r->win, &r->nwin);
 	r->main_th = thread_of(r, r->sc.pid, gp_critpath_main_thread(d, r->sc.pid));
+	GP_VEC(struct gp_pair) p = {0};
 	for (size_t u = 0; u < d->n; u++)
-		*gp_vec_push(r->ev) = (struct event){gp_unit_start(t, u), EV_UNIT_START, (uint32_t)u};
+		*gp_vec_push(p) = (struct gp_pair){time_key(gp_unit_start(t, u)), u};
+	order_events(r, EV_UNIT_START, p.v, p.n);
 	/* the syncs: those that waited for work, and those that bound to none */
+	p.n = 0;
 	for (size_t i = 0; i < t->apis.n; i++)
 		if (gp_deps_synced_of(d, i) >= 0 || gp_api_class_is_sync(gp_deps_api_class(d, i)))
-			*gp_vec_push(r->ev) = (struct event){t->apis.v[i].end, EV_SYNC_END, (uint32_t)i};
+			*gp_vec_push(p) = (struct gp_pair){time_key(t->apis.v[i].end), i};
+	order_events(r, EV_SYNC_END, p.v, p.n);
+	p.n = 0;
 	for (size_t i = 0; i < r->resumes.n; i++)
-		*gp_vec_push(r->ev) = (struct event){r->resumes.v[i].b, EV_RESUME, (uint32_t)i};
-	gp_sort(r->ev.v, r->ev.n, sizeof(*r->ev.v), cmp_event);
+		*gp_vec_push(p) = (struct gp_pair){time_key(r->resumes.v[i].b), i};
+	order_events(r, EV_RESUME, p.v, p.n);
+	gp_vec_free(p);
 	return r;
 }
 
@@ -441,37 +466,35 @@ void gp_replay_free(struct gp_replay *r)
 	gp_vec_free(r->typ_gap);
 	gp_vec_free(r->removed);
 	gp_vec_free(r->resumes);
-	gp_vec_free(r->ev);
-	gp_vec_free(r->all);
+	for (int k = 0; k < EV__COUNT; k++)
+		gp_vec_free(r->ev[k]);
 	free(r->win);
 	free(r->new_end);
 	free(r);
 }
 
-/* The run's points: the fixed ones, with the ends of the CPU time the run
-** removes merged in (both in time order). */
-static const struct event *run_events(struct gp_replay *r, size_t *n)
+/* The ends of the CPU time the run removes (r->removed), into
+** r->ev[EV_REMOVE_END] in time order. */
+static void removal_events(struct gp_replay *r)
 {
-	GP_VEC(struct event) rm = {0};
-	size_t i = 0, j = 0;
+	struct gp_pair *p = gp_xmalloc((r->removed.n ? r->removed.n : 1) * sizeof(*p));
 
-	if (!r->removed.n) {
-		*n = r->ev.n;
-		return r->ev.v;
-	}
 	for (size_t k = 0; k < r->removed.n; k++)
-		*gp_vec_push(rm) = (struct event){r->removed.v[k].end, EV_REMOVE_END, (uint32_t)k};
-	gp_sort(rm.v, rm.n, sizeof(*rm.v), cmp_event);
-	r->all.n = 0;
-	while (i < r->ev.n || j < rm.n) {
-		if (j >= rm.n || (i < r->ev.n && cmp_event(&r->ev.v[i], &rm.v[j]) <= 0))
-			*gp_vec_push(r->all) = r->ev.v[i++];
-		else
-			*gp_vec_push(r->all) = rm.v[j++];
-	}
-	gp_vec_free(rm);
-	*n = r->all.n;
-	return r->all.v;
+		p[k] = (struct gp_pair){time_key(r->removed.v[k].end), k};
+	order_events(r, EV_REMOVE_END, p, r->removed.n);
+	free(p);
+}
+
+/* The kind of r's next point in (time, kind, index) order, given the next
+** index of each kind and its time; -1 when none is left. */
+static int next_event(const struct gp_replay *r, const size_t next[EV__COUNT], const gp_ns at[EV__COUNT])
+{
+	int k = -1;
+
+	for (int j = 0; j < EV__COUNT; j++)
+		if (next[j] < r->ev[j].n && (k < 0 || at[j] < at[k]))
+			k = j;
+	return k;
 }
 
 void gp_replay_run(struct gp_replay *r, const struct gp_whatif_spec *spec, struct gp_whatif_result *res)
@@ -479,9 +502,10 @@ void gp_replay_run(struct gp_replay *r, const struct gp_whatif_spec *spec, struc
 	gp_deps *d = r->d;
 	const gp_trace *t = d->t;
 	const struct gp_cp_scope *sc = &r->sc;
-	const struct event *ev;
+	size_t next[EV__COUNT] = {0};   /* per kind: its next point in r->ev */
+	gp_ns at[EV__COUNT];            /* and that point's time */
+	int k;
 	gp_ns new_last = INT64_MIN, gpu_first = INT64_MAX, gpu_last = INT64_MIN, new_gpu_first = INT64_MAX;
-	size_t nev;
 
 	memset(res, 0, sizeof(*res));
 	r->spec = spec;
@@ -492,12 +516,16 @@ void gp_replay_run(struct gp_replay *r, const struct gp_whatif_spec *spec, struc
 		r->new_end[u] = gp_unit_end(t, u);   /* a sync whose work starts after it (skew) reads this */
 	r->removed.n = 0;
 	find_removed(r);
-	ev = run_events(r, &nev);
+	removal_events(r);
 
-	for (size_t i = 0; i < nev; i++) {
-		const struct event *e = &ev[i];
-		if (e->kind == EV_UNIT_START) {
-			size_t u = e->idx;
+	for (k = 0; k < EV__COUNT; k++)
+		at[k] = r->ev[k].n ? event_at(r, k, r->ev[k].v[0]) : 0;
+	while ((k = next_event(r, next, at)) >= 0) {
+		uint32_t idx = r->ev[k].v[next[k]++];
+		if (next[k] < r->ev[k].n)
+			at[k] = event_at(r, k, r->ev[k].v[next[k]]);
+		if (k == EV_UNIT_START) {
+			size_t u = idx;
 			gp_ns dur = gp_unit_end(t, u) - gp_unit_start(t, u);
 			double f = spec->unit_factor ? spec->unit_factor[u] : 1.0;
 			gp_ns ns = unit_start(r, u);
@@ -508,16 +536,16 @@ void gp_replay_run(struct gp_replay *r, const struct gp_whatif_spec *spec, struc
 				new_gpu_first = min_ns(new_gpu_first, ns);
 				new_last = max_ns(new_last, r->new_end[u]);
 			}
-		} else if (e->kind == EV_SYNC_END) {
-			sync_end(r, e->idx);
-		} else if (e->kind == EV_RESUME) {
-			const struct resume *x = &r->resumes.v[e->idx];
+		} else if (k == EV_SYNC_END) {
+			sync_end(r, idx);
+		} else if (k == EV_RESUME) {
+			const struct resume *x = &r->resumes.v[idx];
 			gp_ns own = x->a == INT64_MIN ? INT64_MIN : new_time(r, x->thread, x->a);
 			gp_ns woke = x->has_waker ? new_time(r, x->waker, x->e) + (x->b - x->e)
 						  : new_time(r, x->waker, x->b);
 			set_shift(r, x->thread, x->b, max_ns(own, woke) - x->b);
 		} else {
-			const struct removed *x = &r->removed.v[e->idx];
+			const struct removed *x = &r->removed.v[idx];
 			set_shift(r, x->thread, x->end, cur_shift(r, x->thread) - (x->end - x->start));
 		}
 	}

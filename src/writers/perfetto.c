@@ -705,7 +705,7 @@ static void write_idle(struct pf *p, const struct gp_breakdown *b)
 	gp_sort(top, b->ngaps, sizeof(*top), cmp_gap_at);
 	for (size_t i = 0; i < b->ngap_causes; i++) {
 		const struct gp_bd_gap_cause *g = &b->gap_causes[i];
-		int cause = gp_bd_gap_main_cause(g);
+		int cause = gp_bd_gap_main_cause(b, g);
 		while (j < b->ngaps && (top[j]->device < g->device ||
 					(top[j]->device == g->device && top[j]->start < g->start)))
 			j++;

@@ -14,15 +14,27 @@
 
 #include "util/alloc.h"
 #include "util/arena.h"
+#include "util/strtab.h"
 #include "writers/writer.h"
 
-/* A buffered row is one string: its cells one after another, each ended by
-** its NUL ("12\0gemm\0"): a pointer a row instead of one a cell (72 of
+/* A buffered row is one string: its cells one after another, each ended
+** by its NUL ("12\0gemm\0"): a pointer a row instead of one a cell (72 of
 ** the bytes a row of a 9-column table took: 100 MB for `ranges` on a
-** million-kernel PyProf trace). */
+** million-kernel PyProf trace).  From row SAMPLE_ROWS on, the text columns
+** whose cells repeat (at most half of the first SAMPLE_ROWS distinct:
+** kernel, op and module names) keep an id into one string table instead
+** (`report` on 200k kernels: 19.9 MB of rows as strings, most of it the
+** same names again); columns of distinct cells (`ranges`' paths) stay in
+** the string, where an id and its table entry would add 14 bytes a cell. */
+#define SAMPLE_ROWS 4096
+
 struct table {
-	gp_arena arena;
+	gp_arena arena;             /* the rows' strings */
 	GP_VEC(const char *) rows;
+	bool *interned;             /* per column: its cells are ids from row SAMPLE_ROWS on */
+	int ninterned;
+	gp_strtab texts;            /* the interned columns' distinct cells */
+	GP_VEC(gp_str) ids;         /* per row from SAMPLE_ROWS on: its interned cells */
 	GP_VEC(char) packing;       /* the row being packed */
 	const char **cells;         /* a row unpacked for printing */
 	int *width;
@@ -86,35 +98,76 @@ static void table_begin(gp_writer *w)
 
 	t->width = gp_xcalloc((size_t)w->ncols, sizeof(int));
 	t->cells = gp_xcalloc((size_t)w->ncols, sizeof(*t->cells));
+	t->interned = gp_xcalloc((size_t)w->ncols, sizeof(*t->interned));
+	gp_strtab_init(&t->texts);
 	w->priv = t;
 	for (int i = 0; i < w->ncols; i++)
 		t->width[i] = text_width(w->cols[i].header);
+}
+
+/* Cell c of a packed row. */
+static const char *packed_cell(const char *row, int c)
+{
+	while (c-- > 0)
+		row += strlen(row) + 1;
+	return row;
+}
+
+/* Sets t->interned from the first SAMPLE_ROWS rows: the text columns
+** whose cells there are at most half distinct. */
+static void choose_interned(gp_writer *w, struct table *t)
+{
+	for (int i = 0; i < w->ncols; i++) {
+		gp_strtab seen;
+		if (w->cols[i].numeric)
+			continue;
+		gp_strtab_init(&seen);
+		for (size_t r = 0; r < SAMPLE_ROWS; r++)
+			gp_strtab_intern(&seen, packed_cell(t->rows.v[r], i));
+		t->interned[i] = seen.n <= SAMPLE_ROWS / 2;
+		t->ninterned += t->interned[i];
+		gp_strtab_free(&seen);
+	}
 }
 
 static void table_row(gp_writer *w, const char *const *vals)
 {
 	struct table *t = w->priv;
 
+	if (t->rows.n == SAMPLE_ROWS)
+		choose_interned(w, t);
+	bool coded = t->rows.n >= SAMPLE_ROWS;
 	t->packing.n = 0;
 	for (int i = 0; i < w->ncols; i++) {
 		char human[64];
 		const char *v = gp_cell_human(&w->cols[i], vals[i], human, sizeof(human));
 		size_t len = strlen(v) + 1;   /* with its NUL */
 		int n = text_width(v);
+		if (n > t->width[i])
+			t->width[i] = n;
+		if (coded && t->interned[i]) {
+			*gp_vec_push(t->ids) = gp_strtab_intern_n(&t->texts, v, len - 1);
+			continue;
+		}
 		gp_vec_reserve(t->packing, t->packing.n + len);
 		memcpy(t->packing.v + t->packing.n, v, len);
 		t->packing.n += len;
-		if (n > t->width[i])
-			t->width[i] = n;
 	}
 	/* the last cell's NUL is the one strndup adds */
 	*gp_vec_push(t->rows) = t->packing.n ? gp_arena_strndup(&t->arena, t->packing.v, t->packing.n - 1) : "";
 }
 
-/* The cells of a packed row, into t->cells. */
-static const char *const *unpack(gp_writer *w, struct table *t, const char *row)
+/* The cells of buffered row r, into t->cells. */
+static const char *const *unpack(gp_writer *w, struct table *t, size_t r)
 {
+	const char *row = t->rows.v[r];
+	const gp_str *id = r >= SAMPLE_ROWS ? t->ids.v + (r - SAMPLE_ROWS) * (size_t)t->ninterned : NULL;
+
 	for (int i = 0; i < w->ncols; i++) {
+		if (id && t->interned[i]) {
+			t->cells[i] = gp_strtab_get(&t->texts, *id++);
+			continue;
+		}
 		t->cells[i] = row;
 		row += strlen(row) + 1;
 	}
@@ -205,8 +258,11 @@ static void table_end(gp_writer *w)
 		print_row(w, hdr);
 	}
 	for (size_t r = 0; r < t->rows.n; r++)
-		print_row(w, unpack(w, t, t->rows.v[r]));
+		print_row(w, unpack(w, t, r));
 	gp_vec_free(t->rows);
+	gp_vec_free(t->ids);
+	gp_strtab_free(&t->texts);
+	free(t->interned);
 	gp_vec_free(t->packing);
 	free(t->cells);
 	gp_arena_free(&t->arena);

@@ -55,11 +55,11 @@ static const struct gp_finding *advise(struct fx *f, struct gp_findings *out, co
 	if (getenv("GP_TEST_DEBUG"))   /* each gap's causes */
 		for (size_t i = 0; i < b.ngap_causes; i++)
 			for (int c = 0; c < GP_CAUSE__COUNT; c++)
-				if (b.gap_causes[i].idle[c])
+				if (gp_bd_gap_idle(&b, &b.gap_causes[i], c))
 					print_message("gap %zu [%lld,%lld) unit %d: %s %lld\n", i,
 						      (long long)b.gap_causes[i].start, (long long)b.gap_causes[i].end,
 						      (int)b.gap_causes[i].unit, gp_cause_name(c),
-						      (long long)b.gap_causes[i].idle[c]);
+						      (long long)gp_bd_gap_idle(&b, &b.gap_causes[i], c));
 	gp_breakdown_free(&b);
 	gp_deps_free(&d);
 	return find(out, kind);
