@@ -54,6 +54,8 @@ struct gp_opattr {
 	gp_u64map args_seen;    /* arg lists added so far, to share (gp_trace_args_share) */
 	gp_u64map parsed;       /* a hash of an op_ext's three arg texts -> parses */
 	uint8_t *python_kind;   /* per range: PY_*, found on first use */
+	gp_u64map op_names;     /* range text -> op_name() interned */
+	gp_u64map stack_sites;  /* Call stack text -> its site interned, 0 = none */
 	GP_VEC(struct parse) parses;
 	int32_t *gpu;           /* GPU annotation ranges, in t->ranges order */
 	int32_t *gpu_par;       /* enclosing GPU annotation (index into gpu), -1 */
@@ -363,6 +365,32 @@ static void op_args(gp_opattr *ctx, gp_trace *t, int32_t r, uint32_t *first, uin
 	}
 }
 
+/* An op's name (op_name) and a call stack's site (call_stack_site),
+** interned, by the text they come from: the same few hundred texts for
+** every kernel of every step.  The first use interns, as without the
+** memo, so string ids are the same. */
+static gp_str op_name_of(gp_opattr *ctx, gp_trace *t, gp_str text)
+{
+	int32_t s = gp_u64map_get(&ctx->op_names, text);
+
+	if (s < 0) {
+		s = (int32_t)gp_intern(t, op_name(gp_s(t, text)));
+		gp_u64map_put(&ctx->op_names, text, s);
+	}
+	return (gp_str)s;
+}
+
+static gp_str call_stack_site_of(gp_opattr *ctx, gp_trace *t, gp_str call_stack)
+{
+	int32_t s = gp_u64map_get(&ctx->stack_sites, call_stack);
+
+	if (s < 0) {
+		s = (int32_t)call_stack_site(t, gp_s(t, call_stack));
+		gp_u64map_put(&ctx->stack_sites, call_stack, s);
+	}
+	return (gp_str)s;
+}
+
 /* ---- begin / kernel / end ---- */
 
 static int cmp_step(const void *pa, const void *pb)
@@ -640,14 +668,14 @@ void gp_opattr_kernel(gp_opattr *ctx, gp_trace *t, size_t k, const int32_t *stac
 	ctx->op_range[k] = inner;
 	const struct gp_range *ir = &t->ranges.v[inner];
 	a->marker = ir->text;
-	a->op = gp_intern(t, op_name(gp_s(t, ir->text)));
-	a->mod = gp_intern(t, op_name(gp_s(t, t->ranges.v[top].text)));
+	a->op = op_name_of(ctx, t, ir->text);
+	a->mod = op_name_of(ctx, t, t->ranges.v[top].text);
 	if (!a->trace)
 		for (int i = ns - 1; i >= 0 && !a->trace; i--) {
 			const struct gp_range *r = &t->ranges.v[st[i]];
 			const struct gp_op_ext *x = gp_range_op_ext(t, r);
 			if (r->kind == GP_RANGE_CPU_OP && x && x->call_stack)
-				a->trace = call_stack_site(t, gp_s(t, x->call_stack));
+				a->trace = call_stack_site_of(ctx, t, x->call_stack);
 		}
 
 	/* direction and sequence number: the innermost backward op decides;
@@ -718,6 +746,8 @@ void gp_opattr_end(gp_opattr *ctx, gp_trace *t)
 	gp_u64map_free(&ctx->args_seen);
 	gp_u64map_free(&ctx->parsed);
 	free(ctx->python_kind);
+	gp_u64map_free(&ctx->op_names);
+	gp_u64map_free(&ctx->stack_sites);
 	gp_vec_free(ctx->parses);
 	free(ctx->args_first);
 	free(ctx->args_count);
