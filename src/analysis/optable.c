@@ -156,6 +156,8 @@ struct op_index {
 	size_t n;               /* ops */
 };
 
+/* Numbers the op ranges of t (op_up[i] == i, nearest_up(t, is_op)) into
+** x.  Never fails. */
 static void op_index_init(const gp_trace *t, const int32_t *op_up, struct op_index *x)
 {
 	size_t n = 0;
@@ -242,11 +244,12 @@ static void op_mem_free(struct op_mem *mem)
 	gp_vec_free(mem->figs);
 }
 
-/* Adds each allocator event of t to the self figures of the innermost op
-** on its thread that holds its time (start <= ts <= end): from the last
-** range of the thread that starts at or before it (one walk beside the
-** events in thread order), that range's nearest op, then up the op tree.
-** Events outside every op, and absurd ones, count nowhere. */
+/* Adds each allocator event of t to the self figures (in mem, by op
+** number: ox) of the innermost op on its thread that holds its time
+** (start <= ts <= end): from the last range of the thread that starts at
+** or before it (one walk beside the events in thread order), that range's
+** nearest op, then up the op tree.  Events outside every op, and absurd
+** ones, count nowhere. */
 static void add_memory(const gp_trace *t, const int32_t *op_up, const int32_t *op_parent,
 		       const struct op_index *ox, struct op_mem *mem)
 {
@@ -266,7 +269,8 @@ static void add_memory(const gp_trace *t, const int32_t *op_up, const int32_t *o
 					break;
 		if (o < 0 || gp_mem_absurd(e))
 			continue;
-		int64_t *b = op_mem_of(mem, (int32_t)op_no(ox, o))->self + (e->device == GP_MEM_HOST ? GP_OPMEM_CPU_NET : GP_OPMEM_GPU_NET);
+		int64_t *b = op_mem_of(mem, (int32_t)op_no(ox, o))->self +
+			     (e->device == GP_MEM_HOST ? GP_OPMEM_CPU_NET : GP_OPMEM_GPU_NET);
 		gp_mem_add_bytes(&b[0], e->bytes);
 		if (e->bytes > 0)
 			gp_mem_add_bytes(&b[1], e->bytes);
@@ -363,7 +367,8 @@ static struct replayed_op *replayed_row(struct replays *rp, gp_str name, gp_str 
 struct copies {
 	gp_trace *t;
 	const int32_t *op_up, *op_parent;
-	gp_u64map by_corr;      /* correlation id -> API call */
+	gp_u64map corrs;        /* a copy's or set's correlation id -> its slot in api_of */
+	int32_t *api_of;        /* per slot: the first API call with that id, -1 = none */
 	gp_u64map nodes;        /* graph node events (gp_graph_node_index) */
 	const struct op_index *ox;
 	gp_ns *self_gpu, *gpu_total;    /* per op number */
@@ -383,7 +388,8 @@ static void add_copy(struct copies *c, uint64_t corr, uint32_t pid, gp_ns start,
 		     gp_str graph_op)
 {
 	const gp_trace *t = c->t;
-	int32_t a = corr ? gp_u64map_get(&c->by_corr, corr) : -1, o = -1, cap = -1;
+	int32_t s = corr ? gp_u64map_get(&c->corrs, corr) : -1;
+	int32_t a = s >= 0 ? c->api_of[s] : -1, o = -1, cap = -1;
 
 	*c->sum += end - start;
 	if (a >= 0 && pid && pid != t->apis.v[a].pid)
@@ -408,17 +414,40 @@ static void add_copy(struct copies *c, uint64_t corr, uint32_t pid, gp_ns start,
 	}
 }
 
+/* Adds corr, a copy's or set's correlation id (0: none), to c->corrs with
+** the next slot; returns the slots now taken. */
+static size_t copy_corr(struct copies *c, uint64_t corr, size_t slots)
+{
+	if (corr && gp_u64map_add(&c->corrs, corr, (int32_t)slots) == (int32_t)slots)
+		slots++;
+	return slots;
+}
+
 /* add_copy() for every memcpy and memset of c->t.  The kernels' launches
-** come from the correlation pass; copies and sets are fewer, so one hash
-** of the calls and one binary search each. */
+** come from the correlation pass; copies and sets are fewer, so a hash of
+** their correlation ids, one pass over the calls for each id's first call
+** (not a hash of every call: 9 MB while it lived on PARAM resnet x10, for
+** 4,850 copies and sets), and one binary search each. */
 static void add_copies(struct copies *c)
 {
 	const gp_trace *t = c->t;
+	size_t slots = 0;
 
 	if (!t->memcpys.n && !t->memsets.n)
 		return;
-	for (size_t i = 0; i < t->apis.n; i++)
-		gp_u64map_add(&c->by_corr, t->apis.v[i].corr, (int32_t)i);
+	gp_u64map_reserve(&c->corrs, t->memcpys.n + t->memsets.n);
+	for (size_t i = 0; i < t->memcpys.n; i++)
+		slots = copy_corr(c, t->memcpys.v[i].corr, slots);
+	for (size_t i = 0; i < t->memsets.n; i++)
+		slots = copy_corr(c, t->memsets.v[i].corr, slots);
+	c->api_of = gp_xmalloc((slots ? slots : 1) * sizeof(*c->api_of));
+	for (size_t i = 0; i < slots; i++)
+		c->api_of[i] = -1;
+	for (size_t i = 0; slots && i < t->apis.n; i++) {
+		int32_t s = t->apis.v[i].corr ? gp_u64map_get(&c->corrs, t->apis.v[i].corr) : -1;
+		if (s >= 0 && c->api_of[s] < 0)
+			c->api_of[s] = (int32_t)i;
+	}
 	gp_graph_node_index(t, &c->nodes);
 	for (size_t i = 0; i < t->memcpys.n; i++) {
 		const struct gp_memcpy *m = &t->memcpys.v[i];
@@ -428,7 +457,8 @@ static void add_copies(struct copies *c)
 		const struct gp_memset *m = &t->memsets.v[i];
 		add_copy(c, m->corr, m->pid, m->start, m->end, m->graph_node, m->graph_op);
 	}
-	gp_u64map_free(&c->by_corr);
+	free(c->api_of);
+	gp_u64map_free(&c->corrs);
 	gp_u64map_free(&c->nodes);
 }
 
