@@ -15,6 +15,7 @@
 ** Allocator events reach theirs in one walk of the events by thread beside
 ** the ranges (both sorted).
 */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -145,6 +146,41 @@ static int32_t last_range_before(const gp_trace *t, uint32_t pid, uint32_t tid, 
 	return r->pid == pid && r->tid == tid ? (int32_t)(lo - 1) : -1;
 }
 
+/* The op ranges numbered in range order, so that arrays over ops leave
+** out the other ranges (python frames are three in four ranges of the
+** H100 BERT trace).  of[i] is op range i's number (the other ranges'
+** entries are never set nor read); of is NULL when every range is an op:
+** a range's number is then its index. */
+struct op_index {
+	int32_t *of;
+	size_t n;               /* ops */
+};
+
+/* Numbers the op ranges of t (op_up[i] == i, nearest_up(t, is_op)) into
+** x.  Never fails. */
+static void op_index_init(const gp_trace *t, const int32_t *op_up, struct op_index *x)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < t->ranges.n; i++)
+		n += op_up[i] == (int32_t)i;
+	x->n = n;
+	x->of = NULL;
+	if (n == t->ranges.n)
+		return;
+	x->of = gp_xmalloc((t->ranges.n ? t->ranges.n : 1) * sizeof(*x->of));
+	n = 0;
+	for (size_t i = 0; i < t->ranges.n; i++)
+		if (op_up[i] == (int32_t)i)
+			x->of[i] = (int32_t)n++;
+}
+
+/* The number of op range o (o >= 0, an op). */
+static size_t op_no(const struct op_index *x, int32_t o)
+{
+	return x->of ? (size_t)x->of[o] : (size_t)o;
+}
+
 /* The memory figures (enum gp_opmem) of the op instances, kept only for
 ** traces with allocator events and only for the ops that get any: an op
 ** with events of its own or below it (on df_index x5, 111,400 of 293,575
@@ -155,48 +191,49 @@ struct op_mem_figs {
 };
 
 struct op_mem {
-	int32_t *slot;          /* per range: its op's index in figs, -1 = none (all 0) */
+	uint32_t *slot;         /* per op (struct op_index): its index in figs
+				** plus 1, 0 = none (all 0): zeroed, so the
+				** pages of ops without figures are never
+				** touched */
 	GP_VEC(struct op_mem_figs) figs;
 };
 
-/* Sets up mem for t: no op has figures yet. */
-static void op_mem_init(const gp_trace *t, struct op_mem *mem)
+/* Sets up mem for nops ops: none has figures yet. */
+static void op_mem_init(size_t nops, struct op_mem *mem)
 {
-	mem->slot = gp_xmalloc((t->ranges.n ? t->ranges.n : 1) * sizeof(*mem->slot));
-	for (size_t i = 0; i < t->ranges.n; i++)
-		mem->slot[i] = -1;
+	mem->slot = gp_xcalloc(nops ? nops : 1, sizeof(*mem->slot));
 }
 
-/* The figures of op o, zero ones added when it has none.  The pointer
+/* The figures of op number o, zero ones added when it has none.  The pointer
 ** lasts until the next call. */
 static struct op_mem_figs *op_mem_of(struct op_mem *mem, int32_t o)
 {
-	if (mem->slot[o] < 0) {
-		mem->slot[o] = (int32_t)mem->figs.n;
+	if (!mem->slot[o]) {
 		memset(gp_vec_push(mem->figs), 0, sizeof(struct op_mem_figs));
+		mem->slot[o] = (uint32_t)mem->figs.n;
 	}
-	return &mem->figs.v[mem->slot[o]];
+	return &mem->figs.v[mem->slot[o] - 1];
 }
 
-/* The figures of op o, or NULL when it has none. */
+/* The figures of op number o, or NULL when it has none. */
 static const struct op_mem_figs *op_mem_get(const struct op_mem *mem, size_t o)
 {
-	return mem->slot && mem->slot[o] >= 0 ? &mem->figs.v[mem->slot[o]] : NULL;
+	return mem->slot && mem->slot[o] ? &mem->figs.v[mem->slot[o] - 1] : NULL;
 }
 
-/* Completes the total of op o, which has figures and whose children have
-** handed theirs up: adds its self figures, then hands the total to its
-** parent op pop (-1: none). */
+/* Completes the total of op number o, which has figures and whose
+** children have handed theirs up: adds its self figures, then hands the
+** total to its parent op, number pop (-1: none). */
 static void op_mem_up(struct op_mem *mem, int32_t o, int32_t pop)
 {
-	struct op_mem_figs *f = &mem->figs.v[mem->slot[o]], *pf;
+	struct op_mem_figs *f = &mem->figs.v[mem->slot[o] - 1], *pf;
 
 	for (int m = 0; m < GP_OPMEM__COUNT; m++)
 		gp_mem_add_bytes(&f->total[m], f->self[m]);
 	if (pop < 0)
 		return;
 	pf = op_mem_of(mem, pop);
-	f = &mem->figs.v[mem->slot[o]];   /* op_mem_of may have moved it */
+	f = &mem->figs.v[mem->slot[o] - 1];   /* op_mem_of may have moved it */
 	for (int m = 0; m < GP_OPMEM__COUNT; m++)
 		gp_mem_add_bytes(&pf->total[m], f->total[m]);
 }
@@ -207,13 +244,14 @@ static void op_mem_free(struct op_mem *mem)
 	gp_vec_free(mem->figs);
 }
 
-/* Adds each allocator event of t to the self figures of the innermost op
-** on its thread that holds its time (start <= ts <= end): from the last
-** range of the thread that starts at or before it (one walk beside the
-** events in thread order), that range's nearest op, then up the op tree.
-** Events outside every op, and absurd ones, count nowhere. */
+/* Adds each allocator event of t to the self figures (in mem, by op
+** number: ox) of the innermost op on its thread that holds its time
+** (start <= ts <= end): from the last range of the thread that starts at
+** or before it (one walk beside the events in thread order), that range's
+** nearest op, then up the op tree.  Events outside every op, and absurd
+** ones, count nowhere. */
 static void add_memory(const gp_trace *t, const int32_t *op_up, const int32_t *op_parent,
-		       struct op_mem *mem)
+		       const struct op_index *ox, struct op_mem *mem)
 {
 	uint32_t *ord = gp_mem_thread_order(t);
 	size_t ri = 0, nr = t->ranges.n;
@@ -231,7 +269,8 @@ static void add_memory(const gp_trace *t, const int32_t *op_up, const int32_t *o
 					break;
 		if (o < 0 || gp_mem_absurd(e))
 			continue;
-		int64_t *b = op_mem_of(mem, o)->self + (e->device == GP_MEM_HOST ? GP_OPMEM_CPU_NET : GP_OPMEM_GPU_NET);
+		int64_t *b = op_mem_of(mem, (int32_t)op_no(ox, o))->self +
+			     (e->device == GP_MEM_HOST ? GP_OPMEM_CPU_NET : GP_OPMEM_GPU_NET);
 		gp_mem_add_bytes(&b[0], e->bytes);
 		if (e->bytes > 0)
 			gp_mem_add_bytes(&b[1], e->bytes);
@@ -328,9 +367,12 @@ static struct replayed_op *replayed_row(struct replays *rp, gp_str name, gp_str 
 struct copies {
 	gp_trace *t;
 	const int32_t *op_up, *op_parent;
-	gp_u64map by_corr;      /* correlation id -> API call */
+	gp_u64map corrs;        /* a copy's or set's correlation id -> its slot in api_of */
+	int32_t *api_of;        /* per slot: the first API call with that id, -1 = none */
 	gp_u64map nodes;        /* graph node events (gp_graph_node_index) */
-	gp_ns *self_gpu, *gpu_total, *sum;
+	const struct op_index *ox;
+	gp_ns *self_gpu, *gpu_total;    /* per op number */
+	gp_ns *sum;
 	struct replays *rp;
 	struct names *nm;
 };
@@ -346,7 +388,8 @@ static void add_copy(struct copies *c, uint64_t corr, uint32_t pid, gp_ns start,
 		     gp_str graph_op)
 {
 	const gp_trace *t = c->t;
-	int32_t a = corr ? gp_u64map_get(&c->by_corr, corr) : -1, o = -1, cap = -1;
+	int32_t s = corr ? gp_u64map_get(&c->corrs, corr) : -1;
+	int32_t a = s >= 0 ? c->api_of[s] : -1, o = -1, cap = -1;
 
 	*c->sum += end - start;
 	if (a >= 0 && pid && pid != t->apis.v[a].pid)
@@ -365,23 +408,46 @@ static void add_copy(struct copies *c, uint64_t corr, uint32_t pid, gp_ns start,
 		gp_str name = cap >= 0 ? name_of(c->t, c->nm, &t->ranges.v[cap]) : graph_op;
 		replayed_row(c->rp, name, 0)->gpu += end - start;
 		if (o >= 0)
-			c->gpu_total[o] += end - start;
+			c->gpu_total[op_no(c->ox, o)] += end - start;
 	} else if (o >= 0) {
-		c->self_gpu[o] += end - start;
+		c->self_gpu[op_no(c->ox, o)] += end - start;
 	}
 }
 
+/* Adds corr, a copy's or set's correlation id (0: none), to c->corrs with
+** the next slot; returns the slots now taken. */
+static size_t copy_corr(struct copies *c, uint64_t corr, size_t slots)
+{
+	if (corr && gp_u64map_add(&c->corrs, corr, (int32_t)slots) == (int32_t)slots)
+		slots++;
+	return slots;
+}
+
 /* add_copy() for every memcpy and memset of c->t.  The kernels' launches
-** come from the correlation pass; copies and sets are fewer, so one hash
-** of the calls and one binary search each. */
+** come from the correlation pass; copies and sets are fewer, so a hash of
+** their correlation ids, one pass over the calls for each id's first call
+** (not a hash of every call: 9 MB while it lived on PARAM resnet x10, for
+** 4,850 copies and sets), and one binary search each. */
 static void add_copies(struct copies *c)
 {
 	const gp_trace *t = c->t;
+	size_t slots = 0;
 
 	if (!t->memcpys.n && !t->memsets.n)
 		return;
-	for (size_t i = 0; i < t->apis.n; i++)
-		gp_u64map_add(&c->by_corr, t->apis.v[i].corr, (int32_t)i);
+	gp_u64map_reserve(&c->corrs, t->memcpys.n + t->memsets.n);
+	for (size_t i = 0; i < t->memcpys.n; i++)
+		slots = copy_corr(c, t->memcpys.v[i].corr, slots);
+	for (size_t i = 0; i < t->memsets.n; i++)
+		slots = copy_corr(c, t->memsets.v[i].corr, slots);
+	c->api_of = gp_xmalloc((slots ? slots : 1) * sizeof(*c->api_of));
+	for (size_t i = 0; i < slots; i++)
+		c->api_of[i] = -1;
+	for (size_t i = 0; slots && i < t->apis.n; i++) {
+		int32_t s = t->apis.v[i].corr ? gp_u64map_get(&c->corrs, t->apis.v[i].corr) : -1;
+		if (s >= 0 && c->api_of[s] < 0)
+			c->api_of[s] = (int32_t)i;
+	}
 	gp_graph_node_index(t, &c->nodes);
 	for (size_t i = 0; i < t->memcpys.n; i++) {
 		const struct gp_memcpy *m = &t->memcpys.v[i];
@@ -391,7 +457,8 @@ static void add_copies(struct copies *c)
 		const struct gp_memset *m = &t->memsets.v[i];
 		add_copy(c, m->corr, m->pid, m->start, m->end, m->graph_node, m->graph_op);
 	}
-	gp_u64map_free(&c->by_corr);
+	free(c->api_of);
+	gp_u64map_free(&c->corrs);
 	gp_u64map_free(&c->nodes);
 }
 
@@ -579,23 +646,64 @@ static gp_str replay_extra(struct keyer *kt, struct keyer *kc, const struct gp_o
 	return e ? gp_intern(t, gp_s(c, e)) : 0;
 }
 
+/* A range's FLOPs in a zeroed array: +0.0 = none known, a known total
+** of zero kept as -0.0 (adding either to a row's positive sum or to 0
+** gives the same as adding +0.0).  flops_put() stores known total v >= 0. */
+static void flops_put(double *f, double v)
+{
+	*f = v > 0 ? v : -0.0;
+}
+
+static bool flops_known(double f)
+{
+	return f != 0 || signbit(f);
+}
+
+/* Opens the row of op range i of kt's trace (o's grouping) in tb, or the
+** one of its name and extra key already open; returns its index. */
+static int32_t range_row(struct keyer *kt, const struct gp_optable_opts *o, gp_u64map *slot,
+			 struct gp_optable *tb, size_t i)
+{
+	const struct gp_range *r = &kt->t->ranges.v[i];
+	gp_str name = name_of(kt->t, &kt->nm, r), extra = extra_of(kt, i);
+	int32_t at = gp_u64map_add(slot, (uint64_t)name << 32 | extra, (int32_t)tb->rows.n);
+
+	if ((size_t)at == tb->rows.n) {
+		struct gp_oprow *row = gp_vec_push(tb->rows);
+		memset(row, 0, sizeof(*row));
+		row->name = name;
+		row->shapes = o->group == GP_OPTABLE_BY_SHAPE ? extra : 0;
+		row->stack = o->group == GP_OPTABLE_BY_STACK ? extra : 0;
+		row->layer = o->group == GP_OPTABLE_BY_LAYER ? extra : 0;
+		row->kind = r->kind;
+		row->flops = -1;
+	}
+	return at;
+}
+
 void gp_optable_build(gp_trace *t, const struct gp_optable_opts *o, struct gp_optable *tb)
 {
-	size_t n = t->ranges.n, nn = n ? n : 1;
+	size_t n = t->ranges.n;
 	struct keyer kt, *kc = gp_xcalloc(t->captures.n ? t->captures.n : 1, sizeof(*kc));
 	keyer_init(&kt, t, o);
 	const int32_t *op_up = kt.op_up, *op_parent = kt.op_parent;
-	gp_ns *self_gpu = gp_xcalloc(nn, sizeof(*self_gpu));
-	gp_ns *gpu_total = gp_xcalloc(nn, sizeof(*gpu_total));   /* starts as the replays' */
+	struct op_index ox;
+	op_index_init(t, op_up, &ox);
+	size_t no = ox.n ? ox.n : 1;
+	/* Per op number: the GPU time of its own kernels, copies and sets;
+	** its GPU total (starting as the replays' and its own); the FLOPs of
+	** its own kernels (kept per op so that a row adds them in range
+	** order; flops_put()).  Zeroed and written only where there is GPU
+	** work, so the pages of CPU-only ops are never touched. */
+	gp_ns *self_gpu = gp_xcalloc(no, sizeof(*self_gpu));
+	gp_ns *gpu_total = gp_xcalloc(no, sizeof(*gpu_total));
+	double *flops = gp_xcalloc(no, sizeof(*flops));
+	int32_t *row_of;        /* per op number: its row, -1 = none (left out) */
 	struct replays rp = {0};
-	gp_ns *cpu_children = gp_xcalloc(nn, sizeof(*cpu_children));
-	double *flops = gp_xmalloc(nn * sizeof(*flops));
 	struct op_mem mem = {0};
 	gp_u64map slot = {0};
 
 	memset(tb, 0, sizeof(*tb));
-	for (size_t i = 0; i < n; i++)
-		flops[i] = -1;
 
 	/* Each kernel's time to the innermost op around its launch, then each
 	** memcpy's and memset's. */
@@ -612,71 +720,79 @@ void gp_optable_build(gp_trace *t, const struct gp_optable_opts *o, struct gp_op
 			if (o->flops && o->flops[k] >= 0)
 				ro->flops = (ro->flops > 0 ? ro->flops : 0) + o->flops[k];
 			if (op >= 0)
-				gpu_total[op] += kr->end - kr->start;
+				gpu_total[op_no(&ox, op)] += kr->end - kr->start;
 			continue;
 		}
 		if (op < 0)
 			continue;
-		self_gpu[op] += kr->end - kr->start;
+		size_t j = op_no(&ox, op);
+		self_gpu[j] += kr->end - kr->start;
 		if (o->flops && o->flops[k] >= 0)
-			flops[op] = (flops[op] > 0 ? flops[op] : 0) + o->flops[k];
+			flops_put(&flops[j], (flops[j] > 0 ? flops[j] : 0) + o->flops[k]);
 	}
 	if (!o->keep_kernel)
-		add_copies(&(struct copies){.t = t, .op_up = op_up, .op_parent = op_parent, .self_gpu = self_gpu,
+		add_copies(&(struct copies){.t = t, .op_up = op_up, .op_parent = op_parent, .ox = &ox, .self_gpu = self_gpu,
 					    .gpu_total = gpu_total, .sum = &tb->gpu_sum, .rp = &rp, .nm = &kt.nm});
 	tb->has_memory = t->memevents.n > 0;
 	if (tb->has_memory) {
-		op_mem_init(t, &mem);
-		add_memory(t, op_up, op_parent, &mem);
+		op_mem_init(ox.n, &mem);
+		add_memory(t, op_up, op_parent, &ox, &mem);
 	}
+	/* The rows in range order, so in first-instance order, with their
+	** calls, CPU and Self GPU times; each op's children's CPU times are
+	** taken off its row's Self CPU below (not kept per range). */
+	row_of = gp_xmalloc(no * sizeof(*row_of));
+	for (size_t i = 0; i < n; i++) {
+		gp_ns dur = t->ranges.v[i].end - t->ranges.v[i].start;
+		if (op_up[i] != (int32_t)i)
+			continue;
+		size_t j = op_no(&ox, (int32_t)i);
+		if (self_gpu[j])
+			gpu_total[j] += self_gpu[j];
+		row_of[j] = -1;
+		if (o->keep_range && !o->keep_range[i])
+			continue;
+		row_of[j] = range_row(&kt, o, &slot, tb, i);
+		struct gp_oprow *row = &tb->rows.v[row_of[j]];
+		row->calls++;
+		row->cpu_total += dur;
+		row->self_cpu += dur;
+		row->self_gpu += self_gpu[j];
+		tb->self_cpu_sum += dur;
+	}
+	free(self_gpu);
 	/* Children after parents: backwards, each op's totals are complete
 	** when it hands them to its parent op. */
 	for (size_t i = n; i-- > 0;) {
-		int32_t pop = op_parent[i];
 		if (op_up[i] != (int32_t)i)
 			continue;
-		gpu_total[i] += self_gpu[i];
+		size_t j = op_no(&ox, (int32_t)i);
+		int32_t pop = op_parent[i] >= 0 ? (int32_t)op_no(&ox, op_parent[i]) : -1;
 		if (pop >= 0) {
-			gpu_total[pop] += gpu_total[i];
-			cpu_children[pop] += t->ranges.v[i].end - t->ranges.v[i].start;
+			gp_ns dur = t->ranges.v[i].end - t->ranges.v[i].start;
+			if (gpu_total[j])
+				gpu_total[pop] += gpu_total[j];
+			if (row_of[pop] >= 0) {
+				tb->rows.v[row_of[pop]].self_cpu -= dur;
+				tb->self_cpu_sum -= dur;
+			}
 		}
-		if (op_mem_get(&mem, i))
-			op_mem_up(&mem, (int32_t)i, pop);
+		if (op_mem_get(&mem, j))
+			op_mem_up(&mem, (int32_t)j, pop);
 	}
-	/* Group in range order: rows appear in first-instance order. */
-	for (size_t i = 0; i < n; i++) {
-		const struct gp_range *r = &t->ranges.v[i];
-		gp_str name, extra = 0;
-		if (op_up[i] != (int32_t)i || (o->keep_range && !o->keep_range[i]))
+	/* The totals to the rows, in range order. */
+	for (size_t j = 0; j < ox.n; j++) {
+		if (row_of[j] < 0)
 			continue;
-		name = name_of(t, &kt.nm, r);
-		extra = extra_of(&kt, i);
-		int32_t at = gp_u64map_add(&slot, (uint64_t)name << 32 | extra, (int32_t)tb->rows.n);
-		if ((size_t)at == tb->rows.n) {
-			struct gp_oprow *row = gp_vec_push(tb->rows);
-			memset(row, 0, sizeof(*row));
-			row->name = name;
-			row->shapes = o->group == GP_OPTABLE_BY_SHAPE ? extra : 0;
-			row->stack = o->group == GP_OPTABLE_BY_STACK ? extra : 0;
-			row->layer = o->group == GP_OPTABLE_BY_LAYER ? extra : 0;
-			row->kind = r->kind;
-			row->flops = -1;
-		}
-		struct gp_oprow *row = &tb->rows.v[at];
-		gp_ns dur = r->end - r->start;
-		row->calls++;
-		row->cpu_total += dur;
-		row->self_cpu += dur - cpu_children[i];
-		row->self_gpu += self_gpu[i];
-		row->gpu_total += gpu_total[i];
-		if (flops[i] >= 0)
-			row->flops = (row->flops > 0 ? row->flops : 0) + flops[i];
-		const struct op_mem_figs *f = op_mem_get(&mem, i);
+		struct gp_oprow *row = &tb->rows.v[row_of[j]];
+		row->gpu_total += gpu_total[j];
+		if (flops_known(flops[j]))
+			row->flops = (row->flops > 0 ? row->flops : 0) + flops[j];
+		const struct op_mem_figs *f = op_mem_get(&mem, j);
 		for (int m = 0; f && m < GP_OPMEM__COUNT; m++) {
 			gp_mem_add_bytes(&row->self_mem[m], f->self[m]);
 			gp_mem_add_bytes(&row->total_mem[m], f->total[m]);
 		}
-		tb->self_cpu_sum += dur - cpu_children[i];
 	}
 	/* Replayed kernels to the rows of their captured ops (with the shapes
 	** or stack of the op at their capture); an op captured only in a
@@ -705,9 +821,9 @@ void gp_optable_build(gp_trace *t, const struct gp_optable_opts *o, struct gp_op
 	gp_u64map_free(&slot);
 	free(flops);
 	op_mem_free(&mem);
-	free(cpu_children);
 	free(gpu_total);
-	free(self_gpu);
+	free(row_of);
+	free(ox.of);
 	for (size_t i = 0; i < t->captures.n; i++)
 		if (kc[i].t)
 			keyer_free(&kc[i]);
