@@ -17,12 +17,13 @@ static int32_t key_idx(const struct gp_pair *k)
 	return (int32_t)(uint32_t)k->b;
 }
 
-/* The array by id (calls.h) where the non-zero ids span at most eight
-** times the calls (4 bytes an id: at most the 32 bytes a call the keys
-** take while they are radix-sorted; CUPTI counts every activity, so a
-** trace's runtime calls hold a fifth of the ids or less) and no two calls
-** share one; false, with nothing kept, otherwise.  A call with id 0 is
-** never found (gp_call_find), so it needs no place. */
+/* The map by id (calls.h) where the non-zero ids span at most eight
+** times the calls, so that gp_u64map_reserve_range makes it an array (4
+** bytes an id: at most the 32 bytes a call the keys take while they are
+** radix-sorted; CUPTI counts every activity, so a trace's runtime calls
+** hold a fifth of the ids or less), and no two calls share one; false,
+** with nothing kept, otherwise.  A call with id 0 is never found
+** (gp_call_find), so it needs no place. */
 static bool build_by_id(gp_call_index *ix, const gp_trace *t)
 {
 	uint64_t lo = UINT64_MAX, hi = 0;
@@ -35,30 +36,17 @@ static bool build_by_id(gp_call_index *ix, const gp_trace *t)
 		if (c > hi)
 			hi = c;
 	}
-	if (lo > hi || hi - lo >= 8 * (uint64_t)n + 64)
+	if (lo > hi)
 		return false;
-	ix->span = (size_t)(hi - lo) + 1;
-	ix->base = lo;
-	ix->by_id = gp_xmalloc(ix->span * sizeof(*ix->by_id));
-	memset(ix->by_id, 0xff, ix->span * sizeof(*ix->by_id));
-	for (size_t i = 0; i < n; i++) {
+	gp_u64map_reserve_range(&ix->by_id, n, lo, hi);
+	bool ok = ix->by_id.keys == NULL;   /* dense: else the keys are as small */
+	for (size_t i = 0; ok && i < n; i++) {
 		uint64_t c = t->apis.v[i].corr;
-		if (!c)
-			continue;
-		if (ix->by_id[c - lo] >= 0) {   /* shared: the keys tell whose */
-			free(ix->by_id);
-			ix->by_id = NULL;
-			return false;
-		}
-		ix->by_id[c - lo] = (int32_t)i;
+		ok = !c || gp_u64map_add(&ix->by_id, c, (int32_t)i) == (int32_t)i;   /* shared: the keys tell whose */
 	}
-	return true;
-}
-
-/* The call of id corr in the array by id, -1 when none. */
-static int32_t by_id(const gp_call_index *ix, uint64_t corr)
-{
-	return corr - ix->base < ix->span ? ix->by_id[corr - ix->base] : -1;
+	if (!ok)
+		gp_u64map_free(&ix->by_id);
+	return ok;
 }
 
 /* Keys as pairs ordered as (corr, pid, idx): one radix sort, no callback
@@ -131,8 +119,8 @@ static size_t lower_bound(const gp_call_index *ix, uint64_t corr, uint32_t pid)
 
 int32_t gp_call_find(const gp_call_index *ix, uint64_t corr, uint32_t pid)
 {
-	if (ix->by_id) {
-		int32_t c = corr ? by_id(ix, corr) : -1;
+	if (ix->by_id.cap) {
+		int32_t c = corr ? gp_u64map_get(&ix->by_id, corr) : -1;
 		return c >= 0 && (pid == 0 || ix->t->apis.v[c].pid == pid) ? c : -1;
 	}
 	size_t i = lower_bound(ix, corr, pid);
@@ -144,8 +132,8 @@ int32_t gp_call_find(const gp_call_index *ix, uint64_t corr, uint32_t pid)
 
 int32_t gp_call_find_unique(const gp_call_index *ix, uint64_t corr)
 {
-	if (ix->by_id)
-		return corr ? by_id(ix, corr) : -1;
+	if (ix->by_id.cap)
+		return corr ? gp_u64map_get(&ix->by_id, corr) : -1;
 	size_t i = lower_bound(ix, corr, 0), last = lower_bound(ix, corr, UINT32_MAX);
 
 	if (corr == 0 || i >= ix->n || ix->keys[i].a != corr)
@@ -159,6 +147,6 @@ int32_t gp_call_find_unique(const gp_call_index *ix, uint64_t corr)
 void gp_call_index_free(gp_call_index *ix)
 {
 	free(ix->keys);
-	free(ix->by_id);
+	gp_u64map_free(&ix->by_id);
 	memset(ix, 0, sizeof(*ix));
 }

@@ -18,16 +18,16 @@
 
 #include "model/trace.h"
 #include "util/sort.h"
+#include "util/u64map.h"
 
 typedef struct gp_call_index {
 	struct gp_pair *keys;   /* a: corr, b: pid << 32 | index into t->apis; sorted */
 	size_t n;
 	/* Where every non-zero id names one call and the ids are dense (a
-	** profiler counts them up), the index is this array instead of keys:
-	** by_id[corr - base] is the call, -1 none; keys is then NULL. */
-	int32_t *by_id;
-	uint64_t base;
-	size_t span;
+	** profiler counts them up), the index is this map instead of keys: id
+	** -> call, a dense gp_u64map (an array by id); cap 0 and keys NULL
+	** otherwise. */
+	gp_u64map by_id;
 	const gp_trace *t;      /* borrowed: the calls' processes */
 } gp_call_index;
 
