@@ -55,7 +55,6 @@ struct gp_adv_limits {
 /* The values, in advise.c. */
 extern const struct gp_adv_limits gp_adv_lim;
 
-
 /* What every rule reads.  Facts several rules share are computed once by
 ** gp_advise(). */
 struct gp_adv_in {

@@ -31,8 +31,6 @@
 #include "model/calls.h"
 #include "util/par.h"
 
-/* Below this many kernels a second thread costs about what it saves. */
-#define PAR_MIN_KERNELS 65536
 
 /* ------------------------------------------------------------------ */
 /* 1. kernel -> launching API call                                     */
@@ -351,7 +349,7 @@ int gp_correlate(gp_trace *t, const struct gp_correlate_opts *o, gp_error *err)
 	struct opattr_job op = {t, NULL};
 	if (kinds & GP_OPATTR_KINDS)
 		gp_par2(sweep_job, &sw, opattr_begin_job, &op,
-			t->work_threads > 1 && t->kernels.n >= PAR_MIN_KERNELS);
+			gp_par_worth(t->work_threads, t->kernels.n));
 	else if (kinds & GP_NVTXATTR_KINDS)
 		sweep_job(&sw);
 

@@ -15,8 +15,6 @@
 #include "util/par.h"
 #include "util/sort.h"
 
-/* Below this many records a second thread costs about what it saves. */
-#define PAR_MIN_RECORDS 65536
 
 void gp_trace_init(gp_trace *t)
 {
@@ -546,7 +544,8 @@ static void finish_ranges(void *arg)
 ** quarter of what follows the parse. */
 void gp_trace_finish(gp_trace *t)
 {
-	gp_par2(finish_records, t, finish_ranges, t, t->work_threads > 1 && t->ranges.n + t->kernels.n + t->apis.n >= PAR_MIN_RECORDS);
+	gp_par2(finish_records, t, finish_ranges, t,
+		gp_par_worth(t->work_threads, t->ranges.n + t->kernels.n + t->apis.n));
 	mark_unclosed(t);
 	gp_trace_classify_kernels(t);
 	t->start = first_start(t);

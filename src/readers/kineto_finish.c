@@ -12,8 +12,6 @@
 #include "util/par.h"
 #include "readers/kineto_int.h"
 
-/* Below this many launch flows sorting them costs less than a thread. */
-#define PAR_MIN_FLOWS 65536
 
 /* Adds the base time to every record (libkineto writes ts relative to
 ** baseTimeNanoseconds, and writes that key after the events). */
@@ -175,7 +173,7 @@ void kineto_finish(struct kineto_parser *p)
 	char tool[64];
 
 	kineto_resolve_flows(p);   /* flow ts are still relative, like the ranges */
-	gp_par2(base_and_pids, p, launch_flows, p, p->t->work_threads > 1 && p->ac2g[0].n >= PAR_MIN_FLOWS);
+	gp_par2(base_and_pids, p, launch_flows, p, gp_par_worth(p->t->work_threads, p->ac2g[0].n));
 	format_versions(p->t);
 	add_notes(p);
 	snprintf(tool, sizeof(tool), "PyTorch profiler (Kineto)%s%s", schema ? ", schema " : "",

@@ -12,8 +12,17 @@
 #define GP_PAR_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 typedef void (*gp_job_fn)(void *ctx);
+
+/* Whether two jobs over n records (kernels, flows...) are worth a second
+** thread when threads may be used: below 65,536 records a thread costs
+** about what it saves. */
+static inline bool gp_par_worth(int threads, size_t n)
+{
+	return threads > 1 && n >= 65536;
+}
 
 /* Runs a(actx) and b(bctx) and returns when both are done: b on a thread
 ** of its own while a runs on the caller's when two is true, else (or when
