@@ -79,7 +79,8 @@ static int32_t renumber(const int32_t *renum, int32_t i)
 	return i < 0 ? -1 : renum[i];
 }
 
-int gp_window_apply(gp_trace *t, const struct gp_window *w, gp_ns *lo, gp_ns *hi, gp_error *err)
+int gp_window_apply(gp_trace *t, const struct gp_window *w, const struct gp_peak_opts *po, gp_ns *lo, gp_ns *hi,
+		    gp_error *err)
 {
 	size_t most;
 	bool *keep;
@@ -105,6 +106,8 @@ int gp_window_apply(gp_trace *t, const struct gp_window *w, gp_ns *lo, gp_ns *hi
 		*hi = cut_hi == GP_NS_MAX ? last : cut_hi;
 	}
 
+	free(t->kernel_trial);
+	t->kernel_trial = gp_ops_trials(t, po);
 	t->windowed = true;
 	t->window_lo = *lo;
 	t->window_hi = *hi;
@@ -146,6 +149,8 @@ int gp_window_apply(gp_trace *t, const struct gp_window *w, gp_ns *lo, gp_ns *hi
 				t->replay_graph[nk] = t->replay_graph[k];
 			if (t->replay_node)
 				t->replay_node[nk] = t->replay_node[k];
+			if (t->kernel_trial)
+				t->kernel_trial[nk] = t->kernel_trial[k];
 			t->attrs[nk++] = t->attrs[k];
 		}
 	}

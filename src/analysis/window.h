@@ -11,6 +11,7 @@
 #include "util/error.h"
 #include "model/trace.h"
 #include "model/window.h"
+#include "ops/ops.h"
 
 /* The span of iterations a..b in a correlated trace: from the first
 ** launching call (or kernel start, for a kernel without one) to the last
@@ -24,8 +25,11 @@ bool gp_window_iteration_span(const gp_trace *t, int32_t a, int32_t b, gp_ns *lo
 ** kernel; allocator events in the span.  Indices between records are
 ** renumbered.  *lo, *hi: the span (an open end of a time window is the
 ** trace's first or last time; the whole trace's span for GP_WINDOW_NONE,
-** which changes nothing).  Fails with GP_ERR_USAGE when the
-** trace has no iterations or none of iter_a..iter_b has a kernel. */
-int gp_window_apply(gp_trace *t, const struct gp_window *w, gp_ns *lo, gp_ns *hi, gp_error *err);
+** which changes nothing).  The op model's autotuning trials are decided
+** before the cut, with the ops files of po (NULL: the built-in rules), and
+** kept in t->kernel_trial.  Fails with GP_ERR_USAGE when the trace has no
+** iterations or none of iter_a..iter_b has a kernel. */
+int gp_window_apply(gp_trace *t, const struct gp_window *w, const struct gp_peak_opts *po, gp_ns *lo, gp_ns *hi,
+		    gp_error *err);
 
 #endif

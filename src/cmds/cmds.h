@@ -18,6 +18,7 @@
 #include "analysis/ranks.h"
 #include "model/trace.h"
 #include "model/window.h"
+#include "ops/ops.h"
 #include "readers/reader.h"
 #include "writers/rowbuf.h"
 #include "writers/writer.h"
@@ -76,7 +77,8 @@ void gp_cli_load_opts(struct gp_load_opts *o, const struct gp_cli_opts *co);
 /* Loads and correlates path and cuts it to the window o->window as
 ** gp_cli_load does, but prints nothing: returns GP_OK or the gp_status with
 ** err set.  Safe on any thread. */
-int gp_cli_load_quiet(const char *path, gp_trace *t, const struct gp_load_opts *o, gp_error *err);
+int gp_cli_load_quiet(const char *path, gp_trace *t, const struct gp_load_opts *o, const struct gp_peak_opts *po,
+		      gp_error *err);
 
 /* The input files the FILE arguments name, in order: a file as given (a
 ** missing one too: its load says so), a directory's trace files by name, a

@@ -129,7 +129,8 @@ void gp_cli_load_opts(struct gp_load_opts *o, const struct gp_cli_opts *co)
 	o->captures = (struct gp_capture_opts){co->capture, (size_t)co->ncapture, co->no_capture};
 }
 
-int gp_cli_load_quiet(const char *path, gp_trace *t, const struct gp_load_opts *o, gp_error *err)
+int gp_cli_load_quiet(const char *path, gp_trace *t, const struct gp_load_opts *o, const struct gp_peak_opts *po,
+		      gp_error *err)
 {
 	struct gp_correlate_opts co = {.window_cut = o->window.mode != GP_WINDOW_NONE};
 	gp_ns a, b;
@@ -137,7 +138,7 @@ int gp_cli_load_quiet(const char *path, gp_trace *t, const struct gp_load_opts *
 
 	if (!rc)
 		rc = gp_correlate(t, &co, err);
-	return rc ? rc : gp_window_apply(t, &o->window, &a, &b, err);
+	return rc ? rc : gp_window_apply(t, &o->window, po, &a, &b, err);
 }
 
 int gp_cli_load(const char *path, const struct gp_cli_opts *opts, gp_trace *t, gp_ns span[2])
@@ -168,7 +169,7 @@ int gp_cli_load(const char *path, const struct gp_cli_opts *opts, gp_trace *t, g
 	rc = gp_correlate(t, &co, &err);
 	gp_cli_progress_end(&p);
 	if (!rc)
-		rc = gp_window_apply(t, w, &lo, &hi, &err);
+		rc = gp_window_apply(t, w, &opts->peaks, &lo, &hi, &err);
 	if (!rc && span) {
 		span[0] = lo;
 		span[1] = hi;

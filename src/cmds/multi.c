@@ -25,6 +25,7 @@ struct pool {
 	size_t ntodo;
 	size_t next;
 	struct gp_load_opts lo;
+	const struct gp_peak_opts *peaks;
 	pthread_mutex_t lock;
 	/* on a terminal: one progress line over all files, each counting
 	** for the share of it its reader has read (part[i] of todo[i]) */
@@ -74,7 +75,7 @@ static void run_one(struct pool *p, size_t i)
 		lo.progress_ctx = &fp;
 	}
 	gp_trace_init(&t);
-	r->status = gp_cli_load_quiet(r->path, &t, &lo, &err);
+	r->status = gp_cli_load_quiet(r->path, &t, &lo, p->peaks, &err);
 	if (r->status == GP_OK) {
 		r->id = gp_rank_from_meta(&t);
 		gp_rowbuf_writer(&w, &r->rows, p->m->cols, p->m->ncols);
@@ -139,6 +140,7 @@ static void run_files(const struct gp_cli_many *m, struct gp_cli_result *res, co
 	if ((size_t)jobs > ntodo)
 		jobs = ntodo ? (int)ntodo : 1;
 	gp_cli_load_opts(&p.lo, co);
+	p.peaks = &co->peaks;
 	/* a reader's own threads share what the files leave over */
 	if (!p.lo.threads)
 		p.lo.threads = jobs >= cpus ? 1 : (int)(cpus / jobs);

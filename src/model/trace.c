@@ -60,6 +60,7 @@ void gp_trace_free(gp_trace *t)
 	gp_vec_free(t->launch_flows);
 	free(t->attrs);
 	free(t->replay_graph);
+	free(t->kernel_trial);
 	free(t->replay_node);
 	gp_vec_free(t->captured_graphs);
 	gp_vec_free(t->captured_nodes);

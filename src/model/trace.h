@@ -534,6 +534,9 @@ typedef struct gp_trace {
 	** inside it, clipped. */
 	bool windowed;
 	gp_ns window_lo, window_hi;
+	uint8_t *kernel_trial;  /* [kernels.n]: autotuning trial marks decided
+				** before the cut (gp_ops_trials); NULL = the op
+				** model decides them on the kernels it has */
 	GP_VEC(struct gp_window_work) window_work;
 	/* the trace's start as read (gp_trace_start), set by gp_trace_finish
 	** so that a window cut does not move it */

@@ -800,6 +800,12 @@ static bool f_norm(struct gp_opctx *c)
 		c->bytes = bp ? 3 * B : 2 * B;
 		break;
 	}
+	/* k2: a residual add fused in (vLLM's fused_add_rms_norm: residual +=
+	** x, x = norm(residual)): the residual read and written, n adds */
+	if (c->rule->k2) {
+		c->flops += n;
+		c->bytes += 2 * B;
+	}
 	return true;
 }
 

@@ -229,6 +229,25 @@ static int rule_find(const struct gp_opdefs *d, const char *op)
 	return -1;
 }
 
+/* op after its last "::" (a library's own op: vLLM's _C::rms_norm,
+** sgl_kernel::fused_add_rmsnorm), op itself when it has none. */
+static const char *op_after_ns(const char *op)
+{
+	const char *p;
+
+	while ((p = strstr(op, "::")) != NULL)
+		op = p + 2;
+	return op;
+}
+
+/* The rule of op, else of op_after_ns(op); -1 = none. */
+static int rule_find_ns(const struct gp_opdefs *d, const char *op)
+{
+	int ri = rule_find(d, op);
+
+	return ri >= 0 || op_after_ns(op) == op ? ri : rule_find(d, op_after_ns(op));
+}
+
 /* ---- generic rows ---- */
 
 static bool is_gemm_family(const char *f)
@@ -646,20 +665,16 @@ static size_t op_inputs_slot(const gp_trace *t, size_t i)
 	return (size_t)(h >> (64 - MEMO_BITS));
 }
 
-void gp_ops_run(gp_trace *t, const struct gp_peak_opts *po, struct gp_ops *ops)
+/* Fills r[0..kernels.n) with each kernel's op result under the rules of
+** defs: the op model proper, before the peaks and the checks that need a
+** whole run (trials, over-peak).  Interns params and op names in t. */
+static void compute_results(gp_trace *t, const struct gp_opdefs *defs, struct gp_opres *r)
 {
-	struct gp_opres *r = gp_xcalloc(t->kernels.n ? t->kernels.n : 1, sizeof(*r));
 	/* Distinct op and kernel names are few, kernels many. */
 	struct ops_cache oc = {.n = t->strs.n};
-	struct gp_opdefs *defs = gp_xcalloc(1, sizeof(*defs));
 	struct gp_opctx c;
-	gp_error err;
 
-	if (gp_opdefs_init(defs, po ? po->ops_paths : NULL, po ? po->ops_optional : NULL, po ? po->nops_paths : 0,
-			   &err))
-		gp_trace_warn(t, "%s; the op model runs without the user's ops files", err.msg);
 	oc.defs = defs;
-	gp_gpus_resolve(t, po);
 	oc.rule = gp_xcalloc(oc.n, sizeof(*oc.rule));
 	oc.kn = gp_xmalloc(oc.n * sizeof(*oc.kn));
 	oc.kn_done = gp_xcalloc(oc.n, 1);
@@ -703,16 +718,19 @@ void gp_ops_run(gp_trace *t, const struct gp_peak_opts *po, struct gp_ops *ops)
 		int ri = -1;
 		if (opid < oc.n) {
 			if (!oc.rule[opid]) {
-				ri = rule_find(defs, c.op);
+				ri = rule_find_ns(defs, c.op);
 				oc.rule[opid] = ri >= 0 ? ri + 1 : -1;
 			}
 			ri = oc.rule[opid] > 0 ? oc.rule[opid] - 1 : -1;
 		} else {
-			ri = rule_find(defs, c.op);
+			ri = rule_find_ns(defs, c.op);
 		}
 		bool ok = false;
 		if (ri >= 0) {
 			c.rule = &defs->rules.v[ri];
+			/* the formula sees the name its rule knows */
+			if (!names_match(c.rule->names, c.op))
+				c.op = op_after_ns(c.op);
 			ok = c.rule->fn(&c);
 		}
 		if (!ok) {
@@ -758,6 +776,44 @@ void gp_ops_run(gp_trace *t, const struct gp_peak_opts *po, struct gp_ops *ops)
 	free(oc.rule);
 	free(oc.kn);
 	free(oc.kn_done);
+}
+
+/* The user's ops files joined with the built-in tables; a file that
+** cannot be read leaves a note when note is set. */
+static struct gp_opdefs *load_defs(gp_trace *t, const struct gp_peak_opts *po, bool note)
+{
+	struct gp_opdefs *defs = gp_xcalloc(1, sizeof(*defs));
+	gp_error err;
+
+	if (gp_opdefs_init(defs, po ? po->ops_paths : NULL, po ? po->ops_optional : NULL, po ? po->nops_paths : 0,
+			   &err) && note)
+		gp_trace_warn(t, "%s; the op model runs without the user's ops files", err.msg);
+	return defs;
+}
+
+uint8_t *gp_ops_trials(gp_trace *t, const struct gp_peak_opts *po)
+{
+	if (!t->attrs || !t->kernels.n)
+		return NULL;
+	struct gp_opres *r = gp_xcalloc(t->kernels.n, sizeof(*r));
+	struct gp_opdefs *defs = load_defs(t, po, false);
+	uint8_t *mark = gp_xcalloc(t->kernels.n, 1);
+
+	compute_results(t, defs, r);
+	mark_trials(t, r, mark);
+	free(r);
+	gp_opdefs_free(defs);
+	free(defs);
+	return mark;
+}
+
+void gp_ops_run(gp_trace *t, const struct gp_peak_opts *po, struct gp_ops *ops)
+{
+	struct gp_opres *r = gp_xcalloc(t->kernels.n ? t->kernels.n : 1, sizeof(*r));
+	struct gp_opdefs *defs = load_defs(t, po, true);
+
+	gp_gpus_resolve(t, po);
+	compute_results(t, defs, r);
 
 	memset(ops, 0, sizeof(*ops));
 	ops->r = r;
@@ -767,7 +823,22 @@ void gp_ops_run(gp_trace *t, const struct gp_peak_opts *po, struct gp_ops *ops)
 	assign_peaks(t, ops);
 
 	uint8_t *mark = gp_xcalloc(t->kernels.n ? t->kernels.n : 1, 1);
-	if (t->attrs && mark_trials(t, r, mark))
+	/* a window cut decided the trials on what was read before it
+	** (gp_ops_trials): an op's trial runs may lie outside the window */
+	size_t trials = 0;
+	if (t->kernel_trial) {
+		for (size_t k = 0; k < t->kernels.n; k++)
+			if (t->kernel_trial[k]) {
+				r[k].trial = 1;
+				r[k].known = 0;
+				r[k].flops = r[k].bytes = -1;
+				mark[k] = 1;
+				trials++;
+			}
+	} else if (t->attrs) {
+		trials = mark_trials(t, r, mark);
+	}
+	if (trials)
 		note_marked(t, r, mark, "are autotuning trial runs (cudnn.benchmark: an op ran more GEMM/conv "
 			    "kernels than the same op with the same shapes does elsewhere); their FLOPs are not counted");
 	memset(mark, 0, t->kernels.n ? t->kernels.n : 1);

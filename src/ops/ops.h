@@ -99,6 +99,14 @@ struct gp_ops {
 ** or unknown peaks).  Interns params and op names in t. */
 void gp_ops_run(gp_trace *t, const struct gp_peak_opts *po, struct gp_ops *ops);
 
+/* The autotuning trial marks gp_ops_run would set on t as it is (1 = a
+** trial run), with no note and nothing else kept: a window cut asks for
+** them on what was read before it cuts (an op's trial runs and the
+** instances they are told by may lie outside the window) and keeps them
+** in t->kernel_trial, which gp_ops_run then uses.  NULL when t has no
+** attributed kernels; the caller frees it. */
+uint8_t *gp_ops_trials(gp_trace *t, const struct gp_peak_opts *po);
+
 void gp_ops_free(struct gp_ops *ops);
 
 /* Kernel k's peaks (a communication kernel's too: gp_op_roofline gives it

@@ -86,7 +86,7 @@ static void iteration_cut(void **state)
 	assert_int_equal(t.kernels.v[2].start, 205);
 	assert_int_equal(t.attrs[2].iter, 1);
 	assert_int_equal(t.attrs[3].iter, 2);
-	assert_int_equal(gp_window_apply(&t, &w, &lo, &hi, &err), GP_OK);
+	assert_int_equal(gp_window_apply(&t, &w, NULL, &lo, &hi, &err), GP_OK);
 	/* from the first launch (110) to the last kernel end (215) */
 	assert_int_equal(lo, 110);
 	assert_int_equal(hi, 215);
@@ -118,7 +118,7 @@ static void time_cut(void **state)
 	struct gp_window w = {.mode = GP_WINDOW_TIME, .start = 200, .end = 206};
 
 	build(&t);
-	assert_int_equal(gp_window_apply(&t, &w, &lo, &hi, &err), GP_OK);
+	assert_int_equal(gp_window_apply(&t, &w, NULL, &lo, &hi, &err), GP_OK);
 	/* the kernel at 205..215 overlaps; its launch at 190 is kept with the
 	** range around it (iteration 1 at 100..199, which does not overlap) */
 	assert_int_equal(t.kernels.n, 1);
@@ -150,7 +150,7 @@ static void replay_tables_cut(void **state)
 		t.replay_graph[k] = t.kernels.v[k].start == 205 ? 7 : -1;
 		t.replay_node[k] = t.kernels.v[k].start == 205 ? 11 : (int32_t)k;
 	}
-	assert_int_equal(gp_window_apply(&t, &w, &lo, &hi, &err), GP_OK);
+	assert_int_equal(gp_window_apply(&t, &w, NULL, &lo, &hi, &err), GP_OK);
 	assert_int_equal(t.kernels.n, 1);
 	assert_int_equal(t.replay_graph[0], 7);
 	assert_int_equal(t.replay_node[0], 11);
@@ -167,7 +167,7 @@ static void open_time_cut(void **state)
 	struct gp_window w = {.mode = GP_WINDOW_TIME, .start = GP_NS_MIN, .end = 104};
 
 	build(&t);
-	assert_int_equal(gp_window_apply(&t, &w, &lo, &hi, &err), GP_OK);
+	assert_int_equal(gp_window_apply(&t, &w, NULL, &lo, &hi, &err), GP_OK);
 	assert_int_equal(lo, 10);
 	assert_int_equal(hi, 104);
 	assert_int_equal(t.kernels.n, 1);
@@ -184,7 +184,7 @@ static void no_such_iteration(void **state)
 	struct gp_window w = {.mode = GP_WINDOW_ITERS, .iter_a = 7, .iter_b = 9};
 
 	build(&t);
-	assert_int_equal(gp_window_apply(&t, &w, &lo, &hi, &err), GP_ERR_USAGE);
+	assert_int_equal(gp_window_apply(&t, &w, NULL, &lo, &hi, &err), GP_ERR_USAGE);
 	assert_non_null(strstr(err.msg, "synthetic: no kernels in iterations 7 to 9 (the trace's kernels "
 				   "are in iterations 0 to 2)"));
 	assert_int_equal(t.kernels.n, 4);
