@@ -46,7 +46,7 @@ static inline void fuzz_load_file(const uint8_t *data, size_t size, const struct
 			check(&t);
 		gp_ns lo, hi;
 		if (gp_correlate(&t, &co, &err) == GP_OK &&
-		    (!opts || gp_window_apply(&t, &opts->window, &lo, &hi, &err) == GP_OK)) {
+		    (!opts || gp_window_apply(&t, &opts->window, NULL, &lo, &hi, &err) == GP_OK)) {
 			struct gp_memory m;
 			struct gp_ops ops;
 			gp_ops_run(&t, NULL, &ops);
