@@ -474,6 +474,51 @@ static int cmp_piece_len(const void *pa, const void *pb)
 	return (a->start > b->start) - (a->start < b->start);
 }
 
+/* A piece's place among v's pieces, by what it is. */
+struct piece_ref {
+	uint8_t cause, of;
+	int32_t idx;
+	uint32_t at;            /* its index in v */
+};
+
+static int cmp_piece_ref(const void *pa, const void *pb)
+{
+	const struct piece_ref *a = pa, *b = pb;
+
+	if (a->cause != b->cause)
+		return a->cause < b->cause ? -1 : 1;
+	if (a->of != b->of)
+		return a->of < b->of ? -1 : 1;
+	if (a->idx != b->idx)
+		return a->idx < b->idx ? -1 : 1;
+	return (a->at > b->at) - (a->at < b->at);
+}
+
+/* The same thing (cause, record) in several non-empty pieces of v counts
+** once, with their sum, in its first piece; the others become empty.  A
+** sort by what each piece is, not a pair-wise scan: a long gap of a
+** Python-heavy trace holds tens of thousands of pieces. */
+static void merge_same_pieces(gp_piece_vec *v)
+{
+	struct piece_ref *r = gp_xmalloc((v->n ? v->n : 1) * sizeof(*r));
+	size_t n = 0;
+
+	for (size_t i = 0; i < v->n; i++)
+		if (v->v[i].end > v->v[i].start)
+			r[n++] = (struct piece_ref){v->v[i].cause, v->v[i].of, v->v[i].idx, (uint32_t)i};
+	gp_sort(r, n, sizeof(*r), cmp_piece_ref);
+	for (size_t i = 0, first = 0; i < n; i++) {
+		if (i == 0 || r[i].cause != r[first].cause || r[i].of != r[first].of || r[i].idx != r[first].idx) {
+			first = i;
+			continue;
+		}
+		struct gp_piece *x = &v->v[r[first].at], *y = &v->v[r[i].at];
+		x->end += y->end - y->start;
+		y->end = y->start;
+	}
+	free(r);
+}
+
 char *gp_gap_story(gp_deps *d, int32_t u, gp_ns a, gp_ns b, char *buf, size_t size)
 {
 	gp_piece_vec v = {0};
@@ -484,16 +529,7 @@ char *gp_gap_story(gp_deps *d, int32_t u, gp_ns a, gp_ns b, char *buf, size_t si
 	if (u < 0 || (size_t)u >= d->n)
 		return buf;
 	gp_gap_pieces(d, (size_t)u, a, &v);
-	/* the same thing in several pieces counts once, with their sum */
-	for (size_t i = 0; i < v.n; i++)
-		for (size_t j = i + 1; j < v.n; j++) {
-			struct gp_piece *x = &v.v[i], *y = &v.v[j];
-			if (x->end > x->start && y->end > y->start && x->cause == y->cause && x->of == y->of &&
-			    x->idx == y->idx) {
-				x->end += y->end - y->start;
-				y->end = y->start;
-			}
-		}
+	merge_same_pieces(&v);
 	gp_sort(v.v, v.n, sizeof(*v.v), cmp_piece_len);
 	for (size_t k = 0; k < v.n && shown < 3 && len + 1 < size; k++) {
 		const struct gp_piece *p = &v.v[k];
