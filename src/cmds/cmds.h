@@ -249,8 +249,11 @@ void gp_cli_analysis_opts(const struct gp_cli_opts *co, struct gp_analysis_opts 
 ** kernels" (naming `gpuprof ranges` when it has ranges) on stderr and
 ** returns true; a command about kernels then writes nothing more and
 ** exits 0, as gp_exit_help documents (ops, whose CPU columns still hold,
-** keeps its table).  Returns false, printing nothing, otherwise. */
-bool gp_cli_no_kernels(const char *cmd, const char *path, const gp_trace *t);
+** keeps its table).  Returns false, printing nothing, otherwise, and
+** under a window of co (an empty --start/--end window is a window with
+** nothing in it, its table empty). */
+struct gp_cli_opts;
+bool gp_cli_no_kernels(const char *cmd, const char *path, const gp_trace *t, const struct gp_cli_opts *co);
 
 /* Prints "gpuprof CMD: msg" for a usage error and returns GP_EXIT_USAGE. */
 int gp_cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
