@@ -1,9 +1,9 @@
 # verdicts/README.md, "tl2 xdit sd_3.5": its Python gaps are thousands of
 # assert_size_stride calls inside Inductor's `call` wrapper.  The oracle
 # takes the 4 largest GPU gaps (14-17 ms; the next is under 1.4 ms): the
-# innermost Python frame of that thread open over most of each is
-# Inductor's generated `call`, and each holds 1231 assert_size_stride
-# calls (4924 in all; the trace's 5080 are all on that thread).
+# innermost Python frame (of the one thread calling assert_size_stride)
+# open over most of each is Inductor's generated `call`, and each holds
+# 1231 assert_size_stride calls (4924 in all; the trace has 5080).
 # breakdown's gaps view must give the same 4 gaps, caused by Python, in
 # that `call` frame; ops --python must count the 5080 calls.
 need_testdata
