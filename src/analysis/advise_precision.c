@@ -12,10 +12,14 @@
 #include "analysis/advise_int.h"
 
 /* "pad K=1001 to 1008, N=700 is fine": the dims of a GEMM/conv's params
-** that are not multiples of mult. */
-static void pad_advice(const char *params, int mult, char *out, size_t size)
+** that are not multiples of mult.  A convolution (conv true) runs as an
+** implicit GEMM of M = N*P*Q, N = K, K = C*R*S: only its channels C and K
+** are the GEMM's to pad; its batch N never is (a batch of 1 is fine). */
+static void pad_advice(const char *params, bool conv, int mult, char *out, size_t size)
 {
-	static const char *const keys[] = {"M", "N", "K", "C", NULL};
+	static const char *const gemm_keys[] = {"M", "N", "K", "C", NULL};
+	static const char *const conv_keys[] = {"C", "K", NULL};
+	const char *const *keys = conv ? conv_keys : gemm_keys;
 	size_t len = 0;
 
 	out[0] = 0;
@@ -78,7 +82,8 @@ bool gp_rule_tc_not_used(const struct gp_adv_in *in, struct gp_finding *x)
 		enum gp_dtype dt = (enum gp_dtype)r[s].dtype;
 		int mult = gp_adv_tc_multiple(dt);
 		char pad[200];
-		pad_advice(gp_s(t, r[s].params), mult, pad, sizeof(pad));
+		const char *fam = gp_opres_family(&r[s]);
+		pad_advice(gp_s(t, r[s].params), fam && strcmp(fam, "conv") == 0, mult, pad, sizeof(pad));
 		snprintf(x->title, sizeof(x->title), TC_TITLE, n, gp_dtype_short(dt));
 		gp_adv_evidence(t, r, &a, x->evidence, sizeof(x->evidence), "kernels");
 		if (pad[0])

@@ -614,7 +614,8 @@ int cmd_breakdown(int argc, char **argv)
 {
 	struct opts o = {.view = VIEW_TIME, .buckets = GP_DEPTH_BUCKETS};
 	struct job j = {0};
-	struct gp_cli_many m = {.cmd = "breakdown", .fn = breakdown_trace, .ctx = &j};
+	struct gp_cli_many m = {.cmd = "breakdown", .fn = breakdown_trace, .ctx = &j,
+				.needs_kernels = true};
 	struct gp_cli_opts co;
 	int rc;
 

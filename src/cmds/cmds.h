@@ -139,6 +139,9 @@ struct gp_cli_many {
 	** it and returns the exit code (info's own format). */
 	int (*single)(const void *ctx, const char *path);
 	bool want_record;               /* fn gets rec (several files) */
+	/* One file without kernels: gp_cli_no_kernels's line instead of fn's
+	** rows (a table of kernels' times would be empty or all zeros). */
+	bool needs_kernels;
 	/* Read every file in this process, even in an MPI build: for a
 	** command that calls gp_cli_run more than once (diff: once per run),
 	** as MPI starts and stops once per process. */
@@ -239,6 +242,18 @@ struct gp_analysis_opts;
 /* The analysis runner's options for command options co (options.h): the
 ** runner's defaults with co's --gpu and --peak-* peaks. */
 void gp_cli_analysis_opts(const struct gp_cli_opts *co, struct gp_analysis_opts *ao);
+
+/* A trace without kernels (an export of NVTX ranges alone, as TensorRT's
+** are) has no GPU span, busy time or kernel table to speak of: when t holds
+** no kernels, prints the one line "gpuprof CMD: PATH: this trace has no
+** kernels" (naming `gpuprof ranges` when it has ranges) on stderr and
+** returns true; a command about kernels then writes nothing more and
+** exits 0, as gp_exit_help documents (ops, whose CPU columns still hold,
+** keeps its table).  Returns false, printing nothing, otherwise, and
+** under a window of co (an empty --start/--end window is a window with
+** nothing in it, its table empty). */
+struct gp_cli_opts;
+bool gp_cli_no_kernels(const char *cmd, const char *path, const gp_trace *t, const struct gp_cli_opts *co);
 
 /* Prints "gpuprof CMD: msg" for a usage error and returns GP_EXIT_USAGE. */
 int gp_cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -27,7 +27,8 @@
 
 const char gp_exit_help[] =
 	"Exit codes:\n"
-	"  0  success (also for a valid trace that has no kernels)\n"
+	"  0  success; also for a valid trace that has no kernels, where a\n"
+	"     command about kernels says \"this trace has no kernels\" instead\n"
 	"  1  internal error or out of memory\n"
 	"  2  bad command line, or a window (--iters) with none of the trace's\n"
 	"     iterations\n"
@@ -285,6 +286,15 @@ void gp_cli_inputs_free(struct gp_cli_inputs *in)
 	for (size_t i = 0; i < in->paths.n; i++)
 		free(in->paths.v[i]);
 	gp_vec_free(in->paths);
+}
+
+bool gp_cli_no_kernels(const char *cmd, const char *path, const gp_trace *t, const struct gp_cli_opts *co)
+{
+	if (t->kernels.n || co->window.mode != GP_WINDOW_NONE)
+		return false;
+	fprintf(stderr, "gpuprof %s: %s: this trace has no kernels%s\n", cmd, path,
+		t->ranges.n ? " (its ranges: gpuprof ranges FILE)" : "");
+	return true;
 }
 
 int gp_cli_usage(const char *cmd, const char *fmt, ...)

@@ -273,7 +273,9 @@ static int export_one(const struct export_opts *x, const struct gp_cli_opts *o, 
 
 	gp_trace_init(&t);
 	rc = gp_cli_load(path, o, &t, span);
-	if (rc) {
+	/* one trace without kernels: no timeline of nothing (a rank of
+	** several keeps its place in the job's) */
+	if (rc || (!many && gp_cli_no_kernels("export", path, &t, o))) {
 		if (!many)
 			gp_sink_discard(sink);
 		gp_trace_free(&t);

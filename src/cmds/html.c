@@ -158,6 +158,10 @@ static int html_single(const void *ctx, const char *path)
 
 	gp_trace_init(&t);
 	rc = gp_cli_load(path, x->o, &t, NULL);
+	if (!rc && gp_cli_no_kernels("html", path, &t, x->o)) {   /* no page of zeros */
+		gp_trace_free(&t);
+		return GP_EXIT_OK;
+	}
 	if (!rc && !(out = open_page(x)))
 		rc = GP_EXIT_IO;
 	if (!rc) {

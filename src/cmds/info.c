@@ -339,7 +339,7 @@ static void write_info(gp_kv *kv, gp_trace *t, const struct gp_cli_opts *o)
 		snprintf(label, sizeof(label), "note %zu", i + 1);
 		gp_kv_str(kv, "note", label, gp_s(t, t->warnings.v[i]));
 	}
-	if (!t->kernels.n && !t->warnings.n)
+	if (!t->kernels.n)
 		gp_kv_str(kv, "note", "note", "this trace has no kernels");
 	gp_kv_end(kv);
 }

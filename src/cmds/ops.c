@@ -477,6 +477,8 @@ int cmd_ops(int argc, char **argv)
 		gp_trace_free(&t);
 		return rc;
 	}
+	/* said, but the table stays: its ops' and ranges' CPU times hold */
+	gp_cli_no_kernels("ops", o.file, &t, &o);
 	memset(&tb, 0, sizeof(tb));
 	if (oo.python) {
 		gp_optable_python(&t, &tb);

@@ -283,7 +283,7 @@ int cmd_report(int argc, char **argv)
 
 	gp_trace_init(&t);
 	rc = gp_cli_load(o.file, &o, &t, NULL);
-	if (rc) {
+	if (rc || gp_cli_no_kernels("report", o.file, &t, &o)) {   /* the writer wrote nothing yet */
 		gp_trace_free(&t);
 		return rc;
 	}
@@ -304,9 +304,6 @@ int cmd_report(int argc, char **argv)
 		gp_writer_row(&w, vals);
 	}
 	rc = gp_writer_close(&w, &err);
-	if (!t.kernels.n)
-		fprintf(stderr, "gpuprof report: %s has no kernels%s\n", o.file,
-			t.ranges.n ? " (its ranges and timers: gpuprof ranges FILE)" : "");
 	free(cells.kernel);
 	gp_analysis_free(&a);
 	gp_trace_free(&t);

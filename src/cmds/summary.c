@@ -446,7 +446,8 @@ static int summary_trace(const void *ctx, gp_trace *t, gp_writer *w, gp_writer *
 int cmd_summary(int argc, char **argv)
 {
 	struct job j = {.o = {.by = BY_KERNEL, .sections = 3}};
-	struct gp_cli_many m = {.cmd = "summary", .fn = summary_trace, .ctx = &j, .ncols = NCOLS};
+	struct gp_cli_many m = {.cmd = "summary", .fn = summary_trace, .ctx = &j, .ncols = NCOLS,
+				.needs_kernels = true};
 	struct gp_cli_opts co;
 	int rc;
 

@@ -66,10 +66,12 @@ want=$(sqlite3 -separator '	' "$db" "select sum(end - start), count(*), min(end 
 	from CUPTI_ACTIVITY_KIND_KERNEL k join StringIds s on s.id = k.shortName where s.value = 'fused_dropout_kernel_vec'")
 assert_eq "$(awk -F'\t' '$10 == "fused_dropout_kernel_vec" {print $3 "\t" $4 "\t" $7 "\t" $8}' "$TMP/out")" "$want" "dropout row"
 
-# a trace without kernels is a valid, empty summary
+# a trace without kernels is valid (exit 0), but has no table to show:
+# one line says so instead of an empty table (issue 33, t1800)
 run_ok "$GEN" --format nsys -n 0 -o "$TMP/zero.sqlite"
 run_ok "$GPUPROF" summary --format csv "$TMP/zero.sqlite"
-assert_eq "$(wc -l < "$TMP/out" | tr -d ' ')" 1 "header only"
+assert_eq "$(wc -l < "$TMP/out" | tr -d ' ')" 0 "no table"
+assert_grep 'this trace has no kernels' "$TMP/err"
 
 # usage and input errors
 run_ok "$GPUPROF" summary --help

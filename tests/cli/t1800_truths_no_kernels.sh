@@ -1,0 +1,47 @@
+# Traces without kernels (verdicts/README.md: centerformer_*, dynamicvit,
+# minigemm: TensorRT NVTX only, no kernel table): "GPU span" and "busy"
+# mean nothing there.  The oracle reads the raw SQLite: no kernel table (or
+# an empty one).  Every command about kernels then says
+# "this trace has no kernels" in one line and exits 0 (gpuprof --help's
+# exit codes) without a table, a "busy 0 ns" or a page; info lists the
+# counts with that note; ops keeps its ranges' CPU times and says it too.
+need_testdata
+command -v python3 >/dev/null || skip "python3 not installed"
+N3=$TESTDATA/verdicts/new3
+checked=0
+for f in "$N3"/centerformer_baseline.sqlite "$N3"/centerformer_poolformer.sqlite \
+	"$N3"/dynamicvit_nsys_profile.sqlite "$N3"/minigemm_report1.sqlite; do
+	[ -r "$f" ] || continue
+	python3 - "$f" <<'PY' || fail "oracle: $f has kernels"
+import sqlite3, sys
+db = sqlite3.connect("file:%s?mode=ro" % sys.argv[1], uri=True)
+tables = {r[0] for r in db.execute("select name from sqlite_master where type='table'")}
+kernels = db.execute("select count(*) from CUPTI_ACTIVITY_KIND_KERNEL").fetchone()[0] \
+    if "CUPTI_ACTIVITY_KIND_KERNEL" in tables else 0
+ranges = db.execute("select count(*) from NVTX_EVENTS").fetchone()[0] if "NVTX_EVENTS" in tables else 0
+assert kernels == 0, (kernels, ranges)
+PY
+	name=$(basename "$f")
+	for cmd in report summary advise breakdown; do
+		expect_exit 0 "$GPUPROF" $cmd "$f"
+		[ ! -s "$TMP/out" ] || fail "$cmd $name: printed a table for a trace without kernels"
+		[ "$(grep -c 'this trace has no kernels' "$TMP/err")" = 1 ] || fail "$cmd $name: no 'this trace has no kernels' line"
+	done
+	expect_exit 0 "$GPUPROF" advise -f json "$f"
+	[ ! -s "$TMP/out" ] || fail "advise -f json $name: printed findings"
+	for cmd in html export; do
+		rm -f "$TMP/page"
+		expect_exit 0 "$GPUPROF" $cmd -o "$TMP/page" "$f"
+		[ ! -e "$TMP/page" ] || fail "$cmd $name: wrote an output for a trace without kernels"
+		assert_grep 'this trace has no kernels' "$TMP/err"
+	done
+	run_ok "$GPUPROF" info "$f"
+	assert_grep '^kernels +0$' "$TMP/out"
+	assert_grep 'this trace has no kernels' "$TMP/out"
+	run_ok "$GPUPROF" ops "$f"
+	assert_grep 'this trace has no kernels' "$TMP/err"
+	assert_no_grep 'busy|GPU span' "$TMP/out"
+	checked=$((checked + 1))
+done
+[ "$checked" -ge 1 ] || skip "no verdicts/new3 trace without kernels found"
+echo "$checked traces without kernels checked"
