@@ -77,11 +77,23 @@ static enum gp_cause text_cause(const gp_deps *d, gp_str text)
 	return (enum gp_cause)(*c - 1);
 }
 
-/* Whether an NVTX range's text names a framework op: an emit_nvtx op
-** ("aten::mm, seq = 3, ...") or a PyProf marker dict. */
+/* Whether an NVTX range's text names a framework op: a namespaced op
+** ("aten::mm"), an emit_nvtx op with or without a namespace ("aten::mm,
+** seq = 3, ...", PyTorch 1.x's "norm, seq = 130") or a PyProf marker
+** dict; anything else is the user's own range. */
 static bool nvtx_op_text(const char *s)
 {
-	return strstr(s, "::") != NULL || s[0] == '{';
+	return strstr(s, "::") != NULL || s[0] == '{' || gp_marker_is_emit_nvtx(s, strlen(s));
+}
+
+/* Whether range r is a framework op: Kineto's cpu_op, an NVTX range
+** naming one (nvtx_op_text). */
+static bool op_range(const gp_trace *t, int32_t r)
+{
+	const struct gp_range *g = &t->ranges.v[r];
+
+	return g->kind == GP_RANGE_CPU_OP ||
+	       ((g->kind == GP_RANGE_PUSHPOP || g->kind == GP_RANGE_STARTEND) && nvtx_op_text(gp_s(t, g->text)));
 }
 
 /* The longest gap between back-to-back work on a stream that is taken
@@ -136,10 +148,8 @@ enum gp_cause gp_cpu_cause(const gp_deps *d, uint32_t who, int32_t range)
 		return GP_CAUSE_CPU_OP;
 	case GP_RANGE_PYTHON:
 		return GP_CAUSE_PYTHON;
-	case GP_RANGE_PUSHPOP: case GP_RANGE_STARTEND:
-		return nvtx_op_text(gp_s(t, t->ranges.v[range].text)) ? GP_CAUSE_CPU_OP : GP_CAUSE_ANNOTATION;
 	default:
-		return GP_CAUSE_ANNOTATION;
+		return op_range(t, range) ? GP_CAUSE_CPU_OP : GP_CAUSE_ANNOTATION;
 	}
 }
 
@@ -226,6 +236,14 @@ static int32_t last_ended(gp_deps *d, gp_ns x)
 			hi = mid;
 	}
 	return lo ? (int32_t)d->by_end[lo - 1] : -1;
+}
+
+/* Whether thread (pid, tid) had any activity before time x. */
+static bool thread_begun(gp_deps *d, uint32_t pid, uint32_t tid, gp_ns x)
+{
+	struct gp_cpu_mark m;
+
+	return gp_cpu_before(d, gp_deps_view(d, pid, tid), x, &m);
 }
 
 /* The most steps a walk makes at one time (a unit's launch, its call, a
@@ -357,7 +375,11 @@ void gp_walk(gp_deps *d, struct gp_walk_at w, gp_ns stop, gp_piece_fn fn, void *
 			if (b == INT64_MAX)
 				b = w.at;
 			hops++;
-			if (gp_deps_waker(d, w.pid, w.tid, a, b, &wt, &e)) {
+			/* a waker that had not begun by the walk's point (the
+			** autograd engine's thread before the first backward,
+			** reached inside the main thread's wait for it) handed the
+			** point nothing: the thread goes on back to its own past */
+			if (gp_deps_waker(d, w.pid, w.tid, a, b, &wt, &e) && thread_begun(d, w.pid, wt, w.at)) {
 				e = e < w.at ? e : w.at;
 				if (!emit(fn, ctx, e > stop ? e : stop, w.at, GP_CAUSE_UNTRACED, GP_PIECE_NONE, -1,
 					  true, w.pid, w.tid))
@@ -391,6 +413,22 @@ void gp_walk(gp_deps *d, struct gp_walk_at w, gp_ns stop, gp_piece_fn fn, void *
 				w.at = e;
 				continue;
 			}
+		}
+
+		if (m->range >= 0 && m->who == (uint32_t)m->range &&
+		    gp_cpu_cause(d, m->who, m->range) == GP_CAUSE_ANNOTATION &&
+		    gp_deps_op_other(d, w.pid, w.tid, m->at, w.at, &wt, &e)) {
+			/* inside the user's own range with nothing of its own open,
+			** while another thread runs framework ops (the autograd
+			** engine's backward inside "## backward ##", a worker's):
+			** from the last of those ops on the range holds the time,
+			** before it the ops do */
+			if (!emit(fn, ctx, e > stop ? e : stop, w.at, GP_CAUSE_ANNOTATION, GP_PIECE_RANGE, m->range,
+				  true, w.pid, w.tid))
+				return;
+			w.tid = wt;
+			w.at = e;
+			continue;
 		}
 
 		if (m->who != GP_CPU_NONE && (m->who & GP_CPU_API)) {
@@ -723,7 +761,7 @@ void gp_piece_names(struct gp_piece_namer *a, const struct gp_piece *p, gp_str *
 	for (int32_t q = r; q >= 0 && !*op; q = t->ranges.v[q].parent) {
 		if (a->range_op[q])
 			*op = a->range_op[q];
-		else if (t->ranges.v[q].kind == GP_RANGE_CPU_OP)
+		else if (op_range(t, q))
 			*op = gp_deps_text(a->d, t->ranges.v[q].text);
 	}
 }
@@ -782,19 +820,23 @@ static int cmp_span(const void *pa, const void *pb)
 	return a->lo < b->lo ? -1 : a->lo > b->lo;
 }
 
-/* Whether x lies in one of the n sorted spans of a thread (both ends in). */
-static bool in_spans(const struct cp_span *v, size_t n, gp_ns x)
+/* Whether the path passes x on a thread, its n sorted spans v: an event's
+** start x when a span holds [x, x + 1) (lo <= x < hi), its end when one
+** holds [x - 1, x) (lo < x <= hi).  A call that starts where the path
+** leaves the thread (for the GPU work a call before it launched) or ends
+** where it arrives holds none of its time. */
+static bool in_spans(const struct cp_span *v, size_t n, gp_ns x, bool end)
 {
 	size_t lo = 0, hi = n;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (v[mid].lo <= x)
+		if (end ? v[mid].lo < x : v[mid].lo <= x)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return lo && x <= v[lo - 1].hi;
+	return lo && (end ? x <= v[lo - 1].hi : x < v[lo - 1].hi);
 }
 
 /* HTA's rule for which CPU events are on the path: those whose start or
@@ -814,13 +856,13 @@ static void mark_cpu(struct cp_acc *a)
 		for (size_t c = 0; c < t->apis.n; c++) {
 			const struct gp_api *ap = &t->apis.v[c];
 			if (ap->pid == v[i].pid && ap->tid == v[i].tid && ap->end > ap->start &&
-			    (in_spans(v + i, j - i, ap->start) || in_spans(v + i, j - i, ap->end)))
+			    (in_spans(v + i, j - i, ap->start, false) || in_spans(v + i, j - i, ap->end, true)))
 				cp->api_on[c >> 3] |= (uint8_t)(1u << (c & 7));
 		}
 		for (size_t r = 0; r < t->ranges.n; r++) {
 			const struct gp_range *rg = &t->ranges.v[r];
 			if (rg->pid == v[i].pid && rg->tid == v[i].tid && rg->end > rg->start &&
-			    (in_spans(v + i, j - i, rg->start) || in_spans(v + i, j - i, rg->end)))
+			    (in_spans(v + i, j - i, rg->start, false) || in_spans(v + i, j - i, rg->end, true)))
 				cp->range_on[r >> 3] |= (uint8_t)(1u << (r & 7));
 		}
 		i = j;

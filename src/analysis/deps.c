@@ -414,6 +414,71 @@ static int32_t context_device(const gp_deps *d, gp_u64map *m, uint32_t ctx)
 	return gp_u64map_get(m, ctx);
 }
 
+/* What a sync record of unknown type y (its call c) waited for: the last
+** work launched before the call on the stream it names (a device sync
+** call, or no such stream: on each stream of its device, of any device
+** of the process when it names none), the one that finished last, if it
+** finished before the call returned; -1 otherwise (it waited for
+** nothing the trace shows). */
+static int32_t unknown_sync_target(const gp_deps *d, const struct streams *s, const struct gp_sync *y, int32_t c)
+{
+	const struct gp_api *a = &d->t->apis.v[c];
+	int32_t k = gp_u64map_get(&s->at, stream_key(y->device, y->stream)), u;
+
+	if (k >= 0 && gp_deps_api_class(d, (size_t)c) != GP_APIC_SYNC_DEVICE)
+		u = last_launched(s, (size_t)k, a->start);
+	else
+		u = device_target(d, s, y->device, a->pid, a->start);
+	return u >= 0 && gp_unit_end(d->t, (size_t)u) <= a->end ? u : -1;
+}
+
+/* How many calls after a stream wait without a sync record are searched
+** for its thread's next launch. */
+#define BARE_WAIT_LOOKAHEAD 4096
+
+/* Stream waits the trace has no sync record for (Kineto traces without
+** cuda_sync events, HIP traces: only the call's name): the stream made to
+** wait is the one the thread's next launch queued work onto (PyTorch's
+** stream.wait_event(), then work on that stream).  The event and its
+** record are not named, so that work waits for something the trace does
+** not show (wait_unknown, counted in waits_unresolved).  covered[c]: call
+** c has a sync record.  One pass over the units, then a short scan after
+** each such call (the calls are in start order). */
+static void link_bare_waits(gp_deps *d, const uint8_t *covered)
+{
+	const gp_trace *t = d->t;
+	int32_t *unit_of = gp_xmalloc((t->apis.n + 1) * sizeof(*unit_of));
+	bool any = false;
+
+	for (size_t c = 0; c < t->apis.n; c++) {
+		unit_of[c] = -1;
+		any |= !covered[c] && gp_deps_api_class(d, c) == GP_APIC_STREAM_WAIT;
+	}
+	for (size_t u = 0; any && u < d->n; u++) {
+		int32_t c = d->call[u];
+		if (c >= 0 && (unit_of[c] < 0 || gp_unit_start(t, u) < gp_unit_start(t, (size_t)unit_of[c])))
+			unit_of[c] = (int32_t)u;
+	}
+	for (size_t c = 0; any && c < t->apis.n; c++) {
+		const struct gp_api *w = &t->apis.v[c];
+		if (covered[c] || gp_deps_api_class(d, c) != GP_APIC_STREAM_WAIT)
+			continue;
+		for (size_t n = c + 1; n < t->apis.n && n - c <= BARE_WAIT_LOOKAHEAD; n++) {
+			const struct gp_api *a = &t->apis.v[n];
+			if (a->pid != w->pid || a->tid != w->tid)
+				continue;
+			if (gp_deps_api_class(d, n) == GP_APIC_STREAM_WAIT)
+				break;   /* the next wait's launch, not this one's */
+			if (unit_of[n] >= 0) {
+				d->waits_unresolved++;
+				gp_u64map_put(&d->wait_unknown, (uint64_t)unit_of[n], 0);
+				break;
+			}
+		}
+	}
+	free(unit_of);
+}
+
 static void link_syncs(gp_deps *d, const struct streams *s, const gp_call_index *calls)
 {
 	const gp_trace *t = d->t;
@@ -464,6 +529,12 @@ static void link_syncs(gp_deps *d, const struct streams *s, const gp_call_index 
 			}
 			continue;   /* the CPU does not wait */
 		}
+		case GP_SYNC_UNKNOWN:
+			/* CUPTI's type 0 (nsys writes it for cudaDeviceSynchronize):
+			** the call waited for the latest work that ended before it
+			** returned, on its stream, else its device */
+			u = unknown_sync_target(d, s, &y, c);
+			break;
 		default:
 			continue;
 		}
@@ -489,6 +560,8 @@ static void link_syncs(gp_deps *d, const struct streams *s, const gp_call_index 
 		else if (k == GP_APIC_SYNC_STREAM)
 			d->syncs_unresolved++;
 	}
+
+	link_bare_waits(d, covered);
 
 	/* a copy or memset call that returned after its own work finished
 	** waited for it (synchronous copies, pageable memory) */
@@ -1015,6 +1088,32 @@ bool gp_deps_busy_other(gp_deps *d, uint32_t pid, uint32_t tid, gp_ns x, uint32_
 		}
 	}
 	return false;
+}
+
+bool gp_deps_op_other(gp_deps *d, uint32_t pid, uint32_t tid, gp_ns lo, gp_ns x, uint32_t *wtid, gp_ns *at)
+{
+	const gp_trace *t = d->t;
+	struct gp_cpu_mark m;
+	gp_ns best = INT64_MIN;
+
+	for (size_t i = first_thread(t, pid); i < t->threads.n && t->threads.v[i].pid == pid; i++) {
+		if (t->threads.v[i].tid == tid)
+			continue;
+		struct gp_thread_view *v = gp_deps_view(d, pid, t->threads.v[i].tid);
+		/* back from x through the thread's states to the first inside
+		** an op: the thread's last op time in (lo, x] */
+		for (gp_ns y = x; y > lo && y > best && gp_cpu_before(d, v, y, &m); y = m.at) {
+			if (!gp_cpu_idle(&m) && m.range >= 0 && t->ranges.v[m.range].kind == GP_RANGE_CPU_OP) {
+				best = y;
+				*wtid = t->threads.v[i].tid;
+				break;
+			}
+			if (m.at >= y)
+				break;   /* no earlier state */
+		}
+	}
+	*at = best;
+	return best != INT64_MIN;
 }
 
 bool gp_deps_waker(gp_deps *d, uint32_t pid, uint32_t tid, gp_ns a, gp_ns b, uint32_t *wtid, gp_ns *at)

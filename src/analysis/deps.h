@@ -212,6 +212,12 @@ bool gp_deps_waker(gp_deps *d, uint32_t pid, uint32_t tid, gp_ns a, gp_ns b, uin
 ** before x: *wtid and *at = x.  False when none is. */
 bool gp_deps_busy_other(gp_deps *d, uint32_t pid, uint32_t tid, gp_ns x, uint32_t *wtid, gp_ns *at);
 
+/* The latest time *at in (lo, x] just before which another thread of
+** process pid than tid was inside a framework op (a cpu_op range, or a
+** call it makes), and that thread, *wtid.  False when none was.  Walks
+** each thread's states back from x, as far as its last op. */
+bool gp_deps_op_other(gp_deps *d, uint32_t pid, uint32_t tid, gp_ns lo, gp_ns x, uint32_t *wtid, gp_ns *at);
+
 /* Whether range r is a call that blocks its thread until other threads'
 ** work is done (PyTorch's run_backward, which waits for the autograd
 ** engine's threads). */

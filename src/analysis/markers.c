@@ -446,6 +446,13 @@ static size_t first_field(const char *s, size_t len)
 	return len;
 }
 
+bool gp_marker_is_emit_nvtx(const char *text, size_t len)
+{
+	size_t f = first_field(text, len);
+
+	return f > 0 && f < len;
+}
+
 bool gp_marker_is_backward(const char *name, size_t len)
 {
 	/* last namespace component */

@@ -136,6 +136,13 @@ const char *gp_marker_kind_name(int kind);
 ** same text as an NVTX range); NULL when text is not one. */
 const char *gp_marker_module(const char *text);
 
+/* Whether text[0..len) is an op range torch.autograd.profiler.emit_nvtx
+** recorded: a name followed by one of its fields (", seq = N", ", seq=N",
+** ", stashed seq=N", ", op_id = X", ", sizes = [...]", ", input_op_ids =
+** [...]"), as "norm, seq = 130" or "aten::mm, seq = 3, op_id = 7": a
+** framework op, never a user's own range, whatever its name. */
+bool gp_marker_is_emit_nvtx(const char *text, size_t len);
+
 /*
 ** True if the emit_nvtx op name (the part before ", seq") is a backward
 ** op: an autograd node class ending in "Backward" plus optional digits
