@@ -38,8 +38,9 @@ bound = sum(tails.values()) + late
 for r in rows:
     if r["kind"] != "straggler":
         assert r["saving_ns"] <= 1.01 * bound, (r["kind"], r["saving_ns"], bound, tails)
-# rank 1 alone: at most its own tail (~0.66 ms) in the job, not 6.1 ms
-assert tails[1] < 0.8e6, tails
+# rank 1 alone: at most its own tail (under a millisecond: 0.83 ms from
+# its last NCCL kernel to its last event, CPU included) in the job, not 6.1 ms
+assert tails[1] < 1e6, tails
 total = sum(r["saving_ns"] for r in rows if r["kind"] != "straggler")
 assert total <= 1.01 * bound, (total, bound)
 PY
