@@ -869,8 +869,11 @@
       var li = el('li', null, { 'data-kind': a.kind });
       li.appendChild(el('strong', a.title));
       li.appendChild(el('span', a.notice ? ' [' + a.kind + ']'
-                        : ' saves ' + fmtNs(Math.round(a.ns)) + ' (' + (100 * a.share).toFixed(1) + '% of the GPU span), ' +
-                          a.count + ' involved [' + a.kind + ']', { class: 'at-stake' }));
+                        : ' saves ' + fmtNs(Math.round(a.ns)) + ' (' + (100 * a.share).toFixed(1) + '% of the GPU span)' +
+                          /* as advise says it: alone too when that differs */
+                          (a.alone !== undefined && a.share > 0 && Math.abs(a.alone - a.ns) > 1e-3 * a.ns / a.share
+                           ? '; alone ' + fmtNs(Math.round(a.alone)) : '') +
+                          ', ' + a.count + ' involved [' + a.kind + ']', { class: 'at-stake' }));
       if (!a.notice && a.shared > 0)
         li.appendChild(el('p', 'Shared: ' + fmtNs(Math.round(a.shared)) + ' more alone, saved too by the changes above' +
                           (a.shared_with ? ' [' + a.shared_with + ']' : '')));

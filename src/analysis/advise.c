@@ -15,12 +15,16 @@
 ** and inside replays are the graph rules' (advise_graph.c), which change
 ** the replays' units one by one.
 ** The engine then re-times the trace's dependency graph with each change
-** (whatif.h): what the span would be after it is the finding's saving.  The
-** findings are ranked by saving; then, in that order, each change is added
-** to the ones above it, and a finding keeps what it saves beyond them: two
-** findings that change the same work (a slow fp32 GEMM is both fp32 and
-** below its roofline) do not count its saving twice, and the model, not a
-** rule of thumb, says how much they share.
+** (whatif.h): what the span would be after it is the finding's saving
+** alone.  The findings are then ranked greedily on the same replay: each
+** position takes the change that, added to those above it, saves most,
+** and a finding keeps what it saves beyond them.  So the savings printed
+** add up to the replay of all the changes together, and are the replays'
+** own figures: two findings that change the same work (a slow fp32 GEMM is
+** both fp32 and below its roofline) do not count its saving twice, a
+** change that only pays once another is made (idle behind a gap another
+** finding closes) says so, and the model, not a rule of thumb, says how
+** much they share.
 **
 ** Adding a rule = one function in its family's file (declared in
 ** advise_int.h), one row in the table below, its texts in advise_texts.h
@@ -427,85 +431,115 @@ static double saving(struct gp_replay *r, const struct gp_whatif_spec *spec)
 	return saved;
 }
 
-static int cmp_alone(const void *pa, const void *pb, void *ctx)
+/* The replay of spec over the changes in ch picked so far (base_*: their
+** factors, pinned copies and loosened units) with change c added: what
+** they save together.  Scratch arrays f, p, l of nunits receive the copy. */
+static double saving_with(struct gp_replay *r, const struct gp_whatif_spec *base, const float *base_f,
+			  const uint8_t *base_p, const uint8_t *base_l, const struct change *c, float *f, uint8_t *p,
+			  uint8_t *l, size_t nunits)
 {
-	const struct gp_finding *f = ctx;
-	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+	struct gp_whatif_spec spec = *base;
 
-	if (f[a].first != f[b].first)
-		return f[a].first ? -1 : 1;
-	if (f[a].alone_ns != f[b].alone_ns)
-		return f[a].alone_ns > f[b].alone_ns ? -1 : 1;
-	if (f[a].total_ns != f[b].total_ns)
-		return f[a].total_ns > f[b].total_ns ? -1 : 1;
-	return (a > b) - (a < b);
+	memcpy(f, base_f, nunits * sizeof(*f));
+	memcpy(p, base_p, nunits);
+	memcpy(l, base_l, nunits);
+	if (spec.unit_factor)
+		spec.unit_factor = f;
+	if (spec.unit_pinned)
+		spec.unit_pinned = p;
+	if (spec.unit_loose)
+		spec.unit_loose = l;
+	apply_change(c, &spec, f, p, l);
+	return saving(r, &spec);
 }
 
-/* Re-times the trace with each finding's change for its saving alone, ranks
-** them, then applies the changes in rank order for what each saves beyond
-** the ones above it; drops findings that save nothing measurable (a
-** thousandth of the span) unless they are notices.  Every replay keeps the
-** graph replays' latencies but where a change loosens their units
-** (keep_graphs). */
+/* Whether finding a goes before b among candidates that save the same:
+** notices first, then the larger saving alone, the more time involved,
+** the rule table's order. */
+static bool before_tie(const struct gp_finding *f, size_t a, size_t b)
+{
+	if (f[a].alone_ns != f[b].alone_ns)
+		return f[a].alone_ns > f[b].alone_ns;
+	if (f[a].total_ns != f[b].total_ns)
+		return f[a].total_ns > f[b].total_ns;
+	return a < b;
+}
+
+/* Re-times the trace with each finding's change alone (alone_ns), drops
+** the findings that save nothing measurable alone (a thousandth of the
+** span) unless they are notices, then ranks the rest greedily: each
+** position takes the finding whose change, added to the changes above it,
+** saves most; its ns is what it adds (the replay of the changes up to it,
+** cum_ns, less the one above).  So the savings as printed add up to the
+** replay of every printed change together, and none claims more than the
+** replay gives it.  n alone replays and n(n+1)/2 for the ranking, each
+** O(points) on the replay prepared once.  Every replay keeps the graph
+** replays' latencies but where a change loosens their units (keep_graphs). */
 static void rank_by_saving(struct gp_findings *f, struct change *ch, gp_deps *d, size_t nunits)
 {
 	struct gp_replay *r = gp_replay_new(d);
-	size_t n = f->v.n, *order = gp_xmalloc((n ? n : 1) * sizeof(*order));
-	float *factors = gp_xmalloc((nunits ? nunits : 1) * sizeof(*factors));
-	uint8_t *pinned = gp_xcalloc(nunits ? nunits : 1, 1);
-	uint8_t *loose = gp_xcalloc(nunits ? nunits : 1, 1);
+	size_t n = f->v.n, nu = nunits ? nunits : 1;
+	size_t *left = gp_xmalloc((n ? n : 1) * sizeof(*left)), nleft = 0;
+	float *factors = gp_xmalloc(nu * sizeof(*factors)), *sf = gp_xmalloc(nu * sizeof(*sf));
+	uint8_t *pinned = gp_xcalloc(nu, 1), *sp = gp_xcalloc(nu, 1);
+	uint8_t *loose = gp_xcalloc(nu, 1), *sl = gp_xcalloc(nu, 1);
 	struct gp_finding *sorted = gp_xmalloc((n ? n : 1) * sizeof(*sorted));
 	struct change *sorted_ch = gp_xmalloc((n ? n : 1) * sizeof(*sorted_ch));
 	struct gp_whatif_spec all = {.keep_graphs = true};
 	double before = 0;
-	size_t kept = 0;
+	size_t kept = 0, picked = 0;
 
-	for (size_t i = 0; i < n; i++) {
-		struct gp_whatif_spec spec = {.keep_graphs = true};
-		for (size_t u = 0; u < nunits; u++) {
-			factors[u] = 1;
-			pinned[u] = 0;
-			loose[u] = 0;
-		}
-		apply_change(&ch[i], &spec, factors, pinned, loose);
-		f->v.v[i].alone_ns = r ? saving(r, &spec) : 0;
-		order[i] = i;
-	}
-	qsort_r(order, n, sizeof(*order), cmp_alone, f->v.v);
-	for (size_t u = 0; u < nunits; u++) {
+	for (size_t u = 0; u < nunits; u++)
 		factors[u] = 1;
-		pinned[u] = 0;
-		loose[u] = 0;
-	}
-	for (size_t k = 0; k < n; k++) {
-		struct gp_finding *x = &f->v.v[order[k]];
-		double together;
-		apply_change(&ch[order[k]], &all, factors, pinned, loose);
-		together = r ? saving(r, &all) : 0;
-		x->ns = together - before;
-		if (x->ns < 0)
-			x->ns = 0;
-		before = together;
-		x->overlap_ns = x->alone_ns > x->ns ? x->alone_ns - x->ns : 0;
-		if (!x->first && x->alone_ns < 1e-3 * f->span_ns) {
-			change_free(&ch[order[k]]);
-			continue;
+	for (size_t i = 0; i < n; i++) {
+		struct gp_finding *x = &f->v.v[i];
+		x->alone_ns = r && !x->first ? saving_with(r, &all, factors, pinned, loose, &ch[i], sf, sp, sl, nunits)
+					     : 0;
+		if (x->first) {   /* notices go first, in the rules' order */
+			sorted[kept] = *x;
+			sorted_ch[kept++] = ch[i];
+		} else if (x->alone_ns < 1e-3 * f->span_ns) {
+			change_free(&ch[i]);
+		} else {
+			left[nleft++] = i;
 		}
+	}
+	while (nleft) {
+		size_t best = 0;
+		double best_ns = 0;
+		for (size_t k = 0; k < nleft; k++) {
+			/* the first pick is the largest saving alone: no replay */
+			double v = !picked ? f->v.v[left[k]].alone_ns
+				   : saving_with(r, &all, factors, pinned, loose, &ch[left[k]], sf, sp, sl, nunits);
+			if (k == 0 || v > best_ns || (v == best_ns && before_tie(f->v.v, left[k], left[best]))) {
+				best = k;
+				best_ns = v;
+			}
+		}
+		size_t i = left[best];
+		struct gp_finding *x = &f->v.v[i];
+		left[best] = left[--nleft];
+		picked++;
+		apply_change(&ch[i], &all, factors, pinned, loose);
+		x->cum_ns = best_ns;
+		x->ns = best_ns - before;
+		before = best_ns;
+		x->overlap_ns = x->alone_ns > x->ns ? x->alone_ns - x->ns : 0;
 		/* the findings above it that change the same work */
 		size_t len = 0;
 		x->overlaps[0] = '\0';
 		for (size_t j = 0; j < kept && x->overlap_ns > 0; j++)
-			if (changes_share(&sorted_ch[j], &ch[order[k]]) && len < sizeof(x->overlaps)) {
+			if (!sorted[j].first && changes_share(&sorted_ch[j], &ch[i]) && len < sizeof(x->overlaps)) {
 				int w = snprintf(x->overlaps + len, sizeof(x->overlaps) - len, "%s%s", len ? ", " : "",
 						 sorted[j].kind);
 				len = w < 0 ? len : len + (size_t)w;
 			}
 		sorted[kept] = *x;
-		sorted_ch[kept++] = ch[order[k]];
+		sorted_ch[kept++] = ch[i];
 	}
-	for (size_t k = 0; k < kept; k++) {
+	f->all_ns = before;
+	for (size_t k = 0; k < kept; k++)
 		change_free(&sorted_ch[k]);
-	}
 	if (kept)
 		memcpy(f->v.v, sorted, kept * sizeof(*sorted));
 	f->v.n = kept;
@@ -514,7 +548,10 @@ static void rank_by_saving(struct gp_findings *f, struct change *ch, gp_deps *d,
 	free(factors);
 	free(pinned);
 	free(loose);
-	free(order);
+	free(sf);
+	free(sp);
+	free(sl);
+	free(left);
 	gp_replay_free(r);
 }
 

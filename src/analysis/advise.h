@@ -4,8 +4,9 @@
 ** by that saving.  A saving is not guessed from what overlaps in time: the
 ** trace is re-timed on its dependency graph with the change applied
 ** (whatif.h, docs/dependencies.md).  Findings that change the same work
-** share a saving: in rank order each says what it saves beyond the ones
-** above it (the changes applied together), and what it would save alone.
+** share a saving: the findings are ranked greedily, each the one whose
+** change saves most beyond the ones above it (the changes applied
+** together), and says that, and what it would save alone.
 ** Rules and thresholds are documented in docs/op-model.md ("advise").
 **
 ** Ownership: gp_advise() fills a caller-owned gp_findings; free its array
@@ -27,6 +28,9 @@ struct gp_finding {
 	const char *kind;       /* stable id: "tc-not-used", "fp32-gemm", ... */
 	double ns;              /* the span it saves beyond the findings above it */
 	double alone_ns;        /* the span it would save alone */
+	double cum_ns;          /* the span the changes of this finding and all
+				** above it save together (the replay): ns is
+				** cum_ns less the finding above's */
 	double overlap_ns;      /* alone_ns - ns: saved too by findings above */
 	char overlaps[96];      /* the kinds above whose changes touch the same work */
 	double total_ns;        /* time of the kernels, calls or idle gaps involved */
@@ -44,7 +48,10 @@ struct gp_finding {
 
 /* The denominators every output uses (docs/op-model.md, "advise"). */
 struct gp_findings {
-	GP_VEC(struct gp_finding) v;   /* notices first, then by ns, largest first */
+	GP_VEC(struct gp_finding) v;   /* notices first, then ranked: each the one
+				       ** whose change added to those above saves most */
+	double all_ns;          /* the span all the findings' changes save
+				** together: the sum of their ns */
 	double gpu_ns;          /* total kernel time */
 	double span_ns;         /* the GPU span: first to last GPU activity of the window */
 	double busy_ns;         /* GPU busy time in it (union per device, summed over devices) */
@@ -94,5 +101,26 @@ void gp_advise_collectives(const struct gp_coll_match *m, const char *link, stru
 ** it holds most on another rank, that rank.  Never fails. */
 struct gp_job_path;
 void gp_advise_job(const struct gp_rank_job *j, const struct gp_job_path *path, struct gp_findings *out);
+
+/* What rank index r of job j (every record with its path, collectives
+** matched) can save the job by a change of its own: its work after its
+** last collective matched on every rank, less the time the job's end
+** waits for other ranks after its end anyway, plus its late at the calls
+** it arrived last at (what the others wait for it).  What it saves before
+** its last collective and beyond its late it waits for the others
+** instead.  INT64_MAX when nothing ties it to the others (one rank, no
+** collective matched on every rank, a record without its path or an
+** unaligned clock). */
+gp_ns gp_advise_rank_bound(const struct gp_rank_job *j, size_t r);
+
+/* Adds to out (gp_advise_job's) the findings of the job's ranks, rf[r]
+** being rank index r's (gp_advise's, read back; changed: each finding's
+** ns, alone_ns and cum_ns cut at the rank's bound, gp_advise_rank_bound,
+** the cumulative replay cut first), one finding per kind with the ranks
+** that have it ("ranks 0-5: TITLE"): its saving the sum of theirs (the
+** bounds are time only each rank holds), its evidence the rank that saves
+** most's.  Notices first, then by saving; each cum_ns the running sum, and
+** out->all_ns their total.  Never fails. */
+void gp_advise_job_ranks(const struct gp_rank_job *j, struct gp_findings *rf, struct gp_findings *out);
 
 #endif

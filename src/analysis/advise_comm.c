@@ -213,3 +213,126 @@ void gp_advise_collectives(const struct gp_coll_match *m, const char *link, stru
 		}
 }
 
+
+gp_ns gp_advise_rank_bound(const struct gp_rank_job *j, size_t r)
+{
+	const struct gp_coll_match *m = &j->coll;
+	gp_ns last = INT64_MIN, end = INT64_MIN, job_end = INT64_MIN;
+
+	if (j->n < 2 || !m->ncomplete || r >= j->n || !j->rec[r].path.have)
+		return INT64_MAX;   /* nothing ties it to the others */
+	for (size_t i = 0; i < j->n; i++) {
+		if (!j->rec[i].path.have || !m->ranks[i].aligned)
+			return INT64_MAX;
+		gp_ns e = j->rec[i].path.end + m->ranks[i].offset;
+		job_end = e > job_end ? e : job_end;
+		if (i == r)
+			end = e;
+	}
+	for (size_t c = 0; c < m->ncomplete; c++) {
+		int32_t s = m->slots[m->calls[c].first + r];
+		if (s >= 0 && (size_t)s < j->rec[r].coll.n && j->rec[r].coll.v[s].end + m->ranks[r].offset > last)
+			last = j->rec[r].coll.v[s].end + m->ranks[r].offset;
+	}
+	/* its tail after its last collective, less what the job's end waits
+	** for on other ranks anyway; and its late at the calls it was last at */
+	gp_ns tail = end - last - (job_end - end);
+	return (tail > 0 ? tail : 0) + m->ranks[r].late;
+}
+
+/* The ranks in list[0..n) (indexes into j's records) as "ranks 0-5, 7"
+** (their own rank numbers) into out. */
+static void rank_list(const struct gp_rank_job *j, const size_t *list, size_t n, char *out, size_t size)
+{
+	size_t len = (size_t)snprintf(out, size, n > 1 ? "ranks " : "rank ");
+
+	for (size_t i = 0; i < n && len < size;) {
+		int a = j->rec[list[i]].coll.rank, b = a;
+		size_t k = i + 1;
+		while (k < n && j->rec[list[k]].coll.rank == b + 1)
+			b = j->rec[list[k++]].coll.rank;
+		int w = b > a ? snprintf(out + len, size - len, "%s%d-%d", i ? ", " : "", a, b)
+			      : snprintf(out + len, size - len, "%s%d", i ? ", " : "", a);
+		len = w < 0 ? size : len + (size_t)w;
+		i = k;
+	}
+}
+
+void gp_advise_job_ranks(const struct gp_rank_job *j, struct gp_findings *rf, struct gp_findings *out)
+{
+	size_t first_new = out->v.n;
+	size_t *list = gp_xmalloc((j->n ? j->n : 1) * sizeof(*list));
+
+	for (size_t r = 0; r < j->n; r++) {
+		gp_ns bound = gp_advise_rank_bound(j, r);
+		double b = bound == INT64_MAX ? 1e300 : (double)bound, prev = 0;
+		for (size_t i = 0; i < rf[r].v.n; i++) {
+			struct gp_finding *x = &rf[r].v.v[i];
+			if (x->first)
+				continue;
+			/* the rank's replay, cut at what the job's end can move */
+			double cum = x->cum_ns < b ? x->cum_ns : b;
+			x->ns = cum - prev;
+			x->alone_ns = x->alone_ns < b ? x->alone_ns : b;
+			x->cum_ns = prev = cum;
+		}
+	}
+	/* one finding per kind: the ranks' job savings add up (each rank's
+	** bound is time only it holds: its own tail and its own late) */
+	for (size_t r = 0; r < j->n; r++)
+		for (size_t i = 0; i < rf[r].v.n; i++) {
+			const struct gp_finding *x = &rf[r].v.v[i];
+			size_t k = first_new, nl = 0, best = r;
+			while (k < out->v.n && strcmp(out->v.v[k].kind, x->kind) != 0)
+				k++;
+			if (k < out->v.n)
+				continue;   /* merged with an earlier rank's */
+			struct gp_finding m = *x;
+			double most = -1;
+			m.ns = m.alone_ns = m.overlap_ns = m.total_ns = 0;
+			m.count = 0;
+			for (size_t q = r; q < j->n; q++)
+				for (size_t p = 0; p < rf[q].v.n; p++) {
+					const struct gp_finding *y = &rf[q].v.v[p];
+					if (strcmp(y->kind, x->kind) != 0)
+						continue;
+					list[nl++] = q;
+					m.ns += y->ns;
+					m.alone_ns += y->alone_ns;
+					m.total_ns += y->total_ns;
+					m.count += y->count;
+					if (y->ns > most) {
+						most = y->ns;
+						best = q;
+					}
+					break;
+				}
+			const struct gp_finding *rep = NULL;
+			for (size_t p = 0; p < rf[best].v.n; p++)
+				if (strcmp(rf[best].v.v[p].kind, x->kind) == 0)
+					rep = &rf[best].v.v[p];
+			char who[96];
+			rank_list(j, list, nl, who, sizeof(who));
+			snprintf(m.title, sizeof(m.title), "%.40s: %.117s", who, rep->title);
+			snprintf(m.evidence, sizeof(m.evidence), JOB_RANK_EVIDENCE, j->rec[best].coll.rank, rep->evidence);
+			m.overlap_ns = m.alone_ns > m.ns ? m.alone_ns - m.ns : 0;
+			m.overlaps[0] = '\0';
+			*gp_vec_push(out->v) = m;
+		}
+	/* ranked by what each saves the job, notices first */
+	for (size_t i = first_new + 1; i < out->v.n; i++)
+		for (size_t k = i; k > first_new; k--) {
+			struct gp_finding *a = &out->v.v[k - 1], *b = &out->v.v[k];
+			if (a->first || (!b->first && a->ns >= b->ns))
+				break;
+			struct gp_finding tmp = *a;
+			*a = *b;
+			*b = tmp;
+		}
+	double cum = 0;
+	for (size_t i = 0; i < out->v.n; i++)
+		if (!out->v.v[i].first)
+			out->v.v[i].cum_ns = cum += out->v.v[i].ns;
+	out->all_ns = cum;
+	free(list);
+}

@@ -258,4 +258,14 @@
 	"check the topology (nvidia-smi topo -m) and that NCCL uses NVLink/xGMI (NCCL_DEBUG=INFO), " \
 	"and compare with nccl-tests on the same GPUs"
 
+/* A rank's finding in its job (gp_advise_job_ranks): the rank whose
+** evidence it shows, then that evidence. */
+#define JOB_RANK_EVIDENCE "on rank %d: %.990s"
+
+/* What a rank's saving in its job is, said once before the findings. */
+#define JOB_RANK_NOTE                                                                       \
+	"A rank's finding saves what its change saves the job: at most its work after its " \
+	"last collective and its own late at collectives (before them it would wait for "  \
+	"the others instead); findings of several ranks add their ranks' savings."
+
 #endif

@@ -9,7 +9,10 @@
 ** GPU work (each moves its thread by how much later or earlier it now
 ** returns) and the ends of CPU time the change removes (each moves its
 ** thread back by its length).  A thread's new clock is its recorded time
-** plus the shift of the last of these before it.
+** plus the shift of the last of these before it, less the removed time
+** between that point and the moment asked: a moment inside removed time
+** (a launch issued from it) comes right after what was kept before it, so
+** removing more time never makes anything later.
 */
 #include <fnmatch.h>
 #include <stdio.h>
@@ -40,6 +43,7 @@ struct bp {
 struct thread {
 	uint32_t pid, tid;
 	GP_VEC(struct bp) bps;
+	size_t rm_lo, rm_hi;   /* its removed stretches: r->removed[rm_lo..rm_hi) */
 };
 
 struct removed {
@@ -110,7 +114,27 @@ static uint32_t thread_of(struct gp_replay *r, uint32_t pid, uint32_t tid)
 	return (uint32_t)i;
 }
 
-/* Thread th's new clock at recorded time x. */
+/* The removed stretch of thread th that recorded time x lies in (after
+** its start, up to its end), or NULL. */
+static const struct removed *removed_at(const struct gp_replay *r, uint32_t th, gp_ns x)
+{
+	const struct thread *t = &r->th.v[th];
+	size_t lo = t->rm_lo, hi = t->rm_hi;
+
+	while (lo < hi) {   /* the first stretch ending at or after x */
+		size_t mid = lo + (hi - lo) / 2;
+		if (r->removed.v[mid].end < x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < t->rm_hi && r->removed.v[lo].start < x ? &r->removed.v[lo] : NULL;
+}
+
+/* Thread th's new clock at recorded time x: the shift of its last point at
+** or before x, less the removed time since that point when x lies inside
+** a removed stretch (that stretch's own point, at its end, may not have
+** come yet; a stretch that ended before x has its point before x). */
 static gp_ns new_time(const struct gp_replay *r, uint32_t th, gp_ns x)
 {
 	const struct thread *t = &r->th.v[th];
@@ -123,14 +147,11 @@ static gp_ns new_time(const struct gp_replay *r, uint32_t th, gp_ns x)
 		else
 			hi = mid;
 	}
-	return lo ? x + t->bps.v[lo - 1].shift : x;
-}
-
-static gp_ns cur_shift(const struct gp_replay *r, uint32_t th)
-{
-	const struct thread *t = &r->th.v[th];
-
-	return t->bps.n ? t->bps.v[t->bps.n - 1].shift : 0;
+	gp_ns at = lo ? t->bps.v[lo - 1].at : INT64_MIN, shift = lo ? t->bps.v[lo - 1].shift : 0;
+	const struct removed *in = removed_at(r, th, x);
+	if (in)
+		shift -= x - (in->start > at ? in->start : at);
+	return x + shift;
 }
 
 static void set_shift(struct gp_replay *r, uint32_t th, gp_ns at, gp_ns shift)
@@ -240,7 +261,9 @@ static void find_removed(struct gp_replay *r)
 		thread_of(r, t->apis.v[i].pid, t->apis.v[i].tid);
 	for (size_t th = 0; th < r->th.n; th++) {
 		struct removed_sweep s = {.r = r, .thread = (uint32_t)th};
+		r->th.v[th].rm_lo = r->removed.n;
 		gp_cpu_sweep(d, gp_deps_view(d, r->th.v[th].pid, r->th.v[th].tid), take_removed, &s);
+		r->th.v[th].rm_hi = r->removed.n;
 	}
 }
 
@@ -356,7 +379,11 @@ static gp_ns unit_start(struct gp_replay *r, size_t u)
 	if (c >= 0 && !(sp->no_launch_waits && eager) && !(loose & GP_WI_UNIT_UNLAUNCHED)) {
 		const struct gp_api *a = &t->apis.v[c];
 		uint32_t th = thread_of(r, a->pid, a->tid);
-		gp_ns lat = s - a->start;   /* from the call's start: the call's own time included */
+		const struct removed *in = removed_at(r, th, a->end);
+		/* from the call's start: the call's own time included, unless the
+		** change removes it (a launch that loaded its module) */
+		gp_ns issued = in && in->start <= a->start ? a->end : a->start;
+		gp_ns lat = s - issued;
 		if (lat < 0)
 			lat = 0;
 		/* held by its launch, or by a wait the trace does not name (kept
@@ -364,8 +391,8 @@ static gp_ns unit_start(struct gp_replay *r, size_t u)
 		if (bind != GP_EDGE_LAUNCH && !(bind == GP_EDGE_EVENT && from < 0))
 			lat = min_ns(lat, r->typ_launch.v[k]);
 		if (sp->no_launch_latency && eager)
-			lat = min_ns(lat, a->end - a->start);
-		best = new_time(r, th, a->start) + lat;
+			lat = min_ns(lat, a->end - issued);
+		best = new_time(r, th, issued) + lat;
 	}
 	if (p >= 0) {
 		gp_ns gap = max_ns(0, s - gp_unit_end(t, (size_t)p));
@@ -387,7 +414,8 @@ static gp_ns unit_start(struct gp_replay *r, size_t u)
 /* Call c, which waits for unit u (-1: for nothing the trace names), returns:
 ** its thread moves by how much later or earlier than recorded.  Without
 ** the syncs (spec->no_syncs) the call is gone: it takes no time, whatever
-** held it. */
+** held it.  A call whose own time the change removes (its cause's) takes
+** none either, but still waits for the work it waits for. */
 static void sync_end(struct gp_replay *r, size_t c)
 {
 	gp_deps *d = r->d;
@@ -396,9 +424,11 @@ static void sync_end(struct gp_replay *r, size_t c)
 	int32_t u = gp_deps_synced_of(d, c);
 	uint32_t th = thread_of(r, a->pid, a->tid);
 	gp_ns dur = a->end - a->start, own, ret, end;
+	const struct removed *in = removed_at(r, th, a->end);
+	bool gone = in && in->start <= a->start;   /* the change removes the call's own time */
 
 	if (u < 0) {
-		end = new_time(r, th, a->start) + (r->spec->no_syncs ? 0 : dur);
+		end = new_time(r, th, a->start) + (r->spec->no_syncs || gone ? 0 : dur);
 		set_shift(r, th, a->end, end - a->end);
 		return;
 	}
@@ -407,11 +437,11 @@ static void sync_end(struct gp_replay *r, size_t c)
 	bool own_copy = d->call[u] == (int32_t)c;
 
 	if (own_copy && (r->spec->pinned_copies || (r->spec->unit_pinned && r->spec->unit_pinned[u]))) {
-		end = new_time(r, th, a->start) + min_ns(dur, r->typ_async);
+		end = new_time(r, th, a->start) + (gone ? 0 : min_ns(dur, r->typ_async));
 	} else if (!own_copy && r->spec->no_syncs) {
 		end = new_time(r, th, a->start);
 	} else {
-		own = waited ? min_ns(dur, r->typ_own) : dur;
+		own = gone ? 0 : waited ? min_ns(dur, r->typ_own) : dur;
 		ret = waited ? max_ns(0, a->end - ue) : min_ns(r->typ_ret, a->end - ue);
 		end = max_ns(new_time(r, th, a->start) + own, r->new_end[u] + ret);
 	}
@@ -510,8 +540,10 @@ void gp_replay_run(struct gp_replay *r, const struct gp_whatif_spec *spec, struc
 	memset(res, 0, sizeof(*res));
 	r->spec = spec;
 	res->pid = sc->pid;
-	for (size_t i = 0; i < r->th.n; i++)
+	for (size_t i = 0; i < r->th.n; i++) {
 		r->th.v[i].bps.n = 0;
+		r->th.v[i].rm_lo = r->th.v[i].rm_hi = 0;
+	}
 	for (size_t u = 0; u < d->n; u++)
 		r->new_end[u] = gp_unit_end(t, u);   /* a sync whose work starts after it (skew) reads this */
 	r->removed.n = 0;
@@ -545,8 +577,9 @@ void gp_replay_run(struct gp_replay *r, const struct gp_whatif_spec *spec, struc
 						  : new_time(r, x->waker, x->b);
 			set_shift(r, x->thread, x->b, max_ns(own, woke) - x->b);
 		} else {
+			/* the stretch's time since the thread's last point goes */
 			const struct removed *x = &r->removed.v[idx];
-			set_shift(r, x->thread, x->end, cur_shift(r, x->thread) - (x->end - x->start));
+			set_shift(r, x->thread, x->end, new_time(r, x->thread, x->end) - x->end);
 		}
 	}
 

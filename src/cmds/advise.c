@@ -45,10 +45,16 @@ static const struct gp_cmd_spec advise_spec = {
 	"when its ops are unknown, the host between replays, the idle inside\n"
 	"them: never \"use CUDA graphs\" for it).  A finding's saving is how much\n"
 	"shorter its change makes the GPU span when the trace's dependency graph\n"
-	"is re-timed with it; the changes are applied together in rank order, and\n"
-	"a finding keeps what it saves beyond those above it (\"shared\": what they\n"
-	"already took; shared_ns and shared_with in json/csv/tsv).  Every\n"
-	"percentage is of the GPU span.  See docs/op-model.md.",
+	"is re-timed with it.  The list is ranked greedily: each position takes\n"
+	"the finding whose change, added to those above it, saves most, and its\n"
+	"saving is what it adds, so the savings add up to the replay of all the\n"
+	"changes together (cumulative_ns in json/csv/tsv: the replay up to it);\n"
+	"\"alone Y\" where it would save otherwise alone (\"shared\": what those\n"
+	"above already took; shared_ns and shared_with).  With a job's rank\n"
+	"files, a rank's saving is at most what it can save the job (its work\n"
+	"after its last collective, its late at collectives), and the ranks'\n"
+	"findings of one kind are one (\"ranks 0-7: ...\").  Every percentage is\n"
+	"of the GPU span.  See docs/op-model.md and docs/ranks.md.",
 	.shared = GP_OPT_FORMAT | GP_OPT_TOP | GP_OPT_WIDTH | GP_OPT_NO_HEADER | GP_OPT_PEAKS | GP_OPT_JOBS |
 		  GP_OPT_WINDOW,
 	.own = advise_opts,
@@ -91,13 +97,14 @@ static const struct gp_column cols[] = {
 	{"change", "Change", 20, false, true, NULL},
 	{"shared_ns", "Shared", 10, true, false, NULL, GP_UNIT_NS},
 	{"shared_with", "Shared with", 10, false, true, NULL},
+	{"cumulative_ns", "Cumulative", 10, true, false, NULL, GP_UNIT_NS},
 };
 
 /* Writes the first top findings as rows to w (notices have no saving:
 ** their cells are empty). */
 static int write_rows(gp_writer *w, const struct gp_findings *f, size_t top)
 {
-	char pos[24], ns[32], pct[16], step[32], alone[32], inv[32], cnt[24], over[32];
+	char pos[24], ns[32], pct[16], step[32], alone[32], inv[32], cnt[24], over[32], cum[32];
 
 	for (size_t i = 0; i < f->v.n && i < top; i++) {
 		const struct gp_finding *x = &f->v.v[i];
@@ -109,9 +116,11 @@ static int write_rows(gp_writer *w, const struct gp_findings *f, size_t top)
 		snprintf(inv, sizeof(inv), "%.0f", x->total_ns);
 		snprintf(cnt, sizeof(cnt), "%zu", x->count);
 		snprintf(over, sizeof(over), "%.0f", x->overlap_ns);
+		snprintf(cum, sizeof(cum), "%.0f", x->cum_ns);
 		const char *vals[] = {pos, x->kind, x->first ? NULL : ns, x->first ? NULL : pct,
 				      x->first || !f->steps ? NULL : step, x->first ? NULL : alone, inv, cnt,
-				      x->title, x->evidence, x->change, x->first ? NULL : over, x->overlaps};
+				      x->title, x->evidence, x->change, x->first ? NULL : over, x->overlaps,
+				      x->first ? NULL : cum};
 		gp_writer_row(w, vals);
 	}
 	return GP_OK;
@@ -276,17 +285,12 @@ static int advise_single(const void *ctx, const char *path)
 	return rc;
 }
 
-/* Several files (gp_cli_trace_fn): the findings as rows, or the text as
-** one cell; and the rank's record for the straggler finding. */
-static const struct gp_column text_col = {"text", "Text", 0, false, false, NULL};
-
+/* Several files (gp_cli_trace_fn): the findings as rows, every one (the
+** reduce judges them in the job), and the rank's record with its path. */
 static int advise_trace(const void *ctx, gp_trace *t, gp_writer *w, gp_writer *rec, gp_error *err)
 {
 	const struct job *j = ctx;
 	struct gp_analysis a;
-	char *text = NULL;
-	size_t len = 0;
-	FILE *mem = NULL;
 	/* the record with its critical path's legs: the job's path across ranks */
 	int rc = j->on_time ? gp_analysis_run(t, GP_NEED_RECORD, NULL, &a, err) : analyse(j, t, j->nwhatif ? GP_NEED_RECORD : GP_NEED_RANK_PATH, &a, err);
 
@@ -296,19 +300,47 @@ static int advise_trace(const void *ctx, gp_trace *t, gp_writer *w, gp_writer *r
 		/* the job's change: the reduce replays it from the records */
 	} else if (rc == GP_OK && j->nwhatif) {
 		write_whatif(j, &a, w);
-	} else if (rc == GP_OK && !j->text) {
-		rc = write_findings(j, &a, NULL, w, err);
-	} else if (rc == GP_OK && !(mem = open_memstream(&text, &len))) {
-		rc = gp_err(err, GP_ERR_INTERNAL, "%s: cannot open a memory stream", gp_s(t, t->path));
 	} else if (rc == GP_OK) {
-		rc = write_findings(j, &a, mem, NULL, err);
-		fclose(mem);
-		if (rc == GP_OK)
-			gp_writer_row(w, (const char *const *)&text);
-		free(text);
+		rc = write_rows(w, &a.findings, SIZE_MAX);
 	}
 	gp_analysis_free(&a);
 	return rc;
+}
+
+/* A cell of a kept finding row as a number, 0 when empty (a notice's). */
+static double cell_ns(const char *c)
+{
+	double v;
+	return c && gp_rowbuf_cell_double(c, &v) ? v : 0;
+}
+
+/* The findings of one rank read back from its kept rows (write_rows' cells,
+** pointers into rb for the kind) into f.  GP_ERR_FORMAT naming path when
+** a row is damaged (a record from another process). */
+static int read_findings(const struct gp_rowbuf *rb, const char *path, struct gp_findings *f, gp_error *err)
+{
+	const char *c[NCOLS];
+	size_t at = 0;
+	int st;
+
+	memset(f, 0, sizeof(*f));
+	while ((st = gp_rowbuf_next(rb, &at, c)) == 1) {
+		struct gp_finding *x = gp_vec_push(f->v);
+		memset(x, 0, sizeof(*x));
+		x->kind = c[1] ? c[1] : "";
+		x->first = !c[2];
+		x->ns = cell_ns(c[2]);
+		x->alone_ns = cell_ns(c[5]);
+		x->total_ns = cell_ns(c[6]);
+		x->count = (size_t)cell_ns(c[7]);
+		snprintf(x->title, sizeof(x->title), "%s", c[8] ? c[8] : "");
+		snprintf(x->evidence, sizeof(x->evidence), "%s", c[9] ? c[9] : "");
+		snprintf(x->change, sizeof(x->change), "%s", c[10] ? c[10] : "");
+		x->cum_ns = cell_ns(c[13]);
+	}
+	if (st < 0)
+		return gp_err(err, GP_ERR_FORMAT, "%s: a damaged finding row from its worker", path);
+	return GP_OK;
 }
 
 static const struct gp_column job_rank_col = {"rank", "Rank", 4, true, false, "all"};
@@ -350,9 +382,10 @@ static int write_on_time(const struct job *jb, const struct gp_cli_result *const
 	return rc;
 }
 
-/* Several files: the job's findings (the straggler, by arrival), then each
-** rank's findings (gp_cli_reduce_fn; out NULL for text, which goes to
-** stdout); or the job's what-if. */
+/* Several files: the job's findings (the straggler, by arrival), then the
+** ranks' findings judged in the job and merged by kind
+** (gp_advise_job_ranks; gp_cli_reduce_fn; out NULL for text, which goes
+** to stdout); or the job's what-if, or each rank's. */
 static int advise_reduce(const void *ctx, const struct gp_cli_result *const *res, size_t n,
 			 gp_writer *out, gp_error *err)
 {
@@ -366,11 +399,28 @@ static int advise_reduce(const void *ctx, const struct gp_cli_result *const *res
 		gp_rank_job_free(&j);
 		return rc;
 	}
-	if (rc == GP_OK && !jb->nwhatif) {
+	if (rc == GP_OK && jb->nwhatif) {
+		for (size_t i = 0; i < n && rc == GP_OK; i++) {
+			char rank[16];
+			snprintf(rank, sizeof(rank), "%d", res[i]->id.rank);
+			rc = gp_rowbuf_replay(&res[i]->rows, out, rank, err);
+		}
+		gp_rank_job_free(&j);
+		return rc;
+	}
+	if (rc == GP_OK) {
 		struct gp_job_path path;
+		struct gp_findings *rf = gp_xcalloc(n, sizeof(*rf));
 		gp_job_path_run(&j, &path);
 		gp_advise_job(&j, &path, &f);
 		gp_job_path_free(&path);
+		for (size_t i = 0; i < n && rc == GP_OK; i++)
+			rc = read_findings(&res[i]->rows, res[i]->path, &rf[i], err);
+		if (rc == GP_OK)
+			gp_advise_job_ranks(&j, rf, &f);
+		for (size_t i = 0; i < n; i++)
+			gp_findings_free(&rf[i]);
+		free(rf);
 	}
 	if (rc == GP_OK && jb->text) {
 		gp_advise_text_job(stdout, &f, n);
@@ -378,20 +428,9 @@ static int advise_reduce(const void *ctx, const struct gp_cli_result *const *res
 		struct gp_rowbuf rb = {0};
 		gp_writer w;
 		gp_rowbuf_writer(&w, &rb, cols, NCOLS);
-		write_rows(&w, &f, SIZE_MAX);
+		write_rows(&w, &f, jb->co->top);
 		rc = gp_rowbuf_replay(&rb, out, NULL, err);
 		gp_rowbuf_free(&rb);
-	}
-	for (size_t i = 0; i < n && rc == GP_OK; i++) {
-		char rank[16];
-		snprintf(rank, sizeof(rank), "%d", res[i]->id.rank);
-		if (jb->text) {
-			const char *text = res[i]->rows.len > 1 ? res[i]->rows.data + 1 : "";
-			printf("== rank %d: %s ==\n%s%s", res[i]->id.rank, res[i]->path, text,
-			       i + 1 < n ? "\n" : "");
-		} else {
-			rc = gp_rowbuf_replay(&res[i]->rows, out, rank, err);
-		}
 	}
 	gp_findings_free(&f);
 	gp_rank_job_free(&j);
@@ -421,8 +460,8 @@ int cmd_advise(int argc, char **argv)
 		return gp_cli_usage("advise", "%s", err.msg);
 	out_cols[0] = job_rank_col;
 	memcpy(out_cols + 1, c, (size_t)nc * sizeof(*c));
-	m.cols = j.text ? &text_col : c;
-	m.ncols = j.text ? 1 : nc;
+	m.cols = c;
+	m.ncols = nc;
 	m.out_cols = j.text ? NULL : out_cols;
 	m.out_ncols = nc + 1;
 	return gp_cli_run(&m, &o);

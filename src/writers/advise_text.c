@@ -1,13 +1,16 @@
 /*
 ** The advise report for people: the GPU, its span and busy time (the
 ** denominators of every percentage), then the notices (what the trace
-** cannot tell), then each finding with the time its change saves (and
-** what it would save alone beyond that, shared with the changes above),
+** cannot tell), then each finding with the time its change saves beyond
+** the changes above it (and alone, when that differs: what it shares
+** with the changes above),
 ** evidence and change, wrapped at 78 columns.
 ** A sink: it needs the findings (GP_NEED_FINDINGS) and the path.
 */
+#include <math.h>
 #include <string.h>
 
+#include "analysis/advise_texts.h"
 #include "analysis/analysis.h"
 #include "writers/advise_text.h"
 #include "writers/sink.h"
@@ -53,7 +56,12 @@ static void write_finding(FILE *out, size_t pos, const struct gp_finding *x, con
 			f->span_ns > 0 ? 100 * x->ns / f->span_ns : 0.0, span);
 		if (f->steps > 1)
 			fprintf(out, "; %s per step", gp_fmt_duration(x->ns / (double)f->steps, d, sizeof(d)));
-		fprintf(out, ")  [%s]\n", x->kind);
+		fprintf(out, ")");
+		/* beyond the changes above it, it saves other than alone */
+		if (fabs(x->alone_ns - x->ns) > 1e-3 * f->span_ns)
+			fprintf(out, "; alone %s%s", gp_fmt_duration(x->alone_ns, d, sizeof(d)),
+				x->ns > x->alone_ns ? ", the rest with the changes above" : "");
+		fprintf(out, "  [%s]\n", x->kind);
 		if (x->overlap_ns > 0)
 			fprintf(out, "     shared:   %s more alone, saved too by the changes above%s%s%s\n",
 				gp_fmt_duration(x->overlap_ns, d, sizeof(d)), *x->overlaps ? " [" : "",
@@ -109,6 +117,8 @@ void gp_advise_text_job(FILE *out, const struct gp_findings *f, size_t nranks)
 		return;
 	fprintf(out, "Across %zu ranks: the job's GPU span %s (its longest rank's)\n", nranks,
 		gp_fmt_duration(f->span_ns, d, sizeof(d)));
+	if (nranks > 1)
+		wrap(out, "", JOB_RANK_NOTE);
 	for (size_t i = 0; i < f->v.n; i++)
 		write_finding(out, f->v.v[i].first ? 0 : ++shown, &f->v.v[i], f, "the job's GPU span");
 	fputc('\n', out);

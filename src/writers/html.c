@@ -558,7 +558,8 @@ static void write_phases(struct doc *d, const struct gp_analysis *an)
 }
 
 /* The findings of f, the top of them, as a list under key: each with its
-** saving (and its share of f's GPU span, as advise says), evidence and
+** saving beyond the findings above (and its share of f's GPU span, as
+** advise says), alone, with those above (cumulative), evidence and
 ** change. */
 static void write_findings(struct doc *d, const char *key, const struct gp_findings *f)
 {
@@ -569,6 +570,8 @@ static void write_findings(struct doc *d, const char *key, const struct gp_findi
 		str(d, "kind", x->kind);
 		dbl(d, "ns", x->ns);
 		dbl(d, "share", f->span_ns > 0 ? x->ns / f->span_ns : 0);   /* of the GPU span, as advise says */
+		dbl(d, "alone", x->alone_ns);
+		dbl(d, "cumulative", x->cum_ns);
 		dbl(d, "shared", x->overlap_ns);
 		str(d, "shared_with", x->overlaps);
 		i64(d, "notice", x->first);

@@ -42,8 +42,10 @@ for line in open(d + "/index"):
     cap = info.get("duration_ns") or 0
     assert total <= cap + len(rows), (f, total, cap, rows)
     assert sum(r["saving_pct"] for r in ranked) <= 100 + 0.01 * len(rows), (f, rows)
-    alone = [r["alone_ns"] for r in ranked]
-    assert alone == sorted(alone, reverse=True), (f, alone)
+    # ranked greedily (t1780): a saving above the one before only where
+    # the change needs the ones above (it saves more than alone)
+    for a, b in zip(ranked, ranked[1:]):
+        assert b["saving_ns"] <= a["saving_ns"] * 1.01 + 1000 or b["saving_ns"] > b["alone_ns"], (f, a, b)
     for r in ranked:
         assert abs(r["shared_ns"] - max(0, r["alone_ns"] - r["saving_ns"])) <= 1, (f, r)
         assert r["shared_with"] == "" or r["shared_ns"] > 0, (f, r)

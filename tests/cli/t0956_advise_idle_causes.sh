@@ -82,7 +82,14 @@ need_testdata
 run_ok "$GPUPROF" advise -f json "$TESTDATA/param/resnet_kineto.json.gz"
 beyond=$(awk -F'"saving_ns":|,"saving_pct|"involved_ns":|,"count' '/"kind":"dataloader"/ { printf "%.3f ms", ($2 - $4) / 1e6 }' "$TMP/out")
 assert_eq "$beyond" "367.236 ms" "the dataloader finding's saving beyond its idle"
+# the idle findings that save more than their idle by over a thousandth
+# of the GPU span (14.523 s; what the text counts): the data loader's,
+# and, with the changes above them, untraced-cpu's and cpu-bound's
+more=$(python3 -c 'import json, sys
+print(sum(1 for r in map(json.loads, open(sys.argv[1])) if "sat idle" in r["title"]
+          and r["saving_ns"] is not None and r["saving_ns"] - r["involved_ns"] > 14522911))' "$TMP/out")
 run_ok "$GPUPROF" advise "$TESTDATA/param/resnet_kineto.json.gz"
 assert_grep "^     beyond:   $beyond more than this idle: with these waits gone" "$TMP/out"
-# a finding saving less than its idle has no such line
-[ "$(grep -c '^     beyond:' "$TMP/out")" = 1 ] || fail "beyond lines: $(grep '^     beyond:' "$TMP/out")"
+# those have such a line; a finding saving less than its idle has none
+[ "$more" -ge 1 ] && [ "$(grep -c '^     beyond:' "$TMP/out")" = "$more" ] ||
+	fail "beyond lines (expected $more): $(grep '^     beyond:' "$TMP/out")"

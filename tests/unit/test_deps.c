@@ -246,6 +246,46 @@ static void test_whatif(void **state)
 	gp_trace_free(&t);
 }
 
+/* CPU time removed around a launch, times in us (thread 1): A0
+** cudaLaunchKernel [0,5) launches K0 [8,10) on stream 7; A1 cudaGetDevice
+** [10,100) (cuda_api); A2 cudaLaunchKernel [100,1600) (a launch over 1 ms
+** loads its module: jit) launches K1 [1605,1700).  The GPU span is
+** [8,1700).  Removing cuda_api moves A2 90 us earlier; removing jit takes
+** A2's own time out of K1's latency (5 us after the call, not 1505 after
+** its start); both together touch, one stretch [10,1600), and K1 comes
+** right after what is kept before it: never later than either alone. */
+static void test_whatif_removed(void **state)
+{
+	gp_trace t;
+	gp_deps d;
+	struct gp_whatif_result r;
+	struct gp_whatif_spec spec = {0};
+	const uint32_t api_only = 1u << GP_CAUSE_CUDA_API, jit_only = 1u << GP_CAUSE_JIT;
+	const struct {
+		uint32_t remove;
+		gp_ns gpu_after;
+	} cases[] = {{0, 1692 * US}, {api_only, 1602 * US}, {jit_only, 192 * US}, {api_only | jit_only, 102 * US}};
+
+	gp_trace_init(&t);
+	api(&t, 0, 5, 1, "cudaLaunchKernel");
+	api(&t, 10, 100, 0, "cudaGetDevice");
+	api(&t, 100, 1600, 2, "cudaLaunchKernel");
+	kernel(&t, 8, 10, 7, 1, "k0");
+	kernel(&t, 1605, 1700, 7, 2, "k1");
+	*gp_vec_push(t.threads) = (struct gp_thread){.pid = 1, .tid = 1};
+	gp_trace_finish(&t);
+	gp_deps_build(&d, &t);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		spec.remove_cpu = cases[i].remove;
+		gp_whatif_run(&d, &spec, &r);
+		assert_int_equal(r.gpu_before, 1692 * US);
+		assert_int_equal(r.gpu_after, cases[i].gpu_after);
+		gp_whatif_result_free(&r);
+	}
+	gp_deps_free(&d);
+	gp_trace_free(&t);
+}
+
 /* Graph replays in the replay (whatif.h: keep_graphs, unit_loose), times in
 ** us: A1 cudaLaunchKernel [0,10) launches K1 [20,30) on stream 7 (eager);
 ** A2 cudaGraphLaunch [40,45) replays K2 [50,60) (bound by its launch: 10
@@ -542,6 +582,7 @@ int main(void)
 		cmocka_unit_test(test_critical_path),
 		cmocka_unit_test(test_gap_causes),
 		cmocka_unit_test(test_whatif),
+		cmocka_unit_test(test_whatif_removed),
 		cmocka_unit_test(test_whatif_graphs),
 		cmocka_unit_test(test_whatif_parse),
 		cmocka_unit_test(test_whatif_parse_malformed),
