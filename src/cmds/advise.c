@@ -266,7 +266,7 @@ static int advise_single(const void *ctx, const char *path)
 	gp_trace_init(&t);
 	rc = gp_cli_load(path, j->co, &t, NULL);
 	/* the writer wrote nothing yet: left unclosed */
-	if (rc == GP_EXIT_OK && !gp_cli_no_kernels("advise", path, &t, j->co)) {
+	if (rc == GP_EXIT_OK && !gp_cli_no_kernels("advise", path, &t, j->co, false)) {
 		struct gp_analysis a;
 		int st = analyse(j, &t, 0, &a, &err);
 		if (st == GP_OK && j->nwhatif)

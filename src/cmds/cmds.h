@@ -251,9 +251,12 @@ void gp_cli_analysis_opts(const struct gp_cli_opts *co, struct gp_analysis_opts 
 ** exits 0, as gp_exit_help documents (ops, whose CPU columns still hold,
 ** keeps its table).  Returns false, printing nothing, otherwise, and
 ** under a window of co (an empty --start/--end window is a window with
-** nothing in it, its table empty). */
+** nothing in it, its table empty), and unless kernels_only when t holds
+** copies or memsets (GPU work that a breakdown, summary or advise still
+** speaks of: an nsys export of a program that only copied). */
 struct gp_cli_opts;
-bool gp_cli_no_kernels(const char *cmd, const char *path, const gp_trace *t, const struct gp_cli_opts *co);
+bool gp_cli_no_kernels(const char *cmd, const char *path, const gp_trace *t, const struct gp_cli_opts *co,
+		       bool kernels_only);
 
 /* Prints "gpuprof CMD: msg" for a usage error and returns GP_EXIT_USAGE. */
 int gp_cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

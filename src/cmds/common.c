@@ -288,9 +288,10 @@ void gp_cli_inputs_free(struct gp_cli_inputs *in)
 	gp_vec_free(in->paths);
 }
 
-bool gp_cli_no_kernels(const char *cmd, const char *path, const gp_trace *t, const struct gp_cli_opts *co)
+bool gp_cli_no_kernels(const char *cmd, const char *path, const gp_trace *t, const struct gp_cli_opts *co,
+		       bool kernels_only)
 {
-	if (t->kernels.n || co->window.mode != GP_WINDOW_NONE)
+	if (t->kernels.n || co->window.mode != GP_WINDOW_NONE || (!kernels_only && (t->memcpys.n || t->memsets.n)))
 		return false;
 	fprintf(stderr, "gpuprof %s: %s: this trace has no kernels%s\n", cmd, path,
 		t->ranges.n ? " (its ranges: gpuprof ranges FILE)" : "");

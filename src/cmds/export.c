@@ -275,7 +275,7 @@ static int export_one(const struct export_opts *x, const struct gp_cli_opts *o, 
 	rc = gp_cli_load(path, o, &t, span);
 	/* one trace without kernels: no timeline of nothing (a rank of
 	** several keeps its place in the job's) */
-	if (rc || (!many && gp_cli_no_kernels("export", path, &t, o))) {
+	if (rc || (!many && gp_cli_no_kernels("export", path, &t, o, false))) {
 		if (!many)
 			gp_sink_discard(sink);
 		gp_trace_free(&t);

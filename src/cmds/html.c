@@ -158,7 +158,7 @@ static int html_single(const void *ctx, const char *path)
 
 	gp_trace_init(&t);
 	rc = gp_cli_load(path, x->o, &t, NULL);
-	if (!rc && gp_cli_no_kernels("html", path, &t, x->o)) {   /* no page of zeros */
+	if (!rc && gp_cli_no_kernels("html", path, &t, x->o, false)) {   /* no page of zeros */
 		gp_trace_free(&t);
 		return GP_EXIT_OK;
 	}

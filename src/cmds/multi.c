@@ -234,7 +234,7 @@ static int run_single(const struct gp_cli_many *m, const struct gp_cli_opts *co,
 	gp_trace_init(&t);
 	rc = gp_cli_load(path, co, &t, NULL);
 	/* the writer wrote nothing yet: left unclosed, no empty table */
-	if (rc == GP_EXIT_OK && !(m->needs_kernels && gp_cli_no_kernels(m->cmd, path, &t, co))) {
+	if (rc == GP_EXIT_OK && !(m->needs_kernels && gp_cli_no_kernels(m->cmd, path, &t, co, false))) {
 		int st = m->fn(m->ctx, &t, &w, NULL, &err);
 		if (st == GP_OK)
 			st = gp_writer_close(&w, &err);

@@ -478,7 +478,7 @@ int cmd_ops(int argc, char **argv)
 		return rc;
 	}
 	/* said, but the table stays: its ops' and ranges' CPU times hold */
-	gp_cli_no_kernels("ops", o.file, &t, &o);
+	gp_cli_no_kernels("ops", o.file, &t, &o, false);
 	memset(&tb, 0, sizeof(tb));
 	if (oo.python) {
 		gp_optable_python(&t, &tb);

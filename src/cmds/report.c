@@ -283,7 +283,7 @@ int cmd_report(int argc, char **argv)
 
 	gp_trace_init(&t);
 	rc = gp_cli_load(o.file, &o, &t, NULL);
-	if (rc || gp_cli_no_kernels("report", o.file, &t, &o)) {   /* the writer wrote nothing yet */
+	if (rc || gp_cli_no_kernels("report", o.file, &t, &o, true)) {   /* the writer wrote nothing yet */
 		gp_trace_free(&t);
 		return rc;
 	}

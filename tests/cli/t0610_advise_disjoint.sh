@@ -62,8 +62,9 @@ assert shared >= 3, shared
 PY
 
 # the HTA step trace (130 tiny kernels on a GP100, the CPU issuing them):
-# tiny-kernels and cpu-bound make the same change (the ops' CPU time gone),
-# so the second saves nothing beyond the first and says so; the breakdown
+# tiny-kernels and cpu-bound make about the same change (the ops' CPU time
+# gone), so the later of the two saves next to nothing beyond the first and
+# says so; the breakdown
 # puts 4.684 ms of the idle time on the ops, which cpu-bound states; the
 # untraced share of the idle time (25%) is noticed first
 f=$TESTDATA/hta/with_gpu_user_annotation/step_based_trace_2543932.json.gz
@@ -76,9 +77,13 @@ rows = {r["kind"]: r for r in map(json.loads, open(sys.argv[1]))}
 bd = {r["part"]: r["time_ns"] for r in map(json.loads, open(sys.argv[2])) if r["iteration"] is None}
 tiny, cpu, cover = rows["tiny-kernels"], rows["cpu-bound"], rows["coverage"]
 assert cover["position"] == 1 and cover["saving_ns"] is None, rows
-assert tiny["position"] == 2 and cpu["position"] == 3 and cpu["shared_with"] == "tiny-kernels", rows
+# ranked greedily: the first of the two saves what both would alone, the
+# later one next to nothing beyond it and names it
+first, later = sorted((tiny, cpu), key=lambda r: r["position"])
+assert first["position"] == 2 and later["shared_with"] == first["kind"], rows
+assert first["alone_ns"] == later["alone_ns"] > 0, rows
+assert later["saving_ns"] <= 0.01 * later["alone_ns"] and later["shared_ns"] > 0.99 * later["alone_ns"], later
 assert cpu["involved_ns"] == bd["idle_cpu_op"] == 4684000, (cpu, bd)
-assert cpu["saving_ns"] == 0 and cpu["shared_ns"] == cpu["alone_ns"] > 0, cpu
-assert 0 < tiny["saving_ns"] <= bd["idle"], (tiny, bd)
+assert 0 < first["saving_ns"] <= bd["idle"], (first, bd)
 assert cover["involved_ns"] == bd["idle_untraced"] + bd["idle_unknown"], (cover, bd)
 PY

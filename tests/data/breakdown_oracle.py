@@ -20,6 +20,11 @@ else:
     path, out, streams = sys.argv[1:4]
     refpath, refkey = (sys.argv[4:6] + [None, None])[:2]
 COMM = ("ncclKernel_", "ncclDevKernel_", "rccl")
+# collectives outside NCCL by the words in their names (vLLM TP on NVLS:
+# PyTorch symmetric memory's multimem all-reduce; vLLM's custom all-reduce)
+COMM_WORDS = ("multimem_all_reduce", "cross_device_reduce")
+def is_comm(name):
+    return name.startswith(COMM) or any(w in name for w in COMM_WORDS)
 def base(name):   # the function's name of a mangled "_Z25ncclKernel_AllReduce...Pv"
     m = re.match(r"_ZN?(\d+)", name or "")
     return name[m.end():m.end() + int(m.group(1))] if m else (name or "")
@@ -58,7 +63,7 @@ def rocprof_activities(procs):
         rec = p.get("buffer_records", {})
         for k in rec.get("kernel_dispatch", []):
             s, t, di = k["start_timestamp"], k["end_timestamp"], k["dispatch_info"]
-            comm = names.get(di["kernel_id"], "").startswith(COMM)
+            comm = is_comm(names.get(di["kernel_id"], ""))
             acts.append((gpu[di["agent_id"]["handle"]], s, max(s, t), 2 if comm else 1))
         for m in rec.get("memory_copy", []):
             s, t = m["start_timestamp"], m["end_timestamp"]
@@ -81,7 +86,7 @@ def trace_activities():
                 continue
             s = ns(e["ts"]); t = s + ns(e.get("dur", 0))
             dev = int((e.get("args") or {}).get("device", e.get("pid", 0)))
-            kind = 4 if cat not in ("kernel", "Kernel") else 2 if e.get("name", "").startswith(COMM) else 1
+            kind = 4 if cat not in ("kernel", "Kernel") else 2 if is_comm(e.get("name", "")) else 1
             acts.append((dev, s, max(s, t), kind))
     else:
         db = sqlite3.connect(path)
@@ -92,7 +97,7 @@ def trace_activities():
         namecol = "shortName" if nsys else "name"
         if kt in tabs:
             for dev, s, t, n in db.execute(f"select k.deviceId, k.start, k.end, s.value from {kt} k left join {strtab} s on s._id_id = k.{namecol}".replace("_id_id", "id" if nsys else "_id_")):
-                acts.append((dev, s, max(s, t), 2 if base(n).startswith(COMM) else 1))
+                acts.append((dev, s, max(s, t), 2 if is_comm(base(n)) else 1))
         for tab in ("CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET"):
             if tab in tabs:
                 for dev, s, t in db.execute(f"select deviceId, start, end from {tab}"):
