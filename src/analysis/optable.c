@@ -340,6 +340,19 @@ static gp_str captured_op(const struct gp_attr *a)
 	return a->marker ? a->marker : a->op;
 }
 
+/* Whether op o or an op around it is named name: a graph captured and
+** replayed inside the same op (torch.compile's "Torch-Compiled Region"
+** captures, instantiates and launches its graph), whose replayed kernels
+** would otherwise count twice in that op's GPU total (as its captured
+** op's Self GPU, and in the GPU total of the ops around the launch). */
+static bool op_named_around(const gp_trace *t, const int32_t *op_parent, int32_t o, gp_str name)
+{
+	for (; o >= 0; o = op_parent[o])
+		if (t->ranges.v[o].text == name)
+			return true;
+	return false;
+}
+
 /* The GPU time and FLOPs of the replayed kernels (copies, memsets) of one
 ** captured op name (and shapes or stack: the row key's extra part). */
 struct replayed_op {
@@ -711,6 +724,8 @@ void gp_optable_build(gp_trace *t, const struct gp_optable_opts *o, struct gp_op
 		const struct gp_kernel *kr = &t->kernels.v[k];
 		int32_t op = t->attrs ? call_op(t, op_up, op_parent, t->attrs[k].range, t->attrs[k].api) : -1;
 		gp_str cap = t->attrs ? captured_op(&t->attrs[k]) : 0;
+		if (cap && op_named_around(t, op_parent, op, cap))
+			cap = 0;        /* it ran inside its captured op: an ordinary kernel there */
 		if (o->keep_kernel && !o->keep_kernel[k])
 			continue;
 		tb->gpu_sum += kr->end - kr->start;
