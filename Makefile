@@ -89,7 +89,7 @@ FUZZ_REPLAY := $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/tests/%_replay)
 
 DEPS_OK := build/.deps-ok
 
-.PHONY: mpi-build all clean check unit cli-test fuzz-replay fuzz fuzz-long demo bench install help lib
+.PHONY: mpi-build all clean check check-all unit cli-test fuzz-replay fuzz fuzz-long demo bench install help lib
 
 all: $(BUILD)/gpuprof $(BUILD)/gpuprof-gen $(BUILD)/gpuprof-audit lib
 
@@ -187,8 +187,14 @@ MPI_CHECK := $(if $(shell command -v mpicc 2>/dev/null),mpi-build,)
 mpi-build:
 	$(Q)$(MAKE) --no-print-directory MPI=1 ASAN=0 build/mpi/gpuprof
 
+# `make check`: the fast tier; SLOW=1 or `make check-all`: every test
+# (tests/run.sh: a test's tier is a "tier: slow" line at its top)
+SLOW ?= 0
 check: all $(UNIT_BINS) $(FUZZ_REPLAY) $(MPI_CHECK)
-	$(Q)GPUPROF=$(BUILD)/gpuprof BUILD=$(BUILD) tests/run.sh
+	$(Q)GPUPROF=$(BUILD)/gpuprof BUILD=$(BUILD) SLOW=$(SLOW) tests/run.sh
+
+check-all:
+	$(Q)$(MAKE) --no-print-directory check SLOW=1
 
 demo: $(BUILD)/gpuprof $(BUILD)/gpuprof-gen
 	$(Q)scripts/demo.sh $(BUILD)/gpuprof $(BUILD)/gpuprof-gen
@@ -207,7 +213,8 @@ help:
 	@echo "Targets:"
 	@echo "  all (default)  build build/gpuprof, build/gpuprof-gen, build/gpuprof-audit and libgpuprof"
 	@echo "  demo           build, then run report, summary, advise and html on a generated example trace"
-	@echo "  check          build and run every test (unit, CLI, fuzz-corpus replay)"
+	@echo "  check          build and run the fast tier of the tests (unit, CLI, fuzz-corpus replay)"
+	@echo "  check-all      build and run every test, the slow tier too (= make check SLOW=1)"
 	@echo "  bench          run the benchmarks in bench/ (see docs/PERFORMANCE.md)"
 	@echo "  fuzz           build libFuzzer targets with clang into build/fuzz/"
 	@echo "  fuzz-long      run every libFuzzer target in turn, FUZZ_SECONDS (3600) each"

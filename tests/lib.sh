@@ -7,11 +7,13 @@
 fail() { echo "FAIL: $*" >&2; exit 1; }
 skip() { echo "SKIP: $*" >&2; exit 77; }
 
-# need_testdata: skip (or fail under CI) when ../shared/testdata is missing.
+# need_testdata: skip (or fail under CI) when the real traces are missing,
+# saying where they are looked for: ../shared/testdata beside the checkout,
+# or the folder TESTDATA names.
 need_testdata() {
 	if [ -z "$TESTDATA" ] || [ ! -d "$TESTDATA" ]; then
-		[ "${CI:-}" = true ] && fail "../shared/testdata is missing (required under CI)"
-		skip "../shared/testdata not found (tests on real traces need it)"
+		[ "${CI:-}" = true ] && fail "no test data (required under CI): ../shared/testdata beside the checkout, or TESTDATA=DIR"
+		skip "no test data (tests on real traces need it): put it in ../shared/testdata beside the checkout, or run with TESTDATA=DIR"
 	fi
 }
 

@@ -1,11 +1,14 @@
 #!/bin/sh
 # run-one.sh KIND NAME: runs one test of tests/run.sh (KIND unit, lib,
-# python, cli or fuzz) with its output in $OUTDIR/KIND-NAME.log and its
-# exit status (0 pass, 77 skip, else fail) in $OUTDIR/KIND-NAME.rc.  The
-# environment is run.sh's (GPUPROF, GEN, BUILD, TESTDATA, OUTDIR, TOP).
+# python, cli or fuzz) with its output in $OUTDIR/KIND-NAME.log, its
+# exit status (0 pass, 77 skip, else fail) in $OUTDIR/KIND-NAME.rc and its
+# wall time in whole milliseconds in $OUTDIR/KIND-NAME.ms (run.sh lists
+# the slowest).  The environment is run.sh's (GPUPROF, GEN, BUILD,
+# TESTDATA, OUTDIR, TOP).
 kind=$1 n=$2
 log=$OUTDIR/$kind-$n.log
 cd "$TOP" || exit 1
+start_ms=$(date +%s%3N)
 
 # built BIN: true if BIN was built, else the test fails saying so (a test
 # source without its binary is a failure, not a silent omission).
@@ -37,4 +40,6 @@ fuzz)
 *)
 	echo "run-one.sh: unknown kind $kind" >"$log"; false ;;
 esac
-echo $? >"$OUTDIR/$kind-$n.rc"
+rc=$?
+echo $(( $(date +%s%3N) - start_ms )) >"$OUTDIR/$kind-$n.ms"
+echo $rc >"$OUTDIR/$kind-$n.rc"

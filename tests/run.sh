@@ -10,7 +10,15 @@
 #
 # Tests run TEST_JOBS at a time (default: one per CPU) through
 # tests/run-one.sh; each has its own log and scratch directory
-# (build/test-out/), so they share nothing but the build.
+# (build/test-out/), so they share nothing but the build.  The end lists
+# the slowest tests with their wall times (build/test-out/times.tsv has
+# them all) before the summary line.
+#
+# Tiers: a test whose source has a "tier: slow" line in its first five
+# lines (`# tier: slow` in a CLI test) is in the slow tier, run only with
+# SLOW=1 (`make check-all`, `make check SLOW=1`); `make check` runs the
+# fast tier and says how many slow tests it left out.  Every test is in
+# exactly one tier; .ci/run runs both.
 GPUPROF=${GPUPROF:-build/gpuprof}
 BUILD=${BUILD:-build}
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -44,7 +52,24 @@ list=$OUTDIR/tests.list
 	for s in "$TOP"/tests/python/test_*.py; do echo "python $(basename "$s" .py)"; done
 	for s in "$TOP"/tests/cli/t*.sh; do echo "cli $(basename "$s" .sh)"; done
 	for s in "$TOP"/tests/fuzz/fuzz_*.c; do echo "fuzz $(basename "$s" .c)"; done
-} | grep -v '\*' >"$list"
+} | grep -v '\*' >"$OUTDIR/all.list"
+
+# test_source KIND NAME: the test's source file, where its tier is written.
+test_source() {
+	case $1 in
+	unit) echo "$TOP/tests/unit/$2.c" ;; lib) echo "$TOP/tests/lib/$2.c" ;;
+	python) echo "$TOP/tests/python/$2.py" ;; cli) echo "$TOP/tests/cli/$2.sh" ;;
+	fuzz) echo "$TOP/tests/fuzz/$2.c" ;;
+	esac
+}
+slown=0
+while read -r kind n; do
+	if [ "${SLOW:-0}" != 1 ] && head -5 "$(test_source "$kind" "$n")" | grep -q 'tier: slow'; then
+		slown=$((slown+1))
+	else
+		echo "$kind $n"
+	fi
+done <"$OUTDIR/all.list" >"$list"
 
 xargs -P "$jobs" -L 1 "$TOP/tests/run-one.sh" <"$list"
 
@@ -59,7 +84,16 @@ while read -r kind n; do
 	esac
 done <"$list"
 
+# the wall times, slowest first; their sum over the jobs is about what the
+# run took
+while read -r kind n; do
+	printf '%s\t%s/%s\n' "$(cat "$OUTDIR/$kind-$n.ms" 2>/dev/null || echo 0)" "$kind" "$n"
+done <"$list" | sort -rn >"$OUTDIR/times.tsv"
 echo
+echo "slowest (seconds; all in $OUTDIR/times.tsv):"
+head -10 "$OUTDIR/times.tsv" | awk -F'\t' '{ printf "  %7.1f  %s\n", $1 / 1000, $2 }'
+awk -F'\t' -v j="$jobs" '{ t += $1 } END { printf "  %7.1f  in all, over %d jobs at once\n", t / 1000, j }' "$OUTDIR/times.tsv"
+[ "$slown" = 0 ] || echo "not run: $slown tests of the slow tier (make check-all, or SLOW=1, runs them)"
 [ -n "$failed" ] && echo "failed:$failed"
 echo "$pass passed, $failn failed, $skipn skipped"
 [ "$failn" = 0 ]

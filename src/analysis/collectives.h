@@ -30,8 +30,7 @@
 #include "util/error.h"
 #include "model/trace.h"
 #include "util/hist.h"
-#include "writers/rowbuf.h"
-#include "writers/writer.h"
+#include "util/rows.h"
 
 struct gp_gpu;
 

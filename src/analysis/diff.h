@@ -29,9 +29,8 @@
 #include "ops/ops.h"
 #include "util/alloc.h"
 #include "util/error.h"
+#include "util/rows.h"
 #include "util/u64map.h"
-#include "writers/rowbuf.h"
-#include "writers/writer.h"
 
 /* Iterations of both runs together up to which the interval is bootstrapped. */
 #define GP_DIFF_BOOTSTRAP_MAX 200

@@ -18,8 +18,7 @@
 #include <stdint.h>
 
 #include "model/trace.h"
-#include "writers/rowbuf.h"
-#include "writers/writer.h"
+#include "util/rows.h"
 
 enum gp_diff_fact {
 	GP_FACT_GPU,          /* the first GPU's name, "N x NAME" for several */

@@ -22,9 +22,8 @@
 
 #include "model/trace.h"
 #include "ops/ops.h"
+#include "util/rows.h"
 #include "util/u64map.h"
-#include "writers/rowbuf.h"
-#include "writers/writer.h"
 
 enum gp_kgroup_by {
 	GP_KGROUP_LAYER, GP_KGROUP_OP, GP_KGROUP_SHAPE, GP_KGROUP_KERNEL,

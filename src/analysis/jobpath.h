@@ -36,8 +36,7 @@
 #include "analysis/deps.h"
 #include "model/trace.h"
 #include "util/error.h"
-#include "writers/rowbuf.h"
-#include "writers/writer.h"
+#include "util/rows.h"
 
 /* Time one op held under one cause in a leg. */
 struct gp_path_row {

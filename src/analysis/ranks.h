@@ -33,8 +33,7 @@
 #include "analysis/jobpath.h"
 #include "model/trace.h"
 #include "util/error.h"
-#include "writers/rowbuf.h"
-#include "writers/writer.h"
+#include "util/rows.h"
 
 enum gp_rank_source { GP_RANK_FROM_ORDER, GP_RANK_FROM_NAME, GP_RANK_FROM_META };
 

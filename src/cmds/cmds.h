@@ -20,7 +20,7 @@
 #include "model/window.h"
 #include "ops/ops.h"
 #include "readers/reader.h"
-#include "writers/rowbuf.h"
+#include "util/rows.h"
 #include "writers/writer.h"
 
 typedef int (*gp_cmd_fn)(int argc, char **argv);
@@ -97,7 +97,7 @@ void gp_cli_inputs_free(struct gp_cli_inputs *in);
 
 /* Many files (multi.c).  A command's work on one loaded, correlated trace:
 ** writes its rows to w, which is the real output for a single file and
-** kept rows (rowbuf.h) for many.  Runs on worker threads: it may read ctx
+** kept rows (util/rows.h) for many.  Runs on worker threads: it may read ctx
 ** and change only t; it prints nothing but whole note lines on stderr
 ** (one fprintf each, naming t's file).  rec, when the command asks for
 ** it (want_record) and there are several files, takes the rank's record

@@ -10,7 +10,7 @@
 **   u32 index, u32 status, i32 rank, i32 world, u32 source,
 **   blob error, rows rows, rows record
 ** where blob = u64 length + bytes, and rows = u32 ncols, u64 nrows, blob
-** (the kept rows' bytes, writers/rowbuf.h).
+** (the kept rows' bytes, util/rows.h).
 */
 #include <mpi.h>
 #include <stdint.h>

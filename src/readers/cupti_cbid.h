@@ -1,6 +1,7 @@
 /*
 ** CUPTI callback ids (nvprof RUNTIME/DRIVER `cbid`) -> API names, without
-** the "_vNNNN" suffix.  The tables are generated (scripts/gen-cbid.sh).
+** the "_vNNNN" suffix.  The tables are generated (scripts/gen-cbid.sh:
+** cupti_cbid_runtime.c, cupti_cbid_driver.c).
 **
 ** Ownership: returned strings are static.
 */

@@ -4,7 +4,7 @@
 ** One streaming SELECT per table, no per-row queries.  StringTable is read
 ** first into an id-sorted array (names are ids into it); kernel names are
 ** mangled and are demangled once per distinct string.  RUNTIME/DRIVER rows
-** carry only a CUPTI callback id, named through cupti_cbid.c.  MARKER rows
+** carry only a CUPTI callback id, named through cupti_cbid.h.  MARKER rows
 ** are start (flags 2), end (4) and mark (1) records; starts and ends are
 ** paired by `id` after reading with one sort (formats.md section 2).
 */

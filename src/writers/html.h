@@ -22,7 +22,7 @@
 
 #include "analysis/analysis.h"
 #include "analysis/jobpath.h"
-#include "writers/rowbuf.h"
+#include "writers/writer.h"
 #include "writers/sink.h"
 
 /* The results a page of one trace shows. */

@@ -67,20 +67,6 @@ int gp_writer_open(gp_writer *w, const char *format, FILE *out, const struct gp_
 	return GP_OK;
 }
 
-void gp_writer_begin(gp_writer *w)
-{
-	if (w->begun)
-		return;
-	w->begun = true;
-	w->ops->begin(w);
-}
-
-void gp_writer_row(gp_writer *w, const char *const *vals)
-{
-	gp_writer_begin(w);
-	w->ops->row(w, vals);
-}
-
 int gp_writer_close(gp_writer *w, gp_error *err)
 {
 	gp_writer_begin(w);

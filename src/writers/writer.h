@@ -2,7 +2,9 @@
 ** Tabular output.  A command describes its columns once, then hands rows of
 ** already-formatted strings to a writer; each output format is one file in
 ** src/writers/ providing a gp_writer_ops table (uftrace's dump ops), listed
-** in the registry of writer.c.
+** in the registry of writer.c.  The row interface itself (columns, units,
+** gp_writer, gp_writer_row) is util/rows.h's, so that the analysis layer's
+** record encoders can write rows without including a writer.
 **
 ** Ownership: the writer copies nothing it does not need: column specs must
 ** outlive the writer; row strings only need to live for the call (the table
@@ -18,58 +20,7 @@
 
 #include "util/error.h"
 #include "util/fmt.h"
-
-/* The unit of a column's numbers.  A command writes them raw (integer
-** nanoseconds, bytes, a percentage, GB/s); the table writer shows them in
-** human units with the unit in the value ("3.029 ms", "1.50 GiB",
-** "31.9%", "12.3 GB/s") under the bare header ("Total"), csv and tsv raw
-** under the header with its unit ("Total (ns)", "Time (%)"), JSON raw
-** under the key, which names the unit ("total_ns", "time_pct"): one rule
-** for every command.  GP_UNIT_SINCE_START is a time point: nanoseconds
-** from the trace's start (gp_trace_start), a duration in the table,
-** "Start from trace start (ns)" in csv/tsv. */
-enum gp_unit { GP_UNIT_NONE, GP_UNIT_NS, GP_UNIT_BYTES, GP_UNIT_PCT, GP_UNIT_GBPS, GP_UNIT_SINCE_START };
-
-struct gp_column {
-	const char *key;      /* -c name and JSON key: "kernel" */
-	const char *header;   /* table/CSV header: "Kernel" (without the unit) */
-	int min_width;        /* table -w: narrowest width a text column is cut
-			      ** to (never below its header) */
-	bool numeric;         /* right-aligned; JSON number when it parses;
-			      ** never cut */
-	bool flex;            /* table -w: cut first (names, params) */
-	const char *unknown;  /* table/csv/tsv text of a NULL cell; NULL = "na"
-			      ** (JSON writes null) */
-	uint8_t unit;         /* enum gp_unit of its numbers, GP_UNIT_NONE for
-			      ** text, counts and values already formatted */
-	bool machine;         /* csv, tsv and json only: the table leaves it
-			      ** out (an absolute timestamp beside its time
-			      ** point from the trace start) */
-};
-
-struct gp_writer_opts {
-	int width;            /* table: line width limit (-w), 0 = none */
-	bool no_header;
-};
-
-typedef struct gp_writer gp_writer;
-
-struct gp_writer_ops {
-	const char *name;
-	void (*begin)(gp_writer *w);
-	void (*row)(gp_writer *w, const char *const *vals);
-	void (*end)(gp_writer *w);
-};
-
-struct gp_writer {
-	const struct gp_writer_ops *ops;
-	FILE *out;
-	const struct gp_column *cols;
-	int ncols;
-	struct gp_writer_opts opts;
-	bool begun;           /* begin (header) written */
-	void *priv;           /* format state */
-};
+#include "util/rows.h"
 
 /* The row writer called name, or NULL. */
 const struct gp_writer_ops *gp_writer_find(const char *name);
@@ -84,10 +35,6 @@ extern const struct gp_writer_ops *const gp_writers[];
 int gp_writer_open(gp_writer *w, const char *format, FILE *out, const struct gp_column *cols,
 		   int ncols, const struct gp_writer_opts *o, gp_error *err);
 
-/* Writes the format's start (the header) now if not yet written; the first
-** row or the close does it otherwise. */
-void gp_writer_begin(gp_writer *w);
-void gp_writer_row(gp_writer *w, const char *const *vals);
 /* Finishes and flushes; GP_ERR_IO if any write to out failed. */
 int gp_writer_close(gp_writer *w, gp_error *err);
 

@@ -1,3 +1,4 @@
+# tier: slow (30 s in make check before the tiers, on the busy 2-core machine)
 # -f is checked against the command's formats before the input is read:
 # a bad format is a usage error (2) even for a missing file, nothing is
 # written for an input that fails to load, and --help lists the formats of

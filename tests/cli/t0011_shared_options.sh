@@ -1,3 +1,4 @@
+# tier: slow (28 s in make check before the tiers, on the busy 2-core machine)
 # The options the commands share are parsed by one table: the same
 # spelling, limits and messages everywhere.  -w: a positive number (a
 # limit: never refused for being small, see t0020); -n: a positive number (--top, in

@@ -1,3 +1,4 @@
+# tier: slow (30 s in make check before the tiers, on the busy 2-core machine)
 # Unknown values are null in JSON ("na" or "-" in table, csv and tsv, as
 # PyProf prints them); info --format json is one object with identifier
 # keys, numbers as numbers.

@@ -1,3 +1,4 @@
+# tier: slow (20 s in make check before the tiers, on the busy 2-core machine)
 # A failed write to stdout (a full disk) is an I/O error: exit 3 with a
 # message, for every command and format, never a silent success.
 command -v sqlite3 >/dev/null || skip "sqlite3 CLI not installed"

@@ -1,3 +1,4 @@
+# tier: slow (131 s in make check before the tiers, on the busy 2-core machine)
 # One vocabulary (issue 25): every command's --help spells the options
 # they share the same way (an option's long name has one short letter
 # everywhere; grouping is -b/--by, views -V/--view, -n/--top, -c/--columns,

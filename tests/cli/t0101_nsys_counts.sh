@@ -1,3 +1,4 @@
+# tier: slow (77 s in make check before the tiers, on the busy 2-core machine)
 # Every nsys export in testdata loads, and `info` counts what sqlite3 counts
 # in the same file (tables absent from a lazy export count 0).
 need_testdata

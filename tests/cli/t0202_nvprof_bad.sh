@@ -1,3 +1,4 @@
+# tier: slow (29 s in make check before the tiers, on the busy 2-core machine)
 # nvprof reader on damaged and odd databases: exit 4 with a message naming
 # the file (and the table where it can), or a valid result with a note;
 # never a crash.  Fixtures: tests/fuzz/make-nvprof-corpus.sh.

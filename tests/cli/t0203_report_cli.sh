@@ -1,3 +1,4 @@
+# tier: slow (23 s in make check before the tiers, on the busy 2-core machine)
 # gpuprof report's command line: help, column and format errors, width.
 command -v sqlite3 >/dev/null || skip "sqlite3 CLI not installed"
 tests/fuzz/make-nvprof-corpus.sh "$TMP/db" || fail "cannot build fixtures"

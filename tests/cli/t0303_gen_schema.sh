@@ -1,3 +1,4 @@
+# tier: slow (23 s in make check before the tiers, on the busy 2-core machine)
 # The generated databases have exactly the columns (name, type, NOT NULL,
 # default, key) of the reference exports, for every table they write.
 need_testdata

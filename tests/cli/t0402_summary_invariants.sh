@@ -1,3 +1,4 @@
+# tier: slow (27 s in make check before the tiers, on the busy 2-core machine)
 # gpuprof summary on generated nsys and nvprof traces: per-section totals
 # and counts equal what sqlite3 computes from the tables, Time(%) adds up to
 # 100, every --by grouping distributes the same kernel time, --top and

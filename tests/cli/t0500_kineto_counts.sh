@@ -1,3 +1,4 @@
+# tier: slow (it runs gpuprof on every shared trace: minutes on the busy 2-core machine)
 # Kineto reader on every Kineto file in testdata: info, report and summary
 # exit 0, and what they count equals what Python counted in the same JSON
 # (tests/data/kineto_counts.tsv, made by tests/tools/kineto_counts.py):

@@ -1,3 +1,4 @@
+# tier: slow (78 s in make check before the tiers, on the busy 2-core machine)
 # The Kineto reader's threads change nothing: a plain .json parsed in parts
 # on several threads (GPUPROF_PARALLEL_MIN_BYTES=0 splits even small files)
 # and a .json.gz inflated on a second thread give byte-identical `info` and

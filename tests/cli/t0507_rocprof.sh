@@ -1,3 +1,4 @@
+# tier: slow (71 s in make check before the tiers, on the busy 2-core machine)
 # rocprofv3 JSON (rocprofiler-sdk-tool, `rocprofv3 --output-format json`):
 # a small file with every section the reader reads (tests/tools/
 # make_rocprof.py; its figures worked out by hand there), its tables before

@@ -1,3 +1,4 @@
+# tier: slow (91 s in make check before the tiers, on the busy 2-core machine)
 # rocprofv3 CSV (its default output format: PREFIX_kernel_trace.csv and the
 # files of its run beside it): the CSV files rocprofv3 writes for the small
 # run of tests/tools/make_rocprof.py (tests/tools/rocprof_to_csv.py, after

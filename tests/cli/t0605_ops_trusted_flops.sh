@@ -1,3 +1,4 @@
+# tier: slow (51 s in make check before the tiers, on the busy 2-core machine)
 # FLOPs a user can trust (issue 10 item 5): no report row of any shared or
 # generated trace has eff > 1 (the model's work for such a kernel is wrong:
 # report says na and info names the kernels); helper kernels of GEMMs and

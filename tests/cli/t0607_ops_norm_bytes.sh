@@ -1,3 +1,4 @@
+# tier: slow (53 s in make check before the tiers, on the busy 2-core machine)
 # Softmax and normalization bytes (issue 24 item 6): each kernel moves each
 # tensor once (softmax 2B fprop / 3B bprop, normalization per kernel role,
 # docs/op-model.md "Normalization and softmax bytes"), so on every shared

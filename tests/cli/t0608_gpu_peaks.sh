@@ -1,3 +1,4 @@
+# tier: slow (over 268 s in make check before the tiers, on the busy 2-core machine: it runs gpuprof on every shared trace)
 # GPUs without peaks or with the wrong name (issue 24 item 5): every device
 # of every shared trace maps to the row tests/data/gpu_peaks.tsv names
 # (checked by hand); an unknown GPU with properties gets estimated peaks,

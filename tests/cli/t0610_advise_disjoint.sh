@@ -1,3 +1,4 @@
+# tier: slow (over 268 s in make check before the tiers, on the busy 2-core machine: it runs gpuprof on every shared trace)
 # advise's savings are disjoint: on every trace in testdata and on
 # generated ones (1 to 4 streams, every format) each finding saves what its
 # change adds to the ones above it (the changes applied together, re-timed

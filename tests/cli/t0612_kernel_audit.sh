@@ -1,3 +1,4 @@
+# tier: slow (it runs gpuprof on every shared trace: minutes on the busy 2-core machine)
 # Kernel-name knowledge, audited (issue 24 items 1-3): hand-made traces of
 # the issue's examples hold their known truths (a hipBLASLt GEMM with a
 # fused bias under aten::mm is that GEMM, 2MNK FLOPs on matrix cores; a

@@ -1,3 +1,4 @@
+# tier: slow (24 s in make check before the tiers, on the busy 2-core machine)
 # libgpuprof end to end: `make install` into a prefix, the examples built
 # against the installed library through pkg-config, run without a GPU with
 # GPUPROF_RECORD set, and their recordings read back by gpuprof ranges/info

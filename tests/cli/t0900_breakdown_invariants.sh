@@ -1,3 +1,4 @@
+# tier: slow (it runs gpuprof on every shared trace: minutes on the busy 2-core machine)
 # gpuprof breakdown on every shared trace and on generated ones: per device
 # the span, union of busy time, compute, communication, memory, overlap and
 # idle equal what tests/data/breakdown_oracle.py computes from the raw file

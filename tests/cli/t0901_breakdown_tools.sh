@@ -1,3 +1,4 @@
+# tier: slow (it runs gpuprof on every shared trace: minutes on the busy 2-core machine)
 # gpuprof breakdown --as tracelens reproduces TraceLens' gpu_timeline.csv
 # (tests/../shared/testdata/expected/tracelens) to the 6 decimals of ms it
 # prints (TraceLens' float microseconds, computed as it does;

@@ -1,3 +1,4 @@
+# tier: slow (55 s in make check before the tiers, on the busy 2-core machine)
 # gpuprof breakdown --as hta and --as hta-idle reproduce HTA 0.6.1's
 # get_temporal_breakdown, get_comm_comp_overlap and get_idle_time_breakdown
 # (../shared/testdata/expected/hta) exactly on every trace, the two with

@@ -1,3 +1,4 @@
+# tier: slow (it runs gpuprof on every shared trace: minutes on the busy 2-core machine)
 # memory: on every shared Kineto trace with [memory] events, the events,
 # allocations, frees, peak and final allocated (and reserved) bytes per
 # device equal an independent replay of the raw JSON in Python: the

@@ -1,3 +1,4 @@
+# tier: slow (it runs gpuprof on every shared trace: minutes on the busy 2-core machine)
 # advise alloc-churn: fires on a trace whose loop reaches the CUDA allocator
 # after the first iteration (cudaMalloc/cudaFree calls, or the caching
 # allocator's reserved total growing), and stays silent on the same trace

@@ -1,3 +1,4 @@
+# tier: slow (it runs gpuprof on every shared trace: minutes on the busy 2-core machine)
 # ops on every Kineto trace of testdata (issue 11 item 3): per op name, the
 # calls, CPU total, Self CPU, GPU total and Self GPU equal what Python
 # computed from the raw JSON alone (tests/tools/optable_oracle.py, run once

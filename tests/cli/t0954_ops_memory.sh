@@ -1,3 +1,4 @@
+# tier: slow (it runs gpuprof on every shared trace: minutes on the busy 2-core machine)
 # ops' memory columns (issue 11, key_averages' CPU Mem / Self CPU Mem /
 # CUDA Mem / Self CUDA Mem): on every shared Kineto trace with [memory]
 # events, per op name the net and gross bytes, host and GPU, self and total,

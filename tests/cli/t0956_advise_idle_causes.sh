@@ -1,3 +1,4 @@
+# tier: slow (24 s in make check before the tiers, on the busy 2-core machine)
 # advise's findings per idle cause: on crafted Kineto traces, each of
 # cpu-bound, sync-calls, dataloader and untraced-cpu fires on the trace
 # with its pattern, with the idle time the pattern was built with (the

@@ -1,3 +1,4 @@
+# tier: slow (26 s in make check before the tiers, on the busy 2-core machine)
 # advise's text agrees with its evidence (issue 22, part 7), on crafted
 # Kineto traces of ten 100 us kernels with a gap before each but the first
 # (times in us):

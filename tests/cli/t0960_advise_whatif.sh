@@ -1,3 +1,4 @@
+# tier: slow (43 s in make check before the tiers, on the busy 2-core machine)
 # gpuprof advise --what-if against the generator's after-traces: the
 # generator simulates a training loop with its dependencies (launches,
 # streams, syncs, copies, the data loader), and the same seed with an

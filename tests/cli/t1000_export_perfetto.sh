@@ -1,3 +1,4 @@
+# tier: slow (48 s in make check before the tiers, on the busy 2-core machine)
 # gpuprof export -f perfetto on generated traces of every format: valid
 # JSON, every event with the fields its ph needs (ph, ts, pid, tid; dur for
 # X; id for flows, bp "e" on their ends), every flow end on a written slice

@@ -1,3 +1,4 @@
+# tier: slow (it runs gpuprof on every shared trace: minutes on the busy 2-core machine)
 # The Perfetto export is a Kineto trace: on every trace in
 # ../shared/testdata (Kineto, rocprofv3, nsys, nvprof), `report` on the
 # export gives the same kernels, ops, attribution, model and times (to the

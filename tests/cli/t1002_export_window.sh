@@ -1,3 +1,4 @@
+# tier: slow (31 s in make check before the tiers, on the busy 2-core machine)
 # Cutting a window: --start/--end keep exactly the kernels that overlap it
 # (counted here from report's start and end columns), with the launch
 # calls their flows need; --iter N and --iters A:B keep every kernel of

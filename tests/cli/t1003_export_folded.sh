@@ -1,3 +1,4 @@
+# tier: slow (128 s in make check before the tiers, on the busy 2-core machine)
 # gpuprof export -f folded: every line is "frame;frame;... weight" with
 # escaped frames; the weights sum exactly to the total kernel time (summed
 # here from the raw Kineto JSON in Python, and with SQL from nsys and

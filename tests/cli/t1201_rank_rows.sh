@@ -1,3 +1,4 @@
+# tier: slow (36 s in make check before the tiers, on the busy 2-core machine)
 # Each rank's rows of a run over several files are the rows of that file
 # analysed alone, with its rank in front, ranks in order (issue 12 item
 # 3), on the shared multi-rank traces and on generated ones; -j does not

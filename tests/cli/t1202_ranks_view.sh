@@ -1,3 +1,4 @@
+# tier: slow (34 s in make check before the tiers, on the busy 2-core machine)
 # gpuprof ranks (issue 12 item 4) against a few lines of Python over the raw
 # Kineto JSON (tests/tools/kineto_steps.py: a kernel belongs to step N when
 # its launch call starts inside ProfilerStep#N; a step runs from its first

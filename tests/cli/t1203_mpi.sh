@@ -1,3 +1,4 @@
+# tier: slow (53 s in make check before the tiers, on the busy 2-core machine)
 # The MPI build (issue 12 item 6; make check builds build/mpi/gpuprof when
 # OpenMPI is installed): mpirun -n 1, 2 and 4 give the output of the
 # single-process run, for breakdown, ranks, summary and advise (the ranks'

@@ -1,3 +1,4 @@
+# tier: slow (56 s in make check before the tiers, on the busy 2-core machine)
 # The straggler is the rank the others wait for at collectives (issue 22
 # part 5), one answer in advise, ranks, comm, html and diff --by rank.
 # 1. A generated 4-rank job, rank 2 late: gpuprof-gen --ranks 4

@@ -1,3 +1,4 @@
+# tier: slow (71 s in make check before the tiers, on the busy 2-core machine)
 # The job's critical path across ranks (issue 22 part 3, ranks --view
 # critical; docs/dependencies.md, "The critical path across ranks").
 # 1. A generated 4-rank job with the dependencies PyTorch's NCCL backend

@@ -1,3 +1,4 @@
+# tier: slow (30 s in make check before the tiers, on the busy 2-core machine)
 # gpuprof comm on the shared multi-rank traces agrees with an independent
 # Python count over the raw JSON (tests/tools/coll_oracle.py): per file,
 # the collectives of each kind and their bytes (one file: every call is

@@ -1,3 +1,4 @@
+# tier: slow (it runs gpuprof on every shared trace: minutes on the busy 2-core machine)
 # A window read gives exactly the rows of a full read filtered to the
 # window (docs/window.md): report -f csv with every column but idx (which
 # numbers the rows read), for --iters A:B (rows whose iter is A..B) and

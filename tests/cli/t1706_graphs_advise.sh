@@ -57,7 +57,8 @@ run_ok "$GPUPROF" advise -f csv "$TMP/node.gprec"
 assert_eq "$(cut -d, -f1-8 "$TMP/out")" "$(cut -d, -f1-8 "$TMP/node.csv")" "advise of the recording and of the nsys export"
 assert_grep 'graph 2: 4 replays of 16 kernels' "$TMP/out"
 
-[ -d "$TESTDATA/tracelens" ] || skip "no shared test data"
+need_testdata
+[ -d "$TESTDATA/tracelens" ] || skip "$TESTDATA/tracelens not found"
 V=$TESTDATA/tracelens/inference/vllm_prefilldecode_piecewise/graph_execution.json.gz
 run_ok "$GPUPROF" info -f json --capture none "$V"
 ns=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["graph_kernels_by_state"]["no-capture"]["gpu_ns"], d["graph_kernels"])' "$TMP/out")

@@ -30,7 +30,8 @@ assert_no_grep ' steps ' "$TMP/out"
 run_ok "$GPUPROF" summary -s gpu --by phase -f csv --no-header "$TMP/plain.json"
 assert_eq "$(cut -d, -f4,10 "$TMP/out")" '"200","(none)"' "no step markers"
 
-[ -d "$TESTDATA/tracelens" ] || skip "no shared test data"
+need_testdata
+[ -d "$TESTDATA/tracelens" ] || skip "$TESTDATA/tracelens not found"
 command -v python3 >/dev/null || skip "python3 not installed"
 V=$TESTDATA/tracelens/inference/vllm_prefilldecode_piecewise/graph_execution.json.gz
 n=$(python3 - "$V" <<'PY'

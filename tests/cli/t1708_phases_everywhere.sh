@@ -66,7 +66,8 @@ run_ok "$GPUPROF" ops --phase bs=8 -f csv --no-header "$r"
 assert_eq "$(cut -d, -f1,7 "$TMP/out" | sed 's/"//g' | sort)" "$(cat "$TMP/want")" "ops --phase bs=8: Self GPU per op"
 assert_no_grep 'embedding|layer_norm' "$TMP/out"
 
-[ -d "$TESTDATA/tracelens" ] || skip "no shared test data"
+need_testdata
+[ -d "$TESTDATA/tracelens" ] || skip "$TESTDATA/tracelens not found"
 V=$TESTDATA/tracelens/inference/vllm_prefilldecode_piecewise/graph_execution.json.gz
 n=$(python3 - "$V" <<'PY'
 import gzip, json, sys

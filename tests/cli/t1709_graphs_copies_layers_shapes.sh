@@ -58,7 +58,8 @@ cmp -s "$TMP/eager.txt" "$TMP/capture.txt" || fail "replays with a capture trace
 "$GPUPROF" ops -g shape -f tsv "$TMP/graph-replay-kineto.json" | rows | grep -v '^aten::fill_' >"$TMP/self.txt"
 cmp -s "$TMP/eager.txt" "$TMP/self.txt" || fail "replays with their capture inside: $(diff "$TMP/eager.txt" "$TMP/self.txt")"
 
-[ -d "$TESTDATA/tracelens" ] || skip "no shared test data"
+need_testdata
+[ -d "$TESTDATA/tracelens" ] || skip "$TESTDATA/tracelens not found"
 P=$TESTDATA/tracelens/inference/vllm_prefilldecode_piecewise
 "$GPUPROF" ops -f tsv "$P/graph_execution.json.gz" >"$TMP/name.tsv" || fail "ops"
 "$GPUPROF" ops -g shape -f tsv "$P/graph_execution.json.gz" >"$TMP/shape.tsv" || fail "ops -g shape"

@@ -67,7 +67,8 @@ assert got == want, (got, want)
 PY
 done
 
-[ -d "$TESTDATA/tracelens" ] || skip "no shared test data"
+need_testdata
+[ -d "$TESTDATA/tracelens" ] || skip "$TESTDATA/tracelens not found"
 V=$TESTDATA/tracelens/inference/vllm_prefilldecode_piecewise/graph_execution.json.gz
 run_ok "$GPUPROF" breakdown --view graphs -f csv --no-header "$V"
 cp "$TMP/out" "$TMP/graphs.csv"

@@ -1,3 +1,4 @@
+/* tier: slow (207 s in make check before the tiers, on the busy 2-core machine) */
 /*
 ** Unit tests: the fast JSON tokenizer (readers/jsonscan.c) against yajl,
 ** configured as the readers configure it.  Both drive callbacks that

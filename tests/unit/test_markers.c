@@ -701,7 +701,7 @@ static void real_nvprof_all_markers(void **state)
 	long rows = parse_all(t, LM, "select s.value " LM_MARKERS, c, &errors, &odd);
 
 	if (rows < 0) {
-		printf("SKIP: " LM " not found (set TESTDATA)\n");
+		printf("SKIP: " LM " not found (test data: ../shared/testdata beside the checkout, or TESTDATA=DIR)\n");
 		skip();
 	}
 	/* counts from `sqlite3 net_da6bcc3.sql "select s.value ..." | grep -c`:
@@ -735,7 +735,7 @@ static void real_nsys_all_markers(void **state)
 	long rows = parse_all(t, vsr, "select text from NVTX_EVENTS", c, &errors, &odd);
 
 	if (rows < 0) {
-		printf("SKIP: %s not found (set TESTDATA)\n", vsr);
+		printf("SKIP: %s not found (test data: ../shared/testdata beside the checkout, or TESTDATA=DIR)\n", vsr);
 		skip();
 	}
 	/* 1956 events: 978 "{'mod'" (12 of them with 'args': []), 978 traceMarker */

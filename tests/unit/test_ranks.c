@@ -3,7 +3,7 @@
 ** notes, records and their comparison; the record with its collectives
 ** through kept rows and back; a job's straggler by arrival and what its
 ** arriving on time saves, every number worked out below) and kept rows
-** (src/writers/rowbuf.c: the bytes that travel between threads and MPI
+** (src/util/rows.c: the bytes that travel between threads and MPI
 ** processes).
 */
 #include <stdarg.h>
@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "analysis/ranks.h"
-#include "writers/rowbuf.h"
+#include "util/rows.h"
 
 static void rank_from_names(void **state)
 {

@@ -1,5 +1,5 @@
 /*
-** Kept rows and their replay; see rowbuf.h.
+** The row interface's dispatch and kept rows with their replay; see rows.h.
 */
 #include <errno.h>
 #include <math.h>
@@ -7,7 +7,21 @@
 #include <string.h>
 
 #include "util/alloc.h"
-#include "writers/rowbuf.h"
+#include "util/rows.h"
+
+void gp_writer_begin(gp_writer *w)
+{
+	if (w->begun)
+		return;
+	w->begun = true;
+	w->ops->begin(w);
+}
+
+void gp_writer_row(gp_writer *w, const char *const *vals)
+{
+	gp_writer_begin(w);
+	w->ops->row(w, vals);
+}
 
 static void append(struct gp_rowbuf *rb, const void *p, size_t n)
 {
