@@ -580,35 +580,6 @@ static void gpu_span_of(const gp_breakdown *b, struct gp_findings *f)
 		f->span_ns = (double)(last - first);
 }
 
-/* The steps of the trace on the step clock and their median (critpath.h's
-** windows of the process whose work ends last). */
-static void steps_of(gp_deps *d, struct gp_findings *f)
-{
-	struct gp_cp_scope sc;
-	struct gp_cp_window *win;
-	size_t n;
-
-	if (!gp_critpath_scope(d, &sc))
-		return;
-	gp_critpath_windows(d->t, &sc, &win, &n);
-	if (n > 1) {
-		gp_ns *v = gp_xmalloc((n - 1) * sizeof(*v));
-		for (size_t i = 1; i < n; i++) {
-			gp_ns x = win[i].end - win[i].start;
-			size_t j = i - 1;
-			while (j > 0 && v[j - 1] > x) {   /* insertion sort: steps are few */
-				v[j] = v[j - 1];
-				j--;
-			}
-			v[j] = x;
-		}
-		f->steps = n - 1;
-		f->step_ns = (double)v[(n - 1) / 2];
-		free(v);
-	}
-	free(win);
-}
-
 /* The share of GPU time or of idle time a trace must leave unexplained
 ** before advise says so first. */
 #define COVERAGE_MIN 0.25
@@ -685,7 +656,7 @@ static void first_what_to_record(struct gp_findings *f)
 }
 
 void gp_advise(gp_trace *t, const struct gp_ops *ops, const gp_breakdown *b, gp_deps *d,
-	       struct gp_findings *f)
+	       const struct gp_steps *steps, struct gp_findings *f)
 {
 	/* the kernels' labels, interned before any rule sizes its tables */
 	gp_str *label = gp_xcalloc(t->kernel_defs.n + 1, sizeof(*label));
@@ -720,7 +691,9 @@ void gp_advise(gp_trace *t, const struct gp_ops *ops, const gp_breakdown *b, gp_
 	sums_of(&in, b, f);
 	gaps_of(&in, b);
 	gap_ends_of(&in, &gap_graph);
-	steps_of(d, f);
+	f->steps = steps->n;
+	f->step_ns = (double)steps->median;
+	f->step_gpu_ns = (double)steps->gpu_median;
 
 	in.nunits = d->n;
 	dur = gp_xmalloc((in.nunits ? in.nunits : 1) * sizeof(*dur));

@@ -355,7 +355,8 @@ void gp_diff_part_free(struct gp_diff_part *p)
 	memset(p, 0, sizeof(*p));
 }
 
-void gp_diff_part_make(const gp_trace *t, const struct gp_ops *ops, int by, struct gp_diff_part *p)
+void gp_diff_part_make(const gp_trace *t, const struct gp_ops *ops, const struct gp_steps *steps, int by,
+		       struct gp_diff_part *p)
 {
 	size_t nstr = t->strs.n + 1, nit;
 	uint32_t *group_by_str = gp_xmalloc(nstr * sizeof(*group_by_str));
@@ -427,8 +428,15 @@ void gp_diff_part_make(const gp_trace *t, const struct gp_ops *ops, int by, stru
 			b.cells.v[c].sum += dur;
 		}
 	}
+	/* each iteration's step is the run's (steps.h); the GPU span of its
+	** kernels only where the run marks no step of that number */
 	for (size_t i = 0; i < nit; i++)
 		p->step[i] = it_last[i] - it_first[i];
+	for (size_t i = 0; steps && i < steps->n; i++) {
+		int32_t ord = gp_u64map_get(&iter_ord, (uint32_t)steps->v[i].iter);
+		if (ord >= 0)
+			p->step[ord] = gp_step_ns(&steps->v[i]);
+	}
 	p->span = last > first ? last - first : 0;
 	gp_vec_sort(b.cells, cmp_cell);
 	p->groups = b.groups.v;

@@ -25,6 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analysis/steps.h"
 #include "model/trace.h"
 #include "ops/ops.h"
 #include "util/alloc.h"
@@ -78,7 +79,7 @@ struct gp_diff_part {
 	struct gp_diff_cell *cells;    /* sorted by group, then iteration */
 	size_t ncells;
 	size_t iters;                  /* iterations with kernels, by ordinal */
-	int64_t *step;                 /* [iters] GPU span of each iteration */
+	int64_t *step;                 /* [iters] each iteration's step (steps.h) */
 	int64_t *busy;                 /* [iters] kernel time */
 	int64_t *work;                 /* [iters] kernel time outside communication */
 	int64_t span, time, work_total;  /* the whole file: GPU span, kernel time,
@@ -87,10 +88,12 @@ struct gp_diff_part {
 
 /* Reduces one correlated trace t under grouping by into p, with its op
 ** model ops (FLOPs, roofline ideal time, tensor-core verdict,
-** communication; NULL: none known).  Kernels without a name, op or layer
+** communication; NULL: none known) and its steps (steps.h: each
+** iteration's step time; NULL: the GPU span of its kernels).  Kernels without a name, op or layer
 ** form the "(none)" group; kernels of no iteration count in the sums, not
 ** in the cells. */
-void gp_diff_part_make(const gp_trace *t, const struct gp_ops *ops, int by, struct gp_diff_part *p);
+void gp_diff_part_make(const gp_trace *t, const struct gp_ops *ops, const struct gp_steps *steps, int by,
+		       struct gp_diff_part *p);
 
 /* Starts an empty part that a reader of kept records fills: every array
 ** NULL, the string table ready. */

@@ -218,7 +218,7 @@ static int diff_trace(const void *ctx, gp_trace *t, gp_writer *w, gp_writer *rec
 	ao.peaks = *j->peaks;
 	/* several files, --by rank: the rank's record with its collectives and
 	** its critical path's legs (the straggler and the job's path) */
-	rc = gp_analysis_run(t, GP_NEED_OPS | (rec ? GP_NEED_RANK_PATH : 0), &ao, &a, err);
+	rc = gp_analysis_run(t, GP_NEED_OPS | GP_NEED_STEPS | (rec ? GP_NEED_RANK_PATH : 0), &ao, &a, err);
 	if (rc == GP_OK && rec)
 		gp_rank_record_put(&a.record, rec);
 	struct gp_diff_facts facts;
@@ -230,7 +230,7 @@ static int diff_trace(const void *ctx, gp_trace *t, gp_writer *w, gp_writer *rec
 		struct gp_diff_part p;
 		if (!j->need[by])
 			continue;
-		gp_diff_part_make(t, &a.ops, by, &p);
+		gp_diff_part_make(t, &a.ops, &a.steps, by, &p);
 		gp_diff_part_put(&p, w);
 		gp_diff_part_free(&p);
 	}

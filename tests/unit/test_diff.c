@@ -117,7 +117,7 @@ static void compare(gp_trace *const *base, size_t nb, gp_trace *const *test, siz
 		gp_diff_run_init(&run[s], o->by);
 		for (size_t i = 0; i < n[s]; i++) {
 			struct gp_diff_part p;
-			gp_diff_part_make(t[s][i], NULL, o->by, &p);
+			gp_diff_part_make(t[s][i], NULL, NULL, o->by, &p);
 			gp_diff_run_add(&run[s], &p, (int32_t)i);
 			gp_diff_part_free(&p);
 		}
