@@ -655,8 +655,8 @@ static void first_what_to_record(struct gp_findings *f)
 		}
 }
 
-void gp_advise(gp_trace *t, const struct gp_ops *ops, const gp_breakdown *b, gp_deps *d,
-	       const struct gp_steps *steps, struct gp_findings *f)
+void gp_advise(gp_trace *t, const struct gp_ops *ops, const struct gp_gpu *gpu, const gp_breakdown *b,
+	       gp_deps *d, const struct gp_steps *steps, struct gp_findings *f)
 {
 	/* the kernels' labels, interned before any rule sizes its tables */
 	gp_str *label = gp_xcalloc(t->kernel_defs.n + 1, sizeof(*label));
@@ -667,8 +667,6 @@ void gp_advise(gp_trace *t, const struct gp_ops *ops, const gp_breakdown *b, gp_
 			       .spec = &spec};
 	struct change ch[NRULES + 1];   /* the rules' and the coverage notice's (none) */
 	gp_ns last = 0;
-	const struct gp_gpu *g = ops->po.gpu;
-	struct gp_gpu est;      /* a GPU the table lacks: its estimated peaks */
 	double *dur;
 	uint8_t *gap_graph;
 
@@ -680,14 +678,12 @@ void gp_advise(gp_trace *t, const struct gp_ops *ops, const gp_breakdown *b, gp_
 		f->span_ns = (double)(last - first);
 	in.origin = gp_trace_start(t);
 	gpu_span_of(b, f);
-	for (size_t i = 0; i < t->devices.n && !g; i++)
-		g = gp_gpu_for_device(t, &t->devices.v[i], &est);
 	for (size_t i = 0; i < t->devices.n && !f->sm_count; i++)
 		f->sm_count = t->devices.v[i].sm_count;
-	if (!f->sm_count && g)
-		f->sm_count = g->sm_count;
-	f->gpu = g ? g->name : NULL;
-	in.gpu = g;
+	if (!f->sm_count && gpu)
+		f->sm_count = gpu->sm_count;
+	f->gpu = gpu ? gpu->name : NULL;
+	in.gpu = gpu;
 	sums_of(&in, b, f);
 	gaps_of(&in, b);
 	gap_ends_of(&in, &gap_graph);

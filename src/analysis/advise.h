@@ -57,12 +57,13 @@ struct gp_findings {
 	int sm_count;           /* 0 = unknown */
 };
 
-/* Runs every rule over t (attrs filled), its op model ops, its time
-** breakdown b (run with every gap's causes, gp_breakdown_opts.gap_causes)
-** its dependency graph d and its steps (steps.h), then re-times d with each finding's change
+/* Runs every rule over t (attrs filled), its op model ops, the run's GPU
+** gpu (gp_gpu_of_run; NULL: unknown), its time breakdown b (run with
+** every gap's causes, gp_breakdown_opts.gap_causes), its dependency graph
+** d and its steps (steps.h), then re-times d with each finding's change
 ** to get its saving.  Never fails. */
-void gp_advise(gp_trace *t, const struct gp_ops *ops, const gp_breakdown *b, gp_deps *d,
-	       const struct gp_steps *steps, struct gp_findings *out);
+void gp_advise(gp_trace *t, const struct gp_ops *ops, const struct gp_gpu *gpu, const gp_breakdown *b,
+	       gp_deps *d, const struct gp_steps *steps, struct gp_findings *out);
 
 void gp_findings_free(struct gp_findings *f);
 

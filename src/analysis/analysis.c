@@ -78,7 +78,7 @@ static void free_memory(struct gp_analysis *a)
 
 static int run_findings(struct gp_analysis *a, unsigned needs, gp_error *err)
 {
-	gp_advise(a->trace, &a->ops, &a->breakdown, &a->deps, &a->steps, &a->findings);
+	gp_advise(a->trace, &a->ops, gp_analysis_gpu(a), &a->breakdown, &a->deps, &a->steps, &a->findings);
 	return GP_OK;
 }
 
@@ -88,11 +88,10 @@ static void free_findings(struct gp_analysis *a)
 }
 
 /* The cross-rank record: the breakdown's sums and steps, and the
-** collectives with the link of the GPU the op model uses (--gpu, else
-** the trace's). */
+** collectives with the link of the run's GPU (--gpu, else the trace's). */
 static int run_record(struct gp_analysis *a, unsigned needs, gp_error *err)
 {
-	const struct gp_coll_opts co = {.default_rank = -1, .gpu = a->opts.peaks.gpu};
+	const struct gp_coll_opts co = {.default_rank = -1, .gpu = gp_analysis_gpu(a)};
 	int rc;
 
 	gp_rank_record_of(&a->breakdown, &a->steps, &a->record);
@@ -270,6 +269,7 @@ int gp_analysis_run(gp_trace *t, unsigned needs, const struct gp_analysis_opts *
 		a->opts = *o;
 	else
 		gp_analysis_opts_init(&a->opts);
+	gp_gpu_of_run(t, &a->opts.peaks, &a->gpu);
 	needs = resolve(needs);
 	for (size_t i = 0; i < NPASSES; i++) {
 		const struct pass *p = &passes[i];

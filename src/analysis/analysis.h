@@ -98,6 +98,8 @@ struct gp_analysis {
 	unsigned done;                  /* the GP_NEED_* bits computed */
 	struct gp_analysis_opts opts;   /* what they were computed with */
 	struct gp_steps steps;          /* decided first: every pass, command and sink reads these */
+	struct gp_gpu gpu;              /* the run's GPU, decided before any pass (gp_gpu_of_run):
+					** --gpu, else the trace's; read through gp_analysis_gpu() */
 	struct gp_ops ops;
 	gp_breakdown breakdown;
 	struct gp_memory memory;
@@ -131,6 +133,12 @@ int gp_analysis_run(gp_trace *t, unsigned needs, const struct gp_analysis_opts *
 static inline bool gp_analysis_has(const struct gp_analysis *a, unsigned needs)
 {
 	return (a->done & needs) == needs;
+}
+
+/* The run's GPU (a->gpu), NULL when neither --gpu nor the trace tells. */
+static inline const struct gp_gpu *gp_analysis_gpu(const struct gp_analysis *a)
+{
+	return a->gpu.name ? &a->gpu : NULL;
 }
 
 void gp_analysis_free(struct gp_analysis *a);
