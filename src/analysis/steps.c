@@ -147,11 +147,13 @@ void gp_steps_find(const gp_trace *t, struct gp_steps *s)
 	if (t->windowed)
 		in_window = gp_xcalloc(s->n, 1);
 	own_end = gp_xmalloc(s->n * sizeof(*own_end));
+	s->kernel_iter = gp_xmalloc((t->kernels.n ? t->kernels.n : 1) * sizeof(*s->kernel_iter));
 	for (size_t i = 0; i < s->n; i++)
 		own_end[i] = s->v[i].end;
 	for (size_t k = 0; k < t->kernels.n; k++) {
 		const struct gp_kernel *kr = &t->kernels.v[k];
 		ptrdiff_t i = step_of_kernel(t, s, &by_iter, pid, k);
+		s->kernel_iter[k] = i < 0 ? -1 : s->v[i].iter;
 		if (i < 0)
 			continue;
 		struct gp_step *x = &s->v[i];
@@ -194,5 +196,6 @@ void gp_steps_find(const gp_trace *t, struct gp_steps *s)
 void gp_steps_free(struct gp_steps *s)
 {
 	free(s->v);
+	free(s->kernel_iter);
 	memset(s, 0, sizeof(*s));
 }

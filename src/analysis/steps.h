@@ -15,7 +15,7 @@
 ** In a trace cut to a window (--iters, --start/--end), the window's steps
 ** are those with a kernel of the window launched inside them.
 **
-** Ownership: a gp_steps owns its array (gp_steps_free()).
+** Ownership: a gp_steps owns its arrays (gp_steps_free()).
 */
 #ifndef GP_STEPS_H
 #define GP_STEPS_H
@@ -37,6 +37,8 @@ struct gp_steps {
 	size_t n;
 	gp_ns median;           /* median step (of two middle ones, the mean); 0: no step */
 	gp_ns gpu_median;       /* median GPU span of the steps with kernels; 0: none */
+	int32_t *kernel_iter;   /* [t->kernels.n]: the number of the step each kernel
+				** belongs to (launched in), -1: none; NULL: no step */
 };
 
 /* Finds t's steps (correlated: t->attrs filled, or NULL) into s.  Never
