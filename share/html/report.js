@@ -519,39 +519,29 @@
     byId('chart-roofline').setAttribute('data-roofs', String(keys.length));
   }
 
-  /* Iteration span per GPU (per rank when the page holds several inputs). */
+  /* The run's steps (the one definition every command prints: from a step's start to the next one's,
+     host waits included) and each one's GPU span (its kernels' first start to last end). */
   function steps(inp) {
-    var wins = inp.breakdown.filter(function (w) { return w.iter >= 0; });
-    var iters = [], devs = [], at = {}, last = {};
-    wins.forEach(function (w) {
-      if (!(w.iter in last)) iters.push(w.iter);
-      last[w.iter] = w.iter_last;
-      if (devs.indexOf(w.device) < 0) devs.push(w.device);
-      at[w.device + '/' + w.iter] = w;
-    });
-    /* the span of an iteration is the sum of its parts; of a group, their sum */
-    function stepNs(w) { return w.compute + w.comm + w.memory + w.overlap + w.idle; }
-    iters.sort(function (a, b) { return a - b; });
-    if (iters.length < 2) {
-      var one = wins.filter(function (w) { return w.iters === 1; })[0];
-      absent('steps', 'chart-steps', iters.length ? 'Step time: the trace records one step (iteration ' + iters[0] +
-             (one ? ', ' + fmtNs(one.end - one.start) : '') + '): nothing to compare it with.'
+    var st = inp.run_steps || { median: 0, v: [] };
+    if (st.v.length < 2) {
+      absent('steps', 'chart-steps', st.v.length ? 'Step time: the trace records one step (iteration ' + st.v[0][0] +
+             ', ' + fmtNs(st.v[0][1]) + (st.v[0][2] > 0 ? ', GPU span ' + fmtNs(st.v[0][2]) : '') +
+             '): nothing to compare it with.'
              : 'Step time: the trace marks no steps (no ProfilerStep#N or "iteration N" ranges), so its time cannot be cut into steps.');
       return;
     }
     var chart = newChart('chart-steps', {
       type: 'bar',
       data: {
-        labels: iters.map(function (i) { return last[i] > i ? 'iters ' + i + '-' + last[i] : 'iter ' + i; }),
-        datasets: devs.map(function (d, j) {
-          return { label: 'GPU ' + d, gpKind: 'bar', backgroundColor: PALETTE[j % PALETTE.length],
-                   data: iters.map(function (i) {
-                     var w = at[d + '/' + i];
-                     return w ? stepNs(w) / w.iters / 1e6 : null;
-                   }) };
-        })
+        labels: st.v.map(function (s) { return 'iter ' + s[0]; }),
+        datasets: [
+          { label: 'step (median ' + fmtNs(st.median) + ')', gpKind: 'bar', backgroundColor: PALETTE[0],
+            data: st.v.map(function (s) { return s[1] / 1e6; }) },
+          { label: 'its GPU span', gpKind: 'bar', backgroundColor: PALETTE[1],
+            data: st.v.map(function (s) { return s[2] > 0 ? s[2] / 1e6 : null; }) }
+        ]
       },
-      options: { scales: { y: { title: { display: true, text: 'ms per iteration' } } } }
+      options: { scales: { y: { title: { display: true, text: 'ms per step' } } } }
     });
     setMarks('chart-steps', chartMarks(chart));
   }

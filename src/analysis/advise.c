@@ -617,35 +617,6 @@ static void gpu_span_of(const gp_breakdown *b, struct gp_findings *f)
 		f->span_ns = (double)(last - first);
 }
 
-/* The steps of the trace on the step clock and their median (critpath.h's
-** windows of the process whose work ends last). */
-static void steps_of(gp_deps *d, struct gp_findings *f)
-{
-	struct gp_cp_scope sc;
-	struct gp_cp_window *win;
-	size_t n;
-
-	if (!gp_critpath_scope(d, &sc))
-		return;
-	gp_critpath_windows(d->t, &sc, &win, &n);
-	if (n > 1) {
-		gp_ns *v = gp_xmalloc((n - 1) * sizeof(*v));
-		for (size_t i = 1; i < n; i++) {
-			gp_ns x = win[i].end - win[i].start;
-			size_t j = i - 1;
-			while (j > 0 && v[j - 1] > x) {   /* insertion sort: steps are few */
-				v[j] = v[j - 1];
-				j--;
-			}
-			v[j] = x;
-		}
-		f->steps = n - 1;
-		f->step_ns = (double)v[(n - 1) / 2];
-		free(v);
-	}
-	free(win);
-}
-
 /* The share of GPU time or of idle time a trace must leave unexplained
 ** before advise says so first. */
 #define COVERAGE_MIN 0.25
@@ -721,8 +692,8 @@ static void first_what_to_record(struct gp_findings *f)
 		}
 }
 
-void gp_advise(gp_trace *t, const struct gp_ops *ops, const gp_breakdown *b, gp_deps *d,
-	       struct gp_findings *f)
+void gp_advise(gp_trace *t, const struct gp_ops *ops, const struct gp_gpu *gpu, const gp_breakdown *b,
+	       gp_deps *d, const struct gp_steps *steps, struct gp_findings *f)
 {
 	/* the kernels' labels, interned before any rule sizes its tables */
 	gp_str *label = gp_xcalloc(t->kernel_defs.n + 1, sizeof(*label));
@@ -733,8 +704,6 @@ void gp_advise(gp_trace *t, const struct gp_ops *ops, const gp_breakdown *b, gp_
 			       .spec = &spec};
 	struct change ch[NRULES + 1];   /* the rules' and the coverage notice's (none) */
 	gp_ns last = 0;
-	const struct gp_gpu *g = ops->po.gpu;
-	struct gp_gpu est;      /* a GPU the table lacks: its estimated peaks */
 	double *dur;
 	uint8_t *gap_graph;
 
@@ -746,18 +715,18 @@ void gp_advise(gp_trace *t, const struct gp_ops *ops, const gp_breakdown *b, gp_
 		f->span_ns = (double)(last - first);
 	in.origin = gp_trace_start(t);
 	gpu_span_of(b, f);
-	for (size_t i = 0; i < t->devices.n && !g; i++)
-		g = gp_gpu_for_device(t, &t->devices.v[i], &est);
 	for (size_t i = 0; i < t->devices.n && !f->sm_count; i++)
 		f->sm_count = t->devices.v[i].sm_count;
-	if (!f->sm_count && g)
-		f->sm_count = g->sm_count;
-	f->gpu = g ? g->name : NULL;
-	in.gpu = g;
+	if (!f->sm_count && gpu)
+		f->sm_count = gpu->sm_count;
+	f->gpu = gpu ? gpu->name : NULL;
+	in.gpu = gpu;
 	sums_of(&in, b, f);
 	gaps_of(&in, b);
 	gap_ends_of(&in, &gap_graph);
-	steps_of(d, f);
+	f->steps = steps->n;
+	f->step_ns = (double)steps->median;
+	f->step_gpu_ns = (double)steps->gpu_median;
 
 	in.nunits = d->n;
 	dur = gp_xmalloc((in.nunits ? in.nunits : 1) * sizeof(*dur));

@@ -18,6 +18,7 @@
 #include "analysis/breakdown.h"
 #include "analysis/collectives.h"
 #include "analysis/deps.h"
+#include "analysis/steps.h"
 #include "model/trace.h"
 #include "ops/ops.h"
 #include "util/alloc.h"
@@ -56,18 +57,20 @@ struct gp_findings {
 	double span_ns;         /* the GPU span: first to last GPU activity of the window */
 	double busy_ns;         /* GPU busy time in it (union per device, summed over devices) */
 	int devices;            /* devices with GPU activity */
-	size_t steps;           /* iterations on the step clock, 0 = none marked */
+	size_t steps;           /* the run's steps (steps.h) in the window, 0 = none marked */
 	double step_ns;         /* their median step time, 0 = none */
+	double step_gpu_ns;     /* the median GPU span of a step, 0 = none */
 	const char *gpu;        /* peak table name used, NULL = unknown */
 	int sm_count;           /* 0 = unknown */
 };
 
-/* Runs every rule over t (attrs filled), its op model ops, its time
-** breakdown b (run with every gap's causes, gp_breakdown_opts.gap_causes)
-** and its dependency graph d, then re-times d with each finding's change
+/* Runs every rule over t (attrs filled), its op model ops, the run's GPU
+** gpu (gp_gpu_of_run; NULL: unknown), its time breakdown b (run with
+** every gap's causes, gp_breakdown_opts.gap_causes), its dependency graph
+** d and its steps (steps.h), then re-times d with each finding's change
 ** to get its saving.  Never fails. */
-void gp_advise(gp_trace *t, const struct gp_ops *ops, const gp_breakdown *b, gp_deps *d,
-	       struct gp_findings *out);
+void gp_advise(gp_trace *t, const struct gp_ops *ops, const struct gp_gpu *gpu, const gp_breakdown *b,
+	       gp_deps *d, const struct gp_steps *steps, struct gp_findings *out);
 
 void gp_findings_free(struct gp_findings *f);
 

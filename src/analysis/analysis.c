@@ -20,6 +20,18 @@ void gp_analysis_opts_init(struct gp_analysis_opts *o)
 ** results it requires (needs: every bit the run resolved, for a pass with
 ** parts); a run fails only with the pass's own error ---- */
 
+/* The run's steps: decided once, before any pass that reads them. */
+static int run_steps(struct gp_analysis *a, unsigned needs, gp_error *err)
+{
+	gp_steps_find(a->trace, &a->steps);
+	return GP_OK;
+}
+
+static void free_steps(struct gp_analysis *a)
+{
+	gp_steps_free(&a->steps);
+}
+
 static int run_ops(struct gp_analysis *a, unsigned needs, gp_error *err)
 {
 	gp_ops_run(a->trace, &a->opts.peaks, &a->ops);
@@ -66,7 +78,7 @@ static void free_memory(struct gp_analysis *a)
 
 static int run_findings(struct gp_analysis *a, unsigned needs, gp_error *err)
 {
-	gp_advise(a->trace, &a->ops, &a->breakdown, &a->deps, &a->findings);
+	gp_advise(a->trace, &a->ops, gp_analysis_gpu(a), &a->breakdown, &a->deps, &a->steps, &a->findings);
 	return GP_OK;
 }
 
@@ -76,14 +88,13 @@ static void free_findings(struct gp_analysis *a)
 }
 
 /* The cross-rank record: the breakdown's sums and steps, and the
-** collectives with the link of the GPU the op model uses (--gpu, else
-** the trace's). */
+** collectives with the link of the run's GPU (--gpu, else the trace's). */
 static int run_record(struct gp_analysis *a, unsigned needs, gp_error *err)
 {
-	const struct gp_coll_opts co = {.default_rank = -1, .gpu = a->opts.peaks.gpu};
+	const struct gp_coll_opts co = {.default_rank = -1, .gpu = gp_analysis_gpu(a)};
 	int rc;
 
-	gp_rank_record_of(&a->breakdown, &a->record);
+	gp_rank_record_of(&a->breakdown, &a->steps, &a->record);
 	rc = gp_coll_extract(a->trace, &co, &a->record.coll, err);
 	if (rc != GP_OK)
 		gp_rank_record_free(&a->record);   /* a failed pass leaves nothing to free */
@@ -214,6 +225,7 @@ static const struct pass {
 	int (*run)(struct gp_analysis *a, unsigned needs, gp_error *err);
 	void (*free)(struct gp_analysis *a);
 } passes[] = {
+	{GP_NEED_STEPS, 0, run_steps, free_steps},
 	{GP_NEED_DEPS, 0, run_deps, free_deps},
 	{GP_NEED_CRITPATH, GP_NEED_DEPS, run_critpath, free_critpath},
 	{GP_NEED_OPS, 0, run_ops, free_ops},
@@ -222,8 +234,8 @@ static const struct pass {
 	{GP_NEED_GAP_CAUSES, GP_NEED_BREAKDOWN, NULL, NULL},
 	{GP_NEED_DEPTH, GP_NEED_BREAKDOWN, NULL, NULL},
 	{GP_NEED_MEMORY, 0, run_memory, free_memory},
-	{GP_NEED_FINDINGS, GP_NEED_OPS | GP_NEED_GAP_CAUSES | GP_NEED_DEPS, run_findings, free_findings},
-	{GP_NEED_RECORD, GP_NEED_BREAKDOWN, run_record, free_record},
+	{GP_NEED_FINDINGS, GP_NEED_OPS | GP_NEED_GAP_CAUSES | GP_NEED_DEPS | GP_NEED_STEPS, run_findings, free_findings},
+	{GP_NEED_RECORD, GP_NEED_BREAKDOWN | GP_NEED_STEPS, run_record, free_record},
 	{GP_NEED_RANK_PATH, GP_NEED_RECORD | GP_NEED_DEPS, run_rank_path, NULL},
 	{GP_NEED_GROUPS, GP_NEED_OPS, run_groups, free_groups},
 	{GP_NEED_TIMELINE, GP_NEED_OPS, run_timeline, free_timeline},
@@ -257,6 +269,7 @@ int gp_analysis_run(gp_trace *t, unsigned needs, const struct gp_analysis_opts *
 		a->opts = *o;
 	else
 		gp_analysis_opts_init(&a->opts);
+	gp_gpu_of_run(t, &a->opts.peaks, &a->gpu);
 	needs = resolve(needs);
 	for (size_t i = 0; i < NPASSES; i++) {
 		const struct pass *p = &passes[i];

@@ -31,6 +31,7 @@
 #include "analysis/memory.h"
 #include "analysis/phases.h"
 #include "analysis/ranks.h"
+#include "analysis/steps.h"
 #include "analysis/timeline.h"
 #include "model/trace.h"
 #include "ops/ops.h"
@@ -61,6 +62,7 @@ enum gp_need {
 	GP_NEED_RANK_PATH = 1u << 13,   /* the record's critical path in legs: a->record.path */
 	GP_NEED_PHASES = 1u << 14,      /* serving phases and batch sizes of replays: a->phases */
 	GP_NEED_GRAPHS = 1u << 15,      /* graph replays per graph, with the idle inside them: a->graphs */
+	GP_NEED_STEPS = 1u << 16,       /* the run's steps, the one definition (steps.h): a->steps */
 };
 
 struct gp_analysis_opts {
@@ -95,6 +97,9 @@ struct gp_analysis {
 	gp_trace *trace;                /* borrowed: loaded and correlated (attrs filled) */
 	unsigned done;                  /* the GP_NEED_* bits computed */
 	struct gp_analysis_opts opts;   /* what they were computed with */
+	struct gp_steps steps;          /* decided first: every pass, command and sink reads these */
+	struct gp_gpu gpu;              /* the run's GPU, decided before any pass (gp_gpu_of_run):
+					** --gpu, else the trace's; read through gp_analysis_gpu() */
 	struct gp_ops ops;
 	gp_breakdown breakdown;
 	struct gp_memory memory;
@@ -128,6 +133,12 @@ int gp_analysis_run(gp_trace *t, unsigned needs, const struct gp_analysis_opts *
 static inline bool gp_analysis_has(const struct gp_analysis *a, unsigned needs)
 {
 	return (a->done & needs) == needs;
+}
+
+/* The run's GPU (a->gpu), NULL when neither --gpu nor the trace tells. */
+static inline const struct gp_gpu *gp_analysis_gpu(const struct gp_analysis *a)
+{
+	return a->gpu.name ? &a->gpu : NULL;
 }
 
 void gp_analysis_free(struct gp_analysis *a);

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "analysis/critpath.h"
+#include "analysis/steps.h"
 #include "model/classify.h"
 #include "model/window.h"
 #include "util/alloc.h"
@@ -52,14 +53,6 @@ static bool has_any(const char *s, const char *const *subs)
 		if (strstr(s, subs[i]))
 			return true;
 	return false;
-}
-
-/* Whether range r can be a step range: an annotation or NVTX range on a
-** CPU thread (not an op, a Python frame, a mark or a GPU-side range). */
-static bool step_kind(const struct gp_range *r)
-{
-	return r->kind == GP_RANGE_USER_ANNOTATION || r->kind == GP_RANGE_PUSHPOP ||
-	       r->kind == GP_RANGE_STARTEND || r->kind == GP_RANGE_OTHER;
 }
 
 /* What a range's text says the CPU is doing inside it: data loading,
@@ -190,7 +183,7 @@ static uint32_t find_main_thread(const gp_trace *t, uint32_t pid)
 		const struct gp_range *r = &t->ranges.v[i];
 		if (r->pid != pid || r->kind == GP_RANGE_GPU_ANNOTATION || r->kind == GP_RANGE_MARK)
 			continue;
-		if (step_kind(r) && gp_iteration_text(gp_s(t, r->text), &num))
+		if (gp_step_kind(r) && gp_iteration_text(gp_s(t, r->text), &num))
 			return r->tid;
 		if (!tid)
 			tid = r->tid;
@@ -887,32 +880,16 @@ static int cmp_row(const void *pa, const void *pb)
 void gp_critpath_windows(const gp_trace *t, const struct gp_cp_scope *sc, struct gp_cp_window **win,
 			 size_t *n)
 {
-	GP_VEC(struct gp_cp_window) v = {0};
-	int64_t num;
+	struct gp_steps st;
 
-	gp_u64map seen = {0};
-
-	*gp_vec_push(v) = (struct gp_cp_window){.iter = -1, .start = sc->first, .end = sc->end};
-	for (size_t i = 0; i < t->ranges.n; i++) {
-		const struct gp_range *r = &t->ranges.v[i];
-		if (r->pid != sc->pid || !step_kind(r) || !gp_iteration_text(gp_s(t, r->text), &num) || num < 0 ||
-		    num > INT32_MAX)
-			continue;
-		if (gp_u64map_add(&seen, (uint64_t)num, (int32_t)v.n) == (int32_t)v.n)
-			*gp_vec_push(v) = (struct gp_cp_window){.iter = (int32_t)num, .start = r->start, .end = r->end};
-	}
-	gp_u64map_free(&seen);
-	/* by start (insertion: a few hundred steps at most in practice) */
-	for (size_t i = 2; i < v.n; i++)
-		for (size_t j = i; j > 1 && v.v[j - 1].start > v.v[j].start; j--) {
-			struct gp_cp_window x = v.v[j];
-			v.v[j] = v.v[j - 1];
-			v.v[j - 1] = x;
-		}
-	for (size_t i = 1; i < v.n; i++)
-		v.v[i].end = i + 1 < v.n ? v.v[i + 1].start : (sc->end > v.v[i].end ? sc->end : v.v[i].end);
-	*win = v.v;
-	*n = v.n;
+	gp_steps_find(t, &st);
+	*win = gp_xcalloc(st.n + 1, sizeof(**win));
+	(*win)[0] = (struct gp_cp_window){.iter = -1, .start = sc->first, .end = sc->end};
+	for (size_t i = 0; i < st.n; i++)
+		(*win)[i + 1] = (struct gp_cp_window){.iter = st.v[i].iter, .start = st.v[i].start,
+						      .end = st.v[i].end};
+	*n = st.n + 1;
+	gp_steps_free(&st);
 }
 
 bool gp_critpath_scope(gp_deps *d, struct gp_cp_scope *sc)

@@ -189,10 +189,9 @@ uint32_t gp_critpath_main_thread(gp_deps *d, uint32_t pid);
 /* Finds the scope of d's trace; false for a trace with nothing in it. */
 bool gp_critpath_scope(gp_deps *d, struct gp_cp_scope *s);
 
-/* The windows of scope s: the whole of it, then each iteration of its
-** process on the step clock (from its step range's start to the next
-** one's, the last to the scope's end), sorted by start.  *win is
-** malloc()ed. */
+/* The windows of scope s: the whole of it, then the run's steps (steps.h,
+** the one definition: from a step's start to the next one's), sorted by
+** start.  *win is malloc()ed. */
 void gp_critpath_windows(const gp_trace *t, const struct gp_cp_scope *s, struct gp_cp_window **win,
 			 size_t *n);
 

@@ -13,7 +13,6 @@
 ** rows x iterations that gives each group its per-iteration vector.
 */
 #include <ctype.h>
-#include <fnmatch.h>
 #include <stdlib.h>
 #include <inttypes.h>
 #include <math.h>
@@ -28,7 +27,7 @@
 const char *const gp_diff_status_names[] = {"same", "changed", "new", "gone"};
 const char *const gp_diff_verdict_names[] = {"significant", "within noise", "above threshold", "below threshold"};
 const char *const gp_diff_tc_names[] = {NULL, "no", "yes", "mixed"};
-const char *const gp_diff_kind_names[] = {"step", "total", "group"};
+const char *const gp_diff_kind_names[] = {"step", "total", "group", "idle"};
 const char *const gp_diff_by_names[] = {"kernel", "op", "layer", "iter", "rank"};
 
 /* One file's pass (gp_diff_part_make): groups by key in the part's table. */
@@ -351,11 +350,50 @@ void gp_diff_part_free(struct gp_diff_part *p)
 	free(p->step);
 	free(p->busy);
 	free(p->work);
+	free(p->idle);
 	gp_strtab_free(&p->strs);
 	memset(p, 0, sizeof(*p));
 }
 
-void gp_diff_part_make(const gp_trace *t, const struct gp_ops *ops, int by, struct gp_diff_part *p)
+/* The ordinal of the iteration whose step holds time x (steps by start),
+** -1 when none does. */
+static int32_t step_ord_at(const struct gp_steps *steps, const gp_u64map *iter_ord, gp_ns x)
+{
+	size_t lo = 0, hi = steps->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (steps->v[mid].start <= x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0 || x >= steps->v[lo - 1].end)
+		return -1;
+	return gp_u64map_get(iter_ord, (uint32_t)steps->v[lo - 1].iter);
+}
+
+/* p's idle time by cause from bd's gaps: each in the step holding its end,
+** else its work's iteration; every one in the file's total. */
+static void part_idle(struct gp_diff_part *p, const gp_breakdown *bd, const struct gp_steps *steps,
+		      const gp_u64map *iter_ord)
+{
+	for (size_t i = 0; bd && i < bd->ngap_causes; i++) {
+		const struct gp_bd_gap_cause *g = &bd->gap_causes[i];
+		int32_t ord = steps && steps->n ? step_ord_at(steps, iter_ord, g->end) : -1;
+		if (ord < 0 && g->iter >= 0)
+			ord = gp_u64map_get(iter_ord, (uint32_t)g->iter);
+		for (uint64_t j = g->part; j < g->part + g->nparts; j++) {
+			int c = bd->gap_part_cause[j];
+			p->idle_total[c] += bd->gap_part_ns[j];
+			if (ord >= 0)
+				p->idle[(size_t)ord * GP_CAUSE__COUNT + c] += bd->gap_part_ns[j];
+		}
+	}
+}
+
+void gp_diff_part_make(const gp_trace *t, const struct gp_ops *ops, const struct gp_steps *steps,
+		       const gp_breakdown *bd, int by, struct gp_diff_part *p)
 {
 	size_t nstr = t->strs.n + 1, nit;
 	uint32_t *group_by_str = gp_xmalloc(nstr * sizeof(*group_by_str));
@@ -374,6 +412,8 @@ void gp_diff_part_make(const gp_trace *t, const struct gp_ops *ops, int by, stru
 	p->step = gp_xcalloc(nit ? nit : 1, sizeof(int64_t));
 	p->busy = gp_xcalloc(nit ? nit : 1, sizeof(int64_t));
 	p->work = gp_xcalloc(nit ? nit : 1, sizeof(int64_t));
+	p->idle = gp_xcalloc((nit ? nit : 1) * GP_CAUSE__COUNT, sizeof(int64_t));
+	part_idle(p, bd, steps, &iter_ord);
 	it_first = gp_xmalloc((nit ? nit : 1) * sizeof(int64_t));
 	it_last = gp_xmalloc((nit ? nit : 1) * sizeof(int64_t));
 	for (size_t i = 0; i < nit; i++) {
@@ -427,8 +467,15 @@ void gp_diff_part_make(const gp_trace *t, const struct gp_ops *ops, int by, stru
 			b.cells.v[c].sum += dur;
 		}
 	}
+	/* each iteration's step is the run's (steps.h); the GPU span of its
+	** kernels only where the run marks no step of that number */
 	for (size_t i = 0; i < nit; i++)
 		p->step[i] = it_last[i] - it_first[i];
+	for (size_t i = 0; steps && i < steps->n; i++) {
+		int32_t ord = gp_u64map_get(&iter_ord, (uint32_t)steps->v[i].iter);
+		if (ord >= 0)
+			p->step[ord] = gp_step_ns(&steps->v[i]);
+	}
 	p->span = last > first ? last - first : 0;
 	gp_vec_sort(b.cells, cmp_cell);
 	p->groups = b.groups.v;
@@ -462,6 +509,7 @@ void gp_diff_run_free(struct gp_diff_run_in *r)
 	gp_vec_free(r->cells);
 	gp_vec_free(r->step);
 	gp_vec_free(r->busy);
+	gp_vec_free(r->idle);
 	gp_u64map_free(&r->group_at);
 	gp_u64map_free(&r->cell_at);
 	gp_strtab_free(&r->strs);
@@ -520,11 +568,18 @@ void gp_diff_run_add(struct gp_diff_run_in *r, const struct gp_diff_part *p, int
 		for (size_t i = r->step.n; i < p->iters; i++)
 			r->step.v[i] = r->busy.v[i] = 0;
 		r->step.n = r->busy.n = p->iters;
+		gp_vec_reserve(r->idle, p->iters * GP_CAUSE__COUNT);
+		memset(r->idle.v + r->idle.n, 0, (p->iters * GP_CAUSE__COUNT - r->idle.n) * sizeof(int64_t));
+		r->idle.n = p->iters * GP_CAUSE__COUNT;
 	}
 	for (size_t i = 0; i < p->iters; i++) {
 		r->step.v[i] = p->step[i] > r->step.v[i] ? p->step[i] : r->step.v[i];
 		r->busy.v[i] += p->busy[i];
 	}
+	for (size_t i = 0; i < p->iters * GP_CAUSE__COUNT; i++)
+		r->idle.v[i] += p->idle[i];
+	for (int c = 0; c < GP_CAUSE__COUNT; c++)
+		r->idle_total[c] += p->idle_total[c];
 	r->iters = r->ranks.n == 0 || p->iters < r->iters ? p->iters : r->iters;
 	r->iters_max = p->iters > r->iters_max ? p->iters : r->iters_max;
 	r->span = p->span > r->span ? p->span : r->span;
@@ -727,29 +782,72 @@ static void series_row(struct gp_diff *d, struct gp_diff_row *r, int kind, const
 	}
 }
 
-/* The step and total rows: one whole-job figure per iteration each. */
-static void summary_rows(struct gp_diff *d, const struct gp_diff_run_in *const *in,
-			 const struct gp_diff_opts *o, bool stats)
+/* A lead row from each run's per-iteration values: per[s] or, with per
+** NULL, the idle time of the causes in mask.  Its total is tot[s], the
+** whole file's (kernels and idle time outside iterations count), except
+** the step's: the sum of the steps, tot[s] (the span) without any. */
+static void lead_row(struct gp_diff *d, const struct gp_diff_run_in *const *in, int kind, const char *name,
+		     const int64_t *const *per, unsigned mask, const int64_t *tot, const struct gp_diff_opts *o,
+		     bool stats)
 {
 	size_t n[2] = {in[0]->iters, in[1]->iters};
 	bool present[2] = {true, true};
+	int64_t total[2];
+	double *v[2];
 
-	for (int k = 0; k < 2; k++) {
-		double *v[2];
-		int64_t total[2];
-		for (int s = 0; s < 2; s++) {
-			const int64_t *per = k == 0 ? in[s]->step.v : in[s]->busy.v;
-			int64_t sum = 0;
-			for (size_t i = 0; i < n[s]; i++)
-				sum += per[i];
-			v[s] = as_doubles(per, n[s]);
-			total[s] = k == 1 ? in[s]->time : n[s] ? sum : in[s]->span;
+	for (int s = 0; s < 2; s++) {
+		int64_t sum = 0;
+		v[s] = gp_xcalloc(n[s] ? n[s] : 1, sizeof(double));
+		for (size_t i = 0; i < n[s]; i++) {
+			int64_t x = 0;
+			for (int c = 0; !per && c < GP_CAUSE__COUNT; c++)
+				x += mask >> c & 1 ? in[s]->idle.v[i * GP_CAUSE__COUNT + c] : 0;
+			x = per ? per[s][i] : x;
+			v[s][i] = (double)x;
+			sum += x;
 		}
-		series_row(d, &d->rows[k], k == 0 ? GP_DIFF_ROW_STEP : GP_DIFF_ROW_TOTAL,
-			   k == 0 ? "(step)" : "(total)", v, n, total, present, o, stats);
-		free(v[0]);
-		free(v[1]);
+		total[s] = kind == GP_DIFF_ROW_STEP && n[s] ? sum : tot[s];
 	}
+	series_row(d, &d->rows[d->n++], kind, name, v, n, total, present, o, stats);
+	free(v[0]);
+	free(v[1]);
+}
+
+/* The lead rows, one whole-job figure per iteration each: the step, the
+** GPU's idle time, each idle cause whose time changed significantly, the
+** total kernel time.  A cause's row needs its change to be significant and
+** at least the threshold of the base step, so that a cause going from
+** nothing to a few microseconds (infinitely more) does not lead. */
+static void lead_rows(struct gp_diff *d, const struct gp_diff_run_in *const *in, const struct gp_diff_opts *o,
+		      bool stats)
+{
+	const int64_t *step[2] = {in[0]->step.v, in[1]->step.v}, *busy[2] = {in[0]->busy.v, in[1]->busy.v};
+	int64_t span[2] = {in[0]->span, in[1]->span}, time[2] = {in[0]->time, in[1]->time}, idle[2] = {0, 0};
+	unsigned all = 0;
+	double base_step;
+
+	for (int c = 0; c < GP_CAUSE__COUNT; c++)
+		all |= gp_cause_is_idle(c) ? 1u << c : 0;
+	for (int s = 0; s < 2; s++)
+		for (int c = 0; c < GP_CAUSE__COUNT; c++)
+			idle[s] += in[s]->idle_total[c];
+	lead_row(d, in, GP_DIFF_ROW_STEP, "(step)", step, 0, span, o, stats);
+	base_step = d->rows[0].has_ci ? d->rows[0].base.med : (double)d->rows[0].base.total;
+	lead_row(d, in, GP_DIFF_ROW_IDLE, "(idle)", NULL, all, idle, o, stats);
+	for (int c = 0; c < GP_CAUSE__COUNT; c++) {
+		char name[64];
+		int64_t tot[2] = {in[0]->idle_total[c], in[1]->idle_total[c]};
+		if (!gp_cause_is_idle(c))
+			continue;
+		snprintf(name, sizeof(name), "(idle: %s)", gp_cause_name(c));
+		lead_row(d, in, GP_DIFF_ROW_IDLE, name, NULL, 1u << c, tot, o, stats);
+		const struct gp_diff_row *r = &d->rows[d->n - 1];
+		if ((r->verdict != GP_DIFF_SIGNIFICANT && r->verdict != GP_DIFF_ABOVE) ||
+		    fabs(r->change) < o->threshold * base_step)
+			d->n--;
+	}
+	lead_row(d, in, GP_DIFF_ROW_TOTAL, "(total)", busy, 0, time, o, stats);
+	d->lead = d->n;
 }
 
 /* The rank of number rank in run r, or NULL. */
@@ -767,14 +865,14 @@ static void rank_rows(struct gp_diff *d, const struct gp_diff_run_in *const *in,
 		      const struct gp_diff_opts *o, bool stats)
 {
 	GP_VEC(int32_t) ranks = {0};
-	size_t at = 2;
+	size_t at = d->lead;
 
 	for (int s = 0; s < 2; s++)
 		for (size_t i = 0; i < in[s]->ranks.n; i++)
 			if (s == 0 || !rank_in(in[0], in[1]->ranks.v[i].rank))
 				*gp_vec_push(ranks) = in[s]->ranks.v[i].rank;
 	gp_vec_sort(ranks, cmp_i32);
-	d->rows = gp_xrealloc(d->rows, (2 + 2 * ranks.n) * sizeof(*d->rows));
+	d->rows = gp_xrealloc(d->rows, (d->lead + 2 * ranks.n) * sizeof(*d->rows));
 	for (size_t i = 0; i < ranks.n; i++) {
 		const struct gp_diff_rank *rk[2] = {rank_in(in[0], ranks.v[i]), rank_in(in[1], ranks.v[i])};
 		for (int what = 0; what < 2; what++) {
@@ -810,12 +908,12 @@ static void group_rows(struct gp_diff *d, const struct gp_diff_run_in *const *in
 		       const struct gp_diff_opts *o, bool stats)
 {
 	gp_u64map row_at = {0};      /* key in d->strs -> row */
-	size_t n = 2, ng = in[0]->groups.n + in[1]->groups.n;
+	size_t n = d->lead, ng = in[0]->groups.n + in[1]->groups.n;
 	double *v[2];
 	size_t it[2] = {in[0]->iters, in[1]->iters};
 	int32_t *row_of[2];
 
-	d->rows = gp_xrealloc(d->rows, (2 + ng) * sizeof(*d->rows));
+	d->rows = gp_xrealloc(d->rows, (d->lead + ng) * sizeof(*d->rows));
 	for (int s = 0; s < 2; s++) {
 		row_of[s] = gp_xmalloc((in[s]->groups.n ? in[s]->groups.n : 1) * sizeof(int32_t));
 		for (size_t g = 0; g < in[s]->groups.n; g++) {
@@ -846,7 +944,7 @@ static void group_rows(struct gp_diff *d, const struct gp_diff_run_in *const *in
 				v[s][(size_t)row_of[s][cl->group] * it[s] + cl->iter] += (double)cl->sum;
 		}
 	}
-	for (size_t i = 2; i < n; i++) {
+	for (size_t i = d->lead; i < n; i++) {
 		struct gp_diff_row *r = &d->rows[i];
 		/* an iteration group holds one value per run: nothing to resample */
 		if (o->by != GP_DIFF_BY_ITER && it[0] && it[1])
@@ -877,14 +975,14 @@ void gp_diff_compute(const struct gp_diff_run_in *base, const struct gp_diff_run
 	d->test_ranks = test->ranks.n;
 	stats = o->stats && base->iters >= 4 && test->iters >= 4;
 	d->stats = stats;
-	d->rows = gp_xcalloc(2, sizeof(*d->rows));
-	summary_rows(d, in, o, stats);
+	d->rows = gp_xcalloc(3 + GP_CAUSE__COUNT, sizeof(*d->rows));
+	lead_rows(d, in, o, stats);
 	if (o->by == GP_DIFF_BY_RANK)
 		rank_rows(d, in, o, stats);
 	else
 		group_rows(d, in, o, stats);
-	if (d->n > 3)
-		qsort_r(d->rows + 2, d->n - 2, sizeof(*d->rows), cmp_row, &d->strs);
+	if (d->n > d->lead + 1)
+		qsort_r(d->rows + d->lead, d->n - d->lead, sizeof(*d->rows), cmp_row, &d->strs);
 }
 
 void gp_diff_free(struct gp_diff *d)
@@ -892,111 +990,6 @@ void gp_diff_free(struct gp_diff *d)
 	free(d->rows);
 	gp_strtab_free(&d->strs);
 	memset(d, 0, sizeof(*d));
-}
-
-/* A limit: "+5%", "-10%", "+1ms", "200us", "3s", "1500ns" (sign optional). */
-static bool parse_limit(const char *s, struct gp_diff_gate *g)
-{
-	static const struct { const char *unit; double ns; } units[] = {
-		{"ns", 1}, {"us", 1e3}, {"ms", 1e6}, {"s", 1e9},
-	};
-	char *end;
-	double v;
-
-	if (!*s || isspace((unsigned char)*s))
-		return false;
-	v = strtod(s, &end);
-	if (end == s || !isfinite(v))
-		return false;
-	if (strcmp(end, "%") == 0) {
-		g->relative = true;
-		g->limit = v / 100;
-		return true;
-	}
-	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
-		if (strcmp(end, units[i].unit) == 0) {
-			g->relative = false;
-			g->limit = v * units[i].ns;
-			return true;
-		}
-	return false;
-}
-
-int gp_diff_gate_parse(const char *text, struct gp_diff_gate *g, gp_error *err)
-{
-	const char *cmp = NULL;
-	size_t len;
-
-	memset(g, 0, sizeof(*g));
-	g->text = text;
-	/* the comparison is the last '<' or '>' followed by a valid limit:
-	** kernel names hold template brackets */
-	for (const char *p = text + strlen(text); p > text;) {
-		p--;
-		if ((*p == '<' || *p == '>') && parse_limit(p + 1, g)) {
-			cmp = p;
-			break;
-		}
-	}
-	if (!cmp)
-		return gp_err(err, GP_ERR_USAGE, "bad --fail-if '%s': no '>LIMIT' or '<LIMIT' at its end "
-			      "(a LIMIT is like +5%%, -10%%, +2ms)", text);
-	g->above = *cmp == '>';
-	len = (size_t)(cmp - text);
-	if (len == 4 && strncmp(text, "step", 4) == 0) {
-		g->target = GP_GATE_STEP;
-		return 0;
-	}
-	if (len == 5 && strncmp(text, "total", 5) == 0) {
-		g->target = GP_GATE_TOTAL;
-		return 0;
-	}
-	for (int i = 0; i < GP_DIFF_NBY; i++) {
-		size_t k = strlen(gp_diff_by_names[i]);
-		if (len > k + 1 && strncmp(text, gp_diff_by_names[i], k) == 0 && text[k] == ':') {
-			if (len - k - 1 >= sizeof(g->pattern))
-				return gp_err(err, GP_ERR_USAGE, "bad --fail-if '%s': the pattern is too long", text);
-			g->target = GP_GATE_GROUP;
-			g->by = i;
-			memcpy(g->pattern, text + k + 1, len - k - 1);
-			g->pattern[len - k - 1] = '\0';
-			return 0;
-		}
-	}
-	return gp_err(err, GP_ERR_USAGE, "bad --fail-if '%s': it starts with step, total, kernel:PATTERN, "
-		      "op:PATTERN, layer:PATTERN, iter:PATTERN or rank:PATTERN", text);
-}
-
-/* Whether row r is the one g speaks of. */
-static bool gate_matches(const struct gp_diff *d, const struct gp_diff_gate *g, const struct gp_diff_row *r)
-{
-	if (g->target == GP_GATE_STEP)
-		return r->kind == GP_DIFF_ROW_STEP;
-	if (g->target == GP_GATE_TOTAL)
-		return r->kind == GP_DIFF_ROW_TOTAL;
-	return r->kind == GP_DIFF_ROW_GROUP &&
-	       (fnmatch(g->pattern, gp_strtab_get(&d->strs, r->name), 0) == 0 ||
-		fnmatch(g->pattern, gp_strtab_get(&d->strs, r->key), 0) == 0);
-}
-
-const struct gp_diff_row *gp_diff_gate_next(const struct gp_diff *d, const struct gp_diff_gate *g,
-					    bool respect_noise, size_t *from)
-{
-	for (size_t i = *from; i < d->n; i++) {
-		const struct gp_diff_row *r = &d->rows[i];
-		double v;
-		if (!gate_matches(d, g, r))
-			continue;
-		v = g->relative ? r->rel : r->change;
-		if (!(g->above ? v > g->limit : v < g->limit))
-			continue;
-		if (respect_noise && r->has_ci && !(r->ci_lo > 0 || r->ci_hi < 0))
-			continue;
-		*from = i + 1;
-		return r;
-	}
-	*from = d->n;
-	return NULL;
 }
 
 /* ---- parts as kept rows ---- */
@@ -1035,6 +1028,19 @@ void gp_diff_part_put(const struct gp_diff_part *p, gp_writer *w)
 		CELL_I(5, p->work[i]);
 		gp_writer_row(w, row);
 	}
+	for (int64_t i = -1; i < (int64_t)p->iters; i++)
+		for (int c = 0; c < GP_CAUSE__COUNT; c++) {
+			int64_t ns = i < 0 ? p->idle_total[c] : p->idle[i * GP_CAUSE__COUNT + c];
+			if (!ns)
+				continue;
+			memset(row, 0, sizeof(row));
+			row[0] = "idle";
+			CELL_I(1, p->by);
+			CELL_I(2, i);
+			CELL_I(3, c);
+			CELL_I(4, ns);
+			gp_writer_row(w, row);
+		}
 	for (size_t g = 0; g < p->ngroups; g++) {
 		const struct gp_diff_sum *a = &p->groups[g].sum;
 		memset(row, 0, sizeof(row));
@@ -1109,6 +1115,7 @@ int gp_diff_parts_add(const struct gp_rowbuf *rb, struct gp_diff_run_in *runs, c
 				p.step = gp_xcalloc(p.iters ? p.iters : 1, sizeof(int64_t));
 				p.busy = gp_xcalloc(p.iters ? p.iters : 1, sizeof(int64_t));
 				p.work = gp_xcalloc(p.iters ? p.iters : 1, sizeof(int64_t));
+				p.idle = gp_xcalloc((p.iters ? p.iters : 1) * GP_CAUSE__COUNT, sizeof(int64_t));
 			}
 		} else if (ok && strcmp(c[0], "iter") == 0) {
 			ok = gp_rowbuf_cell_i64(c[2], 0, (int64_t)p.iters - 1, &x[0]) &&
@@ -1120,6 +1127,14 @@ int gp_diff_parts_add(const struct gp_rowbuf *rb, struct gp_diff_run_in *runs, c
 				p.busy[x[0]] = x[2];
 				p.work[x[0]] = x[3];
 			}
+		} else if (ok && strcmp(c[0], "idle") == 0) {
+			ok = gp_rowbuf_cell_i64(c[2], -1, (int64_t)p.iters - 1, &x[0]) &&
+			     gp_rowbuf_cell_i64(c[3], 0, GP_CAUSE__COUNT - 1, &x[1]) &&
+			     gp_rowbuf_cell_i64(c[4], 0, INT64_MAX, &x[2]);
+			if (ok && x[0] < 0)
+				p.idle_total[x[1]] = x[2];
+			else if (ok)
+				p.idle[x[0] * GP_CAUSE__COUNT + x[1]] = x[2];
 		} else if (ok && strcmp(c[0], "group") == 0) {
 			struct gp_diff_group *g = gp_vec_push(groups);
 			int64_t yes = 0, no = 0;

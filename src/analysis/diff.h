@@ -25,6 +25,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analysis/breakdown.h"
+#include "analysis/critpath.h"
+#include "analysis/steps.h"
 #include "model/trace.h"
 #include "ops/ops.h"
 #include "util/alloc.h"
@@ -77,19 +80,27 @@ struct gp_diff_part {
 	struct gp_diff_cell *cells;    /* sorted by group, then iteration */
 	size_t ncells;
 	size_t iters;                  /* iterations with kernels, by ordinal */
-	int64_t *step;                 /* [iters] GPU span of each iteration */
+	int64_t *step;                 /* [iters] each iteration's step (steps.h) */
 	int64_t *busy;                 /* [iters] kernel time */
 	int64_t *work;                 /* [iters] kernel time outside communication */
 	int64_t span, time, work_total;  /* the whole file: GPU span, kernel time,
 				** kernel time outside communication */
+	int64_t *idle;                 /* [iters * GP_CAUSE__COUNT] GPU idle time by cause */
+	int64_t idle_total[GP_CAUSE__COUNT];  /* the whole file's */
 };
 
 /* Reduces one correlated trace t under grouping by into p, with its op
 ** model ops (FLOPs, roofline ideal time, tensor-core verdict,
-** communication; NULL: none known).  Kernels without a name, op or layer
+** communication; NULL: none known), its steps (steps.h: each
+** iteration's step time; NULL: the GPU span of its kernels) and its
+** breakdown with every idle gap by cause (GP_NEED_GAP_CAUSES; NULL: no
+** idle time known): a gap counts in the step holding its end (the work
+** that ends it), else in its work's iteration, and always in the file's
+** idle_total.  Kernels without a name, op or layer
 ** form the "(none)" group; kernels of no iteration count in the sums, not
 ** in the cells. */
-void gp_diff_part_make(const gp_trace *t, const struct gp_ops *ops, int by, struct gp_diff_part *p);
+void gp_diff_part_make(const gp_trace *t, const struct gp_ops *ops, const struct gp_steps *steps,
+		       const gp_breakdown *bd, int by, struct gp_diff_part *p);
 
 /* Starts an empty part that a reader of kept records fills: every array
 ** NULL, the string table ready. */
@@ -103,6 +114,7 @@ void gp_diff_part_free(struct gp_diff_part *p);
 ** text (doubles with 17 digits: they read back exactly).
 **   part  by iters span time work_total
 **   iter  by i step busy work
+**   idle  by i cause ns     (i -1: the file's total; causes with time only)
 **   group by key name total calls flops ideal ideal_time tc_yes tc_no
 **   cell  by group iter sum */
 #define GP_DIFF_PART_NCOLS 11
@@ -136,6 +148,8 @@ struct gp_diff_run_in {
 	size_t iters;                  /* the fewest of any rank */
 	size_t iters_max;              /* the most of any rank */
 	GP_VEC(int64_t) step, busy;    /* [iters_max] max, sum over ranks */
+	GP_VEC(int64_t) idle;          /* [iters_max * GP_CAUSE__COUNT] sum over ranks */
+	int64_t idle_total[GP_CAUSE__COUNT];
 	int64_t span, time;            /* the longest rank's span, the sum of kernel time */
 	GP_VEC(struct gp_diff_rank) ranks;
 };
@@ -186,13 +200,15 @@ enum gp_diff_verdict {
 				** interval excludes 0, but the change is small) */
 };
 
-enum gp_diff_kind { GP_DIFF_ROW_STEP, GP_DIFF_ROW_TOTAL, GP_DIFF_ROW_GROUP };
+/* IDLE: the GPU's idle time, all causes (name "(idle)") or one cause
+** (named as the breakdown names it: "(idle: dataloader)"). */
+enum gp_diff_kind { GP_DIFF_ROW_STEP, GP_DIFF_ROW_TOTAL, GP_DIFF_ROW_GROUP, GP_DIFF_ROW_IDLE };
 
 /* The words the outputs use for the enums above (tc: NULL for NA). */
 extern const char *const gp_diff_status_names[];   /* same, changed, new, gone */
 extern const char *const gp_diff_verdict_names[];  /* significant, within noise, ... */
 extern const char *const gp_diff_tc_names[];       /* NULL, no, yes, mixed */
-extern const char *const gp_diff_kind_names[];     /* step, total, group */
+extern const char *const gp_diff_kind_names[];     /* step, total, group, idle */
 extern const char *const gp_diff_by_names[];       /* kernel, op, layer, iter, rank */
 
 struct gp_diff_row {
@@ -212,8 +228,11 @@ struct gp_diff_row {
 
 struct gp_diff {
 	gp_strtab strs;
-	struct gp_diff_row *rows;  /* step, total, then the groups by |change| */
+	struct gp_diff_row *rows;  /* the lead rows (the step, the idle time, each
+				** idle cause whose time changed significantly,
+				** the total), then the groups by |change| */
 	size_t n;
+	size_t lead;               /* the lead rows, always shown */
 	size_t base_iters, test_iters;  /* iterations with kernels (common to a run's ranks) */
 	size_t base_ranks, test_ranks;  /* rank files of each run */
 	bool stats;                /* per-iteration statistics were possible and asked for */

@@ -208,46 +208,30 @@ static gp_ns median(int64_t *v, size_t n)
 	return (gp_ns)s.med;
 }
 
-void gp_rank_record_of(const gp_breakdown *b, struct gp_rank_record *r)
+void gp_rank_record_of(const gp_breakdown *b, const struct gp_steps *st, struct gp_rank_record *r)
 {
 	GP_VEC(struct gp_rank_step) steps = {0};
-	GP_VEC(gp_ns) starts = {0};
 	gp_ns first = INT64_MAX, last = INT64_MIN;
 	int64_t *t;
 
 	memset(r, 0, sizeof(*r));
 	for (size_t i = 0; i < b->nwin; i++) {
 		const struct gp_bd_window *w = &b->win[i];
-		size_t k;
-		if (w->iter < 0) {
-			if (w->end > w->start) {
-				first = w->start < first ? w->start : first;
-				last = w->end > last ? w->end : last;
-			}
-			r->span += w->end - w->start;
-			r->compute += gp_bd_kind_time(w, GP_BD_COMPUTE);
-			r->comm += gp_bd_kind_time(w, GP_BD_COMM);
-			r->memory += gp_bd_kind_time(w, GP_BD_MEMORY);
-			r->idle += w->by_mask[0];
+		if (w->iter >= 0)
 			continue;
+		if (w->end > w->start) {
+			first = w->start < first ? w->start : first;
+			last = w->end > last ? w->end : last;
 		}
-		/* one step per iteration number over the devices */
-		for (k = 0; k < steps.n && steps.v[k].iter != w->iter; k++)
-			;
-		if (k == steps.n) {
-			*gp_vec_push(steps) = (struct gp_rank_step){w->iter, w->end};
-			*gp_vec_push(starts) = w->start;
-		} else {
-			if (w->end > steps.v[k].time)
-				steps.v[k].time = w->end;
-			if (w->start < starts.v[k])
-				starts.v[k] = w->start;
-		}
+		r->span += w->end - w->start;
+		r->compute += gp_bd_kind_time(w, GP_BD_COMPUTE);
+		r->comm += gp_bd_kind_time(w, GP_BD_COMM);
+		r->memory += gp_bd_kind_time(w, GP_BD_MEMORY);
+		r->idle += w->by_mask[0];
 	}
+	for (size_t k = 0; k < st->n; k++)
+		*gp_vec_push(steps) = (struct gp_rank_step){st->v[k].iter, gp_step_ns(&st->v[k])};
 	r->gpu_span = last > first ? last - first : 0;
-	for (size_t k = 0; k < steps.n; k++)
-		steps.v[k].time -= starts.v[k];
-	gp_vec_free(starts);
 	if (!steps.n)
 		*gp_vec_push(steps) = (struct gp_rank_step){-1, r->span};
 	gp_sort(steps.v, steps.n, sizeof(*steps.v), by_iter);

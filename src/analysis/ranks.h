@@ -31,6 +31,7 @@
 #include "analysis/breakdown.h"
 #include "analysis/collectives.h"
 #include "analysis/jobpath.h"
+#include "analysis/steps.h"
 #include "model/trace.h"
 #include "util/error.h"
 #include "util/rows.h"
@@ -89,12 +90,12 @@ struct gp_rank_record {
 				      ** collectives, when asked (GP_NEED_RANK_PATH) */
 };
 
-/* Reduces breakdown b (iterations on) to r: the sums, the GPU span, each
-** iteration's step time (its windows on all devices: first start to last
-** end), or one step of the whole span when the trace marks no iterations.
+/* Reduces breakdown b to r: the sums, the GPU span, and the run's steps
+** st (steps.h: each step's time, start to the next one's start), or one
+** step of the whole span when the trace marks no iterations.
 ** r's collectives stay empty (the runner's GP_NEED_RECORD adds them:
 ** gp_coll_extract).  r owns its steps (gp_rank_record_free). */
-void gp_rank_record_of(const gp_breakdown *b, struct gp_rank_record *r);
+void gp_rank_record_of(const gp_breakdown *b, const struct gp_steps *st, struct gp_rank_record *r);
 void gp_rank_record_free(struct gp_rank_record *r);
 
 /* The record as kept rows over gp_rank_record_cols, the collectives'

@@ -22,6 +22,7 @@
 #include "analysis/whatif.h"
 #include "util/alloc.h"
 #include "util/sort.h"
+#include "util/stats.h"
 
 /* Fallbacks when a trace has no binding sample of a latency, in ns: what
 ** the CUDA runtime typically takes (docs/dependencies.md). */
@@ -562,12 +563,11 @@ void gp_replay_run(struct gp_replay *r, const struct gp_whatif_spec *spec, struc
 			double f = spec->unit_factor ? spec->unit_factor[u] : 1.0;
 			gp_ns ns = unit_start(r, u);
 			r->new_end[u] = ns + (gp_ns)((double)dur * f + 0.5);
-			if (gp_deps_unit_pid(d, u) == sc->pid) {
-				gpu_first = min_ns(gpu_first, gp_unit_start(t, u));
-				gpu_last = max_ns(gpu_last, gp_unit_end(t, u));
-				new_gpu_first = min_ns(new_gpu_first, ns);
-				new_last = max_ns(new_last, r->new_end[u]);
-			}
+			/* the GPU span is every device's, as advise's is */
+			gpu_first = min_ns(gpu_first, gp_unit_start(t, u));
+			gpu_last = max_ns(gpu_last, gp_unit_end(t, u));
+			new_gpu_first = min_ns(new_gpu_first, ns);
+			new_last = max_ns(new_last, r->new_end[u]);
 		} else if (k == EV_SYNC_END) {
 			sync_end(r, idx);
 		} else if (k == EV_RESUME) {
@@ -625,15 +625,16 @@ void gp_whatif_result_free(struct gp_whatif_result *r)
 gp_ns gp_whatif_median_step(const struct gp_whatif_result *r, bool after)
 {
 	ns_vec v = {0};
-	gp_ns m;
+	struct gp_stats st;
 
 	if (!r->niters)
 		return after ? r->span_after : r->span_before;
 	for (size_t i = 0; i < r->niters; i++)
 		*gp_vec_push(v) = after ? r->iters[i].after : r->iters[i].before;
-	m = median(&v, 0);
+	/* the median of steps.h, which advise prints */
+	gp_stats_compute(v.v, v.n, &st);
 	gp_vec_free(v);
-	return m;
+	return (gp_ns)st.med;
 }
 
 /* ---- --what-if expressions ------------------------------------------ */

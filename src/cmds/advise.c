@@ -291,8 +291,13 @@ static int advise_trace(const void *ctx, gp_trace *t, gp_writer *w, gp_writer *r
 {
 	const struct job *j = ctx;
 	struct gp_analysis a;
-	/* the record with its critical path's legs: the job's path across ranks */
-	int rc = j->on_time ? gp_analysis_run(t, GP_NEED_RECORD, NULL, &a, err) : analyse(j, t, j->nwhatif ? GP_NEED_RECORD : GP_NEED_RANK_PATH, &a, err);
+	struct gp_analysis_opts ao;
+
+	/* the record with its critical path's legs: the job's path across
+	** ranks; its collectives' link is --gpu's */
+	gp_cli_analysis_opts(j->co, &ao);
+	int rc = j->on_time ? gp_analysis_run(t, GP_NEED_RECORD, &ao, &a, err)
+			    : analyse(j, t, j->nwhatif ? GP_NEED_RECORD : GP_NEED_RANK_PATH, &a, err);
 
 	if (rc == GP_OK && rec)
 		gp_rank_record_put(&a.record, rec);

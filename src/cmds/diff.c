@@ -218,7 +218,8 @@ static int diff_trace(const void *ctx, gp_trace *t, gp_writer *w, gp_writer *rec
 	ao.peaks = *j->peaks;
 	/* several files, --by rank: the rank's record with its collectives and
 	** its critical path's legs (the straggler and the job's path) */
-	rc = gp_analysis_run(t, GP_NEED_OPS | (rec ? GP_NEED_RANK_PATH : 0), &ao, &a, err);
+	rc = gp_analysis_run(t, GP_NEED_OPS | GP_NEED_STEPS | GP_NEED_GAP_CAUSES | (rec ? GP_NEED_RANK_PATH : 0),
+			     &ao, &a, err);
 	if (rc == GP_OK && rec)
 		gp_rank_record_put(&a.record, rec);
 	struct gp_diff_facts facts;
@@ -230,7 +231,7 @@ static int diff_trace(const void *ctx, gp_trace *t, gp_writer *w, gp_writer *rec
 		struct gp_diff_part p;
 		if (!j->need[by])
 			continue;
-		gp_diff_part_make(t, &a.ops, by, &p);
+		gp_diff_part_make(t, &a.ops, &a.steps, &a.breakdown, by, &p);
 		gp_diff_part_put(&p, w);
 		gp_diff_part_free(&p);
 	}
@@ -585,7 +586,7 @@ static int print_verdict(const struct gp_diff_gate_result *res, int n)
 static int write_rows(gp_writer *w, const struct gp_cli_opts *co, const struct gp_diff *d, gp_error *err)
 {
 	bool table = strcmp(co->format, "table") == 0;
-	size_t shown = co->top < d->n - 2 ? co->top + 2 : d->n;
+	size_t shown = co->top < d->n - d->lead ? co->top + d->lead : d->n;
 
 	for (size_t i = 0; i < shown; i++)
 		(table ? write_table : write_raw)(w, d, &d->rows[i], gp_cli_short_names(co));

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/analysis.h"
 #include "analysis/layers.h"
 #include "cmds/cmds.h"
 #include "cmds/options.h"
@@ -118,9 +119,9 @@ static gp_str kernel_name(gp_trace *t, const struct gp_kernel *k, bool base, gp_
 
 /* Group key of kernel i; names are interned so the key is a gp_str.
 ** phase, batch: the kernels' serving phases and batch sizes (NULL: none
-** known). */
+** known); kernel_iter: each kernel's step number (steps.h; NULL: none). */
 static uint64_t kernel_key(gp_trace *t, size_t i, const struct opts *o, const uint8_t *phase,
-			   const int32_t *batch, gp_str *memo)
+			   const int32_t *batch, const int32_t *kernel_iter, gp_str *memo)
 {
 	const struct gp_kernel *k = &t->kernels.v[i];
 	const struct gp_attr *a = t->attrs ? &t->attrs[i] : NULL;
@@ -134,8 +135,8 @@ static uint64_t kernel_key(gp_trace *t, size_t i, const struct opts *o, const ui
 		return a && a->op ? a->op : a && a->marker ? a->marker : 0;
 	case BY_LAYER:
 		return !a ? 0 : a->layer ? a->layer : gp_graph_layer_group(t, a);
-	case BY_ITER:
-		return a && a->iter >= 0 ? (uint64_t)a->iter + 1 : 0;
+	case BY_ITER:   /* the run's step (steps.h): the one its launch lies in */
+		return kernel_iter && kernel_iter[i] >= 0 ? (uint64_t)kernel_iter[i] + 1 : 0;
 	case BY_STREAM:
 		return (uint64_t)(uint32_t)gp_kernel_device(t, k) << 32 | k->stream;
 	case BY_DEVICE:
@@ -298,8 +299,9 @@ static void free_groups(struct group *g, char **labels, size_t ng)
 	free(g);
 }
 
-/* GPU activities: kernels, then (by kernel/stream/device) memcpy and memset. */
-static void gpu_section(gp_writer *w, gp_trace *t, const struct opts *o, bool table)
+/* GPU activities: kernels, then (by kernel/stream/device) memcpy and memset;
+** kernel_iter as kernel_key's. */
+static void gpu_section(gp_writer *w, gp_trace *t, const struct opts *o, const int32_t *kernel_iter, bool table)
 {
 	item_vec items = {0};
 	bool named = o->by == BY_KERNEL || o->by == BY_OP || o->by == BY_LAYER;
@@ -314,7 +316,7 @@ static void gpu_section(gp_writer *w, gp_trace *t, const struct opts *o, bool ta
 	gp_vec_reserve(items, t->kernels.n + (mem ? t->memcpys.n + t->memsets.n : 0));
 	for (size_t i = 0; i < t->kernels.n; i++)
 		if (!o->select || gp_phase_sel_keeps(phase, batch, i, &o->sel))
-			add(&items, kernel_key(t, i, o, phase, batch, memo), t->kernels.v[i].start,
+			add(&items, kernel_key(t, i, o, phase, batch, kernel_iter, memo), t->kernels.v[i].start,
 			    t->kernels.v[i].end);
 	free(memo);
 	free(phase);
@@ -433,14 +435,18 @@ struct job {
 static int summary_trace(const void *ctx, gp_trace *t, gp_writer *w, gp_writer *rec, gp_error *err)
 {
 	const struct job *j = ctx;
+	struct gp_analysis a;
+	/* --by iter: the run's steps, as every command's */
+	int rc = gp_analysis_run(t, j->o.by == BY_ITER ? GP_NEED_STEPS : 0, NULL, &a, err);
 
 	if (j->o.by == BY_LAYER)
 		gp_layers_apply(t, &j->o.layers);
-	if (j->o.sections & 1)
-		gpu_section(w, t, &j->o, j->table);
-	if (j->o.sections & 2)
+	if (rc == GP_OK && (j->o.sections & 1))
+		gpu_section(w, t, &j->o, a.steps.kernel_iter, j->table);
+	if (rc == GP_OK && (j->o.sections & 2))
 		api_section(w, t, &j->o, j->table);
-	return GP_OK;
+	gp_analysis_free(&a);
+	return rc;
 }
 
 int cmd_summary(int argc, char **argv)

@@ -384,6 +384,20 @@ static size_t best_match(const char *s, const char *match)
 	return best;
 }
 
+bool gp_gpu_of_run(const gp_trace *t, const struct gp_peak_opts *po, struct gp_gpu *g)
+{
+	const struct gp_gpu *row = po ? po->gpu : NULL;
+	struct gp_gpu est;
+
+	for (size_t i = 0; i < t->devices.n && !row; i++)
+		row = gp_gpu_for_device(t, &t->devices.v[i], &est);
+	if (row)
+		*g = *row;
+	else
+		memset(g, 0, sizeof(*g));
+	return row != NULL;
+}
+
 const struct gp_gpu *gp_gpu_lookup(const char *device_name)
 {
 	const struct gp_gpu *found = NULL;

@@ -218,6 +218,13 @@ const struct gp_gpu *gp_gpu_for_device(const gp_trace *t, const struct gp_device
 ** or the architecture is not one the table of rates knows. */
 bool gp_gpu_estimate(const gp_trace *t, const struct gp_device *d, struct gp_gpu *g);
 
+/* The run's GPU, decided once (by the analysis runner, before any pass):
+** po's --gpu, else the row (or the estimate, gp_gpu_for_device) of the
+** first device of t that one of them knows, copied into *g, which owns
+** nothing (its names are the table's).  False, *g zeroed, when none can
+** tell.  The per-kernel peaks stay each device's (gp_peaks_lookup). */
+bool gp_gpu_of_run(const gp_trace *t, const struct gp_peak_opts *po, struct gp_gpu *g);
+
 /* Looks up each device of t once and keeps the row in d->gpu_row, so that
 ** the per-kernel peaks (gp_peaks_lookup) cost no name search; for each device
 ** that runs kernels and whose peaks are not in the table, adds a note to

@@ -98,7 +98,12 @@ static int advise_write(gp_sink *s, const struct gp_sink_input *in, gp_error *er
 		f->span_ns > 0 ? 100 * f->busy_ns / (f->span_ns * (f->devices > 1 ? f->devices : 1)) : 0.0,
 		gp_fmt_duration(f->gpu_ns, d3, sizeof(d3)));
 	if (f->steps)
-		fprintf(out, "; %zu steps, median %s", f->steps, gp_fmt_duration(f->step_ns, d, sizeof(d)));
+	{
+		fprintf(out, "; %zu step%s, median %s", f->steps, f->steps == 1 ? "" : "s",
+			gp_fmt_duration(f->step_ns, d, sizeof(d)));
+		if (f->step_gpu_ns > 0)
+			fprintf(out, " (GPU span %s)", gp_fmt_duration(f->step_gpu_ns, d, sizeof(d)));
+	}
 	fputc('\n', out);
 	for (size_t i = 0; i < f->v.n && shown < s->opts.top; i++)
 		write_finding(out, f->v.v[i].first ? 0 : ++shown, &f->v.v[i], f, "the GPU span");

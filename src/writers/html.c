@@ -600,6 +600,25 @@ static void write_advice(struct doc *d, const struct gp_findings *f)
 	write_findings(d, "advice", f);
 }
 
+/* The run's steps (steps.h, the one definition every command prints):
+** their median, their GPU spans' median, and per step [iteration, step
+** time, GPU span] (0 when it launched no kernel). */
+static void write_run_steps(struct doc *d, const struct gp_steps *st)
+{
+	open_c(d, "run_steps", '{');
+	i64(d, "median", st->median);
+	i64(d, "gpu_median", st->gpu_median);
+	open_c(d, "v", '[');
+	for (size_t i = 0; i < st->n; i++) {
+		const struct gp_step *x = &st->v[i];
+		sep(d);
+		fprintf(d->out, "[%" PRId32 ",%" PRId64 ",%" PRId64 "]", x->iter, gp_step_ns(x),
+			x->gpu_end - x->gpu_start);
+	}
+	close_c(d, ']');
+	close_c(d, '}');
+}
+
 /* One input's object (d at an element of "inputs"); with tables (the page
 ** of one trace) its layers, ops, top kernels, roofline and critical path
 ** too. */
@@ -613,6 +632,7 @@ static void write_input(struct doc *d, const char *path, const struct gp_analysi
 	write_timeline(d, &an->timeline);
 	write_memory(d, &an->memory);
 	write_advice(d, &an->findings);
+	write_run_steps(d, &an->steps);
 	if (tables && gp_analysis_has(an, GP_NEED_CRITPATH))
 		write_critical(d, an->trace, &an->critpath);
 	if (tables && gp_analysis_has(an, GP_NEED_PHASES))

@@ -97,7 +97,7 @@ static void write_status_rows(FILE *out, const struct gp_diff *d, int status)
 	bool first = true;
 
 	fputc('[', out);
-	for (size_t i = 2; i < d->n; i++) {
+	for (size_t i = d->lead; i < d->n; i++) {
 		if (d->rows[i].status != status)
 			continue;
 		if (!first)
@@ -131,7 +131,7 @@ static int write_data(FILE *out, const void *ctx, gp_error *err)
 {
 	const struct gp_diff_page *pg = ctx;
 	const struct gp_diff *d = pg->diff;
-	size_t shown_rows = pg->top < d->n - 2 ? pg->top + 2 : d->n;
+	size_t shown_rows = pg->top < d->n - d->lead ? pg->top + d->lead : d->n;
 
 	fputs("{\"tool\":\"gpuprof\",\"page\":\"diff\",\"base\":", out);
 	gp_json_string_html(out, pg->base);
@@ -143,7 +143,7 @@ static int write_data(FILE *out, const void *ctx, gp_error *err)
 	fprintf(out, ",\"stats\":%s,\"threshold\":", d->stats ? "true" : "false");
 	number(out, pg->threshold);
 	fprintf(out, ",\"iters\":[%zu,%zu],\"ranks\":[%zu,%zu],\"groups\":%zu,\"steps\":[", d->base_iters,
-		d->test_iters, d->base_ranks, d->test_ranks, d->n - 2);
+		d->test_iters, d->base_ranks, d->test_ranks, d->n - d->lead);
 	for (int s = 0; s < 2; s++) {
 		fputs(s ? ",[" : "[", out);
 		for (size_t i = 0; i < pg->nstep[s]; i++)

@@ -67,10 +67,10 @@ assert_eq "$(opsl --depth 2)" "$(cat "$TMP/depth2.exp")" "ops --by layer --depth
 assert_eq "$(opsl --depth 9)" "$(opsl)" "ops: a depth past the paths"
 # diff of the trace with itself: the same groups
 run_ok "$GPUPROF" diff --by module-type -f tsv --no-header --no-stats "$m" "$m"
-assert_eq "$(awk -F'\t' '$1 != "step" && $1 != "total" { print $NF }' "$TMP/out" | sort | tr '\n' ' ')" \
+assert_eq "$(awk -F'\t' '$1 != "step" && $1 != "idle" && $1 != "total" { print $NF }' "$TMP/out" | sort | tr '\n' ' ')" \
 	"Attention Embedding MLP "
 run_ok "$GPUPROF" diff --by layer --depth 2 -f tsv --no-header --no-stats "$m" "$m"
-assert_eq "$(awk -F'\t' '$1 != "step" && $1 != "total"' "$TMP/out" | wc -l)" 5
+assert_eq "$(awk -F'\t' '$1 != "step" && $1 != "idle" && $1 != "total"' "$TMP/out" | wc -l)" 5
 # html: the page's layer table holds the cut paths
 run_ok "$GPUPROF" html --depth 2 -o "$TMP/p.html" "$m"
 assert_grep '"name":"Model_0/DecoderLayer_3"' "$TMP/p.html"

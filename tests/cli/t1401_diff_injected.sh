@@ -85,13 +85,14 @@ mv "$TMP/out" "$TMP/plain"
 expect_exit 5 "$GPUPROF" diff -f csv --fail-if 'op:_to_copy>+0%' "$b" "$t"
 cmp -s "$TMP/plain" "$TMP/out" || fail "--fail-if changed the rows"
 
-# deterministic: the same output every run; -n keeps step and total first
+# deterministic: the same output every run; -n keeps the lead rows first (step,
+# idle, no idle cause here: none changed by the threshold of the step, total)
 run_ok "$GPUPROF" diff -f json "$b" "$t"
 mv "$TMP/out" "$TMP/a.json"
 run_ok "$GPUPROF" diff -f json "$b" "$t"
 cmp -s "$TMP/a.json" "$TMP/out" || fail "two runs differ"
 run_ok "$GPUPROF" diff -f tsv --no-header -n 2 "$b" "$t"
-assert_eq "$(cut -f1 "$TMP/out" | tr '\n' ' ')" "step total group group " "-n 2 rows"
+assert_eq "$(cut -f1 "$TMP/out" | tr '\n' ' ')" "step idle total group group " "-n 2 rows"
 
 # one iteration per run: no statistics, the threshold decides
 "$GEN" --format kineto --iters 1 --seed 1 -o "$TMP/b1.json" >/dev/null || fail "gen"

@@ -3,9 +3,12 @@
 counts from Chromium's --dump-dom) against counts computed here from the
 raw Kineto JSON alone, so that a bug shared by gpuprof's analysis and its
 page cannot pass (tests/tools/html_marks.py compares with gpuprof's own
-rows): the iterations (ProfilerStep#N ranges that launched kernels, per
-GPU: the step-time bars and, up to 200 per GPU, the breakdown bars) and
-the kernel rows (distinct kernel labels, the top ones plus "other").
+rows): the run's steps (docs/cli.md, "Steps": the distinct ProfilerStep#N
+of the process that marks the most; two step-time bars each, the step
+and its GPU span, and none, a sentence, for fewer than two), the
+iterations (ProfilerStep#N ranges that launched kernels, per GPU: up to
+200 per GPU, the breakdown bars) and the kernel rows (distinct kernel
+labels, the top ones plus "other").
 
 usage: kineto_page_counts.py DOM TRACE TOP
 Prints each check; exits 1 when one fails.
@@ -27,7 +30,7 @@ def main():
     opener = gzip.open if path.endswith(".gz") else open
     with opener(path, "rt", encoding="utf-8") as f:
         ev = json.load(f)["traceEvents"]
-    steps, launch, kern = [], {}, []
+    steps, launch, kern, marked = [], {}, [], {}
     for e in ev:
         if e.get("ph") != "X" or "ts" not in e:
             continue
@@ -36,6 +39,7 @@ def main():
         m = re.fullmatch(r"ProfilerStep#(\d+)", n)
         if m and c in ("cpu_op", "user_annotation", "operator"):
             steps.append((t0, t0 + round(e.get("dur", 0) * 1000), int(m.group(1))))
+            marked.setdefault(e.get("pid"), set()).add(int(m.group(1)))
         elif c in ("cuda_runtime", "runtime") and "correlation" in e.get("args", {}):
             launch[e["args"]["correlation"]] = t0
         elif c == "kernel":
@@ -51,8 +55,9 @@ def main():
         per_dev[dev] = per_dev.get(dev, 0) + 1
     bars = sum(-(-k // -(-k // 200)) for k in per_dev.values()) if iters else len({d for d, _, _ in kern})
     names = {k for _, _, k in kern}
+    run_steps = max((len(v) for v in marked.values()), default=0)
     checks = [
-        ("step bars", attr(dom, "chart-steps", "data-marks"), str(len(iters))),
+        ("step bars", attr(dom, "chart-steps", "data-marks"), str(2 * run_steps if run_steps >= 2 else 0)),
         ("breakdown bars", attr(dom, "chart-breakdown", "data-bars"), str(bars)),
         ("kernel rows", attr(dom, "table-kernels", "data-rows"), str(shown(len(names), top))),
     ]

@@ -1,8 +1,10 @@
 """Step times of a Kineto trace, computed from the raw JSON for the rank
-tests (t1202, t1204): a kernel belongs to step N when its launch call (the
-cuda_runtime event with its correlation id) starts inside ProfilerStep#N;
-the step's time is its first kernel's start to its last kernel's end (ns,
-timestamps rounded to ns as gpuprof reads them)."""
+tests (t1202, t1204) by the one definition (docs/dependencies.md,
+"Steps"): step N runs from ProfilerStep#N's start to the next step's
+start, host waits included; the last one to its range's end or the end of
+the last kernel whose launch call (the cuda_runtime event with its
+correlation id) starts inside it, the later (ns, timestamps rounded to ns
+as gpuprof reads them)."""
 import gzip
 import json
 import re
@@ -16,24 +18,32 @@ def steps(path):
     for e in ev:
         if e.get("ph") != "X":
             continue
-        n, c = e.get("name", ""), e.get("cat", "")
+        n, c = e.get("name", ""), e.get("cat", "").lower()   # 2021's Kineto: "Operator", "Runtime", "Kernel"
         t0 = round(e["ts"] * 1000)
         t1 = t0 + round(e.get("dur", 0) * 1000)
         m = re.fullmatch(r"ProfilerStep#(\d+)", n)
-        if m and c in ("cpu_op", "user_annotation"):
+        if m and c in ("cpu_op", "user_annotation", "operator"):
             prof.append((t0, t1, int(m.group(1))))
-        elif c == "cuda_runtime" and "correlation" in e.get("args", {}):
+        elif c in ("cuda_runtime", "runtime") and "correlation" in e.get("args", {}):
             launch[e["args"]["correlation"]] = t0
         elif c == "kernel":
             kern.append((e["args"].get("correlation"), t0, t1))
-    win = {}
+    prof.sort()
+    seen, v = set(), []
+    for p0, p1, n in prof:
+        if n not in seen:
+            seen.add(n)
+            v.append((p0, p1, n))
+    if not v:
+        return {}
+    out = {v[i][2]: v[i + 1][0] - v[i][0] for i in range(len(v) - 1)}
+    p0, end, n = v[-1]
     for corr, a, b in kern:
         t = launch.get(corr)
-        for p0, p1, n in prof:
-            if t is not None and p0 <= t <= p1:
-                lo, hi = win.get(n, (a, b))
-                win[n] = (min(lo, a), max(hi, b))
-    return {n: b - a for n, (a, b) in win.items()}
+        if t is not None and t >= p0:
+            end = max(end, b)
+    out[n] = end - p0
+    return out
 
 
 def median(v):

@@ -117,7 +117,7 @@ static void compare(gp_trace *const *base, size_t nb, gp_trace *const *test, siz
 		gp_diff_run_init(&run[s], o->by);
 		for (size_t i = 0; i < n[s]; i++) {
 			struct gp_diff_part p;
-			gp_diff_part_make(t[s][i], NULL, o->by, &p);
+			gp_diff_part_make(t[s][i], NULL, NULL, NULL, o->by, &p);
 			gp_diff_run_add(&run[s], &p, (int32_t)i);
 			gp_diff_part_free(&p);
 		}
@@ -158,18 +158,21 @@ static void test_compute(void **state)
 	compare1(&tb, &tt, &o, &d);
 	assert_true(d.stats);
 	assert_int_equal(d.base_iters, 5);
-	assert_int_equal(d.n, 5);
+	/* step, idle (none known: no cause of it leads), total, 3 groups */
+	assert_int_equal(d.lead, 3);
+	assert_int_equal(d.n, 6);
 	/* step: A + B = 150 ns -> A + B + C = 180 ns in every iteration */
 	assert_int_equal(d.rows[0].kind, GP_DIFF_ROW_STEP);
 	assert_true(fabs(d.rows[0].change - 30) < 1e-9);
 	assert_true(fabs(d.rows[0].rel - 0.2) < 1e-9);
-	assert_int_equal(d.rows[1].kind, GP_DIFF_ROW_TOTAL);
-	assert_int_equal(d.rows[1].base.total, 750);
-	assert_int_equal(d.rows[1].test.total, 900);
+	assert_int_equal(d.rows[1].kind, GP_DIFF_ROW_IDLE);
+	assert_int_equal(d.rows[2].kind, GP_DIFF_ROW_TOTAL);
+	assert_int_equal(d.rows[2].base.total, 750);
+	assert_int_equal(d.rows[2].test.total, 900);
 	/* then by |change|: A (+20), C (+10, new), B (0) */
-	assert_string_equal(gp_strtab_get(&d.strs, d.rows[2].name), "A");
-	assert_string_equal(gp_strtab_get(&d.strs, d.rows[3].name), "C");
-	assert_string_equal(gp_strtab_get(&d.strs, d.rows[4].name), "B");
+	assert_string_equal(gp_strtab_get(&d.strs, d.rows[3].name), "A");
+	assert_string_equal(gp_strtab_get(&d.strs, d.rows[4].name), "C");
+	assert_string_equal(gp_strtab_get(&d.strs, d.rows[5].name), "B");
 	r = row(&d, "A");
 	assert_int_equal(r->status, GP_DIFF_CHANGED);
 	assert_int_equal(r->verdict, GP_DIFF_SIGNIFICANT);
@@ -235,8 +238,8 @@ static void test_ranks(void **state)
 	assert_true(d.rows[0].base.med == 150 && d.rows[0].test.med == 350);
 	assert_int_equal(d.rows[0].base.total, 5 * 150);
 	/* total kernel time: every kernel of every rank, the 6th iteration too */
-	assert_int_equal(d.rows[1].base.total, 11 * 150);
-	assert_int_equal(d.rows[1].test.total, 10 * 150 + 5 * 350);
+	assert_int_equal(d.rows[2].base.total, 11 * 150);
+	assert_int_equal(d.rows[2].test.total, 10 * 150 + 5 * 350);
 	/* A per iteration: summed over ranks, 200 -> 500 ns */
 	r = row(&d, "A");
 	assert_true(r->base.med == 200 && r->test.med == 500);
@@ -247,7 +250,7 @@ static void test_ranks(void **state)
 	/* --by rank: rank 1's step and compute grow, rank 2 is new, rank 0 same */
 	o.by = GP_DIFF_BY_RANK;
 	compare(bp, 2, tp, 3, &o, &d);
-	assert_int_equal(d.n, 2 + 6);
+	assert_int_equal(d.n, 3 + 6);
 	r = row(&d, "rank 1 compute");
 	assert_true(r->base.med == 150 && r->test.med == 350);
 	assert_int_equal(r->verdict, GP_DIFF_SIGNIFICANT);
@@ -258,8 +261,8 @@ static void test_ranks(void **state)
 	assert_int_equal(r->status, GP_DIFF_NEW);
 	assert_true(isinf(r->rel));
 	/* the largest changes first: rank 1's +200 ns, then the new rank 2's +150 ns */
-	assert_string_equal(gp_strtab_get(&d.strs, d.rows[2].name), "rank 1 compute");
-	assert_string_equal(gp_strtab_get(&d.strs, d.rows[3].name), "rank 1 step");
+	assert_string_equal(gp_strtab_get(&d.strs, d.rows[3].name), "rank 1 compute");
+	assert_string_equal(gp_strtab_get(&d.strs, d.rows[4].name), "rank 1 step");
 	assert_true(fabs(row(&d, "rank 2 step")->change - 150) < 1e-9);
 	gp_diff_free(&d);
 	for (int i = 0; i < 2; i++)

@@ -365,6 +365,40 @@ static void resolve_notes(void **state)
 	fx_free(&f);
 }
 
+/* The run's GPU (gp_gpu_of_run): --gpu wins over the trace's device; else
+** the first device the table knows, past one it cannot tell (an unnamed
+** device with no properties); an estimate for a device the table lacks;
+** none when nothing tells. */
+static void run_gpu(void **state)
+{
+	struct fx f;
+	struct gp_gpu g;
+	struct gp_peak_opts po = {.gpu = gp_gpu_lookup("A100-SXM4-40GB")};
+
+	trace_with(&f, "kineto", &(struct dev){"NVIDIA GeForce RTX 3060", 28, 8, 6, 12 * GIB, 0, 0, 32});
+	assert_true(gp_gpu_of_run(&f.t, &po, &g));
+	assert_string_equal(g.name, "A100-SXM4-40GB");
+	assert_true(gp_gpu_of_run(&f.t, NULL, &g));
+	assert_ptr_equal(g.name, gp_gpu_lookup("RTX 3060")->name);
+	fx_free(&f);
+
+	trace_with(&f, "kineto", &(struct dev){"", 0, 0, 0, 0, 0, 0, 0});
+	assert_false(gp_gpu_of_run(&f.t, NULL, &g));
+	assert_null(g.name);
+	struct gp_device *d = gp_vec_push(f.t.devices);
+	*d = f.t.devices.v[0];
+	d->id = 1;
+	d->name = gp_intern(&f.t, "NVIDIA H100 80GB HBM3");
+	assert_true(gp_gpu_of_run(&f.t, NULL, &g));
+	assert_ptr_equal(g.name, gp_gpu_lookup("NVIDIA H100 80GB HBM3")->name);
+	fx_free(&f);
+
+	trace_with(&f, "nsys", &(struct dev){"NVIDIA Next 9000", 160, 10, 0, 200 * GIB, 2.0e9, 8.0e12, 0});
+	assert_true(gp_gpu_of_run(&f.t, NULL, &g));
+	assert_true(g.flags & GP_GPU_ESTIMATED);
+	fx_free(&f);
+}
+
 /* The roofline of a kernel on an estimated GPU uses the estimate. */
 static void kernel_peaks_estimated(void **state)
 {
@@ -392,6 +426,7 @@ int main(void)
 		cmocka_unit_test(estimate_unknown),
 		cmocka_unit_test(resolve_notes),
 		cmocka_unit_test(kernel_peaks_estimated),
+		cmocka_unit_test(run_gpu),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -36,7 +36,7 @@ static const struct gp_finding *find(const struct gp_findings *out, const char *
 }
 
 /* Runs the op model, the dependency graph, the time breakdown (gaps with
-** their causes from it) and advise on f, as
+** their causes from it), the steps and advise on f, as
 ** gpuprof advise does; returns the finding of kind (NULL if absent), which
 ** lives in *out. */
 static const struct gp_finding *advise(struct fx *f, struct gp_findings *out, const char *kind)
@@ -44,6 +44,8 @@ static const struct gp_finding *advise(struct fx *f, struct gp_findings *out, co
 	struct gp_breakdown_opts bo = {.gap_causes = true};
 	gp_breakdown b;
 	gp_deps d;
+	struct gp_steps st;
+	struct gp_gpu gpu;
 	gp_error err = {0};
 
 	fx_done(f);
@@ -51,7 +53,10 @@ static const struct gp_finding *advise(struct fx *f, struct gp_findings *out, co
 	gp_deps_build(&d, &f->t);
 	bo.deps = &d;
 	assert_int_equal(gp_breakdown_run(&f->t, &bo, &b, &err), GP_OK);
-	gp_advise(&f->t, &f->ops, &b, &d, out);
+	gp_steps_find(&f->t, &st);
+	gp_gpu_of_run(&f->t, &f->ops.po, &gpu);
+	gp_advise(&f->t, &f->ops, gpu.name ? &gpu : NULL, &b, &d, &st, out);
+	gp_steps_free(&st);
 	if (getenv("GP_TEST_DEBUG"))   /* each gap's causes */
 		for (size_t i = 0; i < b.ngap_causes; i++)
 			for (int c = 0; c < GP_CAUSE__COUNT; c++)
