@@ -248,8 +248,8 @@ void gp_cli_analysis_opts(const struct gp_cli_opts *co, struct gp_analysis_opts 
 ** no kernels, prints the one line "gpuprof CMD: PATH: this trace has no
 ** kernels" (naming `gpuprof ranges` when it has ranges) on stderr and
 ** returns true; a command about kernels then writes nothing more and
-** exits 0, as gp_exit_help documents (ops, whose CPU columns still hold,
-** keeps its table).  Returns false, printing nothing, otherwise, and
+** exits 0, as gp_exit_help documents (ops, html and export, whose CPU
+** side still holds, keep their table, page and timeline).  Returns false, printing nothing, otherwise, and
 ** under a window of co (an empty --start/--end window is a window with
 ** nothing in it, its table empty), and unless kernels_only when t holds
 ** copies or memsets (GPU work that a breakdown, summary or advise still

@@ -273,9 +273,11 @@ static int export_one(const struct export_opts *x, const struct gp_cli_opts *o, 
 
 	gp_trace_init(&t);
 	rc = gp_cli_load(path, o, &t, span);
-	/* one trace without kernels: no timeline of nothing (a rank of
-	** several keeps its place in the job's) */
-	if (rc || (!many && gp_cli_no_kernels("export", path, &t, o, false))) {
+	/* one trace without kernels is said, and its CPU timeline still
+	** exported (ranges, ops, API calls) */
+	if (!rc && !many)
+		gp_cli_no_kernels("export", path, &t, o, false);
+	if (rc) {
 		if (!many)
 			gp_sink_discard(sink);
 		gp_trace_free(&t);

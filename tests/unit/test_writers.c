@@ -281,6 +281,7 @@ static void advise_sink(void **state)
 		x->kind = i == 0 ? "coverage" : i == 2 ? "gap" : "fp32-gemm";
 		x->first = i == 0;
 		x->ns = i == 2 ? 1e6 : i ? 2e6 : 0;
+		x->alone_ns = x->ns;    /* as saved alone: no "alone" said */
 		snprintf(x->title, sizeof(x->title), i ? "finding %d" : "notice", i);
 		snprintf(x->evidence, sizeof(x->evidence), "why");
 		snprintf(x->change, sizeof(x->change), "what");
@@ -312,6 +313,7 @@ static void advise_sink(void **state)
 	a.findings.steps = 4;
 	a.findings.step_ns = 1e6;
 	a.findings.v.v[2].overlap_ns = 5e5;
+	a.findings.v.v[2].alone_ns = 1.5e6;
 	snprintf(a.findings.v.v[2].overlaps, sizeof(a.findings.v.v[2].overlaps), "fp32-gemm");
 	so.top = 2;
 	mem_open(&m);
@@ -323,7 +325,7 @@ static void advise_sink(void **state)
 	assert_non_null(strstr(out, "saves:    about 2.000 ms (50.0% of the GPU span; 500.000 us per step)  "
 				    "[fp32-gemm]\n"));
 	assert_non_null(strstr(out, "\n 2. finding 2\n"
-				    "     saves:    about 1.000 ms (25.0% of the GPU span; 250.000 us per step)  [gap]\n"
+				    "     saves:    about 1.000 ms (25.0% of the GPU span; 250.000 us per step); alone 1.500 ms  [gap]\n"
 				    "     shared:   500.000 us more alone, saved too by the changes above [fp32-gemm]\n"));
 	free(out);
 
