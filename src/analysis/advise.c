@@ -92,7 +92,7 @@ double gp_adv_gap_mask_ns(const struct gp_adv_in *in, size_t i, uint32_t mask, i
 {
 	double v = 0;
 
-	if (gp_adv_gap_graph(in, i) != where)
+	if (where != GP_ADV_GAP_ANY && gp_adv_gap_graph(in, i) != where)
 		return 0;
 	for (int c = 0; c < GP_CAUSE__COUNT; c++)
 		if (mask & (1u << c))
@@ -246,7 +246,7 @@ void gp_adv_largest_gaps(const struct gp_adv_in *in, int c, int where, char *out
 	for (size_t i = 0; i < in->ngaps; i++) {
 		double v = c >= 0 ? gp_adv_gap_cause_ns(in, i, c) : gp_adv_gap_ns(in, i);
 		/* a gap the cause holds a small part of tells little about it */
-		if (gp_adv_gap_graph(in, i) != where || v <= 0 || (n == 3 && v <= ns[2]) || (n && v < 0.1 * gp_adv_gap_ns(in, i)))
+		if ((where != GP_ADV_GAP_ANY && gp_adv_gap_graph(in, i) != where) || v <= 0 || (n == 3 && v <= ns[2]) || (n && v < 0.1 * gp_adv_gap_ns(in, i)))
 			continue;
 		size_t at = n < 3 ? n++ : 2;
 		while (at > 0 && ns[at - 1] < v) {
@@ -280,17 +280,20 @@ static const struct {
 	{"tc-not-used", gp_rule_tc_not_used},
 	{"fp32-gemm", gp_rule_fp32_gemm},
 	{"below-roofline", gp_rule_roofline},
-	{"cpu-bound", gp_rule_cpu_bound},
-	{"launch-latency", gp_rule_launch_latency},
-	{"sync-calls", gp_rule_sync_calls},
+	/* the findings about one cause of idle time take its name (critpath.h) */
+	{"cpu_op", gp_rule_cpu_bound},
+	{"launch", gp_rule_launch_latency},
+	{"sync", gp_rule_sync_calls},
 	{"dataloader", gp_rule_dataloader},
-	{"python-cpu", gp_rule_python},
-	{"user-code", gp_rule_annotation},
+	{"python", gp_rule_python},
+	{"annotation", gp_rule_annotation},
 	{"allocator", gp_rule_allocator},
 	{"jit", gp_rule_jit},
-	{"cuda-api", gp_rule_cuda_api},
-	{"event-wait", gp_rule_event_wait},
-	{"untraced-cpu", gp_rule_untraced},
+	{"module_load", gp_rule_module_load},
+	{"capture", gp_rule_capture},
+	{"cuda_api", gp_rule_cuda_api},
+	{"event_wait", gp_rule_event_wait},
+	{"untraced", gp_rule_untraced},
 	{"tiny-kernels", gp_rule_tiny_kernels},
 	{"pageable-memcpy", gp_rule_pageable_memcpy},
 	{"host-sync-copies", gp_rule_sync_copies},

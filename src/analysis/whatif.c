@@ -217,7 +217,8 @@ static bool take_removed(void *ctx, const struct gp_cpu_mark *m)
 	struct removed_sweep *s = ctx;
 	struct gp_replay *r = s->r;
 
-	if (s->have && (r->spec->remove_cpu & (1u << gp_cpu_cause(r->d, s->prev.who, s->prev.range)))) {
+	if (s->have && (r->spec->remove_cpu & (1u << gp_cpu_cause_at(r->d, s->prev.who, s->prev.range, r->th.v[s->thread].pid,
+								      r->th.v[s->thread].tid, s->prev.at)))) {
 		struct removed *x = r->removed.n ? &r->removed.v[r->removed.n - 1] : NULL;
 		if (x && x->thread == s->thread && x->end == s->prev.at)
 			x->end = m->at;
@@ -632,16 +633,19 @@ int gp_whatif_parse(const char *expr, struct gp_whatif_expr *x, gp_error *err)
 	x->pattern[eq - colon - 1] = '\0';
 	if (strncmp(expr, "cause:", 6) == 0) {
 		x->target = GP_WI_CAUSE;
-		for (int c = GP_CAUSE_LAUNCH; c < GP_CAUSE_UNKNOWN; c++)
-			if (strcmp(x->pattern, gp_cause_name(c)) == 0 && c != GP_CAUSE_EVENT_WAIT && c != GP_CAUSE_SYNC) {
-				x->cause = (uint8_t)c;
-				if (strcmp(value, "0") != 0)
-					return gp_err(err, GP_ERR_USAGE, "--what-if '%s': a cause can only be removed (=0)",
-						      expr);
-				return GP_OK;
-			}
+		/* the cause's name, an alias (an old name), or a breakdown part's
+		** name (idle_NAME) */
+		const char *name = strncmp(x->pattern, "idle_", 5) == 0 ? x->pattern + 5 : x->pattern;
+		int c = gp_cause_find(name);
+		if (c >= GP_CAUSE_LAUNCH && c < GP_CAUSE_UNKNOWN && c != GP_CAUSE_EVENT_WAIT && c != GP_CAUSE_SYNC) {
+			x->cause = (uint8_t)c;
+			if (strcmp(value, "0") != 0)
+				return gp_err(err, GP_ERR_USAGE, "--what-if '%s': a cause can only be removed (=0)", expr);
+			return GP_OK;
+		}
 		return gp_err(err, GP_ERR_USAGE, "--what-if '%s': unknown cause '%s' (launch, gpu_gap, cpu_op, python, "
-			      "annotation, dataloader, allocator, jit, cuda_api, untraced)", expr, x->pattern);
+			      "annotation, dataloader, allocator, jit, module_load, capture, cuda_api, untraced)", expr,
+			      x->pattern);
 	}
 	if (strncmp(expr, "rank:", 5) == 0) {
 		char *end;

@@ -110,7 +110,7 @@ static int write_rows(gp_writer *w, const struct gp_findings *f, size_t top)
 		snprintf(cnt, sizeof(cnt), "%zu", x->count);
 		snprintf(over, sizeof(over), "%.0f", x->overlap_ns);
 		const char *vals[] = {pos, x->kind, x->first ? NULL : ns, x->first ? NULL : pct,
-				      x->first || !f->steps ? NULL : step, x->first ? NULL : alone, inv, cnt,
+				      x->first || x->one_time || !f->steps ? NULL : step, x->first ? NULL : alone, inv, cnt,
 				      x->title, x->evidence, x->change, x->first ? NULL : over, x->overlaps};
 		gp_writer_row(w, vals);
 	}

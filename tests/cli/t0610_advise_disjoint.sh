@@ -60,9 +60,9 @@ assert shared >= 3, shared
 PY
 
 # the HTA step trace (130 tiny kernels on a GP100, the CPU issuing them):
-# tiny-kernels and cpu-bound make the same change (the ops' CPU time gone),
+# tiny-kernels and cpu_op make the same change (the ops' CPU time gone),
 # so the second saves nothing beyond the first and says so; the breakdown
-# puts 4.684 ms of the idle time on the ops, which cpu-bound states; the
+# puts 4.684 ms of the idle time on the ops, which cpu_op states; the
 # untraced share of the idle time (25%) is noticed first
 f=$TESTDATA/hta/with_gpu_user_annotation/step_based_trace_2543932.json.gz
 run_ok "$GPUPROF" advise -f json "$f"
@@ -72,7 +72,7 @@ python3 - "$TMP/advise.json" "$TMP/out" <<'PY' || fail "HTA step trace"
 import json, sys
 rows = {r["kind"]: r for r in map(json.loads, open(sys.argv[1]))}
 bd = {r["part"]: r["time_ns"] for r in map(json.loads, open(sys.argv[2])) if r["iteration"] is None}
-tiny, cpu, cover = rows["tiny-kernels"], rows["cpu-bound"], rows["coverage"]
+tiny, cpu, cover = rows["tiny-kernels"], rows["cpu_op"], rows["coverage"]
 assert cover["position"] == 1 and cover["saving_ns"] is None, rows
 assert tiny["position"] == 2 and cpu["position"] == 3 and cpu["shared_with"] == "tiny-kernels", rows
 assert cpu["involved_ns"] == bd["idle_cpu_op"] == 4684000, (cpu, bd)
