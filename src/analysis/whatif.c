@@ -339,6 +339,16 @@ static uint64_t time_key(gp_ns at)
 	return (uint64_t)at ^ (UINT64_C(1) << 63);
 }
 
+/* The cause of launch call c's own time when it is not the cost of
+** issuing work (a launch that loaded its module: module_load), else
+** GP_CAUSE__COUNT: no removal of a cause shortens that call. */
+static enum gp_cause launch_own_cause(const gp_deps *d, int32_t c)
+{
+	enum gp_cause cc = gp_cpu_cause(d, (uint32_t)c | GP_CPU_API, -1);
+
+	return cc == GP_CAUSE_CPU_OP ? GP_CAUSE__COUNT : cc;
+}
+
 /* The new start of unit u: the latest of what its constraints allow. */
 static gp_ns unit_start(struct gp_replay *r, size_t u)
 {
@@ -367,6 +377,11 @@ static gp_ns unit_start(struct gp_replay *r, size_t u)
 		if (sp->no_launch_latency && eager)
 			lat = min_ns(lat, a->end - a->start);
 		best = new_time(r, th, a->start) + lat;
+		/* a call whose own time is removed (a first launch loading its
+		** module: module_load, not the op's cost of issuing work) no
+		** longer holds its work: the work follows the call's new end */
+		if (s >= a->end && (sp->remove_cpu & (1u << launch_own_cause(d, c))))
+			best = min_ns(best, new_time(r, th, a->end) + (s - a->end));
 	}
 	if (p >= 0) {
 		gp_ns gap = max_ns(0, s - gp_unit_end(t, (size_t)p));
