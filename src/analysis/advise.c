@@ -447,7 +447,7 @@ static int cmp_alone(const void *pa, const void *pb, void *ctx)
 /* Re-times the trace with each finding's change for its saving alone, ranks
 ** them, then applies the changes in rank order for what each saves beyond
 ** the ones above it; drops findings that save nothing measurable (a
-** thousandth of the span) unless they are notices.  Every replay keeps the
+** thousandth of the span) unless they are notices or one-time costs.  Every replay keeps the
 ** graph replays' latencies but where a change loosens their units
 ** (keep_graphs). */
 static void rank_by_saving(struct gp_findings *f, struct change *ch, gp_deps *d, size_t nunits)
@@ -490,7 +490,10 @@ static void rank_by_saving(struct gp_findings *f, struct change *ch, gp_deps *d,
 			x->ns = 0;
 		before = together;
 		x->overlap_ns = x->alone_ns > x->ns ? x->alone_ns - x->ns : 0;
-		if (!x->first && x->alone_ns < 1e-3 * f->span_ns) {
+		/* a one-time cost is told for the idle time it took, whatever
+		** its removal saves (a module loaded on the GPU side of a
+		** launch moves no CPU time) */
+		if (!x->first && !x->one_time && x->alone_ns < 1e-3 * f->span_ns) {
 			change_free(&ch[order[k]]);
 			continue;
 		}
