@@ -88,9 +88,7 @@ static const char *const dataloader_texts[] = {
 static const char *const jit_texts[] = {
 	"Nvrtc", "nvrtc", "CompileProgram", "cudnnFind", "torch/_dynamo/convert_frame",
 	"compile_fx", "triton/compiler/", "triton/runtime/autotuner", "autotune", "Autotune",
-	/* nvFuser: a fusion's first run segments and schedules it
-	** (compileNewKRT), then compiles its kernels (compileFusionParallel,
-	** compileKernel, on worker threads too) */
+	/* nvFuser: a fusion's first run segments it (compileNewKRT), then compiles */
 	"compileNewKRT", "compileFusion", "compileKernel", NULL
 };
 
