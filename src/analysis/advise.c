@@ -96,7 +96,7 @@ double gp_adv_gap_mask_ns(const struct gp_adv_in *in, size_t i, uint32_t mask, i
 {
 	double v = 0;
 
-	if (gp_adv_gap_graph(in, i) != where)
+	if (where != GP_ADV_GAP_ANY && gp_adv_gap_graph(in, i) != where)
 		return 0;
 	for (int c = 0; c < GP_CAUSE__COUNT; c++)
 		if (mask & (1u << c))
@@ -250,7 +250,7 @@ void gp_adv_largest_gaps(const struct gp_adv_in *in, int c, int where, char *out
 	for (size_t i = 0; i < in->ngaps; i++) {
 		double v = c >= 0 ? gp_adv_gap_cause_ns(in, i, c) : gp_adv_gap_ns(in, i);
 		/* a gap the cause holds a small part of tells little about it */
-		if (gp_adv_gap_graph(in, i) != where || v <= 0 || (n == 3 && v <= ns[2]) || (n && v < 0.1 * gp_adv_gap_ns(in, i)))
+		if ((where != GP_ADV_GAP_ANY && gp_adv_gap_graph(in, i) != where) || v <= 0 || (n == 3 && v <= ns[2]) || (n && v < 0.1 * gp_adv_gap_ns(in, i)))
 			continue;
 		size_t at = n < 3 ? n++ : 2;
 		while (at > 0 && ns[at - 1] < v) {
@@ -284,17 +284,20 @@ static const struct {
 	{"tc-not-used", gp_rule_tc_not_used},
 	{"fp32-gemm", gp_rule_fp32_gemm},
 	{"below-roofline", gp_rule_roofline},
-	{"cpu-bound", gp_rule_cpu_bound},
-	{"launch-latency", gp_rule_launch_latency},
-	{"sync-calls", gp_rule_sync_calls},
+	/* the findings about one cause of idle time take its name (critpath.h) */
+	{"cpu_op", gp_rule_cpu_bound},
+	{"launch", gp_rule_launch_latency},
+	{"sync", gp_rule_sync_calls},
 	{"dataloader", gp_rule_dataloader},
-	{"python-cpu", gp_rule_python},
-	{"user-code", gp_rule_annotation},
+	{"python", gp_rule_python},
+	{"annotation", gp_rule_annotation},
 	{"allocator", gp_rule_allocator},
 	{"jit", gp_rule_jit},
-	{"cuda-api", gp_rule_cuda_api},
-	{"event-wait", gp_rule_event_wait},
-	{"untraced-cpu", gp_rule_untraced},
+	{"module_load", gp_rule_module_load},
+	{"capture", gp_rule_capture},
+	{"cuda_api", gp_rule_cuda_api},
+	{"event_wait", gp_rule_event_wait},
+	{"untraced", gp_rule_untraced},
 	{"tiny-kernels", gp_rule_tiny_kernels},
 	{"pageable-memcpy", gp_rule_pageable_memcpy},
 	{"host-sync-copies", gp_rule_sync_copies},
@@ -467,7 +470,7 @@ static bool before_tie(const struct gp_finding *f, size_t a, size_t b)
 
 /* Re-times the trace with each finding's change alone (alone_ns), drops
 ** the findings that save nothing measurable alone (a thousandth of the
-** span) unless they are notices, then ranks the rest greedily: each
+** span) unless they are notices or one-time costs, then ranks the rest greedily: each
 ** position takes the finding whose change, added to the changes above it,
 ** saves most; its ns is what it adds (the replay of the changes up to it,
 ** cum_ns, less the one above).  So the savings as printed add up to the
@@ -498,7 +501,10 @@ static void rank_by_saving(struct gp_findings *f, struct change *ch, gp_deps *d,
 		if (x->first) {   /* notices go first, in the rules' order */
 			sorted[kept] = *x;
 			sorted_ch[kept++] = ch[i];
-		} else if (x->alone_ns < 1e-3 * f->span_ns) {
+		} else if (!x->one_time && x->alone_ns < 1e-3 * f->span_ns) {
+			/* a one-time cost is told for the idle time it took,
+			** whatever its removal saves (a module loaded on the
+			** GPU side of a launch moves no CPU time) */
 			change_free(&ch[i]);
 		} else {
 			left[nleft++] = i;

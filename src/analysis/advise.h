@@ -40,6 +40,8 @@ struct gp_finding {
 				** removes (an idle-cause finding): ns may
 				** exceed it, when the change also shrinks
 				** gaps of other causes */
+	bool one_time;          /* a cost paid once per process (jit,
+				** module_load, capture): in no per-step saving */
 	bool first;             /* a notice shown before the ranked findings
 				** (coverage: what the trace cannot tell) */
 	char title[160];

@@ -75,13 +75,15 @@ bool gp_rule_graph_unattributed(const struct gp_adv_in *in, struct gp_finding *x
 	return true;
 }
 
-/* Every cause idle time can have (bits of enum gp_cause). */
+/* Every cause idle time can have but the one-time ones (bits of enum
+** gp_cause): a capture before the first replay, or compiling, is no
+** host work between replays (the one-time rules report it). */
 static uint32_t idle_causes(void)
 {
 	uint32_t m = 0;
 
 	for (int c = 0; c < GP_CAUSE__COUNT; c++)
-		if (gp_cause_is_idle(c))
+		if (gp_cause_is_idle(c) && !gp_cause_one_time(c))
 			m |= 1u << c;
 	return m;
 }

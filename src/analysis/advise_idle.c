@@ -267,9 +267,33 @@ bool gp_rule_allocator(const struct gp_adv_in *in, struct gp_finding *x)
 	return cpu_cause(in, x, GP_CAUSE_ALLOCATOR, ALLOC_WHAT, ALLOC_CHANGE);
 }
 
+/* The one-time costs (jit, module_load, capture): paid once per process,
+** so read in every gap, before graph replays too (a capture precedes the
+** first); the change removes the cause's CPU time, but no step pays it
+** again: told as one-time, with no CUDA graphs or Python advice. */
+static bool one_time(const struct gp_adv_in *in, struct gp_finding *x, enum gp_cause c, const char *what,
+		     const char *change)
+{
+	if (!cause_finding(in, x, BIT(c), GP_ADV_GAP_ANY, what, change, NULL))
+		return false;
+	x->one_time = true;
+	in->spec->remove_cpu |= BIT(c);
+	return true;
+}
+
 bool gp_rule_jit(const struct gp_adv_in *in, struct gp_finding *x)
 {
-	return cpu_cause(in, x, GP_CAUSE_JIT, JIT_WHAT, JIT_CHANGE);
+	return one_time(in, x, GP_CAUSE_JIT, JIT_WHAT, JIT_CHANGE);
+}
+
+bool gp_rule_module_load(const struct gp_adv_in *in, struct gp_finding *x)
+{
+	return one_time(in, x, GP_CAUSE_MODULE_LOAD, MODULE_WHAT, MODULE_CHANGE);
+}
+
+bool gp_rule_capture(const struct gp_adv_in *in, struct gp_finding *x)
+{
+	return one_time(in, x, GP_CAUSE_CAPTURE, CAPTURE_WHAT, CAPTURE_CHANGE);
 }
 
 bool gp_rule_cuda_api(const struct gp_adv_in *in, struct gp_finding *x)

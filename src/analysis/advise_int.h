@@ -112,6 +112,8 @@ bool gp_rule_python(const struct gp_adv_in *in, struct gp_finding *x);
 bool gp_rule_annotation(const struct gp_adv_in *in, struct gp_finding *x);
 bool gp_rule_allocator(const struct gp_adv_in *in, struct gp_finding *x);
 bool gp_rule_jit(const struct gp_adv_in *in, struct gp_finding *x);
+bool gp_rule_module_load(const struct gp_adv_in *in, struct gp_finding *x);
+bool gp_rule_capture(const struct gp_adv_in *in, struct gp_finding *x);
 bool gp_rule_cuda_api(const struct gp_adv_in *in, struct gp_finding *x);
 bool gp_rule_event_wait(const struct gp_adv_in *in, struct gp_finding *x);
 bool gp_rule_untraced(const struct gp_adv_in *in, struct gp_finding *x);
@@ -136,7 +138,8 @@ bool gp_rule_graph_gaps(const struct gp_adv_in *in, struct gp_finding *x);
 ** gap's time is one family's, and no eager advice (CUDA graphs among it)
 ** is given to work already replayed from a graph. */
 enum { GP_ADV_GAP_EAGER = GP_GAP_AT_EAGER, GP_ADV_GAP_IN_REPLAY = GP_GAP_IN_REPLAY,
-       GP_ADV_GAP_BEFORE_REPLAY = GP_GAP_BEFORE_REPLAY };   /* graph_table.h's */
+       GP_ADV_GAP_BEFORE_REPLAY = GP_GAP_BEFORE_REPLAY,   /* graph_table.h's */
+       GP_ADV_GAP_ANY = -1 };   /* every gap: one-time costs, wherever they fall */
 
 /* Where each gap of in ends (in->gaps, in->deps: gp_graph_gap_ends over
 ** the breakdown's gaps, which in->gaps holds in order), as a malloc()ed

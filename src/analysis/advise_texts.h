@@ -107,8 +107,23 @@
 #define ALLOC_WHAT "the CUDA allocator (cudaMalloc, cudaFree, host allocation)"
 #define ALLOC_CHANGE                                                                        	"cudaMalloc/cudaFree synchronize the device: let PyTorch's caching allocator reuse "  	"memory (no torch.cuda.empty_cache() in the loop, fixed shapes or length buckets, "   	"buffers allocated once), set PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True, and " 	"profile after warm-up steps."
 
-#define JIT_WHAT "compiling, loading or autotuning GPU code"
-#define JIT_CHANGE                                                                          	"One-time work that a steady-state step does not pay: module loading (CUDA lazy "     	"loading; CUDA_MODULE_LOADING=EAGER pays it at start-up), JIT compilation "           	"(torch.compile; keep its cache with TORCHINDUCTOR_CACHE_DIR), cuDNN autotuning "     	"(cudnn.benchmark).  Profile after warm-up steps (torch.profiler schedule with wait "  	"and warmup) to see the steady state."
+#define JIT_WHAT "one-time cost: compiling or autotuning GPU code (on any thread)"
+#define JIT_CHANGE                                                                          \
+	"A one-time cost, paid once per process and not every step: profile a later step, or " \
+	"warm up before the profiler starts (torch.profiler schedule with wait and warmup); "  \
+	"keep compiled code across runs (TORCHINDUCTOR_CACHE_DIR, the Triton and NVRTC "       \
+	"caches) and autotune once (cudnn.benchmark results, max-autotune caches)."
+
+#define MODULE_WHAT "one-time cost: loading GPU code (module and library loads, lazy loading)"
+#define MODULE_CHANGE                                                                       \
+	"A one-time cost, paid once per process and not every step: profile a later step, or " \
+	"warm up before the profiler starts; CUDA_MODULE_LOADING=EAGER loads every module at " \
+	"start-up instead of at a kernel's first launch."
+
+#define CAPTURE_WHAT "one-time cost: capturing CUDA/HIP graphs (captured work does not run)"
+#define CAPTURE_CHANGE                                                                      \
+	"A one-time cost, paid once when the graphs are captured and not every step: profile " \
+	"a later step, or warm up (capture) before the profiler starts."
 
 #define API_WHAT "other CUDA calls (stream and event creation, device queries)"
 #define API_CHANGE                                                                          	"Create streams, events and handles once, outside the step, and avoid device queries " 	"in the loop; the first CUDA call of a process creates its context (one-time)."

@@ -26,15 +26,59 @@
 #include "util/sort.h"
 #include "util/u64map.h"
 
+static const struct gp_cause_def cause_defs[GP_CAUSE__COUNT] = {
+	[GP_CAUSE_GPU_COMPUTE] = {"gpu_compute", {NULL}, "a compute kernel ran", false},
+	[GP_CAUSE_GPU_COMM] = {"gpu_comm", {NULL}, "a communication kernel ran", false},
+	[GP_CAUSE_GPU_MEMORY] = {"gpu_memory", {NULL}, "a copy or memset ran", false},
+	[GP_CAUSE_LAUNCH] = {"launch", {"launch-latency", NULL},
+			     "from a launch call's return to its work's start (launch latency)", false},
+	[GP_CAUSE_GPU_GAP] = {"gpu_gap", {NULL},
+			      "between back-to-back work queued on one stream", false},
+	[GP_CAUSE_EVENT_WAIT] = {"event_wait", {"event-wait", NULL},
+				 "work waiting for an event of another stream or device", false},
+	[GP_CAUSE_SYNC] = {"sync", {"sync-calls", NULL},
+			   "a host call waiting for GPU work, past that work's end", false},
+	[GP_CAUSE_CPU_OP] = {"cpu_op", {"cpu-bound", NULL},
+			     "CPU time of framework ops and their launch calls", false},
+	[GP_CAUSE_PYTHON] = {"python", {"python-cpu", NULL}, "Python frames outside framework ops", false},
+	[GP_CAUSE_ANNOTATION] = {"annotation", {"user-code", NULL},
+				 "the user's own ranges (record_function, NVTX) outside ops", false},
+	[GP_CAUSE_DATALOADER] = {"dataloader", {NULL}, "data loading", false},
+	[GP_CAUSE_ALLOCATOR] = {"allocator", {NULL}, "cudaMalloc, cudaFree and the like", false},
+	[GP_CAUSE_JIT] = {"jit", {NULL},
+			  "compiling or autotuning GPU code (NVRTC, torch.compile, Triton, cuDNN "
+			  "autotuning), on any thread of the process", true},
+	[GP_CAUSE_MODULE_LOAD] = {"module_load", {NULL},
+				  "loading GPU code: cuModuleLoad*, cuLibraryLoad*, a first launch "
+				  "that loads its module (lazy loading)", true},
+	[GP_CAUSE_CAPTURE] = {"capture", {NULL},
+			      "capturing a CUDA/HIP graph (BeginCapture to EndCapture, Instantiate)", true},
+	[GP_CAUSE_CUDA_API] = {"cuda_api", {"cuda-api", NULL}, "other runtime or driver calls", false},
+	[GP_CAUSE_UNTRACED] = {"untraced", {"untraced-cpu", NULL},
+			       "the thread ran nothing the trace recorded", false},
+	[GP_CAUSE_UNKNOWN] = {"unknown", {NULL}, "nothing recorded explains it", false},
+};
+
+const struct gp_cause_def *gp_cause_def(int cause)
+{
+	return &cause_defs[cause >= 0 && cause < GP_CAUSE__COUNT ? cause : GP_CAUSE_UNKNOWN];
+}
+
 const char *gp_cause_name(int cause)
 {
-	static const char *const names[GP_CAUSE__COUNT] = {
-		"gpu_compute", "gpu_comm", "gpu_memory", "launch", "gpu_gap", "event_wait", "sync",
-		"cpu_op", "python", "annotation", "dataloader", "allocator", "jit", "cuda_api",
-		"untraced", "unknown",
-	};
+	return gp_cause_def(cause)->name;
+}
 
-	return cause >= 0 && cause < GP_CAUSE__COUNT ? names[cause] : "unknown";
+int gp_cause_find(const char *name)
+{
+	for (int c = 0; c < GP_CAUSE__COUNT; c++) {
+		if (strcmp(name, cause_defs[c].name) == 0)
+			return c;
+		for (int a = 0; cause_defs[c].aliases[a]; a++)
+			if (strcmp(name, cause_defs[c].aliases[a]) == 0)
+				return c;
+	}
+	return -1;
 }
 
 /* Range texts that say what the CPU is doing, as data: substrings, tried
@@ -44,7 +88,9 @@ static const char *const dataloader_texts[] = {
 };
 static const char *const jit_texts[] = {
 	"Nvrtc", "nvrtc", "CompileProgram", "cudnnFind", "torch/_dynamo/convert_frame",
-	"compile_fx", "triton/compiler/", "triton/runtime/autotuner", "autotune", "Autotune", NULL
+	"compile_fx", "triton/compiler/", "triton/runtime/autotuner", "autotune", "Autotune",
+	/* nvFuser: a fusion's first run segments it (compileNewKRT), then compiles */
+	"compileNewKRT", "compileFusion", "compileKernel", NULL
 };
 
 static bool has_any(const char *s, const char *const *subs)
@@ -94,8 +140,9 @@ static bool op_range(const gp_trace *t, int32_t r)
 ** trace (typically 1 to 3 us). */
 #define GP_QUEUED_GAP_MAX_NS 10000
 
-/* A launch call this long loads or compiles the kernel's module (CUDA's
-** lazy loading, a JIT cache miss): issuing a launch takes microseconds,
+/* A launch call this long loads the kernel's module (CUDA's lazy loading,
+** a JIT cache miss); so does a launch whose work starts this long after
+** the call returned, on a free stream: issuing a launch takes microseconds,
 ** and a launch blocked by a full queue returns while the GPU is busy, so
 ** never inside an idle gap's chain. */
 #define SLOW_LAUNCH_NS 1000000
@@ -118,10 +165,14 @@ enum gp_cause gp_cpu_cause(const gp_deps *d, uint32_t who, int32_t range)
 		case GP_APIC_ALLOC:
 			return GP_CAUSE_ALLOCATOR;
 		case GP_APIC_MODULE:
+			return GP_CAUSE_MODULE_LOAD;
+		case GP_APIC_COMPILE:
 			return GP_CAUSE_JIT;
+		case GP_APIC_CAPTURE:
+			return GP_CAUSE_CAPTURE;
 		case GP_APIC_LAUNCH: case GP_APIC_GRAPH_LAUNCH: case GP_APIC_COPY: case GP_APIC_MEMSET:
 			if (slow_launch(d, who & ~GP_CPU_API))
-				return GP_CAUSE_JIT;
+				return GP_CAUSE_MODULE_LOAD;
 			break;   /* the cost of issuing work: the op's, below */
 		default:
 			return GP_CAUSE_CUDA_API;
@@ -146,6 +197,173 @@ enum gp_cause gp_cpu_cause(const gp_deps *d, uint32_t who, int32_t range)
 	}
 }
 
+static bool emit(gp_piece_fn fn, void *ctx, gp_ns s, gp_ns e, enum gp_cause c, enum gp_piece_of of,
+		 int32_t idx, bool cpu, uint32_t a, uint32_t b)
+{
+	struct gp_piece p = {.start = s, .end = e, .cause = (uint8_t)c, .of = (uint8_t)of, .idx = idx,
+			     .cpu = cpu, .lane_a = a, .lane_b = b};
+
+	if (e <= s)
+		return true;
+	return fn(ctx, &p);
+}
+
+/* ---- one-time costs: graph captures and compiling on other threads ---- */
+
+static int cmp_onetime(const void *pa, const void *pb)
+{
+	const struct gp_onetime_span *a = pa, *b = pb;
+
+	if (a->pid != b->pid)
+		return a->pid < b->pid ? -1 : 1;
+	if (a->tid != b->tid)
+		return a->tid < b->tid ? -1 : 1;
+	return a->start < b->start ? -1 : a->start > b->start;
+}
+
+/* Fills d->onetime: on each thread, every graph capture from its
+** BeginCapture's start to the next EndCapture's end (what the thread does
+** in between, launches included, only records work that does not run);
+** per process (tid GP_ANY_THREAD), the union of the time any of its
+** threads compiled (a range whose text says so, an NVRTC or link call).
+** Sorted by (pid, tid, start) and merged, so disjoint per (pid, tid). */
+static void make_onetime(gp_deps *d)
+{
+	const gp_trace *t = d->t;
+	GP_VEC(struct gp_onetime_span) raw = {0};
+	gp_u64map open = {0};            /* (pid, tid) -> 1 + index of its open capture in raw */
+
+	d->onetime_made = true;
+	for (size_t k = 0; k < t->kernels.n; k++) {   /* each name's first kernel */
+		int32_t at = gp_u64map_add(&d->first_launch, gp_kernel_def(t, &t->kernels.v[k])->name,
+						    (int32_t)k);
+		if (t->kernels.v[at].start > t->kernels.v[k].start)
+			gp_u64map_put(&d->first_launch, gp_kernel_def(t, &t->kernels.v[k])->name, (int32_t)k);
+	}
+	for (size_t i = 0; i < t->apis.n; i++) {
+		const struct gp_api *a = &t->apis.v[i];
+		enum gp_api_class k = (enum gp_api_class)gp_deps_api_class(d, i);
+		if (k == GP_APIC_COMPILE) {
+			*gp_vec_push(raw) = (struct gp_onetime_span){a->pid, GP_ANY_THREAD, a->start, a->end, GP_CAUSE_JIT};
+			continue;
+		}
+		if (k != GP_APIC_CAPTURE)
+			continue;
+		const char *name = gp_s(t, gp_api_def(t, a)->name);
+		uint64_t key = (uint64_t)a->pid << 32 | a->tid;
+		int32_t at = gp_u64map_get(&open, key);
+		if (strstr(name, "BeginCapture")) {
+			if (at <= 0) {
+				gp_u64map_put(&open, key, (int32_t)raw.n + 1);
+				*gp_vec_push(raw) = (struct gp_onetime_span){a->pid, a->tid, a->start, a->end,
+									   GP_CAUSE_CAPTURE};
+			}
+		} else if (strstr(name, "EndCapture") && at > 0) {
+			raw.v[at - 1].end = a->end;
+			gp_u64map_put(&open, key, 0);
+		}
+	}
+	for (size_t i = 0; i < t->ranges.n; i++) {
+		const struct gp_range *r = &t->ranges.v[i];
+		if (r->kind != GP_RANGE_GPU_ANNOTATION && text_cause(d, r->text) == GP_CAUSE_JIT)
+			*gp_vec_push(raw) = (struct gp_onetime_span){r->pid, GP_ANY_THREAD, r->start, r->end, GP_CAUSE_JIT};
+	}
+	if (raw.n)
+		gp_sort(raw.v, raw.n, sizeof(*raw.v), cmp_onetime);
+	for (size_t i = 0; i < raw.n; i++) {
+		struct gp_onetime_span *last = d->onetime.n ? &d->onetime.v[d->onetime.n - 1] : NULL;
+		if (last && last->pid == raw.v[i].pid && last->tid == raw.v[i].tid && raw.v[i].start <= last->end) {
+			if (raw.v[i].end > last->end)
+				last->end = raw.v[i].end;
+			continue;
+		}
+		*gp_vec_push(d->onetime) = raw.v[i];
+	}
+	gp_u64map_free(&open);
+	gp_vec_free(raw);
+}
+
+/* Whether kernel unit u is the first kernel of its name to run: its
+** launch may load its module. */
+static bool first_launch(gp_deps *d, size_t u)
+{
+	if (!d->onetime_made)
+		make_onetime(d);
+	return gp_u64map_get(&d->first_launch, gp_kernel_def(d->t, &d->t->kernels.v[u])->name) == (int32_t)u;
+}
+
+/* The last one-time span of (pid, tid) starting before e, or NULL. */
+static const struct gp_onetime_span *onetime_before(const gp_deps *d, uint32_t pid, uint32_t tid, gp_ns e)
+{
+	size_t lo = 0, hi = d->onetime.n;
+	struct gp_onetime_span key = {pid, tid, e, e, 0};
+
+	while (lo < hi) {   /* the first span not before (pid, tid, e) */
+		size_t mid = lo + (hi - lo) / 2;
+		if (cmp_onetime(&d->onetime.v[mid], &key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo || d->onetime.v[lo - 1].pid != pid || d->onetime.v[lo - 1].tid != tid)
+		return NULL;
+	return &d->onetime.v[lo - 1];
+}
+
+/* Whether CPU time of cause c, on a thread while another thread of its
+** process compiles, is that thread waiting for the compile (the thread's
+** own work, a sync or a one-time cost of its own is not). */
+static bool waits_for_compile(enum gp_cause c)
+{
+	return c == GP_CAUSE_CPU_OP || c == GP_CAUSE_PYTHON || c == GP_CAUSE_ANNOTATION ||
+	       c == GP_CAUSE_UNTRACED || c == GP_CAUSE_CUDA_API;
+}
+
+enum gp_cause gp_cpu_cause_at(gp_deps *d, uint32_t who, int32_t range, uint32_t pid, uint32_t tid, gp_ns at)
+{
+	enum gp_cause c = gp_cpu_cause(d, who, range);
+	const struct gp_onetime_span *sp;
+
+	if (!d->onetime_made)
+		make_onetime(d);
+	if (c != GP_CAUSE_SYNC && c != GP_CAUSE_CAPTURE && (sp = onetime_before(d, pid, tid, at + 1)) && sp->end > at)
+		return GP_CAUSE_CAPTURE;
+	if (waits_for_compile(c) && (sp = onetime_before(d, pid, GP_ANY_THREAD, at + 1)) && sp->end > at)
+		return GP_CAUSE_JIT;
+	return c;
+}
+
+/* emit for a CPU piece [s, e) of cause c on thread (pid, tid): the parts
+** of it inside a graph capture of that thread are capture's, those while
+** the process compiled (waits_for_compile) jit's; latest first, as a walk
+** gives pieces. */
+static bool emit_cpu(gp_deps *d, gp_piece_fn fn, void *ctx, gp_ns s, gp_ns e, enum gp_cause c, enum gp_piece_of of,
+		     int32_t idx, uint32_t pid, uint32_t tid)
+{
+	if (!d->onetime_made)
+		make_onetime(d);
+	while (e > s) {
+		const struct gp_onetime_span *cap = c == GP_CAUSE_SYNC || c == GP_CAUSE_CAPTURE
+						    ? NULL : onetime_before(d, pid, tid, e);
+		const struct gp_onetime_span *jit = waits_for_compile(c) ? onetime_before(d, pid, GP_ANY_THREAD, e) : NULL;
+		const struct gp_onetime_span *sp = cap && cap->end > s ? cap : NULL;
+		gp_ns a = s;
+		enum gp_cause cc = c;
+		if (jit && jit->end > s && (!sp || (jit->end < e ? jit->end : e) > (sp->end < e ? sp->end : e)))
+			sp = jit;
+		if (sp && sp->end >= e) {
+			a = sp->start > s ? sp->start : s;
+			cc = (enum gp_cause)sp->cause;
+		} else if (sp) {
+			a = sp->end;
+		}
+		if (!emit(fn, ctx, a, e, cc, of, idx, true, pid, tid))
+			return false;
+		e = a;
+	}
+	return true;
+}
+
 /* The cause of unit u's own run. */
 static enum gp_cause unit_cause(const gp_deps *d, size_t u)
 {
@@ -159,17 +377,6 @@ static enum gp_cause unit_cause(const gp_deps *d, size_t u)
 	if (gp_kernel_is_comm(t, &t->kernels.v[u]))
 		return GP_CAUSE_GPU_COMM;
 	return GP_CAUSE_GPU_COMPUTE;
-}
-
-static bool emit(gp_piece_fn fn, void *ctx, gp_ns s, gp_ns e, enum gp_cause c, enum gp_piece_of of,
-		 int32_t idx, bool cpu, uint32_t a, uint32_t b)
-{
-	struct gp_piece p = {.start = s, .end = e, .cause = (uint8_t)c, .of = (uint8_t)of, .idx = idx,
-			     .cpu = cpu, .lane_a = a, .lane_b = b};
-
-	if (e <= s)
-		return true;
-	return fn(ctx, &p);
 }
 
 /* The process's main thread: the one holding its iteration ranges, else
@@ -319,6 +526,16 @@ void gp_walk(gp_deps *d, struct gp_walk_at w, gp_ns stop, gp_piece_fn fn, void *
 				}
 				continue;
 			}
+			int32_t lc = u < t->kernels.n ? d->call[u] : -1;
+			if (edge != GP_EDGE_EVENT && lc >= 0 && gp_deps_api_class(d, (size_t)lc) == GP_APIC_LAUNCH &&
+			    t->apis.v[lc].end >= ready && w.at - t->apis.v[lc].end >= SLOW_LAUNCH_NS &&
+			    first_launch(d, u)) {
+				/* the first kernel of its name started long after its
+				** launch returned, its stream free: its module loaded
+				** (lazy loading) */
+				edge = GP_EDGE_LAUNCH;
+				from = lc;
+			}
 			enum gp_cause c = edge == GP_EDGE_STREAM ? GP_CAUSE_GPU_GAP
 					: edge == GP_EDGE_EVENT ? GP_CAUSE_EVENT_WAIT : GP_CAUSE_LAUNCH;
 			/* a gap behind the work before it is back-to-back latency only
@@ -330,7 +547,9 @@ void gp_walk(gp_deps *d, struct gp_walk_at w, gp_ns stop, gp_piece_fn fn, void *
 				ready = t->apis.v[from].end < w.at ? t->apis.v[from].end : w.at;
 				/* a launch latency this long is not one: nothing recorded
 				** says what held the work */
-				if (w.at - ready > GP_LAUNCH_LATENCY_MAX_NS)
+				if (w.at - ready >= SLOW_LAUNCH_NS && u < t->kernels.n && first_launch(d, u))
+					c = GP_CAUSE_MODULE_LOAD;
+				else if (w.at - ready > GP_LAUNCH_LATENCY_MAX_NS)
 					c = GP_CAUSE_UNKNOWN;
 			}
 			/* the launch latency is the time after the call returned (none
@@ -374,8 +593,8 @@ void gp_walk(gp_deps *d, struct gp_walk_at w, gp_ns stop, gp_piece_fn fn, void *
 			** point nothing: the thread goes on back to its own past */
 			if (gp_deps_waker(d, w.pid, w.tid, a, b, &wt, &e) && thread_begun(d, w.pid, wt, w.at)) {
 				e = e < w.at ? e : w.at;
-				if (!emit(fn, ctx, e > stop ? e : stop, w.at, GP_CAUSE_UNTRACED, GP_PIECE_NONE, -1,
-					  true, w.pid, w.tid))
+				if (!emit_cpu(d, fn, ctx, e > stop ? e : stop, w.at, GP_CAUSE_UNTRACED, GP_PIECE_NONE, -1,
+					      w.pid, w.tid))
 					return;
 				w.tid = wt;
 				w.at = e;
@@ -399,8 +618,8 @@ void gp_walk(gp_deps *d, struct gp_walk_at w, gp_ns stop, gp_piece_fn fn, void *
 			if (gp_deps_waker(d, w.pid, w.tid, r->start, w.at, &wt, &e) ||
 			    gp_deps_busy_other(d, w.pid, w.tid, w.at, &wt, &e)) {
 				e = e < w.at ? e : w.at;
-				if (!emit(fn, ctx, e > stop ? e : stop, w.at, GP_CAUSE_UNTRACED, GP_PIECE_RANGE,
-					  m->range, true, w.pid, w.tid))
+				if (!emit_cpu(d, fn, ctx, e > stop ? e : stop, w.at, GP_CAUSE_UNTRACED, GP_PIECE_RANGE,
+					      m->range, w.pid, w.tid))
 					return;
 				w.tid = wt;
 				w.at = e;
@@ -447,7 +666,7 @@ void gp_walk(gp_deps *d, struct gp_walk_at w, gp_ns stop, gp_piece_fn fn, void *
 				    : (m->who & GP_CPU_API) ? GP_PIECE_API : GP_PIECE_RANGE;
 		int32_t idx = of == GP_PIECE_API ? (int32_t)(m->who & ~GP_CPU_API)
 			    : of == GP_PIECE_RANGE ? (m->who == GP_CPU_NONE ? m->range : (int32_t)m->who) : -1;
-		if (!emit(fn, ctx, seg, w.at, gp_cpu_cause(d, m->who, m->range), of, idx, true, w.pid, w.tid))
+		if (!emit_cpu(d, fn, ctx, seg, w.at, gp_cpu_cause(d, m->who, m->range), of, idx, w.pid, w.tid))
 			return;
 		w.at = seg;
 	}

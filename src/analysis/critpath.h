@@ -41,15 +41,41 @@ enum gp_cause {
 	GP_CAUSE_ANNOTATION,    /* user ranges (record_function, NVTX) outside ops */
 	GP_CAUSE_DATALOADER,    /* data loading (DataLoader iteration and its workers' results) */
 	GP_CAUSE_ALLOCATOR,     /* cudaMalloc/cudaFree and the like */
-	GP_CAUSE_JIT,           /* compiling, loading or autotuning GPU code */
+	GP_CAUSE_JIT,           /* compiling or autotuning GPU code, on any thread (one-time) */
+	GP_CAUSE_MODULE_LOAD,   /* loading GPU code: module/library load, lazy loading (one-time) */
+	GP_CAUSE_CAPTURE,       /* capturing a CUDA/HIP graph: captured work does not run (one-time) */
 	GP_CAUSE_CUDA_API,      /* other runtime or driver calls */
 	GP_CAUSE_UNTRACED,      /* the thread ran nothing the trace recorded */
 	GP_CAUSE_UNKNOWN,       /* nothing recorded explains it (the launch is not in the trace) */
 	GP_CAUSE__COUNT
 };
 
+/* The one vocabulary of causes (docs/cli.md, "Causes"): each cause's one
+** name, used alike by breakdown's columns (idle_NAME), advise's kinds of
+** the findings about a cause, the HTML report and --what-if cause:NAME;
+** the names it had before, accepted as aliases; what it means. */
+struct gp_cause_def {
+	const char *name;
+	const char *aliases[3];   /* old names (breakdown columns without their
+				  ** idle_ prefix, advise kinds), NULL-ended */
+	const char *meaning;
+	bool one_time;            /* a cost a process pays once (compiling, loading
+				  ** code, capturing graphs), not every step */
+};
+
+/* The definition of cause c (an out-of-range c: unknown's). */
+const struct gp_cause_def *gp_cause_def(int cause);
+
 /* "gpu_compute", "launch", "dataloader"... (stable ids for csv/json). */
 const char *gp_cause_name(int cause);
+
+/* The cause named name or one of its aliases; -1 when none is. */
+int gp_cause_find(const char *name);
+
+static inline bool gp_cause_one_time(int c)
+{
+	return gp_cause_def(c)->one_time;
+}
 
 /* Whether GPU idle time can have cause c: every cause but a GPU unit's
 ** own run (GPU work elsewhere that idle time waited for is event_wait). */
@@ -95,6 +121,12 @@ void gp_walk(gp_deps *d, struct gp_walk_at w, gp_ns stop, gp_piece_fn fn, void *
 /* The cause of CPU time held by activity who (deps.h's gp_cpu_mark.who)
 ** with innermost range `range`.  d gives the API classes. */
 enum gp_cause gp_cpu_cause(const gp_deps *d, uint32_t who, int32_t range);
+
+/* gp_cpu_cause of thread (pid, tid) at time at, with its one-time costs:
+** inside a graph capture of the thread, capture; waiting (CPU op, Python,
+** user range, untraced, other calls) while another thread of the process
+** compiles, jit.  What walks give CPU pieces. */
+enum gp_cause gp_cpu_cause_at(gp_deps *d, uint32_t who, int32_t range, uint32_t pid, uint32_t tid, gp_ns at);
 
 /* What piece p is, in words, into buf: its cause and what holds it
 ** ("allocator cudaFree in aten::cudnn_convolution", "launch of

@@ -651,6 +651,8 @@ void gp_deps_free(gp_deps *d)
 	free(d->api_count);
 	free(d->by_end);
 	gp_vec_free(d->mains);
+	gp_vec_free(d->onetime);
+	gp_u64map_free(&d->first_launch);
 	free(d->api_by_thread);
 	gp_u64map_free(&d->api_first);
 	memset(d, 0, sizeof(*d));

@@ -82,6 +82,16 @@ struct gp_main_thread {
 	uint32_t pid, tid;
 };
 
+/* A stretch of a thread's time spent on a one-time cost (critpath.c): a
+** graph capture on thread tid, or (tid GP_ANY_THREAD) compiling on some
+** thread of process pid. */
+#define GP_ANY_THREAD UINT32_MAX
+struct gp_onetime_span {
+	uint32_t pid, tid;
+	gp_ns start, end;
+	uint8_t cause;            /* enum gp_cause */
+};
+
 typedef struct gp_deps {
 	const gp_trace *t;
 	size_t n;                 /* units: kernels.n + memcpys.n + memsets.n + window_work.n */
@@ -108,6 +118,11 @@ typedef struct gp_deps {
 	** and each process's main thread */
 	uint32_t *by_end;
 	GP_VEC(struct gp_main_thread) mains;
+	/* the one-time spans, by (pid, tid, start), disjoint per (pid, tid);
+	** made on first use */
+	GP_VEC(struct gp_onetime_span) onetime;
+	gp_u64map first_launch;   /* a kernel name -> its first kernel (by start) */
+	bool onetime_made;
 	/* what the graph could not tell, for docs and notes */
 	uint64_t edges[GP_EDGE__COUNT];
 	uint64_t waits_unresolved;   /* stream waits whose event or target was not found */

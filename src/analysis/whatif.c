@@ -239,7 +239,8 @@ static bool take_removed(void *ctx, const struct gp_cpu_mark *m)
 	struct removed_sweep *s = ctx;
 	struct gp_replay *r = s->r;
 
-	if (s->have && (r->spec->remove_cpu & (1u << gp_cpu_cause(r->d, s->prev.who, s->prev.range)))) {
+	if (s->have && (r->spec->remove_cpu & (1u << gp_cpu_cause_at(r->d, s->prev.who, s->prev.range, r->th.v[s->thread].pid,
+								      r->th.v[s->thread].tid, s->prev.at)))) {
 		struct removed *x = r->removed.n ? &r->removed.v[r->removed.n - 1] : NULL;
 		if (x && x->thread == s->thread && x->end == s->prev.at)
 			x->end = m->at;
@@ -362,6 +363,16 @@ static uint64_t time_key(gp_ns at)
 	return (uint64_t)at ^ (UINT64_C(1) << 63);
 }
 
+/* The cause of launch call c's own time when it is not the cost of
+** issuing work (a launch that loaded its module: module_load), else
+** GP_CAUSE__COUNT: no removal of a cause shortens that call. */
+static enum gp_cause launch_own_cause(const gp_deps *d, int32_t c)
+{
+	enum gp_cause cc = gp_cpu_cause(d, (uint32_t)c | GP_CPU_API, -1);
+
+	return cc == GP_CAUSE_CPU_OP ? GP_CAUSE__COUNT : cc;
+}
+
 /* The new start of unit u: the latest of what its constraints allow. */
 static gp_ns unit_start(struct gp_replay *r, size_t u)
 {
@@ -394,6 +405,11 @@ static gp_ns unit_start(struct gp_replay *r, size_t u)
 		if (sp->no_launch_latency && eager)
 			lat = min_ns(lat, a->end - issued);
 		best = new_time(r, th, issued) + lat;
+		/* a call whose own time is removed (a first launch loading its
+		** module: module_load, not the op's cost of issuing work) no
+		** longer holds its work: the work follows the call's new end */
+		if (s >= a->end && (sp->remove_cpu & (1u << launch_own_cause(d, c))))
+			best = min_ns(best, new_time(r, th, a->end) + (s - a->end));
 	}
 	if (p >= 0) {
 		gp_ns gap = max_ns(0, s - gp_unit_end(t, (size_t)p));
@@ -666,16 +682,19 @@ int gp_whatif_parse(const char *expr, struct gp_whatif_expr *x, gp_error *err)
 	x->pattern[eq - colon - 1] = '\0';
 	if (strncmp(expr, "cause:", 6) == 0) {
 		x->target = GP_WI_CAUSE;
-		for (int c = GP_CAUSE_LAUNCH; c < GP_CAUSE_UNKNOWN; c++)
-			if (strcmp(x->pattern, gp_cause_name(c)) == 0 && c != GP_CAUSE_EVENT_WAIT && c != GP_CAUSE_SYNC) {
-				x->cause = (uint8_t)c;
-				if (strcmp(value, "0") != 0)
-					return gp_err(err, GP_ERR_USAGE, "--what-if '%s': a cause can only be removed (=0)",
-						      expr);
-				return GP_OK;
-			}
+		/* the cause's name, an alias (an old name), or a breakdown part's
+		** name (idle_NAME) */
+		const char *name = strncmp(x->pattern, "idle_", 5) == 0 ? x->pattern + 5 : x->pattern;
+		int c = gp_cause_find(name);
+		if (c >= GP_CAUSE_LAUNCH && c < GP_CAUSE_UNKNOWN && c != GP_CAUSE_EVENT_WAIT && c != GP_CAUSE_SYNC) {
+			x->cause = (uint8_t)c;
+			if (strcmp(value, "0") != 0)
+				return gp_err(err, GP_ERR_USAGE, "--what-if '%s': a cause can only be removed (=0)", expr);
+			return GP_OK;
+		}
 		return gp_err(err, GP_ERR_USAGE, "--what-if '%s': unknown cause '%s' (launch, gpu_gap, cpu_op, python, "
-			      "annotation, dataloader, allocator, jit, cuda_api, untraced)", expr, x->pattern);
+			      "annotation, dataloader, allocator, jit, module_load, capture, cuda_api, untraced)", expr,
+			      x->pattern);
 	}
 	if (strncmp(expr, "rank:", 5) == 0) {
 		char *end;

@@ -118,8 +118,8 @@ static int write_rows(gp_writer *w, const struct gp_findings *f, size_t top)
 		snprintf(over, sizeof(over), "%.0f", x->overlap_ns);
 		snprintf(cum, sizeof(cum), "%.0f", x->cum_ns);
 		const char *vals[] = {pos, x->kind, x->first ? NULL : ns, x->first ? NULL : pct,
-				      x->first || !f->steps ? NULL : step, x->first ? NULL : alone, inv, cnt,
-				      x->title, x->evidence, x->change, x->first ? NULL : over, x->overlaps,
+				      x->first || x->one_time || !f->steps ? NULL : step, x->first ? NULL : alone, inv,
+				      cnt, x->title, x->evidence, x->change, x->first ? NULL : over, x->overlaps,
 				      x->first ? NULL : cum};
 		gp_writer_row(w, vals);
 	}

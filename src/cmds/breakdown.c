@@ -55,7 +55,9 @@ static const struct gp_cmd_spec breakdown_spec = {
 	"+ idle - overlap = span).  Idle time splits by what held the work after\n"
 	"each gap (the chain of waits back to the gap's start, docs/dependencies.md):\n"
 	"launch, gpu_gap, event_wait, sync, cpu_op, python, annotation,\n"
-	"dataloader, allocator, jit, cuda_api, untraced, unknown.  --view\n"
+	"dataloader, allocator, jit, module_load, capture, cuda_api, untraced,\n"
+	"unknown (docs/cli.md, \"Causes\"; jit, module_load and capture are\n"
+	"one-time costs).  --view\n"
 	"critical: the critical path by cause, op and layer.  --view streams gives each\n"
 	"stream's launch delay and queue depth; --view depth each stream's queue\n"
 	"depth over time (the largest per bucket); --view gaps the longest idle\n"
@@ -201,35 +203,19 @@ static const struct gp_column graph_cols[] = {
 struct part {
 	const char *name;
 	unsigned mask_any;      /* union of masks having any of these kinds */
-	int idle_cause;         /* >= 0: that idle cause */
 	int special;            /* 1 span, 2 overlap, 3 hidden comm, 4 exposed comm, 5 idle */
 };
 
 static const struct part parts[] = {
-	{"span", 0, -1, 1},
-	{"busy", GP_BD_COMPUTE | GP_BD_COMM | GP_BD_MEMORY, -1, 0},
-	{"compute", GP_BD_COMPUTE, -1, 0},
-	{"communication", GP_BD_COMM, -1, 0},
-	{"memory", GP_BD_MEMORY, -1, 0},
-	{"overlap", 0, -1, 2},
-	{"idle", 0, -1, 5},
-	{"comm_hidden", 0, -1, 3},
-	{"comm_exposed", 0, -1, 4},
-	/* idle time by cause (docs/dependencies.md): every cause idle time
-	** can have, in enum gp_cause's order */
-	{"idle_launch", 0, GP_CAUSE_LAUNCH, 0},
-	{"idle_gpu_gap", 0, GP_CAUSE_GPU_GAP, 0},
-	{"idle_event_wait", 0, GP_CAUSE_EVENT_WAIT, 0},
-	{"idle_sync", 0, GP_CAUSE_SYNC, 0},
-	{"idle_cpu_op", 0, GP_CAUSE_CPU_OP, 0},
-	{"idle_python", 0, GP_CAUSE_PYTHON, 0},
-	{"idle_annotation", 0, GP_CAUSE_ANNOTATION, 0},
-	{"idle_dataloader", 0, GP_CAUSE_DATALOADER, 0},
-	{"idle_allocator", 0, GP_CAUSE_ALLOCATOR, 0},
-	{"idle_jit", 0, GP_CAUSE_JIT, 0},
-	{"idle_cuda_api", 0, GP_CAUSE_CUDA_API, 0},
-	{"idle_untraced", 0, GP_CAUSE_UNTRACED, 0},
-	{"idle_unknown", 0, GP_CAUSE_UNKNOWN, 0},
+	{"span", 0, 1},
+	{"busy", GP_BD_COMPUTE | GP_BD_COMM | GP_BD_MEMORY, 0},
+	{"compute", GP_BD_COMPUTE, 0},
+	{"communication", GP_BD_COMM, 0},
+	{"memory", GP_BD_MEMORY, 0},
+	{"overlap", 0, 2},
+	{"idle", 0, 5},
+	{"comm_hidden", 0, 3},
+	{"comm_exposed", 0, 4},
 };
 
 static gp_ns part_time(const struct gp_bd_window *w, const struct part *p)
@@ -237,8 +223,6 @@ static gp_ns part_time(const struct gp_bd_window *w, const struct part *p)
 	gp_ns hidden = w->by_mask[GP_BD_COMPUTE | GP_BD_COMM] +
 		       w->by_mask[GP_BD_COMPUTE | GP_BD_COMM | GP_BD_MEMORY];
 
-	if (p->idle_cause >= 0)
-		return w->idle[p->idle_cause];
 	switch (p->special) {
 	case 1:
 		return w->end - w->start;
@@ -272,6 +256,18 @@ static void write_time(gp_writer *w, const gp_breakdown *b)
 			row[2] = parts[p].name;
 			cell_time(tm, sizeof(tm), v);
 			snprintf(pct, sizeof(pct), "%.2f", gp_percent(v, win->end - win->start));
+			gp_writer_row(w, row);
+		}
+		/* idle time by cause: idle_ and the cause's one name (critpath.h),
+		** every cause idle time can have, in enum gp_cause's order */
+		for (int c = 0; c < GP_IDLE__COUNT; c++) {
+			char name[48];
+			if (!gp_cause_is_idle(c))
+				continue;
+			snprintf(name, sizeof(name), "idle_%s", gp_cause_name(c));
+			row[2] = name;
+			cell_time(tm, sizeof(tm), win->idle[c]);
+			snprintf(pct, sizeof(pct), "%.2f", gp_percent(win->idle[c], win->end - win->start));
 			gp_writer_row(w, row);
 		}
 	}

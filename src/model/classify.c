@@ -173,10 +173,13 @@ static const struct stem_rule rules[] = {
 	{"MemSetAccess", 1, GP_APIC_ALLOC},
 	{"ModuleLoad", 0, GP_APIC_MODULE},         /* ModuleLoad, ModuleLoadData, ModuleLoadDataEx, ModuleLoadFatBinary */
 	{"LibraryLoad", 0, GP_APIC_MODULE},        /* LibraryLoadData, LibraryLoadFromFile */
-	{"LinkCreate", 1, GP_APIC_MODULE},
-	{"LinkAddData", 1, GP_APIC_MODULE},
-	{"LinkAddFile", 1, GP_APIC_MODULE},
-	{"LinkComplete", 1, GP_APIC_MODULE},
+	{"LinkCreate", 1, GP_APIC_COMPILE},
+	{"LinkAddData", 1, GP_APIC_COMPILE},
+	{"LinkAddFile", 1, GP_APIC_COMPILE},
+	{"LinkComplete", 1, GP_APIC_COMPILE},
+	{"StreamBeginCapture", 0, GP_APIC_CAPTURE},   /* StreamBeginCapture, StreamBeginCaptureToGraph */
+	{"StreamEndCapture", 1, GP_APIC_CAPTURE},
+	{"GraphInstantiate", 0, GP_APIC_CAPTURE},     /* GraphInstantiate, GraphInstantiateWithFlags */
 	{NULL, 0, 0},
 };
 
@@ -225,7 +228,7 @@ enum gp_api_class gp_api_class_of(const char *name)
 	if (!name)
 		return GP_APIC_OTHER;
 	if (strncmp(name, "nvrtc", 5) == 0 || strncmp(name, "hiprtc", 6) == 0)
-		return GP_APIC_MODULE;
+		return GP_APIC_COMPILE;
 	if (!(stem = stem_of(name, buf, sizeof(buf))) || !*stem)
 		return GP_APIC_OTHER;
 	for (int i = 0; rules[i].stem; i++) {
@@ -240,7 +243,8 @@ const char *gp_api_class_name(enum gp_api_class c)
 {
 	static const char *const names[GP_APIC__COUNT] = {
 		"other", "launch", "graph_launch", "copy", "memset", "sync_device", "sync_stream",
-		"sync_event", "stream_wait", "event_record", "query", "alloc", "module",
+		"sync_event", "stream_wait", "event_record", "query", "alloc", "module", "compile",
+		"capture",
 	};
 
 	return (unsigned)c < GP_APIC__COUNT ? names[c] : "other";

@@ -94,7 +94,9 @@ enum gp_api_class {
 	GP_APIC_EVENT_RECORD,
 	GP_APIC_QUERY,          /* polls an event or stream without waiting */
 	GP_APIC_ALLOC,          /* device or pinned memory: malloc, free, map, register */
-	GP_APIC_MODULE,         /* loading or compiling GPU code: module/library load, NVRTC, link */
+	GP_APIC_MODULE,         /* loading GPU code: module/library load */
+	GP_APIC_COMPILE,        /* compiling GPU code: NVRTC/hipRTC, linking */
+	GP_APIC_CAPTURE,        /* capturing a graph: Stream{Begin,End}Capture, GraphInstantiate */
 	GP_APIC__COUNT
 };
 

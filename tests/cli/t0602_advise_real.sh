@@ -8,7 +8,7 @@ need_testdata
 db=$TESTDATA/nvprof/pyprof_lm_v100/net_da6bcc3.sql
 run_ok "$GPUPROF" advise "$db"
 assert_grep '^GPU V100-SXM2( x [0-9]+)?: ' "$TMP/out"
-assert_grep '\[cpu-bound\]' "$TMP/out"        # its idle gaps: the host issuing ops
+assert_grep '\[cpu_op\]' "$TMP/out"        # its idle gaps: the host issuing ops
 assert_grep '\[tiny-kernels\]' "$TMP/out"
 assert_grep '\[fp32-gemm\]' "$TMP/out"
 assert_grep 'torch.autocast' "$TMP/out"          # V100: AMP fp16, not TF32
@@ -20,7 +20,7 @@ python3 - "$TMP/out" <<'PY' || fail "advise json"
 import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip().startswith("{")] or json.load(open(sys.argv[1]))
 kinds = [r["kind"] for r in rows]
-assert "fp32-gemm" in kinds and "cpu-bound" in kinds, kinds
+assert "fp32-gemm" in kinds and "cpu_op" in kinds, kinds
 # ranked greedily: the first saves most alone; a later saving exceeds the
 # one before only where its change needs the ones above (t1780)
 assert rows[0]["alone_ns"] == max(r["alone_ns"] for r in rows), rows

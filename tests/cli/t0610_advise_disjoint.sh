@@ -63,10 +63,10 @@ assert shared >= 3, shared
 PY
 
 # the HTA step trace (130 tiny kernels on a GP100, the CPU issuing them):
-# tiny-kernels and cpu-bound make about the same change (the ops' CPU time
+# tiny-kernels and cpu_op make about the same change (the ops' CPU time
 # gone), so the later of the two saves next to nothing beyond the first and
 # says so; the breakdown
-# puts 4.684 ms of the idle time on the ops, which cpu-bound states; the
+# puts 4.684 ms of the idle time on the ops, which cpu_op states; the
 # untraced share of the idle time (25%) is noticed first
 f=$TESTDATA/hta/with_gpu_user_annotation/step_based_trace_2543932.json.gz
 run_ok "$GPUPROF" advise -f json "$f"
@@ -76,7 +76,7 @@ python3 - "$TMP/advise.json" "$TMP/out" <<'PY' || fail "HTA step trace"
 import json, sys
 rows = {r["kind"]: r for r in map(json.loads, open(sys.argv[1]))}
 bd = {r["part"]: r["time_ns"] for r in map(json.loads, open(sys.argv[2])) if r["iteration"] is None}
-tiny, cpu, cover = rows["tiny-kernels"], rows["cpu-bound"], rows["coverage"]
+tiny, cpu, cover = rows["tiny-kernels"], rows["cpu_op"], rows["coverage"]
 assert cover["position"] == 1 and cover["saving_ns"] is None, rows
 # ranked greedily: the first of the two saves what both would alone, the
 # later one next to nothing beyond it and names it

@@ -26,7 +26,7 @@ rows = list(csv.reader(open(sys.argv[1])))
 d = [int(r[3]) for r in rows]
 assert d == sorted(d, reverse=True), d
 assert all(r[4] in ("launch", "gpu_gap", "event_wait", "sync", "cpu_op", "python", "annotation", "dataloader",
-                    "allocator", "jit", "cuda_api", "untraced", "unknown") for r in rows), rows
+                    "allocator", "jit", "module_load", "capture", "cuda_api", "untraced", "unknown") for r in rows), rows
 PY
 expect_exit 2 "$GPUPROF" breakdown --as nsight "$TMP/g.json"
 expect_exit 2 "$GPUPROF" breakdown --include-unlinked "$TMP/g.json"
@@ -135,7 +135,7 @@ PY
 
 # advise reads the breakdown's numbers: on HTA's DDP trace the CPU issues
 # the ops too slowly (56% of the span idle on framework ops' CPU time,
-# 18% on the user's ranges), which cpu-bound and user-code state with the
+# 18% on the user's ranges), which cpu_op and annotation state with the
 # breakdown's totals; its 39.6 ms of exposed communication would save
 # nothing overlapped (every kernel after it waits for its launch: even
 # NCCL 100x faster leaves the span as it is), so no exposed-comm finding
@@ -151,7 +151,7 @@ bd = {r[2]: int(r[3]) for r in csv.reader(open(sys.argv[1])) if r[1] == "all"}
 found = [json.loads(l) for l in open(sys.argv[2]) if l.startswith("{")]
 kinds = {x["kind"]: x for x in found}
 assert bd["comm_exposed"] == 39559468 and "exposed-comm" not in kinds, found
-cpu, user = kinds["cpu-bound"], kinds["user-code"]
+cpu, user = kinds["cpu_op"], kinds["annotation"]
 assert cpu["position"] == 1 and cpu["involved_ns"] == bd["idle_cpu_op"], (cpu, bd)
 assert user["involved_ns"] == bd["idle_annotation"], (user, bd)
 assert "the GPU sat idle %.3f ms" % (bd["idle_cpu_op"] / 1e6) in cpu["title"], cpu

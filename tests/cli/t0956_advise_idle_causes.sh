@@ -1,6 +1,6 @@
 # tier: slow (24 s in make check before the tiers, on the busy 2-core machine)
 # advise's findings per idle cause: on crafted Kineto traces, each of
-# cpu-bound, sync-calls, dataloader and untraced-cpu fires on the trace
+# cpu_op, sync, dataloader and untraced fires on the trace
 # with its pattern, with the idle time the pattern was built with (the
 # chain of waits back from the kernel after each gap, docs/dependencies.md),
 # and no other idle-cause finding does; a trace whose GPU is never idle
@@ -52,8 +52,8 @@ check() {
 import json, sys
 rows = {r["kind"]: r for r in map(json.loads, open(sys.argv[1]))}
 kind, want = sys.argv[2], sys.argv[3]
-causes = {"cpu-bound", "launch-latency", "sync-calls", "dataloader", "python-cpu", "user-code", "allocator",
-          "jit", "cuda-api", "event-wait", "untraced-cpu", "tiny-kernels"}
+causes = {"cpu_op", "launch", "sync", "dataloader", "python", "annotation", "allocator",
+          "jit", "cuda_api", "event_wait", "untraced", "tiny-kernels"}
 if kind == "-":
     assert not causes & set(rows), rows
     sys.exit(0)
@@ -66,10 +66,10 @@ assert 0 < r["alone_ns"] <= r["involved_ns"] * 1.05, r   # gone, the gaps go (a 
 assert "the largest gaps (at: from the trace start):" in r["evidence"] and r["change"], r
 PY
 }
-check host cpu-bound $((9 * 250000))          # the op and its call, 9 gaps between 10 kernels
-check sync sync-calls $((9 * 300000))
+check host cpu_op $((9 * 250000))          # the op and its call, 9 gaps between 10 kernels
+check sync sync $((9 * 300000))
 check loader dataloader $((9 * 250000))
-check untraced untraced-cpu $((9 * 249000))
+check untraced untraced $((9 * 249000))
 check busy - 0
 # the text names what held the GPU
 run_ok "$GPUPROF" advise "$TMP/host.json"

@@ -7,18 +7,18 @@
 #             replays are graph-host-bound's (advise_graph.c), whose
 #             evidence gives the chain's cause (cpu_op, aten::mul) and whose
 #             change says the graphs already remove the launches; no eager
-#             idle finding (cpu-bound) tells those gaps again, and nothing
+#             idle finding (cpu_op) tells those gaps again, and nothing
 #             says to capture a graph
 #   mixed:    five 300 us kernels launched eagerly ahead of the GPU, back to
 #             back, then five graph replays as in graph (graphs hold a
 #             quarter of the GPU time, and every gap ends in one): the same
-#   eager:    as graph with cudaLaunchKernel: cpu-bound, told to capture the
+#   eager:    as graph with cudaLaunchKernel: cpu_op, told to capture the
 #             step in a CUDA graph (what the graph traces must not be told)
 #   jit:      before each launch a 400 us "Nvrtc::CompileProgram" range: the
 #             jit finding, and no finding says "CUDA graph"
 #   longop:   one 5 ms call of aten::cudnn_convolution (its own CPU time:
 #             cuDNN autotuning in a first call) before one launch, 20 us ops
-#             before the others: cpu-bound, told that long op calls are work
+#             before the others: cpu_op, told that long op calls are work
 #             on the host, not the per-op cost a graph removes
 #   syncread: before each launch a cudaMemcpy of 4 bytes to pageable memory
 #             (.item()) whose copy runs 5 us and returns 100 us after the
@@ -67,13 +67,13 @@ for line in open(sys.argv[1]):
 change_of() { awk -F'\t' -v k="$1" '$1 == k { print $2 }' "$TMP/kinds"; }
 
 findings eager
-change_of cpu-bound | grep -q 'Capture the step in a CUDA graph' || fail "eager: cpu-bound's change: $(cat "$TMP/kinds")"
+change_of cpu_op | grep -q 'Capture the step in a CUDA graph' || fail "eager: cpu_op's change: $(cat "$TMP/kinds")"
 
 for p in graph mixed; do
 	findings $p
 	change_of graph-host-bound | grep -q 'not by kernel launches: the graphs already remove those' ||
 		fail "$p: the gaps before graph replays are not told they are graphs: $(cat "$TMP/kinds")"
-	! grep -q '^cpu-bound' "$TMP/kinds" || fail "$p: the gaps before replays told twice: $(cat "$TMP/kinds")"
+	! grep -q '^cpu_op' "$TMP/kinds" || fail "$p: the gaps before replays told twice: $(cat "$TMP/kinds")"
 	! grep -q 'Capture the step in a CUDA graph' "$TMP/kinds" || fail "$p: told to capture a graph: $(cat "$TMP/kinds")"
 	assert_grep '"evidence":"251.0 us before each replay on average, by the chain.s cause: cpu_op [0-9.]* ms, launch [0-9.]* us; aten::mul' "$TMP/out"
 done
@@ -83,8 +83,8 @@ findings jit
 ! grep -qi 'CUDA graph' "$TMP/kinds" || fail "jit: a one-time compilation told to use CUDA graphs: $(cat "$TMP/kinds")"
 
 findings longop
-change_of cpu-bound | grep -q 'op calls that each held the CPU 1 ms or more' ||
-	fail "longop: cpu-bound's change: $(cat "$TMP/kinds")"
+change_of cpu_op | grep -q 'op calls that each held the CPU 1 ms or more' ||
+	fail "longop: cpu_op's change: $(cat "$TMP/kinds")"
 ! grep -q 'Capture the step in a CUDA graph' "$TMP/kinds" || fail "longop: told to capture a graph: $(cat "$TMP/kinds")"
 
 findings syncread

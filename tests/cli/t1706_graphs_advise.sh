@@ -1,6 +1,6 @@
 # advise on graph replays (src/analysis/advise_graph.c).  The generated
 # server (gpuprof-gen --graphs, tools/gen/graphs.c) as a graph run and as
-# its eager twin: the eager run gets the eager idle findings (launch-latency,
+# its eager twin: the eager run gets the eager idle findings (launch,
 # CUDA graphs suggested), the graph run never: its idle time is between
 # replays (graph-host-bound, with the chain's causes) and inside them
 # (graph-gaps, per graph), each gap told by one family only.  The real vLLM
@@ -13,13 +13,13 @@ run_ok "$GEN" --format gprec --graphs node -o "$TMP/node.gprec"
 kinds() { awk -F'","' 'NR > 1 { print $2 }' "$TMP/out" | sort | tr '\n' ' '; }
 
 run_ok "$GPUPROF" advise -f csv "$TMP/eager.sqlite"
-assert_grep '"launch-latency",.*Remove the per-kernel launch latency: CUDA graphs' "$TMP/out"
+assert_grep '"launch",.*Remove the per-kernel launch latency: CUDA graphs' "$TMP/out"
 assert_no_grep '"graph-' "$TMP/out"
 
 run_ok "$GPUPROF" advise -f csv "$TMP/node.sqlite"
 cp "$TMP/out" "$TMP/node.csv"
 case " $(kinds)" in
-*" cpu-bound "*|*" launch-latency "*|*" tiny-kernels "*|*" user-code "*|*" untraced-cpu "*)
+*" cpu_op "*|*" launch "*|*" tiny-kernels "*|*" annotation "*|*" untraced "*)
 	fail "an eager idle finding on a graph run: $(kinds)" ;;
 esac
 assert_no_grep 'Capture the step in a CUDA graph' "$TMP/out"

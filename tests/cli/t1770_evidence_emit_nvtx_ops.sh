@@ -35,7 +35,7 @@ assert_grep "^0	all	idle_cpu_op	[1-9]" "$TMP/out"
 awk -F'\t' '$3 == "idle_annotation" && $4 + 0 > 0 { print; bad = 1 } END { exit bad }' "$TMP/out" ||
 	fail "idle time put on annotations: the trace has no user range"
 run_ok "$GPUPROF" advise "$T"
-assert_no_grep "\[user-code\]" "$TMP/out"
+assert_no_grep "\[annotation\]" "$TMP/out"
 assert_no_grep "your own ranges" "$TMP/out"
 # the gaps' evidence names norm as the op it is (PyProf's marker around it
 # names it Tensor.norm)

@@ -260,10 +260,10 @@ static bool within(double a, double b, double frac)
 ** inside its op's 18 us CPU range, the kernel 3 us after the call
 ** returned; the op's range starts when the kernel before ends.  Each
 ** 20 us gap is 17 us of the CPU issuing work (the op, its launch call)
-** and 3 us of launch latency: tiny-kernels and cpu-bound, whose change (a
+** and 3 us of launch latency: tiny-kernels and cpu_op, whose change (a
 ** CUDA graph: the ops' CPU time and the latency gone) leaves the 5 us of
 ** untraced CPU time between the ops to pace the 3 us kernels: 18 us of
-** each gap saved, shared by the two; launch-latency is no finding: the
+** each gap saved, shared by the two; launch is no finding: the
 ** CPU paces the launches, so without the latency each kernel only starts
 ** 3 us earlier after its launch, and the span ends 3 us sooner. */
 static void launch_bound_tiny_kernels(void **state)
@@ -281,14 +281,14 @@ static void launch_bound_tiny_kernels(void **state)
 		fx_launch(&f, k, 3000, 4000);
 	}
 	const struct gp_finding *tiny = advise(&f, &out, "tiny-kernels");
-	const struct gp_finding *cpu = find(&out, "cpu-bound"), *lat = find(&out, "launch-latency");
+	const struct gp_finding *cpu = find(&out, "cpu_op"), *lat = find(&out, "launch");
 	show(&out);
 	assert_non_null(tiny);
 	assert_non_null(cpu);
 	assert_null(lat);
 	assert_int_equal(tiny->count, 500);
 	assert_true(cpu->total_ns == 499 * 17000.0);    /* the op, the launch call in it */
-	assert_null(find(&out, "untraced-cpu"));
+	assert_null(find(&out, "untraced"));
 	assert_true(near(tiny->alone_ns, 499 * 18000.0));
 	assert_true(near(cpu->alone_ns, 499 * 18000.0));
 	assert_true(near(tiny->ns + cpu->ns, 499 * 18000.0));
@@ -302,7 +302,7 @@ static void launch_bound_tiny_kernels(void **state)
 /* 5 ms idle gaps before 10 GEMMs, each gap a cudaStreamSynchronize that
 ** waits for nothing (4.989 ms), then the GEMM's launch; pageable and
 ** synchronous copies; then a long kernel on 4 blocks.  The chain puts each
-** gap's 4.989 ms on the sync: sync-calls, whose change (the syncs gone)
+** gap's 4.989 ms on the sync: sync, whose change (the syncs gone)
 ** saves about that; what is left of each gap (11 us) is no finding. */
 static void gaps_syncs_copies_small_grid(void **state)
 {
@@ -335,7 +335,7 @@ static void gaps_syncs_copies_small_grid(void **state)
 	size_t k = fx_kernel_at(&f, "reduce_kernel", 1000, 30000000, "Tensor", "sum", GP_DIR_FPROP, 0);
 	fx_grid(&f, k, 4);
 	fx_tensor(&f, GP_DT_FP32, 1, D(1000));
-	const struct gp_finding *x = advise(&f, &out, "sync-calls");
+	const struct gp_finding *x = advise(&f, &out, "sync");
 	show(&out);
 	assert_non_null(x);
 	/* the gaps between the GEMMs, and two before a copy: the synchronous
@@ -344,7 +344,7 @@ static void gaps_syncs_copies_small_grid(void **state)
 	assert_true(x->total_ns == 9 * 4989000.0 + 2 * 3000);
 	assert_true(x->alone_ns <= 9 * 5000000.0 && within(x->alone_ns, 9 * 4989000.0, 0.01));
 	assert_non_null(strstr(x->evidence, "cudaStreamSynchronize"));
-	assert_null(find(&out, "launch-latency"));
+	assert_null(find(&out, "launch"));
 	x = find(&out, "pageable-memcpy");
 	assert_non_null(x);
 	assert_int_equal(x->count, 2);
@@ -454,9 +454,9 @@ static void event_waits_are_a_notice(void **state)
 		f.t.kernels.v[k].stream = 8;
 		fx_launch(&f, k, 300000 + 16000, 1000);
 	}
-	advise(&f, &out, "event-wait");
+	advise(&f, &out, "event_wait");
 	show(&out);
-	const struct gp_finding *x = find(&out, "event-wait");
+	const struct gp_finding *x = find(&out, "event_wait");
 	assert_non_null(x);
 	assert_true(x->first);
 	assert_true(x == &out.v.v[0] || out.v.v[0].first);
@@ -501,7 +501,7 @@ static void comm_kernels_are_not_small_grids(void **state)
 ** 198 us of untraced CPU time (and the 2 us call), but the CPU paces the
 ** launches: without the latency every GEMM starts 300 us earlier and the
 ** gaps stay, without the untraced time the launches run ahead and the
-** GEMMs go back to back.  So untraced-cpu saves the gaps and launch-latency
+** GEMMs go back to back.  So untraced saves the gaps and launch
 ** saves nothing: no finding, whatever its share of the idle time. */
 static void idle_causes_saved_by_replay(void **state)
 {
@@ -516,10 +516,10 @@ static void idle_causes_saved_by_replay(void **state)
 	}
 	advise(&f, &out, "none");
 	show(&out);
-	const struct gp_finding *cpu = find(&out, "untraced-cpu"), *cover = find(&out, "coverage");
-	assert_null(find(&out, "launch-latency"));
-	assert_null(find(&out, "sync-calls"));
-	assert_null(find(&out, "cpu-bound"));
+	const struct gp_finding *cpu = find(&out, "untraced"), *cover = find(&out, "coverage");
+	assert_null(find(&out, "launch"));
+	assert_null(find(&out, "sync"));
+	assert_null(find(&out, "cpu_op"));
 	assert_non_null(cpu);
 	assert_true(cpu->total_ns == 19 * 198000.0);
 	assert_non_null(strstr(cpu->title, "3.762 ms"));
