@@ -103,12 +103,23 @@ static void parse_memcpy_name(const char *name, struct gp_memcpy *m)
 		{"AtoH", GP_COPY_ATOH}, {"AtoA", GP_COPY_ATOA}, {"AtoD", GP_COPY_ATOD},
 		{"DtoA", GP_COPY_DTOA}, {NULL, 0},
 	};
+	static const struct { const char *s; uint8_t k; } unified[] = {
+		{"HtoD", GP_COPY_UVM_HTOD}, {"DtoH", GP_COPY_UVM_DTOH}, {"DtoD", GP_COPY_UVM_DTOD},
+		{NULL, 0},
+	};
 	const char *sp = strchr(name, ' ');
 
-	if (sp)
+	/* "Memcpy Unified HtoD": unified-memory migrations, as gpuprof's own
+	** export names them (an nsys trace's, exported and read back) */
+	if (sp && strncmp(sp + 1, "Unified ", 8) == 0) {
+		for (int i = 0; unified[i].s; i++)
+			if (strncmp(sp + 9, unified[i].s, 4) == 0)
+				m->copy_kind = unified[i].k;
+	} else if (sp) {
 		for (int i = 0; kinds[i].s; i++)
 			if (strncmp(sp + 1, kinds[i].s, 4) == 0)
 				m->copy_kind = kinds[i].k;
+	}
 	const char *open = strchr(name, '('), *arrow = strstr(name, " -> ");
 	if (open && arrow && arrow > open) {
 		m->src_kind = mem_kind_of(open + 1, (size_t)(arrow - open - 1));

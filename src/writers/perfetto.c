@@ -350,6 +350,19 @@ static void write_names(struct pf *p, const struct gp_activity *acts, size_t nac
 			meta(p, "thread_name", t->threads.v[i].pid, t->threads.v[i].tid, "name",
 			     gp_s(t, t->threads.v[i].name), 0);
 	gp_u64map_free(&seen);
+
+	/* a device whose only records are synchronizations (a trace of no
+	** GPU work: their cuda_sync slices) still gets its name */
+	for (size_t i = 0; i < t->syncs.n; i++) {
+		int32_t dev = t->syncs.v[i].device;
+		if (gp_u64map_get(&gpus, (uint64_t)(uint32_t)dev) >= 0)
+			continue;
+		gp_u64map_put(&gpus, (uint64_t)(uint32_t)dev, 1);
+		snprintf(name, sizeof(name), "%s%s%sGPU %" PRId32, rank ? "rank " : "", rank ? rank : "",
+			 rank ? ": " : "", dev);
+		meta(p, "process_name", dev, 0, "name", name, 0);
+		meta(p, "process_sort_index", dev, 0, "sort_index", NULL, p->sort_base + 1000000 + (int64_t)dev);
+	}
 	gp_u64map_free(&gpus);
 
 	for (size_t i = 0; i < nacts; i++) {
@@ -449,7 +462,10 @@ static void write_apis(struct pf *p, const bool *launch)
 {
 	const gp_trace *t = p->t;
 	FILE *out = p->out;
+	gp_u64map largs = {0};   /* correlation id -> its launch args */
 
+	for (size_t i = 0; i < t->launch_args.n; i++)
+		gp_u64map_add(&largs, t->launch_args.v[i].corr, (int32_t)i);
 	for (size_t i = 0; i < t->apis.n; i++) {
 		const struct gp_api *a = &t->apis.v[i];
 		const struct gp_api_def *d = gp_api_def(t, a);
@@ -463,10 +479,22 @@ static void write_apis(struct pf *p, const bool *launch)
 		arg_u64(out, "correlation", p->corr_base + a->corr);
 		if (a->ext_id)
 			arg_u64(out, "External id", p->ext_base + a->ext_id);
+		/* what the call says it launched (ROCm): a launch under stream
+		** capture runs nothing, and its replay is matched by this name */
+		int32_t l = gp_u64map_get(&largs, a->corr);
+		if (l >= 0 && t->launch_args.v[l].pid == a->pid) {
+			const struct gp_launch_args *la = &t->launch_args.v[l];
+			if (la->kernel)
+				arg_str(out, "kernel", gp_s(t, la->kernel));
+			if (la->grid[0] || la->grid[1] || la->grid[2])
+				fprintf(out, ",\"grid\":[%u,%u,%u],\"block\":[%u,%u,%u]", la->grid[0], la->grid[1],
+					la->grid[2], la->block[0], la->block[1], la->block[2]);
+		}
 		if (p->cp)
 			arg_critical(p, p->cp->api_on, i);
 		fputs("}}", out);
 	}
+	gp_u64map_free(&largs);
 }
 
 /* A kernel's attribution and model args (beyond Kineto's own). */

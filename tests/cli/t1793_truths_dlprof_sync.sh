@@ -2,7 +2,7 @@
 # 12-62 us after the GPU finished, 616.094 us in all.  The oracle takes,
 # for each cudaEventSynchronize, its end minus the last GPU activity
 # (kernel, memcpy, memset) that ended inside the call; advise's
-# sync-calls finding must name the same total.
+# sync finding must name the same total.
 need_testdata
 command -v python3 >/dev/null || skip "python3 not installed"
 F=$TESTDATA/verdicts/nsys/dlprof_rtx2070_2022.1/w_relu_nsys_profile.sqlite
@@ -22,4 +22,4 @@ for s, e in calls:
 assert sum(lags) == 616094 and 12000 <= min(lags) and max(lags) <= 63000, (sum(lags), lags)
 PY
 run_ok "$GPUPROF" advise -f json "$F"
-assert_grep '"kind":"sync-calls".*cudaEventSynchronize 616\.094 us' "$TMP/out"
+assert_grep '"kind":"sync".*cudaEventSynchronize 616\.094 us' "$TMP/out"

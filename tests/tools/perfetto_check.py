@@ -11,7 +11,7 @@ from decimal import Decimal
 
 # the idle causes (docs/dependencies.md)
 CAUSES = ("launch", "gpu_gap", "event_wait", "sync", "cpu_op", "python", "annotation", "dataloader",
-          "allocator", "jit", "cuda_api", "untraced", "unknown")
+          "allocator", "jit", "module_load", "capture", "cuda_api", "untraced", "unknown")
 
 def ns(us):
     """Exact nanoseconds of a microsecond value written with 3 decimals."""
