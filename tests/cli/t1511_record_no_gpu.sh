@@ -14,7 +14,7 @@ run_ok "$GPUPROF" info "$TMP/a.gprec"
 assert_grep '^note 1 +no GPU found' "$TMP/out"
 assert_grep '^note 2 +CUPTI did not start \(error [0-9]+: CUPTI_ERROR_[A-Z_]+\): no GPU found, or a driver too old' "$TMP/out"
 assert_no_grep 'CUDA was not initialized' "$TMP/out"
-assert_grep '^trace +cuda-gpu,cuda_api,nvtx$' "$TMP/out"
+assert_grep '^trace +cuda-gpu,cuda-api,nvtx$' "$TMP/out"
 
 # --log stderr: the same finding on stderr, tagged with the process
 expect_exit 0 "$GPUPROF" record -q --log stderr -o "$TMP/b.gprec" -- "$app"

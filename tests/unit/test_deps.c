@@ -249,8 +249,8 @@ static void test_whatif(void **state)
 /* CPU time removed around a launch, times in us (thread 1): A0
 ** cudaLaunchKernel [0,5) launches K0 [8,10) on stream 7; A1 cudaGetDevice
 ** [10,100) (cuda_api); A2 cudaLaunchKernel [100,1600) (a launch over 1 ms
-** loads its module: jit) launches K1 [1605,1700).  The GPU span is
-** [8,1700).  Removing cuda_api moves A2 90 us earlier; removing jit takes
+** loads its module: module_load) launches K1 [1605,1700).  The GPU span is
+** [8,1700).  Removing cuda_api moves A2 90 us earlier; removing module_load takes
 ** A2's own time out of K1's latency (5 us after the call, not 1505 after
 ** its start); both together touch, one stretch [10,1600), and K1 comes
 ** right after what is kept before it: never later than either alone. */
@@ -260,11 +260,11 @@ static void test_whatif_removed(void **state)
 	gp_deps d;
 	struct gp_whatif_result r;
 	struct gp_whatif_spec spec = {0};
-	const uint32_t api_only = 1u << GP_CAUSE_CUDA_API, jit_only = 1u << GP_CAUSE_JIT;
+	const uint32_t api_only = 1u << GP_CAUSE_CUDA_API, load_only = 1u << GP_CAUSE_MODULE_LOAD;
 	const struct {
 		uint32_t remove;
 		gp_ns gpu_after;
-	} cases[] = {{0, 1692 * US}, {api_only, 1602 * US}, {jit_only, 192 * US}, {api_only | jit_only, 102 * US}};
+	} cases[] = {{0, 1692 * US}, {api_only, 1602 * US}, {load_only, 192 * US}, {api_only | load_only, 102 * US}};
 
 	gp_trace_init(&t);
 	api(&t, 0, 5, 1, "cudaLaunchKernel");
@@ -562,7 +562,8 @@ static void test_api_class(void **state)
 		{"cudaMalloc", GP_APIC_ALLOC}, {"cudaFree", GP_APIC_ALLOC}, {"cudaHostAlloc", GP_APIC_ALLOC},
 		{"cuMemAlloc_v2", GP_APIC_ALLOC}, {"hipMalloc", GP_APIC_ALLOC}, {"cudaMallocAsync", GP_APIC_ALLOC},
 		{"cuModuleLoadData", GP_APIC_MODULE}, {"cuLibraryLoadData", GP_APIC_MODULE},
-		{"nvrtcCompileProgram", GP_APIC_MODULE}, {"cudaGetDevice", GP_APIC_OTHER},
+		{"nvrtcCompileProgram", GP_APIC_COMPILE}, {"cudaStreamBeginCapture", GP_APIC_CAPTURE},
+		{"hipStreamEndCapture", GP_APIC_CAPTURE}, {"cudaGetDevice", GP_APIC_OTHER},
 		{"cudaStreamIsCapturing", GP_APIC_OTHER}, {"cudnnConvolutionForward", GP_APIC_OTHER},
 		{"aten::mm", GP_APIC_OTHER}, {"", GP_APIC_OTHER},
 	};

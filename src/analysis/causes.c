@@ -1,0 +1,153 @@
+/*
+** The causes of idle time by name, and the story of an idle gap told by
+** cause (critpath.h): the one vocabulary every output and --what-if uses
+** (docs/cli.md, "Causes"), apart from the walk that finds them
+** (critpath.c).
+*/
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/critpath.h"
+#include "util/alloc.h"
+#include "util/fmt.h"
+
+static const struct gp_cause_def cause_defs[GP_CAUSE__COUNT] = {
+	[GP_CAUSE_GPU_COMPUTE] = {"gpu_compute", {NULL}, "a compute kernel ran", false},
+	[GP_CAUSE_GPU_COMM] = {"gpu_comm", {NULL}, "a communication kernel ran", false},
+	[GP_CAUSE_GPU_MEMORY] = {"gpu_memory", {NULL}, "a copy or memset ran", false},
+	[GP_CAUSE_LAUNCH] = {"launch", {"launch-latency", NULL},
+			     "from a launch call's return to its work's start (launch latency)", false},
+	[GP_CAUSE_GPU_GAP] = {"gpu_gap", {NULL},
+			      "between back-to-back work queued on one stream", false},
+	[GP_CAUSE_EVENT_WAIT] = {"event_wait", {"event-wait", NULL},
+				 "work waiting for an event of another stream or device", false},
+	[GP_CAUSE_SYNC] = {"sync", {"sync-calls", NULL},
+			   "a host call waiting for GPU work, past that work's end", false},
+	[GP_CAUSE_CPU_OP] = {"cpu_op", {"cpu-bound", NULL},
+			     "CPU time of framework ops and their launch calls", false},
+	[GP_CAUSE_PYTHON] = {"python", {"python-cpu", NULL}, "Python frames outside framework ops", false},
+	[GP_CAUSE_ANNOTATION] = {"annotation", {"user-code", NULL},
+				 "the user's own ranges (record_function, NVTX) outside ops", false},
+	[GP_CAUSE_DATALOADER] = {"dataloader", {NULL}, "data loading", false},
+	[GP_CAUSE_ALLOCATOR] = {"allocator", {NULL}, "cudaMalloc, cudaFree and the like", false},
+	[GP_CAUSE_JIT] = {"jit", {NULL},
+			  "compiling or autotuning GPU code (NVRTC, torch.compile, Triton, cuDNN "
+			  "autotuning), on any thread of the process", true},
+	[GP_CAUSE_MODULE_LOAD] = {"module_load", {NULL},
+				  "loading GPU code: cuModuleLoad*, cuLibraryLoad*, a first launch "
+				  "that loads its module (lazy loading)", true},
+	[GP_CAUSE_CAPTURE] = {"capture", {NULL},
+			      "capturing a CUDA/HIP graph (BeginCapture to EndCapture, Instantiate)", true},
+	[GP_CAUSE_CUDA_API] = {"cuda_api", {"cuda-api", NULL}, "other runtime or driver calls", false},
+	[GP_CAUSE_UNTRACED] = {"untraced", {"untraced-cpu", NULL},
+			       "the thread ran nothing the trace recorded", false},
+	[GP_CAUSE_UNKNOWN] = {"unknown", {NULL}, "nothing recorded explains it", false},
+};
+
+const struct gp_cause_def *gp_cause_def(int cause)
+{
+	return &cause_defs[cause >= 0 && cause < GP_CAUSE__COUNT ? cause : GP_CAUSE_UNKNOWN];
+}
+
+const char *gp_cause_name(int cause)
+{
+	return gp_cause_def(cause)->name;
+}
+
+int gp_cause_find(const char *name)
+{
+	for (int c = 0; c < GP_CAUSE__COUNT; c++) {
+		if (strcmp(name, cause_defs[c].name) == 0)
+			return c;
+		for (int a = 0; cause_defs[c].aliases[a]; a++)
+			if (strcmp(name, cause_defs[c].aliases[a]) == 0)
+				return c;
+	}
+	return -1;
+}
+
+static int cmp_piece_len(const void *pa, const void *pb)
+{
+	const struct gp_piece *a = pa, *b = pb;
+	gp_ns la = a->end - a->start, lb = b->end - b->start;
+
+	if (la != lb)
+		return la > lb ? -1 : 1;
+	return (a->start > b->start) - (a->start < b->start);
+}
+
+/* A piece's place among v's pieces, by what it is. */
+struct piece_ref {
+	uint8_t cause, of;
+	int32_t idx;
+	uint32_t at;            /* its index in v */
+};
+
+static int cmp_piece_ref(const void *pa, const void *pb)
+{
+	const struct piece_ref *a = pa, *b = pb;
+
+	if (a->cause != b->cause)
+		return a->cause < b->cause ? -1 : 1;
+	if (a->of != b->of)
+		return a->of < b->of ? -1 : 1;
+	if (a->idx != b->idx)
+		return a->idx < b->idx ? -1 : 1;
+	return (a->at > b->at) - (a->at < b->at);
+}
+
+/* The same thing (cause, record) in several non-empty pieces of v counts
+** once, with their sum, in its first piece; the others become empty.  A
+** sort by what each piece is, not a pair-wise scan: a long gap of a
+** Python-heavy trace holds tens of thousands of pieces. */
+static void merge_same_pieces(gp_piece_vec *v)
+{
+	struct piece_ref *r = gp_xmalloc((v->n ? v->n : 1) * sizeof(*r));
+	size_t n = 0;
+
+	for (size_t i = 0; i < v->n; i++)
+		if (v->v[i].end > v->v[i].start)
+			r[n++] = (struct piece_ref){v->v[i].cause, v->v[i].of, v->v[i].idx, (uint32_t)i};
+	gp_sort(r, n, sizeof(*r), cmp_piece_ref);
+	for (size_t i = 0, first = 0; i < n; i++) {
+		if (i == 0 || r[i].cause != r[first].cause || r[i].of != r[first].of || r[i].idx != r[first].idx) {
+			first = i;
+			continue;
+		}
+		struct gp_piece *x = &v->v[r[first].at], *y = &v->v[r[i].at];
+		x->end += y->end - y->start;
+		y->end = y->start;
+	}
+	free(r);
+}
+
+char *gp_gap_story(gp_deps *d, int32_t u, gp_ns a, gp_ns b, char *buf, size_t size)
+{
+	gp_piece_vec v = {0};
+	char text[320], dur[32];
+	size_t len = 0, shown = 0;
+
+	buf[0] = '\0';
+	if (u < 0 || (size_t)u >= d->n)
+		return buf;
+	gp_gap_pieces(d, (size_t)u, a, &v);
+	merge_same_pieces(&v);
+	gp_sort(v.v, v.n, sizeof(*v.v), cmp_piece_len);
+	for (size_t k = 0; k < v.n && shown < 3 && len + 1 < size; k++) {
+		const struct gp_piece *p = &v.v[k];
+		if (p->end <= p->start || (shown && 20 * (p->end - p->start) < b - a))
+			continue;
+		gp_fmt_duration((double)(p->end - p->start), dur, sizeof(dur));
+		int w = snprintf(buf + len, size - len, "%s%s %s", shown ? "; " : "",
+				 gp_piece_text(d, p, text, sizeof(text)), dur);
+		if (w < 0)
+			break;
+		len += (size_t)w;
+		if (len >= size)
+			len = size - 1;
+		shown++;
+	}
+	gp_vec_free(v);
+	return buf;
+}
