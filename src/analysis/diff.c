@@ -359,18 +359,11 @@ void gp_diff_part_free(struct gp_diff_part *p)
 ** -1 when none does. */
 static int32_t step_ord_at(const struct gp_steps *steps, const gp_u64map *iter_ord, gp_ns x)
 {
-	size_t lo = 0, hi = steps->n;
+	ptrdiff_t i = gp_step_at(steps, x);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (steps->v[mid].start <= x)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo == 0 || x >= steps->v[lo - 1].end)
+	if (i < 0 || x >= steps->v[i].end)
 		return -1;
-	return gp_u64map_get(iter_ord, (uint32_t)steps->v[lo - 1].iter);
+	return gp_u64map_get(iter_ord, (uint32_t)steps->v[i].iter);
 }
 
 /* p's idle time by cause from bd's gaps: each in the step holding its end,

@@ -73,8 +73,7 @@ static int by_start(const void *a, const void *b)
 	return (x->iter > y->iter) - (x->iter < y->iter);
 }
 
-/* The index of the last step starting at or before x, -1 when none does. */
-static ptrdiff_t step_at(const struct gp_steps *s, gp_ns x)
+ptrdiff_t gp_step_at(const struct gp_steps *s, gp_ns x)
 {
 	size_t lo = 0, hi = s->n;
 
@@ -97,7 +96,7 @@ static ptrdiff_t step_of_kernel(const gp_trace *t, const struct gp_steps *s, con
 
 	if (a && a->api >= 0 && (size_t)a->api < t->apis.n) {
 		const struct gp_api *api = &t->apis.v[a->api];
-		return api->pid == pid ? step_at(s, api->start) : -1;
+		return api->pid == pid ? gp_step_at(s, api->start) : -1;
 	}
 	if (a && a->iter >= 0)
 		return gp_u64map_get(by_iter, (uint32_t)a->iter);

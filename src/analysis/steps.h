@@ -55,6 +55,10 @@ static inline gp_ns gp_step_ns(const struct gp_step *x)
 	return x->end - x->start;
 }
 
+/* The index of the last step of s (by start) starting at or before x, -1
+** when none does (a binary search). */
+ptrdiff_t gp_step_at(const struct gp_steps *s, gp_ns x);
+
 void gp_steps_free(struct gp_steps *s);
 
 #endif
