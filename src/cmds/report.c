@@ -26,6 +26,7 @@ enum col {
 	C_ITER,   /* iteration (Kineto ProfilerStep#N) */
 	C_MARKER, C_GRAPH,  /* the raw op, the graph replay's attribution */
 	C_LABEL,            /* the kernel's label, as the other commands show it */
+	C_DTYPE, C_PEAK,    /* the element type it computes in, the peak its eff is against */
 	C__COUNT
 };
 
@@ -70,6 +71,8 @@ static const struct gp_column columns[C__COUNT] = {
 	[C_ITER] = {"iter", "Iter", 4, true, false, NULL},
 	[C_MARKER] = {"marker", "Marker", 15, false, false, NULL},
 	[C_GRAPH] = {"graph", "Graph", 8, false, false, NULL},
+	[C_DTYPE] = {"dtype", "DType", 7, false, false, NULL},
+	[C_PEAK] = {"peak", "Peak(TFLOP/s)", 8, true, false, NULL},
 };
 
 static const struct gp_cmd_spec report_spec = {
@@ -102,7 +105,9 @@ static const struct gp_cmd_spec report_spec = {
 	"  (ideal/measured, at most 1: na, as flops and bytes, for a kernel whose\n"
 	"  modelled work exceeds the peaks; info names them), bound (compute or\n"
 	"  memory), tceligible (1: a GEMM, conv or attention op in\n"
-	"  fp16/bf16/tf32/fp8)",
+	"  fp16/bf16/tf32/fp8/fp6/fp4), dtype (the element type it computes in: the\n"
+	"  op's, or the fp8/fp6/fp4 its tensor-core kernel's name shows), peak (the\n"
+	"  TFLOP/s of that type, tensor cores or not, eff is measured against)",
 };
 
 /* Per-column cell buffers, reused for every row. */
@@ -234,6 +239,17 @@ static const char *cell(const gp_trace *t, const struct gp_ops *ops, size_t k, i
 		snprintf(buf, sz, col == C_IDEAL ? "%.0f" : col == C_EFF ? "%.3f" : "%.2f", v);
 		return buf;
 	}
+	case C_DTYPE:
+		if (!res || res[k].dtype == GP_DT_UNKNOWN)
+			return NULL;
+		return gp_dtype_short((enum gp_dtype)res[k].dtype);
+	case C_PEAK: {
+		double f = res && !res[k].comm ? gp_op_peak(ops, k)->flops : 0;
+		if (f <= 0)
+			return NULL;
+		snprintf(buf, sz, "%.1f", f / 1e12);
+		return buf;
+	}
 	case C_TCELIG:
 		if (!res || !res[k].family)
 			return NULL;
@@ -251,7 +267,8 @@ static bool needs_ops(const int *sel, int n)
 {
 	for (int i = 0; i < n; i++)
 		if (sel[i] == C_OP || sel[i] == C_PARAMS || sel[i] == C_TC || sel[i] == C_FLOPS ||
-		    sel[i] == C_BYTES || (sel[i] >= C_GFLOPS && sel[i] <= C_TCELIG))
+		    sel[i] == C_BYTES || (sel[i] >= C_GFLOPS && sel[i] <= C_TCELIG) ||
+		    sel[i] == C_DTYPE || sel[i] == C_PEAK)
 			return true;
 	return false;
 }

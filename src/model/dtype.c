@@ -22,6 +22,9 @@ static const struct {
 	{"float8_e4m3fnuz", GP_DT_FP8_E4M3}, {"fp8_e4m3", GP_DT_FP8_E4M3}, {"e4m3", GP_DT_FP8_E4M3},
 	{"float8_e5m2", GP_DT_FP8_E5M2}, {"c10::float8_e5m2", GP_DT_FP8_E5M2},
 	{"float8_e5m2fnuz", GP_DT_FP8_E5M2}, {"fp8_e5m2", GP_DT_FP8_E5M2}, {"e5m2", GP_DT_FP8_E5M2},
+	{"float4_e2m1fn_x2", GP_DT_FP4}, {"c10::float4_e2m1fn_x2", GP_DT_FP4}, {"fp4", GP_DT_FP4},
+	{"e2m1", GP_DT_FP4}, {"nvfp4", GP_DT_FP4}, {"mxfp4", GP_DT_FP4},
+	{"fp6", GP_DT_FP6}, {"e2m3", GP_DT_FP6}, {"e3m2", GP_DT_FP6}, {"mxfp6", GP_DT_FP6},
 	{"int64", GP_DT_INT64}, {"long", GP_DT_INT64}, {"long int", GP_DT_INT64},
 	{"int32", GP_DT_INT32}, {"int", GP_DT_INT32},
 	{"int16", GP_DT_INT16}, {"short", GP_DT_INT16},
@@ -57,6 +60,10 @@ int gp_dtype_size(enum gp_dtype dt)
 	case GP_DT_FP16: case GP_DT_BF16: case GP_DT_INT16: return 2;
 	case GP_DT_FP8_E4M3: case GP_DT_FP8_E5M2: case GP_DT_INT8:
 	case GP_DT_UINT8: case GP_DT_BOOL: return 1;
+	/* a byte per element as PyTorch's shapes count them: float4_e2m1fn_x2
+	** packs two FP4 values in one (f_mm doubles K); FP6 has no PyTorch
+	** dtype and comes only from kernel names */
+	case GP_DT_FP6: case GP_DT_FP4: return 1;
 	default: return 0;
 	}
 }
@@ -66,7 +73,7 @@ const char *gp_dtype_short(enum gp_dtype dt)
 	static const char *names[GP_DT__COUNT] = {
 		"na", "fp64", "fp32", "tf32", "fp16", "bf16", "fp8e4m3", "fp8e5m2",
 		"int64", "int32", "int16", "int8", "uint8", "bool", "complex64",
-		"complex128",
+		"complex128", "fp6", "fp4",
 	};
 	return dt < GP_DT__COUNT ? names[dt] : "na";
 }

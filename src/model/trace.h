@@ -71,7 +71,11 @@ enum gp_dtype {
 	GP_DT_UNKNOWN, GP_DT_FP64, GP_DT_FP32, GP_DT_TF32, GP_DT_FP16,
 	GP_DT_BF16, GP_DT_FP8_E4M3, GP_DT_FP8_E5M2, GP_DT_INT64, GP_DT_INT32,
 	GP_DT_INT16, GP_DT_INT8, GP_DT_UINT8, GP_DT_BOOL, GP_DT_COMPLEX64,
-	GP_DT_COMPLEX128, GP_DT__COUNT
+	GP_DT_COMPLEX128,
+	/* Blackwell / CDNA4 block-scaled types: FP6 (e2m3, e3m2) and FP4
+	** (e2m1; PyTorch's float4_e2m1fn_x2 packs two in a byte) */
+	GP_DT_FP6, GP_DT_FP4,
+	GP_DT__COUNT
 };
 
 struct gp_device {

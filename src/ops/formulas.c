@@ -271,15 +271,13 @@ static bool f_binary(struct gp_opctx *c)
 
 /* ---- softmax, normalization, dropout, reductions ---- */
 
-/* Element size of a c10::ScalarType code (what Kineto records for an
-** argument such as _softmax_backward_data's input_dtype), 0 if not a
-** floating type. */
-static int scalar_type_size(double code)
+int gp_scalar_type_size(double code)
 {
 	switch ((int)code) {
 	case 5: case 15: return 2;   /* Half, BFloat16 */
 	case 6: return 4;            /* Float */
 	case 7: return 8;            /* Double */
+	case 23: case 24: case 25: case 26: return 1;   /* Float8_e5m2, _e4m3fn, _e5m2fnuz, _e4m3fnuz */
 	default: return 0;
 	}
 }
@@ -308,7 +306,7 @@ static bool f_softmax(struct gp_opctx *c)
 	c->flops = c->rule->k1 * n;
 	if (c->dir == GP_DIR_BPROP) {
 		const struct gp_arg *y = gp_optensor(c, 1), *in = gp_oparg_or(c, "input_dtype", 3);
-		int sx = in && in->type == GP_ARG_INT ? scalar_type_size(in->value) : 0;
+		int sx = in && in->type == GP_ARG_INT ? gp_scalar_type_size(in->value) : 0;
 		double sy = y && gp_numel(y) == n ? gp_opsize(gp_opdtype(c, y)) : s;
 		c->bytes = n * (s + sy + (sx ? sx : s));
 		return true;
@@ -999,7 +997,7 @@ static const struct {
 	const char *name;
 	gp_opfn fn;
 } formulas[] = {
-	{"linear", f_linear}, {"mm", f_mm}, {"matmul", f_matmul}, {"conv", f_conv}, {"attention", f_attention},
+	{"linear", f_linear}, {"mm", f_mm}, {"matmul", f_matmul}, {"grouped_mm", f_grouped_mm}, {"conv", f_conv}, {"attention", f_attention},
 	{"rnncell", f_rnncell}, {"pool", f_pool}, {"norm", f_norm}, {"softmax", f_softmax}, {"dropout", f_dropout},
 	{"mse", f_mse}, {"xent", f_xent}, {"embedding", f_embedding}, {"reduce", f_reduce}, {"unary", f_unary},
 	{"binary", f_binary}, {"adam", f_adam}, {"multi", f_multi}, {"convert", f_convert}, {"copy", f_copy},

@@ -178,7 +178,108 @@ bool f_mm(struct gp_opctx *c)
 		c->dtype = dt;
 		return gemm_side_kernel(c, m, bt * n, dt);
 	}
-	return gp_opgemm(c, bt, m, n, k, dt);
+	if (c->rule->k2 <= 0)
+		return gp_opgemm(c, bt, m, n, k, dt);
+	/* _scaled_mm(a, b, scale_a, scale_b, bias, scale_result, out_dtype):
+	** k2 is out_dtype's position.  PyTorch packs two FP4 values a byte
+	** (float4_e2m1fn_x2), so its shapes count K in pairs; each operand is
+	** read in its own type, the output written in out_dtype (absent: the
+	** input's, PyTorch's default) */
+	enum gp_dtype db = gp_opdtype(c, b);
+	const struct gp_arg *od = gp_oparg_or(c, "out_dtype", (int)c->rule->k2);
+	int so = od && od->type == GP_ARG_INT ? gp_scalar_type_size(od->value) : 0;
+	if (dt == GP_DT_FP4 && db == GP_DT_FP4)
+		k *= 2;
+	gp_opgemm(c, bt, m, n, k, dt);
+	c->bytes = gp_numel(a) * gp_opsize(dt) + gp_numel(b) * gp_opsize(db) + bt * m * n * (so ? so : gp_opsize(dt));
+	return true;
+}
+
+/* The size of dimension i of tensor a, 0 when a has no such dimension. */
+static double dim(const struct gp_arg *a, int i)
+{
+	return i < a->ndim && a->shape[i] > 0 ? (double)a->shape[i] : 0;
+}
+
+/*
+** Grouped GEMMs (MoE experts): _grouped_mm(x, w, offs, bias, out_dtype),
+** _scaled_grouped_mm(x, w, scale_a, scale_b, offs, bias, scale_result,
+** out_dtype, ...), FBGEMM's {f8f8bf16_rowwise,bf16bf16bf16}_grouped_stacked
+** (X, W, ..., M_sizes).  k1: position of offs among the tensors (its
+** length is the group count G); k2: out_dtype's position (-1: the output
+** is bf16, FBGEMM's); k3 = 1: W is [G, N, K] (FBGEMM), else [G, K, N].
+** A trace holds the offsets' shape, not their values, but the groups
+** tile the stacked dimension, so the sum over groups of 2 m_i n k is:
+**   2-D x 3-D (x[M_total, K], w[G, K, N]: MoE forward)  2 M_total N K
+**   3-D x 2-D (x[G, M, K], w[K, N_total])               2 M N_total K
+**   2-D x 2-D (x[M, K_total], w[K_total, N]: weight gradient, out [G, M, N])  2 M N K_total
+**   3-D x 3-D (batched: x[G, M, K], w[G, K, N])          2 G M N K
+** Rows past the last offset (padding) count as work.  Bytes: x, w and
+** scales read once each in their types, the output written once.
+*/
+bool f_grouped_mm(struct gp_opctx *c)
+{
+	const struct gp_arg *x = gp_optensor(c, 0), *w = gp_optensor(c, 1);
+	const struct gp_arg *offs = c->rule->k1 > 0 ? gp_optensor(c, (uint32_t)c->rule->k1) : NULL;
+
+	if (!x || !w || x->ndim < 2 || x->ndim > 3 || w->ndim < 2 || w->ndim > 3 || (c->rule->k3 && w->ndim != 3))
+		return false;
+	enum gp_dtype dt = gp_opdtype(c, x), dw = gp_opdtype(c, w);
+	bool fp4 = dt == GP_DT_FP4 && dw == GP_DT_FP4;
+	double g, m, n, k, out;
+	if (c->rule->k3) {              /* FBGEMM stacked: x[M_total, K], w[G, N, K] */
+		g = dim(w, 0), m = dim(x, 0), n = dim(w, 1), k = dim(x, 1);
+		out = m * n;
+	} else if (x->ndim == 2 && w->ndim == 3) {
+		g = dim(w, 0), m = dim(x, 0), k = dim(x, 1), n = dim(w, 2);
+		out = m * n;
+	} else if (x->ndim == 3 && w->ndim == 2) {
+		g = dim(x, 0), m = dim(x, 1), k = dim(x, 2), n = dim(w, 1);
+		out = m * n;
+	} else if (x->ndim == 2) {      /* ragged K: one [M, N] output per group */
+		g = offs && offs->ndim == 1 ? dim(offs, 0) : 0;
+		m = dim(x, 0), k = dim(x, 1), n = dim(w, 1);
+		out = (g > 0 ? g : 1) * m * n;
+	} else {
+		g = dim(x, 0), m = dim(x, 1), k = dim(x, 2), n = dim(w, 2);
+		m *= g;                 /* the batch folded into M */
+		out = m * n;
+	}
+	if (m <= 0 || n <= 0 || k <= 0)
+		return false;
+	if (fp4)
+		k *= 2;
+	int so = 0;
+	if (c->rule->k2 > 0) {
+		const struct gp_arg *od = gp_oparg_or(c, "out_dtype", (int)c->rule->k2);
+		so = od && od->type == GP_ARG_INT ? gp_scalar_type_size(od->value) : 0;
+	} else if (c->rule->k2 < 0) {
+		so = 2;
+	}
+	if (!so)                        /* _grouped_mm: the input's type; scaled: bf16 */
+		so = gp_dtype_size(dt) == 1 ? 2 : gp_opsize(dt);
+	if (g > 0)
+		gp_pp(c, "G", "%.0f", g);
+	gp_pp(c, "M", "%.0f", m);
+	gp_pp(c, "N", "%.0f", n);
+	gp_pp(c, "K", "%.0f", k);
+	gp_pp_type(c, dt);
+	c->dtype = dt;
+	c->tc = gp_optc_matrix(c);
+	if (!c->kn->gemm_like && c->kn->tc != GP_TC_YES && !c->kn->helper) {
+		/* a side kernel (a zero fill of the output, a scale): no GEMM work */
+		c->flops = 0;
+		c->bytes = out * so;
+		c->tc = GP_TC_NOT_APPLICABLE;
+		return true;
+	}
+	c->flops = 2 * m * n * k;
+	c->bytes = 0;
+	for (uint32_t i = 0; i < c->nargs; i++)
+		if (c->args[i].type == GP_ARG_TENSOR && &c->args[i] != offs)
+			c->bytes += gp_numel(&c->args[i]) * gp_opsize(gp_opdtype(c, &c->args[i]));
+	c->bytes += out * so;
+	return true;
 }
 
 /* matmul / __matmul__ / einsum-free broadcasting matmul: 1-D.1-D (dot),

@@ -29,11 +29,17 @@ const struct gp_arg *gp_oparg_or(const struct gp_opctx *c, const char *name, int
 ** they do not fit in 300 bytes. */
 void gp_pp_tensors(struct gp_opctx *c, const char *key);
 
+/* Element size of a c10::ScalarType code (what Kineto records for an
+** argument such as _softmax_backward_data's input_dtype or _scaled_mm's
+** out_dtype), 0 if not a floating type. */
+int gp_scalar_type_size(double code);
+
 /* The matrix formulas (formulas_gemm.c; what each computes is its comment
 ** there): nn.Linear, mm and its kin, matmul, convolution. */
 bool f_linear(struct gp_opctx *c);
 bool f_mm(struct gp_opctx *c);
 bool f_matmul(struct gp_opctx *c);
+bool f_grouped_mm(struct gp_opctx *c);
 bool f_conv(struct gp_opctx *c);
 
 #endif

@@ -713,6 +713,12 @@ double gp_gpu_peak_flops(const struct gp_gpu *g, enum gp_dtype dt, bool tc)
 	case GP_DT_FP8_E4M3: case GP_DT_FP8_E5M2:
 		v = tc && g->fp8 ? g->fp8 : tc && g->fp16 ? g->fp16 : g->fp32;
 		break;
+	case GP_DT_FP6: case GP_DT_FP4:
+		/* FP6 / FP4 MMA where the GPU has it (Blackwell, CDNA4); else
+		** the kernel runs them through its FP8 or FP16 rate */
+		v = !tc ? g->fp32 : dt == GP_DT_FP4 && g->fp4 ? g->fp4 : g->fp6 ? g->fp6
+		    : g->fp8 ? g->fp8 : g->fp16 ? g->fp16 : g->fp32;
+		break;
 	case GP_DT_INT8: case GP_DT_UINT8:
 		v = tc && g->int8 ? g->int8 : g->fp32;
 		break;

@@ -287,6 +287,18 @@ static int tc_by_dtype(const struct gp_opctx *c, int tc, enum gp_dtype dt)
 	return dt == GP_DT_FP32 || dt == GP_DT_UNKNOWN ? GP_TC_NA : GP_TC_NO;
 }
 
+/* The element type a kernel computes in, for its peak: a tensor-core
+** matrix kernel whose name shows a low-precision MMA (fp8, fp6, fp4:
+** gp_kernel_mma_dtype) runs in that type whatever its op's first tensor
+** is (vllm::moe_forward's bf16 hidden states feed an MXFP4 x FP8 bmm);
+** else dt. */
+static enum gp_dtype mma_dtype(const struct gp_opctx *c, int tc, enum gp_dtype dt)
+{
+	if (tc == GP_TC_YES && c->kn->gemm_like && c->kn->mma_dtype != GP_DT_UNKNOWN)
+		return (enum gp_dtype)c->kn->mma_dtype;
+	return dt;
+}
+
 /* TC for a kernel whose op gives no TC answer: 1/0 (na where its family
 ** row says the name cannot tell) if its name is a GEMM, convolution or
 ** attention kernel, "-" otherwise. */
@@ -312,6 +324,7 @@ static void kname_fill(const struct gp_opdefs *d, struct gp_kname *kn, const cha
 						 kc.family == GP_KF_ATTENTION)
 			       : kc.family != GP_KF_COMM && gp_kernel_is_gemm_like(kfull);
 	kn->dtype = (uint8_t)gp_kernel_dtype(kfull);
+	kn->mma_dtype = (uint8_t)gp_kernel_mma_dtype(kfull);
 	kn->comm = kc.family == GP_KF_COMM;
 }
 
@@ -704,7 +717,7 @@ static void compute_results(gp_trace *t, const struct gp_opdefs *defs, struct gp
 			** whether it used tensor cores. */
 			int tc = tc_by_dtype(&c, tc_from_name(&c), (enum gp_dtype)c.kn->dtype);
 			o->tc = tc == GP_TC_NOT_APPLICABLE ? GP_TC_NA : (int8_t)tc;
-			o->dtype = c.kn->dtype;
+			o->dtype = (uint8_t)mma_dtype(&c, tc, (enum gp_dtype)c.kn->dtype);
 			o->comm = c.kn->comm;
 			continue;
 		}
@@ -757,6 +770,7 @@ static void compute_results(gp_trace *t, const struct gp_opdefs *defs, struct gp
 		/* fp32 inputs on tensor cores means TF32 math (Ampere+). */
 		if (c.tc == GP_TC_YES && c.dtype == GP_DT_FP32)
 			c.dtype = GP_DT_TF32;
+		c.dtype = mma_dtype(&c, c.tc, c.dtype);
 		o->family = ok ? (uint16_t)(gp_op_family_index(c.rule->family, strlen(c.rule->family)) + FAMILY_RULE)
 			       : FAMILY_UNKNOWN;
 		o->comm = c.kn->comm;

@@ -159,7 +159,16 @@ bool gp_kernel_is_gemm_like(const char *name);
 ** GP_DT_UNKNOWN if none. */
 enum gp_dtype gp_kernel_dtype(const char *name);
 
-/* Whether a GEMM-like op in dt is tensor-core eligible (fp16, bf16, tf32, fp8). */
+/* The low-precision element type a matrix kernel's name says its MMA
+** runs in (fp8 e4m3/e5m2, fp6, fp4: the widest operand, FP8 x FP4 being
+** an FP8 MMA; block-scale types ue4m3/ue8m0 are no operand), from
+** CUTLASS, cuBLAS, TensorRT-LLM (bmm_<out>_<A><B>_...: the inputs only),
+** DeepGEMM, FlashInfer and Tensile/hipBLASLt (Cijk_..._F8BS: the types
+** field) names; GP_DT_UNKNOWN when it shows none.  The op model judges a
+** tensor-core kernel against this type's peak (docs/op-model.md). */
+enum gp_dtype gp_kernel_mma_dtype(const char *name);
+
+/* Whether a GEMM-like op in dt is tensor-core eligible (fp16, bf16, tf32, fp8, fp6, fp4). */
 bool gp_dtype_tc_capable(enum gp_dtype dt);
 
 
@@ -180,7 +189,7 @@ struct gp_gpu {
 	int sm_count;           /* SMs (AMD: compute units); 0 = not published */
 	double fp64, fp64_tc, fp32, tf32, fp16, bf16, fp8, int8;  /* TFLOP/s (TOP/s), dense, 0 = none */
 	double bw;              /* GB/s; 0 = unknown (an estimate from a trace without it) */
-	double fp6, fp4;        /* TFLOP/s, 0 = none (no dtype uses them yet) */
+	double fp6, fp4;        /* TFLOP/s, dense, 0 = none (GP_DT_FP6, GP_DT_FP4) */
 	double link_bw;         /* GB/s per direction of the GPU-to-GPU link
 				** (NVLink, xGMI, or PCIe x16 on PCIe cards), 0 = unknown */
 	const char *link;       /* "NVLink4", "PCIe Gen4 x16", NULL = unknown */

@@ -42,6 +42,7 @@ struct gp_kname {
 	bool gemm_like;         /* a GEMM/conv/attention family, else gp_kernel_is_gemm_like(kfull) */
 	uint8_t family;         /* enum gp_kfamily (opdefs.h) */
 	uint8_t dtype;          /* gp_kernel_dtype(kfull) */
+	uint8_t mma_dtype;      /* gp_kernel_mma_dtype(kfull): fp8/fp6/fp4 or GP_DT_UNKNOWN */
 	bool comm;              /* gp_kernel_name_is_comm(kshort, kfull) */
 	bool helper;            /* gp_kernel_is_helper(kfull) */
 };

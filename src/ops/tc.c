@@ -180,6 +180,96 @@ enum gp_dtype gp_kernel_dtype(const char *name)
 bool gp_dtype_tc_capable(enum gp_dtype dt)
 {
 	return dt == GP_DT_FP16 || dt == GP_DT_BF16 || dt == GP_DT_TF32 || dt == GP_DT_FP8_E4M3 ||
-	       dt == GP_DT_FP8_E5M2;
+	       dt == GP_DT_FP8_E5M2 || dt == GP_DT_FP6 || dt == GP_DT_FP4;
+}
+
+/* Low-precision operand types in MMA kernel names: CUTLASS
+** (cutlass3x_sm100_bstensorop_gemm_ue4m3xe2m1_ue4m3xe2m1_f32_bf16_bf16,
+** ..._gemm_e4m3_e4m3_f32_bf16_bf16), cuBLAS (sm90_xmma_gemm_e4m3e4m3_...),
+** TensorRT-LLM (bmm_E4m3_E2m1E2m1_Fp32, fmhaSm100aKernel_QkvE4m3...),
+** DeepGEMM (sm90_fp8_gemm_1d2d_impl, m_grouped_fp8_gemm), FlashInfer,
+** nvfp4/mxfp4 kernels.  A block-scale type (ue4m3, ue8m0: a 'u' before
+** the token) is no operand; Float8_e8m0fnu, the scale dtype, is why
+** "float8" alone is not a token (Float8_e4m3fn carries "e4m3"). */
+static const struct {
+	const char *pat;
+	enum gp_dtype dt;
+} lowp_pats[] = {
+	{"e4m3", GP_DT_FP8_E4M3}, {"E4m3", GP_DT_FP8_E4M3}, {"E4M3", GP_DT_FP8_E4M3},
+	{"e5m2", GP_DT_FP8_E5M2}, {"E5m2", GP_DT_FP8_E5M2}, {"E5M2", GP_DT_FP8_E5M2},
+	{"fp8", GP_DT_FP8_E4M3}, {"Fp8", GP_DT_FP8_E4M3}, {"FP8", GP_DT_FP8_E4M3},
+	{"e2m3", GP_DT_FP6}, {"E2m3", GP_DT_FP6}, {"E2M3", GP_DT_FP6},
+	{"e3m2", GP_DT_FP6}, {"E3m2", GP_DT_FP6}, {"E3M2", GP_DT_FP6},
+	{"fp6", GP_DT_FP6}, {"Fp6", GP_DT_FP6}, {"FP6", GP_DT_FP6},
+	{"e2m1", GP_DT_FP4}, {"E2m1", GP_DT_FP4}, {"E2M1", GP_DT_FP4},
+	{"fp4", GP_DT_FP4}, {"Fp4", GP_DT_FP4}, {"FP4", GP_DT_FP4},
+};
+
+/* How many bits a low-precision type has: the widest operand sets an
+** MMA's rate (FP8 x FP4 runs as FP8: Blackwell's kind::f8f6f4). */
+static int lowp_bits(enum gp_dtype dt)
+{
+	return dt == GP_DT_FP4 ? 4 : dt == GP_DT_FP6 ? 6 : dt == GP_DT_UNKNOWN ? 0 : 8;
+}
+
+/* The widest low-precision operand type in s[0..n), GP_DT_UNKNOWN if none. */
+static enum gp_dtype lowp_in(const char *s, size_t n)
+{
+	enum gp_dtype best = GP_DT_UNKNOWN;
+
+	for (size_t i = 0; i < sizeof(lowp_pats) / sizeof(lowp_pats[0]); i++) {
+		size_t len = strlen(lowp_pats[i].pat);
+		for (const char *p = s; p + len <= s + n; p++) {
+			if (strncmp(p, lowp_pats[i].pat, len) != 0 || (p > s && (p[-1] == 'u' || p[-1] == 'U')))
+				continue;
+			if (lowp_bits(lowp_pats[i].dt) > lowp_bits(best))
+				best = lowp_pats[i].dt;
+			break;
+		}
+	}
+	return best;
+}
+
+/* The n-th '_'-separated field of s (from 0) and its length in *len, NULL
+** when s has fewer. */
+static const char *field(const char *s, int n, size_t *len)
+{
+	for (; n > 0 && s; n--) {
+		s = strchr(s, '_');
+		s = s ? s + 1 : NULL;
+	}
+	if (!s)
+		return NULL;
+	*len = strcspn(s, "_");
+	return s;
+}
+
+enum gp_dtype gp_kernel_mma_dtype(const char *name)
+{
+	const char *f, *p;
+	size_t len;
+
+	if (!name)
+		return GP_DT_UNKNOWN;
+	/* Tensile / hipBLASLt: Cijk_Alik_Bljk_F8BS_BH_...: the types field's
+	** first (input) type, F8 (fp8) or B8 (bf8) */
+	if ((p = strstr(name, "Cijk_")) != NULL) {
+		f = field(p, 3, &len);
+		if (f && len >= 2 && (f[0] == 'F' || f[0] == 'B') && f[1] == '8')
+			return f[0] == 'F' ? GP_DT_FP8_E4M3 : GP_DT_FP8_E5M2;
+		return GP_DT_UNKNOWN;
+	}
+	/* trtllm-gen: bmm_<out>_<A><B>_<acc>_...: only the inputs count; a
+	** 16-bit one (W4A16: bmm_Bfloat16_MxE2m1Bfloat16) makes it a 16-bit MMA */
+	if (strncmp(name, "bmm_", 4) == 0) {
+		f = field(name, 2, &len);
+		if (!f)
+			return GP_DT_UNKNOWN;
+		for (const char *q = f; q < f + len; q++)
+			if (strncmp(q, "Bfloat16", 8) == 0 || strncmp(q, "Fp16", 4) == 0)
+				return GP_DT_UNKNOWN;
+		return lowp_in(f, len);
+	}
+	return lowp_in(name, strlen(name));
 }
 

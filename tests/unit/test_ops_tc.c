@@ -84,6 +84,42 @@ static void dtype_from_names(void **state)
 	assert_int_equal(gp_kernel_dtype("sm90_xmma_gemm_e4m3e4m3_e4m3f32_f32"), GP_DT_FP8_E4M3);
 	assert_int_equal(gp_kernel_dtype("elementwise_kernel"), GP_DT_UNKNOWN);
 	assert_int_equal(gp_kernel_dtype(NULL), GP_DT_UNKNOWN);
+}
+
+/* The MMA's low-precision type by library: the widest operand, never a
+** block-scale type, never an output; a 16-bit input (W4A16) is no
+** low-precision MMA. */
+static void mma_dtype_from_names(void **state)
+{
+	(void)state;
+	assert_int_equal(gp_kernel_mma_dtype("sm90_xmma_gemm_e4m3e4m3_e4m3f32_f32_tn_n_tilesize128x128x128"),
+			 GP_DT_FP8_E4M3);
+	assert_int_equal(gp_kernel_mma_dtype("cutlass3x_sm100_bstensorop_gemm_ue4m3xe2m1_ue4m3xe2m1_f32_bf16_bf16_128x128x256"),
+			 GP_DT_FP4);
+	assert_int_equal(gp_kernel_mma_dtype("cutlass3x_sm100_bstensorop_gemm_ue8m0xe2m1_ue8m0xe2m1_f32_void_ue8m0xe2m1"),
+			 GP_DT_FP4);
+	assert_int_equal(gp_kernel_mma_dtype("cutlass3x_sm100_tensorop_gemm_e4m3_e4m3_f32_bf16_bf16_256x128x128"),
+			 GP_DT_FP8_E4M3);
+	/* trtllm-gen: MXFP4 weights x MXFP8 activations run as an FP8 MMA
+	** (Blackwell's kind::mxf8f6f4), whatever the output */
+	assert_int_equal(gp_kernel_mma_dtype("bmm_MxE4m3_MxE2m1MxE4m3_Fp32_t128x16x256u2_s3_et128x16_sm100f"),
+			 GP_DT_FP8_E4M3);
+	assert_int_equal(gp_kernel_mma_dtype("bmm_Bfloat16_MxE2m1MxE4m3_Fp32_t128x16x256u2_s3"), GP_DT_FP8_E4M3);
+	assert_int_equal(gp_kernel_mma_dtype("bmm_E4m3_E2m1E2m1_Fp32_t128x8x512_s3"), GP_DT_FP4);
+	assert_int_equal(gp_kernel_mma_dtype("bmm_Bfloat16_MxE2m1Bfloat16_Fp32_t128x8x256"), GP_DT_UNKNOWN);
+	assert_int_equal(gp_kernel_mma_dtype("fmhaSm100aKernel_QkvE4m3OBfloat16H64PagedKvCausalP16"), GP_DT_FP8_E4M3);
+	assert_int_equal(gp_kernel_mma_dtype("void deep_gemm::sm90_fp8_gemm_1d2d_impl<0u, 4096u, 7168u>(float*)"),
+			 GP_DT_FP8_E4M3);
+	assert_int_equal(gp_kernel_mma_dtype("void deep_gemm::sm100_fp8_fp4_gemm_1d1d_impl<128u>(int*)"),
+			 GP_DT_FP8_E4M3);
+	/* Tensile: the types field's input type */
+	assert_int_equal(gp_kernel_mma_dtype("Cijk_Alik_Bljk_F8BS_BH_Bias_HA_S_SAB_SAV_UserArgs_MT256x256x128_MI16x16x1"),
+			 GP_DT_FP8_E4M3);
+	assert_int_equal(gp_kernel_mma_dtype("Custom_Cijk_Alik_Bljk_B8F8BS_BH_MT256x256x128"), GP_DT_FP8_E5M2);
+	assert_int_equal(gp_kernel_mma_dtype("Cijk_Alik_Bljk_BBS_BH_Bias_HA_S_SAV_UserArgs_MT128x128x64_MI16x16x1"),
+			 GP_DT_UNKNOWN);
+	assert_int_equal(gp_kernel_mma_dtype("nvjet_tst_64x64_64x16_2x1_2cta_v_bz_bias_TNT"), GP_DT_UNKNOWN);
+	assert_int_equal(gp_kernel_mma_dtype(NULL), GP_DT_UNKNOWN);
 	assert_true(gp_dtype_tc_capable(GP_DT_TF32));
 	assert_false(gp_dtype_tc_capable(GP_DT_FP32));
 }
@@ -122,6 +158,28 @@ static void gpu_table_lookup_and_peaks(void **state)
 	g = gp_gpu_lookup("Quadro GP100");
 	assert_true(gp_gpu_peak_flops(g, GP_DT_FP16, true) == 2 * 10.3e12); /* no tensor cores */
 	assert_true(gp_gpu_peak_flops(NULL, GP_DT_FP32, false) == 0);
+	/* element-type peaks (datasheets, dense): FP8 twice BF16 on Hopper;
+	** FP6 at the FP8 rate and FP4 twice it on B200; MI355X FP6 = FP4 */
+	g = gp_gpu_lookup("NVIDIA H100 80GB HBM3");
+	assert_non_null(g);
+	assert_true(gp_gpu_peak_flops(g, GP_DT_FP8_E4M3, true) == 2 * gp_gpu_peak_flops(g, GP_DT_BF16, true));
+	assert_true(gp_gpu_peak_flops(g, GP_DT_FP8_E4M3, true) == 1979e12);
+	assert_true(gp_gpu_peak_flops(g, GP_DT_FP4, true) == 1979e12);       /* no FP4 MMA: the FP8 rate */
+	g = gp_gpu_lookup("NVIDIA B200");
+	assert_non_null(g);
+	assert_true(gp_gpu_peak_flops(g, GP_DT_BF16, true) == 2250e12);
+	assert_true(gp_gpu_peak_flops(g, GP_DT_FP8_E5M2, true) == 4500e12);
+	assert_true(gp_gpu_peak_flops(g, GP_DT_FP6, true) == 4500e12);
+	assert_true(gp_gpu_peak_flops(g, GP_DT_FP4, true) == 9000e12);
+	assert_true(gp_gpu_peak_flops(g, GP_DT_FP4, false) == 75e12);
+	g = gp_gpu_lookup("NVIDIA GB300");
+	assert_true(g && gp_gpu_peak_flops(g, GP_DT_FP4, true) == 15000e12);
+	g = gp_gpu_lookup("AMD Instinct MI300X");
+	assert_true(g && gp_gpu_peak_flops(g, GP_DT_FP8_E4M3, true) == 2614.9e12);
+	g = gp_gpu_lookup("AMD Instinct MI355X");
+	assert_true(g && gp_gpu_peak_flops(g, GP_DT_FP6, true) == 10066.3e12 &&
+		    gp_gpu_peak_flops(g, GP_DT_FP4, true) == 10066.3e12 &&
+		    gp_gpu_peak_flops(g, GP_DT_FP8_E4M3, true) == 5033.2e12);
 }
 
 static void roofline_math(void **state)
@@ -202,6 +260,7 @@ int main(void)
 		cmocka_unit_test(tensor_core_names),
 		cmocka_unit_test(reviewed_names),
 		cmocka_unit_test(dtype_from_names),
+		cmocka_unit_test(mma_dtype_from_names),
 		cmocka_unit_test(gpu_table_lookup_and_peaks),
 		cmocka_unit_test(roofline_math),
 	};
