@@ -45,6 +45,9 @@ enum gen_kd {
 	KD_V_GEMM_TN, KD_V_GEMM_NN, KD_V_GEMM_NT, KD_V_GEMM_RELU, /* sm70 */
 	KD_NCCL_ALL_GATHER, KD_NCCL_REDUCE_SCATTER,              /* the rank workload's (ranks.c) */
 	KD_CAST, KD_SIMT_GEMM,  /* --inject add-kernel, no-tc */
+	/* --lowprec (lowprec.c): cuBLAS FP8, CUTLASS grouped FP8 and BF16,
+	** CUTLASS block-scaled NVFP4 */
+	KD_FP8_GEMM, KD_FP8_GROUPED, KD_BF16_GROUPED, KD_FP4_GEMM,
 	KD__COUNT
 };
 
@@ -204,6 +207,7 @@ struct gen_opts {
 	struct gen_inject inject;
 	bool graphs;            /* the file holds CUDA graph records (graphs.c) */
 	bool amd;               /* a ROCm trace (Kineto: HIP names, no kernel registers) */
+	const char *gpu;        /* Kineto's device: "h100", "b200"; NULL = an A100 */
 };
 
 /* Parses one --inject list ("slow-op=NAME:F,add-kernel=OP,no-tc=KERNEL")
@@ -257,6 +261,14 @@ int gen_ranks_run(const struct gen_writer *w, const char *dir, bool force, const
 ** replayed kernel's expected attribution goes to path.truth (graphs.c
 ** says the columns).  Returns 0, or fills err. */
 int gen_graphs_run(const struct gen_writer *w, const char *path, const char *mode, bool force, gp_error *err);
+
+/* `--lowprec GPU` (lowprec.c): a Kineto trace of low-precision GEMMs on
+** one GPU ("h100": _scaled_mm FP8, _scaled_grouped_mm FP8, _grouped_mm
+** BF16; "b200": _scaled_mm NVFP4 and FP8), each kernel lasting what its
+** FLOPs take at a known fraction of its element type's datasheet peak
+** (lowprec.c says which).  Returns 0, or fills err (GP_ERR_USAGE: an
+** unknown GPU). */
+int gen_lowprec_run(const struct gen_writer *w, const char *path, const char *gpu, bool force, gp_error *err);
 
 /* Creates path for writing and returns its descriptor: fails (GP_ERR_IO)
 ** when it exists, unless force, which replaces it.  -1 on failure. */

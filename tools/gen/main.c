@@ -18,7 +18,8 @@ static const char gen_help[] =
 	"                   [--streams K] [--noise F] [--inject LIST] [--force] -o FILE\n"
 	"       gpuprof-gen --format kineto|nsys --ranks N [--slow-rank R --delay-us D]\n"
 	"                   [--clock-skew-us S] [--iters I] [--force] -o DIR\n"
-	"       gpuprof-gen --format nsys|gprec|kineto --graphs MODE [--force] -o FILE\n\n"
+	"       gpuprof-gen --format nsys|gprec|kineto --graphs MODE [--force] -o FILE\n"
+	"       gpuprof-gen --format kineto --lowprec GPU [--force] -o FILE\n\n"
 	"Writes a synthetic trace of a small transformer's training loop, as the\n"
 	"named tool would have exported it: NVTX iterations and `layer:` ranges,\n"
 	"PyProf dict markers, emit_nvtx op markers with sequence numbers and shapes\n"
@@ -76,6 +77,11 @@ static const char gen_help[] =
 	"amd or cuda, the replay trace at FILE and the capture traces in\n"
 	"capture_traces/ beside it, as vLLM writes them.\n"
 	"      --graphs MODE     node, graph, eager (nsys, gprec); amd, cuda (kineto)\n"
+	"\nWith --lowprec GPU, a Kineto trace of low-precision GEMMs whose kernels run at a\n"
+	"known fraction of their element type's peak (tools/gen/lowprec.c): h100\n"
+	"(_scaled_mm FP8, _scaled_grouped_mm FP8, _grouped_mm BF16) or b200 (_scaled_mm\n"
+	"NVFP4).\n"
+	"      --lowprec GPU     h100, b200\n"
 	"  -h, --help        this text\n\n"
 	"Exit codes:\n"
 	"  0  success\n"
@@ -126,6 +132,7 @@ int main(int argc, char **argv)
 		{"noise", required_argument, NULL, 'N'},
 		{"inject", required_argument, NULL, 'I'},
 		{"graphs", required_argument, NULL, 'G'},
+		{"lowprec", required_argument, NULL, 'L'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -135,7 +142,7 @@ int main(int argc, char **argv)
 	struct gen_opts o = {.seed = 1, .streams = 2, .noise = 0.04};
 	struct gen_rank_opts ro = {.slow_rank = -1, .iters = 5};
 	const struct gen_writer *w = NULL;
-	const char *format = NULL, *path = NULL, *graphs = NULL;
+	const char *format = NULL, *path = NULL, *graphs = NULL, *lowprec = NULL;
 	bool force = false, have_n = false;
 	struct gen_sink sink;
 	gp_error err = {0};
@@ -209,6 +216,9 @@ int main(int argc, char **argv)
 		case 'G':
 			graphs = optarg;
 			break;
+		case 'L':
+			lowprec = optarg;
+			break;
 		case 'h':
 			fputs(gen_help, stdout);
 			return GP_EXIT_OK;
@@ -225,6 +235,17 @@ int main(int argc, char **argv)
 			w = writers[i];
 	if (!w)
 		return usage_error("unknown format '%s' (valid: nsys, nvprof, kineto, gprec)", format);
+	if (lowprec) {
+		if (!path || !*path)
+			return usage_error("-o FILE is required");
+		if (gen_lowprec_run(w, path, lowprec, force, &err)) {
+			if (err.status == GP_ERR_USAGE)
+				return usage_error("%s", err.msg);
+			gp_err_print(&err);
+			return gp_exit_code(err.status);
+		}
+		return GP_EXIT_OK;
+	}
 	if (graphs) {
 		if (!path || !*path)
 			return usage_error("-o FILE is required");

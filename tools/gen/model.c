@@ -101,6 +101,18 @@ const struct gen_kdef gen_kdefs[KD__COUNT] = {
 		     "vectorized_elementwise_kernel", 20, 0, 0},
 	[KD_SIMT_GEMM] = {NULL, "cutlass_80_simt_hgemm_128x128_8x2_nt_align1", "cutlass_80_simt_hgemm_128x128_8x2_nt_align1",
 			  168, 0, 49152},
+	[KD_FP8_GEMM] = {NULL, "sm90_xmma_gemm_e4m3e4m3_bf16f32_f32_tn_n_tilesize128x256x128_warpgroupsize2x1x1_execute_segment_k_off_kernel__5x_cublas",
+			 "sm90_xmma_gemm_e4m3e4m3_bf16f32_f32_tn_n_tilesize128x256x128_warpgroupsize2x1x1_execute_segment_k_off_kernel__5x_cublas",
+			 168, 0, 213120},
+	[KD_FP8_GROUPED] = {NULL, "cutlass3x_sm90_tensorop_gemm_grouped_e4m3_e4m3_f32_bf16_bf16_128x128x128_1x2x1_0_tnn_align16_warpspecialized_cooperative",
+			    "cutlass3x_sm90_tensorop_gemm_grouped_e4m3_e4m3_f32_bf16_bf16_128x128x128_1x2x1_0_tnn_align16_warpspecialized_cooperative",
+			    168, 0, 213120},
+	[KD_BF16_GROUPED] = {NULL, "cutlass3x_sm90_tensorop_gemm_grouped_bf16_bf16_f32_bf16_bf16_128x256x64_1x2x1_0_tnn_align8_warpspecialized_cooperative",
+			     "cutlass3x_sm90_tensorop_gemm_grouped_bf16_bf16_f32_bf16_bf16_128x256x64_1x2x1_0_tnn_align8_warpspecialized_cooperative",
+			     168, 0, 213120},
+	[KD_FP4_GEMM] = {NULL, "cutlass3x_sm100_bstensorop_gemm_ue4m3xe2m1_ue4m3xe2m1_f32_bf16_bf16_256x128x256_2x1x1_0_tnt_align32_o_vs16_2sm",
+			 "cutlass3x_sm100_bstensorop_gemm_ue4m3xe2m1_ue4m3xe2m1_f32_bf16_bf16_256x128x256_2x1x1_0_tnt_align32_o_vs16_2sm",
+			 168, 0, 213120},
 };
 
 const int gen_nkdefs = KD__COUNT;
