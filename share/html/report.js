@@ -1105,48 +1105,29 @@
   }
 
   /* The job's verdict: the ranks, who the others waited for, the step
-     skew, and the finding of any rank that saves the most. */
+     skew, and the job's finding that saves it the most. */
   function jobVerdict(data) {
-    var job = data.job, best = null, bestRank = null;
-    (job.advice || []).forEach(function (a) { if (!a.notice && (!best || a.ns > best.ns)) { best = a; bestRank = 'the job'; } });
-    data.inputs.forEach(function (inp, i) {
-      inp.advice.forEach(function (a) { if (!a.notice && (!best || a.ns > best.ns)) { best = a; bestRank = rankName(job, i); } });
-    });
+    var job = data.job, best = null;
+    (job.advice || []).forEach(function (a) { if (!a.notice && (!best || a.ns > best.ns)) best = a; });
     byId('verdict').textContent = job.ranks.length + ' ranks; ' +
       (job.straggler >= 0 ? 'the others waited longest for rank ' + job.straggler + ' at collectives (the straggler)'
        : job.collectives ? 'no straggler at the ' + job.collectives + ' collectives matched on every rank'
        : 'no collective is matched on every rank, so who waits for whom is unknown') +
       '; median step skew ' + fmtNs(job.skew) + ' (' + job.skew_pct.toFixed(2) + '%). ' +
-      (best ? 'The largest saving: ' + bestRank + ': ' + best.title + ', about ' + fmtNs(Math.round(best.ns)) + ' (' +
-              (100 * best.share).toFixed(1) + '% of its GPU span).' : 'No change found that saves more than 0.1% of any rank\'s GPU span.');
+      (best ? 'The largest saving: ' + best.title + ', about ' + fmtNs(Math.round(best.ns)) + ' (' +
+              (100 * best.share).toFixed(1) + '% of the job\'s GPU span).' : 'No change found that saves the job more than 0.1% of its GPU span.');
   }
 
-  /* Every rank's findings, one item per kind of finding: the ranks that
-     have it and the largest of them (its title, saving, evidence and
-     change), largest first, the job's -n of them; notes by rank. */
+  /* The job's findings as advise DIR gives them (the ranks' findings
+     judged in the job and merged by kind, "ranks 0-5: ...", with the
+     straggler's, ranked by what each saves the job); notes by rank. */
   function rankAdvice(data) {
-    var kinds = {}, order = [], notes = [];
+    var notes = [];
     data.inputs.forEach(function (inp, i) {
       var name = rankName(data.job, i);
-      inp.advice.forEach(function (a) {
-        if (!(a.kind in kinds)) { kinds[a.kind] = { ranks: [], best: null, bestRank: '' }; order.push(a.kind); }
-        var k = kinds[a.kind];
-        k.ranks.push(data.job.ranks[i].rank);
-        if (!k.best || a.ns > k.best.ns) { k.best = a; k.bestRank = name; }
-      });
       inp.notes.forEach(function (n) { notes.push(name + ': ' + n); });
     });
-    var items = order.map(function (kind) { return kinds[kind]; });
-    /* the job's own findings (the straggler, as advise DIR names it) rank with them */
-    (data.job.advice || []).forEach(function (a) { items.push({ ranks: [], best: a, bestRank: '', job: true }); });
-    items.sort(function (x, y) { return y.best.ns - x.best.ns; });
-    advice({ advice: items.slice(0, data.job.top).map(function (k) {
-      var a = Object.assign({}, k.best);
-      if (k.job) return a;
-      a.title = (k.ranks.length > 1 ? k.ranks.length + ' ranks (' + idList(k.ranks) + '), the largest on ' + k.bestRank + ': '
-                                     : k.bestRank + ': ') + a.title;
-      return a;
-    }), notes: notes });
+    advice({ advice: (data.job.advice || []).slice(0, data.job.top), notes: notes });
   }
 
   function main() {

@@ -434,6 +434,26 @@ static double saving(struct gp_replay *r, const struct gp_whatif_spec *spec)
 	return saved;
 }
 
+/* Into spec: base (base_*: its factors, pinned copies and loosened units)
+** with change c added, its arrays the copies in scratch f, p, l of
+** nunits. */
+static void spec_with(const struct gp_whatif_spec *base, const float *base_f, const uint8_t *base_p,
+		      const uint8_t *base_l, const struct change *c, float *f, uint8_t *p, uint8_t *l, size_t nunits,
+		      struct gp_whatif_spec *spec)
+{
+	*spec = *base;
+	memcpy(f, base_f, nunits * sizeof(*f));
+	memcpy(p, base_p, nunits);
+	memcpy(l, base_l, nunits);
+	if (spec->unit_factor)
+		spec->unit_factor = f;
+	if (spec->unit_pinned)
+		spec->unit_pinned = p;
+	if (spec->unit_loose)
+		spec->unit_loose = l;
+	apply_change(c, spec, f, p, l);
+}
+
 /* The replay of spec over the changes in ch picked so far (base_*: their
 ** factors, pinned copies and loosened units) with change c added: what
 ** they save together.  Scratch arrays f, p, l of nunits receive the copy. */
@@ -441,18 +461,9 @@ static double saving_with(struct gp_replay *r, const struct gp_whatif_spec *base
 			  const uint8_t *base_p, const uint8_t *base_l, const struct change *c, float *f, uint8_t *p,
 			  uint8_t *l, size_t nunits)
 {
-	struct gp_whatif_spec spec = *base;
+	struct gp_whatif_spec spec;
 
-	memcpy(f, base_f, nunits * sizeof(*f));
-	memcpy(p, base_p, nunits);
-	memcpy(l, base_l, nunits);
-	if (spec.unit_factor)
-		spec.unit_factor = f;
-	if (spec.unit_pinned)
-		spec.unit_pinned = p;
-	if (spec.unit_loose)
-		spec.unit_loose = l;
-	apply_change(c, &spec, f, p, l);
+	spec_with(base, base_f, base_p, base_l, c, f, p, l, nunits, &spec);
 	return saving(r, &spec);
 }
 
@@ -468,6 +479,64 @@ static bool before_tie(const struct gp_finding *f, size_t a, size_t b)
 	return a < b;
 }
 
+/* Replays spec on r and writes where it puts the collective kernels
+** (units cu[0..ncoll)) and the GPU work's first start and last end into
+** out (GP_MOVES_STRIDE(ncoll) entries, advise.h). */
+static void moved(struct gp_replay *r, const struct gp_whatif_spec *spec, const int32_t *cu, size_t ncoll,
+		  gp_ns *out)
+{
+	struct gp_whatif_result res;
+
+	gp_replay_run(r, spec, &res);
+	for (size_t k = 0; k < ncoll; k++)
+		gp_replay_unit(r, (size_t)cu[k], &out[2 * k], &out[2 * k + 1]);
+	out[2 * ncoll] = res.gpu_first_after;
+	out[2 * ncoll + 1] = res.gpu_first_after + res.gpu_after;
+	gp_whatif_result_free(&res);
+}
+
+/* f->moves (advise.h) of the n ranked findings x with their changes ch:
+** the replay unchanged, then each one's change alone and the changes of
+** the findings up to it together (a notice's: unchanged).  2n + 1 replays
+** on r. */
+static void moves_of(struct gp_replay *r, struct gp_findings *f, const struct gp_finding *x,
+		     const struct change *ch, size_t n, const int32_t *cu, size_t ncoll, size_t nunits)
+{
+	size_t stride = GP_MOVES_STRIDE(ncoll), nu = nunits ? nunits : 1;
+	float *one = gp_xmalloc(nu * sizeof(*one)), *sum = gp_xmalloc(nu * sizeof(*sum));
+	float *sf = gp_xmalloc(nu * sizeof(*sf));
+	uint8_t *zp = gp_xcalloc(nu, 1), *zl = gp_xcalloc(nu, 1), *pp = gp_xcalloc(nu, 1), *pl = gp_xcalloc(nu, 1);
+	uint8_t *sp = gp_xcalloc(nu, 1), *sl = gp_xcalloc(nu, 1);
+	struct gp_whatif_spec none = {.keep_graphs = true}, all = none, spec;
+
+	for (size_t u = 0; u < nunits; u++)
+		one[u] = sum[u] = 1;
+	f->ncoll = ncoll;
+	f->moves = gp_xmalloc((1 + 2 * n) * stride * sizeof(*f->moves));
+	moved(r, &none, cu, ncoll, f->moves);
+	for (size_t i = 0; i < n; i++) {
+		gp_ns *alone = f->moves + (1 + 2 * i) * stride, *cum = alone + stride;
+		if (x[i].first) {
+			memcpy(alone, f->moves, stride * sizeof(*alone));
+			memcpy(cum, f->moves, stride * sizeof(*cum));
+			continue;
+		}
+		spec_with(&none, one, zp, zl, &ch[i], sf, sp, sl, nunits, &spec);
+		moved(r, &spec, cu, ncoll, alone);
+		apply_change(&ch[i], &all, sum, pp, pl);
+		moved(r, &all, cu, ncoll, cum);
+	}
+	free(one);
+	free(sum);
+	free(sf);
+	free(zp);
+	free(zl);
+	free(pp);
+	free(pl);
+	free(sp);
+	free(sl);
+}
+
 /* Re-times the trace with each finding's change alone (alone_ns), drops
 ** the findings that save nothing measurable alone (a thousandth of the
 ** span) unless they are notices or one-time costs, then ranks the rest greedily: each
@@ -477,8 +546,11 @@ static bool before_tie(const struct gp_finding *f, size_t a, size_t b)
 ** replay of every printed change together, and none claims more than the
 ** replay gives it.  n alone replays and n(n+1)/2 for the ranking, each
 ** O(points) on the replay prepared once.  Every replay keeps the graph
-** replays' latencies but where a change loosens their units (keep_graphs). */
-static void rank_by_saving(struct gp_findings *f, struct change *ch, gp_deps *d, size_t nunits)
+** replays' latencies but where a change loosens their units (keep_graphs).
+** cu (NULL: none) lists the units of the trace's ncoll collectives: the
+** moves of every kept finding (moves_of) are then kept too. */
+static void rank_by_saving(struct gp_findings *f, struct change *ch, gp_deps *d, size_t nunits, const int32_t *cu,
+			   size_t ncoll)
 {
 	struct gp_replay *r = gp_replay_new(d);
 	size_t n = f->v.n, nu = nunits ? nunits : 1;
@@ -544,6 +616,8 @@ static void rank_by_saving(struct gp_findings *f, struct change *ch, gp_deps *d,
 		sorted_ch[kept++] = ch[i];
 	}
 	f->all_ns = before;
+	if (cu && r)
+		moves_of(r, f, sorted, sorted_ch, kept, cu, ncoll, nunits);
 	for (size_t k = 0; k < kept; k++)
 		change_free(&sorted_ch[k]);
 	if (kept)
@@ -698,8 +772,28 @@ static void first_what_to_record(struct gp_findings *f)
 		}
 }
 
+/* The units of coll's collectives (the trace's communication kernels in
+** order, gp_coll_extract), malloc'd; NULL when coll is NULL or not t's. */
+static int32_t *coll_units(const gp_trace *t, const gp_deps *d, const struct gp_coll_rank *coll)
+{
+	int32_t *cu;
+	size_t k = 0;
+
+	if (!coll)
+		return NULL;
+	cu = gp_xmalloc((coll->n + 1) * sizeof(*cu));
+	for (size_t u = 0; u < d->n && u < t->kernels.n; u++)
+		if (gp_kernel_is_comm(t, &t->kernels.v[u]) && k++ < coll->n)
+			cu[k - 1] = (int32_t)u;
+	if (k != coll->n) {
+		free(cu);
+		return NULL;
+	}
+	return cu;
+}
+
 void gp_advise(gp_trace *t, const struct gp_ops *ops, const struct gp_gpu *gpu, const gp_breakdown *b,
-	       gp_deps *d, const struct gp_steps *steps, struct gp_findings *f)
+	       gp_deps *d, const struct gp_steps *steps, const struct gp_coll_rank *coll, struct gp_findings *f)
 {
 	/* the kernels' labels, interned before any rule sizes its tables */
 	gp_str *label = gp_xcalloc(t->kernel_defs.n + 1, sizeof(*label));
@@ -767,7 +861,9 @@ void gp_advise(gp_trace *t, const struct gp_ops *ops, const struct gp_gpu *gpu, 
 			memset(&ch[f->v.n], 0, sizeof(ch[f->v.n]));
 			*gp_vec_push(f->v) = x;
 		}
-		rank_by_saving(f, ch, d, in.nunits);
+		int32_t *cu = coll_units(t, d, coll);
+		rank_by_saving(f, ch, d, in.nunits, cu, coll ? coll->n : 0);
+		free(cu);
 		first_what_to_record(f);
 	}
 	free(dur);
@@ -778,7 +874,18 @@ void gp_advise(gp_trace *t, const struct gp_ops *ops, const struct gp_gpu *gpu, 
 	free(label);
 }
 
+const char *gp_advise_kind(const char *name)
+{
+	for (size_t i = 0; i < NRULES; i++)
+		if (strcmp(rules[i].kind, name) == 0)
+			return rules[i].kind;
+	return strcmp(name, "coverage") == 0 ? "coverage" : NULL;
+}
+
 void gp_findings_free(struct gp_findings *f)
 {
 	gp_vec_free(f->v);
+	free(f->moves);
+	f->moves = NULL;
+	f->ncoll = 0;
 }

@@ -22,6 +22,7 @@
 #include "model/trace.h"
 #include "ops/ops.h"
 #include "util/alloc.h"
+#include "util/rows.h"
 
 struct gp_rank_job;
 
@@ -64,17 +65,42 @@ struct gp_findings {
 	double step_gpu_ns;     /* the median GPU span of a step, 0 = none */
 	const char *gpu;        /* peak table name used, NULL = unknown */
 	int sm_count;           /* 0 = unknown */
+	/* Where the changes put the trace's collective kernels, for the job's
+	** replay across ranks (gp_advise_job_ranks), when gp_advise was given
+	** them (else moves NULL, ncoll 0): GP_MOVES_STRIDE(ncoll) times per
+	** variant, each the ncoll kernels' (start, end), then the GPU work's
+	** first start and last end, on the trace's clock.  Variant 0: the
+	** replay unchanged (the recorded times); 1 + 2i: finding v[i]'s change
+	** alone; 2 + 2i: the changes of v[0..i] together (a notice's: as
+	** variant 0).  Owned, freed with the findings. */
+	size_t ncoll;
+	gp_ns *moves;
 };
+
+#define GP_MOVES_STRIDE(ncoll) (2 * (ncoll) + 2)
+
+/* Variant v of f's moves (above); NULL when f has none. */
+static inline const gp_ns *gp_findings_moves(const struct gp_findings *f, size_t v)
+{
+	return f->moves ? f->moves + v * GP_MOVES_STRIDE(f->ncoll) : NULL;
+}
 
 /* Runs every rule over t (attrs filled), its op model ops, the run's GPU
 ** gpu (gp_gpu_of_run; NULL: unknown), its time breakdown b (run with
 ** every gap's causes, gp_breakdown_opts.gap_causes), its dependency graph
 ** d and its steps (steps.h), then re-times d with each finding's change
-** to get its saving.  Never fails. */
+** to get its saving.  coll (NULL: none), the collectives gp_coll_extract
+** found in t, asks for the findings' moves (out->moves: 2n + 1 more
+** replays), for a job's replay across ranks.  Never fails. */
 void gp_advise(gp_trace *t, const struct gp_ops *ops, const struct gp_gpu *gpu, const gp_breakdown *b,
-	       gp_deps *d, const struct gp_steps *steps, struct gp_findings *out);
+	       gp_deps *d, const struct gp_steps *steps, const struct gp_coll_rank *coll, struct gp_findings *out);
 
 void gp_findings_free(struct gp_findings *f);
+
+/* The kind name of a finding (its rules' static string: "tiny-kernels",
+** "coverage", ...) for name, NULL when no rule has it: a finding read back
+** from rows points to it. */
+const char *gp_advise_kind(const char *name);
 
 /* The straggler finding ("straggler") of collectives matched across ranks
 ** (m, from gp_coll_match): the rank gp_coll_straggler names.  ns and alone_ns:
@@ -107,25 +133,42 @@ void gp_advise_collectives(const struct gp_coll_match *m, const char *link, stru
 struct gp_job_path;
 void gp_advise_job(const struct gp_rank_job *j, const struct gp_job_path *path, struct gp_findings *out);
 
-/* What rank index r of job j (every record with its path, collectives
-** matched) can save the job by a change of its own: its work after its
-** last collective matched on every rank, less the time the job's end
-** waits for other ranks after its end anyway, plus its late at the calls
-** it arrived last at (what the others wait for it).  What it saves before
-** its last collective and beyond its late it waits for the others
-** instead.  INT64_MAX when nothing ties it to the others (one rank, no
-** collective matched on every rank, a record without its path or an
-** unaligned clock). */
-gp_ns gp_advise_rank_bound(const struct gp_rank_job *j, size_t r);
+/* The findings f as kept rows over GP_COLL_RECORD_NCOLS cells, beside a
+** rank's record (ranks.h): one "finding" row each (kind, notice, ns,
+** alone, involved, count, cumulative, one-time, idle, title, evidence,
+** change), then, with moves, a "moves" row (ncoll, variants) and "move"
+** rows (variant, collective or ncoll for the GPU work, start, end): every
+** time of variant 0, of the others those that differ from it. */
+void gp_findings_put(const struct gp_findings *f, gp_writer *w);
 
-/* Adds to out (gp_advise_job's) the findings of the job's ranks, rf[r]
-** being rank index r's (gp_advise's, read back; changed: each finding's
-** ns, alone_ns and cum_ns cut at the rank's bound, gp_advise_rank_bound,
-** the cumulative replay cut first), one finding per kind with the ranks
-** that have it ("ranks 0-5: TITLE"): its saving the sum of theirs (the
-** bounds are time only each rank holds), its evidence the rank that saves
-** most's.  Notices first, then by saving; each cum_ns the running sum, and
-** out->all_ns their total.  Never fails. */
-void gp_advise_job_ranks(const struct gp_rank_job *j, struct gp_findings *rf, struct gp_findings *out);
+/* Reads row c (GP_COLL_RECORD_NCOLS cells) into f: 1 when it was one of
+** the findings' rows, 0 when it is none of their kinds, -1 when it is
+** damaged or out of order.  gp_findings_rows_done completes the moves
+** once every row is read (false: they are not whole). */
+int gp_findings_row(struct gp_findings *f, const char *const *c);
+bool gp_findings_rows_done(struct gp_findings *f);
+
+/* The findings of j's ranks (each record's advice: gp_advise's with
+** their moves, read back) judged in job j and added to out (gp_advise_job's): one
+** finding per kind with the ranks that have it ("ranks 0-5: TITLE"), its
+** evidence the rank whose change alone saves the job most's.  A saving
+** is what the changes save the job's GPU span on the job's replay across
+** ranks (docs/dependencies.md, "A rank's change in its job"): between
+** consecutive collectives matched on every rank each rank runs its own
+** work, a collective ends when its last rank arrives and has run its
+** transfer, and a change moves its rank's arrivals as its own replay
+** (the moves) moves them; a rank that waits for another saves nothing
+** until that one's change.  The findings, with the straggler's (out's
+** "straggler": its arrivals with the next-to-last rank's), are ranked
+** greedily: each the one whose change, added to those above, saves most;
+** cum_ns the replay of the changes up to it, alone_ns its own, out->all_ns
+** all of them.  A rank's several changes together are replayed from its
+** own moves: those of its changes up to the last one taken (its ranked
+** order), no more than their moves alone summed, segment by segment.
+** Without the job's replay (one rank, no collective matched on every
+** rank, an unaligned clock, a rank without moves), each finding saves
+** what its ranks' own replays say, summed.  Notices first.  Never
+** fails. */
+void gp_advise_job_ranks(const struct gp_rank_job *j, struct gp_findings *out);
 
 #endif

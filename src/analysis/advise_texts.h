@@ -273,14 +273,18 @@
 	"check the topology (nvidia-smi topo -m) and that NCCL uses NVLink/xGMI (NCCL_DEBUG=INFO), " \
 	"and compare with nccl-tests on the same GPUs"
 
-/* A rank's finding in its job (gp_advise_job_ranks): the rank whose
-** evidence it shows, then that evidence. */
-#define JOB_RANK_EVIDENCE "on rank %d: %.990s"
+/* A rank's finding in its job (gp_advise_job_ranks): what each rank's
+** change alone saves the job (JOB_RANK_ALONE, its ranks listed: "rank 7
+** 1.176 ms", "ranks 0-6 nothing"), the rank whose evidence it shows, then
+** that evidence. */
+#define JOB_RANK_ALONE "one rank's change alone saves the job: %.300s; "
+#define JOB_RANK_EVIDENCE "%.400son rank %d: %.600s"
 
 /* What a rank's saving in its job is, said once before the findings. */
-#define JOB_RANK_NOTE                                                                       \
-	"A rank's finding saves what its change saves the job: at most its work after its " \
-	"last collective and its own late at collectives (before them it would wait for "  \
-	"the others instead); findings of several ranks add their ranks' savings."
+#define JOB_RANK_NOTE                                                                        \
+	"A finding saves what its change saves the job, replayed across the ranks: between "  \
+	"collectives each rank runs its own work, and a collective ends when its last rank " \
+	"arrives, so a rank that waits for another saves nothing until that one's change; " \
+	"findings of several ranks are their changes together."
 
 #endif

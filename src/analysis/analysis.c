@@ -78,7 +78,8 @@ static void free_memory(struct gp_analysis *a)
 
 static int run_findings(struct gp_analysis *a, unsigned needs, gp_error *err)
 {
-	gp_advise(a->trace, &a->ops, gp_analysis_gpu(a), &a->breakdown, &a->deps, &a->steps, &a->findings);
+	gp_advise(a->trace, &a->ops, gp_analysis_gpu(a), &a->breakdown, &a->deps, &a->steps,
+		  needs & GP_NEED_RANK_ADVICE ? &a->record.coll : NULL, &a->findings);
 	return GP_OK;
 }
 
@@ -234,8 +235,9 @@ static const struct pass {
 	{GP_NEED_GAP_CAUSES, GP_NEED_BREAKDOWN, NULL, NULL},
 	{GP_NEED_DEPTH, GP_NEED_BREAKDOWN, NULL, NULL},
 	{GP_NEED_MEMORY, 0, run_memory, free_memory},
-	{GP_NEED_FINDINGS, GP_NEED_OPS | GP_NEED_GAP_CAUSES | GP_NEED_DEPS | GP_NEED_STEPS, run_findings, free_findings},
 	{GP_NEED_RECORD, GP_NEED_BREAKDOWN | GP_NEED_STEPS, run_record, free_record},
+	{GP_NEED_FINDINGS, GP_NEED_OPS | GP_NEED_GAP_CAUSES | GP_NEED_DEPS | GP_NEED_STEPS, run_findings, free_findings},
+	{GP_NEED_RANK_ADVICE, GP_NEED_FINDINGS | GP_NEED_RECORD, NULL, NULL},
 	{GP_NEED_RANK_PATH, GP_NEED_RECORD | GP_NEED_DEPS, run_rank_path, NULL},
 	{GP_NEED_GROUPS, GP_NEED_OPS, run_groups, free_groups},
 	{GP_NEED_TIMELINE, GP_NEED_OPS, run_timeline, free_timeline},

@@ -63,6 +63,9 @@ enum gp_need {
 	GP_NEED_PHASES = 1u << 14,      /* serving phases and batch sizes of replays: a->phases */
 	GP_NEED_GRAPHS = 1u << 15,      /* graph replays per graph, with the idle inside them: a->graphs */
 	GP_NEED_STEPS = 1u << 16,       /* the run's steps, the one definition (steps.h): a->steps */
+	/* the findings with where each change puts the record's collective
+	** kernels (a->findings.moves), for the job's replay across ranks */
+	GP_NEED_RANK_ADVICE = 1u << 17,
 };
 
 struct gp_analysis_opts {

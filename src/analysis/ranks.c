@@ -249,6 +249,7 @@ void gp_rank_record_free(struct gp_rank_record *r)
 	free(r->steps);
 	gp_coll_rank_free(&r->coll);
 	gp_rank_path_free(&r->path);
+	gp_findings_free(&r->advice);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -359,6 +360,8 @@ int gp_rank_record_read(const struct gp_rowbuf *rb, const char *path, int rank, 
 		int coll = gp_coll_reader_row(&rd, c);
 		if (coll == 0)
 			coll = gp_rank_path_row(&r->path, c);
+		if (coll == 0)
+			coll = gp_findings_row(&r->advice, c);
 		if (coll == 1)
 			continue;
 		if (coll == 0 && c[0] && strcmp(c[0], "sums") == 0 && !rd.heads &&
@@ -383,7 +386,8 @@ int gp_rank_record_read(const struct gp_rowbuf *rb, const char *path, int rank, 
 	r->nsteps = steps.n;
 	r->coll.path = gp_xstrdup(path);
 	r->coll.rank = rank;
-	if (got < 0 || sums != 1 || !steps.n || !gp_coll_reader_done(&rd) || !gp_rank_path_done(&r->path, r->coll.n))
+	if (got < 0 || sums != 1 || !steps.n || !gp_coll_reader_done(&rd) || !gp_rank_path_done(&r->path, r->coll.n) ||
+	    !gp_findings_rows_done(&r->advice))
 		return gp_err(err, GP_ERR_FORMAT, "%s: a rank record is damaged (byte %zu of %zu)", path, at, rb->len);
 	t = gp_xmalloc(steps.n * sizeof(*t));
 	for (size_t k = 0; k < steps.n; k++)

@@ -28,6 +28,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analysis/advise.h"
 #include "analysis/breakdown.h"
 #include "analysis/collectives.h"
 #include "analysis/jobpath.h"
@@ -88,6 +89,9 @@ struct gp_rank_record {
 	struct gp_coll_rank coll;     /* its collectives (gp_coll_extract) */
 	struct gp_rank_path path;     /* its critical path in legs between its
 				      ** collectives, when asked (GP_NEED_RANK_PATH) */
+	struct gp_findings advice;    /* read back: advise's findings with their
+				      ** moves, when the worker put them after
+				      ** the record (gp_findings_put) */
 };
 
 /* Reduces breakdown b to r: the sums, the GPU span, and the run's steps
@@ -102,7 +106,9 @@ void gp_rank_record_free(struct gp_rank_record *r);
 ** columns (GP_COLL_RECORD_NCOLS): one "sums" row (span, compute,
 ** communication, memory, idle, GPU span in ns), one "step" row per
 ** iteration (number, time in ns), then the collectives' rows
-** (gp_coll_rank_put), then the path's when computed (gp_rank_path_put). */
+** (gp_coll_rank_put), then the path's when computed (gp_rank_path_put).
+** A worker may add advise's findings after them (gp_findings_put): the
+** reader keeps them in advice. */
 #define GP_RANK_RECORD_NCOLS GP_COLL_RECORD_NCOLS
 extern const struct gp_column *const gp_rank_record_cols;
 void gp_rank_record_put(const struct gp_rank_record *r, gp_writer *w);

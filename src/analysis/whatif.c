@@ -70,7 +70,7 @@ struct gp_replay {
 	struct gp_cp_window *win;   /* the scope's windows */
 	size_t nwin;
 	uint32_t main_th;           /* the main thread's index in th */
-	gp_ns *new_end;             /* [units] */
+	gp_ns *new_start, *new_end; /* [units]: of the last run */
 	GP_VEC(struct thread) th;
 	gp_u64map th_at;            /* (pid, tid) -> thread */
 	gp_u64map stream_at;        /* (device, stream) -> typical index */
@@ -477,6 +477,7 @@ struct gp_replay *gp_replay_new(gp_deps *d)
 		free(r);
 		return NULL;
 	}
+	r->new_start = gp_xmalloc((d->n + 1) * sizeof(*r->new_start));
 	r->new_end = gp_xmalloc((d->n + 1) * sizeof(*r->new_end));
 	learn_typicals(r);
 	find_resumes(r, r->sc.pid);
@@ -516,6 +517,7 @@ void gp_replay_free(struct gp_replay *r)
 	for (int k = 0; k < EV__COUNT; k++)
 		gp_vec_free(r->ev[k]);
 	free(r->win);
+	free(r->new_start);
 	free(r->new_end);
 	free(r);
 }
@@ -561,8 +563,10 @@ void gp_replay_run(struct gp_replay *r, const struct gp_whatif_spec *spec, struc
 		r->th.v[i].bps.n = 0;
 		r->th.v[i].rm_lo = r->th.v[i].rm_hi = 0;
 	}
-	for (size_t u = 0; u < d->n; u++)
+	for (size_t u = 0; u < d->n; u++) {
+		r->new_start[u] = gp_unit_start(t, u);
 		r->new_end[u] = gp_unit_end(t, u);   /* a sync whose work starts after it (skew) reads this */
+	}
 	r->removed.n = 0;
 	find_removed(r);
 	removal_events(r);
@@ -578,6 +582,7 @@ void gp_replay_run(struct gp_replay *r, const struct gp_whatif_spec *spec, struc
 			gp_ns dur = gp_unit_end(t, u) - gp_unit_start(t, u);
 			double f = spec->unit_factor ? spec->unit_factor[u] : 1.0;
 			gp_ns ns = unit_start(r, u);
+			r->new_start[u] = ns;
 			r->new_end[u] = ns + (gp_ns)((double)dur * f + 0.5);
 			/* the GPU span is every device's, as advise's is */
 			gpu_first = min_ns(gpu_first, gp_unit_start(t, u));
@@ -602,6 +607,8 @@ void gp_replay_run(struct gp_replay *r, const struct gp_whatif_spec *spec, struc
 	if (gpu_last > INT64_MIN) {
 		res->gpu_before = gpu_last - gpu_first;
 		res->gpu_after = new_last - new_gpu_first;
+		res->gpu_first = gpu_first;
+		res->gpu_first_after = new_gpu_first;
 	}
 	/* the new span and steps, on the main thread's clock */
 	uint32_t lt = sc->from.on_gpu ? 0 : thread_of(r, sc->pid, sc->from.tid);
@@ -619,6 +626,12 @@ void gp_replay_run(struct gp_replay *r, const struct gp_whatif_spec *spec, struc
 								  s1 - s0};
 	}
 	r->spec = NULL;
+}
+
+void gp_replay_unit(const struct gp_replay *r, size_t u, gp_ns *start, gp_ns *end)
+{
+	*start = r->new_start[u];
+	*end = r->new_end[u];
 }
 
 void gp_whatif_run(gp_deps *d, const struct gp_whatif_spec *spec, struct gp_whatif_result *res)

@@ -71,6 +71,7 @@ struct gp_whatif_iter {
 struct gp_whatif_result {
 	gp_ns span_before, span_after;   /* the process's first activity to its last */
 	gp_ns gpu_before, gpu_after;     /* its GPU span: first GPU work to last (0: none) */
+	gp_ns gpu_first, gpu_first_after;   /* its first GPU work's start (0: none) */
 	struct gp_whatif_iter *iters;    /* steps in start order, the last one ending with the span */
 	size_t niters;
 	uint32_t pid;
@@ -133,6 +134,10 @@ void gp_replay_free(struct gp_replay *rp);
 ** without GPU work replays its CPU time only.  O(points) a call, plus a
 ** sweep of the CPU timelines when spec removes CPU time. */
 void gp_replay_run(struct gp_replay *rp, const struct gp_whatif_spec *spec, struct gp_whatif_result *r);
+
+/* Unit u's (deps numbering) start and end in rp's last run
+** (gp_replay_run), as recorded before any. */
+void gp_replay_unit(const struct gp_replay *rp, size_t u, gp_ns *start, gp_ns *end);
 
 /* The changes x[0..n) applied together (gp_whatif_apply each, on ops as
 ** there) and replayed on d into r (gp_whatif_result_free it); units[i]

@@ -51,10 +51,11 @@ static const struct gp_cmd_spec advise_spec = {
 	"changes together (cumulative_ns in json/csv/tsv: the replay up to it);\n"
 	"\"alone Y\" where it would save otherwise alone (\"shared\": what those\n"
 	"above already took; shared_ns and shared_with).  With a job's rank\n"
-	"files, a rank's saving is at most what it can save the job (its work\n"
-	"after its last collective, its late at collectives), and the ranks'\n"
-	"findings of one kind are one (\"ranks 0-7: ...\").  Every percentage is\n"
-	"of the GPU span.  See docs/op-model.md and docs/ranks.md.",
+	"files, a saving is what the change saves the job, replayed across the\n"
+	"ranks (a rank that waits for another saves nothing until that one's\n"
+	"change), and the ranks' findings of one kind are one (\"ranks 0-7:\n"
+	"...\"), their changes together.  Every percentage is of the GPU span.\n"
+	"See docs/op-model.md, docs/ranks.md and docs/dependencies.md.",
 	.shared = GP_OPT_FORMAT | GP_OPT_TOP | GP_OPT_WIDTH | GP_OPT_NO_HEADER | GP_OPT_PEAKS | GP_OPT_JOBS |
 		  GP_OPT_WINDOW,
 	.own = advise_opts,
@@ -285,8 +286,8 @@ static int advise_single(const void *ctx, const char *path)
 	return rc;
 }
 
-/* Several files (gp_cli_trace_fn): the findings as rows, every one (the
-** reduce judges them in the job), and the rank's record with its path. */
+/* Several files (gp_cli_trace_fn): the rank's record with its path and
+** its findings with their moves (the reduce judges them in the job). */
 static int advise_trace(const void *ctx, gp_trace *t, gp_writer *w, gp_writer *rec, gp_error *err)
 {
 	const struct job *j = ctx;
@@ -297,7 +298,8 @@ static int advise_trace(const void *ctx, gp_trace *t, gp_writer *w, gp_writer *r
 	** ranks; its collectives' link is --gpu's */
 	gp_cli_analysis_opts(j->co, &ao);
 	int rc = j->on_time ? gp_analysis_run(t, GP_NEED_RECORD, &ao, &a, err)
-			    : analyse(j, t, j->nwhatif ? GP_NEED_RECORD : GP_NEED_RANK_PATH, &a, err);
+			    : analyse(j, t, j->nwhatif ? GP_NEED_RECORD : GP_NEED_RANK_PATH | GP_NEED_RANK_ADVICE,
+				      &a, err);
 
 	if (rc == GP_OK && rec)
 		gp_rank_record_put(&a.record, rec);
@@ -305,47 +307,12 @@ static int advise_trace(const void *ctx, gp_trace *t, gp_writer *w, gp_writer *r
 		/* the job's change: the reduce replays it from the records */
 	} else if (rc == GP_OK && j->nwhatif) {
 		write_whatif(j, &a, w);
-	} else if (rc == GP_OK) {
-		rc = write_rows(w, &a.findings, SIZE_MAX);
+	} else if (rc == GP_OK && rec) {
+		/* every finding, with its moves: the reduce judges them in the job */
+		gp_findings_put(&a.findings, rec);
 	}
 	gp_analysis_free(&a);
 	return rc;
-}
-
-/* A cell of a kept finding row as a number, 0 when empty (a notice's). */
-static double cell_ns(const char *c)
-{
-	double v;
-	return c && gp_rowbuf_cell_double(c, &v) ? v : 0;
-}
-
-/* The findings of one rank read back from its kept rows (write_rows' cells,
-** pointers into rb for the kind) into f.  GP_ERR_FORMAT naming path when
-** a row is damaged (a record from another process). */
-static int read_findings(const struct gp_rowbuf *rb, const char *path, struct gp_findings *f, gp_error *err)
-{
-	const char *c[NCOLS];
-	size_t at = 0;
-	int st;
-
-	memset(f, 0, sizeof(*f));
-	while ((st = gp_rowbuf_next(rb, &at, c)) == 1) {
-		struct gp_finding *x = gp_vec_push(f->v);
-		memset(x, 0, sizeof(*x));
-		x->kind = c[1] ? c[1] : "";
-		x->first = !c[2];
-		x->ns = cell_ns(c[2]);
-		x->alone_ns = cell_ns(c[5]);
-		x->total_ns = cell_ns(c[6]);
-		x->count = (size_t)cell_ns(c[7]);
-		snprintf(x->title, sizeof(x->title), "%s", c[8] ? c[8] : "");
-		snprintf(x->evidence, sizeof(x->evidence), "%s", c[9] ? c[9] : "");
-		snprintf(x->change, sizeof(x->change), "%s", c[10] ? c[10] : "");
-		x->cum_ns = cell_ns(c[13]);
-	}
-	if (st < 0)
-		return gp_err(err, GP_ERR_FORMAT, "%s: a damaged finding row from its worker", path);
-	return GP_OK;
 }
 
 static const struct gp_column job_rank_col = {"rank", "Rank", 4, true, false, "all"};
@@ -415,17 +382,10 @@ static int advise_reduce(const void *ctx, const struct gp_cli_result *const *res
 	}
 	if (rc == GP_OK) {
 		struct gp_job_path path;
-		struct gp_findings *rf = gp_xcalloc(n, sizeof(*rf));
 		gp_job_path_run(&j, &path);
 		gp_advise_job(&j, &path, &f);
 		gp_job_path_free(&path);
-		for (size_t i = 0; i < n && rc == GP_OK; i++)
-			rc = read_findings(&res[i]->rows, res[i]->path, &rf[i], err);
-		if (rc == GP_OK)
-			gp_advise_job_ranks(&j, rf, &f);
-		for (size_t i = 0; i < n; i++)
-			gp_findings_free(&rf[i]);
-		free(rf);
+		gp_advise_job_ranks(&j, &f);
 	}
 	if (rc == GP_OK && jb->text) {
 		gp_advise_text_job(stdout, &f, n);

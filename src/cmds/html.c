@@ -192,7 +192,7 @@ static int html_rank(const void *ctx, gp_trace *t, gp_writer *w, gp_writer *rec,
 	size_t len = 0;
 	FILE *f = NULL;
 	/* the record with its critical path's legs: the job's path across ranks */
-	int rc = analyse(t, x, GP_NEED_RANK_PATH, &a, err);
+	int rc = analyse(t, x, GP_NEED_RANK_PATH | GP_NEED_RANK_ADVICE, &a, err);
 
 	if (rc == GP_OK && !(f = open_memstream(&text, &len)))
 		rc = gp_err(err, GP_ERR_INTERNAL, "html: no memory to keep a rank's part");
@@ -203,8 +203,10 @@ static int html_rank(const void *ctx, gp_trace *t, gp_writer *w, gp_writer *rec,
 		gp_writer_row(w, row);
 		free(text);
 		gp_kgroups_put(&a.groups, w);
-		if (rec)
+		if (rec) {
 			gp_rank_record_put(&a.record, rec);
+			gp_findings_put(&a.findings, rec);   /* judged in the job, as advise DIR */
+		}
 	}
 	gp_analysis_free(&a);
 	return rc;
@@ -248,7 +250,9 @@ static int html_reduce(const void *ctx, const struct gp_cli_result *const *res, 
 	}
 	if (rc == GP_OK) {
 		gp_job_path_run(&cmp, &path);
-		gp_advise_job(&cmp, &path, &findings);   /* the straggler, as advise DIR names it */
+		/* the straggler and the ranks' findings, as advise DIR gives them */
+		gp_advise_job(&cmp, &path, &findings);
+		gp_advise_job_ranks(&cmp, &findings);
 	}
 	FILE *out = rc == GP_OK ? open_page(x) : NULL;
 	if (rc == GP_OK && !out)

@@ -58,9 +58,9 @@ struct gp_html_job {
 	const struct gp_kgroups *groups;
 	const struct gp_job_path *path;   /* the job's critical path across ranks;
 					  ** NULL: not computed (the page says so) */
-	const struct gp_findings *findings;   /* the job's own (advise's
-					      ** gp_advise_job: the straggler);
-					      ** NULL: none */
+	const struct gp_findings *findings;   /* the job's, as advise DIR gives
+					      ** them (gp_advise_job, then
+					      ** gp_advise_job_ranks); NULL: none */
 };
 
 #endif

@@ -232,8 +232,9 @@ assert got == want, (got, want)
 top = cp["top"]
 assert top[0] == {"rank": 2, "cause": "gpu_compute", "op": "mm", "ns": 15 * 700000}, top[0]
 assert all(a["ns"] >= b["ns"] for a, b in zip(top, top[1:])), top
-# the job's own finding, as advise DIR names it: rank 2 the straggler
-adv = job["advice"]
-assert [a["kind"] for a in adv] == ["straggler"] and adv[0]["title"].startswith("rank 2 is the straggler"), adv
+# the job's findings, as advise DIR gives them (t1782 compares them):
+# rank 2 the straggler among the ranks' findings judged in the job
+adv = [a for a in job["advice"] if a["kind"] == "straggler"]
+assert len(adv) == 1 and adv[0]["title"].startswith("rank 2 is the straggler"), job["advice"]
 assert "runs 97.8% on rank 2" in adv[0]["evidence"], adv[0]["evidence"]
 PY

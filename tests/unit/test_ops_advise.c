@@ -55,7 +55,7 @@ static const struct gp_finding *advise(struct fx *f, struct gp_findings *out, co
 	assert_int_equal(gp_breakdown_run(&f->t, &bo, &b, &err), GP_OK);
 	gp_steps_find(&f->t, &st);
 	gp_gpu_of_run(&f->t, &f->ops.po, &gpu);
-	gp_advise(&f->t, &f->ops, gpu.name ? &gpu : NULL, &b, &d, &st, out);
+	gp_advise(&f->t, &f->ops, gpu.name ? &gpu : NULL, &b, &d, &st, NULL, out);
 	gp_steps_free(&st);
 	if (getenv("GP_TEST_DEBUG"))   /* each gap's causes */
 		for (size_t i = 0; i < b.ngap_causes; i++)
