@@ -32,6 +32,29 @@ static void free_steps(struct gp_analysis *a)
 	gp_steps_free(&a->steps);
 }
 
+/* The kernels' layer paths under the run's view: decided once, before any
+** pass that groups by layer. */
+static int run_layers(struct gp_analysis *a, unsigned needs, gp_error *err)
+{
+	gp_layers_apply(a->trace, &a->opts.layers);
+	return GP_OK;
+}
+
+/* Each kernel's serving phase and batch size: decided once, read by the
+** phase groups, the commands that select or group by phase, and sinks. */
+static int run_kernel_phases(struct gp_analysis *a, unsigned needs, gp_error *err)
+{
+	a->kernel_phases.phase = gp_phases_of_kernels(a->trace);
+	a->kernel_phases.batch = gp_phase_batches(a->trace, a->kernel_phases.phase);
+	return GP_OK;
+}
+
+static void free_kernel_phases(struct gp_analysis *a)
+{
+	free(a->kernel_phases.phase);
+	free(a->kernel_phases.batch);
+}
+
 static int run_ops(struct gp_analysis *a, unsigned needs, gp_error *err)
 {
 	gp_ops_run(a->trace, &a->opts.peaks, &a->ops);
@@ -185,13 +208,11 @@ static int run_tracelens(struct gp_analysis *a, unsigned needs, gp_error *err)
 ** either. */
 static int run_phases(struct gp_analysis *a, unsigned needs, gp_error *err)
 {
-	uint8_t *phase = gp_phases_of_kernels(a->trace);
-	int32_t *batch = gp_phase_batches(a->trace, phase);
+	const uint8_t *phase = a->kernel_phases.phase;
+	const int32_t *batch = a->kernel_phases.batch;
 
 	if (phase || batch)
-		a->phases.n = gp_phase_groups(a->trace, phase, true, &a->phases.v);
-	free(phase);
-	free(batch);
+		a->phases.n = gp_phase_groups(a->trace, phase, batch, &a->phases.v);
 	return GP_OK;
 }
 
@@ -226,9 +247,13 @@ static const struct pass {
 	int (*run)(struct gp_analysis *a, unsigned needs, gp_error *err);
 	void (*free)(struct gp_analysis *a);
 } passes[] = {
+	/* the run's facts first */
+	{GP_NEED_LAYERS, 0, run_layers, NULL},
 	{GP_NEED_STEPS, 0, run_steps, free_steps},
+	{GP_NEED_KERNEL_PHASES, 0, run_kernel_phases, free_kernel_phases},
+	/* the passes */
 	{GP_NEED_DEPS, 0, run_deps, free_deps},
-	{GP_NEED_CRITPATH, GP_NEED_DEPS, run_critpath, free_critpath},
+	{GP_NEED_CRITPATH, GP_NEED_DEPS | GP_NEED_LAYERS, run_critpath, free_critpath},
 	{GP_NEED_OPS, 0, run_ops, free_ops},
 	{GP_NEED_BREAKDOWN, GP_NEED_DEPS, run_breakdown, free_breakdown},
 	{GP_NEED_TOP_GAPS, GP_NEED_BREAKDOWN, NULL, NULL},
@@ -236,13 +261,14 @@ static const struct pass {
 	{GP_NEED_DEPTH, GP_NEED_BREAKDOWN, NULL, NULL},
 	{GP_NEED_MEMORY, 0, run_memory, free_memory},
 	{GP_NEED_RECORD, GP_NEED_BREAKDOWN | GP_NEED_STEPS, run_record, free_record},
-	{GP_NEED_FINDINGS, GP_NEED_OPS | GP_NEED_GAP_CAUSES | GP_NEED_DEPS | GP_NEED_STEPS, run_findings, free_findings},
+	{GP_NEED_FINDINGS, GP_NEED_OPS | GP_NEED_GAP_CAUSES | GP_NEED_DEPS | GP_NEED_STEPS | GP_NEED_LAYERS, run_findings,
+	 free_findings},
 	{GP_NEED_RANK_ADVICE, GP_NEED_FINDINGS | GP_NEED_RECORD, NULL, NULL},
-	{GP_NEED_RANK_PATH, GP_NEED_RECORD | GP_NEED_DEPS, run_rank_path, NULL},
-	{GP_NEED_GROUPS, GP_NEED_OPS, run_groups, free_groups},
+	{GP_NEED_RANK_PATH, GP_NEED_RECORD | GP_NEED_DEPS | GP_NEED_LAYERS, run_rank_path, NULL},
+	{GP_NEED_GROUPS, GP_NEED_OPS | GP_NEED_LAYERS, run_groups, free_groups},
 	{GP_NEED_TIMELINE, GP_NEED_OPS, run_timeline, free_timeline},
 	{GP_NEED_TRACELENS, 0, run_tracelens, NULL},
-	{GP_NEED_PHASES, 0, run_phases, free_phases},
+	{GP_NEED_PHASES, GP_NEED_KERNEL_PHASES, run_phases, free_phases},
 	{GP_NEED_GRAPHS, GP_NEED_GAP_CAUSES | GP_NEED_DEPS, run_graphs, free_graphs},
 };
 

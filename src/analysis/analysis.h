@@ -28,6 +28,7 @@
 #include "analysis/breakdown_tl.h"
 #include "analysis/graph_table.h"
 #include "analysis/groups.h"
+#include "analysis/layers.h"
 #include "analysis/memory.h"
 #include "analysis/phases.h"
 #include "analysis/ranks.h"
@@ -66,6 +67,11 @@ enum gp_need {
 	/* the findings with where each change puts the record's collective
 	** kernels (a->findings.moves), for the job's replay across ranks */
 	GP_NEED_RANK_ADVICE = 1u << 17,
+	/* The kernels' layer paths read under opts.layers (--depth, --by
+	** module-type): t->attrs' layers rewritten once, before any pass that
+	** reads them; nothing changes when the view cuts nothing. */
+	GP_NEED_LAYERS = 1u << 18,
+	GP_NEED_KERNEL_PHASES = 1u << 19,   /* each kernel's serving phase and batch size: a->kernel_phases */
 };
 
 struct gp_analysis_opts {
@@ -89,6 +95,9 @@ struct gp_analysis_opts {
 	/* GP_NEED_TRACELENS: every GPU event, not only those TraceLens links
 	** to a launch (its include_unlinked_kernels) */
 	bool tracelens_unlinked;
+	/* GP_NEED_LAYERS: how layer paths are read (gp_layers_apply); zero:
+	** whole, as the correlation made them */
+	struct gp_layer_view layers;
 };
 
 /* Sets o to the defaults above. */
@@ -100,9 +109,19 @@ struct gp_analysis {
 	gp_trace *trace;                /* borrowed: loaded and correlated (attrs filled) */
 	unsigned done;                  /* the GP_NEED_* bits computed */
 	struct gp_analysis_opts opts;   /* what they were computed with */
-	struct gp_steps steps;          /* decided first: every pass, command and sink reads these */
+	/* The run's facts, decided once before the passes that read them;
+	** every pass, command and sink reads these, none finds its own: */
+	struct gp_steps steps;          /* GP_NEED_STEPS */
 	struct gp_gpu gpu;              /* the run's GPU, decided before any pass (gp_gpu_of_run):
 					** --gpu, else the trace's; read through gp_analysis_gpu() */
+	/* GP_NEED_KERNEL_PHASES: per kernel, its enum gp_phase
+	** (gp_phases_of_kernels) and the batch size of its group
+	** (gp_phase_batches); either NULL when no kernel has one */
+	struct {
+		uint8_t *phase;
+		int32_t *batch;
+	} kernel_phases;
+	/* (GP_NEED_LAYERS is a fact of the trace: its kernels' layers) */
 	struct gp_ops ops;
 	gp_breakdown breakdown;
 	struct gp_memory memory;

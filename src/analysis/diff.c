@@ -226,14 +226,17 @@ static int cmp_i32(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* The run's iterations with kernels: *n of them; map gets iteration number
-** -> ordinal (ascending numbers). */
-static void run_iterations(const gp_trace *t, size_t *n, gp_u64map *map)
+/* The run's iterations with kernels, by the run's steps (steps.h: the
+** step each kernel was launched in, steps->kernel_iter; none without
+** steps): *n of them; map gets iteration number -> ordinal (ascending
+** numbers). */
+static void run_iterations(const gp_trace *t, const struct gp_steps *steps, size_t *n, gp_u64map *map)
 {
+	const int32_t *kiter = steps ? steps->kernel_iter : NULL;
 	GP_VEC(int32_t) its = {0};
 
-	for (size_t k = 0; t->attrs && k < t->kernels.n; k++) {
-		int32_t it = t->attrs[k].iter;
+	for (size_t k = 0; kiter && k < t->kernels.n; k++) {
+		int32_t it = kiter[k];
 		if (it < 0 || gp_u64map_get(map, (uint32_t)it) >= 0)
 			continue;
 		gp_u64map_put(map, (uint32_t)it, 0);
@@ -244,65 +247,6 @@ static void run_iterations(const gp_trace *t, size_t *n, gp_u64map *map)
 		gp_u64map_put(map, (uint32_t)its.v[i], (int32_t)i);
 	*n = its.n;
 	gp_vec_free(its);
-}
-
-/* An iteration's launch window: from the first to the last launch call of
-** the kernels the correlation put in it. */
-struct window {
-	int64_t lo, hi;
-	int32_t ord;
-};
-
-static int cmp_window(const void *a, const void *b)
-{
-	const struct window *x = a, *y = b;
-	return (x->lo > y->lo) - (x->lo < y->lo);
-}
-
-/* The launch windows of t's nit iterations, by start (*n of them; the
-** caller frees).  A kernel launched from a thread that holds no iteration
-** range (PyTorch's autograd thread under NVTX) is in no iteration for the
-** correlation; it belongs to the iteration whose window holds its launch. */
-static struct window *launch_windows(const gp_trace *t, const gp_u64map *iter_ord, size_t nit, size_t *n)
-{
-	struct window *w = gp_xmalloc((nit ? nit : 1) * sizeof(*w));
-	size_t m = 0;
-
-	for (size_t i = 0; i < nit; i++)
-		w[i] = (struct window){INT64_MAX, INT64_MIN, (int32_t)i};
-	for (size_t k = 0; t->attrs && k < t->kernels.n; k++) {
-		const struct gp_attr *a = &t->attrs[k];
-		const struct gp_api *api;
-		int32_t ord;
-		if (a->iter < 0 || a->api < 0 || (size_t)a->api >= t->apis.n)
-			continue;
-		ord = gp_u64map_get(iter_ord, (uint32_t)a->iter);
-		api = &t->apis.v[a->api];
-		w[ord].lo = api->start < w[ord].lo ? api->start : w[ord].lo;
-		w[ord].hi = api->end > w[ord].hi ? api->end : w[ord].hi;
-	}
-	for (size_t i = 0; i < nit; i++)
-		if (w[i].lo <= w[i].hi)
-			w[m++] = w[i];
-	if (m > 1)
-		gp_sort(w, m, sizeof(*w), cmp_window);
-	*n = m;
-	return w;
-}
-
-/* The ordinal of the iteration whose window holds time x, or -1. */
-static int32_t window_at(const struct window *w, size_t n, int64_t x)
-{
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {           /* first window starting after x */
-		size_t mid = lo + (hi - lo) / 2;
-		if (w[mid].lo <= x)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo > 0 && x <= w[lo - 1].hi ? w[lo - 1].ord : -1;
 }
 
 /* The group of kernel k of t (in iteration ordinal ord, -1 = none), the
@@ -393,35 +337,24 @@ void gp_diff_part_make(const gp_trace *t, const struct gp_ops *ops, const struct
 	struct builder b = {.p = p, .by = by};
 	gp_u64map iter_ord = {0}, cell_at = {0};
 	int64_t first = INT64_MAX, last = INT64_MIN;
-	int64_t *it_first, *it_last;
-	struct window *win;
-	size_t nwin;
+	const int32_t *kiter = steps ? steps->kernel_iter : NULL;
 
 	gp_diff_part_init(p, by);
 	memset(group_by_str, 0xff, nstr * sizeof(*group_by_str));
-	run_iterations(t, &nit, &iter_ord);
-	win = launch_windows(t, &iter_ord, nit, &nwin);
+	run_iterations(t, steps, &nit, &iter_ord);
 	p->iters = nit;
 	p->step = gp_xcalloc(nit ? nit : 1, sizeof(int64_t));
 	p->busy = gp_xcalloc(nit ? nit : 1, sizeof(int64_t));
 	p->work = gp_xcalloc(nit ? nit : 1, sizeof(int64_t));
 	p->idle = gp_xcalloc((nit ? nit : 1) * GP_CAUSE__COUNT, sizeof(int64_t));
 	part_idle(p, bd, steps, &iter_ord);
-	it_first = gp_xmalloc((nit ? nit : 1) * sizeof(int64_t));
-	it_last = gp_xmalloc((nit ? nit : 1) * sizeof(int64_t));
-	for (size_t i = 0; i < nit; i++) {
-		it_first[i] = INT64_MAX;
-		it_last[i] = INT64_MIN;
-	}
 	for (size_t k = 0; k < t->kernels.n; k++) {
 		const struct gp_kernel *kr = &t->kernels.v[k];
 		int64_t dur = kr->end > kr->start ? kr->end - kr->start : 0;
-		int32_t it = t->attrs ? t->attrs[k].iter : -1, ord = it >= 0 ? gp_u64map_get(&iter_ord, (uint32_t)it) : -1;
+		int32_t it = kiter ? kiter[k] : -1, ord = it >= 0 ? gp_u64map_get(&iter_ord, (uint32_t)it) : -1;
 		const struct gp_opres *r = ops ? &ops->r[k] : NULL;
 		bool comm = r && gp_op_is_comm(r);
 
-		if (ord < 0 && t->attrs && t->attrs[k].api >= 0 && (size_t)t->attrs[k].api < t->apis.n)
-			ord = window_at(win, nwin, t->apis.v[t->attrs[k].api].start);
 		p->time += dur;
 		p->work_total += comm ? 0 : dur;
 		first = kr->start < first ? kr->start : first;
@@ -429,8 +362,6 @@ void gp_diff_part_make(const gp_trace *t, const struct gp_ops *ops, const struct
 		if (ord >= 0) {
 			p->busy[ord] += dur;
 			p->work[ord] += comm ? 0 : dur;
-			it_first[ord] = kr->start < it_first[ord] ? kr->start : it_first[ord];
-			it_last[ord] = kr->end > it_last[ord] ? kr->end : it_last[ord];
 		}
 		if (by == GP_DIFF_BY_RANK)
 			continue;
@@ -460,10 +391,7 @@ void gp_diff_part_make(const gp_trace *t, const struct gp_ops *ops, const struct
 			b.cells.v[c].sum += dur;
 		}
 	}
-	/* each iteration's step is the run's (steps.h); the GPU span of its
-	** kernels only where the run marks no step of that number */
-	for (size_t i = 0; i < nit; i++)
-		p->step[i] = it_last[i] - it_first[i];
+	/* each iteration's step is the run's (steps.h) */
 	for (size_t i = 0; steps && i < steps->n; i++) {
 		int32_t ord = gp_u64map_get(&iter_ord, (uint32_t)steps->v[i].iter);
 		if (ord >= 0)
@@ -475,9 +403,6 @@ void gp_diff_part_make(const gp_trace *t, const struct gp_ops *ops, const struct
 	p->ngroups = b.groups.n;
 	p->cells = b.cells.v;
 	p->ncells = b.cells.n;
-	free(it_first);
-	free(it_last);
-	free(win);
 	free(group_by_str);
 	gp_u64map_free(&iter_ord);
 	gp_u64map_free(&cell_at);

@@ -6,7 +6,10 @@
 ** annotations (docs/correlation.md, "Layers").  Empty components are
 ** skipped, so a range name holding '/' (TensorRT's "/layer1/conv1/Conv")
 ** reads as the path it is.  This file splits a path into components and
-** cuts it for --depth N and --by module-type.
+** cuts it for --depth N and --by module-type.  A command gives its view
+** to the analysis runner (gp_analysis_opts.layers, GP_NEED_LAYERS), which
+** applies it once per run; only src/analysis calls gp_layers_apply
+** (t0015 checks).
 **
 ** Ownership: keys are interned into the trace; the caller owns buffers.
 */

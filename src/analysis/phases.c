@@ -193,16 +193,12 @@ bool gp_phase_sel_keeps(const uint8_t *phase, const int32_t *batch, size_t k, co
 	return sel->batch < 0 || (batch && batch[k] == sel->batch);
 }
 
-uint8_t *gp_phase_sel_kernels(const gp_trace *t, const struct gp_phase_sel *sel)
+uint8_t *gp_phase_sel_kernels(size_t n, const uint8_t *phase, const int32_t *batch, const struct gp_phase_sel *sel)
 {
-	uint8_t *phase = gp_phases_of_kernels(t);
-	int32_t *batch = sel->batch >= 0 ? gp_phase_batches(t, phase) : NULL;
-	uint8_t *keep = gp_xmalloc(t->kernels.n ? t->kernels.n : 1);
+	uint8_t *keep = gp_xmalloc(n ? n : 1);
 
-	for (size_t k = 0; k < t->kernels.n; k++)
+	for (size_t k = 0; k < n; k++)
 		keep[k] = gp_phase_sel_keeps(phase, batch, k, sel);
-	free(phase);
-	free(batch);
 	return keep;
 }
 
@@ -251,14 +247,13 @@ static int cmp_group(const void *pa, const void *pb)
 	return x < y ? -1 : x > y;
 }
 
-size_t gp_phase_groups(const gp_trace *t, const uint8_t *phase, bool by_batch, struct gp_phase_group **out)
+size_t gp_phase_groups(const gp_trace *t, const uint8_t *phase, const int32_t *batch, struct gp_phase_group **out)
 {
 	bool any;
 	int32_t *step = steps_of_ranges(t, &any);
 	GP_VEC(struct step_kernel) sk = {0};
 	GP_VEC(struct gp_phase_group) g = {0};
 	gp_u64map at = {0};     /* group key -> index in g */
-	int32_t *batch = by_batch ? gp_phase_batches(t, phase) : NULL;
 
 	for (size_t k = 0; k < t->kernels.n; k++) {
 		const struct gp_kernel *kr = &t->kernels.v[k];
@@ -302,7 +297,6 @@ size_t gp_phase_groups(const gp_trace *t, const uint8_t *phase, bool by_batch, s
 		qsort(g.v, g.n, sizeof(*g.v), cmp_group);
 	gp_vec_free(sk);
 	gp_u64map_free(&at);
-	free(batch);
 	free(step);
 	*out = g.v;
 	return g.n;
@@ -311,7 +305,7 @@ size_t gp_phase_groups(const gp_trace *t, const uint8_t *phase, bool by_batch, s
 void gp_phase_stats(const gp_trace *t, const uint8_t *phase, struct gp_phase_stats *s)
 {
 	struct gp_phase_group *g;
-	size_t n = gp_phase_groups(t, phase, false, &g);
+	size_t n = gp_phase_groups(t, phase, NULL, &g);
 
 	memset(s, 0, sizeof(*s));
 	for (size_t i = 0; i < n; i++) {

@@ -17,6 +17,10 @@
 ** phase of replays where no step is marked ("bs=8"), a finer one where a
 ** step is ("decode bs=8").
 **
+** A command reads a run's phases from the analysis runner
+** (GP_NEED_KERNEL_PHASES, GP_NEED_PHASES: analysis.h), which computes them
+** once; only src/analysis calls gp_phases_of_kernels (t0015 checks).
+**
 ** Ownership: gp_phases_of_kernels() returns a malloc'd array the caller
 ** frees; the stats are plain values.
 */
@@ -76,9 +80,10 @@ int gp_phase_sel_parse(const char *s, struct gp_phase_sel *sel);
 ** gp_phase_batches, either may be NULL) is one sel selects. */
 bool gp_phase_sel_keeps(const uint8_t *phase, const int32_t *batch, size_t k, const struct gp_phase_sel *sel);
 
-/* Per kernel of t: 1 when sel selects it (gp_phase_sel_keeps); malloc'd,
-** the caller frees. */
-uint8_t *gp_phase_sel_kernels(const gp_trace *t, const struct gp_phase_sel *sel);
+/* Per kernel of n (phase, batch as gp_phase_sel_keeps reads them: the
+** run's, GP_NEED_KERNEL_PHASES): 1 when sel selects it; malloc'd, the
+** caller frees. */
+uint8_t *gp_phase_sel_kernels(size_t n, const uint8_t *phase, const int32_t *batch, const struct gp_phase_sel *sel);
 
 /* Per range of t: 1 when it lies in (or is) a step marker of sel's phase;
 ** all 0 when sel names a batch size alone (no range is a batch size's).
@@ -100,11 +105,12 @@ struct gp_phase_group {
 };
 
 /* t's kernels grouped by phase (phase from gp_phases_of_kernels, may be
-** NULL) and, when by_batch, batch size: *out (malloc'd, the caller frees)
-** in (phase, batch) order, its length returned; the kernels outside
-** every group are the group of GP_PHASE_NONE and batch -1 (no steps).
-** Never fails. */
-size_t gp_phase_groups(const gp_trace *t, const uint8_t *phase, bool by_batch, struct gp_phase_group **out);
+** NULL) and batch size (batch from gp_phase_batches; NULL: not by batch,
+** every group's -1): *out (malloc'd, the caller frees) in (phase, batch)
+** order, its length returned; the kernels outside every group are the
+** group of GP_PHASE_NONE and batch -1 (no steps).  Never fails.  (The
+** runner's GP_NEED_PHASES holds these for the run.) */
+size_t gp_phase_groups(const gp_trace *t, const uint8_t *phase, const int32_t *batch, struct gp_phase_group **out);
 
 struct gp_phase_stats {
 	size_t steps[GP_PHASE__COUNT];      /* step markers with kernels */

@@ -216,17 +216,17 @@ static int diff_trace(const void *ctx, gp_trace *t, gp_writer *w, gp_writer *rec
 
 	gp_analysis_opts_init(&ao);
 	ao.peaks = *j->peaks;
+	ao.layers = *j->layers;
 	/* several files, --by rank: the rank's record with its collectives and
-	** its critical path's legs (the straggler and the job's path) */
-	rc = gp_analysis_run(t, GP_NEED_OPS | GP_NEED_STEPS | GP_NEED_GAP_CAUSES | (rec ? GP_NEED_RANK_PATH : 0),
-			     &ao, &a, err);
+	** its critical path's legs (the straggler and the job's path); --by
+	** layer: the layers under --depth/module-type */
+	rc = gp_analysis_run(t, GP_NEED_OPS | GP_NEED_STEPS | GP_NEED_GAP_CAUSES | (rec ? GP_NEED_RANK_PATH : 0) |
+			     (j->need[GP_DIFF_BY_LAYER] ? GP_NEED_LAYERS : 0), &ao, &a, err);
 	if (rc == GP_OK && rec)
 		gp_rank_record_put(&a.record, rec);
 	struct gp_diff_facts facts;
 	gp_diff_facts_of(t, &facts);
 	gp_diff_facts_put(&facts, w);
-	if (j->need[GP_DIFF_BY_LAYER])
-		gp_layers_apply(t, j->layers);
 	for (int by = 0; by < GP_DIFF_NBY && rc == GP_OK; by++) {
 		struct gp_diff_part p;
 		if (!j->need[by])

@@ -15,7 +15,6 @@
 #include <sys/stat.h>
 
 #include "analysis/analysis.h"
-#include "analysis/layers.h"
 #include "analysis/advise.h"
 #include "cmds/cmds.h"
 #include "cmds/options.h"
@@ -110,12 +109,11 @@ static int html_option(void *ctx, int index, const char *arg)
 static int analyse(gp_trace *t, const struct html_opts *x, unsigned more, struct gp_analysis *a, gp_error *err)
 {
 	struct gp_analysis_opts ao;
-	const struct gp_layer_view layers = {.depth = x->o->depth};
 
-	gp_layers_apply(t, &layers);
 	gp_cli_analysis_opts(x->o, &ao);
 	ao.timeline_buckets = GP_HTML_BUCKETS;
-	return gp_analysis_run(t, GP_HTML_NEEDS | more, &ao, a, err);
+	ao.layers.depth = x->o->depth;   /* the page's layers, cut once by the runner */
+	return gp_analysis_run(t, GP_HTML_NEEDS | GP_NEED_LAYERS | more, &ao, a, err);
 }
 
 /* Opens the page's output (-o), NULL after printing why. */

@@ -158,10 +158,10 @@ static void write_graphs(gp_kv *kv, const gp_trace *t)
 
 /* The serving steps the trace marks (analysis/phases.h): per phase, the
 ** steps, their kernels' GPU time and the idle inside the steps.  Lines and
-** JSON keys only for traces with step markers. */
-static void write_phases(gp_kv *kv, const gp_trace *t)
+** JSON keys only for traces with step markers.  phase: the run's
+** (GP_NEED_KERNEL_PHASES). */
+static void write_phases(gp_kv *kv, const gp_trace *t, const uint8_t *phase)
 {
-	uint8_t *phase = gp_phases_of_kernels(t);
 	struct gp_phase_stats s;
 	char buf[256], d1[64], d2[64], label[32];
 
@@ -187,21 +187,23 @@ static void write_phases(gp_kv *kv, const gp_trace *t)
 		gp_kv_str(kv, NULL, label, buf);
 	}
 	gp_kv_end(kv);
-	free(phase);
 }
 
 /* The batch sizes of the steps and graph replays (analysis/phases.h:
 ** a step marker's, else a replay's captured graph's), each with its
 ** steps, kernels and GPU time over every phase: a JSON list
 ** "batch_sizes" (empty when no kernel has one) and a line "batch sizes"
-** when it is not empty. */
-static void write_batches(gp_kv *kv, const gp_trace *t)
+** when it is not empty.  From the run's groups (GP_NEED_PHASES), summed
+** on a copy. */
+static void write_batches(gp_kv *kv, const struct gp_analysis *a)
 {
-	uint8_t *phase = gp_phases_of_kernels(t);
-	struct gp_phase_group *g = NULL;
-	size_t n = gp_phase_groups(t, phase, true, &g), shown = 0;
+	size_t n = a->phases.n, shown = 0;
+	struct gp_phase_group *g = gp_xmalloc((n ? n : 1) * sizeof(*g));
 	char buf[512], d[64];
 	int len = 0;
+
+	if (n)
+		memcpy(g, a->phases.v, n * sizeof(*g));
 
 	/* the groups come in (phase, batch) order: sum each batch over the phases */
 	for (size_t i = 0; i < n; i++)
@@ -235,7 +237,6 @@ static void write_batches(gp_kv *kv, const gp_trace *t)
 	}
 	gp_kv_end(kv);
 	free(g);
-	free(phase);
 }
 
 /* Writes what trace t holds to kv (not closed). */
@@ -311,23 +312,24 @@ static void write_info(gp_kv *kv, gp_trace *t, const struct gp_cli_opts *o)
 		attributed += t->attrs[i].api >= 0;
 	gp_kv_u64(kv, "kernels_with_launch", t->kernels.n ? "kernels with launch" : NULL, attributed);
 	write_graphs(kv, t);
-	write_phases(kv, t);
-	write_batches(kv, t);
+	/* the run's facts and passes, once: its kernels' phases and their
+	** groups; the op model when it has kernels (none of these fails) */
+	struct gp_analysis a;
+	struct gp_analysis_opts ao;
+	gp_error err = {0};
+	gp_cli_analysis_opts(o, &ao);
+	gp_analysis_run(t, GP_NEED_PHASES | (t->kernels.n ? GP_NEED_OPS : 0), &ao, &a, &err);
+	write_phases(kv, t, a.kernel_phases.phase);
+	write_batches(kv, &a);
 	if (t->kernels.n) {
 		/* Op model coverage: how much GPU time has known FLOPs. */
-		struct gp_analysis a;
 		struct gp_ops_summary os;
-		struct gp_analysis_opts ao;
-		gp_error err = {0};
-		gp_cli_analysis_opts(o, &ao);
-		gp_analysis_run(t, GP_NEED_OPS, &ao, &a, &err);   /* the op model never fails */
 		gp_ops_summarize(t, &a.ops, &os);
 		gp_kv_pct(kv, "gpu_time_with_flops_pct", "gpu time with flops",
 			  os.gpu_ns > 0 ? 100 * os.known_ns / os.gpu_ns : 0.0);
 		gp_kv_u64(kv, "kernels_with_flops", "kernels with flops", os.known);
 		gp_kv_u64(kv, "unknown_ops", "unknown ops", os.unknown_ops);
 		gp_kv_u64(kv, "kernels_of_unknown_ops", "kernels of unknown ops", os.unknown_kernels);
-		gp_analysis_free(&a);
 	} else {
 		gp_kv_str(kv, "gpu_time_with_flops_pct", NULL, NULL);
 		gp_kv_u64(kv, "kernels_with_flops", NULL, 0);
@@ -342,6 +344,7 @@ static void write_info(gp_kv *kv, gp_trace *t, const struct gp_cli_opts *o)
 	if (!t->kernels.n)
 		gp_kv_str(kv, "note", "note", "this trace has no kernels");
 	gp_kv_end(kv);
+	gp_analysis_free(&a);
 }
 
 /* Several files (gp_cli_trace_fn): the info of one, as text or JSON in the

@@ -12,7 +12,6 @@
 #include "analysis/analysis.h"
 #include "analysis/optable.h"
 #include "analysis/phases.h"
-#include "analysis/layers.h"
 #include "cmds/cmds.h"
 #include "cmds/options.h"
 #include "writers/writer.h"
@@ -486,12 +485,14 @@ int cmd_ops(int argc, char **argv)
 		struct gp_analysis a;
 		struct gp_analysis_opts ao;
 		gp_cli_analysis_opts(&o, &ao);
-		gp_analysis_run(&t, GP_NEED_OPS, &ao, &a, &err);   /* the op model never fails */
-		if (oo.group == GP_OPTABLE_BY_LAYER)
-			gp_layers_apply(&t, &(struct gp_layer_view){.depth = o.depth});
+		ao.layers.depth = o.depth;   /* --by layer --depth N */
+		/* the op model, the layers and the phases never fail */
+		gp_analysis_run(&t, GP_NEED_OPS | (oo.group == GP_OPTABLE_BY_LAYER ? GP_NEED_LAYERS : 0) |
+				(oo.select ? GP_NEED_KERNEL_PHASES : 0), &ao, &a, &err);
 		double *flops = gp_xmalloc((t.kernels.n ? t.kernels.n : 1) * sizeof(*flops));
 		struct gp_optable_opts to = {.group = oo.group, .stack_depth = oo.depth, .flops = flops};
-		uint8_t *keep_kernel = oo.select ? gp_phase_sel_kernels(&t, &oo.sel) : NULL;
+		uint8_t *keep_kernel = oo.select ? gp_phase_sel_kernels(t.kernels.n, a.kernel_phases.phase,
+									a.kernel_phases.batch, &oo.sel) : NULL;
 		uint8_t *keep_range = oo.select ? gp_phase_sel_ranges(&t, &oo.sel) : NULL;
 		for (size_t k = 0; k < t.kernels.n; k++)
 			flops[k] = a.ops.r[k].flops;

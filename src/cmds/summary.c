@@ -300,14 +300,15 @@ static void free_groups(struct group *g, char **labels, size_t ng)
 }
 
 /* GPU activities: kernels, then (by kernel/stream/device) memcpy and memset;
-** kernel_iter as kernel_key's. */
-static void gpu_section(gp_writer *w, gp_trace *t, const struct opts *o, const int32_t *kernel_iter, bool table)
+** the run's facts from a: its steps (--by iter), its kernels' phases
+** (--by phase, --phase), its layers (--by layer, cut by the runner). */
+static void gpu_section(gp_writer *w, gp_trace *t, const struct opts *o, const struct gp_analysis *a, bool table)
 {
 	item_vec items = {0};
 	bool named = o->by == BY_KERNEL || o->by == BY_OP || o->by == BY_LAYER;
 	bool mem = (o->by == BY_KERNEL || o->by == BY_STREAM || o->by == BY_DEVICE) && !o->select;
-	uint8_t *phase = o->by == BY_PHASE || o->select ? gp_phases_of_kernels(t) : NULL;
-	int32_t *batch = o->by == BY_PHASE || o->select ? gp_phase_batches(t, phase) : NULL;
+	const uint8_t *phase = a->kernel_phases.phase;
+	const int32_t *batch = a->kernel_phases.batch;
 	gp_str *memo = gp_xcalloc(t->kernel_defs.n + 1, sizeof(*memo));
 	struct group *g;
 	char **labels;
@@ -316,11 +317,9 @@ static void gpu_section(gp_writer *w, gp_trace *t, const struct opts *o, const i
 	gp_vec_reserve(items, t->kernels.n + (mem ? t->memcpys.n + t->memsets.n : 0));
 	for (size_t i = 0; i < t->kernels.n; i++)
 		if (!o->select || gp_phase_sel_keeps(phase, batch, i, &o->sel))
-			add(&items, kernel_key(t, i, o, phase, batch, kernel_iter, memo), t->kernels.v[i].start,
+			add(&items, kernel_key(t, i, o, phase, batch, a->steps.kernel_iter, memo), t->kernels.v[i].start,
 			    t->kernels.v[i].end);
 	free(memo);
-	free(phase);
-	free(batch);
 	if (mem) {
 		gp_str copy_key[GP_COPY__COUNT] = {0}, set_key = gp_intern(t, "[CUDA memset]");
 		for (size_t i = 0; i < t->memcpys.n; i++) {
@@ -436,13 +435,19 @@ static int summary_trace(const void *ctx, gp_trace *t, gp_writer *w, gp_writer *
 {
 	const struct job *j = ctx;
 	struct gp_analysis a;
-	/* --by iter: the run's steps, as every command's */
-	int rc = gp_analysis_run(t, j->o.by == BY_ITER ? GP_NEED_STEPS : 0, NULL, &a, err);
+	struct gp_analysis_opts ao;
+	/* the run's facts, as every command's: --by iter its steps, --by
+	** layer its layers under --depth/module-type, --by phase and --phase
+	** its kernels' phases */
+	unsigned needs = (j->o.by == BY_ITER ? GP_NEED_STEPS : 0) | (j->o.by == BY_LAYER ? GP_NEED_LAYERS : 0) |
+			 (j->o.by == BY_PHASE || j->o.select ? GP_NEED_KERNEL_PHASES : 0);
+	int rc;
 
-	if (j->o.by == BY_LAYER)
-		gp_layers_apply(t, &j->o.layers);
+	gp_analysis_opts_init(&ao);
+	ao.layers = j->o.layers;
+	rc = gp_analysis_run(t, needs, &ao, &a, err);
 	if (rc == GP_OK && (j->o.sections & 1))
-		gpu_section(w, t, &j->o, a.steps.kernel_iter, j->table);
+		gpu_section(w, t, &j->o, &a, j->table);
 	if (rc == GP_OK && (j->o.sections & 2))
 		api_section(w, t, &j->o, j->table);
 	gp_analysis_free(&a);

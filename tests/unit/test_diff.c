@@ -104,8 +104,27 @@ static void make_run(gp_trace *t, int iters, gp_ns a_ns, bool with_c)
 	}
 }
 
+/* The steps of a make_run trace, as the runner's would be (steps.h): each
+** kernel in its iteration's step, each step its kernels' span (start of
+** the first to end of the last), in iteration order. */
+static void steps_of(const gp_trace *t, struct gp_steps *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->kernel_iter = malloc(t->kernels.n * sizeof(*s->kernel_iter));
+	s->v = calloc(t->kernels.n, sizeof(*s->v));
+	for (size_t k = 0; k < t->kernels.n; k++) {
+		const struct gp_kernel *kr = &t->kernels.v[k];
+		int32_t it = t->attrs[k].iter;
+		s->kernel_iter[k] = it;
+		if (!s->n || s->v[s->n - 1].iter != it)
+			s->v[s->n++] = (struct gp_step){.iter = it, .start = kr->start, .end = kr->end};
+		s->v[s->n - 1].end = kr->end;
+	}
+}
+
 /* Runs of rank traces base[0..nb) and test[0..nt) compared as the command
-** does: each trace reduced to a part, the parts added per run. */
+** does: each trace reduced to a part with its steps, the parts added per
+** run. */
 static void compare(gp_trace *const *base, size_t nb, gp_trace *const *test, size_t nt,
 		    const struct gp_diff_opts *o, struct gp_diff *d)
 {
@@ -117,7 +136,10 @@ static void compare(gp_trace *const *base, size_t nb, gp_trace *const *test, siz
 		gp_diff_run_init(&run[s], o->by);
 		for (size_t i = 0; i < n[s]; i++) {
 			struct gp_diff_part p;
-			gp_diff_part_make(t[s][i], NULL, NULL, NULL, o->by, &p);
+			struct gp_steps steps;
+			steps_of(t[s][i], &steps);
+			gp_diff_part_make(t[s][i], NULL, &steps, NULL, o->by, &p);
+			gp_steps_free(&steps);
 			gp_diff_run_add(&run[s], &p, (int32_t)i);
 			gp_diff_part_free(&p);
 		}

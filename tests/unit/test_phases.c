@@ -69,11 +69,11 @@ static void kernel_batch(void **state)
 	assert_non_null(b);
 	assert_int_equal(b[0], 32);
 	assert_int_equal(b[1], -1);
-	free(b);
 	struct gp_phase_sel s = {GP_PHASE_NONE, 32};
-	uint8_t *keep = gp_phase_sel_kernels(&t, &s);
+	uint8_t *keep = gp_phase_sel_kernels(t.kernels.n, NULL, b, &s);
 	assert_int_equal(keep[0] + 2 * keep[1] + 4 * keep[2], 1);
 	free(keep);
+	free(b);
 	t.captures.n = 0;   /* the captures are stand-ins: no traces to free */
 	gp_trace_free(&t);
 }
