@@ -3,6 +3,7 @@
 ** metadata, record counts, time span, and what the reader had to say,
 ** through the kv writer (aligned text or one JSON object).
 */
+#include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -242,6 +243,7 @@ static void write_batches(gp_kv *kv, const gp_trace *t)
 static void write_info(gp_kv *kv, gp_trace *t, const struct gp_cli_opts *o)
 {
 	char buf[64], label[32];
+	struct gp_comm_audit audit = {0};
 
 	gp_kv_str(kv, "file", "file", gp_s(t, t->path));
 	gp_kv_str(kv, "format", "format", gp_s(t, t->format));
@@ -327,6 +329,8 @@ static void write_info(gp_kv *kv, gp_trace *t, const struct gp_cli_opts *o)
 		gp_kv_u64(kv, "kernels_with_flops", "kernels with flops", os.known);
 		gp_kv_u64(kv, "unknown_ops", "unknown ops", os.unknown_ops);
 		gp_kv_u64(kv, "kernels_of_unknown_ops", "kernels of unknown ops", os.unknown_kernels);
+		audit = a.comm_audit;   /* taken: listed with the notes */
+		memset(&a.comm_audit, 0, sizeof(a.comm_audit));
 		gp_analysis_free(&a);
 	} else {
 		gp_kv_str(kv, "gpu_time_with_flops_pct", NULL, NULL);
@@ -341,7 +345,26 @@ static void write_info(gp_kv *kv, gp_trace *t, const struct gp_cli_opts *o)
 	}
 	if (!t->kernels.n)
 		gp_kv_str(kv, "note", "note", "this trace has no kernels");
+	if (audit.nbig) {
+		char note[1024];
+		gp_kv_str(kv, "note", "note", gp_comm_audit_note(t, &audit, note, sizeof(note)));
+	}
 	gp_kv_end(kv);
+	/* every kernel of unknown family at 1% of GPU time or more (no
+	** section when there is none) */
+	if (audit.nbig)
+		gp_kv_begin(kv, "unknown_family_kernels", true);
+	for (size_t i = 0; i < audit.nbig; i++) {
+		char text[512];
+		snprintf(label, sizeof(label), "unknown %u", (unsigned)(i + 1) % 1000000u);
+		snprintf(text, sizeof(text), "%s: %.1f%% of GPU time, %" PRIu64 " kernels (add an ops file row: "
+			 "kernel pattern=name^NAME family=comm|gemm|other)", gp_s(t, audit.big[i].name),
+			 100.0 * (double)audit.big[i].ns / (double)audit.kernel_ns, audit.big[i].n);
+		gp_kv_str(kv, "kernel", label, text);
+	}
+	if (audit.nbig)
+		gp_kv_end(kv);
+	gp_comm_audit_free(&audit);
 }
 
 /* Several files (gp_cli_trace_fn): the info of one, as text or JSON in the
