@@ -51,10 +51,13 @@ static const struct {
 	/* forks and look-alikes of the above in any namespace
 	** (docs/comm.md, "Which kernels are communication"): expert-parallel
 	** dispatch, combine and notify (my_ep::intranode_dispatch,
-	** moe_ep::internode::combine), not a layout or routing kernel */
+	** moe_ep::internode::combine), not a layout or routing kernel.  "moe"
+	** alone does not make one: a MoE layer's local token permutation is
+	** named dispatch too (my::moe::dispatch); those under a dispatch or
+	** combine annotation are found by their launcher (commclass.c) */
 	{"expert-parallel dispatch/combine",
 	 "qual~dispatch|combine|notify|Dispatch|Combine|Notify & "
-	 "qual~intranode|internode|Intranode|Internode|deep_ep|deepep|DeepEP|_ep::|@ep::|_ep_|@ep_|_EP|@EP|moe|MoE|Moe & "
+	 "qual~intranode|internode|Intranode|Internode|deep_ep|deepep|DeepEP|_ep::|@ep::|_ep_|@ep_|_EP|@EP & "
 	 "!qual~layout|Layout|routing|Routing"},
 	/* all-to-all kernels of any library */
 	{"all-to-all", "qual~all_to_all|alltoall|AllToAll|Alltoall|allToAll|all2all|All2All"},
