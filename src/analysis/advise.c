@@ -290,6 +290,7 @@ static const struct {
 	{"sync", gp_rule_sync_calls},
 	{"dataloader", gp_rule_dataloader},
 	{"python", gp_rule_python},
+	{"comm_wait", gp_rule_comm_wait},
 	{"annotation", gp_rule_annotation},
 	{"allocator", gp_rule_allocator},
 	{"jit", gp_rule_jit},

@@ -257,6 +257,11 @@ bool gp_rule_python(const struct gp_adv_in *in, struct gp_finding *x)
 	return cpu_cause(in, x, GP_CAUSE_PYTHON, PYTHON_WHAT, PYTHON_CHANGE);
 }
 
+bool gp_rule_comm_wait(const struct gp_adv_in *in, struct gp_finding *x)
+{
+	return cpu_cause(in, x, GP_CAUSE_COMM_WAIT, COMM_WAIT_WHAT, COMM_WAIT_CHANGE);
+}
+
 bool gp_rule_annotation(const struct gp_adv_in *in, struct gp_finding *x)
 {
 	return cpu_cause(in, x, GP_CAUSE_ANNOTATION, USER_WHAT, USER_CHANGE);

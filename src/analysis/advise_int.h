@@ -109,6 +109,7 @@ bool gp_rule_launch_latency(const struct gp_adv_in *in, struct gp_finding *x);
 bool gp_rule_sync_calls(const struct gp_adv_in *in, struct gp_finding *x);
 bool gp_rule_dataloader(const struct gp_adv_in *in, struct gp_finding *x);
 bool gp_rule_python(const struct gp_adv_in *in, struct gp_finding *x);
+bool gp_rule_comm_wait(const struct gp_adv_in *in, struct gp_finding *x);
 bool gp_rule_annotation(const struct gp_adv_in *in, struct gp_finding *x);
 bool gp_rule_allocator(const struct gp_adv_in *in, struct gp_finding *x);
 bool gp_rule_jit(const struct gp_adv_in *in, struct gp_finding *x);

@@ -101,6 +101,13 @@
 #define PYTHON_WHAT "Python code outside framework ops"
 #define PYTHON_CHANGE                                                                       	"Move this Python work out of the step or off its critical path: precompute it, "     	"vectorize it with tensor ops, or run it in a worker while the GPU works; the frames " 	"above say where it is."
 
+#define COMM_WAIT_WHAT "the CPU waiting on collectives (Work.wait, c10d::wait, wait_tensor)"
+#define COMM_WAIT_CHANGE \
+	"The host blocks until a collective ends while the GPU has nothing queued: wait later " \
+	"(launch the collective with async_op=True and wait only where its result is read), " \
+	"queue the next independent work before the wait, or let the stream wait instead of " \
+	"the CPU (work.wait() without blocking wait; see comm for the collective's own time)."
+
 #define USER_WHAT "code inside your own ranges, outside framework ops"
 #define USER_CHANGE                                                                         	"The code inside these ranges (record_function / NVTX) runs while the GPU waits: "    	"move it out of the step, overlap it with GPU work, or make it cheaper."
 

@@ -4,6 +4,7 @@
 ** resolving a mask is a fixpoint over the table, running it one walk down.
 */
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "analysis/analysis.h"
@@ -99,10 +100,52 @@ static void free_memory(struct gp_analysis *a)
 	gp_memory_free(&a->memory);
 }
 
+/* The notice "unknown-kernels" first among the findings: kernels of
+** unknown family with 1% of GPU time or more, counted as compute, so the
+** compute/communication split the findings rest on may be wrong. */
+static void unknown_notice(struct gp_analysis *a)
+{
+	const struct gp_comm_audit *au = &a->comm_audit;
+	struct gp_findings *f = &a->findings;
+	struct gp_finding x;
+	gp_ns listed = 0;
+
+	if (!au->nbig)
+		return;
+	memset(&x, 0, sizeof(x));
+	for (size_t i = 0; i < au->nbig; i++)
+		listed += au->big[i].ns;
+	x.kind = "unknown-kernels";
+	x.first = true;
+	x.total_ns = (double)listed;
+	x.count = au->nbig;
+	snprintf(x.title, sizeof(x.title), "%.1f%% of GPU time is kernels of unknown family: %s",
+		 100.0 * (double)listed / (double)au->kernel_ns,
+		 gp_comm_audit_blind(au) ? "the compute/communication split cannot be told"
+					 : "counted as compute, not communication");
+	gp_comm_audit_note(a->trace, au, x.evidence, sizeof(x.evidence));
+	snprintf(x.change, sizeof(x.change), "Tell gpuprof what they are: an ops file row 'kernel pattern=name^NAME "
+		 "family=comm' for a communication kernel (family=gemm, other... for the rest), with --ops-file "
+		 "or $GPUPROF_OPS (docs/comm.md, docs/op-model.md \"Your own ops\").");
+	*gp_vec_push(f->v) = x;
+	memmove(&f->v.v[1], &f->v.v[0], (f->v.n - 1) * sizeof(x));
+	f->v.v[0] = x;
+	if (f->moves) {
+		/* the moves are by position (advise.h): a notice's two
+		** variants, as the replay unchanged, go before the others' */
+		size_t stride = GP_MOVES_STRIDE(f->ncoll), nv = 1 + 2 * f->v.n;
+		f->moves = gp_xrealloc(f->moves, nv * stride * sizeof(*f->moves));
+		memmove(f->moves + 3 * stride, f->moves + stride, (nv - 3) * stride * sizeof(*f->moves));
+		memcpy(f->moves + stride, f->moves, stride * sizeof(*f->moves));
+		memcpy(f->moves + 2 * stride, f->moves, stride * sizeof(*f->moves));
+	}
+}
+
 static int run_findings(struct gp_analysis *a, unsigned needs, gp_error *err)
 {
 	gp_advise(a->trace, &a->ops, gp_analysis_gpu(a), &a->breakdown, &a->deps, &a->steps,
 		  needs & GP_NEED_RANK_ADVICE ? &a->record.coll : NULL, &a->findings);
+	unknown_notice(a);
 	return GP_OK;
 }
 
@@ -288,6 +331,22 @@ static unsigned resolve(unsigned needs)
 	return needs;
 }
 
+/* Communication by launcher and by the user's ops files, then the audit of
+** unknown kernels, before any pass reads t->def_comm.  Ops files that
+** cannot be read count as none (the CLI checked them before reading; the
+** op model notes it). */
+static void comm_classify(struct gp_analysis *a)
+{
+	const struct gp_peak_opts *po = &a->opts.peaks;
+	struct gp_opdefs d;
+	gp_error err;
+
+	gp_opdefs_init(&d, po->ops_paths, po->ops_optional, po->nops_paths, &err);   /* else built-ins only */
+	gp_comm_classify(a->trace, &d);
+	gp_comm_audit_run(a->trace, &d, &a->comm_audit);
+	gp_opdefs_free(&d);
+}
+
 int gp_analysis_run(gp_trace *t, unsigned needs, const struct gp_analysis_opts *o, struct gp_analysis *a,
 		    gp_error *err)
 {
@@ -298,6 +357,7 @@ int gp_analysis_run(gp_trace *t, unsigned needs, const struct gp_analysis_opts *
 	else
 		gp_analysis_opts_init(&a->opts);
 	gp_gpu_of_run(t, &a->opts.peaks, &a->gpu);
+	comm_classify(a);
 	needs = resolve(needs);
 	for (size_t i = 0; i < NPASSES; i++) {
 		const struct pass *p = &passes[i];
@@ -317,4 +377,5 @@ void gp_analysis_free(struct gp_analysis *a)
 		if ((a->done & passes[i].need) && passes[i].free)
 			passes[i].free(a);
 	a->done = 0;
+	gp_comm_audit_free(&a->comm_audit);
 }

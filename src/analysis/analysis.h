@@ -26,6 +26,7 @@
 #include "analysis/critpath.h"
 #include "analysis/deps.h"
 #include "analysis/breakdown_tl.h"
+#include "analysis/commclass.h"
 #include "analysis/graph_table.h"
 #include "analysis/groups.h"
 #include "analysis/layers.h"
@@ -140,6 +141,9 @@ struct gp_analysis {
 		size_t n;
 	} phases;
 	struct gp_graph_table graphs;
+	/* always: the kernels of unknown family (analysis/commclass.h), after
+	** the runner marked communication by launcher and ops file */
+	struct gp_comm_audit comm_audit;
 };
 
 /* Runs the passes that the results in needs (GP_NEED_* bits) require, each

@@ -14,7 +14,7 @@
 
 static const struct gp_cause_def cause_defs[GP_CAUSE__COUNT] = {
 	[GP_CAUSE_GPU_COMPUTE] = {"gpu_compute", {NULL}, "a compute kernel ran", false},
-	[GP_CAUSE_GPU_COMM] = {"gpu_comm", {NULL}, "a communication kernel ran", false},
+	[GP_CAUSE_GPU_COMM] = {"gpu_comm", {"comm", NULL}, "a communication kernel ran", false},
 	[GP_CAUSE_GPU_MEMORY] = {"gpu_memory", {NULL}, "a copy or memset ran", false},
 	[GP_CAUSE_LAUNCH] = {"launch", {"launch-latency", NULL},
 			     "from a launch call's return to its work's start (launch latency)", false},
@@ -24,6 +24,9 @@ static const struct gp_cause_def cause_defs[GP_CAUSE__COUNT] = {
 				 "work waiting for an event of another stream or device", false},
 	[GP_CAUSE_SYNC] = {"sync", {"sync-calls", NULL},
 			   "a host call waiting for GPU work, past that work's end", false},
+	[GP_CAUSE_COMM_WAIT] = {"comm_wait", {NULL},
+				"the CPU waiting on a collective (Work.wait, c10d::wait, wait_tensor): "
+				"communication, not the caller's code", false},
 	[GP_CAUSE_CPU_OP] = {"cpu_op", {"cpu-bound", NULL},
 			     "CPU time of framework ops and their launch calls", false},
 	[GP_CAUSE_PYTHON] = {"python", {"python-cpu", NULL}, "Python frames outside framework ops", false},

@@ -38,6 +38,13 @@ static const char *const jit_texts[] = {
 	"compileNewKRT", "compileFusion", "compileKernel", NULL
 };
 
+/* Waits on a collective: the CPU blocked until communication ends (a
+** torch.distributed Work's wait, the functional collectives' wait_tensor). */
+static const char *const comm_wait_texts[] = {
+	"Work.wait", "c10d::wait", "wait_tensor", "WorkNCCL::wait", "_distributed_c10d.Work object",
+	"ProcessGroupNCCL::wait", NULL
+};
+
 static bool has_any(const char *s, const char *const *subs)
 {
 	for (int i = 0; subs[i]; i++)
@@ -47,7 +54,7 @@ static bool has_any(const char *s, const char *const *subs)
 }
 
 /* What a range's text says the CPU is doing inside it: data loading,
-** compiling, or GP_CAUSE__COUNT for neither; remembered per text (texts
+** compiling, waiting on a collective, or GP_CAUSE__COUNT for none; remembered per text (texts
 ** are interned: each is tried once). */
 static enum gp_cause text_cause(const gp_deps *d, gp_str text)
 {
@@ -56,7 +63,8 @@ static enum gp_cause text_cause(const gp_deps *d, gp_str text)
 	if (!*c) {
 		const char *s = gp_s(d->t, text);
 		*c = 1 + (uint8_t)(has_any(s, dataloader_texts) ? GP_CAUSE_DATALOADER
-				   : has_any(s, jit_texts) ? GP_CAUSE_JIT : GP_CAUSE__COUNT);
+				   : has_any(s, jit_texts) ? GP_CAUSE_JIT
+				   : has_any(s, comm_wait_texts) ? GP_CAUSE_COMM_WAIT : GP_CAUSE__COUNT);
 	}
 	return (enum gp_cause)(*c - 1);
 }

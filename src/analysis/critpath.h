@@ -36,6 +36,7 @@ enum gp_cause {
 	GP_CAUSE_GPU_GAP,       /* between back-to-back work on one stream */
 	GP_CAUSE_EVENT_WAIT,    /* from the end of an event's work to the waiting work */
 	GP_CAUSE_SYNC,          /* a host call waiting for GPU work, past that work's end */
+	GP_CAUSE_COMM_WAIT,     /* the CPU waiting on a collective (Work.wait, c10d::wait, wait_tensor) */
 	GP_CAUSE_CPU_OP,        /* CPU time of framework ops (and their launch calls) */
 	GP_CAUSE_PYTHON,        /* Python frames outside framework ops */
 	GP_CAUSE_ANNOTATION,    /* user ranges (record_function, NVTX) outside ops */

@@ -668,7 +668,7 @@ gp_ns gp_whatif_median_step(const struct gp_whatif_result *r, bool after)
 
 /* ---- --what-if expressions ------------------------------------------ */
 
-#define WHATIF_FORMS "op:NAME=2x, kernel:GLOB=1.5x, layer:GLOB=roofline, cause:dataloader=0, " \
+#define WHATIF_FORMS "op:NAME=2x, kernel:GLOB=1.5x, layer:GLOB=roofline, cause:dataloader=0, cause:comm=0.5x, " \
 		     "cause:launch=0, copies=pinned, rank:R=on-time"
 
 int gp_whatif_parse(const char *expr, struct gp_whatif_expr *x, gp_error *err)
@@ -699,14 +699,28 @@ int gp_whatif_parse(const char *expr, struct gp_whatif_expr *x, gp_error *err)
 		** name (idle_NAME) */
 		const char *name = strncmp(x->pattern, "idle_", 5) == 0 ? x->pattern + 5 : x->pattern;
 		int c = gp_cause_find(name);
+		if (c == GP_CAUSE_GPU_COMM) {
+			/* the communication kernels removed (=0) or Nx faster (0.5x: twice as slow) */
+			char *end;
+			x->cause = (uint8_t)c;
+			if (strcmp(value, "0") == 0)
+				return GP_OK;   /* speedup 0: removed */
+			x->speedup = strtod(value, &end);
+			if (end == value || strcmp(end, "x") != 0 || !(x->speedup >= GP_WHATIF_SPEEDUP_MIN) ||
+			    !(x->speedup <= GP_WHATIF_SPEEDUP_MAX))
+				return gp_err(err, GP_ERR_USAGE, "--what-if '%s': communication is removed (=0) or Nx "
+					      "faster with N from %g to %g (0.5x: twice as slow), not '%s'", expr,
+					      GP_WHATIF_SPEEDUP_MIN, GP_WHATIF_SPEEDUP_MAX, value);
+			return GP_OK;
+		}
 		if (c >= GP_CAUSE_LAUNCH && c < GP_CAUSE_UNKNOWN && c != GP_CAUSE_EVENT_WAIT && c != GP_CAUSE_SYNC) {
 			x->cause = (uint8_t)c;
 			if (strcmp(value, "0") != 0)
 				return gp_err(err, GP_ERR_USAGE, "--what-if '%s': a cause can only be removed (=0)", expr);
 			return GP_OK;
 		}
-		return gp_err(err, GP_ERR_USAGE, "--what-if '%s': unknown cause '%s' (launch, gpu_gap, cpu_op, python, "
-			      "annotation, dataloader, allocator, jit, module_load, capture, cuda_api, untraced)", expr,
+		return gp_err(err, GP_ERR_USAGE, "--what-if '%s': unknown cause '%s' (comm, launch, gpu_gap, cpu_op, python, "
+			      "comm_wait, annotation, dataloader, allocator, jit, module_load, capture, cuda_api, untraced)", expr,
 			      x->pattern);
 	}
 	if (strncmp(expr, "rank:", 5) == 0) {
@@ -804,6 +818,15 @@ size_t gp_whatif_apply(const gp_trace *t, const struct gp_ops *ops, const struct
 
 	switch (x->target) {
 	case GP_WI_CAUSE:
+		if (x->cause == GP_CAUSE_GPU_COMM) {
+			spec->unit_factor = factors;
+			for (size_t k = 0; k < t->kernels.n; k++)
+				if (gp_kernel_is_comm(t, &t->kernels.v[k])) {
+					factors[k] *= x->speedup > 0 ? (float)(1.0 / x->speedup) : 0.0f;
+					n++;
+				}
+			return n;
+		}
 		if (x->cause == GP_CAUSE_LAUNCH)
 			spec->no_launch_latency = true;
 		else if (x->cause == GP_CAUSE_GPU_GAP)

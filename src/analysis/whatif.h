@@ -84,9 +84,11 @@ struct gp_whatif_result {
 **                    twice as fast, "0.5x" half as fast, "roofline" at
 **                    their roofline (when the op model knows it)
 **   cause:NAME=0     CPU time of that cause is removed (dataloader,
-**                    allocator, jit, python, annotation, cuda_api,
+**                    allocator, jit, python, comm_wait, annotation, cuda_api,
 **                    cpu_op, untraced), or for launch / gpu_gap the
 **                    GPU-side latency of that kind
+**   cause:comm=F     the communication kernels (gp_kernel_is_comm) removed
+**                    (F = 0) or F faster ("0.5x": twice as slow)
 **   copies=pinned    calls no longer wait for the copies they issue
 **   rank:R=on-time   rank R of a job arrives at its collectives with the
 **                    next-to-last rank (a change of the job's rank files
@@ -97,7 +99,8 @@ struct gp_whatif_expr {
 	uint8_t target;         /* enum gp_whatif_target */
 	uint8_t cause;          /* GP_WI_CAUSE: enum gp_cause */
 	bool roofline;          /* run at the roofline instead of faster by speedup */
-	double speedup;         /* op, kernel, layer: the new duration is old / speedup */
+	double speedup;         /* op, kernel, layer, cause:comm: the new duration is
+				** old / speedup (cause:comm: 0 = removed) */
 	char pattern[256];      /* op name or glob */
 	int32_t rank;           /* GP_WI_RANK: the rank */
 };

@@ -72,7 +72,7 @@ static const struct gp_cmd_spec breakdown_spec = {
 	"op, and the idle inside its replays (the gaps that advise's graph-gaps\n"
 	"finding counts).\n"
 	"Definitions: docs/breakdown.md.",
-	.shared = GP_OPT_FORMAT | GP_OPT_TOP | GP_OPT_WIDTH | GP_OPT_NO_HEADER | GP_OPT_JOBS | GP_OPT_WINDOW,
+	.shared = GP_OPT_FORMAT | GP_OPT_TOP | GP_OPT_WIDTH | GP_OPT_NO_HEADER | GP_OPT_JOBS | GP_OPT_WINDOW | GP_OPT_OPS_FILE,
 	.row_formats = true,
 	.format_note = "(times in ns except in the table)",
 	.top_help = "--view gaps: gaps per device (a positive number;\ndefault 10); the other views write all their rows",
@@ -598,6 +598,12 @@ static int breakdown_trace(const void *ctx, gp_trace *t, gp_writer *w, gp_writer
 	struct gp_analysis a;
 	int rc = gp_analysis_run(t, j->needs, &j->ao, &a, err);
 
+	if (rc == GP_OK && a.comm_audit.nbig) {
+		/* the split into compute and communication counts them as compute */
+		char note[1024];
+		fprintf(stderr, "gpuprof: note: %s: %s\n", gp_s(t, t->path),
+			gp_comm_audit_note(t, &a.comm_audit, note, sizeof(note)));
+	}
 	if (rc == GP_OK && j->view == VIEW_CRITICAL)
 		write_critical(w, t, &a.critpath, j->top);
 	else if (rc == GP_OK)
@@ -658,7 +664,7 @@ int cmd_breakdown(int argc, char **argv)
 		: GP_NEED_BREAKDOWN | (o.view == VIEW_GAPS ? GP_NEED_TOP_GAPS : 0) |
 		  (o.view == VIEW_DEPTH ? GP_NEED_DEPTH : 0);
 	j.top = co.top == SIZE_MAX ? (j.table ? 20 : SIZE_MAX) : co.top;
-	gp_analysis_opts_init(&j.ao);
+	gp_cli_analysis_opts(&co, &j.ao);   /* the ops files: communication by the user's rows */
 	if (co.top != SIZE_MAX)
 		j.ao.top_gaps = co.top;
 	j.ao.depth_buckets = o.buckets;

@@ -3,6 +3,7 @@
 ** metadata, record counts, time span, and what the reader had to say,
 ** through the kv writer (aligned text or one JSON object).
 */
+#include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -343,7 +344,25 @@ static void write_info(gp_kv *kv, gp_trace *t, const struct gp_cli_opts *o)
 	}
 	if (!t->kernels.n)
 		gp_kv_str(kv, "note", "note", "this trace has no kernels");
+	if (a.comm_audit.nbig) {
+		char note[1024];
+		gp_kv_str(kv, "note", "note", gp_comm_audit_note(t, &a.comm_audit, note, sizeof(note)));
+	}
 	gp_kv_end(kv);
+	/* every kernel of unknown family at 1% of GPU time or more (no
+	** section when there is none) */
+	if (a.comm_audit.nbig)
+		gp_kv_begin(kv, "unknown_family_kernels", true);
+	for (size_t i = 0; i < a.comm_audit.nbig; i++) {
+		char text[512];
+		snprintf(label, sizeof(label), "unknown %u", (unsigned)(i + 1) % 1000000u);
+		snprintf(text, sizeof(text), "%s: %.1f%% of GPU time, %" PRIu64 " kernels (add an ops file row: "
+			 "kernel pattern=name^NAME family=comm|gemm|other)", gp_s(t, a.comm_audit.big[i].name),
+			 100.0 * (double)a.comm_audit.big[i].ns / (double)a.comm_audit.kernel_ns, a.comm_audit.big[i].n);
+		gp_kv_str(kv, "kernel", label, text);
+	}
+	if (a.comm_audit.nbig)
+		gp_kv_end(kv);
 	gp_analysis_free(&a);
 }
 

@@ -27,11 +27,18 @@ static const struct {
 	{"RCCL", "name^rccl"},
 	{"MSCCL", "name^mscclKernel"},
 	{"MSCCL++", "full~@mscclpp::"},
-	{"NVSHMEM", "name^nvshmem"},
+	/* the libraries' namespaces, whatever the kernel's own name */
+	{"NCCL/RCCL", "qual~@nccl::|@rccl::"},
+	{"MSCCL", "qual~@msccl::"},
+	/* NVSHMEM's own kernels and any kernel in its namespace or named
+	** after it (nvshmemi_*, a fork's *_nvshmem_* transfers) */
+	{"NVSHMEM", "qual~nvshmem|NVSHMEM"},
 	/* PyTorch symmetric memory (vLLM's and SGLang's all-reduce on NVLS):
 	** multimem_all_reduce_kernel, multimem_one_shot_all_reduce_kernel,
-	** one_shot_all_reduce_kernel, two_shot_all_reduce_kernel_inplace */
+	** one_shot_all_reduce_kernel, two_shot_all_reduce_kernel_inplace;
+	** any other kernel on NVLS multimem addresses */
 	{"PyTorch symmetric memory", "name^multimem_|one_shot_all_reduce|two_shot_all_reduce"},
+	{"NVLS multimem", "qual~multimem|Multimem"},
 	/* vLLM's and SGLang's custom all-reduce (one-stage and two-stage) */
 	{"vLLM/SGLang custom all-reduce", "name^cross_device_reduce_"},
 	/* TensorRT-LLM's one-shot and two-shot all-reduce, and its (and
@@ -41,6 +48,27 @@ static const struct {
 	/* DeepEP's expert-parallel dispatch and combine (and their notify
 	** steps), not its layout kernel */
 	{"DeepEP", "full~@deep_ep::intranode::|@deep_ep::internode & name~dispatch|combine|notify"},
+	/* forks and look-alikes of the above in any namespace
+	** (docs/comm.md, "Which kernels are communication"): expert-parallel
+	** dispatch, combine and notify (my_ep::intranode_dispatch,
+	** moe_ep::internode::combine), not a layout or routing kernel.  "moe"
+	** alone does not make one: a MoE layer's local token permutation is
+	** named dispatch too (my::moe::dispatch); those under a dispatch or
+	** combine annotation are found by their launcher (commclass.c) */
+	{"expert-parallel dispatch/combine",
+	 "qual~dispatch|combine|notify|Dispatch|Combine|Notify & "
+	 "qual~intranode|internode|Intranode|Internode|deep_ep|deepep|DeepEP|_ep::|@ep::|_ep_|@ep_|_EP|@EP & "
+	 "!qual~layout|Layout|routing|Routing"},
+	/* all-to-all kernels of any library */
+	{"all-to-all", "qual~all_to_all|alltoall|AllToAll|Alltoall|allToAll|all2all|All2All"},
+	/* one-shot, two-shot and Lamport all-reduce and all-gather kernels
+	** (TensorRT-LLM, SGLang, FlashInfer and their forks) */
+	{"custom all-reduce",
+	 "qual~one_shot|two_shot|oneShot|twoShot|OneShot|TwoShot|lamport|Lamport & "
+	 "qual~reduce|Reduce|gather|Gather|all_|All"},
+	{"custom all-reduce",
+	 "qual~cross_device|custom_all_reduce|custom_allreduce|customAllReduce|CustomAllReduce|allreduce_fusion|"
+	 "allReduceFusion|AllReduceFusion|AllreduceFusion"},
 };
 
 /* The compiled patterns of comm_kernels (the table is constant: compiled

@@ -27,8 +27,13 @@
 ** one_shot_all_reduce*, two_shot_all_reduce*: vLLM's and SGLang's NVLS
 ** all-reduce), "vLLM/SGLang custom all-reduce" (cross_device_reduce_*),
 ** "TensorRT-LLM all-reduce", "vLLM quick all-reduce (ROCm)", "DeepEP"
-** (dispatch, combine); NULL for any other kernel.  A bare "ncclKernel"
-** names no collective and is not one.  The table is in classify.c. */
+** (dispatch, combine), and by tokens for forks in any namespace:
+** "NVLS multimem", "expert-parallel dispatch/combine", "all-to-all",
+** "custom all-reduce" (one-shot, two-shot, Lamport, cross-device,
+** all-reduce fusion); NULL for any other kernel.  A bare "ncclKernel"
+** names no collective and is not one.  The table is in classify.c; a
+** kernel no name here marks can still be communication by what launched
+** it or by the user's ops file (analysis/commclass.h). */
 const char *gp_comm_kernel_library(const char *short_name, const char *full_name);
 
 /* Whether the kernel named so is communication: gp_comm_kernel_library()

@@ -786,6 +786,11 @@ static void compute_results(gp_trace *t, const struct gp_opdefs *defs, struct gp
 		o->tc_eligible = is_gemm_family(gp_opres_family(o)) && gp_dtype_tc_capable(c.dtype);
 		o->helper = ok && c.helper;
 	}
+	/* a kernel the runner found communication by its launcher or the
+	** user's ops file (t->def_comm, analysis/commclass.h) is one here too */
+	for (size_t i = 0; i < t->kernels.n; i++)
+		if (gp_kernel_is_comm(t, &t->kernels.v[i]))
+			r[i].comm = 1;
 	free(memo);
 	free(oc.rule);
 	free(oc.kn);

@@ -447,11 +447,10 @@ static int kernel_line(struct gp_opdefs *d, struct line *l, gp_error *err)
 	if (!gp_namepat_compile(k.pattern, &k.pat, why, sizeof(why)))
 		return gp_err(err, GP_ERR_USAGE, "%s:%d: pattern: %s", l->path, l->no, why);
 	int f = gp_kfamily_parse(fam, flen);
-	if (f == GP_KF_COMM)
-		return gp_err(err, GP_ERR_USAGE, "%s:%d: family=comm: communication kernels are one table for every "
-			      "command (model/classify.c), not an ops file's", l->path, l->no);
+	/* family=comm: the analysis runner marks the kernels it matches as
+	** communication for every pass (analysis/commclass.h) */
 	if (f < 0)
-		return gp_err(err, GP_ERR_USAGE, "%s:%d: family '%s' is none of gemm, conv, attention, norm, other",
+		return gp_err(err, GP_ERR_USAGE, "%s:%d: family '%s' is none of gemm, conv, attention, norm, comm, other",
 			      l->path, l->no, fam);
 	k.family = (uint8_t)f;
 	if (!gp_ktc_parse(tc ? tc : "na", tc ? tlen : 2, &k))

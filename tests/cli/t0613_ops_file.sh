@@ -77,8 +77,7 @@ bad() { # LINE EXPECTED-MESSAGE-REGEX
 bad 'kernal pattern=name^x family=gemm' "'kernal': a line is 'kernel \.\.\.' or 'op \.\.\.'"
 bad 'kernel family=gemm' 'a kernel line wants pattern= and family='
 bad 'kernel pattern=nme^x family=gemm' 'pattern: .*a condition starts with name, qual or full'
-bad 'kernel pattern=name^x family=gemmm' "family 'gemmm' is none of gemm, conv, attention, norm, other"
-bad 'kernel pattern=name^x family=comm' 'family=comm: communication kernels are one table'
+bad 'kernel pattern=name^x family=gemmm' "family 'gemmm' is none of gemm, conv, attention, norm, comm, other"
 bad 'kernel pattern=name^x family=gemm tc=maybe' "tc 'maybe' is none of yes, no, na, name, dtype, if:TOKENS"
 bad 'kernel pattern="name^x family=gemm' 'a " without its closing "'
 bad 'kernel pattern=name^x family=gemm colour=red' "'colour' is no field of a kernel line"

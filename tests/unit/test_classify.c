@@ -42,6 +42,19 @@ static void comm_kernel_names(void **state)
 		 "vLLM quick all-reduce (ROCm)"},
 		{"dispatch", "void deep_ep::intranode::dispatch<8, 768, 8192>(int4*, float*, int*, long*, float*, int*, int*, int4 const*, float const*, long const*, float const*, bool const*, int const*, int, int, int, int, int, int, int, void**, int, int, int)", "DeepEP"},
 		{"combine", "void deep_ep::internode_ll::combine<false, 7168>(void*, int*, int*, void*, void const*, long const*, int const*, int const*, int*, void*, int, int, int, int, int, int, int, int, int, int, int)", "DeepEP"},
+		/* forks in other namespaces, by their tokens (issue 34) */
+		{"intranode_dispatch", "void my_ep::intranode_dispatch<8, 768>(int*, void const*)",
+		 "expert-parallel dispatch/combine"},
+		{"combine", "void moe_ep::internode::combine<false>(void*)", "expert-parallel dispatch/combine"},
+		{"all_to_all_v_kernel", "void fastcomm::all_to_all_v_kernel<4>(int*)", "all-to-all"},
+		{"allreduce_fusion_kernel_oneshot_lamport",
+		 "void tensorrt_llm::kernels::ar_fusion::allreduce_fusion_kernel_oneshot_lamport<__nv_bfloat16>(int*)",
+		 "TensorRT-LLM all-reduce"},
+		{"lamport_one_shot_all_gather", "void myfork::lamport_one_shot_all_gather<8>(int*)", "custom all-reduce"},
+		{"custom_all_reduce_kernel", NULL, "custom all-reduce"},
+		{"nvshmemi_transfer_rma", "void nvshmemi_transfer_rma(int)", "NVSHMEM"},
+		{"put_tokens", "void myfork::nvshmem::put_tokens<4>(int*)", "NVSHMEM"},
+		{"ag_multimem_kernel", "void fork::ag_multimem_kernel<16>(int*)", "NVLS multimem"},
 	};
 	for (size_t i = 0; i < sizeof(comm) / sizeof(comm[0]); i++) {
 		const char *lib = gp_comm_kernel_library(comm[i].name, comm[i].full);
@@ -57,6 +70,10 @@ static void comm_kernel_names(void **state)
 		"void deep_ep::layout::get_dispatch_layout<256, 32, 8>(long const*, int*, int*, int*, bool*, int, int, int, int)"));
 	assert_false(gp_kernel_name_is_comm("dispatch", "void my::moe::dispatch<4>(float*)"));
 	assert_false(gp_kernel_name_is_comm("reduce_kernel", "void at::native::reduce_kernel<512, 1>(...)"));
+	assert_false(gp_kernel_name_is_comm("groupnorm_kernel_dispatch_down",
+		"void (anonymous namespace)::groupnorm_kernel_dispatch_down<__hip_bfloat16, 1024u>(unsigned int)"));
+	assert_false(gp_kernel_name_is_comm("_combined_routing_compute", NULL));
+	assert_false(gp_kernel_name_is_comm("notify_dispatch_layout", "void my_ep::notify_dispatch_layout<1>(int*)"));
 	assert_false(gp_kernel_name_is_comm(NULL, NULL));
 }
 

@@ -1,0 +1,116 @@
+# Communication recognised beyond a fixed name list, and its overlap (issue
+# 34 items 1-2).  A hand-made Kineto trace of a DeepEP fork (H100, 132 SMs):
+# GEMMs on stream 7; on stream 20 the fork's my_ep::intranode_dispatch and
+# my_ep::intranode::combine kernels of 20 blocks (a namespace no table
+# names), a kernel of no known name launched inside the user annotation
+# combine(B) (communication by its launcher), and on stream 7 an unknown
+# mystery kernel (5.3% of GPU time).  The oracle reads the JSON: the
+# communication is stream 20's kernels, hidden = their time under stream
+# 7's, exposed = the rest.  breakdown's rows equal it; advise gives the
+# 20-block kernels no small-grid advice and notes the unknown kernel; info
+# lists it with how to classify it; an ops file row of family=comm makes it
+# communication; --what-if cause:comm=0 and =2x shorten the exposed tail.  Then the
+# shared B200 trace: its 2.142 ms of multimem and NCCL kernels, none under
+# compute (hidden 0).
+command -v python3 >/dev/null || skip "python3 not installed"
+python3 - "$TMP" > "$TMP/oracle" <<'PY' || fail "cannot write the trace"
+import json, sys
+ev = []
+def kernel(i, name, stream, start, dur, grid, annot=None, op=None):
+    corr = 100 + i
+    ts = start - 50.0
+    if annot:
+        ev.append({"ph": "X", "cat": "user_annotation", "name": annot, "pid": 1, "tid": 1, "ts": ts - 2, "dur": 20})
+    if op:
+        ev.append({"ph": "X", "cat": "cpu_op", "name": op, "pid": 1, "tid": 1, "ts": ts - 1, "dur": 15,
+                   "args": {"External id": corr}})
+    ev.append({"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": ts,
+               "dur": 5, "args": {"correlation": corr, "External id": corr}})
+    ev.append({"ph": "X", "cat": "kernel", "name": name, "pid": 0, "tid": stream, "ts": 1000.0 + start, "dur": dur,
+               "args": {"correlation": corr, "External id": corr, "device": 0, "stream": stream,
+                        "grid": [grid, 1, 1], "block": [128, 1, 1]}})
+G = "nvjet_tst_128x256_64x4_1x2_h_bz_coopA_NTT"
+ks = [  # (name, stream, start us, dur us, grid blocks, annotation)
+    (G, 7, 100, 1000, 264, "attn(F)"),
+    ("void my_ep::intranode_dispatch<8, 768>(int*, void const*)", 20, 600, 1000, 20, "dispatch(F)"),
+    (G, 7, 1300, 1000, 264, "mlp(F)"),
+    ("void my_ep::intranode::combine<__nv_bfloat16>(void*, int const*)", 20, 2200, 500, 20, "combine(F)"),
+    ("void mystery_kernel<float>(float*)", 7, 2800, 200, 264, None),
+    ("void fork_push_tokens<4>(int*)", 20, 3100, 100, 20, "combine(B)"),
+]
+for i, (n, s, st, d, g, a) in enumerate(ks):
+    kernel(i, n, s, st, d, g, annot=a)
+dev = {"id": 0, "name": "NVIDIA H100 80GB HBM3", "totalGlobalMem": 85017198592, "computeMajor": 9,
+       "computeMinor": 0, "numSms": 132, "warpSize": 32}
+json.dump({"deviceProperties": [dev], "traceEvents": ev}, open(sys.argv[1] + "/ep.json", "w"))
+# the oracle: intervals of the raw events
+K = [e for e in ev if e["cat"] == "kernel"]
+comm = [(e["ts"], e["ts"] + e["dur"]) for e in K if e["args"]["stream"] == 20]
+comp = [(e["ts"], e["ts"] + e["dur"]) for e in K if e["args"]["stream"] == 7]
+def inter(a, b):
+    return sum(max(0, min(x1, y1) - max(x0, y0)) for x0, x1 in a for y0, y1 in b)
+total = sum(b - a for a, b in comm)
+hidden = inter(comm, comp)   # stream 7's kernels never overlap each other, nor stream 20's
+print(int(total * 1000), int(hidden * 1000), int((total - hidden) * 1000))
+assert (total, hidden) == (1600, 900)
+PY
+read comm hidden exposed < "$TMP/oracle"
+T=$TMP/ep.json
+row() { awk -F, -v p="$1" '$1=="0" && $2=="all" && $3==p {print $4}' "$TMP/out"; }
+run_ok "$GPUPROF" breakdown -f csv --no-header "$T"
+sed -i 's/"//g' "$TMP/out"
+[ "$(row communication)" = "$comm" ] || fail "communication $(row communication) ns, the oracle's $comm"
+[ "$(row comm_hidden)" = "$hidden" ] || fail "comm_hidden $(row comm_hidden) ns, the oracle's $hidden"
+[ "$(row comm_exposed)" = "$exposed" ] || fail "comm_exposed $(row comm_exposed) ns, the oracle's $exposed"
+assert_grep "note: .*1 kernel name of unknown family takes 5.3% of GPU time \(mystery_kernel 5.3%\).*ops file" "$TMP/err"
+
+# no small-grid advice for the 20-block kernels; the unknown kernel noted
+run_ok "$GPUPROF" advise -f json "$T"
+assert_no_grep '"kind": *"small-grid"' "$TMP/out"
+assert_grep '"kind": *"unknown-kernels"' "$TMP/out"
+run_ok "$GPUPROF" advise "$T"
+assert_grep "^ !\. 5.3% of GPU time is kernels of unknown family: counted as compute" "$TMP/out"
+
+# info lists it, with the hint
+run_ok "$GPUPROF" info "$T"
+assert_grep "mystery_kernel: 5.3% of GPU time, 1 kernels \(add an ops file row: kernel pattern=name\^NAME family=comm" "$TMP/out"
+
+# an ops file row makes it communication: no note, 200 us more communication
+printf 'kernel pattern=name^mystery_kernel family=comm\n' > "$TMP/my.ops"
+run_ok "$GPUPROF" breakdown -f csv --no-header --ops-file "$TMP/my.ops" "$T"
+sed -i 's/"//g' "$TMP/out"
+[ "$(row communication)" = "$((comm + 200000))" ] || fail "with the ops file: communication $(row communication) ns"
+assert_no_grep "unknown family" "$TMP/err"
+run_ok "$GPUPROF" info --ops-file "$TMP/my.ops" "$T"
+assert_no_grep "mystery_kernel" "$TMP/out"
+
+# what-if: communication removed (its kernels take no time; stream 7 never
+# waits for stream 20, so only the exposed tail goes: the span ends at the
+# last one's start, 3100 us, not its end, 3200 us) and twice as fast
+# (the tail kernel ends at 3150 us)
+run_ok "$GPUPROF" advise -f csv --what-if cause:comm=0 "$T"
+assert_grep '^"?gpu_span"?,"?3100000"?,"?3000000"?,' "$TMP/out"
+run_ok "$GPUPROF" advise -f csv --what-if cause:comm=2x "$T"
+assert_grep '^"?gpu_span"?,"?3100000"?,"?3050000"?,' "$TMP/out"
+expect_exit 2 "$GPUPROF" advise --what-if cause:comm=2 "$T"
+assert_grep "communication is removed \(=0\) or Nx faster" "$TMP/err"
+
+# the shared B200 trace: 2.142 ms of communication, none under compute
+[ -n "$TESTDATA" ] && [ -r "$TESTDATA/verdicts/tracelens/b200/eager_trace.json.gz" ] || exit 0
+B=$TESTDATA/verdicts/tracelens/b200/eager_trace.json.gz
+python3 - "$B" > "$TMP/oracle" <<'PY' || fail "oracle: the B200 trace"
+import gzip, json, sys
+ev = json.load(gzip.open(sys.argv[1]))["traceEvents"]
+k = [e for e in ev if e.get("ph") == "X" and e.get("cat") == "kernel"]
+isc = lambda n: "multimem_all_reduce_kernel" in n or n.startswith("ncclDevKernel_")
+comm = [(e["ts"], e["ts"] + e["dur"]) for e in k if isc(e["name"])]
+comp = [(e["ts"], e["ts"] + e["dur"]) for e in k if not isc(e["name"])]
+hidden = sum(max(0, min(a1, b1) - max(a0, b0)) for a0, a1 in comm for b0, b1 in comp)
+print(round(sum(b - a for a, b in comm)), round(hidden))
+PY
+read bcomm bhidden < "$TMP/oracle"
+[ "$bcomm $bhidden" = "2142 0" ] || fail "oracle: $bcomm us of communication, $bhidden hidden"
+run_ok "$GPUPROF" breakdown -f csv --no-header "$B"
+sed -i 's/"//g' "$TMP/out"
+[ "$(row comm_hidden)" = 0 ] || fail "B200: comm_hidden $(row comm_hidden)"
+e=$(row comm_exposed); d=$((e - 2142000)); [ "${d#-}" -le 1000 ] || fail "B200: comm_exposed $e ns, not 2.142 ms"
