@@ -20,6 +20,9 @@ static const struct gp_cause_def cause_defs[GP_CAUSE__COUNT] = {
 			     "from a launch call's return to its work's start (launch latency)", false},
 	[GP_CAUSE_GPU_GAP] = {"gpu_gap", {NULL},
 			      "between back-to-back work queued on one stream", false},
+	[GP_CAUSE_PAGEABLE_COPY] = {"pageable_copy", {"pageable-memcpy", NULL},
+				    "a copy of pageable host memory waiting for its call to stage it "
+				    "through a bounce buffer", false},
 	[GP_CAUSE_EVENT_WAIT] = {"event_wait", {"event-wait", NULL},
 				 "work waiting for an event of another stream or device", false},
 	[GP_CAUSE_SYNC] = {"sync", {"sync-calls", NULL},

@@ -471,6 +471,25 @@ void gp_walk(gp_deps *d, struct gp_walk_at w, gp_ns stop, gp_piece_fn fn, void *
 				}
 				continue;
 			}
+			if (gp_deps_staged_copy(d, u) && t->apis.v[d->call[u]].start < w.at) {
+				/* a copy its call stages: from the call's start (or
+				** what bound it, if later) the GPU waited for the host */
+				int32_t sc = d->call[u];
+				gp_ns ps = edge == GP_EDGE_LAUNCH || ready < t->apis.v[sc].start ? t->apis.v[sc].start
+											  : ready;
+				if (!emit(fn, ctx, ps > stop ? ps : stop, w.at, GP_CAUSE_PAGEABLE_COPY, GP_PIECE_UNIT,
+					  (int32_t)u, false, (uint32_t)gp_unit_device(t, u), gp_unit_stream(t, u)))
+					return;
+				w.at = ps;
+				if (edge == GP_EDGE_LAUNCH || ready < ps) {
+					w.on_gpu = false;
+					w.pid = t->apis.v[sc].pid;
+					w.tid = t->apis.v[sc].tid;
+				} else {
+					w.unit = from;
+				}
+				continue;
+			}
 			int32_t lc = u < t->kernels.n ? d->call[u] : -1;
 			if (edge != GP_EDGE_EVENT && lc >= 0 && gp_deps_api_class(d, (size_t)lc) == GP_APIC_LAUNCH &&
 			    t->apis.v[lc].end >= ready && w.at - t->apis.v[lc].end >= SLOW_LAUNCH_NS &&

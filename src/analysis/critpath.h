@@ -34,6 +34,7 @@ enum gp_cause {
 	GP_CAUSE_GPU_MEMORY,    /* a copy or memset ran */
 	GP_CAUSE_LAUNCH,        /* from a launch call's start to its work's start */
 	GP_CAUSE_GPU_GAP,       /* between back-to-back work on one stream */
+	GP_CAUSE_PAGEABLE_COPY, /* a copy's call staging pageable host memory (deps.h, gp_deps_staged_copy) */
 	GP_CAUSE_EVENT_WAIT,    /* from the end of an event's work to the waiting work */
 	GP_CAUSE_SYNC,          /* a host call waiting for GPU work, past that work's end */
 	GP_CAUSE_CPU_OP,        /* CPU time of framework ops (and their launch calls) */

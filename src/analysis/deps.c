@@ -668,6 +668,17 @@ uint32_t gp_deps_unit_pid(const gp_deps *d, size_t u)
 	return pid;
 }
 
+bool gp_deps_staged_copy(const gp_deps *d, size_t u)
+{
+	const gp_trace *t = d->t;
+	const struct gp_memcpy *m;
+
+	if (u < t->kernels.n || u >= t->kernels.n + t->memcpys.n || d->call[u] < 0)
+		return false;
+	m = &t->memcpys.v[u - t->kernels.n];
+	return m->bytes >= GP_SMALL_COPY_BYTES && (m->src_kind == GP_MEM_PAGEABLE || m->dst_kind == GP_MEM_PAGEABLE);
+}
+
 enum gp_edge gp_deps_binding(const gp_deps *d, size_t u, int32_t *from, gp_ns *ready)
 {
 	const gp_trace *t = d->t;

@@ -191,6 +191,18 @@ static inline int32_t gp_deps_synced_of(const gp_deps *d, size_t a)
 	return gp_u64map_get(&d->synced, a);
 }
 
+/* A copy this small is no data to stage: a read of a GPU value (.item(),
+** .cpu() of a scalar) or a small tensor made on the host; when its call
+** waits for it, a host synchronization (advise_memory.c). */
+#define GP_SMALL_COPY_BYTES (64u << 10)
+
+/* Whether unit u is a copy its launching call (in the trace) stages
+** through a bounce buffer: GP_SMALL_COPY_BYTES or more from or to pageable
+** host memory (nsys, CUPTI and Kineto record the kinds).  The GPU side of such a copy starts and runs at the
+** pace the host stages it: from its call's start, the GPU waits for the
+** host (pageable_copy, docs/dependencies.md), not for a launch. */
+bool gp_deps_staged_copy(const gp_deps *d, size_t u);
+
 /* The class of API call a (api_class.h). */
 static inline enum gp_api_class gp_deps_api_class(const gp_deps *d, size_t a)
 {
