@@ -735,8 +735,12 @@ char *gp_piece_text(gp_deps *d, const struct gp_piece *p, char *buf, size_t size
 	for (; r >= 0 && !in; r = t->ranges.v[r].parent)
 		if (t->ranges.v[r].kind == GP_RANGE_CPU_OP)
 			in = gp_s(t, gp_deps_text(d, t->ranges.v[r].text));
+	char wait[200];
+	gp_wait_text(d, p, wait, sizeof(wait));
 	if (what && in && strcmp(what, in) != 0)
-		snprintf(buf, size, "%s %.120s (%.80s)", gp_cause_name(p->cause), what, in);
+		snprintf(buf, size, "%s %.120s (%.80s%s%s)", gp_cause_name(p->cause), what, in, *wait ? "; " : "", wait);
+	else if (what && *wait)
+		snprintf(buf, size, "%s %.160s (%s)", gp_cause_name(p->cause), what, wait);
 	else if (what)
 		snprintf(buf, size, "%s %.160s", gp_cause_name(p->cause), what);
 	else

@@ -135,6 +135,13 @@ enum gp_cause gp_cpu_cause_at(gp_deps *d, uint32_t who, int32_t range, uint32_t 
 ** "untraced").  Returns buf. */
 char *gp_piece_text(gp_deps *d, const struct gp_piece *p, char *buf, size_t size);
 
+/* What the event_wait piece p of a waiting unit waited for, into buf: "for
+** K on stream S of device D" (the event's recorded work), or, when the
+** trace does not name it, "after cudaStreamWaitEvent: the event's record
+** is not in the trace" (or "the work the event recorded is not in the
+** trace"); "" for any other piece.  Returns buf. */
+char *gp_wait_text(gp_deps *d, const struct gp_piece *p, char *buf, size_t size);
+
 /* The pieces of a walk from unit u's start back to a, clipped to [a, start)
 ** and covering it whole (what the walk could not reach is one piece of
 ** GP_CAUSE_UNKNOWN; GPU work elsewhere that u waited for counts as
