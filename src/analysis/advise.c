@@ -300,7 +300,7 @@ static const struct {
 	{"event_wait", gp_rule_event_wait},
 	{"untraced", gp_rule_untraced},
 	{"tiny-kernels", gp_rule_tiny_kernels},
-	{"pageable-memcpy", gp_rule_pageable_memcpy},
+	{"pageable_copy", gp_rule_pageable_memcpy},
 	{"host-sync-copies", gp_rule_sync_copies},
 	{"sync-memcpy", gp_rule_sync_memcpy},
 	{"small-grid", gp_rule_small_grid},
@@ -373,6 +373,7 @@ static void apply_change(const struct change *c, struct gp_whatif_spec *spec, fl
 	spec->no_launch_latency |= c->spec.no_launch_latency;
 	spec->no_gpu_gaps |= c->spec.no_gpu_gaps;
 	spec->pinned_copies |= c->spec.pinned_copies;
+	spec->no_staging |= c->spec.no_staging;
 	spec->no_syncs |= c->spec.no_syncs;
 	spec->no_launch_waits |= c->spec.no_launch_waits;
 	for (size_t i = 0; i < c->units.n; i++)
@@ -413,7 +414,7 @@ static bool changes_share(const struct change *a, const struct change *b)
 
 	if ((x->remove_cpu & y->remove_cpu) || (x->no_launch_latency && y->no_launch_latency) ||
 	    (x->no_gpu_gaps && y->no_gpu_gaps) || (x->pinned_copies && y->pinned_copies) ||
-	    (x->no_syncs && y->no_syncs) || (x->no_launch_waits && y->no_launch_waits))
+	    (x->no_staging && y->no_staging) || (x->no_syncs && y->no_syncs) || (x->no_launch_waits && y->no_launch_waits))
 		return true;
 	return sorted_share(a->units.v, a->units.n, b->units.v, b->units.n) ||
 	       sorted_share(a->pinned.v, a->pinned.n, b->pinned.v, b->pinned.n) ||

@@ -22,16 +22,12 @@ static double copy_ns(const struct gp_memcpy *m)
 	return m->end > m->start ? (double)(m->end - m->start) : 0;
 }
 
-/* A copy this small is not data to stage: a read of a GPU value (.item(),
-** .cpu() of a scalar, .tolist()) or a small tensor made on the host.  When
-** the call waits for it (pageable memory, or issued without Async) it is a
-** host synchronization: pinning does not help, not making it in the loop
-** does. */
-#define SMALL_COPY_BYTES (64u << 10)
-
+/* Small copies (deps.h): when the call waits for one (pageable memory,
+** or issued without Async) it is a host synchronization: pinning does not
+** help, not making it in the loop does. */
 static bool copy_is_small(const struct gp_memcpy *m)
 {
-	return m->bytes < SMALL_COPY_BYTES;
+	return m->bytes < GP_SMALL_COPY_BYTES;
 }
 
 /* The copies of t that pick() takes (kernels.n + i is copy i's unit):
@@ -76,22 +72,29 @@ static bool bulk_pageable(const struct gp_memcpy *m)
 	return copy_is_pageable(m) && !copy_is_small(m);
 }
 
-/* pageable-memcpy: copies of 64 KB or more from or to pageable host
-** memory: pinned memory copies by DMA without a staging buffer, about twice
-** as fast (the change takes half their time off), and without blocking the
-** host. */
+/* pageable_copy (the cause's finding, critpath.h): copies of 64 KB or
+** more from or to pageable host memory: pinned memory copies by DMA
+** without a staging buffer, about twice as fast (the change takes half
+** their time off), without blocking the host, and without the GPU waiting
+** for the host to stage them (the idle time of cause pageable_copy). */
 bool gp_rule_pageable_memcpy(const struct gp_adv_in *in, struct gp_finding *x)
 {
 	double ns;
 	size_t n;
 	uint64_t bytes;
 	char d1[32];
+	double idle = in->idle_cause_ns[GP_CAUSE_PAGEABLE_COPY];
+	int len;
 
 	if (!copy_finding(in, x, bulk_pageable, true, &ns, &n, &bytes))
 		return false;
 	snprintf(x->title, sizeof(x->title), PAGEABLE_TITLE, n);
-	snprintf(x->evidence, sizeof(x->evidence), PAGEABLE_EVIDENCE, n, (double)bytes / 1e6,
-		 gp_fmt_duration(ns, d1, sizeof(d1)));
+	len = snprintf(x->evidence, sizeof(x->evidence), PAGEABLE_EVIDENCE, n, (double)bytes / 1e6,
+		       gp_fmt_duration(ns, d1, sizeof(d1)));
+	if (idle > 0 && len > 0 && (size_t)len < sizeof(x->evidence))
+		snprintf(x->evidence + len, sizeof(x->evidence) - (size_t)len, PAGEABLE_IDLE,
+			 gp_fmt_duration(idle, d1, sizeof(d1)));
+	in->spec->no_staging = true;
 	snprintf(x->change, sizeof(x->change), "%s", PAGEABLE_CHANGE);
 	return true;
 }
@@ -113,7 +116,7 @@ bool gp_rule_sync_copies(const struct gp_adv_in *in, struct gp_finding *x)
 
 	if (!copy_finding(in, x, small_sync, false, &ns, &n, &bytes))
 		return false;
-	snprintf(x->title, sizeof(x->title), SMALLCOPY_TITLE, n, SMALL_COPY_BYTES >> 10);
+	snprintf(x->title, sizeof(x->title), SMALLCOPY_TITLE, n, GP_SMALL_COPY_BYTES >> 10);
 	snprintf(x->evidence, sizeof(x->evidence), SMALLCOPY_EVIDENCE, n, (double)bytes / 1e3,
 		 gp_fmt_duration(ns, d1, sizeof(d1)));
 	snprintf(x->change, sizeof(x->change), "%s", SYNC_CHANGE);

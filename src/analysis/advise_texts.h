@@ -191,13 +191,14 @@
 
 #define PAGEABLE_TITLE "%zu copies of 64 KB or more from or to pageable host memory"
 #define PAGEABLE_EVIDENCE "%zu pageable memcpy, %.1f MB, %s of copy time"
+#define PAGEABLE_IDLE "; the GPU sat idle %s while their calls staged them"
 #define SMALLCOPY_TITLE                                                                    \
 	"%zu copies under %u KB that hold the host until the GPU catches up (.item(), .cpu(), " \
 	".tolist(), small tensors made on the host)"
 #define SMALLCOPY_EVIDENCE "%zu pageable or synchronous copies, %.1f KB in all, %s of copy time"
 #define PAGEABLE_CHANGE                                                                    \
-	"Copy from pinned memory (DataLoader(pin_memory=True), tensor.pin_memory()) with "  \
-	"non_blocking=True: pageable copies are staged through a bounce buffer and block the host."
+	"Pin host memory (DataLoader(pin_memory=True), tensor.pin_memory(), cudaHostAlloc) " \
+	"and copy with non_blocking=True: pageable copies are staged through a bounce buffer and block the host."
 
 #define SYNCCOPY_TITLE "%zu synchronous memory copies of 64 KB or more"
 #define SYNCCOPY_EVIDENCE "%zu memcpy issued without Async, %s of copy time"

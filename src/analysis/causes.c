@@ -20,6 +20,9 @@ static const struct gp_cause_def cause_defs[GP_CAUSE__COUNT] = {
 			     "from a launch call's return to its work's start (launch latency)", false},
 	[GP_CAUSE_GPU_GAP] = {"gpu_gap", {NULL},
 			      "between back-to-back work queued on one stream", false},
+	[GP_CAUSE_PAGEABLE_COPY] = {"pageable_copy", {"pageable-memcpy", NULL},
+				    "a copy of pageable host memory waiting for its call to stage it "
+				    "through a bounce buffer", false},
 	[GP_CAUSE_EVENT_WAIT] = {"event_wait", {"event-wait", NULL},
 				 "work waiting for an event of another stream or device", false},
 	[GP_CAUSE_SYNC] = {"sync", {"sync-calls", NULL},
@@ -68,6 +71,29 @@ int gp_cause_find(const char *name)
 				return c;
 	}
 	return -1;
+}
+
+char *gp_wait_text(gp_deps *d, const struct gp_piece *p, char *buf, size_t size)
+{
+	const gp_trace *t = d->t;
+	int32_t w, c;
+	bool recorded;
+
+	buf[0] = '\0';
+	if (p->cause != GP_CAUSE_EVENT_WAIT || p->of != GP_PIECE_UNIT || p->idx < 0 || (size_t)p->idx >= d->n ||
+	    p->end > gp_unit_start(t, (size_t)p->idx))
+		return buf;   /* not a unit's wait: the run of the work waited for, or other */
+	if ((w = gp_deps_wait_of(d, (size_t)p->idx)) >= 0) {
+		const char *what = (size_t)w < t->kernels.n ? gp_s(t, gp_kernel_short_name_of(t, &t->kernels.v[w]))
+				 : gp_unit_kind(t, (size_t)w) == GP_UNIT_COPY ? "memcpy" : "memset";
+		snprintf(buf, size, "for %.100s on stream %u of device %d", what, gp_unit_stream(t, (size_t)w),
+			 gp_unit_device(t, (size_t)w));
+	} else if ((c = gp_deps_unknown_wait(d, (size_t)p->idx, &recorded)) >= 0) {
+		snprintf(buf, size, "after %.80s: %s", gp_s(t, gp_api_def(t, &t->apis.v[c])->name),
+			 recorded ? "the work the event recorded is not in the trace"
+				  : "the event's record is not in the trace");
+	}
+	return buf;
 }
 
 static int cmp_piece_len(const void *pa, const void *pb)

@@ -479,6 +479,25 @@ void gp_walk(gp_deps *d, struct gp_walk_at w, gp_ns stop, gp_piece_fn fn, void *
 				}
 				continue;
 			}
+			if (gp_deps_staged_copy(d, u) && t->apis.v[d->call[u]].start < w.at) {
+				/* a copy its call stages: from the call's start (or
+				** what bound it, if later) the GPU waited for the host */
+				int32_t sc = d->call[u];
+				gp_ns ps = edge == GP_EDGE_LAUNCH || ready < t->apis.v[sc].start ? t->apis.v[sc].start
+											  : ready;
+				if (!emit(fn, ctx, ps > stop ? ps : stop, w.at, GP_CAUSE_PAGEABLE_COPY, GP_PIECE_UNIT,
+					  (int32_t)u, false, (uint32_t)gp_unit_device(t, u), gp_unit_stream(t, u)))
+					return;
+				w.at = ps;
+				if (edge == GP_EDGE_LAUNCH || ready < ps) {
+					w.on_gpu = false;
+					w.pid = t->apis.v[sc].pid;
+					w.tid = t->apis.v[sc].tid;
+				} else {
+					w.unit = from;
+				}
+				continue;
+			}
 			int32_t lc = u < t->kernels.n ? d->call[u] : -1;
 			if (edge != GP_EDGE_EVENT && lc >= 0 && gp_deps_api_class(d, (size_t)lc) == GP_APIC_LAUNCH &&
 			    t->apis.v[lc].end >= ready && w.at - t->apis.v[lc].end >= SLOW_LAUNCH_NS &&
@@ -724,8 +743,12 @@ char *gp_piece_text(gp_deps *d, const struct gp_piece *p, char *buf, size_t size
 	for (; r >= 0 && !in; r = t->ranges.v[r].parent)
 		if (t->ranges.v[r].kind == GP_RANGE_CPU_OP)
 			in = gp_s(t, gp_deps_text(d, t->ranges.v[r].text));
+	char wait[200];
+	gp_wait_text(d, p, wait, sizeof(wait));
 	if (what && in && strcmp(what, in) != 0)
-		snprintf(buf, size, "%s %.120s (%.80s)", gp_cause_name(p->cause), what, in);
+		snprintf(buf, size, "%s %.120s (%.80s%s%s)", gp_cause_name(p->cause), what, in, *wait ? "; " : "", wait);
+	else if (what && *wait)
+		snprintf(buf, size, "%s %.160s (%s)", gp_cause_name(p->cause), what, wait);
 	else if (what)
 		snprintf(buf, size, "%s %.160s", gp_cause_name(p->cause), what);
 	else

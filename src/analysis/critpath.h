@@ -34,6 +34,7 @@ enum gp_cause {
 	GP_CAUSE_GPU_MEMORY,    /* a copy or memset ran */
 	GP_CAUSE_LAUNCH,        /* from a launch call's start to its work's start */
 	GP_CAUSE_GPU_GAP,       /* between back-to-back work on one stream */
+	GP_CAUSE_PAGEABLE_COPY, /* a copy's call staging pageable host memory (deps.h, gp_deps_staged_copy) */
 	GP_CAUSE_EVENT_WAIT,    /* from the end of an event's work to the waiting work */
 	GP_CAUSE_SYNC,          /* a host call waiting for GPU work, past that work's end */
 	GP_CAUSE_COMM_WAIT,     /* the CPU waiting on a collective (Work.wait, c10d::wait, wait_tensor) */
@@ -134,6 +135,13 @@ enum gp_cause gp_cpu_cause_at(gp_deps *d, uint32_t who, int32_t range, uint32_t 
 ** ampere_sgemm_128x64_tn (aten::mm)", "sync cudaStreamSynchronize",
 ** "untraced").  Returns buf. */
 char *gp_piece_text(gp_deps *d, const struct gp_piece *p, char *buf, size_t size);
+
+/* What the event_wait piece p of a waiting unit waited for, into buf: "for
+** K on stream S of device D" (the event's recorded work), or, when the
+** trace does not name it, "after cudaStreamWaitEvent: the event's record
+** is not in the trace" (or "the work the event recorded is not in the
+** trace"); "" for any other piece.  Returns buf. */
+char *gp_wait_text(gp_deps *d, const struct gp_piece *p, char *buf, size_t size);
 
 /* The pieces of a walk from unit u's start back to a, clipped to [a, start)
 ** and covering it whole (what the walk could not reach is one piece of

@@ -471,7 +471,7 @@ static void link_bare_waits(gp_deps *d, const uint8_t *covered)
 				break;   /* the next wait's launch, not this one's */
 			if (unit_of[n] >= 0) {
 				d->waits_unresolved++;
-				gp_u64map_put(&d->wait_unknown, (uint64_t)unit_of[n], 0);
+				gp_u64map_put(&d->wait_unknown, (uint64_t)unit_of[n], (int32_t)(2 * c));
 				break;
 			}
 		}
@@ -518,7 +518,7 @@ static void link_syncs(gp_deps *d, const struct streams *s, const gp_call_index 
 			if (u < 0 || dst < 0 || u == dst) {
 				d->waits_unresolved++;
 				if (dst >= 0)   /* it waits for something: what, the trace does not say */
-					gp_u64map_put(&d->wait_unknown, (uint64_t)dst, 0);
+					gp_u64map_put(&d->wait_unknown, (uint64_t)dst, 2 * c + (e >= 0));
 			} else {
 				int32_t old = gp_u64map_get(&d->wait, (uint64_t)dst);
 				if (old < 0 || gp_unit_end(t, (size_t)u) > gp_unit_end(t, (size_t)old)) {
@@ -666,6 +666,17 @@ uint32_t gp_deps_unit_pid(const gp_deps *d, size_t u)
 		return d->t->apis.v[d->call[u]].pid;
 	unit_corr(d->t, u, &pid);
 	return pid;
+}
+
+bool gp_deps_staged_copy(const gp_deps *d, size_t u)
+{
+	const gp_trace *t = d->t;
+	const struct gp_memcpy *m;
+
+	if (u < t->kernels.n || u >= t->kernels.n + t->memcpys.n || d->call[u] < 0)
+		return false;
+	m = &t->memcpys.v[u - t->kernels.n];
+	return m->bytes >= GP_SMALL_COPY_BYTES && (m->src_kind == GP_MEM_PAGEABLE || m->dst_kind == GP_MEM_PAGEABLE);
 }
 
 enum gp_edge gp_deps_binding(const gp_deps *d, size_t u, int32_t *from, gp_ns *ready)

@@ -98,7 +98,9 @@ typedef struct gp_deps {
 	int32_t *call;            /* [n] launching API call, -1 = not in the trace */
 	int32_t *prev;            /* [n] the unit before it on its stream, -1 = first */
 	gp_u64map wait;           /* unit -> unit whose end it waited for (event edge) */
-	gp_u64map wait_unknown;   /* units queued after a stream wait whose event the trace does not name */
+	gp_u64map wait_unknown;   /* units queued after a stream wait whose event the trace does not
+				  ** name -> 2 * the wait call, + 1 when the event's record is in
+				  ** the trace but not the work it recorded (gp_deps_unknown_wait) */
 	gp_u64map synced;         /* API call -> unit whose end the call waited for */
 	uint8_t *api_class;       /* [api_defs.n] enum gp_api_class of each API function */
 	uint8_t *text_class;      /* [strs.n + 1] what a range text says (critpath.c), 0 = not yet */
@@ -184,12 +186,35 @@ static inline int32_t gp_deps_wait_of(const gp_deps *d, size_t u)
 	return gp_u64map_get(&d->wait, u);
 }
 
+/* The stream-wait call unit u was queued after, when the trace does not
+** name what the wait's event recorded (-1 otherwise); *recorded: whether
+** the event's record is in the trace (its work is not). */
+static inline int32_t gp_deps_unknown_wait(const gp_deps *d, size_t u, bool *recorded)
+{
+	int32_t v = gp_u64map_get(&d->wait_unknown, u);
+
+	*recorded = v >= 0 && (v & 1);
+	return v < 0 ? -1 : v / 2;
+}
+
 /* The unit the API call a waited for, or -1 (the call did not block on
 ** GPU work, or what it waited for is unknown). */
 static inline int32_t gp_deps_synced_of(const gp_deps *d, size_t a)
 {
 	return gp_u64map_get(&d->synced, a);
 }
+
+/* A copy this small is no data to stage: a read of a GPU value (.item(),
+** .cpu() of a scalar) or a small tensor made on the host; when its call
+** waits for it, a host synchronization (advise_memory.c). */
+#define GP_SMALL_COPY_BYTES (64u << 10)
+
+/* Whether unit u is a copy its launching call (in the trace) stages
+** through a bounce buffer: GP_SMALL_COPY_BYTES or more from or to pageable
+** host memory (nsys, CUPTI and Kineto record the kinds).  The GPU side of such a copy starts and runs at the
+** pace the host stages it: from its call's start, the GPU waits for the
+** host (pageable_copy, docs/dependencies.md), not for a launch. */
+bool gp_deps_staged_copy(const gp_deps *d, size_t u);
 
 /* The class of API call a (api_class.h). */
 static inline enum gp_api_class gp_deps_api_class(const gp_deps *d, size_t a)

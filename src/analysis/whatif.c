@@ -74,6 +74,8 @@ struct gp_replay {
 	GP_VEC(struct thread) th;
 	gp_u64map th_at;            /* (pid, tid) -> thread */
 	gp_u64map stream_at;        /* (device, stream) -> typical index */
+	gp_u64map staged_of;        /* the call of a staged copy that returned before
+				    ** the copy ended -> the copy (deps.h) */
 	GP_VEC(gp_ns) typ_launch, typ_gap;   /* per stream */
 	gp_ns typ_ret, typ_own, typ_async;
 	GP_VEC(struct removed) removed;      /* of the run in progress */
@@ -161,7 +163,8 @@ static void set_shift(struct gp_replay *r, uint32_t th, gp_ns at, gp_ns shift)
 }
 
 /* The typical launch latency and back-to-back gap of each stream, and the
-** typical sync latencies: from the edges that bound their work. */
+** typical sync latencies: from the edges that bound their work (not the
+** copies their calls stage: the host's pace holds those). */
 static void learn_typicals(struct gp_replay *r)
 {
 	gp_deps *d = r->d;
@@ -178,6 +181,8 @@ static void learn_typicals(struct gp_replay *r)
 			memset(gp_vec_push(gap), 0, sizeof(ns_vec));
 		}
 		enum gp_edge e = gp_deps_binding(d, u, &from, &ready);
+		if (gp_deps_staged_copy(d, u))
+			continue;   /* held by the host staging it, not the GPU's latency */
 		if (e == GP_EDGE_LAUNCH && s >= t->apis.v[from].start)
 			*gp_vec_push(launch.v[k]) = s - t->apis.v[from].start;
 		else if (e == GP_EDGE_STREAM && s >= ready)
@@ -204,7 +209,8 @@ static void learn_typicals(struct gp_replay *r)
 	}
 	for (size_t u = t->kernels.n; u < d->n; u++) {
 		int32_t c = d->call[u];
-		if (c >= 0 && gp_unit_kind(t, u) != GP_UNIT_KERNEL && gp_deps_synced_of(d, (size_t)c) < 0)
+		if (c >= 0 && gp_unit_kind(t, u) != GP_UNIT_KERNEL && gp_deps_synced_of(d, (size_t)c) < 0 &&
+		    !gp_deps_staged_copy(d, u))
 			*gp_vec_push(async) = t->apis.v[c].end - t->apis.v[c].start;
 	}
 	r->typ_ret = median(&ret, TYP_SYNC_RETURN_NS);
@@ -387,6 +393,11 @@ static gp_ns unit_start(struct gp_replay *r, size_t u)
 	/* the global latency changes, unless they leave graph replays be */
 	bool eager = !sp->keep_graphs || !gp_unit_replayed(d, u);
 	uint8_t loose = sp->unit_loose ? sp->unit_loose[u] : 0;
+	/* staged through pinned memory instead, it waits for no host pace: a
+	** launch latency and a gap behind the work before it of the stream's
+	** typical, at most the defaults (a stream of few samples learns its
+	** typicals from work held by other causes) */
+	bool staged = sp->no_staging && gp_deps_staged_copy(d, u);
 
 	if (c >= 0 && !(sp->no_launch_waits && eager) && !(loose & GP_WI_UNIT_UNLAUNCHED)) {
 		const struct gp_api *a = &t->apis.v[c];
@@ -402,6 +413,8 @@ static gp_ns unit_start(struct gp_replay *r, size_t u)
 		** as recorded: nothing says what would move it) */
 		if (bind != GP_EDGE_LAUNCH && !(bind == GP_EDGE_EVENT && from < 0))
 			lat = min_ns(lat, r->typ_launch.v[k]);
+		if (staged)
+			lat = min_ns(lat, min_ns(r->typ_launch.v[k], TYP_LAUNCH_NS));
 		if (sp->no_launch_latency && eager)
 			lat = min_ns(lat, a->end - issued);
 		best = new_time(r, th, issued) + lat;
@@ -415,6 +428,8 @@ static gp_ns unit_start(struct gp_replay *r, size_t u)
 		gp_ns gap = max_ns(0, s - gp_unit_end(t, (size_t)p));
 		if (bind != GP_EDGE_STREAM)
 			gap = min_ns(gap, r->typ_gap.v[k]);
+		if (staged)
+			gap = min_ns(gap, min_ns(r->typ_gap.v[k], TYP_GAP_NS));
 		if ((sp->no_gpu_gaps && eager) || (loose & GP_WI_UNIT_NO_GAP))
 			gap = 0;
 		best = max_ns(best, r->new_end[p] + gap);
@@ -444,6 +459,13 @@ static void sync_end(struct gp_replay *r, size_t c)
 	const struct removed *in = removed_at(r, th, a->end);
 	bool gone = in && in->start <= a->start;   /* the change removes the call's own time */
 
+	if (u < 0 && (u = gp_u64map_get(&r->staged_of, c)) >= 0) {
+		/* it returned once it staged its copy: from pinned memory, at
+		** once; else as recorded */
+		end = new_time(r, th, a->start) + (gone ? 0 : r->spec->no_staging ? min_ns(dur, r->typ_async) : dur);
+		set_shift(r, th, a->end, end - a->end);
+		return;
+	}
 	if (u < 0) {
 		end = new_time(r, th, a->start) + (r->spec->no_syncs || gone ? 0 : dur);
 		set_shift(r, th, a->end, end - a->end);
@@ -453,7 +475,8 @@ static void sync_end(struct gp_replay *r, size_t c)
 	bool waited = ue > a->start;
 	bool own_copy = d->call[u] == (int32_t)c;
 
-	if (own_copy && (r->spec->pinned_copies || (r->spec->unit_pinned && r->spec->unit_pinned[u]))) {
+	if (own_copy && (r->spec->pinned_copies || (r->spec->unit_pinned && r->spec->unit_pinned[u]) ||
+			 (r->spec->no_staging && gp_deps_staged_copy(d, (size_t)u)))) {
 		end = new_time(r, th, a->start) + (gone ? 0 : min_ns(dur, r->typ_async));
 	} else if (!own_copy && r->spec->no_syncs) {
 		end = new_time(r, th, a->start);
@@ -492,6 +515,15 @@ struct gp_replay *gp_replay_new(gp_deps *d)
 	for (size_t i = 0; i < t->apis.n; i++)
 		if (gp_deps_synced_of(d, i) >= 0 || gp_api_class_is_sync(gp_deps_api_class(d, i)))
 			*gp_vec_push(p) = (struct gp_pair){time_key(t->apis.v[i].end), i};
+	/* and the calls of staged copies that did not wait for them */
+	for (size_t u = t->kernels.n; u < t->kernels.n + t->memcpys.n; u++) {
+		int32_t c = d->call[u];
+		if (gp_deps_staged_copy(d, u) && gp_deps_synced_of(d, (size_t)c) < 0 &&
+		    gp_u64map_get(&r->staged_of, (uint64_t)c) < 0) {
+			gp_u64map_put(&r->staged_of, (uint64_t)c, (int32_t)u);
+			*gp_vec_push(p) = (struct gp_pair){time_key(t->apis.v[c].end), (uint64_t)c};
+		}
+	}
 	order_events(r, EV_SYNC_END, p.v, p.n);
 	p.n = 0;
 	for (size_t i = 0; i < r->resumes.n; i++)
@@ -510,6 +542,7 @@ void gp_replay_free(struct gp_replay *r)
 	gp_vec_free(r->th);
 	gp_u64map_free(&r->th_at);
 	gp_u64map_free(&r->stream_at);
+	gp_u64map_free(&r->staged_of);
 	gp_vec_free(r->typ_launch);
 	gp_vec_free(r->typ_gap);
 	gp_vec_free(r->removed);
@@ -719,8 +752,9 @@ int gp_whatif_parse(const char *expr, struct gp_whatif_expr *x, gp_error *err)
 				return gp_err(err, GP_ERR_USAGE, "--what-if '%s': a cause can only be removed (=0)", expr);
 			return GP_OK;
 		}
-		return gp_err(err, GP_ERR_USAGE, "--what-if '%s': unknown cause '%s' (comm, launch, gpu_gap, cpu_op, python, "
-			      "comm_wait, annotation, dataloader, allocator, jit, module_load, capture, cuda_api, untraced)", expr,
+		return gp_err(err, GP_ERR_USAGE, "--what-if '%s': unknown cause '%s' (comm, launch, gpu_gap, pageable_copy, "
+			      "cpu_op, python, comm_wait, annotation, dataloader, allocator, jit, module_load, capture, cuda_api, "
+			      "untraced)", expr,
 			      x->pattern);
 	}
 	if (strncmp(expr, "rank:", 5) == 0) {
@@ -831,6 +865,8 @@ size_t gp_whatif_apply(const gp_trace *t, const struct gp_ops *ops, const struct
 			spec->no_launch_latency = true;
 		else if (x->cause == GP_CAUSE_GPU_GAP)
 			spec->no_gpu_gaps = true;
+		else if (x->cause == GP_CAUSE_PAGEABLE_COPY)
+			spec->no_staging = true;
 		else
 			spec->remove_cpu |= 1u << x->cause;
 		return 0;

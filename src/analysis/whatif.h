@@ -38,6 +38,10 @@ struct gp_whatif_spec {
 	bool no_launch_latency;   /* GPU work starts when its launch call returns */
 	bool no_gpu_gaps;         /* back-to-back work on a stream has no gap between */
 	bool pinned_copies;       /* calls no longer wait for the copies they issue */
+	/* the copies their calls stage (gp_deps_staged_copy) from pinned memory:
+	** each starts after its call or the work before it with the stream's
+	** typical latency, and its call no longer waits for it */
+	bool no_staging;
 	/* per unit (deps numbering): its call no longer waits for it (a copy
 	** issued from pinned memory); NULL = as pinned_copies says */
 	const uint8_t *unit_pinned;
@@ -86,7 +90,8 @@ struct gp_whatif_result {
 **   cause:NAME=0     CPU time of that cause is removed (dataloader,
 **                    allocator, jit, python, comm_wait, annotation, cuda_api,
 **                    cpu_op, untraced), or for launch / gpu_gap the
-**                    GPU-side latency of that kind
+**                    GPU-side latency of that kind, for pageable_copy
+**                    the staging (no_staging)
 **   cause:comm=F     the communication kernels (gp_kernel_is_comm) removed
 **                    (F = 0) or F faster ("0.5x": twice as slow)
 **   copies=pinned    calls no longer wait for the copies they issue

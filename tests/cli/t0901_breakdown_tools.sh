@@ -25,7 +25,7 @@ import csv, sys
 rows = list(csv.reader(open(sys.argv[1])))
 d = [int(r[3]) for r in rows]
 assert d == sorted(d, reverse=True), d
-assert all(r[4] in ("launch", "gpu_gap", "event_wait", "sync", "cpu_op", "python", "annotation", "dataloader",
+assert all(r[4] in ("launch", "gpu_gap", "pageable_copy", "event_wait", "sync", "cpu_op", "python", "annotation", "dataloader",
                     "allocator", "jit", "module_load", "capture", "cuda_api", "untraced", "unknown") for r in rows), rows
 PY
 expect_exit 2 "$GPUPROF" breakdown --as nsight "$TMP/g.json"

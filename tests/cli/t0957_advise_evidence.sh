@@ -23,7 +23,7 @@
 #   syncread: before each launch a cudaMemcpy of 4 bytes to pageable memory
 #             (.item()) whose copy runs 5 us and returns 100 us after the
 #             kernel before it ends: host-sync-copies with the sync change,
-#             no pageable-memcpy and no pin_memory
+#             no pageable_copy and no pin_memory
 python3 - "$TMP" "$TOP/tests/tools" <<'PY' || fail "crafting the traces"
 import sys
 sys.path.insert(0, sys.argv[2])
@@ -89,7 +89,7 @@ change_of cpu_op | grep -q 'op calls that each held the CPU 1 ms or more' ||
 
 findings syncread
 change_of host-sync-copies | grep -q 'Remove synchronizations' || fail "syncread: $(cat "$TMP/kinds")"
-! grep -q '^pageable-memcpy' "$TMP/kinds" || fail "syncread: host syncs called pageable copies: $(cat "$TMP/kinds")"
+! grep -q '^pageable_copy' "$TMP/kinds" || fail "syncread: host syncs called pageable copies: $(cat "$TMP/kinds")"
 ! grep -q 'pin_memory' "$TMP/kinds" || fail "syncread: pin_memory advised for host syncs: $(cat "$TMP/kinds")"
 run_ok "$GPUPROF" advise "$TMP/syncread.json"
 assert_grep '9 copies under 64 KB that hold the host' "$TMP/out"

@@ -345,7 +345,7 @@ static void gaps_syncs_copies_small_grid(void **state)
 	assert_true(x->alone_ns <= 9 * 5000000.0 && within(x->alone_ns, 9 * 4989000.0, 0.01));
 	assert_non_null(strstr(x->evidence, "cudaStreamSynchronize"));
 	assert_null(find(&out, "launch"));
-	x = find(&out, "pageable-memcpy");
+	x = find(&out, "pageable_copy");
 	assert_non_null(x);
 	assert_int_equal(x->count, 2);
 	assert_true(x->total_ns == 2e6);   /* the two copies */
@@ -366,9 +366,9 @@ static void gaps_syncs_copies_small_grid(void **state)
 ** pageable device-to-host reads of 4 bytes (.item()) and 40 synchronous
 ** host-to-device copies of 0 bytes from pinned memory, 100 us each, whose
 ** calls hold the thread before the next GEMM's launch, give host-sync-copies (80 copies, 0.2 KB), with the sync change;
-** neither pageable-memcpy nor sync-memcpy (they name bulk copies) nor
+** neither pageable_copy nor sync-memcpy (they name bulk copies) nor
 ** pin_memory is said.  One pageable copy of 1 MB beside them is
-** pageable-memcpy's alone. */
+** pageable_copy's alone. */
 static void small_copies_are_syncs(void **state)
 {
 	struct fx f;
@@ -404,7 +404,7 @@ static void small_copies_are_syncs(void **state)
 	assert_non_null(strstr(x->evidence, "0.2 KB in all"));
 	assert_non_null(strstr(x->change, "Remove synchronizations"));
 	assert_null(strstr(x->change, "pin_memory"));
-	x = find(&out, "pageable-memcpy");
+	x = find(&out, "pageable_copy");
 	if (x)
 		assert_int_equal(x->count, 1);
 	assert_null(find(&out, "sync-memcpy"));
