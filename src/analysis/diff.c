@@ -226,14 +226,17 @@ static int cmp_i32(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* The run's iterations with kernels: *n of them; map gets iteration number
+/* The run's iterations: its steps (steps.h) when it marks any, else those
+** the correlation put kernels in; *n of them; map gets iteration number
 ** -> ordinal (ascending numbers). */
-static void run_iterations(const gp_trace *t, size_t *n, gp_u64map *map)
+static void run_iterations(const gp_trace *t, const struct gp_steps *steps, size_t *n, gp_u64map *map)
 {
 	GP_VEC(int32_t) its = {0};
+	bool by_step = steps && steps->n;
+	size_t m = by_step ? steps->n : t->attrs ? t->kernels.n : 0;
 
-	for (size_t k = 0; t->attrs && k < t->kernels.n; k++) {
-		int32_t it = t->attrs[k].iter;
+	for (size_t k = 0; k < m; k++) {
+		int32_t it = by_step ? steps->v[k].iter : t->attrs[k].iter;
 		if (it < 0 || gp_u64map_get(map, (uint32_t)it) >= 0)
 			continue;
 		gp_u64map_put(map, (uint32_t)it, 0);
@@ -399,8 +402,14 @@ void gp_diff_part_make(const gp_trace *t, const struct gp_ops *ops, const struct
 
 	gp_diff_part_init(p, by);
 	memset(group_by_str, 0xff, nstr * sizeof(*group_by_str));
-	run_iterations(t, &nit, &iter_ord);
-	win = launch_windows(t, &iter_ord, nit, &nwin);
+	/* with steps, a kernel is in the step its launch lies in (steps.h);
+	** without, in the iteration the correlation put it in, or whose
+	** launch window holds its launch */
+	bool by_step = steps && steps->n;
+	run_iterations(t, steps, &nit, &iter_ord);
+	win = by_step ? NULL : launch_windows(t, &iter_ord, nit, &nwin);
+	if (by_step)
+		nwin = 0;
 	p->iters = nit;
 	p->step = gp_xcalloc(nit ? nit : 1, sizeof(int64_t));
 	p->busy = gp_xcalloc(nit ? nit : 1, sizeof(int64_t));
@@ -416,11 +425,12 @@ void gp_diff_part_make(const gp_trace *t, const struct gp_ops *ops, const struct
 	for (size_t k = 0; k < t->kernels.n; k++) {
 		const struct gp_kernel *kr = &t->kernels.v[k];
 		int64_t dur = kr->end > kr->start ? kr->end - kr->start : 0;
-		int32_t it = t->attrs ? t->attrs[k].iter : -1, ord = it >= 0 ? gp_u64map_get(&iter_ord, (uint32_t)it) : -1;
+		int32_t it = by_step ? steps->kernel_iter[k] : t->attrs ? t->attrs[k].iter : -1;
+		int32_t ord = it >= 0 ? gp_u64map_get(&iter_ord, (uint32_t)it) : -1;
 		const struct gp_opres *r = ops ? &ops->r[k] : NULL;
 		bool comm = r && gp_op_is_comm(r);
 
-		if (ord < 0 && t->attrs && t->attrs[k].api >= 0 && (size_t)t->attrs[k].api < t->apis.n)
+		if (ord < 0 && !by_step && t->attrs && t->attrs[k].api >= 0 && (size_t)t->attrs[k].api < t->apis.n)
 			ord = window_at(win, nwin, t->apis.v[t->attrs[k].api].start);
 		p->time += dur;
 		p->work_total += comm ? 0 : dur;

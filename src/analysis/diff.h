@@ -91,8 +91,10 @@ struct gp_diff_part {
 
 /* Reduces one correlated trace t under grouping by into p, with its op
 ** model ops (FLOPs, roofline ideal time, tensor-core verdict,
-** communication; NULL: none known), its steps (steps.h: each
-** iteration's step time; NULL: the GPU span of its kernels) and its
+** communication; NULL: none known), its steps (steps.h: the
+** iterations are its steps, each kernel in the step its launch lies in,
+** each iteration's time the step's; NULL or none: the iterations the
+** correlation put kernels in, their time their kernels' GPU span) and its
 ** breakdown with every idle gap by cause (GP_NEED_GAP_CAUSES; NULL: no
 ** idle time known): a gap counts in the step holding its end (the work
 ** that ends it), else in its work's iteration, and always in the file's
