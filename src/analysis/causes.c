@@ -151,11 +151,93 @@ static void merge_same_pieces(gp_piece_vec *v)
 	free(r);
 }
 
+/* The fewest calls of one function inside a gap that its story names, and
+** the least share of the gap they must spread over. */
+#define MANY_CALLS 100
+#define MANY_CALLS_SPREAD 0.5
+
+/* The function range text s names: a Python frame "dir/f.py(12): fwd" ->
+** "fwd", "<built-in function x>" or "<built-in method x of ...>" -> "x",
+** anything else as it is; *len receives its length. */
+static const char *function_name(const char *s, int *len)
+{
+	const char *f = strstr(s, "): ");
+
+	if (f && !strchr(f + 3, ' ')) {
+		*len = (int)strlen(f + 3);
+		return f + 3;
+	}
+	if (!strncmp(s, "<built-in ", 10) && (f = strchr(s + 10, ' '))) {
+		f++;
+		*len = (int)strcspn(f, " >");
+		return f;
+	}
+	*len = (int)strlen(s);
+	return s;
+}
+
+/* The innermost ranges of CPU thread (pid, tid) inside gap [a, b) (those
+** holding no range of their own), when most are calls of one function:
+** then at least MANY_CALLS of them spread over MANY_CALLS_SPREAD of the
+** gap (thousands of assert_size_stride calls inside Inductor's generated
+** `call`, each too short to be a piece of the gap's story, all of them
+** its reason).  Writes ": N x NAME TIME" into buf ("" when none). */
+static void many_calls(gp_deps *d, uint32_t pid, uint32_t tid, gp_ns a, gp_ns b, char *buf, size_t size)
+{
+	const gp_trace *t = d->t;
+	const struct gp_thread_view *v = gp_deps_view(d, pid, tid);
+	size_t lo = v->r_lo, hi = v->r_hi, n = 0, best_n = 0;
+	gp_u64map count = {0};
+	gp_str best = 0;
+	gp_ns first = INT64_MAX, last = INT64_MIN, ns = 0;
+	char dur[32];
+
+	buf[0] = '\0';
+	while (lo < hi) {   /* the thread's first range starting at or after a */
+		size_t mid = lo + (hi - lo) / 2;
+		if (t->ranges.v[mid].start < a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo; i < v->r_hi && t->ranges.v[i].start < b; i++) {
+		const struct gp_range *r = &t->ranges.v[i];
+		if (r->end > b || (i + 1 < v->r_hi && t->ranges.v[i + 1].parent == (int32_t)i))
+			continue;   /* not inside the gap, or not innermost */
+		int32_t c = gp_u64map_get(&count, r->text);
+		c = c < 0 ? 1 : c + 1;
+		gp_u64map_put(&count, r->text, c);
+		n++;
+		if ((size_t)c > best_n) {
+			best_n = (size_t)c;
+			best = r->text;
+		}
+	}
+	gp_u64map_free(&count);
+	if (best_n < MANY_CALLS || 2 * best_n < n)
+		return;
+	for (size_t i = lo; i < v->r_hi && t->ranges.v[i].start < b; i++) {
+		const struct gp_range *r = &t->ranges.v[i];
+		if (r->text != best || r->end > b || (i + 1 < v->r_hi && t->ranges.v[i + 1].parent == (int32_t)i))
+			continue;
+		first = r->start < first ? r->start : first;
+		last = r->end > last ? r->end : last;
+		ns += r->end - r->start;
+	}
+	if (last - first < MANY_CALLS_SPREAD * (double)(b - a))
+		return;
+	int len;
+	const char *name = function_name(gp_s(t, gp_deps_text(d, best)), &len);
+	snprintf(buf, size, ": %zu x %.*s %s", best_n, len > 80 ? 80 : len, name,
+		 gp_fmt_duration((double)ns, dur, sizeof(dur)));
+}
+
 char *gp_gap_story(gp_deps *d, int32_t u, gp_ns a, gp_ns b, char *buf, size_t size)
 {
 	gp_piece_vec v = {0};
-	char text[320], dur[32];
+	char text[320], dur[32], calls[160];
 	size_t len = 0, shown = 0;
+	bool told_calls = false;
 
 	buf[0] = '\0';
 	if (u < 0 || (size_t)u >= d->n)
@@ -168,8 +250,13 @@ char *gp_gap_story(gp_deps *d, int32_t u, gp_ns a, gp_ns b, char *buf, size_t si
 		if (p->end <= p->start || (shown && 20 * (p->end - p->start) < b - a))
 			continue;
 		gp_fmt_duration((double)(p->end - p->start), dur, sizeof(dur));
-		int w = snprintf(buf + len, size - len, "%s%s %s", shown ? "; " : "",
-				 gp_piece_text(d, p, text, sizeof(text)), dur);
+		calls[0] = '\0';
+		if (p->cpu && !told_calls) {   /* the calls filling the gap on its first CPU piece's thread */
+			many_calls(d, p->lane_a, p->lane_b, a, b, calls, sizeof(calls));
+			told_calls = true;
+		}
+		int w = snprintf(buf + len, size - len, "%s%s %s%s", shown ? "; " : "",
+				 gp_piece_text(d, p, text, sizeof(text)), dur, calls);
 		if (w < 0)
 			break;
 		len += (size_t)w;

@@ -245,6 +245,20 @@ static bool first_launch(gp_deps *d, size_t u)
 	return gp_u64map_get(&d->first_launch, gp_kernel_def(d->t, &d->t->kernels.v[u])->name) == (int32_t)u;
 }
 
+bool gp_unit_loads_module(gp_deps *d, size_t u)
+{
+	const gp_trace *t = d->t;
+	int32_t lc = u < t->kernels.n ? d->call[u] : -1, from;
+	gp_ns ready;
+
+	if (lc < 0 || gp_deps_api_class(d, (size_t)lc) != GP_APIC_LAUNCH)
+		return false;
+	enum gp_edge edge = gp_deps_binding(d, u, &from, &ready);
+	const struct gp_api *a = &t->apis.v[lc];
+	return edge != GP_EDGE_EVENT && a->end >= ready && t->kernels.v[u].start - a->end >= SLOW_LAUNCH_NS &&
+	       first_launch(d, u);
+}
+
 /* The last one-time span of (pid, tid) starting before e, or NULL. */
 static const struct gp_onetime_span *onetime_before(const gp_deps *d, uint32_t pid, uint32_t tid, gp_ns e)
 {

@@ -124,6 +124,13 @@ void gp_walk(gp_deps *d, struct gp_walk_at w, gp_ns stop, gp_piece_fn fn, void *
 ** with innermost range `range`.  d gives the API classes. */
 enum gp_cause gp_cpu_cause(const gp_deps *d, uint32_t who, int32_t range);
 
+/* Whether unit u is a kernel whose launch loaded its module (CUDA's lazy
+** loading): the first kernel of its name, launched by a launch call, that
+** started a millisecond or more after the call returned while nothing
+** else held it (its stream was free by then, no event named).  Its
+** latency is module_load's, not the launch's. */
+bool gp_unit_loads_module(gp_deps *d, size_t u);
+
 /* gp_cpu_cause of thread (pid, tid) at time at, with its one-time costs:
 ** inside a graph capture of the thread, capture; waiting (CPU op, Python,
 ** user range, untraced, other calls) while another thread of the process

@@ -1025,16 +1025,17 @@ void gp_cpu_sweep(gp_deps *d, const struct gp_thread_view *v, bool (*fn)(void *c
 	const gp_trace *t = d->t;
 	struct sweep sw = {.fn = fn, .ctx = ctx};
 	open_stack st = {0};
-	size_t ir = v->r_lo, ia = v->a_lo;
+	/* fn may ask for other threads' views, which moves v: its bounds first */
+	size_t ir = v->r_lo, ia = v->a_lo, r_hi = v->r_hi, a_hi = v->a_hi;
 
 	for (;;) {
 		const struct gp_range *r = NULL;
 		const struct gp_api *a = NULL;
-		while (ir < v->r_hi && !cpu_range(&t->ranges.v[ir]))
+		while (ir < r_hi && !cpu_range(&t->ranges.v[ir]))
 			ir++;
-		if (ir < v->r_hi)
+		if (ir < r_hi)
 			r = &t->ranges.v[ir];
-		if (ia < v->a_hi)
+		if (ia < a_hi)
 			a = &t->apis.v[d->api_by_thread[ia]];
 		if ((!r && !a) || sw.stopped)
 			break;

@@ -280,7 +280,8 @@ gp_ns gp_cpu_next_start(gp_deps *d, const struct gp_thread_view *v, gp_ns x);
 
 /* Calls fn with each state change of the thread of v in time order (the
 ** first from its first activity; the last: idle since its last activity
-** ended), O(depth) memory.  fn returns false to stop. */
+** ended), O(depth) memory.  fn returns false to stop; it may call
+** gp_deps_view (v is read before the first call). */
 void gp_cpu_sweep(gp_deps *d, const struct gp_thread_view *v, bool (*fn)(void *ctx, const struct gp_cpu_mark *m),
 		  void *ctx);
 

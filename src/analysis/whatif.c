@@ -162,9 +162,21 @@ static void set_shift(struct gp_replay *r, uint32_t th, gp_ns at, gp_ns shift)
 	*gp_vec_push(r->th.v[th].bps) = (struct bp){at, shift};
 }
 
+/* The cause of launch call c's own time when it is not the cost of
+** issuing work (a launch that loaded its module: module_load), else
+** GP_CAUSE__COUNT: no removal of a cause shortens that call. */
+static enum gp_cause launch_own_cause(const gp_deps *d, int32_t c)
+{
+	enum gp_cause cc = gp_cpu_cause(d, (uint32_t)c | GP_CPU_API, -1);
+
+	return cc == GP_CAUSE_CPU_OP ? GP_CAUSE__COUNT : cc;
+}
+
+/* The typical launch latency and back-to-back gap of each stream, and the
 /* The typical launch latency and back-to-back gap of each stream, and the
 ** typical sync latencies: from the edges that bound their work (not the
-** copies their calls stage: the host's pace holds those). */
+** copies their calls stage: the host's pace holds those; nor the
+** launches that loaded their modules). */
 static void learn_typicals(struct gp_replay *r)
 {
 	gp_deps *d = r->d;
@@ -183,7 +195,10 @@ static void learn_typicals(struct gp_replay *r)
 		enum gp_edge e = gp_deps_binding(d, u, &from, &ready);
 		if (gp_deps_staged_copy(d, u))
 			continue;   /* held by the host staging it, not the GPU's latency */
-		if (e == GP_EDGE_LAUNCH && s >= t->apis.v[from].start)
+		/* a launch that loaded its module (module_load's time, on the
+		** CPU or the GPU side) is no typical launch */
+		if (e == GP_EDGE_LAUNCH && s >= t->apis.v[from].start &&
+		    launch_own_cause(d, from) != GP_CAUSE_MODULE_LOAD && !gp_unit_loads_module(d, u))
 			*gp_vec_push(launch.v[k]) = s - t->apis.v[from].start;
 		else if (e == GP_EDGE_STREAM && s >= ready)
 			*gp_vec_push(gap.v[k]) = s - ready;
@@ -369,16 +384,6 @@ static uint64_t time_key(gp_ns at)
 	return (uint64_t)at ^ (UINT64_C(1) << 63);
 }
 
-/* The cause of launch call c's own time when it is not the cost of
-** issuing work (a launch that loaded its module: module_load), else
-** GP_CAUSE__COUNT: no removal of a cause shortens that call. */
-static enum gp_cause launch_own_cause(const gp_deps *d, int32_t c)
-{
-	enum gp_cause cc = gp_cpu_cause(d, (uint32_t)c | GP_CPU_API, -1);
-
-	return cc == GP_CAUSE_CPU_OP ? GP_CAUSE__COUNT : cc;
-}
-
 /* The new start of unit u: the latest of what its constraints allow. */
 static gp_ns unit_start(struct gp_replay *r, size_t u)
 {
@@ -398,6 +403,10 @@ static gp_ns unit_start(struct gp_replay *r, size_t u)
 	** typical, at most the defaults (a stream of few samples learns its
 	** typicals from work held by other causes) */
 	bool staged = sp->no_staging && gp_deps_staged_copy(d, u);
+	/* the module a first launch loaded after its call returned (the
+	** walk's module_load piece) loads no more: a typical launch and gap */
+	bool unloaded = (sp->remove_cpu & (1u << GP_CAUSE_MODULE_LOAD)) && c >= 0 && s - t->apis.v[c].end > 0 &&
+			gp_unit_loads_module(d, u);
 
 	if (c >= 0 && !(sp->no_launch_waits && eager) && !(loose & GP_WI_UNIT_UNLAUNCHED)) {
 		const struct gp_api *a = &t->apis.v[c];
@@ -417,6 +426,8 @@ static gp_ns unit_start(struct gp_replay *r, size_t u)
 			lat = min_ns(lat, min_ns(r->typ_launch.v[k], TYP_LAUNCH_NS));
 		if (sp->no_launch_latency && eager)
 			lat = min_ns(lat, a->end - issued);
+		if (unloaded)
+			lat = min_ns(lat, r->typ_launch.v[k]);
 		best = new_time(r, th, issued) + lat;
 		/* a call whose own time is removed (a first launch loading its
 		** module: module_load, not the op's cost of issuing work) no
@@ -426,7 +437,7 @@ static gp_ns unit_start(struct gp_replay *r, size_t u)
 	}
 	if (p >= 0) {
 		gp_ns gap = max_ns(0, s - gp_unit_end(t, (size_t)p));
-		if (bind != GP_EDGE_STREAM)
+		if (bind != GP_EDGE_STREAM || unloaded)
 			gap = min_ns(gap, r->typ_gap.v[k]);
 		if (staged)
 			gap = min_ns(gap, min_ns(r->typ_gap.v[k], TYP_GAP_NS));
