@@ -173,7 +173,6 @@ static enum gp_cause launch_own_cause(const gp_deps *d, int32_t c)
 }
 
 /* The typical launch latency and back-to-back gap of each stream, and the
-/* The typical launch latency and back-to-back gap of each stream, and the
 ** typical sync latencies: from the edges that bound their work (not the
 ** copies their calls stage: the host's pace holds those; nor the
 ** launches that loaded their modules). */
