@@ -4,6 +4,7 @@
 ** and docs/comm.md.
 */
 #include <ctype.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -143,11 +144,12 @@ static uint64_t call_bytes(enum gp_coll_kind kind, int64_t in, int64_t out, int 
 }
 
 /* What the ranges around the launch of kernel k say about its call: the
-** innermost nccl:* annotation (its Input Dims/type), a c10d:: op, and the
-** args of a record_param_comms (by External id in op_args). */
+** innermost nccl:* annotation (its Input Dims/type), a c10d:: op (its
+** Input Dims/type), and the args of a record_param_comms (by External id
+** in op_args). */
 struct call_context {
 	const char *annot, *op;
-	const struct gp_op_ext *annot_ext;
+	const struct gp_op_ext *annot_ext, *op_ext;
 	const struct gp_coll_args *args;
 };
 
@@ -169,9 +171,128 @@ static void call_context(const gp_trace *t, size_t k, const gp_u64map *op_args, 
 			c->annot = text;
 			c->annot_ext = x;
 		}
-		if (!c->op && strncmp(text, "c10d::", 6) == 0)
+		if (!c->op && strncmp(text, "c10d::", 6) == 0) {
 			c->op = text;
+			c->op_ext = x;
+		}
 	}
+}
+
+/* Index of label s in r->labels, added when new (labels[0] is ""). */
+static uint32_t label_index(struct gp_coll_rank *r, const char *s)
+{
+	for (size_t i = 0; i < r->nlabels; i++)
+		if (strcmp(r->labels[i], s) == 0)
+			return (uint32_t)i;
+	r->labels = gp_xrealloc(r->labels, (r->nlabels + 1) * sizeof(*r->labels));
+	r->labels[r->nlabels] = gp_xstrdup(s);
+	return (uint32_t)r->nlabels++;
+}
+
+/* The integers of a list as PyTorch writes it, "[32, 64, 96]" ("[]": none)
+** into a new array *v (free it) of *n; false when s is anything else (a
+** list PyTorch cut, "[1, 2, ...]"). */
+static bool int_list(const char *s, int64_t **v, size_t *n)
+{
+	size_t cap = 0;
+
+	*v = NULL, *n = 0;
+	while (*s == ' ')
+		s++;
+	if (*s++ != '[')
+		return false;
+	for (;;) {
+		char *end;
+		long long x;
+		while (*s == ' ')
+			s++;
+		if (*s == ']' && !*n)
+			return s[1] == '\0';
+		x = strtoll(s, &end, 10);
+		if (end == s || x < 0)
+			break;
+		if (*n == cap) {
+			cap = cap ? 2 * cap : 16;
+			*v = gp_xrealloc(*v, cap * sizeof(**v));
+		}
+		(*v)[(*n)++] = x;
+		for (s = end; *s == ' '; s++)
+			;
+		if (*s == ']' && s[1] == '\0')
+			return true;
+		if (*s++ != ',')
+			break;
+	}
+	free(*v);
+	*v = NULL, *n = 0;
+	return false;
+}
+
+/* Peer i's share of total bytes split as v[0..n) (rows per peer; n = 0:
+** evenly over np peers). */
+static uint64_t split_share(uint64_t total, const int64_t *v, size_t n, size_t i, size_t np)
+{
+	uint64_t sum = 0;
+
+	if (!n)
+		return total / np;
+	for (size_t k = 0; k < n; k++)
+		sum += (uint64_t)v[k];
+	if (!sum)
+		return 0;
+	if (total % sum == 0)
+		return total / sum * (uint64_t)v[i];
+	return (uint64_t)llround((double)total * (double)v[i] / (double)sum);
+}
+
+/* The all-to-all record of r's last call (kernel k, args a, context cx):
+** its layer path, the bytes it sends (the call's size) and receives
+** (Out msg nelems, else c10d::alltoall_base_'s output, its first tensor),
+** and per peer when the args state both split lists. */
+static void add_a2a(const gp_trace *t, size_t k, const struct gp_coll_args *a, const struct call_context *cx,
+		    struct gp_coll_rank *r)
+{
+	const struct gp_coll *c = &r->v[r->n - 1];
+	struct gp_coll_a2a *x;
+	int64_t *in = NULL, *out = NULL, *ranks = NULL;
+	size_t nin = 0, nout = 0, nranks = 0, np;
+	int size = gp_dtype_size((enum gp_dtype)c->dtype);
+
+	r->a2a = gp_xrealloc(r->a2a, (r->na2a + 1) * sizeof(*r->a2a));
+	x = &r->a2a[r->na2a++];
+	memset(x, 0, sizeof(*x));
+	x->call = (uint32_t)(r->n - 1);
+	x->label = label_index(r, t->attrs[k].layer ? gp_s(t, t->attrs[k].layer) : "");
+	x->sent = c->bytes;
+	if (a && a->out_nelems >= 0 && a->dtype && size > 0) {
+		x->recv = (uint64_t)a->out_nelems * (uint64_t)size;
+	} else if (cx->op && strcmp(cx->op, "c10d::alltoall_base_") == 0 && cx->op_ext) {
+		int64_t o = first_tensor_nelems(gp_s(t, cx->op_ext->input_dims));
+		int osize = gp_dtype_size(first_type(gp_s(t, cx->op_ext->input_types)));
+		if (o >= 0 && osize > 0)
+			x->recv = (uint64_t)o * (uint64_t)osize;
+	}
+	if (!a || !a->in_split || !a->out_split || !int_list(gp_s(t, a->in_split), &in, &nin) ||
+	    !int_list(gp_s(t, a->out_split), &out, &nout))
+		goto done;
+	np = nin ? nin : nout ? nout : c->group_size > 0 ? (size_t)c->group_size : 0;
+	if (!np || (nin && nin != np) || (nout && nout != np) || (!x->sent && !x->recv))
+		goto done;
+	if (a->ranks && (!int_list(gp_s(t, a->ranks), &ranks, &nranks) || nranks != np))
+		nranks = 0;
+	x->at = (uint32_t)r->npeers;
+	x->npeers = (uint32_t)np;
+	r->peers = gp_xrealloc(r->peers, (r->npeers + np) * sizeof(*r->peers));
+	for (size_t i = 0; i < np; i++)
+		r->peers[r->npeers++] = (struct gp_coll_peer){
+			.rank = nranks ? (int32_t)ranks[i] : (int32_t)i,
+			.sent = split_share(x->sent, in, nin, i, np),
+			.recv = split_share(x->recv, out, nout, i, np),
+		};
+done:
+	free(in);
+	free(out);
+	free(ranks);
 }
 
 /* The GPU of r's trace t (gpu, else the GPU table's for the device of the
@@ -212,6 +333,7 @@ int gp_coll_extract(const gp_trace *t, const struct gp_coll_opts *o, struct gp_c
 		gp_u64map_add(t->coll_args.v[i].on_kernel ? &kernel_args : &op_args, t->coll_args.v[i].id,
 			      (int32_t)i);
 	group_index(out, "");
+	label_index(out, "");
 
 	for (size_t k = 0; k < t->kernels.n; k++) {
 		const struct gp_kernel *kn = &t->kernels.v[k];
@@ -262,6 +384,8 @@ int gp_coll_extract(const gp_trace *t, const struct gp_coll_opts *o, struct gp_c
 		/* a group the trace does not name is taken as the default one */
 		c->bytes = call_bytes(kind, in, out_n, c->group_size > 0 ? c->group_size : out->world_size,
 				      c->dtype);
+		if (kind == GP_COLL_ALL_TO_ALL)
+			add_a2a(t, k, a, &cx, out);
 	}
 	gp_u64map_free(&kernel_args);
 	gp_u64map_free(&op_args);
@@ -287,6 +411,11 @@ void gp_coll_rank_free(struct gp_coll_rank *r)
 	for (size_t i = 0; i < r->ngroups; i++)
 		free(r->groups[i]);
 	free(r->groups);
+	free(r->a2a);
+	free(r->peers);
+	for (size_t i = 0; i < r->nlabels; i++)
+		free(r->labels[i]);
+	free(r->labels);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -336,6 +465,63 @@ void gp_coll_rank_put(const struct gp_coll_rank *r, gp_writer *w)
 		gp_fmt_u64(v[12], c->seq_stated);
 		gp_writer_row(w, row);
 	}
+	for (size_t i = 0; i < r->na2a; i++) {
+		const struct gp_coll_a2a *x = &r->a2a[i];
+		char *peers = gp_xmalloc(x->npeers * 64 + 1);
+		const char *arow[GP_COLL_RECORD_NCOLS] = {"a2a", v[0], r->labels[x->label], v[1], v[2],
+							   x->npeers ? peers : NULL};
+		size_t at = 0;
+		*peers = '\0';
+		for (uint32_t p = 0; p < x->npeers; p++) {
+			const struct gp_coll_peer *q = &r->peers[x->at + p];
+			at += (size_t)snprintf(peers + at, 64, "%s%d:%" PRIu64 ":%" PRIu64, p ? " " : "", q->rank,
+					       q->sent, q->recv);
+		}
+		gp_fmt_u64(v[0], x->call);
+		gp_fmt_u64(v[1], x->sent);
+		gp_fmt_u64(v[2], x->recv);
+		gp_writer_row(w, arow);
+		free(peers);
+	}
+}
+
+/* An "a2a" row's cells c[1..5] into r (its call already read); false
+** when one is not a value the record can hold. */
+static bool a2a_of_row(const char *const *c, struct gp_coll_rank *r)
+{
+	struct gp_coll_a2a x = {0};
+	int64_t call;
+	const char *s = c[5];
+
+	if (!gp_rowbuf_cell_i64(c[1], 0, (int64_t)r->n - 1, &call) || !c[2] || !gp_rowbuf_cell_u64(c[3], &x.sent) ||
+	    !gp_rowbuf_cell_u64(c[4], &x.recv) || r->v[call].kind != GP_COLL_ALL_TO_ALL)
+		return false;
+	x.call = (uint32_t)call;
+	x.label = label_index(r, c[2]);
+	x.at = (uint32_t)r->npeers;
+	while (s && *s) {
+		struct gp_coll_peer q;
+		char *end;
+		long long rank = strtoll(s, &end, 10);
+		if (end == s || *end != ':' || rank < INT32_MIN || rank > INT32_MAX)
+			return false;
+		q.rank = (int32_t)rank;
+		s = end + 1;
+		q.sent = strtoull(s, &end, 10);
+		if (end == s || *end != ':')
+			return false;
+		s = end + 1;
+		q.recv = strtoull(s, &end, 10);
+		if (end == s || (*end && *end != ' '))
+			return false;
+		s = *end ? end + 1 : end;
+		r->peers = gp_xrealloc(r->peers, (r->npeers + 1) * sizeof(*r->peers));
+		r->peers[r->npeers++] = q;
+		x.npeers++;
+	}
+	r->a2a = gp_xrealloc(r->a2a, (r->na2a + 1) * sizeof(*r->a2a));
+	r->a2a[r->na2a++] = x;
+	return true;
 }
 
 /* One "coll" row's cells c[1..13] into *out; false when one is not a
@@ -386,6 +572,7 @@ int gp_coll_reader_row(struct gp_coll_reader *rd, const char *const *c)
 			return -1;
 		snprintf(r->gpu, sizeof(r->gpu), "%s", c[3]);
 		snprintf(r->link, sizeof(r->link), "%s", c[4] ? c[4] : "");
+		label_index(r, "");
 		return 1;
 	}
 	if (strcmp(c[0], "group") == 0) {
@@ -395,8 +582,10 @@ int gp_coll_reader_row(struct gp_coll_reader *rd, const char *const *c)
 		r->groups[r->ngroups++] = gp_xstrdup(c[1]);
 		return 1;
 	}
+	if (strcmp(c[0], "a2a") == 0)
+		return rd->heads && a2a_of_row(c, r) ? 1 : -1;
 	if (strcmp(c[0], "coll") == 0) {
-		if (!rd->heads)
+		if (!rd->heads || r->na2a)
 			return -1;
 		if (r->n == rd->cap) {
 			rd->cap = rd->cap ? 2 * rd->cap : 64;
@@ -555,6 +744,7 @@ static void settle_call(const struct gp_coll_rank *ranks, struct gp_coll_match *
 	const struct gp_coll *first = NULL;
 	gp_ns last = 0, earliest = 0, kernel_sum = 0, second = INT64_MIN;
 	int last_rank = -1;
+	uint64_t largest = 0;
 
 	for (size_t r = 0; r < m->nranks; r++) {
 		const struct gp_coll *x = &ranks[r].v[m->slots[c->first + r]];
@@ -571,8 +761,12 @@ static void settle_call(const struct gp_coll_rank *ranks, struct gp_coll_match *
 		if (r == 0 || arrival < earliest)
 			earliest = arrival;
 		kernel_sum += x->end - x->start;
+		if (r == 0 || x->end - x->start < c->transfer)
+			c->transfer = x->end - x->start;
 		if (x->bytes != first->bytes)
 			c->size_mismatch = 1;
+		if (x->bytes > largest)
+			largest = x->bytes;
 	}
 	c->skew = last - earliest;
 	/* all at once: nobody is last, and any rank's kernel is pure communication */
@@ -580,7 +774,8 @@ static void settle_call(const struct gp_coll_rank *ranks, struct gp_coll_match *
 	const struct gp_coll *straggler = &ranks[last_rank].v[m->slots[c->first + (size_t)last_rank]];
 	c->comm = straggler->end - straggler->start;
 	c->kernel_mean = kernel_sum / (gp_ns)m->nranks;
-	c->bytes = first->bytes;
+	/* an uneven all-to-all moves the busiest rank's buffer in its time */
+	c->bytes = c->kind == GP_COLL_ALL_TO_ALL ? largest : first->bytes;
 	c->iter = first->iter;
 	c->nranks_group = first->group_size > 0 ? first->group_size
 			: ranks[0].world_size > 0 ? ranks[0].world_size : (int)m->nranks;

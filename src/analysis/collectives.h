@@ -59,6 +59,27 @@ struct gp_coll {
 	uint8_t seq_stated;     /* 1: seq is the trace's own */
 };
 
+/* One peer of an all-to-all call: the bytes this rank sends to it and
+** receives from it. */
+struct gp_coll_peer {
+	int32_t rank;           /* the peer's global rank ("Process Group Ranks",
+				** else its index in the group) */
+	uint64_t sent, recv;
+};
+
+/* What an all-to-all(-v) call says beyond its gp_coll: what it moves per
+** peer (Kineto's "In split size"/"Out split size", in dim-0 rows, scaled
+** to the message's bytes; "[]" is an even split) and where it was
+** launched (docs/comm.md, "Expert parallelism"). */
+struct gp_coll_a2a {
+	uint32_t call;          /* index into gp_coll_rank.v */
+	uint32_t label;         /* into gp_coll_rank.labels: the kernel's layer
+				** path ("layer3/dispatch(F)"); 0 = "" */
+	uint64_t sent, recv;    /* bytes this rank sends (the input) and
+				** receives (the output), 0 = unknown */
+	uint32_t at, npeers;    /* peers[at .. at + npeers); 0 = not stated */
+};
+
 /* What one rank file contributes. */
 struct gp_coll_rank {
 	char *path;
@@ -72,6 +93,12 @@ struct gp_coll_rank {
 	size_t n;
 	char **groups;          /* process group names; "" = not stated */
 	size_t ngroups;
+	struct gp_coll_a2a *a2a;        /* one per all-to-all call, by call */
+	size_t na2a;
+	struct gp_coll_peer *peers;     /* the a2a's peers */
+	size_t npeers;
+	char **labels;                  /* layer paths; labels[0] = "" */
+	size_t nlabels;
 };
 
 /* Options of the extraction. */
@@ -95,8 +122,10 @@ void gp_coll_rank_free(struct gp_coll_rank *r);
 /* The record as kept rows over gp_coll_record_cols ("what" and 13 cells):
 ** one "rank" row (world size, link peak in bytes/s as %.17g, which reads
 ** back exactly, GPU name, link name), one "group" row per process group
-** in index order, one "coll" row of 13 integers per call.  path and rank
-** do not travel: the reader's caller knows them. */
+** in index order, one "coll" row of 13 integers per call, then one "a2a"
+** row per all-to-all call (call, label text, sent, received, its peers as
+** "rank:sent:recv ..." or NULL).  path and rank do not travel: the
+** reader's caller knows them. */
 #define GP_COLL_RECORD_NCOLS 14
 extern const struct gp_column gp_coll_record_cols[GP_COLL_RECORD_NCOLS];
 void gp_coll_rank_put(const struct gp_coll_rank *r, gp_writer *w);
@@ -105,7 +134,7 @@ void gp_coll_rank_put(const struct gp_coll_rank *r, gp_writer *w);
 ** record's rows (analysis/ranks.h): gp_coll_reader_init over r (emptied),
 ** then gp_coll_reader_row for each row (cells c[0..GP_COLL_RECORD_NCOLS)),
 ** which returns 1 when the row was one of the record's, 0 when it is none
-** of its kinds ("rank", "group", "coll": the caller's to read), -1 when it
+** of its kinds ("rank", "group", "coll", "a2a": the caller's to read), -1 when it
 ** is one of them but damaged or out of order.  gp_coll_reader_done says
 ** whether the record was whole (its one "rank" row read). */
 struct gp_coll_reader {
@@ -134,7 +163,9 @@ struct gp_coll_call {
 	int32_t group;          /* into gp_coll_match.groups */
 	int64_t seq;
 	int32_t iter;           /* the first rank's iteration */
-	uint64_t bytes;         /* the first present rank's; 0 = unknown */
+	uint64_t bytes;         /* the first present rank's (all_to_all: the
+				** largest over the ranks, an uneven one's
+				** busiest buffer); 0 = unknown */
 	int32_t size_mismatch;  /* 1: the ranks disagree on the size */
 	int last_rank;          /* index (in the order given) of the last arrival
 				** (the first of equals), -1 when all arrived at once */
@@ -145,6 +176,9 @@ struct gp_coll_call {
 				** duration (it waited for nobody) */
 	gp_ns wait_total;       /* sum over ranks of last arrival - arrival */
 	gp_ns kernel_mean;      /* mean kernel duration over present ranks */
+	gp_ns transfer;         /* the shortest kernel over the ranks: each
+				** rank's kernel beyond it is its wait, with
+				** no clock involved (docs/comm.md) */
 	int nranks_group;       /* n in busbw's factor, 0 = unknown */
 	double algbw, busbw;    /* bytes/s over comm; 0 = unknown */
 	double busbw_kernel;    /* busbw over kernel_mean */

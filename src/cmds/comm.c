@@ -6,13 +6,16 @@
 **   kinds   per collective kind: calls, bytes, pure communication, skew,
 **           busbw percentiles against the link's peak;
 **   calls   the collectives that cost the most waiting (-n, default 20);
-**   advise  the straggler and low-bandwidth findings (analysis/advise.h).
+**   advise  the straggler and low-bandwidth findings (analysis/advise.h);
+**   a2a     expert parallelism: all-to-all volume per rank and peer, its
+**           imbalance, time per layer and pass (analysis/coll_a2a.h).
 */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/coll_a2a.h"
 #include "analysis/collectives.h"
 #include "analysis/ranks.h"
 #include "cmds/cmds.h"
@@ -25,7 +28,8 @@
 
 static const struct gp_cmd_opt comm_own[] = {
 	{"view", 'V', "V", "ranks (default), kinds, calls (the -n with the most\n"
-	 "waiting, default 20) or advise; --gpu NAME: its link peak"},
+	 "waiting, default 20), advise or a2a (all-to-all per rank,\n"
+	 "peer, layer and pass); --gpu NAME: its link peak"},
 	{NULL, 0, NULL, NULL},
 };
 enum { OWN_VIEW };
@@ -45,6 +49,9 @@ static const struct gp_cmd_spec comm_spec = {
 	"of the GPU's link peak (NVLink, xGMI, PCIe).  The straggler is the rank\n"
 	"the others waited for longest, the one every command names.\n"
 	"One FILE: sizes, kernel times and bandwidths only (waits need two ranks).\n"
+	"--view a2a: expert parallelism: the bytes each rank sends each peer (split\n"
+	"sizes), largest / mean across ranks and peers, all-to-all time per layer\n"
+	"and pass (annotations like layer3 > dispatch(F)).\n"
 	"Definitions: docs/comm.md.",
 	.shared = GP_OPT_FORMAT | GP_OPT_TOP | GP_OPT_WIDTH | GP_OPT_NO_HEADER | GP_OPT_GPU | GP_OPT_JOBS |
 		  GP_OPT_WINDOW,
@@ -61,7 +68,7 @@ static const struct gp_cmd_spec comm_spec = {
 	"fails stops the command after all are read, with its error.\n\n",
 };
 
-enum view { VIEW_RANKS, VIEW_KINDS, VIEW_CALLS, VIEW_ADVISE };
+enum view { VIEW_RANKS, VIEW_KINDS, VIEW_CALLS, VIEW_ADVISE, VIEW_A2A };
 
 static const struct gp_column rank_cols[] = {
 	{"rank", "Rank", 4, true, false, NULL},
@@ -100,6 +107,7 @@ static const struct gp_column call_cols[] = {
 	{"wait_ns", "Wait", 8, true, false, NULL, GP_UNIT_NS},
 	{"skew_ns", "Skew", 8, true, false, NULL, GP_UNIT_NS},
 	{"comm_ns", "Comm", 8, true, false, NULL, GP_UNIT_NS},
+	{"transfer_ns", "Transfer", 8, true, false, NULL, GP_UNIT_NS},
 	{"kernel_ns", "Kernel", 8, true, false, NULL, GP_UNIT_NS},
 	{"algbw_gbs", "algbw", 6, true, false, NULL, GP_UNIT_GBPS},
 	{"busbw_gbs", "busbw", 6, true, false, NULL, GP_UNIT_GBPS},
@@ -209,10 +217,10 @@ static void write_calls(gp_writer *w, const struct gp_coll_match *m, size_t top,
 	for (size_t i = 0; i < m->ncomplete && i < top; i++) {
 		const struct gp_coll_call *c = order[i];
 		const char *group = m->groups[c->group];
-		char v[14][64];
-		const char *row[14] = {gp_coll_kind_name(c->kind), *group ? group : NULL, v[2],
+		char v[15][64];
+		const char *row[15] = {gp_coll_kind_name(c->kind), *group ? group : NULL, v[2],
 				       c->iter >= 0 ? v[3] : NULL, c->bytes ? v[4] : NULL, c->last_rank >= 0 ? v[5] : NULL, v[6], v[7], v[8],
-				       v[9], c->algbw > 0 ? v[10] : NULL, c->busbw > 0 ? v[11] : NULL,
+				       v[14], v[9], c->algbw > 0 ? v[10] : NULL, c->busbw > 0 ? v[11] : NULL,
 				       c->busbw_kernel > 0 ? v[12] : NULL, c->busbw > 0 && peak > 0 ? v[13] : NULL};
 		snprintf(v[2], 64, "%" PRId64, c->seq);
 		snprintf(v[3], 64, "%d", c->iter);
@@ -223,6 +231,7 @@ static void write_calls(gp_writer *w, const struct gp_coll_match *m, size_t top,
 		cell_ns(v[7], 64, (double)c->skew, table);
 		cell_ns(v[8], 64, (double)c->comm, table);
 		cell_ns(v[9], 64, (double)c->kernel_mean, table);
+		cell_ns(v[14], 64, (double)c->transfer, table);
 		snprintf(v[10], 64, "%.3f", c->algbw / 1e9);
 		snprintf(v[11], 64, "%.3f", c->busbw / 1e9);
 		snprintf(v[12], 64, "%.3f", c->busbw_kernel / 1e9);
@@ -244,6 +253,105 @@ static void write_advise(gp_writer *w, const struct gp_coll_match *m, const char
 		gp_writer_row(w, row);
 	}
 	gp_findings_free(&f);
+}
+
+static const struct gp_column a2a_cols[] = {
+	{"scope", "Scope", 5, false, false, NULL},
+	{"rank", "Rank", 4, true, false, ""},
+	{"peer", "Peer", 4, true, false, ""},
+	{"layer", "Layer", 12, false, true, ""},
+	{"pass", "Pass", 4, false, false, ""},
+	{"calls", "Calls", 5, true, false, ""},
+	{"sent_bytes", "Sent", 8, true, false, "", GP_UNIT_BYTES},
+	{"recv_bytes", "Received", 8, true, false, "", GP_UNIT_BYTES},
+	{"time_ns", "Time", 8, true, false, "", GP_UNIT_NS},
+	{"time_max_ns", "Time max", 8, true, false, "", GP_UNIT_NS},
+	{"wait_ns", "Wait", 8, true, false, "", GP_UNIT_NS},
+	{"transfer_ns", "Transfer", 8, true, false, "", GP_UNIT_NS},
+	{"max_bytes", "Largest", 8, true, false, "", GP_UNIT_BYTES},
+	{"imbalance", "Max/mean", 6, true, false, ""},
+};
+
+/* The cells of one a2a row, NULL where a scope has none. */
+struct a2a_row {
+	const char *scope, *layer;
+	int rank, peer;                 /* -1 = none */
+	char pass;
+	int64_t calls;                  /* -1 = none */
+	int64_t sent, recv, time, time_max, wait, transfer, max_bytes;  /* -1 = none */
+	double imbalance;               /* 0 = none */
+};
+
+static void a2a_put(gp_writer *w, const struct a2a_row *x, bool table)
+{
+	char v[14][64], pass[2] = {x->pass, '\0'};
+	const char *row[14] = {x->scope, x->rank >= 0 ? v[1] : NULL, x->peer >= 0 ? v[2] : NULL, x->layer,
+			       x->pass ? pass : NULL, x->calls >= 0 ? v[5] : NULL};
+	const int64_t num[7] = {x->sent, x->recv, x->time, x->time_max, x->wait, x->transfer, x->max_bytes};
+
+	snprintf(v[1], 64, "%d", x->rank);
+	snprintf(v[2], 64, "%d", x->peer);
+	snprintf(v[5], 64, "%" PRId64, x->calls);
+	for (int i = 0; i < 7; i++) {
+		bool ns = i >= 2 && i <= 5;
+		if (num[i] < 0)
+			continue;
+		if (ns)
+			cell_ns(v[6 + i], 64, (double)num[i], table);
+		else
+			snprintf(v[6 + i], 64, "%" PRId64, num[i]);
+		row[6 + i] = v[6 + i];
+	}
+	snprintf(v[13], 64, "%.3f", x->imbalance);
+	row[13] = x->imbalance > 0 ? v[13] : NULL;
+	gp_writer_row(w, row);
+}
+
+/* The a2a view (analysis/coll_a2a.h): a "job" row (all ranks; max/mean
+** across ranks of the bytes sent), a "peers" row (the peer receiving the
+** most; max/mean across peers), per rank (its largest peer; max/mean
+** across its peers), per layer path and pass (time per rank: mean, max,
+** max/mean), and per rank and peer the bytes sent. */
+static void write_a2a(gp_writer *w, const struct gp_coll_rank *ranks, const struct gp_coll_match *m, bool table)
+{
+	struct gp_a2a a;
+	int64_t sent = 0, recv = 0, time = 0, time_max = 0, largest = 0;
+
+	gp_a2a_summarise(ranks, m->nranks, m, &a);
+	for (size_t r = 0; r < a.nranks; r++) {
+		sent += (int64_t)a.ranks[r].sent;
+		recv += (int64_t)a.ranks[r].recv;
+		time += a.ranks[r].time;
+		if (a.ranks[r].time > time_max)
+			time_max = a.ranks[r].time;
+		if ((int64_t)a.ranks[r].sent > largest)
+			largest = (int64_t)a.ranks[r].sent;
+	}
+	a2a_put(w, &(struct a2a_row){"job", NULL, -1, -1, 0, (int64_t)a.calls, sent, recv,
+				      a.nranks ? time / (int64_t)a.nranks : 0, time_max, a.wait, a.transfer, largest,
+				      a.rank_imbalance}, table);
+	if (a.matrix)
+		a2a_put(w, &(struct a2a_row){"peers", NULL, -1, a.peer_hot, 0, -1, -1, (int64_t)a.peer_hot_bytes,
+					      -1, -1, -1, -1, (int64_t)a.peer_hot_bytes, a.peer_imbalance}, table);
+	for (size_t r = 0; r < a.nranks; r++) {
+		const struct gp_a2a_rank *x = &a.ranks[r];
+		a2a_put(w, &(struct a2a_row){"rank", NULL, x->rank, x->peer_max_rank, 0, (int64_t)x->calls,
+					      (int64_t)x->sent, (int64_t)x->recv, x->time, -1, x->wait, -1,
+					      x->peer_max_rank >= 0 ? (int64_t)x->peer_max : -1, x->peer_imbalance},
+			table);
+	}
+	for (size_t l = 0; l < a.nlabels; l++) {
+		const struct gp_a2a_label *x = &a.labels[l];
+		a2a_put(w, &(struct a2a_row){"layer", *x->layer ? x->layer : NULL, -1, -1, x->pass,
+					      (int64_t)x->calls, (int64_t)x->sent, -1, x->time_mean, x->time_max,
+					      x->wait, x->transfer, -1, x->imbalance}, table);
+	}
+	for (size_t r = 0; r < a.nranks && a.matrix; r++)
+		for (size_t p = 0; p < a.npeers; p++)
+			a2a_put(w, &(struct a2a_row){"peer", NULL, a.ranks[r].rank, (int)p, 0, -1,
+						      (int64_t)a.matrix[r * a.npeers + p], -1, -1, -1, -1, -1, -1, 0},
+				table);
+	gp_a2a_free(&a);
 }
 
 /* What comm's workers (each rank file kept as its collectives' record:
@@ -299,6 +407,8 @@ static int comm_reduce(const void *ctx, const struct gp_cli_result *const *res, 
 			write_calls(out, &m, j->top, j->table);
 		else if (j->view == VIEW_ADVISE)
 			write_advise(out, &m, link, j->table);
+		else if (j->view == VIEW_A2A)
+			write_a2a(out, ranks, &m, j->table);
 		else
 			write_ranks(out, ranks, &m, j->table);
 		gp_coll_match_free(&m);
@@ -323,8 +433,10 @@ static int comm_option(void *ctx, int index, const char *arg)
 		j->view = VIEW_CALLS;
 	else if (strcmp(arg, "advise") == 0)
 		j->view = VIEW_ADVISE;
+	else if (strcmp(arg, "a2a") == 0)
+		j->view = VIEW_A2A;
 	else
-		return gp_cli_usage("comm", "--view wants ranks, kinds, calls or advise, not '%s'", arg);
+		return gp_cli_usage("comm", "--view wants ranks, kinds, calls, advise or a2a, not '%s'", arg);
 	return 0;
 }
 
@@ -351,6 +463,9 @@ int cmd_comm(int argc, char **argv)
 		break;
 	case VIEW_ADVISE:
 		m.out_cols = advise_cols, m.out_ncols = NCOL(advise_cols);
+		break;
+	case VIEW_A2A:
+		m.out_cols = a2a_cols, m.out_ncols = NCOL(a2a_cols);
 		break;
 	default:
 		m.out_cols = rank_cols, m.out_ncols = NCOL(rank_cols);

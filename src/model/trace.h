@@ -399,6 +399,11 @@ struct gp_coll_args {
 	int32_t group_size;     /* -1 = not stated */
 	gp_str name;            /* "Collective name": "allreduce", 0 = none */
 	gp_str group;           /* "Process Group Name", 0 = none */
+	gp_str in_split, out_split;  /* "In split size", "Out split size": the
+				** elements per peer as PyTorch writes them,
+				** "[1024, 512]" ("[]": even split), 0 = none */
+	gp_str ranks;           /* "Process Group Ranks": "[0, 1, 2, 3]", the
+				** group's global ranks; 0 = none */
 	uint8_t dtype;          /* enum gp_dtype of "dtype" */
 	uint8_t on_kernel;      /* 1: id is a kernel's correlation id */
 };

@@ -441,6 +441,9 @@ static void add_coll_args(gp_trace *t, const struct kineto_event *e)
 	c->group_size = e->coll_group_size > INT32_MAX ? -1 : (int32_t)e->coll_group_size;
 	c->name = e->coll_name;
 	c->group = e->coll_group;
+	c->in_split = e->coll_in_split;
+	c->out_split = e->coll_out_split;
+	c->ranks = e->coll_ranks;
 	c->dtype = e->coll_dtype;
 }
 

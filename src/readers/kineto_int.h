@@ -69,7 +69,7 @@ enum key {
 	K_WAIT_EVENT, K_WAIT_STREAM, K_WAIT_RECORD, K_LAUNCH_KERNEL, K_MODULE_FQN, K_ANNOT_LAYER,
 	/* args of collectives (record_param_comms, NCCL kernels) */
 	K_COLL_NAME, K_COLL_IN, K_COLL_OUT, K_COLL_GROUP_SIZE, K_COLL_DTYPE, K_COLL_GROUP,
-	K_COLL_SEQ,
+	K_COLL_SEQ, K_COLL_IN_SPLIT, K_COLL_OUT_SPLIT, K_COLL_RANKS,
 	/* args of [memory] instants */
 	K_MEM_BYTES, K_MEM_TOTAL_ALLOC, K_MEM_TOTAL_RESERVED, K_MEM_ADDR, K_MEM_DEV_ID,
 	K_MEM_DEV_TYPE,
@@ -127,6 +127,7 @@ struct kineto_event {
 	gp_str launch_kernel, module_fqn, annot_layer;
 	/* collective args; -1 = not stated */
 	gp_str coll_name, coll_group;
+	gp_str coll_in_split, coll_out_split, coll_ranks;  /* list texts "[1, 2]" */
 	uint8_t coll_dtype;
 	int64_t coll_in, coll_out, coll_group_size, coll_seq;
 };

@@ -121,16 +121,19 @@ static uint8_t arg_key(const char *s, size_t n)
 		     : IS("Device Type") ? K_MEM_DEV_TYPE : K_NONE;
 	case 13:
 		return IS("shared memory") ? K_SMEM : IS("Fwd thread id") ? K_FWD_TID
-		     : IS("graph node id") ? K_GRAPH_NODE : IS("In msg nelems") ? K_COLL_IN : K_NONE;
+		     : IS("graph node id") ? K_GRAPH_NODE : IS("In msg nelems") ? K_COLL_IN
+		     : IS("In split size") ? K_COLL_IN_SPLIT : K_NONE;
 	case 14:
 		return IS("Total Reserved") ? K_MEM_TOTAL_RESERVED : IS("Out msg nelems") ? K_COLL_OUT
-		     : IS("wait_on_stream") ? K_WAIT_STREAM : K_NONE;
+		     : IS("wait_on_stream") ? K_WAIT_STREAM : IS("Out split size") ? K_COLL_OUT_SPLIT : K_NONE;
 	case 15:
 		return IS("Sequence number") ? K_SEQ : IS("Concrete Inputs") ? K_CONCRETE
 		     : IS("Total Allocated") ? K_MEM_TOTAL_ALLOC : IS("Collective name") ? K_COLL_NAME
 		     : K_NONE;
 	case 18:
 		return IS("Process Group Name") ? K_COLL_GROUP : K_NONE;
+	case 19:
+		return IS("Process Group Ranks") ? K_COLL_RANKS : K_NONE;
 	case 20:
 		return IS("registers per thread") ? K_REGS : K_NONE;
 	case 21:

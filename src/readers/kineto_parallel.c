@@ -484,6 +484,9 @@ static bool merge_part(struct kineto_parser *p, struct kineto_parser *q)
 	for (size_t i = 0; i < n_coll_args; i++) {
 		ca[i].name = map[ca[i].name];
 		ca[i].group = map[ca[i].group];
+		ca[i].in_split = map[ca[i].in_split];
+		ca[i].out_split = map[ca[i].out_split];
+		ca[i].ranks = map[ca[i].ranks];
 	}
 	size_t n_launch_args = u->launch_args.n, n_annots = u->node_annots.n;
 	struct gp_launch_args *la = VEC_MOVE(t->launch_args, u->launch_args);

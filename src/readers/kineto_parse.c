@@ -243,7 +243,9 @@ static void args_unsigned(struct kineto_event *e, uint8_t k, const char *s, size
 
 /* One collective arg of record_param_comms or an NCCL kernel: names as
 ** strings, counts as numbers (PyTorch writes "Process Group Name" as a
-** string and the counts as numbers; anything else is ignored). */
+** string and the counts as numbers; anything else is ignored); the lists
+** ("In split size", "Out split size", "Process Group Ranks") as the text
+** PyTorch writes, "[1, 2, 3]", read by analysis/collectives.c. */
 static void coll_value(struct kineto_parser *p, uint8_t k, char kind, const char *s, size_t n)
 {
 	struct kineto_event *e = &p->ev;
@@ -256,6 +258,10 @@ static void coll_value(struct kineto_parser *p, uint8_t k, char kind, const char
 			e->coll_name = id;
 		else
 			e->coll_group = id;
+	} else if (kind == 's' && (k == K_COLL_IN_SPLIT || k == K_COLL_OUT_SPLIT || k == K_COLL_RANKS)) {
+		gp_str id = gp_strtab_intern_n(&p->t->strs, s, n);
+		*(k == K_COLL_IN_SPLIT ? &e->coll_in_split : k == K_COLL_OUT_SPLIT ? &e->coll_out_split
+		  : &e->coll_ranks) = id;
 	} else if (kind == 's' && k == K_COLL_DTYPE) {
 		if (n >= sizeof(dtype))
 			return;
@@ -304,7 +310,8 @@ static int args_value(struct kineto_parser *p, uint8_t k, char kind, const char 
 	case K_INPUT_DIMS: case K_INPUT_TYPES: case K_CONCRETE: case K_GRID: case K_BLOCK:
 		return 1;   /* expected a list: a scalar carries nothing */
 	case K_COLL_NAME: case K_COLL_GROUP: case K_COLL_DTYPE: case K_COLL_IN: case K_COLL_OUT:
-	case K_COLL_GROUP_SIZE: case K_COLL_SEQ:
+	case K_COLL_GROUP_SIZE: case K_COLL_SEQ: case K_COLL_IN_SPLIT: case K_COLL_OUT_SPLIT:
+	case K_COLL_RANKS:
 		coll_value(p, k, kind, s, n);
 		return 1;
 	}

@@ -29,13 +29,15 @@ cmp -s "$TMP/by_files" "$TMP/out" || fail "comm DIR differs from comm FILE..."
 run_ok "$GPUPROF" comm -f tsv --no-header "$TMP/job/rank-*.json"
 cmp -s "$TMP/by_files" "$TMP/out" || fail "comm 'GLOB' differs from comm FILE..."
 
-# calls: every one has rank 5 last, skew 300 us, 7 x 300 us of waiting
+# calls: every one has rank 5 last, skew 300 us, 7 x 300 us of waiting;
+# its transfer (the shortest kernel, rank 5's) is its pure communication
 run_ok "$GPUPROF" comm -V calls -n 100 -f csv "$TMP"/job/rank-*.json
 assert_eq "$(tail -n +2 "$TMP/out" | wc -l)" 15 "complete calls"
 tail -n +2 "$TMP/out" | tr -d '"' | awk -F, '
 	$6 != 5 || $7 != 2100000 || $8 != 300000 { print "bad call: " $0; bad = 1 }
-	$1 == "all_reduce" && ($5 != 67108864 || $9 != 524288 || $11 != "128.000" || $12 != "224.000" || $14 != "74.7") { print "bad all_reduce: " $0; bad = 1 }
-	$1 != "all_reduce" && ($5 != 67108864 || $9 != 1048576 || $11 != "64.000" || $12 != "56.000" || $14 != "18.7") { print "bad " $1 ": " $0; bad = 1 }
+	$9 != $10 { print "transfer is not comm: " $0; bad = 1 }
+	$1 == "all_reduce" && ($5 != 67108864 || $9 != 524288 || $12 != "128.000" || $13 != "224.000" || $15 != "74.7") { print "bad all_reduce: " $0; bad = 1 }
+	$1 != "all_reduce" && ($5 != 67108864 || $9 != 1048576 || $12 != "64.000" || $13 != "56.000" || $15 != "18.7") { print "bad " $1 ": " $0; bad = 1 }
 	END { exit bad }' >&2 || fail "per-call figures"
 
 # kinds: 5 calls each, 5 x 7 x 300 us of waiting
@@ -61,7 +63,7 @@ assert_no_grep "straggler" "$TMP/out"
 
 # one file: its calls, kernel times and bandwidths, no waiting
 run_ok "$GPUPROF" comm -V calls -n 1 -f csv "$TMP/job/rank-5.json"
-assert_grep '^"all_reduce","0","0","0","67108864","\(none\)","0","0","524288","524288","128.000","224.000","224.000","74.7"$' "$TMP/out"
+assert_grep '^"all_reduce","0","0","0","67108864","\(none\)","0","0","524288","524288","524288","128.000","224.000","224.000","74.7"$' "$TMP/out"
 
 # nsys rank files: no rank metadata (argument order), no collective args
 # (calls match by position, sizes unknown), the same waits

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/coll_a2a.h"
 #include "analysis/collectives.h"
 
 #define MS 1000000LL
@@ -188,6 +189,20 @@ static void busbw_factors(void **state)
 	assert_true(gp_coll_busbw_factor(GP_COLL_ALL_REDUCE, 0) == 0);
 }
 
+/* The pass of a layer path: the innermost "(F)", "(B)" or "(W)" that ends
+** a component. */
+static void a2a_passes(void **state)
+{
+	(void)state;
+	assert_int_equal(gp_a2a_pass("layer3/dispatch(F)"), 'F');
+	assert_int_equal(gp_a2a_pass("mlp(B)/combine(W)"), 'W');
+	assert_int_equal(gp_a2a_pass("mlp(B)/combine"), 'B');
+	assert_int_equal(gp_a2a_pass("combine(Bx)"), 0);
+	assert_int_equal(gp_a2a_pass("f(F)oo"), 0);
+	assert_int_equal(gp_a2a_pass(""), 0);
+	assert_int_equal(gp_a2a_pass(NULL), 0);
+}
+
 static void kind_names(void **state)
 {
 	static const struct {
@@ -232,6 +247,7 @@ int main(void)
 		cmocka_unit_test(offsets_far_apart),
 		cmocka_unit_test(busbw_factors),
 		cmocka_unit_test(kind_names),
+		cmocka_unit_test(a2a_passes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

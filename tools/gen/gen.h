@@ -47,7 +47,7 @@ enum gen_kd {
 	KD_CAST, KD_SIMT_GEMM,  /* --inject add-kernel, no-tc */
 	/* --lowprec (lowprec.c): cuBLAS FP8, CUTLASS grouped FP8 and BF16,
 	** CUTLASS block-scaled NVFP4 */
-	KD_FP8_GEMM, KD_FP8_GROUPED, KD_BF16_GROUPED, KD_FP4_GEMM,
+	KD_FP8_GEMM, KD_FP8_GROUPED, KD_BF16_GROUPED, KD_FP4_GEMM, KD_NCCL_SENDRECV,
 	KD__COUNT
 };
 
@@ -57,6 +57,7 @@ extern const int gen_nkdefs;
 ** all-reduce, all-gather and reduce-scatter. */
 extern const int gen_kd_gemm;
 extern const int gen_kd_coll[3];
+extern const int gen_kd_a2a;     /* NCCL's SendRecv kernel: all-to-all(-v) */
 
 /* The CUDA API calls the model makes (index into gen_apis). */
 enum gen_api_id {
@@ -245,6 +246,7 @@ struct gen_rank_opts {
 	int64_t delay_ns, skew_ns;
 	int iters;
 	bool deps;              /* record the stream waits and the step's sync (ranks.c) */
+	bool a2a;               /* expert-parallel all-to-all-v phases instead (ranks.c) */
 };
 #define GEN_MAX_RANKS 4096
 

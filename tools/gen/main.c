@@ -69,6 +69,13 @@ static const char gen_help[] =
 	"                        for the GEMM's (event record and stream wait), the next\n"
 	"                        GEMM's for the collective's, and each step ends in a\n"
 	"                        stream sync 5 us after its last collective (same times)\n"
+	"      --a2a             an expert-parallel job instead (2 to 30 ranks): per\n"
+	"                        iteration, passes F then B over layers 0 and 1, each a\n"
+	"                        GEMM then dispatch and combine all-to-all-v (nccl\n"
+	"                        SendRecv) under annotations layerL > dispatch(P), with\n"
+	"                        record_param_comms split sizes: rank r sends 16(1+r+2p)\n"
+	"                        rows of 2048 FP8 to rank p at dispatch, the reverse in\n"
+	"                        BF16 at combine; group \"1\", Seq from 0 (ranks.c)\n"
 	"\nWith --graphs MODE, a small inference server that captures CUDA graphs and\n"
 	"replays them (several batch sizes, two streams, a capture never replayed, a\n"
 	"replay never captured), with FILE.truth: per replayed kernel the attribution\n"
@@ -129,6 +136,7 @@ int main(int argc, char **argv)
 		{"clock-skew-us", required_argument, NULL, 'C'},
 		{"iters", required_argument, NULL, 'i'},
 		{"deps", no_argument, NULL, 'P'},
+		{"a2a", no_argument, NULL, 'A'},
 		{"noise", required_argument, NULL, 'N'},
 		{"inject", required_argument, NULL, 'I'},
 		{"graphs", required_argument, NULL, 'G'},
@@ -198,6 +206,9 @@ int main(int argc, char **argv)
 		case 'P':
 			ro.deps = true;
 			break;
+		case 'A':
+			ro.a2a = true;
+			break;
 		case 'i':
 			/* whole iterations: of the one trace, or of each rank's */
 			if (parse_u64(optarg, 100000, &v) || v < 1)
@@ -260,6 +271,8 @@ int main(int argc, char **argv)
 	if (ro.ranks) {
 		if (w == &gen_writer_nvprof)
 			return usage_error("--ranks writes kineto or nsys traces, not nvprof");
+		if (ro.a2a && (ro.ranks < 2 || ro.ranks > 30 || ro.deps))
+			return usage_error("--a2a wants --ranks 2 to 30 and no --deps");
 		if (ro.slow_rank >= ro.ranks)
 			return usage_error("--slow-rank %d is not below --ranks %d", ro.slow_rank, ro.ranks);
 		if (!path || !*path)

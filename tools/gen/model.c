@@ -113,11 +113,15 @@ const struct gen_kdef gen_kdefs[KD__COUNT] = {
 	[KD_FP4_GEMM] = {NULL, "cutlass3x_sm100_bstensorop_gemm_ue4m3xe2m1_ue4m3xe2m1_f32_bf16_bf16_256x128x256_2x1x1_0_tnt_align32_o_vs16_2sm",
 			 "cutlass3x_sm100_bstensorop_gemm_ue4m3xe2m1_ue4m3xe2m1_f32_bf16_bf16_256x128x256_2x1x1_0_tnt_align32_o_vs16_2sm",
 			 168, 0, 213120},
+	[KD_NCCL_SENDRECV] = {"_Z24ncclDevKernel_SendRecv24ncclDevKernelArgsStorageILm4096EE",
+			      "ncclDevKernel_SendRecv(ncclDevKernelArgsStorage<(unsigned long)4096>)",
+			      "ncclDevKernel_SendRecv", 96, 0, 0},
 };
 
 const int gen_nkdefs = KD__COUNT;
 const int gen_kd_gemm = KD_GEMM_TN;
 const int gen_kd_coll[3] = {KD_NCCL, KD_NCCL_ALL_GATHER, KD_NCCL_REDUCE_SCATTER};
+const int gen_kd_a2a = KD_NCCL_SENDRECV;
 
 const struct gen_api_def gen_apis[GEN_API__COUNT] = {
 	[GEN_API_LAUNCH] = {"cudaLaunchKernel_v7000", 211},

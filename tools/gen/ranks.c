@@ -22,6 +22,19 @@
 ** stream for the collective's, and each step ends in a
 ** cudaStreamSynchronize of the communication stream that returns 5 us
 ** after the last collective ends.  The times stay as without.
+**
+** With a2a (--a2a), an expert-parallel job instead: per iteration, pass F
+** over layers 0 then 1, pass B over layers 1 then 0; per layer a GEMM then
+** dispatch and combine (B: combine then dispatch), each a GEMM then an
+** all-to-all-v (NCCL SendRecv kernel) launched from
+** layerL > dispatch(P) > c10d::alltoall_base_ > record_param_comms (Seq
+** from 0 in process group "1" of all ranks, "all_to_allv", In/Out split
+** size in rows, In/Out msg nelems, dtype) > nccl:all_to_all.  At dispatch
+** rank r sends a2a_rows(r, p) = 16 (1 + r + 2p) rows of A2A_ROW_NELEMS
+** FP8 (Float8_e4m3fn, 1 byte) to rank p; at combine each rank sends back
+** the rows it received, in BF16 (2 bytes), as DeepEP does.  A call's pure
+** communication is the largest rank's input over A2A_BYTES_PER_NS; the
+** slow rank arrives last by delay_ns as above.
 */
 #include <errno.h>
 #include <inttypes.h>
@@ -38,6 +51,9 @@
 #define GATHER_BYTES_PER_NS 64       /* all-gather, reduce-scatter: 64 GB/s */
 #define SHARD_NELEMS 4194304LL       /* all-gather's per-rank input, fp16 */
 #define ALLREDUCE_NELEMS 33554432LL  /* fp16: 64 MiB */
+
+#define A2A_ROW_NELEMS 2048LL       /* a token's hidden state */
+#define A2A_BYTES_PER_NS 64          /* all-to-all: 64 GB/s over the largest input */
 
 enum { PH_ALL_REDUCE, PH_ALL_GATHER, PH_REDUCE_SCATTER, PH__COUNT };
 
@@ -176,6 +192,90 @@ static int64_t iteration(struct rank_run *x, int it, int64_t t)
 	return gpu + 100 * US;
 }
 
+/* Rows rank r sends to rank p at dispatch (at combine: a2a_rows(p, r)). */
+static int64_t a2a_rows(int r, int p)
+{
+	return 16 * (1 + r + 2 * (int64_t)p);
+}
+
+/* The record_param_comms args of rank r's all-to-all-v (combine: the
+** reverse of dispatch) with sequence number seq, into buf; the rows it
+** sends into *sent and the largest any rank sends into *largest. */
+static void a2a_args(int r, int n, bool combine, uint64_t seq, char *buf, size_t size, int64_t *sent,
+		     int64_t *largest)
+{
+	char in[512] = "", out[512] = "", ranks[512] = "";
+	int64_t recv = 0;
+	size_t li = 0, lo = 0, lr = 0;
+
+	*sent = *largest = 0;
+	for (int q = 0; q < n; q++) {
+		int64_t s = 0;
+		for (int p = 0; p < n; p++)
+			s += combine ? a2a_rows(p, q) : a2a_rows(q, p);
+		if (s > *largest)
+			*largest = s;
+	}
+	for (int p = 0; p < n; p++) {
+		int64_t s = combine ? a2a_rows(p, r) : a2a_rows(r, p);
+		int64_t g = combine ? a2a_rows(r, p) : a2a_rows(p, r);
+		*sent += s;
+		recv += g;
+		li += (size_t)snprintf(in + li, sizeof(in) - li, "%s%" PRId64, p ? ", " : "", s);
+		lo += (size_t)snprintf(out + lo, sizeof(out) - lo, "%s%" PRId64, p ? ", " : "", g);
+		lr += (size_t)snprintf(ranks + lr, sizeof(ranks) - lr, "%s%d", p ? ", " : "", p);
+	}
+	snprintf(buf, size,
+		 "\"Seq\": %" PRIu64 ", \"Collective name\": \"all_to_allv\", \"In msg nelems\": %" PRId64
+		 ", \"Out msg nelems\": %" PRId64 ", \"Group size\": %d, \"dtype\": \"%s\", "
+		 "\"In split size\": \"[%s]\", \"Out split size\": \"[%s]\", "
+		 "\"Process Group Name\": \"1\", \"Process Group Description\": \"ep\", "
+		 "\"Process Group Ranks\": \"[%s]\"",
+		 seq, (int64_t)(*sent * A2A_ROW_NELEMS), (int64_t)(recv * A2A_ROW_NELEMS), n,
+		 combine ? "BFloat16" : "Float8_e4m3fn", in, out, ranks);
+}
+
+/* One expert-parallel iteration from t (true clock; the file's comment);
+** returns when the next may start. */
+static int64_t iteration_a2a(struct rank_run *x, int it, int64_t t)
+{
+	const struct gen_rank_opts *ro = x->ro;
+	int64_t cpu = t + 20 * US, gpu = t + 1000 * US;
+	char step[32];
+
+	for (int pass = 0; pass < 2; pass++)
+		for (int li = 0; li < 2; li++, cpu += 200 * US) {
+			int layer = pass ? 1 - li : li;
+			char lname[16];
+			snprintf(lname, sizeof(lname), "layer%d", layer);
+			range(x, GEN_R_ANNOT, lname, cpu, cpu + 199 * US, 0, NULL);
+			for (int ph = 0; ph < 2; ph++) {
+				int64_t c = cpu + ph * 100 * US, sent, largest;
+				int64_t gemm = GEMM_NS + (x->rank == ro->slow_rank ? ro->delay_ns : 0);
+				int64_t slowest = GEMM_NS + (ro->slow_rank >= 0 ? ro->delay_ns : 0);
+				bool combine = (ph == 1) != (pass == 1);
+				uint64_t mm = ++x->op_id, coll = ++x->op_id, params = ++x->op_id;
+				char args[2048], aname[32];
+				int64_t comm;
+
+				a2a_args(x->rank, ro->ranks, combine, x->seq++, args, sizeof(args), &sent, &largest);
+				comm = largest * A2A_ROW_NELEMS * (combine ? 2 : 1) / A2A_BYTES_PER_NS;
+				snprintf(aname, sizeof(aname), "%s(%c)", combine ? "combine" : "dispatch", pass ? 'B' : 'F');
+				range(x, GEN_R_OP, "aten::mm", c, c + 30 * US, mm, NULL);
+				launch(x, c + 10 * US, gen_kd_gemm, 0, gpu, gpu + gemm, mm);
+				range(x, GEN_R_ANNOT, aname, c + 38 * US, c + 92 * US, 0, NULL);
+				range(x, GEN_R_OP, "c10d::alltoall_base_", c + 40 * US, c + 90 * US, coll, NULL);
+				range(x, GEN_R_OP, "record_param_comms", c + 42 * US, c + 88 * US, params, args);
+				range(x, GEN_R_ANNOT, "nccl:all_to_all", c + 44 * US, c + 86 * US, 0, NULL);
+				launch(x, c + 50 * US, gen_kd_a2a, 1, gpu + gemm, gpu + slowest + comm, params);
+				gpu += slowest + comm + 10 * US;
+			}
+		}
+	snprintf(step, sizeof(step), "ProfilerStep#%d", it);
+	range(x, GEN_R_ANNOT, step, t, gpu, 0, NULL);
+	return gpu + 100 * US;
+}
+
 int gen_ranks_run(const struct gen_writer *w, const char *dir, bool force, const struct gen_rank_opts *ro,
 		  gp_error *err)
 {
@@ -196,7 +296,7 @@ int gen_ranks_run(const struct gen_writer *w, const char *dir, bool force, const
 			return err->status;
 		x.sink = &sink;
 		for (int it = 0; it < ro->iters; it++)
-			t = iteration(&x, it, t);
+			t = ro->a2a ? iteration_a2a(&x, it, t) : iteration(&x, it, t);
 		if (w->finish(&sink, err))
 			return err->status;
 	}
