@@ -8,10 +8,7 @@
 #include <string.h>
 
 #include "cmds/cmds.h"
-
-#ifndef GP_VERSION
-#define GP_VERSION "0.1.0"
-#endif
+#include "util/version.h"
 
 /* The front door: in the order a user needs them, each with the question
 ** it answers and how it is usually called; `gpuprof` and `gpuprof --help`

@@ -1,7 +1,9 @@
 /*
 ** gpuprof export: the whole trace as a picture for other tools: -f
 ** perfetto, a Chrome trace-event JSON for ui.perfetto.dev (the perfetto
-** sink), or -f folded, flame-graph stacks (the folded sinks); docs/export.md.
+** sink), -f folded, flame-graph stacks (the folded sinks), or -f sqlite,
+** every table in one SQLite database (the sqlite sink, which writes the
+** file itself); docs/export.md, docs/export-sqlite.md.
 ** The command parses the window and output options, loads, runs the
 ** analysis its sink formats and hands it over; the sink streams to the
 ** output (a file, gzip-compressed when its name ends in .gz, or stdout).
@@ -18,12 +20,13 @@
 #include "analysis/analysis.h"
 #include "analysis/collectives.h"
 #include "analysis/jobpath.h"
+#include "analysis/optable.h"
 #include "util/alloc.h"
 #include "cmds/cmds.h"
 #include "cmds/options.h"
 #include "writers/sink.h"
 
-static const char *const export_formats[] = {"perfetto", "folded", NULL};
+static const char *const export_formats[] = {"perfetto", "folded", "sqlite", NULL};
 
 enum { O_OUT, O_FORCE, O_WEIGHT, O_PER_RANK, O_ALIGN, O_CRITICAL };
 
@@ -51,7 +54,11 @@ static const struct gp_cmd_spec export_spec = {
 	"gpuprof reads it back with the same kernels, ops and times.  -f folded:\n"
 	"flame-graph stacks (layer;...;op;kernel weight) for flamegraph.pl,\n"
 	"speedscope and inferno; the weights sum to the trace's total exactly.\n"
-	"See docs/export.md.",
+	"-f sqlite -o FILE: every table in one SQLite database (facts, ranks,\n"
+	"devices, steps, kernels with report's columns, copies, ops, layers,\n"
+	"gaps and their causes, the critical path, findings, collectives, memory\n"
+	"events), times in integer ns, a rank column in each; several files go\n"
+	"into one database.  See docs/export.md and docs/export-sqlite.md.",
 	.shared = GP_OPT_FORMAT | GP_OPT_PEAKS | GP_OPT_WINDOW,
 	.formats = export_formats,
 	.own = export_opts,
@@ -222,7 +229,10 @@ static int job_legs(const struct gp_cli_opts *o, struct job_legs *jl)
 #define EXPORT_TOP_GAPS 20
 
 /* Runs the analysis the output formats over t (cut to the window o names,
-** of span) into a: the op model for the folded stacks; for perfetto also
+** of span) into a: for sqlite every table's result (the op model, steps,
+** every gap's causes, the critical path's pieces, the findings, the rank's
+** record with its collectives, the kernels by layer); the op model for the
+** folded stacks; for perfetto also
 ** every idle gap with its cause and the CPU's context of the longest, each
 ** stream's queue depth and the device timeline in as many buckets as its
 ** counters, and the critical path with its pieces when x asks.  GP_OK or
@@ -235,12 +245,17 @@ static int analyse(const struct export_opts *x, const struct gp_cli_opts *o, gp_
 	struct gp_analysis_opts ao;
 
 	gp_cli_analysis_opts(o, &ao);
-	ao.top_gaps = EXPORT_TOP_GAPS;
-	ao.depth_buckets = ao.timeline_buckets = GP_PERFETTO_BUCKETS;
 	if (o->window.mode != GP_WINDOW_NONE) {
 		ao.window_start = span[0];
 		ao.window_end = span[1];
 	}
+	if (strcmp(o->format, "sqlite") == 0) {
+		ao.critpath_pieces = true;
+		return gp_analysis_run(t, GP_NEED_OPS | GP_NEED_STEPS | GP_NEED_GAP_CAUSES | GP_NEED_CRITPATH |
+				       GP_NEED_FINDINGS | GP_NEED_RECORD | GP_NEED_GROUPS, &ao, a, err);
+	}
+	ao.top_gaps = EXPORT_TOP_GAPS;
+	ao.depth_buckets = ao.timeline_buckets = GP_PERFETTO_BUCKETS;
 	ao.critpath_pieces = x->critical;
 	if (legs) {
 		ao.critpath_legs = legs->n ? legs->v : &none;
@@ -248,6 +263,19 @@ static int analyse(const struct export_opts *x, const struct gp_cli_opts *o, gp_
 	}
 	return gp_analysis_run(t, folded ? GP_NEED_OPS : GP_NEED_OPS | GP_NEED_GAP_CAUSES | GP_NEED_TOP_GAPS |
 			       GP_NEED_DEPTH | GP_NEED_TIMELINE | (x->critical ? GP_NEED_CRITPATH : 0), &ao, a, err);
+}
+
+/* The ops table of t by name, as `gpuprof ops` builds it (with the FLOPs
+** of a's op model), into tb. */
+static void build_optable(gp_trace *t, const struct gp_analysis *a, struct gp_optable *tb)
+{
+	double *flops = gp_xmalloc((t->kernels.n ? t->kernels.n : 1) * sizeof(*flops));
+	struct gp_optable_opts to = {.group = GP_OPTABLE_BY_NAME, .stack_depth = 1, .flops = flops};
+
+	for (size_t k = 0; k < t->kernels.n; k++)
+		flops[k] = a->ops.r[k].flops;
+	gp_optable_build(t, &to, tb);
+	free(flops);
 }
 
 /* Loads, analyses and writes the input path (argument position pos) into
@@ -263,7 +291,9 @@ static int export_one(const struct export_opts *x, const struct gp_cli_opts *o, 
 		      struct gp_rank_id *id)
 {
 	bool folded = strcmp(o->format, "folded") == 0;
+	bool sqlite = strcmp(o->format, "sqlite") == 0;
 	bool to_stdout = !x->out || strcmp(x->out, "-") == 0;
+	struct gp_optable tb = {0};
 	struct gp_cli_progress *progress = sink->opts.progress_ctx;
 	struct gp_analysis a;
 	gp_error err = {0};
@@ -285,9 +315,10 @@ static int export_one(const struct export_opts *x, const struct gp_cli_opts *o, 
 	}
 	*id = gp_rank_from_meta(&t);
 	gp_rank_complete(id, path, pos);
-	const struct gp_sink_input in = {.path = path, .an = &a, .rank = many && (!folded || x->per_rank) ? id : NULL,
-					 .clock_offset = offset};
-	if (!*out) {
+	const struct gp_sink_input in = {.path = path, .an = &a,
+					 .rank = sqlite || (many && (!folded || x->per_rank)) ? id : NULL,
+					 .clock_offset = offset, .optable = sqlite ? &tb : NULL};
+	if (!*out && !sqlite) {   /* the sqlite sink writes its own file */
 		*out = to_stdout ? stdout : gp_cli_open_output("export", x->out, x->force);
 		if (!*out) {
 			if (!many)
@@ -301,6 +332,8 @@ static int export_one(const struct export_opts *x, const struct gp_cli_opts *o, 
 	}
 	sink->out = *out;
 	rc = analyse(x, o, &t, span, legs, &a, &err);
+	if (!rc && sqlite)
+		build_optable(&t, &a, &tb);
 	gp_cli_progress_start(progress, "writing");
 	if (!rc)
 		rc = many ? gp_sink_write(sink, &in, &err) : gp_sink_write_close(sink, &in, &err);
@@ -311,6 +344,7 @@ static int export_one(const struct export_opts *x, const struct gp_cli_opts *o, 
 		gp_err_print(&err);
 		rc = gp_exit_code(err.status);
 	}
+	gp_optable_free(&tb);
 	gp_analysis_free(&a);
 	gp_trace_free(&t);
 	return rc;
@@ -322,7 +356,9 @@ int cmd_export(int argc, char **argv)
 	struct gp_cli_opts o;
 	struct gp_cli_inputs in;
 	struct gp_cli_progress progress;
-	const struct gp_sink_opts so = {.top = SIZE_MAX, .progress = gp_cli_progress_show, .progress_ctx = &progress};
+	char note[256] = "";
+	struct gp_sink_opts so = {.top = SIZE_MAX, .progress = gp_cli_progress_show, .progress_ctx = &progress,
+				  .note = note, .note_size = sizeof(note)};
 	gp_error err = {0};
 	struct stat st;
 	gp_sink sink;
@@ -333,20 +369,31 @@ int cmd_export(int argc, char **argv)
 	if (rc)
 		return rc == GP_CLI_DONE ? GP_EXIT_OK : rc;
 	bool folded = strcmp(o.format, "folded") == 0;
+	bool sqlite = strcmp(o.format, "sqlite") == 0;
 	if (!folded && strcmp(x.weight, "time") != 0)
 		return gp_cli_usage("export", "--weight is for -f folded");
 	if (!folded && x.per_rank)
-		return gp_cli_usage("export", "--per-rank is for -f folded (-f perfetto always shows the ranks)");
-	if (folded && x.align)
+		return gp_cli_usage("export", "--per-rank is for -f folded (-f perfetto%s always shows the ranks)",
+				    sqlite ? " and sqlite" : "");
+	if ((folded || sqlite) && x.align)
 		return gp_cli_usage("export", "--align-clocks is for -f perfetto");
-	if (folded && x.critical)
-		return gp_cli_usage("export", "--critical-path is for -f perfetto");
+	if ((folded || sqlite) && x.critical)
+		return gp_cli_usage("export", "--critical-path is for -f perfetto (-f sqlite always has "
+				    "the critpath table)");
 	bool to_stdout = !x.out || strcmp(x.out, "-") == 0;
+	if (sqlite && to_stdout)
+		return gp_cli_usage("export", "-f sqlite writes a database file: give -o FILE");
 	if (!to_stdout && !x.force && stat(x.out, &st) == 0) {
 		fprintf(stderr, "gpuprof export: %s exists (--force overwrites it)\n", x.out);
 		return GP_EXIT_IO;
 	}
-	const char *sink_name = !folded ? "perfetto" : strcmp(x.weight, "flops") == 0 ? "folded-flops"
+	/* the database is made anew, not added to */
+	if (sqlite && x.force && unlink(x.out) != 0 && errno != ENOENT) {
+		fprintf(stderr, "gpuprof export: cannot replace %s: %s\n", x.out, strerror(errno));
+		return GP_EXIT_IO;
+	}
+	so.path = sqlite ? x.out : NULL;
+	const char *sink_name = sqlite ? "sqlite" : !folded ? "perfetto" : strcmp(x.weight, "flops") == 0 ? "folded-flops"
 			      : strcmp(x.weight, "idle") == 0 ? "folded-idle" : "folded";
 	rc = gp_cli_inputs("export", o.files, o.nfiles, &in);
 	if (rc)
@@ -362,10 +409,15 @@ int cmd_export(int argc, char **argv)
 		rc = clock_offsets(&in, &o, offsets);
 	if (rc) {
 		many = false;   /* no sink opened */
-	} else if (gp_sink_open(&sink, sink_name, stdout, &so, &err)) {
+	} else if (gp_sink_open(&sink, sink_name, sqlite ? NULL : stdout, &so, &err)) {
 		gp_err_print(&err);
 		rc = gp_exit_code(err.status);
 		many = false;   /* nothing to discard */
+		if (sqlite) {   /* what its open made: the state, the file */
+			gp_sink_discard(&sink);
+			gp_cli_remove_output(x.out);
+		}
+		sqlite = false;   /* nothing of ours to remove */
 	}
 	/* one input at a time, each freed before the next: memory is the
 	** largest input's, whatever their number */
@@ -391,8 +443,10 @@ int cmd_export(int argc, char **argv)
 		gp_err_print(&err);
 		rc = GP_EXIT_IO;
 	}
-	if (rc && out && !to_stdout)
+	if (rc && ((out && !to_stdout) || sqlite))
 		gp_cli_remove_output(x.out);
+	if (!rc && note[0])
+		fprintf(stderr, "gpuprof export: wrote %s: %s\n", x.out, note);
 	for (size_t i = 0; i < n; i++)
 		gp_vec_free(jl.legs[i]);
 	free(jl.legs);

@@ -12,10 +12,11 @@ extern const struct gp_sink_ops gp_sink_folded_flops;
 extern const struct gp_sink_ops gp_sink_folded_idle;
 extern const struct gp_sink_ops gp_sink_html;
 extern const struct gp_sink_ops gp_sink_html_diff;
+extern const struct gp_sink_ops gp_sink_sqlite;
 
 const struct gp_sink_ops *const gp_sinks[] = {
 	&gp_sink_advise_text, &gp_sink_perfetto, &gp_sink_folded, &gp_sink_folded_flops,
-	&gp_sink_folded_idle, &gp_sink_html, &gp_sink_html_diff, NULL,
+	&gp_sink_folded_idle, &gp_sink_html, &gp_sink_html_diff, &gp_sink_sqlite, NULL,
 };
 
 const struct gp_sink_ops *gp_sink_find(const char *name)
@@ -43,7 +44,7 @@ int gp_sink_open(gp_sink *s, const char *name, FILE *out, const struct gp_sink_o
 static int close_flush(gp_sink *s, int rc, gp_error *err)
 {
 	gp_sink_discard(s);
-	if (rc)
+	if (rc || !s->out)   /* a sink that writes its own file has no out */
 		return rc;
 	if (fflush(s->out) != 0 || ferror(s->out))
 		return gp_err(err, GP_ERR_IO, "write failure on output");

@@ -32,6 +32,7 @@ struct gp_analysis;
 struct gp_html_job;
 struct gp_diff_page;
 struct gp_rank_id;
+struct gp_optable;
 
 /* A sink's own settings, for every write of its output. */
 struct gp_sink_opts {
@@ -42,6 +43,14 @@ struct gp_sink_opts {
 	** = unknown), for the CLI's progress line; NULL = none. */
 	void (*progress)(void *ctx, uint64_t done, uint64_t total);
 	void *progress_ctx;
+	/* A sink that writes a file itself (sqlite: a database) writes path;
+	** out is then not used.  NULL: none given. */
+	const char *path;
+	/* When not NULL, the sink says there what it wrote, in one line
+	** ("3 ranks, 120 kernels, ... in 14 tables"), for the command to
+	** print; the command owns the buffer. */
+	char *note;
+	size_t note_size;
 };
 
 /* What one write formats. */
@@ -57,6 +66,9 @@ struct gp_sink_input {
 	/* Added to every time the sink writes (export --align-clocks: the
 	** rank's clock offset); 0: the trace's own clock. */
 	gp_ns clock_offset;
+	/* sqlite: the ops table (analysis/optable.h, by name) the command
+	** built; NULL: none. */
+	const struct gp_optable *optable;
 };
 
 /* The buckets of the perfetto sink's counter tracks over the window:
