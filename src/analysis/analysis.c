@@ -247,21 +247,24 @@ static int run_tracelens(struct gp_analysis *a, unsigned needs, gp_error *err)
 	return GP_OK;
 }
 
-/* The kernels by serving phase and batch size, when the trace tells
-** either. */
+/* The kernels by serving phase and batch size, and the serving steps,
+** when the trace tells either. */
 static int run_phases(struct gp_analysis *a, unsigned needs, gp_error *err)
 {
 	const uint8_t *phase = a->kernel_phases.phase;
 	const int32_t *batch = a->kernel_phases.batch;
 
-	if (phase || batch)
+	if (phase || batch) {
 		a->phases.n = gp_phase_groups(a->trace, phase, batch, &a->phases.v);
+		a->serving.n = gp_serving_steps(a->trace, phase, batch, &a->serving.v);
+	}
 	return GP_OK;
 }
 
 static void free_phases(struct gp_analysis *a)
 {
 	free(a->phases.v);
+	free(a->serving.v);
 }
 
 /* Graph replays per graph, with the idle inside them from the

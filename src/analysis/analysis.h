@@ -32,6 +32,7 @@
 #include "analysis/layers.h"
 #include "analysis/memory.h"
 #include "analysis/phases.h"
+#include "analysis/serving.h"
 #include "analysis/ranks.h"
 #include "analysis/steps.h"
 #include "analysis/timeline.h"
@@ -62,7 +63,7 @@ enum gp_need {
 	GP_NEED_CRITPATH = 1u << 11,    /* its critical path, by cause, op and layer: a->critpath */
 	GP_NEED_TRACELENS = 1u << 12,   /* TraceLens's gpu_timeline, as it computes it: a->tracelens */
 	GP_NEED_RANK_PATH = 1u << 13,   /* the record's critical path in legs: a->record.path */
-	GP_NEED_PHASES = 1u << 14,      /* serving phases and batch sizes of replays: a->phases */
+	GP_NEED_PHASES = 1u << 14,      /* serving phases and batch sizes of replays: a->phases; serving steps: a->serving */
 	GP_NEED_GRAPHS = 1u << 15,      /* graph replays per graph, with the idle inside them: a->graphs */
 	GP_NEED_STEPS = 1u << 16,       /* the run's steps, the one definition (steps.h): a->steps */
 	/* the findings with where each change puts the record's collective
@@ -140,6 +141,12 @@ struct gp_analysis {
 		struct gp_phase_group *v;
 		size_t n;
 	} phases;
+	/* GP_NEED_PHASES too: the serving steps (gp_serving_steps, start
+	** order), n = 0 as for phases */
+	struct {
+		struct gp_serving_step *v;
+		size_t n;
+	} serving;
 	struct gp_graph_table graphs;
 	/* always: the kernels of unknown family (analysis/commclass.h), after
 	** the runner marked communication by launcher and ops file */

@@ -478,6 +478,20 @@ void gp_nvtxattr_kernel(gp_nvtxattr *st, gp_trace *t, size_t k, const int32_t *s
 				len = buf_add(st, len, GP_LAYER_SEP, mod ? mod : text);
 		}
 	a->layer = len ? gp_intern(t, st->buf) : 0;
+	/* no framework marker names an op: the pass the annotations around it
+	** name (analysis/layers.h), the innermost (the plain range naming its
+	** op) first, stands for the process's phase */
+	if (first_pyprof < 0 && !st->seqm.n && first_named < 0) {
+		int pass = gp_layer_path_pass(len ? st->buf : NULL);
+		if (!op_from_framework && a->op) {
+			const char *o = gp_s(t, a->op);
+			size_t base;
+			int p = gp_layer_pass(o, strlen(o), &base);
+			pass = p != GP_DIR_NA ? p : pass;
+		}
+		if (pass != GP_DIR_NA)
+			a->dir = (uint8_t)pass;
+	}
 
 	/* seq, sub, altseq. */
 	int64_t curr = st->prev_seq;

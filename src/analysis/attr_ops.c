@@ -663,8 +663,10 @@ void gp_opattr_kernel(gp_opattr *ctx, gp_trace *t, size_t k, const int32_t *stac
 			a->trace = gp_intern(t, site);
 	}
 
-	if (inner < 0)
-		return;   /* not attributed to any op */
+	if (inner < 0) {   /* not attributed to any op: the pass an annotation names */
+		a->dir = (uint8_t)gp_layer_path_pass(layer);
+		return;
+	}
 	ctx->op_range[k] = inner;
 	const struct gp_range *ir = &t->ranges.v[inner];
 	a->marker = ir->text;

@@ -3,6 +3,7 @@
 */
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "analysis/layers.h"
 #include "util/alloc.h"
@@ -31,6 +32,50 @@ size_t gp_layer_type_len(const char *name, size_t len)
 	if (i == len || i < 2 || (name[i - 1] != '_' && name[i - 1] != '.'))
 		return len;
 	return i - 1;
+}
+
+int gp_layer_pass(const char *name, size_t len, size_t *base)
+{
+	static const struct {
+		const char *word;
+		int dir;
+		bool any_case;
+	} passes[] = {
+		{"F", GP_DIR_FPROP, false}, {"B", GP_DIR_BPROP, false}, {"W", GP_DIR_WGRAD, false},
+		{"fwd", GP_DIR_FPROP, true}, {"forward", GP_DIR_FPROP, true},
+		{"bwd", GP_DIR_BPROP, true}, {"backward", GP_DIR_BPROP, true},
+		{"wgrad", GP_DIR_WGRAD, true},
+	};
+	size_t open = len;
+
+	*base = len;
+	if (len < 4 || name[len - 1] != ')')
+		return GP_DIR_NA;
+	while (open > 0 && name[open - 1] != '(')
+		open--;
+	if (open < 2)   /* no '(' or nothing before it */
+		return GP_DIR_NA;
+	const char *w = name + open;
+	size_t wlen = len - 1 - open;
+	for (size_t i = 0; i < sizeof(passes) / sizeof(passes[0]); i++)
+		if (strlen(passes[i].word) == wlen &&
+		    (passes[i].any_case ? strncasecmp(w, passes[i].word, wlen) : strncmp(w, passes[i].word, wlen)) == 0) {
+			*base = open - 1;
+			return passes[i].dir;
+		}
+	return GP_DIR_NA;
+}
+
+int gp_layer_path_pass(const char *path)
+{
+	size_t pos = 0, len, base;
+	const char *c;
+	int pass = GP_DIR_NA, p;
+
+	while (path && (c = gp_layer_next(path, &pos, &len)) != NULL)
+		if ((p = gp_layer_pass(c, len, &base)) != GP_DIR_NA)
+			pass = p;
+	return pass;
 }
 
 bool gp_layer_view_cuts(const struct gp_layer_view *v)
@@ -66,8 +111,11 @@ char *gp_layer_key(const char *path, const struct gp_layer_view *v, char *buf, s
 		last_len = len;
 		n++;
 	}
-	if (v->module_type && last)
-		put(buf, size, &used, last, gp_layer_type_len(last, last_len));
+	if (v->module_type && last) {
+		size_t base;
+		gp_layer_pass(last, last_len, &base);
+		put(buf, size, &used, last, gp_layer_type_len(last, base));
+	}
 	return buf;
 }
 

@@ -44,10 +44,27 @@ const char *gp_layer_next(const char *path, size_t *pos, size_t *len);
 ** the number keeps it. */
 size_t gp_layer_type_len(const char *name, size_t len);
 
+/* The pass a layer component name[0..len) names, an enum gp_dir, and in
+** *base the length of the name before it (len when it names none).  The
+** grammar (docs/correlation.md, "Passes from annotations"): a non-empty
+** name, then "(P)" closing the component, P one of
+**   F, fwd, forward             GP_DIR_FPROP
+**   B, bwd, backward            GP_DIR_BPROP
+**   W, wgrad                    GP_DIR_WGRAD
+** the letters upper case, the words in any case: "attn(F)", "mlp(W)",
+** "dispatch(bwd)".  Nothing else names a pass ("mlp_B", "attn F",
+** "attn(f)", "(F)" alone): GP_DIR_NA. */
+int gp_layer_pass(const char *name, size_t len, size_t *base);
+
+/* The pass the innermost component of path naming one names
+** (gp_layer_pass), GP_DIR_NA when none does or path is NULL. */
+int gp_layer_path_pass(const char *path);
+
 /* The key of path under v, written into buf (size bytes; a path longer
 ** than that is cut, never overrun): the first v->depth components joined
-** with GP_LAYER_SEP, or the module type of the last of them; "" for a path
-** without components.  Returns buf. */
+** with GP_LAYER_SEP, or the module type of the last of them (without a
+** pass it names: "mlp(W)" -> "mlp"); "" for a path without components.
+** Returns buf. */
 char *gp_layer_key(const char *path, const struct gp_layer_view *v, char *buf, size_t size);
 
 /* Whether v changes any path (a depth or the module type). */

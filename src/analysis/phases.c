@@ -39,10 +39,25 @@ int gp_phase_of_text(const char *s)
 	if (!s)
 		return GP_PHASE_NONE;
 	if (strncmp(s, "step[", 5) == 0) {
-		for (size_t i = 0; i < sizeof(sglang) / sizeof(sglang[0]); i++)
-			if (strncasecmp(s + 5, sglang[i].word, strlen(sglang[i].word)) == 0)
+		/* "step[DECODE]", or with fields: "step[DECODE bs=32]" */
+		for (size_t i = 0; i < sizeof(sglang) / sizeof(sglang[0]); i++) {
+			size_t n = strlen(sglang[i].word) - 1;
+			if (strncasecmp(s + 5, sglang[i].word, n) == 0 && (s[5 + n] == ']' || s[5 + n] == ' '))
 				return sglang[i].phase;
+		}
 		return GP_PHASE_NONE;
+	}
+	if (strncmp(s, "execute_context_", 16) == 0) {
+		/* newer vLLM: execute_context_P(...)_generation_D(...) */
+		const char *p = s + 16, *g;
+		long prefill = number(&p), decode;
+		if (prefill < 0 || *p != '(' || !(g = strstr(p, ")_generation_")))
+			return GP_PHASE_NONE;
+		g += 13;
+		if ((decode = number(&g)) < 0)
+			return GP_PHASE_NONE;
+		return prefill && decode ? GP_PHASE_MIXED : prefill ? GP_PHASE_PREFILL
+			: decode ? GP_PHASE_DECODE : GP_PHASE_NONE;
 	}
 	if (strncmp(s, "execute_", 8) == 0) {
 		const char *p = s + 8, *g;
@@ -68,8 +83,10 @@ const char *gp_phase_name(int phase)
 	return phase >= 0 && phase < GP_PHASE__COUNT ? names[phase] : "";
 }
 
-/* Per range of t: the innermost step marker it is or lies in, -1. */
-static int32_t *steps_of_ranges(const gp_trace *t, bool *any)
+/* Per range of t: the outermost step marker it is or lies in, -1 (a
+** marker inside another is the same step: SGLang's step[...] inside the
+** execute_ range a harness wraps around it). */
+int32_t *gp_phase_step_markers(const gp_trace *t, bool *any)
 {
 	int32_t *step = gp_xmalloc((t->ranges.n ? t->ranges.n : 1) * sizeof(*step));
 
@@ -79,7 +96,7 @@ static int32_t *steps_of_ranges(const gp_trace *t, bool *any)
 		int32_t p = r->parent >= 0 && (size_t)r->parent < i ? step[r->parent] : -1;
 		bool marker = r->kind != GP_RANGE_GPU_ANNOTATION && r->kind != GP_RANGE_MARK &&
 			      gp_phase_of_text(gp_s(t, r->text)) != GP_PHASE_NONE;
-		step[i] = marker ? (int32_t)i : p;
+		step[i] = p >= 0 ? p : marker ? (int32_t)i : -1;
 		*any |= marker;
 	}
 	return step;
@@ -96,7 +113,7 @@ static int32_t step_of_kernel(const gp_trace *t, const int32_t *step, size_t k)
 uint8_t *gp_phases_of_kernels(const gp_trace *t)
 {
 	bool any;
-	int32_t *step = steps_of_ranges(t, &any);
+	int32_t *step = gp_phase_step_markers(t, &any);
 	uint8_t *phase = NULL;
 
 	for (size_t k = 0; any && k < t->kernels.n; k++) {
@@ -133,7 +150,7 @@ int32_t *gp_phase_batches(const gp_trace *t, const uint8_t *phase)
 		return NULL;
 	batch = gp_xmalloc(t->kernels.n * sizeof(*batch));
 	if (phase) {
-		step = steps_of_ranges(t, &marked);
+		step = gp_phase_step_markers(t, &marked);
 		of_step = gp_xmalloc((t->ranges.n ? t->ranges.n : 1) * sizeof(*of_step));
 		for (size_t r = 0; r < t->ranges.n; r++)
 			of_step[r] = BATCH_UNSEEN;
@@ -205,7 +222,7 @@ uint8_t *gp_phase_sel_kernels(size_t n, const uint8_t *phase, const int32_t *bat
 uint8_t *gp_phase_sel_ranges(const gp_trace *t, const struct gp_phase_sel *sel)
 {
 	bool any;
-	int32_t *step = steps_of_ranges(t, &any);
+	int32_t *step = gp_phase_step_markers(t, &any);
 	uint8_t *keep = gp_xcalloc(t->ranges.n ? t->ranges.n : 1, 1);
 
 	for (size_t r = 0; any && sel->phase != GP_PHASE_NONE && r < t->ranges.n; r++)
@@ -250,7 +267,7 @@ static int cmp_group(const void *pa, const void *pb)
 size_t gp_phase_groups(const gp_trace *t, const uint8_t *phase, const int32_t *batch, struct gp_phase_group **out)
 {
 	bool any;
-	int32_t *step = steps_of_ranges(t, &any);
+	int32_t *step = gp_phase_step_markers(t, &any);
 	GP_VEC(struct step_kernel) sk = {0};
 	GP_VEC(struct gp_phase_group) g = {0};
 	gp_u64map at = {0};     /* group key -> index in g */

@@ -6,12 +6,15 @@
 ** launches (their texts, parsed by gp_phase_of_text):
 **
 **   SGLang   "step[EXTEND]" prefill, "step[DECODE]" decode, "step[MIXED]"
-**            mixed (also "step[PREFILL]"); "step[IDLE]" and others: none
-**   vLLM     "execute_N_context_P(...)_generation_D(...)": P prefill and
+**            mixed (also "step[PREFILL]"; fields may follow the word:
+**            "step[DECODE bs=32]"); "step[IDLE]" and others: none
+**   vLLM     "execute_N_context_P(...)_generation_D(...)" and the newer
+**            "execute_context_P(...)_generation_D(...)": P prefill and
 **            D decode requests: prefill (D = 0), decode (P = 0), mixed
 **
-** A kernel belongs to the innermost step marker around its launch (graph
-** replays: around their graph launch).  A replayed kernel whose graph
+** A kernel belongs to the outermost step marker around its launch (graph
+** replays: around their graph launch); a marker inside another is the
+** same step.  A replayed kernel whose graph
 ** matched a capture of a stated batch size (vLLM's execution_details.json,
 ** SGLang's bs_B file names; t->replay_graph) has that batch size too: the
 ** phase of replays where no step is marked ("bs=8"), a finer one where a
@@ -38,6 +41,11 @@ enum gp_phase { GP_PHASE_NONE, GP_PHASE_PREFILL, GP_PHASE_DECODE, GP_PHASE_MIXED
 /* The phase step marker text s names, GP_PHASE_NONE when s marks no step
 ** (or an idle one). */
 int gp_phase_of_text(const char *s);
+
+/* Per range of t (malloc'd, the caller frees): the step marker it is or
+** lies in, the outermost one (markers nested in a marker are its step),
+** -1 for none; *any: whether t has any step marker. */
+int32_t *gp_phase_step_markers(const gp_trace *t, bool *any);
 
 /* "prefill", "decode", "mixed"; "" for GP_PHASE_NONE. */
 const char *gp_phase_name(int phase);

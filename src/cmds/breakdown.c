@@ -9,6 +9,8 @@
 **            of the device's span, the launches and the largest depth in each;
 **   phases   per serving phase and batch size of replayed graphs
 **            (analysis/phases.h): steps, kernels, GPU time, idle in the steps;
+**   steps    per serving step (analysis/serving.h): kind, requests and
+**            tokens recorded, its time and time per token, warm-up or not;
 **   graphs   per graph replayed (analysis/graph_table.h): replays, kernels
 **            per replay, GPU time, its attributed share, idle in replays.
 ** --as tracelens gives TraceLens' gpu_timeline rows instead, --as hta
@@ -27,7 +29,7 @@
 #include "writers/writer.h"
 
 static const struct gp_cmd_opt breakdown_own[] = {
-	{"view", 'V', "V", "time (default), streams, gaps, depth, critical, phases\nor graphs"},
+	{"view", 'V', "V", "time (default), streams, gaps, depth, critical, phases,\nsteps or graphs"},
 	{"as", 0, "TOOL", "tracelens: TraceLens' gpu_timeline (all GPUs as one\n"
 	 "timeline, the whole trace, the GPU events it links to a\n"
 	 "launch; times in ms as it writes them); hta: HTA's\n"
@@ -67,6 +69,11 @@ static const struct gp_cmd_spec breakdown_spec = {
 	"(prefill, decode, mixed step markers) and batch size of the graphs\n"
 	"replayed ('decode bs=8'; 'bs=8' outside marked steps): steps (or\n"
 	"replays), kernels, GPU time and the idle inside each step or replay.\n"
+	"--view steps: per serving step (a step marker, else a graph replay of a\n"
+	"known batch size), in start order: its kind, the requests and tokens its\n"
+	"marker records, the batch size of the graphs it replayed, kernels, its\n"
+	"time (first kernel start to last kernel end), busy GPU time, time per\n"
+	"token, and whether it is a warm-up step (docs/correlation.md).\n"
 	"--view graphs: per CUDA/HIP graph replayed (its graph id, else its first\n"
 	"kernel and size): the batch size of the captures its replays matched,\n"
 	"replays, kernels per replay, GPU time, the share of it attributed to an\n"
@@ -82,7 +89,7 @@ static const struct gp_cmd_spec breakdown_spec = {
 };
 
 enum view { VIEW_TIME, VIEW_STREAMS, VIEW_GAPS, VIEW_DEPTH, VIEW_CRITICAL, VIEW_TRACELENS, VIEW_HTA,
-	    VIEW_HTA_IDLE, VIEW_PHASES, VIEW_GRAPHS };
+	    VIEW_HTA_IDLE, VIEW_PHASES, VIEW_GRAPHS, VIEW_STEPS };
 
 struct opts {
 	enum view view;
@@ -185,6 +192,20 @@ static const struct gp_column phase_cols[] = {
 	{"window_ns", "In steps", 10, true, false, NULL, GP_UNIT_NS},
 	{"idle_ns", "Idle", 10, true, false, NULL, GP_UNIT_NS},
 	{"idle_pct", "Idle share", 5, true, false, NULL, GP_UNIT_PCT},
+};
+
+static const struct gp_column step_cols[] = {
+	{"step", "Step", 4, true, false, NULL},
+	{"kind", "Kind", 8, false, false, "(none)"},
+	{"requests", "Requests", 5, true, false, "-"},
+	{"tokens", "Tokens", 6, true, false, "-"},
+	{"batch", "Batch", 4, true, false, "-"},
+	{"kernels", "Kernels", 5, true, false, NULL},
+	{"start_from_trace_start_ns", "Start", 10, true, false, NULL, GP_UNIT_SINCE_START},
+	{"time_ns", "Time", 10, true, false, NULL, GP_UNIT_NS},
+	{"busy_ns", "Busy", 10, true, false, NULL, GP_UNIT_NS},
+	{"per_token_ns", "Per token", 10, true, false, "-", GP_UNIT_NS},
+	{"warmup", "Warm-up", 3, false, false, NULL},
 };
 
 static const struct gp_column graph_cols[] = {
@@ -474,6 +495,41 @@ static void write_phases(gp_writer *w, const struct gp_analysis *a)
 	}
 }
 
+/* Per serving step (the runner's GP_NEED_PHASES steps, start order): its
+** number, kind, requests, tokens and batch size (NULL cells where not
+** recorded), kernels, start from the trace's start, time, busy time, time
+** per token and warm-up ("yes", "no"). */
+static void write_steps(gp_writer *w, const gp_trace *t, const struct gp_analysis *a)
+{
+	gp_ns origin = gp_trace_start(t);
+	char v[11][64];
+	const char *row[11];
+
+	for (size_t i = 0; i < a->serving.n; i++) {
+		const struct gp_serving_step *s = &a->serving.v[i];
+		gp_ns time = s->end - s->start;
+		for (int c = 0; c < 11; c++)
+			row[c] = v[c];
+		snprintf(v[0], sizeof(v[0]), "%zu", i);
+		snprintf(v[1], sizeof(v[1]), "%s", gp_phase_name(s->phase));
+		row[1] = v[1][0] ? v[1] : NULL;
+		snprintf(v[2], sizeof(v[2]), "%d", (int)s->requests);
+		row[2] = s->requests >= 0 ? v[2] : NULL;
+		snprintf(v[3], sizeof(v[3]), "%" PRId64, s->tokens);
+		row[3] = s->tokens >= 0 ? v[3] : NULL;
+		snprintf(v[4], sizeof(v[4]), "%d", (int)s->batch);
+		row[4] = s->batch >= 0 ? v[4] : NULL;
+		snprintf(v[5], sizeof(v[5]), "%zu", s->kernels);
+		snprintf(v[6], sizeof(v[6]), "%" PRId64, s->start - origin);
+		cell_time(v[7], sizeof(v[7]), time);
+		cell_time(v[8], sizeof(v[8]), s->busy_ns);
+		cell_time(v[9], sizeof(v[9]), s->tokens > 0 ? (gp_ns)((double)time / (double)s->tokens + 0.5) : 0);
+		row[9] = s->tokens > 0 ? v[9] : NULL;
+		snprintf(v[10], sizeof(v[10]), "%s", s->warmup ? "yes" : "no");
+		gp_writer_row(w, row);
+	}
+}
+
 /* Per graph replayed (the runner's GP_NEED_GRAPHS rows, most GPU time
 ** first): "graph 3" by its id, else "N kernels: FIRST" (its replays' size
 ** and first kernel); the batch size of the captures its replays matched
@@ -531,9 +587,11 @@ static int breakdown_option(void *ctx, int index, const char *arg)
 			o->view = VIEW_PHASES;
 		else if (strcmp(arg, "graphs") == 0)
 			o->view = VIEW_GRAPHS;
+		else if (strcmp(arg, "steps") == 0)
+			o->view = VIEW_STEPS;
 		else
-			return gp_cli_usage("breakdown", "--view wants time, streams, gaps, depth, critical, phases or "
-					    "graphs, not '%s'", arg);
+			return gp_cli_usage("breakdown", "--view wants time, streams, gaps, depth, critical, phases, "
+					    "steps or graphs, not '%s'", arg);
 		return 0;
 	case OWN_AS:
 		if (strcmp(arg, "tracelens") == 0)
@@ -575,6 +633,8 @@ static void write_view(const struct job *j, const struct gp_analysis *a, gp_writ
 
 	if (j->view == VIEW_PHASES)
 		write_phases(w, a);
+	else if (j->view == VIEW_STEPS)
+		write_steps(w, a->trace, a);
 	else if (j->view == VIEW_GRAPHS)
 		write_graphs(w, a->trace, &a->graphs);
 	else if (j->view == VIEW_STREAMS)
@@ -654,13 +714,16 @@ int cmd_breakdown(int argc, char **argv)
 	case VIEW_GRAPHS:
 		m.cols = graph_cols, m.ncols = NCOL(graph_cols);
 		break;
+	case VIEW_STEPS:
+		m.cols = step_cols, m.ncols = NCOL(step_cols);
+		break;
 	default:
 		m.cols = time_cols, m.ncols = NCOL(time_cols);
 	}
 	j.view = o.view;
 	j.needs = o.view == VIEW_CRITICAL ? GP_NEED_CRITPATH
 		: o.view == VIEW_TRACELENS ? GP_NEED_TRACELENS
-		: o.view == VIEW_PHASES ? GP_NEED_PHASES
+		: o.view == VIEW_PHASES || o.view == VIEW_STEPS ? GP_NEED_PHASES
 		: o.view == VIEW_GRAPHS ? GP_NEED_GRAPHS
 		: GP_NEED_BREAKDOWN | (o.view == VIEW_GAPS ? GP_NEED_TOP_GAPS : 0) |
 		  (o.view == VIEW_DEPTH ? GP_NEED_DEPTH : 0);

@@ -240,6 +240,43 @@ static void write_batches(gp_kv *kv, const struct gp_analysis *a)
 	free(g);
 }
 
+/* The serving steps' steady state (analysis/serving.h, the runner's
+** GP_NEED_PHASES): per kind with steps, its steps, the warm-up steps left
+** out, the median step time and time per token of the others; a JSON
+** object "serving_steps" and a line per kind, only for traces with
+** serving steps. */
+static void write_serving(gp_kv *kv, const struct gp_analysis *a)
+{
+	char buf[256], d1[64], d2[64], label[48];
+
+	if (!a->serving.n)
+		return;
+	gp_kv_begin(kv, "serving_steps", false);
+	for (int p = GP_PHASE_NONE; p < GP_PHASE__COUNT; p++) {
+		struct gp_serving_kind k;
+		const char *name = p == GP_PHASE_NONE ? "replays" : gp_phase_name(p);
+		gp_serving_kind(a->serving.v, a->serving.n, p, &k);
+		if (!k.steps)
+			continue;
+		gp_kv_begin(kv, name, false);
+		gp_kv_u64(kv, "steps", NULL, k.steps);
+		gp_kv_u64(kv, "warmup", NULL, k.warmup);
+		gp_kv_i64(kv, "median_ns", NULL, k.median_ns);
+		if (k.ns_per_token >= 0)
+			gp_kv_i64(kv, "ns_per_token", NULL, (int64_t)(k.ns_per_token + 0.5));
+		gp_kv_end(kv);
+		snprintf(label, sizeof(label), "%s steady", name);
+		int len = snprintf(buf, sizeof(buf), "%s a step", gp_fmt_duration((double)k.median_ns, d1, sizeof(d1)));
+		if (k.ns_per_token >= 0)
+			len += snprintf(buf + len, sizeof(buf) - (size_t)len, ", %s a token",
+					gp_fmt_duration(k.ns_per_token, d2, sizeof(d2)));
+		snprintf(buf + len, sizeof(buf) - (size_t)len, " (%zu of %zu steps; %zu warm-up)", k.steps - k.warmup,
+			 k.steps, k.warmup);
+		gp_kv_str(kv, NULL, label, buf);
+	}
+	gp_kv_end(kv);
+}
+
 /* Writes what trace t holds to kv (not closed). */
 static void write_info(gp_kv *kv, gp_trace *t, const struct gp_cli_opts *o)
 {
@@ -322,6 +359,7 @@ static void write_info(gp_kv *kv, gp_trace *t, const struct gp_cli_opts *o)
 	gp_analysis_run(t, GP_NEED_PHASES | (t->kernels.n ? GP_NEED_OPS : 0), &ao, &a, &err);
 	write_phases(kv, t, a.kernel_phases.phase);
 	write_batches(kv, &a);
+	write_serving(kv, &a);
 	if (t->kernels.n) {
 		/* Op model coverage: how much GPU time has known FLOPs. */
 		struct gp_ops_summary os;

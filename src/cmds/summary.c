@@ -37,7 +37,10 @@ static const struct gp_cmd_opt summary_own[] = {
 	 "phase (the serving step around the launch: prefill,\n"
 	 "decode, mixed; with the batch size of the capture a\n"
 	 "replayed graph matched: 'decode bs=8', or 'bs=8' where\n"
-	 "no step is marked), stream or device (all GPU activities)"},
+	 "no step is marked), pass (fprop, bprop, wgrad: the op's,\n"
+	 "else one a user annotation names, 'attn(F)', 'mlp(W)';\n"
+	 "docs/correlation.md), stream or device (all GPU\n"
+	 "activities)"},
 	{"phase", 0, "P", "GPU activities: only the kernels of serving steps of\n"
 	 "phase P (prefill, decode, mixed: SGLang step[EXTEND],\n"
 	 "vLLM execute_... markers; docs/correlation.md), or of\n"
@@ -63,7 +66,7 @@ static const struct gp_cmd_spec summary_spec = {
 	.own = summary_own,
 };
 
-enum by { BY_KERNEL, BY_OP, BY_LAYER, BY_ITER, BY_STREAM, BY_DEVICE, BY_PHASE };
+enum by { BY_KERNEL, BY_OP, BY_LAYER, BY_ITER, BY_STREAM, BY_DEVICE, BY_PHASE, BY_PASS };
 
 /* One duration (b, >= 0) and the group it belongs to (a): a gp_str for
 ** names, a number for iteration/stream/device.  Pairs, so that the one
@@ -143,6 +146,8 @@ static uint64_t kernel_key(gp_trace *t, size_t i, const struct opts *o, const ui
 		return (uint32_t)gp_kernel_device(t, k);
 	case BY_PHASE:
 		return (uint64_t)(phase ? phase[i] : GP_PHASE_NONE) << 32 | (uint32_t)((batch ? batch[i] : -1) + 1);
+	case BY_PASS:   /* the op's pass, else an annotation's (layers.h) */
+		return a ? a->dir : GP_DIR_NA;
 	}
 	return 0;
 }
@@ -168,6 +173,8 @@ static const char *key_label(const gp_trace *t, uint64_t key, const struct opts 
 		return buf;
 	case BY_PHASE:
 		return key ? gp_phase_label((int)(key >> 32), (int32_t)(uint32_t)key - 1, buf, size) : "(none)";
+	case BY_PASS:
+		return key ? gp_dir_name((int)key) : "(none)";
 	case BY_DEVICE:
 		d = gp_trace_device(t, (int32_t)key);
 		if (d && d->name)
@@ -204,7 +211,7 @@ static struct group *make_groups(const gp_trace *t, struct gp_pair *items, size_
 			*labels = gp_xrealloc(*labels, cap * sizeof(**labels));
 		}
 		g[ng].key = items[i].a;
-		g[ng].unknown = !items[i].a && (named_keys || o->by == BY_ITER || o->by == BY_PHASE);
+		g[ng].unknown = !items[i].a && (named_keys || o->by == BY_ITER || o->by == BY_PHASE || o->by == BY_PASS);
 		gp_stats_sorted(scratch, j - i, &g[ng].st);
 		if (named_keys) {
 			g[ng].name = items[i].a ? gp_s(t, (gp_str)items[i].a) : "(none)";
@@ -385,7 +392,7 @@ static void api_section(gp_writer *w, gp_trace *t, const struct opts *o, bool ta
 	free(stripped);
 }
 
-static const char *const by_names[] = {"kernel", "op", "layer", "iter", "stream", "device", "phase"};
+static const char *const by_names[] = {"kernel", "op", "layer", "iter", "stream", "device", "phase", "pass"};
 
 /* Parses summary's own options into the struct opts at ctx. */
 static int summary_option(void *ctx, int index, const char *arg)
@@ -414,8 +421,8 @@ static int summary_option(void *ctx, int index, const char *arg)
 				o->by = (enum by)i;
 				return 0;
 			}
-		return gp_cli_usage("summary", "--by wants kernel, op, layer, module-type, iter, stream, device or "
-				    "phase, not '%s'", arg);
+		return gp_cli_usage("summary", "--by wants kernel, op, layer, module-type, iter, stream, device, "
+				    "phase or pass, not '%s'", arg);
 	case OWN_PHASE:
 		o->select = true;
 		if (gp_phase_sel_parse(arg, &o->sel) == 0)

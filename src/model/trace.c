@@ -691,7 +691,7 @@ const char *gp_range_kind_name(int kind)
 
 const char *gp_dir_name(int dir)
 {
-	return dir == GP_DIR_FPROP ? "fprop" : dir == GP_DIR_BPROP ? "bprop" : "na";
+	return dir == GP_DIR_FPROP ? "fprop" : dir == GP_DIR_BPROP ? "bprop" : dir == GP_DIR_WGRAD ? "wgrad" : "na";
 }
 
 const char *gp_attr_seq_list(const gp_trace *t, const struct gp_attr *a, char *buf)

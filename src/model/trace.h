@@ -65,7 +65,11 @@ enum gp_range_kind {
 	GP_RANGE_OTHER,
 };
 
-enum gp_dir { GP_DIR_NA, GP_DIR_FPROP, GP_DIR_BPROP };
+/* A kernel's pass: forward, backward (input gradient), weight gradient.
+** GP_DIR_WGRAD comes only from a user annotation naming the pass where no
+** op is known (analysis/layers.h, gp_layer_pass); an op's own pass is
+** fprop or bprop. */
+enum gp_dir { GP_DIR_NA, GP_DIR_FPROP, GP_DIR_BPROP, GP_DIR_WGRAD };
 
 enum gp_dtype {
 	GP_DT_UNKNOWN, GP_DT_FP64, GP_DT_FP32, GP_DT_TF32, GP_DT_FP16,
@@ -758,7 +762,7 @@ const char *gp_api_strip_version(const char *name, char *buf, size_t size);
 const char *gp_copy_kind_name(int kind);   /* "HtoD" */
 const char *gp_mem_kind_name(int kind);    /* "Pageable" */
 const char *gp_range_kind_name(int kind);  /* "PushPop" */
-const char *gp_dir_name(int dir);          /* "fprop", "bprop", "na" */
+const char *gp_dir_name(int dir);          /* "fprop", "bprop", "wgrad", "na" */
 
 /* dtype helpers (dtype.c). */
 enum gp_dtype gp_dtype_parse(const char *s);   /* "float16", "c10::Half", "torch.bfloat16", "fp16"... */

@@ -5,14 +5,14 @@
 # (the row interface and kept rows its record encoders use are
 # util/rows.h).  The run's facts are decided once, by the analysis runner
 # (src/analysis/analysis.c): no file outside src/analysis calls
-# gp_layers_apply (GP_NEED_LAYERS) or gp_phases_of_kernels
+# gp_layers_apply (GP_NEED_LAYERS), gp_serving_steps (GP_NEED_PHASES) or gp_phases_of_kernels
 # (GP_NEED_KERNEL_PHASES) itself.  Counted here with wc and grep over the
 # sources, not with gpuprof.
 
 # facts_outside DIR: the files under DIR/src, outside DIR/src/analysis,
 # that call a run fact's function
 facts_outside() {
-	grep -rlE --include='*.[ch]' '\<(gp_layers_apply|gp_phases_of_kernels)[[:space:]]*\(' "$1/src" |
+	grep -rlE --include='*.[ch]' '\<(gp_layers_apply|gp_phases_of_kernels|gp_serving_steps)[[:space:]]*\(' "$1/src" |
 		grep -v "^$1/src/analysis/" || true
 }
 over=$(find "$TOP/src" -name '*.[ch]' -exec wc -l {} + | awk '$2 != "total" && $1 > 1200 { print $2 " (" $1 " lines)" }')

@@ -46,6 +46,31 @@ static void type_len(void **state)
 	}
 }
 
+/* The pass grammar: NAME(P), P in F B W (upper case) or fwd forward bwd
+** backward wgrad (any case); the innermost component naming one wins. */
+static void passes(void **state)
+{
+	static const struct { const char *name; int pass; size_t base; } t[] = {
+		{"attn(F)", GP_DIR_FPROP, 4}, {"mlp(B)", GP_DIR_BPROP, 3}, {"mlp(W)", GP_DIR_WGRAD, 3},
+		{"dispatch(fwd)", GP_DIR_FPROP, 8}, {"x(Forward)", GP_DIR_FPROP, 1}, {"x(BWD)", GP_DIR_BPROP, 1},
+		{"x(backward)", GP_DIR_BPROP, 1}, {"moe(wgrad)", GP_DIR_WGRAD, 3}, {"a(b)(W)", GP_DIR_WGRAD, 4},
+		{"attn(f)", GP_DIR_NA, 7}, {"(F)", GP_DIR_NA, 3}, {"mlp_B", GP_DIR_NA, 5}, {"attn F", GP_DIR_NA, 6},
+		{"attn(F) x", GP_DIR_NA, 9}, {"attn(Fwd2)", GP_DIR_NA, 10}, {"F)", GP_DIR_NA, 2}, {"", GP_DIR_NA, 0},
+	};
+	char buf[64];
+	struct gp_layer_view type = {.module_type = true};
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		size_t base = 99;
+		assert_int_equal(gp_layer_pass(t[i].name, strlen(t[i].name), &base), t[i].pass);
+		assert_int_equal(base, t[i].base);
+	}
+	assert_int_equal(gp_layer_path_pass("block_0/mlp(B)/gemm"), GP_DIR_BPROP);
+	assert_int_equal(gp_layer_path_pass("stage(F)/mlp(W)"), GP_DIR_WGRAD);
+	assert_int_equal(gp_layer_path_pass("block_0/mlp"), GP_DIR_NA);
+	assert_int_equal(gp_layer_path_pass(NULL), GP_DIR_NA);
+	assert_string_equal(gp_layer_key("block_0/Mlp_3(W)", &type, buf, sizeof(buf)), "Mlp");
+}
+
 static void keys(void **state)
 {
 	const char *p = "Qwen2Model_0/Qwen2DecoderLayer_3/Qwen2Attention_3/Linear_9";
@@ -93,6 +118,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(components),
 		cmocka_unit_test(type_len),
+		cmocka_unit_test(passes),
 		cmocka_unit_test(keys),
 		cmocka_unit_test(apply),
 	};

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "analysis/phases.h"
+#include "analysis/serving.h"
 
 static void selection(void **state)
 {
@@ -78,12 +79,45 @@ static void kernel_batch(void **state)
 	gp_trace_free(&t);
 }
 
+/* Step marker texts: their phase, and the requests and tokens they
+** record (serving.h), as the real vLLM and SGLang traces write them. */
+static void markers(void **state)
+{
+	static const struct {
+		const char *text;
+		int phase;
+		int32_t requests;
+		int64_t tokens;
+	} m[] = {
+		{"execute_32_context_0(sq0sk0sqsq0sqsk0)_generation_32(sq32sk32785sqsq32sqsk32785)", GP_PHASE_DECODE, 32, 32},
+		{"execute_8192_context_9(sq8155sk8430)_generation_37(sq37sk34489)", GP_PHASE_MIXED, 46, 8192},
+		{"execute_context_1(888_788544)_generation_0(0)", GP_PHASE_PREFILL, 1, 888},
+		{"execute_context_0(0)_generation_32(32)", GP_PHASE_DECODE, 32, 32},
+		{"execute_context_2(100)_generation_3(3)", GP_PHASE_MIXED, 5, 103},
+		{"step[DECODE bs=32]", GP_PHASE_DECODE, 32, -1},
+		{"step[EXTEND bs=15 toks=15360]", GP_PHASE_PREFILL, 15, 15360},
+		{"step[EXTEND]", GP_PHASE_PREFILL, -1, -1},
+		{"step[DECODEX]", GP_PHASE_NONE, -1, -1},
+		{"step[IDLE bs=0]", GP_PHASE_NONE, 0, -1},   /* no step, but it records 0 */
+		{"execute_context_(0)_generation_1(1)", GP_PHASE_NONE, -1, -1},
+		{"execute_context_0(0)_generation_0(0)", GP_PHASE_NONE, 0, 0},
+	};
+	for (size_t i = 0; i < sizeof(m) / sizeof(m[0]); i++) {
+		struct gp_serving_marker sm;
+		assert_int_equal(gp_phase_of_text(m[i].text), m[i].phase);
+		gp_serving_marker(m[i].text, &sm);
+		assert_int_equal(sm.requests, m[i].requests);
+		assert_int_equal(sm.tokens, m[i].tokens);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(selection),
 		cmocka_unit_test(labels),
 		cmocka_unit_test(kernel_batch),
+		cmocka_unit_test(markers),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -272,6 +272,12 @@ int gen_graphs_run(const struct gen_writer *w, const char *path, const char *mod
 ** unknown GPU). */
 int gen_lowprec_run(const struct gen_writer *w, const char *path, const char *gpu, bool force, gp_error *err);
 
+/* `--annot MODE` (annot.c): passes (kineto or nsys: layers and passes from
+** annotations such as "attn(F)" around kernels without ops) or serving
+** (kineto: vLLM step markers, one warm-up decode step).  Fails
+** (GP_ERR_USAGE) on another mode or writer. */
+int gen_annot_run(const struct gen_writer *w, const char *path, const char *mode, bool force, gp_error *err);
+
 /* Creates path for writing and returns its descriptor: fails (GP_ERR_IO)
 ** when it exists, unless force, which replaces it.  -1 on failure. */
 int gen_create(const char *path, bool force, gp_error *err);

@@ -19,7 +19,8 @@ static const char gen_help[] =
 	"       gpuprof-gen --format kineto|nsys --ranks N [--slow-rank R --delay-us D]\n"
 	"                   [--clock-skew-us S] [--iters I] [--force] -o DIR\n"
 	"       gpuprof-gen --format nsys|gprec|kineto --graphs MODE [--force] -o FILE\n"
-	"       gpuprof-gen --format kineto --lowprec GPU [--force] -o FILE\n\n"
+	"       gpuprof-gen --format kineto --lowprec GPU [--force] -o FILE\n"
+	"       gpuprof-gen --format kineto|nsys --annot MODE [--force] -o FILE\n\n"
 	"Writes a synthetic trace of a small transformer's training loop, as the\n"
 	"named tool would have exported it: NVTX iterations and `layer:` ranges,\n"
 	"PyProf dict markers, emit_nvtx op markers with sequence numbers and shapes\n"
@@ -89,6 +90,11 @@ static const char gen_help[] =
 	"(_scaled_mm FP8, _scaled_grouped_mm FP8, _grouped_mm BF16) or b200 (_scaled_mm\n"
 	"NVFP4).\n"
 	"      --lowprec GPU     h100, b200\n"
+	"\nWith --annot MODE, a trace whose layers, passes or serving steps come from\n"
+	"user annotations alone (tools/gen/annot.c): passes (kineto, nsys: attn(F),\n"
+	"mlp(B), mlp(W)... around kernels without ops) or serving (kineto: vLLM\n"
+	"execute_context_... step markers, prefill, decode with a warm-up step, mixed).\n"
+	"      --annot MODE      passes, serving\n"
 	"  -h, --help        this text\n\n"
 	"Exit codes:\n"
 	"  0  success\n"
@@ -141,6 +147,7 @@ int main(int argc, char **argv)
 		{"inject", required_argument, NULL, 'I'},
 		{"graphs", required_argument, NULL, 'G'},
 		{"lowprec", required_argument, NULL, 'L'},
+		{"annot", required_argument, NULL, 'A'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -150,7 +157,7 @@ int main(int argc, char **argv)
 	struct gen_opts o = {.seed = 1, .streams = 2, .noise = 0.04};
 	struct gen_rank_opts ro = {.slow_rank = -1, .iters = 5};
 	const struct gen_writer *w = NULL;
-	const char *format = NULL, *path = NULL, *graphs = NULL, *lowprec = NULL;
+	const char *format = NULL, *path = NULL, *graphs = NULL, *lowprec = NULL, *annot = NULL;
 	bool force = false, have_n = false;
 	struct gen_sink sink;
 	gp_error err = {0};
@@ -230,6 +237,9 @@ int main(int argc, char **argv)
 		case 'L':
 			lowprec = optarg;
 			break;
+		case 'A':
+			annot = optarg;
+			break;
 		case 'h':
 			fputs(gen_help, stdout);
 			return GP_EXIT_OK;
@@ -246,6 +256,17 @@ int main(int argc, char **argv)
 			w = writers[i];
 	if (!w)
 		return usage_error("unknown format '%s' (valid: nsys, nvprof, kineto, gprec)", format);
+	if (annot) {
+		if (!path || !*path)
+			return usage_error("-o FILE is required");
+		if (gen_annot_run(w, path, annot, force, &err)) {
+			if (err.status == GP_ERR_USAGE)
+				return usage_error("%s", err.msg);
+			gp_err_print(&err);
+			return gp_exit_code(err.status);
+		}
+		return GP_EXIT_OK;
+	}
 	if (lowprec) {
 		if (!path || !*path)
 			return usage_error("-o FILE is required");
