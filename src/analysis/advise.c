@@ -878,10 +878,17 @@ void gp_advise(gp_trace *t, const struct gp_ops *ops, const struct gp_gpu *gpu, 
 
 const char *gp_advise_kind(const char *name)
 {
+	/* the notices no rule makes: the op model's coverage, the runner's
+	** audit of kernels of unknown family (analysis.c) */
+	static const char *const notices[] = {"coverage", "unknown-kernels"};
+
 	for (size_t i = 0; i < NRULES; i++)
 		if (strcmp(rules[i].kind, name) == 0)
 			return rules[i].kind;
-	return strcmp(name, "coverage") == 0 ? "coverage" : NULL;
+	for (size_t i = 0; i < sizeof(notices) / sizeof(notices[0]); i++)
+		if (strcmp(notices[i], name) == 0)
+			return notices[i];
+	return NULL;
 }
 
 void gp_findings_free(struct gp_findings *f)

@@ -10,7 +10,7 @@ import bisect, csv, gzip, json, sys
 from decimal import Decimal
 
 # the idle causes (docs/dependencies.md)
-CAUSES = ("launch", "gpu_gap", "pageable_copy", "event_wait", "sync", "cpu_op", "python", "annotation", "dataloader",
+CAUSES = ("launch", "gpu_gap", "pageable_copy", "event_wait", "sync", "comm_wait", "cpu_op", "python", "annotation", "dataloader",
           "allocator", "jit", "module_load", "capture", "cuda_api", "untraced", "unknown")
 
 def ns(us):
