@@ -499,8 +499,10 @@ void gp_walk(gp_deps *d, struct gp_walk_at w, gp_ns stop, gp_piece_fn fn, void *
 				int32_t sc = d->call[u];
 				gp_ns ps = edge == GP_EDGE_LAUNCH || ready < t->apis.v[sc].start ? t->apis.v[sc].start
 											  : ready;
-				if (!emit(fn, ctx, ps > stop ? ps : stop, w.at, GP_CAUSE_PAGEABLE_COPY, GP_PIECE_UNIT,
-					  (int32_t)u, false, (uint32_t)gp_unit_device(t, u), gp_unit_stream(t, u)))
+				/* the piece is the call's: the host staging is what the
+				** path runs through (HTA marks the call, too) */
+				if (!emit(fn, ctx, ps > stop ? ps : stop, w.at, GP_CAUSE_PAGEABLE_COPY, GP_PIECE_API, sc, true,
+					  t->apis.v[sc].pid, t->apis.v[sc].tid))
 					return;
 				w.at = ps;
 				if (edge == GP_EDGE_LAUNCH || ready < ps) {
