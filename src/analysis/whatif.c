@@ -165,7 +165,7 @@ static void set_shift(struct gp_replay *r, uint32_t th, gp_ns at, gp_ns shift)
 /* The cause of launch call c's own time when it is not the cost of
 ** issuing work (a launch that loaded its module: module_load), else
 ** GP_CAUSE__COUNT: no removal of a cause shortens that call. */
-static enum gp_cause launch_own_cause(const gp_deps *d, int32_t c)
+static enum gp_cause launch_own_cause(gp_deps *d, int32_t c)
 {
 	enum gp_cause cc = gp_cpu_cause(d, (uint32_t)c | GP_CPU_API, -1);
 
