@@ -193,8 +193,10 @@ static int cmp_onetime(const void *pa, const void *pb)
 ** compiled or autotuned (a range whose text says so, an NVRTC or link
 ** call).  Sorted by (pid, tid, start) and merged, so disjoint per (pid,
 ** tid); a merged span keeps its first one's cause.  Sets d->warmup_end:
-** the end of the run's first step (INT64_MIN: no step, or a trace cut to
-** a window, whose first step need not be the run's). */
+** the end of the run's first step, the trace's first when it is numbered
+** 0 or 1 (ProfilerStep#0, "iteration 1"); INT64_MIN when the trace has
+** no step, starts later (a profiler schedule's wait and warm-up steps
+** left out) or is cut to a window. */
 static void make_onetime(gp_deps *d)
 {
 	const gp_trace *t = d->t;
@@ -204,7 +206,7 @@ static void make_onetime(gp_deps *d)
 
 	d->onetime_made = true;
 	gp_steps_find(t, &st);
-	d->warmup_end = st.n && !t->windowed ? st.v[0].end : INT64_MIN;
+	d->warmup_end = st.n && st.v[0].iter <= 1 && !t->windowed ? st.v[0].end : INT64_MIN;
 	gp_steps_free(&st);
 	for (size_t k = 0; k < t->kernels.n; k++) {   /* each name's first kernel */
 		int32_t at = gp_u64map_add(&d->first_launch, gp_kernel_def(t, &t->kernels.v[k])->name,

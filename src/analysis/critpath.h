@@ -124,8 +124,9 @@ void gp_walk(gp_deps *d, struct gp_walk_at w, gp_ns stop, gp_piece_fn fn, void *
 
 /* The cause of CPU time held by activity who (deps.h's gp_cpu_mark.who)
 ** with innermost range `range`.  d gives the API classes, and the end of
-** the run's first step (made on first use): an allocation call starting
-** before it is first_alloc's (warm-up), a later one allocator's. */
+** the run's first step (made on first use; none when the trace starts
+** later): an allocation call starting before it is first_alloc's
+** (warm-up), a later one allocator's. */
 enum gp_cause gp_cpu_cause(gp_deps *d, uint32_t who, int32_t range);
 
 /* Whether unit u is a kernel whose launch loaded its module (CUDA's lazy
