@@ -763,8 +763,8 @@ int gp_whatif_parse(const char *expr, struct gp_whatif_expr *x, gp_error *err)
 			return GP_OK;
 		}
 		return gp_err(err, GP_ERR_USAGE, "--what-if '%s': unknown cause '%s' (comm, launch, gpu_gap, pageable_copy, "
-			      "cpu_op, python, comm_wait, annotation, dataloader, allocator, jit, module_load, capture, cuda_api, "
-			      "untraced)", expr,
+			      "cpu_op, python, comm_wait, annotation, dataloader, allocator, first_alloc, jit, autotune, "
+			      "module_load, capture, cuda_api, untraced)", expr,
 			      x->pattern);
 	}
 	if (strncmp(expr, "rank:", 5) == 0) {
