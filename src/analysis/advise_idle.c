@@ -272,7 +272,7 @@ bool gp_rule_allocator(const struct gp_adv_in *in, struct gp_finding *x)
 	return cpu_cause(in, x, GP_CAUSE_ALLOCATOR, ALLOC_WHAT, ALLOC_CHANGE);
 }
 
-/* The one-time costs (jit, module_load, capture): paid once per process,
+/* The one-time costs (first_alloc, jit, autotune, module_load, capture): paid once per process,
 ** so read in every gap, before graph replays too (a capture precedes the
 ** first); the change removes the cause's CPU time, but no step pays it
 ** again: told as one-time, with no CUDA graphs or Python advice. */
@@ -289,6 +289,16 @@ static bool one_time(const struct gp_adv_in *in, struct gp_finding *x, enum gp_c
 bool gp_rule_jit(const struct gp_adv_in *in, struct gp_finding *x)
 {
 	return one_time(in, x, GP_CAUSE_JIT, JIT_WHAT, JIT_CHANGE);
+}
+
+bool gp_rule_first_alloc(const struct gp_adv_in *in, struct gp_finding *x)
+{
+	return one_time(in, x, GP_CAUSE_FIRST_ALLOC, FIRST_ALLOC_WHAT, FIRST_ALLOC_CHANGE);
+}
+
+bool gp_rule_autotune(const struct gp_adv_in *in, struct gp_finding *x)
+{
+	return one_time(in, x, GP_CAUSE_AUTOTUNE, AUTOTUNE_WHAT, AUTOTUNE_CHANGE);
 }
 
 bool gp_rule_module_load(const struct gp_adv_in *in, struct gp_finding *x)

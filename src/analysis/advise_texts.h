@@ -114,12 +114,25 @@
 #define ALLOC_WHAT "the CUDA allocator (cudaMalloc, cudaFree, host allocation)"
 #define ALLOC_CHANGE                                                                        	"cudaMalloc/cudaFree synchronize the device: let PyTorch's caching allocator reuse "  	"memory (no torch.cuda.empty_cache() in the loop, fixed shapes or length buckets, "   	"buffers allocated once), set PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True, and " 	"profile after warm-up steps."
 
-#define JIT_WHAT "one-time cost: compiling or autotuning GPU code (on any thread)"
+#define JIT_WHAT "one-time cost: compiling GPU code (on any thread)"
 #define JIT_CHANGE                                                                          \
 	"A one-time cost, paid once per process and not every step: profile a later step, or " \
 	"warm up before the profiler starts (torch.profiler schedule with wait and warmup); "  \
 	"keep compiled code across runs (TORCHINDUCTOR_CACHE_DIR, the Triton and NVRTC "       \
-	"caches) and autotune once (cudnn.benchmark results, max-autotune caches)."
+	"caches)."
+
+#define AUTOTUNE_WHAT "one-time cost: autotuning (cuDNN/cuBLASLt algorithm search, Triton's autotuner)"
+#define AUTOTUNE_CHANGE                                                                     \
+	"A one-time cost, paid once per shape and not every step: profile a later step, or "   \
+	"warm up before the profiler starts (torch.profiler schedule with wait and warmup); "  \
+	"keep the results across runs (max-autotune caches), or fix the input shapes so each " \
+	"is tuned once."
+
+#define FIRST_ALLOC_WHAT "one-time cost: warm-up allocation (cudaMalloc and the like in the first step)"
+#define FIRST_ALLOC_CHANGE                                                                  \
+	"A one-time cost, paid while the caching allocator fills up in the first step: "       \
+	"profile a later step, or warm up before the profiler starts (torch.profiler "         \
+	"schedule with wait and warmup)."
 
 #define MODULE_WHAT "one-time cost: loading GPU code (module and library loads, lazy loading)"
 #define MODULE_CHANGE                                                                       \

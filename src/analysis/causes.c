@@ -36,10 +36,17 @@ static const struct gp_cause_def cause_defs[GP_CAUSE__COUNT] = {
 	[GP_CAUSE_ANNOTATION] = {"annotation", {"user-code", NULL},
 				 "the user's own ranges (record_function, NVTX) outside ops", false},
 	[GP_CAUSE_DATALOADER] = {"dataloader", {NULL}, "data loading", false},
-	[GP_CAUSE_ALLOCATOR] = {"allocator", {NULL}, "cudaMalloc, cudaFree and the like", false},
+	[GP_CAUSE_ALLOCATOR] = {"allocator", {NULL}, "cudaMalloc, cudaFree and the like, after the first step",
+				false},
+	[GP_CAUSE_FIRST_ALLOC] = {"first_alloc", {NULL},
+				  "allocation calls (cudaMalloc, cuMemAlloc, hipMalloc, cudaMallocAsync...) in or "
+				  "before the run's first step: warm-up allocation", true},
 	[GP_CAUSE_JIT] = {"jit", {NULL},
-			  "compiling or autotuning GPU code (NVRTC, torch.compile, Triton, cuDNN "
-			  "autotuning), on any thread of the process", true},
+			  "compiling GPU code (NVRTC, torch.compile, Triton, nvFuser), on any thread of the "
+			  "process", true},
+	[GP_CAUSE_AUTOTUNE] = {"autotune", {NULL},
+			       "autotuning: trying algorithms to pick the fastest (cudnnFind*, cudnnGet*Algorithm_v7, "
+			       "cublasLtMatmulAlgoGetHeuristic, Triton's autotuner), trial launches included", true},
 	[GP_CAUSE_MODULE_LOAD] = {"module_load", {NULL},
 				  "loading GPU code: cuModuleLoad*, cuLibraryLoad*, a first launch "
 				  "that loads its module (lazy loading)", true},

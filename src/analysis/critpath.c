@@ -32,10 +32,12 @@ static const char *const dataloader_texts[] = {
 	"DataLoader", "dataloader", "utils/data/", "data_load", NULL
 };
 static const char *const jit_texts[] = {
-	"Nvrtc", "nvrtc", "CompileProgram", "cudnnFind", "torch/_dynamo/convert_frame",
-	"compile_fx", "triton/compiler/", "triton/runtime/autotuner", "autotune", "Autotune",
+	"Nvrtc", "nvrtc", "CompileProgram", "torch/_dynamo/convert_frame", "compile_fx", "triton/compiler/",
 	/* nvFuser: a fusion's first run segments it (compileNewKRT), then compiles */
 	"compileNewKRT", "compileFusion", "compileKernel", NULL
+};
+static const char *const autotune_texts[] = {
+	"cudnnFind", "triton/runtime/autotuner", "autotune", "Autotune", NULL
 };
 
 /* Waits on a collective: the CPU blocked until communication ends (a
@@ -54,8 +56,8 @@ static bool has_any(const char *s, const char *const *subs)
 }
 
 /* What a range's text says the CPU is doing inside it: data loading,
-** compiling, waiting on a collective, or GP_CAUSE__COUNT for none; remembered per text (texts
-** are interned: each is tried once). */
+** compiling, autotuning, waiting on a collective, or GP_CAUSE__COUNT for
+** none; remembered per text (texts are interned: each is tried once). */
 static enum gp_cause text_cause(const gp_deps *d, gp_str text)
 {
 	uint8_t *c = &d->text_class[text];
@@ -64,6 +66,7 @@ static enum gp_cause text_cause(const gp_deps *d, gp_str text)
 		const char *s = gp_s(d->t, text);
 		*c = 1 + (uint8_t)(has_any(s, dataloader_texts) ? GP_CAUSE_DATALOADER
 				   : has_any(s, jit_texts) ? GP_CAUSE_JIT
+				   : has_any(s, autotune_texts) ? GP_CAUSE_AUTOTUNE
 				   : has_any(s, comm_wait_texts) ? GP_CAUSE_COMM_WAIT : GP_CAUSE__COUNT);
 	}
 	return (enum gp_cause)(*c - 1);
@@ -107,16 +110,24 @@ static bool slow_launch(const gp_deps *d, size_t a)
 	return gp_deps_api_class(d, a) == GP_APIC_LAUNCH && c->end - c->start >= SLOW_LAUNCH_NS;
 }
 
-enum gp_cause gp_cpu_cause(const gp_deps *d, uint32_t who, int32_t range)
+static void make_onetime(gp_deps *d);
+
+enum gp_cause gp_cpu_cause(gp_deps *d, uint32_t who, int32_t range)
 {
 	const gp_trace *t = d->t;
+	const struct gp_api *a = who != GP_CPU_NONE && (who & GP_CPU_API) ? &t->apis.v[who & ~GP_CPU_API] : NULL;
 
 	if (who != GP_CPU_NONE && (who & GP_CPU_API)) {
 		switch (gp_deps_api_class(d, who & ~GP_CPU_API)) {
 		case GP_APIC_SYNC_DEVICE: case GP_APIC_SYNC_STREAM: case GP_APIC_SYNC_EVENT:
 			return GP_CAUSE_SYNC;
-		case GP_APIC_ALLOC:
-			return GP_CAUSE_ALLOCATOR;
+		case GP_APIC_ALLOC:   /* an allocation (not a free) of the warm-up, or not */
+			if (!d->onetime_made)
+				make_onetime(d);
+			return a->start < d->warmup_end && strstr(gp_s(t, gp_api_def(t, a)->name), "lloc")
+			       ? GP_CAUSE_FIRST_ALLOC : GP_CAUSE_ALLOCATOR;
+		case GP_APIC_AUTOTUNE:
+			return GP_CAUSE_AUTOTUNE;
 		case GP_APIC_MODULE:
 			return GP_CAUSE_MODULE_LOAD;
 		case GP_APIC_COMPILE:
@@ -161,7 +172,7 @@ static bool emit(gp_piece_fn fn, void *ctx, gp_ns s, gp_ns e, enum gp_cause c, e
 	return fn(ctx, &p);
 }
 
-/* ---- one-time costs: graph captures and compiling on other threads ---- */
+/* ---- one-time costs: graph captures, autotuning, compiling on other threads ---- */
 
 static int cmp_onetime(const void *pa, const void *pb)
 {
@@ -176,17 +187,27 @@ static int cmp_onetime(const void *pa, const void *pb)
 
 /* Fills d->onetime: on each thread, every graph capture from its
 ** BeginCapture's start to the next EndCapture's end (what the thread does
-** in between, launches included, only records work that does not run);
-** per process (tid GP_ANY_THREAD), the union of the time any of its
-** threads compiled (a range whose text says so, an NVRTC or link call).
-** Sorted by (pid, tid, start) and merged, so disjoint per (pid, tid). */
+** in between, launches included, only records work that does not run)
+** and every autotuning call (the trials it launches included); per
+** process (tid GP_ANY_THREAD), the union of the time any of its threads
+** compiled or autotuned (a range whose text says so, an NVRTC or link
+** call).  Sorted by (pid, tid, start) and merged, so disjoint per (pid,
+** tid); a merged span keeps its first one's cause.  Sets d->warmup_end:
+** the end of the run's first step, the trace's first when it is numbered
+** 0 or 1 (ProfilerStep#0, "iteration 1"); INT64_MIN when the trace has
+** no step, starts later (a profiler schedule's wait and warm-up steps
+** left out) or is cut to a window. */
 static void make_onetime(gp_deps *d)
 {
 	const gp_trace *t = d->t;
 	GP_VEC(struct gp_onetime_span) raw = {0};
 	gp_u64map open = {0};            /* (pid, tid) -> 1 + index of its open capture in raw */
+	struct gp_steps st;
 
 	d->onetime_made = true;
+	gp_steps_find(t, &st);
+	d->warmup_end = st.n && st.v[0].iter <= 1 && !t->windowed ? st.v[0].end : INT64_MIN;
+	gp_steps_free(&st);
 	for (size_t k = 0; k < t->kernels.n; k++) {   /* each name's first kernel */
 		int32_t at = gp_u64map_add(&d->first_launch, gp_kernel_def(t, &t->kernels.v[k])->name,
 						    (int32_t)k);
@@ -200,6 +221,8 @@ static void make_onetime(gp_deps *d)
 			*gp_vec_push(raw) = (struct gp_onetime_span){a->pid, GP_ANY_THREAD, a->start, a->end, GP_CAUSE_JIT};
 			continue;
 		}
+		if (k == GP_APIC_AUTOTUNE)
+			*gp_vec_push(raw) = (struct gp_onetime_span){a->pid, a->tid, a->start, a->end, GP_CAUSE_AUTOTUNE};
 		if (k != GP_APIC_CAPTURE)
 			continue;
 		const char *name = gp_s(t, gp_api_def(t, a)->name);
@@ -218,8 +241,9 @@ static void make_onetime(gp_deps *d)
 	}
 	for (size_t i = 0; i < t->ranges.n; i++) {
 		const struct gp_range *r = &t->ranges.v[i];
-		if (r->kind != GP_RANGE_GPU_ANNOTATION && text_cause(d, r->text) == GP_CAUSE_JIT)
-			*gp_vec_push(raw) = (struct gp_onetime_span){r->pid, GP_ANY_THREAD, r->start, r->end, GP_CAUSE_JIT};
+		enum gp_cause c = r->kind != GP_RANGE_GPU_ANNOTATION ? text_cause(d, r->text) : GP_CAUSE__COUNT;
+		if (c == GP_CAUSE_JIT || c == GP_CAUSE_AUTOTUNE)
+			*gp_vec_push(raw) = (struct gp_onetime_span){r->pid, GP_ANY_THREAD, r->start, r->end, (uint8_t)c};
 	}
 	if (raw.n)
 		gp_sort(raw.v, raw.n, sizeof(*raw.v), cmp_onetime);
@@ -294,9 +318,9 @@ enum gp_cause gp_cpu_cause_at(gp_deps *d, uint32_t who, int32_t range, uint32_t 
 	if (!d->onetime_made)
 		make_onetime(d);
 	if (c != GP_CAUSE_SYNC && c != GP_CAUSE_CAPTURE && (sp = onetime_before(d, pid, tid, at + 1)) && sp->end > at)
-		return GP_CAUSE_CAPTURE;
+		return (enum gp_cause)sp->cause;
 	if (waits_for_compile(c) && (sp = onetime_before(d, pid, GP_ANY_THREAD, at + 1)) && sp->end > at)
-		return GP_CAUSE_JIT;
+		return (enum gp_cause)sp->cause;
 	return c;
 }
 

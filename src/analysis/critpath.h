@@ -43,7 +43,9 @@ enum gp_cause {
 	GP_CAUSE_ANNOTATION,    /* user ranges (record_function, NVTX) outside ops */
 	GP_CAUSE_DATALOADER,    /* data loading (DataLoader iteration and its workers' results) */
 	GP_CAUSE_ALLOCATOR,     /* cudaMalloc/cudaFree and the like */
-	GP_CAUSE_JIT,           /* compiling or autotuning GPU code, on any thread (one-time) */
+	GP_CAUSE_FIRST_ALLOC,   /* an allocation call in or before the run's first step (one-time) */
+	GP_CAUSE_JIT,           /* compiling GPU code, on any thread (one-time) */
+	GP_CAUSE_AUTOTUNE,      /* trying algorithms: cuDNN/cuBLASLt/Triton autotuning (one-time) */
 	GP_CAUSE_MODULE_LOAD,   /* loading GPU code: module/library load, lazy loading (one-time) */
 	GP_CAUSE_CAPTURE,       /* capturing a CUDA/HIP graph: captured work does not run (one-time) */
 	GP_CAUSE_CUDA_API,      /* other runtime or driver calls */
@@ -121,8 +123,11 @@ struct gp_walk_at {
 void gp_walk(gp_deps *d, struct gp_walk_at w, gp_ns stop, gp_piece_fn fn, void *ctx);
 
 /* The cause of CPU time held by activity who (deps.h's gp_cpu_mark.who)
-** with innermost range `range`.  d gives the API classes. */
-enum gp_cause gp_cpu_cause(const gp_deps *d, uint32_t who, int32_t range);
+** with innermost range `range`.  d gives the API classes, and the end of
+** the run's first step (made on first use; none when the trace starts
+** later): an allocation call starting before it is first_alloc's
+** (warm-up), a later one allocator's. */
+enum gp_cause gp_cpu_cause(gp_deps *d, uint32_t who, int32_t range);
 
 /* Whether unit u is a kernel whose launch loaded its module (CUDA's lazy
 ** loading): the first kernel of its name, launched by a launch call, that

@@ -83,8 +83,8 @@ struct gp_main_thread {
 };
 
 /* A stretch of a thread's time spent on a one-time cost (critpath.c): a
-** graph capture on thread tid, or (tid GP_ANY_THREAD) compiling on some
-** thread of process pid. */
+** graph capture or an autotuning call on thread tid, or (tid
+** GP_ANY_THREAD) compiling or autotuning on some thread of process pid. */
 #define GP_ANY_THREAD UINT32_MAX
 struct gp_onetime_span {
 	uint32_t pid, tid;
@@ -124,6 +124,7 @@ typedef struct gp_deps {
 	** made on first use */
 	GP_VEC(struct gp_onetime_span) onetime;
 	gp_u64map first_launch;   /* a kernel name -> its first kernel (by start) */
+	gp_ns warmup_end;         /* the end of the run's first step, INT64_MIN: none (critpath.c) */
 	bool onetime_made;
 	/* what the graph could not tell, for docs and notes */
 	uint64_t edges[GP_EDGE__COUNT];

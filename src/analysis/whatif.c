@@ -165,7 +165,7 @@ static void set_shift(struct gp_replay *r, uint32_t th, gp_ns at, gp_ns shift)
 /* The cause of launch call c's own time when it is not the cost of
 ** issuing work (a launch that loaded its module: module_load), else
 ** GP_CAUSE__COUNT: no removal of a cause shortens that call. */
-static enum gp_cause launch_own_cause(const gp_deps *d, int32_t c)
+static enum gp_cause launch_own_cause(gp_deps *d, int32_t c)
 {
 	enum gp_cause cc = gp_cpu_cause(d, (uint32_t)c | GP_CPU_API, -1);
 
@@ -763,8 +763,8 @@ int gp_whatif_parse(const char *expr, struct gp_whatif_expr *x, gp_error *err)
 			return GP_OK;
 		}
 		return gp_err(err, GP_ERR_USAGE, "--what-if '%s': unknown cause '%s' (comm, launch, gpu_gap, pageable_copy, "
-			      "cpu_op, python, comm_wait, annotation, dataloader, allocator, jit, module_load, capture, cuda_api, "
-			      "untraced)", expr,
+			      "cpu_op, python, comm_wait, annotation, dataloader, allocator, first_alloc, jit, autotune, "
+			      "module_load, capture, cuda_api, untraced)", expr,
 			      x->pattern);
 	}
 	if (strncmp(expr, "rank:", 5) == 0) {

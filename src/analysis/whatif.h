@@ -33,7 +33,7 @@ struct gp_whatif_spec {
 	** recorded one (0.5: twice as fast); NULL = all unchanged */
 	const float *unit_factor;
 	/* CPU time of these causes (1u << enum gp_cause, CPU causes only:
-	** dataloader, allocator, jit, python, ...) is taken out of its thread */
+	** dataloader, allocator, first_alloc, jit, autotune, python, ...) is taken out of its thread */
 	uint32_t remove_cpu;
 	bool no_launch_latency;   /* GPU work starts when its launch call returns */
 	bool no_gpu_gaps;         /* back-to-back work on a stream has no gap between */
@@ -88,9 +88,10 @@ struct gp_whatif_result {
 **                    twice as fast, "0.5x" half as fast, "roofline" at
 **                    their roofline (when the op model knows it)
 **   cause:NAME=0     CPU time of that cause is removed (dataloader,
-**                    allocator, jit, python, comm_wait, annotation, cuda_api,
-**                    cpu_op, untraced), or for launch / gpu_gap the
-**                    GPU-side latency of that kind, for pageable_copy
+**                    allocator, first_alloc, jit, autotune, python,
+**                    comm_wait, annotation, cuda_api, cpu_op, untraced),
+**                    or for launch / gpu_gap the GPU-side latency of that
+**                    kind, for pageable_copy
 **                    the staging (no_staging)
 **   cause:comm=F     the communication kernels (gp_kernel_is_comm) removed
 **                    (F = 0) or F faster ("0.5x": twice as slow)

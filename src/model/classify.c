@@ -248,6 +248,23 @@ static const char *stem_of(const char *name, char *buf, size_t size)
 	return buf;
 }
 
+/* Whether name is a library call that tries algorithms to pick the
+** fastest (cuDNN's Find, its _v7 Get queries, cuBLASLt's and hipBLASLt's
+** heuristics, MIOpen's Find): autotuning, not a runtime call. */
+static bool autotune_call(const char *name)
+{
+	static const char *const prefixes[] = {
+		"cudnnFind", "miopenFind", "cublasLtMatmulAlgoGetHeuristic", "hipblasLtMatmulAlgoGetHeuristic", NULL
+	};
+	size_t n;
+
+	for (int i = 0; prefixes[i]; i++)
+		if (strncmp(name, prefixes[i], strlen(prefixes[i])) == 0)
+			return true;
+	n = strlen(name);
+	return strncmp(name, "cudnnGet", 8) == 0 && n > 12 && strcmp(name + n - 12, "Algorithm_v7") == 0;
+}
+
 enum gp_api_class gp_api_class_of(const char *name)
 {
 	char buf[128];
@@ -257,6 +274,8 @@ enum gp_api_class gp_api_class_of(const char *name)
 		return GP_APIC_OTHER;
 	if (strncmp(name, "nvrtc", 5) == 0 || strncmp(name, "hiprtc", 6) == 0)
 		return GP_APIC_COMPILE;
+	if (autotune_call(name))
+		return GP_APIC_AUTOTUNE;
 	if (!(stem = stem_of(name, buf, sizeof(buf))) || !*stem)
 		return GP_APIC_OTHER;
 	for (int i = 0; rules[i].stem; i++) {
@@ -272,7 +291,7 @@ const char *gp_api_class_name(enum gp_api_class c)
 	static const char *const names[GP_APIC__COUNT] = {
 		"other", "launch", "graph_launch", "copy", "memset", "sync_device", "sync_stream",
 		"sync_event", "stream_wait", "event_record", "query", "alloc", "module", "compile",
-		"capture",
+		"capture", "autotune",
 	};
 
 	return (unsigned)c < GP_APIC__COUNT ? names[c] : "other";

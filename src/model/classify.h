@@ -102,6 +102,8 @@ enum gp_api_class {
 	GP_APIC_MODULE,         /* loading GPU code: module/library load */
 	GP_APIC_COMPILE,        /* compiling GPU code: NVRTC/hipRTC, linking */
 	GP_APIC_CAPTURE,        /* capturing a graph: Stream{Begin,End}Capture, GraphInstantiate */
+	GP_APIC_AUTOTUNE,       /* trying algorithms: cudnnFind*Algorithm*, cudnnGet*Algorithm_v7,
+				** cublasLtMatmulAlgoGetHeuristic, miopenFind*, hipblasLt's */
 	GP_APIC__COUNT
 };
 

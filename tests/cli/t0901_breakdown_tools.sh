@@ -26,7 +26,7 @@ rows = list(csv.reader(open(sys.argv[1])))
 d = [int(r[3]) for r in rows]
 assert d == sorted(d, reverse=True), d
 assert all(r[4] in ("launch", "gpu_gap", "pageable_copy", "event_wait", "sync", "cpu_op", "python", "annotation", "dataloader",
-                    "allocator", "jit", "module_load", "capture", "cuda_api", "untraced", "unknown") for r in rows), rows
+                    "allocator", "first_alloc", "jit", "autotune", "module_load", "capture", "cuda_api", "untraced", "unknown") for r in rows), rows
 PY
 expect_exit 2 "$GPUPROF" breakdown --as nsight "$TMP/g.json"
 expect_exit 2 "$GPUPROF" breakdown --include-unlinked "$TMP/g.json"

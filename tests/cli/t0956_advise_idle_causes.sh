@@ -52,8 +52,8 @@ check() {
 import json, sys
 rows = {r["kind"]: r for r in map(json.loads, open(sys.argv[1]))}
 kind, want = sys.argv[2], sys.argv[3]
-causes = {"cpu_op", "launch", "sync", "dataloader", "python", "annotation", "allocator",
-          "jit", "cuda_api", "event_wait", "untraced", "tiny-kernels"}
+causes = {"cpu_op", "launch", "sync", "dataloader", "python", "annotation", "allocator", "first_alloc",
+          "jit", "autotune", "cuda_api", "event_wait", "untraced", "tiny-kernels"}
 if kind == "-":
     assert not causes & set(rows), rows
     sys.exit(0)

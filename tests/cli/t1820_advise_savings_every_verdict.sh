@@ -118,7 +118,7 @@ for b, r in zip(blocks, rows):
         shown(ns(by.groups()), r["saving_ns"] - r["involved_ns"], (r["kind"], "beyond"))
 # the replay itself, through --what-if: the findings whose change is one
 # CPU cause removed (docs/cli.md, "Causes": their kind is the cause's name)
-causes = ("dataloader", "python", "annotation", "allocator", "cuda_api", "untraced", "jit", "module_load", "capture")
+causes = ("dataloader", "python", "annotation", "allocator", "cuda_api", "untraced", "first_alloc", "jit", "autotune", "module_load", "capture")
 def whatif(names):
     args = [sys.argv[4], "advise", "-f", "json"]
     for n in names:

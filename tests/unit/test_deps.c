@@ -64,7 +64,7 @@ static void sync_rec(gp_trace *t, uint64_t corr, uint8_t kind, uint32_t stream, 
 }
 
 /* One step on device 0, times in us (thread 1 of process 1):
-**   R0 ProfilerStep#0 [0,1000); R1 enumerate(DataLoader) [10,200)
+**   R0 ProfilerStep#4 [0,1000) (not the run's first: A7 is allocator's); R1 enumerate(DataLoader) [10,200)
 **   R2 aten::mm [210,260) launching K1 (A1 [220,230)) on stream 7 [235,400)
 **   R3 aten::add [270,300) launching K2 (A2 [280,290)) on stream 7 [401,420):
 **      queued behind K1 (stream edge, 1 us gap)
@@ -78,7 +78,7 @@ static void sync_rec(gp_trace *t, uint64_t corr, uint8_t kind, uint32_t stream, 
 static void build(gp_trace *t)
 {
 	gp_trace_init(t);
-	range(t, 0, 1000, GP_RANGE_USER_ANNOTATION, "ProfilerStep#0");
+	range(t, 0, 1000, GP_RANGE_USER_ANNOTATION, "ProfilerStep#4");
 	range(t, 10, 200, GP_RANGE_USER_ANNOTATION, "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__");
 	range(t, 210, 260, GP_RANGE_CPU_OP, "aten::mm");
 	range(t, 270, 300, GP_RANGE_CPU_OP, "aten::add");
@@ -150,7 +150,7 @@ static void test_critical_path(void **state)
 	build(&t);
 	gp_critpath_run(&d, &t, true, &cp);
 	assert_int_equal(cp.nwin, 2);   /* the whole trace and step 0 */
-	assert_int_equal(cp.win[1].iter, 0);
+	assert_int_equal(cp.win[1].iter, 4);
 	for (int c = 0; c < GP_CAUSE__COUNT; c++)
 		sum += cp.win[0].by_cause[c];
 	assert_int_equal(sum, 1000 * US);
@@ -541,6 +541,57 @@ static void test_zero_length_calls(void **state)
 	gp_trace_free(&t);
 }
 
+/* One-time costs decided by the calls and the steps: ProfilerStep#0
+** [0,1000), ProfilerStep#1 [1000,2000); in step 0, cudaMalloc [10,100)
+** then A [100,110) launches K1 [115,200), cudnnFindConvolution-
+** ForwardAlgorithmEx [200,500) holding a launch of a trial, B [300,310)
+** -> T [312,320), then C [500,510) -> K2 [515,600); in step 1,
+** cudaMalloc [1010,1100), D [1100,1110) -> K3 [1115,1200).  The gap
+** before K2 is autotune's but for C and its latency (the trial launch
+** inside the search is the search's), the one before K1 first_alloc's,
+** the one before K3 allocator's. */
+static void test_onetime_calls(void **state)
+{
+	gp_trace t;
+	gp_deps d;
+	gp_ns by[GP_CAUSE__COUNT] = {0};
+	struct gp_piece main;
+
+	(void)state;
+	gp_trace_init(&t);
+	range(&t, 0, 1000, GP_RANGE_USER_ANNOTATION, "ProfilerStep#0");
+	range(&t, 1000, 2000, GP_RANGE_USER_ANNOTATION, "ProfilerStep#1");
+	api(&t, 10, 100, 1, "cudaMalloc");
+	api(&t, 100, 110, 2, "cudaLaunchKernel");
+	api(&t, 200, 500, 3, "cudnnFindConvolutionForwardAlgorithmEx");
+	api(&t, 300, 310, 4, "cudaLaunchKernel");
+	api(&t, 500, 510, 5, "cudaLaunchKernel");
+	api(&t, 1010, 1100, 6, "cudaMalloc");
+	api(&t, 1100, 1110, 7, "cudaLaunchKernel");
+	kernel(&t, 115, 200, 7, 2, "K1");
+	kernel(&t, 312, 320, 7, 4, "T");
+	kernel(&t, 515, 600, 7, 5, "K2");
+	kernel(&t, 1115, 1200, 7, 7, "K3");
+	*gp_vec_push(t.threads) = (struct gp_thread){.pid = 1, .tid = 1};
+	gp_trace_finish(&t);
+	gp_deps_build(&d, &t);
+	assert_int_equal(gp_gap_causes(&d, 0, 0, by, &main), 115 * US);
+	assert_int_equal(by[GP_CAUSE_FIRST_ALLOC], 90 * US);
+	assert_int_equal(main.cause, GP_CAUSE_FIRST_ALLOC);
+	memset(by, 0, sizeof(by));
+	assert_int_equal(gp_gap_causes(&d, 2, 320 * US, by, &main), 195 * US);
+	assert_int_equal(by[GP_CAUSE_AUTOTUNE], 180 * US);   /* [320,500) */
+	assert_int_equal(main.cause, GP_CAUSE_AUTOTUNE);
+	memset(by, 0, sizeof(by));
+	assert_int_equal(gp_gap_causes(&d, 3, 600 * US, by, &main), 515 * US);
+	assert_int_equal(by[GP_CAUSE_ALLOCATOR], 90 * US);
+	assert_int_equal(by[GP_CAUSE_FIRST_ALLOC], 0);
+	assert_true(gp_cause_one_time(GP_CAUSE_AUTOTUNE) && gp_cause_one_time(GP_CAUSE_FIRST_ALLOC) &&
+		    !gp_cause_one_time(GP_CAUSE_ALLOCATOR));
+	gp_deps_free(&d);
+	gp_trace_free(&t);
+}
+
 static void test_api_class(void **state)
 {
 	static const struct {
@@ -565,6 +616,10 @@ static void test_api_class(void **state)
 		{"nvrtcCompileProgram", GP_APIC_COMPILE}, {"cudaStreamBeginCapture", GP_APIC_CAPTURE},
 		{"hipStreamEndCapture", GP_APIC_CAPTURE}, {"cudaGetDevice", GP_APIC_OTHER},
 		{"cudaStreamIsCapturing", GP_APIC_OTHER}, {"cudnnConvolutionForward", GP_APIC_OTHER},
+		{"cudnnFindConvolutionForwardAlgorithmEx", GP_APIC_AUTOTUNE},
+		{"cudnnGetConvolutionBackwardDataAlgorithm_v7", GP_APIC_AUTOTUNE},
+		{"cudnnGetConvolutionForwardWorkspaceSize", GP_APIC_OTHER},
+		{"cublasLtMatmulAlgoGetHeuristic", GP_APIC_AUTOTUNE}, {"miopenFindConvolutionForwardAlgorithm", GP_APIC_AUTOTUNE},
 		{"aten::mm", GP_APIC_OTHER}, {"", GP_APIC_OTHER},
 	};
 
@@ -590,6 +645,7 @@ int main(void)
 		cmocka_unit_test(test_thread_hops),
 		cmocka_unit_test(test_sync_copy_call),
 		cmocka_unit_test(test_zero_length_calls),
+		cmocka_unit_test(test_onetime_calls),
 		cmocka_unit_test(test_api_class),
 	};
 

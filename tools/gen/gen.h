@@ -65,6 +65,8 @@ enum gen_api_id {
 	GEN_API_EVENT_RECORD, GEN_API_STREAM_WAIT_EVENT,
 	/* CUDA graphs (graphs.c) */
 	GEN_API_GRAPH_LAUNCH, GEN_API_BEGIN_CAPTURE, GEN_API_END_CAPTURE, GEN_API_INSTANTIATE,
+	/* --inject autotune, malloc */
+	GEN_API_CUDNN_FIND, GEN_API_MALLOC,
 	GEN_API__COUNT
 };
 
@@ -195,6 +197,13 @@ struct gen_inject {
 	bool data_loader;
 	double loader_factor;
 	bool pinned;            /* loss.item() copies into pinned memory (no host block) */
+	/* one-time costs: a cudnnFindConvolutionForwardAlgorithmEx call of
+	** autotune_us in step 1 just before the first block's first GEMM is
+	** launched (an algorithm search, the CPU in it); a cudaMalloc call of
+	** malloc_us in steps 1 and 3 just before the first block's GELU; 0 =
+	** none.  No random draw depends on them: the rest of the trace is the
+	** same but for the time they take. */
+	double autotune_us, malloc_us;
 };
 
 struct gen_opts {

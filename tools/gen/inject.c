@@ -42,9 +42,16 @@ int gen_inject_parse(char *spec, struct gen_inject *in, gp_error *err)
 			if (strcmp(value, "pinned") != 0)
 				return gp_err(err, GP_ERR_USAGE, "--inject copies wants pinned, not '%s'", value);
 			in->pinned = true;
+		} else if (strcmp(item, "autotune") == 0 || strcmp(item, "malloc") == 0) {
+			char *end;
+			double us = strtod(value, &end);
+			if (end == value || *end || !(us > 0) || us > 1e7)
+				return gp_err(err, GP_ERR_USAGE, "--inject %s wants microseconds > 0, not '%s'", item, value);
+			*(item[0] == 'a' ? &in->autotune_us : &in->malloc_us) = us;
 		} else {
 			return gp_err(err, GP_ERR_USAGE,
-				      "--inject: unknown change '%s' (slow-op, add-kernel, no-tc, dataloader or copies)", item);
+				      "--inject: unknown change '%s' (slow-op, add-kernel, no-tc, dataloader, copies, "
+				      "autotune or malloc)", item);
 		}
 	}
 	return 0;

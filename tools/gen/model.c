@@ -134,6 +134,10 @@ const struct gen_api_def gen_apis[GEN_API__COUNT] = {
 	[GEN_API_BEGIN_CAPTURE] = {"cudaStreamBeginCapture_v10000", 315},
 	[GEN_API_END_CAPTURE] = {"cudaStreamEndCapture_v10000", 319},
 	[GEN_API_INSTANTIATE] = {"cudaGraphInstantiate_v10000", 310},
+	/* a cuDNN call, written as a tracer of library calls records it (no
+	** CUPTI callback id) */
+	[GEN_API_CUDNN_FIND] = {"cudnnFindConvolutionForwardAlgorithmEx", 0},
+	[GEN_API_MALLOC] = {"cudaMalloc_v3020", 20},
 };
 
 /* Model size: tokens per batch, hidden and FFN width, encoder blocks. */
@@ -172,6 +176,7 @@ struct model {
 	struct { enum fwd_kind kind; int64_t seq; int block; } fwd[MAX_FWD];
 	int nfwd;
 	double slow;            /* kernel time factor: 1 on sm80, 2.2 on sm70 */
+	int it;                 /* the iteration being written, from 0 */
 };
 
 uint32_t gen_stream_id(int i)
@@ -334,6 +339,18 @@ static double injected(const struct model *m, int *kd, double ns)
 		ns *= 4;   /* fp16 on CUDA cores: a quarter of the tensor-core rate */
 	}
 	return ns;
+}
+
+/* --inject autotune, malloc: a call of id lasting us microseconds on the
+** current thread, 1 us after what it did last (no random draw). */
+static void slow_call(struct model *m, enum gen_api_id id, double us)
+{
+	int64_t t0 = m->cpu[m->thr] + 1 * US, t1 = t0 + (int64_t)(us * US);
+
+	if (done(m))
+		return;
+	api(m, id, t0, t1, ++m->corr);
+	m->cpu[m->thr] = t1;
 }
 
 /* cudaLaunchKernel + the kernel it queues on stream index si, with the
@@ -536,9 +553,13 @@ static void block_fwd(struct model *m, int b)
 	layer(m, buf);
 
 	layer(m, "Linear1");
+	if (b == 0 && m->it == 0 && m->o->inject.autotune_us > 0)
+		slow_call(m, GEN_API_CUDNN_FIND, m->o->inject.autotune_us);
 	linear(m, b, HID, FFN, false);
 	pop(m);
 
+	if (b == 0 && (m->it == 0 || m->it == 2) && m->o->inject.malloc_us > 0)
+		slow_call(m, GEN_API_MALLOC, m->o->inject.malloc_us);
 	layer(m, "GELU");
 	simple_op(m, b, "aten::gelu", F_GELU, KD_GELU, mem_ns(2.0 * TOK * FFN * 2), act, h1);
 	pop(m);
@@ -699,6 +720,7 @@ static void iteration(struct model *m, int it)
 	int copy = m->o->streams >= 3 ? 2 : 0;
 
 	m->thr = GEN_THR_MAIN;
+	m->it = it;
 	/* the data loader: the GPU sits idle meanwhile (the draw happens in
 	** every variant, so that --inject changes nothing else) */
 	int64_t load = uni(m, 300 * US, 2000 * US);
