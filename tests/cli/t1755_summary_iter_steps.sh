@@ -7,16 +7,18 @@
 # step time (its start to the next one's; the last: to its range's end or
 # its last kernel's end, the later) and GPU span (its kernels' first start
 # to last end).  summary -f csv's rows must be those; advise's step count
-# and median step the oracle's; -f json and the table the same rows.
+# and median step the oracle's; -f json and the table the same rows.  A
+# window of one step (--iter N) has that step, as long as in the whole
+# run (to the next step's start, also where the cut drops the next step:
+# on a generated Kineto trace it ended at its own work's end).
 need_testdata
 command -v python3 >/dev/null || skip "python3 not installed"
 set -- "$TESTDATA"/hta/amd_trace/mi250_minitoy_train_ROCm6_2_kineto.json.gz \
 	"$TESTDATA"/kineto_tb_plugin/resnet50_num_workers_0/*.json.gz
-for f in "$@"; do
-	[ -f "$f" ] || fail "missing $f"
-	python3 - "$f" >"$TMP/want" <<'PY' || fail "oracle on $f"
+cat >"$TMP/oracle.py" <<'PY'
 import bisect, gzip, json, re, statistics, sys
-ev = json.load(gzip.open(sys.argv[1], "rt"))["traceEvents"]
+op = gzip.open if sys.argv[1].endswith(".gz") else open
+ev = json.load(op(sys.argv[1], "rt"))["traceEvents"]
 ns = lambda x: round(x * 1000)
 steps, launch, kern = {}, {}, []
 for e in ev:
@@ -52,6 +54,9 @@ for i, (t, end, n) in enumerate(v):
     print("iteration %d %d %d %d %s" % (n, r[0], r[1], step, span))
 print("steps %d median %d" % (len(v), statistics.median(lens)))
 PY
+for f in "$@"; do
+	[ -f "$f" ] || fail "missing $f"
+	python3 "$TMP/oracle.py" "$f" >"$TMP/want" || fail "oracle on $f"
 	[ "$(grep -c ^iteration "$TMP/want")" -ge 2 ] || fail "the oracle finds under 2 steps in $f"
 	run_ok "$GPUPROF" summary --by iter --section gpu -f csv --no-header "$f"
 	cp "$TMP/out" "$TMP/csv"
@@ -95,3 +100,19 @@ PY
 	# minitoy's second step: no kernel, its own time (49.073 us)
 	case $f in *minitoy*) assert_grep '^iteration 2 0 0 49073 -$' "$TMP/want" ;; esac
 done
+# --iter N: one step, the whole run's (summary's row and advise's median)
+"$GEN" --format kineto -n 200 --seed 7 --streams 3 -o "$TMP/g.json" >/dev/null || fail "gpuprof-gen"
+python3 "$TMP/oracle.py" "$TMP/g.json" >"$TMP/want" || fail "oracle on the generated trace"
+[ "$(grep -c ^iteration "$TMP/want")" -ge 3 ] || fail "the generated trace has under 3 steps"
+grep ^iteration "$TMP/want" | while read -r _ n calls total step span; do
+	run_ok "$GPUPROF" summary --by iter --section gpu -f csv --no-header --iter "$n" "$TMP/g.json"
+	assert_eq "$(tr -d '"' <"$TMP/out" | cut -d, -f4,3,10,11,12)" "$total,$calls,$step,$span,iteration $n" \
+		"summary --by iter --iter $n"
+	run_ok "$GPUPROF" advise --iter "$n" "$TMP/g.json"
+	python3 - "$TMP/out" "$step" <<'PY' || fail "advise --iter $n: not the step's time $step"
+import re, sys
+m = re.search(r"(\d+) steps?, median ([\d.]+) (ns|us|ms|s)\b", open(sys.argv[1]).read())
+scale = {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}[m.group(3)]
+assert m.group(1) == "1" and abs(float(m.group(2)) * scale - int(sys.argv[2])) <= scale / 1000, m.group(0)
+PY
+done || exit 1
