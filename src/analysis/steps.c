@@ -166,11 +166,24 @@ void gp_steps_find(const gp_trace *t, struct gp_steps *s)
 		if (in_window)
 			in_window[i] = 1;
 	}
-	gp_u64map_free(&by_iter);
-	/* each step to the next one's start; the last to its own work's end */
+	/* each step to the next one's start; the last to its own work's end;
+	** in a window, where the whole trace's step ended (the cut may have
+	** dropped the next step) */
 	for (size_t i = 0; i < s->n; i++)
 		s->v[i].end = i + 1 < s->n ? s->v[i + 1].start : own_end[i];
 	free(own_end);
+	gp_u64map_free(&by_iter);
+	if (t->windowed && t->window_step_ends.n) {
+		gp_u64map whole = {0};
+		for (size_t i = 0; i < t->window_step_ends.n; i++)
+			gp_u64map_put(&whole, (uint32_t)t->window_step_ends.v[i].iter, (int32_t)i);
+		for (size_t i = 0; i < s->n; i++) {
+			int32_t j = gp_u64map_get(&whole, (uint32_t)s->v[i].iter);
+			if (j >= 0 && t->window_step_ends.v[j].end > s->v[i].start)
+				s->v[i].end = t->window_step_ends.v[j].end;
+		}
+		gp_u64map_free(&whole);
+	}
 	if (in_window) {
 		/* a window's steps: those its kernels were launched in */
 		size_t m = 0;

@@ -13,7 +13,8 @@
 ** first start to the last end of the kernels launched inside it (of the
 ** kernels the correlation put in its iteration when no launch is known).
 ** In a trace cut to a window (--iters, --start/--end), the window's steps
-** are those with a kernel of the window launched inside them.
+** are those with a kernel of the window launched inside them, each as
+** long as in the whole trace (gp_trace.window_step_ends, kept by the cut).
 **
 ** Ownership: a gp_steps owns its arrays (gp_steps_free()).
 */

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "analysis/correlate.h"
+#include "analysis/steps.h"
 #include "analysis/window.h"
 #include "model/classify.h"
 
@@ -74,6 +75,19 @@ static int no_iterations(const gp_trace *t, int32_t a, int32_t b, gp_error *err)
 	for (size_t i_ = 0; i_ < (vec).n; i_++)                                 \
 		(keep)[i_] = gp_span_overlaps((vec).v[i_].start, (vec).v[i_].end, lo, hi)
 
+/* Keeps the ends of the whole (not yet windowed) trace's steps in t, for
+** the window's steps to end where the run's do (steps.h). */
+static void keep_step_ends(gp_trace *t)
+{
+	struct gp_steps s;
+
+	gp_steps_find(t, &s);
+	t->window_step_ends.n = 0;
+	for (size_t i = 0; i < s.n; i++)
+		*gp_vec_push(t->window_step_ends) = (struct gp_step_end){s.v[i].iter, s.v[i].end};
+	gp_steps_free(&s);
+}
+
 static int32_t renumber(const int32_t *renum, int32_t i)
 {
 	return i < 0 ? -1 : renum[i];
@@ -108,6 +122,7 @@ int gp_window_apply(gp_trace *t, const struct gp_window *w, const struct gp_peak
 
 	free(t->kernel_trial);
 	t->kernel_trial = gp_ops_trials(t, po);
+	keep_step_ends(t);
 	t->windowed = true;
 	t->window_lo = *lo;
 	t->window_hi = *hi;

@@ -20,6 +20,7 @@
 #include "cmds/options.h"
 #include "analysis/attr_graph.h"
 #include "analysis/phases.h"
+#include "analysis/steps.h"
 #include "util/sort.h"
 #include "util/stats.h"
 #include "writers/writer.h"
@@ -29,8 +30,10 @@ static const struct gp_cmd_opt summary_own[] = {
 	{"by", 'b', "G", "group GPU time by: kernel (default: kernel name, plus\n"
 	 "memcpy by kind and memset), op, layer, module-type (the\n"
 	 "layer's module class: Qwen2Attention_3 counts as\n"
-	 "Qwen2Attention), iter (from the correlation pass;\n"
-	 "kernels only, '(none)' when unknown, null in json; by\n"
+	 "Qwen2Attention), iter (a row per step of the run, as\n"
+	 "advise counts them: the kernels launched inside it, its\n"
+	 "Step time and GPU span; kernels launched in no step:\n"
+	 "'(none)', null in json; by\n"
 	 "op, kernels replayed from a CUDA graph whose op is\n"
 	 "unknown: 'graph replay (op unknown)'; by layer, those\n"
 	 "no capture attributed: 'graph replay (layer unknown)'),\n"
@@ -78,6 +81,7 @@ struct group {
 	struct gp_stats st;
 	const char *name;      /* points into the trace's strings or names[] */
 	bool unknown;          /* no op, layer or iteration: "(none)", null in JSON */
+	const struct gp_step *step;   /* --by iter: its step (NULL: none) */
 };
 
 struct opts {
@@ -211,6 +215,7 @@ static struct group *make_groups(const gp_trace *t, struct gp_pair *items, size_
 			*labels = gp_xrealloc(*labels, cap * sizeof(**labels));
 		}
 		g[ng].key = items[i].a;
+		g[ng].step = NULL;
 		g[ng].unknown = !items[i].a && (named_keys || o->by == BY_ITER || o->by == BY_PHASE || o->by == BY_PASS);
 		gp_stats_sorted(scratch, j - i, &g[ng].st);
 		if (named_keys) {
@@ -235,11 +240,11 @@ static const struct gp_column cols_raw[] = {
 	{"time_pct", "Time", 5, true, false, NULL, GP_UNIT_PCT},
 	{"total_ns", "Total Time", 8, true, false, NULL, GP_UNIT_NS},
 	{"calls", "Calls", 5, true, false, NULL},
-	{"avg_ns", "Avg", 8, true, false, NULL, GP_UNIT_NS},
-	{"med_ns", "Med", 8, true, false, NULL, GP_UNIT_NS},
-	{"min_ns", "Min", 8, true, false, NULL, GP_UNIT_NS},
-	{"max_ns", "Max", 8, true, false, NULL, GP_UNIT_NS},
-	{"stddev_ns", "StdDev", 8, true, false, NULL, GP_UNIT_NS},
+	{"avg_ns", "Avg", 8, true, false, "-", GP_UNIT_NS},
+	{"med_ns", "Med", 8, true, false, "-", GP_UNIT_NS},
+	{"min_ns", "Min", 8, true, false, "-", GP_UNIT_NS},
+	{"max_ns", "Max", 8, true, false, "-", GP_UNIT_NS},
+	{"stddev_ns", "StdDev", 8, true, false, "-", GP_UNIT_NS},
 	{"name", "Name", 20, false, true, "(none)"},
 };
 
@@ -248,25 +253,60 @@ static const struct gp_column cols_table[] = {
 	{"time_pct", "Time", 5, true, false, NULL, GP_UNIT_PCT},
 	{"total", "Total", 8, true, false, NULL},
 	{"calls", "Calls", 5, true, false, NULL},
-	{"avg", "Avg", 8, true, false, NULL},
-	{"med", "Med", 8, true, false, NULL},
-	{"min", "Min", 8, true, false, NULL},
-	{"max", "Max", 8, true, false, NULL},
-	{"stddev", "StdDev", 8, true, false, NULL},
+	{"avg", "Avg", 8, true, false, "-"},
+	{"med", "Med", 8, true, false, "-"},
+	{"min", "Min", 8, true, false, "-"},
+	{"max", "Max", 8, true, false, "-"},
+	{"stddev", "StdDev", 8, true, false, "-"},
 	{"name", "Name", 20, false, true, "(none)"},
 };
 
 #define NCOLS ((int)(sizeof(cols_raw) / sizeof(cols_raw[0])))
+
+/* --by iter's two more columns, before Name: the step's time (its start
+** to the next one's, steps.h) and its kernels' GPU span. */
+static const struct gp_column step_raw[] = {
+	{"step_ns", "Step", 8, true, false, "-", GP_UNIT_NS},
+	{"gpu_span_ns", "GPU span", 8, true, false, "-", GP_UNIT_NS},
+};
+
+static const struct gp_column step_table[] = {
+	{"step", "Step", 8, true, false, "-"},
+	{"gpu_span", "GPU span", 8, true, false, "-"},
+};
+
+#define NSTEPCOLS 2
+#define MAXCOLS (NCOLS + NSTEPCOLS)
+
+/* The Step and GPU span cells of step x (NULL: no step, both unknown)
+** into a and b (size bytes each), their pointers at cell[0] and cell[1]. */
+static void step_cells(const struct gp_step *x, bool table, char *a, char *b, size_t size, const char **cell)
+{
+	cell[0] = cell[1] = NULL;
+	if (!x)
+		return;
+	gp_ns span = x->gpu_end > x->gpu_start ? x->gpu_end - x->gpu_start : 0;
+	if (table) {
+		gp_fmt_duration((double)gp_step_ns(x), a, size);
+		gp_fmt_duration((double)span, b, size);
+	} else {
+		snprintf(a, size, "%" PRId64, (int64_t)gp_step_ns(x));
+		snprintf(b, size, "%" PRId64, (int64_t)span);
+	}
+	cell[0] = a;
+	cell[1] = x->gpu_end > x->gpu_start ? b : NULL;
+}
 
 /* Writes one section's rows; Time (%) is relative to the section's sum over
 ** all groups, also those cut by --top. */
 static void write_section(gp_writer *w, const char *type, const struct group *g, size_t ng,
 			  const struct opts *o, bool table)
 {
-	char v[NCOLS - 2][64];
-	const char *row[NCOLS];
+	char v[MAXCOLS - 2][64];
+	const char *row[MAXCOLS];
 	int64_t sum = 0;
 	size_t shown = o->top < ng ? o->top : ng;
+	int ncols = o->by == BY_ITER ? MAXCOLS : NCOLS;
 
 	for (size_t i = 0; i < ng; i++)
 		sum += g[i].st.total;
@@ -290,9 +330,14 @@ static void write_section(gp_writer *w, const char *type, const struct group *g,
 			snprintf(v[6], sizeof(v[6]), "%" PRId64, s->max);
 			snprintf(v[7], sizeof(v[7]), "%.1f", s->stddev);
 		}
-		for (int c = 0; c < NCOLS - 2; c++)
+		for (int c = 0; c < ncols - 2; c++)
 			row[c + 1] = v[c];
-		row[NCOLS - 1] = g[i].unknown ? NULL : g[i].name;
+		if (!s->n)   /* a step without kernels: no kernel time to describe */
+			for (int c = 3; c < 8; c++)
+				row[c + 1] = NULL;
+		if (o->by == BY_ITER)
+			step_cells(g[i].step, table, v[NCOLS - 2], v[NCOLS - 1], sizeof(v[0]), &row[NCOLS - 1]);
+		row[ncols - 1] = g[i].unknown ? NULL : g[i].name;
 		gp_writer_row(w, row);
 	}
 }
@@ -304,6 +349,47 @@ static void free_groups(struct group *g, char **labels, size_t ng)
 			free(labels[i]);
 	free(labels);
 	free(g);
+}
+
+/* --by iter: gives each group of g (ng of them, labels as make_groups
+** made them) its step of s, and adds a row of no kernel for each step
+** none was launched in (not under --phase, which shows only the steps
+** of its kernels); re-sorts.  Returns g, reallocated. */
+static struct group *with_steps(const gp_trace *t, struct group *g, size_t *ng, char ***labels,
+				const struct gp_steps *s, const struct opts *o)
+{
+	uint8_t *seen = gp_xcalloc(s->n ? s->n : 1, 1);
+	gp_u64map at = {0};
+	size_t n = *ng;
+
+	for (size_t i = 0; i < s->n; i++)
+		gp_u64map_put(&at, (uint32_t)s->v[i].iter, (int32_t)i);
+	for (size_t i = 0; i < n; i++) {
+		int32_t x = g[i].key ? gp_u64map_get(&at, (uint32_t)(g[i].key - 1)) : -1;
+		if (x >= 0) {
+			g[i].step = &s->v[x];
+			seen[x] = 1;
+		}
+	}
+	gp_u64map_free(&at);
+	for (size_t i = 0; i < s->n && !o->select; i++) {
+		char buf[64];
+		if (seen[i])
+			continue;
+		g = gp_xrealloc(g, (n + 1) * sizeof(*g));
+		*labels = gp_xrealloc(*labels, (n + 1) * sizeof(**labels));
+		memset(&g[n], 0, sizeof(g[n]));
+		g[n].key = (uint64_t)s->v[i].iter + 1;
+		g[n].step = &s->v[i];
+		(*labels)[n] = gp_xstrdup(key_label(t, g[n].key, o, buf, sizeof(buf)));
+		g[n].name = (*labels)[n];
+		n++;
+	}
+	free(seen);
+	if (n > 1)
+		qsort(g, n, sizeof(*g), cmp_group);
+	*ng = n;
+	return g;
 }
 
 /* GPU activities: kernels, then (by kernel/stream/device) memcpy and memset;
@@ -355,6 +441,8 @@ static void gpu_section(gp_writer *w, gp_trace *t, const struct opts *o, const s
 		}
 	}
 	g = make_groups(t, items.v, items.n, o, named, &ng, &labels);
+	if (o->by == BY_ITER)
+		g = with_steps(t, g, &ng, &labels, &a->steps, o);
 	write_section(w, "GPU activities", g, ng, o, table);
 	free_groups(g, labels, ng);
 	gp_vec_free(items);
@@ -466,6 +554,7 @@ int cmd_summary(int argc, char **argv)
 	struct job j = {.o = {.by = BY_KERNEL, .sections = 3}};
 	struct gp_cli_many m = {.cmd = "summary", .fn = summary_trace, .ctx = &j, .ncols = NCOLS,
 				.needs_kernels = true};
+	static struct gp_column iter_cols[MAXCOLS];
 	struct gp_cli_opts co;
 	int rc;
 
@@ -479,5 +568,13 @@ int cmd_summary(int argc, char **argv)
 	j.o.top = co.top;
 	j.table = strcmp(co.format, "table") == 0;
 	m.cols = j.table ? cols_table : cols_raw;
+	if (j.o.by == BY_ITER) {
+		/* the step's two columns before Name */
+		memcpy(iter_cols, m.cols, (NCOLS - 1) * sizeof(*iter_cols));
+		memcpy(&iter_cols[NCOLS - 1], j.table ? step_table : step_raw, sizeof(step_raw));
+		iter_cols[MAXCOLS - 1] = m.cols[NCOLS - 1];
+		m.cols = iter_cols;
+		m.ncols = MAXCOLS;
+	}
 	return gp_cli_run(&m, &co);
 }

@@ -40,6 +40,7 @@ void gp_trace_free(gp_trace *t)
 	gp_vec_free(t->memsets);
 	gp_vec_free(t->syncs);
 	gp_vec_free(t->window_work);
+	gp_vec_free(t->window_step_ends);
 	gp_vec_free(t->event_records);
 	gp_vec_free(t->ranges);
 	gp_vec_free(t->coll_args);

@@ -351,6 +351,13 @@ enum gp_graph_state {
 	GP_GRAPH__COUNT
 };
 
+/* A step of the whole trace and its end (analysis/steps.h), kept by a
+** window cut. */
+struct gp_step_end {
+	int32_t iter;
+	gp_ns end;
+};
+
 /* A kernel an iteration window does not keep (it belongs to another
 ** iteration) that runs inside the window's span, clipped to it: busy time
 ** of the window that no kept record holds (the breakdown and the busy
@@ -551,6 +558,10 @@ typedef struct gp_trace {
 				** before the cut (gp_ops_trials); NULL = the op
 				** model decides them on the kernels it has */
 	GP_VEC(struct gp_window_work) window_work;
+	/* the whole trace's steps' ends, decided before the cut, so that a
+	** window's step still ends at the next step's start when the cut
+	** dropped that step (analysis/steps.h) */
+	GP_VEC(struct gp_step_end) window_step_ends;
 	/* the trace's start as read (gp_trace_start), set by gp_trace_finish
 	** so that a window cut does not move it */
 	bool has_start;
