@@ -147,7 +147,7 @@ int main(int argc, char **argv)
 		{"inject", required_argument, NULL, 'I'},
 		{"graphs", required_argument, NULL, 'G'},
 		{"lowprec", required_argument, NULL, 'L'},
-		{"annot", required_argument, NULL, 'A'},
+		{"annot", required_argument, NULL, 1000},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -237,7 +237,7 @@ int main(int argc, char **argv)
 		case 'L':
 			lowprec = optarg;
 			break;
-		case 'A':
+		case 1000:   /* --annot: no letter ('A' is --a2a's) */
 			annot = optarg;
 			break;
 		case 'h':
