@@ -57,7 +57,7 @@ static const struct gp_cmd_spec ops_spec = {
 	"and GPU apart: net (allocated - freed: PyTorch's CPU Mem, CUDA Mem) and\n"
 	"gross (allocated only: Alloc), Self (events whose innermost op it is) and\n"
 	"total (its descendants' too).  docs/ops-table.md.",
-	.shared = GP_OPT_COLUMNS | GP_OPT_FORMAT | GP_OPT_TOP | GP_OPT_WIDTH | GP_OPT_NO_HEADER | GP_OPT_WINDOW |
+	.shared = GP_OPT_COLUMNS | GP_OPT_FORMAT | GP_OPT_TOP | GP_OPT_WIDTH | GP_OPT_NO_HEADER | GP_OPT_WINDOW | GP_OPT_FILTER |
 		  GP_OPT_OPS_FILE | GP_OPT_DEPTH,
 	.row_formats = true,
 	.own = ops_own,

@@ -26,7 +26,7 @@ static const struct gp_cmd_spec report_spec = {
 	"bytes and tensor-core use.  Unknown fields print as 'na' ('-' for seq,\n"
 	"altseq, layer and trace, as PyProf), null in json.  See docs/report.md.",
 	.shared = GP_OPT_COLUMNS | GP_OPT_FORMAT | GP_OPT_CSV | GP_OPT_WIDTH | GP_OPT_NO_HEADER | GP_OPT_TOP |
-		  GP_OPT_PEAKS | GP_OPT_WINDOW | GP_OPT_NAMES,
+		  GP_OPT_PEAKS | GP_OPT_WINDOW | GP_OPT_FILTER | GP_OPT_NAMES,
 	.row_formats = true,
 	.more =
 	"With -w, kernel and params (and longname) are truncated first, then the\n"

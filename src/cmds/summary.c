@@ -58,7 +58,7 @@ static const struct gp_cmd_spec summary_spec = {
 	"first (nvprof's summary; the numbers of nsys stats' cuda_gpu_kern_sum and\n"
 	"cuda_api_sum).  Time (%) is the share of the section's total.  -n limits\n"
 	"each section.",
-	.shared = GP_OPT_FORMAT | GP_OPT_TOP | GP_OPT_WIDTH | GP_OPT_NO_HEADER | GP_OPT_JOBS | GP_OPT_WINDOW |
+	.shared = GP_OPT_FORMAT | GP_OPT_TOP | GP_OPT_WIDTH | GP_OPT_NO_HEADER | GP_OPT_JOBS | GP_OPT_WINDOW | GP_OPT_FILTER |
 		  GP_OPT_DEPTH | GP_OPT_NAMES,
 	.many_files = true,
 	.row_formats = true,
