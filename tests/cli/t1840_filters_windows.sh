@@ -1,11 +1,15 @@
-# Filters and relative windows (issue 35 item 3): --name REGEX, --layer
+# tier: slow (75 s on the busy 2-core machine: the real Qwen trace read 4 times)
+# Filters, sorting and relative windows (issue 35 item 3): --name REGEX, --layer
 # PATH and --range NAME select exactly the kernels an oracle reading the
 # raw Kineto JSON selects (count and total time in summary -f json):
 # names by regex over the kernel events, ranges by the user annotations
-# around the launching cudaLaunchKernel (same thread, by correlation id);
+# around the launching runtime or driver call (same thread, by correlation id);
 # --start/--end with a unit count from the trace start (base time + the
 # earliest event) and give the rows of the absolute form; an empty window
 # and an empty filter print one note and exit 0; a bad regex is exit 2.
+# report -s and summary --sort give the same rows in the column's order.
+# On a real Kineto trace (Qwen, H100) --name and --range against the
+# same oracle.
 command -v python3 >/dev/null || skip "python3 not installed"
 K="$TMP/k.json"
 "$GEN" -f kineto --iters 4 -o "$K" >/dev/null || fail "gpuprof-gen failed"
@@ -21,12 +25,13 @@ print(sum(r["calls"] for r in rows), sum(r["total_ns"] for r in rows))' "$1"
 
 # the oracle: count and total ns of the kernels a selector picks
 oracle() {
-	python3 - "$K" "$@" <<'PY'
+	python3 - "${TRACE:-$K}" "$@" <<'PY'
 import json, re, sys
-d = json.load(open(sys.argv[1])); ev = d["traceEvents"]
+import gzip
+d = json.load((gzip.open if sys.argv[1].endswith(".gz") else open)(sys.argv[1], "rt")); ev = d["traceEvents"]
 kind, arg = sys.argv[2], sys.argv[3]
 kernels = [e for e in ev if e.get("cat") == "kernel"]
-launch = {e["args"]["correlation"]: e for e in ev if e.get("cat") == "cuda_runtime" and "correlation" in e.get("args", {})}
+launch = {e["args"]["correlation"]: e for e in ev if e.get("cat") in ("cuda_runtime", "cuda_driver") and "correlation" in e.get("args", {})}
 annots = [e for e in ev if e.get("cat") == "user_annotation"]
 def under(k, name):
     l = launch.get(k["args"]["correlation"])
@@ -108,4 +113,53 @@ assert_grep "bad --name" "$TMP/err"
 expect_exit 2 "$GPUPROF" summary --start 2ms --end 1ms "$K"
 expect_exit 2 "$GPUPROF" summary --start 15xs "$K"
 expect_exit 2 "$GPUPROF" summary --start -1ms "$K"
+
+# sorting: the same rows, in the column's order
+run_ok "$GPUPROF" report -f csv -c idx,kernel,sil "$K"
+sort "$TMP/out" >"$TMP/all.sorted"
+run_ok "$GPUPROF" report -f csv -c idx,kernel,sil -s sil "$K"
+cp "$TMP/out" "$TMP/bysil.csv"
+sort "$TMP/out" | cmp -s - "$TMP/all.sorted" || fail "report -s sil changed the rows"
+python3 - "$TMP/bysil.csv" <<'PY' || fail "report -s sil is not largest first"
+import csv, sys
+v = [int(r["Sil(ns)"]) for r in csv.DictReader(open(sys.argv[1]))]
+assert len(v) > 10 and all(a >= b for a, b in zip(v, v[1:])) and v[0] > v[-1], v[:5]
+PY
+# -n keeps the first of the sorted order; a column not shown sorts too
+run_ok "$GPUPROF" report -f csv -c idx -s sil -n 3 "$K"
+assert_eq "$(tail -n +2 "$TMP/out" | tr -d '"' | tr '\n' ' ')" "$(tail -n +2 "$TMP/bysil.csv" | head -3 | cut -d, -f1 | tr -d '"' | tr '\n' ' ')" "report -s sil -n 3"
+run_ok "$GPUPROF" report -f csv -c kernel -s kernel "$K"
+tail -n +2 "$TMP/out" | LC_ALL=C sort -c || fail "report -s kernel is not A to Z"
+expect_exit 2 "$GPUPROF" report -s nosuch "$K"
+for col in calls max name; do
+	run_ok "$GPUPROF" summary -f csv --no-header -s gpu "$K"
+	sort "$TMP/out" >"$TMP/sum.sorted"
+	run_ok "$GPUPROF" summary -f csv --no-header -s gpu --sort $col "$K"
+	sort "$TMP/out" | cmp -s - "$TMP/sum.sorted" || fail "summary --sort $col changed the rows"
+	python3 - "$TMP/out" $col <<'PY' || fail "summary --sort $col is out of order"
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+i = {"calls": 3, "max": 7, "name": 9}[sys.argv[2]]
+v = [r[i] if sys.argv[2] == "name" else float(r[i]) for r in rows]
+assert len(v) > 5
+assert all(a <= b for a, b in zip(v, v[1:])) if sys.argv[2] == "name" else all(a >= b for a, b in zip(v, v[1:])), v
+PY
+done
+expect_exit 2 "$GPUPROF" summary --sort nosuch "$K"
+
+# a real trace
+[ -n "$TESTDATA" ] && [ -d "$TESTDATA" ] || skip "no test data (TESTDATA)"
+TRACE="$TESTDATA/verdicts/tracelens/h100/Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz"
+[ -f "$TRACE" ] || skip "$TRACE missing"
+run_ok "$GPUPROF" summary -s gpu -f json --name 'gemm|Gemm' "$TRACE"
+close "$(gpu_sum "$TMP/out")" "$(oracle name 'gemm|Gemm')" "real --name gemm|Gemm"
+R=$(python3 -c '
+import collections, gzip, json, sys
+ev = json.load(gzip.open(sys.argv[1], "rt"))["traceEvents"]
+c = collections.Counter(e["name"] for e in ev if e.get("cat") == "user_annotation")
+print(c.most_common(1)[0][0] if c else "")' "$TRACE")
+if [ -n "$R" ]; then
+	run_ok "$GPUPROF" summary -s gpu -f json --range "$R" "$TRACE"
+	close "$(gpu_sum "$TMP/out")" "$(oracle range "$R")" "real --range $R"
+fi
 exit 0
