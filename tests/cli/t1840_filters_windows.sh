@@ -2,7 +2,8 @@
 # Filters, sorting and relative windows (issue 35 item 3): --name REGEX, --layer
 # PATH and --range NAME select exactly the kernels an oracle reading the
 # raw Kineto JSON selects (count and total time in summary -f json):
-# names by regex over the kernel events, ranges by the user annotations
+# names by regex over the kernel events (and op names: the kernels
+# launched under a cpu_op of that name), ranges by the user annotations
 # around the launching runtime or driver call (same thread, by correlation id);
 # --start/--end with a unit count from the trace start (base time + the
 # earliest event) and give the rows of the absolute form; an empty window
@@ -32,14 +33,14 @@ d = json.load((gzip.open if sys.argv[1].endswith(".gz") else open)(sys.argv[1], 
 kind, arg = sys.argv[2], sys.argv[3]
 kernels = [e for e in ev if e.get("cat") == "kernel"]
 launch = {e["args"]["correlation"]: e for e in ev if e.get("cat") in ("cuda_runtime", "cuda_driver") and "correlation" in e.get("args", {})}
-annots = [e for e in ev if e.get("cat") == "user_annotation"]
+annots = [e for e in ev if e.get("cat") == ("cpu_op" if kind == "op" else "user_annotation")]
 def under(k, name):
     l = launch.get(k["args"]["correlation"])
     return l is not None and any(a["name"] == name and a["tid"] == l["tid"] and a["pid"] == l["pid"] and
                                  a["ts"] <= l["ts"] and a["ts"] + a["dur"] >= l["ts"] + l["dur"] for a in annots)
 if kind == "name":
     sel = [k for k in kernels if re.search(arg, k["name"])]
-elif kind == "range":
+elif kind in ("range", "op"):
     sel = [k for k in kernels if under(k, arg)]
 print(len(sel), round(sum(k["dur"] * 1000 for k in sel)))
 PY
@@ -59,6 +60,9 @@ run_ok "$GPUPROF" summary -s gpu -f json --name 'Gelu[A-Z]' "$K"
 close "$(gpu_sum "$TMP/out")" "$(oracle name 'Gelu[A-Z]')" "--name Gelu[A-Z]"
 [ "$(oracle name 'Gelu[A-Z]' | cut -d' ' -f1)" -gt 0 ] || fail "the oracle finds no Gelu kernel"
 
+# an op's name selects the kernels launched under it
+run_ok "$GPUPROF" summary -s gpu -f json --name '^aten::addmm$' "$K"
+close "$(gpu_sum "$TMP/out")" "$(oracle op aten::addmm)" "--name ^aten::addmm$"
 run_ok "$GPUPROF" summary -s gpu -f json --range 'layer:GELU' "$K"
 close "$(gpu_sum "$TMP/out")" "$(oracle range layer:GELU)" "--range layer:GELU"
 run_ok "$GPUPROF" summary -s gpu -f json --range 'layer:Block_1' "$K"
