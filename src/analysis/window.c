@@ -5,9 +5,12 @@
 ** renumber the indices that point into the compacted arrays.
 */
 #include <inttypes.h>
+#include <regex.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "analysis/correlate.h"
+#include "analysis/layers.h"
 #include "analysis/steps.h"
 #include "analysis/window.h"
 #include "model/classify.h"
@@ -88,6 +91,46 @@ static void keep_step_ends(gp_trace *t)
 	gp_steps_free(&s);
 }
 
+/* Whether id's text (0: none) matches the regex re. */
+static bool text_matches(const gp_trace *t, gp_str id, const regex_t *re)
+{
+	return id && regexec(re, gp_s(t, id), 0, NULL, 0) == 0;
+}
+
+/* Whether layer path starts with the components of prefix: "Model/Block_1"
+** selects Model/Block_1 and Model/Block_1/Attention, not Model/Block_10. */
+static bool layer_under(const char *path, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	while (n && prefix[n - 1] == GP_LAYER_SEP)
+		n--;
+	return strncmp(path, prefix, n) == 0 && (path[n] == '\0' || path[n] == GP_LAYER_SEP);
+}
+
+bool gp_kernel_filter_selects(const gp_trace *t, size_t k, const struct gp_kernel_filter *f)
+{
+	const struct gp_attr *at = &t->attrs[k];
+
+	if (f->name) {
+		const struct gp_kernel_def *d = gp_kernel_def(t, &t->kernels.v[k]);
+		const regex_t *re = f->name;
+		if (!text_matches(t, d->name, re) && !text_matches(t, d->demangled, re) &&
+		    !text_matches(t, at->marker, re) && !text_matches(t, at->op, re))
+			return false;
+	}
+	if (f->layer && (!at->layer || !layer_under(gp_s(t, at->layer), f->layer)))
+		return false;
+	if (f->range) {
+		int32_t r = at->range;
+		while (r >= 0 && strcmp(gp_s(t, t->ranges.v[r].text), f->range) != 0)
+			r = t->ranges.v[r].parent;
+		if (r < 0)
+			return false;
+	}
+	return true;
+}
+
 static int32_t renumber(const int32_t *renum, int32_t i)
 {
 	return i < 0 ? -1 : renum[i];
@@ -100,7 +143,9 @@ int gp_window_apply(gp_trace *t, const struct gp_window *w, const struct gp_peak
 	bool *keep;
 	int32_t *renum_kernel, *renum_api, *renum_range;
 
-	if (w->mode == GP_WINDOW_NONE) {
+	bool filters = gp_window_filters(w);
+
+	if (w->mode == GP_WINDOW_NONE && !filters) {
 		if (!gp_trace_span(t, lo, hi))
 			*lo = *hi = 0;
 		return GP_OK;
@@ -108,9 +153,15 @@ int gp_window_apply(gp_trace *t, const struct gp_window *w, const struct gp_peak
 	if (w->mode == GP_WINDOW_ITERS) {
 		if (!gp_window_iteration_span(t, w->iter_a, w->iter_b, lo, hi))
 			return no_iterations(t, w->iter_a, w->iter_b, err);
+	} else if (w->mode == GP_WINDOW_TIME) {
+		gp_ns origin = gp_trace_start(t);
+		*lo = w->start_rel ? origin + w->rel_start : w->start;
+		*hi = w->end_rel ? origin + w->rel_end : w->end;
+		if (*hi < *lo)
+			return gp_err(err, GP_ERR_USAGE, "%s: --end is before --start", gp_s(t, t->path));
 	} else {
-		*lo = w->start;
-		*hi = w->end;
+		*lo = GP_NS_MIN;   /* filters alone: the whole trace */
+		*hi = GP_NS_MAX;
 	}
 	/* the cut uses lo..hi; an open end is reported as the trace's own
 	** (the export's counters span the window) */
@@ -147,6 +198,8 @@ int gp_window_apply(gp_trace *t, const struct gp_window *w, const struct gp_peak
 		keep[k] = w->mode == GP_WINDOW_ITERS
 			? t->attrs[k].iter >= w->iter_a && t->attrs[k].iter <= w->iter_b
 			: gp_span_overlaps(kr->start, kr->end, cut_lo, cut_hi);
+		if (keep[k] && filters)
+			keep[k] = gp_kernel_filter_selects(t, k, &w->filter);
 		if (!keep[k] && kr->end > cut_lo && kr->start < cut_hi)
 			*gp_vec_push(t->window_work) = (struct gp_window_work){
 				kr->start > cut_lo ? kr->start : cut_lo, kr->end < cut_hi ? kr->end : cut_hi,
@@ -209,6 +262,8 @@ int gp_window_apply(gp_trace *t, const struct gp_window *w, const struct gp_peak
 	COMPACT(t->memcpys, keep, NULL);
 	MARK_OVERLAP(t->memsets, keep, cut_lo, cut_hi);
 	COMPACT(t->memsets, keep, NULL);
+	if (filters)   /* a filter selects kernels: copies and memsets are none */
+		t->memcpys.n = t->memsets.n = 0;
 	MARK_OVERLAP(t->syncs, keep, cut_lo, cut_hi);
 	COMPACT(t->syncs, keep, NULL);
 	for (size_t i = 0; i < t->memevents.n; i++)

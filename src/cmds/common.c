@@ -133,7 +133,7 @@ void gp_cli_load_opts(struct gp_load_opts *o, const struct gp_cli_opts *co)
 int gp_cli_load_quiet(const char *path, gp_trace *t, const struct gp_load_opts *o, const struct gp_peak_opts *po,
 		      gp_error *err)
 {
-	struct gp_correlate_opts co = {.window_cut = o->window.mode != GP_WINDOW_NONE};
+	struct gp_correlate_opts co = {.window_cut = o->window.mode != GP_WINDOW_NONE || gp_window_filters(&o->window)};
 	gp_ns a, b;
 	int rc = gp_trace_load(path, t, o, err);
 
@@ -142,13 +142,42 @@ int gp_cli_load_quiet(const char *path, gp_trace *t, const struct gp_load_opts *
 	return rc ? rc : gp_window_apply(t, &o->window, po, &a, &b, err);
 }
 
+/* The note of a time window or a filter that holds none of the trace's
+** kernels: any, whether the read kept kernels (the trace runs first..last,
+** from its start; a window read of an absolute window far from the trace
+** keeps none), lo..hi the window from the trace start. */
+static void empty_window_note(const char *path, const struct gp_window *w, bool any, gp_ns lo, gp_ns hi,
+			      gp_ns first, gp_ns last)
+{
+	char a[32], b[32], c[64];
+	bool bare = (w->start != GP_NS_MIN && !w->start_rel) || (w->end != GP_NS_MAX && !w->end_rel);
+	const char *hint = bare ? "; a bare number is ns on the trace's clock, a unit (--start 14.5ms) "
+			   "counts from the trace start" : "";
+
+	if (w->mode != GP_WINDOW_TIME) {
+		fprintf(stderr, "gpuprof: note: %s: no kernel is one that --name, --layer, --range select\n", path);
+		return;
+	}
+	if (!any) {
+		fprintf(stderr, "gpuprof: note: %s: the window holds no kernels%s\n", path, hint);
+		return;
+	}
+	snprintf(c, sizeof(c), "%s", gp_fmt_duration((double)first, a, sizeof(a)));
+	fprintf(stderr, "gpuprof: note: %s: the window %s-%s holds no kernels%s: the trace runs %s-%s "
+		"(from its start)%s\n", path,
+		w->start == GP_NS_MIN && !w->start_rel ? "start" : gp_fmt_duration((double)lo, a, sizeof(a)),
+		w->end == GP_NS_MAX && !w->end_rel ? "end" : gp_fmt_duration((double)hi, b, sizeof(b)),
+		gp_window_filters(w) ? " that --name, --layer, --range select" : "", c,
+		gp_fmt_duration((double)last, b, sizeof(b)), hint);
+}
+
 int gp_cli_load(const char *path, const struct gp_cli_opts *opts, gp_trace *t, gp_ns span[2])
 {
 	struct gp_cli_progress p;
 	struct gp_load_opts o;
 	const struct gp_window *w = &opts->window;
-	struct gp_correlate_opts co = {.window_cut = w->mode != GP_WINDOW_NONE};
-	gp_ns lo, hi;
+	struct gp_correlate_opts co = {.window_cut = w->mode != GP_WINDOW_NONE || gp_window_filters(w)};
+	gp_ns lo, hi, first = 0, last = 0, origin;
 	gp_error err = {0};
 	int rc;
 
@@ -169,8 +198,12 @@ int gp_cli_load(const char *path, const struct gp_cli_opts *opts, gp_trace *t, g
 	}
 	rc = gp_correlate(t, &co, &err);
 	gp_cli_progress_end(&p);
+	origin = gp_trace_start(t);
+	bool any = t->kernels.n && gp_trace_span(t, &first, &last);
 	if (!rc)
 		rc = gp_window_apply(t, w, &opts->peaks, &lo, &hi, &err);
+	if (!rc && !t->kernels.n && (any || w->mode == GP_WINDOW_TIME))
+		empty_window_note(path, w, any, lo - origin, hi - origin, first - origin, last - origin);
 	if (!rc && span) {
 		span[0] = lo;
 		span[1] = hi;
@@ -291,7 +324,7 @@ void gp_cli_inputs_free(struct gp_cli_inputs *in)
 bool gp_cli_no_kernels(const char *cmd, const char *path, const gp_trace *t, const struct gp_cli_opts *co,
 		       bool kernels_only)
 {
-	if (t->kernels.n || co->window.mode != GP_WINDOW_NONE || (!kernels_only && (t->memcpys.n || t->memsets.n)))
+	if (t->kernels.n || co->window.mode != GP_WINDOW_NONE || gp_window_filters(&co->window) || (!kernels_only && (t->memcpys.n || t->memsets.n)))
 		return false;
 	fprintf(stderr, "gpuprof %s: %s: this trace has no kernels%s\n", cmd, path,
 		t->ranges.n ? " (its ranges: gpuprof ranges FILE)" : "");

@@ -59,7 +59,7 @@ static const struct gp_cmd_spec export_spec = {
 	"gaps and their causes, the critical path, findings, collectives, memory\n"
 	"events), times in integer ns, a rank column in each; several files go\n"
 	"into one database.  See docs/export.md and docs/export-sqlite.md.",
-	.shared = GP_OPT_FORMAT | GP_OPT_PEAKS | GP_OPT_WINDOW,
+	.shared = GP_OPT_FORMAT | GP_OPT_PEAKS | GP_OPT_WINDOW | GP_OPT_FILTER,
 	.formats = export_formats,
 	.own = export_opts,
 	.many_files = true,

@@ -14,6 +14,7 @@
 #include "analysis/phases.h"
 #include "cmds/cmds.h"
 #include "cmds/options.h"
+#include "util/sort.h"
 #include "writers/writer.h"
 
 static const struct gp_cmd_opt ops_own[] = {
@@ -57,7 +58,7 @@ static const struct gp_cmd_spec ops_spec = {
 	"and GPU apart: net (allocated - freed: PyTorch's CPU Mem, CUDA Mem) and\n"
 	"gross (allocated only: Alloc), Self (events whose innermost op it is) and\n"
 	"total (its descendants' too).  docs/ops-table.md.",
-	.shared = GP_OPT_COLUMNS | GP_OPT_FORMAT | GP_OPT_TOP | GP_OPT_WIDTH | GP_OPT_NO_HEADER | GP_OPT_WINDOW |
+	.shared = GP_OPT_COLUMNS | GP_OPT_FORMAT | GP_OPT_TOP | GP_OPT_WIDTH | GP_OPT_NO_HEADER | GP_OPT_WINDOW | GP_OPT_FILTER |
 		  GP_OPT_OPS_FILE | GP_OPT_DEPTH,
 	.row_formats = true,
 	.own = ops_own,
@@ -188,40 +189,9 @@ static int find_col(const struct gp_column *cols, int n, const char *name)
 	for (size_t a = 0; a < sizeof(sort_alias) / sizeof(sort_alias[0]); a++)
 		if (strcmp(name, sort_alias[a][0]) == 0)
 			name = sort_alias[a][1];
-	for (int c = 0; c < n; c++) {
-		size_t len = strlen(name);
-		/* the unit may be left out: "self_gpu" is "self_gpu_ns" */
-		if (strncmp(cols[c].key, name, len) == 0 &&
-		    (!cols[c].key[len] || !strcmp(cols[c].key + len, "_ns") ||
-		     !strcmp(cols[c].key + len, "_bytes")))
-			return c;
-	}
-	return -1;
+	return gp_column_find(cols, n, name);
 }
 
-/* A row's sort key: a number (largest first) or a text (A to Z), then the
-** tie-breaker number, then the row's index (stable). */
-struct sort_key {
-	double num, tie;
-	const char *text;       /* non-NULL: sort by text */
-	size_t row;
-};
-
-static int cmp_sort_key(const void *pa, const void *pb)
-{
-	const struct sort_key *a = pa, *b = pb;
-	int c = 0;
-
-	if (a->text)
-		c = strcmp(a->text, b->text);
-	else if (a->num != b->num)
-		c = a->num < b->num ? 1 : -1;
-	if (!c && a->tie != b->tie)
-		c = a->tie < b->tie ? 1 : -1;
-	if (!c)
-		c = a->row < b->row ? -1 : a->row > b->row;
-	return c;
-}
 
 static double pct(gp_ns part, gp_ns whole)
 {
@@ -326,7 +296,7 @@ static void write_ops(gp_writer *w, const gp_trace *t, const struct gp_optable *
 		      int ncols, int sort_col, size_t top)
 {
 	size_t n = tb->rows.n;
-	struct sort_key *keys = gp_xmalloc((n ? n : 1) * sizeof(*keys));
+	struct gp_sort_key *keys = gp_xmalloc((n ? n : 1) * sizeof(*keys));
 	char buf[C__COUNT][40];
 	const char *vals[C__COUNT];
 	bool text = sort_col == C_NAME || sort_col == C_SHAPES || sort_col == C_STACK || sort_col == C_LAYER ||
@@ -342,7 +312,7 @@ static void write_ops(gp_writer *w, const gp_trace *t, const struct gp_optable *
 		keys[i].tie = (double)r->cpu_total;
 	}
 	if (n > 1)
-		qsort(keys, n, sizeof(*keys), cmp_sort_key);
+		qsort(keys, n, sizeof(*keys), gp_sort_key_cmp);
 	for (size_t i = 0; i < n && i < top; i++) {
 		const struct gp_oprow *r = &tb->rows.v[keys[i].row];
 		for (int c = 0; c < ncols; c++)
@@ -391,7 +361,7 @@ static void write_python(gp_writer *w, const gp_trace *t, const struct gp_optabl
 			 size_t top, const int *pick, int npick)
 {
 	size_t n = tb->py.n;
-	struct sort_key *keys = gp_xmalloc((n ? n : 1) * sizeof(*keys));
+	struct gp_sort_key *keys = gp_xmalloc((n ? n : 1) * sizeof(*keys));
 	char buf[P__COUNT][4096];
 	const char *vals[P__COUNT];
 
@@ -403,7 +373,7 @@ static void write_python(gp_writer *w, const gp_trace *t, const struct gp_optabl
 		keys[i].tie = (double)r->cumtime;
 	}
 	if (n > 1)
-		qsort(keys, n, sizeof(*keys), cmp_sort_key);
+		qsort(keys, n, sizeof(*keys), gp_sort_key_cmp);
 	for (size_t i = 0; i < n && i < top; i++) {
 		const struct gp_pyrow *r = &tb->py.v[keys[i].row];
 		/* pstats: "12/3" when some calls were recursive */

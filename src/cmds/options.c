@@ -8,6 +8,8 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <math.h>
+#include <regex.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -171,18 +173,94 @@ static int parse_iters(const char *cmd, const char *arg, struct gp_cli_opts *o)
 	return window_mode(cmd, o, GP_WINDOW_ITERS);
 }
 
+/* A time of --start or --end: a bare integer is ns on the trace's clock
+** (*rel false); a number with a unit (ns, us, ms, s) is a time from the
+** trace start, at least 0 (*rel true).  False when s is neither. */
+static bool parse_time(const char *s, gp_ns *v, bool *rel)
+{
+	static const struct { const char *unit; double ns; } units[] = {
+		{"ns", 1}, {"us", 1e3}, {"ms", 1e6}, {"s", 1e9},
+	};
+	char *end;
+	int64_t x;
+
+	if (parse_i64(s, &x)) {
+		*v = x;
+		*rel = false;
+		return true;
+	}
+	errno = 0;
+	double d = strtod(s, &end);
+	if (errno || end == s || !isfinite(d) || d < 0 || !strchr("0123456789.", *s))
+		return false;
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (strcmp(end, units[i].unit) == 0 && d * units[i].ns < 9e18) {
+			*v = (gp_ns)llround(d * units[i].ns);
+			*rel = true;
+			return true;
+		}
+	return false;
+}
+
 static int parse_start(const char *cmd, const char *arg, struct gp_cli_opts *o)
 {
-	if (!parse_i64(arg, &o->window.start))
-		return gp_cli_usage(cmd, "--start wants nanoseconds, not '%s'", arg);
+	gp_ns v;
+	bool rel;
+
+	if (!parse_time(arg, &v, &rel))
+		return gp_cli_usage(cmd, "--start wants a time from the trace start (14.5ms; units ns, us, "
+				    "ms, s) or ns on the trace's clock, not '%s'", arg);
+	o->window.start_rel = rel;
+	if (rel)
+		o->window.rel_start = v;
+	else
+		o->window.start = v;
 	return window_mode(cmd, o, GP_WINDOW_TIME);
 }
 
 static int parse_end(const char *cmd, const char *arg, struct gp_cli_opts *o)
 {
-	if (!parse_i64(arg, &o->window.end))
-		return gp_cli_usage(cmd, "--end wants nanoseconds, not '%s'", arg);
+	gp_ns v;
+	bool rel;
+
+	if (!parse_time(arg, &v, &rel))
+		return gp_cli_usage(cmd, "--end wants a time from the trace start (16ms; units ns, us, "
+				    "ms, s) or ns on the trace's clock, not '%s'", arg);
+	o->window.end_rel = rel;
+	if (rel)
+		o->window.rel_end = v;
+	else
+		o->window.end = v;
 	return window_mode(cmd, o, GP_WINDOW_TIME);
+}
+
+/* --name REGEX: compiled once here (a bad one is a usage error). */
+static int parse_name(const char *cmd, const char *arg, struct gp_cli_opts *o)
+{
+	char msg[128];
+	int rc;
+
+	if (o->window.filter.name)
+		regfree(&o->name_re);
+	o->window.filter.name = NULL;
+	if ((rc = regcomp(&o->name_re, arg, REG_EXTENDED | REG_NOSUB)) != 0) {
+		regerror(rc, &o->name_re, msg, sizeof(msg));
+		return gp_cli_usage(cmd, "bad --name '%s' (%s)", arg, msg);
+	}
+	o->window.filter.name = &o->name_re;
+	return 0;
+}
+
+static int parse_layer(const char *cmd, const char *arg, struct gp_cli_opts *o)
+{
+	o->window.filter.layer = arg;
+	return 0;
+}
+
+static int parse_range(const char *cmd, const char *arg, struct gp_cli_opts *o)
+{
+	o->window.filter.range = arg;
+	return 0;
 }
 
 /* --capture FILE|DIR, repeatable; "none" reads no capture trace, not even
@@ -328,9 +406,17 @@ static const struct shared_opt shared_opts[] = {
 	 "column says) and what overlaps them; docs/window.md", parse_iter},
 	{GP_OPT_WINDOW, "iters", 0, "A:B", "only iterations A to B (read cheaply: what lies far\n"
 	 "outside is dropped while reading)", parse_iters},
-	{GP_OPT_WINDOW, "start", 0, "NS", "only what runs at or after NS (ns on the trace's\n"
-	 "clock: report's start column)", parse_start},
-	{GP_OPT_WINDOW, "end", 0, "NS", "only what runs at or before NS", parse_end},
+	{GP_OPT_WINDOW, "start", 0, "T", "only what runs at or after T: a time from the trace\n"
+	 "start with a unit, as outputs print them (14.5ms; ns,\n"
+	 "us, ms, s), or a bare integer: ns on the trace's clock\n"
+	 "(report's start column)", parse_start},
+	{GP_OPT_WINDOW, "end", 0, "T", "only what runs at or before T (as --start)", parse_end},
+	{GP_OPT_FILTER, "name", 0, "REGEX", "only kernels whose name or op's name matches REGEX\n"
+	 "(POSIX extended, anywhere in the name: '^aten::mm$')", parse_name},
+	{GP_OPT_FILTER, "layer", 0, "PATH", "only kernels of layer PATH and the layers under it\n"
+	 "(Model/Block_1: not Model/Block_10)", parse_layer},
+	{GP_OPT_FILTER, "range", 0, "NAME", "only kernels launched under a range named NAME (NVTX\n"
+	 "range, user annotation, framework op); docs/window.md", parse_range},
 	{GP_OPT_WINDOW, "capture", 0, "FILE|DIR", "graph-capture traces of the CUDA/HIP graphs the\n"
 	 "trace replays (repeatable; default: capture_traces/\n"
 	 "beside the trace; 'none': none); docs/correlation.md", parse_capture},
@@ -518,7 +604,8 @@ int gp_cli_parse(const struct gp_cmd_spec *spec, int argc, char **argv, struct g
 	o->file = argv[optind];
 	o->files = argv + optind;
 	o->nfiles = argc - optind;
-	if (o->window.mode == GP_WINDOW_TIME && o->window.end < o->window.start)
+	if (o->window.mode == GP_WINDOW_TIME && o->window.start_rel == o->window.end_rel &&
+	    (o->window.start_rel ? o->window.rel_end < o->window.rel_start : o->window.end < o->window.start))
 		return gp_cli_usage(spec->name, "--end is before --start");
 	if (!format_known(spec, o->format))
 		return gp_cli_usage(spec->name, "unknown output format '%s' (valid: %s)", o->format,

@@ -2,7 +2,7 @@
 ** The options every command shares (-f, -w, -c, --no-header, --gpu,
 ** --peak-flops, --peak-bw, -n, -h, --csv (PyProf's spelling of -f csv),
 ** --depth, --base, --full-names, the window: --iter, --iters, --start,
-** --end, and --ops-file with the configuration's ops files, docs/op-model.md
+** --end, the filters --name, --layer, --range, and --ops-file with the configuration's ops files, docs/op-model.md
 ** "Your own ops"): one table in options.c gives each its
 ** long and short name, argument, help text and parser, and a command says
 ** by a mask which of them it takes, so they are spelt, limited and
@@ -15,6 +15,7 @@
 #ifndef GP_CMDS_OPTIONS_H
 #define GP_CMDS_OPTIONS_H
 
+#include <regex.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -39,6 +40,8 @@ enum gp_shared_opt {
 	GP_OPT_OPS_FILE = 1u << 11,     /* --ops-file: the user's kernel families and op formulas */
 	GP_OPT_DEPTH = 1u << 12,        /* --depth N: layer paths cut to N components */
 	GP_OPT_NAMES = 1u << 13,        /* --base, --full-names: how kernel names show */
+	GP_OPT_FILTER = 1u << 14,       /* --name, --layer, --range: which kernels
+					** (gp_window.filter; docs/window.md) */
 };
 
 /* How a command shows kernel names (--base, --full-names). */
@@ -99,7 +102,9 @@ struct gp_cli_opts {
 					** configuration's, then each --ops-file */
 	char ops_config[4096];          /* the configuration's ops path (peaks.ops_paths[0]) */
 	size_t top;                     /* -n, SIZE_MAX when not given */
-	struct gp_window window;        /* --iter(s), --start, --end */
+	struct gp_window window;        /* --iter(s), --start, --end, the filter */
+	regex_t name_re;                /* --name's (window.filter.name points to it;
+					** kept for the process's life) */
 	int depth;                      /* --depth; 0 when not given */
 	int names;                      /* enum gp_names: the last of --base, --full-names */
 	const char *capture[GP_MAX_CAPTURE_ARGS];  /* --capture FILE|DIR (into argv) */

@@ -49,9 +49,13 @@ static const struct gp_cmd_opt summary_own[] = {
 	 "vLLM execute_... markers; docs/correlation.md), or of\n"
 	 "graph replays of batch size N (bs=N: the capture they\n"
 	 "matched), or both ('decode bs=8')"},
+	{"sort", 0, "COL", "each section's rows in the order of this column (a\n"
+	 "-f json key: total, calls, avg, med, min, max,\n"
+	 "stddev, name): numbers largest first, names A to Z\n"
+	 "(default: total; -s is --section); -n keeps the first"},
 	{NULL, 0, NULL, NULL},
 };
-enum { OWN_SECTION, OWN_BY, OWN_PHASE };
+enum { OWN_SECTION, OWN_BY, OWN_PHASE, OWN_SORT };
 
 static const struct gp_cmd_spec summary_spec = {
 	.name = "summary",
@@ -61,7 +65,7 @@ static const struct gp_cmd_spec summary_spec = {
 	"first (nvprof's summary; the numbers of nsys stats' cuda_gpu_kern_sum and\n"
 	"cuda_api_sum).  Time (%) is the share of the section's total.  -n limits\n"
 	"each section.",
-	.shared = GP_OPT_FORMAT | GP_OPT_TOP | GP_OPT_WIDTH | GP_OPT_NO_HEADER | GP_OPT_JOBS | GP_OPT_WINDOW |
+	.shared = GP_OPT_FORMAT | GP_OPT_TOP | GP_OPT_WIDTH | GP_OPT_NO_HEADER | GP_OPT_JOBS | GP_OPT_WINDOW | GP_OPT_FILTER |
 		  GP_OPT_DEPTH | GP_OPT_NAMES,
 	.many_files = true,
 	.row_formats = true,
@@ -92,6 +96,7 @@ struct opts {
 	int sections;          /* bit 0 gpu, bit 1 api */
 	bool select;           /* --phase given */
 	struct gp_phase_sel sel;  /* --phase */
+	const char *sort;      /* --sort: a column key, NULL = nsys' order */
 };
 
 /* nsys' order: total descending, then count, then name. */
@@ -190,6 +195,33 @@ static const char *key_label(const gp_trace *t, uint64_t key, const struct opts 
 	return "";
 }
 
+/* Reorders groups g[0..n) (in nsys' order) by column key (--sort, checked
+** by summary_option): a number largest first, the name A to Z; equal
+** keys keep their order. */
+static void sort_groups(struct group *g, size_t n, const char *key)
+{
+	struct gp_sort_key *keys = gp_xmalloc(n * sizeof(*keys));
+	struct group *copy = gp_xmalloc(n * sizeof(*copy));
+
+	for (size_t i = 0; i < n; i++) {
+		const struct gp_stats *st = &g[i].st;
+		keys[i] = (struct gp_sort_key){.row = i};
+		if (strcmp(key, "name") == 0)
+			keys[i].text = g[i].unknown ? "" : g[i].name;
+		else
+			keys[i].num = !strcmp(key, "calls") ? (double)st->n : !strcmp(key, "avg_ns") ? st->avg
+				: !strcmp(key, "med_ns") ? st->med : !strcmp(key, "min_ns") ? (double)st->min
+				: !strcmp(key, "max_ns") ? (double)st->max : !strcmp(key, "stddev_ns") ? st->stddev
+				: (double)st->total;   /* total_ns, time_pct, type */
+	}
+	qsort(keys, n, sizeof(*keys), gp_sort_key_cmp);
+	for (size_t i = 0; i < n; i++)
+		copy[i] = g[keys[i].row];
+	memcpy(g, copy, n * sizeof(*g));
+	free(copy);
+	free(keys);
+}
+
 /* Sorts items, computes one group per key, sorts the groups.  Labels of
 ** numeric keys are kept in *labels (freed by the caller). */
 static struct group *make_groups(const gp_trace *t, struct gp_pair *items, size_t n, const struct opts *o,
@@ -231,6 +263,8 @@ static struct group *make_groups(const gp_trace *t, struct gp_pair *items, size_
 	free(scratch);
 	if (ng > 1)
 		qsort(g, ng, sizeof(*g), cmp_group);
+	if (o->sort && ng > 1)
+		sort_groups(g, ng, o->sort);
 	*ngroups = ng;
 	return g;
 }
@@ -516,6 +550,14 @@ static int summary_option(void *ctx, int index, const char *arg)
 		if (gp_phase_sel_parse(arg, &o->sel) == 0)
 			return 0;
 		return gp_cli_usage("summary", "--phase wants " GP_PHASE_SEL_WANTS ", not '%s'", arg);
+	case OWN_SORT: {
+		int c = gp_column_find(cols_raw, NCOLS, strcmp(arg, "time") == 0 ? "time_pct" : arg);
+		if (c < 0)
+			return gp_cli_usage("summary", "bad --sort '%s' (total, calls, avg, med, min, max, stddev "
+					    "or name)", arg);
+		o->sort = cols_raw[c].key;
+		return 0;
+	}
 	}
 	return 0;
 }

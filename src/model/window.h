@@ -6,7 +6,8 @@
 ** gp_window_read_span), and gp_window_apply (analysis/window.h) cuts the
 ** correlated trace to exactly the window.
 **
-** Ownership: a gp_window is a plain value; it owns nothing.
+** Ownership: a gp_window is a plain value; it owns nothing (its filter
+** points into the command line's options).
 */
 #ifndef GP_WINDOW_H
 #define GP_WINDOW_H
@@ -25,11 +26,34 @@ enum gp_window_mode {
 	GP_WINDOW_TIME,    /* start..end, ns on the trace's clock */
 };
 
+/* A kernel selection beside the window (--name, --layer, --range): the
+** kernels it does not select are cut as those outside a window are
+** (docs/window.md, "Filters").  name is a compiled POSIX extended regex
+** (regex.h) owned by the command line's options. */
+struct gp_kernel_filter {
+	const void *name;      /* regex_t *: kernel or op names, NULL = any */
+	const char *layer;     /* layer path prefix (whole components), NULL = any */
+	const char *range;     /* a range's exact text around the launch, NULL = any */
+};
+
 struct gp_window {
 	uint8_t mode;          /* enum gp_window_mode */
 	int32_t iter_a, iter_b;
-	gp_ns start, end;      /* GP_WINDOW_TIME: GP_NS_MIN / GP_NS_MAX when open */
+	gp_ns start, end;      /* GP_WINDOW_TIME: GP_NS_MIN / GP_NS_MAX when open
+				** (also while an end is relative: readers then
+				** read everything) */
+	bool start_rel, end_rel;  /* the end was given with a unit: rel_start /
+				** rel_end ns from the trace start (gp_trace_start),
+				** made absolute by gp_window_apply */
+	gp_ns rel_start, rel_end;
+	struct gp_kernel_filter filter;
 };
+
+/* Whether w selects kernels by name, layer or range. */
+static inline bool gp_window_filters(const struct gp_window *w)
+{
+	return w->filter.name || w->filter.layer || w->filter.range;
+}
 
 /* Whether [s, e] and [lo, hi] share a point (both ends included). */
 static inline bool gp_span_overlaps(gp_ns s, gp_ns e, gp_ns lo, gp_ns hi)

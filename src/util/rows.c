@@ -8,6 +8,7 @@
 
 #include "util/alloc.h"
 #include "util/rows.h"
+#include "util/sort.h"
 
 void gp_writer_begin(gp_writer *w)
 {
@@ -106,6 +107,41 @@ int gp_rowbuf_replay(const struct gp_rowbuf *rb, gp_writer *out, const char *fir
 	free(row);
 	if (got < 0)
 		return gp_err(err, GP_ERR_FORMAT, "a kept row is damaged at byte %zu of %zu", at, rb->len);
+	return GP_OK;
+}
+
+int gp_rowbuf_replay_sorted(const struct gp_rowbuf *rb, gp_writer *out, int col, bool numeric, size_t top,
+			    gp_error *err)
+{
+	const char **row = gp_xmalloc((size_t)(rb->ncols ? rb->ncols : 1) * sizeof(*row));
+	struct gp_sort_key *keys = gp_xmalloc((rb->nrows ? rb->nrows : 1) * sizeof(*keys));
+	size_t at = 0, n = 0;
+	int got;
+
+	/* row: the row's byte offset, so it is read again in its new place */
+	for (size_t start = 0; (got = gp_rowbuf_next(rb, &at, row)) > 0 && n < rb->nrows; start = at, n++) {
+		const char *v = row[col];
+		double x;
+		keys[n] = (struct gp_sort_key){.row = start};
+		if (numeric)
+			keys[n].num = gp_rowbuf_cell_double(v, &x) ? x : -HUGE_VAL;
+		else
+			keys[n].text = v ? v : "";
+	}
+	if (got < 0) {
+		free(keys);
+		free(row);
+		return gp_err(err, GP_ERR_FORMAT, "a kept row is damaged at byte %zu of %zu", at, rb->len);
+	}
+	if (n > 1)
+		qsort(keys, n, sizeof(*keys), gp_sort_key_cmp);
+	for (size_t i = 0; i < n && i < top; i++) {
+		at = keys[i].row;
+		gp_rowbuf_next(rb, &at, row);
+		gp_writer_row(out, row);
+	}
+	free(keys);
+	free(row);
 	return GP_OK;
 }
 

@@ -100,6 +100,14 @@ void gp_rowbuf_writer(gp_writer *w, struct gp_rowbuf *rb, const struct gp_column
 ** process). */
 int gp_rowbuf_replay(const struct gp_rowbuf *rb, gp_writer *out, const char *first, gp_error *err);
 
+/* Writes the first top rows of rb to out (its columns the first of rb's:
+** a sort key may ride after them) in the order
+** of column col (-s, --sort): numbers largest first when numeric (a cell
+** that is unknown or no number last), else texts A to Z (unknown as ""),
+** rows of equal keys in their order.  GP_ERR_FORMAT as gp_rowbuf_replay. */
+int gp_rowbuf_replay_sorted(const struct gp_rowbuf *rb, gp_writer *out, int col, bool numeric, size_t top,
+			    gp_error *err);
+
 /* Reads the row at byte *at into cells[0..ncols) (pointers into rb) and
 ** moves *at past it.  Returns 1, 0 at the end, -1 when the bytes there
 ** are not a whole row. */

@@ -243,3 +243,19 @@ void gp_sort_keyed(void *base, size_t n, size_t size, uint64_t (*key)(const void
 	}
 	free(order);
 }
+
+int gp_sort_key_cmp(const void *pa, const void *pb)
+{
+	const struct gp_sort_key *a = pa, *b = pb;
+	int c = 0;
+
+	if (a->text)
+		c = strcmp(a->text, b->text);
+	else if (a->num != b->num)
+		c = a->num < b->num ? 1 : -1;
+	if (!c && a->tie != b->tie)
+		c = a->tie < b->tie ? 1 : -1;
+	if (!c)
+		c = a->row < b->row ? -1 : a->row > b->row;
+	return c;
+}

@@ -36,4 +36,16 @@ void gp_sort_pairs(struct gp_pair *v, size_t n);
 void gp_sort_keyed(void *base, size_t n, size_t size, uint64_t (*key)(const void *),
 		   int (*cmp)(const void *, const void *));
 
+/* A table row's sort key (a command's -s/--sort): a number (largest
+** first) or a text (A to Z), then the tie-breaker number (largest first),
+** then the row's index (stable). */
+struct gp_sort_key {
+	double num, tie;
+	const char *text;       /* non-NULL: sort by text */
+	size_t row;
+};
+
+/* qsort's comparison of two struct gp_sort_key. */
+int gp_sort_key_cmp(const void *a, const void *b);
+
 #endif

@@ -76,6 +76,17 @@ int gp_writer_close(gp_writer *w, gp_error *err)
 	return GP_OK;
 }
 
+int gp_column_find(const struct gp_column *cols, int n, const char *name)
+{
+	size_t len = strlen(name);
+
+	for (int c = 0; c < n; c++)
+		if (strncmp(cols[c].key, name, len) == 0 &&
+		    (!cols[c].key[len] || !strcmp(cols[c].key + len, "_ns") || !strcmp(cols[c].key + len, "_bytes")))
+			return c;
+	return -1;
+}
+
 int gp_columns_select(const struct gp_column *cols, int ncols, const char *list, int *idx,
 		      int max, gp_error *err)
 {

@@ -70,6 +70,11 @@ const char *gp_column_header(const struct gp_column *c, char *buf, size_t size);
 ** the unknown text or buf. */
 const char *gp_cell_human(const struct gp_column *c, const char *v, char *buf, size_t size);
 
+/* The index in cols[0..n) of the first column whose key is name, or is
+** name with a unit of ns or bytes ("self_gpu" is "self_gpu_ns", "total"
+** "total_ns"); -1 when none. */
+int gp_column_find(const struct gp_column *cols, int n, const char *name);
+
 /* Column selection shared by the commands: parses "a,b,c" against cols
 ** into idx[] (returns count) or fails with GP_ERR_USAGE listing the valid
 ** keys. */

@@ -39,7 +39,7 @@ done
 for cmd in info report summary advise ranges breakdown memory ops export; do
 	run_ok "$GPUPROF" $cmd --help
 	assert_grep "^      --iters A:B +only iterations A to B" "$TMP/out"
-	assert_grep "^      --start NS +only what runs at or after NS" "$TMP/out"
+	assert_grep "^      --start T +only what runs at or after T: a time from the trace" "$TMP/out"
 done
 
 # an empty time window is a window with nothing in it, not an error
