@@ -226,17 +226,16 @@ static int cmp_i32(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* The run's iterations with kernels, by the run's steps (steps.h: the
-** step each kernel was launched in, steps->kernel_iter; none without
-** steps): *n of them; map gets iteration number -> ordinal (ascending
-** numbers). */
-static void run_iterations(const gp_trace *t, const struct gp_steps *steps, size_t *n, gp_u64map *map)
+/* The run's iterations: its steps (steps.h), one without kernels too, so
+** that the step times are the run's (advise's, ranks' and html's median);
+** none without steps.  *n of them; map gets iteration number -> ordinal
+** (ascending numbers). */
+static void run_iterations(const struct gp_steps *steps, size_t *n, gp_u64map *map)
 {
-	const int32_t *kiter = steps ? steps->kernel_iter : NULL;
 	GP_VEC(int32_t) its = {0};
 
-	for (size_t k = 0; kiter && k < t->kernels.n; k++) {
-		int32_t it = kiter[k];
+	for (size_t i = 0; steps && i < steps->n; i++) {
+		int32_t it = steps->v[i].iter;
 		if (it < 0 || gp_u64map_get(map, (uint32_t)it) >= 0)
 			continue;
 		gp_u64map_put(map, (uint32_t)it, 0);
@@ -341,7 +340,7 @@ void gp_diff_part_make(const gp_trace *t, const struct gp_ops *ops, const struct
 
 	gp_diff_part_init(p, by);
 	memset(group_by_str, 0xff, nstr * sizeof(*group_by_str));
-	run_iterations(t, steps, &nit, &iter_ord);
+	run_iterations(steps, &nit, &iter_ord);
 	p->iters = nit;
 	p->step = gp_xcalloc(nit ? nit : 1, sizeof(int64_t));
 	p->busy = gp_xcalloc(nit ? nit : 1, sizeof(int64_t));
