@@ -32,6 +32,8 @@ static void names_demangle(void **state)
 static void api_names_are_versioned(void **state)
 {
 	for (int i = 0; i < GEN_API__COUNT; i++) {
+		if (i == GEN_API_CUDNN_FIND)
+			continue;   /* a library call, as its tracer records it: no CUPTI id */
 		assert_non_null(strstr(gen_apis[i].name, "_v"));
 		assert_true(gen_apis[i].cbid > 0);
 	}

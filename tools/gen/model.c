@@ -113,7 +113,7 @@ const struct gen_kdef gen_kdefs[KD__COUNT] = {
 	[KD_FP4_GEMM] = {NULL, "cutlass3x_sm100_bstensorop_gemm_ue4m3xe2m1_ue4m3xe2m1_f32_bf16_bf16_256x128x256_2x1x1_0_tnt_align32_o_vs16_2sm",
 			 "cutlass3x_sm100_bstensorop_gemm_ue4m3xe2m1_ue4m3xe2m1_f32_bf16_bf16_256x128x256_2x1x1_0_tnt_align32_o_vs16_2sm",
 			 168, 0, 213120},
-	[KD_NCCL_SENDRECV] = {"_Z24ncclDevKernel_SendRecv24ncclDevKernelArgsStorageILm4096EE",
+	[KD_NCCL_SENDRECV] = {"_Z22ncclDevKernel_SendRecv24ncclDevKernelArgsStorageILm4096EE",
 			      "ncclDevKernel_SendRecv(ncclDevKernelArgsStorage<(unsigned long)4096>)",
 			      "ncclDevKernel_SendRecv", 96, 0, 0},
 };
