@@ -53,6 +53,18 @@ total = sum(b - a for a, b in comm)
 hidden = inter(comm, comp)   # stream 7's kernels never overlap each other, nor stream 20's
 print(int(total * 1000), int(hidden * 1000), int((total - hidden) * 1000))
 assert (total, hidden) == (1600, 900)
+# per layer and pass (the annotation each was launched in; F forward, B
+# backward): time, hidden, exposed, and the SMs held under compute (its
+# grid blocks, at most 132: the time-weighted mean over its hidden time)
+pas = {"F": "fprop", "B": "bprop"}
+with open(sys.argv[1] + "/groups", "w") as f:
+    for n, s, st, d, g, a in ks:
+        if s != 20:
+            continue
+        iv = [(1000.0 + st, 1000.0 + st + d)]
+        h = inter(iv, comp)
+        f.write("all,%s,%s,1,%d,%d,%d,%.2f,%s,-\n" % (a, pas[a[-2]], d * 1000, h * 1000, (d - h) * 1000,
+                100.0 * h / d, "%.1f" % min(g, 132) if h else "-"))
 PY
 read comm hidden exposed < "$TMP/oracle"
 T=$TMP/ep.json
@@ -63,6 +75,16 @@ sed -i 's/"//g' "$TMP/out"
 [ "$(row comm_hidden)" = "$hidden" ] || fail "comm_hidden $(row comm_hidden) ns, the oracle's $hidden"
 [ "$(row comm_exposed)" = "$exposed" ] || fail "comm_exposed $(row comm_exposed) ns, the oracle's $exposed"
 assert_grep "note: .*1 kernel name of unknown family takes 5.3% of GPU time \(mystery_kernel 5.3%\).*ops file" "$TMP/err"
+
+# --view comm: the device's row (3 kernels, 20 of 132 SMs held under
+# compute), then one per layer and pass, most communication first
+run_ok "$GPUPROF" breakdown --view comm -f csv --no-header "$T"
+sed -i 's/"//g' "$TMP/out"
+[ "$(head -1 "$TMP/out")" = "0,(all),-,3,$comm,$hidden,$exposed,56.25,20.0,132" ] || fail "--view comm: $(head -1 "$TMP/out")"
+tail -n +2 "$TMP/out" | sort > "$TMP/got"
+sort "$TMP/groups" > "$TMP/want"
+diff "$TMP/want" "$TMP/got" >&2 || fail "--view comm: the layer and pass rows differ from the oracle's"
+[ "$(sed -n 2p "$TMP/out" | cut -d, -f2)" = "dispatch(F)" ] || fail "--view comm: dispatch(F) (1 ms) not first"
 
 # no small-grid advice for the 20-block kernels; the unknown kernel noted
 run_ok "$GPUPROF" advise -f json "$T"
