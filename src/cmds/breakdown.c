@@ -710,6 +710,23 @@ static void write_view(const struct job *j, const struct gp_analysis *a, gp_writ
 		write_time(w, b);
 }
 
+/* The time view's note on stderr, per device whose communication runs
+** under compute: the SMs its kernels hold meanwhile (commover.h). */
+static void sms_note(const gp_trace *t, const struct gp_comm_overlap *o)
+{
+	char d[32];
+
+	for (size_t i = 0; i < o->ndev; i++) {
+		const struct gp_co_device *x = &o->dev[i];
+		if (x->hidden <= 0 || x->sm_count <= 0)
+			continue;
+		fprintf(stderr, "gpuprof: note: %s: GPU %d: communication kernels hold %.1f of %d SMs while "
+			"compute runs (their blocks, time-weighted over the %s of comm_hidden; --view comm)\n",
+			gp_s(t, t->path), (int)x->device, gp_co_sms(x->sm_ns, x->hidden), (int)x->sm_count,
+			gp_fmt_duration((double)x->hidden, d, sizeof(d)));
+	}
+}
+
 static int breakdown_trace(const void *ctx, gp_trace *t, gp_writer *w, gp_writer *rec, gp_error *err)
 {
 	const struct job *j = ctx;
@@ -722,6 +739,8 @@ static int breakdown_trace(const void *ctx, gp_trace *t, gp_writer *w, gp_writer
 		fprintf(stderr, "gpuprof: note: %s: %s\n", gp_s(t, t->path),
 			gp_comm_audit_note(t, &a.comm_audit, note, sizeof(note)));
 	}
+	if (rc == GP_OK && j->view == VIEW_TIME)
+		sms_note(t, &a.comm_overlap);
 	if (rc == GP_OK && j->view == VIEW_CRITICAL)
 		write_critical(w, t, &a.critpath, j->top);
 	else if (rc == GP_OK)
@@ -786,7 +805,8 @@ int cmd_breakdown(int argc, char **argv)
 		: o.view == VIEW_PHASES || o.view == VIEW_STEPS ? GP_NEED_PHASES
 		: o.view == VIEW_GRAPHS ? GP_NEED_GRAPHS
 		: o.view == VIEW_COMM ? GP_NEED_COMM_OVERLAP
-		: GP_NEED_BREAKDOWN | (o.view == VIEW_GAPS ? GP_NEED_TOP_GAPS : 0) |
+		: GP_NEED_BREAKDOWN | (o.view == VIEW_TIME ? GP_NEED_COMM_OVERLAP : 0) |
+		  (o.view == VIEW_GAPS ? GP_NEED_TOP_GAPS : 0) |
 		  (o.view == VIEW_DEPTH ? GP_NEED_DEPTH : 0);
 	j.top = co.top == SIZE_MAX ? (j.table ? 20 : SIZE_MAX) : co.top;
 	gp_cli_analysis_opts(&co, &j.ao);   /* the ops files: communication by the user's rows */
