@@ -259,8 +259,7 @@ static const struct part parts[] = {
 
 static gp_ns part_time(const struct gp_bd_window *w, const struct part *p)
 {
-	gp_ns hidden = w->by_mask[GP_BD_COMPUTE | GP_BD_COMM] +
-		       w->by_mask[GP_BD_COMPUTE | GP_BD_COMM | GP_BD_MEMORY];
+	gp_ns hidden = gp_bd_comm_hidden(w);
 
 	switch (p->special) {
 	case 1:

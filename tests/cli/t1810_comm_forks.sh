@@ -128,6 +128,25 @@ assert_grep '^"?gpu_span"?,"?3100000"?,"?3720000"?,' "$TMP/out"
 expect_exit 2 "$GPUPROF" advise --what-if cause:comm=2 "$T"
 assert_grep "communication is removed \(=0\) or Nx faster" "$TMP/err"
 
+# the HTML page's table under the breakdown: hidden, exposed and the SMs
+# held, the oracle's (when Chromium can draw it)
+if command -v chromium >/dev/null && { [ -r /usr/share/javascript/chart.js/chart.min.js ] || [ -n "${GPUPROF_CHARTJS:-}" ]; }; then
+	run_ok "$GPUPROF" html -o "$TMP/page.html" "$T"
+	open_page "$TMP/page.html"
+	python3 - "$TMP/dom" "$hidden" "$exposed" <<'PY' || fail "the page's communication cells"
+import re, sys
+dom = open(sys.argv[1]).read()
+table = dom.split('id="idle-causes"')[1].split("</table>")[0]
+head = re.findall(r"<th>([^<]*)</th>", table)
+row = re.findall(r"<td>([^<]*)</td>", table)
+cells = dict(zip(head, row))
+us = lambda ns: "%.2f us" % (int(ns) / 1000)   # the page's fmtNs
+assert cells["Communication hidden under compute"] == us(sys.argv[2]), cells
+assert cells["Communication exposed"] == us(sys.argv[3]), cells
+assert cells["SMs communication holds under compute"] == "20.0 of 132", cells
+PY
+fi
+
 # the shared B200 trace: 2.142 ms of communication, none under compute
 [ -n "$TESTDATA" ] && [ -r "$TESTDATA/verdicts/tracelens/b200/eager_trace.json.gz" ] || exit 0
 B=$TESTDATA/verdicts/tracelens/b200/eager_trace.json.gz
