@@ -1,5 +1,6 @@
 /* Communication overlapped with compute, per device and per layer and
 ** pass; see commover.h. */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,6 +50,19 @@ static uint32_t blocks_of(const gp_trace *t, const struct gp_kernel *k)
 	return b > UINT32_MAX ? UINT32_MAX : (uint32_t)b;
 }
 
+/* Adds the counter series' point (device, at, blocks, compute) to o
+** when the blocks or compute change. */
+static void point(struct gp_comm_overlap *o, int32_t device, gp_ns at, uint32_t blocks, bool compute)
+{
+	const struct gp_co_point *last = o->npoints ? &o->points[o->npoints - 1] : NULL;
+
+	if (last && last->device == device && last->blocks == blocks && last->compute == compute)
+		return;
+	if ((o->npoints & (o->npoints - 1)) == 0)   /* 0, 1, 2, 4...: full */
+		o->points = gp_xrealloc(o->points, (o->npoints ? 2 * o->npoints : 1) * sizeof(*o->points));
+	o->points[o->npoints++] = (struct gp_co_point){device, at, blocks, compute};
+}
+
 /* Slice [from, to) of device x: the communication kernels running in it
 ** (on[0..non), their groups' indices in grp) share it evenly; it is hidden
 ** when compute runs. */
@@ -58,12 +72,15 @@ static void slice(struct gp_comm_overlap *o, struct gp_co_device *x, const gp_tr
 	gp_ns dt = to - from;
 	uint64_t blocks = 0;
 
-	if (dt <= 0 || !non)
+	if (dt <= 0)
 		return;
 	for (size_t i = 0; i < non; i++)
 		blocks += blocks_of(t, &t->kernels.v[on[i]]);
 	if (x->sm_count > 0 && blocks > (uint64_t)x->sm_count)
 		blocks = (uint64_t)x->sm_count;
+	point(o, x->device, from, (uint32_t)blocks, non && compute);
+	if (!non)
+		return;
 	x->comm += dt;
 	if (compute) {
 		x->hidden += dt;
@@ -129,6 +146,8 @@ void gp_comm_overlap_run(const gp_trace *t, struct gp_comm_overlap *o)
 	for (size_t i = 0; i < ne; i++) {
 		const struct edge *y = &e[i];
 		if (!x || x->device != y->device) {
+			if (x)
+				point(o, x->device, e[i - 1].at, 0, false);   /* its series ends */
 			ncompute = 0;
 			non = 0;
 			o->dev = gp_xrealloc(o->dev, (o->ndev + 1) * sizeof(*o->dev));
@@ -156,12 +175,21 @@ void gp_comm_overlap_run(const gp_trace *t, struct gp_comm_overlap *o)
 				}
 		}
 	}
-	/* devices without communication say nothing */
-	size_t keep = 0;
-	for (size_t i = 0; i < o->ndev; i++)
-		if (o->dev[i].kernels)
+	if (x)
+		point(o, x->device, e[ne - 1].at, 0, false);
+	/* devices without communication say nothing; a series starts at its
+	** device's first communication */
+	size_t keep = 0, kp = 0, at = 0;
+	for (size_t i = 0; i < o->ndev; i++) {
+		bool has = o->dev[i].kernels > 0, begun = false;
+		for (; at < o->npoints && o->points[at].device == o->dev[i].device; at++)
+			if (has && (begun = begun || o->points[at].blocks))
+				o->points[kp++] = o->points[at];
+		if (has)
 			o->dev[keep++] = o->dev[i];
+	}
 	o->ndev = keep;
+	o->npoints = kp;
 	gp_sort(o->groups, o->ngroups, sizeof(*o->groups), cmp_group);
 	gp_u64map_free(&gm);
 	free(on);
@@ -173,5 +201,6 @@ void gp_comm_overlap_free(struct gp_comm_overlap *o)
 {
 	free(o->dev);
 	free(o->groups);
+	free(o->points);
 	memset(o, 0, sizeof(*o));
 }

@@ -45,11 +45,25 @@ struct gp_co_group {
 	double sm_ns;           /* as gp_co_device's, over this group's kernels */
 };
 
+/* A change of the SMs communication holds on a device: from at on, its
+** running communication kernels have blocks blocks (at most the SM count
+** when known), with compute running beside them or not. */
+struct gp_co_point {
+	int32_t device;
+	gp_ns at;
+	uint32_t blocks;
+	uint8_t compute;
+};
+
 struct gp_comm_overlap {
 	struct gp_co_device *dev;   /* by device id, those with communication */
 	size_t ndev;
 	struct gp_co_group *groups; /* by communication time, largest first */
 	size_t ngroups;
+	/* by device and time, those with communication: the export's counter
+	** track; each device's series ends with a point of 0 blocks */
+	struct gp_co_point *points;
+	size_t npoints;
 };
 
 /* Fills o from trace t (correlated; t->attrs may be NULL: one group of no

@@ -128,6 +128,21 @@ assert_grep '^"?gpu_span"?,"?3100000"?,"?3720000"?,' "$TMP/out"
 expect_exit 2 "$GPUPROF" advise --what-if cause:comm=2 "$T"
 assert_grep "communication is removed \(=0\) or Nx faster" "$TMP/err"
 
+# export: the counter track "communication SMs" holds 20 blocks for as
+# long as communication runs, under compute for as long as it is hidden
+run_ok "$GPUPROF" export -o "$TMP/pf.json" "$T"
+python3 - "$TMP/pf.json" "$comm" "$hidden" <<'PY' || fail "export: the communication SMs track"
+import json, sys
+d = json.load(open(sys.argv[1]))
+ev = d["traceEvents"] if isinstance(d, dict) else d
+pts = sorted((e["ts"], e["args"]) for e in ev if e.get("ph") == "C" and e.get("name") == "communication SMs")
+held = sum(b[0] - a[0] for a, b in zip(pts, pts[1:]) if a[1]["held"] == 20)
+under = sum(b[0] - a[0] for a, b in zip(pts, pts[1:]) if a[1]["under compute"] == 20)
+assert pts and pts[-1][1] == {"held": 0, "under compute": 0}, pts
+assert {a["held"] for _, a in pts} == {0, 20}, pts
+assert round(held * 1000) == int(sys.argv[2]) and round(under * 1000) == int(sys.argv[3]), (held, under, pts)
+PY
+
 # the HTML page's table under the breakdown: hidden, exposed and the SMs
 # held, the oracle's (when Chromium can draw it)
 if command -v chromium >/dev/null && { [ -r /usr/share/javascript/chart.js/chart.min.js ] || [ -n "${GPUPROF_CHARTJS:-}" ]; }; then
