@@ -280,30 +280,42 @@
     byId('chart-breakdown').setAttribute('data-bars', String(chart.getDatasetMeta(0).data.length));
     setMarks('chart-breakdown', chartMarks(chart));
     idleTable(inp.idle_causes, [], inp.breakdown.filter(function (w) { return w.iter < 0; }).map(function (w) {
-      return { lead: [], w: w };
+      return { lead: [], w: w, co: commOf(inp, w.device) };
     }));
+  }
+
+  /* The communication overlap of an input's device (its comm_overlap row), or null. */
+  function commOf(inp, dev) {
+    return (inp.comm_overlap || []).filter(function (c) { return c.device === dev; })[0] || null;
   }
 
   /*
    * The table under the breakdown: per GPU (rows: {lead: leading cells,
-   * w: its whole-trace window}) its GPU span, the busy time with its share
-   * of the GPU span (advise's denominator), the idle time and the idle
-   * time of each cause some row has.
+   * w: its whole-trace window, co: its comm_overlap row or null}) its GPU
+   * span, the busy time with its share of the GPU span (advise's
+   * denominator), the idle time, the communication hidden under compute
+   * and exposed with the SMs it holds meanwhile (when some row has
+   * communication), and the idle time of each cause some row has.
    */
   function idleTable(causes, leadTitles, rows) {
     var t = byId('idle-causes'), hr = el('tr');
     var shown = causes.map(function (c, i) { return i; }).filter(function (i) {
       return rows.some(function (r) { return r.w.causes[i] > 0; });
     });
-    leadTitles.concat(['GPU', 'GPU span', 'Busy (share of the GPU span)', 'Idle'],
+    var comm = rows.some(function (r) { return r.w.comm_hidden + r.w.comm_exposed > 0; });
+    var commTitles = comm ? ['Communication hidden under compute', 'Communication exposed',
+                             'SMs communication holds under compute'] : [];
+    leadTitles.concat(['GPU', 'GPU span', 'Busy (share of the GPU span)', 'Idle'], commTitles,
                       shown.map(function (i) { return 'idle: ' + causes[i]; })).forEach(function (h) {
       hr.appendChild(el('th', h));
     });
     t.appendChild(hr);
     rows.forEach(function (r) {
-      var w = r.w, span = w.end - w.start, tr = el('tr');
+      var w = r.w, span = w.end - w.start, tr = el('tr'), co = r.co;
+      var held = co && co.sms_held !== null ? co.sms_held.toFixed(1) + (co.sm_count > 0 ? ' of ' + co.sm_count : '') : '-';
+      var commCells = comm ? [fmtNs(w.comm_hidden), fmtNs(w.comm_exposed), held] : [];
       r.lead.concat([w.device, fmtNs(span), fmtNs(span - w.idle) + ' (' + pct(span - w.idle, span) + ')', fmtNs(w.idle)],
-                    shown.map(function (i) { return fmtNs(w.causes[i]); })).forEach(function (v) {
+                    commCells, shown.map(function (i) { return fmtNs(w.causes[i]); })).forEach(function (v) {
         tr.appendChild(el('td', v));
       });
       t.appendChild(tr);
@@ -967,7 +979,7 @@
     var rows = [];
     data.inputs.forEach(function (inp, i) {
       inp.breakdown.filter(function (w) { return w.iter < 0; }).forEach(function (w) {
-        rows.push({ lead: [job.ranks[i].rank], w: w });
+        rows.push({ lead: [job.ranks[i].rank], w: w, co: commOf(inp, w.device) });
       });
     });
     idleTable(data.inputs[0].idle_causes, ['Rank'], rows);

@@ -12,9 +12,37 @@
 #include <string.h>
 
 #include "analysis/advise_int.h"
+#include "analysis/commover.h"
 #include "analysis/jobpath.h"
 #include "analysis/ranks.h"
 #include "util/stats.h"
+
+/* Appends to evidence[size] the SMs t's communication kernels hold while
+** compute runs (commover.h), over the devices whose SM count is known;
+** nothing when none of it is hidden there. */
+static void sms_evidence(const gp_trace *t, char *evidence, size_t size)
+{
+	struct gp_comm_overlap o;
+	double sm_ns = 0;
+	gp_ns hidden = 0;
+	int sms = 0;
+	char d[32];
+
+	gp_comm_overlap_run(t, &o);
+	for (size_t i = 0; i < o.ndev; i++)
+		if (o.dev[i].sm_count > 0) {
+			sm_ns += o.dev[i].sm_ns;
+			hidden += o.dev[i].hidden;
+			if (o.dev[i].sm_count > sms)
+				sms = o.dev[i].sm_count;
+		}
+	gp_comm_overlap_free(&o);
+	if (hidden <= 0)
+		return;
+	size_t len = strlen(evidence);
+	snprintf(evidence + len, size - len, COMM_SMS_EVIDENCE, gp_co_sms(sm_ns, hidden), sms,
+		 gp_fmt_duration((double)hidden, d, sizeof(d)));
+}
 
 /* exposed-comm: communication no compute hides (the time breakdown's
 ** comm_exposed).  Each communication kernel claims its wall time times the
@@ -47,6 +75,7 @@ bool gp_rule_exposed_comm(const struct gp_adv_in *in, struct gp_finding *x)
 	snprintf(x->evidence + len, sizeof(x->evidence) - len, COMM_EVIDENCE,
 		 gp_fmt_duration(in->comm_ns, d2, sizeof(d2)),
 		 gp_fmt_duration(in->comm_ns - in->comm_exposed_ns, d3, sizeof(d3)));
+	sms_evidence(t, x->evidence, sizeof(x->evidence));
 	snprintf(x->change, sizeof(x->change), "%s", COMM_CHANGE);
 	gp_adv_agg_free(&a);
 	return true;

@@ -60,6 +60,9 @@
 
 #define COMM_TITLE "communication is exposed %s: %.0f%% of it runs with no compute beside it"
 #define COMM_EVIDENCE "; communication runs %s in all (union per device), %s of it hidden behind compute"
+/* the SMs its kernels hold while compute runs (commover.h) */
+#define COMM_SMS_EVIDENCE "; while compute runs, communication kernels hold %.1f of the %d SMs (their blocks, " \
+	"time-weighted over %s): compute runs on the rest"
 #define COMM_CHANGE \
 	"Overlap communication with compute: launch collectives asynchronously on their own "   \
 	"stream and wait for them as late as possible; in DDP let gradient buckets "            \

@@ -284,6 +284,18 @@ static void free_graphs(struct gp_analysis *a)
 	gp_graph_table_free(&a->graphs);
 }
 
+/* Communication under compute and alone, per device, layer and pass. */
+static int run_comm_overlap(struct gp_analysis *a, unsigned needs, gp_error *err)
+{
+	gp_comm_overlap_run(a->trace, &a->comm_overlap);
+	return GP_OK;
+}
+
+static void free_comm_overlap(struct gp_analysis *a)
+{
+	gp_comm_overlap_free(&a->comm_overlap);
+}
+
 /* The passes, each after those it requires.  run NULL: a part of the pass
 ** it requires, which reads its bit (the breakdown's sweep makes its top
 ** gaps, gap causes and depth series together). */
@@ -316,6 +328,7 @@ static const struct pass {
 	{GP_NEED_TRACELENS, 0, run_tracelens, NULL},
 	{GP_NEED_PHASES, GP_NEED_KERNEL_PHASES, run_phases, free_phases},
 	{GP_NEED_GRAPHS, GP_NEED_GAP_CAUSES | GP_NEED_DEPS, run_graphs, free_graphs},
+	{GP_NEED_COMM_OVERLAP, GP_NEED_LAYERS, run_comm_overlap, free_comm_overlap},
 };
 
 #define NPASSES (sizeof(passes) / sizeof(passes[0]))

@@ -27,6 +27,7 @@
 #include "analysis/deps.h"
 #include "analysis/breakdown_tl.h"
 #include "analysis/commclass.h"
+#include "analysis/commover.h"
 #include "analysis/graph_table.h"
 #include "analysis/groups.h"
 #include "analysis/layers.h"
@@ -74,6 +75,9 @@ enum gp_need {
 	** reads them; nothing changes when the view cuts nothing. */
 	GP_NEED_LAYERS = 1u << 18,
 	GP_NEED_KERNEL_PHASES = 1u << 19,   /* each kernel's serving phase and batch size: a->kernel_phases */
+	/* communication hidden under compute and exposed, per device and per
+	** layer and pass, and the SMs it holds under compute: a->comm_overlap */
+	GP_NEED_COMM_OVERLAP = 1u << 20,
 };
 
 struct gp_analysis_opts {
@@ -148,6 +152,7 @@ struct gp_analysis {
 		size_t n;
 	} serving;
 	struct gp_graph_table graphs;
+	struct gp_comm_overlap comm_overlap;
 	/* always: the kernels of unknown family (analysis/commclass.h), after
 	** the runner marked communication by launcher and ops file */
 	struct gp_comm_audit comm_audit;

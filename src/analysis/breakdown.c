@@ -47,6 +47,11 @@ gp_ns gp_bd_overlap(const struct gp_bd_window *w)
 	return sum;
 }
 
+gp_ns gp_bd_comm_hidden(const struct gp_bd_window *w)
+{
+	return w->by_mask[GP_BD_COMPUTE | GP_BD_COMM] + w->by_mask[GP_BD_COMPUTE | GP_BD_COMM | GP_BD_MEMORY];
+}
+
 void gp_bd_window_merge(struct gp_bd_window *into, const struct gp_bd_window *from)
 {
 	if (from->start < into->start)

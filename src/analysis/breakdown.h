@@ -183,6 +183,9 @@ void gp_breakdown_free(gp_breakdown *b);
 gp_ns gp_bd_kind_time(const struct gp_bd_window *w, unsigned kind);  /* union of one kind's work */
 gp_ns gp_bd_busy(const struct gp_bd_window *w);                      /* span - idle */
 gp_ns gp_bd_overlap(const struct gp_bd_window *w);  /* sum over masks of (kinds - 1) x time */
+/* communication with compute beside it (comm_hidden; comm_exposed is
+** gp_bd_kind_time(w, GP_BD_COMM) minus it) */
+gp_ns gp_bd_comm_hidden(const struct gp_bd_window *w);
 
 /* Adds from's sums and counts into into (the same device); the span widens
 ** to cover both. */

@@ -28,6 +28,7 @@
 ** the CUDA runtime typically takes (docs/dependencies.md). */
 #define TYP_LAUNCH_NS 5000
 #define TYP_GAP_NS 1000
+#define TYP_HOLD_NS 10000   /* a stream gap beyond it is a hold the trace does not name */
 #define TYP_SYNC_RETURN_NS 5000
 #define TYP_SYNC_OWN_NS 3000
 #define TYP_ASYNC_COPY_CALL_NS 10000
@@ -438,6 +439,20 @@ static gp_ns unit_start(struct gp_replay *r, size_t u)
 		gp_ns gap = max_ns(0, s - gp_unit_end(t, (size_t)p));
 		if (bind != GP_EDGE_STREAM || unloaded)
 			gap = min_ns(gap, r->typ_gap.v[k]);
+		/* behind work the change makes longer or shorter, a gap far
+		** beyond a back-to-back one (TYP_HOLD_NS) is a wait the trace
+		** does not name: the unit stays where it was recorded (on its
+		** launching thread's clock), and longer work absorbs the gap
+		** instead of pushing the unit by all of it; behind that work a
+		** typical gap (the stream's, learned from such gaps too: at most
+		** TYP_HOLD_NS).  Behind work of unchanged length the gap follows
+		** it, as recorded. */
+		if (gap > TYP_HOLD_NS && c >= 0 && sp->unit_factor && sp->unit_factor[p] > 1.0f && !unloaded && !staged &&
+		    !(sp->no_gpu_gaps && eager) && !(loose & GP_WI_UNIT_NO_GAP)) {
+			const struct gp_api *a = &t->apis.v[c];
+			gap = min_ns(r->typ_gap.v[k], TYP_HOLD_NS);
+			best = max_ns(best, new_time(r, thread_of(r, a->pid, a->tid), a->start) + (s - a->start));
+		}
 		if (staged)
 			gap = min_ns(gap, min_ns(r->typ_gap.v[k], TYP_GAP_NS));
 		if ((sp->no_gpu_gaps && eager) || (loose & GP_WI_UNIT_NO_GAP))

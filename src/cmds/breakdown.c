@@ -29,7 +29,7 @@
 #include "writers/writer.h"
 
 static const struct gp_cmd_opt breakdown_own[] = {
-	{"view", 'V', "V", "time (default), streams, gaps, depth, critical, phases,\nsteps or graphs"},
+	{"view", 'V', "V", "time (default), streams, gaps, depth, critical, phases,\nsteps, graphs or comm"},
 	{"as", 0, "TOOL", "tracelens: TraceLens' gpu_timeline (all GPUs as one\n"
 	 "timeline, the whole trace, the GPU events it links to a\n"
 	 "launch; times in ms as it writes them); hta: HTA's\n"
@@ -79,6 +79,10 @@ static const struct gp_cmd_spec breakdown_spec = {
 	"replays, kernels per replay, GPU time, the share of it attributed to an\n"
 	"op, and the idle inside its replays (the gaps that advise's graph-gaps\n"
 	"finding counts).\n"
+	"--view comm: per device, then per layer and pass (a user annotation's\n"
+	"dispatch(F), an op's layer), the communication kernels' time hidden under\n"
+	"compute and exposed, and the SMs they hold while compute runs (their\n"
+	"blocks, time-weighted, of the device's SMs; docs/comm.md, \"Overlap\").\n"
 	"Definitions: docs/breakdown.md.",
 	.shared = GP_OPT_FORMAT | GP_OPT_TOP | GP_OPT_WIDTH | GP_OPT_NO_HEADER | GP_OPT_JOBS | GP_OPT_WINDOW | GP_OPT_OPS_FILE,
 	.row_formats = true,
@@ -89,7 +93,7 @@ static const struct gp_cmd_spec breakdown_spec = {
 };
 
 enum view { VIEW_TIME, VIEW_STREAMS, VIEW_GAPS, VIEW_DEPTH, VIEW_CRITICAL, VIEW_TRACELENS, VIEW_HTA,
-	    VIEW_HTA_IDLE, VIEW_PHASES, VIEW_GRAPHS, VIEW_STEPS };
+	    VIEW_HTA_IDLE, VIEW_PHASES, VIEW_GRAPHS, VIEW_STEPS, VIEW_COMM };
 
 struct opts {
 	enum view view;
@@ -219,6 +223,19 @@ static const struct gp_column graph_cols[] = {
 	{"idle_ns", "Idle in replays", 10, true, false, NULL, GP_UNIT_NS},
 };
 
+static const struct gp_column comm_cols[] = {
+	{"device", "Device", 3, true, false, "all"},
+	{"layer", "Layer", 16, false, true, "(all)"},
+	{"pass", "Pass", 5, false, false, "-"},
+	{"kernels", "Kernels", 5, true, false, NULL},
+	{"comm_ns", "Comm", 10, true, false, NULL, GP_UNIT_NS},
+	{"hidden_ns", "Hidden", 10, true, false, NULL, GP_UNIT_NS},
+	{"exposed_ns", "Exposed", 10, true, false, NULL, GP_UNIT_NS},
+	{"hidden_pct", "Hidden share", 5, true, false, NULL, GP_UNIT_PCT},
+	{"sms_held", "SMs held", 5, true, false, "-"},
+	{"sm_count", "SMs", 4, true, false, "-"},
+};
+
 #define NCOL(c) ((int)(sizeof(c) / sizeof((c)[0])))
 
 /* The parts of the time view: a name and the time of window w. */
@@ -242,8 +259,7 @@ static const struct part parts[] = {
 
 static gp_ns part_time(const struct gp_bd_window *w, const struct part *p)
 {
-	gp_ns hidden = w->by_mask[GP_BD_COMPUTE | GP_BD_COMM] +
-		       w->by_mask[GP_BD_COMPUTE | GP_BD_COMM | GP_BD_MEMORY];
+	gp_ns hidden = gp_bd_comm_hidden(w);
 
 	switch (p->special) {
 	case 1:
@@ -530,6 +546,42 @@ static void write_steps(gp_writer *w, const gp_trace *t, const struct gp_analysi
 	}
 }
 
+/* --view comm: per device with communication (layer NULL), its
+** communication kernels, their time, hidden under compute and exposed,
+** the hidden share, the SMs they hold while compute runs (time-weighted,
+** 1 decimal; NULL when nothing is hidden) and the device's SM count (NULL
+** unknown); then per layer and pass over every device (device NULL),
+** most communication first (docs/comm.md, "Overlap"). */
+static void write_comm(gp_writer *w, const gp_trace *t, const struct gp_comm_overlap *o)
+{
+	char v[10][512];
+	const char *row[10];
+
+	for (size_t i = 0; i < o->ndev + o->ngroups; i++) {
+		const struct gp_co_device *d = i < o->ndev ? &o->dev[i] : NULL;
+		const struct gp_co_group *g = d ? NULL : &o->groups[i - o->ndev];
+		gp_ns comm = d ? d->comm : g->comm, hidden = d ? d->hidden : g->hidden;
+		for (int c = 0; c < 10; c++)
+			row[c] = v[c];
+		snprintf(v[0], sizeof(v[0]), "%d", d ? (int)d->device : 0);
+		row[0] = d ? v[0] : NULL;
+		snprintf(v[1], sizeof(v[1]), "%s", g && g->layer ? gp_s(t, g->layer) : "");
+		row[1] = g && g->layer ? v[1] : NULL;
+		snprintf(v[2], sizeof(v[2]), "%s", g ? gp_dir_name(g->dir) : "");
+		row[2] = g && g->dir != GP_DIR_NA ? v[2] : NULL;
+		snprintf(v[3], sizeof(v[3]), "%" PRIu64, d ? d->kernels : g->kernels);
+		cell_time(v[4], sizeof(v[4]), comm);
+		cell_time(v[5], sizeof(v[5]), hidden);
+		cell_time(v[6], sizeof(v[6]), d ? d->exposed : g->exposed);
+		snprintf(v[7], sizeof(v[7]), "%.2f", gp_percent(hidden, comm));
+		snprintf(v[8], sizeof(v[8]), "%.1f", gp_co_sms(d ? d->sm_ns : g->sm_ns, hidden));
+		row[8] = hidden > 0 ? v[8] : NULL;
+		snprintf(v[9], sizeof(v[9]), "%d", d ? (int)d->sm_count : 0);
+		row[9] = d && d->sm_count > 0 ? v[9] : NULL;
+		gp_writer_row(w, row);
+	}
+}
+
 /* Per graph replayed (the runner's GP_NEED_GRAPHS rows, most GPU time
 ** first): "graph 3" by its id, else "N kernels: FIRST" (its replays' size
 ** and first kernel); the batch size of the captures its replays matched
@@ -589,9 +641,11 @@ static int breakdown_option(void *ctx, int index, const char *arg)
 			o->view = VIEW_GRAPHS;
 		else if (strcmp(arg, "steps") == 0)
 			o->view = VIEW_STEPS;
+		else if (strcmp(arg, "comm") == 0)
+			o->view = VIEW_COMM;
 		else
 			return gp_cli_usage("breakdown", "--view wants time, streams, gaps, depth, critical, phases, "
-					    "steps or graphs, not '%s'", arg);
+					    "steps, graphs or comm, not '%s'", arg);
 		return 0;
 	case OWN_AS:
 		if (strcmp(arg, "tracelens") == 0)
@@ -637,6 +691,8 @@ static void write_view(const struct job *j, const struct gp_analysis *a, gp_writ
 		write_steps(w, a->trace, a);
 	else if (j->view == VIEW_GRAPHS)
 		write_graphs(w, a->trace, &a->graphs);
+	else if (j->view == VIEW_COMM)
+		write_comm(w, a->trace, &a->comm_overlap);
 	else if (j->view == VIEW_STREAMS)
 		write_streams(w, b);
 	else if (j->view == VIEW_GAPS)
@@ -653,6 +709,23 @@ static void write_view(const struct job *j, const struct gp_analysis *a, gp_writ
 		write_time(w, b);
 }
 
+/* The time view's note on stderr, per device whose communication runs
+** under compute: the SMs its kernels hold meanwhile (commover.h). */
+static void sms_note(const gp_trace *t, const struct gp_comm_overlap *o)
+{
+	char d[32];
+
+	for (size_t i = 0; i < o->ndev; i++) {
+		const struct gp_co_device *x = &o->dev[i];
+		if (x->hidden <= 0 || x->sm_count <= 0)
+			continue;
+		fprintf(stderr, "gpuprof: note: %s: GPU %d: communication kernels hold %.1f of %d SMs while "
+			"compute runs (their blocks, time-weighted over the %s of comm_hidden; --view comm)\n",
+			gp_s(t, t->path), (int)x->device, gp_co_sms(x->sm_ns, x->hidden), (int)x->sm_count,
+			gp_fmt_duration((double)x->hidden, d, sizeof(d)));
+	}
+}
+
 static int breakdown_trace(const void *ctx, gp_trace *t, gp_writer *w, gp_writer *rec, gp_error *err)
 {
 	const struct job *j = ctx;
@@ -665,6 +738,8 @@ static int breakdown_trace(const void *ctx, gp_trace *t, gp_writer *w, gp_writer
 		fprintf(stderr, "gpuprof: note: %s: %s\n", gp_s(t, t->path),
 			gp_comm_audit_note(t, &a.comm_audit, note, sizeof(note)));
 	}
+	if (rc == GP_OK && j->view == VIEW_TIME)
+		sms_note(t, &a.comm_overlap);
 	if (rc == GP_OK && j->view == VIEW_CRITICAL)
 		write_critical(w, t, &a.critpath, j->top);
 	else if (rc == GP_OK)
@@ -717,6 +792,9 @@ int cmd_breakdown(int argc, char **argv)
 	case VIEW_STEPS:
 		m.cols = step_cols, m.ncols = NCOL(step_cols);
 		break;
+	case VIEW_COMM:
+		m.cols = comm_cols, m.ncols = NCOL(comm_cols);
+		break;
 	default:
 		m.cols = time_cols, m.ncols = NCOL(time_cols);
 	}
@@ -725,7 +803,9 @@ int cmd_breakdown(int argc, char **argv)
 		: o.view == VIEW_TRACELENS ? GP_NEED_TRACELENS
 		: o.view == VIEW_PHASES || o.view == VIEW_STEPS ? GP_NEED_PHASES
 		: o.view == VIEW_GRAPHS ? GP_NEED_GRAPHS
-		: GP_NEED_BREAKDOWN | (o.view == VIEW_GAPS ? GP_NEED_TOP_GAPS : 0) |
+		: o.view == VIEW_COMM ? GP_NEED_COMM_OVERLAP
+		: GP_NEED_BREAKDOWN | (o.view == VIEW_TIME ? GP_NEED_COMM_OVERLAP : 0) |
+		  (o.view == VIEW_GAPS ? GP_NEED_TOP_GAPS : 0) |
 		  (o.view == VIEW_DEPTH ? GP_NEED_DEPTH : 0);
 	j.top = co.top == SIZE_MAX ? (j.table ? 20 : SIZE_MAX) : co.top;
 	gp_cli_analysis_opts(&co, &j.ao);   /* the ops files: communication by the user's rows */

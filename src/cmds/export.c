@@ -262,7 +262,8 @@ static int analyse(const struct export_opts *x, const struct gp_cli_opts *o, gp_
 		ao.ncritpath_legs = legs->n;
 	}
 	return gp_analysis_run(t, folded ? GP_NEED_OPS : GP_NEED_OPS | GP_NEED_GAP_CAUSES | GP_NEED_TOP_GAPS |
-			       GP_NEED_DEPTH | GP_NEED_TIMELINE | (x->critical ? GP_NEED_CRITPATH : 0), &ao, a, err);
+			       GP_NEED_DEPTH | GP_NEED_TIMELINE | GP_NEED_COMM_OVERLAP |
+			       (x->critical ? GP_NEED_CRITPATH : 0), &ao, a, err);
 }
 
 /* The ops table of t by name, as `gpuprof ops` builds it (with the FLOPs

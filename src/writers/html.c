@@ -177,6 +177,8 @@ static void write_window(struct doc *d, const struct gp_bd_window *w, int32_t it
 	i64(d, "overlap", gp_bd_busy(w) - w->by_mask[GP_BD_COMPUTE] - w->by_mask[GP_BD_COMM] -
 			  w->by_mask[GP_BD_MEMORY]);
 	i64(d, "idle", w->by_mask[0]);
+	i64(d, "comm_hidden", gp_bd_comm_hidden(w));
+	i64(d, "comm_exposed", gp_bd_kind_time(w, GP_BD_COMM) - gp_bd_comm_hidden(w));
 	i64(d, "kernels", (int64_t)w->kernels);
 	open_c(d, "causes", '[');
 	for (int c = 0; c < GP_IDLE__COUNT; c++) {
@@ -619,6 +621,40 @@ static void write_run_steps(struct doc *d, const struct gp_steps *st)
 	close_c(d, '}');
 }
 
+/* "comm_overlap": per device with communication its hidden and exposed
+** time, the SMs its kernels hold under compute (time-weighted; null when
+** nothing is hidden) and the device's SMs (0 unknown); "comm_layers": per
+** layer and pass the same (commover.h), at most d->top rows. */
+static void write_comm_overlap(struct doc *d, const struct gp_comm_overlap *o)
+{
+	open_c(d, "comm_overlap", '[');
+	for (size_t i = 0; i < o->ndev; i++) {
+		const struct gp_co_device *x = &o->dev[i];
+		open_c(d, NULL, '{');
+		i64(d, "device", x->device);
+		i64(d, "kernels", (int64_t)x->kernels);
+		i64(d, "hidden", x->hidden);
+		i64(d, "exposed", x->exposed);
+		dbl(d, "sms_held", x->hidden > 0 ? gp_co_sms(x->sm_ns, x->hidden) : NAN);
+		i64(d, "sm_count", x->sm_count);
+		close_c(d, '}');
+	}
+	close_c(d, ']');
+	open_c(d, "comm_layers", '[');
+	for (size_t i = 0; i < o->ngroups && i < d->top; i++) {
+		const struct gp_co_group *g = &o->groups[i];
+		open_c(d, NULL, '{');
+		str(d, "layer", g->layer ? gp_s(d->t, g->layer) : "(none)");
+		str(d, "pass", g->dir != GP_DIR_NA ? gp_dir_name(g->dir) : "-");
+		i64(d, "kernels", (int64_t)g->kernels);
+		i64(d, "hidden", g->hidden);
+		i64(d, "exposed", g->exposed);
+		dbl(d, "sms_held", g->hidden > 0 ? gp_co_sms(g->sm_ns, g->hidden) : NAN);
+		close_c(d, '}');
+	}
+	close_c(d, ']');
+}
+
 /* One input's object (d at an element of "inputs"); with tables (the page
 ** of one trace) its layers, ops, top kernels, roofline and critical path
 ** too. */
@@ -627,6 +663,7 @@ static void write_input(struct doc *d, const char *path, const struct gp_analysi
 	open_c(d, NULL, '{');
 	write_facts(d, path, an);
 	write_breakdown(d, &an->breakdown);
+	write_comm_overlap(d, &an->comm_overlap);
 	if (tables)
 		write_tables(d, &an->groups, d->top);
 	write_timeline(d, &an->timeline);

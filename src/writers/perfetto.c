@@ -825,6 +825,22 @@ static void write_depth(struct pf *p, const struct gp_breakdown *b)
 	}
 }
 
+/* The SMs communication kernels hold (commover.h's series) as a counter
+** track "communication SMs" per GPU: "held", their blocks (at most the SM
+** count), and "under compute", the same while compute runs beside them,
+** else 0; a point where either changes. */
+static void write_comm_sms(struct pf *p, const struct gp_comm_overlap *o)
+{
+	for (size_t i = 0; i < o->npoints; i++) {
+		const struct gp_co_point *x = &o->points[i];
+		if (!in_window(p, x->at, x->at))
+			continue;
+		begin(p, 'C', "gpu_counter", "communication SMs", x->device, 0, x->at);
+		fprintf(p->out, ",\"args\":{\"held\":%" PRIu32 ",\"under compute\":%" PRIu32 "}}", x->blocks,
+			x->compute ? x->blocks : 0);
+	}
+}
+
 /* Counter tracks per GPU from the analysis' bucketed timeline. */
 static void write_counters(struct pf *p, const struct gp_analysis *an)
 {
@@ -921,6 +937,7 @@ static void write_events(struct pf *p, const struct gp_analysis *an)
 	write_critical(p);
 	write_counters(p, an);
 	write_depth(p, &an->breakdown);
+	write_comm_sms(p, &an->comm_overlap);
 	free(launch);
 	free(acts);
 }

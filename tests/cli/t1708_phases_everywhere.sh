@@ -23,7 +23,7 @@ assert_eq "$(cut -d, -f1,7,12 "$TMP/out")" '"step[EXTEND]","0","1"
 expect_exit 2 "$GPUPROF" ops --phase bs=x "$f"
 assert_grep "phase wants prefill, decode, mixed, bs=N or PHASE bs=N, not 'bs=x'" "$TMP/err"
 expect_exit 2 "$GPUPROF" breakdown --view phase "$f"
-assert_grep "critical, phases, steps or graphs, not 'phase'" "$TMP/err"
+assert_grep "critical, phases, steps, graphs or comm, not 'phase'" "$TMP/err"
 # no step, no batch size: no rows
 run_ok "$GEN" --format kineto -n 50 -o "$TMP/plain.json"
 run_ok "$GPUPROF" breakdown --view phases -f csv --no-header "$TMP/plain.json"

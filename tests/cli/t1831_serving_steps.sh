@@ -32,7 +32,7 @@ assert_eq "$(python3 -c 'import json, sys
 d = json.load(open(sys.argv[1]))["serving_steps"]["decode"]
 print(d["steps"], d["warmup"], d["median_ns"], d["ns_per_token"])' "$TMP/out")" "8 1 100000 25000" "info json"
 expect_exit 2 "$GPUPROF" breakdown --view step "$s"
-assert_grep "phases, steps or graphs, not 'step'" "$TMP/err"
+assert_grep "phases, steps, graphs or comm, not 'step'" "$TMP/err"
 # no step, no replay of a known batch size: no rows, no lines
 run_ok "$GEN" --format kineto -n 50 -o "$TMP/plain.json"
 run_ok "$GPUPROF" breakdown --view steps -f csv --no-header "$TMP/plain.json"
