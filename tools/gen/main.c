@@ -147,7 +147,7 @@ int main(int argc, char **argv)
 		{"inject", required_argument, NULL, 'I'},
 		{"graphs", required_argument, NULL, 'G'},
 		{"lowprec", required_argument, NULL, 'L'},
-		{"annot", required_argument, NULL, 'A'},
+		{"annot", required_argument, NULL, 'T'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -237,7 +237,7 @@ int main(int argc, char **argv)
 		case 'L':
 			lowprec = optarg;
 			break;
-		case 'A':
+		case 'T':
 			annot = optarg;
 			break;
 		case 'h':
