@@ -884,12 +884,24 @@
   /* A cell format for a figure at collectives: '-' where the traces cannot tell (-1). */
   function known(fmt) { return function (v) { return v < 0 ? '-' : fmt(v); }; }
 
+  /* The job's GPUs: each rank's devices that ran kernels (a rank's file
+     lists every GPU of its node: 8 files of one 8-GPU node are 8 GPUs,
+     not 64); a file whose devices ran none counts all it lists. */
+  function jobGpus(inputs) {
+    var listed = 0, used = [].concat.apply([], inputs.map(function (inp) {
+      var ran = inp.devices.filter(function (d) { return d.kernels > 0; });
+      listed += inp.devices.length;
+      return ran.length ? ran : inp.devices;
+    }));
+    return gpuSummary(used) + (used.length < listed ? ' (those that ran kernels; the files list ' + listed + ', each its node\'s)' : '');
+  }
+
   /* The facts of the job and a sortable row per rank. */
   function jobFacts(data) {
     var job = data.job, dl = byId('facts');
     function fact(k, v) { dl.appendChild(el('dt', k)); dl.appendChild(el('dd', v)); }
     fact('Ranks', job.ranks.length + ' files');
-    fact('GPUs', gpuSummary([].concat.apply([], data.inputs.map(function (inp) { return inp.devices; }))));
+    fact('GPUs', jobGpus(data.inputs));
     fact('Kernels', job.kernels + ' (' + fmtNs(job.gpu_ns) + ' of GPU time' + (job.only_rank >= 0 ? ', rank ' + job.only_rank : '') + ')');
     fact('Tables and roofline', job.only_rank >= 0 ? 'rank ' + job.only_rank + ' alone (--rank)' : 'every rank\'s kernels summed by name');
     fact('Straggler', job.straggler >= 0 ? 'rank ' + job.straggler + ' (the others waited longest for it at the ' + job.collectives + ' collectives matched on every rank)'
