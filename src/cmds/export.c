@@ -428,8 +428,10 @@ int cmd_export(int argc, char **argv)
 		/* the notes on the ranks, once: the alignment's pass printed them */
 		size_t *order = gp_xmalloc(n * sizeof(*order));
 		if (!((x.align || x.critical) && n > 1))
-			gp_cli_ranks_order("export", ids, (const char *const *)in.paths.v, n, order);
+			rc = gp_cli_ranks_order("export", ids, (const char *const *)in.paths.v, n, order, in.expanded);
 		free(order);
+	}
+	if (many && !rc) {
 		rc = gp_sink_end_close(&sink, &err);
 		if (rc) {
 			gp_err_print(&err);
