@@ -210,6 +210,10 @@ int gp_mpi_end(int rc);
 ** cmd. */
 FILE *gp_cli_open_output(const char *cmd, const char *path, bool force);
 
+/* Says on stderr what command cmd wrote: "gpuprof CMD: wrote PATH (1.20
+** MiB)", then ": " and more when more is not empty. */
+void gp_cli_wrote(const char *cmd, const char *path, const char *more);
+
 /* The charting library the HTML pages inline (html, diff -f html):
 ** Chart.js 3's single-file build, from --chart-js, else $GPUPROF_CHARTJS,
 ** else where Debian's libjs-chart.js installs it.  Reads path (NULL: that

@@ -738,6 +738,8 @@ static int write_html(const struct opts *o, const struct gp_cli_opts *co, const 
 		rc = gp_err(err, GP_ERR_IO, "%s: write failure", o->out);
 	if (rc && !to_stdout)
 		gp_cli_remove_output(o->out);
+	if (!rc && !to_stdout)
+		gp_cli_wrote("diff", o->out, NULL);
 	return rc;
 }
 
