@@ -64,7 +64,8 @@ static void usage(FILE *out)
 			door_line(out, &gp_commands[i]);
 	fprintf(out, "\nFILE may also be several files, a directory or a quoted glob (one trace\n"
 		     "per rank), except for report, ops and memory; diff's BASE and TEST may\n"
-		     "each be one.  'gpuprof COMMAND --help' describes a command's options.\n\n%s",
+		     "each be one.  'gpuprof COMMAND --help' (or 'gpuprof help COMMAND') describes\n"
+		     "a command's options.\n\n%s",
 		gp_exit_help);
 }
 
@@ -83,6 +84,15 @@ int main(int argc, char **argv)
 	__fsetlocking(stdout, FSETLOCKING_BYCALLER);
 #endif
 	if (argc < 2) {
+		usage(stderr);
+		return GP_EXIT_USAGE;
+	}
+	/* "gpuprof help COMMAND" is "gpuprof COMMAND --help" */
+	if (strcmp(argv[1], "help") == 0 && argc == 3) {
+		for (int i = 0; gp_commands[i].name; i++)
+			if (strcmp(argv[2], gp_commands[i].name) == 0)
+				return gp_commands[i].fn(2, (char *[]){argv[2], "--help", NULL});
+		fprintf(stderr, "gpuprof: unknown command '%s'\n\n", argv[2]);
 		usage(stderr);
 		return GP_EXIT_USAGE;
 	}

@@ -15,7 +15,7 @@
   var NAME_CHARS = 56;   /* longer names are cut, the whole name in the cell's tooltip */
 
   function fmtNs(ns) {
-    if (ns === null || ns === undefined) return 'n/a';
+    if (ns === null || ns === undefined) return 'na';
     var a = Math.abs(ns);
     if (a >= 1e9) return (ns / 1e9).toFixed(3) + ' s';
     if (a >= 1e6) return (ns / 1e6).toFixed(3) + ' ms';
@@ -29,7 +29,7 @@
   function fmtRel(r) {
     if (r.status === 'new') return 'new';
     if (r.status === 'gone') return 'gone';
-    if (r.rel === null) return 'n/a';
+    if (r.rel === null) return 'na';
     return (r.rel >= 0 ? '+' : '') + (100 * r.rel).toFixed(1) + '%';
   }
 

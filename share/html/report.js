@@ -24,7 +24,7 @@
      first event of any kind), as every command counts them. */
   function origin(inp) { return inp.origin !== undefined ? inp.origin : inp.start; }
   function fmtNs(ns) {
-    if (ns === null || ns === undefined) return 'n/a';
+    if (ns === null || ns === undefined) return 'na';
     var a = Math.abs(ns);
     if (a >= 1e9) return (ns / 1e9).toFixed(3) + ' s';
     if (a >= 1e6) return (ns / 1e6).toFixed(3) + ' ms';
@@ -33,20 +33,20 @@
   }
 
   function fmtBytes(b) {
-    if (b === null || b === undefined || b < 0) return 'n/a';
+    if (b === null || b === undefined || b < 0) return 'na';
     var u = ['B', 'KiB', 'MiB', 'GiB', 'TiB'], i = 0;
     while (b >= 1024 && i < u.length - 1) { b /= 1024; i++; }
     return (i ? b.toFixed(2) : String(b)) + ' ' + u[i];
   }
 
   function fmtRate(v, unit) {
-    if (!(v > 0)) return 'n/a';
+    if (!(v > 0)) return 'na';
     var p = ['', 'K', 'M', 'G', 'T', 'P'], i = 0;
     while (v >= 1000 && i < p.length - 1) { v /= 1000; i++; }
     return v.toFixed(v >= 100 ? 0 : v >= 10 ? 1 : 2) + ' ' + p[i] + unit;
   }
 
-  function pct(part, whole) { return whole > 0 ? (100 * part / whole).toFixed(1) + '%' : 'n/a'; }
+  function pct(part, whole) { return whole > 0 ? (100 * part / whole).toFixed(1) + '%' : 'na'; }
 
   /* A layer path's components: split at each '/', empty ones skipped
      (analysis/layers.h, as the folded export does). */
@@ -231,7 +231,7 @@
     var groups = gpuGroups(inp.devices);
     groups.forEach(function (g) {
       var tr = el('tr'), d = g.d;
-      [idList(g.ids), g.count, d.name, d.gpu || 'unknown GPU', d.sm || 'n/a', fmtRate(d.fp32, 'FLOP/s'), fmtRate(d.fp16, 'FLOP/s'),
+      [idList(g.ids), g.count, d.name, d.gpu || 'unknown GPU', d.sm || 'na', fmtRate(d.fp32, 'FLOP/s'), fmtRate(d.fp16, 'FLOP/s'),
        fmtRate(d.bw, 'B/s')].forEach(function (v) { tr.appendChild(el('td', v)); });
       dev.appendChild(tr);
     });
@@ -462,7 +462,7 @@
       { key: 'ns', title: '', bar: true, fmt: fmtNs },
       { key: 'count', title: 'Kernels', num: true },
       { key: 'rate', title: 'Achieved FLOP/s', num: true, fmt: function (v) { return fmtRate(v, 'FLOP/s'); } },
-      { key: 'ai', title: 'FLOP/byte', num: true, fmt: function (v) { return v > 0 ? v.toFixed(2) : 'n/a'; } }
+      { key: 'ai', title: 'FLOP/byte', num: true, fmt: function (v) { return v > 0 ? v.toFixed(2) : 'na'; } }
     ], inp.ops.map(function (o) {
       return { name: o.name, ns: o.ns, count: o.count, share: inp.gpu_ns ? o.ns / inp.gpu_ns : 0,
                rate: o.known_ns > 0 ? o.flops / (o.known_ns * 1e-9) : 0, ai: o.bytes > 0 ? o.flops / o.bytes : 0,
@@ -896,12 +896,24 @@
   /* A cell format for a figure at collectives: '-' where the traces cannot tell (-1). */
   function known(fmt) { return function (v) { return v < 0 ? '-' : fmt(v); }; }
 
+  /* The job's GPUs: each rank's devices that ran kernels (a rank's file
+     lists every GPU of its node: 8 files of one 8-GPU node are 8 GPUs,
+     not 64); a file whose devices ran none counts all it lists. */
+  function jobGpus(inputs) {
+    var listed = 0, used = [].concat.apply([], inputs.map(function (inp) {
+      var ran = inp.devices.filter(function (d) { return d.kernels > 0; });
+      listed += inp.devices.length;
+      return ran.length ? ran : inp.devices;
+    }));
+    return gpuSummary(used) + (used.length < listed ? ' (those that ran kernels; the files list ' + listed + ', each its node\'s)' : '');
+  }
+
   /* The facts of the job and a sortable row per rank. */
   function jobFacts(data) {
     var job = data.job, dl = byId('facts');
     function fact(k, v) { dl.appendChild(el('dt', k)); dl.appendChild(el('dd', v)); }
     fact('Ranks', job.ranks.length + ' files');
-    fact('GPUs', gpuSummary([].concat.apply([], data.inputs.map(function (inp) { return inp.devices; }))));
+    fact('GPUs', jobGpus(data.inputs));
     fact('Kernels', job.kernels + ' (' + fmtNs(job.gpu_ns) + ' of GPU time' + (job.only_rank >= 0 ? ', rank ' + job.only_rank : '') + ')');
     fact('Tables and roofline', job.only_rank >= 0 ? 'rank ' + job.only_rank + ' alone (--rank)' : 'every rank\'s kernels summed by name');
     fact('Straggler', job.straggler >= 0 ? 'rank ' + job.straggler + ' (the others waited longest for it at the ' + job.collectives + ' collectives matched on every rank)'

@@ -758,7 +758,10 @@ static bool coverage(const struct gp_adv_in *in, struct gp_finding *x)
 		snprintf(x->evidence + len, sizeof(x->evidence) - len, "%s" COVER_EVIDENCE_IDLE, len ? "; " : "",
 			 gp_fmt_duration(unknown + untraced, d1, sizeof(d1)), gp_fmt_duration(unknown, d2, sizeof(d2)),
 			 gp_fmt_duration(untraced, d3, sizeof(d3)));
-	snprintf(x->change, sizeof(x->change), "%s", COVER_CHANGE);
+	bool no_capture = false;
+	for (size_t k = 0; k < t->kernels.n && !no_capture; k++)
+		no_capture = t->attrs[k].graph == GP_GRAPH_NO_CAPTURE;
+	snprintf(x->change, sizeof(x->change), COVER_CHANGE, no_capture ? COVER_CHANGE_GRAPH : "");
 	x->first = true;
 	return true;
 }

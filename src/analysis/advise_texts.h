@@ -163,7 +163,14 @@
 #define COVER_EVIDENCE_NOLAUNCH "%s of kernel time whose launch is not in the trace (launched before it started)"
 #define COVER_EVIDENCE_NOOP "%s of kernel time launched outside any recorded op"
 #define COVER_EVIDENCE_IDLE "%s of idle time unexplained (%s with no recorded cause, %s while the CPU ran code the profiler did not record)"
-#define COVER_CHANGE                                                                        	"Record what is missing: for CUDA-graph replays, the capture (vLLM/SGLang "           	"capture_traces beside the trace, gpuprof --capture FILE, nsys "                      	"--cuda-graph-trace=node, gpuprof record); for kernels launched before the trace, "   	"start the profiler a step earlier; for ops and causes, torch.profiler("              	"record_shapes=True, with_stack=True), or emit_nvtx(record_shapes=True) under nsys."
+/* COVER_CHANGE_GRAPH only when some replayed kernel's capture was not
+** read (GP_GRAPH_NO_CAPTURE): after --capture it is not asked for again */
+#define COVER_CHANGE "Record what is missing: %sfor kernels launched before the trace, " \
+	"start the profiler a step earlier; for ops and causes, torch.profiler(" \
+	"record_shapes=True, with_stack=True), or emit_nvtx(record_shapes=True) under nsys."
+#define COVER_CHANGE_GRAPH "for CUDA-graph replays, the capture (vLLM/SGLang " \
+	"capture_traces beside the trace, gpuprof --capture FILE, nsys " \
+	"--cuda-graph-trace=node, gpuprof record); "
 
 /* The graph rules (advise_graph.c): replayed time without op (a notice:
 ** what to record), the idle between replays (the host) and inside them

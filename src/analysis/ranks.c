@@ -52,6 +52,15 @@ struct gp_rank_id gp_rank_from_meta(const gp_trace *t)
 	}
 	if (id.rank >= 0)
 		id.source = GP_RANK_FROM_META;
+	/* the job's facts: the GPU its work ran on, the backend, the clock */
+	const struct gp_device *used = t->devices.n ? &t->devices.v[0] : NULL;
+	if (t->kernels.n && gp_trace_device(t, gp_kernel_device(t, &t->kernels.v[0])))
+		used = gp_trace_device(t, gp_kernel_device(t, &t->kernels.v[0]));
+	if (used)
+		snprintf(id.gpu, sizeof(id.gpu), "%s", gp_s(t, used->name));
+	const char *backend = gp_trace_meta_get(t, "dist_backend");
+	snprintf(id.backend, sizeof(id.backend), "%s", backend ? backend : "");
+	id.start = gp_trace_start(t);
 	return id;
 }
 
@@ -79,15 +88,38 @@ int32_t gp_rank_from_name(const char *path)
 		if (digits_at(d) >= 0)
 			found = digits_at(d);
 	}
-	if (found >= 0)
-		return found;
-	/* "..._3.json": the last '_' followed by digits and a '.' */
-	for (p = base; (p = strchr(p, '_')) != NULL; p++) {
-		size_t n = strspn(p + 1, "0123456789");
-		if (n && n < 10 && p[1 + n] == '.')
-			found = digits_at(p + 1);
-	}
 	return found;
+}
+
+/* Traces on an epoch clock (ns since 1970, after 2001): others count from
+** boot or the session's start, and cannot be compared across hosts. */
+static bool epoch_clock(gp_ns t)
+{
+	return t > 1000000000LL * 1000000000LL;
+}
+
+int gp_ranks_one_job(const struct gp_rank_id *ids, const char *const *paths, size_t n, gp_error *err)
+{
+	for (size_t i = 1; i < n; i++) {
+		const struct gp_rank_id *a = &ids[0], *b = &ids[i];
+		const char *what = NULL;
+		char why[256];
+		if (*a->gpu && *b->gpu && strcmp(a->gpu, b->gpu) != 0)
+			snprintf(why, sizeof(why), "GPU %s, not %s", b->gpu, a->gpu), what = why;
+		else if (a->world > 0 && b->world > 0 && a->world != b->world)
+			snprintf(why, sizeof(why), "world size %d, not %d", b->world, a->world), what = why;
+		else if (*a->backend && *b->backend && strcmp(a->backend, b->backend) != 0)
+			snprintf(why, sizeof(why), "backend %s, not %s", b->backend, a->backend), what = why;
+		else if (epoch_clock(a->start) && epoch_clock(b->start) &&
+			 llabs(b->start - a->start) > GP_JOB_START_APART)
+			snprintf(why, sizeof(why), "it starts %.1f hours %s", (double)llabs(b->start - a->start) / 3.6e12,
+				 b->start > a->start ? "later" : "earlier"), what = why;
+		if (what)
+			return gp_err(err, GP_ERR_USAGE,
+				      "%s is not of the job of %s (%s): give one job's rank files, or each trace alone",
+				      paths[i], paths[0], what);
+	}
+	return GP_OK;
 }
 
 const char *gp_rank_source_name(int source)

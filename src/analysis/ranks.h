@@ -4,7 +4,7 @@
 ** (Kineto distributedInfo "rank" and "world_size"; the same keys in a
 ** gpuprof recording, which libgpuprof takes from the environment; an NVTX
 ** mark or range "rank N", which is how an nsys export can say it), else the
-** file name ("rank-3", "rank_3", "rank3", "..._3.json"), else the file's
+** file name ("rank-3", "rank_3", "rank3"), else the file's
 ** position in the argument list.  Two files claiming one rank, or ranks
 ** missing below the world size, are noted, never fatal.
 **
@@ -43,6 +43,10 @@ struct gp_rank_id {
 	int32_t rank;           /* -1 until known */
 	int32_t world;          /* world size, -1 when the trace does not say */
 	uint8_t source;         /* enum gp_rank_source */
+	/* what says which job the trace is of (gp_ranks_one_job) */
+	char gpu[64];           /* the name of its first device that ran kernels, else its first device; "" none */
+	char backend[16];       /* distributedInfo's backend ("nccl"); "" when not said */
+	gp_ns start;            /* gp_trace_start: the trace clock's first event */
 };
 
 /* The rank and world size that t's metadata give (either -1 when absent
@@ -53,8 +57,8 @@ struct gp_rank_id {
 struct gp_rank_id gp_rank_from_meta(const gp_trace *t);
 
 /* The rank a file name gives: the last "rank" followed by an optional '-'
-** or '_' and digits in the base name, else digits between '_' and '.'
-** ("trace_3.json"); -1 when neither. */
+** or '_' and digits in the base name; -1 when there is none (other
+** numbers in a name are no rank: "model__1016005.json" is a job id). */
 int32_t gp_rank_from_name(const char *path);
 
 /* Completes the rank of the file path at argument position pos as
@@ -69,6 +73,14 @@ void gp_rank_complete(struct gp_rank_id *id, const char *path, size_t pos);
 ** missing below the largest world size, files ranked by position) or NULL
 ** when there is nothing to say. */
 char *gp_ranks_order(struct gp_rank_id *ids, const char *const *paths, size_t n, size_t *order);
+
+/* Whether the traces of ids[0..n) (their paths) can be one job's ranks:
+** they must agree on the GPU model, the world size and the backend where
+** both traces say, and traces on an epoch clock must start within
+** GP_JOB_START_APART of each other.  GP_OK, else GP_ERR_USAGE naming the
+** two files and what differs. */
+#define GP_JOB_START_APART (3600LL * 1000000000LL)   /* ns: an hour */
+int gp_ranks_one_job(const struct gp_rank_id *ids, const char *const *paths, size_t n, gp_error *err);
 
 const char *gp_rank_source_name(int source);   /* "metadata", "file name", "order" */
 

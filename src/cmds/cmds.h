@@ -159,9 +159,12 @@ int gp_cli_run(const struct gp_cli_many *m, const struct gp_cli_opts *co);
 
 /* gp_ranks_order (analysis/ranks.h) for command cmd: completes ids[0..n)
 ** and fills order, printing its notes on stderr when there are several
-** files. */
-void gp_cli_ranks_order(const char *cmd, struct gp_rank_id *ids, const char *const *paths, size_t n,
-			size_t *order);
+** files.  Traces that cannot be one job (gp_ranks_one_job) are refused
+** when refuse (a directory or pattern named them: the error printed, its
+** exit code returned), else noted (files named one by one are compared
+** as given); GP_EXIT_OK otherwise. */
+int gp_cli_ranks_order(const char *cmd, struct gp_rank_id *ids, const char *const *paths, size_t n,
+		       size_t *order, bool refuse);
 
 /* The job of results res[0..n) (rank order, all succeeded): each one's
 ** rank record (gp_rank_record_put's rows: its record, or its rows when
@@ -206,6 +209,10 @@ int gp_mpi_end(int rc);
 ** it, or replacing it with force; NULL after printing why as command
 ** cmd. */
 FILE *gp_cli_open_output(const char *cmd, const char *path, bool force);
+
+/* Says on stderr what command cmd wrote: "gpuprof CMD: wrote PATH (1.20
+** MiB)", then ": " and more when more is not empty. */
+void gp_cli_wrote(const char *cmd, const char *path, const char *more);
 
 /* The charting library the HTML pages inline (html, diff -f html):
 ** Chart.js 3's single-file build, from --chart-js, else $GPUPROF_CHARTJS,

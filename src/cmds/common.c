@@ -363,6 +363,17 @@ static bool ends_with(const char *s, const char *suffix)
 	return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
+void gp_cli_wrote(const char *cmd, const char *path, const char *more)
+{
+	struct stat st;
+	char size[32] = "";
+
+	if (stat(path, &st) == 0)
+		gp_fmt_bytes((double)st.st_size, size, sizeof(size));
+	fprintf(stderr, "gpuprof %s: wrote %s%s%s%s%s%s\n", cmd, path, *size ? " (" : "", size, *size ? ")" : "",
+		more && *more ? ": " : "", more ? more : "");
+}
+
 FILE *gp_cli_open_output(const char *cmd, const char *path, bool force)
 {
 	int fd = open(path, O_WRONLY | O_CREAT | (force ? O_TRUNC : O_EXCL), 0666);

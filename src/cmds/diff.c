@@ -47,10 +47,12 @@ static const struct gp_cmd_opt diff_own[] = {
 	{"output", 'o', "FILE", "-f html: write the page to FILE (- : standard output)"},
 	{"force", 0, NULL, "-f html: overwrite an existing FILE"},
 	{"chart-js", 0, "JS", GP_CLI_CHARTJS_HELP},
+	{"all", 0, NULL, "table: the groups within noise too (by default\n"
+	 "one line counts them)"},
 	{NULL, 0, NULL, NULL},
 };
 enum { OWN_BY, OWN_FAIL_IF, OWN_NO_STATS, OWN_THRESHOLD, OWN_RESAMPLES, OWN_SEED, OWN_OUTPUT, OWN_FORCE,
-       OWN_CHARTJS };
+       OWN_CHARTJS, OWN_ALL };
 
 static const char *const diff_formats[] = {"table", "html", NULL};
 
@@ -106,6 +108,7 @@ struct opts {
 	const char *out;         /* -f html: -o */
 	bool force;
 	const char *chartjs;
+	bool all;                /* --all: the table's rows within noise too */
 };
 
 
@@ -173,6 +176,9 @@ static int diff_option(void *ctx, int index, const char *arg)
 		return 0;
 	case OWN_CHARTJS:
 		o->chartjs = arg;
+		return 0;
+	case OWN_ALL:
+		o->all = true;
 		return 0;
 	}
 	return 0;
@@ -485,7 +491,9 @@ static const char *pair(const char *a, const char *b, char *buf, size_t size)
 	return buf;
 }
 
-static void write_table(gp_writer *w, const struct gp_diff *d, const struct gp_diff_row *r, bool short_names)
+/* The table row of r; name, when not NULL, the name to show. */
+static void write_table(gp_writer *w, const struct gp_diff *d, const struct gp_diff_row *r, bool short_names,
+			const char *shown_name)
 {
 	char v[NTCOLS][112], x[2][48];
 	const char *row[NTCOLS] = {0};
@@ -513,7 +521,7 @@ static void write_table(gp_writer *w, const struct gp_diff *d, const struct gp_d
 				  sizeof(v[0]));
 	}
 	char name[512];
-	row[T_NAME] = row_name(d, r, short_names, name, sizeof(name));
+	row[T_NAME] = shown_name ? shown_name : row_name(d, r, short_names, name, sizeof(name));
 	gp_writer_row(w, row);
 }
 
@@ -582,15 +590,51 @@ static int print_verdict(const struct gp_diff_gate_result *res, int n)
 	return GP_EXIT_GATE;
 }
 
-/* Writes d's rows (the shown groups: -n) to w and closes it. */
-static int write_rows(gp_writer *w, const struct gp_cli_opts *co, const struct gp_diff *d, gp_error *err)
+/* Whether the table folds r into its count of groups within noise. */
+static bool folded(const struct gp_diff_row *r, bool all)
 {
-	bool table = strcmp(co->format, "table") == 0;
-	size_t shown = co->top < d->n - d->lead ? co->top + d->lead : d->n;
+	return !all && r->kind == GP_DIFF_ROW_GROUP && r->verdict == GP_DIFF_NOISE;
+}
 
-	for (size_t i = 0; i < shown; i++)
-		(table ? write_table : write_raw)(w, d, &d->rows[i], gp_cli_short_names(co));
-	return gp_writer_close(w, err);
+/* Writes d's rows (the shown groups: -n) to w and closes it.  The table
+** (for people) folds the groups within noise into one line under it
+** unless all, and tells apart groups that show one name (short kernel
+** names of different kernels) by " #2", " #3"... in row order, with a
+** line saying so. */
+static int write_rows(gp_writer *w, const struct gp_cli_opts *co, const struct gp_diff *d, bool all,
+		      gp_error *err)
+{
+	bool table = strcmp(co->format, "table") == 0, shorts = gp_cli_short_names(co);
+	size_t shown = co->top < d->n - d->lead ? co->top + d->lead : d->n, noise = 0, twins = 0;
+	char (*label)[512] = gp_xcalloc(shown ? shown : 1, sizeof(*label));
+	int rc;
+
+	for (size_t i = 0; i < shown; i++) {
+		const struct gp_diff_row *r = &d->rows[i];
+		char tmp[512], name[560];
+		size_t same = 1;
+		if (!table) {
+			write_raw(w, d, r, shorts);
+			continue;
+		}
+		if (folded(r, all)) {
+			noise++;
+			continue;
+		}
+		snprintf(label[i], sizeof(label[i]), "%s", row_name(d, r, shorts, tmp, sizeof(tmp)));
+		for (size_t k = 0; k < i; k++)
+			same += !folded(&d->rows[k], all) && strcmp(label[k], label[i]) == 0;
+		snprintf(name, sizeof(name), same > 1 ? "%s #%zu" : "%s", label[i], same);
+		twins += same > 1;
+		write_table(w, d, r, shorts, name);
+	}
+	free(label);
+	rc = gp_writer_close(w, err);
+	if (rc == GP_OK && table && twins)
+		printf("#N: another kernel of the same short name (--full-names shows the names in full)\n");
+	if (rc == GP_OK && table && noise)
+		printf("%zu group%s within noise not shown (--all shows them)\n", noise, noise == 1 ? "" : "s");
+	return rc;
 }
 
 /* What changed between the runs' setups (diff_facts.h), said before the
@@ -694,6 +738,8 @@ static int write_html(const struct opts *o, const struct gp_cli_opts *co, const 
 		rc = gp_err(err, GP_ERR_IO, "%s: write failure", o->out);
 	if (rc && !to_stdout)
 		gp_cli_remove_output(o->out);
+	if (!rc && !to_stdout)
+		gp_cli_wrote("diff", o->out, NULL);
 	return rc;
 }
 
@@ -774,7 +820,7 @@ int cmd_diff(int argc, char **argv)
 			rc = !out ? GP_EXIT_IO
 			   : write_html(&o, &co, d, shown, facts, gates, lib, lib_len, out, &err) ? GP_EXIT_FAIL : GP_EXIT_OK;
 		} else {
-			rc = write_rows(&w, &co, d, &err) ? GP_EXIT_FAIL : GP_EXIT_OK;
+			rc = write_rows(&w, &co, d, o.all, &err) ? GP_EXIT_FAIL : GP_EXIT_OK;
 		}
 		if (rc == GP_EXIT_FAIL) {
 			gp_err_print(&err);

@@ -382,6 +382,9 @@ int cmd_export(int argc, char **argv)
 		return gp_cli_usage("export", "--critical-path is for -f perfetto (-f sqlite always has "
 				    "the critpath table)");
 	bool to_stdout = !x.out || strcmp(x.out, "-") == 0;
+	/* megabytes of JSON are no use on a terminal: -o - says it is meant */
+	if (!x.out && !sqlite && isatty(STDOUT_FILENO))
+		return gp_cli_usage("export", "standard output is a terminal: give -o FILE (-o - writes there anyway)");
 	if (sqlite && to_stdout)
 		return gp_cli_usage("export", "-f sqlite writes a database file: give -o FILE");
 	if (!to_stdout && !x.force && stat(x.out, &st) == 0) {
@@ -429,8 +432,10 @@ int cmd_export(int argc, char **argv)
 		/* the notes on the ranks, once: the alignment's pass printed them */
 		size_t *order = gp_xmalloc(n * sizeof(*order));
 		if (!((x.align || x.critical) && n > 1))
-			gp_cli_ranks_order("export", ids, (const char *const *)in.paths.v, n, order);
+			rc = gp_cli_ranks_order("export", ids, (const char *const *)in.paths.v, n, order, in.expanded);
 		free(order);
+	}
+	if (many && !rc) {
 		rc = gp_sink_end_close(&sink, &err);
 		if (rc) {
 			gp_err_print(&err);
@@ -446,8 +451,8 @@ int cmd_export(int argc, char **argv)
 	}
 	if (rc && ((out && !to_stdout) || sqlite))
 		gp_cli_remove_output(x.out);
-	if (!rc && note[0])
-		fprintf(stderr, "gpuprof export: wrote %s: %s\n", x.out, note);
+	if (!rc && !to_stdout)
+		gp_cli_wrote("export", x.out, note);
 	for (size_t i = 0; i < n; i++)
 		gp_vec_free(jl.legs[i]);
 	free(jl.legs);

@@ -141,6 +141,8 @@ static int write_page(const struct html_opts *x, FILE *out, const struct gp_sink
 		rc = gp_err(err, GP_ERR_IO, "%s: write failure", x->out);
 	if (rc && !x->to_stdout)
 		gp_cli_remove_output(x->out);
+	if (!rc && !x->to_stdout)
+		gp_cli_wrote("html", x->out, NULL);
 	return rc;
 }
 

@@ -270,8 +270,8 @@ static void write_serving(gp_kv *kv, const struct gp_analysis *a)
 		if (k.ns_per_token >= 0)
 			len += snprintf(buf + len, sizeof(buf) - (size_t)len, ", %s a token",
 					gp_fmt_duration(k.ns_per_token, d2, sizeof(d2)));
-		snprintf(buf + len, sizeof(buf) - (size_t)len, " (%zu of %zu steps; %zu warm-up)", k.steps - k.warmup,
-			 k.steps, k.warmup);
+		snprintf(buf + len, sizeof(buf) - (size_t)len, " (%zu of %zu step%s; %zu warm-up)", k.steps - k.warmup,
+			 k.steps, k.steps == 1 ? "" : "s", k.warmup);
 		gp_kv_str(kv, NULL, label, buf);
 	}
 	gp_kv_end(kv);

@@ -21,7 +21,7 @@
 #include "cmds/cmds.h"
 
 #define MAGIC "GPMR"
-#define VERSION 1u
+#define VERSION 2u
 #define TAG 4242
 
 struct buf {
@@ -136,6 +136,9 @@ static void encode(const struct gp_cli_result *res, size_t n, int rank, int size
 		put_u32(b, (uint32_t)r->id.rank);
 		put_u32(b, (uint32_t)r->id.world);
 		put_u32(b, r->id.source);
+		put(b, r->id.gpu, sizeof(r->id.gpu));
+		put(b, r->id.backend, sizeof(r->id.backend));
+		put_u64(b, (uint64_t)r->id.start);
 		put_blob(b, r->error, r->error ? strlen(r->error) : 0);
 		put_rows(b, &r->rows);
 		put_rows(b, &r->record);
@@ -168,6 +171,12 @@ static int decode(const unsigned char *p, size_t len, struct gp_cli_result *res,
 		r->id.rank = (int32_t)get_u(&c, 4);
 		r->id.world = (int32_t)get_u(&c, 4);
 		r->id.source = (uint8_t)get_u(&c, 4);
+		for (size_t k = 0; k < sizeof(r->id.gpu); k++)
+			r->id.gpu[k] = (char)get_u(&c, 1);
+		for (size_t k = 0; k < sizeof(r->id.backend); k++)
+			r->id.backend[k] = (char)get_u(&c, 1);
+		r->id.gpu[sizeof(r->id.gpu) - 1] = r->id.backend[sizeof(r->id.backend) - 1] = '\0';
+		r->id.start = (gp_ns)get_u(&c, 8);
 		free(r->error);
 		r->error = get_blob(&c, &elen);
 		if (r->error && !elen) {

@@ -107,10 +107,20 @@ static void *worker(void *arg)
 	}
 }
 
-void gp_cli_ranks_order(const char *cmd, struct gp_rank_id *ids, const char *const *paths, size_t n,
-			size_t *order)
+int gp_cli_ranks_order(const char *cmd, struct gp_rank_id *ids, const char *const *paths, size_t n,
+		       size_t *order, bool refuse)
 {
-	char *notes = gp_ranks_order(ids, paths, n, order);
+	gp_error err = {0};
+	char *notes;
+
+	if (gp_ranks_one_job(ids, paths, n, &err)) {
+		if (refuse) {
+			fprintf(stderr, "gpuprof %s: %s\n", cmd, err.msg);
+			return gp_exit_code(err.status);
+		}
+		fprintf(stderr, "gpuprof %s: note: %s (files named one by one: compared as given)\n", cmd, err.msg);
+	}
+	notes = gp_ranks_order(ids, paths, n, order);
 
 	if (notes && n > 1) {
 		for (char *line = notes, *nl; *line; line = nl + 1) {
@@ -119,6 +129,7 @@ void gp_cli_ranks_order(const char *cmd, struct gp_rank_id *ids, const char *con
 		}
 	}
 	free(notes);
+	return GP_EXIT_OK;
 }
 
 /* Runs the files todo[0..ntodo) with jobs threads (the calling one too),
@@ -165,7 +176,7 @@ static void run_files(const struct gp_cli_many *m, struct gp_cli_result *res, co
 /* Writes the output of results res[] (n, all succeeded) to stdout: fn's
 ** rows with a rank column, or the command's reduce. */
 static int write_output(const struct gp_cli_many *m, const struct gp_cli_opts *co,
-			struct gp_cli_result *res, size_t n)
+			struct gp_cli_result *res, size_t n, bool expanded)
 {
 	const char **paths = gp_xmalloc(n * sizeof(*paths));
 	const struct gp_cli_result **sorted = gp_xmalloc(n * sizeof(*sorted));
@@ -180,7 +191,13 @@ static int write_output(const struct gp_cli_many *m, const struct gp_cli_opts *c
 		paths[i] = res[i].path;
 		ids[i] = res[i].id;
 	}
-	gp_cli_ranks_order(m->cmd, ids, paths, n, order);
+	if (gp_cli_ranks_order(m->cmd, ids, paths, n, order, expanded) != GP_EXIT_OK) {
+		free(order);
+		free(ids);
+		free(sorted);
+		free(paths);
+		return GP_EXIT_USAGE;   /* said: traces of different jobs */
+	}
 	for (size_t i = 0; i < n; i++) {
 		res[order[i]].id = ids[order[i]];
 		sorted[i] = &res[order[i]];
@@ -277,7 +294,7 @@ static int run_many(const struct gp_cli_many *m, const struct gp_cli_opts *co, s
 				rc = gp_exit_code(res[i].status);
 		}
 	if (rc == GP_EXIT_OK && proc == 0)
-		rc = write_output(m, co, res, n);
+		rc = write_output(m, co, res, n, in->expanded);
 	for (size_t i = 0; i < n; i++) {
 		free(res[i].error);
 		gp_rowbuf_free(&res[i].rows);
@@ -373,8 +390,8 @@ int gp_cli_coll_load(const char *cmd, const struct gp_cli_inputs *in, const stru
 		** (docs/ranks.md): metadata, file name, position; ties in
 		** argument order, the first rank the clock reference */
 		sorted = gp_xmalloc(n * sizeof(*sorted));
-		gp_cli_ranks_order(cmd, ids, (const char *const *)in->paths.v, n, order);
-		for (size_t i = 0; i < n; i++) {
+		rc = gp_cli_ranks_order(cmd, ids, (const char *const *)in->paths.v, n, order, in->expanded);
+		for (size_t i = 0; i < n && rc == GP_EXIT_OK; i++) {
 			sorted[i] = ranks[order[i]];
 			sorted[i].rank = ids[order[i]].rank;
 		}

@@ -113,7 +113,11 @@ static const struct gp_column crit_cols[] = {
 struct job {
 	enum view view;
 	size_t top;             /* -n; SIZE_MAX: all */
+	bool *straggler_shown;  /* set when a row says "straggler" (the table's note) */
 };
+
+static const char straggler_note[] =
+	"straggler: the rank the others wait for at collectives (arrives last), not necessarily the slowest";
 
 /* Each file: its record as the rows (gp_cli_trace_fn). */
 static int ranks_trace(const void *ctx, gp_trace *t, gp_writer *w, gp_writer *rec, gp_error *err)
@@ -151,7 +155,8 @@ static bool *top_rows(const gp_ns *key, size_t n, size_t top, long always)
 
 /* One row per rank; the figures at collectives unknown (empty) when no
 ** collective is matched on every rank. */
-static void write_ranks(gp_writer *w, const struct gp_cli_result *const *res, const struct gp_rank_job *j, size_t top)
+static void write_ranks(gp_writer *w, const struct gp_cli_result *const *res, const struct gp_rank_job *j, size_t top,
+			bool *straggler_shown)
 {
 	const struct gp_ranks_cmp *c = &j->steps;
 	bool arrivals = j->coll.ncomplete > 0;
@@ -160,6 +165,7 @@ static void write_ranks(gp_writer *w, const struct gp_cli_result *const *res, co
 	for (size_t i = 0; i < j->n; i++)
 		step[i] = j->rec[i].step_median;
 	bool *keep = top_rows(step, j->n, top, j->straggler);
+	*straggler_shown = j->straggler >= 0;
 	for (size_t i = 0; i < j->n; i++) {
 		if (!keep[i])
 			continue;
@@ -289,7 +295,7 @@ static int ranks_reduce(const void *ctx, const struct gp_cli_result *const *res,
 	else if (rc == GP_OK && jb->view == VIEW_CRITICAL)
 		write_critical(out, res, &j, jb->top);
 	else if (rc == GP_OK)
-		write_ranks(out, res, &j, jb->top);
+		write_ranks(out, res, &j, jb->top, jb->straggler_shown);
 	gp_rank_job_free(&j);
 	return rc;
 }
@@ -311,7 +317,8 @@ static int ranks_option(void *ctx, int index, const char *arg)
 
 int cmd_ranks(int argc, char **argv)
 {
-	struct job j = {.view = VIEW_RANKS};
+	bool straggler_shown = false;
+	struct job j = {.view = VIEW_RANKS, .straggler_shown = &straggler_shown};
 	struct gp_cli_many m = {.cmd = "ranks", .fn = ranks_trace, .ctx = &j, .cols = gp_rank_record_cols,
 				.ncols = GP_RANK_RECORD_NCOLS, .reduce = ranks_reduce};
 	struct gp_cli_opts co;
@@ -324,5 +331,10 @@ int cmd_ranks(int argc, char **argv)
 	m.out_cols = j.view == VIEW_STEPS ? step_cols : j.view == VIEW_CRITICAL ? crit_cols : rank_cols;
 	m.out_ncols = j.view == VIEW_STEPS ? NCOL(step_cols) : j.view == VIEW_CRITICAL ? NCOL(crit_cols)
 		    : NCOL(rank_cols);
-	return gp_cli_run(&m, &co);
+	rc = gp_cli_run(&m, &co);
+	/* the table is for people: what the Role column's word means (the
+	** straggler is often the fastest rank, as the others wait for it) */
+	if (rc == GP_EXIT_OK && straggler_shown && strcmp(co.format, "table") == 0)
+		puts(straggler_note);
+	return rc;
 }

@@ -136,6 +136,17 @@ static void write_facts(struct doc *d, const char *path, const struct gp_analysi
 	i64(d, "origin", gp_trace_start(t));
 	i64(d, "gpu_ns", gpu_ns);
 	i64(d, "top", (int64_t)d->top);
+	/* the kernels each device ran: a rank's file lists every GPU of its
+	** node, and a job counts the ones its ranks ran on */
+	int64_t *ran = gp_xcalloc(t->devices.n ? t->devices.n : 1, sizeof(*ran));
+	for (size_t k = 0; k < t->kernels.n; k++) {
+		int32_t dev = gp_kernel_device(t, &t->kernels.v[k]);
+		for (size_t i = 0; i < t->devices.n; i++)
+			if (t->devices.v[i].id == dev) {
+				ran[i]++;
+				break;
+			}
+	}
 	open_c(d, "devices", '[');
 	for (size_t i = 0; i < t->devices.n; i++) {
 		const struct gp_device *dv = &t->devices.v[i];
@@ -143,6 +154,7 @@ static void write_facts(struct doc *d, const char *path, const struct gp_analysi
 		const struct gp_gpu *g = an->opts.peaks.gpu ? an->opts.peaks.gpu : gp_gpu_for_device(t, dv, &est);
 		open_c(d, NULL, '{');
 		i64(d, "id", dv->id);
+		i64(d, "kernels", ran[i]);
 		tstr(d, "name", dv->name);
 		str(d, "gpu", g ? g->name : NULL);
 		i64(d, "sm", dv->sm_count);
@@ -154,6 +166,7 @@ static void write_facts(struct doc *d, const char *path, const struct gp_analysi
 		close_c(d, '}');
 	}
 	close_c(d, ']');
+	free(ran);
 	open_c(d, "notes", '[');
 	for (size_t i = 0; i < t->warnings.n; i++) {
 		sep(d);

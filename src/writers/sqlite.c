@@ -668,11 +668,16 @@ static int sqlite_end(gp_sink *s, gp_error *err)
 		return rc;
 	d->done = true;
 	if (s->opts.note && s->opts.note_size)
+#define PLURAL(n) ((n) == 1 ? "" : "s")   /* "1 step", "2 steps" */
 		snprintf(s->opts.note, s->opts.note_size,
-			 "%d rank%s, %" PRIu64 " kernels, %" PRIu64 " copies, %" PRIu64 " ops, %" PRIu64
-			 " steps, %" PRIu64 " gaps, %" PRIu64 " findings, %" PRIu64 " collectives in %d tables",
-			 d->ranks, d->ranks == 1 ? "" : "s", d->rows[T_KERNELS], d->rows[T_COPIES], d->rows[T_OPS],
-			 d->rows[T_STEPS], d->rows[T_GAPS], d->rows[T_FINDINGS], d->rows[T_COLLECTIVES], T__COUNT);
+			 "%d rank%s, %" PRIu64 " kernel%s, %" PRIu64 " %s, %" PRIu64 " op%s, %" PRIu64
+			 " step%s, %" PRIu64 " gap%s, %" PRIu64 " finding%s, %" PRIu64 " collective%s in %d tables",
+			 d->ranks, PLURAL(d->ranks), d->rows[T_KERNELS], PLURAL(d->rows[T_KERNELS]), d->rows[T_COPIES],
+			 d->rows[T_COPIES] == 1 ? "copy" : "copies", d->rows[T_OPS], PLURAL(d->rows[T_OPS]),
+			 d->rows[T_STEPS], PLURAL(d->rows[T_STEPS]), d->rows[T_GAPS], PLURAL(d->rows[T_GAPS]),
+			 d->rows[T_FINDINGS], PLURAL(d->rows[T_FINDINGS]), d->rows[T_COLLECTIVES],
+			 PLURAL(d->rows[T_COLLECTIVES]), T__COUNT);
+#undef PLURAL
 	return GP_OK;
 }
 

@@ -13,7 +13,7 @@ check() { # FILE KINETO|TABLE: the database of FILE against the oracles
 	f=$1 raw=$2
 	rm -f "$TMP/t.db"
 	run_ok "$GPUPROF" export -f sqlite -o "$TMP/t.db" "$f"
-	assert_grep "^gpuprof export: wrote $TMP/t.db: 1 rank, [0-9]+ kernels, .* in 14 tables" "$TMP/err"
+	assert_grep "^gpuprof export: wrote $TMP/t.db \([0-9.]+ [KMG]?i?B\): 1 rank, [0-9]+ kernels, .* in 14 tables" "$TMP/err"
 	run_ok "$GPUPROF" advise -f json "$f"; cp "$TMP/out" "$TMP/adv.json"
 	run_ok "$GPUPROF" advise "$f"; cp "$TMP/out" "$TMP/adv.txt"
 	run_ok "$GPUPROF" ops -f csv -c name,calls,self_cpu_ns,cpu_total_ns,self_gpu_ns,gpu_total_ns "$f"
@@ -103,7 +103,7 @@ check "$f" CUPTI_ACTIVITY_KIND_KERNEL
 d="$TESTDATA"/verdicts/param/dlrm_kineto_8rank
 [ -d "$d" ] || skip "$d missing"
 run_ok "$GPUPROF" export -f sqlite -o "$TMP/job.db" "$d"
-assert_grep "wrote $TMP/job.db: 8 ranks" "$TMP/err"
+assert_grep "wrote $TMP/job.db \([0-9.]+ [KMG]?i?B\): 8 ranks" "$TMP/err"
 python3 - "$TMP/job.db" "$d" <<'PY' || fail "the job's database"
 import gzip, json, os, sqlite3, sys
 c = sqlite3.connect(sys.argv[1])

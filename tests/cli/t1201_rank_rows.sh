@@ -82,16 +82,17 @@ assert s[0]["title"].startswith("rank 1 is the straggler"), s[0]
 assert any(r["title"].startswith("ranks 0-1: ") for r in rows), rows
 assert all(isinstance(r["position"], int) for r in rows)
 PY
-# names: rank-3, rank3, _3. and the position when nothing says
+# names: rank-3, rank_12 and the position when nothing says
 G=$TMP/g; mkdir "$G"
 "$GEN" --format nsys -n 200 --seed 3 -o "$G/a.sqlite" >/dev/null || fail gen
 "$GEN" --format kineto -n 200 --seed 4 -o "$G/b.json" >/dev/null || fail gen
 cp "$G/a.sqlite" "$G/job-rank3.sqlite"; cp "$G/b.json" "$G/job_rank_12.json"
 cp "$G/b.json" "$G/trace_7.json"; cp "$G/a.sqlite" "$G/x.sqlite"
 run_ok "$GPUPROF" ranks -f csv "$G/job-rank3.sqlite" "$G/job_rank_12.json" "$G/trace_7.json" "$G/x.sqlite"
-assert_eq "$(cut -d, -f1,2 "$TMP/out" | tr -d '"' | tr '\n' ' ')" "Rank,From 3,file name 3,order 7,file name 12,file name "
+# (a number without "rank" is no rank: trace_7.json is ranked by its position, 2)
+assert_eq "$(cut -d, -f1,2 "$TMP/out" | tr -d '"' | tr '\n' ' ')" "Rank,From 2,order 3,file name 3,order 12,file name "
 assert_grep "^gpuprof ranks: note: $G/x.sqlite: rank 3 also given by file 1" "$TMP/err"
-assert_grep "^gpuprof ranks: note: 1 file\(s\) say no rank in their metadata or name: ranked by position$" "$TMP/err"
+assert_grep "^gpuprof ranks: note: 2 file\(s\) say no rank in their metadata or name: ranked by position$" "$TMP/err"
 # -j 1 and -j 4 and the default give the same bytes
 for j in 1 4; do
 	run_ok "$GPUPROF" breakdown -j $j -f csv "$G"

@@ -3,7 +3,7 @@
 # count (8 A100s of one trace; 8 ranks of one GPU each), GPU busy of 8
 # ranks as a heat map with one row per rank and GPU (not 8 overlapping
 # lines), the job's layer drill-down adding up to the layer, gaps placed
-# in steps (never "n/a").  Takes the screenshots of docs/html.md: a
+# in steps (never "na").  Takes the screenshots of docs/html.md: a
 # single-GPU real trace, a job of 8 generated ranks, a vLLM graph-replay
 # trace; UPDATE_SCREENSHOT=1 replaces docs/img/html-single.png,
 # html-ranks8.png and html-graphs.png.  (t1300 checks every chart's marks
@@ -73,7 +73,7 @@ for l in data["job"]["layers"]:
         for part in ("ops", "kernels"):
             assert sum(r["ns"] for r in l["drill"][part]) == l["ns"], (l["name"], part)
 gaps = dom.split('id="table-gaps"')[1].split("</table>")[0]
-assert ">n/a<" not in gaps and re.search(r'<td class="tag">(step \d+|between steps \d+ and \d+)</td>', gaps), "gap steps"
+assert ">na<" not in gaps and ">n/a<" not in gaps and re.search(r'<td class="tag">(step \d+|between steps \d+ and \d+)</td>', gaps), "gap steps"
 # the longest gap drawn on its small timeline: the gap and its kernels
 near = re.search(r'<div id="gap-detail"[^>]*data-marks="([0-9]+)"', dom)
 assert near and int(near.group(1)) > 1, "no small timeline of the longest gap"

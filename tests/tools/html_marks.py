@@ -13,7 +13,7 @@ findings before where the time goes, before the details; a sentence in
 place of the roofline when no op has known work and of the step chart
 when the trace has fewer than two steps; the largest layer's drill-down
 (its ops and kernels, the 10 longest and "other") adding up to the time
-the rows give that layer; the gaps' steps never "n/a".
+the rows give that layer; the gaps' steps never "na".
 Prints each check; exits 1 when one fails.
 """
 import json
@@ -96,7 +96,7 @@ def layout_checks(dom, rows, unknown, points, iters):
     labels = re.findall(r'<td class="tag">([^<]*)</td>', gaps)
     bad = [x for x in labels if not re.fullmatch(r"step \d+|between steps \d+ and \d+|before step \d+ \(the first\)|"
                                                  r"after step \d+ \(the last\)|outside any step \(none marked\)|[a-z_]+", x)]
-    checks.append(("gap steps (never n/a)", bad + ["n/a"] * gaps.count(">n/a<"), []))
+    checks.append(("gap steps (never na)", bad + ["na"] * (gaps.count(">na<") + gaps.count(">n/a<")), []))
     return checks
 
 

@@ -23,10 +23,13 @@ static void rank_from_names(void **state)
 	assert_int_equal(gp_rank_from_name("run/rank-3.json"), 3);
 	assert_int_equal(gp_rank_from_name("run/RANK_12.pt.trace.json.gz"), 12);
 	assert_int_equal(gp_rank_from_name("host_rank7_1700000000.json"), 7);
-	assert_int_equal(gp_rank_from_name("trace_5.json"), 5);
-	assert_int_equal(gp_rank_from_name("job_1_of_8.json"), 8);   /* "_8." is a rank */
+	/* a number is a rank only after "rank": job ids, steps, pids are not */
+	assert_int_equal(gp_rank_from_name("trace_5.json"), -1);
+	assert_int_equal(gp_rank_from_name("Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz"), -1);
+	assert_int_equal(gp_rank_from_name("job_1_of_8.json"), -1);
 	assert_int_equal(gp_rank_from_name("job-1.json"), -1);
-	assert_int_equal(gp_rank_from_name("a_2_3.sqlite"), 3);      /* the last one */
+	assert_int_equal(gp_rank_from_name("a_2_3.sqlite"), -1);
+	assert_int_equal(gp_rank_from_name("a_rank2_rank3.sqlite"), 3);  /* the last one */
 	assert_int_equal(gp_rank_from_name("rank4/trace.json"), -1); /* base name only */
 	assert_int_equal(gp_rank_from_name("ranking.json"), -1);
 	assert_int_equal(gp_rank_from_name("rank-99999999999.json"), -1); /* too long */
@@ -63,6 +66,43 @@ static void order_and_notes(void **state)
 }
 
 /* Records of three ranks: steps (iteration, ns). */
+/* gp_ranks_one_job: what says two traces are not one job's ranks */
+static void one_job(void **state)
+{
+	const gp_ns epoch = 1694128201545000000LL;   /* DLRM's ranks, 2023 */
+	struct gp_rank_id ids[2] = {
+		{.rank = 0, .world = 8, .gpu = "Tesla V100-SXM2-32GB", .backend = "nccl", .start = epoch},
+		{.rank = 1, .world = 8, .gpu = "Tesla V100-SXM2-32GB", .backend = "nccl", .start = epoch + 12000000},
+	};
+	const char *paths[2] = {"a.json", "b.json"};
+	gp_error err = {0};
+
+	(void)state;
+	assert_int_equal(gp_ranks_one_job(ids, paths, 2, &err), GP_OK);
+	assert_int_equal(gp_ranks_one_job(ids, paths, 1, &err), GP_OK);
+	snprintf(ids[1].gpu, sizeof(ids[1].gpu), "NVIDIA H100 80GB HBM3");
+	assert_int_equal(gp_ranks_one_job(ids, paths, 2, &err), GP_ERR_USAGE);
+	assert_string_equal(err.msg, "b.json is not of the job of a.json (GPU NVIDIA H100 80GB HBM3, not "
+			    "Tesla V100-SXM2-32GB): give one job's rank files, or each trace alone");
+	ids[1].gpu[0] = '\0';   /* a trace without devices says nothing */
+	assert_int_equal(gp_ranks_one_job(ids, paths, 2, &err), GP_OK);
+	ids[1].world = 16;
+	assert_int_equal(gp_ranks_one_job(ids, paths, 2, &err), GP_ERR_USAGE);
+	assert_non_null(strstr(err.msg, "(world size 16, not 8)"));
+	ids[1].world = -1;      /* unsaid */
+	snprintf(ids[1].backend, sizeof(ids[1].backend), "gloo");
+	assert_int_equal(gp_ranks_one_job(ids, paths, 2, &err), GP_ERR_USAGE);
+	assert_non_null(strstr(err.msg, "(backend gloo, not nccl)"));
+	ids[1].backend[0] = '\0';
+	ids[1].start = epoch + GP_JOB_START_APART + 1;
+	assert_int_equal(gp_ranks_one_job(ids, paths, 2, &err), GP_ERR_USAGE);
+	assert_non_null(strstr(err.msg, "(it starts 1.0 hours later)"));
+	/* clocks from boot or a session's start are not compared */
+	ids[0].start = 5000000000LL;
+	ids[1].start = 5000000000LL + 2 * GP_JOB_START_APART;
+	assert_int_equal(gp_ranks_one_job(ids, paths, 2, &err), GP_OK);
+}
+
 static void compare_records(void **state)
 {
 	struct gp_rank_step s0[] = {{1, 100}, {2, 110}, {3, 90}};
@@ -426,6 +466,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(rank_from_names),
+		cmocka_unit_test(one_job),
 		cmocka_unit_test(order_and_notes),
 		cmocka_unit_test(compare_records),
 		cmocka_unit_test(record_round_trip),
