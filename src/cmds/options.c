@@ -202,36 +202,32 @@ static bool parse_time(const char *s, gp_ns *v, bool *rel)
 	return false;
 }
 
-static int parse_start(const char *cmd, const char *arg, struct gp_cli_opts *o)
+/* --start (end false) or --end ARG: a time from the trace start with a
+** unit, else ns on the trace's clock. */
+static int parse_bound(const char *cmd, const char *arg, bool end, struct gp_cli_opts *o)
 {
 	gp_ns v;
 	bool rel;
 
 	if (!parse_time(arg, &v, &rel))
-		return gp_cli_usage(cmd, "--start wants a time from the trace start (14.5ms; units ns, us, "
-				    "ms, s) or ns on the trace's clock, not '%s'", arg);
-	o->window.start_rel = rel;
+		return gp_cli_usage(cmd, "%s wants a time from the trace start (%s; units ns, us, ms, s) or ns on "
+				    "the trace's clock, not '%s'", end ? "--end" : "--start", end ? "16ms" : "14.5ms", arg);
+	*(end ? &o->window.end_rel : &o->window.start_rel) = rel;
 	if (rel)
-		o->window.rel_start = v;
+		*(end ? &o->window.rel_end : &o->window.rel_start) = v;
 	else
-		o->window.start = v;
+		*(end ? &o->window.end : &o->window.start) = v;
 	return window_mode(cmd, o, GP_WINDOW_TIME);
+}
+
+static int parse_start(const char *cmd, const char *arg, struct gp_cli_opts *o)
+{
+	return parse_bound(cmd, arg, false, o);
 }
 
 static int parse_end(const char *cmd, const char *arg, struct gp_cli_opts *o)
 {
-	gp_ns v;
-	bool rel;
-
-	if (!parse_time(arg, &v, &rel))
-		return gp_cli_usage(cmd, "--end wants a time from the trace start (16ms; units ns, us, "
-				    "ms, s) or ns on the trace's clock, not '%s'", arg);
-	o->window.end_rel = rel;
-	if (rel)
-		o->window.rel_end = v;
-	else
-		o->window.end = v;
-	return window_mode(cmd, o, GP_WINDOW_TIME);
+	return parse_bound(cmd, arg, true, o);
 }
 
 /* --name REGEX: compiled once here (a bad one is a usage error). */
