@@ -230,20 +230,28 @@ static int parse_end(const char *cmd, const char *arg, struct gp_cli_opts *o)
 	return parse_bound(cmd, arg, true, o);
 }
 
-/* --name REGEX: compiled once here (a bad one is a usage error). */
+/* --name REGEX: compiled once here (a bad one is a usage error).  The
+** compiled pattern lives in static storage for the process's life: the
+** window that points to it outlives the command's frame, and memory
+** reachable from a static is not a leak. */
+static regex_t name_re;
+static bool name_re_compiled;
+
 static int parse_name(const char *cmd, const char *arg, struct gp_cli_opts *o)
 {
 	char msg[128];
 	int rc;
 
-	if (o->window.filter.name)
-		regfree(&o->name_re);
+	if (name_re_compiled)
+		regfree(&name_re);
+	name_re_compiled = false;
 	o->window.filter.name = NULL;
-	if ((rc = regcomp(&o->name_re, arg, REG_EXTENDED | REG_NOSUB)) != 0) {
-		regerror(rc, &o->name_re, msg, sizeof(msg));
+	if ((rc = regcomp(&name_re, arg, REG_EXTENDED | REG_NOSUB)) != 0) {
+		regerror(rc, &name_re, msg, sizeof(msg));
 		return gp_cli_usage(cmd, "bad --name '%s' (%s)", arg, msg);
 	}
-	o->window.filter.name = &o->name_re;
+	name_re_compiled = true;
+	o->window.filter.name = &name_re;
 	return 0;
 }
 

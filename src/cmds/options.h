@@ -15,7 +15,6 @@
 #ifndef GP_CMDS_OPTIONS_H
 #define GP_CMDS_OPTIONS_H
 
-#include <regex.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -103,8 +102,6 @@ struct gp_cli_opts {
 	char ops_config[4096];          /* the configuration's ops path (peaks.ops_paths[0]) */
 	size_t top;                     /* -n, SIZE_MAX when not given */
 	struct gp_window window;        /* --iter(s), --start, --end, the filter */
-	regex_t name_re;                /* --name's (window.filter.name points to it;
-					** kept for the process's life) */
 	int depth;                      /* --depth; 0 when not given */
 	int names;                      /* enum gp_names: the last of --base, --full-names */
 	const char *capture[GP_MAX_CAPTURE_ARGS];  /* --capture FILE|DIR (into argv) */
