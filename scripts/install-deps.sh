@@ -12,9 +12,12 @@ set -e
 # libjs-chart.js: the charting library `gpuprof html` and `diff -f html` inline into their pages;
 # chromium: the headless browser tests/cli/t1300 and t1411 open them in;
 # time, bc: the benchmarks;
-# bsdutils: script(1), the terminal tests/cli/t1681 checks the progress line on.
+# bsdutils: script(1), the terminal tests/cli/t1681 checks the progress line on;
+# libprotobuf-c-dev, protobuf-c-compiler: the XPlane reader (JAX/TensorFlow profiles, src/readers/xplane.c);
+# python3-pandas: the Python API (python/gpuprof) and its tests.
 PKGS="gcc make libsqlite3-dev sqlite3 zlib1g-dev libyajl-dev libiberty-dev libcmocka-dev pkg-config python3 clang \
-openmpi-bin libopenmpi-dev libjs-chart.js chromium time bc bsdutils"
+openmpi-bin libopenmpi-dev libjs-chart.js chromium time bc bsdutils \
+libprotobuf-c-dev protobuf-c-compiler python3-pandas"
 if [ "$1" = "--print" ]; then
 	echo "apt-get install -y $PKGS"
 	exit 0
