@@ -49,7 +49,7 @@ WARN     = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-
 CPPFLAGS += -Isrc -Iinclude -D_GNU_SOURCE
 CFLAGS   += -std=c11 $(OPT) $(WARN) $(SANFLAGS) -fPIC
 LDFLAGS  += $(SANFLAGS)
-LDLIBS   += -lsqlite3 -lz -lyajl -liberty -lm -lpthread
+LDLIBS   += -lsqlite3 -lz -lyajl -liberty -lprotobuf-c -lm -lpthread
 
 ifeq ($(V),1)
 Q =
@@ -64,7 +64,11 @@ CORE_SRCS := $(filter-out src/main.c $(if $(filter 1,$(MPI)),,src/cmds/mpi.c),$(
 # (scripts/embed.sh), generated into $(BUILD)/gen/.
 HTML_ASSETS := share/html/report.html share/html/report.css share/html/report.js \
   share/html/diff.html share/html/diff.js share/html/common.js
-CORE_OBJS := $(CORE_SRCS:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/html_assets.o
+# The XPlane messages (src/readers/xplane.proto) compiled by protoc-c, also
+# generated into $(BUILD)/gen/ and included as "xplane.pb-c.h".
+XPLANE_PB := $(BUILD)/gen/xplane.pb-c.c $(BUILD)/gen/xplane.pb-c.h
+CPPFLAGS += -I$(BUILD)/gen
+CORE_OBJS := $(CORE_SRCS:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/html_assets.o $(BUILD)/obj/gen/xplane.pb-c.o
 MAIN_OBJ  := $(BUILD)/obj/src/main.o
 
 # The trace generator links only the util and model layers of the core.
@@ -98,7 +102,7 @@ $(DEPS_OK): scripts/check-deps.sh scripts/install-deps.sh
 	$(Q)CC="$(CC)" scripts/check-deps.sh
 	$(Q)touch $@
 
-$(BUILD)/obj/%.o: %.c $(DEPS_OK)
+$(BUILD)/obj/%.o: %.c $(DEPS_OK) | $(XPLANE_PB)
 	@mkdir -p $(dir $@)
 	@[ "$(V)" = 1 ] || echo "  CC      $<"
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
@@ -129,6 +133,17 @@ $(BUILD)/obj/gen/html_assets.o: $(BUILD)/gen/html_assets.c
 	@mkdir -p $(dir $@)
 	@[ "$(V)" = 1 ] || echo "  CC      $<"
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(BUILD)/gen/xplane.pb-c.h: $(BUILD)/gen/xplane.pb-c.c
+$(BUILD)/gen/xplane.pb-c.c: src/readers/xplane.proto $(DEPS_OK)
+	@mkdir -p $(dir $@)
+	@[ "$(V)" = 1 ] || echo "  PROTOC  $<"
+	$(Q)protoc-c --proto_path=src/readers --c_out=$(BUILD)/gen xplane.proto
+
+$(BUILD)/obj/gen/xplane.pb-c.o: $(BUILD)/gen/xplane.pb-c.c
+	@mkdir -p $(dir $@)
+	@[ "$(V)" = 1 ] || echo "  CC      $<"
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -Wno-missing-prototypes -c -o $@ $<
 
 $(BUILD)/obj/tools/gen/schema_%.o: $(BUILD)/tools/gen/schema_%.c
 	@mkdir -p $(dir $@)
@@ -162,11 +177,11 @@ $(BUILD)/tests/fuzz_%_replay: tests/fuzz/fuzz_%.c tests/fuzz/replay_main.c tests
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< tests/fuzz/replay_main.c $(CORE_OBJS) $(LDLIBS)
 
 # Real libFuzzer binaries (clang only): make fuzz; then build/fuzz/fuzz_X corpus/
-fuzz: $(DEPS_OK) $(BUILD)/gen/html_assets.c
+fuzz: $(DEPS_OK) $(BUILD)/gen/html_assets.c $(XPLANE_PB)
 	$(Q)mkdir -p build/fuzz
 	$(Q)for f in $(FUZZ_SRCS); do n=$$(basename $$f .c); \
 	  clang $(CPPFLAGS) -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -o build/fuzz/$$n $$f \
-	    $(CORE_SRCS) $(BUILD)/gen/html_assets.c $(LDLIBS) || exit 1; echo "  built build/fuzz/$$n"; done
+	    $(CORE_SRCS) $(BUILD)/gen/html_assets.c $(BUILD)/gen/xplane.pb-c.c $(LDLIBS) || exit 1; echo "  built build/fuzz/$$n"; done
 
 # Every libFuzzer target in turn, FUZZ_SECONDS each (docs/fuzzing.md)
 FUZZ_SECONDS ?= 3600

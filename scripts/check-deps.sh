@@ -4,11 +4,12 @@
 # root, otherwise prints the exact apt-get line and fails.
 CC=${CC:-cc}
 need=""
-for h in sqlite3.h zlib.h yajl/yajl_parse.h libiberty/demangle.h; do
+for h in sqlite3.h zlib.h yajl/yajl_parse.h libiberty/demangle.h protobuf-c/protobuf-c.h; do
 	printf '#include <%s>\nint main(void){return 0;}\n' "$h" | $CC -x c -o /dev/null - 2>/dev/null || need="$need $h"
 done
 printf '#include <stdarg.h>\n#include <stddef.h>\n#include <stdint.h>\n#include <setjmp.h>\n#include <cmocka.h>\nint main(void){return 0;}\n' | $CC -x c -o /dev/null - 2>/dev/null || need="$need cmocka.h"
 command -v sqlite3 >/dev/null 2>&1 || need="$need sqlite3(1)"
+command -v protoc-c >/dev/null 2>&1 || need="$need protoc-c(1)"
 [ -z "$need" ] && exit 0
 dir=$(dirname "$0")
 if [ "$(id -u)" = 0 ]; then
