@@ -43,6 +43,17 @@ case $BUILD in *asan*)
 esac
 jobs=${TEST_JOBS:-$(nproc 2>/dev/null || echo 1)}
 rm -rf "$OUTDIR"; mkdir -p "$OUTDIR"
+# The tests' python3 is the system's (/usr/bin/python3, the one
+# install-deps.sh gives python3-pandas), ahead of a version manager's shim
+# on PATH: pyenv's runs about ten shell processes per call, and the tests
+# call python3 hundreds of times.
+if [ -x /usr/bin/python3 ]; then
+	mkdir -p "$OUTDIR/bin" && ln -s /usr/bin/python3 "$OUTDIR/bin/python3"
+	PATH=$OUTDIR/bin:$PATH; export PATH
+fi
+# The last run's wall times (build/test-times.tsv), to start the longest
+# tests first: a long test started last would run alone at the end.
+times_prev=$TOP/$BUILD/test-times.tsv
 
 # The tests, as "KIND NAME" lines, named from their sources.
 list=$OUTDIR/tests.list
@@ -71,7 +82,15 @@ while read -r kind n; do
 	fi
 done <"$OUTDIR/all.list" >"$list"
 
-xargs -P "$jobs" -L 1 "$TOP/tests/run-one.sh" <"$list"
+# longest first by the last run's times (unknown ones first: they may be long)
+if [ -s "$times_prev" ]; then
+	awk -F'\t' 'NR == FNR { split($2, a, "/"); ms[a[1] " " a[2]] = $1; next }
+		{ print ($0 in ms ? ms[$0] : 999999999) "\t" $0 }' "$times_prev" "$list" |
+		sort -k1,1 -rn | cut -f2 >"$list.order"
+else
+	cp "$list" "$list.order"
+fi
+xargs -P "$jobs" -L 1 "$TOP/tests/run-one.sh" <"$list.order"
 
 pass=0 failn=0 skipn=0 failed=""
 while read -r kind n; do
@@ -89,6 +108,10 @@ done <"$list"
 while read -r kind n; do
 	printf '%s\t%s/%s\n' "$(cat "$OUTDIR/$kind-$n.ms" 2>/dev/null || echo 0)" "$kind" "$n"
 done <"$list" | sort -rn >"$OUTDIR/times.tsv"
+# kept for the next run's order (a fast-tier run keeps the slow tier's times)
+touch "$times_prev"
+awk -F'\t' 'NR == FNR { seen[$2] = 1; print; next } !($2 in seen)' "$OUTDIR/times.tsv" "$times_prev" >"$times_prev.tmp" &&
+	mv "$times_prev.tmp" "$times_prev"
 echo
 echo "slowest (seconds; all in $OUTDIR/times.tsv):"
 head -10 "$OUTDIR/times.tsv" | awk -F'\t' '{ printf "  %7.1f  %s\n", $1 / 1000, $2 }'

@@ -73,20 +73,32 @@ ev = json.load(gzip.open(sys.argv[4]))["traceEvents"]
 ops = [e for e in ev if e.get("cat") == "cpu_op" and e.get("ph") == "X"]
 py = [e for e in ev if e.get("cat") == "python_function" and e.get("ph") == "X"]
 shapes, frames = {}, {}
-by_thread = {}
-for p in py:
-    by_thread.setdefault((p["pid"], p["tid"]), []).append(p)
 for o in ops:
     d = o.get("args", {}).get("Input Dims")
     if d is not None:
         shapes.setdefault(o["name"], set()).add(json.dumps(d, separators=(",", ":")))
-    inner = None
-    for p in by_thread.get((o["pid"], o["tid"]), []):
-        if p["ts"] <= o["ts"] and o["ts"] + o.get("dur", 0) <= p["ts"] + p["dur"]:
-            if inner is None or p["ts"] > inner["ts"] or (p["ts"] == inner["ts"] and p["dur"] < inner["dur"]):
-                inner = p
-    if inner:
-        frames.setdefault(o["name"], set()).add(inner["name"])
+# Each op's innermost Python frame: of the python_function events of its
+# thread that contain it, the one that starts last (the shorter on a tie).
+# One sweep per thread in start order: Python events first at a tie, the
+# longer first, so the innermost is nearer the top of the stack.
+by_thread = {}
+for p in py:
+    by_thread.setdefault((p["pid"], p["tid"]), []).append((p["ts"], 0, -p["dur"], p))
+for o in ops:
+    by_thread.setdefault((o["pid"], o["tid"]), []).append((o["ts"], 1, -o.get("dur", 0), o))
+for evs in by_thread.values():
+    evs.sort(key=lambda x: x[:3])
+    stack = []
+    for ts, kind, _, e in evs:
+        while stack and stack[-1]["ts"] + stack[-1]["dur"] < ts:
+            stack.pop()
+        if kind == 0:
+            stack.append(e)
+            continue
+        end = ts + e.get("dur", 0)
+        inner = next((p for p in reversed(stack) if p["ts"] <= ts and end <= p["ts"] + p["dur"]), None)
+        if inner:
+            frames.setdefault(e["name"], set()).add(inner["name"])
 gpu = lambda r: int(r["Self GPU (ns)"])
 replayed = lambda rs: [r for r in rs if gpu(r) > 0 and r["# of Calls"] == "0"]
 rs, rk = replayed(by_shape), replayed(by_stack)
