@@ -76,7 +76,8 @@ GEN_SRCS  := $(wildcard tools/gen/*.c)
 GEN_OBJS  := $(GEN_SRCS:%.c=$(BUILD)/obj/%.o)
 GEN_SCHEMA_OBJS := $(BUILD)/obj/tools/gen/schema_nsys.o $(BUILD)/obj/tools/gen/schema_nvprof.o \
   $(BUILD)/obj/tools/gen/schema_nsys_graphs.o
-GEN_CORE_OBJS := $(filter $(BUILD)/obj/src/util/% $(BUILD)/obj/src/model/%,$(CORE_OBJS))
+GEN_CORE_OBJS := $(filter $(BUILD)/obj/src/util/% $(BUILD)/obj/src/model/%,$(CORE_OBJS)) \
+  $(BUILD)/obj/gen/xplane.pb-c.o
 
 # The audit of kernel-name knowledge links the whole core.
 AUDIT_SRCS := $(wildcard tools/audit/*.c)

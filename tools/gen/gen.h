@@ -265,6 +265,21 @@ struct gen_rank_opts {
 int gen_ranks_run(const struct gen_writer *w, const char *dir, bool force, const struct gen_rank_opts *ro,
 		  gp_error *err);
 
+/* `--format xplane` (xplane.c): JAX's XPlane profile of a training step
+** on H100s (the file's comment says what each plane holds), steps of
+** jit_train_step on gpus GPUs per host.  hosts 0: one host's file at path
+** (gzip when it ends in .gz) and its truth at path.truth; hosts N >= 1:
+** path is a directory, the files path/plugins/profile/<run>/host<i>.xplane.pb
+** as JAX lays them out and the truth at path/xplane.truth.  Returns 0, or
+** fills err. */
+#define GEN_XPLANE_MAX_GPUS 8
+#define GEN_XPLANE_MAX_HOSTS 64
+#define GEN_XPLANE_MAX_STEPS 1000
+struct gen_xplane_opts {
+	int hosts, gpus, steps;
+};
+int gen_xplane_run(const char *path, const struct gen_xplane_opts *xo, bool force, gp_error *err);
+
 /* `--graphs MODE` (graphs.c): a small server that captures CUDA graphs and
 ** replays them.  nsys and gprec: MODE node or graph (--cuda-graph-trace),
 ** one file at path; kineto: MODE amd or cuda, the replay trace at path and its capture

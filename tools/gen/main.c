@@ -1,7 +1,8 @@
 /*
 ** gpuprof-gen: writes a synthetic but schema-faithful trace for tests, the
 ** demo and benchmarks.  A tool of its own, not part of gpuprof: the workload
-** is in model.c, one sink per format in nsys.c, nvprof.c and kineto.c.
+** is in model.c, one sink per format in nsys.c, nvprof.c and kineto.c;
+** xplane.c writes JAX XPlane files of a workload of its own.
 */
 #include <errno.h>
 #include <getopt.h>
@@ -20,7 +21,9 @@ static const char gen_help[] =
 	"                   [--clock-skew-us S] [--iters I] [--force] -o DIR\n"
 	"       gpuprof-gen --format nsys|gprec|kineto --graphs MODE [--force] -o FILE\n"
 	"       gpuprof-gen --format kineto --lowprec GPU [--force] -o FILE\n"
-	"       gpuprof-gen --format kineto|nsys --annot MODE [--force] -o FILE\n\n"
+	"       gpuprof-gen --format kineto|nsys --annot MODE [--force] -o FILE\n"
+	"       gpuprof-gen --format xplane [--iters I] [--gpus G] [--force] -o FILE\n"
+	"       gpuprof-gen --format xplane --ranks N [--iters I] [--gpus G] [--force] -o DIR\n\n"
 	"Writes a synthetic trace of a small transformer's training loop, as the\n"
 	"named tool would have exported it: NVTX iterations and `layer:` ranges,\n"
 	"PyProf dict markers, emit_nvtx op markers with sequence numbers and shapes\n"
@@ -30,7 +33,8 @@ static const char gen_help[] =
 	"  -f, --format F    nsys (Nsight Systems 2024.2 SQLite export), nvprof\n"
 	"                    (nvprof SQLite, V100 names), kineto (PyTorch profiler\n"
 	"                    JSON; gzip when FILE ends in .gz), gprec (a recording\n"
-	"                    of gpuprof record, version 3)\n"
+	"                    of gpuprof record, version 3), xplane (a JAX profile:\n"
+	"                    see below)\n"
 	"  -n, --kernels N   exactly N kernels (0 to 1000000000)\n"
 	"  -s, --seed S      random seed (default 1)\n"
 	"  -k, --streams K   CUDA streams, 1 to 16 (default 2): 2+ adds an all-reduce\n"
@@ -98,6 +102,19 @@ static const char gen_help[] =
 	"mlp(B), mlp(W)... around kernels without ops) or serving (kineto: vLLM\n"
 	"execute_context_... step markers, prefill, decode with a warm-up step, mixed).\n"
 	"      --annot MODE      passes, serving\n"
+	"\nWith --format xplane, the XPlane profile JAX writes (<host>.xplane.pb; gzip\n"
+	"when FILE ends in .gz) of I steps (default 3) of jit_train_step on G H100s\n"
+	"(default 2, up to 8): /device:GPU:N planes with CUPTI's device stats and\n"
+	"streams (kernels with kernel_details, hlo_op, hlo_module and the JAX name\n"
+	"stack; memcpy with memcpy_details), NCCL all-gather, all-to-all,\n"
+	"reduce-scatter, all-reduce (one of them overlapped) and collective-permute on\n"
+	"their own stream, /host:CPU with the train_step step marker (step_num), the\n"
+	"XLA thunks and the CUDA driver calls (correlation_id).  The truth by\n"
+	"construction goes to FILE.truth (tools/gen/xplane.c): kernel counts, busy\n"
+	"time per HLO op, collective time and how much of it is exposed.  With\n"
+	"--ranks N, N hosts running the same program: DIR/plugins/profile/<run>/\n"
+	"host<K>.xplane.pb (1 to 64) and the truth in DIR/xplane.truth.\n"
+	"      --gpus G          GPUs per host, 1 to 8 (default 2)\n"
 	"  -h, --help        this text\n\n"
 	"Exit codes:\n"
 	"  0  success\n"
@@ -130,6 +147,33 @@ static int parse_u64(const char *s, uint64_t max, uint64_t *v)
 	return errno || *end || *v > max ? -1 : 0;
 }
 
+/* --format xplane: checks what does not apply and runs gen_xplane_run();
+** returns the exit code. */
+static int xplane_main(const char *path, int steps, int gpus, const struct gen_rank_opts *ro, bool other_mode,
+		       bool force)
+{
+	struct gen_xplane_opts xo = {.hosts = ro->ranks, .gpus = gpus, .steps = steps};
+	gp_error err = {0};
+
+	if (other_mode)
+		return usage_error("--format xplane writes whole steps (--iters), not -n, --graphs, --lowprec or --annot");
+	if (ro->slow_rank >= 0 || ro->delay_ns || ro->skew_ns || ro->deps || ro->a2a)
+		return usage_error("--format xplane has no --slow-rank, --delay-us, --clock-skew-us, --deps or --a2a");
+	if (ro->ranks > GEN_XPLANE_MAX_HOSTS)
+		return usage_error("--format xplane wants --ranks 1 to %d", GEN_XPLANE_MAX_HOSTS);
+	if (steps > GEN_XPLANE_MAX_STEPS)
+		return usage_error("--format xplane wants --iters 1 to %d", GEN_XPLANE_MAX_STEPS);
+	if (!path || !*path)
+		return usage_error(ro->ranks ? "-o DIR is required" : "-o FILE is required");
+	if (gen_xplane_run(path, &xo, force, &err)) {
+		if (err.status == GP_ERR_USAGE)
+			return usage_error("%s", err.msg);
+		gp_err_print(&err);
+		return gp_exit_code(err.status);
+	}
+	return GP_EXIT_OK;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -151,6 +195,7 @@ int main(int argc, char **argv)
 		{"graphs", required_argument, NULL, 'G'},
 		{"lowprec", required_argument, NULL, 'L'},
 		{"annot", required_argument, NULL, 'T'},
+		{"gpus", required_argument, NULL, 'g'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -161,7 +206,8 @@ int main(int argc, char **argv)
 	struct gen_rank_opts ro = {.slow_rank = -1, .iters = 5};
 	const struct gen_writer *w = NULL;
 	const char *format = NULL, *path = NULL, *graphs = NULL, *lowprec = NULL, *annot = NULL;
-	bool force = false, have_n = false;
+	bool force = false, have_n = false, have_iters = false;
+	int gpus = 0;
 	struct gen_sink sink;
 	gp_error err = {0};
 	uint64_t v;
@@ -224,6 +270,7 @@ int main(int argc, char **argv)
 			if (parse_u64(optarg, 100000, &v) || v < 1)
 				return usage_error("--iters wants 1 to 100000, not '%s'", optarg);
 			o.iters = ro.iters = (int)v;
+			have_iters = true;
 			break;
 		case 'N':
 			o.noise = strtod(optarg, &end);
@@ -243,6 +290,11 @@ int main(int argc, char **argv)
 		case 'T':
 			annot = optarg;
 			break;
+		case 'g':
+			if (parse_u64(optarg, GEN_XPLANE_MAX_GPUS, &v) || v < 1)
+				return usage_error("--gpus wants 1 to %d, not '%s'", GEN_XPLANE_MAX_GPUS, optarg);
+			gpus = (int)v;
+			break;
 		case 'h':
 			fputs(gen_help, stdout);
 			return GP_EXIT_OK;
@@ -253,12 +305,17 @@ int main(int argc, char **argv)
 	if (optind < argc)
 		return usage_error("unexpected argument '%s'", argv[optind]);
 	if (!format)
-		return usage_error("--format is required (nsys, nvprof, kineto or gprec)");
+		return usage_error("--format is required (nsys, nvprof, kineto, gprec or xplane)");
+	if (strcmp(format, "xplane") == 0)
+		return xplane_main(path, have_iters ? o.iters : 3, gpus ? gpus : 2, &ro,
+				   have_n || graphs || lowprec || annot, force);
+	if (gpus)
+		return usage_error("--gpus is for --format xplane");
 	for (int i = 0; writers[i]; i++)
 		if (strcmp(writers[i]->name, format) == 0)
 			w = writers[i];
 	if (!w)
-		return usage_error("unknown format '%s' (valid: nsys, nvprof, kineto, gprec)", format);
+		return usage_error("unknown format '%s' (valid: nsys, nvprof, kineto, gprec, xplane)", format);
 	if (annot) {
 		if (!path || !*path)
 			return usage_error("-o FILE is required");
