@@ -13,7 +13,7 @@ skip() { echo "SKIP: $*" >&2; exit 77; }
 need_testdata() {
 	if [ -z "$TESTDATA" ] || [ ! -d "$TESTDATA" ]; then
 		[ "${CI:-}" = true ] && fail "no test data (required under CI): ../shared/testdata beside the checkout, or TESTDATA=DIR"
-		skip "no test data (tests on real traces need it): put it in ../shared/testdata beside the checkout, or run with TESTDATA=DIR"
+		skip "no test data: this test reads real traces from public repositories, listed with their sources in the collection's PROVENANCE.md (README.md, 'Test data'); put the collection in ../shared/testdata beside the checkout, or run with TESTDATA=DIR"
 	fi
 }
 

@@ -15,7 +15,7 @@ for t in "$@"; do
 			echo "FAIL: $(basename "$t"): skipped under CI=true (missing testdata?): $names"
 			rc=1
 		else
-			echo "SKIP: $(basename "$t"): $names (no test data? ../shared/testdata beside the checkout, or TESTDATA=DIR)"
+			echo "SKIP: $(basename "$t"): $names (no test data? the real-trace collection, README.md 'Test data': ../shared/testdata beside the checkout, or TESTDATA=DIR)"
 			[ $rc = 0 ] && rc=77
 		fi
 	fi
