@@ -98,9 +98,12 @@ static bool kernel_col_skipped(int c)
 	return c == GP_KC_IDX || c == GP_KC_SIL || c == GP_KC_START || c == GP_KC_END || c == GP_KC_KERNEL;
 }
 
-/* A report column's SQL type: the numbers with a fraction are REAL. */
+/* A report column's SQL type: the numbers with a fraction are REAL;
+** tceligible is a 0/1 flag (report aligns it as text). */
 static const char *kernel_col_type(int c)
 {
+	if (c == GP_KC_TCELIG)
+		return "INTEGER";
 	if (c == GP_KC_GFLOPS || c == GP_KC_GBPS || c == GP_KC_INTENSITY || c == GP_KC_EFF || c == GP_KC_PEAK)
 		return "REAL";
 	if (c == GP_KC_TC)
