@@ -14,6 +14,8 @@
 
 CC      ?= cc
 PREFIX  ?= /usr/local
+# the Python package (python/gpuprof): Debian's site directory for PREFIX
+PYTHONDIR ?= $(PREFIX)/lib/python3/dist-packages
 ASAN    ?= 0
 MPI     ?= 0
 DEBUG   ?= 0
@@ -221,6 +223,8 @@ bench: $(BUILD)/gpuprof $(BUILD)/gpuprof-gen
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin
 	install -m 755 $(BUILD)/gpuprof $(DESTDIR)$(PREFIX)/bin/gpuprof
+	install -d $(DESTDIR)$(PYTHONDIR)/gpuprof
+	install -m 644 python/gpuprof/*.py $(DESTDIR)$(PYTHONDIR)/gpuprof/
 
 clean:
 	rm -rf build
@@ -234,7 +238,8 @@ help:
 	@echo "  bench          run the benchmarks in bench/ (see docs/PERFORMANCE.md)"
 	@echo "  fuzz           build libFuzzer targets with clang into build/fuzz/"
 	@echo "  fuzz-long      run every libFuzzer target in turn, FUZZ_SECONDS (3600) each"
-	@echo "  install        install into PREFIX (default /usr/local)"
+	@echo "  install        install gpuprof into PREFIX (default /usr/local), the Python"
+	@echo "                 package into PYTHONDIR (PREFIX/lib/python3/dist-packages)"
 	@echo "  clean          remove build/"
 	@echo "Options:"
 	@echo "  ASAN=1         AddressSanitizer + UBSan build into build/asan/"

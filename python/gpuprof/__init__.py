@@ -17,6 +17,12 @@ The library is found through $GPUPROF_LIB, then next to this package
 (../../build/libgpuprof.so in a source tree), then the loader's path
 (libgpuprof.so.0).  Without it every function is a no-op, so annotated
 code runs anywhere.  PyTorch helpers are in gpuprof.torch.
+
+The analysis side: gpuprof.load("trace.json.gz") and gpuprof.load_job(DIR)
+give a Trace whose tables (kernels, ops, layers, steps, breakdown, gaps,
+findings, collectives, memory) are pandas DataFrames, computed by the
+gpuprof CLI (gpuprof.trace, docs/python.md).  pandas is imported only
+then.
 """
 
 import contextlib
@@ -31,7 +37,11 @@ __all__ = [
     "set_sync_level", "sync_level", "set_sync_hook", "timer", "gpu_timer", "timer_stats",
     "timer_report", "profiler", "profiler_start", "profiler_stop", "shutdown",
     "ITERATION", "FORWARD", "BACKWARD", "UPDATE",
+    "load", "load_job", "Trace", "GpuprofError",
 ]
+
+# the analysis side (standard library only at import; pandas when used)
+from .trace import GpuprofError, Trace, load, load_job  # noqa: E402
 
 ITERATION, FORWARD, BACKWARD, UPDATE = 0, 1, 2, 3
 _PHASES = {"iteration": ITERATION, "forward": FORWARD, "backward": BACKWARD, "update": UPDATE}

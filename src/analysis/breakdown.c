@@ -52,6 +52,41 @@ gp_ns gp_bd_comm_hidden(const struct gp_bd_window *w)
 	return w->by_mask[GP_BD_COMPUTE | GP_BD_COMM] + w->by_mask[GP_BD_COMPUTE | GP_BD_COMM | GP_BD_MEMORY];
 }
 
+/* The time view's fixed parts, in `breakdown`'s order. */
+static const char *const part_names[GP_BD_PARTS] = {
+	"span", "busy", "compute", "communication", "memory", "overlap", "idle", "comm_hidden", "comm_exposed",
+};
+
+const char *gp_bd_part_name(int p)
+{
+	return p >= 0 && p < GP_BD_PARTS ? part_names[p] : NULL;
+}
+
+gp_ns gp_bd_part_time(const struct gp_bd_window *w, int p)
+{
+	switch (p) {
+	case GP_BD_PART_SPAN:
+		return w->end - w->start;
+	case GP_BD_PART_BUSY:
+		return gp_bd_busy(w);
+	case GP_BD_PART_COMPUTE:
+		return gp_bd_kind_time(w, GP_BD_COMPUTE);
+	case GP_BD_PART_COMM:
+		return gp_bd_kind_time(w, GP_BD_COMM);
+	case GP_BD_PART_MEMORY:
+		return gp_bd_kind_time(w, GP_BD_MEMORY);
+	case GP_BD_PART_OVERLAP:
+		return gp_bd_overlap(w);
+	case GP_BD_PART_IDLE:
+		return w->by_mask[0];
+	case GP_BD_PART_COMM_HIDDEN:
+		return gp_bd_comm_hidden(w);
+	case GP_BD_PART_COMM_EXPOSED:
+		return gp_bd_kind_time(w, GP_BD_COMM) - gp_bd_comm_hidden(w);
+	}
+	return 0;
+}
+
 void gp_bd_window_merge(struct gp_bd_window *into, const struct gp_bd_window *from)
 {
 	if (from->start < into->start)

@@ -187,6 +187,19 @@ gp_ns gp_bd_overlap(const struct gp_bd_window *w);  /* sum over masks of (kinds 
 ** gp_bd_kind_time(w, GP_BD_COMM) minus it) */
 gp_ns gp_bd_comm_hidden(const struct gp_bd_window *w);
 
+/* The time view's fixed parts (`breakdown`'s rows of a window, before
+** its idle_CAUSE rows, and the export's breakdown table): span, busy,
+** compute, communication, memory, overlap, idle, comm_hidden,
+** comm_exposed.  gp_bd_part_name(p) is the part's name (NULL outside 0 ..
+** GP_BD_PARTS - 1), gp_bd_part_time(w, p) its time in window w (0
+** outside). */
+enum {
+	GP_BD_PART_SPAN, GP_BD_PART_BUSY, GP_BD_PART_COMPUTE, GP_BD_PART_COMM, GP_BD_PART_MEMORY,
+	GP_BD_PART_OVERLAP, GP_BD_PART_IDLE, GP_BD_PART_COMM_HIDDEN, GP_BD_PART_COMM_EXPOSED, GP_BD_PARTS
+};
+const char *gp_bd_part_name(int p);
+gp_ns gp_bd_part_time(const struct gp_bd_window *w, int p);
+
 /* Adds from's sums and counts into into (the same device); the span widens
 ** to cover both. */
 void gp_bd_window_merge(struct gp_bd_window *into, const struct gp_bd_window *from);

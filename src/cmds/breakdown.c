@@ -238,44 +238,6 @@ static const struct gp_column comm_cols[] = {
 
 #define NCOL(c) ((int)(sizeof(c) / sizeof((c)[0])))
 
-/* The parts of the time view: a name and the time of window w. */
-struct part {
-	const char *name;
-	unsigned mask_any;      /* union of masks having any of these kinds */
-	int special;            /* 1 span, 2 overlap, 3 hidden comm, 4 exposed comm, 5 idle */
-};
-
-static const struct part parts[] = {
-	{"span", 0, 1},
-	{"busy", GP_BD_COMPUTE | GP_BD_COMM | GP_BD_MEMORY, 0},
-	{"compute", GP_BD_COMPUTE, 0},
-	{"communication", GP_BD_COMM, 0},
-	{"memory", GP_BD_MEMORY, 0},
-	{"overlap", 0, 2},
-	{"idle", 0, 5},
-	{"comm_hidden", 0, 3},
-	{"comm_exposed", 0, 4},
-};
-
-static gp_ns part_time(const struct gp_bd_window *w, const struct part *p)
-{
-	gp_ns hidden = gp_bd_comm_hidden(w);
-
-	switch (p->special) {
-	case 1:
-		return w->end - w->start;
-	case 2:
-		return gp_bd_overlap(w);
-	case 3:
-		return hidden;
-	case 4:
-		return gp_bd_kind_time(w, GP_BD_COMM) - hidden;
-	case 5:
-		return w->by_mask[0];
-	}
-	return gp_bd_kind_time(w, p->mask_any);
-}
-
 static void cell_time(char *buf, size_t size, gp_ns ns)
 {
 	snprintf(buf, size, "%" PRId64, ns);
@@ -289,9 +251,9 @@ static void write_time(gp_writer *w, const gp_breakdown *b)
 		const char *row[5] = {dev, win->iter >= 0 ? it : NULL, NULL, tm, pct};
 		snprintf(dev, sizeof(dev), "%d", win->device);
 		snprintf(it, sizeof(it), "%d", win->iter);
-		for (size_t p = 0; p < sizeof(parts) / sizeof(parts[0]); p++) {
-			gp_ns v = part_time(win, &parts[p]);
-			row[2] = parts[p].name;
+		for (int p = 0; p < GP_BD_PARTS; p++) {
+			gp_ns v = gp_bd_part_time(win, p);
+			row[2] = gp_bd_part_name(p);
 			cell_time(tm, sizeof(tm), v);
 			snprintf(pct, sizeof(pct), "%.2f", gp_percent(v, win->end - win->start));
 			gp_writer_row(w, row);

@@ -47,7 +47,7 @@ struct gp_sink_opts {
 	** out is then not used.  NULL: none given. */
 	const char *path;
 	/* When not NULL, the sink says there what it wrote, in one line
-	** ("3 ranks, 120 kernels, ... in 14 tables"), for the command to
+	** ("3 ranks, 120 kernels, ... in 15 tables"), for the command to
 	** print; the command owns the buffer. */
 	char *note;
 	size_t note_size;

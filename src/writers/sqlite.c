@@ -1,7 +1,7 @@
 /*
 ** The sqlite sink (export -f sqlite): every table of an analysed trace in
 ** one SQLite database, with the schema docs/export-sqlite.md documents:
-** facts, ranks, devices, steps, kernels (every column of `report`, from
+** facts, ranks, devices, steps, the time breakdown, kernels (every column of `report`, from
 ** writers/kernel_cols.c), copies, ops, layers, gaps and their causes, the
 ** critical path, findings, collectives and memory events.  Each table has
 ** a rank column, so the traces of a job go into one database (a write per
@@ -31,7 +31,7 @@
 #include "writers/sink.h"
 
 enum tab {
-	T_FACTS, T_RANKS, T_DEVICES, T_STEPS, T_KERNELS, T_COPIES, T_OPS, T_LAYERS, T_GAPS, T_GAP_CAUSES,
+	T_FACTS, T_RANKS, T_DEVICES, T_STEPS, T_BREAKDOWN, T_KERNELS, T_COPIES, T_OPS, T_LAYERS, T_GAPS, T_GAP_CAUSES,
 	T_CRITPATH, T_FINDINGS, T_COLLECTIVES, T_MEMORY, T__COUNT
 };
 
@@ -45,6 +45,7 @@ static const char *const tabs[T__COUNT][2] = {
 		       "cc_minor INTEGER, mem_bytes INTEGER, mem_bw REAL, clock_hz REAL, l2_bytes INTEGER"},
 	[T_STEPS] = {"steps", "rank INTEGER, step INTEGER, start_ns INTEGER, end_ns INTEGER, dur_ns INTEGER, "
 		     "gpu_start_ns INTEGER, gpu_end_ns INTEGER, gpu_ns INTEGER"},
+	[T_BREAKDOWN] = {"breakdown", "rank INTEGER, device INTEGER, iter INTEGER, part TEXT, ns INTEGER"},
 	[T_KERNELS] = {"kernels", "rank INTEGER, kernel_id INTEGER, name TEXT, start_ns INTEGER, end_ns INTEGER, "
 		       "dur_ns INTEGER, step INTEGER"},
 	[T_COPIES] = {"copies", "rank INTEGER, copy_id INTEGER, what TEXT, copy_kind TEXT, start_ns INTEGER, "
@@ -82,6 +83,7 @@ static const char *const indexes =
 	"CREATE INDEX ops_id ON ops(rank, op_id);"
 	"CREATE INDEX ops_name ON ops(rank, name);"
 	"CREATE INDEX steps_step ON steps(rank, step);"
+	"CREATE INDEX breakdown_dev ON breakdown(rank, device, iter);"
 	"CREATE INDEX gaps_id ON gaps(rank, gap_id);"
 	"CREATE INDEX gaps_next ON gaps(rank, next_kernel_id);"
 	"CREATE INDEX gap_causes_id ON gap_causes(rank, gap_id);"
@@ -96,9 +98,12 @@ static bool kernel_col_skipped(int c)
 	return c == GP_KC_IDX || c == GP_KC_SIL || c == GP_KC_START || c == GP_KC_END || c == GP_KC_KERNEL;
 }
 
-/* A report column's SQL type: the numbers with a fraction are REAL. */
+/* A report column's SQL type: the numbers with a fraction are REAL;
+** tceligible is a 0/1 flag (report aligns it as text). */
 static const char *kernel_col_type(int c)
 {
+	if (c == GP_KC_TCELIG)
+		return "INTEGER";
 	if (c == GP_KC_GFLOPS || c == GP_KC_GBPS || c == GP_KC_INTENSITY || c == GP_KC_EFF || c == GP_KC_PEAK)
 		return "REAL";
 	if (c == GP_KC_TC)
@@ -367,6 +372,45 @@ static int write_steps(struct db *d, int64_t rank, const struct gp_steps *st, gp
 			put_null(&r);
 		}
 		rc = row_end(&r, err);
+	}
+	return rc;
+}
+
+static int put_part(struct db *d, int64_t rank, const struct gp_bd_window *w, const char *part, gp_ns ns,
+		    gp_error *err)
+{
+	struct row r = row_start(d, T_BREAKDOWN, rank);
+
+	put_i64(&r, w->device);
+	if (w->iter >= 0)
+		put_i64(&r, w->iter);
+	else
+		put_null(&r);
+	put_text(&r, part);
+	put_i64(&r, ns);
+	return row_end(&r, err);
+}
+
+/* `breakdown`'s time view: each window's (device's whole trace, then its
+** iterations) parts, then its idle time by cause (idle_CAUSE). */
+static int write_breakdown(struct db *d, int64_t rank, const struct gp_analysis *a, gp_error *err)
+{
+	const gp_breakdown *b = &a->breakdown;
+	int rc = GP_OK;
+
+	if (!gp_analysis_has(a, GP_NEED_BREAKDOWN))
+		return GP_OK;
+	for (size_t i = 0; i < b->nwin && !rc; i++) {
+		const struct gp_bd_window *w = &b->win[i];
+		for (int p = 0; p < GP_BD_PARTS && !rc; p++)
+			rc = put_part(d, rank, w, gp_bd_part_name(p), gp_bd_part_time(w, p), err);
+		for (int c = 0; c < GP_IDLE__COUNT && !rc; c++) {
+			char name[48];
+			if (!gp_cause_is_idle(c))
+				continue;
+			snprintf(name, sizeof(name), "idle_%s", gp_cause_name(c));
+			rc = put_part(d, rank, w, name, w->idle[c], err);
+		}
 	}
 	return rc;
 }
@@ -697,6 +741,7 @@ static int sqlite_write(gp_sink *s, const struct gp_sink_input *in, gp_error *er
 	rc = write_facts(d, rank, in, err);
 	rc = rc ? rc : write_ranks_devices(d, rank, in, err);
 	rc = rc ? rc : write_steps(d, rank, &a->steps, err);
+	rc = rc ? rc : write_breakdown(d, rank, a, err);
 	rc = rc ? rc : write_kernels(s, d, rank, a, err);
 	rc = rc ? rc : write_copies(d, rank, t, err);
 	rc = rc ? rc : write_ops(d, rank, t, in->optable, err);

@@ -5,22 +5,23 @@
 # Python reading of the raw trace (Kineto JSON; the nsys/nvprof SQLite by
 # SQL), the steps against advise's header (count, median), the findings
 # against advise -f json (kind, saving, alone, cumulative, in order), the
-# ops against ops -f csv; several rank files give one database with a
-# rank per file; an existing file is refused without --force, and a path
+# ops against ops -f csv, the breakdown against breakdown -f json;
+# several rank files give one database with a rank per file; an existing file is refused without --force, and a path
 # that cannot be written fails with exit 3 and leaves nothing.
 command -v python3 >/dev/null || skip "python3 not installed"
 check() { # FILE KINETO|TABLE: the database of FILE against the oracles
 	f=$1 raw=$2
 	rm -f "$TMP/t.db"
 	run_ok "$GPUPROF" export -f sqlite -o "$TMP/t.db" "$f"
-	assert_grep "^gpuprof export: wrote $TMP/t.db \([0-9.]+ [KMG]?i?B\): 1 rank, [0-9]+ kernels, .* in 14 tables" "$TMP/err"
+	assert_grep "^gpuprof export: wrote $TMP/t.db \([0-9.]+ [KMG]?i?B\): 1 rank, [0-9]+ kernels, .* in 15 tables" "$TMP/err"
 	run_ok "$GPUPROF" advise -f json "$f"; cp "$TMP/out" "$TMP/adv.json"
 	run_ok "$GPUPROF" advise "$f"; cp "$TMP/out" "$TMP/adv.txt"
+	run_ok "$GPUPROF" breakdown -f json "$f"; cp "$TMP/out" "$TMP/bd.json"
 	run_ok "$GPUPROF" ops -f csv -c name,calls,self_cpu_ns,cpu_total_ns,self_gpu_ns,gpu_total_ns "$f"
-	python3 - "$TMP/t.db" "$f" "$raw" "$TMP/adv.json" "$TMP/adv.txt" "$TMP/out" <<'PY' || fail "$f: the database differs from the oracles"
+	python3 - "$TMP/t.db" "$f" "$raw" "$TMP/adv.json" "$TMP/adv.txt" "$TMP/out" "$TMP/bd.json" <<'PY' || fail "$f: the database differs from the oracles"
 import csv, gzip, json, re, sqlite3, statistics, sys
 from decimal import Decimal
-db, path, raw, advj, advt, opscsv = sys.argv[1:]
+db, path, raw, advj, advt, opscsv, bdj = sys.argv[1:]
 c = sqlite3.connect(db)
 # kernels: count and total time from the raw trace
 if raw == "kineto":
@@ -62,6 +63,10 @@ want = sorted(tuple(int(x) for x in row[1:]) + (row[0],) for row in list(csv.rea
 got = sorted(tuple(r[1:]) + (r[0],) for r in c.execute(
     "select name, calls, self_cpu_ns, cpu_total_ns, self_gpu_ns, gpu_total_ns from ops"))
 assert got == want, ("ops", len(got), len(want), [x for x in got if x not in want][:3])
+# breakdown: breakdown -f json's rows, in order
+want = [(r["device"], r["iteration"], r["part"], r["time_ns"]) for r in map(json.loads, open(bdj))]
+got = c.execute("select device, iter, part, ns from breakdown order by rowid").fetchall()
+assert got == want, ("breakdown", len(got), len(want), [x for x in got if x not in want][:3])
 # one rank, and the gaps' causes add up to each gap
 assert c.execute("select count(distinct rank) from kernels").fetchone()[0] in (0, 1)
 bad = c.execute("select count(*) from gaps g where dur_ns != (select sum(ns) from gap_causes x "
