@@ -415,13 +415,15 @@
 
   function layers(inp) {
     var named = inp.layers.filter(function (l) { return l.name !== '(none)' && l.name !== 'other'; });
-    if (!named.length) {
+    function pick(prefix, exact) { layerDetail(inp, prefix, exact); byId('layer-detail').scrollIntoView({ block: 'nearest' }); }
+    /* the views by module type and path (layers.js), with the coverage sentence */
+    var views = gpLayers.draw(inp, { table: table, fmtNs: fmtNs, pick: pick, frames: layerFrames });
+    if (!named.length && !views) {
       byId('layers-absent').hidden = false;
       byId('layers-absent').textContent = 'No layers: no kernel of this trace ran inside a module or NVTX range ' +
         'that names a layer, so every kernel is under "(none)" (record with with_modules=True or torch.profiler ' +
         'record_function ranges, or NVTX ranges).';
     }
-    function pick(prefix, exact) { layerDetail(inp, prefix, exact); byId('layer-detail').scrollIntoView({ block: 'nearest' }); }
     icicle(inp, pick);
     byId('chart-layers').style.height = (80 + 22 * inp.layers.length) + 'px';
     var chart = newChart('chart-layers', {
