@@ -65,7 +65,7 @@ CORE_SRCS := $(filter-out src/main.c $(if $(filter 1,$(MPI)),,src/cmds/mpi.c),$(
 # The HTML report's template, style and script are embedded as data
 # (scripts/embed.sh), generated into $(BUILD)/gen/.
 HTML_ASSETS := share/html/report.html share/html/report.css share/html/report.js \
-  share/html/diff.html share/html/diff.js share/html/common.js
+  share/html/diff.html share/html/diff.js share/html/common.js share/html/layers.js
 # The XPlane messages (src/readers/xplane.proto) compiled by protoc-c, also
 # generated into $(BUILD)/gen/ and included as "xplane.pb-c.h".
 XPLANE_PB := $(BUILD)/gen/xplane.pb-c.c $(BUILD)/gen/xplane.pb-c.h
@@ -130,7 +130,8 @@ $(BUILD)/gen/html_assets.c: $(HTML_ASSETS) scripts/embed.sh
 	@[ "$(V)" = 1 ] || echo "  EMBED   $(HTML_ASSETS)"
 	$(Q)scripts/embed.sh gp_html_template=share/html/report.html gp_html_style=share/html/report.css \
 	  gp_html_script=share/html/report.js gp_html_diff_template=share/html/diff.html \
-	  gp_html_diff_script=share/html/diff.js gp_html_common_script=share/html/common.js > $@.tmp && mv $@.tmp $@
+	  gp_html_diff_script=share/html/diff.js gp_html_common_script=share/html/common.js \
+	  gp_html_layers_script=share/html/layers.js > $@.tmp && mv $@.tmp $@
 
 $(BUILD)/obj/gen/html_assets.o: $(BUILD)/gen/html_assets.c
 	@mkdir -p $(dir $@)

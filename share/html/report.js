@@ -54,6 +54,7 @@
     var out = path.split('/').filter(function (c) { return c !== ''; });
     return out.length ? out : [path];
   }
+  function layerLabel(name) { return name === '(none)' ? 'no layer' : name; }   /* kernels outside any layer */
 
   function setMarks(id, n) { byId(id).setAttribute('data-marks', String(n)); }
 
@@ -346,7 +347,7 @@
         var here = path.concat([f]);
         /* a label only where it fits (about 7 px a character); the tooltip has it all */
         var room = Math.floor(w * px / 7);
-        var d = el('div', room >= 4 ? shorten(kid.name, room) : '', { title: here.join('/') + ': ' + fmtNs(kid.ns) + ' (' + pct(kid.ns, total) + ')',
+        var d = el('div', room >= 4 ? shorten(layerLabel(kid.name), room) : '', { title: layerLabel(here.join('/')) + ': ' + fmtNs(kid.ns) + ' (' + pct(kid.ns, total) + ')',
                                                                   class: 'clickable' });
         d.addEventListener('click', function () { onCell(here); });
         d.style.left = (100 * x) + '%';
@@ -382,7 +383,7 @@
     var ns = under.reduce(function (a, l) { return a + l.ns; }, 0);
     box.textContent = '';
     var name = prefix.join('/');
-    box.appendChild(el('h3', 'Layer ' + shorten(name, NAME_CHARS, true) + ': ' + fmtNs(ns) + ' of GPU time' +
+    box.appendChild(el('h3', (name === '(none)' ? 'No layer' : 'Layer ' + shorten(name, NAME_CHARS, true)) + ': ' + fmtNs(ns) + ' of GPU time' +
                        (under.length > 1 ? ' in ' + under.length + ' layers' : ''), { title: name }));
     var cols = el('div', null, { class: 'cols' });
     box.appendChild(cols);
@@ -415,24 +416,26 @@
 
   function layers(inp) {
     var named = inp.layers.filter(function (l) { return l.name !== '(none)' && l.name !== 'other'; });
-    if (!named.length) {
+    function pick(prefix, exact) { layerDetail(inp, prefix, exact); byId('layer-detail').scrollIntoView({ block: 'nearest' }); }
+    /* the views by module type and path (layers.js), with the coverage sentence */
+    var views = gpLayers.draw(inp, { table: table, fmtNs: fmtNs, pick: pick, frames: layerFrames });
+    if (!named.length && !views) {
       byId('layers-absent').hidden = false;
       byId('layers-absent').textContent = 'No layers: no kernel of this trace ran inside a module or NVTX range ' +
         'that names a layer, so every kernel is under "(none)" (record with with_modules=True or torch.profiler ' +
         'record_function ranges, or NVTX ranges).';
     }
-    function pick(prefix, exact) { layerDetail(inp, prefix, exact); byId('layer-detail').scrollIntoView({ block: 'nearest' }); }
     icicle(inp, pick);
     byId('chart-layers').style.height = (80 + 22 * inp.layers.length) + 'px';
     var chart = newChart('chart-layers', {
       type: 'bar',
       data: {
-        labels: inp.layers.map(function (l) { return shorten(l.name, 48, true); }),
+        labels: inp.layers.map(function (l) { return shorten(layerLabel(l.name), 48, true); }),
         datasets: [{ label: 'GPU time (ms)', gpKind: 'bar', backgroundColor: COLORS.compute,
                      data: inp.layers.map(function (l) { return l.ns / 1e6; }) }]
       },
       options: { indexAxis: 'y', plugins: { legend: { display: false },
-        tooltip: { callbacks: { title: function (c) { return inp.layers[c[0].dataIndex].name; },
+        tooltip: { callbacks: { title: function (c) { return layerLabel(inp.layers[c[0].dataIndex].name); },
                                 label: function (c) { return fmtNs(inp.layers[c.dataIndex].ns); } } } },
         onClick: function (e, items) {
           var l = items.length ? inp.layers[items[0].index] : null;
@@ -441,7 +444,7 @@
     });
     setMarks('chart-layers', chartMarks(chart));
     table('table-layers', [
-      { key: 'name', title: 'Layer', keepEnd: true },
+      { key: 'name', title: 'Layer', keepEnd: true, label: layerLabel },
       { key: 'ns', title: 'GPU time', num: true, fmt: fmtNs },
       { key: 'share', title: 'Share of GPU time', num: true, fmt: function (v) { return (100 * v).toFixed(1) + '%'; } },
       { key: 'ns', title: '', bar: true, fmt: fmtNs },

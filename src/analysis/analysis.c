@@ -192,6 +192,18 @@ static void free_groups(struct gp_analysis *a)
 	gp_kgroups_free(&a->groups);
 }
 
+/* The layer views over the kernels' paths as the run cut them. */
+static int run_layer_views(struct gp_analysis *a, unsigned needs, gp_error *err)
+{
+	gp_layer_views_build(a->trace, &a->layer_views);
+	return GP_OK;
+}
+
+static void free_layer_views(struct gp_analysis *a)
+{
+	gp_layer_views_free(&a->layer_views);
+}
+
 /* The device timeline over the window (the trace's span when none). */
 static int run_timeline(struct gp_analysis *a, unsigned needs, gp_error *err)
 {
@@ -324,6 +336,7 @@ static const struct pass {
 	{GP_NEED_RANK_ADVICE, GP_NEED_FINDINGS | GP_NEED_RECORD, NULL, NULL},
 	{GP_NEED_RANK_PATH, GP_NEED_RECORD | GP_NEED_DEPS | GP_NEED_LAYERS, run_rank_path, NULL},
 	{GP_NEED_GROUPS, GP_NEED_OPS | GP_NEED_LAYERS, run_groups, free_groups},
+	{GP_NEED_LAYER_VIEWS, GP_NEED_LAYERS, run_layer_views, free_layer_views},
 	{GP_NEED_TIMELINE, GP_NEED_OPS, run_timeline, free_timeline},
 	{GP_NEED_TRACELENS, 0, run_tracelens, NULL},
 	{GP_NEED_PHASES, GP_NEED_KERNEL_PHASES, run_phases, free_phases},

@@ -30,6 +30,7 @@
 #include "analysis/commover.h"
 #include "analysis/graph_table.h"
 #include "analysis/groups.h"
+#include "analysis/layer_views.h"
 #include "analysis/layers.h"
 #include "analysis/memory.h"
 #include "analysis/phases.h"
@@ -78,6 +79,9 @@ enum gp_need {
 	/* communication hidden under compute and exposed, per device and per
 	** layer and pass, and the SMs it holds under compute: a->comm_overlap */
 	GP_NEED_COMM_OVERLAP = 1u << 20,
+	/* the kernels' time by layer path and by module type at every depth,
+	** and how much of it any layer covers: a->layer_views */
+	GP_NEED_LAYER_VIEWS = 1u << 21,
 };
 
 struct gp_analysis_opts {
@@ -153,6 +157,7 @@ struct gp_analysis {
 	} serving;
 	struct gp_graph_table graphs;
 	struct gp_comm_overlap comm_overlap;
+	struct gp_layer_views layer_views;
 	/* always: the kernels of unknown family (analysis/commclass.h), after
 	** the runner marked communication by launcher and ops file */
 	struct gp_comm_audit comm_audit;

@@ -8,6 +8,7 @@
 
 #include "analysis/attr_graph.h"
 #include "analysis/groups.h"
+#include "analysis/layer_views.h"
 
 /* The group for key in set s (created with name, params and first kernel
 ** k when new). */
@@ -52,7 +53,7 @@ void gp_kgroups_build(gp_trace *t, const struct gp_ops *ops, struct gp_kgroups *
 		gp_str op = r && r[k].op ? r[k].op : a->op ? a->op : gp_graph_op_group(t, a);
 		gp_str params = r ? r[k].params : 0;
 		gp_str name = gp_kernel_label_of(t, &t->kernels.v[k], labels);
-		gp_str layer = a->layer ? a->layer : gp_graph_layer_group(t, a);
+		gp_str layer = gp_layer_group_of(t, NULL, a);
 		group_add(group_of(&g->by[GP_KGROUP_LAYER], layer, layer, 0, k), t, r, k);
 		group_add(group_of(&g->by[GP_KGROUP_OP], op, op, 0, k), t, r, k);
 		group_add(group_of(shape, (uint64_t)op << 32 | params, op, params, k), t, r, k);

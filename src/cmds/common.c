@@ -138,6 +138,8 @@ int gp_cli_load_quiet(const char *path, gp_trace *t, const struct gp_load_opts *
 	int rc = gp_trace_load(path, t, o, err);
 
 	if (!rc)
+		gp_fmt_note_clock(t->clock_res);
+	if (!rc)
 		rc = gp_correlate(t, &co, err);
 	return rc ? rc : gp_window_apply(t, &o->window, po, &a, &b, err);
 }
@@ -191,6 +193,7 @@ int gp_cli_load(const char *path, const struct gp_cli_opts *opts, gp_trace *t, g
 		gp_err_print(&err);
 		return gp_exit_code(err.status);
 	}
+	gp_fmt_note_clock(t->clock_res);   /* durations print at the trace's clock step */
 	/* the correlation pass takes seconds on million-kernel traces too */
 	if (p.tty && elapsed(&p.t0) >= p.after) {
 		fprintf(stderr, "\rgpuprof: correlating... ");

@@ -146,7 +146,7 @@ static uint64_t kernel_key(gp_trace *t, size_t i, const struct opts *o, const ui
 			return gp_graph_op_group(t, a);
 		return a && a->op ? a->op : a && a->marker ? a->marker : 0;
 	case BY_LAYER:
-		return !a ? 0 : a->layer ? a->layer : gp_graph_layer_group(t, a);
+		return a ? gp_layer_group_of(t, NULL, a) : 0;
 	case BY_ITER:   /* the run's step (steps.h): the one its launch lies in */
 		return kernel_iter && kernel_iter[i] >= 0 ? (uint64_t)kernel_iter[i] + 1 : 0;
 	case BY_STREAM:

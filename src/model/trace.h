@@ -493,6 +493,13 @@ typedef struct gp_trace {
 	gp_str path;
 	gp_str format;          /* reader name: "nsys", "nvprof", "kineto", "gpuprof-rec", "rocprof" */
 	gp_str tool_version;    /* "nsys 2024.2.1.106", "nvprof (Version 12)" */
+	/* The step of the trace's clock as its format records times, in ns,
+	** decided by the reader: Kineto's microsecond timestamps 1000 when
+	** every ts and dur is a whole number of microseconds, else the finest
+	** step any of them shows (100, 10, 1); 0: nanoseconds (nsys, nvprof,
+	** rocprof, gpuprof record).  The text formats print durations with no
+	** more digits than it (gp_fmt_note_clock); times stay integer ns. */
+	gp_ns clock_res;
 	int work_threads;       /* threads the passes over a large trace may use
 				** (gp_trace_load sets it from gp_load_opts.threads);
 				** 0 or 1: the caller's only */

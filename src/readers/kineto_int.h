@@ -215,6 +215,7 @@ struct kineto_parser {
 	GP_VEC(struct synth_ref) synth_refs;
 
 	uint64_t no_ts, neg_dur, no_launch_cfg, hip_apis;
+	gp_ns clock_res;          /* the finest step of a ts or dur so far (gp_trace.clock_res), from 1000 */
 	uint64_t mem_unread;      /* [memory] instants without ts or Bytes */
 	uint64_t mem_other_type;  /* [memory] instants of a device type other than CPU/CUDA/HIP */
 	uint64_t mem_negative_total;  /* [memory] instants stating a total below 0 */

@@ -413,6 +413,8 @@ static bool merge_part(struct kineto_parser *p, struct kineto_parser *q)
 
 	if (!merge_synth(p, q) || q->skipped.n >= KINETO_MAX_SKIPPED || (t->devices.n && u->devices.n))
 		return false;
+	if (q->clock_res < p->clock_res)
+		p->clock_res = q->clock_res;
 
 	/* strings, in order of first use in q: ids as one pass would give */
 	gp_str *map = gp_xmalloc(u->strs.n * sizeof(*map));

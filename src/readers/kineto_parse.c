@@ -123,6 +123,9 @@ static int time_value(struct kineto_parser *p, uint8_t k, char kind, const char 
 		return fail(p, "%s is a %s, expected a number", what, json_type(kind));
 	if (!kineto_parse_us_as_ns(s, n, &ns))
 		return fail(p, "%s %.*s is out of range", what, (int)(n < 40 ? n : 40), s);
+	/* the clock's step: the largest power of ten (to 1 us) every value is a multiple of */
+	while (p->clock_res > 1 && ns % p->clock_res)
+		p->clock_res /= 10;
 	if (k == K_TS) {
 		e->ts = ns;
 		e->have |= H_TS;
@@ -622,6 +625,7 @@ void kineto_parser_init(struct kineto_parser *p, const char *path, gp_trace *t, 
 	p->t = t;
 	p->path = path;
 	p->err = err;
+	p->clock_res = 1000;
 }
 
 void kineto_parser_free(struct kineto_parser *p)

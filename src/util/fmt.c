@@ -1,6 +1,7 @@
 /*
 ** Integer formatting; see fmt.h.
 */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -78,16 +79,45 @@ size_t gp_fmt_shape(char *buf, size_t size, const int64_t *dims, size_t ndim)
 	return len;
 }
 
+/* The finest clock step noted (gp_fmt_note_clock), ns; 0: none yet. */
+static int64_t clock_step;
+
+void gp_fmt_note_clock(int64_t step_ns)
+{
+	int64_t now = __atomic_load_n(&clock_step, __ATOMIC_RELAXED);
+
+	if (step_ns < 1)
+		step_ns = 1;
+	while ((now == 0 || step_ns < now) &&
+	       !__atomic_compare_exchange_n(&clock_step, &now, step_ns, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		;
+}
+
+/* The decimals a duration in units of unit ns shows: 3, fewer while a
+** last digit would be finer than the clock step. */
+static int duration_decimals(double unit)
+{
+	int64_t step = __atomic_load_n(&clock_step, __ATOMIC_RELAXED);
+	int dec = 3;
+	double digit = unit / 1000.0;   /* the last decimal's size in ns */
+
+	while (dec > 0 && step > 1 && (double)step > digit) {
+		dec--;
+		digit *= 10.0;
+	}
+	return dec;
+}
+
 const char *gp_fmt_duration(double ns, char *buf, size_t size)
 {
 	if (ns < 1e3)
 		snprintf(buf, size, "%.0f ns", ns);
 	else if (ns < 1e6)
-		snprintf(buf, size, "%.3f us", ns / 1e3);
+		snprintf(buf, size, "%.*f us", duration_decimals(1e3), ns / 1e3);
 	else if (ns < 1e9)
-		snprintf(buf, size, "%.3f ms", ns / 1e6);
+		snprintf(buf, size, "%.*f ms", duration_decimals(1e6), ns / 1e6);
 	else
-		snprintf(buf, size, "%.3f s", ns / 1e9);
+		snprintf(buf, size, "%.*f s", duration_decimals(1e9), ns / 1e9);
 	return buf;
 }
 

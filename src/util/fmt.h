@@ -34,8 +34,17 @@ size_t gp_fmt_i64_list(char *buf, size_t size, const int64_t *v, size_t n);
 size_t gp_fmt_shape(char *buf, size_t size, const int64_t *dims, size_t ndim);
 
 /* ns as a human duration ("812 ns", "1.234 us", "5.678 ms", "1.234 s")
-** into buf; returns buf. */
+** into buf, with no more decimals than the clock step noted
+** (gp_fmt_note_clock) supports in the unit chosen: at 1000 ns (whole
+** microseconds) "58 us", "1.234 ms"; at 10 ns "58.01 us"; returns buf. */
 const char *gp_fmt_duration(double ns, char *buf, size_t size);
+
+/* Notes the clock step of a trace the process shows (gp_trace.clock_res,
+** ns; 0 or 1: nanoseconds): durations print at the finest step noted, so
+** that no trace's digits are hidden (the step of every trace is 1000 ns:
+** "58 us"; one nanosecond trace among them: "58.000 us").  Before any is
+** noted, nanoseconds.  Safe on any thread (an atomic minimum). */
+void gp_fmt_note_clock(int64_t step_ns);
 
 /* A byte count in binary units ("512 B", "1.50 KiB", "19.91 GiB") into
 ** buf; returns buf. */

@@ -453,6 +453,63 @@ static void write_tables(struct doc *d, const struct gp_kgroups *g, size_t top)
 	free(x);
 }
 
+/* The kernels' time by layer path and by module type at each depth
+** (layer_views.h: keyed as summary keys its rows), as "layer_views":
+** {"depth", "gpu_ns", "layer_ns", "record" (what to record when layers
+** cover little, else ""), "views": [{"by": "path" | "module-type",
+** "depth" (0: all levels), "rows"}]}; rows longest first, the top of
+** them, the no-layer row ({"none": 1}) always, then "other" (with
+** "groups") summing the rest. */
+static void write_layer_views(struct doc *d, const struct gp_layer_views *lv)
+{
+	const char *record = gp_layer_views_record(lv);
+
+	open_c(d, "layer_views", '{');
+	i64(d, "depth", lv->depth);
+	i64(d, "gpu_ns", lv->gpu_ns);
+	i64(d, "layer_ns", lv->layer_ns);
+	str(d, "record", record ? record : "");
+	open_c(d, "views", '[');
+	for (size_t i = 0; i < lv->n; i++) {
+		const struct gp_layer_view_groups *x = &lv->v[i];
+		int64_t other_ns = 0, other_count = 0, rest = 0;
+		size_t shown = 0;
+		open_c(d, NULL, '{');
+		str(d, "by", x->v.module_type ? "module-type" : "path");
+		i64(d, "depth", x->v.depth);
+		open_c(d, "rows", '[');
+		for (size_t j = 0; j < x->g.n; j++) {
+			const struct gp_layer_group *g = &x->g.v[j];
+			if (g->name && shown >= d->top) {
+				other_ns += g->ns;
+				other_count += (int64_t)g->count;
+				rest++;
+				continue;
+			}
+			shown += g->name != 0;
+			open_c(d, NULL, '{');
+			str(d, "name", g->name ? gp_s(d->t, g->name) : "no layer");
+			if (!g->name)
+				i64(d, "none", 1);
+			i64(d, "ns", g->ns);
+			i64(d, "count", (int64_t)g->count);
+			close_c(d, '}');
+		}
+		if (rest) {
+			open_c(d, NULL, '{');
+			str(d, "name", "other");
+			i64(d, "ns", other_ns);
+			i64(d, "count", other_count);
+			i64(d, "groups", rest);
+			close_c(d, '}');
+		}
+		close_c(d, ']');
+		close_c(d, '}');
+	}
+	close_c(d, ']');
+	close_c(d, '}');
+}
+
 /* Per GPU, the busy fraction of each of GP_HTML_BUCKETS buckets over the
 ** trace's span (the timeline the Perfetto export's counters use). */
 static void write_timeline(struct doc *d, const struct gp_timeline *tl)
@@ -679,6 +736,8 @@ static void write_input(struct doc *d, const char *path, const struct gp_analysi
 	write_comm_overlap(d, &an->comm_overlap);
 	if (tables)
 		write_tables(d, &an->groups, d->top);
+	if (tables && gp_analysis_has(an, GP_NEED_LAYER_VIEWS))
+		write_layer_views(d, &an->layer_views);
 	write_timeline(d, &an->timeline);
 	write_memory(d, &an->memory);
 	write_advice(d, &an->findings);
@@ -882,6 +941,7 @@ static int html_write(gp_sink *s, const struct gp_sink_input *in, gp_error *err)
 		{"library", s->opts.script, s->opts.script_len, NULL, NULL},
 		{"data", NULL, 0, write_data, &pg},
 		{"common", gp_html_common_script, gp_html_common_script_len, NULL, NULL},
+		{"layers", gp_html_layers_script, gp_html_layers_script_len, NULL, NULL},
 		{"script", gp_html_script, gp_html_script_len, NULL, NULL},
 	};
 

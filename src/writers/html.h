@@ -29,7 +29,7 @@
 #define GP_HTML_NEEDS                                                                      \
 	(GP_NEED_OPS | GP_NEED_BREAKDOWN | GP_NEED_TOP_GAPS | GP_NEED_MEMORY | GP_NEED_FINDINGS | \
 	 GP_NEED_GROUPS | GP_NEED_TIMELINE | GP_NEED_CRITPATH | GP_NEED_PHASES | GP_NEED_STEPS |   \
-	 GP_NEED_COMM_OVERLAP)
+	 GP_NEED_COMM_OVERLAP | GP_NEED_LAYER_VIEWS)
 
 /* Buckets of the page's busy timeline and memory series. */
 #define GP_HTML_BUCKETS 400

@@ -26,5 +26,9 @@ extern const size_t gp_html_diff_script_len;
 ** each page's own script. */
 extern const unsigned char gp_html_common_script[];
 extern const size_t gp_html_common_script_len;
+/* The report's layer views (share/html/layers.js), inlined before its
+** script. */
+extern const unsigned char gp_html_layers_script[];
+extern const size_t gp_html_layers_script_len;
 
 #endif

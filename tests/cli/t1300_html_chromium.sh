@@ -75,7 +75,7 @@ check_marks "$TMP/hostile.json"
 for tag in img svg b script; do
 	n=$(grep -c "<$tag[ >]" "$TMP/dom")
 	want=0
-	[ $tag = script ] && want=4     # the page's own: library, data, common, script
+	[ $tag = script ] && want=5     # the page's own: library, data, common, layers, script
 	assert_eq "$n" "$want" "<$tag> elements in the hostile page's DOM"
 done
 grep -q '&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;"'"'"'</td>' "$TMP/dom" ||

@@ -50,4 +50,4 @@ run_ok "$GPUPROF" report -f csv -c kernel,start,end --iter 1 "$TMP/w.json"
 assert_eq "$(sed 1d "$TMP/out" | tr '\n' ' ')" '"B","110000","150000" "C","600000","650000" ' "report --iter 1"
 # advise's denominators are the breakdown's
 run_ok "$GPUPROF" advise --iter 1 "$TMP/w.json"
-assert_grep '^GPU .*: GPU span 545.000 us, busy 445.000 us \(81.7%\)' "$TMP/out"
+assert_grep '^GPU .*: GPU span 545 us, busy 445 us \(81.7%\)' "$TMP/out"

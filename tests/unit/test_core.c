@@ -296,6 +296,29 @@ static void fmt_matches_printf(void **state)
 	}
 }
 
+/* Durations print no finer than the finest clock step noted: 3 decimals
+** before any (and for nanosecond traces), none in microseconds at whole
+** microseconds (ms and s keep theirs), two at 10 ns; a nanosecond trace
+** noted afterwards brings the digits back.  (The step is process-wide and
+** only gets finer: the order below is the point.) */
+static void fmt_duration_at_clock_step(void **state)
+{
+	char buf[32];
+
+	assert_string_equal(gp_fmt_duration(58000, buf, sizeof(buf)), "58.000 us");
+	gp_fmt_note_clock(1000);
+	assert_string_equal(gp_fmt_duration(58000, buf, sizeof(buf)), "58 us");
+	assert_string_equal(gp_fmt_duration(1234000, buf, sizeof(buf)), "1.234 ms");
+	assert_string_equal(gp_fmt_duration(2.5e9, buf, sizeof(buf)), "2.500 s");
+	assert_string_equal(gp_fmt_duration(707, buf, sizeof(buf)), "707 ns");
+	gp_fmt_note_clock(100000);   /* coarser: changes nothing */
+	assert_string_equal(gp_fmt_duration(58000, buf, sizeof(buf)), "58 us");
+	gp_fmt_note_clock(10);
+	assert_string_equal(gp_fmt_duration(58010, buf, sizeof(buf)), "58.01 us");
+	gp_fmt_note_clock(0);        /* nanoseconds */
+	assert_string_equal(gp_fmt_duration(58000, buf, sizeof(buf)), "58.000 us");
+}
+
 /* Lists and shapes: Python's tuple spelling, and snprintf's contract when
 ** the buffer is short (the prefix that fits, the whole length returned). */
 static void fmt_lists_and_shapes(void **state)
@@ -721,6 +744,7 @@ int main(void)
 		cmocka_unit_test(fmt_matches_printf),
 		cmocka_unit_test(args_share_identical_lists),
 		cmocka_unit_test(fmt_lists_and_shapes),
+		cmocka_unit_test(fmt_duration_at_clock_step),
 		cmocka_unit_test(api_version_suffix_is_stripped),
 		cmocka_unit_test(dtypes_parse_every_spelling),
 		cmocka_unit_test(radix_sort_matches_qsort),

@@ -370,6 +370,35 @@ static void exact_times(void **state)
 	gp_trace_free(&t);
 }
 
+/* The clock step the reader decides (gp_trace.clock_res): whole
+** microseconds everywhere 1000 ns; one value with tenths of a microsecond
+** 100; with nanoseconds 1 (exact_times' trace). */
+static void clock_step(void **state)
+{
+	static const struct {
+		const char *ts, *dur;
+		gp_ns want;
+	} cases[] = {
+		{"1712195495519689", "58", 1000},
+		{"1712195495519689", "58.5", 100},
+		{"1712195495519689.25", "58", 10},
+		{"1712195495519689.047", "58", 1},
+		{"0", "0", 1000},
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char json[256];
+		gp_trace t;
+		gp_error err = {0};
+		snprintf(json, sizeof(json), "[{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k\",\"pid\":0,"
+			 "\"tid\":7,\"ts\":%s,\"dur\":%s},{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k\","
+			 "\"pid\":0,\"tid\":7,\"ts\":3,\"dur\":4}]", cases[i].ts, cases[i].dur);
+		assert_int_equal(load_json(json, &t, &err), GP_OK);
+		assert_int_equal(t.clock_res, cases[i].want);
+		gp_trace_free(&t);
+	}
+}
+
 /* The edges of the narrowed records (docs/trace-model.md): CUDA's largest
 ** launch (grid x 2^31-1, block 1024, 255 registers) kept exactly in the
 ** shared kernel def; two launches that differ only in block get two defs,
@@ -1007,6 +1036,7 @@ int main(void)
 		cmocka_unit_test(reads_old_format_and_flows),
 		cmocka_unit_test(json_integers),
 		cmocka_unit_test(exact_times),
+		cmocka_unit_test(clock_step),
 		cmocka_unit_test(wide_fields),
 		cmocka_unit_test(bad_input),
 		cmocka_unit_test(load_options),
