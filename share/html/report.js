@@ -454,6 +454,26 @@
     if (first) layerDetail(inp, first.name === '(none)' ? [first.name] : layerFrames(first.name), true);
   }
 
+  /* Communication per layer and pass (the input's comm_layers, commover.h):
+     hidden under compute, exposed, SMs held; nothing without communication. */
+  function commLayers(inp) {
+    var rows = inp.comm_layers || [];
+    if (!rows.length) return;
+    byId('comm-layers-caption').hidden = false;
+    byId('table-comm-layers').hidden = false;
+    table('table-comm-layers', [
+      { key: 'layer', title: 'Layer', keepEnd: true },
+      { key: 'pass', title: 'Pass' },
+      { key: 'kernels', title: 'Comm kernels', num: true },
+      { key: 'hidden', title: 'Hidden under compute', num: true, fmt: fmtNs },
+      { key: 'exposed', title: 'Exposed', num: true, fmt: fmtNs },
+      { key: 'sms', title: 'SMs held', num: true, fmt: function (v) { return v === null ? '-' : v.toFixed(1); } }
+    ], rows.map(function (r) {
+      return { layer: r.layer, pass: r.pass, kernels: r.kernels, hidden: r.hidden, exposed: r.exposed,
+               sms: r.sms_held, other: false };
+    }), { sortKey: 'exposed' });
+  }
+
   function ops(inp) {
     table('table-ops', [
       { key: 'name', title: 'Op' },
@@ -843,10 +863,11 @@
       { key: 'cause', title: 'Cause', tag: true },
       { key: 'name', title: 'Op, kernel or call' },
       { key: 'layer', title: 'Layer' },
+      { key: 'pass', title: 'Pass' },
       { key: 'ns', title: 'Time on the path', num: true, fmt: fmtNs },
       { key: 'share', title: 'Share of the path', num: true, fmt: function (v) { return (100 * v).toFixed(1) + '%'; } }
     ], c.rows.map(function (r) {
-      return { cause: r.cause, name: r.op, layer: r.layer, ns: r.ns, share: c.span ? r.ns / c.span : 0, other: false };
+      return { cause: r.cause, name: r.op, layer: r.layer, pass: r.pass, ns: r.ns, share: c.span ? r.ns / c.span : 0, other: false };
     }), { sortKey: 'ns' });
   }
 
@@ -1171,8 +1192,8 @@
     var draw = job ? [[jobVerdict, data], [rankAdvice, data], [jobFacts, data], [rankBreakdown, data], [rankSteps, data],
                       [layers, job], [ops, job], [kernels, job], [rankGaps, data], [rankTimeline, data], [rankMemory, data],
                       [roofline, job], [critical, {}]]
-                   : [verdict, advice, facts, breakdown, phases, steps, layers, ops, kernels, gaps, timeline, memory, roofline,
-                      critical].map(function (f) {
+                   : [verdict, advice, facts, breakdown, phases, steps, layers, commLayers, ops, kernels, gaps, timeline, memory,
+                      roofline, critical].map(function (f) {
                        return [f, data.inputs[0]];
                      });
     draw.forEach(function (d) {

@@ -544,6 +544,7 @@ static void write_critical(struct doc *d, const gp_trace *t, const gp_critpath *
 		str(d, "cause", gp_cause_name(r->cause));
 		str(d, "op", r->op ? gp_s(t, r->op) : "");
 		str(d, "layer", r->layer ? gp_s(t, r->layer) : "");
+		str(d, "pass", gp_cp_dir_name(r->dir));   /* "" unknown */
 		i64(d, "ns", r->ns);
 		close_c(d, '}');
 	}
