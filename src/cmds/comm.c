@@ -55,10 +55,10 @@ static const struct gp_cmd_spec comm_spec = {
 	"--view a2a: expert parallelism: the bytes each rank sends each peer (split\n"
 	"sizes), largest / mean across ranks and peers, all-to-all time per layer\n"
 	"and pass (annotations like layer3 > dispatch(F)).\n"
-	"--view nodes: where the ranks' hosts are known (nsys's Hostname, Kineto's\n"
-	"host_name, rocprof's hostname), the calls within one node\n"
-	"and across nodes (a subgroup's calls too), with busbw over each side's\n"
-	"transfer time; ranks and calls say each rank's host and each call's span.\n"
+	"--view nodes: where the traces name their hosts (nsys's Hostname, Kineto's\n"
+	"host_name, rocprof's hostname), the calls within one node and across\n"
+	"nodes (a subgroup's calls too), with busbw over each side's transfer\n"
+	"time; ranks and calls say each rank's host and each call's span.\n"
 	"Definitions: docs/comm.md.",
 	.shared = GP_OPT_FORMAT | GP_OPT_TOP | GP_OPT_WIDTH | GP_OPT_NO_HEADER | GP_OPT_GPU | GP_OPT_JOBS |
 		  GP_OPT_WINDOW,
