@@ -457,6 +457,26 @@
     if (first) layerDetail(inp, first.name === '(none)' ? [first.name] : layerFrames(first.name), true);
   }
 
+  /* Communication per layer and pass (the input's comm_layers, commover.h):
+     hidden under compute, exposed, SMs held; nothing without communication. */
+  function commLayers(inp) {
+    var rows = inp.comm_layers || [];
+    if (!rows.length) return;
+    byId('comm-layers-caption').hidden = false;
+    byId('table-comm-layers').hidden = false;
+    table('table-comm-layers', [
+      { key: 'layer', title: 'Layer', keepEnd: true },
+      { key: 'pass', title: 'Pass' },
+      { key: 'kernels', title: 'Comm kernels', num: true },
+      { key: 'hidden', title: 'Hidden under compute', num: true, fmt: fmtNs },
+      { key: 'exposed', title: 'Exposed', num: true, fmt: fmtNs },
+      { key: 'sms', title: 'SMs held', num: true, fmt: function (v) { return v === null ? '-' : v.toFixed(1); } }
+    ], rows.map(function (r) {
+      return { layer: r.layer, pass: r.pass, kernels: r.kernels, hidden: r.hidden, exposed: r.exposed,
+               sms: r.sms_held, other: false };
+    }), { sortKey: 'exposed' });
+  }
+
   function ops(inp) {
     table('table-ops', [
       { key: 'name', title: 'Op' },
@@ -846,10 +866,11 @@
       { key: 'cause', title: 'Cause', tag: true },
       { key: 'name', title: 'Op, kernel or call' },
       { key: 'layer', title: 'Layer' },
+      { key: 'pass', title: 'Pass' },
       { key: 'ns', title: 'Time on the path', num: true, fmt: fmtNs },
       { key: 'share', title: 'Share of the path', num: true, fmt: function (v) { return (100 * v).toFixed(1) + '%'; } }
     ], c.rows.map(function (r) {
-      return { cause: r.cause, name: r.op, layer: r.layer, ns: r.ns, share: c.span ? r.ns / c.span : 0, other: false };
+      return { cause: r.cause, name: r.op, layer: r.layer, pass: r.pass, ns: r.ns, share: c.span ? r.ns / c.span : 0, other: false };
     }), { sortKey: 'ns' });
   }
 
@@ -923,6 +944,13 @@
          : job.collectives ? 'none at the ' + job.collectives + ' collectives matched on every rank (that rank would arrive last at more than half of them and cause more than a quarter of the waiting)'
          : 'unknown (no collective is matched on every rank: the traces cannot tell who waits)');
     fact('Median step skew', fmtNs(job.skew) + ' (' + job.skew_pct.toFixed(2) + '%: slowest rank\'s median step minus the fastest\'s; a slow step is no straggler)');
+    var a2a = job.a2a;
+    if (a2a)   /* expert parallelism: what the ranks send at all-to-all calls (comm --view a2a) */
+      fact('All-to-all', a2a.calls + ' calls matched on every rank; largest / mean: ' + a2a.rank_imbalance.toFixed(2) + ' across ranks (bytes sent), '
+           + (a2a.peer_imbalance >= 0 ? a2a.peer_imbalance.toFixed(2) + ' across peers (rank ' + a2a.peer_hot + ' receives the most, ' + fmtBytes(a2a.peer_hot_bytes) + ')'
+              : 'unknown across peers (no split sizes recorded: a hot peer cannot be told)')
+           + '; waiting at them ' + fmtNs(a2a.wait) + (a2a.late_rank >= 0 ? ', ' + fmtNs(a2a.late_caused) + ' of it for rank ' + a2a.late_rank : '')
+           + '; transfer ' + fmtNs(a2a.transfer));
     var cp = job.critical_path;
     fact('Critical path', !cp.known ? 'unknown: ' + cp.why
          : fmtNs(cp.length) + ' from the job\'s end back across ' + (cp.jumps ? cp.jumps + ' jump' + (cp.jumps > 1 ? 's' : '') + ' to a rank the others waited for' : 'no other rank')
@@ -950,14 +978,14 @@
       { key: 'critical', title: 'On critical path', num: true, fmt: known(function (v) {
           return fmtNs(v) + (cp.length > 0 ? ' (' + (100 * v / cp.length).toFixed(1) + '%)' : ''); }) },
       { key: 'role', title: 'Role' }
-    ], job.ranks.map(function (r, i) {
+    ].concat(a2a ? [{ key: 'a2a_sent', title: 'All-to-all sent', num: true, fmt: known(fmtBytes) }] : []), job.ranks.map(function (r, i) {
       var inp = data.inputs[i];
       var gpus = inp.devices.map(function (d) { return d.gpu || d.name || 'GPU ' + d.id; });
       return { rank: r.rank, name: r.path, gpu: gpus.filter(function (g, k) { return gpus.indexOf(g) === k; }).join(', '),
                kernels: inp.kernels, gpu_ns: inp.gpu_ns, span: r.span, compute: r.compute, comm: r.comm, memory: r.memory,
                idle: r.idle, steps: r.steps.length, step_median: r.step_median, vs_fastest: r.vs_fastest,
                vs_fastest_pct: r.vs_fastest_pct, wait: r.wait, caused: r.caused, times_last: r.times_last,
-               critical: r.critical, role: r.role, other: false };
+               critical: r.critical, role: r.role, a2a_sent: r.a2a_sent, other: false };
     }), { sortKey: 'rank', ascending: true });
     byId('devices').hidden = true;
     document.title = 'gpuprof report: ' + job.ranks.length + ' ranks';
@@ -1167,8 +1195,8 @@
     var draw = job ? [[jobVerdict, data], [rankAdvice, data], [jobFacts, data], [rankBreakdown, data], [rankSteps, data],
                       [layers, job], [ops, job], [kernels, job], [rankGaps, data], [rankTimeline, data], [rankMemory, data],
                       [roofline, job], [critical, {}]]
-                   : [verdict, advice, facts, breakdown, phases, steps, layers, ops, kernels, gaps, timeline, memory, roofline,
-                      critical].map(function (f) {
+                   : [verdict, advice, facts, breakdown, phases, steps, layers, commLayers, ops, kernels, gaps, timeline, memory,
+                      roofline, critical].map(function (f) {
                        return [f, data.inputs[0]];
                      });
     draw.forEach(function (d) {

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "analysis/advise_int.h"
+#include "analysis/coll_a2a.h"
 #include "analysis/commover.h"
 #include "analysis/jobpath.h"
 #include "analysis/ranks.h"
@@ -87,7 +88,8 @@ static const struct {
 	double busbw_achievable;    /* the fraction of the peak nccl-tests reaches */
 	uint64_t busbw_min_calls;   /* a kind needs this many calls */
 	double steps_differ_pct;    /* no collective matched: steps this far apart get a notice */
-} coll_limits = {0.5, 0.8, 4, 2.0};
+	double a2a_uneven;          /* all-to-all: largest / mean at or above this */
+} coll_limits = {0.5, 0.8, 4, 2.0, 1.5};
 
 /* The median of the compute times of every rank of m but s. */
 static gp_ns others_compute(const gp_ns *compute, size_t n, size_t s)
@@ -161,6 +163,73 @@ static void path_evidence(const struct gp_rank_job *j, const struct gp_job_path 
 	}
 }
 
+/* a2a-imbalance: the job's all-to-all volume uneven across ranks (what
+** each sends) or peers (what each receives, from split sizes), at or
+** above coll_limits.a2a_uneven, as a notice: no replay moves tokens.  Its
+** total_ns is the matched calls' transfer, the part of it the busiest
+** buffer beyond the mean takes in the evidence.  Even by rank without
+** split sizes: a notice that by peer the trace cannot tell.  False when
+** the job has no all-to-all call matched on every rank, or it is even. */
+static bool a2a_finding(const struct gp_rank_job *j, struct gp_finding *f)
+{
+	struct gp_a2a a;
+	size_t big = 0;
+	char b1[32], b2[32], t1[32], t2[32], t3[32];
+	bool peers, uneven;
+	double worst;
+
+	gp_a2a_of_job(j, &a);
+	for (size_t r = 1; r < a.nranks; r++)
+		if (a.ranks[r].sent > a.ranks[big].sent)
+			big = r;
+	peers = a.matrix && a.peer_hot >= 0;
+	worst = peers && a.peer_imbalance > a.rank_imbalance ? a.peer_imbalance : a.rank_imbalance;
+	uneven = a.calls && a.nranks > 1 && worst >= coll_limits.a2a_uneven;
+	if (!uneven && a.calls && a.nranks > 1 && !peers && a.rank_imbalance > 0) {
+		/* even by rank; by peer the trace cannot tell */
+		memset(f, 0, sizeof(*f));
+		f->kind = "a2a-imbalance";
+		f->first = true;
+		f->total_ns = (double)a.transfer;
+		f->count = a.calls;
+		snprintf(f->title, sizeof(f->title), A2A_UNKNOWN_TITLE, a.rank_imbalance);
+		snprintf(f->evidence, sizeof(f->evidence), A2A_RANKS "%s", a.calls, a.nranks, a.ranks[big].rank,
+			 gp_fmt_bytes((double)a.ranks[big].sent, b1, sizeof(b1)), a.rank_imbalance, A2A_NO_PEERS);
+		snprintf(f->change, sizeof(f->change), "%s", A2A_RECORD);
+		gp_a2a_free(&a);
+		return true;
+	}
+	if (uneven) {
+		bool by_peer = peers && a.peer_imbalance >= a.rank_imbalance;
+		size_t at;
+		memset(f, 0, sizeof(*f));
+		f->kind = "a2a-imbalance";
+		f->first = true;
+		f->total_ns = (double)a.transfer;
+		f->count = a.calls;
+		snprintf(f->title, sizeof(f->title), A2A_TITLE, "rank", by_peer ? a.peer_hot : a.ranks[big].rank,
+			 by_peer ? "receives" : "sends", worst, by_peer ? "of the peers" : "of the ranks");
+		snprintf(f->evidence, sizeof(f->evidence), A2A_RANKS, a.calls, a.nranks, a.ranks[big].rank,
+			 gp_fmt_bytes((double)a.ranks[big].sent, b1, sizeof(b1)), a.rank_imbalance);
+		at = strlen(f->evidence);
+		if (peers)
+			snprintf(f->evidence + at, sizeof(f->evidence) - at, A2A_PEERS, a.peer_hot,
+				 gp_fmt_bytes((double)a.peer_hot_bytes, b2, sizeof(b2)), a.peer_imbalance);
+		else
+			snprintf(f->evidence + at, sizeof(f->evidence) - at, "%s", A2A_NO_PEERS);
+		at = strlen(f->evidence);
+		if (a.late >= 0)
+			snprintf(f->evidence + at, sizeof(f->evidence) - at, A2A_WAIT,
+				 gp_fmt_duration((double)a.wait, t1, sizeof(t1)),
+				 gp_fmt_duration((double)a.ranks[a.late].caused, t2, sizeof(t2)), a.ranks[a.late].rank,
+				 a.ranks[a.late].times_last, gp_fmt_duration((double)a.transfer, t3, sizeof(t3)),
+				 gp_fmt_duration((double)a.transfer * (1 - 1 / worst), b2, sizeof(b2)));
+		snprintf(f->change, sizeof(f->change), "%s", A2A_CHANGE);
+	}
+	gp_a2a_free(&a);
+	return uneven;
+}
+
 void gp_advise_job(const struct gp_rank_job *j, const struct gp_job_path *path, struct gp_findings *out)
 {
 	gp_ns *compute = gp_xmalloc((j->n ? j->n : 1) * sizeof(*compute));
@@ -197,6 +266,8 @@ void gp_advise_job(const struct gp_rank_job *j, const struct gp_job_path *path, 
 		snprintf(f.change, sizeof(f.change), "%s", NO_ARRIVALS_CHANGE);
 		*gp_vec_push(out->v) = f;
 	}
+	if (a2a_finding(j, &f))
+		*gp_vec_push(out->v) = f;
 	free(compute);
 }
 

@@ -296,6 +296,32 @@
 	"give the files of every rank of one run, traced over the same steps with their "   \
 	"collectives: NCCL/RCCL kernels (PyTorch profiler with record_param_comms, or nsys)"
 
+#define A2A_TITLE                                                                          \
+	"expert-parallel all-to-all is uneven: %s %d %s %.2fx the mean %s"
+#define A2A_UNKNOWN_TITLE                                                                  \
+	"all-to-all: the ranks send even volumes (largest %.2fx the mean), but what each "     \
+	"peer receives is not recorded: a hot peer (an expert rank) cannot be told"
+#define A2A_RANKS                                                                          \
+	"%" PRIu64 " all-to-all calls matched on %zu ranks: rank %d sends the most, %s, %.2fx " \
+	"the mean of the ranks"
+#define A2A_PEERS                                                                          \
+	"; rank %d receives the most, %s, %.2fx the mean of the peers (split sizes)"
+#define A2A_NO_PEERS                                                                       \
+	"; the trace records no split sizes (In/Out split size): what each peer receives, "  \
+	"and so which expert rank is hot, cannot be told"
+#define A2A_WAIT                                                                           \
+	"; at these calls the ranks waited %s in all, %s of it for rank %d (last at %" PRIu64 \
+	" of them); their transfer (each call's shortest kernel) is %s, of which about %s is " \
+	"the busiest buffer beyond the mean"
+#define A2A_RECORD                                                                         \
+	"record the split sizes: PyTorch's profiler writes In/Out split size on "            \
+	"record_param_comms for all_to_all_single with input/output_split_sizes (record_shapes" \
+	"=True); then `gpuprof comm --view a2a` gives the bytes per peer"
+#define A2A_CHANGE                                                                         \
+	"balance the experts' load: an auxiliary load-balancing loss or a capacity factor, "  \
+	"replicas of the hot experts spread over ranks (EPLB), or dropping tokens beyond "    \
+	"capacity; `gpuprof comm --view a2a` gives the bytes per rank, peer, layer and pass"
+
 #define BUSBW_TITLE "%s reaches %.1f GB/s bus bandwidth (median), %.0f%% of the %s peak %.0f GB/s"
 #define BUSBW_EVIDENCE \
 	"%" PRIu64 " calls, %.1f MB on average, %s of pure communication (from the last arrival to the end)"

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analysis/coll_a2a.h"
+#include "analysis/ranks.h"
 #include "util/alloc.h"
 #include "util/stats.h"
 
@@ -167,6 +168,10 @@ static void matched(const struct gp_coll_rank *ranks, const struct gp_coll_match
 		}
 		a->calls++;
 		a->transfer += c->transfer;
+		if (c->last_rank >= 0) {
+			a->ranks[c->last_rank].times_last++;
+			a->ranks[c->last_rank].caused += c->wait_total;
+		}
 		for (size_t r = 0; r < a->nranks; r++) {
 			int32_t call = m->slots[c->first + r], i = by_call[r][call];
 			gp_ns wait = last - (ranks[r].v[call].start + m->ranks[r].offset);
@@ -225,10 +230,25 @@ void gp_a2a_summarise(const struct gp_coll_rank *ranks, size_t n, const struct g
 	for (size_t r = 0; r < n; r++)
 		sent[r] = a->ranks[r].sent;
 	a->rank_imbalance = largest_over_mean(sent, n);
+	a->late = -1;
+	for (size_t r = 0; r < n; r++)
+		if (a->ranks[r].caused > 0 && (a->late < 0 || a->ranks[r].caused > a->ranks[a->late].caused))
+			a->late = (int)r;
 	for (size_t r = 0; r < n; r++)
 		free(lab[r]);
 	free(lab);
 	free(sent);
+}
+
+void gp_a2a_of_job(const struct gp_rank_job *j, struct gp_a2a *out)
+{
+	/* the records' collectives side by side: shallow copies, read only */
+	struct gp_coll_rank *ranks = gp_xmalloc((j->n ? j->n : 1) * sizeof(*ranks));
+
+	for (size_t i = 0; i < j->n; i++)
+		ranks[i] = j->rec[i].coll;
+	gp_a2a_summarise(ranks, j->n, &j->coll, out);
+	free(ranks);
 }
 
 void gp_a2a_free(struct gp_a2a *a)

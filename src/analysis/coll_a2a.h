@@ -32,6 +32,8 @@ struct gp_a2a_rank {
 	int peer_max_rank;      /* that peer, -1 = none */
 	double peer_imbalance;  /* largest / mean of what it sent per peer of
 				** its groups; 0 = unknown */
+	uint64_t times_last;    /* matched all-to-all calls it arrived last at */
+	gp_ns caused;           /* the others' wait at those calls */
 };
 
 /* One layer path (the kernel's, gp_attr.layer) over the ranks. */
@@ -67,6 +69,9 @@ struct gp_a2a {
 	uint64_t peer_hot_bytes;
 	double peer_imbalance;          /* largest / mean of the received
 					** column sums; 0 = unknown */
+	int late;                       /* the rank (index) that caused the
+					** most waiting at the matched calls,
+					** -1 = nobody waited */
 };
 
 /* The expert-parallel summary of ranks[0..n) matched as m (gp_coll_match
@@ -74,6 +79,11 @@ struct gp_a2a {
 void gp_a2a_summarise(const struct gp_coll_rank *ranks, size_t n, const struct gp_coll_match *m,
 		      struct gp_a2a *out);
 void gp_a2a_free(struct gp_a2a *a);
+
+/* The same over the ranks of job j (their records' collectives and
+** match, analysis/ranks.h).  Never fails. */
+struct gp_rank_job;
+void gp_a2a_of_job(const struct gp_rank_job *j, struct gp_a2a *out);
 
 /* The pass a layer path names: the last of its components that ends in
 ** "(F)", "(B)" or "(W)" ("layer3/dispatch(B)" -> 'B'); 0 when none. */

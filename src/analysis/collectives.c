@@ -315,6 +315,19 @@ static void link_of(const gp_trace *t, const struct gp_gpu *gpu, struct gp_coll_
 	snprintf(r->link, sizeof(r->link), "%s", g->link ? g->link : "");
 }
 
+/* The host of t into host[size] (collectives.h, gp_coll_extract), ""
+** when the trace states none.  Never guessed from the file's name: names
+** like "worker7_step_12.TIME.pt.trace.json" look like PyTorch's
+** HOST_PID.TIME but carry no host. */
+static void host_of(const gp_trace *t, char *host, size_t size)
+{
+	const char *s = gp_trace_meta_get(t, "hostname");
+
+	if (!s || !*s)
+		s = gp_trace_meta_get(t, "host_name");
+	snprintf(host, size, "%s", s ? s : "");
+}
+
 int gp_coll_extract(const gp_trace *t, const struct gp_coll_opts *o, struct gp_coll_rank *out,
 		    gp_error *err)
 {
@@ -401,6 +414,7 @@ int gp_coll_extract(const gp_trace *t, const struct gp_coll_opts *o, struct gp_c
 	}
 	free(position);
 	link_of(t, o->gpu, out);
+	host_of(t, out->host, sizeof(out->host));
 	return GP_OK;
 }
 
@@ -435,7 +449,8 @@ const struct gp_column gp_coll_record_cols[GP_COLL_RECORD_NCOLS] = {
 void gp_coll_rank_put(const struct gp_coll_rank *r, gp_writer *w)
 {
 	char v[13][32];
-	const char *row[GP_COLL_RECORD_NCOLS] = {"rank", v[0], v[1], r->gpu, *r->link ? r->link : NULL};
+	const char *row[GP_COLL_RECORD_NCOLS] = {"rank", v[0], v[1], r->gpu, *r->link ? r->link : NULL,
+						 *r->host ? r->host : NULL};
 
 	snprintf(v[0], 32, "%d", r->world_size);
 	snprintf(v[1], 32, "%.17g", r->link_bw);   /* round-trips exactly */
@@ -564,7 +579,8 @@ int gp_coll_reader_row(struct gp_coll_reader *rd, const char *const *c)
 		return 0;
 	if (strcmp(c[0], "rank") == 0) {
 		if (rd->heads++ || !gp_rowbuf_cell_i64(c[1], -1, INT32_MAX, &world) || !c[2] || !c[3] ||
-		    strlen(c[3]) >= sizeof(r->gpu) || (c[4] && strlen(c[4]) >= sizeof(r->link)))
+		    strlen(c[3]) >= sizeof(r->gpu) || (c[4] && strlen(c[4]) >= sizeof(r->link)) ||
+		    (c[5] && strlen(c[5]) >= sizeof(r->host)))
 			return -1;
 		r->world_size = (int)world;
 		r->link_bw = strtod(c[2], &end);
@@ -572,6 +588,7 @@ int gp_coll_reader_row(struct gp_coll_reader *rd, const char *const *c)
 			return -1;
 		snprintf(r->gpu, sizeof(r->gpu), "%s", c[3]);
 		snprintf(r->link, sizeof(r->link), "%s", c[4] ? c[4] : "");
+		snprintf(r->host, sizeof(r->host), "%s", c[5] ? c[5] : "");
 		label_index(r, "");
 		return 1;
 	}
@@ -883,6 +900,7 @@ void gp_coll_match(const struct gp_coll_rank *ranks, size_t n, struct gp_coll_ma
 		settle_call(ranks, m, &m->calls[c]);
 		m->ncomplete++;
 	}
+	gp_coll_span(ranks, m);
 }
 
 void gp_coll_match_free(struct gp_coll_match *m)
@@ -893,6 +911,9 @@ void gp_coll_match_free(struct gp_coll_match *m)
 	for (size_t i = 0; i < m->ngroups; i++)
 		free(m->groups[i]);
 	free(m->groups);
+	for (size_t i = 0; i < m->nhosts; i++)
+		free(m->hosts[i]);
+	free(m->hosts);
 	memset(m, 0, sizeof(*m));
 }
 

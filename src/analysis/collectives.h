@@ -89,6 +89,8 @@ struct gp_coll_rank {
 				** unknown (ops.h, struct gp_gpu) */
 	char gpu[32];           /* the GPU table's name, "" = unknown */
 	char link[32];          /* the link's name ("NVLink4"), "" = unknown */
+	char host[64];          /* the node the rank ran on, "" = unknown
+				** (gp_coll_extract says where it comes from) */
 	struct gp_coll *v;      /* sorted by kernel start */
 	size_t n;
 	char **groups;          /* process group names; "" = not stated */
@@ -113,7 +115,9 @@ struct gp_coll_opts {
 ** Dims/type) and c10d:: op, else from the kernel's name.  The GPU (o->gpu,
 ** else the one the GPU table finds for the device of the first collective,
 ** else of the trace's first device: gp_gpu_for_device) gives gpu, link and
-** link_bw.  Fails only with GP_ERR_INTERNAL when t is not correlated (a
+** link_bw.  The host is the trace's (nsys: TARGET_INFO_SYSTEM_ENV's
+** Hostname; Kineto: "host_name"; rocprof: "hostname"), else unknown.
+** Fails only with GP_ERR_INTERNAL when t is not correlated (a
 ** caller's bug); out is then still freeable. */
 int gp_coll_extract(const gp_trace *t, const struct gp_coll_opts *o, struct gp_coll_rank *out,
 		    gp_error *err);
@@ -121,7 +125,7 @@ void gp_coll_rank_free(struct gp_coll_rank *r);
 
 /* The record as kept rows over gp_coll_record_cols ("what" and 13 cells):
 ** one "rank" row (world size, link peak in bytes/s as %.17g, which reads
-** back exactly, GPU name, link name), one "group" row per process group
+** back exactly, GPU name, link name, host or NULL), one "group" row per process group
 ** in index order, one "coll" row of 13 integers per call, then one "a2a"
 ** row per all-to-all call (call, label text, sent, received, its peers as
 ** "rank:sent:recv ..." or NULL).  path and rank do not travel: the
@@ -182,6 +186,27 @@ struct gp_coll_call {
 	int nranks_group;       /* n in busbw's factor, 0 = unknown */
 	double algbw, busbw;    /* bytes/s over comm; 0 = unknown */
 	double busbw_kernel;    /* busbw over kernel_mean */
+	uint8_t whole;          /* on every rank given, or on as many as its
+				** group has ("Group size"): the calls the
+				** spans count (gp_coll_span_stats) */
+	uint8_t span;           /* enum gp_coll_span over the ranks that have it */
+	uint16_t hosts;         /* distinct known hosts among them */
+};
+
+/* Where a call ran: across nodes (its ranks name two hosts or more), on
+** one node (every rank of its group given, all on one known host), or
+** unknown (a rank without a host, or ranks of its group not given). */
+enum gp_coll_span { GP_SPAN_UNKNOWN, GP_SPAN_INTRA, GP_SPAN_INTER, GP_SPAN__COUNT };
+
+/* The whole calls of one span and kind: their transfer time (each call's
+** shortest kernel, which needs no clock: a subgroup's ranks may share no
+** call with the reference rank) and nccl-tests' bus bytes over it. */
+struct gp_coll_span_stats {
+	uint64_t calls;
+	uint64_t bytes;
+	gp_ns transfer;
+	double bus_bytes;       /* sum of bytes x the busbw factor of its group */
+	uint64_t unknown_size;  /* of the calls, those of unknown size (no busbw) */
 };
 
 /* Per rank, in the order given. */
@@ -194,6 +219,7 @@ struct gp_coll_rank_stats {
 	uint64_t times_last;    /* matched calls where it arrived last */
 	gp_ns wait;             /* time it waited for others */
 	gp_ns caused;           /* time the others waited for it */
+	int host;               /* into gp_coll_match.hosts, -1 = unknown */
 	gp_ns late;             /* over the calls it arrived last at, how much after
 				** the next-to-last rank: the time it would save
 				** every rank if it arrived on time (docs/comm.md) */
@@ -222,6 +248,9 @@ struct gp_coll_match {
 	struct gp_coll_kind_stats kinds[GP_COLL__COUNT];
 	gp_ns wait_total;               /* over complete calls */
 	gp_ns comm_total;
+	char **hosts;                   /* the ranks' distinct known hosts */
+	size_t nhosts;
+	struct gp_coll_span_stats spans[GP_SPAN__COUNT][GP_COLL__COUNT];
 };
 
 /* Matches the collectives of ranks[0..n) (n >= 1): by (group, kind,
@@ -232,6 +261,15 @@ struct gp_coll_match {
 ** (an out-of-memory aborts, as everywhere). */
 void gp_coll_match(const struct gp_coll_rank *ranks, size_t n, struct gp_coll_match *out);
 void gp_coll_match_free(struct gp_coll_match *m);
+
+/* The nodes part of gp_coll_match (coll_span.c), called by it last: each
+** rank's host index, each call's whole, span and hosts, the whole calls
+** that are not complete (a subgroup's: present on exactly "Group size"
+** ranks) given their bytes, transfer and nranks_group, and m->spans.
+** Never fails. */
+void gp_coll_span(const struct gp_coll_rank *ranks, struct gp_coll_match *m);
+
+const char *gp_coll_span_name(int span);   /* "intra", "inter", "unknown" */
 
 /* The straggler of m: the rank the others waited for longest (by index in
 ** the order given; ties to the rank that arrived last more often, then the

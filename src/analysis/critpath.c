@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "analysis/critpath.h"
+#include "analysis/layers.h"
 #include "analysis/steps.h"
 #include "model/classify.h"
 #include "model/window.h"
@@ -816,7 +817,12 @@ struct cp_acc {
 	bool keep;                /* keep the pieces in cp->pieces */
 };
 
-static void add_row(struct cp_acc *a, int32_t win, uint8_t cause, gp_str op, gp_str layer, gp_ns ns)
+const char *gp_cp_dir_name(uint8_t dir)
+{
+	return dir == GP_CP_DIR_MIXED ? "mixed" : dir == GP_DIR_NA ? NULL : gp_dir_name(dir);
+}
+
+static void add_row(struct cp_acc *a, int32_t win, uint8_t cause, gp_str op, gp_str layer, gp_ns ns, uint8_t dir)
 {
 	uint64_t h = gp_hash_mix(gp_hash_mix(gp_hash_mix(gp_hash_mix(0, (uint64_t)win), cause), op), layer);
 
@@ -834,6 +840,8 @@ static void add_row(struct cp_acc *a, int32_t win, uint8_t cause, gp_str op, gp_
 		}
 		r->ns += ns;
 		r->pieces++;
+		if (dir != GP_DIR_NA && r->dir != dir)   /* unknown yields to known; two known: mixed */
+			r->dir = r->dir == GP_DIR_NA ? dir : GP_CP_DIR_MIXED;
 		return;
 	}
 }
@@ -929,7 +937,9 @@ static bool take_piece(void *ctx, const struct gp_piece *p)
 	if (p->start < a->low)
 		a->low = p->start;
 	cp->win[0].by_cause[p->cause] += p->end - p->start;
-	add_row(a, 0, p->cause, op, layer, p->end - p->start);
+	add_row(a, 0, p->cause, op, layer, p->end - p->start,
+		p->of == GP_PIECE_UNIT && (size_t)p->idx < a->t->kernels.n && a->t->attrs ? a->t->attrs[p->idx].dir
+		: layer ? (uint8_t)gp_layer_path_pass(gp_s(a->t, layer)) : GP_DIR_NA);
 	/* the iteration windows the piece falls in (pieces come latest first) */
 	while (a->wcur > 1 && cp->win[a->wcur - 1].start >= p->end)
 		a->wcur--;

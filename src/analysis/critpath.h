@@ -206,7 +206,16 @@ struct gp_cp_row {
 	gp_str layer;
 	gp_ns ns;
 	uint64_t pieces;
+	uint8_t dir;            /* its pieces' pass (enum gp_dir): a kernel's
+				** attributed one, another piece's the one its
+				** layer path names; GP_CP_DIR_MIXED when two
+				** known ones differ (not in the key) */
 };
+#define GP_CP_DIR_MIXED 0xff
+
+/* A row's pass as outputs print it: "fprop", "bprop", "wgrad", "mixed";
+** NULL when unknown. */
+const char *gp_cp_dir_name(uint8_t dir);
 
 /* A window of the path: the whole trace (iter -1), then each iteration on
 ** the step clock (from its step range's start to the next one's). */

@@ -156,6 +156,7 @@ static const struct gp_column crit_cols[] = {
 	{"layer", "Layer", 16, false, true, "(none)"},
 	{"time_ns", "Time", 10, true, false, NULL, GP_UNIT_NS},
 	{"pct", "Share", 5, true, false, NULL, GP_UNIT_PCT},
+	{"pass", "Pass", 5, false, false, ""},
 };
 
 /* --as tracelens and --as hta: the tool's own column names, so that its
@@ -416,7 +417,7 @@ static void write_hta_idle(gp_writer *w, const gp_breakdown *b)
 static void write_critical(gp_writer *w, const gp_trace *t, const gp_critpath *cp, size_t top)
 {
 	char it[16], tm[64], pct[32];
-	const char *row[6] = {NULL, NULL, NULL, NULL, tm, pct};
+	const char *row[7] = {NULL, NULL, NULL, NULL, tm, pct, NULL};
 
 	if (!cp->nwin)
 		return;
@@ -425,12 +426,13 @@ static void write_critical(gp_writer *w, const gp_trace *t, const gp_critpath *c
 		row[1] = gp_cause_name(r->cause);
 		row[2] = r->op ? gp_s(t, r->op) : NULL;
 		row[3] = r->layer ? gp_s(t, r->layer) : NULL;
+		row[6] = gp_cp_dir_name(r->dir);
 		cell_time(tm, sizeof(tm), r->ns);
 		snprintf(pct, sizeof(pct), "%.2f", gp_percent(r->ns, cp->win[0].end - cp->win[0].start));
 		gp_writer_row(w, row);
 	}
 	row[0] = it;
-	row[2] = row[3] = NULL;
+	row[2] = row[3] = row[6] = NULL;
 	for (size_t i = 1; i < cp->nwin; i++) {
 		const struct gp_cp_window *cw = &cp->win[i];
 		snprintf(it, sizeof(it), "%d", cw->iter);

@@ -8,7 +8,9 @@
 **   calls   the collectives that cost the most waiting (-n, default 20);
 **   advise  the straggler and low-bandwidth findings (analysis/advise.h);
 **   a2a     expert parallelism: all-to-all volume per rank and peer, its
-**           imbalance, time per layer and pass (analysis/coll_a2a.h).
+**           imbalance, time per layer and pass (analysis/coll_a2a.h);
+**   nodes   per span (within a node, across nodes) and kind: the whole
+**           calls, their transfer time and bus bandwidth (gp_coll_span).
 */
 #include <inttypes.h>
 #include <stdio.h>
@@ -28,8 +30,9 @@
 
 static const struct gp_cmd_opt comm_own[] = {
 	{"view", 'V', "V", "ranks (default), kinds, calls (the -n with the most\n"
-	 "waiting, default 20), advise or a2a (all-to-all per rank,\n"
-	 "peer, layer and pass); --gpu NAME: its link peak"},
+	 "waiting, default 20), advise, a2a (all-to-all per rank,\n"
+	 "peer, layer and pass) or nodes (intra- and inter-node\n"
+	 "calls and busbw); --gpu NAME: its link peak"},
 	{NULL, 0, NULL, NULL},
 };
 enum { OWN_VIEW };
@@ -52,6 +55,10 @@ static const struct gp_cmd_spec comm_spec = {
 	"--view a2a: expert parallelism: the bytes each rank sends each peer (split\n"
 	"sizes), largest / mean across ranks and peers, all-to-all time per layer\n"
 	"and pass (annotations like layer3 > dispatch(F)).\n"
+	"--view nodes: where the traces name their hosts (nsys's Hostname, Kineto's\n"
+	"host_name, rocprof's hostname), the calls within one node and across\n"
+	"nodes (a subgroup's calls too), with busbw over each side's transfer\n"
+	"time; ranks and calls say each rank's host and each call's span.\n"
 	"Definitions: docs/comm.md.",
 	.shared = GP_OPT_FORMAT | GP_OPT_TOP | GP_OPT_WIDTH | GP_OPT_NO_HEADER | GP_OPT_GPU | GP_OPT_JOBS |
 		  GP_OPT_WINDOW,
@@ -68,7 +75,7 @@ static const struct gp_cmd_spec comm_spec = {
 	"fails stops the command after all are read, with its error.\n\n",
 };
 
-enum view { VIEW_RANKS, VIEW_KINDS, VIEW_CALLS, VIEW_ADVISE, VIEW_A2A };
+enum view { VIEW_RANKS, VIEW_KINDS, VIEW_CALLS, VIEW_ADVISE, VIEW_A2A, VIEW_NODES };
 
 static const struct gp_column rank_cols[] = {
 	{"rank", "Rank", 4, true, false, NULL},
@@ -82,6 +89,7 @@ static const struct gp_column rank_cols[] = {
 	{"offset_ns", "Clock offset", 8, true, false, NULL, GP_UNIT_NS},
 	{"link_gbs", "Link", 6, true, false, NULL, GP_UNIT_GBPS},
 	{"role", "Role", 9, false, false, ""},
+	{"host", "Host", 8, false, true, ""},
 };
 
 static const struct gp_column kind_cols[] = {
@@ -113,6 +121,18 @@ static const struct gp_column call_cols[] = {
 	{"busbw_gbs", "busbw", 6, true, false, NULL, GP_UNIT_GBPS},
 	{"busbw_kernel_gbs", "busbw kernel", 6, true, false, NULL, GP_UNIT_GBPS},
 	{"link_pct", "busbw of link", 5, true, false, NULL, GP_UNIT_PCT},
+	{"span", "Span", 7, false, false, NULL},
+	{"hosts", "Hosts", 5, true, false, NULL},
+};
+
+static const struct gp_column node_cols[] = {
+	{"span", "Span", 7, false, false, NULL},
+	{"kind", "Kind", 10, false, false, NULL},
+	{"calls", "Calls", 5, true, false, NULL},
+	{"unsized", "No size", 5, true, false, NULL},
+	{"bytes", "Bytes", 8, true, false, NULL},
+	{"transfer_ns", "Transfer", 8, true, false, NULL, GP_UNIT_NS},
+	{"busbw_gbs", "busbw", 6, true, false, "", GP_UNIT_GBPS},
 };
 
 static const struct gp_column advise_cols[] = {
@@ -153,9 +173,10 @@ static void write_ranks(gp_writer *w, const struct gp_coll_rank *ranks, const st
 	for (size_t r = 0; r < m->nranks; r++) {
 		const struct gp_coll_rank_stats *s = &m->ranks[r];
 		char v[10][64];
-		const char *row[11] = {v[0], ranks[r].path, v[2], v[3], v[4], v[5], v[6], v[7],
+		const char *row[12] = {v[0], ranks[r].path, v[2], v[3], v[4], v[5], v[6], v[7],
 				       s->aligned ? v[8] : NULL, s->link_bw > 0 ? v[9] : NULL,
-				       (int)r == straggler ? "straggler" : NULL};
+				       (int)r == straggler ? "straggler" : NULL,
+				       *ranks[r].host ? ranks[r].host : NULL};
 		snprintf(v[0], 64, "%d", s->rank);
 		snprintf(v[2], 64, "%" PRIu64, s->calls);
 		snprintf(v[3], 64, "%" PRIu64, s->matched);
@@ -217,11 +238,12 @@ static void write_calls(gp_writer *w, const struct gp_coll_match *m, size_t top,
 	for (size_t i = 0; i < m->ncomplete && i < top; i++) {
 		const struct gp_coll_call *c = order[i];
 		const char *group = m->groups[c->group];
-		char v[15][64];
-		const char *row[15] = {gp_coll_kind_name(c->kind), *group ? group : NULL, v[2],
+		char v[17][64];
+		const char *row[17] = {gp_coll_kind_name(c->kind), *group ? group : NULL, v[2],
 				       c->iter >= 0 ? v[3] : NULL, c->bytes ? v[4] : NULL, c->last_rank >= 0 ? v[5] : NULL, v[6], v[7], v[8],
 				       v[14], v[9], c->algbw > 0 ? v[10] : NULL, c->busbw > 0 ? v[11] : NULL,
-				       c->busbw_kernel > 0 ? v[12] : NULL, c->busbw > 0 && peak > 0 ? v[13] : NULL};
+				       c->busbw_kernel > 0 ? v[12] : NULL, c->busbw > 0 && peak > 0 ? v[13] : NULL,
+				       gp_coll_span_name(c->span), v[16]};
 		snprintf(v[2], 64, "%" PRId64, c->seq);
 		snprintf(v[3], 64, "%d", c->iter);
 		snprintf(v[4], 64, "%" PRIu64, c->bytes);
@@ -236,9 +258,42 @@ static void write_calls(gp_writer *w, const struct gp_coll_match *m, size_t top,
 		snprintf(v[11], 64, "%.3f", c->busbw / 1e9);
 		snprintf(v[12], 64, "%.3f", c->busbw_kernel / 1e9);
 		snprintf(v[13], 64, "%.1f", peak > 0 ? 100 * c->busbw / peak : 0);
+		snprintf(v[16], 64, "%u", (unsigned)c->hosts);
 		gp_writer_row(w, row);
 	}
 	free(order);
+}
+
+/* Per span and kind, the whole calls (gp_coll_span): a row per kind
+** that has any, then an "all" row per span of more than one kind; busbw
+** is the bus bytes over the transfer time of the calls of known size. */
+static void write_nodes(gp_writer *w, const struct gp_coll_match *m, bool table)
+{
+	static const int order[GP_SPAN__COUNT] = {GP_SPAN_INTRA, GP_SPAN_INTER, GP_SPAN_UNKNOWN};
+
+	for (int o = 0; o < GP_SPAN__COUNT; o++) {
+		struct gp_coll_span_stats all = {0};
+		int kinds = 0, span = order[o];
+		for (int k = 0; k <= GP_COLL__COUNT; k++) {
+			const struct gp_coll_span_stats *x = k < GP_COLL__COUNT ? &m->spans[span][k] : &all;
+			char v[7][64];
+			const char *row[7] = {gp_coll_span_name(span), k < GP_COLL__COUNT ? gp_coll_kind_name(k) : "all",
+					      v[2], v[3], v[4], v[5], x->transfer > 0 ? v[6] : NULL};
+			if (!x->calls || (k == GP_COLL__COUNT && kinds < 2))
+				continue;
+			if (k < GP_COLL__COUNT) {
+				kinds++;
+				all.calls += x->calls, all.bytes += x->bytes, all.transfer += x->transfer;
+				all.bus_bytes += x->bus_bytes, all.unknown_size += x->unknown_size;
+			}
+			snprintf(v[2], 64, "%" PRIu64, x->calls);
+			snprintf(v[3], 64, "%" PRIu64, x->unknown_size);
+			snprintf(v[4], 64, "%" PRIu64, x->bytes);
+			cell_ns(v[5], 64, (double)x->transfer, table);
+			snprintf(v[6], 64, "%.3f", x->transfer > 0 ? x->bus_bytes / (double)x->transfer : 0);
+			gp_writer_row(w, row);
+		}
+	}
 }
 
 static void write_advise(gp_writer *w, const struct gp_coll_match *m, const char *link, bool table)
@@ -409,6 +464,8 @@ static int comm_reduce(const void *ctx, const struct gp_cli_result *const *res, 
 			write_advise(out, &m, link, j->table);
 		else if (j->view == VIEW_A2A)
 			write_a2a(out, ranks, &m, j->table);
+		else if (j->view == VIEW_NODES)
+			write_nodes(out, &m, j->table);
 		else
 			write_ranks(out, ranks, &m, j->table);
 		gp_coll_match_free(&m);
@@ -435,8 +492,10 @@ static int comm_option(void *ctx, int index, const char *arg)
 		j->view = VIEW_ADVISE;
 	else if (strcmp(arg, "a2a") == 0)
 		j->view = VIEW_A2A;
+	else if (strcmp(arg, "nodes") == 0)
+		j->view = VIEW_NODES;
 	else
-		return gp_cli_usage("comm", "--view wants ranks, kinds, calls, advise or a2a, not '%s'", arg);
+		return gp_cli_usage("comm", "--view wants ranks, kinds, calls, advise, a2a or nodes, not '%s'", arg);
 	return 0;
 }
 
@@ -466,6 +525,9 @@ int cmd_comm(int argc, char **argv)
 		break;
 	case VIEW_A2A:
 		m.out_cols = a2a_cols, m.out_ncols = NCOL(a2a_cols);
+		break;
+	case VIEW_NODES:
+		m.out_cols = node_cols, m.out_ncols = NCOL(node_cols);
 		break;
 	default:
 		m.out_cols = rank_cols, m.out_ncols = NCOL(rank_cols);

@@ -252,7 +252,8 @@ static int analyse(const struct export_opts *x, const struct gp_cli_opts *o, gp_
 	if (strcmp(o->format, "sqlite") == 0) {
 		ao.critpath_pieces = true;
 		return gp_analysis_run(t, GP_NEED_OPS | GP_NEED_STEPS | GP_NEED_GAP_CAUSES | GP_NEED_CRITPATH |
-				       GP_NEED_FINDINGS | GP_NEED_RECORD | GP_NEED_GROUPS, &ao, a, err);
+				       GP_NEED_FINDINGS | GP_NEED_RECORD | GP_NEED_GROUPS | GP_NEED_COMM_OVERLAP, &ao, a,
+				       err);
 	}
 	ao.top_gaps = EXPORT_TOP_GAPS;
 	ao.depth_buckets = ao.timeline_buckets = GP_PERFETTO_BUCKETS;

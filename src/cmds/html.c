@@ -222,8 +222,9 @@ static int html_reduce(const void *ctx, const struct gp_cli_result *const *res, 
 	struct gp_rank_job cmp;
 	struct gp_job_path path = {0};
 	struct gp_findings findings = {0};
+	struct gp_a2a a2a = {0};
 	struct gp_html_job job = {.ranks = ranks, .n = n, .cmp = &cmp, .only_rank = x->only_rank, .groups = &groups,
-				  .path = &path, .findings = &findings};
+				  .path = &path, .findings = &findings, .a2a = &a2a};
 	bool found = x->only_rank < 0;
 	int rc = gp_cli_rank_job(res, n, false, &cmp, err);
 
@@ -253,6 +254,7 @@ static int html_reduce(const void *ctx, const struct gp_cli_result *const *res, 
 		/* the straggler and the ranks' findings, as advise DIR gives them */
 		gp_advise_job(&cmp, &path, &findings);
 		gp_advise_job_ranks(&cmp, &findings);
+		gp_a2a_of_job(&cmp, &a2a);
 	}
 	FILE *out = rc == GP_OK ? open_page(x) : NULL;
 	if (rc == GP_OK && !out)
@@ -263,6 +265,7 @@ static int html_reduce(const void *ctx, const struct gp_cli_result *const *res, 
 	}
 	gp_kgroups_free(&groups);
 	gp_findings_free(&findings);
+	gp_a2a_free(&a2a);
 	gp_job_path_free(&path);
 	gp_rank_job_free(&cmp);
 	free(ranks);

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "analysis/coll_a2a.h"
 #include "cmds/cmds.h"
 #include "cmds/options.h"
 #include "writers/writer.h"
@@ -84,6 +85,8 @@ static const struct gp_column rank_cols[] = {
 	{"caused_ns", "Caused", 10, true, false, "-", GP_UNIT_NS},
 	{"last", "Last", 4, true, false, "-"},
 	{"role", "Role", 9, false, false, ""},
+	{"a2a_sent_bytes", "A2A sent", 8, true, false, "-", GP_UNIT_BYTES},
+	{"a2a_vs_mean", "A2A/mean", 5, true, false, "-"},
 	{"file", "File", 10, false, true, NULL},
 };
 
@@ -154,7 +157,9 @@ static bool *top_rows(const gp_ns *key, size_t n, size_t top, long always)
 }
 
 /* One row per rank; the figures at collectives unknown (empty) when no
-** collective is matched on every rank. */
+** collective is matched on every rank; the all-to-all bytes it sends and
+** their ratio to the ranks' mean (coll_a2a.h) empty when it sends none of
+** known size. */
 static void write_ranks(gp_writer *w, const struct gp_cli_result *const *res, const struct gp_rank_job *j, size_t top,
 			bool *straggler_shown)
 {
@@ -165,6 +170,12 @@ static void write_ranks(gp_writer *w, const struct gp_cli_result *const *res, co
 	for (size_t i = 0; i < j->n; i++)
 		step[i] = j->rec[i].step_median;
 	bool *keep = top_rows(step, j->n, top, j->straggler);
+	struct gp_a2a a;
+	uint64_t sent_all = 0;
+
+	gp_a2a_of_job(j, &a);
+	for (size_t i = 0; i < a.nranks; i++)
+		sent_all += a.ranks[i].sent;
 	*straggler_shown = j->straggler >= 0;
 	for (size_t i = 0; i < j->n; i++) {
 		if (!keep[i])
@@ -172,11 +183,12 @@ static void write_ranks(gp_writer *w, const struct gp_cli_result *const *res, co
 		const struct gp_rank_record *r = &j->rec[i];
 		const struct gp_coll_rank_stats *cs = &j->coll.ranks[i];
 		gp_ns fastest = j->rec[c->fastest].step_median, vs = r->step_median - fastest;
-		char v[14][48];
-		const char *row[16] = {v[0], gp_rank_source_name(res[i]->id.source), v[1], v[2], v[3], v[4], v[5],
+		bool a2a = a.ranks[i].sent > 0;
+		char v[16][48];
+		const char *row[18] = {v[0], gp_rank_source_name(res[i]->id.source), v[1], v[2], v[3], v[4], v[5],
 				       v[6], v[7], v[8], v[9], arrivals ? v[10] : NULL, arrivals ? v[11] : NULL,
 				       arrivals ? v[12] : NULL, (int)i == j->straggler ? "straggler" : NULL,
-				       res[i]->path};
+				       a2a ? v[13] : NULL, a2a ? v[14] : NULL, res[i]->path};
 		snprintf(v[0], 48, "%d", res[i]->id.rank);
 		snprintf(v[1], 48, "%zu", r->nsteps);
 		cell_time(v[2], 48, r->step_median);
@@ -190,8 +202,11 @@ static void write_ranks(gp_writer *w, const struct gp_cli_result *const *res, co
 		cell_time(v[10], 48, cs->wait);
 		cell_time(v[11], 48, cs->caused);
 		snprintf(v[12], 48, "%" PRIu64, cs->times_last);
+		snprintf(v[13], 48, "%" PRIu64, a.ranks[i].sent);
+		snprintf(v[14], 48, "%.3f", (double)a.ranks[i].sent * (double)a.nranks / (double)(sent_all ? sent_all : 1));
 		gp_writer_row(w, row);
 	}
+	gp_a2a_free(&a);
 	free(keep);
 	free(step);
 }

@@ -405,6 +405,22 @@ static int read_session_start(struct nsys *r)
 	return finish(r, st, rc, "session start");
 }
 
+/* The host the report was taken on (TARGET_INFO_SYSTEM_ENV's "Hostname")
+** into meta "hostname": it tells which ranks of a job share a node. */
+static int read_host(struct nsys *r)
+{
+	static const char *const cols[] = {"name", "value"};
+	sqlite3_stmt *st;
+	int rc;
+
+	if ((rc = select_cols(r, "TARGET_INFO_SYSTEM_ENV", "system", cols, 2, 2, &st)) || !st)
+		return rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		if (strcmp(gp_sql_text(st, 0), "Hostname") == 0 && *gp_sql_text(st, 1))
+			gp_trace_meta_set(r->t, "hostname", gp_sql_text(st, 1));
+	return finish(r, st, rc, "system");
+}
+
 static int cmp_device(const void *pa, const void *pb)
 {
 	const struct gp_device *a = pa, *b = pb;
@@ -1121,7 +1137,7 @@ static int load(const char *path, gp_trace *t, const struct gp_load_opts *o, gp_
 
 	if (!(rc = read_strings(&r)) &&
 	    !(rc = read_meta(&r)) &&
-	    !(rc = read_session_start(&r)) &&
+	    !(rc = read_session_start(&r)) && !(rc = read_host(&r)) &&
 	    !(rc = read_devices(&r)) &&
 	    !(rc = read_processes(&r)) &&
 	    !(rc = read_threads(&r)) &&

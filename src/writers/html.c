@@ -601,6 +601,7 @@ static void write_critical(struct doc *d, const gp_trace *t, const gp_critpath *
 		str(d, "cause", gp_cause_name(r->cause));
 		str(d, "op", r->op ? gp_s(t, r->op) : "");
 		str(d, "layer", r->layer ? gp_s(t, r->layer) : "");
+		str(d, "pass", gp_cp_dir_name(r->dir));   /* "" unknown */
 		i64(d, "ns", r->ns);
 		close_c(d, '}');
 	}
@@ -801,6 +802,35 @@ static void write_job_path(struct doc *d, const struct gp_html_job *job)
 	close_c(d, '}');
 }
 
+/* The job's all-to-all ("a2a", null when it has no call matched on every
+** rank): the calls, the largest / mean across ranks (bytes sent) and
+** across peers (bytes received, -1 without split sizes), the peer that
+** receives the most, the waits at them and the rank that caused most,
+** their transfer (coll_a2a.h). */
+static void write_a2a(struct doc *d, const struct gp_html_job *job)
+{
+	const struct gp_a2a *a = job->a2a;
+	bool peers;
+
+	if (!a || !a->calls) {
+		key(d, "a2a");
+		fputs("null", d->out);
+		return;
+	}
+	peers = a->matrix && a->peer_hot >= 0;
+	open_c(d, "a2a", '{');
+	i64(d, "calls", (int64_t)a->calls);
+	dbl(d, "rank_imbalance", a->rank_imbalance);
+	dbl(d, "peer_imbalance", peers ? a->peer_imbalance : -1);
+	i64(d, "peer_hot", peers ? a->peer_hot : -1);
+	i64(d, "peer_hot_bytes", peers ? (int64_t)a->peer_hot_bytes : -1);
+	i64(d, "wait", a->wait);
+	i64(d, "late_rank", a->late >= 0 ? a->ranks[a->late].rank : -1);
+	i64(d, "late_caused", a->late >= 0 ? a->ranks[a->late].caused : 0);
+	i64(d, "transfer", a->transfer);
+	close_c(d, '}');
+}
+
 /* The "ranks" and "steps" of the job: each rank's step times, time sums
 ** and figures at collectives (its wait, the wait it caused the others, the
 ** calls it arrived last at; the straggler by arrival), then per iteration
@@ -840,6 +870,9 @@ static void write_ranks(struct doc *d, const struct gp_html_job *job)
 		bool on_path = job->path && job->path->known;
 		i64(d, "critical", on_path ? job->path->ranks[i].held : -1);
 		i64(d, "critical_entered", on_path ? (int64_t)job->path->ranks[i].entered : -1);
+		/* -1: no all-to-all of known size */
+		i64(d, "a2a_sent", job->a2a && i < job->a2a->nranks && job->a2a->ranks[i].sent
+				   ? (int64_t)job->a2a->ranks[i].sent : -1);
 		open_c(d, "steps", '[');
 		for (size_t k = 0; k < rec->nsteps; k++) {
 			sep(d);
@@ -854,6 +887,7 @@ static void write_ranks(struct doc *d, const struct gp_html_job *job)
 	i64(d, "skew", c->skew);
 	dbl(d, "skew_pct", c->skew_pct);
 	write_job_path(d, job);
+	write_a2a(d, job);
 	if (job->findings)
 		write_findings(d, "advice", job->findings);
 	iters = gp_ranks_iters(j->rp, job->n, &niters);

@@ -21,6 +21,7 @@
 #include <stdio.h>
 
 #include "analysis/analysis.h"
+#include "analysis/coll_a2a.h"
 #include "analysis/jobpath.h"
 #include "writers/writer.h"
 #include "writers/sink.h"
@@ -62,6 +63,8 @@ struct gp_html_job {
 	const struct gp_findings *findings;   /* the job's, as advise DIR gives
 					      ** them (gp_advise_job, then
 					      ** gp_advise_job_ranks); NULL: none */
+	const struct gp_a2a *a2a;       /* the job's all-to-all (gp_a2a_of_job);
+					** NULL: not computed */
 };
 
 #endif

@@ -3,7 +3,8 @@
 ** one SQLite database, with the schema docs/export-sqlite.md documents:
 ** facts, ranks, devices, steps, the time breakdown, kernels (every column of `report`, from
 ** writers/kernel_cols.c), copies, ops, layers, gaps and their causes, the
-** critical path, findings, collectives and memory events.  Each table has
+** critical path, findings, collectives, memory events and communication
+** hidden and exposed per device and per layer and pass.  Each table has
 ** a rank column, so the traces of a job go into one database (a write per
 ** trace, gp_sink_write).  Times are integer nanoseconds on the trace's
 ** clock.  The rows go in through prepared statements in one transaction,
@@ -32,7 +33,7 @@
 
 enum tab {
 	T_FACTS, T_RANKS, T_DEVICES, T_STEPS, T_BREAKDOWN, T_KERNELS, T_COPIES, T_OPS, T_LAYERS, T_GAPS, T_GAP_CAUSES,
-	T_CRITPATH, T_FINDINGS, T_COLLECTIVES, T_MEMORY, T__COUNT
+	T_CRITPATH, T_FINDINGS, T_COLLECTIVES, T_MEMORY, T_COMM_OVERLAP, T__COUNT
 };
 
 /* Each table's name and columns (the kernels' are these, then report's). */
@@ -72,6 +73,9 @@ static const char *const tabs[T__COUNT][2] = {
 			   "dtype TEXT"},
 	[T_MEMORY] = {"memory", "rank INTEGER, event_id INTEGER, ts_ns INTEGER, device INTEGER, bytes INTEGER, "
 		      "total_alloc INTEGER, total_reserved INTEGER, addr INTEGER, pid INTEGER, tid INTEGER"},
+	[T_COMM_OVERLAP] = {"comm_overlap", "rank INTEGER, scope TEXT, device INTEGER, layer TEXT, pass TEXT, "
+			    "kernels INTEGER, comm_ns INTEGER, hidden_ns INTEGER, exposed_ns INTEGER, sms_held REAL, "
+			    "sm_count INTEGER"},
 };
 
 /* The indexes, made after the last row: what tables are joined on. */
@@ -89,7 +93,8 @@ static const char *const indexes =
 	"CREATE INDEX gap_causes_id ON gap_causes(rank, gap_id);"
 	"CREATE INDEX collectives_iter ON collectives(rank, iter);"
 	"CREATE INDEX copies_corr ON copies(rank, corr);"
-	"CREATE INDEX findings_kind ON findings(rank, kind);";
+	"CREATE INDEX findings_kind ON findings(rank, kind);"
+	"CREATE INDEX comm_overlap_layer ON comm_overlap(rank, layer);";
 
 /* report's columns the kernels table does not repeat: kernel_id, dur_ns,
 ** start_ns and end_ns say them, name gives the kernel's name unchanged. */
@@ -670,6 +675,65 @@ static int write_collectives(struct db *d, int64_t rank, const struct gp_analysi
 	return rc;
 }
 
+/* Communication hidden under compute and exposed (commover.h): a
+** "device" row per device with communication, then a "layer" row per
+** layer and pass over every device; sms_held NULL when nothing is
+** hidden. */
+static int write_comm_overlap(struct db *d, int64_t rank, const struct gp_analysis *a, gp_error *err)
+{
+	const struct gp_comm_overlap *o = &a->comm_overlap;
+	int rc = GP_OK;
+
+	if (!gp_analysis_has(a, GP_NEED_COMM_OVERLAP))
+		return GP_OK;
+	for (size_t i = 0; i < o->ndev && !rc; i++) {
+		const struct gp_co_device *x = &o->dev[i];
+		struct row r = row_start(d, T_COMM_OVERLAP, rank);
+		put_text(&r, "device");
+		put_i64(&r, x->device);
+		put_null(&r);
+		put_null(&r);
+		put_i64(&r, (int64_t)x->kernels);
+		put_i64(&r, x->comm);
+		put_i64(&r, x->hidden);
+		put_i64(&r, x->exposed);
+		if (x->hidden > 0)
+			put_real(&r, gp_co_sms(x->sm_ns, x->hidden));
+		else
+			put_null(&r);
+		if (x->sm_count > 0)
+			put_i64(&r, x->sm_count);
+		else
+			put_null(&r);
+		rc = row_end(&r, err);
+	}
+	for (size_t i = 0; i < o->ngroups && !rc; i++) {
+		const struct gp_co_group *g = &o->groups[i];
+		struct row r = row_start(d, T_COMM_OVERLAP, rank);
+		put_text(&r, "layer");
+		put_null(&r);
+		if (g->layer)
+			put_text(&r, gp_s(a->trace, g->layer));
+		else
+			put_null(&r);
+		if (g->dir != GP_DIR_NA)
+			put_text(&r, gp_dir_name(g->dir));
+		else
+			put_null(&r);
+		put_i64(&r, (int64_t)g->kernels);
+		put_i64(&r, g->comm);
+		put_i64(&r, g->hidden);
+		put_i64(&r, g->exposed);
+		if (g->hidden > 0)
+			put_real(&r, gp_co_sms(g->sm_ns, g->hidden));
+		else
+			put_null(&r);
+		put_null(&r);
+		rc = row_end(&r, err);
+	}
+	return rc;
+}
+
 static int write_memory(struct db *d, int64_t rank, const gp_trace *t, gp_error *err)
 {
 	int rc = GP_OK;
@@ -751,6 +815,7 @@ static int sqlite_write(gp_sink *s, const struct gp_sink_input *in, gp_error *er
 	rc = rc ? rc : write_findings(d, rank, a, err);
 	rc = rc ? rc : write_collectives(d, rank, a, err);
 	rc = rc ? rc : write_memory(d, rank, t, err);
+	rc = rc ? rc : write_comm_overlap(d, rank, a, err);
 	if (!rc)
 		d->ranks++;
 	return rc || s->many ? rc : sqlite_end(s, err);

@@ -13,7 +13,7 @@ check() { # FILE KINETO|TABLE: the database of FILE against the oracles
 	f=$1 raw=$2
 	rm -f "$TMP/t.db"
 	run_ok "$GPUPROF" export -f sqlite -o "$TMP/t.db" "$f"
-	assert_grep "^gpuprof export: wrote $TMP/t.db \([0-9.]+ [KMG]?i?B\): 1 rank, [0-9]+ kernels, .* in 15 tables" "$TMP/err"
+	assert_grep "^gpuprof export: wrote $TMP/t.db \([0-9.]+ [KMG]?i?B\): 1 rank, [0-9]+ kernels, .* in 16 tables" "$TMP/err"
 	run_ok "$GPUPROF" advise -f json "$f"; cp "$TMP/out" "$TMP/adv.json"
 	run_ok "$GPUPROF" advise "$f"; cp "$TMP/out" "$TMP/adv.txt"
 	run_ok "$GPUPROF" breakdown -f json "$f"; cp "$TMP/out" "$TMP/bd.json"

@@ -63,7 +63,7 @@ assert_no_grep "straggler" "$TMP/out"
 
 # one file: its calls, kernel times and bandwidths, no waiting
 run_ok "$GPUPROF" comm -V calls -n 1 -f csv "$TMP/job/rank-5.json"
-assert_grep '^"all_reduce","0","0","0","67108864","\(none\)","0","0","524288","524288","524288","128.000","224.000","224.000","74.7"$' "$TMP/out"
+assert_grep '^"all_reduce","0","0","0","67108864","\(none\)","0","0","524288","524288","524288","128.000","224.000","224.000","74.7","unknown","0"$' "$TMP/out"
 
 # nsys rank files: no rank metadata (argument order), no collective args
 # (calls match by position, sizes unknown), the same waits

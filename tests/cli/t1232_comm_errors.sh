@@ -6,7 +6,7 @@ run_ok "$GEN" --format kineto --ranks 2 -o "$TMP/job"
 expect_exit 2 "$GPUPROF" comm
 assert_grep "expected a trace file, a directory or a glob" "$TMP/err"
 expect_exit 2 "$GPUPROF" comm --view nope "$TMP/job/rank-0.json"
-assert_grep "wants ranks, kinds, calls, advise or a2a" "$TMP/err"
+assert_grep "wants ranks, kinds, calls, advise, a2a or nodes" "$TMP/err"
 expect_exit 3 "$GPUPROF" comm "$TMP/job/rank-0.json" "$TMP/job/missing.json"
 assert_grep "missing.json" "$TMP/err"
 assert_eq "$(wc -c <"$TMP/out")" 0 "output after an error"
@@ -19,7 +19,7 @@ expect_exit 4 "$GPUPROF" comm "$TMP/text.json" "$TMP/job/rank-0.json"
 assert_grep "text.json" "$TMP/err"
 # a trace without collectives: every view runs, no rows
 run_ok "$GEN" --format kineto -n 100 --streams 1 -o "$TMP/plain.json"
-for v in kinds calls advise; do
+for v in kinds calls advise nodes; do
 	run_ok "$GPUPROF" comm -V "$v" -f csv --no-header "$TMP/plain.json"
 	assert_eq "$(wc -c <"$TMP/out")" 0 "$v rows without collectives"
 done

@@ -85,7 +85,7 @@ import json, re, sys
 sys.path.insert(0, sys.argv[4])
 from html_job_oracle import page_data
 page = page_data(sys.argv[1])["job"]["advice"]
-text = [m.group(1) for m in map(re.compile(r"^ ?\d+\. (.*)$").match, open(sys.argv[2])) if m]
+text = [m.group(1) for m in map(re.compile(r"^ ?(?:\d+|!)\. (.*)$").match, open(sys.argv[2])) if m]
 rows = [json.loads(l) for l in open(sys.argv[3])]
 assert len(page) == len(text) == len(rows) >= 5, (len(page), len(text), len(rows))
 assert any(t.startswith("ranks 0-7: ") for t in text), text

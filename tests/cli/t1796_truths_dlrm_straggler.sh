@@ -42,11 +42,11 @@ assert_grep '^4 1 $' "$TMP/last"
 [ "$(grep -c straggler "$TMP/last")" = 1 ] || fail "ranks names more than one straggler"
 near "$(awk -F'","' '$1 == "\"7" {print $13}' "$TMP/out")" ranks
 run_ok "$GPUPROF" comm -f csv --no-header "$D"
-# Rank, File, Calls, Matched, Last ($5), Waited, Caused ($7), ..., Role
-awk -F'","' '{print substr($1, 2), $4, $5, $NF}' "$TMP/out" >"$TMP/last"
-assert_grep '^7 8 5 straggler"$' "$TMP/last"
-assert_grep '^5 8 2 "$' "$TMP/last"
-assert_grep '^4 8 1 "$' "$TMP/last"
+# Rank, File, Calls, Matched, Last ($5), Waited, Caused ($7), ..., Role ($11), Host
+awk -F'","' '{print substr($1, 2), $4, $5, $11}' "$TMP/out" >"$TMP/last"
+assert_grep '^7 8 5 straggler$' "$TMP/last"
+assert_grep '^5 8 2 $' "$TMP/last"
+assert_grep '^4 8 1 $' "$TMP/last"
 [ "$(grep -c straggler "$TMP/last")" = 1 ] || fail "comm names more than one straggler"
 near "$(awk -F'","' '$1 == "\"7" {print $7}' "$TMP/out")" comm
 run_ok "$GPUPROF" advise -f json "$D"

@@ -2,14 +2,15 @@
 ** Unit tests: collectives matched across hand-built rank records whose
 ** every number is worked out below (clock offsets from the median of end
 ** differences, waits, the straggler, skew, pure communication, a call
-** missing on one rank), the straggler's limits, nccl-tests' busbw factors
-** and the kind names.
+** missing on one rank), the straggler's limits, nccl-tests' busbw factors,
+** the kind names, and calls within a node and across nodes (spans).
 */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <setjmp.h>
 #include <cmocka.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -239,6 +240,102 @@ static void kind_names(void **state)
 	assert_string_equal(gp_coll_kind_name(GP_COLL_REDUCE_SCATTER), "reduce_scatter");
 }
 
+/* A rank record on host host ("" unknown) of the calls (group name,
+** seq, group size, start, end in ns) given, all-reduces of 1000 bytes. */
+struct call_def {
+	const char *group;
+	int64_t seq;
+	int32_t group_size;
+	gp_ns start, end;
+};
+
+static void rank_on(struct gp_coll_rank *r, int rank, const char *host, const struct call_def *c, size_t n)
+{
+	memset(r, 0, sizeof(*r));
+	r->rank = rank;
+	r->world_size = 4;
+	snprintf(r->host, sizeof(r->host), "%s", host);
+	r->v = calloc(n, sizeof(*r->v));
+	r->n = n;
+	for (size_t i = 0; i < n; i++) {
+		size_t g = 0;
+		while (g < r->ngroups && strcmp(r->groups[g], c[i].group) != 0)
+			g++;
+		if (g == r->ngroups) {
+			r->groups = realloc(r->groups, (r->ngroups + 1) * sizeof(*r->groups));
+			r->groups[r->ngroups++] = strdup(c[i].group);
+		}
+		r->v[i] = (struct gp_coll){.start = c[i].start, .end = c[i].end, .seq = c[i].seq, .seq_stated = 1,
+					   .kind = GP_COLL_ALL_REDUCE, .bytes = 1000, .group = (uint32_t)g,
+					   .group_size = c[i].group_size, .iter = -1};
+	}
+}
+
+/* Spans (gp_coll_span): ranks 0-1 on host a, 2 on b, 3 on none known.
+** The global call (group size 4) names a and b: inter, whatever rank 3's
+** host.  tp0's call (size 2) is on ranks 0 and 1, both on a: whole and
+** intra, its transfer the shorter kernel (150 ns), bus bytes 1000 x
+** 2(2-1)/2.  tp1's call (size 2) is on rank 2 alone: not whole, unknown. */
+static void spans_within_and_across_nodes(void **state)
+{
+	const struct call_def c0[] = {{"g", 0, 4, 0, 400}, {"tp0", 0, 2, 1000, 1200}};
+	const struct call_def c1[] = {{"g", 0, 4, 100, 400}, {"tp0", 0, 2, 1050, 1200}};
+	const struct call_def c2[] = {{"g", 0, 4, 50, 400}, {"tp1", 0, 2, 1000, 1300}};
+	const struct call_def c3[] = {{"g", 0, 4, 200, 400}};
+	struct gp_coll_rank r[4];
+	struct gp_coll_match m;
+	size_t global = 3, tp0 = 3, tp1 = 3;
+
+	(void)state;
+	rank_on(&r[0], 0, "a", c0, 2);
+	rank_on(&r[1], 1, "a", c1, 2);
+	rank_on(&r[2], 2, "b", c2, 2);
+	rank_on(&r[3], 3, "", c3, 1);
+	gp_coll_match(r, 4, &m);
+	assert_int_equal(m.ncalls, 3);
+	assert_int_equal(m.nhosts, 2);
+	assert_int_equal(m.ranks[3].host, -1);
+	assert_int_equal(m.ranks[0].host, m.ranks[1].host);
+	for (size_t i = 0; i < 3; i++) {
+		const char *g = m.groups[m.calls[i].group];
+		*(strcmp(g, "g") == 0 ? &global : strcmp(g, "tp0") == 0 ? &tp0 : &tp1) = i;
+	}
+	assert_true(global < 3 && tp0 < 3 && tp1 < 3);
+	assert_int_equal(m.calls[global].span, GP_SPAN_INTER);
+	assert_int_equal(m.calls[global].hosts, 2);
+	assert_true(m.calls[global].whole);
+	assert_int_equal(m.calls[global].transfer, 200);
+	assert_int_equal(m.calls[tp0].span, GP_SPAN_INTRA);
+	assert_true(m.calls[tp0].whole);
+	assert_int_equal(m.calls[tp0].transfer, 150);
+	assert_int_equal(m.calls[tp0].bytes, 1000);
+	assert_int_equal(m.calls[tp1].span, GP_SPAN_UNKNOWN);
+	assert_false(m.calls[tp1].whole);
+	assert_int_equal(m.spans[GP_SPAN_INTRA][GP_COLL_ALL_REDUCE].calls, 1);
+	assert_int_equal(m.spans[GP_SPAN_INTRA][GP_COLL_ALL_REDUCE].transfer, 150);
+	assert_true(m.spans[GP_SPAN_INTRA][GP_COLL_ALL_REDUCE].bus_bytes == 1000.0);
+	assert_int_equal(m.spans[GP_SPAN_INTER][GP_COLL_ALL_REDUCE].calls, 1);
+	assert_true(m.spans[GP_SPAN_INTER][GP_COLL_ALL_REDUCE].bus_bytes == 1500.0);
+	assert_int_equal(m.spans[GP_SPAN_UNKNOWN][GP_COLL_ALL_REDUCE].calls, 0);
+	assert_string_equal(gp_coll_span_name(GP_SPAN_INTER), "inter");
+	gp_coll_match_free(&m);
+
+	/* the host travels in the record's rows */
+	struct gp_rowbuf rb = {0};
+	struct gp_coll_rank back;
+	gp_writer w;
+	gp_error err = {0};
+	gp_rowbuf_writer(&w, &rb, gp_coll_record_cols, GP_COLL_RECORD_NCOLS);
+	gp_coll_rank_put(&r[0], &w);
+	assert_int_equal(gp_coll_rank_read(&rb, "x", 0, &back, &err), GP_OK);
+	assert_string_equal(back.host, "a");
+	assert_int_equal(back.n, 2);
+	gp_coll_rank_free(&back);
+	gp_rowbuf_free(&rb);
+	for (int i = 0; i < 4; i++)
+		gp_coll_rank_free(&r[i]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -248,6 +345,7 @@ int main(void)
 		cmocka_unit_test(busbw_factors),
 		cmocka_unit_test(kind_names),
 		cmocka_unit_test(a2a_passes),
+		cmocka_unit_test(spans_within_and_across_nodes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

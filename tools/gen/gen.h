@@ -218,6 +218,9 @@ struct gen_opts {
 	bool graphs;            /* the file holds CUDA graph records (graphs.c) */
 	bool amd;               /* a ROCm trace (Kineto: HIP names, no kernel registers) */
 	const char *gpu;        /* Kineto's device: "h100", "b200"; NULL = an A100 */
+	const char *host;       /* the node the trace was taken on (Kineto
+				** "host_name", nsys TARGET_INFO_SYSTEM_ENV
+				** Hostname); NULL = none stated */
 };
 
 /* Parses one --inject list ("slow-op=NAME:F,add-kernel=OP,no-tc=KERNEL")
@@ -256,6 +259,10 @@ struct gen_rank_opts {
 	int iters;
 	bool deps;              /* record the stream waits and the step's sync (ranks.c) */
 	bool a2a;               /* expert-parallel all-to-all-v phases instead (ranks.c) */
+	int a2a_hot;            /* >= 0: the rank every rank sends 8x the rows
+				** at dispatch (ranks.c); -1 = none */
+	int nodes;              /* > 0: ranks spread over this many hosts, with
+				** an intra-node all-reduce per iteration (ranks.c) */
 };
 #define GEN_MAX_RANKS 4096
 

@@ -338,6 +338,8 @@ static int kineto_open(const char *path, bool force, const struct gen_opts *o, s
 	if (o->world_size > 0)
 		out(k, "  \"distributedInfo\": {\"backend\": \"nccl\", \"rank\": %d, \"world_size\": %d},\n",
 		    o->rank, o->world_size);
+	if (o->host)
+		out(k, "  \"host_name\": \"%s\",\n", o->host);
 	out(k, "  \"traceEvents\": [");
 	meta(k, "process_name", GEN_PID, 0, "name", "python");
 	meta(k, "process_labels", GEN_PID, 0, "labels", "CPU");

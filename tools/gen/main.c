@@ -84,6 +84,12 @@ static const char gen_help[] =
 	"                        record_param_comms split sizes: rank r sends 16(1+r+2p)\n"
 	"                        rows of 2048 FP8 to rank p at dispatch, the reverse in\n"
 	"                        BF16 at combine; group \"1\", Seq from 0 (ranks.c)\n"
+	"      --a2a-hot P       with --a2a, every rank sends 8 times the rows to rank P\n"
+	"                        at dispatch (a hot expert; combine sends them back)\n"
+	"      --nodes K         the ranks spread over K hosts (node0, node1...; N/K\n"
+	"                        each, in rank order), named in each trace, and each\n"
+	"                        iteration ends in an intra-node all-reduce of 32 MiB\n"
+	"                        fp16 at 256 GB/s algbw in group nodeK (ranks.c)\n"
 	"\nWith --graphs MODE, a small inference server that captures CUDA graphs and\n"
 	"replays them (several batch sizes, two streams, a capture never replayed, a\n"
 	"replay never captured), with FILE.truth: per replayed kernel the attribution\n"
@@ -190,6 +196,8 @@ int main(int argc, char **argv)
 		{"iters", required_argument, NULL, 'i'},
 		{"deps", no_argument, NULL, 'P'},
 		{"a2a", no_argument, NULL, 'A'},
+		{"a2a-hot", required_argument, NULL, 'H'},
+		{"nodes", required_argument, NULL, 'K'},
 		{"noise", required_argument, NULL, 'N'},
 		{"inject", required_argument, NULL, 'I'},
 		{"graphs", required_argument, NULL, 'G'},
@@ -203,7 +211,7 @@ int main(int argc, char **argv)
 		&gen_writer_nsys, &gen_writer_nvprof, &gen_writer_kineto, &gen_writer_gprec, NULL,
 	};
 	struct gen_opts o = {.seed = 1, .streams = 2, .noise = 0.04};
-	struct gen_rank_opts ro = {.slow_rank = -1, .iters = 5};
+	struct gen_rank_opts ro = {.slow_rank = -1, .iters = 5, .a2a_hot = -1};
 	const struct gen_writer *w = NULL;
 	const char *format = NULL, *path = NULL, *graphs = NULL, *lowprec = NULL, *annot = NULL;
 	bool force = false, have_n = false, have_iters = false;
@@ -264,6 +272,16 @@ int main(int argc, char **argv)
 			break;
 		case 'A':
 			ro.a2a = true;
+			break;
+		case 'H':
+			if (parse_u64(optarg, GEN_MAX_RANKS - 1, &v))
+				return usage_error("--a2a-hot wants a rank number, not '%s'", optarg);
+			ro.a2a_hot = (int)v;
+			break;
+		case 'K':
+			if (parse_u64(optarg, GEN_MAX_RANKS, &v) || v < 1)
+				return usage_error("--nodes wants 1 to %d, not '%s'", GEN_MAX_RANKS, optarg);
+			ro.nodes = (int)v;
 			break;
 		case 'i':
 			/* whole iterations: of the one trace, or of each rank's */
@@ -354,6 +372,10 @@ int main(int argc, char **argv)
 			return usage_error("--ranks writes kineto or nsys traces, not nvprof");
 		if (ro.a2a && (ro.ranks < 2 || ro.ranks > 30 || ro.deps))
 			return usage_error("--a2a wants --ranks 2 to 30 and no --deps");
+		if (ro.nodes && (ro.a2a || ro.deps || ro.ranks % ro.nodes))
+			return usage_error("--nodes wants a divisor of --ranks, and no --a2a or --deps");
+		if (ro.a2a_hot >= 0 && (!ro.a2a || ro.a2a_hot >= ro.ranks))
+			return usage_error("--a2a-hot wants --a2a and a rank below --ranks");
 		if (ro.slow_rank >= ro.ranks)
 			return usage_error("--slow-rank %d is not below --ranks %d", ro.slow_rank, ro.ranks);
 		if (!path || !*path)

@@ -6,6 +6,7 @@
 ** correlationId, NVTX ranges are push/pop rows (eventType 59) with inline
 ** text, as PyProf and emit_nvtx leave them.
 */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,6 +25,7 @@ struct nsys {
 	sqlite3_stmt *s_str, *s_kern, *s_rt, *s_cpy, *s_set, *s_sync, *s_event, *s_nvtx, *s_gnode, *s_gexec;
 	uint32_t kname[3 * 32];  /* demangled, short, mangled id per kdef; 0 = not yet */
 	uint32_t api_name[GEN_API__COUNT];
+	char host[64];           /* TARGET_INFO_SYSTEM_ENV's Hostname; "" = none */
 };
 
 static int64_t gtid(enum gen_thread t)
@@ -162,6 +164,7 @@ static int nsys_open(const char *path, bool force, const struct gen_opts *o, str
 		return err->status;
 	}
 	gp_strtab_init(&n->strs);
+	snprintf(n->host, sizeof(n->host), "%s", o->host ? o->host : "");
 	n->nwritten = 1;   /* id 0 is the empty string: never referenced */
 	n->s_str = gen_db_prepare(&n->db, "INSERT INTO StringIds VALUES(?,?)");
 	n->s_kern = gen_db_prepare(&n->db, "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES("
@@ -213,6 +216,13 @@ static int nsys_finish(struct gen_sink *sink, gp_error *err)
 		"('EXPORT_SCHEMA_VERSION_MICRO','1'),('EXPORT_PLATFORM','linux-desktop'),('EXPORT_ARCH','x64'),"
 		"('EXPORT_PARAM_LAZY','false'),('EXPORT_PARAM_TIME_NORMALIZE','false'),"
 		"('EXPORT_GENERATOR','gpuprof gen (synthetic trace)');");
+	if (*n->host) {
+		gen_db_exec(&n->db, "CREATE TABLE TARGET_INFO_SYSTEM_ENV (globalVid INTEGER, devStateName TEXT NOT NULL, "
+			    "name TEXT NOT NULL, nameEnum INTEGER NOT NULL, value TEXT NOT NULL);");
+		st = gen_db_prepare(&n->db, "INSERT INTO TARGET_INFO_SYSTEM_ENV VALUES(281474976710656,"
+					    "'Local (CLI)','Hostname',619,?)");
+		gen_db_row(&n->db, st, "t", n->host);
+	}
 	rc = gen_db_close(&n->db, NULL, err);
 	gp_strtab_free(&n->strs);
 	free(n);

@@ -23,6 +23,14 @@
 ** cudaStreamSynchronize of the communication stream that returns 5 us
 ** after the last collective ends.  The times stay as without.
 **
+** With nodes (--nodes K), rank r runs on host "node<r / (N/K)>" (the
+** trace says so: Kineto's host_name, nsys's Hostname) and each iteration
+** ends in a fourth phase: a GEMM then an all-reduce of INTRA_NELEMS fp16
+** within the node (process group "node<k>", Group size N/K, Seq from 0),
+** at INTRA_BYTES_PER_NS algbw from the node's last arrival, the node's
+** slowest rank being the slow rank only on its node; the three phases
+** above, over all ranks, cross nodes.
+**
 ** With a2a (--a2a), an expert-parallel job instead: per iteration, pass F
 ** over layers 0 then 1, pass B over layers 1 then 0; per layer a GEMM then
 ** dispatch and combine (B: combine then dispatch), each a GEMM then an
@@ -31,7 +39,8 @@
 ** from 0 in process group "1" of all ranks, "all_to_allv", In/Out split
 ** size in rows, In/Out msg nelems, dtype) > nccl:all_to_all.  At dispatch
 ** rank r sends a2a_rows(r, p) = 16 (1 + r + 2p) rows of A2A_ROW_NELEMS
-** FP8 (Float8_e4m3fn, 1 byte) to rank p; at combine each rank sends back
+** FP8 (Float8_e4m3fn, 1 byte) to rank p (8 times that when p is the hot
+** rank, --a2a-hot); at combine each rank sends back
 ** the rows it received, in BF16 (2 bytes), as DeepEP does.  A call's pure
 ** communication is the largest rank's input over A2A_BYTES_PER_NS; the
 ** slow rank arrives last by delay_ns as above.
@@ -51,6 +60,9 @@
 #define GATHER_BYTES_PER_NS 64       /* all-gather, reduce-scatter: 64 GB/s */
 #define SHARD_NELEMS 4194304LL       /* all-gather's per-rank input, fp16 */
 #define ALLREDUCE_NELEMS 33554432LL  /* fp16: 64 MiB */
+
+#define INTRA_NELEMS 16777216LL     /* intra-node all-reduce: 32 MiB fp16 */
+#define INTRA_BYTES_PER_NS 256       /* at 256 GB/s algbw */
 
 #define A2A_ROW_NELEMS 2048LL       /* a token's hidden state */
 #define A2A_BYTES_PER_NS 64          /* all-to-all: 64 GB/s over the largest input */
@@ -89,7 +101,7 @@ struct rank_run {
 	const struct gen_sink *sink;
 	int rank;
 	int64_t shift;          /* this rank's clock minus the true clock */
-	uint64_t corr, op_id, seq;
+	uint64_t corr, op_id, seq, node_seq;
 	uint32_t event_id;
 };
 
@@ -185,6 +197,30 @@ static int64_t iteration(struct rank_run *x, int it, int64_t t)
 			stream_wait(x, cpu + 92 * US, 1, 0);
 		gpu += slowest + comm + 10 * US;
 	}
+	if (ro->nodes > 0) {   /* the intra-node all-reduce */
+		int per = ro->ranks / ro->nodes, node = x->rank / per;
+		bool slow_here = ro->slow_rank >= 0 && ro->slow_rank / per == node;
+		int64_t gemm = GEMM_NS + (x->rank == ro->slow_rank ? ro->delay_ns : 0);
+		int64_t node_slowest = GEMM_NS + (slow_here ? ro->delay_ns : 0);
+		int64_t slowest = GEMM_NS + (ro->slow_rank >= 0 ? ro->delay_ns : 0);
+		int64_t comm = INTRA_NELEMS * 2 / INTRA_BYTES_PER_NS;
+		uint64_t mm = ++x->op_id, coll = ++x->op_id, params = ++x->op_id;
+		char args[512];
+
+		range(x, GEN_R_OP, "aten::mm", cpu, cpu + 30 * US, mm, NULL);
+		launch(x, cpu + 10 * US, gen_kd_gemm, 0, gpu, gpu + gemm, mm);
+		snprintf(args, sizeof(args),
+			 "\"Seq\": %" PRIu64 ", \"Collective name\": \"allreduce\", \"In msg nelems\": %lld"
+			 ", \"Out msg nelems\": %lld, \"Group size\": %d, \"dtype\": \"Half\", "
+			 "\"Process Group Name\": \"node%d\", \"Process Group Description\": \"intra_node\"",
+			 x->node_seq++, INTRA_NELEMS, INTRA_NELEMS, per, node);
+		range(x, GEN_R_OP, phases[PH_ALL_REDUCE].op, cpu + 40 * US, cpu + 90 * US, coll, NULL);
+		range(x, GEN_R_OP, "record_param_comms", cpu + 42 * US, cpu + 88 * US, params, args);
+		range(x, GEN_R_ANNOT, phases[PH_ALL_REDUCE].annot, cpu + 44 * US, cpu + 86 * US, 0, NULL);
+		launch(x, cpu + 50 * US, gen_kd_coll[PH_ALL_REDUCE], 1, gpu + gemm, gpu + node_slowest + comm, params);
+		gpu += slowest + comm + 10 * US;
+		cpu += 100 * US;
+	}
 	if (ro->deps)   /* the step ends when the last collective has */
 		stream_sync(x, cpu, gpu - 5 * US, 1);
 	snprintf(step, sizeof(step), "ProfilerStep#%d", it);
@@ -192,16 +228,17 @@ static int64_t iteration(struct rank_run *x, int it, int64_t t)
 	return gpu + 100 * US;
 }
 
-/* Rows rank r sends to rank p at dispatch (at combine: a2a_rows(p, r)). */
-static int64_t a2a_rows(int r, int p)
+/* Rows rank r sends to rank p at dispatch (at combine: a2a_rows(p, r)),
+** 8 times as many to the hot rank (--a2a-hot; -1 = none). */
+static int64_t a2a_rows(int r, int p, int hot)
 {
-	return 16 * (1 + r + 2 * (int64_t)p);
+	return 16 * (1 + r + 2 * (int64_t)p) * (p == hot ? 8 : 1);
 }
 
 /* The record_param_comms args of rank r's all-to-all-v (combine: the
 ** reverse of dispatch) with sequence number seq, into buf; the rows it
 ** sends into *sent and the largest any rank sends into *largest. */
-static void a2a_args(int r, int n, bool combine, uint64_t seq, char *buf, size_t size, int64_t *sent,
+static void a2a_args(int r, int n, int hot, bool combine, uint64_t seq, char *buf, size_t size, int64_t *sent,
 		     int64_t *largest)
 {
 	char in[512] = "", out[512] = "", ranks[512] = "";
@@ -212,13 +249,13 @@ static void a2a_args(int r, int n, bool combine, uint64_t seq, char *buf, size_t
 	for (int q = 0; q < n; q++) {
 		int64_t s = 0;
 		for (int p = 0; p < n; p++)
-			s += combine ? a2a_rows(p, q) : a2a_rows(q, p);
+			s += combine ? a2a_rows(p, q, hot) : a2a_rows(q, p, hot);
 		if (s > *largest)
 			*largest = s;
 	}
 	for (int p = 0; p < n; p++) {
-		int64_t s = combine ? a2a_rows(p, r) : a2a_rows(r, p);
-		int64_t g = combine ? a2a_rows(r, p) : a2a_rows(p, r);
+		int64_t s = combine ? a2a_rows(p, r, hot) : a2a_rows(r, p, hot);
+		int64_t g = combine ? a2a_rows(r, p, hot) : a2a_rows(p, r, hot);
 		*sent += s;
 		recv += g;
 		li += (size_t)snprintf(in + li, sizeof(in) - li, "%s%" PRId64, p ? ", " : "", s);
@@ -258,7 +295,7 @@ static int64_t iteration_a2a(struct rank_run *x, int it, int64_t t)
 				char args[2048], aname[32];
 				int64_t comm;
 
-				a2a_args(x->rank, ro->ranks, combine, x->seq++, args, sizeof(args), &sent, &largest);
+				a2a_args(x->rank, ro->ranks, ro->a2a_hot, combine, x->seq++, args, sizeof(args), &sent, &largest);
 				comm = largest * A2A_ROW_NELEMS * (combine ? 2 : 1) / A2A_BYTES_PER_NS;
 				snprintf(aname, sizeof(aname), "%s(%c)", combine ? "combine" : "dispatch", pass ? 'B' : 'F');
 				range(x, GEN_R_OP, "aten::mm", c, c + 30 * US, mm, NULL);
@@ -285,6 +322,7 @@ int gen_ranks_run(const struct gen_writer *w, const char *dir, bool force, const
 		return gp_err(err, GP_ERR_IO, "%s: cannot create the directory: %s", dir, strerror(errno));
 	for (int r = 0; r < ro->ranks; r++) {
 		struct gen_opts o = {.seed = (uint64_t)r + 1, .streams = 2, .rank = r, .world_size = ro->ranks};
+		char host[32];
 		struct rank_run x = {.ro = ro, .rank = r, .shift = r * ro->skew_ns};
 		struct gen_sink sink;
 		char path[4096];
@@ -292,6 +330,10 @@ int gen_ranks_run(const struct gen_writer *w, const char *dir, bool force, const
 
 		if ((size_t)snprintf(path, sizeof(path), "%s/rank-%d.%s", dir, r, ext) >= sizeof(path))
 			return gp_err(err, GP_ERR_USAGE, "%s: directory name too long", dir);
+		if (ro->nodes > 0) {
+			snprintf(host, sizeof(host), "node%d", r / (ro->ranks / ro->nodes));
+			o.host = host;
+		}
 		if (w->open(path, force, &o, &sink, err))
 			return err->status;
 		x.sink = &sink;
