@@ -243,7 +243,7 @@ static void read_device_stats(struct xp *x, const xp_plane *p, const struct xp_n
 	vendor = xp_stat_text(&f, XK_VENDOR);
 	name = xp_stat_text(&f, XK_DEVICE_NAME);
 	if (!name || !*name) {
-		snprintf(buf, sizeof(buf), "%s%sGPU %d", vendor ? vendor : "", vendor ? " " : "", d->id);
+		snprintf(buf, sizeof(buf), "%s%sGPU", vendor ? vendor : "", vendor ? " " : "");
 		name = buf;
 	}
 	d->name = gp_intern(x->t, name);
