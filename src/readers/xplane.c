@@ -27,7 +27,9 @@ static const char *const key_names[XK__COUNT] = {
 	[XK_VENDOR] = "device_vendor", [XK_CLOCK] = "clock_rate", [XK_CORES] = "core_count",
 	[XK_MEM_BW] = "memory_bandwidth", [XK_MEM_SIZE] = "memory_size",
 	[XK_CC_MAJOR] = "compute_cap_major", [XK_CC_MINOR] = "compute_cap_minor",
-	[XK_DEVICE_NAME] = "device_name",
+	[XK_DEVICE_NAME] = "device_name", [XK_ALLOCATOR] = "allocator_name",
+	[XK_ALLOC_BYTES] = "allocation_bytes", [XK_BYTES_ALLOCATED] = "bytes_allocated",
+	[XK_BYTES_RESERVED] = "bytes_reserved", [XK_ADDR] = "addr",
 };
 
 void xp_names_init(struct xp_names *nm, const xp_plane *p)

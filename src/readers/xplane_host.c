@@ -84,6 +84,43 @@ static void add_range(gp_trace *t, uint32_t pid, uint32_t tid, gp_ns s, gp_ns e,
 			       .parent = -1, .kind = kind};
 }
 
+/* The device of an allocator ("GPU_0_bfc" is GPU 0's BFC allocator),
+** GP_MEM_HOST for any other ("cuda_host_bfc", "cpu"). */
+static int32_t allocator_device(const char *name)
+{
+	char *e;
+	long v;
+
+	if (!name || strncmp(name, "GPU_", 4) != 0)
+		return GP_MEM_HOST;
+	v = strtol(name + 4, &e, 10);
+	return e != name + 4 && v >= 0 && v < 1 << 20 ? (int32_t)v : GP_MEM_HOST;
+}
+
+/* A MemoryAllocation / MemoryDeallocation event (TensorFlow's and XLA's
+** allocators) as an allocator event; false when it is none. */
+static bool memory_event(struct xp *x, const char *name, const struct xp_facts *f, uint32_t tid, gp_ns ts)
+{
+	bool alloc = strcmp(name, "MemoryAllocation") == 0;
+	uint64_t bytes, v;
+
+	if ((!alloc && strcmp(name, "MemoryDeallocation") != 0) || !xp_stat_u64(f, XK_ALLOC_BYTES, &bytes) ||
+	    bytes > INT64_MAX)
+		return false;
+	struct gp_memevent *m = gp_vec_push(x->t->memevents);
+	*m = (struct gp_memevent){.ts = ts, .bytes = alloc ? (int64_t)bytes : -(int64_t)bytes,
+				  .total_alloc = -1, .total_reserved = -1, .pid = x->pid, .tid = tid,
+				  .order = x->mem_order++,
+				  .device = allocator_device(xp_stat_text(f, XK_ALLOCATOR))};
+	if (xp_stat_u64(f, XK_BYTES_ALLOCATED, &v) && v <= INT64_MAX)
+		m->total_alloc = (int64_t)v;
+	if (xp_stat_u64(f, XK_BYTES_RESERVED, &v) && v <= INT64_MAX && v > 0)
+		m->total_reserved = (int64_t)v;
+	if (xp_stat_u64(f, XK_ADDR, &v))
+		m->addr = v;
+	return true;
+}
+
 void xp_read_host(struct xp *x, const xp_plane *p)
 {
 	struct xp_names nm;
@@ -112,6 +149,16 @@ void xp_read_host(struct xp *x, const xp_plane *p)
 						     .tid = tid, .def = gp_api_def_add(t, &d)};
 				xp_hlo_note(x, corr, &f);
 				continue;
+			}
+			if (memory_event(x, name, &f, tid, s))
+				continue;
+			uint64_t step;
+			if (xp_stat_u64(&f, XK_STEP_NUM, &step) && step <= INT32_MAX) {
+				/* jax.profiler.StepTraceAnnotation("train", step_num=N):
+				** the step as the analyses read steps */
+				char text[32];
+				snprintf(text, sizeof(text), "ProfilerStep#%d", (int)step);
+				add_range(t, x->pid, tid, s, en, gp_intern(t, text), GP_RANGE_USER_ANNOTATION);
 			}
 			add_range(t, x->pid, tid, s, en, gp_intern(t, name), GP_RANGE_OTHER);
 		}

@@ -26,7 +26,8 @@ enum xp_key {
 	XK_NONE, XK_CORR, XK_KERNEL_DETAILS, XK_MEMCPY_DETAILS, XK_HLO_OP, XK_HLO_MODULE,
 	XK_NAME, XK_TF_OP, XK_LONG_NAME, XK_STEP_NUM, XK_GROUP_ID, XK_DEVICE_ID,
 	XK_FLOPS, XK_BYTES_ACCESSED, XK_VENDOR, XK_CLOCK, XK_CORES, XK_MEM_BW,
-	XK_MEM_SIZE, XK_CC_MAJOR, XK_CC_MINOR, XK_DEVICE_NAME, XK__COUNT
+	XK_MEM_SIZE, XK_CC_MAJOR, XK_CC_MINOR, XK_DEVICE_NAME, XK_ALLOCATOR, XK_ALLOC_BYTES,
+	XK_BYTES_ALLOCATED, XK_BYTES_RESERVED, XK_ADDR, XK__COUNT
 };
 
 /* One plane's names: event and stat metadata by id. */
@@ -55,6 +56,7 @@ struct xp {
 	gp_u64map hlo_at;          /* correlation id -> index into hlo */
 	GP_VEC(struct xp_hlo) hlo;
 	uint32_t next_tid;         /* for lines whose id is no thread id */
+	uint32_t mem_order;        /* allocator events read so far */
 };
 
 void xp_names_init(struct xp_names *nm, const xp_plane *p);

@@ -31,8 +31,15 @@ assert_grep '^"0","all","communication","25000",' "$TMP/out"
 assert_grep '^"0","all","compute","55000",' "$TMP/out"
 assert_grep '^"0","all","memory","2000",' "$TMP/out"
 run_ok "$GPUPROF" ranks "$D"
-assert_grep '^ +0 .*host0\.xplane\.pb$' "$TMP/out"
-assert_grep '^ +1 .*host1\.xplane\.pb$' "$TMP/out"
+# two steps (TraceMe "train" with step_num 0 and 1): 58 us to the next
+# step's start, then 61 us to its own end: a median of 59.5 us
+assert_grep '^ +0 order +2 +59\.500 us .*host0\.xplane\.pb$' "$TMP/out"
+assert_grep '^ +1 order +2 +59\.500 us .*host1\.xplane\.pb$' "$TMP/out"
+run_ok "$GPUPROF" report -f csv -c iter,op "$G"
+assert_eq "$(tr -d '"' <"$TMP/out" | tail -n +2 | tr '\n' ' ')" \
+	"0,loop_add_fusion 0,loop_add_fusion 0,dot.3 1,all-reduce.1 1,input_reduce_fusion " "steps of the kernels"
+run_ok "$GPUPROF" memory "$G"
+assert_grep '^0 +1 +1 +0 +1\.00 MiB' "$TMP/out"
 run_ok "$GPUPROF" diff "$G" "$D/host1.xplane.pb"
 
 # the real profiles, plain and gzipped, through every command

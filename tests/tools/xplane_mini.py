@@ -14,7 +14,10 @@ jit(step)/dot_general), ncclDevKernel_AllReduce_Sum_f32_RING_LL (corr 3,
 25 us, hlo_op all-reduce.1), input_reduce_fusion (corr 4, 5 us, its op
 only on the device event); one copy MemcpyH2D (corr 5, 2 us, 4096 bytes)
 on stream 8.  On GPU 1 one kernel loop_add_fusion.kd (corr 6, 10 us) with
-no launch call.  Host N shifts every start by N * 1000 ns.
+no launch call.  On the host two steps, TraceMe "train" with step_num 0
+(2 to 60 us: the launches of kernels 1 and 2) and 1 (60 to 121 us), and
+a MemoryAllocation of 1 MiB on GPU 0 at 3 us.  Host N shifts every start
+by N * 1000 ns.
 """
 import struct
 import sys
@@ -125,7 +128,12 @@ def host_file(n):
     g1.line(9, "Stream #9(Kernel)", 1000000, [g1.event("loop_add_fusion.kd", 10 * us + shift, 10 * us, [
         g1.stat("correlation_id", 6), g1.ref("hlo_op", "loop_add_fusion"), g1.ref("hlo_module", "jit_step")])])
     h = Plane(0, "/host:CPU")
-    hevs = [h.event("jit_step:XLA GPU module", 1 * us + shift, 120 * us)]
+    hevs = [h.event("jit_step:XLA GPU module", 1 * us + shift, 120 * us),
+            h.event("train", 2 * us + shift, 58 * us, [h.stat("step_num", 0)]),
+            h.event("train", 60 * us + shift, 61 * us, [h.stat("step_num", 1)]),
+            h.event("MemoryAllocation", 3 * us + shift, 0, [
+                h.ref("allocator_name", "GPU_0_bfc"), h.stat("allocation_bytes", 1 << 20),
+                h.stat("bytes_allocated", 1 << 20), h.stat("addr", 0x7f0000000000)])]
     for name, corr, s, d, op, stack in kernels:
         st = [h.stat("correlation_id", corr), h.stat("device_id", 0)]
         if op == "input_reduce_fusion":
