@@ -3,8 +3,9 @@
 # written by tests/tools/xplane_mini.py (plugins/profile/<run>/<host>.xplane.pb:
 # hosts become ranks).  Each command exits 0 with sane output; the
 # generated hosts' numbers are the ones xplane_mini.py's docstring states
-# (kernel times 10+40+25+5 us on GPU 0, 10 us on GPU 1; the NCCL kernel
-# under all-reduce.1 is communication; a 2 us copy of 4096 bytes).
+# (kernel times 10+40+25+5 us on GPU 0, 10+8 us on GPU 1; the NCCL kernel
+# is communication by its name, gather_kernel_impl by its XLA op
+# all-gather-start.2; a 2 us copy of 4096 bytes).
 command -v python3 >/dev/null || skip "python3 not installed"
 
 # the generated profile folder (no test data needed)
@@ -15,8 +16,8 @@ python3 tests/tools/xplane_mini.py host "$D/host1.xplane.pb" --host 1 || fail "x
 G=$D/host0.xplane.pb
 run_ok "$GPUPROF" info "$G"
 assert_grep '^format +xplane$' "$TMP/out"
-assert_grep '^kernels +5$' "$TMP/out"
-assert_grep '^kernel time +90\.000 us$' "$TMP/out"
+assert_grep '^kernels +6$' "$TMP/out"
+assert_grep '^kernel time +98\.000 us$' "$TMP/out"
 assert_grep '^memcpy bytes +4096$' "$TMP/out"
 assert_grep '^hostname +host0$' "$TMP/out"
 run_ok "$GPUPROF" summary --by op -f csv "$G"
@@ -30,6 +31,8 @@ run_ok "$GPUPROF" breakdown -f csv "$G"
 assert_grep '^"0","all","communication","25000",' "$TMP/out"
 assert_grep '^"0","all","compute","55000",' "$TMP/out"
 assert_grep '^"0","all","memory","2000",' "$TMP/out"
+assert_grep '^"1","all","communication","8000",' "$TMP/out"
+assert_grep '^"1","all","compute","10000",' "$TMP/out"
 run_ok "$GPUPROF" ranks "$D"
 # two steps (TraceMe "train" with step_num 0 and 1): 58 us to the next
 # step's start, then 61 us to its own end: a median of 59.5 us
@@ -37,7 +40,7 @@ assert_grep '^ +0 order +2 +59\.500 us .*host0\.xplane\.pb$' "$TMP/out"
 assert_grep '^ +1 order +2 +59\.500 us .*host1\.xplane\.pb$' "$TMP/out"
 run_ok "$GPUPROF" report -f csv -c iter,op "$G"
 assert_eq "$(tr -d '"' <"$TMP/out" | tail -n +2 | tr '\n' ' ')" \
-	"0,loop_add_fusion 0,loop_add_fusion 0,dot.3 1,all-reduce.1 1,input_reduce_fusion " "steps of the kernels"
+	"0,loop_add_fusion 0,loop_add_fusion 0,dot.3 0,all-gather-start.2 1,all-reduce.1 1,input_reduce_fusion " "steps of the kernels"
 run_ok "$GPUPROF" memory "$G"
 assert_grep '^0 +1 +1 +0 +1\.00 MiB' "$TMP/out"
 run_ok "$GPUPROF" diff "$G" "$D/host1.xplane.pb"

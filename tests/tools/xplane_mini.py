@@ -13,8 +13,9 @@ Cijk_Alik_Bljk_HHS (corr 2, 40 us, hlo_op dot.3, name stack
 jit(step)/dot_general), ncclDevKernel_AllReduce_Sum_f32_RING_LL (corr 3,
 25 us, hlo_op all-reduce.1), input_reduce_fusion (corr 4, 5 us, its op
 only on the device event); one copy MemcpyH2D (corr 5, 2 us, 4096 bytes)
-on stream 8.  On GPU 1 one kernel loop_add_fusion.kd (corr 6, 10 us) with
-no launch call.  On the host two steps, TraceMe "train" with step_num 0
+on stream 8.  On GPU 1 a kernel loop_add_fusion.kd (corr 6, 10 us) with
+no launch call, and gather_kernel_impl (corr 7, at 40 us for 8 us, hlo_op
+all-gather-start.2: a kernel of unknown family under an XLA collective).  On the host two steps, TraceMe "train" with step_num 0
 (2 to 60 us: the launches of kernels 1 and 2) and 1 (60 to 121 us), and
 a MemoryAllocation of 1 MiB on GPU 0 at 3 us.  Host N shifts every start
 by N * 1000 ns.
@@ -125,8 +126,11 @@ def host_file(n):
     g0.line(8, "Stream #8(MemcpyH2D)", 1000000, [g0.event("MemcpyH2D", 120 * us + shift, 2 * us, [
         g0.stat("correlation_id", 5), g0.ref("memcpy_details", "kind:HtoD size:4096 dest:0 async:1")])])
     g1 = Plane(1, "/device:GPU:1")
-    g1.line(9, "Stream #9(Kernel)", 1000000, [g1.event("loop_add_fusion.kd", 10 * us + shift, 10 * us, [
-        g1.stat("correlation_id", 6), g1.ref("hlo_op", "loop_add_fusion"), g1.ref("hlo_module", "jit_step")])])
+    g1.line(9, "Stream #9(Kernel)", 1000000, [
+        g1.event("loop_add_fusion.kd", 10 * us + shift, 10 * us, [
+            g1.stat("correlation_id", 6), g1.ref("hlo_op", "loop_add_fusion"), g1.ref("hlo_module", "jit_step")]),
+        g1.event("gather_kernel_impl", 40 * us + shift, 8 * us, [
+            g1.stat("correlation_id", 7), g1.ref("hlo_op", "all-gather-start.2"), g1.ref("hlo_module", "jit_step")])])
     h = Plane(0, "/host:CPU")
     hevs = [h.event("jit_step:XLA GPU module", 1 * us + shift, 120 * us),
             h.event("train", 2 * us + shift, 58 * us, [h.stat("step_num", 0)]),
@@ -140,6 +144,7 @@ def host_file(n):
             st += [h.ref("name", "jit(step)/reduce_sum")]
         hevs.append(h.event("cuLaunchKernel", (s - 5) * us + shift, 2 * us, st))
     hevs.append(h.event("cuMemcpyHtoDAsync", 115 * us + shift, 1 * us, [h.stat("correlation_id", 5)]))
+    hevs.append(h.event("cuLaunchKernel", 36 * us + shift, 1 * us, [h.stat("correlation_id", 7), h.stat("device_id", 1)]))
     h.line(100 + n, "Host Threads/%d" % (100 + n), 1000000, hevs)
     meta = Plane(0, "/host:metadata")
     space = ld(1, meta.encode()) + ld(1, g0.encode()) + ld(1, g1.encode()) + ld(1, h.encode())
