@@ -229,6 +229,8 @@ static const char *kernel_name(const char *name, char *buf, size_t size)
 	return name;
 }
 
+/* The plane's own stats (device_vendor, core_count, clock_rate in kHz,
+** memory_bandwidth, memory_size, compute_cap_*) into d. */
 static void read_device_stats(struct xp *x, const xp_plane *p, const struct xp_names *nm,
 			      struct gp_device *d)
 {
@@ -340,7 +342,7 @@ static int read_all(const char *path, unsigned char **buf, size_t *len, gp_error
 	if (!z)
 		return gp_err(err, GP_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
 	b = gp_xmalloc(cap);
-	while ((r = gzread(z, b + n, (unsigned)(cap - n))) > 0) {
+	while ((r = gzread(z, b + n, (unsigned)(cap - n < (1u << 30) ? cap - n : (1u << 30)))) > 0) {
 		n += (size_t)r;
 		if (n == cap)
 			b = gp_xrealloc(b, cap *= 2);
@@ -433,6 +435,11 @@ static int32_t gpu_number(const char *name)
 	return e != name + 12 && *e == '\0' && v >= 0 && v < 1 << 20 ? (int32_t)v : -1;
 }
 
+/* Decodes the whole file, then reads its GPU planes, then its host plane
+** (a launch's op may be stated on its kernel), then attributes kernels to
+** XLA ops.  GP_ERR_CORRUPT when protobuf-c cannot decode it or the gzip
+** stream is damaged; GP_ERR_FORMAT when it is empty or has no GPU or host
+** plane. */
 static int load(const char *path, gp_trace *t, const struct gp_load_opts *o, gp_error *err)
 {
 	unsigned char *buf = NULL;

@@ -55,3 +55,9 @@ while [ $i -lt "$n" ]; do
 	! grep -q "runtime error\|AddressSanitizer" "$TMP/err" || fail "a cut at $i bytes: sanitizer report"
 	i=$((i + 7))
 done
+
+# the probe steals no other format: a Kineto trace starting with a newline
+# (the byte XSpace's first field starts with) stays Kineto's
+printf '\n{"traceEvents": [{"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 1, "dur": 2, "args": {"correlation": 1, "device": 0, "stream": 7}}]}\n' >"$TMP/nl.json"
+run_ok "$GPUPROF" info "$TMP/nl.json"
+assert_grep '^format +kineto$' "$TMP/out"
