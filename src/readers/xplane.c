@@ -362,6 +362,20 @@ static int read_all(const char *path, unsigned char **buf, size_t *len, gp_error
 	return GP_OK;
 }
 
+/* protobuf-c's allocator over an arena: the decoded messages (a million
+** small ones in a large file) are allocated by bumping a pointer and
+** freed at once, not one malloc and free each. */
+static void *arena_alloc(void *data, size_t n)
+{
+	return gp_arena_alloc(data, n ? n : 1);
+}
+
+static void arena_keep(void *data, void *p)
+{
+	(void)data;
+	(void)p;
+}
+
 /* Reads a protobuf varint at *p (below end); false when cut short. */
 static bool varint(const unsigned char **p, const unsigned char *end, uint64_t *v)
 {
@@ -447,6 +461,8 @@ static int load(const char *path, gp_trace *t, const struct gp_load_opts *o, gp_
 	Gpuprof__Xplane__XSpace *sp;
 	struct xp x = {.t = t, .path = path, .pid = 1, .next_tid = 0x40000000};
 	size_t ndev = 0, nhost = 0, nother = 0;
+	gp_arena msgs = {0};
+	ProtobufCAllocator pa = {.alloc = arena_alloc, .free = arena_keep, .allocator_data = &msgs};
 	int rc;
 
 	(void)o;
@@ -457,12 +473,14 @@ static int load(const char *path, gp_trace *t, const struct gp_load_opts *o, gp_
 		free(buf);
 		return gp_err(err, GP_ERR_FORMAT, "%s: empty file, not a trace", path);
 	}
-	sp = gpuprof__xplane__xspace__unpack(NULL, len, buf);
+	sp = gpuprof__xplane__xspace__unpack(&pa, len, buf);
 	*gp_vec_push(t->processes) = (struct gp_process){x.pid, gp_intern(t, "host")};
 	free(buf);
-	if (!sp)
+	if (!sp) {
+		gp_arena_free(&msgs);
 		return gp_err(err, GP_ERR_CORRUPT, "%s: XPlane protobuf is truncated or damaged "
 			      "(protobuf-c cannot decode it)", path);
+	}
 	for (size_t i = 0; i < sp->n_planes; i++) {
 		const xp_plane *p = sp->planes[i];
 		const char *name = p->name ? p->name : "";
@@ -486,7 +504,7 @@ static int load(const char *path, gp_trace *t, const struct gp_load_opts *o, gp_
 		gp_trace_warn(t, "the profiler noted an error: %s", sp->errors[i]);
 	if (nother)
 		gp_trace_warn(t, "%zu device plane(s) that are not GPUs (TPU, custom devices) not read", nother);
-	gpuprof__xplane__xspace__free_unpacked(sp, NULL);
+	gp_arena_free(&msgs);   /* sp and every message in it */
 	if (ndev + nhost == 0) {
 		xp_free(&x);
 		return gp_err(err, GP_ERR_FORMAT, "%s: XPlane file has no /device:GPU or /host:CPU plane", path);
