@@ -61,6 +61,7 @@ for f in "$J/mi300_jax_conv_minimal_08.xplane.pb" "$J/mi300_jax_conv_minimal_leg
 	run_ok "$GPUPROF" summary --by layer "$f"
 	assert_grep 'conv_general_dilated' "$TMP/out"
 	run_ok "$GPUPROF" breakdown "$f"
+	for c in ops ranges memory comm; do run_ok "$GPUPROF" $c "$f"; done
 	run_ok "$GPUPROF" advise "$f"
 	[ -s "$TMP/out" ] || fail "advise $f printed nothing"
 	run_ok "$GPUPROF" html -o "$TMP/page.html" --force "$f"
