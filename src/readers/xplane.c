@@ -132,14 +132,24 @@ bool xp_stat_u64(const struct xp_facts *f, enum xp_key k, uint64_t *v)
 	}
 }
 
+/* a + b, held at the int64 range's ends (a damaged file's times) */
+static int64_t sat_add(int64_t a, int64_t b)
+{
+	int64_t r;
+
+	if (__builtin_add_overflow(a, b, &r))
+		return b > 0 ? INT64_MAX : INT64_MIN;
+	return r;
+}
+
 void xp_event_span(const xp_line *l, const xp_event *e, gp_ns *start, gp_ns *end)
 {
 	/* picoseconds from the line's start; whole ns (floor) both ends */
 	int64_t off = e->data_case == GPUPROF__XPLANE__XEVENT__DATA_OFFSET_PS ? e->offset_ps : 0;
 	int64_t dur = e->duration_ps > 0 ? e->duration_ps : 0;
 
-	*start = l->timestamp_ns + off / 1000;
-	*end = l->timestamp_ns + (off % 1000 + dur) / 1000 + off / 1000;
+	*start = sat_add(l->timestamp_ns, off / 1000);
+	*end = sat_add(*start, sat_add(off % 1000, dur) / 1000);
 }
 
 /* ---- device planes ---- */

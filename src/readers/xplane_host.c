@@ -173,6 +173,8 @@ void xp_read_host(struct xp *x, const xp_plane *p)
 static void add_hlo_ranges(gp_trace *t, const struct xp_hlo *h, uint32_t pid, uint32_t tid, gp_ns s,
 			   gp_ns e, uint64_t ext)
 {
+	if (s < INT64_MIN + 3 || e > INT64_MAX - 3)
+		return;   /* a damaged file's times: no room around them */
 	if (h->module)
 		add_range(t, pid, tid, s - 3, e + 3, h->module, GP_RANGE_CPU_OP);
 	if (h->stack)

@@ -3,7 +3,8 @@
 # tests/tools/xplane_mini.py (two hosts' worth of GPU and host planes),
 # gzipped, cut at 300 and 900 bytes, and a few odd ones (an XSpace of
 # /host:metadata alone, planes without lines, a kernel whose metadata and
-# stat ids name nothing, with negative line id and offset).
+# stat ids name nothing, with negative line id and offset, times at the
+# int64 range's ends).
 # Usage: tests/fuzz/make-corpus-xplane.sh [OUTDIR]
 set -e
 here=$(dirname "$0")
@@ -27,4 +28,11 @@ p = x.Plane(0, "/device:GPU:2")
 p.line(-5, "Stream #1(Kernel)", -1000,
        [x.vint(1, 99) + x.vint(2, -5000) + x.vint(3, 7) + x.ld(4, x.vint(1, 42) + x.vint(7, 77))])
 open(d + "/dangling_ids.xplane.pb", "wb").write(x.ld(1, p.encode()))
+# times at the int64 range's ends (the reader holds sums there)
+big = (1 << 63) - 1
+p = x.Plane(0, "/device:GPU:0")
+p.line(3, "Stream #3(Kernel)", big - 5, [p.event("k", big, big, [p.stat("correlation_id", 1)]), p.event("k2", -big, big, [])])
+h = x.Plane(0, "/host:CPU")
+h.line(4, "t", -big, [h.event("cuLaunchKernel", -big, big, [h.stat("correlation_id", 1), h.ref("hlo_op", "dot.1")])])
+open(d + "/extreme_times.xplane.pb", "wb").write(x.ld(1, p.encode()) + x.ld(1, h.encode()))
 PY
