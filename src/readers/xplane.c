@@ -47,6 +47,8 @@ void xp_names_init(struct xp_names *nm, const xp_plane *p)
 		for (int k = 1; k < XK__COUNT; k++)
 			if (strcmp(m->name, key_names[k]) == 0)
 				gp_u64map_put(&nm->key, id, k);
+		if (strcmp(m->name, "gpu_device_name") == 0)   /* XLA's CUPTI collector's */
+			gp_u64map_put(&nm->key, id, XK_DEVICE_NAME);
 	}
 }
 
