@@ -53,8 +53,9 @@ static void usage(FILE *out)
 	fprintf(out, "usage: gpuprof COMMAND [OPTIONS] FILE...\n\n"
 		     "Where a deep-learning program loses GPU time, and what to change.  FILE is\n"
 		     "an Nsight Systems or nvprof SQLite export, a PyTorch profiler (Kineto)\n"
-		     "JSON trace (.json or .json.gz), ROCm's rocprofv3 JSON or CSV output or a\n"
-		     "gpuprof recording; the format is recognised from the content.\n\nStart here:\n");
+		     "JSON trace (.json or .json.gz), ROCm's rocprofv3 JSON or CSV output, a\n"
+		     "JAX/TensorFlow XPlane profile (.xplane.pb) or a gpuprof recording; the\n"
+		     "format is recognised from the content.\n\nStart here:\n");
 	for (int i = 0; gp_commands[i].name; i++)
 		if (gp_commands[i].start)
 			door_line(out, &gp_commands[i]);

@@ -15,11 +15,14 @@
 #include "util/u64map.h"
 
 /* Framework ops and ranges that launch collectives, by their text's start
-** (c10d::allreduce_, record_param_comms, Kineto's nccl:all_reduce) or
-** anywhere in it (all_to_all_single, alltoall_base). */
+** (c10d::allreduce_, record_param_comms, Kineto's nccl:all_reduce, XLA's
+** HLO collectives as the XPlane reader names a kernel's op: all-reduce.3,
+** all-gather-start.1, collective-permute-done) or anywhere in it
+** (all_to_all_single, alltoall_base). */
 static const char *const comm_op_prefixes[] = {
 	"c10d::", "c10d_functional::", "_c10d_functional::", "record_param_comms", "nccl:", "symm_mem::",
-	"deep_ep", NULL
+	"deep_ep", "all-reduce", "all-gather", "reduce-scatter", "all-to-all", "collective-permute",
+	"collective-broadcast", "ragged-all-to-all", NULL
 };
 static const char *const comm_op_words[] = {"all_to_all", "alltoall", "AllToAll", NULL};
 

@@ -89,7 +89,8 @@ static const struct gp_reader *probe_best(const char *path, double *weight, gp_e
 	if (!best)
 		gp_err(err, GP_ERR_FORMAT,
 		       "%s: not a recognised trace (expected an Nsight Systems or nvprof "
-		       "SQLite export, a PyTorch profiler JSON trace or a gpuprof recording)",
+		       "SQLite export, a PyTorch profiler JSON trace, rocprofv3 output, a "
+		       "JAX/TensorFlow XPlane profile or a gpuprof recording)",
 		       path);
 	*weight = best_w;
 	return best;

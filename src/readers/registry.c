@@ -9,6 +9,7 @@ extern const struct gp_reader gp_reader_kineto;
 extern const struct gp_reader gp_reader_gprec;
 extern const struct gp_reader gp_reader_rocprof;
 extern const struct gp_reader gp_reader_rocprof_csv;
+extern const struct gp_reader gp_reader_xplane;
 
 const struct gp_reader *const gp_readers[] = {
 	&gp_reader_nsys,
@@ -17,5 +18,6 @@ const struct gp_reader *const gp_readers[] = {
 	&gp_reader_gprec,
 	&gp_reader_rocprof,
 	&gp_reader_rocprof_csv,
+	&gp_reader_xplane,
 	NULL,
 };

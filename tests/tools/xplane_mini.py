@@ -1,0 +1,164 @@
+#!/usr/bin/env python3
+"""Small XPlane files for the XPlane reader's tests and fuzz seeds,
+protobuf-encoded by hand (Python here has no protobuf module), with the
+field numbers of src/readers/xplane.proto.
+
+    xplane_mini.py host OUT [--host N]   one host: GPU 0 and GPU 1, their
+                                          launches on the host plane
+
+What `host` writes (times in ns from the line start 1000000): on GPU 0,
+stream 7, four kernels, each launched by a host call with its correlation
+id: loop_add_fusion (corr 1, 10 us, hlo_op loop_add_fusion), a GEMM
+Cijk_Alik_Bljk_HHS (corr 2, 40 us, hlo_op dot.3, name stack
+jit(step)/dot_general), ncclDevKernel_AllReduce_Sum_f32_RING_LL (corr 3,
+25 us, hlo_op all-reduce.1), input_reduce_fusion (corr 4, 5 us, its op
+only on the device event); one copy MemcpyH2D (corr 5, 2 us, 4096 bytes)
+on stream 8.  On GPU 1 a kernel loop_add_fusion.kd (corr 6, 10 us) with
+no launch call, and gather_kernel_impl (corr 7, at 40 us for 8 us, hlo_op
+all-gather-start.2: a kernel of unknown family under an XLA collective).  On the host two steps, TraceMe "train" with step_num 0
+(2 to 60 us: the launches of kernels 1 and 2) and 1 (60 to 121 us), and
+a MemoryAllocation of 1 MiB on GPU 0 at 3 us.  Host N shifts every start
+by N * 1000 ns.
+"""
+import struct
+import sys
+
+
+def varint(n):
+    if n < 0:
+        n += 1 << 64
+    out = bytearray()
+    while True:
+        b = n & 0x7F
+        n >>= 7
+        if n:
+            out.append(b | 0x80)
+        else:
+            out.append(b)
+            return bytes(out)
+
+
+def key(field, wt):
+    return varint(field << 3 | wt)
+
+
+def vint(field, n):
+    return key(field, 0) + varint(n)
+
+
+def ld(field, payload):
+    if isinstance(payload, str):
+        payload = payload.encode()
+    return key(field, 2) + varint(len(payload)) + payload
+
+
+def dbl(field, x):
+    return key(field, 1) + struct.pack("<d", x)
+
+
+class Plane:
+    def __init__(self, pid, name):
+        self.pid, self.name = pid, name
+        self.events, self.stats = {}, {}
+        self.lines, self.plane_stats = [], b""
+
+    def ev(self, name):
+        if name not in self.events:
+            self.events[name] = len(self.events) + 1
+        return self.events[name]
+
+    def st(self, name):
+        if name not in self.stats:
+            self.stats[name] = len(self.stats) + 1
+        return self.stats[name]
+
+    def stat(self, name, value):
+        m = vint(1, self.st(name))
+        if isinstance(value, str):
+            return m + ld(5, value)
+        if isinstance(value, float):
+            return m + dbl(2, value)
+        return m + vint(3, value)
+
+    def ref(self, name, text):
+        return vint(1, self.st(name)) + vint(7, self.st(text))
+
+    def event(self, name, off_ps, dur_ps, stats=()):
+        return vint(1, self.ev(name)) + vint(2, off_ps) + vint(3, dur_ps) + \
+            b"".join(ld(4, s) for s in stats)
+
+    def line(self, lid, name, ts_ns, events):
+        self.lines.append(vint(1, lid) + ld(2, name) + vint(3, ts_ns) +
+                          b"".join(ld(4, e) for e in events))
+
+    def encode(self):
+        out = vint(1, self.pid) + ld(2, self.name)
+        out += b"".join(ld(3, line) for line in self.lines)
+        for name, i in self.events.items():
+            out += ld(4, vint(1, i) + ld(2, vint(1, i) + ld(2, name)))
+        for name, i in self.stats.items():
+            out += ld(5, vint(1, i) + ld(2, vint(1, i) + ld(2, name)))
+        return out + self.plane_stats
+
+
+def host_file(n):
+    shift = n * 1000 * 1000   # ps
+    us = 1000 * 1000          # ps per us
+    g0 = Plane(0, "/device:GPU:0")
+    g0.plane_stats = b"".join(ld(6, s) for s in (
+        g0.stat("device_vendor", "Nvidia"), g0.stat("core_count", 132),
+        g0.stat("clock_rate", 1980000), g0.stat("memory_bandwidth", 3352000000000)))
+    kernels = [  # name, corr, start us, dur us, hlo_op, name stack
+        ("loop_add_fusion", 1, 10, 10, "loop_add_fusion", "jit(step)/add"),
+        ("Cijk_Alik_Bljk_HHS", 2, 30, 40, "dot.3", "jit(step)/dot_general"),
+        ("ncclDevKernel_AllReduce_Sum_f32_RING_LL", 3, 80, 25, "all-reduce.1", "jit(step)/psum"),
+        ("input_reduce_fusion", 4, 110, 5, "input_reduce_fusion", None),
+    ]
+    evs = []
+    for name, corr, s, d, op, stack in kernels:
+        st = [g0.stat("correlation_id", corr),
+              g0.ref("kernel_details", "regs:32 static_shared:0 dynamic_shared:1024 grid:128,1,1 block:256,1,1"),
+              g0.ref("hlo_op", op), g0.ref("hlo_module", "jit_step")]
+        if stack:
+            st.append(g0.ref("name", stack))
+        evs.append(g0.event(name, s * us + shift, d * us, st))
+    g0.line(7, "Stream #7(Kernel)", 1000000, evs)
+    g0.line(8, "Stream #8(MemcpyH2D)", 1000000, [g0.event("MemcpyH2D", 120 * us + shift, 2 * us, [
+        g0.stat("correlation_id", 5), g0.ref("memcpy_details", "kind:HtoD size:4096 dest:0 async:1")])])
+    g1 = Plane(1, "/device:GPU:1")
+    g1.line(9, "Stream #9(Kernel)", 1000000, [
+        g1.event("loop_add_fusion.kd", 10 * us + shift, 10 * us, [
+            g1.stat("correlation_id", 6), g1.ref("hlo_op", "loop_add_fusion"), g1.ref("hlo_module", "jit_step")]),
+        g1.event("gather_kernel_impl", 40 * us + shift, 8 * us, [
+            g1.stat("correlation_id", 7), g1.ref("hlo_op", "all-gather-start.2"), g1.ref("hlo_module", "jit_step")])])
+    h = Plane(0, "/host:CPU")
+    hevs = [h.event("jit_step:XLA GPU module", 1 * us + shift, 120 * us),
+            h.event("train", 2 * us + shift, 58 * us, [h.stat("step_num", 0)]),
+            h.event("train", 60 * us + shift, 61 * us, [h.stat("step_num", 1)]),
+            h.event("MemoryAllocation", 3 * us + shift, 0, [
+                h.ref("allocator_name", "GPU_0_bfc"), h.stat("allocation_bytes", 1 << 20),
+                h.stat("bytes_allocated", 1 << 20), h.stat("addr", 0x7f0000000000)])]
+    for name, corr, s, d, op, stack in kernels:
+        st = [h.stat("correlation_id", corr), h.stat("device_id", 0)]
+        if op == "input_reduce_fusion":
+            st += [h.ref("name", "jit(step)/reduce_sum")]
+        hevs.append(h.event("cuLaunchKernel", (s - 5) * us + shift, 2 * us, st))
+    hevs.append(h.event("cuMemcpyHtoDAsync", 115 * us + shift, 1 * us, [h.stat("correlation_id", 5)]))
+    hevs.append(h.event("cuLaunchKernel", 36 * us + shift, 1 * us, [h.stat("correlation_id", 7), h.stat("device_id", 1)]))
+    h.line(100 + n, "Host Threads/%d" % (100 + n), 1000000, hevs)
+    meta = Plane(0, "/host:metadata")
+    space = ld(1, meta.encode()) + ld(1, g0.encode()) + ld(1, g1.encode()) + ld(1, h.encode())
+    return space + ld(4, "host%d" % n)
+
+
+def main():
+    if len(sys.argv) >= 3 and sys.argv[1] == "host":
+        n = int(sys.argv[4]) if len(sys.argv) > 4 and sys.argv[3] == "--host" else 0
+        with open(sys.argv[2], "wb") as f:
+            f.write(host_file(n))
+    else:
+        sys.exit(__doc__)
+
+
+if __name__ == "__main__":
+    main()
