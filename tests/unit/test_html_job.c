@@ -128,7 +128,7 @@ static void sums_by_name(void **state)
 	/* rank 1's steps are slower, a fact about steps; with no collective
 	** matched the traces cannot tell who waits: no straggler */
 	assert_non_null(strstr(p, "\"wait\":-1,\"caused\":-1,\"times_last\":-1,\"role\":\"\",\"critical\":-1,"
-				  "\"critical_entered\":-1,\"steps\":[[0,150],[1,160]]"));
+				  "\"critical_entered\":-1,\"a2a_sent\":-1,\"steps\":[[0,150],[1,160]]"));
 	assert_non_null(strstr(p, "\"straggler\":-1,\"collectives\":0,\"skew\":50,"));
 	/* no job path given: the page says it was not computed */
 	assert_non_null(strstr(p, "\"critical_path\":{\"known\":0,\"why\":\"not computed for this page\",\"length\":0,"
