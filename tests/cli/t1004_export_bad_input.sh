@@ -1,3 +1,4 @@
+# tier: slow (about 1,000 exports over the fuzz corpora; .ci/run runs it)
 # Bad input never crashes the export: every file of the fuzz corpora
 # (truncated, corrupt, odd values: times at the ends of the int64 range,
 # ends before starts) exported in each format, and with a window over the
