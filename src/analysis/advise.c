@@ -761,7 +761,7 @@ static bool coverage(const struct gp_adv_in *in, struct gp_finding *x)
 	bool no_capture = false;
 	for (size_t k = 0; k < t->kernels.n && !no_capture; k++)
 		no_capture = t->attrs[k].graph == GP_GRAPH_NO_CAPTURE;
-	snprintf(x->change, sizeof(x->change), COVER_CHANGE, no_capture ? COVER_CHANGE_GRAPH : "");
+	snprintf(x->change, sizeof(x->change), gp_adv_say(in->t, COVER_CHANGE), no_capture ? COVER_CHANGE_GRAPH : "");
 	x->first = true;
 	return true;
 }

@@ -77,7 +77,7 @@ bool gp_rule_exposed_comm(const struct gp_adv_in *in, struct gp_finding *x)
 		 gp_fmt_duration(in->comm_ns, d2, sizeof(d2)),
 		 gp_fmt_duration(in->comm_ns - in->comm_exposed_ns, d3, sizeof(d3)));
 	sms_evidence(t, x->evidence, sizeof(x->evidence));
-	snprintf(x->change, sizeof(x->change), "%s", COMM_CHANGE);
+	snprintf(x->change, sizeof(x->change), "%s", gp_adv_say(in->t, COMM_CHANGE));
 	gp_adv_agg_free(&a);
 	return true;
 }

@@ -131,7 +131,7 @@ bool gp_rule_fusion(const struct gp_adv_in *in, struct gp_finding *x)
 		size_t l = strlen(x->evidence);
 		snprintf(x->evidence + l, sizeof(x->evidence) - l, FUSION_EVIDENCE, rows, gp_adv_lim.fusion_min_run,
 			 gp_adv_lim.fusion_small_ns / 1e3, longest_row);
-		snprintf(x->change, sizeof(x->change), "%s", FUSION_CHANGE);
+		snprintf(x->change, sizeof(x->change), "%s", gp_adv_say(in->t, FUSION_CHANGE));
 	}
 	gp_adv_agg_free(&a);
 	gp_u64map_free(&last);
@@ -208,6 +208,6 @@ bool gp_rule_unfused_attention(const struct gp_adv_in *in, struct gp_finding *x)
 	snprintf(x->title, sizeof(x->title), ATTN_TITLE, paths, qk, pv);
 	snprintf(x->evidence, sizeof(x->evidence), ATTN_EVIDENCE, gp_fmt_duration(side, d1, sizeof(d1)),
 		 gp_fmt_duration(gemms, d2, sizeof(d2)));
-	snprintf(x->change, sizeof(x->change), "%s", ATTN_CHANGE);
+	snprintf(x->change, sizeof(x->change), "%s", gp_adv_say(in->t, ATTN_CHANGE));
 	return true;
 }

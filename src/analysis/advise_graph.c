@@ -202,7 +202,7 @@ bool gp_rule_graph_gaps(const struct gp_adv_in *in, struct gp_finding *x)
 					gp_fmt_duration((double)s->gap_ns / (double)s->replays, d3, sizeof(d3)));
 	}
 	gp_adv_largest_gaps(in, -1, GP_ADV_GAP_IN_REPLAY, x->evidence, sizeof(x->evidence));
-	snprintf(x->change, sizeof(x->change), "%s", GRAPH_GAPS_CHANGE);
+	snprintf(x->change, sizeof(x->change), "%s", gp_adv_say(in->t, GRAPH_GAPS_CHANGE));
 	free(used);
 	gp_graph_table_free(&tab);
 	return true;

@@ -171,7 +171,7 @@ static bool cause_finding(const struct gp_adv_in *in, struct gp_finding *x, uint
 						gp_fmt_duration(a.ns[top[i]], d2, sizeof(d2)));
 	gp_adv_agg_free(&a);
 	gp_adv_largest_gaps(in, main, where, x->evidence, sizeof(x->evidence));
-	snprintf(x->change, sizeof(x->change), "%s", change);
+	snprintf(x->change, sizeof(x->change), "%s", gp_adv_say(in->t, change));
 	return true;
 }
 
@@ -201,7 +201,7 @@ bool gp_rule_cpu_bound(const struct gp_adv_in *in, struct gp_finding *x)
 		return false;
 	in->spec->remove_cpu |= BIT(GP_CAUSE_CPU_OP);
 	if (h.long_ns > 0.5 * x->total_ns) {
-		snprintf(x->change, sizeof(x->change), CPU_CHANGE_LONG_OPS, gp_fmt_duration(h.long_ns, d1, sizeof(d1)),
+		snprintf(x->change, sizeof(x->change), gp_adv_say(in->t, CPU_CHANGE_LONG_OPS), gp_fmt_duration(h.long_ns, d1, sizeof(d1)),
 			 LONG_OP_CALL_NS / 1e6);
 		return true;
 	}
@@ -382,7 +382,7 @@ bool gp_rule_tiny_kernels(const struct gp_adv_in *in, struct gp_finding *x)
 		size_t len = strlen(x->evidence);
 		snprintf(x->evidence + len, sizeof(x->evidence) - len, TINY_EVIDENCE,
 			 gp_fmt_duration(tiny_ns, d1, sizeof(d1)), gp_fmt_duration(gap_ns, d2, sizeof(d2)));
-		snprintf(x->change, sizeof(x->change), "%s", TINY_CHANGE);
+		snprintf(x->change, sizeof(x->change), "%s", gp_adv_say(in->t, TINY_CHANGE));
 		/* a CUDA graph of fused kernels: cpu-bound's change, and no
 		** gaps between the kernels it queues back to back */
 		in->spec->remove_cpu |= BIT(GP_CAUSE_CPU_OP);

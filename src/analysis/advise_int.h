@@ -95,6 +95,17 @@ struct gp_adv_in {
 	uint8_t *loose;                /* [nunits]: all 0 when a rule starts */
 };
 
+/* A text of advise_texts.h (a change, a title) in the terms of t's
+** framework (gp_trace.framework): its XLA twin for a JAX or TensorFlow
+** trace, else text itself (advise_say.c).  The twin takes the same printf
+** arguments. */
+struct gp_adv_twin {
+	const char *torch, *xla;
+};
+extern const struct gp_adv_twin gp_adv_xla_twins[];
+extern const size_t gp_adv_xla_ntwins;
+const char *gp_adv_say(const gp_trace *t, const char *text);
+
 /* A rule: fills x (all but kind) and returns true when it has a finding. */
 typedef bool (*gp_adv_rule)(const struct gp_adv_in *in, struct gp_finding *x);
 

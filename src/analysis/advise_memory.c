@@ -95,7 +95,7 @@ bool gp_rule_pageable_memcpy(const struct gp_adv_in *in, struct gp_finding *x)
 		snprintf(x->evidence + len, sizeof(x->evidence) - (size_t)len, PAGEABLE_IDLE,
 			 gp_fmt_duration(idle, d1, sizeof(d1)));
 	in->spec->no_staging = true;
-	snprintf(x->change, sizeof(x->change), "%s", PAGEABLE_CHANGE);
+	snprintf(x->change, sizeof(x->change), "%s", gp_adv_say(in->t, PAGEABLE_CHANGE));
 	return true;
 }
 
@@ -116,10 +116,10 @@ bool gp_rule_sync_copies(const struct gp_adv_in *in, struct gp_finding *x)
 
 	if (!copy_finding(in, x, small_sync, false, &ns, &n, &bytes))
 		return false;
-	snprintf(x->title, sizeof(x->title), SMALLCOPY_TITLE, n, GP_SMALL_COPY_BYTES >> 10);
+	snprintf(x->title, sizeof(x->title), gp_adv_say(in->t, SMALLCOPY_TITLE), n, GP_SMALL_COPY_BYTES >> 10);
 	snprintf(x->evidence, sizeof(x->evidence), SMALLCOPY_EVIDENCE, n, (double)bytes / 1e3,
 		 gp_fmt_duration(ns, d1, sizeof(d1)));
-	snprintf(x->change, sizeof(x->change), "%s", SYNC_CHANGE);
+	snprintf(x->change, sizeof(x->change), "%s", gp_adv_say(in->t, SYNC_CHANGE));
 	return true;
 }
 
@@ -142,7 +142,7 @@ bool gp_rule_sync_memcpy(const struct gp_adv_in *in, struct gp_finding *x)
 		return false;
 	snprintf(x->title, sizeof(x->title), SYNCCOPY_TITLE, n);
 	snprintf(x->evidence, sizeof(x->evidence), SYNCCOPY_EVIDENCE, n, gp_fmt_duration(ns, d1, sizeof(d1)));
-	snprintf(x->change, sizeof(x->change), "%s", SYNCCOPY_CHANGE);
+	snprintf(x->change, sizeof(x->change), "%s", gp_adv_say(in->t, SYNCCOPY_CHANGE));
 	return true;
 }
 
@@ -166,7 +166,7 @@ bool gp_rule_alloc_churn(const struct gp_adv_in *in, struct gp_finding *x)
 	snprintf(x->evidence, sizeof(x->evidence), CHURN_EVIDENCE, c.iterations, c.malloc_calls,
 		 c.free_calls, gp_fmt_duration(c.call_ns, d1, sizeof(d1)), c.reserved_growths,
 		 (double)c.reserved_growth_bytes / 1e6);
-	snprintf(x->change, sizeof(x->change), "%s", CHURN_CHANGE);
+	snprintf(x->change, sizeof(x->change), "%s", gp_adv_say(in->t, CHURN_CHANGE));
 	in->spec->remove_cpu |= 1u << GP_CAUSE_ALLOCATOR;
 	return true;
 }

@@ -132,9 +132,9 @@ bool gp_rule_fp32_gemm(const struct gp_adv_in *in, struct gp_finding *x)
 		snprintf(x->title, sizeof(x->title), FP32_TITLE, n);
 		gp_adv_evidence(t, r, &a, x->evidence, sizeof(x->evidence), "kernels");
 		if (has_tf32(in->gpu))
-			snprintf(x->change, sizeof(x->change), "%s", FP32_CHANGE_TF32);
+			snprintf(x->change, sizeof(x->change), "%s", gp_adv_say(in->t, FP32_CHANGE_TF32));
 		else
-			snprintf(x->change, sizeof(x->change), FP32_CHANGE_AMP, in->gpu ? "" : FP32_UNKNOWN_GPU);
+			snprintf(x->change, sizeof(x->change), gp_adv_say(in->t, FP32_CHANGE_AMP), in->gpu ? "" : FP32_UNKNOWN_GPU);
 	}
 	gp_adv_agg_free(&a);
 	return found;
@@ -186,10 +186,10 @@ bool gp_rule_fp32_unshaped(const struct gp_adv_in *in, struct gp_finding *x)
 		size_t len = strlen(x->evidence);
 		snprintf(x->evidence + len, sizeof(x->evidence) - len, "%s", FP32NS_EVIDENCE);
 		if (has_tf32(in->gpu))
-			snprintf(amp, sizeof(amp), "%s", FP32_CHANGE_TF32);
+			snprintf(amp, sizeof(amp), "%s", gp_adv_say(in->t, FP32_CHANGE_TF32));
 		else
-			snprintf(amp, sizeof(amp), FP32_CHANGE_AMP, "");
-		snprintf(x->change, sizeof(x->change), FP32NS_CHANGE, amp);
+			snprintf(amp, sizeof(amp), gp_adv_say(in->t, FP32_CHANGE_AMP), "");
+		snprintf(x->change, sizeof(x->change), gp_adv_say(in->t, FP32NS_CHANGE), amp);
 	}
 	gp_adv_agg_free(&a);
 	return found;

@@ -344,4 +344,121 @@
 	"arrives, so a rank that waits for another saves nothing until that one's change; " \
 	"findings of several ranks are their changes together."
 
+/* The changes in XLA's terms (JAX, TensorFlow), for a trace whose reader
+** says so (gp_trace.framework): each stands for the PyTorch text of the
+** same name without _XLA, with the same printf conversions in the same
+** order (advise_say.c pairs them; tests/unit/test_advise_say checks the
+** conversions).  A text with no such twin is said as it is. */
+#define CPU_CHANGE_XLA                                                                      \
+	"The step is CPU-bound: the host's cost per step (dispatching jitted functions, "    \
+	"their arguments, the launches) exceeds the GPU work it issues.  Jit larger regions " \
+	"(the whole train step; lax.scan over layers or microbatches instead of a Python "  \
+	"loop of small jitted calls), let XLA command buffers "                              \
+	"(--xla_gpu_enable_command_buffer) replay the kernels as CUDA graphs, or give each "  \
+	"step more work (a larger batch)."
+#define CPU_CHANGE_LONG_OPS_XLA                                                             \
+	"Most of this time (%s) is XLA ops whose launches each held the CPU %.0f ms or more: " \
+	"work on the host, not the per-kernel launch cost that command buffers remove.  See "  \
+	"what the host does there: a first call compiles or autotunes (profile after warm-up " \
+	"steps), host callbacks and numpy work belong in the input pipeline or ahead of the step."
+#define LAUNCH_CHANGE_XLA                                                                   \
+	"Remove the per-kernel launch latency: larger jit regions and fewer host round trips " \
+	"(jit the whole step, lax.scan over repeated layers) let XLA fuse small ops into "      \
+	"fewer kernels; XLA command buffers (--xla_gpu_enable_command_buffer) replay kernels " \
+	"as CUDA graphs."
+#define SYNC_CHANGE_XLA                                                                     \
+	"Remove host round trips from the loop: jax.block_until_ready / jax.device_get in "   \
+	"the loop, float(x), np.asarray(x) or printing a device array (TensorFlow: .numpy()) " \
+	"wait for the GPU; keep metrics on the device and fetch them every N steps, and let "  \
+	"asynchronous dispatch run ahead."
+#define LOADER_CHANGE_XLA                                                                   \
+	"Load data ahead of the GPU: tf.data with .prefetch(tf.data.AUTOTUNE) and a parallel " \
+	"map, or a JAX data loader (Grain, flax's prefetch_to_device) that prefetches batches " \
+	"to the device; move decoding and augmentation out of the step, and check that "       \
+	"storage keeps up."
+#define PYTHON_CHANGE_XLA                                                                   \
+	"Move this Python work out of the step or off its critical path: precompute it, "     \
+	"move it into the jitted step (jax.numpy, jax.vmap; tf.function), or run it while "    \
+	"the GPU works (asynchronous dispatch returns at once); the frames above say where it is."
+#define USER_CHANGE_XLA                                                                     \
+	"The code inside these ranges (jax.profiler.TraceAnnotation, StepTraceAnnotation, "  \
+	"tf.profiler.experimental.Trace) runs while the GPU waits: move it out of the step, " \
+	"overlap it with GPU work (do not block on results), or make it cheaper."
+#define ALLOC_CHANGE_XLA                                                                    \
+	"Device allocations synchronize: let XLA's allocator keep its pool "                  \
+	"(XLA_PYTHON_CLIENT_PREALLOCATE left on, XLA_PYTHON_CLIENT_MEM_FRACTION; TensorFlow: " \
+	"no memory growth), keep shapes fixed (pad variable lengths to buckets), and profile "  \
+	"after warm-up steps."
+#define JIT_CHANGE_XLA                                                                      \
+	"A one-time cost: XLA compiles a jitted function once per input shape, not every "    \
+	"step: profile a later step (start the profiler after warm-up steps), keep shapes "    \
+	"static so nothing recompiles, and keep compiled code across runs (JAX's persistent "   \
+	"compilation cache, jax_compilation_cache_dir)."
+#define AUTOTUNE_CHANGE_XLA                                                                 \
+	"A one-time cost: XLA autotunes GEMM and convolution algorithms once per shape, not "  \
+	"every step: profile a later step, or warm up before the profiler starts; keep the "   \
+	"results across runs (the persistent compilation cache), or fix the input shapes so "  \
+	"each is tuned once."
+#define FIRST_ALLOC_CHANGE_XLA                                                              \
+	"A one-time cost, paid while the allocator fills its pool in the first step: profile " \
+	"a later step, or warm up before the profiler starts."
+#define UNTRACED_CHANGE_XLA                                                                 \
+	"Record what the CPU does there: jax.profiler.TraceAnnotation (TensorFlow: "          \
+	"tf.profiler.experimental.Trace) around your own code, the profiler's Python tracer " \
+	"(python_tracer_level=1), or nsys with --python-sampling=true; gpuprof then names the cause."
+#define COVER_CHANGE_XLA "Record what is missing: %sfor kernels launched before the trace, " \
+	"start the profiler a step earlier; for ops and causes, keep the host tracer on "  \
+	"(host_tracer_level=2) and name your own code with jax.profiler.TraceAnnotation."
+#define TINY_CHANGE_XLA                                                                     \
+	"Launch fewer, larger kernels: larger jit regions (the whole step; lax.scan, not "    \
+	"Python loops over small arrays) so XLA fuses more, XLA command buffers "              \
+	"(--xla_gpu_enable_command_buffer) to replay kernels as CUDA graphs, a larger batch."
+#define SMALLCOPY_TITLE_XLA                                                                 \
+	"%zu copies under %u KB that hold the host until the GPU catches up (jax.device_get, " \
+	"float(x), np.asarray(x), small arrays made on the host)"
+#define PAGEABLE_CHANGE_XLA                                                                 \
+	"Copy ahead of use: jax.device_put the next batch while the step runs (prefetch to "  \
+	"device; tf.data: prefetch_to_device); pageable copies are staged through a bounce "  \
+	"buffer and block the host."
+#define SYNCCOPY_CHANGE_XLA                                                                 \
+	"Let copies overlap compute: jax.device_put ahead of use (it is asynchronous) rather " \
+	"than numpy arrays passed to each jitted call; no jax.device_get or np.asarray of "     \
+	"results inside the step."
+#define FUSION_CHANGE_XLA                                                                   \
+	"Fuse them: XLA fuses elementwise chains inside one jitted computation: jit the whole " \
+	"step rather than pieces, avoid host callbacks and custom calls between these ops, "   \
+	"and read the optimized HLO (XLA_FLAGS=--xla_dump_to=DIR) for what stopped a fusion."
+#define ATTN_CHANGE_XLA                                                                     \
+	"Use a fused attention kernel: jax.nn.dot_product_attention(implementation='cudnn') " \
+	"or a Pallas flash-attention kernel (Keras: MultiHeadAttention with flash attention): " \
+	"it never writes the sequence x sequence score matrix to memory."
+#define COMM_CHANGE_XLA \
+	"Overlap communication with compute: XLA's latency-hiding scheduler runs collectives " \
+	"asynchronously (--xla_gpu_enable_latency_hiding_scheduler=true), pipelined "          \
+	"collectives overlap them with the next layer (--xla_gpu_enable_pipelined_all_gather, " \
+	"_reduce_scatter, _all_reduce), small ones are combined "                               \
+	"(--xla_gpu_all_reduce_combine_threshold_bytes); check the exposed part for a "         \
+	"straggling host (the collective waits for it)."
+#define CHURN_CHANGE_XLA                                                                    \
+	"Keep the allocator's pool warm: device allocations synchronize.  Give arrays fixed "  \
+	"shapes (pad variable lengths to buckets: a new shape also recompiles) and keep XLA's " \
+	"preallocated pool (XLA_PYTHON_CLIENT_PREALLOCATE on, not "                             \
+	"XLA_PYTHON_CLIENT_ALLOCATOR=platform)."
+#define GRAPH_GAPS_CHANGE_XLA                                                               \
+	"These gaps are the graph's own: the latency between its nodes and waits between its " \
+	"streams, which replaying as a graph does not remove.  Give the graph fewer, larger "  \
+	"nodes (larger jit regions: XLA fuses more), keep host callbacks out of the command "  \
+	"buffer, and check that the kernels are not waiting on copies."
+#define FP32_CHANGE_TF32_XLA                                                                \
+	"Allow TF32 (jax.default_matmul_precision('tensorfloat32'); TensorFlow: "             \
+	"tf.config.experimental.enable_tensor_float_32_execution(True)) or compute in "        \
+	"bfloat16 (parameters and activations as jnp.bfloat16; tf.keras.mixed_precision)."
+#define FP32_CHANGE_AMP_XLA                                                                 \
+	"Compute in float16 with loss scaling (jmp's DynamicLossScale; "                       \
+	"tf.keras.mixed_precision.LossScaleOptimizer) (this GPU%s has fp16 tensor cores but no TF32)."
+#define FP32NS_CHANGE_XLA                                                                   \
+	"%s  gpuprof does not read the HLO shapes of an XPlane profile (docs/trace-model.md), " \
+	"so their FLOPs, roofline and the dimensions to pad are unknown; the optimized HLO "   \
+	"(XLA_FLAGS=--xla_dump_to=DIR) shows them."
+
 #endif

@@ -228,16 +228,131 @@ static int by_name(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* dir joined with name by one '/'; the caller frees it. */
+static char *path_join(const char *dir, const char *name)
+{
+	size_t len = strlen(dir);
+	char *path = gp_xmalloc(len + strlen(name) + 2);
+
+	sprintf(path, "%s%s%s", dir, len && dir[len - 1] == '/' ? "" : "/", name);
+	return path;
+}
+
+static bool is_dir(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* True when dir's last component is name (trailing slashes ignored). */
+static bool last_is(const char *dir, const char *name)
+{
+	size_t len = strlen(dir), n = strlen(name);
+
+	while (len > 1 && dir[len - 1] == '/')
+		len--;
+	return len >= n && memcmp(dir + len - n, name, n) == 0 &&
+	       (len == n || dir[len - n - 1] == '/');
+}
+
+/* The folder of profile runs a TensorBoard log directory holds
+** (`LOGDIR/plugins/profile/<run>/<host>.xplane.pb`, docs/trace-model.md
+** "XPlane mapping"): dir/plugins/profile, dir/profile when dir is the
+** `plugins` folder, or dir itself when it is `plugins/profile`; NULL when
+** dir is none of these.  The caller frees it. */
+static char *profile_runs_dir(const char *dir)
+{
+	char *p = path_join(dir, "plugins/profile");
+
+	if (is_dir(p))
+		return p;
+	free(p);
+	if (last_is(dir, "plugins")) {
+		p = path_join(dir, "profile");
+		if (is_dir(p))
+			return p;
+		free(p);
+	}
+	return last_is(dir, "plugins/profile") ? gp_xstrdup(dir) : NULL;
+}
+
+static int by_name(const void *a, const void *b);
+
+/* The run folder of the profile-runs folder runs (profile_runs_dir) to
+** read: the only one, or the newest by name (JAX and TensorFlow name a
+** run by its start, `YYYY_MM_DD_HH_MM_SS`) with one note on stderr naming
+** the others.  Returns the path (the caller frees it), or NULL after
+** printing why with *rc set: GP_EXIT_IO when runs cannot be listed,
+** GP_EXIT_FORMAT when it holds no run folder. */
+static char *newest_run(const char *cmd, const char *runs, int *rc)
+{
+	GP_VEC(char *) names = {0};
+	struct dirent *e;
+	DIR *d = opendir(runs);
+	char *path = NULL;
+
+	if (!d) {
+		fprintf(stderr, "gpuprof: %s: cannot open: %s\n", runs, strerror(errno));
+		*rc = GP_EXIT_IO;
+		return NULL;
+	}
+	while ((e = readdir(d)) != NULL) {
+		char *p;
+		if (e->d_name[0] == '.')
+			continue;
+		p = path_join(runs, e->d_name);
+		if (is_dir(p))
+			*gp_vec_push(names) = gp_xstrdup(e->d_name);
+		free(p);
+	}
+	closedir(d);
+	if (!names.n) {
+		fprintf(stderr, "gpuprof: %s: no profile run folder in this directory\n", runs);
+		gp_vec_free(names);
+		*rc = GP_EXIT_FORMAT;
+		return NULL;
+	}
+	qsort(names.v, names.n, sizeof(*names.v), by_name);
+	path = path_join(runs, names.v[names.n - 1]);
+	if (names.n > 1) {
+		/* one line: the run read, then the others, newest first */
+		fprintf(stderr, "gpuprof %s: note: %zu profile runs in %s: reading the newest, %s (others:",
+			cmd, names.n, runs, names.v[names.n - 1]);
+		for (size_t i = names.n - 1; i-- > 0;)
+			fprintf(stderr, " %s", names.v[i]);
+		fprintf(stderr, "; name a run folder to read another)\n");
+	}
+	for (size_t i = 0; i < names.n; i++)
+		free(names.v[i]);
+	gp_vec_free(names);
+	return path;
+}
+
 /* Adds the trace files of directory dir, by name; notes on stderr which
 ** entries were skipped and why (one line per entry: a directory of 1,000
-** ranks has few other files).  GP_EXIT_IO when it cannot be listed. */
+** ranks has few other files).  A TensorBoard log directory (or its
+** `plugins`, `plugins/profile` folders) stands for its newest profile
+** run's folder (newest_run).  GP_EXIT_IO when it cannot be listed,
+** GP_EXIT_FORMAT when it holds no trace (or no run). */
 static int add_dir(struct gp_cli_inputs *in, const char *cmd, const char *dir)
 {
 	GP_VEC(char *) names = {0};
 	struct dirent *e;
-	DIR *d = opendir(dir);
+	DIR *d;
 	size_t before = in->paths.n;
+	char *runs = profile_runs_dir(dir);
 
+	if (runs) {
+		int rc = GP_EXIT_OK;
+		char *run = newest_run(cmd, runs, &rc);
+		if (run)
+			rc = add_dir(in, cmd, run);
+		free(run);
+		free(runs);
+		return rc;
+	}
+	d = opendir(dir);
 	if (!d) {
 		fprintf(stderr, "gpuprof: %s: cannot open: %s\n", dir, strerror(errno));
 		return GP_EXIT_IO;
@@ -249,12 +364,9 @@ static int add_dir(struct gp_cli_inputs *in, const char *cmd, const char *dir)
 	if (names.n)
 		qsort(names.v, names.n, sizeof(*names.v), by_name);
 	for (size_t i = 0; i < names.n; i++) {
-		size_t len = strlen(dir);
-		char *path = gp_xmalloc(len + strlen(names.v[i]) + 2);
-		struct stat st;
+		char *path = path_join(dir, names.v[i]);
 		gp_error err = {0};
-		sprintf(path, "%s%s%s", dir, len && dir[len - 1] == '/' ? "" : "/", names.v[i]);
-		if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		if (is_dir(path))
 			fprintf(stderr, "gpuprof %s: note: %s skipped: a directory (not searched)\n", cmd, path);
 		else if (gp_trace_foreign(path, &err))
 			fprintf(stderr, "gpuprof %s: note: skipped %s\n", cmd, err.msg);

@@ -487,12 +487,24 @@ struct gp_captured_node {
 				** launch call; -1 = not found */
 };
 
+/* The framework that ran the traced program, as its reader tells it
+** (docs/trace-model.md, "The framework"): advise words its changes in
+** that framework's terms (analysis/advise_say.c).  UNKNOWN reads as
+** PyTorch's terms. */
+enum gp_framework {
+	GP_FW_UNKNOWN,
+	GP_FW_PYTORCH,          /* a Kineto trace (the PyTorch profiler's) */
+	GP_FW_JAX,              /* an XPlane profile with JAX name stacks */
+	GP_FW_TENSORFLOW,       /* an XPlane profile of TensorFlow ops alone */
+};
+
 typedef struct gp_trace {
 	gp_strtab strs;
 	gp_arena arena;
 	gp_str path;
 	gp_str format;          /* reader name: "nsys", "nvprof", "kineto", "gpuprof-rec", "rocprof" */
 	gp_str tool_version;    /* "nsys 2024.2.1.106", "nvprof (Version 12)" */
+	uint8_t framework;      /* enum gp_framework, set by the reader */
 	/* The step of the trace's clock as its format records times, in ns,
 	** decided by the reader: Kineto's microsecond timestamps 1000 when
 	** every ts and dur is a whole number of microseconds, else the finest

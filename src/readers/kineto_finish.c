@@ -179,5 +179,6 @@ void kineto_finish(struct kineto_parser *p)
 	snprintf(tool, sizeof(tool), "PyTorch profiler (Kineto)%s%s", schema ? ", schema " : "",
 		 schema ? schema : "");
 	p->t->tool_version = gp_intern(p->t, tool);
+	p->t->framework = GP_FW_PYTORCH;
 	p->t->clock_res = p->clock_res;
 }

@@ -522,6 +522,9 @@ static int load(const char *path, gp_trace *t, const struct gp_load_opts *o, gp_
 		return gp_err(err, GP_ERR_FORMAT, "%s: XPlane file has no /device:GPU or /host:CPU plane", path);
 	}
 	xp_attribute(&x);
+	/* TensorFlow's ops without JAX's name stacks: TensorFlow; else JAX
+	** (a profile with neither is JAX's: TensorFlow names every op) */
+	t->framework = x.tf_ops && !x.jax_stacks ? GP_FW_TENSORFLOW : GP_FW_JAX;
 	xp_free(&x);
 	t->tool_version = gp_intern(t, "XPlane");
 	return GP_OK;

@@ -61,7 +61,12 @@ void xp_hlo_note(struct xp *x, uint64_t corr, const struct xp_facts *f)
 	const char *mod = xp_stat_text(f, XK_HLO_MODULE);
 	char buf[1024];
 	const char *stack = name_stack(f, buf, sizeof(buf));
+	const char *jax = xp_stat_text(f, XK_NAME), *tf = xp_stat_text(f, XK_TF_OP);
 
+	if (jax && *jax)
+		x->jax_stacks++;
+	if (tf && *tf && strncmp(tf, "XlaModule", 9) != 0)
+		x->tf_ops++;
 	if (!corr || !((op && *op) || (mod && *mod) || stack))
 		return;
 	int32_t at = gp_u64map_add(&x->hlo_at, corr, (int32_t)x->hlo.n);

@@ -57,6 +57,9 @@ struct xp {
 	GP_VEC(struct xp_hlo) hlo;
 	uint32_t next_tid;         /* for lines whose id is no thread id */
 	uint32_t mem_order;        /* allocator events read so far */
+	/* events whose stats name a JAX name stack ("name"), a TensorFlow
+	** op (tf_op other than XLA's "XlaModule:"): the framework */
+	size_t jax_stacks, tf_ops;
 };
 
 void xp_names_init(struct xp_names *nm, const xp_plane *p);
