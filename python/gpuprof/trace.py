@@ -281,6 +281,15 @@ class Trace:
         """The collectives (docs/comm.md): kind, start_ns, dur_ns, bytes, ..."""
         return self.table("collectives", rank)
 
+    def comm_overlap(self, rank=None):
+        """`breakdown --view comm`'s rows (docs/comm.md, "Overlap"): rank,
+        scope ("device": one row per device with communication; "layer":
+        one per layer and pass over every device), device (<NA> on layer
+        rows), layer, pass (category, NaN when none), kernels, comm_ns,
+        hidden_ns, exposed_ns (int64), sms_held (float, NaN when nothing is
+        hidden), sm_count (Int64, <NA> when unknown or on layer rows)."""
+        return self.table("comm_overlap", rank)
+
     def memory(self, rank=None):
         """The allocator events (docs/memory.md): ts_ns, device, bytes, ..."""
         return self.table("memory", rank)

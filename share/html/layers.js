@@ -5,8 +5,8 @@
  * (inp.layer_views: gpuprof groups them as `summary --by module-type|layer
  * --depth N` does; nothing is summed here), and the sentence on what to
  * record when layers cover little of the GPU time (its advice is
- * gpuprof's, GP_LAYER_RECORD).  The page of a job has no views: its
- * layer section is the tables of the summed groups alone.
+ * gpuprof's, GP_LAYER_RECORD).  The page of a job draws the job's views,
+ * summed over its ranks by gpuprof (data.job.layer_views).
  */
 var gpLayers = (function () {
   'use strict';
@@ -35,7 +35,7 @@ var gpLayers = (function () {
    * table, longest first, its "no layer" row with its share; and the
    * coverage sentence in #layers-record.  h: the report's helpers, table
    * and fmtNs, and pick(frames, exact): open the drill-down of the layers
-   * under a path.  False when inp has no views (a job's page).
+   * under a path.  False when inp has no views.
    */
   function draw(inp, h) {
     var lv = inp.layer_views;

@@ -9,18 +9,27 @@
 ** to record when it is little.  The analysis runner builds them
 ** (GP_NEED_LAYER_VIEWS), after the run's own cut (GP_NEED_LAYERS).
 **
+** The views of a job's ranks (the HTML job page) travel as kept rows
+** beside the kernel groups (gp_layer_views_put) and add up by name over
+** the ranks (gp_layer_views_job_*), each view the sum of the ranks' at
+** the same depth: as summary --by module-type|layer --depth N would give
+** on each rank, summed.
+**
 ** Ownership: a gp_layer_views owns its arrays (gp_layer_views_free); the
-** group names are strings of the trace, which must outlive it.
+** group names are strings of the trace, which must outlive it, or of the
+** job's own table (struct gp_layer_views_job, which owns views and names).
 */
 #ifndef GP_ANALYSIS_LAYER_VIEWS_H
 #define GP_ANALYSIS_LAYER_VIEWS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "analysis/layers.h"
 #include "model/trace.h"
 #include "util/alloc.h"
+#include "util/rows.h"
 
 /* Kernels with a layer under this share of GPU time leave the layer
 ** views mostly "no layer": GP_LAYER_RECORD says what to record. */
@@ -76,5 +85,33 @@ void gp_layer_views_build(gp_trace *t, struct gp_layer_views *out);
 const char *gp_layer_views_record(const struct gp_layer_views *v);
 
 void gp_layer_views_free(struct gp_layer_views *v);
+
+/* The kept rows of lv (t's views) over gp_kgroup_cols (analysis/groups.h;
+** parts its reader skips): one "lviews" row (name: depth, params: layer_ns,
+** ns: gpu_ns, count: kernels), then per view and group one "lview" row
+** (name: "path:D" or "module-type:D", params: the group's name, none for
+** no layer; ns, count).  A trace whose kernels have no layer path keeps
+** its one view of whole paths (graph groups, else no layer) as "path:0". */
+void gp_layer_views_put(const struct gp_layer_views *lv, gp_trace *t, gp_writer *w);
+
+/* The views of several ranks summed: gp_layer_views_job_init, then
+** gp_layer_views_job_add for each rank's rows (gp_layer_views_put's,
+** among other parts), then gp_layer_views_job_end, which fills lv: depth
+** the ranks' largest, gpu_ns and layer_ns their sums, and for each view of
+** that depth each group's time and kernels over the ranks (a rank whose
+** paths are shallower than a view's depth gives its whole paths; one
+** without paths gives its one view to every view), longest first, equal
+** times by name id (the order names were first read).  Names are ids into names. */
+struct gp_layer_views_job {
+	gp_strtab names;
+	struct gp_layer_views lv;
+	struct gp_lvj_rank *ranks;      /* each rank's views as read */
+	size_t nranks;
+};
+void gp_layer_views_job_init(struct gp_layer_views_job *j);
+/* False when a row of rb is damaged (*at: the byte where reading stopped). */
+bool gp_layer_views_job_add(struct gp_layer_views_job *j, const struct gp_rowbuf *rb, size_t *at);
+void gp_layer_views_job_end(struct gp_layer_views_job *j);
+void gp_layer_views_job_free(struct gp_layer_views_job *j);
 
 #endif

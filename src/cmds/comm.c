@@ -6,6 +6,8 @@
 **   kinds   per collective kind: calls, bytes, pure communication, skew,
 **           busbw percentiles against the link's peak;
 **   calls   the collectives that cost the most waiting (-n, default 20);
+**   waits   per complete call and rank: its kernel, the call's transfer
+**           (the shortest kernel) and the rank's wait (the excess);
 **   advise  the straggler and low-bandwidth findings (analysis/advise.h);
 **   a2a     expert parallelism: all-to-all volume per rank and peer, its
 **           imbalance, time per layer and pass (analysis/coll_a2a.h);
@@ -32,7 +34,8 @@ static const struct gp_cmd_opt comm_own[] = {
 	{"view", 'V', "V", "ranks (default), kinds, calls (the -n with the most\n"
 	 "waiting, default 20), advise, a2a (all-to-all per rank,\n"
 	 "peer, layer and pass) or nodes (intra- and inter-node\n"
-	 "calls and busbw); --gpu NAME: its link peak"},
+	 "calls and busbw) or waits (each rank's wait at each\n"
+	 "call); --gpu NAME: its link peak"},
 	{NULL, 0, NULL, NULL},
 };
 enum { OWN_VIEW };
@@ -59,12 +62,16 @@ static const struct gp_cmd_spec comm_spec = {
 	"host_name, rocprof's hostname), the calls within one node and across\n"
 	"nodes (a subgroup's calls too), with busbw over each side's transfer\n"
 	"time; ranks and calls say each rank's host and each call's span.\n"
+	"--view waits: a row per call matched on every rank and per rank: its\n"
+	"kernel time, the call's transfer (the shortest kernel over the ranks)\n"
+	"and the rank's wait, the excess (no clock involved), beside its wait\n"
+	"for the last arrival on the aligned clocks.\n"
 	"Definitions: docs/comm.md.",
 	.shared = GP_OPT_FORMAT | GP_OPT_TOP | GP_OPT_WIDTH | GP_OPT_NO_HEADER | GP_OPT_GPU | GP_OPT_JOBS |
 		  GP_OPT_WINDOW,
 	.row_formats = true,
 	.format_note = "(times in ns and bandwidths in GB/s except in the table)",
-	.top_help = "--view calls: the N calls with the most waiting (a\npositive number; default 20)",
+	.top_help = "--view calls: the N calls with the most waiting (a\npositive number; default 20); --view waits: the first N\ncalls (default all)",
 	.own = comm_own,
 	.many_files = true,
 	.many_help =
@@ -75,7 +82,7 @@ static const struct gp_cmd_spec comm_spec = {
 	"fails stops the command after all are read, with its error.\n\n",
 };
 
-enum view { VIEW_RANKS, VIEW_KINDS, VIEW_CALLS, VIEW_ADVISE, VIEW_A2A, VIEW_NODES };
+enum view { VIEW_RANKS, VIEW_KINDS, VIEW_CALLS, VIEW_ADVISE, VIEW_A2A, VIEW_NODES, VIEW_WAITS };
 
 static const struct gp_column rank_cols[] = {
 	{"rank", "Rank", 4, true, false, NULL},
@@ -123,6 +130,19 @@ static const struct gp_column call_cols[] = {
 	{"link_pct", "busbw of link", 5, true, false, NULL, GP_UNIT_PCT},
 	{"span", "Span", 7, false, false, NULL},
 	{"hosts", "Hosts", 5, true, false, NULL},
+};
+
+static const struct gp_column wait_cols[] = {
+	{"kind", "Kind", 10, false, false, NULL},
+	{"group", "Group", 5, false, true, "(default)"},
+	{"seq", "Seq", 4, true, false, NULL},
+	{"iteration", "Iter", 4, true, false, NULL},
+	{"rank", "Rank", 4, true, false, NULL},
+	{"kernel_ns", "Kernel", 8, true, false, NULL, GP_UNIT_NS},
+	{"transfer_ns", "Transfer", 8, true, false, NULL, GP_UNIT_NS},
+	{"wait_ns", "Wait", 8, true, false, NULL, GP_UNIT_NS},
+	{"arrival_wait_ns", "Behind last", 8, true, false, NULL, GP_UNIT_NS},
+	{"last", "Last", 4, false, false, NULL},
 };
 
 static const struct gp_column node_cols[] = {
@@ -262,6 +282,46 @@ static void write_calls(gp_writer *w, const struct gp_coll_match *m, size_t top,
 		gp_writer_row(w, row);
 	}
 	free(order);
+}
+
+/* The long form of each rank's wait: for each of the first top complete
+** calls (in time order: m->calls) and each rank (in rank order), its
+** kernel's duration, the call's transfer (the shortest kernel), its wait
+** = kernel - transfer (no clock involved: docs/comm.md, "Per complete
+** call"), its wait for the last arrival on the aligned clocks, and
+** whether it was the last rank.  ranks are the records m was matched
+** from, in the same order. */
+static void write_waits(gp_writer *w, const struct gp_coll_rank *ranks, const struct gp_coll_match *m,
+			size_t top, bool table)
+{
+	for (size_t i = 0; i < m->ncomplete && i < top; i++) {
+		const struct gp_coll_call *c = &m->calls[i];
+		const char *group = m->groups[c->group];
+		gp_ns last = INT64_MIN;
+
+		for (size_t r = 0; r < m->nranks; r++) {
+			const struct gp_coll *x = &ranks[r].v[m->slots[c->first + r]];
+
+			if (x->start + m->ranks[r].offset > last)
+				last = x->start + m->ranks[r].offset;
+		}
+		for (size_t r = 0; r < m->nranks; r++) {
+			const struct gp_coll *x = &ranks[r].v[m->slots[c->first + r]];
+			char v[9][64];
+			const char *row[10] = {gp_coll_kind_name(c->kind), *group ? group : NULL, v[0],
+					       c->iter >= 0 ? v[1] : NULL, v[2], v[3], v[4], v[5], v[6],
+					       c->last_rank == (int)r ? "yes" : "no"};
+
+			snprintf(v[0], 64, "%" PRId64, c->seq);
+			snprintf(v[1], 64, "%d", c->iter);
+			snprintf(v[2], 64, "%d", m->ranks[r].rank);
+			cell_ns(v[3], 64, (double)(x->end - x->start), table);
+			cell_ns(v[4], 64, (double)c->transfer, table);
+			cell_ns(v[5], 64, (double)(x->end - x->start - c->transfer), table);
+			cell_ns(v[6], 64, (double)(last - (x->start + m->ranks[r].offset)), table);
+			gp_writer_row(w, row);
+		}
+	}
 }
 
 /* Per span and kind, the whole calls (gp_coll_span): a row per kind
@@ -466,6 +526,8 @@ static int comm_reduce(const void *ctx, const struct gp_cli_result *const *res, 
 			write_a2a(out, ranks, &m, j->table);
 		else if (j->view == VIEW_NODES)
 			write_nodes(out, &m, j->table);
+		else if (j->view == VIEW_WAITS)
+			write_waits(out, ranks, &m, j->top, j->table);
 		else
 			write_ranks(out, ranks, &m, j->table);
 		gp_coll_match_free(&m);
@@ -494,8 +556,11 @@ static int comm_option(void *ctx, int index, const char *arg)
 		j->view = VIEW_A2A;
 	else if (strcmp(arg, "nodes") == 0)
 		j->view = VIEW_NODES;
+	else if (strcmp(arg, "waits") == 0)
+		j->view = VIEW_WAITS;
 	else
-		return gp_cli_usage("comm", "--view wants ranks, kinds, calls, advise, a2a or nodes, not '%s'", arg);
+		return gp_cli_usage("comm", "--view wants ranks, kinds, calls, advise, a2a, nodes or waits, not '%s'",
+				    arg);
 	return 0;
 }
 
@@ -511,7 +576,7 @@ int cmd_comm(int argc, char **argv)
 	if (rc)
 		return rc == GP_CLI_DONE ? GP_EXIT_OK : rc;
 	j.table = strcmp(co.format, "table") == 0;
-	j.top = co.top == SIZE_MAX ? 20 : co.top;
+	j.top = co.top == SIZE_MAX ? (j.view == VIEW_WAITS ? SIZE_MAX : 20) : co.top;
 	j.gpu = co.peaks.gpu;
 	switch (j.view) {
 	case VIEW_KINDS:
@@ -528,6 +593,9 @@ int cmd_comm(int argc, char **argv)
 		break;
 	case VIEW_NODES:
 		m.out_cols = node_cols, m.out_ncols = NCOL(node_cols);
+		break;
+	case VIEW_WAITS:
+		m.out_cols = wait_cols, m.out_ncols = NCOL(wait_cols);
 		break;
 	default:
 		m.out_cols = rank_cols, m.out_ncols = NCOL(rank_cols);

@@ -183,7 +183,8 @@ static int html_single(const void *ctx, const char *path)
 }
 
 /* One rank of several (gp_cli_trace_fn): its part of the page as rows, an
-** "input" row with its input object, then its groups; its record to rec. */
+** "input" row with its input object, then its groups and layer views; its
+** record to rec. */
 static int html_rank(const void *ctx, gp_trace *t, gp_writer *w, gp_writer *rec, gp_error *err)
 {
 	const struct html_opts *x = ctx;
@@ -203,6 +204,7 @@ static int html_rank(const void *ctx, gp_trace *t, gp_writer *w, gp_writer *rec,
 		gp_writer_row(w, row);
 		free(text);
 		gp_kgroups_put(&a.groups, w);
+		gp_layer_views_put(&a.layer_views, t, w);
 		if (rec) {
 			gp_rank_record_put(&a.record, rec);
 			gp_findings_put(&a.findings, rec);   /* judged in the job, as advise DIR */
@@ -223,12 +225,14 @@ static int html_reduce(const void *ctx, const struct gp_cli_result *const *res, 
 	struct gp_job_path path = {0};
 	struct gp_findings findings = {0};
 	struct gp_a2a a2a = {0};
+	struct gp_layer_views_job views;
 	struct gp_html_job job = {.ranks = ranks, .n = n, .cmp = &cmp, .only_rank = x->only_rank, .groups = &groups,
-				  .path = &path, .findings = &findings, .a2a = &a2a};
+				  .path = &path, .findings = &findings, .a2a = &a2a, .layer_views = &views};
 	bool found = x->only_rank < 0;
 	int rc = gp_cli_rank_job(res, n, false, &cmp, err);
 
 	gp_kgroups_init(&groups);
+	gp_layer_views_job_init(&views);
 	for (size_t i = 0; i < n && rc == GP_OK; i++) {
 		const char *c[GP_KGROUP_NCOLS];
 		size_t at = 0;
@@ -241,14 +245,17 @@ static int html_reduce(const void *ctx, const struct gp_cli_result *const *res, 
 	}
 	if (rc == GP_OK && !found)
 		rc = gp_err(err, GP_ERR_USAGE, "html: --rank %d: no such rank among the %zu files", x->only_rank, n);
-	/* the tables: the groups of every rank, or of one, summed by name */
+	/* the tables and layer views: the groups of every rank, or of one, summed by name */
 	for (size_t i = 0; i < n && rc == GP_OK; i++) {
 		size_t at;
-		if ((x->only_rank < 0 || res[i]->id.rank == x->only_rank) &&
-		    !gp_kgroups_add_rows(&groups, &res[i]->rows, &at))
+		if (x->only_rank >= 0 && res[i]->id.rank != x->only_rank)
+			continue;
+		if (!gp_kgroups_add_rows(&groups, &res[i]->rows, &at) ||
+		    !gp_layer_views_job_add(&views, &res[i]->rows, &at))
 			rc = gp_err(err, GP_ERR_FORMAT, "%s: html: the rank's kept groups are damaged (byte %zu)",
 				    res[i]->path, at);
 	}
+	gp_layer_views_job_end(&views);
 	if (rc == GP_OK) {
 		gp_job_path_run(&cmp, &path);
 		/* the straggler and the ranks' findings, as advise DIR gives them */
@@ -264,6 +271,7 @@ static int html_reduce(const void *ctx, const struct gp_cli_result *const *res, 
 		rc = write_page(x, out, &in, err);
 	}
 	gp_kgroups_free(&groups);
+	gp_layer_views_job_free(&views);
 	gp_findings_free(&findings);
 	gp_a2a_free(&a2a);
 	gp_job_path_free(&path);

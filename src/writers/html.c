@@ -460,7 +460,7 @@ static void write_tables(struct doc *d, const struct gp_kgroups *g, size_t top)
 ** "depth" (0: all levels), "rows"}]}; rows longest first, the top of
 ** them, the no-layer row ({"none": 1}) always, then "other" (with
 ** "groups") summing the rest. */
-static void write_layer_views(struct doc *d, const struct gp_layer_views *lv)
+static void write_layer_views(struct doc *d, const struct gp_layer_views *lv, const gp_strtab *names)
 {
 	const char *record = gp_layer_views_record(lv);
 
@@ -488,7 +488,7 @@ static void write_layer_views(struct doc *d, const struct gp_layer_views *lv)
 			}
 			shown += g->name != 0;
 			open_c(d, NULL, '{');
-			str(d, "name", g->name ? gp_s(d->t, g->name) : "no layer");
+			str(d, "name", g->name ? gp_strtab_get(names, g->name) : "no layer");
 			if (!g->name)
 				i64(d, "none", 1);
 			i64(d, "ns", g->ns);
@@ -738,7 +738,7 @@ static void write_input(struct doc *d, const char *path, const struct gp_analysi
 	if (tables)
 		write_tables(d, &an->groups, d->top);
 	if (tables && gp_analysis_has(an, GP_NEED_LAYER_VIEWS))
-		write_layer_views(d, &an->layer_views);
+		write_layer_views(d, &an->layer_views, &an->trace->strs);
 	write_timeline(d, &an->timeline);
 	write_memory(d, &an->memory);
 	write_advice(d, &an->findings);
@@ -910,7 +910,8 @@ static void write_ranks(struct doc *d, const struct gp_html_job *job)
 }
 
 /* The job object: the ranks compared, then the kernel groups of every rank
-** (or of job->only_rank) summed by name, as one input's tables. */
+** (or of job->only_rank) summed by name, as one input's tables, and the
+** layer views summed the same way (as one input's "layer_views"). */
 static void write_job(struct doc *d, const struct gp_html_job *job)
 {
 	const struct gp_kgroup_set *kernel = &job->groups->by[GP_KGROUP_KERNEL];
@@ -927,6 +928,8 @@ static void write_job(struct doc *d, const struct gp_html_job *job)
 	i64(d, "top", (int64_t)d->top);
 	write_ranks(d, job);
 	write_tables(d, job->groups, d->top);
+	if (job->layer_views)
+		write_layer_views(d, &job->layer_views->lv, &job->layer_views->names);
 	close_c(d, '}');
 }
 

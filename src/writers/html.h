@@ -65,6 +65,9 @@ struct gp_html_job {
 					      ** gp_advise_job_ranks); NULL: none */
 	const struct gp_a2a *a2a;       /* the job's all-to-all (gp_a2a_of_job);
 					** NULL: not computed */
+	const struct gp_layer_views_job *layer_views;   /* the ranks' layer views
+							** summed (analysis/layer_views.h);
+							** NULL: none */
 };
 
 #endif

@@ -6,7 +6,7 @@ run_ok "$GEN" --format kineto --ranks 2 -o "$TMP/job"
 expect_exit 2 "$GPUPROF" comm
 assert_grep "expected a trace file, a directory or a glob" "$TMP/err"
 expect_exit 2 "$GPUPROF" comm --view nope "$TMP/job/rank-0.json"
-assert_grep "wants ranks, kinds, calls, advise, a2a or nodes" "$TMP/err"
+assert_grep "wants ranks, kinds, calls, advise, a2a, nodes or waits" "$TMP/err"
 expect_exit 3 "$GPUPROF" comm "$TMP/job/rank-0.json" "$TMP/job/missing.json"
 assert_grep "missing.json" "$TMP/err"
 assert_eq "$(wc -c <"$TMP/out")" 0 "output after an error"

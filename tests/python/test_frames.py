@@ -168,6 +168,31 @@ class Checks:
         self.assertEqual(len(c), sum(r["calls"] for r in comm))
         self.assertEqual(int(c.dur_ns.sum()), sum(r["kernel_ns"] for r in comm))
 
+    def test_comm_overlap_against_breakdown(self):
+        c = self.t.comm_overlap()
+        for col in ("rank", "kernels", "comm_ns", "hidden_ns", "exposed_ns"):
+            self.assertEqual(c[col].dtype, "int64", col)
+        for col in ("device", "sm_count"):
+            self.assertIn(str(c[col].dtype), ("int64", "Int64"), col)
+        for col in ("scope", "layer", "pass"):
+            self.assertIsInstance(c[col].dtype, pd.CategoricalDtype, col)
+        self.assertEqual(c.sms_held.dtype, "float64")
+
+        def na(v):
+            return None if pd.isna(v) else v
+        got = [(na(r["device"]), na(r["layer"]), na(r["pass"]), r["kernels"], r["comm_ns"], r["hidden_ns"],
+                r["exposed_ns"], na(r["sms_held"]), na(r["sm_count"])) for r in c.to_dict("records")]
+        want = [(r["device"], r["layer"], r["pass"], r["kernels"], r["comm_ns"], r["hidden_ns"],
+                 r["exposed_ns"], r["sms_held"], r["sm_count"])
+                for r in cli_json("breakdown", "--view", "comm", self.path)]
+        self.assertTrue(want, "no communication in the generated trace")
+        self.assertEqual(got, want)
+        self.assertEqual(list(c.scope), ["device" if r[0] is not None else "layer" for r in want])
+        # the layer rows split the devices' time: they add up to it
+        dev, lay = c[c.scope == "device"], c[c.scope == "layer"]
+        for col in ("comm_ns", "hidden_ns", "exposed_ns"):
+            self.assertEqual(int(dev[col].sum()), int(lay[col].sum()), col)
+
     def test_gaps_causes_add_up(self):
         g = self.t.gaps(causes=True)
         cols = [c for c in g.columns if c.startswith("cause_")]

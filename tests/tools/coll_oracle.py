@@ -32,6 +32,15 @@ longest, ties to more times last, then the lower index, when it was last
 at more than half of the calls matched on every rank and caused more than
 a quarter of all waiting; -1 when none).  Times in ns, read from the JSON
 as gpuprof reads them (decimal microseconds to ns, half up).
+
+    tests/tools/coll_oracle.py --waits RANKFILE... > waits.txt
+
+Each rank's wait at each call matched on every rank (in the first rank's
+order), one line per call and rank: kind, group ("(default)" when none),
+seq (the trace's, else the position), rank index, its kernel's duration,
+the call's transfer (the shortest kernel over the ranks), its wait (its
+kernel - the transfer), its wait for the last arrival (aligned as
+above), and "yes" when it is the last rank, else "no".
 """
 import gzip, json, sys, collections, decimal
 D = decimal.Decimal
@@ -116,9 +125,9 @@ def med(v):
         return v[n // 2]
     s = v[n // 2 - 1] + v[n // 2]   # half of s, half away from zero
     return (abs(s) + 1) // 2 * (1 if s >= 0 else -1)
-def job(paths):
-    """Per rank [calls, matched, last, waited, caused, late], the complete
-    calls, all waiting, the straggler's index (-1: none)."""
+def keyed_calls(paths):
+    """Per rank {(group, kind, seq): (start, end)}, the clock offsets, and
+    the keys matched on every rank in the first rank's order."""
     keyed = []
     for p in paths:
         pos = collections.Counter(); m = {}
@@ -132,8 +141,14 @@ def job(paths):
     for r in range(1, n):
         d = [keyed[0][c][1] - keyed[r][c][1] for c in keyed[0] if c in keyed[r]]
         off[r] = med(d) if d else 0
-    st = [[len(keyed[r]), 0, 0, 0, 0, 0] for r in range(n)]
     complete = [c for c in keyed[0] if all(c in keyed[r] for r in range(n))]
+    return keyed, off, complete
+def job(paths):
+    """Per rank [calls, matched, last, waited, caused, late], the complete
+    calls, all waiting, the straggler's index (-1: none)."""
+    keyed, off, complete = keyed_calls(paths)
+    n = len(paths)
+    st = [[len(keyed[r]), 0, 0, 0, 0, 0] for r in range(n)]
     total = 0
     for c in complete:
         arr = [keyed[r][c][0] + off[r] for r in range(n)]
@@ -159,6 +174,17 @@ if __name__ == "__main__" and sys.argv[1:2] == ["--job"]:
     for r, x in enumerate(st):
         print(r, *x)
     print("calls", ncalls); print("wait", total); print("straggler", best)
+elif __name__ == "__main__" and sys.argv[1:2] == ["--waits"]:
+    keyed, off, complete = keyed_calls(sys.argv[2:])
+    n = len(keyed)
+    for c in complete:
+        dur = [keyed[r][c][1] - keyed[r][c][0] for r in range(n)]
+        arr = [keyed[r][c][0] + off[r] for r in range(n)]
+        last = max(arr)
+        lr = arr.index(last) if last > min(arr) else -1
+        for r in range(n):
+            print(c[1], c[0] or "(default)", c[2], r, dur[r], min(dur), dur[r] - min(dur), last - arr[r],
+                  "yes" if r == lr else "no")
 elif __name__ == "__main__":
     for p in sys.argv[1:]:
         c, b = per_file(p)
