@@ -651,6 +651,18 @@ static size_t mark_overpeak(const gp_trace *t, struct gp_ops *o, uint8_t *mark)
 ** (op, mod, args, dir, sub).  The rules read nothing else of the kernel or
 ** the trace (no time, stream, index), so kernels equal here get equal
 ** results; PyProf traces repeat the same few per iteration. */
+/* 1 + the index into t->op_work of the work the file states for kernel
+** i's op (its attributed range's), 0 = none. */
+static uint32_t op_work_of(const gp_trace *t, size_t i)
+{
+	int32_t r = t->attrs[i].range;
+
+	if (!t->op_work.n || r < 0 || (size_t)r >= t->ranges.n)
+		return 0;
+	const struct gp_op_ext *x = gp_range_op_ext(t, &t->ranges.v[r]);
+	return x && x->work <= t->op_work.n ? x->work : 0;
+}
+
 static bool same_op_inputs(const gp_trace *t, size_t i, size_t j)
 {
 	const struct gp_attr *a = &t->attrs[i], *b = &t->attrs[j];
@@ -659,7 +671,8 @@ static bool same_op_inputs(const gp_trace *t, size_t i, size_t j)
 	return a->op == b->op && a->mod == b->mod && a->args_first == b->args_first &&
 	       a->args_count == b->args_count && a->dir == b->dir && a->sub == b->sub &&
 	       gp_kernel_long_name_of(t, ki) == gp_kernel_long_name_of(t, kj) &&
-	       gp_kernel_short_name_of(t, ki) == gp_kernel_short_name_of(t, kj);
+	       gp_kernel_short_name_of(t, ki) == gp_kernel_short_name_of(t, kj) &&
+	       op_work_of(t, i) == op_work_of(t, j);
 }
 
 /* The memo slot of kernel i: a hash of what same_op_inputs() compares. */
@@ -670,12 +683,43 @@ static size_t op_inputs_slot(const gp_trace *t, size_t i)
 	uint64_t h = a->op;
 
 	h = h * 0x9E3779B97F4A7C15u ^ a->mod;
+	h = h * 0x9E3779B97F4A7C15u ^ op_work_of(t, i);
 	h = h * 0x9E3779B97F4A7C15u ^ ((uint64_t)a->args_first << 16 | a->args_count);
 	h = h * 0x9E3779B97F4A7C15u ^ ((uint64_t)(uint32_t)a->sub << 8 | a->dir);
 	h = h * 0x9E3779B97F4A7C15u ^ ((uint64_t)gp_kernel_long_name_of(t, k) << 32 |
 				       gp_kernel_short_name_of(t, k));
 	h *= 0x9E3779B97F4A7C15u;
 	return (size_t)(h >> (64 - MEMO_BITS));
+}
+
+/* Kernel c's result from the work its file states for its op (w): the
+** FLOPs and bytes as they are, the family's rule for the checks after
+** (a GEMM/conv op's helper kernels), TC from the kernel's name.  False
+** when w's family is none the op model knows. */
+static bool stated_work(struct gp_opctx *c, const struct gp_op_work *w)
+{
+	static const struct gp_oprule rules[] = {
+		{"xla", "movement", NULL, 0, 0, 0, "stated by the file", NULL},
+		{"xla", "pointwise", NULL, 0, 0, 0, "stated by the file", NULL},
+		{"xla", "reduction", NULL, 0, 0, 0, "stated by the file", NULL},
+		{"xla", "gemm", NULL, 0, 0, 0, "stated by the file", NULL},
+		{"xla", "conv", NULL, 0, 0, 0, "stated by the file", NULL},
+	};
+	const char *fam = gp_s(c->t, w->family);
+
+	c->rule = NULL;
+	for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); i++)
+		if (strcmp(rules[i].family, fam) == 0)
+			c->rule = &rules[i];
+	if (!c->rule)
+		return false;
+	c->flops = w->flops;
+	c->bytes = w->bytes;
+	c->dtype = (enum gp_dtype)w->dtype;
+	c->tc = is_gemm_family(fam) ? tc_from_name(c) : GP_TC_NOT_APPLICABLE;
+	if (w->params)
+		gp_pp(c, "shape", "%s", gp_s(c->t, w->params));
+	return true;
 }
 
 /* Fills r[0..kernels.n) with each kernel's op result under the rules of
@@ -739,7 +783,12 @@ static void compute_results(gp_trace *t, const struct gp_opdefs *defs, struct gp
 			ri = rule_find_ns(defs, c.op);
 		}
 		bool ok = false;
-		if (ri >= 0) {
+		uint32_t wi = op_work_of(t, i);
+		if (wi) {
+			/* the file states the op's work (XPlane's HLO shapes) */
+			const struct gp_op_work *w = &t->op_work.v[wi - 1];
+			ok = stated_work(&c, w);
+		} else if (ri >= 0) {
 			c.rule = &defs->rules.v[ri];
 			/* the formula sees the name its rule knows */
 			if (!names_match(c.rule->names, c.op))

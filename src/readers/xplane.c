@@ -510,6 +510,9 @@ static int load(const char *path, gp_trace *t, const struct gp_load_opts *o, gp_
 	for (size_t i = 0; i < sp->n_planes; i++)
 		if (sp->planes[i]->name && strcmp(sp->planes[i]->name, "/host:CPU") == 0)
 			xp_read_host(&x, sp->planes[i]);
+	for (size_t i = 0; i < sp->n_planes; i++)
+		if (sp->planes[i]->name && strcmp(sp->planes[i]->name, "/host:metadata") == 0)
+			xp_read_hlo(&x, sp->planes[i], &pa);
 	if (sp->n_hostnames > 0 && sp->hostnames[0] && *sp->hostnames[0])
 		gp_trace_meta_set(t, "hostname", sp->hostnames[0]);
 	for (size_t i = 0; i < sp->n_errors; i++)
