@@ -4,7 +4,8 @@
 ** with protobuf-c from src/readers/xplane.proto.  This file: the probe,
 ** the whole-file read, names and stats, the device planes (/device:GPU:N:
 ** streams of kernels and copies).  xplane_host.c: the host plane and the
-** attribution to XLA ops.  docs/trace-model.md, "XPlane".
+** attribution to XLA ops; xplane_hlo.c: the ops' FLOPs and bytes from the
+** HLO in /host:metadata.  docs/trace-model.md, "XPlane".
 */
 #include <errno.h>
 #include <inttypes.h>

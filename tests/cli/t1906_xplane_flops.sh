@@ -17,8 +17,35 @@
 #   loop_transpose_fusion     [1,2,2,16,5120]  -> [5120,16,4]:   2*2*327680   = 1310720
 # --peak-bw 5.3e12 (MI300X's HBM): the file's own 2662 GB/s would make
 # the 1.1 GB transposes exceed the peak (their FLOPs then na).
-need_testdata
+# First, without the test data, the HLO of tests/tools/xplane_mini.py
+# --hlo (its docstring has the shapes), priced by hand:
+#   loop_add_fusion      add + exponential, f32[1024,256]: 2 x 262144 = 524288 FLOPs;
+#                        bytes 2 operands + result, 3 x 1048576 = 3145728 (also on
+#                        GPU 1's kernel, which has no launch call: its External id)
+#   dot.3                2 x 512*256 x 1024 = 268435456 FLOPs;
+#                        bytes (512*1024 + 1024*256 + 512*256) x 2 = 1835008
+#   input_reduce_fusion  reduce of f32[4096,512]: 2097152 FLOPs;
+#                        bytes 8388608 + 4096 x 4 = 8404992
+#   all-reduce.1         not priced: na
 command -v python3 >/dev/null || skip "python3 not installed"
+python3 tests/tools/xplane_mini.py host "$TMP/mini.xplane.pb" --hlo || fail "xplane_mini.py failed"
+run_ok "$GPUPROF" report -f csv -c op,flops,bytes "$TMP/mini.xplane.pb"
+cat > "$TMP/want" <<'CSV'
+"Op","FLOPs","Bytes"
+"loop_add_fusion","524288","3145728"
+"loop_add_fusion","524288","3145728"
+"dot.3","268435456","1835008"
+"all-gather-start.2","na","na"
+"all-reduce.1","na","na"
+"input_reduce_fusion","2097152","8404992"
+CSV
+diff "$TMP/want" "$TMP/out" || fail "xplane_mini --hlo: FLOPs or bytes differ from the hand computation"
+# without the metadata: na as before
+python3 tests/tools/xplane_mini.py host "$TMP/plain.xplane.pb" || fail "xplane_mini.py failed"
+run_ok "$GPUPROF" report -f csv -c op,flops "$TMP/plain.xplane.pb"
+grep -q '"dot.3","na"' "$TMP/out" || fail "an XPlane file without HLO priced dot.3"
+
+need_testdata
 J=$TESTDATA/tracelens/jax
 L=$J/mi300_jax_conv_minimal_legacy.xplane.pb
 [ -r "$L" ] || skip "no $L in the test data"
