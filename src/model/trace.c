@@ -54,6 +54,7 @@ void gp_trace_free(gp_trace *t)
 	gp_vec_free(t->captures);
 	gp_vec_free(t->memevents);
 	gp_vec_free(t->op_exts);
+	gp_vec_free(t->op_work);
 	gp_vec_free(t->range_nvtx);
 	gp_vec_free(t->args);
 	gp_vec_free(t->meta);

@@ -275,6 +275,20 @@ struct gp_op_ext {
 	gp_str input_types;     /* raw JSON text, e.g. "[\"float\",\"\"]" */
 	gp_str concrete_inputs; /* raw JSON text */
 	gp_str call_stack;
+	uint32_t work;          /* 1 + index into trace->op_work, 0 = none */
+};
+
+/* An op's work as the file states it, not as the op model's rules compute
+** it: XPlane's XLA ops priced from their HLO shapes (readers/xplane_hlo.c,
+** docs/trace-model.md "XPlane mapping").  The op model (ops/ops.c) gives
+** it to the op's kernels in place of a rule's result: all of it to each
+** kernel but a GEMM/conv op's helper kernels (im2col...), which get none. */
+struct gp_op_work {
+	double flops;           /* < 0 = unknown */
+	double bytes;           /* operands read + result written; < 0 = unknown */
+	gp_str family;          /* an op-model family: "conv", "gemm", "pointwise"... */
+	gp_str params;          /* "bf16[1x5120x34x31x53]": the result's shape; 0 = none */
+	uint8_t dtype;          /* enum gp_dtype of the result */
 };
 
 enum gp_arg_type {
@@ -535,6 +549,7 @@ typedef struct gp_trace {
 	GP_VEC(struct gp_range) ranges;
 	GP_VEC(struct gp_memevent) memevents;
 	GP_VEC(struct gp_op_ext) op_exts;
+	GP_VEC(struct gp_op_work) op_work;
 	GP_VEC(struct gp_range_nvtx) range_nvtx;
 	GP_VEC(struct gp_arg) args;
 	GP_VEC(struct gp_meta) meta;

@@ -651,7 +651,35 @@ static size_t mark_overpeak(const gp_trace *t, struct gp_ops *o, uint8_t *mark)
 ** (op, mod, args, dir, sub).  The rules read nothing else of the kernel or
 ** the trace (no time, stream, index), so kernels equal here get equal
 ** results; PyProf traces repeat the same few per iteration. */
-static bool same_op_inputs(const gp_trace *t, size_t i, size_t j)
+/* Per kernel, 1 + the index into t->op_work of the work the file states
+** for its op, 0 = none: the op range's around its launch (attrs.range),
+** else the one its External id names (a kernel without a launch call);
+** NULL when the trace states no work (the caller frees it). */
+static uint32_t *op_work_of(const gp_trace *t)
+{
+	if (!t->op_work.n || !t->attrs)
+		return NULL;
+	uint32_t *w = gp_xcalloc(t->kernels.n ? t->kernels.n : 1, sizeof(*w));
+	gp_u64map by_ext = {0};
+
+	for (size_t r = 0; r < t->ranges.n; r++) {
+		const struct gp_op_ext *x = gp_range_op_ext(t, &t->ranges.v[r]);
+		if (x && x->ext_id && x->work)
+			gp_u64map_add(&by_ext, x->ext_id, (int32_t)x->work);
+	}
+	for (size_t i = 0; i < t->kernels.n; i++) {
+		int32_t r = t->attrs[i].range;
+		const struct gp_op_ext *x = r >= 0 && (size_t)r < t->ranges.n ? gp_range_op_ext(t, &t->ranges.v[r]) : NULL;
+		int32_t e = t->kernels.v[i].ext_id ? gp_u64map_get(&by_ext, t->kernels.v[i].ext_id) : -1;
+		w[i] = x && x->work ? x->work : e > 0 ? (uint32_t)e : 0;
+		if (w[i] > t->op_work.n)
+			w[i] = 0;
+	}
+	gp_u64map_free(&by_ext);
+	return w;
+}
+
+static bool same_op_inputs(const gp_trace *t, const uint32_t *work, size_t i, size_t j)
 {
 	const struct gp_attr *a = &t->attrs[i], *b = &t->attrs[j];
 	const struct gp_kernel *ki = &t->kernels.v[i], *kj = &t->kernels.v[j];
@@ -659,23 +687,55 @@ static bool same_op_inputs(const gp_trace *t, size_t i, size_t j)
 	return a->op == b->op && a->mod == b->mod && a->args_first == b->args_first &&
 	       a->args_count == b->args_count && a->dir == b->dir && a->sub == b->sub &&
 	       gp_kernel_long_name_of(t, ki) == gp_kernel_long_name_of(t, kj) &&
-	       gp_kernel_short_name_of(t, ki) == gp_kernel_short_name_of(t, kj);
+	       gp_kernel_short_name_of(t, ki) == gp_kernel_short_name_of(t, kj) &&
+	       (!work || work[i] == work[j]);
 }
 
 /* The memo slot of kernel i: a hash of what same_op_inputs() compares. */
-static size_t op_inputs_slot(const gp_trace *t, size_t i)
+static size_t op_inputs_slot(const gp_trace *t, const uint32_t *work, size_t i)
 {
 	const struct gp_attr *a = &t->attrs[i];
 	const struct gp_kernel *k = &t->kernels.v[i];
 	uint64_t h = a->op;
 
 	h = h * 0x9E3779B97F4A7C15u ^ a->mod;
+	h = h * 0x9E3779B97F4A7C15u ^ (work ? work[i] : 0);
 	h = h * 0x9E3779B97F4A7C15u ^ ((uint64_t)a->args_first << 16 | a->args_count);
 	h = h * 0x9E3779B97F4A7C15u ^ ((uint64_t)(uint32_t)a->sub << 8 | a->dir);
 	h = h * 0x9E3779B97F4A7C15u ^ ((uint64_t)gp_kernel_long_name_of(t, k) << 32 |
 				       gp_kernel_short_name_of(t, k));
 	h *= 0x9E3779B97F4A7C15u;
 	return (size_t)(h >> (64 - MEMO_BITS));
+}
+
+/* Kernel c's result from the work its file states for its op (w): the
+** FLOPs and bytes as they are, the family's rule for the checks after
+** (a GEMM/conv op's helper kernels), TC from the kernel's name.  False
+** when w's family is none the op model knows. */
+static bool stated_work(struct gp_opctx *c, const struct gp_op_work *w)
+{
+	static const struct gp_oprule rules[] = {
+		{"xla", "movement", NULL, 0, 0, 0, "stated by the file", NULL},
+		{"xla", "pointwise", NULL, 0, 0, 0, "stated by the file", NULL},
+		{"xla", "reduction", NULL, 0, 0, 0, "stated by the file", NULL},
+		{"xla", "gemm", NULL, 0, 0, 0, "stated by the file", NULL},
+		{"xla", "conv", NULL, 0, 0, 0, "stated by the file", NULL},
+	};
+	const char *fam = gp_s(c->t, w->family);
+
+	c->rule = NULL;
+	for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); i++)
+		if (strcmp(rules[i].family, fam) == 0)
+			c->rule = &rules[i];
+	if (!c->rule)
+		return false;
+	c->flops = w->flops;
+	c->bytes = w->bytes;
+	c->dtype = (enum gp_dtype)w->dtype;
+	c->tc = is_gemm_family(fam) ? tc_from_name(c) : GP_TC_NOT_APPLICABLE;
+	if (w->params)
+		gp_pp(c, "shape", "%s", gp_s(c->t, w->params));
+	return true;
 }
 
 /* Fills r[0..kernels.n) with each kernel's op result under the rules of
@@ -695,6 +755,7 @@ static void compute_results(gp_trace *t, const struct gp_opdefs *defs, struct gp
 	** The op model is a pure function of same_op_inputs()'s fields: a
 	** kernel equal there to the one in its slot copies that result. */
 	uint32_t *memo = t->attrs ? gp_xcalloc((size_t)1 << MEMO_BITS, sizeof(*memo)) : NULL;
+	uint32_t *work = op_work_of(t);   /* the work files state (XPlane) */
 
 	for (size_t i = 0; i < t->kernels.n; i++) {
 		struct gp_opres *o = &r[i];
@@ -704,8 +765,8 @@ static void compute_results(gp_trace *t, const struct gp_opdefs *defs, struct gp
 		o->tc = GP_TC_NA;
 		if (!t->attrs)
 			continue;
-		size_t slot = op_inputs_slot(t, i);
-		if (memo[slot] && same_op_inputs(t, memo[slot] - 1, i)) {
+		size_t slot = op_inputs_slot(t, work, i);
+		if (memo[slot] && same_op_inputs(t, work, memo[slot] - 1, i)) {
 			*o = r[memo[slot] - 1];
 			continue;
 		}
@@ -739,7 +800,12 @@ static void compute_results(gp_trace *t, const struct gp_opdefs *defs, struct gp
 			ri = rule_find_ns(defs, c.op);
 		}
 		bool ok = false;
-		if (ri >= 0) {
+		uint32_t wi = work ? work[i] : 0;
+		if (wi) {
+			/* the file states the op's work (XPlane's HLO shapes) */
+			const struct gp_op_work *w = &t->op_work.v[wi - 1];
+			ok = stated_work(&c, w);
+		} else if (ri >= 0) {
 			c.rule = &defs->rules.v[ri];
 			/* the formula sees the name its rule knows */
 			if (!names_match(c.rule->names, c.op))
@@ -792,6 +858,7 @@ static void compute_results(gp_trace *t, const struct gp_opdefs *defs, struct gp
 		if (gp_kernel_is_comm(t, &t->kernels.v[i]))
 			r[i].comm = 1;
 	free(memo);
+	free(work);
 	free(oc.rule);
 	free(oc.kn);
 	free(oc.kn_done);

@@ -66,7 +66,7 @@ static const char *const helper_kernels[] = {
 	"OffsetsKernel", "compute_gemm_pointers", "generateWinogradTilesKernel", "winogradForwardData",
 	"winogradForwardFilter", "winogradForwardOutput", "winogradWgradData", "winogradWgradDelta",
 	"winogradWgradOutput", "fft2d_r2c", "fft2d_c2r", "fft1d_r2c", "fft1d_c2r", "flip_filter",
-	"nchwToNhwc", "nhwcToNchw", "im2col", "col2im", "scalePackedTensor", "splitKreduce_kernel",
+	"nchwToNhwc", "nhwcToNchw", "im2col", "col2im", "Im2Col", "Im3d2Col", "Col2Im", "scalePackedTensor", "splitKreduce_kernel",
 	"reduce_1Block_kernel", "ReduceSplitK", "reduce_wgrad_nchw_helper",
 	/* FlashAttention's pre/post-processing around the fused kernels */
 	"flash_bwd_dot_do_o", "flash_bwd_convert_dq", "flash_bwd_convert_dkv", "flash_bwd_clear_dkvaccum",

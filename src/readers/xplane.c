@@ -4,7 +4,8 @@
 ** with protobuf-c from src/readers/xplane.proto.  This file: the probe,
 ** the whole-file read, names and stats, the device planes (/device:GPU:N:
 ** streams of kernels and copies).  xplane_host.c: the host plane and the
-** attribution to XLA ops.  docs/trace-model.md, "XPlane".
+** attribution to XLA ops; xplane_hlo.c: the ops' FLOPs and bytes from the
+** HLO in /host:metadata.  docs/trace-model.md, "XPlane".
 */
 #include <errno.h>
 #include <inttypes.h>
@@ -510,6 +511,9 @@ static int load(const char *path, gp_trace *t, const struct gp_load_opts *o, gp_
 	for (size_t i = 0; i < sp->n_planes; i++)
 		if (sp->planes[i]->name && strcmp(sp->planes[i]->name, "/host:CPU") == 0)
 			xp_read_host(&x, sp->planes[i]);
+	for (size_t i = 0; i < sp->n_planes; i++)
+		if (sp->planes[i]->name && strcmp(sp->planes[i]->name, "/host:metadata") == 0)
+			xp_read_hlo(&x, sp->planes[i], &pa);
 	if (sp->n_hostnames > 0 && sp->hostnames[0] && *sp->hostnames[0])
 		gp_trace_meta_set(t, "hostname", sp->hostnames[0]);
 	for (size_t i = 0; i < sp->n_errors; i++)

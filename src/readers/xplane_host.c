@@ -186,10 +186,11 @@ static void add_hlo_ranges(gp_trace *t, const struct xp_hlo *h, uint32_t pid, ui
 		add_range(t, pid, tid, s - 2, e + 2, h->stack, GP_RANGE_USER_ANNOTATION);
 	if (h->op) {
 		add_range(t, pid, tid, s - 1, e + 1, h->op, GP_RANGE_CPU_OP);
-		if (ext) {
+		if (ext || h->work) {
 			struct gp_op_ext *x = gp_vec_push(t->op_exts);
 			x->ext_id = ext;
 			x->seq = -1;
+			x->work = h->work;
 			t->ranges.v[t->ranges.n - 1].ext = (uint32_t)t->op_exts.n;
 		}
 	}

@@ -47,6 +47,7 @@ struct xp_facts {
 /* What an XLA op launch says about the op, kept per correlation id. */
 struct xp_hlo {
 	gp_str op, module, stack;  /* hlo_op, hlo_module, name stack; 0 = none */
+	uint32_t work;             /* 1 + index into t->op_work (xplane_hlo.c), 0 = unpriced */
 };
 
 struct xp {
@@ -79,6 +80,10 @@ void xp_event_span(const xp_line *l, const xp_event *e, gp_ns *start, gp_ns *end
 void xp_hlo_note(struct xp *x, uint64_t corr, const struct xp_facts *f);
 /* Reads the host plane: threads, API calls, TraceMe ranges. */
 void xp_read_host(struct xp *x, const xp_plane *p);
+/* Prices the XLA ops the kernels name from the HloProtos of the
+** `/host:metadata` plane p into t->op_work and their struct xp_hlo's
+** work (after the device and host planes); messages decoded with pa. */
+void xp_read_hlo(struct xp *x, const xp_plane *p, ProtobufCAllocator *pa);
 /* The ranges that name each kernel's XLA module, name stack and HLO op
 ** (after both kinds of plane are read). */
 void xp_attribute(struct xp *x);

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Rebuilds the seed corpus of fuzz_xplane: small XPlane files made by
 # tests/tools/xplane_mini.py (two hosts' worth of GPU and host planes),
+# one with the HLO of its module in /host:metadata (--hlo),
 # gzipped, cut at 300 and 900 bytes, and a few odd ones (an XSpace of
 # /host:metadata alone, planes without lines, a kernel whose metadata and
 # stat ids name nothing, with negative line id and offset, times at the
@@ -13,6 +14,7 @@ tools=$here/../tools
 mkdir -p "$out"
 python3 "$tools/xplane_mini.py" host "$out/host.xplane.pb"
 python3 "$tools/xplane_mini.py" host "$out/host3.xplane.pb" --host 3
+python3 "$tools/xplane_mini.py" host "$out/hlo.xplane.pb" --hlo
 gzip -9nc "$out/host.xplane.pb" >"$out/host.xplane.pb.gz"
 head -c 900 "$out/host.xplane.pb" >"$out/cut_900.xplane.pb"
 head -c 300 "$out/host.xplane.pb" >"$out/cut_300.xplane.pb"

@@ -3,8 +3,8 @@
 protobuf-encoded by hand (Python here has no protobuf module), with the
 field numbers of src/readers/xplane.proto.
 
-    xplane_mini.py host OUT [--host N]   one host: GPU 0 and GPU 1, their
-                                          launches on the host plane
+    xplane_mini.py host OUT [--host N] [--hlo]   one host: GPU 0 and GPU 1,
+                                          their launches on the host plane
 
 What `host` writes (times in ns from the line start 1000000): on GPU 0,
 stream 7, four kernels, each launched by a host call with its correlation
@@ -19,6 +19,14 @@ all-gather-start.2: a kernel of unknown family under an XLA collective).  On the
 (2 to 60 us: the launches of kernels 1 and 2) and 1 (60 to 121 us), and
 a MemoryAllocation of 1 MiB on GPU 0 at 3 us.  Host N shifts every start
 by N * 1000 ns.
+
+--hlo adds to the /host:metadata plane the module's HloProto (event
+metadata "jit_step(3)", stat "Hlo Proto"; the proto names it jit_step, as
+the kernels' hlo_module does): loop_add_fusion = fusion of
+add(p0, p1) and exponential of it, f32[1024,256] each; dot.3 =
+dot(f16[512,1024], f16[1024,256]) contracting lhs dim 1 and rhs dim 0;
+input_reduce_fusion = reduce(f32[4096,512] over dim 1, f32[] constant
+0) -> f32[4096]; all-reduce.1 an all-reduce (not priced).
 """
 import struct
 import sys
@@ -61,6 +69,7 @@ class Plane:
         self.pid, self.name = pid, name
         self.events, self.stats = {}, {}
         self.lines, self.plane_stats = [], b""
+        self.metadata_stats = {}   # event metadata id -> its encoded stats
 
     def ev(self, name):
         if name not in self.events:
@@ -95,13 +104,59 @@ class Plane:
         out = vint(1, self.pid) + ld(2, self.name)
         out += b"".join(ld(3, line) for line in self.lines)
         for name, i in self.events.items():
-            out += ld(4, vint(1, i) + ld(2, vint(1, i) + ld(2, name)))
+            out += ld(4, vint(1, i) + ld(2, vint(1, i) + ld(2, name) + self.metadata_stats.get(i, b"")))
         for name, i in self.stats.items():
             out += ld(5, vint(1, i) + ld(2, vint(1, i) + ld(2, name)))
         return out + self.plane_stats
 
 
-def host_file(n):
+F16, F32 = 10, 11
+
+
+def shape(ty, dims):
+    return vint(2, ty) + ld(3, b"".join(varint(d) for d in dims))
+
+
+def ins(name, opcode, ty, dims, iid, operands=(), extra=b""):
+    out = ld(1, name) + ld(2, opcode) + ld(3, shape(ty, dims)) + vint(35, iid)
+    if operands:
+        out += ld(36, b"".join(varint(o) for o in operands))
+    return out + extra
+
+
+def comp(name, cid, instrs):
+    return ld(1, name) + b"".join(ld(2, i) for i in instrs) + vint(5, cid)
+
+
+def hlo_module():
+    """The HloProto of jit_step (the docstring's --hlo)."""
+    big = [1024, 256]
+    fused_add = comp("fused_add", 1, [
+        ins("param_0", "parameter", F32, big, 101), ins("param_1", "parameter", F32, big, 102),
+        ins("add.0", "add", F32, big, 103, (101, 102)),
+        ins("exponential.0", "exponential", F32, big, 104, (103,))])
+    fused_reduce = comp("fused_reduce", 2, [
+        ins("param_0.1", "parameter", F32, [4096, 512], 201),
+        ins("constant.0", "constant", F32, [], 202),
+        ins("reduce.0", "reduce", F32, [4096], 203, (201, 202), ld(14, varint(1)) + ld(38, varint(4)))])
+    region = comp("region_add", 4, [
+        ins("Arg_0", "parameter", F32, [], 401), ins("Arg_1", "parameter", F32, [], 402),
+        ins("add.9", "add", F32, [], 403, (401, 402))])
+    entry = comp("main", 3, [
+        ins("p0", "parameter", F32, big, 1), ins("p1", "parameter", F32, big, 2),
+        ins("loop_add_fusion", "fusion", F32, big, 3, (1, 2), ld(38, varint(1))),
+        ins("a", "parameter", F16, [512, 1024], 4), ins("b", "parameter", F16, [1024, 256], 5),
+        ins("dot.3", "dot", F16, [512, 256], 6, (4, 5),
+            ld(30, ld(1, varint(1)) + ld(2, varint(0)))),
+        ins("all-reduce.1", "all-reduce", F16, [512, 256], 7, (6,), ld(38, varint(4))),
+        ins("r", "parameter", F32, [4096, 512], 8),
+        ins("input_reduce_fusion", "fusion", F32, [4096], 9, (8,), ld(38, varint(2)))])
+    module = ld(1, "jit_step") + ld(2, "main") + ld(3, fused_add) + ld(3, fused_reduce) + \
+        ld(3, region) + ld(3, entry) + vint(6, 3)
+    return ld(1, module)
+
+
+def host_file(n, hlo=False):
     shift = n * 1000 * 1000   # ps
     us = 1000 * 1000          # ps per us
     g0 = Plane(0, "/device:GPU:0")
@@ -147,15 +202,19 @@ def host_file(n):
     hevs.append(h.event("cuLaunchKernel", 36 * us + shift, 1 * us, [h.stat("correlation_id", 7), h.stat("device_id", 1)]))
     h.line(100 + n, "Host Threads/%d" % (100 + n), 1000000, hevs)
     meta = Plane(0, "/host:metadata")
+    if hlo:
+        i = meta.ev("jit_step(3)")
+        meta.metadata_stats = {i: ld(5, vint(1, meta.st("Hlo Proto")) + ld(6, hlo_module()))}
     space = ld(1, meta.encode()) + ld(1, g0.encode()) + ld(1, g1.encode()) + ld(1, h.encode())
     return space + ld(4, "host%d" % n)
 
 
 def main():
     if len(sys.argv) >= 3 and sys.argv[1] == "host":
-        n = int(sys.argv[4]) if len(sys.argv) > 4 and sys.argv[3] == "--host" else 0
+        args = sys.argv[3:]
+        n = int(args[args.index("--host") + 1]) if "--host" in args else 0
         with open(sys.argv[2], "wb") as f:
-            f.write(host_file(n))
+            f.write(host_file(n, "--hlo" in args))
     else:
         sys.exit(__doc__)
 
