@@ -437,10 +437,13 @@ static bool agrees(const struct gp_gpu *g, const struct gp_device *d)
 
 /* Whether a device name says which GPU it is: not empty, not ROCm's
 ** generic "AMD Radeon Graphics", not a bare gfx target ("gfx942",
-** "gfx90a:sramecc+:xnack-", what rocprofiler names an agent). */
+** "gfx90a:sramecc+:xnack-", what rocprofiler names an agent), not the
+** vendor alone ("AMD GPU": the XPlane reader's name for a device whose
+** plane states only its vendor). */
 static bool name_identifies(const char *name)
 {
-	return name && *name && strcasecmp(name, "AMD Radeon Graphics") != 0 && strncasecmp(name, "gfx", 3) != 0;
+	return name && *name && strcasecmp(name, "AMD Radeon Graphics") != 0 && strncasecmp(name, "gfx", 3) != 0 &&
+	       strcasecmp(name, "AMD GPU") != 0 && strcasecmp(name, "NVIDIA GPU") != 0;
 }
 
 /* The row (index) whose match is longest in name among those that agree

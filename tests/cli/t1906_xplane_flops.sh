@@ -15,7 +15,9 @@
 #   input_transpose_fusion    [1,5120,34,31,53] -> [55862,5120]: 2*2*286013440 = 1144053760
 #   input_transpose_fusion.1  [1,32,60,104,16] -> [16,199680]:   2*2*3194880  = 12779520
 #   loop_transpose_fusion     [1,2,2,16,5120]  -> [5120,16,4]:   2*2*327680   = 1310720
-# --peak-bw 5.3e12 (MI300X's HBM): the file's own 2662 GB/s would make
+# The file names its GPUs only "AMD" (no gpu_device_name); their 304 CUs,
+# gfx 9.4 and 192 GiB identify the MI300X row of the GPU table, whose HBM
+# peak (5.3 TB/s) is used, not the file's own 2662 GB/s, which would make
 # the 1.1 GB transposes exceed the peak (their FLOPs then na).
 # First, without the test data, the HLO of tests/tools/xplane_mini.py
 # --hlo (its docstring has the shapes), priced by hand:
@@ -50,7 +52,9 @@ J=$TESTDATA/tracelens/jax
 L=$J/mi300_jax_conv_minimal_legacy.xplane.pb
 [ -r "$L" ] || skip "no $L in the test data"
 
-run_ok "$GPUPROF" report -f csv -c op,kernel,flops,bytes --peak-bw 5.3e12 "$L"
+run_ok "$GPUPROF" info "$L"
+assert_grep "^gpu 0-7 .*peaks MI300X$" "$TMP/out"
+run_ok "$GPUPROF" report -f csv -c op,kernel,flops,bytes "$L"
 python3 - "$J/reference/op_conv.csv" "$TMP/out" <<'PY' || fail "XLA op FLOPs or bytes wrong"
 import csv, sys
 ref, out = sys.argv[1:3]
