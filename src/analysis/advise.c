@@ -64,6 +64,13 @@ void gp_adv_involved(struct gp_finding *x, double total_ns, size_t count)
 	x->count = count;
 }
 
+double gp_adv_span_pct(const struct gp_adv_in *in, double ns)
+{
+	double span = in->f->span_ns * (in->f->devices > 1 ? in->f->devices : 1);
+
+	return span > 0 ? 100 * ns / span : 0.0;
+}
+
 void gp_adv_claim(const struct gp_adv_in *in, size_t u, double ns)
 {
 	if (ns <= 0 || u >= in->nunits || in->dur[u] <= 0)

@@ -151,7 +151,7 @@ static bool cause_finding(const struct gp_adv_in *in, struct gp_finding *x, uint
 	gp_adv_involved(x, total, n);
 	x->idle = true;
 	snprintf(x->title, sizeof(x->title), IDLE_CAUSE_TITLE, what, gp_fmt_duration(total, d1, sizeof(d1)),
-		 in->f->span_ns > 0 ? 100 * total / in->f->span_ns : 0.0, n);
+		 gp_adv_span_pct(in, total), n);
 	gp_adv_agg_init(&a, in->t);
 	subjects(in, mask, where, &a, &read);
 	if (h)

@@ -183,6 +183,11 @@ bool gp_adv_cause_finding(const struct gp_adv_in *in, struct gp_finding *x, uint
 ** rule's claims. */
 void gp_adv_involved(struct gp_finding *x, double total_ns, size_t count);
 
+/* The percentage of the GPU span that ns summed over the devices is: of
+** the span times the devices with GPU activity, as advise's header puts
+** busy time (idle summed over 8 GPUs is never 500% of the span). */
+double gp_adv_span_pct(const struct gp_adv_in *in, double ns);
+
 /* The running rule's change takes ns off unit u's time (at most all of
 ** it; nothing for ns <= 0 or a unit out of range). */
 void gp_adv_claim(const struct gp_adv_in *in, size_t u, double ns);

@@ -64,6 +64,10 @@ for f in "$J/mi300_jax_conv_minimal_08.xplane.pb" "$J/mi300_jax_conv_minimal_leg
 	for c in ops ranges memory comm; do run_ok "$GPUPROF" $c "$f"; done
 	run_ok "$GPUPROF" advise "$f"
 	[ -s "$TMP/out" ] || fail "advise $f printed nothing"
+	# idle summed over the 8 GPUs is a share of the span times the GPUs
+	# (as the header's busy share), never more than all of it
+	over=$(grep -oE '[0-9.]+% of the GPU span' "$TMP/out" | awk '$1 + 0 > 100' | head -1)
+	[ -z "$over" ] || fail "advise $f: $over"
 	run_ok "$GPUPROF" html -o "$TMP/page.html" --force "$f"
 	assert_grep '</html>' "$TMP/page.html"
 	run_ok "$GPUPROF" export -o "$TMP/t.json" --force "$f"
