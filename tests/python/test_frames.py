@@ -66,6 +66,8 @@ def gen(name, *args):
 class Checks:
     """The checks of one trace against the CLI: self.path, self.t."""
 
+    has_comm = True     # the generated traces have communication; a real one may not
+
     def test_kernels_against_report_and_summary(self):
         k = self.t.kernels()
         rep = cli_json("report", "-c", "idx,start,end,sil", self.path)
@@ -185,7 +187,8 @@ class Checks:
         want = [(r["device"], r["layer"], r["pass"], r["kernels"], r["comm_ns"], r["hidden_ns"],
                  r["exposed_ns"], r["sms_held"], r["sm_count"])
                 for r in cli_json("breakdown", "--view", "comm", self.path)]
-        self.assertTrue(want, "no communication in the generated trace")
+        if self.has_comm:
+            self.assertTrue(want, "no communication in a trace that has it")
         self.assertEqual(got, want)
         self.assertEqual(list(c.scope), ["device" if r[0] is not None else "layer" for r in want])
         # the layer rows split the devices' time: they add up to it

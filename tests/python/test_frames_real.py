@@ -34,6 +34,8 @@ RANKS = real("hta/trace_filter")
 
 @unittest.skipUnless(RESNET, "no $TESTDATA (kineto_tb_plugin/resnet50_num_workers_0)")
 class RealKineto(tf.Checks, unittest.TestCase):
+    has_comm = False    # ResNet-50 on one GPU: no collective
+
     @classmethod
     def setUpClass(cls):
         cls.path = RESNET
@@ -53,6 +55,8 @@ class RealKineto(tf.Checks, unittest.TestCase):
 
 @unittest.skipUnless(DLPROF, "no $TESTDATA (nsys/dlprof_rtx2070_2022.1)")
 class RealNsys(tf.Checks, unittest.TestCase):
+    has_comm = False    # dlprof's single-GPU run: no collective
+
     @classmethod
     def setUpClass(cls):
         cls.path = DLPROF
