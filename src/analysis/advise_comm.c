@@ -195,7 +195,7 @@ static bool a2a_finding(const struct gp_rank_job *j, struct gp_finding *f)
 		snprintf(f->title, sizeof(f->title), A2A_UNKNOWN_TITLE, a.rank_imbalance);
 		snprintf(f->evidence, sizeof(f->evidence), A2A_RANKS "%s", a.calls, a.nranks, a.ranks[big].rank,
 			 gp_fmt_bytes((double)a.ranks[big].sent, b1, sizeof(b1)), a.rank_imbalance, A2A_NO_PEERS);
-		snprintf(f->change, sizeof(f->change), "%s", A2A_RECORD);
+		snprintf(f->change, sizeof(f->change), "%s", gp_adv_say_fw(j->coll.framework, A2A_RECORD));
 		gp_a2a_free(&a);
 		return true;
 	}
@@ -263,7 +263,7 @@ void gp_advise_job(const struct gp_rank_job *j, const struct gp_job_path *path, 
 		snprintf(f.title, sizeof(f.title), NO_ARRIVALS_TITLE, j->steps.skew_pct,
 			 j->rec[j->steps.slowest].coll.rank, j->rec[j->steps.fastest].coll.rank);
 		snprintf(f.evidence, sizeof(f.evidence), NO_ARRIVALS_EVIDENCE, j->n, calls);
-		snprintf(f.change, sizeof(f.change), "%s", NO_ARRIVALS_CHANGE);
+		snprintf(f.change, sizeof(f.change), "%s", gp_adv_say_fw(j->coll.framework, NO_ARRIVALS_CHANGE));
 		*gp_vec_push(out->v) = f;
 	}
 	if (a2a_finding(j, &f))
@@ -303,7 +303,7 @@ void gp_advise_collectives(const struct gp_coll_match *m, const char *link, stru
 			 link ? link : "link", peak / 1e9);
 		snprintf(f->evidence, sizeof(f->evidence), BUSBW_EVIDENCE, ks->calls,
 			 (double)ks->bytes / (double)ks->calls / 1e6, gp_fmt_duration((double)ks->comm, a, sizeof(a)));
-		snprintf(f->change, sizeof(f->change), "%s", BUSBW_CHANGE);
+		snprintf(f->change, sizeof(f->change), "%s", gp_adv_say_fw(m->framework, BUSBW_CHANGE));
 	}
 	for (size_t i = 1; i < out->v.n; i++)
 		for (size_t j = i; j > 0 && out->v.v[j].ns > out->v.v[j - 1].ns; j--) {

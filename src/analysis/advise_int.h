@@ -105,6 +105,9 @@ struct gp_adv_twin {
 extern const struct gp_adv_twin gp_adv_xla_twins[];
 extern const size_t gp_adv_xla_ntwins;
 const char *gp_adv_say(const gp_trace *t, const char *text);
+/* The same for a framework (enum gp_framework): a job's findings, whose
+** ranks' framework their collectives' records carry (gp_coll_match). */
+const char *gp_adv_say_fw(int framework, const char *text);
 
 /* A rule: fills x (all but kind) and returns true when it has a finding. */
 typedef bool (*gp_adv_rule)(const struct gp_adv_in *in, struct gp_finding *x);

@@ -37,12 +37,20 @@ const struct gp_adv_twin gp_adv_xla_twins[] = {
 	{FP32_CHANGE_TF32, FP32_CHANGE_TF32_XLA},
 	{FP32_CHANGE_AMP, FP32_CHANGE_AMP_XLA},
 	{FP32NS_CHANGE, FP32NS_CHANGE_XLA},
+	{NO_ARRIVALS_CHANGE, NO_ARRIVALS_CHANGE_XLA},
+	{A2A_RECORD, A2A_RECORD_XLA},
+	{BUSBW_CHANGE, BUSBW_CHANGE_XLA},
 };
 const size_t gp_adv_xla_ntwins = sizeof(gp_adv_xla_twins) / sizeof(gp_adv_xla_twins[0]);
 
 const char *gp_adv_say(const gp_trace *t, const char *text)
 {
-	if (!t || (t->framework != GP_FW_JAX && t->framework != GP_FW_TENSORFLOW))
+	return gp_adv_say_fw(t ? t->framework : GP_FW_UNKNOWN, text);
+}
+
+const char *gp_adv_say_fw(int framework, const char *text)
+{
+	if (framework != GP_FW_JAX && framework != GP_FW_TENSORFLOW)
 		return text;
 	for (size_t i = 0; i < gp_adv_xla_ntwins; i++)
 		if (strcmp(gp_adv_xla_twins[i].torch, text) == 0)

@@ -457,8 +457,24 @@
 	"Compute in float16 with loss scaling (jmp's DynamicLossScale; "                       \
 	"tf.keras.mixed_precision.LossScaleOptimizer) (this GPU%s has fp16 tensor cores but no TF32)."
 #define FP32NS_CHANGE_XLA                                                                   \
-	"%s  gpuprof does not read the HLO shapes of an XPlane profile (docs/trace-model.md), " \
-	"so their FLOPs, roofline and the dimensions to pad are unknown; the optimized HLO "   \
-	"(XLA_FLAGS=--xla_dump_to=DIR) shows them."
+	"%s  gpuprof prices dot, convolution and fusions from the HLO the profile records "    \
+	"(docs/trace-model.md) but not these kernels' ops (a library call such as a cuBLAS "   \
+	"custom-call, or a profile without its HLO), so their FLOPs, roofline and the "        \
+	"dimensions to pad are unknown; the optimized HLO (XLA_FLAGS=--xla_dump_to=DIR) shows them."
+#define NO_ARRIVALS_CHANGE_XLA                                                              \
+	"give the profiles of every host of one run (the run folder plugins/profile/RUN/ "    \
+	"with one .xplane.pb per host), traced over the same steps with their collectives "   \
+	"(NCCL/RCCL kernels on the device planes)"
+#define A2A_RECORD_XLA                                                                      \
+	"XPlane profiles record no per-peer sizes of an all-to-all: the HLO of the "          \
+	"all-to-all (XLA_FLAGS=--xla_dump_to=DIR) gives its shapes, and `gpuprof comm --view " \
+	"a2a` the bytes per rank"
+#define BUSBW_CHANGE_XLA                                                                    \
+	"small messages cannot fill the link: let XLA combine them "                          \
+	"(--xla_gpu_all_reduce_combine_threshold_bytes, "                                      \
+	"--xla_gpu_all_gather_combine_threshold_bytes, "                                       \
+	"--xla_gpu_reduce_scatter_combine_threshold_bytes); check the topology (nvidia-smi "    \
+	"topo -m) and that NCCL uses NVLink/xGMI (NCCL_DEBUG=INFO), and compare with "        \
+	"nccl-tests on the same GPUs"
 
 #endif

@@ -415,6 +415,7 @@ int gp_coll_extract(const gp_trace *t, const struct gp_coll_opts *o, struct gp_c
 	free(position);
 	link_of(t, o->gpu, out);
 	host_of(t, out->host, sizeof(out->host));
+	out->framework = t->framework;
 	return GP_OK;
 }
 
@@ -450,9 +451,10 @@ void gp_coll_rank_put(const struct gp_coll_rank *r, gp_writer *w)
 {
 	char v[13][32];
 	const char *row[GP_COLL_RECORD_NCOLS] = {"rank", v[0], v[1], r->gpu, *r->link ? r->link : NULL,
-						 *r->host ? r->host : NULL};
+						 *r->host ? r->host : NULL, v[2]};
 
 	snprintf(v[0], 32, "%d", r->world_size);
+	snprintf(v[2], 32, "%d", r->framework);
 	snprintf(v[1], 32, "%.17g", r->link_bw);   /* round-trips exactly */
 	gp_writer_row(w, row);
 	for (size_t g = 0; g < r->ngroups; g++) {
@@ -572,7 +574,7 @@ void gp_coll_reader_init(struct gp_coll_reader *rd, struct gp_coll_rank *r)
 int gp_coll_reader_row(struct gp_coll_reader *rd, const char *const *c)
 {
 	struct gp_coll_rank *r = rd->r;
-	int64_t world;
+	int64_t world, framework = GP_FW_UNKNOWN;
 	char *end;
 
 	if (!c[0])
@@ -580,8 +582,10 @@ int gp_coll_reader_row(struct gp_coll_reader *rd, const char *const *c)
 	if (strcmp(c[0], "rank") == 0) {
 		if (rd->heads++ || !gp_rowbuf_cell_i64(c[1], -1, INT32_MAX, &world) || !c[2] || !c[3] ||
 		    strlen(c[3]) >= sizeof(r->gpu) || (c[4] && strlen(c[4]) >= sizeof(r->link)) ||
-		    (c[5] && strlen(c[5]) >= sizeof(r->host)))
+		    (c[5] && strlen(c[5]) >= sizeof(r->host)) ||
+		    (c[6] && !gp_rowbuf_cell_i64(c[6], GP_FW_UNKNOWN, GP_FW_TENSORFLOW, &framework)))
 			return -1;
+		r->framework = (uint8_t)framework;
 		r->world_size = (int)world;
 		r->link_bw = strtod(c[2], &end);
 		if (*end || end == c[2] || !(r->link_bw >= 0))
@@ -839,6 +843,10 @@ void gp_coll_match(const struct gp_coll_rank *ranks, size_t n, struct gp_coll_ma
 	memset(m, 0, sizeof(*m));
 	m->nranks = n;
 	m->ranks = gp_xcalloc(n, sizeof(*m->ranks));
+	m->framework = n ? ranks[0].framework : GP_FW_UNKNOWN;
+	for (size_t r = 1; r < n; r++)
+		if (ranks[r].framework != m->framework)
+			m->framework = GP_FW_UNKNOWN;
 	for (size_t r = 0; r < n; r++) {
 		total += ranks[r].n;
 		gmap[r] = gp_xcalloc(ranks[r].ngroups ? ranks[r].ngroups : 1, sizeof(**gmap));

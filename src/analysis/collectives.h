@@ -91,6 +91,8 @@ struct gp_coll_rank {
 	char link[32];          /* the link's name ("NVLink4"), "" = unknown */
 	char host[64];          /* the node the rank ran on, "" = unknown
 				** (gp_coll_extract says where it comes from) */
+	uint8_t framework;      /* enum gp_framework of the rank's trace: the
+				** job's advice speaks its terms */
 	struct gp_coll *v;      /* sorted by kernel start */
 	size_t n;
 	char **groups;          /* process group names; "" = not stated */
@@ -125,7 +127,7 @@ void gp_coll_rank_free(struct gp_coll_rank *r);
 
 /* The record as kept rows over gp_coll_record_cols ("what" and 13 cells):
 ** one "rank" row (world size, link peak in bytes/s as %.17g, which reads
-** back exactly, GPU name, link name, host or NULL), one "group" row per process group
+** back exactly, GPU name, link name, host or NULL, framework number), one "group" row per process group
 ** in index order, one "coll" row of 13 integers per call, then one "a2a"
 ** row per all-to-all call (call, label text, sent, received, its peers as
 ** "rank:sent:recv ..." or NULL).  path and rank do not travel: the
@@ -250,6 +252,8 @@ struct gp_coll_match {
 	gp_ns comm_total;
 	char **hosts;                   /* the ranks' distinct known hosts */
 	size_t nhosts;
+	uint8_t framework;              /* the ranks' enum gp_framework when they
+					** all have one, else GP_FW_UNKNOWN */
 	struct gp_coll_span_stats spans[GP_SPAN__COUNT][GP_COLL__COUNT];
 };
 

@@ -320,7 +320,17 @@ static void spans_within_and_across_nodes(void **state)
 	assert_string_equal(gp_coll_span_name(GP_SPAN_INTER), "inter");
 	gp_coll_match_free(&m);
 
-	/* the host travels in the record's rows */
+	/* the job's framework: the ranks' when they agree, else unknown */
+	r[0].framework = r[1].framework = r[2].framework = r[3].framework = GP_FW_JAX;
+	gp_coll_match(r, 4, &m);
+	assert_int_equal(m.framework, GP_FW_JAX);
+	gp_coll_match_free(&m);
+	r[3].framework = GP_FW_PYTORCH;
+	gp_coll_match(r, 4, &m);
+	assert_int_equal(m.framework, GP_FW_UNKNOWN);
+	gp_coll_match_free(&m);
+
+	/* the host and the framework travel in the record's rows */
 	struct gp_rowbuf rb = {0};
 	struct gp_coll_rank back;
 	gp_writer w;
@@ -329,6 +339,7 @@ static void spans_within_and_across_nodes(void **state)
 	gp_coll_rank_put(&r[0], &w);
 	assert_int_equal(gp_coll_rank_read(&rb, "x", 0, &back, &err), GP_OK);
 	assert_string_equal(back.host, "a");
+	assert_int_equal(back.framework, GP_FW_JAX);
 	assert_int_equal(back.n, 2);
 	gp_coll_rank_free(&back);
 	gp_rowbuf_free(&rb);
