@@ -457,10 +457,11 @@
 	"Compute in float16 with loss scaling (jmp's DynamicLossScale; "                       \
 	"tf.keras.mixed_precision.LossScaleOptimizer) (this GPU%s has fp16 tensor cores but no TF32)."
 #define FP32NS_CHANGE_XLA                                                                   \
-	"%s  gpuprof prices dot, convolution and fusions from the HLO the profile records "    \
-	"(docs/trace-model.md) but not these kernels' ops (a library call such as a cuBLAS "   \
-	"custom-call, or a profile without its HLO), so their FLOPs, roofline and the "        \
-	"dimensions to pad are unknown; the optimized HLO (XLA_FLAGS=--xla_dump_to=DIR) shows them."
+	"%s  gpuprof prices dot, convolution, cuBLAS GEMM custom-calls and fusions from the "  \
+	"HLO the profile records (docs/trace-model.md) but not these kernels' ops (another "   \
+	"library's custom-call, a GEMM whose backend config does not parse, or a profile "     \
+	"without its HLO), so their FLOPs, roofline and the dimensions to pad are unknown; "   \
+	"the optimized HLO (XLA_FLAGS=--xla_dump_to=DIR) shows them."
 #define NO_ARRIVALS_CHANGE_XLA                                                              \
 	"give the profiles of every host of one run (the run folder plugins/profile/RUN/ "    \
 	"with one .xplane.pb per host), traced over the same steps with their collectives "   \

@@ -9,22 +9,32 @@
 **   convolution  2 x prod(output dims) x prod(window sizes)
 **                x input features / feature_group_count (also a cuDNN/MIOpen
 **                custom-call that carries convolution dimension numbers)
+**   GEMM custom-call  (cuBLAS/cuBLASLt `__cublas$gemm`, `__cublas$lt$matmul`,
+**                `__cublas$lt$matmul$f8`; hipBLASLt on ROCm under the same
+**                names) as a dot, its dimension numbers read from the JSON
+**                GemmBackendConfig in its backend_config
 **   elementwise  prod(result dims) (arithmetic, comparison, transcendental)
 **   reduce       prod(first input's dims)
 **   data movement (transpose, copy, slice, bitcast...): 0
 **   fusion       the sum over its fused computation's instructions
 **
 ** bytes: the op's operands plus its result (a convolution custom-call's
-** result without its scratch buffer).  An op holding anything else (a
-** sort, a call, a custom call of unknown meaning) stays unpriced.
+** result without its scratch buffer; a GEMM custom-call's operands 0 and 1,
+** its bias/C operand 2 when it has one, and the first element of its
+** result, without the workspace).  An op holding anything else (a sort, a
+** call, a custom call of unknown meaning, a GEMM whose config does not
+** parse) stays unpriced.
 **
 ** Ownership: the decoded HloProtos live in the caller's protobuf-c
 ** allocator; what is kept is copied into t->op_work.
 */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <yajl/yajl_tree.h>
 
 #include "readers/xplane_int.h"
+#include "util/alloc.h"
 #include "util/strtab.h"
 
 typedef Gpuprof__Xplane__HloInstructionProto hlo_ins;
@@ -172,6 +182,73 @@ static const char *const movement[] = {
 	"broadcast", "slice", "dynamic-slice", "dynamic-update-slice", "concatenate", "pad", "reverse",
 	"gather", "iota", "tuple", "get-tuple-element", "copy-start", "copy-done", NULL};
 
+/* XLA:GPU's custom-call targets of a GEMM through cuBLAS/cuBLASLt (and
+** hipBLAS/hipBLASLt on ROCm, which keep these names). */
+static const char *const gemm_targets[] = {"__cublas$gemm", "__cublas$lt$matmul", "__cublas$lt$matmul$f8", NULL};
+
+/* Whether ins is a custom-call to one of gemm_targets. */
+static bool is_gemm_call(const hlo_ins *ins)
+{
+	return ins->opcode && strcmp(ins->opcode, "custom-call") == 0 && ins->custom_call_target &&
+	       is_in(ins->custom_call_target, gemm_targets);
+}
+
+/* The product of the dims of s that d[0..n) name; -1 when one is out of
+** range or dynamic. */
+static double prod_dims(const hlo_shape *s, const int64_t *d, size_t n)
+{
+	double p = 1;
+
+	for (size_t i = 0; i < n; i++) {
+		double v = dim(s, d[i]);
+		if (v < 0)
+			return -1;
+		p *= v;
+	}
+	return p;
+}
+
+/* The lhs contracting dimensions of a GEMM custom-call's backend config
+** cfg (JSON GemmBackendConfig, under "gemm_backend_config" as newer XLA
+** writes it or at the top level as older XLA does; proto3 JSON writes the
+** int64 dims as strings) into d[0..max); their count, or -1 when the
+** config does not parse or names none. */
+static int gemm_lhs_contracting(const ProtobufCBinaryData *cfg, int64_t *d, int max)
+{
+	enum { CFG_MAX = 1 << 16 };
+	const char *wrapped[] = {"gemm_backend_config", "dot_dimension_numbers", "lhs_contracting_dimensions", NULL};
+	char *text;
+	yajl_val root, a;
+	int n = -1;
+
+	if (!cfg->len || cfg->len > CFG_MAX)
+		return -1;
+	text = gp_xmalloc(cfg->len + 1);
+	memcpy(text, cfg->data, cfg->len);
+	text[cfg->len] = '\0';
+	root = yajl_tree_parse(text, NULL, 0);
+	free(text);
+	a = yajl_tree_get(root, wrapped, yajl_t_array);
+	if (!a)
+		a = yajl_tree_get(root, wrapped + 1, yajl_t_array);
+	if (a && a->u.array.len > 0 && a->u.array.len <= (size_t)max) {
+		n = (int)a->u.array.len;
+		for (int i = 0; i < n; i++) {
+			yajl_val v = a->u.array.values[i];
+			const char *sv = YAJL_GET_STRING(v);
+			char *end = NULL;
+			if (YAJL_IS_INTEGER(v))
+				d[i] = YAJL_GET_INTEGER(v);
+			else if (sv && *sv)
+				d[i] = strtoll(sv, &end, 10);
+			if (!(YAJL_IS_INTEGER(v) || (end && !*end)))
+				n = -1;   /* ends the loop */
+		}
+	}
+	yajl_tree_free(root);
+	return n;
+}
+
 /* The family of the costliest kind seen so far. */
 enum kind { K_MOVE, K_POINTWISE, K_REDUCE, K_GEMM, K_CONV };
 
@@ -197,17 +274,17 @@ static double ins_flops(const hlo_comp *c, const hlo_ins *ins, enum kind *k)
 		*k = K_CONV;
 		return 2 * no * win * cin;
 	}
-	if (strcmp(op, "dot") == 0 && ins->dot_dimension_numbers) {
+	if ((strcmp(op, "dot") == 0 && ins->dot_dimension_numbers) || is_gemm_call(ins)) {
+		/* a GEMM custom-call's result may be a tuple (result,
+		** workspace): out is its first element */
 		const hlo_shape *lhs = operand_shape(c, ins, 0);
 		const Gpuprof__Xplane__DotDimensionNumbers *dd = ins->dot_dimension_numbers;
-		double kk = 1, no = numel(out);
-		for (size_t i = 0; i < dd->n_lhs_contracting_dimensions; i++) {
-			double d = dim(lhs, dd->lhs_contracting_dimensions[i]);
-			if (d < 0)
-				return -1;
-			kk *= d;
-		}
-		if (no < 0)
+		int64_t cd[16];
+		int ncd = dd ? (int)dd->n_lhs_contracting_dimensions
+			     : gemm_lhs_contracting(&ins->backend_config, cd, (int)(sizeof(cd) / sizeof(cd[0])));
+		double no = numel(out);
+		double kk = ncd < 0 ? -1 : prod_dims(lhs, dd ? dd->lhs_contracting_dimensions : cd, (size_t)ncd);
+		if (no < 0 || kk < 0)
 			return -1;
 		if (*k < K_GEMM)
 			*k = K_GEMM;
@@ -247,6 +324,7 @@ static bool price(gp_trace *t, const Gpuprof__Xplane__HloModuleProto *m, const h
 	enum kind k = K_MOVE;
 	double flops = 0;
 	const hlo_shape *res = ins->shape;
+	size_t nops = ins->n_operand_ids;
 
 	if (ins->opcode && strcmp(ins->opcode, "fusion") == 0) {
 		const hlo_comp *f = ins->n_called_computation_ids ? comp_by_id(m, ins->called_computation_ids[0]) : NULL;
@@ -264,9 +342,14 @@ static bool price(gp_trace *t, const Gpuprof__Xplane__HloModuleProto *m, const h
 			return false;
 		if (k == K_CONV && ins->opcode && strcmp(ins->opcode, "custom-call") == 0)
 			res = first_array(ins->shape);   /* without the scratch buffer */
+		if (is_gemm_call(ins)) {
+			res = first_array(ins->shape);   /* without the workspace */
+			if (nops > 3)
+				nops = 3;   /* lhs, rhs, bias/C; not FP8's later scales */
+		}
 	}
 	double bytes = shape_bytes(res, 0);
-	for (size_t i = 0; i < ins->n_operand_ids && bytes >= 0; i++) {
+	for (size_t i = 0; i < nops && bytes >= 0; i++) {
 		double b = shape_bytes(operand_shape(c, ins, i), 0);
 		bytes = b < 0 ? -1 : bytes + b;
 	}

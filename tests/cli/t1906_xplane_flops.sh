@@ -29,6 +29,18 @@
 #   input_reduce_fusion  reduce of f32[4096,512]: 2097152 FLOPs;
 #                        bytes 8388608 + 4096 x 4 = 8404992
 #   all-reduce.1         not priced: na
+# and its cuBLAS GEMM custom-calls, priced as dots from the dimension
+# numbers of their backend_config (JSON GemmBackendConfig):
+#   cublas-gemm.1        wrapper form ("gemm_backend_config"), f16[256,512] x
+#                        f16[512,128], lhs contracting dim 1 (512):
+#                        FLOPs 2 x 256*128 x 512 = 33554432;
+#                        bytes (256*512 + 512*128 + 256*128) x 2 = 458752
+#                        (the result tuple's u8[4194304] workspace left out)
+#   custom-call.2        old top-level form, beta 1, f32[4,64,32] x f32[4,32,16]
+#                        + C f32[4,64,16], batch dim 0, lhs contracting dim 2 (32):
+#                        FLOPs 2 x 4*64*16 x 32 = 262144;
+#                        bytes (8192 + 2048 + 4096 C + 4096 result) x 4 = 73728
+#   custom-call.3        a `__cublas$lt$matmul` whose config is not JSON: na
 command -v python3 >/dev/null || skip "python3 not installed"
 python3 tests/tools/xplane_mini.py host "$TMP/mini.xplane.pb" --hlo || fail "xplane_mini.py failed"
 run_ok "$GPUPROF" report -f csv -c op,flops,bytes "$TMP/mini.xplane.pb"
@@ -38,6 +50,9 @@ cat > "$TMP/want" <<'CSV'
 "loop_add_fusion","524288","3145728"
 "dot.3","268435456","1835008"
 "all-gather-start.2","na","na"
+"cublas-gemm.1","33554432","458752"
+"custom-call.2","262144","73728"
+"custom-call.3","na","na"
 "all-reduce.1","na","na"
 "input_reduce_fusion","2097152","8404992"
 CSV

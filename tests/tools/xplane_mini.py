@@ -26,7 +26,18 @@ the kernels' hlo_module does): loop_add_fusion = fusion of
 add(p0, p1) and exponential of it, f32[1024,256] each; dot.3 =
 dot(f16[512,1024], f16[1024,256]) contracting lhs dim 1 and rhs dim 0;
 input_reduce_fusion = reduce(f32[4096,512] over dim 1, f32[] constant
-0) -> f32[4096]; all-reduce.1 an all-reduce (not priced).
+0) -> f32[4096]; all-reduce.1 an all-reduce (not priced).  With it GPU 1
+runs three cuBLAS kernels (no launch calls) whose hlo_op is a GEMM
+custom-call of the module: at 50 us for 6 us
+sm90_xmma_gemm_f16f16_f16f32_f32_tn_n_..._cublas (corr 8, cublas-gemm.1:
+`__cublas$gemm` of f16[256,512] x f16[512,128] -> (f16[256,128],
+u8[4194304] workspace), backend_config in GpuBackendConfig's
+"gemm_backend_config" wrapper, contracting lhs dim 1); at 60 us for 4 us
+volta_sgemm_128x64_nn (corr 9, custom-call.2: `__cublas$gemm` in the old
+top-level GemmBackendConfig form, beta 1, batch dim 0, contracting lhs dim
+2: f32[4,64,32] x f32[4,32,16] + C f32[4,64,16] -> f32[4,64,16], no
+tuple); at 70 us for 2 us volta_sgemm_32x32_nn (corr 10,
+custom-call.3: `__cublas$lt$matmul` whose backend_config is not JSON).
 """
 import struct
 import sys
@@ -110,15 +121,19 @@ class Plane:
         return out + self.plane_stats
 
 
-F16, F32 = 10, 11
+F16, F32, U8, TUPLE = 10, 11, 6, 13
 
 
 def shape(ty, dims):
     return vint(2, ty) + ld(3, b"".join(varint(d) for d in dims))
 
 
-def ins(name, opcode, ty, dims, iid, operands=(), extra=b""):
-    out = ld(1, name) + ld(2, opcode) + ld(3, shape(ty, dims)) + vint(35, iid)
+def tuple_shape(*shapes):
+    return vint(2, TUPLE) + b"".join(ld(4, s) for s in shapes)
+
+
+def ins(name, opcode, ty, dims, iid, operands=(), extra=b"", shp=None):
+    out = ld(1, name) + ld(2, opcode) + ld(3, shp or shape(ty, dims)) + vint(35, iid)
     if operands:
         out += ld(36, b"".join(varint(o) for o in operands))
     return out + extra
@@ -126,6 +141,27 @@ def ins(name, opcode, ty, dims, iid, operands=(), extra=b""):
 
 def comp(name, cid, instrs):
     return ld(1, name) + b"".join(ld(2, i) for i in instrs) + vint(5, cid)
+
+
+# GEMM custom-calls' backend configs as XLA:GPU writes them (proto3 JSON:
+# int64 fields as strings): the GpuBackendConfig wrapper of newer XLA...
+GEMM_WRAPPED = ('{"operation_queue_id":"0","wait_on_operation_queues":[],'
+                '"gemm_backend_config":{"alpha_real":1,"beta":0,"dot_dimension_numbers":'
+                '{"lhs_contracting_dimensions":["1"],"rhs_contracting_dimensions":["0"],'
+                '"lhs_batch_dimensions":[],"rhs_batch_dimensions":[]},"alpha_imag":0,'
+                '"precision_config":{"operand_precision":["DEFAULT","DEFAULT"],"algorithm":"ALG_UNSET"},'
+                '"epilogue":"DEFAULT","lhs_stride":"131072","rhs_stride":"65536",'
+                '"grad_x":false,"grad_y":false},"force_earliest_schedule":false}')
+# ... and older XLA's GemmBackendConfig at the top level
+GEMM_OLD = ('{"alpha_real":1,"alpha_imag":0,"beta":1,"dot_dimension_numbers":'
+            '{"lhs_contracting_dimensions":["2"],"rhs_contracting_dimensions":["1"],'
+            '"lhs_batch_dimensions":["0"],"rhs_batch_dimensions":["0"]},'
+            '"precision_config":{"operand_precision":["DEFAULT","DEFAULT"]},'
+            '"epilogue":"DEFAULT","selected_algorithm":"-1"}')
+
+
+def custom_call(target, config):
+    return ld(28, target) + ld(43, config)
 
 
 def hlo_module():
@@ -150,7 +186,18 @@ def hlo_module():
             ld(30, ld(1, varint(1)) + ld(2, varint(0)))),
         ins("all-reduce.1", "all-reduce", F16, [512, 256], 7, (6,), ld(38, varint(4))),
         ins("r", "parameter", F32, [4096, 512], 8),
-        ins("input_reduce_fusion", "fusion", F32, [4096], 9, (8,), ld(38, varint(2)))])
+        ins("input_reduce_fusion", "fusion", F32, [4096], 9, (8,), ld(38, varint(2))),
+        ins("ga", "parameter", F16, [256, 512], 10), ins("gb", "parameter", F16, [512, 128], 11),
+        ins("cublas-gemm.1", "custom-call", None, None, 12, (10, 11),
+            custom_call(r"__cublas$gemm", GEMM_WRAPPED),
+            tuple_shape(shape(F16, [256, 128]), shape(U8, [4194304]))),
+        ins("ba", "parameter", F32, [4, 64, 32], 13), ins("bb", "parameter", F32, [4, 32, 16], 14),
+        ins("bc", "parameter", F32, [4, 64, 16], 15),
+        ins("custom-call.2", "custom-call", F32, [4, 64, 16], 16, (13, 14, 15),
+            custom_call(r"__cublas$gemm", GEMM_OLD)),
+        ins("custom-call.3", "custom-call", None, None, 17, (10, 11),
+            custom_call(r"__cublas$lt$matmul", "{not json"),
+            tuple_shape(shape(F16, [256, 128]), shape(U8, [1024])))])
     module = ld(1, "jit_step") + ld(2, "main") + ld(3, fused_add) + ld(3, fused_reduce) + \
         ld(3, region) + ld(3, entry) + vint(6, 3)
     return ld(1, module)
@@ -181,11 +228,21 @@ def host_file(n, hlo=False):
     g0.line(8, "Stream #8(MemcpyH2D)", 1000000, [g0.event("MemcpyH2D", 120 * us + shift, 2 * us, [
         g0.stat("correlation_id", 5), g0.ref("memcpy_details", "kind:HtoD size:4096 dest:0 async:1")])])
     g1 = Plane(1, "/device:GPU:1")
+    gemms = []
+    if hlo:
+        gemms = [g1.event(name, s * us + shift, d * us, [
+            g1.stat("correlation_id", corr), g1.ref("hlo_op", op), g1.ref("hlo_module", "jit_step")])
+            for name, corr, s, d, op in (
+                ("sm90_xmma_gemm_f16f16_f16f32_f32_tn_n_tilesize128x128x64_warpgroupsize1x1x1_"
+                 "execute_segment_k_off_kernel__5x_cublas", 8, 50, 6, "cublas-gemm.1"),
+                ("volta_sgemm_128x64_nn", 9, 60, 4, "custom-call.2"),
+                ("volta_sgemm_32x32_nn", 10, 70, 2, "custom-call.3"))]
     g1.line(9, "Stream #9(Kernel)", 1000000, [
         g1.event("loop_add_fusion.kd", 10 * us + shift, 10 * us, [
             g1.stat("correlation_id", 6), g1.ref("hlo_op", "loop_add_fusion"), g1.ref("hlo_module", "jit_step")]),
         g1.event("gather_kernel_impl", 40 * us + shift, 8 * us, [
-            g1.stat("correlation_id", 7), g1.ref("hlo_op", "all-gather-start.2"), g1.ref("hlo_module", "jit_step")])])
+            g1.stat("correlation_id", 7), g1.ref("hlo_op", "all-gather-start.2"), g1.ref("hlo_module", "jit_step")])]
+        + gemms)
     h = Plane(0, "/host:CPU")
     hevs = [h.event("jit_step:XLA GPU module", 1 * us + shift, 120 * us),
             h.event("train", 2 * us + shift, 58 * us, [h.stat("step_num", 0)]),
