@@ -225,7 +225,8 @@ void gp_a2a_summarise(const struct gp_coll_rank *ranks, size_t n, const struct g
 		L->time_mean = n ? sum / (gp_ns)n : 0;
 		L->imbalance = sum > 0 ? (double)L->time_max * (double)n / (double)sum : 0;
 	}
-	qsort(a->labels, a->nlabels, sizeof(*a->labels), by_time);
+	if (a->nlabels)   /* qsort's array may not be NULL, even empty */
+		qsort(a->labels, a->nlabels, sizeof(*a->labels), by_time);
 
 	for (size_t r = 0; r < n; r++)
 		sent[r] = a->ranks[r].sent;

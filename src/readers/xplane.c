@@ -135,14 +135,19 @@ bool xp_stat_u64(const struct xp_facts *f, enum xp_key k, uint64_t *v)
 	}
 }
 
-/* a + b, held at the int64 range's ends (a damaged file's times) */
+/* A damaged file's times are held within a quarter of the int64 range
+** (+-73 years of ns, far beyond any clock's epoch), so the difference of
+** any two of them, a duration or a gap later passes take, cannot overflow. */
+#define XP_TIME_LIMIT (INT64_MAX / 4)
+
+/* a + b, held within +-XP_TIME_LIMIT */
 static int64_t sat_add(int64_t a, int64_t b)
 {
 	int64_t r;
 
 	if (__builtin_add_overflow(a, b, &r))
-		return b > 0 ? INT64_MAX : INT64_MIN;
-	return r;
+		return b > 0 ? XP_TIME_LIMIT : -XP_TIME_LIMIT;
+	return r > XP_TIME_LIMIT ? XP_TIME_LIMIT : r < -XP_TIME_LIMIT ? -XP_TIME_LIMIT : r;
 }
 
 void xp_event_span(const xp_line *l, const xp_event *e, gp_ns *start, gp_ns *end)
