@@ -20,12 +20,7 @@ const char *gp_coll_span_name(int span)
 /* Index of host h in m->hosts, added when new. */
 static int host_index(struct gp_coll_match *m, const char *h)
 {
-	for (size_t i = 0; i < m->nhosts; i++)
-		if (strcmp(m->hosts[i], h) == 0)
-			return (int)i;
-	m->hosts = gp_xrealloc(m->hosts, (m->nhosts + 1) * sizeof(*m->hosts));
-	m->hosts[m->nhosts] = gp_xstrdup(h);
-	return (int)m->nhosts++;
+	return (int)gp_coll_name_index(&m->hosts, &m->nhosts, h);
 }
 
 /* The group size the ranks that have call c state (the first that

@@ -118,17 +118,23 @@ static enum gp_dtype first_type(const char *types)
 	return gp_dtype_parse(buf);
 }
 
+/* Index of name s in names[0..*n), appended (a copy) when new: the
+** groups, labels and hosts the records and the match keep by index. */
+size_t gp_coll_name_index(char ***names, size_t *n, const char *s)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (strcmp((*names)[i], s) == 0)
+			return i;
+	*names = gp_xrealloc(*names, (*n + 1) * sizeof(**names));
+	(*names)[*n] = gp_xstrdup(s);
+	return (*n)++;
+}
+
 /* Index of group name s in r->groups, added when new. */
 static uint32_t group_index(struct gp_coll_rank *r, const char *s)
 {
-	for (size_t i = 0; i < r->ngroups; i++)
-		if (strcmp(r->groups[i], s) == 0)
-			return (uint32_t)i;
-	r->groups = gp_xrealloc(r->groups, (r->ngroups + 1) * sizeof(*r->groups));
-	r->groups[r->ngroups] = gp_xstrdup(s);
-	return (uint32_t)r->ngroups++;
+	return (uint32_t)gp_coll_name_index(&r->groups, &r->ngroups, s);
 }
-
 /* nccl-tests' size of a call: the total buffer (all_gather: the output,
 ** reduce_scatter: the input, others: the input), from element counts
 ** (-1 = unknown) and n, the group's size (-1 = unknown). */
@@ -181,12 +187,7 @@ static void call_context(const gp_trace *t, size_t k, const gp_u64map *op_args, 
 /* Index of label s in r->labels, added when new (labels[0] is ""). */
 static uint32_t label_index(struct gp_coll_rank *r, const char *s)
 {
-	for (size_t i = 0; i < r->nlabels; i++)
-		if (strcmp(r->labels[i], s) == 0)
-			return (uint32_t)i;
-	r->labels = gp_xrealloc(r->labels, (r->nlabels + 1) * sizeof(*r->labels));
-	r->labels[r->nlabels] = gp_xstrdup(s);
-	return (uint32_t)r->nlabels++;
+	return (uint32_t)gp_coll_name_index(&r->labels, &r->nlabels, s);
 }
 
 /* The integers of a list as PyTorch writes it, "[32, 64, 96]" ("[]": none)
@@ -708,12 +709,7 @@ static int call_cmp(const void *pa, const void *pb, void *ctx)
 /* Global group index of name in m->groups, added when new. */
 static uint32_t global_group(struct gp_coll_match *m, const char *name)
 {
-	for (size_t i = 0; i < m->ngroups; i++)
-		if (strcmp(m->groups[i], name) == 0)
-			return (uint32_t)i;
-	m->groups = gp_xrealloc(m->groups, (m->ngroups + 1) * sizeof(*m->groups));
-	m->groups[m->ngroups] = gp_xstrdup(name);
-	return (uint32_t)m->ngroups++;
+	return (uint32_t)gp_coll_name_index(&m->groups, &m->ngroups, name);
 }
 
 /* The median of v[0..n) (n >= 1; sorted here): of an even count the mean

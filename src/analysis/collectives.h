@@ -125,6 +125,10 @@ int gp_coll_extract(const gp_trace *t, const struct gp_coll_opts *o, struct gp_c
 		    gp_error *err);
 void gp_coll_rank_free(struct gp_coll_rank *r);
 
+/* Index of name s in names[0..*n), appended (a copy, the array's owner
+** frees it) when new. */
+size_t gp_coll_name_index(char ***names, size_t *n, const char *s);
+
 /* The record as kept rows over gp_coll_record_cols ("what" and 13 cells):
 ** one "rank" row (world size, link peak in bytes/s as %.17g, which reads
 ** back exactly, GPU name, link name, host or NULL, framework number), one "group" row per process group
