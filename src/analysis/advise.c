@@ -236,9 +236,11 @@ void gp_adv_evidence(const gp_trace *t, const struct gp_opres *r, const struct g
 	for (int i = 0; i < n && len < size; i++) {
 		int32_t s = a->sample[top[i]];
 		const char *params = r && r[s].params ? gp_s(t, r[s].params) : NULL;
+		/* unit is a plural ("kernels"): one is "1 kernel" */
+		int ulen = (int)strlen(unit) - (a->cnt[top[i]] == 1 && *unit && unit[strlen(unit) - 1] == 's');
 		/* long generic params (every tensor of a big op) are cut */
-		int w = snprintf(out + len, size - len, "%s%s %s in %u %s%s%.100s%s%s", i ? "; " : "",
-				 gp_s(t, top[i]), gp_fmt_duration(a->ns[top[i]], d, sizeof(d)), a->cnt[top[i]], unit,
+		int w = snprintf(out + len, size - len, "%s%s %s in %u %.*s%s%.100s%s%s", i ? "; " : "",
+				 gp_s(t, top[i]), gp_fmt_duration(a->ns[top[i]], d, sizeof(d)), a->cnt[top[i]], ulen, unit,
 				 params ? " (" : "", params ? params : "",
 				 params && strlen(params) > 100 ? "..." : "", params ? ")" : "");
 		if (w < 0)
@@ -550,8 +552,9 @@ static void moves_of(struct gp_replay *r, struct gp_findings *f, const struct gp
 
 /* Re-times the trace with each finding's change alone (alone_ns), drops
 ** the findings that save nothing measurable alone (a thousandth of the
-** span) unless they are notices or one-time costs, then ranks the rest greedily: each
-** position takes the finding whose change, added to the changes above it,
+** span) unless they are notices or one-time costs, then ranks the rest
+** greedily, the one-time costs before the others: each position takes the
+** finding (of its group) whose change, added to the changes above it,
 ** saves most; its ns is what it adds (the replay of the changes up to it,
 ** cum_ns, less the one above).  So the savings as printed add up to the
 ** replay of every printed change together, and none claims more than the
@@ -594,13 +597,21 @@ static void rank_by_saving(struct gp_findings *f, struct change *ch, gp_deps *d,
 		}
 	}
 	while (nleft) {
-		size_t best = 0;
+		size_t best = SIZE_MAX;
 		double best_ns = 0;
+		/* one-time costs first: a step's findings are judged on the run
+		** without them (what a later step would cost), so no per-step
+		** saving absorbs a capture's, compile's or load's time */
+		bool one_time_left = false;
+		for (size_t k = 0; k < nleft; k++)
+			one_time_left |= f->v.v[left[k]].one_time;
 		for (size_t k = 0; k < nleft; k++) {
+			if (one_time_left && !f->v.v[left[k]].one_time)
+				continue;
 			/* the first pick is the largest saving alone: no replay */
 			double v = !picked ? f->v.v[left[k]].alone_ns
 				   : saving_with(r, &all, factors, pinned, loose, &ch[left[k]], sf, sp, sl, nunits);
-			if (k == 0 || v > best_ns || (v == best_ns && before_tie(f->v.v, left[k], left[best]))) {
+			if (best == SIZE_MAX || v > best_ns || (v == best_ns && before_tie(f->v.v, left[k], left[best]))) {
 				best = k;
 				best_ns = v;
 			}

@@ -176,7 +176,7 @@ bool gp_rule_graph_gaps(const struct gp_adv_in *in, struct gp_finding *x)
 	gp_adv_involved(x, total, n);
 	x->idle = true;
 	snprintf(x->title, sizeof(x->title), IDLE_CAUSE_TITLE, GRAPH_GAPS_WHAT, gp_fmt_duration(total, d1, sizeof(d1)),
-		 gp_adv_span_pct(in, total), n);
+		 gp_adv_span_pct(in, total), n, n == 1 ? "" : "s");
 	/* the three graphs with the most idle inside their replays */
 	size_t len = (size_t)snprintf(x->evidence, sizeof(x->evidence), "%s", GRAPH_GAPS_EVIDENCE);
 	bool *used = gp_xcalloc(tab.v.n ? tab.v.n : 1, sizeof(*used));

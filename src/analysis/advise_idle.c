@@ -151,7 +151,7 @@ static bool cause_finding(const struct gp_adv_in *in, struct gp_finding *x, uint
 	gp_adv_involved(x, total, n);
 	x->idle = true;
 	snprintf(x->title, sizeof(x->title), IDLE_CAUSE_TITLE, what, gp_fmt_duration(total, d1, sizeof(d1)),
-		 gp_adv_span_pct(in, total), n);
+		 gp_adv_span_pct(in, total), n, n == 1 ? "" : "s");
 	gp_adv_agg_init(&a, in->t);
 	subjects(in, mask, where, &a, &read);
 	if (h)

@@ -527,9 +527,9 @@ void gp_advise_job_ranks(const struct gp_rank_job *j, struct gp_findings *out)
 		if (job && !c->f.first)
 			c->f.alone_ns = jr_saving(&x, cs, nc, c);
 	}
-	/* notices first, then greedily: the one whose change added to those
-	** above saves the job most (without the job's replay: by the ranks'
-	** own savings summed) */
+	/* notices first, then greedily, one-time costs before the others: the
+	** one whose change added to those above saves the job most (without
+	** the job's replay: by the ranks' own savings summed) */
 	for (size_t k = 0; k < nc; k++)
 		if (cs[k].f.first) {
 			cs[k].taken = true;
@@ -538,8 +538,12 @@ void gp_advise_job_ranks(const struct gp_rank_job *j, struct gp_findings *out)
 	for (;;) {
 		long best = -1;
 		double bv = 0;
+		/* one-time costs first, as in one trace's ranking (advise.c) */
+		bool one_time_left = false;
+		for (size_t k = 0; k < nc; k++)
+			one_time_left |= !cs[k].taken && cs[k].f.one_time;
 		for (size_t k = 0; k < nc; k++) {
-			if (cs[k].taken)
+			if (cs[k].taken || (one_time_left && !cs[k].f.one_time))
 				continue;
 			double v = job ? jr_saving(&x, cs, nc, &cs[k]) : cum + cs[k].f.ns;
 			const struct gp_finding *b = best >= 0 ? &cs[best].f : NULL;

@@ -88,7 +88,7 @@ bool gp_rule_pageable_memcpy(const struct gp_adv_in *in, struct gp_finding *x)
 
 	if (!copy_finding(in, x, bulk_pageable, true, &ns, &n, &bytes))
 		return false;
-	snprintf(x->title, sizeof(x->title), PAGEABLE_TITLE, n);
+	snprintf(x->title, sizeof(x->title), PAGEABLE_TITLE, n, n == 1 ? "y" : "ies");
 	len = snprintf(x->evidence, sizeof(x->evidence), PAGEABLE_EVIDENCE, n, (double)bytes / 1e6,
 		       gp_fmt_duration(ns, d1, sizeof(d1)));
 	if (idle > 0 && len > 0 && (size_t)len < sizeof(x->evidence))
@@ -116,7 +116,7 @@ bool gp_rule_sync_copies(const struct gp_adv_in *in, struct gp_finding *x)
 
 	if (!copy_finding(in, x, small_sync, false, &ns, &n, &bytes))
 		return false;
-	snprintf(x->title, sizeof(x->title), gp_adv_say(in->t, SMALLCOPY_TITLE), n, GP_SMALL_COPY_BYTES >> 10);
+	snprintf(x->title, sizeof(x->title), gp_adv_say(in->t, SMALLCOPY_TITLE), n, n == 1 ? "y" : "ies", GP_SMALL_COPY_BYTES >> 10);
 	snprintf(x->evidence, sizeof(x->evidence), SMALLCOPY_EVIDENCE, n, (double)bytes / 1e3,
 		 gp_fmt_duration(ns, d1, sizeof(d1)));
 	snprintf(x->change, sizeof(x->change), "%s", gp_adv_say(in->t, SYNC_CHANGE));
@@ -140,7 +140,7 @@ bool gp_rule_sync_memcpy(const struct gp_adv_in *in, struct gp_finding *x)
 
 	if (!copy_finding(in, x, bulk_sync, false, &ns, &n, &bytes))
 		return false;
-	snprintf(x->title, sizeof(x->title), SYNCCOPY_TITLE, n);
+	snprintf(x->title, sizeof(x->title), SYNCCOPY_TITLE, n, n == 1 ? "y" : "ies");
 	snprintf(x->evidence, sizeof(x->evidence), SYNCCOPY_EVIDENCE, n, gp_fmt_duration(ns, d1, sizeof(d1)));
 	snprintf(x->change, sizeof(x->change), "%s", gp_adv_say(in->t, SYNCCOPY_CHANGE));
 	return true;

@@ -102,7 +102,7 @@ bool gp_rule_roofline(const struct gp_adv_in *in, struct gp_finding *x)
 		int32_t s = a.sample[top[0]];
 		struct gp_roofline rl;
 		gp_op_roofline(t, in->ops, (size_t)s, &rl);
-		snprintf(x->title, sizeof(x->title), ROOF_TITLE, n, gp_adv_lim.low_eff * 100);
+		snprintf(x->title, sizeof(x->title), ROOF_TITLE, n, n == 1 ? "" : "s", n == 1 ? "s" : "", gp_adv_lim.low_eff * 100);
 		gp_adv_evidence(t, r, &a, x->evidence, sizeof(x->evidence), "kernels");
 		size_t len = strlen(x->evidence);
 		snprintf(x->evidence + len, sizeof(x->evidence) - len, ROOF_EVIDENCE,
@@ -155,11 +155,11 @@ bool gp_rule_small_grid(const struct gp_adv_in *in, struct gp_finding *x)
 		gp_str top[1];
 		gp_adv_agg_top(&a, top, 1);
 		const uint32_t *s = gp_kernel_def(t, &t->kernels.v[a.sample[top[0]]])->grid;
-		snprintf(x->title, sizeof(x->title), GRID_TITLE, n, sms);
+		snprintf(x->title, sizeof(x->title), GRID_TITLE, n, n == 1 ? "" : "s", n == 1 ? "es" : "", sms);
 		gp_adv_evidence(t, r, &a, x->evidence, sizeof(x->evidence), "kernels");
 		size_t len = strlen(x->evidence);
 		snprintf(x->evidence + len, sizeof(x->evidence) - len, GRID_EVIDENCE, s[0], s[1], s[2],
-			 s[0] * s[1] * s[2]);
+			 s[0] * s[1] * s[2], s[0] * s[1] * s[2] == 1 ? "" : "s");
 		snprintf(x->change, sizeof(x->change), "%s", GRID_CHANGE);
 	}
 	gp_adv_agg_free(&a);

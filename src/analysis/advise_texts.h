@@ -30,7 +30,7 @@
 	"torch.cuda.amp.GradScaler (this GPU%s has fp16 tensor cores but no TF32)."
 #define FP32_UNKNOWN_GPU ", if it is pre-Ampere,"
 
-#define ROOF_TITLE "%zu kernels with a large share of GPU time run under %.0f%% of their roofline"
+#define ROOF_TITLE "%zu kernel%s with a large share of GPU time run%s under %.0f%% of their roofline"
 #define ROOF_EVIDENCE "; the longest: %s %s, %.0f GFLOP/s, %.0f GB/s, %.1f%% of its %s-bound ideal"
 #define ROOF_CHANGE_COMPUTE                                                                \
 	"Compute-bound op far from peak: use tensor cores (fp16/bf16/TF32), larger or "    \
@@ -73,7 +73,7 @@
 ** (docs/dependencies.md): a title with the idle time, its share of the GPU
 ** span and the gaps; the evidence names what held the work (the op, call,
 ** range or Python frame) and the largest gaps with their chains. */
-#define IDLE_CAUSE_TITLE "%s: the GPU sat idle %s (%.1f%% of the GPU span) in %zu gaps"
+#define IDLE_CAUSE_TITLE "%s: the GPU sat idle %s (%.1f%% of the GPU span) in %zu gap%s"
 #define IDLE_CAUSE_TOP "%s%.160s %s"
 #define IDLE_CAUSE_TOP_LEAD "in the %zu longest of them: "
 
@@ -212,18 +212,18 @@
 	"(torch.cuda.graphs / mode='reduce-overhead'), fused or foreach optimizers, a larger " \
 	"batch; avoid Python loops over small tensors."
 
-#define PAGEABLE_TITLE "%zu copies of 64 KB or more from or to pageable host memory"
+#define PAGEABLE_TITLE "%zu cop%s of 64 KB or more from or to pageable host memory"
 #define PAGEABLE_EVIDENCE "%zu pageable memcpy, %.1f MB, %s of copy time"
 #define PAGEABLE_IDLE "; the GPU sat idle %s while their calls staged them"
 #define SMALLCOPY_TITLE                                                                    \
-	"%zu copies under %u KB that hold the host until the GPU catches up (.item(), .cpu(), " \
+	"%zu cop%s under %u KB that hold the host until the GPU catches up (.item(), .cpu(), " \
 	".tolist(), small tensors made on the host)"
 #define SMALLCOPY_EVIDENCE "%zu pageable or synchronous copies, %.1f KB in all, %s of copy time"
 #define PAGEABLE_CHANGE                                                                    \
 	"Pin host memory (DataLoader(pin_memory=True), tensor.pin_memory(), cudaHostAlloc) " \
 	"and copy with non_blocking=True: pageable copies are staged through a bounce buffer and block the host."
 
-#define SYNCCOPY_TITLE "%zu synchronous memory copies of 64 KB or more"
+#define SYNCCOPY_TITLE "%zu synchronous memory cop%s of 64 KB or more"
 #define SYNCCOPY_EVIDENCE "%zu memcpy issued without Async, %s of copy time"
 #define SYNCCOPY_CHANGE                                                                    \
 	"Use cudaMemcpyAsync / tensor.to(device, non_blocking=True) from pinned memory so copies " \
@@ -251,8 +251,8 @@
 	"kernels; Hugging Face: attn_implementation=\"sdpa\" or \"flash_attention_2\"): it " \
 	"never writes the sequence x sequence score matrix to memory."
 
-#define GRID_TITLE "%zu kernels launch fewer blocks than the %d SMs"
-#define GRID_EVIDENCE "; e.g. grid %u,%u,%u = %u blocks"
+#define GRID_TITLE "%zu kernel%s launch%s fewer blocks than the %d SMs"
+#define GRID_EVIDENCE "; e.g. grid %u,%u,%u = %u block%s"
 #define GRID_CHANGE                                                                        \
 	"Give these kernels more parallel work: a larger batch, fusing small ops, split-K " \
 	"for skinny GEMMs, or running independent work on other streams at the same time."
@@ -414,7 +414,7 @@
 	"Python loops over small arrays) so XLA fuses more, XLA command buffers "              \
 	"(--xla_gpu_enable_command_buffer) to replay kernels as CUDA graphs, a larger batch."
 #define SMALLCOPY_TITLE_XLA                                                                 \
-	"%zu copies under %u KB that hold the host until the GPU catches up (jax.device_get, " \
+	"%zu cop%s under %u KB that hold the host until the GPU catches up (jax.device_get, " \
 	"float(x), np.asarray(x), small arrays made on the host)"
 #define PAGEABLE_CHANGE_XLA                                                                 \
 	"Copy ahead of use: jax.device_put the next batch while the step runs (prefetch to "  \

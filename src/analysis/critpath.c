@@ -372,10 +372,13 @@ static enum gp_cause unit_cause(const gp_deps *d, size_t u)
 }
 
 /* The process's main thread: the one holding its iteration ranges, else
-** the thread of its first range or API call; 0 when it has none. */
+** the thread of its earliest range (the ranges are in thread order: the
+** lowest thread id is no main thread, PyProf's autograd thread was), else
+** of its first API call; 0 when it has none. */
 static uint32_t find_main_thread(const gp_trace *t, uint32_t pid)
 {
 	uint32_t tid = 0;
+	gp_ns first = INT64_MAX;
 	int64_t num;
 
 	for (size_t i = 0; i < t->ranges.n; i++) {
@@ -384,8 +387,10 @@ static uint32_t find_main_thread(const gp_trace *t, uint32_t pid)
 			continue;
 		if (gp_step_kind(r) && gp_iteration_text(gp_s(t, r->text), &num))
 			return r->tid;
-		if (!tid)
+		if (r->start < first) {
+			first = r->start;
 			tid = r->tid;
+		}
 	}
 	for (size_t i = 0; i < t->apis.n && !tid; i++)
 		if (t->apis.v[i].pid == pid)

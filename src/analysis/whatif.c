@@ -196,9 +196,13 @@ static void learn_typicals(struct gp_replay *r)
 		if (gp_deps_staged_copy(d, u))
 			continue;   /* held by the host staging it, not the GPU's latency */
 		/* a launch that loaded its module (module_load's time, on the
-		** CPU or the GPU side) is no typical launch */
+		** CPU or the GPU side) is no typical launch, nor is the gap
+		** before its kernel a typical gap (on a stream of few units it
+		** would be the only sample: perfsandbox's 1.766 ms) */
+		if (gp_unit_loads_module(d, u))
+			continue;
 		if (e == GP_EDGE_LAUNCH && s >= t->apis.v[from].start &&
-		    launch_own_cause(d, from) != GP_CAUSE_MODULE_LOAD && !gp_unit_loads_module(d, u))
+		    launch_own_cause(d, from) != GP_CAUSE_MODULE_LOAD)
 			*gp_vec_push(launch.v[k]) = s - t->apis.v[from].start;
 		else if (e == GP_EDGE_STREAM && s >= ready)
 			*gp_vec_push(gap.v[k]) = s - ready;

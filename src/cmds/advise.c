@@ -100,6 +100,8 @@ static const struct gp_column cols[] = {
 	{"shared_ns", "Shared", 10, true, false, NULL, GP_UNIT_NS},
 	{"shared_with", "Shared with", 10, false, true, NULL},
 	{"cumulative_ns", "Cumulative", 10, true, false, NULL, GP_UNIT_NS},
+	/* 1: a cost paid once (ranked before the others: docs/cli.md) */
+	{"one_time", "One-time", 1, true, false, NULL, GP_UNIT_NONE, true},
 };
 
 /* Writes the first top findings as rows to w (notices have no saving:
@@ -122,7 +124,7 @@ static int write_rows(gp_writer *w, const struct gp_findings *f, size_t top)
 		const char *vals[] = {pos, x->kind, x->first ? NULL : ns, x->first ? NULL : pct,
 				      x->first || x->one_time || !f->steps ? NULL : step, x->first ? NULL : alone, inv,
 				      cnt, x->title, x->evidence, x->change, x->first ? NULL : over, x->overlaps,
-				      x->first ? NULL : cum};
+				      x->first ? NULL : cum, x->first ? NULL : x->one_time ? "1" : "0"};
 		gp_writer_row(w, vals);
 	}
 	return GP_OK;

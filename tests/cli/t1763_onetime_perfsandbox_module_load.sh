@@ -4,7 +4,8 @@
 # its cudaLaunchKernel returned, and that launch follows cuLibraryLoadData
 # on its thread.  The oracle reads the raw SQLite; then gpuprof must call
 # the gap module_load (breakdown's idle_module_load and the gap's cause,
-# advise's one-time module_load finding with no per-step figure) and no
+# advise's one-time module_load finding with no per-step figure, saving
+# the gap by the replay) and no
 # launch, Python or CUDA-graphs finding may name it.
 need_testdata
 command -v python3 >/dev/null || skip "python3 not installed"
@@ -43,6 +44,10 @@ fs = [json.loads(l) for l in open(d + "/adv.json") if l.strip()]
 ml = [x for x in fs if x["kind"] == "module_load"]
 assert len(ml) == 1 and ml[0]["involved_ns"] >= 0.95 * g and ml[0]["per_step_ns"] is None, ml
 assert "profile a later step" in ml[0]["change"], ml
+# the program is serial after the load: without it the kernel follows the
+# copy before it, and all that follows moves up by the gap (the replay
+# once learned the stream's typical gap from this very gap and saved 0)
+assert abs(ml[0]["alone_ns"] - g) <= 0.02 * g and ml[0]["one_time"] == 1, (ml, g)
 named = re.compile(r"1\.76\d ms at")
 for x in fs:
     text = x["title"] + " " + x["evidence"] + " " + x["change"]

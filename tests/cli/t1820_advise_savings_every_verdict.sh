@@ -6,8 +6,9 @@
 # each finding's saving_ns is its cumulative_ns less the one above; the
 # savings add up to the last cumulative; the list is ranked greedily (a
 # saving above the one before only for a change that pays with the ones
-# above: saving above alone); the first saves most alone and is its own
-# replay; no saving is negative, alone or after the others (perfsandbox:
+# above: saving above alone), one-time costs (one_time 1) first and the
+# others after them; the first saves most alone of its group and is its
+# own replay; no saving is negative, alone or after the others (perfsandbox:
 # removing its module load alone once lengthened the span).  The text
 # prints the same findings in the same order with the same numbers
 # (saving, share of the GPU span, alone, shared, beyond the idle), within
@@ -76,7 +77,8 @@ prev = 0
 for i, r in enumerate(rows):
     s, c, a = r["saving_ns"], r["cumulative_ns"], r["alone_ns"]
     assert abs((c - prev) - s) <= 0.01 * max(abs(s), 1000), (r["kind"], s, c, prev)
-    if i and s > rows[i - 1]["saving_ns"] * 1.01:
+    # greedy within its group (one-time costs lead, then the others)
+    if i and r["one_time"] == rows[i - 1]["one_time"] and s > rows[i - 1]["saving_ns"] * 1.01:
         assert s > a, ("ranked above a larger saving it does not need", r["kind"], s, a)
     assert abs(r["saving_pct"] - 100 * s / span) <= 0.01 + 0.001 * abs(r["saving_pct"]), (r["kind"], r["saving_pct"], s, span)
     if steps > 1:
@@ -84,9 +86,15 @@ for i, r in enumerate(rows):
     prev = c
 total = sum(r["saving_ns"] for r in rows)
 assert abs(total - rows[-1]["cumulative_ns"]) <= 0.01 * max(total, 1000), (total, rows[-1]["cumulative_ns"])
-# the first ranked saves most alone and is its own replay
+# one-time costs (capture, compiling, autotuning, loading, first
+# allocations) come first: the others are judged on the run without them
+nonce = sum(1 for r in rows if r["one_time"])
+assert all(r["one_time"] for r in rows[:nonce]), [(r["kind"], r["one_time"]) for r in rows]
+assert all(r["kind"] in ("capture", "jit", "autotune", "module_load", "first_alloc") for r in rows[:nonce]), rows[:nonce]
+# the first ranked saves most alone (of its group) and is its own replay
+lead_group = rows[:nonce] or rows
 assert abs(rows[0]["saving_ns"] - rows[0]["alone_ns"]) <= 0.01 * rows[0]["alone_ns"], rows[0]
-assert max(r["alone_ns"] for r in rows) <= rows[0]["alone_ns"] * 1.01
+assert max(r["alone_ns"] for r in lead_group) <= rows[0]["alone_ns"] * 1.01
 # removing work never lengthens the step, alone or after the others
 assert all(r["saving_ns"] >= 0 for r in rows), [(r["kind"], r["saving_ns"]) for r in rows]
 assert all(r["alone_ns"] >= 0 for r in rows), [(r["kind"], r["alone_ns"]) for r in rows]
