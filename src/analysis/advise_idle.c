@@ -37,6 +37,7 @@
 struct held {
 	size_t gaps;
 	double long_ns;
+	double inductor_ns;   /* in frames of Inductor's generated code */
 };
 
 static int cmp_desc(const void *pa, const void *pb)
@@ -100,7 +101,12 @@ static void subjects(const struct gp_adv_in *in, uint32_t mask, int where, struc
 			double ns = (double)(p->end - p->start);
 			if (!(mask & (1u << p->cause)))
 				continue;
-			gp_adv_agg_add(a, piece_subject(in, p), ns, 0);
+			gp_str s = piece_subject(in, p);
+			gp_adv_agg_add(a, s, ns, 0);
+			/* Inductor writes its wrapper modules under its cache
+			** directory, /tmp/torchinductor_USER by default */
+			if (p->of == GP_PIECE_RANGE && s && strstr(gp_s(in->t, s), "torchinductor"))
+				h->inductor_ns += ns;
 			if (p->of == GP_PIECE_RANGE) {
 				int32_t at = gp_u64map_add(&call_at, (uint64_t)p->idx, (int32_t)call_ns.n);
 				if ((size_t)at == call_ns.n)
@@ -252,9 +258,20 @@ bool gp_rule_dataloader(const struct gp_adv_in *in, struct gp_finding *x)
 	return cpu_cause(in, x, GP_CAUSE_DATALOADER, LOADER_WHAT, LOADER_CHANGE);
 }
 
+/* python: the host's own Python held the work.  When most of it is in
+** Inductor's generated wrapper (its `call` launching the compiled kernels
+** one by one, checking each buffer's size and stride), moving code is no
+** answer: replaying the kernels as CUDA graphs skips the wrapper. */
 bool gp_rule_python(const struct gp_adv_in *in, struct gp_finding *x)
 {
-	return cpu_cause(in, x, GP_CAUSE_PYTHON, PYTHON_WHAT, PYTHON_CHANGE);
+	struct held h;
+
+	if (!cause_finding(in, x, BIT(GP_CAUSE_PYTHON), GP_ADV_GAP_EAGER, PYTHON_WHAT, PYTHON_CHANGE, &h))
+		return false;
+	in->spec->remove_cpu |= BIT(GP_CAUSE_PYTHON);
+	if (h.inductor_ns > 0.5 * x->total_ns)
+		snprintf(x->change, sizeof(x->change), "%s", PYTHON_CHANGE_INDUCTOR);
+	return true;
 }
 
 bool gp_rule_comm_wait(const struct gp_adv_in *in, struct gp_finding *x)

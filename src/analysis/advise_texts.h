@@ -103,6 +103,12 @@
 
 #define PYTHON_WHAT "Python code outside framework ops"
 #define PYTHON_CHANGE                                                                       	"Move this Python work out of the step or off its critical path: precompute it, "     	"vectorize it with tensor ops, or run it in a worker while the GPU works; the frames " 	"above say where it is."
+#define PYTHON_CHANGE_INDUCTOR                                                             \
+	"Most of this host time is Inductor's generated wrapper (the `call` of a "             \
+	"torchinductor module), which launches the compiled kernels one by one from Python: " \
+	"torch.compile(mode='reduce-overhead') replays them as CUDA graphs without it; "       \
+	"torch._inductor.config.size_asserts = False (TORCHINDUCTOR_SIZE_ASSERTS=0) drops its " \
+	"assert_size_stride checks."
 
 #define COMM_WAIT_WHAT "the CPU waiting on collectives (Work.wait, c10d::wait, wait_tensor)"
 #define COMM_WAIT_CHANGE \

@@ -6,7 +6,8 @@
 # 1231 assert_size_stride calls (4924 in all; the trace has 5080).
 # breakdown's gaps view must give the same 4 gaps, caused by Python, in
 # that `call` frame, naming the 1231 calls that fill each; ops --python
-# must count the 5080 calls.
+# must count the 5080 calls, and advise's Python finding must say what
+# answers a wrapper (CUDA graphs skip it, size_asserts drops the checks).
 need_testdata
 command -v python3 >/dev/null || skip "python3 not installed"
 F=$TESTDATA/verdicts/tl2/inference__xdit_sd_3.5__profile_trace_rank_0.json.gz
@@ -57,3 +58,15 @@ for want; do
 done
 run_ok "$GPUPROF" ops --python -f csv --no-header "$F"
 assert_grep "^\"$calls\",.*\"\{built-in function assert_size_stride\}\"$" "$TMP/out"
+# advise: the Python finding's time is in that wrapper, so its change is
+# the wrapper's (CUDA graphs skip it; size_asserts drops the checks), not
+# "move this Python out of the step"
+run_ok "$GPUPROF" advise -f json "$F"
+python3 - "$TMP/out" <<'PY' || fail "advise's Python finding on Inductor's wrapper"
+import json, sys
+py = [r for r in map(json.loads, open(sys.argv[1])) if r["kind"] == "python"]
+assert len(py) == 1, py
+c = py[0]["change"]
+assert "Inductor's generated wrapper" in c and "reduce-overhead" in c and "size_asserts" in c, c
+assert "Move this Python" not in c, c
+PY
