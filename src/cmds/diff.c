@@ -233,6 +233,11 @@ static int diff_trace(const void *ctx, gp_trace *t, gp_writer *w, gp_writer *rec
 	struct gp_diff_facts facts;
 	gp_diff_facts_of(t, &facts);
 	gp_diff_facts_put(&facts, w);
+	/* no GPU work: no part, the run has no ranks (cmd_diff says so) */
+	if (!t->kernels.n && !t->memcpys.n && !t->memsets.n) {
+		gp_analysis_free(&a);
+		return rc;
+	}
 	for (int by = 0; by < GP_DIFF_NBY && rc == GP_OK; by++) {
 		struct gp_diff_part p;
 		if (!j->need[by])
@@ -697,7 +702,7 @@ static void rank_notes(const struct gp_diff_run_in *base, const struct gp_diff_r
 	const struct gp_diff_run_in *run[2] = {base, test};
 	static const char *const words[2] = {"BASE", "TEST"};
 
-	if (base->ranks.n != test->ranks.n)
+	if (base->ranks.n != test->ranks.n && base->ranks.n && test->ranks.n)
 		fprintf(stderr, "gpuprof diff: note: BASE has %zu rank file%s, TEST %zu: group and total times "
 			"are sums over a run's ranks, the step time its slowest rank's\n",
 			base->ranks.n, base->ranks.n == 1 ? "" : "s", test->ranks.n);
@@ -799,7 +804,17 @@ int cmd_diff(int argc, char **argv)
 		rc = read_run(&j, &co, co.file2, "TEST", run[1], &facts[1], &straggler[1]);
 		read = 2;
 	}
-	if (rc == GP_EXIT_OK) {
+	/* a run without GPU work: said like every command says it; with none
+	** on either side there is nothing to compare */
+	for (int s = 0; s < read && rc == GP_EXIT_OK; s++)
+		if (!run[s][o.d.by].ranks.n)
+			fprintf(stderr, "gpuprof diff: %s: %s\n", s ? co.file2 : co.file,
+				co.window.mode != GP_WINDOW_NONE || gp_window_filters(&co.window)
+					? "no kernels in the window or filter" : "this trace has no kernels");
+	if (rc == GP_EXIT_OK && !run[0][o.d.by].ranks.n && !run[1][o.d.by].ranks.n) {
+		if (o.ngates)
+			fprintf(stderr, "gpuprof diff: neither run has kernels: no limit checked\n");
+	} else if (rc == GP_EXIT_OK) {
 		const struct gp_diff *d = &diffs[o.d.by];
 		const struct gp_diff_run_in *shown[2] = {&run[0][o.d.by], &run[1][o.d.by]};
 		for (int by = 0; by < GP_DIFF_NBY; by++) {

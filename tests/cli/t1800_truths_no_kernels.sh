@@ -5,7 +5,8 @@
 # "this trace has no kernels" in one line and exits 0 (gpuprof --help's
 # exit codes) without a table or a "busy 0 ns" (html and export still
 # write the trace's CPU side, and say it too); info lists the
-# counts with that note; ops keeps its ranges' CPU times and says it too.
+# counts with that note; ops keeps its ranges' CPU times and says it too;
+# diff says it of each such run.
 need_testdata
 command -v python3 >/dev/null || skip "python3 not installed"
 N3=$TESTDATA/verdicts/new3
@@ -47,4 +48,21 @@ PY
 	checked=$((checked + 1))
 done
 [ "$checked" -ge 1 ] || skip "no verdicts/new3 trace without kernels found"
+# diff of two such runs: each said, nothing compared (no "step 0 ns" rows),
+# no limit checked; against a run with kernels, the missing side is said
+# and no note counts its "0 rank files"
+A=$N3/centerformer_baseline.sqlite B=$N3/centerformer_poolformer.sqlite
+if [ -r "$A" ] && [ -r "$B" ]; then
+	expect_exit 0 "$GPUPROF" diff --fail-if 'step>+5%' "$A" "$B"
+	[ ! -s "$TMP/out" ] || fail "diff of two traces without kernels printed rows"
+	[ "$(grep -c 'this trace has no kernels' "$TMP/err")" = 2 ] || fail "diff: not both runs said"
+	assert_grep 'no limit checked' "$TMP/err"
+	K=$N3/sigma_report2.sqlite
+	if [ -r "$K" ]; then
+		run_ok "$GPUPROF" diff "$A" "$K"
+		assert_grep "centerformer_baseline.sqlite: this trace has no kernels" "$TMP/err"
+		assert_no_grep "0 rank files" "$TMP/err"
+		assert_grep "^step +0 ns" "$TMP/out"
+	fi
+fi
 echo "$checked traces without kernels checked"
