@@ -15,6 +15,7 @@
 
 #include "analysis/analysis.h"
 #include "analysis/collectives.h"
+#include "analysis/critpath.h"
 #include "analysis/diff.h"
 #include "analysis/diff_facts.h"
 #include "analysis/jobpath.h"
@@ -696,6 +697,32 @@ static int read_run(struct job *j, const struct gp_cli_opts *co, const char *arg
 	return gp_cli_run(&m, &one);
 }
 
+/* A note (stderr) when one-time costs (compiling, loading code, capturing
+** graphs: causes that are one_time) hold a quarter or more of a run's GPU
+** span: the step then compares start-ups, not the steps that follow. */
+static void one_time_notes(const struct gp_diff_run_in *base, const struct gp_diff_run_in *test)
+{
+	const struct gp_diff_run_in *run[2] = {base, test};
+	static const char *const words[2] = {"BASE", "TEST"};
+
+	for (int s = 0; s < 2; s++) {
+		double span = (double)run[s]->span * (double)(run[s]->ranks.n ? run[s]->ranks.n : 1), held = 0;
+		char names[160] = "";
+		size_t len = 0;
+		for (int c = 0; c < GP_CAUSE__COUNT; c++) {
+			if (!gp_cause_one_time(c) || run[s]->idle_total[c] <= 0)
+				continue;
+			held += (double)run[s]->idle_total[c];
+			int w = snprintf(names + len, sizeof(names) - len, "%s%s", len ? ", " : "", gp_cause_def(c)->name);
+			len = w < 0 || (size_t)w >= sizeof(names) - len ? len : len + (size_t)w;
+		}
+		if (span > 0 && held >= 0.25 * span)
+			fprintf(stderr, "gpuprof diff: note: %s: one-time costs (%s) hold %.0f%% of its GPU span: "
+				"the step compares start-ups, not the steps after them; profile later steps "
+				"(a profiler schedule with wait and warmup)\n", words[s], names, 100 * held / span);
+	}
+}
+
 /* Notes on how the runs' ranks and iterations line up (stderr). */
 static void rank_notes(const struct gp_diff_run_in *base, const struct gp_diff_run_in *test)
 {
@@ -826,6 +853,7 @@ int cmd_diff(int argc, char **argv)
 		}
 		eval_gates(&o, diffs, gates);
 		rank_notes(shown[0], shown[1]);
+		one_time_notes(shown[0], shown[1]);
 		what_changed(facts, strcmp(co.format, "table") == 0);
 		if (o.d.by == GP_DIFF_BY_RANK)
 			straggler_notes(straggler);
