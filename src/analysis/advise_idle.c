@@ -313,9 +313,46 @@ bool gp_rule_first_alloc(const struct gp_adv_in *in, struct gp_finding *x)
 	return one_time(in, x, GP_CAUSE_FIRST_ALLOC, FIRST_ALLOC_WHAT, FIRST_ALLOC_CHANGE);
 }
 
+/* autotune: the host's algorithm search (cudnnFind, cuBLASLt heuristics,
+** autotune ranges: the cause autotune) and the GPU's runs of the
+** candidates (cudnn.benchmark's trial kernels, which the op model marks:
+** an op that ran more GEMM/conv kernels than the same op with the same
+** shapes does elsewhere).  The change: both gone, as in a later step. */
 bool gp_rule_autotune(const struct gp_adv_in *in, struct gp_finding *x)
 {
-	return one_time(in, x, GP_CAUSE_AUTOTUNE, AUTOTUNE_WHAT, AUTOTUNE_CHANGE);
+	const gp_trace *t = in->t;
+	bool idle = one_time(in, x, GP_CAUSE_AUTOTUNE, AUTOTUNE_WHAT, AUTOTUNE_CHANGE);
+	struct gp_adv_agg a;
+	double ns = 0;
+	size_t n = 0, len;
+	char d1[32];
+
+	for (size_t k = 0; in->r && k < t->kernels.n; k++)
+		if (in->r[k].trial)
+			ns += gp_adv_dur(&t->kernels.v[k]), n++;
+	if (!n || ns < gp_adv_lim.min_share * in->f->gpu_ns)
+		return idle;
+	gp_adv_agg_init(&a, t);
+	for (size_t k = 0; k < t->kernels.n; k++)
+		if (in->r[k].trial) {
+			gp_adv_agg_add(&a, gp_adv_kname(in, k), gp_adv_dur(&t->kernels.v[k]), k);
+			gp_adv_claim(in, k, gp_adv_dur(&t->kernels.v[k]));
+		}
+	x->one_time = true;
+	gp_fmt_duration(ns, d1, sizeof(d1));
+	if (!idle) {
+		snprintf(x->title, sizeof(x->title), TRIALS_TITLE, n, n == 1 ? "" : "s", d1,
+			 in->f->gpu_ns > 0 ? 100 * ns / in->f->gpu_ns : 0.0);
+		gp_adv_evidence(t, in->r, &a, x->evidence, sizeof(x->evidence), "kernels");
+		snprintf(x->change, sizeof(x->change), "%s", gp_adv_say(t, AUTOTUNE_CHANGE));
+		gp_adv_involved(x, ns, n);
+	} else {
+		len = strlen(x->evidence);
+		snprintf(x->evidence + len, sizeof(x->evidence) - len, TRIALS_MORE, n, n == 1 ? "" : "s", d1);
+		gp_adv_involved(x, x->total_ns + ns, x->count + n);
+	}
+	gp_adv_agg_free(&a);
+	return true;
 }
 
 bool gp_rule_module_load(const struct gp_adv_in *in, struct gp_finding *x)

@@ -137,6 +137,12 @@
 	"keep the results across runs (max-autotune caches), or fix the input shapes so each " \
 	"is tuned once."
 
+/* cudnn.benchmark's trial runs (the op model's trial kernels) */
+#define TRIALS_TITLE                                                                        \
+	"one-time cost: autotuning trials (cudnn.benchmark): %zu kernel%s ran %s (%.1f%% of GPU " \
+	"time) trying algorithms"
+#define TRIALS_MORE "; and %zu trial kernel%s (cudnn.benchmark) ran %s trying algorithms"
+
 #define FIRST_ALLOC_WHAT "one-time cost: warm-up allocation (cudaMalloc and the like in the first step)"
 #define FIRST_ALLOC_CHANGE                                                                  \
 	"A one-time cost, paid while the caching allocator fills up in the first step: "       \

@@ -511,7 +511,10 @@ static void sync_end(struct gp_replay *r, size_t c)
 		end = new_time(r, th, a->start);
 	} else {
 		own = gone ? 0 : waited ? min_ns(dur, r->typ_own) : dur;
-		ret = waited ? max_ns(0, a->end - ue) : min_ns(r->typ_ret, a->end - ue);
+		/* a call that returned before its work's recorded end (the
+		** clocks' skew, or work it did not wait for all of) keeps that
+		** lead: replayed unchanged, it returns where it did */
+		ret = waited ? a->end - ue : min_ns(r->typ_ret, a->end - ue);
 		end = max_ns(new_time(r, th, a->start) + own, r->new_end[u] + ret);
 	}
 	set_shift(r, th, a->end, end - a->end);
