@@ -1053,7 +1053,7 @@ void gp_critpath_windows(const gp_trace *t, const struct gp_cp_scope *sc, struct
 	(*win)[0] = (struct gp_cp_window){.iter = -1, .start = sc->first, .end = sc->end};
 	for (size_t i = 0; i < st.n; i++)
 		(*win)[i + 1] = (struct gp_cp_window){.iter = st.v[i].iter, .start = st.v[i].start,
-						      .end = st.v[i].end};
+						      .end = st.v[i].end, .range_end = st.v[i].range_end};
 	*n = st.n + 1;
 	gp_steps_free(&st);
 }

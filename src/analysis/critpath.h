@@ -222,6 +222,7 @@ const char *gp_cp_dir_name(uint8_t dir);
 struct gp_cp_window {
 	int32_t iter;
 	gp_ns start, end;
+	gp_ns range_end;                   /* a step's range's own end (gp_step) */
 	gp_ns by_cause[GP_CAUSE__COUNT];   /* sums to end - start */
 };
 

@@ -132,7 +132,8 @@ void gp_steps_find(const gp_trace *t, struct gp_steps *s)
 		*gp_vec_push(v) = (struct gp_step){
 			.iter = num[i], .start = r->start,
 			/* its own end until the kernels say later */
-			.end = r->flags & GP_RANGE_F_UNCLOSED ? r->start : r->end};
+			.end = r->flags & GP_RANGE_F_UNCLOSED ? r->start : r->end,
+			.range_end = r->flags & GP_RANGE_F_UNCLOSED ? r->start : r->end};
 	}
 	free(num);
 	gp_u64map_free(&seen);

@@ -29,7 +29,9 @@
 
 struct gp_step {
 	int32_t iter;           /* its number */
-	gp_ns start, end;       /* the step: its start to the next one's */
+	gp_ns start, end;       /* the step: its start to the next one's (the
+				** last: to its range's or its kernels' end) */
+	gp_ns range_end;        /* its range's own end (the host's) */
 	gp_ns gpu_start, gpu_end;   /* its kernels' GPU span; both 0: none */
 };
 

@@ -440,7 +440,10 @@ static gp_ns unit_start(struct gp_replay *r, size_t u)
 			best = min_ns(best, new_time(r, th, a->end) + (s - a->end));
 	}
 	if (p >= 0) {
-		gp_ns gap = max_ns(0, s - gp_unit_end(t, (size_t)p));
+		/* negative where the unit started before its predecessor ended
+		** (programmatic dependent launch, or the clocks' skew): replayed
+		** unchanged, it keeps that overlap */
+		gp_ns gap = s - gp_unit_end(t, (size_t)p);
 		if (bind != GP_EDGE_STREAM || unloaded)
 			gap = min_ns(gap, r->typ_gap.v[k]);
 		/* behind work the change makes longer or shorter, a gap far
@@ -460,11 +463,11 @@ static gp_ns unit_start(struct gp_replay *r, size_t u)
 		if (staged)
 			gap = min_ns(gap, min_ns(r->typ_gap.v[k], TYP_GAP_NS));
 		if ((sp->no_gpu_gaps && eager) || (loose & GP_WI_UNIT_NO_GAP))
-			gap = 0;
+			gap = min_ns(gap, 0);
 		best = max_ns(best, r->new_end[p] + gap);
 	}
 	if (w >= 0) {
-		gp_ns gap = max_ns(0, s - gp_unit_end(t, (size_t)w));
+		gp_ns gap = s - gp_unit_end(t, (size_t)w);   /* negative: as the stream's */
 		if (bind != GP_EDGE_EVENT)
 			gap = min_ns(gap, r->typ_gap.v[k]);
 		best = max_ns(best, r->new_end[w] + gap);
@@ -611,6 +614,21 @@ static int next_event(const struct gp_replay *r, const size_t next[EV__COUNT], c
 	return k;
 }
 
+/* The replayed end of the last step (steps.c): its range's own end on the
+** main thread, or its work's end where that is later (the work that ran
+** inside the step as recorded: replayed unchanged, it ends where it did). */
+static gp_ns last_step_end(const struct gp_replay *r)
+{
+	const gp_trace *t = r->d->t;
+	const struct gp_cp_window *w = &r->win[r->nwin - 1];
+	gp_ns end = new_time(r, r->main_th, w->range_end);
+
+	for (size_t u = 0; u < r->d->n; u++)
+		if (gp_unit_start(t, u) >= w->start && gp_unit_end(t, u) <= w->end && r->new_end[u] > end)
+			end = r->new_end[u];
+	return end;
+}
+
 void gp_replay_run(struct gp_replay *r, const struct gp_whatif_spec *spec, struct gp_whatif_result *res)
 {
 	gp_deps *d = r->d;
@@ -686,7 +704,7 @@ void gp_replay_run(struct gp_replay *r, const struct gp_whatif_spec *spec, struc
 	res->iters = gp_xcalloc(r->nwin + 1, sizeof(*res->iters));
 	for (size_t i = 1; i < r->nwin; i++) {
 		gp_ns s0 = new_time(r, r->main_th, r->win[i].start);
-		gp_ns s1 = i + 1 < r->nwin ? new_time(r, r->main_th, r->win[i + 1].start) : new_last;
+		gp_ns s1 = i + 1 < r->nwin ? new_time(r, r->main_th, r->win[i + 1].start) : last_step_end(r);
 		res->iters[res->niters++] = (struct gp_whatif_iter){r->win[i].iter, r->win[i].end - r->win[i].start,
 								  s1 - s0};
 	}
