@@ -17,6 +17,21 @@ need_testdata() {
 	fi
 }
 
+# every_trace FILE: lists into FILE every trace file of testdata (sorted)
+# and generated ones (every format, seeds and streams 1 and 4): the
+# corpus of the tests that walk every trace.
+every_trace() {
+	find "$TESTDATA" -type f \( -name '*.sqlite' -o -name '*.sql' -o -name '*.nvvp' -o -name '*.json' \
+		-o -name '*.json.gz' \) -not -path '*/expected/*' | sort >"$1"
+	for fmt in nsys nvprof kineto; do
+		for k in 1 4; do
+			"$GEN" --format $fmt -n 2000 --seed $k --streams $k -o "$TMP/gen$k.$fmt" --force >/dev/null ||
+				fail "gpuprof-gen $fmt"
+			echo "$TMP/gen$k.$fmt" >>"$1"
+		done
+	done
+}
+
 # need_chromium: headless Chromium, python3 and the charting library the
 # pages inline, or the test is skipped (a failure under CI).
 need_chromium() {

@@ -8,15 +8,7 @@
 # names those that change the same work, all ranked above it; one-time
 # costs lead the list.
 need_testdata
-find "$TESTDATA" -type f \( -name '*.sqlite' -o -name '*.sql' -o -name '*.nvvp' -o -name '*.json' \
-	-o -name '*.json.gz' \) -not -path '*/expected/*' | sort >"$TMP/files"
-for fmt in nsys nvprof kineto; do
-	for k in 1 4; do
-		"$GEN" --format $fmt -n 2000 --seed $k --streams $k -o "$TMP/gen$k.$fmt" --force >/dev/null ||
-			fail "gpuprof-gen $fmt"
-		echo "$TMP/gen$k.$fmt" >>"$TMP/files"
-	done
-done
+every_trace "$TMP/files"
 n=0
 while read -r f; do
 	n=$((n + 1))

@@ -11,15 +11,7 @@
 # triton_example: a median step of 13.336 s replayed as 1.531 ms).
 need_testdata
 command -v python3 >/dev/null || skip "python3 not installed"
-find "$TESTDATA" -type f \( -name '*.sqlite' -o -name '*.sql' -o -name '*.json' -o -name '*.json.gz' \) \
-	-not -path '*/expected/*' | sort >"$TMP/files"
-for fmt in nsys nvprof kineto; do
-	for k in 1 4; do
-		"$GEN" --format $fmt -n 2000 --seed $k --streams $k -o "$TMP/gen$k.$fmt" --force >/dev/null ||
-			fail "gpuprof-gen $fmt"
-		echo "$TMP/gen$k.$fmt" >>"$TMP/files"
-	done
-done
+every_trace "$TMP/files"
 n=0
 while read -r f; do
 	# a file advise cannot read (not a trace, no kernels) has no replay
