@@ -135,6 +135,7 @@ static uint32_t group_index(struct gp_coll_rank *r, const char *s)
 {
 	return (uint32_t)gp_coll_name_index(&r->groups, &r->ngroups, s);
 }
+
 /* nccl-tests' size of a call: the total buffer (all_gather: the output,
 ** reduce_scatter: the input, others: the input), from element counts
 ** (-1 = unknown) and n, the group's size (-1 = unknown). */

@@ -129,11 +129,9 @@ void gp_steps_find(const gp_trace *t, struct gp_steps *s)
 		if (num[i] < 0 || r->pid != pid || gp_u64map_get(&seen, (uint32_t)num[i]) >= 0)
 			continue;
 		gp_u64map_put(&seen, (uint32_t)num[i], 0);
-		*gp_vec_push(v) = (struct gp_step){
-			.iter = num[i], .start = r->start,
-			/* its own end until the kernels say later */
-			.end = r->flags & GP_RANGE_F_UNCLOSED ? r->start : r->end,
-			.range_end = r->flags & GP_RANGE_F_UNCLOSED ? r->start : r->end};
+		gp_ns own = r->flags & GP_RANGE_F_UNCLOSED ? r->start : r->end;
+		/* its own end until the kernels say later */
+		*gp_vec_push(v) = (struct gp_step){.iter = num[i], .start = r->start, .end = own, .range_end = own};
 	}
 	free(num);
 	gp_u64map_free(&seen);
